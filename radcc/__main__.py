@@ -1,0 +1,3 @@
+from radcc.cli import main
+
+raise SystemExit(main())

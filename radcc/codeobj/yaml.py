@@ -1,0 +1,531 @@
+"""A small YAML reader and LLVM-style printer for AMDGPU metadata.
+
+The reader covers the block form LLVM prints between `.amdgpu_metadata` and
+`.end_amdgpu_metadata` (and `llvm-readelf --notes` shows): block maps, block
+lists (`- `), plain/'single'/"double" quoted scalars, `!str`/`!int`/`!bool`
+tags, flow lists `[ 1, 2 ]` and flow maps `{ a: 1 }`, `#` comments, `---` and
+`...` markers. Plain scalars are typed the way LLVM's msgpack YAML reader
+types untagged scalars: null, bool (including `y`/`n`/`on`/`off`...), integer
+(auto radix: 0x, 0b, 0o, leading 0), float, else string.
+
+The printer reproduces LLVM's `yaml::Output` of a msgpack document: keys
+sorted, values padded to column 16 after the key, nested lists indented by two,
+quoting of strings only where needed and a `!str` tag for strings that would
+read back as another type.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any
+
+from radcc.codeobj.errors import CodeObjectError
+
+__all__ = ["parse_yaml", "to_yaml", "scalar_from_plain"]
+
+_TRUE = {"true", "True", "TRUE", "on", "On", "ON", "y", "Y", "yes", "Yes", "YES"}
+_FALSE = {"false", "False", "FALSE", "off", "Off", "OFF", "n", "N", "no", "No", "NO"}
+_NULL = {"", "~", "null", "Null", "NULL"}
+_FLOAT_RE = re.compile(r"[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$")
+_SPECIAL_FLOATS = {".inf": math.inf, ".Inf": math.inf, ".INF": math.inf,
+                   "-.inf": -math.inf, "-.Inf": -math.inf, "-.INF": -math.inf,
+                   "+.inf": math.inf, ".nan": math.nan, ".NaN": math.nan, ".NAN": math.nan}
+
+
+def _parse_int(s: str) -> int | None:
+    body = s[1:] if s[:1] in "+-" else s
+    if not body:
+        return None
+    sign = -1 if s.startswith("-") else 1
+    low = body.lower()
+    try:
+        if low.startswith("0x"):
+            val = int(body[2:], 16)
+        elif low.startswith("0b"):
+            val = int(body[2:], 2)
+        elif low.startswith("0o"):
+            val = int(body[2:], 8)
+        elif len(body) > 1 and body[0] == "0":
+            val = int(body[1:], 8)
+        else:
+            if not body.isdigit():
+                return None
+            val = int(body, 10)
+    except ValueError:
+        return None
+    if not body.replace("_", "").isalnum() or "_" in body:
+        return None
+    val *= sign
+    if not -(1 << 63) <= val < (1 << 64):
+        return None
+    return val
+
+
+def scalar_from_plain(s: str) -> Any:
+    """Type an untagged plain scalar the way LLVM's msgpack YAML reader does."""
+    if s in _NULL:
+        return None
+    if s in _TRUE:
+        return True
+    if s in _FALSE:
+        return False
+    n = _parse_int(s)
+    if n is not None:
+        return n
+    if _FLOAT_RE.match(s):
+        return float(s)
+    if s in _SPECIAL_FLOATS:
+        return _SPECIAL_FLOATS[s]
+    return s
+
+
+def _tagged(tag: str, text: str, quoted: bool, where: str) -> Any:
+    if tag == "!str":
+        return text
+    if tag == "!int":
+        n = _parse_int(text)
+        if n is None:
+            raise CodeObjectError(f"{where}: '{text}' is not an integer")
+        return n
+    if tag == "!bool":
+        if text in _TRUE:
+            return True
+        if text in _FALSE:
+            return False
+        raise CodeObjectError(f"{where}: '{text}' is not a boolean")
+    if tag == "!float":
+        try:
+            return float(text)
+        except ValueError:
+            raise CodeObjectError(f"{where}: '{text}' is not a float") from None
+    if tag == "!nil":
+        return None
+    raise CodeObjectError(f"{where}: unsupported tag {tag}")
+
+
+class _Scanner:
+    """Parses one inline value: scalar, quoted string, flow list or flow map."""
+
+    def __init__(self, text: str, where: str) -> None:
+        self.s = text
+        self.i = 0
+        self.where = where
+
+    def err(self, msg: str) -> CodeObjectError:
+        return CodeObjectError(f"{self.where}: {msg}")
+
+    def ws(self) -> None:
+        while self.i < len(self.s) and self.s[self.i] in " \t":
+            self.i += 1
+
+    def value(self, in_flow: bool) -> Any:
+        self.ws()
+        tag = None
+        if self.s.startswith("!", self.i):
+            j = self.i
+            while j < len(self.s) and self.s[j] not in " \t":
+                j += 1
+            tag = self.s[self.i:j]
+            self.i = j
+            self.ws()
+        if self.i < len(self.s) and self.s[self.i] == "[" and tag is None:
+            return self.flow_list()
+        if self.i < len(self.s) and self.s[self.i] == "{" and tag is None:
+            return self.flow_map()
+        text, quoted = self.scalar(in_flow)
+        if tag is not None:
+            return _tagged(tag, text, quoted, self.where)
+        return text if quoted else scalar_from_plain(text)
+
+    def scalar(self, in_flow: bool) -> tuple[str, bool]:
+        if self.i < len(self.s) and self.s[self.i] == "'":
+            return self.single(), True
+        if self.i < len(self.s) and self.s[self.i] == '"':
+            return self.double(), True
+        j = self.i
+        stops = ",]}" if in_flow else ""
+        while j < len(self.s):
+            c = self.s[j]
+            if c in stops:
+                break
+            if c == "#" and j > 0 and self.s[j - 1] in " \t":
+                break
+            if in_flow and c == ":" and (j + 1 == len(self.s) or self.s[j + 1] == " "):
+                break
+            j += 1
+        text = self.s[self.i:j].rstrip(" \t")
+        self.i = j
+        return text, False
+
+    def single(self) -> str:
+        out = []
+        self.i += 1
+        while True:
+            if self.i >= len(self.s):
+                raise self.err("unterminated single-quoted string")
+            c = self.s[self.i]
+            if c == "'":
+                if self.s.startswith("''", self.i):
+                    out.append("'")
+                    self.i += 2
+                    continue
+                self.i += 1
+                return "".join(out)
+            out.append(c)
+            self.i += 1
+
+    _ESC = {"n": "\n", "t": "\t", "r": "\r", "0": "\0", "\\": "\\", '"': '"', "/": "/",
+            "a": "\a", "b": "\b", "e": "\x1b", "f": "\f", "v": "\v", " ": " "}
+
+    def double(self) -> str:
+        out = []
+        self.i += 1
+        while True:
+            if self.i >= len(self.s):
+                raise self.err("unterminated double-quoted string")
+            c = self.s[self.i]
+            if c == '"':
+                self.i += 1
+                return "".join(out)
+            if c == "\\":
+                if self.i + 1 >= len(self.s):
+                    raise self.err("unterminated escape")
+                e = self.s[self.i + 1]
+                if e in self._ESC:
+                    out.append(self._ESC[e])
+                    self.i += 2
+                    continue
+                width = {"x": 2, "u": 4, "U": 8}.get(e)
+                hexdigits = self.s[self.i + 2:self.i + 2 + (width or 0)]
+                if width is None or len(hexdigits) != width:
+                    raise self.err(f"bad escape \\{e}")
+                try:
+                    out.append(chr(int(hexdigits, 16)))
+                except ValueError:
+                    raise self.err(f"bad escape \\{e}{hexdigits}") from None
+                self.i += 2 + width
+                continue
+            out.append(c)
+            self.i += 1
+
+    def expect(self, c: str) -> None:
+        self.ws()
+        if self.i >= len(self.s) or self.s[self.i] != c:
+            raise self.err(f"expected '{c}'")
+        self.i += 1
+
+    def peek(self) -> str:
+        self.ws()
+        return self.s[self.i] if self.i < len(self.s) else ""
+
+    def flow_list(self) -> list[Any]:
+        self.expect("[")
+        items: list[Any] = []
+        if self.peek() == "]":
+            self.i += 1
+            return items
+        while True:
+            items.append(self.value(True))
+            c = self.peek()
+            self.i += 1
+            if c == "]":
+                return items
+            if c != ",":
+                raise self.err("expected ',' or ']' in flow list")
+
+    def flow_map(self) -> dict[Any, Any]:
+        self.expect("{")
+        out: dict[Any, Any] = {}
+        if self.peek() == "}":
+            self.i += 1
+            return out
+        while True:
+            key = self.value(True)
+            self.expect(":")
+            out[_hashable(key, self.where)] = self.value(True)
+            c = self.peek()
+            self.i += 1
+            if c == "}":
+                return out
+            if c != ",":
+                raise self.err("expected ',' or '}' in flow map")
+
+    def finish(self) -> None:
+        self.ws()
+        if self.i < len(self.s) and self.s[self.i] != "#":
+            raise self.err(f"unexpected text '{self.s[self.i:]}'")
+
+
+def _hashable(key: Any, where: str) -> Any:
+    if isinstance(key, list | dict):
+        raise CodeObjectError(f"{where}: map key must be a scalar")
+    return key
+
+
+def _inline(text: str, where: str) -> Any:
+    sc = _Scanner(text, where)
+    val = sc.value(False)
+    sc.finish()
+    return val
+
+
+def _split_key(content: str, where: str) -> tuple[Any, str] | None:
+    """Split 'key: rest' (rest may be ''); None if the line is not a map entry."""
+    sc = _Scanner(content, where)
+    if content[:1] in "'\"":
+        key, _ = sc.scalar(False)
+        j = sc.i
+    else:
+        j = 0
+        while j < len(content):
+            if content[j] == ":" and (j + 1 == len(content) or content[j + 1] in " \t"):
+                break
+            if content[j] == "#" and j > 0 and content[j - 1] in " \t":
+                return None
+            j += 1
+        key = content[:j].rstrip()
+        if key.startswith("!"):
+            key = _inline(key, where)
+        else:
+            key = scalar_from_plain(key) if key else None
+    if j >= len(content) or content[j] != ":":
+        return None
+    rest = content[j + 1:]
+    if rest and rest[0] not in " \t":
+        return None
+    return key, rest.strip(" \t")
+
+
+class _Lines:
+    def __init__(self, text: str) -> None:
+        self.items: list[tuple[int, str, int]] = []  # indent, content, line number
+        for n, raw in enumerate(text.splitlines(), 1):
+            line = raw.rstrip()
+            stripped = line.strip()
+            if not stripped or stripped.startswith("#"):
+                continue
+            if stripped in ("---", "...", ".amdgpu_metadata", ".end_amdgpu_metadata"):
+                continue
+            if "\t" in line[: len(line) - len(line.lstrip())]:
+                raise CodeObjectError(f"line {n}: tab in indentation")
+            self.items.append((len(line) - len(line.lstrip(" ")), stripped, n))
+        self.pos = 0
+
+
+def parse_yaml(text: str) -> dict[Any, Any]:
+    """Parse LLVM-style AMDGPU metadata YAML into a dict (raises CodeObjectError)."""
+    lines = _Lines(text)
+    if not lines.items:
+        return {}
+    indent = lines.items[0][0]
+    value = _block(lines, indent)
+    if lines.pos != len(lines.items):
+        raise CodeObjectError(f"line {lines.items[lines.pos][2]}: bad indentation")
+    if not isinstance(value, dict):
+        raise CodeObjectError("metadata YAML must be a map at the top level")
+    return value
+
+
+def _block(lines: _Lines, indent: int) -> Any:
+    _, content, _ = lines.items[lines.pos]
+    if content == "-" or content.startswith("- "):
+        return _seq(lines, indent)
+    return _map(lines, indent)
+
+
+def _seq(lines: _Lines, indent: int) -> list[Any]:
+    out: list[Any] = []
+    while lines.pos < len(lines.items):
+        ind, content, n = lines.items[lines.pos]
+        if ind < indent:
+            break
+        if ind > indent:
+            raise CodeObjectError(f"line {n}: bad indentation")
+        if not (content == "-" or content.startswith("- ")):
+            break
+        rest = content[1:].lstrip(" ")
+        if not rest:
+            lines.pos += 1
+            out.append(_nested(lines, indent, n))
+            continue
+        col = ind + (len(content) - len(rest))
+        if rest == "-" or rest.startswith("- ") or _split_key(rest, f"line {n}") is not None:
+            lines.items[lines.pos] = (col, rest, n)  # re-read the rest as a nested block
+            out.append(_block(lines, col))
+        else:
+            lines.pos += 1
+            out.append(_inline(rest, f"line {n}"))
+    return out
+
+
+def _nested(lines: _Lines, indent: int, n: int, allow_same_indent_seq: bool = False) -> Any:
+    if lines.pos >= len(lines.items):
+        return None
+    ind, content, _ = lines.items[lines.pos]
+    is_seq = content == "-" or content.startswith("- ")
+    if ind > indent or (allow_same_indent_seq and ind == indent and is_seq):
+        return _block(lines, ind)
+    return None
+
+
+def _map(lines: _Lines, indent: int) -> dict[Any, Any]:
+    out: dict[Any, Any] = {}
+    while lines.pos < len(lines.items):
+        ind, content, n = lines.items[lines.pos]
+        if ind < indent:
+            break
+        if ind > indent:
+            raise CodeObjectError(f"line {n}: bad indentation")
+        if content == "-" or content.startswith("- "):
+            break
+        where = f"line {n}"
+        split = _split_key(content, where)
+        if split is None:
+            raise CodeObjectError(f"{where}: expected 'key: value'")
+        key, rest = split
+        key = _hashable(key, where)
+        if key in out:
+            raise CodeObjectError(f"{where}: duplicate key '{key}'")
+        lines.pos += 1
+        if rest and not rest.startswith("#"):
+            out[key] = _inline(rest, where)
+        else:
+            out[key] = _nested(lines, indent, n, allow_same_indent_seq=True)
+    return out
+
+
+# ---------------------------------------------------------------- printer
+
+_PLAIN_SAFE = set("_-^., \t")
+_BAD_FIRST = set("-?:\\,[]{}#&*!|>'\"%@`")
+
+
+def _quoting(s: str) -> str:
+    """'' (none), "'" or '"': LLVM's needsQuotes() without forced preservation."""
+    if not s:
+        return "'"
+    need = ""
+    if s[0] in " \t\n\r" or s[-1] in " \t\n\r":
+        need = "'"
+    if s[0] in _BAD_FIRST:
+        need = "'"
+    for ch in s:
+        c = ord(ch)
+        if ch.isascii() and ch.isalnum() or ch in _PLAIN_SAFE:
+            continue
+        if ch in "\n\r":
+            need = "'"
+            continue
+        if c == 0x7F or c <= 0x1F or c >= 0x80:
+            return '"'
+        need = "'"
+    return need
+
+
+def _double_quote(s: str) -> str:
+    out = []
+    for ch in s:
+        c = ord(ch)
+        if ch == '"':
+            out.append('\\"')
+        elif ch == "\\":
+            out.append("\\\\")
+        elif c <= 0x1F or c == 0x7F:
+            out.append({0: "\\0", 7: "\\a", 8: "\\b", 9: "\\t", 10: "\\n", 11: "\\v",
+                        12: "\\f", 13: "\\r", 27: "\\e"}.get(c, f"\\x{c:02X}"))
+        else:
+            out.append(ch)
+    return '"' + "".join(out) + '"'
+
+
+def _format_scalar(v: Any) -> str:
+    if v is None:
+        return "~"
+    if v is True:
+        return "true"
+    if v is False:
+        return "false"
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, float):
+        if math.isnan(v):
+            return ".nan"
+        if math.isinf(v):
+            return ".inf" if v > 0 else "-.inf"
+        return repr(v)
+    if isinstance(v, bytes | bytearray):
+        raise CodeObjectError("binary values cannot be printed as YAML")
+    s = str(v)
+    q = _quoting(s)
+    if q == "'":
+        body = "'" + s.replace("'", "''") + "'"
+    elif q == '"':
+        body = _double_quote(s)
+    else:
+        body = s
+    # A string that would read back as another type gets LLVM's `!str` tag.
+    if not q and not isinstance(scalar_from_plain(s), str):
+        return "!str " + body
+    return body
+
+
+def _key_text(k: Any) -> str:
+    return _format_scalar(k)
+
+
+def _sorted_items(d: dict[Any, Any], sort_keys: bool) -> list[tuple[Any, Any]]:
+    items = list(d.items())
+    if sort_keys:
+        items.sort(key=lambda kv: (not isinstance(kv[0], str), str(kv[0]).encode()))
+    return items
+
+
+def to_yaml(d: Any, *, sort_keys: bool = True) -> str:
+    """Print `d` like LLVM prints a msgpack document (`---` ... `...`)."""
+    out = ["---"]
+    if isinstance(d, dict) and d:
+        _emit_map(d, 0, out, None, sort_keys)
+    elif isinstance(d, list) and d:
+        _emit_seq(d, 0, out, sort_keys)
+    else:
+        out.append(_empty_or_scalar(d))
+    out.append("...")
+    return "\n".join(out) + "\n"
+
+
+def _empty_or_scalar(v: Any) -> str:
+    if isinstance(v, dict):
+        return "{}"
+    if isinstance(v, list | tuple):
+        return "[]"
+    return _format_scalar(v)
+
+
+def _emit_map(d: dict[Any, Any], col: int, out: list[str], first_prefix: str | None,
+              sort_keys: bool) -> None:
+    """Emit map entries at column `col`; the first line may start with `first_prefix`."""
+    for idx, (k, v) in enumerate(_sorted_items(d, sort_keys)):
+        prefix = first_prefix if (idx == 0 and first_prefix is not None) else " " * col
+        key = _key_text(k) + ":"
+        if isinstance(v, dict) and v:
+            out.append(prefix + key)
+            _emit_map(v, col + 2, out, None, sort_keys)
+        elif isinstance(v, list | tuple) and v:
+            out.append(prefix + key)
+            _emit_seq(list(v), col + 2, out, sort_keys)
+        else:
+            pad = " " * max(1, 17 - len(key))
+            out.append(prefix + key + pad + _empty_or_scalar(v))
+
+
+def _emit_seq(items: list[Any], col: int, out: list[str], sort_keys: bool) -> None:
+    for v in items:
+        prefix = " " * col + "- "
+        if isinstance(v, dict) and v:
+            _emit_map(v, col + 2, out, prefix, sort_keys)
+        elif isinstance(v, list | tuple) and v:
+            out.append(prefix.rstrip())
+            _emit_seq(list(v), col + 2, out, sort_keys)
+        else:
+            out.append(prefix + _empty_or_scalar(v))

@@ -1,0 +1,531 @@
+"""The assembler driver: LLVM AMDGPU assembly text to bytes.
+
+It reads statements (labels, directives, instructions), asks the opcode
+table for the entries a mnemonic may mean, lets each entry's `Format`
+encode it (the first that fits wins, as llvm-mc's matcher prefers the
+shortest encoding), lays out sections, resolves label fixups, and collects
+``file:line:col: error:`` diagnostics without stopping at the first.
+"""
+
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass, field
+
+from radcc.isa import formats as _formats  # noqa: F401  (registers formats)
+from radcc.isa.errors import AsmError
+from radcc.isa.formats.base import FORMATS, Context, Encoded, Fixup
+from radcc.isa.lexer import EOL, IDENT, INT, PUNCT, STRING, Token, strip_comment, tokenize
+from radcc.isa.syntax import Cursor, ParsedInst, parse_statement
+from radcc.isa.table import get_table
+from radcc.target import Target
+
+
+@dataclass
+class Diagnostic:
+    file: str
+    line: int
+    col: int
+    message: str
+    source: str
+    severity: str = "error"
+
+    def __str__(self) -> str:
+        caret = ""
+        if self.col > 0:
+            caret = "\n" + self.source + "\n" + " " * (self.col - 1) + "^"
+        return f"{self.file}:{self.line}:{self.col}: {self.severity}: {self.message}{caret}"
+
+
+@dataclass
+class Statement:
+    """One item of the output listing, in source order."""
+
+    kind: str  # 'inst', 'label', 'directive'
+    section: str
+    offset: int
+    line: int
+    text: str  # canonical text (instruction or directive), or label name
+    data: bytes = b""
+    fixups: list[Fixup] = field(default_factory=list)
+
+
+@dataclass
+class Section:
+    name: str
+    data: bytearray = field(default_factory=bytearray)
+    align: int = 1
+    flags: str = ""
+
+
+@dataclass
+class Symbol:
+    name: str
+    section: str | None = None
+    value: int = 0
+    binding: str = "local"  # local, global, weak
+    type: str = ""  # function, object
+    size: int | None = None
+    visibility: str = ""
+
+
+@dataclass
+class KernelBlock:
+    name: str
+    fields: dict[str, int]
+    line: int
+
+
+@dataclass
+class AsmResult:
+    statements: list[Statement]
+    sections: dict[str, Section]
+    symbols: dict[str, Symbol]
+    kernels: list[KernelBlock]
+    diagnostics: list[Diagnostic]
+    amdgcn_target: str | None = None
+    code_object_version: int | None = None
+    metadata_yaml: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return not any(d.severity == "error" for d in self.diagnostics)
+
+    @property
+    def text(self) -> bytes:
+        s = self.sections.get(".text")
+        return bytes(s.data) if s else b""
+
+
+_DATA_DIRECTIVES = {".byte": 1, ".short": 2, ".2byte": 2, ".hword": 2, ".value": 2,
+                    ".long": 4, ".4byte": 4, ".int": 4, ".word": 4, ".quad": 8, ".8byte": 8}
+_SYMBOL_DIRECTIVES = (".globl", ".global", ".weak", ".local", ".protected", ".hidden",
+                      ".internal")
+
+
+class Assembler:
+    """Assemble one source file for one target."""
+
+    def __init__(self, target: Target, filename: str = "<stdin>", wave_size: int | None = None):
+        self.target = target
+        self.filename = filename
+        self.table = get_table(target.gfx_level)
+        self.ctx = Context(target, self.table, wave_size or target.default_wave_size)
+        self.sections: dict[str, Section] = {".text": Section(".text", flags="ax")}
+        self.cur = self.sections[".text"]
+        self.statements: list[Statement] = []
+        self.symbols: dict[str, Symbol] = {}
+        self.kernels: list[KernelBlock] = []
+        self.diags: list[Diagnostic] = []
+        self.equates: dict[str, int] = {}
+        self.amdgcn_target: str | None = None
+        self.cov: int | None = None
+        self.metadata_yaml: str | None = None
+        self._pending_fixups: list[tuple[Section, int, Fixup, int, str]] = []
+        self._lines: list[str] = []
+
+    # --- diagnostics ---------------------------------------------------------
+    def error(self, lineno: int, col: int, msg: str) -> None:
+        src = self._lines[lineno - 1] if 0 < lineno <= len(self._lines) else ""
+        self.diags.append(Diagnostic(self.filename, lineno, col, msg, src))
+
+    # --- driver ----------------------------------------------------------------
+    def assemble(self, source: str) -> AsmResult:
+        self._lines = source.split("\n")
+        i = 0
+        n = len(self._lines)
+        while i < n:
+            lineno = i + 1
+            line = self._lines[i]
+            i += 1
+            try:
+                toks = tokenize(line)
+            except AsmError as e:
+                self.error(lineno, e.col, e.message)
+                continue
+            # multi-line blocks
+            if toks[0].kind == IDENT and toks[0].text == ".amdhsa_kernel":
+                i = self._kernel_block(toks, lineno, i)
+                continue
+            if toks[0].kind == IDENT and toks[0].text in (".amdgpu_metadata", ".amd_amdgpu_hsa_metadata"):
+                i = self._metadata_block(lineno, i)
+                continue
+            try:
+                self._statement(toks, line, lineno)
+            except AsmError as e:
+                self.error(lineno, e.col, e.message)
+        self._resolve_fixups()
+        return AsmResult(self.statements, self.sections, self.symbols, self.kernels, self.diags,
+                         self.amdgcn_target, self.cov, self.metadata_yaml)
+
+    def _statement(self, toks: list[Token], line: str, lineno: int) -> None:
+        pos = 0
+        # labels (possibly several on one line)
+        while (toks[pos].kind in (IDENT, INT) and toks[pos + 1].is_punct(":")
+               and not (toks[pos].kind == IDENT and toks[pos + 2].kind == EOL and False)):
+            name = toks[pos].text
+            if toks[pos].kind == INT:
+                raise AsmError("unexpected token at start of statement", toks[pos].col)
+            self._define_label(name, toks[pos].col)
+            self.statements.append(Statement("label", self.cur.name, len(self.cur.data), lineno, name))
+            pos += 2
+        t = toks[pos]
+        if t.kind == EOL:
+            return
+        if t.kind == IDENT and toks[pos + 1].is_punct("="):
+            cur = Cursor(toks, pos + 2)
+            self.equates[t.text] = cur.int_expr(self.equates)
+            return
+        if t.kind != IDENT:
+            raise AsmError("unexpected token at start of statement", t.col)
+        if t.text.startswith("."):
+            self._directive(t, toks[pos + 1 :], lineno)
+            return
+        self._instruction(t, toks[pos + 1 :], lineno)
+
+    def _define_label(self, name: str, col: int) -> None:
+        sym = self.symbols.get(name)
+        if sym is not None and sym.section is not None:
+            raise AsmError(f"invalid symbol redefinition", col)
+        if sym is None:
+            sym = self.symbols[name] = Symbol(name)
+        sym.section = self.cur.name
+        sym.value = len(self.cur.data)
+
+    # --- instructions ---------------------------------------------------------
+    def _instruction(self, mtok: Token, rest: list[Token], lineno: int) -> None:
+        inst = parse_statement(mtok, rest)
+        enc = self.encode(inst)
+        sec = self.cur
+        off = len(sec.data)
+        sec.data += enc.data
+        for f in enc.fixups:
+            self._pending_fixups.append((sec, off, f, lineno, mtok.text))
+        text = enc.text
+        if text is None:
+            text = self.canonical_text(enc.data)
+        self.statements.append(Statement("inst", sec.name, off, lineno, text, enc.data, enc.fixups))
+
+    def encode(self, inst: ParsedInst) -> Encoded:
+        """Encode one parsed instruction (raises AsmError)."""
+        cands = self.table.candidates(inst.mnemonic)
+        if not cands:
+            raise AsmError("invalid instruction", inst.col)
+        first_err: AsmError | None = None
+        for info in cands:
+            fmt = FORMATS.get(info.enc)
+            if fmt is None:
+                if first_err is None:
+                    first_err = AsmError(f"{info.enc} encoding is not supported yet", inst.col)
+                continue
+            try:
+                return fmt.encode(info, inst, self.ctx)
+            except AsmError as e:
+                if first_err is None or (first_err.col == inst.col and e.col != inst.col):
+                    first_err = e
+        assert first_err is not None
+        raise first_err
+
+    def canonical_text(self, data: bytes) -> str:
+        from radcc.isa.disassembler import decode_one
+
+        d = decode_one(data, 0, self.ctx)
+        return d.text
+
+    # --- directives -------------------------------------------------------------
+    def _directive(self, t: Token, rest: list[Token], lineno: int) -> None:
+        name = t.text.lower()
+        cur = Cursor(rest)
+        sec = self.cur
+        if name == ".text":
+            self._switch(".text", "ax")
+            self._echo(lineno, "\t.text")
+        elif name in (".data", ".rodata", ".bss"):
+            self._switch(name, "a")
+            self._echo(lineno, f"\t{name}")
+        elif name == ".section":
+            stoks = cur.next()
+            if stoks.kind not in (IDENT, STRING):
+                raise AsmError("expected section name", stoks.col)
+            sname = stoks.text.strip('"')
+            flags = ""
+            if cur.accept(","):
+                ft = cur.next()
+                flags = ft.text.strip('"') if ft.kind == STRING else ""
+            self._switch(sname, flags)
+            self._echo(lineno, f"\t.section\t{sname}")
+        elif name in _DATA_DIRECTIVES:
+            size = _DATA_DIRECTIVES[name]
+            vals: list[int] = []
+            while True:
+                vals.append(cur.int_expr(self.equates))
+                if not cur.accept(","):
+                    break
+            self._expect_end(cur)
+            for v in vals:
+                lim = 1 << (8 * size)
+                if not -(lim >> 1) <= v < lim:
+                    raise AsmError("out of range literal value", rest[0].col)
+                off = len(sec.data)
+                sec.data += (v % lim).to_bytes(size, "little")
+                self.statements.append(Statement("directive", sec.name, off, lineno,
+                                                 f"\t{_canon_data(name)}\t{v}", bytes(sec.data[off:])))
+        elif name in (".p2align", ".p2alignl", ".align", ".balign", ".balignl"):
+            a = cur.int_expr(self.equates)
+            fill = None
+            if cur.accept(","):
+                if not cur.tok.is_punct(","):
+                    fill = cur.int_expr(self.equates)
+                if cur.accept(","):
+                    cur.int_expr(self.equates)
+            self._expect_end(cur)
+            align = (1 << a) if name.startswith(".p2") else a
+            if align <= 0 or align & (align - 1):
+                raise AsmError("alignment must be a power of 2", rest[0].col)
+            sec.align = max(sec.align, align)
+            pad = (-len(sec.data)) % align
+            unit = 4 if name.endswith("l") else 1
+            if fill is None:
+                fill_bytes = (0xBF800000).to_bytes(4, "little") if "x" in sec.flags else b"\0"
+                unit = 4 if "x" in sec.flags and pad % 4 == 0 else 1
+                fill_bytes = fill_bytes if unit == 4 else b"\0"
+            else:
+                fill_bytes = (fill % (1 << (8 * unit))).to_bytes(unit, "little")
+            sec.data += (fill_bytes * (pad // len(fill_bytes) + 1))[:pad]
+            self._echo(lineno, f"\t.p2align\t{a.bit_length() - 1 if not name.startswith('.p2') else a}")
+        elif name == ".fill" or name == ".zero" or name == ".space" or name == ".skip":
+            count = cur.int_expr(self.equates)
+            size, value = 1, 0
+            if name == ".fill":
+                if cur.accept(","):
+                    size = cur.int_expr(self.equates)
+                    if cur.accept(","):
+                        value = cur.int_expr(self.equates)
+            elif cur.accept(","):
+                value = cur.int_expr(self.equates)
+            self._expect_end(cur)
+            if count < 0 or size not in (1, 2, 4, 8):
+                raise AsmError("invalid .fill arguments", rest[0].col if rest else t.col)
+            sec.data += (value % (1 << (8 * size))).to_bytes(size, "little") * count
+        elif name in _SYMBOL_DIRECTIVES:
+            while True:
+                st = cur.expect_ident()
+                sym = self.symbols.setdefault(st.text, Symbol(st.text))
+                if name in (".globl", ".global"):
+                    sym.binding = "global"
+                elif name == ".weak":
+                    sym.binding = "weak"
+                elif name == ".local":
+                    sym.binding = "local"
+                else:
+                    sym.visibility = name[1:]
+                if not cur.accept(","):
+                    break
+            self._expect_end(cur)
+        elif name == ".type":
+            st = cur.expect_ident()
+            cur.expect(",")
+            kt = cur.next()
+            kind = kt.text.lstrip("@%")
+            if kt.is_punct("@") or kt.is_punct("%"):
+                kind = cur.next().text
+            sym = self.symbols.setdefault(st.text, Symbol(st.text))
+            sym.type = {"function": "function", "object": "object"}.get(kind, kind)
+        elif name == ".size":
+            st = cur.expect_ident()
+            cur.expect(",")
+            # size expressions usually refer to labels (.Lfunc_end0-add); evaluate later
+            sym = self.symbols.setdefault(st.text, Symbol(st.text))
+            expr_toks = rest[cur.pos :]
+            self._size_exprs.append((sym, expr_toks, lineno))
+        elif name == ".amdgcn_target":
+            st = cur.next()
+            if st.kind != STRING:
+                raise AsmError("expected target id string", st.col)
+            tid = str(st.value)
+            if not tid.split(":")[0].endswith(self.target.name):
+                raise AsmError(f"target id '{tid}' does not match the specified target id "
+                               f"'{self.target.target_id}'", st.col)
+            self.amdgcn_target = tid
+            self._echo(lineno, f'\t.amdgcn_target "{tid}"')
+        elif name == ".amdhsa_code_object_version":
+            v = cur.int_expr(self.equates)
+            if v not in (4, 5, 6):
+                raise AsmError("unsupported code object version", rest[0].col)
+            self.cov = v
+        elif name in (".set", ".equ", ".equiv"):
+            st = cur.expect_ident()
+            cur.expect(",")
+            self.equates[st.text] = cur.int_expr(self.equates)
+        elif name in (".ident", ".file", ".addrsig", ".addrsig_sym", ".end", ".loc",
+                      ".cfi_sections", ".cfi_startproc", ".cfi_endproc", ".amdgpu_lds",
+                      ".amdgcn.next_free_sgpr", ".amdgcn.next_free_vgpr"):
+            pass
+        elif name == ".ascii" or name == ".asciz" or name == ".string":
+            while True:
+                st = cur.next()
+                if st.kind != STRING:
+                    raise AsmError("expected string", st.col)
+                b = str(st.value).encode("latin-1")
+                sec.data += b + (b"\0" if name != ".ascii" else b"")
+                if not cur.accept(","):
+                    break
+        else:
+            raise AsmError(f"unknown directive", t.col)
+
+    _size_exprs: list[tuple[Symbol, list[Token], int]]
+
+    def _expect_end(self, cur: Cursor) -> None:
+        if not cur.at_end():
+            raise AsmError("unexpected token", cur.tok.col)
+
+    def _switch(self, name: str, flags: str) -> None:
+        sec = self.sections.get(name)
+        if sec is None:
+            sec = self.sections[name] = Section(name, flags=flags)
+        self.cur = sec
+
+    def _echo(self, lineno: int, text: str) -> None:
+        self.statements.append(Statement("directive", self.cur.name, len(self.cur.data), lineno, text))
+
+    def _kernel_block(self, toks: list[Token], lineno: int, i: int) -> int:
+        from radcc.codeobj import amdhsa
+
+        cur = Cursor(toks, 1)
+        if cur.tok.kind != IDENT:
+            self.error(lineno, cur.tok.col, "expected symbol name after .amdhsa_kernel")
+        kname = cur.tok.text
+        fields: dict[str, int] = {}
+        start = lineno
+        n = len(self._lines)
+        while i < n:
+            ln = i + 1
+            line = self._lines[i]
+            i += 1
+            try:
+                tk = tokenize(line)
+            except AsmError as e:
+                self.error(ln, e.col, e.message)
+                continue
+            if tk[0].kind == EOL:
+                continue
+            if tk[0].kind != IDENT:
+                self.error(ln, tk[0].col, "expected .amdhsa_ directive or .end_amdhsa_kernel")
+                continue
+            d = tk[0].text
+            if d == ".end_amdhsa_kernel":
+                self.kernels.append(KernelBlock(kname, fields, start))
+                return i
+            if not d.startswith(".amdhsa_"):
+                self.error(ln, tk[0].col, "expected .amdhsa_ directive or .end_amdhsa_kernel")
+                continue
+            fname = d[len(".amdhsa_"):]
+            try:
+                c = Cursor(tk, 1)
+                v = c.int_expr(self.equates)
+                self._expect_end(c)
+            except AsmError as e:
+                self.error(ln, e.col, e.message)
+                continue
+            if fname in fields:
+                self.error(ln, tk[0].col, f".amdhsa_ directives cannot be repeated")
+                continue
+            msg = amdhsa.check_field(fname, v, self.target)
+            if msg:
+                self.error(ln, tk[0].col, msg)
+                continue
+            fields[fname] = v
+        self.error(start, 1, "expected .end_amdhsa_kernel")
+        return i
+
+    def _metadata_block(self, lineno: int, i: int) -> int:
+        body: list[str] = []
+        n = len(self._lines)
+        while i < n:
+            line = self._lines[i]
+            i += 1
+            if line.strip() in (".end_amdgpu_metadata", ".end_amd_amdgpu_hsa_metadata"):
+                self.metadata_yaml = "\n".join(body) + "\n"
+                return i
+            body.append(line)
+        self.error(lineno, 1, "expected directive .end_amdgpu_metadata not found")
+        return i
+
+    # --- fixups -----------------------------------------------------------------
+    def _resolve_fixups(self) -> None:
+        for sec, off, f, lineno, _m in self._pending_fixups:
+            sym = self.symbols.get(f.symbol)
+            if sym is None or sym.section is None:
+                # left for the object writer as an undefined reference
+                self.error(lineno, 0, f"undefined label '{f.symbol}'") if f.kind == "sopp_br" else None
+                continue
+            if f.kind == "sopp_br":
+                if sym.section != sec.name:
+                    self.error(lineno, 0, f"branch to a label in another section")
+                    continue
+                delta = sym.value + f.addend - (off + 4)
+                if delta % 4:
+                    self.error(lineno, 0, "branch target is not dword aligned")
+                    continue
+                d = delta // 4
+                if not -(1 << 15) <= d < (1 << 15):
+                    self.error(lineno, 0, "branch size exceeds simm16")
+                    continue
+                p = off + f.offset
+                sec.data[p : p + 2] = struct.pack("<h", d)
+            elif f.kind == "pcrel32" and sym.section == sec.name:
+                d = sym.value + f.addend - (off + f.offset)
+                p = off + f.offset
+                sec.data[p : p + 4] = (d & 0xFFFFFFFF).to_bytes(4, "little")
+        # .size expressions
+        for sym, toks, lineno in self._size_exprs:
+            vals = {k: s.value for k, s in self.symbols.items() if s.section is not None}
+            vals.update(self.equates)
+            try:
+                sym.size = Cursor(toks).int_expr(vals)
+            except AsmError as e:
+                self.error(lineno, e.col, e.message)
+
+
+def _canon_data(name: str) -> str:
+    return {".4byte": ".long", ".int": ".long", ".word": ".long", ".2byte": ".short",
+            ".hword": ".short", ".value": ".short", ".8byte": ".quad"}.get(name, name)
+
+
+def assemble(source: str, target: Target, filename: str = "<stdin>",
+             wave_size: int | None = None) -> AsmResult:
+    """Assemble `source` for `target`; errors are in `result.diagnostics`."""
+    a = Assembler(target, filename, wave_size)
+    a._size_exprs = []
+    return a.assemble(source)
+
+
+def format_listing_line(text: str, data: bytes, fixups: list[Fixup]) -> str:
+    """One ``--show-encoding`` line as llvm-mc prints it."""
+    enc = []
+    fix_at: dict[int, str] = {}
+    for idx, f in enumerate(fixups):
+        letter = chr(ord("A") + idx)
+        width = 2 if f.kind == "sopp_br" else 4
+        for k in range(width):
+            fix_at[f.offset + k] = letter
+    for i, b in enumerate(data):
+        enc.append(fix_at.get(i, f"0x{b:02x}"))
+    line = _pad("\t" + text, 40) + f"; encoding: [{','.join(enc)}]"
+    for idx, f in enumerate(fixups):
+        letter = chr(ord("A") + idx)
+        kind = {"sopp_br": "fixup_si_sopp_br", "pcrel32": "FK_PCRel_4", "abs32": "FK_Data_4"}[f.kind]
+        value = f.symbol if not f.addend else f"{f.symbol}{f.addend:+d}"
+        line += "\n" + " " * 40 + f";   fixup {letter} - offset: {f.offset}, value: {value}, kind: {kind}"
+    return line
+
+
+def _pad(s: str, col: int) -> str:
+    # column as formatted_raw_ostream counts it: tabs advance to multiples of 8
+    c = 0
+    for ch in s:
+        c = (c // 8 + 1) * 8 if ch == "\t" else c + 1
+    return s + (" " * (col - c) if c < col else " ")
+
+
+_ = (PUNCT,)

@@ -1,0 +1,395 @@
+"""Parser of one assembly statement into operands and modifiers.
+
+The operand language is LLVM's AMDGPU syntax: registers and ranges
+(``v[0:1]``, ``s[4:7]``, ``ttmp[0:1]``, ``[v1, v2]`` lists), named registers,
+integer expressions, floats, symbols with addends, source modifiers (``-x``,
+``|x|``, ``abs(x)``, ``neg(x)``, ``sext(x)``, ``lit(x)``), call forms
+(``hwreg(…)``, ``sendmsg(…)``), and trailing modifiers (``clamp``,
+``offset:16``, ``quad_perm:[0,1,2,3]``, ``op_sel:[0,1]``, ``dim:SQ_RSRC_IMG_2D``).
+Formats with irregular syntax (``s_waitcnt``, ``s_delay_alu``, ``exp``) read
+`ParsedInst.tokens` directly.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from radcc.isa.errors import AsmError
+from radcc.isa.lexer import EOL, FLOAT, IDENT, INT, PUNCT, Token
+from radcc.isa.operands import Modifier, Operand, Reg, parse_reg_name
+
+_MOD_FUNCS = ("abs", "neg", "sext", "lit")
+
+
+@dataclass
+class ParsedInst:
+    """One instruction statement, parsed.
+
+    `mnemonic` is lower-case as written (suffixes such as ``_e64`` kept).
+    `tokens` are the tokens after the mnemonic (ending in EOL), for formats
+    that parse their own syntax. `second` is the VOPD Y half after ``::``.
+    """
+
+    mnemonic: str
+    col: int
+    operands: list[Operand] = field(default_factory=list)
+    modifiers: list[Modifier] = field(default_factory=list)
+    tokens: list[Token] = field(default_factory=list)
+    second: ParsedInst | None = None
+    parse_error: AsmError | None = None  # generic parse failed; raw tokens still usable
+
+    def mod(self, name: str) -> Modifier | None:
+        for m in self.modifiers:
+            if m.name == name:
+                return m
+        return None
+
+    def has_mod(self, name: str) -> bool:
+        return self.mod(name) is not None
+
+
+class Cursor:
+    """A position in a token list with the small helpers parsers need."""
+
+    def __init__(self, tokens: list[Token], pos: int = 0) -> None:
+        self.toks = tokens
+        self.pos = pos
+
+    @property
+    def tok(self) -> Token:
+        return self.toks[self.pos]
+
+    def peek(self, k: int = 1) -> Token:
+        i = min(self.pos + k, len(self.toks) - 1)
+        return self.toks[i]
+
+    def next(self) -> Token:
+        t = self.toks[self.pos]
+        if t.kind != EOL:
+            self.pos += 1
+        return t
+
+    def at_end(self) -> bool:
+        return self.tok.kind == EOL
+
+    def accept(self, punct: str) -> bool:
+        if self.tok.is_punct(punct):
+            self.pos += 1
+            return True
+        return False
+
+    def expect(self, punct: str) -> Token:
+        if not self.tok.is_punct(punct):
+            raise AsmError(f"expected '{punct}'", self.tok.col)
+        return self.next()
+
+    def expect_ident(self) -> Token:
+        if self.tok.kind != IDENT:
+            raise AsmError("expected an identifier", self.tok.col)
+        return self.next()
+
+    # --- integer expressions -----------------------------------------------
+    def int_expr(self, symbols: dict[str, int] | None = None) -> int:
+        """Parse an integer constant expression (no unresolved symbols)."""
+        v = self._expr(symbols or {})
+        if isinstance(v, tuple):
+            raise AsmError("expected absolute expression", self.tok.col)
+        return v
+
+    def _expr(self, syms: dict[str, int], prec: int = 0) -> int | tuple[str, int]:
+        lhs = self._unary(syms)
+        while True:
+            t = self.tok
+            if t.kind != PUNCT or t.text not in _BINOPS:
+                return lhs
+            p = _BINOPS[t.text]
+            if p < prec:
+                return lhs
+            self.next()
+            rhs = self._expr(syms, p + 1)
+            lhs = _apply(t, lhs, rhs)
+
+    def _unary(self, syms: dict[str, int]) -> int | tuple[str, int]:
+        t = self.tok
+        if t.is_punct("-"):
+            self.next()
+            v = self._unary(syms)
+            if isinstance(v, tuple):
+                raise AsmError("expected absolute expression", t.col)
+            return -v
+        if t.is_punct("~"):
+            self.next()
+            v = self._unary(syms)
+            if isinstance(v, tuple):
+                raise AsmError("expected absolute expression", t.col)
+            return ~v
+        if t.is_punct("+"):
+            self.next()
+            return self._unary(syms)
+        if t.is_punct("!"):
+            self.next()
+            v = self._unary(syms)
+            if isinstance(v, tuple):
+                raise AsmError("expected absolute expression", t.col)
+            return int(not v)
+        if t.is_punct("("):
+            self.next()
+            v = self._expr(syms)
+            self.expect(")")
+            return v
+        if t.kind == INT:
+            self.next()
+            return int(t.value)
+        if t.kind == IDENT:
+            self.next()
+            if t.text in syms:
+                return syms[t.text]
+            return (t.text, 0)
+        raise AsmError("expected an expression", t.col)
+
+
+_BINOPS = {
+    "|": 1,
+    "^": 2,
+    "&": 3,
+    "<<": 4,
+    ">>": 4,
+    "+": 5,
+    "-": 5,
+    "*": 6,
+    "/": 6,
+    "%": 6,
+}
+
+
+def _apply(t: Token, a: int | tuple[str, int], b: int | tuple[str, int]) -> int | tuple[str, int]:
+    op = t.text
+    if isinstance(a, tuple) or isinstance(b, tuple):
+        # symbol +/- constant is the only relocatable form we keep
+        if isinstance(a, tuple) and not isinstance(b, tuple) and op in "+-":
+            return (a[0], a[1] + (b if op == "+" else -b))
+        if isinstance(b, tuple) and not isinstance(a, tuple) and op == "+":
+            return (b[0], b[1] + a)
+        raise AsmError("expected absolute expression", t.col)
+    if op == "+":
+        return a + b
+    if op == "-":
+        return a - b
+    if op == "*":
+        return a * b
+    if op in "/%":
+        if b == 0:
+            raise AsmError("division by zero", t.col)
+        q = abs(a) // abs(b) * (1 if (a >= 0) == (b >= 0) else -1)
+        return q if op == "/" else a - q * b
+    if op == "<<":
+        return a << b
+    if op == ">>":
+        return a >> b
+    if op == "&":
+        return a & b
+    if op == "|":
+        return a | b
+    return a ^ b
+
+
+# --- operands ----------------------------------------------------------------
+
+
+def parse_register(cur: Cursor) -> Reg | None:
+    """Parse a register or register range at the cursor, or return None."""
+    t = cur.tok
+    if t.kind == IDENT:
+        low = t.text.lower()
+        if low in ("s", "v", "ttmp") and cur.peek().is_punct("["):
+            cur.next()
+            cur.next()
+            first = cur.int_expr()
+            last = first
+            if cur.accept(":"):
+                last = cur.int_expr()
+            cur.expect("]")
+            if last < first:
+                raise AsmError("first register index should not exceed second index", t.col)
+            return Reg(low, first, last - first + 1)
+        r = parse_reg_name(low)
+        if r is not None:
+            cur.next()
+            return r
+        return None
+    if t.is_punct("["):
+        # [s0, s1, s2] consecutive-register list (LLVM syntax)
+        save = cur.pos
+        cur.next()
+        regs: list[Reg] = []
+        while True:
+            r = parse_register(cur)
+            if r is None or r.count != 1:
+                cur.pos = save
+                return None
+            regs.append(r)
+            if cur.accept("]"):
+                break
+            if not cur.accept(","):
+                cur.pos = save
+                return None
+        for a, b in zip(regs, regs[1:], strict=False):
+            if b.file != a.file or b.index != a.index + 1:
+                raise AsmError("registers in a list must be of the same kind and contiguous", t.col)
+        return Reg(regs[0].file, regs[0].index, len(regs))
+    return None
+
+
+def parse_operand(cur: Cursor) -> Operand:
+    t = cur.tok
+    col = t.col
+    # -|x|, -x, |x|
+    if t.is_punct("-") and (cur.peek().is_punct("|") or _starts_mod_func(cur, 1)
+                            or (cur.peek().kind == IDENT and parse_reg_name(cur.peek().text) is not None)
+                            or (cur.peek().kind == IDENT and cur.peek().text.lower() in ("s", "v", "ttmp")
+                                and cur.peek(2).is_punct("["))):
+        cur.next()
+        op = parse_operand(cur)
+        if op.neg:
+            raise AsmError("invalid syntax, expected 'neg' modifier", col)
+        op.neg = True
+        op.col = col
+        return op
+    if t.is_punct("|"):
+        cur.next()
+        op = parse_operand(cur)
+        cur.expect("|")
+        if op.abs:
+            raise AsmError("expected register or immediate", col)
+        op.abs = True
+        op.col = col
+        return op
+    if t.kind == IDENT and t.text.lower() in _MOD_FUNCS and cur.peek().is_punct("("):
+        name = t.text.lower()
+        cur.next()
+        cur.next()
+        op = parse_operand(cur)
+        cur.expect(")")
+        op.col = col
+        if name == "abs":
+            op.abs = True
+        elif name == "neg":
+            op.neg = True
+            op.neg_fn = True
+        elif name == "sext":
+            op.sext = True
+        else:
+            op.lit = True
+        return op
+    # floats (with optional sign)
+    if t.kind == FLOAT or (t.is_punct("-") and cur.peek().kind == FLOAT):
+        neg = cur.accept("-")
+        ft = cur.next()
+        v = float(ft.value)
+        return Operand("float", col, value=-v if neg else v, text=("-" if neg else "") + ft.text)
+    r = parse_register(cur)
+    if r is not None:
+        return Operand("reg", col, reg=r, text=t.text)
+    if t.kind == IDENT and cur.peek().is_punct("("):
+        name = cur.next().text
+        cur.next()
+        args: list[list[object]] = []
+        cur_arg: list[object] = []
+        depth = 0
+        while True:
+            a = cur.tok
+            if a.kind == EOL:
+                raise AsmError("expected ')'", a.col)
+            if a.is_punct("(") :
+                depth += 1
+            if a.is_punct(")"):
+                if depth == 0:
+                    cur.next()
+                    break
+                depth -= 1
+            if a.is_punct(",") and depth == 0:
+                args.append(cur_arg)
+                cur_arg = []
+                cur.next()
+                continue
+            cur_arg.append(cur.next())
+        if cur_arg or args:
+            args.append(cur_arg)
+        return Operand("call", col, text=name, args=args)
+    if t.kind in (INT, IDENT) or t.is_punct("(") or t.is_punct("-") or t.is_punct("~"):
+        v = cur._expr({})
+        if isinstance(v, tuple):
+            if v[1] == 0 and cur.toks[cur.pos - 1] is t:
+                return Operand("ident", col, text=t.text, sym=t.text)
+            return Operand("sym", col, sym=v[0], value=v[1], text=t.text)
+        return Operand("int", col, value=v, text=t.text)
+    raise AsmError("invalid operand for instruction", col)
+
+
+def _starts_mod_func(cur: Cursor, k: int) -> bool:
+    t = cur.peek(k)
+    return t.kind == IDENT and t.text.lower() in _MOD_FUNCS and cur.peek(k + 1).is_punct("(")
+
+
+def parse_modifier(cur: Cursor) -> Modifier:
+    t = cur.tok
+    if t.kind != IDENT:
+        raise AsmError("invalid operand for instruction", t.col)
+    cur.next()
+    name = t.text.lower()
+    if not cur.accept(":"):
+        return Modifier(name, t.col, None)
+    if cur.tok.is_punct("["):
+        cur.next()
+        vals: list[object] = []
+        while not cur.accept("]"):
+            if cur.tok.kind == IDENT:
+                vals.append(cur.next().text)
+            else:
+                vals.append(cur.int_expr())
+            if not cur.tok.is_punct("]"):
+                cur.expect(",")
+        return Modifier(name, t.col, vals)
+    if cur.tok.kind == IDENT and not cur.peek().is_punct("(") and not (
+        cur.peek().kind == PUNCT and cur.peek().text in "+-*/"
+    ):
+        return Modifier(name, t.col, cur.next().text)
+    return Modifier(name, t.col, cur.int_expr())
+
+
+def parse_statement(mnemonic_tok: Token, rest: list[Token]) -> ParsedInst:
+    """Parse operands and modifiers after a mnemonic.
+
+    Generic-syntax errors are kept in `parse_error` rather than raised, so a
+    format with its own syntax can still read the raw tokens.
+    """
+    inst = ParsedInst(mnemonic_tok.text.lower(), mnemonic_tok.col, tokens=rest)
+    # VOPD: split at '::'
+    for i, t in enumerate(rest):
+        if t.is_punct("::"):
+            first = rest[:i] + [Token(EOL, "", t.col)]
+            inst.tokens = first
+            after = rest[i + 1 :]
+            if not after or after[0].kind != IDENT:
+                inst.parse_error = AsmError("expected an instruction after '::'", t.col)
+                return inst
+            inst.second = parse_statement(after[0], after[1:])
+            break
+    cur = Cursor(inst.tokens)
+    try:
+        if not cur.at_end() and not _looks_like_modifier(cur):
+            while True:
+                inst.operands.append(parse_operand(cur))
+                if cur.accept(","):
+                    continue
+                break
+        while not cur.at_end():
+            inst.modifiers.append(parse_modifier(cur))
+    except AsmError as e:
+        inst.parse_error = e
+    return inst
+
+
+def _looks_like_modifier(cur: Cursor) -> bool:
+    t = cur.tok
+    return t.kind == IDENT and cur.peek().is_punct(":") and parse_reg_name(t.text) is None

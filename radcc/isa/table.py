@@ -1,0 +1,178 @@
+"""The opcode table: one per hardware generation, data not code.
+
+The GFX11 table lives in ``radcc/isa/data/gfx11/*.json``, one file per
+encoding family (generated and checked against llvm-mc by the probe scripts
+in ``tools/isa_probe/``), merged here into one `OpcodeTable`. Each entry is
+an `OpInfo`: canonical LLVM name, encoding, opcode number, the operands in
+assembly order (definitions first), accepted mnemonic spellings, modifiers,
+implicit registers and an instruction class for cost models.
+
+Passes and encoders ask the table; nobody hard-codes opcode lists.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+from radcc.target import GfxLevel
+
+DATA_DIR = Path(__file__).parent / "data"
+
+
+@dataclass(frozen=True, slots=True)
+class OperandSpec:
+    """One operand slot of an instruction.
+
+    name: the ISA field/role (vdst, sdst, src0, src1, src2, vsrc1, ssrc0,
+      simm16, sbase, sdata, soffset, vaddr, vdata, saddr, srsrc, ssamp,
+      addr, data0, data1, label, ...)
+    kind: what the slot accepts: 'vgpr', 'sgpr' (SGPR-only field), 'ssrc'
+      (scalar source: SGPR/special/constant/literal), 'vsrc' (VGPR or any
+      scalar source), 'vcsrc' (like vsrc without literal), 'imm', 'label',
+      'special' (a fixed register printed in the syntax, see `fixed`), or a
+      format-specific word such as 'hwreg', 'sendmsg', 'waitcnt', 'delay'.
+    bits: operand width in bits (16, 32, 64, 96, 128, 160, 256, 512 ...).
+    type: value type for constants: f16 f32 f64 bf16 i16 i32 i64 b16 b32
+      b64 v2f16 v2i16 ... ('' where meaningless).
+    is_def: written by the instruction.
+    fixed: the register name for 'special' slots (e.g. 'vcc_lo').
+    """
+
+    name: str
+    kind: str
+    bits: int = 32
+    type: str = ""
+    is_def: bool = False
+    fixed: str = ""
+
+    @property
+    def dwords(self) -> int:
+        return max(1, (self.bits + 31) // 32)
+
+
+@dataclass(frozen=True, slots=True)
+class OpInfo:
+    """One (instruction, encoding) pair of the table."""
+
+    name: str  # canonical LLVM name, e.g. "v_add_f32"
+    enc: str  # encoding: SOP1 SOP2 SOPK SOPC SOPP SMEM VOP1 VOP2 VOPC VOP3 VOP3SD VOP3P VOPD ...
+    opcode: int
+    operands: tuple[OperandSpec, ...] = ()
+    mnemonics: tuple[str, ...] = ()  # every spelling the assembler accepts for this entry
+    asm_name: str = ""  # spelling llvm-mc prints (e.g. "v_add_f32_e32"); defaults to name
+    modifiers: frozenset[str] = frozenset()  # clamp omod neg abs op_sel dpp dpp8 glc slc dlc ...
+    implicit_reads: tuple[str, ...] = ()  # 'scc' 'vcc' 'exec' 'm0'
+    implicit_writes: tuple[str, ...] = ()
+    cls: str = ""  # instruction class for cost models: salu valu trans valu64 smem vmem ds ...
+    aliases: tuple[str, ...] = ()  # older/alternative names (gfx10 spellings)
+    extra: dict[str, object] = field(default_factory=dict, hash=False, compare=False)
+
+    @property
+    def printed_name(self) -> str:
+        return self.asm_name or self.name
+
+    @property
+    def defs(self) -> tuple[OperandSpec, ...]:
+        return tuple(o for o in self.operands if o.is_def)
+
+    @property
+    def srcs(self) -> tuple[OperandSpec, ...]:
+        return tuple(o for o in self.operands if not o.is_def)
+
+    def operand(self, name: str) -> OperandSpec | None:
+        for o in self.operands:
+            if o.name == name:
+                return o
+        return None
+
+    def has_mod(self, m: str) -> bool:
+        return m in self.modifiers
+
+
+def _opinfo_from_json(enc: str, d: dict) -> OpInfo:
+    ops = tuple(
+        OperandSpec(
+            name=o["name"],
+            kind=o["kind"],
+            bits=o.get("bits", 32),
+            type=o.get("type", ""),
+            is_def=o.get("is_def", False),
+            fixed=o.get("fixed", ""),
+        )
+        for o in d.get("operands", ())
+    )
+    name = d["name"]
+    known = {
+        "name", "enc", "opcode", "operands", "mnemonics", "asm_name", "modifiers",
+        "implicit_reads", "implicit_writes", "cls", "aliases",
+    }
+    return OpInfo(
+        name=name,
+        enc=d.get("enc", enc),
+        opcode=d["opcode"],
+        operands=ops,
+        mnemonics=tuple(d.get("mnemonics", (name,))),
+        asm_name=d.get("asm_name", ""),
+        modifiers=frozenset(d.get("modifiers", ())),
+        implicit_reads=tuple(d.get("implicit_reads", ())),
+        implicit_writes=tuple(d.get("implicit_writes", ())),
+        cls=d.get("cls", ""),
+        aliases=tuple(d.get("aliases", ())),
+        extra={k: v for k, v in d.items() if k not in known},
+    )
+
+
+class OpcodeTable:
+    """All instructions of one generation, indexed by encoding and by name."""
+
+    def __init__(self, gfx: GfxLevel, entries: list[OpInfo]) -> None:
+        self.gfx = gfx
+        self.entries = entries
+        self.by_enc: dict[str, dict[int, OpInfo]] = {}
+        self.by_mnemonic: dict[str, list[OpInfo]] = {}
+        self.by_name: dict[str, list[OpInfo]] = {}
+        for e in entries:
+            self.by_enc.setdefault(e.enc, {})[e.opcode] = e
+            self.by_name.setdefault(e.name, []).append(e)
+            for m in (*e.mnemonics, *e.aliases):
+                lst = self.by_mnemonic.setdefault(m, [])
+                if e not in lst:
+                    lst.append(e)
+
+    def decode(self, enc: str, opcode: int) -> OpInfo | None:
+        return self.by_enc.get(enc, {}).get(opcode)
+
+    def candidates(self, mnemonic: str) -> list[OpInfo]:
+        """Entries that accept this spelling, in the order to try them."""
+        return self.by_mnemonic.get(mnemonic, [])
+
+    def lookup(self, name: str, enc: str | None = None) -> OpInfo:
+        """The entry of a canonical name (and encoding); KeyError if none."""
+        for e in self.by_name.get(name, ()):
+            if enc is None or e.enc == enc:
+                return e
+        raise KeyError(f"{name} ({enc or 'any encoding'})")
+
+    def encodings(self) -> list[str]:
+        return sorted(self.by_enc)
+
+
+_GEN_DIRS = {GfxLevel.GFX11: "gfx11"}
+
+
+@cache
+def get_table(gfx: GfxLevel) -> OpcodeTable:
+    """The opcode table of a generation (loaded once)."""
+    try:
+        d = DATA_DIR / _GEN_DIRS[gfx]
+    except KeyError:
+        raise ValueError(f"no opcode table for {gfx.name} yet") from None
+    entries: list[OpInfo] = []
+    for path in sorted(d.glob("*.json")):
+        blob = json.loads(path.read_text())
+        enc = blob.get("encoding", path.stem.upper())
+        entries.extend(_opinfo_from_json(enc, x) for x in blob["opcodes"])
+    return OpcodeTable(gfx, entries)

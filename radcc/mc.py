@@ -1,0 +1,152 @@
+"""`radcc mc`: mirrors llvm-mc for AMDGPU.
+
+  radcc mc --mcpu=gfx1100 [--show-encoding] FILE.s
+  radcc mc --mcpu=gfx1100 --disassemble [--show-encoding] FILE.txt
+  radcc mc --mcpu=gfx1100 --filetype=obj -o k.o FILE.s
+
+FILE may be ``-`` or absent for standard input. llvm-mc's single-dash
+spellings (``-mcpu=``, ``-show-encoding``, ``-disassemble``) work too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from radcc.target import get_target
+
+_LONG = ("mcpu", "show-encoding", "disassemble", "filetype", "triple", "mattr", "wave64", "wave32",
+         "arch", "output-asm-variant", "show-inst", "o")
+
+
+def _normalize(argv: list[str]) -> list[str]:
+    out = []
+    for a in argv:
+        if a.startswith("-") and not a.startswith("--") and len(a) > 2:
+            key = a[1:].split("=", 1)[0]
+            if key in _LONG:
+                a = "-" + a
+        out.append(a)
+    return out
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="radcc mc", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("file", nargs="?", default="-")
+    p.add_argument("--mcpu", default="gfx1100")
+    p.add_argument("--triple", default="amdgcn-amd-amdhsa")
+    p.add_argument("--arch", default=None)
+    p.add_argument("--mattr", default="")
+    p.add_argument("--show-encoding", action="store_true")
+    p.add_argument("--disassemble", action="store_true")
+    p.add_argument("--filetype", choices=("asm", "obj", "null"), default="asm")
+    p.add_argument("-o", "--o", dest="output", default="-")
+    p.add_argument("--wave64", action="store_true")
+    p.add_argument("--wave32", action="store_true")
+    return p
+
+
+class _ArgError(Exception):
+    pass
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise _ArgError(message)
+
+
+def main(argv: list[str]) -> int:
+    p = build_parser()
+    p.__class__ = _Parser
+    try:
+        args = p.parse_args(_normalize(argv))
+    except _ArgError as e:
+        print(f"radcc mc: error: {e}", file=sys.stderr)
+        return 1
+    try:
+        target = get_target(args.mcpu)
+    except ValueError as e:
+        print(f"radcc mc: error: {e}", file=sys.stderr)
+        return 1
+    wave = 64 if (args.wave64 or "+wavefrontsize64" in args.mattr) else 32
+    name = "<stdin>" if args.file == "-" else args.file
+    try:
+        if args.file == "-":
+            src = sys.stdin.read()
+        else:
+            with open(args.file, encoding="utf-8", errors="surrogateescape") as f:
+                src = f.read()
+    except OSError as e:
+        print(f"radcc mc: error: {name}: {e.strerror}", file=sys.stderr)
+        return 1
+    out = sys.stdout if args.output == "-" else None
+    if args.disassemble:
+        return _disassemble(src, name, target, wave, args.show_encoding)
+    return _assemble(src, name, target, wave, args, out)
+
+
+def _disassemble(src: str, name: str, target, wave: int, show: bool) -> int:
+    from radcc.isa.disassembler import disassemble, is_invalid, parse_hex_bytes
+
+    data, errors = parse_hex_bytes(src, name)
+    for e in errors:
+        print(e, file=sys.stderr)
+    lines = ["\t.text"]
+    for _off, d in disassemble(data, target, wave):
+        if is_invalid(d):
+            print(f"{name}: warning: invalid instruction encoding", file=sys.stderr)
+        raw = data[_off : _off + d.size]
+        if show and not is_invalid(d):
+            from radcc.isa.assembler import format_listing_line
+
+            lines.append(format_listing_line(d.text, raw, []))
+        else:
+            lines.append("\t" + d.text)
+    sys.stdout.write("\n".join(lines) + "\n")
+    return 1 if errors else 0
+
+
+def _assemble(src: str, name: str, target, wave: int, args, out) -> int:
+    from radcc.isa.assembler import assemble, format_listing_line
+
+    res = assemble(src, target, name, wave)
+    for d in res.diagnostics:
+        print(d, file=sys.stderr)
+    if args.filetype == "obj":
+        if not res.ok:
+            return 1
+        from radcc.codeobj.errors import CodeObjectError
+        from radcc.mc_obj import write_object
+
+        try:
+            blob = write_object(res, target, wave)
+        except CodeObjectError as e:
+            print(f"{name}: error: {e}", file=sys.stderr)
+            return 1
+        if args.output == "-":
+            sys.stdout.buffer.write(blob)
+        else:
+            with open(args.output, "wb") as f:
+                f.write(blob)
+        return 0
+    if args.filetype == "null":
+        return 0 if res.ok else 1
+    lines = ["\t.text"]
+    for st in res.statements:
+        if st.kind == "label":
+            lines.append(f"{st.text}:")
+        elif st.kind == "directive":
+            if st.text != "\t.text" or len(lines) > 1:
+                lines.append(st.text)
+        elif args.show_encoding:
+            lines.append(format_listing_line(st.text, st.data, st.fixups))
+        else:
+            lines.append("\t" + st.text)
+    text = "\n".join(lines) + "\n"
+    if args.output == "-":
+        sys.stdout.write(text)
+    else:
+        with open(args.output, "w") as f:
+            f.write(text)
+    return 0 if res.ok else 1

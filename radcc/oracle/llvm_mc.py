@@ -1,0 +1,113 @@
+"""llvm-mc-19 as an oracle: batch encode lines and decode byte strings.
+
+One process per batch (thousands of lines) keeps oracle sweeps fast. Results
+map back to inputs by line number (errors) and marker instructions (decode).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass
+
+LLVM_MC = os.environ.get("RADCC_LLVM_MC", "llvm-mc-19")
+
+_ENC_RE = re.compile(r"^\s*(.*?)\s*; encoding: \[([^\]]*)\]")
+_DIAG_RE = re.compile(r"^[^:\n]*:(\d+):(\d+): (error|warning): (.*)$")
+# A marker between decode candidates: an instruction no probe produces.
+MARKER_BYTES = bytes.fromhex("2143bbbf")  # s_ttracedata_imm 0x4321
+MARKER_TEXT = "s_ttracedata_imm 0x4321"
+
+
+def available() -> bool:
+    return shutil.which(LLVM_MC) is not None
+
+
+def require() -> None:
+    """Fail (not skip) when the oracle is missing: CI must install it."""
+    if not available():
+        raise RuntimeError(f"{LLVM_MC} not found: install Debian's llvm-19 (see .ci/run)")
+
+
+@dataclass
+class McEncoding:
+    line: str  # the input line
+    text: str | None  # canonical text llvm-mc printed (None on error)
+    data: bytes | None  # encoding (None on error or when it has fixups)
+    error: str | None = None
+
+
+def _run(args: list[str], stdin: str) -> tuple[str, str]:
+    p = subprocess.run([LLVM_MC, *args], input=stdin, capture_output=True, text=True)
+    return p.stdout, p.stderr
+
+
+def encode(lines: list[str], mcpu: str = "gfx1100", wave64: bool = False) -> list[McEncoding]:
+    """Assemble each line separately (in one llvm-mc run)."""
+    attrs = ["-mattr=+wavefrontsize64"] if wave64 else []
+    with tempfile.NamedTemporaryFile("w", suffix=".s", delete=False) as f:
+        f.write("\n".join(lines) + "\n")
+        path = f.name
+    try:
+        out, err = _run(["-triple=amdgcn", f"-mcpu={mcpu}", "-show-encoding", *attrs, path], "")
+    finally:
+        os.unlink(path)
+    errors: dict[int, str] = {}
+    for ln in err.splitlines():
+        m = _DIAG_RE.match(ln)
+        if m and m.group(3) == "error":
+            errors.setdefault(int(m.group(1)), m.group(4))
+    encs = []
+    for ln in out.splitlines():
+        m = _ENC_RE.match(ln)
+        if m:
+            data = m.group(2)
+            b = None if "A" in data or "B" in data else bytes(int(x, 16) for x in data.split(",") if x)
+            encs.append((m.group(1), b))
+    res = []
+    k = 0
+    for i, line in enumerate(lines, 1):
+        if i in errors or not line.strip():
+            res.append(McEncoding(line, None, None, errors.get(i, "empty")))
+            continue
+        if k < len(encs):
+            res.append(McEncoding(line, encs[k][0], encs[k][1]))
+            k += 1
+        else:
+            res.append(McEncoding(line, None, None, "no output"))
+    return res
+
+
+def decode(blobs: list[bytes], mcpu: str = "gfx1100", wave64: bool = False) -> list[str | None]:
+    """Disassemble each byte string; None unless it decodes to exactly one
+    instruction using all of its bytes."""
+    attrs = ["-mattr=+wavefrontsize64"] if wave64 else []
+    mk = ",".join(f"0x{b:02x}" for b in MARKER_BYTES)
+    lines = []
+    for b in blobs:
+        lines.append(",".join(f"0x{x:02x}" for x in b))
+        lines.append(mk)
+    out, err = _run(["-triple=amdgcn", f"-mcpu={mcpu}", "-disassemble", *attrs], "\n".join(lines) + "\n")
+    bad_lines = set()
+    for ln in err.splitlines():
+        m = _DIAG_RE.match(ln)
+        if m:
+            bad_lines.add(int(m.group(1)))
+    texts = [ln.strip() for ln in out.splitlines() if ln.strip() and ln.strip() != ".text"]
+    res: list[str | None] = []
+    groups: list[list[str]] = [[]]
+    for t in texts:
+        if t == MARKER_TEXT:
+            groups.append([])
+        else:
+            groups[-1].append(t)
+    for i in range(len(blobs)):
+        g = groups[i] if i < len(groups) else []
+        if (2 * i + 1) in bad_lines or len(g) != 1 or "Invalid" in g[0]:
+            res.append(None)
+        else:
+            res.append(g[0])
+    return res

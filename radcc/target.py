@@ -1,0 +1,165 @@
+"""GPU descriptions: one `Target` per chip, keyed by the hardware generation.
+
+Every table and pass asks a `Target` instead of testing chip names. The
+numbers come from AMD's RDNA3 ISA guide (chapter 3, "Wave State") and the
+register-file sizes LLVM's AMDGPU back end uses for each chip (facts, not
+code). Adding GFX10/10.3, GFX9 or GFX12 chips means adding `GfxLevel` members
+and `Target` rows here; nothing else keys on chip names.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+
+class GfxLevel(enum.IntEnum):
+    """Hardware generations, ordered so that `level >= GfxLevel.GFX10` works."""
+
+    GFX6 = 60
+    GFX7 = 70
+    GFX8 = 80
+    GFX9 = 90
+    GFX10 = 100
+    GFX10_3 = 103
+    GFX11 = 110
+    GFX12 = 120
+
+
+@dataclass(frozen=True)
+class RegisterFile:
+    """Register budget of one wave for a given wave size."""
+
+    total_vgprs: int  # physical VGPRs per SIMD lane slice, in this wave size's units
+    vgpr_alloc_granule: int  # allocation granule the hardware hands out
+    vgpr_encoding_granule: int  # granule of the kernel descriptor's VGPR field
+    addressable_vgprs: int = 256
+
+
+@dataclass(frozen=True)
+class Target:
+    """Description of one GPU (a `--mcpu` value)."""
+
+    name: str  # the --mcpu spelling, e.g. "gfx1100"
+    gfx_level: GfxLevel
+    family: str  # marketing/chip family, e.g. "NAVI31"
+    wave_sizes: tuple[int, ...]
+    default_wave_size: int
+    register_files: dict[int, RegisterFile]  # keyed by wave size
+    addressable_sgprs: int
+    sgpr_alloc_granule: int
+    max_waves_per_simd: int
+    lds_size: int  # bytes per workgroup
+    lds_alloc_granule: int  # bytes
+    lds_encoding_granule: int  # bytes per unit of COMPUTE_PGM_RSRC2.LDS_SIZE
+    features: frozenset[str] = field(default_factory=frozenset)
+    hazards: frozenset[str] = field(default_factory=frozenset)
+
+    @property
+    def triple(self) -> str:
+        return "amdgcn-amd-amdhsa"
+
+    @property
+    def target_id(self) -> str:
+        """The `.amdgcn_target` string LLVM uses for this chip."""
+        return f"{self.triple}--{self.name}"
+
+    def has(self, feature: str) -> bool:
+        return feature in self.features
+
+    def has_hazard(self, hazard: str) -> bool:
+        return hazard in self.hazards
+
+    def regfile(self, wave_size: int) -> RegisterFile:
+        try:
+            return self.register_files[wave_size]
+        except KeyError:
+            raise ValueError(f"{self.name} does not run wave{wave_size}") from None
+
+    def waves_per_simd(self, vgprs: int, sgprs: int, wave_size: int) -> int:
+        """Occupancy limit from register use (LDS limits are the caller's)."""
+        rf = self.regfile(wave_size)
+        waves = self.max_waves_per_simd
+        if vgprs > 0:
+            g = rf.vgpr_alloc_granule
+            alloc = (vgprs + g - 1) // g * g
+            waves = min(waves, rf.total_vgprs // alloc)
+        # GFX10+ SGPRs are not a per-SIMD shared resource any more.
+        if self.gfx_level < GfxLevel.GFX10 and sgprs > 0:
+            g = self.sgpr_alloc_granule
+            alloc = (sgprs + g - 1) // g * g
+            waves = min(waves, 800 // alloc)
+        return max(waves, 0)
+
+
+# Hazards of seeds/004 (README-ISA) that apply to GFX11.
+_GFX11_HAZARDS = frozenset(
+    {
+        "VcmpxPermlaneHazard",
+        "LdsDirectVALUHazard",
+        "LdsDirectVMEMHazard",
+        "VALUTransUseHazard",
+        "VALUPartialForwardingHazard",
+        "VALUMaskWriteHazard",
+    }
+)
+
+_GFX11_FEATURES = frozenset(
+    {
+        "vopd",
+        "delay_alu",
+        "true16",
+        "wmma",
+        "dot",
+        "vop3_literal",
+        "vop3_dpp",
+        "nsa",
+        "wave32",
+        "wave64",
+        "flat_global",
+        "flat_scratch",
+    }
+)
+
+
+def _gfx11(name: str, family: str, full_vgprs: bool, extra: frozenset[str] = frozenset()) -> Target:
+    if full_vgprs:
+        rfs = {32: RegisterFile(1536, 24, 8), 64: RegisterFile(768, 12, 4)}
+    else:
+        rfs = {32: RegisterFile(1024, 16, 8), 64: RegisterFile(512, 8, 4)}
+    return Target(
+        name=name,
+        gfx_level=GfxLevel.GFX11,
+        family=family,
+        wave_sizes=(32, 64),
+        default_wave_size=32,
+        register_files=rfs,
+        addressable_sgprs=106,
+        sgpr_alloc_granule=8,
+        max_waves_per_simd=16,
+        lds_size=65536,
+        lds_alloc_granule=512,
+        lds_encoding_granule=512,
+        features=_GFX11_FEATURES | extra,
+        hazards=_GFX11_HAZARDS,
+    )
+
+
+TARGETS: dict[str, Target] = {
+    t.name: t
+    for t in (
+        _gfx11("gfx1100", "NAVI31", full_vgprs=True),
+        _gfx11("gfx1101", "NAVI32", full_vgprs=True),
+        _gfx11("gfx1102", "NAVI33", full_vgprs=False),
+        _gfx11("gfx1103", "GFX1103", full_vgprs=False),
+    )
+}
+
+
+def get_target(name: str) -> Target:
+    """Look up a chip by its `--mcpu` name; raises ValueError naming the known ones."""
+    try:
+        return TARGETS[name]
+    except KeyError:
+        known = ", ".join(sorted(TARGETS))
+        raise ValueError(f"unknown GPU '{name}' (known: {known})") from None
