@@ -83,13 +83,19 @@ def encode(lines: list[str], mcpu: str = "gfx1100", wave64: bool = False) -> lis
 
 def decode(blobs: list[bytes], mcpu: str = "gfx1100", wave64: bool = False) -> list[str | None]:
     """Disassemble each byte string; None unless it decodes to exactly one
-    instruction using all of its bytes."""
+    instruction using all of its bytes.
+
+    Each blob is followed by `_N_MARKERS` marker words: a blob whose
+    instruction needs more bytes than given swallows some of them (as a
+    literal), which is detected by counting the markers that follow it, so
+    later blobs never get shifted results.
+    """
     attrs = ["-mattr=+wavefrontsize64"] if wave64 else []
     mk = ",".join(f"0x{b:02x}" for b in MARKER_BYTES)
     lines = []
     for b in blobs:
         lines.append(",".join(f"0x{x:02x}" for x in b))
-        lines.append(mk)
+        lines.extend([mk] * _N_MARKERS)
     out, err = _run(["-triple=amdgcn", f"-mcpu={mcpu}", "-disassemble", *attrs], "\n".join(lines) + "\n")
     bad_lines = set()
     for ln in err.splitlines():
@@ -98,16 +104,22 @@ def decode(blobs: list[bytes], mcpu: str = "gfx1100", wave64: bool = False) -> l
             bad_lines.add(int(m.group(1)))
     texts = [ln.strip() for ln in out.splitlines() if ln.strip() and ln.strip() != ".text"]
     res: list[str | None] = []
-    groups: list[list[str]] = [[]]
-    for t in texts:
-        if t == MARKER_TEXT:
-            groups.append([])
-        else:
-            groups[-1].append(t)
+    j = 0
     for i in range(len(blobs)):
-        g = groups[i] if i < len(groups) else []
-        if (2 * i + 1) in bad_lines or len(g) != 1 or "Invalid" in g[0]:
+        g: list[str] = []
+        while j < len(texts) and texts[j] != MARKER_TEXT:
+            g.append(texts[j])
+            j += 1
+        nmark = 0
+        while j < len(texts) and texts[j] == MARKER_TEXT:
+            nmark += 1
+            j += 1
+        ok = nmark == _N_MARKERS and len(g) == 1 and "Invalid" not in g[0]
+        if (_N_MARKERS + 1) * i + 1 in bad_lines or not ok:
             res.append(None)
         else:
             res.append(g[0])
     return res
+
+
+_N_MARKERS = 3
