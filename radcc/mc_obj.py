@@ -1,0 +1,49 @@
+"""`radcc mc --filetype=obj`: an assembled file to an AMDHSA code object.
+
+Unlike llvm-mc, which writes a relocatable object for ld.lld to link, radcc
+writes the linked, loadable ET_DYN code object directly (what clang's
+driver produces and ROCm loads): kernels come from `.amdhsa_kernel`
+blocks, their entries from the kernel's label in `.text`, the metadata from
+an `.amdgpu_metadata` block or, without one, from the descriptor fields.
+"""
+
+from __future__ import annotations
+
+from radcc.codeobj.errors import CodeObjectError
+from radcc.isa.assembler import AsmResult
+from radcc.target import Target
+
+
+def _symbol_extent(res: AsmResult, name: str) -> tuple[int, int]:
+    sym = res.symbols.get(name)
+    if sym is None or sym.section != ".text":
+        raise CodeObjectError(f"kernel '{name}' has no label in .text")
+    if sym.size is not None:
+        return sym.value, sym.size
+    # up to the next function symbol, or the end of .text
+    ends = sorted(s.value for s in res.symbols.values()
+                  if s.section == ".text" and s.value > sym.value and s.type == "function")
+    end = ends[0] if ends else len(res.text)
+    return sym.value, end - sym.value
+
+
+def write_object(res: AsmResult, target: Target, wave_size: int = 32) -> bytes:
+    """Build the code object for an assembled file (raises CodeObjectError)."""
+    from radcc.codeobj.elfwrite import KernelSymbol, write_code_object
+    from radcc.codeobj.metadata import parse_yaml
+
+    kernels = []
+    names = set()
+    for kb in res.kernels:
+        off, size = _symbol_extent(res, kb.name)
+        fields = dict(kb.fields)
+        if wave_size == 64:
+            fields.setdefault("wavefront_size32", 0)
+        kernels.append(KernelSymbol(kb.name, off, size, fields))
+        names.add(kb.name)
+    functions = {}
+    for s in res.symbols.values():
+        if s.section == ".text" and s.type == "function" and s.name not in names:
+            functions[s.name] = _symbol_extent(res, s.name)
+    meta = parse_yaml(res.metadata_yaml) if res.metadata_yaml else None
+    return write_code_object(res.text, target, kernels, functions=functions, metadata=meta)
