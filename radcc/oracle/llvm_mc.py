@@ -85,17 +85,16 @@ def decode(blobs: list[bytes], mcpu: str = "gfx1100", wave64: bool = False) -> l
     """Disassemble each byte string; None unless it decodes to exactly one
     instruction using all of its bytes.
 
-    Each blob is followed by `_N_MARKERS` marker words: a blob whose
-    instruction needs more bytes than given swallows some of them (as a
-    literal), which is detected by counting the markers that follow it, so
-    later blobs never get shifted results.
+    Each blob is followed by three distinct marker words (A, B, C): a blob
+    whose instruction needs more bytes than given swallows some of them (as
+    a literal), which shows as a missing A (or B), so later blobs never get
+    shifted results.
     """
     attrs = ["-mattr=+wavefrontsize64"] if wave64 else []
-    mk = ",".join(f"0x{b:02x}" for b in MARKER_BYTES)
     lines = []
     for b in blobs:
         lines.append(",".join(f"0x{x:02x}" for x in b))
-        lines.extend([mk] * _N_MARKERS)
+        lines.extend(",".join(f"0x{x:02x}" for x in mb) for mb in _MARKERS_BYTES)
     out, err = _run(["-triple=amdgcn", f"-mcpu={mcpu}", "-disassemble", *attrs], "\n".join(lines) + "\n")
     bad_lines = set()
     for ln in err.splitlines():
@@ -105,21 +104,27 @@ def decode(blobs: list[bytes], mcpu: str = "gfx1100", wave64: bool = False) -> l
     texts = [ln.strip() for ln in out.splitlines() if ln.strip() and ln.strip() != ".text"]
     res: list[str | None] = []
     j = 0
+    n = len(_MARKERS_TEXT)
     for i in range(len(blobs)):
         g: list[str] = []
-        while j < len(texts) and texts[j] != MARKER_TEXT:
+        while j < len(texts) and texts[j] not in _MARKERS_TEXT:
             g.append(texts[j])
             j += 1
-        nmark = 0
-        while j < len(texts) and texts[j] == MARKER_TEXT:
-            nmark += 1
+        seen: list[int] = []
+        while j < len(texts) and texts[j] in _MARKERS_TEXT:
+            k = _MARKERS_TEXT.index(texts[j])
+            if seen and k <= seen[-1]:
+                break  # the next blob's markers (that blob printed nothing)
+            seen.append(k)
             j += 1
-        ok = nmark == _N_MARKERS and len(g) == 1 and "Invalid" not in g[0]
-        if (_N_MARKERS + 1) * i + 1 in bad_lines or not ok:
+        ok = seen == list(range(n)) and len(g) == 1 and "Invalid" not in g[0]
+        if (n + 1) * i + 1 in bad_lines or not ok:
             res.append(None)
         else:
             res.append(g[0])
     return res
 
 
-_N_MARKERS = 3
+# s_ttracedata_imm 0x4321 / 0x4322 / 0x4323: decode markers A, B, C
+_MARKERS_BYTES = [bytes([0x21 + k, 0x43, 0xBB, 0xBF]) for k in range(3)]
+_MARKERS_TEXT = [f"s_ttracedata_imm 0x{0x4321 + k:x}" for k in range(3)]
