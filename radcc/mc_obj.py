@@ -29,7 +29,7 @@ def _symbol_extent(res: AsmResult, name: str) -> tuple[int, int]:
 
 def write_object(res: AsmResult, target: Target, wave_size: int = 32) -> bytes:
     """Build the code object for an assembled file (raises CodeObjectError)."""
-    from radcc.codeobj.elfwrite import KernelSymbol, write_code_object
+    from radcc.codeobj.elf import KernelSymbol, write_code_object
     from radcc.codeobj.metadata import parse_yaml
 
     kernels = []

@@ -10,7 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from radcc.codeobj.elfread import read_code_object
+from radcc.codeobj.elf import read_code_object
 from radcc.oracle import llvm_mc
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "saxpy.s"
