@@ -195,6 +195,8 @@ def check_field(name: str, value: int, target: Any) -> str | None:
         return "too many user SGPRs enabled"
     if value > spec.max_value:
         return "value out of range"
+    if key == "reserve_xnack_mask" and value and not target.has("xnack"):
+        return ".amdhsa_reserve_xnack_mask does not match target id"
     if key == "next_free_vgpr":
         granule = max(rf.vgpr_encoding_granule for rf in target.register_files.values())
         if _vgpr_blocks(value, granule) > 63:
@@ -266,7 +268,7 @@ def kernel_descriptor(fields: dict[str, int], target: Any,
     words[RSRC2] |= user_sgprs << 1
 
     shared = vals["shared_vgpr_count"]
-    if shared and wave32:
+    if shared and given.get("wavefront_size32") == 1:  # llvm-mc checks only an explicit one
         raise CodeObjectError("shared_vgpr_count directive not valid on wavefront size 32")
     if shared * 2 + vgpr_blocks > 63:
         raise CodeObjectError("shared_vgpr_count*2 + "

@@ -4,9 +4,10 @@ The reader covers the block form LLVM prints between `.amdgpu_metadata` and
 `.end_amdgpu_metadata` (and `llvm-readelf --notes` shows): block maps, block
 lists (`- `), plain/'single'/"double" quoted scalars, `!str`/`!int`/`!bool`
 tags, flow lists `[ 1, 2 ]` and flow maps `{ a: 1 }`, `#` comments, `---` and
-`...` markers. Plain scalars are typed the way LLVM's msgpack YAML reader
-types untagged scalars: null, bool (including `y`/`n`/`on`/`off`...), integer
-(auto radix: 0x, 0b, 0o, leading 0), float, else string.
+`...` markers. Untagged scalars, quoted or not, are typed the way LLVM's
+msgpack YAML reader types them: integer (auto radix: 0x, 0b, 0o, leading 0),
+bool (including `y`/`n`/`on`/`off`...), float, else string; `key:` with no
+value reads as [] and an empty scalar as None, as llvm-mc 19 does.
 
 The printer reproduces LLVM's `yaml::Output` of a msgpack document: keys
 sorted, values padded to column 16 after the key, nested lists indented by two,
@@ -26,57 +27,65 @@ __all__ = ["parse_yaml", "to_yaml", "scalar_from_plain"]
 
 _TRUE = {"true", "True", "TRUE", "on", "On", "ON", "y", "Y", "yes", "Yes", "YES"}
 _FALSE = {"false", "False", "FALSE", "off", "Off", "OFF", "n", "N", "no", "No", "NO"}
-_NULL = {"", "~", "null", "Null", "NULL"}
-_FLOAT_RE = re.compile(r"[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$")
-_SPECIAL_FLOATS = {".inf": math.inf, ".Inf": math.inf, ".INF": math.inf,
-                   "-.inf": -math.inf, "-.Inf": -math.inf, "-.INF": -math.inf,
-                   "+.inf": math.inf, ".nan": math.nan, ".NaN": math.nan, ".NAN": math.nan}
+# What C's strtod accepts as a whole string (LLVM types such scalars as floats).
+_STRTOD_RE = re.compile(
+    r"[ \t\n\v\f\r]*[-+]?("
+    r"(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?"
+    r"|0[xX]([0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)([pP][-+]?\d+)?"
+    r"|[iI][nN][fF]([iI][nN][iI][tT][yY])?"
+    r"|[nN][aA][nN](\([0-9A-Za-z_]*\))?)")
+# YAML 1.2 core-schema numbers (LLVM's yaml::isNumeric): such strings get quoted.
+_NUMERIC_RE = re.compile(
+    r"0o[0-7]+|0x[0-9a-fA-F]+|\.nan|\.NaN|\.NAN"
+    r"|[-+]?(\.inf|\.Inf|\.INF|(\.\d+|\d+(\.\d*)?)([eE][-+]?\d+)?)")
+_YAML_NULL = {"null", "Null", "NULL", "~"}
+_YAML_BOOL = {"true", "True", "TRUE", "false", "False", "FALSE"}
 
 
 def _parse_int(s: str) -> int | None:
-    body = s[1:] if s[:1] in "+-" else s
-    if not body:
-        return None
-    sign = -1 if s.startswith("-") else 1
+    """StringRef::getAsInteger with auto radix: 0x, 0b, 0o, leading 0 (octal); '-' only."""
+    neg = s.startswith("-")
+    body = s[1:] if neg else s
     low = body.lower()
-    try:
-        if low.startswith("0x"):
-            val = int(body[2:], 16)
-        elif low.startswith("0b"):
-            val = int(body[2:], 2)
-        elif low.startswith("0o"):
-            val = int(body[2:], 8)
-        elif len(body) > 1 and body[0] == "0":
-            val = int(body[1:], 8)
-        else:
-            if not body.isdigit():
-                return None
-            val = int(body, 10)
-    except ValueError:
+    if low.startswith("0x"):
+        digits, base = body[2:], 16
+    elif low.startswith("0b"):
+        digits, base = body[2:], 2
+    elif low.startswith("0o"):
+        digits, base = body[2:], 8
+    elif len(body) > 1 and body[0] == "0":
+        digits, base = body[1:], 8
+    else:
+        digits, base = body, 10
+    valid = "0123456789abcdef"[:base]
+    if not digits or any(c not in valid for c in digits.lower()):
         return None
-    if not body.replace("_", "").isalnum() or "_" in body:
-        return None
-    val *= sign
-    if not -(1 << 63) <= val < (1 << 64):
-        return None
-    return val
+    val = int(digits, base)
+    if neg:
+        return -val if val <= 1 << 63 else None
+    return val if val < 1 << 64 else None
 
 
 def scalar_from_plain(s: str) -> Any:
-    """Type an untagged plain scalar the way LLVM's msgpack YAML reader does."""
-    if s in _NULL:
-        return None
+    """Type an untagged scalar the way LLVM's msgpack YAML reader does.
+
+    LLVM tries unsigned then signed integer, then bool (`y`/`n`/`on`/`off`...
+    included), then float (whatever strtod takes); anything else is a string.
+    Quoting does not change this in LLVM: `'12'` is the integer 12, a string
+    needs the `!str` tag. (llvm-mc 19 itself stores floats as nil.)
+    """
+    n = _parse_int(s)
+    if n is not None:
+        return n
     if s in _TRUE:
         return True
     if s in _FALSE:
         return False
-    n = _parse_int(s)
-    if n is not None:
-        return n
-    if _FLOAT_RE.match(s):
-        return float(s)
-    if s in _SPECIAL_FLOATS:
-        return _SPECIAL_FLOATS[s]
+    if _STRTOD_RE.fullmatch(s):
+        try:
+            return float(s.strip().replace("infinity", "inf").replace("Infinity", "inf"))
+        except ValueError:
+            return float.fromhex(s.strip()) if "x" in s.lower() else math.nan
     return s
 
 
@@ -136,7 +145,9 @@ class _Scanner:
         text, quoted = self.scalar(in_flow)
         if tag is not None:
             return _tagged(tag, text, quoted, self.where)
-        return text if quoted else scalar_from_plain(text)
+        if not text:
+            return None  # llvm-mc stores an empty untagged scalar as nil
+        return scalar_from_plain(text)
 
     def scalar(self, in_flow: bool) -> tuple[str, bool]:
         if self.i < len(self.s) and self.s[self.i] == "'":
@@ -289,6 +300,8 @@ def _split_key(content: str, where: str) -> tuple[Any, str] | None:
             key = _inline(key, where)
         else:
             key = scalar_from_plain(key) if key else None
+    if isinstance(key, float) and key != key:
+        raise CodeObjectError(f"{where}: NaN map key")
     if j >= len(content) or content[j] != ":":
         return None
     rest = content[j + 1:]
@@ -391,7 +404,8 @@ def _map(lines: _Lines, indent: int) -> dict[Any, Any]:
         if rest and not rest.startswith("#"):
             out[key] = _inline(rest, where)
         else:
-            out[key] = _nested(lines, indent, n, allow_same_indent_seq=True)
+            nested = _nested(lines, indent, n, allow_same_indent_seq=True)
+            out[key] = [] if nested is None else nested  # llvm-mc reads `key:` as []
     return out
 
 
@@ -407,6 +421,8 @@ def _quoting(s: str) -> str:
         return "'"
     need = ""
     if s[0] in " \t\n\r" or s[-1] in " \t\n\r":
+        need = "'"
+    if s in _YAML_NULL or s in _YAML_BOOL or _NUMERIC_RE.fullmatch(s):
         need = "'"
     if s[0] in _BAD_FIRST:
         need = "'"
@@ -441,7 +457,7 @@ def _double_quote(s: str) -> str:
 
 def _format_scalar(v: Any) -> str:
     if v is None:
-        return "~"
+        return "!nil ''"
     if v is True:
         return "true"
     if v is False:
@@ -465,7 +481,7 @@ def _format_scalar(v: Any) -> str:
     else:
         body = s
     # A string that would read back as another type gets LLVM's `!str` tag.
-    if not q and not isinstance(scalar_from_plain(s), str):
+    if not s or not isinstance(scalar_from_plain(s), str):
         return "!str " + body
     return body
 
