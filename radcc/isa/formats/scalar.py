@@ -1,0 +1,574 @@
+"""Scalar encodings: SOP2, SOPK, SOP1, SOPC, SOPP (ISA guide 15.1) and SMEM (15.2).
+
+Field layouts (first dword):
+  SOP2  [31:30]=10        op[29:23] sdst[22:16] ssrc1[15:8] ssrc0[7:0]
+  SOPK  [31:28]=1011      op[27:23] sdst[22:16] simm16[15:0]
+  SOP1  [31:23]=10_1111101 sdst[22:16] op[15:8] ssrc0[7:0]
+  SOPC  [31:23]=10_1111110 op[22:16] ssrc1[15:8] ssrc0[7:0]
+  SOPP  [31:23]=10_1111111 op[22:16] simm16[15:0]
+  SMEM  [31:26]=111101 op[25:18] glc[14] dlc[13] (llvm-mc; the guide says 16/14) sdata[12:6] sbase[5:0];
+        offset[52:32] (21-bit signed) soffset[63:57]
+A source code 255 appends a 32-bit literal dword. Operand roles, sizes and
+immediate styles come from ``radcc/isa/data/gfx11/scalar.json``.
+"""
+
+from __future__ import annotations
+
+from radcc.isa import operands as O
+from radcc.isa.errors import AsmError, DecodeError
+from radcc.isa.formats import scalar_fields as F
+from radcc.isa.formats.base import Context, Decoded, Encoded, Fixup, Format, register, u32
+from radcc.isa.lexer import EOL, IDENT, Token
+from radcc.isa.operands import Operand
+from radcc.isa.syntax import Cursor, ParsedInst
+from radcc.isa.table import OperandSpec, OpInfo
+
+# --- shared operand helpers -----------------------------------------------------
+
+_ANY_SIZE = (O.NULL, O.SHARED_BASE, O.SHARED_LIMIT, O.PRIVATE_BASE, O.PRIVATE_LIMIT, O.SCC)
+_BAD_SRC = {O.VCCZ: "execz and vccz are not supported on this GPU",
+            O.EXECZ: "execz and vccz are not supported on this GPU",
+            O.POPS_EXITING_WAVE_ID: "register not available on this GPU"}
+
+
+def _no_mods(op: Operand) -> None:
+    if op.neg or op.abs or op.sext:
+        raise AsmError("invalid operand for instruction", op.col)
+
+
+def sgpr_field(op: Operand, spec: OperandSpec, *, allow_null: bool = True) -> int:
+    """A 7-bit SGPR field (SDST, SDATA, SOFFSET): SGPRs, VCC, TTMPs, NULL, M0, EXEC."""
+    _no_mods(op)
+    if op.kind != "reg" or op.reg is None or op.reg.file == "v":
+        raise AsmError("invalid operand for instruction", op.col)
+    r = op.reg
+    code = r.src_code()
+    if code > O.EXEC_HI or (code == O.NULL and not allow_null):
+        raise AsmError("invalid operand for instruction", op.col)
+    if r.count != spec.dwords and code != O.NULL:
+        raise AsmError("invalid operand for instruction", op.col)
+    if spec.dwords > 1 and code in (O.M0, O.VCC_HI, O.EXEC_HI):
+        raise AsmError("invalid operand for instruction", op.col)
+    O.check_reg(r, op.col)
+    return code
+
+
+def _int_norm(v: int, bits: int) -> int:
+    """Two's complement reading of a parsed integer at the slot width."""
+    if bits == 64:
+        return v - (1 << 64) if (1 << 63) <= v < (1 << 64) else v
+    return v - (1 << 32) if (1 << 31) <= v < (1 << 32) else v
+
+
+def ssrc_field(op: Operand, spec: OperandSpec, lits: list[int]) -> int:
+    """An 8-bit scalar source (SSRC0/SSRC1); a literal is appended to `lits`."""
+    _no_mods(op)
+    bits = 64 if spec.bits == 64 else 32
+    if op.kind == "reg":
+        assert op.reg is not None
+        r = op.reg
+        if r.file == "v":
+            raise AsmError("invalid operand for instruction", op.col)
+        code = r.src_code()
+        if code in _BAD_SRC:
+            raise AsmError(_BAD_SRC[code], op.col)
+        if code == O.LDS_DIRECT:
+            raise AsmError("invalid operand for instruction", op.col)
+        if r.file == "special" and code in _ANY_SIZE:
+            return code
+        if r.count != spec.dwords:
+            raise AsmError("invalid operand for instruction", op.col)
+        O.check_reg(r, op.col)
+        return code
+    if op.kind == "int":
+        v = _int_norm(int(op.value), bits)
+        # lit() does not force a literal for SALU operands (llvm-mc 19)
+        c = O.inline_int_code(v)
+        if c is None:
+            c = O.inline_float_code_for_bits(v & ((1 << bits) - 1), bits)
+        if c is not None:
+            return c
+        if not -(1 << 31) <= v < (1 << 32):
+            raise AsmError("invalid operand for instruction", op.col)
+        return _add_lit(lits, v & 0xFFFFFFFF, op.col)
+    if op.kind == "float":
+        fv = float(op.value)
+        if bits == 64:
+            fb = O.float_bits(fv, 64)
+            c = O.inline_float_code_for_bits(fb, 64)
+            if fv == 0.0:
+                c = O.INLINE_INT_ZERO if fb == 0 else None
+            if c is not None:
+                return c
+            raise AsmError("invalid operand for instruction", op.col)
+        fb = O.float_bits(fv, 32)
+        c = O.INLINE_INT_ZERO if fb == 0 else O.inline_float_code_for_bits(fb, 32)
+        if c is not None:
+            return c
+        return _add_lit(lits, fb, op.col)
+    if op.kind == "sym":
+        raise AsmError("invalid operand for instruction", op.col)
+    raise AsmError("invalid operand for instruction", op.col)
+
+
+def _add_lit(lits: list[int], v: int, col: int) -> int:
+    if lits and lits[0] != v:
+        raise AsmError("only one unique literal operand is allowed", col)
+    if not lits:
+        lits.append(v)
+    return O.LITERAL
+
+
+def src_name(code: int, spec: OperandSpec, lit: int | None) -> str:
+    """llvm-mc's text of an SSRC value of this slot."""
+    n = spec.dwords
+    if code <= O.SGPR_MAX or O.TTMP0 <= code <= O.TTMP15:
+        if n > 1 and code % 2:
+            raise DecodeError("misaligned register")
+        if code <= O.SGPR_MAX and code + n - 1 > O.SGPR_MAX:
+            raise DecodeError("register out of range")
+        if O.TTMP0 <= code and code + n - 1 > O.TTMP15:
+            raise DecodeError("register out of range")
+        return O.reg_name(code, n)
+    if code in (O.VCC_LO, O.EXEC_LO) and n == 2:
+        return O.reg_name(code, 2)
+    if code in (O.VCC_HI, O.EXEC_HI, O.M0) and n == 2:
+        raise DecodeError("bad 64-bit register")
+    if code in _BAD_SRC or code in (O.LDS_DIRECT, O.DPP8, O.DPP8_FI, O.DPP16):
+        raise DecodeError("invalid source")
+    if code == O.INV_2PI and n == 2:
+        return "0.15915494309189532"
+    if code == O.LITERAL:
+        assert lit is not None
+        return O.print_imm(lit, "b64" if n == 2 else "b32")
+    return O.src_text(code, 1)
+
+
+def dst_name(code: int, spec: OperandSpec) -> str:
+    if code > O.EXEC_HI:
+        raise DecodeError("invalid sdst")
+    if code == O.NULL:
+        return "null"
+    return src_name(code, spec, None)
+
+
+def _ops_by_role(info: OpInfo, inst: ParsedInst) -> dict[str, Operand]:
+    """Map parsed operands to the entry's operand roles (in printed order)."""
+    order = info.extra.get("asm_order") or [o.name for o in info.operands]
+    if inst.parse_error is not None:
+        raise inst.parse_error
+    if inst.modifiers:
+        raise AsmError("invalid operand for instruction", inst.modifiers[0].col)
+    if len(inst.operands) > len(order):
+        raise AsmError("invalid operand for instruction", inst.operands[len(order)].col)
+    if len(inst.operands) < len(order):
+        raise AsmError("too few operands for instruction", inst.col)
+    return dict(zip(order, inst.operands, strict=True))
+
+
+def _word(data: bytes, pos: int) -> int:
+    w = u32(data, pos)
+    if w is None:
+        raise DecodeError("truncated")
+    return w
+
+
+# --- SOP2 / SOP1 / SOPC -----------------------------------------------------------
+
+
+class _SopReg(Format):
+    """Formats whose operands are SDST/SSRC0/SSRC1 register fields."""
+
+    shifts: dict[str, int] = {}
+    base = 0
+    op_shift = 0
+
+    def encode(self, info: OpInfo, inst: ParsedInst, ctx: Context) -> Encoded:
+        ops = _ops_by_role(info, inst)
+        w = self.base | info.opcode << self.op_shift
+        lits: list[int] = []
+        for spec in info.operands:
+            op = ops[spec.name]
+            if spec.kind == "sgpr":
+                w |= sgpr_field(op, spec) << self.shifts[spec.name]
+            elif spec.kind == "sendmsg_rtn":
+                if op.kind == "call":
+                    v = F.parse_sendmsg(op.text, op.args, op.col)
+                elif op.kind == "int":
+                    v = int(op.value)
+                else:
+                    raise AsmError("expected a sendmsg macro or an absolute expression", op.col)
+                if not 0 <= v <= 0xFFFF:
+                    raise AsmError("invalid immediate: only 16-bit values are legal", op.col)
+                w |= (v & 0xFF) << self.shifts[spec.name]
+            else:
+                w |= ssrc_field(op, spec, lits) << self.shifts[spec.name]
+        data = w.to_bytes(4, "little") + b"".join(x.to_bytes(4, "little") for x in lits)
+        return Encoded(data)
+
+    def decode(self, data: bytes, pos: int, ctx: Context) -> Decoded | None:
+        w = _word(data, pos)
+        op = (w >> self.op_shift) & self.op_mask
+        info = ctx.table.decode(self.name, op)
+        if info is None:
+            return None
+        size = 4
+        lit: int | None = None
+        if any(((w >> self.shifts[s.name]) & 0xFF) == O.LITERAL for s in info.operands
+               if s.kind == "ssrc"):
+            lit = u32(data, pos + 4)
+            if lit is None:
+                return None
+            size = 8
+        parts = []
+        for spec in info.operands:
+            f = (w >> self.shifts[spec.name]) & (0x7F if spec.kind == "sgpr" else 0xFF)
+            if spec.kind == "sgpr":
+                parts.append(dst_name(f, spec))
+            elif spec.kind == "sendmsg_rtn":
+                parts.append(F.sendmsg_text(f, rtn=True))
+            else:
+                parts.append(src_name(f, spec, lit))
+        text = info.printed_name + (" " + ", ".join(parts) if parts else "")
+        return Decoded(size, text, info)
+
+    op_mask = 0x7F
+
+
+class Sop2(_SopReg):
+    name = "SOP2"
+    base = 0b10 << 30
+    op_shift = 23
+    shifts = {"sdst": 16, "ssrc1": 8, "ssrc0": 0}
+
+
+class Sop1(_SopReg):
+    name = "SOP1"
+    base = 0b101111101 << 23
+    op_shift = 8
+    op_mask = 0xFF
+    shifts = {"sdst": 16, "ssrc0": 0}
+
+
+class Sopc(_SopReg):
+    name = "SOPC"
+    base = 0b101111110 << 23
+    op_shift = 16
+    shifts = {"ssrc1": 8, "ssrc0": 0}
+
+
+# --- SOPK / SOPP: 16-bit immediates ----------------------------------------------------
+
+
+def _imm_text_asm(v: int, style: str) -> str:
+    """How llvm-mc prints an immediate it parsed (not yet truncated)."""
+    if style == "dec":
+        return str(v)
+    if style == "hex":
+        return f"0x{v & 0xFFFF:x}"
+    s = _int_norm(v & 0xFFFFFFFF, 32)
+    return str(s) if -16 <= s <= 64 else f"0x{s & 0xFFFFFFFF:x}"
+
+
+def _imm_text_dec(v: int, style: str) -> str:
+    if style == "dec":
+        return str(v)
+    if style == "hex":
+        return f"0x{v:x}"
+    return str(v) if v <= 64 else f"0x{v:x}"
+
+
+def _simm16(op: Operand, info: OpInfo) -> int:
+    """Value of a plain 16-bit immediate, with llvm-mc's range rules."""
+    if op.kind != "int" or op.neg or op.abs:
+        raise AsmError("invalid operand for instruction", op.col)
+    v = int(op.value)
+    style = str(info.extra.get("imm_style", "hex"))
+    if info.enc == "SOPP" and style == "dec_hex":
+        if not -(1 << 63) <= v < (1 << 64):
+            raise AsmError("invalid operand for instruction", op.col)
+        return v & 0xFFFF
+    if info.extra.get("imm_optional"):
+        if not 0 <= v <= 0xFFFF:
+            raise AsmError("expected a 16-bit value", op.col)
+        return v
+    lo = 0 if info.extra.get("imm_unsigned") else -(1 << 15)
+    if not lo <= v <= 0xFFFF:
+        raise AsmError("invalid operand for instruction", op.col)
+    return v & 0xFFFF
+
+
+class _SopImm(Format):
+    """SOPK and SOPP: SDST (SOPK) plus one 16-bit immediate of some kind."""
+
+    base = 0
+    op_shift = 0
+    op_mask = 0x7F
+
+    def encode(self, info: OpInfo, inst: ParsedInst, ctx: Context) -> Encoded:
+        w = self.base | info.opcode << self.op_shift
+        kinds = {o.kind for o in info.operands}
+        fixups: list[Fixup] = []
+        lits: list[int] = []
+        text_parts: list[str] | None = None
+        if kinds & {"waitcnt", "depctr", "delay", "version"}:
+            cur = Cursor(inst.tokens)
+            if cur.at_end():
+                raise AsmError("too few operands for instruction", inst.col)
+            kind = next(iter(kinds & {"waitcnt", "depctr", "delay", "version"}))
+            v = {"waitcnt": F.parse_waitcnt, "depctr": F.parse_depctr,
+                 "delay": F.parse_delay, "version": F.parse_version}[kind](cur)
+            w |= v
+            if kind == "version":
+                text_parts = [f"0x{v:x}"]
+            return Encoded(w.to_bytes(4, "little"),
+                           text=None if text_parts is None else
+                           f"{info.printed_name} {', '.join(text_parts)}")
+        if info.extra.get("imm_zero") or (info.extra.get("imm_optional") and not inst.operands
+                                          and inst.parse_error is None):
+            if inst.operands or inst.modifiers or inst.parse_error:
+                col = (inst.operands[0].col if inst.operands else inst.tokens[0].col)
+                raise AsmError("invalid operand for instruction", col)
+            return Encoded(w.to_bytes(4, "little"))
+        ops = _ops_by_role(info, inst)
+        text_parts = []
+        for spec in (info.operands if "asm_order" not in info.extra else
+                     [info.operand(n) for n in info.extra["asm_order"]]):  # type: ignore[union-attr]
+            assert spec is not None
+            op = ops[spec.name]
+            if spec.kind == "sgpr":
+                code = sgpr_field(op, spec)
+                if info.name.startswith("s_waitcnt_") and code != O.NULL:
+                    raise AsmError("src0 must be null", op.col)
+                w |= code << 16
+                text_parts.append(dst_name(code, spec))
+            elif spec.kind == "hwreg":
+                if op.kind == "call":
+                    v = F.parse_hwreg(op.text, op.args, op.col)
+                elif op.kind == "int":
+                    v = int(op.value)
+                    if not 0 <= v <= 0xFFFF:
+                        raise AsmError("invalid immediate: only 16-bit values are legal", op.col)
+                else:
+                    raise AsmError("invalid operand for instruction", op.col)
+                w |= v
+                text_parts.append(F.hwreg_text(v))
+            elif spec.kind == "sendmsg":
+                if op.kind == "call":
+                    v = F.parse_sendmsg(op.text, op.args, op.col)
+                elif op.kind == "int":
+                    v = int(op.value)
+                    if not 0 <= v <= 0xFFFF:
+                        raise AsmError("invalid immediate: only 16-bit values are legal", op.col)
+                else:
+                    raise AsmError("invalid operand for instruction", op.col)
+                w |= v
+                text_parts.append(F.sendmsg_text(v))
+            elif spec.kind == "literal":
+                if op.kind == "int":
+                    lit = int(op.value) & 0xFFFFFFFF
+                elif op.kind == "float":
+                    lit = O.float_bits(float(op.value), 32)
+                else:
+                    raise AsmError("invalid operand for instruction", op.col)
+                lits.append(lit)
+                text_parts.append(O.print_imm(lit, "b32"))
+            elif spec.kind == "label":
+                if op.kind in ("ident", "sym"):
+                    if op.kind == "sym":
+                        raise AsmError("expected an absolute expression or a label", op.col)
+                    fixups.append(Fixup(0, str(op.sym), 0, "sopp_br"))
+                    text_parts.append(str(op.sym))
+                elif op.kind == "int":
+                    v = int(op.value)
+                    if not -(1 << 15) <= v <= 0xFFFF:
+                        raise AsmError("expected a 16-bit signed jump offset", op.col)
+                    w |= v & 0xFFFF
+                    text_parts.append(str(v))
+                else:
+                    raise AsmError("invalid operand for instruction", op.col)
+            else:
+                v = _simm16(op, info)
+                w |= v
+                if info.extra.get("imm_optional") and v == 0:
+                    continue
+                text_parts.append(_imm_text_asm(int(op.value),
+                                                str(info.extra.get("imm_style", "hex"))))
+        data = w.to_bytes(4, "little") + b"".join(x.to_bytes(4, "little") for x in lits)
+        text = f"{info.printed_name} {', '.join(text_parts)}".rstrip()
+        return Encoded(data, fixups, text)
+
+    def decode(self, data: bytes, pos: int, ctx: Context) -> Decoded | None:
+        w = _word(data, pos)
+        info = ctx.table.decode(self.name, (w >> self.op_shift) & self.op_mask)
+        if info is None:
+            return None
+        imm = w & 0xFFFF
+        size = 4
+        if info.extra.get("imm_zero"):
+            if imm:
+                return None
+            return Decoded(4, info.printed_name, info)
+        if info.extra.get("imm_optional") and imm == 0:
+            return Decoded(4, info.printed_name, info)
+        style = str(info.extra.get("imm_style", "hex"))
+        parts = []
+        order = info.extra.get("asm_order") or [o.name for o in info.operands]
+        for name in order:
+            spec = info.operand(str(name))
+            assert spec is not None
+            k = spec.kind
+            if k == "sgpr":
+                parts.append(dst_name((w >> 16) & 0x7F, spec))
+            elif k == "hwreg":
+                parts.append(F.hwreg_text(imm))
+            elif k == "sendmsg":
+                parts.append(F.sendmsg_text(imm))
+            elif k == "waitcnt":
+                parts.append(F.waitcnt_text(imm))
+            elif k == "depctr":
+                parts.append(F.depctr_text(imm))
+            elif k == "delay":
+                parts.append(F.delay_text(imm))
+            elif k == "version":
+                parts.append(F.version_text(imm))
+            elif k == "literal":
+                lit = u32(data, pos + 4)
+                if lit is None:
+                    return None
+                size = 8
+                parts.append(O.print_imm(lit, "b32"))
+            else:
+                parts.append(_imm_text_dec(imm, style))
+        return Decoded(size, f"{info.printed_name} {', '.join(parts)}", info)
+
+
+class Sopk(_SopImm):
+    name = "SOPK"
+    base = 0b1011 << 28
+    op_shift = 23
+    op_mask = 0x1F
+
+
+class Sopp(_SopImm):
+    name = "SOPP"
+    base = 0b101111111 << 23
+    op_shift = 16
+    op_mask = 0x7F
+
+
+# --- SMEM --------------------------------------------------------------------------------
+
+
+class Smem(Format):
+    name = "SMEM"
+    size = 8
+    base = 0b111101 << 26
+
+    def encode(self, info: OpInfo, inst: ParsedInst, ctx: Context) -> Encoded:
+        if inst.parse_error is not None:
+            raise inst.parse_error
+        lo = self.base | info.opcode << 18
+        soffset, offset = O.NULL, 0
+        if info.operands:
+            ops = inst.operands
+            if len(ops) < 3:
+                raise AsmError("too few operands for instruction", inst.col)
+            if len(ops) > 3:
+                raise AsmError("invalid operand for instruction", ops[3].col)
+            sd, sb, so = info.operands[0], info.operands[1], ops[2]
+            if sd.kind == "imm":
+                if ops[0].kind != "int" or not 0 <= int(ops[0].value) <= 0x7F:
+                    raise AsmError("invalid operand for instruction", ops[0].col)
+                lo |= int(ops[0].value) << 6
+            else:
+                code = sgpr_field(ops[0], sd)
+                if code == O.M0:
+                    raise AsmError("invalid operand for instruction", ops[0].col)
+                lo |= code << 6
+            b = ops[1]
+            if b.kind != "reg" or b.reg is None or b.reg.count != sb.dwords or b.reg.file == "v":
+                raise AsmError("invalid operand for instruction", b.col)
+            code = b.reg.src_code()
+            O.check_reg(b.reg, b.col)
+            if code > O.EXEC_HI or code % 2:
+                raise AsmError("invalid operand for instruction", b.col)
+            lo |= code >> 1
+            if so.kind == "reg":
+                soffset = sgpr_field(so, OperandSpec("soffset", "sgpr", 32))
+            elif so.kind == "int":
+                offset = self._offset(int(so.value), so.col)
+            else:
+                raise AsmError("invalid operand for instruction", so.col)
+        elif inst.operands:
+            raise AsmError("invalid operand for instruction", inst.operands[0].col)
+        seen_offset = False
+        for m in inst.modifiers:
+            if m.name == "offset" and info.operands and soffset != O.NULL and not seen_offset:
+                if not isinstance(m.value, int):
+                    raise AsmError("invalid operand for instruction", m.col)
+                offset = self._offset(m.value, m.col)
+                seen_offset = True
+            elif m.name in ("glc", "dlc") and m.value is None and info.has_mod(m.name):
+                lo |= 1 << (14 if m.name == "glc" else 13)
+            elif m.name == "slc":
+                raise AsmError("invalid cache policy for SMEM instruction", inst.col)
+            else:
+                raise AsmError("invalid operand for instruction", m.col)
+        hi = (offset & 0x1FFFFF) | soffset << 25 if info.operands else 0
+        data = lo.to_bytes(4, "little") + hi.to_bytes(4, "little")
+        text = None
+        if info.operands and soffset == O.NULL and inst.operands[2].kind == "int":
+            text = self._text(info, lo, hi, null_as_offset=True)
+        return Encoded(data, text=text)
+
+    @staticmethod
+    def _offset(v: int, col: int) -> int:
+        if not -(1 << 20) <= v < (1 << 20):
+            raise AsmError("expected a 21-bit signed offset", col)
+        return v
+
+    def _text(self, info: OpInfo, lo: int, hi: int, null_as_offset: bool = False) -> str:
+        parts = []
+        if info.operands:
+            sd, sb = info.operands[0], info.operands[1]
+            f = (lo >> 6) & 0x7F
+            parts.append(str(f) if sd.kind == "imm" else dst_name(f, sd))
+            base = (lo & 0x3F) << 1
+            parts.append(src_name(base, sb, None))
+            off = hi & 0x1FFFFF
+            off = off - (1 << 21) if off >> 20 else off
+            soff = hi >> 25
+            offs = f"-0x{-off:x}" if off < 0 else f"0x{off:x}"
+            if soff == O.NULL:
+                parts.append(offs if (off or null_as_offset) else "null")
+            else:
+                so = dst_name(soff, OperandSpec("soffset", "sgpr", 32))
+                parts.append(so + (f" offset:{offs}" if off else ""))
+        mods = ""
+        if info.operands:
+            if lo >> 14 & 1:
+                mods += " glc"
+            if lo >> 13 & 1:
+                mods += " dlc"
+        return info.printed_name + (" " + ", ".join(parts) if parts else "") + mods
+
+    def decode(self, data: bytes, pos: int, ctx: Context) -> Decoded | None:
+        lo = _word(data, pos)
+        hi = u32(data, pos + 4)
+        if hi is None:
+            return None
+        info = ctx.table.decode(self.name, (lo >> 18) & 0xFF)
+        if info is None:
+            return None
+        return Decoded(8, self._text(info, lo, hi), info)
+
+
+register(Sop1(), (0xFF800000, 0xBE800000))
+register(Sopc(), (0xFF800000, 0xBF000000))
+register(Sopp(), (0xFF800000, 0xBF800000))
+register(Sopk(), (0xF0000000, 0xB0000000))
+register(Sop2(), (0xC0000000, 0x80000000))
+register(Smem(), (0xFC000000, 0xF4000000))
+
+_ = (EOL, IDENT, Token)

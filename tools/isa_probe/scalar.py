@@ -1,0 +1,343 @@
+"""Probe llvm-mc-19 for the scalar encodings and write radcc/isa/data/gfx11/scalar.json.
+
+ISA guide chapter 15.1 (SOP2, SOPK, SOP1, SOPC, SOPP) and 15.2 (SMEM). For
+every opcode number of each format it decodes words with marker operand
+values (sdst=s20, ssrc0=s4, ssrc1=s12, SMEM soffset=s12 / offset=0x1234)
+and reads back the name, operand order and register sizes; decoding a few
+immediates tells how the 16-bit immediate prints (``hex``: always hex,
+``dec_hex``: 0..64 decimal else hex, ``dec``: decimal) and which symbolic
+form it takes (hwreg, sendmsg, waitcnt, depctr, delay_alu, s_version);
+assembling probe lines tells which ops take labels and SMEM cache bits.
+
+Run: python tools/isa_probe/scalar.py
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from radcc.oracle import llvm_mc  # noqa: E402
+
+OUT = ROOT / "radcc" / "isa" / "data" / "gfx11" / "scalar.json"
+
+SOP2 = 0b10 << 30
+SOPK = 0b1011 << 28
+SOP1 = 0b101111101 << 23
+SOPC = 0b101111110 << 23
+SOPP = 0b101111111 << 23
+SMEM = 0b111101 << 26
+
+_RANGE = re.compile(r"^s\[(\d+):(\d+)\]$")
+
+# Genuine irregularities (documented, not derivable from decoding):
+# SOPK ops whose SDST field is read, not written.
+_SOPK_READS_SDST = ("s_cmpk_", "s_setreg_b32", "s_waitcnt_", "s_subvector_loop_")
+# ops without SCC side effects among SOP1/SOP2 (everything else writes SCC),
+# following the ISA guide's per-instruction descriptions (chapter 16).
+_NO_SCC = re.compile(
+    r"^s_(mov|cmov|brev|ctz|clz|cls|sext|bitset[01]|bitreplicate|movrel|getpc|setpc|swappc"
+    r"|rfe|sendmsg_rtn|pack_|mul_i32|mul_hi|bfm|cselect|movk|version"
+    r"|getreg|setreg|call|waitcnt|movrelsd)"
+)
+
+
+def _size(tok: str) -> tuple[int, int]:
+    m = _RANGE.match(tok)
+    if m:
+        lo, hi = int(m.group(1)), int(m.group(2))
+        return lo, 32 * (hi - lo + 1)
+    return int(tok[1:]), 32
+
+
+def _ops_text(text: str) -> tuple[str, list[str]]:
+    name, _, rest = text.partition(" ")
+    ops = [o.strip() for o in re.split(r",(?![^()]*\))", rest) if o.strip()] if rest else []
+    return name, ops
+
+
+def _implicit(name: str, enc: str) -> tuple[list[str], list[str]]:
+    reads: list[str] = []
+    writes: list[str] = []
+    if enc == "SOPC" or name.startswith("s_cmpk_"):
+        writes.append("scc")
+    elif enc in ("SOP1", "SOP2") and not _NO_SCC.match(name):
+        writes.append("scc")
+    if name.startswith(("s_addc", "s_subb", "s_cselect", "s_cmov")):
+        reads.append("scc")
+    if "exec" in name and enc == "SOP1":
+        reads.append("exec")
+        writes.append("exec")
+    if name.startswith("s_movrel"):
+        reads.append("m0")
+    if name in ("s_cbranch_scc0", "s_cbranch_scc1"):
+        reads.append("scc")
+    if name in ("s_cbranch_vccz", "s_cbranch_vccnz"):
+        reads.append("vcc")
+    if name in ("s_cbranch_execz", "s_cbranch_execnz"):
+        reads.append("exec")
+    if name.startswith("s_sendmsg") and enc == "SOPP":
+        reads.append("m0")
+    return reads, writes
+
+
+def _cls(name: str, enc: str, bits64: bool) -> str:
+    if enc == "SMEM":
+        return "smem"
+    if "branch" in name or name.startswith(("s_call", "s_setpc", "s_swappc", "s_getpc", "s_rfe")):
+        return "branch"
+    if name.startswith("s_sendmsg"):
+        return "message"
+    if name.startswith("s_waitcnt") or name in ("s_delay_alu", "s_wait_idle", "s_wait_event"):
+        return "waitcnt"
+    if name in ("s_nop", "s_code_end", "s_clause", "s_set_inst_prefetch_distance"):
+        return "nop"
+    return "salu64" if bits64 else "salu"
+
+
+def probe_sop() -> list[dict]:
+    entries: list[dict] = []
+    # --- SOP2 / SOP1 / SOPC: register operands ------------------------------
+    words: list[tuple[str, int, bytes]] = []
+    for op in range(96):
+        words.append(("SOP2", op, (SOP2 | op << 23 | 20 << 16 | 12 << 8 | 4).to_bytes(4, "little")))
+    for op in range(256):
+        words.append(("SOP1", op, (SOP1 | 20 << 16 | op << 8 | 4).to_bytes(4, "little")))
+    for op in range(128):
+        words.append(("SOPC", op, (SOPC | op << 16 | 12 << 8 | 4).to_bytes(4, "little")))
+    texts = llvm_mc.decode([w for _e, _o, w in words])
+    for (enc, op, _w), text in zip(words, texts, strict=True):
+        if text is None:
+            continue
+        name, ops = _ops_text(text)
+        operands: list[dict] = []
+        bits64 = False
+        for tok in ops:
+            if tok.startswith("sendmsg("):
+                operands.append({"name": "ssrc0", "kind": "sendmsg_rtn", "bits": 8})
+                continue
+            idx, bits = _size(tok)
+            bits64 |= bits == 64
+            role = {20: "sdst", 4: "ssrc0", 12: "ssrc1"}[idx]
+            d = {"name": role, "kind": "sgpr" if role == "sdst" else "ssrc", "bits": bits,
+                 "type": f"b{bits}"}
+            if role == "sdst":
+                d["is_def"] = True
+            operands.append(d)
+        reads, writes = _implicit(name, enc)
+        entries.append({"name": name, "enc": enc, "opcode": op, "operands": operands,
+                        "implicit_reads": reads, "implicit_writes": writes,
+                        "cls": _cls(name, enc, bits64)})
+    # --- SOPK / SOPP: immediates ---------------------------------------------
+    vals = (0, 1, 65, 0x1234)
+    words = []
+    for op in range(29):
+        base = SOPK | op << 23 | 20 << 16
+        for v in vals:
+            words.append(("SOPK", op, v, (base | v).to_bytes(4, "little")))
+            words.append(("SOPK", op, v, (base | v).to_bytes(4, "little") + b"\x78\x56\x34\x12"))
+    for op in range(128):
+        for v in vals:
+            words.append(("SOPP", op, v, (SOPP | op << 16 | v).to_bytes(4, "little")))
+    texts = llvm_mc.decode([w[3] for w in words])
+    seen: dict[tuple[str, int], dict[tuple[int, int], str]] = {}
+    for (enc, op, v, w), text in zip(words, texts, strict=True):
+        if text is not None:
+            seen.setdefault((enc, op), {})[(v, len(w))] = text
+    for (enc, op), res in sorted(seen.items()):
+        entries.append(_imm_entry(enc, op, res))
+    _probe_labels(entries)
+    _probe_unsigned(entries)
+    return entries
+
+
+def _imm_entry(enc: str, op: int, res: dict[tuple[int, int], str]) -> dict:
+    literal = all(k[1] == 8 for k in res)
+    size = 8 if literal else 4
+    t0 = res.get((0, size))
+    t1 = res.get((1, size))
+    t65 = res.get((65, size))
+    tbig = res.get((0x1234, size))
+    any_text = next(iter(res.values()))
+    name, ops = _ops_text(any_text)
+    extra: dict = {}
+    operands: list[dict] = []
+    style = ""
+    if t1 is not None and t65 is not None:
+        a, b = _ops_text(t1)[1][-1], _ops_text(t65)[1][-1]
+        style = "hex" if a == "0x1" else ("dec" if b == "65" else "dec_hex")
+    no_imm = t0 is not None and t1 is None and not _ops_text(t0)[1]
+    for tok in ops:
+        if tok in ("s20", "s[20:21]"):
+            bits = 64 if tok.startswith("s[") else 32
+            d = {"name": "sdst", "kind": "sgpr", "bits": bits, "type": f"b{bits}"}
+            if not name.startswith(_SOPK_READS_SDST):
+                d["is_def"] = True
+            operands.append(d)
+        elif tok.startswith("hwreg("):
+            operands.append({"name": "simm16", "kind": "hwreg", "bits": 16})
+        elif tok == "0x12345678":
+            operands.append({"name": "imm32", "kind": "literal", "bits": 32, "type": "b32"})
+        elif tok.startswith("sendmsg(") or name.startswith("s_sendmsg"):
+            operands.append({"name": "simm16", "kind": "sendmsg", "bits": 16})
+        elif name == "s_waitcnt":
+            operands.append({"name": "simm16", "kind": "waitcnt", "bits": 16})
+        elif name == "s_waitcnt_depctr":
+            operands.append({"name": "simm16", "kind": "depctr", "bits": 16})
+        elif name == "s_delay_alu":
+            operands.append({"name": "simm16", "kind": "delay", "bits": 16})
+        elif name == "s_version":
+            operands.append({"name": "simm16", "kind": "version", "bits": 16})
+        else:
+            operands.append({"name": "simm16", "kind": "imm", "bits": 16})
+    # s_endpgm prints no operand when 0 but accepts one
+    if t0 is not None and t1 is not None and not _ops_text(t0)[1] and _ops_text(t1)[1]:
+        extra["imm_optional"] = True
+        operands.append({"name": "simm16", "kind": "imm", "bits": 16})
+    if no_imm:
+        extra["imm_zero"] = True
+    # keep sdst first (definitions first), the printed order in `asm_order`
+    order = [o["name"] for o in operands]
+    if operands and operands[0]["name"] != "sdst" and any(o.get("is_def") for o in operands):
+        extra["asm_order"] = order
+    if style and any(o["kind"] == "imm" for o in operands):
+        extra["imm_style"] = style
+    if tbig is None and not no_imm and not literal:
+        extra["imm_checked"] = True  # only some values decode (symbolic fields)
+    reads, writes = _implicit(name, enc)
+    e = {"name": name, "enc": enc, "opcode": op, "operands": operands,
+         "implicit_reads": reads, "implicit_writes": writes, "cls": _cls(name, enc, False)}
+    e.update(extra)
+    return e
+
+
+def _probe_labels(entries: list[dict]) -> None:
+    """Ops that accept a label (branches, s_call_b64, s_subvector_loop_*)."""
+    cands = [e for e in entries if e["enc"] in ("SOPK", "SOPP")
+             and any(o["kind"] == "imm" for o in e["operands"])]
+    lines = []
+    for e in cands:
+        regs = ", ".join(
+            ("s[0:1]" if o["bits"] == 64 else "s0") for o in e["operands"] if o["kind"] == "sgpr")
+        lines.append(f"{e['name']} {regs + ', ' if regs else ''}target")
+    res = llvm_mc.encode(lines)
+    for e, r in zip(cands, res, strict=True):
+        if r.error is None and r.data is None:
+            for o in e["operands"]:
+                if o["kind"] == "imm":
+                    o["kind"] = "label"
+            e["imm_style"] = "dec"
+
+
+def _probe_unsigned(entries: list[dict]) -> None:
+    """SOPK ops whose 16-bit immediate rejects negative values."""
+    cands = [e for e in entries if e["enc"] == "SOPK"
+             and any(o["kind"] == "imm" for o in e["operands"])]
+    lines = []
+    for e in cands:
+        reg = "null" if e["name"].startswith("s_waitcnt_") else "s0"
+        lines.append(f"{e['name']} {reg}, -1")
+    for e, r in zip(cands, llvm_mc.encode(lines), strict=True):
+        if r.error is not None:
+            e["imm_unsigned"] = True
+
+
+def probe_smem() -> list[dict]:
+    words = []
+    for op in range(256):
+        w = SMEM | op << 18 | 20 << 6 | 2
+        words.append((op, w.to_bytes(4, "little") + (12 << 25 | 0x1234).to_bytes(4, "little")))
+    texts = llvm_mc.decode([w for _o, w in words])
+    entries = []
+    for (op, _w), text in zip(words, texts, strict=True):
+        if text is None:
+            continue
+        name, ops = _ops_text(text)
+        operands: list[dict] = []
+        if ops:
+            first = ops[0]
+            if first == "20":
+                operands.append({"name": "sdata", "kind": "imm", "bits": 7})
+            else:
+                _i, bits = _size(first)
+                operands.append({"name": "sdata", "kind": "sgpr", "bits": bits,
+                                 "type": f"b{bits}", "is_def": True})
+            _i, bits = _size(ops[1])
+            operands.append({"name": "sbase", "kind": "sgpr", "bits": bits})
+            operands.append({"name": "soffset", "kind": "smem_offset", "bits": 32})
+        entries.append({"name": name, "enc": "SMEM", "opcode": op, "operands": operands,
+                        "modifiers": [], "implicit_reads": [], "implicit_writes": [],
+                        "cls": "smem"})
+    lines = []
+    for e in entries:
+        if e["operands"]:
+            nd = e["operands"][0]["bits"] // 32
+            d = "7" if e["operands"][0]["kind"] == "imm" else ("s0" if nd == 1 else f"s[0:{nd - 1}]")
+            b = "s[4:7]" if e["operands"][1]["bits"] == 128 else "s[4:5]"
+            lines += [f"{e['name']} {d}, {b}, 0x10 {m}" for m in ("glc", "dlc")]
+        else:
+            lines += [f"{e['name']} glc", f"{e['name']} dlc"]
+    res = llvm_mc.encode(lines)
+    for i, e in enumerate(entries):
+        for k, m in enumerate(("glc", "dlc")):
+            r = res[2 * i + k]
+            if r.error is None:
+                e["modifiers"].append(m)
+    return entries
+
+
+def probe_symbols() -> dict:
+    """Symbolic names llvm-mc prints: hwreg ids, message ids, s_version codes."""
+    hw = [(SOPK | 17 << 23 | 20 << 16 | 31 << 11 | i).to_bytes(4, "little") for i in range(64)]
+    msg = [(SOPP | 54 << 16 | i).to_bytes(4, "little") for i in range(256)]
+    ver = [(SOPK | 1 << 23 | i).to_bytes(4, "little") for i in range(256)]
+    texts = llvm_mc.decode(hw + msg + ver)
+    out: dict[str, dict[str, int]] = {"hwreg": {}, "sendmsg": {}, "version": {}}
+    for i, t in enumerate(texts[:64]):
+        m = re.search(r"hwreg\((HW_REG_\w+)\)", t or "")
+        if m:
+            out["hwreg"][m.group(1)] = i
+    for i, t in enumerate(texts[64:320]):
+        m = re.search(r"sendmsg\((MSG_\w+)\)", t or "")
+        if m:
+            out["sendmsg"][m.group(1)] = i
+    for i, t in enumerate(texts[320:]):
+        m = re.search(r"s_version (UC_VERSION_\w+)$", t or "")
+        if m:
+            out["version"][m.group(1)] = i
+    # flag bits of s_version (printed as NAME|FLAG)
+    flags = [(SOPK | 1 << 23 | b).to_bytes(4, "little") for b in (0x2000, 0x4000, 0x8000)]
+    for b, t in zip((0x2000, 0x4000, 0x8000), llvm_mc.decode(flags), strict=True):
+        m = re.search(r"\|(UC_VERSION_\w+)$", t or "")
+        if m:
+            out.setdefault("version_flags", {})[m.group(1)] = b
+    # MSG_SYSMSG needs an operation; llvm-mc prints it numerically (no op 0).
+    res = llvm_mc.encode([f"s_sendmsg sendmsg(MSG_SYSMSG, {op})" for op in
+                          ("SYSMSG_OP_ECC_ERR_INTERRUPT", "SYSMSG_OP_REG_RD",
+                           "SYSMSG_OP_HOST_TRAP_ACK", "SYSMSG_OP_TTRACE_PC")])
+    for r in res:
+        if r.data is not None:
+            out["sendmsg"]["MSG_SYSMSG"] = r.data[0] & 0xF
+            op = r.line.split(", ")[1].rstrip(")")
+            out.setdefault("sysmsg_op", {})[op] = r.data[0] >> 4
+    return out
+
+
+def main() -> None:
+    entries = probe_sop() + probe_smem()
+    for e in entries:
+        e["mnemonics"] = [e["name"]]
+    order = {"SOP2": 0, "SOPK": 1, "SOP1": 2, "SOPC": 3, "SOPP": 4, "SMEM": 5}
+    entries.sort(key=lambda e: (order[e["enc"]], e["opcode"]))
+    blob = {"encoding": "SCALAR", "symbols": probe_symbols(), "opcodes": entries}
+    OUT.write_text(json.dumps(blob, indent=1) + "\n")
+    print(f"wrote {OUT} ({len(entries)} opcodes)")
+
+
+if __name__ == "__main__":
+    main()
