@@ -1,0 +1,199 @@
+"""MUBUF and MTBUF encodings, ISA guide sections 15.7.1-15.7.2.
+
+MUBUF: OFFSET [11:0], SLC [12], DLC [13], GLC [14], (LDS [16] ignored),
+OP [25:18], ENCODING 0b111000. MTBUF: OP [18:15], FORMAT [25:19], ENCODING
+0b111010. Second dword (both): VADDR [39:32], VDATA [47:40], SRSRC [52:48]
+(SGPR index / 4), TFE [53], OFFEN [54], IDXEN [55], SOFFSET [63:56].
+
+Syntax: ``vdata, vaddr|off, srsrc, soffset [format:...] [idxen] [offen]
+[offset:N] [glc] [slc] [dlc] [tfe]``. VADDR is two VGPRs with idxen+offen,
+one with either, ``off`` with neither. TFE adds one dword to VDATA.
+"""
+
+from __future__ import annotations
+
+from radcc.isa.errors import AsmError
+from radcc.isa.formats.base import Context, Decoded, Encoded, Format, bits, register, u32
+from radcc.isa.formats.mem_common import (
+    MemInst,
+    bad_mod,
+    buf_format_names,
+    buf_formats,
+    expect_count,
+    int_mod,
+    is_off,
+    parse_mem,
+    sgpr_tuple,
+    vgpr,
+    vtext,
+)
+from radcc.isa.operands import (
+    INV_2PI,
+    INV_2PI_BITS,
+    NULL,
+    POPS_EXITING_WAVE_ID,
+    SrcEncoding,
+    encode_src,
+    float_bits,
+    src_text,
+)
+from radcc.isa.syntax import ParsedInst
+from radcc.isa.table import OpInfo
+
+MUBUF_ENC = 0b111000
+MTBUF_ENC = 0b111010
+DEFAULT_FORMAT = 1
+
+
+def _soffset_ok(code: int) -> bool:
+    return code <= 208 or 235 <= code <= 248 or 251 <= code <= 253
+
+
+def _format_value(m, col: int) -> int:  # noqa: ANN001
+    v = m.value
+    if isinstance(v, int):
+        if not 0 <= v <= 127:
+            raise AsmError("out of range format", m.col)
+        return v
+    if isinstance(v, list) and len(v) == 1 and isinstance(v[0], str):
+        f = buf_formats().get(v[0].upper())
+        if f is None:
+            raise AsmError("unsupported format", m.col)
+        return f
+    raise AsmError("unsupported format", m.col)
+
+
+class BufFormat(Format):
+    size = 8
+
+    def __init__(self, name: str, enc: int) -> None:
+        self.name = name
+        self.enc = enc
+
+    def encode(self, info: OpInfo, inst: ParsedInst, ctx: Context) -> Encoded:
+        mi: MemInst = parse_mem(inst)
+        ops = info.operands
+        expect_count(mi, len(ops), inst.col)
+        allowed = set(info.modifiers)
+        bad_mod(mi, allowed)
+        w0 = (self.enc << 26)
+        w1 = 0
+        if self.name == "MUBUF":
+            w0 |= info.opcode << 18
+        else:
+            fmt = DEFAULT_FORMAT
+            if "format" in mi.mods:
+                fmt = _format_value(mi.mods["format"], inst.col)
+            w0 |= (info.opcode << 15) | (fmt << 19)
+        offen, idxen, tfe = mi.flag("offen"), mi.flag("idxen"), mi.flag("tfe")
+        for spec, op in zip(ops, mi.operands, strict=True):
+            if spec.name == "vdata":
+                if tfe and not spec.is_def:
+                    raise AsmError("TFE modifier has no meaning for store instructions",
+                                   mi.mods["tfe"].col)
+                w1 |= vgpr(op, spec.dwords + (1 if tfe else 0)) << 8
+            elif spec.name == "vaddr":
+                n = int(offen) + int(idxen)
+                if n == 0:
+                    if not is_off(op):
+                        raise AsmError("invalid operand for instruction", op.col)
+                else:
+                    w1 |= vgpr(op, n)
+            elif spec.name == "srsrc":
+                code = sgpr_tuple(op, 4)
+                w1 |= (code >> 2) << 16
+            elif spec.name == "soffset":
+                if op.kind in ("int", "float") and op.lit:
+                    raise AsmError("invalid operand for instruction", op.col)
+                if op.kind == "float" and float_bits(float(op.value), 32) == INV_2PI_BITS[32]:
+                    se = SrcEncoding(INV_2PI)
+                else:
+                    se = encode_src(op, "f32" if op.kind == "float" else "i32",
+                                    allow_vgpr=False, allow_literal=False)
+                if not _soffset_ok(se.code) or se.code == POPS_EXITING_WAVE_ID:
+                    raise AsmError("invalid operand for instruction", op.col)
+                w1 |= se.code << 24
+        if "offset" in mi.mods:
+            off = int_mod(mi.mods["offset"])
+            if not 0 <= off <= 0xFFF:
+                raise AsmError("invalid operand for instruction", mi.mods["offset"].col)
+            w0 |= off
+        for k, b in (("slc", 12), ("dlc", 13), ("glc", 14)):
+            if mi.flag(k):
+                w0 |= 1 << b
+        if tfe:
+            w1 |= 1 << 21
+        if offen:
+            w1 |= 1 << 22
+        if idxen:
+            w1 |= 1 << 23
+        return Encoded(w0.to_bytes(4, "little") + w1.to_bytes(4, "little"))
+
+    def decode(self, data: bytes, pos: int, ctx: Context) -> Decoded | None:
+        w0 = u32(data, pos)
+        w1 = u32(data, pos + 4)
+        if w0 is None or w1 is None:
+            return None
+        op = bits(w0, 25, 18) if self.name == "MUBUF" else bits(w0, 18, 15)
+        info = ctx.table.decode(self.name, op)
+        if info is None:
+            return None
+        mods = info.modifiers
+        glc, slc, dlc = bits(w0, 14, 14), bits(w0, 12, 12), bits(w0, 13, 13)
+        tfe, offen, idxen = bits(w1, 21, 21), bits(w1, 22, 22), bits(w1, 23, 23)
+        for flag, name in ((glc, "glc"), (slc, "slc"), (dlc, "dlc"), (tfe, "tfe"),
+                           (offen, "offen"), (idxen, "idxen")):
+            if flag and name not in mods:
+                return None
+        parts = []
+        for spec in info.operands:
+            if spec.name == "vdata":
+                n = spec.dwords + tfe
+                idx = bits(w1, 15, 8)
+                if idx + n > 256:
+                    return None
+                parts.append(vtext(idx, n))
+            elif spec.name == "vaddr":
+                n = offen + idxen
+                idx = bits(w1, 7, 0)
+                if n and idx + n > 256:
+                    return None
+                parts.append(vtext(idx, n) if n else "off")
+            elif spec.name == "srsrc":
+                code = bits(w1, 20, 16) << 2
+                if code == NULL:
+                    parts.append("null")
+                    continue
+                if code + 3 > 105 and not 108 <= code <= 120:
+                    return None
+                parts.append(src_text(code, 4))
+            elif spec.name == "soffset":
+                code = bits(w1, 31, 24)
+                if not _soffset_ok(code):
+                    return None
+                parts.append(src_text(code, 1))
+        text = info.printed_name
+        if parts:
+            text += " " + ", ".join(parts)
+        tail = []
+        if self.name == "MTBUF":
+            fmt = bits(w0, 25, 19)
+            if fmt != DEFAULT_FORMAT:
+                nm = buf_format_names().get(fmt)
+                tail.append(f"format:[{nm}]" if nm else f"format:{fmt}")
+        if idxen:
+            tail.append("idxen")
+        if offen:
+            tail.append("offen")
+        if w0 & 0xFFF and "offset" in mods:
+            tail.append(f"offset:{w0 & 0xFFF}")
+        for flag, name in ((glc, "glc"), (slc, "slc"), (dlc, "dlc"), (tfe, "tfe")):
+            if flag:
+                tail.append(name)
+        if tail:
+            text += " " + " ".join(tail)
+        return Decoded(8, text, info)
+
+
+register(BufFormat("MUBUF", MUBUF_ENC), (0xFC000000, MUBUF_ENC << 26))
+register(BufFormat("MTBUF", MTBUF_ENC), (0xFC000000, MTBUF_ENC << 26))

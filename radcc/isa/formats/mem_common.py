@@ -1,0 +1,161 @@
+"""Shared helpers of the GFX11 memory encodings (ISA guide chapter 15.6-15.10).
+
+Operand parsing straight from `ParsedInst.tokens` (memory syntax has ``off``,
+symbolic ``offset:swizzle(...)`` and ``format:[...]`` values the generic
+parser does not cover), VGPR/SGPR checks with llvm-mc's messages, and the
+``name:value`` modifier reader.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+from radcc.isa.errors import AsmError
+from radcc.isa.lexer import IDENT, STRING, Token
+from radcc.isa.operands import Operand, Reg, check_reg, vgpr_name
+from radcc.isa.syntax import Cursor, ParsedInst, parse_operand
+
+DATA = Path(__file__).resolve().parents[1] / "data/gfx11/memory.json"
+
+
+@cache
+def buf_formats() -> dict[str, int]:
+    """MTBUF symbolic formats (BUF_FMT_* name -> 7-bit value) from the table."""
+    d = json.loads(DATA.read_text()).get("buf_formats", {})
+    d.setdefault("BUF_FMT_8_UNORM", 1)
+    return d
+
+
+@cache
+def buf_format_names() -> dict[int, str]:
+    return {v: k for k, v in buf_formats().items()}
+
+
+@dataclass
+class Mod:
+    name: str
+    col: int
+    value: object = None  # int, str, list, or ('swizzle', args)
+    end_col: int = 0
+
+
+@dataclass
+class MemInst:
+    """Operands and modifiers of a memory instruction, parsed from tokens."""
+
+    operands: list[Operand] = field(default_factory=list)
+    mods: dict[str, Mod] = field(default_factory=dict)
+    eol_col: int = 0
+
+    def flag(self, name: str) -> bool:
+        return name in self.mods
+
+
+def _parse_mod(cur: Cursor) -> Mod:
+    t = cur.tok
+    if t.kind != IDENT:
+        raise AsmError("invalid operand for instruction", t.col)
+    cur.next()
+    name = t.text.lower()
+    if not cur.accept(":"):
+        return Mod(name, t.col)
+    if cur.tok.is_ident("swizzle") and cur.peek().is_punct("("):
+        cur.next()
+        cur.next()
+        args: list[Token | int] = []
+        while not cur.accept(")"):
+            a = cur.tok
+            if a.kind in (IDENT, STRING):
+                args.append(cur.next())
+            else:
+                args.append(cur.int_expr())
+            if not cur.tok.is_punct(")"):
+                cur.expect(",")
+        return Mod(name, t.col, ("swizzle", args))
+    if cur.tok.is_punct("["):
+        cur.next()
+        vals: list[object] = []
+        while not cur.accept("]"):
+            if cur.tok.kind == IDENT:
+                vals.append(cur.next().text)
+            else:
+                vals.append(cur.int_expr())
+            if not cur.tok.is_punct("]"):
+                cur.expect(",")
+        return Mod(name, t.col, vals)
+    return Mod(name, t.col, cur.int_expr())
+
+
+def parse_mem(inst: ParsedInst) -> MemInst:
+    """Parse comma operands then space separated modifiers from the tokens."""
+    cur = Cursor(inst.tokens)
+    out = MemInst()
+    if not cur.at_end() and not (cur.tok.kind == IDENT and cur.peek().is_punct(":")) and not (
+        cur.tok.kind == IDENT and cur.tok.text.lower() in _FLAG_MODS
+    ):
+        while True:
+            out.operands.append(parse_operand(cur))
+            if not cur.accept(","):
+                break
+    while not cur.at_end():
+        m = _parse_mod(cur)
+        if m.name in out.mods:
+            raise AsmError("not a valid operand.", m.col)
+        out.mods[m.name] = m
+    out.eol_col = cur.tok.col
+    return out
+
+
+_FLAG_MODS = {"gds", "glc", "slc", "dlc", "tfe", "offen", "idxen", "done", "row_en", "lds",
+              "unorm", "r128", "a16", "d16", "lwe"}
+
+
+def is_off(op: Operand) -> bool:
+    return op.kind == "ident" and op.text.lower() == "off"
+
+
+def vgpr(op: Operand, dwords: int) -> int:
+    """Index of a VGPR operand of exactly `dwords` registers."""
+    if op.kind != "reg" or op.reg is None or op.reg.file != "v" or op.neg or op.abs:
+        raise AsmError("invalid operand for instruction", op.col)
+    check_reg(op.reg, op.col)
+    if op.reg.count != dwords:
+        raise AsmError("invalid operand for instruction", op.col)
+    return op.reg.index
+
+
+def sgpr_tuple(op: Operand, dwords: int, *, field_shift: int = 0) -> int:
+    """7-bit SGPR-field code of an SGPR/TTMP tuple of `dwords` registers."""
+    if op.kind != "reg" or op.reg is None or op.reg.file not in ("s", "ttmp", "special"):
+        raise AsmError("invalid operand for instruction", op.col)
+    r: Reg = op.reg
+    if r.count != dwords:
+        raise AsmError("invalid operand for instruction", op.col)
+    check_reg(r, op.col)
+    return r.src_code()
+
+
+def int_mod(m: Mod) -> int:
+    if not isinstance(m.value, int):
+        raise AsmError("expected absolute expression", m.col)
+    return m.value
+
+
+def vtext(index: int, dwords: int) -> str:
+    return vgpr_name(index, dwords)
+
+
+def bad_mod(mi: MemInst, allowed: set[str]) -> None:
+    for m in mi.mods.values():
+        if m.name not in allowed:
+            raise AsmError("invalid operand for instruction", m.col)
+
+
+def expect_count(mi: MemInst, n: int, col: int) -> None:
+    if len(mi.operands) < n:
+        raise AsmError("too few operands for instruction", col)
+    if len(mi.operands) > n:
+        raise AsmError("invalid operand for instruction", mi.operands[n].col)

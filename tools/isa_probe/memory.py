@@ -1,0 +1,297 @@
+"""Probe llvm-mc-19 for the GFX11 memory encodings; write memory.json.
+
+Covers DS (ISA guide 15.6), MUBUF / MTBUF (15.7), FLAT / GLOBAL / SCRATCH
+(15.9), MIMG (15.8) and EXP (15.10). For every opcode number the script
+builds words with marker register values in each field, decodes them all in
+one llvm-mc batch and reads back the name, the operand order (which field
+each printed operand comes from) and operand sizes (from printed register
+ranges). Fields that must be zero when unused, fields llvm-mc ignores and
+modifier bits it rejects are learned the same way.
+
+Run: python tools/isa_probe/memory.py  (writes radcc/isa/data/gfx11/memory.json)
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+import sys
+from pathlib import Path
+
+from radcc.oracle import llvm_mc
+
+OUT = Path(__file__).resolve().parents[2] / "radcc/isa/data/gfx11/memory.json"
+_RANGE = re.compile(r"^v\[(\d+):(\d+)\]$")
+
+
+def _b(*ws: int) -> bytes:
+    return b"".join(w.to_bytes(4, "little") for w in ws)
+
+
+def _split(text: str) -> tuple[str, list[str], list[str]]:
+    """name, comma operands, trailing space-separated modifiers."""
+    name, _, rest = text.partition(" ")
+    ops: list[str] = []
+    mods: list[str] = []
+    parts = rest.split(", ") if rest else []
+    for i, p in enumerate(parts):
+        if i == len(parts) - 1 and " " in p:
+            first, *more = p.split(" ")
+            ops.append(first)
+            mods.extend(more)
+        else:
+            ops.append(p)
+    if len(ops) == 1 and ops[0] and ":" in ops[0] and not ops[0].startswith(("v", "s")):
+        mods = ops + mods
+        ops = []
+    return name, ops, mods
+
+
+def _vreg(tok: str) -> tuple[int, int] | None:
+    m = _RANGE.match(tok)
+    if m:
+        return int(m.group(1)), int(m.group(2)) - int(m.group(1)) + 1
+    if re.fullmatch(r"v\d+", tok):
+        return int(tok[1:]), 1
+    return None
+
+
+def _cls_vmem(name: str) -> str:
+    return "vmem"
+
+
+# --- DS ------------------------------------------------------------------------
+DS_FIELDS = {"addr": (32, 10), "data0": (40, 20), "data1": (48, 30), "vdst": (56, 40)}
+
+
+def probe_ds() -> list[dict]:
+    blobs: list[bytes] = []
+    keys: list[tuple[int, int, tuple[str, ...]]] = []
+    names = list(DS_FIELDS)
+    for op in range(256):
+        for gds in (0, 1):
+            for n in range(len(names) + 1):
+                for sub in itertools.combinations(names, n):
+                    w = (0b110110 << 26) | (op << 18) | (gds << 17) | (1 << 8) | 2
+                    hi = 0
+                    for f in sub:
+                        sh, v = DS_FIELDS[f]
+                        hi |= v << (sh - 32)
+                    blobs.append(_b(w, hi))
+                    keys.append((op, gds, sub))
+    res = llvm_mc.decode(blobs)
+    by_op: dict[int, dict[tuple[int, tuple[str, ...]], str]] = {}
+    for (op, gds, sub), t in zip(keys, res, strict=True):
+        if t is not None:
+            by_op.setdefault(op, {})[(gds, sub)] = t
+    out = []
+    for op, d in sorted(by_op.items()):
+        best = max(d, key=lambda k: (len(k[1]), -k[0]))
+        gds_used, sub = best
+        text = d[best]
+        name, ops, mods = _split(text)
+        operands = []
+        used: set[str] = set()
+        for tok in ops:
+            r = _vreg(tok)
+            if r is None:
+                raise SystemExit(f"DS {op}: unexpected operand {tok!r} in {text!r}")
+            field = next(f for f, (_, v) in DS_FIELDS.items() if v == r[0])
+            used.add(field)
+            operands.append({"name": field, "kind": "vgpr", "bits": 32 * r[1],
+                             "is_def": field == "vdst"})
+        modifiers = []
+        if any(m.startswith("offset0") or m.startswith("offset1") for m in mods):
+            modifiers += ["offset0", "offset1"]
+        elif any(m.startswith("offset:") for m in mods):
+            modifiers.append("offset")
+        gds_ok = {g for (g, s) in d if s == sub}
+        if gds_ok == {0, 1}:
+            modifiers.append("gds")
+        entry: dict = {"name": name, "enc": "DS", "opcode": op, "mnemonics": [name],
+                       "operands": operands, "modifiers": modifiers, "cls": "ds"}
+        if gds_ok == {1}:
+            entry["gds_required"] = True
+        ignored = [f for f in DS_FIELDS if f not in used and (gds_used, tuple(
+            x for x in names if x in used or x == f)) in d]
+        if ignored:
+            entry["ignored_fields"] = ignored
+        if "m0" in name or name.startswith("ds_gws") or name in ("ds_append", "ds_consume"):
+            entry["implicit_reads"] = ["m0"]
+        out.append(entry)
+    return out
+
+
+# --- MUBUF / MTBUF ---------------------------------------------------------------
+def _buf_word(enc: str, op: int, fmt: int = 1) -> int:
+    if enc == "MUBUF":
+        return (0b111000 << 26) | (op << 18)
+    return (0b111010 << 26) | (op << 15) | (fmt << 19)
+
+
+BUF_MODS = {"glc": (0, 14), "slc": (0, 12), "dlc": (0, 13), "tfe": (1, 21)}
+
+
+def probe_buf(enc: str) -> list[dict]:
+    nops = 256 if enc == "MUBUF" else 16
+    blobs: list[bytes] = []
+    keys: list[tuple[int, str]] = []
+    hi = 10 | (20 << 8) | (2 << 16) | (3 << 24) | (1 << 22)
+    for op in range(nops):
+        w = _buf_word(enc, op)
+        blobs.append(_b(w, hi))
+        keys.append((op, "base"))
+        blobs.append(_b(w, 0))
+        keys.append((op, "plain"))
+        for m, (dw, bit) in BUF_MODS.items():
+            blobs.append(_b(w | (1 << bit), hi) if dw == 0 else _b(w, hi | (1 << bit)))
+            keys.append((op, m))
+    res = llvm_mc.decode(blobs)
+    got: dict[int, dict[str, str]] = {}
+    for (op, k), t in zip(keys, res, strict=True):
+        if t is not None:
+            got.setdefault(op, {})[k] = t
+    out = []
+    for op, d in sorted(got.items()):
+        if "base" not in d:
+            if "plain" not in d:
+                continue
+            d["base"] = d["plain"]
+        name, ops, mods = _split(d["base"])
+        operands = []
+        if ops:
+            if len(ops) == 4:
+                r = _vreg(ops[0])
+                assert r is not None and r[0] == 20, d["base"]
+                operands.append({"name": "vdata", "kind": "vgpr", "bits": 32 * r[1],
+                                 "is_def": "load" in name})
+            operands += [{"name": "vaddr", "kind": "vgpr", "bits": 32},
+                         {"name": "srsrc", "kind": "sgpr", "bits": 128},
+                         {"name": "soffset", "kind": "ssrc", "bits": 32, "type": "i32"}]
+        modifiers = [m for m in BUF_MODS if m in d]
+        if ops:
+            modifiers = ["offen", "idxen", "offset", *modifiers]
+        if enc == "MTBUF":
+            modifiers.append("format")
+        out.append({"name": name, "enc": enc, "opcode": op, "mnemonics": [name],
+                    "operands": operands, "modifiers": modifiers, "cls": "vmem"})
+    return out
+
+
+# --- FLAT / GLOBAL / SCRATCH --------------------------------------------------------
+SEGS = {"FLAT": 0, "SCRATCH": 1, "GLOBAL": 2}
+
+
+def probe_flat() -> list[dict]:
+    blobs: list[bytes] = []
+    keys: list[tuple[str, int, str]] = []
+    for enc, seg in SEGS.items():
+        for op in range(128):
+            w = (0b110111 << 26) | (op << 18) | (seg << 16)
+            variants = {
+                "null": (0x7C, 0, 0), "sgpr": (4, 0, 0), "glc": (0x7C, 0, 1),
+                "sve": (0x7C, 1, 0), "sgpr_sve": (4, 1, 0),
+            }
+            for k, (saddr, sve, glc) in variants.items():
+                blobs.append(_b(w | (glc << 14), 10 | (20 << 8) | (saddr << 16) | (sve << 23)
+                                | (40 << 24)))
+                keys.append((enc, op, k))
+    res = llvm_mc.decode(blobs)
+    got: dict[tuple[str, int], dict[str, str]] = {}
+    for (enc, op, k), t in zip(keys, res, strict=True):
+        if t is not None:
+            got.setdefault((enc, op), {})[k] = t
+    out = []
+    for (enc, op), d in sorted(got.items(), key=lambda x: (SEGS[x[0][0]], x[0][1])):
+        base = d.get("null") or d.get("sgpr")
+        if base is None:
+            continue
+        name, ops, _ = _split(base)
+        operands = []
+        vdst = vdata = None
+        vaddr = False
+        for tok in ops:
+            r = _vreg(tok)
+            if r is None:
+                continue
+            if r[0] == 40:
+                vdst = r[1]
+            elif r[0] == 20:
+                vdata = r[1]
+            elif r[0] == 10:
+                vaddr = True
+        rtn = None
+        if "glc" in d:
+            _, gops, _ = _split(d["glc"])
+            if len(gops) > len(ops):
+                r = _vreg(gops[0])
+                assert r is not None and r[0] == 40
+                rtn = r[1]
+        if enc == "SCRATCH":
+            vaddr = True  # printed as off without sve
+        if enc == "GLOBAL" and "sgpr" in d:
+            _, sops, _ = _split(d["sgpr"])
+            vaddr = any(_vreg(t) is not None and _vreg(t)[0] == 10 for t in sops)  # type: ignore[index]
+        if vdst:
+            operands.append({"name": "vdst", "kind": "vgpr", "bits": 32 * vdst, "is_def": True})
+        if vaddr:
+            operands.append({"name": "vaddr", "kind": "vgpr", "bits": 64 if enc != "SCRATCH" else 32})
+        if vdata:
+            operands.append({"name": "vdata", "kind": "vgpr", "bits": 32 * vdata})
+        if enc != "FLAT":
+            operands.append({"name": "saddr", "kind": "sgpr", "bits": 64 if enc == "GLOBAL" else 32})
+        entry: dict = {"name": name, "enc": enc, "opcode": op, "mnemonics": [name],
+                       "operands": operands, "modifiers": ["offset", "glc", "slc", "dlc"],
+                       "cls": "flat" if enc == "FLAT" else "vmem"}
+        if rtn:
+            entry["rtn_bits"] = 32 * rtn
+        out.append(entry)
+    return out
+
+
+def probe_exp() -> list[dict]:
+    return [{"name": "exp", "enc": "EXP", "opcode": 0, "mnemonics": ["exp"],
+             "operands": [{"name": "target", "kind": "exp_target"},
+                          {"name": "vsrc0", "kind": "vgpr"}, {"name": "vsrc1", "kind": "vgpr"},
+                          {"name": "vsrc2", "kind": "vgpr"}, {"name": "vsrc3", "kind": "vgpr"}],
+             "modifiers": ["done", "row_en"], "cls": "exp", "implicit_reads": ["exec"]}]
+
+
+def main() -> None:
+    llvm_mc.require()
+    entries: list[dict] = []
+    entries += probe_ds()
+    entries += probe_buf("MUBUF")
+    entries += probe_buf("MTBUF")
+    entries += probe_flat()
+    try:
+        from tools.isa_probe import memory_mimg  # type: ignore[import-not-found]
+
+        entries += memory_mimg.probe_mimg()
+    except ImportError:
+        pass
+    entries += probe_exp()
+    blob = {"encoding": "MEMORY", "buf_formats": probe_buf_formats(), "opcodes": entries}
+    OUT.write_text(json.dumps(blob, indent=1) + "\n")
+    print(f"wrote {len(entries)} entries to {OUT}", file=sys.stderr)
+
+
+def probe_buf_formats() -> dict[str, int]:
+    """Symbolic MTBUF format names (format:[BUF_FMT_...]) by value."""
+    blobs = [_b(_buf_word("MTBUF", 0, f), 10 | (20 << 8) | (2 << 16) | (3 << 24))
+             for f in range(128)]
+    names: dict[str, int] = {}
+    for f, t in enumerate(llvm_mc.decode(blobs)):
+        if t and "format:[" in t:
+            names[t.split("format:[")[1].split("]")[0]] = f
+    # the default format (1) is never printed; learn its name by assembling
+    for cand in ("BUF_FMT_8_UNORM",):
+        r = llvm_mc.encode([f"tbuffer_load_format_x v1, off, s[0:3], 0 format:[{cand}]"])
+        if r[0].data is not None and ((r[0].data[2] | r[0].data[3] << 8) >> 3) & 0x7F == 1:
+            names[cand] = 1
+    return names
+
+
+if __name__ == "__main__":
+    main()
