@@ -27,7 +27,7 @@ API (used by ``vop.py`` and by the VOP3/VOP3P families):
   messages and columns.
 - `Dpp16.word(src0, neg0, abs0, neg1, abs1)` / `Dpp8.word(src0)`: the dword.
 - `decode_dpp16(word)` / `decode_dpp8(word, fi)`: dword → (`Dpp16`/`Dpp8`,
-  src0 VGPR index, `SrcMods`) or None for an invalid dpp_ctrl.
+  src0 VGPR index, `SrcMods`) (invalid dpp_ctrl values print as comments).
 - `Dpp16.text()` / `Dpp8.text()`: llvm-mc's canonical trailing text, e.g.
   ``row_shl:1 row_mask:0xf bank_mask:0xf bound_ctrl:1`` and
   ``dpp8:[7,6,5,4,3,2,1,0] fi:1``.
@@ -109,9 +109,18 @@ def is_valid_ctrl(ctrl: int) -> bool:
     return ctrl in (ROW_MIRROR, ROW_HALF_MIRROR)
 
 
+_GFX9_ONLY = {0x130: "wave_shl", 0x134: "wave_rol", 0x138: "wave_shr", 0x13C: "wave_ror",
+              0x142: "row_bcast", 0x143: "row_bcast"}
+
+
 def ctrl_text(ctrl: int) -> str:
-    """llvm-mc's spelling of a valid dpp_ctrl value (``quad_perm:[0,1,2,3]``,
-    ``row_shl:1``, ``row_mirror`` …)."""
+    """llvm-mc's spelling of a dpp_ctrl value (``quad_perm:[0,1,2,3]``,
+    ``row_shl:1``, ``row_mirror`` …); invalid values print as llvm-mc's
+    disassembler comments (``/* Invalid dpp_ctrl value */``)."""
+    if not is_valid_ctrl(ctrl):
+        if ctrl in _GFX9_ONLY:
+            return f"/* {_GFX9_ONLY[ctrl]} is not supported starting from GFX10 */"
+        return "/* Invalid dpp_ctrl value */"
     if ctrl <= 0xFF:
         q = [(ctrl >> (2 * i)) & 3 for i in range(4)]
         return f"quad_perm:[{q[0]},{q[1]},{q[2]},{q[3]}]"
@@ -185,12 +194,12 @@ class Dpp8:
         return s + " fi:1" if self.fi else s
 
 
-def decode_dpp16(word: int) -> tuple[Dpp16, int, SrcMods] | None:
-    """Split a DPP16 dword into (control, src0 VGPR index, source modifiers);
-    None when dpp_ctrl is not valid on GFX11 (llvm-mc rejects the word)."""
+def decode_dpp16(word: int) -> tuple[Dpp16, int, SrcMods]:
+    """Split a DPP16 dword into (control, src0 VGPR index, source modifiers).
+
+    An invalid dpp_ctrl is kept (llvm-mc's disassembler still prints the
+    instruction, with a comment in place of the control: see `ctrl_text`)."""
     ctrl = (word >> 8) & 0x1FF
-    if not is_valid_ctrl(ctrl):
-        return None
     d = Dpp16(
         ctrl=ctrl,
         row_mask=(word >> 28) & 0xF,

@@ -1,0 +1,477 @@
+"""VOP1, VOP2 and VOPC (incl. VOPCX): the 32-bit VALU encodings of GFX11.
+
+ISA guide section 15.3 ("Vector ALU Formats": VOP2, VOP1, VOPC field tables
+and opcode tables) and the DPP16/DPP8 extra dwords (see `dpp`):
+
+- VOP2: [8:0] src0, [16:9] vsrc1, [24:17] vdst, [30:25] op, [31] = 0
+- VOP1: [8:0] src0, [16:9] op, [24:17] vdst, [31:25] = 0x3F
+- VOPC: [8:0] src0, [16:9] vsrc1, [24:17] op, [31:25] = 0x3E
+
+src0 = 0xFA selects DPP16, 0xE9/0xEA DPP8 (the VGPR src0 is in the extra
+dword); 0xFF a 32-bit literal. Operands come from the opcode table
+(``data/gfx11/vop.json``, written by ``tools/isa_probe/vop.py``). Whatever
+the 32-bit form cannot express (SGPR vsrc1, clamp, omod, an sdst other than
+VCC, source modifiers without DPP …) raises AsmError so the driver tries
+the VOP3 entry next.
+"""
+
+from __future__ import annotations
+
+import re
+
+from radcc.isa import operands as O
+from radcc.isa.errors import AsmError, DecodeError
+from radcc.isa.formats import dpp as D
+from radcc.isa.formats.base import Context, Decoded, Encoded, Format, register, u32
+from radcc.isa.operands import Operand
+from radcc.isa.syntax import ParsedInst
+from radcc.isa.table import OperandSpec, OpInfo
+
+_T16_RE = re.compile(r"^v(\d+)\.([lh])$")
+
+
+# --- source printing ----------------------------------------------------------------
+
+
+def literal_text(lit: int, optype: str) -> str:
+    """llvm-mc's spelling of a literal dword in a source of type `optype`."""
+    bits = O.type_bits(optype)
+    if optype in ("i16", "u16", "b16"):
+        return f"0x{lit & 0xFFFF:x}"
+    if bits == 16 and not optype.startswith("v2"):
+        return O.print_imm(lit & 0xFFFF, "f16")
+    if bits == 64:
+        if optype.startswith("f"):
+            c = O.inline_float_code_for_bits(lit << 32, 64)
+            if c is not None:
+                return O.src_text(c)
+            return "0" if lit == 0 else f"0x{lit:x}"
+        return str(lit) if lit <= 64 else f"0x{lit:x}"
+    return O.print_imm(lit, "b32")
+
+
+def src_text(code: int, optype: str, count: int, literal: int | None, asm: bool = False) -> str:
+    """Print a 9-bit source (register, inline constant or literal).
+
+    llvm-mc's disassembler prints inline float constants of 16-bit integer
+    sources as their f16 bit patterns (0x3800) and 1/(2*pi) of 64-bit
+    integer sources in full; its assembler echo (`asm`) keeps the float."""
+    if not asm and (code in O.INLINE_FLOATS or code == O.INV_2PI):
+        if optype in ("i16", "u16", "b16"):
+            if code == O.INV_2PI:
+                return f"0x{O.INV_2PI_BITS[16]:x}"
+            return f"0x{O.float_bits(O.INLINE_FLOATS[code], 16):x}"
+        if optype in ("i64", "u64", "b64") and code == O.INV_2PI:
+            return repr(O.INV_2PI_F64)
+    if code == O.LITERAL:
+        if literal is None:
+            raise DecodeError("missing literal")
+        return literal_text(literal, optype)
+    if code in (O.DPP8, O.DPP8_FI, O.DPP16) or 209 <= code <= 232 or code == 249:
+        raise DecodeError("invalid source")
+    if count == 2 and (code <= O.EXEC_HI and code != O.NULL and code != O.M0):
+        code &= ~1  # llvm-mc prints the aligned pair containing the register
+    if count == 2 and code in (O.NULL, O.M0):
+        return O.SPECIAL_NAMES[code]
+    return O.src_text(code, count, None, optype)
+
+
+def vgpr_text(idx: int, count: int) -> str:
+    return O.vgpr_name(idx, count)
+
+
+def t16_text(field: int) -> str:
+    return f"v{field & 0x7F}.{'h' if field & 0x80 else 'l'}"
+
+
+def _dec_mods(info: OpInfo, slot: str, text: str, neg: bool, abs_: bool) -> str:
+    dm = info.extra.get("dpp_mods", {})
+    if isinstance(dm, dict) and dm.get(slot) == "int":
+        return f"sext({text})" if neg else text
+    return _with_mods(text, neg, abs_)
+
+
+def _with_mods(text: str, neg: bool, abs_: bool) -> str:
+    if abs_:
+        text = f"|{text}|"
+    return f"-{text}" if neg else text
+
+
+# --- encoding helpers -----------------------------------------------------------------
+
+
+class _Lits:
+    """The single literal dword an instruction may carry."""
+
+    def __init__(self) -> None:
+        self.value: int | None = None
+
+    def add(self, value: int, col: int) -> None:
+        if self.value is not None and self.value != value:
+            raise AsmError("only one unique literal operand is allowed", col)
+        self.value = value
+
+
+def _count(spec: OperandSpec) -> int:
+    return max(1, spec.bits // 32)
+
+
+def _vgpr(op: Operand, spec: OperandSpec, t16: bool) -> int:
+    """VGPR field value of a VGPR-only operand (8 bits)."""
+    if t16:
+        m = _T16_RE.match(op.text.lower()) if op.kind in ("ident", "sym") else None
+        if m is None or op.has_fp_mods:
+            raise AsmError("invalid operand for instruction", op.col)
+        idx = int(m.group(1))
+        if idx > 127:
+            raise AsmError("register index is out of range", op.col)
+        return idx | (0x80 if m.group(2) == "h" else 0)
+    if op.kind != "reg" or op.reg is None or op.reg.file != "v":
+        raise AsmError("invalid operand for instruction", op.col)
+    if op.reg.count != _count(spec):
+        raise AsmError("invalid operand for instruction", op.col)
+    O.check_reg(op.reg, op.col)
+    return op.reg.index
+
+
+def _imm_value(op: Operand, optype: str) -> int:
+    """32-bit literal of an immediate (no inline constants: used for K)."""
+    if op.kind not in ("int", "float") or op.has_fp_mods:
+        raise AsmError("invalid operand for instruction", op.col)
+    bits = O.type_bits(optype)
+    if op.kind == "float":
+        return O.float_bits(float(op.value), bits)
+    v = int(op.value)
+    lim = 1 << bits
+    if not -(lim >> 1) <= v < lim:
+        raise AsmError("invalid operand for instruction", op.col)
+    return v & (lim - 1)
+
+
+def _src0_code(op: Operand, spec: OperandSpec, lits: _Lits, t16: bool) -> int:
+    """9-bit src0 code of a non-DPP source."""
+    if op.has_fp_mods or op.sext:
+        raise AsmError("invalid operand for instruction", op.col)
+    optype = spec.type or "b32"
+    bits = O.type_bits(optype)
+    if t16 and op.kind in ("ident", "sym"):
+        return O.VGPR0 + _vgpr(op, spec, True)
+    if op.kind == "reg":
+        assert op.reg is not None
+        r = op.reg
+        if t16 and r.file == "v":
+            raise AsmError("invalid operand for instruction", op.col)
+        if r.file == "special" and r.index == O.LDS_DIRECT:
+            raise AsmError("lds_direct is not supported on this GPU", op.col)
+        if r.file == "special" and r.index in (O.VCCZ, O.EXECZ):
+            raise AsmError("execz and vccz are not supported on this GPU", op.col)
+        if r.file == "special" and r.index == O.POPS_EXITING_WAVE_ID:
+            raise AsmError("register not available on this GPU", op.col)
+        cnt = _count(spec)
+        if r.file == "special" and r.count == 1 and cnt == 2 and r.index not in (
+                O.VCC_LO, O.VCC_HI, O.EXEC_LO, O.EXEC_HI):
+            return r.index
+        enc = O.encode_src(op, optype, count=cnt)
+        return enc.code
+    if op.kind not in ("int", "float"):
+        raise AsmError("invalid operand for instruction", op.col)
+    code = O.inline_code_for(op, optype)
+    if code is not None:
+        return code
+    if op.kind == "float" and not op.lit and _is_inv2pi(float(op.value), optype):
+        return O.INV_2PI
+    if bits == 16 and optype.startswith("f") and op.kind == "int" and 0x8000 <= int(op.value) <= 0xFFFF:
+        c = O.inline_int_code(int(op.value) - 0x10000)
+        if c is not None and not op.lit:
+            return c
+    if bits == 64:
+        lit = _lit64(op, optype)
+        if lit is None:
+            raise AsmError("invalid operand for instruction", op.col)
+        lits.add(lit, op.col)
+        return O.LITERAL
+    if bits == 16 and not optype.startswith("v2"):
+        lits.add(_lit16(op, optype), op.col)
+        return O.LITERAL
+    lits.add(O.literal_for(op, optype), op.col)
+    return O.LITERAL
+
+
+def _is_inv2pi(v: float, optype: str) -> bool:
+    """Whether a float operand rounds to 1/(2*pi) at the operand's width
+    (llvm-mc then uses inline constant 248)."""
+    bits = O.type_bits(optype)
+    if bits == 64:
+        return O.float_bits(v, 64) == O.INV_2PI_BITS[64]
+    if bits == 16 and optype.startswith("f") and O.float_bits(v, 16) == O.INV_2PI_BITS[16]:
+        return True
+    return O.float_bits(v, 32) == O.INV_2PI_BITS[32]
+
+
+def _lit16(op: Operand, optype: str) -> int:
+    if op.kind == "float":
+        if optype.startswith("f"):
+            v = float(op.value)
+            if abs(v) > 65504.0 and v == v and abs(v) != float("inf"):
+                raise AsmError("invalid operand for instruction", op.col)
+            return O.float_bits(v, 16)
+        return O.float_bits(float(op.value), 32)
+    v = int(op.value)
+    if not -0x8000 <= v <= 0xFFFF:
+        raise AsmError("invalid operand for instruction", op.col)
+    return v & 0xFFFF
+
+
+def _lit64(op: Operand, optype: str) -> int | None:
+    if op.kind == "float":
+        if not optype.startswith("f"):
+            return None
+        return O.float_bits(float(op.value), 64) >> 32
+    v = int(op.value)
+    if optype.startswith("f"):
+        if 0 <= v <= 0xFFFFFFFF:
+            return v
+        if v < 0 and v >= -(1 << 31):
+            return v & 0xFFFFFFFF
+        return None
+    if -(1 << 31) <= v <= 0xFFFFFFFF:
+        return v & 0xFFFFFFFF
+    return None
+
+
+def _special_ok(op: Operand, ctx: Context) -> bool:
+    r = op.reg
+    if op.kind != "reg" or r is None or r.file != "special" or r.index != O.VCC_LO:
+        return False
+    return r.count == (2 if ctx.wave64 else 1)
+
+
+# --- the format ----------------------------------------------------------------------
+
+
+class VopFormat(Format):
+    """One of VOP1/VOP2/VOPC (same operand machinery, different layout)."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    # layout -------------------------------------------------------------------
+    def _word(self, info: OpInfo, vdst: int, src0: int, vsrc1: int) -> int:
+        if self.name == "VOP1":
+            return (0x3F << 25) | (vdst & 0xFF) << 17 | info.opcode << 9 | src0
+        if self.name == "VOP2":
+            return info.opcode << 25 | (vdst & 0xFF) << 17 | (vsrc1 & 0xFF) << 9 | src0
+        return (0x3E << 25) | info.opcode << 17 | (vsrc1 & 0xFF) << 9 | src0
+
+    def _fields(self, w: int) -> tuple[int, int, int, int]:
+        """(opcode, vdst, src0, vsrc1) of a first dword."""
+        if self.name == "VOP1":
+            return (w >> 9) & 0xFF, (w >> 17) & 0xFF, w & 0x1FF, 0
+        if self.name == "VOP2":
+            return (w >> 25) & 0x3F, (w >> 17) & 0xFF, w & 0x1FF, (w >> 9) & 0xFF
+        return (w >> 17) & 0xFF, 0, w & 0x1FF, (w >> 9) & 0xFF
+
+    # encode -------------------------------------------------------------------
+    def encode(self, info: OpInfo, inst: ParsedInst, ctx: Context) -> Encoded:
+        if inst.parse_error is not None:
+            raise inst.parse_error
+        mn = inst.mnemonic
+        want_dpp = mn.endswith("_dpp")
+        if mn.endswith("_e64") or mn.endswith("_sdwa"):
+            raise AsmError("invalid instruction", inst.col)
+        dppc, rest = D.parse_dpp(inst.modifiers)
+        if rest:
+            raise AsmError("invalid operand for instruction", rest[0].col)
+        if dppc is not None:
+            if mn.endswith("_e32"):
+                raise AsmError("invalid operand for instruction", inst.modifiers[0].col)
+            kind = "dpp8" if isinstance(dppc, D.Dpp8) else "dpp"
+            if kind not in info.modifiers:
+                raise AsmError("invalid operand for instruction", inst.modifiers[0].col)
+        elif want_dpp:
+            raise AsmError("too few operands for instruction", inst.col)
+        t16 = bool(info.extra.get("t16"))
+        specs = info.operands
+        ops = inst.operands
+        if len(ops) < len(specs):
+            raise AsmError("too few operands for instruction", inst.col)
+        if len(ops) > len(specs):
+            raise AsmError("invalid operand for instruction", ops[len(specs)].col)
+        lits = _Lits()
+        vdst = vsrc1 = 0
+        src0 = 0
+        src0_op: Operand | None = None
+        k_lit: int | None = None
+        mods = [False, False, False, False]  # neg0 abs0 neg1 abs1
+        for spec, op in zip(specs, ops, strict=True):
+            n = spec.name
+            if spec.kind == "special":
+                if not _special_ok(op, ctx) or op.has_fp_mods:
+                    if op.kind == "reg" and op.reg is not None and op.reg.file == "special" \
+                            and op.reg.index == O.VCC_LO:
+                        raise AsmError("operands are not valid for this GPU or mode", inst.col)
+                    raise AsmError("invalid operand for instruction", op.col)
+            elif n == "vdst":
+                if op.has_fp_mods:
+                    raise AsmError("invalid operand for instruction", op.col)
+                vdst = _vgpr(op, spec, t16)
+            elif n == "vdst2":  # v_swap*: second VGPR lives in src0
+                if op.has_fp_mods:
+                    raise AsmError("invalid operand for instruction", op.col)
+                src0 = O.VGPR0 + _vgpr(op, spec, False)
+            elif n == "sdst":
+                r = op.reg
+                if op.kind != "reg" or r is None or r.file == "v" or r.count != 1 or op.has_fp_mods:
+                    raise AsmError("invalid operand for instruction", op.col)
+                O.check_reg(r, op.col)
+                vdst = r.src_code()
+                if vdst > O.EXEC_HI:
+                    raise AsmError("invalid operand for instruction", op.col)
+            elif n == "src0":
+                src0_op = op
+                if info.extra.get("src0_vgpr_only") and not op.is_reg("v"):
+                    raise AsmError("invalid operand for instruction", op.col)
+                if dppc is None:
+                    src0 = _src0_code(op, spec, lits, t16)
+            elif n == "vsrc1":
+                if op.has_fp_mods or op.sext:
+                    _check_dpp_mods(info, "vsrc1", op, dppc)
+                    mods[2], mods[3] = op.neg or op.sext, op.abs
+                    op = _strip(op)
+                vsrc1 = _vgpr(op, spec, False)
+            elif n == "k":
+                k_lit = _imm_value(op, spec.type)
+                lits.add(k_lit, op.col)
+        extra = b""
+        if dppc is not None:
+            assert src0_op is not None
+            spec0 = info.operand("src0")
+            assert spec0 is not None
+            op = src0_op
+            if op.has_fp_mods or op.sext:
+                _check_dpp_mods(info, "src0", op, dppc)
+                mods[0], mods[1] = op.neg or op.sext, op.abs
+                op = _strip(op)
+            v = _vgpr(op, spec0, t16) if (t16 or op.kind == "reg") else -1
+            if v < 0 or (op.kind == "reg" and op.reg is not None and op.reg.file != "v"):
+                raise AsmError("invalid operand for instruction", op.col)
+            if isinstance(dppc, D.Dpp8):
+                src0 = dppc.src0_code
+                extra = dppc.word(v).to_bytes(4, "little")
+            else:
+                src0 = D.DPP16_CODE
+                extra = dppc.word(v, D.SrcMods(*mods)).to_bytes(4, "little")
+        w = self._word(info, vdst, src0, vsrc1)
+        data = w.to_bytes(4, "little") + extra
+        if lits.value is not None:
+            data += lits.value.to_bytes(4, "little")
+        text = None
+        if src0 in O.INLINE_FLOATS or src0 == O.INV_2PI:
+            d = self._decode(data, 0, ctx, True)
+            text = d.text if d is not None else None
+        return Encoded(data, text=text)
+
+    # decode -------------------------------------------------------------------
+    def decode(self, data: bytes, pos: int, ctx: Context) -> Decoded | None:
+        return self._decode(data, pos, ctx, False)
+
+    def _decode(self, data: bytes, pos: int, ctx: Context, asm: bool) -> Decoded | None:
+        w = u32(data, pos)
+        if w is None:
+            return None
+        opc, vdst, src0, vsrc1 = self._fields(w)
+        info = ctx.table.decode(self.name, opc)
+        if info is None:
+            return None
+        t16 = bool(info.extra.get("t16"))
+        size = 4
+        dppc: D.Dpp16 | D.Dpp8 | None = None
+        smods = D.SrcMods()
+        if src0 == D.DPP16_CODE or src0 in (D.DPP8_CODE, D.DPP8_FI_CODE):
+            kind = "dpp" if src0 == D.DPP16_CODE else "dpp8"
+            if kind not in info.modifiers:
+                return None
+            dw = u32(data, pos + 4)
+            if dw is None:
+                return None
+            size = 8
+            if kind == "dpp":
+                dppc, v, smods = D.decode_dpp16(dw)
+                dm = info.extra.get("dpp_mods", {})
+                assert isinstance(dm, dict)
+                if (smods.neg0 or smods.abs0) and not dm.get("src0") or (
+                        smods.neg1 or smods.abs1) and not dm.get("vsrc1"):
+                    return None
+
+            else:
+                dppc, v = D.decode_dpp8(dw, src0 == D.DPP8_FI_CODE)
+            src0 = O.VGPR0 + v
+        literal: int | None = None
+        has_k = bool(info.extra.get("k_literal"))
+        if src0 == O.LITERAL or has_k:
+            literal = u32(data, pos + size)
+            if literal is None:
+                return None
+            size += 4
+        if dppc is not None and literal is not None:
+            return None
+        wave_vcc = "vcc" if ctx.wave64 else "vcc_lo"
+        parts: list[str] = []
+        for spec in info.operands:
+            n = spec.name
+            if spec.kind == "special":
+                parts.append(wave_vcc)
+            elif n == "vdst":
+                parts.append(t16_text(vdst) if t16 else vgpr_text(vdst, _count(spec)))
+            elif n == "vdst2":
+                parts.append(src_text(src0, "b32", 1, literal))
+            elif n == "sdst":
+                if vdst > O.EXEC_HI:
+                    return None
+                parts.append(O.reg_name(vdst, 1))
+            elif n == "src0":
+                if t16 and src0 >= O.VGPR0:
+                    t = t16_text(src0 - O.VGPR0)
+                else:
+                    t = src_text(src0, spec.type or "b32", _count(spec), literal, asm)
+                parts.append(_dec_mods(info, "src0", t, smods.neg0, smods.abs0))
+            elif n == "vsrc1":
+                t = vgpr_text(vsrc1, _count(spec))
+                parts.append(_dec_mods(info, "vsrc1", t, smods.neg1, smods.abs1))
+            elif n == "k":
+                assert literal is not None
+                parts.append(f"0x{literal:x}")
+        if not info.operands and (src0 or vdst):
+            return None
+        name = info.printed_name
+        if dppc is not None:
+            name = str(info.extra.get("dpp_name", info.name + "_dpp"))
+        text = name + (" " + ", ".join(parts) if parts else "")
+        if dppc is not None:
+            text += " " + dppc.text()
+        return Decoded(size, text, info)
+
+
+def _check_dpp_mods(info: OpInfo, slot: str, op: Operand, dppc: object) -> None:
+    """neg/abs (float sources) or sext (integer sources) exist only in DPP16;
+    the table's ``dpp_mods`` says which kind each source takes."""
+    if dppc is None:
+        raise AsmError("invalid operand for instruction", op.col)
+    if isinstance(dppc, D.Dpp8):
+        raise AsmError("invalid operand for instruction", op.col)
+    dm = info.extra.get("dpp_mods", {})
+    kind = dm.get(slot) if isinstance(dm, dict) else None
+    if kind == "fp" and not op.sext:
+        return
+    if kind == "int" and op.sext and not op.has_fp_mods:
+        return
+    raise AsmError("not a valid operand.", op.col)
+
+
+def _strip(op: Operand) -> Operand:
+    return Operand(op.kind, op.col, reg=op.reg, value=op.value, text=op.text, sym=op.sym)
+
+
+VOP1 = register(VopFormat("VOP1"), (0xFE000000, 0x7E000000))
+VOPC = register(VopFormat("VOPC"), (0xFE000000, 0x7C000000))
+VOP2 = register(VopFormat("VOP2"), (0x80000000, 0x00000000))
