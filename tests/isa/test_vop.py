@@ -53,7 +53,7 @@ def _line(e, src0: str, ctl: str = "") -> str:
         else:
             parts.append("v4.l" if t16 else "v4")
     if src0 == "v1":
-        parts = [("v[8:9]" if p == "v1" and o.bits == 64 else p) for p, o in zip(parts, e.operands)]
+        parts = [("v[8:9]" if p == "v1" and o.bits == 64 else p) for p, o in zip(parts, e.operands, strict=True)]
     name = e.name if not ctl else e.name + "_dpp"
     return f"{name} " + ", ".join(parts) + ctl if parts else name
 
