@@ -153,6 +153,7 @@ def probe_sop() -> list[dict]:
         entries.append(_imm_entry(enc, op, res))
     _probe_labels(entries)
     _probe_unsigned(entries)
+    _probe_reg_only(entries)
     return entries
 
 
@@ -247,6 +248,31 @@ def _probe_unsigned(entries: list[dict]) -> None:
             e["imm_unsigned"] = True
 
 
+def _probe_reg_only(entries: list[dict]) -> None:
+    """SSRC slots that reject constants (s_movrels*, s_rfe_b64, ...)."""
+    cands = []
+    lines = []
+    for e in entries:
+        if e["enc"] not in ("SOP1", "SOP2", "SOPC"):
+            continue
+        for o in e["operands"]:
+            if o["kind"] != "ssrc":
+                continue
+            vals = []
+            for p in e["operands"]:
+                if p is o:
+                    vals.append("1")
+                elif p["kind"] == "sendmsg_rtn":
+                    vals.append("sendmsg(MSG_INTERRUPT)")
+                else:
+                    vals.append("s[2:3]" if p["bits"] == 64 else "s2")
+            cands.append(o)
+            lines.append(f"{e['name']} {', '.join(vals)}")
+    for o, r in zip(cands, llvm_mc.encode(lines), strict=True):
+        if r.error is not None:
+            o["kind"] = "sreg"
+
+
 def probe_smem() -> list[dict]:
     words = []
     for op in range(256):
@@ -288,6 +314,18 @@ def probe_smem() -> list[dict]:
             r = res[2 * i + k]
             if r.error is None:
                 e["modifiers"].append(m)
+    # negative immediate offsets (buffer loads want 20-bit unsigned ones)
+    cands = [e for e in entries if e["operands"]]
+    lines = []
+    for e in cands:
+        d = "7" if e["operands"][0]["kind"] == "imm" else "s[0:15]"
+        nd = e["operands"][0]["bits"] // 32
+        d = d if e["operands"][0]["kind"] == "imm" else ("s0" if nd == 1 else f"s[0:{nd - 1}]")
+        b = "s[4:7]" if e["operands"][1]["bits"] == 128 else "s[4:5]"
+        lines.append(f"{e['name']} {d}, {b}, -0x10")
+    for e, r in zip(cands, llvm_mc.encode(lines), strict=True):
+        if r.error is not None:
+            e["offset_unsigned"] = True
     return entries
 
 

@@ -122,9 +122,11 @@ def _add_lit(lits: list[int], v: int, col: int) -> int:
 def src_name(code: int, spec: OperandSpec, lit: int | None) -> str:
     """llvm-mc's text of an SSRC value of this slot."""
     n = spec.dwords
+    if n > 1 and code <= O.EXEC_HI:
+        # llvm-mc ignores the low bits of a misaligned tuple
+        align = 2 if n == 2 else 4
+        code -= (code - (O.TTMP0 if code >= O.TTMP0 else 0)) % align if code <= O.TTMP15 else code % 2
     if code <= O.SGPR_MAX or O.TTMP0 <= code <= O.TTMP15:
-        if n > 1 and code % 2:
-            raise DecodeError("misaligned register")
         if code <= O.SGPR_MAX and code + n - 1 > O.SGPR_MAX:
             raise DecodeError("register out of range")
         if O.TTMP0 <= code and code + n - 1 > O.TTMP15:
@@ -134,7 +136,7 @@ def src_name(code: int, spec: OperandSpec, lit: int | None) -> str:
         return O.reg_name(code, 2)
     if code in (O.VCC_HI, O.EXEC_HI, O.M0) and n == 2:
         raise DecodeError("bad 64-bit register")
-    if code in _BAD_SRC or code in (O.LDS_DIRECT, O.DPP8, O.DPP8_FI, O.DPP16):
+    if code in (O.LDS_DIRECT, O.DPP8, O.DPP8_FI, O.DPP16):
         raise DecodeError("invalid source")
     if code == O.INV_2PI and n == 2:
         return "0.15915494309189532"
@@ -202,6 +204,13 @@ class _SopReg(Format):
                     raise AsmError("invalid immediate: only 16-bit values are legal", op.col)
                 w |= (v & 0xFF) << self.shifts[spec.name]
             else:
+                # register-only slots: llvm-mc takes SCC as a 32-bit and the
+                # apertures as 64-bit registers there
+                bad = (O.SCC,) if spec.bits == 64 else _ANY_SIZE[1:5]
+                if spec.kind == "sreg" and (op.kind != "reg" or (
+                        op.reg is not None and op.reg.file == "special"
+                        and op.reg.index in bad)):
+                    raise AsmError("invalid operand for instruction", op.col)
                 w |= ssrc_field(op, spec, lits) << self.shifts[spec.name]
         data = w.to_bytes(4, "little") + b"".join(x.to_bytes(4, "little") for x in lits)
         return Encoded(data)
@@ -215,7 +224,7 @@ class _SopReg(Format):
         size = 4
         lit: int | None = None
         if any(((w >> self.shifts[s.name]) & 0xFF) == O.LITERAL for s in info.operands
-               if s.kind == "ssrc"):
+               if s.kind in ("ssrc", "sreg")):
             lit = u32(data, pos + 4)
             if lit is None:
                 return None
@@ -497,7 +506,7 @@ class Smem(Format):
             if so.kind == "reg":
                 soffset = sgpr_field(so, OperandSpec("soffset", "sgpr", 32))
             elif so.kind == "int":
-                offset = self._offset(int(so.value), so.col)
+                offset = self._offset(int(so.value), so.col, info)
             else:
                 raise AsmError("invalid operand for instruction", so.col)
         elif inst.operands:
@@ -507,7 +516,7 @@ class Smem(Format):
             if m.name == "offset" and info.operands and soffset != O.NULL and not seen_offset:
                 if not isinstance(m.value, int):
                     raise AsmError("invalid operand for instruction", m.col)
-                offset = self._offset(m.value, m.col)
+                offset = self._offset(m.value, m.col, info)
                 seen_offset = True
             elif m.name in ("glc", "dlc") and m.value is None and info.has_mod(m.name):
                 lo |= 1 << (14 if m.name == "glc" else 13)
@@ -523,7 +532,9 @@ class Smem(Format):
         return Encoded(data, text=text)
 
     @staticmethod
-    def _offset(v: int, col: int) -> int:
+    def _offset(v: int, col: int, info: OpInfo) -> int:
+        if info.extra.get("offset_unsigned") and not 0 <= v < (1 << 20):
+            raise AsmError("expected a 20-bit unsigned offset", col)
         if not -(1 << 20) <= v < (1 << 20):
             raise AsmError("expected a 21-bit signed offset", col)
         return v
@@ -533,7 +544,7 @@ class Smem(Format):
         if info.operands:
             sd, sb = info.operands[0], info.operands[1]
             f = (lo >> 6) & 0x7F
-            parts.append(str(f) if sd.kind == "imm" else dst_name(f, sd))
+            parts.append(_imm_text_dec(f, "dec_hex") if sd.kind == "imm" else dst_name(f, sd))
             base = (lo & 0x3F) << 1
             parts.append(src_name(base, sb, None))
             off = hi & 0x1FFFFF
