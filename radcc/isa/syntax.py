@@ -54,6 +54,7 @@ class Cursor:
     def __init__(self, tokens: list[Token], pos: int = 0) -> None:
         self.toks = tokens
         self.pos = pos
+        self.no_bar = False  # inside |x|: '|' ends the expression, it is not OR
 
     @property
     def tok(self) -> Token:
@@ -100,7 +101,7 @@ class Cursor:
         lhs = self._unary(syms)
         while True:
             t = self.tok
-            if t.kind != PUNCT or t.text not in _BINOPS:
+            if t.kind != PUNCT or t.text not in _BINOPS or (t.text == "|" and self.no_bar):
                 return lhs
             p = _BINOPS[t.text]
             if p < prec:
@@ -257,7 +258,12 @@ def parse_operand(cur: Cursor) -> Operand:
         return op
     if t.is_punct("|"):
         cur.next()
-        op = parse_operand(cur)
+        saved_bar = cur.no_bar
+        cur.no_bar = True
+        try:
+            op = parse_operand(cur)
+        finally:
+            cur.no_bar = saved_bar
         cur.expect("|")
         if op.abs:
             raise AsmError("expected register or immediate", col)

@@ -23,6 +23,10 @@ from radcc.isa.errors import AsmError
 from radcc.isa.operands import (
     EXEC_HI,
     EXECZ,
+    INLINE_FLOATS,
+    INV_2PI,
+    INV_2PI_BITS,
+    INV_2PI_F64,
     LITERAL,
     NULL,
     SCC,
@@ -33,6 +37,8 @@ from radcc.isa.operands import (
     Operand,
     SrcEncoding,
     encode_src,
+    float_bits,
+    inline_float_code_for_bits,
     inline_int_code,
     src_text,
 )
@@ -167,7 +173,7 @@ def collect_mods(
 def is_scalar_code(code: int) -> bool:
     """A source code read over the constant bus as a register (SGPR/special)."""
     return code <= SGPR_MAX or (SGPR_MAX < code <= EXEC_HI and code != NULL) or code in (
-        VCCZ, EXECZ, SCC)
+        235, 236, 237, 238, 239, VCCZ, EXECZ, SCC)
 
 
 class SrcRules:
@@ -185,16 +191,18 @@ class SrcRules:
         self._sgprs: set[int] = set()
         self._bus = 0
 
-    def use_sgpr(self, code: int, col: int) -> None:
-        """Count an explicit or implicit scalar register read (e.g. VCC)."""
-        if code in self._sgprs:
+    def use_sgpr(self, code: int, col: int, dwords: int = 1) -> None:
+        """Count an explicit or implicit scalar register read (e.g. VCC);
+        like llvm-mc, s0 and s[0:1] are different registers."""
+        key = code | dwords << 9
+        if key in self._sgprs:
             return
-        self._sgprs.add(code)
+        self._sgprs.add(key)
         self._bus += 1
         if self._bus > self.bus_limit:
             raise AsmError(BUS_ERROR, col)
 
-    def add(self, op: Operand, enc: SrcEncoding) -> None:
+    def add(self, op: Operand, enc: SrcEncoding, dwords: int = 1) -> None:
         if enc.code == LITERAL:
             assert enc.literal is not None
             if not self.literal_ok:
@@ -207,7 +215,7 @@ class SrcRules:
             elif self.literal != enc.literal:
                 raise AsmError(LITERAL_ERROR, op.col)
         elif enc.code < VGPR0 and is_scalar_code(enc.code):
-            self.use_sgpr(enc.code, op.col)
+            self.use_sgpr(enc.code, op.col, dwords if enc.code <= EXEC_HI else 1)
 
 
 def encode_valu_src(
@@ -221,6 +229,24 @@ def encode_valu_src(
     """
     if op.lit:
         op = Operand(op.kind, op.col, op.reg, op.value, op.text, op.sym, op.args)
+    if op.kind == "reg" and op.reg is not None and op.reg.file == "special":
+        code = op.reg.index
+        if code in _UNAVAILABLE:
+            raise AsmError(_UNAVAILABLE[code], op.col)
+        if count == 2 and op.reg.count == 1 and code in _ANY_SIZE:
+            if not allow_sgpr:
+                raise AsmError("invalid operand for instruction", op.col)
+            return SrcEncoding(code)
+    if op.kind == "int" and optype in _SCALAR16 and not -0x8000 <= int(op.value) <= 0xFFFF:
+        raise AsmError("invalid operand for instruction", op.col)
+    if op.kind == "float" and count == 1 and optype != "f64" and not op.lit:
+        if float_bits(float(op.value), 32) == INV_2PI_BITS[32] and allow_const:
+            return SrcEncoding(INV_2PI)
+    if op.kind == "float" and optype == "f64" and not op.lit:
+        v = float(op.value)
+        if v != INV_2PI_F64 and abs(v - INV_2PI_F64) < 1e-6:
+            # only the exact double 1/(2*pi) is inline for f64 slots
+            return SrcEncoding(LITERAL, float_bits(v, 64) >> 32)
     if op.kind == "float" and type_is_int64(optype):
         # llvm-mc rejects fp literals for 64-bit integer slots unless inline
         enc = encode_src(op, optype, allow_sgpr=allow_sgpr, allow_vgpr=allow_vgpr,
@@ -230,12 +256,39 @@ def encode_valu_src(
                       allow_const=allow_const, allow_literal=allow_literal, count=count)
 
 
+_SCALAR16 = ("i16", "u16", "b16", "f16", "bf16")
+# source codes llvm-mc refuses on GFX11, with its message
+_UNAVAILABLE = {
+    251: "execz and vccz are not supported on this GPU",
+    252: "execz and vccz are not supported on this GPU",
+    239: "register not available on this GPU",
+    254: "lds_direct is not supported on this GPU",
+}
+# 32-bit named sources llvm-mc also accepts in 64-bit slots
+_ANY_SIZE = (NULL, 235, 236, 237, 238, SCC)
+
+
 def type_is_int64(optype: str) -> bool:
     return optype in ("i64", "u64", "b64")
 
 
 def valu_src_text(code: int, count: int, literal: int | None, optype: str) -> str:
-    """Print a VALU source as llvm-mc does, including its 16-bit-int literal quirk."""
+    """Print a VALU source as llvm-mc does, including its quirks: 16-bit int
+    slots print inline floats as f16 hex patterns and literals as 16-bit hex;
+    f64 literals (the high dword) print as 32-bit hex unless inline."""
+    if optype in ("i16", "u16", "b16") and (code in INLINE_FLOATS or code == INV_2PI):
+        pat = INV_2PI_BITS[16] if code == INV_2PI else float_bits(INLINE_FLOATS[code], 16)
+        return f"0x{pat:x}"
+    if optype == "bf16" and code == LITERAL and literal is not None:
+        return f"0x{literal:x}"
+    if optype == "f64":
+        if code == INV_2PI:
+            return "0.15915494309189532"
+        if code == LITERAL and literal is not None:
+            c = inline_float_code_for_bits(literal << 32, 64)
+            if c is not None and c != INV_2PI:
+                return src_text(c)
+            return "0" if literal == 0 else f"0x{literal:x}"
     if code == LITERAL and literal is not None and optype in ("i16", "u16", "b16"):
         sv = literal - (1 << 32) if literal >> 31 else literal
         if inline_int_code(sv) is not None:

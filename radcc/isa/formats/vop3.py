@@ -1,0 +1,330 @@
+"""VOP3 and VOP3SD encodings of GFX11 (ISA guide 15.3.4 and 15.3.5).
+
+Both share dword 0 bits [31:26] = 0b110101 and the 10-bit opcode [25:16];
+VOP3SD (v_div_scale, v_mad_u64_u32, v_add_co_u32, v_*_co_ci_u32 ...)
+replaces ABS/OPSEL [14:8] with an SDST field. Dword 1 holds SRC0..SRC2
+(9 bits each), OMOD [60:59] and NEG [63:61]. An optional third dword is a
+32-bit literal, or a DPP16/DPP8 control when SRC0 is 0xFA / 0xE9 / 0xEA.
+
+Covers native VOP3 opcodes and the _e64 forms of VOP1 (op + 0x180),
+VOP2 (op + 0x100) and VOPC (op + 0). Opcode facts come from
+``radcc/isa/data/gfx11/vop3.json`` (tools/isa_probe/vop3.py), including the
+per-opcode masks of modifier bits llvm-mc rejects/ignores when decoding.
+"""
+
+from __future__ import annotations
+
+from radcc.isa.errors import AsmError
+from radcc.isa.formats import dpp as dppmod
+from radcc.isa.formats.base import Context, Decoded, Encoded, Format, register, u32
+from radcc.isa.formats.valu_common import (
+    SrcRules,
+    bit_array_text,
+    bits_to_int,
+    collect_mods,
+    encode_valu_src,
+    int_to_bits,
+    mods_text,
+    omod_text,
+    parse_bit_array,
+    take_src_mods,
+    valu_src_text,
+)
+from radcc.isa.operands import (
+    DPP8,
+    DPP8_FI,
+    DPP16,
+    LITERAL,
+    SGPR_MAX,
+    SPECIAL_NAMES,
+    TTMP0,
+    TTMP15,
+    VGPR0,
+    Operand,
+    check_reg,
+    reg_name,
+    vgpr_name,
+)
+from radcc.isa.syntax import ParsedInst
+from radcc.isa.table import OperandSpec, OpInfo
+
+ENC_BITS = 0b110101 << 26
+ENC_MASK = 0xFC000000
+
+
+def _srcs(info: OpInfo) -> list[OperandSpec]:
+    return [o for o in info.operands if not o.is_def]
+
+
+def _defs(info: OpInfo) -> list[OperandSpec]:
+    return [o for o in info.operands if o.is_def]
+
+
+def _src_mods(info: OpInfo, i: int) -> dict:
+    sm = info.extra.get("src_mods") or []
+    return sm[i] if i < len(sm) else {}  # type: ignore[index,return-value]
+
+
+# --- assembling ------------------------------------------------------------------
+
+
+def _sreg_code(op: Operand, dwords: int) -> int:
+    """Code of a scalar register operand of `dwords` size (SDST-like slots)."""
+    if op.kind != "reg" or op.reg is None or op.reg.file == "v" or op.has_fp_mods or op.sext:
+        raise AsmError("invalid operand for instruction", op.col)
+    r = op.reg
+    if r.file == "special" and r.index in (251, 252):
+        raise AsmError("execz and vccz are not supported on this GPU", op.col)
+    if r.count != dwords:
+        if not (r.file == "special" and r.index == 124):  # null fits any size
+            raise AsmError("invalid operand for instruction", op.col)
+    check_reg(r, op.col)
+    return r.src_code()
+
+
+def _vgpr_index(op: Operand, dwords: int) -> int:
+    if op.kind != "reg" or op.reg is None or op.reg.file != "v" or op.has_fp_mods or op.sext:
+        raise AsmError("invalid operand for instruction", op.col)
+    if op.reg.count != dwords:
+        raise AsmError("invalid operand for instruction", op.col)
+    check_reg(op.reg, op.col)
+    return op.reg.index
+
+
+class Vop3Format(Format):
+    """VOP3 (and, as subclass, VOP3SD)."""
+
+    name = "VOP3"
+    size = 8
+
+    # --- encode ------------------------------------------------------------------
+    def encode(self, info: OpInfo, inst: ParsedInst, ctx: Context) -> Encoded:
+        if inst.parse_error is not None:
+            raise inst.parse_error
+        is_sd = info.enc == "VOP3SD"
+        defs, srcs = _defs(info), _srcs(info)
+        ops = inst.operands
+        want = len(defs) + len(srcs)
+        if len(ops) > want:
+            raise AsmError("invalid operand for instruction", ops[want].col)
+        if len(ops) < want:
+            raise AsmError("too few operands for instruction", inst.col)
+        allowed = info.modifiers
+        vm = collect_mods(
+            inst.modifiers,
+            clamp="clamp" in allowed,
+            omod="omod" in allowed,
+            arrays=("op_sel",) if "op_sel" in allowed else (),
+            others=tuple(dppmod.DPP_MODIFIERS) if info.extra.get("dpp") else (),
+        )
+        wave_dw = 2 if ctx.wave64 else 1
+        vdst = int(info.extra.get("vdst_fixed", 0))  # type: ignore[arg-type]
+        sdst = 0
+        for spec, op in zip(defs, ops, strict=False):
+            if spec.kind == "vgpr":
+                vdst = _vgpr_index(op, spec.dwords)
+            elif spec.kind == "sreg_wave":
+                code = _sreg_code(op, wave_dw)
+                if is_sd:
+                    sdst = code
+                else:
+                    vdst = code
+            else:
+                vdst = _sreg_code(op, spec.dwords)
+        rules = SrcRules(int(info.extra.get("bus_limit", 2)))  # type: ignore[call-overload]
+        if "vcc" in info.implicit_reads:
+            rules.use_sgpr(106, inst.col, wave_dw)  # implicit VCC read (v_div_fmas)
+        codes = [0, 0, 0]
+        neg = abs_ = 0
+        for i, (spec, op) in enumerate(zip(srcs, ops[len(defs):], strict=True)):
+            sm = _src_mods(info, i)
+            allow_neg = bool(sm.get("neg"))
+            if op.sext and sm.get("sext") and not op.neg:
+                op.sext = False
+                op.neg = allow_neg = True
+            n, a = take_src_mods(op, allow_neg=allow_neg, allow_abs=bool(sm.get("abs")))
+            neg |= int(n) << i
+            abs_ |= int(a) << i
+            if spec.kind == "sreg_wave":
+                code = _sreg_code(op, wave_dw)
+                rules.use_sgpr(code, op.col)
+                codes[i] = code
+                continue
+            enc = encode_valu_src(
+                op, spec.type or "b32", spec.dwords,
+                allow_sgpr=spec.kind != "vgpr",
+                allow_vgpr=spec.kind not in ("ssrc", "sgpr"),
+                allow_const=spec.kind != "vgpr" and bool(sm.get("const", True)),
+                allow_literal=spec.kind != "vgpr" and bool(sm.get("lit", True)),
+            )
+            if enc.code == LITERAL and spec.type == "f64" and (n or a):
+                inner = op.col + int(a) + (4 if op.neg_fn else int(n))
+                raise AsmError("invalid operand for instruction", inner)
+            rules.add(op, enc, spec.dwords)
+            codes[i] = enc.code
+        opsel = 0
+        if "op_sel" in vm.arrays:
+            m = vm.arrays["op_sel"]
+            n_ = len(m.value) if isinstance(m.value, list) else 0
+            bits = parse_bit_array(m, n_ if 1 <= n_ <= 4 else -1)
+            nsrc = len(srcs)
+            # the last element is the destination bit (bit 3) when given
+            if n_ == nsrc + 1 or n_ == 4:
+                dst = bits[-1]
+                sb = bits[:-1]
+            else:
+                dst = 0
+                sb = bits
+            opsel = bits_to_int(sb[:3]) | dst << 3
+        dpp_ctl = None
+        if vm.other:
+            dpp_ctl, rest = dppmod.parse_dpp(vm.other)
+            if rest:
+                raise AsmError("invalid operand for instruction", rest[0].col)
+        w0 = ENC_BITS | info.opcode << 16 | (vdst & 0xFF) | int(vm.clamp) << 15
+        if is_sd:
+            w0 |= (sdst & 0x7F) << 8
+        else:
+            w0 |= abs_ << 8 | opsel << 11
+        extra = b""
+        if dpp_ctl is not None:
+            if codes[0] < VGPR0:
+                raise AsmError("invalid operand for instruction", ops[len(defs)].col)
+            if rules.literal is not None:
+                raise AsmError("invalid operand for instruction", inst.col)
+            if isinstance(dpp_ctl, dppmod.Dpp8):
+                extra = dpp_ctl.word(codes[0] - VGPR0).to_bytes(4, "little")
+                codes[0] = dpp_ctl.src0_code
+            else:
+                extra = dpp_ctl.word(codes[0] - VGPR0).to_bytes(4, "little")
+                codes[0] = DPP16
+        elif rules.literal is not None:
+            extra = rules.literal.to_bytes(4, "little")
+        w1 = codes[0] | codes[1] << 9 | codes[2] << 18 | vm.omod << 27 | neg << 29
+        return Encoded(w0.to_bytes(4, "little") + w1.to_bytes(4, "little") + extra)
+
+    # --- decode ------------------------------------------------------------------
+    def decode(self, data: bytes, pos: int, ctx: Context) -> Decoded | None:
+        w0 = u32(data, pos)
+        w1 = u32(data, pos + 4)
+        if w0 is None or w1 is None:
+            return None
+        op = (w0 >> 16) & 0x3FF
+        info = ctx.table.decode("VOP3", op) or ctx.table.decode("VOP3SD", op)
+        if info is None:
+            return None
+        return decode_vop3(info, w0, w1, data, pos, ctx)
+
+
+def decode_vop3(info: OpInfo, w0: int, w1: int, data: bytes, pos: int,
+                ctx: Context) -> Decoded | None:
+    is_sd = info.enc == "VOP3SD"
+    rej = info.extra.get("dec_reject") or [0, 0]
+    ign = info.extra.get("dec_ignore") or [0, 0]
+    if not is_sd:
+        if w0 & rej[0] or w1 & rej[1]:  # type: ignore[index,operator]
+            return None
+        w0 &= ~ign[0]  # type: ignore[index,operator]
+        w1 &= ~ign[1]  # type: ignore[index,operator]
+    defs, srcs = _defs(info), _srcs(info)
+    codes = [w1 & 0x1FF, (w1 >> 9) & 0x1FF, (w1 >> 18) & 0x1FF]
+    for i in range(len(srcs), 3):
+        if codes[i]:
+            return None
+    neg = (w1 >> 29) & 7
+    omod = (w1 >> 27) & 3
+    abs_ = 0 if is_sd else (w0 >> 8) & 7
+    opsel = 0 if is_sd else (w0 >> 11) & 0xF
+    clamp = (w0 >> 15) & 1
+    size = 8
+    literal = None
+    dpp_text = ""
+    if srcs and codes[0] in (DPP16, DPP8, DPP8_FI) and info.extra.get("dpp"):
+        w2 = u32(data, pos + 8)
+        if w2 is None:
+            return None
+        size = 12
+        if codes[0] == DPP16:
+            r = dppmod.decode_dpp16(w2)
+            if r is None:
+                return None
+            ctl, v0, _m = r
+            dpp_text = ctl.text()
+        else:
+            ctl8, v0 = dppmod.decode_dpp8(w2, codes[0] == DPP8_FI)
+            dpp_text = ctl8.text()
+        codes[0] = VGPR0 + v0
+    elif LITERAL in codes[: len(srcs)]:
+        literal = u32(data, pos + 8)
+        if literal is None:
+            return None
+        size = 12
+    wave_dw = 2 if ctx.wave64 else 1
+    parts: list[str] = []
+    vdst = w0 & 0xFF
+    for spec in defs:
+        if spec.kind == "vgpr":
+            parts.append(vgpr_name(vdst, spec.dwords))
+        elif spec.kind == "sreg_wave":
+            code = (w0 >> 8) & 0x7F if is_sd else vdst
+            parts.append(_sreg_text(code, wave_dw))
+        else:
+            parts.append(_sreg_text(vdst, spec.dwords))
+    for i, spec in enumerate(srcs):
+        c = codes[i]
+        if spec.kind == "sreg_wave":
+            if c >= VGPR0 or c > 127:
+                return None
+            parts.append(_sreg_text(c, wave_dw))
+            continue
+        if spec.kind == "vgpr" and c < VGPR0:
+            return None
+        if spec.kind in ("ssrc", "sgpr") and c >= VGPR0:
+            return None
+        if c in (DPP16, DPP8, DPP8_FI):
+            return None
+        if spec.dwords > 1 and c <= 127:
+            text = _sreg_text(c, spec.dwords)
+        else:
+            text = valu_src_text(c, spec.dwords, literal, spec.type or "b32")
+        if neg >> i & 1 and _src_mods(info, i).get("sext"):
+            parts.append(f"sext({text})")
+            continue
+        is_imm = not (c <= 127 or c >= VGPR0 or c in (235, 236, 237, 238, 239, 251, 252, 253, 254))
+        parts.append(mods_text(text, bool(neg >> i & 1), bool(abs_ >> i & 1), is_imm))
+    s = info.printed_name
+    if parts:
+        s += " " + ", ".join(parts)
+    mods = info.modifiers
+    if "op_sel" in mods and opsel:
+        n = int(info.extra.get("op_sel_print", len(srcs) + 1)) - 1  # type: ignore[call-overload]
+        bits = int_to_bits(opsel & 7, n) + [opsel >> 3 & 1] if n < 3 or len(srcs) == 3 else (
+            int_to_bits(opsel & 7, n) + [opsel >> 3 & 1])
+        s += " " + bit_array_text("op_sel", bits)
+    if clamp:
+        s += " clamp"
+    if omod:
+        s += " " + omod_text(omod)
+    if dpp_text:
+        s += " " + dpp_text
+    return Decoded(size, s, info)
+
+
+def _sreg_text(code: int, dwords: int) -> str:
+    """A scalar register field; llvm-mc aligns misaligned tuples down."""
+    if code <= 127:
+        if dwords > 1 and (code <= SGPR_MAX or TTMP0 <= code <= TTMP15):
+            base = 0 if code <= SGPR_MAX else TTMP0
+            code = base + ((code - base) & ~(min(dwords, 4) - 1))
+        return reg_name(code, dwords)
+    if code in SPECIAL_NAMES:
+        return SPECIAL_NAMES[code]
+    raise ValueError("not a scalar register")
+
+
+class Vop3SdFormat(Vop3Format):
+    name = "VOP3SD"
+
+
+register(Vop3Format(), (ENC_MASK, ENC_BITS))
+register(Vop3SdFormat())
