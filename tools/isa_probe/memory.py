@@ -61,6 +61,60 @@ def _cls_vmem(name: str) -> str:
     return "vmem"
 
 
+_SAMPLES: dict[tuple[str, int], str] = {}
+
+# old (GFX10) spellings llvm-mc still accepts: candidate rewrites, kept only
+# when llvm-mc assembles the rewritten sample line to the same bytes
+_ALIAS_RULES: list[tuple[str, str]] = [
+    ("ds_store_", "ds_write_"), ("ds_load_", "ds_read_"), ("_2addr_stride64", "2st64"),
+    ("_2addr", "2"), ("storexchg", "wrxchg"), ("cmpstore", "cmpst"),
+    ("_b32", "_dword"), ("_b64", "_dwordx2"), ("_b96", "_dwordx3"), ("_b128", "_dwordx4"),
+    ("_u8", "_ubyte"), ("_i8", "_sbyte"), ("_u16", "_ushort"), ("_i16", "_sshort"),
+    ("_b8", "_byte"), ("_b16", "_short"), ("_d16_b16", "_short_d16"),
+    ("_d16_hi_b16", "_short_d16_hi"), ("_d16_u8", "_ubyte_d16"), ("_d16_i8", "_sbyte_d16"),
+    ("_d16_hi_u8", "_ubyte_d16_hi"), ("_d16_hi_i8", "_sbyte_d16_hi"),
+    ("_d16_hi_b8", "_byte_d16_hi"),
+    ("_b64", "_x2"), ("_u64", "_x2"), ("_i64", "_x2"), ("_u32", ""), ("_i32", ""), ("_b32", ""),
+    ("min_i32", "smin"), ("max_i32", "smax"), ("min_u32", "umin"), ("max_u32", "umax"),
+    ("min_i64", "smin_x2"), ("max_i64", "smax_x2"), ("min_u64", "umin_x2"),
+    ("max_u64", "umax_x2"),
+    ("cmpswap_f32", "fcmpswap"), ("min_f32", "fmin"), ("max_f32", "fmax"),
+    ("cmpswap_f64", "fcmpswap_x2"), ("min_f64", "fmin_x2"), ("max_f64", "fmax_x2"),
+    ("_addtid_b32", "_addtid_dword"),
+]
+
+
+def _alias_candidates(name: str) -> set[str]:
+    out = {name}
+    for _ in range(4):
+        for a, b in _ALIAS_RULES:
+            out |= {n.replace(a, b) for n in out if a in n}
+    cleaned = {n.replace("__", "_").rstrip("_") for n in out}
+    return cleaned - {name}
+
+
+def add_aliases(entries: list[dict]) -> None:
+    lines: list[str] = []
+    keys: list[tuple[int, str]] = []
+    for i, e in enumerate(entries):
+        sample = _SAMPLES.get((e["enc"], e["opcode"]))
+        if sample is None:
+            continue
+        rest = sample[len(e["name"]):]
+        lines.append(sample)
+        keys.append((i, ""))
+        for c in sorted(_alias_candidates(e["name"])):
+            lines.append(c + rest)
+            keys.append((i, c))
+    res = llvm_mc.encode(lines)
+    ref: dict[int, bytes | None] = {}
+    for (i, c), r in zip(keys, res, strict=True):
+        if c == "":
+            ref[i] = r.data
+        elif r.data is not None and r.data == ref.get(i):
+            entries[i]["mnemonics"].append(c)
+
+
 # --- DS ------------------------------------------------------------------------
 DS_FIELDS = {"addr": (32, 10), "data0": (40, 20), "data1": (48, 30), "vdst": (56, 40)}
 
@@ -70,10 +124,11 @@ def probe_ds() -> list[dict]:
     keys: list[tuple[int, int, tuple[str, ...]]] = []
     names = list(DS_FIELDS)
     for op in range(256):
-        for gds in (0, 1):
+        for gds in (0, 1, 2):  # 2: no gds, zero offsets
             for n in range(len(names) + 1):
                 for sub in itertools.combinations(names, n):
-                    w = (0b110110 << 26) | (op << 18) | (gds << 17) | (1 << 8) | 2
+                    w = (0b110110 << 26) | (op << 18) | ((gds & 1) << 17)
+                    w |= 0 if gds == 2 else (1 << 8) | 2
                     hi = 0
                     for f in sub:
                         sh, v = DS_FIELDS[f]
@@ -87,7 +142,7 @@ def probe_ds() -> list[dict]:
             by_op.setdefault(op, {})[(gds, sub)] = t
     out = []
     for op, d in sorted(by_op.items()):
-        best = max(d, key=lambda k: (len(k[1]), -k[0]))
+        best = max(d, key=lambda k: (len(k[1]), k[0] != 2, -k[0]))
         gds_used, sub = best
         text = d[best]
         name, ops, mods = _split(text)
@@ -106,11 +161,12 @@ def probe_ds() -> list[dict]:
             modifiers += ["offset0", "offset1"]
         elif any(m.startswith("offset:") for m in mods):
             modifiers.append("offset")
-        gds_ok = {g for (g, s) in d if s == sub}
+        gds_ok = {g for (g, s) in d if s == sub and g != 2}
         if gds_ok == {0, 1}:
             modifiers.append("gds")
         entry: dict = {"name": name, "enc": "DS", "opcode": op, "mnemonics": [name],
                        "operands": operands, "modifiers": modifiers, "cls": "ds"}
+        _SAMPLES[("DS", op)] = text
         if gds_ok == {1}:
             entry["gds_required"] = True
         ignored = [f for f in DS_FIELDS if f not in used and (gds_used, tuple(
@@ -176,6 +232,7 @@ def probe_buf(enc: str) -> list[dict]:
             modifiers.append("format")
         out.append({"name": name, "enc": enc, "opcode": op, "mnemonics": [name],
                     "operands": operands, "modifiers": modifiers, "cls": "vmem"})
+        _SAMPLES[(enc, op)] = d["base"]
     return out
 
 
@@ -247,6 +304,7 @@ def probe_flat() -> list[dict]:
         if rtn:
             entry["rtn_bits"] = 32 * rtn
         out.append(entry)
+        _SAMPLES[(enc, op)] = base
     return out
 
 
@@ -271,6 +329,7 @@ def main() -> None:
         entries += memory_mimg.probe_mimg()
     except ImportError:
         pass
+    add_aliases(entries)
     entries += probe_exp()
     blob = {"encoding": "MEMORY", "buf_formats": probe_buf_formats(), "opcodes": entries}
     OUT.write_text(json.dumps(blob, indent=1) + "\n")

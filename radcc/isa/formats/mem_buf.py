@@ -115,9 +115,32 @@ class BufFormat(Format):
                 w1 |= se.code << 24
         if "offset" in mi.mods:
             off = int_mod(mi.mods["offset"])
-            if not 0 <= off <= 0xFFF:
-                raise AsmError("invalid operand for instruction", mi.mods["offset"].col)
-            w0 |= off
+            if not 0 <= off <= 0xFFFF:
+                raise AsmError("expected a 16-bit unsigned offset", mi.mods["offset"].col)
+            # llvm-mc accepts 16 bits, keeps the low 12 and echoes the value given
+            w0 |= off & 0xFFF
+            if off > 0xFFF:
+                data = w0.to_bytes(4, "little") + w1.to_bytes(4, "little")
+                if tfe:
+                    data = (w0.to_bytes(4, "little")
+                            + (w1 | 1 << 21).to_bytes(4, "little"))
+                if offen:
+                    data = data[:4] + (int.from_bytes(data[4:], "little") | 1 << 22).to_bytes(
+                        4, "little")
+                if idxen:
+                    data = data[:4] + (int.from_bytes(data[4:], "little") | 1 << 23).to_bytes(
+                        4, "little")
+                w0f = w0
+                for k, b in (("slc", 12), ("dlc", 13), ("glc", 14)):
+                    if mi.flag(k):
+                        w0f |= 1 << b
+                data = w0f.to_bytes(4, "little") + data[4:]
+                d = self.decode(data, 0, ctx)
+                if d is not None:
+                    low = off & 0xFFF
+                    text = d.text.replace(f" offset:{low}", f" offset:{off}") if low else \
+                        _insert_offset(d.text, off)
+                    return Encoded(data, text=text)
         for k, b in (("slc", 12), ("dlc", 13), ("glc", 14)):
             if mi.flag(k):
                 w0 |= 1 << b
@@ -193,6 +216,15 @@ class BufFormat(Format):
         if tail:
             text += " " + " ".join(tail)
         return Decoded(8, text, info)
+
+
+def _insert_offset(text: str, off: int) -> str:
+    head, _, _ = text.partition(" glc")
+    for flag in (" glc", " slc", " dlc", " tfe"):
+        i = text.find(flag)
+        if i >= 0:
+            return text[:i] + f" offset:{off}" + text[i:]
+    return head + f" offset:{off}"
 
 
 register(BufFormat("MUBUF", MUBUF_ENC), (0xFC000000, MUBUF_ENC << 26))

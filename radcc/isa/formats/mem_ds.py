@@ -186,6 +186,8 @@ class DSFormat(Format):
             if (w0 >> 8) & 0xFF:
                 mods.append(f"offset1:{(w0 >> 8) & 0xFF}")
         elif w0 & 0xFFFF:
+            if "offset" not in info.modifiers:
+                return None
             off = w0 & 0xFFFF
             sw = swizzle_text(off) if info.name == "ds_swizzle_b32" else None
             mods.append(f"offset:{sw or off}")
