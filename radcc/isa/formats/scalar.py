@@ -492,11 +492,12 @@ class Smem(Format):
                 lo |= int(ops[0].value) << 6
             else:
                 code = sgpr_field(ops[0], sd)
-                if code == O.M0 or (code == O.NULL and sd.dwords > 1):
+                if code == O.M0 or (code == O.NULL and sd.dwords > 2):
                     raise AsmError("invalid operand for instruction", ops[0].col)
                 lo |= code << 6
             b = ops[1]
-            is_null = b.kind == "reg" and b.reg is not None and b.reg.src_code() == O.NULL
+            is_null = (b.kind == "reg" and b.reg is not None and b.reg.src_code() == O.NULL
+                       and sb.dwords == 2)
             if b.kind != "reg" or b.reg is None or b.reg.file == "v" or (
                     b.reg.count != sb.dwords and not is_null):
                 raise AsmError("invalid operand for instruction", b.col)
