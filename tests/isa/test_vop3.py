@@ -166,6 +166,9 @@ GOOD = [
     "v_pipeflush_e64",
     "v_add_f32_e64 v0, |0.15915494|, v1",
     "v_max3_f16 v0, 0.15915494, v1, v2",
+    "v_add_f32_e64_dpp v0, v1, v2 quad_perm:[1,0,2,3] row_mask:0xf bank_mask:0xf",
+    "v_fma_f32_e64_dpp v0, -v1, v2, v3 dpp8:[7,6,5,4,3,2,1,0]",
+    "v_add_f32_e64_dpp v0, |v1|, v2 row_shl:1 row_mask:0xf bank_mask:0xf bound_ctrl:1",
 ]
 GOOD64 = [
     "v_cmp_eq_f32_e64 s[0:1], v1, v2",

@@ -161,7 +161,29 @@ def build(ops: dict[int, dict]) -> list[dict]:
     for i, a in enumerate(infos):
         out.append(entry(i, a, got))
     decode_masks(infos, ops, out)
+    probe_dpp(infos, ops, out)
     return out
+
+
+def probe_dpp(infos: list[dict], ops: dict[int, dict], out: list[dict]) -> None:
+    """VOP3 DPP (src0 = DPP8 0xE9 + lane-select dword): record the _e64_dpp name."""
+    blobs, idx = [], []
+    for i, a in enumerate(infos):
+        if not a["toks"] or "v" not in (a["files"][0] if a["files"] else set()):
+            continue
+        full = next((q for q, t in ops[a["opcode"]]["pats"].items() if t == a["text"]), None)
+        if full is None:
+            continue
+        srcs = [0 if k is None else (VMARK[j] if k == "v" else SMARK[j]) for j, k in enumerate(full)]
+        srcs[0] = 233
+        dpp8 = 1 | 0xFAC688 << 8  # src0 v1, dpp8:[0,1,2,3,4,5,6,7]
+        blobs.append(_blob(a["opcode"], tuple(srcs)) + dpp8.to_bytes(4, "little"))  # type: ignore[arg-type]
+        idx.append(i)
+    for i, t in zip(idx, llvm_mc.decode(blobs), strict=True):
+        if t is not None and "_dpp" in t.split(" ")[0]:
+            out[i]["dpp"] = True
+            out[i]["dpp_name"] = t.split(" ")[0]
+            out[i]["mnemonics"].append(t.split(" ")[0])
 
 
 # modifier bits probed one at a time: dword 0 ABS/OPSEL/CLMP, dword 1 OMOD/NEG

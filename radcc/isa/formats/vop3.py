@@ -192,6 +192,11 @@ class Vop3Format(Format):
                 raise AsmError("invalid operand for instruction", ops[len(defs)].col)
             if rules.literal is not None:
                 raise AsmError("invalid operand for instruction", inst.col)
+            if len(srcs) > 1 and srcs[1].kind != "sreg_wave" and codes[1] < VGPR0:
+                src1 = ops[len(defs) + 1]
+                if src1.kind in ("int", "float"):
+                    raise AsmError("src1 immediate operand invalid for instruction", src1.col)
+                raise AsmError("invalid operand for instruction", src1.col)
             if isinstance(dpp_ctl, dppmod.Dpp8):
                 extra = dpp_ctl.word(codes[0] - VGPR0).to_bytes(4, "little")
                 codes[0] = dpp_ctl.src0_code
@@ -292,7 +297,7 @@ def decode_vop3(info: OpInfo, w0: int, w1: int, data: bytes, pos: int,
             continue
         is_imm = not (c <= 127 or c >= VGPR0 or c in (235, 236, 237, 238, 239, 251, 252, 253, 254))
         parts.append(mods_text(text, bool(neg >> i & 1), bool(abs_ >> i & 1), is_imm))
-    s = info.printed_name
+    s = str(info.extra.get("dpp_name", info.printed_name)) if dpp_text else info.printed_name
     if parts:
         s += " " + ", ".join(parts)
     mods = info.modifiers
