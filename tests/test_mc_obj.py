@@ -46,16 +46,20 @@ def test_saxpy_object_matches_llvm(tmp_path):
                          capture_output=True, text=True)
     assert re_.returncode == 0 and not re_.stderr.strip(), re_.stderr
     assert "NT_AMDGPU_METADATA" in re_.stdout and "saxpy.kd" in re_.stdout
-    od = subprocess.run(["llvm-objdump-19", "-d", "--mcpu=gfx1100", str(out)],
+    ref_so = tmp_path / "ref.so"
+    assert _objdump(out) == _objdump(ref_so)
+
+
+def _objdump(path: Path) -> list[str]:
+    """The instructions llvm-objdump-19 disassembles from an object's .text."""
+    od = subprocess.run(["llvm-objdump-19", "-d", "--mcpu=gfx1100", str(path)],
                         capture_output=True, text=True)
     assert od.returncode == 0 and not od.stderr.strip(), od.stderr
-    got = [re.sub(r"\s*//.*$", "", ln).strip() for ln in od.stdout.splitlines()
-           if ln.startswith("\t") or ln.startswith("  ")]
-    want = [e.text for e in llvm_mc.encode(
-        [ln.strip() for ln in EXAMPLE.read_text().splitlines()
-         if ln.strip() and ln.strip()[0].isalpha() and ":" not in ln])]
-    got = [g for g in got if g and not g.startswith("s_code_end")]
-    assert got[: len(want)] == want
+    insts = [re.sub(r"\s*//.*$", "", ln).strip() for ln in od.stdout.splitlines()
+             if ln.startswith("\t")]
+    insts = [i for i in insts if i]
+    assert len(insts) > 10
+    return [i for i in insts if not i.startswith("s_code_end")]
 
 
 def test_object_without_kernel_label_is_an_error(tmp_path):

@@ -521,11 +521,9 @@ def format_listing_line(text: str, data: bytes, fixups: list[Fixup]) -> str:
 
 
 def _pad(s: str, col: int) -> str:
-    # column as formatted_raw_ostream counts it: tabs advance to multiples of 8
-    c = 0
-    for ch in s:
-        c = (c // 8 + 1) * 8 if ch == "\t" else c + 1
-    return s + (" " * (col - c) if c < col else " ")
+    # llvm-mc puts the comment 40 columns after the instruction's leading tab
+    n = len(s.lstrip("\t"))
+    return s + (" " * (col - n) if n < col else " ")
 
 
 _ = (PUNCT,)
