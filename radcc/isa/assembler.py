@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from radcc.isa import formats as _formats  # noqa: F401  (registers formats)
 from radcc.isa.errors import AsmError
 from radcc.isa.formats.base import FORMATS, Context, Encoded, Fixup
-from radcc.isa.lexer import EOL, IDENT, INT, PUNCT, STRING, Token, strip_comment, tokenize
+from radcc.isa.lexer import EOL, IDENT, INT, STRING, Token, tokenize
 from radcc.isa.syntax import Cursor, ParsedInst, parse_statement
 from radcc.isa.table import get_table
 from radcc.target import Target
@@ -161,8 +161,7 @@ class Assembler:
     def _statement(self, toks: list[Token], line: str, lineno: int) -> None:
         pos = 0
         # labels (possibly several on one line)
-        while (toks[pos].kind in (IDENT, INT) and toks[pos + 1].is_punct(":")
-               and not (toks[pos].kind == IDENT and toks[pos + 2].kind == EOL and False)):
+        while toks[pos].kind in (IDENT, INT) and toks[pos + 1].is_punct(":"):
             name = toks[pos].text
             if toks[pos].kind == INT:
                 raise AsmError("unexpected token at start of statement", toks[pos].col)
@@ -186,7 +185,7 @@ class Assembler:
     def _define_label(self, name: str, col: int) -> None:
         sym = self.symbols.get(name)
         if sym is not None and sym.section is not None:
-            raise AsmError(f"invalid symbol redefinition", col)
+            raise AsmError("invalid symbol redefinition", col)
         if sym is None:
             sym = self.symbols[name] = Symbol(name)
         sym.section = self.cur.name
@@ -371,7 +370,7 @@ class Assembler:
                 if not cur.accept(","):
                     break
         else:
-            raise AsmError(f"unknown directive", t.col)
+            raise AsmError("unknown directive", t.col)
 
     _size_exprs: list[tuple[Symbol, list[Token], int]]
 
@@ -428,7 +427,7 @@ class Assembler:
                 self.error(ln, e.col, e.message)
                 continue
             if fname in fields:
-                self.error(ln, tk[0].col, f".amdhsa_ directives cannot be repeated")
+                self.error(ln, tk[0].col, ".amdhsa_ directives cannot be repeated")
                 continue
             msg = amdhsa.check_field(fname, v, self.target)
             if msg:
@@ -461,7 +460,7 @@ class Assembler:
                 continue
             if f.kind == "sopp_br":
                 if sym.section != sec.name:
-                    self.error(lineno, 0, f"branch to a label in another section")
+                    self.error(lineno, 0, "branch to a label in another section")
                     continue
                 delta = sym.value + f.addend - (off + 4)
                 if delta % 4:
@@ -526,4 +525,3 @@ def _pad(s: str, col: int) -> str:
     return s + (" " * (col - n) if n < col else " ")
 
 
-_ = (PUNCT,)
