@@ -1,0 +1,245 @@
+"""The machine IR: Program, Block, Instruction, Operand, Definition.
+
+Shaped after ACO's IR (seeds/001 "Control flow", "Compilation phases"):
+
+- A `Program` holds the blocks of one shader in a single list whose order is
+  the final code layout; each block has *logical* predecessors/successors
+  (the CFG of the source program, which VGPR values follow) and *linear*
+  ones (the CFG the hardware executes, which SGPR values follow).
+- Instructions are in SSA form until SSA elimination: every `Definition`
+  defines a new `Temp`; an `Operand` reads a temp, a constant, or nothing
+  (undef), and may be fixed to a `PhysReg` (precolored). After register
+  allocation every temp operand/definition carries its `PhysReg`.
+- `Instruction.opcode` is a canonical LLVM name from the opcode table (e.g.
+  ``v_add_f32``) or a pseudo opcode (``p_parallelcopy`` …, see `pseudo.py`);
+  `Instruction.format` is the encoding chosen (``VOP2``, ``VOP3``, ``SOP1``,
+  ``PSEUDO`` …). Per-format fields (memory offsets and cache bits, DPP
+  controls, VALU modifiers, SOPP immediates, branch targets) live in
+  `Instruction.fields`, keyed by the names the ISA layer uses.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Flag, auto
+
+from radcc.ir.regclass import PhysReg, RegClass, Temp, s1, s2
+from radcc.target import Target
+
+
+class Operand:
+    """An instruction input: a temp, a constant, or undef; optionally fixed."""
+
+    __slots__ = ("temp", "const", "const_bytes", "is_undef", "phys", "is_kill",
+                 "is_first_kill", "is_late_kill", "rc")
+
+    def __init__(self, temp: Temp | None = None, *, const: int | None = None,
+                 const_bytes: int = 4, rc: RegClass | None = None,
+                 phys: PhysReg | None = None, undef: bool = False) -> None:
+        self.temp = temp
+        self.const = const
+        self.const_bytes = const_bytes
+        self.is_undef = undef
+        self.phys = phys
+        self.rc = temp.rc if temp is not None else rc
+        self.is_kill = False  # last use of the temp
+        self.is_first_kill = False  # first of several kills of the same temp here
+        self.is_late_kill = False  # its register stays occupied until after the defs
+
+    @staticmethod
+    def c32(value: int) -> Operand:
+        return Operand(const=value & 0xFFFFFFFF, const_bytes=4)
+
+    @staticmethod
+    def c64(value: int) -> Operand:
+        return Operand(const=value & 0xFFFFFFFFFFFFFFFF, const_bytes=8)
+
+    @staticmethod
+    def fixed(phys: PhysReg, rc: RegClass) -> Operand:
+        """A read of a fixed register with no temp (e.g. exec, scc, m0)."""
+        return Operand(rc=rc, phys=phys)
+
+    @property
+    def is_temp(self) -> bool:
+        return self.temp is not None
+
+    @property
+    def is_constant(self) -> bool:
+        return self.const is not None
+
+    @property
+    def is_fixed(self) -> bool:
+        return self.phys is not None
+
+    @property
+    def temp_id(self) -> int:
+        return self.temp.id if self.temp is not None else 0
+
+    @property
+    def size(self) -> int:
+        """Size in dwords."""
+        if self.const is not None:
+            return (self.const_bytes + 3) // 4
+        return self.rc.size if self.rc is not None else 1
+
+    def __repr__(self) -> str:
+        return f"Operand({self.temp or self.const or ('undef' if self.is_undef else self.phys)})"
+
+
+class Definition:
+    """An instruction output: a temp, optionally fixed to a register."""
+
+    __slots__ = ("temp", "phys", "rc", "is_kill", "is_precise")
+
+    def __init__(self, temp: Temp | None = None, *, rc: RegClass | None = None,
+                 phys: PhysReg | None = None) -> None:
+        self.temp = temp
+        self.phys = phys
+        self.rc = temp.rc if temp is not None else rc
+        self.is_kill = False  # defined but never used
+        self.is_precise = False
+
+    @staticmethod
+    def fixed(phys: PhysReg, rc: RegClass) -> Definition:
+        return Definition(rc=rc, phys=phys)
+
+    @property
+    def is_temp(self) -> bool:
+        return self.temp is not None
+
+    @property
+    def is_fixed(self) -> bool:
+        return self.phys is not None
+
+    @property
+    def temp_id(self) -> int:
+        return self.temp.id if self.temp is not None else 0
+
+    @property
+    def size(self) -> int:
+        return self.rc.size if self.rc is not None else 1
+
+    def __repr__(self) -> str:
+        return f"Definition({self.temp or self.phys})"
+
+
+@dataclass(eq=False)
+class Instruction:
+    opcode: str
+    format: str
+    operands: list[Operand] = field(default_factory=list)
+    definitions: list[Definition] = field(default_factory=list)
+    fields: dict[str, object] = field(default_factory=dict)
+
+    @property
+    def is_pseudo(self) -> bool:
+        return self.format == "PSEUDO"
+
+    @property
+    def is_phi(self) -> bool:
+        return self.opcode in ("p_phi", "p_linear_phi")
+
+    def __repr__(self) -> str:
+        return f"Instruction({self.opcode}, defs={self.definitions}, ops={self.operands})"
+
+
+class BlockKind(Flag):
+    """Block kind flags (ACO's block_kind_*)."""
+
+    NONE = 0
+    UNIFORM = auto()
+    TOP_LEVEL = auto()
+    LOOP_PREHEADER = auto()
+    LOOP_HEADER = auto()
+    LOOP_EXIT = auto()
+    CONTINUE = auto()
+    BREAK = auto()
+    CONTINUE_OR_BREAK = auto()
+    BRANCH = auto()
+    MERGE = auto()
+    INVERT = auto()
+    DISCARD_EARLY_EXIT = auto()
+    USES_DISCARD = auto()
+    NEEDS_LOWERING = auto()
+    EXPORT_END = auto()
+    END_WITH_REGS = auto()
+
+    def names(self) -> list[str]:
+        return [k.name.lower().replace("_", "-") for k in BlockKind
+                if k and k in self and k.name is not None]
+
+
+@dataclass(frozen=True, slots=True)
+class RegisterDemand:
+    sgpr: int = 0
+    vgpr: int = 0
+
+    def __add__(self, o: RegisterDemand) -> RegisterDemand:
+        return RegisterDemand(self.sgpr + o.sgpr, self.vgpr + o.vgpr)
+
+    def __sub__(self, o: RegisterDemand) -> RegisterDemand:
+        return RegisterDemand(self.sgpr - o.sgpr, self.vgpr - o.vgpr)
+
+    def max(self, o: RegisterDemand) -> RegisterDemand:
+        return RegisterDemand(max(self.sgpr, o.sgpr), max(self.vgpr, o.vgpr))
+
+    def exceeds(self, o: RegisterDemand) -> bool:
+        return self.sgpr > o.sgpr or self.vgpr > o.vgpr
+
+
+@dataclass(eq=False)
+class Block:
+    index: int
+    instructions: list[Instruction] = field(default_factory=list)
+    logical_preds: list[int] = field(default_factory=list)
+    logical_succs: list[int] = field(default_factory=list)
+    linear_preds: list[int] = field(default_factory=list)
+    linear_succs: list[int] = field(default_factory=list)
+    kind: BlockKind = BlockKind.NONE
+    loop_nest_depth: int = 0
+    register_demand: RegisterDemand = RegisterDemand()
+    live_in_demand: RegisterDemand = RegisterDemand()
+    logical_idom: int = -1
+    linear_idom: int = -1
+
+
+@dataclass(eq=False)
+class Program:
+    target: Target
+    wave_size: int = 32
+    stage: str = "compute"
+    blocks: list[Block] = field(default_factory=list)
+    temp_rc: list[RegClass | None] = field(default_factory=lambda: [None])  # index 0: no temp
+    max_reg_demand: RegisterDemand = RegisterDemand()
+    config: dict[str, int] = field(default_factory=dict)
+    statistics: dict[str, int] = field(default_factory=dict)
+    name: str = "main"
+
+    @property
+    def lane_mask(self) -> RegClass:
+        """The class of a per-lane boolean: s1 in wave32, s2 in wave64."""
+        return s1 if self.wave_size == 32 else s2
+
+    @property
+    def gfx_level(self):
+        return self.target.gfx_level
+
+    def allocate_temp(self, rc: RegClass) -> Temp:
+        self.temp_rc.append(rc)
+        return Temp(len(self.temp_rc) - 1, rc)
+
+    def allocate_id(self, rc: RegClass) -> int:
+        return self.allocate_temp(rc).id
+
+    @property
+    def peek_allocation_id(self) -> int:
+        return len(self.temp_rc)
+
+    def create_block(self, kind: BlockKind = BlockKind.NONE) -> Block:
+        b = Block(len(self.blocks), kind=kind)
+        self.blocks.append(b)
+        return b
+
+    def instructions(self):
+        for b in self.blocks:
+            yield from ((b, i) for i in b.instructions)

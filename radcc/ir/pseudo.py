@@ -1,0 +1,67 @@
+"""Pseudo instructions of the machine IR (ACO's p_* opcodes), as data.
+
+They exist until `lower_to_hw` turns them into hardware instructions (or,
+for p_logical_start/end and p_unit_test, into nothing). Each entry says what
+the pseudo instruction means and how its operands/definitions are shaped;
+"*" counts mean "any number".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class PseudoInfo:
+    name: str
+    doc: str
+    num_defs: int | str = "*"
+    num_ops: int | str = "*"
+    is_branch: bool = False
+    writes_exec: bool = False
+    linear: bool = False  # follows the linear CFG (SGPR-like) semantics
+
+
+_ENTRIES = [
+    PseudoInfo("p_startpgm", "defines the shader's input registers (all fixed)", "*", 0),
+    PseudoInfo("p_parallelcopy", "copies operand i to definition i, all at once", "*", "*"),
+    PseudoInfo("p_phi", "logical phi: one operand per logical predecessor", 1, "*"),
+    PseudoInfo("p_linear_phi", "linear phi: one operand per linear predecessor", 1, "*",
+               linear=True),
+    PseudoInfo("p_create_vector", "concatenates operands into one register tuple", 1, "*"),
+    PseudoInfo("p_split_vector", "splits a register tuple into its definitions", "*", 1),
+    PseudoInfo("p_extract_vector", "element op1 (constant index) of vector op0", 1, 2),
+    PseudoInfo("p_extract", "bit field: op0 value, op1 index, op2 bits, op3 sign-extend", 1, 4),
+    PseudoInfo("p_insert", "op0 with field op1 (index) of op2 bits replaced by ... ", 1, 3),
+    PseudoInfo("p_logical_start", "start of the block's logical (VGPR) part", 0, 0),
+    PseudoInfo("p_logical_end", "end of the block's logical (VGPR) part", 0, 0),
+    PseudoInfo("p_branch", "unconditional branch to fields['targets'][0]", "*", 0,
+               is_branch=True),
+    PseudoInfo("p_cbranch_z", "branch if op0 (lane mask or scc) is zero", "*", 1,
+               is_branch=True),
+    PseudoInfo("p_cbranch_nz", "branch if op0 (lane mask or scc) is non-zero", "*", 1,
+               is_branch=True),
+    PseudoInfo("p_discard_if", "discard the lanes where op0 is set", "*", "*"),
+    PseudoInfo("p_exit_early_if", "end the wave early if op0 (scc) is set", 0, "*"),
+    PseudoInfo("p_spill", "spill op0 to slot op1 (constant)", 0, 2),
+    PseudoInfo("p_reload", "reload slot op0 (constant)", 1, 1),
+    PseudoInfo("p_start_linear_vgpr", "creates a linear VGPR from the operands", 1, "*"),
+    PseudoInfo("p_end_linear_vgpr", "ends a linear VGPR's live range", 0, 1),
+    PseudoInfo("p_unit_test", "marker for tests: fields['id']", "*", "*"),
+    PseudoInfo("p_barrier", "memory/execution barrier: fields['scope'], fields['sem']", 0, 0),
+    PseudoInfo("p_reduce", "wave reduction: fields['op'], fields['cluster_size']", "*", "*"),
+    PseudoInfo("p_inclusive_scan", "inclusive scan: fields['op']", "*", "*"),
+    PseudoInfo("p_exclusive_scan", "exclusive scan: fields['op']", "*", "*"),
+    PseudoInfo("p_wqm", "marks a value that needs whole-quad mode", 1, 1),
+    PseudoInfo("p_as_uniform", "moves a uniform VGPR value to an SGPR", 1, 1),
+    PseudoInfo("p_bpermute", "ds_bpermute emulation for wave64 on GFX10+", "*", "*"),
+    PseudoInfo("p_init_scratch", "sets up the scratch base", "*", "*"),
+    PseudoInfo("p_end_with_regs", "ends the shader, leaving operands in their registers", 0,
+               "*"),
+]
+
+PSEUDO: dict[str, PseudoInfo] = {e.name: e for e in _ENTRIES}
+
+
+def is_pseudo(opcode: str) -> bool:
+    return opcode in PSEUDO
