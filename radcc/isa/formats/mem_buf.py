@@ -215,7 +215,13 @@ class BufFormat(Format):
                 tail.append(name)
         if tail:
             text += " " + " ".join(tail)
-        return Decoded(8, text, info)
+        f = {"op": op, "vdata": bits(w1, 15, 8), "vaddr": bits(w1, 7, 0),
+             "srsrc": bits(w1, 20, 16) << 2, "soffset": bits(w1, 31, 24),
+             "offset": w0 & 0xFFF, "offen": offen, "idxen": idxen,
+             "glc": glc, "slc": slc, "dlc": dlc, "tfe": tfe}
+        if self.name == "MTBUF":
+            f["format"] = bits(w0, 25, 19)
+        return Decoded(8, text, info, f)
 
 
 def _insert_offset(text: str, off: int) -> str:

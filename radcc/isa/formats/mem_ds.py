@@ -195,7 +195,18 @@ class DSFormat(Format):
             mods.append("gds")
         if mods:
             text += (" " if parts else " ") + " ".join(mods)
-        return Decoded(8, text, info)
+        return Decoded(8, text, info, _fields(info, w0, w1))
+
+
+def _fields(info: OpInfo, w0: int, w1: int) -> dict[str, int]:
+    """`Decoded.fields` per docs/machine-layer.md ("Structured decoding");
+    `offset` (OFFSET1:OFFSET0 as one 16-bit value) only for the
+    single-address forms."""
+    f = {"op": info.opcode, **{k: (w1 >> sh) & 0xFF for k, sh in _SHIFT.items()},
+         "offset0": w0 & 0xFF, "offset1": (w0 >> 8) & 0xFF, "gds": bits(w0, 17, 17)}
+    if "offset0" not in info.modifiers:
+        f["offset"] = w0 & 0xFFFF
+    return f
 
 
 register(DSFormat(), (0xFC000000, ENC << 26))

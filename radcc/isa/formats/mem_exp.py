@@ -79,7 +79,9 @@ class ExpFormat(Format):
             text += " done"
         if w0 >> 13 & 1:
             text += " row_en"
-        return Decoded(8, text, info)
+        fields = {"target": tgt, "en": en, "done": bits(w0, 11, 11), "row": bits(w0, 13, 13),
+                  **{f"vsrc{i}": (w1 >> (8 * i)) & 0xFF for i in range(4)}}
+        return Decoded(8, text, info, fields)
 
 
 register(ExpFormat(), (0xFC000000, ENC << 26))

@@ -173,7 +173,20 @@ class FlatFormat(Format):
                 tail.append(name)
         if tail:
             text += " " + " ".join(tail)
-        return Decoded(8, text, info)
+        return Decoded(8, text, info, self._fields(info, w0, w1))
+
+    def _fields(self, info: OpInfo, w0: int, w1: int) -> dict[str, int]:
+        """`Decoded.fields` per docs/machine-layer.md ("Structured decoding").
+        OFFSET: FLAT 12-bit unsigned (MSB ignored), GLOBAL/SCRATCH 13-bit signed."""
+        if self.name == "FLAT":
+            off = w0 & 0xFFF
+        else:
+            off = w0 & 0x1FFF
+            off = off - 0x2000 if off & 0x1000 else off
+        return {"op": info.opcode, "vdst": bits(w1, 31, 24), "addr": bits(w1, 7, 0),
+                "data": bits(w1, 15, 8), "saddr": bits(w1, 22, 16), "offset": off,
+                "seg": bits(w0, 17, 16), "glc": bits(w0, 14, 14), "slc": bits(w0, 15, 15),
+                "dlc": bits(w0, 13, 13), "sve": bits(w1, 23, 23)}
 
 
 for _n in SEG:

@@ -239,7 +239,12 @@ class _SopReg(Format):
             else:
                 parts.append(src_name(f, spec, lit))
         text = info.printed_name + (" " + ", ".join(parts) if parts else "")
-        return Decoded(size, text, info)
+        fields = {"op": op}
+        for name, sh in self.shifts.items():
+            fields[name] = (w >> sh) & (0x7F if name == "sdst" else 0xFF)
+        if lit is not None:
+            fields["literal"] = lit
+        return Decoded(size, text, info, fields)
 
     op_mask = 0x7F
 
@@ -414,12 +419,13 @@ class _SopImm(Format):
             return None
         imm = w & 0xFFFF
         size = 4
+        fields = self._fields(info, w)
         if info.extra.get("imm_zero"):
             if imm:
                 return None
-            return Decoded(4, info.printed_name, info)
+            return Decoded(4, info.printed_name, info, fields)
         if info.extra.get("imm_optional") and imm == 0:
-            return Decoded(4, info.printed_name, info)
+            return Decoded(4, info.printed_name, info, fields)
         style = str(info.extra.get("imm_style", "hex"))
         parts = []
         order = info.extra.get("asm_order") or [o.name for o in info.operands]
@@ -446,10 +452,15 @@ class _SopImm(Format):
                 if lit is None:
                     return None
                 size = 8
+                fields["literal"] = lit
                 parts.append(O.print_imm(lit, "b32"))
             else:
                 parts.append(_imm_text_dec(imm, style))
-        return Decoded(size, f"{info.printed_name} {', '.join(parts)}", info)
+        return Decoded(size, f"{info.printed_name} {', '.join(parts)}", info, fields)
+
+    def _fields(self, info: OpInfo, w: int) -> dict[str, int]:
+        """`Decoded.fields` per docs/machine-layer.md ("Structured decoding")."""
+        return {"op": info.opcode, "simm16": w & 0xFFFF}
 
 
 class Sopk(_SopImm):
@@ -458,12 +469,37 @@ class Sopk(_SopImm):
     op_shift = 23
     op_mask = 0x1F
 
+    def _fields(self, info: OpInfo, w: int) -> dict[str, int]:
+        """SIMM16 as the instruction uses it: sign-extended for the signed
+        integer ops and branch offsets, raw for the unsigned compares, wait
+        counts and hwreg/version values."""
+        imm = w & 0xFFFF
+        spec = info.operand("simm16")
+        kind = spec.kind if spec is not None else ""
+        signed = (kind == "label" or (kind == "imm" and not info.extra.get("imm_unsigned")
+                                      and info.cls != "waitcnt"))
+        simm = imm - 0x10000 if signed and imm & 0x8000 else imm
+        f = {"op": info.opcode, "sdst": (w >> 16) & 0x7F, "simm16": simm}
+        if kind == "label":
+            f["branch_offset"] = simm
+        return f
+
 
 class Sopp(_SopImm):
     name = "SOPP"
     base = 0b101111111 << 23
     op_shift = 16
     op_mask = 0x7F
+
+    def _fields(self, info: OpInfo, w: int) -> dict[str, int]:
+        """SIMM16 raw; branches add `branch_offset` (signed dwords from the
+        next instruction)."""
+        imm = w & 0xFFFF
+        f = {"op": info.opcode, "simm16": imm}
+        spec = info.operand("simm16")
+        if spec is not None and spec.kind == "label":
+            f["branch_offset"] = imm - 0x10000 if imm & 0x8000 else imm
+        return f
 
 
 # --- SMEM --------------------------------------------------------------------------------
@@ -575,7 +611,22 @@ class Smem(Format):
         info = ctx.table.decode(self.name, (lo >> 18) & 0xFF)
         if info is None:
             return None
-        return Decoded(8, self._text(info, lo, hi), info)
+        return Decoded(8, self._text(info, lo, hi), info, self._fields(info, lo, hi))
+
+    @staticmethod
+    def _fields(info: OpInfo, lo: int, hi: int) -> dict[str, int]:
+        """`Decoded.fields` per docs/machine-layer.md ("Structured decoding")."""
+        off = hi & 0x1FFFFF
+        return {
+            "op": info.opcode,
+            "sdata": (lo >> 6) & 0x7F,
+            "sbase": (lo & 0x3F) << 1,
+            "offset": off - (1 << 21) if off >> 20 else off,
+            # no-operand ops (cache invalidates) leave the field 0: report it unused
+            "soffset": hi >> 25 if info.operands else O.NULL,
+            "glc": (lo >> 14) & 1,
+            "dlc": (lo >> 13) & 1,
+        }
 
 
 register(Sop1(), (0xFF800000, 0xBE800000))
