@@ -168,7 +168,8 @@ class _Reader:
         if shstrndx >= shnum:
             raise CodeObjectError(f"section name table index {shstrndx} out of range")
         names_blob = secs[shstrndx].data
-        return [(_cstr(names_blob, h[0], "section name"), s) for h, s in zip(hdrs, secs, strict=True)]
+        return [(_cstr(names_blob, h[0], "section name"), s)
+                for h, s in zip(hdrs, secs, strict=True)]
 
     def segments(self, phoff: int, phnum: int, phentsize: int) -> list[Segment]:
         if phoff == 0 or phnum == 0:

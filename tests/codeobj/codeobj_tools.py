@@ -89,6 +89,7 @@ def readelf(path: Path, *args: str) -> subprocess.CompletedProcess[str]:
 def readelf_yaml(path: Path) -> str | None:
     """The metadata YAML document `llvm-readelf-19 --notes` prints (None if absent)."""
     out = readelf(path, "--notes").stdout
+    assert "Invalid AMDGPU Metadata" not in out, out
     start = out.find("        ---\n")
     if start < 0:
         return None

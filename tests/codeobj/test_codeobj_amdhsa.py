@@ -215,7 +215,10 @@ def test_check_field_agrees_with_llvm_mc(name, value):
         fields["wavefront_size32"] = 0
     obj, err = assemble(kernel_source({"k": fields}))
     mine = check_field(name, value, T)
-    if obj:
+    if name == "user_sgpr_count" and value >= 1 << 32:
+        # llvm-mc-19 truncates an explicit count to 32 bits first; radcc rejects it
+        assert mine == "too many user SGPRs enabled"
+    elif obj:
         assert mine is None
     else:
         theirs = _MC_ERR.search(err).group(1)
