@@ -112,7 +112,11 @@ class VINTERPFormat(Format):
         if op_sel:
             text += " " + bit_array_text("op_sel", [(op_sel >> i) & 1 for i in range(4)])
         text += f" wait_exp:{lo >> 8 & 7}"
-        return Decoded(8, text, info)
+        # Decoded.fields (docs/machine-layer.md "Structured decoding")
+        fields = {"op": lo >> 16 & 0x7F, "vdst": lo & 0xFF, "src0": codes[0],
+                  "src1": codes[1], "src2": codes[2], "neg": neg, "opsel": op_sel,
+                  "clamp": lo >> 15 & 1, "wait_exp": lo >> 8 & 7}
+        return Decoded(8, text, info, fields)
 
 
 _ATTR = re.compile(r"^attr(\d+)\.([xyzw])$")
@@ -158,10 +162,15 @@ class LDSDIRFormat(Format):
         if info is None:
             return None
         text = f"{info.printed_name} v{w & 0xFF}"
+        # Decoded.fields (docs/machine-layer.md "Structured decoding");
+        # wait_vdst is the ISA's WAIT_VA [19:16]; lds_direct_load has no attr
+        fields = {"op": w >> 20 & 3, "vdst": w & 0xFF}
         if len(info.operands) > 1:
             text += f", attr{w >> 10 & 0x3F}.{_CHANS[w >> 8 & 3]}"
+            fields.update(attr=w >> 10 & 0x3F, attr_chan=w >> 8 & 3)
         text += f" wait_vdst:{w >> 16 & 0xF}"
-        return Decoded(4, text, info)
+        fields["wait_vdst"] = w >> 16 & 0xF
+        return Decoded(4, text, info, fields)
 
 
 register(VINTERPFormat(), (0xFF000000, 0xCD000000))

@@ -21,6 +21,9 @@ from dataclasses import dataclass, field
 
 from radcc.isa.errors import AsmError
 from radcc.isa.operands import (
+    DPP8,
+    DPP8_FI,
+    DPP16,
     EXEC_HI,
     EXECZ,
     INLINE_FLOATS,
@@ -295,3 +298,23 @@ def valu_src_text(code: int, count: int, literal: int | None, optype: str) -> st
             return str(sv)
         return f"0x{literal & 0xFFFF:x}"
     return src_text(code, count, literal, optype)
+
+
+def dpp_fields(code: int, word: int) -> dict[str, int]:
+    """The `Decoded.fields` keys of a DPP dword (docs/machine-layer.md,
+    "Structured decoding"); `code` is the src0 field that selected it
+    (DPP16, DPP8 or DPP8_FI). The caller sets ``src0`` to 256 + word[7:0]."""
+    if code == DPP16:  # ISA guide 15.3.8
+        return {
+            "dpp_ctrl": (word >> 8) & 0x1FF,
+            "fi": (word >> 18) & 1,
+            "bound_ctrl": (word >> 19) & 1,
+            "src0_neg": (word >> 20) & 1,
+            "src0_abs": (word >> 21) & 1,
+            "src1_neg": (word >> 22) & 1,
+            "src1_abs": (word >> 23) & 1,
+            "bank_mask": (word >> 24) & 0xF,
+            "row_mask": (word >> 28) & 0xF,
+        }
+    assert code in (DPP8, DPP8_FI)  # ISA guide 15.3.9
+    return {"dpp8": (word >> 8) & 0xFFFFFF, "fi": int(code == DPP8_FI)}

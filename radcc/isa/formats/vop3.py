@@ -22,6 +22,7 @@ from radcc.isa.formats.valu_common import (
     bit_array_text,
     bits_to_int,
     collect_mods,
+    dpp_fields,
     encode_valu_src,
     int_to_bits,
     mods_text,
@@ -244,11 +245,13 @@ def decode_vop3(info: OpInfo, w0: int, w1: int, data: bytes, pos: int,
     size = 8
     literal = None
     dpp_text = ""
+    dpp_f: dict[str, int] = {}
     if srcs and codes[0] in (DPP16, DPP8, DPP8_FI) and info.extra.get("dpp"):
         w2 = u32(data, pos + 8)
         if w2 is None:
             return None
         size = 12
+        dpp_f = dpp_fields(codes[0], w2)
         if codes[0] == DPP16:
             r = dppmod.decode_dpp16(w2)
             if r is None:
@@ -312,7 +315,19 @@ def decode_vop3(info: OpInfo, w0: int, w1: int, data: bytes, pos: int,
         s += " " + omod_text(omod)
     if dpp_text:
         s += " " + dpp_text
-    return Decoded(size, s, info)
+    # Decoded.fields (docs/machine-layer.md "Structured decoding"): the fields
+    # after dropping the bits llvm-mc ignores for this opcode (dec_ignore)
+    fields = {"op": (w0 >> 16) & 0x3FF, "vdst": vdst}
+    if is_sd:
+        fields["sdst"] = (w0 >> 8) & 0x7F
+    fields.update(src0=codes[0], src1=codes[1], src2=codes[2])
+    if not is_sd:
+        fields.update(abs=abs_, opsel=opsel)
+    fields.update(neg=neg, clamp=clamp, omod=omod)
+    if literal is not None:
+        fields["literal"] = literal
+    fields.update(dpp_f)
+    return Decoded(size, s, info, fields)
 
 
 def _sreg_text(code: int, dwords: int) -> str:

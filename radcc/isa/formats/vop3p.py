@@ -23,7 +23,7 @@ from __future__ import annotations
 from radcc.isa.errors import AsmError
 from radcc.isa.formats import dpp
 from radcc.isa.formats.base import Context, Decoded, Encoded, Format, register, u32
-from radcc.isa.formats.valu_common import SrcRules, bit_array_text
+from radcc.isa.formats.valu_common import SrcRules, bit_array_text, dpp_fields
 from radcc.isa.operands import (
     EXECZ,
     INLINE_FLOATS,
@@ -343,10 +343,12 @@ class VOP3PFormat(Format):
         literal = None
         ctrl: dpp.Dpp16 | dpp.Dpp8 | None = None
         name = info.printed_name
+        dpp_f: dict[str, int] = {}
         if codes[0] == dpp.DPP16_CODE and "dpp" in info.modifiers:
             w = u32(data, pos + 8)
             if w is None:
                 return None
+            dpp_f = dpp_fields(codes[0], w)
             r = dpp.decode_dpp16(w)
             if r is None:
                 return None
@@ -358,6 +360,7 @@ class VOP3PFormat(Format):
             w = u32(data, pos + 8)
             if w is None:
                 return None
+            dpp_f = dpp_fields(codes[0], w)
             ctrl, s0 = dpp.decode_dpp8(w, codes[0] == dpp.DPP8_FI_CODE)
             codes[0] = VGPR0 + s0
             size = 12
@@ -406,7 +409,15 @@ class VOP3PFormat(Format):
             mtexts.append(ctrl.text())
         if mtexts:
             text += " " + " ".join(mtexts)
-        return Decoded(size, text, info)
+        # Decoded.fields (docs/machine-layer.md "Structured decoding");
+        # opsel_hi bits 0/1/2 come from bits 59/60/14, as llvm-mc encodes them
+        fields = {"op": lo >> 16 & 0x7F, "vdst": lo & 0xFF, "src0": codes[0],
+                  "src1": codes[1], "src2": codes[2], "neg": neg, "neg_hi": neg_hi,
+                  "opsel": op_sel, "opsel_hi": op_sel_hi, "clamp": clamp}
+        if literal is not None:
+            fields["literal"] = literal
+        fields.update(dpp_f)
+        return Decoded(size, text, info, fields)
 
 
 def _bits(v: int, n: int) -> list[int]:

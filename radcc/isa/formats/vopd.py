@@ -172,7 +172,15 @@ class VOPDFormat(Format):
                     assert literal is not None
                     texts.append(f"0x{literal:x}")
             parts.append(f"{info.printed_name} " + ", ".join(texts))
-        return Decoded(size, " :: ".join(parts), xi)
+        # Decoded.fields (docs/machine-layer.md "Structured decoding"); vdsty is
+        # the full VGPR number (its low bit is the inverse of vdstx's)
+        fields = {"opx": lo >> 22 & 0xF, "opy": lo >> 17 & 0x1F,
+                  "vdstx": vals_x["vdst"], "vdsty": vals_y["vdst"],
+                  "src0x": vals_x["src0"], "vsrc1x": vals_x["vsrc1"],
+                  "src0y": vals_y["src0"], "vsrc1y": vals_y["vsrc1"]}
+        if literal is not None:
+            fields["literal"] = literal
+        return Decoded(size, " :: ".join(parts), xi, fields)
 
 
 class VOPDYFormat(Format):
