@@ -1,0 +1,1 @@
+"""radcc.emu: the functional emulator of GCN/RDNA machine code."""
