@@ -1,0 +1,206 @@
+"""The emulator's Python API.
+
+    from radcc.emu.api import load
+    mod = load("k.o")                       # path or bytes
+    res = mod.run("saxpy", groups=4, block=64,
+                  args={"y": y, "x": x, "a": 2.0, "n": 256})
+    res.buffers["y"]                        # NumPy array, same dtype/shape as passed
+    res.violations                          # strict-mode reports (list of Violation)
+    res.counters                            # instructions, lane-instructions, waves, classes
+
+Arguments are matched by name with the kernel's metadata (`.args`): buffers
+(`global_buffer`) take NumPy arrays (copied into emulator memory) or `Zeros(n)`;
+by-value arguments take numbers (packed by `.size` and `.type_name`). The
+hidden arguments of code object v5 (block counts, group sizes, remainders,
+global offsets, grid dims) are filled in.
+"""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from radcc.emu.decode import EmuError
+from radcc.emu.dispatch import Counters, Dispatcher
+from radcc.emu.loader import LoadedKernel, LoadedObject
+from radcc.emu.memory import Memory
+from radcc.emu.strict import Violation
+
+Dim = int | tuple[int, ...] | list[int]
+
+
+@dataclass(frozen=True)
+class Zeros:
+    """A zero-filled buffer argument of `nbytes` bytes."""
+
+    nbytes: int
+
+
+@dataclass
+class RunResult:
+    buffers: dict[str, np.ndarray]
+    violations: list[Violation]
+    counters: Counters
+    kernel: str
+    wave_size: int
+    raw: dict[str, bytes] = field(default_factory=dict)
+
+
+def _dims(d: Dim, what: str) -> tuple[int, int, int]:
+    t = (d,) if isinstance(d, int) else tuple(d)
+    if not 1 <= len(t) <= 3 or any(not isinstance(v, int | np.integer) or v < 1 for v in t):
+        raise EmuError(f"{what} must be 1 to 3 positive integers, got {d!r}")
+    return tuple(int(v) for v in t) + (1,) * (3 - len(t))  # type: ignore[return-value]
+
+
+_FLOAT_TYPES = {"float": "<f", "double": "<d", "half": "<e"}
+
+
+def pack_scalar(arg: dict[str, Any], value: Any) -> bytes:
+    """Pack a by-value argument per its metadata size and type name."""
+    size = int(arg.get(".size", 4))
+    tname = str(arg.get(".type_name", "")).strip()
+    name = arg.get(".name", "?")
+    if isinstance(value, np.ndarray) and value.ndim == 0:
+        value = value.item()
+    if tname in _FLOAT_TYPES and struct.calcsize(_FLOAT_TYPES[tname]) == size:
+        if not isinstance(value, int | float | np.number):
+            raise EmuError(f"argument '{name}' ({tname}) needs a number, got {value!r}")
+        return struct.pack(_FLOAT_TYPES[tname], float(value))
+    if isinstance(value, float | np.floating) and not float(value).is_integer():
+        raise EmuError(f"argument '{name}' ({tname or 'integer'}) needs an integer, "
+                       f"got {value!r}")
+    if not isinstance(value, int | float | np.number):
+        raise EmuError(f"argument '{name}' needs a number, got {type(value).__name__}")
+    v = int(value)
+    if not -(1 << (8 * size - 1)) <= v < (1 << (8 * size)):
+        raise EmuError(f"argument '{name}': {v} does not fit in {size} bytes")
+    return (v & ((1 << (8 * size)) - 1)).to_bytes(size, "little")
+
+
+class Module:
+    """A loaded code object; `run` dispatches one of its kernels on fresh memory."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        LoadedObject(data, Memory())  # validate now: bad input fails at load time
+
+    @property
+    def kernels(self) -> list[str]:
+        return LoadedObject(self.data, Memory()).kernel_names()
+
+    def kernel(self, name: str) -> LoadedKernel:
+        return LoadedObject(self.data, Memory()).kernel(name)
+
+    def run(self, kernel: str, groups: Dim, block: Dim, args: dict[str, Any], *,
+            wave_size: int | None = None, strict: bool = True, hazards: bool = True,
+            max_instructions: int = 50_000_000, dynamic_lds: int = 0,
+            progress: Callable[[int, int], None] | None = None) -> RunResult:
+        mem = Memory()
+        obj = LoadedObject(self.data, mem)
+        k = obj.kernel(kernel)
+        g, b = _dims(groups, "groups"), _dims(block, "block")
+        if b[0] * b[1] * b[2] > 1024:
+            raise EmuError(f"workgroup size {b} exceeds 1024 work-items")
+        if wave_size is not None and wave_size != k.wave_size:
+            raise EmuError(f"kernel '{kernel}' was compiled for wave{k.wave_size}, "
+                           f"not wave{wave_size}")
+        meta_args = k.args
+        user = [a for a in meta_args if not str(a.get(".value_kind", "")).startswith("hidden_")]
+        names = [str(a.get(".name", "")) for a in user]
+        unknown = sorted(set(args) - set(names))
+        if unknown:
+            raise EmuError(f"kernel '{kernel}' has no argument named {', '.join(unknown)} "
+                           f"(arguments: {', '.join(names)})")
+        missing = [n for n in names if n not in args]
+        if missing:
+            raise EmuError(f"kernel '{kernel}': missing argument(s) {', '.join(missing)}")
+        ksize = int(k.descriptor.get("kernarg_size", 0) or k.metadata.get(".kernarg_segment_size",
+                                                                            0))
+        kernarg = bytearray(max(ksize, 256))
+        buffers: dict[str, tuple[int, np.ndarray | None, int]] = {}
+        for a in meta_args:
+            kind = str(a.get(".value_kind", ""))
+            off, size = int(a.get(".offset", 0)), int(a.get(".size", 0))
+            name = str(a.get(".name", ""))
+            if off + size > len(kernarg):
+                raise EmuError(f"argument '{name}' lies outside the kernarg segment")
+            if kind == "global_buffer":
+                val = args[name]
+                if isinstance(val, Zeros):
+                    arr = None
+                    raw = bytes(val.nbytes)
+                elif isinstance(val, np.ndarray):
+                    arr = val
+                    raw = np.ascontiguousarray(val).tobytes()
+                elif isinstance(val, bytes | bytearray):
+                    arr = None
+                    raw = bytes(val)
+                else:
+                    raise EmuError(f"argument '{name}' is a buffer: pass a NumPy array, bytes "
+                                   f"or Zeros(n), not {type(val).__name__}")
+                reg = mem.map(f"buffer {name}", raw, size=max(len(raw), 1))
+                buffers[name] = (reg.base, arr, len(raw))
+                kernarg[off:off + 8] = reg.base.to_bytes(8, "little")
+            elif kind == "by_value":
+                kernarg[off:off + size] = pack_scalar(a, args[name])
+            elif kind.startswith("hidden_"):
+                kernarg[off:off + size] = self._hidden(kind, size, g, b)
+            elif kind == "dynamic_shared_pointer":
+                raise EmuError(f"argument '{name}': dynamic LDS pointers are not supported")
+            else:
+                raise EmuError(f"argument '{name}': value kind '{kind}' is not supported")
+        ka = mem.map("kernarg segment", bytes(kernarg), writable=False)
+        dispatch_pkt = struct.pack("<HHHHHHIIIIIQQQQ", 0, 3, b[0], b[1], b[2], 0,
+                                   g[0] * b[0], g[1] * b[1], g[2] * b[2], 0, 0,
+                                   k.entry, ka.base, 0, 0)
+        dp = mem.map("dispatch packet", dispatch_pkt, writable=False)
+        qp = mem.map("queue", bytes(256), writable=False)
+        d = Dispatcher(k, mem, g, b, ka.base, dispatch_ptr=dp.base, queue_ptr=qp.base,
+                       strict=strict, hazards=hazards, max_instructions=max_instructions,
+                       dynamic_lds=dynamic_lds, progress=progress)
+        counters = d.run()
+        out: dict[str, np.ndarray] = {}
+        raws: dict[str, bytes] = {}
+        for name, (base, arr, n) in buffers.items():
+            data = mem.read(base, n) if n else b""
+            raws[name] = data
+            if arr is not None:
+                out[name] = np.frombuffer(data, dtype=arr.dtype).reshape(arr.shape).copy()
+            else:
+                out[name] = np.frombuffer(data, dtype=np.uint8).copy()
+        return RunResult(out, list(d.report.violations), counters, kernel, k.wave_size, raws)
+
+    @staticmethod
+    def _hidden(kind: str, size: int, g: tuple[int, int, int], b: tuple[int, int, int]) -> bytes:
+        axis = {"x": 0, "y": 1, "z": 2}.get(kind[-1], 0)
+        if kind.startswith("hidden_block_count_"):
+            v = g[axis]
+        elif kind.startswith("hidden_group_size_"):
+            v = b[axis]
+        elif kind.startswith("hidden_remainder_"):
+            v = 0
+        elif kind == "hidden_grid_dims":
+            v = 3 if g[2] * b[2] > 1 else 2 if g[1] * b[1] > 1 else 1
+        else:
+            v = 0  # global offsets, printf buffer, queue pointers... absent
+        return (v & ((1 << (8 * size)) - 1)).to_bytes(size, "little")
+
+
+def load(src: str | Path | bytes) -> Module:
+    """Load a code object from a path or bytes (EmuError if malformed)."""
+    if isinstance(src, bytes | bytearray):
+        return Module(bytes(src))
+    try:
+        data = Path(src).read_bytes()
+    except OSError as e:
+        raise EmuError(f"cannot read {src}: {e.strerror}") from None
+    return Module(data)
+
+
+__all__ = ["EmuError", "Module", "RunResult", "Zeros", "load", "pack_scalar"]

@@ -1,0 +1,230 @@
+"""Dispatching a kernel: workgroups, waves, initial state, scheduling, barriers.
+
+Initial wave state follows AMDGPUUsage "Initial kernel execution state" and the
+kernel descriptor (ISA guide 3.x): user SGPRs from s0 (dispatch ptr, queue ptr,
+kernarg segment ptr, dispatch id, private segment size, as enabled), then from
+s[USER_SGPR_COUNT] the system SGPRs (workgroup id x/y/z, workgroup info); v0
+holds the work-item ids packed as GFX11 does (x [9:0], y [19:10], z [29:20]);
+EXEC has one bit per valid work-item; MODE comes from COMPUTE_PGM_RSRC1.
+
+Workgroups run one after another; the waves of a workgroup are scheduled
+round-robin (a quantum of instructions each), and `s_barrier` holds a wave until
+every wave of its workgroup that has not ended reaches the barrier.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from radcc.emu import ds, salu, smem, vmem, vop
+from radcc.emu.decode import EmuError, Inst, Program, UnsupportedInstruction
+from radcc.emu.loader import LoadedKernel
+from radcc.emu.memory import Memory
+from radcc.emu.state import M0, Wave, Workgroup
+from radcc.emu.strict import Report, Strict
+from radcc.emu.use import compute_use
+from radcc.target import get_target
+
+Handler = Callable[[Wave, Inst], None]
+
+_BINDERS: dict[str, Callable[[Inst], Handler]] = {
+    **salu.BINDERS, **smem.BINDERS, **vmem.BINDERS, **ds.BINDERS, **vop.BINDERS,
+}
+
+
+def _bind_ldsdir(i: Inst) -> Handler:
+    if i.name != "lds_direct_load":
+        raise UnsupportedInstruction(f"{i.where()}: {i.name} is not supported")
+    vdst = i.words[0] & 0xFF
+
+    def h(w: Wave, i: Inst) -> None:
+        m0 = w.s[M0]
+        addr = m0 & 0xFFFF
+        if addr + 4 > w.wg.lds_size:
+            raise EmuError(f"{i.where()}: LDS direct load at {addr:#x} is outside LDS")
+        val = int.from_bytes(w.wg.lds[addr:addr + 4].tobytes(), "little")
+        ex = w.exec_mask()
+        w.v[vdst][ex] = val
+        if w.strict is not None:
+            w.strict.issue(w, i, ("exp",), (vdst,), ())
+    return h
+
+
+_BINDERS["LDSDIR"] = _bind_ldsdir
+
+
+def bind(i: Inst) -> None:
+    binder = _BINDERS.get(i.enc)
+    if binder is None:
+        what = {"EXP": "export", "MIMG": "image", "VINTERP": "interpolation"}.get(i.enc, i.enc)
+        raise UnsupportedInstruction(
+            f"{i.where()}: {what} instructions ({i.enc}) are not supported by the emulator")
+    i.handler = binder(i)
+
+
+@dataclass
+class Counters:
+    instructions: int = 0
+    lane_instructions: int = 0
+    waves: int = 0
+    workgroups: int = 0
+    by_class: dict[str, int] = field(default_factory=dict)
+
+
+def _mode_from_rsrc1(d: dict[str, int]) -> int:
+    """MODE register: FP_ROUND [3:0], FP_DENORM [7:4], DX10_CLAMP [8], IEEE [9]."""
+    return (d.get("float_round_mode_32", 0) | d.get("float_round_mode_16_64", 0) << 2
+            | d.get("float_denorm_mode_32", 0) << 4 | d.get("float_denorm_mode_16_64", 3) << 6
+            | d.get("dx10_clamp", 1) << 8 | d.get("ieee_mode", 1) << 9)
+
+
+class Dispatcher:
+    """Runs one kernel dispatch over a grid of workgroups."""
+
+    def __init__(self, kernel: LoadedKernel, memory: Memory, groups: tuple[int, int, int],
+                 block: tuple[int, int, int], kernarg_addr: int, *, dispatch_ptr: int = 0,
+                 queue_ptr: int = 0, strict: bool = True, hazards: bool = True,
+                 max_instructions: int = 50_000_000, quantum: int = 64,
+                 dynamic_lds: int = 0, progress: Callable[[int, int], None] | None = None,
+                 ) -> None:
+        self.k = kernel
+        self.memory = memory
+        self.groups = groups
+        self.block = block
+        self.kernarg = kernarg_addr
+        self.dispatch_ptr = dispatch_ptr
+        self.queue_ptr = queue_ptr
+        self.strict = strict
+        self.hazards = hazards
+        self.max_instructions = max_instructions
+        self.quantum = quantum
+        self.progress = progress
+        self.wave_size = kernel.wave_size
+        d = kernel.descriptor
+        self.lds_size = d.get("group_segment_fixed_size", 0) + dynamic_lds
+        if self.lds_size > 65536:
+            raise EmuError(f"kernel needs {self.lds_size} bytes of LDS (GFX11 has 65536)")
+        scratch = d.get("private_segment_fixed_size", 0)
+        if d.get("uses_dynamic_stack"):
+            scratch += 16384
+        self.scratch = (scratch + 3) & ~3
+        self.mode = _mode_from_rsrc1(d)
+        self.program = Program(memory, get_target("gfx1100"), self.wave_size)
+        self.program.bind = self._bind
+        self.report = Report()
+        self.counters = Counters()
+
+    def _bind(self, i: Inst) -> None:
+        bind(i)
+        i.use = compute_use(i, self.wave_size)
+        i.aux["use"] = i.use
+
+    # --- initial state ---------------------------------------------------------------
+    def _init_wave(self, wg: Workgroup, index: int) -> Wave:
+        d = self.k.descriptor
+        ws = self.wave_size
+        w = Wave(ws, wg, index, self.scratch)
+        w.memory = self.memory
+        s = 0
+        for flag, value, n in (("user_sgpr_dispatch_ptr", self.dispatch_ptr, 2),
+                               ("user_sgpr_queue_ptr", self.queue_ptr, 2),
+                               ("user_sgpr_kernarg_segment_ptr", self.kernarg, 2),
+                               ("user_sgpr_dispatch_id", 0, 2),
+                               ("user_sgpr_private_segment_size", self.scratch, 1)):
+            if d.get(flag):
+                for k in range(n):
+                    w.s[s + k] = value >> (32 * k) & 0xFFFFFFFF
+                s += n
+        s = max(s, d.get("user_sgpr_count", s))
+        for axis, flag in enumerate(("system_sgpr_workgroup_id_x", "system_sgpr_workgroup_id_y",
+                                     "system_sgpr_workgroup_id_z")):
+            if d.get(flag):
+                w.s[s] = wg.id[axis]
+                s += 1
+        if d.get("system_sgpr_workgroup_info"):
+            w.s[s] = 0
+            s += 1
+        bx, by, bz = self.block
+        tid = index * ws + np.arange(ws)
+        valid = tid < bx * by * bz
+        x, y, z = tid % bx, (tid // bx) % by, tid // (bx * by)
+        w.v[0] = np.where(valid, x | (y << 10) | (z << 20), 0).astype(np.uint32)
+        w.exec = Wave.bools_to_mask(valid)
+        w.valid_lanes = valid
+        w.mode = self.mode
+        if self.strict:
+            w.strict = Strict(self.report, f"workgroup {wg.id} wave {index}", ws, self.hazards)
+        return w
+
+    # --- execution ---------------------------------------------------------------------
+    def run(self) -> Counters:
+        gx, gy, gz = self.groups
+        threads = self.block[0] * self.block[1] * self.block[2]
+        nwaves = (threads + self.wave_size - 1) // self.wave_size
+        total = gx * gy * gz
+        done = 0
+        for z in range(gz):
+            for y in range(gy):
+                for x in range(gx):
+                    wg = Workgroup((x, y, z), self.lds_size, nwaves)
+                    wg.waves = [self._init_wave(wg, k) for k in range(nwaves)]
+                    self._run_workgroup(wg)
+                    done += 1
+                    self.counters.workgroups += 1
+                    self.counters.waves += nwaves
+                    if self.progress is not None:
+                        self.progress(done, total)
+        self._collect()
+        return self.counters
+
+    def _collect(self) -> None:
+        by: dict[str, int] = {}
+        for i in self.program.cache.values():
+            if i.count:
+                by[i.info.cls or i.enc] = by.get(i.info.cls or i.enc, 0) + i.count
+        self.counters.by_class = by
+
+    def _run_workgroup(self, wg: Workgroup) -> None:
+        waves = wg.waves
+        for w in waves:
+            w.pc = self.k.entry
+        while True:
+            live = [w for w in waves if not w.done]
+            if not live:
+                return
+            runnable = [w for w in live if not w.at_barrier]
+            if not runnable:
+                for w in live:
+                    w.at_barrier = False
+                continue
+            for w in runnable:
+                self._run_wave(w, self.quantum)
+
+    def _run_wave(self, w: Wave, quantum: int) -> None:
+        at = self.program.at
+        st = w.strict
+        c = self.counters
+        n = 0
+        try:
+            while n < quantum and not w.done and not w.at_barrier:
+                i = at(w.pc)
+                w.pc = i.pc + i.size
+                if st is not None:
+                    st.before(i, i.use)
+                i.handler(w, i)  # type: ignore[misc]
+                if st is not None:
+                    st.after(i, i.use)
+                i.count += 1
+                n += 1
+                if i.info.cls in ("valu", "valu64", "trans", "dot", "wmma"):
+                    c.lane_instructions += w.exec.bit_count()
+        except EmuError as e:
+            raise EmuError(f"workgroup {w.wg.id} wave {w.index}: {e}") from None
+        w.count += n
+        c.instructions += n
+        if c.instructions > self.max_instructions:
+            raise EmuError(f"instruction limit of {self.max_instructions} reached "
+                           f"(runaway kernel?); wave at pc {w.pc:#x}")

@@ -1,0 +1,326 @@
+"""Strict mode: missing s_waitcnt and unmitigated GFX11 hazards.
+
+Waits (ISA guide 5.6 "Data dependency resolution", 8.2, 10.x): every memory
+instruction is an outstanding operation on its counters (VMcnt: loads and
+atomics with return; VScnt: stores and atomics without return; LGKMcnt: SMEM,
+DS, FLAT, messages; EXPcnt: LDS direct). Results are assumed to arrive as late
+as the hardware allows: VMcnt/VScnt/EXPcnt complete in order, DS in order among
+themselves, SMEM in any order. After `s_waitcnt X(N)` an operation is known to
+be complete only if more than N operations at or after it (in order) are
+outstanding, or (SMEM) N == 0. Reading (or overwriting) a register an
+incomplete load writes is a violation naming both instructions and the register.
+This worst-case model is deterministic: it reports every read that some legal
+latency would break, not only those a random draw happens to expose.
+
+Hazards: the GFX11 list of seeds/001 "RDNA3 / GFX11 hazards" (VcmpxPermlane,
+LdsDirectVALU, LdsDirectVMEM, VALUTransUse, VALUPartialForwarding,
+VALUMaskWrite), with the distances and mitigations LLVM's GCNHazardRecognizer
+uses for them. `s_waitcnt_depctr` fields: va_vdst [15:12], vm_vsrc [4:2],
+sa_sdst [0].
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+
+from radcc.emu.decode import Inst
+from radcc.emu.use import VALU_CLASSES, Use
+
+EXEC_REGS = frozenset({126, 127})
+
+
+@dataclass(frozen=True)
+class Violation:
+    kind: str  # 'waitcnt' or a hazard name
+    message: str
+    pc: int
+    wave: str
+
+    def __str__(self) -> str:
+        return f"{self.kind}: {self.message} [{self.wave}]"
+
+
+@dataclass
+class Report:
+    """Violations of one dispatch (deduplicated by kind, instructions and register)."""
+
+    violations: list[Violation] = field(default_factory=list)
+    _seen: set[tuple[object, ...]] = field(default_factory=set)
+    limit: int = 1000
+
+    def add(self, key: tuple[object, ...], v: Violation) -> None:
+        if key in self._seen or len(self.violations) >= self.limit:
+            return
+        self._seen.add(key)
+        self.violations.append(v)
+
+
+class MemOp:
+    __slots__ = ("inst", "counters", "vdests", "sdests", "smem")
+
+    def __init__(self, inst: Inst, counters: set[str], vdests: tuple[int, ...],
+                 sdests: tuple[int, ...], smem: bool) -> None:
+        self.inst = inst
+        self.counters = counters
+        self.vdests = vdests
+        self.sdests = sdests
+        self.smem = smem
+
+
+def _rname(r: int, v: bool) -> str:
+    if v:
+        return f"v{r}"
+    return {106: "vcc_lo", 107: "vcc_hi", 124: "null", 125: "m0", 126: "exec_lo",
+            127: "exec_hi"}.get(r, f"s{r}" if r < 106 else f"ttmp{r - 108}")
+
+
+def _cdesc(op: MemOp) -> str:
+    c = sorted(op.counters)
+    names = {"vm": "vmcnt", "vs": "vscnt", "lgkm": "lgkmcnt", "exp": "expcnt"}
+    return "/".join(names[x] for x in c)
+
+
+class Strict:
+    """Per-wave scoreboard and hazard state."""
+
+    def __init__(self, report: Report, wave_name: str, wave_size: int,
+                 hazards: bool = True) -> None:
+        self.report = report
+        self.name = wave_name
+        self.wave = wave_size
+        self.hazards = hazards
+        self.queues: dict[str, list[MemOp]] = {"vm": [], "vs": [], "lgkm": [], "exp": []}
+        self.vpend: dict[int, MemOp] = {}
+        self.spend: dict[int, MemOp] = {}
+        # hazard state
+        self.valu_n = 0
+        self.trans_n = 0
+        self.va_epoch = 0  # bumped by waits that drain VALU results (va_vdst=0, VMEM, DS)
+        self.trans_writes: dict[int, tuple[int, int, int, Inst]] = {}
+        self.vgpr_write_at: dict[int, tuple[int, int]] = {}  # reg -> (valu index, epoch)
+        self.exec_writes: deque[int] = deque(maxlen=8)  # valu_n at SALU exec writes
+        self.recent_valu: deque[tuple[frozenset[int], bool]] = deque(maxlen=64)
+        self.mask_write_pending: dict[int, Inst] = {}
+        self.vcmpx_pending: Inst | None = None
+        self.valu_readers: dict[int, int] = {}  # vgpr -> valu_n of last VALU read
+        self.vmem_src: dict[int, Inst] = {}  # vgpr read by an outstanding VMEM/DS
+
+    # --- reporting -------------------------------------------------------------------
+    def _add(self, kind: str, key: tuple[object, ...], msg: str, pc: int) -> None:
+        self.report.add((kind, *key), Violation(kind, msg, pc, self.name))
+
+    # --- memory operations ----------------------------------------------------------
+    def issue(self, w: object, i: Inst, counters: tuple[str, ...], vdests: tuple[int, ...],
+              sdests: tuple[int, ...], smem: bool = False) -> None:
+        op = MemOp(i, set(counters), vdests, sdests, smem)
+        for c in counters:
+            self.queues[c].append(op)
+        for r in vdests:
+            self.vpend[r] = op
+        for r in sdests:
+            self.spend[r] = op
+        if self.hazards and i.info.cls in ("vmem", "flat", "ds"):
+            use: Use | None = i.aux.get("use")
+            if use is not None:
+                for r in use.vreads:
+                    self.vmem_src[r] = i
+            self.va_epoch += 1  # VMEM/DS wait for prior VALU results (va_vdst)
+
+    def _retire(self, op: MemOp, counter: str) -> None:
+        op.counters.discard(counter)
+        if op.counters:
+            return
+        for r in op.vdests:
+            if self.vpend.get(r) is op:
+                del self.vpend[r]
+        for r in op.sdests:
+            if self.spend.get(r) is op:
+                del self.spend[r]
+
+    def waitcnt(self, w: object, i: Inst, vmcnt: int | None = None, lgkmcnt: int | None = None,
+                expcnt: int | None = None, vscnt: int | None = None) -> None:
+        for counter, n in (("vm", vmcnt), ("vs", vscnt), ("exp", expcnt)):
+            if n is None:
+                continue
+            q = self.queues[counter]
+            if len(q) > n:
+                done, self.queues[counter] = q[:len(q) - n], q[len(q) - n:]
+                for op in done:
+                    self._retire(op, counter)
+        if lgkmcnt is not None:
+            q = self.queues["lgkm"]
+            if len(q) > lgkmcnt:
+                keep: list[MemOp] = []
+                later_inorder = 0
+                retire: list[MemOp] = []
+                for op in reversed(q):
+                    if op.smem:
+                        (retire if lgkmcnt == 0 else keep).append(op)
+                    else:
+                        later_inorder += 1
+                        (retire if later_inorder > lgkmcnt else keep).append(op)
+                self.queues["lgkm"] = list(reversed(keep))
+                for op in retire:
+                    self._retire(op, "lgkm")
+        if vmcnt is not None or lgkmcnt is not None:
+            live = {id(op) for q in self.queues.values() for op in q}
+            self.vmem_src = {r: x for r, x in self.vmem_src.items()
+                             if any(id(op) in live and op.inst is x
+                                    for q in self.queues.values() for op in q)}
+
+    def depctr(self, w: object, i: Inst, imm: int) -> None:
+        if imm >> 12 & 0xF == 0:  # va_vdst = 0
+            self.va_epoch += 1
+        if imm & 1 == 0:  # sa_sdst = 0
+            self.mask_write_pending.clear()
+        if imm >> 2 & 7 == 0:  # vm_vsrc = 0
+            self.vmem_src.clear()
+
+    # --- per-instruction checks ----------------------------------------------------------
+    def before(self, i: Inst, use: Use) -> None:
+        """Check an instruction's register reads/writes against outstanding loads."""
+        if self.vpend:
+            for r in use.vreads:
+                op = self.vpend.get(r)
+                if op is not None:
+                    self._pending_read(i, op, r, True)
+            if i.info.cls not in ("vmem", "flat", "ds"):
+                for r in use.vwrites:
+                    op = self.vpend.get(r)
+                    if op is not None:
+                        self._pending_write(i, op, r, True)
+        if self.spend:
+            for r in use.sreads:
+                op = self.spend.get(r)
+                if op is not None:
+                    self._pending_read(i, op, r, False)
+            if i.info.cls != "smem":
+                for r in use.swrites:
+                    op = self.spend.get(r)
+                    if op is not None:
+                        self._pending_write(i, op, r, False)
+        if self.hazards:
+            self._hazards_before(i, use)
+
+    def _pending_read(self, i: Inst, op: MemOp, r: int, v: bool) -> None:
+        self._add("waitcnt", (op.inst.pc, i.pc, v, r),
+                  f"'{i.text}' at pc {i.pc:#x} reads {_rname(r, v)} before the "
+                  f"s_waitcnt {_cdesc(op)} covering '{op.inst.text}' at pc {op.inst.pc:#x}",
+                  i.pc)
+
+    def _pending_write(self, i: Inst, op: MemOp, r: int, v: bool) -> None:
+        self._add("waitcnt", (op.inst.pc, i.pc, v, r, "w"),
+                  f"'{i.text}' at pc {i.pc:#x} overwrites {_rname(r, v)} while "
+                  f"'{op.inst.text}' at pc {op.inst.pc:#x} may still write it "
+                  f"(no s_waitcnt {_cdesc(op)})", i.pc)
+
+    # --- hazards ------------------------------------------------------------------------
+    def _hazards_before(self, i: Inst, use: Use) -> None:
+        cls = i.info.cls
+        is_valu = cls in VALU_CLASSES
+        name = i.info.name
+        if name.startswith("v_permlane") and self.vcmpx_pending is not None:
+            x = self.vcmpx_pending
+            self._add("VcmpxPermlaneHazard", (x.pc, i.pc),
+                      f"'{i.text}' at pc {i.pc:#x} follows '{x.text}' at pc {x.pc:#x} "
+                      "(a VOPC writing EXEC) with no VALU in between", i.pc)
+        if (is_valu or cls in ("salu", "salu64", "branch")) and self.mask_write_pending:
+            for r in use.sreads:
+                x = self.mask_write_pending.get(r)
+                if x is not None:
+                    self._add("VALUMaskWriteHazard", (x.pc, i.pc, r),
+                              f"'{i.text}' at pc {i.pc:#x} reads {_rname(r, False)} written "
+                              f"by '{x.text}' at pc {x.pc:#x} after a VALU used it as a lane "
+                              "mask, without s_waitcnt_depctr sa_sdst(0)", i.pc)
+        if is_valu:
+            for r in use.vreads:
+                t = self.trans_writes.get(r)
+                if t is None:
+                    continue
+                vn, tn, ep, x = t
+                if ep == self.va_epoch and self.valu_n - vn < 6 and self.trans_n - tn < 2:
+                    self._add("VALUTransUseHazard", (x.pc, i.pc, r),
+                              f"'{i.text}' at pc {i.pc:#x} reads v{r} written by the "
+                              f"transcendental '{x.text}' at pc {x.pc:#x} with only "
+                              f"{self.valu_n - vn} VALU in between and no "
+                              "s_waitcnt_depctr va_vdst(0)", i.pc)
+            if self.wave == 64 and len(use.vreads) >= 2 and self.exec_writes:
+                self._partial_forwarding(i, use)
+        if cls == "ldsdir":
+            self._lds_direct(i, use)
+
+    def _partial_forwarding(self, i: Inst, use: Use) -> None:
+        n = self.valu_n
+        writes = sorted({(idx, r) for r in use.vreads
+                         if (t := self.vgpr_write_at.get(r)) is not None
+                         and t[1] == self.va_epoch and (idx := t[0]) >= n - 8}
+                        )
+        for ia, ra in writes:
+            for ib, rb in writes:
+                if not ia < ib or ib - ia - 1 > 2 or n - ib - 1 > 4:
+                    continue
+                if any(ia < e <= ib for e in self.exec_writes):
+                    self._add("VALUPartialForwardingHazard", (i.pc, ra, rb),
+                              f"'{i.text}' at pc {i.pc:#x} reads v{ra} (written before an "
+                              f"SALU EXEC write) and v{rb} (written after it) too soon, "
+                              "without s_waitcnt_depctr va_vdst(0)", i.pc)
+                    return
+
+    def _lds_direct(self, i: Inst, use: Use) -> None:
+        wait_vdst = i.words[0] >> 16 & 0xF
+        for r in use.vwrites:
+            last = self.valu_readers.get(r)
+            if last is not None and self.valu_n - last - 1 < min(wait_vdst, 15):
+                self._add("LdsDirectVALUHazard", (i.pc, r),
+                          f"'{i.text}' at pc {i.pc:#x} writes v{r} read by a VALU "
+                          f"{self.valu_n - last - 1} VALU earlier; wait_vdst must be lower",
+                          i.pc)
+            x = self.vmem_src.get(r)
+            if x is not None:
+                self._add("LdsDirectVMEMHazard", (x.pc, i.pc, r),
+                          f"'{i.text}' at pc {i.pc:#x} writes v{r} still to be read by "
+                          f"'{x.text}' at pc {x.pc:#x} (needs a VALU, a wait or "
+                          "s_waitcnt_depctr vm_vsrc(0))", i.pc)
+
+    def after(self, i: Inst, use: Use) -> None:
+        """Update hazard state once the instruction has executed."""
+        if not self.hazards:
+            return
+        cls = i.info.cls
+        name = i.info.name
+        if cls in VALU_CLASSES:
+            idx = self.valu_n
+            self.valu_n += 1
+            if cls == "trans":
+                self.trans_n += 1
+            for r in use.vwrites:
+                self.vgpr_write_at[r] = (idx, self.va_epoch)
+                if cls == "trans":
+                    self.trans_writes[r] = (self.valu_n, self.trans_n, self.va_epoch, i)
+                else:
+                    self.trans_writes.pop(r, None)
+            for r in use.vreads:
+                self.valu_readers[r] = idx
+            if name.startswith("v_cmpx"):
+                self.vcmpx_pending = i
+            elif name != "v_nop":
+                self.vcmpx_pending = None
+            other = use.literal or any(r not in EXEC_REGS and r not in use.mask_sreads
+                                       for r in use.sreads)
+            self.recent_valu.append((use.mask_sreads, other))
+            self.vmem_src.clear()
+        elif cls in ("salu", "salu64", "branch"):
+            if use.swrites & EXEC_REGS:
+                self.exec_writes.append(self.valu_n)
+            targets = {r for r in use.swrites if r not in EXEC_REGS and r != 125}
+            if targets and i.info.enc in ("SOP1", "SOP2", "SOPK"):
+                for masks, other in reversed(self.recent_valu):
+                    if masks & targets:
+                        for r in targets:
+                            self.mask_write_pending[r] = i
+                        break
+                    if other:
+                        break
+        elif cls == "exp":
+            self.vmem_src.clear()

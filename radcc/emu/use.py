@@ -1,0 +1,135 @@
+"""Which registers an instruction reads and writes, from its OpInfo and fields.
+
+Used by strict mode (waitcnt scoreboard, hazards). Computed once per decoded
+instruction. SGPRs are 7-bit codes (vcc 106/107, m0 125, exec 126/127); VGPRs
+are 0-255. `mask_sreads` are the SGPRs a VALU reads as a lane mask
+(v_cndmask's select, carry-in, v_div_fmas's VCC), needed for VALUMaskWriteHazard.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from radcc.emu.decode import Inst
+from radcc.isa.table import OperandSpec
+
+VALU_CLASSES = frozenset({"valu", "valu64", "trans", "dot", "wmma"})
+NULL = 124
+
+
+@dataclass(frozen=True, slots=True)
+class Use:
+    sreads: frozenset[int]
+    swrites: frozenset[int]
+    vreads: frozenset[int]
+    vwrites: frozenset[int]
+    mask_sreads: frozenset[int]
+    literal: bool
+
+
+def _count(i: Inst, o: OperandSpec, wave: int) -> int:
+    f = i.f
+    if o.kind == "sreg_wave":
+        return wave // 32
+    if o.name == "vaddr":
+        if i.enc == "SCRATCH":
+            return 1 if f.get("sve") else 0
+        if i.enc == "GLOBAL":
+            return 1 if f.get("saddr", NULL) != NULL else 2
+        if i.enc in ("MUBUF", "MTBUF"):
+            return f.get("offen", 0) + f.get("idxen", 0)
+    if o.name == "vdata" and i.enc in ("MUBUF", "MTBUF") and o.is_def:
+        return o.dwords + f.get("tfe", 0)
+    return o.dwords
+
+
+def _code(i: Inst, o: OperandSpec) -> int | None:
+    f = i.f
+    if o.kind == "special":
+        return {"vcc_lo": 106, "vcc": 106, "exec_lo": 126, "exec": 126, "m0": 125}.get(o.fixed)
+    if o.kind in ("imm", "label", "hwreg", "sendmsg", "waitcnt", "delay", "depctr"):
+        return None
+    name = o.name
+    enc = i.enc
+    if enc in ("VOP1", "VOP2", "VOPC", "VOP3", "VOP3SD", "VOP3P"):
+        if name == "vdst":
+            return 256 + f.get("vdst", 0) if o.kind == "vgpr" else f.get("vdst")
+        if name == "vsrc1":
+            return 256 + f["vsrc1"]
+        if name == "sdst":
+            return f.get("sdst", f.get("vdst")) if enc in ("VOP3", "VOP3SD") else f.get("sdst")
+        if name == "vdst2":
+            return f.get("src0")
+        return f.get(name)
+    if enc in ("DS", "FLAT", "GLOBAL", "SCRATCH", "MUBUF", "MTBUF"):
+        if name in ("vdst", "vdata", "vaddr", "addr", "data0", "data1"):
+            return 256 + f.get(name, 0)
+        if name == "saddr" and f.get("saddr", NULL) == NULL:
+            return None
+        if name == "soffset" and f.get("soffset", NULL) == NULL:
+            return None
+        return f.get(name)
+    if enc == "SMEM" and name == "soffset":
+        s = f.get("soffset", NULL)
+        return None if s == NULL else s
+    return f.get(name)
+
+
+def compute_use(i: Inst, wave: int) -> Use:
+    sr: set[int] = set()
+    sw: set[int] = set()
+    vr: set[int] = set()
+    vw: set[int] = set()
+    masks: set[int] = set()
+    specs = list(i.info.operands)
+    if i.enc in ("FLAT", "GLOBAL") and i.info.extra.get("rtn_bits") and i.f.get("glc"):
+        specs.insert(0, OperandSpec("vdst", "vgpr", int(i.info.extra["rtn_bits"]),  # type: ignore[call-overload]
+                                    is_def=True))
+    if i.enc == "VOPD":
+        for s in ("x", "y"):
+            vw.add(i.f["vdst" + s])
+            vr.add(i.f["vsrc1" + s])
+            c = i.f["src0" + s]
+            (vr.add(c - 256) if c >= 256 else sr.add(c) if c < 128 else None)
+    for o in specs:
+        code = _code(i, o)
+        if code is None or (code == NULL):
+            continue
+        n = _count(i, o, wave)
+        is_vcc_special = o.kind == "special"
+        if is_vcc_special and o.fixed in ("vcc_lo", "vcc"):
+            n = wave // 32
+        regs = range(code, code + n)
+        if code >= 256:
+            (vw if o.is_def else vr).update((r - 256) & 255 for r in regs)
+        elif code < 128:
+            (sw if o.is_def else sr).update(r for r in regs if r < 128)
+            if not o.is_def and (o.kind == "sreg_wave" or is_vcc_special) \
+                    and i.info.cls in VALU_CLASSES:
+                masks.update(r for r in regs if r < 128)
+    for reg in i.info.implicit_reads:
+        sr.update(_implicit(reg, wave))
+    for reg in i.info.implicit_writes:
+        sw.update(_implicit(reg, wave))
+    if i.name in ("v_cndmask_b32", "v_div_fmas_f32", "v_div_fmas_f64") and i.enc != "VOP3":
+        masks.update(_implicit("vcc", wave))
+    if i.enc == "VOPD" and "cndmask" in i.text:
+        masks.update(_implicit("vcc", wave))
+        sr.update(_implicit("vcc", wave))
+    if i.name.startswith("v_cmpx"):
+        sw.update(_implicit("exec", wave))
+    if i.info.cls in VALU_CLASSES or i.enc in ("DS", "FLAT", "GLOBAL", "SCRATCH", "MUBUF"):
+        sr.update(_implicit("exec", wave))
+    sr.discard(NULL)
+    sw.discard(NULL)
+    return Use(frozenset(sr), frozenset(sw), frozenset(vr), frozenset(vw), frozenset(masks),
+               "literal" in i.f)
+
+
+def _implicit(reg: str, wave: int) -> tuple[int, ...]:
+    base = {"vcc": 106, "exec": 126, "m0": 125}.get(reg)
+    if base is None:
+        return ()
+    if reg == "m0":
+        return (125,)
+    return (base,) if wave == 32 else (base, base + 1)

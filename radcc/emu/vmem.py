@@ -1,0 +1,405 @@
+"""Vector memory: GLOBAL, SCRATCH, FLAT (ISA guide chapter 10 "Flat memory
+instructions") and MUBUF/MTBUF buffers (chapter 9 "Vector memory operations",
+9.1.5 buffer addressing, 9.1.8 range checking).
+
+Addresses per lane:
+- GLOBAL: SGPR[saddr] (64-bit) + VGPR[vaddr] (32-bit unsigned), or VGPR[vaddr:+1]
+  (64-bit) when saddr is off; plus the signed 13-bit offset.
+- SCRATCH: per-lane private offset SGPR[saddr] + VGPR[vaddr] (when SVE) + offset.
+- FLAT: 64-bit VGPR address; the shared and private apertures (10.1.1) route to LDS
+  and scratch.
+- MUBUF/MTBUF: the V# in SGPR[srsrc:+3] (base [47:0], stride [61:48],
+  num_records [95:64], swizzle off); offset = SGPR[soffset] + inst_offset +
+  VGPR (offen); index = VGPR (idxen). Out-of-range lanes load 0 and drop stores.
+Loads and atomics-with-return count on VMcnt, stores and atomics without return
+on VScnt (FLAT also on LGKMcnt); strict mode tracks them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from radcc.emu.atomics import atomic_fn, op_stem, type_bits
+from radcc.emu.decode import EmuError, Inst, UnsupportedInstruction
+from radcc.emu.memory import MemFault
+from radcc.emu.regs import sread
+from radcc.emu.state import NULL, PRIVATE_BASE_HI, SHARED_BASE_HI, Wave
+
+Handler = Callable[[Wave, Inst], None]
+U64 = np.uint64
+
+# load/store data shapes: suffix -> (bytes, signed, d16 placement: None/'lo'/'hi')
+_LOAD = {
+    "u8": (1, False, None), "i8": (1, True, None), "u16": (2, False, None),
+    "i16": (2, True, None), "b32": (4, False, None), "b64": (8, False, None),
+    "b96": (12, False, None), "b128": (16, False, None),
+    "d16_u8": (1, False, "lo"), "d16_i8": (1, True, "lo"), "d16_b16": (2, False, "lo"),
+    "d16_hi_u8": (1, False, "hi"), "d16_hi_i8": (1, True, "hi"), "d16_hi_b16": (2, False, "hi"),
+    "format_x": (4, False, None), "format_xy": (8, False, None),
+    "format_xyz": (12, False, None), "format_xyzw": (16, False, None),
+}
+_STORE = {
+    "b8": (1, None), "b16": (2, None), "b32": (4, None), "b64": (8, None), "b96": (12, None),
+    "b128": (16, None), "d16_hi_b8": (1, "hi"), "d16_hi_b16": (2, "hi"),
+    "format_x": (4, None), "format_xy": (8, None), "format_xyz": (12, None),
+    "format_xyzw": (16, None),
+}
+
+
+def fault(i: Inst, e: MemFault) -> EmuError:
+    return EmuError(f"{i.where()}: memory fault: {e}")
+
+
+def read_vgprs_bytes(w: Wave, reg: int, nbytes: int, lanes: np.ndarray) -> np.ndarray:
+    """VGPR data of the given lanes as bytes [n, nbytes] (little endian, reg first)."""
+    ndw = (nbytes + 3) // 4
+    regs = [(reg + k) & 255 for k in range(ndw)]
+    words = w.v[regs][:, lanes].T.copy()  # [n, ndw]
+    return words.view(np.uint8).reshape(len(lanes), ndw * 4)[:, :nbytes]
+
+
+def write_load(w: Wave, reg: int, data: np.ndarray, lanes: np.ndarray, signed: bool,
+               d16: str | None) -> None:
+    """Write loaded bytes [n, nbytes] into VGPRs with the load's extension rules."""
+    n, nbytes = data.shape
+    if nbytes >= 4:
+        words = np.ascontiguousarray(data).view(np.uint32).reshape(n, nbytes // 4)
+        for k in range(nbytes // 4):
+            w.v[(reg + k) & 255, lanes] = words[:, k]
+        return
+    if nbytes == 1:
+        v = data[:, 0].astype(np.int8 if signed else np.uint8)
+    else:
+        v = np.ascontiguousarray(data).view(np.int16 if signed else np.uint16)[:, 0]
+    if d16 is None:
+        w.v[reg, lanes] = v.astype(np.int32).view(np.uint32) if signed else v.astype(np.uint32)
+        return
+    h = v.astype(np.int16).view(np.uint16).astype(np.uint32) if signed else v.astype(np.uint32)
+    old = w.v[reg, lanes]
+    if d16 == "lo":
+        w.v[reg, lanes] = (old & np.uint32(0xFFFF0000)) | h
+    else:
+        w.v[reg, lanes] = (old & np.uint32(0xFFFF)) | (h << np.uint32(16))
+
+
+def _store_bytes(w: Wave, reg: int, nbytes: int, d16: str | None,
+                 lanes: np.ndarray) -> np.ndarray:
+    if d16 == "hi":
+        hi = (w.v[reg, lanes] >> np.uint32(16)).astype(np.uint32)
+        return hi.view(np.uint8).reshape(len(lanes), 4)[:, :nbytes].copy()
+    return read_vgprs_bytes(w, reg, nbytes, lanes)
+
+
+class Space:
+    """Where a lane's address goes: 'global' memory, 'lds' or 'scratch'."""
+
+    @staticmethod
+    def split(addrs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        hi = (addrs >> U64(32)).astype(np.int64)
+        return hi == SHARED_BASE_HI, hi == PRIVATE_BASE_HI, ~((hi == SHARED_BASE_HI)
+                                                              | (hi == PRIVATE_BASE_HI))
+
+
+def lds_access(w: Wave, offs: np.ndarray, n: int, lanes: np.ndarray, write: bool) -> np.ndarray:
+    """Byte indices [len, n] into LDS; faults (naming the lane) when out of range."""
+    size = w.wg.lds_size
+    bad = (offs < 0) | (offs + n > size)
+    if bad.any():
+        k = int(np.argmax(bad))
+        raise MemFault(f"lane {int(lanes[k])}: LDS {'store' if write else 'load'} at "
+                       f"{int(offs[k]):#x} ({n} bytes) is outside the {size}-byte LDS "
+                       "allocation", int(offs[k]), int(lanes[k]))
+    return offs[:, None] + np.arange(n, dtype=np.int64)
+
+
+def scratch_index(w: Wave, offs: np.ndarray, n: int, lanes: np.ndarray,
+                  write: bool) -> tuple[np.ndarray, np.ndarray]:
+    size = w.scratch_bytes
+    bad = (offs < 0) | (offs + n > size)
+    if bad.any():
+        k = int(np.argmax(bad))
+        raise MemFault(f"lane {int(lanes[k])}: scratch {'store' if write else 'load'} at "
+                       f"{int(offs[k]):#x} ({n} bytes) is outside the {size}-byte private "
+                       "segment", int(offs[k]), int(lanes[k]))
+    return lanes[:, None], offs[:, None] + np.arange(n, dtype=np.int64)
+
+
+def mem_gather(w: Wave, space: str, addrs: np.ndarray, n: int, lanes: np.ndarray) -> np.ndarray:
+    if space == "global":
+        return w.memory.gather(addrs, n, lanes)
+    offs = (addrs & U64(0xFFFFFFFF)).astype(np.int64)
+    if space == "lds":
+        return w.wg.lds[lds_access(w, offs, n, lanes, False)]
+    li, bi = scratch_index(w, offs, n, lanes, False)
+    return w.scratch[li, bi]
+
+
+def mem_scatter(w: Wave, space: str, addrs: np.ndarray, data: np.ndarray,
+                lanes: np.ndarray) -> None:
+    n = data.shape[1]
+    if space == "global":
+        w.memory.scatter(addrs, data, lanes)
+        return
+    offs = (addrs & U64(0xFFFFFFFF)).astype(np.int64)
+    if space == "lds":
+        w.wg.lds[lds_access(w, offs, n, lanes, True)] = data
+        return
+    li, bi = scratch_index(w, offs, n, lanes, True)
+    w.scratch[li, bi] = data
+
+
+def _bytes_to_int(b: np.ndarray) -> int:
+    return int.from_bytes(b.tobytes(), "little")
+
+
+def do_atomic(w: Wave, space: str, addrs: np.ndarray, lanes: np.ndarray, stem: str, bits: int,
+              data: np.ndarray, data2: np.ndarray | None) -> np.ndarray:
+    """Apply an atomic lane by lane; returns the old values as bytes [n, bits/8]."""
+    fn = atomic_fn(stem, bits)
+    nb = bits // 8
+    old_all = np.zeros((len(lanes), nb), dtype=np.uint8)
+    for k in range(len(lanes)):
+        a = addrs[k:k + 1]
+        ln = lanes[k:k + 1]
+        old_b = mem_gather(w, space, a, nb, ln)[0]
+        old = _bytes_to_int(old_b)
+        d = _bytes_to_int(data[k])
+        c = _bytes_to_int(data2[k]) if data2 is not None else 0
+        new = fn(old, d, c)
+        nbytes = np.frombuffer(new.to_bytes(nb, "little"), dtype=np.uint8)[None, :]
+        mem_scatter(w, space, a, nbytes, ln)
+        old_all[k] = old_b
+    return old_all
+
+
+# --- address computation -------------------------------------------------------------
+def _flat_like_addrs(w: Wave, i: Inst, lanes: np.ndarray) -> tuple[np.ndarray, str | None]:
+    """(addresses, fixed space or None for flat aperture routing)."""
+    f = i.f
+    off = f.get("offset", 0)
+    saddr = f.get("saddr", NULL)
+    va = f["vaddr"]
+    if i.enc == "SCRATCH":
+        base = np.zeros(len(lanes), dtype=np.int64)
+        if saddr != NULL:
+            base += sread(w, saddr) & 0xFFFFFFFF
+        if f.get("sve"):
+            base += w.v[va, lanes].astype(np.int64)
+        return ((base + off) & 0xFFFFFFFF).astype(U64), "scratch"
+    if i.enc == "GLOBAL" and saddr != NULL:
+        a = U64(sread(w, saddr, 64)) + w.v[va, lanes].astype(U64)
+    else:
+        a = w.v[va, lanes].astype(U64) | (w.v[(va + 1) & 255, lanes].astype(U64) << U64(32))
+    a = a + U64(off & 0xFFFFFFFFFFFFFFFF) if off >= 0 else a - U64(-off)
+    return a, ("global" if i.enc == "GLOBAL" else None)
+
+
+def _flat_bind(i: Inst) -> Handler:
+    name = i.name
+    prefix, _, rest = name.partition("_")
+    is_flat = i.enc == "FLAT"
+    vdst, vdata = i.f.get("vdst", 0), i.f.get("vdata", 0)
+    if rest.startswith("load_addtid") or rest.startswith("store_addtid"):
+        raise UnsupportedInstruction(f"{i.where()}: {name} is not supported")
+    if rest.startswith("load_"):
+        nbytes, signed, d16 = _LOAD[rest[5:]]
+        ndw = (nbytes + 3) // 4
+        dests = tuple((vdst + k) & 255 for k in range(ndw))
+
+        def hl(w: Wave, i: Inst) -> None:
+            lanes = np.flatnonzero(w.exec_mask())
+            if w.strict is not None:
+                w.strict.issue(w, i, ("vm", "lgkm") if is_flat else ("vm",), dests, ())
+            if not len(lanes):
+                return
+            addrs, space = _flat_like_addrs(w, i, lanes)
+            try:
+                data = _gather_routed(w, space, addrs, nbytes, lanes)
+            except MemFault as e:
+                raise fault(i, e) from None
+            write_load(w, vdst, data, lanes, signed, d16)
+        return hl
+    if rest.startswith("store_"):
+        nbytes, d16 = _STORE[rest[6:]]
+
+        def hs(w: Wave, i: Inst) -> None:
+            lanes = np.flatnonzero(w.exec_mask())
+            if w.strict is not None:
+                w.strict.issue(w, i, ("vs", "lgkm") if is_flat else ("vs",), (), ())
+            if not len(lanes):
+                return
+            addrs, space = _flat_like_addrs(w, i, lanes)
+            data = _store_bytes(w, vdata, nbytes, d16, lanes)
+            try:
+                _scatter_routed(w, space, addrs, data, lanes)
+            except MemFault as e:
+                raise fault(i, e) from None
+        return hs
+    if rest.startswith("atomic_"):
+        stem = op_stem(name)
+        bits = type_bits(name)
+        nb = bits // 8
+        cmp = stem in ("cmpswap",)
+        rtn = bool(i.f.get("glc"))
+        dests = tuple((vdst + k) & 255 for k in range(bits // 32)) if rtn else ()
+
+        def ha(w: Wave, i: Inst) -> None:
+            lanes = np.flatnonzero(w.exec_mask())
+            if w.strict is not None:
+                cnt = "vm" if rtn else "vs"
+                w.strict.issue(w, i, (cnt, "lgkm") if is_flat else (cnt,), dests, ())
+            if not len(lanes):
+                return
+            addrs, space = _flat_like_addrs(w, i, lanes)
+            data = read_vgprs_bytes(w, vdata, nb * (2 if cmp else 1), lanes)
+            d, d2 = (data[:, :nb], data[:, nb:]) if cmp else (data, None)
+            try:
+                old = _atomic_routed(w, space, addrs, lanes, stem, bits, d, d2)
+            except MemFault as e:
+                raise fault(i, e) from None
+            if rtn:
+                write_load(w, vdst, old, lanes, False, None)
+        return ha
+    raise UnsupportedInstruction(f"{i.where()}: {name} is not supported")
+
+
+def _routes(space: str | None, addrs: np.ndarray) -> list[tuple[str, np.ndarray]]:
+    if space is not None:
+        return [(space, np.ones(len(addrs), dtype=bool))]
+    lds, priv, glob = Space.split(addrs)
+    return [(s, m) for s, m in (("global", glob), ("lds", lds), ("scratch", priv)) if m.any()]
+
+
+def _gather_routed(w: Wave, space: str | None, addrs: np.ndarray, n: int,
+                   lanes: np.ndarray) -> np.ndarray:
+    routes = _routes(space, addrs)
+    if len(routes) == 1:
+        return mem_gather(w, routes[0][0], addrs, n, lanes)
+    out = np.zeros((len(lanes), n), dtype=np.uint8)
+    for s, m in routes:
+        out[m] = mem_gather(w, s, addrs[m], n, lanes[m])
+    return out
+
+
+def _scatter_routed(w: Wave, space: str | None, addrs: np.ndarray, data: np.ndarray,
+                    lanes: np.ndarray) -> None:
+    for s, m in _routes(space, addrs):
+        mem_scatter(w, s, addrs[m], data[m], lanes[m])
+
+
+def _atomic_routed(w: Wave, space: str | None, addrs: np.ndarray, lanes: np.ndarray, stem: str,
+                   bits: int, d: np.ndarray, d2: np.ndarray | None) -> np.ndarray:
+    out = np.zeros((len(lanes), bits // 8), dtype=np.uint8)
+    for s, m in _routes(space, addrs):
+        out[m] = do_atomic(w, s, addrs[m], lanes[m], stem, bits, d[m],
+                           None if d2 is None else d2[m])
+    return out
+
+
+# --- MUBUF / MTBUF ---------------------------------------------------------------------
+def _buf_addrs(w: Wave, i: Inst, lanes: np.ndarray, nbytes: int
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """(addresses, in-range mask) per lane (ISA 9.1.5, 9.1.8 with swizzle disabled)."""
+    f = i.f
+    desc = sread(w, f["srsrc"], 128)
+    base = desc & ((1 << 48) - 1)
+    stride = desc >> 48 & 0x3FFF
+    num = desc >> 64 & 0xFFFFFFFF
+    soff = sread(w, f["soffset"]) if f.get("soffset", NULL) != NULL else 0
+    va = f["vaddr"]
+    k = 0
+    index = np.zeros(len(lanes), dtype=np.int64)
+    voff = np.zeros(len(lanes), dtype=np.int64)
+    if f.get("idxen"):
+        index = w.v[va, lanes].astype(np.int64)
+        k = 1
+    if f.get("offen"):
+        voff = w.v[(va + k) & 255, lanes].astype(np.int64)
+    offset = voff + f.get("offset", 0)
+    if f.get("idxen") and stride:
+        in_range = (index < num) & (offset + nbytes <= stride)
+    else:
+        in_range = offset + nbytes <= num
+    addrs = (U64(base) + (index * stride + offset + soff).astype(U64))
+    return addrs, np.asarray(in_range)
+
+
+def _buf_bind(i: Inst) -> Handler:
+    name = i.name
+    rest = name.split("_", 1)[1]
+    if rest in ("gl0_inv", "gl1_inv"):
+        return lambda w, i: None
+    vdata = i.f["vdata"]
+    if i.enc == "MTBUF":
+        rest = rest.replace("d16_", "")
+    if rest.startswith("load_lds") or "d16_format" in rest or "d16_hi_format" in rest:
+        raise UnsupportedInstruction(f"{i.where()}: {name} is not supported")
+    if rest.startswith("load_"):
+        nbytes, signed, d16 = _LOAD[rest[5:]]
+        dests = tuple((vdata + k) & 255 for k in range((nbytes + 3) // 4 + i.f.get("tfe", 0)))
+
+        def hl(w: Wave, i: Inst) -> None:
+            lanes = np.flatnonzero(w.exec_mask())
+            if w.strict is not None:
+                w.strict.issue(w, i, ("vm",), dests, ())
+            if not len(lanes):
+                return
+            addrs, ok = _buf_addrs(w, i, lanes, nbytes)
+            data = np.zeros((len(lanes), nbytes), dtype=np.uint8)
+            try:
+                data[ok] = w.memory.gather(addrs[ok], nbytes, lanes[ok])
+            except MemFault as e:
+                raise fault(i, e) from None
+            write_load(w, vdata, data, lanes, signed, d16)
+        return hl
+    if rest.startswith("store_"):
+        nbytes, d16 = _STORE[rest[6:]]
+
+        def hs(w: Wave, i: Inst) -> None:
+            lanes = np.flatnonzero(w.exec_mask())
+            if w.strict is not None:
+                w.strict.issue(w, i, ("vs",), (), ())
+            if not len(lanes):
+                return
+            addrs, ok = _buf_addrs(w, i, lanes, nbytes)
+            data = _store_bytes(w, vdata, nbytes, d16, lanes)
+            try:
+                w.memory.scatter(addrs[ok], data[ok], lanes[ok])
+            except MemFault as e:
+                raise fault(i, e) from None
+        return hs
+    if rest.startswith("atomic_"):
+        stem = op_stem(name)
+        bits = type_bits(name)
+        nb = bits // 8
+        cmp = stem == "cmpswap"
+        rtn = bool(i.f.get("glc"))
+        dests = tuple((vdata + k) & 255 for k in range(bits // 32)) if rtn else ()
+
+        def ha(w: Wave, i: Inst) -> None:
+            lanes = np.flatnonzero(w.exec_mask())
+            if w.strict is not None:
+                w.strict.issue(w, i, ("vm" if rtn else "vs",), dests, ())
+            if not len(lanes):
+                return
+            addrs, ok = _buf_addrs(w, i, lanes, nb)
+            data = read_vgprs_bytes(w, vdata, nb * (2 if cmp else 1), lanes)
+            d, d2 = (data[:, :nb], data[:, nb:]) if cmp else (data, None)
+            old = np.zeros((len(lanes), nb), dtype=np.uint8)
+            try:
+                old[ok] = do_atomic(w, "global", addrs[ok], lanes[ok], stem, bits, d[ok],
+                                    None if d2 is None else d2[ok])
+            except MemFault as e:
+                raise fault(i, e) from None
+            if rtn:
+                write_load(w, vdata, old, lanes, False, None)
+        return ha
+    raise UnsupportedInstruction(f"{i.where()}: {name} is not supported")
+
+
+BINDERS: dict[str, Callable[[Inst], Handler]] = {
+    "GLOBAL": _flat_bind, "SCRATCH": _flat_bind, "FLAT": _flat_bind,
+    "MUBUF": _buf_bind, "MTBUF": _buf_bind,
+}

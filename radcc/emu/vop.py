@@ -1,0 +1,383 @@
+"""VALU glue: operands, modifiers, DPP, results; lane-crossing instructions.
+
+The arithmetic lives in the VALU semantics library (`radcc.emu.valu`,
+`execute_valu`); this module reads the sources of VOP1/VOP2/VOPC/VOP3/VOP3SD/
+VOP3P/VOPD instructions from the register file (ISA guide 7.2 operands, 7.3
+instructions with 16-bit data), gathers DPP16/DPP8 lanes (7.7 "Data parallel
+processing"), writes VGPR results under EXEC and the DPP row/bank masks, and
+writes compare/carry masks to VCC, an SGPR or EXEC (v_cmpx).
+
+Handled here because they touch lanes or the register file, not arithmetic:
+v_readlane/v_writelane/v_readfirstlane, v_permlane16/x16/64, v_swap,
+v_movrel*, v_nop (16.7, 16.8 pseudocode).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from radcc.emu.decode import EmuError, Inst, UnsupportedInstruction
+from radcc.emu.regs import sread, swrite, vread
+from radcc.emu.state import EXEC_LO, M0, MASK32, VCC_LO, Wave
+
+Handler = Callable[[Wave, Inst], None]
+Reader = Callable[[Wave], np.ndarray]
+U64 = np.uint64
+_ONE = U64(1)
+
+
+def _valu() -> tuple[Callable[..., object], type, frozenset[str]]:
+    from radcc.emu.valu import ACC_OPS, ValuMods, execute_valu
+    return execute_valu, ValuMods, frozenset(ACC_OPS)
+
+
+def _mask_reader(code: int) -> Reader:
+    """A lane mask source (SGPR/VCC code) as per-lane 0/1 uint64."""
+    def r(w: Wave) -> np.ndarray:
+        m = w.read_mask(code) if code < 128 else sread(w, code)
+        return w.mask_to_bools(m).astype(U64)
+    return r
+
+
+def _src_reader(code: int, bits: int, typ: str, lit: int | None) -> Reader:
+    if code >= 256:
+        reg = code - 256
+        if bits == 64:
+            def r64(w: Wave) -> np.ndarray:
+                return w.v[reg].astype(U64) | (w.v[(reg + 1) & 255].astype(U64) << U64(32))
+            return r64
+        return lambda w: w.v[reg].astype(U64)
+    return lambda w: vread(w, code, bits, typ, lit)
+
+
+# --- DPP (ISA 7.7) -----------------------------------------------------------------------
+def dpp16_source(ctrl: int, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """(source lane, valid) per lane for a DPP16 control."""
+    lane = np.arange(size)
+    row_base = lane & ~15
+    in_row = lane & 15
+    valid = np.ones(size, dtype=bool)
+    if ctrl <= 0xFF:
+        src = (lane & ~3) | ((ctrl >> (2 * (lane & 3))) & 3)
+    elif 0x101 <= ctrl <= 0x10F:
+        n = ctrl & 0xF
+        src = lane + n
+        valid = in_row + n < 16
+    elif 0x111 <= ctrl <= 0x11F:
+        n = ctrl & 0xF
+        src = lane - n
+        valid = in_row - n >= 0
+    elif 0x121 <= ctrl <= 0x12F:
+        n = ctrl & 0xF
+        src = row_base + (in_row - n) % 16
+    elif ctrl == 0x140:
+        src = row_base + 15 - in_row
+    elif ctrl == 0x141:
+        src = (lane & ~7) + 7 - (lane & 7)
+    elif 0x150 <= ctrl <= 0x15F:
+        src = row_base + (ctrl & 0xF)
+    elif 0x160 <= ctrl <= 0x16F:
+        src = row_base + (in_row ^ (ctrl & 0xF))
+    else:
+        raise EmuError(f"DPP control {ctrl:#x} is not valid on GFX11")
+    return np.where(valid, src, lane) % size, valid
+
+
+def dpp8_source(sel: int, size: int) -> np.ndarray:
+    lane = np.arange(size)
+    s = np.array([(sel >> (3 * k)) & 7 for k in range(8)])
+    return (lane & ~7) | s[lane & 7]
+
+
+class Dpp:
+    """Precomputed lane gather and write mask of one DPP instruction."""
+
+    def __init__(self, f: dict[str, int], size: int) -> None:
+        lane = np.arange(size)
+        if f["dpp"] == 16:
+            self.src, self.valid = dpp16_source(f["dpp_ctrl"], size)
+            rows = np.array([(f["row_mask"] >> r) & 1 for r in range(4)], dtype=bool)
+            banks = np.array([(f["bank_mask"] >> b) & 1 for b in range(4)], dtype=bool)
+            self.write = rows[(lane >> 4) & 3] & banks[(lane >> 2) & 3]
+            self.bound_ctrl = bool(f.get("bound_ctrl"))
+        else:
+            self.src = dpp8_source(f["dpp8"], size)
+            self.valid = np.ones(size, dtype=bool)
+            self.write = np.ones(size, dtype=bool)
+            self.bound_ctrl = True
+        self.fi = bool(f.get("fi"))
+
+    def gather(self, w: Wave, val: np.ndarray, ex: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(gathered src0, lanes allowed to write)."""
+        ok = self.valid.copy()
+        if not self.fi:
+            ok &= ex[self.src]
+        out = np.where(ok, val[self.src], U64(0))
+        write = self.write & (ok | self.bound_ctrl)
+        return out, write
+
+
+# --- operand plan ---------------------------------------------------------------------------
+def _sdst_code(i: Inst) -> int | None:
+    for o in i.info.defs:
+        if o.kind in ("sreg_wave", "sgpr"):
+            return i.f.get("sdst", i.f.get("vdst")) if i.enc in ("VOP3", "VOP3SD") \
+                else i.f.get("sdst")
+        if o.kind == "special" and o.fixed == "vcc_lo":
+            return VCC_LO
+    return None
+
+
+def _readers(i: Inst, wave: int) -> list[Reader]:
+    f = i.f
+    lit = f.get("literal")
+    out: list[Reader] = []
+    for o in i.info.srcs:
+        if o.kind == "special" and o.fixed == "vcc_lo":
+            out.append(_mask_reader(VCC_LO))
+        elif o.kind == "sreg_wave":
+            out.append(_mask_reader(f[o.name]))
+        elif o.kind == "imm":
+            k = lit if lit is not None else 0
+            out.append(lambda w, k=k: np.full(w.size, k, dtype=U64))
+        elif o.name == "vsrc1":
+            out.append(_src_reader(256 + f["vsrc1"], o.bits, o.type, lit))
+        else:
+            out.append(_src_reader(f[o.name], o.bits, o.type, lit))
+    return out
+
+
+def _mods(i: Inst, vmods: type) -> object:
+    f = i.f
+    b3 = lambda v: (bool(v & 1), bool(v >> 1 & 1), bool(v >> 2 & 1))  # noqa: E731
+    if i.enc == "VOP3P":
+        return vmods(neg=b3(f.get("neg", 0)), neg_hi=b3(f.get("neg_hi", 0)),
+                     opsel=f.get("opsel", 0), opsel_hi=f.get("opsel_hi", 7),
+                     clamp=bool(f.get("clamp")))
+    if i.enc in ("VOP3", "VOP3SD"):
+        return vmods(abs=b3(f.get("abs", 0)), neg=b3(f.get("neg", 0)), opsel=f.get("opsel", 0),
+                     clamp=bool(f.get("clamp")), omod=f.get("omod", 0))
+    if f.get("dpp") == 16:
+        return vmods(abs=(bool(f.get("src0_abs")), bool(f.get("src1_abs")), False),
+                     neg=(bool(f.get("src0_neg")), bool(f.get("src1_neg")), False))
+    return vmods()
+
+
+def _writer(i: Inst) -> tuple[int | None, int]:
+    for o in i.info.defs:
+        if o.kind == "vgpr" and o.name == "vdst":
+            return i.f.get("vdst", 0), o.bits
+    return None, 0
+
+
+def write_result(w: Wave, vdst: int, r: object, mask: np.ndarray) -> None:
+    d = r.d  # type: ignore[attr-defined]
+    bits = r.d_bits  # type: ignore[attr-defined]
+    if bits == 16:
+        sh = U64(r.d_shift)  # type: ignore[attr-defined]
+        old = w.v[vdst][mask].astype(U64)
+        keep = U64(0xFFFF0000) if not r.d_shift else U64(0xFFFF)  # type: ignore[attr-defined]
+        w.v[vdst][mask] = ((old & keep) | ((d[mask] & U64(0xFFFF)) << sh)).astype(np.uint32)
+    elif bits == 32:
+        w.v[vdst][mask] = (d[mask] & U64(MASK32)).astype(np.uint32)
+    elif bits == 64:
+        w.v[vdst][mask] = (d[mask] & U64(MASK32)).astype(np.uint32)
+        w.v[(vdst + 1) & 255][mask] = (d[mask] >> U64(32)).astype(np.uint32)
+    else:
+        for k in range(d.shape[0]):
+            w.v[(vdst + k) & 255][mask] = (d[k][mask] & U64(MASK32)).astype(np.uint32)
+
+
+def _bind_generic(i: Inst, name: str | None = None) -> Handler:
+    execute_valu, vmods, acc_ops = _valu()
+    opname = name or i.name
+    readers = _readers(i, 0)
+    mods = _mods(i, vmods)
+    vdst, vbits = _writer(i)
+    if opname in acc_ops and vdst is not None:
+        acc = vdst
+        readers.append(lambda w: w.v[acc].astype(U64))
+    sdst = _sdst_code(i)
+    dpp_info = i.f.get("dpp")
+    dpp_cache: dict[int, Dpp] = {}
+    is_cmpx = i.name.startswith("v_cmpx")
+
+    def h(w: Wave, i: Inst) -> None:
+        ex = w.exec_mask()
+        srcs = [r(w) for r in readers]
+        wmask = ex
+        if dpp_info:
+            d = dpp_cache.get(w.size)
+            if d is None:
+                d = dpp_cache[w.size] = Dpp(i.f, w.size)
+            srcs[0], allowed = d.gather(w, srcs[0], ex)
+            wmask = ex & allowed
+        try:
+            r = execute_valu(opname, srcs, mods, wave=w.size, exec_mask=wmask, mode=w.mode,
+                             lane_masks={"vcc": w.vcc, "exec": w.exec})
+        except KeyError:
+            raise UnsupportedInstruction(
+                f"{i.where()}: the VALU library does not implement {opname}") from None
+        if r.d is not None and vdst is not None:  # type: ignore[attr-defined]
+            write_result(w, vdst, r, wmask)
+        if r.sdst is not None:  # type: ignore[attr-defined]
+            m = w.bools_to_mask(r.sdst)  # type: ignore[attr-defined]
+            if r.writes_exec or is_cmpx:  # type: ignore[attr-defined]
+                w.exec = m
+            elif sdst is not None:
+                w.write_mask(sdst, m)
+    return h
+
+
+# --- VOPD (ISA 7.6 dual issue) --------------------------------------------------------------
+def _bind_vopd(i: Inst) -> Handler:
+    execute_valu, vmods, acc_ops = _valu()
+    from radcc.isa.table import get_table
+    from radcc.target import GfxLevel
+    t = get_table(GfxLevel.GFX11)
+    xi = t.decode("VOPD", i.f["opx"])
+    yi = t.decode("VOPDY", i.f["opy"])
+    if xi is None or yi is None:
+        raise UnsupportedInstruction(f"{i.where()}: unknown VOPD opcode")
+    lit = i.f.get("literal")
+    halves = []
+    for info, sfx in ((xi, "x"), (yi, "y")):
+        op = "v_" + info.name[len("v_dual_"):]
+        rd: list[Reader] = []
+        for o in info.srcs:
+            if o.kind == "imm":
+                k = lit or 0
+                rd.append(lambda w, k=k: np.full(w.size, k, dtype=U64))
+            elif o.name == "vsrc1":
+                rd.append(_src_reader(256 + i.f["vsrc1" + sfx], 32, o.type, lit))
+            else:
+                rd.append(_src_reader(i.f["src0" + sfx], 32, o.type, lit))
+        vd = i.f["vdst" + sfx]
+        if op == "v_cndmask_b32":
+            rd.append(_mask_reader(VCC_LO))
+        if info.extra.get("acc") or op in acc_ops:
+            rd.append(lambda w, vd=vd: w.v[vd].astype(U64))
+        halves.append((op, rd, vd))
+    mods = vmods()
+
+    def h(w: Wave, i: Inst) -> None:
+        ex = w.exec_mask()
+        results = []
+        for op, rd, vd in halves:
+            srcs = [r(w) for r in rd]
+            try:
+                r = execute_valu(op, srcs, mods, wave=w.size, exec_mask=ex, mode=w.mode,
+                                 lane_masks={"vcc": w.vcc, "exec": w.exec})
+            except KeyError:
+                raise UnsupportedInstruction(
+                    f"{i.where()}: the VALU library does not implement {op}") from None
+            results.append((vd, r))
+        for vd, r in results:
+            write_result(w, vd, r, ex)
+    return h
+
+
+# --- lane instructions (16.7/16.8) -------------------------------------------------------------
+def _bind_lane(i: Inst) -> Handler | None:
+    name = i.name
+    f = i.f
+    lit = f.get("literal")
+    if name in ("v_nop", "v_pipeflush"):
+        return lambda w, i: None
+    if name == "v_readlane_b32":
+        src, sel, dst = f["src0"] - 256, f["src1"], f.get("sdst", f.get("vdst"))
+
+        def hr(w: Wave, i: Inst) -> None:
+            lane = sread(w, sel, 32, "i32", lit) & (w.size - 1)
+            swrite(w, dst, int(w.v[src][lane]))
+        return hr
+    if name == "v_readfirstlane_b32":
+        src, dst = f["src0"], f.get("sdst", f.get("vdst"))
+
+        def hf(w: Wave, i: Inst) -> None:
+            e = w.exec
+            lane = (e & -e).bit_length() - 1 if e else 0
+            val = int(w.v[src - 256][lane]) if src >= 256 else sread(w, src, 32, "b32", lit)
+            swrite(w, dst, val)
+        return hf
+    if name == "v_writelane_b32":
+        s0, sel, dst = f["src0"], f["src1"], f["vdst"]
+
+        def hw(w: Wave, i: Inst) -> None:
+            lane = sread(w, sel, 32, "i32", lit) & (w.size - 1)
+            w.v[dst][lane] = sread(w, s0, 32, "i32", lit)
+        return hw
+    if name in ("v_permlane16_b32", "v_permlanex16_b32"):
+        src, s1, s2, dst = f["src0"] - 256, f["src1"], f["src2"], f["vdst"]
+        opsel = f.get("opsel", 0)
+        fi, bc = bool(opsel & 1), bool(opsel & 2)
+        cross = name == "v_permlanex16_b32"
+
+        def hp(w: Wave, i: Inst) -> None:
+            sel = sread(w, s1, 32, "b32", lit) | sread(w, s2, 32, "b32", lit) << 32
+            lane = np.arange(w.size)
+            nib = np.array([(sel >> (4 * k)) & 15 for k in range(16)])
+            row = lane >> 4
+            srow = row ^ 1 if cross else row
+            srcl = (srow * 16 + nib[lane & 15]) % w.size
+            ex = w.exec_mask()
+            ok = ex[srcl] | fi
+            val = np.where(ok, w.v[src][srcl], 0).astype(np.uint32)
+            wm = ex & (ok | bc)
+            w.v[dst][wm] = val[wm]
+        return hp
+    if name == "v_permlane64_b32":
+        src, dst = f["src0"] - 256, f["vdst"]
+
+        def h64(w: Wave, i: Inst) -> None:
+            if w.size != 64:
+                return
+            ex = w.exec_mask()
+            val = np.roll(w.v[src], 32)
+            w.v[dst][ex] = val[ex]
+        return h64
+    if name == "v_swap_b32":
+        a, b = f["vdst"], f["src0"] - 256
+
+        def hs(w: Wave, i: Inst) -> None:
+            ex = w.exec_mask()
+            ta = w.v[a][ex].copy()
+            w.v[a][ex] = w.v[b][ex]
+            w.v[b][ex] = ta
+        return hs
+    if name in ("v_movrels_b32", "v_movreld_b32", "v_movrelsd_b32", "v_movrelsd_2_b32"):
+        src, dst = f["src0"], f["vdst"]
+
+        def hm(w: Wave, i: Inst) -> None:
+            m0 = w.s[M0]
+            ex = w.exec_mask()
+            if name == "v_movrelsd_2_b32":
+                so, do = m0 & 0x3FF, m0 >> 16 & 0x3FF
+            else:
+                so = m0 if name in ("v_movrels_b32", "v_movrelsd_b32") else 0
+                do = m0 if name in ("v_movreld_b32", "v_movrelsd_b32") else 0
+            if src >= 256:
+                val = w.v[(src - 256 + so) & 255].copy()
+            else:
+                val = vread(w, src, 32, "b32", lit).astype(np.uint32)
+            w.v[(dst + do) & 255][ex] = val[ex]
+        return hm
+    return None
+
+
+def bind_valu(i: Inst) -> Handler:
+    if i.enc == "VOPD":
+        return _bind_vopd(i)
+    h = _bind_lane(i)
+    if h is not None:
+        return h
+    return _bind_generic(i)
+
+
+BINDERS: dict[str, Callable[[Inst], Handler]] = {
+    e: bind_valu for e in ("VOP1", "VOP2", "VOPC", "VOP3", "VOP3SD", "VOP3P", "VOPD")
+}
+
+__all__ = ["BINDERS", "EXEC_LO", "dpp16_source", "dpp8_source"]
