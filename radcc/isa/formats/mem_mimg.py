@@ -1,0 +1,328 @@
+"""MIMG (image) encoding, ISA guide section 15.8.1.
+
+First dword: NSA [0], DIM [4:2], UNRM [7], DMASK [11:8], SLC [12], DLC [13],
+GLC [14], R128 [15], A16 [16], D16 [17], OP [25:18], ENCODING 0b111100.
+Second: VADDR [39:32], VDATA [47:40], SRSRC [52:48] (SGPR / 4), TFE [53],
+LWE [54], SSAMP [62:58] (SGPR / 4). With NSA a third dword holds ADDR1..4.
+
+Syntax: ``vdata, vaddr|[a0, a1, ...], srsrc[, ssamp] [dmask:N] dim:D [unorm]
+[glc slc dlc] [r128] [a16] [tfe] [lwe] [d16]`` (that order). Operand sizes
+follow llvm-mc: vdata dwords = popcount(dmask) (4 for gather4/msaa),
+halved by d16, +1 with tfe; address dwords per dim/a16 come from the table
+(``radcc/isa/data/gfx11/mimg.json``, tools/isa_probe/memory_mimg.py), as
+do llvm-mc's decoder fallbacks when no variant has the computed sizes.
+"""
+
+from __future__ import annotations
+
+from radcc.isa.errors import AsmError
+from radcc.isa.formats.base import Context, Decoded, Encoded, Format, bits, register, u32
+from radcc.isa.formats.mem_common import sgpr_tuple, vtext
+from radcc.isa.lexer import IDENT, INT, Token
+from radcc.isa.operands import NULL, Operand, Reg, check_reg, reg_name
+from radcc.isa.syntax import Cursor, ParsedInst, parse_operand, parse_register
+from radcc.isa.table import OpInfo
+
+MIMG_ENC = 0b111100
+DIMS = ("1D", "2D", "3D", "CUBE", "1D_ARRAY", "2D_ARRAY", "2D_MSAA", "2D_MSAA_ARRAY")
+DIM_PREFIX = "SQ_RSRC_IMG_"
+# modifier order of llvm-mc's syntax (glc/slc/dlc are one cache-policy operand)
+ORDER = ("dmask", "dim", "unorm", "cpol", "r128", "a16", "tfe", "lwe", "d16")
+CPOL = {"glc": 14, "slc": 12, "dlc": 13}
+W0_FLAGS = {"unorm": 7, "r128": 15, "a16": 16, "d16": 17}
+W1_FLAGS = {"tfe": 21, "lwe": 22}
+PRINT_FLAGS = ("unorm", "glc", "slc", "dlc", "r128", "a16", "tfe", "lwe", "d16")
+
+
+def dst_dwords(m: dict, dmask: int, d16: int, tfe: int) -> int:
+    """VDATA dwords llvm-mc expects for dmask/d16/tfe."""
+    n = 4 if m.get("gather4") else max(bin(dmask & 0xF).count("1"), 1)
+    if d16:
+        n = (n + 1) // 2
+    return n + tfe
+
+
+def _sreg_ok(code: int, n: int) -> bool:
+    return code + n - 1 <= 105 or (108 <= code and code + n - 1 <= 123) or code == NULL
+
+
+def _sreg_text(code: int, n: int) -> str:
+    return "null" if code == NULL else reg_name(code, n)
+
+
+# --- decoding -----------------------------------------------------------------
+
+
+def _layout_text(regs: list[int], layout: list[int]) -> str | None:
+    parts = []
+    for r, n in zip(regs, layout, strict=False):
+        if r + n > 256:
+            return None
+        parts.append(vtext(r, n))
+    return "[" + ", ".join(parts) + "]"
+
+
+class MimgFormat(Format):
+    name = "MIMG"
+    size = 8
+
+    def decode(self, data: bytes, pos: int, ctx: Context) -> Decoded | None:
+        w0, w1 = u32(data, pos), u32(data, pos + 4)
+        if w0 is None or w1 is None:
+            return None
+        nsa = w0 & 1
+        w2 = 0
+        if nsa:
+            x = u32(data, pos + 8)
+            if x is None:
+                return None
+            w2 = x
+        info = ctx.table.decode("MIMG", bits(w0, 25, 18))
+        if info is None:
+            return None
+        m: dict = info.extra["mimg"]  # type: ignore[assignment]
+        f = {"op": info.opcode, "nsa": nsa, "dim": bits(w0, 4, 2), "dmask": bits(w0, 11, 8),
+             "vaddr": bits(w1, 7, 0), "vdata": bits(w1, 15, 8),
+             "srsrc": bits(w1, 20, 16) * 4, "ssamp": bits(w1, 30, 26) * 4}
+        for k, b in (*W0_FLAGS.items(), *CPOL.items()):
+            f[k] = (w0 >> b) & 1
+        for k, b in W1_FLAGS.items():
+            f[k] = (w1 >> b) & 1
+        fixed: dict = m.get("fixed", {})
+        for k in PRINT_FLAGS:
+            if f[k] and k not in info.modifiers and k not in fixed:
+                return None
+        for k, v in fixed.items():
+            if f[k] != v:
+                return None
+        has_ssamp = info.operand("ssamp") is not None
+        if not has_ssamp and f["ssamp"]:
+            return None
+        regs = [f["vaddr"], *((w2 >> (8 * i)) & 0xFF for i in range(4))]
+        if nsa:
+            for i in range(1, 5):
+                f[f"vaddr{i}"] = regs[i]
+        srsrc_n = info.operand("srsrc").dwords  # type: ignore[union-attr]
+        if not _sreg_ok(f["srsrc"], srsrc_n) or (has_ssamp and not _sreg_ok(f["ssamp"], 4)):
+            return None
+        if "bvh" not in m:
+            # llvm-mc first decodes the default variant: its registers must exist
+            d = m["default"]
+            if f["vdata"] + (d["nsa_vdata"] if nsa else d["vdata"]) > 256 or (
+                    not nsa and f["vaddr"] + d["vaddr"] > 256):
+                return None
+        if "bvh" in m:
+            vds = m["vdata_sizes"][0]
+            layout = m["bvh"][f"{'nsa' if nsa else 'vaddr'}{f['a16']}"]
+        else:
+            vds, layout = self._sizes(m, f, nsa, regs)
+        if f["vdata"] + vds > 256:
+            return None
+        if nsa:
+            addr = _layout_text(regs, layout)
+            if addr is None:
+                return None
+        else:
+            if f["vaddr"] + layout[0] > 256:
+                return None
+            addr = vtext(f["vaddr"], layout[0])
+        sep = m.get("nsa_sep", " ") if nsa else " "
+        parts = [vtext(f["vdata"], vds), addr, _sreg_text(f["srsrc"], srsrc_n)]
+        if has_ssamp:
+            parts.append(_sreg_text(f["ssamp"], 4))
+        tail = []
+        if "bvh" not in m:
+            if f["dmask"]:
+                tail.append(f"dmask:0x{f['dmask']:x}")
+            tail.append(f"dim:{DIM_PREFIX}{DIMS[f['dim']]}")
+        tail += [k for k in PRINT_FLAGS if f[k] and k not in fixed]
+        text = info.printed_name + sep + ", ".join(parts)
+        if tail:
+            text += " " + " ".join(tail)
+        f["vdata_dwords"] = vds
+        return Decoded(12 if nsa else 8, text, info, f)
+
+    @staticmethod
+    def _sizes(m: dict, f: dict, nsa: int, regs: list[int]) -> tuple[int, list[int]]:
+        """llvm-mc's vdata size and address layout, with its fallback to the
+        opcode's default variant when no variant has the computed sizes."""
+        key = f["dim"] * 2 + f["a16"]
+        vds = m["vdata_map"].get(str(dst_dwords(m, f["dmask"], f["d16"], f["tfe"])), 0)
+        d = m["default"]
+        if nsa:
+            layout = m["nsa"][key]
+            fits = layout is not None and all(
+                r + n <= 256 for r, n in zip(regs, layout, strict=False))
+            if layout is None or not vds or f["vdata"] + vds > 256 or not fits:
+                return d["nsa_vdata"], d["nsa"]
+            return vds, layout
+        a = m["addr"][key]
+        if a is None or not vds or f["vdata"] + vds > 256 or f["vaddr"] + a > 256:
+            return d["vdata"], [d["vaddr"]]
+        return vds, [a]
+
+    # --- encoding ---------------------------------------------------------------
+
+    def encode(self, info: OpInfo, inst: ParsedInst, ctx: Context) -> Encoded:
+        m: dict = info.extra["mimg"]  # type: ignore[assignment]
+        cur = Cursor(inst.tokens)
+        vdata = parse_operand(cur)
+        cur.expect(",") if not cur.at_end() else None
+        addr = _parse_addr(cur)
+        ops: list[Operand] = []
+        while cur.accept(","):
+            ops.append(parse_operand(cur))
+        mods = _parse_mods(cur, info)
+        n_ops = 2 if info.operand("ssamp") is not None else 1
+        if len(ops) < n_ops:
+            raise AsmError("too few operands for instruction", inst.col)
+        if len(ops) > n_ops:
+            raise AsmError("invalid operand for instruction", ops[n_ops].col)
+        # registers (llvm-mc's matcher: sizes among the opcode's variants)
+        vd = _vgpr(vdata)
+        if vd.count not in m["vdata_sizes"]:
+            raise AsmError("invalid operand for instruction", vdata.col)
+        bvh = m.get("bvh")
+        if len(addr) == 1:
+            a0 = addr[0]
+            sizes = [bvh["vaddr0"][0], bvh["vaddr1"][0]] if bvh else m["vaddr_sizes"] + [8]
+            if a0[0].count not in sizes:
+                raise AsmError("invalid operand for instruction", a0[1])
+        elif bvh and [r.count for r, _ in addr] not in (bvh["nsa0"], bvh["nsa1"]):
+            raise AsmError("invalid operand for instruction", addr[0][1])
+        elif not bvh and (len(addr) > 5 or any(r.count != 1 for r, _ in addr[:4])):
+            bad = addr[5][1] if len(addr) > 5 else next(c for r, c in addr if r.count != 1)
+            raise AsmError("invalid operand for instruction", bad)
+        srsrc = sgpr_tuple(ops[0], info.operand("srsrc").dwords)  # type: ignore[union-attr]
+        if srsrc == NULL:
+            raise AsmError("invalid operand for instruction", ops[0].col)
+        ssamp = sgpr_tuple(ops[1], 4) if n_ops == 2 else 0
+        if n_ops == 2 and ssamp == NULL:
+            raise AsmError("invalid operand for instruction", ops[1].col)
+        flag = {k: int(k in mods and mods[k][1] is not False) for k in PRINT_FLAGS}
+        dmask = 0
+        dim = 0
+        if bvh:
+            a16 = flag["a16"]
+            want = bvh[f"{'nsa' if len(addr) > 1 else 'vaddr'}{a16}"]
+            if [r.count for r, _ in addr] != want:
+                raise AsmError("image address size does not match a16", inst.col)
+            fixed = m["fixed"]
+            dmask, dim = fixed["dmask"], fixed["dim"]
+            flag.update({k: v for k, v in fixed.items() if k in flag})
+        else:
+            if "dim" not in mods:
+                raise AsmError("operands are not valid for this GPU or mode", inst.col)
+            dim = int(mods["dim"][1])
+            if "dmask" in mods:
+                dmask = int(mods["dmask"][1]) & 0xF
+            if "dim_ok" in m and dim not in m["dim_ok"]:
+                raise AsmError(m["dim_error"], mods["dim"][0])
+            want_d = dst_dwords(m, dmask, flag["d16"], flag["tfe"])
+            if vd.count != want_d:
+                msg = ("image data size does not match dmask and tfe" if m.get("atomic")
+                       else "image data size does not match dmask, d16 and tfe")
+                raise AsmError(msg, inst.col)
+            key = dim * 2 + flag["a16"]
+            if len(addr) == 1:
+                a = m["addr"][key]
+                n = addr[0][0].count
+                if a is None or not (n == a or (n == 8 and 5 <= a <= 7)):
+                    raise AsmError("image address size does not match dim and a16", inst.col)
+            elif [r.count for r, _ in addr] != m["nsa"][key]:
+                raise AsmError("image address size does not match dim and a16", inst.col)
+            if dmask in m.get("dmask_bad", ()):
+                raise AsmError(m["dmask_error"], mods["dmask"][0] if "dmask" in mods
+                               else inst.col)
+        nsa = int(len(addr) > 1)
+        w0 = nsa | dim << 2 | dmask << 8 | info.opcode << 18 | MIMG_ENC << 26
+        for k, b in (*W0_FLAGS.items(), *CPOL.items()):
+            w0 |= flag[k] << b
+        w1 = addr[0][0].index | vd.index << 8 | (srsrc >> 2) << 16 | (ssamp >> 2) << 26
+        for k, b in W1_FLAGS.items():
+            w1 |= flag[k] << b
+        out = w0.to_bytes(4, "little") + w1.to_bytes(4, "little")
+        if nsa:
+            w2 = sum(r.index << (8 * i) for i, (r, _) in enumerate(addr[1:]))
+            out += w2.to_bytes(4, "little")
+        return Encoded(out)
+
+
+def _vgpr(op: Operand) -> Reg:
+    if op.kind != "reg" or op.reg is None or op.reg.file != "v" or op.neg or op.abs:
+        raise AsmError("invalid operand for instruction", op.col)
+    check_reg(op.reg, op.col)
+    return op.reg
+
+
+def _parse_addr(cur: Cursor) -> list[tuple[Reg, int]]:
+    """The address operand: one VGPR range, or an NSA list ``[v1, v[4:5], …]``."""
+    if not cur.tok.is_punct("["):
+        op = parse_operand(cur)
+        return [(_vgpr(op), op.col)]
+    cur.next()
+    out: list[tuple[Reg, int]] = []
+    while True:
+        col = cur.tok.col
+        r = parse_register(cur)
+        if r is None or r.file != "v":
+            raise AsmError("invalid operand for instruction", col)
+        check_reg(r, col)
+        out.append((r, col))
+        if cur.accept("]"):
+            return out
+        cur.expect(",")
+
+
+def _dim_value(cur: Cursor) -> int:
+    first = cur.tok
+    text, end = "", first.col
+    while not cur.at_end() and (not text or cur.tok.col == end) and \
+            cur.tok.kind in (IDENT, INT):
+        t: Token = cur.next()
+        text += t.text
+        end = t.col + len(t.text)
+    suffix = text[len(DIM_PREFIX):] if text.startswith(DIM_PREFIX) else text.upper()
+    if suffix not in DIMS or (text.startswith(DIM_PREFIX) and suffix != suffix.upper()):
+        raise AsmError("invalid dim value", first.col)
+    return DIMS.index(suffix)
+
+
+def _parse_mods(cur: Cursor, info: OpInfo) -> dict[str, tuple[int, object]]:
+    """Trailing modifiers in llvm-mc's order: name -> (column, value)."""
+    mods: dict[str, tuple[int, object]] = {}
+    last = -1
+    while not cur.at_end():
+        t = cur.tok
+        if t.kind != IDENT:
+            raise AsmError("invalid operand for instruction", t.col)
+        name = t.text.lower()
+        cur.next()
+        has_val = cur.tok.is_punct(":")
+        base = name[2:] if name.startswith("no") and name[2:] in CPOL else name
+        slot = "cpol" if base in CPOL else base
+        if slot not in ORDER or (slot != "cpol" and slot not in ("dmask", "dim")
+                                 and slot not in info.modifiers) or \
+                has_val != (slot in ("dmask", "dim")) or \
+                (slot in ("dmask", "dim") and slot not in info.modifiers):
+            raise AsmError("not a valid operand." if has_val else
+                           "invalid operand for instruction", t.col)
+        if slot == "cpol" and base not in info.modifiers:
+            raise AsmError("invalid operand for instruction", t.col)
+        idx = ORDER.index(slot)
+        if idx < last or (idx == last and slot != "cpol"):
+            raise AsmError("not a valid operand." if has_val else
+                           "invalid operand for instruction", t.col)
+        if slot == "cpol" and base in mods:
+            raise AsmError("duplicate cache policy modifier", t.col)
+        last = idx
+        if has_val:
+            cur.next()
+            value: object = _dim_value(cur) if slot == "dim" else cur.int_expr()
+        else:
+            value = base == name  # False for noglc
+        mods[base] = (t.col, value)
+    return mods
+
+
+register(MimgFormat(), (0xFC000000, MIMG_ENC << 26))
