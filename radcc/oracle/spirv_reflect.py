@@ -1,0 +1,222 @@
+"""Just enough SPIR-V reflection for the lavapipe oracle.
+
+Finds what a compute pipeline's layout must say about a shader: its descriptor
+bindings and their types (uniform or storage buffer), the size of its push
+constant block, the types of its specialization constants, its entry points and
+their workgroup sizes. Independent of radcc's own SPIR-V front end on purpose:
+the oracle must not share code with what it checks.
+"""
+
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass, field
+
+MAGIC = 0x07230203
+
+# opcodes
+OP_ENTRY_POINT = 15
+OP_EXECUTION_MODE = 16
+OP_EXECUTION_MODE_ID = 331
+OP_TYPE_BOOL = 20
+OP_TYPE_INT = 21
+OP_TYPE_FLOAT = 22
+OP_TYPE_VECTOR = 23
+OP_TYPE_MATRIX = 24
+OP_TYPE_IMAGE = 25
+OP_TYPE_SAMPLER = 26
+OP_TYPE_SAMPLED_IMAGE = 27
+OP_TYPE_ARRAY = 28
+OP_TYPE_RUNTIME_ARRAY = 29
+OP_TYPE_STRUCT = 30
+OP_TYPE_POINTER = 32
+OP_CONSTANT = 43
+OP_SPEC_CONSTANT_TRUE = 48
+OP_SPEC_CONSTANT_FALSE = 49
+OP_SPEC_CONSTANT = 50
+OP_VARIABLE = 59
+OP_DECORATE = 71
+OP_MEMBER_DECORATE = 72
+
+# decorations
+DEC_SPEC_ID = 1
+DEC_BLOCK = 2
+DEC_BUFFER_BLOCK = 3
+DEC_ROW_MAJOR = 4
+DEC_ARRAY_STRIDE = 6
+DEC_MATRIX_STRIDE = 7
+DEC_BINDING = 33
+DEC_DESCRIPTOR_SET = 34
+DEC_OFFSET = 35
+
+# storage classes
+SC_UNIFORM_CONSTANT = 0
+SC_UNIFORM = 2
+SC_PUSH_CONSTANT = 9
+SC_STORAGE_BUFFER = 12
+
+EXEC_MODEL_GL_COMPUTE = 5
+EXEC_MODE_LOCAL_SIZE = 17
+EXEC_MODE_LOCAL_SIZE_ID = 38
+
+
+class SpirvError(ValueError):
+    """The module is not SPIR-V, or uses something the oracle cannot bind."""
+
+
+@dataclass(frozen=True)
+class Binding:
+    set: int
+    binding: int
+    kind: str  # "uniform" | "storage" | "other" (images, samplers: not supported)
+    count: int  # array size of the descriptor (1 for a plain block)
+    min_size: int  # bytes of the block without its runtime array
+
+
+@dataclass(frozen=True)
+class SpecConstant:
+    spec_id: int
+    kind: str  # "bool" | "int" | "uint" | "float"
+    width: int  # bits (bool: 32, as VkBool32)
+
+
+@dataclass
+class Reflection:
+    entry_points: dict[str, int] = field(default_factory=dict)  # name -> execution model
+    local_size: dict[str, tuple[int, int, int] | None] = field(default_factory=dict)
+    bindings: dict[tuple[int, int], Binding] = field(default_factory=dict)
+    push_constant_size: int = 0
+    spec_constants: dict[int, SpecConstant] = field(default_factory=dict)
+
+
+def _string(words: list[int]) -> tuple[str, int]:
+    """Decode a literal string; return it and the number of words it used."""
+    raw = struct.pack(f"<{len(words)}I", *words)
+    end = raw.index(b"\0")
+    return raw[:end].decode(), end // 4 + 1
+
+
+def reflect(spirv: bytes) -> Reflection:
+    if len(spirv) < 20 or len(spirv) % 4:
+        raise SpirvError("not a SPIR-V module (size is not a multiple of 4 or too small)")
+    (magic,) = struct.unpack_from("<I", spirv)
+    fmt = "<" if magic == MAGIC else ">"
+    if struct.unpack_from(fmt + "I", spirv)[0] != MAGIC:
+        raise SpirvError(f"not a SPIR-V module (magic {magic:#010x})")
+    words = list(struct.unpack(f"{fmt}{len(spirv) // 4}I", spirv))
+
+    types: dict[int, tuple[int, list[int]]] = {}  # id -> (opcode, operands after id)
+    constants: dict[int, int] = {}
+    variables: list[tuple[int, int, int]] = []  # (pointer type, id, storage class)
+    spec_types: dict[int, tuple[int, bool]] = {}  # id -> (type id, is-bool)
+    decorations: dict[int, dict[int, list[int]]] = {}
+    member_decs: dict[tuple[int, int], dict[int, list[int]]] = {}
+    entries: dict[int, str] = {}
+    out = Reflection()
+
+    i = 5
+    while i < len(words):
+        wc, op = words[i] >> 16, words[i] & 0xFFFF
+        if wc == 0 or i + wc > len(words):
+            raise SpirvError(f"malformed instruction at word {i}")
+        ops = words[i + 1 : i + wc]
+        if op == OP_ENTRY_POINT:
+            name, _ = _string(ops[2:])
+            out.entry_points[name] = ops[0]
+            out.local_size.setdefault(name, None)
+            entries[ops[1]] = name
+        elif op == OP_EXECUTION_MODE and ops[1] == EXEC_MODE_LOCAL_SIZE:
+            if ops[0] in entries:
+                out.local_size[entries[ops[0]]] = (ops[2], ops[3], ops[4])
+        elif op in (OP_TYPE_BOOL, OP_TYPE_INT, OP_TYPE_FLOAT, OP_TYPE_VECTOR, OP_TYPE_MATRIX,
+                    OP_TYPE_IMAGE, OP_TYPE_SAMPLER, OP_TYPE_SAMPLED_IMAGE, OP_TYPE_ARRAY,
+                    OP_TYPE_RUNTIME_ARRAY, OP_TYPE_STRUCT, OP_TYPE_POINTER):
+            types[ops[0]] = (op, ops[1:])
+        elif op == OP_CONSTANT:
+            constants[ops[1]] = ops[2]
+        elif op in (OP_SPEC_CONSTANT_TRUE, OP_SPEC_CONSTANT_FALSE):
+            spec_types[ops[1]] = (ops[0], True)
+        elif op == OP_SPEC_CONSTANT:
+            spec_types[ops[1]] = (ops[0], False)
+            constants[ops[1]] = ops[2]  # default value (array lengths may use it)
+        elif op == OP_VARIABLE:
+            variables.append((ops[0], ops[1], ops[2]))
+        elif op == OP_DECORATE:
+            decorations.setdefault(ops[0], {})[ops[1]] = ops[2:]
+        elif op == OP_MEMBER_DECORATE:
+            member_decs.setdefault((ops[0], ops[1]), {})[ops[2]] = ops[3:]
+        i += wc
+
+    def size_of(tid: int, matrix_stride: int = 0, row_major: bool = False) -> int:
+        op, a = types[tid]
+        if op in (OP_TYPE_INT, OP_TYPE_FLOAT):
+            return a[0] // 8
+        if op == OP_TYPE_BOOL:
+            return 4
+        if op == OP_TYPE_VECTOR:
+            return a[1] * size_of(a[0])
+        if op == OP_TYPE_MATRIX:
+            cols = a[1]
+            rows = types[a[0]][1][1]
+            if matrix_stride:
+                return (rows if row_major else cols) * matrix_stride
+            return cols * size_of(a[0])
+        if op == OP_TYPE_ARRAY:
+            stride = decorations.get(tid, {}).get(DEC_ARRAY_STRIDE, [0])[0]
+            n = constants.get(a[1], 0)
+            return n * (stride or size_of(a[0], matrix_stride, row_major))
+        if op == OP_TYPE_RUNTIME_ARRAY:
+            return 0
+        if op == OP_TYPE_STRUCT:
+            end = 0
+            for m, mt in enumerate(a):
+                md = member_decs.get((tid, m), {})
+                off = md.get(DEC_OFFSET, [end])[0]
+                ms = md.get(DEC_MATRIX_STRIDE, [0])[0]
+                end = max(end, off + size_of(mt, ms, DEC_ROW_MAJOR in md))
+            return end
+        return 0
+
+    for ptr_type, vid, sc in variables:
+        pointee = types[ptr_type][1][1]
+        if sc == SC_PUSH_CONSTANT:
+            out.push_constant_size = max(out.push_constant_size, size_of(pointee))
+            continue
+        if sc not in (SC_UNIFORM, SC_STORAGE_BUFFER, SC_UNIFORM_CONSTANT):
+            continue
+        dec = decorations.get(vid, {})
+        if DEC_BINDING not in dec:
+            continue
+        key = (dec.get(DEC_DESCRIPTOR_SET, [0])[0], dec[DEC_BINDING][0])
+        count = 1
+        block = pointee
+        if types[block][0] == OP_TYPE_ARRAY:
+            count = constants.get(types[block][1][1], 1)
+            block = types[block][1][0]
+        elif types[block][0] == OP_TYPE_RUNTIME_ARRAY:
+            count = 0
+            block = types[block][1][0]
+        bdec = decorations.get(block, {})
+        if sc == SC_STORAGE_BUFFER or (sc == SC_UNIFORM and DEC_BUFFER_BLOCK in bdec):
+            kind = "storage"
+        elif sc == SC_UNIFORM:
+            kind = "uniform"
+        else:
+            kind = "other"
+        min_size = size_of(block) if kind != "other" else 0
+        out.bindings[key] = Binding(key[0], key[1], kind, count, min_size)
+
+    for sid, (tid, is_bool) in spec_types.items():
+        dec = decorations.get(sid, {})
+        if DEC_SPEC_ID not in dec:
+            continue
+        spec_id = dec[DEC_SPEC_ID][0]
+        op, a = types[tid]
+        if is_bool or op == OP_TYPE_BOOL:
+            sc_kind, width = "bool", 32
+        elif op == OP_TYPE_FLOAT:
+            sc_kind, width = "float", a[0]
+        else:
+            sc_kind, width = ("int" if a[1] else "uint"), a[0]
+        out.spec_constants[spec_id] = SpecConstant(spec_id, sc_kind, width)
+    return out
