@@ -1,0 +1,120 @@
+"""How IR instructions relate to the opcode table (`radcc.isa.table`).
+
+The table is the single source of truth for hardware instructions. This
+module fixes the conventions the printer, parser, builder and validator share:
+
+- `Instruction.format` is a table encoding (``VOP2``, ``VOP3``, ``SOP1`` ...)
+  or ``PSEUDO``. The *natural* format of an opcode is its first table entry
+  (the shortest encoding: VOP1/VOP2/VOPC before VOP3/VOP3SD), as llvm-mc's
+  matcher prefers it.
+- Textual spelling: the bare name means the natural format; ``_e32`` names
+  the 32-bit VOP1/VOP2/VOPC form, ``_e64`` the VOP3/VOP3SD/VOP3P form;
+  anything else is spelled ``name@FORMAT`` (e.g. ``v_dual_add_f32@VOPDY``).
+- Operand slots: the table's specs whose kind carries a register or
+  constant (`REG_KINDS`) are IR operands/definitions, in table order
+  (definitions first in the table, but `Instruction.definitions` and
+  `Instruction.operands` are separate lists). All other specs (``imm``,
+  ``label``, ``waitcnt``, ``hwreg``, ``sendmsg`` ...) are `Instruction.fields`
+  keyed by the spec name (``simm16`` ...); branch targets are
+  ``fields["targets"]`` (block indices).
+- Implicit registers (``scc``, ``vcc``, ``exec``, ``m0`` in the table's
+  `implicit_reads/writes`) may appear as *extra* trailing operands /
+  definitions fixed to that register, as ACO writes ``s1: %8:scc`` for the
+  SCC output of ``s_add_u32``.
+"""
+
+from __future__ import annotations
+
+from radcc.ir.pseudo import PSEUDO
+from radcc.ir.regclass import EXEC, M0, SCC, VCC
+from radcc.isa.table import OpcodeTable, OperandSpec, OpInfo
+
+PSEUDO_FORMAT = "PSEUDO"
+
+# Spec kinds that are IR operands/definitions (registers or constants).
+REG_KINDS = frozenset({"vgpr", "sgpr", "ssrc", "vsrc", "vcsrc", "sreg", "sreg_wave",
+                       "special", "smem_offset", "vinl"})
+# Kinds that accept constants.
+CONST_KINDS = frozenset({"ssrc", "vsrc", "vcsrc", "smem_offset", "vinl"})
+
+IMPLICIT_REGS = {"scc": SCC, "vcc": VCC, "exec": EXEC, "m0": M0}
+
+E32_FORMATS = ("VOP1", "VOP2", "VOPC")
+E64_FORMATS = ("VOP3", "VOP3SD", "VOP3P")
+
+# Formats whose operand sizes vary with fields (d16, tfe, dmask, saddr ...):
+# the validator checks their register files but is lenient on sizes.
+VARIABLE_SIZE_FORMATS = frozenset({"MIMG", "MUBUF", "MTBUF", "GLOBAL", "SCRATCH", "FLAT",
+                                   "SMEM", "DS", "EXP", "LDSDIR", "VINTERP"})
+
+
+def natural_format(table: OpcodeTable, opcode: str) -> str:
+    """The encoding an opcode gets when none is asked for."""
+    if opcode in PSEUDO:
+        return PSEUDO_FORMAT
+    entries = table.by_name.get(opcode)
+    if not entries:
+        raise KeyError(opcode)
+    return entries[0].enc
+
+
+def op_info(table: OpcodeTable, opcode: str, fmt: str) -> OpInfo | None:
+    """The table entry of (opcode, format); None for pseudo or unknown."""
+    for e in table.by_name.get(opcode, ()):
+        if e.enc == fmt:
+            return e
+    return None
+
+
+def resolve_mnemonic(table: OpcodeTable, text: str) -> tuple[str, str]:
+    """Map a textual opcode (``v_add_f32_e64``, ``s_mov_b32``, ``x@VOP3``,
+    an alias such as ``global_load_dword``) to (canonical opcode, format).
+    Raises KeyError with a message when it names nothing."""
+    if text in PSEUDO:
+        return text, PSEUDO_FORMAT
+    if "@" in text:
+        name, fmt = text.split("@", 1)
+        if op_info(table, name, fmt) is None:
+            raise KeyError(f"'{name}' has no {fmt} encoding")
+        return name, fmt
+    if text in table.by_name:
+        return text, table.by_name[text][0].enc
+    for suffix, fmts in (("_e32", E32_FORMATS), ("_e64", E64_FORMATS)):
+        if text.endswith(suffix):
+            name = text[: -len(suffix)]
+            for e in table.by_name.get(name, ()):
+                if e.enc in fmts:
+                    return name, e.enc
+            if name in table.by_name:
+                raise KeyError(f"'{name}' has no {suffix[1:]} encoding")
+    cands = table.candidates(text)
+    if cands:
+        return cands[0].name, cands[0].enc
+    raise KeyError(f"unknown opcode '{text}'")
+
+
+def spell_mnemonic(table: OpcodeTable, opcode: str, fmt: str) -> str:
+    """Inverse of `resolve_mnemonic`: the shortest unambiguous spelling."""
+    if fmt == PSEUDO_FORMAT and opcode in PSEUDO:
+        return opcode
+    entries = table.by_name.get(opcode, ())
+    if entries and entries[0].enc == fmt:
+        return opcode
+    encs = [e.enc for e in entries]
+    if fmt in E64_FORMATS and fmt in encs and not any(e in E64_FORMATS for e in encs[:encs.index(fmt)]):
+        return opcode + "_e64"
+    if fmt in E32_FORMATS and fmt in encs and not any(e in E32_FORMATS for e in encs[:encs.index(fmt)]):
+        return opcode + "_e32"
+    return f"{opcode}@{fmt}"
+
+
+def operand_slots(info: OpInfo) -> tuple[list[OperandSpec], list[OperandSpec]]:
+    """(definition specs, operand specs) that are IR definitions/operands."""
+    defs = [s for s in info.operands if s.is_def and s.kind in REG_KINDS]
+    ops = [s for s in info.operands if not s.is_def and s.kind in REG_KINDS]
+    return defs, ops
+
+
+def field_slots(info: OpInfo) -> list[OperandSpec]:
+    """Specs that are `Instruction.fields` rather than operands."""
+    return [s for s in info.operands if s.kind not in REG_KINDS]
