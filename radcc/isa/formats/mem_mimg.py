@@ -172,12 +172,13 @@ class MimgFormat(Format):
         ops: list[Operand] = []
         while cur.accept(","):
             ops.append(parse_operand(cur))
+        after_col = cur.tok.col
         mods = _parse_mods(cur, info)
         n_ops = 2 if info.operand("ssamp") is not None else 1
         if len(ops) < n_ops:
             raise AsmError("too few operands for instruction", inst.col)
         if len(ops) > n_ops:
-            raise AsmError("invalid operand for instruction", ops[n_ops].col)
+            raise AsmError("not a valid operand.", after_col)
         # registers (llvm-mc's matcher: sizes among the opcode's variants)
         vd = _vgpr(vdata)
         if vd.count not in m["vdata_sizes"]:
@@ -185,7 +186,7 @@ class MimgFormat(Format):
         bvh = m.get("bvh")
         if len(addr) == 1:
             a0 = addr[0]
-            sizes = [bvh["vaddr0"][0], bvh["vaddr1"][0]] if bvh else m["vaddr_sizes"] + [8]
+            sizes = [bvh["vaddr0"][0], bvh["vaddr1"][0]] if bvh else m["vaddr_sizes"]
             if a0[0].count not in sizes:
                 raise AsmError("invalid operand for instruction", a0[1])
         elif bvh and [r.count for r, _ in addr] not in (bvh["nsa0"], bvh["nsa1"]):
@@ -193,6 +194,9 @@ class MimgFormat(Format):
         elif not bvh and (len(addr) > 5 or any(r.count != 1 for r, _ in addr[:4])):
             bad = addr[5][1] if len(addr) > 5 else next(c for r, c in addr if r.count != 1)
             raise AsmError("invalid operand for instruction", bad)
+        elif not bvh and len(addr) == 5 and addr[4][0].count not in {
+                x[-1] for x in m["nsa"] if x is not None and len(x) == 5} | {1}:
+            raise AsmError("invalid operand for instruction", addr[4][1])
         srsrc = sgpr_tuple(ops[0], info.operand("srsrc").dwords)  # type: ignore[union-attr]
         if srsrc == NULL:
             raise AsmError("invalid operand for instruction", ops[0].col)
@@ -229,8 +233,11 @@ class MimgFormat(Format):
                 n = addr[0][0].count
                 if a is None or not (n == a or (n == 8 and 5 <= a <= 7)):
                     raise AsmError("image address size does not match dim and a16", inst.col)
-            elif [r.count for r, _ in addr] != m["nsa"][key]:
-                raise AsmError("image address size does not match dim and a16", inst.col)
+            else:  # llvm-mc counts list elements; a group counts in full only last of 5
+                a = m["addr"][key]
+                n = len(addr) if a is None or a <= 5 else 4 + addr[-1][0].count
+                if a is None or n != a or (a > 5 and len(addr) != 5):
+                    raise AsmError("image address size does not match dim and a16", inst.col)
             if dmask in m.get("dmask_bad", ()):
                 raise AsmError(m["dmask_error"], mods["dmask"][0] if "dmask" in mods
                                else inst.col)
@@ -245,7 +252,31 @@ class MimgFormat(Format):
         if nsa:
             w2 = sum(r.index << (8 * i) for i, (r, _) in enumerate(addr[1:]))
             out += w2.to_bytes(4, "little")
-        return Encoded(out)
+        return Encoded(out, text=self._echo(out, ctx, addr, mods))
+
+    def _echo(self, data: bytes, ctx: Context, addr: list[tuple[Reg, int]],
+              mods: dict[str, tuple[int, object]]) -> str | None:
+        """llvm-mc's --show-encoding text echoes the address registers and the
+        dmask value as written (e.g. an 8-VGPR vaddr where 5-7 are needed)."""
+        d = self.decode(data, 0, ctx)
+        if d is None:
+            return None
+        text = d.text
+        a = [vtext(r.index, r.count) for r, _ in addr]
+        written = a[0] if len(a) == 1 else "[" + ", ".join(a) + "]"
+        first, sep, rest = text.partition(", ")
+        if rest and not rest.startswith(written + ","):
+            head = rest.split("], ", 1)[1] if rest.startswith("[") else rest.split(", ", 1)[1]
+            text = f"{first}{sep}{written}, {head}"
+        if "dmask" in mods:
+            v = int(mods["dmask"][1]) & 0xFFFF  # type: ignore[call-overload]
+            if v != v & 0xF:
+                low = v & 0xF
+                if low:
+                    text = text.replace(f" dmask:0x{low:x} ", f" dmask:0x{v:x} ", 1)
+                else:
+                    text = text.replace(" dim:", f" dmask:0x{v:x} dim:", 1)
+        return text
 
 
 def _vgpr(op: Operand) -> Reg:
