@@ -185,7 +185,7 @@ class Assembler:
     def _define_label(self, name: str, col: int) -> None:
         sym = self.symbols.get(name)
         if sym is not None and sym.section is not None:
-            raise AsmError("invalid symbol redefinition", col)
+            raise AsmError(f"symbol '{name}' is already defined", col)
         if sym is None:
             sym = self.symbols[name] = Symbol(name)
         sym.section = self.cur.name
@@ -256,10 +256,12 @@ class Assembler:
         elif name in _DATA_DIRECTIVES:
             size = _DATA_DIRECTIVES[name]
             vals: list[int] = []
-            while True:
+            while not cur.at_end():  # llvm-mc accepts an empty list
                 vals.append(cur.int_expr(self.equates))
                 if not cur.accept(","):
                     break
+                if cur.at_end():  # a trailing comma wants one more value
+                    cur.int_expr(self.equates)
             self._expect_end(cur)
             for v in vals:
                 lim = 1 << (8 * size)

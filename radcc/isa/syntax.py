@@ -146,7 +146,7 @@ class Cursor:
             if t.text in syms:
                 return syms[t.text]
             return (t.text, 0)
-        raise AsmError("expected an expression", t.col)
+        raise AsmError("unknown token in expression", t.col)
 
 
 _BINOPS = {
