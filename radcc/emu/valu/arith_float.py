@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from radcc.emu.valu.core import M16, M32, U64, Ctx, ValuResult, add_op, res16, s16, s32
+from radcc.emu.valu.float_mode import RDN
 from radcc.emu.valu.fops import fbits, fdone, fresult, fsrc, need_lo, post
 from radcc.emu.valu.fp import (
     F16,
@@ -21,6 +22,7 @@ from radcc.emu.valu.fp import (
     abs_neg,
     bits_to_f,
     bits_to_f64,
+    directed_overflow,
     f_to_bits,
     fix_nans,
     fma_f64,
@@ -66,8 +68,23 @@ def _addsub(fmt: Fmt, kind: str):
         with np.errstate(all="ignore"):
             hi = a + b
         lo = two_sum(a, b, hi) if need_lo(ctx, fmt) else None
-        return fresult(ctx, fmt, hi, lo, [ab, bb])
+        r = fresult(ctx, fmt, hi, lo, [ab, bb])
+        if fmt is F64 and lo is not None:
+            ovf = np.isfinite(a) & np.isfinite(b) & ~np.isfinite(hi)
+            r.d = post(ctx, directed_overflow(r.d, ovf, fmt, ctx.fmode.round64), fmt)
+        if ctx.fmode.round_for(fmt.bits) == RDN:
+            r.d = _rd_zero(r.d, hi, lo, a, b, fmt)
+        return r
     return fn
+
+
+def _rd_zero(d: np.ndarray, hi: np.ndarray, lo: np.ndarray | None, a: np.ndarray,
+             b: np.ndarray, fmt: Fmt) -> np.ndarray:
+    """IEEE 754 §6.3: an exact zero sum is -0 when rounding toward -inf
+    (unless both addends are +0)."""
+    exact0 = (hi == 0) & ((lo == 0) if lo is not None else True)
+    both_pos0 = (a == 0) & (b == 0) & ~np.signbit(a) & ~np.signbit(b)
+    return np.where(exact0 & ~both_pos0, (d & ~fmt.sign) | fmt.sign, d)
 
 
 def _mul(fmt: Fmt, dx9: bool = False):
@@ -76,11 +93,12 @@ def _mul(fmt: Fmt, dx9: bool = False):
         bb, b = fsrc(ctx, srcs, 1, fmt)
         with np.errstate(all="ignore"):
             hi = a * b
-        lo = None
         if fmt is F64 and need_lo(ctx, fmt):
-            from radcc.emu.valu.fp import two_prod
-            lo, _ = two_prod(a, b, hi)
-        r = fresult(ctx, fmt, hi, lo, [ab, bb])
+            r = fma_core(ctx, fmt, a, b, np.zeros_like(a), [ab, bb])  # exact product
+            z = (a == 0) | (b == 0)
+            r.d = np.where(z, post(ctx, f_to_bits(hi, fmt), fmt), r.d)
+        else:
+            r = fresult(ctx, fmt, hi, None, [ab, bb])
         if dx9:
             z = (a == 0) | (b == 0)
             r.d = np.where(z, post(ctx, np.zeros_like(ab), fmt), r.d)
@@ -101,7 +119,10 @@ def fma_core(ctx: Ctx, fmt: Fmt, a: np.ndarray, b: np.ndarray, c: np.ndarray,
         p = a * b  # exact: 24+24 bits fit in float64
         hi = p + c
     lo = two_sum(p, c, hi)
-    return fresult(ctx, fmt, hi, lo, inputs, rmode=rmode)
+    r = fresult(ctx, fmt, hi, lo, inputs, rmode=rmode)
+    if rmode == RDN:
+        r.d = _rd_zero(r.d, hi, lo, p, c, fmt)
+    return r
 
 
 def _fma(fmt: Fmt, dx9: bool = False, acc: bool = False):

@@ -112,8 +112,8 @@ def add_op(name: str, fn: OpFn) -> None:
 
 def lane_bits(mask: int, wave: int) -> np.ndarray:
     """Bits 0..wave-1 of an integer mask as a bool array."""
-    return ((np.uint64(mask & ((1 << wave) - 1)) >> np.arange(wave, dtype=np.uint64)) & U64(1)
-            ).astype(bool)
+    raw = (mask & ((1 << wave) - 1)).to_bytes((wave + 7) // 8, "little")
+    return np.unpackbits(np.frombuffer(raw, np.uint8), bitorder="little")[:wave].astype(bool)
 
 
 def u16(ctx: Ctx, srcs: list[np.ndarray], i: int) -> np.ndarray:

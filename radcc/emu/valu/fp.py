@@ -218,6 +218,17 @@ def round_f64_to(hi: np.ndarray, lo: np.ndarray | None, fmt: Fmt, rmode: int) ->
         return f_to_bits(f, fmt)
 
 
+def directed_overflow(bits: np.ndarray, ovf: np.ndarray, fmt: Fmt, rmode: int) -> np.ndarray:
+    """Finite operands, infinite RN result: the largest finite value where the
+    round mode does not go toward that infinity (IEEE 754 §7.4)."""
+    if rmode == RNE or not ovf.any():
+        return bits
+    neg = (bits & fmt.sign) != 0
+    keep_inf = (rmode == RUP) & ~neg | (rmode == RDN) & neg
+    fix = ovf & ~keep_inf & is_inf(bits, fmt)
+    return np.where(fix, (bits & fmt.sign) | fmt.max_bits, bits)
+
+
 def round_exact(neg: bool, n: int, e: int, fmt: Fmt, rmode: int) -> int:
     """Bits of (-1)**neg * n * 2**e (n >= 0 Python int) rounded to `fmt`."""
     sgn = 1 << (fmt.bits - 1) if neg else 0
@@ -276,6 +287,8 @@ def fma_f64(a: np.ndarray, b: np.ndarray, c: np.ndarray, rmode: int) -> np.ndarr
         else:
             lo = np.where(plo == 0, two_sum(p, c, hi), 0.0)
             out = round_f64_to(hi, lo, F64, rmode)
+            fin = np.isfinite(a) & np.isfinite(b) & np.isfinite(c)
+            out = directed_overflow(out, fin & ~np.isfinite(hi), F64, rmode)
             # a*b alone (c == 0, a or b zero): directed rounding of the product
             pz = (c == 0) & (a != 0) & (b != 0) & np.isfinite(p) & ~(ok & (plo == 0))
             fast &= ~pz
