@@ -39,6 +39,9 @@ from radcc.oracle import spirv_reflect, vk
 LVP_ICD = os.environ.get("RADCC_LAVAPIPE_ICD", "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json")
 LIBVULKAN = os.environ.get("RADCC_LIBVULKAN", "libvulkan.so.1")
 FENCE_TIMEOUT_S = 300.0
+# lavapipe (Mesa 22.3) ends an invocation's loops after this many iterations in total
+# (TOOL-NOTES): oracle tests must keep their loops below it.
+LOOP_ITERATION_LIMIT = 65535
 
 # Device extensions enabled when lavapipe has them (features come through pNext).
 WANTED_EXTENSIONS = (
