@@ -544,8 +544,8 @@ def run_compute(
     spirv = bytes(spirv)
     try:
         refl = spirv_reflect.reflect(spirv)
-    except (spirv_reflect.SpirvError, KeyError, IndexError) as e:
-        raise LavapipeError(f"cannot reflect the SPIR-V module: {e}") from e
+    except Exception as e:  # malformed input: any parse failure is the module's fault
+        raise LavapipeError(f"cannot reflect the SPIR-V module: {e!r}") from e
     if entry not in refl.entry_points:
         raise LavapipeError(f"no entry point {entry!r} (have {sorted(refl.entry_points)})")
     if refl.entry_points[entry] != spirv_reflect.EXEC_MODEL_GL_COMPUTE:

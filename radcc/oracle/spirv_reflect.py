@@ -93,7 +93,7 @@ def _string(words: list[int]) -> tuple[str, int]:
     """Decode a literal string; return it and the number of words it used."""
     raw = struct.pack(f"<{len(words)}I", *words)
     end = raw.index(b"\0")
-    return raw[:end].decode(), end // 4 + 1
+    return raw[:end].decode(errors="replace"), end // 4 + 1
 
 
 def reflect(spirv: bytes) -> Reflection:

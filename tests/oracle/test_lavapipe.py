@@ -387,8 +387,10 @@ def test_errors_are_lavapipe_errors(glsl, lvp):
                     uniform_bindings={(0, 1)})
     with pytest.raises(LavapipeError, match="maxComputeWorkGroupCount"):
         run_compute(spv, groups=(1 << 20, 1, 1), buffers={(0, 0): 4, (0, 1): 4, (0, 2): 4})
-    # a corrupted module fails in vkCreateShaderModule/vkCreateComputePipelines or reflection,
-    # never by crashing the process; the device still works afterwards
+    # a module lavapipe rejects fails in the Vulkan call, and the device still works after it
+    bad = spv.replace(b"GLSL.std.450", b"GLSL.xyz.450")
+    with pytest.raises(LavapipeError, match="vkCreateComputePipelines failed: VK_ERROR"):
+        run_compute(bad, groups=(1, 1, 1), buffers={(0, 0): 256, (0, 1): 256, (0, 2): 256})
     out = run_compute(spv, groups=(1, 1, 1), buffers={(0, 0): 256, (0, 1): 256, (0, 2): 256})
     assert len(out[(0, 2)]) == 256
 
