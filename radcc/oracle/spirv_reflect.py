@@ -83,6 +83,7 @@ class SpecConstant:
 @dataclass
 class Reflection:
     entry_points: dict[str, int] = field(default_factory=dict)  # name -> execution model
+    # workgroup size per entry point (LocalSize, or LocalSizeId's default values)
     local_size: dict[str, tuple[int, int, int] | None] = field(default_factory=dict)
     bindings: dict[tuple[int, int], Binding] = field(default_factory=dict)
     push_constant_size: int = 0
@@ -112,6 +113,7 @@ def reflect(spirv: bytes) -> Reflection:
     decorations: dict[int, dict[int, list[int]]] = {}
     member_decs: dict[tuple[int, int], dict[int, list[int]]] = {}
     entries: dict[int, str] = {}
+    local_size_ids: dict[str, tuple[int, int, int]] = {}
     out = Reflection()
 
     i = 5
@@ -128,6 +130,9 @@ def reflect(spirv: bytes) -> Reflection:
         elif op == OP_EXECUTION_MODE and ops[1] == EXEC_MODE_LOCAL_SIZE:
             if ops[0] in entries:
                 out.local_size[entries[ops[0]]] = (ops[2], ops[3], ops[4])
+        elif op == OP_EXECUTION_MODE_ID and ops[1] == EXEC_MODE_LOCAL_SIZE_ID:
+            if ops[0] in entries:
+                local_size_ids[entries[ops[0]]] = (ops[2], ops[3], ops[4])
         elif op in (OP_TYPE_BOOL, OP_TYPE_INT, OP_TYPE_FLOAT, OP_TYPE_VECTOR, OP_TYPE_MATRIX,
                     OP_TYPE_IMAGE, OP_TYPE_SAMPLER, OP_TYPE_SAMPLED_IMAGE, OP_TYPE_ARRAY,
                     OP_TYPE_RUNTIME_ARRAY, OP_TYPE_STRUCT, OP_TYPE_POINTER):
@@ -146,6 +151,10 @@ def reflect(spirv: bytes) -> Reflection:
         elif op == OP_MEMBER_DECORATE:
             member_decs.setdefault((ops[0], ops[1]), {})[ops[2]] = ops[3:]
         i += wc
+
+    for name, ids in local_size_ids.items():  # default values (specialization may change them)
+        x, y, z = (constants.get(i, 0) for i in ids)
+        out.local_size[name] = (x, y, z)
 
     def size_of(tid: int, matrix_stride: int = 0, row_major: bool = False) -> int:
         op, a = types[tid]

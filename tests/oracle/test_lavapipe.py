@@ -144,6 +144,32 @@ def test_atomics(glsl, lvp):
     assert count == v.size
 
 
+def test_vulkan_memory_model(glsl, lvp):
+    src = """
+    #version 450
+    #pragma use_vulkan_memory_model
+    #extension GL_KHR_memory_scope_semantics : require
+    layout(local_size_x = 32) in;
+    layout(set = 0, binding = 0) buffer C { uint total; uint slots[]; };
+    shared uint s[32];
+    void main() {
+        uint l = gl_LocalInvocationID.x;
+        s[l] = l * l;
+        controlBarrier(gl_ScopeWorkgroup, gl_ScopeWorkgroup, gl_StorageSemanticsShared,
+                       gl_SemanticsAcquireRelease);
+        uint old = atomicAdd(total, s[31 - l], gl_ScopeDevice, gl_StorageSemanticsBuffer,
+                             gl_SemanticsRelaxed);
+        atomicStore(slots[gl_GlobalInvocationID.x], old >= 0 ? s[31 - l] : 0u, gl_ScopeDevice,
+                    gl_StorageSemanticsBuffer, gl_SemanticsRelease);
+    }
+    """
+    out = u32(run_compute(glsl(src, "vulkan1.2"), groups=(2, 1, 1),
+                          buffers={(0, 0): 4 + 64 * 4})[(0, 0)])
+    sq = np.arange(32) ** 2
+    assert out[0] == 2 * sq.sum()
+    np.testing.assert_array_equal(out[1:], np.tile(sq[::-1], 2))
+
+
 def test_push_constants(glsl, lvp):
     src = """
     #version 450
@@ -230,6 +256,19 @@ def test_spec_constants(glsl, lvp, env):
     out = run_compute(spv, groups=(2, 1, 1), buffers={(0, 0): 64 * 4, (0, 1): 16})
     np.testing.assert_array_equal(f32(out[(0, 0)])[:3], [0.0, 1.0, 0.0])
     assert struct.unpack("<IIq", out[(0, 1)])[0] == 1
+
+
+def test_reflection_entry_points_and_local_size(glsl):
+    refl = spirv_reflect.reflect(glsl(ADD))
+    assert refl.entry_points == {"main": spirv_reflect.EXEC_MODEL_GL_COMPUTE}
+    assert refl.local_size == {"main": (64, 1, 1)}
+    assert {k: b.kind for k, b in refl.bindings.items()} == {
+        (0, 0): "storage", (0, 1): "storage", (0, 2): "storage"}
+    assert refl.push_constant_size == 0 and refl.spec_constants == {}
+    for env in ("vulkan1.1", "vulkan1.3"):  # LocalSize + WorkgroupSize / LocalSizeId
+        assert spirv_reflect.reflect(glsl(SPEC, env)).local_size["main"][1:] == (1, 1)
+    with pytest.raises(spirv_reflect.SpirvError, match="magic"):
+        spirv_reflect.reflect(b"\1\2\3\4" * 8)
 
 
 def test_16bit_types(glsl, lvp):
