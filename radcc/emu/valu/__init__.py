@@ -7,7 +7,7 @@ Entry point::
 
 ``name`` is the canonical LLVM name (``OpInfo.name``); ``srcs`` are uint64
 arrays of raw source bits in ``OpInfo.operands`` order. Conventions beyond
-that order (documented in docs/emu-valu.md):
+that order (documented in radcc/emu/valu/NOTES.md):
 
 - ops in ``ACC_OPS`` (v_fmac_*, v_pk_fmac_f16, v_dot2acc_f32_f16) read VDST:
   append the old VDST bits as an extra last source;

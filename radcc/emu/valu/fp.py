@@ -13,7 +13,7 @@ arithmetic per lane where the product is not exact in float64).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -22,9 +22,9 @@ from radcc.emu.valu.float_mode import RDN, RNE, RTZ, RUP
 U64 = np.uint64
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Fmt:
-    """One IEEE binary format."""
+    """One IEEE binary format; masks precomputed as np.uint64 constants."""
 
     name: str
     bits: int
@@ -32,40 +32,25 @@ class Fmt:
     expb: int  # exponent bits
     ftype: type
     utype: type
+    bias: int = field(init=False)
+    sign: np.uint64 = field(init=False)
+    mask: np.uint64 = field(init=False)
+    exp_mask: np.uint64 = field(init=False)
+    mant_mask: np.uint64 = field(init=False)
+    quiet: np.uint64 = field(init=False)
+    default_nan: np.uint64 = field(init=False)  # sign set, quiet: 0xffc00000, 0xfe00
+    max_bits: np.uint64 = field(init=False)
 
-    @property
-    def bias(self) -> int:
-        return (1 << (self.expb - 1)) - 1
-
-    @property
-    def sign(self) -> np.uint64:
-        return U64(1 << (self.bits - 1))
-
-    @property
-    def mask(self) -> np.uint64:
-        return U64((1 << self.bits) - 1)
-
-    @property
-    def exp_mask(self) -> np.uint64:
-        return U64(((1 << self.expb) - 1) << self.mant)
-
-    @property
-    def mant_mask(self) -> np.uint64:
-        return U64((1 << self.mant) - 1)
-
-    @property
-    def quiet(self) -> np.uint64:
-        return U64(1 << (self.mant - 1))
-
-    @property
-    def default_nan(self) -> np.uint64:
-        """The NaN the hardware makes from non-NaN inputs (sign set, quiet),
-        as the guide's functional examples show (0xffc00000, 0xfe00)."""
-        return self.sign | self.exp_mask | self.quiet
-
-    @property
-    def max_bits(self) -> np.uint64:
-        return self.exp_mask - U64(1 << self.mant) + self.mant_mask
+    def __post_init__(self) -> None:
+        put = object.__setattr__
+        put(self, "bias", (1 << (self.expb - 1)) - 1)
+        put(self, "sign", U64(1 << (self.bits - 1)))
+        put(self, "mask", U64((1 << self.bits) - 1))
+        put(self, "exp_mask", U64(((1 << self.expb) - 1) << self.mant))
+        put(self, "mant_mask", U64((1 << self.mant) - 1))
+        put(self, "quiet", U64(1 << (self.mant - 1)))
+        put(self, "default_nan", self.sign | self.exp_mask | self.quiet)
+        put(self, "max_bits", self.exp_mask - U64(1 << self.mant) + self.mant_mask)
 
 
 F16 = Fmt("f16", 16, 10, 5, np.float16, np.uint16)
@@ -89,7 +74,7 @@ def bits_to_f64(bits: np.ndarray, fmt: Fmt) -> np.ndarray:
 
 
 def is_nan(bits: np.ndarray, fmt: Fmt) -> np.ndarray:
-    return ((bits & fmt.exp_mask) == fmt.exp_mask) & ((bits & fmt.mant_mask) != 0)
+    return (bits & (fmt.mask ^ fmt.sign)) > fmt.exp_mask
 
 
 def is_snan(bits: np.ndarray, fmt: Fmt) -> np.ndarray:
@@ -187,6 +172,8 @@ def two_prod(a: np.ndarray, b: np.ndarray, p: np.ndarray) -> tuple[np.ndarray, n
 def round_f64_to(hi: np.ndarray, lo: np.ndarray | None, fmt: Fmt, rmode: int) -> np.ndarray:
     """Round the exact value hi + lo (hi = RN64 of it) to `fmt`; bits (uint64)."""
     with np.errstate(all="ignore"):
+        if lo is None and rmode == RNE:
+            return f_to_bits(hi.astype(fmt.ftype), fmt)
         if fmt is F64:
             f = hi.astype(np.float64, copy=True)
             if rmode == RNE or lo is None:
