@@ -101,11 +101,17 @@ def dominator_tree(program: Program) -> None:
 
 
 class DominatorTree:
-    """O(1) dominance queries on one CFG, from the idoms `dominator_tree` set."""
+    """O(1) dominance queries on one CFG, from a list of immediate dominators
+    (entry = its own idom, unreachable = -1) as `compute_idoms` returns."""
 
-    def __init__(self, program: Program, linear: bool) -> None:
-        n = len(program.blocks)
-        idom = [b.linear_idom if linear else b.logical_idom for b in program.blocks]
+    @staticmethod
+    def of_program(program: Program, linear: bool) -> DominatorTree:
+        """From the idoms `dominator_tree(program)` stored in the blocks."""
+        return DominatorTree([b.linear_idom if linear else b.logical_idom
+                              for b in program.blocks])
+
+    def __init__(self, idom: list[int]) -> None:
+        n = len(idom)
         self.idom = idom
         children: list[list[int]] = [[] for _ in range(n)]
         for b, d in enumerate(idom):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from radcc.ir.parser import parse_program
-from radcc.passes.dominance import DominatorTree, dominator_tree
+from radcc.passes.dominance import DominatorTree, compute_idoms, dominator_tree
 
 
 def cfg(logical: dict[int, list[int]], linear: dict[int, list[int]] | None, n: int) -> str:
@@ -61,10 +61,11 @@ def test_unreachable_block_and_queries():
     p = parse_program(text)
     dominator_tree(p)
     assert [b.logical_idom for b in p.blocks] == [0, 0, 0, 0, -1]
-    t = DominatorTree(p, linear=False)
+    t = DominatorTree.of_program(p, linear=False)
     assert t.dominates(0, 3) and t.dominates(3, 3) and t.dominates(0, 0)
     assert not t.dominates(1, 3) and not t.dominates(3, 0) and not t.dominates(1, 2)
     assert not t.dominates(4, 3) and not t.dominates(0, 4) and not t.reachable(4)
+    assert DominatorTree(compute_idoms(p, linear=True)).dominates(2, 2)
 
 
 def test_deep_chain_is_fast():
