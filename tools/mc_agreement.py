@@ -371,7 +371,7 @@ def _show(text: str | None, data: bytes | None, err: str | None) -> str:
 _MOD_RE = re.compile(r"\b([a-z_][a-z0-9_]*):")
 _WORD_MODS = {"clamp", "glc", "slc", "dlc", "gds", "tfe", "lds", "idxen", "offen", "addr64",
               "a16", "r128", "d16", "unorm", "lwe", "nv", "fi", "bound_ctrl", "row_mask",
-              "mul", "div"}
+              }
 
 
 def constructs(line: str) -> list[str]:
@@ -462,6 +462,14 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     llvm_mc.require()
     from radcc.target import get_target
+
+    try:  # the families register on import; a broken family module stops the run
+        import radcc.isa.assembler  # noqa: F401
+        import radcc.isa.disassembler  # noqa: F401
+    except Exception as e:
+        print(f"mc_agreement: cannot import radcc's machine layer: {type(e).__name__}: {e}",
+              file=sys.stderr)
+        return 1
 
     target = get_target(args.mcpu)
     paths = sorted(p for p in args.dir.rglob("*") if p.is_file()

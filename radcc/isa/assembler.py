@@ -280,11 +280,17 @@ class Assembler:
                 if cur.accept(","):
                     cur.int_expr(self.equates)
             self._expect_end(cur)
+            if not -(1 << 63) <= a < (1 << 64):
+                raise AsmError("literal value out of range for directive", rest[0].col)
+            if (name.startswith(".p2") and not 0 <= a <= 31) or a > (1 << 32):
+                raise AsmError("invalid alignment value", rest[0].col)
             align = (1 << a) if name.startswith(".p2") else a
             if align <= 0 or align & (align - 1):
                 raise AsmError("alignment must be a power of 2", rest[0].col)
             sec.align = max(sec.align, align)
             pad = (-len(sec.data)) % align
+            if pad > (1 << 28):  # radcc's limit: no multi-gigabyte sections
+                raise AsmError("invalid alignment value", rest[0].col)
             unit = 4 if name.endswith("l") else 1
             if fill is None:
                 fill_bytes = (0xBF800000).to_bytes(4, "little") if "x" in sec.flags else b"\0"
@@ -305,7 +311,7 @@ class Assembler:
             elif cur.accept(","):
                 value = cur.int_expr(self.equates)
             self._expect_end(cur)
-            if count < 0 or size not in (1, 2, 4, 8):
+            if count < 0 or size not in (1, 2, 4, 8) or count * size > (1 << 28):
                 raise AsmError("invalid .fill arguments", rest[0].col if rest else t.col)
             sec.data += (value % (1 << (8 * size))).to_bytes(size, "little") * count
         elif name in _SYMBOL_DIRECTIVES:

@@ -8,6 +8,7 @@ decoding resumes at the next dword, so random bytes never raise.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from radcc.isa import formats as _formats  # noqa: F401  (registers formats)
@@ -52,8 +53,12 @@ def is_invalid(d: Decoded) -> bool:
 
 
 def parse_hex_bytes(text: str, filename: str = "<stdin>") -> tuple[bytes, list[str]]:
-    """Read llvm-mc ``-disassemble`` input: hex bytes separated by commas or
-    spaces, ``#``/``//``/``;`` comments. Returns (bytes, error messages)."""
+    """Read llvm-mc ``-disassemble`` input: byte values separated by commas,
+    spaces or brackets, ``#`` comments (and, as a radcc extension, ``//`` and
+    ``;`` comments). Returns (bytes, error messages).
+
+    Like llvm-mc, an invalid token is reported, the rest of its line is
+    skipped and the bytes read before it are dropped."""
     out = bytearray()
     errors: list[str] = []
     for lineno, raw in enumerate(text.split("\n"), 1):
@@ -62,20 +67,34 @@ def parse_hex_bytes(text: str, filename: str = "<stdin>") -> tuple[bytes, list[s
             k = line.find(c)
             if k >= 0:
                 line = line[:k]
-        col = 0
-        for tok in line.replace(",", " ").replace("[", " ").replace("]", " ").split(" "):
-            col = raw.find(tok, col) if tok else col
-            if not tok.strip():
-                continue
-            tok = tok.strip()
-            try:
-                v = int(tok, 0)
-            except ValueError:
-                errors.append(f"{filename}:{lineno}:{col + 1}: error: invalid input token")
-                continue
-            if not 0 <= v <= 0xFF:
-                errors.append(f"{filename}:{lineno}:{col + 1}: error: invalid input token")
-                continue
+        for m in _HEX_TOKEN_RE.finditer(line):
+            tok = m.group()
+            v = _byte_value(tok)
+            if v is None:
+                errors.append(f"{filename}:{lineno}:{m.start() + 1}: error: invalid input token")
+                out.clear()
+                break
             out.append(v)
-            col += len(tok)
     return bytes(out), errors
+
+
+_HEX_TOKEN_RE = re.compile(r"[^\s,\[\]]+")
+
+
+def _byte_value(tok: str) -> int | None:
+    """A byte as llvm's getAsInteger(0) reads it (0x.., 0b.., 0-prefixed octal, decimal)."""
+    t = tok.lower()
+    try:
+        if t.startswith("0x"):
+            v = int(t[2:], 16)
+        elif t.startswith("0b"):
+            v = int(t[2:], 2)
+        elif len(t) > 1 and t.startswith("0"):
+            v = int(t[1:], 8)
+        else:
+            v = int(t, 10)
+    except ValueError:
+        return None
+    if "_" in t or not t[-1:].isalnum():
+        return None
+    return v if 0 <= v <= 0xFF else None

@@ -24,7 +24,7 @@ _TOKEN_RE = re.compile(
     r"""
     (?P<ws>[ \t\r\f\v]+)
   | (?P<comment>;.*|//.*)
-  | (?P<float>(?:\d+\.\d*|\.\d+)(?:[eE][+-]?\d+)?|\d+[eE][+-]?\d+)
+  | (?P<float>(?:\d+\.\d*|\.\d+(?!byte\b))(?:[eE][+-]?\d+)?|\d+[eE][+-]?\d+)
   | (?P<int>0[xX][0-9a-fA-F]+|0[bB][01]+|0[oO][0-7]+|\d+)
   | (?P<ident>[A-Za-z_.$@][A-Za-z0-9_.$@]*)
   | (?P<string>"(?:[^"\\]|\\.)*")
