@@ -1,0 +1,2 @@
+"""radcc's front end: the SPIR-V reader (``spirv/``), and later the mid-level IR,
+its optimisations and divergence analysis."""

@@ -1,0 +1,394 @@
+"""SPIR-V binary decoding: header and instruction stream, operands by grammar kind.
+
+``decode(data)`` splits a module into its header and instructions and decodes
+every operand by the kind the grammar gives it. Literal numbers whose width
+depends on a type (OpConstant, OpSpecConstant, OpSwitch) are sized from the
+integer and float types seen so far, as SPIRV-Tools' binary parser does.
+Any malformed word raises ``SpirvError`` at the instruction's word offset.
+"""
+
+from __future__ import annotations
+
+import struct
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from . import grammar
+from .errors import SpirvError
+from .grammar import OperandSpec
+
+MAX_MINOR = 6  # SPIR-V 1.0 .. 1.6
+
+
+@dataclass(frozen=True)
+class Header:
+    version: tuple[int, int]
+    generator: int
+    bound: int
+    schema: int
+    big_endian: bool = False
+
+
+Value = int | float | str
+
+
+@dataclass(frozen=True)
+class Operand:
+    """One decoded operand.
+
+    ``kind`` is the grammar's operand kind (``IdRef``, ``LiteralInteger``,
+    ``StorageClass``...). ``value`` is the id, the integer (unsigned unless a
+    context-dependent literal of a signed type), the float, the string, the
+    enumerant value or the bit-mask. ``params`` holds the operands that an
+    enumerant or the set bits of a mask carry (``Aligned 4``, ``LocalSize 8 1 1``).
+    """
+
+    kind: str
+    value: Value
+    params: tuple[Operand, ...] = ()
+    words: int = 1  # how many words the value itself took (literals: 1 or 2)
+    bits: int = 0  # raw bits of a context-dependent number (exact for floats and -0.0)
+    width: int = 0  # bit width of a context-dependent number (8, 16, 32 or 64)
+
+    @property
+    def is_id(self) -> bool:
+        return grammar.category(self.kind) == "Id"
+
+    @property
+    def name(self) -> str:
+        """Enumerant spelling (or mask spellings joined by ``|``); str(value) otherwise."""
+        cat = grammar.category(self.kind)
+        if cat == "ValueEnum":
+            assert isinstance(self.value, int)
+            return grammar.enum_name(self.kind, self.value)
+        if cat == "BitEnum":
+            assert isinstance(self.value, int)
+            return mask_name(self.kind, self.value)
+        return str(self.value)
+
+
+def mask_name(kind: str, value: int) -> str:
+    names = [grammar.enum_name(kind, 1 << b) for b in range(32) if value >> b & 1]
+    return "|".join(names) if names else grammar.enum_name(kind, 0)
+
+
+@dataclass
+class Instruction:
+    opcode: int
+    opname: str
+    result_type: int | None
+    result_id: int | None
+    operands: tuple[Operand, ...]  # after the result type and result id
+    offset: int  # word offset of the first word in the module
+    word_count: int = 0
+
+    def ids(self) -> list[int]:
+        """Every id the operands reference (parameters included), in order."""
+        out: list[int] = []
+        stack = list(reversed(self.operands))
+        while stack:
+            op = stack.pop()
+            if op.is_id:
+                assert isinstance(op.value, int)
+                out.append(op.value)
+            stack.extend(reversed(op.params))
+        return out
+
+    def id(self, index: int) -> int:
+        v = self.operands[index].value
+        assert isinstance(v, int)
+        return v
+
+    def literal(self, index: int) -> Value:
+        return self.operands[index].value
+
+
+@dataclass
+class NumberType:
+    width: int
+    kind: str  # "int", "uint" or "float"
+
+
+@dataclass
+class _Context:
+    bound: int
+    number_types: dict[int, NumberType] = field(default_factory=dict)
+    result_types: dict[int, int] = field(default_factory=dict)
+    ext_sets: dict[int, str] = field(default_factory=dict)
+
+
+def to_words(data: bytes | bytearray | Sequence[int]) -> tuple[list[int], bool]:
+    """The module as little-endian-interpreted words and whether it was big-endian."""
+    if isinstance(data, bytes | bytearray):
+        if len(data) % 4:
+            raise SpirvError(
+                f"module size {len(data)} is not a multiple of 4 bytes", len(data) // 4
+            )
+        if len(data) < 20:
+            raise SpirvError("module is shorter than the 5-word header", len(data) // 4)
+        head = int.from_bytes(data[:4], "little")
+        big = head != grammar.MAGIC and int.from_bytes(data[:4], "big") == grammar.MAGIC
+        fmt = (">" if big else "<") + f"{len(data) // 4}I"
+        return list(struct.unpack(fmt, data)), big
+    words = list(data)
+    if any(not 0 <= w <= 0xFFFFFFFF for w in words):
+        raise SpirvError("word out of 32-bit range", 0)
+    if len(words) < 5:
+        raise SpirvError("module is shorter than the 5-word header", len(words))
+    big = words[0] != grammar.MAGIC and words[0] == _bswap(grammar.MAGIC)
+    if big:
+        words = [_bswap(w) for w in words]
+    return words, big
+
+
+def _bswap(w: int) -> int:
+    return int.from_bytes(w.to_bytes(4, "little"), "big")
+
+
+def decode_header(words: Sequence[int], big_endian: bool = False) -> Header:
+    if words[0] != grammar.MAGIC:
+        raise SpirvError(f"bad magic number 0x{words[0]:08x} (expected 0x07230203)", 0)
+    v = words[1]
+    major, minor = v >> 16 & 0xFF, v >> 8 & 0xFF
+    if v & 0xFF0000FF or major != 1 or minor > MAX_MINOR:
+        raise SpirvError(f"unsupported SPIR-V version word 0x{v:08x} (1.0 to 1.6 accepted)", 1)
+    if words[3] == 0:
+        raise SpirvError("id bound is 0", 3)
+    if words[4] != 0:
+        raise SpirvError(f"schema is {words[4]}, must be 0", 4)
+    return Header((major, minor), words[2], words[3], words[4], big_endian)
+
+
+def decode(data: bytes | bytearray | Sequence[int]) -> tuple[Header, list[Instruction]]:
+    words, big = to_words(data)
+    header = decode_header(words, big)
+    ctx = _Context(header.bound)
+    out: list[Instruction] = []
+    pos = 5
+    while pos < len(words):
+        first = words[pos]
+        count, op = first >> 16, first & 0xFFFF
+        info = grammar.instruction(op)
+        name = info.opname if info else f"Op<{op}>"
+        if count == 0:
+            raise SpirvError("word count is 0", pos, name)
+        if pos + count > len(words):
+            raise SpirvError(
+                f"word count {count} runs past the end of the module ({len(words) - pos} left)",
+                pos,
+                name,
+            )
+        if info is None:
+            raise SpirvError(f"unknown opcode {op}", pos, name)
+        out.append(_decode_instruction(info, words, pos, count, ctx))
+        pos += count
+    return header, out
+
+
+class _Reader:
+    def __init__(self, words: Sequence[int], pos: int, end: int, info: grammar.InstructionInfo):
+        self.words, self.pos, self.end, self.info, self.start = words, pos, end, info, pos
+
+    def fail(self, msg: str) -> SpirvError:
+        return SpirvError(msg, self.start, self.info.opname)
+
+    def left(self) -> int:
+        return self.end - self.pos
+
+    def word(self, what: str) -> int:
+        if self.pos >= self.end:
+            raise self.fail(f"missing operand: {what}")
+        w = self.words[self.pos]
+        self.pos += 1
+        return w
+
+
+def _decode_instruction(
+    info: grammar.InstructionInfo, words: Sequence[int], pos: int, count: int, ctx: _Context
+) -> Instruction:
+    r = _Reader(words, pos + 1, pos + count, info)
+    result_type: int | None = None
+    result_id: int | None = None
+    operands: list[Operand] = []
+    specs = list(info.operands)
+    i = 0
+    while i < len(specs):
+        spec = specs[i]
+        i += 1
+        if spec.quantifier and r.left() == 0:
+            continue
+        if spec.kind == "IdResultType":
+            result_type = _id(r, "result type", ctx)
+            continue
+        if spec.kind == "IdResult":
+            result_id = _id(r, "result id", ctx)
+            continue
+        while True:
+            op = _operand(r, spec.kind, ctx, info, operands, result_type)
+            operands.append(op)
+            if op.kind == "LiteralSpecConstantOpInteger":  # the rest follows the operation
+                specs[i:] = _spec_op_operands(r, op)
+            elif op.kind == "LiteralExtInstInteger":  # the rest follows the ext grammar
+                specs[i:] = _ext_inst_operands(r, operands, op, ctx)
+            if spec.quantifier != "*" or r.left() == 0:
+                break
+    if r.left():
+        raise r.fail(f"{r.left()} word(s) left over after the last operand")
+    ins = Instruction(info.opcode, info.opname, result_type, result_id, tuple(operands), pos, count)
+    _track(ins, ctx)
+    return ins
+
+
+def _track(ins: Instruction, ctx: _Context) -> None:
+    """Remember what later context-dependent literals need."""
+    if ins.result_id is None:
+        return
+    if ins.result_type is not None:
+        ctx.result_types[ins.result_id] = ins.result_type
+    if ins.opname == "OpTypeInt":
+        signed = ins.literal(1)
+        ctx.number_types[ins.result_id] = NumberType(
+            int(ins.literal(0)), "int" if signed else "uint"
+        )
+    elif ins.opname == "OpTypeFloat":
+        ctx.number_types[ins.result_id] = NumberType(int(ins.literal(0)), "float")
+    elif ins.opname == "OpExtInstImport":
+        ctx.ext_sets[ins.result_id] = str(ins.literal(0))
+
+
+def _id(r: _Reader, what: str, ctx: _Context) -> int:
+    v = r.word(what)
+    if v == 0 or v >= ctx.bound:
+        raise r.fail(f"{what} id {v} is out of range (bound {ctx.bound})")
+    return v
+
+
+def _operand(
+    r: _Reader,
+    kind: str,
+    ctx: _Context,
+    info: grammar.InstructionInfo,
+    prev: list[Operand],
+    result_type: int | None,
+) -> Operand:
+    cat = grammar.category(kind)
+    if cat == "Id":
+        return Operand(kind, _id(r, kind, ctx))
+    if cat == "Composite":
+        b0, b1 = grammar.bases(kind)
+        if info.opname == "OpSwitch" and b0 == "LiteralInteger":
+            first = _number(r, _selector_type(r, prev, ctx), "case literal")
+        else:
+            first = _operand(r, b0, ctx, info, prev, result_type)
+        second = _operand(r, b1, ctx, info, prev, result_type)
+        return Operand(kind, 0, (first, second))
+    if kind == "LiteralString":
+        return _string(r)
+    if kind == "LiteralContextDependentNumber":
+        if result_type is None or result_type not in ctx.number_types:
+            raise r.fail(f"result type %{result_type} is not a previously declared int or float")
+        return _number(r, ctx.number_types[result_type], "value")
+    if cat == "Literal":
+        return Operand(kind, r.word(kind))
+    if cat == "ValueEnum":
+        v = r.word(kind)
+        e = grammar.enumerant(kind, v)
+        if e is None:
+            raise r.fail(f"invalid {kind} value {v}")
+        params = tuple(_operand(r, p, ctx, info, prev, result_type) for p in e.parameters)
+        return Operand(kind, v, params)
+    if cat == "BitEnum":
+        v = r.word(kind)
+        params_l: list[Operand] = []
+        for b in range(32):
+            if v >> b & 1:
+                e = grammar.enumerant(kind, 1 << b)
+                if e is None:
+                    raise r.fail(f"invalid {kind} mask bit 0x{1 << b:x} in 0x{v:x}")
+                params_l += [_operand(r, p, ctx, info, prev, result_type) for p in e.parameters]
+        return Operand(kind, v, tuple(params_l))
+    raise r.fail(f"operand kind {kind} is not supported")  # pragma: no cover
+
+
+def _selector_type(r: _Reader, prev: list[Operand], ctx: _Context) -> NumberType:
+    sel = prev[0].value
+    assert isinstance(sel, int)
+    t = ctx.result_types.get(sel)
+    if t is None or t not in ctx.number_types or ctx.number_types[t].kind == "float":
+        raise r.fail(f"selector %{sel} is not a previously defined integer value")
+    return ctx.number_types[t]
+
+
+def _number(r: _Reader, t: NumberType, what: str) -> Operand:
+    kind = "LiteralContextDependentNumber"
+    if t.width not in (8, 16, 32, 64) or (t.kind == "float" and t.width == 8):
+        raise r.fail(f"{t.kind}{t.width} literals are not supported")
+    lo = r.word(what)
+    if t.width == 64:
+        bits = lo | r.word(what) << 32
+    else:
+        bits = lo
+        if t.width < 32:
+            high = bits >> t.width
+            negative = t.kind == "int" and bits >> (t.width - 1) & 1
+            if high != ((1 << (32 - t.width)) - 1 if negative else 0):
+                raise r.fail(f"{what} 0x{bits:x} has high-order bits set beyond {t.width} bits")
+            bits &= (1 << t.width) - 1
+    n = 2 if t.width == 64 else 1
+    if t.kind == "float":
+        return Operand(kind, bits_to_float(bits, t.width), words=n, bits=bits, width=t.width)
+    if t.kind == "int" and bits >> (t.width - 1):
+        return Operand(kind, bits - (1 << t.width), words=n, bits=bits, width=t.width)
+    return Operand(kind, bits, words=n, bits=bits, width=t.width)
+
+
+def bits_to_float(bits: int, width: int) -> float:
+    fmt = {16: "e", 32: "f", 64: "d"}[width]
+    return float(struct.unpack("<" + fmt, bits.to_bytes(width // 8, "little"))[0])
+
+
+def _string(r: _Reader) -> Operand:
+    raw = bytearray()
+    n = 0
+    while True:
+        w = r.word("string")
+        n += 1
+        b = w.to_bytes(4, "little")
+        if 0 in b:
+            raw += b[: b.index(0)]
+            break
+        raw += b
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise r.fail(f"string is not valid UTF-8 ({e.reason})") from None
+    return Operand("LiteralString", text, words=n)
+
+
+def _spec_op_operands(r: _Reader, op: Operand) -> list[OperandSpec]:
+    assert isinstance(op.value, int)
+    inner = grammar.instruction(op.value)
+    if inner is None or not inner.has_result_type:
+        raise r.fail(f"opcode {op.value} cannot be used in OpSpecConstantOp")
+    return [s for s in inner.operands if s.kind not in ("IdResultType", "IdResult")]
+
+
+def _ext_inst_operands(
+    r: _Reader, operands: list[Operand], op: Operand, ctx: _Context
+) -> list[OperandSpec]:
+    set_id = operands[0].value
+    assert isinstance(set_id, int) and isinstance(op.value, int)
+    set_name = ctx.ext_sets.get(set_id)
+    if set_name is None:
+        raise r.fail(f"%{set_id} is not a previous OpExtInstImport")
+    if not grammar.known_ext_set(set_name):
+        return [OperandSpec("IdRef", "*")]
+    row = grammar.ext_instruction(set_name, op.value)
+    if row is None:
+        raise r.fail(f"unknown {set_name} instruction {op.value}")
+    return list(row[1])
+
+
+if sys.byteorder != "little":  # pragma: no cover
+    raise ImportError("radcc's SPIR-V reader assumes a little-endian host")

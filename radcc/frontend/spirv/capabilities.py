@@ -1,0 +1,96 @@
+"""Which SPIR-V capabilities radcc accepts: what a Vulkan compute shader can use on RDNA3.
+
+This is policy, not grammar: every name below is checked against the grammar
+table at import. Anything else (graphics stages, OpenCL kernels, vendor
+extensions RDNA3 lacks, cooperative matrices until WMMA lands) is rejected
+by the reader as an unsupported capability, naming it and the reason.
+"""
+
+from __future__ import annotations
+
+from . import grammar
+
+SUPPORTED: frozenset[str] = frozenset(
+    {
+        # core compute
+        "Shader", "Matrix",
+        # 8/16/64-bit arithmetic and storage
+        "Float16", "Float64", "Int8", "Int16", "Int64", "Int64Atomics",
+        "StorageBuffer16BitAccess", "UniformAndStorageBuffer16BitAccess", "StoragePushConstant16",
+        "StorageBuffer8BitAccess", "UniformAndStorageBuffer8BitAccess", "StoragePushConstant8",
+        "WorkgroupMemoryExplicitLayoutKHR", "WorkgroupMemoryExplicitLayout8BitAccessKHR",
+        "WorkgroupMemoryExplicitLayout16BitAccessKHR",
+        # memory model, addressing, descriptors
+        "VulkanMemoryModel", "VulkanMemoryModelDeviceScope", "PhysicalStorageBufferAddresses",
+        "VariablePointers", "VariablePointersStorageBuffer",
+        "ShaderNonUniform", "RuntimeDescriptorArray",
+        "UniformBufferArrayDynamicIndexing", "StorageBufferArrayDynamicIndexing",
+        "UniformBufferArrayNonUniformIndexing", "StorageBufferArrayNonUniformIndexing",
+        # subgroups
+        "GroupNonUniform", "GroupNonUniformVote", "GroupNonUniformArithmetic",
+        "GroupNonUniformBallot", "GroupNonUniformShuffle", "GroupNonUniformShuffleRelative",
+        "GroupNonUniformClustered", "GroupNonUniformQuad", "GroupNonUniformRotateKHR",
+        "SubgroupBallotKHR", "SubgroupVoteKHR",
+        # atomics, float controls, misc ALU features RDNA3 has
+        "AtomicFloat32AddEXT", "AtomicFloat32MinMaxEXT", "AtomicFloat16MinMaxEXT",
+        "AtomicFloat64MinMaxEXT",
+        "DenormPreserve", "DenormFlushToZero", "SignedZeroInfNanPreserve",
+        "RoundingModeRTE", "RoundingModeRTZ",
+        "DotProductInputAll", "DotProductInput4x8Bit", "DotProductInput4x8BitPacked", "DotProduct",
+        "ShaderClockKHR", "DeviceGroup", "BitInstructions",
+        # images and texel buffers in compute (the reader accepts; later layers may not yet)
+        "ImageQuery", "Sampled1D", "Image1D", "SampledBuffer", "ImageBuffer",
+        "StorageImageExtendedFormats", "StorageImageReadWithoutFormat",
+        "StorageImageWriteWithoutFormat", "ImageGatherExtended", "MinLod", "SampledCubeArray",
+        "ImageCubeArray", "ImageMSArray", "StorageImageMultisample", "Int64ImageEXT",
+        "SampledImageArrayDynamicIndexing", "StorageImageArrayDynamicIndexing",
+        "UniformTexelBufferArrayDynamicIndexing", "StorageTexelBufferArrayDynamicIndexing",
+        "SampledImageArrayNonUniformIndexing", "StorageImageArrayNonUniformIndexing",
+        "UniformTexelBufferArrayNonUniformIndexing", "StorageTexelBufferArrayNonUniformIndexing",
+    }
+)  # fmt: skip
+
+_REASONS: tuple[tuple[str, str], ...] = (
+    ("CooperativeMatrix", "cooperative matrices need WMMA, which radcc does not support yet"),
+    ("Geometry", "geometry shaders are not compute shaders"),
+    ("Tessellation", "tessellation shaders are not compute shaders"),
+    ("Kernel", "OpenCL kernels are not Vulkan compute shaders"),
+    ("Addresses", "physical addressing is an OpenCL (Kernel) feature"),
+    ("Linkage", "radcc does not link modules"),
+    ("RayTracing", "ray tracing is not supported"),
+    ("RayQuery", "ray queries are not supported"),
+    ("MeshShading", "mesh shaders are not compute shaders"),
+    ("INTEL", "Intel-only feature"),
+    ("NV", "NVIDIA-only feature"),
+)
+
+for _name in SUPPORTED:
+    grammar.enum_value("Capability", _name)  # KeyError if a name is misspelt
+
+
+def unsupported_reason(name: str) -> str | None:
+    """None if radcc accepts the capability, else why not."""
+    if name in SUPPORTED:
+        return None
+    for key, reason in _REASONS:
+        if key in name:
+            return reason
+    return "not available to RDNA3 compute shaders in radcc"
+
+
+def implied(names: list[str]) -> set[str]:
+    """The declared capabilities and all they implicitly declare (grammar's depends-on)."""
+    out: set[str] = set()
+    todo = list(names)
+    while todo:
+        n = todo.pop()
+        if n in out:
+            continue
+        out.add(n)
+        try:
+            e = grammar.enumerant("Capability", grammar.enum_value("Capability", n))
+        except KeyError:
+            continue
+        if e:
+            todo.extend(e.capabilities)
+    return out

@@ -1,0 +1,144 @@
+"""Typed access to the generated SPIR-V grammar table (``grammar_data.py``).
+
+Everything the reader knows about opcodes, operand kinds and enumerants comes
+from here; regenerate the table with ``tools/gen_spirv_grammar.py``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+from . import grammar_data as _g
+
+MAGIC: int = _g.MAGIC
+GRAMMAR_VERSION: tuple[int, int, int] = _g.GRAMMAR_VERSION
+
+
+@dataclass(frozen=True)
+class OperandSpec:
+    kind: str
+    quantifier: str  # "", "?" (optional) or "*" (any number)
+
+
+@dataclass(frozen=True)
+class InstructionInfo:
+    opcode: int
+    opname: str
+    klass: str
+    operands: tuple[OperandSpec, ...]
+    capabilities: tuple[str, ...]
+    version: tuple[int, int] | None  # first core version; None: only via an extension
+    extensions: tuple[str, ...]
+
+    @property
+    def has_result_type(self) -> bool:
+        return bool(self.operands) and self.operands[0].kind == "IdResultType"
+
+    @property
+    def has_result(self) -> bool:
+        return any(o.kind == "IdResult" for o in self.operands[:2])
+
+
+@dataclass(frozen=True)
+class Enumerant:
+    kind: str
+    value: int
+    name: str
+    parameters: tuple[str, ...]  # operand kinds that follow the enumerant
+    capabilities: tuple[str, ...]
+
+
+def _version(text: str) -> tuple[int, int] | None:
+    if not text:
+        return (1, 0)
+    if text == "None":
+        return None
+    major, minor = text.split(".")
+    return (int(major), int(minor))
+
+
+@cache
+def instruction(opcode: int) -> InstructionInfo | None:
+    row = _g.INSTRUCTIONS.get(opcode)
+    if row is None:
+        return None
+    opname, klass, operands, caps, version, exts = row
+    return InstructionInfo(
+        opcode,
+        opname,
+        klass,
+        tuple(OperandSpec(k, q) for k, q in operands),
+        caps,
+        _version(version),
+        exts,
+    )
+
+
+def opcode(opname: str) -> int:
+    """The opcode of an instruction name (aliases accepted); KeyError if unknown."""
+    return int(_g.OPNAMES[opname])
+
+
+def opname(opcode_: int) -> str:
+    info = instruction(opcode_)
+    return info.opname if info else f"Op<{opcode_}>"
+
+
+def category(kind: str) -> str:
+    """Operand kind category: Id, Literal, ValueEnum, BitEnum or Composite."""
+    return str(_g.OPERAND_KINDS[kind][0])
+
+
+def bases(kind: str) -> tuple[str, ...]:
+    return tuple(_g.OPERAND_KINDS[kind][1])
+
+
+@cache
+def enumerant(kind: str, value: int) -> Enumerant | None:
+    row = _g.ENUMS.get(kind, {}).get(value)
+    if row is None:
+        return None
+    name, params, caps = row
+    return Enumerant(kind, value, name, params, caps)
+
+
+def enum_value(kind: str, name: str) -> int:
+    """The value of an enumerant spelling (aliases accepted); KeyError if unknown."""
+    return int(_g.ENUM_NAMES[kind][name])
+
+
+def enum_name(kind: str, value: int) -> str:
+    e = enumerant(kind, value)
+    return e.name if e else str(value)
+
+
+def enumerants(kind: str) -> list[Enumerant]:
+    out = []
+    for v in _g.ENUMS.get(kind, {}):
+        e = enumerant(kind, v)
+        assert e is not None
+        out.append(e)
+    return out
+
+
+def ext_instruction(set_name: str, number: int) -> tuple[str, tuple[OperandSpec, ...]] | None:
+    """Name and operands of instruction ``number`` of an extended instruction set."""
+    row = _g.EXT_INST_SETS.get(set_name, {}).get(number)
+    if row is None:
+        return None
+    return row[0], tuple(OperandSpec(k, q) for k, q in row[1])
+
+
+def known_ext_set(set_name: str) -> bool:
+    return set_name in _g.EXT_INST_SETS
+
+
+def generator(word: int) -> str:
+    """How spirv-dis names a generator word: ``Vendor Tool; version``."""
+    vendor, version = word >> 16, word & 0xFFFF
+    row = _g.GENERATORS.get(vendor)
+    if row is None:
+        return f"Unknown({vendor}); {version}"
+    name = f"{row[0]} {row[1]}" if row[1] else row[0]
+    return f"{name}; {version}"

@@ -1,0 +1,479 @@
+"""Read and check a SPIR-V module: ``read_spirv(data) -> SpirvModule``.
+
+Two passes over the decoded instructions (``binary.py``):
+
+1. definitions: every result id is defined once and below the bound;
+2. layout and semantics, in order: the logical layout of sections (SPIR-V
+   spec 2.4), capabilities (declared and supported, instruction and enumerant
+   requirements), versions, uses of ids (defined, defined before use except where
+   the spec allows forward references), types, constants, variables, entry points,
+   execution modes, names, decorations; functions and their blocks are built and
+   checked by ``functions.py``.
+
+Every failure is a ``SpirvError`` at the offending instruction's word offset.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from . import capabilities as caps
+from . import grammar
+from .binary import Instruction, Operand, decode
+from .errors import SpirvError
+from .functions import FunctionBuilder
+from .layout import ANYWHERE, GLOBALS, SECTIONS, section_of
+from .module import SpirvModule
+from .types import (
+    Constant,
+    Decoration,
+    EntryPoint,
+    ExecutionMode,
+    SpecConstant,
+    Type,
+    TypeArray,
+    TypeBool,
+    TypeFloat,
+    TypeFunction,
+    TypeInt,
+    TypeMatrix,
+    TypeOther,
+    TypePointer,
+    TypeRuntimeArray,
+    TypeStruct,
+    TypeVector,
+    TypeVoid,
+    Variable,
+)
+
+ACCEPTED_MODELS = frozenset({"GLCompute"})
+
+
+def read_spirv(data: bytes | bytearray | Sequence[int]) -> SpirvModule:
+    """Decode and check a SPIR-V module (bytes in either endianness, or words)."""
+    header, instructions = decode(data)
+    return _Reader(header, instructions).run()
+
+
+class _Reader:
+    def __init__(self, header, instructions: list[Instruction]) -> None:  # noqa: ANN001
+        self.m = SpirvModule(header=header, instructions=instructions)
+        self.ins = instructions
+        self.pos: dict[int, int] = {}  # result id -> index of its definition
+        self.declared: set[str] = set()
+        self.forward_pointers: set[int] = set()
+        self.cur: Instruction = instructions[0] if instructions else None  # type: ignore[assignment]
+
+    def fail(self, msg: str, ins: Instruction | None = None) -> SpirvError:
+        ins = ins or self.cur
+        return SpirvError(msg, ins.offset, ins.opname)
+
+    # ----- pass 1 -----
+    def _definitions(self) -> None:
+        for k, ins in enumerate(self.ins):
+            rid = ins.result_id
+            if rid is None:
+                continue
+            if rid in self.pos:
+                first = self.ins[self.pos[rid]]
+                raise self.fail(f"id %{rid} is already defined at word {first.offset}", ins)
+            self.pos[rid] = k
+            self.m.defs[rid] = ins
+
+    # ----- pass 2 -----
+    def run(self) -> SpirvModule:
+        if not self.ins:
+            raise SpirvError("module has no instructions", 5)
+        self._definitions()
+        section = 0
+        func: FunctionBuilder | None = None
+        for k, ins in enumerate(self.ins):
+            self.cur = ins
+            if section >= 1 and not self.declared:
+                self.declared = caps.implied(self.m.capabilities)
+            self._check_requirements(ins)
+            self._check_uses(k, ins, in_function=func is not None)
+            if func is not None:
+                if ins.opname == "OpFunctionEnd":
+                    self.m.functions.append(func.finish(ins))
+                    func = None
+                else:
+                    func.add(ins)
+                continue
+            if ins.opname in ANYWHERE:
+                if ins.opname != "OpNop" and section < GLOBALS - 1:
+                    raise self.fail(f"{ins.opname} is not allowed among {SECTIONS[section]}")
+                continue
+            s = section_of(ins)
+            if s is None:
+                raise self.fail("instruction must be inside a function")
+            if s < section:
+                raise self.fail(f"out of order: {SECTIONS[s]} must come before {SECTIONS[section]}")
+            if section <= 3 < s and not self.m.memory_model:
+                raise self.fail("OpMemoryModel is missing")
+            section = s
+            if ins.opname == "OpFunction":
+                func = FunctionBuilder(self.m, ins)
+            else:
+                self._global(ins)
+        if func is not None:
+            raise SpirvError(
+                "function is not ended by OpFunctionEnd", func.start.offset, "OpFunction"
+            )
+        if not self.m.memory_model:
+            raise SpirvError("OpMemoryModel is missing", self.ins[-1].offset, self.ins[-1].opname)
+        self._check_entry_points()
+        return self.m
+
+    # ----- requirements: capabilities and versions -----
+    def _check_requirements(self, ins: Instruction) -> None:
+        info = grammar.instruction(ins.opcode)
+        assert info is not None
+        if ins.opname == "OpCapability":
+            return
+        if info.capabilities and not self.declared.intersection(info.capabilities):
+            raise self.fail(f"requires capability {' or '.join(info.capabilities)}")
+        if info.version is None or info.version > self.m.version:
+            if not set(info.extensions) & set(self.m.extensions):
+                need = f"SPIR-V {info.version[0]}.{info.version[1]}" if info.version else ""
+                alt = " or ".join(info.extensions)
+                raise self.fail("requires " + " or extension ".join(x for x in (need, alt) if x))
+        self._check_enum_caps(ins.operands)
+
+    def _check_enum_caps(self, operands: Sequence[Operand]) -> None:
+        for op in operands:
+            cat = grammar.category(op.kind)
+            if cat in ("ValueEnum", "BitEnum"):
+                assert isinstance(op.value, int)
+                values = (
+                    [op.value]
+                    if cat == "ValueEnum"
+                    else [1 << b for b in range(32) if op.value >> b & 1]
+                )
+                for v in values:
+                    e = grammar.enumerant(op.kind, v)
+                    if e and e.capabilities and op.kind != "Capability":
+                        if not self.declared.intersection(e.capabilities):
+                            need = " or ".join(e.capabilities)
+                            raise self.fail(f"{op.kind} {e.name} requires capability {need}")
+            self._check_enum_caps(op.params)
+
+    # ----- uses of ids -----
+    def _check_uses(self, k: int, ins: Instruction, in_function: bool) -> None:
+        ids = ins.ids()
+        if ins.result_type is not None:
+            ids.insert(0, ins.result_type)
+            t = self.m.defs.get(ins.result_type)
+            if t is None or section_of(t) != GLOBALS or not _is_type(t):
+                raise self.fail(f"result type %{ins.result_type} is not a type")
+        forward_ok = section_of(ins) is not None and section_of(ins) < GLOBALS  # type: ignore[operator]
+        for i in ids:
+            p = self.pos.get(i)
+            if p is None:
+                raise self.fail(f"id %{i} is used but never defined")
+            if p < k or forward_ok:
+                continue
+            d = self.ins[p]
+            if d.opname in ("OpLabel", "OpFunction") or ins.opname in (
+                "OpPhi",
+                "OpTypeForwardPointer",
+            ):
+                continue
+            if i in self.forward_pointers and ins.opname in ("OpTypePointer", "OpTypeStruct"):
+                continue
+            if in_function and d.opname == "OpFunctionParameter":
+                continue
+            raise self.fail(f"id %{i} is used before its definition")
+
+    # ----- global section -----
+    def _global(self, ins: Instruction) -> None:
+        m, op = self.m, ins.opname
+        if op == "OpCapability":
+            name = ins.operands[0].name
+            reason = caps.unsupported_reason(name)
+            if reason:
+                raise self.fail(f"unsupported capability {name}: {reason}")
+            m.capabilities.append(name)
+        elif op == "OpExtension":
+            m.extensions.append(str(ins.literal(0)))
+        elif op == "OpExtInstImport":
+            assert ins.result_id is not None
+            m.ext_imports[ins.result_id] = str(ins.literal(0))
+        elif op == "OpMemoryModel":
+            if m.memory_model:
+                raise self.fail("more than one OpMemoryModel")
+            m.addressing_model, m.memory_model = ins.operands[0].name, ins.operands[1].name
+            if m.addressing_model not in ("Logical", "PhysicalStorageBuffer64"):
+                raise self.fail(f"unsupported addressing model {m.addressing_model}")
+        elif op == "OpEntryPoint":
+            self._entry_point(ins)
+        elif op in ("OpExecutionMode", "OpExecutionModeId"):
+            self._execution_mode(ins)
+        elif op == "OpName":
+            m.names[ins.id(0)] = str(ins.literal(1))
+        elif op == "OpMemberName":
+            self._member_index(ins.id(0), int(ins.literal(1)))
+            m.member_names[(ins.id(0), int(ins.literal(1)))] = str(ins.literal(2))
+        elif op in ("OpDecorate", "OpDecorateId", "OpDecorateString"):
+            dec = _decoration(ins.operands[1])
+            m.id_decorations.setdefault(ins.id(0), []).append(dec)
+        elif op in ("OpMemberDecorate", "OpMemberDecorateString"):
+            idx = int(ins.literal(1))
+            self._member_index(ins.id(0), idx)
+            key = (ins.id(0), idx)
+            m.member_decorations.setdefault(key, []).append(_decoration(ins.operands[2]))
+        elif op == "OpTypeForwardPointer":
+            self.forward_pointers.add(ins.id(0))
+        elif op == "OpVariable":
+            self._variable(ins)
+        elif op == "OpUndef":
+            assert ins.result_id is not None and ins.result_type is not None
+            m.undefs[ins.result_id] = ins.result_type
+        elif op.startswith("OpType"):
+            self._type(ins)
+        elif op.startswith(("OpConstant", "OpSpecConstant")):
+            self._constant(ins)
+
+    def _member_index(self, struct_id: int, idx: int) -> None:
+        t = self.m.defs[struct_id]
+        if t.opname != "OpTypeStruct":
+            raise self.fail(f"%{struct_id} is not a struct type")
+        if idx >= len(t.operands):
+            raise self.fail(f"member {idx} is out of range: %{struct_id} has {len(t.operands)}")
+
+    def _entry_point(self, ins: Instruction) -> None:
+        model = ins.operands[0].name
+        if model not in ACCEPTED_MODELS:
+            raise self.fail(f"unsupported execution model {model}: radcc compiles compute shaders")
+        fn = ins.id(1)
+        if self.m.defs[fn].opname != "OpFunction":
+            raise self.fail(f"entry point %{fn} is not an OpFunction")
+        name = str(ins.literal(2))
+        if any(e.name == name and e.execution_model == model for e in self.m.entry_points):
+            raise self.fail(f"duplicate entry point {name!r}")
+        interface = tuple(int(o.value) for o in ins.operands[3:])
+        self.m.entry_points.append(EntryPoint(model, fn, name, interface))
+
+    def _execution_mode(self, ins: Instruction) -> None:
+        target = ins.id(0)
+        eps = [e for e in self.m.entry_points if e.function == target]
+        if not eps:
+            raise self.fail(f"%{target} is not an entry point")
+        mode = ins.operands[1]
+        args = tuple(int(p.value) for p in mode.params)
+        by_id = ins.opname == "OpExecutionModeId"
+        if by_id != any(p.is_id for p in mode.params) and mode.params:
+            raise self.fail(
+                f"execution mode {mode.name} must use {'OpExecutionMode' if by_id else 'OpExecutionModeId'}"
+            )
+        if mode.name == "LocalSize" and 0 in args:
+            raise self.fail("LocalSize must be at least 1 in each dimension")
+        for e in eps:
+            e.execution_modes.append(ExecutionMode(mode.name, args, by_id))
+
+    # ----- types -----
+    def _type_at(self, i: int, what: str) -> Type:
+        t = self.m.types.get(i)
+        if t is None:
+            raise self.fail(f"{what} %{i} is not a type")
+        return t
+
+    def _type(self, ins: Instruction) -> None:
+        op, rid = ins.opname, ins.result_id
+        assert rid is not None
+        t: Type
+        if op == "OpTypeVoid":
+            t = TypeVoid(rid)
+        elif op == "OpTypeBool":
+            t = TypeBool(rid)
+        elif op == "OpTypeInt":
+            width, signed = int(ins.literal(0)), int(ins.literal(1))
+            if width not in (8, 16, 32, 64) or signed not in (0, 1):
+                raise self.fail(f"unsupported integer type: width {width}, signedness {signed}")
+            t = TypeInt(rid, width, bool(signed))
+        elif op == "OpTypeFloat":
+            width = int(ins.literal(0))
+            if width not in (16, 32, 64) or len(ins.operands) > 1:
+                raise self.fail(f"unsupported float type: width {width}")
+            t = TypeFloat(rid, width)
+        elif op == "OpTypeVector":
+            comp = self._type_at(ins.id(0), "component type")
+            n = int(ins.literal(1))
+            if not isinstance(comp, TypeInt | TypeFloat | TypeBool):
+                raise self.fail("vector component type must be a scalar")
+            if n not in (2, 3, 4):
+                raise self.fail(f"vector component count {n} is not 2, 3 or 4")
+            t = TypeVector(rid, ins.id(0), n)
+        elif op == "OpTypeMatrix":
+            col = self._type_at(ins.id(0), "column type")
+            n = int(ins.literal(1))
+            if not (
+                isinstance(col, TypeVector) and isinstance(self.m.types[col.component], TypeFloat)
+            ):
+                raise self.fail("matrix column type must be a float vector")
+            if n not in (2, 3, 4):
+                raise self.fail(f"matrix column count {n} is not 2, 3 or 4")
+            t = TypeMatrix(rid, ins.id(0), n)
+        elif op == "OpTypeArray":
+            self._storable(ins.id(0), "array element type")
+            length = ins.id(1)
+            c = self.m.constants.get(length)
+            s = self.m.spec_constants.get(length)
+            if (c is None and s is None) or not isinstance(
+                self.m.types.get((c or s).type), TypeInt
+            ):  # type: ignore[union-attr]
+                raise self.fail(f"array length %{length} is not an integer constant")
+            if c is not None and not c.null and isinstance(c.value, int) and c.value < 1:
+                raise self.fail(f"array length must be at least 1, not {c.value}")
+            t = TypeArray(rid, ins.id(0), length)
+        elif op == "OpTypeRuntimeArray":
+            self._storable(ins.id(0), "array element type")
+            t = TypeRuntimeArray(rid, ins.id(0))
+        elif op == "OpTypeStruct":
+            for mem in ins.ids():
+                if mem not in self.forward_pointers:
+                    self._storable(mem, "member type")
+            t = TypeStruct(rid, tuple(ins.ids()))
+        elif op == "OpTypePointer":
+            pointee = ins.id(1)
+            if pointee not in self.forward_pointers:
+                self._type_at(pointee, "pointee type")
+            t = TypePointer(rid, ins.operands[0].name, pointee)
+        elif op == "OpTypeFunction":
+            ret = self._type_at(ins.id(0), "return type")
+            params = ins.ids()[1:]
+            for p in params:
+                self._type_at(p, "parameter type")
+            if isinstance(ret, TypeFunction):
+                raise self.fail("a function cannot return a function")
+            t = TypeFunction(rid, ins.id(0), tuple(params))
+        else:
+            t = TypeOther(rid, op, ins.operands)
+        self.m.types[rid] = t
+
+    def _storable(self, type_id: int, what: str) -> None:
+        t = self._type_at(type_id, what)
+        if isinstance(t, TypeVoid | TypeFunction):
+            raise self.fail(f"{what} %{type_id} cannot be {type(t).__name__}")
+
+    # ----- constants -----
+    def _constant(self, ins: Instruction) -> None:
+        op, rid, tid = ins.opname, ins.result_id, ins.result_type
+        assert rid is not None and tid is not None
+        t = self.m.types[tid]
+        spec = op.startswith("OpSpec")
+        if op in ("OpConstantTrue", "OpConstantFalse", "OpSpecConstantTrue", "OpSpecConstantFalse"):
+            if not isinstance(t, TypeBool):
+                raise self.fail(f"type %{tid} is not bool")
+            value: int | float | bool = op.endswith("True")
+            bits = int(value)
+        elif op in ("OpConstant", "OpSpecConstant"):
+            if not isinstance(t, TypeInt | TypeFloat):
+                raise self.fail(f"type %{tid} is not an integer or float type")
+            v = ins.literal(0)
+            assert isinstance(v, int | float)
+            value = v
+            bits = _raw_bits(ins)
+        elif op in ("OpConstantComposite", "OpSpecConstantComposite"):
+            parts = tuple(ins.ids())
+            self._check_composite(t, parts)
+            if spec:
+                self.m.spec_constants[rid] = SpecConstant(
+                    rid, tid, op, self.m.spec_id(rid), constituents=parts
+                )
+            else:
+                self.m.constants[rid] = Constant(rid, tid, constituents=parts, opname=op)
+            return
+        elif op == "OpConstantNull":
+            if isinstance(t, TypeVoid | TypeFunction | TypeRuntimeArray):
+                raise self.fail(f"type %{tid} has no null value")
+            self.m.constants[rid] = Constant(rid, tid, null=True, opname=op)
+            return
+        elif op == "OpSpecConstantOp":
+            inner = grammar.opname(int(ins.literal(0)))
+            self.m.spec_constants[rid] = SpecConstant(
+                rid, tid, op, None, op=inner, op_operands=ins.operands[1:]
+            )
+            return
+        else:
+            self.m.constants[rid] = Constant(rid, tid, opname=op)  # e.g. OpConstantSampler
+            return
+        if spec:
+            self.m.spec_constants[rid] = SpecConstant(
+                rid, tid, op, self.m.spec_id(rid), value, bits
+            )
+        else:
+            self.m.constants[rid] = Constant(rid, tid, value, bits, opname=op)
+
+    def _check_composite(self, t: Type, parts: tuple[int, ...]) -> None:
+        if isinstance(t, TypeVector):
+            want: int | None = t.count
+        elif isinstance(t, TypeMatrix):
+            want = t.columns
+        elif isinstance(t, TypeStruct):
+            want = len(t.members)
+        elif isinstance(t, TypeArray):
+            c = self.m.constants.get(t.length)
+            want = c.value if c is not None and isinstance(c.value, int) else None
+        else:
+            raise self.fail(f"type %{t.id} is not a composite type")
+        if want is not None and len(parts) != want:
+            raise self.fail(f"{len(parts)} constituents for a composite of {want}")
+        for p in parts:
+            if not self.m.is_constant(p) and self.m.defs[p].opname != "OpUndef":
+                raise self.fail(f"constituent %{p} is not a constant")
+
+    # ----- variables -----
+    def _variable(self, ins: Instruction) -> None:
+        rid, tid = ins.result_id, ins.result_type
+        assert rid is not None and tid is not None
+        sc = ins.operands[0].name
+        ptr = self.m.types[tid]
+        if not isinstance(ptr, TypePointer):
+            raise self.fail(f"type %{tid} of a variable is not a pointer")
+        if ptr.storage_class != sc:
+            raise self.fail(f"storage class {sc} differs from the pointer's {ptr.storage_class}")
+        if sc == "Function":
+            raise self.fail("Function variables must be inside a function")
+        init = ins.id(1) if len(ins.operands) > 1 else None
+        if init is not None and not (self.m.is_constant(init) or init in self.m.global_variables):
+            raise self.fail(f"initializer %{init} is not a constant or global variable")
+        self.m.global_variables[rid] = Variable(rid, tid, sc, init)
+
+    def _check_entry_points(self) -> None:
+        for k, ins in enumerate(self.ins):
+            if ins.opname != "OpEntryPoint":
+                continue
+            self.cur = ins
+            for v in ins.ids()[1:]:
+                if v not in self.m.global_variables:
+                    raise self.fail(f"interface id %{v} is not a global variable")
+            fn = self.m.function(ins.id(1))
+            ft = self.m.types[fn.type]
+            assert isinstance(ft, TypeFunction)
+            if ft.params or not isinstance(self.m.types[ft.return_type], TypeVoid):
+                raise self.fail("an entry point must be a void function without parameters")
+            if fn.is_declaration:
+                raise self.fail("an entry point must have a body")
+            del k
+
+
+def _is_type(ins: Instruction) -> bool:
+    info = grammar.instruction(ins.opcode)
+    return (
+        info is not None
+        and info.klass == "Type-Declaration"
+        and ins.opname != "OpTypeForwardPointer"
+    )
+
+
+def _raw_bits(ins: Instruction) -> int:
+    return ins.operands[0].bits
+
+
+def _decoration(op: Operand) -> Decoration:
+    args: list[int | float | str] = []
+    for p in op.params:
+        cat = grammar.category(p.kind)
+        args.append(p.name if cat in ("ValueEnum", "BitEnum") else p.value)
+    return Decoration(op.name, tuple(args))

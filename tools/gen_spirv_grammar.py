@@ -1,0 +1,152 @@
+"""Generate radcc/frontend/spirv/grammar_data.py from the Khronos SPIR-V grammars.
+
+Usage: python tools/gen_spirv_grammar.py [--include-dir /usr/include/spirv] [-o OUT]
+
+Reads the machine-readable grammars shipped by Debian's ``spirv-headers``
+(``unified1/spirv.core.grammar.json``, ``unified1/extinst.*.grammar.json`` and
+``spir-v.xml`` for the generator registry) and writes a compact Python table, so
+radcc needs no SPIR-V package at run time. The reader and the disassembler use
+only this table: no opcode or enumerant is typed by hand.
+
+Table layout (all tuples, first spelling of an opcode/value wins, as spirv-dis prints):
+
+- ``INSTRUCTIONS``: opcode -> (opname, class, operands, capabilities, version, extensions)
+  with operands a tuple of (kind, quantifier) and quantifier one of "", "?", "*".
+- ``OPNAMES``: every spelling (aliases too) -> opcode.
+- ``OPERAND_KINDS``: kind -> (category, bases) (bases for the Pair* composites).
+- ``ENUMS``: kind -> {value: (name, parameter kinds, capabilities)}.
+- ``ENUM_NAMES``: kind -> {every spelling: value}.
+- ``EXT_INST_SETS``: set name -> {number: (name, operands)}.
+- ``GENERATORS``: vendor id -> (vendor, tool).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import pprint
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_OUT = ROOT / "radcc" / "frontend" / "spirv" / "grammar_data.py"
+
+# extinst grammar file stem -> the name an OpExtInstImport uses
+EXT_SETS = {
+    "glsl.std.450": "GLSL.std.450",
+    "opencl.std.100": "OpenCL.std",
+    "nonsemantic.debugprintf": "NonSemantic.DebugPrintf",
+    "nonsemantic.shader.debuginfo.100": "NonSemantic.Shader.DebugInfo.100",
+    "nonsemantic.clspvreflection": "NonSemantic.ClspvReflection.5",
+    "spv-amd-gcn-shader": "SPV_AMD_gcn_shader",
+    "spv-amd-shader-ballot": "SPV_AMD_shader_ballot",
+    "spv-amd-shader-trinary-minmax": "SPV_AMD_shader_trinary_minmax",
+    "spv-amd-shader-explicit-vertex-parameter": "SPV_AMD_shader_explicit_vertex_parameter",
+    "debuginfo": "DebugInfo",
+    "opencl.debuginfo.100": "OpenCL.DebugInfo.100",
+}
+
+
+def _operands(ops: list[dict[str, Any]]) -> tuple[tuple[str, str], ...]:
+    return tuple((o["kind"], o.get("quantifier", "")) for o in ops)
+
+
+def _value(v: int | str) -> int:
+    return int(v, 0) if isinstance(v, str) else v
+
+
+def build(include: Path) -> dict[str, Any]:
+    core = json.loads((include / "unified1" / "spirv.core.grammar.json").read_text())
+    instructions: dict[int, tuple[Any, ...]] = {}
+    opnames: dict[str, int] = {}
+    for ins in core["instructions"]:
+        op = ins["opcode"]
+        opnames[ins["opname"]] = op
+        if op in instructions:
+            continue
+        instructions[op] = (
+            ins["opname"],
+            ins.get("class", ""),
+            _operands(ins.get("operands", [])),
+            tuple(ins.get("capabilities", ())),
+            ins.get("version", ""),
+            tuple(ins.get("extensions", ())),
+        )
+    kinds: dict[str, tuple[str, tuple[str, ...]]] = {}
+    enums: dict[str, dict[int, tuple[Any, ...]]] = {}
+    enum_names: dict[str, dict[str, int]] = {}
+    for k in core["operand_kinds"]:
+        kinds[k["kind"]] = (k["category"], tuple(k.get("bases", ())))
+        if "enumerants" not in k:
+            continue
+        table: dict[int, tuple[Any, ...]] = {}
+        names: dict[str, int] = {}
+        for e in k["enumerants"]:
+            v = _value(e["value"])
+            names[e["enumerant"]] = v
+            if v not in table:
+                params = tuple(p["kind"] for p in e.get("parameters", ()))
+                table[v] = (e["enumerant"], params, tuple(e.get("capabilities", ())))
+        enums[k["kind"]] = dict(sorted(table.items()))
+        enum_names[k["kind"]] = names
+    ext_sets: dict[str, dict[int, tuple[Any, ...]]] = {}
+    for stem, set_name in EXT_SETS.items():
+        path = include / "unified1" / f"extinst.{stem}.grammar.json"
+        if not path.exists():
+            continue
+        g = json.loads(path.read_text())
+        used = {o["kind"] for i in g["instructions"] for o in i.get("operands", [])}
+        if not used <= kinds.keys():  # sets with kinds of their own are read as IdRef*
+            continue
+        ext_sets[set_name] = {
+            i["opcode"]: (i["opname"], _operands(i.get("operands", []))) for i in g["instructions"]
+        }
+    generators: dict[int, tuple[str, str]] = {}
+    xml = include / "spir-v.xml"
+    if xml.exists():
+        for node in ET.parse(xml).getroot().iter("id"):
+            if "vendor" in node.attrib:
+                generators[int(node.attrib["value"])] = (
+                    node.attrib["vendor"],
+                    node.attrib.get("tool", ""),
+                )
+    return {
+        "GRAMMAR_VERSION": (core["major_version"], core["minor_version"], core["revision"]),
+        "MAGIC": _value(core["magic_number"]),
+        "INSTRUCTIONS": dict(sorted(instructions.items())),
+        "OPNAMES": opnames,
+        "OPERAND_KINDS": kinds,
+        "ENUMS": enums,
+        "ENUM_NAMES": enum_names,
+        "EXT_INST_SETS": ext_sets,
+        "GENERATORS": dict(sorted(generators.items())),
+    }
+
+
+def render(tables: dict[str, Any]) -> str:
+    out = [
+        '"""SPIR-V grammar tables. GENERATED by tools/gen_spirv_grammar.py: do not edit."""',
+        "",
+        "# ruff: noqa",
+        "# fmt: off",
+        "from typing import Any",
+        "",
+    ]
+    for name, value in tables.items():
+        out.append(f"{name}: Any = {pprint.pformat(value, width=100, sort_dicts=False)}")
+        out.append("")
+    return "\n".join(out)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--include-dir", type=Path, default=Path("/usr/include/spirv"))
+    ap.add_argument("-o", "--output", type=Path, default=DEFAULT_OUT)
+    args = ap.parse_args()
+    args.output.write_text(render(build(args.include_dir)))
+    print(f"wrote {args.output}")
+
+
+if __name__ == "__main__":
+    main()
