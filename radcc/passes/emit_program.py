@@ -1,0 +1,237 @@
+"""Emit program: machine IR after lower_to_hw → assembly text and machine code.
+
+Seed: seeds/001 "Emit program - Assembler". Unlike ACO, radcc does not
+re-encode instructions itself: each instruction is printed as LLVM AMDGPU
+assembly (`radcc.passes.asm_text`) and assembled by radcc's own assembler
+(`radcc.isa.assembler`, byte-for-byte llvm-mc), so there is one encoder.
+
+`emit_program(program) -> EmitResult` guarantees:
+
+- every block starts at ``block_offsets[block.index]`` (bytes from the start
+  of the code); branches are resolved from those offsets;
+- a branch whose offset does not fit the signed 16-bit dword field becomes
+  a long jump, as ACO does::
+
+      s_getpc_b64 s[N:N+1]               ; address of the next instruction
+      s_add_u32 sN, sN, lo32(target - that address)
+      s_addc_u32 sN+1, sN+1, hi32(...)
+      s_setpc_b64 s[N:N+1]
+
+  (a conditional branch first skips the sequence with the inverted
+  condition). s[N:N+1] is the branch's definition if it has one (an s2 the
+  register allocator reserved), else the first even SGPR pair above all
+  SGPRs the program uses. The sequence clobbers SCC;
+- after the code, padding as LLVM emits at the end of a GFX11 kernel file:
+  ``s_code_end`` up to a 128-byte boundary plus 3×128 bytes (instruction
+  prefetch must not run into other data); `code_size` excludes it;
+- `asm` is the canonical text (as llvm-mc prints it) with ``BBn:`` labels;
+- `EmitResult.sgprs/vgprs` are the registers the code touches (next free
+  register numbers, counting the long-jump pair), `uses_vcc` whether VCC is.
+
+`emit_code_object(program, result, args)` wraps the code in an AMDHSA code
+object v5 (descriptor from `radcc.passes.kernel_abi.kernel_fields`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from radcc.ir.program import Instruction, Program
+from radcc.ir.regclass import VCC, VCC_HI, VGPR_BASE
+from radcc.isa.assembler import assemble
+from radcc.isa.table import get_table
+from radcc.passes.asm_text import EmitError, instruction_asm
+from radcc.passes.kernel_abi import code_object, kernel_fields
+
+__all__ = ["EmitError", "EmitResult", "emit_code_object", "emit_program", "register_usage"]
+
+S_CODE_END = 0xBF9F0000
+CACHE_LINE_LOG2 = 7  # GFX11 instruction cache line: 128 bytes
+PREFETCH_FILL = 3 * (1 << CACHE_LINE_LOG2)
+_BRANCH_RANGE = (-(1 << 15), (1 << 15) - 1)
+_INVERSE = {"s_cbranch_scc0": "s_cbranch_scc1", "s_cbranch_scc1": "s_cbranch_scc0",
+            "s_cbranch_vccz": "s_cbranch_vccnz", "s_cbranch_vccnz": "s_cbranch_vccz",
+            "s_cbranch_execz": "s_cbranch_execnz", "s_cbranch_execnz": "s_cbranch_execz"}
+
+
+@dataclass
+class EmitResult:
+    code: bytes  # machine code including the s_code_end padding
+    asm: str  # canonical assembly of the code (without the padding)
+    block_offsets: dict[int, int]
+    code_size: int  # bytes of code without padding
+    sgprs: int  # next free SGPR (0 if none used)
+    vgprs: int  # next free VGPR
+    uses_vcc: bool
+    long_jumps: int = 0
+    instruction_offsets: list[tuple[int, int, int]] = field(default_factory=list)  # (blk, i, off)
+
+
+def register_usage(program: Program) -> tuple[int, int, bool]:
+    """(next free SGPR, next free VGPR, uses VCC) over all operands/definitions."""
+    sg, vg, vcc = 0, 0, False
+    for _b, ins in program.instructions():
+        for x in (*ins.operands, *ins.definitions):
+            if x.phys is None or x.rc is None:
+                continue
+            r = x.phys.reg
+            end = r + x.rc.size
+            if r >= VGPR_BASE:
+                vg = max(vg, end - VGPR_BASE)
+            elif r < VCC:
+                sg = max(sg, end)
+            elif r in (VCC, VCC_HI):
+                vcc = True
+    return sg, vg, vcc
+
+
+@dataclass
+class _Line:
+    text: str
+    block: int = -1
+    index: int = -1
+    branch: Instruction | None = None
+    long_part: int = 0  # 1 for the s_getpc_b64 line of a long jump
+
+
+class _Emitter:
+    def __init__(self, program: Program) -> None:
+        self.p = program
+        self.table = get_table(program.gfx_level)
+        self.sgprs, self.vgprs, self.uses_vcc = register_usage(program)
+        self.long: set[int] = set()  # id() of branch instructions expanded
+        self.pair_for: dict[int, int] = {}
+
+    def label(self, b: int) -> str:
+        return f"BB{b}"
+
+    def scratch_pair(self, br: Instruction) -> int:
+        for d in br.definitions:
+            if d.phys is not None and d.rc is not None and d.rc.size == 2 \
+                    and d.phys.reg < VGPR_BASE:
+                return d.phys.reg
+        reg = (self.sgprs + 1) & ~1
+        if reg + 2 > VCC:
+            raise EmitError("no SGPR pair left for a long jump")
+        return reg
+
+    def render(self, values: dict[int, tuple[int, int]]) -> list[_Line]:
+        lines: list[_Line] = []
+        for blk in self.p.blocks:
+            lines.append(_Line(f"{self.label(blk.index)}:"))
+            for k, ins in enumerate(blk.instructions):
+                if id(ins) in self.long:
+                    lines += self.long_jump(blk.index, k, ins, values.get(id(ins)))
+                    continue
+                text = instruction_asm(ins, self.table, self.label)
+                br = ins if ins.fields.get("targets") and ins.format == "SOPP" else None
+                lines.append(_Line(text, blk.index, k, br))
+        return lines
+
+    def long_jump(self, b: int, k: int, ins: Instruction,
+                  value: tuple[int, int] | None) -> list[_Line]:
+        n = self.scratch_pair(ins)
+        self.pair_for[id(ins)] = n
+        lo, hi = value if value is not None else (0x12345678, 0)
+        out: list[_Line] = []
+        skip = f"BB{b}_long{k}"
+        if ins.opcode != "s_branch":
+            out.append(_Line(f"{_INVERSE[ins.opcode]} {skip}", b, k))
+        out += [_Line(f"s_getpc_b64 s[{n}:{n + 1}]", b, k, ins, 1),
+                _Line(f"s_add_u32 s{n}, s{n}, 0x{lo & 0xFFFFFFFF:x}", b, k),
+                _Line(f"s_addc_u32 s{n + 1}, s{n + 1}, {_signed32(hi)}", b, k),
+                _Line(f"s_setpc_b64 s[{n}:{n + 1}]", b, k)]
+        if ins.opcode != "s_branch":
+            out.append(_Line(f"{skip}:"))
+        return out
+
+    def assemble(self, lines: list[_Line]):
+        src = "\n".join(ln.text for ln in lines) + "\n"
+        res = assemble(src, self.p.target, f"<{self.p.name}>", self.p.wave_size)
+        if not res.ok:
+            msgs = "; ".join(f"{d.message} in '{lines[d.line - 1].text}'"
+                             for d in res.diagnostics if d.severity == "error")
+            raise EmitError(f"emit_program: assembler rejected the program: {msgs}")
+        return res
+
+    def run(self) -> EmitResult:
+        values: dict[int, tuple[int, int]] = {}
+        while True:
+            lines = self.render(values)
+            res = self.assemble(lines)
+            labels = {s.name: s.value for s in res.symbols.values() if s.section == ".text"}
+            offs = {s.line: s.offset for s in res.statements if s.kind == "inst"}
+            grew = False
+            new_values: dict[int, tuple[int, int]] = {}
+            for i, ln in enumerate(lines, 1):
+                if ln.branch is None:
+                    continue
+                target = labels[self.label(ln.branch.fields["targets"][0])]  # type: ignore[index]
+                if ln.long_part:
+                    delta = target - (offs[i] + 4)
+                    new_values[id(ln.branch)] = (delta & 0xFFFFFFFF, delta >> 32)
+                    continue
+                d = (target - (offs[i] + 4)) // 4
+                if not _BRANCH_RANGE[0] <= d <= _BRANCH_RANGE[1]:
+                    self.long.add(id(ln.branch))
+                    grew = True
+            if grew:
+                continue
+            if new_values != values:
+                values = new_values
+                lines2 = self.render(values)
+                res2 = self.assemble(lines2)
+                assert len(res2.text) == len(res.text), "long-jump sizes changed"
+                lines, res = lines2, res2
+            break
+        return self.result(lines, res)
+
+    def result(self, lines: list[_Line], res) -> EmitResult:
+        code = res.text
+        size = len(code)
+        block_offsets = {int(s.name[2:]): s.value for s in res.symbols.values()
+                         if s.section == ".text" and s.name[2:].isdigit()
+                         and s.name.startswith("BB")}
+        asm_lines: list[str] = []
+        inst_offs: list[tuple[int, int, int]] = []
+        by_line = {s.line: s for s in res.statements}
+        for i, ln in enumerate(lines, 1):
+            s = by_line.get(i)
+            if s is None:
+                continue
+            if s.kind == "label":
+                asm_lines.append(f"{s.text}:")
+            elif s.kind == "inst":
+                asm_lines.append("\t" + s.text)
+                if ln.block >= 0:
+                    inst_offs.append((ln.block, ln.index, s.offset))
+        pad = (-size) % (1 << CACHE_LINE_LOG2) + PREFETCH_FILL
+        code = code + S_CODE_END.to_bytes(4, "little") * (pad // 4)
+        sgprs = self.sgprs
+        for n in self.pair_for.values():
+            sgprs = max(sgprs, n + 2)
+        return EmitResult(code, "\n".join(asm_lines) + "\n", block_offsets, size, sgprs,
+                          self.vgprs, self.uses_vcc, len(self.long), inst_offs)
+
+
+def _signed32(v: int) -> int:
+    v &= 0xFFFFFFFF
+    return v - (1 << 32) if v >> 31 else v
+
+
+def emit_program(program: Program) -> EmitResult:
+    """Assemble the (lowered) program; see the module docstring."""
+    return _Emitter(program).run()
+
+
+def kernel_descriptor_fields(program: Program, result: EmitResult) -> dict[str, int]:
+    """The `.amdhsa_*` values of the program's kernel (docs/abi.md)."""
+    return kernel_fields(program, result.sgprs, result.vgprs, result.uses_vcc)
+
+
+def emit_code_object(program: Program, result: EmitResult,
+                     args: list[dict[str, Any]] | None = None) -> bytes:
+    """The emitted program as an AMDHSA code object (kernel `program.name`)."""
+    return code_object(program, result.code, result.code_size,
+                       kernel_descriptor_fields(program, result), args)

@@ -1,0 +1,253 @@
+"""Sequentialising parallel copies into hardware moves (part of `lower_to_hw`).
+
+A parallel copy reads all its sources before writing any destination. The
+hardware executes one move at a time, so the copies must be ordered so that
+no source is overwritten before it is read, and cycles (``a <- b, b <- a``)
+need swaps. This is the location-transfer-graph algorithm ACO uses (seeds/001
+"Lower to HW instructions"); the code is radcc's own:
+
+1. Every copy is split into dword units ``dst <- src`` (src: a register or a
+   32-bit constant); identity units are dropped.
+2. Repeatedly emit every unit whose destination no pending unit still reads
+   (``uses[dst] == 0``), decrementing the use count of its source. Aligned
+   SGPR pairs that are both ready become one ``s_mov_b64``.
+3. What remains are disjoint cycles (each destination is written once and
+   read exactly once). A cycle of n registers takes n-1 swaps: VGPRs with
+   ``v_swap_b32`` (GFX11 has it), SGPRs through the parallel copy's scratch
+   SGPR if it has one (``fields['scratch_sgpr']``, n+1 moves), else with three
+   ``s_xor_b32`` (which clobber SCC; that is refused when SCC is live).
+
+Constants are materialised as cheaply as the target allows: inline constants
+and literals with ``s_mov_b32``/``v_mov_b32``, 16-bit signed values with
+``s_movk_i32``, values whose bit reverse is inline with ``s_brev_b32``; a
+64-bit constant into an aligned SGPR pair that is a 64-bit inline constant
+uses ``s_mov_b64``. VGPR pairs are copied with two ``v_mov_b32`` (GFX11 has
+no ``v_mov_b64``; two movs can later pair into VOPD). SCC as a destination
+is written with ``s_cmp_lg_u32 src, 0``; SCC as a source with
+``s_cselect_b32 dst, 1, 0``. Sub-dword pieces are not supported yet.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from radcc.ir.program import Definition, Instruction, Operand
+from radcc.ir.regclass import SCC, VGPR_BASE, PhysReg, s1, s2, v1
+from radcc.isa.operands import inline_float_code_for_bits, inline_int_code
+
+
+class LoweringError(Exception):
+    """An instruction `lower_to_hw` cannot lower (names the instruction)."""
+
+
+@dataclass(slots=True)
+class Unit:
+    """One dword of a copy: register `dst` gets register `src` or `const`."""
+
+    dst: int
+    src: int | None = None
+    const: int | None = None
+
+
+def is_inline32(value: int) -> bool:
+    v = value & 0xFFFFFFFF
+    sv = v - (1 << 32) if v >> 31 else v
+    return inline_int_code(sv) is not None or inline_float_code_for_bits(v, 32) is not None
+
+
+def is_inline64(value: int) -> bool:
+    v = value & 0xFFFFFFFFFFFFFFFF
+    sv = v - (1 << 64) if v >> 63 else v
+    return inline_int_code(sv) is not None or inline_float_code_for_bits(v, 64) is not None
+
+
+def _hw(opcode: str, fmt: str, defs: list[Definition], ops: list[Operand],
+        **fields: object) -> Instruction:
+    return Instruction(opcode, fmt, ops, defs, dict(fields))
+
+
+def _dreg(reg: int, rc=None) -> Definition:
+    rc = rc or (v1 if reg >= VGPR_BASE else s1)
+    return Definition.fixed(PhysReg.of(reg), rc)
+
+
+def _oreg(reg: int, rc=None) -> Operand:
+    rc = rc or (v1 if reg >= VGPR_BASE else s1)
+    return Operand.fixed(PhysReg.of(reg), rc)
+
+
+def _scc_def() -> Definition:
+    return Definition.fixed(PhysReg.of(SCC), s1)
+
+
+def move_const32(dst: int, value: int) -> Instruction:
+    """Materialise a 32-bit constant in one register."""
+    value &= 0xFFFFFFFF
+    if dst >= VGPR_BASE:
+        return _hw("v_mov_b32", "VOP1", [_dreg(dst)], [Operand.c32(value)])
+    if dst == SCC:
+        return _hw("s_cmp_lg_u32", "SOPC", [_scc_def()], [Operand.c32(value), Operand.c32(0)])
+    if is_inline32(value):
+        return _hw("s_mov_b32", "SOP1", [_dreg(dst)], [Operand.c32(value)])
+    sv = value - (1 << 32) if value >> 31 else value
+    if -0x8000 <= sv < 0x8000:
+        return _hw("s_movk_i32", "SOPK", [_dreg(dst)], [], simm16=sv & 0xFFFF)
+    rev = int(f"{value:032b}"[::-1], 2)
+    if is_inline32(rev):
+        return _hw("s_brev_b32", "SOP1", [_dreg(dst)], [Operand.c32(rev)])
+    return _hw("s_mov_b32", "SOP1", [_dreg(dst)], [Operand.c32(value)])
+
+
+def move_reg32(dst: int, src: int) -> Instruction:
+    """Copy one dword register to another."""
+    if dst >= VGPR_BASE:
+        if src == SCC:
+            raise LoweringError("copy from scc to a VGPR")
+        return _hw("v_mov_b32", "VOP1", [_dreg(dst)], [_oreg(src)])
+    if src >= VGPR_BASE:
+        raise LoweringError(f"copy from a VGPR ({PhysReg.of(src)}) to an SGPR "
+                            f"({PhysReg.of(dst)}) needs p_as_uniform")
+    if dst == SCC:
+        return _hw("s_cmp_lg_u32", "SOPC", [_scc_def()], [_oreg(src), Operand.c32(0)])
+    if src == SCC:
+        return _hw("s_cselect_b32", "SOP2", [_dreg(dst)], [Operand.c32(1), Operand.c32(0),
+                                                           _oreg(SCC)])
+    return _hw("s_mov_b32", "SOP1", [_dreg(dst)], [_oreg(src)])
+
+
+def _is_plain_sgpr(reg: int) -> bool:
+    return reg < VGPR_BASE and reg != SCC
+
+
+def split_units(dst: PhysReg, src: Operand, nbytes: int, what: str) -> list[Unit]:
+    """Dword units of one copy of `nbytes` bytes from `src` to `dst`."""
+    if src.is_undef:
+        return []
+    if dst.byte or nbytes % 4 or (src.phys is not None and src.phys.byte):
+        raise LoweringError(f"sub-dword copies are not supported yet: {what}")
+    n = nbytes // 4
+    if src.const is not None:
+        if src.const_bytes not in (4, 8) or (src.const_bytes == 8) != (n == 2) and n != 1:
+            raise LoweringError(f"constant of {src.const_bytes} bytes copied to {nbytes} "
+                                f"bytes: {what}")
+        v = src.const
+        return [Unit(dst.reg + i, const=(v >> (32 * i)) & 0xFFFFFFFF) for i in range(n)]
+    if src.phys is None:
+        raise LoweringError(f"copy source has no register (run register allocation): {what}")
+    return [Unit(dst.reg + i, src=src.phys.reg + i) for i in range(n)]
+
+
+def _scc_needed(after: list[Instruction]) -> bool:
+    """Is SCC read by `after` (the rest of the block) before it is written?"""
+    for ins in after:
+        if any(o.phys is not None and o.phys.reg == SCC for o in ins.operands):
+            return True
+        if any(d.phys is not None and d.phys.reg == SCC for d in ins.definitions):
+            return False
+    return False
+
+
+def sequentialize(units: list[Unit], *, scratch_sgpr: int | None = None,
+                  scc_live: bool = False, what: str = "p_parallelcopy") -> list[Instruction]:
+    """Hardware moves with the parallel semantics of `units` (see module doc)."""
+    pending: dict[int, Unit] = {}
+    for u in units:
+        if u.src == u.dst:
+            continue
+        if u.dst in pending:
+            raise LoweringError(f"register {PhysReg.of(u.dst)} written twice: {what}")
+        pending[u.dst] = u
+    uses: dict[int, int] = {}
+    for u in pending.values():
+        if u.src is not None:
+            uses[u.src] = uses.get(u.src, 0) + 1
+    out: list[Instruction] = []
+
+    def emit_ready() -> bool:
+        progress = False
+        for dst in sorted(pending):
+            u = pending.get(dst)
+            if u is None or uses.get(dst, 0):
+                continue
+            pair = _pair_with(u, pending, uses)
+            if pair is not None:
+                out.append(pair[0])
+                done = [u, pair[1]]
+            else:
+                out.append(move_const32(dst, u.const) if u.const is not None
+                           else move_reg32(dst, u.src))  # type: ignore[arg-type]
+                done = [u]
+            for d in done:
+                del pending[d.dst]
+                if d.src is not None:
+                    uses[d.src] -= 1
+            progress = True
+        return progress
+
+    scc_live = scc_live or SCC in pending  # an SCC written now must survive the swaps
+    while emit_ready():
+        pass
+    # the rest are disjoint cycles
+    while pending:
+        start = min(pending)
+        cycle = [start]
+        r = pending[start].src
+        while r != start:
+            assert r is not None and r in pending, "parallel copy graph is not a cycle"
+            cycle.append(r)
+            r = pending[r].src
+        # cycle: start <- c1 <- c2 ... <- c(n-1) <- start
+        for reg in cycle:
+            del pending[reg]
+        out.extend(_break_cycle(cycle, scratch_sgpr, scc_live, what))
+    return out
+
+
+def _pair_with(u: Unit, pending: dict[int, Unit],
+               uses: dict[int, int]) -> tuple[Instruction, Unit] | None:
+    """An s_mov_b64 doing `u` and the unit of the odd register above it."""
+    d = u.dst
+    if not _is_plain_sgpr(d) or d % 2 or not _is_plain_sgpr(d + 1):
+        return None
+    hi = pending.get(d + 1)
+    if hi is None or uses.get(d + 1, 0):
+        return None
+    if u.src is not None and hi.src == u.src + 1 and u.src % 2 == 0 and _is_plain_sgpr(u.src) \
+            and _is_plain_sgpr(u.src + 1):
+        return (_hw("s_mov_b64", "SOP1", [_dreg(d, s2)], [_oreg(u.src, s2)]), hi)
+    if u.const is not None and hi.const is not None:
+        v = u.const | hi.const << 32
+        if is_inline64(v):
+            return (_hw("s_mov_b64", "SOP1", [_dreg(d, s2)], [Operand.c64(v)]), hi)
+    return None
+
+
+def _break_cycle(cycle: list[int], scratch: int | None, scc_live: bool,
+                 what: str) -> list[Instruction]:
+    """Moves for the cycle ``cycle[0] <- cycle[1] <- ... <- cycle[-1] <- cycle[0]``."""
+    if cycle[0] >= VGPR_BASE:
+        # swap(c0, c1) puts c1's value in c0 and c0's in c1; c1 then plays c0.
+        return [_hw("v_swap_b32", "VOP1", [_dreg(a), _dreg(b)], [_oreg(a), _oreg(b)])
+                for a, b in zip(cycle, cycle[1:], strict=False)]
+    if SCC in cycle:
+        raise LoweringError(f"cyclic copy through scc: {what}")
+    if scratch is not None:
+        seq = [move_reg32(scratch, cycle[0])]
+        seq += [move_reg32(a, b) for a, b in zip(cycle, cycle[1:], strict=False)]
+        seq.append(move_reg32(cycle[-1], scratch))
+        return seq
+    if scc_live:
+        raise LoweringError(f"SGPR swap would clobber live scc and no scratch SGPR is given: "
+                            f"{what}")
+    seq = []
+    for a, b in zip(cycle, cycle[1:], strict=False):
+        seq += [_xor(a, a, b), _xor(b, a, b), _xor(a, a, b)]
+    return seq
+
+
+def _xor(d: int, a: int, b: int) -> Instruction:
+    return _hw("s_xor_b32", "SOP2", [_dreg(d), _scc_def()], [_oreg(a), _oreg(b)])
+
+
+def scc_live_after(rest: list[Instruction]) -> bool:
+    return _scc_needed(rest)

@@ -1,0 +1,123 @@
+"""The compute-kernel ABI radcc programs use, and the AMDHSA code object.
+
+The ABI is documented in docs/abi.md. ``p_startpgm`` defines the registers
+the hardware initialises; they must be among:
+
+- ``s[0-1]`` (s2): the kernarg segment pointer (user SGPRs; always set up);
+- ``s[2]``, ``s[3]``, ``s[4]`` (s1 each): workgroup id x, y, z (system
+  SGPRs; x is always enabled, y when s[3] or s[4] is defined, z when s[4]
+  is defined);
+- ``v[0]`` (v1): the work-item ids packed as x | y << 10 | z << 20; which of
+  them the hardware fills is ``fields['workitem_id']`` of ``p_startpgm``
+  (0: x, 1: x and y, 2: x, y and z; default 0).
+
+`startpgm_abi(program, instr)` checks a ``p_startpgm`` and returns the
+`.amdhsa_*` fields it implies; `lower_to_hw` stores them in
+``program.config`` (keys ``amdhsa_<field>``) when it removes the
+instruction. `kernel_fields(program, result)` adds register counts, wave
+size, LDS (``config['lds_size']``), scratch (``config['scratch_size']``) and
+kernarg size (``config['kernarg_size']``), and `code_object(program,
+result, args)` writes the ELF with `radcc.codeobj.elf.write_code_object`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from radcc.codeobj.amdhsa import decode_kernel_descriptor, kernel_descriptor
+from radcc.codeobj.elf import KernelSymbol, write_code_object
+from radcc.codeobj.metadata import default_kernel_metadata, default_metadata
+from radcc.ir.printer import instruction_text
+from radcc.ir.program import Instruction, Program
+from radcc.ir.regclass import VGPR_BASE
+
+__all__ = ["KERNARG_PTR", "WORKGROUP_ID_SGPRS", "code_object", "kernel_fields",
+           "startpgm_abi", "abi_config"]
+
+KERNARG_PTR = 0  # s[0:1]
+WORKGROUP_ID_SGPRS = (2, 3, 4)
+PREFIX = "amdhsa_"
+
+
+class ABIError(Exception):
+    pass
+
+
+def startpgm_abi(program: Program, instr: Instruction) -> dict[str, int]:
+    """The `.amdhsa_*` fields implied by the registers `instr` defines."""
+    sgprs: set[int] = set()
+    for d in instr.definitions:
+        if d.phys is None or d.rc is None:
+            raise ABIError(f"p_startpgm definition without a register: "
+                           f"{instruction_text(program, instr)}")
+        r, n = d.phys.reg, d.rc.size
+        if r == KERNARG_PTR and n == 2 and d.rc.is_sgpr:
+            continue
+        if r in WORKGROUP_ID_SGPRS and n == 1:
+            sgprs.add(r)
+            continue
+        if r == VGPR_BASE and n == 1:
+            continue
+        raise ABIError(f"p_startpgm defines {d.phys.text(d.rc)}, which the kernel ABI "
+                       f"(docs/abi.md) does not set up: {instruction_text(program, instr)}")
+    wid = instr.fields.get("workitem_id", 0)
+    if wid not in (0, 1, 2):
+        raise ABIError("p_startpgm workitem_id must be 0, 1 or 2")
+    return {
+        "user_sgpr_kernarg_segment_ptr": 1,
+        "user_sgpr_count": 2,
+        "system_sgpr_workgroup_id_x": 1,
+        "system_sgpr_workgroup_id_y": int(bool(sgprs & {3, 4})),
+        "system_sgpr_workgroup_id_z": int(4 in sgprs),
+        "system_vgpr_workitem_id": int(wid),  # type: ignore[call-overload]
+    }
+
+
+def abi_config(program: Program) -> dict[str, int]:
+    """The ABI fields recorded in ``program.config`` (or from its p_startpgm)."""
+    got = {k[len(PREFIX):]: v for k, v in program.config.items() if k.startswith(PREFIX)}
+    if got:
+        return got
+    for _b, ins in program.instructions():
+        if ins.opcode == "p_startpgm":
+            return startpgm_abi(program, ins)
+    return startpgm_abi(program, Instruction("p_startpgm", "PSEUDO"))
+
+
+def kernel_fields(program: Program, sgprs: int, vgprs: int, uses_vcc: bool) -> dict[str, int]:
+    """All `.amdhsa_*` directive values of the program's kernel descriptor."""
+    f = dict(abi_config(program))
+    n_sys = f["user_sgpr_count"] + f["system_sgpr_workgroup_id_x"] \
+        + f["system_sgpr_workgroup_id_y"] + f["system_sgpr_workgroup_id_z"]
+    f["next_free_sgpr"] = max(sgprs, n_sys)
+    f["next_free_vgpr"] = max(vgprs, 1)
+    f["reserve_vcc"] = int(uses_vcc)
+    f["wavefront_size32"] = int(program.wave_size == 32)
+    f["group_segment_fixed_size"] = program.config.get("lds_size", 0)
+    scratch = program.config.get("scratch_size", 0)
+    f["private_segment_fixed_size"] = scratch
+    f["enable_private_segment"] = int(scratch > 0)
+    f["kernarg_size"] = program.config.get("kernarg_size", 0)
+    return f
+
+
+def code_object(program: Program, code: bytes, code_size: int, fields: dict[str, int],
+                args: list[dict[str, Any]] | None = None) -> bytes:
+    """An AMDHSA code object v5 holding the program as kernel `program.name`.
+
+    `args` are metadata `.args` entries (``.name``, ``.offset``, ``.size``,
+    ``.value_kind`` ...); the kernarg size grows to cover them.
+    """
+    fields = dict(fields)
+    args = list(args or [])
+    end = max((int(a.get(".offset", 0)) + int(a.get(".size", 0)) for a in args), default=0)
+    fields["kernarg_size"] = max(fields.get("kernarg_size", 0), (end + 7) & ~7)
+    kd = kernel_descriptor(fields, program.target, 0)
+    decoded = decode_kernel_descriptor(kd, program.target)
+    decoded.update(next_free_vgpr=fields["next_free_vgpr"],
+                   next_free_sgpr=fields["next_free_sgpr"], reserve_vcc=fields["reserve_vcc"])
+    kmeta = default_kernel_metadata(program.name, decoded)
+    kmeta[".args"] = args
+    meta = default_metadata(program.target.target_id, [kmeta])
+    sym = KernelSymbol(program.name, 0, code_size, fields)
+    return write_code_object(code, program.target, [sym], metadata=meta)

@@ -1,0 +1,312 @@
+"""Lower pseudo instructions to hardware instructions (ACO's lower_to_hw).
+
+Seed: seeds/001 "Lower to HW instructions" ("most pseudo instructions are
+lowered to actual machine instructions ... mostly parallel copy
+instructions"). Runs after register allocation and SSA elimination, so every
+operand and definition has a `PhysReg`.
+
+`lower_to_hw(program)` guarantees that afterwards the program holds only
+hardware instructions (table opcodes with their natural or chosen format),
+except pseudo opcodes it reports as unsupported (raising `LoweringError`
+naming the instruction):
+
+- ``p_parallelcopy`` (and ``p_create_vector``, ``p_split_vector``,
+  ``p_extract_vector``, ``p_as_uniform`` of an SGPR, ``p_wqm``,
+  ``p_start_linear_vgpr``): sequentialised copies with the parallel
+  semantics (`radcc.passes.hw_copy`); ``p_as_uniform`` of a VGPR becomes
+  ``v_readfirstlane_b32`` per dword;
+- ``p_startpgm`` (its definitions are the ABI registers, docs/abi.md; the
+  `.amdhsa_*` fields they imply are kept in ``program.config`` as
+  ``amdhsa_<field>``), ``p_logical_start/end``, ``p_unit_test``, ``p_end_linear_vgpr`` and
+  ``p_end_with_regs`` disappear;
+- ``p_branch`` → ``s_branch``; ``p_cbranch_z/nz`` → ``s_cbranch_scc0/1``,
+  ``s_cbranch_vccz/vccnz`` or ``s_cbranch_execz/execnz`` by the condition's
+  register (another SGPR condition is first tested into SCC with
+  ``s_cmp_lg_u32/u64``, clobbering SCC). A branch to the next block in the
+  layout is omitted; ``fields['targets'][1]`` of a conditional branch is the
+  fall-through (an ``s_branch`` is added if it is not the next block);
+- ``p_barrier``: ``s_waitcnt 0`` and ``s_waitcnt_vscnt null, 0`` unless
+  ``sem:none`` (release of all prior memory accesses; insert_waitcnt may add
+  more), then ``s_barrier`` unless ``scope`` is ``subgroup``/``invocation``
+  (a workgroup of one wave needs no barrier only when ``wg_one_wave`` is set);
+- ``p_exit_early_if`` (operand: scc): ``s_cbranch_scc1`` to an exit block
+  appended at the end of the program (``s_endpgm``); ``p_discard_if``:
+  ``exec &= ~cond`` then, if no lane is left, the same early exit;
+- ``p_extract``: ``s_bfe_u32/i32`` (SCC clobbered, as ACO's SGPR form
+  defines it) or ``v_bfe_u32/i32``;
+- the program ends with ``s_endpgm``: one is appended to the last block if
+  it does not end with ``s_endpgm`` or an unconditional branch.
+
+``p_phi``/``p_linear_phi`` (run ssa_elimination), ``p_spill``/``p_reload``,
+``p_insert``, reductions, scans, ``p_bpermute``, ``p_init_scratch`` and
+sub-dword copies raise `LoweringError`.
+"""
+
+from __future__ import annotations
+
+from radcc.ir.builder import add_edge
+from radcc.ir.printer import instruction_text
+from radcc.ir.program import Block, BlockKind, Definition, Instruction, Operand, Program
+from radcc.ir.regclass import EXEC, NULL, SCC, VCC, VGPR_BASE, PhysReg, s1, s2, v1
+from radcc.passes.hw_copy import LoweringError, Unit, scc_live_after, sequentialize, split_units
+from radcc.passes.kernel_abi import PREFIX, ABIError, startpgm_abi
+
+__all__ = ["LoweringError", "lower_to_hw"]
+
+_DROP = frozenset({"p_startpgm", "p_logical_start", "p_logical_end", "p_unit_test",
+                   "p_end_linear_vgpr", "p_end_with_regs"})
+_COPY_LIKE = frozenset({"p_parallelcopy", "p_create_vector", "p_split_vector",
+                        "p_extract_vector", "p_wqm", "p_start_linear_vgpr", "p_as_uniform"})
+_UNSUPPORTED = {
+    "p_phi": "phis must be removed by ssa_elimination first",
+    "p_linear_phi": "phis must be removed by ssa_elimination first",
+    "p_spill": "spilling is not supported yet",
+    "p_reload": "spilling is not supported yet",
+    "p_insert": "p_insert is not supported yet",
+    "p_reduce": "reductions are not supported yet",
+    "p_inclusive_scan": "scans are not supported yet",
+    "p_exclusive_scan": "scans are not supported yet",
+    "p_bpermute": "p_bpermute is not supported yet",
+    "p_init_scratch": "scratch is not supported yet",
+}
+
+
+def _hw(opcode: str, fmt: str, defs: list[Definition] | None = None,
+        ops: list[Operand] | None = None, **fields: object) -> Instruction:
+    return Instruction(opcode, fmt, list(ops or []), list(defs or []), dict(fields))
+
+
+class _Lowering:
+    def __init__(self, program: Program) -> None:
+        self.p = program
+        self.exit_block: Block | None = None
+        self.wave64 = program.wave_size == 64
+
+    def error(self, instr: Instruction, msg: str) -> LoweringError:
+        return LoweringError(f"lower_to_hw: {msg}: {instruction_text(self.p, instr)}")
+
+    def get_exit_block(self, pred: Block) -> int:
+        if self.exit_block is None:
+            self.exit_block = self.p.create_block(BlockKind.DISCARD_EARLY_EXIT)
+            self.exit_block.instructions.append(_hw("s_endpgm", "SOPP"))
+        add_edge(self.p, pred.index, self.exit_block.index, logical=False)
+        return self.exit_block.index
+
+    # -- copies -------------------------------------------------------------
+    def copy_units(self, instr: Instruction) -> list[Unit]:
+        op = instr.opcode
+        what = instruction_text(self.p, instr)
+        units: list[Unit] = []
+        if op in ("p_parallelcopy", "p_wqm", "p_as_uniform"):
+            for d, o in zip(instr.definitions, instr.operands, strict=True):
+                units += split_units(_phys(self, instr, d), o, d.rc.bytes, what)
+        elif op in ("p_create_vector", "p_start_linear_vgpr"):
+            d = instr.definitions[0]
+            base = _phys(self, instr, d)
+            off = 0
+            for o in instr.operands:
+                nbytes = o.const_bytes if o.const is not None else o.rc.bytes
+                units += split_units(base.advance(off), o, nbytes, what)
+                off += nbytes
+        elif op == "p_split_vector":
+            src = instr.operands[0]
+            if src.phys is None and not src.is_undef:
+                raise self.error(instr, "operand has no register")
+            off = 0
+            for d in instr.definitions:
+                piece = Operand(rc=d.rc, phys=src.phys.advance(off) if src.phys else None,
+                                undef=src.is_undef)
+                units += split_units(_phys(self, instr, d), piece, d.rc.bytes, what)
+                off += d.rc.bytes
+        elif op == "p_extract_vector":
+            d = instr.definitions[0]
+            vec, idx = instr.operands
+            if idx.const is None:
+                raise self.error(instr, "index must be a constant")
+            if vec.phys is None:
+                raise self.error(instr, "operand has no register")
+            piece = Operand(rc=d.rc, phys=vec.phys.advance(idx.const * d.rc.bytes))
+            units += split_units(_phys(self, instr, d), piece, d.rc.bytes, what)
+        return units
+
+    def lower_copy(self, instr: Instruction, rest: list[Instruction]) -> list[Instruction]:
+        if instr.opcode == "p_as_uniform" and instr.operands[0].phys is not None \
+                and instr.operands[0].phys.is_vgpr:
+            d = _phys(self, instr, instr.definitions[0])
+            s = instr.operands[0].phys
+            return [_hw("v_readfirstlane_b32", "VOP1",
+                        [Definition.fixed(PhysReg.of(d.reg + i), s1)],
+                        [Operand.fixed(PhysReg.of(s.reg + i), v1)])
+                    for i in range(instr.definitions[0].rc.size)]
+        scratch = instr.fields.get("scratch_sgpr")
+        return sequentialize(self.copy_units(instr),
+                             scratch_sgpr=scratch if isinstance(scratch, int) else None,
+                             scc_live=scc_live_after(rest),
+                             what=instruction_text(self.p, instr))
+
+    # -- control flow ---------------------------------------------------------
+    def lower_branch(self, block: Block, instr: Instruction, nxt: int | None) -> list[Instruction]:
+        targets = list(instr.fields.get("targets") or [])  # type: ignore[call-overload]
+        if not targets:
+            raise self.error(instr, "branch without a target")
+        if instr.opcode == "p_branch":
+            if targets[0] == nxt:
+                return []
+            return [self._branch("s_branch", targets[0], instr)]
+        taken = targets[0]
+        fall = targets[1] if len(targets) > 1 else nxt
+        zero = instr.opcode == "p_cbranch_z"
+        out: list[Instruction] = []
+        cond = instr.operands[0]
+        if cond.phys is None:
+            raise self.error(instr, "branch condition has no register")
+        reg = cond.phys.reg
+        if taken == nxt and fall is not None and fall != nxt:
+            taken, fall, zero = fall, taken, not zero
+        elif taken == nxt:
+            return []
+        if reg == SCC:
+            name, cop = ("s_cbranch_scc0" if zero else "s_cbranch_scc1"), Operand.fixed(
+                PhysReg.of(SCC), s1)
+        elif reg == VCC:
+            name, cop = ("s_cbranch_vccz" if zero else "s_cbranch_vccnz"), Operand.fixed(
+                PhysReg.of(VCC), self.p.lane_mask)
+        elif reg == EXEC:
+            name, cop = ("s_cbranch_execz" if zero else "s_cbranch_execnz"), Operand.fixed(
+                PhysReg.of(EXEC), self.p.lane_mask)
+        elif reg < VGPR_BASE:
+            wide = cond.rc is not None and cond.rc.size == 2
+            out.append(_hw("s_cmp_lg_u64" if wide else "s_cmp_lg_u32", "SOPC",
+                           [Definition.fixed(PhysReg.of(SCC), s1)],
+                           [Operand.fixed(cond.phys, s2 if wide else s1),
+                            Operand.c64(0) if wide else Operand.c32(0)]))
+            name, cop = ("s_cbranch_scc0" if zero else "s_cbranch_scc1"), Operand.fixed(
+                PhysReg.of(SCC), s1)
+        else:
+            raise self.error(instr, "branch condition in a VGPR")
+        br = self._branch(name, taken, instr)
+        br.operands.append(cop)
+        out.append(br)
+        if fall is not None and fall != nxt:
+            out.append(self._branch("s_branch", fall, instr))
+        return out
+
+    @staticmethod
+    def _branch(name: str, target: int, orig: Instruction) -> Instruction:
+        # definitions of the pseudo branch (a scratch SGPR pair for long jumps) are kept
+        return _hw(name, "SOPP", [d for d in orig.definitions if d.phys is not None
+                                  and d.phys.reg != SCC], [], targets=[target])
+
+    # -- other pseudo instructions ----------------------------------------------
+    def lower_barrier(self, instr: Instruction) -> list[Instruction]:
+        out: list[Instruction] = []
+        if instr.fields.get("sem") != "none":
+            out.append(_hw("s_waitcnt", "SOPP", simm16=0))
+            out.append(_hw("s_waitcnt_vscnt", "SOPK", [],
+                           [Operand.fixed(PhysReg.of(NULL), s1)], simm16=0))
+        scope = instr.fields.get("scope", "workgroup")
+        if scope not in ("subgroup", "invocation") and not instr.fields.get("wg_one_wave"):
+            out.append(_hw("s_barrier", "SOPP"))
+        return out
+
+    def lower_exit_if(self, block: Block, instr: Instruction) -> list[Instruction]:
+        cond = instr.operands[0] if instr.operands else None
+        if cond is None or cond.phys is None or cond.phys.reg != SCC:
+            raise self.error(instr, "p_exit_early_if needs its condition in scc")
+        target = self.get_exit_block(block)
+        return [_hw("s_cbranch_scc1", "SOPP", [], [Operand.fixed(PhysReg.of(SCC), s1)],
+                    targets=[target])]
+
+    def lower_discard_if(self, block: Block, instr: Instruction) -> list[Instruction]:
+        cond = instr.operands[0] if instr.operands else None
+        if cond is None or cond.phys is None or cond.phys.is_vgpr or cond.phys.reg == SCC:
+            raise self.error(instr, "p_discard_if needs a lane mask in SGPRs")
+        lm = self.p.lane_mask
+        op = "s_and_not1_b64" if self.wave64 else "s_and_not1_b32"
+        exec_ = PhysReg.of(EXEC)
+        target = self.get_exit_block(block)
+        return [_hw(op, "SOP2", [Definition.fixed(exec_, lm), Definition.fixed(PhysReg.of(SCC),
+                                                                                s1)],
+                    [Operand.fixed(exec_, lm), Operand.fixed(cond.phys, lm)]),
+                _hw("s_cbranch_scc0", "SOPP", [], [Operand.fixed(PhysReg.of(SCC), s1)],
+                    targets=[target])]
+
+    def lower_extract(self, instr: Instruction) -> list[Instruction]:
+        d = instr.definitions[0]
+        src, idx, bits, sext = instr.operands
+        if idx.const is None or bits.const is None or sext.const is None:
+            raise self.error(instr, "p_extract needs constant index, size and sign")
+        dp = _phys(self, instr, d)
+        if src.phys is None:
+            raise self.error(instr, "operand has no register")
+        offset = idx.const * bits.const
+        if dp.is_vgpr:
+            name = "v_bfe_i32" if sext.const else "v_bfe_u32"
+            return [_hw(name, "VOP3", [Definition.fixed(dp, d.rc)],
+                        [Operand.fixed(src.phys, src.rc), Operand.c32(offset),
+                         Operand.c32(bits.const)])]
+        name = "s_bfe_i32" if sext.const else "s_bfe_u32"
+        return [_hw(name, "SOP2", [Definition.fixed(dp, d.rc),
+                                   Definition.fixed(PhysReg.of(SCC), s1)],
+                    [Operand.fixed(src.phys, src.rc),
+                     Operand.c32(offset | bits.const << 16)])]
+
+    # -- driver -------------------------------------------------------------------
+    def run(self) -> None:
+        blocks = list(self.p.blocks)
+        for pos, block in enumerate(blocks):
+            nxt = blocks[pos + 1].index if pos + 1 < len(blocks) else None
+            out: list[Instruction] = []
+            instrs = block.instructions
+            for k, instr in enumerate(instrs):
+                out += self.lower_one(block, instr, instrs[k + 1:], nxt)
+            block.instructions = out
+        self.ensure_endpgm(blocks)
+
+    def lower_one(self, block: Block, instr: Instruction, rest: list[Instruction],
+                  nxt: int | None) -> list[Instruction]:
+        if not instr.is_pseudo:
+            return [instr]
+        op = instr.opcode
+        if op == "p_startpgm":
+            try:
+                abi = startpgm_abi(self.p, instr)
+            except ABIError as e:
+                raise LoweringError(f"lower_to_hw: {e}") from None
+            self.p.config.update({PREFIX + k: v for k, v in abi.items()})
+            return []
+        if op in _DROP:
+            return []
+        if op in _COPY_LIKE:
+            return self.lower_copy(instr, rest)
+        if op in ("p_branch", "p_cbranch_z", "p_cbranch_nz"):
+            return self.lower_branch(block, instr, nxt)
+        if op == "p_barrier":
+            return self.lower_barrier(instr)
+        if op == "p_exit_early_if":
+            return self.lower_exit_if(block, instr)
+        if op == "p_discard_if":
+            return self.lower_discard_if(block, instr)
+        if op == "p_extract":
+            return self.lower_extract(instr)
+        raise self.error(instr, _UNSUPPORTED.get(op, f"cannot lower {op}"))
+
+    def ensure_endpgm(self, blocks: list[Block]) -> None:
+        if not blocks:
+            return
+        last = blocks[-1]
+        if last.instructions and last.instructions[-1].opcode in ("s_endpgm", "s_branch",
+                                                                  "s_setpc_b64"):
+            return
+        last.instructions.append(_hw("s_endpgm", "SOPP"))
+
+
+def _phys(low: _Lowering, instr: Instruction, d: Definition) -> PhysReg:
+    if d.phys is None:
+        raise low.error(instr, "definition has no register (run register allocation)")
+    return d.phys
+
+
+def lower_to_hw(program: Program) -> None:
+    """Replace pseudo instructions by hardware ones (see the module docstring)."""
+    _Lowering(program).run()
