@@ -220,3 +220,15 @@ def test_errors_have_positions(text, line, marker, msg):
     assert msg in e.message, e.message
     assert (e.line, e.col) == (line, col), str(e)
     assert str(e).startswith(f"t.ir:{line}:{col}: error: ")
+
+
+def test_docs_example_parses_validates_and_round_trips():
+    from pathlib import Path
+
+    from radcc.ir.validate import validate_ir
+    doc = (Path(__file__).parents[2] / "docs" / "ir.md").read_text()
+    start = doc.index("```\nprogram") + 4
+    text = doc[start:doc.index("```", start)]
+    p = parse_program(text)
+    validate_ir(p)
+    assert print_program(p) == text
