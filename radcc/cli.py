@@ -10,6 +10,7 @@ import sys
 
 _COMMANDS = {
     "mc": ("radcc.mc", "llvm-mc for AMDGPU: assemble, disassemble, write code objects"),
+    "run": ("radcc.run", "run a kernel of a code object in the emulator (radcc.emu)"),
 }
 
 

@@ -15,7 +15,7 @@ latency would break, not only those a random draw happens to expose.
 Hazards: the GFX11 list of seeds/001 "RDNA3 / GFX11 hazards" (VcmpxPermlane,
 LdsDirectVALU, LdsDirectVMEM, VALUTransUse, VALUPartialForwarding,
 VALUMaskWrite), with the distances and mitigations LLVM's GCNHazardRecognizer
-uses for them. `s_waitcnt_depctr` fields: va_vdst [15:12], vm_vsrc [4:2],
+uses for them (VALUPartialForwarding and VALUMaskWrite concern wave64 only). `s_waitcnt_depctr` fields: va_vdst [15:12], vm_vsrc [4:2],
 sa_sdst [0].
 """
 
@@ -174,6 +174,7 @@ class Strict:
             self.va_epoch += 1
         if imm & 1 == 0:  # sa_sdst = 0
             self.mask_write_pending.clear()
+            self.recent_valu.clear()
         if imm >> 2 & 7 == 0:  # vm_vsrc = 0
             self.vmem_src.clear()
 
@@ -314,7 +315,7 @@ class Strict:
             if use.swrites & EXEC_REGS:
                 self.exec_writes.append(self.valu_n)
             targets = {r for r in use.swrites if r not in EXEC_REGS and r != 125}
-            if targets and i.info.enc in ("SOP1", "SOP2", "SOPK"):
+            if targets and self.wave == 64 and i.info.enc in ("SOP1", "SOP2", "SOPK"):
                 for masks, other in reversed(self.recent_valu):
                     if masks & targets:
                         for r in targets:

@@ -1,0 +1,159 @@
+"""`radcc run`: execute a kernel of a code object in the emulator.
+
+    radcc run KERNEL.o --kernel NAME --groups X[,Y,Z] --block X[,Y,Z]
+              --arg NAME=VALUE ... --out DIR [--wave32|--wave64]
+              [--max-instructions N] [--no-strict] [--no-hazards] [--quiet]
+
+A buffer argument's VALUE is a `.npy` file, any other file (raw bytes) or
+`zeros:NBYTES`; a by-value argument's VALUE is a number. After the run every
+buffer argument is written to DIR/NAME.bin. Prints a summary; exit status 1 on
+errors (bad input, faults, unsupported instructions, instruction limit) and on
+strict-mode violations.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from radcc.emu.api import Zeros, load
+from radcc.emu.decode import EmuError
+
+
+class _ArgError(Exception):
+    pass
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise _ArgError(message)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="radcc run", description="Run a kernel in the RDNA3 emulator.")
+    p.add_argument("file", metavar="KERNEL.o")
+    p.add_argument("--kernel", required=True)
+    p.add_argument("--groups", required=True, help="number of workgroups X[,Y,Z]")
+    p.add_argument("--block", required=True, help="workgroup size X[,Y,Z]")
+    p.add_argument("--arg", action="append", default=[], metavar="NAME=VALUE")
+    p.add_argument("--out", required=True, metavar="DIR")
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--wave32", action="store_true")
+    g.add_argument("--wave64", action="store_true")
+    p.add_argument("--max-instructions", type=int, default=50_000_000)
+    p.add_argument("--no-strict", action="store_true", help="do not check waits and hazards")
+    p.add_argument("--no-hazards", action="store_true", help="check waits but not hazards")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    return p
+
+
+def _dims(text: str, what: str) -> tuple[int, ...]:
+    try:
+        t = tuple(int(v, 0) for v in text.split(","))
+    except ValueError:
+        raise EmuError(f"--{what} expects X[,Y,Z] positive integers, got '{text}'") from None
+    if not 1 <= len(t) <= 3 or any(v < 1 for v in t):
+        raise EmuError(f"--{what} expects 1 to 3 positive integers, got '{text}'")
+    return t
+
+
+def _arg_value(name: str, text: str, kind: str) -> Any:
+    if kind == "global_buffer":
+        if text.startswith("zeros:"):
+            try:
+                n = int(text[6:], 0)
+            except ValueError:
+                raise EmuError(f"--arg {name}: bad byte count in '{text}'") from None
+            if n < 0:
+                raise EmuError(f"--arg {name}: negative byte count")
+            return Zeros(n)
+        path = Path(text)
+        try:
+            if path.suffix == ".npy":
+                return np.load(path, allow_pickle=False)
+            return path.read_bytes()
+        except (OSError, ValueError) as e:
+            raise EmuError(f"--arg {name}: cannot read '{text}': {e}") from None
+    try:
+        return int(text, 0)
+    except ValueError:
+        pass
+    try:
+        return float(text)
+    except ValueError:
+        raise EmuError(f"--arg {name}: '{text}' is not a number") from None
+
+
+class _Progress:
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled and sys.stderr.isatty()
+        self.start = time.monotonic()
+        self.last = 0.0
+
+    def __call__(self, done: int, total: int) -> None:
+        now = time.monotonic()
+        if not self.enabled or (now - self.last < 0.2 and done != total) or now - self.start < 1:
+            return
+        self.last = now
+        width = 30
+        k = width * done // total
+        sys.stderr.write(f"\r[{'#' * k}{'.' * (width - k)}] {done}/{total} workgroups")
+        if done == total:
+            sys.stderr.write("\n")
+        sys.stderr.flush()
+
+
+def main(argv: list[str]) -> int:
+    try:
+        args = build_parser().parse_args(argv)
+    except _ArgError as e:
+        print(f"radcc run: error: {e}", file=sys.stderr)
+        return 1
+    try:
+        return _run(args)
+    except EmuError as e:
+        print(f"radcc run: error: {e}", file=sys.stderr)
+        return 1
+
+
+def _run(args: argparse.Namespace) -> int:
+    groups, block = _dims(args.groups, "groups"), _dims(args.block, "block")
+    mod = load(args.file)
+    k = mod.kernel(args.kernel)
+    kinds = {str(a.get(".name", "")): str(a.get(".value_kind", "")) for a in k.args}
+    values: dict[str, Any] = {}
+    for spec in args.arg:
+        name, eq, text = spec.partition("=")
+        if not eq or not name:
+            raise EmuError(f"--arg expects NAME=VALUE, got '{spec}'")
+        if name not in kinds or kinds[name].startswith("hidden_"):
+            user = [n for n, kd in kinds.items() if not kd.startswith("hidden_")]
+            raise EmuError(f"kernel '{args.kernel}' has no argument '{name}' "
+                           f"(arguments: {', '.join(user)})")
+        values[name] = _arg_value(name, text, kinds[name])
+    wave = 32 if args.wave32 else 64 if args.wave64 else None
+    out = Path(args.out)
+    t0 = time.monotonic()
+    res = mod.run(args.kernel, groups, block, values, wave_size=wave,
+                  strict=not args.no_strict, hazards=not args.no_hazards,
+                  max_instructions=args.max_instructions, progress=_Progress(not args.quiet))
+    dt = time.monotonic() - t0
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        for name, data in res.raw.items():
+            (out / f"{name}.bin").write_bytes(data)
+    except OSError as e:
+        raise EmuError(f"cannot write to {out}: {e.strerror}") from None
+    c = res.counters
+    print(f"kernel {res.kernel}: wave{res.wave_size}, {c.workgroups} workgroups, {c.waves} waves, "
+          f"{c.instructions} instructions ({c.lane_instructions} VALU lane-instructions) "
+          f"in {dt:.2f} s")
+    print(f"strict mode: {len(res.violations)} violation(s)")
+    for v in res.violations:
+        print(f"  {v}")
+    return 1 if res.violations else 0
