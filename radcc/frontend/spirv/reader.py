@@ -89,8 +89,8 @@ class _Reader:
         func: FunctionBuilder | None = None
         for k, ins in enumerate(self.ins):
             self.cur = ins
-            if section >= 1 and not self.declared:
-                self.declared = caps.implied(self.m.capabilities)
+            if ins.opname != "OpCapability" and not self.declared:
+                self.declared = caps.implied(self.m.capabilities) or {"(none)"}
             self._check_requirements(ins)
             self._check_uses(k, ins, in_function=func is not None)
             if func is not None:
