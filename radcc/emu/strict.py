@@ -307,11 +307,12 @@ class Strict:
                 self.vcmpx_pending = i
             elif name != "v_nop":
                 self.vcmpx_pending = None
-            other = use.literal or any(r not in EXEC_REGS and r not in use.mask_sreads
-                                       for r in use.sreads)
+            other = use.literal or any(r not in EXEC_REGS for r in use.sreads)
             self.recent_valu.append((use.mask_sreads, other))
             self.vmem_src.clear()
         elif cls in ("salu", "salu64", "branch"):
+            if name in ("s_swappc_b64", "s_setpc_b64", "s_call_b64"):
+                self.recent_valu.clear()  # as LLVM, the search stops at function boundaries
             if use.swrites & EXEC_REGS:
                 self.exec_writes.append(self.valu_n)
             targets = {r for r in use.swrites if r not in EXEC_REGS and r != 125}
