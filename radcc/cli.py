@@ -10,6 +10,7 @@ import sys
 
 _COMMANDS = {
     "mc": ("radcc.mc", "llvm-mc for AMDGPU: assemble, disassemble, write code objects"),
+    "llc": ("radcc.llc", "compile machine IR text to GFX11 assembly or a code object"),
     "run": ("radcc.run", "run a kernel of a code object in the emulator (radcc.emu)"),
 }
 

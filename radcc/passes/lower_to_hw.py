@@ -24,7 +24,8 @@ naming the instruction):
   register (another SGPR condition is first tested into SCC with
   ``s_cmp_lg_u32/u64``, clobbering SCC). A branch to the next block in the
   layout is omitted; ``fields['targets'][1]`` of a conditional branch is the
-  fall-through (an ``s_branch`` is added if it is not the next block);
+  fall-through (without it: the block's other linear successor, else the
+  next block); an ``s_branch`` is added if it is not the next block;
 - ``p_barrier``: ``s_waitcnt 0`` and ``s_waitcnt_vscnt null, 0`` unless
   ``sem:none`` (release of all prior memory accesses; insert_waitcnt may add
   more), then ``s_barrier`` unless ``scope`` is ``subgroup``/``invocation``
@@ -154,7 +155,8 @@ class _Lowering:
                 return []
             return [self._branch("s_branch", targets[0], instr)]
         taken = targets[0]
-        fall = targets[1] if len(targets) > 1 else nxt
+        others = [s for s in block.linear_succs if s != taken]
+        fall = targets[1] if len(targets) > 1 else others[0] if others else nxt
         zero = instr.opcode == "p_cbranch_z"
         out: list[Instruction] = []
         cond = instr.operands[0]

@@ -1,0 +1,231 @@
+"""`radcc llc`: machine IR text in, GFX11 assembly or a code object out.
+
+    radcc llc FILE.ir [--mcpu=gfx1100] [-S] [-o FILE] [--print-after PASS|all]
+                      [--print-before PASS|all] [--stats] [--wave64]
+                      [--arg NAME:KIND ...]
+
+Reads the textual machine IR (`radcc.ir.parser`), runs the back half of the
+pipeline (`radcc.pipeline`; a program whose temps all have registers already
+starts after register allocation), `lower_to_hw` if the pipeline did not,
+then `emit_program`. ``-S`` writes assembly (an LLVM-style file with the
+``.amdhsa_kernel`` block, which ``llvm-mc``/``radcc mc --filetype=obj``
+assemble; ``--stats`` adds the statistics as ``;`` comments); otherwise an
+AMDHSA code object is written (default ``FILE.o``; ``--stats`` prints the
+statistics to stderr; ``--arg`` describes the kernel's arguments in its
+metadata, laid out as docs/abi.md says). ``--mcpu``/``--wave64`` override the IR header.
+
+Errors: IR syntax errors as ``file:line:col: error: message``; a register
+demand beyond the target's register file, and any pass's refusal, as
+``file: error: message``; exit status 1, no traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from radcc.codeobj.errors import CodeObjectError
+from radcc.ir.parser import IRParseError, parse_program
+from radcc.ir.printer import print_program
+from radcc.ir.program import Program
+from radcc.passes.asm_text import EmitError
+from radcc.passes.emit_program import (
+    EmitResult,
+    emit_code_object,
+    emit_program,
+    kernel_descriptor_fields,
+)
+from radcc.passes.hw_copy import LoweringError
+from radcc.passes.kernel_abi import ABIError
+from radcc.passes.statistics import collect_statistics
+from radcc.target import get_target
+
+
+class LlcError(Exception):
+    pass
+
+
+def _parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog="radcc llc", description="compile machine IR for AMD GPUs")
+    ap.add_argument("input", help="machine IR text file ('-' for stdin)")
+    ap.add_argument("--mcpu", help="target GPU (default: the IR header's)")
+    ap.add_argument("-S", dest="asm", action="store_true", help="write assembly")
+    ap.add_argument("-o", dest="output", help="output file ('-' for stdout)")
+    ap.add_argument("--print-after", action="append", default=[], metavar="PASS")
+    ap.add_argument("--print-before", action="append", default=[], metavar="PASS")
+    ap.add_argument("--stats", action="store_true", help="show statistics")
+    ap.add_argument("--wave64", action="store_true", help="compile for wave64")
+    ap.add_argument("--arg", action="append", default=[], metavar="NAME:KIND",
+                    help="a kernel argument for the metadata, in kernarg order; KIND is "
+                         "buffer (a global pointer) or i32 u32 f32 i64 u64 f64")
+    return ap
+
+
+_ARG_KINDS = {"i32": (4, "int"), "u32": (4, "uint"), "f32": (4, "float"),
+              "i64": (8, "long"), "u64": (8, "ulong"), "f64": (8, "double")}
+
+
+def kernel_args(specs: list[str]) -> list[dict[str, object]]:
+    """Metadata `.args` for ``--arg NAME:KIND`` (docs/abi.md: each argument at the
+    next offset aligned to its size)."""
+    out: list[dict[str, object]] = []
+    off = 0
+    for spec in specs:
+        name, _, kind = spec.partition(":")
+        if not name or not kind:
+            raise LlcError(f"--arg '{spec}': expected NAME:KIND")
+        if kind == "buffer":
+            size, entry = 8, {".value_kind": "global_buffer", ".address_space": "global"}
+        elif kind in _ARG_KINDS:
+            size, tname = _ARG_KINDS[kind]
+            entry = {".value_kind": "by_value", ".type_name": tname}
+        else:
+            raise LlcError(f"--arg '{spec}': unknown kind '{kind}' (buffer, "
+                           f"{', '.join(_ARG_KINDS)})")
+        off = (off + size - 1) // size * size
+        out.append({".name": name, ".offset": off, ".size": size, **entry})
+        off += size
+    return out
+
+
+def is_allocated(program: Program) -> bool:
+    """Does every temp operand and definition already have a register?"""
+    for _b, ins in program.instructions():
+        for x in (*ins.operands, *ins.definitions):
+            if x.temp is not None and x.phys is None:
+                return False
+    return True
+
+
+def check_demand(program: Program) -> None:
+    """Refuse programs needing more registers than the target has (no spilling yet)."""
+    from radcc.passes.emit_program import register_usage
+
+    t = program.target
+    max_v = t.regfile(program.wave_size).addressable_vgprs
+    max_s = t.addressable_sgprs
+    if is_allocated(program):
+        sg, vg, _ = register_usage(program)
+        what = "uses"
+    else:
+        from radcc.passes.live_var_analysis import live_var_analysis
+
+        live_var_analysis(program)
+        sg, vg = program.max_reg_demand.sgpr, program.max_reg_demand.vgpr
+        what = "needs"
+    if vg > max_v:
+        raise LlcError(f"the program {what} {vg} VGPRs but {t.name} has {max_v} "
+                       f"(spilling is not supported yet)")
+    if sg > max_s:
+        raise LlcError(f"the program {what} {sg} SGPRs but {t.name} has {max_s} "
+                       f"(spilling is not supported yet)")
+
+
+def run_passes(program: Program, print_after: list[str], print_before: list[str]) -> None:
+    from radcc.pipeline import DebugOptions, available_passes, run_pipeline
+
+    opts = DebugOptions.from_env()
+    opts.print_after |= set(print_after)
+    opts.print_before |= set(print_before)
+    if not is_allocated(program):
+        ran = run_pipeline(program, opts).ran
+    else:
+        passes = available_passes()
+        names = [s.name for s, _ in passes]
+        start = names.index("register_allocation") + 1 if "register_allocation" in names else 0
+        # before RA only the analyses make sense on allocated code
+        ran = []
+        for spec, fn in passes[start:]:
+            if any(opts.has(f) for f in spec.skipped_by):
+                continue
+            if {"all", spec.name} & opts.print_before:
+                print(f"// IR before {spec.name}\n{print_program(program)}", file=sys.stderr)
+            fn(program)
+            ran.append(spec.name)
+            if {"all", spec.name} & opts.print_after:
+                print(f"// IR after {spec.name}\n{print_program(program)}", file=sys.stderr)
+    if "lower_to_hw" not in ran:
+        from radcc.passes.lower_to_hw import lower_to_hw
+
+        lower_to_hw(program)
+
+
+def kernel_asm(program: Program, res: EmitResult, stats: dict[str, int] | None) -> str:
+    """An LLVM-style assembly file of the kernel (assembles to the same code)."""
+    name = program.name
+    fields = kernel_descriptor_fields(program, res)
+    out = [f'\t.amdgcn_target "{program.target.target_id}"',
+           "\t.amdhsa_code_object_version 5", "\t.text", f"\t.globl\t{name}",
+           "\t.p2align\t8", f"\t.type\t{name},@function", f"{name}:"]
+    out += [ln for ln in res.asm.rstrip("\n").split("\n")]
+    out += [".Lfunc_end0:", f"\t.size\t{name}, .Lfunc_end0-{name}"]
+    if stats is not None:
+        out += [f"\t; {k}: {v}" for k, v in stats.items()]
+    out += ["\t.p2alignl 7, 3214868480", "\t.fill 96, 4, 3214868480"]
+    out += ["\t.rodata", "\t.p2align\t6", f"\t.amdhsa_kernel {name}"]
+    out += [f"\t\t.amdhsa_{k} {v}" for k, v in fields.items()]
+    out += ["\t.end_amdhsa_kernel", "\t.text", ""]
+    return "\n".join(out)
+
+
+def compile_file(path: str, text: str, args: argparse.Namespace) -> tuple[bytes | str, dict]:
+    program = parse_program(text, path)
+    if args.mcpu:
+        try:
+            program.target = get_target(args.mcpu)
+        except ValueError as e:
+            raise LlcError(str(e)) from None
+    if args.wave64:
+        program.wave_size = 64
+    kernel_args(args.arg)  # reject bad --arg before compiling
+    check_demand(program)
+    run_passes(program, args.print_after, args.print_before)
+    res = emit_program(program)
+    stats = collect_statistics(program, res)
+    if args.asm:
+        return kernel_asm(program, res, stats if args.stats else None), stats
+    return emit_code_object(program, res, kernel_args(args.arg)), stats
+
+
+def main(argv: list[str]) -> int:
+    args = _parser().parse_args(argv)
+    path = args.input
+    try:
+        text = sys.stdin.read() if path == "-" else Path(path).read_text()
+    except OSError as e:
+        print(f"radcc llc: error: cannot read {path}: {e.strerror}", file=sys.stderr)
+        return 1
+    fname = "<stdin>" if path == "-" else path
+    try:
+        out, stats = compile_file(fname, text, args)
+    except IRParseError as e:
+        print(str(e), file=sys.stderr)
+        return 1
+    except (LlcError, LoweringError, EmitError, ABIError, CodeObjectError) as e:
+        print(f"{fname}: error: {e}", file=sys.stderr)
+        return 1
+    except Exception as e:
+        from radcc.passes.ra_support import RegisterAllocationError
+
+        if isinstance(e, RegisterAllocationError):
+            print(f"{fname}: error: {e}", file=sys.stderr)
+            return 1
+        raise
+    if args.stats and not args.asm:
+        for k, v in stats.items():
+            print(f"{k}: {v}", file=sys.stderr)
+    dest = args.output
+    if dest is None:
+        dest = "-" if args.asm else str(Path(path if path != "-" else "out").with_suffix(".o"))
+    if isinstance(out, str):
+        if dest == "-":
+            sys.stdout.write(out)
+        else:
+            Path(dest).write_text(out)
+    else:
+        if dest == "-":
+            sys.stdout.buffer.write(out)
+        else:
+            Path(dest).write_bytes(out)
+    return 0
