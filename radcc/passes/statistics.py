@@ -15,7 +15,8 @@ final program (after lower_to_hw and the wait/hazard passes; `result` is the
   SMEM instructions; ``PreSGPRs``/``PreVGPRs``: ``program.max_reg_demand``
   (as live_var_analysis left it before register allocation);
 - ``VALU`` (valu, valu64, trans, dot, wmma, vinterp classes), ``SALU``
-  (salu, salu64), ``VMEM``, ``SMEM``, ``VOPD`` (VOPD-format instructions);
+  (SOP1/SOP2/SOPC/SOPK/SOPP formats, as ACO's isSALU, so branches and waits
+  count), ``VMEM``, ``SMEM``, ``VOPD`` (VOPD-format instructions);
 - radcc's: ``SGPRs``, ``VGPRs`` (next free register), ``CodeSize`` (bytes,
   without padding), ``LDS`` (bytes), ``Scratch`` (bytes per lane),
   ``WavesPerSIMD`` (register-limited occupancy, `Target.waves_per_simd`).
@@ -119,7 +120,7 @@ def collect_statistics(program: Program, result=None) -> dict[str, int]:
             st["Copies"] += ins.opcode in _COPIES
             st["Branches"] += ins.opcode.startswith(("s_branch", "s_cbranch", "s_setpc"))
             st["VALU"] += cls in _VALU
-            st["SALU"] += cls in ("salu", "salu64")
+            st["SALU"] += ins.format.startswith("SOP")
             st["VMEM"] += cls in ("vmem", "flat")
             st["SMEM"] += cls == "smem"
             st["VOPD"] += ins.format.startswith("VOPD")
