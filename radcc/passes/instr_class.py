@@ -1,0 +1,313 @@
+"""Instruction classes and register accesses after register allocation.
+
+Shared by the wait-state phases (insert_waitcnt, insert_nops,
+insert_delay_alu). Every predicate is derived from the opcode table
+(`OpInfo.cls`, encodings, operand specs, implicit registers): no pass keeps
+its own opcode list. The classes are the table's (`docs/machine-layer.md`):
+salu salu64 branch smem valu valu64 trans dot wmma vmem flat ds exp ldsdir
+vinterp message waitcnt nop.
+
+Register numbers are dwords in the source-operand space, as `PhysReg.reg`:
+SGPRs 0-105, vcc 106/107, m0 125, exec 126/127, scc 253, VGPRs 256+.
+Implicit ``exec``/``vcc`` are one register in wave32 and two in wave64.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import cache
+
+from radcc.ir.program import Definition, Instruction, Operand, Program
+from radcc.ir.regclass import EXEC, M0, NULL, SCC, VCC, VGPR_BASE
+from radcc.isa.formats.scalar_fields import DEPCTR, DEPCTR_USED, WAITCNT, WAITCNT_DEFAULT
+from radcc.isa.table import OpcodeTable, OpInfo, get_table
+from radcc.target import GfxLevel
+
+# Classes that execute on the VALU and count as VALU instructions in hazard
+# distances (v_nop's VOP1 form is class 'nop' and does not count).
+VALU_CLASSES = frozenset({"valu", "valu64", "trans", "dot", "wmma"})
+SALU_CLASSES = frozenset({"salu", "salu64", "branch"})
+# VMEM-like: read VGPR addresses/data through the texture path.
+VMEM_CLASSES = frozenset({"vmem", "flat"})
+
+_IMPLICIT_BASE = {"exec": EXEC, "vcc": VCC, "m0": M0, "scc": SCC}
+LANE_MASK_REGS = frozenset({VCC, VCC + 1, EXEC, EXEC + 1})
+
+
+@cache
+def _info_index(gfx: GfxLevel) -> dict[tuple[str, str], OpInfo]:
+    return {(e.name, e.enc): e for e in get_table(gfx).entries}
+
+
+def info_of(program: Program, instr: Instruction) -> OpInfo | None:
+    """The table entry of a hardware instruction (None for pseudo ones)."""
+    return _info_index(program.gfx_level).get((instr.opcode, instr.format))
+
+
+# --- classes ---------------------------------------------------------------------------
+
+def is_valu(info: OpInfo | None) -> bool:
+    return info is not None and info.cls in VALU_CLASSES and not is_nop(info)
+
+
+def is_valu_reader(info: OpInfo | None) -> bool:
+    """Reads VGPRs on the VALU path (VALU and VINTERP)."""
+    return info is not None and (is_valu(info) or info.cls == "vinterp")
+
+
+def is_trans(info: OpInfo | None) -> bool:
+    return info is not None and info.cls == "trans"
+
+
+def is_salu(info: OpInfo | None) -> bool:
+    return info is not None and info.cls in SALU_CLASSES
+
+
+def is_nop(info: OpInfo | None) -> bool:
+    """Instructions the table classes 'nop' (any encoding: v_nop_e64 too)."""
+    if info is None:
+        return False
+    return info.cls == "nop" or info.name in _names_of_class("nop")
+
+
+def is_vmem(info: OpInfo | None) -> bool:
+    """MUBUF/MTBUF/MIMG/GLOBAL/SCRATCH (not FLAT)."""
+    return info is not None and info.cls == "vmem"
+
+
+def is_flat(info: OpInfo | None) -> bool:
+    return info is not None and info.cls == "flat"
+
+
+def is_ds(info: OpInfo | None) -> bool:
+    return info is not None and info.cls == "ds"
+
+
+def is_smem(info: OpInfo | None) -> bool:
+    return info is not None and info.cls == "smem"
+
+
+def is_exp(info: OpInfo | None) -> bool:
+    return info is not None and info.cls == "exp"
+
+
+def is_ldsdir(info: OpInfo | None) -> bool:
+    return info is not None and info.cls == "ldsdir"
+
+
+def is_vinterp(info: OpInfo | None) -> bool:
+    return info is not None and info.cls == "vinterp"
+
+
+def is_message(info: OpInfo | None) -> bool:
+    return info is not None and info.cls == "message"
+
+
+def is_vopc_op(info: OpInfo | None) -> bool:
+    """A compare (an opcode that has a VOPC encoding), in any of its encodings."""
+    return info is not None and info.name in _names_with_enc("VOPC")
+
+
+def is_permlane(info: OpInfo | None) -> bool:
+    """The lane permutes of the VcmpxPermlaneHazard (seeds/001)."""
+    return info is not None and info.cls in VALU_CLASSES and info.name.startswith("v_permlane")
+
+
+def is_indirect_branch(info: OpInfo | None) -> bool:
+    """Branch-class SOP1 instructions that jump to an address in SGPRs
+    (s_setpc_b64, s_swappc_b64, s_rfe_b64): the target is unknown."""
+    return (info is not None and info.cls == "branch" and info.enc == "SOP1"
+            and any(not o.is_def and o.bits == 64 for o in info.operands))
+
+
+@cache
+def _tables() -> tuple[OpcodeTable, ...]:
+    out = []
+    for gfx in GfxLevel:
+        try:
+            out.append(get_table(gfx))
+        except ValueError:
+            continue
+    return tuple(out)
+
+
+@cache
+def _names_with_enc(enc: str) -> frozenset[str]:
+    return frozenset(e.name for t in _tables() for e in t.entries if e.enc == enc)
+
+
+@cache
+def _names_of_class(cls: str) -> frozenset[str]:
+    return frozenset(e.name for t in _tables() for e in t.entries if e.cls == cls)
+
+
+def returns_data(instr: Instruction, info: OpInfo) -> bool:
+    """A VMEM/FLAT instruction that counts on VMcnt (loads, samples, atomics
+    with return, LDS DMA loads) rather than VScnt (stores, atomics without
+    return, cache invalidations)."""
+    if any(d.phys is not None and d.phys.reg >= VGPR_BASE for d in instr.definitions):
+        return True
+    if any(o.is_def and o.kind == "vgpr" for o in info.operands):
+        return True
+    if info.extra.get("rtn_bits") and instr.fields.get("glc"):
+        return True
+    return "load" in info.name
+
+
+def is_gds(instr: Instruction, info: OpInfo) -> bool:
+    return bool(instr.fields.get("gds")) or bool(info.extra.get("gds_required"))
+
+
+# --- register accesses -----------------------------------------------------------------
+
+def _regs(x: Operand | Definition) -> range:
+    if x.phys is None:
+        return range(0)
+    n = x.rc.size if x.rc is not None else 1
+    r = x.phys.reg
+    if r == NULL:
+        return range(0)
+    return range(r, r + n)
+
+
+def implicit_regs(names: Iterable[str], wave_size: int) -> list[int]:
+    out: list[int] = []
+    for n in names:
+        base = _IMPLICIT_BASE.get(n)
+        if base is None:
+            continue
+        out.append(base)
+        if n in ("exec", "vcc") and wave_size == 64:
+            out.append(base + 1)
+    return out
+
+
+def operand_regs(op: Operand) -> range:
+    if op.const is not None or op.is_undef:
+        return range(0)
+    return _regs(op)
+
+
+def reads(program: Program, instr: Instruction, info: OpInfo | None) -> set[int]:
+    """Registers the instruction reads (operands and the table's implicit reads)."""
+    out: set[int] = set()
+    for o in instr.operands:
+        out.update(operand_regs(o))
+    if info is not None:
+        out.update(implicit_regs(info.implicit_reads, program.wave_size))
+    return out
+
+
+def writes(program: Program, instr: Instruction, info: OpInfo | None) -> set[int]:
+    """Registers the instruction writes (definitions and implicit writes)."""
+    out: set[int] = set()
+    for d in instr.definitions:
+        out.update(_regs(d))
+    if info is not None:
+        out.update(implicit_regs(info.implicit_writes, program.wave_size))
+    return out
+
+
+def vgprs(regs: Iterable[int]) -> set[int]:
+    return {r for r in regs if r >= VGPR_BASE}
+
+
+def lane_mask_reads(program: Program, instr: Instruction, info: OpInfo) -> set[int]:
+    """SGPRs a VALU reads as a lane mask: v_cndmask's select, carry-ins and
+    the implicit VCC of v_div_fmas (table kinds 'sreg_wave'/'special' and
+    implicit 'vcc' reads; EXEC excluded)."""
+    out: set[int] = set()
+    if not is_valu(info):
+        return out
+    specs = [s for s in info.operands if not s.is_def and s.kind in _REG_SLOT_KINDS]
+    for spec, op in zip(specs, instr.operands, strict=False):
+        if spec.kind == "sreg_wave" or (spec.kind == "special" and "vcc" in spec.fixed):
+            out.update(r for r in operand_regs(op) if r < VGPR_BASE)
+    if "vcc" in info.implicit_reads:
+        out.update(implicit_regs(("vcc",), program.wave_size))
+    return out - {EXEC, EXEC + 1}
+
+
+_REG_SLOT_KINDS = frozenset({"vgpr", "sgpr", "ssrc", "vsrc", "vcsrc", "sreg", "sreg_wave",
+                             "special", "smem_offset", "vinl"})
+
+
+# --- s_waitcnt / s_waitcnt_depctr immediates -----------------------------------------
+
+WAIT_COUNTERS = ("vm", "exp", "lgkm", "vs")
+WAIT_MAX = {"vm": WAITCNT["vmcnt"][1], "exp": WAITCNT["expcnt"][1],
+            "lgkm": WAITCNT["lgkmcnt"][1], "vs": 0x3F}
+_SOPK_WAITS = {"s_waitcnt_vscnt": "vs", "s_waitcnt_vmcnt": "vm", "s_waitcnt_expcnt": "exp",
+               "s_waitcnt_lgkmcnt": "lgkm"}
+
+
+def encode_waitcnt(vm: int | None = None, exp: int | None = None,
+                   lgkm: int | None = None) -> int:
+    """The SIMM16 of ``s_waitcnt`` (GFX11 layout from the ISA layer's WAITCNT)."""
+    v = WAITCNT_DEFAULT
+    for name, val in (("vmcnt", vm), ("expcnt", exp), ("lgkmcnt", lgkm)):
+        if val is None:
+            continue
+        sh, mask = WAITCNT[name]
+        v = (v & ~(mask << sh)) | (min(val, mask) << sh)
+    return v
+
+
+def decode_waitcnt(simm16: int) -> dict[str, int]:
+    """Counters an ``s_waitcnt`` SIMM16 waits on (fields at their max are absent)."""
+    out: dict[str, int] = {}
+    for name, key in (("vmcnt", "vm"), ("expcnt", "exp"), ("lgkmcnt", "lgkm")):
+        sh, mask = WAITCNT[name]
+        v = (simm16 >> sh) & mask
+        if v != mask:
+            out[key] = v
+    return out
+
+
+def wait_of(instr: Instruction) -> dict[str, int] | None:
+    """The counter wait an instruction performs (s_waitcnt, the SOPK forms with
+    a null SGPR, s_wait_idle), or None when it is not a known counter wait."""
+    if instr.opcode == "s_waitcnt":
+        return decode_waitcnt(int(instr.fields.get("simm16", 0)))  # type: ignore[call-overload]
+    cnt = _SOPK_WAITS.get(instr.opcode)
+    if cnt is not None:
+        if any(not o.is_undef and o.phys is not None and o.phys.reg != NULL
+               for o in instr.operands):
+            return None  # waits for SGPR + SIMM16: unknown statically
+        return {cnt: int(instr.fields.get("simm16", 0)) & 0x3F}  # type: ignore[call-overload]
+    if instr.opcode == "s_wait_idle":
+        return {c: 0 for c in WAIT_COUNTERS}
+    return None
+
+
+def encode_depctr(**fields: int) -> int:
+    """An ``s_waitcnt_depctr`` SIMM16 with the named fields (va_vdst, vm_vsrc,
+    sa_sdst, va_sdst, va_vcc, va_ssrc, hold_cnt) set and the others at
+    "no wait", spelled as the ISA layer prints symbolically."""
+    v = DEPCTR_USED
+    for name, val in fields.items():
+        sh, mask = DEPCTR["depctr_" + name]
+        v = (v & ~(mask << sh)) | ((val & mask) << sh)
+    return v
+
+
+def decode_depctr(simm16: int) -> dict[str, int]:
+    """All fields of an ``s_waitcnt_depctr`` SIMM16 (va_vdst, vm_vsrc, ...)."""
+    return {name[len("depctr_"):]: (simm16 >> sh) & mask for name, (sh, mask) in DEPCTR.items()}
+
+
+def depctr_of(instr: Instruction) -> dict[str, int] | None:
+    if instr.opcode != "s_waitcnt_depctr":
+        return None
+    return decode_depctr(int(instr.fields.get("simm16", 0xFFFF)))  # type: ignore[call-overload]
+
+
+__all__ = [
+    "LANE_MASK_REGS", "SALU_CLASSES", "VALU_CLASSES", "VMEM_CLASSES", "WAIT_COUNTERS",
+    "WAIT_MAX", "decode_depctr", "decode_waitcnt", "depctr_of", "encode_depctr",
+    "encode_waitcnt", "implicit_regs", "info_of", "is_ds", "is_exp", "is_flat", "is_gds",
+    "is_indirect_branch", "is_ldsdir", "is_message", "is_nop", "is_permlane", "is_salu",
+    "is_smem", "is_trans", "is_valu", "is_valu_reader", "is_vinterp", "is_vmem",
+    "is_vopc_op", "lane_mask_reads", "operand_regs", "reads",
+    "returns_data", "vgprs", "wait_of", "writes",
+]
