@@ -206,9 +206,8 @@ def main(argv: list[str]) -> int:
         print(f"{fname}: error: {e}", file=sys.stderr)
         return 1
     except Exception as e:
-        from radcc.passes.ra_support import RegisterAllocationError
-
-        if isinstance(e, RegisterAllocationError):
+        # the allocator's refusals (demand beyond the register file ...) are user errors
+        if type(e).__name__ == "RegisterAllocationError":
             print(f"{fname}: error: {e}", file=sys.stderr)
             return 1
         raise
