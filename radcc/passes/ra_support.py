@@ -1,0 +1,97 @@
+"""Facts register allocation and the SSA passes around it share.
+
+- `RegisterAllocationError`: the typed error of the allocator (names the
+  block and the instruction).
+- Register ranges and tuple alignment of GFX10+/GFX11 (seeds/001 "Register
+  Allocation": vector operands are contiguous; SGPR pairs even, SGPR
+  tuples of three or more dwords 4-aligned, as SMEM/buffer descriptors and
+  64-bit SALU operands require; VGPR tuples need no alignment on GFX11).
+- `tied_operands(instr)`: (definition index, operand index) pairs whose
+  registers must be equal. The opcode table lists only the encoded fields,
+  so the IR convention (after ACO) is that the read-modify-write input of
+  these opcodes is an *extra* trailing operand: ``v_fmac_f32 a, b, acc``,
+  ``v_writelane_b32 val, lane, old``, ``s_addk_i32 old simm16:k``.
+"""
+
+from __future__ import annotations
+
+from radcc.ir.opinfo import op_info, operand_slots
+from radcc.ir.program import Block, Instruction, Program
+from radcc.ir.regclass import VGPR_BASE, RegClass
+from radcc.isa.table import get_table
+
+
+class RegisterAllocationError(Exception):
+    """Register allocation failed (demand beyond the register file, or a
+    constraint it cannot meet); names the block and the instruction."""
+
+    def __init__(self, message: str, block: int | None = None,
+                 instruction: str | None = None) -> None:
+        where = ""
+        if block is not None:
+            where = f"BB{block}: "
+        if instruction is not None:
+            where += f"'{instruction}': "
+        super().__init__(f"register allocation: {where}{message}")
+        self.block = block
+        self.instruction = instruction
+        self.message = message
+
+
+# Read-modify-write opcodes: definition 0 reads its old value (ACO's tied
+# definitions). Values: the definition index tied to the extra operand.
+TIED_OPCODES = frozenset({
+    "v_fmac_f32", "v_fmac_f16", "v_fmac_dx9_zero_f32", "v_pk_fmac_f16", "v_dot2acc_f32_f16",
+    "v_fmac_f64", "v_mac_f32", "v_mac_f16", "v_fmac_legacy_f32", "v_dot2c_f32_f16",
+    "v_writelane_b32", "s_addk_i32", "s_mulk_i32", "s_cmovk_i32",
+})
+
+
+def tied_operands(program: Program, instr: Instruction) -> list[tuple[int, int]]:
+    """(definition index, operand index) pairs that must share a register."""
+    if instr.opcode not in TIED_OPCODES or not instr.definitions:
+        return []
+    info = op_info(get_table(program.gfx_level), instr.opcode, instr.format)
+    if info is None:
+        return []
+    _, ospecs = operand_slots(info)
+    k = len(ospecs)
+    if k < len(instr.operands):
+        return [(0, k)]
+    return []
+
+
+def reg_range(program: Program, rc: RegClass) -> tuple[int, int]:
+    """[lo, hi) register numbers a temp of class rc may be given."""
+    if rc.is_sgpr:
+        return 0, program.target.addressable_sgprs
+    return VGPR_BASE, VGPR_BASE + program.target.regfile(program.wave_size).addressable_vgprs
+
+
+def stride(rc: RegClass) -> int:
+    """Alignment (in dwords) of a temp of class rc."""
+    if rc.is_sgpr:
+        if rc.size == 2:
+            return 2
+        if rc.size >= 3:
+            return 4
+    return 1
+
+
+def logical_end_index(block: Block) -> int:
+    """Index of p_logical_end in the block, or -1."""
+    for i in range(len(block.instructions) - 1, -1, -1):
+        if block.instructions[i].opcode == "p_logical_end":
+            return i
+    return -1
+
+
+def branch_index(block: Block) -> int:
+    """Index where end-of-block code goes: before the final branch, if any."""
+    ins = block.instructions
+    if ins and ins[-1].opcode in ("p_branch", "p_cbranch_z", "p_cbranch_nz", "s_branch",
+                                  "s_cbranch_scc0", "s_cbranch_scc1", "s_cbranch_vccz",
+                                  "s_cbranch_vccnz", "s_cbranch_execz", "s_cbranch_execnz",
+                                  "s_endpgm"):
+        return len(ins) - 1
+    return len(ins)

@@ -1,0 +1,787 @@
+"""SSA-based register allocation (seeds/001 "Register Allocation"; the
+algorithm of ACO's aco_register_allocation.cpp, written anew).
+
+`register_allocation(program)` runs `live_var_analysis` and then walks the
+blocks once, in layout order, with a register file per block (SGPRs and
+VGPRs are separate ranges of the same file map). It guarantees:
+
+- every temp operand and definition carries a `PhysReg`; temps in SGPRs
+  lie in s[0..addressable_sgprs), in VGPRs in v[0..addressable_vgprs);
+  tuples are contiguous and aligned (`ra_support.stride`: SGPR pairs even,
+  SGPR tuples of 3+ dwords 4-aligned);
+- precolored operands and definitions (exec, vcc, m0, scc, the ABI inputs
+  of p_startpgm, any `%t:reg` written before allocation) keep their
+  register: a value is moved into place, blocking values are moved away;
+- tied definitions (``ra_support.tied_operands``: v_fmac, v_writelane,
+  s_addk ...) get the register of their operand; an operand still live
+  after the instruction is copied first;
+- the program stays in SSA form: moving a live value (live-range
+  splitting, to make room for a tuple or a fixed register) defines a new
+  temp with one ``p_parallelcopy`` per instruction, inserted right before
+  it; a value renamed differently on the incoming edges of a block gets a
+  new ``p_phi``/``p_linear_phi`` (SSA reconstruction on the fly), also at
+  loop headers once the loop's last block is allocated;
+- phi operands carry the register of the value at the end of their
+  predecessor, phi definitions a register of their own; phis whose
+  definition and operands differ are resolved by `ssa_elimination`;
+- affinities cut copies: phi operands and definitions, copies, tied
+  operands and create/split/extract_vector pieces prefer each other's
+  registers; dead phis are removed;
+- kill flags come from liveness: a killed operand's register is free for
+  the definitions of its instruction, a late-kill operand's only after;
+- demand beyond the register file raises `RegisterAllocationError` naming
+  the block and the instruction (no spilling yet);
+- ``program.config["num_sgprs"]``/``["num_vgprs"]``: 1 + the highest
+  general register used (vcc, m0, exec, scc not counted).
+
+Cost: one walk over the instructions; live-in sets per block; a loop's
+instructions are revisited once to rename values that got a phi at its
+header. Live-range splitting scans the register range of one file.
+
+Not yet: sub-dword classes (v1b/v2b raise `RegisterAllocationError`),
+linear VGPRs beyond treating them as VGPRs that follow the linear CFG,
+spilling. Loops must be contiguous in the layout (ACO's block order).
+"""
+
+from __future__ import annotations
+
+from radcc.ir.printer import instruction_text
+from radcc.ir.program import Block, Definition, Instruction, Operand, Program
+from radcc.ir.regclass import VGPR_BASE, PhysReg, RegClass, Temp
+from radcc.passes.live_var_analysis import get_live_vars, is_linear, live_var_analysis
+from radcc.passes.ra_support import RegisterAllocationError, reg_range, stride, tied_operands
+
+FILE_SIZE = 512
+_BLOCKED = -1
+
+
+class _Copy:
+    """One pair of the parallel copy being built before an instruction."""
+
+    __slots__ = ("src", "src_reg", "dst", "dst_reg", "kill")
+
+    def __init__(self, src: Temp, src_reg: int, dst: Temp, dst_reg: int, kill: bool) -> None:
+        self.src = src
+        self.src_reg = src_reg
+        self.dst = dst
+        self.dst_reg = dst_reg
+        self.kill = kill
+
+
+class _Allocator:
+    def __init__(self, program: Program, sgpr_limit: int | None = None,
+                 vgpr_limit: int | None = None) -> None:
+        self.p = program
+        self.sgpr_limit = sgpr_limit
+        self.vgpr_limit = vgpr_limit
+        n = len(program.temp_rc)
+        self.reg: list[int] = [-1] * n  # register number of each temp (-1: none)
+        self.orig: list[int] = list(range(n))  # the original temp a name stands for
+        self.rc: list[RegClass | None] = list(program.temp_rc)
+        self.parent: list[int] = list(range(n))  # affinity union-find over original ids
+        self.group_reg: dict[int, int] = {}
+        self.vec_of: dict[int, tuple[Instruction, int]] = {}  # create_vector operand hints
+        nb = len(program.blocks)
+        self.renames: list[dict[int, Temp]] = [{} for _ in range(nb)]
+        self.entry_names: list[dict[int, Temp]] = [{} for _ in range(nb)]
+        self.created_phis: list[dict[int, Instruction]] = [{} for _ in range(nb)]
+        self.loops_ending: dict[int, list[int]] = {}
+        self.max_sgpr = -1
+        self.max_vgpr = -1
+        # per-block state
+        self.file: list[int] = []
+        self.cur: dict[int, Temp] = {}
+        self.block: Block | None = None
+        self.instr: Instruction | None = None
+        self.pending: list[_Copy] = []
+        self.pending_of: dict[int, _Copy] = {}
+
+    # -- temps ------------------------------------------------------------
+    def new_temp(self, rc: RegClass, orig: int) -> Temp:
+        t = self.p.allocate_temp(rc)
+        self.reg.append(-1)
+        self.orig.append(orig)
+        self.rc.append(rc)
+        self.parent.append(t.id)
+        return t
+
+    def find(self, x: int) -> int:
+        x = self.orig[x]
+        p = self.parent
+        while p[x] != x:
+            p[x] = p[p[x]]
+            x = p[x]
+        return x
+
+    def union(self, a: int, b: int) -> None:
+        ra, rb = self.find(a), self.find(b)
+        if ra != rb:
+            self.parent[max(ra, rb)] = min(ra, rb)
+
+    def error(self, msg: str) -> RegisterAllocationError:
+        text = instruction_text(self.p, self.instr) if self.instr is not None else None
+        return RegisterAllocationError(msg, self.block.index if self.block else None, text)
+
+    # -- register file ------------------------------------------------------
+    def fill(self, reg: int, size: int, tid: int) -> None:
+        f = self.file
+        for r in range(reg, reg + size):
+            f[r] = tid
+
+    def clear(self, reg: int, size: int, tid: int) -> None:
+        f = self.file
+        for r in range(reg, reg + size):
+            if f[r] == tid:
+                f[r] = 0
+
+    def assign(self, t: Temp, reg: int) -> None:
+        self.reg[t.id] = reg
+        g = self.find(t.id)
+        self.group_reg.setdefault(g, reg)
+        last = reg + t.rc.size - 1
+        if reg >= VGPR_BASE:
+            self.max_vgpr = max(self.max_vgpr, last - VGPR_BASE)
+        elif last < self.p.target.addressable_sgprs:
+            self.max_sgpr = max(self.max_sgpr, last)
+
+    def reg_range(self, rc: RegClass) -> tuple[int, int]:
+        lo, hi = reg_range(self.p, rc)
+        limit = self.sgpr_limit if rc.is_sgpr else self.vgpr_limit
+        return (lo, min(hi, lo + limit)) if limit is not None else (lo, hi)
+
+    def is_free(self, reg: int, size: int, avoid: set[int] | None = None) -> bool:
+        f = self.file
+        for r in range(reg, reg + size):
+            if f[r] != 0 or (avoid is not None and r in avoid):
+                return False
+        return True
+
+    def fits(self, rc: RegClass, reg: int, avoid: set[int] | None = None) -> bool:
+        lo, hi = self.reg_range(rc)
+        return (lo <= reg and reg + rc.size <= hi and (reg - lo) % stride(rc) == 0
+                and self.is_free(reg, rc.size, avoid))
+
+    def first_fit(self, rc: RegClass, avoid: set[int] | None = None) -> int:
+        lo, hi = self.reg_range(rc)
+        size, st = rc.size, stride(rc)
+        f = self.file
+        r = lo
+        while r + size <= hi:
+            for k in range(r, r + size):
+                if f[k] != 0 or (avoid is not None and k in avoid):
+                    # jump past the blocked register, keeping the alignment
+                    r = lo + ((k + 1 - lo + st - 1) // st) * st
+                    break
+            else:
+                return r
+        return -1
+
+    def make_space(self, rc: RegClass, fixed: set[int], no_dst: set[int]
+                   ) -> tuple[int, list[tuple[int, int]]]:
+        """Live-range splitting: a window for rc and moves (temp, new reg) for the
+        values now in it. `fixed`: temps that must not move; `no_dst`: registers
+        moved values must not go to (besides the window)."""
+        lo, hi = self.reg_range(rc)
+        size, st = rc.size, stride(rc)
+        f = self.file
+        cands: list[tuple[int, int, list[int]]] = []
+        for w in range(lo, hi - size + 1, st):
+            cost = 0
+            movers: list[int] = []
+            ok = True
+            for r in range(w, w + size):
+                v = f[r]
+                if v == 0:
+                    continue
+                if v < 0 or v in fixed:
+                    ok = False
+                    break
+                if v not in movers:
+                    movers.append(v)
+                    cost += self.rc[v].size  # type: ignore[union-attr]
+            if ok and movers:
+                cands.append((cost, w, movers))
+        cands.sort(key=lambda c: (c[0], c[1]))
+        for _cost, w, movers in cands[:32]:
+            window = set(range(w, w + size))
+            taken: set[int] = set()
+            moves: list[tuple[int, int]] = []
+            for v in sorted(movers, key=lambda v: -self.rc[v].size):  # type: ignore[union-attr]
+                vrc = self.rc[v]
+                assert vrc is not None
+                r = self.first_fit(vrc, window | no_dst | taken)
+                if r < 0:
+                    break
+                moves.append((v, r))
+                taken.update(range(r, r + vrc.size))
+            else:
+                return w, moves
+        raise self.error(f"no room for a {rc} (register demand exceeds the register file)")
+
+    def compact(self, rc: RegClass, immovable: set[int], killed: list[int]
+                ) -> tuple[int, list[tuple[int, int]], list[tuple[int, int]]]:
+        """Fallback of live-range splitting: repack the values of rc's file
+        (largest first) so that a window for rc appears. Returns (window,
+        moves of live values, moves of `killed` values, which may overlap the
+        window). Raises when even that fails."""
+        lo, hi = self.reg_range(rc)
+        f = self.file
+        occ = [0] * (hi - lo)
+        live: list[int] = []
+        for r in range(lo, hi):
+            v = f[r]
+            if v == 0:
+                continue
+            if v < 0 or v in immovable:
+                occ[r - lo] = -1
+            elif v not in live:
+                live.append(v)
+
+        def size(v: int) -> int:
+            return self.rc[v].size  # type: ignore[union-attr]
+
+        def first(sz: int, st: int, occ: list[int]) -> int:
+            for w in range(0, hi - lo - sz + 1, st):
+                if all(occ[k] == 0 for k in range(w, w + sz)):
+                    return w
+            return -1
+
+        moves: list[tuple[int, int]] = []
+        for v in sorted(live, key=lambda v: (-size(v), self.reg[v])):
+            w = first(size(v), stride(self.rc[v]), occ)  # type: ignore[arg-type]
+            if w < 0:
+                raise self.error(f"no room for a {rc} (register demand exceeds the register "
+                                 "file)")
+            occ[w:w + size(v)] = [v] * size(v)
+            moves.append((v, lo + w))
+        win = first(rc.size, stride(rc), occ)
+        if win < 0:
+            raise self.error(f"no room for a {rc} (register demand exceeds the register file)")
+        kmoves: list[tuple[int, int]] = []
+        for v in sorted(killed, key=lambda v: (-size(v), self.reg[v])):
+            w = first(size(v), stride(self.rc[v]), occ)  # type: ignore[arg-type]
+            if w < 0:
+                raise self.error(f"no room for a {rc} (register demand exceeds the register "
+                                 "file)")
+            occ[w:w + size(v)] = [v] * size(v)
+            kmoves.append((v, lo + w))
+        return lo + win, [m for m in moves if m[1] != self.reg[m[0]]], [
+            m for m in kmoves if m[1] != self.reg[m[0]]]
+
+    def apply_compaction(self, moves: list[tuple[int, int]], kmoves: list[tuple[int, int]]
+                         ) -> None:
+        for v, _to in moves:
+            self.clear(self.reg[v], self.rc[v].size, v)  # type: ignore[union-attr]
+        for v, to in moves:
+            self.move(v, to, clear=False)
+        for v, to in kmoves:
+            self.move(v, to, clear=False, fill=False)
+
+    # -- moves ---------------------------------------------------------------
+    def move(self, tid: int, new_reg: int, clear: bool = True, fill: bool = True) -> Temp:
+        """Move value tid (live now) to new_reg with the pending parallel copy;
+        returns its new name. `clear`/`fill`: update the register file."""
+        rc = self.rc[tid]
+        assert rc is not None
+        old = self.reg[tid]
+        if clear:
+            self.clear(old, rc.size, tid)
+        c = self.pending_of.get(tid)
+        if c is not None:  # moved twice before the same instruction: retarget
+            c.dst_reg = new_reg
+            self.reg[tid] = new_reg
+            self.assign(c.dst, new_reg)
+            t = c.dst
+        else:
+            t = self.new_temp(rc, self.orig[tid])
+            c = _Copy(Temp(tid, rc), old, t, new_reg, True)
+            self.pending.append(c)
+            self.pending_of[t.id] = c
+            self.assign(t, new_reg)
+            self.cur[self.orig[tid]] = t
+        if fill:
+            self.fill(new_reg, rc.size, t.id)
+        assert self.instr is not None
+        for o in self.instr.operands:
+            if o.temp is not None and o.temp.id == tid:
+                o.temp = t
+                if o.phys is not None:
+                    o.phys = PhysReg.of(new_reg)
+        return t
+
+    def displace(self, reg: int, size: int, keep: set[int], fixed: set[int],
+                 no_dst: set[int]) -> None:
+        """Move every value not in `keep` out of [reg, reg+size)."""
+        window = set(range(reg, reg + size))
+        for r in range(reg, reg + size):
+            v = self.file[r]
+            if v == 0 or v in keep:
+                continue
+            if v < 0 or v in fixed:
+                raise self.error(f"register {PhysReg.of(r)} is needed by two fixed values")
+            vrc = self.rc[v]
+            assert vrc is not None
+            dst = self.first_fit(vrc, window | no_dst)
+            if dst < 0:
+                _w, moves = self.make_space(vrc, fixed | {v}, window | no_dst)
+                for m, to in moves:
+                    self.move(m, to)
+                dst = _w
+            self.move(v, dst)
+
+    # -- affinities ------------------------------------------------------------
+    def compute_affinities(self) -> None:
+        for b in self.p.blocks:
+            for instr in b.instructions:
+                op = instr.opcode
+                if instr.is_phi:
+                    d = instr.definitions[0]
+                    if d.temp is None:
+                        continue
+                    for o in instr.operands:
+                        if o.temp is not None and o.temp.rc == d.temp.rc:
+                            self.union(d.temp.id, o.temp.id)
+                elif op == "p_parallelcopy":
+                    for d, o in zip(instr.definitions, instr.operands, strict=False):
+                        if (d.temp is not None and o.temp is not None and o.is_kill
+                                and d.temp.rc == o.temp.rc and d.phys is None):
+                            self.union(d.temp.id, o.temp.id)
+                elif op == "p_create_vector":
+                    for k, o in enumerate(instr.operands):
+                        if o.temp is not None and o.is_kill:
+                            self.vec_of[o.temp.id] = (instr, k)
+                else:
+                    for di, oi in tied_operands(self.p, instr):
+                        d, o = instr.definitions[di], instr.operands[oi]
+                        if d.temp is not None and o.temp is not None and o.is_kill:
+                            self.union(d.temp.id, o.temp.id)
+
+        # precolored phis pull their class to their register
+        for b in self.p.blocks:
+            for instr in b.instructions:
+                if not instr.is_phi:
+                    break
+                d = instr.definitions[0]
+                if d.temp is not None and d.phys is not None:
+                    self.group_reg.setdefault(self.find(d.temp.id), d.phys.reg)
+
+    def vector_offset(self, instr: Instruction, k: int) -> int:
+        off = 0
+        for o in instr.operands[:k]:
+            off += o.size if o.temp is None else o.temp.rc.size
+        return off
+
+    def def_hints(self, instr: Instruction, di: int, t: Temp) -> list[int]:
+        hints: list[int] = []
+        g = self.group_reg.get(self.find(t.id))
+        if g is not None:
+            hints.append(g)
+        op = instr.opcode
+        ops = instr.operands
+        if op == "p_parallelcopy" and di < len(ops) and ops[di].temp is not None:
+            hints.append(self.reg[ops[di].temp.id])
+        elif op == "p_split_vector" and ops and ops[0].temp is not None:
+            off = sum(d.size for d in instr.definitions[:di])
+            hints.append(self.reg[ops[0].temp.id] + off)
+        elif op == "p_extract_vector" and ops and ops[0].temp is not None and len(ops) > 1:
+            idx = ops[1].const or 0
+            hints.append(self.reg[ops[0].temp.id] + idx * t.rc.size)
+        elif op == "p_create_vector":
+            for k, o in enumerate(ops):
+                if o.temp is not None and o.is_kill:
+                    hints.append(self.reg[o.temp.id] - self.vector_offset(instr, k))
+        vec = self.vec_of.get(self.orig[t.id])
+        if vec is not None:
+            vinstr, k = vec
+            base_off = self.vector_offset(vinstr, k)
+            vrc = vinstr.definitions[0].rc
+            for j, o in enumerate(vinstr.operands):
+                if j != k and o.temp is not None:
+                    name = self.cur.get(self.orig[o.temp.id], o.temp)
+                    if self.reg[name.id] >= 0:
+                        hints.append(self.reg[name.id] - self.vector_offset(vinstr, j)
+                                     + base_off)
+            if vrc is not None:
+                w = self.first_fit(vrc)
+                if w >= 0:
+                    hints.append(w + base_off)
+        return hints
+
+    # -- blocks ------------------------------------------------------------------
+    def read(self, pred: int, orig: int, rc: RegClass) -> Temp:
+        return self.renames[pred].get(orig, Temp(orig, rc))
+
+    def run(self) -> None:
+        live_var_analysis(self.p)
+        live = get_live_vars(self.p)
+        for b in self.p.blocks:
+            for x in b.instructions:
+                for o in x.operands + x.definitions:  # type: ignore[operator]
+                    if o.rc is not None and o.rc.subdword:
+                        self.block, self.instr = b, x
+                        raise self.error("sub-dword register classes are not supported yet")
+        self.compute_affinities()
+        for b in self.p.blocks:
+            back = [p for p in set(b.linear_preds) | set(b.logical_preds) if p >= b.index]
+            if back:
+                self.loops_ending.setdefault(max(back), []).append(b.index)
+        for b in self.p.blocks:
+            self.block = b
+            self.instr = None
+            self.process_block(b, live.live_in[b.index])
+            for h in sorted(self.loops_ending.get(b.index, ()), reverse=True):
+                self.fix_loop(h, b.index, live.live_in[h])
+        self.p.config["num_sgprs"] = self.max_sgpr + 1
+        self.p.config["num_vgprs"] = self.max_vgpr + 1
+
+    def process_block(self, b: Block, live_in: set[int]) -> None:
+        self.file = [0] * FILE_SIZE
+        self.cur = {}
+        created: list[Instruction] = []
+        idx = b.index
+        for orig in sorted(live_in):
+            rc = self.rc[orig]
+            assert rc is not None
+            preds = b.linear_preds if is_linear(rc) else b.logical_preds
+            fwd = [p for p in preds if p < idx]
+            if not fwd:
+                raise self.error(f"%{orig} is live into BB{idx}, which has no predecessor "
+                                 "for it")
+            names = [self.read(p, orig, rc) for p in fwd]
+            name = names[0]
+            if any(n != name for n in names):
+                name = self.new_temp(rc, orig)
+                phi = Instruction("p_linear_phi" if is_linear(rc) else "p_phi", "PSEUDO",
+                                  definitions=[Definition(name)])
+                ni = iter(names)
+                for p in preds:
+                    if p < idx:
+                        n = next(ni)
+                        phi.operands.append(Operand(n, phys=PhysReg.of(self.reg[n.id])))
+                    else:
+                        phi.operands.append(Operand(Temp(orig, rc)))
+                if len(fwd) < len(preds):
+                    self.created_phis[idx][orig] = phi
+                created.append(phi)
+            else:
+                r = self.reg[name.id]
+                for k in range(r, r + rc.size):
+                    if self.file[k] != 0:
+                        raise self.error(f"live-in values %{name.id} and %{self.file[k]} "
+                                         f"share {PhysReg.of(k)}")
+                self.fill(r, rc.size, name.id)
+            if name.id != orig:
+                self.cur[orig] = name
+        phis = [x for x in b.instructions if x.is_phi]
+        rest = [x for x in b.instructions if not x.is_phi]
+        phis = [x for x in phis if not (x.definitions[0].is_kill and x.definitions[0].temp)]
+        self.place_phis(b, created, phis)
+        self.entry_names[idx] = dict(self.cur)
+        out: list[Instruction] = created + phis
+        for instr in rest:
+            self.instr = instr
+            self.process_instruction(instr, out)
+        b.instructions = out
+        self.instr = None
+        self.renames[idx] = self.cur
+        self.set_successor_phi_operands(b)
+
+    def place_phis(self, b: Block, created: list[Instruction], phis: list[Instruction]) -> None:
+        allphis = created + phis
+        todo: list[Instruction] = []
+        for phi in allphis:
+            d = phi.definitions[0]
+            if d.temp is None:
+                continue
+            if d.phys is not None:  # precolored phi
+                r = d.phys.reg
+                if not self.is_free(r, d.temp.rc.size):
+                    raise self.error(f"precolored phi register {d.phys} is taken")
+                self.fill(r, d.temp.rc.size, d.temp.id)
+                self.assign(d.temp, r)
+                continue
+            regs = [o.phys.reg for o in phi.operands if o.temp is not None and o.phys is not None]
+            if regs and all(r == regs[0] for r in regs) and self.fits(d.temp.rc, regs[0]):
+                self.place_def(d, regs[0])
+            else:
+                todo.append(phi)
+        for phi in todo:
+            d = phi.definitions[0]
+            assert d.temp is not None
+            rc = d.temp.rc
+            cands: list[int] = []
+            g = self.group_reg.get(self.find(d.temp.id))
+            if g is not None:
+                cands.append(g)
+            cands += [o.phys.reg for o in reversed(phi.operands)
+                      if o.temp is not None and o.phys is not None]
+            for r in cands:
+                if self.fits(rc, r):
+                    self.place_def(d, r)
+                    break
+            else:
+                r = self.first_fit(rc)
+                if r < 0:
+                    phi_ids = {x.definitions[0].temp.id for x in allphis
+                               if x.definitions[0].temp is not None}
+                    try:
+                        r, moves = self.make_space(rc, phi_ids, set())
+                    except RegisterAllocationError:
+                        r, moves, _ = self.compact(rc, phi_ids, [])
+                    for v, _to in moves:
+                        self.clear(self.reg[v], self.rc[v].size, v)  # type: ignore[union-attr]
+                    for v, to in moves:
+                        created.append(self.move_live_in_by_phi(b, v, to))
+                self.place_def(d, r)
+
+    def move_live_in_by_phi(self, b: Block, tid: int, to: int) -> Instruction:
+        """Move a live-in value at the start of b by a new phi (keeps SSA)."""
+        rc = self.rc[tid]
+        assert rc is not None
+        orig = self.orig[tid]
+        t = self.new_temp(rc, orig)
+        linear = is_linear(rc)
+        phi = Instruction("p_linear_phi" if linear else "p_phi", "PSEUDO",
+                          definitions=[Definition(t, phys=PhysReg.of(to))])
+        preds = b.linear_preds if linear else b.logical_preds
+        for p in preds:
+            if p < b.index:
+                n = self.read(p, orig, rc)
+                phi.operands.append(Operand(n, phys=PhysReg.of(self.reg[n.id])))
+            else:
+                phi.operands.append(Operand(Temp(orig, rc)))
+        if any(p >= b.index for p in preds):
+            self.created_phis[b.index][orig] = phi
+        self.fill(to, rc.size, t.id)
+        self.assign(t, to)
+        self.cur[orig] = t
+        return phi
+
+    def place_def(self, d: Definition, r: int) -> None:
+        assert d.temp is not None
+        d.phys = PhysReg.of(r)
+        self.fill(r, d.temp.rc.size, d.temp.id)
+        self.assign(d.temp, r)
+
+    def set_successor_phi_operands(self, b: Block) -> None:
+        idx = b.index
+        seen: set[int] = set()
+        for s in b.linear_succs + b.logical_succs:
+            if s in seen:
+                continue
+            seen.add(s)
+            succ = self.p.blocks[s]
+            for phi in succ.instructions:
+                if not phi.is_phi:
+                    break
+                preds = succ.logical_preds if phi.opcode == "p_phi" else succ.linear_preds
+                for k, p in enumerate(preds):
+                    if p != idx or k >= len(phi.operands):
+                        continue
+                    o = phi.operands[k]
+                    if o.temp is None:
+                        continue
+                    n = self.cur.get(self.orig[o.temp.id], o.temp)
+                    if self.reg[n.id] < 0:
+                        raise self.error(f"phi operand %{n.id} of BB{s} has no register "
+                                         f"at the end of BB{idx}")
+                    o.temp = n
+                    o.phys = PhysReg.of(self.reg[n.id])
+
+    def fix_loop(self, h: int, end: int, live_in: set[int]) -> None:
+        """After the loop's last block: phis at header h for values renamed
+        inside the loop; rename their uses in blocks h..end."""
+        header = self.p.blocks[h]
+        ren: dict[int, Temp] = {}
+        new_phis: list[Instruction] = []
+        for orig in sorted(live_in):
+            rc = self.rc[orig]
+            assert rc is not None
+            linear = is_linear(rc)
+            preds = header.linear_preds if linear else header.logical_preds
+            created = self.created_phis[h].get(orig)
+            if created is not None:
+                for k, p in enumerate(preds):
+                    if p >= h:
+                        n = self.read(p, orig, rc)
+                        created.operands[k] = Operand(n, phys=PhysReg.of(self.reg[n.id]))
+                continue
+            hdr = self.entry_names[h].get(orig, Temp(orig, rc))
+            backs = [(k, self.read(p, orig, rc)) for k, p in enumerate(preds) if p >= h]
+            if all(n == hdr for _, n in backs):
+                continue
+            t = self.new_temp(rc, orig)
+            self.assign(t, self.reg[hdr.id])
+            phi = Instruction("p_linear_phi" if linear else "p_phi", "PSEUDO",
+                              definitions=[Definition(t, phys=PhysReg.of(self.reg[hdr.id]))])
+            phi.operands = [Operand(hdr, phys=PhysReg.of(self.reg[hdr.id])) for _ in preds]
+            for k, n in backs:
+                phi.operands[k] = Operand(n, phys=PhysReg.of(self.reg[n.id]))
+            ren[hdr.id] = t
+            new_phis.append(phi)
+        if not ren:
+            return
+        header.instructions[:0] = new_phis
+        for bi in range(h, end + 1):
+            blk = self.p.blocks[bi]
+            for instr in blk.instructions:
+                if instr.is_phi:
+                    preds = blk.logical_preds if instr.opcode == "p_phi" else blk.linear_preds
+                    for k, o in enumerate(instr.operands):
+                        if o.temp is not None and o.temp.id in ren and (
+                                bi != h or (k < len(preds) and preds[k] >= h)):
+                            o.temp = ren[o.temp.id]
+                    continue
+                for o in instr.operands:
+                    if o.temp is not None and o.temp.id in ren:
+                        o.temp = ren[o.temp.id]
+            rmap = self.renames[bi]
+            for hid, t in ren.items():
+                o = self.orig[hid]
+                cur = rmap.get(o)
+                if (cur.id if cur is not None else o) == hid:
+                    rmap[o] = t
+            if bi != h:
+                emap = self.entry_names[bi]
+                for hid, t in ren.items():
+                    o = self.orig[hid]
+                    if o in emap and emap[o].id == hid:
+                        emap[o] = t
+
+    # -- instructions ------------------------------------------------------------
+    def name_of(self, t: Temp) -> Temp:
+        return self.cur.get(self.orig[t.id], t)
+
+    def process_instruction(self, instr: Instruction, out: list[Instruction]) -> None:
+        self.pending = []
+        self.pending_of = {}
+        ops = instr.operands
+        want: list[int] = []
+        reserved: set[int] = set()
+        for o in ops:
+            w = -1
+            if o.temp is not None:
+                if o.phys is not None:
+                    w = o.phys.reg
+                    reserved.update(range(w, w + o.temp.rc.size))
+                o.temp = self.name_of(o.temp)
+                if self.reg[o.temp.id] < 0:
+                    raise self.error(f"%{o.temp.id} is used before it has a register")
+            want.append(w)
+        for d in instr.definitions:
+            if d.phys is not None:
+                reserved.update(range(d.phys.reg, d.phys.reg + d.size))
+        fixed_ids: set[int] = set()
+        # phase A: fixed operands
+        for k, o in enumerate(ops):
+            if want[k] < 0 or o.temp is None:
+                continue
+            w, size, tid = want[k], o.temp.rc.size, o.temp.id
+            if tid in fixed_ids and self.reg[tid] != w:
+                raise self.error(f"%{self.orig[tid]} is needed in two fixed registers")
+            if self.reg[tid] != w:
+                self.displace(w, size, {tid}, fixed_ids | {tid},
+                              reserved - set(range(w, w + size)))
+                self.move(o.temp.id, w)
+            fixed_ids.add(o.temp.id)
+        # tied operands that stay live: copy them first
+        tied = tied_operands(self.p, instr)
+        for _di, oi in tied:
+            o = ops[oi]
+            if o.temp is None:
+                raise self.error("a tied operand must be a temp")
+            if o.is_kill and not o.is_late_kill and sum(
+                    1 for x in ops if x.temp is not None and x.temp.id == o.temp.id) == 1:
+                continue
+            r = self.first_fit(o.temp.rc, reserved)
+            if r < 0:
+                r, moves = self.make_space(o.temp.rc, fixed_ids, reserved)
+                for v, to in moves:
+                    self.move(v, to)
+            t = self.new_temp(o.temp.rc, self.orig[o.temp.id])
+            self.pending.append(_Copy(o.temp, self.reg[o.temp.id], t, r, False))
+            self.assign(t, r)
+            self.fill(r, t.rc.size, t.id)
+            o.temp = t
+            o.is_kill = o.is_first_kill = True
+            o.is_late_kill = False
+        for o in ops:
+            if o.temp is not None:
+                o.phys = PhysReg.of(self.reg[o.temp.id])
+        # phase B: definitions
+        killed = [o for o in ops if o.temp is not None and o.is_kill and not o.is_late_kill]
+        killed_ids = {o.temp.id for o in killed}  # type: ignore[union-attr]
+        no_dst: set[int] = set()
+        for o in killed:
+            r = self.reg[o.temp.id]  # type: ignore[union-attr]
+            no_dst.update(range(r, r + o.temp.rc.size))  # type: ignore[union-attr]
+        defs = instr.definitions
+        for d in defs:
+            if d.phys is None:
+                continue
+            r, size = d.phys.reg, d.size
+            for k in range(r, r + size):
+                v = self.file[k]
+                if v > 0 and v not in killed_ids:
+                    self.displace(r, size, killed_ids, fixed_ids, no_dst | reserved)
+                    break
+        for o in killed:
+            self.clear(self.reg[o.temp.id], o.temp.rc.size, o.temp.id)  # type: ignore[union-attr]
+        def_ids: set[int] = set()
+        for d in defs:
+            if d.phys is not None:
+                if d.temp is not None:
+                    self.fill(d.phys.reg, d.size, d.temp.id)
+                    self.assign(d.temp, d.phys.reg)
+                    def_ids.add(d.temp.id)
+        for di, oi in tied:
+            d = defs[di]
+            if d.temp is not None and d.phys is None:
+                self.place_def(d, ops[oi].phys.reg)  # type: ignore[union-attr]
+                def_ids.add(d.temp.id)
+        for di, d in enumerate(defs):
+            if d.temp is None or d.phys is not None:
+                continue
+            rc = d.temp.rc
+            for h in self.def_hints(instr, di, d.temp):
+                if self.fits(rc, h):
+                    self.place_def(d, h)
+                    break
+            else:
+                r = self.first_fit(rc)
+                if r < 0:
+                    try:
+                        r, moves = self.make_space(rc, fixed_ids | def_ids, no_dst)
+                        for v, to in moves:
+                            self.move(v, to)
+                    except RegisterAllocationError:
+                        kill_rc = [o.temp.id for o in killed  # type: ignore[union-attr]
+                                   if o.is_first_kill and o.temp.rc.type == rc.type  # type: ignore[union-attr]
+                                   and o.temp.id not in fixed_ids]  # type: ignore[union-attr]
+                        r, moves, kmoves = self.compact(rc, fixed_ids | def_ids, kill_rc)
+                        self.apply_compaction(moves, kmoves)
+                self.place_def(d, r)
+            def_ids.add(d.temp.id)
+        # after the instruction: late kills and dead definitions
+        for o in ops:
+            if o.temp is not None and o.is_kill and o.is_late_kill:
+                self.clear(self.reg[o.temp.id], o.temp.rc.size, o.temp.id)
+        for d in defs:
+            if d.temp is not None and d.is_kill:
+                self.clear(self.reg[d.temp.id], d.temp.rc.size, d.temp.id)
+        if self.pending:
+            pc = Instruction("p_parallelcopy", "PSEUDO")
+            for c in self.pending:
+                pc.definitions.append(Definition(c.dst, phys=PhysReg.of(c.dst_reg)))
+                op = Operand(c.src, phys=PhysReg.of(c.src_reg))
+                op.is_kill = op.is_first_kill = c.kill
+                pc.operands.append(op)
+            out.append(pc)
+        out.append(instr)
+
+
+def register_allocation(program: Program, *, sgpr_limit: int | None = None,
+                        vgpr_limit: int | None = None) -> None:
+    """Assign registers to every temp (see module docstring). `sgpr_limit` /
+    `vgpr_limit` shrink the general register ranges (tests, occupancy targets)."""
+    _Allocator(program, sgpr_limit, vgpr_limit).run()
