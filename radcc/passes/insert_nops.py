@@ -1,0 +1,477 @@
+"""Resolve hazards: insert wait states the hardware does not (ACO's insert_NOPs).
+
+Seed: seeds/001 "Resolve hazards and insert NOPs" and README-ISA "RDNA3 /
+GFX11 hazards"; each hazard is handled only when the target lists it
+(`Target.has_hazard`). Runs after insert_waitcnt on hardware instructions
+with `PhysReg`s. `insert_nops(program)` guarantees, on every path of the
+linear CFG (state at a block's entry = join of its linear predecessors' exit
+states, loops iterated to a fixed point; the two distance searches walk
+backwards through predecessors as ACO's do, up to 256 instructions / 32
+blocks, assuming a hazard beyond that):
+
+- VcmpxPermlaneHazard: a ``v_permlane*`` never follows a compare writing EXEC
+  (a VOPC opcode with EXEC among its writes) without a VALU other than
+  ``v_nop`` in between; mitigation: ``v_mov_b32 vN, vN`` of the permlane's
+  source (or destination) VGPR (the seed says v_nop does not count).
+- LdsDirectVALUHazard: an LDSDIR's ``wait_vdst`` is at most the number of
+  VALUs between it and the last VALU using (reading or writing) its
+  destination, 0 if a transcendental is among them (the seed's preferred
+  mitigation, the LDSDIR's own field; an absent field is 0, the encoding's
+  default, and never needs lowering).
+- LdsDirectVMEMHazard: an LDSDIR never writes a VGPR a VMEM/FLAT/DS
+  instruction used while that instruction may not have read it yet: not
+  after a VALU, an export, ``s_waitcnt_depctr vm_vsrc(0)``, or a wait for the
+  instruction's counter at 0; mitigation ``s_waitcnt_depctr depctr_vm_vsrc(0)``.
+- VALUTransUseHazard: a VALU/VINTERP never reads a VGPR written by a
+  transcendental with fewer than 6 VALUs and fewer than 2 transcendentals in
+  between; mitigation ``s_waitcnt_depctr depctr_va_vdst(0)``.
+- VALUPartialForwardingHazard (wave64, as ACO and LLVM apply it): a VALU
+  reading VGPRs A and B where A was written before an SALU write of EXEC and B
+  after it, with fewer than 3 VALUs between the writes and fewer than 5
+  between B's write and the read; mitigation ``depctr_va_vdst(0)``.
+- VALUMaskWriteHazard (wave64, as ACO and LLVM apply it): an SGPR a VALU read
+  as a lane mask (v_cndmask select, carry-in, v_div_fmas' VCC), with no VALU
+  reading another non-EXEC SGPR since, then written by an SALU, is not read by
+  an SALU or VALU before ``s_waitcnt_depctr depctr_sa_sdst(0)`` (ACO: written
+  by a VALU instead, ``depctr_va_sdst(0)``, or ``depctr_va_vcc(0)`` for VCC).
+
+Mitigations already present (depctr fields, VALUs, waits, low ``wait_vdst``)
+are recognised, so the pass is idempotent. Several depctr fields needed
+before one instruction share one ``s_waitcnt_depctr``, placed before the
+permlane's ``v_mov``. Before an indirect jump and at a program end that is
+not ``s_endpgm`` everything pending is resolved (the continuation is
+unknown). Values are built with the ISA layer's symbolic depctr fields
+(`radcc.isa.formats.scalar_fields.DEPCTR`: ``depctr_vm_vsrc(0)`` = 0xff83,
+``depctr_va_vdst(0)`` = 0x0f9f, ``depctr_sa_sdst(0)`` = 0xff9e, as llvm-mc
+assembles them; the seed's 0xffe3/0x0fff/0xfffe differ only in unused bits).
+
+The GFX10-only hazards of the seed are not in any target radcc describes
+yet, so nothing here handles them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Generic, TypeVar
+
+from radcc.ir.program import Block, BlockKind, Definition, Instruction, Operand, Program
+from radcc.ir.regclass import EXEC, VCC, VGPR_BASE, PhysReg, v1
+from radcc.isa.table import OpInfo
+from radcc.passes.instr_class import (
+    depctr_of,
+    encode_depctr,
+    info_of,
+    is_ds,
+    is_exp,
+    is_flat,
+    is_indirect_branch,
+    is_ldsdir,
+    is_permlane,
+    is_salu,
+    is_trans,
+    is_valu,
+    is_valu_reader,
+    is_vmem,
+    is_vopc_op,
+    lane_mask_reads,
+    reads,
+    returns_data,
+    vgprs,
+    wait_of,
+    writes,
+)
+from radcc.passes.linear_dataflow import forward_fixpoint
+
+__all__ = ["insert_nops"]
+
+TRANS_VALU_WINDOW = 6  # VALUTransUseHazard: 6+ VALUs in between resolve it
+TRANS_TRANS_WINDOW = 2  # ... or 2+ transcendentals
+SEARCH_MAX_INSTRS = 256
+SEARCH_MAX_BLOCKS = 32
+MAX_ROUNDS = 4
+VCC_REGS = frozenset({VCC, VCC + 1})
+EXEC_REGS = frozenset({EXEC, EXEC + 1})
+_SGPR_LIMIT = EXEC  # SGPRs, vcc and m0 (not exec) as ACO's lane-mask tracking
+
+
+class HazardState:
+    """Forward state of the GFX11 hazards at one program point."""
+
+    __slots__ = ("vcmpx", "trans", "vm_load", "vm_store", "ds", "lanemask",
+                 "mask_wr_salu", "mask_wr_valu")
+
+    def __init__(self) -> None:
+        self.vcmpx = False
+        self.trans: dict[int, tuple[int, int]] = {}  # vgpr -> (VALUs, trans since write)
+        self.vm_load: set[int] = set()  # VGPRs used by VMEM loads (LdsDirectVMEM)
+        self.vm_store: set[int] = set()
+        self.ds: set[int] = set()
+        self.lanemask: set[int] = set()
+        self.mask_wr_salu: set[int] = set()
+        self.mask_wr_valu: set[int] = set()
+
+    def copy(self) -> HazardState:
+        s = HazardState()
+        s.vcmpx = self.vcmpx
+        s.trans = dict(self.trans)
+        for k in ("vm_load", "vm_store", "ds", "lanemask", "mask_wr_salu", "mask_wr_valu"):
+            setattr(s, k, set(getattr(self, k)))
+        return s
+
+    def __eq__(self, o: object) -> bool:
+        return isinstance(o, HazardState) and all(
+            getattr(self, k) == getattr(o, k) for k in self.__slots__)
+
+    @staticmethod
+    def join(states: list[HazardState]) -> HazardState:
+        out = states[0].copy()
+        for s in states[1:]:
+            out.vcmpx |= s.vcmpx
+            for r, (a, b) in s.trans.items():
+                mine = out.trans.get(r)
+                out.trans[r] = (a, b) if mine is None else (min(a, mine[0]), min(b, mine[1]))
+            for k in ("vm_load", "vm_store", "ds", "lanemask", "mask_wr_salu",
+                      "mask_wr_valu"):
+                getattr(out, k).update(getattr(s, k))
+        return out
+
+    def apply_depctr(self, f: dict[str, int]) -> None:
+        if f.get("va_vdst", 15) == 0:
+            self.trans.clear()
+            self.mask_wr_valu.clear()
+        if f.get("sa_sdst", 1) == 0:
+            self.mask_wr_salu.clear()
+        if f.get("va_sdst", 7) == 0:
+            self.mask_wr_valu &= VCC_REGS
+        if f.get("va_vcc", 1) == 0:
+            self.mask_wr_valu -= VCC_REGS
+        if f.get("vm_vsrc", 7) == 0:
+            self.clear_vmem()
+
+    def clear_vmem(self) -> None:
+        self.vm_load.clear()
+        self.vm_store.clear()
+        self.ds.clear()
+
+
+T = TypeVar("T")
+
+
+class _Search(Generic[T]):
+    """Backward walk from a program point through linear predecessors (ACO's
+    search_backwards): `visit(state, instr, info)` returns True to end a path;
+    `limit(state)` is called on a path cut off by the size limits."""
+
+    def __init__(self, nops: _Round, visit: Callable[[T, Instruction, OpInfo | None], bool],
+                 limit: Callable[[T], None], copy: Callable[[T], T]) -> None:
+        self.n = nops
+        self.visit = visit
+        self.limit = limit
+        self.copy = copy
+
+    def run(self, block: Block, before: list[Instruction], state: T) -> None:
+        seen: set[int] = set()
+        self._walk(block, before, state, 0, 0, seen)
+
+    def _walk(self, block: Block, instrs: list[Instruction], st: T, nblocks: int,
+              count: int, seen: set[int]) -> None:
+        for instr in reversed(instrs):
+            count += 1
+            if count > SEARCH_MAX_INSTRS:
+                self.limit(st)
+                return
+            if self.visit(st, instr, info_of(self.n.p, instr)):
+                return
+        for p in block.linear_preds:
+            pb = self.n.p.blocks[p]
+            if pb.kind & BlockKind.LOOP_HEADER:
+                if p in seen:
+                    continue
+                seen.add(p)
+            if nblocks + 1 > SEARCH_MAX_BLOCKS:
+                self.limit(st)
+                return
+            self._walk(pb, self.n.lists[p], self.copy(st), nblocks + 1, count, seen)
+
+
+class _LdsDirValu:
+    __slots__ = ("vgpr", "num_valu", "has_trans", "result")
+
+    def __init__(self, vgpr: int, result: list[int]) -> None:
+        self.vgpr = vgpr
+        self.num_valu = 0
+        self.has_trans = False
+        self.result = result  # shared: [wait_vdst]
+
+    def copy(self) -> _LdsDirValu:
+        c = _LdsDirValu(self.vgpr, self.result)
+        c.num_valu, c.has_trans = self.num_valu, self.has_trans
+        return c
+
+
+class _PartialFwd:
+    NOTHING, WRITTEN_AFTER_EXEC, EXEC_WRITTEN = range(3)
+    __slots__ = ("read", "state", "since_read", "since_write", "found")
+
+    def __init__(self, read: set[int], found: list[bool]) -> None:
+        self.read = read
+        self.state = self.NOTHING
+        self.since_read = 0
+        self.since_write = 0
+        self.found = found  # shared: [hazard found]
+
+    def copy(self) -> _PartialFwd:
+        c = _PartialFwd(set(self.read), self.found)
+        c.state, c.since_read, c.since_write = self.state, self.since_read, self.since_write
+        return c
+
+
+class _Round:
+    """One pass over the program: analysis to a fixed point, then emission."""
+
+    def __init__(self, program: Program) -> None:
+        self.p = program
+        self.t = program.target
+        self.wave64 = program.wave_size == 64
+        self.lists: list[list[Instruction]] = [b.instructions for b in program.blocks]
+        self.changes = 0
+
+    def has(self, hazard: str) -> bool:
+        return self.t.has_hazard(hazard)
+
+    # --- the two backward searches ------------------------------------------------------
+    def lds_direct_wait_vdst(self, block: Block, before: list[Instruction],
+                             vgpr: int, current: int) -> int:
+        def visit(s: _LdsDirValu, instr: Instruction, info: OpInfo | None) -> bool:
+            if is_valu(info):
+                s.has_trans |= is_trans(info)
+                if s.vgpr in reads(self.p, instr, info) or s.vgpr in writes(self.p, instr, info):
+                    s.result[0] = min(s.result[0], 0 if s.has_trans else s.num_valu)
+                    return True
+                s.num_valu += 1
+            d = depctr_of(instr)
+            if d is not None and d["va_vdst"] == 0:
+                return True
+            return s.num_valu >= s.result[0]
+
+        def limit(s: _LdsDirValu) -> None:
+            s.result[0] = min(s.result[0], 0 if s.has_trans else s.num_valu)
+
+        result = [current]
+        _Search(self, visit, limit, _LdsDirValu.copy).run(
+            block, before, _LdsDirValu(vgpr, result))
+        return result[0]
+
+    def partial_forwarding(self, block: Block, before: list[Instruction],
+                           read: set[int]) -> bool:
+        P = _PartialFwd
+
+        def visit(s: _PartialFwd, instr: Instruction, info: OpInfo | None) -> bool:
+            if s.found[0]:
+                return True
+            if is_salu(info):
+                if s.state == P.WRITTEN_AFTER_EXEC and writes(self.p, instr, info) & EXEC_REGS:
+                    s.state = P.EXEC_WRITTEN
+            elif is_valu(info):
+                written = vgprs(writes(self.p, instr, info)) & s.read
+                if written:
+                    if s.state == P.EXEC_WRITTEN and s.since_write < 3:
+                        s.found[0] = True
+                        return True
+                    s.read -= written
+                    if s.state == P.NOTHING or s.since_read < 5:
+                        s.state = P.WRITTEN_AFTER_EXEC
+                        s.since_write = 0
+                    else:
+                        s.since_write += 1
+                else:
+                    s.since_write += 1
+                s.since_read += 1
+            else:
+                d = depctr_of(instr)
+                if d is not None and d["va_vdst"] == 0:
+                    return True
+            if s.since_read >= (5 if s.state == P.NOTHING else 8):
+                return True
+            return not s.read
+
+        def limit(s: _PartialFwd) -> None:
+            s.found[0] = True
+
+        found = [False]
+        _Search(self, visit, limit, _PartialFwd.copy).run(block, before, P(set(read), found))
+        return found[0]
+
+    # --- state transitions ---------------------------------------------------------------
+    def step(self, st: HazardState, instr: Instruction, info: OpInfo | None) -> None:
+        """Update the state after `instr` executed."""
+        d = depctr_of(instr)
+        if d is not None:
+            st.apply_depctr(d)
+            return
+        w = wait_of(instr)
+        if w is not None:
+            if w.get("vm") == 0:
+                st.vm_load.clear()
+            if w.get("vs") == 0:
+                st.vm_store.clear()
+            if w.get("lgkm") == 0:
+                st.ds.clear()
+            return
+        if info is None:
+            return
+        rd = reads(self.p, instr, info)
+        wr = writes(self.p, instr, info)
+        if is_valu(info):
+            trans = is_trans(info)
+            new: dict[int, tuple[int, int]] = {}
+            for r, (nv, nt) in st.trans.items():
+                nv, nt = nv + 1, nt + (1 if trans else 0)
+                if nv < TRANS_VALU_WINDOW and nt < TRANS_TRANS_WINDOW:
+                    new[r] = (nv, nt)
+            st.trans = new
+            if trans:
+                for r in vgprs(wr):
+                    st.trans[r] = (0, 0)
+            st.vcmpx = is_vopc_op(info) and bool(wr & EXEC_REGS)
+            st.clear_vmem()
+            if self.wave64:
+                if any(r < _SGPR_LIMIT for r in rd):
+                    st.lanemask.clear()
+                swr = {r for r in wr if r < _SGPR_LIMIT}
+                if swr & st.lanemask:
+                    st.mask_wr_valu |= swr
+                st.lanemask |= lane_mask_reads(self.p, instr, info)
+        elif is_salu(info):
+            if self.wave64:
+                swr = {r for r in wr if r < _SGPR_LIMIT}
+                if swr & st.lanemask:
+                    st.mask_wr_salu |= swr
+        elif is_exp(info):
+            st.clear_vmem()
+        if is_vmem(info) or is_flat(info):
+            used = vgprs(rd) | vgprs(wr)
+            (st.vm_load if returns_data(instr, info) else st.vm_store).update(used)
+            if is_flat(info):
+                st.ds.update(used)
+        elif is_ds(info):
+            st.ds.update(vgprs(rd) | vgprs(wr))
+
+    # --- one block -------------------------------------------------------------------------
+    def block(self, block: Block, state: HazardState, emit: bool) -> HazardState:
+        st = state.copy()
+        out: list[Instruction] = []
+        for instr in block.instructions:
+            info = info_of(self.p, instr)
+            if is_indirect_branch(info):
+                self.resolve_all(st, out, emit)
+            self.mitigate(block, st, instr, info, out, emit)
+            out.append(instr)
+            self.step(st, instr, info)
+        if (not block.linear_succs and not any(i.opcode == "s_endpgm" for i in out[-1:])
+                and not (out and is_indirect_branch(info_of(self.p, out[-1])))):
+            self.resolve_all(st, out, emit)
+        if emit:
+            if len(out) != len(block.instructions):
+                self.changes += 1
+            block.instructions = out
+            self.lists[block.index] = out
+        return st
+
+    def mitigate(self, block: Block, st: HazardState, instr: Instruction,
+                 info: OpInfo | None, out: list[Instruction], emit: bool) -> None:
+        if info is None:
+            return
+        need: dict[str, int] = {}
+        if is_ldsdir(info):
+            self.lds_direct(block, st, instr, out, emit)
+        rd = reads(self.p, instr, info)
+        if self.has("VALUTransUseHazard") and is_valu_reader(info) and st.trans:
+            if any(r in st.trans for r in vgprs(rd)):
+                need["va_vdst"] = 0
+        if (self.has("VALUPartialForwardingHazard") and self.wave64 and is_valu(info)
+                and "va_vdst" not in need):
+            read = vgprs(rd)
+            if len(read) > 1 and self.partial_forwarding(block, out, read):
+                need["va_vdst"] = 0
+        if self.has("VALUMaskWriteHazard") and self.wave64 and (is_salu(info) or is_valu(info)):
+            srd = {r for r in rd if r < _SGPR_LIMIT}
+            if srd & st.mask_wr_salu:
+                need["sa_sdst"] = 0
+            for r in srd & st.mask_wr_valu:
+                need["va_vcc" if r in VCC_REGS else "va_sdst"] = 0
+        if self.has("LdsDirectVMEMHazard") and is_ldsdir(info):
+            dst = vgprs(writes(self.p, instr, info))
+            if dst & (st.vm_load | st.vm_store | st.ds):
+                need["vm_vsrc"] = 0
+        if need:
+            d = Instruction("s_waitcnt_depctr", "SOPP", fields={"simm16": encode_depctr(**need)})
+            out.append(d)
+            self.step(st, d, None)
+        if self.has("VcmpxPermlaneHazard") and st.vcmpx and is_permlane(info):
+            mov = self.valu_mov(instr)
+            out.append(mov)
+            self.step(st, mov, info_of(self.p, mov))
+
+    def lds_direct(self, block: Block, st: HazardState, instr: Instruction,
+                   out: list[Instruction], emit: bool) -> None:
+        cur = instr.fields.get("wait_vdst", 0)
+        cur = cur if isinstance(cur, int) else 0
+        if self.has("LdsDirectVALUHazard") and cur > 0:
+            dst = sorted(vgprs(writes(self.p, instr, info_of(self.p, instr))))
+            new = cur
+            for r in dst:
+                new = self.lds_direct_wait_vdst(block, out, r, new)
+            if new < cur and emit:
+                instr.fields["wait_vdst"] = new
+                self.changes += 1
+            cur = new
+        if cur == 0:  # the LDSDIR waits for all VALU results itself
+            st.trans.clear()
+            st.mask_wr_valu.clear()
+
+    def valu_mov(self, permlane: Instruction) -> Instruction:
+        """``v_mov_b32 vN, vN`` of a VGPR the permlane reads or writes anyway."""
+        reg = None
+        for o in permlane.operands:
+            if o.phys is not None and o.phys.reg >= VGPR_BASE and not o.is_undef:
+                reg = o.phys.reg
+                break
+        if reg is None:
+            reg = next((d.phys.reg for d in permlane.definitions
+                        if d.phys is not None and d.phys.reg >= VGPR_BASE), VGPR_BASE)
+        return Instruction("v_mov_b32", "VOP1", [Operand.fixed(PhysReg.of(reg), v1)],
+                           [Definition.fixed(PhysReg.of(reg), v1)])
+
+    def resolve_all(self, st: HazardState, out: list[Instruction], emit: bool) -> None:
+        need: dict[str, int] = {}
+        if st.trans or (self.wave64 and st.mask_wr_valu):
+            need["va_vdst"] = 0
+        if st.vm_load or st.vm_store or st.ds:
+            need["vm_vsrc"] = 0
+        if st.mask_wr_salu:
+            need["sa_sdst"] = 0
+        if need:
+            d = Instruction("s_waitcnt_depctr", "SOPP", fields={"simm16": encode_depctr(**need)})
+            out.append(d)
+            self.step(st, d, None)
+        if st.vcmpx:
+            mov = Instruction("v_mov_b32", "VOP1", [Operand.fixed(PhysReg.of(VGPR_BASE), v1)],
+                              [Definition.fixed(PhysReg.of(VGPR_BASE), v1)])
+            out.append(mov)
+            self.step(st, mov, info_of(self.p, mov))
+
+    def run(self) -> int:
+        ins = forward_fixpoint(self.p, HazardState(), HazardState.join,
+                               lambda b, s: self.block(b, s, False))
+        for b in self.p.blocks:
+            self.block(b, ins[b.index], True)
+        return self.changes
+
+
+def insert_nops(program: Program) -> None:
+    """Mitigate the target's hazards (see module docstring)."""
+    for _ in range(MAX_ROUNDS):
+        if not _Round(program).run():
+            return
+
