@@ -1,4 +1,4 @@
-"""insert_waitcnt and insert_nops end to end: lowered IR is assembled, run in
+"""insert_waitcnt, insert_nops (and insert_delay_alu) end to end: lowered IR is assembled, run in
 the emulator's strict mode (radcc.emu.strict: memory results arrive as late as
 the hardware allows; the GFX11 hazards are checked) and compared with NumPy.
 With the passes the run has zero violations; without them strict mode reports
@@ -13,6 +13,7 @@ import pytest
 from radcc.emu.api import load
 from radcc.ir.parser import parse_program
 from radcc.passes.emit_program import emit_code_object, emit_program
+from radcc.passes.insert_delay_alu import insert_delay_alu
 from radcc.passes.insert_nops import insert_nops
 from radcc.passes.insert_waitcnt import insert_waitcnt
 from radcc.passes.lower_to_hw import lower_to_hw
@@ -108,6 +109,7 @@ def build(text: str, waits: bool, nops: bool):
         insert_waitcnt(p)
     if nops:
         insert_nops(p)
+        insert_delay_alu(p)
     return load(emit_code_object(p, emit_program(p), ARGS))
 
 

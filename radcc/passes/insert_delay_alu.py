@@ -1,0 +1,274 @@
+"""Insert s_delay_alu (GFX11): tell the hardware an ALU instruction depends on a
+recent ALU result, so that it issues from another wave meanwhile.
+
+Seed: seeds/001 "Insert delay_alu and form clauses"; ISA guide 16
+(S_DELAY_ALU: InstID0 [3:0], InstSkip [6:4], InstID1 [10:7]). The algorithm
+follows the facts of ACO's insert_waitcnt (its ALU part) and its cycle model
+(aco_statistics, GFX10+ numbers): a performance hint only, never needed
+for correctness.
+
+`insert_delay_alu(program)` guarantees, for targets with the ``delay_alu``
+feature: before every VALU or SALU instruction that reads a register written
+by a VALU, transcendental or SALU instruction whose result may not be
+available yet, an ``s_delay_alu`` names the most recent such producer:
+
+- ``VALU_DEP_k`` when the producer is the k-th most recent VALU (k <= 4);
+- ``TRANS32_DEP_k`` when it is the k-th most recent transcendental (k <= 3);
+- ``SALU_CYCLE_n`` for an SALU result n (<= 3) cycles away.
+
+A producer stops mattering once its latency has elapsed (one cycle per issued
+instruction, `ALU_CYCLES` per class; wave64 VALUs issue twice), once more
+VALUs/transcendentals than the field can name followed it, after a
+VMEM/FLAT/DS/export instruction (they wait for VALU results themselves, as
+ACO assumes) or an ``s_waitcnt_depctr depctr_va_vdst(0)``, or once an ``s_delay_alu`` already waited for it. With both a
+transcendental and a VALU dependency the transcendental is InstID0 and the
+VALU InstID1 of one instruction (InstSkip SAME); an SALU dependency is
+dropped then (as ACO does). Finally a single-field ``s_delay_alu`` within 5
+instructions after another single-field one is merged into it with
+InstSkip (NEXT, SKIP_1..SKIP_4) and removed. ``s_delay_alu`` already in the program are recomputed.
+
+State at a block entry is the join of its linear predecessors (the smallest
+distances, the largest remaining cycles); loops are iterated to a fixed point.
+"""
+
+from __future__ import annotations
+
+from radcc.ir.program import Block, Instruction, Program
+from radcc.isa.formats.scalar_fields import DELAY, INSTID
+from radcc.isa.table import OpInfo
+from radcc.passes.instr_class import (
+    VMEM_CLASSES,
+    depctr_of,
+    info_of,
+    is_ds,
+    is_exp,
+    is_salu,
+    is_trans,
+    is_valu,
+    reads,
+    writes,
+)
+from radcc.passes.linear_dataflow import forward_fixpoint
+
+__all__ = ["insert_delay_alu", "ALU_CYCLES"]
+
+# (latency, issue cycles) per table class, ACO's GFX10+ cycle model.
+ALU_CYCLES = {"valu": (5, 1), "dot": (5, 1), "valu64": (6, 2), "trans": (10, 1),
+              "salu": (2, 1), "salu64": (2, 1), "wmma": (32, 32)}
+VALU_MAX = 4  # VALU_DEP_1..4
+TRANS_MAX = 3  # TRANS32_DEP_1..3
+SALU_MAX = 3  # SALU_CYCLE_1..3
+NONE = 99
+
+_ID = {name: i for i, name in enumerate(INSTID)}
+_SHIFT = {k: v[0] for k, v in DELAY.items()}
+
+
+class _Dep:
+    """When a register's producer finishes: VALUs/transcendentals issued since
+    (itself included) and cycles left per kind."""
+
+    __slots__ = ("valu_n", "valu_cyc", "trans_n", "trans_cyc", "salu_cyc")
+
+    def __init__(self, valu_n: int = NONE, valu_cyc: int = 0, trans_n: int = NONE,
+                 trans_cyc: int = 0, salu_cyc: int = 0) -> None:
+        self.valu_n = valu_n
+        self.valu_cyc = valu_cyc
+        self.trans_n = trans_n
+        self.trans_cyc = trans_cyc
+        self.salu_cyc = salu_cyc
+
+    def key(self) -> tuple[int, int, int, int, int]:
+        return (self.valu_n, self.valu_cyc, self.trans_n, self.trans_cyc, self.salu_cyc)
+
+    def copy(self) -> _Dep:
+        return _Dep(*self.key())
+
+    def fixup(self) -> bool:
+        """Drop expired parts; True if nothing is left."""
+        if self.valu_n > VALU_MAX or self.valu_cyc <= 0:
+            self.valu_n, self.valu_cyc = NONE, 0
+        if self.trans_n > TRANS_MAX or self.trans_cyc <= 0:
+            self.trans_n, self.trans_cyc = NONE, 0
+        self.salu_cyc = max(self.salu_cyc, 0)
+        return self.valu_n == NONE and self.trans_n == NONE and self.salu_cyc == 0
+
+    def join(self, o: _Dep) -> None:
+        self.valu_n = min(self.valu_n, o.valu_n)
+        self.valu_cyc = max(self.valu_cyc, o.valu_cyc)
+        self.trans_n = min(self.trans_n, o.trans_n)
+        self.trans_cyc = max(self.trans_cyc, o.trans_cyc)
+        self.salu_cyc = max(self.salu_cyc, o.salu_cyc)
+
+
+class DelayState:
+    __slots__ = ("regs",)
+
+    def __init__(self) -> None:
+        self.regs: dict[int, _Dep] = {}
+
+    def copy(self) -> DelayState:
+        s = DelayState()
+        s.regs = {r: d.copy() for r, d in self.regs.items()}
+        return s
+
+    def __eq__(self, o: object) -> bool:
+        return isinstance(o, DelayState) and {r: d.key() for r, d in self.regs.items()} == {
+            r: d.key() for r, d in o.regs.items()}
+
+    @staticmethod
+    def join(states: list[DelayState]) -> DelayState:
+        out = states[0].copy()
+        for s in states[1:]:
+            for r, d in s.regs.items():
+                mine = out.regs.get(r)
+                if mine is None:
+                    out.regs[r] = d.copy()
+                else:
+                    mine.join(d)
+        return out
+
+
+def delay_imm(valu_n: int = NONE, trans_n: int = NONE, salu_cyc: int = 0) -> int:
+    """The SIMM16 of the s_delay_alu for these dependencies (0: none)."""
+    ids: list[int] = []
+    if trans_n <= TRANS_MAX:
+        ids.append(_ID[f"TRANS32_DEP_{trans_n}"])
+    if valu_n <= VALU_MAX:
+        ids.append(_ID[f"VALU_DEP_{valu_n}"])
+    if salu_cyc > 0 and len(ids) < 2:
+        ids.append(_ID[f"SALU_CYCLE_{min(salu_cyc, SALU_MAX)}"])
+    imm = 0
+    for i, v in enumerate(ids):
+        imm |= v << _SHIFT["instid1" if i else "instid0"]
+    return imm
+
+
+class _Pass:
+    def __init__(self, program: Program) -> None:
+        self.p = program
+        self.issue_mul = 2 if program.wave_size == 64 else 1
+
+    def advance(self, st: DelayState, info: OpInfo | None) -> None:
+        """Account for one issued instruction."""
+        valu = is_valu(info)
+        trans = is_trans(info)
+        cycles = 1
+        if info is not None and info.cls in ALU_CYCLES:
+            cycles = ALU_CYCLES[info.cls][1] * (self.issue_mul if valu else 1)
+        dead = []
+        for r, d in st.regs.items():
+            if valu:
+                d.valu_n += 1 if d.valu_n != NONE else 0
+            if trans:
+                d.trans_n += 1 if d.trans_n != NONE else 0
+            d.valu_cyc -= cycles
+            d.trans_cyc -= cycles
+            d.salu_cyc -= cycles
+            if d.fixup():
+                dead.append(r)
+        for r in dead:
+            del st.regs[r]
+
+    def block(self, block: Block, state: DelayState, emit: bool) -> DelayState:
+        st = state.copy()
+        out: list[Instruction] = []
+        for instr in block.instructions:
+            info = info_of(self.p, instr)
+            if instr.opcode == "s_delay_alu":
+                continue  # recomputed
+            if (is_valu(info) or is_salu(info)) and st.regs:
+                need = _Dep()
+                for r in reads(self.p, instr, info):
+                    d = st.regs.get(r)
+                    if d is not None:
+                        need.join(d)
+                imm = delay_imm(need.valu_n, need.trans_n, need.salu_cyc)
+                if imm:
+                    out.append(Instruction("s_delay_alu", "SOPP", fields={"simm16": imm}))
+                    self.waited(st, need)
+            out.append(instr)
+            self.step(st, instr, info)
+        if emit:
+            block.instructions = _merge(out)
+        return st
+
+    def waited(self, st: DelayState, need: _Dep) -> None:
+        dead = []
+        for r, d in st.regs.items():
+            if need.valu_n <= VALU_MAX and d.valu_n >= need.valu_n:
+                d.valu_n, d.valu_cyc = NONE, 0
+            if need.trans_n <= TRANS_MAX and d.trans_n >= need.trans_n:
+                d.trans_n, d.trans_cyc = NONE, 0
+            if need.salu_cyc > 0 and d.salu_cyc <= need.salu_cyc:
+                d.salu_cyc = 0
+            if d.fixup():
+                dead.append(r)
+        for r in dead:
+            del st.regs[r]
+
+    def step(self, st: DelayState, instr: Instruction, info: OpInfo | None) -> None:
+        if info is not None and (info.cls in VMEM_CLASSES or is_ds(info) or is_exp(info)):
+            st.regs.clear()
+        dep = depctr_of(instr)
+        if dep is not None and dep["va_vdst"] == 0:
+            for d in st.regs.values():
+                d.valu_n = d.trans_n = NONE
+            st.regs = {r: d for r, d in st.regs.items() if not d.fixup()}
+        self.advance(st, info)
+        if info is None or info.cls not in ALU_CYCLES or info.cls == "wmma":
+            return
+        lat, issue = ALU_CYCLES[info.cls]
+        if is_valu(info):
+            issue *= self.issue_mul
+        left = lat - issue
+        if left <= 0:
+            return
+        for r in writes(self.p, instr, info):
+            d = _Dep()
+            if is_trans(info):
+                d = _Dep(trans_n=1, trans_cyc=left)
+            elif is_valu(info):
+                d = _Dep(1, left)
+            elif is_salu(info):
+                d = _Dep(salu_cyc=left)
+            if not d.fixup():
+                st.regs[r] = d
+
+    def run(self) -> None:
+        ins = forward_fixpoint(self.p, DelayState(), DelayState.join,
+                               lambda b, s: self.block(b, s, False))
+        for b in self.p.blocks:
+            self.block(b, ins[b.index], True)
+
+
+_MAX_SKIP = 5  # InstSkip SKIP_4
+
+
+def _merge(instrs: list[Instruction]) -> list[Instruction]:
+    """Fold a single-field s_delay_alu into an earlier single-field one."""
+    out: list[Instruction] = []
+    prev = -1
+    for instr in instrs:
+        if instr.opcode != "s_delay_alu":
+            out.append(instr)
+            continue
+        imm = int(instr.fields["simm16"])  # type: ignore[call-overload]
+        skip = len(out) - prev - 1
+        if prev < 0 or imm >> _SHIFT["instid1"] or skip > _MAX_SKIP:
+            prev = len(out) if imm >> _SHIFT["instid1"] == 0 else -1
+            out.append(instr)
+            continue
+        p = out[prev]
+        p.fields["simm16"] = (int(p.fields["simm16"])  # type: ignore[call-overload]
+                              | skip << _SHIFT["instskip"] | imm << _SHIFT["instid1"])
+        prev = -1
+    return out
+
+
+def insert_delay_alu(program: Program) -> None:
+    """Insert s_delay_alu hints (see module docstring); nothing without the
+    target feature ``delay_alu``."""
+    if not program.target.has("delay_alu"):
+        return
+    _Pass(program).run()
