@@ -438,6 +438,8 @@ def _bind_sopp(i: Inst) -> Handler:
         return he
     if name == "s_barrier":
         def hb(w: Wave, i: Inst) -> None:
+            if w.strict is not None:
+                w.strict.barrier(i)
             w.at_barrier = True
         return hb
     if name == "s_round_mode":

@@ -169,6 +169,19 @@ class Strict:
                              if any(id(op) in live and op.inst is x
                                     for q in self.queues.values() for op in q)}
 
+    def barrier(self, i: Inst) -> None:
+        """s_barrier with LDS or store operations still outstanding: other waves of the
+        workgroup may not see (or may clobber) their data (a release needs the wait)."""
+        for counter in ("lgkm", "vs"):
+            for op in self.queues[counter]:
+                if op.smem:
+                    continue
+                self._add("waitcnt", ("barrier", op.inst.pc, i.pc),
+                          f"'{i.text}' at pc {i.pc:#x} is reached while '{op.inst.text}' at "
+                          f"pc {op.inst.pc:#x} is outstanding (no s_waitcnt {_cdesc(op)} "
+                          "before the barrier)", i.pc)
+                return
+
     def depctr(self, w: object, i: Inst, imm: int) -> None:
         if imm >> 12 & 0xF == 0:  # va_vdst = 0
             self.va_epoch += 1
