@@ -123,6 +123,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("-n", type=int, default=100_000, help="instructions in the input")
     ap.add_argument("--repeat", type=int, default=1, help="take the best of this many runs")
     ap.add_argument("--keep", type=Path, default=None, help="also write the .s input here")
+    ap.add_argument("--distinct", action="store_true",
+                    help="each distinct instruction once (no repetition: radcc's memo never hits)")
     args = ap.parse_args(argv)
     llvm_mc.require()
 
@@ -134,6 +136,8 @@ def main(argv: list[str] | None = None) -> int:
     if not sel:
         print("no instruction both llvm-mc and radcc accept; nothing to measure", file=sys.stderr)
         return 1
+    if args.distinct:
+        args.n = len(sel)
     reps = -(-args.n // len(sel))
     lines = [line for line, _ in sel] * reps
     blobs = [b for _, b in sel] * reps
@@ -145,16 +149,20 @@ def main(argv: list[str] | None = None) -> int:
     print(f"input: {n} instructions ({len(sel)} distinct, from {source}; "
           f"{len(pool)} candidates), {len(data)} bytes")
 
+    from radcc.isa import assembler as _asm
+    from radcc.isa import disassembler as _dis
     from radcc.isa.assembler import assemble, format_listing_line
     from radcc.isa.disassembler import disassemble
 
     def radcc_asm() -> None:
+        _asm.clear_memo()  # cold: select() above assembled every line once
         res = assemble(src, TARGET)
         assert res.ok
         for st in res.statements:
             format_listing_line(st.text, st.data, st.fixups)
 
     def radcc_dis() -> None:
+        _dis.clear_memo()
         for _off, d in disassemble(data, TARGET):
             assert not d.text.startswith(".long")
 

@@ -132,12 +132,20 @@ class Assembler:
     # --- driver ----------------------------------------------------------------
     def assemble(self, source: str) -> AsmResult:
         self._lines = source.split("\n")
+        memo = _line_memo(self.target.name, self.ctx.wave_size)
         i = 0
         n = len(self._lines)
         while i < n:
             lineno = i + 1
             line = self._lines[i]
             i += 1
+            hit = memo.get(line)
+            if hit is not None:
+                sec = self.cur
+                off = len(sec.data)
+                sec.data += hit[0]
+                self.statements.append(Statement("inst", sec.name, off, lineno, hit[1], hit[0]))
+                continue
             try:
                 toks = tokenize(line)
             except AsmError as e:
@@ -180,7 +188,7 @@ class Assembler:
         if t.text.startswith("."):
             self._directive(t, toks[pos + 1 :], lineno)
             return
-        self._instruction(t, toks[pos + 1 :], lineno)
+        self._instruction(t, toks[pos + 1 :], lineno, line if pos == 0 else None)
 
     def _define_label(self, name: str, col: int) -> None:
         sym = self.symbols.get(name)
@@ -192,7 +200,8 @@ class Assembler:
         sym.value = len(self.cur.data)
 
     # --- instructions ---------------------------------------------------------
-    def _instruction(self, mtok: Token, rest: list[Token], lineno: int) -> None:
+    def _instruction(self, mtok: Token, rest: list[Token], lineno: int,
+                     line: str | None = None) -> None:
         inst = parse_statement(mtok, rest)
         enc = self.encode(inst)
         sec = self.cur
@@ -204,6 +213,11 @@ class Assembler:
         if text is None:
             text = self.canonical_text(enc.data)
         self.statements.append(Statement("inst", sec.name, off, lineno, text, enc.data, enc.fixups))
+        if line is not None and not enc.fixups:
+            memo = _line_memo(self.target.name, self.ctx.wave_size)
+            if len(memo) >= _MEMO_LIMIT:
+                memo.clear()
+            memo[line] = (enc.data, text)
 
     def encode(self, inst: ParsedInst) -> Encoded:
         """Encode one parsed instruction (raises AsmError)."""
@@ -494,6 +508,25 @@ class Assembler:
                 self.error(lineno, e.col, e.message)
 
 
+# Encoding a statement is a pure function of its text, the target and the wave
+# size (symbols only enter through fixups, which are never memoized), so
+# lines seen before are not parsed again. Compiler output repeats lines a lot.
+_MEMO_LIMIT = 200_000
+_MEMOS: dict[tuple[str, int], dict[str, tuple[bytes, str]]] = {}
+
+
+def clear_memo() -> None:
+    """Forget memoized statements (benchmarks measure cold runs with it)."""
+    _MEMOS.clear()
+
+
+def _line_memo(target: str, wave: int) -> dict[str, tuple[bytes, str]]:
+    m = _MEMOS.get((target, wave))
+    if m is None:
+        m = _MEMOS[(target, wave)] = {}
+    return m
+
+
 def _canon_data(name: str) -> str:
     return {".4byte": ".long", ".int": ".long", ".word": ".long", ".2byte": ".short",
             ".hword": ".short", ".value": ".short", ".8byte": ".quad"}.get(name, name)
@@ -509,6 +542,10 @@ def assemble(source: str, target: Target, filename: str = "<stdin>",
 
 def format_listing_line(text: str, data: bytes, fixups: list[Fixup]) -> str:
     """One ``--show-encoding`` line as llvm-mc prints it."""
+    if not fixups:
+        n = len(text)
+        pad = " " * (40 - n) if n < 40 else " "
+        return f"\t{text}{pad}; encoding: [{','.join([_HEX[b] for b in data])}]"
     enc = []
     fix_at: dict[int, str] = {}
     for idx, f in enumerate(fixups):
@@ -525,6 +562,9 @@ def format_listing_line(text: str, data: bytes, fixups: list[Fixup]) -> str:
         value = f.symbol if not f.addend else f"{f.symbol}{f.addend:+d}"
         line += "\n" + " " * 40 + f";   fixup {letter} - offset: {f.offset}, value: {value}, kind: {kind}"
     return line
+
+
+_HEX = [f"0x{b:02x}" for b in range(256)]
 
 
 def _pad(s: str, col: int) -> str:

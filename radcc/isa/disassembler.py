@@ -19,10 +19,28 @@ from radcc.target import Target
 
 
 def decode_one(data: bytes, pos: int, ctx: Context) -> Decoded:
-    """Decode the instruction at `pos`; an undecodable dword gives `.long`."""
+    """Decode the instruction at `pos`; an undecodable dword gives `.long`.
+
+    Results are memoized by the bytes they consumed (a decoder reads nothing
+    past the instruction it returns); each call gets its own `fields` dict.
+    """
     if pos + 4 > len(data):
         tail = data[pos:]
         return Decoded(len(tail), ".byte " + ", ".join(f"0x{b:02x}" for b in tail))
+    memo = _memo_for(ctx)
+    for size in (4, 8, 12):
+        hit = memo.get(bytes(data[pos : pos + size]))
+        if hit is not None:
+            return Decoded(hit.size, hit.text, hit.info, dict(hit.fields))
+    d = _decode_uncached(data, pos, ctx)
+    if d.size in (4, 8, 12):
+        if len(memo) >= _MEMO_LIMIT:
+            memo.clear()
+        memo[bytes(data[pos : pos + d.size])] = Decoded(d.size, d.text, d.info, dict(d.fields))
+    return d
+
+
+def _decode_uncached(data: bytes, pos: int, ctx: Context) -> Decoded:
     w = int.from_bytes(data[pos : pos + 4], "little")
     for mask, value, fmt in DECODE_RULES:
         if w & mask == value:
@@ -34,6 +52,23 @@ def decode_one(data: bytes, pos: int, ctx: Context) -> Decoded:
                 return d
             break
     return Decoded(4, f".long 0x{w:08x}")
+
+
+_MEMO_LIMIT = 200_000
+_MEMOS: dict[tuple[str, int], dict[bytes, Decoded]] = {}
+
+
+def clear_memo() -> None:
+    """Forget memoized decodes (benchmarks measure cold runs with it)."""
+    _MEMOS.clear()
+
+
+def _memo_for(ctx: Context) -> dict[bytes, Decoded]:
+    key = (ctx.target.name, ctx.wave_size)
+    m = _MEMOS.get(key)
+    if m is None:
+        m = _MEMOS[key] = {}
+    return m
 
 
 def disassemble(data: bytes, target: Target, wave_size: int | None = None,
@@ -61,7 +96,13 @@ def parse_hex_bytes(text: str, filename: str = "<stdin>") -> tuple[bytes, list[s
     skipped and the bytes read before it are dropped."""
     out = bytearray()
     errors: list[str] = []
+    fast = _FAST_BYTES
     for lineno, raw in enumerate(text.split("\n"), 1):
+        if "#" not in raw and "/" not in raw and ";" not in raw and "[" not in raw:
+            vals = [fast.get(t) for t in raw.replace(",", " ").split()]
+            if None not in vals:
+                out.extend(vals)  # type: ignore[arg-type]
+                continue
         line = raw
         for c in ("#", "//", ";"):
             k = line.find(c)
@@ -69,7 +110,9 @@ def parse_hex_bytes(text: str, filename: str = "<stdin>") -> tuple[bytes, list[s
                 line = line[:k]
         for m in _HEX_TOKEN_RE.finditer(line):
             tok = m.group()
-            v = _byte_value(tok)
+            v = fast.get(tok)
+            if v is None:
+                v = _byte_value(tok)
             if v is None:
                 errors.append(f"{filename}:{lineno}:{m.start() + 1}: error: invalid input token")
                 out.clear()
@@ -79,6 +122,8 @@ def parse_hex_bytes(text: str, filename: str = "<stdin>") -> tuple[bytes, list[s
 
 
 _HEX_TOKEN_RE = re.compile(r"[^\s,\[\]]+")
+# the spellings llvm-mc itself prints, looked up without parsing
+_FAST_BYTES = {f"0x{i:02x}": i for i in range(256)} | {f"0x{i:02X}": i for i in range(256)}
 
 
 def _byte_value(tok: str) -> int | None:

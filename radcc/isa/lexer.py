@@ -8,7 +8,6 @@ AMDGPU preprocessor-style lines).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from radcc.isa.errors import AsmError
 
@@ -34,11 +33,29 @@ _TOKEN_RE = re.compile(
 )
 
 
-@dataclass(frozen=True, slots=True)
 class Token:
-    kind: str
-    text: str
-    col: int  # 1-based column of the first character
+    """One token: `kind` (IDENT, INT, …), `text`, 1-based column `col`.
+
+    A plain slotted class (not a frozen dataclass): the assembler makes
+    millions of these, and construction cost dominates tokenizing.
+    """
+
+    __slots__ = ("kind", "text", "col")
+
+    def __init__(self, kind: str, text: str, col: int) -> None:
+        self.kind = kind
+        self.text = text
+        self.col = col
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, Token) and self.kind == other.kind
+                and self.text == other.text and self.col == other.col)
+
+    def __hash__(self) -> int:
+        return hash((self.kind, self.text, self.col))
+
+    def __repr__(self) -> str:
+        return f"Token({self.kind!r}, {self.text!r}, {self.col})"
 
     @property
     def value(self) -> int | float | str:
@@ -89,28 +106,33 @@ def strip_comment(line: str) -> str:
     return line
 
 
+_KINDS = (None, "ws", "comment", FLOAT, INT, IDENT, STRING, PUNCT)
+
+
 def tokenize(line: str) -> list[Token]:
     """Split one logical line into tokens, ending with an EOL token.
 
     Raises AsmError (with the column) on a character that starts no token.
     """
     toks: list[Token] = []
-    pos = 0
     n = len(line)
-    stripped = line.lstrip()
-    if stripped.startswith("#"):
-        return [Token(EOL, "", len(line) + 1)]
-    while pos < n:
-        m = _TOKEN_RE.match(line, pos)
-        if not m:
-            raise AsmError(f"unexpected character '{line[pos]}'", pos + 1)
-        kind = m.lastgroup
-        text = m.group()
-        if kind == "comment":
+    if line.lstrip().startswith("#"):
+        return [Token(EOL, "", n + 1)]
+    pos = 0
+    kinds = _KINDS
+    append = toks.append
+    for m in _TOKEN_RE.finditer(line):
+        start = m.start()
+        if start != pos:
             break
-        if kind != "ws":
-            assert kind is not None
-            toks.append(Token(kind, text, pos + 1))
+        idx = m.lastindex
+        if idx == 2:  # comment
+            pos = n
+            break
         pos = m.end()
-    toks.append(Token(EOL, "", n + 1))
+        if idx != 1:
+            append(Token(kinds[idx], m.group(), start + 1))  # type: ignore[arg-type]
+    if pos < n:
+        raise AsmError(f"unexpected character '{line[pos]}'", pos + 1)
+    append(Token(EOL, "", n + 1))
     return toks
