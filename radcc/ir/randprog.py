@@ -267,12 +267,12 @@ class _Gen:
             e = self.block(depth + 1, uniform and not div, loop, div_in_loop or div) \
                 if self.d(0, 1) else []
             return If(c, t, e)
-        if r == 2 and nested and cfg.allow_loops:
+        if r in (2, 8) and nested and cfg.allow_loops:
             divj = cfg.allow_divergence and bool(self.d(0, 1))
             lp = Loop(self.d(0, 3), [], divj)
             lp.body = self.block(depth + 1, uniform and not divj, lp, False)
             return lp
-        if r == 3 and loop is not None:
+        if loop is not None and (r == 3 or self.d(0, 3) == 0):
             kind = "break" if self.d(0, 1) else "continue"
             div_ok = loop.divergent_jumps
             if not div_ok and div_in_loop:
@@ -466,6 +466,14 @@ def _run(prog: Prog, body: list, st: dict, lane: int, n: int, inp: np.ndarray,
 
 # --- lowering to machine IR (ACO's instruction selection shapes) ------------------------------
 @dataclass
+class _JumpNow:
+    """The unconditional jump inside the if that a `Jump` lowers to."""
+
+    kind: str
+    pre: list
+
+
+@dataclass
 class _LoopCtx:
     header: Block
     exit_logical: list[int] = field(default_factory=list)
@@ -623,7 +631,7 @@ class _Lower:
             elif isinstance(s, If):
                 self.if_(s.cond, s.then, s.els)
             elif isinstance(s, Jump):
-                self.if_(s.cond, [s], [])
+                self.if_(s.cond, [_JumpNow(s.kind, s.pre)], [])
             elif isinstance(s, Loop):
                 self.loop(s)
         return True
@@ -724,7 +732,7 @@ class _Lower:
     def branch_body(self, body: list) -> bool:
         """Lower a then/else body; True if its end is reachable by a plain edge."""
         for s in body:
-            if isinstance(s, Jump):
+            if isinstance(s, _JumpNow):
                 self.stmts(s.pre)
                 return self.jump(s.kind)
             self.stmts([s])
