@@ -166,7 +166,10 @@ class _Reader:
             t = self.m.defs.get(ins.result_type)
             if t is None or section_of(t) != GLOBALS or not _is_type(t):
                 raise self.fail(f"result type %{ins.result_type} is not a type")
-        forward_ok = section_of(ins) is not None and section_of(ins) < GLOBALS  # type: ignore[operator]
+        sec = section_of(ins)
+        forward_ok = sec is not None and sec < GLOBALS
+        if not forward_ok:
+            self._check_operand_roles(ins, ids[1:] if ins.result_type is not None else ids)
         for i in ids:
             p = self.pos.get(i)
             if p is None:
@@ -184,6 +187,21 @@ class _Reader:
             if in_function and d.opname == "OpFunctionParameter":
                 continue
             raise self.fail(f"id %{i} is used before its definition")
+
+    def _check_operand_roles(self, ins: Instruction, ids: list[int]) -> None:
+        """Types, labels and functions are operands only where they can be."""
+        info = grammar.instruction(ins.opcode)
+        assert info is not None
+        for i in ids:
+            d = self.m.defs.get(i)
+            if d is None:
+                continue  # reported as never defined
+            if _is_type(d) and info.klass != "Type-Declaration" and ins.opname not in _TAKES_TYPES:
+                raise self.fail(f"%{i} is a type, not a value")
+            if d.opname == "OpLabel" and info.klass != "Control-Flow":
+                raise self.fail(f"%{i} is a label, not a value")
+            if d.opname == "OpFunction" and ins.opname not in ("OpFunctionCall", "OpExtInst"):
+                raise self.fail(f"%{i} is a function, not a value")
 
     # ----- global section -----
     def _global(self, ins: Instruction) -> None:
@@ -441,7 +459,7 @@ class _Reader:
         self.m.global_variables[rid] = Variable(rid, tid, sc, init)
 
     def _check_entry_points(self) -> None:
-        for k, ins in enumerate(self.ins):
+        for ins in self.ins:
             if ins.opname != "OpEntryPoint":
                 continue
             self.cur = ins
@@ -455,7 +473,18 @@ class _Reader:
                 raise self.fail("an entry point must be a void function without parameters")
             if fn.is_declaration:
                 raise self.fail("an entry point must have a body")
-            del k
+        for ins in self.ins:
+            if ins.opname == "OpExecutionModeId":
+                self.cur = ins
+                for i in ins.ids()[1:]:
+                    if not self.m.is_constant(i):
+                        raise self.fail(f"%{i} is not a constant")
+
+
+# Instructions with an operand that names a type rather than a value.
+_TAKES_TYPES = frozenset(
+    {"OpFunction", "OpExtInst", "OpCooperativeMatrixLengthNV", "OpCooperativeMatrixLengthKHR"}
+)
 
 
 def _is_type(ins: Instruction) -> bool:
