@@ -37,8 +37,8 @@ class _Ctx:
         live_var_analysis(program)
         dominator_tree(program)
         self.live = get_live_vars(program)
-        self.dom_lin = DominatorTree(program, linear=True)
-        self.dom_log = DominatorTree(program, linear=False)
+        self.dom_lin = DominatorTree.of_program(program, linear=True)
+        self.dom_log = DominatorTree.of_program(program, linear=False)
         self.def_at: dict[int, tuple[int, int]] = {}  # temp -> (block, index); phis: -1
         for b in program.blocks:
             for i, instr in enumerate(b.instructions):

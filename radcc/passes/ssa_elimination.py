@@ -73,6 +73,8 @@ def _split_edge(program: Program, p: Block, b: Block) -> Block:
         _replace(b.linear_preds, p.index, n.index)
         n.linear_preds, n.linear_succs = [p.index], [b.index]
     n.instructions.append(Instruction("p_branch", "PSEUDO", fields={"targets": [b.index]}))
+    for lst in (p.logical_succs, p.linear_succs, b.logical_preds, b.linear_preds):
+        lst.sort()  # phis are gone: the order no longer carries meaning
     if p.instructions:
         br = p.instructions[-1]
         targets = br.fields.get("targets")

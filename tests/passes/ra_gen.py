@@ -17,7 +17,8 @@ VCLASSES = [v1, v1, v1, v2, v3, v4]
 
 class Gen:
     def __init__(self, seed: int, *, size: int = 30, depth: int = 2, pressure: int = 0,
-                 fixed: bool = True) -> None:
+                 fixed: bool = True, max_live: int = 0) -> None:
+        self.max_live = max_live
         self.r = random.Random(seed)
         self.p = Program(get_target("gfx1100"), wave_size=32)
         self.size = size
@@ -121,6 +122,8 @@ class Gen:
     def straight(self, avail: list[Temp], n: int) -> None:
         for _ in range(n):
             self.emit(avail)
+            if self.max_live and len(avail) > self.max_live:
+                del avail[4:len(avail) - self.max_live + 4]  # keep the inputs
 
     # -- control flow ---------------------------------------------------------------
     def body(self, avail: list[Temp], depth: int, budget: int) -> Block:
