@@ -10,7 +10,6 @@ from __future__ import annotations
 import pytest
 
 from radcc.frontend.spirv import disassemble, read_spirv
-from radcc.frontend.spirv.disasm import format_float, hex_float
 from radcc.oracle import spirv_tools
 
 from .conftest import cases, compiled
@@ -36,24 +35,3 @@ def test_debug_info_matches_spirv_dis(name: str, flag: str) -> None:
 def test_decode_only_disassembly_of_raw_bytes() -> None:
     data = compiled("atomics.comp", "vulkan1.2")
     assert disassemble(data) == disassemble(read_spirv(data))
-
-
-@pytest.mark.parametrize(
-    "bits,width,text",
-    [
-        (0x3C00, 16, "0x1p+0"),
-        (0x0001, 16, "0x1p-24"),
-        (0x8000, 16, "-0x0p+0"),
-        (0x7C00, 16, "0x1p+16"),
-        (0x7FC00000, 32, "0x1.8p+128"),
-        (0x00000001, 32, "0x1p-149"),
-        (0x80000000, 32, "-0"),
-        (0x3DCCCCCD, 32, "0.100000001"),
-        (0x0000000000000001, 64, "0x1p-1074"),
-        (0x3FB999999999999A, 64, "0.10000000000000001"),
-    ],
-)
-def test_float_spelling(bits: int, width: int, text: str) -> None:
-    assert format_float(bits, width) == text
-    if width == 16:
-        assert hex_float(bits, 16) == text

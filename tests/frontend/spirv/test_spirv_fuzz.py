@@ -23,9 +23,7 @@ CORPUS_SHADERS = [
     ("glsl_std450.comp", "vulkan1.3"),
 ]
 MAGIC = 0x07230203
-FUZZ = settings(
-    max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow]
-)
+FUZZ = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def _words(data: bytes) -> list[int]:
