@@ -131,6 +131,7 @@ class GenConfig:
     allow_divergence: bool = True
     allow_memory: bool = True
     allow_64: bool = True
+    allow_divergent_continue: bool = True
     lanes: int = 32
 
 
@@ -275,6 +276,8 @@ class _Gen:
         if loop is not None and (r == 3 or self.d(0, 3) == 0):
             kind = "break" if self.d(0, 1) else "continue"
             div_ok = loop.divergent_jumps
+            if div_ok and not cfg.allow_divergent_continue:
+                kind = "break"
             if not div_ok and div_in_loop:
                 return self.op(uniform)
             c = self.cond(div_ok and bool(self.d(0, 1)))
@@ -948,7 +951,33 @@ class _Lower:
 
 def lower(prog: Prog, target: Target, wave: int = 32) -> Program:
     """The machine IR of `prog` (see the module docstring)."""
-    return _Lower(prog, target, wave).run()
+    import sys
+    import threading
+
+    out: list[Program] = []
+    err: list[BaseException] = []
+
+    def work() -> None:
+        try:
+            out.append(_Lower(prog, target, wave).run())
+        except BaseException as e:  # noqa: BLE001 - re-raised below
+            err.append(e)
+
+    # on-the-fly SSA recurses along chains of merges: give it a deep stack
+    old_limit = sys.getrecursionlimit()
+    old_size = threading.stack_size()
+    sys.setrecursionlimit(max(old_limit, 200_000))
+    threading.stack_size(512 * 1024 * 1024)
+    try:
+        t = threading.Thread(target=work)
+        t.start()
+        t.join()
+    finally:
+        threading.stack_size(old_size)
+        sys.setrecursionlimit(old_limit)
+    if err:
+        raise err[0]
+    return out[0]
 
 
 def kernel_inputs(prog: Prog, seed: int = 1) -> dict[str, object]:
