@@ -77,6 +77,29 @@ buffer_store_b128 v[1:4], v[5:6], s[8:11], m0 idxen offen offset:12 glc slc dlc
 buffer_atomic_cmpswap_b64 v[2:5], v6, s[8:11], -1 idxen glc
 tbuffer_store_format_xyzw v[1:4], v5, ttmp[4:7], null format:[BUF_FMT_32_32_32_32_FLOAT] offen
 tbuffer_load_format_xy v[1:3], off, s[4:7], 0.5 format:77 tfe
+tbuffer_load_d16_format_x v4, off, s[12:15], s101, format:[BUF_FMT_8_SNORM] offset:4095
+tbuffer_load_d16_format_x v255, off, s[8:11], s3, format:1 offset:4095
+tbuffer_load_format_x v4, off, s[12:15], s3, format:[BUF_DATA_FORMAT_32, BUF_NUM_FORMAT_SINT]
+tbuffer_load_format_x v4, off, s[8:11], s3, format:[BUF_NUM_FORMAT_UNORM, BUF_DATA_FORMAT_16]
+tbuffer_load_format_x v4, off, s[8:11], s3, format:[BUF_DATA_FORMAT_16]
+tbuffer_load_format_x v4, off, s[8:11], s3, format:[BUF_NUM_FORMAT_SINT]
+tbuffer_load_format_x v4, off, s[8:11], s3, format:[BUF_DATA_FORMAT_INVALID]
+tbuffer_load_format_x v4, off, s[8:11], s3, format:[BUF_DATA_FORMAT_32, BUF_NUM_FORMAT_SNORM]
+tbuffer_load_format_x v4, off, s[8:11], s3, format:[BUF_DATA_FORMAT_8, BUF_DATA_FORMAT_16]
+tbuffer_load_format_x v4, off, s[8:11], s3, format:[BUF_FMT_8_UNORM, BUF_NUM_FORMAT_SINT]
+tbuffer_load_format_x v4, off, s[8:11], format:22, s3 offset:4095
+tbuffer_load_format_x v4, off, s[8:11], format:3 s3 glc
+tbuffer_load_format_x v4, off, s[8:11], format:[BUF_FMT_32_FLOAT], s3 offset:4095
+tbuffer_load_format_x v4, off, format:3, s[8:11], s3
+tbuffer_load_format_x v4, off, s[8:11], format:3, s3, format:3
+tbuffer_load_format_x v4, off, s[8:11], s3, offset:4095 format:3
+tbuffer_load_format_x v4, off, s[8:11], s3, format:3, offset:4095, glc
+tbuffer_load_format_x v4, off, s[8:11], s3 format:3,
+buffer_load_b32 v5, off, s[8:11], s3, offset:4095
+buffer_load_b32 v5, v1, s[8:11], s3, offen, offset:4095, glc
+buffer_load_b32 v5, off, s[8:11], format:3, s3, offset:4095
+ds_add_u32 v1, v2, offset:4
+global_load_b32 v1, v[2:3], off, offset:4
 scratch_load_b128 v[1:4], v5, s2 offset:-16 glc
 scratch_store_b8 v1, v2, off offset:-4096
 global_load_addtid_b32 v1, s[2:3] offset:16
@@ -112,3 +135,32 @@ def test_line(i: int, ref: list[llvm_mc.McEncoding]) -> None:
     assert a.ok, f"{line!r}: {a.diagnostics[0]}"
     st = [s for s in a.statements if s.kind == "inst"][0]
     assert (st.text, st.data) == (r.text, r.data)
+
+
+_DFMTS = ["INVALID", "8", "16", "8_8", "32", "16_16", "10_11_11", "11_11_10", "10_10_10_2",
+          "2_10_10_10", "8_8_8_8", "32_32", "16_16_16_16", "32_32_32", "32_32_32_32",
+          "RESERVED_15"]
+_NFMTS = ["UNORM", "SNORM", "USCALED", "SSCALED", "UINT", "SINT", "RESERVED_6", "FLOAT"]
+
+
+def test_split_dfmt_nfmt_formats_like_llvm_mc() -> None:
+    """format:[BUF_DATA_FORMAT_*, BUF_NUM_FORMAT_*] for every pair, both orders."""
+    llvm_mc.require()
+    lines = []
+    for d in _DFMTS:
+        for n in _NFMTS:
+            lines.append(f"tbuffer_load_format_x v1, off, s[4:7], s1 "
+                         f"format:[BUF_DATA_FORMAT_{d}, BUF_NUM_FORMAT_{n}]")
+            lines.append(f"tbuffer_store_format_x v1, off, s[4:7], s1, "
+                         f"format:[BUF_NUM_FORMAT_{n}, BUF_DATA_FORMAT_{d}]")
+        lines.append(f"tbuffer_load_format_x v1, off, s[4:7], s1 format:[BUF_DATA_FORMAT_{d}]")
+    lines += [f"tbuffer_load_format_x v1, off, s[4:7], s1 format:[BUF_NUM_FORMAT_{n}]"
+              for n in _NFMTS]
+    bad = []
+    for line, r in zip(lines, llvm_mc.encode(lines), strict=True):
+        a = assemble(line, TARGET)
+        st = [s for s in a.statements if s.kind == "inst"]
+        got = (st[0].text, st[0].data) if a.ok and st else None
+        if got != ((r.text, r.data) if r.text is not None else None):
+            bad.append((line, got, r.text))
+    assert not bad, bad[:5]

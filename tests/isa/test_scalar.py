@@ -124,6 +124,12 @@ SPECIAL_LINES = [
     "s_mov_b64 s[0:1], 0x3ff0000000000000", "s_mov_b64 s[0:1], 0xfffffffffffffff0",
     "s_mov_b64 s[0:1], 0x80000000", "s_add_u32 s0, 0x12345678, 0x12345678",
     "s_and_saveexec_b32 s0, s1", "s_and_saveexec_b64 s[0:1], s[2:3]",
+    # GFX10 spellings llvm-mc accepts (probed aliases)
+    "s_inst_prefetch 0x1", "s_inst_prefetch 0xc1d1", "s_andn2_b32 s0, s1, s2",
+    "s_orn2_b64 s[0:1], s[2:3], s[4:5]", "s_andn1_saveexec_b32 s0, s1",
+    "s_orn2_saveexec_b64 s[0:1], s[2:3]", "s_andn2_wrexec_b64 s[0:1], s[2:3]",
+    "s_load_dword s1, s[2:3], 0x0", "s_load_dwordx2 s[0:1], s[2:3], 0x0",
+    "s_buffer_load_dwordx16 s[0:15], s[4:7], s1",
 ]
 
 BAD_LINES = [

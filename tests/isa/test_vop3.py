@@ -133,6 +133,10 @@ def test_random_encoding_space(wave: int, count: int, seed: int) -> None:
 # statements llvm-mc accepts: radcc must produce the same bytes and text
 GOOD = [
     "v_fma_f32 v0, s1, s2, null",
+    "v_fma_f32 v0, s1, null, 0x1234",  # null is not a constant-bus read
+    "v_add_co_ci_u32_e64 v255, null, 0xaf123456, vcc_hi, null clamp",
+    "v_add_co_ci_u32_e64 v255, s0, 0xaf123456, vcc_hi, null clamp",
+    "v_cndmask_b32_e64 v0, 0x1234, s1, null",
     "v_fma_f32 v0, -v1, |v1|, -|v2| clamp mul:2",
     "v_fma_f32 v0, neg(1), v1, v2",
     "v_fma_f32 v0, -|1|, v1, v2 div:2",

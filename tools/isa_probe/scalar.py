@@ -114,6 +114,7 @@ def probe_sop() -> list[dict]:
     for (enc, op, _w), text in zip(words, texts, strict=True):
         if text is None:
             continue
+        _SAMPLES[(enc, op)] = text.strip()
         name, ops = _ops_text(text)
         operands: list[dict] = []
         bits64 = False
@@ -149,6 +150,8 @@ def probe_sop() -> list[dict]:
     for (enc, op, v, w), text in zip(words, texts, strict=True):
         if text is not None:
             seen.setdefault((enc, op), {})[(v, len(w))] = text
+            if v == 1 or (enc, op) not in _SAMPLES:
+                _SAMPLES[(enc, op)] = text.strip()
     for (enc, op), res in sorted(seen.items()):
         entries.append(_imm_entry(enc, op, res))
     _probe_labels(entries)
@@ -283,6 +286,7 @@ def probe_smem() -> list[dict]:
     for (op, _w), text in zip(words, texts, strict=True):
         if text is None:
             continue
+        _SAMPLES[("SMEM", op)] = text.strip()
         name, ops = _ops_text(text)
         operands: list[dict] = []
         if ops:
@@ -366,10 +370,52 @@ def probe_symbols() -> dict:
     return out
 
 
+# Older (GFX10) spellings llvm-mc still accepts: candidate rewrites of each
+# name, kept only when llvm-mc assembles the rewritten sample line (a decoded
+# marker word) to the same bytes as the GFX11 name.
+_SAMPLES: dict[tuple[str, int], str] = {}
+_ALIAS_RULES: list[tuple[str, str]] = [
+    ("_not1_", "n2_"), ("_not0_", "n1_"),
+    ("_b32", "_dword"), ("_b64", "_dwordx2"), ("_b96", "_dwordx3"), ("_b128", "_dwordx4"),
+    ("_b256", "_dwordx8"), ("_b512", "_dwordx16"),
+    ("s_set_inst_prefetch_distance", "s_inst_prefetch"),
+]
+
+
+def _alias_candidates(name: str) -> set[str]:
+    out = {name}
+    for _ in range(3):
+        for a, b in _ALIAS_RULES:
+            out |= {n.replace(a, b) for n in out if a in n}
+    return out - {name}
+
+
+def add_aliases(entries: list[dict]) -> None:
+    lines: list[str] = []
+    keys: list[tuple[int, str]] = []
+    for i, e in enumerate(entries):
+        sample = _SAMPLES.get((e["enc"], e["opcode"]))
+        if sample is None or not sample.startswith(e["name"]):
+            continue
+        rest = sample[len(e["name"]):]
+        lines.append(sample)
+        keys.append((i, ""))
+        for c in sorted(_alias_candidates(e["name"])):
+            lines.append(c + rest)
+            keys.append((i, c))
+    ref: dict[int, bytes | None] = {}
+    for (i, c), r in zip(keys, llvm_mc.encode(lines), strict=True):
+        if c == "":
+            ref[i] = r.data
+        elif r.data is not None and r.data == ref.get(i):
+            entries[i].setdefault("aliases", []).append(c)
+
+
 def main() -> None:
     entries = probe_sop() + probe_smem()
     for e in entries:
         e["mnemonics"] = [e["name"]]
+    add_aliases(entries)
     order = {"SOP2": 0, "SOPK": 1, "SOP1": 2, "SOPC": 3, "SOPP": 4, "SMEM": 5}
     entries.sort(key=lambda e: (order[e["enc"]], e["opcode"]))
     blob = {"encoding": "SCALAR", "symbols": probe_symbols(), "opcodes": entries}

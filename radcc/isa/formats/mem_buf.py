@@ -57,10 +57,36 @@ def _format_value(m, col: int) -> int:  # noqa: ANN001
         return v
     if isinstance(v, list) and len(v) == 1 and isinstance(v[0], str):
         f = buf_formats().get(v[0].upper())
-        if f is None:
-            raise AsmError("unsupported format", m.col)
-        return f
+        if f is not None:
+            return f
+    if isinstance(v, list) and 1 <= len(v) <= 2 and all(isinstance(x, str) for x in v):
+        return _split_format(v, m.col)
     raise AsmError("unsupported format", m.col)
+
+
+def _split_format(names: list[str], col: int) -> int:
+    """``format:[BUF_DATA_FORMAT_*, BUF_NUM_FORMAT_*]`` (either order, either may be
+    left out: data defaults to 8, number to UNORM) as the unified format naming
+    that pair; the pairs come from the unified names BUF_FMT_<data>_<number>."""
+    dfmt, nfmt = "8", "UNORM"
+    seen: set[str] = set()
+    for n in names:
+        u = n.upper()
+        for pfx, kind in (("BUF_DATA_FORMAT_", "d"), ("BUF_NUM_FORMAT_", "n")):
+            if u.startswith(pfx) and kind not in seen:
+                seen.add(kind)
+                if kind == "d":
+                    dfmt = u[len(pfx):]
+                else:
+                    nfmt = u[len(pfx):]
+                break
+        else:
+            raise AsmError("unsupported format", col)
+    f = buf_formats().get("BUF_FMT_INVALID" if dfmt == "INVALID" and nfmt == "UNORM"
+                          else f"BUF_FMT_{dfmt}_{nfmt}")
+    if f is None:
+        raise AsmError("unsupported format", col)
+    return f
 
 
 class BufFormat(Format):

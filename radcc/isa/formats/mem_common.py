@@ -15,7 +15,7 @@ from pathlib import Path
 
 from radcc.isa.errors import AsmError
 from radcc.isa.lexer import IDENT, STRING, Token
-from radcc.isa.operands import Operand, Reg, check_reg, vgpr_name
+from radcc.isa.operands import Operand, Reg, check_reg, parse_reg_name, vgpr_name
 from radcc.isa.syntax import Cursor, ParsedInst, parse_operand
 
 DATA = Path(__file__).resolve().parents[1] / "data/gfx11/memory.json"
@@ -97,16 +97,47 @@ def parse_mem(inst: ParsedInst) -> MemInst:
         cur.tok.kind == IDENT and cur.tok.text.lower() in _FLAG_MODS
     ):
         while True:
+            if cur.tok.is_ident("format") and cur.peek().is_punct(":"):
+                # MTBUF: a numeric format may precede soffset ("format:22[,] s3")
+                save = cur.pos
+                m = _parse_mod(cur)
+                cur.accept(",")
+                if cur.at_end() or _at_mod(cur):
+                    cur.pos = save  # no soffset follows: an ordinary modifier
+                    break
+                if len(out.operands) != 3:
+                    raise AsmError("not a valid operand.", m.col)
+                if not isinstance(m.value, int):
+                    raise AsmError("expected absolute expression", m.col + 7)
+                out.mods[m.name] = m
+                continue
             out.operands.append(parse_operand(cur))
             if not cur.accept(","):
+                break
+            # llvm-mc: the comma before the modifiers is optional, a trailing one too
+            if cur.at_end() or (_at_mod(cur) and not cur.tok.is_ident("format")):
                 break
     while not cur.at_end():
         m = _parse_mod(cur)
         if m.name in out.mods:
             raise AsmError("not a valid operand.", m.col)
+        if m.name == "format" and out.mods:  # llvm-mc: format comes before the others
+            raise AsmError("not a valid operand.", m.col)
         out.mods[m.name] = m
+        if cur.tok.is_punct(","):
+            cur.next()  # and so are commas between modifiers
     out.eol_col = cur.tok.col
     return out
+
+
+def _at_mod(cur: Cursor, k: int = 0) -> bool:
+    """Does a ``name:value`` or flag modifier start `k` tokens ahead?"""
+    t = cur.peek(k)
+    if t.kind != IDENT:
+        return False
+    if t.text.lower() in _FLAG_MODS:
+        return True
+    return cur.peek(k + 1).is_punct(":") and parse_reg_name(t.text) is None
 
 
 _FLAG_MODS = {"gds", "glc", "slc", "dlc", "tfe", "offen", "idxen", "done", "row_en", "lds",

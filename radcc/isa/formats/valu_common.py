@@ -196,7 +196,9 @@ class SrcRules:
 
     def use_sgpr(self, code: int, col: int, dwords: int = 1) -> None:
         """Count an explicit or implicit scalar register read (e.g. VCC);
-        like llvm-mc, s0 and s[0:1] are different registers."""
+        like llvm-mc, s0 and s[0:1] are different registers; null is no read."""
+        if code == NULL:
+            return
         key = code | dwords << 9
         if key in self._sgprs:
             return
