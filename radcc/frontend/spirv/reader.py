@@ -19,7 +19,7 @@ from collections.abc import Sequence
 
 from . import capabilities as caps
 from . import grammar
-from .binary import Instruction, Operand, decode
+from .binary import Header, Instruction, Operand, decode
 from .errors import SpirvError
 from .functions import FunctionBuilder
 from .layout import ANYWHERE, GLOBALS, SECTIONS, section_of
@@ -56,7 +56,7 @@ def read_spirv(data: bytes | bytearray | Sequence[int]) -> SpirvModule:
 
 
 class _Reader:
-    def __init__(self, header, instructions: list[Instruction]) -> None:  # noqa: ANN001
+    def __init__(self, header: Header, instructions: list[Instruction]) -> None:
         self.m = SpirvModule(header=header, instructions=instructions)
         self.ins = instructions
         self.pos: dict[int, int] = {}  # result id -> index of its definition
