@@ -1,0 +1,368 @@
+"""Maintain EXEC through structured divergent control flow (seeds/001
+"Insert exec mask" and "Control flow"; the scheme of ACO's
+aco_insert_exec_mask.cpp, written from its rules).
+
+Input: a program in the shape docs/ir.md "Control flow as isel produces it"
+describes. The linear CFG is structured by block kinds; nothing writes EXEC
+yet; the branch ending a block whose kind needs exec-mask code (divergent
+branch, invert, divergent break/continue, continue-or-break) is a
+placeholder that this pass rebuilds from the block's linear successors.
+
+`insert_exec_mask(program)` guarantees that afterwards, at every instruction
+inside a block's logical part (between ``p_logical_start`` and
+``p_logical_end``), EXEC holds exactly the lanes that are in that block of
+the logical CFG, and that the program's linear control flow visits every
+block some lane needs, skipping a side of a divergent branch whose lane set
+is empty. Per block kind (in this order, as ACO):
+
+- *loop preheader*: the loop's blocks at its own depth are scanned for
+  divergent (non-uniform) breaks and continues. With a divergent break the
+  current EXEC is kept in a temp (the *restore* mask for the loop exit) and
+  a new mask, the loop's active lanes, is pushed;
+- *loop header*: with a divergent continue, ``p_linear_phi`` of the loop's
+  active lanes (from the preheader and every back edge), copied into EXEC;
+  else the active lanes are simply EXEC on every back edge;
+- *continue-or-break*: EXEC := the loop's active lanes, then
+  ``p_cbranch_nz exec`` to the continue helper (else break helper);
+- *uniform*: the branch is kept;
+- *branch* (divergent if on lane mask %c): ``%saved = s_and_saveexec %c``
+  then ``p_cbranch_z exec`` to the linear-then block (skipping the logical
+  then side when no lane takes it);
+- *invert*: ``exec = s_andn2 %saved, exec`` (the else lanes), then
+  ``p_cbranch_z exec`` to the linear-else block;
+- *break* (divergent): the breaking lanes (EXEC) are removed from every
+  mask on the stack down to and including the loop's active mask; the loop
+  is left (``p_cbranch_nz`` on the last SCC goes to the continue helper,
+  else to the break helper) when no lane remains; EXEC is cleared when the
+  next block is neither an invert nor a merge block (the rest of a uniform
+  construct must not run for the lanes that left);
+- *continue* (divergent): the same for the masks above the loop's active
+  mask (the lanes rejoin at the loop header);
+- *merge*: EXEC is restored from the mask saved by the branch block
+  (``exec = p_parallelcopy %saved``, after the block's phis);
+- *loop exit*: the header's phis are completed; with a divergent break or
+  continue EXEC is restored (the restore mask, or the active lanes);
+- where two linear paths join with different saved masks (an invert block
+  after a break in the then side, a loop exit, a uniform merge after a
+  break), the masks get ``p_linear_phi`` instructions.
+
+EXEC is never a temp: it is written and read as ``s1: exec`` (wave32) /
+``s2: exec`` (wave64); saved masks are lane-mask temps. Opcodes follow the
+generation (``s_and_not1_b32`` on GFX11, ``s_andn2_b32`` on GFX10). Branch
+targets follow ACO: a conditional branch's ``targets`` are
+``[linear_succs[1], linear_succs[0]]`` (taken, fall-through).
+
+Not done yet: whole quad mode (fragment shaders; compute needs none),
+``p_discard_if``/``p_demote_to_helper`` and exec-dependent pseudos (raise
+ValueError), loops with discards (outer masks are not phi'd at the header),
+and the known-full-subgroup start mask (ACO uses constant -1 then).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from radcc.ir.builder import Builder
+from radcc.ir.printer import instruction_text
+from radcc.ir.program import Block, BlockKind, Definition, Instruction, Operand, Program
+from radcc.ir.regclass import SCC, PhysReg, Temp
+from radcc.passes.lane_mask import exec_def, exec_op, lm_const, lm_opcode, scc_def
+
+__all__ = ["insert_exec_mask"]
+
+_BRANCHES = frozenset({"p_branch", "p_cbranch_z", "p_cbranch_nz"})
+_UNSUPPORTED = frozenset({"p_discard_if", "p_demote_to_helper"})
+
+
+@dataclass
+class _Mask:
+    """An entry of the exec stack: a lane mask (a temp, or None when its
+    value is only in EXEC) and whether it is a loop's active-lanes mask."""
+
+    op: Temp | None
+    loop: bool = False
+
+
+@dataclass
+class _Loop:
+    header: Block
+    num_masks: int
+    divergent_break: bool
+    divergent_continue: bool
+    phi: Instruction | None = None  # the header phi of the active lanes
+
+
+class _ExecMask:
+    def __init__(self, program: Program) -> None:
+        self.p = program
+        self.stacks: list[list[_Mask]] = [[] for _ in program.blocks]
+        self.loops: list[_Loop] = []
+
+    # -- helpers -------------------------------------------------------------
+    def error(self, block: Block, msg: str, instr: Instruction | None = None) -> ValueError:
+        text = f": {instruction_text(self.p, instr)}" if instr is not None else ""
+        return ValueError(f"insert_exec_mask: BB{block.index}: {msg}{text}")
+
+    def materialize(self, block_idx: int, k: int) -> Temp:
+        """The value of stack entry k at the end of a block, as a temp (a
+        copy of EXEC made before the block's branch when it is only there)."""
+        m = self.stacks[block_idx][k]
+        if m.op is not None:
+            return m.op
+        blk = self.p.blocks[block_idx]
+        i = len(blk.instructions)
+        while i > 0 and blk.instructions[i - 1].opcode in _BRANCHES:
+            i -= 1
+        t = self.p.allocate_temp(self.p.lane_mask)
+        blk.instructions.insert(i, Instruction("p_parallelcopy", "PSEUDO", [exec_op(self.p)],
+                                               [Definition(t)]))
+        m.op = t
+        return t
+
+    def sop2(self, b: Builder, name: str, dst: Definition, x: Operand | Temp,
+             y: Operand | Temp) -> Temp:
+        """A lane-mask SOP2; returns its SCC temp."""
+        scc = scc_def(self.p)
+        b.inst(lm_opcode(self.p, name), [dst, scc], [x, y])
+        assert scc.temp is not None
+        return scc.temp
+
+    def copy_to_exec(self, b: Builder, src: Temp | Operand) -> None:
+        b.pseudo("p_parallelcopy", [exec_def(self.p)], [src])
+
+    def linear_phi(self, block: Block, at: int, ops: list[Temp]) -> Temp:
+        t = self.p.allocate_temp(self.p.lane_mask)
+        block.instructions.insert(at, Instruction("p_linear_phi", "PSEUDO",
+                                                  [Operand(o) for o in ops], [Definition(t)]))
+        return t
+
+    # -- coupling code (block start) -----------------------------------------
+    def coupling(self, block: Block) -> None:
+        idx = block.index
+        preds = block.linear_preds
+        at = 0
+        while at < len(block.instructions) and block.instructions[at].is_phi:
+            at += 1
+        restore = False
+        if not preds:
+            self.stacks[idx] = [_Mask(None)]
+            return
+        if block.kind & BlockKind.LOOP_HEADER:
+            if preds[0] != idx - 1 or not self.loops or self.loops[-1].header is not block:
+                raise self.error(block, "loop header not preceded by its preheader")
+            loop = self.loops[-1]
+            stack = [_Mask(m.op, m.loop) for m in self.stacks[idx - 1]]
+            if loop.divergent_continue:
+                first = stack[-1].op
+                assert first is not None  # materialized by the preheader
+                t = self.p.allocate_temp(self.p.lane_mask)
+                phi = Instruction("p_linear_phi", "PSEUDO", [Operand(first)] * len(preds),
+                                  [Definition(t)])
+                block.instructions.insert(at, phi)
+                at += 1
+                loop.phi = phi
+                stack[-1] = _Mask(t, loop=True)
+                stack.append(_Mask(t))
+                restore = True
+            else:
+                stack[-1] = _Mask(None, loop=True)
+        elif block.kind & BlockKind.LOOP_EXIT:
+            if not self.loops:
+                raise self.error(block, "loop exit without a loop")
+            loop = self.loops.pop()
+            hpreds = loop.header.linear_preds
+            if loop.phi is not None:
+                loop.phi.operands = [loop.phi.operands[0]] + [
+                    Operand(self.materialize(q, loop.num_masks - 1)) for q in hpreds[1:]]
+                restore = True
+            n = loop.num_masks
+            if loop.divergent_break:
+                restore = True
+                n -= 1
+            if any(len(self.stacks[q]) < n for q in preds):
+                raise self.error(block, "a predecessor has fewer exec masks than the loop")
+            stack = []
+            for k in range(n):
+                stack.append(self.join(block, at, preds, k))
+                at = self.phi_end(block)
+        elif len(preds) == 1:
+            stack = [_Mask(m.op, m.loop) for m in self.stacks[preds[0]]]
+        else:
+            sizes = {len(self.stacks[q]) for q in preds}
+            if len(sizes) != 1:
+                raise self.error(block, f"predecessors with different exec stacks {sizes}")
+            last = sizes.pop() - 1
+            stack = []
+            for k in range(last):
+                stack.append(self.join(block, at, preds, k))
+                at = self.phi_end(block)
+            if block.kind & BlockKind.MERGE:
+                restore = True
+            else:
+                tops = [self.stacks[q][last] for q in preds]
+                same = all(m.op is not None and m.op == tops[0].op for m in tops)
+                stack.append(_Mask(tops[0].op if same else None,
+                                   all(m.loop for m in tops)))
+        self.stacks[idx] = stack
+        if restore:
+            top = stack[-1]
+            if top.op is None:
+                raise self.error(block, "no saved mask to restore EXEC from")
+            self.copy_to_exec(Builder(self.p, block, self.phi_end(block)), top.op)
+
+    @staticmethod
+    def phi_end(block: Block) -> int:
+        i = 0
+        while i < len(block.instructions) and block.instructions[i].is_phi:
+            i += 1
+        return i
+
+    def join(self, block: Block, at: int, preds: list[int], k: int) -> _Mask:
+        """Entry k of the stacks of `preds` joined at `block` (a phi if they differ)."""
+        entries = [self.stacks[q][k] for q in preds]
+        loop = all(m.loop for m in entries)
+        if all(m.op == entries[0].op for m in entries):
+            return _Mask(entries[0].op, loop)
+        ops = [self.materialize(q, k) for q in preds]
+        if all(o == ops[0] for o in ops):
+            return _Mask(ops[0], loop)
+        return _Mask(self.linear_phi(block, at, ops), loop)
+
+    # -- branch code (block end) -----------------------------------------------
+    def take_branch(self, block: Block) -> Instruction:
+        if not block.instructions or block.instructions[-1].opcode not in _BRANCHES:
+            raise self.error(block, "block with successors does not end in a branch")
+        return block.instructions.pop()
+
+    def branch_code(self, block: Block) -> None:
+        idx = block.index
+        succs = block.linear_succs
+        if not succs:
+            return
+        stack = self.stacks[idx]
+        kind = block.kind
+        p = self.p
+        if kind & BlockKind.LOOP_PREHEADER:
+            self.preheader(block)
+            return
+        if kind & BlockKind.CONTINUE_OR_BREAK:
+            self.check_succs(block, 2)
+            self.take_branch(block)
+            b = Builder(p, block)
+            popped = False
+            while stack and not stack[-1].loop:
+                stack.pop()
+                popped = True
+            if not stack:
+                raise self.error(block, "continue-or-break outside a loop")
+            if popped:
+                assert stack[-1].op is not None
+                self.copy_to_exec(b, stack[-1].op)
+            b.cbranch_nz(exec_op(p), succs[1], succs[0])
+            return
+        if kind & BlockKind.UNIFORM:
+            br = block.instructions[-1] if block.instructions else None
+            if br is None or br.opcode not in _BRANCHES:
+                raise self.error(block, "uniform block does not end in a branch")
+            return
+        if kind & BlockKind.BRANCH:
+            self.check_succs(block, 2)
+            br = self.take_branch(block)
+            if br.opcode != "p_cbranch_z" or not br.operands or br.operands[0].temp is None \
+                    or br.operands[0].rc != p.lane_mask:
+                raise self.error(block, "a divergent branch needs p_cbranch_z on a lane mask",
+                                 br)
+            b = Builder(p, block)
+            saved = p.allocate_temp(p.lane_mask)
+            b.inst(lm_opcode(p, "and_saveexec"), [Definition(saved), scc_def(p), exec_def(p)],
+                   [br.operands[0], exec_op(p)])
+            stack[-1].op = saved
+            stack.append(_Mask(None))
+            b.cbranch_z(exec_op(p), succs[1], succs[0])
+            return
+        if kind & BlockKind.INVERT:
+            self.check_succs(block, 2)
+            self.take_branch(block)
+            if len(stack) < 2 or stack[-2].op is None:
+                raise self.error(block, "invert block without a saved mask")
+            b = Builder(p, block)
+            self.sop2(b, "andn2", exec_def(p), stack[-2].op, exec_op(p))
+            b.cbranch_z(exec_op(p), succs[1], succs[0])
+            return
+        if kind & (BlockKind.BREAK | BlockKind.CONTINUE):
+            self.check_succs(block, 2)
+            self.take_branch(block)
+            self.break_or_continue(block, bool(kind & BlockKind.BREAK))
+            return
+        raise self.error(block, f"no exec-mask rule for a block of kind {kind.names()}")
+
+    def check_succs(self, block: Block, n: int) -> None:
+        if len(block.linear_succs) != n:
+            raise self.error(block, f"expected {n} linear successors, found "
+                             f"{block.linear_succs}")
+
+    def break_or_continue(self, block: Block, is_break: bool) -> None:
+        p = self.p
+        stack = self.stacks[block.index]
+        succs = block.linear_succs
+        b = Builder(p, block)
+        cond: Temp | None = None
+        for k in range(len(stack) - 2, -1, -1):
+            m = stack[k]
+            if not is_break and m.loop:
+                break
+            if m.op is None:
+                raise self.error(block, "an exec mask below the top is not saved")
+            t = p.allocate_temp(p.lane_mask)
+            cond = self.sop2(b, "andn2", Definition(t), m.op, exec_op(p))
+            m.op = t
+            if m.loop:
+                break
+        else:
+            if is_break:
+                raise self.error(block, "divergent break outside a loop")
+        if cond is None:
+            raise self.error(block, "divergent continue without a mask to remove lanes from")
+        nxt = p.blocks[p.blocks[succs[1]].linear_succs[0]]
+        if not nxt.kind & (BlockKind.INVERT | BlockKind.MERGE):
+            self.copy_to_exec(b, lm_const(p, 0))
+        b.cbranch_nz(Operand(cond, phys=PhysReg.of(SCC)), succs[1], succs[0])
+
+    def preheader(self, block: Block) -> None:
+        p = self.p
+        idx = block.index
+        if idx + 1 >= len(p.blocks) or not p.blocks[idx + 1].kind & BlockKind.LOOP_HEADER:
+            raise self.error(block, "loop preheader not followed by a loop header")
+        header = p.blocks[idx + 1]
+        depth = header.loop_nest_depth
+        div_break = div_cont = False
+        i = idx + 1
+        while i < len(p.blocks) and p.blocks[i].loop_nest_depth >= depth:
+            lb = p.blocks[i]
+            i += 1
+            if lb.loop_nest_depth != depth or lb.kind & BlockKind.UNIFORM:
+                continue
+            if lb.kind & BlockKind.BREAK:
+                div_break = True
+            elif lb.kind & BlockKind.CONTINUE:
+                div_cont = True
+        stack = self.stacks[idx]
+        if div_break or div_cont:
+            restore = self.materialize(idx, len(stack) - 1)
+            if div_break:
+                stack.append(_Mask(restore))
+        self.loops.append(_Loop(header, len(stack), div_break, div_cont))
+
+    # -- driver ------------------------------------------------------------------
+    def run(self) -> None:
+        for block in self.p.blocks:
+            for instr in block.instructions:
+                if instr.opcode in _UNSUPPORTED:
+                    raise self.error(block, "not supported yet", instr)
+            self.coupling(block)
+            self.branch_code(block)
+
+
+def insert_exec_mask(program: Program) -> None:
+    """Insert the EXEC code of divergent control flow (see the module docstring)."""
+    _ExecMask(program).run()
