@@ -224,3 +224,18 @@ def test_semantics_random_programs(seed: int) -> None:
     wave = rng.choice([32, 64])
     tree = random_tree(rng, size=14, max_depth=3)
     check(print_program(build(tree, wave=wave)), trials=6, seed=seed)
+
+
+# -- the rest of the pipeline accepts the result ----------------------------------------------
+@pytest.mark.parametrize("wave", [32, 64])
+@pytest.mark.parametrize("seed", range(4))
+def test_pipeline_validates(seed: int, wave: int) -> None:
+    """validate_ir after every phase and validate_ra after allocation (up to
+    jump threading: the generated programs' inputs are not the kernel ABI's)."""
+    from radcc.pipeline import DebugOptions, run_pipeline
+
+    text = print_program(build(random_tree(random.Random(seed)), wave=wave)) if seed else \
+        fmt(LOOP, wave)
+    p = parse_program(text)
+    r = run_pipeline(p, DebugOptions.parse("validateir,validatera"), stop_after="jump_threading")
+    assert "insert_exec_mask" in r.ran and "lower_phis" in r.ran
