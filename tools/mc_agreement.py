@@ -99,7 +99,7 @@ def parse_run_lines(text: str) -> list[RunConfig]:
         mcpu = re.search(r"-mcpu=(\S+)", mc_part)
         attrs: list[str] = []
         for a in re.findall(r"-mattr=(\S+)", mc_part):
-            attrs.extend(x for x in a.split(",") if x)
+            attrs.extend(x.lower() for x in a.split(",") if x)  # -WavefrontSize32 too
         triple = re.search(r"-triple[= ](\S+)", mc_part)
         if mcpu is not None:
             cpu_ok = re.fullmatch(r"gfx11\d\d", mcpu.group(1)) is not None

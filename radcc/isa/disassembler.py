@@ -33,7 +33,9 @@ def decode_one(data: bytes, pos: int, ctx: Context) -> Decoded:
         if hit is not None:
             return Decoded(hit.size, hit.text, hit.info, dict(hit.fields))
     d = _decode_uncached(data, pos, ctx)
-    if d.size in (4, 8, 12):
+    # a `.long` fallback may have looked past its 4 bytes (an 8-byte format that
+    # did not decode, or data cut short), so it is not a function of them alone
+    if d.size in (4, 8, 12) and not d.text.startswith(".long"):
         if len(memo) >= _MEMO_LIMIT:
             memo.clear()
         memo[bytes(data[pos : pos + d.size])] = Decoded(d.size, d.text, d.info, dict(d.fields))

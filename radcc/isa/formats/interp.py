@@ -32,6 +32,7 @@ from radcc.isa.syntax import ParsedInst
 from radcc.isa.table import OpInfo
 
 _ORDER = {"clamp": 0, "op_sel": 1, "wait_exp": 2}
+_SPECIAL_SRCS = frozenset((124, 235, 236, 237, 238, 239, 251, 252, 253))
 
 
 def _int_mod(inst: ParsedInst, name: str, hi: int) -> int:
@@ -94,21 +95,26 @@ class VINTERPFormat(Format):
     def decode(self, data: bytes, pos: int, ctx: Context) -> Decoded | None:
         lo = u32(data, pos)
         hi = u32(data, pos + 4)
-        if lo is None or hi is None or lo >> 23 & 1:
+        if lo is None or hi is None:  # bit 23 and bits [60:59] are ignored, as llvm-mc does
             return None
         info = ctx.table.decode("VINTERP", lo >> 16 & 0x7F)
         if info is None:
             return None
         codes = [hi & 0x1FF, hi >> 9 & 0x1FF, hi >> 18 & 0x1FF]
         neg = hi >> 29
+        op_sel = lo >> 11 & 0xF
+        # llvm-mc decodes only VGPR sources (and, a decoder quirk, null and the
+        # src_* special registers), and op_sel only where the op has it
+        if any(c < 256 and c not in _SPECIAL_SRCS for c in codes) or (
+            op_sel and "op_sel" not in info.modifiers
+        ):
+            return None
         texts = [f"v{lo & 0xFF}"]
         for k, c in enumerate(codes):
-            # llvm-mc prints whatever source code the field holds
             texts.append(("-" if neg >> k & 1 else "") + src_text(c))
         text = f"{info.printed_name} " + ", ".join(texts)
         if lo >> 15 & 1:
             text += " clamp"
-        op_sel = lo >> 11 & 0xF
         if op_sel:
             text += " " + bit_array_text("op_sel", [(op_sel >> i) & 1 for i in range(4)])
         text += f" wait_exp:{lo >> 8 & 7}"
