@@ -1,0 +1,31 @@
+"""The GLSL compute-shader suite: every case, by category.
+
+Each module holds the cases of one category; a case names its shader
+(tests/e2e/glsl/NAME.comp), its dispatch, buffers (seeded random inputs), push
+constants, specialization constants and NumPy reference (see
+tests/e2e/glsl_harness.py).
+
+lavapipe quirks the suite avoids (docs/oracle-lavapipe.md, TOOL-NOTES.md):
+
+- signed `%` with a negative operand is undefined in GLSL (lavapipe: -10 % 7 = -3):
+  only non-negative operands;
+- packHalf2x16 rounds to nearest even on lavapipe, toward zero on AMD: only
+  values exactly representable in half precision are packed;
+- `a*b+c` may be contracted into an fma: such results get a tolerance of an ulp
+  of a*b, and no comparison sits on a rounding boundary;
+- an invocation's loops stop after 65,535 iterations in total: every loop here is
+  far below that;
+- clustered subgroup operations are not supported by lavapipe (not advertised):
+  it computes whole-subgroup results whatever the cluster size. The clustered
+  case checks lavapipe against a model of that defect (`lavapipe_ref`) and
+  radcc against the true reference.
+"""
+
+from __future__ import annotations
+
+from tests.e2e.glsl import cases_arith
+from tests.e2e.glsl_harness import Case
+
+CASES: list[Case] = [
+    *cases_arith.CASES,
+]
