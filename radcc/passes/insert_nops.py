@@ -7,7 +7,9 @@ with `PhysReg`s. `insert_nops(program)` guarantees, on every path of the
 linear CFG (state at a block's entry = join of its linear predecessors' exit
 states, loops iterated to a fixed point; the two distance searches walk
 backwards through predecessors as ACO's do, up to 256 instructions / 32
-blocks, assuming a hazard beyond that):
+blocks, assuming a hazard beyond that; unlike ACO's they may pass a loop
+header more than once, entering a block again whenever their state differs,
+so a hazard reached by going once around a loop is seen):
 
 - VcmpxPermlaneHazard: a ``v_permlane*`` never follows a compare writing EXEC
   (a VOPC opcode with EXEC among its writes) without a VALU other than
@@ -51,10 +53,10 @@ yet, so nothing here handles them.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from typing import Generic, TypeVar
 
-from radcc.ir.program import Block, BlockKind, Definition, Instruction, Operand, Program
+from radcc.ir.program import Block, Definition, Instruction, Operand, Program
 from radcc.ir.regclass import EXEC, VCC, VGPR_BASE, PhysReg, v1
 from radcc.isa.table import OpInfo
 from radcc.passes.instr_class import (
@@ -160,21 +162,31 @@ T = TypeVar("T")
 class _Search(Generic[T]):
     """Backward walk from a program point through linear predecessors (ACO's
     search_backwards): `visit(state, instr, info)` returns True to end a path;
-    `limit(state)` is called on a path cut off by the size limits."""
+    `limit(state)` is called on a path cut off by the size limits.
+
+    A block is entered again only with a search state (`key`) not seen there
+    before: the walk stays finite around loops, yet a loop header already
+    reached on one path is still searched on another (going once around the
+    loop can reach the hazardous write; ACO's visit-each-header-once misses
+    that). The result from (block, state) does not depend on the path that led
+    there, apart from the size limits, which only ever add a conservative
+    mitigation."""
 
     def __init__(self, nops: _Round, visit: Callable[[T, Instruction, OpInfo | None], bool],
-                 limit: Callable[[T], None], copy: Callable[[T], T]) -> None:
+                 limit: Callable[[T], None], copy: Callable[[T], T],
+                 key: Callable[[T], Hashable]) -> None:
         self.n = nops
         self.visit = visit
         self.limit = limit
         self.copy = copy
+        self.key = key
 
     def run(self, block: Block, before: list[Instruction], state: T) -> None:
-        seen: set[int] = set()
+        seen: set[tuple[int, Hashable]] = set()
         self._walk(block, before, state, 0, 0, seen)
 
     def _walk(self, block: Block, instrs: list[Instruction], st: T, nblocks: int,
-              count: int, seen: set[int]) -> None:
+              count: int, seen: set[tuple[int, Hashable]]) -> None:
         for instr in reversed(instrs):
             count += 1
             if count > SEARCH_MAX_INSTRS:
@@ -183,15 +195,15 @@ class _Search(Generic[T]):
             if self.visit(st, instr, info_of(self.n.p, instr)):
                 return
         for p in block.linear_preds:
-            pb = self.n.p.blocks[p]
-            if pb.kind & BlockKind.LOOP_HEADER:
-                if p in seen:
-                    continue
-                seen.add(p)
+            k = (p, self.key(st))
+            if k in seen:
+                continue
+            seen.add(k)
             if nblocks + 1 > SEARCH_MAX_BLOCKS:
                 self.limit(st)
                 return
-            self._walk(pb, self.n.lists[p], self.copy(st), nblocks + 1, count, seen)
+            self._walk(self.n.p.blocks[p], self.n.lists[p], self.copy(st), nblocks + 1, count,
+                       seen)
 
 
 class _LdsDirValu:
@@ -207,6 +219,9 @@ class _LdsDirValu:
         c = _LdsDirValu(self.vgpr, self.result)
         c.num_valu, c.has_trans = self.num_valu, self.has_trans
         return c
+
+    def key(self) -> Hashable:
+        return (self.num_valu, self.has_trans)
 
 
 class _PartialFwd:
@@ -224,6 +239,9 @@ class _PartialFwd:
         c = _PartialFwd(set(self.read), self.found)
         c.state, c.since_read, c.since_write = self.state, self.since_read, self.since_write
         return c
+
+    def key(self) -> Hashable:
+        return (frozenset(self.read), self.state, self.since_read, self.since_write)
 
 
 class _Round:
@@ -258,7 +276,7 @@ class _Round:
             s.result[0] = min(s.result[0], 0 if s.has_trans else s.num_valu)
 
         result = [current]
-        _Search(self, visit, limit, _LdsDirValu.copy).run(
+        _Search(self, visit, limit, _LdsDirValu.copy, _LdsDirValu.key).run(
             block, before, _LdsDirValu(vgpr, result))
         return result[0]
 
@@ -299,7 +317,8 @@ class _Round:
             s.found[0] = True
 
         found = [False]
-        _Search(self, visit, limit, _PartialFwd.copy).run(block, before, P(set(read), found))
+        _Search(self, visit, limit, _PartialFwd.copy, _PartialFwd.key).run(
+            block, before, P(set(read), found))
         return found[0]
 
     # --- state transitions ---------------------------------------------------------------

@@ -275,6 +275,41 @@ def test_partial_forwarding_across_blocks():
     assert f"BB3\n{WB}   {VA_VDST0}\n{RD}" in listing(p)
 
 
+def test_partial_forwarding_once_around_a_loop():
+    """A (v0) is written before the loop, the latch writes EXEC then B (v1), the exit
+    reads both: on the path BB0 BB1 BB2 BB1 BB3 A and B are adjacent VALUs with an
+    SALU EXEC write between them and B is the last VALU before the read, so the read
+    needs va_vdst(0). The backward search from BB3 reaches the loop header BB1 first
+    on the direct path; it must still search BB1 again coming from the latch."""
+    p = run(program(
+        (LOOP[0], WA),
+        (LOOP[1], "   s_cbranch_scc1 BB3\n"),
+        (LOOP[2], EXECW + WB + "   s_branch BB1\n"),
+        ("logical preds: BB1, / linear preds: BB1, / kind: top-level, loop-exit,",
+         RD + "   s_endpgm\n"), wave=64))
+    assert_listing(p, f"""
+BB0
+{WA}BB1
+   s_cbranch_scc1 BB3
+BB2
+{EXECW}{WB}   s_branch BB1
+BB3
+   {VA_VDST0}
+{RD}   s_endpgm
+""")
+
+
+def test_partial_forwarding_loop_without_exec_write_is_fine():
+    unchanged_loop = program(
+        (LOOP[0], WA),
+        (LOOP[1], "   s_cbranch_scc1 BB3\n"),
+        (LOOP[2], WB + "   s_branch BB1\n"),
+        ("logical preds: BB1, / linear preds: BB1, / kind: top-level, loop-exit,",
+         RD + "   s_endpgm\n"), wave=64)
+    before = listing(unchanged_loop)
+    assert listing(run(unchanged_loop)) == before
+
+
 # --- VALUMaskWriteHazard (wave64) ---------------------------------------------------------
 
 MASKUSE = "   v1: v[1] = v_cndmask_b32_e64 v1: v[2], v1: v[3], s2: s[4-5]\n"
