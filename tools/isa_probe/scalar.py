@@ -38,6 +38,13 @@ _RANGE = re.compile(r"^s\[(\d+):(\d+)\]$")
 # Genuine irregularities (documented, not derivable from decoding):
 # SOPK ops whose SDST field is read, not written.
 _SOPK_READS_SDST = ("s_cmpk_", "s_setreg_b32", "s_waitcnt_", "s_subvector_loop_")
+# SOPK ops that write SCC (ISA guide 16.2: the compares, and s_addk_i32's
+# signed overflow); the other SOPK ops leave it alone.
+_SOPK_WRITES_SCC = ("s_cmpk_", "s_addk_i32")
+# ops that read the old value of their (written) SDST: D = D op simm16, and
+# the conditional moves, which keep D when SCC is 0 (ISA guide 16.2, 16.3).
+# Recorded as "tied_def": the definition slot whose old value is read.
+_READS_OLD_SDST = ("s_addk_i32", "s_mulk_i32", "s_cmovk_i32", "s_cmov_b32", "s_cmov_b64")
 # ops without SCC side effects among SOP1/SOP2 (everything else writes SCC),
 # following the ISA guide's per-instruction descriptions (chapter 16).
 _NO_SCC = re.compile(
@@ -64,7 +71,7 @@ def _ops_text(text: str) -> tuple[str, list[str]]:
 def _implicit(name: str, enc: str) -> tuple[list[str], list[str]]:
     reads: list[str] = []
     writes: list[str] = []
-    if enc == "SOPC" or name.startswith("s_cmpk_"):
+    if enc == "SOPC" or enc == "SOPK" and name.startswith(_SOPK_WRITES_SCC):
         writes.append("scc")
     elif enc in ("SOP1", "SOP2") and not _NO_SCC.match(name):
         writes.append("scc")
@@ -84,6 +91,10 @@ def _implicit(name: str, enc: str) -> tuple[list[str], list[str]]:
     if name.startswith("s_sendmsg") and enc == "SOPP":
         reads.append("m0")
     return reads, writes
+
+
+def _tied(name: str) -> dict:
+    return {"tied_def": "sdst"} if name in _READS_OLD_SDST else {}
 
 
 def _cls(name: str, enc: str, bits64: bool) -> str:
@@ -133,7 +144,7 @@ def probe_sop() -> list[dict]:
         reads, writes = _implicit(name, enc)
         entries.append({"name": name, "enc": enc, "opcode": op, "operands": operands,
                         "implicit_reads": reads, "implicit_writes": writes,
-                        "cls": _cls(name, enc, bits64)})
+                        "cls": _cls(name, enc, bits64), **_tied(name)})
     # --- SOPK / SOPP: immediates ---------------------------------------------
     vals = (0, 1, 65, 0x1234)
     words = []
@@ -215,7 +226,8 @@ def _imm_entry(enc: str, op: int, res: dict[tuple[int, int], str]) -> dict:
         extra["imm_checked"] = True  # only some values decode (symbolic fields)
     reads, writes = _implicit(name, enc)
     e = {"name": name, "enc": enc, "opcode": op, "operands": operands,
-         "implicit_reads": reads, "implicit_writes": writes, "cls": _cls(name, enc, False)}
+         "implicit_reads": reads, "implicit_writes": writes, "cls": _cls(name, enc, False),
+         **_tied(name)}
     e.update(extra)
     return e
 
