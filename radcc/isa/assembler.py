@@ -16,7 +16,7 @@ from radcc.isa import formats as _formats  # noqa: F401  (registers formats)
 from radcc.isa.errors import AsmError
 from radcc.isa.formats.base import FORMATS, Context, Encoded, Fixup
 from radcc.isa.lexer import EOL, IDENT, INT, STRING, Token, tokenize
-from radcc.isa.syntax import Cursor, ParsedInst, parse_statement
+from radcc.isa.syntax import Cursor, ParsedInst, parse_statement, strip_negated_flags
 from radcc.isa.table import get_table
 from radcc.target import Target
 
@@ -232,7 +232,8 @@ class Assembler:
                     first_err = AsmError(f"{info.enc} encoding is not supported yet", inst.col)
                 continue
             try:
-                return fmt.encode(info, inst, self.ctx)
+                return fmt.encode(info, strip_negated_flags(inst, info.enc, info.modifiers),
+                                  self.ctx)
             except AsmError as e:
                 if first_err is None or (first_err.col == inst.col and e.col != inst.col):
                     first_err = e

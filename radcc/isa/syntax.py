@@ -399,3 +399,44 @@ def parse_statement(mnemonic_tok: Token, rest: list[Token]) -> ParsedInst:
 def _looks_like_modifier(cur: Cursor) -> bool:
     t = cur.tok
     return t.kind == IDENT and cur.peek().is_punct(":") and parse_reg_name(t.text) is None
+
+
+# --- negated flag modifiers ("noa16", "noglc", ...) --------------------------------
+# llvm-mc accepts "no<flag>" for these named bits, meaning the bit is clear:
+# the cache-policy bits on every memory encoding, and the others where the
+# instruction has the flag (MUBUF's tfe is not a named bit: "notfe" is an error).
+_CPOL = frozenset(("glc", "slc", "dlc"))
+_NEGATABLE = _CPOL | frozenset(("gds", "tfe", "lwe", "a16", "d16", "r128", "unorm", "clamp"))
+_CPOL_ENCS = frozenset(("MUBUF", "MTBUF", "FLAT", "GLOBAL", "SCRATCH", "SMEM", "MIMG"))
+_MIMG_ORDER = {"unorm": 0, "glc": 1, "slc": 1, "dlc": 1, "r128": 2, "a16": 3, "tfe": 4, "lwe": 5,
+               "d16": 6}
+
+
+def strip_negated_flags(inst: ParsedInst, enc: str, allowed: frozenset[str]) -> ParsedInst:
+    """`inst` without its ``no<flag>`` modifiers (re-parsed), for an instruction of
+    encoding `enc` whose modifiers are `allowed`; one that llvm-mc would not
+    accept, or that contradicts the flag itself, is left in place (an error)."""
+    toks = inst.tokens
+    if inst.second is not None or not any(
+        t.kind == IDENT and t.text[:2].lower() == "no" and t.text[2:].lower() in _NEGATABLE
+        for t in toks
+    ):
+        return inst
+    present = {t.text.lower() for t in toks if t.kind == IDENT}
+    if enc == "MIMG":  # llvm-mc takes MIMG's named bits in one order only
+        seq = [_MIMG_ORDER[n] for t in toks if t.kind == IDENT
+               for n in (t.text.lower().removeprefix("no"),) if n in _MIMG_ORDER]
+        if seq != sorted(seq):
+            return inst
+    keep: list[Token] = []
+    seen: set[str] = set()
+    for i, t in enumerate(toks):
+        if t.kind == IDENT and t.text[:2].lower() == "no" and (i == 0 or not toks[i - 1].is_punct(":")):
+            flag = t.text[2:].lower()
+            ok = (flag in _CPOL and enc in _CPOL_ENCS and (enc != "MIMG" or flag in allowed)) or (
+                flag in allowed and flag in _NEGATABLE and (flag != "tfe" or enc == "MIMG"))
+            if ok and flag not in present and t.text.lower() not in seen:
+                seen.add(t.text.lower())
+                continue
+        keep.append(t)
+    return parse_statement(Token(IDENT, inst.mnemonic, inst.col), keep)

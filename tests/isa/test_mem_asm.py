@@ -100,6 +100,24 @@ buffer_load_b32 v5, v1, s[8:11], s3, offen, offset:4095, glc
 buffer_load_b32 v5, off, s[8:11], format:3, s3, offset:4095
 ds_add_u32 v1, v2, offset:4
 global_load_b32 v1, v[2:3], off, offset:4
+image_bvh_intersect_ray v[4:7], v[9:19], s[4:7] noa16
+image_bvh_intersect_ray v[39:42], [v50, v46, v[20:22], v[40:42], v[47:49]], s[12:15] noa16
+image_bvh_intersect_ray v[4:7], v[9:19], s[4:7] noglc
+image_bvh_intersect_ray v[4:7], v[9:16], s[4:7] a16 noa16
+image_load v0, v0, s[0:7] dmask:0x1 dim:SQ_RSRC_IMG_1D nounorm
+image_load v0, v0, s[0:7] dmask:0x1 dim:SQ_RSRC_IMG_1D nor128 noa16 notfe nolwe nod16
+image_load v0, v0, s[0:7] dmask:0x1 dim:SQ_RSRC_IMG_1D noa16 nor128
+image_load v0, v0, s[0:7] dmask:0x1 dim:SQ_RSRC_IMG_1D noglc nounorm
+buffer_load_b32 v5, off, s[8:11], s3 noglc noslc nodlc
+buffer_load_b32 v5, off, s[8:11], s3 noglc noglc
+buffer_load_b32 v5, off, s[8:11], s3 glc noglc
+buffer_load_b32 v5, off, s[8:11], s3 notfe
+buffer_load_b32 v5, v0, s[8:11], s3 nooffen
+global_load_b32 v1, v[2:3], off noglc
+s_load_b32 s0, s[2:3], 0x0 noslc
+ds_add_u32 v1, v2 nogds
+ds_add_u32 v1, v2 gds nogds
+exp mrt0 v0, v0, v0, v0 nodone
 scratch_load_b128 v[1:4], v5, s2 offset:-16 glc
 scratch_store_b8 v1, v2, off offset:-4096
 global_load_addtid_b32 v1, s[2:3] offset:16

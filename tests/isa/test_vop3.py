@@ -137,6 +137,11 @@ GOOD = [
     "v_add_co_ci_u32_e64 v255, null, 0xaf123456, vcc_hi, null clamp",
     "v_add_co_ci_u32_e64 v255, s0, 0xaf123456, vcc_hi, null clamp",
     "v_cndmask_b32_e64 v0, 0x1234, s1, null",
+    "v_add_f32_e64 v0, v1, v2 noclamp",  # negated flag modifiers
+    "v_add_f32 v0, v1, v2 noclamp",
+    "v_cmp_eq_f32_e64 s0, v1, v2 noclamp",
+    "v_interp_p10_f32 v0, v1, v2, v3 noclamp",
+    "v_pk_add_f16 v0, v1, v2 noclamp",
     "v_fma_f32 v0, -v1, |v1|, -|v2| clamp mul:2",
     "v_fma_f32 v0, neg(1), v1, v2",
     "v_fma_f32 v0, -|1|, v1, v2 div:2",
