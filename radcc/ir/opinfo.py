@@ -21,13 +21,30 @@ module fixes the conventions the printer, parser, builder and validator share:
   `implicit_reads/writes`) may appear as *extra* trailing operands /
   definitions fixed to that register, as ACO writes ``s1: %8:scc`` for the
   SCC output of ``s_add_u32``.
+- Tied operands (ACO's read-modify-write definitions): an instruction that
+  reads the old value of a definition (`tied_definition`) takes that value
+  as an *extra* operand right after the table's operand slots, before any
+  implicit-register operand: ``v_fmac_f32 a, b, acc``, ``v_writelane_b32
+  val, lane, old``, ``s_addk_i32 old simm16:k``, ``s_cmovk_i32 old, scc``.
+  The operand and the definition must get the same register
+  (`tied_operands`). Which ops: the table's ``tied_def`` tag (SALU, set by
+  tools/isa_probe/scalar.py: s_addk/s_mulk/s_cmovk/s_cmov), and the VALU ops
+  the semantics library reads VDST of (``radcc.emu.valu.ACC_OPS``: v_fmac_*,
+  v_pk_fmac_f16, v_dot2acc_f32_f16) plus v_writelane_b32 (lanes other than
+  the written one keep VDST). VOPD pairs are not covered.
 """
 
 from __future__ import annotations
 
+from functools import cache
+from typing import TYPE_CHECKING
+
 from radcc.ir.pseudo import PSEUDO
 from radcc.ir.regclass import EXEC, M0, SCC, VCC
 from radcc.isa.table import OpcodeTable, OperandSpec, OpInfo
+
+if TYPE_CHECKING:
+    from radcc.ir.program import Instruction
 
 PSEUDO_FORMAT = "PSEUDO"
 
@@ -118,3 +135,52 @@ def operand_slots(info: OpInfo) -> tuple[list[OperandSpec], list[OperandSpec]]:
 def field_slots(info: OpInfo) -> list[OperandSpec]:
     """Specs that are `Instruction.fields` rather than operands."""
     return [s for s in info.operands if s.kind not in REG_KINDS]
+
+
+# VALU ops that read VDST besides ACC_OPS: v_writelane_b32 writes one lane.
+_VALU_TIED = frozenset({"v_writelane_b32"})
+
+
+@cache
+def _valu_tied_ops() -> frozenset[str]:
+    from radcc.emu.valu.arith_float import ACC_OPS  # the semantics library's own list
+
+    return frozenset(ACC_OPS) | _VALU_TIED
+
+
+def tied_definition(info: OpInfo) -> int | None:
+    """Index (among the IR definitions) of the definition whose old value
+    `info`'s instruction reads, or None (module docstring)."""
+    slot = info.extra.get("tied_def")
+    if slot is None and info.name in _valu_tied_ops():
+        slot = "vdst"
+    if slot is None:
+        return None
+    dspecs, _ = operand_slots(info)
+    for i, s in enumerate(dspecs):
+        if s.name == slot:
+            return i
+    return None
+
+
+def tied_operands(table: OpcodeTable, instr: Instruction) -> list[tuple[int, int]]:
+    """(definition index, operand index) pairs of `instr` that must share a
+    register: the extra operand right after the table's operand slots of a
+    `tied_definition` op, when present (an operand fixed to one of the op's
+    implicit registers there is the implicit one, not a tied value)."""
+    if instr.format == PSEUDO_FORMAT or not instr.definitions:
+        return []
+    info = op_info(table, instr.opcode, instr.format)
+    if info is None:
+        return []
+    di = tied_definition(info)
+    if di is None or di >= len(instr.definitions):
+        return []
+    k = len(operand_slots(info)[1])
+    if k >= len(instr.operands):
+        return []
+    o = instr.operands[k]
+    implicit = {IMPLICIT_REGS[r] for r in info.implicit_reads if r in IMPLICIT_REGS}
+    if o.phys is not None and o.phys.reg in implicit:
+        return []
+    return [(di, k)]

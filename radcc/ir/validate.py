@@ -31,7 +31,10 @@ Both collect every problem and raise one `ValidationError` naming the phase
   register slots in number, register file (vgpr/sgpr/ssrc/vsrc ...),
   constants only where allowed and of the right width, sizes (strict for
   ALU formats, file-only for memory formats whose sizes depend on fields);
-  extra operands/definitions are fixed to an implicit register; at most
+  a tied operand (`opinfo.tied_operands`: the old value of a read-modify-write
+  definition, right after the table's slots) has the definition's register
+  file and size; other extra operands/definitions are fixed to an implicit
+  register; at most
   one literal (a constant that is not an inline constant) per SALU/VALU.
 
 `validate_ra(program, phase)` re-checks an allocated program with its own
@@ -39,7 +42,8 @@ liveness (computed here, not taken from the allocator or live_var_analysis):
 every temp has a register of its file, in bounds, aligned (SGPR pairs even,
 larger SGPR tuples 4-aligned, sub-dword VGPR pieces inside their dword),
 one register per temp (operands agree with the definition), fixed slots
-(vcc slots, implicit scc/exec/vcc/m0 operands) in their register, no two
+(vcc slots, implicit scc/exec/vcc/m0 operands) in their register, a tied
+operand in its definition's register, no two
 simultaneously live values share a register byte, every operand still in its
 register when read, and live-out values and phi operands are where their
 successors expect them.
@@ -56,6 +60,7 @@ from radcc.ir.opinfo import (
     VARIABLE_SIZE_FORMATS,
     op_info,
     operand_slots,
+    tied_operands,
 )
 from radcc.ir.printer import instruction_text
 from radcc.ir.program import Block, Definition, Instruction, Operand, Program
@@ -361,7 +366,17 @@ def _check_hw(program: Program, instr: Instruction, b: Block, idx: int, err: _Re
         dspecs, ospecs = dspecs + yd, ospecs + yo
     _check_list(program, instr, dspecs, instr.definitions, info.implicit_writes, True, b, idx,
                 err)
-    _check_list(program, instr, ospecs, instr.operands, info.implicit_reads, False, b, idx, err)
+    tied = tied_operands(table, instr)
+    for di, oi in tied:
+        o = instr.operands[oi]
+        if o.const is not None:
+            err("tied operand cannot be a constant", b, idx, instr)
+        elif not o.is_undef:
+            why = _check_slot(program, dspecs[di], o, instr.format, False)
+            if why is not None:
+                err(f"tied {why}", b, idx, instr)
+    _check_list(program, instr, ospecs, instr.operands, info.implicit_reads, False, b, idx, err,
+                skip={oi for _di, oi in tied})
     if instr.format in _ALU_FORMATS:
         lits = set()
         for spec, o in zip(ospecs, instr.operands, strict=False):
@@ -373,7 +388,7 @@ def _check_hw(program: Program, instr: Instruction, b: Block, idx: int, err: _Re
 
 def _check_list(program: Program, instr: Instruction, specs: list[OperandSpec],
                 items: list, implicit: tuple[str, ...], is_def: bool, b: Block, idx: int,
-                err: _Reporter) -> None:
+                err: _Reporter, skip: set[int] | frozenset[int] = frozenset()) -> None:
     what = "definitions" if is_def else "operands"
     optional = instr.format in VARIABLE_SIZE_FORMATS
     if len(items) < len(specs) and not optional:
@@ -386,7 +401,10 @@ def _check_list(program: Program, instr: Instruction, specs: list[OperandSpec],
         if why is not None:
             err(why, b, idx, instr)
     regs = {IMPLICIT_REGS[r] for r in implicit if r in IMPLICIT_REGS}
-    for x in items[len(specs):]:
+    for i in range(len(specs), len(items)):
+        x = items[i]
+        if i in skip:
+            continue
         if x.phys is None or x.phys.reg not in regs:
             err(f"extra {what[:-1]} must be fixed to an implicit register "
                 f"({', '.join(sorted(implicit)) or 'none'})", b, idx, instr)
@@ -628,6 +646,7 @@ def _check_fixed_slots(program: Program, table, instr: Instruction, b: Block, id
     if info is None:
         return
     dspecs, ospecs = operand_slots(info)
+    tied = {oi: di for di, oi in tied_operands(table, instr)}
     for specs, items, implicit in ((dspecs, instr.definitions, info.implicit_writes),
                                    (ospecs, instr.operands, info.implicit_reads)):
         for spec, x in zip(specs, items, strict=False):
@@ -635,9 +654,21 @@ def _check_fixed_slots(program: Program, table, instr: Instruction, b: Block, id
                     x.phys is None or x.phys.reg != VCC):
                 err(f"{spec.name} must be in vcc", b, idx, instr)
         regs = {IMPLICIT_REGS[r] for r in implicit if r in IMPLICIT_REGS}
-        for x in items[len(specs):]:
+        for i in range(len(specs), len(items)):
+            x = items[i]
+            if items is instr.operands and i in tied:
+                continue
             if x.phys is None or x.phys.reg not in regs:
                 err("implicit register operand not in its register", b, idx, instr)
+    for oi, di in tied.items():
+        o, d = instr.operands[oi], instr.definitions[di]
+        if o.is_undef or o.temp is None:
+            continue
+        if o.phys != d.phys:
+            where = d.phys.text(d.rc) if d.phys is not None and d.rc is not None else "none"
+            err(f"tied operand %{o.temp.id} in "
+                f"{o.phys.text(o.rc) if o.phys is not None else 'none'} but its definition "
+                f"in {where}", b, idx, instr)
 
 
 def _check_block_interference(program: Program, b: Block, live_in: set[int],

@@ -6,16 +6,16 @@
   Allocation": vector operands are contiguous; SGPR pairs even, SGPR
   tuples of three or more dwords 4-aligned, as SMEM/buffer descriptors and
   64-bit SALU operands require; VGPR tuples need no alignment on GFX11).
-- `tied_operands(instr)`: (definition index, operand index) pairs whose
-  registers must be equal. The opcode table lists only the encoded fields,
-  so the IR convention (after ACO) is that the read-modify-write input of
-  these opcodes is an *extra* trailing operand: ``v_fmac_f32 a, b, acc``,
+- `tied_operands(program, instr)`: (definition index, operand index) pairs
+  whose registers must be equal. The convention and the opcodes are
+  `radcc.ir.opinfo`'s (after ACO): the read-modify-write input is an *extra*
+  operand after the table's slots: ``v_fmac_f32 a, b, acc``,
   ``v_writelane_b32 val, lane, old``, ``s_addk_i32 old simm16:k``.
 """
 
 from __future__ import annotations
 
-from radcc.ir.opinfo import op_info, operand_slots
+from radcc.ir.opinfo import tied_operands as _tied_operands
 from radcc.ir.program import Block, Instruction, Program
 from radcc.ir.regclass import VGPR_BASE, RegClass
 from radcc.isa.table import get_table
@@ -38,27 +38,10 @@ class RegisterAllocationError(Exception):
         self.message = message
 
 
-# Read-modify-write opcodes: definition 0 reads its old value (ACO's tied
-# definitions). Values: the definition index tied to the extra operand.
-TIED_OPCODES = frozenset({
-    "v_fmac_f32", "v_fmac_f16", "v_fmac_dx9_zero_f32", "v_pk_fmac_f16", "v_dot2acc_f32_f16",
-    "v_fmac_f64", "v_mac_f32", "v_mac_f16", "v_fmac_legacy_f32", "v_dot2c_f32_f16",
-    "v_writelane_b32", "s_addk_i32", "s_mulk_i32", "s_cmovk_i32",
-})
-
-
 def tied_operands(program: Program, instr: Instruction) -> list[tuple[int, int]]:
-    """(definition index, operand index) pairs that must share a register."""
-    if instr.opcode not in TIED_OPCODES or not instr.definitions:
-        return []
-    info = op_info(get_table(program.gfx_level), instr.opcode, instr.format)
-    if info is None:
-        return []
-    _, ospecs = operand_slots(info)
-    k = len(ospecs)
-    if k < len(instr.operands):
-        return [(0, k)]
-    return []
+    """(definition index, operand index) pairs that must share a register
+    (the rule is `radcc.ir.opinfo.tied_operands`)."""
+    return _tied_operands(get_table(program.gfx_level), instr)
 
 
 def reg_range(program: Program, rc: RegClass) -> tuple[int, int]:

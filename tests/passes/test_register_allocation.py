@@ -15,13 +15,13 @@ from hypothesis import strategies as st
 from radcc.ir.matcher import assert_ir_matches
 from radcc.ir.parser import parse_program
 from radcc.ir.printer import print_program
+from radcc.ir.validate import validate_ir, validate_ra
 from radcc.passes.live_var_analysis import live_var_analysis
 from radcc.passes.ra_support import RegisterAllocationError
 from radcc.passes.register_allocation import register_allocation
 from radcc.passes.ssa_elimination import ssa_elimination
 
 sys.path.insert(0, str(Path(__file__).parent))
-from ra_check import check_ir, check_ra  # noqa: E402
 from ra_gen import generate  # noqa: E402
 from ra_interp import run  # noqa: E402
 
@@ -32,7 +32,7 @@ B0 = "BB0\n/* logical preds: / linear preds: / kind: top-level, */\n"
 def ra(text: str, **kw: int):
     p = parse_program(text)
     register_allocation(p, **kw)
-    check_ra(p)
+    validate_ra(p)
     return p
 
 
@@ -316,13 +316,13 @@ BB3
 
 def _roundtrip(seed: int, slack_s: int | None, slack_v: int | None, **kw: int) -> None:
     p, inputs = generate(seed, **kw)
-    check_ir(p)
+    validate_ir(p, "input")
     ref = run(parse_program(print_program(p)), inputs, regs=False)
     live_var_analysis(p)
     d = p.max_reg_demand
     register_allocation(p, sgpr_limit=None if slack_s is None else d.sgpr + slack_s,
                         vgpr_limit=None if slack_v is None else d.vgpr + slack_v)
-    check_ra(p)
+    validate_ra(p)
     assert run(p, inputs, regs=True) == ref
     ssa_elimination(p)
     assert run(p, inputs, regs=True) == ref

@@ -11,13 +11,13 @@ from hypothesis import strategies as st
 from radcc.ir.matcher import assert_ir_matches
 from radcc.ir.parser import parse_program
 from radcc.ir.printer import print_program
+from radcc.ir.validate import validate_ra
 from radcc.passes.jump_threading import jump_threading
 from radcc.passes.lower_to_cssa import lower_to_cssa
 from radcc.passes.register_allocation import register_allocation
 from radcc.passes.ssa_elimination import ssa_elimination
 
 sys.path.insert(0, str(Path(__file__).parent))
-from ra_check import check_ra  # noqa: E402
 from ra_gen import generate  # noqa: E402
 from ra_interp import run  # noqa: E402
 
@@ -265,7 +265,7 @@ def test_cssa_breaks_the_swap_with_a_copy():
     # three header entries: (1, 2), (2, 1), (1, 2)
     assert run(p, [(0,)], regs=False) == ref == [(1, 2)]
     register_allocation(p)
-    check_ra(p)
+    validate_ra(p)
     assert run(p, [(0,)], regs=True) == ref
     # CSSA: every phi and its operands share one register
     for b in p.blocks:
@@ -292,7 +292,7 @@ def test_pipeline_on_random_programs(seed: int):
     lower_to_cssa(p)
     assert run(p, inputs, regs=False) == ref
     register_allocation(p)
-    check_ra(p)
+    validate_ra(p)
     for b in p.blocks:  # after CSSA + affinities, phis should mostly be copy-free
         for i in b.instructions:
             assert not i.is_phi or i.definitions[0].phys is not None
