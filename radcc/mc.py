@@ -133,12 +133,19 @@ def _assemble(src: str, name: str, target, wave: int, args, out) -> int:
     if args.filetype == "null":
         return 0 if res.ok else 1
     lines = ["\t.text"]
+    section = ".text"
     for st in res.statements:
         if st.kind == "label":
             lines.append(f"{st.text}:")
         elif st.kind == "directive":
-            if st.text != "\t.text" or len(lines) > 1:
-                lines.append(st.text)
+            switch = st.text in ("\t.text", "\t.data", "\t.rodata", "\t.bss") or \
+                st.text.startswith("\t.section\t")
+            if switch:
+                # like llvm-mc, echo a section switch only when it changes section
+                if st.section == section:
+                    continue
+                section = st.section
+            lines.append(st.text)
         elif args.show_encoding:
             lines.append(format_listing_line(st.text, st.data, st.fixups))
         else:
