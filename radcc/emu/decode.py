@@ -139,7 +139,7 @@ def raw_fields(info: OpInfo, words: list[int]) -> dict[str, int]:
         base = 2
         off = w0 & 0x1FFF
         f.update(offset=off if enc == "FLAT" else _sext(off, 13), dlc=w0 >> 13 & 1,
-                 glc=w0 >> 14 & 1, slc=w0 >> 15 & 1, vaddr=w1 & 0xFF, vdata=w1 >> 8 & 0xFF,
+                 glc=w0 >> 14 & 1, slc=w0 >> 15 & 1, addr=w1 & 0xFF, data=w1 >> 8 & 0xFF,
                  saddr=w1 >> 16 & 0x7F, sve=w1 >> 23 & 1, vdst=w1 >> 24 & 0xFF)
     elif enc in ("MUBUF", "MTBUF"):
         base = 2
@@ -186,9 +186,6 @@ class Program:
                 f"cannot decode the instruction at pc {pc:#x} (dword {word:#010x})")
         words = [int.from_bytes(data[i:i + 4], "little") for i in range(0, d.size, 4)]
         fields = dict(d.fields) if d.fields else raw_fields(d.info, words)
-        if d.info.enc in ("FLAT", "GLOBAL", "SCRATCH") and "vaddr" not in fields:
-            fields["vaddr"] = fields.get("addr", 0)  # the decoder uses the ISA names
-            fields["vdata"] = fields.get("data", 0)
         if "dpp_ctrl" in fields:
             fields["dpp"] = 16
         elif "dpp8" in fields:

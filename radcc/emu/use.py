@@ -43,11 +43,17 @@ def _count(i: Inst, o: OperandSpec, wave: int) -> int:
     return o.dwords
 
 
+# Fields holding 9-bit source codes (256+n for VGPR n); every other VGPR field holds n.
+_SOURCE_FIELDS = frozenset({"src0", "src1", "src2", "src0x", "src0y"})
+_FLAT_FIELDS = {"vaddr": "addr", "vdata": "data"}  # table operand name -> decoder field
+
+
 def _code(i: Inst, o: OperandSpec) -> int | None:
     f = i.f
     if o.kind == "special":
         return {"vcc_lo": 106, "vcc": 106, "exec_lo": 126, "exec": 126, "m0": 125}.get(o.fixed)
-    if o.kind in ("imm", "label", "hwreg", "sendmsg", "waitcnt", "delay", "depctr"):
+    if o.kind in ("imm", "label", "hwreg", "sendmsg", "waitcnt", "delay", "depctr", "attr",
+                  "exp_target", "version"):
         return None
     name = o.name
     enc = i.enc
@@ -61,17 +67,18 @@ def _code(i: Inst, o: OperandSpec) -> int | None:
         if name == "vdst2":
             return f.get("src0")
         return f.get(name)
+    if enc in ("FLAT", "GLOBAL", "SCRATCH"):
+        name = _FLAT_FIELDS.get(name, name)
     if enc in ("DS", "FLAT", "GLOBAL", "SCRATCH", "MUBUF", "MTBUF"):
-        if name in ("vdst", "vdata", "vaddr", "addr", "data0", "data1"):
-            return 256 + f.get(name, 0)
         if name == "saddr" and f.get("saddr", NULL) == NULL:
             return None
         if name == "soffset" and f.get("soffset", NULL) == NULL:
             return None
-        return f.get(name)
     if enc == "SMEM" and name == "soffset":
         s = f.get("soffset", NULL)
         return None if s == NULL else s
+    if o.kind == "vgpr" and name not in _SOURCE_FIELDS:
+        return 256 + f.get(name, 0)  # a VGPR number (LDSDIR/VINTERP vdst, EXP, memory)
     return f.get(name)
 
 

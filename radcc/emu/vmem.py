@@ -180,7 +180,7 @@ def _flat_like_addrs(w: Wave, i: Inst, lanes: np.ndarray) -> tuple[np.ndarray, s
     f = i.f
     off = f.get("offset", 0)
     saddr = f.get("saddr", NULL)
-    va = f["vaddr"]
+    va = f["addr"]
     if i.enc == "SCRATCH":
         base = np.zeros(len(lanes), dtype=np.int64)
         if saddr != NULL:
@@ -200,7 +200,7 @@ def _flat_bind(i: Inst) -> Handler:
     name = i.name
     prefix, _, rest = name.partition("_")
     is_flat = i.enc == "FLAT"
-    vdst, vdata = i.f.get("vdst", 0), i.f.get("vdata", 0)
+    vdst, vdata = i.f.get("vdst", 0), i.f.get("data", 0)
     if rest.startswith("load_addtid") or rest.startswith("store_addtid"):
         raise UnsupportedInstruction(f"{i.where()}: {name} is not supported")
     if rest.startswith("load_"):

@@ -158,15 +158,7 @@ def test_hazard_kernel_has_no_violations_and_right_results():
     assert (out[:, 6] == 100).all()
 
 
-# radcc.emu.use computes an LDSDIR's vdst as SGPR n instead of VGPR n, so strict
-# mode cannot see the VGPR an LDSDIR writes (reported; remove the marks when fixed).
-_EMU_LDSDIR_BUG = pytest.mark.xfail(
-    strict=True, reason="radcc.emu.use: LDSDIR vdst decoded as an SGPR write")
-
-
-@pytest.mark.parametrize("hazard", [
-    pytest.param(h, marks=_EMU_LDSDIR_BUG) if h.startswith("LdsDirect") else h
-    for h in sorted(HAZARDS)])
+@pytest.mark.parametrize("hazard", sorted(HAZARDS))
 def test_each_hazard_is_reported_without_insert_nops(hazard):
     res, _ = run_hazards(False)
     kinds = {v.kind for v in res.violations}
