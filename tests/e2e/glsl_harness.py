@@ -274,6 +274,8 @@ def compare(case: Case, key: Key, raw: bytes, e: Expect) -> list[str]:
 
 def check(case: Case, prep: Prepared, out: Mapping[Key, bytes], subgroup_size: int | None,
           ref: Reference | None = None) -> None:
+    """Compare `out` with the reference's expectations; AssertionError lists mismatches."""
+    __tracebackhide__ = True
     run = Run(case, prep.inputs, prep.push, dict(case.spec), out, subgroup_size)
     result = (ref or case.ref)(run)
     errors: list[str] = []
