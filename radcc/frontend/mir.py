@@ -1,0 +1,333 @@
+"""The mid-level IR (MIR): NIR-like SSA with structured control flow.
+
+A ``MirShader`` holds one ``MirFunction`` (every call is inlined by the
+SPIR-V translation). A function body is a *control-flow list*: ``Block``,
+``If`` and ``Loop`` nodes that, as in NIR, always start and end with a block
+and never hold two adjacent blocks.
+
+* ``Value``: an SSA definition with ``bit_size`` (1 for booleans, 8/16/32/64)
+  and ``num_components`` (1-4; 1 after vector lowering). Each value has one
+  defining ``Instr`` (``value.parent``).
+* ``Instr``: ``op`` (an ALU opcode of ``mir_ops.ALU_OPS``, an intrinsic of
+  ``mir_ops.INTRINSICS``, or one of ``load_const``, ``undef``, ``phi``,
+  ``break``, ``continue``), ``dest`` (a ``Value`` or None), ``srcs`` (values)
+  and ``attrs`` (NIR's "constant indices": ``value`` of a constant as raw bits per
+  component, ``comps`` of a swizzling ``mov``, ``binding`` of a buffer access,
+  ``atomic_op``, ``reduction_op``, ``cluster_size``, ``var``/``index`` of a
+  deref, barrier scopes ...). A ``phi`` has ``preds``: the predecessor block of
+  each source, in the same order. ``break``/``continue`` are the last
+  instruction of a block and jump out of / to the next iteration of the
+  innermost loop.
+* ``If(cond, then_list, else_list)``: ``cond`` is a 1-bit scalar; phis of the
+  values merged by the if are at the start of the block after it.
+* ``Loop(body, cont)``: ``body`` runs each iteration; ``cont`` (the SPIR-V
+  continue construct, empty when there is none) runs after the end of ``body``
+  and after each ``continue``, then control returns to the start of ``body``.
+  Loop-carried phis are at the start of the body's first block (predecessors:
+  the block before the loop and the back edges); phis after the loop take the
+  blocks that break.
+
+Local (Function storage) variables are ``LocalVar``s accessed through deref
+instructions (``deref_var``, ``deref_array``, ``deref_struct``) and
+``load_deref``/``store_deref`` until ``opt.vars_to_ssa`` promotes them.
+Aggregates never appear as values: the translation splits them into their
+scalar/vector leaves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+# ---------------------------------------------------------------- types of locals
+
+
+@dataclass(frozen=True)
+class ValType:
+    """A scalar or vector: ``base`` is "int", "uint", "float" or "bool"."""
+
+    base: str
+    bit_size: int
+    num_components: int = 1
+
+    def __str__(self) -> str:
+        b = {"int": "i", "uint": "u", "float": "f", "bool": "b"}[self.base]
+        s = f"{b}{self.bit_size}"
+        return s if self.num_components == 1 else f"{s}vec{self.num_components}"
+
+
+@dataclass(frozen=True)
+class ArrayType:
+    element: MType
+    length: int
+
+    def __str__(self) -> str:
+        return f"{self.element}[{self.length}]"
+
+
+@dataclass(frozen=True)
+class StructType:
+    members: tuple[MType, ...]
+
+    def __str__(self) -> str:
+        return "struct{" + ", ".join(str(m) for m in self.members) + "}"
+
+
+MType = ValType | ArrayType | StructType
+
+
+def leaf_count(t: MType) -> int:
+    """How many scalar/vector leaves an aggregate holds (the interpreter's slots)."""
+    if isinstance(t, ValType):
+        return 1
+    if isinstance(t, ArrayType):
+        return t.length * leaf_count(t.element)
+    return sum(leaf_count(m) for m in t.members)
+
+
+def member_leaf_offset(t: StructType, index: int) -> int:
+    return sum(leaf_count(m) for m in t.members[:index])
+
+
+@dataclass(eq=False)
+class LocalVar:
+    index: int
+    name: str
+    type: MType
+
+    def __repr__(self) -> str:
+        return f"LocalVar({self.index}, {self.name!r}, {self.type})"
+
+
+# ---------------------------------------------------------------- values and instructions
+
+
+class Value:
+    __slots__ = ("index", "bit_size", "num_components", "parent", "divergent")
+
+    def __init__(self, index: int, bit_size: int, num_components: int) -> None:
+        assert bit_size in (1, 8, 16, 32, 64), bit_size
+        assert 1 <= num_components <= 16, num_components
+        self.index = index
+        self.bit_size = bit_size
+        self.num_components = num_components
+        self.parent: Instr | None = None
+        self.divergent = True
+
+    def __repr__(self) -> str:
+        return f"%{self.index}"
+
+
+class Instr:
+    __slots__ = ("op", "dest", "srcs", "attrs", "preds", "block")
+
+    def __init__(
+        self,
+        op: str,
+        dest: Value | None,
+        srcs: list[Value] | None = None,
+        attrs: dict[str, Any] | None = None,
+    ) -> None:
+        self.op = op
+        self.dest = dest
+        self.srcs: list[Value] = list(srcs or [])
+        self.attrs: dict[str, Any] = dict(attrs or {})
+        self.preds: list[Block] = []  # phis only
+        self.block: Block | None = None
+        if dest is not None:
+            dest.parent = self
+
+    @property
+    def is_jump(self) -> bool:
+        return self.op in ("break", "continue")
+
+    def __repr__(self) -> str:
+        from .mir_print import format_instr
+
+        return format_instr(self)
+
+
+class Block:
+    __slots__ = ("index", "instrs")
+
+    def __init__(self, index: int) -> None:
+        self.index = index
+        self.instrs: list[Instr] = []
+
+    def append(self, ins: Instr) -> Instr:
+        ins.block = self
+        self.instrs.append(ins)
+        return ins
+
+    def insert(self, pos: int, ins: Instr) -> Instr:
+        ins.block = self
+        self.instrs.insert(pos, ins)
+        return ins
+
+    @property
+    def jump(self) -> Instr | None:
+        if self.instrs and self.instrs[-1].is_jump:
+            return self.instrs[-1]
+        return None
+
+    @property
+    def phis(self) -> list[Instr]:
+        out = []
+        for i in self.instrs:
+            if i.op != "phi":
+                break
+            out.append(i)
+        return out
+
+    def __repr__(self) -> str:
+        return f"b{self.index}"
+
+
+@dataclass(eq=False)
+class If:
+    cond: Value
+    then_list: list[CFNode]
+    else_list: list[CFNode]
+
+
+@dataclass(eq=False)
+class Loop:
+    body: list[CFNode]
+    cont: list[CFNode] = field(default_factory=list)
+
+
+CFNode = Block | If | Loop
+
+
+# ---------------------------------------------------------------- shader
+
+
+@dataclass
+class Binding:
+    """A descriptor binding the shader uses: a storage or uniform buffer block."""
+
+    set: int
+    binding: int
+    kind: str  # "storage" or "uniform"
+    readonly: bool = False
+    min_size: int = 0  # bytes of the block's fixed part (runtime array: its offset)
+
+
+@dataclass(eq=False)
+class MirFunction:
+    name: str
+    body: list[CFNode]
+    locals: list[LocalVar] = field(default_factory=list)
+
+
+@dataclass(eq=False)
+class MirShader:
+    entry: str
+    workgroup_size: tuple[int, int, int]
+    function: MirFunction
+    bindings: dict[tuple[int, int], Binding] = field(default_factory=dict)
+    push_constant_size: int = 0
+    shared_size: int = 0
+    spec: dict[int, int | float | bool] = field(default_factory=dict)
+    next_value: int = 0
+    next_block: int = 0
+
+    def new_value(self, bit_size: int, num_components: int = 1) -> Value:
+        v = Value(self.next_value, bit_size, num_components)
+        self.next_value += 1
+        return v
+
+    def new_block(self) -> Block:
+        b = Block(self.next_block)
+        self.next_block += 1
+        return b
+
+    def new_local(self, name: str, t: MType) -> LocalVar:
+        v = LocalVar(len(self.function.locals), name, t)
+        self.function.locals.append(v)
+        return v
+
+    # ----- walking -----
+    def blocks(self) -> Iterator[Block]:
+        """Every block in program (textual) order."""
+        return iter_blocks(self.function.body)
+
+    def instrs(self) -> Iterator[Instr]:
+        for b in self.blocks():
+            yield from b.instrs
+
+
+def iter_blocks(cf: list[CFNode]) -> Iterator[Block]:
+    for n in cf:
+        if isinstance(n, Block):
+            yield n
+        elif isinstance(n, If):
+            yield from iter_blocks(n.then_list)
+            yield from iter_blocks(n.else_list)
+        else:
+            yield from iter_blocks(n.body)
+            yield from iter_blocks(n.cont)
+
+
+def iter_nodes(cf: list[CFNode]) -> Iterator[CFNode]:
+    """Every node, pre-order."""
+    for n in cf:
+        yield n
+        if isinstance(n, If):
+            yield from iter_nodes(n.then_list)
+            yield from iter_nodes(n.else_list)
+        elif isinstance(n, Loop):
+            yield from iter_nodes(n.body)
+            yield from iter_nodes(n.cont)
+
+
+def replace_uses(shader: MirShader, old: Value, new: Value) -> None:
+    """Rewrite every source ``old`` to ``new`` (including if conditions)."""
+    for ins in shader.instrs():
+        if old in ins.srcs:
+            ins.srcs = [new if s is old else s for s in ins.srcs]
+    for n in iter_nodes(shader.function.body):
+        if isinstance(n, If) and n.cond is old:
+            n.cond = new
+
+
+def rewrite_uses(shader: MirShader, mapping: dict[Value, Value]) -> None:
+    """Rewrite sources through ``mapping`` (followed transitively)."""
+    if not mapping:
+        return
+
+    def look(v: Value) -> Value:
+        seen = 0
+        while v in mapping and seen < 1000:
+            v = mapping[v]
+            seen += 1
+        return v
+
+    for ins in shader.instrs():
+        ins.srcs = [look(s) for s in ins.srcs]
+    for n in iter_nodes(shader.function.body):
+        if isinstance(n, If):
+            n.cond = look(n.cond)
+
+
+# ---------------------------------------------------------------- constants
+
+_MASKS = {1: 1, 8: 0xFF, 16: 0xFFFF, 32: 0xFFFFFFFF, 64: 0xFFFFFFFFFFFFFFFF}
+
+
+def mask(bit_size: int) -> int:
+    return _MASKS[bit_size]
+
+
+def const_bits(ins: Instr) -> tuple[int, ...]:
+    assert ins.op == "load_const"
+    return tuple(ins.attrs["value"])
+
+
+def const_of(v: Value) -> tuple[int, ...] | None:
+    """Raw bits of each component if ``v`` is a load_const, else None."""
+    p = v.parent
+    if p is not None and p.op == "load_const":
+        return tuple(p.attrs["value"])
+    return None

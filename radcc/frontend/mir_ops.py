@@ -1,0 +1,577 @@
+"""The MIR opcode table and the semantics of every ALU opcode, as NumPy code.
+
+``ALU_OPS[name]`` gives the number of sources and the type each source and the
+result are read as ("int", "uint", "float", "bool"; "any" when the bits are
+moved unchanged). ``INTRINSICS[name]`` gives the sources, whether there is a
+result, and whether the intrinsic may be removed when unused (``eliminable``)
+or merged with an identical one (``reorderable``, for CSE).
+
+``eval_alu(op, dest_bits, dest_comps, srcs, src_bits, attrs)`` evaluates an ALU
+instruction on arrays of shape (components, lanes) holding raw bits (unsigned
+dtype of the bit size; ``bool`` for 1-bit values). The interpreter and the
+constant folder share it, so folding means exactly what execution means.
+Integer semantics follow NIR: shifts use the count modulo the bit size;
+division by zero gives 0 (any value is allowed: GLSL leaves it undefined).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+Arr = np.ndarray
+
+UNS = {8: np.uint8, 16: np.uint16, 32: np.uint32, 64: np.uint64}
+SIG = {8: np.int8, 16: np.int16, 32: np.int32, 64: np.int64}
+FLT = {16: np.float16, 32: np.float32, 64: np.float64}
+
+
+def raw_dtype(bits: int) -> Any:
+    return np.bool_ if bits == 1 else UNS[bits]
+
+
+def as_type(a: Arr, kind: str, bits: int) -> Arr:
+    """Reinterpret raw bits as ``kind`` (view, no copy)."""
+    if bits == 1 or kind in ("bool", "any"):
+        return a
+    if kind == "float":
+        return a.view(FLT[bits])
+    if kind == "int":
+        return a.view(SIG[bits])
+    return a
+
+
+def to_raw(a: Arr, bits: int) -> Arr:
+    """Raw bits of a typed result (same bit size)."""
+    if bits == 1:
+        return np.asarray(a, dtype=np.bool_)
+    a = np.asarray(a)
+    if a.dtype.itemsize * 8 == bits and a.dtype.kind in "uif":
+        return a.view(UNS[bits])
+    raise AssertionError(f"result of {a.dtype} for {bits} bits")
+
+
+@dataclass(frozen=True)
+class AluInfo:
+    srcs: tuple[str, ...]  # type each source is read as
+    dest: str
+    per_component: bool = True  # sources have the destination's component count
+
+
+ALU_OPS: dict[str, AluInfo] = {}
+
+
+def _def(names: str, srcs: tuple[str, ...], dest: str, per_component: bool = True) -> None:
+    for n in names.split():
+        ALU_OPS[n] = AluInfo(srcs, dest, per_component)
+
+
+I2, U2, F1, F2, F3 = ("int", "int"), ("uint", "uint"), ("float",), ("float",) * 2, ("float",) * 3
+_def("iadd isub imul imul_high idiv irem imod imin imax", I2, "int")
+_def("umul_high udiv umod umin umax uadd_carry usub_borrow", U2, "uint")
+_def("ishl ishr ushr", ("int", "uint"), "int")
+_def("iand ior ixor", U2, "uint")
+_def("inot ineg iabs isign bitfield_reverse bit_count ufind_msb ifind_msb find_lsb", ("int",), "int")
+_def("bitfield_insert", ("uint", "uint", "uint", "uint"), "uint")
+_def("ibitfield_extract", ("int", "uint", "uint"), "int")
+_def("ubitfield_extract", ("uint", "uint", "uint"), "uint")
+_def("fadd fsub fmul fdiv fmin fmax fpow fmod frem fatan2 fstep", F2, "float")
+_def("ffma flrp", F3, "float")
+_def(
+    "fneg fabs fsign ffloor fceil ftrunc fround_even ffract fsqrt frsq frcp fexp2 flog2 "
+    "fsin fcos ftan fasin facos fatan fsinh fcosh ftanh fasinh facosh fatanh fsat",
+    F1,
+    "float",
+)
+_def("fldexp", ("float", "int"), "float")
+_def("ffrexp_sig", F1, "float")
+_def("ffrexp_exp", F1, "int")
+_def("ieq ine ilt ige", I2, "bool")
+_def("ult uge", U2, "bool")
+_def("feq fneu flt fge fequ fneo fltu fgeu", F2, "bool")
+_def("fisinf", F1, "bool")
+_def("bcsel", ("bool", "any", "any"), "any")
+_def("mov", ("any",), "any", per_component=False)
+for _n in (2, 3, 4, 8, 16):
+    _def(f"vec{_n}", ("any",) * _n, "any", per_component=False)
+_def("bitcast", ("any",), "any", per_component=False)
+_def("pack_half_2x16 pack_unorm_2x16 pack_snorm_2x16", ("float",), "uint", per_component=False)
+_def("pack_unorm_4x8 pack_snorm_4x8", ("float",), "uint", per_component=False)
+_def("unpack_half_2x16 unpack_unorm_2x16 unpack_snorm_2x16", ("uint",), "float", False)
+_def("unpack_unorm_4x8 unpack_snorm_4x8", ("uint",), "float", per_component=False)
+for _b in (8, 16, 32, 64):
+    _def(f"i2i{_b} u2u{_b} f2i{_b} f2u{_b} b2i{_b}", ("any",), "int")
+for _b in (16, 32, 64):
+    _def(f"i2f{_b} u2f{_b} f2f{_b} b2f{_b}", ("any",), "float")
+
+CONVERSION = re.compile(r"^([iufb])2([iuf])(\d+)$")
+COMMUTATIVE = frozenset(
+    "iadd imul imul_high umul_high imin imax umin umax iand ior ixor fadd fmul fmin fmax "
+    "ieq ine feq fneu fequ fneo uadd_carry".split()
+)
+
+
+@dataclass(frozen=True)
+class IntrinsicInfo:
+    srcs: int  # -1: variable
+    dest: bool
+    eliminable: bool = True  # no side effect: removable when unused
+    reorderable: bool = False  # a pure function of its sources (CSE)
+
+
+INTRINSICS: dict[str, IntrinsicInfo] = {}
+
+
+def _intr(names: str, srcs: int, dest: bool, elim: bool = True, reorder: bool = False) -> None:
+    for n in names.split():
+        INTRINSICS[n] = IntrinsicInfo(srcs, dest, elim, reorder)
+
+
+SYSTEM_VALUES = (
+    "load_global_invocation_id load_local_invocation_id load_local_invocation_index "
+    "load_workgroup_id load_num_workgroups load_workgroup_size load_subgroup_size "
+    "load_subgroup_invocation load_subgroup_id load_num_subgroups load_subgroup_eq_mask "
+    "load_subgroup_ge_mask load_subgroup_gt_mask load_subgroup_le_mask load_subgroup_lt_mask"
+)
+_intr(SYSTEM_VALUES, 0, True, reorder=True)
+_intr("load_ubo load_push_constant", 1, True, reorder=True)
+_intr("get_ssbo_size", 0, True, reorder=True)
+_intr("load_ssbo load_shared", 1, True)  # reorderable when attrs["access"] has "readonly"
+_intr("store_ssbo store_shared", 2, False, elim=False)
+_intr("ssbo_atomic shared_atomic", 2, True, elim=False)
+_intr("ssbo_atomic_swap shared_atomic_swap", 3, True, elim=False)
+_intr("barrier", 0, False, elim=False)
+_intr("deref_var", 0, True, reorder=True)
+_intr("deref_array", 2, True, reorder=True)
+_intr("deref_struct", 1, True, reorder=True)
+_intr("load_deref", 1, True)
+_intr("store_deref", 2, False, elim=False)
+_intr("elect", 0, True)
+_intr("vote_all vote_any vote_ieq vote_feq ballot inverse_ballot read_first_invocation", 1, True)
+_intr("ballot_bit_count_reduce ballot_bit_count_inclusive ballot_bit_count_exclusive", 1, True)
+_intr("ballot_find_lsb ballot_find_msb", 1, True)
+_intr("ballot_bitfield_extract read_invocation shuffle shuffle_xor shuffle_up shuffle_down", 2, True)
+_intr("quad_broadcast", 2, True)
+_intr("quad_swap_horizontal quad_swap_vertical quad_swap_diagonal", 1, True)
+_intr("reduce inclusive_scan exclusive_scan", 1, True)
+
+# subgroup operations: their result depends on which lanes are active (not movable
+# across control flow, not merged across blocks by CSE)
+SUBGROUP_OPS = frozenset(
+    n for n in INTRINSICS if n.startswith(("vote_", "ballot", "read_", "shuffle", "quad_"))
+) | {"elect", "reduce", "inclusive_scan", "exclusive_scan", "inverse_ballot"}
+
+ATOMIC_OPS = ("iadd", "imin", "umin", "imax", "umax", "iand", "ior", "ixor", "xchg", "fadd",
+              "fmin", "fmax", "cmpxchg")
+REDUCTION_OPS = ("iadd", "imul", "fadd", "fmul", "imin", "umin", "fmin", "imax", "umax",
+                 "fmax", "iand", "ior", "ixor")
+
+
+def is_alu(op: str) -> bool:
+    return op in ALU_OPS
+
+
+# ---------------------------------------------------------------- evaluation
+
+
+def _trunc_div(a: Arr, b: Arr, bits: int) -> tuple[Arr, Arr]:
+    """C-style signed division and remainder (quotient toward zero), b == 0 -> 0."""
+    ai = a.astype(np.int64) if bits < 64 else a
+    bi = b.astype(np.int64) if bits < 64 else b
+    zero = bi == 0
+    bs = np.where(zero, 1, bi)
+    if bits == 64:
+        # avoid INT64_MIN / -1 overflow
+        bs = np.where((ai == np.iinfo(np.int64).min) & (bs == -1), 1, bs)
+    q = np.abs(ai) // np.abs(bs)
+    q = np.where((ai < 0) != (bs < 0), -q, q)
+    r = ai - q * bs
+    q = np.where(zero, 0, q)
+    r = np.where(zero, 0, r)
+    t = SIG[bits]
+    return q.astype(t), r.astype(t)
+
+
+def _find_msb_u(a: Arr, bits: int) -> Arr:
+    out = np.full(a.shape, -1, np.int64)
+    u = a.astype(np.uint64)
+    for i in range(bits):
+        out = np.where((u >> np.uint64(i)) & np.uint64(1), i, out)
+    return out
+
+
+def _find_lsb(a: Arr, bits: int) -> Arr:
+    out = np.full(a.shape, -1, np.int64)
+    u = a.astype(np.uint64)
+    for i in reversed(range(bits)):
+        out = np.where((u >> np.uint64(i)) & np.uint64(1), i, out)
+    return out
+
+
+def _popcount(a: Arr, bits: int) -> Arr:
+    u = a.astype(np.uint64)
+    out = np.zeros(a.shape, np.int64)
+    for i in range(bits):
+        out += ((u >> np.uint64(i)) & np.uint64(1)).astype(np.int64)
+    return out
+
+
+def _bitrev(a: Arr, bits: int) -> Arr:
+    u = a.astype(np.uint64)
+    out = np.zeros(a.shape, np.uint64)
+    for i in range(bits):
+        out |= ((u >> np.uint64(i)) & np.uint64(1)) << np.uint64(bits - 1 - i)
+    return out
+
+
+def _mul_high(a: Arr, b: Arr, bits: int, signed: bool) -> Arr:
+    if bits < 64:
+        wide = (a.astype(np.int64) * b.astype(np.int64)) if signed else (
+            a.astype(np.uint64) * b.astype(np.uint64))
+        return (wide >> bits).astype(SIG[bits] if signed else UNS[bits])
+    fa = a.ravel().tolist()
+    fb = b.ravel().tolist()
+    res = [((int(x) * int(y)) >> 64) & (2**64 - 1) for x, y in zip(fa, fb, strict=True)]
+    return np.array(res, np.uint64).reshape(a.shape)
+
+
+def _bfe(v: Arr, off: Arr, cnt: Arr, bits: int, signed: bool) -> Arr:
+    u = v.astype(np.uint64) & np.uint64((1 << bits) - 1) if bits < 64 else v.view(np.uint64)
+    off = off.astype(np.uint64) & np.uint64(bits - 1) if bits > 1 else off.astype(np.uint64)
+    cnt = cnt.astype(np.uint64)
+    out = np.zeros(v.shape, np.uint64)
+    for i in range(bits):
+        ii = np.uint64(i)
+        take = ii < cnt
+        src = off + ii
+        bit = np.where(src < np.uint64(bits), (u >> np.minimum(src, np.uint64(bits - 1))) &
+                       np.uint64(1), np.uint64(0))
+        out |= np.where(take, bit << ii, np.uint64(0))
+    if signed:
+        # sign extend from bit cnt-1
+        top = np.where(cnt > 0, cnt - np.uint64(1), np.uint64(0))
+        neg = ((out >> top) & np.uint64(1)).astype(bool) & (cnt > 0) & (cnt < np.uint64(bits))
+        ext = ~((np.uint64(1) << np.minimum(cnt, np.uint64(63))) - np.uint64(1))
+        out = np.where(neg, out | ext, out)
+    out = np.where(cnt == 0, np.uint64(0), out)
+    return (out & np.uint64((1 << bits) - 1) if bits < 64 else out).astype(UNS[bits])
+
+
+def _bfi(base: Arr, ins: Arr, off: Arr, cnt: Arr, bits: int) -> Arr:
+    b = base.astype(np.uint64)
+    i = ins.astype(np.uint64)
+    off = off.astype(np.uint64)
+    cnt = cnt.astype(np.uint64)
+    full = np.uint64((1 << bits) - 1) if bits < 64 else np.uint64(2**64 - 1)
+    m = np.where(cnt >= np.uint64(bits), full,
+                 (np.uint64(1) << np.minimum(cnt, np.uint64(63))) - np.uint64(1))
+    m = (m << np.minimum(off, np.uint64(63))) & full
+    out = (b & ~m) | ((i << np.minimum(off, np.uint64(63))) & m)
+    return (out & full).astype(UNS[bits])
+
+
+def _fround_even(x: Arr) -> Arr:
+    return np.rint(x)
+
+
+def _unorm(x: Arr, bits: int) -> Arr:
+    scale = (1 << bits) - 1
+    return np.rint(np.clip(x.astype(np.float64), 0, 1) * scale).astype(np.uint64)
+
+
+def _snorm(x: Arr, bits: int) -> Arr:
+    scale = (1 << (bits - 1)) - 1
+    v = np.rint(np.clip(x.astype(np.float64), -1, 1) * scale).astype(np.int64)
+    return (v & ((1 << bits) - 1)).astype(np.uint64)
+
+
+def _pack(parts: list[Arr], bits: int) -> Arr:
+    out = np.zeros(parts[0].shape, np.uint64)
+    for k, p in enumerate(parts):
+        out |= p.astype(np.uint64) << np.uint64(k * bits)
+    return out.astype(np.uint32)
+
+
+def _f2i(x: Arr, bits: int, signed: bool) -> Arr:
+    """Float to integer, truncating; out-of-range values saturate (NIR's behaviour on
+    AMD hardware; GLSL leaves them undefined) and NaN gives 0."""
+    t = (SIG if signed else UNS)[bits]
+    info = np.iinfo(t)
+    xf = np.nan_to_num(np.trunc(x.astype(np.float64)), nan=0.0)
+    lo, hi = float(info.min), float(info.max)
+    if bits == 64:
+        res = np.empty(x.shape, t)
+        flat = xf.ravel()
+        vals = [int(min(max(v, lo), hi)) if math.isfinite(v) else (info.max if v > 0 else
+                info.min) for v in flat.tolist()]
+        vals = [min(max(v, int(info.min)), int(info.max)) for v in vals]
+        res = np.array(vals, dtype=t).reshape(x.shape)
+        return res
+    return np.clip(xf, lo, hi).astype(t)
+
+
+def eval_alu(
+    op: str,
+    dest_bits: int,
+    dest_comps: int,
+    srcs: list[Arr],
+    src_bits: list[int],
+    attrs: dict[str, Any],
+) -> Arr:
+    """Evaluate ``op`` on raw-bit arrays of shape (components, lanes); returns raw bits."""
+    with np.errstate(all="ignore"):
+        return _eval(op, dest_bits, dest_comps, srcs, src_bits, attrs)
+
+
+def _eval(
+    op: str, db: int, dc: int, srcs: list[Arr], sb: list[int], attrs: dict[str, Any]
+) -> Arr:
+    info = ALU_OPS[op]
+    # ----- moves and vectors -----
+    if op == "mov":
+        return srcs[0][list(attrs.get("comps", range(dc)))]
+    if op.startswith("vec"):
+        return np.concatenate(srcs, axis=0)
+    if op == "bitcast":
+        a = srcs[0]
+        lanes = a.shape[1]
+        raw = np.ascontiguousarray(a.T).view(np.uint8) if sb[0] != 1 else None
+        assert raw is not None and db != 1
+        return np.ascontiguousarray(raw.view(UNS[db]).reshape(lanes, dc).T)
+    if op == "bcsel":
+        c = srcs[0]
+        if c.shape[0] != srcs[1].shape[0]:
+            c = np.broadcast_to(c, srcs[1].shape)
+        return np.where(c, srcs[1], srcs[2]).astype(raw_dtype(db))
+    m = CONVERSION.match(op)
+    if m:
+        return _convert(m.group(1), m.group(2), db, srcs[0], sb[0])
+    if not info.per_component:
+        return _pack_op(op, srcs[0], dc)
+    b0 = sb[0]
+    a = [as_type(s, k, bits) for s, k, bits in zip(srcs, info.srcs, sb, strict=True)]
+    fn = _TABLE.get(op)
+    if fn is None:
+        raise NotImplementedError(op)
+    r = fn(a, b0)
+    if info.dest == "bool":
+        return np.asarray(r, dtype=np.bool_)
+    if db == 1:
+        return np.asarray(r, dtype=np.bool_)
+    if info.dest == "float":
+        return np.asarray(r, dtype=FLT[db]).view(UNS[db])
+    r = np.asarray(r)
+    if r.dtype.kind == "f":
+        raise AssertionError(op)
+    if r.dtype.kind == "b":
+        return r.astype(UNS[db])
+    return r.astype(SIG[db] if r.dtype.kind == "i" else UNS[db], copy=False).view(UNS[db])
+
+
+def _convert(frm: str, to: str, db: int, a: Arr, sbits: int) -> Arr:
+    if frm == "b":
+        if to == "f":
+            return a.astype(FLT[db]).view(UNS[db])
+        return a.astype(UNS[db])
+    if frm == "f":
+        x = a.view(FLT[sbits])
+        if to == "f":
+            return x.astype(FLT[db]).view(UNS[db])
+        return _f2i(x, db, to == "i").view(UNS[db])
+    src = a.view(SIG[sbits]) if frm == "i" else a
+    if to == "f":
+        if db == 16:
+            return src.astype(np.float64).astype(np.float16).view(np.uint16)
+        return src.astype(FLT[db]).view(UNS[db])
+    # integer resize: sign- or zero-extend, or truncate
+    if frm == "i":
+        return src.astype(SIG[db]).view(UNS[db])
+    return src.astype(UNS[db])
+
+
+def _pack_op(op: str, a: Arr, dc: int) -> Arr:
+    if op == "pack_half_2x16":
+        h = a.view(np.float32).astype(np.float16).view(np.uint16)
+        return _pack([h[0:1], h[1:2]], 16)
+    if op == "unpack_half_2x16":
+        u = a.astype(np.uint32)
+        lo = (u & np.uint32(0xFFFF)).astype(np.uint16).view(np.float16)
+        hi = (u >> np.uint32(16)).astype(np.uint16).view(np.float16)
+        return np.concatenate([lo, hi]).astype(np.float32).view(np.uint32)
+    if op in ("pack_unorm_2x16", "pack_snorm_2x16", "pack_unorm_4x8", "pack_snorm_4x8"):
+        bits = 16 if "2x16" in op else 8
+        n = 32 // bits
+        f = a.view(np.float32)
+        conv = _unorm if "unorm" in op else _snorm
+        return _pack([conv(f[k:k + 1], bits) for k in range(n)], bits)
+    if op.startswith("unpack_"):
+        bits = 16 if "2x16" in op else 8
+        n = 32 // bits
+        u = a.astype(np.uint64)
+        parts = []
+        for k in range(n):
+            p = (u >> np.uint64(k * bits)) & np.uint64((1 << bits) - 1)
+            if "unorm" in op:
+                parts.append(p.astype(np.float64) / ((1 << bits) - 1))
+            else:
+                s = np.where(p >= (1 << (bits - 1)), p.astype(np.int64) - (1 << bits),
+                             p.astype(np.int64))
+                parts.append(np.clip(s / ((1 << (bits - 1)) - 1), -1.0, 1.0))
+        return np.concatenate(parts).astype(np.float32).view(np.uint32)
+    raise NotImplementedError(op)
+
+
+def _shift_count(b: Arr, bits: int) -> Arr:
+    return (b.astype(np.uint64) & np.uint64(bits - 1)).astype(np.uint64)
+
+
+def _shl(a: list[Arr], bits: int) -> Arr:
+    u = a[0].view(UNS[bits]).astype(np.uint64)
+    return (u << _shift_count(a[1], bits)).astype(UNS[bits])
+
+
+def _ushr(a: list[Arr], bits: int) -> Arr:
+    u = a[0].view(UNS[bits]).astype(np.uint64)
+    return (u >> _shift_count(a[1], bits)).astype(UNS[bits])
+
+
+def _ishr(a: list[Arr], bits: int) -> Arr:
+    s = a[0].astype(np.int64)
+    return (s >> _shift_count(a[1], bits).astype(np.int64)).astype(SIG[bits])
+
+
+def _fsign(x: Arr) -> Arr:
+    return np.where(np.isnan(x), x * 0, np.sign(x)).astype(x.dtype)
+
+
+def _fmod_glsl(x: Arr, y: Arr) -> Arr:
+    return (x - y * np.floor(x / y)).astype(x.dtype)
+
+
+def _ldexp(x: Arr, e: Arr) -> Arr:
+    return np.ldexp(x, np.clip(e.astype(np.int64), -2000, 2000).astype(np.int32)).astype(x.dtype)
+
+
+def _frexp_exp(x: Arr) -> Arr:
+    _, e = np.frexp(x)
+    return np.where(np.isfinite(x), e, 0).astype(np.int32)
+
+
+def _frexp_sig(x: Arr) -> Arr:
+    s, _ = np.frexp(x)
+    return s.astype(x.dtype)
+
+
+def _wide(f: Callable[[Arr], Arr]) -> Callable[[list[Arr], int], Arr]:
+    """A transcendental computed in double precision and rounded to the type."""
+
+    def g(a: list[Arr], bits: int) -> Arr:
+        x = a[0]
+        return f(x.astype(np.float64)).astype(x.dtype)
+
+    return g
+
+
+def _rhs(x: Arr) -> Arr:
+    return x
+
+
+_TABLE: dict[str, Callable[[list[Arr], int], Arr]] = {
+    "iadd": lambda a, b: a[0] + a[1],
+    "isub": lambda a, b: a[0] - a[1],
+    "imul": lambda a, b: a[0] * a[1],
+    "imul_high": lambda a, b: _mul_high(a[0], a[1], b, True),
+    "umul_high": lambda a, b: _mul_high(a[0], a[1], b, False),
+    "idiv": lambda a, b: _trunc_div(a[0], a[1], b)[0],
+    "irem": lambda a, b: _trunc_div(a[0], a[1], b)[1],
+    "imod": lambda a, b: np.where(a[1] == 0, 0, np.mod(a[0], np.where(a[1] == 0, 1, a[1]))),
+    "udiv": lambda a, b: np.where(a[1] == 0, 0, a[0] // np.where(a[1] == 0, 1, a[1])),
+    "umod": lambda a, b: np.where(a[1] == 0, 0, a[0] % np.where(a[1] == 0, 1, a[1])),
+    "imin": lambda a, b: np.minimum(a[0], a[1]),
+    "imax": lambda a, b: np.maximum(a[0], a[1]),
+    "umin": lambda a, b: np.minimum(a[0], a[1]),
+    "umax": lambda a, b: np.maximum(a[0], a[1]),
+    "uadd_carry": lambda a, b: (a[0] + a[1] < a[0]).astype(UNS[b]),
+    "usub_borrow": lambda a, b: (a[0] < a[1]).astype(UNS[b]),
+    "ishl": _shl,
+    "ishr": _ishr,
+    "ushr": _ushr,
+    "iand": lambda a, b: a[0] & a[1],
+    "ior": lambda a, b: a[0] | a[1],
+    "ixor": lambda a, b: a[0] ^ a[1],
+    "inot": lambda a, b: ~a[0],
+    "ineg": lambda a, b: -a[0] if b > 1 else a[0],
+    "iabs": lambda a, b: np.abs(a[0]),
+    "isign": lambda a, b: np.sign(a[0]),
+    "bitfield_reverse": lambda a, b: _bitrev(a[0], b).astype(UNS[b]),
+    "bit_count": lambda a, b: _popcount(a[0], b),
+    "ufind_msb": lambda a, b: _find_msb_u(a[0].view(UNS[b]), b),
+    "ifind_msb": lambda a, b: _find_msb_u(np.where(a[0] < 0, ~a[0], a[0]).view(UNS[b]), b),
+    "find_lsb": lambda a, b: _find_lsb(a[0].view(UNS[b]), b),
+    "bitfield_insert": lambda a, b: _bfi(a[0], a[1], a[2], a[3], b),
+    "ibitfield_extract": lambda a, b: _bfe(a[0], a[1], a[2], b, True),
+    "ubitfield_extract": lambda a, b: _bfe(a[0], a[1], a[2], b, False),
+    "fadd": lambda a, b: a[0] + a[1],
+    "fsub": lambda a, b: a[0] - a[1],
+    "fmul": lambda a, b: a[0] * a[1],
+    "fdiv": lambda a, b: a[0] / a[1],
+    "ffma": lambda a, b: (a[0].astype(np.float64) * a[1] + a[2]).astype(a[0].dtype)
+    if b < 64 else a[0] * a[1] + a[2],
+    "flrp": lambda a, b: a[0] * (1 - a[2]) + a[1] * a[2],
+    "fmin": lambda a, b: np.fmin(a[0], a[1]),
+    "fmax": lambda a, b: np.fmax(a[0], a[1]),
+    "fstep": lambda a, b: np.where(a[1] < a[0], 0.0, 1.0).astype(a[0].dtype),
+    "fpow": lambda a, b: np.power(a[0].astype(np.float64), a[1]).astype(a[0].dtype),
+    "fmod": lambda a, b: _fmod_glsl(a[0], a[1]),
+    "frem": lambda a, b: np.fmod(a[0], a[1]),
+    "fatan2": lambda a, b: np.arctan2(a[0].astype(np.float64), a[1]).astype(a[0].dtype),
+    "fneg": lambda a, b: -a[0],
+    "fabs": lambda a, b: np.abs(a[0]),
+    "fsign": lambda a, b: _fsign(a[0]),
+    "ffloor": lambda a, b: np.floor(a[0]),
+    "fceil": lambda a, b: np.ceil(a[0]),
+    "ftrunc": lambda a, b: np.trunc(a[0]),
+    "fround_even": lambda a, b: _fround_even(a[0]),
+    "ffract": lambda a, b: a[0] - np.floor(a[0]),
+    "fsat": lambda a, b: np.clip(a[0], 0, 1),
+    "fsqrt": lambda a, b: np.sqrt(a[0]),
+    "frsq": _wide(lambda x: 1 / np.sqrt(x)),
+    "frcp": _wide(lambda x: 1 / x),
+    "fexp2": _wide(np.exp2),
+    "flog2": _wide(np.log2),
+    "fsin": _wide(np.sin),
+    "fcos": _wide(np.cos),
+    "ftan": _wide(np.tan),
+    "fasin": _wide(np.arcsin),
+    "facos": _wide(np.arccos),
+    "fatan": _wide(np.arctan),
+    "fsinh": _wide(np.sinh),
+    "fcosh": _wide(np.cosh),
+    "ftanh": _wide(np.tanh),
+    "fasinh": _wide(np.arcsinh),
+    "facosh": _wide(np.arccosh),
+    "fatanh": _wide(np.arctanh),
+    "fldexp": lambda a, b: _ldexp(a[0], a[1]),
+    "ffrexp_sig": lambda a, b: _frexp_sig(a[0]),
+    "ffrexp_exp": lambda a, b: _frexp_exp(a[0]),
+    "fisinf": lambda a, b: np.isinf(a[0]),
+    "ieq": lambda a, b: a[0] == a[1],
+    "ine": lambda a, b: a[0] != a[1],
+    "ilt": lambda a, b: a[0] < a[1],
+    "ige": lambda a, b: a[0] >= a[1],
+    "ult": lambda a, b: a[0] < a[1],
+    "uge": lambda a, b: a[0] >= a[1],
+    "feq": lambda a, b: a[0] == a[1],
+    "fneu": lambda a, b: a[0] != a[1],
+    "flt": lambda a, b: a[0] < a[1],
+    "fge": lambda a, b: a[0] >= a[1],
+    "fequ": lambda a, b: (a[0] == a[1]) | np.isnan(a[0]) | np.isnan(a[1]),
+    "fneo": lambda a, b: (a[0] != a[1]) & ~np.isnan(a[0]) & ~np.isnan(a[1]),
+    "fltu": lambda a, b: ~(a[0] >= a[1]),
+    "fgeu": lambda a, b: ~(a[0] < a[1]),
+}
