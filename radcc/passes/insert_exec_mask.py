@@ -41,7 +41,10 @@ is empty. Per block kind (in this order, as ACO):
 - *merge*: EXEC is restored from the mask saved by the branch block
   (``exec = p_parallelcopy %saved``, after the block's phis);
 - *loop exit*: the header's phis are completed; with a divergent break or
-  continue EXEC is restored (the restore mask, or the active lanes);
+  continue EXEC is restored (the restore mask, or the active lanes); the
+  stack is the preheader's again, its top mask of the kind it had there (a
+  loop without a divergent break runs with its active lanes in place of
+  that mask, which must not stay a loop mask for the jumps after the loop);
 - where two linear paths join with different saved masks (an invert block
   after a break in the then side, a loop exit, a uniform merge after a
   break), the masks get ``p_linear_phi`` instructions.
@@ -89,6 +92,7 @@ class _Loop:
     num_masks: int
     divergent_break: bool
     divergent_continue: bool
+    outer_loop: bool  # the loop flag of the mask the loop's active lanes replace
     phi: Instruction | None = None  # the header phi of the active lanes
 
 
@@ -185,6 +189,10 @@ class _ExecMask:
             for k in range(n):
                 stack.append(self.join(block, at, preds, k))
                 at = self.phi_end(block)
+            # without a divergent break the loop's active lanes replaced the
+            # entry's top mask: give it back its own kind (a later divergent
+            # continue of an outer loop must find that loop's mask below it)
+            stack[n - 1].loop = loop.outer_loop
         elif len(preds) == 1:
             stack = [_Mask(m.op, m.loop) for m in self.stacks[preds[0]]]
         else:
@@ -347,11 +355,12 @@ class _ExecMask:
             elif lb.kind & BlockKind.CONTINUE:
                 div_cont = True
         stack = self.stacks[idx]
+        outer_loop = stack[-1].loop
         if div_break or div_cont:
             restore = self.materialize(idx, len(stack) - 1)
             if div_break:
                 stack.append(_Mask(restore))
-        self.loops.append(_Loop(header, len(stack), div_break, div_cont))
+        self.loops.append(_Loop(header, len(stack), div_break, div_cont, outer_loop))
 
     # -- driver ------------------------------------------------------------------
     def run(self) -> None:

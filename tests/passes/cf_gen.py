@@ -13,6 +13,9 @@ Statements (tuples):
 - ``("loop", limit, body)``: a loop; its own counter is incremented first
   and the loop breaks (divergently) once it exceeds ``limit & 7`` (VGPR
   variable `limit` before the loop);
+- ``("uloop", n, body)``: a loop with an SGPR counter (``p_linear_phi``)
+  and a uniform break once the counter exceeds the constant n: its only
+  divergent jumps are the body's;
 - ``("break",)`` / ``("continue",)``: last statement of an if side in a loop.
 
 Variables: VGPRs ``v0..`` (initialised from the inputs), booleans ``b0..``,
@@ -26,8 +29,8 @@ import random
 from dataclasses import dataclass, field
 
 from radcc.ir.builder import Builder
-from radcc.ir.program import Block, BlockKind, Operand, Program
-from radcc.ir.regclass import PhysReg, s1, v1
+from radcc.ir.program import Block, BlockKind, Instruction, Operand, Program
+from radcc.ir.regclass import PhysReg, Temp, s1, v1
 from radcc.target import get_target
 
 _VOPS = {"add": "v_add_nc_u32", "sub": "v_sub_nc_u32", "xor": "v_xor_b32", "and": "v_and_b32",
@@ -59,6 +62,8 @@ class Gen:
         self.nv, self.nb, self.ns = nv, nb, ns
         self.pe_break = self.pe_continue = False  # EXEC potentially empty
         self.counter = 0
+        # SGPR loop counters: (header, preheader, phi, initial value, next value)
+        self.linear_phis: list[tuple[Block, Block, Instruction, Temp, Temp]] = []
 
     # -- blocks ------------------------------------------------------------------
     def new(self, kind: BlockKind = K.NONE) -> Block:
@@ -179,7 +184,7 @@ class Gen:
             b.pseudo("p_unit_test", (), ops)
         elif op == "if":
             env = self.if_div(s, env) if s[1] == "div" else self.if_uni(s, env)
-        elif op == "loop":
+        elif op in ("loop", "uloop"):
             env = self.loop(s, env)
         elif op in ("break", "continue"):
             self.jump(op == "break", env)
@@ -323,12 +328,20 @@ class Gen:
         return env
 
     def loop(self, s: tuple, env: dict) -> dict:
-        _, limit, body = s
-        cname = f"c{self.counter}"
-        self.counter += 1
+        """A loop: ``("loop", limit, body)`` has a VGPR counter and a divergent
+        guard break (once the counter exceeds ``limit & 7``);
+        ``("uloop", n, body)`` an SGPR counter (``p_linear_phi`` in the header)
+        and a uniform guard break once it exceeds the constant n."""
+        kind, limit, body = s
+        uniform = kind == "uloop"
         env = dict(env)
-        env[cname] = self.bld(self.cur).vop1("v_mov_b32", v1, Operand.c32(0)).temp
-        lim = self.bld(self.cur).vop2("v_and_b32", v1, Operand.c32(7), env[limit]).temp
+        if not uniform:
+            cname = f"c{self.counter}"
+            self.counter += 1
+            env[cname] = self.bld(self.cur).vop1("v_mov_b32", v1, Operand.c32(0)).temp
+            lim = self.bld(self.cur).vop2("v_and_b32", v1, Operand.c32(7), env[limit]).temp
+        else:
+            init = self.bld(self.cur).sop1("s_mov_b32", s1, Operand.c32(0), scc=False).temp
         pre = self.cur
         self.logical_end(pre)
         pre.kind |= K.LOOP_PREHEADER | K.UNIFORM
@@ -348,17 +361,26 @@ class Gen:
             phi = hb.pseudo("p_phi", [rc], [env[name]], **fields)
             lp.phis[name] = phi.instr
             henv[name] = phi.temp
+        if uniform:
+            uphi = hb.pseudo("p_linear_phi", [s1], [init])
         self.logical_start(header)
         saved = (self.divergent_if, self.has_divergent_branch, self.pe_break, self.pe_continue)
         self.divergent_if = False
         self.has_divergent_branch = False
         self.loops.append(lp)
         self.cur = header
-        # the counter and the guard
-        henv = self.stmt(("vop", cname, cname, "add", 1), henv)
-        g = self.bld(self.cur).vop3("v_cmp_gt_u32", self.lm, henv[cname], lim).temp
-        henv["__guard"] = g
-        body_env = self.stmt(("if", "div", "__guard", [("break",)], []), henv)
+        if uniform:
+            # the counter and the uniform guard
+            inc = self.bld(header).sop2("s_add_u32", s1, uphi.temp, Operand.c32(1)).temp
+            self.linear_phis.append((header, pre, uphi.instr, init, inc))
+            henv["__uc"] = inc
+            body_env = self.stmt(("if", "uni", ("__uc", "gt", limit), [("break",)], []), henv)
+        else:
+            # the counter and the guard
+            henv = self.stmt(("vop", cname, cname, "add", 1), henv)
+            g = self.bld(self.cur).vop3("v_cmp_gt_u32", self.lm, henv[cname], lim).temp
+            henv["__guard"] = g
+            body_env = self.stmt(("if", "div", "__guard", [("break",)], []), henv)
         body_env = self.stmts(body, body_env)
         if not self.has_branch:
             latch = self.cur
@@ -464,6 +486,8 @@ class Gen:
                 br.fields["targets"] = [b.linear_succs[0]]
             elif br is not None and br.opcode == "p_cbranch_z":
                 br.fields["targets"] = [b.linear_succs[1], b.linear_succs[0]]
+        for header, pre, phi, init, inc in self.linear_phis:
+            phi.operands = [Operand(init if q == pre.index else inc) for q in header.linear_preds]
 
 
 def build(tree: list, nv: int = 2, nb: int = 2, ns: int = 1, wave: int = 32) -> Program:
@@ -480,7 +504,9 @@ def inputs_for(program: Program, rng: random.Random, nv: int, ns: int) -> list:
 # random trees
 # ---------------------------------------------------------------------------
 def random_tree(rng: random.Random, nv: int = 2, nb: int = 2, ns: int = 1,
-                size: int = 12, max_depth: int = 3) -> list:
+                size: int = 12, max_depth: int = 3, uniform_loops: bool = False) -> list:
+    """A random statement tree; with `uniform_loops`, a loop is a ``uloop``
+    (uniform guard) half the time (the draws are otherwise the same)."""
     budget = [size]
     tag = [0]
 
@@ -521,7 +547,10 @@ def random_tree(rng: random.Random, nv: int = 2, nb: int = 2, ns: int = 1,
                                                rng.choice(["lt", "eq", "lg"]),
                                                rng.randrange(12)), then, els))
             elif depth < max_depth and r < 0.4:
-                out.append(("loop", f"v{rng.randrange(nv)}", block(depth + 1, True)))
+                if uniform_loops and rng.random() < 0.5:
+                    out.append(("uloop", rng.randrange(4), block(depth + 1, True)))
+                else:
+                    out.append(("loop", f"v{rng.randrange(nv)}", block(depth + 1, True)))
             else:
                 out.append(simple())
         tag[0] += 1

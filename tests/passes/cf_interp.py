@@ -8,7 +8,9 @@ Two readings of one program, written independently of the passes:
   branch) sends the lane to the then side (logical_succs[0]) when its bit of
   %c is set, else to the else side; a uniform branch follows its condition;
   a ``p_phi`` (``boolean`` or not) picks the operand of the logical
-  predecessor the lane came from. A lane's view of a lane mask is its own
+  predecessor the lane came from, a ``p_linear_phi`` (a uniform SGPR) that
+  of the linear predecessor it passed (that block, or the linear-only
+  helper after it: a divergent continue's way to the loop header). A lane's view of a lane mask is its own
   bit (`v_cmp` gives ``bit << lane``), so SALU bitwise ops on lane masks
   mean per-lane boolean ops. EXEC is never read (the source has none).
 - `run_linear(program, inputs, exec_mask)`: what the wave executes after
@@ -161,6 +163,18 @@ class _Logical(_Base):
                 other = t[1] if len(t) > 1 else next(s for s in succs if s != t[0])
                 blk = self.p.blocks[t[0] if go else other]
 
+    def linear_pred_of(self, blk: Block, prev: int | None) -> int | None:
+        """The index of the linear predecessor of `blk` a lane coming from
+        logical predecessor `prev` passes: prev itself, or the linear-only
+        helper block after prev (a divergent continue's way to the header)."""
+        if prev in blk.linear_preds:
+            return blk.linear_preds.index(prev)
+        for k, q in enumerate(blk.linear_preds):
+            qb = self.p.blocks[q]
+            if not qb.logical_preds and qb.linear_preds == [prev]:
+                return k
+        return None
+
     def read(self, lane: int, o: Operand, vals: dict[int, int]) -> int:
         if o.const is not None:
             return o.const
@@ -182,10 +196,11 @@ class _Logical(_Base):
             return
         if op in ("p_phi", "p_linear_phi"):
             preds = blk.logical_preds if op == "p_phi" else blk.linear_preds
-            if prev not in preds:
+            k = self.linear_pred_of(blk, prev) if op == "p_linear_phi" else \
+                preds.index(prev) if prev in preds else None
+            if k is None:
                 raise InterpError(f"lane {lane} enters BB{blk.index} from BB{prev}")
-            vals[instr.definitions[0].temp.id] = self.read(lane, instr.operands[
-                preds.index(prev)], vals)
+            vals[instr.definitions[0].temp.id] = self.read(lane, instr.operands[k], vals)
             return
         x = [self.read(lane, o, vals) for o in instr.operands]
         if op == "p_parallelcopy":
