@@ -1,0 +1,171 @@
+"""algebraic: a small table of algebraic rewrites (after NIR's opt_algebraic).
+
+Each rule is ``(search, replace)``: a search is ``(opcode, operand...)`` where an
+operand is a variable name (``"a"`` matches any value; a repeated name must be
+the same value), a number (a constant whose every component equals it, read in
+the opcode's source type: integers as raw bits of the size, floats as floats),
+``"#p"`` (any constant that is a power of two, bound as an integer), or a
+nested search on the defining instruction. A replacement is a variable, a
+number (a constant of the destination's size and type), or ``(opcode, ...)``
+built with the destination's size; ``log2(p)`` and ``p-1`` stand for the
+bound power of two. Commutative opcodes also match with their two sources swapped.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..mir import Instr, MirShader, Value, const_of, mask, rewrite_uses
+from ..mir_builder import float_bits
+from ..mir_ops import ALU_OPS, COMMUTATIVE
+
+Rule = tuple[tuple[Any, ...], Any]
+
+RULES: list[Rule] = [
+    (("iadd", "a", 0), "a"),
+    (("isub", "a", 0), "a"),
+    (("isub", "a", "a"), 0),
+    (("imul", "a", 1), "a"),
+    (("imul", "a", 0), 0),
+    (("imul", "a", "#p"), ("ishl", "a", "log2(p)")),
+    (("udiv", "a", 1), "a"),
+    (("udiv", "a", "#p"), ("ushr", "a", "log2(p)")),
+    (("umod", "a", "#p"), ("iand", "a", "p-1")),
+    (("iand", "a", 0), 0),
+    (("iand", "a", -1), "a"),
+    (("iand", "a", "a"), "a"),
+    (("ior", "a", 0), "a"),
+    (("ior", "a", -1), -1),
+    (("ior", "a", "a"), "a"),
+    (("ixor", "a", 0), "a"),
+    (("ixor", "a", "a"), 0),
+    (("ishl", "a", 0), "a"),
+    (("ishr", "a", 0), "a"),
+    (("ushr", "a", 0), "a"),
+    (("ineg", ("ineg", "a")), "a"),
+    (("inot", ("inot", "a")), "a"),
+    (("fneg", ("fneg", "a")), "a"),
+    (("fabs", ("fabs", "a")), ("fabs", "a")),
+    (("fabs", ("fneg", "a")), ("fabs", "a")),
+    (("fmul", "a", 1.0), "a"),
+    (("fadd", "a", -0.0), "a"),
+    (("bcsel", "c", "a", "a"), "a"),
+    (("bcsel", ("inot", "c"), "a", "b"), ("bcsel", "c", "b", "a")),
+    (("ieq", "a", "a"), True),
+    (("ine", "a", "a"), False),
+    (("inot", ("ilt", "a", "b")), ("ige", "a", "b")),
+    (("inot", ("ige", "a", "b")), ("ilt", "a", "b")),
+    (("inot", ("ult", "a", "b")), ("uge", "a", "b")),
+    (("inot", ("uge", "a", "b")), ("ult", "a", "b")),
+    (("inot", ("ieq", "a", "b")), ("ine", "a", "b")),
+    (("inot", ("ine", "a", "b")), ("ieq", "a", "b")),
+    (("inot", ("feq", "a", "b")), ("fneu", "a", "b")),
+    (("inot", ("fneu", "a", "b")), ("feq", "a", "b")),
+]
+
+
+def _const_matches(v: Value, want: Any, kind: str) -> bool:
+    c = const_of(v)
+    if c is None:
+        return False
+    bits = v.bit_size
+    if isinstance(want, bool):
+        want = int(want)
+    if kind == "float" and bits > 1:
+        raw = float_bits(float(want), bits)
+    else:
+        raw = int(want) & mask(bits)
+    return all(x == raw for x in c)
+
+
+def _match(pat: Any, v: Value, kind: str, env: dict[str, Any]) -> bool:
+    if isinstance(pat, str):
+        if pat == "#p":
+            c = const_of(v)
+            if c is None or len(set(c)) != 1 or c[0] == 0 or c[0] & (c[0] - 1) or \
+                    v.bit_size == 1:
+                return False
+            env["p"] = c[0]
+            return True
+        if pat in env:
+            return env[pat] is v
+        env[pat] = v
+        return True
+    if isinstance(pat, tuple):
+        p = v.parent
+        return p is not None and _match_instr(pat, p, env)
+    return _const_matches(v, pat, kind)
+
+
+def _match_instr(pat: tuple[Any, ...], ins: Instr, env: dict[str, Any]) -> bool:
+    op = pat[0]
+    if ins.op != op or len(pat) - 1 != len(ins.srcs):
+        return False
+    info = ALU_OPS[op]
+    orders = [list(range(len(ins.srcs)))]
+    if op in COMMUTATIVE and len(ins.srcs) == 2:
+        orders.append([1, 0])
+    for order in orders:
+        trial = dict(env)
+        if all(_match(pat[1 + k], ins.srcs[i], info.srcs[i], trial)
+               for k, i in enumerate(order)):
+            env.clear()
+            env.update(trial)
+            return True
+    return False
+
+
+def _build(rep: Any, ins: Instr, env: dict[str, Any], out: list[Instr],
+           shader: MirShader) -> Value:
+    d = ins.dest
+    assert d is not None
+    if isinstance(rep, str) and rep in env:
+        v = env[rep]
+        assert isinstance(v, Value)
+        return v
+    if isinstance(rep, str):
+        p = env["p"]
+        val = p.bit_length() - 1 if rep == "log2(p)" else p - 1
+        bits = 32 if rep == "log2(p)" else d.bit_size
+        c = shader.new_value(bits, d.num_components)
+        out.append(Instr("load_const", c, [], {"value": (val,) * d.num_components}))
+        return c
+    if isinstance(rep, tuple):
+        srcs = [_build(r, ins, env, out, shader) for r in rep[1:]]
+        bits = 1 if ALU_OPS[rep[0]].dest == "bool" else d.bit_size
+        v = shader.new_value(bits, d.num_components)
+        out.append(Instr(rep[0], v, srcs))
+        return v
+    kind = ALU_OPS[ins.op].dest
+    if kind == "float" and d.bit_size > 1:
+        raw = float_bits(float(rep), d.bit_size)
+    else:
+        raw = int(rep) & mask(d.bit_size)
+    c = shader.new_value(d.bit_size, d.num_components)
+    out.append(Instr("load_const", c, [], {"value": (raw,) * d.num_components}))
+    return c
+
+
+def algebraic(shader: MirShader) -> bool:
+    mapping: dict[Value, Value] = {}
+    for b in shader.blocks():
+        new_list: list[Instr] = []
+        for ins in b.instrs:
+            if ins.op in ALU_OPS and ins.dest is not None and ins.dest not in mapping:
+                for search, rep in RULES:
+                    env: dict[str, Any] = {}
+                    if _match_instr(search, ins, env):
+                        extra: list[Instr] = []
+                        v = _build(rep, ins, env, extra, shader)
+                        if (v.bit_size, v.num_components) != (ins.dest.bit_size,
+                                                              ins.dest.num_components):
+                            continue
+                        for e in extra:
+                            e.block = b
+                        new_list.extend(extra)
+                        mapping[ins.dest] = v
+                        break
+            new_list.append(ins)
+        b.instrs = new_list
+    rewrite_uses(shader, mapping)
+    return bool(mapping)

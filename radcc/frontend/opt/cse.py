@@ -1,0 +1,87 @@
+"""cse: dominator-tree value numbering (NIR's opt_cse / ACO's value numbering).
+
+Two instructions are the same value when they have the same opcode, sources,
+attributes and destination size, and the instruction is pure: ALU opcodes,
+constants, the reorderable intrinsics (system values, uniform-buffer and
+push-constant loads, derefs) and loads of read-only storage buffers. The later
+one is replaced when the earlier one dominates it. Subgroup operations and
+other loads are never merged (their results depend on the active lanes or on
+stores in between)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..mir import Block, Instr, MirShader, Value, rewrite_uses
+from ..mir_cfg import build_cfg
+from ..mir_ops import ALU_OPS, INTRINSICS
+
+
+def _hashable(x: Any) -> Any:
+    if isinstance(x, list | tuple):
+        return tuple(_hashable(y) for y in x)
+    if isinstance(x, dict):
+        return tuple(sorted((k, _hashable(v)) for k, v in x.items()))
+    return x
+
+
+def _key(ins: Instr) -> Any | None:
+    d = ins.dest
+    if d is None:
+        return None
+    op = ins.op
+    pure = op in ALU_OPS or op == "load_const"
+    if not pure:
+        info = INTRINSICS.get(op)
+        pure = info is not None and info.reorderable
+        if op == "load_ssbo" and ins.attrs.get("access") == "readonly":
+            pure = True
+    if not pure:
+        return None
+    return (op, tuple(id(s) for s in ins.srcs), _hashable(ins.attrs), d.bit_size,
+            d.num_components)
+
+
+def cse(shader: MirShader) -> bool:
+    cfg = build_cfg(shader)
+    children = cfg.children()
+    table: dict[Any, Value] = {}
+    mapping: dict[Value, Value] = {}
+
+    def look(v: Value) -> Value:
+        while v in mapping:
+            v = mapping[v]
+        return v
+
+    def walk(b: Block) -> None:
+        added: list[Any] = []
+        keep: list[Instr] = []
+        for ins in b.instrs:
+            ins.srcs = [look(s) for s in ins.srcs]
+            k = _key(ins)
+            if k is not None:
+                prev = table.get(k)
+                if prev is not None:
+                    assert ins.dest is not None
+                    mapping[ins.dest] = prev
+                    continue
+                assert ins.dest is not None
+                table[k] = ins.dest
+                added.append(k)
+            keep.append(ins)
+        b.instrs = keep
+        for c in children.get(b, []):
+            walk(c)
+        for k in added:
+            del table[k]
+
+    import sys
+
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(old, 10000))
+    try:
+        walk(cfg.entry)
+    finally:
+        sys.setrecursionlimit(old)
+    rewrite_uses(shader, mapping)
+    return bool(mapping)

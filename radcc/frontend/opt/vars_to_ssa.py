@@ -1,0 +1,205 @@
+"""vars_to_ssa: promote local variables to SSA values (NIR's lower_vars_to_ssa).
+
+A variable is promoted when every deref of it has constant indices and is only
+loaded, stored or further dereferenced; each scalar/vector leaf of it (a
+struct member, an array element at a constant index) becomes its own SSA
+variable. Phis are placed on the iterated dominance frontier of the stores
+(Cytron et al.) and the loads renamed in a dominator-tree walk; a load with no
+store before it reads an ``undef``. Variables indexed with a non-constant index
+stay in memory as local arrays (``load_deref``/``store_deref``) for a later
+lowering to registers or scratch. Unused phis are left to dead code elimination.
+"""
+
+from __future__ import annotations
+
+from ..mir import (
+    ArrayType,
+    Block,
+    Instr,
+    LocalVar,
+    MirShader,
+    StructType,
+    Value,
+    const_of,
+    leaf_count,
+    member_leaf_offset,
+    rewrite_uses,
+)
+from ..mir_cfg import build_cfg
+
+Slot = tuple[LocalVar, int]
+
+
+def _leaf_of(d: Value, memo: dict[Value, int | None]) -> int | None:
+    """Constant leaf index of a deref chain, None when an index is not constant."""
+    if d in memo:
+        return memo[d]
+    p = d.parent
+    assert p is not None
+    r: int | None
+    if p.op == "deref_var":
+        r = 0
+    elif p.op == "deref_struct":
+        base = _leaf_of(p.srcs[0], memo)
+        st = p.srcs[0].parent.attrs["type"] if p.srcs[0].parent else None
+        assert isinstance(st, StructType)
+        r = None if base is None else base + member_leaf_offset(st, p.attrs["index"])
+    elif p.op == "deref_array":
+        base = _leaf_of(p.srcs[0], memo)
+        c = const_of(p.srcs[1])
+        at = p.srcs[0].parent.attrs["type"] if p.srcs[0].parent else None
+        assert isinstance(at, ArrayType)
+        if base is None or c is None:
+            r = None
+        else:
+            idx = c[0]
+            if idx >= at.length:
+                r = None  # out of bounds: keep it in memory (undefined either way)
+            else:
+                r = base + idx * leaf_count(at.element)
+    else:
+        r = None
+    memo[d] = r
+    return r
+
+
+def vars_to_ssa(shader: MirShader) -> bool:
+    memo: dict[Value, int | None] = {}
+    promotable: dict[LocalVar, bool] = {}
+    accesses: list[tuple[Instr, Slot]] = []
+    for ins in shader.instrs():
+        if ins.op.startswith("deref_"):
+            var = ins.attrs["var"]
+            promotable.setdefault(var, True)
+            assert ins.dest is not None
+            if _leaf_of(ins.dest, memo) is None:
+                promotable[var] = False
+        elif ins.op in ("load_deref", "store_deref"):
+            d = ins.srcs[0]
+            assert d.parent is not None
+            var = d.parent.attrs["var"]
+            leaf = _leaf_of(d, memo)
+            if leaf is None:
+                promotable[var] = False
+            else:
+                accesses.append((ins, (var, leaf)))
+            if ins.op == "store_deref" and ins.srcs[1].parent is not None and \
+                    ins.srcs[1].parent.op.startswith("deref_"):
+                promotable[var] = False
+        else:
+            for s in ins.srcs:
+                if s.parent is not None and s.parent.op.startswith("deref_"):
+                    promotable[s.parent.attrs["var"]] = False
+    accesses = [(i, s) for i, s in accesses if promotable.get(s[0], False)]
+    if not accesses:
+        return False
+    cfg = build_cfg(shader)
+    slot_type: dict[Slot, tuple[int, int]] = {}
+    def_blocks: dict[Slot, set[Block]] = {}
+    by_instr: dict[Instr, Slot] = {}
+    for ins, slot in accesses:
+        by_instr[ins] = slot
+        if ins.op == "store_deref":
+            v = ins.srcs[1]
+            slot_type[slot] = (v.bit_size, v.num_components)
+            assert ins.block is not None
+            def_blocks.setdefault(slot, set()).add(ins.block)
+        else:
+            assert ins.dest is not None
+            slot_type.setdefault(slot, (ins.dest.bit_size, ins.dest.num_components))
+    # phi placement
+    df = cfg.frontiers()
+    phi_slot: dict[Instr, Slot] = {}
+    for slot, blocks in def_blocks.items():
+        work = [b for b in blocks if cfg.reachable(b)]
+        placed: set[Block] = set()
+        while work:
+            b = work.pop()
+            for f in df.get(b, ()):
+                if f in placed:
+                    continue
+                placed.add(f)
+                bits, n = slot_type[slot]
+                phi = Instr("phi", shader.new_value(bits, n))
+                f.insert(0, phi)
+                phi_slot[phi] = slot
+                if f not in blocks:
+                    work.append(f)
+    # renaming
+    entry = cfg.entry
+    undefs: dict[Slot, Value] = {}
+
+    def undef(slot: Slot) -> Value:
+        if slot not in undefs:
+            bits, n = slot_type[slot]
+            v = shader.new_value(bits, n)
+            entry.insert(0, Instr("undef", v))
+            undefs[slot] = v
+        return undefs[slot]
+
+    mapping: dict[Value, Value] = {}
+    children = cfg.children()
+    dead: list[Instr] = []
+    stacks: dict[Slot, list[Value]] = {}
+
+    def look(v: Value) -> Value:
+        while v in mapping:
+            v = mapping[v]
+        return v
+
+    def rename(b: Block) -> None:
+        pushed: list[Slot] = []
+        for ins in list(b.instrs):
+            if ins.op == "phi" and ins in phi_slot:
+                slot = phi_slot[ins]
+                assert ins.dest is not None
+                stacks.setdefault(slot, []).append(ins.dest)
+                pushed.append(slot)
+            elif ins in by_instr:
+                slot = by_instr[ins]
+                if ins.op == "load_deref":
+                    st = stacks.get(slot)
+                    cur = st[-1] if st else undef(slot)
+                    assert ins.dest is not None
+                    mapping[ins.dest] = cur
+                else:
+                    stacks.setdefault(slot, []).append(look(ins.srcs[1]))
+                    pushed.append(slot)
+                dead.append(ins)
+        for s in cfg.succs[b]:
+            for phi in s.phis:
+                if phi in phi_slot:
+                    slot = phi_slot[phi]
+                    st = stacks.get(slot)
+                    phi.srcs.append(st[-1] if st else undef(slot))
+                    phi.preds.append(b)
+        for c in children.get(b, []):
+            rename(c)
+        for slot in pushed:
+            stacks[slot].pop()
+
+    import sys
+
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(old, 10000))
+    try:
+        rename(entry)
+    finally:
+        sys.setrecursionlimit(old)
+    # phis in unreachable blocks / with unreachable preds: drop the phi entirely
+    for phi in phi_slot:
+        assert phi.block is not None
+        if not cfg.reachable(phi.block):
+            dead.append(phi)
+    for ins in dead:
+        assert ins.block is not None
+        ins.block.instrs.remove(ins)
+    # accesses in unreachable blocks were not renamed: loads read undef
+    for ins, slot in accesses:
+        if ins.op == "load_deref" and ins.dest is not None and ins.dest not in mapping:
+            mapping[ins.dest] = undef(slot)
+        blk = ins.block
+        if blk is not None and ins in blk.instrs:
+            blk.instrs.remove(ins)
+    rewrite_uses(shader, mapping)
+    return True
