@@ -404,6 +404,8 @@ class _Parser:
         expect_comment = False
         lines = self.text.split("\n")
         for lineno, raw in enumerate(lines, 1):
+            if raw.lstrip().startswith("//"):
+                continue  # a comment line
             ln = _Line(self, raw, lineno)
             if ln.at_end():
                 continue

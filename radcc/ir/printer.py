@@ -3,7 +3,8 @@
 `print_program(p)` and `parse_program(text)` (parser.py) round-trip:
 ``print_program(parse_program(print_program(p))) == print_program(p)``.
 
-Syntax (one item per line; blank lines are ignored by the parser)::
+Syntax (one item per line; blank lines and lines starting with ``//`` are
+ignored by the parser)::
 
     program gfx1100 wave32 compute
     BB0

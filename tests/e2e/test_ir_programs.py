@@ -9,7 +9,8 @@ divergent branches on lane masks) with a header of ``//`` comment lines:
     // dispatch: groups=4 block=64
     // waves: 32 64                 (wave sizes it runs with; 64 uses --wave64)
     // input: a = rng.uniform(-4, 4, 256)     (optional, one per input; default random)
-    // expect: out = a * 2 + k      (NumPy; one line per checked output buffer)
+    // let: t = a * 2               (optional NumPy helper values, in order)
+    // expect: out = t + k          (NumPy; one line per checked output buffer)
     // rtol: 1e-6                   (optional, for float outputs)
 
 Inputs are drawn from a seeded generator; the expectation is evaluated with
@@ -33,7 +34,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from radcc.emu.api import Zeros, load
+from radcc.emu.api import load
 from radcc.ir.parser import parse_program
 from radcc.llc import check_demand, kernel_args
 from radcc.passes.emit_program import emit_code_object, emit_program
@@ -70,6 +71,7 @@ class Spec:
     block: int
     waves: list[int]
     inputs: dict[str, str] = field(default_factory=dict)
+    lets: list[tuple[str, str]] = field(default_factory=list)
     expect: dict[str, str] = field(default_factory=dict)
     rtol: float = 0.0
 
@@ -80,7 +82,7 @@ def parse_header(path: Path) -> Spec:
     kv: dict[str, list[str]] = {}
     for ln in head:
         key, sep, val = ln.partition(":")
-        if sep and key in ("args", "dispatch", "waves", "input", "expect", "rtol"):
+        if sep and key in ("args", "dispatch", "waves", "input", "let", "expect", "rtol"):
             kv.setdefault(key, []).append(val.strip())
     args = []
     for tok in kv["args"][0].split():
@@ -96,6 +98,9 @@ def parse_header(path: Path) -> Spec:
     for ln in kv.get("input", []):
         name, _, expr = ln.partition("=")
         spec.inputs[name.strip()] = expr.strip()
+    for ln in kv.get("let", []):
+        name, _, expr = ln.partition("=")
+        spec.lets.append((name.strip(), expr.strip()))
     for ln in kv.get("expect", []):
         name, _, expr = ln.partition("=")
         spec.expect[name.strip()] = expr.strip()
@@ -174,6 +179,8 @@ def check_outputs(spec: Spec, wave: int, inputs: dict[str, object],
     ns = _namespace(spec, wave) | {k: (v.copy() if isinstance(v, np.ndarray) else v)
                                    for k, v in inputs.items()}
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        for name, expr in spec.lets:
+            ns[name] = eval(expr, ns)  # noqa: S307
         for name, expr in spec.expect.items():
             arg = next(a for a in spec.args if a.name == name)
             want = np.broadcast_to(np.asarray(eval(expr, ns)), (arg.count,))  # noqa: S307
@@ -225,5 +232,3 @@ def test_header_comments_are_ignored_by_the_parser():
                       "/* logical preds: / linear preds: / kind: top-level, */\n   s_endpgm\n")
     assert len(p.blocks) == 1
 
-
-_ = Zeros  # re-exported for programs that want a zero buffer larger than out
