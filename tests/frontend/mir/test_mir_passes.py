@@ -1,0 +1,160 @@
+"""MIR translation, text form, passes and interpreter details (no lavapipe)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from radcc.frontend import mir_interp
+from radcc.frontend.mir import Binding, MirFunction, MirShader
+from radcc.frontend.mir_builder import MirBuilder
+from radcc.frontend.mir_print import print_shader
+from radcc.frontend.mir_validate import MirValidationError, validate
+from radcc.frontend.opt import algebraic, cse, dce, optimize
+from radcc.frontend.spirv import SpirvError
+from radcc.frontend.spirv_to_mir import spirv_to_mir
+from radcc.oracle import spirv_tools
+
+from .conftest import glsl_to_spirv
+from .shaders import CASES
+
+LOOP = """
+#version 450
+layout(local_size_x = 8) in;
+layout(set=0, binding=0) buffer A { uint a[]; };
+void main() {
+    uint s = 0u;
+    for (uint i = 0u; i < a[0]; i++) s += i;
+    a[gl_GlobalInvocationID.x + 1u] = s;
+}
+"""
+
+
+def _case(name: str) -> str:
+    return next(c.glsl for c in CASES if c.name == name)
+
+
+def test_translation_text() -> None:
+    text = print_shader(spirv_to_mir(glsl_to_spirv(LOOP)))
+    assert text.startswith("shader main workgroup_size(8, 1, 1) shared 0 push_constants 0\n"
+                           "  binding 0:0 storage\n")
+    assert '  local v0 "s" u32\n' in text
+    assert "loop {" in text and "} continue {" in text
+    assert "@load_global_invocation_id" in text and "@store_ssbo" in text
+
+
+def test_vars_to_ssa_builds_loop_phis() -> None:
+    shader = spirv_to_mir(glsl_to_spirv(LOOP))
+    optimize(shader, validate_each=True)
+    text = print_shader(shader)
+    assert "load_deref" not in text and "store_deref" not in text
+    assert not shader.function.locals
+    assert text.count(" phi ") >= 2  # s and i at the loop head (s leaves from the head)
+
+
+def test_dynamic_local_array_stays_in_memory() -> None:
+    shader = spirv_to_mir(glsl_to_spirv(_case("local_arrays")))
+    optimize(shader, validate_each=True)
+    names = {v.name: str(v.type) for v in shader.function.locals}
+    assert names.get("t") == "i32[8]"
+    assert "c" not in names  # constant-indexed array promoted
+    assert "@load_deref" in print_shader(shader)
+
+
+SPEC = _case("spec_constants_default")
+
+
+@pytest.mark.parametrize("spec,mul,wg", [({}, 24, 1), ({0: 32, 1: 1, 2: 10}, 31, 32)])
+def test_spec_constants_fold(spec: dict[int, int], mul: int, wg: int) -> None:
+    shader = spirv_to_mir(glsl_to_spirv(SPEC), spec=spec)
+    optimize(shader, validate_each=True)
+    assert shader.workgroup_size == (wg, 1, 1)
+    text = print_shader(shader)
+    assert f"= {mul})" in text and f"= {wg})" in text
+    assert "idiv" not in text and " imul %" in text
+
+
+def test_unsupported_instruction_names_offset() -> None:
+    src = """
+    #version 450
+    layout(local_size_x = 1) in;
+    layout(set=0, binding=0) buffer A { mat2 m; float d; };
+    void main() { d = determinant(m); }
+    """
+    spv = glsl_to_spirv(src)
+    with pytest.raises(SpirvError) as e:
+        spirv_to_mir(spv)
+    assert e.value.opname == "OpExtInst"
+    assert "Determinant" in e.value.message
+    assert e.value.word_offset in spirv_tools.instruction_offsets(spv)
+
+
+def test_unknown_entry_point() -> None:
+    with pytest.raises(SpirvError, match="no entry point 'nope'"):
+        spirv_to_mir(glsl_to_spirv(LOOP), entry="nope")
+
+
+def _shader() -> tuple[MirShader, MirBuilder]:
+    s = MirShader("t", (4, 1, 1), MirFunction("t", []))
+    s.bindings[(0, 0)] = Binding(0, 0, "storage")
+    return s, MirBuilder(s)
+
+
+def test_algebraic_table() -> None:
+    s, b = _shader()
+    x = b.intr("load_local_invocation_index", [], 32, 1)
+    r1 = b.alu("iadd", 32, 1, b.imm(0), x)
+    r2 = b.alu("imul", 32, 1, x, b.imm(8))
+    r3 = b.alu("umod", 32, 1, x, b.imm(16))
+    for k, r in enumerate((r1, r2, r3)):
+        b.intrinsic("store_ssbo", [r, b.imm(4 * k)], binding=(0, 0))
+    validate(s)
+    before = mir_interp.run(s, (1, 1, 1), {(0, 0): 64})
+    assert algebraic(s)
+    dce(s)
+    validate(s)
+    text = print_shader(s)
+    assert "ishl" in text and "iand" in text and "imul" not in text and "umod" not in text
+    assert mir_interp.run(s, (1, 1, 1), {(0, 0): 64}) == before
+
+
+def test_cse_merges_and_keeps_atomics() -> None:
+    s, b = _shader()
+    x = b.intr("load_local_invocation_index", [], 32, 1)
+    y = b.intr("load_local_invocation_index", [], 32, 1)
+    a1 = b.alu("iadd", 32, 1, x, b.imm(1))
+    a2 = b.alu("iadd", 32, 1, y, b.imm(1))
+    at1 = b.intr("ssbo_atomic", [b.imm(0), a1], 32, 1, atomic_op="iadd", binding=(0, 0))
+    at2 = b.intr("ssbo_atomic", [b.imm(0), a2], 32, 1, atomic_op="iadd", binding=(0, 0))
+    b.intrinsic("store_ssbo", [b.alu("iadd", 32, 1, at1, at2), b.imm(4)], binding=(0, 0))
+    assert cse(s)
+    validate(s)
+    ops = [i.op for i in s.instrs()]
+    assert ops.count("iadd") == 2 and ops.count("ssbo_atomic") == 2
+    assert ops.count("load_local_invocation_index") == 1
+
+
+def test_validator_rejects_use_before_def() -> None:
+    s, b = _shader()
+    x = b.intr("load_local_invocation_index", [], 32, 1)
+    y = b.alu("iadd", 32, 1, x, x)
+    blk = s.function.body[0]
+    blk.instrs.reverse()  # type: ignore[union-attr]
+    with pytest.raises(MirValidationError, match="before its definition"):
+        validate(s)
+    assert y is not None
+
+
+def test_interpreter_clustered_reduction() -> None:
+    """Clustered reductions (lavapipe 22.3 ignores the cluster size, so NumPy decides)."""
+    src = """
+    #version 450
+    #extension GL_KHR_shader_subgroup_clustered : require
+    layout(local_size_x = 32) in;
+    layout(set=0, binding=0) buffer A { int a[]; };
+    void main() { uint i = gl_GlobalInvocationID.x; a[i] = subgroupClusteredMax(a[i], 4u); }
+    """
+    x = np.random.default_rng(3).integers(-100, 100, 32).astype(np.int32)
+    shader = spirv_to_mir(glsl_to_spirv(src))
+    out = np.frombuffer(mir_interp.run(shader, (1, 1, 1), {(0, 0): x})[(0, 0)], np.int32)
+    np.testing.assert_array_equal(out, np.repeat(x.reshape(-1, 4).max(axis=1), 4))
