@@ -31,6 +31,7 @@ import contextlib
 import importlib
 import io
 import struct
+import subprocess
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -157,7 +158,7 @@ class Run:
         return g[0] * g[1] * g[2] * self.wg_size
 
 
-RefResult = Mapping[Key, "Expect | np.ndarray | Sequence[Expect]"]
+RefResult = Mapping[Key, "Expect | np.ndarray | Sequence[Expect | np.ndarray]"]
 Reference = Callable[[Run], RefResult]
 
 
@@ -180,6 +181,7 @@ class Case:
     # cases.py); radcc is always checked against `ref`.
     lavapipe_ref: Reference | None = None
     notes: str = ""
+    val_flags: tuple[str, ...] = ()  # extra spirv-val options (e.g. --scalar-block-layout)
 
     @property
     def path(self) -> Path:
@@ -205,6 +207,13 @@ def compile_case(case: Case) -> bytes:
             raise AssertionError(f"glslangValidator failed on {case.path.name}:\n{r.text}")
         _spirv_cache[key] = r.data
     return _spirv_cache[key]
+
+
+def validate(case: Case, spirv: bytes) -> str | None:
+    """spirv-val's complaint about the case's SPIR-V (None: valid)."""
+    p = subprocess.run(["spirv-val", "--target-env", case.target_env, *case.val_flags, "-"],
+                       input=spirv, capture_output=True)
+    return None if p.returncode == 0 else (p.stdout + p.stderr).decode(errors="replace")
 
 
 def prepare(case: Case) -> Prepared:
@@ -283,9 +292,9 @@ def check(case: Case, prep: Prepared, out: Mapping[Key, bytes], subgroup_size: i
         if key not in out:
             errors.append(f"{case.name}: no output buffer {key}")
             continue
-        items = [Expect(exp)] if isinstance(exp, np.ndarray) else (
-            [exp] if isinstance(exp, Expect) else list(exp))
-        for e in items:
+        items = [exp] if isinstance(exp, np.ndarray | Expect) else list(exp)
+        for item in items:
+            e = item if isinstance(item, Expect) else Expect(np.asarray(item))
             errors += compare(case, key, out[key], e)
     if errors:
         raise AssertionError("\n".join(errors))

@@ -15,7 +15,7 @@ import pytest
 
 from radcc.oracle import lavapipe, spirv_tools
 from tests.e2e.glsl.cases import CASES
-from tests.e2e.glsl_harness import Case, check, run_lavapipe
+from tests.e2e.glsl_harness import Case, check, run_lavapipe, validate
 
 
 def _missing(msg: str) -> None:
@@ -38,8 +38,8 @@ def lvp() -> lavapipe.DeviceInfo:
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_glsl_case_on_lavapipe(case: Case, lvp: lavapipe.DeviceInfo) -> None:
     prep, out = run_lavapipe(case)
-    val = spirv_tools.validate(prep.spirv, case.target_env)
-    assert val.ok, f"spirv-val rejects {case.name}:\n{val.text}"
+    err = validate(case, prep.spirv)
+    assert err is None, f"spirv-val rejects {case.name}:\n{err}"
     check(case, prep, out, lvp.subgroup_size, case.lavapipe_ref)
 
 

@@ -23,11 +23,12 @@ lavapipe quirks the suite avoids (docs/oracle-lavapipe.md, TOOL-NOTES.md):
 
 from __future__ import annotations
 
-from tests.e2e.glsl import cases_arith, cases_bits, cases_std450
+from tests.e2e.glsl import cases_arith, cases_bits, cases_memory, cases_std450
 from tests.e2e.glsl_harness import Case
 
 CASES: list[Case] = [
     *cases_arith.CASES,
     *cases_std450.CASES,
     *cases_bits.CASES,
+    *cases_memory.CASES,
 ]
