@@ -321,8 +321,8 @@ def _shared_types_ref(r: Run) -> R:
     o: list[int] = []
     f: list[float] = []
     for i in range(N):
-        g, l = divmod(i, 64)
-        rr, n = 63 - l, (l + 1) & 63
+        g, li = divmod(i, 64)
+        rr, n = 63 - li, (li + 1) & 63
         vr, vn = a[g * 64 + rr], a[g * 64 + n]
         o += [(vr & 0xFF) | ((vn >> 8) & 0xFFFF) << 8, vr * -3 + vn * -3,
               (vr ^ 0xFFFF) | ((n * 3) & 0xFF) << 32, (vr & 255) + n * 1000]
