@@ -337,6 +337,9 @@ class Translator:
             return ArrayType(self.mtype(t.column), t.columns)
         if isinstance(t, TypeStruct):
             return StructType(tuple(self.mtype(x) for x in t.members))
+        if isinstance(t, TypePointer):
+            raise _err(f"pointer values ({t.storage_class} pointers, e.g. buffer_reference) "
+                       "are not supported", self.ins)
         raise _err(f"type %{tid} ({type(t).__name__}) cannot be a local variable", self.ins)
 
     def array_length(self, t: TypeArray) -> int:
