@@ -23,7 +23,13 @@ lavapipe quirks the suite avoids (docs/oracle-lavapipe.md, TOOL-NOTES.md):
 
 from __future__ import annotations
 
-from tests.e2e.glsl import cases_arith, cases_bits, cases_memory, cases_std450
+from tests.e2e.glsl import (
+    cases_arith,
+    cases_bits,
+    cases_control,
+    cases_memory,
+    cases_std450,
+)
 from tests.e2e.glsl_harness import Case
 
 CASES: list[Case] = [
@@ -31,4 +37,5 @@ CASES: list[Case] = [
     *cases_std450.CASES,
     *cases_bits.CASES,
     *cases_memory.CASES,
+    *cases_control.CASES,
 ]
