@@ -58,7 +58,9 @@ VGPR (or a lane mask) gives each lane the operand of that lane's last
 logical block if it is one of the phi's logical predecessors and was
 recorded since the phi was last evaluated; the other lanes keep their
 value (the copies that implement the phi run at the predecessors' ends,
-under their EXEC). A ``p_phi`` of an SGPR whose arriving lanes all come
+under their EXEC; a lane-mask operand is read as the lane left the
+predecessor, since SALU code may rewrite the other lanes' bits later). A
+``p_phi`` of an SGPR whose arriving lanes all come
 from the linear predecessor the wave came from takes that operand whole
 (uniform control flow); a ``p_linear_phi`` takes the operand of the linear
 predecessor the wave came from.
@@ -256,6 +258,9 @@ class _Walker:
         self.last_time = np.zeros(w, dtype=np.int64)
         self.clock = 1
         self.phi_time: dict[int, int] = {}
+        # lane-mask operands of logical phis as each lane left the predecessor
+        # (SALU ignores EXEC: the mask may be rewritten after the lane left)
+        self.bool_snap: dict[tuple[int, int], int] = {}
         self.loops = self._loops()
 
     def _loops(self) -> list[tuple[int, int]]:
@@ -307,6 +312,31 @@ class _Walker:
         self.last_log[act] = b
         self.last_time[act] = self.clock
         self.clock += 1
+        if not self.st.explicit_exec:
+            self._snap_bool_operands(b)
+
+    def _snap_bool_operands(self, b: int) -> None:
+        """The bits of the active lanes of every SGPR operand that the p_phis
+        of b's logical successors take from b, as they are now (the merge
+        code that lower_phis puts at b's end, under its EXEC)."""
+        st = self.st
+        m = st.mask_of(st.active)
+        for s in self.p.blocks[b].logical_succs:
+            succ = self.p.blocks[s]
+            k = succ.logical_preds.index(b)
+            for ins in succ.instructions:
+                if not ins.is_phi:
+                    break
+                d = ins.definitions[0]
+                if ins.opcode != "p_phi" or d.rc is None or not d.rc.is_sgpr:
+                    continue
+                key = (id(ins), k)
+                try:
+                    v = self._phi_value(ins.operands[k], d)
+                except InterpError:  # defined after p_logical_end: read at the phi
+                    self.bool_snap.pop(key, None)
+                    continue
+                self.bool_snap[key] = (self.bool_snap.get(key, 0) & ~m) | (v & m)
 
     def _block(self, blk: Block, prev: int) -> tuple[bool, tuple[Instruction, int] | None]:
         st = self.st
@@ -475,8 +505,9 @@ class _Walker:
                     o = ins.operands[preds.index(prev)]
                     writes.append((ins, ("whole", self._phi_value(o, d))))
                     continue
-                vals = [self._phi_value(o, d) if s.any() else 0
-                        for o, s in zip(ins.operands, sel, strict=True)]
+                vals = [(self.bool_snap[(id(ins), k)] if (id(ins), k) in self.bool_snap
+                         else self._phi_value(o, d)) if s.any() else 0
+                        for k, (o, s) in enumerate(zip(ins.operands, sel, strict=True))]
                 writes.append((ins, ("bits", sel, vals)))
                 continue
             vals = [None if o.is_undef or not s.any() else read_lanes(st, o, 32 * d.size)

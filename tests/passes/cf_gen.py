@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 
 from radcc.ir.builder import Builder
 from radcc.ir.program import Block, BlockKind, Instruction, Operand, Program
-from radcc.ir.regclass import PhysReg, Temp, s1, v1
+from radcc.ir.regclass import PhysReg, Temp, s1, s2, v1
 from radcc.target import get_target
 
 _VOPS = {"add": "v_add_nc_u32", "sub": "v_sub_nc_u32", "xor": "v_xor_b32", "and": "v_and_b32",
@@ -50,8 +50,9 @@ class _Loop:
 
 
 class Gen:
-    def __init__(self, nv: int, nb: int, ns: int, wave: int) -> None:
+    def __init__(self, nv: int, nb: int, ns: int, wave: int, abi_lanes: int = 0) -> None:
         self.p = Program(get_target("gfx1100"), wave_size=wave)
+        self.abi_lanes = abi_lanes  # > 0: a kernel (see `build_kernel`)
         self.lm = self.p.lane_mask
         self.edges: list[tuple[Block, Block, bool, bool]] = []
         self.depth = 0
@@ -171,6 +172,8 @@ class Gen:
         elif op == "band":
             env[s[1]] = b.sop2(f"s_and_b{self.p.wave_size}", self.lm, env[s[2]],
                                env[s[3]]).temp
+        elif op == "obs" and self.abi_lanes:
+            self.obs_hash(s[1], env)
         elif op == "obs":
             ops = [Operand.c32(s[1])]
             for name in self.var_names():
@@ -194,7 +197,26 @@ class Gen:
 
     def var_names(self) -> list[str]:
         return [f"v{i}" for i in range(self.nv)] + [f"b{i}" for i in range(self.nb)] + \
-            [f"c{i}" for i in range(self.counter)]
+            [f"c{i}" for i in range(self.counter)] + (["h"] if self.abi_lanes else [])
+
+    def obs_hash(self, tag: int, env: dict) -> None:
+        """The kernel's observation: fold the tag and every variable into the
+        per-lane hash ``h = h * 33 + x`` (`fold_observations`)."""
+        b = self.bld(self.cur)
+        xs: list[Operand] = [Operand.c32(tag)]
+        for name in self.var_names():
+            if name not in env:
+                continue
+            if name.startswith("b"):
+                xs.append(Operand(b.vop3("v_cndmask_b32", v1, Operand.c32(0), Operand.c32(1),
+                                         env[name]).temp))
+            elif name.startswith("v"):  # as p_unit_test: not the loop counters
+                xs.append(Operand(env[name]))
+        h = env["h"]
+        for x in xs:
+            t = b.vop3("v_mul_lo_u32", v1, h, Operand.c32(33)).temp
+            h = b.vop2("v_add_nc_u32", v1, x, t).temp
+        env["h"] = h
 
     def phis(self, block: Block, envs: list[dict], names: list[str],
              before: dict | None = None) -> dict:
@@ -453,6 +475,23 @@ class Gen:
     def build(self, tree: list) -> Program:
         entry = self.insert(self.new(K.TOP_LEVEL))
         self.cur = entry
+        env = self.kernel_entry(entry) if self.abi_lanes else self.test_entry(entry)
+        for i in range(self.nb):
+            env[f"b{i}"] = self.bld(entry).vop3("v_cmp_lt_u32", self.lm, env[f"v{i % self.nv}"],
+                                                Operand.c32(8 + i)).temp
+        env = self.stmts(tree, env)
+        if self.abi_lanes:
+            b = self.bld(self.cur)
+            off = b.vop2("v_lshlrev_b32", v1, Operand.c32(2), self.gid).temp
+            b.inst("global_store_b32", [], [off, env["h"], self.out])
+        self.logical_end(self.cur)
+        if self.abi_lanes:
+            self.bld(self.cur).sopp("s_endpgm")
+        self.finish()
+        return self.p
+
+    def test_entry(self, entry: Block) -> dict:
+        """Inputs as p_startpgm definitions: VGPRs v0.., then SGPRs."""
         defs: list = [(v1, PhysReg.of(256 + i)) for i in range(self.nv)]
         defs += [(s1, PhysReg.of(i)) for i in range(self.ns)]
         start = self.bld(entry).startpgm(*defs)
@@ -462,13 +501,28 @@ class Gen:
         for i in range(self.ns):
             env[f"s{i}"] = start[self.nv + i]
         self.logical_start(entry)
-        for i in range(self.nb):
-            env[f"b{i}"] = self.bld(entry).vop3("v_cmp_lt_u32", self.lm, env[f"v{i % self.nv}"],
-                                                Operand.c32(8 + i)).temp
-        self.stmts(tree, env)
-        self.logical_end(self.cur)
-        self.finish()
-        return self.p
+        return env
+
+    def kernel_entry(self, entry: Block) -> dict:
+        """The kernel ABI (docs/abi.md): arguments ``out``, ``inp`` (buffers),
+        ``s0``.. (u32) from the kernarg segment; work-item gid = group id *
+        lanes + local id; v_i = inp[gid * nv + i]; h = 0."""
+        b = self.bld(entry)
+        kernarg, wg, vid = b.startpgm((s2, PhysReg.of(0)), (s1, PhysReg.of(2)),
+                                      (v1, PhysReg.of(256))).temps
+        self.logical_start(entry)
+        self.out = b.inst("s_load_b64", [s2], [kernarg, Operand.c32(0)]).temp
+        inp = b.inst("s_load_b64", [s2], [kernarg, Operand.c32(8)]).temp
+        env: dict = {}
+        for i in range(self.ns):
+            env[f"s{i}"] = b.inst("s_load_b32", [s1], [kernarg, Operand.c32(16 + 4 * i)]).temp
+        self.gid = b.vop3("v_mad_u32_u24", v1, wg, Operand.c32(self.abi_lanes), vid).temp
+        for i in range(self.nv):
+            off = b.vop3("v_mad_u32_u24", v1, self.gid, Operand.c32(4 * self.nv),
+                         Operand.c32(4 * i)).temp
+            env[f"v{i}"] = b.inst("global_load_b32", [v1], [off, inp]).temp
+        env["h"] = b.vop1("v_mov_b32", v1, Operand.c32(0)).temp
+        return env
 
     def finish(self) -> None:
         for a, b, logical, linear in self.edges:
@@ -492,6 +546,27 @@ class Gen:
 
 def build(tree: list, nv: int = 2, nb: int = 2, ns: int = 1, wave: int = 32) -> Program:
     return Gen(nv, nb, ns, wave).build(tree)
+
+
+def build_kernel(tree: list, lanes: int, nv: int = 2, nb: int = 2, ns: int = 1,
+                 wave: int = 32) -> Program:
+    """`tree` as a compute kernel following the ABI (docs/abi.md), for a
+    dispatch of workgroups of `lanes` work-items: kernel arguments ``out``
+    (uint32 per work-item), ``inp`` (uint32[gid * nv + i] is v_i's initial
+    value), ``s0``.. (the SGPR inputs). Each observation folds its tag and
+    the variables into a per-lane hash, stored to out[gid] at the end: the
+    `fold_observations` of `build(tree)`'s p_unit_test trace."""
+    return Gen(nv, nb, ns, wave, abi_lanes=lanes).build(tree)
+
+
+def fold_observations(trace: list[tuple]) -> int:
+    """The hash a kernel of `build_kernel` stores for a lane whose
+    `build` program records `trace` (p_unit_test operand tuples in order)."""
+    h = 0
+    for obs in trace:
+        for x in obs:
+            h = (h * 33 + x) & 0xFFFFFFFF
+    return h
 
 
 def inputs_for(program: Program, rng: random.Random, nv: int, ns: int) -> list:
