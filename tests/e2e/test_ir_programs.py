@@ -24,6 +24,7 @@ in strict mode, and must report no violation.
 
 from __future__ import annotations
 
+import functools
 import io
 import itertools
 import re
@@ -114,7 +115,7 @@ def parse_header(path: Path) -> Spec:
 def _namespace(spec: Spec, wave: int) -> dict[str, object]:
     threads = spec.groups * spec.block
     tid = np.arange(threads, dtype=np.uint32)
-    return {"np": np, "itertools": itertools, "tid": tid, "lid": tid % spec.block, "wg": tid // spec.block,
+    return {"np": np, "itertools": itertools, "functools": functools, "tid": tid, "lid": tid % spec.block, "wg": tid // spec.block,
             "block": spec.block, "groups": spec.groups, "threads": threads, "wave": wave,
             "lane": (tid % spec.block) % wave, "u32": np.uint32, "i32": np.int32,
             "f32": np.float32, "u64": np.uint64, "i64": np.int64, "f64": np.float64}

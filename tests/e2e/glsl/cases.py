@@ -29,6 +29,7 @@ from tests.e2e.glsl import (
     cases_control,
     cases_memory,
     cases_std450,
+    cases_subgroup,
 )
 from tests.e2e.glsl_harness import Case
 
@@ -38,4 +39,5 @@ CASES: list[Case] = [
     *cases_bits.CASES,
     *cases_memory.CASES,
     *cases_control.CASES,
+    *cases_subgroup.CASES,
 ]
