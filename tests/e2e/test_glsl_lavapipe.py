@@ -50,3 +50,25 @@ def test_suite_size() -> None:
     assert all(p.exists() for p in shaders)
     names = [c.name for c in CASES]
     assert len(names) == len(set(names))
+
+
+def _case(name: str) -> Case:
+    return next(c for c in CASES if c.name == name)
+
+
+def test_check_detects_a_wrong_result(lvp: lavapipe.DeviceInfo) -> None:
+    """The comparison is not vacuous: one flipped output bit is reported."""
+    case = _case("arith_i32")
+    prep, out = run_lavapipe(case)
+    raw = bytearray(out[(0, 2)])
+    raw[4 * 21 * 7 + 8] ^= 1
+    with pytest.raises(AssertionError, match="1 of"):
+        check(case, prep, {**out, (0, 2): bytes(raw)}, lvp.subgroup_size)
+
+
+def test_subgroup_ids_are_checked(lvp: lavapipe.DeviceInfo) -> None:
+    """A subgroup case refuses ids of another subgroup size than the executor's."""
+    case = _case("sg_reduce")
+    prep, out = run_lavapipe(case)
+    with pytest.raises(AssertionError, match="gl_SubgroupSize"):
+        check(case, prep, out, lvp.subgroup_size * 2)

@@ -15,6 +15,11 @@ lavapipe quirks the suite avoids (docs/oracle-lavapipe.md, TOOL-NOTES.md):
   of a*b, and no comparison sits on a rounding boundary;
 - an invocation's loops stop after 65,535 iterations in total: every loop here is
   far below that;
+- glslang 12 converts inexact float16_t literals by truncation (float16_t(0.004) is
+  0x1c18, not the nearest 0x1c19): f16 literals here are exact;
+- radcc.oracle.lavapipe rounds buffer sizes up to 16 bytes and binds VK_WHOLE_SIZE,
+  so .length() counts that padding: buffers whose runtime arrays are measured are
+  sized in multiples of 16 bytes;
 - clustered subgroup operations are not supported by lavapipe (not advertised):
   it computes whole-subgroup results whatever the cluster size. The clustered
   case checks lavapipe against a model of that defect (`lavapipe_ref`) and

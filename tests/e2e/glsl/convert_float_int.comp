@@ -3,6 +3,8 @@
 #extension GL_EXT_shader_16bit_storage : require
 // Float <-> integer conversions at 16/32/64 bits (OpConvertFToS/FToU/SToF/UToF).
 // Float -> int only of values in range (undefined otherwise); truncation toward zero.
+// float16_t literals are exact (glslang 12 truncates inexact ones: float16_t(0.004) is
+// 0x1c18, not the nearest 0x1c19).
 layout(local_size_x = 64) in;
 layout(set = 0, binding = 0) readonly buffer F { float f[]; };      // (-2e9, 2e9)
 layout(set = 0, binding = 1) readonly buffer D { double d[]; };     // (-9e18, 9e18)
