@@ -701,8 +701,10 @@ def _dispatch(
         infos = (vk.VkDescriptorBufferInfo * len(kinds))()
         writes = (vk.VkWriteDescriptorSet * len(kinds))()
         for i, key in enumerate(sorted(kinds)):
+            # bind exactly the caller's bytes (the allocation is padded to 16),
+            # so OpArrayLength / .length() sees the size the caller gave
             infos[i] = vk.VkDescriptorBufferInfo(buffer=handles[key][0].value, offset=0,
-                                                 range=vk.VK_WHOLE_SIZE)
+                                                 range=len(data[key]) or vk.VK_WHOLE_SIZE)
             writes[i] = vk.VkWriteDescriptorSet(
                 sType=vk.VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, dstSet=dsets[key[0]],
                 dstBinding=key[1], descriptorCount=1, descriptorType=dtype[kinds[key]],
