@@ -74,6 +74,12 @@ def instruction_asm(instr: Instruction, table: OpcodeTable,
         used |= {"neg", "abs"}
     texts: list[str] = []
     src_i = 0
+    if info.extra.get("rtn_bits") and instr.definitions and fields.get("glc"):
+        # a FLAT/GLOBAL atomic that returns: vdst is not a table slot
+        d = next(defs)
+        if d.phys is None:
+            raise EmitError("definition 'vdst' has no register")
+        texts.append(reg_text(d))
     for spec in info.operands:
         if spec.kind in REG_KINDS:
             if spec.is_def:

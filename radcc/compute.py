@@ -1,0 +1,80 @@
+"""Compile a SPIR-V compute shader with radcc and run it in radcc.emu.
+
+    from radcc.compute import run_compute
+    out = run_compute(spirv, groups=(4, 1, 1), buffers={(0, 0): arr, (0, 1): 4096},
+                      push_constants=b"...", spec_constants={0: 64}, wave_size=32)
+    out[(0, 1)]   # bytes of every buffer after the dispatch
+
+The signature of the lavapipe oracle's `run_compute` (docs/oracle-lavapipe.md) plus
+`wave_size`: buffers are NumPy arrays, bytes, or an int (that many zero bytes);
+the kernarg segment is filled as docs/abi.md lays it out (`radcc.isel.kernargs`).
+Strict mode is on: a violation raises `StrictModeError`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from radcc.compile import CompileResult, compile_spirv
+from radcc.emu.api import RunResult, Zeros, load
+from radcc.isel.kernargs import ArgLayout
+
+Key = tuple[int, int]
+
+
+class StrictModeError(RuntimeError):
+    """radcc.emu found missing waits or unmitigated hazards."""
+
+
+def kernel_args(layout: ArgLayout, buffers: Mapping[Key, Any], push: bytes) -> dict[str, Any]:
+    """The emulator's named arguments for a dispatch (docs/abi.md layout)."""
+    args: dict[str, Any] = {}
+    for key in layout.pointers:
+        val = buffers.get(key, 0)
+        if isinstance(val, int):
+            data: Any = Zeros(val)
+            size = val
+        elif isinstance(val, np.ndarray):
+            data = np.ascontiguousarray(val)
+            size = data.nbytes
+        else:
+            data = bytes(val)
+            size = len(data)
+        args[ArgLayout.name(key)] = data
+        args[ArgLayout.name(key) + "_size"] = size
+    if layout.push_offset is not None:
+        raw = bytes(push)[:layout.push_size].ljust(layout.push_size, b"\0")
+        args["push_constants"] = int.from_bytes(raw, "little")
+    return args
+
+
+def run_compiled(res: CompileResult, groups: tuple[int, ...], buffers: Mapping[Key, Any],
+                 push_constants: bytes = b"", *, strict: bool = True) -> tuple[
+                     dict[Key, bytes], RunResult]:
+    mod = load(res.code_object)
+    args = kernel_args(res.arg_layout, buffers, push_constants)
+    run = mod.run(res.kernel_name, groups, res.workgroup_size, args,
+                  wave_size=res.wave_size, strict=strict)
+    out: dict[Key, bytes] = {}
+    for key in res.arg_layout.pointers:
+        out[key] = run.raw[ArgLayout.name(key)]
+    for key, val in buffers.items():
+        if key not in out:  # a binding the shader does not use
+            out[key] = bytes(val) if not isinstance(val, int | np.ndarray) else (
+                bytes(val) if isinstance(val, int) else np.ascontiguousarray(val).tobytes())
+    return out, run
+
+
+def run_compute(spirv: bytes, *, groups: tuple[int, ...] = (1, 1, 1),
+                buffers: Mapping[Key, Any] | None = None, push_constants: bytes = b"",
+                spec_constants: Mapping[int, Any] | None = None, wave_size: int = 32,
+                mcpu: str = "gfx1100", entry: str | None = None) -> dict[Key, bytes]:
+    res = compile_spirv(spirv, mcpu=mcpu, wave_size=wave_size, entry=entry,
+                        spec=dict(spec_constants or {}))
+    out, run = run_compiled(res, tuple(groups), dict(buffers or {}), push_constants)
+    if run.violations:
+        raise StrictModeError("strict mode: " + "; ".join(str(v) for v in run.violations[:5]))
+    return out

@@ -1,0 +1,14 @@
+"""Instruction selection: the mid-level IR (after divergence analysis) to the
+ACO-style machine IR (seeds/001 "Instruction Selection").
+
+    from radcc.isel import select_program
+    res = select_program(shader, get_target("gfx1100"), wave_size=32)
+    res.program, res.args          # machine IR Program, kernarg ArgLayout (docs/abi.md)
+"""
+
+from .context import IselError, UnsupportedError
+from .kernargs import ArgLayout, layout
+from .select import IselResult, select_program
+
+__all__ = ["ArgLayout", "IselError", "IselResult", "UnsupportedError", "layout",
+           "select_program"]

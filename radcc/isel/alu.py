@@ -1,0 +1,643 @@
+"""ALU instruction selection: integer, float, boolean, conversions, vectors.
+
+32-bit operations use the SALU for uniform values where it has the operation
+(`SALU32`), else the VALU (`VALU32`, VOP2 when the operands allow, VOP3
+otherwise) followed by ``p_as_uniform`` for a uniform result. 64-bit integer
+add/sub use carry chains (``s_add_u32``/``s_addc_u32``, ``v_add_co_u32``/
+``v_add_co_ci_u32``), shifts ``s_lshl_b64``/``v_lshlrev_b64``, multiplies the
+32-bit pieces; f64 arithmetic is native VALU. Comparisons give SCC (then an
+``s1`` 0/1) for uniform integers and lane masks (VOP3 ``v_cmp_*``) otherwise.
+"""
+
+from __future__ import annotations
+
+import math
+
+from radcc.frontend.mir import Instr, Value
+from radcc.frontend.mir_ops import ALU_OPS, COMMUTATIVE, CONVERSION
+from radcc.ir.program import Operand
+from radcc.ir.regclass import Temp, s1, s2, v1, v2
+
+from .context import Comp, Const, IselBase, unsupported
+
+# uniform 32-bit: SALU opcode (sources in MIR order)
+SALU32 = {
+    "iadd": "s_add_u32", "isub": "s_sub_u32", "imul": "s_mul_i32", "iand": "s_and_b32",
+    "ior": "s_or_b32", "ixor": "s_xor_b32", "ishl": "s_lshl_b32", "ishr": "s_ashr_i32",
+    "ushr": "s_lshr_b32", "imin": "s_min_i32", "imax": "s_max_i32", "umin": "s_min_u32",
+    "umax": "s_max_u32", "imul_high": "s_mul_hi_i32", "umul_high": "s_mul_hi_u32",
+}
+SALU32_UNARY = {"inot": "s_not_b32", "bitfield_reverse": "s_brev_b32",
+                "bit_count": "s_bcnt1_i32_b32", "iabs": "s_abs_i32"}
+SALU64 = {"iand": "s_and_b64", "ior": "s_or_b64", "ixor": "s_xor_b64"}
+SALU64_SHIFT = {"ishl": "s_lshl_b64", "ishr": "s_ashr_i64", "ushr": "s_lshr_b64"}
+VALU64_SHIFT = {"ishl": "v_lshlrev_b64", "ishr": "v_ashrrev_i64", "ushr": "v_lshrrev_b64"}
+# VALU 32-bit binary: (opcode, reversed opcode or None); "swap" = operands reversed
+VALU32 = {
+    "iadd": ("v_add_nc_u32", None), "isub": ("v_sub_nc_u32", "v_subrev_nc_u32"),
+    "imul": ("v_mul_lo_u32", None), "iand": ("v_and_b32", None), "ior": ("v_or_b32", None),
+    "ixor": ("v_xor_b32", None), "imin": ("v_min_i32", None), "imax": ("v_max_i32", None),
+    "umin": ("v_min_u32", None), "umax": ("v_max_u32", None),
+    "imul_high": ("v_mul_hi_i32", None), "umul_high": ("v_mul_hi_u32", None),
+    "fadd": ("v_add_f32", None), "fsub": ("v_sub_f32", "v_subrev_f32"),
+    "fmul": ("v_mul_f32", None), "fmin": ("v_min_f32", None), "fmax": ("v_max_f32", None),
+    "fldexp": ("v_ldexp_f32", None),
+}
+VALU32_SHIFT = {"ishl": "v_lshlrev_b32", "ishr": "v_ashrrev_i32", "ushr": "v_lshrrev_b32"}
+VALU64 = {"fadd": "v_add_f64", "fmul": "v_mul_f64", "fmin": "v_min_f64", "fmax": "v_max_f64",
+          "fldexp": "v_ldexp_f64"}
+VALU_UNARY = {
+    "inot": "v_not_b32", "bitfield_reverse": "v_bfrev_b32", "ffloor": "v_floor_f32",
+    "fceil": "v_ceil_f32", "ftrunc": "v_trunc_f32", "fround_even": "v_rndne_f32",
+    "ffract": "v_fract_f32", "fsqrt": "v_sqrt_f32", "frsq": "v_rsq_f32", "frcp": "v_rcp_f32",
+    "fexp2": "v_exp_f32", "flog2": "v_log_f32", "ffrexp_sig": "v_frexp_mant_f32",
+    "ffrexp_exp": "v_frexp_exp_i32_f32", "find_lsb": "v_ctz_i32_b32",
+}
+VALU_UNARY64 = {"ffloor": "v_floor_f64", "fceil": "v_ceil_f64", "ftrunc": "v_trunc_f64",
+                "fround_even": "v_rndne_f64", "ffract": "v_fract_f64", "fsqrt": "v_sqrt_f64",
+                "frsq": "v_rsq_f64", "frcp": "v_rcp_f64", "ffrexp_sig": "v_frexp_mant_f64",
+                "ffrexp_exp": "v_frexp_exp_i32_f64"}
+# comparisons: (VALU stem, SALU 32-bit opcode or None)
+CMP = {
+    "ieq": ("eq_{u}", "s_cmp_eq_u32"), "ine": ("ne_{u}", "s_cmp_lg_u32"),
+    "ilt": ("lt_{i}", "s_cmp_lt_i32"), "ige": ("ge_{i}", "s_cmp_ge_i32"),
+    "ult": ("lt_{u}", "s_cmp_lt_u32"), "uge": ("ge_{u}", "s_cmp_ge_u32"),
+    "feq": ("eq_{f}", None), "fneu": ("neq_{f}", None), "flt": ("lt_{f}", None),
+    "fge": ("ge_{f}", None), "fequ": ("nlg_{f}", None), "fneo": ("lg_{f}", None),
+    "fltu": ("nge_{f}", None), "fgeu": ("nlt_{f}", None),
+}
+CMP64_SALU = {"ieq": "s_cmp_eq_u64", "ine": "s_cmp_lg_u64"}
+F32_ONE, F64_ONE = 0x3F800000, 0x3FF0000000000000
+INV_2PI = 0x3E22F983  # 1 / (2 pi) as f32 (an inline constant on GFX8+)
+
+
+class AluMixin(IselBase):
+    """Selection of MIR ALU instructions."""
+
+    def select_alu(self, ins: Instr) -> None:
+        d = ins.dest
+        assert d is not None
+        op = ins.op
+        if op in ("mov", "bitcast") or op.startswith("vec"):
+            self.set(d, self._moves(ins))
+            return
+        if d.bit_size not in (1, 32, 64) or any(s.bit_size not in (1, 32, 64)
+                                               for s in ins.srcs):
+            raise unsupported(ins, "8/16-bit arithmetic is not selected yet")
+        info = ALU_OPS[op]
+        if not info.per_component:
+            raise unsupported(ins)
+        out: list[Comp] = []
+        for i in range(d.num_components):
+            srcs = [self.comp(s, i) for s in ins.srcs]
+            out.append(self._alu_comp(ins, d, srcs))
+        self.set(d, out)
+
+    # -- moves, vectors, bitcasts -------------------------------------------------
+    def _moves(self, ins: Instr) -> list[Comp]:
+        d = ins.dest
+        assert d is not None
+        if ins.op == "mov":
+            src = self.get(ins.srcs[0])
+            comps = ins.attrs.get("comps", list(range(d.num_components)))
+            return [src[c] if len(src) > 1 else src[0] for c in comps]
+        if ins.op.startswith("vec"):
+            return [self.comp(s, 0) for s in ins.srcs]
+        # bitcast: reinterpret the dwords
+        src = ins.srcs[0]
+        dwords: list[Comp] = []
+        for c in self.get(src):
+            if src.bit_size == 64:
+                dwords += list(self.halves(c))
+            elif src.bit_size == 32:
+                dwords.append(c)
+            else:
+                raise unsupported(ins, f"bitcast of {src.bit_size}-bit values")
+        if d.bit_size == 32:
+            return dwords
+        if d.bit_size != 64:
+            raise unsupported(ins, f"bitcast to {d.bit_size}-bit values")
+        out: list[Comp] = []
+        for k in range(0, len(dwords), 2):
+            lo, hi = dwords[k], dwords[k + 1]
+            if isinstance(lo, Const) and isinstance(hi, Const):
+                out.append(Const(64, lo.value | hi.value << 32))
+            else:
+                want = self.rc(d)
+                lo_t, hi_t = self.to_class(lo, s1 if want.is_sgpr else v1), \
+                    self.to_class(hi, s1 if want.is_sgpr else v1)
+                out.append(self.b.create_vector(want, lo_t, hi_t).temp)
+        return out
+
+    # -- one component ------------------------------------------------------------
+    def _alu_comp(self, ins: Instr, d: Value, srcs: list[Comp]) -> Comp:
+        op = ins.op
+        uniform = not d.divergent
+        if d.bit_size == 1 and op in CMP:
+            return self._compare(ins, srcs)
+        if d.bit_size == 1 or op == "bcsel":
+            return self._bool_or_select(ins, d, srcs)
+        m = CONVERSION.match(op)
+        if m:
+            return self._convert(ins, d, srcs[0])
+        if d.bit_size == 64 or any(s.bit_size == 64 for s in ins.srcs):
+            t = self._alu64(ins, d, srcs)
+        else:
+            t = self._alu32(ins, uniform, srcs)
+        return self.uniform_result(t, uniform) if isinstance(t, Temp) else t
+
+    def _alu32(self, ins: Instr, uniform: bool, srcs: list[Comp]) -> Temp:
+        op = ins.op
+        if uniform and op in SALU32:
+            return self.salu(SALU32[op], s1, *srcs)
+        if uniform and op in SALU32_UNARY:
+            return self.salu(SALU32_UNARY[op], s1, srcs[0])
+        if uniform and op == "ineg":
+            return self.salu("s_sub_i32", s1, Const(32, 0), srcs[0])
+        if uniform and op in ("fneg", "fabs"):
+            if op == "fneg":
+                return self.salu("s_xor_b32", s1, srcs[0], Const(32, 0x80000000))
+            return self.salu("s_and_b32", s1, srcs[0], Const(32, 0x7FFFFFFF))
+        if op in VALU32:
+            opc, rev = VALU32[op]
+            return self.valu(opc, v1, srcs[0], srcs[1], commutative=op in COMMUTATIVE, rev=rev)
+        if op in VALU32_SHIFT:
+            return self.valu(VALU32_SHIFT[op], v1, srcs[1], srcs[0])
+        if op in VALU_UNARY:
+            return self.valu(VALU_UNARY[op], v1, srcs[0])
+        return self._valu32_special(ins, srcs)
+
+    def _valu32_special(self, ins: Instr, srcs: list[Comp]) -> Temp:
+        op = ins.op
+        x = srcs[0]
+        if op == "ineg":
+            return self.valu("v_sub_nc_u32", v1, Const(32, 0), x)
+        if op == "fneg":
+            return self.valu("v_xor_b32", v1, Const(32, 0x80000000), x)
+        if op == "fabs":
+            return self.valu("v_and_b32", v1, Const(32, 0x7FFFFFFF), x)
+        if op == "iabs":
+            n = self.valu("v_sub_nc_u32", v1, Const(32, 0), x)
+            return self.valu("v_max_i32", v1, x, n, commutative=True)
+        if op == "isign":
+            return self.valu("v_med3_i32", v1, x, Const(32, 0xFFFFFFFF), Const(32, 1))
+        if op == "bit_count":
+            return self.valu("v_bcnt_u32_b32", v1, x, Const(32, 0))
+        if op == "ffma":
+            return self.valu("v_fma_f32", v1, *srcs)
+        if op == "fdiv":
+            return self._fdiv32(srcs[0], srcs[1])
+        if op == "fsat":
+            return self.valu("v_med3_f32", v1, x, Const(32, 0), Const(32, F32_ONE))
+        if op in ("fsin", "fcos"):
+            t = self.valu("v_mul_f32", v1, Const(32, INV_2PI), x)
+            return self.valu("v_sin_f32" if op == "fsin" else "v_cos_f32", v1, t)
+        if op == "fpow":
+            lg = self.valu("v_log_f32", v1, x)
+            return self.valu("v_exp_f32", v1, self.valu("v_mul_f32", v1, srcs[1], lg,
+                                                        commutative=True))
+        if op == "flrp":
+            # a + t * (b - a)
+            diff = self.valu("v_sub_f32", v1, srcs[1], x)
+            return self.valu("v_fma_f32", v1, srcs[2], diff, x)
+        if op == "fmod":
+            q = self._fdiv32(x, srcs[1])
+            f = self.valu("v_floor_f32", v1, q)
+            nf = self.valu("v_xor_b32", v1, Const(32, 0x80000000), f)
+            return self.valu("v_fma_f32", v1, nf, srcs[1], x)
+        if op == "fstep":  # step(edge, x) = x < edge ? 0 : 1
+            c = self.valu("v_cmp_lt_f32", self.lm, srcs[1], srcs[0])
+            return self.valu("v_cndmask_b32", v1, Const(32, F32_ONE), Const(32, 0), c)
+        if op == "fsign":
+            pos = self.valu("v_cmp_lt_f32", self.lm, Const(32, 0), x)
+            neg = self.valu("v_cmp_gt_f32", self.lm, Const(32, 0), x)
+            t = self.valu("v_cndmask_b32", v1, x, Const(32, F32_ONE), pos)
+            return self.valu("v_cndmask_b32", v1, t, Const(32, 0xBF800000), neg)
+        if op == "ftan":
+            t = self.valu("v_mul_f32", v1, Const(32, INV_2PI), x)
+            s = self.valu("v_sin_f32", v1, t)
+            c = self.valu("v_cos_f32", v1, t)
+            return self.valu("v_mul_f32", v1, s, self.valu("v_rcp_f32", v1, c))
+        if op in ("ufind_msb", "ifind_msb"):
+            cnt = self.valu("v_clz_i32_u32" if op == "ufind_msb" else "v_cls_i32", v1, x)
+            r = self.valu("v_sub_nc_u32", v1, Const(32, 31), cnt)
+            bad = self.valu("v_cmp_eq_u32", self.lm, Const(32, 0xFFFFFFFF), cnt)
+            return self.valu("v_cndmask_b32", v1, r, Const(32, 0xFFFFFFFF), bad)
+        if op in ("ubitfield_extract", "ibitfield_extract"):
+            opc = "v_bfe_u32" if op[0] == "u" else "v_bfe_i32"
+            r = self.valu(opc, v1, *srcs)
+            return self._full_width_fix(srcs[2], r, x)
+        if op == "bitfield_insert":
+            base, insert, off, cnt = srcs
+            mask = self.valu("v_bfm_b32", v1, cnt, off)
+            sh = self.valu("v_lshlrev_b32", v1, off, insert)
+            r = self.valu("v_bfi_b32", v1, mask, sh, base)
+            return self._full_width_fix(cnt, r, insert)
+        if op in ("uadd_carry", "usub_borrow"):
+            opc = "v_cmp_gt_u32" if op == "uadd_carry" else "v_cmp_lt_u32"
+            if op == "uadd_carry":
+                s = self.valu("v_add_nc_u32", v1, srcs[0], srcs[1], commutative=True)
+                c = self.valu("v_cmp_lt_u32", self.lm, s, srcs[0])
+            else:
+                c = self.valu(opc, self.lm, srcs[0], srcs[1])
+            return self.valu("v_cndmask_b32", v1, Const(32, 0), Const(32, 1), c)
+        if op in ("udiv", "umod", "idiv", "irem", "imod"):
+            return self._idiv32(op, srcs[0], srcs[1])
+        raise unsupported(ins)
+
+    def _full_width_fix(self, cnt: Comp, r: Temp, full: Comp) -> Temp:
+        """v_bfe/v_bfm take the count modulo 32; NIR's count of 32 means everything."""
+        if isinstance(cnt, Const) and cnt.value < 32:
+            return r
+        c = self.valu("v_cmp_lt_u32", self.lm, Const(32, 31), cnt)
+        return self.valu("v_cndmask_b32", v1, r, full, c)
+
+    def _fdiv32(self, a: Comp, b: Comp) -> Temp:
+        """a / b with the scaled reciprocal sequence (v_div_scale/fmas/fixup, IEEE-exact
+        as LLVM's fdiv expansion)."""
+        lm = self.lm
+        den, _ = self.valu_multi("v_div_scale_f32", [v1, lm], b, b, a)
+        num, vcc = self.valu_multi("v_div_scale_f32", [v1, lm], a, b, a)
+        rcp = self.valu("v_rcp_f32", v1, den)
+        nden = self.valu("v_xor_b32", v1, Const(32, 0x80000000), den)
+        e = self.valu("v_fma_f32", v1, nden, rcp, Const(32, F32_ONE))
+        rcp = self.valu("v_fma_f32", v1, e, rcp, rcp)
+        q = self.valu("v_mul_f32", v1, num, rcp)
+        r = self.valu("v_fma_f32", v1, nden, q, num)
+        q = self.valu("v_fma_f32", v1, r, rcp, q)
+        r = self.valu("v_fma_f32", v1, nden, q, num)
+        vcc_t = self.b.copy((self.lm, _vcc()), vcc).temp
+        fm = self.b.vop3("v_div_fmas_f32", v1, r, rcp, q, (vcc_t, _vcc())).temp
+        return self.valu("v_div_fixup_f32", v1, fm, b, a)
+
+    def _udiv32(self, n: Comp, dd: Comp) -> tuple[Temp, Temp]:
+        """Unsigned quotient and remainder (LLVM's AMDGPU expansion)."""
+        f = self.valu("v_cvt_f32_u32", v1, dd)
+        r = self.valu("v_rcp_iflag_f32", v1, f)
+        r = self.valu("v_mul_f32", v1, Const(32, 0x4F7FFFFE), r)
+        z = self.valu("v_cvt_u32_f32", v1, r)
+        negd = self.valu("v_sub_nc_u32", v1, Const(32, 0), dd)
+        t = self.valu("v_mul_lo_u32", v1, negd, z)
+        z = self.valu("v_add_nc_u32", v1, z, self.valu("v_mul_hi_u32", v1, z, t))
+        q = self.valu("v_mul_hi_u32", v1, n, z)
+        rem = self.valu("v_sub_nc_u32", v1, n, self.valu("v_mul_lo_u32", v1, q, dd))
+        for _ in range(2):
+            c = self.valu("v_cmp_ge_u32", self.lm, rem, dd)
+            q = self.valu("v_cndmask_b32", v1, q, self.valu("v_add_nc_u32", v1, Const(32, 1), q),
+                          c)
+            rem = self.valu("v_cndmask_b32", v1, rem, self.valu("v_sub_nc_u32", v1, rem, dd), c)
+        return q, rem
+
+    def _idiv32(self, op: str, n: Comp, dd: Comp) -> Temp:
+        if op in ("udiv", "umod"):
+            q, r = self._udiv32(n, dd)
+            return q if op == "udiv" else r
+        sn = self.valu("v_ashrrev_i32", v1, Const(32, 31), n)
+        sd = self.valu("v_ashrrev_i32", v1, Const(32, 31), dd)
+        an = self.valu("v_xor_b32", v1, self.valu("v_add_nc_u32", v1, n, sn), sn)
+        ad = self.valu("v_xor_b32", v1, self.valu("v_add_nc_u32", v1, dd, sd), sd)
+        q, r = self._udiv32(an, ad)
+        if op == "idiv":
+            s = self.valu("v_xor_b32", v1, sn, sd)
+            return self.valu("v_sub_nc_u32", v1, self.valu("v_xor_b32", v1, q, s), s)
+        r = self.valu("v_sub_nc_u32", v1, self.valu("v_xor_b32", v1, r, sn), sn)
+        if op == "irem":
+            return r
+        # imod: the sign of the divisor
+        nz = self.valu("v_cmp_ne_u32", self.lm, Const(32, 0), r)
+        diff = self.valu("v_xor_b32", v1, r, dd)
+        neg = self.valu("v_cmp_gt_i32", self.lm, Const(32, 0), diff)
+        both = self.b.sop2(self.lm_op("and"), self.lm, nz, neg).temp
+        return self.valu("v_cndmask_b32", v1, r, self.valu("v_add_nc_u32", v1, r, dd), both)
+
+    # -- 64-bit ----------------------------------------------------------------------
+    def _alu64(self, ins: Instr, d: Value, srcs: list[Comp]) -> Comp:
+        op = ins.op
+        uniform = not d.divergent
+        if op in ("iadd", "isub"):
+            return self._addsub64(op == "iadd", uniform, srcs[0], srcs[1])
+        if uniform and op in SALU64:
+            return self.salu(SALU64[op], s2, srcs[0], srcs[1])
+        if uniform and op in SALU64_SHIFT:
+            return self.salu(SALU64_SHIFT[op], s2, srcs[0], srcs[1])
+        if op in VALU64_SHIFT:
+            return self.valu(VALU64_SHIFT[op], v2, srcs[1], srcs[0], wide=(False, True))
+        if op in ("iand", "ior", "ixor", "inot"):
+            los, his = zip(*(self.halves(s) for s in srcs), strict=True)
+            if op == "inot":
+                lo, hi = self.valu("v_not_b32", v1, los[0]), self.valu("v_not_b32", v1, his[0])
+            else:
+                opc = VALU32[op][0]
+                lo = self.valu(opc, v1, *los, commutative=True)
+                hi = self.valu(opc, v1, *his, commutative=True)
+            return self.join(lo, hi)
+        if op == "ineg":
+            return self._addsub64(False, uniform, Const(64, 0), srcs[0])
+        if op == "imul":
+            return self._mul64(uniform, srcs[0], srcs[1])
+        if op in ("imin", "imax", "umin", "umax"):
+            rel = {"imin": "lt_i64", "imax": "gt_i64", "umin": "lt_u64", "umax": "gt_u64"}[op]
+            c = self.valu(f"v_cmp_{rel}", self.lm, srcs[0], srcs[1], wide=(True, True))
+            return self._select64(c, srcs[0], srcs[1])
+        if op in VALU64:
+            wide = (True, op != "fldexp")
+            return self.valu(VALU64[op], v2, srcs[0], srcs[1], wide=wide)
+        if op == "fsub":
+            return self.valu("v_add_f64", v2, srcs[0], srcs[1], wide=(True, True),
+                             neg=[False, True])
+        if op == "ffma":
+            return self.valu("v_fma_f64", v2, *srcs, wide=(True, True, True))
+        if op in VALU_UNARY64:
+            rc = v1 if op == "ffrexp_exp" else v2
+            return self.valu(VALU_UNARY64[op], rc, srcs[0], wide=(True,))
+        if op in ("fneg", "fabs"):
+            lo, hi = self.halves(srcs[0])
+            if uniform:
+                hi = self.salu("s_xor_b32" if op == "fneg" else "s_and_b32", s1, hi,
+                               Const(32, 0x80000000 if op == "fneg" else 0x7FFFFFFF))
+                return self.b.create_vector(s2, self.sgpr(lo), hi).temp
+            hi = self.valu("v_xor_b32" if op == "fneg" else "v_and_b32", v1,
+                           Const(32, 0x80000000 if op == "fneg" else 0x7FFFFFFF), hi)
+            return self.join(self.vgpr(lo), hi)
+        if op == "fdiv":
+            return self._fdiv64(srcs[0], srcs[1])
+        if op == "fsat":
+            return self.valu("v_max_f64", v2, srcs[0], Const(64, 0), wide=(True, True),
+                             clamp=True)
+        raise unsupported(ins)
+
+    def _addsub64(self, add: bool, uniform: bool, a: Comp, bb: Comp) -> Temp:
+        alo, ahi = self.halves(a)
+        blo, bhi = self.halves(bb)
+        if uniform:
+            lo_i = self.b.sop2("s_add_u32" if add else "s_sub_u32", s1, self.operand(alo),
+                               self.operand(blo))
+            carry = lo_i.instr.definitions[-1].temp
+            hi = self.b.sop2("s_addc_u32" if add else "s_subb_u32", s1, self.operand(ahi),
+                             self.operand(bhi), self.scc_op(carry)).temp  # type: ignore
+            return self.b.create_vector(s2, lo_i.temp, hi).temp
+        lo, c = self.valu_multi("v_add_co_u32" if add else "v_sub_co_u32", [v1, self.lm],
+                                alo, blo)
+        hi, _ = self.valu_multi("v_add_co_ci_u32" if add else "v_sub_co_ci_u32",
+                                [v1, self.lm], ahi, bhi, Operand(c))
+        return self.b.create_vector(v2, lo, hi).temp
+
+    def _mul64(self, uniform: bool, a: Comp, bb: Comp) -> Temp:
+        alo, ahi = self.halves(a)
+        blo, bhi = self.halves(bb)
+        if uniform:
+            lo = self.salu("s_mul_i32", s1, alo, blo)
+            h = self.salu("s_mul_hi_u32", s1, alo, blo)
+            h = self.salu("s_add_u32", s1, h, self.salu("s_mul_i32", s1, alo, bhi))
+            h = self.salu("s_add_u32", s1, h, self.salu("s_mul_i32", s1, ahi, blo))
+            return self.b.create_vector(s2, lo, h).temp
+        lo = self.valu("v_mul_lo_u32", v1, alo, blo)
+        h = self.valu("v_mul_hi_u32", v1, alo, blo)
+        h = self.valu("v_add_nc_u32", v1, h, self.valu("v_mul_lo_u32", v1, alo, bhi))
+        h = self.valu("v_add_nc_u32", v1, h, self.valu("v_mul_lo_u32", v1, ahi, blo))
+        return self.b.create_vector(v2, lo, h).temp
+
+    def _select64(self, c: Temp, a: Comp, bb: Comp) -> Temp:
+        """c ? a : b per lane (c a lane mask)."""
+        alo, ahi = self.halves(a)
+        blo, bhi = self.halves(bb)
+        lo = self.valu("v_cndmask_b32", v1, blo, alo, c)
+        hi = self.valu("v_cndmask_b32", v1, bhi, ahi, c)
+        return self.b.create_vector(v2, lo, hi).temp
+
+    def _fdiv64(self, a: Comp, bb: Comp) -> Temp:
+        lm = self.lm
+        w3 = (True, True, True)
+        den, _ = self.valu_multi("v_div_scale_f64", [v2, lm], bb, bb, a, wide=w3)
+        num, vcc = self.valu_multi("v_div_scale_f64", [v2, lm], a, bb, a, wide=w3)
+        rcp = self.valu("v_rcp_f64", v2, den, wide=(True,))
+        e = self.valu("v_fma_f64", v2, den, rcp, Const(64, F64_ONE), wide=w3,
+                      neg=[True, False, False])
+        rcp = self.valu("v_fma_f64", v2, rcp, e, rcp, wide=w3)
+        e = self.valu("v_fma_f64", v2, den, rcp, Const(64, F64_ONE), wide=w3,
+                      neg=[True, False, False])
+        rcp = self.valu("v_fma_f64", v2, rcp, e, rcp, wide=w3)
+        q = self.valu("v_mul_f64", v2, num, rcp, wide=(True, True))
+        r = self.valu("v_fma_f64", v2, den, q, num, wide=w3, neg=[True, False, False])
+        vcc_t = self.b.copy((self.lm, _vcc()), vcc).temp
+        fm = self.b.vop3("v_div_fmas_f64", v2, r, rcp, q, (vcc_t, _vcc())).temp
+        return self.valu("v_div_fixup_f64", v2, fm, bb, a, wide=w3)
+
+    # -- comparisons, booleans, selects ------------------------------------------------
+    def _compare(self, ins: Instr, srcs: list[Comp]) -> Comp:
+        d = ins.dest
+        assert d is not None
+        op = ins.op
+        bits = ins.srcs[0].bit_size
+        if bits == 1:
+            return self._bool_or_select(ins, d, srcs)
+        stem, salu = CMP[op]
+        if not d.divergent:
+            if bits == 32 and salu is not None:
+                scc = self.salu(salu, None, srcs[0], srcs[1])
+                return self._scc_to_bool(scc)
+            if bits == 64 and op in CMP64_SALU:
+                scc = self.salu(CMP64_SALU[op], None, srcs[0], srcs[1])
+                return self._scc_to_bool(scc)
+        sfx = {"u": f"u{bits}", "i": f"i{bits}", "f": f"f{bits}"}
+        opc = "v_cmp_" + stem.format(**sfx)
+        w = bits == 64
+        t = self.new_lane_mask(self.valu(opc, self.lm, srcs[0], srcs[1], wide=(w, w)))
+        return self.ubool(t) if not d.divergent else t
+
+    def _scc_to_bool(self, scc: Temp) -> Temp:
+        return self.b.sop2("s_cselect_b32", s1, Operand.c32(1), Operand.c32(0),
+                           self.scc_op(scc), scc=False).temp
+
+    def _bool_or_select(self, ins: Instr, d: Value, srcs: list[Comp]) -> Comp:
+        op = ins.op
+        if op == "bcsel":
+            return self._bcsel(ins, d, srcs)
+        if op == "fisinf":
+            bits = ins.srcs[0].bit_size
+            t = self.new_lane_mask(self.valu(f"v_cmp_class_f{bits}", self.lm, srcs[0],
+                                             Const(32, 0x204), wide=(bits == 64, False)))
+            return t if d.divergent else self.ubool(t)
+        logic = {"iand": "and", "ior": "or", "ixor": "xor", "ine": "xor", "inot": "not",
+                 "ieq": "xnor"}
+        if op not in logic:
+            raise unsupported(ins, "on booleans")
+        kind = logic[op]
+        if d.divergent:
+            ms = [self.lanemask(s) for s in srcs]
+            if kind == "not":
+                return self.new_lane_mask(self.b.sop1(self.lm_op("not"), self.lm, ms[0]).temp)
+            if kind == "xnor":
+                x = self.b.sop2(self.lm_op("xor"), self.lm, ms[0], ms[1]).temp
+                return self.new_lane_mask(self.b.sop1(self.lm_op("not"), self.lm, x).temp)
+            return self.new_lane_mask(self.b.sop2(self.lm_op(kind), self.lm, *ms).temp)
+        us = [self.ubool(s) for s in srcs]
+        if kind == "not":
+            return self.salu("s_xor_b32", s1, us[0], Const(32, 1))
+        if kind == "xnor":
+            x = self.salu("s_xor_b32", s1, us[0], us[1])
+            return self.salu("s_xor_b32", s1, x, Const(32, 1))
+        return self.salu(f"s_{kind}_b32", s1, us[0], us[1])
+
+    def _bcsel(self, ins: Instr, d: Value, srcs: list[Comp]) -> Comp:
+        c, a, bb = srcs
+        cond_div = ins.srcs[0].divergent
+        if d.bit_size == 1:
+            if d.divergent:
+                mc, ma, mb = (self.lanemask(x) for x in (c, a, bb))
+                t1 = self.b.sop2(self.lm_op("and"), self.lm, mc, ma).temp
+                t2 = self.b.sop2(self.lm_op("andn2"), self.lm, mb, mc).temp
+                return self.new_lane_mask(self.b.sop2(self.lm_op("or"), self.lm, t1, t2).temp)
+            scc = self.to_scc(c)
+            return self.b.sop2("s_cselect_b32", s1, self.operand(self.ubool(a)),
+                               self.operand(self.ubool(bb)), self.scc_op(scc), scc=False).temp
+        bits = d.bit_size
+        if not d.divergent and not cond_div:
+            scc = self.to_scc(c)
+            op = "s_cselect_b64" if bits == 64 else "s_cselect_b32"
+            ops = [self.operand(a), self.operand(bb)]
+            for i, o in enumerate(ops):
+                if o.const is not None and o.const_bytes == 8 and not _inline64(o.const):
+                    ops[i] = Operand(self.sgpr(Const(64, o.const)))
+            if ops[0].const is not None and ops[1].const is not None and \
+                    ops[0].const != ops[1].const and not _inline32(ops[0].const) and \
+                    not _inline32(ops[1].const):
+                ops[1] = Operand(self.sgpr(Const(32, ops[1].const)))
+            return self.b.sop2(op, s2 if bits == 64 else s1, ops[0], ops[1],
+                               self.scc_op(scc), scc=False).temp
+        m = self.lanemask(c)
+        if bits == 64:
+            t = self._select64(m, a, bb)
+        else:
+            t = self.valu("v_cndmask_b32", v1, bb, a, m)
+        return self.uniform_result(t, not d.divergent)
+
+    # -- conversions ---------------------------------------------------------------------
+    def _convert(self, ins: Instr, d: Value, x: Comp) -> Comp:
+        m = CONVERSION.match(ins.op)
+        assert m is not None
+        frm, to, dbits = m.group(1), m.group(2), int(m.group(3))
+        sbits = ins.srcs[0].bit_size
+        uniform = not d.divergent
+        if frm == "b":
+            if uniform:
+                u = self.ubool(x)
+                if to == "f":
+                    one = F32_ONE if dbits == 32 else F64_ONE
+                    scc = self.to_scc(u)
+                    if dbits == 64:
+                        hi = self.b.sop2("s_cselect_b32", s1, Operand.c32(one >> 32),
+                                         Operand.c32(0), self.scc_op(scc), scc=False).temp
+                        return self.b.create_vector(s2, self.sgpr(Const(32, 0)), hi).temp
+                    return self.b.sop2("s_cselect_b32", s1, Operand.c32(one), Operand.c32(0),
+                                       self.scc_op(scc), scc=False).temp
+                if dbits == 64:
+                    return self.b.create_vector(s2, self.sgpr(u), self.sgpr(Const(32, 0))).temp
+                return self.sgpr(u) if isinstance(u, Const) else u
+            mk = self.lanemask(x)
+            if to == "f" and dbits == 64:
+                hi = self.valu("v_cndmask_b32", v1, Const(32, 0), Const(32, F64_ONE >> 32), mk)
+                return self.join(self.vgpr(Const(32, 0)), hi)
+            one = F32_ONE if to == "f" else 1
+            t = self.valu("v_cndmask_b32", v1, Const(32, 0), Const(32, one), mk)
+            if dbits == 64:
+                return self.join(t, self.vgpr(Const(32, 0)))
+            return t
+        if sbits not in (32, 64) or dbits not in (32, 64):
+            raise unsupported(ins, "8/16-bit conversions are not selected yet")
+        if frm in "iu" and to in "iu":
+            if sbits == dbits:
+                return x
+            if dbits == 32:
+                return self.halves(x)[0] if isinstance(x, Const) else self._lo(x, uniform)
+            if isinstance(x, Const):
+                v = x.value
+                if frm == "i" and v & 0x80000000:
+                    v |= 0xFFFFFFFF00000000
+                return Const(64, v)
+            if frm == "u":
+                hi: Comp = Const(32, 0)
+            elif uniform:
+                hi = self.salu("s_ashr_i32", s1, x, Const(32, 31))
+            else:
+                hi = self.valu("v_ashrrev_i32", v1, Const(32, 31), x)
+            if uniform:
+                return self.b.create_vector(s2, self.sgpr(x), self.sgpr(hi)).temp
+            return self.join(self.vgpr(x), self.vgpr(hi))
+        if frm == "f" and to == "f":
+            if sbits == dbits:
+                return x
+            opc = "v_cvt_f64_f32" if dbits == 64 else "v_cvt_f32_f64"
+            t = self.valu(opc, v2 if dbits == 64 else v1, x, wide=(sbits == 64,))
+            return self.uniform_result(t, uniform)
+        if frm in "iu" and to == "f":
+            if sbits == 64:
+                t = self._i64_to_float(frm == "i", x, dbits)
+            else:
+                opc = f"v_cvt_f{dbits}_{'i' if frm == 'i' else 'u'}32"
+                t = self.valu(opc, v2 if dbits == 64 else v1, x)
+            return self.uniform_result(t, uniform)
+        if frm == "f" and to in "iu":
+            if dbits == 64:
+                t = self._float_to_i64(to == "i", x, sbits)
+            else:
+                opc = f"v_cvt_{'i' if to == 'i' else 'u'}32_f{sbits}"
+                t = self.valu(opc, v1, x, wide=(sbits == 64,))
+            return self.uniform_result(t, uniform)
+        raise unsupported(ins)
+
+    def _lo(self, x: Temp, uniform: bool) -> Temp:
+        lo, _ = self.halves(x)
+        assert isinstance(lo, Temp)
+        return lo
+
+    def _i64_to_float(self, signed: bool, x: Comp, dbits: int) -> Temp:
+        """(hi as f64) * 2^32 + lo, then rounded to f32 if asked (exact for f64)."""
+        lo, hi = self.halves(x)
+        fh = self.valu("v_cvt_f64_i32" if signed else "v_cvt_f64_u32", v2, hi)
+        fh = self.valu("v_ldexp_f64", v2, fh, Const(32, 32), wide=(True, False))
+        fl = self.valu("v_cvt_f64_u32", v2, lo)
+        r = self.valu("v_add_f64", v2, fh, fl, wide=(True, True))
+        if dbits == 32:
+            return self.valu("v_cvt_f32_f64", v1, r, wide=(True,))
+        return r
+
+    def _float_to_i64(self, signed: bool, x: Comp, sbits: int) -> Temp:
+        """Truncate; hi = floor(t * 2^-32), lo = t - hi * 2^32 (LLVM's expansion)."""
+        t = self.valu("v_cvt_f64_f32", v2, x) if sbits == 32 else self.vgpr(x, 64)
+        t = self.valu("v_trunc_f64", v2, t, wide=(True,))
+        if signed:
+            sign = self.valu("v_cmp_gt_f64", self.lm, Const(64, 0), t, wide=(True, True))
+            t = self.valu("v_max_f64", v2, t, t, wide=(True, True), abs=[True, True])
+        k = self.valu("v_ldexp_f64", v2, t, Const(32, (-32) & 0xFFFFFFFF), wide=(True, False))
+        hi_f = self.valu("v_floor_f64", v2, k, wide=(True,))
+        low = self.valu("v_fma_f64", v2, hi_f, Const(64, 0xC1F0000000000000), t,
+                        wide=(True, True, True))
+        hi = self.valu("v_cvt_u32_f64", v1, hi_f, wide=(True,))
+        lo = self.valu("v_cvt_u32_f64", v1, low, wide=(True,))
+        r = self.b.create_vector(v2, lo, hi).temp
+        if signed:
+            neg = self._addsub64(False, False, Const(64, 0), r)
+            r = self._select64(sign, neg, r)
+        return r
+
+
+def _vcc():  # type: ignore[no-untyped-def]
+    from radcc.ir.regclass import VCC, PhysReg
+
+    return PhysReg.of(VCC)
+
+
+def _inline32(v: int) -> bool:
+    from radcc.ir.validate import is_inline_constant
+
+    return is_inline_constant(v, 4)
+
+
+def _inline64(v: int) -> bool:
+    from radcc.ir.validate import is_inline_constant
+
+    return is_inline_constant(v, 8)
+
+
+_ = (math, s2, v2)

@@ -1,0 +1,285 @@
+"""The state of instruction selection and its value helpers.
+
+Register classes (ACO's second step, seeds/001 "Instruction Selection"), from the
+divergence analysis (`radcc.frontend.divergence`):
+
+- a uniform value lives in SGPRs (``s1``, ``s2`` for 64 bits), computed on the
+  SALU when it has the operation, else on the VALU and moved with
+  ``p_as_uniform`` (``v_readfirstlane_b32`` per dword);
+- a divergent value lives in VGPRs (``v1``, ``v2``);
+- a uniform boolean is an ``s1`` holding 0 or 1, a divergent one a lane mask
+  (``program.lane_mask``: s1 in wave32, s2 in wave64).
+
+A MIR value maps to one entry per component (`Comp`): a `Temp`, or a constant
+``Const(bits, value)`` that is materialized where an instruction needs a
+register. Booleans and integers of 8/16 bits are not selected yet (a clear
+`UnsupportedError` names the MIR op).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from radcc.frontend.mir import Instr, Value
+from radcc.ir.builder import Builder
+from radcc.ir.opinfo import E64_FORMATS
+from radcc.ir.program import Block, Operand, Program
+from radcc.ir.regclass import SCC, PhysReg, RegClass, Temp, s1, s2, v1, v2
+from radcc.ir.validate import is_inline_constant
+from radcc.passes.lane_mask import lm_opcode
+
+
+class IselError(Exception):
+    """Instruction selection cannot translate the shader."""
+
+
+class UnsupportedError(IselError):
+    """A MIR construct radcc does not select yet."""
+
+
+@dataclass(frozen=True, slots=True)
+class Const:
+    bits: int  # 1, 32 or 64
+    value: int
+
+
+Comp = Temp | Const
+
+
+def unsupported(ins: Instr | None, what: str = "") -> UnsupportedError:
+    name = ins.op if ins is not None else "?"
+    bits = ""
+    if ins is not None and ins.dest is not None:
+        bits = f" ({ins.dest.bit_size}-bit)"
+    return UnsupportedError(f"instruction selection: unsupported MIR op '{name}'{bits}"
+                            + (f": {what}" if what else ""))
+
+
+class IselBase:
+    """Value maps, register classes and materialization helpers."""
+
+    p: Program
+    b: Builder
+    cur: Block
+
+    def init_base(self, program: Program) -> None:
+        self.p = program
+        self.lm: RegClass = program.lane_mask
+        self.wave = program.wave_size
+        self.vmap: dict[Value, list[Comp]] = {}
+        self.b = Builder(program)
+
+    # -- register classes ---------------------------------------------------
+    def rc(self, v: Value) -> RegClass:
+        if v.bit_size == 1:
+            return self.lm if v.divergent else s1
+        if v.bit_size == 64:
+            return v2 if v.divergent else s2
+        if v.bit_size == 32:
+            return v1 if v.divergent else s1
+        raise UnsupportedError(f"instruction selection: {v.bit_size}-bit values are not "
+                               f"supported yet (%{v.index} = {v.parent!r})")
+
+    def get(self, v: Value) -> list[Comp]:
+        got = self.vmap.get(v)
+        if got is None:
+            raise IselError(f"instruction selection: %{v.index} used before its definition")
+        return got
+
+    def comp(self, v: Value, i: int) -> Comp:
+        c = self.get(v)
+        return c[i] if len(c) > 1 else c[0]
+
+    def set(self, v: Value, comps: list[Comp]) -> None:
+        self.vmap[v] = comps
+
+    # -- operands ---------------------------------------------------------------
+    @staticmethod
+    def operand(x: Comp) -> Operand:
+        if isinstance(x, Const):
+            return Operand.c64(x.value) if x.bits == 64 else Operand.c32(x.value)
+        return Operand(x)
+
+    def sgpr(self, x: Comp, bits: int = 32) -> Temp:
+        """`x` in SGPRs (constants are moved, VGPRs read from the first lane)."""
+        if isinstance(x, Const):
+            if bits == 64 or x.bits == 64:
+                lo = self.b.sop1("s_mov_b32", s1, Operand.c32(x.value & 0xFFFFFFFF)).temp
+                hi = self.b.sop1("s_mov_b32", s1, Operand.c32(x.value >> 32)).temp
+                return self.b.create_vector(s2, lo, hi).temp
+            return self.b.sop1("s_mov_b32", s1, Operand.c32(x.value)).temp
+        if x.rc.is_sgpr:
+            return x
+        return self.b.pseudo("p_as_uniform", [s2 if x.rc.size == 2 else s1], [x]).temp
+
+    def vgpr(self, x: Comp, bits: int = 32) -> Temp:
+        """`x` in VGPRs."""
+        if isinstance(x, Const):
+            if bits == 64 or x.bits == 64:
+                lo = self.b.vop1("v_mov_b32", v1, Operand.c32(x.value & 0xFFFFFFFF)).temp
+                hi = self.b.vop1("v_mov_b32", v1, Operand.c32(x.value >> 32)).temp
+                return self.b.create_vector(v2, lo, hi).temp
+            return self.b.vop1("v_mov_b32", v1, Operand.c32(x.value)).temp
+        if x.rc.is_vgpr:
+            return x
+        return self.b.copy(v2 if x.rc.size == 2 else v1, x).temp
+
+    def to_class(self, x: Comp, rc: RegClass) -> Temp:
+        """`x` in a register of class `rc` (the class of a non-boolean value)."""
+        bits = 64 if rc.size == 2 else 32
+        return self.vgpr(x, bits) if rc.is_vgpr else self.sgpr(x, bits)
+
+    def uniform_result(self, t: Temp, want_sgpr: bool) -> Temp:
+        if want_sgpr and t.rc.is_vgpr:
+            return self.b.pseudo("p_as_uniform", [s2 if t.rc.size == 2 else s1], [t]).temp
+        return t
+
+    # -- splitting 64-bit values ------------------------------------------------
+    def halves(self, x: Comp) -> tuple[Comp, Comp]:
+        if isinstance(x, Const):
+            return Const(32, x.value & 0xFFFFFFFF), Const(32, (x.value >> 32) & 0xFFFFFFFF)
+        rc = s1 if x.rc.is_sgpr else v1
+        r = self.b.split_vector(x, rc, rc)
+        return r[0], r[1]
+
+    def join(self, lo: Temp, hi: Temp) -> Temp:
+        rc = s2 if lo.rc.is_sgpr and hi.rc.is_sgpr else v2
+        if rc is v2:
+            lo, hi = self.vgpr(lo), self.vgpr(hi)
+        return self.b.create_vector(rc, lo, hi).temp
+
+    # -- VALU / SALU with operand legalization -----------------------------------
+    def _vop3_legal(self, ops: list[Operand], wide: list[bool]) -> list[Operand]:
+        """At most two constant-bus reads (distinct SGPRs + a literal) and one
+        literal (GFX10+ VOP3); 64-bit literals go to VGPRs."""
+        out: list[Operand] = []
+        sgprs: set[int] = set()
+        literal: int | None = None
+        for o, w in zip(ops, wide, strict=True):
+            if o.const is not None:
+                if is_inline_constant(o.const, o.const_bytes):
+                    out.append(o)
+                    continue
+                if w or (literal is not None and literal != o.const) or \
+                        len(sgprs) + (literal is None) > 2:
+                    out.append(Operand(self.vgpr(Const(64 if w else 32, o.const))))
+                    continue
+                literal = o.const
+                out.append(o)
+            elif o.temp is not None and o.temp.rc.is_sgpr:
+                if o.temp.id in sgprs:
+                    out.append(o)
+                elif len(sgprs) + (literal is not None) >= 2:
+                    out.append(Operand(self.vgpr(o.temp)))
+                else:
+                    sgprs.add(o.temp.id)
+                    out.append(o)
+            else:
+                out.append(o)
+        return out
+
+    def has_fmt(self, op: str, fmts: tuple[str, ...]) -> bool:
+        return any(e.enc in fmts for e in self.b.table.by_name.get(op, ()))
+
+    def valu(self, op: str, rc: RegClass, *srcs: Comp | Operand, commutative: bool = False,
+             rev: str | None = None, wide: tuple[bool, ...] | None = None,
+             extra_defs: tuple = (), **fields: object) -> Temp:
+        """A VALU instruction; VOP1/VOP2 when the operands allow, else VOP3."""
+        ops = [s if isinstance(s, Operand) else self.operand(s) for s in srcs]
+        wd = list(wide) if wide is not None else [False] * len(ops)
+        for i, o in enumerate(ops):
+            if o.const is not None and o.const_bytes == 8:
+                wd[i] = True
+        if not fields and not extra_defs and len(ops) == 2 and \
+                self.has_fmt(op, ("VOP2",)) and not any(wd):
+            a, bb = ops
+            if not _is_vgpr(bb) and _is_vgpr(a) and (commutative or rev):
+                if rev:
+                    op = rev
+                a, bb = bb, a
+            if _is_vgpr(bb) and (a.const is None or not any(wd)):
+                return self.b.inst(op, [rc], [a, bb], "VOP2").temp
+        if not fields and not extra_defs and len(ops) == 1 and self.has_fmt(op, ("VOP1",)):
+            return self.b.inst(op, [rc], ops, "VOP1").temp
+        ops = self._vop3_legal(ops, wd)
+        fmt = next(e.enc for e in self.b.table.by_name[op] if e.enc in E64_FORMATS)
+        return self.b.inst(op, [rc, *extra_defs], ops, fmt, **fields).temp
+
+    def valu_multi(self, op: str, defs: list, *srcs: Comp | Operand,
+                   wide: tuple[bool, ...] | None = None, **fields: object) -> list[Temp]:
+        """A VOP3/VOP3SD instruction with several definitions (carry outs)."""
+        ops = [s if isinstance(s, Operand) else self.operand(s) for s in srcs]
+        wd = list(wide) if wide is not None else [False] * len(ops)
+        ops = self._vop3_legal(ops, wd)
+        fmt = next(e.enc for e in self.b.table.by_name[op] if e.enc in E64_FORMATS)
+        return self.b.inst(op, defs, ops, fmt, **fields).temps
+
+    def salu(self, op: str, rc: RegClass | None, *srcs: Comp | Operand,
+             scc: bool = True) -> Temp:
+        """A SOP1/SOP2/SOPC instruction (one literal at most, no 64-bit literal).
+        Returns the definition (or the SCC definition of a SOPC)."""
+        ops = [s if isinstance(s, Operand) else self.operand(s) for s in srcs]
+        literal: int | None = None
+        for i, o in enumerate(ops):
+            if o.const is None or is_inline_constant(o.const, o.const_bytes):
+                continue
+            if o.const_bytes == 8 or (literal is not None and literal != o.const):
+                ops[i] = Operand(self.sgpr(Const(o.const_bytes * 8, o.const)))
+            else:
+                literal = o.const
+        if rc is None:
+            return self.b.sopc(op, ops[0], ops[1]).instr.definitions[-1].temp  # type: ignore
+        if len(ops) == 1:
+            return self.b.sop1(op, rc, ops[0], scc=scc).temp
+        return self.b.sop2(op, rc, ops[0], ops[1], *ops[2:], scc=scc).temp
+
+    def scc_op(self, t: Temp) -> Operand:
+        return Operand(t, phys=PhysReg.of(SCC))
+
+    # -- booleans -----------------------------------------------------------------
+    def lm_op(self, name: str) -> str:
+        return lm_opcode(self.p, name)
+
+    def lanemask(self, x: Comp) -> Temp:
+        """A boolean as a lane mask."""
+        if isinstance(x, Const):
+            return self.new_lane_mask(self.b.sop1(
+                self.lm_op("mov"), self.lm, Operand.c32(0xFFFFFFFF if x.value else 0),
+                scc=False).temp)
+        if self.is_lane_mask(x):
+            return x
+        scc = self.salu("s_cmp_lg_u32", None, x, Const(32, 0))
+        op = "s_cselect_b64" if self.wave == 64 else "s_cselect_b32"
+        return self.new_lane_mask(self.b.sop2(op, self.lm, Operand.c32(0xFFFFFFFF),
+                                              Operand.c32(0), self.scc_op(scc), scc=False).temp)
+
+    def is_lane_mask(self, t: Temp) -> bool:
+        return t.id in self.lane_masks
+
+    def ubool(self, x: Comp) -> Comp:
+        """A boolean as a uniform s1 0/1 (from a lane mask: any active lane set)."""
+        if isinstance(x, Const) or not self.is_lane_mask(x):
+            return x
+        op = "s_cmp_lg_u64" if self.wave == 64 else "s_cmp_lg_u32"
+        scc = self.salu(op, None, x, Operand.c64(0) if self.wave == 64 else Operand.c32(0))
+        return self.b.sop2("s_cselect_b32", s1, Operand.c32(1), Operand.c32(0),
+                           self.scc_op(scc), scc=False).temp
+
+    def to_scc(self, x: Comp) -> Temp:
+        """A uniform boolean in SCC (for a branch or s_cselect)."""
+        if isinstance(x, Const):
+            x = self.sgpr(Const(32, x.value))
+        if self.is_lane_mask(x):
+            op = "s_cmp_lg_u64" if self.wave == 64 else "s_cmp_lg_u32"
+            return self.salu(op, None, x, Operand.c64(0) if self.wave == 64 else Operand.c32(0))
+        return self.salu("s_cmp_lg_u32", None, x, Const(32, 0))
+
+    def new_lane_mask(self, t: Temp) -> Temp:
+        self.lane_masks.add(t.id)
+        return t
+
+    lane_masks: set[int]
+
+
+def _is_vgpr(o: Operand) -> bool:
+    return o.temp is not None and o.temp.rc.is_vgpr
