@@ -12,31 +12,99 @@ Formats with irregular syntax (``s_waitcnt``, ``s_delay_alu``, ``exp``) read
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from radcc.isa.errors import AsmError
-from radcc.isa.lexer import EOL, FLOAT, IDENT, INT, PUNCT, Token
+from radcc.isa.lexer import EOL, FLOAT, IDENT, INT, PUNCT, Token, _parse_int
 from radcc.isa.operands import Modifier, Operand, Reg, parse_reg_name
 
 _MOD_FUNCS = ("abs", "neg", "sext", "lit")
 
 
-@dataclass
 class ParsedInst:
     """One instruction statement, parsed.
 
     `mnemonic` is lower-case as written (suffixes such as ``_e64`` kept).
     `tokens` are the tokens after the mnemonic (ending in EOL), for formats
     that parse their own syntax. `second` is the VOPD Y half after ``::``.
+
+    The generic parse of `tokens` into `operands`/`modifiers` (and
+    `parse_error`) runs on first use of any of the three: formats with their
+    own syntax (memory, ``s_waitcnt``, ``exp``) never pay for it.
     """
 
-    mnemonic: str
-    col: int
-    operands: list[Operand] = field(default_factory=list)
-    modifiers: list[Modifier] = field(default_factory=list)
-    tokens: list[Token] = field(default_factory=list)
-    second: ParsedInst | None = None
-    parse_error: AsmError | None = None  # generic parse failed; raw tokens still usable
+    __slots__ = ("mnemonic", "col", "tokens", "second", "_operands", "_modifiers",
+                 "_parse_error", "_parsed", "_negflags")
+
+    def __init__(self, mnemonic: str, col: int, operands: list[Operand] | None = None,
+                 modifiers: list[Modifier] | None = None, tokens: list[Token] | None = None,
+                 second: ParsedInst | None = None, parse_error: AsmError | None = None) -> None:
+        self.mnemonic = mnemonic
+        self.col = col
+        self.tokens: list[Token] = tokens if tokens is not None else []
+        self.second = second
+        self._operands: list[Operand] = operands if operands is not None else []
+        self._modifiers: list[Modifier] = modifiers if modifiers is not None else []
+        self._parse_error = parse_error
+        # lazy only when built from tokens alone
+        self._parsed = operands is not None or modifiers is not None or parse_error is not None \
+            or tokens is None
+        self._negflags: bool | None = None
+
+    def _parse(self) -> None:
+        self._parsed = True
+        cur = Cursor(self.tokens)
+        try:
+            if not cur.at_end() and not _looks_like_modifier(cur):
+                while True:
+                    self._operands.append(parse_operand(cur))
+                    if cur.accept(","):
+                        continue
+                    break
+            while not cur.at_end():
+                self._modifiers.append(parse_modifier(cur))
+        except AsmError as e:
+            self._parse_error = e
+
+    @property
+    def operands(self) -> list[Operand]:
+        if not self._parsed:
+            self._parse()
+        return self._operands
+
+    @operands.setter
+    def operands(self, v: list[Operand]) -> None:
+        if not self._parsed:
+            self._parse()
+        self._operands = v
+
+    @property
+    def modifiers(self) -> list[Modifier]:
+        if not self._parsed:
+            self._parse()
+        return self._modifiers
+
+    @modifiers.setter
+    def modifiers(self, v: list[Modifier]) -> None:
+        if not self._parsed:
+            self._parse()
+        self._modifiers = v
+
+    @property
+    def parse_error(self) -> AsmError | None:
+        """Generic-syntax error (the raw tokens are still usable)."""
+        if not self._parsed:
+            self._parse()
+        return self._parse_error
+
+    @parse_error.setter
+    def parse_error(self, v: AsmError | None) -> None:
+        if not self._parsed:
+            self._parse()
+        self._parse_error = v
+
+    def __repr__(self) -> str:
+        return (f"ParsedInst({self.mnemonic!r}, {self.col}, operands={self.operands!r}, "
+                f"modifiers={self.modifiers!r}, second={self.second!r}, "
+                f"parse_error={self.parse_error!r})")
 
     def mod(self, name: str) -> Modifier | None:
         for m in self.modifiers:
@@ -213,7 +281,7 @@ def parse_register(cur: Cursor) -> Reg | None:
             if last < first:
                 raise AsmError("first register index should not exceed second index", t.col)
             return Reg(low, first, last - first + 1)
-        r = parse_reg_name(low)
+        r = _reg_name(low)
         if r is not None:
             cur.next()
             return r
@@ -241,12 +309,47 @@ def parse_register(cur: Cursor) -> Reg | None:
     return None
 
 
+def _reg_name(text: str) -> Reg | None:
+    """`parse_reg_name`, memoized (Reg is immutable; names repeat a lot)."""
+    r = _REG_NAMES.get(text, _MISSING)
+    if r is _MISSING:
+        r = parse_reg_name(text)
+        if len(_REG_NAMES) < 20_000:
+            _REG_NAMES[text] = r
+    return r  # type: ignore[return-value]
+
+
+_MISSING = object()
+_REG_NAMES: dict[str, object] = {}
+
+
 def parse_operand(cur: Cursor) -> Operand:
-    t = cur.tok
+    toks = cur.toks
+    pos = cur.pos
+    t = toks[pos]
     col = t.col
+    # fast paths: a lone register name or integer followed by ',', a modifier or the end
+    kind = t.kind
+    if kind == IDENT or kind == INT:
+        nxt = toks[pos + 1]
+        if nxt.kind != PUNCT or nxt.text == ",":
+            if kind == INT:
+                cur.pos = pos + 1
+                return Operand("int", col, value=_parse_int(t.text), text=t.text)
+            r = _reg_name(t.text)
+            if r is not None:
+                cur.pos = pos + 1
+                return Operand("reg", col, reg=r, text=t.text)
+    elif kind == PUNCT and t.text == "-":
+        nxt = toks[pos + 1]
+        if nxt.kind == INT:
+            after = toks[pos + 2]
+            if after.kind != PUNCT or after.text == ",":
+                cur.pos = pos + 2
+                return Operand("int", col, value=-_parse_int(nxt.text), text="-")
     # -|x|, -x, |x|
     if t.is_punct("-") and (cur.peek().is_punct("|") or _starts_mod_func(cur, 1)
-                            or (cur.peek().kind == IDENT and parse_reg_name(cur.peek().text) is not None)
+                            or (cur.peek().kind == IDENT and _reg_name(cur.peek().text) is not None)
                             or (cur.peek().kind == IDENT and cur.peek().text.lower() in ("s", "v", "ttmp")
                                 and cur.peek(2).is_punct("["))):
         cur.next()
@@ -367,38 +470,28 @@ def parse_statement(mnemonic_tok: Token, rest: list[Token]) -> ParsedInst:
     """Parse operands and modifiers after a mnemonic.
 
     Generic-syntax errors are kept in `parse_error` rather than raised, so a
-    format with its own syntax can still read the raw tokens.
+    format with its own syntax can still read the raw tokens. The generic
+    parse itself is deferred until a format asks for operands or modifiers.
     """
     inst = ParsedInst(mnemonic_tok.text.lower(), mnemonic_tok.col, tokens=rest)
-    # VOPD: split at '::'
+    # VOPD: split at '::' (only a PUNCT token can have this text)
     for i, t in enumerate(rest):
-        if t.is_punct("::"):
+        if t.text == "::":
             first = rest[:i] + [Token(EOL, "", t.col)]
             inst.tokens = first
             after = rest[i + 1 :]
             if not after or after[0].kind != IDENT:
-                inst.parse_error = AsmError("expected an instruction after '::'", t.col)
+                inst._parsed = True
+                inst._parse_error = AsmError("expected an instruction after '::'", t.col)
                 return inst
             inst.second = parse_statement(after[0], after[1:])
             break
-    cur = Cursor(inst.tokens)
-    try:
-        if not cur.at_end() and not _looks_like_modifier(cur):
-            while True:
-                inst.operands.append(parse_operand(cur))
-                if cur.accept(","):
-                    continue
-                break
-        while not cur.at_end():
-            inst.modifiers.append(parse_modifier(cur))
-    except AsmError as e:
-        inst.parse_error = e
     return inst
 
 
 def _looks_like_modifier(cur: Cursor) -> bool:
     t = cur.tok
-    return t.kind == IDENT and cur.peek().is_punct(":") and parse_reg_name(t.text) is None
+    return t.kind == IDENT and cur.peek().is_punct(":") and _reg_name(t.text) is None
 
 
 # --- negated flag modifiers ("noa16", "noglc", ...) --------------------------------
@@ -417,10 +510,15 @@ def strip_negated_flags(inst: ParsedInst, enc: str, allowed: frozenset[str]) -> 
     encoding `enc` whose modifiers are `allowed`; one that llvm-mc would not
     accept, or that contradicts the flag itself, is left in place (an error)."""
     toks = inst.tokens
-    if inst.second is not None or not any(
-        t.kind == IDENT and t.text[:2].lower() == "no" and t.text[2:].lower() in _NEGATABLE
-        for t in toks
-    ):
+    if inst.second is not None:
+        return inst
+    neg = inst._negflags
+    if neg is None:  # computed once per statement, not per candidate entry
+        neg = inst._negflags = any(
+            t.kind == IDENT and t.text[:2].lower() == "no" and t.text[2:].lower() in _NEGATABLE
+            for t in toks
+        )
+    if not neg:
         return inst
     present = {t.text.lower() for t in toks if t.kind == IDENT}
     if enc == "MIMG":  # llvm-mc takes MIMG's named bits in one order only
