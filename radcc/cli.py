@@ -9,6 +9,7 @@ from __future__ import annotations
 import sys
 
 _COMMANDS = {
+    "compile": ("radcc.shader_cli", "compile a SPIR-V/GLSL compute shader for AMD GPUs"),
     "mc": ("radcc.mc", "llvm-mc for AMDGPU: assemble, disassemble, write code objects"),
     "llc": ("radcc.llc", "compile machine IR text to GFX11 assembly or a code object"),
     "run": ("radcc.run", "run a kernel of a code object in the emulator (radcc.emu)"),

@@ -2,6 +2,8 @@
 
     radcc run KERNEL.o --kernel NAME --groups X[,Y,Z] --block X[,Y,Z]
               --arg NAME=VALUE ... --out DIR [--wave32|--wave64]
+    radcc run SHADER.spv|.comp|.glsl --groups X[,Y,Z] --buffer SET:BINDING=VALUE ...
+              [--push FILE] --out DIR [--wave32|--wave64]   (radcc.shader_cli)
               [--max-instructions N] [--no-strict] [--no-hazards] [--quiet]
 
 A buffer argument's VALUE is a `.npy` file, any other file (raw bytes) or
@@ -49,6 +51,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-strict", action="store_true", help="do not check waits and hazards")
     p.add_argument("--no-hazards", action="store_true", help="check waits but not hazards")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    # the shader form (radcc.shader_cli.run_main): radcc run SHADER --buffer S:B=VALUE ...
+    p.add_argument("--buffer", action="append", default=[], help=argparse.SUPPRESS)
     return p
 
 
@@ -109,6 +113,10 @@ class _Progress:
 
 
 def main(argv: list[str]) -> int:
+    from radcc.shader_cli import SHADER_SUFFIXES, run_main
+
+    if argv and not argv[0].startswith("-") and argv[0].endswith(SHADER_SUFFIXES):
+        return run_main(argv)  # a shader: compile, then run
     try:
         args = build_parser().parse_args(argv)
     except _ArgError as e:

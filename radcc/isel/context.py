@@ -244,14 +244,18 @@ class IselBase:
         """A boolean as a lane mask."""
         if isinstance(x, Const):
             return self.new_lane_mask(self.b.sop1(
-                self.lm_op("mov"), self.lm, Operand.c32(0xFFFFFFFF if x.value else 0),
+                self.lm_op("mov"), self.lm, self.lm_all() if x.value else Operand.c32(0),
                 scc=False).temp)
         if self.is_lane_mask(x):
             return x
         scc = self.salu("s_cmp_lg_u32", None, x, Const(32, 0))
         op = "s_cselect_b64" if self.wave == 64 else "s_cselect_b32"
-        return self.new_lane_mask(self.b.sop2(op, self.lm, Operand.c32(0xFFFFFFFF),
+        return self.new_lane_mask(self.b.sop2(op, self.lm, self.lm_all(),
                                               Operand.c32(0), self.scc_op(scc), scc=False).temp)
+
+    def lm_all(self) -> Operand:
+        """Every lane (a 64-bit -1 in wave64: a 32-bit literal would zero-extend)."""
+        return Operand.c64((1 << 64) - 1) if self.wave == 64 else Operand.c32(0xFFFFFFFF)
 
     def is_lane_mask(self, t: Temp) -> bool:
         return t.id in self.lane_masks
