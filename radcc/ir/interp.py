@@ -137,6 +137,12 @@ class WaveState:
         try:
             return self.v[tid]
         except KeyError:
+            if not self.active.any():
+                # no lane runs this (a block the wave passes with EXEC empty, e.g.
+                # after a divergent continue): the value is never observed
+                rcs = self.program.temp_rc
+                rc = rcs[tid] if tid < len(rcs) else None
+                return np.zeros((rc.size if rc is not None else 1, self.wave), dtype=np.uint32)
             raise InterpError(f"%{tid} read before it is defined") from None
 
     def vdef(self, t: Temp) -> np.ndarray:

@@ -92,11 +92,23 @@ BREAK_IN_UNIFORM_IF = [("loop", "v0", [
         ("obs", 3), ("vop", "v1", "v1", "add", 1)], [("obs", 4)]),
     ("obs", 5)]), ("obs", 6)]
 
+# a divergent continue in a uniform if inside the empty-exec skip of an
+# earlier one: the code after the uniform if may run with no lane active
+CONTINUE_IN_SKIPPED_UNIFORM_IF = [("loop", "v1", [
+    ("if", "div", "b0", [
+        ("if", "div", "b1", [("obs", 1)], [("obs", 2), ("continue",)]),
+        ("if", "uni", ("s0", "lt", 11), [("vop", "v0", "v0", "add", 1), ("obs", 3),
+                                         ("continue",)],
+         [("bcmp", "b1", "v0", "ne", 4), ("obs", 4)]),
+        ("obs", 5)], [("obs", 6)]),
+    ("obs", 7)]), ("obs", 8)]
+
 NAMED = {
     "if_else": IF_ELSE, "nested_ifs": NESTED_IFS, "boolean_phis": BOOLEAN_PHIS,
     "loop_break_continue": LOOP_BREAK_CONTINUE, "nested_loops": NESTED_LOOPS,
     "continue_after_inner_loop": CONTINUE_AFTER_INNER_LOOP,
     "uniform_in_divergent": UNIFORM_IN_DIVERGENT, "break_in_uniform_if": BREAK_IN_UNIFORM_IF,
+    "continue_in_skipped_uniform_if": CONTINUE_IN_SKIPPED_UNIFORM_IF,
 }
 
 
