@@ -109,15 +109,67 @@ def strip_comment(line: str) -> str:
 _KINDS = (None, "ws", "comment", FLOAT, INT, IDENT, STRING, PUNCT)
 
 
+# The same alternatives as _TOKEN_RE without groups: `findall` returns the token
+# strings (whitespace and comments included) in one C call; each string's kind
+# is looked up in a cache keyed by the text (a token's kind depends on its text
+# alone). A line with a character that starts no token falls back to the
+# scanning loop, which reports it.
+_SPLIT_RE = re.compile(
+    r"[ \t\r\f\v]+|;.*|//.*"
+    r"|(?:\d+\.\d*|\.\d+(?!byte\b))(?:[eE][+-]?\d+)?|\d+[eE][+-]?\d+"
+    r"|0[xX][0-9a-fA-F]+|0[bB][01]+|0[oO][0-7]+|\d+"
+    r"|[A-Za-z_.$@][A-Za-z0-9_.$@]*"
+    r'|"(?:[^"\\]|\\.)*"'
+    r"|::|<<|>>|&&|\|\||==|!=|<=|>=|[,:\[\]()|\-+*/&~!<>=%^{}]"
+)
+_WS = "ws"
+_COMMENT = "comment"
+_KIND_OF: dict[str, str] = {}
+
+
+def _kind_of(text: str) -> str | None:
+    m = _TOKEN_RE.match(text)
+    if m is None or m.end() != len(text):
+        return None
+    k = _KINDS[m.lastindex]  # type: ignore[index]
+    if len(_KIND_OF) < 50_000:
+        _KIND_OF[text] = k  # type: ignore[assignment]
+    return k
+
+
 def tokenize(line: str) -> list[Token]:
     """Split one logical line into tokens, ending with an EOL token.
 
     Raises AsmError (with the column) on a character that starts no token.
     """
-    toks: list[Token] = []
     n = len(line)
     if line.lstrip().startswith("#"):
         return [Token(EOL, "", n + 1)]
+    toks: list[Token] = []
+    append = toks.append
+    get = _KIND_OF.get
+    col = 1
+    for text in _SPLIT_RE.findall(line):
+        k = get(text) or _kind_of(text)
+        if k is None:
+            return _tokenize_scan(line)
+        if k == _WS:
+            col += len(text)
+            continue
+        if k == _COMMENT:
+            col += len(text)
+            break
+        append(Token(k, text, col))
+        col += len(text)
+    if col != n + 1:  # findall skipped something: let the scanner report it
+        return _tokenize_scan(line)
+    append(Token(EOL, "", n + 1))
+    return toks
+
+
+def _tokenize_scan(line: str) -> list[Token]:
+    toks: list[Token] = []
+    n = len(line)
     pos = 0
     kinds = _KINDS
     append = toks.append
