@@ -18,7 +18,9 @@ definitions and `Instruction.fields`:
 - VOP3/VOP3SD source modifiers ``fields['neg']``/``['abs']`` (lists per
   source) print as ``-x`` / ``|x|``; ``omod`` (1, 2, 3) as ``mul:2``,
   ``mul:4``, ``div:2``; every other field as ``key``, ``key:N`` or
-  ``key:[a,b]`` (fields named in `INTERNAL_FIELDS` are compiler notes).
+  ``key:[a,b]`` (fields named in `INTERNAL_FIELDS` are compiler notes);
+  DPP controls (`DPP_FIELDS`: ``quad_perm``, ``row_shr`` ... with
+  ``row_mask``/``bank_mask``/``bound_ctrl``) select the ``_dpp`` spelling.
 """
 
 from __future__ import annotations
@@ -33,6 +35,9 @@ from radcc.isa.table import OpcodeTable, OperandSpec
 INTERNAL_FIELDS = frozenset({"targets", "scratch_sgpr", "wg_one_wave", "scope", "sem", "id"})
 _OMOD = {1: "mul:2", 2: "mul:4", 3: "div:2"}
 _SRC_MOD_FORMATS = ("VOP3", "VOP3SD", "VINTERP")
+# DPP controls among the fields make the mnemonic the `_dpp` / `_e64_dpp` one
+DPP_FIELDS = frozenset({"quad_perm", "row_shl", "row_shr", "row_ror", "row_mirror",
+                        "row_half_mirror", "row_share", "row_xmask", "dpp8"})
 
 
 class EmitError(Exception):
@@ -129,6 +134,8 @@ def instruction_asm(instr: Instruction, table: OpcodeTable,
         else:
             mods.append(f"{k}:{v}")
     line = info.printed_name
+    if not DPP_FIELDS.isdisjoint(fields):
+        line = info.name + ("_e64_dpp" if instr.format in ("VOP3", "VOP3SD", "VOP3P") else "_dpp")
     if texts:
         line += " " + ", ".join(texts)
     if mods:

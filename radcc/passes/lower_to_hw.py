@@ -33,13 +33,15 @@ naming the instruction):
 - ``p_exit_early_if`` (operand: scc): ``s_cbranch_scc1`` to an exit block
   appended at the end of the program (``s_endpgm``); ``p_discard_if``:
   ``exec &= ~cond`` then, if no lane is left, the same early exit;
+- ``p_reduce``, ``p_inclusive_scan``, ``p_exclusive_scan``, ``p_bpermute``:
+  `radcc.passes.lower_reductions.lower_reduction` (DPP sequences);
 - ``p_extract``: ``s_bfe_u32/i32`` (SCC clobbered, as ACO's SGPR form
   defines it) or ``v_bfe_u32/i32``;
 - the program ends with ``s_endpgm``: one is appended to the last block if
   it does not end with ``s_endpgm`` or an unconditional branch.
 
 ``p_phi``/``p_linear_phi`` (run ssa_elimination), ``p_spill``/``p_reload``,
-``p_insert``, reductions, scans, ``p_bpermute``, ``p_init_scratch`` and
+``p_insert``, ``p_init_scratch`` and
 sub-dword copies raise `LoweringError`.
 """
 
@@ -51,6 +53,7 @@ from radcc.ir.program import Block, BlockKind, Definition, Instruction, Operand,
 from radcc.ir.regclass import EXEC, NULL, SCC, VCC, VGPR_BASE, PhysReg, s1, s2, v1
 from radcc.passes.hw_copy import LoweringError, Unit, scc_live_after, sequentialize, split_units
 from radcc.passes.kernel_abi import PREFIX, ABIError, startpgm_abi
+from radcc.passes.lower_reductions import REDUCTION_OPCODES, lower_reduction
 
 __all__ = ["LoweringError", "lower_to_hw"]
 
@@ -64,10 +67,6 @@ _UNSUPPORTED = {
     "p_spill": "spilling is not supported yet",
     "p_reload": "spilling is not supported yet",
     "p_insert": "p_insert is not supported yet",
-    "p_reduce": "reductions are not supported yet",
-    "p_inclusive_scan": "scans are not supported yet",
-    "p_exclusive_scan": "scans are not supported yet",
-    "p_bpermute": "p_bpermute is not supported yet",
     "p_init_scratch": "scratch is not supported yet",
 }
 
@@ -291,6 +290,8 @@ class _Lowering:
             return self.lower_discard_if(block, instr)
         if op == "p_extract":
             return self.lower_extract(instr)
+        if op in REDUCTION_OPCODES:
+            return lower_reduction(self.p, block, instr)
         raise self.error(instr, _UNSUPPORTED.get(op, f"cannot lower {op}"))
 
     def ensure_endpgm(self, blocks: list[Block]) -> None:
