@@ -229,6 +229,7 @@ class MirShader:
     bindings: dict[tuple[int, int], Binding] = field(default_factory=dict)
     push_constant_size: int = 0
     shared_size: int = 0
+    scratch_size: int = 0  # bytes of private memory per invocation (opt.lower_local_arrays)
     spec: dict[int, int | float | bool] = field(default_factory=dict)
     next_value: int = 0
     next_block: int = 0

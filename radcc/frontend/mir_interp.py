@@ -111,6 +111,7 @@ class _Workgroup:
         self.inv = (idx % sg).astype(np.uint32)
         self.sgid = (idx // sg).astype(np.uint32)
         self.shared = np.zeros(max(shader.shared_size, 1), np.uint8)
+        self.scratch = np.zeros((n, max(shader.scratch_size, 1)), np.uint8)
         self.vals: dict[Value, Arr] = {}
         self.locals: dict[LocalVar, Arr] = {}
         self.last = np.full(n, -1, np.int64)
@@ -285,6 +286,7 @@ class _Workgroup:
     def _load(self, ins: Instr, mask: Arr, buf: np.ndarray, off: Arr) -> None:
         d = ins.dest
         assert d is not None
+        off = off.astype(np.int64) + int(ins.attrs.get("offset", 0))
         nb = d.bit_size // 8
         out = np.zeros((d.num_components, self.n), UNS[d.bit_size])
         for c in range(d.num_components):
@@ -313,7 +315,36 @@ class _Workgroup:
     i_load_shared = i_load_ssbo
 
     def i_store_ssbo(self, ins: Instr, mask: Arr) -> None:
-        self._store(mask, self._space(ins), ins.srcs[0], self.get(ins.srcs[1])[0])
+        off = self.get(ins.srcs[1])[0].astype(np.int64) + int(ins.attrs.get("offset", 0))
+        self._store(mask, self._space(ins), ins.srcs[0], off)
+
+    def _scratch_lanes(self, ins: Instr, mask: Arr, store: bool) -> None:
+        """Private memory: lane l's accesses go to row l (out of bounds: read 0, no write)."""
+        addr = self.get(ins.srcs[-1])[0].astype(np.int64) + int(ins.attrs.get("offset", 0))
+        v = ins.srcs[0] if store else ins.dest
+        assert v is not None
+        nb = v.bit_size // 8
+        size = self.scratch.shape[1]
+        out = np.zeros((v.num_components, self.n), UNS[v.bit_size])
+        data = self.get(v) if store else None
+        for lane in np.nonzero(mask)[0]:
+            row = self.scratch[lane]
+            for c in range(v.num_components):
+                a = int(addr[lane]) + c * nb
+                if a < 0 or a + nb > size:
+                    continue
+                if data is not None:
+                    row[a:a + nb] = np.frombuffer(data[c, lane].tobytes(), np.uint8)
+                else:
+                    out[c, lane] = row[a:a + nb].copy().view(UNS[v.bit_size])[0]
+        if not store:
+            self.put(v, out, mask)
+
+    def i_load_scratch(self, ins: Instr, mask: Arr) -> None:
+        self._scratch_lanes(ins, mask, False)
+
+    def i_store_scratch(self, ins: Instr, mask: Arr) -> None:
+        self._scratch_lanes(ins, mask, True)
 
     i_store_shared = i_store_ssbo
 
@@ -326,7 +357,7 @@ class _Workgroup:
         buf = self._space(ins)
         bits = d.bit_size
         nb = bits // 8
-        off = self.get(ins.srcs[0])[0].astype(np.int64)
+        off = self.get(ins.srcs[0])[0].astype(np.int64) + int(ins.attrs.get("offset", 0))
         aop = ins.attrs["atomic_op"]
         data = [self.get(s) for s in ins.srcs[1:]]
         out = np.zeros((1, self.n), UNS[bits])

@@ -109,6 +109,17 @@ for _b in (8, 16, 32, 64):
 for _b in (16, 32, 64):
     _def(f"i2f{_b} u2f{_b} f2f{_b} b2f{_b}", ("any",), "float")
 
+# machine-level operations the isel lowering (opt/lower_*) produces; hardware semantics
+_def("pack_64_2x32_split", U2, "uint")  # lo, hi -> 64-bit
+_def("unpack_64_2x32_split_x unpack_64_2x32_split_y", ("uint",), "uint")  # low / high half
+_def("ubfe", U2 + ("uint",), "uint")  # v_bfe_u32: offset and count modulo 32
+_def("ibfe", ("int", "uint", "uint"), "int")  # v_bfe_i32
+_def("bfm", U2, "uint")  # v_bfm_b32: ((1 << (count & 31)) - 1) << (offset & 31)
+_def("bfi", U2 + ("uint",), "uint")  # v_bfi_b32: (s0 & s1) | (~s0 & s2)
+_def("fsin_amd fcos_amd", F1, "float")  # v_sin/v_cos: the argument in revolutions
+_def("pack_half_2x16_split", F2, "uint")  # f32 x, y -> f16 bits (round to nearest even)
+_def("unpack_half_2x16_split_x unpack_half_2x16_split_y", ("uint",), "float")
+
 CONVERSION = re.compile(r"^([iufb])2([iuf])(\d+)$")
 COMMUTATIVE = frozenset(
     "iadd imul imul_high umul_high imin imax umin umax iand ior ixor fadd fmul fmin fmax "
@@ -146,6 +157,8 @@ _intr("store_ssbo store_shared", 2, False, elim=False)
 _intr("ssbo_atomic shared_atomic", 2, True, elim=False)
 _intr("ssbo_atomic_swap shared_atomic_swap", 3, True, elim=False)
 _intr("barrier", 0, False, elim=False)
+_intr("load_scratch", 1, True)  # per-invocation private memory (opt.lower_local_arrays)
+_intr("store_scratch", 2, False, elim=False)
 _intr("deref_var", 0, True, reorder=True)
 _intr("deref_array", 2, True, reorder=True)
 _intr("deref_struct", 1, True, reorder=True)
@@ -560,6 +573,26 @@ _TABLE: dict[str, Callable[[list[Arr], int], Arr]] = {
     "ffrexp_sig": lambda a, b: _frexp_sig(a[0]),
     "ffrexp_exp": lambda a, b: _frexp_exp(a[0]),
     "fisinf": lambda a, b: np.isinf(a[0]),
+    "pack_64_2x32_split": lambda a, b: (a[0].astype(np.uint64) |
+                                        (a[1].astype(np.uint64) << np.uint64(32))),
+    "unpack_64_2x32_split_x": lambda a, b: (a[0] & np.uint64(0xFFFFFFFF)).astype(np.uint32),
+    "unpack_64_2x32_split_y": lambda a, b: (a[0] >> np.uint64(32)).astype(np.uint32),
+    "ubfe": lambda a, b: _bfe(a[0], a[1] & np.uint32(31), a[2] & np.uint32(31), 32, False),
+    "ibfe": lambda a, b: _bfe(a[0], a[1] & np.uint32(31), a[2] & np.uint32(31), 32,
+                              True).view(np.int32),
+    "bfm": lambda a, b: (((np.uint64(1) << (a[0] & np.uint32(31)).astype(np.uint64)) -
+                          np.uint64(1)) << (a[1] & np.uint32(31)).astype(np.uint64)
+                         ).astype(np.uint32),
+    "bfi": lambda a, b: (a[0] & a[1]) | (~a[0] & a[2]),
+    "fsin_amd": _wide(lambda x: np.sin(2 * np.pi * x)),
+    "fcos_amd": _wide(lambda x: np.cos(2 * np.pi * x)),
+    "pack_half_2x16_split": lambda a, b: (
+        a[0].astype(np.float16).view(np.uint16).astype(np.uint32) |
+        (a[1].astype(np.float16).view(np.uint16).astype(np.uint32) << np.uint32(16))),
+    "unpack_half_2x16_split_x": lambda a, b: (a[0] & np.uint32(0xFFFF)).astype(
+        np.uint16).view(np.float16).astype(np.float32),
+    "unpack_half_2x16_split_y": lambda a, b: (a[0] >> np.uint32(16)).astype(
+        np.uint16).view(np.float16).astype(np.float32),
     "ieq": lambda a, b: a[0] == a[1],
     "ine": lambda a, b: a[0] != a[1],
     "ilt": lambda a, b: a[0] < a[1],

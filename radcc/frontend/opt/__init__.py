@@ -4,6 +4,10 @@
 ``optimize(shader)`` runs vars_to_ssa once, then copy propagation, constant
 folding, algebraic simplification, CSE and dead code elimination until none
 of them changes anything (NIR's usual optimisation loop).
+
+``lower_for_isel(shader, wave_size)`` then brings the shader into the form
+instruction selection receives (docs/mir.md, "What isel receives"; checked by
+``isel_form.check_isel_form``): ``LOWERING`` lists its passes in order.
 """
 
 from __future__ import annotations
@@ -18,6 +22,13 @@ from .constant_folding import constant_folding
 from .copy_prop import copy_prop
 from .cse import cse
 from .dce import dce
+from .dead_branch import dead_branch
+from .lower_continue import lower_continue_constructs
+from .lower_idiv import lower_idiv
+from .lower_int64 import lower_int64
+from .lower_local_arrays import lower_local_arrays
+from .lower_math import lower_math
+from .lower_vectors import lower_vectors
 from .vars_to_ssa import vars_to_ssa
 
 PASSES: dict[str, Callable[[MirShader], bool]] = {
@@ -27,6 +38,13 @@ PASSES: dict[str, Callable[[MirShader], bool]] = {
     "algebraic": algebraic,
     "cse": cse,
     "dce": dce,
+    "lower_continue_constructs": lower_continue_constructs,
+    "dead_branch": dead_branch,
+    "lower_vectors": lower_vectors,
+    "lower_idiv": lower_idiv,
+    "lower_int64": lower_int64,
+    "lower_math": lower_math,
+    "lower_local_arrays": lower_local_arrays,
 }
 
 LOOP = ("copy_prop", "constant_folding", "algebraic", "cse", "dce")
@@ -61,5 +79,52 @@ def optimize(
             break
 
 
-__all__ = ["PASSES", "optimize", "algebraic", "constant_folding", "copy_prop", "cse", "dce",
+# the isel lowering, in order ("optimize" runs the optimisation loop again)
+LOWERING = (
+    "lower_continue_constructs",
+    "dead_branch",
+    "optimize",
+    "lower_local_arrays",
+    "lower_vectors",
+    "lower_math",
+    "lower_idiv",
+    "lower_int64",
+    "optimize",
+)
+
+
+def lower_for_isel(
+    shader: MirShader,
+    wave_size: int = 32,
+    validate_each: bool = False,
+    print_after: set[str] | frozenset[str] = frozenset(),
+) -> None:
+    """Optimise and lower ``shader`` in place into the form isel receives.
+
+    ``wave_size`` (32 or 64) is the subgroup size the code will run with:
+    ``@load_subgroup_size`` and ``@load_num_subgroups`` become constants.
+    """
+    assert wave_size > 0 and wave_size & (wave_size - 1) == 0, wave_size
+    from .lower_system_values import lower_system_values
+
+    def run(name: str) -> None:
+        if name == "optimize":
+            optimize(shader, validate_each=validate_each, print_after=print_after)
+            return
+        PASSES[name](shader)
+        if validate_each:
+            try:
+                validate(shader)
+            except Exception as e:
+                raise type(e)(f"after {name}: {e}") from e
+        if name in print_after or "all" in print_after:
+            print(f"// MIR after {name}\n{print_shader(shader)}")
+
+    optimize(shader, validate_each=validate_each, print_after=print_after)
+    lower_system_values(shader, wave_size)
+    for name in LOWERING:
+        run(name)
+
+
+__all__ = ["PASSES", "LOWERING", "lower_for_isel", "optimize", "algebraic", "constant_folding", "copy_prop", "cse", "dce",
            "vars_to_ssa"]

@@ -1,0 +1,92 @@
+"""dead_branch: fold ``if`` nodes whose condition is a constant (NIR's opt_dead_cf).
+
+The taken side replaces the ``If`` in its control-flow list: its first block
+merges into the block before the if, its last block absorbs the block after
+it (whose phis, now of one predecessor, become their single source). Phi
+entries whose predecessor was in the dropped side disappear. When the taken
+side ends in ``break``/``continue``, the rest of the list is unreachable and
+dropped with it (unless a value defined there is still used elsewhere, then the
+if is left alone).
+"""
+
+from __future__ import annotations
+
+from ..mir import Block, CFNode, If, Loop, MirShader, Value, const_of, iter_blocks, rewrite_uses
+
+
+def merge_into(shader: MirShader, a: Block, b: Block) -> None:
+    """Append block ``b`` (phis of one entry are resolved first) to block ``a``."""
+    mapping: dict[Value, Value] = {}
+    for phi in b.phis:
+        assert len(phi.srcs) == 1 and phi.dest is not None, phi
+        mapping[phi.dest] = phi.srcs[0]
+    for ins in b.instrs[len(b.phis):]:
+        a.append(ins)
+    b.instrs = []
+    for ins in shader.instrs():
+        if ins.op == "phi" and b in ins.preds:
+            ins.preds = [a if p is b else p for p in ins.preds]
+    rewrite_uses(shader, mapping)
+
+
+def drop_phi_entries(shader: MirShader, dead: set[Block]) -> None:
+    for ins in shader.instrs():
+        if ins.op == "phi" and any(p in dead for p in ins.preds):
+            keep = [(p, s) for p, s in zip(ins.preds, ins.srcs, strict=True) if p not in dead]
+            ins.preds = [p for p, _ in keep]
+            ins.srcs = [s for _, s in keep]
+
+
+def _fold_one(shader: MirShader, cf: list[CFNode]) -> bool:
+    for i, n in enumerate(cf):
+        if isinstance(n, If):
+            c = const_of(n.cond)
+            if c is not None and _fold(shader, cf, i, n, bool(c[0])):
+                return True
+            if _fold_one(shader, n.then_list) or _fold_one(shader, n.else_list):
+                return True
+        elif isinstance(n, Loop):
+            if _fold_one(shader, n.body) or _fold_one(shader, n.cont):
+                return True
+    return False
+
+
+def _fold(shader: MirShader, cf: list[CFNode], i: int, n: If, cond: bool) -> bool:
+    taken, other = (n.then_list, n.else_list) if cond else (n.else_list, n.then_list)
+    prev, nxt = cf[i - 1], cf[i + 1]
+    assert isinstance(prev, Block) and isinstance(nxt, Block)
+    t_last = taken[-1]
+    assert isinstance(t_last, Block)
+    dead = set(iter_blocks(other))
+    tail: list[CFNode] = []
+    if t_last.jump is not None:
+        tail = cf[i + 1:]
+        tail_blocks = set(iter_blocks(tail))
+        defined = {x.dest for b in tail_blocks for x in b.instrs if x.dest is not None}
+        for b in shader.blocks():
+            if b in tail_blocks or b in dead:
+                continue
+            for x in b.instrs:
+                if x.op != "phi" and any(s in defined for s in x.srcs):
+                    return False
+        dead |= tail_blocks
+    drop_phi_entries(shader, dead)
+    first = taken[0]
+    assert isinstance(first, Block)
+    merge_into(shader, prev, first)
+    middle = taken[1:]
+    if tail:
+        cf[i:] = middle
+        return True
+    last = prev if not middle else middle[-1]
+    assert isinstance(last, Block)
+    merge_into(shader, last, nxt)
+    cf[i:i + 2] = middle
+    return True
+
+
+def dead_branch(shader: MirShader) -> bool:
+    changed = False
+    while _fold_one(shader, shader.function.body):
+        changed = True
+    return changed

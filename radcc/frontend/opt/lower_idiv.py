@@ -1,0 +1,204 @@
+"""lower_idiv: integer division and remainder without a division instruction.
+
+GFX11 has no integer divide. After this pass isel never sees ``udiv``,
+``idiv``, ``umod``, ``irem`` or ``imod``:
+
+* **by a constant** (any bit size; 8/16-bit operands widen to 32): a multiply by a
+  magic number (Granlund & Montgomery, "Division by invariant integers using
+  multiplication", 1994): ``q = umul_high(n, m) >> s`` when a magic number of N bits
+  exists, else the N+1-bit form ``t = umul_high(n, m'); q = (t + ((n - t) >> 1)) >>
+  (l - 1)``; signed: ``q = (n + imul_high(n, m)) >> (l - 1)`` minus the sign of
+  ``n``, negated for a negative divisor; powers of two become shifts (signed: with
+  the rounding bias ``(n >> (N-1)) >>> (N-k)``). Remainders are ``n - q * d``;
+  ``imod`` (GLSL's sign-of-divisor modulo) adds ``d`` to a non-zero remainder whose
+  sign differs from ``d``'s.
+* **32-bit by a variable** (as NIR's ``nir_lower_idiv`` and LLVM's AMDGPU
+  backend): an estimate of ``2^32 / d`` from the float reciprocal
+  (``frcp(u2f32(d)) * 0x4f7ffffe``), one Newton step in integers
+  (``rcp += umul_high(rcp, -d * rcp)``), ``q = umul_high(n, rcp)`` and two
+  correction steps (``r >= d``: ``q += 1, r -= d``). Signed: on absolute values,
+  then the signs.
+* **64-bit by a variable**: restoring binary long division, 64 unrolled steps of
+  64-bit shifts, compares and selects (later split into 32-bit halves by
+  ``lower_int64``).
+
+Division by zero (undefined in GLSL/SPIR-V) gives whatever these sequences give
+(not the interpreter's 0).
+"""
+
+from __future__ import annotations
+
+from ..mir import Instr, MirShader, Value, mask
+from .lower_util import Emit, const_int, rewrite_instrs, signed
+
+DIV_OPS = ("udiv", "idiv", "umod", "irem", "imod")
+
+
+def unsigned_magic(d: int, bits: int) -> tuple[int, int, bool]:
+    """(m, s, add): q = umul_high(n, m) >> s when not add; else the N+1-bit form with
+    m' = m and l = s + 1 (q = (t + ((n - t) >> 1)) >> s, t = umul_high(n, m))."""
+    assert 1 < d < (1 << bits) and d & (d - 1)
+    ell = (d - 1).bit_length()  # ceil(log2 d)
+    for s in range(ell + 1):
+        m = -(-(1 << (bits + s)) // d)  # ceil(2^(N+s) / d)
+        if m < (1 << bits) and m * d - (1 << (bits + s)) <= (1 << s):
+            return m, s, False
+    m = ((1 << bits) * ((1 << ell) - d)) // d + 1
+    return m, ell - 1, True
+
+
+def signed_magic(d: int, bits: int) -> tuple[int, int]:
+    """(m, sh) for |d| not a power of two: q0 = (n + imul_high(n, m)) >> sh -
+    (n >> (N-1)), q = q0 or -q0 (m as an N-bit signed value)."""
+    ad = abs(d)
+    ell = max((ad - 1).bit_length(), 1)
+    m = 1 + ((1 << (bits + ell - 1)) // ad) - (1 << bits)
+    return m, ell - 1
+
+
+class _Div:
+    def __init__(self, e: Emit, bits: int) -> None:
+        self.e = e
+        self.bits = bits
+
+    def c(self, x: int) -> Value:
+        return self.e.const(self.bits, x)
+
+    def sh(self, x: int) -> Value:
+        return self.e.const(32, x)
+
+    def op(self, name: str, *s: Value) -> Value:
+        return self.e.alu(name, self.bits, *s)
+
+    # ----- by constants -----
+    def udiv_const(self, n: Value, d: int) -> Value:
+        if d == 1:
+            return n
+        if d & (d - 1) == 0:
+            return self.op("ushr", n, self.sh(d.bit_length() - 1))
+        if d > mask(self.bits) >> 1:
+            # the quotient is 0 or 1
+            return self.e.alu(f"b2i{self.bits}", self.bits, self.e.alu("uge", 1, n, self.c(d)))
+        m, s, add = unsigned_magic(d, self.bits)
+        t = self.op("umul_high", n, self.c(m))
+        if not add:
+            return self.op("ushr", t, self.sh(s)) if s else t
+        q = self.op("iadd", t, self.op("ushr", self.op("isub", n, t), self.sh(1)))
+        return self.op("ushr", q, self.sh(s)) if s else q
+
+    def idiv_const(self, n: Value, d: int) -> Value:
+        bits = self.bits
+        if d == 1:
+            return n
+        if d == -1:
+            return self.op("ineg", n)
+        ad = abs(d)
+        if ad & (ad - 1) == 0:
+            k = ad.bit_length() - 1
+            sign = self.op("ishr", n, self.sh(bits - 1))
+            bias = self.op("ushr", sign, self.sh(bits - k))
+            q = self.op("ishr", self.op("iadd", n, bias), self.sh(k))
+        else:
+            m, s = signed_magic(d, bits)
+            t = self.op("iadd", self.op("imul_high", n, self.c(m)), n)
+            q = self.op("ishr", t, self.sh(s)) if s else t
+            q = self.op("isub", q, self.op("ishr", n, self.sh(bits - 1)))
+        return self.op("ineg", q) if d < 0 else q
+
+    # ----- by variables -----
+    def udiv32(self, n: Value, d: Value) -> tuple[Value, Value]:
+        e = self.e
+        f = e.alu("frcp", 32, e.alu("u2f32", 32, d))
+        f = e.alu("fmul", 32, f, e.const(32, 0x4F7FFFFE))
+        rcp = e.alu("f2u32", 32, f)
+        neg = e.alu("imul", 32, e.alu("ineg", 32, d), rcp)
+        rcp = e.alu("iadd", 32, rcp, e.alu("umul_high", 32, rcp, neg))
+        q = e.alu("umul_high", 32, n, rcp)
+        r = e.alu("isub", 32, n, e.alu("imul", 32, q, d))
+        one = e.const(32, 1)
+        for _ in range(2):
+            ge = e.alu("uge", 1, r, d)
+            q = e.bcsel(ge, e.alu("iadd", 32, q, one), q)
+            r = e.bcsel(ge, e.alu("isub", 32, r, d), r)
+        return q, r
+
+    def udiv64(self, n: Value, d: Value) -> tuple[Value, Value]:
+        """Restoring long division, one quotient bit per step (most significant first)."""
+        e = self.e
+        q = e.const(64, 0)
+        r = e.const(64, 0)
+        one = e.const(64, 1)
+        for i in range(63, -1, -1):
+            bit = e.alu("iand", 64, e.alu("ushr", 64, n, e.const(32, i)), one)
+            r = e.alu("ior", 64, e.alu("ishl", 64, r, e.const(32, 1)), bit)
+            ge = e.alu("uge", 1, r, d)
+            r = e.bcsel(ge, e.alu("isub", 64, r, d), r)
+            q = e.bcsel(ge, e.alu("ior", 64, q, e.const(64, 1 << i)), q)
+        return q, r
+
+    def udivmod(self, n: Value, d: Value) -> tuple[Value, Value]:
+        return self.udiv64(n, d) if self.bits == 64 else self.udiv32(n, d)
+
+
+def _lower(ins: Instr, e: Emit) -> Value | None:
+    if ins.op not in DIV_OPS:
+        return None
+    dst = ins.dest
+    assert dst is not None
+    bits = dst.bit_size
+    n, d = ins.srcs
+    if bits < 32:
+        ext = "u2u32" if ins.op in ("udiv", "umod") else "i2i32"
+        n32, d32 = e.alu(ext, 32, n), e.alu(ext, 32, d)
+        r = e.alu(ins.op, 32, n32, d32)
+        return e.alu(f"u2u{bits}", bits, r)
+    k = _Div(e, bits)
+    dc = const_int(d)
+    if dc is not None and dc != 0:
+        return _by_const(k, ins.op, n, d, dc, bits)
+    unsigned = ins.op in ("udiv", "umod")
+    if unsigned:
+        q, r = k.udivmod(n, d)
+        return q if ins.op == "udiv" else r
+    zero = k.c(0)
+    nneg = e.alu("ilt", 1, n, zero)
+    dneg = e.alu("ilt", 1, d, zero)
+    an = e.bcsel(nneg, k.op("ineg", n), n)
+    ad = e.bcsel(dneg, k.op("ineg", d), d)
+    q, r = k.udivmod(an, ad)
+    if ins.op == "idiv":
+        return e.bcsel(e.alu("ine", 1, nneg, dneg), k.op("ineg", q), q)
+    r = e.bcsel(nneg, k.op("ineg", r), r)
+    if ins.op == "irem":
+        return r
+    return _fix_mod(k, r, d)
+
+
+def _fix_mod(k: _Div, r: Value, d: Value) -> Value:
+    e = k.e
+    zero = k.c(0)
+    differ = e.alu("ilt", 1, k.op("ixor", r, d), zero)
+    fix = e.alu("iand", 1, differ, e.alu("ine", 1, r, zero))
+    return e.bcsel(fix, k.op("iadd", r, d), r)
+
+
+def _by_const(k: _Div, op: str, n: Value, d: Value, dc: int, bits: int) -> Value:
+    if op in ("udiv", "umod"):
+        q = k.udiv_const(n, dc)
+        if op == "udiv":
+            return q
+        if dc & (dc - 1) == 0:
+            return k.op("iand", n, k.c(dc - 1))
+        return k.op("isub", n, k.op("imul", q, d))
+    sd = signed(dc, bits)
+    q = k.idiv_const(n, sd)
+    if op == "idiv":
+        return q
+    r = k.op("isub", n, k.op("imul", q, d))
+    if op == "irem":
+        return r
+    return _fix_mod(k, r, d)
+
+
+def lower_idiv(shader: MirShader) -> bool:
+    return rewrite_instrs(shader, _lower)
