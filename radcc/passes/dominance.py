@@ -33,21 +33,25 @@ def _preds(program: Program, linear: bool) -> list[list[int]]:
 
 def reverse_postorder(program: Program, linear: bool) -> list[int]:
     """Blocks reachable from block 0, in reverse postorder of a DFS."""
-    if not program.blocks:
+    n = len(program.blocks)
+    if not n:
         return []
     succs = _succs(program, linear)
-    seen = [False] * len(program.blocks)
+    seen = [False] * n
+    pos = [0] * n  # per block: the next successor to look at
     post: list[int] = []
-    stack: list[tuple[int, int]] = [(0, 0)]
+    stack = [0]
     seen[0] = True
-    while stack:
-        b, i = stack[-1]
-        if i < len(succs[b]):
-            stack[-1] = (b, i + 1)
-            s = succs[b][i]
+    while stack:  # no allocation per block or edge (nothing for the cyclic GC to count)
+        b = stack[-1]
+        ss = succs[b]
+        i = pos[b]
+        if i < len(ss):
+            pos[b] = i + 1
+            s = ss[i]
             if not seen[s]:
                 seen[s] = True
-                stack.append((s, 0))
+                stack.append(s)
         else:
             stack.pop()
             post.append(b)
@@ -56,7 +60,13 @@ def reverse_postorder(program: Program, linear: bool) -> list[int]:
 
 
 def compute_idoms(program: Program, linear: bool) -> list[int]:
-    """Immediate dominators (entry: 0, unreachable: -1) of one CFG."""
+    """Immediate dominators (entry: 0, unreachable: -1) of one CFG.
+
+    Linear in practice: each sweep visits every edge once plus the
+    dominator-chain steps of the intersections (about 1.4 per block on
+    generated 10k-100k-instruction programs), and ACO's CFGs need two sweeps.
+    On large programs the time is memory traffic (the blocks' scattered
+    lists), not the algorithm."""
     n = len(program.blocks)
     idom = [-1] * n
     if n == 0:
@@ -113,35 +123,50 @@ class DominatorTree:
     def __init__(self, idom: list[int]) -> None:
         n = len(idom)
         self.idom = idom
-        children: list[list[int]] = [[] for _ in range(n)]
-        for b, d in enumerate(idom):
+        # children as first-child / next-sibling links (no list per block)
+        first = [-1] * n
+        nxt = [-1] * n
+        for b in range(n - 1, -1, -1):
+            d = idom[b]
             if d != -1 and d != b:
-                children[d].append(b)
-        self.pre = [-1] * n
-        self.post = [-1] * n
-        counter = 0
+                nxt[b] = first[d]
+                first[d] = b
+        pre = [-1] * n
+        post = [-1] * n
         if n and idom[0] == 0:
-            stack: list[tuple[int, int]] = [(0, 0)]
-            self.pre[0] = counter
-            counter += 1
-            while stack:
-                b, i = stack[-1]
-                if i < len(children[b]):
-                    stack[-1] = (b, i + 1)
-                    c = children[b][i]
-                    self.pre[c] = counter
+            pre[0] = 0
+            counter = 1
+            b = 0
+            while b != -1:  # iterative DFS over the links
+                c = first[b]
+                if c != -1:  # enter the first child
+                    pre[c] = counter
                     counter += 1
-                    stack.append((c, 0))
-                else:
-                    stack.pop()
-                    self.post[b] = counter
+                    b = c
+                    continue
+                while True:  # leave b, then its ancestors until one has a next sibling
+                    post[b] = counter
                     counter += 1
+                    if b == 0:
+                        b = -1
+                        break
+                    s = nxt[b]
+                    if s != -1:
+                        pre[s] = counter
+                        counter += 1
+                        b = s
+                        break
+                    b = idom[b]
+        self.pre = pre
+        self.post = post
 
     def reachable(self, b: int) -> bool:
         return self.pre[b] != -1
 
     def dominates(self, a: int, b: int) -> bool:
         """True if every path from the entry to `b` passes through `a` (a == b too)."""
-        if not (self.reachable(a) and self.reachable(b)):
+        pa = self.pre[a]
+        pb = self.pre[b]
+        if pa < 0 or pb < 0:
             return False
-        return self.pre[a] <= self.pre[b] and self.post[b] <= self.post[a]
+        return pa <= pb and self.post[b] <= self.post[a]

@@ -280,6 +280,11 @@ def _def_regs(instr: Instruction) -> list[int]:
     return out
 
 
+# The table classes of every instruction that issues a counter event (the is_smem,
+# is_vmem, ... tests below hold only for these; tests/passes/test_insert_waitcnt.py).
+EVENT_CLASSES = frozenset({"smem", "vmem", "flat", "ds", "exp", "ldsdir", "message"})
+
+
 class _Events:
     """What a memory instruction issues: (event, registers it will write,
     vmem kind) and (event, registers it still reads) lists."""
@@ -295,8 +300,10 @@ class _Events:
 def _events(program: Program, instr: Instruction, info: OpInfo | None) -> _Events | None:
     if info is None:
         return None
+    if info.cls not in EVENT_CLASSES:
+        return None
     ev = _Events()
-    defs = _def_regs(instr)
+    defs = _def_regs(instr) if instr.definitions else []
     if is_smem(info):
         ev.issued.append(E_SMEM)
         ev.loads.append((E_SMEM, [r for r in defs if r < VGPR_BASE], 0))
@@ -332,36 +339,81 @@ def _events(program: Program, instr: Instruction, info: OpInfo | None) -> _Event
     return ev
 
 
+class _Step:
+    """What the pass needs of one instruction, computed once per instruction (the
+    analysis visits a block once or more and the emission once more)."""
+
+    __slots__ = ("instr", "wait", "info", "ev", "vinterp_exp", "indirect", "rw")
+
+    def __init__(self, program: Program, instr: Instruction) -> None:
+        self.instr = instr
+        self.wait: list[int] | None = None
+        w = wait_of(instr)
+        if w is not None:
+            self.wait = [UNSET] * 4
+            for name, v in w.items():
+                c = _CIDX[name]
+                self.wait[c] = min(self.wait[c], v)
+        info = info_of(program, instr)
+        self.info = info
+        self.ev = None if w is not None else _events(program, instr, info)
+        self.vinterp_exp: int | None = None
+        if w is None and is_vinterp(info):
+            own = instr.fields.get("wait_exp", 0)
+            self.vinterp_exp = own if isinstance(own, int) else 0
+        self.indirect = w is None and is_indirect_branch(info)
+        self.rw: tuple[set[int], set[int]] | None = None  # reads, writes (on first need)
+
+
 class _Pass:
     def __init__(self, program: Program) -> None:
         self.p = program
         self.force = get_debug_options(program).has("force-waitcnt")
+        self.plans: dict[int, list[_Step]] = {}
+        self.end_with_regs = [bool(b.kind & BlockKind.END_WITH_REGS) for b in program.blocks]
+
+    def plan(self, block: Block) -> list[_Step]:
+        steps = self.plans.get(block.index)
+        if steps is None:
+            steps = self.plans[block.index] = [_Step(self.p, i) for i in block.instructions]
+        return steps
 
     # --- what an instruction needs ---------------------------------------------------
-    def needed(self, st: WaitState, instr: Instruction, info: OpInfo | None,
-               ev: _Events | None) -> list[int]:
-        need = [UNSET] * 4
-        if not st.regs:
-            return need
-        for r in reads(self.p, instr, info):
-            e = st.regs.get(r)
+    def needed(self, st: WaitState, step: _Step) -> list[int] | None:
+        """The counter values `step` needs before it (None: none)."""
+        if step.rw is None:
+            step.rw = (reads(self.p, step.instr, step.info),
+                       writes(self.p, step.instr, step.info))
+        rd, wr = step.rw
+        regs = st.regs
+        need: list[int] | None = None
+        for r in rd:
+            e = regs.get(r)
             if e is not None and e.wait_on_read:
-                _combine(need, e.needed)
-        in_order: dict[int, tuple[int, int]] = {}
-        if ev is not None:
-            for event, regs, vt in ev.loads:
-                if not event & UNORDERED:
-                    for r in regs:
-                        in_order[r] = (event, vt)
-        for r in writes(self.p, instr, info):
-            e = st.regs.get(r)
+                if need is None:
+                    need = list(e.needed)
+                else:
+                    _combine(need, e.needed)
+        in_order: dict[int, tuple[int, int]] | None = None
+        for r in wr:
+            e = regs.get(r)
             if e is None:
                 continue
+            if in_order is None:
+                in_order = {}
+                if step.ev is not None:
+                    for event, lregs, vt in step.ev.loads:
+                        if not event & UNORDERED:
+                            for x in lregs:
+                                in_order[x] = (event, vt)
             same = in_order.get(r)
             if (same is not None and e.wait_on_read and e.events == same[0]
                     and e.vmem_type == same[1]):
                 continue  # WAW with a load of the same in-order kind
-            _combine(need, e.needed)
+            if need is None:
+                need = list(e.needed)
+            else:
+                _combine(need, e.needed)
         return need
 
     def everything(self, st: WaitState) -> list[int]:
@@ -369,11 +421,14 @@ class _Pass:
 
     # --- emission --------------------------------------------------------------------
     def emit_wait(self, st: WaitState, wait: list[int], out: list[Instruction] | None) -> None:
-        w = [UNSET] * 4
+        pending = st.pending
+        w: list[int] | None = None
         for c in range(4):
-            if wait[c] < _NO_WAIT[c] and st.pending[c]:
+            if wait[c] < _NO_WAIT[c] and pending[c]:
+                if w is None:
+                    w = [UNSET] * 4
                 w[c] = wait[c]
-        if all(v == UNSET for v in w):
+        if w is None:
             return
         st.apply_wait(w)
         if out is None:
@@ -390,27 +445,31 @@ class _Pass:
     def block(self, block: Block, state: WaitState,
               out: list[Instruction] | None) -> WaitState:
         st = state.copy()
-        queued = [UNSET] * 4
-        for instr in block.instructions:
-            w = wait_of(instr)
-            if w is not None:
-                for name, v in w.items():
-                    c = _CIDX[name]
-                    queued[c] = min(queued[c], v)
+        queued: list[int] | None = None  # waits already in the program, not yet placed
+        for step in self.plan(block):
+            if step.wait is not None:
+                if queued is None:
+                    queued = list(step.wait)
+                else:
+                    _combine(queued, step.wait)
                 continue
-            info = info_of(self.p, instr)
-            if is_vinterp(info):
-                own = instr.fields.get("wait_exp", 0)
-                st.apply_wait([UNSET, own if isinstance(own, int) else 0, UNSET, UNSET])
-            ev = _events(self.p, instr, info)
-            need = self.needed(st, instr, info, ev)
-            _combine(need, queued)
-            queued = [UNSET] * 4
-            if is_indirect_branch(info):
-                need = self.everything(st)
-            self.emit_wait(st, need, out)
+            if step.vinterp_exp is not None:
+                st.apply_wait([UNSET, step.vinterp_exp, UNSET, UNSET])
+            if step.indirect:
+                need: list[int] | None = self.everything(st)
+            else:
+                need = self.needed(st, step) if st.regs else None
+                if queued is not None:
+                    if need is None:
+                        need = queued
+                    else:
+                        _combine(need, queued)
+            queued = None
+            if need is not None:
+                self.emit_wait(st, need, out)
             if out is not None:
-                out.append(instr)
+                out.append(step.instr)
+            ev = step.ev
             if ev is None:
                 continue
             for e in ev.issued:
@@ -421,7 +480,9 @@ class _Pass:
                 st.track(regs, e, False)
             if self.force:
                 self.emit_wait(st, self.everything(st), out)
-        if block.kind & BlockKind.END_WITH_REGS:
+        if queued is None:
+            queued = [UNSET] * 4
+        if self.end_with_regs[block.index]:
             _combine(queued, self.everything(st))
         self.emit_wait(st, queued, out)
         return st

@@ -73,3 +73,64 @@ def test_deep_chain_is_fast():
     text = cfg({b: [b - 1] for b in range(1, n)}, None, n)
     log, _ = idoms(text)
     assert log == [0] + list(range(n - 1))
+
+
+def _dominators_by_definition(n: int, preds: dict[int, list[int]]) -> list[set[int]]:
+    """Dom(b) = {b} | intersection of Dom(p) over reachable preds, iterated to a fixed
+    point from 'everything' (the textbook data-flow definition); unreachable: empty."""
+    succs: dict[int, list[int]] = {}
+    for b, ps in preds.items():
+        for p in ps:
+            succs.setdefault(p, []).append(b)
+    reach, stack = {0}, [0]
+    while stack:
+        for s in succs.get(stack.pop(), []):
+            if s not in reach:
+                reach.add(s)
+                stack.append(s)
+    dom = [set(reach) if b in reach else set() for b in range(n)]
+    dom[0] = {0}
+    changed = True
+    while changed:
+        changed = False
+        for b in range(1, n):
+            if b not in reach:
+                continue
+            new = set(reach)
+            for p in preds.get(b, []):
+                if p in reach:
+                    new &= dom[p]
+            new.add(b)
+            if new != dom[b]:
+                dom[b] = new
+                changed = True
+    return dom
+
+
+def test_random_cfgs_match_the_definition():
+    import random
+
+    rng = random.Random(7)
+    for _ in range(150):
+        n = rng.randint(1, 14)
+        preds: dict[int, list[int]] = {}
+        for b in range(1, n):  # mostly forward edges, some back edges, some unreachable
+            ps = {rng.randrange(0, b)} if rng.random() < 0.9 else set()
+            for _ in range(rng.randint(0, 2)):
+                ps.add(rng.randrange(0, n))
+            preds[b] = sorted(ps)
+        if rng.random() < 0.3:
+            preds[0] = [rng.randrange(0, n)]  # a loop back to the entry
+        p = parse_program(cfg(preds, None, n))
+        idom = compute_idoms(p, linear=False)
+        dom = _dominators_by_definition(n, preds)
+        tree = DominatorTree(idom)
+        for b in range(n):
+            if not dom[b]:
+                assert idom[b] == -1 and not tree.reachable(b)
+                continue
+            strict = dom[b] - {b}
+            want = 0 if b == 0 else max(strict, key=lambda d: len(dom[d]))
+            assert idom[b] == want, (preds, b)
+            for a in range(n):
+                assert tree.dominates(a, b) == (a in dom[b]), (preds, a, b)

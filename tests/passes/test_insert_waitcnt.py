@@ -577,3 +577,25 @@ def test_running_twice_changes_nothing(name):
     once = listing(p)
     run(p)
     assert listing(p) == once
+
+
+def test_event_classes_cover_every_memory_instruction():
+    """insert_waitcnt only looks for counter events in EVENT_CLASSES."""
+    from radcc.isa.table import get_table
+    from radcc.passes.insert_waitcnt import EVENT_CLASSES
+    from radcc.passes.instr_class import (
+        is_ds,
+        is_exp,
+        is_flat,
+        is_ldsdir,
+        is_message,
+        is_smem,
+        is_vmem,
+    )
+    from radcc.target import GfxLevel
+
+    preds = (is_smem, is_vmem, is_flat, is_ds, is_exp, is_ldsdir, is_message)
+    for entries in get_table(GfxLevel.GFX11).by_name.values():
+        for info in entries:
+            if any(f(info) for f in preds):
+                assert info.cls in EVENT_CLASSES, info.name
