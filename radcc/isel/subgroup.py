@@ -22,7 +22,8 @@ aco_instruction_selection.cpp's subgroup intrinsics, written anew for GFX10+):
   (an SGPR for a whole-wave reduce), the EXEC save, an SGPR temporary when
   needed, scc (and vcc for 64-bit integer add/min/max). A whole-wave reduce of
   a uniform value is computed on the SALU (min/max/and/or: the value; add:
-  value * active lanes; xor: value * parity). Booleans reduce as lane masks
+  value * active lanes; xor: value * parity); its scans count the active
+  lanes below (``v_mbcnt`` of EXEC). Booleans reduce as lane masks
   (and/or/xor of the whole wave) or as 0/1 integers.
 - masks (``load_subgroup_{eq,ge,gt,le,lt}_mask``): shifts of the lane id
   (``v_mbcnt``), 64-bit in wave64; words 2 and 3 (and 1 in wave32) are 0.
@@ -473,9 +474,11 @@ class SubgroupMixin(IselBase):
         return out
 
     def _sgx_reduce_uniform(self, kind: str, op: str, cluster: int, bits: int,
-                        x: Comp) -> Comp | None:
-        if kind != "reduce" or cluster != self.wave or not self._sgx_uniform(x) or bits != 32:
+                            x: Comp) -> Comp | None:
+        if cluster != self.wave or not self._sgx_uniform(x) or bits != 32:
             return None
+        if kind != "reduce":
+            return self._sgx_scan_uniform(kind, op, x)
         if op in ("imin", "umin", "imax", "umax", "fmin", "fmax", "iand", "ior"):
             return x
         if op in ("iadd", "ixor"):
@@ -484,6 +487,30 @@ class SubgroupMixin(IselBase):
                 n = self.salu("s_and_b32", s1, n, Const(32, 1))
             return self.salu("s_mul_i32", s1, x, n)
         return None
+
+    def _sgx_scan_uniform(self, kind: str, op: str, x: Comp) -> Comp | None:
+        """A scan of a value the same in every lane (ACO's uniform scans): counts of the
+        active lanes below (``v_mbcnt`` of EXEC) instead of DPP."""
+        if op not in ("iadd", "ixor", "imin", "umin", "imax", "umax", "iand", "ior"):
+            return None
+        exec_lo = Operand.fixed(PhysReg.of(EXEC), s1)
+        below = self.valu("v_mbcnt_lo_u32_b32", v1, exec_lo, Const(32, 0))
+        if self.wave == 64:
+            below = self.valu("v_mbcnt_hi_u32_b32", v1, Operand.fixed(PhysReg.of(EXEC + 1), s1),
+                              below)
+        n = below if kind == "exclusive_scan" else self.valu(
+            "v_add_nc_u32", v1, Const(32, 1), below)
+        if op == "iadd":
+            return self.valu("v_mul_lo_u32", v1, n, x)
+        if op == "ixor":
+            odd = self.valu("v_and_b32", v1, Const(32, 1), n)
+            return self.valu("v_mul_lo_u32", v1, odd, x)
+        if kind == "inclusive_scan":
+            return x
+        ident = reduce_op_info(op + "32").identity
+        first = self.valu("v_cmp_eq_u32", self.lm, Const(32, 0), below)
+        return self.b.vop3("v_cndmask_b32", v1, self.operand(x) if isinstance(x, Const)
+                           else Operand(self.vgpr(x)), Operand.c32(ident), first).temp
 
     def _sgx_reduce_vgpr(self, ins: Instr, kind: str, op: str, cluster: int, bits: int,
                      x: Temp) -> Temp:

@@ -84,6 +84,10 @@ def _reference(a: list[int], wave: int) -> tuple[dict[str, np.ndarray], dict[str
             qs = (j & ~3) + 2
             put(20, v.get(qs, 0), qs in v)
             put(21, sum(v[t] for t in cl(j, 4)))
+            rank = act.index(j)
+            put(22, 7 * (rank + 1) | 3 * rank << 16)
+            put(23, (9 if rank else 0) | 5 * ((rank + 1) & 1) << 8
+                | (6 if rank else 0xFF) << 16 | 2 << 24)
             q[base + j, 0] = sum(w.values()) & M64
             s64 = [w[t] - (1 << 64) if w[t] >> 63 else w[t] for t in act]
             q[base + j, 1] = min(s64) & M64

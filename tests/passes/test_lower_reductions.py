@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 
 from radcc.emu.api import load
+from radcc.ir.matcher import assert_ir_matches
 from radcc.ir.parser import parse_program
 from radcc.ir.printer import print_program
 from radcc.llc import kernel_args
@@ -100,3 +101,52 @@ def test_small_cluster_needs_no_vtmp() -> None:
     setup_reduce_temp(p)
     red = next(i for _, i in p.instructions() if i.opcode == "p_reduce")
     assert not red.operands[1].is_undef and red.operands[2].is_undef
+
+
+def test_wave64_exclusive_scan_sequence() -> None:
+    """The shape of the lowering (ACO's): WWM, identity fill, shift by one lane with the
+    row and half boundaries patched, row_shr steps, row 1/3 and upper-half fix-ups."""
+    p = parse_program(program_text("p_exclusive_scan", "iadd", 32, 64, 64), "red.ir")
+    run_pipeline(p, DebugOptions.parse("validateir,validatera"), stop_after="lower_to_hw",
+                 stream=io.StringIO())
+    assert_ir_matches(p, """
+        s2: s[#sv-#sv1], s1: scc, s2: exec = s_or_saveexec_b64 -1_b64, s2: exec
+        >> v1: v[#t] = v_cndmask_b32_e64 0, v1: v[#src], s2: s[#sv-#sv1]
+        >> v1: v[#vt] = v_mov_b32 v1: v[#t] row_shr:1 row_mask:15 bank_mask:15 bound_ctrl:1
+        >> s1: exec = s_mov_b32 0x10000
+        >> s1: s[127] = s_mov_b32 0x10000
+        >> v1: v[#vt] = v_permlanex16_b32 v1: v[#t], -1, -1, v1: v[#vt] op_sel:[1,0]
+        >> s2: exec = s_mov_b64 -1_b64
+        >> s1: s[#si] = v_readlane_b32 v1: v[#t], 31
+        >> v1: v[#vt] = v_writelane_b32 s1: s[#si], 32, v1: v[#vt]
+        >> v1: v[#vt] = v_add_nc_u32 v1: v[#vt], v1: v[#vt] row_shr:1 row_mask:15 bank_mask:15
+        v1: v[#vt] = v_add_nc_u32 v1: v[#vt], v1: v[#vt] row_shr:8 row_mask:15 bank_mask:15
+        >> s1: exec = s_mov_b32 0xffff0000
+        >> s1: s[127] = s_mov_b32 0xffff0000
+        >> v1: v[#t] = v_permlanex16_b32 v1: v[#vt], -1, -1, v1: v[#t] op_sel:[1,0]
+        >> v1: v[#vt] = v_add_nc_u32 v1: v[#t], v1: v[#vt]
+        >> s1: exec = s_mov_b32 0
+        >> s1: s[127] = s_mov_b32 -1
+        >> s1: s[#si] = v_readlane_b32 v1: v[#vt], 31
+        >> v1: v[#vt] = v_add_nc_u32 s1: s[#si], v1: v[#vt]
+        >> s2: exec = s_mov_b64 s2: s[#sv-#sv1]
+        >> v1: v[#dst] = v_mov_b32 v1: v[#vt]
+    """)
+
+
+def test_wave32_whole_reduce_reads_the_last_lane() -> None:
+    p = parse_program(program_text("p_reduce", "fmax", 32, 32, 32), "red.ir")
+    run_pipeline(p, DebugOptions.parse("validateir,validatera"), stop_after="lower_to_hw",
+                 stream=io.StringIO())
+    assert_ir_matches(p, """
+        s1: s[#sv], s1: scc, s1: exec = s_or_saveexec_b32 -1, s1: exec
+        >> v1: v[#t] = v_cndmask_b32_e64 0xff800000, v1: v[#src], s1: s[#sv]
+        >> v1: v[#t] = v_max_f32 v1: v[#t], v1: v[#t] quad_perm:[1,0,3,2] row_mask:15 bank_mask:15
+        >> v1: v[#t] = v_max_f32 v1: v[#t], v1: v[#t] quad_perm:[2,3,0,1] row_mask:15 bank_mask:15
+        >> v1: v[#t] = v_max_f32 v1: v[#t], v1: v[#t] row_half_mirror row_mask:15 bank_mask:15
+        >> v1: v[#t] = v_max_f32 v1: v[#t], v1: v[#t] row_mirror row_mask:15 bank_mask:15
+        >> v1: v[#vt] = v_permlanex16_b32 v1: v[#t], 0, 0, v1: v[#vt]
+        >> v1: v[#t] = v_max_f32 v1: v[#vt], v1: v[#t]
+        >> s1: exec = s_mov_b32 s1: s[#sv]
+        >> s1: s[#d] = v_readlane_b32 v1: v[#t], 31
+    """)

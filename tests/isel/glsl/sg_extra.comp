@@ -51,6 +51,9 @@ void main() {
         o[k + 19u] = uint(subgroupClusteredXor(p, 8u));
         o[k + 20u] = subgroupQuadBroadcast(v, 2u);
         o[k + 21u] = subgroupClusteredAdd(v, 4u);
+        o[k + 22u] = subgroupInclusiveAdd(7u) | subgroupExclusiveAdd(3u) << 16;
+        o[k + 23u] = subgroupExclusiveMax(9u) | subgroupInclusiveXor(5u) << 8
+                   | (subgroupExclusiveMin(6u) & 0xffu) << 16 | subgroupInclusiveOr(2u) << 24;
         q[4u * i + 0u] = subgroupAdd(w);
         q[4u * i + 1u] = uint64_t(subgroupMin(int64_t(w)));
         q[4u * i + 2u] = subgroupShuffle(w, (v >> 8) & (n - 1u));
