@@ -13,6 +13,9 @@ Passes and encoders ask the table; nobody hard-codes opcode lists.
 from __future__ import annotations
 
 import json
+import marshal
+import os
+import sys
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -165,14 +168,58 @@ _GEN_DIRS = {GfxLevel.GFX11: "gfx11"}
 
 @cache
 def get_table(gfx: GfxLevel) -> OpcodeTable:
-    """The opcode table of a generation (loaded once)."""
+    """The opcode table of a generation (loaded once).
+
+    Parsed JSON is cached (marshal, in ``__pycache__`` next to the JSON,
+    keyed by the JSON files' names, sizes and mtimes and the Python version):
+    loading it is a few times faster than parsing ~1 MB of JSON at start-up.
+    """
     try:
         d = DATA_DIR / _GEN_DIRS[gfx]
     except KeyError:
         raise ValueError(f"no opcode table for {gfx.name} yet") from None
-    entries: list[OpInfo] = []
-    for path in sorted(d.glob("*.json")):
-        blob = json.loads(path.read_text())
-        enc = blob.get("encoding", path.stem.upper())
-        entries.extend(_opinfo_from_json(enc, x) for x in blob["opcodes"])
+    paths = sorted(d.glob("*.json"))
+    key = [(p.name, st.st_size, st.st_mtime_ns) for p in paths for st in (p.stat(),)]
+    cache_path = d / "__pycache__" / f"table.{sys.implementation.cache_tag}.marshal"
+    entries = _load_cached(cache_path, key)
+    if entries is None:
+        entries = []
+        for path in paths:
+            blob = json.loads(path.read_text())
+            enc = blob.get("encoding", path.stem.upper())
+            entries.extend(_opinfo_from_json(enc, x) for x in blob["opcodes"])
+        _store_cached(cache_path, key, entries)
     return OpcodeTable(gfx, entries)
+
+
+_CACHE_VERSION = 1
+
+
+def _load_cached(path: Path, key: list[tuple[str, int, int]]) -> list[OpInfo] | None:
+    try:
+        ver, k, specs, rows = marshal.loads(path.read_bytes())
+    except (OSError, ValueError, EOFError, TypeError):
+        return None
+    if ver != _CACHE_VERSION or k != key:
+        return None
+    sp = [OperandSpec(*x) for x in specs]
+    return [OpInfo(r[0], r[1], r[2], tuple([sp[i] for i in r[3]]), r[4], r[5], frozenset(r[6]),
+                   r[7], r[8], r[9], r[10], r[11]) for r in rows]
+
+
+def _store_cached(path: Path, key: list[tuple[str, int, int]], entries: list[OpInfo]) -> None:
+    specs: dict[tuple, int] = {}
+    rows = []
+    for e in entries:
+        ops = tuple(specs.setdefault((o.name, o.kind, o.bits, o.type, o.is_def, o.fixed), len(specs))
+                    for o in e.operands)
+        rows.append((e.name, e.enc, e.opcode, ops, e.mnemonics, e.asm_name, tuple(sorted(e.modifiers)),
+                     e.implicit_reads, e.implicit_writes, e.cls, e.aliases, e.extra))
+    try:
+        blob = marshal.dumps((_CACHE_VERSION, key, list(specs), rows))
+        path.parent.mkdir(exist_ok=True)
+        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+        tmp.write_bytes(blob)
+        os.replace(tmp, path)
+    except (OSError, ValueError):
+        pass  # read-only install or unmarshallable extra data: parse JSON every time
