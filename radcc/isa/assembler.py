@@ -241,10 +241,9 @@ class Assembler:
         raise first_err
 
     def canonical_text(self, data: bytes) -> str:
-        from radcc.isa.disassembler import decode_one
+        from radcc.isa.disassembler import decode_text
 
-        d = decode_one(data, 0, self.ctx)
-        return d.text
+        return decode_text(data, self.ctx)
 
     # --- directives -------------------------------------------------------------
     def _directive(self, t: Token, rest: list[Token], lineno: int) -> None:

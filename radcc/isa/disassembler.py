@@ -13,7 +13,7 @@ from collections.abc import Iterator
 
 from radcc.isa import formats as _formats  # noqa: F401  (registers formats)
 from radcc.isa.errors import DecodeError
-from radcc.isa.formats.base import DECODE_RULES, Context, Decoded
+from radcc.isa.formats.base import DECODE_RULES, Context, Decoded, Format
 from radcc.isa.table import get_table
 from radcc.target import Target
 
@@ -44,7 +44,9 @@ def decode_one(data: bytes, pos: int, ctx: Context) -> Decoded:
 
 def _decode_uncached(data: bytes, pos: int, ctx: Context) -> Decoded:
     w = int.from_bytes(data[pos : pos + 4], "little")
-    for mask, value, fmt in DECODE_RULES:
+    if _DISPATCH_KEY[0] != len(DECODE_RULES):
+        _build_dispatch()
+    for mask, value, fmt in _DISPATCH[w >> 23]:
         if w & mask == value:
             try:
                 d = fmt.decode(data, pos, ctx)
@@ -54,6 +56,32 @@ def _decode_uncached(data: bytes, pos: int, ctx: Context) -> Decoded:
                 return d
             break
     return Decoded(4, f".long 0x{w:08x}")
+
+
+# DECODE_RULES filtered by the first dword's top 9 bits (every rule's mask
+# starts there), in the same order: usually one rule per bucket. Rebuilt when a
+# format registers more rules.
+_DISPATCH: list[list[tuple[int, int, Format]]] = []
+_DISPATCH_KEY = [-1]
+
+
+def _build_dispatch() -> None:
+    top = 0xFF800000
+    _DISPATCH[:] = [[r for r in DECODE_RULES if (k << 23) & r[0] & top == r[1] & r[0] & top]
+                    for k in range(512)]
+    _DISPATCH_KEY[0] = len(DECODE_RULES)
+
+
+def decode_text(data: bytes, ctx: Context) -> str:
+    """The text of the instruction `data` starts with (the assembler's canonical
+    text of the bytes it produced): `decode_one(data, 0, ctx).text` without the
+    memo lookups by guessed sizes."""
+    if len(data) < 4:
+        return decode_one(data, 0, ctx).text
+    hit = _memo_for(ctx).get(data)
+    if hit is not None:
+        return hit.text
+    return _decode_uncached(data, 0, ctx).text
 
 
 _MEMO_LIMIT = 200_000
