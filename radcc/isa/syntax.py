@@ -51,16 +51,28 @@ class ParsedInst:
 
     def _parse(self) -> None:
         self._parsed = True
-        cur = Cursor(self.tokens)
+        toks = self.tokens
+        cur = Cursor(toks)
         try:
-            if not cur.at_end() and not _looks_like_modifier(cur):
+            if toks[0].kind != EOL and not _looks_like_modifier(cur):
+                ops = self._operands
                 while True:
-                    self._operands.append(parse_operand(cur))
-                    if cur.accept(","):
+                    ops.append(parse_operand(cur))
+                    t = toks[cur.pos]
+                    if t.kind == PUNCT and t.text == ",":
+                        cur.pos += 1
                         continue
                     break
-            while not cur.at_end():
-                self._modifiers.append(parse_modifier(cur))
+            mods = self._modifiers
+            while True:
+                t = toks[cur.pos]
+                if t.kind == EOL:
+                    break
+                if t.kind == IDENT and toks[cur.pos + 1].text != ":":  # a bare flag
+                    cur.pos += 1
+                    mods.append(Modifier(t.text.lower(), t.col, None))
+                    continue
+                mods.append(parse_modifier(cur))
         except AsmError as e:
             self._parse_error = e
 
@@ -271,6 +283,22 @@ def parse_register(cur: Cursor) -> Reg | None:
     if t.kind == IDENT:
         low = t.text.lower()
         if low in ("s", "v", "ttmp") and cur.peek().is_punct("["):
+            toks = cur.toks
+            p = cur.pos
+            a = toks[p + 2]
+            if a.kind == INT:  # fast path: x[INT] or x[INT:INT]
+                b = toks[p + 3]
+                if b.text == "]":
+                    cur.pos = p + 4
+                    return Reg(low, _parse_int(a.text), 1)
+                if b.text == ":":
+                    c = toks[p + 4]
+                    if c.kind == INT and toks[p + 5].text == "]":
+                        first = _parse_int(a.text)
+                        last = _parse_int(c.text)
+                        if last >= first:
+                            cur.pos = p + 6
+                            return Reg(low, first, last - first + 1)
             cur.next()
             cur.next()
             first = cur.int_expr()
@@ -330,23 +358,28 @@ def parse_operand(cur: Cursor) -> Operand:
     col = t.col
     # fast paths: a lone register name or integer followed by ',', a modifier or the end
     kind = t.kind
-    if kind == IDENT or kind == INT:
+    if kind == IDENT:
+        # a register name is never one of _MOD_FUNCS: what follows does not matter
+        r = _reg_name(t.text)
+        if r is not None:
+            cur.pos = pos + 1
+            return Operand("reg", col, r, 0, t.text)  # positional: faster than keywords
+        if toks[pos + 1].text == "[":
+            r = parse_register(cur)
+            if r is not None:
+                return Operand("reg", col, r, 0, t.text)
+    elif kind == INT:
         nxt = toks[pos + 1]
         if nxt.kind != PUNCT or nxt.text == ",":
-            if kind == INT:
-                cur.pos = pos + 1
-                return Operand("int", col, value=_parse_int(t.text), text=t.text)
-            r = _reg_name(t.text)
-            if r is not None:
-                cur.pos = pos + 1
-                return Operand("reg", col, reg=r, text=t.text)
+            cur.pos = pos + 1
+            return Operand("int", col, None, _parse_int(t.text), t.text)
     elif kind == PUNCT and t.text == "-":
         nxt = toks[pos + 1]
         if nxt.kind == INT:
             after = toks[pos + 2]
             if after.kind != PUNCT or after.text == ",":
                 cur.pos = pos + 2
-                return Operand("int", col, value=-_parse_int(nxt.text), text="-")
+                return Operand("int", col, None, -_parse_int(nxt.text), "-")
     # -|x|, -x, |x|
     if t.is_punct("-") and (cur.peek().is_punct("|") or _starts_mod_func(cur, 1)
                             or (cur.peek().kind == IDENT and _reg_name(cur.peek().text) is not None)
@@ -441,7 +474,18 @@ def _starts_mod_func(cur: Cursor, k: int) -> bool:
 
 
 def parse_modifier(cur: Cursor) -> Modifier:
-    t = cur.tok
+    toks = cur.toks
+    pos = cur.pos
+    t = toks[pos]
+    if t.kind == IDENT and toks[pos + 1].text == ":":
+        # fast paths: name:INT and name:IDENT ending the modifier
+        v = toks[pos + 2]
+        if v.kind == INT or v.kind == IDENT:
+            after = toks[pos + 3]
+            if after.kind != PUNCT or after.text == ",":
+                cur.pos = pos + 3
+                return Modifier(t.text.lower(), t.col,
+                                _parse_int(v.text) if v.kind == INT else v.text)
     if t.kind != IDENT:
         raise AsmError("invalid operand for instruction", t.col)
     cur.next()
