@@ -2,6 +2,7 @@
 """Throughput of radcc's assembler/disassembler next to llvm-mc-19.
 
   python bench/bench_mc.py [--tests DIR] [-n 100000] [--repeat 1] [--keep FILE]
+                           [--distinct | --distinct-n N]
 
 Builds one .s file of N representative GFX11 instructions and feeds the
 *same* file to both sides:
@@ -18,6 +19,10 @@ Instruction pool: the instruction lines of LLVM's gfx11 MC tests in DIR
 else lines generated from radcc's opcode table. Lines are kept only if
 llvm-mc-19 accepts them and radcc produces the same bytes, so both sides do
 the same (successful) work; the pool is then repeated to N lines.
+``--distinct`` takes each pool line once; ``--distinct-n N`` takes N
+distinct lines, the pool's plus variants with other registers and
+constants (cold input: radcc's statement memo never hits, and llvm-mc's
+start-up is a small part of its time).
 Process timings include start-up (llvm-mc ~10 ms, python ~0.2 s).
 """
 
@@ -86,6 +91,50 @@ def pool_from_table() -> list[str]:
     return out
 
 
+_VREG_RE = re.compile(r"\b([vs])(?:(\d+)\b|\[(\d+):(\d+)\])")
+_HEX_RE = re.compile(r"\b0x([0-9a-fA-F]+)\b")
+
+
+def variants(line: str, k: int) -> str:
+    """Variant k of a line: VGPRs shifted by 7k (mod 256), SGPR tuples by 4k
+    (keeping their alignment, mod 104), hex constants + k; the oracle drops
+    the variants that are not valid instructions."""
+
+    def reg(m: re.Match[str]) -> str:
+        f = m.group(1)
+        lo = int(m.group(2) or m.group(3))
+        hi = int(m.group(2) or m.group(4))
+        if f == "v":
+            nlo = (lo + 7 * k) % 256
+        else:
+            if lo > 103:
+                return m.group(0)
+            nlo = (lo + 4 * k) % 104
+        nhi = nlo + hi - lo
+        if m.group(2) is not None:
+            return f"{f}{nlo}"
+        return f"{f}[{nlo}:{nhi}]"
+
+    def hexc(m: re.Match[str]) -> str:
+        v = int(m.group(1), 16)
+        return f"0x{(v + k) & ((1 << (4 * len(m.group(1)))) - 1):x}" if v > 64 else m.group(0)
+
+    return _HEX_RE.sub(hexc, _VREG_RE.sub(reg, line))
+
+
+def distinct_pool(pool: list[str], n: int) -> list[str]:
+    """At least `n` distinct lines (before filtering): the pool plus variants."""
+    base = list(dict.fromkeys(pool))
+    out = dict.fromkeys(base)
+    k = 1
+    # ask for ~30% more than n: some variants are invalid or collide
+    while len(out) < n * 1.3 and k < 64:
+        for line in base:
+            out.setdefault(variants(line, k))
+        k += 1
+    return list(out)
+
+
 def select(pool: list[str]) -> list[tuple[str, bytes]]:
     """Lines llvm-mc accepts and radcc encodes identically, with their bytes."""
     from radcc.isa.assembler import assemble
@@ -125,6 +174,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--keep", type=Path, default=None, help="also write the .s input here")
     ap.add_argument("--distinct", action="store_true",
                     help="each distinct instruction once (no repetition: radcc's memo never hits)")
+    ap.add_argument("--distinct-n", type=int, default=0, metavar="N",
+                    help="N distinct instructions: the pool's lines plus variants of them "
+                         "(registers and constants changed), each once")
     args = ap.parse_args(argv)
     llvm_mc.require()
 
@@ -132,11 +184,17 @@ def main(argv: list[str] | None = None) -> int:
     source = f"LLVM MC tests in {args.tests}"
     if not pool:
         pool, source = pool_from_table(), "radcc's opcode table"
+    if args.distinct_n:
+        pool = distinct_pool(pool, args.distinct_n)
+        source += " and variants"
     sel = select(pool)
     if not sel:
         print("no instruction both llvm-mc and radcc accept; nothing to measure", file=sys.stderr)
         return 1
-    if args.distinct:
+    if args.distinct_n:
+        sel = sel[: args.distinct_n]  # the pool's order: the lines, then their variants
+        args.n = len(sel)
+    elif args.distinct:
         args.n = len(sel)
     reps = -(-args.n // len(sel))
     lines = [line for line, _ in sel] * reps
