@@ -23,6 +23,8 @@ from .copy_prop import copy_prop
 from .cse import cse
 from .dce import dce
 from .dead_branch import dead_branch
+from .fold_offsets import fold_offsets
+from .loop_unroll import loop_unroll
 from .lower_continue import lower_continue_constructs
 from .lower_idiv import lower_idiv
 from .lower_int64 import lower_int64
@@ -45,6 +47,8 @@ PASSES: dict[str, Callable[[MirShader], bool]] = {
     "lower_int64": lower_int64,
     "lower_math": lower_math,
     "lower_local_arrays": lower_local_arrays,
+    "fold_offsets": fold_offsets,
+    "loop_unroll": loop_unroll,
 }
 
 LOOP = ("copy_prop", "constant_folding", "algebraic", "cse", "dce")
@@ -84,12 +88,19 @@ LOWERING = (
     "lower_continue_constructs",
     "dead_branch",
     "optimize",
+    "loop_unroll",
+    "optimize",
+    "dead_branch",
     "lower_local_arrays",
     "lower_vectors",
     "lower_math",
     "lower_idiv",
     "lower_int64",
     "optimize",
+    "dead_branch",
+    "fold_offsets",
+    "cse",
+    "dce",
 )
 
 

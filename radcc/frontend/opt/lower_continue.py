@@ -4,7 +4,8 @@ After this pass every ``Loop`` has an empty ``cont`` (what isel receives, as
 after NIR's ``nir_lower_continue_constructs``). A copy of the construct is
 placed at each point that reaches it: the end of the body (when it falls
 through) and every ``continue`` of this loop (the copy runs, then the
-``continue`` jumps straight to the loop header). Phis that named a block of
+``continue`` jumps straight to the loop header; a ``continue`` that ends the body
+itself is dropped). Phis that named a block of
 the construct as predecessor (loop-header phis, phis after a loop the construct
 breaks out of) get one entry per copy; the phis at the construct's entry and
 values of the construct used directly outside it are demoted to variables and
@@ -111,13 +112,26 @@ def _lower_loop(shader: MirShader, loop: Loop) -> bool:
     return bool(demote)
 
 
+def _drop_trailing_continue(loops: list[Loop]) -> bool:
+    """A ``continue`` ending the body itself is the fall-through: remove it."""
+    changed = False
+    for lp in loops:
+        last = lp.body[-1]
+        if isinstance(last, Block) and last.jump is not None and last.jump.op == "continue":
+            last.instrs.pop()
+            changed = True
+    return changed
+
+
 def lower_continue_constructs(shader: MirShader) -> bool:
-    loops = [lp for lp in _loops_post_order(shader.function.body) if lp.cont]
+    all_loops = _loops_post_order(shader.function.body)
+    loops = [lp for lp in all_loops if lp.cont]
     if not loops:
-        return False
+        return _drop_trailing_continue(all_loops)
     demoted = False
     for lp in loops:
         demoted |= _lower_loop(shader, lp)
     if demoted:
         vars_to_ssa(shader)
+    _drop_trailing_continue(all_loops)
     return True

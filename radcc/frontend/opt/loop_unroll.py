@@ -1,0 +1,241 @@
+"""loop_unroll: loops with a small constant trip count become straight-line copies.
+
+A loop qualifies (after ``lower_continue_constructs``) when its body is
+``[B0, if (c) {break} else {}, B1 ... Bn]`` (or the break on the else side): the
+exit test is the only ``break`` and there is no ``continue`` at the loop's level,
+Bn falls through to the header, and the header phis (in B0) have one entry from
+before the loop and one from Bn. The trip count comes from running B0..Bn's
+unconditional ALU instructions on the constant initial values of the header
+phis (``mir_ops.eval_alu``, the interpreter's semantics) until the exit test
+says break. Ifs inside the body are copied along; a loop holding another loop is
+not unrolled (inner loops first: once they are gone the outer one may be).
+
+Limits: at most ``UNROLL_MAX_TRIPS`` (32) iterations and ``UNROLL_MAX_INSTRS``
+(512) instructions in the unrolled code. The copies: iteration ``i`` reads the
+header values of iteration ``i - 1``'s end; the last copy runs B0 once more
+and leaves. ``dead_branch`` then removes the exit tests; the one-iteration loop
+holding the copies is dissolved.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import numpy as np
+
+from ..mir import (
+    Block,
+    CFNode,
+    If,
+    Instr,
+    Loop,
+    MirShader,
+    Value,
+    iter_blocks,
+    iter_nodes,
+    rewrite_uses,
+)
+from ..mir_ops import ALU_OPS, eval_alu, raw_dtype
+from .dead_branch import dead_branch, merge_into
+from .lower_util import clone_cf
+
+UNROLL_MAX_TRIPS = 32
+UNROLL_MAX_INSTRS = 512
+
+
+def _loops(cf: list[CFNode]) -> Iterator[tuple[list[CFNode], int, Loop]]:
+    """(list, index, loop), inner loops first."""
+    for i, n in enumerate(cf):
+        if isinstance(n, If):
+            yield from _loops(n.then_list)
+            yield from _loops(n.else_list)
+        elif isinstance(n, Loop):
+            yield from _loops(n.body)
+            yield cf, i, n
+
+
+def _jumps(cf: list[CFNode]) -> list[Instr]:
+    """Jumps of this loop level (through ifs, not into nested loops)."""
+    out: list[Instr] = []
+    for n in cf:
+        if isinstance(n, Block):
+            if n.jump is not None:
+                out.append(n.jump)
+        elif isinstance(n, If):
+            out += _jumps(n.then_list) + _jumps(n.else_list)
+    return out
+
+
+def _is_break_block(cf: list[CFNode]) -> bool:
+    return len(cf) == 1 and isinstance(cf[0], Block) and len(cf[0].instrs) == 1 and \
+        cf[0].instrs[0].op == "break"
+
+
+def _is_empty(cf: list[CFNode]) -> bool:
+    return len(cf) == 1 and isinstance(cf[0], Block) and not cf[0].instrs
+
+
+class _Shape:
+    def __init__(self, loop: Loop) -> None:
+        self.ok = False
+        body = loop.body
+        if loop.cont or len(body) < 3 or not isinstance(body[1], If):
+            return
+        test = body[1]
+        if _is_break_block(test.then_list) and _is_empty(test.else_list):
+            self.exit_when = True
+            self.break_block = test.then_list[0]
+        elif _is_break_block(test.else_list) and _is_empty(test.then_list):
+            self.exit_when = False
+            self.break_block = test.else_list[0]
+        else:
+            return
+        if len(_jumps(body)) != 1 or any(isinstance(n, Loop) for n in iter_nodes(body)):
+            return
+        b0, last = body[0], body[-1]
+        assert isinstance(b0, Block) and isinstance(last, Block)
+        self.b0, self.last, self.test = b0, last, test
+        self.phis = b0.phis
+        self.init: dict[Value, Value] = {}
+        self.back: dict[Value, Value] = {}
+        for p in self.phis:
+            if len(p.preds) != 2 or last not in p.preds:
+                return
+            assert p.dest is not None
+            k = p.preds.index(last)
+            self.back[p.dest] = p.srcs[k]
+            self.init[p.dest] = p.srcs[1 - k]
+        self.top = [n for n in body if isinstance(n, Block)]
+        self.ok = True
+
+
+def _trip_count(s: _Shape) -> int | None:
+    top = set(s.top)
+    env: dict[Value, np.ndarray | None] = {}
+    for d, v in s.init.items():
+        p = v.parent
+        env[d] = (np.array(p.attrs["value"], np.uint64).astype(raw_dtype(v.bit_size))
+                  .reshape(-1, 1) if p is not None and p.op == "load_const" else None)
+
+    def ev(v: Value, cache: dict[Value, np.ndarray | None]) -> np.ndarray | None:
+        if v in env:
+            return env[v]
+        if v in cache:
+            return cache[v]
+        p = v.parent
+        r: np.ndarray | None = None
+        if p is not None and p.op == "load_const":
+            r = np.array(p.attrs["value"], np.uint64).astype(raw_dtype(v.bit_size)).reshape(-1, 1)
+        elif p is not None and p.op in ALU_OPS and p.block in top:
+            cache[v] = None  # cycles
+            srcs = [ev(x, cache) for x in p.srcs]
+            if all(x is not None for x in srcs):
+                r = eval_alu(p.op, v.bit_size, v.num_components, srcs,  # type: ignore[arg-type]
+                             [x.bit_size for x in p.srcs], p.attrs)
+        cache[v] = r
+        return r
+
+    for i in range(UNROLL_MAX_TRIPS + 1):
+        cache: dict[Value, np.ndarray | None] = {}
+        c = ev(s.test.cond, cache)
+        if c is None:
+            return None
+        if bool(c[0, 0]) == s.exit_when:
+            return i
+        env = {d: ev(b, cache) for d, b in s.back.items()}
+    return None
+
+
+def _size(cf: list[CFNode]) -> int:
+    return sum(len(b.instrs) for b in iter_blocks(cf))
+
+
+def _unroll(shader: MirShader, parent: list[CFNode], idx: int, loop: Loop, s: _Shape,
+            trips: int) -> None:
+    after = parent[idx + 1]
+    assert isinstance(after, Block)
+    s.b0.instrs = s.b0.instrs[len(s.phis):]
+    body: list[CFNode] = []
+    prev_map: dict[Value, Value] = {}
+    maps: list[tuple[dict[Block, Block], dict[Value, Value]]] = []
+    for i in range(trips + 1):
+        vmap: dict[Value, Value] = {}
+        for d in s.init:
+            vmap[d] = s.init[d] if i == 0 else prev_map.get(s.back[d], s.back[d])
+        bmap: dict[Block, Block] = {}
+        copy = clone_cf(shader, loop.body, vmap, bmap)
+        first, test = copy[0], copy[1]
+        assert isinstance(first, Block) and isinstance(test, If)
+        c = shader.new_value(1, 1)
+        exit_now = i == trips
+        first.append(Instr("load_const", c, [], {"value": (int(exit_now == s.exit_when),)}))
+        test.cond = c
+        if body:
+            tail = body[-1]
+            assert isinstance(tail, Block)
+            for ins in first.instrs:
+                tail.append(ins)
+            first.instrs = []
+            bmap[s.b0] = tail
+            body += copy[1:]
+        else:
+            body += copy
+        maps.append((bmap, vmap))
+        prev_map = vmap
+    # phis after the loop: one entry per copy's break block
+    for phi in after.phis:
+        srcs, preds = [], []
+        for p, v in zip(phi.preds, phi.srcs, strict=True):
+            if p is s.break_block:
+                for bmap, vmap in maps:
+                    preds.append(bmap[p])
+                    srcs.append(vmap.get(v, v))
+            else:
+                preds.append(p)
+                srcs.append(v)
+        phi.srcs, phi.preds = srcs, preds
+    loop.body = body
+    last_map = maps[-1][1]
+    rewrite_uses(shader, {v: last_map[v] for v in list(s.init) +
+                          [i.dest for i in s.b0.instrs if i.dest is not None] if v in last_map})
+
+
+def _dissolve(shader: MirShader, parent: list[CFNode], idx: int, loop: Loop) -> bool:
+    """Remove a loop whose body runs once: it ends in its only jump, a break."""
+    last = loop.body[-1]
+    if not isinstance(last, Block) or last.jump is None or last.jump.op != "break" or \
+            len(_jumps(loop.body)) != 1:
+        return False
+    last.instrs.pop()
+    prev, after = parent[idx - 1], parent[idx + 1]
+    assert isinstance(prev, Block) and isinstance(after, Block)
+    first = loop.body[0]
+    assert isinstance(first, Block) and not first.phis
+    merge_into(shader, prev, first)
+    end = prev if len(loop.body) == 1 else loop.body[-1]
+    assert isinstance(end, Block)
+    merge_into(shader, end, after)
+    parent[idx:idx + 2] = loop.body[1:]
+    return True
+
+
+def loop_unroll(shader: MirShader) -> bool:
+    changed = False
+    progress = True
+    while progress:
+        progress = False
+        for parent, idx, loop in list(_loops(shader.function.body)):
+            s = _Shape(loop)
+            if not s.ok:
+                continue
+            trips = _trip_count(s)
+            if trips is None or (trips + 1) * _size(loop.body) > UNROLL_MAX_INSTRS:
+                continue
+            _unroll(shader, parent, idx, loop, s, trips)
+            dead_branch(shader)
+            for p2, i2, lp in list(_loops(shader.function.body)):
+                if lp is loop:
+                    _dissolve(shader, p2, i2, lp)
+            changed = progress = True
+            break
+    return changed
