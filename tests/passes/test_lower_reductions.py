@@ -12,6 +12,7 @@ strict mode; the stored lanes must equal the NumPy per-lane reading bit for bit
 from __future__ import annotations
 
 import io
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -150,3 +151,25 @@ def test_wave32_whole_reduce_reads_the_last_lane() -> None:
         >> s1: exec = s_mov_b32 s1: s[#sv]
         >> s1: s[#d] = v_readlane_b32 v1: v[#t], 31
     """)
+
+
+REGRESSIONS = Path(__file__).parent / "reductions"
+
+
+@pytest.mark.xfail(strict=True, reason="register_allocation moves a linear VGPR inside divergent "
+                   "code into the register of a VGPR live only in other lanes (ACO keeps linear "
+                   "VGPRs from sharing registers with any VGPR of their linear live range)")
+def test_linear_vgpr_not_moved_over_values_of_other_lanes() -> None:
+    text = (REGRESSIONS / "ra_linear_vgpr_moved_over_else_value.ir").read_text()
+    p = parse_program(text, "ra_lv.ir")
+    run_pipeline(p, DebugOptions.parse("validateir,validatera"), stream=io.StringIO())
+    obj = emit_code_object(p, emit_program(p),
+                           kernel_args(["out:buffer", "x:buffer", "act:buffer"]))
+    rng = np.random.default_rng(1)
+    x = rng.integers(0, 1000, N).astype(np.uint32)
+    act = (rng.random(N) < 0.5).astype(np.uint32)
+    res = load(obj).run("red", groups=GROUPS, block=BLOCK,
+                        args={"out": np.zeros(N, np.uint32), "x": x, "act": act},
+                        wave_size=32, strict=True)
+    els = act == 0
+    np.testing.assert_array_equal(res.buffers["out"][els], x[els] + 0x1000)
