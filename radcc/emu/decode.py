@@ -54,6 +54,7 @@ class Inst:
     aux: dict[str, Any] = field(default_factory=dict)  # per-instruction precomputation
     use: Any = None  # radcc.emu.use.Use, for strict mode
     count: int = 0  # times executed
+    valu: bool = False  # counts VALU lane-instructions (set by the dispatcher's binder)
 
     @property
     def name(self) -> str:

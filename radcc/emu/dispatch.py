@@ -23,9 +23,9 @@ from radcc.emu import ds, salu, smem, vmem, vop
 from radcc.emu.decode import EmuError, Inst, Program, UnsupportedInstruction
 from radcc.emu.loader import LoadedKernel
 from radcc.emu.memory import Memory
-from radcc.emu.state import M0, Wave, Workgroup
+from radcc.emu.state import EXEC_LO, M0, Wave, Workgroup
 from radcc.emu.strict import Report, Strict
-from radcc.emu.use import compute_use
+from radcc.emu.use import VALU_CLASSES, compute_use
 from radcc.target import get_target
 
 Handler = Callable[[Wave, Inst], None]
@@ -119,6 +119,7 @@ class Dispatcher:
 
     def _bind(self, i: Inst) -> None:
         bind(i)
+        i.valu = i.info.cls in VALU_CLASSES
         i.use = compute_use(i, self.wave_size)
         i.aux["use"] = i.use
 
@@ -161,6 +162,12 @@ class Dispatcher:
 
     # --- execution ---------------------------------------------------------------------
     def run(self) -> Counters:
+        # VALU handlers compute on NumPy lanes where overflow, NaN and division by
+        # zero are the modelled results, not errors: ignored once for the dispatch.
+        with np.errstate(all="ignore"):
+            return self._run()
+
+    def _run(self) -> Counters:
         gx, gy, gz = self.groups
         threads = self.block[0] * self.block[1] * self.block[2]
         nwaves = (threads + self.wave_size - 1) // self.wave_size
@@ -205,24 +212,33 @@ class Dispatcher:
 
     def _run_wave(self, w: Wave, quantum: int) -> None:
         at = self.program.at
+        cache = self.program.cache
         st = w.strict
         c = self.counters
         n = 0
+        lanes = 0
+        s = w.s
+        exec_hi = EXEC_LO + 1 if w.size == 64 else None
         try:
             while n < quantum and not w.done and not w.at_barrier:
-                i = at(w.pc)
+                i = cache.get(w.pc) or at(w.pc)
                 w.pc = i.pc + i.size
                 if st is not None:
                     st.before(i, i.use)
-                i.handler(w, i)  # type: ignore[misc]
-                if st is not None:
+                    i.handler(w, i)  # type: ignore[misc]
                     st.after(i, i.use)
+                else:
+                    i.handler(w, i)  # type: ignore[misc]
                 i.count += 1
                 n += 1
-                if i.info.cls in ("valu", "valu64", "trans", "dot", "wmma"):
-                    c.lane_instructions += w.exec.bit_count()
+                if i.valu:
+                    lanes += s[EXEC_LO].bit_count()
+                    if exec_hi is not None:
+                        lanes += s[exec_hi].bit_count()
         except EmuError as e:
             raise EmuError(f"workgroup {w.wg.id} wave {w.index}: {e}") from None
+        finally:
+            c.lane_instructions += lanes
         w.count += n
         c.instructions += n
         if c.instructions > self.max_instructions:

@@ -25,7 +25,7 @@ from collections import deque
 from dataclasses import dataclass, field
 
 from radcc.emu.decode import Inst
-from radcc.emu.use import VALU_CLASSES, Use
+from radcc.emu.use import Use
 
 EXEC_REGS = frozenset({126, 127})
 
@@ -231,15 +231,13 @@ class Strict:
 
     # --- hazards ------------------------------------------------------------------------
     def _hazards_before(self, i: Inst, use: Use) -> None:
-        cls = i.info.cls
-        is_valu = cls in VALU_CLASSES
-        name = i.info.name
-        if name.startswith("v_permlane") and self.vcmpx_pending is not None:
+        is_valu = use.valu
+        if use.permlane and self.vcmpx_pending is not None:
             x = self.vcmpx_pending
             self._add("VcmpxPermlaneHazard", (x.pc, i.pc),
                       f"'{i.text}' at pc {i.pc:#x} follows '{x.text}' at pc {x.pc:#x} "
                       "(a VOPC writing EXEC) with no VALU in between", i.pc)
-        if (is_valu or cls in ("salu", "salu64", "branch")) and self.mask_write_pending:
+        if (is_valu or use.salu) and self.mask_write_pending:
             for r in use.sreads:
                 x = self.mask_write_pending.get(r)
                 if x is not None:
@@ -248,20 +246,21 @@ class Strict:
                               f"by '{x.text}' at pc {x.pc:#x} after a VALU used it as a lane "
                               "mask, without s_waitcnt_depctr sa_sdst(0)", i.pc)
         if is_valu:
-            for r in use.vreads:
-                t = self.trans_writes.get(r)
-                if t is None:
-                    continue
-                vn, tn, ep, x = t
-                if ep == self.va_epoch and self.valu_n - vn < 6 and self.trans_n - tn < 2:
-                    self._add("VALUTransUseHazard", (x.pc, i.pc, r),
-                              f"'{i.text}' at pc {i.pc:#x} reads v{r} written by the "
-                              f"transcendental '{x.text}' at pc {x.pc:#x} with only "
-                              f"{self.valu_n - vn} VALU in between and no "
-                              "s_waitcnt_depctr va_vdst(0)", i.pc)
+            if self.trans_writes:
+                for r in use.vreads:
+                    t = self.trans_writes.get(r)
+                    if t is None:
+                        continue
+                    vn, tn, ep, x = t
+                    if ep == self.va_epoch and self.valu_n - vn < 6 and self.trans_n - tn < 2:
+                        self._add("VALUTransUseHazard", (x.pc, i.pc, r),
+                                  f"'{i.text}' at pc {i.pc:#x} reads v{r} written by the "
+                                  f"transcendental '{x.text}' at pc {x.pc:#x} with only "
+                                  f"{self.valu_n - vn} VALU in between and no "
+                                  "s_waitcnt_depctr va_vdst(0)", i.pc)
             if self.wave == 64 and len(use.vreads) >= 2 and self.exec_writes:
                 self._partial_forwarding(i, use)
-        if cls == "ldsdir":
+        elif i.info.cls == "ldsdir":
             self._lds_direct(i, use)
 
     def _partial_forwarding(self, i: Inst, use: Use) -> None:
@@ -301,35 +300,40 @@ class Strict:
         """Update hazard state once the instruction has executed."""
         if not self.hazards:
             return
-        cls = i.info.cls
-        name = i.info.name
-        if cls in VALU_CLASSES:
+        if use.valu:
             idx = self.valu_n
             self.valu_n += 1
-            if cls == "trans":
+            trans = use.trans
+            if trans:
                 self.trans_n += 1
+            va_epoch = self.va_epoch
+            write_at = self.vgpr_write_at
+            trans_writes = self.trans_writes
             for r in use.vwrites:
-                self.vgpr_write_at[r] = (idx, self.va_epoch)
-                if cls == "trans":
-                    self.trans_writes[r] = (self.valu_n, self.trans_n, self.va_epoch, i)
-                else:
-                    self.trans_writes.pop(r, None)
+                write_at[r] = (idx, va_epoch)
+                if trans:
+                    trans_writes[r] = (self.valu_n, self.trans_n, va_epoch, i)
+                elif trans_writes:
+                    trans_writes.pop(r, None)
+            readers = self.valu_readers
             for r in use.vreads:
-                self.valu_readers[r] = idx
-            if name.startswith("v_cmpx"):
+                readers[r] = idx
+            if use.cmpx:
                 self.vcmpx_pending = i
-            elif name != "v_nop":
+            elif not use.nop:
                 self.vcmpx_pending = None
-            other = use.literal or any(r not in EXEC_REGS for r in use.sreads)
-            self.recent_valu.append((use.mask_sreads, other))
-            self.vmem_src.clear()
-        elif cls in ("salu", "salu64", "branch"):
-            if name in ("s_swappc_b64", "s_setpc_b64", "s_call_b64"):
+            self.recent_valu.append((use.mask_sreads, use.other_sread))
+            if self.vmem_src:
+                self.vmem_src.clear()
+            return
+        cls = i.info.cls
+        if use.salu:
+            if use.call:
                 self.recent_valu.clear()  # as LLVM, the search stops at function boundaries
             if use.swrites & EXEC_REGS:
                 self.exec_writes.append(self.valu_n)
-            targets = {r for r in use.swrites if r not in EXEC_REGS and r != 125}
-            if targets and self.wave == 64 and i.info.enc in ("SOP1", "SOP2", "SOPK"):
+            targets = use.mask_targets
+            if targets and self.wave == 64 and use.sop:
                 for masks, other in reversed(self.recent_valu):
                     if masks & targets:
                         for r in targets:

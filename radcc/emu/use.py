@@ -15,6 +15,7 @@ from radcc.isa.table import OperandSpec
 
 VALU_CLASSES = frozenset({"valu", "valu64", "trans", "dot", "wmma"})
 NULL = 124
+_EXEC = frozenset({126, 127})
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,6 +26,17 @@ class Use:
     vwrites: frozenset[int]
     mask_sreads: frozenset[int]
     literal: bool
+    # instruction classes strict mode asks about on every instruction (precomputed)
+    valu: bool = False  # VALU_CLASSES
+    salu: bool = False  # salu, salu64, branch
+    trans: bool = False
+    cmpx: bool = False  # v_cmpx*
+    permlane: bool = False  # v_permlane*
+    nop: bool = False  # v_nop
+    call: bool = False  # s_swappc_b64, s_setpc_b64, s_call_b64
+    sop: bool = False  # SOP1/SOP2/SOPK encoding
+    other_sread: bool = False  # a literal or an SGPR other than EXEC read
+    mask_targets: frozenset[int] = frozenset()  # SGPRs written, without EXEC and M0
 
 
 def _count(i: Inst, o: OperandSpec, wave: int) -> int:
@@ -129,8 +141,17 @@ def compute_use(i: Inst, wave: int) -> Use:
         sr.update(_implicit("exec", wave))
     sr.discard(NULL)
     sw.discard(NULL)
+    cls = i.info.cls
+    name = i.info.name
+    literal = "literal" in i.f
     return Use(frozenset(sr), frozenset(sw), frozenset(vr), frozenset(vw), frozenset(masks),
-               "literal" in i.f)
+               literal, valu=cls in VALU_CLASSES, salu=cls in ("salu", "salu64", "branch"),
+               trans=cls == "trans", cmpx=name.startswith("v_cmpx"),
+               permlane=name.startswith("v_permlane"), nop=name == "v_nop",
+               call=name in ("s_swappc_b64", "s_setpc_b64", "s_call_b64"),
+               sop=i.enc in ("SOP1", "SOP2", "SOPK"),
+               other_sread=literal or any(r not in _EXEC for r in sr),
+               mask_targets=frozenset(r for r in sw if r not in _EXEC and r != 125))
 
 
 def _implicit(reg: str, wave: int) -> tuple[int, ...]:

@@ -19,8 +19,8 @@ from collections.abc import Callable
 import numpy as np
 
 from radcc.emu.decode import EmuError, Inst, UnsupportedInstruction
-from radcc.emu.regs import sread, swrite, vread
-from radcc.emu.state import EXEC_LO, M0, MASK32, VCC_LO, Wave
+from radcc.emu.regs import const_value, sread, swrite, vread
+from radcc.emu.state import EXEC_LO, M0, MASK32, NULL, VCC_LO, Wave
 
 Handler = Callable[[Wave, Inst], None]
 Reader = Callable[[Wave], np.ndarray]
@@ -41,6 +41,12 @@ def _mask_reader(code: int) -> Reader:
     return r
 
 
+def _splat(n: int, value: int) -> np.ndarray:
+    a = np.empty(n, dtype=U64)
+    a.fill(value)
+    return a
+
+
 def _src_reader(code: int, bits: int, typ: str, lit: int | None) -> Reader:
     if code >= 256:
         reg = code - 256
@@ -49,6 +55,21 @@ def _src_reader(code: int, bits: int, typ: str, lit: int | None) -> Reader:
                 return w.v[reg].astype(U64) | (w.v[(reg + 1) & 255].astype(U64) << U64(32))
             return r64
         return lambda w: w.v[reg].astype(U64)
+    if code < 128 and code not in (VCC_LO, EXEC_LO) and bits <= 32 and code != NULL:
+        return lambda w: _splat(w.size, w.s[code])  # an SGPR (vread: sread's value)
+    try:
+        k = const_value(code, bits, typ, lit)
+    except EmuError:
+        k = None
+    if k is not None:  # an inline constant or the literal: a fresh copy of one array
+        const: dict[int, np.ndarray] = {}
+
+        def rc(w: Wave) -> np.ndarray:
+            a = const.get(w.size)
+            if a is None:
+                a = const[w.size] = _splat(w.size, k)
+            return a.copy()
+        return rc
     return lambda w: vread(w, code, bits, typ, lit)
 
 
@@ -141,7 +162,7 @@ def _readers(i: Inst, wave: int) -> list[Reader]:
             out.append(_mask_reader(f[o.name]))
         elif o.kind == "imm":
             k = lit if lit is not None else 0
-            out.append(lambda w, k=k: np.full(w.size, k, dtype=U64))
+            out.append(lambda w, k=k: _splat(w.size, k))
         elif o.name == "vsrc1":
             out.append(_src_reader(256 + f["vsrc1"], o.bits, o.type, lit))
         else:
@@ -180,19 +201,122 @@ def write_result(w: Wave, vdst: int, r: object, mask: np.ndarray) -> None:
         old = w.v[vdst][mask].astype(U64)
         keep = U64(0xFFFF0000) if not r.d_shift else U64(0xFFFF)  # type: ignore[attr-defined]
         w.v[vdst][mask] = ((old & keep) | ((d[mask] & U64(0xFFFF)) << sh)).astype(np.uint32)
-    elif bits == 32:
-        w.v[vdst][mask] = (d[mask] & U64(MASK32)).astype(np.uint32)
+    elif bits == 32:  # the unsafe uint64 -> uint32 cast keeps the low dword
+        np.copyto(w.v[vdst], d, casting="unsafe", where=mask)
     elif bits == 64:
-        w.v[vdst][mask] = (d[mask] & U64(MASK32)).astype(np.uint32)
-        w.v[(vdst + 1) & 255][mask] = (d[mask] >> U64(32)).astype(np.uint32)
+        np.copyto(w.v[vdst], d, casting="unsafe", where=mask)
+        np.copyto(w.v[(vdst + 1) & 255], d >> U64(32), casting="unsafe", where=mask)
     else:
         for k in range(d.shape[0]):
             w.v[(vdst + k) & 255][mask] = (d[k][mask] & U64(MASK32)).astype(np.uint32)
 
 
+# --- fast path: common 32-bit integer ops, no modifiers, EXEC all ones ------------------------
+U32 = np.uint32
+_FAST_BINARY: dict[str, Callable[[object, object, np.ndarray], object]] = {
+    "v_xor_b32": lambda a, b, out: np.bitwise_xor(a, b, out=out),
+    "v_or_b32": lambda a, b, out: np.bitwise_or(a, b, out=out),
+    "v_and_b32": lambda a, b, out: np.bitwise_and(a, b, out=out),
+    "v_add_nc_u32": lambda a, b, out: np.add(a, b, out=out),
+    "v_sub_nc_u32": lambda a, b, out: np.subtract(a, b, out=out),
+    "v_subrev_nc_u32": lambda a, b, out: np.subtract(b, a, out=out),
+    "v_lshlrev_b32": lambda a, b, out: np.left_shift(b, a & U32(31), out=out),
+    "v_lshrrev_b32": lambda a, b, out: np.right_shift(b, a & U32(31), out=out),
+}
+_FAST_UNARY: dict[str, Callable[[object, np.ndarray], object]] = {
+    "v_mov_b32": lambda a, out: np.copyto(out, a),
+    "v_not_b32": lambda a, out: np.invert(a, out=out),
+}
+_MOD_FIELDS = ("abs", "neg", "opsel", "clamp", "omod", "neg_hi")
+
+
+def _fast_source(code: int, lit: int | None) -> Callable[[Wave], object] | None:
+    """A 32-bit source as the VGPR row itself or a uint32 scalar (None: not simple)."""
+    if code >= 256:
+        reg = code - 256
+        return lambda w: w.v[reg]
+    if code < 128 and code != NULL:
+        return lambda w: U32(w.s[code])
+    try:
+        k = const_value(code, 32, "b32", lit)
+    except EmuError:
+        return None
+    if k is None:
+        return None
+    kk = U32(k & MASK32)
+    return lambda w: kk
+
+
+def _fast_handler(i: Inst, opname: str) -> Callable[[Wave], None] | None:
+    """The whole instruction as one NumPy call on uint32 rows, valid when EXEC is all
+    ones: the result equals the VALU library's for these modifier-free integer ops
+    (wrapping adds, shifts by the low 5 bits, bitwise ops, moves)."""
+    f = i.f
+    if i.enc not in ("VOP1", "VOP2", "VOP3") or f.get("dpp") or "dpp_ctrl" in f:
+        return None
+    if any(f.get(k) for k in _MOD_FIELDS):
+        return None
+    binary = _FAST_BINARY.get(opname)
+    unary = _FAST_UNARY.get(opname)
+    if binary is None and unary is None:
+        return None
+    vdst, vbits = _writer(i)
+    if vdst is None or vbits != 32:
+        return None
+    lit = f.get("literal")
+    srcs = []
+    for o in i.info.srcs:
+        if o.bits != 32:
+            return None
+        code = 256 + f["vsrc1"] if o.name == "vsrc1" else f.get(o.name)
+        if code is None:
+            return None
+        g = _fast_source(code, lit)
+        if g is None:
+            return None
+        srcs.append(g)
+    if binary is not None and len(srcs) == 2:
+        g0, g1 = srcs
+
+        def hb(w: Wave) -> None:
+            binary(g0(w), g1(w), w.v[vdst])
+        return hb
+    if unary is not None and len(srcs) == 1:
+        g = srcs[0]
+
+        def hu(w: Wave) -> None:
+            unary(g(w), w.v[vdst])
+        return hu
+    return None
+
+
+class _WaveMasks:
+    """`Ctx.lane_masks` of a prepared VALU op: VCC and EXEC of the executing wave,
+    read when the op asks (v_div_fmas, ...)."""
+
+    __slots__ = ("w",)
+
+    def __init__(self) -> None:
+        self.w: Wave | None = None
+
+    def __getitem__(self, name: str) -> int:
+        w = self.w
+        if w is not None:
+            if name == "vcc":
+                return w.vcc
+            if name == "exec":
+                return w.exec
+        raise KeyError(name)
+
+
 def _bind_generic(i: Inst, name: str | None = None) -> Handler:
-    execute_valu, vmods, acc_ops = _valu()
+    """A handler with everything but the register values prepared: the op function,
+    a reused context, the source readers; exec all-ones (the common case) writes
+    whole VGPR rows. The dispatcher runs handlers with NumPy errors ignored."""
+    _, vmods, acc_ops = _valu()
+    from radcc.emu.valu import Ctx, decode_mode, op_function
     opname = name or i.name
+    fn = op_function(opname)
     readers = _readers(i, 0)
     mods = _mods(i, vmods)
     vdst, vbits = _writer(i)
@@ -203,28 +327,48 @@ def _bind_generic(i: Inst, name: str | None = None) -> Handler:
     dpp_info = i.f.get("dpp")
     dpp_cache: dict[int, Dpp] = {}
     is_cmpx = i.name.startswith("v_cmpx")
+    masks = _WaveMasks()
+    ctx = Ctx(opname, mods, 0, np.ones(0, dtype=bool), decode_mode(0), masks)  # type: ignore[arg-type]
+    r0, r1 = (readers + [None, None])[:2]
+    nsrc = len(readers)
+    fast = _fast_handler(i, opname) if fn is not None else None
 
     def h(w: Wave, i: Inst) -> None:
+        if fast is not None:
+            s = w.s
+            if s[EXEC_LO] == MASK32 and (w.size == 32 or s[EXEC_LO + 1] == MASK32):
+                fast(w)
+                return
+        if fn is None:
+            raise UnsupportedInstruction(
+                f"{i.where()}: the VALU library does not implement {opname}")
         ex = w.exec_mask()
-        srcs = [r(w) for r in readers]
+        if nsrc == 2:
+            srcs = [r0(w), r1(w)]  # type: ignore[misc]
+        else:
+            srcs = [r(w) for r in readers]
         wmask = ex
+        full = w._exec_key == w.full
         if dpp_info:
             d = dpp_cache.get(w.size)
             if d is None:
                 d = dpp_cache[w.size] = Dpp(i.f, w.size)
             srcs[0], allowed = d.gather(w, srcs[0], ex)
             wmask = ex & allowed
-        try:
-            r = execute_valu(opname, srcs, mods, wave=w.size, exec_mask=wmask, mode=w.mode,
-                             lane_masks={"vcc": w.vcc, "exec": w.exec})
-        except KeyError:
-            raise UnsupportedInstruction(
-                f"{i.where()}: the VALU library does not implement {opname}") from None
-        if r.d is not None and vdst is not None:  # type: ignore[attr-defined]
-            write_result(w, vdst, r, wmask)
-        if r.sdst is not None:  # type: ignore[attr-defined]
-            m = w.bools_to_mask(r.sdst)  # type: ignore[attr-defined]
-            if r.writes_exec or is_cmpx:  # type: ignore[attr-defined]
+            full = False
+        ctx.wave = w.size
+        ctx.exec_mask = wmask
+        ctx.fmode = decode_mode(w.mode)
+        masks.w = w
+        r = fn(ctx, srcs)
+        if r.d is not None and vdst is not None:
+            if full and r.d_bits == 32:
+                w.v[vdst] = r.d  # uint64 -> uint32 truncates: the low dword
+            else:
+                write_result(w, vdst, r, wmask)
+        if r.sdst is not None:
+            m = w.bools_to_mask(r.sdst & wmask)
+            if r.writes_exec or is_cmpx:
                 w.exec = m
             elif sdst is not None:
                 w.write_mask(sdst, m)

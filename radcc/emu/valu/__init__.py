@@ -36,11 +36,12 @@ from radcc.emu.valu import (  # noqa: F401  (registration side effects)
     trans,
 )
 from radcc.emu.valu.arith_float import ACC_OPS
-from radcc.emu.valu.core import REGISTRY, Ctx, ValuMods, ValuResult
+from radcc.emu.valu.core import REGISTRY, Ctx, OpFn, ValuMods, ValuResult
 from radcc.emu.valu.float_mode import DEFAULT_MODE, decode_mode
 
 __all__ = [
-    "ACC_OPS", "DEFAULT_MODE", "ValuMods", "ValuResult", "execute_valu", "supported_ops",
+    "ACC_OPS", "DEFAULT_MODE", "Ctx", "ValuMods", "ValuResult", "decode_mode", "execute_valu",
+    "op_function", "supported_ops",
 ]
 
 _DISPATCH = dict(REGISTRY)
@@ -62,3 +63,12 @@ def execute_valu(name: str, srcs: list[np.ndarray], mods: ValuMods, *, wave: int
     if r.sdst is not None:
         r.sdst = r.sdst & exec_mask
     return r
+
+
+def op_function(name: str) -> OpFn | None:
+    """The function of VALU instruction `name` (None if not implemented), for callers
+    that run it many times: ``fn(ctx, srcs)`` with a `Ctx` they keep and update
+    (exec_mask, fmode = decode_mode(mode), lane_masks), uint64 sources, NumPy errors
+    ignored (``np.errstate(all="ignore")`` around the whole run), and the result's
+    `sdst` still to be masked with the exec mask, as `execute_valu` does."""
+    return _DISPATCH.get(name)

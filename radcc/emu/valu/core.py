@@ -134,9 +134,14 @@ def s16(x: np.ndarray) -> np.ndarray:
     return (x & M16).astype(np.uint16).view(np.int16).astype(np.int64)
 
 
+_MASKS = {16: M16, 32: M32, 64: U64(0xFFFFFFFFFFFFFFFF)}
+
+
 def to_u64(x: np.ndarray, bits: int = 32) -> np.ndarray:
     """Any integer array to uint64 raw bits truncated to `bits`."""
-    m = U64((1 << bits) - 1) if bits < 64 else U64(0xFFFFFFFFFFFFFFFF)
+    m = _MASKS[bits] if bits in _MASKS else U64((1 << bits) - 1)
+    if x.dtype == U64:
+        return x & m  # a new array, as below
     return x.astype(np.int64).view(np.uint64) & m if x.dtype.kind == "i" else x.astype(U64) & m
 
 
