@@ -180,25 +180,33 @@ class SubgroupMixin(IselBase):
         d = ins.dest
         assert d is not None
         src = ins.srcs[0]
-        acc: Temp | None = None
+        acc: Temp | None = None  # lanes equal to the first active lane (all components)
+        oks: list[Temp] = []  # per boolean component: 1 if all active lanes agree
         for c in self.get(src):
             if self._sgx_uniform(c):
                 continue
             if src.bit_size == 1:  # a lane mask: all active lanes set, or none
                 some = self._sgx_scc01(self._sgx_and_exec(c)[1])
-                not_all = self._sgx_scc01(self.b.sop2(self.lm_op("andn2"), self.lm, self._sgx_exec(),
-                                                  c)[1])
-                scc = self.b.sop2("s_and_b32", s1, some, not_all)[1]
-                return self._sgx_bool_from_scc(d, scc, if_set=False)
+                not_all = self._sgx_scc01(self.b.sop2(self.lm_op("andn2"), self.lm,
+                                                      self._sgx_exec(), c)[1])
+                mixed = self.b.sop2("s_and_b32", s1, some, not_all).temp
+                oks.append(self.b.sop2("s_xor_b32", s1, mixed, Operand.c32(1)).temp)
+                continue
             first = self.b.pseudo("p_as_uniform", [s2 if src.bit_size == 64 else s1], [c]).temp
             cmpm = self.valu(cmp[src.bit_size], self.lm, first, c,
                              wide=(src.bit_size == 64,) * 2)
             acc = cmpm if acc is None else self.b.sop2(self.lm_op("and"), self.lm, acc,
                                                         cmpm).temp
-        if acc is None:
+        if acc is not None:
+            r = self.b.sop2(self.lm_op("andn2"), self.lm, self._sgx_exec(), acc)
+            oks.append(self.b.sop2("s_cselect_b32", s1, Operand.c32(0), Operand.c32(1),
+                                   self.scc_op(r[1]), scc=False).temp)
+        if not oks:
             return self.lanemask(Const(1, 1)) if d.divergent else Const(1, 1)
-        r = self.b.sop2(self.lm_op("andn2"), self.lm, self._sgx_exec(), acc)
-        return self._sgx_bool_from_scc(d, r[1], if_set=False)
+        ok = oks[0]
+        for o in oks[1:]:
+            ok = self.b.sop2("s_and_b32", s1, ok, o).temp
+        return self.lanemask(ok) if d.divergent else ok
 
     def _sgx_scc01(self, scc: Temp) -> Temp:
         return self.b.sop2("s_cselect_b32", s1, Operand.c32(1), Operand.c32(0),

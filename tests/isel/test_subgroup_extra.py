@@ -67,7 +67,9 @@ def _reference(a: list[int], wave: int) -> tuple[dict[str, np.ndarray], dict[str
                 put(k, v.get(j ^ m, 0), (j ^ m) in v)
             ps = [p[t] for t in act]
             put(10, int(len(set(ps)) == 1) | int(all(ps)) << 1 | int(any(ps)) << 2
-                | int(len({v[t] & 1 for t in act}) == 1) << 3)
+                | int(len({v[t] & 1 for t in act}) == 1) << 3
+                | int(len({(p[t], bool(v[t] & 8)) for t in act}) == 1) << 4
+                | int(len({v[t] & 16 for t in act}) == 1) << 5)
             put(11, (ball >> ((v[j] >> 4) & (n - 1))) & 1)
             put(12, (ball.bit_length() - 1) | ((ball & -ball).bit_length() - 1) << 8, ball != 0)
             below = ball & ((1 << j) - 1)

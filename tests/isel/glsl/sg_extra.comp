@@ -36,7 +36,9 @@ void main() {
         o[k + 8u] = subgroupShuffleXor(v, 16u & (n - 1u));
         o[k + 9u] = subgroupShuffleXor(v, 37u & (n - 1u));
         o[k + 10u] = uint(subgroupAllEqual(p)) | uint(subgroupAll(p)) << 1
-                   | uint(subgroupAny(p)) << 2 | uint(subgroupAllEqual(v & 1u)) << 3;
+                   | uint(subgroupAny(p)) << 2 | uint(subgroupAllEqual(v & 1u)) << 3
+                   | uint(subgroupAllEqual(bvec2(p, (v & 8u) != 0u))) << 4
+                   | uint(subgroupAllEqual(uvec2(v & 16u, 3u))) << 5;
         o[k + 11u] = uint(subgroupBallotBitExtract(b, (v >> 4) & (n - 1u)));
         o[k + 12u] = subgroupBallotFindMSB(b) | subgroupBallotFindLSB(b) << 8;
         o[k + 13u] = subgroupBallotInclusiveBitCount(b) | subgroupBallotBitCount(b) << 8
