@@ -137,5 +137,7 @@ def lower_for_isel(
         run(name)
 
 
-__all__ = ["PASSES", "LOWERING", "lower_for_isel", "optimize", "algebraic", "constant_folding", "copy_prop", "cse", "dce",
-           "vars_to_ssa"]
+__all__ = ["PASSES", "LOWERING", "lower_for_isel", "optimize", "algebraic", "constant_folding",
+           "copy_prop", "cse", "dce", "vars_to_ssa", "dead_branch", "fold_offsets", "loop_unroll",
+           "lower_continue_constructs", "lower_idiv", "lower_int64", "lower_local_arrays",
+           "lower_math", "lower_vectors"]

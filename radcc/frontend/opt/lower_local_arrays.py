@@ -242,4 +242,5 @@ def lower_local_arrays(shader: MirShader) -> bool:
     dce(shader)  # the dynamic derefs, so that vars_to_ssa sees constant indices only
     if lw.in_regs:
         vars_to_ssa(shader)
+        dce(shader)
     return changed
