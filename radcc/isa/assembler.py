@@ -16,7 +16,13 @@ from radcc.isa import formats as _formats  # noqa: F401  (registers formats)
 from radcc.isa.errors import AsmError
 from radcc.isa.formats.base import FORMATS, Context, Encoded, Fixup
 from radcc.isa.lexer import EOL, IDENT, INT, STRING, Token, tokenize
-from radcc.isa.syntax import Cursor, ParsedInst, parse_statement, strip_negated_flags
+from radcc.isa.syntax import (
+    Cursor,
+    ParsedInst,
+    fast_statement,
+    parse_statement,
+    strip_negated_flags,
+)
 from radcc.isa.table import get_table
 from radcc.target import Target
 
@@ -146,6 +152,13 @@ class Assembler:
                 sec.data += hit[0]
                 self.statements.append(Statement("inst", sec.name, off, lineno, hit[1], hit[0]))
                 continue
+            inst = fast_statement(line)
+            if inst is not None:  # a plain instruction line: parsed without tokens
+                try:
+                    self._emit(inst, inst.mnemonic, lineno, line)
+                except AsmError as e:
+                    self.error(lineno, e.col, e.message)
+                continue
             try:
                 toks = tokenize(line)
             except AsmError as e:
@@ -202,13 +215,17 @@ class Assembler:
     # --- instructions ---------------------------------------------------------
     def _instruction(self, mtok: Token, rest: list[Token], lineno: int,
                      line: str | None = None) -> None:
-        inst = parse_statement(mtok, rest)
+        self._emit(parse_statement(mtok, rest), mtok.text, lineno, line)
+
+    def _emit(self, inst: ParsedInst, mnemonic: str, lineno: int, line: str | None) -> None:
+        """Encode `inst` into the current section (`line`: its source line, to
+        memoize, when the statement is the whole line)."""
         enc = self.encode(inst)
         sec = self.cur
         off = len(sec.data)
         sec.data += enc.data
         for f in enc.fixups:
-            self._pending_fixups.append((sec, off, f, lineno, mtok.text))
+            self._pending_fixups.append((sec, off, f, lineno, mnemonic))
         text = enc.text
         if text is None:
             text = self.canonical_text(enc.data)

@@ -12,8 +12,10 @@ Formats with irregular syntax (``s_waitcnt``, ``s_delay_alu``, ``exp``) read
 
 from __future__ import annotations
 
+import re
+
 from radcc.isa.errors import AsmError
-from radcc.isa.lexer import EOL, FLOAT, IDENT, INT, PUNCT, Token, _parse_int
+from radcc.isa.lexer import EOL, FLOAT, IDENT, INT, PUNCT, Token, _parse_int, tokenize
 from radcc.isa.operands import Modifier, Operand, Reg, parse_reg_name
 
 _MOD_FUNCS = ("abs", "neg", "sext", "lit")
@@ -31,7 +33,7 @@ class ParsedInst:
     own syntax (memory, ``s_waitcnt``, ``exp``) never pay for it.
     """
 
-    __slots__ = ("mnemonic", "col", "tokens", "second", "_operands", "_modifiers",
+    __slots__ = ("mnemonic", "col", "_tokens", "_line", "second", "_operands", "_modifiers",
                  "_parse_error", "_parsed", "_negflags")
 
     def __init__(self, mnemonic: str, col: int, operands: list[Operand] | None = None,
@@ -39,7 +41,8 @@ class ParsedInst:
                  second: ParsedInst | None = None, parse_error: AsmError | None = None) -> None:
         self.mnemonic = mnemonic
         self.col = col
-        self.tokens: list[Token] = tokens if tokens is not None else []
+        self._tokens: list[Token] | None = tokens if tokens is not None else []
+        self._line = ""  # a `fast_statement` line whose tokens are made on demand
         self.second = second
         self._operands: list[Operand] = operands if operands is not None else []
         self._modifiers: list[Modifier] = modifiers if modifiers is not None else []
@@ -48,6 +51,17 @@ class ParsedInst:
         self._parsed = operands is not None or modifiers is not None or parse_error is not None \
             or tokens is None
         self._negflags: bool | None = None
+
+    @property
+    def tokens(self) -> list[Token]:
+        toks = self._tokens
+        if toks is None:
+            toks = self._tokens = tokenize(self._line)[1:]
+        return toks
+
+    @tokens.setter
+    def tokens(self, v: list[Token]) -> None:
+        self._tokens = v
 
     def _parse(self) -> None:
         self._parsed = True
@@ -538,6 +552,112 @@ def _looks_like_modifier(cur: Cursor) -> bool:
     return t.kind == IDENT and cur.peek().is_punct(":") and _reg_name(t.text) is None
 
 
+# --- fast path: whole simple lines without tokens ---------------------------------
+# A line made only of a mnemonic, comma separated registers / register ranges /
+# integers / decimal floats / bare names (each optionally negated), and space
+# separated modifiers ``name``, ``name:INT``, ``name:NAME``, ``name:[INT,...]``
+# is parsed by regular expressions straight into the operands and modifiers
+# the token parser would produce (same kinds, values, texts and columns). Every
+# piece is a complete lexer token followed by a separator, so such a line is
+# also lexically valid: its tokens, made only if a format asks, never raise.
+# Anything else (labels, directives, comments, expressions, |x|, calls, ...)
+# returns None and takes the token path.
+_WSC = "[ \t\r\f\v]"
+_STMT_RE = re.compile(rf"{_WSC}*([A-Za-z_][A-Za-z0-9_]*)(?:{_WSC}+|$)")
+_OPERAND_RE = re.compile(
+    r"(-?)(?:"
+    r"([A-Za-z_][A-Za-z0-9_]*)\[(\d+)(?::(\d+))?\]"  # 2-4: x[a] / x[a:b]
+    r"|([A-Za-z_][A-Za-z0-9_]*)"  # 5: a name
+    r"|(\d+\.\d*(?:[eE][+-]?\d+)?)"  # 6: a float
+    r"|(0[xX][0-9a-fA-F]+|\d+)"  # 7: an integer
+    rf")({_WSC}*,{_WSC}*|{_WSC}+|$)"  # 8: separator
+)
+_MODIFIER_RE = re.compile(
+    r"([A-Za-z_][A-Za-z0-9_]*)(?::(?:"
+    r"(0[xX][0-9a-fA-F]+|\d+)"  # 2: name:INT
+    r"|([A-Za-z_][A-Za-z0-9_]*)"  # 3: name:NAME
+    rf"|\[({_WSC}*\d+(?:{_WSC}*,{_WSC}*\d+)*{_WSC}*)\]"  # 4: name:[INT, ...]
+    rf"))?(?:{_WSC}+|$)"
+)
+_NO_RE = re.compile("[nN][oO]")
+_NAME_COLON_RE = re.compile(r"([A-Za-z_][A-Za-z0-9_]*):")
+_REG_FILES = {"s": "s", "v": "v", "ttmp": "ttmp"}
+
+
+def fast_statement(line: str) -> ParsedInst | None:
+    """`line` parsed like ``parse_statement`` (its tokens made on demand), or
+    None if it is not a plain instruction line (see above)."""
+    m = _STMT_RE.match(line)
+    if m is None:
+        return None
+    pos = m.end()
+    n = len(line)
+    ops: list[Operand] = []
+    mods: list[Modifier] = []
+    if pos < n:
+        if line[pos] in ":=":
+            return None  # a label, an equate or '::'
+        nm = _NAME_COLON_RE.match(line, pos)
+        if nm is None:  # operands first
+            while True:
+                om = _OPERAND_RE.match(line, pos)
+                if om is None:
+                    return None
+                neg, rf, lo, hi, name, flt, num, sep = om.groups()
+                col = om.start() + 1
+                if rf is not None:
+                    f = _REG_FILES.get(rf.lower())
+                    if f is None:
+                        return None
+                    first = int(lo)
+                    last = first if hi is None else int(hi)
+                    if last < first:
+                        return None
+                    op = Operand("reg", col, Reg(f, first, last - first + 1), 0, rf)
+                elif name is not None:
+                    r = _reg_name(name)
+                    if r is None:
+                        if neg:
+                            return None
+                        op = Operand("ident", col, None, 0, name, name)
+                    else:
+                        op = Operand("reg", col, r, 0, name)
+                elif flt is not None:
+                    v = float(flt)
+                    op = Operand("float", col, None, -v if neg else v, neg + flt)
+                    neg = ""
+                else:
+                    iv = _parse_int(num)
+                    op = Operand("int", col, None, -iv if neg else iv, "-" if neg else num)
+                    neg = ""
+                if neg:
+                    op.neg = True
+                ops.append(op)
+                pos = om.end()
+                if "," not in sep:
+                    break
+        elif _reg_name(nm.group(1)) is not None:
+            return None  # 'v1:' is an operand followed by an error
+        while pos < n:
+            mm = _MODIFIER_RE.match(line, pos)
+            if mm is None:
+                return None
+            name, iv2, nv, lv = mm.groups()
+            val: object = None
+            if iv2 is not None:
+                val = _parse_int(iv2)
+            elif nv is not None:
+                val = nv
+            elif lv is not None:
+                val = [int(x) for x in lv.split(",")]
+            mods.append(Modifier(name.lower(), mm.start() + 1, val))
+            pos = mm.end()
+    inst = ParsedInst(m.group(1).lower(), m.start(1) + 1, ops, mods)
+    inst._tokens = None
+    inst._line = line
+    return inst
+
+
 # --- negated flag modifiers ("noa16", "noglc", ...) --------------------------------
 # llvm-mc accepts "no<flag>" for these named bits, meaning the bit is clear:
 # the cache-policy bits on every memory encoding, and the others where the
@@ -553,17 +673,19 @@ def strip_negated_flags(inst: ParsedInst, enc: str, allowed: frozenset[str]) -> 
     """`inst` without its ``no<flag>`` modifiers (re-parsed), for an instruction of
     encoding `enc` whose modifiers are `allowed`; one that llvm-mc would not
     accept, or that contradicts the flag itself, is left in place (an error)."""
-    toks = inst.tokens
     if inst.second is not None:
         return inst
     neg = inst._negflags
+    if neg is None and inst._tokens is None and _NO_RE.search(inst._line) is None:
+        neg = inst._negflags = False  # a fast_statement line without "no": no tokens needed
     if neg is None:  # computed once per statement, not per candidate entry
         neg = inst._negflags = any(
             t.kind == IDENT and t.text[:2].lower() == "no" and t.text[2:].lower() in _NEGATABLE
-            for t in toks
+            for t in inst.tokens
         )
     if not neg:
         return inst
+    toks = inst.tokens
     present = {t.text.lower() for t in toks if t.kind == IDENT}
     if enc == "MIMG":  # llvm-mc takes MIMG's named bits in one order only
         seq = [_MIMG_ORDER[n] for t in toks if t.kind == IDENT
