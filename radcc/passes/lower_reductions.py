@@ -7,8 +7,7 @@ hardware instructions replacing one of:
 
 ``p_reduce`` / ``p_inclusive_scan`` / ``p_exclusive_scan``
     fields ``op`` (ACO's ReduceOp: ``iadd32 imul32 fadd32 fmul32 imin32 umin32
-    fmin32 imax32 umax32 fmax32 iand32 ior32 ixor32`` and the ``64`` forms
-    except ``imul64``) and ``cluster_size`` (1..wave, a power of two; scans
+    fmin32 imax32 umax32 fmax32 iand32 ior32 ixor32`` and the ``64`` forms) and ``cluster_size`` (1..wave, a power of two; scans
     are whole-wave). Operands: ``src`` (v1/v2), ``tmp`` (linear VGPR of the
     value's size), ``vtmp`` (linear VGPR of the value's size, or undef when
     `needs_vtmp` is false). Definitions: ``dst`` (VGPR, or an SGPR for a
@@ -36,8 +35,10 @@ hardware instructions replacing one of:
     identity) and runs the inclusive scan on the shifted value. EXEC is
     restored before ``dst`` is written, so lanes outside EXEC keep their
     contents. Ops without a VOP2 DPP form (``v_mul_lo_u32``, f64, 64-bit
-    integer add/min/max) move the DPP source into ``vtmp`` first (filled
-    with the identity where a DPP step writes sparsely).
+    integer add/mul/min/max) move the DPP source into ``vtmp`` first (filled
+    with the identity where a DPP step writes sparsely); the 64-bit multiply
+    is two ``v_mul_lo_u32`` cross terms and ``v_mad_u64_u32``, with ``vtmp``
+    as scratch.
 
 ``p_bpermute`` (wave64 ``ds_bpermute_b32`` across the two 32-lane halves)
     Operands ``addr`` (lane index * 4), ``data`` (v1), ``same_half`` (lane
@@ -85,7 +86,7 @@ _OPS32 = {
     "ixor": ("v_xor_b32", True, 0),
 }
 _OPS64 = {
-    "iadd": ("v_add_co_u32", False, 0),
+    "iadd": ("v_add_co_u32", False, 0), "imul": ("v_mad_u64_u32", False, 1),
     "fadd": ("v_add_f64", False, 1 << 63), "fmul": ("v_mul_f64", False, 0x3FF0000000000000),
     "imin": ("v_cmp_lt_i64", False, 0x7FFFFFFFFFFFFFFF),
     "umin": ("v_cmp_lt_u64", False, 0xFFFFFFFFFFFFFFFF),
@@ -123,7 +124,7 @@ def needs_sitmp(opcode: str, cluster_size: int, wave_size: int) -> bool:
 
 
 def needs_vcc(info: ReduceOpInfo) -> bool:
-    return info.bits == 64 and info.opcode.startswith(("v_add_co", "v_cmp"))
+    return info.bits == 64 and info.opcode.startswith(("v_add_co", "v_cmp", "v_mad_u64"))
 
 
 # -- instruction helpers --------------------------------------------------------------------
@@ -181,6 +182,7 @@ class _Emitter:
         self.wave64 = program.wave_size == 64
         self.lm_dwords = 2 if self.wave64 else 1
         self.n = info.bits // 32 if info else 1
+        self.vtmp = -1  # the linear VGPR ops may clobber (64-bit multiply)
 
     # -- EXEC ---------------------------------------------------------------------------
     def exec_def(self) -> Definition:
@@ -253,6 +255,9 @@ class _Emitter:
             return
         vcc = PhysReg.of(VCC)
         lm = s2 if self.wave64 else s1
+        if info.opcode == "v_mad_u64_u32":
+            self.mul64(dst, a, b)
+            return
         if info.opcode == "v_add_co_u32":
             self.out.append(_i("v_add_co_u32", "VOP3SD", [_d(dst), Definition.fixed(vcc, lm)],
                                [_o(a), _o(b)]))
@@ -265,6 +270,23 @@ class _Emitter:
         for k in range(2):
             self.out.append(_i("v_cndmask_b32", "VOP3", [_d(dst + k)],
                                [_o(b + k), part(k), Operand.fixed(vcc, lm)]))
+
+    def mul64(self, dst: int, a: int | Operand, b: int) -> None:
+        """dst = a * b mod 2^64 with `vtmp` as scratch: `a` is vtmp or SGPRs (or `b` is
+        vtmp and `a` == dst: the operands are swapped)."""
+        assert not isinstance(a, Operand)
+        if a == dst:
+            a, b = b, a
+        s = self.vtmp
+        assert s >= 0 and b != s and dst != s and (a == s or a < 256)
+        lm = s2 if self.wave64 else s1
+        self.out.append(_i("v_mul_lo_u32", "VOP3", [_d(s + 1)], [_o(a + 1), _o(b)]))
+        self.out.append(_i("v_mul_lo_u32", "VOP3", [_d(dst + 1)], [_o(a), _o(b + 1)]))
+        self.out.append(_i("v_add_nc_u32", "VOP2", [_d(s + 1)], [_o(dst + 1), _o(s + 1)]))
+        self.out.append(_i("v_mad_u64_u32", "VOP3SD",
+                           [_d(dst, 2), Definition.fixed(PhysReg.of(VCC), lm)],
+                           [_o(a), _o(b), Operand.c64(0)]))
+        self.out.append(_i("v_add_nc_u32", "VOP2", [_d(dst + 1)], [_o(s + 1), _o(dst + 1)]))
 
     def dpp_op(self, dst: int, src: int, vtmp: int, ctrl: dict[str, object],
                sparse: bool) -> None:
@@ -323,6 +345,7 @@ def lower_reduction(program: Program, block: Block, instr: Instruction) -> list[
     for d in defs[2:]:
         if d.phys is not None and d.phys.reg not in (SCC, VCC) and not d.phys.is_vgpr:
             sitmp = d.phys.reg
+    e.vtmp = vtmp
     if needs_vtmp(kind, info, cluster) and vtmp < 0:
         raise LoweringError(f"lower_to_hw: {kind} {name}: no vtmp (run setup_reduce_temp)")
     if needs_sitmp(kind, cluster, wave) and sitmp < 0:
@@ -340,6 +363,7 @@ def lower_reduction(program: Program, block: Block, instr: Instruction) -> list[
         if kind == "p_exclusive_scan":
             _shift_right_one(e, tmp, vtmp, sitmp, ident)
             tmp, vtmp = vtmp, tmp
+            e.vtmp = vtmp
         _inclusive_steps(e, tmp, vtmp, sitmp)
 
     sgpr_dst = not dst_def.phys.is_vgpr  # type: ignore[union-attr]

@@ -29,8 +29,8 @@ def _spirv() -> bytes:
 def _reference(a: list[int], wave: int) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
     o = np.zeros((N, 24), np.uint64)
     om = np.zeros((N, 24), bool)
-    q = np.zeros((N, 4), np.uint64)
-    qm = np.zeros((N, 4), bool)
+    q = np.zeros((N, 6), np.uint64)
+    qm = np.zeros((N, 6), bool)
     d = np.zeros((N, 2), np.float64)
     dm = np.zeros((N, 2), bool)
     for base in range(0, N, wave):
@@ -96,7 +96,10 @@ def _reference(a: list[int], wave: int) -> tuple[dict[str, np.ndarray], dict[str
             q[base + j, 2] = w.get(src, 0)
             q[base + j, 3] = (sum(w[t] for t in act if t < j) & M64) ^ max(
                 w[t] for t in act if t <= j)
-            qm[base + j] = [True, True, src in w, True]
+            q[base + j, 4] = reduce(lambda s, t: s * (w[t] | 1) & M64, act, 1)
+            q[base + j, 5] = reduce(lambda s, t: s * w[t] & M64, [t for t in act if t <= j], 1) \
+                ^ reduce(lambda s, t: s * w[t] & M64, cl(j, 4), 1)
+            qm[base + j] = [True, True, src in w, True, True, True]
             d[base + j, 0] = sum(x[t] for t in act if t <= j)
             d[base + j, 1] = min(x[t] for t in cl(j, 8))
             dm[base + j] = True
@@ -111,10 +114,10 @@ def test_sg_extra(wave: int) -> None:
     a = rng.integers(0, 1 << 32, N, dtype=np.uint64).astype(np.uint32)
     a[:8] |= 3  # lane 5 and the first quad active in each first subgroup
     out = run_compute(_spirv(), groups=(2, 1, 1),
-                      buffers={(0, 0): a, (0, 1): N * 24 * 4, (0, 2): N * 4 * 8,
+                      buffers={(0, 0): a, (0, 1): N * 24 * 4, (0, 2): N * 6 * 8,
                                (0, 3): N * 2 * 8}, wave_size=wave)
     got = {"o": np.frombuffer(out[(0, 1)], np.uint32).reshape(N, 24),
-           "q": np.frombuffer(out[(0, 2)], np.uint64).reshape(N, 4),
+           "q": np.frombuffer(out[(0, 2)], np.uint64).reshape(N, 6),
            "d": np.frombuffer(out[(0, 3)], np.float64).reshape(N, 2)}
     want, mask = _reference([int(x) for x in a], wave)
     for name in ("o", "q", "d"):

@@ -35,7 +35,7 @@ def program_text(kind: str, op: str, bits: int, cluster: int, wave: int,
     if kind != "p_reduce" or cluster == 64:
         defs.append(f"s{n}: %22")
     defs.append("s1: %23:scc")
-    if bits == 64 and op in ("iadd", "imin", "umin", "imax", "umax"):
+    if bits == 64 and op in ("iadd", "imul", "imin", "umin", "imax", "umax"):
         defs.append(f"{lm}: %24:vcc")
     red = (f"   {', '.join(defs)} = {kind} %10, lv{n}: undef, lv{n}: undef "
            f"op:{op}{bits} cluster_size:{cluster}")
@@ -102,6 +102,9 @@ def inputs(op: str, bits: int, rng: np.random.Generator) -> np.ndarray:
         v = rng.choice([0.5, 1.0, 2.0, -1.0, -2.0, 1.0, 1.0, 1.0], N).astype(dt)
     elif dt.kind == "f":
         v = rng.integers(-64, 64, N).astype(dt)
+    elif op == "imul" and bits == 64:
+        v = rng.choice([1, 3, 5, 0xFFFFFFFFFFFFFFFF, 0x100000001, 0xFFFFFFFF, 1, 1],
+                       N).astype(dt)
     elif op == "imul":
         v = rng.choice([1, 3, 5, 7, 0xFFFFFFFF, 2, 1, 1], N).astype(dt)
     else:

@@ -34,8 +34,6 @@ def _cases() -> list[tuple[str, str, int, int, int]]:
     for wave in (32, 64):
         for bits in (32, 64):
             for op in OPS:
-                if bits == 64 and op == "imul":
-                    continue
                 for c in (1, 2, 4, 8, 16, 32, 64):
                     if c <= wave:
                         out.append(("p_reduce", op, bits, c, wave))
@@ -80,8 +78,9 @@ def test_identities() -> None:
     assert identity_dwords(reduce_op_info("fmin32")) == [0x7F800000]
     assert identity_dwords(reduce_op_info("imax64")) == [0, 0x80000000]
     assert identity_dwords(reduce_op_info("fadd32")) == [0x80000000]  # -0.0
+    assert identity_dwords(reduce_op_info("imul64")) == [1, 0]
     with pytest.raises(KeyError):
-        reduce_op_info("imul64")
+        reduce_op_info("imul16")
 
 
 def test_setup_reduce_temp_places_linear_vgprs_in_top_level_blocks() -> None:

@@ -56,10 +56,12 @@ void main() {
         o[k + 22u] = subgroupInclusiveAdd(7u) | subgroupExclusiveAdd(3u) << 16;
         o[k + 23u] = subgroupExclusiveMax(9u) | subgroupInclusiveXor(5u) << 8
                    | (subgroupExclusiveMin(6u) & 0xffu) << 16 | subgroupInclusiveOr(2u) << 24;
-        q[4u * i + 0u] = subgroupAdd(w);
-        q[4u * i + 1u] = uint64_t(subgroupMin(int64_t(w)));
-        q[4u * i + 2u] = subgroupShuffle(w, (v >> 8) & (n - 1u));
-        q[4u * i + 3u] = subgroupExclusiveAdd(w) ^ subgroupInclusiveMax(w);
+        q[6u * i + 0u] = subgroupAdd(w);
+        q[6u * i + 1u] = uint64_t(subgroupMin(int64_t(w)));
+        q[6u * i + 2u] = subgroupShuffle(w, (v >> 8) & (n - 1u));
+        q[6u * i + 3u] = subgroupExclusiveAdd(w) ^ subgroupInclusiveMax(w);
+        q[6u * i + 4u] = subgroupMul(w | 1ul);
+        q[6u * i + 5u] = subgroupInclusiveMul(w) ^ subgroupClusteredMul(w, 4u);
         double x = double(int(v & 0xfffu) - 2048) * 0.5lf;
         d[2u * i + 0u] = subgroupInclusiveAdd(x);
         d[2u * i + 1u] = subgroupClusteredMin(x, 8u);
