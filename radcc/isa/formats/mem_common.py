@@ -89,8 +89,30 @@ def _parse_mod(cur: Cursor) -> Mod:
     return Mod(name, t.col, cur.int_expr())
 
 
+def _from_fast(inst: ParsedInst) -> MemInst | None:
+    """The MemInst of a line `syntax.fast_statement` parsed, when the token
+    parse below would read the same operands and modifiers: no flag name
+    among the operands, integer (or no) modifier values, no repeated
+    modifier, ``format`` only first. None otherwise (then tokens are read)."""
+    if not inst._line:
+        return None
+    ops = inst.operands
+    for op in ops:
+        if op.kind == "ident" and op.text.lower() in _FLAG_MODS:
+            return None
+    mods: dict[str, Mod] = {}
+    for m in inst.modifiers:
+        if isinstance(m.value, str) or m.name in mods or (m.name == "format" and mods):
+            return None
+        mods[m.name] = Mod(m.name, m.col, m.value)
+    return MemInst(list(ops), mods, len(inst._line) + 1)
+
+
 def parse_mem(inst: ParsedInst) -> MemInst:
     """Parse comma operands then space separated modifiers from the tokens."""
+    fast = _from_fast(inst)
+    if fast is not None:
+        return fast
     cur = Cursor(inst.tokens)
     out = MemInst()
     if not cur.at_end() and not (cur.tok.kind == IDENT and cur.peek().is_punct(":")) and not (

@@ -165,15 +165,19 @@ class MimgFormat(Format):
 
     def encode(self, info: OpInfo, inst: ParsedInst, ctx: Context) -> Encoded:
         m: dict = info.extra["mimg"]  # type: ignore[assignment]
-        cur = Cursor(inst.tokens)
-        vdata = parse_operand(cur)
-        cur.expect(",") if not cur.at_end() else None
-        addr = _parse_addr(cur)
-        ops: list[Operand] = []
-        while cur.accept(","):
-            ops.append(parse_operand(cur))
-        after_col = cur.tok.col
-        mods = _parse_mods(cur, info)
+        parsed = _fast_parse(inst, info)
+        if parsed is None:
+            cur = Cursor(inst.tokens)
+            vdata = parse_operand(cur)
+            cur.expect(",") if not cur.at_end() else None
+            addr = _parse_addr(cur)
+            ops: list[Operand] = []
+            while cur.accept(","):
+                ops.append(parse_operand(cur))
+            after_col = cur.tok.col
+            mods = _parse_mods(cur, info)
+        else:
+            vdata, addr, ops, after_col, mods = parsed
         n_ops = 2 if info.operand("ssamp") is not None else 1
         if len(ops) < n_ops:
             raise AsmError("too few operands for instruction", inst.col)
@@ -319,6 +323,29 @@ def _dim_value(cur: Cursor) -> int:
     return DIMS.index(suffix)
 
 
+def _check_mod(mods: dict[str, tuple[int, object]], info: OpInfo, name: str, col: int,
+               has_val: bool, last: int) -> tuple[str, str, int]:
+    """(base, slot, order index) of modifier `name`; raises llvm-mc's error if
+    it is not accepted here or out of llvm-mc's order (`last`: previous index)."""
+    base = name[2:] if name.startswith("no") and name[2:] in CPOL else name
+    slot = "cpol" if base in CPOL else base
+    if slot not in ORDER or (slot != "cpol" and slot not in ("dmask", "dim")
+                             and slot not in info.modifiers) or \
+            has_val != (slot in ("dmask", "dim")) or \
+            (slot in ("dmask", "dim") and slot not in info.modifiers):
+        raise AsmError("not a valid operand." if has_val else
+                       "invalid operand for instruction", col)
+    if slot == "cpol" and base not in info.modifiers:
+        raise AsmError("invalid operand for instruction", col)
+    idx = ORDER.index(slot)
+    if idx < last or (idx == last and slot != "cpol"):
+        raise AsmError("not a valid operand." if has_val else
+                       "invalid operand for instruction", col)
+    if slot == "cpol" and base in mods:
+        raise AsmError("duplicate cache policy modifier", col)
+    return base, slot, idx
+
+
 def _parse_mods(cur: Cursor, info: OpInfo) -> dict[str, tuple[int, object]]:
     """Trailing modifiers in llvm-mc's order: name -> (column, value)."""
     mods: dict[str, tuple[int, object]] = {}
@@ -330,23 +357,7 @@ def _parse_mods(cur: Cursor, info: OpInfo) -> dict[str, tuple[int, object]]:
         name = t.text.lower()
         cur.next()
         has_val = cur.tok.is_punct(":")
-        base = name[2:] if name.startswith("no") and name[2:] in CPOL else name
-        slot = "cpol" if base in CPOL else base
-        if slot not in ORDER or (slot != "cpol" and slot not in ("dmask", "dim")
-                                 and slot not in info.modifiers) or \
-                has_val != (slot in ("dmask", "dim")) or \
-                (slot in ("dmask", "dim") and slot not in info.modifiers):
-            raise AsmError("not a valid operand." if has_val else
-                           "invalid operand for instruction", t.col)
-        if slot == "cpol" and base not in info.modifiers:
-            raise AsmError("invalid operand for instruction", t.col)
-        idx = ORDER.index(slot)
-        if idx < last or (idx == last and slot != "cpol"):
-            raise AsmError("not a valid operand." if has_val else
-                           "invalid operand for instruction", t.col)
-        if slot == "cpol" and base in mods:
-            raise AsmError("duplicate cache policy modifier", t.col)
-        last = idx
+        base, slot, last = _check_mod(mods, info, name, t.col, has_val, last)
         if has_val:
             cur.next()
             value: object = _dim_value(cur) if slot == "dim" else cur.int_expr()
@@ -354,6 +365,42 @@ def _parse_mods(cur: Cursor, info: OpInfo) -> dict[str, tuple[int, object]]:
             value = base == name  # False for noglc
         mods[base] = (t.col, value)
     return mods
+
+
+def _fast_parse(inst: ParsedInst, info: OpInfo) -> tuple[
+        Operand, list[tuple[Reg, int]], list[Operand], int, dict[str, tuple[int, object]]] | None:
+    """What the token parse in `MimgFormat.encode` reads, from the operands and
+    modifiers of a `syntax.fast_statement` line (single-range address, ``dim``
+    given by name, ``dmask`` by number); None to read the tokens instead."""
+    if not inst._line:
+        return None
+    fops = inst.operands
+    fmods = inst.modifiers
+    if len(fops) < 2:
+        return None
+    for x in fmods:
+        if (x.name == "dim" and not isinstance(x.value, str)) or (
+                x.name == "dmask" and not isinstance(x.value, int)):
+            return None
+    addr = [(_vgpr(fops[1]), fops[1].col)]
+    mods: dict[str, tuple[int, object]] = {}
+    last = -1
+    for x in fmods:
+        has_val = x.value is not None
+        base, slot, last = _check_mod(mods, info, x.name, x.col, has_val, last)
+        if not has_val:
+            value: object = base == x.name
+        elif slot == "dim":
+            text = str(x.value)
+            suffix = text[len(DIM_PREFIX):] if text.startswith(DIM_PREFIX) else text.upper()
+            if suffix not in DIMS or (text.startswith(DIM_PREFIX) and suffix != suffix.upper()):
+                raise AsmError("invalid dim value", x.col + len(x.name) + 1)
+            value = DIMS.index(suffix)
+        else:
+            value = x.value
+        mods[base] = (x.col, value)
+    after_col = fmods[0].col if fmods else len(inst._line) + 1
+    return fops[0], addr, list(fops[2:]), after_col, mods
 
 
 register(MimgFormat(), (0xFC000000, MIMG_ENC << 26))
