@@ -13,6 +13,7 @@ import struct
 from dataclasses import dataclass, field
 
 from radcc.isa import formats as _formats  # noqa: F401  (registers formats)
+from radcc.isa.disassembler import decode_text
 from radcc.isa.errors import AsmError
 from radcc.isa.formats.base import FORMATS, Context, Encoded, Fixup
 from radcc.isa.lexer import EOL, IDENT, INT, STRING, Token, tokenize
@@ -228,7 +229,7 @@ class Assembler:
             self._pending_fixups.append((sec, off, f, lineno, mnemonic))
         text = enc.text
         if text is None:
-            text = self.canonical_text(enc.data)
+            text = decode_text(enc.data, self.ctx)
         self.statements.append(Statement("inst", sec.name, off, lineno, text, enc.data, enc.fixups))
         if line is not None and not enc.fixups:
             memo = _line_memo(self.target.name, self.ctx.wave_size)
@@ -242,6 +243,7 @@ class Assembler:
         if not cands:
             raise AsmError("invalid instruction", inst.col)
         first_err: AsmError | None = None
+        ctx = self.ctx
         for info in cands:
             fmt = FORMATS.get(info.enc)
             if fmt is None:
@@ -249,8 +251,9 @@ class Assembler:
                     first_err = AsmError(f"{info.enc} encoding is not supported yet", inst.col)
                 continue
             try:
-                return fmt.encode(info, strip_negated_flags(inst, info.enc, info.modifiers),
-                                  self.ctx)
+                # (_negflags False: known to have no "no<flag>" modifier to strip)
+                return fmt.encode(info, inst if inst._negflags is False else
+                                  strip_negated_flags(inst, info.enc, info.modifiers), ctx)
             except AsmError as e:
                 if first_err is None or (first_err.col == inst.col and e.col != inst.col):
                     first_err = e
@@ -258,8 +261,6 @@ class Assembler:
         raise first_err
 
     def canonical_text(self, data: bytes) -> str:
-        from radcc.isa.disassembler import decode_text
-
         return decode_text(data, self.ctx)
 
     # --- directives -------------------------------------------------------------

@@ -75,13 +75,22 @@ def _build_dispatch() -> None:
 def decode_text(data: bytes, ctx: Context) -> str:
     """The text of the instruction `data` starts with (the assembler's canonical
     text of the bytes it produced): `decode_one(data, 0, ctx).text` without the
-    memo lookups by guessed sizes."""
+    memo (the bytes of a new statement are new)."""
     if len(data) < 4:
         return decode_one(data, 0, ctx).text
-    hit = _memo_for(ctx).get(data)
-    if hit is not None:
-        return hit.text
-    return _decode_uncached(data, 0, ctx).text
+    w = int.from_bytes(data[:4], "little")
+    if _DISPATCH_KEY[0] != len(DECODE_RULES):
+        _build_dispatch()
+    for mask, value, fmt in _DISPATCH[w >> 23]:
+        if w & mask == value:
+            try:
+                d = fmt.decode(data, 0, ctx)
+            except (DecodeError, ValueError, KeyError, IndexError):
+                d = None
+            if d is not None:
+                return d.text
+            break
+    return f".long 0x{w:08x}"
 
 
 _MEMO_LIMIT = 200_000

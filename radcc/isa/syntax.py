@@ -599,8 +599,10 @@ def fast_statement(line: str) -> ParsedInst | None:
             return None  # a label, an equate or '::'
         nm = _NAME_COLON_RE.match(line, pos)
         if nm is None:  # operands first
+            reg_names = _REG_NAMES
+            match = _OPERAND_RE.match
             while True:
-                om = _OPERAND_RE.match(line, pos)
+                om = match(line, pos)
                 if om is None:
                     return None
                 neg, rf, lo, hi, name, flt, num, sep = om.groups()
@@ -615,7 +617,9 @@ def fast_statement(line: str) -> ParsedInst | None:
                         return None
                     op = Operand("reg", col, Reg(f, first, last - first + 1), 0, rf)
                 elif name is not None:
-                    r = _reg_name(name)
+                    r = reg_names.get(name, _MISSING)
+                    if r is _MISSING:
+                        r = _reg_name(name)
                     if r is None:
                         if neg:
                             return None
