@@ -92,17 +92,18 @@ def _disassemble(src: str, name: str, target, wave: int, show: bool) -> int:
     data, errors = parse_hex_bytes(src, name)
     for e in errors:
         print(e, file=sys.stderr)
+    from radcc.isa.assembler import format_listing_line
+
     lines = ["\t.text"]
+    append = lines.append
     for _off, d in disassemble(data, target, wave):
         if is_invalid(d):
             print(f"{name}: warning: invalid instruction encoding", file=sys.stderr)
-        raw = data[_off : _off + d.size]
-        if show and not is_invalid(d):
-            from radcc.isa.assembler import format_listing_line
-
-            lines.append(format_listing_line(d.text, raw, []))
+            append("\t" + d.text)
+        elif show:
+            append(format_listing_line(d.text, data[_off : _off + d.size], []))
         else:
-            lines.append("\t" + d.text)
+            append("\t" + d.text)
     sys.stdout.write("\n".join(lines) + "\n")
     return 1 if errors else 0
 

@@ -22,23 +22,30 @@ def decode_one(data: bytes, pos: int, ctx: Context) -> Decoded:
     """Decode the instruction at `pos`; an undecodable dword gives `.long`.
 
     Results are memoized by the bytes they consumed (a decoder reads nothing
-    past the instruction it returns); each call gets its own `fields` dict.
+    past the instruction it returns), found by their first dword; each call
+    gets its own `fields` dict.
     """
     if pos + 4 > len(data):
         tail = data[pos:]
         return Decoded(len(tail), ".byte " + ", ".join(f"0x{b:02x}" for b in tail))
     memo = _memo_for(ctx)
-    for size in (4, 8, 12):
-        hit = memo.get(bytes(data[pos : pos + size]))
-        if hit is not None:
-            return Decoded(hit.size, hit.text, hit.info, dict(hit.fields))
+    w = int.from_bytes(data[pos : pos + 4], "little")
+    hits = memo.get(w)
+    if hits is not None:
+        for blob, hit in hits:
+            if len(blob) == 4 or data[pos : pos + len(blob)] == blob:
+                return Decoded(hit.size, hit.text, hit.info, dict(hit.fields))
     d = _decode_uncached(data, pos, ctx)
     # a `.long` fallback may have looked past its 4 bytes (an 8-byte format that
     # did not decode, or data cut short), so it is not a function of them alone
     if d.size in (4, 8, 12) and not d.text.startswith(".long"):
-        if len(memo) >= _MEMO_LIMIT:
-            memo.clear()
-        memo[bytes(data[pos : pos + d.size])] = Decoded(d.size, d.text, d.info, dict(d.fields))
+        entry = (bytes(data[pos : pos + d.size]), Decoded(d.size, d.text, d.info, dict(d.fields)))
+        if hits is None:
+            if len(memo) >= _MEMO_LIMIT:
+                memo.clear()
+            memo[w] = [entry]
+        elif len(hits) < 8:  # e.g. one opcode with many literals: keep a few
+            hits.append(entry)
     return d
 
 
@@ -94,7 +101,8 @@ def decode_text(data: bytes, ctx: Context) -> str:
 
 
 _MEMO_LIMIT = 200_000
-_MEMOS: dict[tuple[str, int], dict[bytes, Decoded]] = {}
+# (target, wave size) -> first dword -> [(bytes consumed, Decoded)]
+_MEMOS: dict[tuple[str, int], dict[int, list[tuple[bytes, Decoded]]]] = {}
 
 
 def clear_memo() -> None:
@@ -102,7 +110,7 @@ def clear_memo() -> None:
     _MEMOS.clear()
 
 
-def _memo_for(ctx: Context) -> dict[bytes, Decoded]:
+def _memo_for(ctx: Context) -> dict[int, list[tuple[bytes, Decoded]]]:
     key = (ctx.target.name, ctx.wave_size)
     m = _MEMOS.get(key)
     if m is None:
