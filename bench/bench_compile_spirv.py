@@ -1,7 +1,8 @@
 """Compile time per shader of the GLSL suite, per stage, beside `spirv-opt -O`.
 
-    python bench/bench_compile_spirv.py [--wave 32|64] [--repeat 3] [--opt-runs 10]
-                                        [--only NAME,...] [--passes] [--no-spirv-opt]
+    python bench/bench_compile_spirv.py [--wave 32|64] [--clock wall|cpu] [--repeat 3]
+                                        [--opt-runs 10] [--only NAME,...] [--passes]
+                                        [--no-spirv-opt]
     python bench/bench_compile_spirv.py --profile NAME|all [--stage STAGE] [--top 25]
                                         [--sort tottime|cumulative]
 
@@ -24,11 +25,14 @@ start-up of the process: the best of 2 x `--opt-runs` runs of
 `spirv-opt --version`, timed the same way. What remains is
 reading, validating (spirv-opt validates its input first), optimising and
 writing the module. Specialization constants are left at their defaults there.
-Wall time is what the table shows; on a machine shared with other jobs it is
-noisy, so a CPU-time line follows (radcc: `time.process_time()` around
-`compile_spirv`; spirv-opt: the child's user + sys time from
-`getrusage(RUSAGE_CHILDREN)`, its `--version` CPU time subtracted), which
-other jobs barely disturb.
+The table shows wall time by default. On a machine shared with other jobs
+wall time is inflated by waiting for a CPU (best-of-N does not remove that
+when every run is preempted), so `--clock cpu` measures CPU time instead:
+radcc's stage timers (`time.perf_counter` in radcc.compile and radcc.pipeline)
+read `time.process_time` for the run, and spirv-opt's time is the child's user
++ sys time from `getrusage(RUSAGE_CHILDREN)`, its `--version` CPU time
+subtracted. Either way a line below the table gives the totals on the other
+clock.
 
 `--passes` adds the back end's time per pipeline pass, summed over the suite
 (from `PipelineResult.timings`). `--profile NAME` runs cProfile over one
@@ -51,6 +55,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import types
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -88,6 +93,7 @@ class Row:
     instructions: int = 0  # machine instructions emitted
     error: str = ""
     cpu: float = 0.0  # radcc's CPU time (best repeat)
+    wall: float = 0.0  # radcc's wall time (best repeat)
     opt: float | None = None  # spirv-opt -O wall seconds, start-up subtracted
     opt_cpu: float | None = None  # its CPU time (user + sys), start-up subtracted
     opt_error: str = ""
@@ -193,14 +199,16 @@ def measure(case: Case, spirv: bytes, wave: int, repeat: int,
     best: Any = None
     runs: list[dict[str, float]] = []
     cpus: list[float] = []
+    walls: list[float] = []
     for _ in range(repeat):
         gc.collect()
         pass_times: dict[str, float] = {}
         try:
             with capture_pass_times(pass_times if passes is not None else None):
-                c0 = time.process_time()
+                c0, w0 = time.process_time(), time.perf_counter()
                 res = compile_once(case, spirv, wave)
                 cpus.append(time.process_time() - c0)
+                walls.append(time.perf_counter() - w0)
         except Exception as e:  # noqa: BLE001 - reported as "not compiled"
             row.error = reason(e)
             return row
@@ -210,11 +218,32 @@ def measure(case: Case, spirv: bytes, wave: int, repeat: int,
             runs = [pass_times]
     row.timings = dict(best.timings)
     row.cpu = min(cpus)
+    row.wall = min(walls)
     row.instructions = int(best.stats.get("Instructions", 0))
     if passes is not None and runs:
         for name, secs in runs[0].items():
             passes[name] = passes.get(name, 0.0) + secs
     return row
+
+
+@contextmanager
+def stage_clock(clock: str) -> Iterator[None]:
+    """With clock "cpu", radcc's stage and pass timers read process_time."""
+    if clock != "cpu":
+        yield
+        return
+    import radcc.compile as rc
+    import radcc.pipeline as pl
+
+    shim = types.SimpleNamespace(perf_counter=time.process_time)
+    saved = [(m, m.time) for m in (rc, pl)]
+    for m, _ in saved:
+        m.time = shim  # type: ignore[attr-defined]
+    try:
+        yield
+    finally:
+        for m, t in saved:
+            m.time = t  # type: ignore[attr-defined]
 
 
 def warm_up(cases: list[Case], spirvs: dict[str, bytes], wave: int) -> None:
@@ -247,13 +276,18 @@ def ms(x: float | None) -> str:
     return f"{x * 1e3:.1f}"
 
 
-def print_table(rows: list[Row], wave: int, startup: tuple[float, float] | None, repeat: int,
-                opt_runs: int, out: Callable[[str], None] = print) -> None:
+def print_table(rows: list[Row], wave: int, clock: str, startup: tuple[float, float] | None,
+                repeat: int, opt_runs: int, out: Callable[[str], None] = print) -> None:
     ok = [r for r in rows if not r.error]
     bad = [r for r in rows if r.error]
+    cpu = clock == "cpu"
+
+    def opt_of(r: Row) -> float | None:
+        return r.opt_cpu if cpu else r.opt
+
     cols = [*STAGES, "radcc", "spirv-opt", "ratio"]
     head = f"{'shader':<24}{'words':>7}{'insts':>7}" + "".join(f"{c:>11}" for c in cols)
-    out(f"radcc compile time per shader, wave{wave}, ms (best of {repeat}); "
+    out(f"radcc compile time per shader, wave{wave}, {clock} time in ms (best of {repeat}); "
         f"ratio = radcc / spirv-opt -O")
     out(head)
     out("-" * len(head))
@@ -267,38 +301,34 @@ def print_table(rows: list[Row], wave: int, startup: tuple[float, float] | None,
 
     for r in ok:
         vals: list[float | None] = [r.timings.get(s, 0.0) for s in STAGES] + [r.total]
-        out(line(r.case.name, str(r.words), str(r.instructions), vals, r.opt))
+        out(line(r.case.name, str(r.words), str(r.instructions), vals, opt_of(r)))
     out("-" * len(head))
     if ok:
         totals: list[float | None] = [sum(r.timings.get(s, 0.0) for r in ok)
                                       for s in STAGES] + [sum(r.total for r in ok)]
-        with_opt = [r for r in ok if r.opt is not None]
-        opt_total = sum(r.opt for r in with_opt if r.opt is not None) if with_opt else None
+        with_opt = [r for r in ok if opt_of(r) is not None]
+        opts = [opt_of(r) or 0.0 for r in with_opt]
         out(line(f"total ({len(ok)})", str(sum(r.words for r in ok)),
                  str(sum(r.instructions for r in ok)), totals,
-                 opt_total if len(with_opt) == len(ok) else None))
+                 sum(opts) if with_opt and len(with_opt) == len(ok) else None))
         med: list[float | None] = [statistics.median(r.timings.get(s, 0.0) for r in ok)
                                    for s in STAGES] + [statistics.median(r.total for r in ok)]
-        opt_med = statistics.median(r.opt for r in with_opt if r.opt is not None) \
-            if with_opt else None
         out(line("median", str(int(statistics.median(r.words for r in ok))),
-                 str(int(statistics.median(r.instructions for r in ok))), med, opt_med))
+                 str(int(statistics.median(r.instructions for r in ok))), med,
+                 statistics.median(opts) if opts else None))
         grand = totals[-1] or 1.0
         share = "".join(f"{f'{(t or 0.0) / grand:.0%}':>11}" for t in totals[:-1])
         out(f"{'share of total':<38}{share}")
-        ratios = [r.total / r.opt for r in with_opt if r.opt]
+        ratios = [r.total / o for r, o in zip(with_opt, opts, strict=True) if o]
         if ratios:
             out(f"radcc / spirv-opt per shader: median {statistics.median(ratios):.1f}x, "
                 f"range {min(ratios):.1f}x-{max(ratios):.1f}x")
-        opt_cpu = [r for r in ok if r.opt_cpu is not None]
-        if opt_cpu:
-            rc = sum(r.cpu for r in opt_cpu)
-            oc = sum(r.opt_cpu or 0.0 for r in opt_cpu)
-            cr = [r.cpu / r.opt_cpu for r in opt_cpu if r.opt_cpu]
-            out(f"CPU time (user + sys; not inflated by other jobs), same {len(opt_cpu)} "
-                f"shaders: radcc {rc * 1e3:.0f} ms, spirv-opt {oc * 1e3:.0f} ms, "
-                f"{rc / (oc or 1):.1f}x (per shader median "
-                f"{statistics.median(cr) if cr else 0:.1f}x)")
+        other = [r for r in with_opt if (r.opt if cpu else r.opt_cpu) is not None]
+        if other:
+            rt = sum(r.wall if cpu else r.cpu for r in other)
+            ot = sum((r.opt if cpu else r.opt_cpu) or 0.0 for r in other)
+            out(f"{'wall' if cpu else 'CPU'} time instead, same {len(other)} shaders: radcc "
+                f"{rt * 1e3:.0f} ms, spirv-opt {ot * 1e3:.0f} ms ({rt / (ot or 1):.1f}x)")
         if len(with_opt) != len(ok):
             out(f"(spirv-opt total omitted: it failed on {len(ok) - len(with_opt)} "
                 f"of these modules)")
@@ -307,9 +337,9 @@ def print_table(rows: list[Row], wave: int, startup: tuple[float, float] | None,
             f"{startup[0] * 1e3:.1f} ms wall, {startup[1] * 1e3:.1f} ms CPU); "
             f"best of {opt_runs} runs per module")
     out(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
-    opt_bad = [r for r in rows if r.opt_error]
-    for r in opt_bad:
-        out(f"spirv-opt failed on {r.case.name}: {r.opt_error}")
+    for r in rows:
+        if r.opt_error:
+            out(f"spirv-opt failed on {r.case.name}: {r.opt_error}")
     out("")
     out(f"not compiled by radcc: {len(bad)} of {len(rows)} shaders (excluded above)")
     for r in bad:
@@ -423,6 +453,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--wave", type=int, default=32, choices=(32, 64))
     ap.add_argument("--wave64", action="store_const", const=64, dest="wave",
                     help="same as --wave 64")
+    ap.add_argument("--clock", default="wall", choices=("wall", "cpu"),
+                    help="stage and spirv-opt times: wall (default) or CPU time")
     ap.add_argument("--repeat", type=int, default=3, help="compiles per shader; the best is "
                     "reported (default 3)")
     ap.add_argument("--opt-runs", type=int, default=10, help="spirv-opt runs per module; the "
@@ -457,7 +489,8 @@ def main(argv: list[str] | None = None) -> int:
         if c.name in gerr:
             rows.append(Row(c, 0, error=gerr[c.name]))
             continue
-        rows.append(measure(c, spirvs[c.name], args.wave, args.repeat, passes))
+        with stage_clock(args.clock):
+            rows.append(measure(c, spirvs[c.name], args.wave, args.repeat, passes))
         r = rows[-1]
         print(f"# {c.name}: {'not compiled' if r.error else f'{r.total * 1e3:.1f} ms'}",
               file=sys.stderr)
@@ -474,7 +507,7 @@ def main(argv: list[str] | None = None) -> int:
                     if r.case.name in spirvs:
                         r.opt, r.opt_cpu, r.opt_error = spirv_opt_time(r.case, spirvs[r.case.name],
                                                             args.opt_runs, startup, Path(d))
-    print_table(rows, args.wave, startup, args.repeat, args.opt_runs)
+    print_table(rows, args.wave, args.clock, startup, args.repeat, args.opt_runs)
     if passes is not None:
         print_passes(passes)
     return 0
