@@ -1,0 +1,651 @@
+"""RADV's null device as a reference: what the real ACO makes of a SPIR-V compute shader.
+
+    res = compile_compute(spirv, wave_size=32, spec_constants={0: 64})
+    res.asm            # ACO's disassembly (as RADV's "Assembly" representation)
+    res.stats          # VK_KHR_pipeline_executable_properties statistics, by name
+    res.instructions, res.code_size, res.sgprs, res.vgprs
+
+Debian's Mesa (22.3) ships RADV with ACO; with ``RADV_FORCE_FAMILY`` it creates a
+"null" device without an AMD GPU whose pipelines compile normally (nothing can be
+dispatched, and ``vkCreateImage`` crashes: this module only makes buffers-free
+pipelines). See /work/shared/TOOL-NOTES.md, "RADV null device".
+
+Every compile runs in a child process (``python -m radcc.oracle.radv --worker``)
+because the driver reads its configuration from the environment when the instance
+is created (``RADV_FORCE_FAMILY``, ``RADV_PERFTEST=cswave32`` for wave32 compute,
+``RADV_DEBUG``), and because a driver crash must not take the caller down. A batch
+(`compile_many`) shares one child; a crash fails only the shader being compiled.
+
+The disassembly and statistics come from VK_KHR_pipeline_executable_properties
+(pipeline created with CAPTURE_STATISTICS | CAPTURE_INTERNAL_REPRESENTATIONS).
+When the driver does not hand out an "Assembly" representation the child falls
+back to ``RADV_DEBUG=shaders``, capturing its fd 2 around vkCreateComputePipelines.
+
+Use it to learn what good code looks like (tools/aco_compare.py), never as a test
+expectation: ACO 22.3 predates VOPD and s_delay_alu, and RADV's ABI (descriptor
+sets, its own user SGPRs) is not radcc's AMDHSA ABI.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import contextlib
+import ctypes
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from radcc.oracle import spirv_reflect, vk
+from radcc.oracle.lavapipe import (
+    LavapipeError,
+    _cstr,
+    _link,
+    _make_version,
+    _pack_spec,
+    _Vk,
+)
+
+RADEON_ICD = os.environ.get("RADCC_RADEON_ICD", "/usr/share/vulkan/icd.d/radeon_icd.x86_64.json")
+DEFAULT_FAMILY = "gfx1100"
+TIMEOUT_S = 300.0
+
+Scalar = int | float | bool
+
+
+class RadvError(RuntimeError):
+    """The radeon ICD is missing, the null device cannot be made, or a compile failed."""
+
+
+@dataclass
+class AcoResult:
+    """ACO's compilation of one compute shader on RADV's null device."""
+
+    family: str
+    wave_size: int  # the subgroup size the executable reports
+    asm: str  # disassembly
+    stats: dict[str, int | float] = field(default_factory=dict)  # statistic name -> value
+    ir: str = ""  # ACO IR (after register allocation) when the driver provides it
+    device_name: str = ""
+    representations: list[str] = field(default_factory=list)  # names the driver provides
+    printed: str = ""  # what RADV_DEBUG=shaders printed (debug_shaders=True)
+
+    def stat(self, *names: str, default: int = -1) -> int:
+        for n in names:
+            if n in self.stats:
+                return int(self.stats[n])
+        return default
+
+    @property
+    def instructions(self) -> int:
+        """ACO's "Instructions" statistic, else the count of disassembled instructions."""
+        return self.stat("Instructions", default=len(asm_instructions(self.asm)))
+
+    @property
+    def code_size(self) -> int:
+        return self.stat("Code size")
+
+    @property
+    def sgprs(self) -> int:
+        return self.stat("SGPRs")
+
+    @property
+    def vgprs(self) -> int:
+        return self.stat("VGPRs")
+
+
+# -- disassembly helpers (shared with tools/aco_compare.py) ----------------------------
+
+_MNEMONIC = re.compile(r"^\s*([sv]_[a-z0-9_]+|(?:global|buffer|flat|scratch|ds|image|tbuffer)"
+                       r"_[a-z0-9_]+|exp|lds_[a-z0-9_]+)\b")
+
+
+def asm_instructions(asm: str) -> list[str]:
+    """The instruction lines of a disassembly (labels, directives, comments dropped),
+    without the trailing ``s_code_end`` padding."""
+    out = []
+    for line in asm.splitlines():
+        body = line.split(";", 1)[0].split("//", 1)[0]
+        if _MNEMONIC.match(body):
+            out.append(body.strip())
+    while out and out[-1].startswith("s_code_end"):
+        out.pop()
+    return out
+
+
+# -- the child: one instance and null device, pipelines compiled one by one -------------
+
+# VK_KHR_pipeline_executable_properties (not in the generated vk.py, which the lavapipe
+# oracle does not need); layouts as in vulkan_core.h, checked by tests/oracle/test_radv.py.
+VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR = 1000269000
+VK_STRUCTURE_TYPE_PIPELINE_INFO_KHR = 1000269001
+VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_PROPERTIES_KHR = 1000269002
+VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INFO_KHR = 1000269003
+VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR = 1000269004
+VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INTERNAL_REPRESENTATION_KHR = 1000269005
+VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR = 0x40
+VK_PIPELINE_CREATE_CAPTURE_INTERNAL_REPRESENTATIONS_BIT_KHR = 0x80
+EXT_PIPELINE_EXECUTABLE = "VK_KHR_pipeline_executable_properties"
+
+
+class VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR(ctypes.Structure):
+    _fields_ = [("sType", vk.VkStructureType), ("pNext", ctypes.c_void_p),
+                ("pipelineExecutableInfo", vk.VkBool32)]
+
+
+class VkPipelineInfoKHR(ctypes.Structure):
+    _fields_ = [("sType", vk.VkStructureType), ("pNext", ctypes.c_void_p),
+                ("pipeline", vk.VkPipeline)]
+
+
+class VkPipelineExecutablePropertiesKHR(ctypes.Structure):
+    _fields_ = [("sType", vk.VkStructureType), ("pNext", ctypes.c_void_p),
+                ("stages", vk.VkFlags),
+                ("name", ctypes.c_char * vk.VK_MAX_DESCRIPTION_SIZE),
+                ("description", ctypes.c_char * vk.VK_MAX_DESCRIPTION_SIZE),
+                ("subgroupSize", ctypes.c_uint32)]
+
+
+class VkPipelineExecutableInfoKHR(ctypes.Structure):
+    _fields_ = [("sType", vk.VkStructureType), ("pNext", ctypes.c_void_p),
+                ("pipeline", vk.VkPipeline), ("executableIndex", ctypes.c_uint32)]
+
+
+class VkPipelineExecutableStatisticValueKHR(ctypes.Union):
+    _fields_ = [("b32", vk.VkBool32), ("i64", ctypes.c_int64), ("u64", ctypes.c_uint64),
+                ("f64", ctypes.c_double)]
+
+
+class VkPipelineExecutableStatisticKHR(ctypes.Structure):
+    _fields_ = [("sType", vk.VkStructureType), ("pNext", ctypes.c_void_p),
+                ("name", ctypes.c_char * vk.VK_MAX_DESCRIPTION_SIZE),
+                ("description", ctypes.c_char * vk.VK_MAX_DESCRIPTION_SIZE),
+                ("format", ctypes.c_int32),
+                ("value", VkPipelineExecutableStatisticValueKHR)]
+
+
+class VkPipelineExecutableInternalRepresentationKHR(ctypes.Structure):
+    _fields_ = [("sType", vk.VkStructureType), ("pNext", ctypes.c_void_p),
+                ("name", ctypes.c_char * vk.VK_MAX_DESCRIPTION_SIZE),
+                ("description", ctypes.c_char * vk.VK_MAX_DESCRIPTION_SIZE),
+                ("isText", vk.VkBool32), ("dataSize", ctypes.c_size_t),
+                ("pData", ctypes.c_void_p)]
+
+
+_ExecFn = ctypes.CFUNCTYPE(vk.VkResult, vk.VkDevice, ctypes.c_void_p,
+                           ctypes.POINTER(ctypes.c_uint32), ctypes.c_void_p)
+
+
+@contextlib.contextmanager
+def _capture_fd2() -> Iterator[list[str]]:
+    """Redirect the process's fd 2 (where Mesa prints RADV_DEBUG output) into a list."""
+    out: list[str] = []
+    sys.stderr.flush()
+    saved = os.dup(2)
+    with tempfile.TemporaryFile() as tmp:
+        os.dup2(tmp.fileno(), 2)
+        try:
+            yield out
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+            tmp.seek(0)
+            out.append(tmp.read().decode(errors="replace"))
+
+
+class _Worker:
+    """Instance, null device and the pipeline compiles of one child process."""
+
+    def __init__(self) -> None:
+        self.vk = _Vk()
+        self.instance = vk.VkInstance()
+        self.device = vk.VkDevice()
+        v = self.vk
+        version = ctypes.c_uint32(_make_version(1, 0))
+        if "vkEnumerateInstanceVersion" in v.fns:
+            v("vkEnumerateInstanceVersion", ctypes.byref(version))
+        app = vk.VkApplicationInfo(sType=vk.VK_STRUCTURE_TYPE_APPLICATION_INFO,
+                                   pApplicationName=b"radcc-radv-oracle", applicationVersion=1,
+                                   pEngineName=b"radcc", engineVersion=1,
+                                   apiVersion=min(version.value, _make_version(1, 3)))
+        ci = vk.VkInstanceCreateInfo(sType=vk.VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO,
+                                     pApplicationInfo=ctypes.pointer(app))
+        v("vkCreateInstance", ctypes.byref(ci), None, ctypes.byref(self.instance))
+        n = ctypes.c_uint32(0)
+        v("vkEnumeratePhysicalDevices", self.instance, ctypes.byref(n), None)
+        devs = (vk.VkPhysicalDevice * max(1, n.value))()
+        if n.value:
+            v("vkEnumeratePhysicalDevices", self.instance, ctypes.byref(n), devs)
+        pd = None
+        for d in devs[: n.value]:
+            props = vk.VkPhysicalDeviceProperties()
+            v.void("vkGetPhysicalDeviceProperties", d, ctypes.byref(props))
+            if props.vendorID == 0x1002:
+                pd, self.props = vk.VkPhysicalDevice(d), props
+                break
+        if pd is None:
+            raise RadvError(f"no RADV device among {n.value} Vulkan devices "
+                            f"(RADV_FORCE_FAMILY={os.environ.get('RADV_FORCE_FAMILY')})")
+        self.device_name = _cstr(self.props.deviceName)
+        is12 = self.props.apiVersion >= _make_version(1, 2)
+        is13 = self.props.apiVersion >= _make_version(1, 3)
+
+        v("vkEnumerateDeviceExtensionProperties", pd, None, ctypes.byref(n), None)
+        exts = (vk.VkExtensionProperties * max(1, n.value))()
+        v("vkEnumerateDeviceExtensionProperties", pd, None, ctypes.byref(n), exts)
+        available = {_cstr(e.extensionName) for e in exts[: n.value]}
+        wanted = [EXT_PIPELINE_EXECUTABLE, "VK_EXT_shader_atomic_float",
+                  "VK_EXT_shader_atomic_float2", "VK_KHR_shader_clock",
+                  "VK_KHR_shader_subgroup_uniform_control_flow"]
+        if not is13:
+            wanted.append("VK_EXT_subgroup_size_control")
+        self.extensions = [e for e in wanted if e in available]
+        self.has_exec = EXT_PIPELINE_EXECUTABLE in self.extensions
+
+        # features: everything the device has, except robustness (it changes the code)
+        fchain: list[ctypes.Structure] = []
+        if is12:
+            fchain += [vk.VkPhysicalDeviceVulkan11Features(
+                           sType=vk.VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES),
+                       vk.VkPhysicalDeviceVulkan12Features(
+                           sType=vk.VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES)]
+        f13 = vk.VkPhysicalDeviceVulkan13Features(
+            sType=vk.VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES)
+        if is13:
+            fchain.append(f13)
+        if "VK_EXT_shader_atomic_float" in self.extensions:
+            fchain.append(vk.VkPhysicalDeviceShaderAtomicFloatFeaturesEXT(
+                sType=vk.VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT))
+        if "VK_EXT_shader_atomic_float2" in self.extensions:
+            fchain.append(vk.VkPhysicalDeviceShaderAtomicFloat2FeaturesEXT(
+                sType=vk.VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_2_FEATURES_EXT))
+        if self.has_exec:
+            fchain.append(VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR(
+                sType=VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR))
+        f2 = vk.VkPhysicalDeviceFeatures2(sType=vk.VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
+                                          pNext=_link(fchain))
+        v.void("vkGetPhysicalDeviceFeatures2", pd, ctypes.byref(f2))
+        f2.features.robustBufferAccess = 0
+        if is13:
+            f13.robustImageAccess = 0
+        self._features = (f2, fchain)
+
+        v.void("vkGetPhysicalDeviceQueueFamilyProperties", pd, ctypes.byref(n), None)
+        qf = (vk.VkQueueFamilyProperties * max(1, n.value))()
+        v.void("vkGetPhysicalDeviceQueueFamilyProperties", pd, ctypes.byref(n), qf)
+        fams = [i for i in range(n.value) if qf[i].queueFlags & vk.VK_QUEUE_COMPUTE_BIT]
+        prio = ctypes.c_float(1.0)
+        qci = vk.VkDeviceQueueCreateInfo(sType=vk.VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
+                                         queueFamilyIndex=fams[0] if fams else 0, queueCount=1,
+                                         pQueuePriorities=ctypes.pointer(prio))
+        names = (ctypes.c_char_p * max(1, len(self.extensions)))(
+            *[e.encode() for e in self.extensions])
+        dci = vk.VkDeviceCreateInfo(sType=vk.VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
+                                    pNext=ctypes.addressof(f2), queueCreateInfoCount=1,
+                                    pQueueCreateInfos=ctypes.pointer(qci),
+                                    enabledExtensionCount=len(self.extensions),
+                                    ppEnabledExtensionNames=names)
+        v("vkCreateDevice", pd, ctypes.byref(dci), None, ctypes.byref(self.device))
+        self.exec_fns: dict[str, Any] = {}
+        if self.has_exec:
+            gdpa = self.vk.lib.vkGetDeviceProcAddr
+            gdpa.restype = ctypes.c_void_p
+            gdpa.argtypes = [vk.VkDevice, ctypes.c_char_p]
+            for name in ("vkGetPipelineExecutablePropertiesKHR",
+                         "vkGetPipelineExecutableStatisticsKHR",
+                         "vkGetPipelineExecutableInternalRepresentationsKHR"):
+                addr = gdpa(self.device, name.encode())
+                if not addr:
+                    raise RadvError(f"vkGetDeviceProcAddr({name}) returned NULL")
+                self.exec_fns[name] = _ExecFn(addr)
+
+    def _exec_call(self, name: str, *args: Any) -> None:
+        res = self.exec_fns[name](*args)
+        if res < 0:
+            raise RadvError(f"{name} failed: {vk.RESULT_NAMES.get(res, res)}")
+
+    def compile(self, spirv: bytes, spec: Mapping[int, Scalar], entry: str) -> dict[str, Any]:
+        v, dev = self.vk, self.device
+        refl = spirv_reflect.reflect(spirv)
+        undo: list[tuple[str, Any]] = []
+        try:
+            # one descriptor set layout per set number (empty ones fill the gaps)
+            nsets = max((s for s, _ in refl.bindings), default=-1) + 1
+            layouts = (vk.VkDescriptorSetLayout * max(1, nsets))()
+            dtype = {"storage": vk.VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                     "uniform": vk.VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER}
+            for s in range(nsets):
+                bs = [b for (bs_, _), b in sorted(refl.bindings.items()) if bs_ == s]
+                arr = (vk.VkDescriptorSetLayoutBinding * max(1, len(bs)))()
+                for i, b in enumerate(bs):
+                    if b.kind not in dtype:
+                        raise RadvError(f"binding {s}:{b.binding} is {b.kind!r}: only buffers")
+                    arr[i] = vk.VkDescriptorSetLayoutBinding(
+                        binding=b.binding, descriptorType=dtype[b.kind],
+                        descriptorCount=max(1, b.count), stageFlags=vk.VK_SHADER_STAGE_COMPUTE_BIT)
+                lci = vk.VkDescriptorSetLayoutCreateInfo(
+                    sType=vk.VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
+                    bindingCount=len(bs), pBindings=arr)
+                h = vk.VkDescriptorSetLayout()
+                v("vkCreateDescriptorSetLayout", dev, ctypes.byref(lci), None, ctypes.byref(h))
+                undo.append(("vkDestroyDescriptorSetLayout", h))
+                layouts[s] = h.value
+            push = (refl.push_constant_size + 3) & ~3
+            rng = vk.VkPushConstantRange(stageFlags=vk.VK_SHADER_STAGE_COMPUTE_BIT, offset=0,
+                                         size=push)
+            plci = vk.VkPipelineLayoutCreateInfo(
+                sType=vk.VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, setLayoutCount=nsets,
+                pSetLayouts=layouts, pushConstantRangeCount=1 if push else 0,
+                pPushConstantRanges=ctypes.pointer(rng))
+            playout = vk.VkPipelineLayout()
+            v("vkCreatePipelineLayout", dev, ctypes.byref(plci), None, ctypes.byref(playout))
+            undo.append(("vkDestroyPipelineLayout", playout))
+
+            code = (ctypes.c_uint32 * (len(spirv) // 4)).from_buffer_copy(spirv)
+            smci = vk.VkShaderModuleCreateInfo(
+                sType=vk.VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, codeSize=len(spirv),
+                pCode=code)
+            module = vk.VkShaderModule()
+            v("vkCreateShaderModule", dev, ctypes.byref(smci), None, ctypes.byref(module))
+            undo.append(("vkDestroyShaderModule", module))
+            spec_data = b""
+            entries = (vk.VkSpecializationMapEntry * max(1, len(spec)))()
+            for i, (sid, val) in enumerate(sorted(spec.items())):
+                packed = _pack_spec(val, refl.spec_constants.get(sid))
+                entries[i] = vk.VkSpecializationMapEntry(constantID=sid, offset=len(spec_data),
+                                                         size=len(packed))
+                spec_data += packed
+            spec_buf = ctypes.create_string_buffer(spec_data, max(1, len(spec_data)))
+            sinfo = vk.VkSpecializationInfo(mapEntryCount=len(spec), pMapEntries=entries,
+                                            dataSize=len(spec_data),
+                                            pData=ctypes.cast(spec_buf, ctypes.c_void_p))
+            stage = vk.VkPipelineShaderStageCreateInfo(
+                sType=vk.VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+                stage=vk.VK_SHADER_STAGE_COMPUTE_BIT, module=module.value,
+                pName=entry.encode(), pSpecializationInfo=ctypes.pointer(sinfo) if spec else None)
+            flags = (VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR
+                     | VK_PIPELINE_CREATE_CAPTURE_INTERNAL_REPRESENTATIONS_BIT_KHR
+                     if self.has_exec else 0)
+            cpci = vk.VkComputePipelineCreateInfo(
+                sType=vk.VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO, flags=flags,
+                stage=stage, layout=playout.value, basePipelineIndex=-1)
+            pipeline = vk.VkPipeline()
+            debug = "shaders" in os.environ.get("RADV_DEBUG", "")
+            with _capture_fd2() if debug else contextlib.nullcontext([]) as printed:
+                v("vkCreateComputePipelines", dev, 0, 1, ctypes.byref(cpci), None,
+                  ctypes.byref(pipeline))
+            undo.append(("vkDestroyPipeline", pipeline))
+            out: dict[str, Any] = {"device_name": self.device_name, "stats": {},
+                                   "reprs": {}, "wave_size": 0,
+                                   "printed": "".join(printed)}
+            if self.has_exec:
+                self._executable_info(pipeline, out)
+            return out
+        finally:
+            for destroy, h in reversed(undo):
+                v.void(destroy, dev, h, None)
+
+    def _executable_info(self, pipeline: Any, out: dict[str, Any]) -> None:
+        dev = self.device
+        pinfo = VkPipelineInfoKHR(sType=VK_STRUCTURE_TYPE_PIPELINE_INFO_KHR, pipeline=pipeline)
+        n = ctypes.c_uint32(0)
+        self._exec_call("vkGetPipelineExecutablePropertiesKHR", dev, ctypes.addressof(pinfo),
+                        ctypes.byref(n), None)
+        props = (VkPipelineExecutablePropertiesKHR * max(1, n.value))(
+            *[VkPipelineExecutablePropertiesKHR(
+                sType=VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_PROPERTIES_KHR)] * max(1, n.value))
+        self._exec_call("vkGetPipelineExecutablePropertiesKHR", dev, ctypes.addressof(pinfo),
+                        ctypes.byref(n), props)
+        for idx in range(n.value):
+            if not props[idx].stages & vk.VK_SHADER_STAGE_COMPUTE_BIT:
+                continue
+            out["wave_size"] = props[idx].subgroupSize
+            einfo = VkPipelineExecutableInfoKHR(sType=VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INFO_KHR,
+                                                pipeline=pipeline, executableIndex=idx)
+            m = ctypes.c_uint32(0)
+            fn = "vkGetPipelineExecutableStatisticsKHR"
+            self._exec_call(fn, dev, ctypes.addressof(einfo), ctypes.byref(m), None)
+            st = (VkPipelineExecutableStatisticKHR * max(1, m.value))(
+                *[VkPipelineExecutableStatisticKHR(
+                    sType=VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR)] * max(1, m.value))
+            self._exec_call(fn, dev, ctypes.addressof(einfo), ctypes.byref(m), st)
+            for s in st[: m.value]:
+                val = (bool(s.value.b32), s.value.i64, s.value.u64, s.value.f64)[s.format]
+                out["stats"][_cstr(s.name)] = val
+            fn = "vkGetPipelineExecutableInternalRepresentationsKHR"
+            self._exec_call(fn, dev, ctypes.addressof(einfo), ctypes.byref(m), None)
+            reps = (VkPipelineExecutableInternalRepresentationKHR * max(1, m.value))(
+                *[VkPipelineExecutableInternalRepresentationKHR(
+                    sType=VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INTERNAL_REPRESENTATION_KHR)]
+                * max(1, m.value))
+            self._exec_call(fn, dev, ctypes.addressof(einfo), ctypes.byref(m), reps)
+            bufs = []
+            for r in reps[: m.value]:
+                b = ctypes.create_string_buffer(r.dataSize)
+                bufs.append(b)
+                r.pData = ctypes.cast(b, ctypes.c_void_p)
+            self._exec_call(fn, dev, ctypes.addressof(einfo), ctypes.byref(m), reps)
+            for r, b in zip(reps[: m.value], bufs, strict=True):
+                if r.isText:
+                    out["reprs"][_cstr(r.name)] = b.raw.split(b"\0", 1)[0].decode(
+                        errors="replace")
+            return
+
+    def close(self) -> None:
+        if self.device:
+            self.vk.void("vkDestroyDevice", self.device, None)
+        if self.instance:
+            self.vk.void("vkDestroyInstance", self.instance, None)
+
+
+def _worker_main() -> int:
+    """Child: JSON job per stdin line ({spirv: base64, spec: [[id, value]], entry}),
+    one JSON result line per job on stdout ({ok, ...} or {error})."""
+    out = sys.stdout
+    sys.stdout = sys.stderr  # nothing else may write on the result channel
+    try:
+        w = _Worker()
+    except (LavapipeError, RadvError) as e:
+        out.write(json.dumps({"fatal": str(e)}) + "\n")
+        out.flush()
+        return 1
+    out.write(json.dumps({"ready": w.device_name}) + "\n")
+    out.flush()
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        job = json.loads(line)
+        try:
+            spec = {int(k): val for k, val in job.get("spec", [])}
+            res = w.compile(base64.b64decode(job["spirv"]), spec, job.get("entry", "main"))
+            res["ok"] = True
+        except (LavapipeError, RadvError, spirv_reflect.SpirvError) as e:
+            res = {"error": str(e)}
+        out.write(json.dumps(res) + "\n")
+        out.flush()
+    w.close()
+    return 0
+
+
+# -- the parent side ------------------------------------------------------------------
+
+
+def null_device_env(family: str = DEFAULT_FAMILY, wave_size: int = 64,
+                    debug_shaders: bool = False) -> dict[str, str]:
+    """The environment of a child compiling on RADV's null device."""
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("RADV_", "ACO_", "VK_", "MESA_"))}
+    env.update({
+        "VK_ICD_FILENAMES": RADEON_ICD,
+        "VK_DRIVER_FILES": RADEON_ICD,
+        "VK_LOADER_LAYERS_DISABLE": "~all~",
+        "NODEVICE_SELECT": "1",
+        "RADV_FORCE_FAMILY": family,
+        "RADV_DEBUG": "nocache,shaders" if debug_shaders else "nocache",
+        "MESA_SHADER_CACHE_DISABLE": "true",
+    })
+    if wave_size == 32:
+        env["RADV_PERFTEST"] = "cswave32"
+    elif wave_size != 64:
+        raise ValueError(f"wave size {wave_size}: 32 or 64")
+    if not env.get("XDG_RUNTIME_DIR") or not os.path.isdir(env["XDG_RUNTIME_DIR"]):
+        env["XDG_RUNTIME_DIR"] = tempfile.gettempdir()
+    root = str(Path(__file__).resolve().parents[2])
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
+    return env
+
+
+def available() -> bool:
+    return os.path.exists(RADEON_ICD)
+
+
+def _spec_json(spec: Mapping[int, Scalar] | None) -> list[list[Any]]:
+    return [[int(k), v] for k, v in sorted((spec or {}).items())]
+
+
+_ASM_HEADERS = ("Assembly", "Disassembly")
+
+
+def _result(r: dict[str, Any], family: str, wave_size: int) -> AcoResult:
+    reprs: dict[str, str] = r.get("reprs", {})
+    asm = next((reprs[k] for k in reprs if k in _ASM_HEADERS), "")
+    ir = next((reprs[k] for k in reprs if "ACO" in k and "IR" in k), "")
+    if not asm and r.get("printed"):
+        asm = _printed_disassembly(r["printed"])
+    return AcoResult(family=family, wave_size=r.get("wave_size") or wave_size, asm=asm,
+                     stats=r.get("stats", {}), ir=ir, device_name=r.get("device_name", ""),
+                     representations=list(reprs), printed=r.get("printed", ""))
+
+
+def _printed_disassembly(text: str) -> str:
+    """The disassembly section of RADV_DEBUG=shaders output (the last one printed)."""
+    parts = re.split(r"^.*disasm:\s*$", text, flags=re.M | re.I)
+    if len(parts) < 2:
+        return ""
+    body = parts[-1].split("\n\n", 1)[0]
+    return body
+
+
+def compile_many(
+    jobs: Sequence[tuple[bytes, Mapping[int, Scalar] | None]],
+    *,
+    wave_size: int = 64,
+    family: str = DEFAULT_FAMILY,
+    entry: str = "main",
+    debug_shaders: bool = False,
+    timeout_s: float = TIMEOUT_S,
+) -> list[AcoResult | RadvError]:
+    """Compile (spirv, spec_constants) jobs with ACO; one RadvError per failed job.
+
+    One child process serves the batch; when the driver crashes the job in hand
+    fails and a new child continues with the next. A missing ICD or a device that
+    cannot be created raises RadvError."""
+    if not available():
+        raise RadvError(f"radeon ICD {RADEON_ICD} not found (install mesa-vulkan-drivers)")
+    env = null_device_env(family, wave_size, debug_shaders)
+    results: list[AcoResult | RadvError] = []
+    pending = list(jobs)
+    while pending:
+        proc = subprocess.Popen([sys.executable, "-m", "radcc.oracle.radv", "--worker"],
+                                stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, env=env, text=True)
+        assert proc.stdin and proc.stdout
+        try:
+            hello = json.loads(proc.stdout.readline() or "{}")
+            if "ready" not in hello:
+                proc.kill()
+                err = proc.communicate(timeout=timeout_s)[1]
+                raise RadvError(f"RADV null device ({family}): "
+                                f"{hello.get('fatal') or err.strip()[-2000:] or 'no answer'}")
+            while pending:
+                spirv, spec = pending[0]
+                proc.stdin.write(json.dumps({"spirv": base64.b64encode(bytes(spirv)).decode(),
+                                             "spec": _spec_json(spec), "entry": entry}) + "\n")
+                proc.stdin.flush()
+                line = proc.stdout.readline()
+                pending.pop(0)
+                if not line:  # the child died on this job
+                    proc.kill()
+                    err = proc.communicate(timeout=timeout_s)[1]
+                    tail = err.strip().splitlines()[-3:]
+                    results.append(RadvError(f"RADV crashed (exit {proc.returncode}): "
+                                             + " | ".join(" ".join(x.split()) for x in tail)))
+                    break
+                r = json.loads(line)
+                if "error" in r:
+                    results.append(RadvError(r["error"]))
+                else:
+                    results.append(_result(r, family, wave_size))
+        finally:
+            if proc.poll() is None:
+                proc.stdin.close()
+                try:
+                    proc.wait(timeout=timeout_s)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    proc.wait()
+            for f in (proc.stdout, proc.stderr):
+                if f:
+                    f.close()
+    return results
+
+
+def compile_compute(spirv: bytes, *, spec_constants: Mapping[int, Scalar] | None = None,
+                    wave_size: int = 64, family: str = DEFAULT_FAMILY, entry: str = "main",
+                    debug_shaders: bool = False) -> AcoResult:
+    """ACO's compilation of one compute shader (raises RadvError on failure)."""
+    (r,) = compile_many([(spirv, spec_constants)], wave_size=wave_size, family=family,
+                        entry=entry, debug_shaders=debug_shaders)
+    if isinstance(r, RadvError):
+        raise r
+    return r
+
+
+def _parse_spec(arg: str) -> tuple[int, Scalar]:
+    sid, val = arg.split("=", 1)
+    if val.lower() in ("true", "false"):
+        return int(sid), val.lower() == "true"
+    try:
+        return int(sid), int(val, 0)
+    except ValueError:
+        return int(sid), float(val)
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv == ["--worker"]:
+        return _worker_main()
+    ap = argparse.ArgumentParser(
+        prog="python -m radcc.oracle.radv",
+        description="Compile a SPIR-V compute shader with ACO on RADV's null device.")
+    ap.add_argument("shader", help="SPIR-V file (.spv)")
+    ap.add_argument("--wave", type=int, choices=(32, 64), default=64)
+    ap.add_argument("--family", default=DEFAULT_FAMILY, help="RADV_FORCE_FAMILY (gfx1100)")
+    ap.add_argument("--spec", action="append", default=[], metavar="ID=VALUE")
+    ap.add_argument("--entry", default="main")
+    ap.add_argument("--ir", action="store_true", help="print ACO's IR too")
+    a = ap.parse_args(argv)
+    try:
+        r = compile_compute(Path(a.shader).read_bytes(), wave_size=a.wave, family=a.family,
+                            entry=a.entry, spec_constants=dict(_parse_spec(s) for s in a.spec))
+    except (RadvError, OSError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    if a.ir and r.ir:
+        print(r.ir)
+    print(r.asm)
+    print(f"; {r.device_name}, wave{r.wave_size}")
+    for k, val in r.stats.items():
+        print(f"; {k}: {val}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

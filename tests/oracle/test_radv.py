@@ -1,0 +1,145 @@
+"""Smoke test of radcc.oracle.radv: RADV's null device (the real ACO) compiles offline.
+
+Under CI=true a missing radeon ICD (Debian's mesa-vulkan-drivers) fails the test;
+locally it skips it. The ACO output is never compared with radcc's here: it is a
+reference for engineers (tools/aco_compare.py), not a test expectation.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from radcc.oracle import radv
+
+TRIVIAL = """
+#version 450
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) buffer A { float a[]; };
+void main() { uint i = gl_GlobalInvocationID.x; a[i] = a[i] * 2.0 + 1.0; }
+"""
+
+SPEC = """
+#version 450
+layout(local_size_x_id = 0) in;
+layout(constant_id = 1) const uint K = 1u;
+layout(set = 0, binding = 0) buffer A { uint a[]; };
+void main() { a[gl_GlobalInvocationID.x] *= K; }
+"""
+
+
+def _missing(msg: str) -> None:
+    if os.environ.get("CI", "").lower() == "true":
+        pytest.fail(msg)
+    pytest.skip(msg)
+
+
+@pytest.fixture(scope="module")
+def radeon() -> None:
+    if not radv.available():
+        _missing(f"radeon ICD {radv.RADEON_ICD} not found (Debian package mesa-vulkan-drivers)")
+
+
+def test_null_device_compiles_a_trivial_shader(glsl, radeon):
+    spirv = glsl(TRIVIAL)
+    for wave in (64, 32):
+        r = radv.compile_compute(spirv, wave_size=wave)
+        assert r.asm.strip(), f"wave{wave}: empty disassembly"
+        assert "s_endpgm" in r.asm
+        assert r.wave_size == wave
+        assert "GFX1100" in r.device_name.upper()
+        lines = radv.asm_instructions(r.asm)
+        assert lines[-1].startswith("s_endpgm")
+        assert r.instructions == len(lines)  # ACO's statistic counts the listed instructions
+        assert r.code_size > 0 and r.vgprs > 0 and r.sgprs > 0
+        assert any(x.startswith("v_") for x in lines)
+
+
+def test_spec_constants_reach_aco_and_a_batch_shares_one_child(glsl, radeon):
+    spirv = glsl(SPEC)
+    a, b, bad = radv.compile_many([(spirv, {0: 32, 1: 1}), (spirv, {0: 32, 1: 8}),
+                                   (b"not a SPIR-V module", None)], wave_size=32)
+    assert isinstance(a, radv.AcoResult) and isinstance(b, radv.AcoResult)
+    # K = 1 needs no multiply; K = 8 is a shift by 3 somewhere in the code
+    assert len(radv.asm_instructions(a.asm)) < len(radv.asm_instructions(b.asm))
+    assert isinstance(bad, radv.RadvError)  # a malformed module fails alone
+
+
+def test_asm_instructions_drops_labels_comments_and_padding():
+    text = ("BB0:\n\ts_mov_b32 s0, s3 ; be800003\n\tv_mov_b32_e32 v1, 0 ; 7e020280\n"
+            "BB1:\n\ts_endpgm ; bfb00000\n\ts_code_end ; bf9f0000\n\ts_code_end\n")
+    assert radv.asm_instructions(text) == ["s_mov_b32 s0, s3", "v_mov_b32_e32 v1, 0",
+                                           "s_endpgm"]
+
+
+def test_cli_prints_disassembly_and_statistics(glsl, radeon, tmp_path):
+    spv = tmp_path / "t.spv"
+    spv.write_bytes(glsl(TRIVIAL))
+    p = subprocess.run([sys.executable, "-m", "radcc.oracle.radv", str(spv), "--wave", "32"],
+                       capture_output=True, text=True,
+                       cwd=Path(__file__).resolve().parents[2])
+    assert p.returncode == 0, p.stderr
+    assert "s_endpgm" in p.stdout and "; Instructions: " in p.stdout
+
+
+HEADER = Path("/usr/include/vulkan/vulkan_core.h")
+
+
+def test_hand_written_structs_match_vulkan_core_h(tmp_path):
+    """The VK_KHR_pipeline_executable_properties layouts radv.py declares by hand."""
+    cc = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
+    if cc is None or not HEADER.exists():
+        pytest.skip("needs a C compiler and vulkan_core.h (libvulkan-dev)")
+    structs = {
+        "VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR":
+            radv.VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR,
+        "VkPipelineInfoKHR": radv.VkPipelineInfoKHR,
+        "VkPipelineExecutablePropertiesKHR": radv.VkPipelineExecutablePropertiesKHR,
+        "VkPipelineExecutableInfoKHR": radv.VkPipelineExecutableInfoKHR,
+        "VkPipelineExecutableStatisticKHR": radv.VkPipelineExecutableStatisticKHR,
+        "VkPipelineExecutableInternalRepresentationKHR":
+            radv.VkPipelineExecutableInternalRepresentationKHR,
+    }
+    lines = ['#include <stdio.h>', '#include <stddef.h>', f'#include "{HEADER}"',
+             "int main(void) {"]
+    expect = []
+    for name, s in structs.items():
+        lines.append(f'printf("%zu\\n", sizeof({name}));')
+        expect.append(ctypes.sizeof(s))
+        for f, _ in s._fields_:
+            lines.append(f'printf("%zu\\n", offsetof({name}, {f}));')
+            expect.append(getattr(s, f).offset)
+    consts = {
+        "VK_STRUCTURE_TYPE_PIPELINE_INFO_KHR": radv.VK_STRUCTURE_TYPE_PIPELINE_INFO_KHR,
+        "VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_PROPERTIES_KHR":
+            radv.VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_PROPERTIES_KHR,
+        "VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INFO_KHR":
+            radv.VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INFO_KHR,
+        "VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR":
+            radv.VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR,
+        "VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INTERNAL_REPRESENTATION_KHR":
+            radv.VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INTERNAL_REPRESENTATION_KHR,
+        "VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR":
+            radv.VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR,
+        "VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR":
+            radv.VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR,
+        "VK_PIPELINE_CREATE_CAPTURE_INTERNAL_REPRESENTATIONS_BIT_KHR":
+            radv.VK_PIPELINE_CREATE_CAPTURE_INTERNAL_REPRESENTATIONS_BIT_KHR,
+    }
+    for name, val in consts.items():
+        lines.append(f'printf("%lld\\n", (long long){name});')
+        expect.append(val)
+    lines += ["return 0;", "}"]
+    src = tmp_path / "layout.c"
+    src.write_text("\n".join(lines) + "\n")
+    exe = tmp_path / "layout"
+    subprocess.run([cc, str(src), "-o", str(exe)], check=True, capture_output=True)
+    got = [int(x) for x in subprocess.run([str(exe)], capture_output=True, text=True,
+                                          check=True).stdout.split()]
+    assert got == expect
