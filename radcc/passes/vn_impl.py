@@ -1,0 +1,296 @@
+"""Value numbering: dominator-tree-scoped removal of redundant instructions.
+
+Seed: seeds/001 "Value Numbering" (after ACO's aco_opt_value_numbering.cpp,
+Briggs/Cooper/Simpson's dominator-based value numbering). The phase runs on
+SSA before the optimizer, after `dominance` filled ``Block.logical_idom`` /
+``linear_idom``.
+
+`value_numbering(program)` guarantees:
+
+- every instruction that is free of side effects and has an earlier *equal*
+  instruction whose block dominates its own is removed, and the uses of its
+  definitions read the earlier one's (phi operands included, also along
+  loop back edges); a removed definition marked precise makes the kept one
+  precise;
+- *equal* means: same opcode, format, fields (modifiers, DPP controls,
+  offsets, cache bits ...), operands (same temps, constants of the same
+  width and value, undef, fixed registers) and definitions (register
+  classes, fixed registers); never two instructions that define EXEC;
+- instructions whose result depends on which lanes are active -- that read
+  EXEC, that give a VALU/VMEM/DS result in SGPRs (lane masks, carries,
+  readlane/readfirstlane, ``p_as_uniform``), that read other lanes (DPP,
+  permlanes, ds_bpermute/permute/swizzle) -- are equal only in the same EXEC
+  context (`radcc.passes.exec_context.exec_ids`);
+- loads (SMEM, GLOBAL, DS ...) without cache-policy bits are equal only in
+  the same *memory generation*: a new generation starts at every store,
+  atomic, barrier or other memory side effect and at every block that is
+  not entered from its logical immediate dominator alone, so a load is
+  never merged across a store or barrier on any path; VGPR loads also need
+  the same EXEC context; atomics, stores, ``glc``/``dlc``/``slc`` loads are
+  never merged;
+- an instruction dominates another as ACO's ``dominates``: along the
+  logical dominator tree without leaving a loop level on the way; an
+  instruction defining SGPRs must also dominate in the linear CFG (SGPRs
+  follow the linear CFG), so SSA dominance holds for the linear and the
+  logical CFG afterwards;
+- copies (``p_parallelcopy`` of one temp to a definition of the same class
+  without a fixed register, one-operand ``p_create_vector``) are propagated
+  and removed;
+- an instruction with a definition fixed to a register (SCC, VCC, M0 ...)
+  whose temp is used is never removed (the register would have to hold the
+  earlier value across other writes).
+
+Phis, branches, ``p_startpgm``, ``p_unit_test``, linear-VGPR pseudos,
+reductions and anything that writes memory are kept. One pass over the
+instructions in layout order (a topological order of the dominator tree),
+one hash lookup each: linear.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from radcc.ir.program import Block, BlockKind, Instruction, Operand, Program
+from radcc.ir.regclass import EXEC, EXEC_HI, Temp
+from radcc.passes.dominance import compute_idoms
+from radcc.passes.exec_context import exec_ids, writes_exec
+
+# Pseudo instructions that compute a value from their operands only.
+_PURE_PSEUDO = frozenset({"p_parallelcopy", "p_create_vector", "p_split_vector",
+                          "p_extract_vector", "p_extract", "p_insert", "p_as_uniform", "p_wqm"})
+_LANE_PSEUDO = frozenset({"p_as_uniform", "p_wqm"})
+_ALU_FORMATS = frozenset({"SOP1", "SOP2", "SOPC", "SOPK", "VOP1", "VOP2", "VOPC", "VOP3",
+                          "VOP3SD", "VOP3P", "VINTERP"})
+_MEM_FORMATS = frozenset({"SMEM", "GLOBAL", "FLAT", "SCRATCH", "DS", "MUBUF", "MTBUF", "MIMG"})
+_SALU_IMPURE = frozenset({"s_getpc_b64", "s_setpc_b64", "s_swappc_b64", "s_getreg_b32",
+                          "s_setreg_b32", "s_setreg_imm32_b32", "s_sendmsg_rtn_b32",
+                          "s_sendmsg_rtn_b64", "s_movrels_b32", "s_movrels_b64",
+                          "s_movreld_b32", "s_movreld_b64", "s_rfe_b64", "s_memtime",
+                          "s_memrealtime", "s_sleep_var", "s_ttracedata"})
+_CROSS_LANE_VALU = ("v_readlane", "v_readfirstlane", "v_writelane", "v_permlane")
+_CROSS_LANE_DS = frozenset({"ds_bpermute_b32", "ds_permute_b32", "ds_swizzle_b32"})
+_DPP_FIELDS = frozenset({"quad_perm", "row_shl", "row_shr", "row_ror", "row_mirror",
+                         "row_half_mirror", "row_bcast15", "row_bcast31", "row_share",
+                         "row_xmask", "wave_shl", "wave_shr", "wave_rol", "wave_ror", "dpp8",
+                         "row_mask", "bank_mask", "bound_ctrl", "fi"})
+_CACHE_BITS = ("glc", "dlc", "slc", "sc0", "sc1", "nt", "tfe", "lds")
+
+
+def _freeze(v: Any) -> Any:
+    if isinstance(v, list | tuple):
+        return tuple(_freeze(x) for x in v)
+    if isinstance(v, dict):
+        return tuple(sorted((k, _freeze(x)) for k, x in v.items()))
+    return v
+
+
+def _is_load(instr: Instruction) -> bool:
+    op = instr.opcode
+    if instr.format == "DS":
+        return op.startswith("ds_load") or op.startswith("ds_read")
+    if instr.format == "SMEM":
+        return op.startswith(("s_load", "s_buffer_load"))
+    return "_load" in op and "atomic" not in op
+
+
+def clobbers_memory(instr: Instruction) -> bool:
+    """Does `instr` write memory or order memory accesses (store, atomic, barrier ...)?"""
+    if instr.format in _MEM_FORMATS:
+        if instr.opcode in _CROSS_LANE_DS:
+            return False
+        return not _is_load(instr)
+    if instr.format == "SOPP":
+        return instr.opcode not in ("s_nop", "s_branch") and not instr.opcode.startswith(
+            ("s_cbranch", "s_waitcnt", "s_delay_alu", "s_clause"))
+    return instr.opcode in ("p_barrier", "p_spill", "p_reload", "p_init_scratch")
+
+
+def _lane_dependent(instr: Instruction) -> bool:
+    """Does the result depend on the EXEC mask or on other lanes?"""
+    for o in instr.operands:
+        if o.phys is not None and o.temp is None and o.phys.reg in (EXEC, EXEC_HI):
+            return True
+    fmt = instr.format
+    vector = fmt not in ("SOP1", "SOP2", "SOPC", "SOPK", "SMEM", "PSEUDO")
+    if vector and any(d.rc is not None and d.rc.is_sgpr for d in instr.definitions):
+        return True
+    if instr.opcode in _LANE_PSEUDO:
+        return True
+    if instr.opcode.startswith(_CROSS_LANE_VALU) or instr.opcode in _CROSS_LANE_DS:
+        return True
+    return fmt in ("VOP1", "VOP2", "VOPC", "VOP3", "VOP3P", "DPP") and \
+        any(k in _DPP_FIELDS for k in instr.fields)
+
+
+def can_eliminate(instr: Instruction) -> bool:
+    """Is `instr` free of side effects, so that an equal earlier one can replace it?"""
+    if not instr.definitions or instr.is_phi or writes_exec(instr):
+        return False
+    fmt = instr.format
+    if fmt == "PSEUDO":
+        return instr.opcode in _PURE_PSEUDO
+    if fmt in _MEM_FORMATS:
+        if instr.opcode in _CROSS_LANE_DS:
+            return True
+        return _is_load(instr) and not any(instr.fields.get(k) for k in _CACHE_BITS)
+    if fmt in _ALU_FORMATS or fmt in ("VOPD", "DPP"):
+        return instr.opcode not in _SALU_IMPURE and instr.opcode != "v_writelane_b32"
+    return False
+
+
+def _operand_key(o: Operand) -> tuple:
+    phys = o.phys.reg_b if o.phys is not None else None
+    if o.const is not None:
+        return ("c", o.const, o.const_bytes)
+    if o.temp is not None:
+        return ("t", o.temp.id, phys)
+    return ("u" if o.is_undef else "r", str(o.rc), phys)
+
+
+def _fixed_def_used(instr: Instruction, used: set[int]) -> bool:
+    return any(d.phys is not None and d.temp is not None and d.temp.id in used
+               for d in instr.definitions)
+
+
+class _Ctx:
+    def __init__(self, program: Program) -> None:
+        self.p = program
+        blocks = program.blocks
+        log = [b.logical_idom for b in blocks]
+        lin = [b.linear_idom for b in blocks]
+        if blocks and (log[0] != 0 or lin[0] != 0 or any(
+                (b.logical_preds and log[b.index] < 0) or (b.linear_preds and lin[b.index] < 0)
+                for b in blocks)):
+            log = compute_idoms(program, linear=False)
+            lin = compute_idoms(program, linear=True)
+        self.log_idom = log
+        self.lin_idom = lin
+        self.exec_id = exec_ids(program)
+        self.renames: dict[int, Temp] = {}
+        self.table: dict[tuple, tuple[Instruction, int]] = {}
+        self.used = {o.temp.id for b in blocks for i in b.instructions for o in i.operands
+                     if o.temp is not None}
+        self.mem_out: list[int] = [-1] * len(blocks)
+        self.mem_counter = 0
+        # prefix counts of blocks that clobber memory / are loop headers (blocks[:i])
+        self.clobber_prefix = [0] * (len(blocks) + 1)
+        self.header_prefix = [0] * (len(blocks) + 1)
+        for i, b in enumerate(blocks):
+            clob = any(clobbers_memory(ins) for ins in b.instructions)
+            self.clobber_prefix[i + 1] = self.clobber_prefix[i] + clob
+            self.header_prefix[i + 1] = self.header_prefix[i] + bool(
+                b.kind & BlockKind.LOOP_HEADER)
+
+    def dominates(self, parent: int, child: int, linear: bool) -> bool:
+        """ACO's rule: walk the child's logical dominator chain while it does not
+        leave the parent's loop level; with `linear`, also dominance in the linear CFG."""
+        blocks = self.p.blocks
+        depth = blocks[parent].loop_nest_depth
+        c = child
+        while parent < c and depth <= blocks[c].loop_nest_depth:
+            nxt = self.log_idom[c]
+            if nxt < 0 or nxt == c:
+                break
+            c = nxt
+        if c != parent:
+            return False
+        if not linear:
+            return True
+        c = child
+        while parent < c:
+            nxt = self.lin_idom[c]
+            if nxt < 0 or nxt == c:
+                return False
+            c = nxt
+        return c == parent
+
+    def fresh_mem(self) -> int:
+        self.mem_counter += 1
+        return self.mem_counter
+
+    def block_mem(self, b: Block) -> int:
+        """The generation at the start of b: its logical idom D's at its end when
+        every path from D to b stays among the blocks laid out between them (no
+        loop header there or at b) and none of those touches memory."""
+        d, i = self.log_idom[b.index], b.index
+        if b.logical_preds and 0 <= d < i and self.mem_out[d] >= 0 and \
+                self.clobber_prefix[i] == self.clobber_prefix[d + 1] and \
+                self.header_prefix[i + 1] == self.header_prefix[d + 1]:
+            return self.mem_out[d]
+        return self.fresh_mem()
+
+    def rename(self, instr: Instruction) -> None:
+        for o in instr.operands:
+            if o.temp is not None:
+                t = self.renames.get(o.temp.id)
+                if t is not None:
+                    o.temp = t
+
+    def key(self, instr: Instruction, mem: int) -> tuple:
+        ops = tuple(_operand_key(o) for o in instr.operands)
+        defs = tuple((str(d.rc), d.phys.reg_b if d.phys is not None else None)
+                     for d in instr.definitions)
+        extra: tuple = ()
+        if _lane_dependent(instr):
+            extra += ("exec", self.exec_id[id(instr)])
+        if instr.format in _MEM_FORMATS and instr.opcode not in _CROSS_LANE_DS:
+            extra += ("mem", mem)
+            if instr.format != "SMEM":
+                extra += ("exec", self.exec_id[id(instr)])
+        return (instr.opcode, instr.format, ops, defs, _freeze(instr.fields), extra)
+
+    def copy_source(self, instr: Instruction) -> Temp | None:
+        op = instr.opcode
+        if op not in ("p_parallelcopy", "p_create_vector") or len(instr.operands) != 1 or \
+                len(instr.definitions) != 1:
+            return None
+        o, d = instr.operands[0], instr.definitions[0]
+        if o.temp is None or o.phys is not None or d.phys is not None or d.temp is None:
+            return None
+        return o.temp if o.temp.rc == d.temp.rc else None
+
+    def process_block(self, b: Block) -> None:
+        mem = self.block_mem(b)
+        kept: list[Instruction] = []
+        for instr in b.instructions:
+            self.rename(instr)
+            if clobbers_memory(instr):
+                mem = self.fresh_mem()
+            if not can_eliminate(instr):
+                kept.append(instr)
+                continue
+            src = self.copy_source(instr)
+            if src is not None:
+                d = instr.definitions[0]
+                assert d.temp is not None
+                self.renames[d.temp.id] = src
+                continue
+            k = self.key(instr, mem)
+            prev = self.table.get(k)
+            if prev is not None and not _fixed_def_used(instr, self.used):
+                orig, ob = prev
+                sgpr_defs = any(d.rc is not None and (d.rc.is_sgpr or d.rc.linear)
+                                for d in instr.definitions)
+                if self.dominates(ob, b.index, sgpr_defs) and len(orig.definitions) == len(
+                        instr.definitions):
+                    for d, od in zip(instr.definitions, orig.definitions, strict=True):
+                        if d.temp is not None and od.temp is not None:
+                            self.renames[d.temp.id] = od.temp
+                            if d.is_precise:
+                                od.is_precise = True
+                    continue
+            self.table[k] = (instr, b.index)
+            kept.append(instr)
+        b.instructions = kept
+        self.mem_out[b.index] = mem
+
+
+def value_numbering(program: Program) -> None:
+    """Remove redundant side-effect-free instructions (see the module docstring)."""
+    ctx = _Ctx(program)
+    for b in program.blocks:
+        ctx.process_block(b)
+    if ctx.renames:  # phi operands along back edges, uses in linear-only blocks
+        for b in program.blocks:
+            for instr in b.instructions:
+                ctx.rename(instr)
