@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from radcc.isa import formats as _formats  # noqa: F401  (registers formats)
 from radcc.isa.errors import DecodeError
 from radcc.isa.formats.base import DECODE_RULES, Context, Decoded, Format
-from radcc.isa.table import get_table
+from radcc.isa.table import OpInfo, get_table
 from radcc.target import Target
 
 
@@ -32,14 +32,16 @@ def decode_one(data: bytes, pos: int, ctx: Context) -> Decoded:
     w = int.from_bytes(data[pos : pos + 4], "little")
     hits = memo.get(w)
     if hits is not None:
-        for blob, hit in hits:
-            if len(blob) == 4 or data[pos : pos + len(blob)] == blob:
-                return Decoded(hit.size, hit.text, hit.info, dict(hit.fields))
+        for blob, size, text, info, items in hits:
+            if size == 4 or data[pos : pos + size] == blob:
+                return Decoded(size, text, info, dict(items))
     d = _decode_uncached(data, pos, ctx)
     # a `.long` fallback may have looked past its 4 bytes (an 8-byte format that
     # did not decode, or data cut short), so it is not a function of them alone
-    if d.size in (4, 8, 12) and not d.text.startswith(".long"):
-        entry = (bytes(data[pos : pos + d.size]), Decoded(d.size, d.text, d.info, dict(d.fields)))
+    size = d.size
+    if (size == 4 or size == 8 or size == 12) and not d.text.startswith(".long"):
+        # the fields as they are now (the caller may change its dict)
+        entry = (bytes(data[pos : pos + size]), size, d.text, d.info, tuple(d.fields.items()))
         if hits is None:
             if len(memo) >= _MEMO_LIMIT:
                 memo.clear()
@@ -101,8 +103,9 @@ def decode_text(data: bytes, ctx: Context) -> str:
 
 
 _MEMO_LIMIT = 200_000
-# (target, wave size) -> first dword -> [(bytes consumed, Decoded)]
-_MEMOS: dict[tuple[str, int], dict[int, list[tuple[bytes, Decoded]]]] = {}
+# (target, wave size) -> first dword -> [(bytes consumed, size, text, info, fields)]
+_MemoEntry = tuple[bytes, int, str, "OpInfo | None", tuple[tuple[str, int], ...]]
+_MEMOS: dict[tuple[str, int], dict[int, list[_MemoEntry]]] = {}
 
 
 def clear_memo() -> None:
@@ -110,7 +113,7 @@ def clear_memo() -> None:
     _MEMOS.clear()
 
 
-def _memo_for(ctx: Context) -> dict[int, list[tuple[bytes, Decoded]]]:
+def _memo_for(ctx: Context) -> dict[int, list[_MemoEntry]]:
     key = (ctx.target.name, ctx.wave_size)
     m = _MEMOS.get(key)
     if m is None:
