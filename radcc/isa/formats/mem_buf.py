@@ -13,7 +13,7 @@ one with either, ``off`` with neither. TFE adds one dword to VDATA.
 from __future__ import annotations
 
 from radcc.isa.errors import AsmError
-from radcc.isa.formats.base import Context, Decoded, Encoded, Format, bits, register, u32
+from radcc.isa.formats.base import Context, Decoded, Encoded, Format, register, u32
 from radcc.isa.formats.mem_common import (
     MemInst,
     bad_mod,
@@ -183,13 +183,13 @@ class BufFormat(Format):
         w1 = u32(data, pos + 4)
         if w0 is None or w1 is None:
             return None
-        op = bits(w0, 25, 18) if self.name == "MUBUF" else bits(w0, 18, 15)
+        op = ((w0 >> 18) & 0xff) if self.name == "MUBUF" else ((w0 >> 15) & 0xf)
         info = ctx.table.decode(self.name, op)
         if info is None:
             return None
         mods = info.modifiers
-        glc, slc, dlc = bits(w0, 14, 14), bits(w0, 12, 12), bits(w0, 13, 13)
-        tfe, offen, idxen = bits(w1, 21, 21), bits(w1, 22, 22), bits(w1, 23, 23)
+        glc, slc, dlc = ((w0 >> 14) & 1), ((w0 >> 12) & 1), ((w0 >> 13) & 1)
+        tfe, offen, idxen = ((w1 >> 21) & 1), ((w1 >> 22) & 1), ((w1 >> 23) & 1)
         for flag, name in ((glc, "glc"), (slc, "slc"), (dlc, "dlc"), (tfe, "tfe"),
                            (offen, "offen"), (idxen, "idxen")):
             if flag and name not in mods:
@@ -198,18 +198,18 @@ class BufFormat(Format):
         for spec in info.operands:
             if spec.name == "vdata":
                 n = spec.dwords + tfe
-                idx = bits(w1, 15, 8)
+                idx = ((w1 >> 8) & 0xff)
                 if idx + n > 256:
                     return None
                 parts.append(vtext(idx, n))
             elif spec.name == "vaddr":
                 n = offen + idxen
-                idx = bits(w1, 7, 0)
+                idx = (w1 & 0xff)
                 if n and idx + n > 256:
                     return None
                 parts.append(vtext(idx, n) if n else "off")
             elif spec.name == "srsrc":
-                code = bits(w1, 20, 16) << 2
+                code = ((w1 >> 16) & 0x1f) << 2
                 if code == NULL:
                     parts.append("null")
                     continue
@@ -217,7 +217,7 @@ class BufFormat(Format):
                     return None
                 parts.append(src_text(code, 4))
             elif spec.name == "soffset":
-                code = bits(w1, 31, 24)
+                code = ((w1 >> 24) & 0xff)
                 if not _soffset_ok(code):
                     return None
                 parts.append(src_text(code, 1))
@@ -226,7 +226,7 @@ class BufFormat(Format):
             text += " " + ", ".join(parts)
         tail = []
         if self.name == "MTBUF":
-            fmt = bits(w0, 25, 19)
+            fmt = ((w0 >> 19) & 0x7f)
             if fmt != DEFAULT_FORMAT:
                 nm = buf_format_names().get(fmt)
                 tail.append(f"format:[{nm}]" if nm else f"format:{fmt}")
@@ -241,12 +241,12 @@ class BufFormat(Format):
                 tail.append(name)
         if tail:
             text += " " + " ".join(tail)
-        f = {"op": op, "vdata": bits(w1, 15, 8), "vaddr": bits(w1, 7, 0),
-             "srsrc": bits(w1, 20, 16) << 2, "soffset": bits(w1, 31, 24),
+        f = {"op": op, "vdata": ((w1 >> 8) & 0xff), "vaddr": (w1 & 0xff),
+             "srsrc": ((w1 >> 16) & 0x1f) << 2, "soffset": ((w1 >> 24) & 0xff),
              "offset": w0 & 0xFFF, "offen": offen, "idxen": idxen,
              "glc": glc, "slc": slc, "dlc": dlc, "tfe": tfe}
         if self.name == "MTBUF":
-            f["format"] = bits(w0, 25, 19)
+            f["format"] = ((w0 >> 19) & 0x7f)
         return Decoded(8, text, info, f)
 
 

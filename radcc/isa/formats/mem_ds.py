@@ -11,7 +11,7 @@ symbolic ``offset:swizzle(...)`` forms.
 from __future__ import annotations
 
 from radcc.isa.errors import AsmError
-from radcc.isa.formats.base import Context, Decoded, Encoded, Format, bits, register, u32
+from radcc.isa.formats.base import Context, Decoded, Encoded, Format, register, u32
 from radcc.isa.formats.mem_common import (
     MemInst,
     bad_mod,
@@ -157,10 +157,10 @@ class DSFormat(Format):
         w1 = u32(data, pos + 4)
         if w0 is None or w1 is None:
             return None
-        info = ctx.table.decode("DS", bits(w0, 25, 18))
+        info = ctx.table.decode("DS", ((w0 >> 18) & 0xff))
         if info is None:
             return None
-        gds = bits(w0, 17, 17)
+        gds = ((w0 >> 17) & 1)
         if info.extra.get("gds_required") and not gds:
             return None
         if gds and "gds" not in info.modifiers and not info.extra.get("gds_required"):
@@ -203,7 +203,7 @@ def _fields(info: OpInfo, w0: int, w1: int) -> dict[str, int]:
     `offset` (OFFSET1:OFFSET0 as one 16-bit value) only for the
     single-address forms."""
     f = {"op": info.opcode, **{k: (w1 >> sh) & 0xFF for k, sh in _SHIFT.items()},
-         "offset0": w0 & 0xFF, "offset1": (w0 >> 8) & 0xFF, "gds": bits(w0, 17, 17)}
+         "offset0": w0 & 0xFF, "offset1": (w0 >> 8) & 0xFF, "gds": ((w0 >> 17) & 1)}
     if "offset0" not in info.modifiers:
         f["offset"] = w0 & 0xFFFF
     return f

@@ -10,7 +10,7 @@ dual_src_blend0/1 (GFX11 has no ``compr`` or ``vm``).
 from __future__ import annotations
 
 from radcc.isa.errors import AsmError
-from radcc.isa.formats.base import Context, Decoded, Encoded, Format, bits, register, u32
+from radcc.isa.formats.base import Context, Decoded, Encoded, Format, register, u32
 from radcc.isa.formats.mem_common import MemInst, bad_mod, parse_mem, vgpr, vtext
 from radcc.isa.lexer import IDENT
 from radcc.isa.syntax import Cursor, ParsedInst
@@ -70,7 +70,7 @@ class ExpFormat(Format):
         if w0 is None or w1 is None:
             return None
         info = ctx.table.decode("EXP", 0)
-        tgt = bits(w0, 9, 4)
+        tgt = ((w0 >> 4) & 0x3f)
         name = TARGET_NAMES.get(tgt, f"invalid_target_{tgt}")
         en = w0 & 0xF
         srcs = [vtext((w1 >> (8 * i)) & 0xFF, 1) if en >> i & 1 else "off" for i in range(4)]
@@ -79,7 +79,7 @@ class ExpFormat(Format):
             text += " done"
         if w0 >> 13 & 1:
             text += " row_en"
-        fields = {"target": tgt, "en": en, "done": bits(w0, 11, 11), "row": bits(w0, 13, 13),
+        fields = {"target": tgt, "en": en, "done": ((w0 >> 11) & 1), "row": ((w0 >> 13) & 1),
                   **{f"vsrc{i}": (w1 >> (8 * i)) & 0xFF for i in range(4)}}
         return Decoded(8, text, info, fields)
 

@@ -13,7 +13,7 @@ is set (``rtn_bits`` in the table entry).
 from __future__ import annotations
 
 from radcc.isa.errors import AsmError
-from radcc.isa.formats.base import Context, Decoded, Encoded, Format, bits, register, u32
+from radcc.isa.formats.base import Context, Decoded, Encoded, Format, register, u32
 from radcc.isa.formats.mem_common import (
     MemInst,
     bad_mod,
@@ -112,12 +112,12 @@ class FlatFormat(Format):
         w1 = u32(data, pos + 4)
         if w0 is None or w1 is None:
             return None
-        info = ctx.table.decode(self.name, bits(w0, 24, 18))
+        info = ctx.table.decode(self.name, ((w0 >> 18) & 0x7f))
         if info is None:
             return None
-        glc = bits(w0, 14, 14)
-        saddr = bits(w1, 22, 16)
-        sve = bits(w1, 23, 23)
+        glc = ((w0 >> 14) & 1)
+        saddr = ((w1 >> 16) & 0x7f)
+        sve = ((w1 >> 23) & 1)
         if not _saddr_ok(self.name, saddr):
             return None
         if self.name == "FLAT" and (saddr != NULL or w0 & 0x1000 or sve):
@@ -131,13 +131,13 @@ class FlatFormat(Format):
         parts = []
         for spec in specs:
             if spec.name == "vdst":
-                idx = bits(w1, 31, 24)
+                idx = ((w1 >> 24) & 0xff)
                 n = spec.dwords
             elif spec.name == "vdata":
-                idx = bits(w1, 15, 8)
+                idx = ((w1 >> 8) & 0xff)
                 n = spec.dwords
             elif spec.name == "vaddr":
-                idx = bits(w1, 7, 0)
+                idx = (w1 & 0xff)
                 if self.name == "SCRATCH":
                     n = 1 if sve else 0
                 elif self.name == "GLOBAL":
@@ -183,10 +183,10 @@ class FlatFormat(Format):
         else:
             off = w0 & 0x1FFF
             off = off - 0x2000 if off & 0x1000 else off
-        return {"op": info.opcode, "vdst": bits(w1, 31, 24), "addr": bits(w1, 7, 0),
-                "data": bits(w1, 15, 8), "saddr": bits(w1, 22, 16), "offset": off,
-                "seg": bits(w0, 17, 16), "glc": bits(w0, 14, 14), "slc": bits(w0, 15, 15),
-                "dlc": bits(w0, 13, 13), "sve": bits(w1, 23, 23)}
+        return {"op": info.opcode, "vdst": ((w1 >> 24) & 0xff), "addr": (w1 & 0xff),
+                "data": ((w1 >> 8) & 0xff), "saddr": ((w1 >> 16) & 0x7f), "offset": off,
+                "seg": ((w0 >> 16) & 3), "glc": ((w0 >> 14) & 1), "slc": ((w0 >> 15) & 1),
+                "dlc": ((w0 >> 13) & 1), "sve": ((w1 >> 23) & 1)}
 
 
 for _n in SEG:

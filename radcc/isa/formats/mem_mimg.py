@@ -16,7 +16,7 @@ do llvm-mc's decoder fallbacks when no variant has the computed sizes.
 from __future__ import annotations
 
 from radcc.isa.errors import AsmError
-from radcc.isa.formats.base import Context, Decoded, Encoded, Format, bits, register, u32
+from radcc.isa.formats.base import Context, Decoded, Encoded, Format, register, u32
 from radcc.isa.formats.mem_common import sgpr_tuple, vtext
 from radcc.isa.lexer import IDENT, INT, Token
 from radcc.isa.operands import NULL, Operand, Reg, check_reg, reg_name
@@ -77,13 +77,13 @@ class MimgFormat(Format):
             if x is None:
                 return None
             w2 = x
-        info = ctx.table.decode("MIMG", bits(w0, 25, 18))
+        info = ctx.table.decode("MIMG", ((w0 >> 18) & 0xff))
         if info is None:
             return None
         m: dict = info.extra["mimg"]  # type: ignore[assignment]
-        f = {"op": info.opcode, "nsa": nsa, "dim": bits(w0, 4, 2), "dmask": bits(w0, 11, 8),
-             "vaddr": bits(w1, 7, 0), "vdata": bits(w1, 15, 8),
-             "srsrc": bits(w1, 20, 16) * 4, "ssamp": bits(w1, 30, 26) * 4}
+        f = {"op": info.opcode, "nsa": nsa, "dim": ((w0 >> 2) & 7), "dmask": ((w0 >> 8) & 0xf),
+             "vaddr": (w1 & 0xff), "vdata": ((w1 >> 8) & 0xff),
+             "srsrc": ((w1 >> 16) & 0x1f) * 4, "ssamp": ((w1 >> 26) & 0x1f) * 4}
         for k, b in (*W0_FLAGS.items(), *CPOL.items()):
             f[k] = (w0 >> b) & 1
         for k, b in W1_FLAGS.items():

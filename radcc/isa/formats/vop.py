@@ -22,7 +22,7 @@ import re
 from radcc.isa import operands as O
 from radcc.isa.errors import AsmError, DecodeError
 from radcc.isa.formats import dpp as D
-from radcc.isa.formats.base import Context, Decoded, Encoded, Format, bits, register, u32
+from radcc.isa.formats.base import Context, Decoded, Encoded, Format, register, u32
 from radcc.isa.operands import Operand
 from radcc.isa.syntax import ParsedInst
 from radcc.isa.table import OperandSpec, OpInfo
@@ -461,12 +461,12 @@ def _raw_fields(data: bytes, pos: int, opc: int, vdst: int, src0: int, vsrc1: in
     code = (u32(data, pos) or 0) & 0x1FF
     dw = u32(data, pos + 4)
     if dw is not None and code == D.DPP16_CODE:
-        f.update(dpp_ctrl=bits(dw, 16, 8), fi=bits(dw, 18, 18), bound_ctrl=bits(dw, 19, 19),
-                 src0_neg=bits(dw, 20, 20), src0_abs=bits(dw, 21, 21),
-                 src1_neg=bits(dw, 22, 22), src1_abs=bits(dw, 23, 23),
-                 bank_mask=bits(dw, 27, 24), row_mask=bits(dw, 31, 28))
+        f.update(dpp_ctrl=((dw >> 8) & 0x1ff), fi=((dw >> 18) & 1), bound_ctrl=((dw >> 19) & 1),
+                 src0_neg=((dw >> 20) & 1), src0_abs=((dw >> 21) & 1),
+                 src1_neg=((dw >> 22) & 1), src1_abs=((dw >> 23) & 1),
+                 bank_mask=((dw >> 24) & 0xf), row_mask=((dw >> 28) & 0xf))
     elif dw is not None and code in (D.DPP8_CODE, D.DPP8_FI_CODE):
-        f.update(dpp8=bits(dw, 31, 8), fi=int(code == D.DPP8_FI_CODE))
+        f.update(dpp8=((dw >> 8) & 0xffffff), fi=int(code == D.DPP8_FI_CODE))
     return f
 
 
