@@ -130,6 +130,7 @@ class Assembler:
         self.metadata_yaml: str | None = None
         self._pending_fixups: list[tuple[Section, int, Fixup, int, str]] = []
         self._lines: list[str] = []
+        self._memo: dict[str, tuple[bytes, str]] | None = None
 
     # --- diagnostics ---------------------------------------------------------
     def error(self, lineno: int, col: int, msg: str) -> None:
@@ -139,7 +140,7 @@ class Assembler:
     # --- driver ----------------------------------------------------------------
     def assemble(self, source: str) -> AsmResult:
         self._lines = source.split("\n")
-        memo = _line_memo(self.target.name, self.ctx.wave_size)
+        memo = self._memo = _line_memo(self.target.name, self.ctx.wave_size)
         i = 0
         n = len(self._lines)
         while i < n:
@@ -232,7 +233,9 @@ class Assembler:
             text = decode_text(enc.data, self.ctx)
         self.statements.append(Statement("inst", sec.name, off, lineno, text, enc.data, enc.fixups))
         if line is not None and not enc.fixups:
-            memo = _line_memo(self.target.name, self.ctx.wave_size)
+            memo = self._memo
+            if memo is None:
+                memo = self._memo = _line_memo(self.target.name, self.ctx.wave_size)
             if len(memo) >= _MEMO_LIMIT:
                 memo.clear()
             memo[line] = (enc.data, text)

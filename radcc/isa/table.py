@@ -50,10 +50,11 @@ class OperandSpec:
     type: str = ""
     is_def: bool = False
     fixed: str = ""
+    # size in dwords, max(1, ceil(bits / 32)); a field (not a property): encoders ask often
+    dwords: int = field(init=False, repr=False, compare=False)
 
-    @property
-    def dwords(self) -> int:
-        return max(1, (self.bits + 31) // 32)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "dwords", max(1, (self.bits + 31) // 32))
 
 
 @dataclass(frozen=True, slots=True)
