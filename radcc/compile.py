@@ -5,15 +5,14 @@
     res.code_object, res.asm, res.stats, res.kernel_name, res.arg_layout, res.timings
 
 Stages (each timed, seconds in ``res.timings``): ``parse`` (SPIR-V to MIR),
-``mid-level`` (MIR optimisation and the MIR lowering passes that exist, then
-divergence analysis), ``isel`` (instruction selection), ``back end``
-(`radcc.pipeline.run_pipeline` and ``lower_to_hw`` if it did not run) and
-``emit`` (assembly and code object).
+``mid-level`` (`radcc.frontend.opt.lower_for_isel`: MIR optimisation and the
+lowering into the form isel receives, docs/mir.md; then divergence analysis),
+``isel`` (instruction selection), ``back end`` (`radcc.pipeline.run_pipeline`
+and ``lower_to_hw`` if it did not run) and ``emit`` (assembly and code object).
 """
 
 from __future__ import annotations
 
-import importlib
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -21,26 +20,15 @@ from typing import Any
 
 from radcc.frontend.divergence import divergence_analysis
 from radcc.frontend.mir import MirShader
-from radcc.frontend.opt import optimize
+from radcc.frontend.opt import LOWERING, PASSES, lower_for_isel, optimize
 from radcc.frontend.spirv_to_mir import spirv_to_mir
 from radcc.isel import ArgLayout, select_program
 from radcc.target import get_target
 
-# MIR lowering passes that may run after optimisation when their modules exist
-# (radcc/frontend/opt/<module>.py defining <function>(shader) -> bool), in this order.
-# Only those named in `mir_lowerings` (default `DEFAULT_LOWERINGS`) run: isel selects
-# continue constructs, vectors, 64-bit integers and division itself.
-MIR_LOWERINGS: tuple[tuple[str, str], ...] = (
-    ("lower_continue", "lower_continue_constructs"),
-    ("lower_vec", "lower_vectors"),
-    ("lower_int64", "lower_int64"),
-    ("lower_div_const", "lower_div_by_constants"),
-    ("unroll", "unroll_loops"),
-    ("lower_locals", "lower_local_arrays"),
-)
-
-
-DEFAULT_LOWERINGS: frozenset[str] = frozenset()
+# `mir_lowerings` (debugging): instead of `lower_for_isel`, run `optimize` and then only
+# the named passes of `radcc.frontend.opt.PASSES`, in `LOWERING`'s order (each followed
+# by `optimize`). The default (None) is the whole `lower_for_isel` (docs/mir.md "What
+# isel receives").
 
 
 class CompileError(Exception):
@@ -59,19 +47,13 @@ class CompileResult:
     timings: dict[str, float] = field(default_factory=dict)
 
 
-def _lowerings(enabled: set[str] | None) -> list[tuple[str, Callable[[MirShader], Any]]]:
-    out = []
-    for mod, fn in MIR_LOWERINGS:
-        if enabled is not None and mod not in enabled:
-            continue
-        try:
-            m = importlib.import_module(f"radcc.frontend.opt.{mod}")
-        except ImportError:
-            continue
-        f = getattr(m, fn, None)
-        if callable(f):
-            out.append((fn, f))
-    return out
+def _lowerings(enabled: set[str]) -> list[tuple[str, Callable[[MirShader], Any]]]:
+    """The passes of `LOWERING` named in `enabled`, in order (unknown names: an error)."""
+    unknown = enabled - set(PASSES)
+    if unknown:
+        raise CompileError(f"unknown MIR lowering(s): {', '.join(sorted(unknown))}")
+    order = [n for n in LOWERING if n in enabled] + sorted(enabled - set(LOWERING))
+    return [(n, PASSES[n]) for n in dict.fromkeys(order)]
 
 
 def compile_spirv(spirv: bytes, *, mcpu: str = "gfx1100", wave_size: int = 32,
@@ -96,16 +78,18 @@ def compile_spirv(spirv: bytes, *, mcpu: str = "gfx1100", wave_size: int = 32,
     shader = spirv_to_mir(spirv, entry=entry, spec=spec)
     timings["parse"] = time.perf_counter() - t0
     t0 = time.perf_counter()
-    optimize(shader, print_after=pa & {"all", "vars_to_ssa", "copy_prop", "constant_folding",
-                                       "algebraic", "cse", "dce"})
-    enabled = set(DEFAULT_LOWERINGS if mir_lowerings is None else mir_lowerings)
-    for name, fn in _lowerings(enabled):
-        if fn(shader):
-            optimize(shader)
-        if name in pa:
-            from radcc.frontend.mir_print import print_shader
+    mir_pa = pa & ({"all"} | set(PASSES))
+    if mir_lowerings is None:
+        lower_for_isel(shader, wave_size, print_after=mir_pa)
+    else:
+        optimize(shader, print_after=mir_pa)
+        for name, fn in _lowerings(set(mir_lowerings)):
+            if fn(shader):
+                optimize(shader)
+            if name in pa:
+                from radcc.frontend.mir_print import print_shader
 
-            print(f"// MIR after {name}\n{print_shader(shader)}")
+                print(f"// MIR after {name}\n{print_shader(shader)}")
     divergence_analysis(shader)
     if "divergence" in pa:
         from radcc.frontend.mir_print import print_shader

@@ -52,11 +52,17 @@ VALU_UNARY = {
     "ffract": "v_fract_f32", "fsqrt": "v_sqrt_f32", "frsq": "v_rsq_f32", "frcp": "v_rcp_f32",
     "fexp2": "v_exp_f32", "flog2": "v_log_f32", "ffrexp_sig": "v_frexp_mant_f32",
     "ffrexp_exp": "v_frexp_exp_i32_f32", "find_lsb": "v_ctz_i32_b32",
+    "fsin_amd": "v_sin_f32", "fcos_amd": "v_cos_f32",
 }
 VALU_UNARY64 = {"ffloor": "v_floor_f64", "fceil": "v_ceil_f64", "ftrunc": "v_trunc_f64",
                 "fround_even": "v_rndne_f64", "ffract": "v_fract_f64", "fsqrt": "v_sqrt_f64",
                 "frsq": "v_rsq_f64", "frcp": "v_rcp_f64", "ffrexp_sig": "v_frexp_mant_f64",
                 "ffrexp_exp": "v_frexp_exp_i32_f64"}
+# machine-level ops of the isel lowering (docs/mir.md "What isel receives"; `_machine_op`)
+MACHINE_OPS = frozenset({
+    "pack_64_2x32_split", "unpack_64_2x32_split_x", "unpack_64_2x32_split_y", "ubfe", "ibfe",
+    "bfm", "bfi", "pack_half_2x16_split", "unpack_half_2x16_split_x",
+    "unpack_half_2x16_split_y"})
 # comparisons: (VALU stem, SALU 32-bit opcode or None)
 CMP = {
     "ieq": ("eq_{u}", "s_cmp_eq_u32"), "ine": ("ne_{u}", "s_cmp_lg_u32"),
@@ -137,6 +143,8 @@ class AluMixin(IselBase):
             return self._compare(ins, srcs)
         if d.bit_size == 1 or op == "bcsel":
             return self._bool_or_select(ins, d, srcs)
+        if op in MACHINE_OPS:
+            return self._machine_op(ins, d, srcs)
         m = CONVERSION.match(op)
         if m:
             return self._convert(ins, d, srcs[0])
@@ -244,6 +252,51 @@ class AluMixin(IselBase):
         if op in ("udiv", "umod", "idiv", "irem", "imod"):
             return self._idiv32(op, srcs[0], srcs[1])
         raise unsupported(ins)
+
+    # -- machine-level ops of the isel lowering -------------------------------------------
+    def _machine_op(self, ins: Instr, d: Value, srcs: list[Comp]) -> Comp:
+        """`MACHINE_OPS`: hardware semantics (offsets and counts modulo 32)."""
+        op = ins.op
+        uniform = not d.divergent
+        if op == "pack_64_2x32_split":
+            lo, hi = srcs
+            if isinstance(lo, Const) and isinstance(hi, Const):
+                return Const(64, (lo.value & 0xFFFFFFFF) | (hi.value & 0xFFFFFFFF) << 32)
+            if uniform:
+                return self.b.create_vector(s2, self.sgpr(lo), self.sgpr(hi)).temp
+            return self.b.create_vector(v2, self.vgpr(lo), self.vgpr(hi)).temp
+        if op.startswith("unpack_64_2x32_split"):
+            half = self.halves(srcs[0])[op[-1] == "y"]
+            return self.uniform_result(half, uniform) if isinstance(half, Temp) else half
+        t: Temp
+        if op in ("ubfe", "ibfe"):
+            x, off, cnt = srcs
+            if uniform and isinstance(off, Const) and isinstance(cnt, Const):
+                packed = (off.value & 31) | (cnt.value & 31) << 16
+                return self.salu("s_bfe_u32" if op == "ubfe" else "s_bfe_i32", s1, x,
+                                 Const(32, packed))
+            t = self.valu("v_bfe_u32" if op == "ubfe" else "v_bfe_i32", v1, x, off, cnt)
+        elif op == "bfm":
+            if uniform:
+                return self.salu("s_bfm_b32", s1, srcs[0], srcs[1])
+            t = self.valu("v_bfm_b32", v1, srcs[0], srcs[1])
+        elif op == "bfi":
+            mask, ins_, base = srcs
+            if uniform:
+                a = self.salu("s_and_b32", s1, mask, ins_)
+                bb = self.salu("s_and_not1_b32", s1, base, mask)
+                return self.salu("s_or_b32", s1, a, bb)
+            t = self.valu("v_bfi_b32", v1, mask, ins_, base)
+        elif op == "pack_half_2x16_split":
+            lo = self.valu("v_cvt_f16_f32", v1, srcs[0])
+            hi = self.valu("v_cvt_f16_f32", v1, srcs[1])
+            t = self.valu("v_pack_b32_f16", v1, lo, hi)
+        else:  # unpack_half_2x16_split_x/y
+            x = srcs[0]
+            if op.endswith("_y"):
+                x = self.valu("v_lshrrev_b32", v1, Const(32, 16), x)
+            t = self.valu("v_cvt_f32_f16", v1, x)
+        return self.uniform_result(t, uniform)
 
     def _full_width_fix(self, cnt: Comp, r: Temp, full: Comp) -> Temp:
         """v_bfe/v_bfm take the count modulo 32; NIR's count of 32 means everything."""

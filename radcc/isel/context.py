@@ -244,7 +244,7 @@ class IselBase:
         """A boolean as a lane mask."""
         if isinstance(x, Const):
             return self.new_lane_mask(self.b.sop1(
-                self.lm_op("mov"), self.lm, self.lm_all() if x.value else Operand.c32(0),
+                self.lm_op("mov"), self.lm, self.lm_all() if x.value else self.lm_zero(),
                 scc=False).temp)
         if self.is_lane_mask(x):
             return x
@@ -256,6 +256,10 @@ class IselBase:
     def lm_all(self) -> Operand:
         """Every lane (a 64-bit -1 in wave64: a 32-bit literal would zero-extend)."""
         return Operand.c64((1 << 64) - 1) if self.wave == 64 else Operand.c32(0xFFFFFFFF)
+
+    def lm_zero(self) -> Operand:
+        """No lane (a 64-bit constant in wave64)."""
+        return Operand.c64(0) if self.wave == 64 else Operand.c32(0)
 
     def is_lane_mask(self, t: Temp) -> bool:
         return t.id in self.lane_masks

@@ -73,8 +73,19 @@ class MemoryMixin(IselBase):
         rc = RegClass(RegType.VGPR if vgpr else RegType.SGPR, 4 * self._dwords(v))
         return self.b.create_vector(rc, *regs).temp
 
-    def _offset_parts(self, off: Value) -> tuple[Comp | None, int]:
-        """(dynamic part or None, constant part) of a byte offset."""
+    @staticmethod
+    def _address(ins: Instr) -> tuple[Value, int]:
+        """The byte address of a memory intrinsic: (the address source, the constant
+        ``attrs["offset"]`` fold_offsets moved out of it; docs/mir.md "Memory")."""
+        k = 1 if ins.op.startswith("store_") else 0
+        return ins.srcs[k], int(ins.attrs.get("offset", 0))
+
+    def _offset_parts(self, off: Value, extra: int = 0) -> tuple[Comp | None, int]:
+        """(dynamic part or None, constant part) of a byte offset plus `extra`."""
+        dyn, k = self._offset_parts0(off)
+        return dyn, k + extra
+
+    def _offset_parts0(self, off: Value) -> tuple[Comp | None, int]:
         c = self.comp(off, 0)
         if isinstance(c, Const):
             return None, c.value
@@ -88,8 +99,8 @@ class MemoryMixin(IselBase):
                     return other, k.value
         return c, 0
 
-    def _voffset(self, off: Value) -> tuple[Temp, int]:
-        dyn, k = self._offset_parts(off)
+    def _voffset(self, off: Value, extra: int = 0) -> tuple[Temp, int]:
+        dyn, k = self._offset_parts(off, extra)
         if dyn is None:
             return self.vgpr(Const(32, k)), 0
         if k not in GLOBAL_OFFSET:
@@ -111,22 +122,21 @@ class MemoryMixin(IselBase):
         if op == "load_shared":
             self.set(d, self._ds_load(ins, d))
             return
+        if op == "load_scratch":
+            self.set(d, self._scratch_load(ins, d))
+            return
         push = op == "load_push_constant"
         base = self.kernarg if push else self._base(ins)
         extra = (self.args.push_offset or 0) if push else 0
-        off = ins.srcs[0]
+        off, k0 = self._address(ins)
         n = self._dwords(d)
         smem_ok = not d.divergent and not off.divergent
-        dyn, k = self._offset_parts(off)
+        dyn, k = self._offset_parts(off, k0)
         if smem_ok and k % 4 == 0 and (ins.attrs.get("align", 4) >= 4):
             self.set(d, self._smem_load(base, dyn, k + extra, d, n))
             return
-        if push:
-            k += extra
-            voff, imm = self._voffset(off)
-            imm += extra
-        else:
-            voff, imm = self._voffset(off)
+        voff, imm = self._voffset(off, k0)
+        imm += extra
         if imm not in GLOBAL_OFFSET:
             voff = self.valu("v_add_nc_u32", v1, Const(32, imm), voff)
             imm = 0
@@ -176,14 +186,18 @@ class MemoryMixin(IselBase):
         return self._split(t, d)
 
     def select_store(self, ins: Instr) -> None:
-        val, off = ins.srcs
+        val = ins.srcs[0]
+        off, k0 = self._address(ins)
         if val.bit_size not in (32, 64):
             raise unsupported(ins, f"{val.bit_size}-bit stores are not selected yet")
         if ins.op == "store_shared":
-            self._ds_store(val, off)
+            self._ds_store(val, off, k0)
+            return
+        if ins.op == "store_scratch":
+            self._scratch_store(val, off, k0)
             return
         base = self._base(ins)
-        voff, imm = self._voffset(off)
+        voff, imm = self._voffset(off, k0)
         data = self._join(val, True)
         n = self._dwords(val)
         if n <= 4:
@@ -206,9 +220,43 @@ class MemoryMixin(IselBase):
                                             Operand.c32(self.args.sizes[key])]).temp  # type: ignore
         self.set(d, [self.to_class(t, self.rc(d))])
 
+    # -- scratch (private memory) --------------------------------------------------------
+    # ``scratch_*`` with a VGPR byte offset and saddr ``off``: with the private segment
+    # enabled (config['scratch_size'] -> enable_private_segment, docs/abi.md) GFX11's
+    # architected flat scratch adds the wave's scratch base itself.
+    def _scratch_addr(self, off: Value, extra: int) -> tuple[Temp, int]:
+        return self._voffset(off, extra)
+
+    def _scratch_load(self, ins: Instr, d: Value) -> list[Comp]:
+        voff, imm = self._scratch_addr(*self._address(ins))
+        n = self._dwords(d)
+        parts: list[Temp] = []
+        done = 0
+        while done < n:
+            m = min(4, n - done)
+            parts.append(self.b.inst(f"scratch_load_{_VEC[m]}", [_vgpr_rc(m)],
+                                     [voff, _no_saddr()], offset=imm + 4 * done).temp)
+            done += m
+        t = parts[0] if len(parts) == 1 else self._concat(parts, True)
+        if not d.divergent:
+            t = self.b.pseudo("p_as_uniform", [_sgpr_rc(n)], [t]).temp
+        return self._split(t, d)
+
+    def _scratch_store(self, val: Value, off: Value, extra: int) -> None:
+        voff, imm = self._scratch_addr(off, extra)
+        data = self._join(val, True)
+        n = self._dwords(val)
+        regs = [data] if n <= 4 else list(self.b.split_vector(data, *([v1] * n)).temps)
+        for i in range(0, n, 4):
+            m = min(4, n - i)
+            chunk = data if n <= 4 else regs[i] if m == 1 else self.b.create_vector(
+                _vgpr_rc(m), *regs[i:i + m]).temp
+            self.b.inst(f"scratch_store_{_VEC[m]}", [], [voff, chunk, _no_saddr()],
+                        offset=imm + 4 * i)
+
     # -- shared memory -------------------------------------------------------------------
-    def _ds_addr(self, off: Value) -> tuple[Temp, int]:
-        dyn, k = self._offset_parts(off)
+    def _ds_addr(self, off: Value, extra: int = 0) -> tuple[Temp, int]:
+        dyn, k = self._offset_parts(off, extra)
         if dyn is None:
             return self.vgpr(Const(32, k)), 0
         if not 0 <= k < 65536:
@@ -216,7 +264,7 @@ class MemoryMixin(IselBase):
         return self.vgpr(dyn), k
 
     def _ds_load(self, ins: Instr, d: Value) -> list[Comp]:
-        addr, k = self._ds_addr(ins.srcs[0])
+        addr, k = self._ds_addr(*self._address(ins))
         n = self._dwords(d)
         align = int(ins.attrs.get("align", 4))
         parts: list[Temp] = []
@@ -236,8 +284,8 @@ class MemoryMixin(IselBase):
             t = self.b.pseudo("p_as_uniform", [_sgpr_rc(n)], [t]).temp
         return self._split(t, d)
 
-    def _ds_store(self, val: Value, off: Value) -> None:
-        addr, k = self._ds_addr(off)
+    def _ds_store(self, val: Value, off: Value, extra: int = 0) -> None:
+        addr, k = self._ds_addr(off, extra)
         data = self._join(val, True)
         n = self._dwords(val)
         align = val.bit_size // 8
@@ -262,7 +310,7 @@ class MemoryMixin(IselBase):
         shared = ins.op.startswith("shared")
         w = "64" if bits == 64 else "32"
         if shared:
-            addr, k = self._ds_addr(ins.srcs[0])
+            addr, k = self._ds_addr(*self._address(ins))
             if aop == "cmpxchg":
                 cmp_, new = (self.vgpr(self.comp(s, 0), bits) for s in ins.srcs[1:])
                 opc = f"ds_cmpstore_rtn_b{w}"
@@ -275,7 +323,7 @@ class MemoryMixin(IselBase):
                                 [addr, data], offset=k).temp
         else:
             base = self._base(ins)
-            voff, imm = self._voffset(ins.srcs[0])
+            voff, imm = self._voffset(*self._address(ins))
             if aop == "cmpxchg":
                 cmp_, new = (self.vgpr(self.comp(s, 0), bits) for s in ins.srcs[1:])
                 data = self.b.create_vector(_vgpr_rc(2 * bits // 32), new, cmp_).temp
@@ -370,6 +418,11 @@ class MemoryMixin(IselBase):
         if self.wave == 64:
             t = self.valu("v_mbcnt_hi_u32_b32", v1, Const(32, 0xFFFFFFFF), t)
         return t
+
+
+def _no_saddr() -> Operand:
+    """saddr ``off``: an undef SGPR operand."""
+    return Operand(rc=s1, undef=True)
 
 
 def _sgpr_rc(n: int):  # type: ignore[no-untyped-def]

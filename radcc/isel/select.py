@@ -3,7 +3,7 @@
 ACO's three steps (seeds/001 "Instruction Selection"): the divergence analysis
 has run (``value.divergent``); register classes follow from it
 (`IselBase.rc`); then each MIR instruction is selected in program order
-(`CfMixin` for control flow, `AluMixin`, `MemoryMixin`).
+(`CfMixin` for control flow, `AluMixin`, `MemoryMixin`, `SubgroupMixin`).
 
 The entry block defines the ABI registers (docs/abi.md) with ``p_startpgm``
 and loads every binding's base address from the kernarg segment.
@@ -24,10 +24,12 @@ from .cf import CfMixin
 from .context import Const, IselError, unsupported
 from .kernargs import ArgLayout, layout
 from .memory import MemoryMixin
+from .subgroup import SUBGROUP_INTRINSICS, SubgroupMixin
 
 _SYSTEM = frozenset(SYSTEM_VALUES.split())
-_LOADS = frozenset({"load_ssbo", "load_ubo", "load_push_constant", "load_shared"})
-_STORES = frozenset({"store_ssbo", "store_shared"})
+_LOADS = frozenset({"load_ssbo", "load_ubo", "load_push_constant", "load_shared",
+                    "load_scratch"})
+_STORES = frozenset({"store_ssbo", "store_shared", "store_scratch"})
 _ATOMICS = frozenset({"ssbo_atomic", "ssbo_atomic_swap", "shared_atomic",
                       "shared_atomic_swap"})
 
@@ -38,7 +40,7 @@ class IselResult:
     args: ArgLayout
 
 
-class Selector(CfMixin, AluMixin, MemoryMixin):
+class Selector(SubgroupMixin, CfMixin, AluMixin, MemoryMixin):
     def __init__(self, shader: MirShader, target: Target, wave_size: int, name: str) -> None:
         self.shader = shader
         self.init_base(Program(target, wave_size=wave_size, name=name))
@@ -70,6 +72,8 @@ class Selector(CfMixin, AluMixin, MemoryMixin):
         self.finish_cfg()
         p.config["lds_size"] = self.shader.shared_size
         p.config["kernarg_size"] = self.args.size
+        if self.shader.scratch_size:
+            p.config["scratch_size"] = -(-self.shader.scratch_size // 4) * 4
         return p
 
     def select_instr(self, ins: Instr) -> None:  # type: ignore[override]
@@ -88,6 +92,8 @@ class Selector(CfMixin, AluMixin, MemoryMixin):
             self.set(d, [Const(d.bit_size, 0)] * d.num_components)
         elif op in ALU_OPS:
             self.select_alu(ins)
+        elif op in SUBGROUP_INTRINSICS:
+            self.select_subgroup(ins)
         elif op in _SYSTEM:
             self.select_system_value(ins)
         elif op in _LOADS:

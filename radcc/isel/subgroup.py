@@ -405,8 +405,11 @@ class SubgroupMixin(IselBase):
         if how == "index" and self._sgx_uniform(arg):
             return self.b.vop3("v_readlane_b32", s1, x, self.operand(arg)).temp
         if isinstance(arg, Const):
-            if how == "xor":
-                return self._sgx_xor_lanes(x, arg.value & (self.wave - 1))
+            m = arg.value & (self.wave - 1)
+            # one lane move only: a second one (v_permlane64 and a DPP/permlanex16 step)
+            # would read the first one's result in lanes EXEC left unwritten
+            if how == "xor" and not (m & 32 and m & 31):
+                return self._sgx_xor_lanes(x, m)
             if how == "quad":
                 k = arg.value & 3
                 return self._sgx_dpp_mov(x, {"quad_perm": [k, k, k, k]})

@@ -13,7 +13,6 @@ import numpy as np
 import pytest
 
 from radcc.oracle import spirv_tools
-from tests.isel.test_subgroup_glsl import _subgroup_selector  # noqa: F401 (autouse fixture)
 
 SHADER = Path(__file__).parent / "glsl" / "sg_extra.comp"
 N = 128

@@ -3,8 +3,7 @@ compiled by radcc with `radcc.isel.subgroup` and run in strict radcc.emu, wave32
 and wave64, against the suite's NumPy references (validated on lavapipe by
 tests/e2e/test_glsl_lavapipe.py).
 
-Until the selector dispatches `SUBGROUP_INTRINSICS` to `select_subgroup`
-itself, the test installs a selector with `SubgroupMixin` (a no-op once it does).
+The selector dispatches `SUBGROUP_INTRINSICS` to `SubgroupMixin.select_subgroup`.
 """
 
 from __future__ import annotations
@@ -12,7 +11,6 @@ from __future__ import annotations
 import pytest
 
 import radcc.isel.select as select_mod
-from radcc.frontend.mir import Instr
 from radcc.isel.subgroup import SUBGROUP_INTRINSICS, SubgroupMixin
 from tests.e2e.glsl.cases import CASES
 from tests.e2e.glsl_harness import Case, check, radcc_available, run_radcc
@@ -23,18 +21,8 @@ NAMES = ("builtins_subgroup", "sg_basic", "sg_vote", "sg_ballot", "sg_reduce", "
 SG_CASES = [c for c in CASES if c.name in NAMES]
 
 
-class _SubgroupSelector(SubgroupMixin, select_mod.Selector):  # type: ignore[misc]
-    def select_instr(self, ins: Instr) -> None:  # type: ignore[override]
-        if ins.op in SUBGROUP_INTRINSICS:
-            self.select_subgroup(ins)
-        else:
-            super().select_instr(ins)
-
-
-@pytest.fixture(autouse=True)
-def _subgroup_selector(monkeypatch: pytest.MonkeyPatch) -> None:
-    if not issubclass(select_mod.Selector, SubgroupMixin):
-        monkeypatch.setattr(select_mod, "Selector", _SubgroupSelector)
+def test_selector_selects_subgroup_ops() -> None:
+    assert issubclass(select_mod.Selector, SubgroupMixin)
 
 
 def test_all_subgroup_cases_found() -> None:
