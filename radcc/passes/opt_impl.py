@@ -270,11 +270,19 @@ class _Opt:
             c = self.const_of(o)
             if c is None:
                 continue
+            mods = _slot_mods(instr, i)
+            if mods != (0, 0):
+                # a modifier on a constant: apply it to the value (32-bit float slots)
+                if c[1] != 4:
+                    continue
+                v = c[0] & 0x7FFFFFFF if mods[1] else c[0]
+                c = (v ^ SIGN if mods[0] else v, 4)
             k = Operand(const=c[0], const_bytes=c[1])
             ops = list(instr.operands)
             ops[i] = k
             if self.legal(instr, ops):
                 self.set_operand(instr, i, k)
+                _clear_slot_mods(instr, i)
                 continue
             if instr.format == "VOP2" and i == 1 and len(ops) == 2:
                 rev = instr.opcode if instr.opcode in _COMMUTATIVE else _REVERSE.get(instr.opcode)
@@ -285,14 +293,14 @@ class _Opt:
                     if self.legal(instr, sw):
                         self.set_operand(instr, 1, instr.operands[0])
                         self.set_operand(instr, 0, k)
-                        continue
+                        continue  # VOP2: no modifiers
                     instr.opcode = old
             if instr.format in ("VOP1", "VOP2") and self.uses[o.temp.id] == 1 and \
                     not instr.fields and not any(x.phys is not None for x in instr.operands):
                 fmt = self.vop3_format(instr.opcode)
                 if fmt is not None and self.legal(instr, ops, fmt):
                     instr.format = fmt
-                    self.set_operand(instr, i, k)
+                    self.set_operand(instr, i, k)  # VOP1/VOP2 had no modifiers
 
     # -- source modifiers ----------------------------------------------------------------
     def mod_source(self, o: Operand) -> tuple[Operand, bool, bool] | None:
@@ -427,8 +435,11 @@ class _Opt:
                 continue
             mneg = _mod_list(m.fields.get("neg"), 2)
             mabs = _mod_list(m.fields.get("abs"), 2)
-            if neg[i]:
-                mneg[0] ^= 1
+            if neg[i]:  # negate the product through a factor that is not a constant
+                j = 0 if a.const is None else 1 if b.const is None else -1
+                if j < 0:
+                    continue
+                mneg[j] ^= 1
             fneg = [mneg[0], mneg[1], neg[1 - i]]
             fabs = [mabs[0], mabs[1], abs_[1 - i]]
             fma = "v_fma_f64" if wide else "v_fma_f32"
@@ -662,6 +673,7 @@ class _Opt:
                         new = self.shrink_fma(instr)
                         if new is not None:
                             instr = new
+                        _consts_without_mods(instr)
                 out.append(instr)
             b.instructions = out
         if self.renames:
@@ -716,6 +728,38 @@ def _inverse_cmp(opcode: str) -> str | None:
     table = _INVERSE_FCMP if ty.startswith("f") else _INVERSE_CMP
     inv = table.get(cond)
     return None if inv is None else f"v_cmp_{inv}_{ty}"
+
+
+def _consts_without_mods(instr: Instruction) -> None:
+    """Apply neg/abs of 32-bit constant sources to their values (the assembly
+    syntax has no modifier on a literal: ``-0x40400000`` is another integer)."""
+    if "neg" not in instr.fields and "abs" not in instr.fields:
+        return
+    for i, o in enumerate(instr.operands[:3]):
+        if o.const is None or o.const_bytes != 4:
+            continue
+        n, a = _slot_mods(instr, i)
+        if n or a:
+            v = o.const & 0x7FFFFFFF if a else o.const
+            instr.operands[i] = Operand(const=v ^ SIGN if n else v, const_bytes=4)
+            _clear_slot_mods(instr, i)
+
+
+def _slot_mods(instr: Instruction, i: int) -> tuple[int, int]:
+    """(neg, abs) of source i."""
+    neg = instr.fields.get("neg") or ()
+    abs_ = instr.fields.get("abs") or ()
+    return (int(bool(neg[i])) if i < len(neg) else 0,  # type: ignore[arg-type,index]
+            int(bool(abs_[i])) if i < len(abs_) else 0)  # type: ignore[arg-type,index]
+
+
+def _clear_slot_mods(instr: Instruction, i: int) -> None:
+    for key in ("neg", "abs"):
+        v = instr.fields.get(key)
+        if v and i < len(v):  # type: ignore[arg-type]
+            lst = [int(bool(x)) for x in v]  # type: ignore[union-attr]
+            lst[i] = 0
+            _set_mods(instr, key, lst)
 
 
 def _mod_list(v: object, n: int) -> list[int]:

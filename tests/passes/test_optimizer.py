@@ -15,6 +15,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from radcc.ir.matcher import assert_ir_matches
 from radcc.ir.parser import parse_program
@@ -393,3 +395,83 @@ def test_unused_phi_is_removed_and_copies_propagate():
         >> p_unit_test %p
         """)
     same_meaning(text, p)
+
+
+# -- random programs: value numbering + optimizer keep the meaning ---------------------------
+@settings(derandomize=True, max_examples=40, deadline=None, database=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(st.data())
+def test_random_programs_keep_their_meaning(data):  # type: ignore[no-untyped-def]
+    """randprog's programs (integer VALU/SALU, loads, stores, divergent control flow)
+    after lower_phis, value numbering and the optimizer give the buffers the
+    selected program gives in the IR interpreter, and stay valid SSA."""
+    from radcc.ir.interp import run_kernel
+    from radcc.ir.randprog import GenConfig, generate, kernel_inputs, lower
+    from radcc.passes.lower_phis import lower_phis
+    from radcc.target import get_target
+
+    try:
+        from radcc.passes.value_numbering import value_numbering
+    except ImportError:
+        from radcc.passes.vn_impl import value_numbering
+
+    wave = data.draw(st.sampled_from([32, 64]))
+    lanes = data.draw(st.sampled_from([32, 48, 64]))
+    prog_ = generate(lambda lo, hi: data.draw(st.integers(lo, hi)), GenConfig(lanes=lanes))
+    args = kernel_inputs(prog_, 3)
+    p = lower(prog_, get_target("gfx1100"), wave)
+    want = run_kernel(p, args, 1, lanes, wave_size=wave).buffers["out"]
+    lower_phis(p)
+    dominator_tree(p)
+    value_numbering(p)
+    validate_ir(p, "value_numbering")
+    optimize(p)
+    validate_ir(p, "optimizer")
+    got = run_kernel(p, args, 1, lanes, wave_size=wave).buffers["out"]
+    assert (got == want).all()
+
+
+def test_no_modifier_on_a_constant():
+    """neg/abs that would land on a constant change the constant instead (the
+    assembly syntax has no modifier on a literal)."""
+    check(EXACT + """   v1: %5 = v_mul_f32 0x40400000, %21
+   v1: %6 = v_sub_f32 %23, %5
+   v1: %7 = v_mov_b32 0x40400000
+   v1: %8 = v_add_f32_e64 %21, %7 neg:[0,1]
+   v1: %9 = v_mov_b32 2
+   v1: %10 = v_mul_f32_e64 %9, %23 abs:[0,1] neg:[1,0]
+   p_unit_test %6, %8, %10
+""", """
+        v1: %a = v_fma_f32 0x40400000, %p, %q neg:[0,1,0]
+        >> v1: %b = v_add_f32_e64 %p, 0xc0400000
+        >> v1: %c = v_mul_f32_e64 0x80000002, %q abs:[0,1]
+        >> p_unit_test %a, %b, %c
+        """)
+
+
+def test_pipeline_runs_both_phases_unless_novn_noopt():
+    import io
+
+    from radcc.pipeline import DebugOptions, available_passes, run_pipeline
+
+    names = {s.name for s, _ in available_passes()}
+    if not {"value_numbering", "optimizer"} <= names:
+        pytest.skip("the phases are not in the pipeline yet")
+    text = prog("""   v1: %5 = v_mov_b32 0x3fc00000
+   v1: %6 = v_add_f32 %5, %1
+   v1: %7 = v_add_f32 %5, %1
+   p_unit_test %6, %7
+""")
+    p = parse_program(text)
+    r = run_pipeline(p, DebugOptions.parse("validateir,novn,noopt"), stop_after="optimizer",
+                     stream=io.StringIO())
+    assert {"value_numbering", "optimizer"} <= set(r.skipped)
+    assert print_program(p).count("v_add_f32") == 2 and "v_mov_b32" in print_program(p)
+    p = parse_program(text)
+    r = run_pipeline(p, DebugOptions.parse("validateir"), stop_after="optimizer",
+                     stream=io.StringIO())
+    assert {"value_numbering", "optimizer"} <= set(r.ran)
+    assert_ir_matches(p, """
+        v1: %a = v_add_f32 0x3fc00000, %x
+        >> p_unit_test %a, %a
+        """)
