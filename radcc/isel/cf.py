@@ -58,6 +58,8 @@ class CfMixin(IselBase):
         self.has_branch = False
         self.has_divergent_branch = False
         self.pe_break = self.pe_continue = False
+        # set by an if whose both sides jump: the rest of the statement list is dead
+        self.unreachable = False
         self.mblock: MBlock | None = None
         self.next_of: dict[int, MBlock] = {}  # id(If/Loop) -> block after it
         self.prev_of: dict[int, MBlock] = {}
@@ -205,6 +207,11 @@ class CfMixin(IselBase):
                 self.select_block(n)
             elif isinstance(n, If):
                 self.select_if(n)
+                if self.unreachable:
+                    # both sides jumped: nothing after the if runs (NIR would have
+                    # removed it); its values only reach phis of dead edges
+                    self.unreachable = False
+                    break
             else:
                 self.select_loop(n)
             rest = lst[i + 1:]
@@ -269,7 +276,8 @@ class CfMixin(IselBase):
             self.edge(then_end, endif, linear=False)
             preds.append((then_end, snap))
         then_end.kind |= K.UNIFORM
-        self.has_divergent_branch = False
+        # a region that ended in a jump on every path leaves the endif logically
+        # unreachable: has_divergent_branch stays set for the enclosing construct
         els = self.insert(self.new(K.UNIFORM))
         self.edge(bif, els, logical=False)
         self.branch(els)
@@ -350,7 +358,14 @@ class CfMixin(IselBase):
         self.update_exec_info()
         self.insert(endif)
         if not preds:
-            raise IselError("instruction selection: both sides of a divergent if jump")
+            # both sides jump (break/continue/return): the endif has linear
+            # predecessors only and what follows it is logically unreachable
+            # (ACO's end_divergent_if with a divergent branch on both sides)
+            self.logical_start(endif)
+            for v in values:
+                self.vmap[v] = [Const(1 if v.bit_size == 1 else v.bit_size, 0)]
+            self.unreachable = True
+            return
         self.make_phis(endif, values, preds)
         self.logical_start(endif)
 
@@ -396,6 +411,7 @@ class CfMixin(IselBase):
             self.make_phis(endif, [], [])
             for v in values:
                 self.vmap[v] = [Const(1 if v.bit_size == 1 else v.bit_size, 0)]
+            self.unreachable = True
             return
         self.insert(endif)
         self.make_phis(endif, values, preds)
@@ -446,7 +462,8 @@ class CfMixin(IselBase):
         self.stmts(n.body)
         if not self.has_branch:
             last = n.body[-1]
-            if isinstance(last, MBlock) and last.jump is None:
+            if isinstance(last, MBlock) and last.jump is None and \
+                    not self.has_divergent_branch:
                 self.run_cont(lp)
             self.latch(lp)
         self.has_branch = False
@@ -486,7 +503,8 @@ class CfMixin(IselBase):
 
     def latch(self, lp: _Loop) -> None:
         latch = self.cur
-        snap = self._snapshot(lp.header_mblock, [])
+        if not self.has_divergent_branch:
+            snap = self._snapshot(lp.header_mblock, [])
         self.logical_end(latch)
         latch.kind |= K.CONTINUE | K.UNIFORM
         if not self.has_divergent_branch:

@@ -20,11 +20,14 @@ from radcc.ir.regclass import PhysReg, s1, s2, v1
 from radcc.target import Target
 
 from .alu import AluMixin
+from .alu16 import SMALL, Alu16Mixin
 from .cf import CfMixin
 from .context import Const, IselError, unsupported
 from .kernargs import ArgLayout, layout
+from .mem16 import Mem16Mixin
 from .memory import MemoryMixin
 from .subgroup import SUBGROUP_INTRINSICS, SubgroupMixin
+from .subgroup16 import Subgroup16Mixin
 
 _SYSTEM = frozenset(SYSTEM_VALUES.split())
 _LOADS = frozenset({"load_ssbo", "load_ubo", "load_push_constant", "load_shared",
@@ -40,7 +43,8 @@ class IselResult:
     args: ArgLayout
 
 
-class Selector(SubgroupMixin, CfMixin, AluMixin, MemoryMixin):
+class Selector(Subgroup16Mixin, SubgroupMixin, CfMixin, Alu16Mixin, AluMixin, Mem16Mixin,
+               MemoryMixin):
     def __init__(self, shader: MirShader, target: Target, wave_size: int, name: str) -> None:
         self.shader = shader
         self.init_base(Program(target, wave_size=wave_size, name=name))
@@ -82,12 +86,13 @@ class Selector(SubgroupMixin, CfMixin, AluMixin, MemoryMixin):
         if op == "load_const":
             assert d is not None
             bits = d.bit_size
-            if bits not in (1, 32, 64):
+            if bits not in (1, 8, 16, 32, 64):
                 raise unsupported(ins, f"{bits}-bit constants are not selected yet")
-            self.set(d, [Const(bits, int(x)) for x in ins.attrs["value"]])
+            m = (1 << bits) - 1 if bits in SMALL else -1
+            self.set(d, [Const(bits, int(x) & m) for x in ins.attrs["value"]])
         elif op == "undef":
             assert d is not None
-            if d.bit_size not in (1, 32, 64):
+            if d.bit_size not in (1, 8, 16, 32, 64):
                 raise unsupported(ins)
             self.set(d, [Const(d.bit_size, 0)] * d.num_components)
         elif op in ALU_OPS:
