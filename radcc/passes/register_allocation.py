@@ -29,14 +29,23 @@ VGPRs are separate ranges of the same file map). It guarantees:
   registers; dead phis are removed;
 - kill flags come from liveness: a killed operand's register is free for
   the definitions of its instruction, a late-kill operand's only after;
-- demand beyond the register file raises `RegisterAllocationError` naming
-  the block and the instruction (no spilling yet);
+- as ACO's, allocation succeeds whenever the register demand (live-var
+  analysis) fits the file: fragmentation is resolved by live-range splitting
+  (`make_space` moves a few values; failing that, `repack_defs` repacks the
+  file around an instruction, values live through it, its definitions and
+  its killed operands, and `repack_entry` repacks a block's entry, live-in
+  values moved by new phis and all phi definitions, placed or not); only
+  fixed registers (precolored values, tied operands) fragmenting the file,
+  or SGPR tuple alignment, can still defeat it. Demand beyond the register
+  file raises `RegisterAllocationError` naming the block and the
+  instruction (no spilling yet);
 - ``program.config["num_sgprs"]``/``["num_vgprs"]``: 1 + the highest
   general register used (vcc, m0, exec, scc not counted).
 
 Cost: one walk over the instructions; live-in sets per block; a loop's
 instructions are revisited once to rename values that got a phi at its
-header. Live-range splitting scans the register range of one file.
+header. Live-range splitting scans the register range of one file; a
+repack sorts the values of one file.
 
 Not yet: sub-dword classes (v1b/v2b raise `RegisterAllocationError`),
 linear VGPRs beyond treating them as VGPRs that follow the linear CFG,
@@ -218,64 +227,138 @@ class _Allocator:
                 return w, moves
         raise self.error(f"no room for a {rc} (register demand exceeds the register file)")
 
-    def compact(self, rc: RegClass, immovable: set[int], killed: list[int]
-                ) -> tuple[int, list[tuple[int, int]], list[tuple[int, int]]]:
-        """Fallback of live-range splitting: repack the values of rc's file
-        (largest first) so that a window for rc appears. Returns (window,
-        moves of live values, moves of `killed` values, which may overlap the
-        window). Raises when even that fails."""
+    def pack(self, rc: RegClass, blocked: set[int], items: list[tuple[int, RegClass]]
+             ) -> dict[int, int] | None:
+        """Place `items` (key, class) in rc's register range, largest first, each
+        at the lowest aligned window free of `blocked` and of the items placed
+        before it (with stride-1 VGPRs or power-of-two SGPR tuples this packs
+        perfectly: it fails only when the sizes exceed the free registers or
+        `blocked` fragments them). Returns key -> register, or None."""
         lo, hi = self.reg_range(rc)
+        taken = [r in blocked for r in range(lo, hi)]
+        out: dict[int, int] = {}
+        for key, irc in sorted(items, key=lambda it: (-it[1].size, self.reg[it[0]]
+                                                       if it[0] >= 0 else 1 << 20)):
+            size, st = irc.size, stride(irc)
+            for w in range(0, hi - lo - size + 1, st):
+                if not any(taken[w:w + size]):
+                    taken[w:w + size] = [True] * size
+                    out[key] = lo + w
+                    break
+            else:
+                return None
+        return out
+
+    def pack_layers(self, rc: RegClass, blocked: set[int], defs_taken: set[int],
+                    kills_taken: set[int], items: list[tuple[int, RegClass, int]],
+                    joint: bool) -> dict[int, int] | None:
+        """Pack an instruction's values in two layers: registers during/after it
+        (live-through values and definitions: kind 0 and 1) and before it
+        (live-through values and killed operands: kind 0 and 2). `defs_taken` /
+        `kills_taken`: registers already taken in one layer only. Not `joint`:
+        live values first, then definitions, then killed operands, each largest
+        first (perfect for stride-1 VGPRs: the live values form a prefix);
+        `joint`: all by size, largest first (better for aligned SGPR tuples)."""
+        lo, hi = self.reg_range(rc)
+        after = [r in blocked or r in defs_taken for r in range(lo, hi)]
+        before = [r in blocked or r in kills_taken for r in range(lo, hi)]
+        order = sorted(items, key=lambda it: (
+            (-it[1].size, it[2]) if joint else (it[2], -it[1].size),
+            self.reg[it[0]] if it[0] >= 0 else 1 << 20))
+        out: dict[int, int] = {}
+        for key, irc, kind in order:
+            size, st = irc.size, stride(irc)
+            layers = (after, before) if kind == 0 else (after,) if kind == 1 else (before,)
+            for w in range(0, hi - lo - size + 1, st):
+                if not any(any(lay[w:w + size]) for lay in layers):
+                    for lay in layers:
+                        lay[w:w + size] = [True] * size
+                    out[key] = lo + w
+                    break
+            else:
+                return None
+        return out
+
+    def file_values(self, rc: RegClass) -> tuple[list[int], set[int]]:
+        """(values in rc's register range, registers blocked there)."""
+        lo, hi = self.reg_range(rc)
+        vals: list[int] = []
+        blocked: set[int] = set()
         f = self.file
-        occ = [0] * (hi - lo)
-        live: list[int] = []
         for r in range(lo, hi):
             v = f[r]
-            if v == 0:
-                continue
-            if v < 0 or v in immovable:
-                occ[r - lo] = -1
-            elif v not in live:
+            if v < 0:
+                blocked.add(r)
+            elif v > 0 and v not in vals:
+                vals.append(v)
+        return vals, blocked
+
+    def regs_of(self, tid: int) -> range:
+        r = self.reg[tid]
+        return range(r, r + self.rc[tid].size)  # type: ignore[union-attr]
+
+    def no_room(self, rc: RegClass) -> RegisterAllocationError:
+        return self.error(f"no room for a {rc} (register demand exceeds the register file)")
+
+    def repack_defs(self, instr: Instruction, rc: RegClass, immovable: set[int],
+                    pinned: set[int], killed: list[Operand]) -> None:
+        """Live-range splitting when rc's register file is fragmented at an
+        instruction: repack the values live through it (largest first) together
+        with every definition of the instruction in that file that is not in
+        `pinned` (precolored or tied); its killed operands are repacked around the
+        live values (they may share registers with the definitions). `immovable`:
+        values that keep their register. Succeeds whenever the demand during and
+        before the instruction fits (see `pack`), unless fixed registers
+        fragment the file."""
+        same = rc.is_vgpr
+        floating = [d for d in instr.definitions if d.temp is not None
+                    and d.temp.rc.is_vgpr == same and d.temp.id not in pinned]
+        for d in floating:
+            if d.phys is not None:
+                self.clear(d.phys.reg, d.temp.rc.size, d.temp.id)  # type: ignore[union-attr]
+                d.phys = None
+        vals, blocked = self.file_values(rc)
+        pinned_regs: set[int] = set()
+        live: list[int] = []
+        for v in vals:
+            if v in pinned:
+                pinned_regs.update(self.regs_of(v))
+            elif v in immovable:
+                blocked.update(self.regs_of(v))
+            else:
                 live.append(v)
-
-        def size(v: int) -> int:
-            return self.rc[v].size  # type: ignore[union-attr]
-
-        def first(sz: int, st: int, occ: list[int]) -> int:
-            for w in range(0, hi - lo - sz + 1, st):
-                if all(occ[k] == 0 for k in range(w, w + sz)):
-                    return w
-            return -1
-
-        moves: list[tuple[int, int]] = []
-        for v in sorted(live, key=lambda v: (-size(v), self.reg[v])):
-            w = first(size(v), stride(self.rc[v]), occ)  # type: ignore[arg-type]
-            if w < 0:
-                raise self.error(f"no room for a {rc} (register demand exceeds the register "
-                                 "file)")
-            occ[w:w + size(v)] = [v] * size(v)
-            moves.append((v, lo + w))
-        win = first(rc.size, stride(rc), occ)
-        if win < 0:
-            raise self.error(f"no room for a {rc} (register demand exceeds the register file)")
-        kmoves: list[tuple[int, int]] = []
-        for v in sorted(killed, key=lambda v: (-size(v), self.reg[v])):
-            w = first(size(v), stride(self.rc[v]), occ)  # type: ignore[arg-type]
-            if w < 0:
-                raise self.error(f"no room for a {rc} (register demand exceeds the register "
-                                 "file)")
-            occ[w:w + size(v)] = [v] * size(v)
-            kmoves.append((v, lo + w))
-        return lo + win, [m for m in moves if m[1] != self.reg[m[0]]], [
-            m for m in kmoves if m[1] != self.reg[m[0]]]
-
-    def apply_compaction(self, moves: list[tuple[int, int]], kmoves: list[tuple[int, int]]
-                         ) -> None:
-        for v, _to in moves:
+        kill_fixed: set[int] = set()
+        kill_mov: list[int] = []
+        for o in killed:
+            t = o.temp
+            assert t is not None
+            if t.rc.is_vgpr != same or t.id in kill_mov:
+                continue
+            if t.id in immovable:
+                kill_fixed.update(self.regs_of(t.id))
+            else:
+                kill_mov.append(t.id)
+        items = ([(v, self.rc[v], 0) for v in live]  # type: ignore[misc]
+                 + [(-1 - k, d.temp.rc, 1) for k, d in enumerate(floating)]  # type: ignore[union-attr]
+                 + [(v, self.rc[v], 2) for v in kill_mov])  # type: ignore[misc]
+        where = self.pack_layers(rc, blocked, pinned_regs, kill_fixed, items, False)
+        if where is None:  # aligned SGPR tuples: one pass, largest first, may fit better
+            where = self.pack_layers(rc, blocked, pinned_regs, kill_fixed, items, True)
+        if where is None:
+            raise self.no_room(rc)
+        lmoves = {v: where[v] for v in live}
+        kmoves = {v: where[v] for v in kill_mov}
+        dmoves = {-1 - k: where[-1 - k] for k in range(len(floating))}
+        movers = [v for v in live if lmoves[v] != self.reg[v]]
+        for v in movers:
             self.clear(self.reg[v], self.rc[v].size, v)  # type: ignore[union-attr]
-        for v, to in moves:
-            self.move(v, to, clear=False)
-        for v, to in kmoves:
-            self.move(v, to, clear=False, fill=False)
+        for v in movers:
+            self.move(v, lmoves[v], clear=False)
+        for v in kill_mov:
+            if kmoves[v] != self.reg[v]:
+                self.move(v, kmoves[v], clear=False, fill=False)
+        for k, d in enumerate(floating):
+            self.place_def(d, dmoves[-1 - k])
 
     # -- moves ---------------------------------------------------------------
     def move(self, tid: int, new_reg: int, clear: bool = True, fill: bool = True) -> Temp:
@@ -489,6 +572,7 @@ class _Allocator:
     def place_phis(self, b: Block, created: list[Instruction], phis: list[Instruction]) -> None:
         allphis = created + phis
         todo: list[Instruction] = []
+        precolored: set[int] = set()
         for phi in allphis:
             d = phi.definitions[0]
             if d.temp is None:
@@ -499,6 +583,7 @@ class _Allocator:
                     raise self.error(f"precolored phi register {d.phys} is taken")
                 self.fill(r, d.temp.rc.size, d.temp.id)
                 self.assign(d.temp, r)
+                precolored.add(d.temp.id)
                 continue
             regs = [o.phys.reg for o in phi.operands if o.temp is not None and o.phys is not None]
             if regs and all(r == regs[0] for r in regs) and self.fits(d.temp.rc, regs[0]):
@@ -508,6 +593,8 @@ class _Allocator:
         for phi in todo:
             d = phi.definitions[0]
             assert d.temp is not None
+            if d.phys is not None:  # placed by repack_entry
+                continue
             rc = d.temp.rc
             cands: list[int] = []
             g = self.group_reg.get(self.find(d.temp.id))
@@ -527,12 +614,48 @@ class _Allocator:
                     try:
                         r, moves = self.make_space(rc, phi_ids, set())
                     except RegisterAllocationError:
-                        r, moves, _ = self.compact(rc, phi_ids, [])
+                        self.repack_entry(b, rc, created, allphis, precolored)
+                        continue
                     for v, _to in moves:
                         self.clear(self.reg[v], self.rc[v].size, v)  # type: ignore[union-attr]
                     for v, to in moves:
                         created.append(self.move_live_in_by_phi(b, v, to))
                 self.place_def(d, r)
+
+    def repack_entry(self, b: Block, rc: RegClass, created: list[Instruction],
+                     allphis: list[Instruction], precolored: set[int]) -> None:
+        """Live-range splitting at a block's entry when rc's file is fragmented:
+        repack the live-in values (moved by new phis) together with every phi
+        definition of that file, placed or not (only precolored phis stay).
+        Everything there is movable, so this succeeds whenever the demand at
+        the entry fits (see `pack`)."""
+        same = rc.is_vgpr
+        floating = [x.definitions[0] for x in allphis if x.definitions[0].temp is not None
+                    and x.definitions[0].temp.rc.is_vgpr == same
+                    and x.definitions[0].temp.id not in precolored]
+        for d in floating:
+            if d.phys is not None:
+                self.clear(d.phys.reg, d.temp.rc.size, d.temp.id)  # type: ignore[union-attr]
+                d.phys = None
+        vals, blocked = self.file_values(rc)
+        live: list[int] = []
+        for v in vals:
+            if v in precolored:
+                blocked.update(self.regs_of(v))
+            else:
+                live.append(v)
+        items = [(v, self.rc[v]) for v in live] + [  # type: ignore[misc]
+            (-1 - k, d.temp.rc) for k, d in enumerate(floating)]  # type: ignore[union-attr]
+        where = self.pack(rc, blocked, items)  # type: ignore[arg-type]
+        if where is None:
+            raise self.no_room(rc)
+        movers = [v for v in live if where[v] != self.reg[v]]
+        for v in movers:
+            self.clear(self.reg[v], self.rc[v].size, v)  # type: ignore[union-attr]
+        for v in movers:
+            created.append(self.move_live_in_by_phi(b, v, where[v]))
+        for k, d in enumerate(floating):
+            self.place_def(d, where[-1 - k])
 
     def move_live_in_by_phi(self, b: Block, tid: int, to: int) -> Instruction:
         """Move a live-in value at the start of b by a new phi (keeps SSA)."""
@@ -739,6 +862,7 @@ class _Allocator:
             if d.temp is not None and d.phys is None:
                 self.place_def(d, ops[oi].phys.reg)  # type: ignore[union-attr]
                 def_ids.add(d.temp.id)
+        pinned = set(def_ids)
         for di, d in enumerate(defs):
             if d.temp is None or d.phys is not None:
                 continue
@@ -752,14 +876,15 @@ class _Allocator:
                 if r < 0:
                     try:
                         r, moves = self.make_space(rc, fixed_ids | def_ids, no_dst)
-                        for v, to in moves:
-                            self.move(v, to)
                     except RegisterAllocationError:
-                        kill_rc = [o.temp.id for o in killed  # type: ignore[union-attr]
-                                   if o.is_first_kill and o.temp.rc.type == rc.type  # type: ignore[union-attr]
-                                   and o.temp.id not in fixed_ids]  # type: ignore[union-attr]
-                        r, moves, kmoves = self.compact(rc, fixed_ids | def_ids, kill_rc)
-                        self.apply_compaction(moves, kmoves)
+                        tied_ops = {ops[oi].temp.id for _di, oi in tied  # type: ignore[union-attr]
+                                    if ops[oi].temp is not None}
+                        self.repack_defs(instr, rc, fixed_ids | tied_ops, pinned, killed)
+                        def_ids.update(x.temp.id for x in defs if x.temp is not None
+                                       and x.phys is not None)
+                        continue
+                    for v, to in moves:
+                        self.move(v, to)
                 self.place_def(d, r)
             def_ids.add(d.temp.id)
         # after the instruction: late kills and dead definitions
