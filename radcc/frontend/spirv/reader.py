@@ -133,7 +133,10 @@ class _Reader:
             return
         if info.capabilities and not self.declared.intersection(info.capabilities):
             raise self.fail(f"requires capability {' or '.join(info.capabilities)}")
-        if info.version is None or info.version > self.m.version:
+        # version None with no extension listed (e.g. OpAtomicFMinEXT): the
+        # capabilities checked above are the only requirement
+        if (info.version is None and info.extensions) or (
+                info.version is not None and info.version > self.m.version):
             if not set(info.extensions) & set(self.m.extensions):
                 need = f"SPIR-V {info.version[0]}.{info.version[1]}" if info.version else ""
                 alt = " or ".join(info.extensions)
