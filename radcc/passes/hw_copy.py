@@ -251,3 +251,25 @@ def _xor(d: int, a: int, b: int) -> Instruction:
 
 def scc_live_after(rest: list[Instruction]) -> bool:
     return _scc_needed(rest)
+
+
+def scc_live_flags(instrs: list[Instruction]) -> list[bool]:
+    """``scc_live_after(instrs[k + 1:])`` for every k, in one backward walk
+    (linear in the block instead of a scan per copy)."""
+    out = [False] * len(instrs)
+    live = False
+    for k in range(len(instrs) - 1, -1, -1):
+        out[k] = live
+        ins = instrs[k]
+        for o in ins.operands:
+            p = o.phys
+            if p is not None and p.reg == SCC:
+                live = True
+                break
+        else:
+            for d in ins.definitions:
+                p = d.phys
+                if p is not None and p.reg == SCC:
+                    live = False
+                    break
+    return out

@@ -51,7 +51,7 @@ from radcc.ir.builder import add_edge
 from radcc.ir.printer import instruction_text
 from radcc.ir.program import Block, BlockKind, Definition, Instruction, Operand, Program
 from radcc.ir.regclass import EXEC, NULL, SCC, VCC, VGPR_BASE, PhysReg, s1, s2, v1
-from radcc.passes.hw_copy import LoweringError, Unit, scc_live_after, sequentialize, split_units
+from radcc.passes.hw_copy import LoweringError, Unit, scc_live_flags, sequentialize, split_units
 from radcc.passes.kernel_abi import PREFIX, ABIError, startpgm_abi
 from radcc.passes.lower_reductions import REDUCTION_OPCODES, lower_reduction
 
@@ -129,7 +129,7 @@ class _Lowering:
             units += split_units(_phys(self, instr, d), piece, d.rc.bytes, what)
         return units
 
-    def lower_copy(self, instr: Instruction, rest: list[Instruction]) -> list[Instruction]:
+    def lower_copy(self, instr: Instruction, scc_live: bool) -> list[Instruction]:
         if instr.opcode == "p_as_uniform" and instr.operands[0].phys is not None \
                 and instr.operands[0].phys.is_vgpr:
             d = _phys(self, instr, instr.definitions[0])
@@ -141,7 +141,7 @@ class _Lowering:
         scratch = instr.fields.get("scratch_sgpr")
         return sequentialize(self.copy_units(instr),
                              scratch_sgpr=scratch if isinstance(scratch, int) else None,
-                             scc_live=scc_live_after(rest),
+                             scc_live=scc_live,
                              what=instruction_text(self.p, instr))
 
     # -- control flow ---------------------------------------------------------
@@ -259,12 +259,13 @@ class _Lowering:
             nxt = blocks[pos + 1].index if pos + 1 < len(blocks) else None
             out: list[Instruction] = []
             instrs = block.instructions
+            scc_after = scc_live_flags(instrs)  # SCC read later in the block before a write
             for k, instr in enumerate(instrs):
-                out += self.lower_one(block, instr, instrs[k + 1:], nxt)
+                out += self.lower_one(block, instr, scc_after[k], nxt)
             block.instructions = out
         self.ensure_endpgm(blocks)
 
-    def lower_one(self, block: Block, instr: Instruction, rest: list[Instruction],
+    def lower_one(self, block: Block, instr: Instruction, scc_live: bool,
                   nxt: int | None) -> list[Instruction]:
         if not instr.is_pseudo:
             return [instr]
@@ -279,7 +280,7 @@ class _Lowering:
         if op in _DROP:
             return []
         if op in _COPY_LIKE:
-            return self.lower_copy(instr, rest)
+            return self.lower_copy(instr, scc_live)
         if op in ("p_branch", "p_cbranch_z", "p_cbranch_nz"):
             return self.lower_branch(block, instr, nxt)
         if op == "p_barrier":
