@@ -61,7 +61,18 @@ def compile_spirv(spirv: bytes, *, mcpu: str = "gfx1100", wave_size: int = 32,
                   debug_options: Any = None, print_after: set[str] | None = None,
                   mir_lowerings: set[str] | None = None) -> CompileResult:
     """Compile a SPIR-V compute shader (see module docstring). `debug_options` is a
-    `radcc.pipeline.DebugOptions` (RADCC_DEBUG when None)."""
+    `radcc.pipeline.DebugOptions` (RADCC_DEBUG when None). Python's cyclic garbage
+    collector is paused meanwhile (`radcc.pipeline.gc_paused`)."""
+    from radcc.pipeline import gc_paused
+
+    with gc_paused():
+        return _compile(spirv, mcpu, wave_size, entry, spec, debug_options, print_after,
+                        mir_lowerings)
+
+
+def _compile(spirv: bytes, mcpu: str, wave_size: int, entry: str | None,
+             spec: dict[int, Any] | None, debug_options: Any, print_after: set[str] | None,
+             mir_lowerings: set[str] | None) -> CompileResult:
     from radcc.ir.printer import print_program
     from radcc.llc import kernel_asm, run_passes
     from radcc.passes.emit_program import emit_code_object, emit_program

@@ -28,13 +28,15 @@ Debug options (``RADCC_DEBUG=a,b,...`` or `DebugOptions.parse`):
 
 from __future__ import annotations
 
+import gc
 import importlib
 import importlib.util
 import os
 import sys
 import time
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TextIO
 
@@ -162,7 +164,30 @@ class PipelineResult:
 
 def run_pipeline(program: Program, options: DebugOptions | None = None, *,
                  stop_after: str | None = None, stream: TextIO | None = None) -> PipelineResult:
-    """Run the available phases on a selected program (see module docstring)."""
+    """Run the available phases on a selected program (see module docstring).
+
+    Python's cyclic garbage collector is off while the passes run: its full
+    collections scan the whole (growing) heap of IR objects, which made large
+    compiles superlinear; the passes create few reference cycles, and they are
+    collected once the collector is back on (it is restored as it was found)."""
+    with gc_paused():
+        return _run_pipeline(program, options, stop_after, stream)
+
+
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector off inside (restored as it was found)."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _run_pipeline(program: Program, options: DebugOptions | None, stop_after: str | None,
+                  stream: TextIO | None) -> PipelineResult:
     opts = options if options is not None else DebugOptions.from_env()
     out = stream or sys.stderr
     for u in opts.unknown:
