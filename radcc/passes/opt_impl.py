@@ -29,7 +29,10 @@ contraction of ``a * b + c`` unless the result is ``precise``).
   (exact: the max is never NaN and never below 0);
 - ``v_add_f32(v_mul_f32(a, b), c)`` (``v_sub``/``v_subrev`` with negation,
   f32 and f64) becomes ``v_fma_f32(a, b, c)`` when the product has no other
-  use, neither is precise and the product has no clamp/omod; then
+  use, neither is precise and the product has no clamp/omod -- only when
+  ``program.config["fp_contract"]`` is set: the front end does not carry
+  SPIR-V's NoContraction (GLSL ``precise``) to the machine IR yet, so no
+  definition can be trusted to be contractible by default; then
   ``v_fma_f32(a, b, c)`` without modifiers is ``v_fmac_f32`` (c a VGPR read
   nowhere else), ``v_fmamk_f32`` (b a literal) or ``v_fmaak_f32`` (c a
   literal);
@@ -131,6 +134,7 @@ class _Opt:
         self.lin_tree = DominatorTree(compute_idoms(program, linear=True))
         self.renames: dict[int, Operand] = {}
         self.block: Block | None = None
+        self.contract = bool(program.config.get("fp_contract", 0))
 
     # -- bookkeeping ---------------------------------------------------------------------
     def def_of(self, o: Operand) -> Instruction | None:
@@ -411,7 +415,8 @@ class _Opt:
     def rule_fma(self, instr: Instruction) -> Instruction | None:
         op = instr.opcode
         wide = op.endswith("_f64")
-        if op not in ("v_add_f32", "v_sub_f32", "v_subrev_f32", "v_add_f64") or \
+        if not self.contract or \
+                op not in ("v_add_f32", "v_sub_f32", "v_subrev_f32", "v_add_f64") or \
                 _is_dpp(instr) or instr.fields.get("omod") or instr.definitions[0].is_precise:
             return None
         mul = "v_mul_f64" if wide else "v_mul_f32"

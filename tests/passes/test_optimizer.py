@@ -48,8 +48,10 @@ def prog(body: str, wave: int = 32) -> str:
     return START.format(wave=f"wave{wave}") + body + END
 
 
-def opt(text: str) -> Program:
+def opt(text: str, contract: bool = True) -> Program:
     p = parse_program(text)
+    if contract:
+        p.config["fp_contract"] = 1
     validate_ir(p, "input")
     dominator_tree(p)
     optimize(p)
@@ -226,6 +228,15 @@ def test_fmac_when_the_addend_dies_and_fmamk_fmaak_for_literals():
         >> v1: %c = v_fmaak_f32 %p, %q k:1120403456
         >> p_unit_test %a, %b, %c
         """)
+
+
+def test_no_fma_without_fp_contract():
+    """The front end does not carry precise/NoContraction yet: contraction is opt-in."""
+    p = opt(prog(EXACT + """   v1: %5 = v_mul_f32 %21, %23
+   v1: %6 = v_add_f32 %5, %25
+   p_unit_test %6
+"""), contract=False)
+    assert "fma" not in print_program(p)
 
 
 def test_no_fma_when_precise_or_the_product_is_read_again():
@@ -463,12 +474,12 @@ def test_pipeline_runs_both_phases_unless_novn_noopt():
    p_unit_test %6, %7
 """)
     p = parse_program(text)
-    r = run_pipeline(p, DebugOptions.parse("validateir,novn,noopt"), stop_after="optimizer",
-                     stream=io.StringIO())
+    r = run_pipeline(p, DebugOptions.parse("validateir,novn,noopt"),
+                     stop_after="reduce_assign", stream=io.StringIO())
     assert {"value_numbering", "optimizer"} <= set(r.skipped)
     assert print_program(p).count("v_add_f32") == 2 and "v_mov_b32" in print_program(p)
     p = parse_program(text)
-    r = run_pipeline(p, DebugOptions.parse("validateir"), stop_after="optimizer",
+    r = run_pipeline(p, DebugOptions.parse("validateir"), stop_after="reduce_assign",
                      stream=io.StringIO())
     assert {"value_numbering", "optimizer"} <= set(r.ran)
     assert_ir_matches(p, """
