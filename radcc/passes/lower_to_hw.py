@@ -23,9 +23,11 @@ naming the instruction):
   ``s_cbranch_vccz/vccnz`` or ``s_cbranch_execz/execnz`` by the condition's
   register (another SGPR condition is first tested into SCC with
   ``s_cmp_lg_u32/u64``, clobbering SCC). A branch to the next block in the
-  layout is omitted; ``fields['targets'][1]`` of a conditional branch is the
-  fall-through (without it: the block's other linear successor, else the
-  next block); an ``s_branch`` is added if it is not the next block;
+  layout is omitted, "next" skipping blocks that lower to no instruction (those
+  jump_threading emptied, or whose only branch was omitted: blocks are lowered
+  last to first so this is known); ``fields['targets'][1]`` of a conditional
+  branch is the fall-through (without it: the block's other linear successor,
+  else the next block); an ``s_branch`` is added if it is not the next block;
 - ``p_barrier``: ``s_waitcnt 0`` and ``s_waitcnt_vscnt null, 0`` unless
   ``sem:none`` (release of all prior memory accesses; insert_waitcnt may add
   more), then ``s_barrier`` unless ``scope`` is ``subgroup``/``invocation``
@@ -46,6 +48,8 @@ sub-dword copies raise `LoweringError`.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from radcc.ir.builder import add_edge
 from radcc.ir.printer import instruction_text
@@ -145,12 +149,14 @@ class _Lowering:
                              what=instruction_text(self.p, instr))
 
     # -- control flow ---------------------------------------------------------
-    def lower_branch(self, block: Block, instr: Instruction, nxt: int | None) -> list[Instruction]:
+    def lower_branch(self, block: Block, instr: Instruction, nxt: int | None,
+                     reached: Callable[[int | None], bool]) -> list[Instruction]:
+        """``reached(t)``: does falling off the end of ``block`` arrive at block t?"""
         targets = list(instr.fields.get("targets") or [])  # type: ignore[call-overload]
         if not targets:
             raise self.error(instr, "branch without a target")
         if instr.opcode == "p_branch":
-            if targets[0] == nxt:
+            if reached(targets[0]):
                 return []
             return [self._branch("s_branch", targets[0], instr)]
         taken = targets[0]
@@ -162,9 +168,9 @@ class _Lowering:
         if cond.phys is None:
             raise self.error(instr, "branch condition has no register")
         reg = cond.phys.reg
-        if taken == nxt and fall is not None and fall != nxt:
+        if reached(taken) and fall is not None and not reached(fall):
             taken, fall, zero = fall, taken, not zero
-        elif taken == nxt:
+        elif reached(taken):
             return []
         if reg == SCC:
             name, cop = ("s_cbranch_scc0" if zero else "s_cbranch_scc1"), Operand.fixed(
@@ -188,7 +194,7 @@ class _Lowering:
         br = self._branch(name, taken, instr)
         br.operands.append(cop)
         out.append(br)
-        if fall is not None and fall != nxt:
+        if fall is not None and not reached(fall):
             out.append(self._branch("s_branch", fall, instr))
         return out
 
@@ -255,18 +261,27 @@ class _Lowering:
     # -- driver -------------------------------------------------------------------
     def run(self) -> None:
         blocks = list(self.p.blocks)
-        for pos, block in enumerate(blocks):
+        pos_of = {b.index: pos for pos, b in enumerate(blocks)}
+        # last to first: whether the blocks after one lower to nothing is then known
+        for pos in range(len(blocks) - 1, -1, -1):
+            block = blocks[pos]
             nxt = blocks[pos + 1].index if pos + 1 < len(blocks) else None
+
+            def reached(t: int | None, pos: int = pos) -> bool:
+                tp = pos_of.get(t) if t is not None else None
+                return tp is not None and tp > pos and all(
+                    not blocks[j].instructions for j in range(pos + 1, tp))
+
             out: list[Instruction] = []
             instrs = block.instructions
             scc_after = scc_live_flags(instrs)  # SCC read later in the block before a write
             for k, instr in enumerate(instrs):
-                out += self.lower_one(block, instr, scc_after[k], nxt)
+                out += self.lower_one(block, instr, scc_after[k], nxt, reached)
             block.instructions = out
         self.ensure_endpgm(blocks)
 
     def lower_one(self, block: Block, instr: Instruction, scc_live: bool,
-                  nxt: int | None) -> list[Instruction]:
+                  nxt: int | None, reached: Callable[[int | None], bool]) -> list[Instruction]:
         if not instr.is_pseudo:
             return [instr]
         op = instr.opcode
@@ -282,7 +297,7 @@ class _Lowering:
         if op in _COPY_LIKE:
             return self.lower_copy(instr, scc_live)
         if op in ("p_branch", "p_cbranch_z", "p_cbranch_nz"):
-            return self.lower_branch(block, instr, nxt)
+            return self.lower_branch(block, instr, nxt, reached)
         if op == "p_barrier":
             return self.lower_barrier(instr)
         if op == "p_exit_early_if":

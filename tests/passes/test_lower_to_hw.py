@@ -444,3 +444,69 @@ def test_as_uniform_of_vgpr_is_readfirstlane():
         s1: s[5] = v_readfirstlane_b32 v1: v[3]
     """)
     assert PhysReg.of(4)  # keep import used
+
+
+# BB1 ends with a branch over BB2, which jump_threading emptied (no instructions, no
+# edges) and BB3, whose only instruction is a branch to the next block: both lower to
+# nothing, so BB1 falls through to BB4 and its branch is omitted.
+EMPTY_BETWEEN = """   p_logical_start
+   s1: %1:s[0], s1: %2:scc = s_add_u32 s1: %3:s[1], 1
+   p_logical_end
+   {branch}
+BB1
+/* logical preds: BB0, / linear preds: BB0, / kind: uniform, */
+   s_nop simm16:0
+   p_branch BB4
+BB2
+/* logical preds: / linear preds: / kind: uniform, */
+BB3
+/* logical preds: / linear preds: / kind: uniform, */
+   p_logical_start
+   p_logical_end
+   p_branch BB4
+BB4
+/* logical preds: BB0, BB1, / linear preds: BB0, BB1, / kind: top-level, */
+   s_endpgm
+"""
+
+
+def test_branch_over_blocks_lowering_to_nothing_is_omitted():
+    p = lowered(EMPTY_BETWEEN.format(branch="p_cbranch_z %2:scc BB4, BB1"))
+    assert _block_lines(p, 1) == ["s_nop simm16:0"]
+    assert _block_lines(p, 2) == [] and _block_lines(p, 3) == []
+    assert [ln.split(" = ")[-1] for ln in _block_lines(p, 0)][-1] == "s_cbranch_scc0 s1: scc BB4"
+
+
+@pytest.mark.parametrize(("branch", "expect"), [
+    # the taken target is the next block: inverted, to BB4
+    ("p_cbranch_z %2:scc BB1, BB4", ["s_cbranch_scc1 BB4"]),
+    # the fall-through BB3 lowers to nothing but lies behind BB1, which has code
+    ("p_cbranch_z %2:scc BB4, BB3", ["s_cbranch_scc0 BB4", "s_branch BB3"]),
+])
+def test_conditional_branch_targets_through_empty_blocks(branch, expect):
+    p = lowered(EMPTY_BETWEEN.format(branch=branch))
+    got = [ln.split(" = ")[-1].replace("s1: scc ", "") for ln in _block_lines(p, 0)
+           if "branch" in ln]
+    assert got == expect
+
+
+def test_branch_back_is_kept_even_if_the_blocks_between_are_empty():
+    # BB3 lowers to nothing, but a branch to BB2 (behind BB3) is a backward jump
+    src = EMPTY_BETWEEN.format(branch="p_cbranch_z %2:scc BB4, BB1").replace(
+        "   p_logical_end\n   p_branch BB4\nBB4", "   p_logical_end\n   p_branch BB2\nBB4")
+    p = lowered(src)
+    assert _block_lines(p, 3) == ["s_branch BB2"]
+
+
+def test_conditional_fall_through_reached_through_empty_blocks():
+    # BB1's conditional branch falls through to BB4 across BB2 and BB3 (both lower to
+    # nothing): no s_branch after it; taken BB4 with fall-through BB0 is inverted
+    src = EMPTY_BETWEEN.format(branch="p_cbranch_z %2:scc BB4, BB1")
+    p = lowered(src.replace("   s_nop simm16:0\n   p_branch BB4",
+                            "   s_nop simm16:0\n   p_cbranch_nz s1: vcc BB0, BB4"))
+    assert [ln.split(" = ")[-1] for ln in _block_lines(p, 1)] == [
+        "s_nop simm16:0", "s_cbranch_vccnz s1: vcc BB0"]
+    p = lowered(src.replace("   s_nop simm16:0\n   p_branch BB4",
+                            "   s_nop simm16:0\n   p_cbranch_nz s1: vcc BB4, BB0"))
+    assert [ln.split(" = ")[-1] for ln in _block_lines(p, 1)] == [
+        "s_nop simm16:0", "s_cbranch_vccz s1: vcc BB0"]
