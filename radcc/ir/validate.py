@@ -47,6 +47,17 @@ operand in its definition's register, no two
 simultaneously live values share a register byte, every operand still in its
 register when read, and live-out values and phi operands are where their
 successors expect them.
+
+Linear VGPRs (seeds/001 "Register Allocation"): a linear VGPR is written in
+every lane whatever EXEC is (its copies run with all lanes enabled), so its
+register must not be shared with any ordinary VGPR value that some lane
+still needs at any point on the linear CFG where the linear VGPR is live.
+`validate_ra` checks this with a second liveness in which every value lives
+along linear edges as well ("the value of some lane is live here": the else
+side's values are live in the then side), where a phi operand is used at the
+end of its predecessor and a phi's definition is written there too (its
+copies), so no linear VGPR and ordinary VGPR that are both live there
+overlap at a definition, at a block entry or at the end of a predecessor.
 """
 
 from __future__ import annotations
@@ -613,6 +624,8 @@ def validate_ra(program: Program, phase: str = "validate_ra") -> None:
     for b in program.blocks:
         end_files.append(_check_block_interference(program, b, live_in[b.index],
                                                    live_out[b.index], assignment, rc_of, err))
+    # 2b. linear VGPRs against the values of every lane
+    _check_linear_vgprs(program, assignment, rc_of, err)
     # 3. values flow across edges: what a block expects live-in is where its preds left it
     for b in program.blocks:
         for t in live_in[b.index]:
@@ -753,3 +766,110 @@ def _check_block_interference(program: Program, b: Block, live_in: set[int],
         if t in assignment and any(file.get(x) != t for x in _reg_bytes(assignment[t], rc_of[t])):
             err(f"live-out %{t} is not in {assignment[t].text(rc_of[t])} at the end", b)
     return file
+
+
+def _lanes_liveness(program: Program) -> tuple[list[set[int]], list[set[int]], list[set[int]]]:
+    """Live-in / live-out VGPR temps per block when every value lives along
+    linear edges too, and the phi definitions whose copies end each block."""
+    n = len(program.blocks)
+    phi_out: list[set[int]] = [set() for _ in range(n)]
+    phi_defs_out: list[set[int]] = [set() for _ in range(n)]
+    use_def: list[tuple[set[int], set[int]]] = []
+    for b in program.blocks:
+        uses: set[int] = set()
+        defs: set[int] = set()
+        for instr in reversed(b.instructions):
+            for d in instr.definitions:
+                if d.temp is not None and d.temp.rc.is_vgpr:
+                    defs.add(d.temp.id)
+                    uses.discard(d.temp.id)
+            if instr.is_phi:
+                preds = b.logical_preds if instr.opcode == "p_phi" else b.linear_preds
+                d0 = instr.definitions[0] if instr.definitions else None
+                for p, o in zip(preds, instr.operands, strict=False):
+                    if o.temp is not None and o.temp.rc.is_vgpr:
+                        phi_out[p].add(o.temp.id)
+                    if d0 is not None and d0.temp is not None and d0.temp.rc.is_vgpr:
+                        phi_defs_out[p].add(d0.temp.id)
+                continue
+            for o in instr.operands:
+                if o.temp is not None and o.temp.rc.is_vgpr:
+                    uses.add(o.temp.id)
+        use_def.append((uses, defs))
+    live_in: list[set[int]] = [set() for _ in range(n)]
+    live_out: list[set[int]] = [set() for _ in range(n)]
+    changed = True
+    while changed:
+        changed = False
+        for b in reversed(program.blocks):
+            out = set(phi_out[b.index])
+            for s in b.linear_succs:  # a logical edge is a linear path too
+                out |= live_in[s]
+            uses, defs = use_def[b.index]
+            new = uses | (out - defs)
+            if new != live_in[b.index] or out != live_out[b.index]:
+                live_in[b.index], live_out[b.index] = new, out
+                changed = True
+    return live_in, live_out, phi_defs_out
+
+
+def _check_linear_vgprs(program: Program, assignment: dict[int, PhysReg],
+                        rc_of: dict[int, RegClass], err: _Reporter) -> None:
+    """No linear VGPR shares a register with an ordinary VGPR value of any lane
+    (module docstring). Nothing to do without linear VGPRs."""
+    lin = {t for t, rc in rc_of.items() if rc.is_vgpr and rc.linear and t in assignment}
+    if not lin:
+        return
+    live_in, live_out, phi_defs_out = _lanes_liveness(program)
+
+    def regs(t: int) -> range:
+        return _reg_bytes(assignment[t], rc_of[t])
+
+    def clash(t: int, live: set[int]) -> tuple[int, int] | None:
+        """(other value, byte) of a value of the other kind overlapping t."""
+        if t not in assignment or not rc_of[t].is_vgpr:
+            return None
+        mine = regs(t)
+        t_lin = t in lin
+        for u in live:
+            if u == t or u not in assignment or not rc_of[u].is_vgpr or (u in lin) == t_lin:
+                continue
+            ur = regs(u)
+            if mine.start < ur.stop and ur.start < mine.stop:
+                return u, max(mine.start, ur.start)
+        return None
+
+    def report(t: int, u: int, x: int, what: str, b: Block, idx: int = -1,
+               instr: Instruction | None = None) -> None:
+        lv, other = (t, u) if t in lin else (u, t)
+        err(f"linear VGPR %{lv} and %{other} (a VGPR value some lane still needs) share "
+            f"{_fmt_reg(x)} {what}", b, idx, instr)
+
+    for b in program.blocks:
+        # the end of the block, after the copies of the successors' phis
+        end = live_out[b.index] | phi_defs_out[b.index]
+        for t in sorted(end & lin):
+            c = clash(t, end)
+            if c is not None:
+                report(t, c[0], c[1], "at the end of the block", b)
+        live = set(live_out[b.index])
+        for idx in range(len(b.instructions) - 1, -1, -1):
+            instr = b.instructions[idx]
+            for d in instr.definitions:
+                if d.temp is None:
+                    continue
+                c = clash(d.temp.id, live)
+                if c is not None:
+                    report(d.temp.id, c[0], c[1], "at its definition", b, idx, instr)
+            for d in instr.definitions:
+                if d.temp is not None:
+                    live.discard(d.temp.id)
+            if instr.is_phi:
+                continue
+            for o in instr.operands:
+                if o.temp is not None and o.temp.rc.is_vgpr:
+                    live.add(o.temp.id)
+        for t in sorted(live_in[b.index] & lin):
+            c = clash(t, live_in[b.index])
+            if c is not None:
+                report(t, c[0], c[1], "at the block entry", b)

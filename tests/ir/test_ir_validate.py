@@ -302,3 +302,74 @@ def test_ra_phi_operand_must_reach_the_edge_in_its_register():
     msgs = problems(text, validate_ra)
     assert any("definition %9 and live %5 share v[2]" in m for m in msgs), msgs
     assert any("phi operand %5 is not in its register at the end of BB1" in m for m in msgs)
+
+
+# a linear VGPR %10 (written in every lane) lives from BB0 to BB4, across the
+# divergent branch; %3 is used on the else side only (BB3)
+RA_LINEAR = HEAD + """\
+BB0
+/* logical preds: / linear preds: / kind: top-level, branch, */
+   s1: %1:s[0], v1: %2:v[0] = p_startpgm
+   p_logical_start
+   v1: %3:v[1] = v_mov_b32 1
+   p_logical_end
+   lv1: %10:v[4] = p_start_linear_vgpr
+   p_cbranch_z %1:s[0] BB2, BB1
+BB1
+/* logical preds: BB0, / linear preds: BB0, / kind: */
+   p_logical_start
+   lv1: %11:v[5] = p_parallelcopy %10:v[4]
+   v1: %5:v[2] = v_add_f32 %2:v[0], %11:v[5]
+   p_logical_end
+   p_branch BB2
+BB2
+/* logical preds: / linear preds: BB0, BB1, / kind: invert, */
+   lv1: %12:v[4] = p_linear_phi %10:v[4], %11:v[5]
+   p_branch BB3
+BB3
+/* logical preds: BB0, / linear preds: BB2, / kind: */
+   p_logical_start
+   v1: %6:v[2] = v_mul_f32 %3:v[1], %3:v[1]
+   p_logical_end
+   p_branch BB4
+BB4
+/* logical preds: BB1, BB3, / linear preds: BB2, BB3, / kind: top-level, merge, */
+   v1: %7:v[2] = p_phi %5:v[2], %6:v[2]
+   p_end_linear_vgpr %12:v[4]
+   p_logical_start
+   v1: %8:v[3] = v_add_f32 %7:v[2], %2:v[0]
+   p_logical_end
+   s_endpgm
+"""
+
+
+def test_ra_linear_vgpr_moved_where_no_lane_has_a_value():
+    assert problems(RA_LINEAR, validate_ra) == []
+
+
+def test_ra_linear_vgpr_moved_over_a_value_of_the_other_side():
+    # moving %10 into v[1] on the then side writes v[1] in every lane: the else
+    # lanes' %3 (read in BB3) is lost, though %3 is not live in BB1's lanes
+    text = RA_LINEAR.replace("%11:v[5]", "%11:v[1]")
+    msgs = problems(text, validate_ra)
+    assert any("linear VGPR %11 and %3 (a VGPR value some lane still needs) share v[1] at its "
+               "definition" in m for m in msgs), msgs
+    assert problems(text.replace("%3:v[1]", "%3:v[6]"), validate_ra) == []
+
+
+def test_ra_linear_phi_copies_must_spare_the_other_side():
+    # the linear phi's copies (end of BB0 and BB1) write v[1] in every lane,
+    # while the else lanes still need %3 there
+    text = RA_LINEAR.replace("%12:v[4]", "%12:v[1]")
+    msgs = problems(text, validate_ra)
+    assert any("linear VGPR %12 and %3 (a VGPR value some lane still needs) share v[1] at the "
+               "end of the block" in m for m in msgs), msgs
+
+
+def test_ra_linear_phi_copy_over_a_value_of_its_own_side():
+    # %5 (then side, read by BB4's phi) in v[4]: %10 is dead there, but the copy
+    # of the linear phi %12 (v[4]) at the end of BB1 writes v[4] in every lane
+    text = RA_LINEAR.replace("%5:v[2]", "%5:v[4]")
+    msgs = problems(text, validate_ra)
+    assert msgs == ["BB1: linear VGPR %12 and %5 (a VGPR value some lane still needs) share "
+                    "v[4] at the end of the block"], msgs
