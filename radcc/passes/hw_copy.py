@@ -25,14 +25,28 @@ uses ``s_mov_b64``. VGPR pairs are copied with two ``v_mov_b32`` (GFX11 has
 no ``v_mov_b64``; two movs can later pair into VOPD). SCC as a destination
 is written with ``s_cmp_lg_u32 src, 0``; SCC as a source with
 ``s_cselect_b32 dst, 1, 0``. Sub-dword pieces are not supported yet.
+
+Linear VGPRs (seeds/001 "Register Allocation"; ACO copies them the same
+way) hold a value in every lane, so a unit marked ``linear`` (its
+destination is a linear VGPR) is copied in all lanes: the move (or swap) is
+done under EXEC, then again under ``~EXEC`` (``s_not`` of exec before and
+after the second one), which leaves EXEC as it was and clobbers SCC; a live
+SCC is kept in the scratch SGPR around it (without one that is refused).
+The other units stay under EXEC, so a value some inactive lane keeps in
+their destination survives. In a swap cycle mixing both, the swaps that
+complete a linear unit run in all lanes and the cycle is started so that its
+last unit (which receives the first register's value through every swap)
+is an ordinary one: a register whose inactive lanes a full swap changes
+then always held a linear VGPR before the copy.
 """
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 
 from radcc.ir.program import Definition, Instruction, Operand
-from radcc.ir.regclass import SCC, VGPR_BASE, PhysReg, s1, s2, v1
+from radcc.ir.regclass import EXEC, SCC, VGPR_BASE, PhysReg, s1, s2, v1
 from radcc.isa.operands import inline_float_code_for_bits, inline_int_code
 
 
@@ -47,6 +61,7 @@ class Unit:
     dst: int
     src: int | None = None
     const: int | None = None
+    linear: bool = False  # the destination is a linear VGPR: copy every lane
 
 
 def is_inline32(value: int) -> bool:
@@ -148,7 +163,8 @@ def _scc_needed(after: list[Instruction]) -> bool:
 
 
 def sequentialize(units: list[Unit], *, scratch_sgpr: int | None = None,
-                  scc_live: bool = False, what: str = "p_parallelcopy") -> list[Instruction]:
+                  scc_live: bool = False, what: str = "p_parallelcopy",
+                  wave64: bool = False) -> list[Instruction]:
     """Hardware moves with the parallel semantics of `units` (see module doc)."""
     pending: dict[int, Unit] = {}
     for u in units:
@@ -162,6 +178,25 @@ def sequentialize(units: list[Unit], *, scratch_sgpr: int | None = None,
         if u.src is not None:
             uses[u.src] = uses.get(u.src, 0) + 1
     out: list[Instruction] = []
+    scc_kept = scc_live or SCC in pending  # an SCC written now must survive too
+
+    def all_lanes(ins: Instruction) -> list[Instruction]:
+        if scc_kept and scratch_sgpr is None:
+            raise LoweringError(f"copying a linear VGPR in all lanes clobbers the live scc and "
+                                f"no scratch SGPR is given: {what}")
+        lm = s2 if wave64 else s1
+        flip = _hw("s_not_b64" if wave64 else "s_not_b32", "SOP1",
+                   [Definition.fixed(PhysReg.of(EXEC), lm), _scc_def()],
+                   [Operand.fixed(PhysReg.of(EXEC), lm)])
+        again = Instruction(ins.opcode, ins.format, [copy.copy(o) for o in ins.operands],
+                            [copy.copy(d) for d in ins.definitions], dict(ins.fields))
+        flip2 = Instruction(flip.opcode, flip.format, [Operand.fixed(PhysReg.of(EXEC), lm)],
+                            [Definition.fixed(PhysReg.of(EXEC), lm), _scc_def()])
+        seq = [ins, flip, again, flip2]
+        if scc_kept:
+            seq = [move_reg32(scratch_sgpr, SCC), *seq,  # type: ignore[arg-type]
+                   move_reg32(SCC, scratch_sgpr)]  # type: ignore[arg-type]
+        return seq
 
     def emit_ready() -> bool:
         progress = False
@@ -174,8 +209,9 @@ def sequentialize(units: list[Unit], *, scratch_sgpr: int | None = None,
                 out.append(pair[0])
                 done = [u, pair[1]]
             else:
-                out.append(move_const32(dst, u.const) if u.const is not None
-                           else move_reg32(dst, u.src))  # type: ignore[arg-type]
+                mv = (move_const32(dst, u.const) if u.const is not None
+                      else move_reg32(dst, u.src))  # type: ignore[arg-type]
+                out.extend(all_lanes(mv) if u.linear else [mv])
                 done = [u]
             for d in done:
                 del pending[d.dst]
@@ -184,7 +220,7 @@ def sequentialize(units: list[Unit], *, scratch_sgpr: int | None = None,
             progress = True
         return progress
 
-    scc_live = scc_live or SCC in pending  # an SCC written now must survive the swaps
+    scc_live = scc_kept
     while emit_ready():
         pass
     # the rest are disjoint cycles
@@ -197,9 +233,20 @@ def sequentialize(units: list[Unit], *, scratch_sgpr: int | None = None,
             cycle.append(r)
             r = pending[r].src
         # cycle: start <- c1 <- c2 ... <- c(n-1) <- start
+        linear = [pending[reg].linear for reg in cycle]
+        if any(linear) and not all(linear):
+            # start at the source of an ordinary unit: it becomes the last unit
+            k = next(i for i in range(len(cycle)) if not linear[i - 1])
+            cycle = cycle[k:] + cycle[:k]
+            linear = linear[k:] + linear[:k]
         for reg in cycle:
             del pending[reg]
-        out.extend(_break_cycle(cycle, scratch_sgpr, scc_live, what))
+        seq = _break_cycle(cycle, scratch_sgpr, scc_live, what)
+        if any(linear):  # VGPRs: seq[k] is the swap that completes unit cycle[k]
+            for k, ins in enumerate(seq):
+                out.extend(all_lanes(ins) if linear[k] else [ins])
+        else:
+            out.extend(seq)
     return out
 
 

@@ -131,6 +131,11 @@ class _Lowering:
                 raise self.error(instr, "operand has no register")
             piece = Operand(rc=d.rc, phys=vec.phys.advance(idx.const * d.rc.bytes))
             units += split_units(_phys(self, instr, d), piece, d.rc.bytes, what)
+        linear = {d.phys.reg + i for d in instr.definitions  # linear VGPRs: every lane
+                  if d.rc is not None and d.rc.linear and d.rc.is_vgpr and d.phys is not None
+                  for i in range(d.rc.size)}
+        for u in units:
+            u.linear = u.dst in linear
         return units
 
     def lower_copy(self, instr: Instruction, scc_live: bool) -> list[Instruction]:
@@ -146,7 +151,7 @@ class _Lowering:
         return sequentialize(self.copy_units(instr),
                              scratch_sgpr=scratch if isinstance(scratch, int) else None,
                              scc_live=scc_live,
-                             what=instruction_text(self.p, instr))
+                             what=instruction_text(self.p, instr), wave64=self.wave64)
 
     # -- control flow ---------------------------------------------------------
     def lower_branch(self, block: Block, instr: Instruction, nxt: int | None,

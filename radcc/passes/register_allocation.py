@@ -55,8 +55,8 @@ spilling. Loops must be contiguous in the layout (ACO's block order).
 from __future__ import annotations
 
 from radcc.ir.printer import instruction_text
-from radcc.ir.program import Block, Definition, Instruction, Operand, Program
-from radcc.ir.regclass import VGPR_BASE, PhysReg, RegClass, Temp
+from radcc.ir.program import Block, BlockKind, Definition, Instruction, Operand, Program
+from radcc.ir.regclass import VGPR_BASE, PhysReg, RegClass, Temp, s1, v1
 from radcc.passes.live_var_analysis import get_live_vars, is_linear, live_var_analysis
 from radcc.passes.ra_support import RegisterAllocationError, reg_range, stride, tied_operands
 
@@ -97,6 +97,12 @@ class _Allocator:
         self.loops_ending: dict[int, list[int]] = {}
         self.max_sgpr = -1
         self.max_vgpr = -1
+        # linear VGPRs (see `lane_avoid`): registers taken since the last top-level block
+        self.has_lv = any(rc is not None and rc.is_vgpr and rc.linear for rc in self.rc)
+        self.lane_taken: set[int] = set()  # by ordinary VGPRs (values of some lanes)
+        self.lin_taken: set[int] = set()  # by linear VGPRs
+        self.divergent = False  # the current block is not top-level
+        self.at_entry = False  # placing phis
         # per-block state
         self.file: list[int] = []
         self.cur: dict[int, Temp] = {}
@@ -150,6 +156,8 @@ class _Allocator:
         last = reg + t.rc.size - 1
         if reg >= VGPR_BASE:
             self.max_vgpr = max(self.max_vgpr, last - VGPR_BASE)
+            if self.has_lv:
+                (self.lin_taken if t.rc.linear else self.lane_taken).update(range(reg, last + 1))
         elif last < self.p.target.addressable_sgprs:
             self.max_sgpr = max(self.max_sgpr, last)
 
@@ -157,6 +165,19 @@ class _Allocator:
         lo, hi = reg_range(self.p, rc)
         limit = self.sgpr_limit if rc.is_sgpr else self.vgpr_limit
         return (lo, min(hi, lo + limit)) if limit is not None else (lo, hi)
+
+    def lane_avoid(self, rc: RegClass) -> set[int] | None:
+        """Registers a value of class rc must avoid besides the file, because of
+        linear VGPRs (seeds/001 "Register Allocation"): a linear VGPR is written
+        in every lane, so in divergent code (blocks that are not top-level) it
+        must not go where an ordinary VGPR of any lane may still be (every
+        register such a value has had since the last top-level block), and an
+        ordinary VGPR must not go where a linear VGPR has been in that time (a
+        loop may bring it back there). Phi definitions avoid them at top-level
+        merges too (their copies run at the end of divergent predecessors)."""
+        if not self.has_lv or not rc.is_vgpr or not (self.divergent or self.at_entry):
+            return None
+        return (self.lane_taken if rc.linear else self.lin_taken) or None
 
     def is_free(self, reg: int, size: int, avoid: set[int] | None = None) -> bool:
         f = self.file
@@ -167,11 +188,17 @@ class _Allocator:
 
     def fits(self, rc: RegClass, reg: int, avoid: set[int] | None = None) -> bool:
         lo, hi = self.reg_range(rc)
+        ex = self.lane_avoid(rc)
+        if ex is not None:
+            avoid = ex if avoid is None else avoid | ex
         return (lo <= reg and reg + rc.size <= hi and (reg - lo) % stride(rc) == 0
                 and self.is_free(reg, rc.size, avoid))
 
     def first_fit(self, rc: RegClass, avoid: set[int] | None = None) -> int:
         lo, hi = self.reg_range(rc)
+        ex = self.lane_avoid(rc)
+        if ex is not None:
+            avoid = ex if avoid is None else avoid | ex
         size, st = rc.size, stride(rc)
         f = self.file
         r = lo
@@ -193,6 +220,7 @@ class _Allocator:
         lo, hi = self.reg_range(rc)
         size, st = rc.size, stride(rc)
         f = self.file
+        ex = self.lane_avoid(rc) or set()
         cands: list[tuple[int, int, list[int]]] = []
         for w in range(lo, hi - size + 1, st):
             cost = 0
@@ -200,6 +228,9 @@ class _Allocator:
             ok = True
             for r in range(w, w + size):
                 v = f[r]
+                if r in ex:
+                    ok = False
+                    break
                 if v == 0:
                     continue
                 if v < 0 or v in fixed:
@@ -240,8 +271,10 @@ class _Allocator:
         for key, irc in sorted(items, key=lambda it: (-it[1].size, self.reg[it[0]]
                                                        if it[0] >= 0 else 1 << 20)):
             size, st = irc.size, stride(irc)
+            ex = self.lane_avoid(irc) or ()
             for w in range(0, hi - lo - size + 1, st):
-                if not any(taken[w:w + size]):
+                if not any(taken[w:w + size]) and not any(
+                        r in ex for r in range(lo + w, lo + w + size)):
                     taken[w:w + size] = [True] * size
                     out[key] = lo + w
                     break
@@ -269,8 +302,10 @@ class _Allocator:
         for key, irc, kind in order:
             size, st = irc.size, stride(irc)
             layers = (after, before) if kind == 0 else (after,) if kind == 1 else (before,)
+            ex = self.lane_avoid(irc) or ()
             for w in range(0, hi - lo - size + 1, st):
-                if not any(any(lay[w:w + size]) for lay in layers):
+                if not any(any(lay[w:w + size]) for lay in layers) and not any(
+                        r in ex for r in range(lo + w, lo + w + size)):
                     for lay in layers:
                         lay[w:w + size] = [True] * size
                     out[key] = lo + w
@@ -520,6 +555,7 @@ class _Allocator:
     def process_block(self, b: Block, live_in: set[int]) -> None:
         self.file = [0] * FILE_SIZE
         self.cur = {}
+        self.divergent = BlockKind.TOP_LEVEL not in b.kind
         created: list[Instruction] = []
         idx = b.index
         for orig in sorted(live_in):
@@ -558,7 +594,9 @@ class _Allocator:
         phis = [x for x in b.instructions if x.is_phi]
         rest = [x for x in b.instructions if not x.is_phi]
         phis = [x for x in phis if not (x.definitions[0].is_kill and x.definitions[0].temp)]
+        self.at_entry = True
         self.place_phis(b, created, phis)
+        self.at_entry = False
         self.entry_names[idx] = dict(self.cur)
         out: list[Instruction] = created + phis
         for instr in rest:
@@ -568,6 +606,13 @@ class _Allocator:
         self.instr = None
         self.renames[idx] = self.cur
         self.set_successor_phi_operands(b)
+        if self.has_lv and not self.divergent:
+            # a divergent region starts: what is live now, in every lane
+            lo, hi = reg_range(self.p, v1)
+            self.lane_taken = {r for r in range(lo, hi) if self.file[r] > 0
+                               and not self.rc[self.file[r]].linear}  # type: ignore[union-attr]
+            self.lin_taken = {r for r in range(lo, hi) if self.file[r] > 0
+                              and self.rc[self.file[r]].linear}  # type: ignore[union-attr]
 
     def place_phis(self, b: Block, created: list[Instruction], phis: list[Instruction]) -> None:
         allphis = created + phis
@@ -901,8 +946,25 @@ class _Allocator:
                 op = Operand(c.src, phys=PhysReg.of(c.src_reg))
                 op.is_kill = op.is_first_kill = c.kill
                 pc.operands.append(op)
+            if self.has_lv and any(c.dst.rc.linear for c in self.pending):
+                self.give_scratch_sgpr(pc, instr)
             out.append(pc)
         out.append(instr)
+
+    def give_scratch_sgpr(self, pc: Instruction, instr: Instruction) -> None:
+        """A free SGPR for the copy's ``scratch_sgpr`` (copies of linear VGPRs
+        keep a live SCC there, `hw_copy`): not live across instr, not one of its
+        operands."""
+        busy: set[int] = set()
+        for o in instr.operands:
+            if o.temp is not None and o.phys is not None:
+                busy.update(range(o.phys.reg, o.phys.reg + o.temp.rc.size))
+        lo, hi = self.reg_range(s1)
+        for r in range(lo, hi):
+            if self.file[r] == 0 and r not in busy:
+                pc.fields["scratch_sgpr"] = r
+                self.max_sgpr = max(self.max_sgpr, r)
+                return
 
 
 def register_allocation(program: Program, *, sgpr_limit: int | None = None,

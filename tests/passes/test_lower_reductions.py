@@ -155,9 +155,6 @@ def test_wave32_whole_reduce_reads_the_last_lane() -> None:
 REGRESSIONS = Path(__file__).parent / "reductions"
 
 
-@pytest.mark.xfail(strict=True, reason="register_allocation moves a linear VGPR inside divergent "
-                   "code into the register of a VGPR live only in other lanes (ACO keeps linear "
-                   "VGPRs from sharing registers with any VGPR of their linear live range)")
 def test_linear_vgpr_not_moved_over_values_of_other_lanes() -> None:
     text = (REGRESSIONS / "ra_linear_vgpr_moved_over_else_value.ir").read_text()
     p = parse_program(text, "ra_lv.ir")

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from radcc.ir.matcher import assert_ir_matches
 from radcc.ir.parser import parse_program
 from radcc.ir.printer import print_program
+from radcc.ir.regclass import VGPR_BASE
 from radcc.ir.validate import validate_ir, validate_ra
 from radcc.passes.live_var_analysis import live_var_analysis
 from radcc.passes.ra_support import RegisterAllocationError
@@ -375,3 +376,62 @@ def test_exact_pressure_regressions(path: Path):
     ssa_elimination(p)
     assert run(p, inputs, regs=True) == ref
 
+
+
+# -- linear VGPRs in divergent code ---------------------------------------------------------
+
+LINEAR_IN_DIVERGENT_CODE = HDR + """\
+BB0
+/* logical preds: / linear preds: / kind: top-level, branch, */
+   s1: %1:s[0], v1: %2:v[0] = p_startpgm
+   p_logical_start
+   v1: %3 = v_mov_b32 1
+   p_logical_end
+   lv1: %10 = p_start_linear_vgpr
+   p_cbranch_z %1 BB2, BB1
+BB1
+/* logical preds: BB0, / linear preds: BB0, / kind: */
+   p_logical_start
+   p_unit_test %2:v[%R], %10
+   p_logical_end
+   p_branch BB2
+BB2
+/* logical preds: / linear preds: BB0, BB1, / kind: invert, */
+   p_branch BB3
+BB3
+/* logical preds: BB0, / linear preds: BB2, / kind: */
+   p_logical_start
+   p_unit_test %3
+   p_logical_end
+   p_branch BB4
+BB4
+/* logical preds: BB1, BB3, / linear preds: BB2, BB3, / kind: top-level, merge, */
+   p_end_linear_vgpr %10
+   p_logical_start
+   p_unit_test %2
+   p_logical_end
+   s_endpgm
+"""
+
+
+def test_linear_vgpr_moved_in_divergent_code_spares_the_other_sides_values():
+    # %10 (written in every lane) gets v[2] at the top level; on the then side %2
+    # must go to v[2], so %10 moves. v[1] is free in the then lanes but holds %3
+    # for the else lanes (read in BB3): %10 must not go there, nor to v[0]
+    p = parse_program(LINEAR_IN_DIVERGENT_CODE.replace("%R", "2"))
+    register_allocation(p)
+    validate_ra(p)
+    assert regs_of(p, 3) == "v[1]" and regs_of(p, 10) == "v[2]"
+    assert_ir_matches(p, """
+        BB1
+        p_logical_start
+        lv1: %m:v[#x], v1: %n:v[2] = p_parallelcopy (firstkill)(kill)%10:v[2], (firstkill)(kill)%2:v[0] scratch_sgpr:#s
+        >> p_unit_test %n:v[2], %m:v[#x]
+        BB2
+        lv1: %p:v[#x] = p_linear_phi %10:v[2], %m:v[#x]
+    """)
+    moved = next(i for i in p.blocks[1].instructions if i.opcode == "p_parallelcopy")
+    lv = next(d for d in moved.definitions if d.rc.linear)
+    assert lv.phys.reg - VGPR_BASE not in (0, 1, 2)
+    # the parallel copy can keep a live SCC in a scratch SGPR when lowered
+    assert isinstance(moved.fields.get("scratch_sgpr"), int)
