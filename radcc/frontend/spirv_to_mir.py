@@ -1609,6 +1609,50 @@ class Translator:
             raise _err("unsupported subgroup operation", ins)
         self.set(ins, r)
 
+    # ----- GLSL.std.450 matrices (cofactor expansion; m[column][row] scalars) -----
+    def _det(self, m: list[list[Value]], cols: list[int], rows: list[int]) -> Value:
+        """The determinant of the submatrix of `m` on `cols` x `rows` (Laplace
+        expansion along the first column)."""
+        b = self.b
+        if len(cols) == 1:
+            return m[cols[0]][rows[0]]
+        if len(cols) == 2:
+            (c0, c1), (r0, r1) = cols, rows
+            x = m[c0][r0]
+            return b.alu("fsub", x.bit_size, 1, b.alu("fmul", x.bit_size, 1, x, m[c1][r1]),
+                         b.alu("fmul", x.bit_size, 1, m[c1][r0], m[c0][r1]))
+        acc: Value | None = None
+        for i, r in enumerate(rows):
+            x = m[cols[0]][r]
+            t = b.alu("fmul", x.bit_size, 1, x,
+                      self._det(m, cols[1:], rows[:i] + rows[i + 1:]))
+            acc = t if acc is None else b.alu("fsub" if i % 2 else "fadd", x.bit_size, 1,
+                                              acc, t)
+        assert acc is not None
+        return acc
+
+    def _inverse(self, m: list[list[Value]]) -> list[Value]:
+        """adj(m) / det(m): inverse[c][r] = (-1)^(r+c) det(m without column r, row c) / det."""
+        b = self.b
+        n = len(m)
+        idx = list(range(n))
+        det = self._det(m, idx, idx)
+        bits = det.bit_size
+        rdet = b.alu("fdiv", bits, 1, b.fsplat(1.0, det), det)
+        out = []
+        for c in range(n):
+            col = []
+            for r in range(n):
+                if n == 1:
+                    minor = b.fsplat(1.0, det)
+                else:
+                    minor = self._det(m, [k for k in idx if k != r], [k for k in idx if k != c])
+                if (r + c) % 2:
+                    minor = b.alu("fneg", bits, 1, minor)
+                col.append(b.alu("fmul", bits, 1, minor, rdet))
+            out.append(b.vec(col))
+        return out
+
     # ----- GLSL.std.450 -----
     def _glsl(self, ins: Instruction, name: str, args: list[int]) -> None:
         rt = ins.result_type
@@ -1660,6 +1704,11 @@ class Translator:
             r = f("ffrexp_sig", x)
         elif name == "FrexpStruct":
             self.set(ins, [f("ffrexp_sig", x), b.alu("ffrexp_exp", 32, x.num_components, x)])
+            return
+        elif name == "Determinant":
+            r = self._det([b.channels(c) for c in x], list(range(len(x))), list(range(len(x))))
+        elif name == "MatrixInverse":
+            self.set(ins, self._inverse([b.channels(c) for c in x]))
             return
         elif name in ("PackDouble2x32", "UnpackDouble2x32"):
             r = b.alu("bitcast", self.bits(rt), self.comps(rt), x)
