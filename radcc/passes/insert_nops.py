@@ -58,8 +58,8 @@ from typing import Generic, TypeVar
 
 from radcc.ir.program import Block, Definition, Instruction, Operand, Program
 from radcc.ir.regclass import EXEC, VCC, VGPR_BASE, PhysReg, v1
-from radcc.isa.table import OpInfo
 from radcc.passes.instr_class import (
+    Access,
     depctr_of,
     encode_depctr,
     info_of,
@@ -76,11 +76,8 @@ from radcc.passes.instr_class import (
     is_vmem,
     is_vopc_op,
     lane_mask_reads,
-    reads,
     returns_data,
-    vgprs,
     wait_of,
-    writes,
 )
 from radcc.passes.linear_dataflow import forward_fixpoint
 
@@ -113,16 +110,22 @@ class HazardState:
         self.mask_wr_valu: set[int] = set()
 
     def copy(self) -> HazardState:
-        s = HazardState()
+        s = HazardState.__new__(HazardState)
         s.vcmpx = self.vcmpx
         s.trans = dict(self.trans)
-        for k in ("vm_load", "vm_store", "ds", "lanemask", "mask_wr_salu", "mask_wr_valu"):
-            setattr(s, k, set(getattr(self, k)))
+        s.vm_load = set(self.vm_load)
+        s.vm_store = set(self.vm_store)
+        s.ds = set(self.ds)
+        s.lanemask = set(self.lanemask)
+        s.mask_wr_salu = set(self.mask_wr_salu)
+        s.mask_wr_valu = set(self.mask_wr_valu)
         return s
 
     def __eq__(self, o: object) -> bool:
-        return isinstance(o, HazardState) and all(
-            getattr(self, k) == getattr(o, k) for k in self.__slots__)
+        return (isinstance(o, HazardState) and self.vcmpx == o.vcmpx and self.trans == o.trans
+                and self.vm_load == o.vm_load and self.vm_store == o.vm_store
+                and self.ds == o.ds and self.lanemask == o.lanemask
+                and self.mask_wr_salu == o.mask_wr_salu and self.mask_wr_valu == o.mask_wr_valu)
 
     @staticmethod
     def join(states: list[HazardState]) -> HazardState:
@@ -132,9 +135,12 @@ class HazardState:
             for r, (a, b) in s.trans.items():
                 mine = out.trans.get(r)
                 out.trans[r] = (a, b) if mine is None else (min(a, mine[0]), min(b, mine[1]))
-            for k in ("vm_load", "vm_store", "ds", "lanemask", "mask_wr_salu",
-                      "mask_wr_valu"):
-                getattr(out, k).update(getattr(s, k))
+            out.vm_load.update(s.vm_load)
+            out.vm_store.update(s.vm_store)
+            out.ds.update(s.ds)
+            out.lanemask.update(s.lanemask)
+            out.mask_wr_salu.update(s.mask_wr_salu)
+            out.mask_wr_valu.update(s.mask_wr_valu)
         return out
 
     def apply_depctr(self, f: dict[str, int]) -> None:
@@ -156,12 +162,52 @@ class HazardState:
         self.ds.clear()
 
 
+class _Rec:
+    """What the pass needs of one instruction, computed once per round (the
+    analysis visits a block once or more, the emission once more, and the
+    backward searches walk over instructions again)."""
+
+    __slots__ = ("info", "rd", "wr", "vrd", "vwr", "srd", "swr", "lane_mask", "depctr",
+                 "va_vdst0", "wait", "valu", "valu_reader", "trans", "salu", "vcmpx",
+                 "permlane", "exp", "vmem_like", "flat", "ds", "ldsdir", "indirect",
+                 "returns_data", "wr_exec")
+
+    def __init__(self, program: Program, instr: Instruction, wave64: bool) -> None:
+        info = info_of(program, instr)
+        acc = Access(program, instr, info)
+        self.info = info
+        self.rd, self.wr, self.vrd, self.vwr = acc.reads, acc.writes, acc.vreads, acc.vwrites
+        self.srd = frozenset(r for r in acc.reads if r < _SGPR_LIMIT)
+        self.swr = frozenset(r for r in acc.writes if r < _SGPR_LIMIT)
+        self.depctr = depctr_of(instr)
+        self.va_vdst0 = self.depctr is not None and self.depctr["va_vdst"] == 0
+        self.wait = wait_of(instr)
+        self.valu = is_valu(info)
+        self.valu_reader = is_valu_reader(info)
+        self.trans = is_trans(info)
+        self.salu = is_salu(info)
+        self.wr_exec = bool(acc.writes & EXEC_REGS)
+        self.vcmpx = is_vopc_op(info) and self.wr_exec
+        self.permlane = is_permlane(info)
+        self.exp = is_exp(info)
+        self.flat = is_flat(info)
+        self.vmem_like = is_vmem(info) or self.flat
+        self.ds = is_ds(info)
+        self.ldsdir = is_ldsdir(info)
+        self.indirect = is_indirect_branch(info)
+        self.returns_data = (self.vmem_like and info is not None
+                             and returns_data(instr, info))
+        self.lane_mask: frozenset[int] = frozenset()
+        if wave64 and self.valu and info is not None:
+            self.lane_mask = frozenset(lane_mask_reads(program, instr, info))
+
+
 T = TypeVar("T")
 
 
 class _Search(Generic[T]):
     """Backward walk from a program point through linear predecessors (ACO's
-    search_backwards): `visit(state, instr, info)` returns True to end a path;
+    search_backwards): `visit(state, record)` returns True to end a path;
     `limit(state)` is called on a path cut off by the size limits.
 
     A block is entered again only with a search state (`key`) not seen there
@@ -172,7 +218,7 @@ class _Search(Generic[T]):
     there, apart from the size limits, which only ever add a conservative
     mitigation."""
 
-    def __init__(self, nops: _Round, visit: Callable[[T, Instruction, OpInfo | None], bool],
+    def __init__(self, nops: _Round, visit: Callable[[T, _Rec], bool],
                  limit: Callable[[T], None], copy: Callable[[T], T],
                  key: Callable[[T], Hashable]) -> None:
         self.n = nops
@@ -187,12 +233,13 @@ class _Search(Generic[T]):
 
     def _walk(self, block: Block, instrs: list[Instruction], st: T, nblocks: int,
               count: int, seen: set[tuple[int, Hashable]]) -> None:
+        rec = self.n.rec
         for instr in reversed(instrs):
             count += 1
             if count > SEARCH_MAX_INSTRS:
                 self.limit(st)
                 return
-            if self.visit(st, instr, info_of(self.n.p, instr)):
+            if self.visit(st, rec(instr)):
                 return
         for p in block.linear_preds:
             k = (p, self.key(st))
@@ -253,22 +300,36 @@ class _Round:
         self.wave64 = program.wave_size == 64
         self.lists: list[list[Instruction]] = [b.instructions for b in program.blocks]
         self.changes = 0
+        self.recs: dict[int, tuple[Instruction, _Rec]] = {}
+        has = self.t.has_hazard
+        self.h_trans = has("VALUTransUseHazard")
+        self.h_partial = has("VALUPartialForwardingHazard") and self.wave64
+        self.h_mask = has("VALUMaskWriteHazard") and self.wave64
+        self.h_lds_vmem = has("LdsDirectVMEMHazard")
+        self.h_lds_valu = has("LdsDirectVALUHazard")
+        self.h_permlane = has("VcmpxPermlaneHazard")
 
     def has(self, hazard: str) -> bool:
         return self.t.has_hazard(hazard)
 
+    def rec(self, instr: Instruction) -> _Rec:
+        """The record of `instr` (kept with the instruction, so its id is not reused)."""
+        e = self.recs.get(id(instr))
+        if e is None:
+            e = self.recs[id(instr)] = (instr, _Rec(self.p, instr, self.wave64))
+        return e[1]
+
     # --- the two backward searches ------------------------------------------------------
     def lds_direct_wait_vdst(self, block: Block, before: list[Instruction],
                              vgpr: int, current: int) -> int:
-        def visit(s: _LdsDirValu, instr: Instruction, info: OpInfo | None) -> bool:
-            if is_valu(info):
-                s.has_trans |= is_trans(info)
-                if s.vgpr in reads(self.p, instr, info) or s.vgpr in writes(self.p, instr, info):
+        def visit(s: _LdsDirValu, x: _Rec) -> bool:
+            if x.valu:
+                s.has_trans |= x.trans
+                if s.vgpr in x.rd or s.vgpr in x.wr:
                     s.result[0] = min(s.result[0], 0 if s.has_trans else s.num_valu)
                     return True
                 s.num_valu += 1
-            d = depctr_of(instr)
-            if d is not None and d["va_vdst"] == 0:
+            if x.va_vdst0:
                 return True
             return s.num_valu >= s.result[0]
 
@@ -281,17 +342,17 @@ class _Round:
         return result[0]
 
     def partial_forwarding(self, block: Block, before: list[Instruction],
-                           read: set[int]) -> bool:
+                           read: frozenset[int]) -> bool:
         P = _PartialFwd
 
-        def visit(s: _PartialFwd, instr: Instruction, info: OpInfo | None) -> bool:
+        def visit(s: _PartialFwd, x: _Rec) -> bool:
             if s.found[0]:
                 return True
-            if is_salu(info):
-                if s.state == P.WRITTEN_AFTER_EXEC and writes(self.p, instr, info) & EXEC_REGS:
+            if x.salu:
+                if s.state == P.WRITTEN_AFTER_EXEC and x.wr_exec:
                     s.state = P.EXEC_WRITTEN
-            elif is_valu(info):
-                written = vgprs(writes(self.p, instr, info)) & s.read
+            elif x.valu:
+                written = x.vwr & s.read
                 if written:
                     if s.state == P.EXEC_WRITTEN and s.since_write < 3:
                         s.found[0] = True
@@ -305,10 +366,8 @@ class _Round:
                 else:
                     s.since_write += 1
                 s.since_read += 1
-            else:
-                d = depctr_of(instr)
-                if d is not None and d["va_vdst"] == 0:
-                    return True
+            elif x.va_vdst0:
+                return True
             if s.since_read >= (5 if s.state == P.NOTHING else 8):
                 return True
             return not s.read
@@ -322,13 +381,12 @@ class _Round:
         return found[0]
 
     # --- state transitions ---------------------------------------------------------------
-    def step(self, st: HazardState, instr: Instruction, info: OpInfo | None) -> None:
-        """Update the state after `instr` executed."""
-        d = depctr_of(instr)
-        if d is not None:
-            st.apply_depctr(d)
+    def step(self, st: HazardState, x: _Rec) -> None:
+        """Update the state after the instruction of record `x` executed."""
+        if x.depctr is not None:
+            st.apply_depctr(x.depctr)
             return
-        w = wait_of(instr)
+        w = x.wait
         if w is not None:
             if w.get("vm") == 0:
                 st.vm_load.clear()
@@ -337,58 +395,59 @@ class _Round:
             if w.get("lgkm") == 0:
                 st.ds.clear()
             return
-        if info is None:
+        if x.info is None:
             return
-        rd = reads(self.p, instr, info)
-        wr = writes(self.p, instr, info)
-        if is_valu(info):
-            trans = is_trans(info)
-            new: dict[int, tuple[int, int]] = {}
-            for r, (nv, nt) in st.trans.items():
-                nv, nt = nv + 1, nt + (1 if trans else 0)
-                if nv < TRANS_VALU_WINDOW and nt < TRANS_TRANS_WINDOW:
-                    new[r] = (nv, nt)
-            st.trans = new
+        if x.valu:
+            trans = x.trans
+            if st.trans:
+                new: dict[int, tuple[int, int]] = {}
+                for r, (nv, nt) in st.trans.items():
+                    nv, nt = nv + 1, nt + (1 if trans else 0)
+                    if nv < TRANS_VALU_WINDOW and nt < TRANS_TRANS_WINDOW:
+                        new[r] = (nv, nt)
+                st.trans = new
             if trans:
-                for r in vgprs(wr):
+                for r in x.vwr:
                     st.trans[r] = (0, 0)
-            st.vcmpx = is_vopc_op(info) and bool(wr & EXEC_REGS)
+            st.vcmpx = x.vcmpx
             st.clear_vmem()
             if self.wave64:
-                if any(r < _SGPR_LIMIT for r in rd):
+                if x.srd:
                     st.lanemask.clear()
-                swr = {r for r in wr if r < _SGPR_LIMIT}
-                if swr & st.lanemask:
+                swr = x.swr
+                if swr and not swr.isdisjoint(st.lanemask):
                     st.mask_wr_valu |= swr
-                st.lanemask |= lane_mask_reads(self.p, instr, info)
-        elif is_salu(info):
+                st.lanemask |= x.lane_mask
+        elif x.salu:
             if self.wave64:
-                swr = {r for r in wr if r < _SGPR_LIMIT}
-                if swr & st.lanemask:
+                swr = x.swr
+                if swr and not swr.isdisjoint(st.lanemask):
                     st.mask_wr_salu |= swr
-        elif is_exp(info):
+        elif x.exp:
             st.clear_vmem()
-        if is_vmem(info) or is_flat(info):
-            used = vgprs(rd) | vgprs(wr)
-            (st.vm_load if returns_data(instr, info) else st.vm_store).update(used)
-            if is_flat(info):
+        if x.vmem_like:
+            used = x.vrd | x.vwr
+            (st.vm_load if x.returns_data else st.vm_store).update(used)
+            if x.flat:
                 st.ds.update(used)
-        elif is_ds(info):
-            st.ds.update(vgprs(rd) | vgprs(wr))
+        elif x.ds:
+            st.ds.update(x.vrd | x.vwr)
 
     # --- one block -------------------------------------------------------------------------
     def block(self, block: Block, state: HazardState, emit: bool) -> HazardState:
         st = state.copy()
         out: list[Instruction] = []
+        rec = self.rec
         for instr in block.instructions:
-            info = info_of(self.p, instr)
-            if is_indirect_branch(info):
+            x = rec(instr)
+            if x.indirect:
                 self.resolve_all(st, out, emit)
-            self.mitigate(block, st, instr, info, out, emit)
+            if x.info is not None:
+                self.mitigate(block, st, instr, x, out, emit)
             out.append(instr)
-            self.step(st, instr, info)
+            self.step(st, x)
         if (not block.linear_succs and not any(i.opcode == "s_endpgm" for i in out[-1:])
-                and not (out and is_indirect_branch(info_of(self.p, out[-1])))):
+                and not (out and rec(out[-1]).indirect)):
             self.resolve_all(st, out, emit)
         if emit:
             if len(out) != len(block.instructions):
@@ -398,46 +457,44 @@ class _Round:
         return st
 
     def mitigate(self, block: Block, st: HazardState, instr: Instruction,
-                 info: OpInfo | None, out: list[Instruction], emit: bool) -> None:
-        if info is None:
-            return
+                 x: _Rec, out: list[Instruction], emit: bool) -> None:
         need: dict[str, int] = {}
-        if is_ldsdir(info):
-            self.lds_direct(block, st, instr, out, emit)
-        rd = reads(self.p, instr, info)
-        if self.has("VALUTransUseHazard") and is_valu_reader(info) and st.trans:
-            if any(r in st.trans for r in vgprs(rd)):
+        if x.ldsdir:
+            self.lds_direct(block, st, instr, x, out, emit)
+        if self.h_trans and st.trans and x.valu_reader:
+            trans = st.trans
+            if any(r in trans for r in x.vrd):
                 need["va_vdst"] = 0
-        if (self.has("VALUPartialForwardingHazard") and self.wave64 and is_valu(info)
-                and "va_vdst" not in need):
-            read = vgprs(rd)
+        if self.h_partial and x.valu and "va_vdst" not in need:
+            read = x.vrd
             if len(read) > 1 and self.partial_forwarding(block, out, read):
                 need["va_vdst"] = 0
-        if self.has("VALUMaskWriteHazard") and self.wave64 and (is_salu(info) or is_valu(info)):
-            srd = {r for r in rd if r < _SGPR_LIMIT}
-            if srd & st.mask_wr_salu:
-                need["sa_sdst"] = 0
-            for r in srd & st.mask_wr_valu:
-                need["va_vcc" if r in VCC_REGS else "va_sdst"] = 0
-        if self.has("LdsDirectVMEMHazard") and is_ldsdir(info):
-            dst = vgprs(writes(self.p, instr, info))
+        if self.h_mask and (x.salu or x.valu):
+            srd = x.srd
+            if srd:
+                if not srd.isdisjoint(st.mask_wr_salu):
+                    need["sa_sdst"] = 0
+                for r in srd & st.mask_wr_valu:
+                    need["va_vcc" if r in VCC_REGS else "va_sdst"] = 0
+        if self.h_lds_vmem and x.ldsdir:
+            dst = x.vwr
             if dst & (st.vm_load | st.vm_store | st.ds):
                 need["vm_vsrc"] = 0
         if need:
             d = Instruction("s_waitcnt_depctr", "SOPP", fields={"simm16": encode_depctr(**need)})
             out.append(d)
-            self.step(st, d, None)
-        if self.has("VcmpxPermlaneHazard") and st.vcmpx and is_permlane(info):
+            self.step(st, self.rec(d))
+        if self.h_permlane and st.vcmpx and x.permlane:
             mov = self.valu_mov(instr)
             out.append(mov)
-            self.step(st, mov, info_of(self.p, mov))
+            self.step(st, self.rec(mov))
 
-    def lds_direct(self, block: Block, st: HazardState, instr: Instruction,
+    def lds_direct(self, block: Block, st: HazardState, instr: Instruction, x: _Rec,
                    out: list[Instruction], emit: bool) -> None:
         cur = instr.fields.get("wait_vdst", 0)
         cur = cur if isinstance(cur, int) else 0
-        if self.has("LdsDirectVALUHazard") and cur > 0:
-            dst = sorted(vgprs(writes(self.p, instr, info_of(self.p, instr))))
+        if self.h_lds_valu and cur > 0:
+            dst = sorted(x.vwr)
             new = cur
             for r in dst:
                 new = self.lds_direct_wait_vdst(block, out, r, new)
@@ -473,12 +530,12 @@ class _Round:
         if need:
             d = Instruction("s_waitcnt_depctr", "SOPP", fields={"simm16": encode_depctr(**need)})
             out.append(d)
-            self.step(st, d, None)
+            self.step(st, self.rec(d))
         if st.vcmpx:
             mov = Instruction("v_mov_b32", "VOP1", [Operand.fixed(PhysReg.of(VGPR_BASE), v1)],
                               [Definition.fixed(PhysReg.of(VGPR_BASE), v1)])
             out.append(mov)
-            self.step(st, mov, info_of(self.p, mov))
+            self.step(st, self.rec(mov))
 
     def run(self) -> int:
         ins = forward_fixpoint(self.p, HazardState(), HazardState.join,

@@ -212,6 +212,74 @@ def vgprs(regs: Iterable[int]) -> set[int]:
     return {r for r in regs if r >= VGPR_BASE}
 
 
+# --- register accesses, computed once per instruction ---------------------------------
+
+def _regs_into(out: set[int], xs: Iterable[Operand | Definition], operands: bool) -> None:
+    for x in xs:
+        phys = x.phys
+        if phys is None or (operands and (x.const is not None  # type: ignore[union-attr]
+                                          or x.is_undef)):  # type: ignore[union-attr]
+            continue
+        r = phys.reg_b >> 2
+        if r == NULL:
+            continue
+        rc = x.rc
+        if rc is None:
+            out.add(r)
+        else:
+            out.update(range(r, r + (rc.bytes + 3) // 4))
+
+
+class Access:
+    """What one instruction reads and writes (as `reads`/`writes`), and its table
+    entry. The sets are frozen: they are shared by every query."""
+
+    __slots__ = ("info", "reads", "writes", "vreads", "vwrites")
+
+    def __init__(self, program: Program, instr: Instruction, info: OpInfo | None) -> None:
+        rd: set[int] = set()
+        wr: set[int] = set()
+        _regs_into(rd, instr.operands, True)
+        _regs_into(wr, instr.definitions, False)
+        if info is not None:
+            if info.implicit_reads:
+                rd.update(implicit_regs(info.implicit_reads, program.wave_size))
+            if info.implicit_writes:
+                wr.update(implicit_regs(info.implicit_writes, program.wave_size))
+        self.info = info
+        self.reads = frozenset(rd)
+        self.writes = frozenset(wr)
+        self.vreads = frozenset(r for r in rd if r >= VGPR_BASE)
+        self.vwrites = frozenset(r for r in wr if r >= VGPR_BASE)
+
+
+class AccessCache:
+    """`Access` of each instruction object, computed on the first query (the
+    wait-state passes query an instruction many times: analysis visits,
+    emission, backward searches).
+
+    Keyed by the instruction's identity; the cache keeps a reference to every
+    instruction it holds, so an id is not reused while the cache lives. A cache
+    is valid as long as no instruction it has seen changes its opcode, format,
+    operands or definitions: make one per pass run (the wait-state passes only
+    add new instructions and change immediates)."""
+
+    __slots__ = ("program", "_index", "_m")
+
+    def __init__(self, program: Program) -> None:
+        self.program = program
+        self._index = _info_index(program.gfx_level)
+        self._m: dict[int, tuple[Instruction, Access]] = {}
+
+    def __call__(self, instr: Instruction) -> Access:
+        e = self._m.get(id(instr))
+        if e is not None:
+            return e[1]
+        a = Access(self.program, instr, self._index.get((instr.opcode, instr.format)))
+        self._m[id(instr)] = (instr, a)
+        return a
+
+
 def lane_mask_reads(program: Program, instr: Instruction, info: OpInfo) -> set[int]:
     """SGPRs a VALU reads as a lane mask: v_cndmask's select, carry-ins and
     the implicit VCC of v_div_fmas (table kinds 'sreg_wave'/'special' and
@@ -303,7 +371,7 @@ def depctr_of(instr: Instruction) -> dict[str, int] | None:
 
 
 __all__ = [
-    "LANE_MASK_REGS", "SALU_CLASSES", "VALU_CLASSES", "VMEM_CLASSES", "WAIT_COUNTERS",
+    "LANE_MASK_REGS", "SALU_CLASSES", "Access", "AccessCache", "VALU_CLASSES", "VMEM_CLASSES", "WAIT_COUNTERS",
     "WAIT_MAX", "decode_depctr", "decode_waitcnt", "depctr_of", "encode_depctr",
     "encode_waitcnt", "implicit_regs", "info_of", "is_ds", "is_exp", "is_flat", "is_gds",
     "is_indirect_branch", "is_ldsdir", "is_message", "is_nop", "is_permlane", "is_salu",
