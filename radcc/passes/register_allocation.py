@@ -47,8 +47,22 @@ instructions are revisited once to rename values that got a phi at its
 header. Live-range splitting scans the register range of one file; a
 repack sorts the values of one file.
 
+Linear VGPRs (``lv`` classes) live along the linear CFG and are written in
+every lane, so they interfere with the VGPR values of every lane on both
+sides of a divergent branch (`validate_ra` checks exactly that). Rather than
+a liveness of every lane, the allocator keeps, from the end of each
+top-level block (where all lanes are active and the file holds every live
+value) through the divergent blocks after it, the registers any ordinary
+VGPR and any linear VGPR has had (`lane_avoid`): in those blocks a linear
+VGPR (placed, moved, or a phi) avoids the former and an ordinary VGPR the
+latter (a loop may bring a linear VGPR back to an earlier register); phi
+definitions do so at top-level merges too. Conservative: it can cost
+registers in divergent code that uses linear VGPRs, so the "succeeds when
+the demand fits" promise does not cover such programs. Copies moving a
+linear VGPR get a free ``scratch_sgpr`` (`hw_copy` copies them in all
+lanes and may need it to keep SCC).
+
 Not yet: sub-dword classes (v1b/v2b raise `RegisterAllocationError`),
-linear VGPRs beyond treating them as VGPRs that follow the linear CFG,
 spilling. Loops must be contiguous in the layout (ACO's block order).
 """
 
