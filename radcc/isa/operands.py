@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 import struct
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from radcc.isa.errors import AsmError
 
@@ -276,7 +276,7 @@ class Operand:
     value: int | float = 0
     text: str = ""
     sym: str | None = None
-    args: list[list[object]] = field(default_factory=list)
+    args: list[list[object]] = ()  # type: ignore[assignment]  # (no list per operand)
     neg: bool = False
     abs: bool = False
     neg_fn: bool = False  # neg(x) spelling (not -x)

@@ -563,14 +563,15 @@ def _looks_like_modifier(cur: Cursor) -> bool:
 # Anything else (labels, directives, comments, expressions, |x|, calls, ...)
 # returns None and takes the token path.
 _WSC = "[ \t\r\f\v]"
-_STMT_RE = re.compile(rf"{_WSC}*([A-Za-z_][A-Za-z0-9_]*)(?:{_WSC}+|$)")
+# group 1: the mnemonic; group 2: "name:" when modifiers come first
+_STMT_RE = re.compile(
+    rf"{_WSC}*([A-Za-z_][A-Za-z0-9_]*)(?:{_WSC}+|$)((?:[A-Za-z_][A-Za-z0-9_]*:)?)")
 _OPERAND_RE = re.compile(
     r"(-?)(?:"
-    r"([A-Za-z_][A-Za-z0-9_]*)\[(\d+)(?::(\d+))?\]"  # 2-4: x[a] / x[a:b]
-    r"|([A-Za-z_][A-Za-z0-9_]*)"  # 5: a name
-    r"|(\d+\.\d*(?:[eE][+-]?\d+)?)"  # 6: a float
-    r"|(0[xX][0-9a-fA-F]+|\d+)"  # 7: an integer
-    rf")({_WSC}*,{_WSC}*|{_WSC}+|$)"  # 8: separator
+    r"([A-Za-z_][A-Za-z0-9_]*)(?:\[(\d+)(?::(\d+))?\])?"  # 2: a name, 3-4: x[a] / x[a:b]
+    r"|(\d+\.\d*(?:[eE][+-]?\d+)?)"  # 5: a float
+    r"|(0[xX][0-9a-fA-F]+|\d+)"  # 6: an integer
+    rf")({_WSC}*,{_WSC}*|{_WSC}+|$)"  # 7: separator
 )
 _MODIFIER_RE = re.compile(
     r"([A-Za-z_][A-Za-z0-9_]*)(?::(?:"
@@ -580,7 +581,6 @@ _MODIFIER_RE = re.compile(
     rf"))?(?:{_WSC}+|$)"
 )
 _NO_RE = re.compile("[nN][oO]")
-_NAME_COLON_RE = re.compile(r"([A-Za-z_][A-Za-z0-9_]*):")
 _REG_FILES = {"s": "s", "v": "v", "ttmp": "ttmp"}
 
 
@@ -590,33 +590,26 @@ def fast_statement(line: str) -> ParsedInst | None:
     m = _STMT_RE.match(line)
     if m is None:
         return None
-    pos = m.end()
+    mn_col, pos = m.span(1)
+    first_mod = m.group(2)
+    pos = m.end() - len(first_mod)
     n = len(line)
     ops: list[Operand] = []
     mods: list[Modifier] = []
     if pos < n:
         if line[pos] in ":=":
             return None  # a label, an equate or '::'
-        nm = _NAME_COLON_RE.match(line, pos)
-        if nm is None:  # operands first
+        if not first_mod:  # operands first
             reg_names = _REG_NAMES
             match = _OPERAND_RE.match
             while True:
                 om = match(line, pos)
                 if om is None:
                     return None
-                neg, rf, lo, hi, name, flt, num, sep = om.groups()
-                col = om.start() + 1
-                if rf is not None:
-                    f = _REG_FILES.get(rf.lower())
-                    if f is None:
-                        return None
-                    first = int(lo)
-                    last = first if hi is None else int(hi)
-                    if last < first:
-                        return None
-                    op = Operand("reg", col, Reg(f, first, last - first + 1), 0, rf)
-                elif name is not None:
+                neg, name, lo, hi, flt, num, sep = om.groups()
+                col, pos = om.span()
+                col += 1
+                if name is not None and lo is None:
                     r = reg_names.get(name, _MISSING)
                     if r is _MISSING:
                         r = _reg_name(name)
@@ -626,6 +619,15 @@ def fast_statement(line: str) -> ParsedInst | None:
                         op = Operand("ident", col, None, 0, name, name)
                     else:
                         op = Operand("reg", col, r, 0, name)
+                elif lo is not None:
+                    f = _REG_FILES.get(name.lower())
+                    if f is None:
+                        return None
+                    first = int(lo)
+                    last = first if hi is None else int(hi)
+                    if last < first:
+                        return None
+                    op = Operand("reg", col, Reg(f, first, last - first + 1), 0, name)
                 elif flt is not None:
                     v = float(flt)
                     op = Operand("float", col, None, -v if neg else v, neg + flt)
@@ -637,10 +639,9 @@ def fast_statement(line: str) -> ParsedInst | None:
                 if neg:
                     op.neg = True
                 ops.append(op)
-                pos = om.end()
                 if "," not in sep:
                     break
-        elif _reg_name(nm.group(1)) is not None:
+        elif _reg_name(first_mod[:-1]) is not None:
             return None  # 'v1:' is an operand followed by an error
         while pos < n:
             mm = _MODIFIER_RE.match(line, pos)
@@ -656,10 +657,21 @@ def fast_statement(line: str) -> ParsedInst | None:
                 val = [int(x) for x in lv.split(",")]
             mods.append(Modifier(name.lower(), mm.start() + 1, val))
             pos = mm.end()
-    inst = ParsedInst(m.group(1).lower(), m.start(1) + 1, ops, mods)
+    inst = _new_inst(ParsedInst)
+    inst.mnemonic = m.group(1).lower()
+    inst.col = mn_col + 1
     inst._tokens = None
     inst._line = line
+    inst.second = None
+    inst._operands = ops
+    inst._modifiers = mods
+    inst._parse_error = None
+    inst._parsed = True
+    inst._negflags = None
     return inst
+
+
+_new_inst = object.__new__
 
 
 # --- negated flag modifiers ("noa16", "noglc", ...) --------------------------------
