@@ -38,15 +38,13 @@ from radcc.isa.formats.scalar_fields import DELAY, INSTID
 from radcc.isa.table import OpInfo
 from radcc.passes.instr_class import (
     VMEM_CLASSES,
+    AccessCache,
     depctr_of,
-    info_of,
     is_ds,
     is_exp,
     is_salu,
     is_trans,
     is_valu,
-    reads,
-    writes,
 )
 from radcc.passes.linear_dataflow import forward_fixpoint
 
@@ -144,18 +142,72 @@ def delay_imm(valu_n: int = NONE, trans_n: int = NONE, salu_cyc: int = 0) -> int
     return imm
 
 
+class _Rec:
+    """What the pass needs of one instruction, computed once per pass run (the
+    analysis visits a block once or more and the emission once more)."""
+
+    __slots__ = ("skip", "alu", "reads", "valu", "trans", "cycles", "clears", "va_vdst0",
+                 "writes", "new_dep")
+
+    def __init__(self, acc: AccessCache, instr: Instruction, issue_mul: int) -> None:
+        a = acc(instr)
+        info: OpInfo | None = a.info
+        self.skip = instr.opcode == "s_delay_alu"
+        valu = is_valu(info)
+        salu = is_salu(info)
+        self.valu = valu
+        self.trans = is_trans(info)
+        self.alu = valu or salu
+        self.reads = a.reads
+        self.writes = a.writes
+        cycles = 1
+        if info is not None and info.cls in ALU_CYCLES:
+            cycles = ALU_CYCLES[info.cls][1] * (issue_mul if valu else 1)
+        self.cycles = cycles
+        self.clears = info is not None and (info.cls in VMEM_CLASSES or is_ds(info)
+                                            or is_exp(info))
+        dep = depctr_of(instr)
+        self.va_vdst0 = dep is not None and dep["va_vdst"] == 0
+        # the dependency a written register gets (None: none)
+        self.new_dep: tuple[int, int, int, int, int] | None = None
+        if info is None or info.cls not in ALU_CYCLES or info.cls == "wmma":
+            return
+        lat, issue = ALU_CYCLES[info.cls]
+        if valu:
+            issue *= issue_mul
+        left = lat - issue
+        if left <= 0:
+            return
+        d = _Dep()
+        if self.trans:
+            d = _Dep(trans_n=1, trans_cyc=left)
+        elif valu:
+            d = _Dep(1, left)
+        elif salu:
+            d = _Dep(salu_cyc=left)
+        if not d.fixup():
+            self.new_dep = d.key()
+
+
 class _Pass:
     def __init__(self, program: Program) -> None:
         self.p = program
         self.issue_mul = 2 if program.wave_size == 64 else 1
+        self.acc = AccessCache(program)
+        self.recs: dict[int, list[_Rec]] = {}
 
-    def advance(self, st: DelayState, info: OpInfo | None) -> None:
+    def plan(self, block: Block) -> list[_Rec]:
+        recs = self.recs.get(block.index)
+        if recs is None:
+            recs = self.recs[block.index] = [_Rec(self.acc, i, self.issue_mul)
+                                             for i in block.instructions]
+        return recs
+
+    def advance(self, st: DelayState, x: _Rec) -> None:
         """Account for one issued instruction."""
-        valu = is_valu(info)
-        trans = is_trans(info)
-        cycles = 1
-        if info is not None and info.cls in ALU_CYCLES:
-            cycles = ALU_CYCLES[info.cls][1] * (self.issue_mul if valu else 1)
+        valu = x.valu
+        trans = x.trans
+        cycles = x.cycles
         dead = []
         for r, d in st.regs.items():
             if valu:
@@ -173,22 +225,24 @@ class _Pass:
     def block(self, block: Block, state: DelayState, emit: bool) -> DelayState:
         st = state.copy()
         out: list[Instruction] = []
-        for instr in block.instructions:
-            info = info_of(self.p, instr)
-            if instr.opcode == "s_delay_alu":
+        for instr, x in zip(block.instructions, self.plan(block), strict=True):
+            if x.skip:
                 continue  # recomputed
-            if (is_valu(info) or is_salu(info)) and st.regs:
+            if x.alu and st.regs:
                 need = _Dep()
-                for r in reads(self.p, instr, info):
-                    d = st.regs.get(r)
+                regs = st.regs
+                for r in x.reads:
+                    d = regs.get(r)
                     if d is not None:
                         need.join(d)
                 imm = delay_imm(need.valu_n, need.trans_n, need.salu_cyc)
                 if imm:
-                    out.append(Instruction("s_delay_alu", "SOPP", fields={"simm16": imm}))
+                    if emit:
+                        out.append(Instruction("s_delay_alu", "SOPP", fields={"simm16": imm}))
                     self.waited(st, need)
-            out.append(instr)
-            self.step(st, instr, info)
+            if emit:
+                out.append(instr)
+            self.step(st, x)
         if emit:
             block.instructions = _merge(out)
         return st
@@ -207,33 +261,20 @@ class _Pass:
         for r in dead:
             del st.regs[r]
 
-    def step(self, st: DelayState, instr: Instruction, info: OpInfo | None) -> None:
-        if info is not None and (info.cls in VMEM_CLASSES or is_ds(info) or is_exp(info)):
+    def step(self, st: DelayState, x: _Rec) -> None:
+        if x.clears:
             st.regs.clear()
-        dep = depctr_of(instr)
-        if dep is not None and dep["va_vdst"] == 0:
+        if x.va_vdst0:
             for d in st.regs.values():
                 d.valu_n = d.trans_n = NONE
             st.regs = {r: d for r, d in st.regs.items() if not d.fixup()}
-        self.advance(st, info)
-        if info is None or info.cls not in ALU_CYCLES or info.cls == "wmma":
+        if st.regs:
+            self.advance(st, x)
+        nd = x.new_dep
+        if nd is None:
             return
-        lat, issue = ALU_CYCLES[info.cls]
-        if is_valu(info):
-            issue *= self.issue_mul
-        left = lat - issue
-        if left <= 0:
-            return
-        for r in writes(self.p, instr, info):
-            d = _Dep()
-            if is_trans(info):
-                d = _Dep(trans_n=1, trans_cyc=left)
-            elif is_valu(info):
-                d = _Dep(1, left)
-            elif is_salu(info):
-                d = _Dep(salu_cyc=left)
-            if not d.fixup():
-                st.regs[r] = d
+        for r in x.writes:
+            st.regs[r] = _Dep(*nd)
 
     def run(self) -> None:
         ins = forward_fixpoint(self.p, DelayState(), DelayState.join,
