@@ -31,8 +31,10 @@ the phi's block; phi definitions are not live-in.
 The result is kept for later passes: `get_live_vars(program)`.
 
 Cost: gen/kill sets per block in one backward walk, a worklist fixed point
-over blocks (highest index first, so loops converge in few rounds), then
-one final backward walk per block to set flags and demand.
+over blocks (highest index first, so loops converge in few rounds; the
+temps successors' phis read on each edge gathered once), then one final
+backward walk per block to set flags and demand. A run on a program nothing
+changed in since the last run is one walk comparing a signature.
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ import weakref
 from dataclasses import dataclass, field
 
 from radcc.ir.program import Block, Instruction, Program, RegisterDemand
-from radcc.ir.regclass import RegClass
+from radcc.ir.regclass import RegClass, RegType
 
 
 @dataclass
@@ -74,25 +76,6 @@ def _demand(rc: RegClass) -> RegisterDemand:
     return RegisterDemand(rc.size, 0) if rc.is_sgpr else RegisterDemand(0, rc.size)
 
 
-class _Demand:
-    """Running dword counts of a set of temps."""
-
-    __slots__ = ("s", "v")
-
-    def __init__(self) -> None:
-        self.s = 0
-        self.v = 0
-
-    def add(self, rc: RegClass, sign: int = 1) -> None:
-        if rc.is_sgpr:
-            self.s += sign * rc.size
-        else:
-            self.v += sign * rc.size
-
-    def get(self) -> RegisterDemand:
-        return RegisterDemand(self.s, self.v)
-
-
 def _phi_uses(block: Block) -> list[Instruction]:
     return [i for i in block.instructions if i.is_phi]
 
@@ -102,55 +85,70 @@ def _gen_kill(block: Block) -> tuple[set[int], set[int]]:
     kill: set[int] = set()
     for instr in reversed(block.instructions):
         for d in instr.definitions:
-            if d.temp is not None:
-                kill.add(d.temp.id)
-                gen.discard(d.temp.id)
-        if instr.is_phi:
+            t = d.temp
+            if t is not None:
+                kill.add(t.id)
+                gen.discard(t.id)
+        if instr.opcode in _PHIS:
             continue
         for o in instr.operands:
-            if o.temp is not None:
-                gen.add(o.temp.id)
+            t = o.temp
+            if t is not None:
+                gen.add(t.id)
     return gen, kill
 
 
-def _live_out(program: Program, b: Block, live_in: list[set[int]],
-              rc_of: dict[int, RegClass], with_phis: bool = True) -> set[int]:
-    out: set[int] = set()
-    for s in b.linear_succs:
-        out.update(t for t in live_in[s] if is_linear(rc_of[t]))
-    for s in b.logical_succs:
-        out.update(t for t in live_in[s] if not is_linear(rc_of[t]))
-    if with_phis:
-        for s in set(b.linear_succs) | set(b.logical_succs):
-            succ = program.blocks[s]
+_PHIS = frozenset({"p_phi", "p_linear_phi"})
+
+
+class _Facts:
+    """What the fixed point needs of the program, gathered once: the class of
+    every temp, the linear ones, and per block the temps its successors' phis
+    read on the edges from it."""
+
+    __slots__ = ("rc_of", "linear", "phi_out")
+
+    def __init__(self, program: Program) -> None:
+        rc_of: dict[int, RegClass] = {}
+        for b in program.blocks:
+            for instr in b.instructions:
+                for d in instr.definitions:
+                    if d.temp is not None:
+                        rc_of[d.temp.id] = d.temp.rc
+                for o in instr.operands:
+                    if o.temp is not None:
+                        rc_of.setdefault(o.temp.id, o.temp.rc)
+        self.rc_of = rc_of
+        self.linear = {t for t, rc in rc_of.items() if is_linear(rc)}
+        self.phi_out: list[set[int]] = [set() for _ in program.blocks]
+        blocks = program.blocks
+        n = len(blocks)
+        for j, succ in enumerate(blocks):
             for phi in _phi_uses(succ):
                 preds = succ.logical_preds if phi.opcode == "p_phi" else succ.linear_preds
+                ops = phi.operands
                 for k, p in enumerate(preds):
-                    if p == b.index and k < len(phi.operands):
-                        o = phi.operands[k]
-                        if o.temp is not None:
-                            out.add(o.temp.id)
-    return out
+                    if k < len(ops) and 0 <= p < n and ops[k].temp is not None and (
+                            j in blocks[p].linear_succs or j in blocks[p].logical_succs):
+                        self.phi_out[p].add(ops[k].temp.id)  # type: ignore[union-attr]
+
+    def live_out(self, program: Program, b: Block, live_in: list[set[int]],
+                 with_phis: bool = True) -> set[int]:
+        out: set[int] = set()
+        linear = self.linear
+        for s in b.linear_succs:
+            out |= live_in[s] & linear
+        for s in b.logical_succs:
+            out |= live_in[s] - linear
+        if with_phis:
+            out |= self.phi_out[b.index]
+        return out
 
 
-def _temp_classes(program: Program) -> dict[int, RegClass]:
-    rc_of: dict[int, RegClass] = {}
-    for b in program.blocks:
-        for instr in b.instructions:
-            for d in instr.definitions:
-                if d.temp is not None:
-                    rc_of[d.temp.id] = d.temp.rc
-            for o in instr.operands:
-                if o.temp is not None:
-                    rc_of.setdefault(o.temp.id, o.temp.rc)
-    return rc_of
-
-
-def compute_live_sets(program: Program) -> tuple[list[set[int]], list[set[int]]]:
-    """(live_in, live_out) per block, without touching the program."""
+def _live_sets(program: Program, facts: _Facts) -> tuple[list[set[int]], list[set[int]]]:
     n = len(program.blocks)
-    rc_of = _temp_classes(program)
-    gk = [_gen_kill(b) for b in program.blocks]
+    blocks = program.blocks
+    gk = [_gen_kill(b) for b in blocks]
     live_in: list[set[int]] = [set() for _ in range(n)]
     heap = [-i for i in range(n)]
     heapq.heapify(heap)
@@ -158,42 +156,61 @@ def compute_live_sets(program: Program) -> tuple[list[set[int]], list[set[int]]]
     while heap:
         i = -heapq.heappop(heap)
         queued[i] = False
-        b = program.blocks[i]
+        b = blocks[i]
         gen, kill = gk[i]
-        new = gen | (_live_out(program, b, live_in, rc_of) - kill)
+        new = gen | (facts.live_out(program, b, live_in) - kill)
         if new != live_in[i]:
             live_in[i] = new
             for p in set(b.linear_preds) | set(b.logical_preds):
                 if not queued[p]:
                     queued[p] = True
                     heapq.heappush(heap, -p)
-    live_out = [_live_out(program, b, live_in, rc_of) for b in program.blocks]
+    live_out = [facts.live_out(program, b, live_in) for b in blocks]
     return live_in, live_out
 
 
-def _walk_block(program: Program, b: Block, live_out: set[int],
+def compute_live_sets(program: Program) -> tuple[list[set[int]], list[set[int]]]:
+    """(live_in, live_out) per block, without touching the program."""
+    return _live_sets(program, _Facts(program))
+
+
+def _walk_block(b: Block, live_out: set[int],
                 rc_of: dict[int, RegClass]) -> tuple[list[RegisterDemand], set[int]]:
     live = set(live_out)
-    cur = _Demand()
+    cur_s = cur_v = 0
     for t in live:
-        cur.add(rc_of[t])
-    demands: list[RegisterDemand] = [RegisterDemand()] * len(b.instructions)
-    for idx in range(len(b.instructions) - 1, -1, -1):
-        instr = b.instructions[idx]
-        during = _Demand()
-        during.s, during.v = cur.s, cur.v
+        rc = rc_of[t]
+        if rc.is_sgpr:
+            cur_s += rc.size
+        else:
+            cur_v += rc.size
+    instrs = b.instructions
+    demands: list[RegisterDemand] = [RegisterDemand()] * len(instrs)
+    for idx in range(len(instrs) - 1, -1, -1):
+        instr = instrs[idx]
+        ds, dv = cur_s, cur_v  # the demand during the instruction
         for d in instr.definitions:
-            if d.temp is None:
+            t = d.temp
+            if t is None:
                 continue
-            if d.temp.id in live:
-                live.discard(d.temp.id)
-                cur.add(d.temp.rc, -1)
+            rc = t.rc
+            n = (rc.bytes + 3) // 4
+            sgpr = rc.type is RegType.SGPR
+            if t.id in live:
+                live.discard(t.id)
+                if sgpr:
+                    cur_s -= n
+                else:
+                    cur_v -= n
                 d.is_kill = False
             else:
                 d.is_kill = True
-                during.add(d.temp.rc)  # a dead definition still takes registers
-        if instr.is_phi:
-            demands[idx] = during.get()
+                if sgpr:  # a dead definition still takes registers
+                    ds += n
+                else:
+                    dv += n
+        if instr.opcode in _PHIS:
+            demands[idx] = RegisterDemand(ds, dv)
             continue
         ops = instr.operands
         for o in ops:
@@ -201,26 +218,37 @@ def _walk_block(program: Program, b: Block, live_out: set[int],
                 o.is_kill = False
                 o.is_first_kill = False
         for k, o in enumerate(ops):
-            if o.temp is None or o.is_kill:
+            t = o.temp
+            if t is None or o.is_kill:
                 continue
-            t = o.temp.id
-            if t not in live:
-                live.add(t)
-                cur.add(o.temp.rc)
+            tid = t.id
+            if tid not in live:
+                live.add(tid)
+                rc = t.rc
+                n = (rc.bytes + 3) // 4
+                sgpr = rc.type is RegType.SGPR
+                if sgpr:
+                    cur_s += n
+                else:
+                    cur_v += n
                 o.is_kill = o.is_first_kill = True
                 late = o.is_late_kill
                 for o2 in ops[k + 1:]:
-                    if o2.temp is not None and o2.temp.id == t:
+                    t2 = o2.temp
+                    if t2 is not None and t2.id == tid:
                         o2.is_kill = True
                         late = late or o2.is_late_kill
                 if late:
-                    during.add(o.temp.rc)
-        demands[idx] = during.get()
+                    if sgpr:
+                        ds += n
+                    else:
+                        dv += n
+        demands[idx] = RegisterDemand(ds, dv)
     return demands, live
 
 
 def _set_phi_operand_kills(program: Program, b: Block, live_in: list[set[int]],
-                           rc_of: dict[int, RegClass]) -> None:
+                           facts: _Facts) -> None:
     """Kill flags of the phi operands of block b, per incoming edge."""
     phis = _phi_uses(b)
     if not phis:
@@ -233,7 +261,7 @@ def _set_phi_operand_kills(program: Program, b: Block, live_in: list[set[int]],
             if o.temp is None:
                 continue
             if p not in base:
-                base[p] = _live_out(program, program.blocks[p], live_in, rc_of, with_phis=False)
+                base[p] = facts.live_out(program, program.blocks[p], live_in, with_phis=False)
             o.is_kill = o.temp.id not in base[p]
             killed = killed_on_edge.setdefault(p, set())
             o.is_first_kill = o.is_kill and o.temp.id not in killed
@@ -241,18 +269,75 @@ def _set_phi_operand_kills(program: Program, b: Block, live_in: list[set[int]],
                 killed.add(o.temp.id)
 
 
+_SIGNATURES: weakref.WeakKeyDictionary[Program, list[object]] = weakref.WeakKeyDictionary()
+
+
+def _signature(program: Program) -> list[object]:
+    """Everything the analysis reads or writes, flattened: the target and wave
+    size, the CFG, every instruction's opcode, temps and late-kill flags, the kill
+    flags and demands. Equal signatures mean the last result is still exact."""
+    sig: list[object] = [program.target, program.wave_size, program.max_reg_demand]
+    app = sig.append
+    for b in program.blocks:
+        app(b.index)
+        app(tuple(b.linear_preds))
+        app(tuple(b.logical_preds))
+        app(tuple(b.linear_succs))
+        app(tuple(b.logical_succs))
+        app(b.live_in_demand)
+        app(b.register_demand)
+        app(len(b.instructions))
+        for instr in b.instructions:
+            app(instr.opcode)
+            ops = instr.operands
+            app(len(ops))
+            for o in ops:
+                t = o.temp
+                app(t)
+                if t is not None:
+                    app(o.is_kill + 2 * o.is_first_kill + 4 * o.is_late_kill)
+            defs = instr.definitions
+            app(len(defs))
+            for d in defs:
+                t = d.temp
+                app(t)
+                if t is not None:
+                    app(d.is_kill)
+    return sig
+
+
 def live_var_analysis(program: Program) -> None:
-    """Compute liveness, kill flags and register demand (see module docstring)."""
-    rc_of = _temp_classes(program)
-    live_in, live_out = compute_live_sets(program)
+    """Compute liveness, kill flags and register demand (see module docstring).
+
+    Nothing is recomputed when nothing the analysis reads or writes changed since
+    its last run on `program` (a signature of the program is compared): the
+    pipeline runs it before lower_to_cssa, inside it and in register allocation,
+    mostly on the same program. The `Liveness` of `get_live_vars` is then the
+    same object as before: its users must not modify it."""
+    old = _SIGNATURES.get(program)
+    if old is not None and program in _RESULTS and old == _signature(program):
+        return
+    _analyse(program)
+    _SIGNATURES[program] = _signature(program)
+
+
+def _analyse(program: Program) -> None:
+    facts = _Facts(program)
+    rc_of = facts.rc_of
+    live_in, live_out = _live_sets(program, facts)
     result = Liveness(live_in=live_in, live_out=live_out)
     max_demand = RegisterDemand()
     for b in program.blocks:
-        demands, _ = _walk_block(program, b, live_out[b.index], rc_of)
-        _set_phi_operand_kills(program, b, live_in, rc_of)
-        li = RegisterDemand()
+        demands, _ = _walk_block(b, live_out[b.index], rc_of)
+        _set_phi_operand_kills(program, b, live_in, facts)
+        li_s = li_v = 0
         for t in live_in[b.index]:
-            li = li + _demand(rc_of[t])
+            rc = rc_of[t]
+            if rc.is_sgpr:
+                li_s += rc.size
+            else:
+                li_v += rc.size
+        li = RegisterDemand(li_s, li_v)
         block_max = li
         for d in demands:
             block_max = block_max.max(d)
