@@ -17,6 +17,7 @@ from radcc.frontend.mir import Instr, MirShader
 from radcc.frontend.mir_ops import ALU_OPS, SYSTEM_VALUES
 from radcc.ir.program import BlockKind, Operand, Program
 from radcc.ir.regclass import PhysReg, s1, s2, v1
+from radcc.passes.dead_code import dead_code
 from radcc.target import Target
 
 from .alu import AluMixin
@@ -122,4 +123,5 @@ def select_program(shader: MirShader, target: Target, wave_size: int = 32,
         raise IselError(f"wave size {wave_size} (32 or 64)")
     sel = Selector(shader, target, wave_size, name)
     program = sel.run()
+    dead_code(program)  # values isel made that nothing reads (radcc.passes.dead_code)
     return IselResult(program, sel.args)
