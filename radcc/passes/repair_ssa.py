@@ -29,6 +29,9 @@ reads a new ``p_linear_phi`` that does. The phis are the SSA reconstruction of
   that loop);
 - only blocks from which U is reachable along forward edges are visited, and
   a block's phi is shared by all uses of ``%t`` (memoized per block and temp);
+- only uses in blocks where a repair can be needed are looked at (a block
+  whose logical dominators each dominate it linearly needs none, ACO's
+  ``block_needs_repair``); when no block needs one the pass returns at once;
 - a ``p_phi`` operand (a lane mask of a boolean phi) must stay available in
   the logical CFG too, where the blocks of those phis (invert blocks ...) may
   not exist: it reads a ``p_linear_phi`` placed in the logical predecessor U
@@ -66,10 +69,13 @@ class _Repair:
         self.p = program
         dominator_tree(program)
         self.dom = DominatorTree.of_program(program, linear=True)
+        self.needs = _needs_repair(program, self.dom)
         self.def_block: dict[int, int] = {}
         self.values: dict[tuple[int, int], Reaching] = {}  # (temp id, block) -> incoming
         self.new_phis: dict[int, list[Instruction]] = {}
         self.in_block: dict[tuple[int, int], Reaching] = {}
+        if not any(self.needs):
+            return
         for b in program.blocks:
             for ins in b.instructions:
                 for d in ins.definitions:
@@ -169,14 +175,20 @@ class _Repair:
     def run(self) -> bool:
         progress = False
         dom = self.dom
+        needs = self.needs
+        if not any(needs):
+            return False
         for b in self.p.blocks:
             if not dom.reachable(b.index):
                 continue
+            here = needs[b.index]
             for ins in b.instructions:
                 if ins.opcode == "p_linear_phi":
                     preds: list[int] | None = b.linear_preds
                 elif ins.opcode == "p_phi":
                     preds = b.logical_preds
+                elif not here:
+                    break  # phis come first: no other use here can need a repair
                 else:
                     preds = None
                 for k, o in enumerate(ins.operands):
@@ -190,7 +202,7 @@ class _Repair:
                         if k >= len(preds):
                             continue
                         u = preds[k]
-                        if not dom.reachable(u) or dom.dominates(d, u):
+                        if not needs[u] or not dom.reachable(u) or dom.dominates(d, u):
                             continue
                         if ins.opcode == "p_phi":
                             v = self.value_in_logical_block(t, d, u)
@@ -207,6 +219,26 @@ class _Repair:
             blk = self.p.blocks[i]
             blk.instructions[0:0] = phis
         return progress
+
+
+def _needs_repair(program: Program, dom: DominatorTree) -> list[bool]:
+    """Per block: whether a use there might not be dominated linearly by a definition
+    that dominates it logically (ACO's block_needs_repair). False when every block on
+    its logical dominator chain is linearly dominated by its logical idom (then every
+    logical dominator dominates it linearly too); True for blocks outside the logical
+    CFG (linear-only blocks)."""
+    blocks = program.blocks
+    needs = [False] * len(blocks)
+    for b in blocks:
+        i = b.index
+        idom = b.logical_idom
+        if i == 0:
+            continue
+        if idom < 0 or idom >= i:
+            needs[i] = True
+        else:
+            needs[i] = needs[idom] or not dom.dominates(idom, i)
+    return needs
 
 
 def _same(a: Reaching, b: Reaching) -> bool:
