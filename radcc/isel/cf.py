@@ -43,6 +43,7 @@ class _Loop:
     breaks: list[tuple[Block, Snap]] = field(default_factory=list)
     has_divergent_continue: bool = False
     has_divergent_break: bool = False
+    escaping: list[Value] = field(default_factory=list)  # phis at the exit besides the MIR's
 
 
 class CfMixin(IselBase):
@@ -100,6 +101,23 @@ class CfMixin(IselBase):
                 v = ins.dest
                 if v is None or v.bit_size != 1 or not v.divergent:
                     continue
+                if any(u not in inside for u in self.uses.get(v, ())):
+                    out.append(v)
+        out.sort(key=lambda v: v.index)
+        return out
+
+    def escaping_from_cont(self, inside: set[MBlock], cont: list[CFNode]) -> list[Value]:
+        """Values of any type defined in a continue construct and used after the loop.
+        The construct is inlined at each ``continue`` and at the end of the body, so
+        such a value has one definition per copy: the exit needs a phi of them (the
+        MIR has none: there the construct's breaks all follow its one definition)."""
+        blocks = set(iter_blocks(cont))
+        out = []
+        for b in blocks:
+            for ins in b.instrs:
+                v = ins.dest
+                if v is None or (v.bit_size == 1 and v.divergent):
+                    continue  # divergent booleans: escaping_bools
                 if any(u not in inside for u in self.uses.get(v, ())):
                     out.append(v)
         out.sort(key=lambda v: v.index)
@@ -423,7 +441,7 @@ class CfMixin(IselBase):
         assert isinstance(header_mb, MBlock)
         exit_mb = self.next_of[id(n)]
         inside = set(iter_blocks(n.body)) | set(iter_blocks(n.cont))
-        esc = self.escaping_bools(inside)
+        esc = self.escaping_bools(inside) + self.escaping_from_cont(inside, n.cont)
         pre = self.cur
         pre_snap = self._snapshot(header_mb, [])
         self.logical_end(pre)
@@ -433,7 +451,7 @@ class CfMixin(IselBase):
         self.depth += 1
         header = self.insert(self.new(K.LOOP_HEADER))
         self.edge(pre, header)
-        lp = _Loop(n, header, exit_, pre, header_mb, exit_mb, inside)
+        lp = _Loop(n, header, exit_, pre, header_mb, exit_mb, inside, escaping=esc)
         # header phis: operands appended once the back edges are known
         hphis = []
         self.b.at_end(header)
@@ -527,7 +545,7 @@ class CfMixin(IselBase):
             is_break = False
         cur = self.cur
         if is_break:
-            snap = self._snapshot(lp.exit_mblock, self.escaping_bools(lp.inside))
+            snap = self._snapshot(lp.exit_mblock, lp.escaping)
         else:
             snap = self._snapshot(lp.header_mblock, [])
         self.logical_end(cur)
