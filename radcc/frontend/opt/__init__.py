@@ -31,6 +31,7 @@ from .lower_int64 import lower_int64
 from .lower_local_arrays import lower_local_arrays
 from .lower_math import lower_math
 from .lower_vectors import lower_vectors
+from .peephole_select import peephole_select
 from .vars_to_ssa import vars_to_ssa
 
 PASSES: dict[str, Callable[[MirShader], bool]] = {
@@ -49,6 +50,7 @@ PASSES: dict[str, Callable[[MirShader], bool]] = {
     "lower_local_arrays": lower_local_arrays,
     "fold_offsets": fold_offsets,
     "loop_unroll": loop_unroll,
+    "peephole_select": peephole_select,
 }
 
 LOOP = ("copy_prop", "constant_folding", "algebraic", "cse", "dce")
@@ -88,6 +90,7 @@ LOWERING = (
     "lower_continue_constructs",
     "dead_branch",
     "optimize",
+    "peephole_select",
     "loop_unroll",
     "optimize",
     "dead_branch",
@@ -96,6 +99,7 @@ LOWERING = (
     "lower_math",
     "lower_idiv",
     "lower_int64",
+    "peephole_select",
     "optimize",
     "dead_branch",
     "fold_offsets",
@@ -140,4 +144,4 @@ def lower_for_isel(
 __all__ = ["PASSES", "LOWERING", "lower_for_isel", "optimize", "algebraic", "constant_folding",
            "copy_prop", "cse", "dce", "vars_to_ssa", "dead_branch", "fold_offsets", "loop_unroll",
            "lower_continue_constructs", "lower_idiv", "lower_int64", "lower_local_arrays",
-           "lower_math", "lower_vectors"]
+           "lower_math", "lower_vectors", "peephole_select"]

@@ -1,0 +1,140 @@
+"""peephole_select: if-conversion of small side-effect-free ifs (NIR's
+nir_opt_peephole_select, which ACO relies on for ``v_cndmask``/``s_cselect``).
+
+An ``If`` whose then and else lists are each a single block is flattened when
+
+- neither block ends in ``break``/``continue`` and neither holds a phi;
+- every instruction may be executed speculatively: an ALU op, ``load_const``,
+  ``undef``, or an intrinsic that is a pure function of its sources and the
+  invocation (``reorderable`` in ``mir_ops.INTRINSICS``), except memory loads
+  (``load_ubo``/``load_push_constant``: an out-of-range address may be guarded by
+  the condition) and subgroup operations (their result depends on the active
+  lanes). Stores, atomics, barriers, scratch and SSBO/shared loads never qualify;
+- each block costs at most ``LIMIT`` (8, RADV's setting of NIR's pass): constants,
+  undefs and component extractions are free, ``EXPENSIVE`` ops (transcendental,
+  division, square root: long sequences after isel) cost ``EXPENSIVE_COST``, every
+  other instruction 1.
+
+The flattened if's blocks are appended to the block before it (then first, then
+else; they are independent), each phi of the block after it becomes
+``bcsel(cond, then_value, else_value)`` with the phi's own value (an undef side
+takes the other side's value, equal sides need no select), and the block after
+it joins too. Nested ifs are converted innermost first, so an outer if whose
+sides became single blocks is considered again. Loops are entered; the pass
+never moves code across a loop boundary.
+"""
+
+from __future__ import annotations
+
+from ..mir import Block, CFNode, If, Instr, Loop, MirShader, Value, rewrite_uses
+from ..mir_ops import ALU_OPS, INTRINSICS, SUBGROUP_OPS
+
+LIMIT = 8
+EXPENSIVE_COST = 4
+EXPENSIVE = frozenset(
+    "fdiv fsqrt frsq frcp fexp2 flog2 fsin fcos fsin_amd fcos_amd fpow "
+    "idiv udiv irem umod imod".split())
+_FREE = frozenset({"load_const", "undef"})
+_NO_SPECULATE = frozenset({"load_ubo", "load_push_constant"})
+
+
+def _cost(ins: Instr) -> int | None:
+    """The instruction's cost, None if it must not be executed speculatively."""
+    op = ins.op
+    if op in _FREE:
+        return 0
+    if op in ALU_OPS:
+        if op == "mov" and ins.dest is not None and ins.dest.num_components == 1:
+            return 0
+        return EXPENSIVE_COST if op in EXPENSIVE else 1
+    info = INTRINSICS.get(op)
+    if info is None or not info.reorderable or op in _NO_SPECULATE or op in SUBGROUP_OPS:
+        return None
+    if op.startswith("deref_"):
+        return None
+    return 1
+
+
+def _single_block(cf: list[CFNode]) -> Block | None:
+    if len(cf) != 1 or not isinstance(cf[0], Block):
+        return None
+    return cf[0]
+
+
+def _convertible(n: If, limit: int) -> tuple[Block, Block] | None:
+    t, e = _single_block(n.then_list), _single_block(n.else_list)
+    if t is None or e is None:
+        return None
+    for b in (t, e):
+        if b.jump is not None or b.phis:
+            return None
+        total = 0
+        for ins in b.instrs:
+            c = _cost(ins)
+            if c is None:
+                return None
+            total += c
+        if total > limit:
+            return None
+    return t, e
+
+
+def _flatten(shader: MirShader, cf: list[CFNode], i: int, n: If, t: Block, e: Block) -> None:
+    prev, nxt = cf[i - 1], cf[i + 1]
+    assert isinstance(prev, Block) and isinstance(nxt, Block)
+    for b in (t, e):
+        for ins in b.instrs:
+            prev.append(ins)
+        b.instrs = []
+    mapping: dict[Value, Value] = {}
+    for phi in nxt.phis:
+        assert phi.dest is not None and len(phi.srcs) == 2, phi
+        by_pred = dict(zip(phi.preds, phi.srcs, strict=True))
+        a, b = by_pred[t], by_pred[e]
+        if b.parent is not None and b.parent.op == "undef":
+            b = a
+        elif a.parent is not None and a.parent.op == "undef":
+            a = b
+        if a is b:
+            mapping[phi.dest] = a
+            continue
+        cond = n.cond
+        k = phi.dest.num_components
+        if k > 1:  # bcsel is per component: the condition splatted
+            cond = shader.new_value(1, k)
+            prev.append(Instr("mov", cond, [n.cond], {"comps": (0,) * k}))
+        prev.append(Instr("bcsel", phi.dest, [cond, a, b]))
+    for ins in nxt.instrs[len(nxt.phis):]:
+        prev.append(ins)
+    nxt.instrs = []
+    # nxt may be a predecessor elsewhere (a back edge, an enclosing if's merge, a break)
+    for ins in shader.instrs():
+        if ins.op == "phi" and nxt in ins.preds:
+            ins.preds = [prev if p is nxt else p for p in ins.preds]
+    del cf[i:i + 2]
+    rewrite_uses(shader, mapping)
+
+
+def _walk(shader: MirShader, cf: list[CFNode], limit: int) -> bool:
+    changed = False
+    i = 0
+    while i < len(cf):
+        n = cf[i]
+        if isinstance(n, Loop):
+            changed |= _walk(shader, n.body, limit)
+            changed |= _walk(shader, n.cont, limit)
+        elif isinstance(n, If):
+            changed |= _walk(shader, n.then_list, limit)
+            changed |= _walk(shader, n.else_list, limit)
+            sides = _convertible(n, limit)
+            if sides is not None:
+                _flatten(shader, cf, i, n, *sides)
+                changed = True
+                continue  # cf[i] is now the node after the merged block
+        i += 1
+    return changed
+
+
+def peephole_select(shader: MirShader, limit: int = LIMIT) -> bool:
+    """Flatten small side-effect-free ifs into ``bcsel``s (see the module docstring)."""
+    return _walk(shader, shader.function.body, limit)
