@@ -75,6 +75,18 @@ class Token:
 
 
 def _parse_int(text: str) -> int:
+    v = _INT_TEXTS.get(text)
+    if v is None:
+        v = _parse_int_text(text)
+        if len(_INT_TEXTS) < 20_000:
+            _INT_TEXTS[text] = v
+    return v
+
+
+_INT_TEXTS: dict[str, int] = {}  # integer token text -> value (texts repeat a lot)
+
+
+def _parse_int_text(text: str) -> int:
     t = text.lower()
     if t.startswith("0x"):
         return int(t[2:], 16)
