@@ -223,24 +223,26 @@ class _SopReg(Format):
             return None
         size = 4
         lit: int | None = None
-        if any(((w >> self.shifts[s.name]) & 0xFF) == O.LITERAL for s in info.operands
-               if s.kind in ("ssrc", "sreg")):
-            lit = u32(data, pos + 4)
-            if lit is None:
-                return None
-            size = 8
+        shifts = self.shifts
+        for s in info.operands:
+            if (s.kind == "ssrc" or s.kind == "sreg") and (w >> shifts[s.name]) & 0xFF == O.LITERAL:
+                lit = u32(data, pos + 4)
+                if lit is None:
+                    return None
+                size = 8
+                break
         parts = []
         for spec in info.operands:
-            f = (w >> self.shifts[spec.name]) & (0x7F if spec.kind == "sgpr" else 0xFF)
-            if spec.kind == "sgpr":
-                parts.append(dst_name(f, spec))
-            elif spec.kind == "sendmsg_rtn":
-                parts.append(F.sendmsg_text(f, rtn=True))
+            kind = spec.kind
+            if kind == "sgpr":
+                parts.append(dst_name((w >> shifts[spec.name]) & 0x7F, spec))
+            elif kind == "sendmsg_rtn":
+                parts.append(F.sendmsg_text((w >> shifts[spec.name]) & 0xFF, rtn=True))
             else:
-                parts.append(src_name(f, spec, lit))
+                parts.append(src_name((w >> shifts[spec.name]) & 0xFF, spec, lit))
         text = info.printed_name + (" " + ", ".join(parts) if parts else "")
         fields = {"op": op}
-        for name, sh in self.shifts.items():
+        for name, sh in shifts.items():
             fields[name] = (w >> sh) & (0x7F if name == "sdst" else 0xFF)
         if lit is not None:
             fields["literal"] = lit

@@ -116,6 +116,9 @@ def _count(spec: OperandSpec) -> int:
     return max(1, spec.bits // 32)
 
 
+_NO_SRC_MODS = D.SrcMods()
+
+
 def _vgpr(op: Operand, spec: OperandSpec, t16: bool) -> int:
     """VGPR field value of a VGPR-only operand (8 bits)."""
     if t16:
@@ -383,10 +386,11 @@ class VopFormat(Format):
         info = ctx.table.decode(self.name, opc)
         if info is None:
             return None
-        t16 = bool(info.extra.get("t16"))
+        extra = info.extra
+        t16 = bool(extra.get("t16")) if extra else False
         size = 4
         dppc: D.Dpp16 | D.Dpp8 | None = None
-        smods = D.SrcMods()
+        smods = _NO_SRC_MODS
         if src0 == D.DPP16_CODE or src0 in (D.DPP8_CODE, D.DPP8_FI_CODE):
             kind = "dpp" if src0 == D.DPP16_CODE else "dpp8"
             if kind not in info.modifiers:
@@ -407,7 +411,7 @@ class VopFormat(Format):
                 dppc, v = D.decode_dpp8(dw, src0 == D.DPP8_FI_CODE)
             src0 = O.VGPR0 + v
         literal: int | None = None
-        has_k = bool(info.extra.get("k_literal"))
+        has_k = bool(extra.get("k_literal")) if extra else False
         if src0 == O.LITERAL or has_k:
             literal = u32(data, pos + size)
             if literal is None:
@@ -422,7 +426,7 @@ class VopFormat(Format):
             if spec.kind == "special":
                 parts.append(wave_vcc)
             elif n == "vdst":
-                parts.append(t16_text(vdst) if t16 else vgpr_text(vdst, _count(spec)))
+                parts.append(t16_text(vdst) if t16 else O.reg_name(O.VGPR0 + vdst, _count(spec)))
             elif n == "vdst2":
                 parts.append(src_text(src0, "b32", 1, literal))
             elif n == "sdst":
@@ -434,10 +438,14 @@ class VopFormat(Format):
                     t = t16_text(src0 - O.VGPR0)
                 else:
                     t = src_text(src0, spec.type or "b32", _count(spec), literal, asm)
-                parts.append(_dec_mods(info, "src0", t, smods.neg0, smods.abs0))
+                if smods.neg0 or smods.abs0:
+                    t = _dec_mods(info, "src0", t, smods.neg0, smods.abs0)
+                parts.append(t)
             elif n == "vsrc1":
-                t = vgpr_text(vsrc1, _count(spec))
-                parts.append(_dec_mods(info, "vsrc1", t, smods.neg1, smods.abs1))
+                t = O.reg_name(O.VGPR0 + vsrc1, _count(spec))
+                if smods.neg1 or smods.abs1:
+                    t = _dec_mods(info, "vsrc1", t, smods.neg1, smods.abs1)
+                parts.append(t)
             elif n == "k":
                 assert literal is not None
                 parts.append(f"0x{literal:x}")
@@ -449,16 +457,19 @@ class VopFormat(Format):
         text = name + (" " + ", ".join(parts) if parts else "")
         if dppc is not None:
             text += " " + dppc.text()
-        return Decoded(size, text, info, _raw_fields(data, pos, opc, vdst, src0, vsrc1, literal))
+        return Decoded(size, text, info, _raw_fields(data, pos, w, opc, vdst, src0, vsrc1, literal))
 
 
-def _raw_fields(data: bytes, pos: int, opc: int, vdst: int, src0: int, vsrc1: int,
+def _raw_fields(data: bytes, pos: int, w: int, opc: int, vdst: int, src0: int, vsrc1: int,
                 literal: int | None) -> dict[str, int]:
-    """`Decoded.fields` per docs/machine-layer.md ("Structured decoding")."""
+    """`Decoded.fields` per docs/machine-layer.md ("Structured decoding");
+    `w` is the first dword."""
     f = {"op": opc, "vdst": vdst, "src0": src0, "vsrc1": vsrc1}
     if literal is not None:
         f["literal"] = literal
-    code = (u32(data, pos) or 0) & 0x1FF
+    code = w & 0x1FF
+    if code != D.DPP16_CODE and code != D.DPP8_CODE and code != D.DPP8_FI_CODE:
+        return f
     dw = u32(data, pos + 4)
     if dw is not None and code == D.DPP16_CODE:
         f.update(dpp_ctrl=((dw >> 8) & 0x1ff), fi=((dw >> 18) & 1), bound_ctrl=((dw >> 19) & 1),
