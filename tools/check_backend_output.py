@@ -1,7 +1,7 @@
 """Hash the code radcc emits, to check that a compile-time change keeps the output.
 
     python tools/check_backend_output.py [--out FILE] [--compare FILE] [--no-glsl]
-                                         [--no-ir] [--no-rand] [-v]
+                                         [--no-ir] [--no-rand] [--rand-seeds N] [-v]
 
 Compiles, in one process:
 
@@ -84,7 +84,7 @@ def ir_entries() -> Iterator[tuple[str, str]]:
             yield name, _h(out)
 
 
-def rand_entries() -> Iterator[tuple[str, str]]:
+def rand_entries(seeds: tuple[int, ...] = RAND_SEEDS) -> Iterator[tuple[str, str]]:
     from radcc.ir.printer import print_program
     from radcc.ir.randprog import GenConfig, generate, lower
     from radcc.passes.emit_program import emit_program
@@ -94,7 +94,7 @@ def rand_entries() -> Iterator[tuple[str, str]]:
     target = get_target("gfx1100")
     for wave in (32, 64):
         for size in RAND_SIZES:
-            for seed in RAND_SEEDS:
+            for seed in seeds:
                 name = f"rand/{size}/{seed}/w{wave}"
                 rng = random.Random(seed * 1000 + size)
                 cfg = GenConfig(max_stmts=max(10, size // 5), max_depth=3, lanes=wave)
@@ -115,10 +115,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-glsl", action="store_true")
     ap.add_argument("--no-ir", action="store_true")
     ap.add_argument("--no-rand", action="store_true")
+    ap.add_argument("--rand-seeds", type=int, default=len(RAND_SEEDS),
+                    help="generated programs per size and wave (default 3)")
     ap.add_argument("-v", "--verbose", action="store_true", help="print each line")
     args = ap.parse_args(argv)
     lines: list[str] = []
-    sources = [(args.no_ir, ir_entries), (args.no_rand, rand_entries),
+    seeds = tuple(range(1, args.rand_seeds + 1))
+    sources = [(args.no_ir, ir_entries), (args.no_rand, lambda: rand_entries(seeds)),
                (args.no_glsl, glsl_entries)]
     for skip, gen in sources:
         if skip:

@@ -195,6 +195,9 @@ class _Pass:
         self.issue_mul = 2 if program.wave_size == 64 else 1
         self.acc = AccessCache(program)
         self.recs: dict[int, list[_Rec]] = {}
+        # the instructions of each block's last analysis visit: that visit had the
+        # block's final in-state, so the emission would compute the same list
+        self.last: dict[int, list[Instruction]] = {}
 
     def plan(self, block: Block) -> list[_Rec]:
         recs = self.recs.get(block.index)
@@ -222,7 +225,7 @@ class _Pass:
         for r in dead:
             del st.regs[r]
 
-    def block(self, block: Block, state: DelayState, emit: bool) -> DelayState:
+    def block(self, block: Block, state: DelayState) -> DelayState:
         st = state.copy()
         out: list[Instruction] = []
         for instr, x in zip(block.instructions, self.plan(block), strict=True):
@@ -237,14 +240,11 @@ class _Pass:
                         need.join(d)
                 imm = delay_imm(need.valu_n, need.trans_n, need.salu_cyc)
                 if imm:
-                    if emit:
-                        out.append(Instruction("s_delay_alu", "SOPP", fields={"simm16": imm}))
+                    out.append(Instruction("s_delay_alu", "SOPP", fields={"simm16": imm}))
                     self.waited(st, need)
-            if emit:
-                out.append(instr)
+            out.append(instr)
             self.step(st, x)
-        if emit:
-            block.instructions = _merge(out)
+        self.last[block.index] = out
         return st
 
     def waited(self, st: DelayState, need: _Dep) -> None:
@@ -277,10 +277,9 @@ class _Pass:
             st.regs[r] = _Dep(*nd)
 
     def run(self) -> None:
-        ins = forward_fixpoint(self.p, DelayState(), DelayState.join,
-                               lambda b, s: self.block(b, s, False))
+        forward_fixpoint(self.p, DelayState(), DelayState.join, self.block)
         for b in self.p.blocks:
-            self.block(b, ins[b.index], True)
+            b.instructions = _merge(self.last[b.index])
 
 
 _MAX_SKIP = 5  # InstSkip SKIP_4

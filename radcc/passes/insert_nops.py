@@ -233,13 +233,17 @@ class _Search(Generic[T]):
 
     def _walk(self, block: Block, instrs: list[Instruction], st: T, nblocks: int,
               count: int, seen: set[tuple[int, Hashable]]) -> None:
-        rec = self.n.rec
-        for instr in reversed(instrs):
+        # the block searched from: its instructions so far, records on demand;
+        # a predecessor: its whole list, records reversed once per round
+        recs = (map(self.n.rec, reversed(instrs)) if nblocks == 0
+                else self.n.reversed_recs(block.index, instrs))
+        visit = self.visit
+        for x in recs:
             count += 1
             if count > SEARCH_MAX_INSTRS:
                 self.limit(st)
                 return
-            if self.visit(st, rec(instr)):
+            if visit(st, x):
                 return
         for p in block.linear_preds:
             k = (p, self.key(st))
@@ -294,13 +298,16 @@ class _PartialFwd:
 class _Round:
     """One pass over the program: analysis to a fixed point, then emission."""
 
-    def __init__(self, program: Program) -> None:
+    def __init__(self, program: Program, recs: dict[int, tuple[Instruction, _Rec]]) -> None:
         self.p = program
         self.t = program.target
         self.wave64 = program.wave_size == 64
         self.lists: list[list[Instruction]] = [b.instructions for b in program.blocks]
         self.changes = 0
-        self.recs: dict[int, tuple[Instruction, _Rec]] = {}
+        # records by instruction identity, shared by the rounds (a round changes no
+        # instruction a record describes: it adds instructions and lowers wait_vdst)
+        self.recs = recs
+        self.rev: dict[int, tuple[list[Instruction], list[_Rec]]] = {}
         has = self.t.has_hazard
         self.h_trans = has("VALUTransUseHazard")
         self.h_partial = has("VALUPartialForwardingHazard") and self.wave64
@@ -308,9 +315,22 @@ class _Round:
         self.h_lds_vmem = has("LdsDirectVMEMHazard")
         self.h_lds_valu = has("LdsDirectVALUHazard")
         self.h_permlane = has("VcmpxPermlaneHazard")
+        # per block, the instructions of its last analysis visit and whether that
+        # visit searched backwards. That visit had the block's final in-state; only
+        # the searches (over predecessors the emission may already have changed)
+        # and an LDSDIR's wait_vdst can make the emission differ from it.
+        self.last: dict[int, tuple[list[Instruction], bool]] = {}
+        self.searched = False
 
     def has(self, hazard: str) -> bool:
         return self.t.has_hazard(hazard)
+
+    def reversed_recs(self, b: int, lst: list[Instruction]) -> list[_Rec]:
+        """The records of `lst` (block b's instructions), last first."""
+        e = self.rev.get(b)
+        if e is None or e[0] is not lst:
+            e = self.rev[b] = (lst, [self.rec(i) for i in reversed(lst)])
+        return e[1]
 
     def rec(self, instr: Instruction) -> _Rec:
         """The record of `instr` (kept with the instruction, so its id is not reused)."""
@@ -336,6 +356,7 @@ class _Round:
         def limit(s: _LdsDirValu) -> None:
             s.result[0] = min(s.result[0], 0 if s.has_trans else s.num_valu)
 
+        self.searched = True
         result = [current]
         _Search(self, visit, limit, _LdsDirValu.copy, _LdsDirValu.key).run(
             block, before, _LdsDirValu(vgpr, result))
@@ -375,6 +396,7 @@ class _Round:
         def limit(s: _PartialFwd) -> None:
             s.found[0] = True
 
+        self.searched = True
         found = [False]
         _Search(self, visit, limit, _PartialFwd.copy, _PartialFwd.key).run(
             block, before, P(set(read), found))
@@ -436,6 +458,7 @@ class _Round:
     # --- one block -------------------------------------------------------------------------
     def block(self, block: Block, state: HazardState, emit: bool) -> HazardState:
         st = state.copy()
+        self.searched = False
         out: list[Instruction] = []
         rec = self.rec
         for instr in block.instructions:
@@ -450,16 +473,22 @@ class _Round:
                 and not (out and rec(out[-1]).indirect)):
             self.resolve_all(st, out, emit)
         if emit:
-            if len(out) != len(block.instructions):
-                self.changes += 1
-            block.instructions = out
-            self.lists[block.index] = out
+            self.replace(block, out)
+        else:
+            self.last[block.index] = (out, self.searched)
         return st
+
+    def replace(self, block: Block, out: list[Instruction]) -> None:
+        if len(out) != len(block.instructions):
+            self.changes += 1
+        block.instructions = out
+        self.lists[block.index] = out
 
     def mitigate(self, block: Block, st: HazardState, instr: Instruction,
                  x: _Rec, out: list[Instruction], emit: bool) -> None:
         need: dict[str, int] = {}
         if x.ldsdir:
+            self.searched = True  # may change wait_vdst when emitting
             self.lds_direct(block, st, instr, x, out, emit)
         if self.h_trans and st.trans and x.valu_reader:
             trans = st.trans
@@ -541,13 +570,18 @@ class _Round:
         ins = forward_fixpoint(self.p, HazardState(), HazardState.join,
                                lambda b, s: self.block(b, s, False))
         for b in self.p.blocks:
-            self.block(b, ins[b.index], True)
+            out, searched = self.last[b.index]
+            if searched:
+                self.block(b, ins[b.index], True)
+            else:
+                self.replace(b, out)
         return self.changes
 
 
 def insert_nops(program: Program) -> None:
     """Mitigate the target's hazards (see module docstring)."""
+    recs: dict[int, tuple[Instruction, _Rec]] = {}
     for _ in range(MAX_ROUNDS):
-        if not _Round(program).run():
+        if not _Round(program, recs).run():
             return
 

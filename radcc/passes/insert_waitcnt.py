@@ -371,6 +371,9 @@ class _Pass:
         self.force = get_debug_options(program).has("force-waitcnt")
         self.plans: dict[int, list[_Step]] = {}
         self.end_with_regs = [bool(b.kind & BlockKind.END_WITH_REGS) for b in program.blocks]
+        # the instructions of each block's last analysis visit: that visit had the
+        # block's final in-state, so the emission would compute the same list
+        self.last: dict[int, list[Instruction]] = {}
 
     def plan(self, block: Block) -> list[_Step]:
         steps = self.plans.get(block.index)
@@ -488,12 +491,14 @@ class _Pass:
         return st
 
     def run(self) -> None:
-        ins = forward_fixpoint(self.p, WaitState(), WaitState.join,
-                               lambda b, s: self.block(b, s, None))
-        for b in self.p.blocks:
+        def visit(b: Block, state: WaitState) -> WaitState:
             out: list[Instruction] = []
-            self.block(b, ins[b.index], out)
-            b.instructions = out
+            self.last[b.index] = out
+            return self.block(b, state, out)
+
+        forward_fixpoint(self.p, WaitState(), WaitState.join, visit)
+        for b in self.p.blocks:
+            b.instructions = self.last[b.index]
 
 
 def insert_waitcnt(program: Program) -> None:
