@@ -144,7 +144,7 @@ def delay_imm(valu_n: int = NONE, trans_n: int = NONE, salu_cyc: int = 0) -> int
 
 class _Rec:
     """What the pass needs of one instruction, computed once per pass run (the
-    analysis visits a block once or more and the emission once more)."""
+    analysis visits a block once or more)."""
 
     __slots__ = ("skip", "alu", "reads", "valu", "trans", "cycles", "clears", "va_vdst0",
                  "writes", "new_dep")

@@ -163,8 +163,8 @@ class HazardState:
 
 
 class _Rec:
-    """What the pass needs of one instruction, computed once per round (the
-    analysis visits a block once or more, the emission once more, and the
+    """What the pass needs of one instruction, computed once per pass run (the
+    analysis visits a block once or more, the emission may once more, and the
     backward searches walk over instructions again)."""
 
     __slots__ = ("info", "rd", "wr", "vrd", "vwr", "srd", "swr", "lane_mask", "depctr",

@@ -341,7 +341,7 @@ def _events(program: Program, instr: Instruction, info: OpInfo | None) -> _Event
 
 class _Step:
     """What the pass needs of one instruction, computed once per instruction (the
-    analysis visits a block once or more and the emission once more)."""
+    analysis visits a block once or more)."""
 
     __slots__ = ("instr", "wait", "info", "ev", "vinterp_exp", "indirect", "rw")
 
