@@ -54,11 +54,24 @@ ENC_MASK = 0xFC000000
 
 
 def _srcs(info: OpInfo) -> list[OperandSpec]:
-    return [o for o in info.operands if not o.is_def]
+    return _split(info)[1]
 
 
 def _defs(info: OpInfo) -> list[OperandSpec]:
-    return [o for o in info.operands if o.is_def]
+    return _split(info)[0]
+
+
+# id(info) -> (info, defs, srcs); the entry keeps `info` alive, so its id is not reused
+_SPLITS: dict[int, tuple[OpInfo, list[OperandSpec], list[OperandSpec]]] = {}
+
+
+def _split(info: OpInfo) -> tuple[list[OperandSpec], list[OperandSpec]]:
+    """(definitions, sources) of an entry, computed once (callers do not modify them)."""
+    e = _SPLITS.get(id(info))
+    if e is None or e[0] is not info:
+        e = _SPLITS[id(info)] = (info, [o for o in info.operands if o.is_def],
+                                 [o for o in info.operands if not o.is_def])
+    return e[1], e[2]
 
 
 def _src_mods(info: OpInfo, i: int) -> dict:
@@ -103,7 +116,7 @@ class Vop3Format(Format):
         if inst.parse_error is not None:
             raise inst.parse_error
         is_sd = info.enc == "VOP3SD"
-        defs, srcs = _defs(info), _srcs(info)
+        defs, srcs = _split(info)
         ops = inst.operands
         want = len(defs) + len(srcs)
         if len(ops) > want:
@@ -232,7 +245,7 @@ def decode_vop3(info: OpInfo, w0: int, w1: int, data: bytes, pos: int,
             return None
         w0 &= ~ign[0]  # type: ignore[index,operator]
         w1 &= ~ign[1]  # type: ignore[index,operator]
-    defs, srcs = _defs(info), _srcs(info)
+    defs, srcs = _split(info)
     codes = [w1 & 0x1FF, (w1 >> 9) & 0x1FF, (w1 >> 18) & 0x1FF]
     for i in range(len(srcs), 3):
         if codes[i]:
