@@ -33,6 +33,7 @@ from .lower_math import lower_math
 from .lower_vectors import lower_vectors
 from .peephole_select import peephole_select
 from .vars_to_ssa import vars_to_ssa
+from .vectorize_mem import vectorize_mem
 
 PASSES: dict[str, Callable[[MirShader], bool]] = {
     "vars_to_ssa": vars_to_ssa,
@@ -51,6 +52,7 @@ PASSES: dict[str, Callable[[MirShader], bool]] = {
     "fold_offsets": fold_offsets,
     "loop_unroll": loop_unroll,
     "peephole_select": peephole_select,
+    "vectorize_mem": vectorize_mem,
 }
 
 LOOP = ("copy_prop", "constant_folding", "algebraic", "cse", "dce")
@@ -104,6 +106,7 @@ LOWERING = (
     "dead_branch",
     "fold_offsets",
     "cse",
+    "vectorize_mem",
     "dce",
 )
 
@@ -144,4 +147,4 @@ def lower_for_isel(
 __all__ = ["PASSES", "LOWERING", "lower_for_isel", "optimize", "algebraic", "constant_folding",
            "copy_prop", "cse", "dce", "vars_to_ssa", "dead_branch", "fold_offsets", "loop_unroll",
            "lower_continue_constructs", "lower_idiv", "lower_int64", "lower_local_arrays",
-           "lower_math", "lower_vectors", "peephole_select"]
+           "lower_math", "lower_vectors", "peephole_select", "vectorize_mem"]
