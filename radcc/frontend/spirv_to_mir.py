@@ -12,7 +12,9 @@ What it does, in the order data meets it:
 * **Interface variables**: BuiltIn inputs load system values
   (``@load_global_invocation_id`` ...); StorageBuffer/Uniform blocks are
   (set, binding) buffers addressed in bytes from the Offset/ArrayStride/
-  MatrixStride decorations (std430/std140 as the SPIR-V says);
+  MatrixStride decorations (std430/std140 as the SPIR-V says; RowMajor
+  matrices load/store their contiguous rows and transpose, and a column of one
+  is a vector with strided components);
   PushConstant blocks likewise; Workgroup variables get a shared-memory layout
   (natural std430-like alignment, or the explicit decorations when present).
   Access chains become byte-offset arithmetic (``@load_ssbo``, ``@store_shared``
@@ -107,6 +109,7 @@ class MemPtr:
     matrix_stride: int = 0
     row_major: bool = False
     readonly: bool = False
+    comp_stride: int = 0  # a vector whose components are this far apart (a row-major column)
 
 
 @dataclass
@@ -622,7 +625,7 @@ class Translator:
         es, ea = self.natural_layout(t.element)
         return (es + ea - 1) // ea * ea
 
-    def explicit_size(self, tid: int, mstride: int = 0) -> int:
+    def explicit_size(self, tid: int, mstride: int = 0, row_major: bool = False) -> int:
         t = self.ty(tid)
         if self.is_leaf(tid):
             base, bits = self.scalar(tid)
@@ -632,13 +635,15 @@ class Translator:
         if isinstance(t, TypeArray):
             return self.array_stride(tid, True) * self.array_length(t)
         if isinstance(t, TypeMatrix):
-            return (mstride or 16) * t.columns
+            rows = self.comps(t.column)
+            return (mstride or 16) * (rows if row_major else t.columns)
         if isinstance(t, TypeStruct):
             end = 0
             for i, mt in enumerate(t.members):
                 ms = self.m.decoration(tid, "MatrixStride", i)
+                rm = self.m.has_decoration(tid, "RowMajor", i)
                 end = max(end, self.member_offset(tid, i, True) +
-                          self.explicit_size(mt, int(ms[0]) if ms else 0))
+                          self.explicit_size(mt, int(ms[0]) if ms else 0, rm))
             return end
         raise _err(f"type %{tid} has no layout", self.ins)
 
@@ -1060,10 +1065,13 @@ class Translator:
         return "load_push_constant", attrs
 
     def _at(self, p: MemPtr, tid: int, off: int, mstride: int | None = None,
-            row_major: bool | None = None) -> MemPtr:
+            row_major: bool | None = None, comp_stride: int | None = None) -> MemPtr:
+        """p moved by off bytes to a tid; comp_stride kept only when given (or tid is p's)."""
+        if comp_stride is None:
+            comp_stride = p.comp_stride if tid == p.tid else 0
         return MemPtr(p.space, p.binding, p.dyn, p.const + off, tid, p.explicit,
                       p.matrix_stride if mstride is None else mstride,
-                      p.row_major if row_major is None else row_major, p.readonly)
+                      p.row_major if row_major is None else row_major, p.readonly, comp_stride)
 
     def _col_stride(self, p: MemPtr, t: TypeMatrix) -> int:
         if p.explicit:
@@ -1072,21 +1080,45 @@ class Translator:
             return p.matrix_stride
         return self.natural_layout(p.tid)[0] // t.columns
 
+    def _load_raw(self, p: MemPtr, off: int, bits: int, n: int) -> Value:
+        """n contiguous components of `bits` at p's address + off."""
+        name, attrs = self._mem_intr(p, False)
+        q = self._at(p, p.tid, off)
+        return self.b.intr(name, [self._offset(q)], bits, n, align=bits // 8, **attrs)
+
+    def _store_raw(self, p: MemPtr, off: int, value: Value) -> None:
+        name, attrs = self._mem_intr(p, True)
+        attrs.pop("access", None)
+        q = self._at(p, p.tid, off)
+        self.b.intrinsic(name, [value, self._offset(q)], align=value.bit_size // 8, **attrs)
+
+    def _row_stride(self, p: MemPtr) -> int:
+        """The distance between the rows of the row-major matrix p points at."""
+        if not p.matrix_stride:
+            raise _err("row-major matrix without MatrixStride", self.ins)
+        return p.matrix_stride
+
     def load_mem(self, p: MemPtr) -> TV:
         tid = p.tid
         t = self.ty(tid)
         if self.is_leaf(tid):
             base, bits = self.scalar(tid)
             n = self.comps(tid)
-            name, attrs = self._mem_intr(p, False)
             mb = 32 if base == "bool" else bits
-            v = self.b.intr(name, [self._offset(p)], mb, n, align=mb // 8, **attrs)
+            if p.comp_stride and n > 1:  # a column of a row-major matrix: strided components
+                v = self.b.vec([self._load_raw(p, i * p.comp_stride, mb, 1) for i in range(n)])
+            else:
+                v = self._load_raw(p, 0, mb, n)
             if base == "bool":
                 v = self.b.alu("ine", 1, n, v, self.b.const(32, [0] * n))
             return v
         if isinstance(t, TypeMatrix):
-            if p.row_major:
-                raise _err("RowMajor matrices are not supported", self.ins)
+            if p.row_major:  # load the rows (contiguous), then transpose into columns
+                rs, bits = self._row_stride(p), self.bits(t.column)
+                rows = [self._load_raw(p, r * rs, bits, t.columns)
+                        for r in range(self.comps(t.column))]
+                return [self.b.vec([self.b.channel(row, c) for row in rows])
+                        for c in range(t.columns)]
             cs = self._col_stride(p, t)
             return [self.load_mem(self._at(p, t.column, i * cs)) for i in range(t.columns)]
         if isinstance(t, TypeArray):
@@ -1111,14 +1143,20 @@ class Translator:
             assert isinstance(value, Value)
             if base == "bool":
                 value = self.b.alu("b2i32", 32, value.num_components, value)
-            name, attrs = self._mem_intr(p, True)
-            attrs.pop("access", None)
-            self.b.intrinsic(name, [value, self._offset(p)], align=value.bit_size // 8, **attrs)
+            if p.comp_stride and value.num_components > 1:
+                for i, x in enumerate(self.b.channels(value)):
+                    self._store_raw(p, i * p.comp_stride, x)
+            else:
+                self._store_raw(p, 0, value)
             return
         assert isinstance(value, list)
         if isinstance(t, TypeMatrix):
-            if p.row_major:
-                raise _err("RowMajor matrices are not supported", self.ins)
+            if p.row_major:  # transpose the columns into rows, store each row contiguously
+                rs = self._row_stride(p)
+                for r in range(self.comps(t.column)):
+                    row = self.b.vec([self.b.channel(col, r) for col in value])
+                    self._store_raw(p, r * rs, row)
+                return
             cs = self._col_stride(p, t)
             for i in range(t.columns):
                 self.store_mem(self._at(p, t.column, i * cs), value[i])
@@ -1180,23 +1218,28 @@ class Translator:
                     p = self._at(p, t.members[idx], self.member_offset(p.tid, idx, p.explicit),
                                  int(ms[0]) if ms else None, rm)
                     continue
+                cstride = 0  # component stride of the element (a row-major column)
                 if isinstance(t, TypeArray | TypeRuntimeArray):
                     stride, et = self.array_stride(p.tid, p.explicit), t.element
                 elif isinstance(t, TypeMatrix):
-                    if p.row_major:
-                        raise _err("RowMajor matrices are not supported", self.ins)
-                    stride, et = self._col_stride(p, t), t.column
+                    et = t.column
+                    if p.row_major:  # column c starts c components in; its rows are strided
+                        stride = self.explicit_size(self.ty(et).component)
+                        cstride = self._row_stride(p)
+                    else:
+                        stride = self._col_stride(p, t)
                 elif isinstance(t, TypeVector):
-                    stride, et = self.explicit_size(t.component), t.component
+                    stride = p.comp_stride or self.explicit_size(t.component)
+                    et = t.component
                 else:
                     raise _err(f"cannot index type %{p.tid}", self.ins)
                 if isinstance(idx, int):
-                    p = self._at(p, et, idx * stride)
+                    p = self._at(p, et, idx * stride, comp_stride=cstride)
                 else:
                     scaled = self.b.imul_imm(idx, stride)
                     dyn = scaled if p.dyn is None else self.b.alu("iadd", 32, 1, p.dyn, scaled)
                     p = MemPtr(p.space, p.binding, dyn, p.const, et, p.explicit,
-                               p.matrix_stride, p.row_major, p.readonly)
+                               p.matrix_stride, p.row_major, p.readonly, cstride)
             else:
                 raise _err("access chain on something that is not a pointer", self.ins)
         return p

@@ -473,3 +473,30 @@ void main() {
 }
 """, (1, 1, 1), lambda r: {(0, 0): _f32(r, 64, -8, 8), (0, 1): 256},
     floats={(0, 0): (np.float32, 1e-6, 1e-6)}))
+
+case(Case("row_major_matrices", """
+#version 450
+layout(local_size_x = 16) in;
+layout(std140, row_major, set=0, binding=0) uniform U { mat3 m3; mat2x4 m24; } u;
+layout(std430, set=0, binding=1) readonly buffer A { layout(row_major) mat4x3 a[]; };
+layout(std430, set=0, binding=2) buffer C { layout(row_major) mat4 m[]; };
+layout(std430, set=0, binding=4) writeonly buffer V { vec4 v[]; };
+layout(std430, row_major, set=0, binding=3) writeonly buffer D { mat3x2 d[]; };
+void main() {
+    uint i = gl_GlobalInvocationID.x;
+    uint k = i % 4u, j = (i / 4u) % 3u;
+    mat4x3 x = a[i];
+    vec3 col = a[i][k];                          // a strided column, dynamic index
+    float e = a[i][k][j] + a[i][2][j] + a[i][k].y;
+    v[2u * i] = vec4(u.m3 * col, e);
+    v[2u * i + 1u] = vec4(u.m24[1].xz + u.m24[k & 1u].yw, u.m3[j][k % 3u], x[3][j]);
+    m[i] = mat4(x[0], 1.0, x[1], 2.0, x[2], 3.0, x[3], 4.0);
+    m[i][k] = vec4(col, e);                      // store a strided column
+    m[i][j][k] = -e;                             // store one element
+    m[i][3].zw = vec2(7.0, 8.0);                 // part of a column
+    d[i] = mat3x2(x[0].xy, x[1].yz, x[2].zx);
+}
+""", (2, 1, 1), lambda r: {(0, 0): _f32(r, 28),
+                          (0, 1): _f32(r, 32 * 12), (0, 2): 32 * 64, (0, 3): 32 * 24,
+                          (0, 4): 32 * 2 * 16},
+    floats={(0, 4): (np.float32, 1e-5, 1e-5)}))
