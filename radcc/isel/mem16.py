@@ -21,7 +21,6 @@ from .context import Comp, Const, unsupported
 from .memory import GLOBAL_OFFSET, MemoryMixin
 
 
-
 class Mem16Mixin(MemoryMixin):
     """Loads and stores of 8/16-bit values; everything else goes to `MemoryMixin`."""
 
