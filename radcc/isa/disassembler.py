@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from radcc.isa import formats as _formats  # noqa: F401  (registers formats)
 from radcc.isa.errors import DecodeError
 from radcc.isa.formats.base import DECODE_RULES, Context, Decoded, Format
-from radcc.isa.table import OpInfo, get_table
+from radcc.isa.table import get_table
 from radcc.target import Target
 
 
@@ -22,32 +22,39 @@ def decode_one(data: bytes, pos: int, ctx: Context) -> Decoded:
     """Decode the instruction at `pos`; an undecodable dword gives `.long`.
 
     Results are memoized by the bytes they consumed (a decoder reads nothing
-    past the instruction it returns), found by their first dword; each call
-    gets its own `fields` dict.
+    past the instruction it returns), so a first dword is either a 4-byte
+    instruction or the start of longer ones: new input costs one lookup. Each
+    call gets its own `fields` dict.
     """
     if pos + 4 > len(data):
         tail = data[pos:]
         return Decoded(len(tail), ".byte " + ", ".join(f"0x{b:02x}" for b in tail))
     memo = _memo_for(ctx)
-    w = int.from_bytes(data[pos : pos + 4], "little")
-    hits = memo.get(w)
-    if hits is not None:
-        for blob, size, text, info, items in hits:
-            if size == 4 or data[pos : pos + size] == blob:
-                return Decoded(size, text, info, dict(items))
+    key4 = bytes(data[pos : pos + 4])
+    hit = memo.get(key4)
+    if hit is not None:
+        if hit is _LONGER:  # the first dword of longer instructions seen before
+            # (near the end of the data a slice may be shorter: never take the marker)
+            hit = memo.get(bytes(data[pos : pos + 8]))
+            if hit is None or hit is _LONGER:
+                hit = memo.get(bytes(data[pos : pos + 12]))
+                if hit is _LONGER:
+                    hit = None
+        if hit is not None:
+            return Decoded(hit[0], hit[1], hit[2], dict(hit[3]))
     d = _decode_uncached(data, pos, ctx)
     # a `.long` fallback may have looked past its 4 bytes (an 8-byte format that
     # did not decode, or data cut short), so it is not a function of them alone
     size = d.size
     if (size == 4 or size == 8 or size == 12) and not d.text.startswith(".long"):
-        # the fields as they are now (the caller may change its dict)
-        entry = (bytes(data[pos : pos + size]), size, d.text, d.info, tuple(d.fields.items()))
-        if hits is None:
-            if len(memo) >= _MEMO_LIMIT:
-                memo.clear()
-            memo[w] = [entry]
-        elif len(hits) < 8:  # e.g. one opcode with many literals: keep a few
-            hits.append(entry)
+        if len(memo) >= _MEMO_LIMIT:
+            memo.clear()
+        entry = (size, d.text, d.info, dict(d.fields))  # (the caller may change its dict)
+        if size == 4:
+            memo[key4] = entry
+        else:
+            memo[key4] = _LONGER
+            memo[bytes(data[pos : pos + size])] = entry
     return d
 
 
@@ -103,9 +110,10 @@ def decode_text(data: bytes, ctx: Context) -> str:
 
 
 _MEMO_LIMIT = 200_000
-# (target, wave size) -> first dword -> [(bytes consumed, size, text, info, fields)]
-_MemoEntry = tuple[bytes, int, str, "OpInfo | None", tuple[tuple[str, int], ...]]
-_MEMOS: dict[tuple[str, int], dict[int, list[_MemoEntry]]] = {}
+# (target, wave size) -> {bytes consumed: (size, text, info, fields),
+#                         first dword of 8/12-byte instructions: _LONGER}
+_LONGER = (0, "", None, {})
+_MEMOS: dict[tuple[str, int], dict[bytes, tuple[int, str, object, dict[str, int]]]] = {}
 
 
 def clear_memo() -> None:
@@ -113,7 +121,7 @@ def clear_memo() -> None:
     _MEMOS.clear()
 
 
-def _memo_for(ctx: Context) -> dict[int, list[_MemoEntry]]:
+def _memo_for(ctx: Context) -> dict[bytes, tuple[int, str, object, dict[str, int]]]:
     key = (ctx.target.name, ctx.wave_size)
     m = _MEMOS.get(key)
     if m is None:
