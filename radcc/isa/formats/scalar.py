@@ -358,9 +358,11 @@ class _SopImm(Format):
                     raise AsmError("src0 must be null", op.col)
                 w |= code << 16
                 text_parts.append(dst_name(code, spec))
-            elif spec.kind == "hwreg":
+            elif spec.kind in ("hwreg", "sendmsg"):
+                parse, show = ((F.parse_hwreg, F.hwreg_text) if spec.kind == "hwreg"
+                               else (F.parse_sendmsg, F.sendmsg_text))
                 if op.kind == "call":
-                    v = F.parse_hwreg(op.text, op.args, op.col)
+                    v = parse(op.text, op.args, op.col)
                 elif op.kind == "int":
                     v = int(op.value)
                     if not 0 <= v <= 0xFFFF:
@@ -368,18 +370,7 @@ class _SopImm(Format):
                 else:
                     raise AsmError("invalid operand for instruction", op.col)
                 w |= v
-                text_parts.append(F.hwreg_text(v))
-            elif spec.kind == "sendmsg":
-                if op.kind == "call":
-                    v = F.parse_sendmsg(op.text, op.args, op.col)
-                elif op.kind == "int":
-                    v = int(op.value)
-                    if not 0 <= v <= 0xFFFF:
-                        raise AsmError("invalid immediate: only 16-bit values are legal", op.col)
-                else:
-                    raise AsmError("invalid operand for instruction", op.col)
-                w |= v
-                text_parts.append(F.sendmsg_text(v))
+                text_parts.append(show(v))
             elif spec.kind == "literal":
                 if op.kind == "int":
                     lit = int(op.value) & 0xFFFFFFFF
