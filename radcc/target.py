@@ -145,9 +145,64 @@ def _gfx11(name: str, family: str, full_vgprs: bool, extra: frozenset[str] = fro
     )
 
 
+# Hazards and bugs of seeds/004 "RDNA / GFX10 hazards" on GFX10.1 (Navi 1x). Which of
+# them GFX10.3 still has is decided from LLVM's AMDGPU.td feature lists (facts).
+_GFX10_1_HAZARDS = frozenset(
+    {
+        "SMEMStoreLoadHazard",
+        "VMEMtoScalarWriteHazard",
+        "SMEMtoVectorWriteHazard",
+        "Offset3fBug",
+        "InstFwdPrefetchBug",
+        "LdsMisalignedBug",
+        "FlatSegmentOffsetBug",
+        "VcmpxPermlaneHazard",
+        "VcmpxExecWARHazard",
+        "LdsBranchVmemWARHazard",
+        "NSAClauseBug",
+        "NSAMaxSize5",
+    }
+)
+_GFX10_3_HAZARDS = frozenset({"SMEMStoreLoadHazard"})
+
+_GFX10_FEATURES = frozenset(
+    {"vop3_literal", "nsa", "wave32", "wave64", "flat_global", "flat_scratch", "sdwa", "dpp"}
+)
+
+
+def _gfx10(name: str, family: str, gfx_level: GfxLevel, extra: frozenset[str] = frozenset()) -> Target:
+    """GFX10.1 (Navi 1x) and GFX10.3 (Navi 2x): 1024 wave32 VGPRs per SIMD; the allocation
+    granule is 8 (wave32) / 4 (wave64) on 10.1 and 16 / 8 on 10.3; 20 waves per SIMD on 10.1,
+    16 on 10.3 (LLVM's AMDGPUBaseInfo figures)."""
+    ten3 = gfx_level >= GfxLevel.GFX10_3
+    g32, g64 = (16, 8) if ten3 else (8, 4)
+    return Target(
+        name=name,
+        gfx_level=gfx_level,
+        family=family,
+        wave_sizes=(32, 64),
+        default_wave_size=32,
+        register_files={32: RegisterFile(1024, g32, 8), 64: RegisterFile(512, g64, 4)},
+        addressable_sgprs=106,
+        sgpr_alloc_granule=8,
+        max_waves_per_simd=16 if ten3 else 20,
+        lds_size=65536,
+        lds_alloc_granule=512,
+        lds_encoding_granule=512,
+        features=_GFX10_FEATURES | extra,
+        hazards=_GFX10_3_HAZARDS if ten3 else _GFX10_1_HAZARDS,
+    )
+
+
 TARGETS: dict[str, Target] = {
     t.name: t
     for t in (
+        _gfx10("gfx1010", "NAVI10", GfxLevel.GFX10),
+        _gfx10("gfx1011", "NAVI12", GfxLevel.GFX10, frozenset({"dot"})),
+        _gfx10("gfx1012", "NAVI14", GfxLevel.GFX10, frozenset({"dot"})),
+        _gfx10("gfx1030", "NAVI21", GfxLevel.GFX10_3, frozenset({"dot"})),
+        _gfx10("gfx1031", "NAVI22", GfxLevel.GFX10_3, frozenset({"dot"})),
+        _gfx10("gfx1032", "NAVI23", GfxLevel.GFX10_3, frozenset({"dot"})),
         _gfx11("gfx1100", "NAVI31", full_vgprs=True),
         _gfx11("gfx1101", "NAVI32", full_vgprs=True),
         _gfx11("gfx1102", "NAVI33", full_vgprs=False),

@@ -11,9 +11,11 @@ from radcc.target import TARGETS, GfxLevel, get_target
 
 
 def test_known_chips():
-    assert set(TARGETS) >= {"gfx1100", "gfx1101", "gfx1102", "gfx1103"}
+    assert set(TARGETS) >= {"gfx1100", "gfx1101", "gfx1102", "gfx1103", "gfx1010", "gfx1030"}
     for t in TARGETS.values():
-        assert t.gfx_level == GfxLevel.GFX11
+        assert t.gfx_level in (GfxLevel.GFX10, GfxLevel.GFX10_3, GfxLevel.GFX11)
+        assert t.name.startswith("gfx11") == (t.gfx_level == GfxLevel.GFX11)
+        assert t.name.startswith("gfx103") == (t.gfx_level == GfxLevel.GFX10_3)
         assert t.wave_sizes == (32, 64)
         assert t.lds_size == 64 * 1024  # ISA guide: 64 KB of LDS per workgroup
 
@@ -39,6 +41,18 @@ def test_hazards_from_seed():
     section = section[: end.start()] if end else section
     named = set(re.findall(r"### (\w+Hazard)", section))
     assert get_target("gfx1100").hazards == named
+
+
+@pytest.mark.skipif(not SEEDS.is_dir(), reason="shared/seeds is not beside the checkout")
+def test_gfx10_hazards_from_seed():
+    """GFX10.1 has every hazard and bug of the seeds' "RDNA / GFX10 hazards" list."""
+    text = (SEEDS.glob("001_*").__next__()).read_text()
+    section = text[text.index("RDNA / GFX10 hazards"):text.index("RDNA3 / GFX11 hazards")]
+    named = set(re.findall(r"### (\w+(?:Hazard|Bug|MaxSize5))", section))
+    named.add("SMEMStoreLoadHazard")  # the section's first, unnamed item
+    assert "SMEM store followed by a load" in section
+    assert get_target("gfx1010").hazards == named
+    assert get_target("gfx1030").hazards <= named
 
 
 def _clang_occupancy(vgprs: int, wave64: bool) -> int:
