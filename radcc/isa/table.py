@@ -1,7 +1,8 @@
 """The opcode table: one per hardware generation, data not code.
 
-The GFX11 table lives in ``radcc/isa/data/gfx11/*.json``, one file per
-encoding family (generated and checked against llvm-mc by the probe scripts
+The tables live in ``radcc/isa/data/<gen>/*.json`` (gfx10 for GFX10.1, probed
+with llvm-mc -mcpu=gfx1010; gfx10_3 for GFX10.3, -mcpu=gfx1030; gfx11,
+-mcpu=gfx1100), one file per encoding family (generated and checked against llvm-mc by the probe scripts
 in ``tools/isa_probe/``), merged here into one `OpcodeTable`. Each entry is
 an `OpInfo`: canonical LLVM name, encoding, opcode number, the operands in
 assembly order (definitions first), accepted mnemonic spellings, modifiers,
@@ -164,7 +165,7 @@ class OpcodeTable:
         return sorted(self.by_enc)
 
 
-_GEN_DIRS = {GfxLevel.GFX11: "gfx11"}
+_GEN_DIRS = {GfxLevel.GFX10: "gfx10", GfxLevel.GFX10_3: "gfx10_3", GfxLevel.GFX11: "gfx11"}
 
 
 @cache
