@@ -18,7 +18,7 @@ LLVM_MC = os.environ.get("RADCC_LLVM_MC", "llvm-mc-19")
 _ENC_RE = re.compile(r"^\s*(.*?)\s*; encoding: \[([^\]]*)\]")
 _DIAG_RE = re.compile(r"^[^:\n]*:(\d+):(\d+): (error|warning): (.*)$")
 # A marker between decode candidates: an instruction no probe produces.
-MARKER_BYTES = bytes.fromhex("2143bbbf")  # s_ttracedata_imm 0x4321
+MARKER_BYTES = bytes.fromhex("2143bbbf")  # s_ttracedata_imm 0x4321 (GFX11; see _markers)
 MARKER_TEXT = "s_ttracedata_imm 0x4321"
 
 
@@ -46,7 +46,7 @@ def _run(args: list[str], stdin: str) -> tuple[str, str]:
 
 
 def encode(lines: list[str], mcpu: str = "gfx1100", wave64: bool = False) -> list[McEncoding]:
-    """Assemble each line separately (in one llvm-mc run)."""
+    """Assemble each line separately (in one llvm-mc run) for the chip `mcpu`."""
     attrs = ["-mattr=+wavefrontsize64"] if wave64 else []
     with tempfile.NamedTemporaryFile("w", suffix=".s", delete=False) as f:
         f.write("\n".join(lines) + "\n")
@@ -82,8 +82,8 @@ def encode(lines: list[str], mcpu: str = "gfx1100", wave64: bool = False) -> lis
 
 
 def decode(blobs: list[bytes], mcpu: str = "gfx1100", wave64: bool = False) -> list[str | None]:
-    """Disassemble each byte string; None unless it decodes to exactly one
-    instruction using all of its bytes.
+    """Disassemble each byte string for the chip `mcpu`; None unless it decodes to
+    exactly one instruction using all of its bytes.
 
     Each blob is followed by three distinct marker words (A, B, C): a blob
     whose instruction needs more bytes than given swallows some of them (as
@@ -91,10 +91,11 @@ def decode(blobs: list[bytes], mcpu: str = "gfx1100", wave64: bool = False) -> l
     shifted results.
     """
     attrs = ["-mattr=+wavefrontsize64"] if wave64 else []
+    markers = _markers(mcpu)
     lines = []
     for b in blobs:
         lines.append(",".join(f"0x{x:02x}" for x in b))
-        lines.extend(",".join(f"0x{x:02x}" for x in mb) for mb in _MARKERS_BYTES)
+        lines.extend(",".join(f"0x{x:02x}" for x in mb) for mb in markers)
     out, err = _run(["-triple=amdgcn", f"-mcpu={mcpu}", "-disassemble", *attrs], "\n".join(lines) + "\n")
     bad_lines = set()
     for ln in err.splitlines():
@@ -125,6 +126,18 @@ def decode(blobs: list[bytes], mcpu: str = "gfx1100", wave64: bool = False) -> l
     return res
 
 
-# s_ttracedata_imm 0x4321 / 0x4322 / 0x4323: decode markers A, B, C
-_MARKERS_BYTES = [bytes([0x21 + k, 0x43, 0xBB, 0xBF]) for k in range(3)]
+# s_ttracedata_imm 0x4321 / 0x4322 / 0x4323: decode markers A, B, C. The SOPP opcode of
+# s_ttracedata_imm differs between generations (GFX10: 40, GFX11: 59), so the marker words
+# are asked of llvm-mc once per mcpu.
 _MARKERS_TEXT = [f"s_ttracedata_imm 0x{0x4321 + k:x}" for k in range(3)]
+_MARKERS_BY_MCPU: dict[str, list[bytes]] = {}
+
+
+def _markers(mcpu: str) -> list[bytes]:
+    m = _MARKERS_BY_MCPU.get(mcpu)
+    if m is None:
+        res = encode(_MARKERS_TEXT, mcpu)
+        if any(r.data is None for r in res):
+            raise RuntimeError(f"{LLVM_MC} -mcpu={mcpu} cannot encode the decode markers")
+        m = _MARKERS_BY_MCPU[mcpu] = [r.data for r in res if r.data is not None]
+    return m
