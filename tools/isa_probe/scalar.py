@@ -9,11 +9,16 @@ immediates tells how the 16-bit immediate prints (``hex``: always hex,
 form it takes (hwreg, sendmsg, waitcnt, depctr, delay_alu, s_version);
 assembling probe lines tells which ops take labels and SMEM cache bits.
 
-Run: python tools/isa_probe/scalar.py
+Run: python tools/isa_probe/scalar.py [--mcpu gfx1100] [--out PATH]
+(``--mcpu gfx1010`` writes data/gfx10/scalar.json, ``gfx1030`` data/gfx10_3;
+the default gfx1100 writes data/gfx11). The opcodes of the probes that need a
+particular instruction (s_getreg_b32 for hwreg names, s_sendmsg, s_version)
+are taken from the decoded table, so one script serves every generation.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import re
 import sys
@@ -24,7 +29,18 @@ sys.path.insert(0, str(ROOT))
 
 from radcc.oracle import llvm_mc  # noqa: E402
 
-OUT = ROOT / "radcc" / "isa" / "data" / "gfx11" / "scalar.json"
+DATA = ROOT / "radcc" / "isa" / "data"
+# data directory per --mcpu (one chip stands for its generation's table)
+GEN_DIR = {"gfx1010": "gfx10", "gfx1030": "gfx10_3", "gfx1100": "gfx11"}
+MCPU = "gfx1100"
+
+
+def _decode(blobs: list[bytes]) -> list[str | None]:
+    return llvm_mc.decode(blobs, MCPU)
+
+
+def _encode(lines: list[str]) -> list[llvm_mc.McEncoding]:
+    return llvm_mc.encode(lines, MCPU)
 
 SOP2 = 0b10 << 30
 SOPK = 0b1011 << 28
@@ -106,7 +122,8 @@ def _cls(name: str, enc: str, bits64: bool) -> str:
         return "message"
     if name.startswith("s_waitcnt") or name in ("s_delay_alu", "s_wait_idle", "s_wait_event"):
         return "waitcnt"
-    if name in ("s_nop", "s_code_end", "s_clause", "s_set_inst_prefetch_distance"):
+    if name in ("s_nop", "s_code_end", "s_clause", "s_set_inst_prefetch_distance",
+                "s_inst_prefetch"):
         return "nop"
     return "salu64" if bits64 else "salu"
 
@@ -121,7 +138,7 @@ def probe_sop() -> list[dict]:
         words.append(("SOP1", op, (SOP1 | 20 << 16 | op << 8 | 4).to_bytes(4, "little")))
     for op in range(128):
         words.append(("SOPC", op, (SOPC | op << 16 | 12 << 8 | 4).to_bytes(4, "little")))
-    texts = llvm_mc.decode([w for _e, _o, w in words])
+    texts = _decode([w for _e, _o, w in words])
     for (enc, op, _w), text in zip(words, texts, strict=True):
         if text is None:
             continue
@@ -148,7 +165,7 @@ def probe_sop() -> list[dict]:
     # --- SOPK / SOPP: immediates ---------------------------------------------
     vals = (0, 1, 65, 0x1234)
     words = []
-    for op in range(29):
+    for op in range(29):  # 29..31: llvm-mc 19 decodes junk (gfx11 29 as s_mov_b32)
         base = SOPK | op << 23 | 20 << 16
         for v in vals:
             words.append(("SOPK", op, v, (base | v).to_bytes(4, "little")))
@@ -156,7 +173,7 @@ def probe_sop() -> list[dict]:
     for op in range(128):
         for v in vals:
             words.append(("SOPP", op, v, (SOPP | op << 16 | v).to_bytes(4, "little")))
-    texts = llvm_mc.decode([w[3] for w in words])
+    texts = _decode([w[3] for w in words])
     seen: dict[tuple[str, int], dict[tuple[int, int], str]] = {}
     for (enc, op, v, w), text in zip(words, texts, strict=True):
         if text is not None:
@@ -241,7 +258,7 @@ def _probe_labels(entries: list[dict]) -> None:
         regs = ", ".join(
             ("s[0:1]" if o["bits"] == 64 else "s0") for o in e["operands"] if o["kind"] == "sgpr")
         lines.append(f"{e['name']} {regs + ', ' if regs else ''}target")
-    res = llvm_mc.encode(lines)
+    res = _encode(lines)
     for e, r in zip(cands, res, strict=True):
         if r.error is None and r.data is None:
             for o in e["operands"]:
@@ -258,7 +275,7 @@ def _probe_unsigned(entries: list[dict]) -> None:
     for e in cands:
         reg = "null" if e["name"].startswith("s_waitcnt_") else "s0"
         lines.append(f"{e['name']} {reg}, -1")
-    for e, r in zip(cands, llvm_mc.encode(lines), strict=True):
+    for e, r in zip(cands, _encode(lines), strict=True):
         if r.error is not None:
             e["imm_unsigned"] = True
 
@@ -283,17 +300,35 @@ def _probe_reg_only(entries: list[dict]) -> None:
                     vals.append("s[2:3]" if p["bits"] == 64 else "s2")
             cands.append(o)
             lines.append(f"{e['name']} {', '.join(vals)}")
-    for o, r in zip(cands, llvm_mc.encode(lines), strict=True):
+    for o, r in zip(cands, _encode(lines), strict=True):
         if r.error is not None:
             o["kind"] = "sreg"
 
 
+def _smem_line(e: dict, offset: str, mods: str = "") -> str:
+    """A sample line for an SMEM entry with the given offset operand text."""
+    parts = []
+    for o in e["operands"]:
+        if o["name"] == "sdata":
+            nd = o["bits"] // 32
+            parts.append("7" if o["kind"] == "imm" else ("s0" if nd == 1 else f"s[0:{nd - 1}]"))
+        elif o["name"] == "sbase":
+            parts.append("s[4:7]" if o["bits"] == 128 else "s[4:5]")
+        else:
+            parts.append(offset)
+    return f"{e['name']} {', '.join(parts)}{mods}".rstrip()
+
+
 def probe_smem() -> list[dict]:
+    """SMEM entries. Operand roles: sdata (written by loads, s_memtime-like
+    single-operand ops; read by stores and atomics, which also write it back
+    with glc: recorded as ``"atomic": true``), sbase, soffset. GFX10's
+    s_dcache_discard* take only sbase and the offset."""
     words = []
     for op in range(256):
         w = SMEM | op << 18 | 20 << 6 | 2
         words.append((op, w.to_bytes(4, "little") + (12 << 25 | 0x1234).to_bytes(4, "little")))
-    texts = llvm_mc.decode([w for _o, w in words])
+    texts = _decode([w for _o, w in words])
     entries = []
     for (op, _w), text in zip(words, texts, strict=True):
         if text is None:
@@ -301,77 +336,86 @@ def probe_smem() -> list[dict]:
         _SAMPLES[("SMEM", op)] = text.strip()
         name, ops = _ops_text(text)
         operands: list[dict] = []
-        if ops:
+        extra: dict = {}
+        if ops and not name.startswith("s_dcache_discard"):
             first = ops[0]
             if first == "20":
                 operands.append({"name": "sdata", "kind": "imm", "bits": 7})
             else:
                 _i, bits = _size(first)
-                operands.append({"name": "sdata", "kind": "sgpr", "bits": bits,
-                                 "type": f"b{bits}", "is_def": True})
-            _i, bits = _size(ops[1])
+                d = {"name": "sdata", "kind": "sgpr", "bits": bits, "type": f"b{bits}",
+                     "is_def": True}
+                if "_store" in name or "_atomic_" in name:
+                    del d["is_def"]
+                if "_atomic_" in name:
+                    extra["atomic"] = True
+                operands.append(d)
+            ops = ops[1:]
+        if ops:
+            _i, bits = _size(ops[0])
             operands.append({"name": "sbase", "kind": "sgpr", "bits": bits})
             operands.append({"name": "soffset", "kind": "smem_offset", "bits": 32})
         entries.append({"name": name, "enc": "SMEM", "opcode": op, "operands": operands,
                         "modifiers": [], "implicit_reads": [], "implicit_writes": [],
-                        "cls": "smem"})
+                        "cls": "smem", **extra})
     lines = []
     for e in entries:
-        if e["operands"]:
-            nd = e["operands"][0]["bits"] // 32
-            d = "7" if e["operands"][0]["kind"] == "imm" else ("s0" if nd == 1 else f"s[0:{nd - 1}]")
-            b = "s[4:7]" if e["operands"][1]["bits"] == 128 else "s[4:5]"
-            lines += [f"{e['name']} {d}, {b}, 0x10 {m}" for m in ("glc", "dlc")]
-        else:
-            lines += [f"{e['name']} glc", f"{e['name']} dlc"]
-    res = llvm_mc.encode(lines)
+        lines += [_smem_line(e, "0x10", f" {m}") for m in ("glc", "dlc")]
+    res = _encode(lines)
     for i, e in enumerate(entries):
         for k, m in enumerate(("glc", "dlc")):
             r = res[2 * i + k]
             if r.error is None:
                 e["modifiers"].append(m)
     # negative immediate offsets (buffer loads want 20-bit unsigned ones)
-    cands = [e for e in entries if e["operands"]]
-    lines = []
-    for e in cands:
-        d = "7" if e["operands"][0]["kind"] == "imm" else "s[0:15]"
-        nd = e["operands"][0]["bits"] // 32
-        d = d if e["operands"][0]["kind"] == "imm" else ("s0" if nd == 1 else f"s[0:{nd - 1}]")
-        b = "s[4:7]" if e["operands"][1]["bits"] == 128 else "s[4:5]"
-        lines.append(f"{e['name']} {d}, {b}, -0x10")
-    for e, r in zip(cands, llvm_mc.encode(lines), strict=True):
+    cands = [e for e in entries if any(o["name"] == "soffset" for o in e["operands"])]
+    lines = [_smem_line(e, "-0x10") for e in cands]
+    for e, r in zip(cands, _encode(lines), strict=True):
         if r.error is not None:
             e["offset_unsigned"] = True
     return entries
 
 
-def probe_symbols() -> dict:
+def probe_symbols(entries: list[dict]) -> dict:
     """Symbolic names llvm-mc prints: hwreg ids, message ids, s_version codes."""
-    hw = [(SOPK | 17 << 23 | 20 << 16 | 31 << 11 | i).to_bytes(4, "little") for i in range(64)]
-    msg = [(SOPP | 54 << 16 | i).to_bytes(4, "little") for i in range(256)]
-    ver = [(SOPK | 1 << 23 | i).to_bytes(4, "little") for i in range(256)]
-    texts = llvm_mc.decode(hw + msg + ver)
+    opc = {e["name"]: e["opcode"] for e in entries if e["enc"] in ("SOPK", "SOPP")}
+    getreg, sendmsg, version = opc["s_getreg_b32"], opc["s_sendmsg"], opc["s_version"]
+    hw = [(SOPK | getreg << 23 | 20 << 16 | 31 << 11 | i).to_bytes(4, "little") for i in range(64)]
+    msg = [(SOPP | sendmsg << 16 | i).to_bytes(4, "little") for i in range(256)]
+    ver = [(SOPK | version << 23 | i).to_bytes(4, "little") for i in range(256)]
+    texts = _decode(hw + msg + ver)
     out: dict[str, dict[str, int]] = {"hwreg": {}, "sendmsg": {}, "version": {}}
     for i, t in enumerate(texts[:64]):
         m = re.search(r"hwreg\((HW_REG_\w+)\)", t or "")
         if m:
             out["hwreg"][m.group(1)] = i
+    # the lowest value naming a message is its id (GFX10 ignores bit 7 when printing names)
     for i, t in enumerate(texts[64:320]):
-        m = re.search(r"sendmsg\((MSG_\w+)\)", t or "")
+        m = re.search(r"sendmsg\((MSG_\w+)([,)])", t or "")
         if m:
-            out["sendmsg"][m.group(1)] = i
+            # a message printed with an operation: the id is the low 4 bits (GFX10 layout,
+            # id [3:0] op [6:4]); GFX11's MSG_SYSMSG is set from encodings below
+            out["sendmsg"].setdefault(m.group(1), i & 0xF if m.group(2) == "," else i)
+    # GFX10: MSG_GS / MSG_GS_DONE take a GS operation in bits [6:4]
+    gs_done = out["sendmsg"].get("MSG_GS_DONE")
+    if gs_done is not None:
+        ops = [(SOPP | sendmsg << 16 | gs_done | k << 4).to_bytes(4, "little") for k in range(8)]
+        for k, t in enumerate(_decode(ops)):
+            m = re.search(r"sendmsg\(MSG_GS_DONE, (GS_OP_\w+)", t or "")
+            if m:
+                out.setdefault("gs_op", {})[m.group(1)] = k
     for i, t in enumerate(texts[320:]):
         m = re.search(r"s_version (UC_VERSION_\w+)$", t or "")
         if m:
             out["version"][m.group(1)] = i
     # flag bits of s_version (printed as NAME|FLAG)
-    flags = [(SOPK | 1 << 23 | b).to_bytes(4, "little") for b in (0x2000, 0x4000, 0x8000)]
-    for b, t in zip((0x2000, 0x4000, 0x8000), llvm_mc.decode(flags), strict=True):
+    flags = [(SOPK | version << 23 | b).to_bytes(4, "little") for b in (0x2000, 0x4000, 0x8000)]
+    for b, t in zip((0x2000, 0x4000, 0x8000), _decode(flags), strict=True):
         m = re.search(r"\|(UC_VERSION_\w+)$", t or "")
         if m:
             out.setdefault("version_flags", {})[m.group(1)] = b
     # MSG_SYSMSG needs an operation; llvm-mc prints it numerically (no op 0).
-    res = llvm_mc.encode([f"s_sendmsg sendmsg(MSG_SYSMSG, {op})" for op in
+    res = _encode([f"s_sendmsg sendmsg(MSG_SYSMSG, {op})" for op in
                           ("SYSMSG_OP_ECC_ERR_INTERRUPT", "SYSMSG_OP_REG_RD",
                            "SYSMSG_OP_HOST_TRAP_ACK", "SYSMSG_OP_TTRACE_PC")])
     for r in res:
@@ -416,7 +460,7 @@ def add_aliases(entries: list[dict]) -> None:
             lines.append(c + rest)
             keys.append((i, c))
     ref: dict[int, bytes | None] = {}
-    for (i, c), r in zip(keys, llvm_mc.encode(lines), strict=True):
+    for (i, c), r in zip(keys, _encode(lines), strict=True):
         if c == "":
             ref[i] = r.data
         elif r.data is not None and r.data == ref.get(i):
@@ -424,15 +468,23 @@ def add_aliases(entries: list[dict]) -> None:
 
 
 def main() -> None:
+    global MCPU
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--mcpu", default="gfx1100", help="llvm-mc -mcpu (default gfx1100)")
+    ap.add_argument("--out", type=Path, help="output JSON (default: data/<gen>/scalar.json)")
+    args = ap.parse_args()
+    MCPU = args.mcpu
+    out = args.out or DATA / GEN_DIR.get(MCPU, MCPU) / "scalar.json"
     entries = probe_sop() + probe_smem()
     for e in entries:
         e["mnemonics"] = [e["name"]]
     add_aliases(entries)
     order = {"SOP2": 0, "SOPK": 1, "SOP1": 2, "SOPC": 3, "SOPP": 4, "SMEM": 5}
     entries.sort(key=lambda e: (order[e["enc"]], e["opcode"]))
-    blob = {"encoding": "SCALAR", "symbols": probe_symbols(), "opcodes": entries}
-    OUT.write_text(json.dumps(blob, indent=1) + "\n")
-    print(f"wrote {OUT} ({len(entries)} opcodes)")
+    blob = {"encoding": "SCALAR", "symbols": probe_symbols(entries), "opcodes": entries}
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(blob, indent=1) + "\n")
+    print(f"wrote {out} ({len(entries)} opcodes)")
 
 
 if __name__ == "__main__":
