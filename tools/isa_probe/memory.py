@@ -1,4 +1,4 @@
-"""Probe llvm-mc-19 for the GFX11 memory encodings; write memory.json.
+"""Probe llvm-mc-19 for the GFX10/GFX11 memory encodings; write memory.json.
 
 Covers DS (ISA guide 15.6), MUBUF / MTBUF (15.7), FLAT / GLOBAL / SCRATCH
 (15.9), MIMG (15.8) and EXP (15.10). For every opcode number the script
@@ -8,20 +8,85 @@ each printed operand comes from) and operand sizes (from printed register
 ranges). Fields that must be zero when unused, fields llvm-mc ignores and
 modifier bits it rejects are learned the same way.
 
-Run: python tools/isa_probe/memory.py  (writes radcc/isa/data/gfx11/memory.json)
+Field positions that differ between generations (MUBUF/MTBUF flag and
+opcode bits, FLAT segment/cache bits, the ``off`` SADDR code) come from the
+`Layout` record of the probed generation.
+
+Run: python tools/isa_probe/memory.py [--mcpu=gfx1100] [--out=PATH]
+(default: gfx1100, writes radcc/isa/data/gfx11/memory.json; gfx1010 ->
+data/gfx10, gfx1030 -> data/gfx10_3).
 """
 
 from __future__ import annotations
 
+import argparse
 import itertools
 import json
 import re
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 from radcc.oracle import llvm_mc
 
-OUT = Path(__file__).resolve().parents[2] / "radcc/isa/data/gfx11/memory.json"
+DATA = Path(__file__).resolve().parents[2] / "radcc/isa/data"
+OUT = DATA / "gfx11/memory.json"
+GEN_DIRS = {"gfx1100": "gfx11", "gfx1010": "gfx10", "gfx1030": "gfx10_3"}
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Generation-specific bit positions, as (dword, bit) pairs (ISA guides:
+    RDNA3 15.7/15.9, RDNA1/RDNA2 MUBUF/MTBUF/FLAT microcode formats)."""
+
+    buf_flags: dict[str, tuple[int, int]]  # glc slc dlc tfe offen idxen
+    mubuf_op: tuple[tuple[int, int, int], ...]  # (dword, bit, width) pieces, low bits first
+    mtbuf_op: tuple[tuple[int, int, int], ...]
+    flat_seg: int  # SEG bit position in dword 0
+    flat_glc: int
+    saddr_off: int  # SADDR code printed as ``off``
+    sve: bool  # GFX11 scratch VADDR-enable bit [55]
+    buf_lds: bool  # MUBUF LDS [16] selects a load-to-LDS form (no VDATA, ``lds``)
+    exp_mods: tuple[str, ...]
+
+
+GFX11 = Layout(
+    buf_flags={"glc": (0, 14), "slc": (0, 12), "dlc": (0, 13), "tfe": (1, 21),
+               "offen": (1, 22), "idxen": (1, 23)},
+    mubuf_op=((0, 18, 8),), mtbuf_op=((0, 15, 4),), flat_seg=16, flat_glc=14,
+    saddr_off=0x7C, sve=True, buf_lds=False, exp_mods=("done", "row_en"))
+GFX10 = Layout(
+    buf_flags={"glc": (0, 14), "slc": (1, 22), "dlc": (0, 15), "tfe": (1, 23),
+               "offen": (0, 12), "idxen": (0, 13)},
+    mubuf_op=((0, 18, 7), (0, 25, 1)), mtbuf_op=((0, 16, 3), (1, 21, 1)), flat_seg=14,
+    flat_glc=16, saddr_off=0x7D, sve=False, buf_lds=True, exp_mods=("done", "compr", "vm"))
+MCPU = "gfx1100"
+L = GFX11
+
+
+def set_mcpu(mcpu: str) -> None:
+    """Probe `mcpu` (gfx1100, gfx1010 or gfx1030) from now on."""
+    global MCPU, L, OUT
+    MCPU = mcpu
+    L = GFX11 if mcpu.startswith("gfx11") else GFX10
+    OUT = DATA / GEN_DIRS[mcpu] / "memory.json"
+
+
+def _place(pieces: tuple[tuple[int, int, int], ...], value: int) -> tuple[int, int]:
+    """(dword0 bits, dword1 bits) of a value split over `pieces`."""
+    w = [0, 0]
+    for dw, bit, width in pieces:
+        w[dw] |= (value & ((1 << width) - 1)) << bit
+        value >>= width
+    return w[0], w[1]
+
+
+def _decode(blobs: list[bytes]) -> list[str | None]:
+    return llvm_mc.decode(blobs, mcpu=MCPU)
+
+
+def _encode(lines: list[str]) -> list[llvm_mc.McEncoding]:
+    return llvm_mc.encode(lines, mcpu=MCPU)
 _RANGE = re.compile(r"^v\[(\d+):(\d+)\]$")
 
 
@@ -106,7 +171,7 @@ def add_aliases(entries: list[dict]) -> None:
         for c in sorted(_alias_candidates(e["name"])):
             lines.append(c + rest)
             keys.append((i, c))
-    res = llvm_mc.encode(lines)
+    res = _encode(lines)
     ref: dict[int, bytes | None] = {}
     for (i, c), r in zip(keys, res, strict=True):
         if c == "":
@@ -135,7 +200,7 @@ def probe_ds() -> list[dict]:
                         hi |= v << (sh - 32)
                     blobs.append(_b(w, hi))
                     keys.append((op, gds, sub))
-    res = llvm_mc.decode(blobs)
+    res = _decode(blobs)
     by_op: dict[int, dict[tuple[int, tuple[str, ...]], str]] = {}
     for (op, gds, sub), t in zip(keys, res, strict=True):
         if t is not None:
@@ -180,30 +245,42 @@ def probe_ds() -> list[dict]:
 
 
 # --- MUBUF / MTBUF ---------------------------------------------------------------
-def _buf_word(enc: str, op: int, fmt: int = 1) -> int:
+def _buf_words(enc: str, op: int, fmt: int = 1) -> tuple[int, int]:
+    """(dword 0, dword 1 opcode bits) of a MUBUF/MTBUF word."""
     if enc == "MUBUF":
-        return (0b111000 << 26) | (op << 18)
-    return (0b111010 << 26) | (op << 15) | (fmt << 19)
+        w0, w1 = _place(L.mubuf_op, op)
+        return (0b111000 << 26) | w0, w1
+    w0, w1 = _place(L.mtbuf_op, op)
+    return (0b111010 << 26) | w0 | (fmt << 19), w1
 
 
-BUF_MODS = {"glc": (0, 14), "slc": (0, 12), "dlc": (0, 13), "tfe": (1, 21)}
+BUF_MODS = ("glc", "slc", "dlc", "tfe")
+
+
+def _with(w0: int, w1: int, flag: str) -> tuple[int, int]:
+    dw, bit = L.buf_flags[flag]
+    return (w0 | (1 << bit), w1) if dw == 0 else (w0, w1 | (1 << bit))
 
 
 def probe_buf(enc: str) -> list[dict]:
     nops = 256 if enc == "MUBUF" else 16
     blobs: list[bytes] = []
     keys: list[tuple[int, str]] = []
-    hi = 10 | (20 << 8) | (2 << 16) | (3 << 24) | (1 << 22)
+    hi = 10 | (20 << 8) | (2 << 16) | (3 << 24)
     for op in range(nops):
-        w = _buf_word(enc, op)
-        blobs.append(_b(w, hi))
+        w, wh = _buf_words(enc, op)
+        w_off, hi_off = _with(w, hi | wh, "offen")
+        blobs.append(_b(w_off, hi_off))
         keys.append((op, "base"))
-        blobs.append(_b(w, 0))
+        blobs.append(_b(w, wh))
         keys.append((op, "plain"))
-        for m, (dw, bit) in BUF_MODS.items():
-            blobs.append(_b(w | (1 << bit), hi) if dw == 0 else _b(w, hi | (1 << bit)))
+        for m in BUF_MODS:
+            blobs.append(_b(*_with(w_off, hi_off, m)))
             keys.append((op, m))
-    res = llvm_mc.decode(blobs)
+        if L.buf_lds and enc == "MUBUF":
+            blobs.append(_b(w_off | (1 << 16), hi_off))
+            keys.append((op, "lds"))
+    res = _decode(blobs)
     got: dict[int, dict[str, str]] = {}
     for (op, k), t in zip(keys, res, strict=True):
         if t is not None:
@@ -226,12 +303,16 @@ def probe_buf(enc: str) -> list[dict]:
                          {"name": "srsrc", "kind": "sgpr", "bits": 128},
                          {"name": "soffset", "kind": "ssrc", "bits": 32, "type": "i32"}]
         modifiers = [m for m in BUF_MODS if m in d]
+        lds = d.get("lds", "").endswith(" lds")
         if ops:
             modifiers = ["offen", "idxen", "offset", *modifiers]
         if enc == "MTBUF":
             modifiers.append("format")
-        out.append({"name": name, "enc": enc, "opcode": op, "mnemonics": [name],
-                    "operands": operands, "modifiers": modifiers, "cls": "vmem"})
+        entry = {"name": name, "enc": enc, "opcode": op, "mnemonics": [name],
+                 "operands": operands, "modifiers": modifiers, "cls": "vmem"}
+        if lds:
+            entry["lds_form"] = True  # "lds": load to LDS (M0 address), no VDATA
+        out.append(entry)
         _SAMPLES[(enc, op)] = d["base"]
     return out
 
@@ -245,16 +326,18 @@ def probe_flat() -> list[dict]:
     keys: list[tuple[str, int, str]] = []
     for enc, seg in SEGS.items():
         for op in range(128):
-            w = (0b110111 << 26) | (op << 18) | (seg << 16)
+            w = (0b110111 << 26) | (op << 18) | (seg << L.flat_seg)
+            off = L.saddr_off
             variants = {
-                "null": (0x7C, 0, 0), "sgpr": (4, 0, 0), "glc": (0x7C, 0, 1),
-                "sve": (0x7C, 1, 0), "sgpr_sve": (4, 1, 0),
+                "null": (off, 0, 0), "sgpr": (4, 0, 0), "glc": (off, 0, 1),
             }
+            if L.sve:
+                variants.update({"sve": (off, 1, 0), "sgpr_sve": (4, 1, 0)})
             for k, (saddr, sve, glc) in variants.items():
-                blobs.append(_b(w | (glc << 14), 10 | (20 << 8) | (saddr << 16) | (sve << 23)
-                                | (40 << 24)))
+                blobs.append(_b(w | (glc << L.flat_glc), 10 | (20 << 8) | (saddr << 16)
+                                | (sve << 23) | (40 << 24)))
                 keys.append((enc, op, k))
-    res = llvm_mc.decode(blobs)
+    res = _decode(blobs)
     got: dict[tuple[str, int], dict[str, str]] = {}
     for (enc, op, k), t in zip(keys, res, strict=True):
         if t is not None:
@@ -309,14 +392,25 @@ def probe_flat() -> list[dict]:
 
 
 def probe_exp() -> list[dict]:
+    """The one EXP entry; its modifiers checked by assembling each with llvm-mc."""
+    mods = [m for m, r in zip(L.exp_mods, _encode(
+        [f"exp mrt0 v1, v1, v2, v2 {m}" for m in L.exp_mods]), strict=True) if r.data]
+    if mods != list(L.exp_mods):
+        raise SystemExit(f"EXP modifiers {L.exp_mods} not all accepted by {MCPU}: {mods}")
     return [{"name": "exp", "enc": "EXP", "opcode": 0, "mnemonics": ["exp"],
              "operands": [{"name": "target", "kind": "exp_target"},
                           {"name": "vsrc0", "kind": "vgpr"}, {"name": "vsrc1", "kind": "vgpr"},
                           {"name": "vsrc2", "kind": "vgpr"}, {"name": "vsrc3", "kind": "vgpr"}],
-             "modifiers": ["done", "row_en"], "cls": "exp", "implicit_reads": ["exec"]}]
+             "modifiers": list(mods), "cls": "exp", "implicit_reads": ["exec"]}]
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--mcpu", default="gfx1100", choices=sorted(GEN_DIRS))
+    ap.add_argument("--out", type=Path, default=None)
+    args = ap.parse_args(argv)
+    set_mcpu(args.mcpu)
+    out = args.out or OUT
     llvm_mc.require()
     entries: list[dict] = []
     entries += probe_ds()
@@ -332,22 +426,24 @@ def main() -> None:
     add_aliases(entries)
     entries += probe_exp()
     blob = {"encoding": "MEMORY", "buf_formats": probe_buf_formats(), "opcodes": entries}
-    OUT.write_text(json.dumps(blob, indent=1) + "\n")
-    print(f"wrote {len(entries)} entries to {OUT}", file=sys.stderr)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(blob, indent=1) + "\n")
+    print(f"wrote {len(entries)} entries to {out}", file=sys.stderr)
 
 
 def probe_buf_formats() -> dict[str, int]:
     """Symbolic MTBUF format names (format:[BUF_FMT_...]) by value."""
-    blobs = [_b(_buf_word("MTBUF", 0, f), 10 | (20 << 8) | (2 << 16) | (3 << 24))
-             for f in range(128)]
+    blobs = [_b(w0, w1 | 10 | (20 << 8) | (2 << 16) | (3 << 24))
+             for f in range(128) for w0, w1 in (_buf_words("MTBUF", 0, f),)]
     names: dict[str, int] = {}
-    for f, t in enumerate(llvm_mc.decode(blobs)):
+    for f, t in enumerate(_decode(blobs)):
         if t and "format:[" in t:
             names[t.split("format:[")[1].split("]")[0]] = f
     # the default format (1) is never printed; learn its name by assembling
     for cand in ("BUF_FMT_8_UNORM",):
-        r = llvm_mc.encode([f"tbuffer_load_format_x v1, off, s[0:3], 0 format:[{cand}]"])
-        if r[0].data is not None and ((r[0].data[2] | r[0].data[3] << 8) >> 3) & 0x7F == 1:
+        r = _encode([f"tbuffer_load_format_x v1, off, s[0:3], 0 format:[{cand}]"])
+        if r[0].data is not None and ((r[0].data[2] | r[0].data[3] << 8) >> 3) & 0x7F == 1 \
+                and cand not in names:
             names[cand] = 1
     return names
 

@@ -1,4 +1,4 @@
-"""Probe llvm-mc-19 for the GFX11 MIMG encoding (ISA guide 15.8); write mimg.json.
+"""Probe llvm-mc-19 for the GFX10/GFX11 MIMG encoding (ISA guide 15.8); write mimg.json.
 
 MIMG: NSA [0], DIM [4:2], UNRM [7], DMASK [11:8], SLC [12], DLC [13],
 GLC [14], R128 [15], A16 [16], D16 [17], OP [25:18], ENCODING 0b111100;
@@ -20,11 +20,20 @@ prints the opcode's default variant. The probe records, per opcode:
   ``dim_ok``/``dim_error`` from assembling probe lines;
 - ``nsa_sep``: the separator llvm-mc prints after the mnemonic of NSA forms.
 
-Run: python tools/isa_probe/memory_mimg.py  (writes radcc/isa/data/gfx11/mimg.json)
+GFX10/10.3 (RDNA1/2 MIMG): OPM [0] (opcode bit 7), NSA [2:1] (number of
+NSA address dwords), DIM [5:3], DLC [7], DMASK [11:8], UNORM [12], GLC
+[13], R128 [15], TFE [16], LWE [17], OP [24:18], SLC [25]; VADDR, VDATA,
+SRSRC [52:48], SSAMP [57:53], A16 [62], D16 [63]. The probe tries 1-3 NSA
+dwords and keeps the count llvm-mc accepts.
+
+Run: python tools/isa_probe/memory_mimg.py [--mcpu=gfx1100] [--out=PATH]
+(default gfx1100 -> radcc/isa/data/gfx11/mimg.json; gfx1010 -> data/gfx10,
+gfx1030 -> data/gfx10_3)
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import re
 import sys
@@ -32,26 +41,92 @@ from pathlib import Path
 
 from radcc.oracle import llvm_mc
 
-OUT = Path(__file__).resolve().parents[2] / "radcc/isa/data/gfx11/mimg.json"
+DATA = Path(__file__).resolve().parents[2] / "radcc/isa/data"
+OUT = DATA / "gfx11/mimg.json"
+GEN_DIRS = {"gfx1100": "gfx11", "gfx1010": "gfx10", "gfx1030": "gfx10_3"}
 
-FLAG_BITS = {"unorm": (0, 7), "glc": (0, 14), "slc": (0, 12), "dlc": (0, 13),
-             "r128": (0, 15), "a16": (0, 16), "d16": (0, 17), "tfe": (1, 21), "lwe": (1, 22)}
+FLAG_BITS_GFX11 = {"unorm": (0, 7), "glc": (0, 14), "slc": (0, 12), "dlc": (0, 13),
+                   "r128": (0, 15), "a16": (0, 16), "d16": (0, 17), "tfe": (1, 21),
+                   "lwe": (1, 22)}
+FLAG_BITS_GFX10 = {"unorm": (0, 12), "glc": (0, 13), "slc": (0, 25), "dlc": (0, 7),
+                   "r128": (0, 15), "a16": (1, 30), "d16": (1, 31), "tfe": (0, 16),
+                   "lwe": (0, 17)}
+FLAG_BITS = FLAG_BITS_GFX11
+MCPU = "gfx1100"
+GFX10 = False  # the GFX10/10.3 field layout (module docstring)
 DIMS = ["1D", "2D", "3D", "CUBE", "1D_ARRAY", "2D_ARRAY", "2D_MSAA", "2D_MSAA_ARRAY"]
 VADDR, VDATA, SRSRC, SSAMP = 10, 20, 2, 3
-NSA_REGS = (30, 40, 50, 60)
+NSA_REGS = (30, 40, 50, 60, 70, 80, 90, 100, 110, 120, 130, 140)
+
+
+def set_mcpu(mcpu: str) -> None:
+    """Probe `mcpu` (gfx1100, gfx1010 or gfx1030) from now on."""
+    global MCPU, GFX10, FLAG_BITS, OUT
+    MCPU = mcpu
+    GFX10 = not mcpu.startswith("gfx11")
+    FLAG_BITS = FLAG_BITS_GFX10 if GFX10 else FLAG_BITS_GFX11
+    OUT = DATA / GEN_DIRS[mcpu] / "mimg.json"
+
+
+def _nsa_blob(b: bytes, k: int) -> bytes:
+    """A GFX10 NSA word `b` rewritten with `k` NSA address dwords."""
+    w0 = (int.from_bytes(b[:4], "little") & ~6) | (k << 1)
+    regs = b"".join(sum(r << (8 * i) for i, r in enumerate(NSA_REGS[4 * j:4 * j + 4]))
+                    .to_bytes(4, "little") for j in range(k))
+    return w0.to_bytes(4, "little") + b[4:8] + regs
+
+
+def _decode(blobs: list[bytes]) -> list[str | None]:
+    """llvm-mc's text of each word; a GFX10 NSA word is tried with 1-3 NSA
+    dwords (llvm-mc accepts only the count the address size needs)."""
+    if not GFX10:
+        return llvm_mc.decode(blobs, mcpu=MCPU)
+    flat: list[bytes] = []
+    spans: list[tuple[int, int]] = []
+    for b in blobs:
+        start = len(flat)
+        if b[0] & 6:
+            flat += [_nsa_blob(b, k) for k in (1, 2, 3)]
+        else:
+            flat.append(b)
+        spans.append((start, len(flat)))
+    res = llvm_mc.decode(flat, mcpu=MCPU)
+    out: list[str | None] = []
+    for a, z in spans:
+        if z - a == 1:
+            out.append(res[a])
+            continue
+        # with too few NSA dwords llvm-mc prints a shorter (fallback) list: keep
+        # the longest list whose length needs exactly the dwords given
+        best: str | None = None
+        for k, t in enumerate(res[a:z], 1):
+            if t is not None and "[" in t:
+                n = len(parse(t)[2])
+                if (n + 2) // 4 == k:
+                    best = t
+        out.append(best)
+    return out
+
+
+def _encode(lines: list[str]) -> list[llvm_mc.McEncoding]:
+    return llvm_mc.encode(lines, mcpu=MCPU)
 SIZE_COMBOS = [(1, 0, 0), (3, 0, 0), (15, 0, 0), (1, 0, 1), (3, 1, 0), (15, 0, 1)]
 _REG = re.compile(r"v\[(\d+):(\d+)\]|v(\d+)")
 
 
 def word(op: int, *, dim: int = 0, dmask: int = 1, nsa: int = 0, ssamp: int = 0,
          vdata: int = VDATA, vaddr: int = VADDR, flags: dict[str, int] | None = None) -> bytes:
-    w = [nsa | dim << 2 | dmask << 8 | op << 18 | 0x3C << 26,
-         vaddr | vdata << 8 | SRSRC << 16 | ssamp << 26]
+    if GFX10:
+        w = [(op >> 7) | (nsa << 1) | dim << 3 | dmask << 8 | (op & 0x7F) << 18 | 0x3C << 26,
+             vaddr | vdata << 8 | SRSRC << 16 | ssamp << 21]
+    else:
+        w = [nsa | dim << 2 | dmask << 8 | op << 18 | 0x3C << 26,
+             vaddr | vdata << 8 | SRSRC << 16 | ssamp << 26]
     for f, v in (flags or {}).items():
         dw, bit = FLAG_BITS[f]
         w[dw] |= v << bit
     if nsa:
-        w.append(sum(r << (8 * i) for i, r in enumerate(NSA_REGS)))
+        w.append(sum(r << (8 * i) for i, r in enumerate(NSA_REGS[:4])))
     return b"".join(x.to_bytes(4, "little") for x in w)
 
 
@@ -105,7 +180,7 @@ def probe_names() -> dict[int, dict]:
                                   flags={"unorm": 1, "r128": 1}))
             keys.append((op, kind))
     got: dict[int, dict] = {}
-    for (op, kind), t in zip(keys, llvm_mc.decode(blobs), strict=True):
+    for (op, kind), t in zip(keys, _decode(blobs), strict=True):
         if t is not None:
             got.setdefault(op, {})[kind] = t
     return got
@@ -152,7 +227,7 @@ def sweep(ops: dict[int, dict]) -> dict[int, dict]:
         for f in FLAG_BITS:
             add((op, "flag", f), word(op, dim=1, dmask=1, ssamp=ss, flags={f: 1}))
     res: dict[int, dict] = {}
-    for k, t in zip(keys, llvm_mc.decode(blobs), strict=True):
+    for k, t in zip(keys, _decode(blobs), strict=True):
         res.setdefault(k[0], {})[k[1:]] = t
     return res
 
@@ -270,7 +345,7 @@ def _asm_pass(entries: list[dict], kind: str) -> None:
             keys.append((e, dmask if kind == "dmask" else dim))
     ok: dict[str, list[int]] = {}
     errs: dict[str, set[str]] = {}
-    for (e, val), res in zip(keys, llvm_mc.encode(lines), strict=True):
+    for (e, val), res in zip(keys, _encode(lines), strict=True):
         if res.data is not None:
             ok.setdefault(e["name"], []).append(val)
         else:
@@ -323,12 +398,19 @@ def probe_mimg() -> list[dict]:
     return []
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--mcpu", default="gfx1100", choices=sorted(GEN_DIRS))
+    ap.add_argument("--out", type=Path, default=None)
+    args = ap.parse_args(argv)
+    set_mcpu(args.mcpu)
+    out = args.out or OUT
     llvm_mc.require()
     entries = probe()
     blob = {"encoding": "MIMG", "dims": DIMS, "opcodes": entries}
-    OUT.write_text(json.dumps(blob, indent=1) + "\n")
-    print(f"wrote {len(entries)} entries to {OUT}", file=sys.stderr)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(blob, indent=1) + "\n")
+    print(f"wrote {len(entries)} entries to {out}", file=sys.stderr)
 
 
 if __name__ == "__main__":
