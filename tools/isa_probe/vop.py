@@ -20,11 +20,13 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
+
+import valu_gen as G  # noqa: E402
+from valu_gen import dec as _dec  # noqa: E402
+from valu_gen import enc as _enc
 
 from radcc.oracle import llvm_mc
 
-OUT = Path(__file__).resolve().parents[2] / "radcc/isa/data/gfx11/vop.json"
 LIT = 0x11223344
 VDST, SRC0, VSRC1 = 5, 263, 9
 
@@ -59,6 +61,18 @@ def vop2(op: int, src0: int = SRC0, vdst: int = VDST) -> int:
 def vopc(op: int, src0: int = SRC0, vdst: int = VDST) -> int:
     del vdst
     return (0x3E << 25) | (op << 17) | (VSRC1 << 9) | src0
+
+
+def sdwa_probes(enc: str, f, op: int) -> list[tuple[str, bytes]]:
+    """GFX9/GFX10 SDWA (src0 = 0xF9, ISA: "SDWA" extra dword): src0 v7 with every
+    select DWORD (6); VOP1 words want the unused src1 fields zero, so both are
+    tried. GFX11 has no SDWA: nothing is probed there."""
+    if not G.is_gfx10():
+        return []
+    sel = 7 | 6 << 16
+    dst = 6 << 8 if enc != "VOPC" else 0
+    return [("sdwa", b(f(op, src0=0xF9), sel | dst | 6 << 24)),
+            ("sdwa1", b(f(op, src0=0xF9), sel | dst))]
 
 
 ENCS = (("VOP1", vop1, 256), ("VOP2", vop2, 62), ("VOPC", vopc, 256))
@@ -106,6 +120,7 @@ def dst_type(name: str, bits: int) -> str:
 
 
 def main() -> None:
+    out = G.parse_args("vop.json")
     blobs: list[bytes] = []
     keys: list[tuple[str, int, str]] = []
     dpp16 = 0xFF000000 | (0x101 << 8) | (SRC0 - 256)
@@ -122,11 +137,12 @@ def main() -> None:
                 ("dppk", b(f(op, src0=0xFA), dpp16, LIT)),
                 ("dpp8", b(f(op, src0=0xE9), dpp8)),
                 ("dpp8k", b(f(op, src0=0xE9), dpp8, LIT)),
+                *sdwa_probes(enc, f, op),
             ):
                 blobs.append(blob)
                 keys.append((enc, op, kind))
-    res32 = llvm_mc.decode(blobs)
-    res64 = llvm_mc.decode(blobs, wave64=True)
+    res32 = _dec(blobs)
+    res64 = _dec(blobs, wave64=True)
     got: dict[tuple[str, int], dict[str, str]] = {}
     for (enc, op, kind), r, r64 in zip(keys, res32, res64, strict=True):
         if r:
@@ -193,6 +209,10 @@ def main() -> None:
             entry["dpp_name"] = dtext.split(" ")[0]
         if d.get("dpp8") or d.get("dpp8k"):
             mods.append("dpp8")
+        stext = d.get("sdwa") or d.get("sdwa1")
+        if stext:
+            mods.append("sdwa")
+            entry["sdwa_name"] = stext.split(" ")[0]
         if t16:
             entry["t16"] = True
         entry["modifiers"] = mods
@@ -225,7 +245,7 @@ def main() -> None:
         for probe in ("0x3800", "1.5"):
             lines.append(probe_line(e, probe))
             where.append((i, probe))
-    encs = llvm_mc.encode(lines)
+    encs = _enc(lines)
     inl: dict[tuple[int, str], McResult] = {}
     for (i, probe), r in zip(where, encs, strict=True):
         inl[(i, probe)] = r
@@ -256,13 +276,18 @@ def main() -> None:
     by_name = {e["name"]: e for e in entries}
     alines: list[str] = []
     awhere: list[tuple[str, str]] = []
-    for canon, alts in ALIAS_CANDIDATES.items():
+    for group_canon, group_alts in ALIAS_CANDIDATES.items():
+        # whichever member of the group the generation names canonically
+        group = [group_canon, *group_alts]
+        canon = next((n for n in group if n in by_name), None)
+        if canon is None:
+            continue
         e = by_name[canon]
-        for a in alts:
+        for a in [n for n in group if n != canon]:
             for spelling in (a, a + "_e32"):
                 alines.append(probe_line(e, "v1").replace(canon, spelling, 1))
                 awhere.append((canon, spelling))
-    for (canon, spelling), r in zip(awhere, llvm_mc.encode(alines), strict=True):
+    for (canon, spelling), r in zip(awhere, _enc(alines), strict=True):
         if r.data is not None:
             by_name[canon].setdefault("aliases", []).append(spelling)
 
@@ -271,7 +296,7 @@ def main() -> None:
                                         for o in e["operands"]) else "s1")
           for e in entries if any(o["name"] == "src0" for o in e["operands"])]
     ve = [e for e in entries if any(o["name"] == "src0" for o in e["operands"])]
-    for e, r in zip(ve, llvm_mc.encode(vl), strict=True):
+    for e, r in zip(ve, _enc(vl), strict=True):
         if r.data is None and not e.get("t16"):
             e["src0_vgpr_only"] = True
 
@@ -297,9 +322,11 @@ def main() -> None:
                     parts.append(r)
                 mlines.append(f"{e['name']}_dpp " + ", ".join(parts) + " row_shl:1")
                 mwhere.append((e, slot, kind))
-    for (e, slot, kind), r in zip(mwhere, llvm_mc.encode(mlines), strict=True):
+    for (e, slot, kind), r in zip(mwhere, _enc(mlines), strict=True):
         if r.data is not None:
             e.setdefault("dpp_mods", {})[slot] = kind
+
+    probe_sdwa_mods(entries)
 
     # --- spellings with _e32 / _dpp suffixes llvm-mc accepts ----------------------
     slines: list[str] = []
@@ -313,19 +340,101 @@ def main() -> None:
                 ctl = " row_shl:1" if "dpp" in e["modifiers"] else " dpp8:[0,1,2,3,4,5,6,7]"
                 slines.append(line.replace(e["name"], base + "_dpp", 1) + ctl)
                 swhere.append((e, base + "_dpp"))
-    for (e, spelling), r in zip(swhere, llvm_mc.encode(slines), strict=True):
+            if "sdwa" in e["modifiers"]:
+                slines.append(line.replace(e["name"], base + "_sdwa", 1))
+                swhere.append((e, base + "_sdwa"))
+    for (e, spelling), r in zip(swhere, _enc(slines), strict=True):
         if r.data is None:
             continue
-        key = "mnemonics" if spelling.removesuffix("_e32").removesuffix("_dpp") == e["name"] \
+        key = "mnemonics" if spelling.removesuffix("_e32").removesuffix("_dpp") \
+            .removesuffix("_sdwa") == e["name"] \
             else "aliases"
         if spelling not in e.setdefault(key, []):
             e[key].append(spelling)
 
-    OUT.write_text(json.dumps({"encoding": "VOP", "opcodes": entries}, indent=1) + "\n")
-    print(f"wrote {len(entries)} entries to {OUT}")
+    entries.extend(probe_vintrp())
+    out.write_text(json.dumps({"encoding": "VOP", "opcodes": entries}, indent=1) + "\n")
+    print(f"wrote {len(entries)} entries to {out}")
 
 
 McResult = llvm_mc.McEncoding
+
+_VINTRP_TOK = re.compile(r"^(?:v(\d+)|attr(\d+)\.([xyzw])|invalid_param_(\d+))$")
+
+
+def probe_vintrp() -> list[dict]:
+    """GFX10 VINTRP (ISA: [31:26] = 0b110010, [25:18] vdst, [17:16] op,
+    [15:10] attr, [9:8] attrchan, [7:0] vsrc): the 32-bit interpolation
+    encoding. Kept in this (32-bit VALU) table so the assembler tries it
+    before the VOP3 forms, as llvm-mc does. GFX11 has none (it has VINTERP)."""
+    if not G.is_gfx10():
+        return []
+    words = [b((0b110010 << 26) | VDST << 18 | op << 16 | 3 << 10 | 1 << 8 | 7)
+             for op in range(4)]
+    entries = []
+    for op, t in enumerate(_dec(words)):
+        if t is None:
+            continue
+        asm_name, toks = split_ops(t)
+        name = asm_name.removesuffix("_e32")
+        ops: list[dict] = [{"name": "vdst", "kind": "vgpr", "bits": 32, "is_def": True,
+                            "type": "f32"}]
+        for tok in toks[1:]:
+            m = _VINTRP_TOK.match(tok)
+            if m is None:
+                raise SystemExit(f"unexpected VINTRP operand {tok!r} in {t!r}")
+            if m.group(2) is not None:
+                ops.append({"name": "attr", "kind": "attr", "bits": 32, "type": ""})
+            elif m.group(4) is not None:
+                ops.append({"name": "src0", "kind": "interp_param", "bits": 32, "type": ""})
+            else:
+                ops.append({"name": "src0", "kind": "vgpr", "bits": 32, "type": "f32"})
+        entries.append({"name": name, "enc": "VINTRP", "opcode": op, "asm_name": asm_name,
+                        "mnemonics": [name, asm_name], "operands": ops, "modifiers": [],
+                        "implicit_reads": ["exec", "m0"], "implicit_writes": [],
+                        "cls": "vinterp"})
+    return entries
+
+
+def _sdwa_regs(e: dict) -> list[str]:
+    out = []
+    for o in e["operands"]:
+        if o["kind"] == "special":
+            out.append("vcc_lo")
+        elif o.get("is_def"):
+            out.append("v0")
+        else:
+            out.append("v1")
+    return out
+
+
+def probe_sdwa_mods(entries: list[dict]) -> None:
+    """SDWA per-source modifiers (neg/abs -> "fp", sext -> "int": ``sdwa_mods``)
+    and the accepted output modifiers (``sdwa_out``: clamp, omod) (GFX10 only)."""
+    lines: list[str] = []
+    where: list[tuple[dict, str, str]] = []
+    for e in entries:
+        if "sdwa" not in e["modifiers"]:
+            continue
+        base = _sdwa_regs(e)
+        for i, o in enumerate(e["operands"]):
+            if o["name"] not in ("src0", "vsrc1"):
+                continue
+            for kind, fmt in (("fp", "-{}"), ("int", "sext({})")):
+                parts = list(base)
+                parts[i] = fmt.format(parts[i])
+                lines.append(f"{e['sdwa_name']} " + ", ".join(parts))
+                where.append((e, o["name"], kind))
+        for out_mod, text in (("clamp", " clamp"), ("omod", " mul:2")):
+            lines.append(f"{e['sdwa_name']} " + ", ".join(base) + text)
+            where.append((e, "", out_mod))
+    for (e, slot, kind), r in zip(where, _enc(lines), strict=True):
+        if r.data is None:
+            continue
+        if slot:
+            e.setdefault("sdwa_mods", {})[slot] = kind
+        else:
+            e.setdefault("sdwa_out", []).append(kind)
 
 
 def probe_line(e: dict, src0: str) -> str:

@@ -19,11 +19,13 @@ import itertools
 import json
 import re
 import sys
-from pathlib import Path
+
+import valu_gen as G  # noqa: E402
+from valu_gen import dec as _dec  # noqa: E402
+from valu_gen import enc as _enc
 
 from radcc.oracle import llvm_mc
 
-OUT = Path(__file__).resolve().parents[2] / "radcc/isa/data/gfx11/vop3.json"
 ENC = 0b110101 << 26
 VMARK = (257, 258, 259)  # v1 v2 v3
 SMARK = (4, 8, 12)  # s4 s8 s12 (aligned for any tuple size)
@@ -69,8 +71,8 @@ def probe_decode() -> dict[int, dict]:
     for op in range(1024):  # operand-less ops (v_nop, v_pipeflush) need VDST = 0
         keys.append((op, (None, None, None)))
         blobs.append(_blob(op, (0, 0, 0), vdst=0))
-    r32 = llvm_mc.decode(blobs)
-    r64 = llvm_mc.decode(blobs, wave64=True)
+    r32 = _dec(blobs)
+    r64 = _dec(blobs, wave64=True)
     ops: dict[int, dict] = {}
     for (op, p), t32, t64 in zip(keys, r32, r64, strict=True):
         if t32 is None:
@@ -153,7 +155,7 @@ def build(ops: dict[int, dict]) -> list[dict]:
         for n in range(1, 5):
             add(i, f"op_sel{n}", -1, base + " op_sel:[" + ",".join(["0"] * (n - 1) + ["1"]) + "]")
             add(i, f"op_sel0_{n}", -1, base + " op_sel:[" + ",".join(["1"] + ["0"] * (n - 1)) + "]")
-    res = llvm_mc.encode(lines)
+    res = _enc(lines)
     got: dict[tuple[int, str, int], llvm_mc.McEncoding] = {}
     for w, r in zip(where, res, strict=True):
         got[w] = r
@@ -162,7 +164,63 @@ def build(ops: dict[int, dict]) -> list[dict]:
         out.append(entry(i, a, got))
     decode_masks(infos, ops, out)
     probe_dpp(infos, ops, out)
+    probe_interp(out)
     return out
+
+
+_INTERP_TOK = re.compile(r"^(?:v(\d+)|attr(\d+)\.([xyzw])|invalid_param_(\d+))$")
+
+
+def probe_interp(out: list[dict]) -> None:
+    """GFX10 VOP3 forms of the interpolation instructions (v_interp_*_e64,
+    v_interp_p1ll_f16, ...): the src0 field holds the attribute (printed
+    ``attrN.c``), the src1 field the VGPR (or, for v_interp_mov, the parameter
+    p10/p20/p0) and src2 a VGPR; the printed order is vdst, src1, attr[, src2].
+    Rebuild those operand lists from a decode with attr1 / v2 / v3 and learn
+    whether the ``high`` modifier (upper f16 half) is accepted."""
+    idx = [i for i, e in enumerate(out) if e["name"].startswith("v_interp_")]
+    if not idx:
+        return
+    blobs = []
+    for i in idx:
+        for s2 in (259, 0):
+            blobs.append(_blob(out[i]["opcode"], (1, 258, s2)))
+            blobs.append(_blob(out[i]["opcode"], (1, 2, s2)))
+    texts = _dec(blobs)
+    lines = []
+    for k, i in enumerate(idx):
+        e = out[i]
+        t = next((x for x in texts[4 * k:4 * k + 4] if x is not None), None)
+        if t is None:
+            raise SystemExit(f"cannot decode {e['name']}")
+        _, toks = _split(t)
+        ops: list[dict] = [{"name": "vdst", "kind": "vgpr", "bits": 32, "is_def": True,
+                            "type": "f16" if e["name"].endswith("f16") else "f32"}]
+        for tok in toks[1:]:
+            m = _INTERP_TOK.match(tok)
+            if m is None:
+                raise SystemExit(f"unexpected interp operand {tok!r} in {t!r}")
+            if m.group(2) is not None:
+                ops.append({"name": "attr", "kind": "attr", "bits": 32, "type": ""})
+            elif m.group(4) is not None:
+                ops.append({"name": "src1", "kind": "interp_param", "bits": 32, "type": ""})
+            elif m.group(1) == "2":
+                ops.append({"name": "src1", "kind": "vgpr", "bits": 32, "type": "f32"})
+            else:
+                ops.append({"name": "src2", "kind": "vgpr", "bits": 32, "type": "f32"})
+        e["operands"] = ops
+        e["interp"] = True
+        e["cls"] = "vinterp"
+        e["implicit_reads"] = ["exec", "m0"]  # M0 holds the LDS parameter base
+        e["src_mods"] = [{"neg": "neg" in e["modifiers"] and o["kind"] == "vgpr",
+                          "abs": "abs" in e["modifiers"] and o["kind"] == "vgpr",
+                          "sext": False, "const": False, "lit": False}
+                         for o in ops[1:]]
+        e.pop("probe_base_failed", None)
+        lines.append(t + " high")
+    for i, r in zip(idx, _enc(lines), strict=True):
+        if r.data is not None:
+            out[i]["modifiers"] = sorted({*out[i]["modifiers"], "high"})
 
 
 def probe_dpp(infos: list[dict], ops: dict[int, dict], out: list[dict]) -> None:
@@ -179,7 +237,7 @@ def probe_dpp(infos: list[dict], ops: dict[int, dict], out: list[dict]) -> None:
         dpp8 = 1 | 0xFAC688 << 8  # src0 v1, dpp8:[0,1,2,3,4,5,6,7]
         blobs.append(_blob(a["opcode"], tuple(srcs)) + dpp8.to_bytes(4, "little"))  # type: ignore[arg-type]
         idx.append(i)
-    for i, t in zip(idx, llvm_mc.decode(blobs), strict=True):
+    for i, t in zip(idx, _dec(blobs), strict=True):
         if t is not None and "_dpp" in t.split(" ")[0]:
             out[i]["dpp"] = True
             out[i]["dpp_name"] = t.split(" ")[0]
@@ -212,7 +270,7 @@ def decode_masks(infos: list[dict], ops: dict[int, dict], out: list[dict]) -> No
         for b in _W1_BITS:
             keys.append((i, 1, b))
             blobs.append(base[:4] + (w1 | 1 << b).to_bytes(4, "little"))
-    res = llvm_mc.decode(blobs)
+    res = _dec(blobs)
     for (i, w, b), t in zip(keys, res, strict=True):
         e = out[i]
         rej = e.setdefault("dec_reject", [0, 0])
@@ -353,13 +411,14 @@ def cls_of(name: str, operands: list[dict]) -> str:
 
 
 def main() -> int:
+    out = G.parse_args("vop3.json")
     llvm_mc.require()
     ops = probe_decode()
     entries = build(ops)
-    OUT.parent.mkdir(parents=True, exist_ok=True)
+    out.parent.mkdir(parents=True, exist_ok=True)
     blob = {"encoding": "VOP3", "opcodes": entries}
-    OUT.write_text(json.dumps(blob, indent=1) + "\n")
-    print(f"wrote {len(entries)} entries to {OUT}", file=sys.stderr)
+    out.write_text(json.dumps(blob, indent=1) + "\n")
+    print(f"wrote {len(entries)} entries to {out}", file=sys.stderr)
     return 0
 
 
