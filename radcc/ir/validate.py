@@ -77,7 +77,7 @@ from radcc.ir.printer import instruction_text
 from radcc.ir.program import Block, Definition, Instruction, Operand, Program
 from radcc.ir.pseudo import PSEUDO
 from radcc.ir.regclass import EXEC, M0, NULL, SCC, VCC, VGPR_BASE, PhysReg, RegClass
-from radcc.isa.table import OperandSpec, get_table
+from radcc.isa.table import OperandSpec, OpInfo, get_table
 from radcc.passes.dominance import DominatorTree, compute_idoms
 
 
@@ -357,6 +357,39 @@ def _check_slot(program: Program, spec: OperandSpec, x: Operand | Definition, fm
     return None
 
 
+
+def instr_slots(info: OpInfo, instr: Instruction) -> tuple[list[OperandSpec], list[OperandSpec]]:
+    """`operand_slots(info)` for this instruction: a FLAT/GLOBAL/SCRATCH atomic whose
+    table entry has ``rtn_bits`` returns the pre-op value only with ``glc`` set
+    (GFX11 TH_ATOMIC_RETURN; llvm-mc: "instruction must use glc" with a vdst,
+    "must not use glc" without), and then has a first definition ``vdst`` of
+    ``rtn_bits`` (e.g. 32 for global_atomic_cmpswap_b32, whose vdata is 64-bit)."""
+    dspecs, ospecs = operand_slots(info)
+    rtn = info.extra.get("rtn_bits")
+    if rtn and instr.fields.get("glc"):
+        dspecs = [OperandSpec("vdst", "vgpr", int(rtn), is_def=True), *dspecs]
+    return dspecs, ospecs
+
+
+def _check_atomic_return(info: OpInfo, instr: Instruction, b: Block, idx: int,
+                         err: _Reporter) -> None:
+    """The returning form and glc go together (see `instr_slots`); its vdst has
+    exactly rtn_bits."""
+    rtn = info.extra.get("rtn_bits")
+    if not rtn:
+        return
+    glc = bool(instr.fields.get("glc"))
+    if glc and not instr.definitions:
+        err(f"returning atomic (glc) needs a {rtn}-bit vdst definition", b, idx, instr)
+    elif not glc and instr.definitions:
+        err("an atomic with a vdst definition must set glc (TH_ATOMIC_RETURN)", b, idx, instr)
+    elif glc:
+        rc = instr.definitions[0].rc
+        want = max(1, int(rtn) // 32)
+        if rc is not None and rc.is_vgpr and (rc.subdword or rc.size != want):
+            err(f"definition vdst must be {rtn}-bit, not {rc}", b, idx, instr)
+
+
 def _check_hw(program: Program, instr: Instruction, b: Block, idx: int, err: _Reporter) -> None:
     table = get_table(program.gfx_level)
     info = op_info(table, instr.opcode, instr.format)
@@ -366,7 +399,8 @@ def _check_hw(program: Program, instr: Instruction, b: Block, idx: int, err: _Re
         else:
             err(f"unknown opcode '{instr.opcode}'", b, idx, instr)
         return
-    dspecs, ospecs = operand_slots(info)
+    dspecs, ospecs = instr_slots(info, instr)
+    _check_atomic_return(info, instr, b, idx, err)
     if instr.format == "VOPD":
         y = instr.fields.get("opy")
         yinfo = op_info(table, str(y), "VOPDY") if y is not None else None
@@ -658,7 +692,7 @@ def _check_fixed_slots(program: Program, table, instr: Instruction, b: Block, id
     info = op_info(table, instr.opcode, instr.format)
     if info is None:
         return
-    dspecs, ospecs = operand_slots(info)
+    dspecs, ospecs = instr_slots(info, instr)
     tied = {oi: di for di, oi in tied_operands(table, instr)}
     for specs, items, implicit in ((dspecs, instr.definitions, info.implicit_writes),
                                    (ospecs, instr.operands, info.implicit_reads)):

@@ -251,7 +251,7 @@ class IselBase:
         scc = self.salu("s_cmp_lg_u32", None, x, Const(32, 0))
         op = "s_cselect_b64" if self.wave == 64 else "s_cselect_b32"
         return self.new_lane_mask(self.b.sop2(op, self.lm, self.lm_all(),
-                                              Operand.c32(0), self.scc_op(scc), scc=False).temp)
+                                              self.lm_zero(), self.scc_op(scc), scc=False).temp)
 
     def lm_all(self) -> Operand:
         """Every lane (a 64-bit -1 in wave64: a 32-bit literal would zero-extend)."""

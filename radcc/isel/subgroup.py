@@ -91,7 +91,7 @@ class SubgroupMixin(IselBase):
         t, f = (1, 0) if if_set else (0, 1)
         if d.divergent:
             ones = self.lm_all()
-            a, b = (ones, Operand.c32(0)) if if_set else (Operand.c32(0), ones)
+            a, b = (ones, self.lm_zero()) if if_set else (self.lm_zero(), ones)
             return self.new_lane_mask(self.b.sop2(self._sgx_lm_name("s_cselect"), self.lm, a, b,
                                                   self.scc_op(scc), scc=False).temp)
         return self.b.sop2("s_cselect_b32", s1, Operand.c32(t), Operand.c32(f),
