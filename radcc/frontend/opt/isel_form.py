@@ -9,7 +9,7 @@ violation. Items:
 * scalar ALU: every ALU result has one component except ``vecN`` (whose only
   uses are the data of a store or the lane-mask source of a ballot intrinsic)
   and every ``mov`` extracts one component of a vector intrinsic result;
-* none of ``LOWERED_OPS`` (division, the GLSL.std.450 operations without a
+* none of ``LOWERED_OPS`` (integer and float division, the GLSL.std.450 operations without a
   GFX11 instruction, GLSL bitfield/pack forms, system values known at compile
   time); 64-bit integers only in ``INT64_OPS``; ``bitcast`` only between equal
   sizes;
@@ -24,7 +24,7 @@ from ..mir_ops import ALU_OPS, CONVERSION
 from ..mir_validate import MirValidationError
 
 LOWERED_OPS = frozenset(
-    "udiv idiv umod irem imod fpow fmod frem fatan2 ftan fasin facos fatan fsinh fcosh "
+    "udiv idiv umod irem imod fdiv fpow fmod frem fatan2 ftan fasin facos fatan fsinh fcosh "
     "ftanh fasinh facosh fatanh fsin fcos flrp fstep fsign isign fisinf "
     "ubitfield_extract ibitfield_extract bitfield_insert "
     "pack_half_2x16 pack_unorm_2x16 pack_snorm_2x16 pack_unorm_4x8 pack_snorm_4x8 "

@@ -4,8 +4,7 @@ What GFX11 has and isel receives unchanged: ``fexp2``/``flog2`` (``v_exp_f32``,
 ``v_log_f32``: base 2), ``fsqrt``, ``frsq``, ``frcp``, ``ffloor``, ``fceil``,
 ``ftrunc``, ``fround_even`` (``v_rndne``), ``ffract`` (``v_fract``), ``fldexp``,
 ``ffrexp_sig``/``ffrexp_exp`` (``v_frexp_mant``/``v_frexp_exp``), ``fsat`` (clamp),
-``fisinf`` (``v_cmp_class``), ``fdiv`` at 16/32 bits (``v_rcp`` + multiply or the
-``v_div_scale`` sequence: isel's choice, within GLSL's 2.5 ULP), ``fsin_amd``/
+``fisinf`` (``v_cmp_class``), ``fsin_amd``/
 ``fcos_amd`` (``v_sin_f32``/``v_cos_f32``: the argument in revolutions, valid to
 +-256), ``ubfe``/``ibfe``/``bfm``/``bfi`` (``v_bfe_u32``, ``v_bfe_i32``,
 ``v_bfm_b32``, ``v_bfi_b32``), and on 32-bit integers ``ufind_msb``, ``ifind_msb``,
@@ -14,6 +13,12 @@ What GFX11 has and isel receives unchanged: ``fexp2``/``flog2`` (``v_exp_f32``,
 
 Lowered here (f16 operands of the composite ones are computed in f32):
 
+* ``fdiv`` at 32 bits -> ``a * frcp(b)`` as NIR's ``lower_fdiv`` for ACO (``v_rcp``
+  1 ULP, then one rounding: within GLSL's 2.5 ULP for ``|b|`` in [2^-126, 2^126];
+  a constant divisor folds to a multiply by its reciprocal); at 16 bits the same in
+  f32 and rounded to f16 once (as LLVM's f16 division: the f32 quotient is within
+  about 2^-23 relative, so the f16 result is the correctly rounded quotient except
+  in rare near-tie cases; ACO uses ``v_rcp_f16`` and ``v_mul_f16``, 1.5 f16 ULP);
 * ``fsin``/``fcos`` -> ``fsin_amd``/``fcos_amd`` of ``x / 2pi``; ``ftan`` = sin / cos;
 * ``fpow`` = ``exp2(y * log2 x)``; ``fmod`` = ``x - y * floor(x / y)`` (GLSL mod);
   ``frem`` = ``x - y * trunc(x / y)``; ``flrp`` = ``a * (1 - t) + b * t``;
@@ -269,7 +274,12 @@ def _lower(ins: Instr, e: Emit) -> Value | None:
         r = _f64(f, op, s)
         if r is not None:
             return r
-    if op in ("fdiv", "frcp", "frsq", "fsqrt"):
+    if op == "fdiv" and bits == 16:
+        a, b = (e.alu("f2f32", 32, x) for x in s)
+        return e.alu("f2f16", 16, e.alu("fmul", 32, a, e.alu("frcp", 32, b)))
+    if op == "fdiv":
+        return f("fmul", s[0], f("frcp", s[1]))
+    if op in ("frcp", "frsq", "fsqrt"):
         return None
     if bits != 32 and (op in COMPOSITE or bits == 64):
         # compute in f32

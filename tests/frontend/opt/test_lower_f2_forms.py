@@ -1,0 +1,83 @@
+"""Lowerings that give ACO's instruction forms (conversions, division, packing).
+
+Each test builds MIR, runs the lowering, checks the shape it promises, and checks
+the values against NumPy (the oracle) through the MIR interpreter.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from radcc.frontend import mir_interp
+from radcc.frontend.mir import Binding, MirFunction, MirShader
+from radcc.frontend.mir_builder import MirBuilder
+from radcc.frontend.opt import lower_math, optimize
+from radcc.frontend.opt.isel_form import check_isel_form
+
+N = 64
+
+
+def _shader() -> tuple[MirShader, MirBuilder]:
+    s = MirShader("main", (N, 1, 1), MirFunction("main", []))
+    for k in range(3):
+        s.bindings[(0, k)] = Binding(0, k, "storage")
+    return s, MirBuilder(s)
+
+
+def _ops(s: MirShader) -> list[str]:
+    return [ins.op for b in s.blocks() for ins in b.instrs]
+
+
+def _run(s: MirShader, inputs: dict, out_bytes: int) -> bytes:
+    bufs = dict(inputs)
+    bufs[(0, 2)] = out_bytes
+    return mir_interp.run(s, (1, 1, 1), bufs, subgroup_size=32)[(0, 2)]
+
+
+def _fdiv_shader(bits: int, const_divisor: float | None) -> MirShader:
+    s, b = _shader()
+    gid = b.channel(b.intr("load_global_invocation_id", [], 32, 3), 0)
+    addr = b.alu("ishl", 32, 1, gid, b.imm((bits // 8).bit_length() - 1))
+    x = b.intr("load_ssbo", [addr], bits, 1, binding=(0, 0))
+    y = b.intr("load_ssbo", [addr], bits, 1, binding=(0, 1)) if const_divisor is None \
+        else b.fimm(const_divisor, bits)
+    b.intrinsic("store_ssbo", [b.alu("fdiv", bits, 1, x, y), addr], binding=(0, 2))
+    return s
+
+
+def _ulps(got: np.ndarray, exp: np.ndarray) -> np.ndarray:
+    spacing = np.abs(np.spacing(exp.astype(got.dtype)))
+    return np.abs(got.astype(np.float64) - exp) / spacing.astype(np.float64)
+
+
+def test_fdiv_becomes_multiply_by_reciprocal() -> None:
+    """fdiv (16/32-bit) -> fmul(a, frcp(b)) (f16: in f32), within GLSL's 2.5 ULP."""
+    rng = np.random.default_rng(1)
+    for bits, dt in ((32, np.float32), (16, np.float16)):
+        s = _fdiv_shader(bits, None)
+        lower_math(s)
+        ops = _ops(s)
+        assert "fdiv" not in ops and "frcp" in ops and "fmul" in ops, ops
+        mag = rng.uniform(0.01, 100.0, (2, N)) * rng.choice([-1, 1], (2, N))
+        a, d = mag.astype(dt)
+        out = np.frombuffer(_run(s, {(0, 0): a, (0, 1): d}, N * bits // 8), dt)
+        exact = a.astype(np.float64) / d.astype(np.float64)
+        assert (_ulps(out, exact) <= 2.5).all()
+        if bits == 16:  # computed in f32, rounded once: the correctly rounded quotient
+            assert "f2f32" in ops and "f2f16" in ops
+            assert (out == exact.astype(np.float16)).all()
+
+
+def test_fdiv_by_constant_folds_to_a_multiply() -> None:
+    """x / 127.0 becomes x * 0x3c010204 (1/127 rounded to f32 by NumPy), no reciprocal left."""
+    s = _fdiv_shader(32, 127.0)
+    lower_math(s)
+    optimize(s)
+    check_isel_form(s)
+    ops = _ops(s)
+    assert "frcp" not in ops and "fdiv" not in ops and ops.count("fmul") == 1, ops
+    k = int(np.array([1 / np.float32(127.0)], np.float32).view(np.uint32)[0])
+    assert k == 0x3C010204  # ACO's constant for unpackSnorm4x8 (seed dump)
+    consts = [ins.attrs["value"] for b in s.blocks() for ins in b.instrs
+              if ins.op == "load_const"]
+    assert (k,) in consts, consts
