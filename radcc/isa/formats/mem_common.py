@@ -1,9 +1,10 @@
-"""Shared helpers of the GFX11 memory encodings (ISA guide chapter 15.6-15.10).
+"""Shared helpers of the GFX10/GFX11 memory encodings (ISA guide chapter 15.6-15.10).
 
 Operand parsing straight from `ParsedInst.tokens` (memory syntax has ``off``,
 symbolic ``offset:swizzle(...)`` and ``format:[...]`` values the generic
 parser does not cover), VGPR/SGPR checks with llvm-mc's messages, and the
-``name:value`` modifier reader.
+``name:value`` modifier reader. `gen_dir`/`is_gfx10` name the generation of
+a `Context` (GFX10.1 and GFX10.3 share the RDNA1/RDNA2 field layouts).
 """
 
 from __future__ import annotations
@@ -14,24 +15,42 @@ from functools import cache
 from pathlib import Path
 
 from radcc.isa.errors import AsmError
+from radcc.isa.formats.base import Context
 from radcc.isa.lexer import IDENT, STRING, Token
 from radcc.isa.operands import Operand, Reg, check_reg, parse_reg_name, vgpr_name
 from radcc.isa.syntax import Cursor, ParsedInst, parse_operand
+from radcc.target import GfxLevel
 
-DATA = Path(__file__).resolve().parents[1] / "data/gfx11/memory.json"
+DATA_DIR = Path(__file__).resolve().parents[1] / "data"
+DATA = DATA_DIR / "gfx11/memory.json"
+_GEN_DIRS = {GfxLevel.GFX10: "gfx10", GfxLevel.GFX10_3: "gfx10_3", GfxLevel.GFX11: "gfx11"}
+
+
+def gen_dir(gfx: GfxLevel) -> str:
+    """The table directory of a generation (``gfx10``, ``gfx10_3``, ``gfx11``)."""
+    try:
+        return _GEN_DIRS[gfx]
+    except KeyError:
+        raise ValueError(f"no memory encodings for {gfx.name}") from None
+
+
+def is_gfx10(ctx: Context) -> bool:
+    """GFX10.1/GFX10.3 (RDNA1/RDNA2 field layouts) rather than GFX11."""
+    return ctx.target.gfx_level < GfxLevel.GFX11
 
 
 @cache
-def buf_formats() -> dict[str, int]:
+def buf_formats(gfx: GfxLevel = GfxLevel.GFX11) -> dict[str, int]:
     """MTBUF symbolic formats (BUF_FMT_* name -> 7-bit value) from the table."""
-    d = json.loads(DATA.read_text()).get("buf_formats", {})
+    path = DATA_DIR / gen_dir(gfx) / "memory.json"
+    d = json.loads(path.read_text()).get("buf_formats", {})
     d.setdefault("BUF_FMT_8_UNORM", 1)
     return d
 
 
 @cache
-def buf_format_names() -> dict[int, str]:
-    return {v: k for k, v in buf_formats().items()}
+def buf_format_names(gfx: GfxLevel = GfxLevel.GFX11) -> dict[int, str]:
+    return {v: k for k, v in buf_formats(gfx).items()}
 
 
 @dataclass
@@ -163,7 +182,7 @@ def _at_mod(cur: Cursor, k: int = 0) -> bool:
 
 
 _FLAG_MODS = {"gds", "glc", "slc", "dlc", "tfe", "offen", "idxen", "done", "row_en", "lds",
-              "unorm", "r128", "a16", "d16", "lwe"}
+              "unorm", "r128", "a16", "d16", "lwe", "compr", "vm"}
 
 
 def is_off(op: Operand) -> bool:

@@ -5,7 +5,9 @@ GDS [17], OP [25:18], ENCODING [31:26]=0b110110; ADDR [39:32], DATA0
 [47:40], DATA1 [55:48], VDST [63:56]. Operands come from the table entry
 (which field, how many dwords); unused fields must be zero unless the entry
 lists them in ``ignored_fields``. ``ds_swizzle_b32`` prints and accepts the
-symbolic ``offset:swizzle(...)`` forms.
+symbolic ``offset:swizzle(...)`` forms. The layout is the same on GFX10/10.3
+(RDNA1/RDNA2 DS microcode format); there the GWS opcodes need an explicit
+``gds`` (llvm-mc: "too few operands"), GFX11 adds it implicitly.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from radcc.isa.formats.mem_common import (
     bad_mod,
     expect_count,
     int_mod,
+    is_gfx10,
     parse_mem,
     vgpr,
     vtext,
@@ -149,6 +152,8 @@ class DSFormat(Format):
         if "gds" in mi.mods:
             w0 |= 1 << 17
         elif info.extra.get("gds_required"):
+            if is_gfx10(ctx):
+                raise AsmError("too few operands for instruction", inst.col)
             w0 |= 1 << 17
         return Encoded(w0.to_bytes(4, "little") + w1.to_bytes(4, "little"))
 

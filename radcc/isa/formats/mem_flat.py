@@ -1,19 +1,28 @@
 """FLAT / GLOBAL / SCRATCH encodings, ISA guide section 15.9.
 
-One microcode format; SEG [17:16] picks the segment (0 flat, 1 scratch,
-2 global). OFFSET [12:0] (FLAT: 12-bit unsigned; GLOBAL/SCRATCH: 13-bit
-signed), DLC [13], GLC [14], SLC [15], OP [24:18], ENCODING 0b110111;
-ADDR [39:32], DATA [47:40], SADDR [54:48] (NULL=0x7c prints ``off``),
-SVE [55] (scratch: VADDR used), VDST [63:56].
+One microcode format; SEG picks the segment (0 flat, 1 scratch, 2 global).
+GFX11: OFFSET [12:0] (FLAT: 12-bit unsigned; GLOBAL/SCRATCH: 13-bit
+signed), DLC [13], GLC [14], SLC [15], SEG [17:16], OP [24:18], ENCODING
+0b110111; ADDR [39:32], DATA [47:40], SADDR [54:48] (NULL=0x7c prints
+``off``), SVE [55] (scratch: VADDR used), VDST [63:56].
+GFX10/10.3 (RDNA1/RDNA2 guides, FLAT microcode format): OFFSET [11:0]
+(FLAT: 11-bit unsigned in assembly; GLOBAL/SCRATCH: 12-bit signed), DLC
+[12], LDS [13] (must be 0 here), SEG [15:14], GLC [16], SLC [17]; SADDR
+``off`` is NULL (0x7d); SCRATCH with VADDR and SADDR both ``off`` uses 0x7f;
+bit 55 must be 0. `FlatLayout` records hold the differences; the FLAT
+format decodes the whole encoding and hands the word to the segment's format.
 
 Atomics return the pre-op value (an extra leading VDST) exactly when GLC
-is set (``rtn_bits`` in the table entry).
+is set (``rtn_bits`` in the table entry). SADDR codes are logical
+(`operands.RegCodes` maps M0/NULL to the generation's field values).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from radcc.isa.errors import AsmError
-from radcc.isa.formats.base import Context, Decoded, Encoded, Format, register, u32
+from radcc.isa.formats.base import FORMATS, Context, Decoded, Encoded, Format, register, u32
 from radcc.isa.formats.mem_common import (
     MemInst,
     bad_mod,
@@ -25,19 +34,45 @@ from radcc.isa.formats.mem_common import (
     vgpr,
     vtext,
 )
-from radcc.isa.operands import NULL, src_text
+from radcc.isa.operands import EXEC_HI, M0, NULL, regs_for, src_text
 from radcc.isa.syntax import ParsedInst
 from radcc.isa.table import OpInfo
+from radcc.target import GfxLevel
 
 ENC = 0b110111
 SEG = {"FLAT": 0, "SCRATCH": 1, "GLOBAL": 2}
+SEG_NAMES = {v: k for k, v in SEG.items()}
 
 
-def _saddr_ok(seg: str, code: int) -> bool:
+@dataclass(frozen=True)
+class FlatLayout:
+    """Bit positions of one generation (dword 0 unless noted)."""
+
+    seg: int
+    bits: dict[str, int]  # dlc glc slc (and lds on GFX10)
+    offset_bits: int  # width of OFFSET
+    flat_max: int  # largest FLAT offset the assembler accepts
+    sve: bool  # GFX11 SVE [55]; GFX10 requires [55] = 0
+    both_off: int | None  # SCRATCH SADDR code when VADDR and SADDR are off (GFX10)
+
+
+_GFX11 = FlatLayout(seg=16, bits={"dlc": 13, "glc": 14, "slc": 15}, offset_bits=13,
+                    flat_max=0xFFF, sve=True, both_off=None)
+_GFX10 = FlatLayout(seg=14, bits={"dlc": 12, "glc": 16, "slc": 17, "lds": 13}, offset_bits=12,
+                    flat_max=0x7FF, sve=False, both_off=None)
+# GFX10.3 adds SCRATCH with no address at all (LLVM: flat-scratch SVS mode)
+_GFX10_3 = FlatLayout(seg=14, bits={"dlc": 12, "glc": 16, "slc": 17, "lds": 13},
+                      offset_bits=12, flat_max=0x7FF, sve=False, both_off=EXEC_HI)
+LAYOUTS = {GfxLevel.GFX10: _GFX10, GfxLevel.GFX10_3: _GFX10_3, GfxLevel.GFX11: _GFX11}
+
+
+def _saddr_ok(seg: str, code: int, gfx10: bool = False) -> bool:
     if code == NULL:
         return True
     if seg == "GLOBAL":
         return code <= 106 or 108 <= code <= 123 or code == 126
+    if gfx10 and code == EXEC_HI:
+        return False
     return code <= 126
 
 
@@ -49,6 +84,9 @@ class FlatFormat(Format):
         self.seg = SEG[name]
 
     def encode(self, info: OpInfo, inst: ParsedInst, ctx: Context) -> Encoded:
+        gfx = ctx.target.gfx_level
+        lay = LAYOUTS[gfx]
+        to_hw = regs_for(gfx).to_hw
         mi: MemInst = parse_mem(inst)
         bad_mod(mi, set(info.modifiers))
         glc = mi.flag("glc")
@@ -62,9 +100,10 @@ class FlatFormat(Format):
             elif glc and len(mi.operands) == len(specs):
                 raise AsmError("instruction must not use glc", mi.mods["glc"].col)
         expect_count(mi, len(specs), inst.col)
-        w0 = (ENC << 26) | (info.opcode << 18) | (self.seg << 16)
+        w0 = (ENC << 26) | (info.opcode << 18) | (self.seg << lay.seg)
         w1 = 0
         saddr_on = False
+        vaddr_off = False
         if self.name == "GLOBAL":
             so = mi.operands[len(specs) - 1]
             saddr_on = not is_off(so)
@@ -76,7 +115,9 @@ class FlatFormat(Format):
             elif spec.name == "vaddr":
                 if self.name == "SCRATCH":
                     if not is_off(op):
-                        w1 |= vgpr(op, 1) | (1 << 23)
+                        w1 |= vgpr(op, 1) | (int(lay.sve) << 23)
+                    else:
+                        vaddr_off = True
                 elif self.name == "GLOBAL":
                     w1 |= vgpr(op, 1 if saddr_on else 2)
                 else:
@@ -84,27 +125,36 @@ class FlatFormat(Format):
             elif spec.name == "saddr":
                 if is_off(op):
                     code = NULL
+                    if vaddr_off and not lay.sve:
+                        if lay.both_off is None:
+                            raise AsmError("operands are not valid for this GPU or mode",
+                                           inst.col)
+                        code = lay.both_off
                 else:
                     if op.kind == "reg" and op.reg is not None and op.reg.file == "special" and \
-                            op.reg.index == NULL:
+                            op.reg.index == NULL and not lay.both_off:
                         raise AsmError("invalid operand for instruction", op.col)
                     code = sgpr_tuple(op, spec.dwords)
-                    if not _saddr_ok(self.name, code):
+                    if not _saddr_ok(self.name, code) or (
+                            self.name == "GLOBAL" and code == M0):
                         raise AsmError("invalid operand for instruction", op.col)
-                w1 |= code << 16
+                w1 |= to_hw[code] << 16
         if "offset" in mi.mods:
             off = int_mod(mi.mods["offset"])
+            half = 1 << (lay.offset_bits - 1)
             if self.name == "FLAT":
-                if not 0 <= off <= 0xFFF:
-                    raise AsmError("expected a 12-bit unsigned offset", mi.mods["offset"].col)
-            elif not -4096 <= off <= 4095:
-                raise AsmError("expected a 13-bit signed offset", mi.mods["offset"].col)
-            w0 |= off & 0x1FFF
-        for k, b in (("dlc", 13), ("glc", 14), ("slc", 15)):
+                if not 0 <= off <= lay.flat_max:
+                    raise AsmError(f"expected a {lay.flat_max.bit_length()}-bit unsigned offset",
+                                   mi.mods["offset"].col)
+            elif not -half <= off < half:
+                raise AsmError(f"expected a {lay.offset_bits}-bit signed offset",
+                               mi.mods["offset"].col)
+            w0 |= off & ((1 << lay.offset_bits) - 1)
+        for k in ("dlc", "glc", "slc"):
             if mi.flag(k):
-                w0 |= 1 << b
+                w0 |= 1 << lay.bits[k]
         if self.name == "FLAT":
-            w1 |= NULL << 16
+            w1 |= to_hw[NULL] << 16
         return Encoded(w0.to_bytes(4, "little") + w1.to_bytes(4, "little"))
 
     def decode(self, data: bytes, pos: int, ctx: Context) -> Decoded | None:
@@ -112,15 +162,33 @@ class FlatFormat(Format):
         w1 = u32(data, pos + 4)
         if w0 is None or w1 is None:
             return None
+        gfx = ctx.target.gfx_level
+        lay = LAYOUTS[gfx]
+        seg = SEG_NAMES.get((w0 >> lay.seg) & 3)
+        if seg is None:
+            return None
+        if seg != self.name:  # the FLAT rule sees every segment
+            return FORMATS[seg].decode(data, pos, ctx)
         info = ctx.table.decode(self.name, ((w0 >> 18) & 0x7f))
         if info is None:
             return None
-        glc = ((w0 >> 14) & 1)
-        saddr = ((w1 >> 16) & 0x7f)
+        gfx10 = not lay.sve
+        glc = (w0 >> lay.bits["glc"]) & 1
+        saddr = regs_for(gfx).from_hw[(w1 >> 16) & 0x7f]
         sve = ((w1 >> 23) & 1)
-        if not _saddr_ok(self.name, saddr):
+        if gfx10:
+            if sve or (w0 >> lay.bits["lds"]) & 1:
+                return None
+            both_off = self.name == "SCRATCH" and saddr == lay.both_off
+            if both_off:
+                saddr = NULL
+            elif not _saddr_ok(self.name, saddr, True) or (
+                    self.name == "GLOBAL" and saddr == M0):
+                return None
+            sve = int(self.name == "SCRATCH" and saddr == NULL and not both_off)
+        elif not _saddr_ok(self.name, saddr):
             return None
-        if self.name == "FLAT" and (saddr != NULL or w0 & 0x1000 or sve):
+        if self.name == "FLAT" and (saddr != NULL or (not gfx10 and w0 & 0x1000) or sve):
             return None
         if self.name == "GLOBAL" and sve:
             return None
@@ -160,34 +228,41 @@ class FlatFormat(Format):
         text = info.printed_name
         if parts:
             text += " " + ", ".join(parts)
-        off = w0 & 0x1FFF
-        if self.name == "FLAT":
-            off &= 0xFFF if False else 0x1FFF
-        elif off & 0x1000:
-            off -= 0x2000
+        off = self._offset(lay, w0)
         tail = []
         if off:
             tail.append(f"offset:{off}")
-        for b, name in ((14, "glc"), (15, "slc"), (13, "dlc")):
-            if w0 >> b & 1:
+        for name in ("glc", "slc", "dlc"):
+            if w0 >> lay.bits[name] & 1:
                 tail.append(name)
         if tail:
             text += " " + " ".join(tail)
-        return Decoded(8, text, info, self._fields(info, w0, w1))
+        return Decoded(8, text, info, self._fields(info, lay, w0, w1, saddr))
 
-    def _fields(self, info: OpInfo, w0: int, w1: int) -> dict[str, int]:
-        """`Decoded.fields` per docs/machine-layer.md ("Structured decoding").
-        OFFSET: FLAT 12-bit unsigned (MSB ignored), GLOBAL/SCRATCH 13-bit signed."""
+    def _offset(self, lay: FlatLayout, w0: int) -> int:
+        """OFFSET: FLAT unsigned (GFX11: 12 bits, MSB ignored; GFX10: 12 bits),
+        GLOBAL/SCRATCH signed."""
+        width = lay.offset_bits
+        off = w0 & ((1 << width) - 1)
         if self.name == "FLAT":
-            off = w0 & 0xFFF
-        else:
-            off = w0 & 0x1FFF
-            off = off - 0x2000 if off & 0x1000 else off
+            return off & 0xFFF
+        return off - (1 << width) if off >> (width - 1) else off
+
+    def _fields(self, info: OpInfo, lay: FlatLayout, w0: int, w1: int,
+                saddr: int) -> dict[str, int]:
+        """`Decoded.fields` per docs/machine-layer.md ("Structured decoding");
+        `saddr` is the logical code (NULL for ``off``)."""
         return {"op": info.opcode, "vdst": ((w1 >> 24) & 0xff), "addr": (w1 & 0xff),
-                "data": ((w1 >> 8) & 0xff), "saddr": ((w1 >> 16) & 0x7f), "offset": off,
-                "seg": ((w0 >> 16) & 3), "glc": ((w0 >> 14) & 1), "slc": ((w0 >> 15) & 1),
-                "dlc": ((w0 >> 13) & 1), "sve": ((w1 >> 23) & 1)}
+                "data": ((w1 >> 8) & 0xff), "saddr": saddr, "offset": self._offset(lay, w0),
+                "seg": SEG[self.name], "glc": (w0 >> lay.bits["glc"]) & 1,
+                "slc": (w0 >> lay.bits["slc"]) & 1, "dlc": (w0 >> lay.bits["dlc"]) & 1,
+                "sve": ((w1 >> 23) & 1)}
 
 
+# one decode rule for the encoding (SEG sits at [17:16] on GFX11, [15:14] on
+# GFX10); FLAT's decode hands other segments to their format
 for _n in SEG:
-    register(FlatFormat(_n), (0xFC030000, (ENC << 26) | (SEG[_n] << 16)))
+    if _n == "FLAT":
+        register(FlatFormat(_n), (0xFC000000, ENC << 26))
+    else:
+        register(FlatFormat(_n))
