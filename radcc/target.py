@@ -145,8 +145,13 @@ def _gfx11(name: str, family: str, full_vgprs: bool, extra: frozenset[str] = fro
     )
 
 
-# Hazards and bugs of seeds/004 "RDNA / GFX10 hazards" on GFX10.1 (Navi 1x). Which of
-# them GFX10.3 still has is decided from LLVM's AMDGPU.td feature lists (facts).
+# Hazards and bugs of seeds/001 README-ISA "RDNA / GFX10 hazards" on GFX10.1 (Navi 1x):
+# LLVM's AMDGPU.td FeatureISAVersion10_1_Common lists every one of them (the "gfx101x
+# bugs": VcmpxPermlane, VMEMtoScalarWrite, SMEMtoVectorWrite, InstFwdPrefetch,
+# VcmpxExecWAR, LdsBranchVmemWAR, NSAClause, Offset3f, FlatSegmentOffset, plus
+# LdsMisalignedBug); ACO applies its GFX10 insert_NOPs handler and its Offset3f
+# assembler fix on GFX10 only. "SMEMStoreLoadHazard" is the section's first, unnamed
+# item (ACO's insert_waitcnt); "NSAMaxSize5" is ACO's NSA limit before GFX10.3.
 _GFX10_1_HAZARDS = frozenset(
     {
         "SMEMStoreLoadHazard",
@@ -163,7 +168,11 @@ _GFX10_1_HAZARDS = frozenset(
         "NSAMaxSize5",
     }
 )
-_GFX10_3_HAZARDS = frozenset({"SMEMStoreLoadHazard"})
+# GFX10.3 (Navi 2x): FeatureISAVersion10_3_0 has none of those features, and ACO's
+# insert_NOPs does nothing on GFX10.3 ("no hazards/bugs to mitigate"). The SMEM
+# store/load item cannot arise: GFX10.3 has no scalar stores (FeatureScalarStores is
+# GFX10.1-only; llvm-mc-19 -mcpu=gfx1030 rejects s_store_dword).
+_GFX10_3_HAZARDS: frozenset[str] = frozenset()
 
 _GFX10_FEATURES = frozenset(
     {"vop3_literal", "nsa", "wave32", "wave64", "flat_global", "flat_scratch", "sdwa", "dpp"}

@@ -47,8 +47,16 @@ unknown). Values are built with the ISA layer's symbolic depctr fields
 ``depctr_va_vdst(0)`` = 0x0f9f, ``depctr_sa_sdst(0)`` = 0xff9e, as llvm-mc
 assembles them; the seed's 0xffe3/0x0fff/0xfffe differ only in unused bits).
 
-The GFX10-only hazards of the seed are not in any target radcc describes
-yet, so nothing here handles them.
+The GFX10 hazards of the seed's "RDNA / GFX10 hazards" (VMEMtoScalarWrite,
+SMEMtoVectorWrite, VcmpxExecWAR, LdsBranchVmemWAR, SMEM store then load) are
+`radcc.passes.hazards_gfx10`'s: their state rides in the same `HazardState`
+(``g10``, joined and iterated with the rest), their mitigations are inserted by
+the same walk and resolved at a program end as above; VcmpxPermlaneHazard is
+shared with GFX11. Bugs with no local fix on the target (InstFwdPrefetchBug,
+FlatSegmentOffsetBug, LdsMisalignedBug, NSAClauseBug, NSAMaxSize5) make the pass
+raise `HazardError` naming the hazard, block and instruction before anything
+changes. Offset3fBug is `emit_program`'s (it depends on the layout).
+`s_waitcnt` immediates are read with the target's layout (GFX10 or GFX11).
 """
 
 from __future__ import annotations
@@ -58,6 +66,7 @@ from typing import Generic, TypeVar
 
 from radcc.ir.program import Block, Definition, Instruction, Operand, Program
 from radcc.ir.regclass import EXEC, VCC, VGPR_BASE, PhysReg, v1
+from radcc.passes.hazards_gfx10 import Gfx10Hazards, Gfx10Rec, Gfx10State, check_unmitigable
 from radcc.passes.instr_class import (
     Access,
     depctr_of,
@@ -97,9 +106,10 @@ class HazardState:
     """Forward state of the GFX11 hazards at one program point."""
 
     __slots__ = ("vcmpx", "trans", "vm_load", "vm_store", "ds", "lanemask",
-                 "mask_wr_salu", "mask_wr_valu")
+                 "mask_wr_salu", "mask_wr_valu", "g10")
 
-    def __init__(self) -> None:
+    def __init__(self, g10: Gfx10State | None = None) -> None:
+        self.g10 = g10  # the GFX10 hazards' part (None on targets without them)
         self.vcmpx = False
         self.trans: dict[int, tuple[int, int]] = {}  # vgpr -> (VALUs, trans since write)
         self.vm_load: set[int] = set()  # VGPRs used by VMEM loads (LdsDirectVMEM)
@@ -119,13 +129,15 @@ class HazardState:
         s.lanemask = set(self.lanemask)
         s.mask_wr_salu = set(self.mask_wr_salu)
         s.mask_wr_valu = set(self.mask_wr_valu)
+        s.g10 = self.g10.copy() if self.g10 is not None else None
         return s
 
     def __eq__(self, o: object) -> bool:
         return (isinstance(o, HazardState) and self.vcmpx == o.vcmpx and self.trans == o.trans
                 and self.vm_load == o.vm_load and self.vm_store == o.vm_store
                 and self.ds == o.ds and self.lanemask == o.lanemask
-                and self.mask_wr_salu == o.mask_wr_salu and self.mask_wr_valu == o.mask_wr_valu)
+                and self.mask_wr_salu == o.mask_wr_salu and self.mask_wr_valu == o.mask_wr_valu
+                and self.g10 == o.g10)
 
     @staticmethod
     def join(states: list[HazardState]) -> HazardState:
@@ -141,6 +153,8 @@ class HazardState:
             out.lanemask.update(s.lanemask)
             out.mask_wr_salu.update(s.mask_wr_salu)
             out.mask_wr_valu.update(s.mask_wr_valu)
+            if out.g10 is not None and s.g10 is not None:
+                out.g10.join(s.g10)
         return out
 
     def apply_depctr(self, f: dict[str, int]) -> None:
@@ -170,9 +184,10 @@ class _Rec:
     __slots__ = ("info", "rd", "wr", "vrd", "vwr", "srd", "swr", "lane_mask", "depctr",
                  "va_vdst0", "wait", "valu", "valu_reader", "trans", "salu", "vcmpx",
                  "permlane", "exp", "vmem_like", "flat", "ds", "ldsdir", "indirect",
-                 "returns_data", "wr_exec")
+                 "returns_data", "wr_exec", "g10")
 
-    def __init__(self, program: Program, instr: Instruction, wave64: bool) -> None:
+    def __init__(self, program: Program, instr: Instruction, wave64: bool,
+                 g10: bool = False) -> None:
         info = info_of(program, instr)
         acc = Access(program, instr, info)
         self.info = info
@@ -181,7 +196,7 @@ class _Rec:
         self.swr = frozenset(r for r in acc.writes if r < _SGPR_LIMIT)
         self.depctr = depctr_of(instr)
         self.va_vdst0 = self.depctr is not None and self.depctr["va_vdst"] == 0
-        self.wait = wait_of(instr)
+        self.wait = wait_of(instr, program.gfx_level)
         self.valu = is_valu(info)
         self.valu_reader = is_valu_reader(info)
         self.trans = is_trans(info)
@@ -197,6 +212,7 @@ class _Rec:
         self.indirect = is_indirect_branch(info)
         self.returns_data = (self.vmem_like and info is not None
                              and returns_data(instr, info))
+        self.g10 = Gfx10Rec(program, instr, info, acc) if g10 else None
         self.lane_mask: frozenset[int] = frozenset()
         if wave64 and self.valu and info is not None:
             self.lane_mask = frozenset(lane_mask_reads(program, instr, info))
@@ -315,6 +331,8 @@ class _Round:
         self.h_lds_vmem = has("LdsDirectVMEMHazard")
         self.h_lds_valu = has("LdsDirectVALUHazard")
         self.h_permlane = has("VcmpxPermlaneHazard")
+        g10 = Gfx10Hazards(program)
+        self.g10: Gfx10Hazards | None = g10 if g10.active else None
         # per block, the instructions of its last analysis visit and whether that
         # visit searched backwards. That visit had the block's final in-state; only
         # the searches (over predecessors the emission may already have changed)
@@ -336,7 +354,8 @@ class _Round:
         """The record of `instr` (kept with the instruction, so its id is not reused)."""
         e = self.recs.get(id(instr))
         if e is None:
-            e = self.recs[id(instr)] = (instr, _Rec(self.p, instr, self.wave64))
+            e = self.recs[id(instr)] = (instr, _Rec(self.p, instr, self.wave64,
+                                                    self.g10 is not None))
         return e[1]
 
     # --- the two backward searches ------------------------------------------------------
@@ -405,6 +424,8 @@ class _Round:
     # --- state transitions ---------------------------------------------------------------
     def step(self, st: HazardState, x: _Rec) -> None:
         """Update the state after the instruction of record `x` executed."""
+        if self.g10 is not None and st.g10 is not None and x.g10 is not None:
+            self.g10.step(st.g10, x.g10)
         if x.depctr is not None:
             st.apply_depctr(x.depctr)
             return
@@ -517,6 +538,10 @@ class _Round:
             mov = self.valu_mov(instr)
             out.append(mov)
             self.step(st, self.rec(mov))
+        if self.g10 is not None and st.g10 is not None and x.g10 is not None:
+            for ins in self.g10.mitigate(st.g10, x.g10):
+                out.append(ins)
+                self.step(st, self.rec(ins))
 
     def lds_direct(self, block: Block, st: HazardState, instr: Instruction, x: _Rec,
                    out: list[Instruction], emit: bool) -> None:
@@ -550,24 +575,29 @@ class _Round:
 
     def resolve_all(self, st: HazardState, out: list[Instruction], emit: bool) -> None:
         need: dict[str, int] = {}
-        if st.trans or (self.wave64 and st.mask_wr_valu):
+        if (self.h_trans and st.trans) or (self.h_mask and st.mask_wr_valu):
             need["va_vdst"] = 0
-        if st.vm_load or st.vm_store or st.ds:
+        if self.h_lds_vmem and (st.vm_load or st.vm_store or st.ds):
             need["vm_vsrc"] = 0
-        if st.mask_wr_salu:
+        if self.h_mask and st.mask_wr_salu:
             need["sa_sdst"] = 0
         if need:
             d = Instruction("s_waitcnt_depctr", "SOPP", fields={"simm16": encode_depctr(**need)})
             out.append(d)
             self.step(st, self.rec(d))
-        if st.vcmpx:
+        if self.h_permlane and st.vcmpx:
             mov = Instruction("v_mov_b32", "VOP1", [Operand.fixed(PhysReg.of(VGPR_BASE), v1)],
                               [Definition.fixed(PhysReg.of(VGPR_BASE), v1)])
             out.append(mov)
             self.step(st, self.rec(mov))
+        if self.g10 is not None and st.g10 is not None:
+            for ins in self.g10.resolve_all(st.g10):
+                out.append(ins)
+                self.step(st, self.rec(ins))
 
     def run(self) -> int:
-        ins = forward_fixpoint(self.p, HazardState(), HazardState.join,
+        entry = HazardState(Gfx10State() if self.g10 is not None else None)
+        ins = forward_fixpoint(self.p, entry, HazardState.join,
                                lambda b, s: self.block(b, s, False))
         for b in self.p.blocks:
             out, searched = self.last[b.index]
@@ -580,6 +610,7 @@ class _Round:
 
 def insert_nops(program: Program) -> None:
     """Mitigate the target's hazards (see module docstring)."""
+    check_unmitigable(program, info_of)
     recs: dict[int, tuple[Instruction, _Rec]] = {}
     for _ in range(MAX_ROUNDS):
         if not _Round(program, recs).run():

@@ -113,6 +113,29 @@ def is_permlane(info: OpInfo | None) -> bool:
     return info is not None and info.cls in VALU_CLASSES and info.name.startswith("v_permlane")
 
 
+def is_branch(info: OpInfo | None) -> bool:
+    """Instructions the table classes 'branch': s_branch, s_cbranch_*, s_call,
+    s_getpc/s_setpc/s_swappc, s_rfe (the branches of the GFX10
+    LdsBranchVmemWARHazard, as ACO's and LLVM's lists)."""
+    return info is not None and info.cls == "branch"
+
+
+SCALAR_ENCODINGS = frozenset({"SOP1", "SOP2", "SOPK", "SOPC", "SOPP", "SMEM"})
+
+
+def is_scalar_unit(info: OpInfo | None) -> bool:
+    """Any scalar-unit instruction (SOP1/SOP2/SOPK/SOPC/SOPP/SMEM encodings,
+    whatever its class: waits, nops and messages too)."""
+    return info is not None and info.enc in SCALAR_ENCODINGS
+
+
+def is_smem_store(info: OpInfo | None) -> bool:
+    """An SMEM instruction that writes memory: it reads an 'sdata' slot
+    (s_store_*, s_buffer_store_*, s_scratch_store_*, atomics)."""
+    return (info is not None and info.cls == "smem"
+            and any(o.name == "sdata" and not o.is_def for o in info.operands))
+
+
 def is_indirect_branch(info: OpInfo | None) -> bool:
     """Branch-class SOP1 instructions that jump to an address in SGPRs
     (s_setpc_b64, s_swappc_b64, s_rfe_b64): the target is unknown."""
@@ -309,9 +332,45 @@ _SOPK_WAITS = {"s_waitcnt_vscnt": "vs", "s_waitcnt_vmcnt": "vm", "s_waitcnt_expc
                "s_waitcnt_lgkmcnt": "lgkm"}
 
 
+# GFX10/GFX10.3 ``s_waitcnt`` SIMM16 (llvm-mc -mcpu=gfx1010/gfx1030 encodings:
+# lgkmcnt(0) = 0xc07f, vmcnt(0) = 0x3f70, expcnt(0) = 0xff0f): vmcnt is split over
+# [3:0] (low) and [15:14] (high), expcnt [6:4], lgkmcnt [13:8]; all at max = 0xff7f.
+GFX10_WAITCNT_NONE = 0xFF7F
+
+
+def _encode_waitcnt_gfx10(vm: int | None, exp: int | None, lgkm: int | None) -> int:
+    v = GFX10_WAITCNT_NONE
+    if vm is not None:
+        vm = min(vm, 63)
+        v = (v & ~0xC00F) | (vm & 0xF) | ((vm >> 4) << 14)
+    if exp is not None:
+        v = (v & ~0x70) | (min(exp, 7) << 4)
+    if lgkm is not None:
+        v = (v & ~0x3F00) | (min(lgkm, 63) << 8)
+    return v
+
+
+def _decode_waitcnt_gfx10(simm16: int) -> dict[str, int]:
+    out: dict[str, int] = {}
+    vm = (simm16 & 0xF) | ((simm16 >> 14) & 3) << 4
+    exp = (simm16 >> 4) & 7
+    lgkm = (simm16 >> 8) & 0x3F
+    for key, val, top in (("vm", vm, 63), ("exp", exp, 7), ("lgkm", lgkm, 63)):
+        if val != top:
+            out[key] = val
+    return out
+
+
+def _is_gfx10(gfx: GfxLevel | None) -> bool:
+    return gfx is not None and GfxLevel.GFX10 <= gfx < GfxLevel.GFX11
+
+
 def encode_waitcnt(vm: int | None = None, exp: int | None = None,
-                   lgkm: int | None = None) -> int:
-    """The SIMM16 of ``s_waitcnt`` (GFX11 layout from the ISA layer's WAITCNT)."""
+                   lgkm: int | None = None, gfx: GfxLevel | None = None) -> int:
+    """The SIMM16 of ``s_waitcnt`` (GFX11 layout from the ISA layer's WAITCNT;
+    the GFX10 layout when `gfx` is GFX10 or GFX10.3)."""
+    if _is_gfx10(gfx):
+        return _encode_waitcnt_gfx10(vm, exp, lgkm)
     v = WAITCNT_DEFAULT
     for name, val in (("vmcnt", vm), ("expcnt", exp), ("lgkmcnt", lgkm)):
         if val is None:
@@ -321,8 +380,11 @@ def encode_waitcnt(vm: int | None = None, exp: int | None = None,
     return v
 
 
-def decode_waitcnt(simm16: int) -> dict[str, int]:
-    """Counters an ``s_waitcnt`` SIMM16 waits on (fields at their max are absent)."""
+def decode_waitcnt(simm16: int, gfx: GfxLevel | None = None) -> dict[str, int]:
+    """Counters an ``s_waitcnt`` SIMM16 waits on (fields at their max are absent);
+    `gfx` GFX10/GFX10.3 selects that generation's layout, else GFX11's."""
+    if _is_gfx10(gfx):
+        return _decode_waitcnt_gfx10(simm16)
     out: dict[str, int] = {}
     for name, key in (("vmcnt", "vm"), ("expcnt", "exp"), ("lgkmcnt", "lgkm")):
         sh, mask = WAITCNT[name]
@@ -332,11 +394,12 @@ def decode_waitcnt(simm16: int) -> dict[str, int]:
     return out
 
 
-def wait_of(instr: Instruction) -> dict[str, int] | None:
+def wait_of(instr: Instruction, gfx: GfxLevel | None = None) -> dict[str, int] | None:
     """The counter wait an instruction performs (s_waitcnt, the SOPK forms with
-    a null SGPR, s_wait_idle), or None when it is not a known counter wait."""
+    a null SGPR, s_wait_idle), or None when it is not a known counter wait.
+    `gfx` selects the ``s_waitcnt`` layout (see `decode_waitcnt`)."""
     if instr.opcode == "s_waitcnt":
-        return decode_waitcnt(int(instr.fields.get("simm16", 0)))  # type: ignore[call-overload]
+        return decode_waitcnt(int(instr.fields.get("simm16", 0)), gfx)  # type: ignore[call-overload]
     cnt = _SOPK_WAITS.get(instr.opcode)
     if cnt is not None:
         if any(not o.is_undef and o.phys is not None and o.phys.reg != NULL
@@ -371,10 +434,11 @@ def depctr_of(instr: Instruction) -> dict[str, int] | None:
 
 
 __all__ = [
-    "LANE_MASK_REGS", "SALU_CLASSES", "Access", "AccessCache", "VALU_CLASSES", "VMEM_CLASSES", "WAIT_COUNTERS",
+    "GFX10_WAITCNT_NONE", "LANE_MASK_REGS", "SALU_CLASSES", "SCALAR_ENCODINGS", "Access",
+    "AccessCache", "VALU_CLASSES", "VMEM_CLASSES", "WAIT_COUNTERS",
     "WAIT_MAX", "decode_depctr", "decode_waitcnt", "depctr_of", "encode_depctr",
     "encode_waitcnt", "implicit_regs", "info_of", "is_ds", "is_exp", "is_flat", "is_gds",
-    "is_indirect_branch", "is_ldsdir", "is_message", "is_nop", "is_permlane", "is_salu",
+    "is_branch", "is_indirect_branch", "is_ldsdir", "is_scalar_unit", "is_smem_store", "is_message", "is_nop", "is_permlane", "is_salu",
     "is_smem", "is_trans", "is_valu", "is_valu_reader", "is_vinterp", "is_vmem",
     "is_vopc_op", "lane_mask_reads", "operand_regs", "reads",
     "returns_data", "vgprs", "wait_of", "writes",

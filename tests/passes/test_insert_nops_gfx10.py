@@ -1,0 +1,400 @@
+"""insert_nops: the GFX10 hazards of seeds/001 README-ISA "RDNA / GFX10 hazards",
+each triggered (the mitigation is inserted), already mitigated (nothing is
+inserted, for each listed mitigation), absent on a target without the hazard
+(gfx1030, gfx1100), across a branch/merge and around a loop, and idempotent.
+
+Expected mitigations are the seed's and ACO's: ``s_waitcnt_depctr 0xffe3``
+(VMEMtoScalarWrite), ``0xfffe`` (VcmpxExecWAR), ``s_mov_b32 null, 0``
+(SMEMtoVectorWrite), ``s_waitcnt_vscnt null, 0x0`` (LdsBranchVmemWAR),
+``s_waitcnt lgkmcnt(0)`` (SMEM store then load) whose GFX10 SIMM16 is asked of
+llvm-mc-19 -mcpu=gfx1010; a v_mov_b32 of the permlane source (VcmpxPermlane).
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from functools import cache
+
+import pytest
+from waitcnt_util import assert_listing, listing
+
+from radcc.ir.parser import parse_program
+from radcc.ir.program import Program
+from radcc.passes.hazards_gfx10 import HazardError
+from radcc.passes.insert_nops import insert_nops
+
+DEPCTR_VM = "s_waitcnt_depctr simm16:65507"  # 0xffe3: vm_vsrc(0), the seed/ACO value
+DEPCTR_SA = "s_waitcnt_depctr simm16:65534"  # 0xfffe: sa_sdst(0)
+SMOV = "s1: null = s_mov_b32 0"
+VSCNT0 = "s_waitcnt_vscnt s1: null simm16:0"
+TOP = "logical preds: / linear preds: / kind: top-level,"
+
+
+@cache
+def llvm_simm16(text: str, mcpu: str = "gfx1010") -> int:
+    """The SIMM16 llvm-mc-19 encodes for a SOPP line (the low half of its word)."""
+    if shutil.which("llvm-mc-19") is None:
+        pytest.skip("llvm-mc-19 not installed")
+    out = subprocess.run(["llvm-mc-19", "-triple=amdgcn", f"-mcpu={mcpu}", "-show-encoding"],
+                         input=text + "\n", capture_output=True, text=True, check=True).stdout
+    enc = out.split("encoding: [")[1].split("]")[0].split(",")
+    return int(enc[0], 16) | int(enc[1], 16) << 8
+
+
+def waitcnt(text: str) -> str:
+    return f"s_waitcnt simm16:{llvm_simm16('s_waitcnt ' + text)}"
+
+
+def prog(*blocks: tuple[str, str], cpu: str = "gfx1010", wave: int = 32) -> Program:
+    text = f"program {cpu} wave{wave} compute\n"
+    for i, (hdr, body) in enumerate(blocks):
+        text += f"BB{i}\n/* {hdr} */\n" + body
+    return parse_program(text)
+
+
+def run(p: Program) -> Program:
+    insert_nops(p)
+    return p
+
+
+def single(body: str, cpu: str = "gfx1010", wave: int = 32) -> Program:
+    return run(prog((TOP, body), cpu=cpu, wave=wave))
+
+
+def unchanged(body: str, cpu: str = "gfx1010", wave: int = 32) -> None:
+    assert_listing(single(body, cpu, wave), "BB0\n" + body)
+
+
+END = "   s_endpgm\n"
+IF_ELSE = [
+    "logical preds: / linear preds: / kind: top-level, branch,",
+    "logical preds: BB0, / linear preds: BB0, / kind: uniform,",
+    "logical preds: BB0, / linear preds: BB0, / kind: uniform,",
+    "logical preds: BB1, BB2, / linear preds: BB1, BB2, / kind: top-level, merge,",
+]
+LOOP = [
+    "logical preds: / linear preds: / kind: top-level,",
+    "logical preds: BB0, BB2, / linear preds: BB0, BB2, / kind: loop-header, loop depth: 1,",
+    "logical preds: BB1, / linear preds: BB1, / kind: uniform, loop depth: 1,",
+    "logical preds: BB2, / linear preds: BB2, / kind: top-level, loop-exit,",
+]
+
+
+# --- VMEMtoScalarWriteHazard ----------------------------------------------------------
+
+GLOAD = "   v1: v[0] = global_load_dword v2: v[2-3], s2: s[4-5]\n"
+GSTORE = "   global_store_dword v2: v[2-3], v1: v[1], s2: s[4-5]\n"
+SWRITE = "   s2: s[4-5] = s_mov_b64 s2: s[8-9]\n"
+
+
+def test_vmem_sgpr_then_salu_write_gets_depctr():
+    p = single(GLOAD + SWRITE + END)
+    assert_listing(p, f"BB0\n{GLOAD}   {DEPCTR_VM}\n{SWRITE}{END}")
+
+
+def test_vmem_sgpr_then_smem_write_gets_depctr():
+    load = "   v1: v[0] = buffer_load_dword v1: v[1], s4: s[0-3], s1: s[8]\n"
+    smem = "   s1: s[8] = s_load_dword s2: s[10-11], 0\n"
+    p = single(load + smem + END)
+    assert_listing(p, f"BB0\n{load}   {DEPCTR_VM}\n{smem}{END}")
+
+
+def test_ds_then_exec_write_gets_depctr():
+    # every vector memory access reads EXEC
+    ds = "   ds_write_b32 v1: v[1], v1: v[2]\n"
+    ew = "   s1: exec = s_mov_b32 s1: s[8]\n"
+    p = single(ds + ew + END)
+    assert_listing(p, f"BB0\n{ds}   {DEPCTR_VM}\n{ew}{END}")
+
+
+@pytest.mark.parametrize("between", [
+    "   v1: v[9] = v_mov_b32 0\n",  # any VALU
+    "   s_waitcnt_depctr simm16:65507\n",  # already mitigated
+    "vmcnt(0)",  # the load finished
+], ids=["valu", "depctr", "vmcnt"])
+def test_vmem_to_scalar_already_mitigated(between):
+    if between == "vmcnt(0)":
+        between = f"   {waitcnt('vmcnt(0)')}\n"
+    unchanged(GLOAD + between + SWRITE + END)
+
+
+def test_store_needs_vscnt_not_vmcnt():
+    vm0 = f"   {waitcnt('vmcnt(0)')}\n"
+    p = single(GSTORE + vm0 + SWRITE + END)
+    assert f"{vm0}   {DEPCTR_VM}\n{SWRITE}" in listing(p)
+    unchanged(GSTORE + f"   {VSCNT0}\n" + SWRITE + END)
+
+
+def test_ds_needs_lgkmcnt():
+    ds = "   ds_write_b32 v1: v[1], v1: v[2]\n"
+    ew = "   s1: exec = s_mov_b32 s1: s[8]\n"
+    unchanged(ds + f"   {waitcnt('lgkmcnt(0)')}\n" + ew + END)
+
+
+def test_v_nop_does_not_mitigate_vmem_to_scalar():
+    p = single(GLOAD + "   v_nop\n" + SWRITE + END)
+    assert f"   v_nop\n   {DEPCTR_VM}\n{SWRITE}" in listing(p)
+
+
+def test_other_sgpr_written_is_fine():
+    unchanged(GLOAD + "   s2: s[6-7] = s_mov_b64 s2: s[8-9]\n" + END)
+
+
+@pytest.mark.parametrize("cpu", ["gfx1030", "gfx1100"])
+def test_vmem_to_scalar_not_on_other_targets(cpu):
+    load = GLOAD.replace("global_load_dword", "global_load_b32") if cpu == "gfx1100" else GLOAD
+    unchanged(load + SWRITE + END, cpu=cpu)
+
+
+def test_vmem_to_scalar_across_a_merge():
+    p = run(prog(
+        (IF_ELSE[0], "   s_cbranch_scc0 BB2\n"),
+        (IF_ELSE[1], GLOAD + "   s_branch BB3\n"),
+        (IF_ELSE[2], "   v1: v[9] = v_mov_b32 0\n"),
+        (IF_ELSE[3], SWRITE + END)))
+    assert f"BB3\n   {DEPCTR_VM}\n{SWRITE}" in listing(p)
+
+
+def test_vmem_to_scalar_around_a_loop():
+    # the latch reads s[4-5] with a load, the header overwrites them
+    p = run(prog(
+        (LOOP[0], "   s_nop simm16:0\n"),
+        (LOOP[1], SWRITE),
+        (LOOP[2], GLOAD + "   s_cbranch_scc0 BB1\n"),
+        (LOOP[3], END)))
+    assert_listing(p, f"""
+BB0
+   s_nop simm16:0
+BB1
+   {DEPCTR_VM}
+{SWRITE}BB2
+{GLOAD}   s_cbranch_scc0 BB1
+BB3
+{END}""")
+
+
+# --- SMEMtoVectorWriteHazard -------------------------------------------------------------
+
+SLOAD = "   s1: s[20] = s_load_dword s2: s[0-1], 0\n"
+VWRITE = "   s1: s[0] = v_readfirstlane_b32 v1: v[0]\n"
+
+
+def test_smem_sgpr_then_valu_write_gets_s_mov_null():
+    p = single(SLOAD + VWRITE + END)
+    assert_listing(p, f"BB0\n{SLOAD}   {SMOV}\n{VWRITE}{END}")
+
+
+def test_vopc_writing_smem_offset_sgpr():
+    load = "   s1: s[20] = s_buffer_load_dword s4: s[4-7], s1: s[8]\n"
+    cmp = "   s1: s[8] = v_cmp_eq_u32_e64 v1: v[0], v1: v[1]\n"
+    p = single(load + cmp + END)
+    assert f"{load}   {SMOV}\n{cmp}" in listing(p)
+
+
+@pytest.mark.parametrize("between", [
+    "   s1: s[30] = s_mov_b32 0\n",  # a non-SOPP SALU
+    "lgkmcnt(0)",
+    f"   {SMOV}\n",  # already mitigated
+], ids=["salu", "lgkmcnt", "s_mov_null"])
+def test_smem_to_vector_already_mitigated(between):
+    if between == "lgkmcnt(0)":
+        between = f"   {waitcnt('lgkmcnt(0)')}\n"
+    unchanged(SLOAD + between + VWRITE + END)
+
+
+@pytest.mark.parametrize("between", [
+    "   s_nop simm16:0\n",  # SOPP
+    "vmcnt(0)",  # a non-lgkmcnt s_waitcnt
+    "   s_version simm16:0\n",  # the seed's exception
+    "   v1: v[9] = v_mov_b32 0\n",  # a VALU is no mitigation
+], ids=["s_nop", "vmcnt", "s_version", "valu"])
+def test_smem_to_vector_not_mitigated_by(between):
+    if between == "vmcnt(0)":
+        between = f"   {waitcnt('vmcnt(0)')}\n"
+    p = single(SLOAD + between + VWRITE + END)
+    assert f"   {SMOV}\n{VWRITE}" in listing(p)
+
+
+def test_valu_writing_other_sgpr_is_fine():
+    unchanged(SLOAD + "   s1: s[3] = v_readfirstlane_b32 v1: v[0]\n" + END)
+
+
+def test_smem_to_vector_not_on_gfx1030():
+    unchanged(SLOAD + VWRITE + END, cpu="gfx1030")
+
+
+# --- VcmpxExecWARHazard ---------------------------------------------------------------
+
+EXEC_RD = "   s1: s[6] = s_mov_b32 s1: exec\n"
+CMPX = "   v_cmpx_eq_u32 v1: v[0], v1: v[1]\n"
+
+
+def test_exec_read_then_vcmpx_gets_depctr():
+    p = single(EXEC_RD + CMPX + END)
+    assert_listing(p, f"BB0\n{EXEC_RD}   {DEPCTR_SA}\n{CMPX}{END}")
+
+
+def test_exec_read_by_cbranch_then_vcmpx_in_the_successor():
+    p = run(prog(
+        (IF_ELSE[0], "   s_cbranch_execz BB2\n"),
+        (IF_ELSE[1], CMPX),
+        ("logical preds: BB1, / linear preds: BB1, BB0, / kind: top-level, merge,", END)))
+    assert f"BB1\n   {DEPCTR_SA}\n{CMPX}" in listing(p)
+
+
+@pytest.mark.parametrize("between", [
+    "   s1: vcc = v_cmp_eq_u32 v1: v[0], v1: v[1]\n",  # a VALU writing an SGPR
+    f"   {DEPCTR_SA}\n",
+], ids=["valu-sgpr", "depctr"])
+def test_exec_war_already_mitigated(between):
+    unchanged(EXEC_RD + between + CMPX + END)
+
+
+def test_valu_without_sgpr_write_does_not_mitigate_exec_war():
+    p = single(EXEC_RD + "   v1: v[9] = v_mov_b32 0\n" + CMPX + END)
+    assert f"   {DEPCTR_SA}\n{CMPX}" in listing(p)
+
+
+def test_exec_war_not_on_gfx1030():
+    unchanged(EXEC_RD + CMPX + END, cpu="gfx1030")
+
+
+# --- VcmpxPermlaneHazard (GFX10) ---------------------------------------------------------
+
+PERM = "   v1: v[2] = v_permlane16_b32 v1: v[3], s1: s[0], s1: s[1]\n"
+
+
+def test_vcmpx_then_permlane_on_gfx1010():
+    p = single(CMPX + PERM + END)
+    assert_listing(p, f"BB0\n{CMPX}   v1: v[3] = v_mov_b32 v1: v[3]\n{PERM}{END}")
+    unchanged(CMPX + "   v1: v[9] = v_mov_b32 0\n" + PERM + END)
+    unchanged(CMPX + PERM + END, cpu="gfx1030")
+
+
+# --- LdsBranchVmemWARHazard --------------------------------------------------------------
+
+DSR = "   v1: v[5] = ds_read_b32 v1: v[6]\n"
+BSTORE = "   buffer_store_dword v1: v[1], v1: v[2], s4: s[0-3], 0\n"
+BRANCH = [
+    "logical preds: / linear preds: / kind: top-level,",
+    "logical preds: BB0, / linear preds: BB0, / kind: top-level,",
+]
+
+
+def test_vmem_branch_ds_gets_vscnt():
+    p = run(prog((BRANCH[0], GLOAD + "   s_branch BB1\n"), (BRANCH[1], DSR + END)))
+    assert_listing(p, f"BB0\n{GLOAD}   s_branch BB1\nBB1\n   {VSCNT0}\n{DSR}{END}")
+
+
+def test_ds_branch_vmem_gets_vscnt():
+    ds = "   ds_write_b32 v1: v[1], v1: v[2]\n"
+    p = run(prog((BRANCH[0], ds + "   s_branch BB1\n"), (BRANCH[1], BSTORE + END)))
+    assert_listing(p, f"BB0\n{ds}   s_branch BB1\nBB1\n   {VSCNT0}\n{BSTORE}{END}")
+
+
+@pytest.mark.parametrize("name,first,second", [
+    ("vscnt", GLOAD + "   s_branch BB1\n", f"   {VSCNT0}\n" + DSR),
+    ("no-branch", GLOAD, DSR),  # falls through: no branch in between
+    ("same-kind-after-branch", GLOAD + "   s_branch BB1\n", GLOAD + DSR),
+    ("ds-before-branch", GLOAD + DSR + "   s_branch BB1\n", DSR),
+])
+def test_lds_branch_vmem_not_triggered(name, first, second):
+    p = prog((BRANCH[0], first), (BRANCH[1], second + END))
+    before = listing(p)
+    assert listing(run(p)) == before
+
+
+def test_vscnt_nonzero_does_not_mitigate():
+    p = run(prog((BRANCH[0], GLOAD + "   s_branch BB1\n"),
+                 (BRANCH[1], "   s_waitcnt_vscnt s1: null simm16:1\n" + DSR + END)))
+    assert f"   {VSCNT0}\n{DSR}" in listing(p)
+
+
+def test_lds_branch_vmem_around_a_loop():
+    # DS in the body, a VMEM at the top of the header: the back edge is the branch
+    p = run(prog(
+        (LOOP[0], "   s_nop simm16:0\n"),
+        (LOOP[1], BSTORE),
+        (LOOP[2], DSR + "   s_cbranch_scc0 BB1\n"),
+        (LOOP[3], END)))
+    assert f"BB1\n   {VSCNT0}\n{BSTORE}" in listing(p)
+
+
+def test_lds_branch_vmem_not_on_gfx1030():
+    p = prog((BRANCH[0], GLOAD + "   s_branch BB1\n"), (BRANCH[1], DSR + END), cpu="gfx1030")
+    before = listing(p)
+    assert listing(run(p)) == before
+
+
+# --- SMEM store then load --------------------------------------------------------------------
+
+SSTORE = "   s_store_dword s1: s[10], s2: s[2-3], 0\n"
+SLOAD2 = "   s1: s[11] = s_load_dword s2: s[2-3], 0\n"
+
+
+def test_smem_store_then_load_waits_lgkmcnt0():
+    p = single(SSTORE + SLOAD2 + END)
+    assert_listing(p, f"BB0\n{SSTORE}   {waitcnt('lgkmcnt(0)')}\n{SLOAD2}{END}")
+
+
+def test_smem_store_load_already_waited():
+    unchanged(SSTORE + f"   {waitcnt('lgkmcnt(0)')}\n" + SLOAD2 + END)
+
+
+def test_smem_store_load_nop_is_no_mitigation():
+    # the seed: an s_nop does not help
+    p = single(SSTORE + "   s_nop simm16:0\n" + SLOAD2 + END)
+    assert f"   s_nop simm16:0\n   {waitcnt('lgkmcnt(0)')}\n{SLOAD2}" in listing(p)
+
+
+# --- bugs rejected with a clear error -----------------------------------------------------
+
+@pytest.mark.parametrize("hazard,body,needle", [
+    ("InstFwdPrefetchBug", "   s_inst_prefetch simm16:1\n", "s_inst_prefetch"),
+    ("FlatSegmentOffsetBug", "   v1: v[0] = flat_load_dword v2: v[2-3] offset:16\n",
+     "flat_load_dword"),
+    ("LdsMisalignedBug", "   v2: v[0-1] = flat_load_dwordx2 v2: v[2-3]\n", "flat_load_dwordx2"),
+])
+def test_unmitigable_bugs_are_rejected(hazard, body, needle):
+    with pytest.raises(HazardError) as e:
+        single("   s_nop simm16:0\n" + body + END)
+    msg = str(e.value)
+    assert hazard in msg and "BB0" in msg and needle in msg and "instruction 1" in msg
+
+
+@pytest.mark.parametrize("body", [
+    "   s_inst_prefetch simm16:1\n",
+    "   v1: v[0] = flat_load_dword v2: v[2-3] offset:16\n",
+    "   v2: v[0-1] = flat_load_dwordx2 v2: v[2-3]\n",
+])
+def test_gfx1030_has_none_of_those_bugs(body):
+    unchanged(body + END, cpu="gfx1030")
+
+
+def test_flat_single_dword_without_offset_is_fine():
+    unchanged("   v1: v[0] = flat_load_dword v2: v[2-3]\n   v1: v[9] = v_mov_b32 0\n" + END)
+
+
+# --- properties ----------------------------------------------------------------------------
+
+def test_program_end_without_endpgm_resolves_everything():
+    hdr = "logical preds: / linear preds: / kind: top-level, end-with-regs,"
+    p = run(prog((hdr, EXEC_RD + SLOAD + GLOAD + SSTORE + "   s_branch BB1\n"),
+                 ("logical preds: BB0, / linear preds: BB0, / kind: top-level, end-with-regs,",
+                  "   s_nop simm16:0\n")))
+    tail = listing(p).split("\nBB1\n")[1]
+    # SGPRs read by the load and the SMEM, EXEC read, VMEM before a branch, store pending
+    assert "s_waitcnt_depctr simm16:65506\n" in tail  # 0xffe3 & 0xfffe
+    assert SMOV in tail and VSCNT0 in tail and waitcnt("lgkmcnt(0)") in tail
+
+
+def test_running_twice_changes_nothing():
+    body = (GLOAD + SWRITE + SLOAD + VWRITE + EXEC_RD + CMPX + PERM + SSTORE + SLOAD2
+            + "   s_branch BB1\n")
+    p = prog((BRANCH[0], body), (BRANCH[1], DSR + END))
+    run(p)
+    once = listing(p)
+    run(p)
+    assert listing(p) == once
+    assert once.count("s_waitcnt_depctr") == 2 and SMOV in once and VSCNT0 in once
