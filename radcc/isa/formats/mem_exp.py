@@ -5,9 +5,17 @@ EN [3:0] (which of VSRC0-3 are exported), TARGET [9:4], DONE [11], ROW [13]
 Syntax: ``exp <target> vsrc0, vsrc1, vsrc2, vsrc3 [done] [row_en]`` with
 ``off`` for disabled sources; targets mrt0-7, mrtz, pos0-4, prim,
 dual_src_blend0/1 (GFX11 has no ``compr`` or ``vm``).
+
+GFX10/10.3 (RDNA1/RDNA2 EXP microcode format): COMPR [10], DONE [11], VM
+[12], no ROW; targets mrt0-7, mrtz, null (9), pos0-4, prim, param0-31
+(32-63). With ``compr`` the first and third operands are the two packed
+sources (VSRC0, VSRC1) and each enables two EN bits; the disassembly prints
+VSRC(i/2) for every set EN bit i. `ExpLayout` holds the differences.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from radcc.isa.errors import AsmError
 from radcc.isa.formats.base import Context, Decoded, Encoded, Format, register, u32
@@ -15,22 +23,41 @@ from radcc.isa.formats.mem_common import MemInst, bad_mod, parse_mem, vgpr, vtex
 from radcc.isa.lexer import IDENT
 from radcc.isa.syntax import Cursor, ParsedInst
 from radcc.isa.table import OpInfo
+from radcc.target import GfxLevel
 
 ENC = 0b111110
 
 
-def _targets() -> dict[str, int]:
+@dataclass(frozen=True)
+class ExpLayout:
+    targets: dict[str, int]
+    flags: dict[str, int]  # modifier -> dword-0 bit, in llvm-mc's print order
+
+    @property
+    def target_names(self) -> dict[int, str]:
+        return {v: k for k, v in self.targets.items()}
+
+
+def _targets(gfx10: bool) -> dict[str, int]:
     t = {f"mrt{i}": i for i in range(8)}
     t["mrtz"] = 8
+    if gfx10:
+        t["null"] = 9
     t.update({f"pos{i}": 12 + i for i in range(5)})
     t["prim"] = 20
-    t["dual_src_blend0"] = 21
-    t["dual_src_blend1"] = 22
+    if gfx10:
+        t.update({f"param{i}": 32 + i for i in range(32)})
+    else:
+        t["dual_src_blend0"] = 21
+        t["dual_src_blend1"] = 22
     return t
 
 
-TARGETS = _targets()
+TARGETS = _targets(False)
 TARGET_NAMES = {v: k for k, v in TARGETS.items()}
+_GFX11 = ExpLayout(TARGETS, {"done": 11, "row_en": 13})
+_GFX10 = ExpLayout(_targets(True), {"done": 11, "compr": 10, "vm": 12})
+LAYOUTS = {GfxLevel.GFX10: _GFX10, GfxLevel.GFX10_3: _GFX10, GfxLevel.GFX11: _GFX11}
 
 
 class ExpFormat(Format):
@@ -38,30 +65,42 @@ class ExpFormat(Format):
     size = 8
 
     def encode(self, info: OpInfo, inst: ParsedInst, ctx: Context) -> Encoded:
+        lay = LAYOUTS[ctx.target.gfx_level]
         cur = Cursor(inst.tokens)
         t = cur.tok
-        if t.kind != IDENT or t.text.lower() not in TARGETS:
+        if t.kind != IDENT or t.text.lower() not in lay.targets:
             raise AsmError("invalid exp target", t.col)
-        target = TARGETS[t.text.lower()]
+        target = lay.targets[t.text.lower()]
         rest = ParsedInst(inst.mnemonic, inst.col, tokens=inst.tokens[1:])
         mi: MemInst = parse_mem(rest)
         if len(mi.operands) < 4:
             raise AsmError("too few operands for instruction", inst.col)
         if len(mi.operands) > 4:
             raise AsmError("invalid operand for instruction", mi.operands[4].col)
-        bad_mod(mi, {"done", "row_en"})
+        bad_mod(mi, set(lay.flags))
+        order = list(lay.flags)
+        last = -1
+        for m in mi.mods.values():  # llvm-mc: the modifiers in print order
+            if order.index(m.name) < last:
+                raise AsmError("invalid operand for instruction", m.col)
+            last = order.index(m.name)
+        compr = mi.flag("compr")
         en = 0
         w1 = 0
         for i, op in enumerate(mi.operands):
             if op.kind == "ident" and op.text.lower() == "off":
                 continue
-            w1 |= vgpr(op, 1) << (8 * i)
-            en |= 1 << i
+            r = vgpr(op, 1)
+            if not compr:
+                w1 |= r << (8 * i)
+                en |= 1 << i
+            elif i % 2 == 0:  # packed: operands 0 and 2 are VSRC0 and VSRC1
+                w1 |= r << (4 * i)
+                en |= 3 << i
         w0 = (ENC << 26) | en | (target << 4)
-        if mi.flag("done"):
-            w0 |= 1 << 11
-        if mi.flag("row_en"):
-            w0 |= 1 << 13
+        for k, b in lay.flags.items():
+            if mi.flag(k):
+                w0 |= 1 << b
         return Encoded(w0.to_bytes(4, "little") + w1.to_bytes(4, "little"))
 
     def decode(self, data: bytes, pos: int, ctx: Context) -> Decoded | None:
@@ -69,18 +108,22 @@ class ExpFormat(Format):
         w1 = u32(data, pos + 4)
         if w0 is None or w1 is None:
             return None
+        lay = LAYOUTS[ctx.target.gfx_level]
         info = ctx.table.decode("EXP", 0)
         tgt = ((w0 >> 4) & 0x3f)
-        name = TARGET_NAMES.get(tgt, f"invalid_target_{tgt}")
+        name = lay.target_names.get(tgt, f"invalid_target_{tgt}")
         en = w0 & 0xF
-        srcs = [vtext((w1 >> (8 * i)) & 0xFF, 1) if en >> i & 1 else "off" for i in range(4)]
+        compr = "compr" in lay.flags and (w0 >> 10) & 1
+        srcs = [vtext((w1 >> (8 * (i // 2 if compr else i))) & 0xFF, 1) if en >> i & 1
+                else "off" for i in range(4)]
         text = f"exp {name} " + ", ".join(srcs)
-        if w0 >> 11 & 1:
-            text += " done"
-        if w0 >> 13 & 1:
-            text += " row_en"
-        fields = {"target": tgt, "en": en, "done": ((w0 >> 11) & 1), "row": ((w0 >> 13) & 1),
+        for k, b in lay.flags.items():
+            if w0 >> b & 1:
+                text += " " + k
+        fields = {"target": tgt, "en": en, "done": ((w0 >> 11) & 1),
                   **{f"vsrc{i}": (w1 >> (8 * i)) & 0xFF for i in range(4)}}
+        for k, b in lay.flags.items():
+            fields["row" if k == "row_en" else k] = (w0 >> b) & 1
         return Decoded(8, text, info, fields)
 
 
