@@ -1,10 +1,22 @@
-"""Operand values of GFX11 assembly: registers, inline constants, literals.
+"""Operand values of GFX10/GFX11 assembly: registers, inline constants, literals.
 
 This module owns the 9-bit source-operand space of the ISA guide's
 "Scalar/Vector source operands" tables (SGPRs 0-105, VCC, TTMPs, NULL, M0,
 EXEC, inline integers 128-208, apertures 235-239, inline floats 240-248,
 DPP markers, VCCZ/EXECZ/SCC, literal 255, VGPRs 256-511) and how llvm-mc
 spells each of them. Format encoders ask it; they never hard-code codes.
+
+Logical codes: everything in radcc (parsed `Reg`s, `src_text`, the
+constants below, `Decoded.fields`) uses GFX11's numbering. The generations
+differ in the values the hardware fields hold: GFX10/10.3 put M0 at 124 and
+NULL at 125 (RDNA1 ISA guide "Scalar/Vector source operands"; GFX11 swapped
+them). `regs_for(gfx)` returns a `RegCodes` record per generation (also
+`Context.regs`): ``to_hw[code]`` is the field value to emit for a logical
+code, ``from_hw[field]`` the logical code of a field value (identity tuples
+on GFX11, so hot paths pay one tuple index). It also says which sources
+exist: GFX10 accepts src_vccz/src_execz/src_pops_exiting_wave_id and, in
+VALU sources, src_lds_direct (254); GFX11 rejects them with llvm-mc's
+messages in ``bad_src``.
 """
 
 from __future__ import annotations
@@ -14,6 +26,7 @@ import struct
 from dataclasses import dataclass
 
 from radcc.isa.errors import AsmError
+from radcc.target import GfxLevel
 
 # --- source operand codes (GFX11) -----------------------------------------
 SGPR_MAX = 105
@@ -44,6 +57,56 @@ SCC = 253
 LDS_DIRECT = 254
 LITERAL = 255
 VGPR0 = 256
+
+@dataclass(frozen=True, slots=True)
+class RegCodes:
+    """Generation-specific facts of the source-operand space (see the module docstring).
+
+    to_hw / from_hw: 512-entry tuples mapping logical codes to field values and back.
+    bad_src: logical codes no scalar or vector source accepts, with llvm-mc's error.
+    lds_direct: VALU sources may read src_lds_direct (254).
+    """
+
+    gfx: GfxLevel
+    to_hw: tuple[int, ...]
+    from_hw: tuple[int, ...]
+    bad_src: dict[int, str]
+    lds_direct: bool
+
+    @property
+    def null(self) -> int:
+        """The field value of NULL on this generation."""
+        return self.to_hw[NULL]
+
+    @property
+    def m0(self) -> int:
+        """The field value of M0 on this generation."""
+        return self.to_hw[M0]
+
+
+_IDENTITY = tuple(range(512))
+_SWAP_M0_NULL = tuple(M0 if c == NULL else NULL if c == M0 else c for c in range(512))
+_GFX11_BAD_SRC = {
+    VCCZ: "execz and vccz are not supported on this GPU",
+    EXECZ: "execz and vccz are not supported on this GPU",
+    POPS_EXITING_WAVE_ID: "register not available on this GPU",
+}
+_REG_CODES: dict[GfxLevel, RegCodes] = {}
+
+
+def regs_for(gfx: GfxLevel) -> RegCodes:
+    """The `RegCodes` of a generation (GFX10, GFX10_3 and GFX11 are known)."""
+    rc = _REG_CODES.get(gfx)
+    if rc is None:
+        if gfx in (GfxLevel.GFX10, GfxLevel.GFX10_3):
+            rc = RegCodes(gfx, _SWAP_M0_NULL, _SWAP_M0_NULL, {}, True)
+        elif gfx == GfxLevel.GFX11:
+            rc = RegCodes(gfx, _IDENTITY, _IDENTITY, _GFX11_BAD_SRC, False)
+        else:
+            raise ValueError(f"no operand encoding for {gfx.name}")
+        _REG_CODES[gfx] = rc
+    return rc
+
 
 # Named 32-bit registers and source values, in llvm-mc's spelling.
 SPECIAL_NAMES: dict[int, str] = {

@@ -85,10 +85,12 @@ def decode(blobs: list[bytes], mcpu: str = "gfx1100", wave64: bool = False) -> l
     """Disassemble each byte string for the chip `mcpu`; None unless it decodes to
     exactly one instruction using all of its bytes.
 
-    Each blob is followed by three distinct marker words (A, B, C): a blob
-    whose instruction needs more bytes than given swallows some of them (as
-    a literal), which shows as a missing A (or B), so later blobs never get
-    shifted results.
+    Each blob is followed by five distinct marker words: a blob whose
+    instruction needs more bytes than given swallows some of them (as a
+    literal or further dwords), which shows as missing leading markers, so
+    later blobs never get shifted results. Five, because an invalid first
+    dword is skipped and the next one may start an instruction of up to
+    four more dwords (VOP3 + literal, GFX10 NSA MIMG).
     """
     attrs = ["-mattr=+wavefrontsize64"] if wave64 else []
     markers = _markers(mcpu)
@@ -126,10 +128,10 @@ def decode(blobs: list[bytes], mcpu: str = "gfx1100", wave64: bool = False) -> l
     return res
 
 
-# s_ttracedata_imm 0x4321 / 0x4322 / 0x4323: decode markers A, B, C. The SOPP opcode of
+# s_ttracedata_imm 0x4321 ... 0x4325: the decode markers. The SOPP opcode of
 # s_ttracedata_imm differs between generations (GFX10: 40, GFX11: 59), so the marker words
 # are asked of llvm-mc once per mcpu.
-_MARKERS_TEXT = [f"s_ttracedata_imm 0x{0x4321 + k:x}" for k in range(3)]
+_MARKERS_TEXT = [f"s_ttracedata_imm 0x{0x4321 + k:x}" for k in range(5)]
 _MARKERS_BY_MCPU: dict[str, list[bytes]] = {}
 
 

@@ -11,6 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from radcc.isa.operands import RegCodes, regs_for
+from radcc.target import GfxLevel
+
 if TYPE_CHECKING:
     from radcc.isa.syntax import ParsedInst
     from radcc.isa.table import OpcodeTable, OpInfo
@@ -49,11 +52,23 @@ class Decoded:
 
 @dataclass(slots=True)
 class Context:
-    """What encoders and decoders may ask about the target."""
+    """What encoders and decoders may ask about the target.
+
+    gfx: the target's generation (``target.gfx_level``); regs: its operand
+    code facts (`radcc.isa.operands.RegCodes`: field values of M0/NULL,
+    which sources exist). Families with generation-specific field layouts
+    keep one small layout record per generation and pick it by `gfx`.
+    """
 
     target: Target
     table: OpcodeTable
     wave_size: int = 32
+    gfx: GfxLevel = field(init=False)
+    regs: RegCodes = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.gfx = self.target.gfx_level
+        self.regs = regs_for(self.gfx)
 
     @property
     def wave64(self) -> bool:

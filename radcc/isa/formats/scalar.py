@@ -6,13 +6,25 @@ Field layouts (first dword):
   SOP1  [31:23]=10_1111101 sdst[22:16] op[15:8] ssrc0[7:0]
   SOPC  [31:23]=10_1111110 op[22:16] ssrc1[15:8] ssrc0[7:0]
   SOPP  [31:23]=10_1111111 op[22:16] simm16[15:0]
-  SMEM  [31:26]=111101 op[25:18] glc[14] dlc[13] (llvm-mc; the guide says 16/14) sdata[12:6] sbase[5:0];
-        offset[52:32] (21-bit signed) soffset[63:57]
+  SMEM  [31:26]=111101 op[25:18] sdata[12:6] sbase[5:0]; offset[52:32] (21-bit signed)
+        soffset[63:57]; cache bits per generation (`SMEM_LAYOUT`): GFX11 glc[14] dlc[13]
+        (llvm-mc; the RDNA3 guide says 16/14), GFX10/10.3 glc[16] dlc[14] (RDNA1/2 guides,
+        checked with llvm-mc -mcpu=gfx1010/gfx1030)
 A source code 255 appends a 32-bit literal dword. Operand roles, sizes and
-immediate styles come from ``radcc/isa/data/gfx11/scalar.json``.
+immediate styles come from ``radcc/isa/data/<gen>/scalar.json`` (the table of
+the context's generation).
+
+GFX10: register fields hold hardware values (``ctx.regs.to_hw``: M0 = 124,
+NULL = 125), everything else works on logical (GFX11) codes, including
+`Decoded.fields`. GFX10 sources also accept src_vccz/src_execz/
+src_pops_exiting_wave_id (``ctx.regs.bad_src`` is empty). SMEM stores and
+atomics (GFX10.1) read SDATA; single-operand SMEM ops (s_memtime) have
+only SDATA; s_dcache_discard has no SDATA.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from radcc.isa import operands as O
 from radcc.isa.errors import AsmError, DecodeError
@@ -26,9 +38,9 @@ from radcc.isa.table import OperandSpec, OpInfo
 # --- shared operand helpers -----------------------------------------------------
 
 _ANY_SIZE = (O.NULL, O.SHARED_BASE, O.SHARED_LIMIT, O.PRIVATE_BASE, O.PRIVATE_LIMIT, O.SCC)
-_BAD_SRC = {O.VCCZ: "execz and vccz are not supported on this GPU",
-            O.EXECZ: "execz and vccz are not supported on this GPU",
-            O.POPS_EXITING_WAVE_ID: "register not available on this GPU"}
+_GFX11_REGS = O.regs_for(O.GfxLevel.GFX11)
+# sources GFX10 also takes at any size (GFX11 rejects them: `RegCodes.bad_src`)
+_ANY_SIZE_GFX10 = (O.VCCZ, O.EXECZ, O.POPS_EXITING_WAVE_ID)
 
 
 def _no_mods(op: Operand) -> None:
@@ -60,8 +72,10 @@ def _int_norm(v: int, bits: int) -> int:
     return v - (1 << 32) if (1 << 31) <= v < (1 << 32) else v
 
 
-def ssrc_field(op: Operand, spec: OperandSpec, lits: list[int]) -> int:
-    """An 8-bit scalar source (SSRC0/SSRC1); a literal is appended to `lits`."""
+def ssrc_field(op: Operand, spec: OperandSpec, lits: list[int],
+               regs: O.RegCodes = _GFX11_REGS) -> int:
+    """An 8-bit scalar source (SSRC0/SSRC1) as a logical code; a literal is
+    appended to `lits`. `regs` says which sources the generation has."""
     _no_mods(op)
     bits = 64 if spec.bits == 64 else 32
     if op.kind == "reg":
@@ -70,11 +84,11 @@ def ssrc_field(op: Operand, spec: OperandSpec, lits: list[int]) -> int:
         if r.file == "v":
             raise AsmError("invalid operand for instruction", op.col)
         code = r.src_code()
-        if code in _BAD_SRC:
-            raise AsmError(_BAD_SRC[code], op.col)
+        if code in regs.bad_src:
+            raise AsmError(regs.bad_src[code], op.col)
         if code == O.LDS_DIRECT:
             raise AsmError("invalid operand for instruction", op.col)
-        if r.file == "special" and code in _ANY_SIZE:
+        if r.file == "special" and (code in _ANY_SIZE or code in _ANY_SIZE_GFX10):
             return code
         if r.count != spec.dwords:
             raise AsmError("invalid operand for instruction", op.col)
@@ -189,10 +203,12 @@ class _SopReg(Format):
         ops = _ops_by_role(info, inst)
         w = self.base | info.opcode << self.op_shift
         lits: list[int] = []
+        regs = ctx.regs
+        hw = regs.to_hw
         for spec in info.operands:
             op = ops[spec.name]
             if spec.kind == "sgpr":
-                w |= sgpr_field(op, spec) << self.shifts[spec.name]
+                w |= hw[sgpr_field(op, spec)] << self.shifts[spec.name]
             elif spec.kind == "sendmsg_rtn":
                 if op.kind == "call":
                     v = F.parse_sendmsg(op.text, op.args, op.col)
@@ -206,12 +222,12 @@ class _SopReg(Format):
             else:
                 # register-only slots: llvm-mc takes SCC as a 32-bit and the
                 # apertures as 64-bit registers there
-                bad = (O.SCC,) if spec.bits == 64 else _ANY_SIZE[1:5]
+                bad = (O.SCC, *_ANY_SIZE_GFX10) if spec.bits == 64 else _ANY_SIZE[1:5]
                 if spec.kind == "sreg" and (op.kind != "reg" or (
                         op.reg is not None and op.reg.file == "special"
                         and op.reg.index in bad)):
                     raise AsmError("invalid operand for instruction", op.col)
-                w |= ssrc_field(op, spec, lits) << self.shifts[spec.name]
+                w |= hw[ssrc_field(op, spec, lits, regs)] << self.shifts[spec.name]
         data = w.to_bytes(4, "little") + b"".join(x.to_bytes(4, "little") for x in lits)
         return Encoded(data)
 
@@ -232,18 +248,19 @@ class _SopReg(Format):
                 size = 8
                 break
         parts = []
+        lg = ctx.regs.from_hw
         for spec in info.operands:
             kind = spec.kind
             if kind == "sgpr":
-                parts.append(dst_name((w >> shifts[spec.name]) & 0x7F, spec))
+                parts.append(dst_name(lg[(w >> shifts[spec.name]) & 0x7F], spec))
             elif kind == "sendmsg_rtn":
                 parts.append(F.sendmsg_text((w >> shifts[spec.name]) & 0xFF, rtn=True))
             else:
-                parts.append(src_name((w >> shifts[spec.name]) & 0xFF, spec, lit))
+                parts.append(src_name(lg[(w >> shifts[spec.name]) & 0xFF], spec, lit))
         text = info.printed_name + (" " + ", ".join(parts) if parts else "")
         fields = {"op": op}
         for name, sh in shifts.items():
-            fields[name] = (w >> sh) & (0x7F if name == "sdst" else 0xFF)
+            fields[name] = lg[(w >> sh) & (0x7F if name == "sdst" else 0xFF)]
         if lit is not None:
             fields["literal"] = lit
         return Decoded(size, text, info, fields)
@@ -332,8 +349,11 @@ class _SopImm(Format):
             if cur.at_end():
                 raise AsmError("too few operands for instruction", inst.col)
             kind = next(iter(kinds & {"waitcnt", "depctr", "delay", "version"}))
-            v = {"waitcnt": F.parse_waitcnt, "depctr": F.parse_depctr,
-                 "delay": F.parse_delay, "version": F.parse_version}[kind](cur)
+            if kind == "delay":
+                v = F.parse_delay(cur)
+            else:
+                v = {"waitcnt": F.parse_waitcnt, "depctr": F.parse_depctr,
+                     "version": F.parse_version}[kind](cur, ctx.gfx)
             w |= v
             if kind == "version":
                 text_parts = [f"0x{v:x}"]
@@ -354,15 +374,15 @@ class _SopImm(Format):
             op = ops[spec.name]
             if spec.kind == "sgpr":
                 code = sgpr_field(op, spec)
-                if info.name.startswith("s_waitcnt_") and code != O.NULL:
+                if info.name.startswith("s_waitcnt_") and code != O.NULL and ctx.gfx >= O.GfxLevel.GFX11:
                     raise AsmError("src0 must be null", op.col)
-                w |= code << 16
+                w |= ctx.regs.to_hw[code] << 16
                 text_parts.append(dst_name(code, spec))
             elif spec.kind in ("hwreg", "sendmsg"):
                 parse, show = ((F.parse_hwreg, F.hwreg_text) if spec.kind == "hwreg"
                                else (F.parse_sendmsg, F.sendmsg_text))
                 if op.kind == "call":
-                    v = parse(op.text, op.args, op.col)
+                    v = parse(op.text, op.args, op.col, gfx=ctx.gfx)
                 elif op.kind == "int":
                     v = int(op.value)
                     if not 0 <= v <= 0xFFFF:
@@ -370,7 +390,7 @@ class _SopImm(Format):
                 else:
                     raise AsmError("invalid operand for instruction", op.col)
                 w |= v
-                text_parts.append(show(v))
+                text_parts.append(show(v, gfx=ctx.gfx))
             elif spec.kind == "literal":
                 if op.kind == "int":
                     lit = int(op.value) & 0xFFFFFFFF
@@ -412,7 +432,7 @@ class _SopImm(Format):
             return None
         imm = w & 0xFFFF
         size = 4
-        fields = self._fields(info, w)
+        fields = self._fields(info, w, ctx)
         if info.extra.get("imm_zero"):
             if imm:
                 return None
@@ -422,24 +442,25 @@ class _SopImm(Format):
         style = str(info.extra.get("imm_style", "hex"))
         parts = []
         order = info.extra.get("asm_order") or [o.name for o in info.operands]
+        gfx = ctx.gfx
         for name in order:
             spec = info.operand(str(name))
             assert spec is not None
             k = spec.kind
             if k == "sgpr":
-                parts.append(dst_name((w >> 16) & 0x7F, spec))
+                parts.append(dst_name(ctx.regs.from_hw[(w >> 16) & 0x7F], spec))
             elif k == "hwreg":
-                parts.append(F.hwreg_text(imm))
+                parts.append(F.hwreg_text(imm, gfx))
             elif k == "sendmsg":
-                parts.append(F.sendmsg_text(imm))
+                parts.append(F.sendmsg_text(imm, gfx=gfx))
             elif k == "waitcnt":
-                parts.append(F.waitcnt_text(imm))
+                parts.append(F.waitcnt_text(imm, gfx))
             elif k == "depctr":
-                parts.append(F.depctr_text(imm))
+                parts.append(F.depctr_text(imm, gfx))
             elif k == "delay":
                 parts.append(F.delay_text(imm))
             elif k == "version":
-                parts.append(F.version_text(imm))
+                parts.append(F.version_text(imm, gfx))
             elif k == "literal":
                 lit = u32(data, pos + 4)
                 if lit is None:
@@ -451,7 +472,7 @@ class _SopImm(Format):
                 parts.append(_imm_text_dec(imm, style))
         return Decoded(size, f"{info.printed_name} {', '.join(parts)}", info, fields)
 
-    def _fields(self, info: OpInfo, w: int) -> dict[str, int]:
+    def _fields(self, info: OpInfo, w: int, ctx: Context) -> dict[str, int]:
         """`Decoded.fields` per docs/machine-layer.md ("Structured decoding")."""
         return {"op": info.opcode, "simm16": w & 0xFFFF}
 
@@ -462,7 +483,7 @@ class Sopk(_SopImm):
     op_shift = 23
     op_mask = 0x1F
 
-    def _fields(self, info: OpInfo, w: int) -> dict[str, int]:
+    def _fields(self, info: OpInfo, w: int, ctx: Context) -> dict[str, int]:
         """SIMM16 as the instruction uses it: sign-extended for the signed
         integer ops and branch offsets, raw for the unsigned compares, wait
         counts and hwreg/version values."""
@@ -472,7 +493,7 @@ class Sopk(_SopImm):
         signed = (kind == "label" or (kind == "imm" and not info.extra.get("imm_unsigned")
                                       and info.cls != "waitcnt"))
         simm = imm - 0x10000 if signed and imm & 0x8000 else imm
-        f = {"op": info.opcode, "sdst": (w >> 16) & 0x7F, "simm16": simm}
+        f = {"op": info.opcode, "sdst": ctx.regs.from_hw[(w >> 16) & 0x7F], "simm16": simm}
         if kind == "label":
             f["branch_offset"] = simm
         return f
@@ -484,7 +505,7 @@ class Sopp(_SopImm):
     op_shift = 16
     op_mask = 0x7F
 
-    def _fields(self, info: OpInfo, w: int) -> dict[str, int]:
+    def _fields(self, info: OpInfo, w: int, ctx: Context) -> dict[str, int]:
         """SIMM16 raw; branches add `branch_offset` (signed dwords from the
         next instruction)."""
         imm = w & 0xFFFF
@@ -498,6 +519,21 @@ class Sopp(_SopImm):
 # --- SMEM --------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True, slots=True)
+class SmemLayout:
+    """Generation-specific SMEM bits: the cache-policy bit positions."""
+
+    glc: int
+    dlc: int
+
+
+SMEM_LAYOUT = {
+    O.GfxLevel.GFX10: SmemLayout(glc=16, dlc=14),
+    O.GfxLevel.GFX10_3: SmemLayout(glc=16, dlc=14),
+    O.GfxLevel.GFX11: SmemLayout(glc=14, dlc=13),
+}
+
+
 class Smem(Format):
     name = "SMEM"
     size = 8
@@ -506,61 +542,63 @@ class Smem(Format):
     def encode(self, info: OpInfo, inst: ParsedInst, ctx: Context) -> Encoded:
         if inst.parse_error is not None:
             raise inst.parse_error
+        lay = SMEM_LAYOUT[ctx.gfx]
+        hw = ctx.regs.to_hw
         lo = self.base | info.opcode << 18
         soffset, offset = O.NULL, 0
-        if info.operands:
-            ops = inst.operands
-            if len(ops) < 3:
-                raise AsmError("too few operands for instruction", inst.col)
-            if len(ops) > 3:
-                raise AsmError("invalid operand for instruction", ops[3].col)
-            sd, sb, so = info.operands[0], info.operands[1], ops[2]
-            if sd.kind == "imm":
-                if ops[0].kind != "int" or not 0 <= int(ops[0].value) <= 0x7F:
-                    raise AsmError("invalid operand for instruction", ops[0].col)
-                lo |= int(ops[0].value) << 6
+        ops = inst.operands
+        specs = info.operands
+        has_off = bool(specs) and specs[-1].name == "soffset"
+        if len(ops) < len(specs):
+            raise AsmError("too few operands for instruction", inst.col)
+        if len(ops) > len(specs):
+            raise AsmError("invalid operand for instruction", ops[len(specs)].col)
+        for spec, op in zip(specs, ops, strict=True):
+            if spec.name == "sdata":
+                if spec.kind == "imm":
+                    if op.kind != "int" or not 0 <= int(op.value) <= 0x7F:
+                        raise AsmError("invalid operand for instruction", op.col)
+                    lo |= int(op.value) << 6
+                else:
+                    code = sgpr_field(op, spec)
+                    if code == O.M0 or (code == O.NULL and spec.dwords > 2):
+                        raise AsmError("invalid operand for instruction", op.col)
+                    lo |= hw[code] << 6
+            elif spec.name == "sbase":
+                is_null = (op.kind == "reg" and op.reg is not None
+                           and op.reg.src_code() == O.NULL and spec.dwords == 2)
+                if op.kind != "reg" or op.reg is None or op.reg.file == "v" or (
+                        op.reg.count != spec.dwords and not is_null):
+                    raise AsmError("invalid operand for instruction", op.col)
+                code = op.reg.src_code()
+                O.check_reg(op.reg, op.col)
+                if code > O.EXEC_HI or (code % 2 and not is_null):
+                    raise AsmError("invalid operand for instruction", op.col)
+                lo |= hw[code] >> 1
+            elif op.kind == "reg":
+                soffset = sgpr_field(op, OperandSpec("soffset", "sgpr", 32))
+            elif op.kind == "int":
+                offset = self._offset(int(op.value), op.col, info)
             else:
-                code = sgpr_field(ops[0], sd)
-                if code == O.M0 or (code == O.NULL and sd.dwords > 2):
-                    raise AsmError("invalid operand for instruction", ops[0].col)
-                lo |= code << 6
-            b = ops[1]
-            is_null = (b.kind == "reg" and b.reg is not None and b.reg.src_code() == O.NULL
-                       and sb.dwords == 2)
-            if b.kind != "reg" or b.reg is None or b.reg.file == "v" or (
-                    b.reg.count != sb.dwords and not is_null):
-                raise AsmError("invalid operand for instruction", b.col)
-            code = b.reg.src_code()
-            O.check_reg(b.reg, b.col)
-            if code > O.EXEC_HI or code % 2:
-                raise AsmError("invalid operand for instruction", b.col)
-            lo |= code >> 1
-            if so.kind == "reg":
-                soffset = sgpr_field(so, OperandSpec("soffset", "sgpr", 32))
-            elif so.kind == "int":
-                offset = self._offset(int(so.value), so.col, info)
-            else:
-                raise AsmError("invalid operand for instruction", so.col)
-        elif inst.operands:
-            raise AsmError("invalid operand for instruction", inst.operands[0].col)
+                raise AsmError("invalid operand for instruction", op.col)
         seen_offset = False
         for m in inst.modifiers:
-            if m.name == "offset" and info.operands and soffset != O.NULL and not seen_offset:
+            if m.name == "offset" and has_off and soffset != O.NULL and not seen_offset:
                 if not isinstance(m.value, int):
                     raise AsmError("invalid operand for instruction", m.col)
                 offset = self._offset(m.value, m.col, info)
                 seen_offset = True
             elif m.name in ("glc", "dlc") and m.value is None and info.has_mod(m.name):
-                lo |= 1 << (14 if m.name == "glc" else 13)
+                lo |= 1 << (lay.glc if m.name == "glc" else lay.dlc)
             elif m.name == "slc":
                 raise AsmError("invalid cache policy for SMEM instruction", inst.col)
             else:
                 raise AsmError("invalid operand for instruction", m.col)
-        hi = (offset & 0x1FFFFF) | soffset << 25 if info.operands else 0
+        hi = (offset & 0x1FFFFF) | hw[soffset] << 25 if has_off else 0
         data = lo.to_bytes(4, "little") + hi.to_bytes(4, "little")
         text = None
-        if info.operands and soffset == O.NULL and inst.operands[2].kind == "int":
-            text = self._text(info, lo, hi, null_as_offset=True)
+        if has_off and soffset == O.NULL and ops[-1].kind == "int":
+            text = self._text(info, lo, hi, ctx, null_as_offset=True)
         return Encoded(data, text=text)
 
     @staticmethod
@@ -571,28 +609,33 @@ class Smem(Format):
             raise AsmError("expected a 21-bit signed offset", col)
         return v
 
-    def _text(self, info: OpInfo, lo: int, hi: int, null_as_offset: bool = False) -> str:
+    def _text(self, info: OpInfo, lo: int, hi: int, ctx: Context,
+              null_as_offset: bool = False) -> str:
         parts = []
-        if info.operands:
-            sd, sb = info.operands[0], info.operands[1]
-            f = (lo >> 6) & 0x7F
-            parts.append(_imm_text_dec(f, "dec_hex") if sd.kind == "imm" else dst_name(f, sd))
-            base = (lo & 0x3F) << 1
-            parts.append(src_name(base, sb, None))
-            off = hi & 0x1FFFFF
-            off = off - (1 << 21) if off >> 20 else off
-            soff = hi >> 25
-            offs = f"-0x{-off:x}" if off < 0 else f"0x{off:x}"
-            if soff == O.NULL:
-                parts.append(offs if (off or null_as_offset) else "null")
+        lg = ctx.regs.from_hw
+        for spec in info.operands:
+            if spec.name == "sdata":
+                f = (lo >> 6) & 0x7F
+                parts.append(_imm_text_dec(f, "dec_hex") if spec.kind == "imm"
+                             else dst_name(lg[f], spec))
+            elif spec.name == "sbase":
+                parts.append(src_name(lg[(lo & 0x3F) << 1], spec, None))
             else:
-                so = dst_name(soff, OperandSpec("soffset", "sgpr", 32))
-                parts.append(so + (f" offset:{offs}" if off else ""))
+                off = hi & 0x1FFFFF
+                off = off - (1 << 21) if off >> 20 else off
+                soff = lg[hi >> 25]
+                offs = f"-0x{-off:x}" if off < 0 else f"0x{off:x}"
+                if soff == O.NULL:
+                    parts.append(offs if (off or null_as_offset) else "null")
+                else:
+                    so = dst_name(soff, OperandSpec("soffset", "sgpr", 32))
+                    parts.append(so + (f" offset:{offs}" if off else ""))
         mods = ""
         if info.operands:
-            if lo >> 14 & 1:
+            lay = SMEM_LAYOUT[ctx.gfx]
+            if lo >> lay.glc & 1 and info.has_mod("glc"):
                 mods += " glc"
-            if lo >> 13 & 1:
+            if lo >> lay.dlc & 1 and info.has_mod("dlc"):
                 mods += " dlc"
         return info.printed_name + (" " + ", ".join(parts) if parts else "") + mods
 
@@ -604,21 +647,25 @@ class Smem(Format):
         info = ctx.table.decode(self.name, (lo >> 18) & 0xFF)
         if info is None:
             return None
-        return Decoded(8, self._text(info, lo, hi), info, self._fields(info, lo, hi))
+        return Decoded(8, self._text(info, lo, hi, ctx), info, self._fields(info, lo, hi, ctx))
 
     @staticmethod
-    def _fields(info: OpInfo, lo: int, hi: int) -> dict[str, int]:
-        """`Decoded.fields` per docs/machine-layer.md ("Structured decoding")."""
+    def _fields(info: OpInfo, lo: int, hi: int, ctx: Context) -> dict[str, int]:
+        """`Decoded.fields` per docs/machine-layer.md ("Structured decoding");
+        register fields as logical (GFX11-numbered) codes."""
         off = hi & 0x1FFFFF
+        lay = SMEM_LAYOUT[ctx.gfx]
+        lg = ctx.regs.from_hw
+        has_off = bool(info.operands) and info.operands[-1].name == "soffset"
         return {
             "op": info.opcode,
-            "sdata": (lo >> 6) & 0x7F,
-            "sbase": (lo & 0x3F) << 1,
+            "sdata": lg[(lo >> 6) & 0x7F],
+            "sbase": lg[(lo & 0x3F) << 1],
             "offset": off - (1 << 21) if off >> 20 else off,
             # no-operand ops (cache invalidates) leave the field 0: report it unused
-            "soffset": hi >> 25 if info.operands else O.NULL,
-            "glc": (lo >> 14) & 1,
-            "dlc": (lo >> 13) & 1,
+            "soffset": lg[hi >> 25] if has_off else O.NULL,
+            "glc": (lo >> lay.glc) & 1,
+            "dlc": (lo >> lay.dlc) & 1,
         }
 
 
