@@ -16,7 +16,10 @@ definitions and `Instruction.fields`:
   accepts for all of them; ``label`` slots print the label of
   ``fields['targets'][0]``;
 - VOP3/VOP3SD source modifiers ``fields['neg']``/``['abs']`` (lists per
-  source) print as ``-x`` / ``|x|``; ``omod`` (1, 2, 3) as ``mul:2``,
+  source) print as ``-x`` / ``|x|`` / ``-|x|``, a negated constant as
+  ``neg(c)`` (``-c`` would be llvm-mc's negative number, without the neg bit);
+  a non-inline f64 constant as its high dword (``0x40080000``), or under
+  neg/abs as a float (``neg(3.0)``), the spellings llvm-mc-19 accepts; ``omod`` (1, 2, 3) as ``mul:2``,
   ``mul:4``, ``div:2``; every other field as ``key``, ``key:N`` or
   ``key:[a,b]`` (fields named in `INTERNAL_FIELDS` are compiler notes);
   DPP controls (`DPP_FIELDS`: ``quad_perm``, ``row_shr`` ... with
@@ -25,6 +28,8 @@ definitions and `Instruction.fields`:
 
 from __future__ import annotations
 
+import math
+import struct
 from collections.abc import Callable
 
 from radcc.ir.opinfo import REG_KINDS, op_info
@@ -33,6 +38,7 @@ from radcc.isa.operands import print_imm, reg_name
 from radcc.isa.table import OpcodeTable, OperandSpec
 
 INTERNAL_FIELDS = frozenset({"targets", "scratch_sgpr", "wg_one_wave", "scope", "sem", "id"})
+_F64_INV_2PI = 0x3FC45F306DC9C882  # ISA guide 4.1: 1/(2*pi) as a double
 _OMOD = {1: "mul:2", 2: "mul:4", 3: "div:2"}
 _SRC_MOD_FORMATS = ("VOP3", "VOP3SD", "VINTERP")
 # DPP controls among the fields make the mnemonic the `_dpp` / `_e64_dpp` one
@@ -50,14 +56,53 @@ def reg_text(x: Operand | Definition, spec: OperandSpec | None = None) -> str:
     return reg_name(x.phys.reg, size)
 
 
-def _operand_text(o: Operand, spec: OperandSpec, fmt: str) -> str:
+def _f64_literal_text(value: int, modified: bool) -> str:
+    """A non-inline f64 constant: GFX11 encodes only its high dword (ISA guide 4.1:
+    "the 32-bit literal is the most-significant bits, and the LSBs are zero").
+    llvm-mc-19 takes that dword as hex without modifiers but rejects integer
+    literals under neg/abs on an f64 operand; there it needs the value as a
+    floating-point number (``neg(3.0)``)."""
+    if value & 0xFFFFFFFF:
+        raise EmitError(f"f64 constant 0x{value:016x} is neither inline nor a 32-bit literal "
+                        "(its low dword is not zero)")
+    if not modified:
+        return f"0x{value >> 32:x}"
+    f = struct.unpack("<d", value.to_bytes(8, "little"))[0]
+    if not math.isfinite(f):
+        raise EmitError(f"f64 literal 0x{value:016x} (inf/NaN) with neg/abs has no llvm-mc "
+                        "spelling")
+    return repr(f)
+
+
+def _operand_text(o: Operand, spec: OperandSpec, fmt: str, modified: bool = False) -> str:
     if o.const is not None:
-        return print_imm(o.const, spec.type or ("b64" if o.const_bytes == 8 else "b32"))
+        optype = spec.type or ("b64" if o.const_bytes == 8 else "b32")
+        text = print_imm(o.const, optype)
+        if optype == "f64":
+            value = o.const & 0xFFFFFFFFFFFFFFFF
+            if value == _F64_INV_2PI:
+                # inline constant 248; llvm-mc reads print_imm's "0.15915494" as a
+                # double that is not 1/(2*pi) (a literal), but matches the exact bits
+                return f"0x{value:x}"
+            if text.startswith("0x"):
+                return _f64_literal_text(value, modified)
+        return text
     if o.phys is None:
         if spec.name == "saddr" and fmt in ("GLOBAL", "SCRATCH", "FLAT"):
             return "off"
         raise EmitError(f"operand '{spec.name}' has no register")
     return reg_text(o, spec)
+
+
+def _with_modifiers(text: str, o: Operand, neg: bool, abs_: bool) -> str:
+    """``|x|``, ``-|x|``; a negated register ``-x``, a negated constant ``neg(x)``:
+    llvm-mc reads ``-0x40400000`` / ``-2.0`` as a negative number (no neg bit) and
+    rejects ``--2``."""
+    if abs_:
+        text = f"|{text}|"
+    if neg:
+        text = f"-{text}" if o.const is None or abs_ else f"neg({text})"
+    return text
 
 
 def instruction_asm(instr: Instruction, table: OpcodeTable,
@@ -99,13 +144,13 @@ def instruction_asm(instr: Instruction, table: OpcodeTable,
                     texts.append("off")
                     continue
                 raise EmitError(f"missing operand '{spec.name}'")
-            t = _operand_text(o, spec, instr.format)
             if spec.name.startswith("src") and spec.kind != "special":
-                if src_i < len(abs_) and abs_[src_i]:
-                    t = f"|{t}|"
-                if src_i < len(neg) and neg[src_i]:
-                    t = f"-{t}"
+                a = src_i < len(abs_) and bool(abs_[src_i])
+                n = src_i < len(neg) and bool(neg[src_i])
+                t = _with_modifiers(_operand_text(o, spec, instr.format, a or n), o, n, a)
                 src_i += 1
+            else:
+                t = _operand_text(o, spec, instr.format)
             texts.append(t)
         elif spec.kind == "label":
             targets = fields.get("targets")
