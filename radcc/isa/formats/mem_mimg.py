@@ -5,6 +5,14 @@ GLC [14], R128 [15], A16 [16], D16 [17], OP [25:18], ENCODING 0b111100.
 Second: VADDR [39:32], VDATA [47:40], SRSRC [52:48] (SGPR / 4), TFE [53],
 LWE [54], SSAMP [62:58] (SGPR / 4). With NSA a third dword holds ADDR1..4.
 
+GFX10/10.3 (RDNA1/RDNA2 MIMG microcode format): OP[7] [0], NSA [2:1] (the
+number of NSA address dwords, 0-3: up to 13 single-VGPR addresses), DIM
+[5:3], DLC [7], DMASK [11:8], UNRM [12], GLC [13], R128 [15], TFE [16], LWE
+[17], OP[6:0] [24:18], SLC [25]; SSAMP [57:53], A16 [62], D16 [63].
+`MimgLayout` records hold the differences. Where the NSA dword count does
+not fit the address count llvm-mc falls back to other variants; radcc does
+not model that and prints such words as data.
+
 Syntax: ``vdata, vaddr|[a0, a1, ...], srsrc[, ssamp] [dmask:N] dim:D [unorm]
 [glc slc dlc] [r128] [a16] [tfe] [lwe] [d16]`` (that order). Operand sizes
 follow llvm-mc: vdata dwords = popcount(dmask) (4 for gather4/msaa),
@@ -15,6 +23,8 @@ do llvm-mc's decoder fallbacks when no variant has the computed sizes.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from radcc.isa.errors import AsmError
 from radcc.isa.formats.base import Context, Decoded, Encoded, Format, register, u32
 from radcc.isa.formats.mem_common import sgpr_tuple, vtext
@@ -22,6 +32,7 @@ from radcc.isa.lexer import IDENT, INT, Token
 from radcc.isa.operands import NULL, Operand, Reg, check_reg, reg_name
 from radcc.isa.syntax import Cursor, ParsedInst, parse_operand, parse_register
 from radcc.isa.table import OpInfo
+from radcc.target import GfxLevel
 
 MIMG_ENC = 0b111100
 DIMS = ("1D", "2D", "3D", "CUBE", "1D_ARRAY", "2D_ARRAY", "2D_MSAA", "2D_MSAA_ARRAY")
@@ -32,6 +43,24 @@ CPOL = {"glc": 14, "slc": 12, "dlc": 13}
 W0_FLAGS = {"unorm": 7, "r128": 15, "a16": 16, "d16": 17}
 W1_FLAGS = {"tfe": 21, "lwe": 22}
 PRINT_FLAGS = ("unorm", "glc", "slc", "dlc", "r128", "a16", "tfe", "lwe", "d16")
+
+
+@dataclass(frozen=True)
+class MimgLayout:
+    """Bit positions of one generation: flags as (dword, bit)."""
+
+    flags: dict[str, tuple[int, int]]
+    dim_shift: int
+    ssamp_shift: int  # in dword 1
+    gfx10: bool  # NSA [2:1] counts dwords (up to 3); OP[7] at [0]
+
+
+_GFX11 = MimgLayout({**{k: (0, b) for k, b in (*W0_FLAGS.items(), *CPOL.items())},
+                     **{k: (1, b) for k, b in W1_FLAGS.items()}}, 2, 26, False)
+_GFX10 = MimgLayout({"unorm": (0, 12), "glc": (0, 13), "slc": (0, 25), "dlc": (0, 7),
+                     "r128": (0, 15), "a16": (1, 30), "d16": (1, 31), "tfe": (0, 16),
+                     "lwe": (0, 17)}, 3, 21, True)
+LAYOUTS = {GfxLevel.GFX10: _GFX10, GfxLevel.GFX10_3: _GFX10, GfxLevel.GFX11: _GFX11}
 
 
 def dst_dwords(m: dict, dmask: int, d16: int, tfe: int) -> int:
@@ -70,24 +99,29 @@ class MimgFormat(Format):
         w0, w1 = u32(data, pos), u32(data, pos + 4)
         if w0 is None or w1 is None:
             return None
-        nsa = w0 & 1
+        lay = LAYOUTS[ctx.target.gfx_level]
+        ndw = (w0 >> 1) & 3 if lay.gfx10 else w0 & 1  # NSA address dwords
+        nsa = int(ndw > 0)
         w2 = 0
-        if nsa:
-            x = u32(data, pos + 8)
+        for i in range(ndw):
+            x = u32(data, pos + 8 + 4 * i)
             if x is None:
                 return None
-            w2 = x
-        info = ctx.table.decode("MIMG", ((w0 >> 18) & 0xff))
+            w2 |= x << (32 * i)
+        op = ((w0 >> 18) & 0x7f) | ((w0 & 1) << 7) if lay.gfx10 else (w0 >> 18) & 0xff
+        info = ctx.table.decode("MIMG", op)
         if info is None:
             return None
         m: dict = info.extra["mimg"]  # type: ignore[assignment]
-        f = {"op": info.opcode, "nsa": nsa, "dim": ((w0 >> 2) & 7), "dmask": ((w0 >> 8) & 0xf),
-             "vaddr": (w1 & 0xff), "vdata": ((w1 >> 8) & 0xff),
-             "srsrc": ((w1 >> 16) & 0x1f) * 4, "ssamp": ((w1 >> 26) & 0x1f) * 4}
-        for k, b in (*W0_FLAGS.items(), *CPOL.items()):
-            f[k] = (w0 >> b) & 1
-        for k, b in W1_FLAGS.items():
-            f[k] = (w1 >> b) & 1
+        f = {"op": info.opcode, "nsa": nsa, "dim": ((w0 >> lay.dim_shift) & 7),
+             "dmask": ((w0 >> 8) & 0xf), "vaddr": (w1 & 0xff), "vdata": ((w1 >> 8) & 0xff),
+             "srsrc": ((w1 >> 16) & 0x1f) * 4, "ssamp": ((w1 >> lay.ssamp_shift) & 0x1f) * 4}
+        if lay.gfx10:
+            f["nsa_dwords"] = ndw
+            if NULL in (f["srsrc"], f["ssamp"]):  # M0 on GFX10: not a resource
+                return None
+        for k, (dw, b) in lay.flags.items():
+            f[k] = ((w1 if dw else w0) >> b) & 1
         fixed: dict = m.get("fixed", {})
         for k in PRINT_FLAGS:
             if f[k] and k not in info.modifiers and k not in fixed:
@@ -98,9 +132,9 @@ class MimgFormat(Format):
         has_ssamp = info.operand("ssamp") is not None
         if not has_ssamp and f["ssamp"]:
             return None
-        regs = [f["vaddr"], *((w2 >> (8 * i)) & 0xFF for i in range(4))]
+        regs = [f["vaddr"], *((w2 >> (8 * i)) & 0xFF for i in range(4 * max(ndw, 1)))]
         if nsa:
-            for i in range(1, 5):
+            for i in range(1, len(regs)):
                 f[f"vaddr{i}"] = regs[i]
         srsrc_n = info.operand("srsrc").dwords  # type: ignore[union-attr]
         if not _sreg_ok(f["srsrc"], srsrc_n) or (has_ssamp and not _sreg_ok(f["ssamp"], 4)):
@@ -118,6 +152,8 @@ class MimgFormat(Format):
             vds, layout = self._sizes(m, f, nsa, regs)
         if f["vdata"] + vds > 256:
             return None
+        if lay.gfx10 and nsa and (len(layout) + 2) // 4 != ndw:
+            return None  # llvm-mc's fallbacks for a wrong NSA size are not modelled
         if nsa:
             addr = _layout_text(regs, layout)
             if addr is None:
@@ -140,7 +176,7 @@ class MimgFormat(Format):
         if tail:
             text += " " + " ".join(tail)
         f["vdata_dwords"] = vds
-        return Decoded(12 if nsa else 8, text, info, f)
+        return Decoded(8 + 4 * ndw, text, info, f)
 
     @staticmethod
     def _sizes(m: dict, f: dict, nsa: int, regs: list[int]) -> tuple[int, list[int]]:
@@ -188,6 +224,11 @@ class MimgFormat(Format):
         if vd.count not in m["vdata_sizes"]:
             raise AsmError("invalid operand for instruction", vdata.col)
         bvh = m.get("bvh")
+        lay = LAYOUTS[ctx.target.gfx_level]
+        if lay.gfx10 and len(addr) > 1 and (len(addr) > 13 or any(
+                r.count != 1 for r, _ in addr)):
+            bad = addr[13][1] if len(addr) > 13 else next(c for r, c in addr if r.count != 1)
+            raise AsmError("invalid operand for instruction", bad)
         if len(addr) == 1:
             a0 = addr[0]
             sizes = [bvh["vaddr0"][0], bvh["vaddr1"][0]] if bvh else m["vaddr_sizes"]
@@ -195,6 +236,8 @@ class MimgFormat(Format):
                 raise AsmError("invalid operand for instruction", a0[1])
         elif bvh and [r.count for r, _ in addr] not in (bvh["nsa0"], bvh["nsa1"]):
             raise AsmError("invalid operand for instruction", addr[0][1])
+        elif lay.gfx10:
+            pass  # single VGPRs (checked above); the count is checked against dim below
         elif not bvh and (len(addr) > 5 or any(r.count != 1 for r, _ in addr[:4])):
             bad = addr[5][1] if len(addr) > 5 else next(c for r, c in addr if r.count != 1)
             raise AsmError("invalid operand for instruction", bad)
@@ -239,23 +282,33 @@ class MimgFormat(Format):
                     raise AsmError("image address size does not match dim and a16", inst.col)
             else:  # llvm-mc counts list elements; a group counts in full only last of 5
                 a = m["addr"][key]
-                n = len(addr) if a is None or a <= 5 else 4 + addr[-1][0].count
-                if a is None or n != a or (a > 5 and len(addr) != 5):
+                if lay.gfx10:
+                    n = len(addr)
+                else:
+                    n = len(addr) if a is None or a <= 5 else 4 + addr[-1][0].count
+                if a is None or n != a or (a > 5 and len(addr) != 5 and not lay.gfx10):
                     raise AsmError("image address size does not match dim and a16", inst.col)
             if dmask in m.get("dmask_bad", ()):
                 raise AsmError(m["dmask_error"], mods["dmask"][0] if "dmask" in mods
                                else inst.col)
         nsa = int(len(addr) > 1)
-        w0 = nsa | dim << 2 | dmask << 8 | info.opcode << 18 | MIMG_ENC << 26
-        for k, b in (*W0_FLAGS.items(), *CPOL.items()):
-            w0 |= flag[k] << b
-        w1 = addr[0][0].index | vd.index << 8 | (srsrc >> 2) << 16 | (ssamp >> 2) << 26
-        for k, b in W1_FLAGS.items():
-            w1 |= flag[k] << b
+        if lay.gfx10:
+            ndw = (len(addr) + 2) // 4
+            w0 = (info.opcode >> 7) | ndw << 1 | (info.opcode & 0x7F) << 18
+        else:
+            ndw = nsa
+            w0 = nsa | info.opcode << 18
+        w0 |= dim << lay.dim_shift | dmask << 8 | MIMG_ENC << 26
+        w1 = addr[0][0].index | vd.index << 8 | (srsrc >> 2) << 16 | (ssamp >> 2) << lay.ssamp_shift
+        for k, (dw, b) in lay.flags.items():
+            if dw:
+                w1 |= flag[k] << b
+            else:
+                w0 |= flag[k] << b
         out = w0.to_bytes(4, "little") + w1.to_bytes(4, "little")
         if nsa:
             w2 = sum(r.index << (8 * i) for i, (r, _) in enumerate(addr[1:]))
-            out += w2.to_bytes(4, "little")
+            out += w2.to_bytes(4 * ndw, "little")
         return Encoded(out, text=self._echo(out, ctx, addr, mods))
 
     def _echo(self, data: bytes, ctx: Context, addr: list[tuple[Reg, int]],
