@@ -18,6 +18,7 @@ from ..mir import MirShader
 from ..mir_print import print_shader
 from ..mir_validate import validate
 from .algebraic import algebraic
+from .combine_barriers import combine_barriers
 from .constant_folding import constant_folding
 from .copy_prop import copy_prop
 from .cse import cse
@@ -32,6 +33,7 @@ from .lower_local_arrays import lower_local_arrays
 from .lower_math import lower_math
 from .lower_vectors import lower_vectors
 from .peephole_select import peephole_select
+from .range_fold import range_fold
 from .vars_to_ssa import vars_to_ssa
 from .vectorize_mem import vectorize_mem
 
@@ -53,6 +55,8 @@ PASSES: dict[str, Callable[[MirShader], bool]] = {
     "loop_unroll": loop_unroll,
     "peephole_select": peephole_select,
     "vectorize_mem": vectorize_mem,
+    "range_fold": range_fold,
+    "combine_barriers": combine_barriers,
 }
 
 LOOP = ("copy_prop", "constant_folding", "algebraic", "cse", "dce")
@@ -94,8 +98,10 @@ LOWERING = (
     "optimize",
     "peephole_select",
     "loop_unroll",
+    "range_fold",
     "optimize",
     "dead_branch",
+    "combine_barriers",
     "lower_local_arrays",
     "lower_vectors",
     "lower_math",
@@ -147,4 +153,5 @@ def lower_for_isel(
 __all__ = ["PASSES", "LOWERING", "lower_for_isel", "optimize", "algebraic", "constant_folding",
            "copy_prop", "cse", "dce", "vars_to_ssa", "dead_branch", "fold_offsets", "loop_unroll",
            "lower_continue_constructs", "lower_idiv", "lower_int64", "lower_local_arrays",
-           "lower_math", "lower_vectors", "peephole_select", "vectorize_mem"]
+           "lower_math", "lower_vectors", "peephole_select", "range_fold", "combine_barriers",
+           "vectorize_mem"]

@@ -50,6 +50,8 @@ RULES: list[Rule] = [
     (("fmul", "a", 1.0), "a"),
     (("fadd", "a", -0.0), "a"),
     (("bcsel", "c", "a", "a"), "a"),
+    (("bcsel", "c", "a", "c"), ("iand", "c", "a")),  # booleans: c && a
+    (("bcsel", "c", "c", "a"), ("ior", "c", "a")),  # booleans: c || a
     (("bcsel", ("inot", "c"), "a", "b"), ("bcsel", "c", "b", "a")),
     (("ieq", "a", "a"), True),
     (("ine", "a", "a"), False),
