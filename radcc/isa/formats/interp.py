@@ -1,4 +1,4 @@
-"""VINTERP (ISA guide 15.4.1, 16.13) and LDSDIR (15.5.1, 16.14).
+"""VINTERP (ISA guide 15.4.1, 16.13), LDSDIR (15.5.1, 16.14) and GFX10 VINTRP.
 
 VINTERP, two words::
 
@@ -27,7 +27,7 @@ from radcc.isa.errors import AsmError
 from radcc.isa.formats.base import Context, Decoded, Encoded, Format, register, u32
 from radcc.isa.formats.valu_common import bit_array_text
 from radcc.isa.formats.vop3p import vgpr_operand
-from radcc.isa.operands import src_text
+from radcc.isa.operands import Operand, src_text
 from radcc.isa.syntax import ParsedInst
 from radcc.isa.table import OpInfo
 
@@ -181,3 +181,86 @@ class LDSDIRFormat(Format):
 
 register(VINTERPFormat(), (0xFF000000, 0xCD000000))
 register(LDSDIRFormat(), (0xFF000000, 0xCE000000))
+
+
+# --- GFX10 VINTRP ------------------------------------------------------------------
+# RDNA1 ISA guide "VINTRP": [7:0] vsrc (VGPR index, or the parameter of
+# v_interp_mov_f32: p10 = 0, p20 = 1, p0 = 2), [9:8] attr_chan, [15:10] attr,
+# [17:16] op, [25:18] vdst, [31:26] = 0b110010. One dword, no modifiers
+# (neg/abs/clamp/omod/high need the VOP3 form, which the assembler tries next).
+
+_PARAMS = ("p10", "p20", "p0")
+
+
+def parse_attr(op: Operand) -> tuple[int, int]:
+    """(attr, chan) of an ``attrN.c`` operand (llvm-mc's bound: N <= 32)."""
+    mt = _ATTR.match(op.text.lower()) if op.kind == "ident" and not op.has_fp_mods else None
+    if mt is None:
+        raise AsmError("invalid operand for instruction", op.col)
+    attr = int(mt.group(1))
+    if attr > 32:
+        raise AsmError("out of bounds interpolation attribute number", op.col)
+    return attr, _CHANS.index(mt.group(2))
+
+
+def parse_param(op: Operand) -> int:
+    t = op.text.lower() if op.kind == "ident" and not op.has_fp_mods else ""
+    if t not in _PARAMS:
+        raise AsmError("invalid operand for instruction", op.col)
+    return _PARAMS.index(t)
+
+
+def param_text(v: int) -> str:
+    return _PARAMS[v] if v < len(_PARAMS) else f"invalid_param_{v}"
+
+
+class VINTRPFormat(Format):
+    name = "VINTRP"
+    size = 4
+
+    def encode(self, info: OpInfo, inst: ParsedInst, ctx: Context) -> Encoded:
+        if inst.parse_error is not None:
+            raise inst.parse_error
+        if inst.modifiers:
+            raise AsmError("invalid operand for instruction", inst.modifiers[0].col)
+        specs, ops = info.operands, inst.operands
+        if len(ops) < len(specs):
+            raise AsmError("too few operands for instruction", inst.col)
+        if len(ops) > len(specs):
+            raise AsmError("invalid operand for instruction", ops[len(specs)].col)
+        vdst = vsrc = attr = chan = 0
+        for spec, op in zip(specs, ops, strict=True):
+            if spec.name == "vdst":
+                vdst = vgpr_operand(op, 1)
+            elif spec.kind == "attr":
+                attr, chan = parse_attr(op)
+            elif spec.kind == "interp_param":
+                vsrc = parse_param(op)
+            else:
+                vsrc = vgpr_operand(op, 1)
+        w = 0b110010 << 26 | vdst << 18 | info.opcode << 16 | attr << 10 | chan << 8 | vsrc
+        return Encoded(w.to_bytes(4, "little"))
+
+    def decode(self, data: bytes, pos: int, ctx: Context) -> Decoded | None:
+        w = u32(data, pos)
+        if w is None or w >> 26 != 0b110010:
+            return None
+        info = ctx.table.decode("VINTRP", w >> 16 & 3)
+        if info is None:
+            return None
+        vsrc, attr, chan, vdst = w & 0xFF, w >> 10 & 0x3F, w >> 8 & 3, w >> 18 & 0xFF
+        parts = []
+        for spec in info.operands:
+            if spec.name == "vdst":
+                parts.append(f"v{vdst}")
+            elif spec.kind == "attr":
+                parts.append(f"attr{attr}.{_CHANS[chan]}")
+            elif spec.kind == "interp_param":
+                parts.append(param_text(vsrc))
+            else:
+                parts.append(f"v{vsrc}")
+        fields = {"op": info.opcode, "vdst": vdst, "vsrc": vsrc, "attr": attr, "attr_chan": chan}
+        return Decoded(4, f"{info.printed_name} " + ", ".join(parts), info, fields)
+
+
+VINTRP = register(VINTRPFormat())

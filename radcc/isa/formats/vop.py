@@ -22,10 +22,13 @@ import re
 from radcc.isa import operands as O
 from radcc.isa.errors import AsmError, DecodeError
 from radcc.isa.formats import dpp as D
+from radcc.isa.formats import sdwa as W
+from radcc.isa.formats import valu_common as V
 from radcc.isa.formats.base import Context, Decoded, Encoded, Format, register, u32
 from radcc.isa.operands import Operand
 from radcc.isa.syntax import ParsedInst
 from radcc.isa.table import OperandSpec, OpInfo
+from radcc.target import GfxLevel
 
 _T16_RE = re.compile(r"^v(\d+)\.([lh])$")
 
@@ -151,8 +154,10 @@ def _imm_value(op: Operand, optype: str) -> int:
     return v & (lim - 1)
 
 
-def _src0_code(op: Operand, spec: OperandSpec, lits: _Lits, t16: bool) -> int:
-    """9-bit src0 code of a non-DPP source."""
+def _src0_code(op: Operand, spec: OperandSpec, lits: _Lits, t16: bool,
+               regs: O.RegCodes | None = None) -> int:
+    """9-bit (logical) src0 code of a non-DPP source; `regs` says which
+    special sources the generation has (GFX11's when None)."""
     if op.has_fp_mods or op.sext:
         raise AsmError("invalid operand for instruction", op.col)
     optype = spec.type or "b32"
@@ -164,15 +169,13 @@ def _src0_code(op: Operand, spec: OperandSpec, lits: _Lits, t16: bool) -> int:
         r = op.reg
         if t16 and r.file == "v":
             raise AsmError("invalid operand for instruction", op.col)
-        if r.file == "special" and r.index == O.LDS_DIRECT:
-            raise AsmError("lds_direct is not supported on this GPU", op.col)
-        if r.file == "special" and r.index in (O.VCCZ, O.EXECZ):
-            raise AsmError("execz and vccz are not supported on this GPU", op.col)
-        if r.file == "special" and r.index == O.POPS_EXITING_WAVE_ID:
-            raise AsmError("register not available on this GPU", op.col)
+        if r.file == "special":
+            _check_special(r.index, op.col, regs)
         cnt = _count(spec)
         if r.file == "special" and r.count == 1 and cnt == 2 and r.index not in (
                 O.VCC_LO, O.VCC_HI, O.EXEC_LO, O.EXEC_HI):
+            if r.index == O.M0 and regs is not None and regs.gfx != GfxLevel.GFX11:
+                raise AsmError("invalid operand for instruction", op.col)  # GFX10: not 64-bit
             return r.index
         enc = O.encode_src(op, optype, count=cnt)
         return enc.code
@@ -198,6 +201,20 @@ def _src0_code(op: Operand, spec: OperandSpec, lits: _Lits, t16: bool) -> int:
         return O.LITERAL
     lits.add(O.literal_for(op, optype), op.col)
     return O.LITERAL
+
+
+def _check_special(code: int, col: int, regs: O.RegCodes | None) -> None:
+    """Reject special sources the generation lacks, with llvm-mc's message."""
+    if regs is None or not regs.lds_direct:
+        if code == O.LDS_DIRECT:
+            raise AsmError("lds_direct is not supported on this GPU", col)
+    if regs is None:
+        if code in (O.VCCZ, O.EXECZ):
+            raise AsmError("execz and vccz are not supported on this GPU", col)
+        if code == O.POPS_EXITING_WAVE_ID:
+            raise AsmError("register not available on this GPU", col)
+    elif code in regs.bad_src:
+        raise AsmError(regs.bad_src[code], col)
 
 
 def _is_inv2pi(v: float, optype: str) -> bool:
@@ -280,6 +297,8 @@ class VopFormat(Format):
             raise inst.parse_error
         mn = inst.mnemonic
         want_dpp = mn.endswith("_dpp")
+        if mn.endswith("_sdwa") and "sdwa" in info.modifiers:
+            return self._encode_sdwa(info, inst, ctx)
         if mn.endswith("_e64") or mn.endswith("_sdwa"):
             raise AsmError("invalid instruction", inst.col)
         dppc, rest = D.parse_dpp(inst.modifiers)
@@ -335,7 +354,7 @@ class VopFormat(Format):
                 if info.extra.get("src0_vgpr_only") and not op.is_reg("v"):
                     raise AsmError("invalid operand for instruction", op.col)
                 if dppc is None:
-                    src0 = _src0_code(op, spec, lits, t16)
+                    src0 = _src0_code(op, spec, lits, t16, ctx.regs)
             elif n == "vsrc1":
                 if op.has_fp_mods or op.sext:
                     _check_dpp_mods(info, "vsrc1", op, dppc)
@@ -364,7 +383,10 @@ class VopFormat(Format):
             else:
                 src0 = D.DPP16_CODE
                 extra = dppc.word(v, D.SrcMods(*mods)).to_bytes(4, "little")
-        w = self._word(info, vdst, src0, vsrc1)
+        hw = ctx.regs.to_hw
+        if info.operand("sdst") is not None and info.enc == "VOP1":
+            vdst = hw[vdst]  # v_readfirstlane: an SGPR in the VDST field
+        w = self._word(info, vdst, hw[src0], vsrc1)
         data = w.to_bytes(4, "little") + extra
         if lits.value is not None:
             data += lits.value.to_bytes(4, "little")
@@ -386,6 +408,9 @@ class VopFormat(Format):
         info = ctx.table.decode(self.name, opc)
         if info is None:
             return None
+        if src0 == W.SDWA_CODE and ctx.gfx != GfxLevel.GFX11:
+            return self._decode_sdwa(info, data, pos, ctx, w)
+        src0 = ctx.regs.from_hw[src0]
         extra = info.extra
         t16 = bool(extra.get("t16")) if extra else False
         size = 4
@@ -432,7 +457,7 @@ class VopFormat(Format):
             elif n == "sdst":
                 if vdst > O.EXEC_HI:
                     return None
-                parts.append(O.reg_name(vdst, 1))
+                parts.append(O.reg_name(ctx.regs.from_hw[vdst], 1))
             elif n == "src0":
                 if t16 and src0 >= O.VGPR0:
                     t = t16_text(src0 - O.VGPR0)
@@ -458,6 +483,171 @@ class VopFormat(Format):
         if dppc is not None:
             text += " " + dppc.text()
         return Decoded(size, text, info, _raw_fields(data, pos, w, opc, vdst, src0, vsrc1, literal))
+
+
+    # SDWA (GFX10) -------------------------------------------------------------
+    def _encode_sdwa(self, info: OpInfo, inst: ParsedInst, ctx: Context) -> Encoded:
+        """VOP1/VOP2/VOPC with the SDWA dword (see `sdwa`): no literal, sources
+        may be VGPRs, SGPRs or inline constants, modifiers per ``sdwa_mods``."""
+        vopc = self.name == "VOPC"
+        two = info.operand("vsrc1") is not None
+        sd, rest = W.parse_sdwa(inst.modifiers, vopc=vopc, two_src=two)
+        outs = info.extra.get("sdwa_out", ())
+        assert isinstance(outs, (list, tuple))
+        clamp = omod = 0
+        for m in rest:
+            if m.name == "clamp" and "clamp" in outs and m.value is None and not clamp:
+                clamp = 1
+            elif m.name in ("mul", "div") and "omod" in outs and not omod:
+                omod = V.parse_omod(m)
+            else:
+                raise AsmError("invalid operand for instruction", m.col)
+        specs, ops = info.operands, inst.operands
+        if len(ops) < len(specs):
+            raise AsmError("too few operands for instruction", inst.col)
+        if len(ops) > len(specs):
+            raise AsmError("invalid operand for instruction", ops[len(specs)].col)
+        hw = ctx.regs.to_hw
+        smods = info.extra.get("sdwa_mods", {})
+        assert isinstance(smods, dict)
+        vdst = src0 = vsrc1 = 0
+        sdst = -1
+        word = 0
+        nsgpr: set[int] = set()
+        for spec, op in zip(specs, ops, strict=True):
+            n = spec.name
+            if spec.kind == "special" and not (vopc and n == "sdst"):
+                if not _special_ok(op, ctx) or op.has_fp_mods or op.sext:
+                    raise AsmError("invalid operand for instruction", op.col)
+            elif n == "sdst":
+                r = op.reg
+                if op.kind != "reg" or r is None or r.file == "v" or op.has_fp_mods or op.sext \
+                        or r.count != (2 if ctx.wave64 else 1):
+                    raise AsmError("invalid operand for instruction", op.col)
+                O.check_reg(r, op.col)
+                code = r.src_code()
+                if code != O.VCC_LO:
+                    if hw[code] > 0x7F:
+                        raise AsmError("invalid operand for instruction", op.col)
+                    sdst = hw[code]
+            elif n == "vdst":
+                if op.has_fp_mods or op.sext:
+                    raise AsmError("invalid operand for instruction", op.col)
+                vdst = _vgpr(op, spec, False)
+            elif n in ("src0", "vsrc1"):
+                if n == "src0" and info.extra.get("src0_vgpr_only") and not op.is_reg("v"):
+                    raise AsmError("source operand must be a VGPR", op.col)
+                kind = smods.get(n)
+                neg, abs_, sext = op.neg, op.abs, op.sext
+                if (neg or abs_) and kind != "fp" or sext and kind != "int":
+                    raise AsmError("invalid operand for instruction", op.col)
+                enc = O.encode_src(_strip(op), spec.type or "b32", allow_literal=False,
+                                   count=_count(spec))
+                if op.kind == "reg" and op.reg is not None and op.reg.file == "special":
+                    _check_special(enc.code, op.col, ctx.regs)
+                if enc.code < O.VGPR0:
+                    if enc.code <= O.EXEC_HI or enc.code == O.SCC:
+                        nsgpr.add(enc.code)
+                code = hw[enc.code]
+                sh = 16 if n == "src0" else 24
+                word |= (int(sext) << 3 | int(neg) << 4 | int(abs_) << 5) << sh
+                if code < O.VGPR0:
+                    word |= 1 << (sh + 7)
+                if n == "src0":
+                    word |= code & 0xFF
+                    src0 = W.SDWA_CODE
+                else:
+                    vsrc1 = code & 0xFF
+        if len(nsgpr) > 1:
+            raise AsmError("invalid operand (violates constant bus restrictions)", inst.col)
+        word |= sd.src0_sel << 16 | sd.src1_sel << 24
+        if vopc:
+            if sdst >= 0:
+                word |= (sdst | 0x80) << 8
+        else:
+            word |= sd.dst_sel << 8 | sd.dst_unused << 11 | clamp << 13 | omod << 14
+        w = self._word(info, vdst, W.SDWA_CODE if src0 == 0 else src0, vsrc1)
+        data = w.to_bytes(4, "little") + word.to_bytes(4, "little")
+        return Encoded(data)
+
+    def _decode_sdwa(self, info: OpInfo, data: bytes, pos: int, ctx: Context,
+                     w: int) -> Decoded | None:
+        if "sdwa" not in info.modifiers:
+            return None
+        dw = u32(data, pos + 4)
+        if dw is None:
+            return None
+        _, vdst, _, vsrc1 = self._fields(w)
+        vopc = self.name == "VOPC"
+        two = info.operand("vsrc1") is not None
+        frm = ctx.regs.from_hw
+        src0_sel, src1_sel = (dw >> 16) & 7, (dw >> 24) & 7
+        if not W.valid_sel(src0_sel) or two and not W.valid_sel(src1_sel):
+            return None
+        if not two and dw >> 24:
+            return None
+        smods = info.extra.get("sdwa_mods", {})
+        outs = info.extra.get("sdwa_out", ())
+        assert isinstance(smods, dict) and isinstance(outs, (list, tuple))
+        wave_vcc = "vcc" if ctx.wave64 else "vcc_lo"
+        parts: list[str] = []
+        for spec in info.operands:
+            n = spec.name
+            if vopc and n == "sdst":
+                if dw >> 15 & 1:
+                    code = frm[(dw >> 8) & 0x7F]
+                    if code > O.EXEC_HI:
+                        return None
+                    parts.append(O.reg_name(code & ~1 if ctx.wave64 else code,
+                                            2 if ctx.wave64 else 1))
+                else:
+                    parts.append(wave_vcc)
+            elif spec.kind == "special":
+                parts.append(wave_vcc)
+            elif n == "vdst":
+                parts.append(O.reg_name(O.VGPR0 + vdst, 1))
+            elif n in ("src0", "vsrc1"):
+                sh = 16 if n == "src0" else 24
+                f = dw & 0xFF if n == "src0" else vsrc1
+                code = frm[f] if dw >> (sh + 7) & 1 else O.VGPR0 + f
+                if code == O.LITERAL or code in (D.DPP16_CODE, D.DPP8_CODE, D.DPP8_FI_CODE,
+                                                 W.SDWA_CODE):
+                    return None
+                try:
+                    t = src_text(code, spec.type or "b32", 1, None)
+                except (DecodeError, ValueError):
+                    return None
+                sext, neg, abs_ = dw >> (sh + 3) & 1, dw >> (sh + 4) & 1, dw >> (sh + 5) & 1
+                if smods.get(n) == "int":
+                    if neg or abs_:
+                        return None
+                    t = f"sext({t})" if sext else t
+                else:
+                    if sext:
+                        return None
+                    t = V.mods_text(t, bool(neg), bool(abs_), code < O.VGPR0 and code > O.EXEC_HI)
+                parts.append(t)
+        text = str(info.extra.get("sdwa_name", info.name + "_sdwa")) + " " + ", ".join(parts)
+        if vopc:
+            if not W.valid_sel(src0_sel):
+                return None
+        else:
+            dst_sel, unused = (dw >> 8) & 7, (dw >> 11) & 3
+            clamp, omod = dw >> 13 & 1, dw >> 14 & 3
+            if not W.valid_sel(dst_sel) or unused > 2:
+                return None
+            if clamp and "clamp" not in outs or omod and "omod" not in outs:
+                return None
+            if clamp:
+                text += " clamp"
+            if omod:
+                text += " " + V.omod_text(omod)
+            text += f" {W.sel_text('dst_sel', dst_sel)} {W.sel_text('dst_unused', unused)}"
+        text += " " + W.sel_text("src0_sel", src0_sel)
+        if two:
+            text += " " + W.sel_text("src1_sel", src1_sel)
+        return Decoded(8, text, info, {"op": info.opcode, "vdst": vdst, "src0": W.SDWA_CODE,
+                                       "vsrc1": vsrc1, "sdwa": dw})
 
 
 def _raw_fields(data: bytes, pos: int, w: int, opc: int, vdst: int, src0: int, vsrc1: int,

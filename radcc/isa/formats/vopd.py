@@ -17,12 +17,13 @@ Table entries: X opcodes have encoding ``VOPD``, Y opcodes ``VOPDY``.
 from __future__ import annotations
 
 from radcc.isa.errors import AsmError
-from radcc.isa.formats.base import Context, Decoded, Encoded, Format, register, u32
+from radcc.isa.formats.base import FORMATS, Context, Decoded, Encoded, Format, register, u32
 from radcc.isa.formats.valu_common import BUS_ERROR, LITERAL_ERROR, SrcRules
 from radcc.isa.formats.vop3p import encode_source, src_print, valid_scalar_src, vgpr_operand
 from radcc.isa.operands import LDS_DIRECT, LITERAL, VCC_LO, VGPR0, Operand
 from radcc.isa.syntax import ParsedInst
 from radcc.isa.table import OpInfo
+from radcc.target import GfxLevel
 
 _IMPLICIT_VCC = -VCC_LO
 
@@ -133,6 +134,8 @@ class VOPDFormat(Format):
         return Encoded(data)
 
     def decode(self, data: bytes, pos: int, ctx: Context) -> Decoded | None:
+        if ctx.gfx != GfxLevel.GFX11:  # GFX10: the same prefix is VINTRP (no VOPD)
+            return FORMATS["VINTRP"].decode(data, pos, ctx)
         lo = u32(data, pos)
         hi = u32(data, pos + 4)
         if lo is None or hi is None or ctx.wave64:
