@@ -26,7 +26,15 @@ assembly (`radcc.passes.asm_text`) and assembled by radcc's own assembler
   prefetch must not run into other data); `code_size` excludes it;
 - `asm` is the canonical text (as llvm-mc prints it) with ``BBn:`` labels;
 - `EmitResult.sgprs/vgprs` are the registers the code touches (next free
-  register numbers, counting the long-jump pair), `uses_vcc` whether VCC is.
+  register numbers, counting the long-jump pair), `uses_vcc` whether VCC is;
+- on a target with Offset3fBug (GFX10.1; seeds/001 README-ISA "Offset3fBug"):
+  no branch is emitted with SIMM16 0x3f. Such a branch gets an ``s_nop 0``
+  right after it (its offset becomes 0x40), and the layout is recomputed until
+  no branch has 0x3f, as ACO's assembler (fix_branches_gfx10, "insert an s_nop
+  after the branch") and LLVM's asm backend (the branch relaxed to branch +
+  ``s_nop 0``) do. A forward offset only grows as nops are inserted, so each
+  branch is padded at most once per crossing of 0x3f and the iteration ends.
+  `EmitResult.offset3f_nops` counts the nops.
 
 `emit_code_object(program, result, args)` wraps the code in an AMDHSA code
 object v5 (descriptor from `radcc.passes.kernel_abi.kernel_fields`).
@@ -50,6 +58,7 @@ S_CODE_END = 0xBF9F0000
 CACHE_LINE_LOG2 = 7  # GFX11 instruction cache line: 128 bytes
 PREFETCH_FILL = 3 * (1 << CACHE_LINE_LOG2)
 _BRANCH_RANGE = (-(1 << 15), (1 << 15) - 1)
+OFFSET_3F = 0x3F  # the SIMM16 GFX10.1 branches must not have (Offset3fBug)
 _INVERSE = {"s_cbranch_scc0": "s_cbranch_scc1", "s_cbranch_scc1": "s_cbranch_scc0",
             "s_cbranch_vccz": "s_cbranch_vccnz", "s_cbranch_vccnz": "s_cbranch_vccz",
             "s_cbranch_execz": "s_cbranch_execnz", "s_cbranch_execnz": "s_cbranch_execz"}
@@ -65,6 +74,7 @@ class EmitResult:
     vgprs: int  # next free VGPR
     uses_vcc: bool
     long_jumps: int = 0
+    offset3f_nops: int = 0
     instruction_offsets: list[tuple[int, int, int]] = field(default_factory=list)  # (blk, i, off)
 
 
@@ -103,6 +113,8 @@ class _Emitter:
         self.long: set[int] = set()  # id() of branch instructions expanded
         self.pair_for: dict[int, int] = {}
         self.long_pending = False
+        self.offset3f = program.target.has_hazard("Offset3fBug")
+        self.pad3f: dict[int, int] = {}  # id() of a branch -> s_nop 0 lines after it
 
     def label(self, b: int) -> str:
         return f"BB{b}"
@@ -128,6 +140,7 @@ class _Emitter:
                 text = instruction_asm(ins, self.table, self.label)
                 br = ins if ins.fields.get("targets") and ins.format == "SOPP" else None
                 lines.append(_Line(text, blk.index, k, br))
+                lines += [_Line("s_nop 0")] * self.pad3f.get(id(ins), 0)
         return lines
 
     def long_jump(self, b: int, k: int, ins: Instruction,
@@ -180,6 +193,9 @@ class _Emitter:
                 if not _BRANCH_RANGE[0] <= d <= _BRANCH_RANGE[1]:
                     self.long.add(id(ln.branch))
                     grew = True
+                elif d == OFFSET_3F and self.offset3f:
+                    self.pad3f[id(ln.branch)] = self.pad3f.get(id(ln.branch), 0) + 1
+                    grew = True
             if grew:
                 continue
             if new_values != values:
@@ -216,7 +232,8 @@ class _Emitter:
         for n in self.pair_for.values():
             sgprs = max(sgprs, n + 2)
         return EmitResult(code, "\n".join(asm_lines) + "\n", block_offsets, size, sgprs,
-                          self.vgprs, self.uses_vcc, len(self.long), inst_offs)
+                          self.vgprs, self.uses_vcc, len(self.long),
+                          sum(self.pad3f.values()), inst_offs)
 
 
 def _signed32(v: int) -> int:

@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+import tempfile
 from functools import cache
+from pathlib import Path
 
 import pytest
 from waitcnt_util import assert_listing, listing
@@ -398,3 +400,84 @@ def test_running_twice_changes_nothing():
     run(p)
     assert listing(p) == once
     assert once.count("s_waitcnt_depctr") == 2 and SMOV in once and VSCNT0 in once
+
+
+# --- Offset3fBug (emit_program) --------------------------------------------------------------
+
+def _nops(n: int) -> str:
+    return "   s_nop simm16:0\n" * n
+
+
+def _branch_prog(cpu: str, blocks: list[tuple[str, str]]) -> Program:
+    return prog(*blocks, cpu=cpu)
+
+
+def _llvm_bytes(asm: str, mcpu: str) -> bytes:
+    """The .text llvm-mc-19 assembles from radcc's assembly text (labels resolved by
+    llvm-mc; for gfx1010 its own Offset3fBug relaxation would also apply)."""
+    if shutil.which("llvm-mc-19") is None or shutil.which("llvm-objcopy-19") is None:
+        pytest.skip("llvm-mc-19/llvm-objcopy-19 not installed")
+    with tempfile.TemporaryDirectory() as d:
+        obj, raw = Path(d) / "a.o", Path(d) / "a.bin"
+        subprocess.run(["llvm-mc-19", "-triple=amdgcn", f"-mcpu={mcpu}", "--filetype=obj",
+                        "-o", str(obj)], input=asm, text=True, check=True)
+        subprocess.run(["llvm-objcopy-19", "-O", "binary", "--only-section=.text", str(obj),
+                        str(raw)], check=True)
+        return raw.read_bytes()
+
+
+def _simm16(code: bytes, word: int) -> int:
+    return int.from_bytes(code[4 * word:4 * word + 2], "little")
+
+
+ONE_BRANCH = [
+    ("logical preds: / linear preds: / kind: top-level, branch,", "   s_cbranch_scc0 BB2\n"),
+    ("logical preds: BB0, / linear preds: BB0, / kind: uniform,", _nops(63)),
+    ("logical preds: BB0, BB1, / linear preds: BB0, BB1, / kind: top-level, merge,", END),
+]
+
+
+def test_branch_with_offset_3f_gets_a_nop_after_it_on_gfx1010():
+    from radcc.passes.emit_program import emit_program
+
+    r = emit_program(_branch_prog("gfx1010", ONE_BRANCH))
+    code = r.code[:r.code_size]
+    # 63 nops between the branch and its target: SIMM16 would be 0x3f; with one
+    # s_nop 0 (0xbf800000) right after the branch it is 0x40
+    assert r.offset3f_nops == 1
+    assert _simm16(code, 0) == 0x40
+    assert code[4:8] == (0xBF800000).to_bytes(4, "little")
+    assert r.asm.split("\n")[1:3] == ["\ts_cbranch_scc0 BB2", "\ts_nop 0"]
+    assert r.code_size == 4 * (1 + 1 + 63 + 1)
+    assert _llvm_bytes(r.asm, "gfx1010") == code
+
+
+@pytest.mark.parametrize("cpu", ["gfx1030", "gfx1100"])
+def test_offset_3f_is_left_alone_without_the_bug(cpu):
+    from radcc.passes.emit_program import emit_program
+
+    r = emit_program(_branch_prog(cpu, ONE_BRANCH))
+    assert r.offset3f_nops == 0 and _simm16(r.code, 0) == 0x3F
+    assert _llvm_bytes(r.asm, cpu) == r.code[:r.code_size]
+
+
+def test_offset_3f_padding_iterates_to_a_fixed_point():
+    """A (word 0) jumps to word 63 (SIMM16 62), B (word 1) to word 65 (SIMM16 63):
+    the nop after B moves A's target, making A's SIMM16 63 in turn; both end at
+    0x40 with a nop after each."""
+    from radcc.passes.emit_program import emit_program
+
+    blocks = [
+        ("logical preds: / linear preds: / kind: top-level, branch,", "   s_cbranch_scc0 BB2\n"),
+        ("logical preds: BB0, / linear preds: BB0, / kind: uniform, branch,",
+         "   s_cbranch_scc1 BB3\n" + _nops(61)),
+        ("logical preds: BB0, BB1, / linear preds: BB0, BB1, / kind: uniform,", _nops(2)),
+        ("logical preds: BB1, BB2, / linear preds: BB1, BB2, / kind: top-level, merge,", END),
+    ]
+    r = emit_program(_branch_prog("gfx1010", blocks))
+    code = r.code[:r.code_size]
+    assert r.offset3f_nops == 2
+    words = [int.from_bytes(code[i:i + 4], "little") for i in range(0, len(code), 4)]
+    assert _simm16(code, 0) == 0x40 and words[1] == 0xBF800000
+    assert _simm16(code, 2) == 0x40 and words[3] == 0xBF800000
+    assert _llvm_bytes(r.asm, "gfx1010") == code
