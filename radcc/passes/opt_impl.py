@@ -26,7 +26,9 @@ contraction of ``a * b + c`` unless the result is ``precise``).
   that takes neg/abs modifiers (the table's ``src_mods``) reads ``x`` with
   ``neg`` / ``abs`` / both (VOP1/VOP2 become VOP3);
 - clamp: ``v_min_f32(v_max_f32(x, 0), 1.0)`` is ``v_max_f32(x, 0) clamp``
-  (exact: the max is never NaN and never below 0);
+  (exact: the max is never NaN and never below 0); other constants ``lo < hi``:
+  ``v_min_f32(v_max_f32(x, lo), hi)`` is ``v_med3_f32(x, lo, hi)`` (ACO's
+  combine_clamp; exact by the ISA's NaN rules for this order only);
 - ``v_add_f32(v_mul_f32(a, b), c)`` (``v_sub``/``v_subrev`` with negation,
   f32 and f64) becomes ``v_fma_f32(a, b, c)`` when the product has no other
   use, neither is precise and the product has no clamp/omod -- only when
@@ -63,6 +65,7 @@ definitions deep).
 
 from __future__ import annotations
 
+import struct
 from collections import Counter
 from collections.abc import Callable
 
@@ -378,7 +381,7 @@ class _Opt:
         return instr
 
     def rules(self) -> list[Callable[[Instruction], Instruction | None]]:
-        return [self.rule_clamp, self.rule_fma, self.rule_int3, self.rule_mul24,
+        return [self.rule_clamp, self.rule_med3, self.rule_fma, self.rule_int3, self.rule_mul24,
                 self.rule_and_exec, self.rule_andn2_exec, self.rule_cmp_of_cndmask,
                 self.rule_cndmask_not]
 
@@ -410,6 +413,40 @@ class _Opt:
             mx.fields["clamp"] = True
             self.replace_uses(instr, Operand(mx.definitions[0].temp))
             return None
+        return None
+
+    def rule_med3(self, instr: Instruction) -> Instruction | None:
+        """``v_min_f32(v_max_f32(x, lo), hi)``, constants ``lo < hi`` -> ``v_med3_f32``.
+
+        Exact by the ISA pseudocode (RDNA3 guide, V_MED3_F32/V_MIN_F32/V_MAX_F32): for
+        a quiet NaN x both give lo, for a signaling NaN both give hi (max quiets it,
+        med3 is min3 on a NaN), otherwise the median of x, lo, hi; ordered
+        ``lo < hi`` (no NaN, not equal) so -0/+0 ties cannot arise between them."""
+        if instr.opcode != "v_min_f32" or _has_mods(instr) or _is_dpp(instr):
+            return None
+        for i in range(2):
+            hi = self.const_of(instr.operands[1 - i])
+            mx = self.def_of(instr.operands[i])
+            if hi is None or hi[1] != 4 or mx is None or mx.opcode != "v_max_f32" or \
+                    not self.single_use(instr.operands[i]) or _has_mods(mx) or _is_dpp(mx):
+                continue
+            for j in range(2):
+                lo = self.const_of(mx.operands[1 - j])
+                if lo is None or lo[1] != 4 or not _f32_less(lo[0], hi[0]):
+                    continue
+                x = mx.operands[j]
+                if x.phys is not None or not self.available(x):
+                    continue
+                for ops in ([x, Operand.c32(lo[0]), Operand.c32(hi[0])],
+                            [x, mx.operands[1 - j], instr.operands[1 - i]],
+                            [x, Operand.c32(lo[0]), instr.operands[1 - i]],
+                            [x, mx.operands[1 - j], Operand.c32(hi[0])]):
+                    if not all(self.available(o) and o.phys is None for o in ops):
+                        continue
+                    probe = Instruction("v_med3_f32", "VOP3", ops, [])
+                    if self.legal(probe, ops, "VOP3"):
+                        return self.new_instr("v_med3_f32", "VOP3", ops, instr.definitions,
+                                              instr)
         return None
 
     def rule_fma(self, instr: Instruction) -> Instruction | None:
@@ -719,6 +756,12 @@ def _float_input(opcode: str) -> bool:
     """Do the sources take float values (so neg/abs are sign-bit operations)?"""
     return opcode.endswith(("_f32", "_f64")) and not opcode.startswith(
         ("v_ldexp", "v_cmp_class", "v_cmpx_class", "v_trig_preop")) or opcode == "v_cndmask_b32"
+
+
+def _f32_less(a: int, b: int) -> bool:
+    """a < b as f32 bit patterns (False when either is NaN)."""
+    fa, fb = (struct.unpack("<f", struct.pack("<I", v & 0xFFFFFFFF))[0] for v in (a, b))
+    return fa < fb
 
 
 def _is_exec(o: Operand) -> bool:

@@ -182,8 +182,7 @@ def test_min_of_max_zero_is_clamp():
    p_unit_test %6, %8
 """.replace("1.0", "0x3f800000"), """
         v1: %a = v_max_f32_e64 0, %x clamp
-        >> v1: %b = v_max_f32 0, %y
-        >> v1: %c = v_min_f32 0.5, %b
+        >> v1: %c = v_med3_f32 %y, 0, 0.5
         >> p_unit_test %a, %c
         """.replace("0.5", "0x3f000000"))
 

@@ -1,0 +1,58 @@
+"""optimizer: ``v_min_f32(v_max_f32(x, lo), hi)`` with constants lo < hi is
+``v_med3_f32(x, lo, hi)`` (ACO's combine_clamp). Expected shape from the ISA's
+meaning (RDNA3 guide, V_MED3_F32: the median, min3 when an input is NaN); the
+program run before and after in the IR interpreter on random bit patterns
+(NaNs of both kinds, infinities, zeros of both signs included)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from test_optimizer import check  # noqa: E402
+
+
+def test_min_of_max_with_constants_is_med3():
+    check("""   v1: %5 = v_max_f32 0xbf800000, %1
+   v1: %6 = v_min_f32 0x3f800000, %5
+   v1: %7 = v_max_f32 0x40800000, %2
+   v1: %8 = v_min_f32 0x40a00000, %7
+   p_unit_test %6, %8
+""", """
+        v1: %a = v_med3_f32 %x, 0xbf800000, 0x3f800000
+        >> v1: %b = v_med3_f32 %y, 0x40800000, 0x40a00000
+        >> p_unit_test %a, %b
+        """)
+
+
+def test_two_literals_do_not_fit_one_med3():
+    """One literal per VOP3 (GFX11): with two different literal bounds nothing changes."""
+    check("""   v1: %6 = v_max_f32 0xc0200000, %1
+   v1: %7 = v_min_f32 0x40500000, %6
+   p_unit_test %7
+""", """
+        v1: %a = v_max_f32 0xc0200000, %x
+        >> v1: %b = v_min_f32 0x40500000, %a
+        >> p_unit_test %b
+        """)
+
+
+def test_no_med3_when_bounds_are_not_ordered_or_max_is_read_again():
+    """lo >= hi, max(min(..)) (differs for NaN), and a max read elsewhere stay."""
+    check("""   v1: %5 = v_max_f32 0x3f800000, %1
+   v1: %6 = v_min_f32 0xbf800000, %5
+   v1: %7 = v_min_f32 0x3f800000, %2
+   v1: %8 = v_max_f32 0xbf800000, %7
+   v1: %9 = v_max_f32 0xbf800000, %1
+   v1: %10 = v_min_f32 0x3f800000, %9
+   p_unit_test %6, %8, %9, %10
+""", """
+        v1: %a = v_max_f32 0x3f800000, %x
+        >> v1: %b = v_min_f32 0xbf800000, %a
+        >> v1: %c = v_min_f32 0x3f800000, %y
+        >> v1: %d = v_max_f32 0xbf800000, %c
+        >> v1: %e = v_max_f32 0xbf800000, %x
+        >> v1: %f = v_min_f32 0x3f800000, %e
+        >> p_unit_test %b, %d, %e, %f
+        """)
