@@ -17,7 +17,8 @@ a loop overwrites it), p_phi / p_linear_phi, the pseudo instructions
 p_startpgm, p_parallelcopy, p_create_vector, p_split_vector,
 p_extract_vector, p_as_uniform, p_wqm, p_start/end_linear_vgpr,
 p_logical_start/end, p_branch, p_cbranch_z/nz, p_barrier, p_unit_test
-(recorded in `WaveResult.unit_tests`); SALU (SOP1/SOP2/SOPC, s_movk,
+(recorded in `WaveResult.unit_tests`), p_discard_if / p_demote_to_helper
+and p_exit_early_if(_not) (see "Discards" below); SALU (SOP1/SOP2/SOPC, s_movk,
 s_cmpk, s_addk/mulk, saveexec), VALU (VOP1/2/C/3/3SD/3P through
 `execute_valu`, plus readlane/readfirstlane/writelane), GLOBAL loads and
 stores (b8 to b128, sign/zero-extending sub-dword loads), SMEM s_load_bN,
@@ -65,6 +66,18 @@ from the linear predecessor the wave came from takes that operand whole
 (uniform control flow); a ``p_linear_phi`` takes the operand of the linear
 predecessor the wave came from.
 
+## Discards (compute: docs/ir.md "Discards")
+
+``p_discard_if %c`` (``p_demote_to_helper`` means the same: a compute
+program has no whole-quad mode, so a helper lane could do nothing
+observable) kills the active lanes whose bit of %c is set (every active
+lane for the constant -1 or ``exec``) for the rest of the program: with
+implicit exec they wait nowhere any more, so no merge or loop exit brings
+them back, and the wave ends at once when no lane is left anywhere. With
+explicit exec the instruction is lower_to_hw's: EXEC loses the lanes and
+the wave ends if EXEC is then empty. ``p_exit_early_if`` /
+``p_exit_early_if_not`` end the wave when their SCC operand is set / clear.
+
 Uniform values are computed once per wave (SALU ignores EXEC), divergent
 ones per lane under EXEC, so a program that keeps uniform values uniform
 means the same here as per-lane sequential execution would.
@@ -91,6 +104,7 @@ __all__ = ["FlatMemory", "InterpError", "KernelResult", "WaveResult", "WaveState
 
 U64 = np.uint64
 _BRANCHES = frozenset({"p_branch", "p_cbranch_z", "p_cbranch_nz"})
+_DISCARDS = frozenset({"p_discard_if", "p_demote_to_helper"})
 _LOOP_JUMPS = BlockKind.BREAK | BlockKind.CONTINUE | BlockKind.CONTINUE_OR_BREAK
 _HW_BRANCH = {"s_branch": None, "s_cbranch_scc0": ("scc", False), "s_cbranch_scc1": ("scc", True),
               "s_cbranch_vccz": ("vcc", False), "s_cbranch_vccnz": ("vcc", True),
@@ -369,6 +383,12 @@ class _Walker:
                     if not logical_end and self._has_logical_code(blk):
                         self._record_logical(blk.index)
                     return True, None
+                elif op in _DISCARDS:
+                    if self._discard(ins):
+                        return True, None
+                elif op in ("p_exit_early_if", "p_exit_early_if_not"):
+                    if bool(read_scalar(st, ins.operands[0]) & 1) == (op == "p_exit_early_if"):
+                        return True, None
                 elif ins.is_pseudo:
                     self._pseudo(ins)
                 else:
@@ -378,6 +398,36 @@ class _Walker:
         if not logical_end and self._has_logical_code(blk):
             self._record_logical(blk.index)
         return False, branch
+
+    def _discard(self, ins: Instruction) -> bool:
+        """p_discard_if / p_demote_to_helper: the active lanes whose bit of
+        the condition is set (all for -1 or exec) are gone for the rest of
+        the program. Returns whether the wave ends (implicit exec: no lane
+        is left anywhere; explicit exec: as lower_to_hw lowers it, EXEC is
+        empty afterwards)."""
+        st = self.st
+        if len(ins.operands) != 1:
+            raise InterpError("a discard takes one operand")
+        o = ins.operands[0]
+        if o.const is not None:
+            full = (1 << st.wave) - 1
+            if o.const == 0:
+                bits = 0
+            elif o.const == full or o.const == 0xFFFFFFFF and o.const_bytes == 4:
+                bits = full
+            else:
+                raise InterpError("a constant discard condition must be 0 or -1")
+        elif o.temp is None and o.phys is not None and o.phys.reg == EXEC:
+            bits = st.exec
+        else:
+            bits = read_scalar(st, o, st.wave)
+        kill = st.active & st.bools(bits)
+        if st.explicit_exec:
+            st.set_exec(st.exec & ~st.mask_of(kill))
+            return st.exec == 0
+        self.pending[kill] = -1
+        st.set_active(st.active & ~kill)
+        return not bool((self.pending >= 0).any())
 
     def _has_logical_code(self, blk: Block) -> bool:
         return bool(blk.logical_preds) or blk.index == 0

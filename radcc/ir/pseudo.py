@@ -43,6 +43,11 @@ _ENTRIES = [
                is_branch=True),
     PseudoInfo("p_discard_if", "discard the lanes where op0 is set", "*", "*"),
     PseudoInfo("p_exit_early_if", "end the wave early if op0 (scc) is set", 0, "*"),
+    PseudoInfo("p_exit_early_if_not", "end the wave early if op0 (scc) is clear: "
+               "insert_exec_mask's exit after a discard left no lane", 0, 1),
+    PseudoInfo("p_demote_to_helper", "demote the lanes where op0 is set (constant -1: all) "
+               "to helper lanes; without whole-quad mode (compute) the same as "
+               "p_discard_if", 0, 1),
     PseudoInfo("p_spill", "spill op0 to slot op1 (constant)", 0, 2),
     PseudoInfo("p_reload", "reload slot op0 (constant)", 1, 1),
     PseudoInfo("p_start_linear_vgpr", "creates a linear VGPR from the operands", 1, "*"),

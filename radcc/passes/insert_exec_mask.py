@@ -55,10 +55,36 @@ generation (``s_and_not1_b32`` on GFX11, ``s_andn2_b32`` on GFX10). Branch
 targets follow ACO: a conditional branch's ``targets`` are
 ``[linear_succs[1], linear_succs[0]]`` (taken, fall-through).
 
+Discards (docs/ir.md "Discards"; ACO's p_discard_if handling, written
+from its rule): ``p_discard_if %c`` ends, for the rest of the program, the
+active lanes whose bit of %c is set; ``p_demote_to_helper`` is the same in
+a compute program (ACO turns a demote into a discard on the exact masks,
+and without whole-quad mode every mask is exact: a helper lane could do
+nothing observable). At the instruction:
+
+- ``%d = s_and %c, exec`` (only active lanes leave the outer masks; not
+  needed when EXEC is the only mask), ``exec = s_andn2 exec, %d``; the
+  constant -1 or ``exec`` is every active lane: ``%d, scc, exec =
+  s_and_saveexec 0, exec``; the constant 0 discards nothing (removed);
+- every mask saved on the stack loses %d, innermost first, the program's
+  mask (the lanes still alive anywhere) last; ``p_exit_early_if_not`` on
+  that last SCC ends the wave when no lane is left (lower_to_hw: an
+  ``s_cbranch_scc0`` to an ``s_endpgm`` block);
+- a loop containing a discard (at any depth) gives every mask below its
+  active lanes a ``p_linear_phi`` at the header, completed at the loop exit
+  from the back edges, so the discarded lanes stay out of the restore mask
+  and the outer masks after the loop.
+
+The input must keep a loop whose lanes a discard may empty from running
+forever with EXEC empty (its divergent breaks would be skipped): ACO's
+isel ends such a loop with a continue-or-break block (break when no lane
+is left), and avoids uniform continues there (`tests/passes/cf_gen.py`
+does both). Other stages than compute are rejected when they discard (a
+fragment shader needs whole-quad mode and a null export before the end).
+
 Not done yet: whole quad mode (fragment shaders; compute needs none),
-``p_discard_if``/``p_demote_to_helper`` and exec-dependent pseudos (raise
-ValueError), loops with discards (outer masks are not phi'd at the header),
-and the known-full-subgroup start mask (ACO uses constant -1 then).
+exec-dependent pseudos, and the known-full-subgroup start mask (ACO uses
+constant -1 then).
 """
 
 from __future__ import annotations
@@ -69,12 +95,20 @@ from radcc.ir.builder import Builder
 from radcc.ir.printer import instruction_text
 from radcc.ir.program import Block, BlockKind, Definition, Instruction, Operand, Program
 from radcc.ir.regclass import SCC, PhysReg, Temp
-from radcc.passes.lane_mask import exec_def, exec_op, lm_const, lm_opcode, scc_def
+from radcc.passes.lane_mask import (
+    const_lanes,
+    exec_def,
+    exec_op,
+    is_exec,
+    lm_const,
+    lm_opcode,
+    scc_def,
+)
 
 __all__ = ["insert_exec_mask"]
 
 _BRANCHES = frozenset({"p_branch", "p_cbranch_z", "p_cbranch_nz"})
-_UNSUPPORTED = frozenset({"p_discard_if", "p_demote_to_helper"})
+_DISCARDS = frozenset({"p_discard_if", "p_demote_to_helper"})
 
 
 @dataclass
@@ -93,7 +127,9 @@ class _Loop:
     divergent_break: bool
     divergent_continue: bool
     outer_loop: bool  # the loop flag of the mask the loop's active lanes replace
+    has_discard: bool = False  # a discard/demote somewhere inside (nested loops too)
     phi: Instruction | None = None  # the header phi of the active lanes
+    outer_phis: list[Instruction] | None = None  # header phis of the masks below it
 
 
 class _ExecMask:
@@ -156,6 +192,21 @@ class _ExecMask:
                 raise self.error(block, "loop header not preceded by its preheader")
             loop = self.loops[-1]
             stack = [_Mask(m.op, m.loop) for m in self.stacks[idx - 1]]
+            if loop.has_discard:
+                # a discard inside rewrites every mask below the loop's active
+                # lanes: each gets a phi of its value at the loop's back edges
+                loop.outer_phis = []
+                for k in range(loop.num_masks - 1):
+                    first = stack[k].op
+                    if first is None:
+                        raise self.error(block, "an exec mask below the loop's is not saved")
+                    t = self.p.allocate_temp(self.p.lane_mask)
+                    phi = Instruction("p_linear_phi", "PSEUDO", [Operand(first)] * len(preds),
+                                      [Definition(t)])
+                    block.instructions.insert(at, phi)
+                    at += 1
+                    loop.outer_phis.append(phi)
+                    stack[k] = _Mask(t, stack[k].loop)
             if loop.divergent_continue:
                 first = stack[-1].op
                 assert first is not None  # materialized by the preheader
@@ -175,6 +226,9 @@ class _ExecMask:
                 raise self.error(block, "loop exit without a loop")
             loop = self.loops.pop()
             hpreds = loop.header.linear_preds
+            for k, phi in enumerate(loop.outer_phis or []):
+                phi.operands = [phi.operands[0]] + [Operand(self.materialize(q, k))
+                                                    for q in hpreds[1:]]
             if loop.phi is not None:
                 loop.phi.operands = [loop.phi.operands[0]] + [
                     Operand(self.materialize(q, loop.num_masks - 1)) for q in hpreds[1:]]
@@ -343,11 +397,13 @@ class _ExecMask:
             raise self.error(block, "loop preheader not followed by a loop header")
         header = p.blocks[idx + 1]
         depth = header.loop_nest_depth
-        div_break = div_cont = False
+        div_break = div_cont = has_discard = False
         i = idx + 1
         while i < len(p.blocks) and p.blocks[i].loop_nest_depth >= depth:
             lb = p.blocks[i]
             i += 1
+            if not has_discard:
+                has_discard = any(ins.opcode in _DISCARDS for ins in lb.instructions)
             if lb.loop_nest_depth != depth or lb.kind & BlockKind.UNIFORM:
                 continue
             if lb.kind & BlockKind.BREAK:
@@ -360,15 +416,86 @@ class _ExecMask:
             restore = self.materialize(idx, len(stack) - 1)
             if div_break:
                 stack.append(_Mask(restore))
-        self.loops.append(_Loop(header, len(stack), div_break, div_cont, outer_loop))
+        self.loops.append(_Loop(header, len(stack), div_break, div_cont, outer_loop,
+                                has_discard))
+
+    # -- driver ------------------------------------------------------------------
+    # -- discards (inside a block) -----------------------------------------------
+    def discards(self, block: Block) -> None:
+        """Rewrite the block's p_discard_if / p_demote_to_helper (see the
+        module docstring, "Discards")."""
+        if not any(ins.opcode in _DISCARDS for ins in block.instructions):
+            return
+        i = 0
+        while i < len(block.instructions):
+            instr = block.instructions[i]
+            if instr.opcode not in _DISCARDS:
+                i += 1
+                continue
+            if self.p.stage != "compute":
+                raise self.error(block, f"{instr.opcode} in a {self.p.stage} program: only "
+                                 "compute is supported (a fragment shader's discard needs "
+                                 "whole-quad mode and a null export)", instr)
+            del block.instructions[i]
+            b = Builder(self.p, block, i)
+            self.discard(block, b, instr)
+            i = b.index if b.index is not None else len(block.instructions)
+            block.kind |= BlockKind.USES_DISCARD
+
+    def discard(self, block: Block, b: Builder, instr: Instruction) -> None:
+        p = self.p
+        if len(instr.operands) != 1 or instr.definitions:
+            raise self.error(block, f"{instr.opcode} takes one operand (a lane mask, "
+                             "exec or the constant -1) and no definition", instr)
+        op = instr.operands[0]
+        lanes = const_lanes(p, op)
+        if op.const is not None and lanes is None:
+            raise self.error(block, "a constant discard condition must be 0 or -1", instr)
+        if lanes == 0:
+            return  # discards no lane
+        stack = self.stacks[block.index]
+        if lanes == -1 or is_exec(op):
+            # every active lane: cond := EXEC, EXEC := 0 (SCC := 0)
+            cond = p.allocate_temp(p.lane_mask)
+            scc = scc_def(p)
+            b.inst(lm_opcode(p, "and_saveexec"), [Definition(cond), scc, exec_def(p)],
+                   [lm_const(p, 0), exec_op(p)])
+            assert scc.temp is not None
+            exit_cond = scc.temp
+        elif op.temp is not None and op.rc == p.lane_mask and op.phys is None:
+            cond = op.temp
+            if len(stack) > 1:
+                # only active lanes are discarded: the others' bits of the
+                # condition must not leave the outer masks
+                cond = p.allocate_temp(p.lane_mask)
+                self.sop2(b, "and", Definition(cond), op.temp, exec_op(p))
+            exit_cond = self.sop2(b, "andn2", exec_def(p), exec_op(p), cond)
+        else:
+            raise self.error(block, f"{instr.opcode} needs a lane-mask temp, exec or -1",
+                             instr)
+        # the lanes leave every mask on the stack, innermost first; the
+        # last one is the program's (all lanes still alive): none left ends
+        # the wave
+        done: dict[int, Temp] = {}
+        for k in range(len(stack) - 2, -1, -1):
+            m = stack[k]
+            if m.op is None:
+                raise self.error(block, "an exec mask below the top is not saved", instr)
+            if k > 0 and m.op.id in done:
+                m.op = done[m.op.id]
+                continue
+            t = p.allocate_temp(p.lane_mask)
+            exit_cond = self.sop2(b, "andn2", Definition(t), m.op, cond)
+            done[m.op.id] = t
+            m.op = t
+        stack[-1].op = None  # the top mask is EXEC's value now
+        b.pseudo("p_exit_early_if_not", (), [Operand(exit_cond, phys=PhysReg.of(SCC))])
 
     # -- driver ------------------------------------------------------------------
     def run(self) -> None:
         for block in self.p.blocks:
-            for instr in block.instructions:
-                if instr.opcode in _UNSUPPORTED:
-                    raise self.error(block, "not supported yet", instr)
             self.coupling(block)
+            self.discards(block)
             self.branch_code(block)
 
 

@@ -33,7 +33,8 @@ naming the instruction):
   more), then ``s_barrier`` unless ``scope`` is ``subgroup``/``invocation``
   (a workgroup of one wave needs no barrier only when ``wg_one_wave`` is set);
 - ``p_exit_early_if`` (operand: scc): ``s_cbranch_scc1`` to an exit block
-  appended at the end of the program (``s_endpgm``); ``p_discard_if``:
+  appended at the end of the program (``s_endpgm``), ``p_exit_early_if_not``
+  (insert_exec_mask's discards) ``s_cbranch_scc0`` to it; ``p_discard_if``:
   ``exec &= ~cond`` then, if no lane is left, the same early exit;
 - ``p_reduce``, ``p_inclusive_scan``, ``p_exclusive_scan``, ``p_bpermute``:
   `radcc.passes.lower_reductions.lower_reduction` (DPP sequences);
@@ -150,7 +151,7 @@ class _Lowering:
         scratch = instr.fields.get("scratch_sgpr")
         return sequentialize(self.copy_units(instr),
                              scratch_sgpr=scratch if isinstance(scratch, int) else None,
-                             scc_live=scc_live,
+                             scc_live=scc_live or bool(instr.fields.get("tmp_in_scc")),
                              what=instruction_text(self.p, instr), wave64=self.wave64)
 
     # -- control flow ---------------------------------------------------------
@@ -224,9 +225,10 @@ class _Lowering:
     def lower_exit_if(self, block: Block, instr: Instruction) -> list[Instruction]:
         cond = instr.operands[0] if instr.operands else None
         if cond is None or cond.phys is None or cond.phys.reg != SCC:
-            raise self.error(instr, "p_exit_early_if needs its condition in scc")
+            raise self.error(instr, f"{instr.opcode} needs its condition in scc")
         target = self.get_exit_block(block)
-        return [_hw("s_cbranch_scc1", "SOPP", [], [Operand.fixed(PhysReg.of(SCC), s1)],
+        name = "s_cbranch_scc0" if instr.opcode == "p_exit_early_if_not" else "s_cbranch_scc1"
+        return [_hw(name, "SOPP", [], [Operand.fixed(PhysReg.of(SCC), s1)],
                     targets=[target])]
 
     def lower_discard_if(self, block: Block, instr: Instruction) -> list[Instruction]:
@@ -305,7 +307,7 @@ class _Lowering:
             return self.lower_branch(block, instr, nxt, reached)
         if op == "p_barrier":
             return self.lower_barrier(instr)
-        if op == "p_exit_early_if":
+        if op in ("p_exit_early_if", "p_exit_early_if_not"):
             return self.lower_exit_if(block, instr)
         if op == "p_discard_if":
             return self.lower_discard_if(block, instr)

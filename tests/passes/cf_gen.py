@@ -16,7 +16,13 @@ Statements (tuples):
 - ``("uloop", n, body)``: a loop with an SGPR counter (``p_linear_phi``)
   and a uniform break once the counter exceeds the constant n: its only
   divergent jumps are the body's;
-- ``("break",)`` / ``("continue",)``: last statement of an if side in a loop.
+- ``("break",)`` / ``("continue",)``: last statement of an if side in a loop;
+- ``("discard", b)`` / ``("demote", b)``: ``p_discard_if`` /
+  ``p_demote_to_helper`` on boolean b (``"all"``: the constant -1), docs/ir.md
+  "Discards": the lanes whose bit is set end;
+- ``("store",)``: the kernel stores its hash to ``out[gid]`` now (`build`: a
+  ``p_unit_test`` marker, `STORE_MARK`); every program ends with one, so a
+  lane that is discarded leaves the hash of its last store (0 if none).
 
 Variables: VGPRs ``v0..`` (initialised from the inputs), booleans ``b0..``,
 SGPR inputs ``s0..``. `build(tree, nv, nb, ns, wave)` returns the program;
@@ -33,6 +39,7 @@ from radcc.ir.program import Block, BlockKind, Instruction, Operand, Program
 from radcc.ir.regclass import PhysReg, Temp, s1, s2, v1
 from radcc.target import get_target
 
+STORE_MARK = 0x5701E
 _VOPS = {"add": "v_add_nc_u32", "sub": "v_sub_nc_u32", "xor": "v_xor_b32", "and": "v_and_b32",
          "or": "v_or_b32", "mul": "v_mul_lo_u32"}
 K = BlockKind
@@ -62,6 +69,7 @@ class Gen:
         self.has_divergent_branch = False
         self.nv, self.nb, self.ns = nv, nb, ns
         self.pe_break = self.pe_continue = False  # EXEC potentially empty
+        self.pe_discard = False  # ... after a discard in divergent control flow
         self.counter = 0
         # SGPR loop counters: (header, preheader, phi, initial value, next value)
         self.linear_phis: list[tuple[Block, Block, Instruction, Temp, Temp]] = []
@@ -191,9 +199,23 @@ class Gen:
             env = self.loop(s, env)
         elif op in ("break", "continue"):
             self.jump(op == "break", env)
+        elif op in ("discard", "demote"):
+            cond = Operand.c32(-1) if s[1] == "all" else Operand(env[s[1]])
+            b.pseudo("p_discard_if" if op == "discard" else "p_demote_to_helper", (), [cond])
+            self.pe_discard |= self.divergent_if or bool(self.loops)
+        elif op == "store":
+            self.store(env)
         else:
             raise ValueError(s)
         return env
+
+    def store(self, env: dict) -> None:
+        b = self.bld(self.cur)
+        if self.abi_lanes:
+            off = b.vop2("v_lshlrev_b32", v1, Operand.c32(2), self.gid).temp
+            b.inst("global_store_b32", [], [off, env["h"], self.out])
+        else:
+            b.pseudo("p_unit_test", (), [Operand.c32(STORE_MARK)])
 
     def var_names(self) -> list[str]:
         return [f"v{i}" for i in range(self.nv)] + [f"b{i}" for i in range(self.nb)] + \
@@ -293,6 +315,8 @@ class Gen:
         self.branch(else_lin)
         self.edge(else_lin, endif, logical=False)
         self.divergent_if = old_div
+        if not old_div and not self.loops:
+            self.pe_discard = False  # EXEC: the program's mask again, not empty
         self.pe_break |= pe_then[0]
         self.pe_continue |= pe_then[1]
         self.update_exec_info()
@@ -356,6 +380,11 @@ class Gen:
         and a uniform guard break once it exceeds the constant n."""
         kind, limit, body = s
         uniform = kind == "uloop"
+        # a discard may empty the loop's lanes (before or inside it): the
+        # latch breaks when none is left (ACO's end_loop, continue-or-break),
+        # else the divergent breaks, skipped with EXEC, would never run
+        discard_latch = not uniform and (self.pe_discard or "'discard'" in repr(body)
+                                         or "'demote'" in repr(body))
         env = dict(env)
         if not uniform:
             cname = f"c{self.counter}"
@@ -404,7 +433,20 @@ class Gen:
             henv["__guard"] = g
             body_env = self.stmt(("if", "div", "__guard", [("break",)], []), henv)
         body_env = self.stmts(body, body_env)
-        if not self.has_branch:
+        if not self.has_branch and discard_latch:
+            latch = self.cur
+            self.logical_end(latch)
+            latch.kind |= K.CONTINUE_OR_BREAK | K.UNIFORM
+            if not self.has_divergent_branch:
+                self.edge(latch, header, linear=False)
+                lp.continues.append((latch, body_env))
+            self.branch(latch)
+            for target in (exit_, header):  # the break helper, the continue helper
+                helper = self.insert(self.new(K.UNIFORM))
+                self.edge(latch, helper, logical=False)
+                self.edge(helper, target, logical=False)
+                self.branch(helper)
+        elif not self.has_branch:
             latch = self.cur
             self.logical_end(latch)
             latch.kind |= K.CONTINUE | K.UNIFORM
@@ -417,6 +459,8 @@ class Gen:
         self.has_branch = False
         self.loops.pop()
         self.divergent_if, self.has_divergent_branch, self.pe_break, self.pe_continue = saved
+        if not self.divergent_if and not self.loops:
+            self.pe_discard = False
         self.update_exec_info()
         self.depth -= 1
         self.insert(exit_)
@@ -480,10 +524,7 @@ class Gen:
             env[f"b{i}"] = self.bld(entry).vop3("v_cmp_lt_u32", self.lm, env[f"v{i % self.nv}"],
                                                 Operand.c32(8 + i)).temp
         env = self.stmts(tree, env)
-        if self.abi_lanes:
-            b = self.bld(self.cur)
-            off = b.vop2("v_lshlrev_b32", v1, Operand.c32(2), self.gid).temp
-            b.inst("global_store_b32", [], [off, env["h"], self.out])
+        self.store(env)
         self.logical_end(self.cur)
         if self.abi_lanes:
             self.bld(self.cur).sopp("s_endpgm")
@@ -560,13 +601,18 @@ def build_kernel(tree: list, lanes: int, nv: int = 2, nb: int = 2, ns: int = 1,
 
 
 def fold_observations(trace: list[tuple]) -> int:
-    """The hash a kernel of `build_kernel` stores for a lane whose
-    `build` program records `trace` (p_unit_test operand tuples in order)."""
-    h = 0
+    """The value a kernel of `build_kernel` leaves in out[gid] for a lane
+    whose `build` program records `trace` (p_unit_test operand tuples in
+    order): the hash of the observations before its last store marker (0
+    when the lane never stored)."""
+    h = stored = 0
     for obs in trace:
+        if obs == (STORE_MARK,):
+            stored = h
+            continue
         for x in obs:
             h = (h * 33 + x) & 0xFFFFFFFF
-    return h
+    return stored
 
 
 def inputs_for(program: Program, rng: random.Random, nv: int, ns: int) -> list:
@@ -579,13 +625,23 @@ def inputs_for(program: Program, rng: random.Random, nv: int, ns: int) -> list:
 # random trees
 # ---------------------------------------------------------------------------
 def random_tree(rng: random.Random, nv: int = 2, nb: int = 2, ns: int = 1,
-                size: int = 12, max_depth: int = 3, uniform_loops: bool = False) -> list:
+                size: int = 12, max_depth: int = 3, uniform_loops: bool = False,
+                discards: float = 0.0) -> list:
     """A random statement tree; with `uniform_loops`, a loop is a ``uloop``
-    (uniform guard) half the time (the draws are otherwise the same)."""
+    (uniform guard) half the time (the draws are otherwise the same); with
+    `discards` > 0, that fraction of the simple statements are discards,
+    demotes (a tenth of them of every lane) and stores (without it the
+    draws are those of before)."""
     budget = [size]
     tag = [0]
 
     def simple() -> tuple:
+        if discards and rng.random() < discards:
+            r = rng.random()
+            if r < 0.3:
+                return ("store",)
+            b = "all" if r > 0.93 else f"b{rng.randrange(nb)}"
+            return ("discard" if r < 0.8 else "demote", b)
         r = rng.random()
         if r < 0.35:
             return ("vop", f"v{rng.randrange(nv)}", f"v{rng.randrange(nv)}",
@@ -611,11 +667,15 @@ def random_tree(rng: random.Random, nv: int = 2, nb: int = 2, ns: int = 1,
             r = rng.random()
             if depth < max_depth and r < 0.25:
                 then, els = block(depth + 1, in_loop), block(depth + 1, in_loop)
+                jump = None
                 if in_loop and rng.random() < 0.5:
                     # a jump ends one side (never both)
-                    (then if rng.random() < 0.5 else els).append(
-                        (rng.choice(["break", "continue"]),))
-                if rng.random() < 0.7:
+                    side = then if rng.random() < 0.5 else els
+                    jump = rng.choice(["break", "continue"])
+                    side.append((jump,))
+                if rng.random() < 0.7 or (discards and jump == "continue"):
+                    # (a uniform continue in a loop whose lanes a discard
+                    # emptied would never leave it: see docs/ir.md "Discards")
                     out.append(("if", "div", f"b{rng.randrange(nb)}", then, els))
                 else:
                     out.append(("if", "uni", (f"s{rng.randrange(ns)}",

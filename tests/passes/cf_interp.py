@@ -13,6 +13,8 @@ Two readings of one program, written independently of the passes:
   helper after it: a divergent continue's way to the loop header). A lane's view of a lane mask is its own
   bit (`v_cmp` gives ``bit << lane``), so SALU bitwise ops on lane masks
   mean per-lane boolean ops. EXEC is never read (the source has none).
+  ``p_discard_if c`` / ``p_demote_to_helper c`` (docs/ir.md "Discards")
+  end the lane when its bit of c is set (-1 or exec: always).
 - `run_linear(program, inputs, exec_mask)`: what the wave executes after
   lower_phis + insert_exec_mask: the *linear* CFG, one block at a time, with
   an EXEC register. VALU instructions write only the lanes in EXEC (the
@@ -22,7 +24,8 @@ Two readings of one program, written independently of the passes:
   elimination makes of it: each lane gets the operand of the logical block
   it was last active in: the copies SSA elimination puts before the
   ``p_logical_end`` of each logical predecessor, under that EXEC.
-  Undef operands read random bits.
+  Undef operands read random bits. ``p_exit_early_if(_not) scc`` ends the
+  wave when SCC is set (clear).
 
 Both return the observations: for each lane, the list of operand tuples of
 every ``p_unit_test`` the lane executed (VGPR operands: the lane's value;
@@ -39,6 +42,7 @@ from radcc.ir.program import Block, BlockKind, Instruction, Operand, Program
 from radcc.ir.regclass import EXEC, SCC
 
 M32 = 0xFFFFFFFF
+_DISCARDS = frozenset({"p_discard_if", "p_demote_to_helper"})
 
 
 class InterpError(Exception):
@@ -143,6 +147,10 @@ class _Logical(_Base):
             if steps > max_steps:
                 raise InterpError(f"lane {lane}: step limit")
             for instr in blk.instructions:
+                if instr.opcode in _DISCARDS:
+                    if self.discarded(lane, instr.operands[0], vals):
+                        return
+                    continue
                 self.exec_instr(lane, blk, prev, instr, vals, obs)
             succs = blk.logical_succs
             if not succs:
@@ -174,6 +182,16 @@ class _Logical(_Base):
             if not qb.logical_preds and qb.linear_preds == [prev]:
                 return k
         return None
+
+    def discarded(self, lane: int, o: Operand, vals: dict[int, int]) -> bool:
+        """Is the lane discarded (its bit of the condition; -1: every lane)?"""
+        if o.const is not None:
+            if o.const not in (0, 0xFFFFFFFF, (1 << self.w) - 1):
+                raise InterpError("a constant discard condition must be 0 or -1")
+            return o.const != 0
+        if _is_exec(o):
+            return True
+        return bool((self.read(lane, o, vals) >> lane) & 1)
 
     def read(self, lane: int, o: Operand, vals: dict[int, int]) -> int:
         if o.const is not None:
@@ -241,7 +259,7 @@ def run_logical(program: Program, inputs: list, exec_mask: int, seed: int = 0,
     for lane in range(program.wave_size):
         if (exec_mask >> lane) & 1:
             it.run_lane(lane, max_steps)
-    return it.obs
+    return {lane: obs for lane, obs in it.obs.items() if obs}  # as run_linear: none, no entry
 
 
 # ---------------------------------------------------------------------------
@@ -317,6 +335,13 @@ class _Linear(_Base):
                 return self.branch(blk, instr)
             if op == "s_endpgm":
                 return None
+            if op in ("p_exit_early_if", "p_exit_early_if_not"):
+                scc = self.read(instr.operands[0])
+                if bool(scc) == (op == "p_exit_early_if"):
+                    return None
+                continue
+            if op in _DISCARDS:
+                raise InterpError(f"{op} left after insert_exec_mask")
             self.exec_instr(instr, in_logical)
         if blk.linear_succs:
             raise InterpError(f"BB{blk.index} falls off its end")

@@ -222,12 +222,6 @@ def test_continue_after_inner_uniform_loop(wave: int) -> None:
     assert text.count(f"{lm}: exec = p_parallelcopy %") == 1 + 3  # header + 3 merges
 
 
-def test_discard_not_supported_yet() -> None:
-    text = fmt(IF_ELSE, 32).replace("   p_unit_test %5, %7", "   p_discard_if %2")
-    with pytest.raises(ValueError, match="not supported"):
-        insert_exec_mask(parse_program(text))
-
-
 # -- semantics ------------------------------------------------------------------------------
 def check(text: str, nv: int = 2, ns: int = 1, trials: int = 10, seed: int = 0) -> None:
     src = parse_program(text)
