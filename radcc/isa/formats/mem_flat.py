@@ -188,7 +188,7 @@ class FlatFormat(Format):
             sve = int(self.name == "SCRATCH" and saddr == NULL and not both_off)
         elif not _saddr_ok(self.name, saddr):
             return None
-        if self.name == "FLAT" and (saddr != NULL or (not gfx10 and w0 & 0x1000) or sve):
+        if self.name == "FLAT" and (saddr != NULL or sve):
             return None
         if self.name == "GLOBAL" and sve:
             return None
@@ -240,12 +240,12 @@ class FlatFormat(Format):
         return Decoded(8, text, info, self._fields(info, lay, w0, w1, saddr))
 
     def _offset(self, lay: FlatLayout, w0: int) -> int:
-        """OFFSET: FLAT unsigned (GFX11: 12 bits, MSB ignored; GFX10: 12 bits),
-        GLOBAL/SCRATCH signed."""
+        """OFFSET: FLAT unsigned (llvm-mc prints the whole field although its
+        assembler takes 12 bits on GFX11, 11 on GFX10), GLOBAL/SCRATCH signed."""
         width = lay.offset_bits
         off = w0 & ((1 << width) - 1)
         if self.name == "FLAT":
-            return off & 0xFFF
+            return off
         return off - (1 << width) if off >> (width - 1) else off
 
     def _fields(self, info: OpInfo, lay: FlatLayout, w0: int, w1: int,

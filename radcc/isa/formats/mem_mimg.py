@@ -9,9 +9,10 @@ GFX10/10.3 (RDNA1/RDNA2 MIMG microcode format): OP[7] [0], NSA [2:1] (the
 number of NSA address dwords, 0-3: up to 13 single-VGPR addresses), DIM
 [5:3], DLC [7], DMASK [11:8], UNRM [12], GLC [13], R128 [15], TFE [16], LWE
 [17], OP[6:0] [24:18], SLC [25]; SSAMP [57:53], A16 [62], D16 [63].
-`MimgLayout` records hold the differences. Where the NSA dword count does
-not fit the address count llvm-mc falls back to other variants; radcc does
-not model that and prints such words as data.
+`MimgLayout` records hold the differences. With more NSA dwords than the
+address count needs llvm-mc prints the needed addresses (if the opcode has an
+NSA form that long); with fewer it prints the first 1 + 4 * count
+(`_gfx10_nsa_layout`).
 
 Syntax: ``vdata, vaddr|[a0, a1, ...], srsrc[, ssamp] [dmask:N] dim:D [unorm]
 [glc slc dlc] [r128] [a16] [tfe] [lwe] [d16]`` (that order). Operand sizes
@@ -82,6 +83,22 @@ def _sreg_text(code: int, n: int) -> str:
 # --- decoding -----------------------------------------------------------------
 
 
+def _gfx10_nsa_layout(m: dict, vds: int, layout: list[int],
+                      ndw: int) -> tuple[int, list[int]] | None:
+    """The GFX10 NSA vdata size and address list llvm-mc prints for `ndw` NSA
+    dwords: the computed ones when the addresses fit, else the opcode's
+    default vdata size and the first 1 + 4*ndw addresses; None when the
+    opcode has no NSA form that long."""
+    longest = max((len(x) for x in (*m.get("nsa", ()), *m.get("bvh", {}).values())
+                   if isinstance(x, list) and x), default=1)
+    if ndw > (longest + 2) // 4:
+        return None
+    if len(layout) <= 1 + 4 * ndw:
+        return vds, layout
+    return m.get("default", {}).get("nsa_vdata", vds), [1] * (1 + 4 * ndw)
+
+
+
 def _layout_text(regs: list[int], layout: list[int]) -> str | None:
     parts = []
     for r, n in zip(regs, layout, strict=False):
@@ -150,10 +167,13 @@ class MimgFormat(Format):
             layout = m["bvh"][f"{'nsa' if nsa else 'vaddr'}{f['a16']}"]
         else:
             vds, layout = self._sizes(m, f, nsa, regs)
+        if lay.gfx10 and nsa:
+            sized = _gfx10_nsa_layout(m, vds, layout, ndw)
+            if sized is None:
+                return None
+            vds, layout = sized
         if f["vdata"] + vds > 256:
             return None
-        if lay.gfx10 and nsa and (len(layout) + 2) // 4 != ndw:
-            return None  # llvm-mc's fallbacks for a wrong NSA size are not modelled
         if nsa:
             addr = _layout_text(regs, layout)
             if addr is None:
