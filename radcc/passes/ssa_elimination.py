@@ -20,12 +20,28 @@ definition and temp operand has a `PhysReg`) and guarantees:
 
 Branch targets are explicit (``fields["targets"]``): a conditional branch
 with one target falls through to P's other linear successor.
+
+SCC at linear copies (ACO: the linear phi copies get ``tmp_in_scc`` = SCC live
+there and a ``scratch_sgpr``; aco_ssa_elimination.cpp / aco_lower_to_hw_instr.cpp):
+a copy into a linear VGPR runs in all lanes with two ``s_not`` of EXEC, and an
+SGPR swap cycle without a spare register uses ``s_xor``; both clobber SCC. When
+an SCC value is live at a linear copy (a live-out temp in SCC, or a branch after
+the copy that reads SCC) the copy gets ``tmp_in_scc`` (lower_to_hw keeps SCC
+alive across it) and ``scratch_sgpr``: an SGPR that holds no value live at the
+end of P (by a liveness computed here on the allocated program), is none of the
+copy's sources or destinations nor read after it, and is not fixed anywhere in
+the program; preferring the highest free one below the program's SGPR count
+(as ACO searches down from max_used_sgpr), else the lowest above it (the count
+grows). Without any free SGPR the copy has no scratch_sgpr and lower_to_hw
+reports the conflict.
 """
 
 from __future__ import annotations
 
 from radcc.ir.program import Block, BlockKind, Definition, Instruction, Operand, Program
-from radcc.passes.ra_support import branch_index, logical_end_index
+from radcc.ir.regclass import SCC, PhysReg, RegClass, s1
+from radcc.passes.live_var_analysis import compute_live_sets
+from radcc.passes.ra_support import branch_index, logical_end_index, reg_range
 
 
 def _copy_pairs(phi: Instruction, k: int) -> tuple[Definition, Operand] | None:
@@ -86,11 +102,70 @@ def _split_edge(program: Program, p: Block, b: Block) -> Block:
     return n
 
 
+def _regs(phys: PhysReg | None, rc: RegClass | None) -> range:
+    if phys is None:
+        return range(0)
+    return range(phys.reg, phys.reg + (rc.size if rc is not None else 1))
+
+
+class _ScratchFinder:
+    """SCC liveness and a free SGPR at the end of a block (module docstring),
+    from the allocated program before its phis are removed."""
+
+    def __init__(self, program: Program) -> None:
+        self.program = program
+        self.live_out = compute_live_sets(program)[1]  # phi operands included
+        self.where: dict[int, tuple[PhysReg, RegClass]] = {}
+        self.fixed: set[int] = set()  # registers named without a temp somewhere
+        for b in program.blocks:
+            for instr in b.instructions:
+                for x in (*instr.definitions, *instr.operands):
+                    if x.temp is not None and x.phys is not None:
+                        self.where.setdefault(x.temp.id, (x.phys, x.temp.rc))
+                    elif x.temp is None and x.phys is not None:
+                        self.fixed.update(_regs(x.phys, x.rc))
+
+    def live_at_end(self, b: Block, after: list[Instruction]) -> set[int]:
+        """Register numbers holding values live at the end of b, before `after`."""
+        live: set[int] = set()
+        for t in self.live_out[b.index]:
+            if t in self.where:
+                live.update(_regs(*self.where[t]))
+        for instr in after:
+            for o in instr.operands:
+                live.update(_regs(o.phys, o.rc))
+        return live
+
+    def give(self, pc: Instruction, b: Block, after: list[Instruction]) -> None:
+        """Mark `pc` (a copy of linear phis at the end of b) as in the module docstring."""
+        live = self.live_at_end(b, after)
+        if SCC not in live and not any(d.phys is not None and d.phys.reg == SCC
+                                       for d in pc.definitions):
+            return
+        pc.fields["tmp_in_scc"] = True
+        busy = live | self.fixed
+        for x in (*pc.definitions, *pc.operands):
+            busy.update(_regs(x.phys, x.rc))
+        lo, hi = reg_range(self.program, s1)
+        count = self.program.config.get("num_sgprs")
+        used = max((ph.reg + rc.size for ph, rc in self.where.values() if ph.reg < hi),
+                   default=lo)
+        top = count if isinstance(count, int) and lo < count <= hi else min(used, hi)
+        for r in (*range(top - 1, lo - 1, -1), *range(top, hi)):
+            if r not in busy:
+                pc.fields["scratch_sgpr"] = r
+                if isinstance(count, int) and r >= count:
+                    self.program.config["num_sgprs"] = r + 1
+                return
+
+
 def ssa_elimination(program: Program) -> None:
     """Replace phis by parallel copies in the predecessors (see module docstring)."""
     # (pred, block, logical?) -> copies; collected first so that edge splits
     # do not disturb the operand order of phis still to be read
     edges: dict[tuple[int, int], tuple[list, list]] = {}
+    scratch = _ScratchFinder(program) if any(
+        i.opcode == "p_linear_phi" for b in program.blocks for i in b.instructions) else None
     for b in program.blocks:
         for phi in b.instructions:
             if not phi.is_phi:
@@ -118,4 +193,9 @@ def ssa_elimination(program: Program) -> None:
                 at = branch_index(where)
             where.instructions.insert(at, _parallelcopy(lg))
         if ln:
-            where.instructions.insert(branch_index(where), _parallelcopy(ln))
+            at = branch_index(where)
+            pc = _parallelcopy(ln)
+            if scratch is not None:
+                # after a split, what is live on the edge is a subset of p's live-out
+                scratch.give(pc, p, where.instructions[at:])
+            where.instructions.insert(at, pc)
