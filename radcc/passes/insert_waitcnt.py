@@ -348,7 +348,7 @@ class _Step:
     def __init__(self, program: Program, instr: Instruction) -> None:
         self.instr = instr
         self.wait: list[int] | None = None
-        w = wait_of(instr)
+        w = wait_of(instr, program.gfx_level)
         if w is not None:
             self.wait = [UNSET] * 4
             for name, v in w.items():
@@ -437,7 +437,8 @@ class _Pass:
         if out is None:
             return
         if w[VM] != UNSET or w[EXP] != UNSET or w[LGKM] != UNSET:
-            simm = encode_waitcnt(*(None if w[c] == UNSET else w[c] for c in (VM, EXP, LGKM)))
+            simm = encode_waitcnt(*(None if w[c] == UNSET else w[c] for c in (VM, EXP, LGKM)),
+                                  gfx=self.p.gfx_level)
             out.append(Instruction("s_waitcnt", "SOPP", fields={"simm16": simm}))
         if w[VS] != UNSET:
             out.append(Instruction("s_waitcnt_vscnt", "SOPK",
