@@ -129,8 +129,26 @@ def main(argv: list[str]) -> int:
         return 1
 
 
+def _require_gfx11_object(path: str) -> None:
+    """Refuse a code object built for another generation (its ELF e_flags machine)."""
+    from radcc.codeobj.elfdefs import EF_AMDGPU_MACH, NAME_BY_MACH
+
+    try:
+        with open(path, "rb") as f:
+            head = f.read(64)
+    except OSError:
+        return  # `load` reports unreadable files
+    if len(head) < 52 or head[:4] != b"\x7fELF" or head[4] != 2:
+        return  # `load` reports malformed objects
+    chip = NAME_BY_MACH.get(int.from_bytes(head[48:52], "little") & EF_AMDGPU_MACH)
+    if chip is not None and not chip.startswith("gfx11"):
+        raise EmuError(f"{path}: code object for {chip}: "
+                       "the emulator runs GFX11 (gfx11xx) code only")
+
+
 def _run(args: argparse.Namespace) -> int:
     groups, block = _dims(args.groups, "groups"), _dims(args.block, "block")
+    _require_gfx11_object(args.file)
     mod = load(args.file)
     k = mod.kernel(args.kernel)
     kinds = {str(a.get(".name", "")): str(a.get(".value_kind", "")) for a in k.args}

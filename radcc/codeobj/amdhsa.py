@@ -2,7 +2,11 @@
 
 Layout and bit positions follow LLVM's AMDGPUUsage ("Kernel Descriptor",
 "compute_pgm_rsrc1/2/3" tables) and were checked against llvm-mc-19 output
-(tests/codeobj/test_amdhsa_oracle.py). Field names are the directive names
+(tests/codeobj/test_amdhsa_oracle.py). GFX10/10.3 and GFX11 share the
+layout and defaults; GFX10 has no architected flat scratch, so it takes the
+user_sgpr_private_segment_buffer (4 user SGPRs), user_sgpr_flat_scratch_init
+(2), system_sgpr_private_segment_wavefront_offset and reserve_flat_scratch
+directives and rejects enable_private_segment (`fields_for(target)`). Field names are the directive names
 without the `.amdhsa_` prefix (the prefixed spelling is accepted too).
 
 Descriptor (64 bytes, little endian):
@@ -28,8 +32,10 @@ from radcc.target import GfxLevel
 __all__ = [
     "AMDHSA_FIELDS",
     "KD_SIZE",
+    "AMDHSA_FIELDS_GFX10",
     "FieldSpec",
     "check_field",
+    "fields_for",
     "decode_kernel_descriptor",
     "default_fields",
     "implied_user_sgpr_count",
@@ -139,6 +145,33 @@ _SPECS: list[FieldSpec] = [
 AMDHSA_FIELDS: dict[str, FieldSpec] = {s.name: s for s in _SPECS}
 """Every `.amdhsa_*` directive llvm-mc-19 accepts for GFX11 kernels."""
 
+# GFX10 (no architected flat scratch): RSRC2 bit 0 is the private segment wave offset.
+_GFX10_SPECS: list[FieldSpec] = [
+    *(s for s in _SPECS if s.name != "enable_private_segment"),
+    _bits("user_sgpr_private_segment_buffer", PROPS, 0, 1, 0, "4 user SGPRs"),
+    _bits("user_sgpr_flat_scratch_init", PROPS, 5, 1, 0, "2 user SGPRs"),
+    _bits("system_sgpr_private_segment_wavefront_offset", RSRC2, 0, 1, 0,
+          "ENABLE_PRIVATE_SEGMENT_WAVE_BYTE_OFFSET"),
+    FieldSpec("reserve_flat_scratch", None, 0, 1, 1, 1,
+              "adds FLAT_SCRATCH to the SGPR count (pre-GFX10 only)"),
+]
+AMDHSA_FIELDS_GFX10: dict[str, FieldSpec] = {s.name: s for s in _GFX10_SPECS}
+"""Every `.amdhsa_*` directive llvm-mc-19 accepts for GFX10/GFX10.3 kernels."""
+_REJECTED_ON_GFX10: dict[str, str] = {
+    "enable_private_segment": "directive is not supported without architected flat scratch",
+    "user_sgpr_kernarg_preload_length": "directive requires gfx90a+",
+    "user_sgpr_kernarg_preload_offset": "directive requires gfx90a+",
+    "accum_offset": "directive requires gfx90a+",
+    "tg_split": "directive requires gfx90a+",
+    "round_robin_scheduling": "directive requires gfx12+",
+}
+
+
+def fields_for(target: Any) -> dict[str, FieldSpec]:
+    """The directives a target's kernels take (GFX10/10.3 or GFX11)."""
+    _require_supported(target)
+    return AMDHSA_FIELDS if target.gfx_level == GfxLevel.GFX11 else AMDHSA_FIELDS_GFX10
+
 # Directives llvm-mc-19 knows but rejects on GFX11, with its message.
 _ARCH_FLAT_SCRATCH = "directive is not supported with architected flat scratch"
 _REJECTED_ON_GFX11: dict[str, str] = {
@@ -160,6 +193,8 @@ _USER_SGPR_SIZES = {
     "user_sgpr_kernarg_segment_ptr": 2,
     "user_sgpr_dispatch_id": 2,
     "user_sgpr_private_segment_size": 1,
+    "user_sgpr_private_segment_buffer": 4,  # GFX10 only
+    "user_sgpr_flat_scratch_init": 2,  # GFX10 only
 }
 
 
@@ -167,10 +202,13 @@ def _strip(name: str) -> str:
     return name[len(".amdhsa_"):] if name.startswith(".amdhsa_") else name
 
 
-def _require_gfx11(target: Any) -> None:
-    if target.gfx_level != GfxLevel.GFX11:
+_SUPPORTED = (GfxLevel.GFX10, GfxLevel.GFX10_3, GfxLevel.GFX11)
+
+
+def _require_supported(target: Any) -> None:
+    if target.gfx_level not in _SUPPORTED:
         raise CodeObjectError(
-            f"kernel descriptors for {target.name} are not supported (GFX11 only so far)")
+            f"kernel descriptors for {target.name} are not supported (GFX10 and GFX11 only)")
 
 
 def check_field(name: str, value: int, target: Any) -> str | None:
@@ -182,11 +220,13 @@ def check_field(name: str, value: int, target: Any) -> str | None:
     granule the target has.
     """
     key = _strip(name)
-    if target.gfx_level != GfxLevel.GFX11:
-        return f"kernel descriptors for {target.name} are not supported (GFX11 only so far)"
-    spec = AMDHSA_FIELDS.get(key)
+    if target.gfx_level not in _SUPPORTED:
+        return f"kernel descriptors for {target.name} are not supported (GFX10 and GFX11 only)"
+    gfx11 = target.gfx_level == GfxLevel.GFX11
+    spec = (AMDHSA_FIELDS if gfx11 else AMDHSA_FIELDS_GFX10).get(key)
     if spec is None:
-        return _REJECTED_ON_GFX11.get(key, "unknown .amdhsa_kernel directive")
+        rejected = _REJECTED_ON_GFX11 if gfx11 else _REJECTED_ON_GFX10
+        return rejected.get(key, "unknown .amdhsa_kernel directive")
     if isinstance(value, bool) or not isinstance(value, int):
         return "expected an integer value"
     if value < 0:
@@ -217,7 +257,7 @@ def implied_user_sgpr_count(fields: dict[str, int]) -> int:
 def default_fields(target: Any) -> dict[str, int]:
     """llvm-mc's defaults for every directive that has one on `target`."""
     out: dict[str, int] = {}
-    for spec in _SPECS:
+    for spec in fields_for(target).values():
         d = spec.default_for(target)
         if d is not None:
             out[spec.name] = d
@@ -232,7 +272,7 @@ def kernel_descriptor(fields: dict[str, int], target: Any,
     absent ones take llvm-mc's defaults. Raises CodeObjectError with an
     llvm-mc-like message for bad input.
     """
-    _require_gfx11(target)
+    specs = fields_for(target).values()
     given: dict[str, int] = {}
     for raw_name, value in fields.items():
         name = _strip(raw_name)
@@ -247,7 +287,7 @@ def kernel_descriptor(fields: dict[str, int], target: Any,
     vals.update(given)
 
     words = dict.fromkeys(_WORD_NAMES, 0)
-    for spec in _SPECS:
+    for spec in specs:
         if spec.word in words and spec.name not in ("next_free_vgpr", "next_free_sgpr",
                                                     "user_sgpr_count"):
             words[spec.word] |= (vals[spec.name] & spec.max_value) << spec.shift

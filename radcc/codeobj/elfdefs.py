@@ -61,6 +61,15 @@ MACH_BY_NAME: dict[str, int] = {
     "gfx1200": 0x48, "gfx1201": 0x4E,
 }
 NAME_BY_MACH: dict[int, str] = {v: k for k, v in MACH_BY_NAME.items()}
+# Chips with the XNACK feature (LLVM's processor table); a target id without
+# ":xnack+/-" gets EF_AMDGPU_FEATURE_XNACK_ANY_V4 in e_flags (llvm-mc-19 -mcpu=gfx1010).
+EF_AMDGPU_FEATURE_XNACK_ANY_V4 = 0x100
+XNACK_CHIPS = frozenset({"gfx1010", "gfx1011", "gfx1012", "gfx1013"})
+
+
+def e_flags(chip: str) -> int:
+    """e_flags of a code object for `chip` with the default target id features."""
+    return MACH_BY_NAME[chip] | (EF_AMDGPU_FEATURE_XNACK_ANY_V4 if chip in XNACK_CHIPS else 0)
 
 
 def align_up(n: int, a: int) -> int:
