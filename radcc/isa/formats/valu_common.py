@@ -38,6 +38,7 @@ from radcc.isa.operands import (
     VGPR0,
     Modifier,
     Operand,
+    RegCodes,
     SrcEncoding,
     encode_src,
     float_bits,
@@ -45,6 +46,7 @@ from radcc.isa.operands import (
     inline_int_code,
     src_text,
 )
+from radcc.target import GfxLevel
 
 # OMOD field value -> llvm-mc spelling
 OMOD_TEXT: dict[int, str] = {1: "mul:2", 2: "mul:4", 3: "div:2"}
@@ -225,9 +227,11 @@ class SrcRules:
 
 def encode_valu_src(
     op: Operand, optype: str, count: int, *, allow_sgpr: bool = True, allow_vgpr: bool = True,
-    allow_const: bool = True, allow_literal: bool = True,
+    allow_const: bool = True, allow_literal: bool = True, regs: RegCodes | None = None,
 ) -> SrcEncoding:
-    """Encode one VALU source (modifiers are the caller's business).
+    """Encode one VALU source (modifiers are the caller's business); `regs`
+    (the generation's `RegCodes`, GFX11's rules when None) says which special
+    sources exist.
 
     `lit(x)` is accepted but, as llvm-mc 19 does for VOP3, does not force
     a literal when the value is an inline constant.
@@ -236,8 +240,11 @@ def encode_valu_src(
         op = Operand(op.kind, op.col, op.reg, op.value, op.text, op.sym, op.args)
     if op.kind == "reg" and op.reg is not None and op.reg.file == "special":
         code = op.reg.index
-        if code in _UNAVAILABLE:
-            raise AsmError(_UNAVAILABLE[code], op.col)
+        bad = _UNAVAILABLE if regs is None or regs.gfx == GfxLevel.GFX11 else regs.bad_src
+        if code in bad:
+            raise AsmError(bad[code], op.col)
+        if code == 254 and regs is not None and not regs.lds_direct:
+            raise AsmError(_UNAVAILABLE[254], op.col)
         if count == 2 and op.reg.count == 1 and code in _ANY_SIZE:
             if not allow_sgpr:
                 raise AsmError("invalid operand for instruction", op.col)

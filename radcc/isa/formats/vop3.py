@@ -170,6 +170,7 @@ class Vop3Format(Format):
                 allow_vgpr=spec.kind not in ("ssrc", "sgpr"),
                 allow_const=spec.kind != "vgpr" and bool(sm.get("const", True)),
                 allow_literal=spec.kind != "vgpr" and bool(sm.get("lit", True)),
+                regs=ctx.regs,
             )
             if enc.code == LITERAL and spec.type == "f64" and (n or a):
                 inner = op.col + int(a) + (4 if op.neg_fn else int(n))
@@ -195,9 +196,12 @@ class Vop3Format(Format):
             dpp_ctl, rest = dppmod.parse_dpp(vm.other)
             if rest:
                 raise AsmError("invalid operand for instruction", rest[0].col)
+        hw = ctx.regs.to_hw  # GFX10 swaps the M0/NULL field values
+        if not any(spec.kind == "vgpr" for spec in defs) and "vdst_fixed" not in info.extra:
+            vdst = hw[vdst]
         w0 = ENC_BITS | info.opcode << 16 | (vdst & 0xFF) | int(vm.clamp) << 15
         if is_sd:
-            w0 |= (sdst & 0x7F) << 8
+            w0 |= (hw[sdst] & 0x7F) << 8
         else:
             w0 |= abs_ << 8 | opsel << 11
         extra = b""
@@ -219,7 +223,7 @@ class Vop3Format(Format):
                 codes[0] = DPP16
         elif rules.literal is not None:
             extra = rules.literal.to_bytes(4, "little")
-        w1 = codes[0] | codes[1] << 9 | codes[2] << 18 | vm.omod << 27 | neg << 29
+        w1 = hw[codes[0]] | hw[codes[1]] << 9 | hw[codes[2]] << 18 | vm.omod << 27 | neg << 29
         return Encoded(w0.to_bytes(4, "little") + w1.to_bytes(4, "little") + extra)
 
     # --- decode ------------------------------------------------------------------
@@ -246,7 +250,8 @@ def decode_vop3(info: OpInfo, w0: int, w1: int, data: bytes, pos: int,
         w0 &= ~ign[0]  # type: ignore[index,operator]
         w1 &= ~ign[1]  # type: ignore[index,operator]
     defs, srcs = _split(info)
-    codes = [w1 & 0x1FF, (w1 >> 9) & 0x1FF, (w1 >> 18) & 0x1FF]
+    frm = ctx.regs.from_hw  # GFX10 swaps the M0/NULL field values
+    codes = [frm[w1 & 0x1FF], frm[(w1 >> 9) & 0x1FF], frm[(w1 >> 18) & 0x1FF]]
     for i in range(len(srcs), 3):
         if codes[i]:
             return None
@@ -288,9 +293,9 @@ def decode_vop3(info: OpInfo, w0: int, w1: int, data: bytes, pos: int,
             parts.append(vgpr_name(vdst, spec.dwords))
         elif spec.kind == "sreg_wave":
             code = (w0 >> 8) & 0x7F if is_sd else vdst
-            parts.append(_sreg_text(code, wave_dw))
+            parts.append(_sreg_text(frm[code], wave_dw))
         else:
-            parts.append(_sreg_text(vdst, spec.dwords))
+            parts.append(_sreg_text(frm[vdst], spec.dwords))
     for i, spec in enumerate(srcs):
         c = codes[i]
         if spec.kind == "sreg_wave":

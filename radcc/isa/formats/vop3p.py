@@ -314,7 +314,9 @@ class VOP3PFormat(Format):
             else:
                 codes[0] = dpp.DPP16_CODE
                 extra = ctrl.word(src0).to_bytes(4, "little")
-        hi = (codes[0] | codes[1] << 9 | codes[2] << 18 | (op_sel_hi & 3) << 27 | neg << 29)
+        hw = ctx.regs.to_hw  # GFX10 swaps the M0/NULL field values
+        hi = (hw[codes[0]] | hw[codes[1]] << 9 | hw[codes[2]] << 18 | (op_sel_hi & 3) << 27
+              | neg << 29)
         data = lo.to_bytes(4, "little") + hi.to_bytes(4, "little")
         if rules.literal is not None:
             data += rules.literal.to_bytes(4, "little")
@@ -331,7 +333,8 @@ class VOP3PFormat(Format):
         specs = info.operands
         nsrc = len(specs) - 1
         mix = bool(info.extra.get("mix"))
-        codes = [hi & 0x1FF, hi >> 9 & 0x1FF, hi >> 18 & 0x1FF]
+        frm = ctx.regs.from_hw  # GFX10 swaps the M0/NULL field values
+        codes = [frm[hi & 0x1FF], frm[hi >> 9 & 0x1FF], frm[hi >> 18 & 0x1FF]]
         if any(codes[k] for k in range(nsrc, 3)):
             return None
         neg = hi >> 29 & 7
