@@ -366,6 +366,40 @@ def test_unmitigable_bugs_are_rejected(hazard, body, needle):
     assert hazard in msg and "BB0" in msg and needle in msg and "instruction 1" in msg
 
 
+def _sample(addrs: list[int]) -> str:
+    a = ", ".join(f"v1: v[{r}]" for r in addrs)
+    return f"   v1: v[0] = image_sample {a}, s8: s[0-7], s4: s[8-11] dmask:1 dim:1\n"
+
+
+NSA3 = _sample([2, 5, 7])  # non-sequential addresses: NSA
+NSA6 = _sample([2, 5, 7, 9, 11, 13])
+
+
+def test_nsa_in_a_hard_clause_is_rejected():
+    with pytest.raises(HazardError) as e:
+        single("   s_clause simm16:1\n" + NSA3 + _sample([20]) + END)
+    assert "NSAClauseBug" in str(e.value) and "BB0 instruction 1 'image_sample'" in str(e.value)
+
+
+def test_nsa_beyond_five_addresses_is_rejected():
+    with pytest.raises(HazardError) as e:
+        single(NSA6 + END)
+    assert "NSAMaxSize5" in str(e.value) and "has 6" in str(e.value)
+
+
+@pytest.mark.parametrize("body", [
+    NSA3,  # NSA, 5 or fewer addresses, no clause
+    "   s_clause simm16:1\n" + _sample([2, 3, 4]) + _sample([20]),  # sequential: not NSA
+    "   s_clause simm16:0\n" + _sample([20]) + "   s_nop simm16:0\n" + NSA3,  # after it
+], ids=["nsa-3", "sequential-in-clause", "after-clause"])
+def test_nsa_allowed(body):
+    unchanged(body + END)
+
+
+def test_nsa_bugs_not_on_gfx1030():
+    unchanged("   s_clause simm16:1\n" + NSA6 + _sample([20]) + END, cpu="gfx1030")
+
+
 @pytest.mark.parametrize("body", [
     "   s_inst_prefetch simm16:1\n",
     "   v1: v[0] = flat_load_dword v2: v[2-3] offset:16\n",
