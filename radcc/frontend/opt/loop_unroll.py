@@ -90,8 +90,13 @@ class _Shape:
             self.break_block = test.else_list[0]
         else:
             return
-        if len(_jumps(body)) != 1 or any(isinstance(n, Loop) for n in iter_nodes(body)):
+        jumps = _jumps(body)
+        if any(j.op != "break" for j in jumps) or \
+                any(isinstance(n, Loop) for n in iter_nodes(body)):
             return
+        # other breaks (early exits inside ifs) stay runtime breaks of the copies
+        self.break_blocks = {j.block for j in jumps if j.block is not None}
+        self.extra_exits = len(jumps) > 1
         b0, last = body[0], body[-1]
         assert isinstance(b0, Block) and isinstance(last, Block)
         self.b0, self.last, self.test = b0, last, test
@@ -106,6 +111,7 @@ class _Shape:
             self.back[p.dest] = p.srcs[k]
             self.init[p.dest] = p.srcs[1 - k]
         self.top = [n for n in body if isinstance(n, Block)]
+        self.body = list(body)
         self.ok = True
 
 
@@ -186,7 +192,7 @@ def _unroll(shader: MirShader, parent: list[CFNode], idx: int, loop: Loop, s: _S
     for phi in after.phis:
         srcs, preds = [], []
         for p, v in zip(phi.preds, phi.srcs, strict=True):
-            if p is s.break_block:
+            if p in s.break_blocks:
                 for bmap, vmap in maps:
                     preds.append(bmap[p])
                     srcs.append(vmap.get(v, v))
@@ -196,8 +202,41 @@ def _unroll(shader: MirShader, parent: list[CFNode], idx: int, loop: Loop, s: _S
         phi.srcs, phi.preds = srcs, preds
     loop.body = body
     last_map = maps[-1][1]
-    rewrite_uses(shader, {v: last_map[v] for v in list(s.init) +
-                          [i.dest for i in s.b0.instrs if i.dest is not None] if v in last_map})
+    header = list(s.init) + [i.dest for i in s.b0.instrs if i.dest is not None]
+    if not s.extra_exits:
+        rewrite_uses(shader, {v: last_map[v] for v in header if v in last_map})
+        return
+    # several exits: a header value used after the loop (it dominated every break)
+    # becomes a phi of its copies at each copy's break blocks
+    used = _used_outside(shader, set(header), body)
+    exits = [b for b in iter_blocks(s.body) if b in s.break_blocks]
+    mapping: dict[Value, Value] = {}
+    for v in header:
+        if v not in used:
+            continue
+        d = shader.new_value(v.bit_size, v.num_components)
+        phi = Instr("phi", d, [])
+        for bmap, vmap in maps:
+            for bb in exits:
+                phi.preds.append(bmap[bb])
+                phi.srcs.append(vmap.get(v, v))
+        after.insert(len(after.phis), phi)
+        mapping[v] = d
+    rewrite_uses(shader, mapping)
+
+
+def _used_outside(shader: MirShader, values: set[Value], body: list[CFNode]) -> set[Value]:
+    inside = set(iter_blocks(body))
+    used: set[Value] = set()
+    for b in shader.blocks():
+        if b in inside:
+            continue
+        for ins in b.instrs:
+            used.update(x for x in ins.srcs if x in values)
+    for n in iter_nodes(shader.function.body):
+        if isinstance(n, If) and n.cond in values:
+            used.add(n.cond)
+    return used
 
 
 def _dissolve(shader: MirShader, parent: list[CFNode], idx: int, loop: Loop) -> bool:

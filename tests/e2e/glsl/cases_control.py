@@ -256,6 +256,31 @@ def _local_struct_ref(r: Run) -> R:
     return {(0, 1): wrap(out, np.uint32)}
 
 
+def _unroll_ref(r: Run) -> R:
+    rounds = 6  # the case's specialization constant 0
+    vs = py(r.i((0, 0)))
+    out: list[int] = []
+    for g in range(len(vs) // WG):
+        total = sum(v & 0xFFFF for v in vs[g * WG:(g + 1) * WG]) & M
+        for v in vs[g * WG:(g + 1) * WG]:
+            nest = 0
+            for y in range(3):
+                for x in range(4):
+                    nest = (nest * 7 + ((v >> (y * 4 + x)) & 1) * (x + 1) + y) & M
+            hit, k = 0, 0
+            while k < 8 and (v >> (k * 3)) & 7 != 5:
+                hit = (hit + k * (v & 255)) & M
+                k += 1
+            dw = 1
+            for j in range(0, 10, 2):
+                dw = (dw * 3 + ((v >> j) & 3)) & M
+            sp = v
+            for rr in range(rounds):
+                sp = ((sp ^ ((sp << 5) & M)) + rr) & M
+            out += [nest, k, hit, dw, sp, total]
+    return {(0, 1): wrap(out, np.uint32)}
+
+
 def _small_mixed(rng: np.random.Generator) -> np.ndarray:
     v = rng.integers(0, 1 << 32, N, dtype=np.uint64)
     small = rng.integers(0, 5000, N)
@@ -263,6 +288,8 @@ def _small_mixed(rng: np.random.Generator) -> np.ndarray:
 
 
 CASES: list[Case] = [
+    Case("cf_unroll", G, L, {(0, 0): ints(np.uint32, N), (0, 1): zeros(N * 24)},
+         _unroll_ref, spec={0: 6}, seed=99, category="control flow"),
     Case("cf_for_loops", G, L, {(0, 0): ints(np.uint32, N), (0, 1): zeros(N * 20)},
          _for_ref, push=struct.pack("<I", 23), seed=90, category="control flow"),
     Case("cf_while_do", G, L, {(0, 0): ints(np.uint32, N, 0, 1 << 24), (0, 1): zeros(N * 20)},
