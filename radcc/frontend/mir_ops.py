@@ -119,6 +119,9 @@ _def("bfi", U2 + ("uint",), "uint")  # v_bfi_b32: (s0 & s1) | (~s0 & s2)
 _def("fsin_amd fcos_amd", F1, "float")  # v_sin/v_cos: the argument in revolutions
 _def("pack_half_2x16_split", F2, "uint")  # f32 x, y -> f16 bits (round to nearest even)
 _def("unpack_half_2x16_split_x unpack_half_2x16_split_y", ("uint",), "float")
+# v_cvt_pk_norm_i16_f32 / _u16_f32: each f32 clamped to [-1, 1] / [0, 1], scaled by
+# 32767 / 65535, rounded to nearest even (NaN -> 0); x in bits 0-15, y in 16-31
+_def("pack_snorm_2x16_split pack_unorm_2x16_split", F2, "uint")
 
 CONVERSION = re.compile(r"^([iufb])2([iuf])(\d+)$")
 COMMUTATIVE = frozenset(
@@ -301,6 +304,13 @@ def _snorm(x: Arr, bits: int) -> Arr:
     scale = (1 << (bits - 1)) - 1
     v = np.rint(np.clip(x.astype(np.float64), -1, 1) * scale).astype(np.int64)
     return (v & ((1 << bits) - 1)).astype(np.uint64)
+
+
+def _pk_norm(a: list[Arr], signed: bool) -> Arr:
+    """v_cvt_pk_norm_{i16,u16}_f32 (NaN gives 0)."""
+    parts = [np.where(np.isnan(x), 0, x) for x in a]
+    conv = _snorm if signed else _unorm
+    return (conv(parts[0], 16) | conv(parts[1], 16) << np.uint64(16)).astype(np.uint32)
 
 
 def _pack(parts: list[Arr], bits: int) -> Arr:
@@ -586,6 +596,8 @@ _TABLE: dict[str, Callable[[list[Arr], int], Arr]] = {
     "bfi": lambda a, b: (a[0] & a[1]) | (~a[0] & a[2]),
     "fsin_amd": _wide(lambda x: np.sin(2 * np.pi * x)),
     "fcos_amd": _wide(lambda x: np.cos(2 * np.pi * x)),
+    "pack_snorm_2x16_split": lambda a, b: _pk_norm(a, True),
+    "pack_unorm_2x16_split": lambda a, b: _pk_norm(a, False),
     "pack_half_2x16_split": lambda a, b: (
         a[0].astype(np.float16).view(np.uint16).astype(np.uint32) |
         (a[1].astype(np.float16).view(np.uint16).astype(np.uint32) << np.uint32(16))),

@@ -7,7 +7,8 @@ After this pass (what isel receives):
   intrinsic) and ``mov`` extracting one component of a vector intrinsic result
   (``mov %v.y``);
 * ``pack_*``/``unpack_*`` of GLSL become scalar arithmetic and
-  ``pack_half_2x16_split``/``unpack_half_2x16_split_x/y``; ``bitcast`` between
+  ``pack_half_2x16_split``/``unpack_half_2x16_split_x/y``, ``pack_snorm_2x16_split``/
+  ``pack_unorm_2x16_split`` (GFX11's ``v_cvt_pk_norm_*``, as ACO); ``bitcast`` between
   sizes becomes ``pack_64_2x32_split``/``unpack_64_2x32_split_x/y`` or shifts;
 * subgroup operations on vectors run per component (``vote_ieq``/``vote_feq``:
   the components' votes and-ed);
@@ -260,6 +261,8 @@ class _Vectors:
         if op == "unpack_half_2x16":
             return [e.alu("unpack_half_2x16_split_x", 32, src[0]),
                     e.alu("unpack_half_2x16_split_y", 32, src[0])]
+        if op in ("pack_snorm_2x16", "pack_unorm_2x16"):  # v_cvt_pk_norm_{i16,u16}_f32
+            return e.alu(f"{op}_split", 32, src[0], src[1])
         bits = 16 if "2x16" in op else 8
         n = 32 // bits
         snorm = "snorm" in op

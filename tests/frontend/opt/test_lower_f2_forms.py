@@ -81,3 +81,30 @@ def test_fdiv_by_constant_folds_to_a_multiply() -> None:
     consts = [ins.attrs["value"] for b in s.blocks() for ins in b.instrs
               if ins.op == "load_const"]
     assert (k,) in consts, consts
+
+
+def test_pack_norm_2x16_is_one_machine_op() -> None:
+    """packSnorm2x16/packUnorm2x16 -> pack_{s,u}norm_2x16_split (v_cvt_pk_norm_*):
+    GLSL's round(clamp(v, lo, 1) * scale), NaN -> 0 as the ISA's f32_to_snorm; the
+    reference masks exact .5 ties (GLSL leaves their rounding open)."""
+    from radcc.frontend.opt import lower_vectors
+
+    rng = np.random.default_rng(2)
+    v = rng.uniform(-1.3, 1.3, (N, 2)).astype(np.float32)
+    v[0] = [np.inf, -np.inf]
+    v[1] = [0.0, -0.0]
+    for op, lo, scale in (("pack_snorm_2x16", -1.0, 32767), ("pack_unorm_2x16", 0.0, 65535)):
+        s, b = _shader()
+        gid = b.channel(b.intr("load_global_invocation_id", [], 32, 3), 0)
+        x = b.intr("load_ssbo", [b.alu("ishl", 32, 1, gid, b.imm(3))], 32, 2, binding=(0, 0))
+        b.intrinsic("store_ssbo", [b.alu(op, 32, 1, x), b.alu("ishl", 32, 1, gid, b.imm(2))],
+                    binding=(0, 2))
+        lower_vectors(s)
+        ops = _ops(s)
+        assert f"{op}_split" in ops and op not in ops and "fround_even" not in ops, ops
+        out = np.frombuffer(_run(s, {(0, 0): v, (0, 1): 4}, N * 4), np.uint32)
+        c = np.clip(v.astype(np.float64), lo, 1.0) * scale
+        q = (np.round(c).astype(np.int64) & 0xFFFF).astype(np.uint32)
+        want = q[:, 0] | q[:, 1] << np.uint32(16)
+        tie = (np.abs(c - np.floor(c) - 0.5) < 1e-9).any(1)
+        assert (out[~tie] == want[~tie]).all()
