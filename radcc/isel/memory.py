@@ -18,11 +18,13 @@
 from __future__ import annotations
 
 from radcc.frontend.mir import Instr, Value
+from radcc.frontend.opt.lower_vectors import access_align
 from radcc.ir.program import Operand
 from radcc.ir.regclass import Temp, s1, s2, v1
 
 from .context import Comp, Const, IselBase, IselError, unsupported
 from .kernargs import ArgLayout
+from .lds import ds_plan
 
 _VEC = {1: "b32", 2: "b64", 3: "b96", 4: "b128"}
 _SMEM = {1: "s_load_b32", 2: "s_load_b64", 4: "s_load_b128", 8: "s_load_b256"}
@@ -191,7 +193,7 @@ class MemoryMixin(IselBase):
         if val.bit_size not in (32, 64):
             raise unsupported(ins, f"{val.bit_size}-bit stores are not selected yet")
         if ins.op == "store_shared":
-            self._ds_store(val, off, k0)
+            self._ds_store(val, off, k0, self._ds_align(ins, val))
             return
         if ins.op == "store_scratch":
             self._scratch_store(val, off, k0)
@@ -266,38 +268,43 @@ class MemoryMixin(IselBase):
     def _ds_load(self, ins: Instr, d: Value) -> list[Comp]:
         addr, k = self._ds_addr(*self._address(ins))
         n = self._dwords(d)
-        align = int(ins.attrs.get("align", 4))
         parts: list[Temp] = []
-        done = 0
-        step_max = 4 if align >= 16 else 2 if align >= 8 else 1
-        while done < n:
-            m = min(step_max, n - done)
-            if m == 3:
-                m = 2
-            from radcc.ir.regclass import RegClass, RegType
-
-            parts.append(self.b.inst(f"ds_load_{_VEC[m]}", [RegClass(RegType.VGPR, 4 * m)],
-                                     [addr], offset=k + 4 * done).temp)
-            done += m
+        for form, _first, m, fields in ds_plan(n, self._ds_align(ins, d), k):
+            parts.append(self.b.inst(f"ds_load_{form}", [_vgpr_rc(m)], [addr],
+                                     **fields).temp)  # type: ignore[arg-type]
         t = parts[0] if len(parts) == 1 else self._concat(parts, True)
         if not d.divergent:
             t = self.b.pseudo("p_as_uniform", [_sgpr_rc(n)], [t]).temp
         return self._split(t, d)
 
-    def _ds_store(self, val: Value, off: Value, extra: int = 0) -> None:
+    @staticmethod
+    def _ds_align(ins: Instr, v: Value) -> int:
+        """Known alignment of a DS access's address: from the address expression and
+        attrs['align'] (lower_vectors.access_align), at least the component size
+        (radcc lays shared variables out naturally aligned)."""
+        return max(access_align(ins), v.bit_size // 8)
+
+    def _ds_store(self, val: Value, off: Value, extra: int = 0, align: int = 4) -> None:
         addr, k = self._ds_addr(off, extra)
         data = self._join(val, True)
         n = self._dwords(val)
-        align = val.bit_size // 8
-        if n == 1 or align >= 16 or (n == 2 and align >= 8):
-            self.b.inst(f"ds_store_{_VEC[n]}", [], [addr, data], offset=k)
-            return
-        regs = self.b.split_vector(data, *([v1] * n)).temps
-        step = 2 if align >= 8 else 1
-        for i in range(0, n, step):
-            chunk = regs[i] if step == 1 else self.b.create_vector(
-                _vgpr_rc(2), regs[i], regs[i + 1]).temp
-            self.b.inst(f"ds_store_{_VEC[step]}", [], [addr, chunk], offset=k + 4 * i)
+        plan = ds_plan(n, align, k)
+        regs = [data] if len(plan) == 1 else list(
+            self.b.split_vector(data, *([v1] * n)).temps)
+
+        def chunk(first: int, m: int) -> Temp:
+            if len(plan) == 1:
+                return data
+            return regs[first] if m == 1 else self.b.create_vector(
+                _vgpr_rc(m), *regs[first:first + m]).temp
+
+        for form, first, m, fields in plan:
+            if form.startswith("2addr"):
+                h = m // 2
+                ops = [addr, chunk(first, h), chunk(first + h, h)]
+            else:
+                ops = [addr, chunk(first, m)]
+            self.b.inst(f"ds_store_{form}", [], ops, **fields)  # type: ignore[arg-type]
 
     # -- atomics ---------------------------------------------------------------------------
     def select_atomic(self, ins: Instr) -> None:

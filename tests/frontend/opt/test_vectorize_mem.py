@@ -270,8 +270,6 @@ def test_isel_selects_the_wide_forms() -> None:
     assert "global_load_b32" not in asm and "global_store_b32" not in asm
 
 
-@pytest.mark.xfail(strict=True, reason="isel's _ds_store splits a DS store by its component "
-                   "size (ds_store_b32 x4), not by attrs['align'] as _ds_load does")
 def test_isel_selects_ds_store_b128() -> None:
     assert "ds_store_b128" in _asm()
 
