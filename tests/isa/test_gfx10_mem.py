@@ -172,6 +172,29 @@ def _random_blobs(seed: int, n: int) -> list[bytes]:
 
 
 @pytest.mark.parametrize("cpu", CPUS)
+def test_global_scratch_lds_words_decode_like_llvm_mc(cpu: str) -> None:
+    """GLOBAL/SCRATCH words with LDS [13] set (RDNA1/RDNA2 FLAT format): the
+    load-to-LDS forms of the loads that have one, data for the rest."""
+    llvm_mc.require()
+    ctx = _ctx(cpu)
+    rng = random.Random(23)
+    blobs = []
+    for seg in (1, 2):
+        for op in range(8, 24):
+            for saddr in (0x7D, 0x7F, 0x7C, 4, 5, 0x6A, 0x7E, 0x7B, 0x7A):
+                w0 = (ENCS["FLAT"] << 26 | op << 18 | seg << 14 | 1 << 13
+                      | rng.getrandbits(13) & 0x1FFF | rng.getrandbits(1) << 16
+                      | rng.getrandbits(1) << 17)
+                blobs.append(_b(w0, rng.getrandbits(8) | rng.getrandbits(8) << 8
+                                | saddr << 16 | rng.getrandbits(8) << 24))
+    ref = llvm_mc.decode(blobs, mcpu=cpu)
+    assert sum(r is not None and r.endswith(" lds") for r in ref) >= 60
+    bad = [(b.hex(), _decode_text(b, ctx), r) for b, r in zip(blobs, ref, strict=True)
+           if _decode_text(b, ctx) != r]
+    assert not bad, f"{len(bad)} of {len(blobs)} differ: {bad[:4]}"
+
+
+@pytest.mark.parametrize("cpu", CPUS)
 def test_random_words_decode_like_llvm_mc(cpu: str) -> None:
     llvm_mc.require()
     ctx = _ctx(cpu)
@@ -247,6 +270,31 @@ scratch_load_dword v1, off, off
 scratch_load_dword v1, off, m0
 scratch_store_dword off, v1, s1 offset:2047
 scratch_load_dword v1, v[2:3], off
+global_load_dword v2, s[4:5] offset:1024 lds
+global_load_dword v[2:3], off glc slc dlc lds
+global_load_dword v2, null lds
+global_load_dword v2, off lds
+global_load_dword v[2:3], off lds glc
+global_load_dwordx2 v[2:3], off lds
+global_store_dword v[2:3], off lds
+global_load_sshort v1, v[2:3], off lds
+scratch_load_ubyte v2, off offset:-2048 lds
+scratch_load_dword off, s4 lds
+scratch_load_dword off, off lds
+scratch_load_dword off, m0 lds
+scratch_load_dword off, null lds
+scratch_load_dword v2, s3 lds
+flat_load_dword v[2:3] lds
+global_load_dword v1, v2, null
+global_load_dword v1, v[2:3], null
+global_load_dword v1, v2, null offset:-8 glc slc dlc
+global_atomic_add v0, v1, v2, null glc
+global_store_dword v2, v1, null
+global_store_dword v[2:3], v1, null
+scratch_load_dword v1, off, null offset:4
+scratch_load_dword v1, v2, null
+scratch_store_dword off, v1, null
+scratch_load_dword v1, v2, s3
 flat_load_dword v1, v[2:3] offset:2047 glc
 flat_load_dword v1, v[2:3] offset:2048
 flat_atomic_cmpswap v1, v[2:3], v[4:5] glc
@@ -297,6 +345,36 @@ def test_lines_assemble_or_fail_like_llvm_mc(cpu: str) -> None:
         st = [s for s in a.statements if s.kind == "inst"] if a.ok else []
         if not st or (st[0].text, st[0].data) != (r.text, r.data):
             wrong.append((line, st[0].text if st else a.diagnostics[:1], r.text))
+    assert not wrong, wrong
+
+
+_NULL_LINES = """
+global_load_dword v1, v2, null
+global_load_dword v1, v2, null offset:-8 glc slc dlc
+global_atomic_add v0, v1, v2, null glc
+global_store_dword v2, v1, null
+global_load_dwordx2 v[1:2], v[2:3], null
+scratch_load_dword v1, off, null offset:4
+scratch_load_dword v1, v2, null
+scratch_store_dword off, v1, null
+""".strip().split("\n")
+
+
+@pytest.mark.parametrize("cpu", (*CPUS, "gfx1100"))
+def test_null_saddr_like_llvm_mc(cpu: str) -> None:
+    """An explicit ``null`` SADDR: llvm-mc's bytes (those of ``off``) and its
+    text (the operands as written), or its rejection; GFX11 too."""
+    llvm_mc.require()
+    target = get_target(cpu)
+    ref = llvm_mc.encode(_NULL_LINES, mcpu=cpu)
+    assert sum(r.data is not None for r in ref) >= 6
+    wrong = []
+    for line, r in zip(_NULL_LINES, ref, strict=True):
+        a = assemble(line, target)
+        st = [s for s in a.statements if s.kind == "inst"] if a.ok else []
+        got = (st[0].text, st[0].data) if st else None
+        if got != ((r.text, r.data) if r.data is not None else None):
+            wrong.append((line, got or a.diagnostics[:1], r.text))
     assert not wrong, wrong
 
 

@@ -47,6 +47,7 @@ class Layout:
     saddr_off: int  # SADDR code printed as ``off``
     sve: bool  # GFX11 scratch VADDR-enable bit [55]
     buf_lds: bool  # MUBUF LDS [16] selects a load-to-LDS form (no VDATA, ``lds``)
+    flat_lds: int | None  # GLOBAL/SCRATCH LDS bit of dword 0 (GFX10 [13]: no VDST, ``lds``)
     exp_mods: tuple[str, ...]
 
 
@@ -54,12 +55,12 @@ GFX11 = Layout(
     buf_flags={"glc": (0, 14), "slc": (0, 12), "dlc": (0, 13), "tfe": (1, 21),
                "offen": (1, 22), "idxen": (1, 23)},
     mubuf_op=((0, 18, 8),), mtbuf_op=((0, 15, 4),), flat_seg=16, flat_glc=14,
-    saddr_off=0x7C, sve=True, buf_lds=False, exp_mods=("done", "row_en"))
+    saddr_off=0x7C, sve=True, buf_lds=False, flat_lds=None, exp_mods=("done", "row_en"))
 GFX10 = Layout(
     buf_flags={"glc": (0, 14), "slc": (1, 22), "dlc": (0, 15), "tfe": (1, 23),
                "offen": (0, 12), "idxen": (0, 13)},
     mubuf_op=((0, 18, 7), (0, 25, 1)), mtbuf_op=((0, 16, 3), (1, 21, 1)), flat_seg=14,
-    flat_glc=16, saddr_off=0x7D, sve=False, buf_lds=True, exp_mods=("done", "compr", "vm"))
+    flat_glc=16, saddr_off=0x7D, sve=False, buf_lds=True, flat_lds=13, exp_mods=("done", "compr", "vm"))
 MCPU = "gfx1100"
 L = GFX11
 
@@ -337,6 +338,9 @@ def probe_flat() -> list[dict]:
                 blobs.append(_b(w | (glc << L.flat_glc), 10 | (20 << 8) | (saddr << 16)
                                 | (sve << 23) | (40 << 24)))
                 keys.append((enc, op, k))
+            if L.flat_lds is not None and enc != "FLAT":
+                blobs.append(_b(w | (1 << L.flat_lds), 10 | (20 << 8) | (off << 16)))
+                keys.append((enc, op, "lds"))
     res = _decode(blobs)
     got: dict[tuple[str, int], dict[str, str]] = {}
     for (enc, op, k), t in zip(keys, res, strict=True):
@@ -386,6 +390,8 @@ def probe_flat() -> list[dict]:
                        "cls": "flat" if enc == "FLAT" else "vmem"}
         if rtn:
             entry["rtn_bits"] = 32 * rtn
+        if d.get("lds", "").endswith(" lds"):
+            entry["lds_form"] = True  # "lds": load to LDS (M0 address), no VDST
         out.append(entry)
         _SAMPLES[(enc, op)] = base
     return out

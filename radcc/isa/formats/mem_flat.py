@@ -7,9 +7,13 @@ signed), DLC [13], GLC [14], SLC [15], SEG [17:16], OP [24:18], ENCODING
 ``off``), SVE [55] (scratch: VADDR used), VDST [63:56].
 GFX10/10.3 (RDNA1/RDNA2 guides, FLAT microcode format): OFFSET [11:0]
 (FLAT: 11-bit unsigned in assembly; GLOBAL/SCRATCH: 12-bit signed), DLC
-[12], LDS [13] (must be 0 here), SEG [15:14], GLC [16], SLC [17]; SADDR
-``off`` is NULL (0x7d); SCRATCH with VADDR and SADDR both ``off`` uses 0x7f;
-bit 55 must be 0. `FlatLayout` records hold the differences; the FLAT
+[12], LDS [13], SEG [15:14], GLC [16], SLC [17]; SADDR ``off`` is NULL
+(0x7d); SCRATCH with VADDR and SADDR both ``off`` uses 0x7f (GFX10.3, and
+GFX10.1's LDS forms); bit 55 must be 0. LDS [13] selects the load-to-LDS form
+of the GLOBAL/SCRATCH loads the table marks ``lds_form``: no VDST, ``lds``
+printed last and ending the statement (llvm-mc).
+An explicit ``null`` SADDR encodes like ``off``; llvm-mc keeps the operands as
+written (GLOBAL VADDR one VGPR), so the assembler gives that text. `FlatLayout` records hold the differences; the FLAT
 format decodes the whole encoding and hands the word to the segment's format.
 
 Atomics return the pre-op value (an extra leading VDST) exactly when GLC
@@ -34,7 +38,7 @@ from radcc.isa.formats.mem_common import (
     vgpr,
     vtext,
 )
-from radcc.isa.operands import EXEC_HI, M0, NULL, regs_for, src_text
+from radcc.isa.operands import EXEC_HI, M0, NULL, Operand, regs_for, src_text
 from radcc.isa.syntax import ParsedInst
 from radcc.isa.table import OpInfo
 from radcc.target import GfxLevel
@@ -66,6 +70,12 @@ _GFX10_3 = FlatLayout(seg=14, bits={"dlc": 12, "glc": 16, "slc": 17, "lds": 13},
 LAYOUTS = {GfxLevel.GFX10: _GFX10, GfxLevel.GFX10_3: _GFX10_3, GfxLevel.GFX11: _GFX11}
 
 
+def _is_null(op: Operand) -> bool:
+    """An explicit ``null`` register operand."""
+    return op.kind == "reg" and op.reg is not None and op.reg.file == "special" and \
+        op.reg.index == NULL
+
+
 def _saddr_ok(seg: str, code: int, gfx10: bool = False) -> bool:
     if code == NULL:
         return True
@@ -88,11 +98,23 @@ class FlatFormat(Format):
         lay = LAYOUTS[gfx]
         to_hw = regs_for(gfx).to_hw
         mi: MemInst = parse_mem(inst)
-        bad_mod(mi, set(info.modifiers))
+        allowed = set(info.modifiers)
+        lds = "lds" in lay.bits and "lds" in mi.mods
+        if lds:
+            if not info.extra.get("lds_form"):
+                raise AsmError("invalid operand for instruction", mi.mods["lds"].col)
+            names = list(mi.mods)
+            if names[-1] != "lds":  # llvm-mc: lds ends the statement
+                raise AsmError("invalid operand for instruction",
+                               mi.mods[names[names.index("lds") + 1]].col)
+            allowed.add("lds")
+        bad_mod(mi, allowed)
         glc = mi.flag("glc")
         rtn = info.extra.get("rtn_bits")
         specs = list(info.operands)
-        if rtn:
+        if lds:
+            specs = [s for s in specs if s.name != "vdst"]
+        elif rtn:
             if len(mi.operands) == len(specs) + 1:
                 if not glc:
                     raise AsmError("instruction must use glc", inst.col)
@@ -104,9 +126,12 @@ class FlatFormat(Format):
         w1 = 0
         saddr_on = False
         vaddr_off = False
+        vaddr_n = 2
+        null_saddr = False
         if self.name == "GLOBAL":
             so = mi.operands[len(specs) - 1]
             saddr_on = not is_off(so)
+            vaddr_n = 1 if saddr_on else 2
         for spec, op in zip(specs, mi.operands, strict=True):
             if spec.name == "vdst":
                 w1 |= vgpr(op, spec.dwords) << 24
@@ -114,30 +139,36 @@ class FlatFormat(Format):
                 w1 |= vgpr(op, spec.dwords) << 8
             elif spec.name == "vaddr":
                 if self.name == "SCRATCH":
+                    vaddr_n = 1
                     if not is_off(op):
                         w1 |= vgpr(op, 1) | (int(lay.sve) << 23)
                     else:
                         vaddr_off = True
-                elif self.name == "GLOBAL":
-                    w1 |= vgpr(op, 1 if saddr_on else 2)
+                        vaddr_n = 0
                 else:
-                    w1 |= vgpr(op, 2)
+                    w1 |= vgpr(op, vaddr_n)
             elif spec.name == "saddr":
                 if is_off(op):
                     code = NULL
                     if vaddr_off and not lay.sve:
-                        if lay.both_off is None:
+                        if lay.both_off is None and not lds:
                             raise AsmError("operands are not valid for this GPU or mode",
                                            inst.col)
-                        code = lay.both_off
+                        code = EXEC_HI
+                elif _is_null(op):
+                    # an explicit NULL SADDR: the bytes of ``off``, but llvm-mc keeps
+                    # the operands as written (GLOBAL VADDR one VGPR)
+                    if self.name == "SCRATCH" and not vaddr_off and not lay.sve:
+                        raise AsmError("operands are not valid for this GPU or mode", inst.col)
+                    code = NULL
+                    null_saddr = True
                 else:
-                    if op.kind == "reg" and op.reg is not None and op.reg.file == "special" and \
-                            op.reg.index == NULL and not lay.both_off:
-                        raise AsmError("invalid operand for instruction", op.col)
                     code = sgpr_tuple(op, spec.dwords)
                     if not _saddr_ok(self.name, code) or (
-                            self.name == "GLOBAL" and code == M0):
+                            self.name == "GLOBAL" and code == M0) or code == NULL:
                         raise AsmError("invalid operand for instruction", op.col)
+                    if self.name == "SCRATCH" and not lay.sve and not vaddr_off:
+                        raise AsmError("operands are not valid for this GPU or mode", inst.col)
                 w1 |= to_hw[code] << 16
         if "offset" in mi.mods:
             off = int_mod(mi.mods["offset"])
@@ -153,9 +184,14 @@ class FlatFormat(Format):
         for k in ("dlc", "glc", "slc"):
             if mi.flag(k):
                 w0 |= 1 << lay.bits[k]
+        if lds:
+            w0 |= 1 << lay.bits["lds"]
         if self.name == "FLAT":
             w1 |= to_hw[NULL] << 16
-        return Encoded(w0.to_bytes(4, "little") + w1.to_bytes(4, "little"))
+        data = w0.to_bytes(4, "little") + w1.to_bytes(4, "little")
+        if not null_saddr:
+            return Encoded(data)
+        return Encoded(data, text=self._text(info, specs, lay, w0, w1, vaddr_n, "null", lds))
 
     def decode(self, data: bytes, pos: int, ctx: Context) -> Decoded | None:
         w0 = u32(data, pos)
@@ -176,10 +212,15 @@ class FlatFormat(Format):
         glc = (w0 >> lay.bits["glc"]) & 1
         saddr = regs_for(gfx).from_hw[(w1 >> 16) & 0x7f]
         sve = ((w1 >> 23) & 1)
+        lds = bool("lds" in lay.bits and (w0 >> lay.bits["lds"]) & 1)
+        if lds and not info.extra.get("lds_form"):
+            return None
         if gfx10:
-            if sve or (w0 >> lay.bits["lds"]) & 1:
+            if sve:
                 return None
-            both_off = self.name == "SCRATCH" and saddr == lay.both_off
+            # SCRATCH without any address: 0x7f (GFX10.3; GFX10.1 only in the LDS form)
+            both_off = self.name == "SCRATCH" and saddr == EXEC_HI and (
+                lay.both_off is not None or lds)
             if both_off:
                 saddr = NULL
             elif not _saddr_ok(self.name, saddr, True) or (
@@ -194,30 +235,40 @@ class FlatFormat(Format):
             return None
         specs = list(info.operands)
         rtn = info.extra.get("rtn_bits")
-        if rtn and glc:
+        if lds:
+            specs = [s for s in specs if s.name != "vdst"]
+        elif rtn and glc:
             specs.insert(0, type(specs[0])("vdst", "vgpr", int(rtn), is_def=True))  # type: ignore[arg-type]
+        if self.name == "SCRATCH":
+            vaddr_n = 1 if sve else 0
+        elif self.name == "GLOBAL":
+            vaddr_n = 1 if saddr != NULL else 2
+        else:
+            vaddr_n = 2
+        saddr_text = "off"
+        if saddr != NULL:
+            spec = next(s for s in specs if s.name == "saddr")
+            saddr_text = src_text(saddr & ~1 if spec.dwords == 2 and saddr <= 123 else saddr,
+                                  spec.dwords)
+        text = self._text(info, specs, lay, w0, w1, vaddr_n, saddr_text, lds)
+        if text is None:
+            return None
+        return Decoded(8, text, info, self._fields(info, lay, w0, w1, saddr))
+
+    def _text(self, info: OpInfo, specs: list, lay: FlatLayout, w0: int, w1: int,
+              vaddr_n: int, saddr_text: str, lds: bool) -> str | None:
+        """llvm-mc's text of an encoding: `vaddr_n` VADDR registers (0: ``off``),
+        SADDR printed as `saddr_text`; None when a VGPR range runs past v255."""
         parts = []
         for spec in specs:
             if spec.name == "vdst":
-                idx = ((w1 >> 24) & 0xff)
-                n = spec.dwords
+                idx, n = (w1 >> 24) & 0xff, spec.dwords
             elif spec.name == "vdata":
-                idx = ((w1 >> 8) & 0xff)
-                n = spec.dwords
+                idx, n = (w1 >> 8) & 0xff, spec.dwords
             elif spec.name == "vaddr":
-                idx = (w1 & 0xff)
-                if self.name == "SCRATCH":
-                    n = 1 if sve else 0
-                elif self.name == "GLOBAL":
-                    n = 1 if saddr != NULL else 2
-                else:
-                    n = 2
+                idx, n = w1 & 0xff, vaddr_n
             else:
-                if saddr == NULL:
-                    parts.append("off")
-                else:
-                    code = saddr & ~1 if spec.dwords == 2 and saddr <= 123 else saddr
-                    parts.append(src_text(code, spec.dwords))
+                parts.append(saddr_text)
                 continue
             if n == 0:
                 parts.append("off")
@@ -229,15 +280,15 @@ class FlatFormat(Format):
         if parts:
             text += " " + ", ".join(parts)
         off = self._offset(lay, w0)
-        tail = []
-        if off:
-            tail.append(f"offset:{off}")
+        tail = [f"offset:{off}"] if off else []
         for name in ("glc", "slc", "dlc"):
             if w0 >> lay.bits[name] & 1:
                 tail.append(name)
+        if lds:
+            tail.append("lds")
         if tail:
             text += " " + " ".join(tail)
-        return Decoded(8, text, info, self._fields(info, lay, w0, w1, saddr))
+        return text
 
     def _offset(self, lay: FlatLayout, w0: int) -> int:
         """OFFSET: FLAT unsigned (llvm-mc prints the whole field although its
