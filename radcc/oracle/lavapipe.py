@@ -492,6 +492,43 @@ def _pack_spec(value: int | float | bool, sc: spirv_reflect.SpecConstant | None)
     return (int(value) & ((1 << sc.width) - 1)).to_bytes(sc.width // 8, "little")
 
 
+class ShaderModuleInfo:
+    """VkShaderModuleCreateInfo of SPIR-V words (`info`), keeping the code array it
+    points to alive (shared by this oracle and radcc.oracle.radv)."""
+
+    def __init__(self, spirv: bytes) -> None:
+        self.code = (ctypes.c_uint32 * (len(spirv) // 4)).from_buffer_copy(spirv)
+        self.info = vk.VkShaderModuleCreateInfo(
+            sType=vk.VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, codeSize=len(spirv),
+            pCode=self.code)
+
+
+class SpecializationData:
+    """VkSpecializationInfo of specialization constants, each packed as the shader
+    declares it (`_pack_spec`), in ascending id order, keeping the map entries and
+    data it points to alive; `pointer()` is None without constants (shared by this
+    oracle and radcc.oracle.radv)."""
+
+    def __init__(self, spec: Mapping[int, Any],
+                 refl: spirv_reflect.Reflection) -> None:
+        data = b""
+        self.count = len(spec)
+        self.entries = (vk.VkSpecializationMapEntry * max(1, len(spec)))()
+        for i, (sid, val) in enumerate(sorted(spec.items())):
+            packed = _pack_spec(val, refl.spec_constants.get(sid))
+            self.entries[i] = vk.VkSpecializationMapEntry(constantID=sid, offset=len(data),
+                                                          size=len(packed))
+            data += packed
+        self.data = data
+        self.buf = ctypes.create_string_buffer(data, max(1, len(data)))
+        self.info = vk.VkSpecializationInfo(mapEntryCount=len(spec), pMapEntries=self.entries,
+                                            dataSize=len(data),
+                                            pData=ctypes.cast(self.buf, ctypes.c_void_p))
+
+    def pointer(self) -> Any:
+        return ctypes.pointer(self.info) if self.count else None
+
+
 class _Dispatch:
     """The objects of one run_compute call, destroyed in reverse order of creation."""
 
@@ -712,21 +749,10 @@ def _dispatch(
         v.void("vkUpdateDescriptorSets", dev, len(kinds), writes, 0, None)
 
     # shader module, specialization, pipeline
-    code = (ctypes.c_uint32 * (len(spirv) // 4)).from_buffer_copy(spirv)
-    smci = vk.VkShaderModuleCreateInfo(sType=vk.VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
-                                       codeSize=len(spirv), pCode=code)
-    module = d.create("vkCreateShaderModule", smci, vk.VkShaderModule(), "vkDestroyShaderModule")
-    spec_data = b""
-    entries = (vk.VkSpecializationMapEntry * max(1, len(spec_constants)))()
-    for i, (sid, val) in enumerate(sorted(spec_constants.items())):
-        packed = _pack_spec(val, refl.spec_constants.get(sid))
-        entries[i] = vk.VkSpecializationMapEntry(constantID=sid, offset=len(spec_data),
-                                                 size=len(packed))
-        spec_data += packed
-    spec_buf = ctypes.create_string_buffer(spec_data, max(1, len(spec_data)))
-    spec = vk.VkSpecializationInfo(mapEntryCount=len(spec_constants), pMapEntries=entries,
-                                   dataSize=len(spec_data),
-                                   pData=ctypes.cast(spec_buf, ctypes.c_void_p))
+    smci = ShaderModuleInfo(spirv)
+    module = d.create("vkCreateShaderModule", smci.info, vk.VkShaderModule(),
+                      "vkDestroyShaderModule")
+    spec = SpecializationData(spec_constants, refl)
     req_sg = vk.VkPipelineShaderStageRequiredSubgroupSizeCreateInfo(
         sType=vk.VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO,
         requiredSubgroupSize=subgroup_size or 0)
@@ -737,7 +763,7 @@ def _dispatch(
         flags=vk.VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT if full_subgroups
         else 0,
         stage=vk.VK_SHADER_STAGE_COMPUTE_BIT, module=module.value, pName=entry_name,
-        pSpecializationInfo=ctypes.pointer(spec) if spec_constants else None)
+        pSpecializationInfo=spec.pointer())
     cpci = vk.VkComputePipelineCreateInfo(
         sType=vk.VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO, stage=stage, layout=playout.value,
         basePipelineIndex=-1)

@@ -46,10 +46,11 @@ from typing import Any
 from radcc.oracle import spirv_reflect, vk
 from radcc.oracle.lavapipe import (
     LavapipeError,
+    ShaderModuleInfo,
+    SpecializationData,
     _cstr,
     _link,
     _make_version,
-    _pack_spec,
     _Vk,
 )
 
@@ -348,28 +349,15 @@ class _Worker:
             v("vkCreatePipelineLayout", dev, ctypes.byref(plci), None, ctypes.byref(playout))
             undo.append(("vkDestroyPipelineLayout", playout))
 
-            code = (ctypes.c_uint32 * (len(spirv) // 4)).from_buffer_copy(spirv)
-            smci = vk.VkShaderModuleCreateInfo(
-                sType=vk.VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, codeSize=len(spirv),
-                pCode=code)
+            smci = ShaderModuleInfo(spirv)
             module = vk.VkShaderModule()
-            v("vkCreateShaderModule", dev, ctypes.byref(smci), None, ctypes.byref(module))
+            v("vkCreateShaderModule", dev, ctypes.byref(smci.info), None, ctypes.byref(module))
             undo.append(("vkDestroyShaderModule", module))
-            spec_data = b""
-            entries = (vk.VkSpecializationMapEntry * max(1, len(spec)))()
-            for i, (sid, val) in enumerate(sorted(spec.items())):
-                packed = _pack_spec(val, refl.spec_constants.get(sid))
-                entries[i] = vk.VkSpecializationMapEntry(constantID=sid, offset=len(spec_data),
-                                                         size=len(packed))
-                spec_data += packed
-            spec_buf = ctypes.create_string_buffer(spec_data, max(1, len(spec_data)))
-            sinfo = vk.VkSpecializationInfo(mapEntryCount=len(spec), pMapEntries=entries,
-                                            dataSize=len(spec_data),
-                                            pData=ctypes.cast(spec_buf, ctypes.c_void_p))
+            sinfo = SpecializationData(spec, refl)
             stage = vk.VkPipelineShaderStageCreateInfo(
                 sType=vk.VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
                 stage=vk.VK_SHADER_STAGE_COMPUTE_BIT, module=module.value,
-                pName=entry.encode(), pSpecializationInfo=ctypes.pointer(sinfo) if spec else None)
+                pName=entry.encode(), pSpecializationInfo=sinfo.pointer())
             flags = (VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR
                      | VK_PIPELINE_CREATE_CAPTURE_INTERNAL_REPRESENTATIONS_BIT_KHR
                      if self.has_exec else 0)
