@@ -88,8 +88,12 @@ def _gfx10_nsa_layout(m: dict, vds: int, layout: list[int],
     """The GFX10 NSA vdata size and address list llvm-mc prints for `ndw` NSA
     dwords: the computed ones when the addresses fit, else the opcode's
     default vdata size and the first 1 + 4*ndw addresses; None when the
-    opcode has no NSA form that long."""
-    longest = max((len(x) for x in (*m.get("nsa", ()), *m.get("bvh", {}).values())
+    opcode has no NSA form that long (its default NSA variant counts: an
+    opcode whose dims need one address prints that variant's list)."""
+    # the opcode's longest NSA variant: a dim's form, a BVH form, or the default
+    # variant llvm-mc's decoder falls back to (image_get_resinfo has only that)
+    longest = max((len(x) for x in (*m.get("nsa", ()), *m.get("bvh", {}).values(),
+                                    m.get("default", {}).get("nsa"))
                    if isinstance(x, list) and x), default=1)
     if ndw > (longest + 2) // 4:
         return None
