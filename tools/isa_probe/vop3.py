@@ -217,10 +217,17 @@ def probe_interp(out: list[dict]) -> None:
                           "sext": False, "const": False, "lit": False}
                          for o in ops[1:]]
         e.pop("probe_base_failed", None)
-        lines.append(t + " high")
-    for i, r in zip(idx, _enc(lines), strict=True):
-        if r.data is not None:
-            out[i]["modifiers"] = sorted({*out[i]["modifiers"], "high"})
+        t = re.sub(r"invalid_param_\d+", "p10", t)
+        lines += [t + " high", t + " clamp", t + " mul:2"]
+    # the generic modifier probes ran on a text built before the operand list
+    # was known: learn high / clamp / omod again from the decoded text
+    res = _enc(lines)
+    for k, i in enumerate(idx):
+        mods = {m for m in out[i]["modifiers"] if m in ("abs", "neg")}
+        for name, r in zip(("high", "clamp", "omod"), res[3 * k:3 * k + 3], strict=True):
+            if r.data is not None:
+                mods.add(name)
+        out[i]["modifiers"] = sorted(mods)
 
 
 def probe_dpp(infos: list[dict], ops: dict[int, dict], out: list[dict]) -> None:

@@ -31,6 +31,7 @@ from radcc.isa.formats.valu_common import (
     take_src_mods,
     valu_src_text,
 )
+from radcc.isa.formats.vop3_interp import VGPR_QUIRK_CODES, decode_interp, encode_interp
 from radcc.isa.operands import (
     DPP8,
     DPP8_FI,
@@ -42,6 +43,7 @@ from radcc.isa.operands import (
     TTMP15,
     VGPR0,
     Operand,
+    RegCodes,
     check_reg,
     reg_name,
     vgpr_name,
@@ -82,15 +84,25 @@ def _src_mods(info: OpInfo, i: int) -> dict:
 # --- assembling ------------------------------------------------------------------
 
 
-def _sreg_code(op: Operand, dwords: int) -> int:
+# null and the src_* special values fit a scalar slot of any size (llvm-mc-19,
+# gfx1010/gfx1030/gfx1100, wave32 and wave64)
+_ANY_SIZE = frozenset((124, 235, 236, 237, 238, 239, 251, 252, 253))
+# Lane-mask (sreg_wave) slots: llvm-mc decodes scalar registers, null and the
+# src_* values except these logical codes (its exec-less register classes;
+# probed for gfx1010 and gfx1100): sources and definitions, per wave size.
+_WAVE_SRC_BAD = {1: frozenset((126, 127)), 2: frozenset((107, 125, 126, 127))}
+_WAVE_DEF_BAD = {1: frozenset((254,)), 2: frozenset((107, 125, 127, 254))}
+
+
+def _sreg_code(op: Operand, dwords: int, regs: RegCodes) -> int:
     """Code of a scalar register operand of `dwords` size (SDST-like slots)."""
     if op.kind != "reg" or op.reg is None or op.reg.file == "v" or op.has_fp_mods or op.sext:
         raise AsmError("invalid operand for instruction", op.col)
     r = op.reg
-    if r.file == "special" and r.index in (251, 252):
-        raise AsmError("execz and vccz are not supported on this GPU", op.col)
+    if r.file == "special" and r.index in regs.bad_src:  # GFX11: no vccz/execz
+        raise AsmError(regs.bad_src[r.index], op.col)
     if r.count != dwords:
-        if not (r.file == "special" and r.index == 124):  # null fits any size
+        if not (r.file == "special" and r.index in _ANY_SIZE):
             raise AsmError("invalid operand for instruction", op.col)
     check_reg(r, op.col)
     return r.src_code()
@@ -115,6 +127,9 @@ class Vop3Format(Format):
     def encode(self, info: OpInfo, inst: ParsedInst, ctx: Context) -> Encoded:
         if inst.parse_error is not None:
             raise inst.parse_error
+        if info.extra.get("interp"):  # GFX10 v_interp_*_e64 / *_f16 (vop3_interp)
+            i0, i1 = encode_interp(info, inst)
+            return Encoded(i0.to_bytes(4, "little") + i1.to_bytes(4, "little"))
         is_sd = info.enc == "VOP3SD"
         defs, srcs = _split(info)
         ops = inst.operands
@@ -138,13 +153,13 @@ class Vop3Format(Format):
             if spec.kind == "vgpr":
                 vdst = _vgpr_index(op, spec.dwords)
             elif spec.kind == "sreg_wave":
-                code = _sreg_code(op, wave_dw)
+                code = _sreg_code(op, wave_dw, ctx.regs)
                 if is_sd:
                     sdst = code
                 else:
                     vdst = code
             else:
-                vdst = _sreg_code(op, spec.dwords)
+                vdst = _sreg_code(op, spec.dwords, ctx.regs)
         rules = SrcRules(int(info.extra.get("bus_limit", 2)))  # type: ignore[call-overload]
         if "vcc" in info.implicit_reads:
             rules.use_sgpr(106, inst.col, wave_dw)  # implicit VCC read (v_div_fmas)
@@ -160,7 +175,7 @@ class Vop3Format(Format):
             neg |= int(n) << i
             abs_ |= int(a) << i
             if spec.kind == "sreg_wave":
-                code = _sreg_code(op, wave_dw)
+                code = _sreg_code(op, wave_dw, ctx.regs)
                 rules.use_sgpr(code, op.col)
                 codes[i] = code
                 continue
@@ -249,8 +264,11 @@ def decode_vop3(info: OpInfo, w0: int, w1: int, data: bytes, pos: int,
             return None
         w0 &= ~ign[0]  # type: ignore[index,operator]
         w1 &= ~ign[1]  # type: ignore[index,operator]
-    defs, srcs = _split(info)
     frm = ctx.regs.from_hw  # GFX10 swaps the M0/NULL field values
+    if info.extra.get("interp"):
+        r = decode_interp(info, w0, w1, frm)
+        return None if r is None else Decoded(8, r[0], info, r[1])
+    defs, srcs = _split(info)
     codes = [frm[w1 & 0x1FF], frm[(w1 >> 9) & 0x1FF], frm[(w1 >> 18) & 0x1FF]]
     for i in range(len(srcs), 3):
         if codes[i]:
@@ -292,19 +310,21 @@ def decode_vop3(info: OpInfo, w0: int, w1: int, data: bytes, pos: int,
         if spec.kind == "vgpr":
             parts.append(vgpr_name(vdst, spec.dwords))
         elif spec.kind == "sreg_wave":
-            code = (w0 >> 8) & 0x7F if is_sd else vdst
-            parts.append(_sreg_text(frm[code], wave_dw))
+            code = frm[(w0 >> 8) & 0x7F if is_sd else vdst]
+            if code in _WAVE_DEF_BAD[wave_dw]:
+                return None
+            parts.append(_sreg_text(code, wave_dw))
         else:
             parts.append(_sreg_text(frm[vdst], spec.dwords))
     for i, spec in enumerate(srcs):
         c = codes[i]
         if spec.kind == "sreg_wave":
-            if c >= VGPR0 or c > 127:
+            if (c > 127 and c not in _ANY_SIZE) or c in _WAVE_SRC_BAD[wave_dw]:
                 return None
             parts.append(_sreg_text(c, wave_dw))
             continue
-        if spec.kind == "vgpr" and c < VGPR0:
-            return None
+        if spec.kind == "vgpr" and c < VGPR0 and c not in VGPR_QUIRK_CODES:
+            return None  # llvm-mc decodes null and src_* in VGPR-only slots
         if spec.kind in ("ssrc", "sgpr") and c >= VGPR0:
             return None
         if c in (DPP16, DPP8, DPP8_FI):
@@ -323,9 +343,14 @@ def decode_vop3(info: OpInfo, w0: int, w1: int, data: bytes, pos: int,
         s += " " + ", ".join(parts)
     mods = info.modifiers
     if "op_sel" in mods and opsel:
-        n = int(info.extra.get("op_sel_print", len(srcs) + 1)) - 1  # type: ignore[call-overload]
-        bits = int_to_bits(opsel & 7, n) + [opsel >> 3 & 1] if n < 3 or len(srcs) == 3 else (
-            int_to_bits(opsel & 7, n) + [opsel >> 3 & 1])
+        # llvm-mc prints op_sel_print bits: the source bits then the destination
+        # bit (bit 3), or only source bits when the array is no longer than the
+        # source list (v_permlane*16: op_sel:[fi,bound_ctrl] = bits 0 and 1)
+        k = int(info.extra.get("op_sel_print", len(srcs) + 1))  # type: ignore[call-overload]
+        if k <= len(srcs):
+            bits = int_to_bits(opsel, k)
+        else:
+            bits = int_to_bits(opsel & 7, k - 1) + [opsel >> 3 & 1]
         s += " " + bit_array_text("op_sel", bits)
     if clamp:
         s += " clamp"
