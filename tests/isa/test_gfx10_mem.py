@@ -366,6 +366,12 @@ exp param31 v1, off, off, off vm
 exp dual_src_blend1 v1, v2, v3, v4
 exp mrt7 v1, v2, v3, v4 vm done
 exp mrt0 v1, v2, v3 done
+exp mrt0 v0, v0, v0, v0 novm
+exp mrt0 v0, v0, v0, v0 done compr novm
+exp mrt0 v0, v0, v0, v0 novm done
+exp mrt0 v0, v0, v0, v0 vm novm
+exp mrt0 v0, v0, v0, v0 nodone
+exp mrt0 v0, v0, v0, v0 vm vm
 """
 _LINES = [ln for ln in LINES.split("\n") if ln.strip()]
 

@@ -10,7 +10,8 @@ GFX10/10.3 (RDNA1/RDNA2 EXP microcode format): COMPR [10], DONE [11], VM
 [12], no ROW; targets mrt0-7, mrtz, null (9), pos0-4, prim, param0-31
 (32-63). With ``compr`` the first and third operands are the two packed
 sources (VSRC0, VSRC1) and each enables two EN bits; the disassembly prints
-VSRC(i/2) for every set EN bit i. `ExpLayout` holds the differences.
+VSRC(i/2) for every set EN bit i; ``novm`` stands in vm's place (vm off), as
+llvm-mc-19 takes it. `ExpLayout` holds the differences.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ ENC = 0b111110
 class ExpLayout:
     targets: dict[str, int]
     flags: dict[str, int]  # modifier -> dword-0 bit, in llvm-mc's print order
+    negatable: tuple[str, ...] = ()  # flags llvm-mc also takes as ``no<flag>`` (bit clear)
 
     @property
     def target_names(self) -> dict[int, str]:
@@ -56,7 +58,9 @@ def _targets(gfx10: bool) -> dict[str, int]:
 TARGETS = _targets(False)
 TARGET_NAMES = {v: k for k, v in TARGETS.items()}
 _GFX11 = ExpLayout(TARGETS, {"done": 11, "row_en": 13})
-_GFX10 = ExpLayout(_targets(True), {"done": 11, "compr": 10, "vm": 12})
+# llvm-mc-19 takes ``novm`` in vm's place on GFX10; it rejects ``nodone`` (and
+# crashes on ``nocompr``, which is therefore left rejected)
+_GFX10 = ExpLayout(_targets(True), {"done": 11, "compr": 10, "vm": 12}, ("vm",))
 LAYOUTS = {GfxLevel.GFX10: _GFX10, GfxLevel.GFX10_3: _GFX10, GfxLevel.GFX11: _GFX11}
 
 
@@ -77,14 +81,19 @@ class ExpFormat(Format):
             raise AsmError("too few operands for instruction", inst.col)
         if len(mi.operands) > 4:
             raise AsmError("invalid operand for instruction", mi.operands[4].col)
-        bad_mod(mi, set(lay.flags))
+        neg = {"no" + k: k for k in lay.negatable}
+        bad_mod(mi, set(lay.flags) | set(neg))
         order = list(lay.flags)
         last = -1
-        for m in mi.mods.values():  # llvm-mc: the modifiers in print order
-            if order.index(m.name) < last:
+        on: set[str] = set()
+        for m in mi.mods.values():  # llvm-mc: the modifiers in print order, each once
+            slot = neg.get(m.name, m.name)
+            if order.index(slot) <= last:
                 raise AsmError("invalid operand for instruction", m.col)
-            last = order.index(m.name)
-        compr = mi.flag("compr")
+            last = order.index(slot)
+            if slot == m.name:
+                on.add(slot)
+        compr = "compr" in on
         en = 0
         w1 = 0
         for i, op in enumerate(mi.operands):
@@ -99,7 +108,7 @@ class ExpFormat(Format):
                 en |= 3 << i
         w0 = (ENC << 26) | en | (target << 4)
         for k, b in lay.flags.items():
-            if mi.flag(k):
+            if k in on:
                 w0 |= 1 << b
         return Encoded(w0.to_bytes(4, "little") + w1.to_bytes(4, "little"))
 
