@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Measure radcc's agreement with llvm-mc-19 on LLVM's own GFX11 MC tests.
+"""Measure radcc's agreement with llvm-mc-19 on LLVM's own GFX11 (or GFX10) MC tests.
 
   python tools/mc_agreement.py DIR [--json out.json] [--top N] [--files GLOB]
+                               [--mcpu gfx1100|gfx1010|gfx1030]
 
 DIR holds copies of llvm-project's ``llvm/test/MC/AMDGPU/gfx11_asm_*.s`` and
 ``llvm/test/MC/Disassembler/AMDGPU/gfx11_dasm_*.txt`` (see
@@ -19,8 +20,14 @@ The expectations are llvm-mc's live output, never the CHECK comments; the
 CHECK encodings (when the copy keeps them) are only compared with llvm-mc to
 report how often llvm-mc-19 itself differs from the test file's version.
 
-Configurations come from the RUN lines: only plain GFX11 ones are measured
-(an -mcpu of gfx11xx, attributes limited to wavefrontsize32/64 and
+`--mcpu` picks the generation measured (default gfx1100; gfx101x = GFX10.1,
+gfx103x = GFX10.3, e.g. on ``gfx10_asm_*.s``, ``gfx1030_*.s`` and the
+disassembler's ``gfx10_*.txt``): each RUN line's own -mcpu is given to
+llvm-mc and radcc when it belongs to that generation, other RUN lines are
+skipped. Without RUN lines, --mcpu itself is used.
+
+Configurations come from the RUN lines: only plain ones of the generation
+are measured (e.g. an -mcpu of gfx11xx, attributes limited to wavefrontsize32/64 and
 -real-true16); RUN lines of other targets or feature sets (e.g.
 +real-true16) are skipped, and so are instruction lines whose CHECK
 comments name only prefixes of skipped configurations.
@@ -59,7 +66,7 @@ _PLAIN_ATTRS = {"+wavefrontsize32", "-wavefrontsize32", "+wavefrontsize64", "-wa
 
 
 def family_of(path: Path) -> str:
-    stem = re.sub(r"^gfx11_(asm|dasm)_", "", path.stem)
+    stem = re.sub(r"^gfx\d+_((asm|dasm)_)?", "", path.stem)
     for rx, fam in _FAMILY_RULES:
         if re.match(rx, stem):
             return fam
@@ -74,6 +81,35 @@ class RunConfig:
     expect_error: bool  # a `not llvm-mc` run (error-checking prefixes)
     raw: str
     true16: bool = False  # gfx11 with +real-true16 (and otherwise plain attributes)
+    mcpu: str = ""  # the RUN line's -mcpu (empty: the --mcpu default)
+
+
+# -mcpu values of the generation being measured (set by main from --mcpu)
+_GEN_CPU = re.compile(r"gfx11\d\d")
+_GEN_TRIPLE = re.compile(r"amdgpu11\.?\d\d")
+_DEFAULT_MCPU = "gfx1100"
+_DEFAULT_PREFIX = "GFX11"
+
+
+def set_generation(mcpu: str) -> None:
+    """Measure the generation of `mcpu` (gfx11xx, gfx101x or gfx103x)."""
+    global _GEN_CPU, _GEN_TRIPLE, _DEFAULT_MCPU, _DEFAULT_PREFIX
+    _DEFAULT_MCPU = mcpu
+    if mcpu.startswith("gfx11"):
+        _GEN_CPU, _GEN_TRIPLE, _DEFAULT_PREFIX = (re.compile(r"gfx11\d\d"),
+                                                  re.compile(r"amdgpu11\.?\d\d"), "GFX11")
+    elif mcpu.startswith("gfx103"):
+        _GEN_CPU, _GEN_TRIPLE, _DEFAULT_PREFIX = (re.compile(r"gfx103\d"),
+                                                  re.compile(r"amdgpu10\.?3\d"), "GFX10")
+    elif mcpu.startswith("gfx10"):
+        _GEN_CPU, _GEN_TRIPLE, _DEFAULT_PREFIX = (re.compile(r"gfx101\d"),
+                                                  re.compile(r"amdgpu10\.?1\d"), "GFX10")
+    else:
+        raise SystemExit(f"mc_agreement: no generation for -mcpu={mcpu}")
+
+
+def _default_cfg() -> RunConfig:
+    return RunConfig(False, [_DEFAULT_PREFIX], True, False, "(default)", mcpu=_DEFAULT_MCPU)
 
 
 def parse_run_lines(text: str) -> list[RunConfig]:
@@ -102,10 +138,9 @@ def parse_run_lines(text: str) -> list[RunConfig]:
             attrs.extend(x.lower() for x in a.split(",") if x)  # -WavefrontSize32 too
         triple = re.search(r"-triple[= ](\S+)", mc_part)
         if mcpu is not None:
-            cpu_ok = re.fullmatch(r"gfx11\d\d", mcpu.group(1)) is not None
+            cpu_ok = _GEN_CPU.fullmatch(mcpu.group(1)) is not None
         else:  # e.g. -triple=amdgpu11.00 names the processor itself
-            cpu_ok = triple is not None and re.fullmatch(r"amdgpu11\.?\d\d",
-                                                         triple.group(1)) is not None
+            cpu_ok = triple is not None and _GEN_TRIPLE.fullmatch(triple.group(1)) is not None
         plain = cpu_ok and all(a in _PLAIN_ATTRS for a in attrs)
         true16 = cpu_ok and "+real-true16" in attrs and all(
             a in _PLAIN_ATTRS or a == "+real-true16" for a in attrs)
@@ -116,7 +151,8 @@ def parse_run_lines(text: str) -> list[RunConfig]:
         if not prefixes and "FileCheck" in r:
             prefixes = ["CHECK"]
         expect_error = bool(re.match(r"^\s*not\s", r))
-        cfgs.append(RunConfig(wave64, prefixes, plain, expect_error, r, true16))
+        cpu = mcpu.group(1) if mcpu is not None else _DEFAULT_MCPU
+        cfgs.append(RunConfig(wave64, prefixes, plain, expect_error, r, true16, cpu))
     return cfgs
 
 
@@ -250,24 +286,31 @@ def _check_bytes(check: str) -> bytes | None:
         return None
 
 
-def measure_asm(path: Path, target) -> FileResult:
+def _target(mcpu: str):
+    from radcc.target import get_target
+
+    return get_target(mcpu)
+
+
+def measure_asm(path: Path) -> FileResult:
     text = path.read_text(errors="replace")
     res = FileResult(path.name, family_of(path), "asm")
-    cfgs = parse_run_lines(text) or [RunConfig(False, ["GFX11"], True, False, "(default)")]
+    cfgs = parse_run_lines(text) or [_default_cfg()]
     items = read_items(text, asm=True)
-    seen_wave: set[bool] = set()
+    seen_wave: set[tuple[bool, str]] = set()
     use, res.skipped_configs, t16 = plain_configs(cfgs)
     for cfg in use:
-        if cfg.wave64 in seen_wave:
+        if (cfg.wave64, cfg.mcpu) in seen_wave:
             continue  # error-checking RUN lines repeat a configuration
-        seen_wave.add(cfg.wave64)
+        seen_wave.add((cfg.wave64, cfg.mcpu))
+        target = _target(cfg.mcpu)
         mine = [it for it in items if _applies(it, cfg, cfgs)]
         if t16:
             res.t16_skipped += sum(1 for it in mine if _T16_RE.search(it.text))
             mine = [it for it in mine if not _T16_RE.search(it.text)]
         if not mine:
             continue
-        oracle = llvm_mc.encode([it.text for it in mine], wave64=cfg.wave64)
+        oracle = llvm_mc.encode([it.text for it in mine], mcpu=cfg.mcpu, wave64=cfg.wave64)
         wave = 64 if cfg.wave64 else 32
         for it, o in zip(mine, oracle, strict=True):
             res.total += 1
@@ -309,19 +352,20 @@ def measure_asm(path: Path, target) -> FileResult:
     return res
 
 
-def measure_dasm(path: Path, target) -> FileResult:
+def measure_dasm(path: Path) -> FileResult:
     from radcc.isa.disassembler import disassemble, is_invalid, parse_hex_bytes
 
     text = path.read_text(errors="replace")
     res = FileResult(path.name, family_of(path), "dasm")
-    cfgs = parse_run_lines(text) or [RunConfig(False, ["GFX11"], True, False, "(default)")]
+    cfgs = parse_run_lines(text) or [_default_cfg()]
     items = read_items(text, asm=False)
-    seen_wave: set[bool] = set()
+    seen_wave: set[tuple[bool, str]] = set()
     use, res.skipped_configs, t16 = plain_configs(cfgs)
     for cfg in use:
-        if cfg.wave64 in seen_wave:
+        if (cfg.wave64, cfg.mcpu) in seen_wave:
             continue
-        seen_wave.add(cfg.wave64)
+        seen_wave.add((cfg.wave64, cfg.mcpu))
+        target = _target(cfg.mcpu)
         mine = []
         for it in items:
             if not _applies(it, cfg, cfgs):
@@ -332,7 +376,7 @@ def measure_dasm(path: Path, target) -> FileResult:
             mine.append((it, data))
         if not mine:
             continue
-        oracle = llvm_mc.decode([d for _, d in mine], wave64=cfg.wave64)
+        oracle = llvm_mc.decode([d for _, d in mine], mcpu=cfg.mcpu, wave64=cfg.wave64)
         wave = 64 if cfg.wave64 else 32
         for (it, data), o in zip(mine, oracle, strict=True):
             res.total += 1
@@ -456,7 +500,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("dir", type=Path)
     ap.add_argument("--json", type=Path, default=None, help="write results (and failures) here")
     ap.add_argument("--top", type=int, default=15)
-    ap.add_argument("--files", default="gfx11_*", help="glob of file names to measure")
+    ap.add_argument("--files", default=None,
+                    help="glob of file names to measure (default gfx11_* or gfx10*)")
     ap.add_argument("--show", type=int, default=0, help="print this many failures per file")
     ap.add_argument("--mcpu", default="gfx1100")
     args = ap.parse_args(argv)
@@ -471,7 +516,10 @@ def main(argv: list[str] | None = None) -> int:
               file=sys.stderr)
         return 1
 
-    target = get_target(args.mcpu)
+    get_target(args.mcpu)  # an unknown chip stops here
+    set_generation(args.mcpu)
+    if args.files is None:
+        args.files = "gfx11_*" if args.mcpu.startswith("gfx11") else "gfx10*"
     paths = sorted(p for p in args.dir.rglob("*") if p.is_file()
                    and fnmatch.fnmatch(p.name, args.files) and p.suffix in (".s", ".txt"))
     if not paths:
@@ -480,7 +528,7 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.time()
     results = []
     for p in paths:
-        r = measure_dasm(p, target) if p.suffix == ".txt" else measure_asm(p, target)
+        r = measure_dasm(p) if p.suffix == ".txt" else measure_asm(p)
         results.append(r)
         for f in r.failures[: args.show]:
             print(f"  {f.file}:{f.lineno} [{f.kind}{' w64' if f.wave64 else ''}] {f.line}\n"

@@ -227,3 +227,26 @@ def test_decoder_never_raises(mcpu: str, data: bytes) -> None:
         d = decode_one(data, pos, ctx)
         assert d.size > 0
         pos += d.size
+
+
+DPP_LINES = [
+    "v_mov_b32_dpp v5, v1 quad_perm:[3,2,1,0] row_mask:0x0 bank_mask:0x0 bound_ctrl:0",
+    "v_mov_b32_dpp v5, v1 quad_perm:[3,2,1,0] row_mask:0x0 bank_mask:0x0 bound_ctrl:1",
+    "v_add_f32_dpp v5, -v1, |v2| row_shr:15 bound_ctrl:0",
+    "v_mov_b32_dpp v5, v1 row_share:15 row_mask:0x3 bank_mask:0x1 bound_ctrl:0 fi:1",
+    "v_mov_b32_dpp v5, v1 quad_perm:[3,2,1,0] bound_ctrl:2",
+]
+
+
+@pytest.mark.parametrize("mcpu", MCPUS)
+def test_dpp_bound_ctrl(mcpu: str) -> None:
+    """GFX10 llvm-mc encodes bound_ctrl:0 like bound_ctrl:1 (and prints :1)."""
+    llvm_mc.require()
+    ref = llvm_mc.encode(DPP_LINES, mcpu=mcpu)
+    assert [m.data is not None for m in ref] == [True, True, True, True, False]
+    for line, m in zip(DPP_LINES, ref, strict=True):
+        text, data, err = _asm(line, mcpu, 32)
+        if m.data is None:
+            assert err is not None, line
+        else:
+            assert (text, data) == (m.text, m.data), (line, err)

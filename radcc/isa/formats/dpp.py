@@ -227,7 +227,8 @@ def _int_value(m: Modifier) -> int:
     return m.value
 
 
-def parse_dpp(mods: list[Modifier]) -> tuple[Dpp16 | Dpp8 | None, list[Modifier]]:
+def parse_dpp(mods: list[Modifier], *, legacy_bound_ctrl: bool = False,
+              ) -> tuple[Dpp16 | Dpp8 | None, list[Modifier]]:
     """Consume the DPP modifiers of a statement.
 
     Returns the DPP control (None when the statement has no DPP modifier)
@@ -236,7 +237,9 @@ def parse_dpp(mods: list[Modifier]) -> tuple[Dpp16 | Dpp8 | None, list[Modifier]
     ``row_mask``, ``bank_mask``, ``bound_ctrl``, ``fi`` in that order, each
     at most once (DPP8 takes only ``fi``). Masks are truncated to 4 bits,
     ``fi`` to one bit; ``bound_ctrl:1`` sets the bit, ``bound_ctrl:0`` is
-    accepted and leaves it clear. ``fi:1`` with ``dpp8`` selects DPP8FI.
+    accepted and leaves it clear on GFX11, but sets it too with
+    `legacy_bound_ctrl` (GFX10: llvm-mc-19 -mcpu=gfx1010/gfx1030 encode
+    ``bound_ctrl:0`` as BOUND_CTRL=1 and print it back as ``bound_ctrl:1``). ``fi:1`` with ``dpp8`` selects DPP8FI.
 
     Raises AsmError with llvm-mc's message for malformed or out-of-range
     values, misordered modifiers and GFX11-unsupported controls.
@@ -285,7 +288,7 @@ def parse_dpp(mods: list[Modifier]) -> tuple[Dpp16 | Dpp8 | None, list[Modifier]
             val = _int_value(m)
             if val not in (0, 1):
                 raise AsmError("invalid bound_ctrl value.", m.col)
-            bound = val == 1
+            bound = val == 1 or legacy_bound_ctrl
         elif n == "fi":
             if m.value is None:
                 raise AsmError("invalid operand for instruction", m.col)

@@ -301,7 +301,7 @@ class VopFormat(Format):
             return self._encode_sdwa(info, inst, ctx)
         if mn.endswith("_e64") or mn.endswith("_sdwa"):
             raise AsmError("invalid instruction", inst.col)
-        dppc, rest = D.parse_dpp(inst.modifiers)
+        dppc, rest = D.parse_dpp(inst.modifiers, legacy_bound_ctrl=ctx.gfx != GfxLevel.GFX11)
         if rest:
             raise AsmError("invalid operand for instruction", rest[0].col)
         if dppc is not None:
