@@ -242,3 +242,23 @@ def test_interp_and_lane_mask_fields(mcpu: str, wave: int) -> None:
         if d.text != want:
             bad.append((b.hex(), r, d.text))
     assert not bad, (len(bad), bad[:10])
+
+
+LDS_DIRECT_LINES = [
+    "v_min3_f32 v1, src_lds_direct, v2, v3",
+    "v_min3_f32 v1, v2, src_lds_direct, v3",
+    "v_min3_f32 v1, v2, v3, src_lds_direct",
+    "v_add_f32_e64 v1, v2, src_lds_direct",
+    "v_add_f32_e64 v1, src_lds_direct, v2",
+]
+
+
+@pytest.mark.parametrize("mcpu", MCPUS)
+def test_lds_direct_src0_only(mcpu: str) -> None:
+    """GFX10 VOP3 reads src_lds_direct only through SRC0 (llvm-mc's rule)."""
+    llvm_mc.require()
+    ref = llvm_mc.encode(LDS_DIRECT_LINES, mcpu=mcpu)
+    assert [m.data is not None for m in ref] == [True, False, False, False, True]
+    for line, m in zip(LDS_DIRECT_LINES, ref, strict=True):
+        got = _radcc_bytes(line, mcpu, 32)
+        assert got == m.data if m.data is not None else isinstance(got, str), (line, got)

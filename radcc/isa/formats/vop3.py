@@ -36,6 +36,7 @@ from radcc.isa.operands import (
     DPP8,
     DPP8_FI,
     DPP16,
+    LDS_DIRECT,
     LITERAL,
     SGPR_MAX,
     SPECIAL_NAMES,
@@ -190,6 +191,8 @@ class Vop3Format(Format):
             if enc.code == LITERAL and spec.type == "f64" and (n or a):
                 inner = op.col + int(a) + (4 if op.neg_fn else int(n))
                 raise AsmError("invalid operand for instruction", inner)
+            if enc.code == LDS_DIRECT and i:  # GFX10: llvm-mc's VOP3 rule
+                raise AsmError("lds_direct may be used as src0 only", op.col)
             rules.add(op, enc, spec.dwords)
             codes[i] = enc.code
         opsel = 0
