@@ -549,11 +549,13 @@ class Smem(Format):
         ops = inst.operands
         specs = info.operands
         has_off = bool(specs) and specs[-1].name == "soffset"
-        if len(ops) < len(specs):
+        # llvm-mc: an omitted trailing offset operand means offset 0 (printed "0x0")
+        omitted_off = has_off and len(ops) == len(specs) - 1
+        if len(ops) < len(specs) and not omitted_off:
             raise AsmError("too few operands for instruction", inst.col)
         if len(ops) > len(specs):
             raise AsmError("invalid operand for instruction", ops[len(specs)].col)
-        for spec, op in zip(specs, ops, strict=True):
+        for spec, op in zip(specs, ops, strict=False):
             if spec.name == "sdata":
                 if spec.kind == "imm":
                     if op.kind != "int" or not 0 <= int(op.value) <= 0x7F:
@@ -597,7 +599,7 @@ class Smem(Format):
         hi = (offset & 0x1FFFFF) | hw[soffset] << 25 if has_off else 0
         data = lo.to_bytes(4, "little") + hi.to_bytes(4, "little")
         text = None
-        if has_off and soffset == O.NULL and ops[-1].kind == "int":
+        if has_off and soffset == O.NULL and (omitted_off or ops[-1].kind == "int"):
             text = self._text(info, lo, hi, ctx, null_as_offset=True)
         return Encoded(data, text=text)
 
