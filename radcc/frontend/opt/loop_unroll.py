@@ -2,7 +2,8 @@
 
 A loop qualifies (after ``lower_continue_constructs``) when its body is
 ``[B0, if (c) {break} else {}, B1 ... Bn]`` (or the break on the else side): the
-exit test is the only ``break`` and there is no ``continue`` at the loop's level,
+exit test is the loop's trip-count-limiting ``break``, there is no ``continue`` at the
+loop's level (other ``break``s inside ifs — early exits — are allowed),
 Bn falls through to the header, and the header phis (in B0) have one entry from
 before the loop and one from Bn. The trip count comes from running B0..Bn's
 unconditional ALU instructions on the constant initial values of the header
@@ -14,7 +15,13 @@ Limits: at most ``UNROLL_MAX_TRIPS`` (32) iterations and ``UNROLL_MAX_INSTRS``
 (512) instructions in the unrolled code. The copies: iteration ``i`` reads the
 header values of iteration ``i - 1``'s end; the last copy runs B0 once more
 and leaves. ``dead_branch`` then removes the exit tests; the one-iteration loop
-holding the copies is dissolved.
+holding the copies is dissolved. With early exits the copies stay inside that
+loop, which now runs once (its body ends in ``break``): each copy's early
+``break`` leaves it, phis after the loop take every copy's break block, and a
+header value used after the loop becomes a phi of its copies. Early-exit loops
+are unrolled only up to ``UNROLL_EARLY_EXIT_MAX_INSTRS`` (96): every copy keeps a
+divergent break, whose exec-mask bookkeeping made larger ones lose on the GLSL
+suite (cf_return 155 -> 932 machine instructions at 512).
 """
 
 from __future__ import annotations
@@ -41,6 +48,9 @@ from .lower_util import clone_cf
 
 UNROLL_MAX_TRIPS = 32
 UNROLL_MAX_INSTRS = 512
+# loops with early exits: every copy keeps a divergent break (exec-mask bookkeeping in
+# machine code), so only small ones pay; measured on the GLSL suite (docs/aco-comparison.md)
+UNROLL_EARLY_EXIT_MAX_INSTRS = 96
 
 
 def _loops(cf: list[CFNode]) -> Iterator[tuple[list[CFNode], int, Loop]]:
@@ -268,7 +278,8 @@ def loop_unroll(shader: MirShader) -> bool:
             if not s.ok:
                 continue
             trips = _trip_count(s)
-            if trips is None or (trips + 1) * _size(loop.body) > UNROLL_MAX_INSTRS:
+            limit = UNROLL_EARLY_EXIT_MAX_INSTRS if s.extra_exits else UNROLL_MAX_INSTRS
+            if trips is None or (trips + 1) * _size(loop.body) > limit:
                 continue
             _unroll(shader, parent, idx, loop, s, trips)
             dead_branch(shader)
