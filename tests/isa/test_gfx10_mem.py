@@ -182,6 +182,33 @@ def test_every_mimg_opcode_nsa_dword_count_like_llvm_mc(cpu: str) -> None:
     assert not wrong, f"{len(wrong)} of {len(lines)} lines differ, e.g. {wrong[:3]}"
 
 
+@pytest.mark.parametrize("cpu", (*CPUS, "gfx1100"))
+def test_image_atomic_data_sizes_like_llvm_mc(cpu: str) -> None:
+    """Image atomics: every VDATA size x dmask x tfe is accepted or rejected
+    as llvm-mc does (its 3-VGPR dmask:0x3 tfe and 5-VGPR dmask:0xf tfe forms),
+    with its text; GFX11 too."""
+    llvm_mc.require()
+    target = get_target(cpu)
+    lines = []
+    for op in ("image_atomic_add", "image_atomic_cmpswap", "image_atomic_umax"):
+        for n in range(1, 7):
+            v = "v4" if n == 1 else f"v[4:{3 + n}]"
+            for dmask in range(16):
+                for tfe in ("", " tfe"):
+                    lines.append(f"{op} {v}, v[10:11], s[16:23] dmask:0x{dmask:x} "
+                                 f"dim:SQ_RSRC_IMG_2D{tfe}")
+    ref = llvm_mc.encode(lines, mcpu=cpu)
+    assert sum(r.data is not None for r in ref) >= 15
+    wrong = []
+    for line, r in zip(lines, ref, strict=True):
+        a = assemble(line, target)
+        st = [s for s in a.statements if s.kind == "inst"] if a.ok else []
+        got = (st[0].data, st[0].text) if st else None
+        if got != ((r.data, r.text) if r.data is not None else None):
+            wrong.append((line, got or a.diagnostics[:1], r.text))
+    assert not wrong, f"{len(wrong)} of {len(lines)} differ, e.g. {wrong[:3]}"
+
+
 def _random_blobs(seed: int, n: int) -> list[bytes]:
     rng = random.Random(seed)
     out = []

@@ -365,10 +365,47 @@ def _asm_pass(entries: list[dict], kind: str) -> None:
         m[f"{kind}_error"] = msgs.pop()
 
 
+def _atomic_data_pass(entries: list[dict]) -> None:
+    """Atomics: the VDATA sizes and dmask values llvm-mc's assembler takes.
+
+    Its atomic variants have data registers the decoder never prints for a
+    2D address (e.g. 3 VGPRs for dmask 0x3 + tfe), so the decoded sizes
+    miss some; every (size, dmask, tfe) with size = popcount(dmask) + tfe is
+    assembled. ``asm_vdata_sizes`` (only when it differs from
+    ``vdata_sizes``) and ``dmask_bad`` (dmask values never accepted) result."""
+    lines, keys = [], []
+    for e in entries:
+        m = e["mimg"]
+        if not m.get("atomic") or "bvh" in m:
+            continue
+        dim = (m.get("dim_ok") or [d for d in range(8) if m["addr"][d * 2] is not None])[0]
+        for dmask in range(16):
+            for tfe in (0, 1):
+                n = dst_rule(dmask, 0, tfe, False)
+                lines.append(f"{e['name']} {vr(0, n)}, {vr(0, m['addr'][dim * 2])}, s[0:7] "
+                             f"dmask:0x{dmask:x} dim:{DIMS[dim]}{' tfe' if tfe else ''}")
+                keys.append((e, n, dmask))
+    ok: dict[str, set[tuple[int, int]]] = {}
+    for (e, n, dmask), res in zip(keys, _encode(lines), strict=True):
+        ok.setdefault(e["name"], set())
+        if res.data is not None:
+            ok[e["name"]].add((n, dmask))
+    for e in entries:
+        if e["name"] not in ok:
+            continue
+        m = e["mimg"]
+        sizes = sorted({n for n, _ in ok[e["name"]]})
+        if sizes != m["vdata_sizes"]:
+            m["asm_vdata_sizes"] = sizes
+        good = {d for _, d in ok[e["name"]]}
+        m["dmask_bad"] = [x for x in range(16) if x not in good]
+
+
 def asm_checks(entries: list[dict]) -> None:
     """Dims and dmask values llvm-mc's assembler accepts, with its messages."""
     _asm_pass(entries, "dim")
     _asm_pass(entries, "dmask")
+    _atomic_data_pass(entries)
 
 
 def vr(i: int, n: int) -> str:

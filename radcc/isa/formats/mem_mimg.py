@@ -245,7 +245,7 @@ class MimgFormat(Format):
             raise AsmError("not a valid operand.", after_col)
         # registers (llvm-mc's matcher: sizes among the opcode's variants)
         vd = _vgpr(vdata)
-        if vd.count not in m["vdata_sizes"]:
+        if vd.count not in m.get("asm_vdata_sizes", m["vdata_sizes"]):
             raise AsmError("invalid operand for instruction", vdata.col)
         bvh = m.get("bvh")
         lay = LAYOUTS[ctx.target.gfx_level]
@@ -333,12 +333,13 @@ class MimgFormat(Format):
         if nsa:
             w2 = sum(r.index << (8 * i) for i, (r, _) in enumerate(addr[1:]))
             out += w2.to_bytes(4 * ndw, "little")
-        return Encoded(out, text=self._echo(out, ctx, addr, mods))
+        return Encoded(out, text=self._echo(out, ctx, vd, addr, mods))
 
-    def _echo(self, data: bytes, ctx: Context, addr: list[tuple[Reg, int]],
+    def _echo(self, data: bytes, ctx: Context, vd: Reg, addr: list[tuple[Reg, int]],
               mods: dict[str, tuple[int, object]]) -> str | None:
-        """llvm-mc's --show-encoding text echoes the address registers and the
-        dmask value as written (e.g. an 8-VGPR vaddr where 5-7 are needed)."""
+        """llvm-mc's --show-encoding text echoes the data and address registers
+        and the dmask value as written (e.g. an 8-VGPR vaddr where 5-7 are
+        needed, or an atomic's 3-VGPR data the decoder prints otherwise)."""
         d = self.decode(data, 0, ctx)
         if d is None:
             return None
@@ -346,6 +347,8 @@ class MimgFormat(Format):
         a = [vtext(r.index, r.count) for r, _ in addr]
         written = a[0] if len(a) == 1 else "[" + ", ".join(a) + "]"
         first, sep, rest = text.partition(", ")
+        first = first.rsplit(" ", 1)[0] + " " + vtext(vd.index, vd.count)
+        text = first + sep + rest
         if rest and not rest.startswith(written + ","):
             head = rest.split("], ", 1)[1] if rest.startswith("[") else rest.split(", ", 1)[1]
             text = f"{first}{sep}{written}, {head}"
