@@ -37,6 +37,7 @@ from radcc.passes.emit_program import (
     kernel_descriptor_fields,
 )
 from radcc.passes.hw_copy import LoweringError
+from radcc.passes.insert_exec_mask import ExecMaskError
 from radcc.passes.kernel_abi import ABIError
 from radcc.passes.statistics import collect_statistics
 from radcc.target import get_target
@@ -202,7 +203,7 @@ def main(argv: list[str]) -> int:
     except IRParseError as e:
         print(str(e), file=sys.stderr)
         return 1
-    except (LlcError, LoweringError, EmitError, ABIError, CodeObjectError) as e:
+    except (LlcError, LoweringError, EmitError, ABIError, CodeObjectError, ExecMaskError) as e:
         print(f"{fname}: error: {e}", file=sys.stderr)
         return 1
     except Exception as e:

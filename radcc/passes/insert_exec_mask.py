@@ -105,7 +105,11 @@ from radcc.passes.lane_mask import (
     scc_def,
 )
 
-__all__ = ["insert_exec_mask"]
+__all__ = ["ExecMaskError", "insert_exec_mask"]
+
+
+class ExecMaskError(ValueError):
+    """A program this pass cannot give exec-mask code (names block and instruction)."""
 
 _BRANCHES = frozenset({"p_branch", "p_cbranch_z", "p_cbranch_nz"})
 _DISCARDS = frozenset({"p_discard_if", "p_demote_to_helper"})
@@ -139,9 +143,9 @@ class _ExecMask:
         self.loops: list[_Loop] = []
 
     # -- helpers -------------------------------------------------------------
-    def error(self, block: Block, msg: str, instr: Instruction | None = None) -> ValueError:
+    def error(self, block: Block, msg: str, instr: Instruction | None = None) -> ExecMaskError:
         text = f": {instruction_text(self.p, instr)}" if instr is not None else ""
-        return ValueError(f"insert_exec_mask: BB{block.index}: {msg}{text}")
+        return ExecMaskError(f"insert_exec_mask: BB{block.index}: {msg}{text}")
 
     def materialize(self, block_idx: int, k: int) -> Temp:
         """The value of stack entry k at the end of a block, as a temp (a
