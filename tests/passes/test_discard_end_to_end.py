@@ -28,7 +28,7 @@ from radcc.llc import main as llc_main
 
 sys.path.insert(0, str(Path(__file__).parent))
 from cf_gen import random_tree  # noqa: E402
-from test_cf_end_to_end import NB, NS, NV, check  # noqa: E402
+from test_cf_end_to_end import NB, NS, NV, check, expected, kernel_args  # noqa: E402
 
 HEAD = """program gfx1100 wave{w} compute
 BB0
@@ -220,3 +220,33 @@ def test_generated(seed: int) -> None:
             break
     lanes = rng.choice([wave, 48, 64])
     check(tree, lanes, 1, wave, seed)
+
+
+# radcc.ir.interp with explicit EXEC right after insert_exec_mask also
+# disagrees on test_cf_end_to_end's loop_break_continue, nested_loops and
+# break_in_uniform_if, which have no discard (an interpreter limitation with
+# logical phis after divergent breaks/continues): those shapes are left out
+_INTERP_OK = [n for n in TREES if n not in ("loop_break_continue", "nested_loops")]
+
+
+@pytest.mark.parametrize("wave", [32, 64])
+@pytest.mark.parametrize("name", _INTERP_OK)
+def test_interp_after_insert_exec_mask(name: str, wave: int) -> None:
+    """radcc.ir.interp on the kernel with explicit EXEC (p_exit_early_if_not
+    ends the wave on a clear SCC) agrees with the per-lane reading."""
+    import io
+
+    from cf_gen import build_kernel
+
+    from radcc.ir.interp import run_kernel
+    from radcc.pipeline import DebugOptions, run_pipeline
+
+    lanes = 64 if wave == 32 else 48
+    args = kernel_args(lanes, 1, seed=11)
+    want = expected(TREES[name], args, lanes, 1, wave)
+    k = build_kernel(TREES[name], lanes, NV, NB, NS, wave)
+    run_pipeline(k, DebugOptions.parse("validateir"), stop_after="insert_exec_mask",
+                 stream=io.StringIO())
+    assert "p_exit_early_if_not" in str([i.opcode for b in k.blocks for i in b.instructions])
+    got = run_kernel(k, args, 1, lanes, wave_size=wave).buffers["out"]
+    np.testing.assert_array_equal(got, want)
