@@ -16,7 +16,7 @@ from radcc.isa import formats as _formats  # noqa: F401  (registers formats)
 from radcc.isa.disassembler import decode_text
 from radcc.isa.errors import AsmError
 from radcc.isa.formats.base import FORMATS, Context, Encoded, Fixup
-from radcc.isa.lexer import EOL, IDENT, INT, STRING, Token, tokenize
+from radcc.isa.lexer import EOL, IDENT, INT, PUNCT, STRING, Token, tokenize
 from radcc.isa.syntax import (
     Cursor,
     ParsedInst,
@@ -24,7 +24,7 @@ from radcc.isa.syntax import (
     parse_statement,
     strip_negated_flags,
 )
-from radcc.isa.table import get_table
+from radcc.isa.table import OpInfo, get_table
 from radcc.target import Target
 
 
@@ -247,6 +247,8 @@ class Assembler:
             raise AsmError("invalid instruction", inst.col)
         first_err: AsmError | None = None
         ctx = self.ctx
+        if inst._tokens is not None and inst.second is None:
+            _check_double_minus(inst, cands)
         for info in cands:
             fmt = FORMATS.get(info.enc)
             if fmt is None:
@@ -594,3 +596,27 @@ def _pad(s: str, col: int) -> str:
     return s + (" " * (col - n) if n < col else " ")
 
 
+
+
+def _check_double_minus(inst: ParsedInst, cands: list[OpInfo]) -> None:
+    """llvm-mc: in a VALU source slot that takes the neg modifier, an operand
+    starting with two minus signs ("--2", "- -2") is an error ("invalid syntax,
+    expected 'neg' modifier"); elsewhere it is the expression -(-2)."""
+    toks = inst.tokens
+    k = next((i for i in range(len(toks) - 1)
+              if toks[i].text == "-" and toks[i + 1].text == "-" and toks[i].kind == PUNCT
+              and toks[i + 1].kind == PUNCT), None)
+    if k is None:
+        return
+    for idx, op in enumerate(inst.operands):
+        j = next((i for i, t in enumerate(toks) if t.col == op.col), None)
+        if j is None or not (toks[j].is_punct("-") and toks[j + 1].is_punct("-")):
+            continue
+        for info in cands:
+            mods = info.extra.get("src_mods")
+            if not isinstance(mods, list):
+                continue
+            nsrc = sum(1 for o in info.operands if not o.is_def)
+            i = idx - (len(info.operands) - nsrc)
+            if 0 <= i < len(mods) and mods[i].get("neg"):
+                raise AsmError("invalid syntax, expected 'neg' modifier", op.col)

@@ -465,7 +465,7 @@ def print_imm(value: int, optype: str) -> str:
             return str(sv)
         fc = inline_float_code_for_bits(v, 64)
         if fc is not None:
-            return _inline_float_text(fc)
+            return _inline_float_text(fc, 64)
         return f"0x{v:x}"
     v = value & 0xFFFFFFFF
     sv = v - (1 << 32) if v >> 31 else v
@@ -477,9 +477,13 @@ def print_imm(value: int, optype: str) -> str:
     return f"0x{v:x}"
 
 
-def _inline_float_text(code: int) -> str:
+def _inline_float_text(code: int, bits: int = 32) -> str:
+    """llvm-mc's spelling of inline float `code` in a `bits`-wide slot. 1/(2*pi)
+    in a 64-bit slot needs all 17 digits: llvm-mc reads "0.15915494" there as a
+    double that is not 1/(2*pi) and makes it a literal (inline code 248 only for
+    the exact double, as llvm-mc's own disassembly prints it)."""
     if code == INV_2PI:
-        return "0.15915494"
+        return "0.15915494309189532" if bits == 64 else "0.15915494"
     return format_float(INLINE_FLOATS[code])
 
 
@@ -500,7 +504,7 @@ def src_text(code: int, count: int = 1, literal: int | None = None, optype: str 
     if iv is not None:
         return str(iv)
     if code in INLINE_FLOATS or code == INV_2PI:
-        return _inline_float_text(code)
+        return _inline_float_text(code, 64 if count == 2 or type_bits(optype) == 64 else 32)
     if code == LITERAL:
         if literal is None:
             raise ValueError("literal operand without a literal")

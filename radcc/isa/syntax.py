@@ -472,7 +472,7 @@ def parse_operand(cur: Cursor) -> Operand:
         if cur_arg or args:
             args.append(cur_arg)
         return Operand("call", col, text=name, args=args)
-    if t.kind in (INT, IDENT) or t.is_punct("(") or t.is_punct("-") or t.is_punct("~"):
+    if t.kind in (INT, IDENT) or (t.kind == PUNCT and t.text in _UNARY_START):
         v = cur._expr({})
         if isinstance(v, tuple):
             if v[1] == 0 and cur.toks[cur.pos - 1] is t:
@@ -480,6 +480,10 @@ def parse_operand(cur: Cursor) -> Operand:
             return Operand("sym", col, sym=v[0], value=v[1], text=t.text)
         return Operand("int", col, value=v, text=t.text)
     raise AsmError("invalid operand for instruction", col)
+
+
+# tokens an integer-expression operand may start with (llvm-mc's unary + and ! too)
+_UNARY_START = frozenset(("(", "-", "~", "+", "!"))
 
 
 def _starts_mod_func(cur: Cursor, k: int) -> bool:

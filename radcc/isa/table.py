@@ -166,6 +166,14 @@ class OpcodeTable:
 
 
 _GEN_DIRS = {GfxLevel.GFX10: "gfx10", GfxLevel.GFX10_3: "gfx10_3", GfxLevel.GFX11: "gfx11"}
+# The family files every generation's table is made of (one per tools/isa_probe
+# script); a directory missing one would silently lack whole encodings.
+FAMILY_FILES = ("scalar.json", "vop.json", "vop3.json", "vop3p.json", "memory.json", "mimg.json")
+
+
+class TableError(ValueError):
+    """A generation's opcode table is missing or incomplete (its message names
+    the directory, the missing family files and how to regenerate them)."""
 
 
 @cache
@@ -179,7 +187,19 @@ def get_table(gfx: GfxLevel) -> OpcodeTable:
     try:
         d = DATA_DIR / _GEN_DIRS[gfx]
     except KeyError:
-        raise ValueError(f"no opcode table for {gfx.name} yet") from None
+        raise TableError(f"no opcode table for {gfx.name} yet") from None
+    return _load_table(gfx, d)
+
+
+def _load_table(gfx: GfxLevel, d: Path) -> OpcodeTable:
+    """The table in directory `d`; TableError if it or a family file is missing."""
+    if not d.is_dir():
+        raise TableError(f"opcode table for {gfx.name}: directory {d} does not exist "
+                         "(generate it with the tools/isa_probe scripts)")
+    missing = [f for f in FAMILY_FILES if not (d / f).is_file()]
+    if missing:
+        raise TableError(f"opcode table for {gfx.name} in {d} lacks the family files "
+                         f"{', '.join(missing)} (generate them with the tools/isa_probe scripts)")
     paths = sorted(d.glob("*.json"))
     key = [(p.name, st.st_size, st.st_mtime_ns) for p in paths for st in (p.stat(),)]
     cache_path = d / "__pycache__" / f"table.{sys.implementation.cache_tag}.marshal"

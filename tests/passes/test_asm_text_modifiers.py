@@ -157,8 +157,6 @@ def test_radcc_assembler_gives_llvm_mc_bytes(case: tuple[str, int, int, int, int
     assert res.text == mc_bytes[line]
 
 
-@pytest.mark.xfail(strict=True, reason="radcc/isa's VOP3 encoder rejects a floating-point "
-                   "literal under neg/abs on an f64 operand (llvm-mc accepts neg(3.0))")
 def test_radcc_assembler_f64_literal_under_modifiers(mc_bytes: dict[str, bytes | None]) -> None:
     for case in RADCC_F64:
         line = _line(case)

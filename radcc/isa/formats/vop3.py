@@ -188,7 +188,9 @@ class Vop3Format(Format):
                 allow_literal=spec.kind != "vgpr" and bool(sm.get("lit", True)),
                 regs=ctx.regs,
             )
-            if enc.code == LITERAL and spec.type == "f64" and (n or a):
+            # llvm-mc: an integer literal under neg/abs in an f64 slot is an error (its
+            # 64-bit meaning is ambiguous); a float literal keeps its high dword
+            if enc.code == LITERAL and spec.type == "f64" and (n or a) and op.kind != "float":
                 inner = op.col + int(a) + (4 if op.neg_fn else int(n))
                 raise AsmError("invalid operand for instruction", inner)
             if enc.code == LDS_DIRECT and i:  # GFX10: llvm-mc's VOP3 rule
