@@ -207,3 +207,20 @@ def test_pipeline_validates(name: str, wave: int) -> None:
     r = run_pipeline(p, DebugOptions.parse("validateir,validatera"),
                      stop_after="jump_threading")
     assert "insert_exec_mask" in r.ran
+
+
+def test_lower_to_hw_exit_early_if_not() -> None:
+    """p_exit_early_if_not (SCC clear: no lane left) is s_cbranch_scc0 to an
+    appended block that only ends the program."""
+    from radcc.passes.lower_to_hw import lower_to_hw
+
+    p = parse_program("program gfx1100 wave32 compute\nBB0\n"
+                      "/* logical preds: / linear preds: / kind: top-level, */\n"
+                      "   p_exit_early_if_not s1: %1:scc\n"
+                      "   v1: %2:v[0] = v_mov_b32 1\n   s_endpgm\n")
+    lower_to_hw(p)
+    assert [i.opcode for i in p.blocks[0].instructions] == ["s_cbranch_scc0", "v_mov_b32",
+                                                            "s_endpgm"]
+    exit_b = p.blocks[0].instructions[0].fields["targets"][0]
+    assert exit_b != 0 and exit_b in p.blocks[0].linear_succs
+    assert [i.opcode for i in p.blocks[exit_b].instructions] == ["s_endpgm"]
