@@ -24,8 +24,11 @@ arithmetic (f64) is untouched. Lowered:
   the low half; ``u2f64``/``i2f64`` = ``hi * 2^32 + lo`` (one rounding);
   ``u2f32``/``i2f32`` normalise to the top 32 bits with a sticky bit (correctly
   rounded; to f16 through f32, i.e. rounded twice); ``f2u64``/``f2i64`` through
-  f64: ``hi = floor(t * 2^-32)``, ``lo = t - hi * 2^32``, saturating like the
-  interpreter (NaN gives 0).
+  f64 (``t`` truncated): ``hi = floor(t * 2^-32)``, ``lo = t - hi * 2^32`` (one
+  fma, exact), ``lo`` converted unsigned and ``hi`` signed for ``f2i64`` (ACO's
+  sequence: exact two's complement for every t in range; NaN gives 0). ``f2u64``
+  saturates like the interpreter (negative t -> 0); ``f2i64`` of a value out of
+  range (undefined in SPIR-V) only saturates the high word.
 
 Division and remainder are ``lower_idiv``'s (run it first).
 """
@@ -128,12 +131,12 @@ def _convert(ins: Instr, e: Emit, frm: str, to: str, db: int) -> Value | None:
         x = s if sb == 64 else e.alu("f2f64", 64, s)
         if to == "u":
             return _f2u64(e, x)
+        # ACO's sequence: hi = floor(t * 2^-32) as a signed word, lo = t - hi * 2^32 in
+        # [0, 2^32) as an unsigned one (two's complement for negative t too)
         t = e.alu("ftrunc", 64, x)
-        u = _f2u64(e, e.alu("fabs", 64, t))
-        r = e.bcsel(e.alu("flt", 1, t, e.fconst(64, 0.0)),
-                    e.alu("isub", 64, e.const(64, 0), u), u)
-        big = e.alu("fge", 1, t, e.fconst(64, 2.0 ** 63))
-        return e.bcsel(big, e.const(64, (1 << 63) - 1), r)
+        hf = e.alu("ffloor", 64, e.alu("fmul", 64, t, e.fconst(64, 2.0 ** -32)))
+        lf = e.alu("ffma", 64, hf, e.fconst(64, -(2.0 ** 32)), t)
+        return e.pack(e.alu("f2u32", 32, lf), e.alu("f2i32", 32, hf))
     return None
 
 

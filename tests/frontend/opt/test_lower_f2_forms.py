@@ -108,3 +108,29 @@ def test_pack_norm_2x16_is_one_machine_op() -> None:
         want = q[:, 0] | q[:, 1] << np.uint32(16)
         tie = (np.abs(c - np.floor(c) - 0.5) < 1e-9).any(1)
         assert (out[~tie] == want[~tie]).all()
+
+
+def test_f2i64_is_aco_sequence_exact_in_range() -> None:
+    """f2i64 of f64/f32 -> trunc, floor(t * 2^-32), one fma, f2u32 (lo) + f2i32 (hi): no
+    sign handling or selects; NumPy's truncating int64 conversion is the oracle for
+    every value in range (negative ones, multiples of 2^32, -2^63, 2^63 - 1024)."""
+    from radcc.frontend.opt import lower_int64
+
+    rng = np.random.default_rng(3)
+    for bits, dt in ((64, np.float64), (32, np.float32)):
+        v = (rng.uniform(-9e18, 9e18, N) / rng.choice([1.0, 1e6, 1e12, 1e17], N)).astype(dt)
+        v[:8] = [-2.0 ** 63, 2.0 ** 63 - (1024 if bits == 64 else 2 ** 39), -(2.0 ** 32),
+                 2.0 ** 32, -1.5, -0.75, 0.0, -4294967297.5 if bits == 64 else -3.5]
+        s, b = _shader()
+        gid = b.channel(b.intr("load_global_invocation_id", [], 32, 3), 0)
+        x = b.intr("load_ssbo", [b.alu("ishl", 32, 1, gid, b.imm((bits // 8).bit_length() - 1))], bits, 1,
+                   binding=(0, 0))
+        b.intrinsic("store_ssbo", [b.alu("f2i64", 64, 1, x), b.alu("ishl", 32, 1, gid,
+                                                                      b.imm(3))],
+                    binding=(0, 2))
+        lower_int64(s)
+        ops = _ops(s)
+        assert "f2i64" not in ops and "bcsel" not in ops and "fabs" not in ops, ops
+        assert ops.count("f2i32") == 1 and ops.count("f2u32") == 1 and "ffma" in ops, ops
+        out = np.frombuffer(_run(s, {(0, 0): v, (0, 1): 8}, N * 8), np.int64)
+        assert (out == np.trunc(v.astype(np.float64)).astype(np.int64)).all()
