@@ -105,6 +105,9 @@ class Strict:
         self.vcmpx_pending: Inst | None = None
         self.valu_readers: dict[int, int] = {}  # vgpr -> valu_n of last VALU read
         self.vmem_src: dict[int, Inst] = {}  # vgpr read by an outstanding VMEM/DS
+        # id(instruction) -> its operations still in some queue (instructions live in the
+        # program's decode cache, so ids are stable for the dispatch)
+        self.live_ops: dict[int, int] = {}
 
     # --- reporting -------------------------------------------------------------------
     def _add(self, kind: str, key: tuple[object, ...], msg: str, pc: int) -> None:
@@ -116,6 +119,9 @@ class Strict:
         op = MemOp(i, set(counters), vdests, sdests, smem)
         for c in counters:
             self.queues[c].append(op)
+        if op.counters:
+            live = self.live_ops
+            live[id(i)] = live.get(id(i), 0) + 1
         for r in vdests:
             self.vpend[r] = op
         for r in sdests:
@@ -131,6 +137,12 @@ class Strict:
         op.counters.discard(counter)
         if op.counters:
             return
+        key = id(op.inst)
+        n = self.live_ops[key] - 1
+        if n:
+            self.live_ops[key] = n
+        else:
+            del self.live_ops[key]
         for r in op.vdests:
             if self.vpend.get(r) is op:
                 del self.vpend[r]
@@ -163,11 +175,11 @@ class Strict:
                 self.queues["lgkm"] = list(reversed(keep))
                 for op in retire:
                     self._retire(op, "lgkm")
-        if vmcnt is not None or lgkmcnt is not None:
-            live = {id(op) for q in self.queues.values() for op in q}
-            self.vmem_src = {r: x for r, x in self.vmem_src.items()
-                             if any(id(op) in live and op.inst is x
-                                    for q in self.queues.values() for op in q)}
+        if (vmcnt is not None or lgkmcnt is not None) and self.vmem_src:
+            # keep the VGPRs read by instructions with an operation still in a queue (an
+            # operation stays in the queue of each counter left in `op.counters`)
+            live = self.live_ops
+            self.vmem_src = {r: x for r, x in self.vmem_src.items() if id(x) in live}
 
     def barrier(self, i: Inst) -> None:
         """s_barrier with LDS or store operations still outstanding: other waves of the
