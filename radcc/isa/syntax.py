@@ -75,6 +75,8 @@ class ParsedInst:
                     t = toks[cur.pos]
                     if t.kind == PUNCT and t.text == ",":
                         cur.pos += 1
+                        if _ends_operands(cur):
+                            break  # llvm-mc: a comma may end the operands
                         continue
                     break
             mods = self._modifiers
@@ -82,6 +84,15 @@ class ParsedInst:
                 t = toks[cur.pos]
                 if t.kind == EOL:
                     break
+                if t.kind == PUNCT and t.text == "," and mods:  # "clamp, mul:2" / "glc,"
+                    cur.pos += 1
+                    nxt = toks[cur.pos]
+                    if nxt.kind == PUNCT and nxt.text == ",":
+                        raise AsmError("unknown token in expression", nxt.col)
+                    if mods[-1].name in _CPOL_WORDS and nxt.text.lower() in _CPOL_WORDS:
+                        # llvm-mc reads glc/slc/dlc as one operand: no comma inside
+                        raise AsmError("invalid operand for instruction", nxt.col)
+                    continue
                 if t.kind == IDENT and toks[cur.pos + 1].text != ":":  # a bare flag
                     cur.pos += 1
                     mods.append(Modifier(t.text.lower(), t.col, None))
@@ -551,6 +562,31 @@ def parse_statement(mnemonic_tok: Token, rest: list[Token]) -> ParsedInst:
     return inst
 
 
+# Bare flag modifiers llvm-mc also takes after a comma ("v_add_f32_e64 v0, v1, v2, clamp",
+# "s_load_dword s1, s[2:3], glc"): after a comma they end the operand list.
+_FLAG_WORDS = frozenset((
+    "clamp", "glc", "slc", "dlc", "gds", "tfe", "lwe", "offen", "idxen", "addr64", "unorm", "r128",
+    "a16", "d16", "lds", "nv", "compr", "vm", "done", "fi", "high", "row_en",
+))
+
+
+_CPOL_WORDS = frozenset(("glc", "slc", "dlc", "scc", "nt", "sc0", "sc1"))
+
+
+def _ends_operands(cur: Cursor) -> bool:
+    """After a comma: does the operand list end here (the end of the line, a
+    ``name:`` modifier or a bare flag word), as llvm-mc reads it?"""
+    t = cur.tok
+    if t.kind == EOL:
+        return True
+    if t.kind != IDENT:
+        return False
+    if _looks_like_modifier(cur):
+        return True
+    return t.text.lower() in _FLAG_WORDS and (cur.peek().kind in (EOL, IDENT)
+                                              or cur.peek().is_punct(","))
+
+
 def _looks_like_modifier(cur: Cursor) -> bool:
     t = cur.tok
     return t.kind == IDENT and cur.peek().is_punct(":") and _reg_name(t.text) is None
@@ -618,8 +654,8 @@ def fast_statement(line: str) -> ParsedInst | None:
                     if r is _MISSING:
                         r = _reg_name(name)
                     if r is None:
-                        if neg:
-                            return None
+                        if neg or name.lower() in _FLAG_WORDS:
+                            return None  # (a flag word after a comma: the token path)
                         op = Operand("ident", col, None, 0, name, name)
                     else:
                         op = Operand("reg", col, r, 0, name)

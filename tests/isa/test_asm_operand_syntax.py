@@ -74,6 +74,27 @@ def test_double_minus_and_unary_signs(chip):
     assert str(res.diagnostics[0]).startswith("t.s:1:15: error: invalid syntax, expected 'neg' modifier")
 
 
+@pytest.mark.parametrize("chip", ["gfx1100", "gfx1030", "gfx1010"])
+def test_commas_before_the_end_and_before_modifiers(chip):
+    lines = [
+        "s_mov_b32 s0, s1,", "s_add_u32 s0, s1, s2,", "s_waitcnt_vscnt null, 0x0,", "s_nop 0,",
+        "s_mov_b32 s0, s1 ,", "s_dcache_inv,", "s_endpgm,", "s_mov_b32 s0,, s1", "s_mov_b32 s0, s1, , ",
+        "s_load_dword s1, s[2:3], s4,", "s_load_dword s1, s[2:3],", "s_load_dword s1, s[2:3], glc",
+        "s_load_dword s1, s[2:3], s4, glc", "s_load_dword s1, s[2:3], s4, glc dlc",
+        "s_load_dword s1, s[2:3], s4 glc, dlc", "s_load_dword s1, s[2:3], glc, dlc",
+        "v_add_f32 v0, v1, v2,", "v_add_f32 v0, v1, v2,,", "v_cmp_eq_f32 vcc_lo, v1, v2,",
+        "v_add_f32_e64 v0, v1, v2, clamp", "v_add_f32_e64 v0, v1, v2, mul:2",
+        "v_add_f32_e64 v0, v1, v2, clamp,", "v_add_f32_e64 v0, v1, v2, clamp, mul:2",
+        "v_add_f32_e64 v0, v1, v2 clamp, mul:2", "v_add_f32_e64 v0, v1, v2 clamp,",
+        "v_add_f32_e64 v0, v1, v2, clamp,,", "ds_write_b32 v0, v1, offset:4",
+        "v_mov_b32_dpp v0, v1, quad_perm:[0,1,2,3] row_mask:0xf",
+        "v_mov_b32_dpp v0, v1 quad_perm:[0,1,2,3], row_mask:0xf",
+    ]
+    oracle = llvm_mc.encode(lines, mcpu=chip)
+    assert sum(o.text is None for o in oracle) == 8
+    _agree(lines, chip)
+
+
 # (bits, slot) -> the ISA guide's inline code (section 4.1: 0.5 -0.5 1.0 -1.0 2.0 -2.0
 # 4.0 -4.0 are 240..247, 1/(2*pi) is 248, in the operand's float width)
 _F16 = [0x3800, 0xB800, 0x3C00, 0xBC00, 0x4000, 0xC000, 0x4400, 0xC400, 0x3118]
