@@ -54,7 +54,11 @@ A wave walks the *linear* CFG, as the hardware does. Which lanes are active
 
 In both forms a lane records, at ``p_logical_end`` of each block it is
 active in (at the block's end if the block has logical code but no
-``p_logical_end``), that block as its last logical block. A ``p_phi`` of a
+``p_logical_end``), that block as its last logical block -- only blocks
+with logical predecessors (or the entry) count: the empty logical region
+of the helper block after a divergent break or continue (ACO starts one
+there) is dead code, yet after insert_exec_mask the jumping lanes may
+still be in EXEC when the wave passes it. A ``p_phi`` of a
 VGPR (or a lane mask) gives each lane the operand of that lane's last
 logical block if it is one of the phi's logical predecessors and was
 recorded since the phi was last evaluated; the other lanes keep their
@@ -375,7 +379,8 @@ class _Walker:
             op = ins.opcode
             try:
                 if op == "p_logical_end":
-                    self._record_logical(blk.index)
+                    if self._has_logical_code(blk):
+                        self._record_logical(blk.index)
                     logical_end = True
                 elif op in _BRANCHES or op in _HW_BRANCH:
                     branch = (ins, self._branch_value(ins))

@@ -222,16 +222,21 @@ def test_generated(seed: int) -> None:
     check(tree, lanes, 1, wave, seed)
 
 
-# radcc.ir.interp with explicit EXEC right after insert_exec_mask also
-# disagrees on test_cf_end_to_end's loop_break_continue, nested_loops and
-# break_in_uniform_if, which have no discard (an interpreter limitation with
-# logical phis after divergent breaks/continues): those shapes are left out
-_INTERP_OK = [n for n in TREES if n not in ("loop_break_continue", "nested_loops")]
+# radcc.ir.interp with explicit EXEC right after insert_exec_mask, on every
+# discard tree and on test_cf_end_to_end's named shapes (no discard; before
+# the interpreter skipped the empty logical region of the helper block after
+# a divergent continue/break, it disagreed on loop_break_continue,
+# nested_loops and break_in_uniform_if)
+def _interp_cases() -> list:
+    from test_cf_end_to_end import NAMED
+
+    return [(n, TREES[n], True) for n in TREES] + [(f"cf_{n}", t, False)
+                                                    for n, t in NAMED.items()]
 
 
 @pytest.mark.parametrize("wave", [32, 64])
-@pytest.mark.parametrize("name", _INTERP_OK)
-def test_interp_after_insert_exec_mask(name: str, wave: int) -> None:
+@pytest.mark.parametrize("case", _interp_cases(), ids=lambda c: c[0])
+def test_interp_after_insert_exec_mask(case: tuple, wave: int) -> None:
     """radcc.ir.interp on the kernel with explicit EXEC (p_exit_early_if_not
     ends the wave on a clear SCC) agrees with the per-lane reading."""
     import io
@@ -241,12 +246,14 @@ def test_interp_after_insert_exec_mask(name: str, wave: int) -> None:
     from radcc.ir.interp import run_kernel
     from radcc.pipeline import DebugOptions, run_pipeline
 
+    _, tree, discards = case
     lanes = 64 if wave == 32 else 48
     args = kernel_args(lanes, 1, seed=11)
-    want = expected(TREES[name], args, lanes, 1, wave)
-    k = build_kernel(TREES[name], lanes, NV, NB, NS, wave)
+    want = expected(tree, args, lanes, 1, wave)
+    k = build_kernel(tree, lanes, NV, NB, NS, wave)
     run_pipeline(k, DebugOptions.parse("validateir"), stop_after="insert_exec_mask",
                  stream=io.StringIO())
-    assert "p_exit_early_if_not" in str([i.opcode for b in k.blocks for i in b.instructions])
+    ops = {i.opcode for b in k.blocks for i in b.instructions}
+    assert ("p_exit_early_if_not" in ops) == discards
     got = run_kernel(k, args, 1, lanes, wave_size=wave).buffers["out"]
     np.testing.assert_array_equal(got, want)
