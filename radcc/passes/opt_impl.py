@@ -28,7 +28,8 @@ contraction of ``a * b + c`` unless the result is ``precise``).
 - clamp: ``v_min_f32(v_max_f32(x, 0), 1.0)`` is ``v_max_f32(x, 0) clamp``
   (exact: the max is never NaN and never below 0); other constants ``lo < hi``:
   ``v_min_f32(v_max_f32(x, lo), hi)`` is ``v_med3_f32(x, lo, hi)`` (ACO's
-  combine_clamp; exact by the ISA's NaN rules for this order only);
+  combine_clamp; exact by the ISA's NaN rules for this order only), and
+  ``v_min_i32/u32(v_max_i32/u32(x, lo), hi)`` is ``v_med3_i32/u32``;
 - ``v_add_f32(v_mul_f32(a, b), c)`` (``v_sub``/``v_subrev`` with negation,
   f32 and f64) becomes ``v_fma_f32(a, b, c)`` when the product has no other
   use, neither is precise and the product has no clamp/omod -- only when
@@ -416,23 +417,27 @@ class _Opt:
         return None
 
     def rule_med3(self, instr: Instruction) -> Instruction | None:
-        """``v_min_f32(v_max_f32(x, lo), hi)``, constants ``lo < hi`` -> ``v_med3_f32``.
+        """``v_min_f32(v_max_f32(x, lo), hi)``, constants ``lo < hi`` -> ``v_med3_f32``
+        (``_i32``/``_u32`` the same: exact for integers, V_MED3_I32/U32).
 
         Exact by the ISA pseudocode (RDNA3 guide, V_MED3_F32/V_MIN_F32/V_MAX_F32): for
         a quiet NaN x both give lo, for a signaling NaN both give hi (max quiets it,
         med3 is min3 on a NaN), otherwise the median of x, lo, hi; ordered
         ``lo < hi`` (no NaN, not equal) so -0/+0 ties cannot arise between them."""
-        if instr.opcode != "v_min_f32" or _has_mods(instr) or _is_dpp(instr):
+        kind = _MED3.get(instr.opcode)
+        if kind is None or _has_mods(instr) or _is_dpp(instr):
             return None
+        less = _f32_less if kind == "f32" else (
+            lambda a, b: _sext32(a) < _sext32(b)) if kind == "i32" else (lambda a, b: a < b)
         for i in range(2):
             hi = self.const_of(instr.operands[1 - i])
             mx = self.def_of(instr.operands[i])
-            if hi is None or hi[1] != 4 or mx is None or mx.opcode != "v_max_f32" or \
+            if hi is None or hi[1] != 4 or mx is None or mx.opcode != f"v_max_{kind}" or \
                     not self.single_use(instr.operands[i]) or _has_mods(mx) or _is_dpp(mx):
                 continue
             for j in range(2):
                 lo = self.const_of(mx.operands[1 - j])
-                if lo is None or lo[1] != 4 or not _f32_less(lo[0], hi[0]):
+                if lo is None or lo[1] != 4 or not less(lo[0], hi[0]):
                     continue
                 x = mx.operands[j]
                 if x.phys is not None or not self.available(x):
@@ -443,10 +448,10 @@ class _Opt:
                             [x, mx.operands[1 - j], Operand.c32(hi[0])]):
                     if not all(self.available(o) and o.phys is None for o in ops):
                         continue
-                    probe = Instruction("v_med3_f32", "VOP3", ops, [])
+                    probe = Instruction(f"v_med3_{kind}", "VOP3", ops, [])
                     if self.legal(probe, ops, "VOP3"):
-                        return self.new_instr("v_med3_f32", "VOP3", ops, instr.definitions,
-                                              instr)
+                        return self.new_instr(f"v_med3_{kind}", "VOP3", ops,
+                                              instr.definitions, instr)
         return None
 
     def rule_fma(self, instr: Instruction) -> Instruction | None:
@@ -756,6 +761,14 @@ def _float_input(opcode: str) -> bool:
     """Do the sources take float values (so neg/abs are sign-bit operations)?"""
     return opcode.endswith(("_f32", "_f64")) and not opcode.startswith(
         ("v_ldexp", "v_cmp_class", "v_cmpx_class", "v_trig_preop")) or opcode == "v_cndmask_b32"
+
+
+_MED3 = {"v_min_f32": "f32", "v_min_i32": "i32", "v_min_u32": "u32"}
+
+
+def _sext32(v: int) -> int:
+    v &= 0xFFFFFFFF
+    return v - (1 << 32) if v >> 31 else v
 
 
 def _f32_less(a: int, b: int) -> bool:

@@ -56,3 +56,22 @@ def test_no_med3_when_bounds_are_not_ordered_or_max_is_read_again():
         >> v1: %f = v_min_f32 0x3f800000, %e
         >> p_unit_test %b, %d, %e, %f
         """)
+
+
+def test_integer_min_of_max_is_med3():
+    """v_min_i32(v_max_i32(x, -1), 1) is sign(x) as ACO's v_med3_i32; unsigned too;
+    lo >= hi (signed: 5 > -1) stays."""
+    check("""   v1: %5 = v_max_i32 -1, %1
+   v1: %6 = v_min_i32 1, %5
+   v1: %7 = v_max_u32 16, %2
+   v1: %8 = v_min_u32 0x12345, %7
+   v1: %9 = v_max_i32 5, %1
+   v1: %10 = v_min_i32 -1, %9
+   p_unit_test %6, %8, %10
+""", """
+        v1: %a = v_med3_i32 %x, -1, 1
+        >> v1: %b = v_med3_u32 %y, 16, 0x12345
+        >> v1: %c = v_max_i32 5, %x
+        >> v1: %d = v_min_i32 -1, %c
+        >> p_unit_test %a, %b, %d
+        """)

@@ -134,3 +134,19 @@ def test_f2i64_is_aco_sequence_exact_in_range() -> None:
         assert ops.count("f2i32") == 1 and ops.count("f2u32") == 1 and "ffma" in ops, ops
         out = np.frombuffer(_run(s, {(0, 0): v, (0, 1): 8}, N * 8), np.int64)
         assert (out == np.trunc(v.astype(np.float64)).astype(np.int64)).all()
+
+
+def test_isign_32_is_a_clamp_to_minus_one_one() -> None:
+    """32-bit isign -> imin(imax(x, -1), 1) (the back end's v_med3_i32); NumPy's sign."""
+    s, b = _shader()
+    gid = b.channel(b.intr("load_global_invocation_id", [], 32, 3), 0)
+    addr = b.alu("ishl", 32, 1, gid, b.imm(2))
+    x = b.intr("load_ssbo", [addr], 32, 1, binding=(0, 0))
+    b.intrinsic("store_ssbo", [b.alu("isign", 32, 1, x), addr], binding=(0, 2))
+    lower_math(s)
+    ops = _ops(s)
+    assert "isign" not in ops and ops.count("imin") == 1 and ops.count("imax") == 1, ops
+    v = np.random.default_rng(4).integers(-2**31, 2**31, N).astype(np.int32)
+    v[:4] = [0, -2**31, 2**31 - 1, -1]
+    out = np.frombuffer(_run(s, {(0, 0): v, (0, 1): 4}, N * 4), np.int32)
+    assert (out == np.sign(v)).all()
