@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from radcc.emu import ds, salu, smem, vmem, vop
+from radcc.emu import ds, hard_clause, salu, smem, vmem, vop
 from radcc.emu.decode import EmuError, Inst, Program, UnsupportedInstruction
 from radcc.emu.loader import LoadedKernel
 from radcc.emu.memory import Memory
@@ -119,6 +119,7 @@ class Dispatcher:
 
     def _bind(self, i: Inst) -> None:
         bind(i)
+        hard_clause.install(self.program.at, i)  # strict check of s_clause
         i.valu = i.info.cls in VALU_CLASSES
         i.use = compute_use(i, self.wave_size)
         i.aux["use"] = i.use
