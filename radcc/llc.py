@@ -1,4 +1,4 @@
-"""`radcc llc`: machine IR text in, GFX11 assembly or a code object out.
+"""`radcc llc`: machine IR text in, GFX10/GFX11 assembly or a code object out.
 
     radcc llc FILE.ir [--mcpu=gfx1100] [-S] [-o FILE] [--print-after PASS|all]
                       [--print-before PASS|all] [--stats] [--wave64]
@@ -12,7 +12,11 @@ then `emit_program`. ``-S`` writes assembly (an LLVM-style file with the
 assemble; ``--stats`` adds the statistics as ``;`` comments); otherwise an
 AMDHSA code object is written (default ``FILE.o``; ``--stats`` prints the
 statistics to stderr; ``--arg`` describes the kernel's arguments in its
-metadata, laid out as docs/abi.md says). ``--mcpu``/``--wave64`` override the IR header.
+metadata, laid out as docs/abi.md says). ``--mcpu``/``--wave64`` override the IR header
+(opcodes are named as the target's generation names them: an ``--mcpu`` of another
+generation than the header's is refused if the IR uses an opcode that generation lacks).
+Targets: GFX11 (gfx11xx), GFX10.1 (gfx1010-1012) and GFX10.3 (gfx1030-1032); on GFX10
+the passes ask the target (no s_delay_alu; GFX10 s_waitcnt layout, hazards, ABI).
 
 Errors: IR syntax errors as ``file:line:col: error: message``; a register
 demand beyond the target's register file, and any pass's refusal, as
@@ -29,6 +33,7 @@ from radcc.codeobj.errors import CodeObjectError
 from radcc.ir.parser import IRParseError, parse_program
 from radcc.ir.printer import print_program
 from radcc.ir.program import Program
+from radcc.isa.table import get_table
 from radcc.passes.asm_text import EmitError
 from radcc.passes.emit_program import (
     EmitResult,
@@ -40,7 +45,7 @@ from radcc.passes.hw_copy import LoweringError
 from radcc.passes.insert_exec_mask import ExecMaskError
 from radcc.passes.kernel_abi import ABIError
 from radcc.passes.statistics import collect_statistics
-from radcc.target import get_target
+from radcc.target import Target, get_target
 
 
 class LlcError(Exception):
@@ -97,6 +102,21 @@ def is_allocated(program: Program) -> bool:
             if x.temp is not None and x.phys is None:
                 return False
     return True
+
+
+def check_opcodes(program: Program, target: Target) -> None:
+    """Refuse IR whose hardware opcodes `target`'s generation does not have (IR names
+    opcodes as its header's generation spells them: ``s_load_b32`` on GFX11 is
+    ``s_load_dword`` on GFX10)."""
+    table = get_table(target.gfx_level)
+    for b in program.blocks:
+        for k, ins in enumerate(b.instructions):
+            if ins.is_pseudo or ins.opcode in table.by_name:
+                continue
+            raise LlcError(f"BB{b.index} instruction {k}: opcode '{ins.opcode}' does not exist "
+                           f"on {target.name} ({target.gfx_level.name}); the IR is written for "
+                           f"{program.target.name}: write it with {target.name}'s opcode "
+                           f"names (and header)")
 
 
 def check_demand(program: Program) -> None:
@@ -174,9 +194,12 @@ def compile_file(path: str, text: str, args: argparse.Namespace) -> tuple[bytes 
     program = parse_program(text, path)
     if args.mcpu:
         try:
-            program.target = get_target(args.mcpu)
+            target = get_target(args.mcpu)
         except ValueError as e:
             raise LlcError(str(e)) from None
+        if target.gfx_level != program.gfx_level:
+            check_opcodes(program, target)
+        program.target = target
     if args.wave64:
         program.wave_size = 64
     kernel_args(args.arg)  # reject bad --arg before compiling

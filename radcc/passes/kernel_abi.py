@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from radcc.codeobj.amdhsa import decode_kernel_descriptor, kernel_descriptor
+from radcc.codeobj.amdhsa import decode_kernel_descriptor, fields_for, kernel_descriptor
 from radcc.codeobj.elf import KernelSymbol, write_code_object
 from radcc.codeobj.metadata import default_kernel_metadata, default_metadata
 from radcc.ir.printer import instruction_text
@@ -96,7 +96,13 @@ def kernel_fields(program: Program, sgprs: int, vgprs: int, uses_vcc: bool) -> d
     f["group_segment_fixed_size"] = program.config.get("lds_size", 0)
     scratch = program.config.get("scratch_size", 0)
     f["private_segment_fixed_size"] = scratch
-    f["enable_private_segment"] = int(scratch > 0)
+    if "enable_private_segment" in fields_for(program.target):
+        f["enable_private_segment"] = int(scratch > 0)
+    elif scratch > 0:
+        raise ABIError(f"scratch memory ({scratch} bytes per lane) is not supported on "
+                       f"{program.target.name}: without architected flat scratch the kernel "
+                       f"would need the private segment buffer and flat_scratch_init user "
+                       f"SGPRs, which radcc's kernel ABI (docs/abi.md) does not set up")
     f["kernarg_size"] = program.config.get("kernarg_size", 0)
     return f
 

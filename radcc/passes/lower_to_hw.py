@@ -43,6 +43,12 @@ naming the instruction):
 - the program ends with ``s_endpgm``: one is appended to the last block if
   it does not end with ``s_endpgm`` or an unconditional branch.
 
+Every instruction a pseudo lowers to is looked up in the target's opcode table
+(lane-mask opcodes by generation, `radcc.passes.lane_mask`: ``s_and_not1`` on
+GFX11, ``s_andn2`` on GFX10); one the target lacks raises `LoweringError` naming
+the pseudo, the opcode and the target (GFX10/10.3: ``p_bpermute``, whose
+cross-half swap is GFX11's ``v_permlane64_b32``).
+
 ``p_phi``/``p_linear_phi`` (run ssa_elimination), ``p_spill``/``p_reload``,
 ``p_insert``, ``p_init_scratch`` and
 sub-dword copies raise `LoweringError`.
@@ -56,8 +62,10 @@ from radcc.ir.builder import add_edge
 from radcc.ir.printer import instruction_text
 from radcc.ir.program import Block, BlockKind, Definition, Instruction, Operand, Program
 from radcc.ir.regclass import EXEC, NULL, SCC, VCC, VGPR_BASE, PhysReg, s1, s2, v1
+from radcc.isa.table import get_table
 from radcc.passes.hw_copy import LoweringError, Unit, scc_live_flags, sequentialize, split_units
 from radcc.passes.kernel_abi import PREFIX, ABIError, startpgm_abi
+from radcc.passes.lane_mask import lm_opcode
 from radcc.passes.lower_reductions import REDUCTION_OPCODES, lower_reduction
 
 __all__ = ["LoweringError", "lower_to_hw"]
@@ -86,6 +94,7 @@ class _Lowering:
         self.p = program
         self.exit_block: Block | None = None
         self.wave64 = program.wave_size == 64
+        self.opcodes = get_table(program.gfx_level).by_name
 
     def error(self, instr: Instruction, msg: str) -> LoweringError:
         return LoweringError(f"lower_to_hw: {msg}: {instruction_text(self.p, instr)}")
@@ -236,7 +245,7 @@ class _Lowering:
         if cond is None or cond.phys is None or cond.phys.is_vgpr or cond.phys.reg == SCC:
             raise self.error(instr, "p_discard_if needs a lane mask in SGPRs")
         lm = self.p.lane_mask
-        op = "s_and_not1_b64" if self.wave64 else "s_and_not1_b32"
+        op = lm_opcode(self.p, "andn2")  # s_and_not1 on GFX11, s_andn2 on GFX10
         exec_ = PhysReg.of(EXEC)
         target = self.get_exit_block(block)
         return [_hw(op, "SOP2", [Definition.fixed(exec_, lm), Definition.fixed(PhysReg.of(SCC),
@@ -283,9 +292,21 @@ class _Lowering:
             instrs = block.instructions
             scc_after = scc_live_flags(instrs)  # SCC read later in the block before a write
             for k, instr in enumerate(instrs):
-                out += self.lower_one(block, instr, scc_after[k], nxt, reached)
+                low = self.lower_one(block, instr, scc_after[k], nxt, reached)
+                if instr.is_pseudo:
+                    self.check_target(instr, low)
+                out += low
             block.instructions = out
         self.ensure_endpgm(blocks)
+
+    def check_target(self, instr: Instruction, low: list[Instruction]) -> None:
+        """Every instruction a pseudo lowers to must exist on the target (e.g. the
+        wave64 cross-half ``v_permlane64_b32`` of ``p_bpermute`` is GFX11-only)."""
+        for h in low:
+            if h.opcode not in self.opcodes:
+                t = self.p.target
+                raise self.error(instr, f"lowering needs {h.opcode}, which {t.name} "
+                                        f"({t.gfx_level.name}) does not have")
 
     def lower_one(self, block: Block, instr: Instruction, scc_live: bool,
                   nxt: int | None, reached: Callable[[int | None], bool]) -> list[Instruction]:

@@ -1,0 +1,327 @@
+"""GFX10.1 (gfx1010) and GFX10.3 (gfx1030) through the back end: `radcc llc` on IR
+written with GFX10 opcode names.
+
+Oracles:
+
+- llvm-mc-19 -mcpu=<chip> accepts every ``radcc llc -S`` file (the ``.amdhsa_kernel``
+  block included) and its object's ``.text`` equals, byte for byte, the ``.text`` of the
+  code object ``radcc llc -o`` writes (both read with llvm-objcopy-19);
+- llvm-objdump-19 -D reads the same kernel descriptor (every ``.amdhsa_*`` field and raw
+  RSRC word) from radcc's code object as from llvm-mc's object linked by ld.lld-19;
+  llvm-readelf-19 reads the same e_flags, and radcc's metadata note names the chip;
+- the s_waitcnt words radcc emits, as llvm-objdump-19 decodes them, name the counters
+  first principles require (RDNA1 ISA: loads return on VM_CNT, stores count on VS_CNT,
+  SMEM/LDS on LGKM_CNT, FLAT on both VM_CNT and LGKM_CNT; GFX10 vmcnt is 6 bits split
+  over SIMM16[3:0] and [15:14]);
+- validate_ir / validate_ra run after every pass (RADCC_DEBUG=validateir,validatera).
+
+The e2e programs (tests/e2e/programs, written for gfx1100) are renamed to GFX10
+spellings with LLVM's GFX11 renames (``*_b32`` -> ``*_dword`` ...) for coverage.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from radcc import llc
+from radcc.target import GfxLevel, get_target
+
+CHIPS = ("gfx1010", "gfx1030")
+E2E = Path(__file__).resolve().parents[1] / "e2e" / "programs"
+TOOLS = ("llvm-mc-19", "ld.lld-19", "llvm-objdump-19", "llvm-objcopy-19", "llvm-readelf-19")
+
+
+@pytest.fixture(autouse=True)
+def _validate(monkeypatch: pytest.MonkeyPatch) -> None:
+    for t in TOOLS:
+        if shutil.which(t) is None:
+            pytest.fail(f"{t} missing (install llvm-19 / lld-19)")
+    monkeypatch.setenv("RADCC_DEBUG", "validateir,validatera")
+
+
+def _run(args: list[str], **kw) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(args, capture_output=True, text=True, **kw)
+
+
+def radcc_llc(src: str, tmp: Path, *args: str) -> tuple[int, str]:
+    """`radcc llc` in process; (exit status, stderr)."""
+    path = tmp / "k.ir"
+    path.write_text(src)
+    import contextlib
+    import io
+
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        rc = llc.main([str(path), *args])
+    return rc, err.getvalue()
+
+
+def compile_both(src: str, chip: str, tmp: Path) -> tuple[Path, Path, Path, str]:
+    """radcc's -S text assembled by llvm-mc (+ ld.lld) and radcc's own code object:
+    (llvm-mc object, linked llvm-mc object, radcc object, assembly text)."""
+    rc, err = radcc_llc(src, tmp, "-S", "-o", str(tmp / "k.s"))
+    assert rc == 0, err
+    asm = (tmp / "k.s").read_text()
+    rc, err = radcc_llc(src, tmp, "-o", str(tmp / "radcc.o"))
+    assert rc == 0, err
+    wave64 = re.search(r"^program \S+ wave64", src, re.M) is not None
+    attrs = ["-mattr=+wavefrontsize64"] if wave64 else []
+    p = _run(["llvm-mc-19", "-triple=amdgcn-amd-amdhsa", f"-mcpu={chip}", *attrs,
+              "--filetype=obj", str(tmp / "k.s"), "-o", str(tmp / "mc.o")])
+    assert p.returncode == 0, p.stderr
+    p = _run(["ld.lld-19", "-shared", str(tmp / "mc.o"), "-o", str(tmp / "mc.so")])
+    assert p.returncode == 0, p.stderr
+    return tmp / "mc.o", tmp / "mc.so", tmp / "radcc.o", asm
+
+
+def text_bytes(obj: Path) -> bytes:
+    out = obj.with_suffix(".text.bin")
+    p = _run(["llvm-objcopy-19", "-O", "binary", "--only-section=.text", str(obj), str(out)])
+    assert p.returncode == 0, p.stderr
+    return out.read_bytes()
+
+
+def kd_fields(obj: Path, chip: str) -> dict[str, int]:
+    """llvm-objdump-19 -D's reading of the (single) kernel descriptor."""
+    out = _run(["llvm-objdump-19", "-D", f"--mcpu={chip}", str(obj)], check=True).stdout
+    fields: dict[str, int] = {}
+    inside = False
+    for line in out.splitlines():
+        if line.startswith(".amdhsa_kernel "):
+            inside = True
+        elif line.startswith(".end_amdhsa_kernel"):
+            inside = False
+        elif inside:
+            m = re.match(r"^\s*\.amdhsa_(\w+) (-?\d+)", line) or re.match(
+                r"^\s*; (\w+) (\d+)", line)
+            if m:
+                fields[m.group(1).lower()] = int(m.group(2))
+    assert fields, out
+    return fields
+
+
+def e_flags(obj: Path) -> str:
+    out = _run(["llvm-readelf-19", "-h", str(obj)], check=True).stdout
+    return re.search(r"Flags:\s+(.*)", out).group(1).strip()
+
+
+def disasm(obj: Path, chip: str, wave64: bool = False) -> list[str]:
+    """Instruction lines of llvm-objdump-19 -d (text before the ``//`` comment)."""
+    attrs = ["--mattr=+wavefrontsize64"] if wave64 else []
+    out = _run(["llvm-objdump-19", "-d", f"--mcpu={chip}", *attrs, str(obj)],
+               check=True).stdout
+    return [ln.split("//")[0].strip() for ln in out.splitlines() if "//" in ln]
+
+
+# --- GFX10 renames of the gfx1100 e2e programs --------------------------------------------
+
+_SIZES = {"b32": "dword", "b64": "dwordx2", "b96": "dwordx3", "b128": "dwordx4"}
+
+
+def to_gfx10(text: str, chip: str) -> str:
+    text = re.sub(r"\b(s_load|s_buffer_load|global_load|global_store)_(b32|b64|b96|b128)\b",
+                  lambda m: f"{m.group(1)}_{_SIZES[m.group(2)]}", text)
+    return re.sub(r"^program gfx1100 ", f"program {chip} ", text, flags=re.M)
+
+
+E2E_PROGRAMS = sorted(E2E.glob("*.ir"))
+
+
+def test_e2e_corpus_present():
+    assert len(E2E_PROGRAMS) >= 20
+
+
+def _check_program(src: str, chip: str, tmp: Path) -> tuple[Path, str]:
+    mc_o, mc_so, ours, asm = compile_both(src, chip, tmp)
+    assert text_bytes(ours) == text_bytes(mc_o)
+    assert kd_fields(ours, chip) == kd_fields(mc_so, chip)
+    assert e_flags(ours) == e_flags(mc_o)
+    assert chip in e_flags(ours)
+    notes = _run(["llvm-readelf-19", "--notes", str(ours)], check=True).stdout
+    assert f"amdhsa.target:   amdgcn-amd-amdhsa--{chip}" in notes
+    return ours, asm
+
+
+@pytest.mark.parametrize("chip", CHIPS)
+@pytest.mark.parametrize("path", E2E_PROGRAMS, ids=lambda p: p.stem)
+def test_e2e_program(path: Path, chip: str, tmp_path: Path):
+    src = to_gfx10(path.read_text(), chip)
+    _ours, asm = _check_program(src, chip, tmp_path)
+    assert "s_delay_alu" not in asm  # GFX11-only (Target feature delay_alu)
+
+
+# --- hand-written GFX10 programs ------------------------------------------------------------
+
+HDR = "program {chip} {wave} compute name:k\n"
+TOP = "BB0\n/* logical preds: / linear preds: / kind: top-level, */\n"
+START = "   s2: %1:s[0-1], s1: %2:s[2], v1: %3:v[0] = p_startpgm\n   p_logical_start\n"
+END = "   p_logical_end\n   s_endpgm\n"
+
+
+def single(body: str, chip: str, wave: str = "wave32") -> str:
+    return HDR.format(chip=chip, wave=wave) + TOP + START + body + END
+
+
+ADDR = ("   s2: %4 = s_load_dwordx2 %1, 0\n"
+        "   v1: %5 = v_mad_u32_u24 %2, 64, %3\n"
+        "   v1: %6 = v_lshlrev_b32 2, %5\n")
+
+ALU = ADDR + """\
+   s1: %7 = s_load_dword %1, 8
+   v1: %8 = v_cvt_f32_u32 %5
+   v1: %9 = v_mul_f32 %7, %8
+   v1: %10 = v_add_nc_u32 %9, %5
+   v1: %11 = v_sub_nc_u32 %7, %10
+   v1: %12 = v_xor_b32 %11, %9
+   s1: %13, s1: %14:scc = s_lshl_b32 %7, 3
+   s1: %15, s1: %16:scc = s_add_u32 %13, 17
+   v1: %17 = v_max_u32 %15, %12
+   v1: %18 = v_bfe_u32 %17, 4, 8
+   v1: %19 = v_rcp_f32 %8
+   v1: %20 = v_fma_f32 %19, %8, %18
+   global_store_dword %6, %20, %4
+"""
+
+LDS = ADDR + """\
+   ds_write_b32 %6, %5
+   p_barrier
+   v1: %7 = v_xor_b32 4, %6
+   v1: %8 = ds_read_b32 %7
+   v1: %9 = v_add_nc_u32 1, %8
+   global_store_dword %6, %9, %4
+"""
+
+
+@pytest.mark.parametrize("chip", CHIPS)
+@pytest.mark.parametrize("wave", ["wave32", "wave64"])
+@pytest.mark.parametrize("body", [ALU, LDS], ids=["alu", "lds"])
+def test_handwritten(body: str, wave: str, chip: str, tmp_path: Path):
+    _check_program(single(body, chip, wave), chip, tmp_path)
+
+
+# --- s_waitcnt on GFX10 as llvm-objdump-19 decodes it -----------------------------------------
+
+def waits(src: str, chip: str, tmp: Path) -> list[str]:
+    """The instruction lines of radcc's code object (s_code_end padding dropped)."""
+    ours, _asm = _check_program(src, chip, tmp)
+    wave64 = " wave64 " in src.split("\n", 1)[0]
+    return [ln for ln in disasm(ours, chip, wave64) if not ln.startswith("s_code_end")]
+
+
+def _before(lines: list[str], prefix: str) -> str:
+    """The line right before the first one starting with `prefix`."""
+    i = next(k for k, ln in enumerate(lines) if ln.startswith(prefix))
+    return lines[i - 1]
+
+
+@pytest.mark.parametrize("chip", CHIPS)
+def test_load_then_use_waits_vmcnt0(chip: str, tmp_path: Path):
+    body = ADDR + """\
+   v1: %7 = global_load_dword %6, %4
+   v1: %8 = v_add_nc_u32 1, %7
+   global_store_dword %6, %8, %4
+"""
+    lines = waits(single(body, chip), chip, tmp_path)
+    assert _before(lines, "v_add_nc_u32") == "s_waitcnt vmcnt(0)"
+    # the address needed the s_load: lgkmcnt(0) before the first VMEM
+    assert _before(lines, "global_load_dword") == "s_waitcnt lgkmcnt(0)"
+
+
+@pytest.mark.parametrize("chip", CHIPS)
+def test_many_loads_use_the_split_vmcnt_field(chip: str, tmp_path: Path):
+    # 20 loads in flight, summed in issue order. Loads return in order (one event
+    # kind): an instruction reading the result of load j (0-based) needs
+    # vmcnt(19 - j), which above 15 needs both halves of GFX10's split field.
+    n = 20
+    body = ADDR + "".join(f"   v1: %{10 + k} = global_load_dword %6, %4 offset:{4 * k}\n"
+                          for k in range(n))
+    body += f"   v1: %{10 + n} = v_add_nc_u32 1, %10\n"
+    acc = 10 + n
+    for k in range(1, n):
+        body += f"   v1: %{acc + k} = v_add_nc_u32 %{acc + k - 1}, %{10 + k}\n"
+    body += f"   global_store_dword %6, %{acc + n - 1}, %4\n"
+    lines = waits(single(body, chip), chip, tmp_path)
+    loads = [k for k, ln in enumerate(lines) if ln.startswith("global_load_dword")]
+    assert len(loads) == n
+    pending = {int(re.match(r"global_load_dword v(\d+)", lines[k]).group(1)): j
+               for j, k in enumerate(loads)}  # VGPR -> index of the load writing it
+    waited = -1  # loads known complete: 0..waited
+    expected: list[str] = []
+    seen: list[str] = []
+    for ln in lines[loads[-1] + 1:]:
+        if ln.startswith("s_waitcnt"):
+            seen.append(ln)
+            continue
+        regs = [int(r) for r in re.findall(r"\bv(\d+)\b", ln)]
+        if not regs:
+            continue
+        dst, srcs = (regs[0], regs[1:]) if not ln.startswith("global_store") else (None, regs)
+        need = max((pending[r] for r in srcs if r in pending), default=-1)
+        if need > waited:
+            expected.append(f"s_waitcnt vmcnt({n - 1 - need})")
+            waited = need
+        pending.pop(dst, None)
+    assert seen == expected
+    assert any(int(re.search(r"\d+", w).group()) > 15 for w in seen)
+
+
+@pytest.mark.parametrize("chip", CHIPS)
+def test_smem_and_lds_wait_lgkmcnt(chip: str, tmp_path: Path):
+    lines = waits(single(LDS, chip), chip, tmp_path)
+    assert _before(lines, "v_add_nc_u32") == "s_waitcnt lgkmcnt(0)"
+    # p_barrier releases all memory accesses: only the ds_write is outstanding (LGKM);
+    # no store is (VS_CNT is a separate counter on GFX10)
+    i = lines.index("s_barrier")
+    assert lines[i - 1] == "s_waitcnt lgkmcnt(0)"
+    assert lines[i - 2].startswith("ds_write_b32")
+
+
+@pytest.mark.parametrize("chip", CHIPS)
+def test_store_counts_on_vscnt(chip: str, tmp_path: Path):
+    body = ADDR + """\
+   v1: %7 = v_mov_b32 5
+   global_store_dword %6, %7, %4
+   p_barrier
+   v1: %8 = v_mov_b32 6
+   global_store_dword %6, %8, %4 offset:4
+"""
+    lines = waits(single(body, chip), chip, tmp_path)
+    i = lines.index("s_barrier")
+    # only the store is outstanding: vscnt, and no s_waitcnt on the other counters
+    assert lines[i - 1] == "s_waitcnt_vscnt null, 0x0"
+    assert not lines[i - 2].startswith("s_waitcnt")
+
+
+@pytest.mark.parametrize("chip", CHIPS)
+def test_flat_load_waits_vm_and_lgkm(chip: str, tmp_path: Path):
+    body = """\
+   s2: %4 = s_load_dwordx2 %1, 0
+   v2: %5 = p_create_vector %4
+   v1: %6 = flat_load_dword %5
+   v1: %7 = v_add_nc_u32 1, %6
+   flat_store_dword %5, %7
+"""
+    lines = waits(single(body, chip), chip, tmp_path)
+    assert _before(lines, "v_add_nc_u32") == "s_waitcnt vmcnt(0) lgkmcnt(0)"
+
+
+# --- errors -------------------------------------------------------------------------------
+
+def test_gfx11_opcodes_refused_for_gfx10(tmp_path: Path):
+    src = (E2E / "mem_gather.ir").read_text()
+    rc, err = radcc_llc(src, tmp_path, "--mcpu=gfx1030", "-S", "-o", str(tmp_path / "x.s"))
+    assert rc == 1
+    assert "opcode 's_load_b64' does not exist on gfx1030" in err and "BB0" in err
+    assert "Traceback" not in err
+
+
+def test_gfx10_has_no_delay_alu_feature():
+    for chip in CHIPS:
+        t = get_target(chip)
+        assert t.gfx_level in (GfxLevel.GFX10, GfxLevel.GFX10_3)
+        assert not t.has("delay_alu") and not t.has("vopd")
