@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 
-from radcc.frontend.mir import Instr, Value
+from radcc.frontend.mir import Instr, Value, const_of
 from radcc.frontend.mir_ops import ALU_OPS, COMMUTATIVE, CONVERSION
 from radcc.ir.program import Operand
 from radcc.ir.regclass import Temp, s1, s2, v1, v2
@@ -629,6 +629,8 @@ class AluMixin(IselBase):
         if frm in "iu" and to == "f":
             if sbits == 64:
                 t = self._i64_to_float(frm == "i", x, dbits)
+            elif frm == "u" and dbits == 32 and (byte := self._byte_of(ins.srcs[0])):
+                t = self.valu(f"v_cvt_f32_ubyte{byte[1]}", v1, byte[0])
             else:
                 opc = f"v_cvt_f{dbits}_{'i' if frm == 'i' else 'u'}32"
                 t = self.valu(opc, v2 if dbits == 64 else v1, x)
@@ -641,6 +643,29 @@ class AluMixin(IselBase):
                 t = self.valu(opc, v1, x, wide=(sbits == 64,))
             return self.uniform_result(t, uniform)
         raise unsupported(ins)
+
+    def _byte_of(self, v: Value) -> tuple[Comp, int] | None:
+        """(x, k) when the 32-bit ``v`` is byte k of x zero-extended: ``ubfe(x, 8k, 8)``,
+        ``iand(x, 0xff)`` (k = 0), ``ushr(x, 24)`` (k = 3) -- ``u2f32`` of it is
+        ``v_cvt_f32_ubyte{k}`` (ACO's selection of u2f32(extract_u8))."""
+        p = v.parent
+        if p is None or p.op not in ("ubfe", "iand", "ushr") or p.dest is None or \
+                p.dest.bit_size != 32:
+            return None
+        consts = [_const1(s) for s in p.srcs]
+        k: int | None = None
+        src = p.srcs[0]
+        if p.op == "ubfe" and consts[1] is not None and consts[2] == 8 and \
+                consts[1] in (0, 8, 16, 24):
+            k = consts[1] // 8
+        elif p.op == "iand" and 0xFF in consts:
+            k, src = 0, p.srcs[1 - consts.index(0xFF)]
+        elif p.op == "ushr" and consts[1] == 24:
+            k = 3
+        if k is None or src.bit_size != 32 or const_of(src) is not None:
+            return None
+        x = self.comp(src, 0)
+        return None if isinstance(x, Const) else (x, k)
 
     def _lo(self, x: Temp, uniform: bool) -> Temp:
         lo, _ = self.halves(x)
@@ -697,3 +722,9 @@ def _inline64(v: int) -> bool:
 
 
 _ = (math, s2, v2)
+
+
+def _const1(v: Value) -> int | None:
+    """The value of a one-component MIR constant, else None."""
+    c = const_of(v)
+    return c[0] if c is not None and len(c) == 1 else None
