@@ -23,7 +23,7 @@ from radcc.frontend.mir import MirShader
 from radcc.frontend.opt import LOWERING, PASSES, lower_for_isel, optimize
 from radcc.frontend.spirv_to_mir import spirv_to_mir
 from radcc.isel import ArgLayout, select_program
-from radcc.target import get_target
+from radcc.target import GfxLevel, get_target
 
 # `mir_lowerings` (debugging): instead of `lower_for_isel`, run `optimize` and then only
 # the named passes of `radcc.frontend.opt.PASSES`, in `LOWERING`'s order (each followed
@@ -83,6 +83,9 @@ def _compile(spirv: bytes, mcpu: str, wave_size: int, entry: str | None,
         target = get_target(mcpu)
     except ValueError as e:
         raise CompileError(str(e)) from None
+    if target.gfx_level != GfxLevel.GFX11:  # isel emits GFX11 opcodes (docs/architecture.md)
+        raise CompileError(f"SPIR-V compilation targets GFX11 only (gfx11xx), not {mcpu} "
+                           f"({target.gfx_level.name}); radcc llc and radcc mc support it")
     timings: dict[str, float] = {}
     pa = set(print_after or ())
     t0 = time.perf_counter()

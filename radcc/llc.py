@@ -37,6 +37,7 @@ from radcc.isa.table import get_table
 from radcc.passes.asm_text import EmitError
 from radcc.passes.emit_program import (
     EmitResult,
+    cache_line_log2,
     emit_code_object,
     emit_program,
     kernel_descriptor_fields,
@@ -183,7 +184,8 @@ def kernel_asm(program: Program, res: EmitResult, stats: dict[str, int] | None) 
     out += [".Lfunc_end0:", f"\t.size\t{name}, .Lfunc_end0-{name}"]
     if stats is not None:
         out += [f"\t; {k}: {v}" for k, v in stats.items()]
-    out += ["\t.p2alignl 7, 3214868480", "\t.fill 96, 4, 3214868480"]
+    line = cache_line_log2(program.target)  # s_code_end padding, as emit_program's
+    out += [f"\t.p2alignl {line}, 3214868480", f"\t.fill {3 * (1 << line) // 4}, 4, 3214868480"]
     out += ["\t.rodata", "\t.p2align\t6", f"\t.amdhsa_kernel {name}"]
     out += [f"\t\t.amdhsa_{k} {v}" for k, v in fields.items()]
     out += ["\t.end_amdhsa_kernel", "\t.text", ""]

@@ -21,9 +21,10 @@ assembly (`radcc.passes.asm_text`) and assembled by radcc's own assembler
   condition). s[N:N+1] is the branch's definition if it has one (an s2 the
   register allocator reserved), else the first even SGPR pair above all
   SGPRs the program uses. The sequence clobbers SCC;
-- after the code, padding as LLVM emits at the end of a GFX11 kernel file:
-  ``s_code_end`` up to a 128-byte boundary plus 3×128 bytes (instruction
-  prefetch must not run into other data); `code_size` excludes it;
+- after the code, padding as LLVM emits at the end of a kernel file:
+  ``s_code_end`` up to an instruction cache line boundary plus 3 lines
+  (instruction prefetch must not run into other data; lines of 128 bytes on
+  GFX11, 64 on GFX10, `cache_line_log2`); `code_size` excludes it;
 - `asm` is the canonical text (as llvm-mc prints it) with ``BBn:`` labels;
 - `EmitResult.sgprs/vgprs` are the registers the code touches (next free
   register numbers, counting the long-jump pair), `uses_vcc` whether VCC is;
@@ -51,12 +52,21 @@ from radcc.isa.assembler import assemble
 from radcc.isa.table import get_table
 from radcc.passes.asm_text import EmitError, instruction_asm
 from radcc.passes.kernel_abi import code_object, kernel_fields
+from radcc.target import GfxLevel, Target
 
-__all__ = ["EmitError", "EmitResult", "emit_code_object", "emit_program", "register_usage"]
+__all__ = ["EmitError", "EmitResult", "cache_line_log2", "emit_code_object", "emit_program",
+           "register_usage"]
 
 S_CODE_END = 0xBF9F0000
 CACHE_LINE_LOG2 = 7  # GFX11 instruction cache line: 128 bytes
 PREFETCH_FILL = 3 * (1 << CACHE_LINE_LOG2)
+
+
+def cache_line_log2(target: Target) -> int:
+    """log2 of the instruction cache line LLVM pads kernel files to: 128 bytes on
+    GFX11, 64 on GFX10/GFX10.3 (clang-19 -mcpu=gfx1010/gfx1030 ends a kernel file
+    with ``.p2alignl 6`` and ``.fill 48, 4``; gfx1100 with ``.p2alignl 7``, ``.fill 96``)."""
+    return CACHE_LINE_LOG2 if target.gfx_level >= GfxLevel.GFX11 else 6
 _BRANCH_RANGE = (-(1 << 15), (1 << 15) - 1)
 OFFSET_3F = 0x3F  # the SIMM16 GFX10.1 branches must not have (Offset3fBug)
 _INVERSE = {"s_cbranch_scc0": "s_cbranch_scc1", "s_cbranch_scc1": "s_cbranch_scc0",
@@ -226,7 +236,8 @@ class _Emitter:
                 asm_lines.append("\t" + s.text)
                 if ln.block >= 0:
                     inst_offs.append((ln.block, ln.index, s.offset))
-        pad = (-size) % (1 << CACHE_LINE_LOG2) + PREFETCH_FILL
+        line = 1 << cache_line_log2(self.p.target)
+        pad = (-size) % line + 3 * line
         code = code + S_CODE_END.to_bytes(4, "little") * (pad // 4)
         sgprs = self.sgprs
         for n in self.pair_for.values():

@@ -13,7 +13,7 @@ need swaps. This is the location-transfer-graph algorithm ACO uses (seeds/001
    SGPR pairs that are both ready become one ``s_mov_b64``.
 3. What remains are disjoint cycles (each destination is written once and
    read exactly once). A cycle of n registers takes n-1 swaps: VGPRs with
-   ``v_swap_b32`` (GFX11 has it), SGPRs through the parallel copy's scratch
+   ``v_swap_b32`` (GFX10 and GFX11 have it), SGPRs through the parallel copy's scratch
    SGPR if it has one (``fields['scratch_sgpr']``, n+1 moves), else with three
    ``s_xor_b32`` (which clobber SCC; that is refused when SCC is live).
 
@@ -21,7 +21,7 @@ Constants are materialised as cheaply as the target allows: inline constants
 and literals with ``s_mov_b32``/``v_mov_b32``, 16-bit signed values with
 ``s_movk_i32``, values whose bit reverse is inline with ``s_brev_b32``; a
 64-bit constant into an aligned SGPR pair that is a 64-bit inline constant
-uses ``s_mov_b64``. VGPR pairs are copied with two ``v_mov_b32`` (GFX11 has
+uses ``s_mov_b64``. VGPR pairs are copied with two ``v_mov_b32`` (GFX10/11 have
 no ``v_mov_b64``; two movs can later pair into VOPD). SCC as a destination
 is written with ``s_cmp_lg_u32 src, 0``; SCC as a source with
 ``s_cselect_b32 dst, 1, 0``. Sub-dword pieces are not supported yet.

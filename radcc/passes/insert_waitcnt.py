@@ -29,8 +29,18 @@ path of the linear CFG:
   else ``counter <= 0`` (e.g. SMEM, or a FLAT load: "the only sensible
   S_WAITCNT value to use after Flat instructions is zero", ISA 11.1.1).
 
-Waits are emitted as one ``s_waitcnt`` (vmcnt/expcnt/lgkmcnt in the GFX11
-SIMM16 layout of `radcc.isa.formats.scalar_fields.WAITCNT`) and/or one
+GFX10/GFX10.3 count the same way (RDNA1 ISA; LLVM's SIInsertWaitcnts and ACO
+use one event-to-counter map for GFX10+: stores on VScnt since GFX10, SMEM, LDS,
+GDS and messages on LGKMcnt, FLAT on both; the counter widths are the same: vmcnt
+and lgkmcnt 6 bits, expcnt 3, vscnt 6); only the ``s_waitcnt`` SIMM16 layout
+differs (GFX10 splits vmcnt over [3:0] and [15:14]), so the pass reads and writes
+it with the program's generation (`instr_class.wait_of`/`encode_waitcnt` with
+``gfx``). A plain ``s_barrier`` gets no wait of its own on GFX10 either (clang-19
+-mcpu=gfx1010/gfx1030 puts none before one that follows an LDS store);
+tests/passes/test_gfx10_pipeline.py checks the GFX10 waits as llvm-objdump decodes them.
+
+Waits are emitted as one ``s_waitcnt`` (vmcnt/expcnt/lgkmcnt in the target's
+SIMM16 layout of `radcc.isa.formats.scalar_fields`) and/or one
 ``s_waitcnt_vscnt null, N`` directly before the instruction that needs them.
 Waits already in the program (``s_waitcnt``, ``s_waitcnt_{vs,vm,exp,lgkm}cnt
 null, N``, ``s_wait_idle``) are honoured: they are merged with the waits the

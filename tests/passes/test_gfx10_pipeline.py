@@ -325,3 +325,117 @@ def test_gfx10_has_no_delay_alu_feature():
         t = get_target(chip)
         assert t.gfx_level in (GfxLevel.GFX10, GfxLevel.GFX10_3)
         assert not t.has("delay_alu") and not t.has("vopd")
+
+
+# --- lowering and ABI on GFX10 -------------------------------------------------------------
+
+def _lowered(body: str, chip: str, wave: str = "wave32"):
+    from radcc.ir.parser import parse_program
+    from radcc.passes.lower_to_hw import lower_to_hw
+
+    p = parse_program(f"program {chip} {wave} compute\n" + TOP + body)
+    lower_to_hw(p)
+    return p
+
+
+def _mc_accepts(asm: str, chip: str, wave64: bool) -> str:
+    attrs = ["-mattr=+wavefrontsize64"] if wave64 else []
+    p = _run(["llvm-mc-19", "-triple=amdgcn", f"-mcpu={chip}", *attrs], input=asm)
+    assert p.returncode == 0 and "error" not in p.stderr, p.stderr
+    return p.stdout
+
+
+@pytest.mark.parametrize("chip", CHIPS)
+@pytest.mark.parametrize("wave", ["wave32", "wave64"])
+def test_discard_if_uses_gfx10_andn2(chip: str, wave: str):
+    # exec &= ~cond: GFX10 spells it s_andn2 (GFX11's s_and_not1 does not exist there)
+    from radcc.passes.emit_program import emit_program
+
+    lm = "s1: %1:s[4]" if wave == "wave32" else "s2: %1:s[4-5]"
+    p = _lowered(f"   p_discard_if {lm}\n   s_endpgm\n", chip, wave)
+    asm = emit_program(p).asm
+    want = ("s_andn2_b32 exec_lo, exec_lo, s4" if wave == "wave32"
+            else "s_andn2_b64 exec, exec, s[4:5]")
+    assert want in asm
+    _mc_accepts(asm, chip, wave == "wave64")
+
+
+@pytest.mark.parametrize("chip", CHIPS)
+def test_bpermute_needs_permlane64(chip: str):
+    # the wave64 cross-half swap is v_permlane64_b32, a GFX11 instruction
+    from radcc.passes.hw_copy import LoweringError
+
+    body = ("   v1: %1:v[0], s2: %2:s[4-5], s1: %3:scc = p_bpermute v1: %4:v[1], "
+            "v1: %5:v[2], s2: %6:s[6-7], lv1: %7:v[3], lv1: %8:v[4]\n   s_endpgm\n")
+    with pytest.raises(LoweringError) as e:
+        _lowered(body, chip, "wave64")
+    msg = str(e.value)
+    assert "v_permlane64_b32" in msg and chip in msg and "p_bpermute" in msg
+
+
+def test_bpermute_lowers_on_gfx11():
+    # the same instruction is fine where v_permlane64_b32 exists (the check is the table's)
+    body = ("   v1: %1:v[0], s2: %2:s[4-5], s1: %3:scc = p_bpermute v1: %4:v[1], "
+            "v1: %5:v[2], s2: %6:s[6-7], lv1: %7:v[3], lv1: %8:v[4]\n   s_endpgm\n")
+    p = _lowered(body, "gfx1100", "wave64")
+    assert "v_permlane64_b32" in [i.opcode for i in p.blocks[0].instructions]
+
+
+@pytest.mark.parametrize("chip", CHIPS)
+def test_scratch_refused_on_gfx10(chip: str):
+    # GFX10 has no architected flat scratch: llvm-mc rejects .amdhsa_enable_private_segment
+    # there, and scratch would need user SGPRs radcc's ABI does not set up
+    from radcc.passes.kernel_abi import ABIError, kernel_fields
+
+    p = _lowered("   s_endpgm\n", chip)
+    assert "enable_private_segment" not in kernel_fields(p, 0, 1, False)
+    p.config["scratch_size"] = 16
+    with pytest.raises(ABIError) as e:
+        kernel_fields(p, 0, 1, False)
+    assert "scratch" in str(e.value) and chip in str(e.value)
+
+
+def test_scratch_still_enabled_on_gfx11():
+    from radcc.passes.kernel_abi import kernel_fields
+
+    p = _lowered("   s_endpgm\n", "gfx1100")
+    p.config["scratch_size"] = 16
+    assert kernel_fields(p, 0, 1, False)["enable_private_segment"] == 1
+
+
+@pytest.mark.parametrize("chip", CHIPS)
+def test_spirv_compilation_is_gfx11_only(chip: str):
+    from radcc.compile import CompileError, compile_spirv
+
+    spirv = (Path(__file__).resolve().parents[2] / "examples" / "saxpy.spv").read_bytes()
+    with pytest.raises(CompileError) as e:
+        compile_spirv(spirv, mcpu=chip)
+    assert "SPIR-V compilation targets GFX11 only" in str(e.value) and chip in str(e.value)
+
+
+_TRIVIAL_LL = """target triple = "amdgcn-amd-amdhsa"
+define amdgpu_kernel void @k(ptr addrspace(1) %p) {
+  store i32 1, ptr addrspace(1) %p
+  ret void
+}
+"""
+
+
+@pytest.mark.parametrize("chip", [*CHIPS, "gfx1100"])
+def test_code_end_padding_as_clang(chip: str, tmp_path: Path):
+    # the s_code_end padding after the kernel is what clang-19 puts at the end of a
+    # kernel file for the same chip (GFX10: 64-byte instruction cache lines)
+    if shutil.which("clang-19") is None:
+        pytest.fail("clang-19 missing")
+    (tmp_path / "k.ll").write_text(_TRIVIAL_LL)
+    p = _run(["clang-19", "-nogpulib", "-target", "amdgcn-amd-amdhsa", f"-mcpu={chip}", "-O2",
+              "-S", str(tmp_path / "k.ll"), "-o", "-"], check=True)
+    want = [ln.strip() for ln in p.stdout.splitlines()
+            if ln.strip().startswith((".p2alignl", ".fill"))]
+    assert len(want) == 2
+    src = single(ADDR + "   global_store_dword %6, %5, %4\n", chip)
+    rc, err = radcc_llc(src, tmp_path, "-S", "-o", str(tmp_path / "k.s"))
+    assert rc == 0, err
+    got = [ln.strip() for ln in (tmp_path / "k.s").read_text().splitlines()
+           if ln.strip().startswith((".p2alignl", ".fill"))]
+    assert got == want
