@@ -74,6 +74,27 @@ def test_double_minus_and_unary_signs(chip):
     assert str(res.diagnostics[0]).startswith("t.s:1:15: error: invalid syntax, expected 'neg' modifier")
 
 
+_FOLD_OPS = ["v_add_f32 v0, {}, v2", "v_add_f32_e32 v0, {}, v2", "v_add_f16 v0, {}, v2",
+             "v_add_f64 v[0:1], {}, v[2:3]", "v_cvt_f32_f64 v0, {}", "v_cvt_f64_f32 v[0:1], {}",
+             "v_cmp_eq_f32 vcc_lo, {}, v1", "v_cmp_lt_f16 vcc_lo, {}, v1", "v_cmpx_eq_f32 {}, v1",
+             "v_cndmask_b32 v0, {}, v1, vcc_lo", "v_mov_b32 v0, {}", "v_add_nc_u32 v0, {}, v1",
+             "v_fmac_f32 v0, {}, v1", "v_fmaak_f32 v0, {}, v1, 0x1", "v_exp_f32 v0, {}",
+             "v_add_f32 v0, v1, {}", "v_cvt_f32_i32 v0, {}", "v_rcp_f64 v[0:1], {}"]
+_FOLD_VALS = ["neg(3.0)", "|3.0|", "-|3.0|", "neg(0.5)", "|-0.5|", "neg(1)", "neg(0x40400000)",
+              "neg(-3.0)", "neg(0.15915494)", "neg(1.1)", "neg(-0.0)", "|-0.0|", "neg(0)",
+              "|0xbf800000|", "neg(-1)", "neg(0x3800)", "-|0x4000|"]
+
+
+@pytest.mark.parametrize("chip", ["gfx1100", "gfx1030", "gfx1010"])
+def test_neg_abs_on_an_immediate_of_a_vop1_vop2_vopc_form(chip):
+    """llvm-mc folds neg/abs of an immediate src0 into its value and keeps the 32-bit
+    encoding when the VOP3 form takes those modifiers (integer ops reject them)."""
+    lines = [op.format(v) for op in _FOLD_OPS for v in _FOLD_VALS]
+    oracle = llvm_mc.encode(lines, mcpu=chip)
+    assert sum(1 for o in oracle if o.text and "_e32" in o.text and "neg(" in o.line) > 50
+    _agree(lines, chip)
+
+
 @pytest.mark.parametrize("chip", ["gfx1100", "gfx1030", "gfx1010"])
 def test_commas_before_the_end_and_before_modifiers(chip):
     lines = [

@@ -154,6 +154,34 @@ def _imm_value(op: Operand, optype: str) -> int:
     return v & (lim - 1)
 
 
+def _fold_imm_mods(op: Operand, spec: OperandSpec, info: OpInfo, ctx: Context) -> Operand:
+    """neg/abs on an immediate src0 of a VOP1/VOP2/VOPC form, as llvm-mc folds
+    them: the sign bit of the operand's float width is cleared (abs) then
+    flipped (neg) in the value, when the instruction's VOP3 form takes those
+    modifiers on src0 (e.g. ``v_add_f32 v0, neg(3.0), v1`` is ``v_add_f32_e32 v0,
+    0xc0400000, v1``); otherwise, or for an integer under them in a 64-bit slot,
+    an error (the VOP3 candidate then keeps the modifier bits)."""
+    vop3 = next((e for e in ctx.table.by_name.get(info.name, ())
+                 if e.enc in ("VOP3", "VOP3SD")), None)
+    sm = vop3.extra.get("src_mods") if vop3 is not None else None
+    m0 = sm[0] if isinstance(sm, list) and sm else {}
+    if op.lit or op.sext or (op.neg and not m0.get("neg")) or (op.abs and not m0.get("abs")):
+        raise AsmError("invalid operand for instruction", op.col)
+    bits = O.type_bits(spec.type or "b32")
+    if op.kind == "float":
+        v = abs(float(op.value)) if op.abs else float(op.value)
+        return Operand("float", op.col, value=-v if op.neg else v, text=op.text)
+    if bits == 64:
+        raise AsmError("invalid operand for instruction", op.col)
+    sign = 1 << (bits - 1)
+    v = int(op.value)
+    if not -sign <= v < 1 << bits:  # (an f16 slot takes 16-bit integers only)
+        raise AsmError("invalid operand for instruction", op.col)
+    v &= (1 << bits) - 1
+    v = (v & ~sign if op.abs else v) ^ (sign if op.neg else 0)
+    return Operand("int", op.col, value=v, text=f"0x{v:x}")
+
+
 def _src0_code(op: Operand, spec: OperandSpec, lits: _Lits, t16: bool,
                regs: O.RegCodes | None = None) -> int:
     """9-bit (logical) src0 code of a non-DPP source; `regs` says which
@@ -354,6 +382,8 @@ class VopFormat(Format):
                 if info.extra.get("src0_vgpr_only") and not op.is_reg("v"):
                     raise AsmError("invalid operand for instruction", op.col)
                 if dppc is None:
+                    if op.has_fp_mods and op.kind in ("int", "float"):
+                        op = _fold_imm_mods(op, spec, info, ctx)
                     src0 = _src0_code(op, spec, lits, t16, ctx.regs)
             elif n == "vsrc1":
                 if op.has_fp_mods or op.sext:
