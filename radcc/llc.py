@@ -120,6 +120,20 @@ def check_opcodes(program: Program, target: Target) -> None:
                            f"names (and header)")
 
 
+def check_workitem_ids(program: Program, target: Target) -> None:
+    """Refuse a y/z work-item id read when `target` lays the ids out differently from
+    the IR's target (packed in v0 on GFX11, v0/v1/v2 on GFX10: docs/abi.md)."""
+    from radcc.passes.kernel_abi import packed_workitem_ids
+
+    if packed_workitem_ids(target) == packed_workitem_ids(program.target):
+        return
+    for _b, ins in program.instructions():
+        if ins.opcode == "p_startpgm" and ins.fields.get("workitem_id", 0):
+            raise LlcError(f"p_startpgm workitem_id:{ins.fields['workitem_id']}: the IR is "
+                           f"written for {program.target.name}, whose work-item ids are laid "
+                           f"out differently from {target.name}'s (docs/abi.md)")
+
+
 def check_demand(program: Program) -> None:
     """Refuse programs needing more registers than the target has (no spilling yet)."""
     from radcc.passes.emit_program import register_usage
@@ -201,6 +215,7 @@ def compile_file(path: str, text: str, args: argparse.Namespace) -> tuple[bytes 
             raise LlcError(str(e)) from None
         if target.gfx_level != program.gfx_level:
             check_opcodes(program, target)
+            check_workitem_ids(program, target)
         program.target = target
     if args.wave64:
         program.wave_size = 64

@@ -9,7 +9,9 @@ the hardware initialises; they must be among:
   is defined);
 - ``v[0]`` (v1): the work-item ids packed as x | y << 10 | z << 20; which of
   them the hardware fills is ``fields['workitem_id']`` of ``p_startpgm``
-  (0: x, 1: x and y, 2: x, y and z; default 0).
+  (0: x, 1: x and y, 2: x, y and z; default 0). GFX10/10.3 do not pack them
+  (`packed_workitem_ids`): ``v[0]`` is x, ``v[1]`` y and ``v[2]`` z (each
+  allowed only when ``workitem_id`` enables it).
 
 `startpgm_abi(program, instr)` checks a ``p_startpgm`` and returns the
 `.amdhsa_*` fields it implies; `lower_to_hw` stores them in
@@ -30,9 +32,10 @@ from radcc.codeobj.metadata import default_kernel_metadata, default_metadata
 from radcc.ir.printer import instruction_text
 from radcc.ir.program import Instruction, Program
 from radcc.ir.regclass import VGPR_BASE
+from radcc.target import GfxLevel, Target
 
 __all__ = ["KERNARG_PTR", "WORKGROUP_ID_SGPRS", "code_object", "kernel_fields",
-           "startpgm_abi", "abi_config"]
+           "packed_workitem_ids", "startpgm_abi", "abi_config"]
 
 KERNARG_PTR = 0  # s[0:1]
 WORKGROUP_ID_SGPRS = (2, 3, 4)
@@ -46,6 +49,7 @@ class ABIError(Exception):
 def startpgm_abi(program: Program, instr: Instruction) -> dict[str, int]:
     """The `.amdhsa_*` fields implied by the registers `instr` defines."""
     sgprs: set[int] = set()
+    vgprs: set[int] = set()  # GFX10: 1 (y in v1), 2 (z in v2)
     for d in instr.definitions:
         if d.phys is None or d.rc is None:
             raise ABIError(f"p_startpgm definition without a register: "
@@ -58,11 +62,18 @@ def startpgm_abi(program: Program, instr: Instruction) -> dict[str, int]:
             continue
         if r == VGPR_BASE and n == 1:
             continue
+        if not packed_workitem_ids(program.target) and r in (VGPR_BASE + 1, VGPR_BASE + 2) \
+                and n == 1 and d.rc.is_vgpr:
+            vgprs.add(r - VGPR_BASE)
+            continue
         raise ABIError(f"p_startpgm defines {d.phys.text(d.rc)}, which the kernel ABI "
                        f"(docs/abi.md) does not set up: {instruction_text(program, instr)}")
     wid = instr.fields.get("workitem_id", 0)
     if wid not in (0, 1, 2):
         raise ABIError("p_startpgm workitem_id must be 0, 1 or 2")
+    if vgprs and max(vgprs) > wid:  # type: ignore[operator]
+        raise ABIError(f"p_startpgm defines v[{max(vgprs)}] but workitem_id:{wid} does not "
+                       f"enable that id: {instruction_text(program, instr)}")
     return {
         "user_sgpr_kernarg_segment_ptr": 1,
         "user_sgpr_count": 2,
@@ -71,6 +82,13 @@ def startpgm_abi(program: Program, instr: Instruction) -> dict[str, int]:
         "system_sgpr_workgroup_id_z": int(4 in sgprs),
         "system_vgpr_workitem_id": int(wid),  # type: ignore[call-overload]
     }
+
+
+def packed_workitem_ids(target: Target) -> bool:
+    """Does the hardware pack the work-item ids into v0 (GFX11; LLVM's packed-TID
+    feature)? GFX10/10.3 put x, y and z in v0, v1 and v2 (clang-19 -mcpu=gfx1030
+    reads workitem.id.y from v1, gfx1100 with ``v_bfe_u32 v0, v0, 10, 10``)."""
+    return target.gfx_level >= GfxLevel.GFX11
 
 
 def abi_config(program: Program) -> dict[str, int]:

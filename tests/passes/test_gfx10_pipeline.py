@@ -439,3 +439,51 @@ def test_code_end_padding_as_clang(chip: str, tmp_path: Path):
     got = [ln.strip() for ln in (tmp_path / "k.s").read_text().splitlines()
            if ln.strip().startswith((".p2alignl", ".fill"))]
     assert got == want
+
+
+# --- work-item ids: v0/v1/v2 on GFX10 (clang-19 -mcpu=gfx1030 reads workitem.id.y from v1) --
+
+def _wid_program(chip: str, wid: int, defs: str, use: str) -> str:
+    return (HDR.format(chip=chip, wave="wave32") + TOP
+            + f"   s2: %1:s[0-1], s1: %2:s[2], v1: %3:v[0]{defs} = p_startpgm workitem_id:{wid}\n"
+            + "   p_logical_start\n   s2: %4 = s_load_dwordx2 %1, 0\n"
+            + f"   v1: %6 = v_lshlrev_b32 2, %3\n   global_store_dword %6, {use}, %4\n" + END)
+
+
+@pytest.mark.parametrize("chip", CHIPS)
+def test_workitem_y_z_in_v1_v2(chip: str, tmp_path: Path):
+    src = _wid_program(chip, 2, ", v1: %7:v[1], v1: %8:v[2]", "%8")
+    ours, _asm = _check_program(src, chip, tmp_path)
+    assert kd_fields(ours, chip)["system_vgpr_workitem_id"] == 2
+    # z (v2) is what gets stored
+    store = [ln for ln in disasm(ours, chip) if ln.startswith("global_store_dword")]
+    assert store and store[0].split()[2] == "v2,"
+
+
+@pytest.mark.parametrize("chip", CHIPS)
+def test_workitem_id_register_not_enabled(chip: str, tmp_path: Path):
+    src = _wid_program(chip, 1, ", v1: %7:v[1], v1: %8:v[2]", "%8")
+    rc, err = radcc_llc(src, tmp_path, "-S", "-o", str(tmp_path / "x.s"))
+    assert rc == 1 and "v[2]" in err and "workitem_id:1" in err and "Traceback" not in err
+
+
+def test_gfx11_has_no_unpacked_ids(tmp_path: Path):
+    src = _wid_program("gfx1030", 1, ", v1: %7:v[1]", "%7").replace(
+        "program gfx1030", "program gfx1100").replace("s_load_dwordx2", "s_load_b64").replace(
+        "global_store_dword", "global_store_b32")
+    rc, err = radcc_llc(src, tmp_path, "-S", "-o", str(tmp_path / "x.s"))
+    assert rc == 1 and "v[1]" in err and "does not set up" in err
+
+
+def test_packed_ids_not_carried_to_gfx10(tmp_path: Path):
+    # gfx1100 IR reading y packed in v0 must not be retargeted to gfx1030 (y is in v1)
+    src = ("program gfx1100 wave32 compute name:k\n" + TOP
+           + "   s2: %1:s[0-1], s1: %2:s[2], v1: %3:v[0] = p_startpgm workitem_id:1\n"
+           + "   p_logical_start\n   v1: %4 = v_bfe_u32 %3, 10, 10\n" + END)
+    rc, _err = radcc_llc(src, tmp_path, "-S", "-o", str(tmp_path / "a.s"))
+    assert rc == 0  # fine where it was written for
+    rc, err = radcc_llc(src, tmp_path, "--mcpu=gfx1030", "-S", "-o", str(tmp_path / "b.s"))
+    assert rc == 1 and "workitem_id:1" in err and "gfx1030" in err
+    rc, _err = radcc_llc(src.replace("workitem_id:1", "workitem_id:0"), tmp_path,
+                         "--mcpu=gfx1030", "-S", "-o", str(tmp_path / "c.s"))
+    assert rc == 0  # x alone is v0 on both
