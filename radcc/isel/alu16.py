@@ -21,7 +21,8 @@ with ``p_as_uniform``. ``fdiv`` divides in f32 (the exact f32 sequence) and
 rounds to f16 once more: with 24 ≥ 2·11+2 significand bits the double rounding
 is innocuous. f64 → f16 rounds to f32 *to odd* first for the same reason.
 Float → 8/16-bit integer converts to a 32-bit integer (saturating) and clamps to
-the narrow range, matching MIR's saturating conversions.
+the narrow range, matching MIR's saturating conversions; f16 → 16-bit integer is
+one ``v_cvt_i16_f16``/``v_cvt_u16_f16`` (truncating, saturating: ISA guide).
 """
 
 from __future__ import annotations
@@ -364,6 +365,9 @@ class Alu16Mixin(AluMixin):
         if dbits == 64:
             raise unsupported(ins, "float to 64-bit integer from f16 (lowered)")
         src: Comp = x
+        if sbits == 16 and dbits == 16:  # v_cvt_{i,u}16_f16 truncate and saturate (ISA)
+            t = self.valu(f"v_cvt_{'i' if signed else 'u'}16_f16", v1, x)
+            return self.uniform_result(t, uniform)
         if sbits == 16:
             src = self.valu("v_cvt_f32_f16", v1, x)
             sbits = 32

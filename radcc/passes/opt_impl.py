@@ -24,7 +24,8 @@ contraction of ``a * b + c`` unless the result is ``precise``).
 - source modifiers: a read of ``v_xor_b32 0x80000000, x`` (``s_xor_b32``),
   ``v_and_b32 0x7fffffff, x`` or ``v_or_b32 0x80000000, x`` by a VALU source
   that takes neg/abs modifiers (the table's ``src_mods``) reads ``x`` with
-  ``neg`` / ``abs`` / both (VOP1/VOP2 become VOP3);
+  ``neg`` / ``abs`` / both (VOP1/VOP2 become VOP3); an f16 source (``*_f16``
+  without op_sel: it reads bits 0-15 only) the same with ``0x8000``/``0x7fff``;
 - clamp: ``v_min_f32(v_max_f32(x, 0), 1.0)`` is ``v_max_f32(x, 0) clamp``
   (exact: the max is never NaN and never below 0); other constants ``lo < hi``:
   ``v_min_f32(v_max_f32(x, lo), hi)`` is ``v_med3_f32(x, lo, hi)`` (ACO's
@@ -225,8 +226,9 @@ class _Opt:
             if o.const is not None:
                 if spec is None or spec.kind not in CONST_KINDS or spec.kind == "smem_offset":
                     return False
-                if o.const_bytes * 8 != spec.bits:
-                    return False
+                if o.const_bytes * 8 != spec.bits and not (
+                        spec.bits == 16 and o.const_bytes == 4 and o.const < 0x10000):
+                    return False  # (16-bit sources take 32-bit constants of 16-bit values)
                 if not is_inline_constant(o.const, o.const_bytes, spec.type):
                     if o.const_bytes != 4 or (fmt in ("VOP3", "VOP3SD") and not self.gfx10):
                         return False
@@ -311,8 +313,9 @@ class _Opt:
                     self.set_operand(instr, i, k)  # VOP1/VOP2 had no modifiers
 
     # -- source modifiers ----------------------------------------------------------------
-    def mod_source(self, o: Operand) -> tuple[Operand, bool, bool] | None:
-        """(x, neg, abs) when `o` is a sign-bit xor/and/or of x."""
+    def mod_source(self, o: Operand, half: bool = False) -> tuple[Operand, bool, bool] | None:
+        """(x, neg, abs) when `o` is a sign-bit xor/and/or of x (bit 15 when `half`:
+        an f16 source reads the low 16 bits only)."""
         ins = self.def_of(o)
         if ins is None or ins.fields or ins.opcode not in (
                 "v_xor_b32", "v_and_b32", "v_or_b32", "s_xor_b32", "s_and_b32", "s_or_b32"):
@@ -323,11 +326,12 @@ class _Opt:
             if cv is None or cv[1] != 4 or x.const is not None or x.temp is None:
                 continue
             kind = ins.opcode[2:-4]
-            if kind == "xor" and cv[0] == SIGN:
+            sign = 0x8000 if half else SIGN
+            if kind == "xor" and cv[0] == sign:
                 return x, True, False
-            if kind == "and" and cv[0] == 0x7FFFFFFF:
+            if kind == "and" and cv[0] == sign - 1:
                 return x, False, True
-            if kind == "or" and cv[0] == SIGN:
+            if kind == "or" and cv[0] == sign:
                 return x, True, True
         return None
 
@@ -336,9 +340,12 @@ class _Opt:
             return
         if not _float_input(instr.opcode):
             return
+        half = instr.opcode.endswith("_f16")
+        if half and instr.fields.get("opsel"):
+            return  # a source's high half may be read: the mask changes it
         for i in [k for k in range(min(3, len(instr.operands))) for _ in range(3)]:
             o = instr.operands[i]
-            src = self.mod_source(o) if o.rc is not None and o.rc.bytes == 4 else None
+            src = self.mod_source(o, half) if o.rc is not None and o.rc.bytes == 4 else None
             if src is None:
                 continue
             x, sneg, sabs = src
@@ -759,7 +766,7 @@ def _removable(instr: Instruction) -> bool:
 
 def _float_input(opcode: str) -> bool:
     """Do the sources take float values (so neg/abs are sign-bit operations)?"""
-    return opcode.endswith(("_f32", "_f64")) and not opcode.startswith(
+    return opcode.endswith(("_f16", "_f32", "_f64")) and not opcode.startswith(
         ("v_ldexp", "v_cmp_class", "v_cmpx_class", "v_trig_preop")) or opcode == "v_cndmask_b32"
 
 

@@ -36,3 +36,35 @@ def test_u2f32_of_a_byte_is_cvt_f32_ubyte(wave: int) -> None:
     got = np.frombuffer(out[(0, 1)], np.float32).reshape(64, 4)
     want = np.stack([(a >> np.uint32(8 * k)) & np.uint32(0xFF) for k in range(4)], 1)
     assert (got == want.astype(np.float32)).all()
+
+
+F16_TO_I16 = """#version 450
+#extension GL_EXT_shader_explicit_arithmetic_types : require
+#extension GL_EXT_shader_16bit_storage : require
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) readonly buffer H { float16_t h[]; };
+layout(set = 0, binding = 1) writeonly buffer O { int o[]; };
+void main() {
+    uint i = gl_GlobalInvocationID.x;
+    float16_t z = h[i];
+    o[2 * i] = int(int16_t(z));
+    o[2 * i + 1] = int(uint16_t(abs(z) * float16_t(2.0)));
+}
+"""
+
+
+@pytest.mark.parametrize("wave", [32, 64])
+def test_f16_to_16bit_integers_is_one_conversion(wave: int) -> None:
+    """int16_t/uint16_t of an f16: v_cvt_i16_f16 / v_cvt_u16_f16 (truncating), no trip
+    through f32; abs(z) is the |z| modifier of v_mul_f16."""
+    spv = glsl_to_spirv(F16_TO_I16)
+    asm = compile_spirv(spv, wave_size=wave).asm
+    assert "v_cvt_i16_f16" in asm and "v_cvt_u16_f16" in asm, asm
+    assert "v_cvt_f32_f16" not in asm and "0x7fff" not in asm, asm
+    h = np.random.default_rng(6).uniform(-16000, 16000, 64).astype(np.float16)
+    h[:4] = [-0.75, 0.75, -16383.0, 1.5]
+    out = run_compute(spv, buffers={(0, 0): h, (0, 1): 64 * 8}, wave_size=wave)
+    got = np.frombuffer(out[(0, 1)], np.int32).reshape(64, 2)
+    hd = h.astype(np.float64)
+    assert (got[:, 0] == np.trunc(hd)).all()
+    assert (got[:, 1] == np.trunc(np.abs(hd) * 2)).all()

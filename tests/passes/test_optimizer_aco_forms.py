@@ -1,8 +1,9 @@
-"""optimizer: ``v_min_f32(v_max_f32(x, lo), hi)`` with constants lo < hi is
-``v_med3_f32(x, lo, hi)`` (ACO's combine_clamp). Expected shape from the ISA's
-meaning (RDNA3 guide, V_MED3_F32: the median, min3 when an input is NaN); the
-program run before and after in the IR interpreter on random bit patterns
-(NaNs of both kinds, infinities, zeros of both signs included)."""
+"""optimizer rules giving ACO's forms: ``v_min(v_max(x, lo), hi)`` with constants
+lo < hi is ``v_med3`` (f32, i32, u32; ACO's combine_clamp), and sign-bit masks of
+f16 sources become neg/abs modifiers. Expected shapes from the ISA's meaning (RDNA3
+guide, V_MED3_*: the median, min3 when an input is NaN; 16-bit VOP3 modifiers act
+on bit 15); the program run before and after in the IR interpreter on random bit
+patterns (NaNs of both kinds, infinities, zeros of both signs included)."""
 
 from __future__ import annotations
 
@@ -74,4 +75,27 @@ def test_integer_min_of_max_is_med3():
         >> v1: %c = v_max_i32 5, %x
         >> v1: %d = v_min_i32 -1, %c
         >> p_unit_test %a, %b, %d
+        """)
+
+
+def test_f16_sign_bit_masks_become_modifiers():
+    """An f16 source reads bits 0-15: and 0x7fff / xor 0x8000 / or 0x8000 of it are
+    abs / neg / -abs (ISA: 16-bit VOP3 neg/abs act on bit 15); the 32-bit masks are
+    not the f16 sign and stay."""
+    check("""   v1: %5 = v_and_b32 0x7fff, %1
+   v1: %6 = v_mul_f16 %5, %2
+   v1: %7 = v_xor_b32 0x8000, %2
+   v1: %8 = v_add_f16 %1, %7
+   v1: %9 = v_or_b32 0x8000, %1
+   v1: %10 = v_cvt_f32_f16 %9
+   v1: %11 = v_and_b32 0x7fffffff, %1
+   v1: %12 = v_mul_f16 %11, %2
+   p_unit_test %6, %8, %10, %12
+""", """
+        v1: %a = v_mul_f16_e64 %x, %y abs:[1,0]
+        >> v1: %b = v_add_f16_e64 %x, %y neg:[0,1]
+        >> v1: %c = v_cvt_f32_f16_e64 %x neg:[1] abs:[1]
+        >> v1: %m = v_and_b32 0x7fffffff, %x
+        >> v1: %d = v_mul_f16 %m, %y
+        >> p_unit_test %a, %b, %c, %d
         """)
