@@ -55,6 +55,11 @@ class Inst:
     use: Any = None  # radcc.emu.use.Use, for strict mode
     count: int = 0  # times executed
     valu: bool = False  # counts VALU lane-instructions (set by the dispatcher's binder)
+    # set by the dispatcher's binder for its block executor (radcc.emu.dispatch):
+    next_pc: int = 0  # pc + size
+    flow: bool = False  # may change the PC or stop the wave: ends a straight-line block
+    hz_before: bool = False  # strict hazard checks before execution can apply
+    hz_after: bool = False  # strict hazard bookkeeping after execution applies
 
     @property
     def name(self) -> str:
@@ -66,6 +71,21 @@ class Inst:
 
     def where(self) -> str:
         return f"'{self.text}' at pc {self.pc:#x}"
+
+
+def ends_block(h: Callable[..., Any]) -> Callable[..., Any]:
+    """Mark a handler that sets the wave's PC, `done` or `at_barrier` (the dispatcher
+    ends a straight-line block after it; branches are known from the opcode class)."""
+    h.ends_block = True  # type: ignore[attr-defined]
+    return h
+
+
+def no_effect(h: Callable[..., Any]) -> Callable[..., Any]:
+    """Mark a handler that does nothing (s_nop, s_delay_alu, ...): the dispatcher may
+    count such an instruction without calling it when strict mode has nothing to
+    check for it either."""
+    h.no_effect = True  # type: ignore[attr-defined]
+    return h
 
 
 def _sext(v: int, bits: int) -> int:

@@ -23,8 +23,8 @@ from radcc.emu import ds, hard_clause, salu, smem, vmem, vop
 from radcc.emu.decode import EmuError, Inst, Program, UnsupportedInstruction
 from radcc.emu.loader import LoadedKernel
 from radcc.emu.memory import Memory
-from radcc.emu.state import EXEC_LO, M0, Wave, Workgroup
-from radcc.emu.strict import Report, Strict
+from radcc.emu.state import EXEC_HI, EXEC_LO, M0, Wave, Workgroup
+from radcc.emu.strict import EXEC_REGS, Report, Strict
 from radcc.emu.use import VALU_CLASSES, compute_use
 from radcc.target import get_target
 
@@ -63,6 +63,21 @@ def bind(i: Inst) -> None:
         raise UnsupportedInstruction(
             f"{i.where()}: {what} instructions ({i.enc}) are not supported by the emulator")
     i.handler = binder(i)
+
+
+class Block:
+    """A straight-line run of instructions (only the last may branch or stop the wave).
+    `active` leaves out the idle ones (Dispatcher._idle), which a whole run of the block
+    counts through `runs` instead of executing."""
+
+    __slots__ = ("insts", "active", "runs", "next_pc", "size")
+
+    def __init__(self, insts: tuple[Inst, ...], active: list[Inst]) -> None:
+        self.insts = insts
+        self.active = tuple(active)
+        self.runs = 0
+        self.next_pc = insts[-1].next_pc
+        self.size = len(insts)
 
 
 @dataclass
@@ -116,13 +131,57 @@ class Dispatcher:
         self.program.bind = self._bind
         self.report = Report()
         self.counters = Counters()
+        self.blocks: dict[int, Block] = {}  # straight-line runs by start pc
+        self.cut_blocks: dict[tuple[int, int], Block] = {}  # by start pc and quantum left
 
     def _bind(self, i: Inst) -> None:
         bind(i)
+        i.flow = i.info.cls == "branch" or getattr(i.handler, "ends_block", False)
         hard_clause.install(self.program.at, i)  # strict check of s_clause
         i.valu = i.info.cls in VALU_CLASSES
-        i.use = compute_use(i, self.wave_size)
+        i.use = u = compute_use(i, self.wave_size)
         i.aux["use"] = i.use
+        i.next_pc = i.pc + i.size
+        cls = i.info.cls
+        if self.strict and self.hazards:
+            # when Strict._hazards_before / Strict.after can do anything for this instruction
+            i.hz_before = u.permlane or u.valu or (u.salu and bool(u.sreads)) or cls == "ldsdir"
+            i.hz_after = u.valu or cls == "exp" or (u.salu and (
+                u.call or bool(u.swrites & EXEC_REGS)
+                or (bool(u.mask_targets) and self.wave_size == 64 and u.sop)))
+
+    def _idle(self, i: Inst) -> bool:
+        """Whether executing `i` changes nothing: a no-effect handler, no VALU lanes to
+        count, and (strict) no register for Strict.pending and no hazard state."""
+        if not getattr(i.handler, "no_effect", False) or i.valu or i.flow:
+            return False
+        if not self.strict:
+            return True
+        u = i.use
+        return not (i.hz_before or i.hz_after or u.vreads or u.vwrites or u.sreads
+                    or u.swrites)
+
+    def _block(self, pc: int, limit: int) -> Block:
+        """The straight-line run of instructions from `pc`: up to the first that may change
+        the PC or stop the wave (included), at most `limit` long. Instructions after the
+        first are decoded ahead; one that cannot be decoded or bound ends the block before
+        it, so its error comes when (and only if) a wave reaches it."""
+        at = self.program.at
+        first = at(pc)
+        out = [first]
+        i = first
+        while not i.flow and len(out) < limit:
+            try:
+                i = at(i.next_pc)
+            except EmuError:
+                break
+            out.append(i)
+        blk = Block(tuple(out), [i for i in out if not self._idle(i)])
+        if limit == self.quantum:
+            self.blocks[pc] = blk
+        else:
+            self.cut_blocks[pc, limit] = blk
+        return blk
 
     # --- initial state ---------------------------------------------------------------
     def _init_wave(self, wg: Workgroup, index: int) -> Wave:
@@ -190,6 +249,13 @@ class Dispatcher:
 
     def _collect(self) -> None:
         by: dict[str, int] = {}
+        for b in (*self.blocks.values(), *self.cut_blocks.values()):
+            if b.runs:
+                active = {id(i) for i in b.active}
+                for i in b.insts:
+                    if id(i) not in active:
+                        i.count += b.runs
+            b.runs = 0
         for i in self.program.cache.values():
             if i.count:
                 by[i.info.cls or i.enc] = by.get(i.info.cls or i.enc, 0) + i.count
@@ -212,30 +278,53 @@ class Dispatcher:
                 self._run_wave(w, self.quantum)
 
     def _run_wave(self, w: Wave, quantum: int) -> None:
-        at = self.program.at
-        cache = self.program.cache
+        """Run up to `quantum` instructions of `w`, block by block (a block is cut short
+        at the quantum, so waves interleave exactly as when stepping one at a time)."""
+        blocks = self.blocks
+        cut_blocks = self.cut_blocks
         st = w.strict
         c = self.counters
         n = 0
         lanes = 0
         s = w.s
-        exec_hi = EXEC_LO + 1 if w.size == 64 else None
+        wave64 = w.size == 64
         try:
             while n < quantum and not w.done and not w.at_barrier:
-                i = cache.get(w.pc) or at(w.pc)
-                w.pc = i.pc + i.size
-                if st is not None:
-                    st.before(i, i.use)
+                pc = w.pc
+                b = blocks.get(pc) or self._block(pc, self.quantum)
+                if b.size > quantum - n:  # cut at the quantum: waves interleave exactly
+                    left = quantum - n  # as when stepping one instruction at a time
+                    b = cut_blocks.get((pc, left)) or self._block(pc, left)
+                blk = b.active
+                b.runs += 1
+                n += b.size
+                w.pc = b.next_pc  # only the last instruction of a block may set the PC
+                if st is None:
+                    for i in blk:
+                        i.handler(w, i)  # type: ignore[misc]
+                        i.count += 1
+                        if i.valu:
+                            lanes += s[EXEC_LO].bit_count()
+                            if wave64:
+                                lanes += s[EXEC_HI].bit_count()
+                    continue
+                for i in blk:
+                    u = i.use
+                    if st.vpend or st.spend:
+                        st.pending(i, u)
+                    if i.hz_before:
+                        st._hazards_before(i, u)
                     i.handler(w, i)  # type: ignore[misc]
-                    st.after(i, i.use)
-                else:
-                    i.handler(w, i)  # type: ignore[misc]
-                i.count += 1
-                n += 1
-                if i.valu:
-                    lanes += s[EXEC_LO].bit_count()
-                    if exec_hi is not None:
-                        lanes += s[exec_hi].bit_count()
+                    if i.hz_after:
+                        if i.valu:
+                            st.after_valu(i, u)
+                        else:
+                            st.after(i, u)
+                    i.count += 1
+                    if i.valu:
+                        lanes += s[EXEC_LO].bit_count()
+                        if wave64:
+                            lanes += s[EXEC_HI].bit_count()
         except EmuError as e:
             raise EmuError(f"workgroup {w.wg.id} wave {w.index}: {e}") from None
         finally:

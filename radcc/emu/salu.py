@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from radcc.emu.decode import EmuError, Inst, UnsupportedInstruction
+from radcc.emu.decode import EmuError, Inst, UnsupportedInstruction, ends_block, no_effect
 from radcc.emu.regs import sread, swrite
 from radcc.emu.state import EXEC_LO, M0, MASK32, Wave
 
@@ -417,7 +417,7 @@ def _bind_sopp(i: Inst) -> Handler:
     if name in BRANCH_CONDS:
         return _branch(BRANCH_CONDS[name], i)
     if name in _SOPP_NOPS:
-        return lambda w, i: None
+        return no_effect(lambda w, i: None)
     if name == "s_waitcnt":
         counts = waitcnt_fields(i.f["simm16"])
 
@@ -435,13 +435,13 @@ def _bind_sopp(i: Inst) -> Handler:
     if name in ("s_endpgm", "s_endpgm_saved"):
         def he(w: Wave, i: Inst) -> None:
             w.done = True
-        return he
+        return ends_block(he)
     if name == "s_barrier":
         def hb(w: Wave, i: Inst) -> None:
             if w.strict is not None:
                 w.strict.barrier(i)
             w.at_barrier = True
-        return hb
+        return ends_block(hb)
     if name == "s_round_mode":
         imm = i.f["simm16"] & 0xF
         return lambda w, i: setattr(w, "mode", (w.mode & ~0xF) | imm)

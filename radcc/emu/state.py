@@ -4,7 +4,8 @@ SCC, PC, MODE, STATUS/TRAPSTS, VGPRs, plus the wave's view of LDS and scratch.
 Scalar registers are a list of 128 Python ints indexed by the 7-bit SGPR code
 (s0-s105, vcc_lo/hi 106/107, ttmp0-15 108-123, null 124, m0 125, exec_lo/hi
 126/127), so scalar code works on plain ints. VGPRs are a NumPy uint32 array
-[256, wave size]; a 64-bit value occupies two consecutive VGPRs.
+[256, wave size] (`vr` lists its rows as views, which index faster); a 64-bit value
+occupies two consecutive VGPRs.
 """
 
 from __future__ import annotations
@@ -51,6 +52,7 @@ class Wave:
         self.index = index  # wave index inside the workgroup
         self.s: list[int] = [0] * 128
         self.v = np.zeros((256, size), dtype=np.uint32)
+        self.vr: list[np.ndarray] = list(self.v)  # row views of `v` (cheaper to index)
         self.scc = 0
         self.pc = 0
         self.mode = 0

@@ -28,6 +28,7 @@ from radcc.emu.decode import Inst
 from radcc.emu.use import Use
 
 EXEC_REGS = frozenset({126, 127})
+_HIST = 16  # VALUs remembered for the hazards that look back (see Strict.valu_hist)
 
 
 @dataclass(frozen=True)
@@ -98,12 +99,13 @@ class Strict:
         self.trans_n = 0
         self.va_epoch = 0  # bumped by waits that drain VALU results (va_vdst=0, VMEM, DS)
         self.trans_writes: dict[int, tuple[int, int, int, Inst]] = {}
-        self.vgpr_write_at: dict[int, tuple[int, int]] = {}  # reg -> (valu index, epoch)
+        # the last VALUs, newest last: (valu index, va_epoch, Use); the hazards look back
+        # at most 15 VALUs (LdsDirectVALU: wait_vdst < 16; VALUPartialForwarding: 8)
+        self.valu_hist: deque[tuple[int, int, Use]] = deque(maxlen=_HIST)
         self.exec_writes: deque[int] = deque(maxlen=8)  # valu_n at SALU exec writes
         self.recent_valu: deque[tuple[frozenset[int], bool]] = deque(maxlen=64)
         self.mask_write_pending: dict[int, Inst] = {}
         self.vcmpx_pending: Inst | None = None
-        self.valu_readers: dict[int, int] = {}  # vgpr -> valu_n of last VALU read
         self.vmem_src: dict[int, Inst] = {}  # vgpr read by an outstanding VMEM/DS
         # id(instruction) -> its operations still in some queue (instructions live in the
         # program's decode cache, so ids are stable for the dispatch)
@@ -206,6 +208,14 @@ class Strict:
     # --- per-instruction checks ----------------------------------------------------------
     def before(self, i: Inst, use: Use) -> None:
         """Check an instruction's register reads/writes against outstanding loads."""
+        if self.vpend or self.spend:
+            self.pending(i, use)
+        if self.hazards:
+            self._hazards_before(i, use)
+
+    def pending(self, i: Inst, use: Use) -> None:
+        """The register checks of `before` against outstanding loads (the dispatcher
+        calls this directly when `vpend` or `spend` is not empty)."""
         if self.vpend:
             for r in use.vreads:
                 op = self.vpend.get(r)
@@ -226,8 +236,6 @@ class Strict:
                     op = self.spend.get(r)
                     if op is not None:
                         self._pending_write(i, op, r, False)
-        if self.hazards:
-            self._hazards_before(i, use)
 
     def _pending_read(self, i: Inst, op: MemOp, r: int, v: bool) -> None:
         self._add("waitcnt", (op.inst.pc, i.pc, v, r),
@@ -242,6 +250,20 @@ class Strict:
                   f"(no s_waitcnt {_cdesc(op)})", i.pc)
 
     # --- hazards ------------------------------------------------------------------------
+    def _last_write(self, r: int) -> tuple[int, int] | None:
+        """(valu index, va_epoch) of the newest remembered VALU writing v`r`."""
+        for idx, ep, u in reversed(self.valu_hist):
+            if r in u.vwrites:
+                return idx, ep
+        return None
+
+    def _last_read(self, r: int) -> int | None:
+        """Valu index of the newest remembered VALU reading v`r`."""
+        for idx, _, u in reversed(self.valu_hist):
+            if r in u.vreads:
+                return idx
+        return None
+
     def _hazards_before(self, i: Inst, use: Use) -> None:
         is_valu = use.valu
         if use.permlane and self.vcmpx_pending is not None:
@@ -278,7 +300,7 @@ class Strict:
     def _partial_forwarding(self, i: Inst, use: Use) -> None:
         n = self.valu_n
         writes = sorted({(idx, r) for r in use.vreads
-                         if (t := self.vgpr_write_at.get(r)) is not None
+                         if (t := self._last_write(r)) is not None
                          and t[1] == self.va_epoch and (idx := t[0]) >= n - 8}
                         )
         for ia, ra in writes:
@@ -295,7 +317,7 @@ class Strict:
     def _lds_direct(self, i: Inst, use: Use) -> None:
         wait_vdst = i.words[0] >> 16 & 0xF
         for r in use.vwrites:
-            last = self.valu_readers.get(r)
+            last = self._last_read(r)
             if last is not None and self.valu_n - last - 1 < min(wait_vdst, 15):
                 self._add("LdsDirectVALUHazard", (i.pc, r),
                           f"'{i.text}' at pc {i.pc:#x} writes v{r} read by a VALU "
@@ -308,35 +330,32 @@ class Strict:
                           f"'{x.text}' at pc {x.pc:#x} (needs a VALU, a wait or "
                           "s_waitcnt_depctr vm_vsrc(0))", i.pc)
 
+    def after_valu(self, i: Inst, use: Use) -> None:
+        """`after` for a VALU instruction (the dispatcher calls it directly)."""
+        idx = self.valu_n
+        self.valu_n = idx + 1
+        if use.trans:
+            self.trans_n += 1
+            for r in use.vwrites:
+                self.trans_writes[r] = (self.valu_n, self.trans_n, self.va_epoch, i)
+        elif self.trans_writes:
+            for r in use.vwrites:
+                self.trans_writes.pop(r, None)
+        self.valu_hist.append((idx, self.va_epoch, use))
+        if use.cmpx:
+            self.vcmpx_pending = i
+        elif not use.nop:
+            self.vcmpx_pending = None
+        self.recent_valu.append((use.mask_sreads, use.other_sread))
+        if self.vmem_src:
+            self.vmem_src.clear()
+
     def after(self, i: Inst, use: Use) -> None:
         """Update hazard state once the instruction has executed."""
         if not self.hazards:
             return
         if use.valu:
-            idx = self.valu_n
-            self.valu_n += 1
-            trans = use.trans
-            if trans:
-                self.trans_n += 1
-            va_epoch = self.va_epoch
-            write_at = self.vgpr_write_at
-            trans_writes = self.trans_writes
-            for r in use.vwrites:
-                write_at[r] = (idx, va_epoch)
-                if trans:
-                    trans_writes[r] = (self.valu_n, self.trans_n, va_epoch, i)
-                elif trans_writes:
-                    trans_writes.pop(r, None)
-            readers = self.valu_readers
-            for r in use.vreads:
-                readers[r] = idx
-            if use.cmpx:
-                self.vcmpx_pending = i
-            elif not use.nop:
-                self.vcmpx_pending = None
-            self.recent_valu.append((use.mask_sreads, use.other_sread))
-            if self.vmem_src:
-                self.vmem_src.clear()
+            self.after_valu(i, use)
             return
         cls = i.info.cls
         if use.salu:

@@ -213,38 +213,80 @@ def write_result(w: Wave, vdst: int, r: object, mask: np.ndarray) -> None:
 
 # --- fast path: common 32-bit integer ops, no modifiers, EXEC all ones ------------------------
 U32 = np.uint32
-_FAST_BINARY: dict[str, Callable[[object, object, np.ndarray], object]] = {
-    "v_xor_b32": lambda a, b, out: np.bitwise_xor(a, b, out=out),
-    "v_or_b32": lambda a, b, out: np.bitwise_or(a, b, out=out),
-    "v_and_b32": lambda a, b, out: np.bitwise_and(a, b, out=out),
-    "v_add_nc_u32": lambda a, b, out: np.add(a, b, out=out),
-    "v_sub_nc_u32": lambda a, b, out: np.subtract(a, b, out=out),
-    "v_subrev_nc_u32": lambda a, b, out: np.subtract(b, a, out=out),
-    "v_lshlrev_b32": lambda a, b, out: np.left_shift(b, a & U32(31), out=out),
-    "v_lshrrev_b32": lambda a, b, out: np.right_shift(b, a & U32(31), out=out),
+# name -> (ufunc, operands swapped, first operand is a shift amount: its low 5 bits)
+_FAST_BINARY: dict[str, tuple[np.ufunc, bool, bool]] = {
+    "v_xor_b32": (np.bitwise_xor, False, False),
+    "v_or_b32": (np.bitwise_or, False, False),
+    "v_and_b32": (np.bitwise_and, False, False),
+    "v_add_nc_u32": (np.add, False, False),
+    "v_sub_nc_u32": (np.subtract, False, False),
+    "v_subrev_nc_u32": (np.subtract, True, False),
+    "v_lshlrev_b32": (np.left_shift, True, True),
+    "v_lshrrev_b32": (np.right_shift, True, True),
 }
-_FAST_UNARY: dict[str, Callable[[object, np.ndarray], object]] = {
-    "v_mov_b32": lambda a, out: np.copyto(out, a),
-    "v_not_b32": lambda a, out: np.invert(a, out=out),
-}
+_FAST_UNARY = {"v_mov_b32": "copyto", "v_not_b32": "invert"}
 _MOD_FIELDS = ("abs", "neg", "opsel", "clamp", "omod", "neg_hi")
+_MASK5 = (np.full(32, 31, U32), np.full(64, 31, U32))
 
 
-def _fast_source(code: int, lit: int | None) -> Callable[[Wave], object] | None:
-    """A 32-bit source as the VGPR row itself or a uint32 scalar (None: not simple)."""
+def _fast_source(code: int, lit: int | None, shift: bool) -> tuple[str, object] | None:
+    """A 32-bit source: ('v', VGPR), ('s', SGPR code) or ('k', (wave32, wave64) arrays of
+    the constant; low 5 bits for a shift amount); None when not simple."""
     if code >= 256:
-        reg = code - 256
-        return lambda w: w.v[reg]
+        return "v", code - 256
     if code < 128 and code != NULL:
-        return lambda w: U32(w.s[code])
+        return "s", code
     try:
         k = const_value(code, 32, "b32", lit)
     except EmuError:
         return None
     if k is None:
         return None
-    kk = U32(k & MASK32)
-    return lambda w: kk
+    k &= 31 if shift else MASK32
+    return "k", (np.full(32, k, U32), np.full(64, k, U32))
+
+
+_TEMPLATES: dict[tuple[str, ...], Callable[..., Callable[[Wave], None]]] = {}
+
+
+def _template(kinds: tuple[str, ...], unary: str | None, shift: bool) -> Callable[..., object]:
+    """A maker of `fast(w)` for the source kinds, compiled once per shape: the sources
+    are VGPR rows (`w.vr`), splatted constants or an SGPR filled into a scratch row, so
+    the instruction is one NumPy call on uint32 rows."""
+    key = (*kinds, unary or "", "shift" if shift else "")
+    mk = _TEMPLATES.get(key)
+    if mk is not None:
+        return mk
+    lines = ["def fast(w):", "    vr = w.vr", "    x = w.size >> 6"]
+    args = []
+    for n, kind in enumerate(kinds):
+        if kind == "v":
+            args.append(f"vr[a{n}]")
+        elif kind == "k":
+            args.append(f"a{n}[x]")
+        else:
+            lines.append(f"    t{n} = b{n}[x]")
+            lines.append(f"    t{n}.fill(w.s[a{n}])")
+            args.append(f"t{n}")
+    if unary == "copyto":
+        lines.append(f"    copyto(vr[d], {args[0]})")
+    elif unary is not None:
+        lines.append(f"    uf({args[0]}, out=vr[d])")
+    elif shift:  # uf(value, amount & 31): the amount is operand 0 (a swapped operation)
+        if kinds[0] != "k":
+            lines.append("    m = b0[x]")
+            lines.append(f"    bitwise_and({args[0]}, mask5[x], out=m)")
+            args[0] = "m"
+        lines.append(f"    uf({args[1]}, {args[0]}, out=vr[d])")
+    else:
+        lines.append(f"    uf({args[0]}, {args[1]}, out=vr[d])")
+    params = ", ".join(f"a{n}, b{n}" for n in range(len(kinds)))
+    src = (f"def make(uf, d, {params}):\n"
+           + "".join(f"    {ln}\n" for ln in lines) + "    return fast\n")
+    env = {"copyto": np.copyto, "bitwise_and": np.bitwise_and, "mask5": _MASK5}
+    exec(compile(src, f"<radcc.emu fast VALU {key}>", "exec"), env)  # noqa: S102
+    mk = _TEMPLATES[key] = env["make"]
+    return mk
 
 
 def _fast_handler(i: Inst, opname: str) -> Callable[[Wave], None] | None:
@@ -264,30 +306,32 @@ def _fast_handler(i: Inst, opname: str) -> Callable[[Wave], None] | None:
     if vdst is None or vbits != 32:
         return None
     lit = f.get("literal")
-    srcs = []
+    srcs: list[tuple[str, object]] = []
+    shift = binary is not None and binary[2]
     for o in i.info.srcs:
         if o.bits != 32:
             return None
         code = 256 + f["vsrc1"] if o.name == "vsrc1" else f.get(o.name)
         if code is None:
             return None
-        g = _fast_source(code, lit)
+        g = _fast_source(code, lit, shift and len(srcs) == 0)
         if g is None:
             return None
         srcs.append(g)
     if binary is not None and len(srcs) == 2:
-        g0, g1 = srcs
-
-        def hb(w: Wave) -> None:
-            binary(g0(w), g1(w), w.v[vdst])
-        return hb
-    if unary is not None and len(srcs) == 1:
-        g = srcs[0]
-
-        def hu(w: Wave) -> None:
-            unary(g(w), w.v[vdst])
-        return hu
-    return None
+        uf, swapped, _ = binary
+        if swapped and not shift:
+            srcs.reverse()
+    elif unary is not None and len(srcs) == 1:
+        uf = np.invert
+    else:
+        return None
+    kinds = tuple(k for k, _ in srcs)
+    mk = _template(kinds, unary, shift)
+    vals: list[object] = []
+    for kind, val in srcs:
+        vals += [val, (np.zeros(32, U32), np.zeros(64, U32)) if kind != "k" else None]
+    return mk(uf, vdst, *vals)  # type: ignore[no-any-return]
 
 
 class _WaveMasks:
@@ -334,11 +378,6 @@ def _bind_generic(i: Inst, name: str | None = None) -> Handler:
     fast = _fast_handler(i, opname) if fn is not None else None
 
     def h(w: Wave, i: Inst) -> None:
-        if fast is not None:
-            s = w.s
-            if s[EXEC_LO] == MASK32 and (w.size == 32 or s[EXEC_LO + 1] == MASK32):
-                fast(w)
-                return
         if fn is None:
             raise UnsupportedInstruction(
                 f"{i.where()}: the VALU library does not implement {opname}")
@@ -372,7 +411,16 @@ def _bind_generic(i: Inst, name: str | None = None) -> Handler:
                 w.exec = m
             elif sdst is not None:
                 w.write_mask(sdst, m)
-    return h
+    if fast is None:
+        return h
+
+    def hfast(w: Wave, i: Inst) -> None:
+        s = w.s
+        if s[EXEC_LO] == MASK32 and (w.size == 32 or s[EXEC_LO + 1] == MASK32):
+            fast(w)  # type: ignore[misc]
+        else:
+            h(w, i)
+    return hfast
 
 
 # --- VOPD (ISA 7.6 dual issue) --------------------------------------------------------------
