@@ -9,8 +9,15 @@ int in [lo, hi] (a hypothesis ``data.draw(integers(...))`` or
 The AST has 32-bit VGPR variables (``v``), 64-bit VGPR variables (``w``),
 32-bit uniform SGPR variables (``s``), VALU/SALU operations, loads of an
 input buffer at per-lane addresses, stores to per-lane output slots,
-uniform and divergent if/else, and counted loops (a uniform trip count)
-with uniform or divergent ``break``/``continue``.
+uniform and divergent if/else, counted loops (a uniform trip count)
+with uniform or divergent ``break``/``continue``, and (``GenConfig.
+allow_discard``) discards and demotes (docs/ir.md "Discards": in a
+compute program both end, for the rest of the program, the lanes whose
+condition holds -- a divergent ``v_cmp`` mask, a uniform ``s_cmp``
+made a mask by ``s_cselect``, or every active lane -- anywhere: top
+level, either side of an if, loop bodies; a loop always ends through its
+uniform trip-count guard, so EXEC left empty by a discard cannot make it
+run forever).
 
 `reference(prog, inp, k, lanes)` evaluates it lane by lane in plain Python
 (the oracle). `lower(prog, target, wave)` writes the machine IR the way
@@ -53,7 +60,7 @@ KERNEL_ARGS = ("out", "inp", "k")
 # --- the AST ----------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Src:
-    kind: str  # 'v' (v32 var), 's' (s32 var), 'k' (constant)
+    kind: str  # 'v' (v32 var), 's' (s32 var), 'k' (constant), 'g' (the lane's global id)
     val: int
 
 
@@ -86,7 +93,7 @@ class Cond:
 
     @property
     def divergent(self) -> bool:
-        return self.a.kind == "v" or self.b.kind == "v"
+        return self.a.kind in ("v", "g") or self.b.kind in ("v", "g")
 
 
 @dataclass
@@ -101,6 +108,15 @@ class Jump:
     kind: str  # 'break' / 'continue'
     cond: Cond
     pre: list  # statements run by the jumping lanes before the jump
+
+
+@dataclass
+class Discard:
+    """``p_discard_if`` (``demote``: ``p_demote_to_helper``) on `cond`
+    (None: every active lane)."""
+
+    cond: Cond | None
+    demote: bool = False
 
 
 @dataclass
@@ -132,6 +148,7 @@ class GenConfig:
     allow_memory: bool = True
     allow_64: bool = True
     allow_divergent_continue: bool = True
+    allow_discard: bool = False
     lanes: int = 32
 
 
@@ -285,6 +302,8 @@ class _Gen:
             return Jump(kind, c, pre)
         if r in (4, 5) and cfg.allow_memory:
             return self.store()
+        if r in (7, 9) and cfg.allow_discard:
+            return self.discard(uniform)
         if r == 6 and cfg.allow_memory:
             w = self.pick((1, 1, 2, 4)) if cfg.allow_64 else 1
             if w == 2:
@@ -293,6 +312,24 @@ class _Gen:
                 dsts = [self.d(0, cfg.nv - 1) for _ in range(w)]
             return Load(dsts, w, self.d(0, cfg.nv - 1))
         return self.op(uniform)
+
+    def discard(self, uniform: bool) -> Discard:
+        """Mostly a condition on the lane's global id against a drawn lane
+        number (a prefix, a suffix, one lane, all but one: conditions on the
+        variables tend to end all lanes or none), else on variables
+        (divergent or uniform), rarely (in divergent code only: elsewhere
+        it would end the wave) every active lane."""
+        demote = self.d(0, 2) == 0
+        r = self.d(0, 7)
+        div = self.cfg.allow_divergence
+        if r == 7 and not uniform:
+            return Discard(None, demote)
+        if r <= 2 and div:
+            return Discard(Cond(self.pick(CMPS), Src("g", 0),
+                                Src("k", self.d(0, self.cfg.lanes - 1))), demote)
+        # a uniform condition in divergent code is a mask with the inactive
+        # lanes' bits set too (s_cselect -1, 0): only active lanes may go
+        return Discard(self.cond(div and r == 3), demote)
 
     def store(self) -> Store:
         self.slots += 1
@@ -374,12 +411,29 @@ def count_statements(body: list) -> int:
     return n
 
 
+def count_discards(body: list) -> int:
+    """The `Discard` statements in `body`, at any depth."""
+    n = 0
+    for s in body:
+        if isinstance(s, Discard):
+            n += 1
+        elif isinstance(s, If):
+            n += count_discards(s.then) + count_discards(s.els)
+        elif isinstance(s, Loop):
+            n += count_discards(s.body)
+    return n
+
+
 # --- the reference (per lane) ------------------------------------------------------------------
 class _Break(Exception):
     pass
 
 
 class _Continue(Exception):
+    pass
+
+
+class _Discarded(Exception):
     pass
 
 
@@ -392,7 +446,7 @@ def _init_state(prog: Prog, lane: int, wgid: int, inp: np.ndarray, k: int) -> di
     if prog.ns > 1:
         s[1] = wgid
     w = [((v[i % prog.nv] << 32) | v[(i + 1) % prog.nv]) for i in range(prog.nw)]
-    return {"v": v, "s": s, "w": w}
+    return {"v": v, "s": s, "w": w, "g": [gid]}
 
 
 def reference(prog: Prog, inp: np.ndarray, k: int, lanes: int | None = None) -> np.ndarray:
@@ -401,7 +455,10 @@ def reference(prog: Prog, inp: np.ndarray, k: int, lanes: int | None = None) -> 
     out = np.zeros(max(1, prog.slots) * n * 2, dtype=np.uint32)
     for lane in range(n):
         st = _init_state(prog, lane, 0, inp, k)
-        _run(prog, prog.body, st, lane, n, inp, out)
+        try:
+            _run(prog, prog.body, st, lane, n, inp, out)
+        except _Discarded:  # the lane ends; its earlier stores stay
+            pass
     return out
 
 
@@ -455,6 +512,9 @@ def _run(prog: Prog, body: list, st: dict, lane: int, n: int, inp: np.ndarray,
             if eval_cmp(s.cond.op, _val(st, s.cond.a), _val(st, s.cond.b)):
                 _run(prog, s.pre, st, lane, n, inp, out)
                 raise _Break if s.kind == "break" else _Continue
+        elif isinstance(s, Discard):
+            if s.cond is None or eval_cmp(s.cond.op, _val(st, s.cond.a), _val(st, s.cond.b)):
+                raise _Discarded
         elif isinstance(s, Loop):
             for _ in range(s.count):
                 try:
@@ -577,6 +637,8 @@ class _Lower:
     def src(self, s: Src) -> Temp | Operand:
         if s.kind == "k":
             return Operand.c32(s.val)
+        if s.kind == "g":
+            return self.gid
         return self.read((s.kind, s.val))
 
     def vsrc(self, s: Src) -> Temp:
@@ -637,7 +699,26 @@ class _Lower:
                 self.if_(s.cond, [_JumpNow(s.kind, s.pre)], [])
             elif isinstance(s, Loop):
                 self.loop(s)
+            elif isinstance(s, Discard):
+                self.discard(s)
         return True
+
+    def discard(self, s: Discard) -> None:
+        """``p_discard_if``/``p_demote_to_helper`` on a lane mask: ``v_cmp``
+        (divergent), ``s_cselect -1, 0`` of the SCC (uniform, ACO's
+        bool_to_vector_condition) or the constant -1 (every active lane)."""
+        b = self.b
+        lm = self.p.lane_mask
+        if s.cond is None:
+            c: Temp | Operand = Operand.c32(-1)
+        elif s.cond.divergent:
+            c = self.condition(s.cond)
+        else:
+            scc = self.condition(s.cond)
+            k = Operand.c32 if self.wave == 32 else Operand.c64
+            c = b.sop2(f"s_cselect_b{self.wave}", lm, k(-1), k(0),
+                       Operand(scc, phys=PhysReg.of(SCC)), scc=False).temp
+        b.pseudo("p_demote_to_helper" if s.demote else "p_discard_if", (), [c])
 
     def op(self, s: Op) -> None:
         b = self.b
@@ -989,6 +1070,6 @@ def kernel_inputs(prog: Prog, seed: int = 1) -> dict[str, object]:
     return {"out": out, "inp": inp, "k": int(rng.integers(0, 100))}
 
 
-__all__ = ["Cond", "GenConfig", "If", "INP_WORDS", "Jump", "KERNEL_ARGS", "Load", "Loop", "Op",
-           "Prog", "Src", "Store", "count_statements", "eval_op", "generate", "kernel_inputs",
-           "lower", "reference"]
+__all__ = ["Cond", "Discard", "GenConfig", "If", "INP_WORDS", "Jump", "KERNEL_ARGS", "Load",
+           "Loop", "Op", "Prog", "Src", "Store", "count_discards", "count_statements", "eval_op",
+           "generate", "kernel_inputs", "lower", "reference"]

@@ -4,7 +4,11 @@ Programs come from `radcc.ir.randprog` (hypothesis draws every choice, so
 failures shrink): straight-line VALU/SALU on v1/v2/v4/s1 values, loads of an
 input buffer at per-lane addresses, stores to per-lane slots, uniform and
 divergent if/else, counted loops with uniform and divergent break/continue,
-nested, in ACO's instruction-selection shapes, wave32 and wave64.
+nested, in ACO's instruction-selection shapes, wave32 and wave64; the
+`DISCARDS` tests add discards and demotes anywhere (divergent, uniform and
+unconditional; docs/ir.md "Discards": a discarded lane's later stores never
+happen), so insert_exec_mask's discard code (masks, loop header phis,
+p_exit_early_if_not) runs under every control-flow shape the generator makes.
 
 Oracles, each independent of what it checks:
 
@@ -27,13 +31,21 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from radcc.ir.interp import kernel_arg_metadata, run_kernel
 from radcc.ir.parser import parse_program
 from radcc.ir.program import Program
-from radcc.ir.randprog import GenConfig, Prog, generate, kernel_inputs, lower, reference
+from radcc.ir.randprog import (
+    GenConfig,
+    Prog,
+    count_discards,
+    generate,
+    kernel_inputs,
+    lower,
+    reference,
+)
 from radcc.ir.validate import validate_ir
 from radcc.pipeline import DebugOptions, available_passes, run_pipeline
 from radcc.target import get_target
@@ -42,6 +54,7 @@ TARGET = get_target("gfx1100")
 PASSES = {s.name for s, _ in available_passes()}
 VALIDATE = DebugOptions.parse("validateir,validatera")
 REGRESSIONS = Path(__file__).parent / "regressions"
+DISCARDS = GenConfig(allow_discard=True, max_stmts=16)
 
 
 def _settings(n: int):  # type: ignore[no-untyped-def]
@@ -147,6 +160,58 @@ def test_compiled_program_matches_interpreter(pw):
     r = _emulate(_lowered(prog, wave), args, prog.lanes, wave)
     assert not r.violations, "\n".join(str(v) for v in r.violations[:5])
     _check(r.buffers["out"], want, "emulated binary vs interpreter")
+
+
+# --- discards and demotes ------------------------------------------------------------------
+@_settings(40)
+@given(programs(DISCARDS))
+def test_discards_interpreter_matches_reference(pw):
+    prog, wave = pw
+    assume(count_discards(prog.body) > 0)
+    args = kernel_inputs(prog, 13)
+    _check(_run_ir(_lowered(prog, wave), prog, args, wave),
+           reference(prog, args["inp"], args["k"]), "interpreter vs reference")
+
+
+@pytest.mark.skipif("insert_exec_mask" not in PASSES, reason="insert_exec_mask not written yet")
+@_settings(40)
+@given(programs(DISCARDS))
+def test_discards_explicit_exec_form_matches_reference(pw):
+    prog, wave = pw
+    assume(count_discards(prog.body) > 0)
+    args = kernel_inputs(prog, 17)
+    p = _lowered(prog, wave)
+    run_pipeline(p, VALIDATE, stop_after="insert_exec_mask", stream=io.StringIO())
+    _check(_run_ir(p, prog, args, wave), reference(prog, args["inp"], args["k"]),
+           "after insert_exec_mask")
+
+
+@pytest.mark.skipif("register_allocation" not in PASSES, reason="no register allocator yet")
+@_settings(40)
+@given(programs(DISCARDS))
+def test_discards_compiled_program_matches_interpreter(pw):
+    prog, wave = pw
+    assume(count_discards(prog.body) > 0)
+    args = kernel_inputs(prog, 19)
+    want = _run_ir(_lowered(prog, wave), prog, args, wave)
+    _check(want, reference(prog, args["inp"], args["k"]), "interpreter vs reference")
+    r = _emulate(_lowered(prog, wave), args, prog.lanes, wave)
+    assert not r.violations, "\n".join(str(v) for v in r.violations[:5])
+    _check(r.buffers["out"], want, "emulated binary vs interpreter")
+
+
+def test_discard_reference_ends_lanes():
+    """The reference itself (hand-checked): lanes with gid >= 3 are discarded
+    between two stores of v0 (= gid), a demote of every lane left ends the
+    rest before a third store: slot 1 keeps lanes 0-2, slot 2 stays 0."""
+    from radcc.ir.randprog import Cond, Discard, Src, Store
+
+    body = [Store(0, Src("v", 0)), Discard(Cond("ge", Src("v", 0), Src("k", 3))),
+            Store(1, Src("v", 0)), Discard(None, demote=True), Store(2, Src("v", 0))]
+    prog = Prog(1, 0, 0, body, 3, 8)
+    args = kernel_inputs(prog)
+    out = reference(prog, args["inp"], args["k"]).reshape(3, 8, 2)[:, :, 0]
+    assert out.tolist() == [list(range(8)), [0, 1, 2, 0, 0, 0, 0, 0], [0] * 8]
 
 
 # --- regressions: IR files found by the generator ---------------------------------------------
