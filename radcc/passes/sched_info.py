@@ -1,0 +1,157 @@
+"""What the pre-RA scheduler needs to know about one instruction (seeds/001
+"Instruction Scheduling"; the facts follow ACO's aco_scheduler.cpp hazard query).
+
+`classify(program, instr)` returns a `SchedInfo`, derived from the opcode table
+(`OpInfo.cls`, encoding, operand names, implicit registers) and the pseudo
+instruction list, never from opcode lists of its own:
+
+- ``kind``: ``"barrier"`` (nothing is moved across it: SOPP, branches, messages,
+  waits, exports, LDS-direct/interpolation, hwreg accesses, cache invalidations,
+  exec writes, pseudo instructions with effects such as ``p_barrier``,
+  ``p_spill``, ``p_reduce``), ``"alu"`` (SALU/VALU and data pseudo
+  instructions), or ``"mem"`` (SMEM loads, VMEM/FLAT/DS accesses);
+- for memory: ``storage`` (the address spaces it may touch: ``lds`` for DS,
+  ``global`` for SMEM/VMEM, both for FLAT), ``write`` (stores, atomics with or
+  without return, accesses with cache-policy bits set, anything not a plain
+  load), ``unit`` (``smem``/``vmem``/``ds``);
+- the fixed registers it reads and writes (operands and definitions fixed to a
+  register, the table's implicit scc/vcc/m0/exec), as register numbers;
+- ``diff``: how the live registers change across it (live definitions minus
+  the operands it kills) and ``temps``: registers held only during it (dead
+  definitions, late-kill operands it kills), from the current kill flags.
+
+Two memory accesses are ordered (``mem_conflict``) when they may touch the same
+storage and one of them writes; loads never order against loads.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from radcc.ir.program import Instruction, Program, RegisterDemand
+from radcc.ir.pseudo import PSEUDO
+from radcc.ir.regclass import EXEC
+from radcc.passes.instr_class import info_of, reads, writes
+
+# pseudo instructions that only compute values from their operands
+_DATA_PSEUDO = frozenset({"p_parallelcopy", "p_create_vector", "p_split_vector",
+                          "p_extract_vector", "p_extract", "p_insert", "p_as_uniform"})
+_ALU_CLASSES = frozenset({"salu", "salu64", "valu", "valu64", "trans", "dot", "wmma"})
+_MEM_CLASSES = frozenset({"smem", "vmem", "flat", "ds"})
+# source operand names of a plain load: addresses and descriptors, no data
+_ADDRESS_OPERANDS = frozenset({"addr", "vaddr", "saddr", "srsrc", "ssamp", "soffset", "sbase"})
+_POLICY_BITS = ("glc", "slc", "dlc", "sc0", "sc1", "nt")
+
+
+@dataclass(slots=True)
+class SchedInfo:
+    kind: str  # "barrier" | "alu" | "mem"
+    unit: str = ""  # "smem" | "vmem" | "ds" for memory
+    storage: frozenset[str] = frozenset()
+    write: bool = False
+    fixed_reads: frozenset[int] = frozenset()
+    fixed_writes: frozenset[int] = frozenset()
+    defs: tuple[int, ...] = ()  # temp ids defined
+    uses: frozenset[int] = frozenset()  # temp ids read
+    kills: frozenset[int] = frozenset()  # temp ids whose last use this is
+    diff: RegisterDemand = RegisterDemand()
+    temps: RegisterDemand = RegisterDemand()
+    enc: str = ""
+    sbase_size: int = 0  # SMEM: dwords of the base operand (2 address, 4 descriptor)
+    first_src: int = 0  # temp id of operand 0 (the descriptor of VMEM), 0 if none
+
+    @property
+    def is_load(self) -> bool:
+        return self.kind == "mem" and not self.write and bool(self.defs)
+
+
+def _dw(rc) -> RegisterDemand:  # type: ignore[no-untyped-def]
+    n = (rc.bytes + 3) // 4
+    return RegisterDemand(n, 0) if rc.is_sgpr else RegisterDemand(0, n)
+
+
+def classify(program: Program, instr: Instruction) -> SchedInfo:
+    """The scheduling facts of `instr` (see the module docstring)."""
+    info = info_of(program, instr)
+    kind, unit, storage, write = _kind(program, instr, info)
+    fr = frozenset(reads(program, instr, info))
+    fw = frozenset(writes(program, instr, info))
+    if EXEC in fw:
+        kind = "barrier"
+    defs = tuple(d.temp.id for d in instr.definitions if d.temp is not None)
+    uses = frozenset(o.temp.id for o in instr.operands if o.temp is not None)
+    kills = frozenset(o.temp.id for o in instr.operands if o.temp is not None and o.is_kill)
+    diff = RegisterDemand()
+    temps = RegisterDemand()
+    for d in instr.definitions:
+        if d.temp is None:
+            continue
+        if d.is_kill:
+            temps = temps + _dw(d.temp.rc)
+        else:
+            diff = diff + _dw(d.temp.rc)
+    for o in instr.operands:
+        if o.temp is not None and o.is_first_kill:
+            diff = diff - _dw(o.temp.rc)
+            if any(o2.is_late_kill for o2 in instr.operands
+                   if o2.temp is not None and o2.temp.id == o.temp.id):
+                temps = temps + _dw(o.temp.rc)
+    sbase = 0
+    if unit == "smem" and instr.operands and instr.operands[0].rc is not None:
+        sbase = instr.operands[0].rc.size
+    first = instr.operands[0].temp.id if instr.operands and instr.operands[0].temp else 0
+    return SchedInfo(kind, unit, storage, write, fr, fw, defs, uses, kills, diff, temps,
+                     instr.format, sbase, first)
+
+
+def _kind(program: Program, instr: Instruction,
+          info) -> tuple[str, str, frozenset[str], bool]:  # type: ignore[no-untyped-def]
+    if instr.format == "PSEUDO" or instr.opcode in PSEUDO:
+        p = PSEUDO.get(instr.opcode)
+        if p is not None and instr.opcode in _DATA_PSEUDO and not p.writes_exec:
+            return "alu", "", frozenset(), False
+        return "barrier", "", frozenset(), False
+    if info is None:
+        return "barrier", "", frozenset(), False
+    cls = info.cls
+    if cls in _ALU_CLASSES:
+        if info.enc == "SOPP" or any(o.kind == "hwreg" for o in info.operands):
+            return "barrier", "", frozenset(), False
+        return "alu", "", frozenset(), False
+    if cls not in _MEM_CLASSES:
+        return "barrier", "", frozenset(), False
+    srcs = {o.name for o in info.srcs}
+    has_defs = any(d.temp is not None for d in instr.definitions)
+    if cls == "smem":
+        # loads read sbase (and soffset); stores, invalidations, s_memtime... do not move
+        if has_defs and "sbase" in srcs and srcs <= _ADDRESS_OPERANDS:
+            return "mem", "smem", frozenset({"global"}), _policy(instr)
+        return "barrier", "", frozenset(), False
+    if not srcs:  # cache invalidations, GWS/no-address DS forms
+        return "barrier", "", frozenset(), False
+    if cls == "ds":
+        if "addr" not in srcs or instr.fields.get("gds"):
+            return "barrier", "", frozenset(), False
+        storage = frozenset({"lds"})
+        unit = "ds"
+    else:
+        storage = frozenset({"global", "lds"}) if info.enc == "FLAT" else frozenset({"global"})
+        unit = "vmem"
+    plain_load = has_defs and bool(info.defs) and srcs <= _ADDRESS_OPERANDS
+    return "mem", unit, storage, (not plain_load) or _policy(instr)
+
+
+def _policy(instr: Instruction) -> bool:
+    """Cache-policy bits (coherent/volatile/streaming accesses) order the access."""
+    return any(instr.fields.get(b) for b in _POLICY_BITS)
+
+
+def mem_conflict(a: SchedInfo, b: SchedInfo) -> bool:
+    """Whether two memory accesses must keep their order."""
+    return (a.write or b.write) and bool(a.storage & b.storage)
+
+
+def fixed_conflict(a: SchedInfo, b: SchedInfo) -> bool:
+    """Whether two instructions touch the same fixed register, one of them writing it."""
+    return bool(a.fixed_writes & (b.fixed_writes | b.fixed_reads)
+                or b.fixed_writes & a.fixed_reads)

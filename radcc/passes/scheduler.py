@@ -1,0 +1,373 @@
+"""Pre-RA instruction scheduling (seeds/001 "Instruction Scheduling").
+
+The seed: "the implemented scheduler does not completely re-schedule all
+instructions, but only aims to move up memory loads as far as possible without
+exceeding the maximum register limit for the pre-calculated wave count". The
+algorithm is the one of ACO's aco_scheduler.cpp (facts and heuristics, own code):
+for every memory load of a block's logical part (SMEM, VMEM/FLAT, LDS), in order,
+
+1. *move the load up*: walk the instructions above it (``window``); each one
+   that may be reordered with the load and the instructions kept with it (the
+   *cluster*) is moved below the cluster; one that may not (it defines a value
+   the cluster reads, it reads a value the cluster kills, a memory-ordering or
+   fixed-register conflict) joins the cluster. VMEM loads that form a clause with
+   the load (same encoding, FLAT-like or same descriptor) are moved next to it
+   instead (ACO's clause grabbing, within ``2 * wave factor + moves``);
+2. *move its first uses down*: below the load, find the first instruction that
+   depends on it; independent instructions after it are moved above it.
+
+Nothing crosses a barrier instruction (`sched_info`: ``p_barrier``, exec writes,
+SOPP, messages, waits, exports ...), p_logical_start/end (only the logical part
+is scheduled), or changes the order of two memory accesses of possibly the same
+storage of which one writes; loads of different units follow ACO's rules (no
+VMEM moved below a descriptor load or far below an SMEM load, no LDS used to
+hide SMEM latency, no descriptor load moved below an address load).
+
+Register pressure: each move is checked against the registers of the target
+wave count: the program's own occupancy (`Target.waves_per_simd` of the
+live_var_analysis demand), so the scheduler never lowers occupancy. ACO's policy
+(``wave_fac = physical VGPRs / 256``; occupancy lowered to 5-7 wave_fac only
+above 5 wave_fac waves) keeps the program's waves on every RDNA wave32 target;
+on wave64 it could lower them and radcc does not. VGPRs keep ACO's margin of 2.
+The per-instruction demand is updated exactly as instructions move (the moved
+instruction's live-range change is applied to the instructions it passes), and
+moves that would change which instruction kills a temp are refused, so kill
+flags stay true. live_var_analysis runs again at the end: the RA sees fresh kill
+flags and demand. If the program would have fewer waves after scheduling than
+its target (a bug), the original order is restored.
+
+The window sizes and move limits are ACO's, as functions of the wave factor
+``waves / wave_fac`` (SMEM 350-35n / 64-4n, VMEM 1024-64n / 256-16n, LDS 64 / 32).
+On targets with ``NSAClauseBug`` MIMG loads are not grabbed into clauses.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from radcc.ir.program import Block, Instruction, Program, RegisterDemand
+from radcc.passes.live_var_analysis import get_live_vars, live_var_analysis
+from radcc.passes.sched_info import SchedInfo, classify
+
+
+@dataclass
+class Policy:
+    """The register limit and heuristic sizes of one program."""
+
+    waves: int  # target waves per SIMD
+    factor: int  # ACO's num_waves after dividing by wave_fac (window/move sizes)
+    max_regs: RegisterDemand
+
+    @property
+    def smem_window(self) -> int:
+        return max(350 - self.factor * 35, 1)
+
+    @property
+    def smem_moves(self) -> int:
+        return max(64 - self.factor * 4, 1)
+
+    @property
+    def vmem_window(self) -> int:
+        return max(1024 - self.factor * 64, 1)
+
+    @property
+    def vmem_moves(self) -> int:
+        return max(256 - self.factor * 16, 1)
+
+    @property
+    def clause_grab(self) -> int:
+        return self.factor * 2
+
+    lds_window: int = 64
+    lds_moves: int = 32
+
+
+def max_vgprs_for_waves(program: Program, waves: int) -> int:
+    """The most VGPRs a wave may use with `waves` waves per SIMD."""
+    rf = program.target.regfile(program.wave_size)
+    g = rf.vgpr_alloc_granule
+    return min(rf.addressable_vgprs, rf.total_vgprs // max(waves, 1) // g * g)
+
+
+def max_sgprs_for_waves(program: Program, waves: int) -> int:
+    """The most SGPRs a wave may use with `waves` waves per SIMD (GFX10+: all)."""
+    t = program.target
+    if t.waves_per_simd(0, t.addressable_sgprs, program.wave_size) >= waves:
+        return t.addressable_sgprs
+    g = t.sgpr_alloc_granule
+    return min(t.addressable_sgprs, 800 // max(waves, 1) // g * g)
+
+
+def make_policy(program: Program, demand: RegisterDemand) -> Policy:
+    """Target waves = the program's occupancy for `demand`; ACO's sizes."""
+    t = program.target
+    rf = t.regfile(program.wave_size)
+    wave_fac = max(rf.total_vgprs // 256, 1)
+    waves = max(t.waves_per_simd(demand.vgpr, demand.sgpr, program.wave_size), 1)
+    factor = max(waves // wave_fac, 1)
+    regs = RegisterDemand(max_sgprs_for_waves(program, waves),
+                          max_vgprs_for_waves(program, waves) - 2)
+    return Policy(waves, factor, regs)
+
+
+class _Region:
+    """The logical part [start, end) of a block with per-instruction facts:
+    ``la[i]`` the registers live after instruction i."""
+
+    def __init__(self, program: Program, block: Block, demands: list[RegisterDemand],
+                 start: int, end: int) -> None:
+        self.instrs = block.instructions
+        self.info: list[SchedInfo] = [classify(program, i) for i in self.instrs]
+        self.la = [d - inf.temps for d, inf in zip(demands, self.info, strict=True)]
+        self.start = start
+        self.end = end
+
+    def demand(self, i: int) -> RegisterDemand:
+        return self.la[i] + self.info[i].temps
+
+    def move(self, src: int, dst: int, la: RegisterDemand) -> None:
+        """Move instruction src to index dst (index after removal) with live-after la."""
+        for lst in (self.instrs, self.info, self.la):
+            x = lst.pop(src)
+            lst.insert(dst, x)
+        self.la[dst] = la
+
+    def shift(self, lo: int, hi: int, delta: RegisterDemand, sign: int) -> None:
+        la = self.la
+        if sign > 0:
+            for k in range(lo, hi):
+                la[k] = la[k] + delta
+        else:
+            for k in range(lo, hi):
+                la[k] = la[k] - delta
+
+
+class _Cluster:
+    """Instructions a candidate would pass: the values they read/define/kill, their
+    memory accesses and fixed registers."""
+
+    __slots__ = ("uses", "defs", "kills", "mem_reads", "mem_writes", "freads", "fwrites")
+
+    def __init__(self) -> None:
+        self.uses: set[int] = set()
+        self.defs: set[int] = set()
+        self.kills: set[int] = set()
+        self.mem_reads: set[str] = set()
+        self.mem_writes: set[str] = set()
+        self.freads: set[int] = set()
+        self.fwrites: set[int] = set()
+
+    def add(self, c: SchedInfo) -> None:
+        self.uses |= c.uses
+        self.defs.update(c.defs)
+        self.kills |= c.kills
+        if c.kind == "mem":
+            (self.mem_writes if c.write else self.mem_reads).update(c.storage)
+        self.freads |= c.fixed_reads
+        self.fwrites |= c.fixed_writes
+
+    def ordered(self, c: SchedInfo) -> bool:
+        """Memory or fixed-register order between c and the cluster."""
+        if c.kind == "mem" and (c.storage & self.mem_writes
+                                or (c.write and c.storage & self.mem_reads)):
+            return True
+        return bool(c.fixed_writes & (self.freads | self.fwrites)
+                    or c.fixed_reads & self.fwrites)
+
+
+def _clause_pair(program: Program, a: SchedInfo, b: SchedInfo) -> bool:
+    """ACO's should_form_clause for two loads."""
+    if a.write or b.write or a.unit != b.unit or a.enc != b.enc:
+        return False
+    if a.enc == "MIMG" and program.target.has_hazard("NSAClauseBug"):
+        return False
+    if a.enc in ("FLAT", "GLOBAL", "SCRATCH") or a.unit == "ds":
+        return True
+    if a.unit == "smem":
+        return a.sbase_size == 2 and b.sbase_size == 2
+    return a.first_src != 0 and a.first_src == b.first_src
+
+
+class _Sched:
+    def __init__(self, program: Program, policy: Policy) -> None:
+        self.p = program
+        self.pol = policy
+        self.limit = policy.max_regs
+        self.moves = 0
+
+    # -- step 1: move the load up -------------------------------------------------------
+    def move_up(self, r: _Region, idx: int, window: int, max_moves: int) -> int:
+        """Move instructions above the load at idx below it; returns its new index."""
+        cur_info = r.info[idx]
+        unit = cur_info.unit
+        cl = _Cluster()
+        cl.add(cur_info)
+        cur, ins, cl_ins = idx, idx + 1, idx
+        cl_max = RegisterDemand()  # demand over the kept (skipped) instructions
+        blk_max = r.demand(idx)  # over the clause block and the load
+        limit = self.limit
+        cand = idx - 1
+        pol = self.pol
+        while cand >= r.start and idx - cand < window and self.moves < max_moves:
+            c = r.info[cand]
+            if c.kind == "barrier":
+                break
+            clause = False
+            can_move = True
+            if c.kind == "mem":
+                if unit == "smem":
+                    if c.unit == "vmem" and (ins - cand > pol.factor * 4
+                                             or cur_info.sbase_size == 4):
+                        break
+                    if c.unit == "smem" and cur_info.sbase_size == 4 and c.sbase_size == 2:
+                        break
+                    if c.unit in ("ds", "smem"):  # no reordering of scalar loads
+                        can_move = False
+                elif unit == "vmem":
+                    if c.unit == "vmem":
+                        clause = (cl_ins - cand < pol.clause_grab + self.moves
+                                  and _clause_pair(self.p, cur_info, c))
+                        can_move = clause or not c.defs
+                elif unit == "ds":
+                    if c.unit == "ds":
+                        break
+                    can_move = False
+            if can_move and cl.ordered(c):
+                can_move = False
+                if clause:
+                    break
+            if can_move and (cl.uses.intersection(c.defs) or c.uses & cl.kills):
+                if clause:
+                    break
+                can_move = False
+            if not can_move:
+                cl.add(c)
+                d = r.demand(cand)
+                cl_max = cl_max.max(d)
+                cand -= 1
+                continue
+            diff = c.diff
+            if clause:
+                if cand == cl_ins - 1:  # already next to the clause
+                    cl.add(c)
+                    blk_max = blk_max.max(r.demand(cand))
+                    cl_ins = cand
+                    cand -= 1
+                    continue
+                new_la = r.la[cl_ins - 1]
+                if (cl_max - diff).exceeds(limit) or (new_la + c.temps).exceeds(limit):
+                    break
+                r.shift(cand + 1, cl_ins, diff, -1)
+                r.move(cand, cl_ins - 1, new_la)
+                cl_ins -= 1
+                cl.add(c)  # later candidates pass it on their way below the load
+                cl_max = cl_max - diff
+                blk_max = blk_max.max(r.demand(cl_ins))
+                cand -= 1
+                continue
+            new_la = r.la[ins - 1]
+            if (cl_max.max(blk_max) - diff).exceeds(limit) or (new_la + c.temps).exceeds(limit):
+                break
+            r.shift(cand + 1, ins, diff, -1)
+            r.move(cand, ins - 1, new_la)
+            ins -= 1
+            cur -= 1
+            cl_ins -= 1
+            cl_max = cl_max - diff
+            blk_max = blk_max - diff
+            self.moves += 1
+            cand -= 1
+        return cur
+
+    # -- step 2: move the first uses down -----------------------------------------------
+    def move_uses_down(self, r: _Region, cur: int, window: int, max_moves: int) -> None:
+        """Move independent instructions after the load's first use above that use."""
+        deps = set(r.info[cur].defs)
+        if not deps:
+            return
+        cl = _Cluster()
+        found = False
+        ins = -1
+        rng_max = RegisterDemand()
+        limit = self.limit
+        j = cur + 1
+        while j < r.end and j - cur < window and self.moves < max_moves:
+            c = r.info[j]
+            if c.kind == "barrier":
+                break
+            is_dep = bool(deps.intersection(c.uses))
+            if is_dep and not found and c.unit == "vmem":
+                break  # the next VMEM load is scheduled on its own
+            if found and not is_dep and cl.ordered(c):
+                is_dep = True
+            if is_dep and not found:
+                found = True
+                ins = j
+            if not found:
+                self.moves += 1
+                j += 1
+                continue
+            if is_dep or c.kills & cl.uses:
+                if is_dep and c.unit == "vmem" and deps.intersection(c.uses):
+                    break
+                cl.add(c)
+                deps.update(c.defs)
+                rng_max = rng_max.max(r.demand(j))
+                j += 1
+                continue
+            diff = c.diff
+            new_la = r.la[ins - 1] + diff
+            if (rng_max + diff).exceeds(limit) or (new_la + c.temps).exceeds(limit):
+                break
+            r.shift(ins, j, diff, 1)
+            r.move(j, ins, new_la)
+            ins += 1
+            rng_max = rng_max + diff
+            self.moves += 1
+            j += 1
+
+    def block(self, block: Block, demands: list[RegisterDemand]) -> None:
+        instrs = block.instructions
+        start = next((k for k, i in enumerate(instrs) if i.opcode == "p_logical_start"), -1)
+        if start < 0:
+            return
+        end = next((k for k in range(start + 1, len(instrs))
+                    if instrs[k].opcode == "p_logical_end"), len(instrs))
+        r = _Region(self.p, block, demands, start + 1, end)
+        pol = self.pol
+        for idx in range(r.start, r.end):
+            c = r.info[idx]
+            if not c.is_load:
+                continue
+            self.moves = 0
+            if c.unit == "smem":
+                w, m = pol.smem_window, pol.smem_moves
+            elif c.unit == "vmem":
+                w, m = pol.vmem_window, pol.vmem_moves
+            else:
+                w, m = pol.lds_window, pol.lds_moves
+            cur = self.move_up(r, idx, w, m)
+            self.move_uses_down(r, cur, w, m)
+
+
+def schedule_program(program: Program, policy: Policy | None = None) -> None:
+    """Schedule every block's logical part (see the module docstring); afterwards the
+    liveness, kill flags and register demand of live_var_analysis are current.
+    `policy` overrides the register limit and sizes (tests)."""
+    live_var_analysis(program)
+    lv = get_live_vars(program)
+    demand = RegisterDemand()
+    for b in program.blocks:
+        demand = demand.max(b.register_demand)
+    if policy is None:
+        policy = make_policy(program, demand)
+    saved: list[list[Instruction]] = [list(b.instructions) for b in program.blocks]
+    sched = _Sched(program, policy)
+    for b in program.blocks:
+        sched.block(b, list(lv.register_demand[b.index]))
+    live_var_analysis(program)
+    after = get_live_vars(program)
+    if after.waves_per_simd < min(policy.waves, lv.waves_per_simd):
+        for b, instrs in zip(program.blocks, saved, strict=True):
+            b.instructions[:] = instrs
+        live_var_analysis(program)
