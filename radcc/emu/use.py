@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from radcc.emu.decode import Inst
-from radcc.isa.table import OperandSpec
+from radcc.isa.table import OperandSpec, OpInfo
 
 VALU_CLASSES = frozenset({"valu", "valu64", "trans", "dot", "wmma"})
 NULL = 124
@@ -94,6 +94,13 @@ def _code(i: Inst, o: OperandSpec) -> int | None:
     return f.get(name)
 
 
+def _vopdy_info(i: Inst) -> OpInfo | None:
+    from radcc.isa.table import get_table
+    from radcc.target import GfxLevel
+
+    return get_table(GfxLevel.GFX11).decode("VOPDY", i.f["opy"])
+
+
 def compute_use(i: Inst, wave: int) -> Use:
     sr: set[int] = set()
     sw: set[int] = set()
@@ -105,9 +112,13 @@ def compute_use(i: Inst, wave: int) -> Use:
         specs.insert(0, OperandSpec("vdst", "vgpr", int(i.info.extra["rtn_bits"]),  # type: ignore[call-overload]
                                     is_def=True))
     if i.enc == "VOPD":
-        for s in ("x", "y"):
+        specs = []  # per-half fields (vdstx, src0y ...), not the X entry's slot names
+        for s, half in (("x", i.info), ("y", _vopdy_info(i))):
             vw.add(i.f["vdst" + s])
-            vr.add(i.f["vsrc1" + s])
+            if half is None or half.operand("vsrc1") is not None:  # ignored by v_dual_mov
+                vr.add(i.f["vsrc1" + s])
+            if half is not None and half.extra.get("acc"):  # fmac/dot2acc read vdst
+                vr.add(i.f["vdst" + s])
             c = i.f["src0" + s]
             (vr.add(c - 256) if c >= 256 else sr.add(c) if c < 128 else None)
     for o in specs:

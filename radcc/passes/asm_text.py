@@ -35,7 +35,7 @@ from collections.abc import Callable
 from radcc.ir.opinfo import REG_KINDS, op_info
 from radcc.ir.program import Definition, Instruction, Operand
 from radcc.isa.operands import print_imm, reg_name
-from radcc.isa.table import OpcodeTable, OperandSpec
+from radcc.isa.table import OpcodeTable, OperandSpec, OpInfo
 
 INTERNAL_FIELDS = frozenset({"targets", "scratch_sgpr", "wg_one_wave", "scope", "sem", "id"})
 _F64_INV_2PI = 0x3FC45F306DC9C882  # ISA guide 4.1: 1/(2*pi) as a double
@@ -113,7 +113,7 @@ def instruction_asm(instr: Instruction, table: OpcodeTable,
         raise EmitError(f"'{instr.opcode}' has no {instr.format} encoding on "
                         f"{table.gfx.name}")
     if instr.format.startswith("VOPD"):
-        raise EmitError("VOPD instructions are not emitted yet")
+        return _vopd_asm(instr, table, info)
     defs = iter(instr.definitions)
     ops = iter(instr.operands)
     fields = instr.fields
@@ -186,3 +186,38 @@ def instruction_asm(instr: Instruction, table: OpcodeTable,
     if mods:
         line += " " + " ".join(mods)
     return line
+
+
+def _vopd_asm(instr: Instruction, table: OpcodeTable, xinfo: OpInfo) -> str:
+    """``v_dual_X dst, src0, vsrc1 :: v_dual_Y ...`` (operand layout of docs/ir.md
+    "Formats": X's operands then Y's, each half's fmac/dot2acc accumulator after
+    its slots, a trailing implicit vcc; the shared K literal in ``simm32``)."""
+    yinfo = op_info(table, str(instr.fields.get("opy")), "VOPDY")
+    if yinfo is None:
+        raise EmitError("VOPD without a VOPDY opcode in field 'opy'")
+    defs = iter(instr.definitions)
+    ops = iter(instr.operands)
+    halves = []
+    for info in (xinfo, yinfo):
+        texts: list[str] = []
+        for spec in info.operands:
+            if spec.kind == "imm":
+                k = instr.fields.get("simm32")
+                if k is None:
+                    raise EmitError("VOPD fmaak/fmamk without field 'simm32'")
+                texts.append(f"0x{int(k) & 0xFFFFFFFF:x}")  # type: ignore[call-overload]
+                continue
+            if spec.is_def:
+                d = next(defs, None)
+                if d is None or d.phys is None:
+                    raise EmitError(f"VOPD definition '{spec.name}' has no register")
+                texts.append(reg_text(d, spec))
+                continue
+            o = next(ops, None)
+            if o is None:
+                raise EmitError(f"VOPD operand '{spec.name}' missing")
+            texts.append(_operand_text(o, spec, instr.format))
+        if info.extra.get("acc"):
+            next(ops, None)
+        halves.append(f"{info.name} {', '.join(texts)}")
+    return " :: ".join(halves)

@@ -1,0 +1,331 @@
+"""VOPD scheduling: pair independent VALU instructions into dual-issue VOPD
+(seeds/001 "VOPD Scheduling"; ISA guide 7.6 "Dual Issue VALU", 15.3.7 and
+16.11 for the X/Y opcode tables).
+
+`schedule_vopd(program)` runs after lower_to_hw, on targets with the
+``vopd`` feature and in wave32 only (it does nothing otherwise: GFX10 has no
+VOPD, and VOPD is skipped in wave64). Inside each region of reorderable
+instructions (`scheduler_ilp.classify`/`regions`) it walks the instructions
+in order; for an instruction A that has a dual form it looks at the next
+`WINDOW` instructions for a B that
+
+- has a dual form too, and A/B fit the X and Y opcode tables (the table's
+  ``VOPD``/``VOPDY`` entries named ``v_dual_<op>``: a VOP1/VOP2 instruction,
+  or its VOP3 form without modifiers whose src1 is a VGPR and, for
+  v_cndmask, whose select is VCC); every operand one full dword;
+- honours the ISA guide's hard rules: destinations one even and one odd;
+  SRC0X/SRC0Y in different VGPR banks (register number mod 4), VSRC1X/VSRC1Y
+  likewise; if both halves use the SRC2 port (fmac/dot2acc read their
+  destination, fmamk its vsrc1) one SRC2 VGPR even and the other odd; at
+  most one literal value (fmaak/fmamk K or a src0 literal, shared); at most
+  two scalar values (distinct SGPRs, the literal, the VCC v_cndmask reads);
+  no DPP; dot2acc with a constant source is not paired (its VOPD inline
+  constants mean something else, ISA 7.5.1);
+- is independent of A: B reads nothing A writes and they write different
+  registers (A reading what B writes is fine: both halves read their
+  sources before either writes, ISA 7.6);
+- can move next to A: B can be hoisted to A (no register conflict with the
+  instructions in between) or A sunk to B; nothing fixed lies in between.
+
+The pair becomes one instruction at that place: opcode the X op
+(``v_dual_*``, format ``VOPD``), ``fields['opy']`` the Y op,
+``fields['simm32']`` the literal K of fmaak/fmamk, operands X's (src0,
+vsrc1, the accumulator of fmac/dot2acc) then Y's, then a fixed ``vcc``
+operand if a half is v_cndmask (so that hazard and wait passes see the
+read); definitions X's then Y's destination (docs/ir.md "Formats").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+from radcc.ir.program import Definition, Instruction, Operand, Program
+from radcc.ir.regclass import NULL, VCC, VGPR_BASE, PhysReg, s1
+from radcc.ir.validate import is_inline_constant
+from radcc.isa.table import OpInfo, get_table
+from radcc.passes.instr_class import Access, AccessCache
+from radcc.passes.scheduler_ilp import classify, regions
+from radcc.target import GfxLevel
+
+__all__ = ["WINDOW", "Half", "dual_half", "can_pair", "make_vopd", "schedule_vopd"]
+
+WINDOW = 16
+_DUAL_PREFIX = "v_dual_"
+
+
+@cache
+def _duals(gfx: GfxLevel) -> dict[str, tuple[OpInfo | None, OpInfo | None]]:
+    """Base VALU name (``v_add_f32``) -> (X entry, Y entry) from the table."""
+    out: dict[str, list[OpInfo | None]] = {}
+    for e in get_table(gfx).entries:
+        if e.enc in ("VOPD", "VOPDY") and e.name.startswith(_DUAL_PREFIX):
+            base = "v_" + e.name[len(_DUAL_PREFIX):]
+            slot = out.setdefault(base, [None, None])
+            slot[0 if e.enc == "VOPD" else 1] = e
+    return {k: (v[0], v[1]) for k, v in out.items()}
+
+
+@dataclass(slots=True)
+class Half:
+    """One VALU instruction in the shape of a VOPD half."""
+
+    instr: Instruction
+    xinfo: OpInfo | None  # the VOPD (X) entry, if the op may be X
+    yinfo: OpInfo | None  # the VOPDY entry, if the op may be Y
+    dst: int  # VGPR number
+    src0: Operand
+    vsrc1: Operand | None
+    acc: Operand | None  # fmac/dot2acc: the old destination value
+    k: int | None  # fmaak/fmamk literal
+    cndmask: bool
+    fmamk: bool  # vsrc1 uses the SRC2 port
+
+    @property
+    def name(self) -> str:
+        info = self.xinfo or self.yinfo
+        assert info is not None
+        return info.name
+
+    def literal(self) -> int | None:
+        if self.k is not None:
+            return self.k
+        o = self.src0
+        if o.const is not None:
+            spec = (self.xinfo or self.yinfo).operand("src0")  # type: ignore[union-attr]
+            if not is_inline_constant(o.const, 4, spec.type if spec else ""):
+                return o.const & 0xFFFFFFFF
+        return None
+
+    def src_slots(self) -> dict[str, int]:
+        """VGPR numbers read through the SRC0/SRC1/SRC2 ports."""
+        out = {}
+        if self.src0.const is None and self.src0.phys is not None and self.src0.phys.is_vgpr:
+            out["src0"] = self.src0.phys.reg - VGPR_BASE
+        if self.vsrc1 is not None:
+            assert self.vsrc1.phys is not None
+            out["src2" if self.fmamk else "src1"] = self.vsrc1.phys.reg - VGPR_BASE
+        if self.acc is not None:
+            out["src2"] = self.dst
+        return out
+
+    def scalars(self) -> set[object]:
+        out: set[object] = set()
+        o = self.src0
+        if o.const is None and o.phys is not None and not o.phys.is_vgpr and o.phys.reg != NULL:
+            out.add(o.phys.reg)
+        if self.cndmask:
+            out.add("vcc")  # llvm-mc counts the implicit VCC apart from explicit vcc_lo
+        return out
+
+
+def _full_dword(x: Operand | Definition) -> bool:
+    if isinstance(x, Operand) and x.const is not None:
+        return x.const_bytes == 4
+    if x.phys is None or x.rc is None:
+        return False
+    return x.rc.bytes == 4 and x.phys.byte == 0
+
+
+def _is_vgpr(o: Operand) -> bool:
+    return o.const is None and not o.is_undef and o.phys is not None and o.phys.is_vgpr
+
+
+def _no_modifiers(instr: Instruction, allowed: frozenset[str]) -> bool:
+    for k, v in instr.fields.items():
+        if k in allowed:
+            continue
+        if isinstance(v, list | tuple):
+            if any(v):
+                return False
+        elif v:
+            return False
+    return True
+
+
+_K_FIELDS = frozenset({"k"})
+_NONE: frozenset[str] = frozenset()
+
+
+def dual_half(program: Program, instr: Instruction) -> Half | None:
+    """`instr` as a VOPD half, or None when it has no dual form that fits."""
+    if instr.format not in ("VOP1", "VOP2", "VOP3"):
+        return None
+    pair = _duals(program.gfx_level).get(instr.opcode)
+    if pair is None:
+        return None
+    xinfo, yinfo = pair
+    info = xinfo or yinfo
+    assert info is not None
+    if len(instr.definitions) != 1:
+        return None
+    d = instr.definitions[0]
+    if d.phys is None or not d.phys.is_vgpr or not _full_dword(d):
+        return None
+    names = [s.name for s in info.operands if not s.is_def and s.kind != "imm"]
+    acc_op = bool(info.extra.get("acc"))
+    cnd = "vcc" in info.implicit_reads
+    n_expect = len(names) + (1 if acc_op else 0) + (1 if cnd else 0)
+    ops = instr.operands
+    if len(ops) != n_expect:
+        return None
+    if not _no_modifiers(instr, _K_FIELDS if instr.format == "VOP2" else _NONE):
+        return None
+    k = None
+    if any(s.kind == "imm" for s in info.operands):
+        kv = instr.fields.get("k")
+        if kv is None:
+            return None
+        k = int(kv) & 0xFFFFFFFF  # type: ignore[call-overload]
+    src0 = ops[0]
+    if src0.is_undef or (src0.phys is None and src0.const is None) or not _full_dword(src0):
+        return None
+    vsrc1 = None
+    if "vsrc1" in names:
+        vsrc1 = ops[1]
+        if not _is_vgpr(vsrc1) or not _full_dword(vsrc1):
+            return None
+    nxt = len(names)
+    acc = None
+    if acc_op:
+        acc = ops[nxt]
+        nxt += 1
+        if not _is_vgpr(acc) or acc.phys != d.phys:
+            return None
+        if src0.const is not None and info.operand("src0") is not None and \
+                info.operand("src0").type.startswith("v2"):  # type: ignore[union-attr]
+            return None  # dot2acc: VOPD inline constants differ (ISA 7.5.1)
+    if cnd:
+        sel = ops[nxt]
+        if sel.const is not None or sel.phys is None or sel.phys.reg != VCC:
+            return None
+    kinds = [s.kind for s in info.operands]
+    fmamk = k is not None and "vsrc1" in names and \
+        [s.name for s in info.operands].index("vsrc1") > kinds.index("imm")
+    return Half(instr, xinfo, yinfo, d.phys.reg - VGPR_BASE, src0, vsrc1, acc, k, cnd, fmamk)
+
+
+_BANK_MASK = {"src0": 3, "src1": 3, "src2": 1}
+
+
+def can_pair(x: Half, y: Half) -> bool:
+    """Whether X=`x`, Y=`y` satisfies the opcode tables and the hard rules
+    of ISA 7.6 (the caller checks independence)."""
+    if x.xinfo is None or y.yinfo is None:
+        return False
+    if (x.dst ^ y.dst) & 1 == 0:
+        return False
+    xs, ys = x.src_slots(), y.src_slots()
+    for slot, mask in _BANK_MASK.items():
+        if slot in xs and slot in ys and (xs[slot] ^ ys[slot]) & mask == 0:
+            return False
+    lits = {v for v in (x.literal(), y.literal()) if v is not None}
+    if len(lits) > 1:
+        return False
+    if len(x.scalars() | y.scalars()) + len(lits) > 2:
+        return False
+    return True
+
+
+def make_vopd(x: Half, y: Half) -> Instruction:
+    """The VOPD instruction of a pair (layout: module docstring)."""
+    assert x.xinfo is not None and y.yinfo is not None
+    ops: list[Operand] = []
+    for h in (x, y):
+        ops.append(h.src0)
+        if h.vsrc1 is not None:
+            ops.append(h.vsrc1)
+        if h.acc is not None:
+            ops.append(h.acc)
+    if x.cndmask or y.cndmask:
+        ops.append(Operand.fixed(PhysReg.of(VCC), s1))
+    fields: dict[str, object] = {"opy": y.yinfo.name}
+    k = x.k if x.k is not None else y.k
+    if k is not None:
+        fields["simm32"] = k
+    defs = [x.instr.definitions[0], y.instr.definitions[0]]
+    return Instruction(x.xinfo.name, "VOPD", ops, defs, fields)
+
+
+@dataclass(frozen=True, slots=True)
+class _RW:
+    """Registers an instruction (or a formed pair) reads and writes."""
+
+    reads: frozenset[int]
+    writes: frozenset[int]
+
+
+def _conflict(a: _RW, b: _RW) -> bool:
+    return bool(a.writes & b.reads or a.reads & b.writes or a.writes & b.writes)
+
+
+def _independent(first: _RW, second: _RW) -> bool:
+    """`second` (later in program order) may issue together with `first`."""
+    return not (first.writes & second.reads or first.writes & second.writes)
+
+
+def _pair(a: Half, b: Half) -> Instruction | None:
+    if can_pair(a, b):
+        return make_vopd(a, b)
+    if can_pair(b, a):
+        return make_vopd(b, a)
+    return None
+
+
+def _schedule_region(program: Program, instrs: list[Instruction],
+                     accs: list[Access]) -> list[Instruction]:
+    n = len(instrs)
+    halves = [dual_half(program, i) for i in instrs]
+    out: list[Instruction | None] = list(instrs)
+    # what sits at each position now: None once its instruction moved into a pair
+    rw: list[_RW | None] = [_RW(a.reads, a.writes) for a in accs]
+    used = [False] * n
+    for i in range(n):
+        ha = halves[i]
+        if ha is None or used[i]:
+            continue
+        a = rw[i]
+        assert a is not None
+        for j in range(i + 1, min(n, i + 1 + WINDOW)):
+            hb = halves[j]
+            b = rw[j]
+            if hb is None or used[j] or b is None or not _independent(a, b):
+                continue
+            between = [x for x in rw[i + 1:j] if x is not None]
+            if all(not _conflict(x, b) for x in between):
+                where = i  # hoist B to A
+            elif all(not _conflict(a, x) for x in between):
+                where = j  # sink A to B
+            else:
+                continue
+            vopd = _pair(ha, hb)
+            if vopd is None:
+                continue
+            used[i] = used[j] = True
+            out[i] = out[j] = None
+            rw[i] = rw[j] = None
+            out[where] = vopd
+            rw[where] = _RW(a.reads | b.reads, a.writes | b.writes)
+            break
+    return [x for x in out if x is not None]
+
+
+def schedule_vopd(program: Program) -> None:
+    """Form VOPD pairs in every block (module docstring)."""
+    if program.wave_size != 32 or not program.target.has("vopd"):
+        return
+    access = AccessCache(program)
+    for block in program.blocks:
+        instrs = block.instructions
+        if len(instrs) < 2:
+            continue
+        accs = [access(i) for i in instrs]
+        kinds = [classify(i, a) for i, a in zip(instrs, accs, strict=True)]
+        new: list[Instruction] = []
+        pos = 0
+        for lo, hi in regions(kinds):
+            new.extend(instrs[pos:lo])
+            new.extend(_schedule_region(program, instrs[lo:hi], accs[lo:hi]))
+            pos = hi
+        new.extend(instrs[pos:])
+        block.instructions = new
