@@ -133,9 +133,13 @@ def _add_lit(lits: list[int], v: int, col: int) -> int:
     return O.LITERAL
 
 
-def src_name(code: int, spec: OperandSpec, lit: int | None) -> str:
-    """llvm-mc's text of an SSRC value of this slot."""
+def src_name(code: int, spec: OperandSpec, lit: int | None, *, strict64: bool = False) -> str:
+    """llvm-mc's text of an SSRC value of this slot. `strict64` (GFX10): a
+    64-bit slot holding vcc_hi, m0 or exec_hi is invalid (llvm-mc's GFX10
+    decoder; GFX11's reads the aligned pair below them)."""
     n = spec.dwords
+    if strict64 and n == 2 and code in (O.VCC_HI, O.M0, O.EXEC_HI):
+        raise DecodeError("bad 64-bit register")
     if n > 1 and code <= O.EXEC_HI:
         # llvm-mc ignores the low bits of a misaligned tuple
         align = 2 if n == 2 else 4
@@ -160,12 +164,12 @@ def src_name(code: int, spec: OperandSpec, lit: int | None) -> str:
     return O.src_text(code, 1)
 
 
-def dst_name(code: int, spec: OperandSpec) -> str:
+def dst_name(code: int, spec: OperandSpec, *, strict64: bool = False) -> str:
     if code > O.EXEC_HI:
         raise DecodeError("invalid sdst")
     if code == O.NULL:
         return "null"
-    return src_name(code, spec, None)
+    return src_name(code, spec, None, strict64=strict64)
 
 
 def _ops_by_role(info: OpInfo, inst: ParsedInst) -> dict[str, Operand]:
@@ -249,14 +253,16 @@ class _SopReg(Format):
                 break
         parts = []
         lg = ctx.regs.from_hw
+        strict = ctx.gfx != O.GfxLevel.GFX11
         for spec in info.operands:
             kind = spec.kind
             if kind == "sgpr":
-                parts.append(dst_name(lg[(w >> shifts[spec.name]) & 0x7F], spec))
+                parts.append(dst_name(lg[(w >> shifts[spec.name]) & 0x7F], spec, strict64=strict))
             elif kind == "sendmsg_rtn":
                 parts.append(F.sendmsg_text((w >> shifts[spec.name]) & 0xFF, rtn=True))
             else:
-                parts.append(src_name(lg[(w >> shifts[spec.name]) & 0xFF], spec, lit))
+                parts.append(src_name(lg[(w >> shifts[spec.name]) & 0xFF], spec, lit,
+                                      strict64=strict))
         text = info.printed_name + (" " + ", ".join(parts) if parts else "")
         fields = {"op": op}
         for name, sh in shifts.items():
@@ -448,7 +454,8 @@ class _SopImm(Format):
             assert spec is not None
             k = spec.kind
             if k == "sgpr":
-                parts.append(dst_name(ctx.regs.from_hw[(w >> 16) & 0x7F], spec))
+                parts.append(dst_name(ctx.regs.from_hw[(w >> 16) & 0x7F], spec,
+                                      strict64=gfx != O.GfxLevel.GFX11))
             elif k == "hwreg":
                 parts.append(F.hwreg_text(imm, gfx))
             elif k == "sendmsg":
@@ -527,6 +534,10 @@ class SmemLayout:
     dlc: int
 
 
+# SMEM data registers llvm-mc-19 never decodes (its SReg_*_XM0_XEXEC classes; GFX10 and
+# GFX11 alike in logical codes): m0 and exec, and vcc_hi as a 64-bit pair's start.
+_SDATA_BAD = frozenset((O.M0, O.EXEC_LO, O.EXEC_HI))
+
 SMEM_LAYOUT = {
     O.GfxLevel.GFX10: SmemLayout(glc=16, dlc=14),
     O.GfxLevel.GFX10_3: SmemLayout(glc=16, dlc=14),
@@ -563,7 +574,8 @@ class Smem(Format):
                     lo |= int(op.value) << 6
                 else:
                     code = sgpr_field(op, spec)
-                    if code == O.M0 or (code == O.NULL and spec.dwords > 2):
+                    if code in _SDATA_BAD or (code == O.NULL and spec.dwords > 2) or (
+                            code == O.VCC_HI and spec.dwords == 2):
                         raise AsmError("invalid operand for instruction", op.col)
                     lo |= hw[code] << 6
             elif spec.name == "sbase":
@@ -574,7 +586,8 @@ class Smem(Format):
                     raise AsmError("invalid operand for instruction", op.col)
                 code = op.reg.src_code()
                 O.check_reg(op.reg, op.col)
-                if code > O.EXEC_HI or (code % 2 and not is_null):
+                if code > O.EXEC_HI or (code % 2 and not is_null) or (
+                        spec.dwords == 4 and code == O.EXEC_LO):
                     raise AsmError("invalid operand for instruction", op.col)
                 lo |= hw[code] >> 1
             elif op.kind == "reg":
@@ -649,6 +662,18 @@ class Smem(Format):
         info = ctx.table.decode(self.name, (lo >> 18) & 0xFF)
         if info is None:
             return None
+        lg = ctx.regs.from_hw
+        for spec in info.operands:
+            if spec.name == "sdata" and spec.kind != "imm":
+                code = lg[(lo >> 6) & 0x7F]
+                if code in _SDATA_BAD or (spec.dwords == 2 and code == O.VCC_HI):
+                    raise DecodeError("invalid SMEM data register")
+            elif spec.name == "sbase":
+                # (GFX10 encodes a null base as field 62, which its decoder reads as
+                # m0 and rejects: llvm-mc assembles what it cannot disassemble)
+                base = lg[(lo & 0x3F) << 1]
+                if base == O.M0 or (spec.dwords == 4 and base == O.EXEC_LO):
+                    raise DecodeError("invalid SMEM base register")
         return Decoded(8, self._text(info, lo, hi, ctx), info, self._fields(info, lo, hi, ctx))
 
     @staticmethod
