@@ -1259,7 +1259,11 @@ class Translator:
             srcs = [self.v(x) for x in ins.ids()]
             if swap:
                 srcs.reverse()
-            self.set(ins, self.alu(mop, ins.result_type, srcs))
+            r = self.alu(mop, ins.result_type, srcs)
+            if mop in ("fadd", "fsub", "fmul") and r.parent is not None and \
+                    self.m.has_decoration(ins.result_id or 0, "NoContraction"):
+                r.parent.attrs["exact"] = True  # GLSL precise: never fused into an fma
+            self.set(ins, r)
             return
         if op in ATOMICS or op.startswith("OpAtomic"):
             self._atomic(ins)

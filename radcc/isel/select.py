@@ -77,6 +77,7 @@ class Selector(Subgroup16Mixin, SubgroupMixin, CfMixin, Alu16Mixin, AluMixin, Me
         self.finish_cfg()
         p.config["lds_size"] = self.shader.shared_size
         p.config["kernarg_size"] = self.args.size
+        p.config["fp_contract"] = 1  # NoContraction reaches the IR as is_precise
         if self.shader.scratch_size:
             p.config["scratch_size"] = -(-self.shader.scratch_size // 4) * 4
         return p
@@ -96,6 +97,16 @@ class Selector(Subgroup16Mixin, SubgroupMixin, CfMixin, Alu16Mixin, AluMixin, Me
             if d.bit_size not in (1, 8, 16, 32, 64):
                 raise unsupported(ins)
             self.set(d, [Const(d.bit_size, 0)] * d.num_components)
+        elif op in ALU_OPS and ins.attrs.get("exact"):
+            # SPIR-V NoContraction: the machine definitions are precise (no fma fusion)
+            blk = self.b.block
+            assert blk is not None
+            old = {id(x) for x in blk.instructions}
+            self.select_alu(ins)
+            for x in self.b.block.instructions if self.b.block is not None else ():
+                if id(x) not in old:
+                    for dd in x.definitions:
+                        dd.is_precise = True
         elif op in ALU_OPS:
             self.select_alu(ins)
         elif op in SUBGROUP_INTRINSICS:

@@ -34,9 +34,9 @@ contraction of ``a * b + c`` unless the result is ``precise``).
 - ``v_add_f32(v_mul_f32(a, b), c)`` (``v_sub``/``v_subrev`` with negation,
   f32 and f64) becomes ``v_fma_f32(a, b, c)`` when the product has no other
   use, neither is precise and the product has no clamp/omod -- only when
-  ``program.config["fp_contract"]`` is set: the front end does not carry
-  SPIR-V's NoContraction (GLSL ``precise``) to the machine IR yet, so no
-  definition can be trusted to be contractible by default; then
+  ``program.config["fp_contract"]`` is set (isel sets it: SPIR-V's
+  NoContraction, GLSL ``precise``, reaches the machine IR as
+  ``Definition.is_precise``); then
   ``v_fma_f32(a, b, c)`` without modifiers is ``v_fmac_f32`` (c a VGPR read
   nowhere else), ``v_fmamk_f32`` (b a literal) or ``v_fmaak_f32`` (c a
   literal);

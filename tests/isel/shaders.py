@@ -21,7 +21,10 @@ void main() { uint i = gl_GlobalInvocationID.x; c[i] = a[i] + b[i] * 3u; }
     ("scale_push", HEAD + """
 layout(set=0, binding=0) buffer X { float x[]; };
 layout(push_constant) uniform P { float k; float c; uint n; } pc;
-void main() { uint i = gl_GlobalInvocationID.x; if (i < pc.n) x[i] = x[i] * pc.k + pc.c; }
+void main() {  // precise: lavapipe rounds x * k before the add; radcc fuses a*b+c otherwise
+    uint i = gl_GlobalInvocationID.x;
+    if (i < pc.n) { precise float r = x[i] * pc.k + pc.c; x[i] = r; }
+}
 """, (4, 1, 1), {(0, 0): F}, struct.pack("<ffI", 1.5, -2.0, 200)),
     ("branches", HEAD + """
 layout(set=0, binding=0) readonly buffer A { uint a[]; };
