@@ -133,15 +133,14 @@ def _add_lit(lits: list[int], v: int, col: int) -> int:
     return O.LITERAL
 
 
-def src_name(code: int, spec: OperandSpec, lit: int | None, *, strict64: bool = False) -> str:
-    """llvm-mc's text of an SSRC value of this slot. `strict64` (GFX10): a
-    64-bit slot holding vcc_hi, m0 or exec_hi is invalid (llvm-mc's GFX10
-    decoder; GFX11's reads the aligned pair below them)."""
+def src_name(code: int, spec: OperandSpec, lit: int | None) -> str:
+    """llvm-mc's text of an SSRC value of this slot (a 64-bit slot holding
+    vcc_hi, m0 or exec_hi is invalid, as llvm-mc-19 decodes GFX10 and GFX11)."""
     n = spec.dwords
-    if strict64 and n == 2 and code in (O.VCC_HI, O.M0, O.EXEC_HI):
+    if n == 2 and code in (O.VCC_HI, O.M0, O.EXEC_HI):
         raise DecodeError("bad 64-bit register")
     if n > 1 and code <= O.EXEC_HI:
-        # llvm-mc ignores the low bits of a misaligned tuple
+        # llvm-mc ignores the low bits of a misaligned SGPR/TTMP tuple
         align = 2 if n == 2 else 4
         code -= (code - (O.TTMP0 if code >= O.TTMP0 else 0)) % align if code <= O.TTMP15 else code % 2
     if code <= O.SGPR_MAX or O.TTMP0 <= code <= O.TTMP15:
@@ -164,12 +163,12 @@ def src_name(code: int, spec: OperandSpec, lit: int | None, *, strict64: bool = 
     return O.src_text(code, 1)
 
 
-def dst_name(code: int, spec: OperandSpec, *, strict64: bool = False) -> str:
+def dst_name(code: int, spec: OperandSpec) -> str:
     if code > O.EXEC_HI:
         raise DecodeError("invalid sdst")
     if code == O.NULL:
         return "null"
-    return src_name(code, spec, None, strict64=strict64)
+    return src_name(code, spec, None)
 
 
 def _ops_by_role(info: OpInfo, inst: ParsedInst) -> dict[str, Operand]:
@@ -209,6 +208,7 @@ class _SopReg(Format):
         lits: list[int] = []
         regs = ctx.regs
         hw = regs.to_hw
+        echo: int | None = None
         for spec in info.operands:
             op = ops[spec.name]
             if spec.kind == "sgpr":
@@ -223,6 +223,8 @@ class _SopReg(Format):
                 if not 0 <= v <= 0xFFFF:
                     raise AsmError("invalid immediate: only 16-bit values are legal", op.col)
                 w |= (v & 0xFF) << self.shifts[spec.name]
+                if v > 0xFF:  # llvm-mc echoes the value it was given (the field keeps 8 bits)
+                    echo = v
             else:
                 # register-only slots: llvm-mc takes SCC as a 32-bit and the
                 # apertures as 64-bit registers there
@@ -233,6 +235,12 @@ class _SopReg(Format):
                     raise AsmError("invalid operand for instruction", op.col)
                 w |= hw[ssrc_field(op, spec, lits, regs)] << self.shifts[spec.name]
         data = w.to_bytes(4, "little") + b"".join(x.to_bytes(4, "little") for x in lits)
+        if echo is not None:
+            d = self.decode(data, 0, ctx)
+            if d is not None:
+                # (the destination is the only other operand and has no ", " in it)
+                head = d.text.split(", ", 1)[0]
+                return Encoded(data, text=f"{head}, {F.sendmsg_text(echo, rtn=True)}")
         return Encoded(data)
 
     def decode(self, data: bytes, pos: int, ctx: Context) -> Decoded | None:
@@ -245,7 +253,7 @@ class _SopReg(Format):
         lit: int | None = None
         shifts = self.shifts
         for s in info.operands:
-            if (s.kind == "ssrc" or s.kind == "sreg") and (w >> shifts[s.name]) & 0xFF == O.LITERAL:
+            if s.kind == "ssrc" and (w >> shifts[s.name]) & 0xFF == O.LITERAL:
                 lit = u32(data, pos + 4)
                 if lit is None:
                     return None
@@ -253,16 +261,17 @@ class _SopReg(Format):
                 break
         parts = []
         lg = ctx.regs.from_hw
-        strict = ctx.gfx != O.GfxLevel.GFX11
         for spec in info.operands:
             kind = spec.kind
             if kind == "sgpr":
-                parts.append(dst_name(lg[(w >> shifts[spec.name]) & 0x7F], spec, strict64=strict))
+                parts.append(dst_name(lg[(w >> shifts[spec.name]) & 0x7F], spec))
             elif kind == "sendmsg_rtn":
                 parts.append(F.sendmsg_text((w >> shifts[spec.name]) & 0xFF, rtn=True))
             else:
-                parts.append(src_name(lg[(w >> shifts[spec.name]) & 0xFF], spec, lit,
-                                      strict64=strict))
+                code = lg[(w >> shifts[spec.name]) & 0xFF]
+                if kind == "sreg" and code > O.EXEC_HI and code not in _SREG_SPECIAL:
+                    raise DecodeError("constant in a register-only source")  # s_setpc_b64 ...
+                parts.append(src_name(code, spec, lit))
         text = info.printed_name + (" " + ", ".join(parts) if parts else "")
         fields = {"op": op}
         for name, sh in shifts.items():
@@ -454,8 +463,7 @@ class _SopImm(Format):
             assert spec is not None
             k = spec.kind
             if k == "sgpr":
-                parts.append(dst_name(ctx.regs.from_hw[(w >> 16) & 0x7F], spec,
-                                      strict64=gfx != O.GfxLevel.GFX11))
+                parts.append(dst_name(ctx.regs.from_hw[(w >> 16) & 0x7F], spec))
             elif k == "hwreg":
                 parts.append(F.hwreg_text(imm, gfx))
             elif k == "sendmsg":
@@ -533,6 +541,10 @@ class SmemLayout:
     glc: int
     dlc: int
 
+
+# register-only ("sreg") sources also take these special values (llvm-mc-19: src_shared_base ..
+# src_pops_exiting_wave_id, src_vccz, src_execz, src_scc), but no constant or literal
+_SREG_SPECIAL = frozenset((235, 236, 237, 238, 239, 251, 252, 253))
 
 # SMEM data registers llvm-mc-19 never decodes (its SReg_*_XM0_XEXEC classes; GFX10 and
 # GFX11 alike in logical codes): m0 and exec, and vcc_hi as a 64-bit pair's start.
@@ -634,7 +646,9 @@ class Smem(Format):
                 parts.append(_imm_text_dec(f, "dec_hex") if spec.kind == "imm"
                              else dst_name(lg[f], spec))
             elif spec.name == "sbase":
-                parts.append(src_name(lg[(lo & 0x3F) << 1], spec, None))
+                base = lg[(lo & 0x3F) << 1]
+                # (GFX10 null's field 62 reads back as m0: only an encode gets here with it)
+                parts.append(src_name(O.NULL if base == O.M0 else base, spec, None))
             else:
                 off = hi & 0x1FFFFF
                 off = off - (1 << 21) if off >> 20 else off
