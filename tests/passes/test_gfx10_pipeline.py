@@ -487,3 +487,16 @@ def test_packed_ids_not_carried_to_gfx10(tmp_path: Path):
     rc, _err = radcc_llc(src.replace("workitem_id:1", "workitem_id:0"), tmp_path,
                          "--mcpu=gfx1030", "-S", "-o", str(tmp_path / "c.s"))
     assert rc == 0  # x alone is v0 on both
+
+
+def test_radcc_run_refuses_gfx10_objects(tmp_path: Path):
+    import sys
+
+    src = to_gfx10((E2E / "mem_gather.ir").read_text(), "gfx1030")
+    rc, err = radcc_llc(src, tmp_path, "-o", str(tmp_path / "k.o"))
+    assert rc == 0, err
+    p = _run([sys.executable, "-m", "radcc", "run", str(tmp_path / "k.o"), "--kernel",
+              "mem_gather", "--groups", "1", "--block", "32", "--out", str(tmp_path / "out")])
+    assert p.returncode == 1
+    assert "the emulator runs GFX11 (gfx11xx) code only" in p.stderr
+    assert "Traceback" not in p.stderr
