@@ -677,6 +677,11 @@ class Smem(Format):
         if info is None:
             return None
         lg = ctx.regs.from_hw
+        if ctx.gfx == O.GfxLevel.GFX11:  # (llvm-mc's GFX10 decoder ignores these bits)
+            lay = SMEM_LAYOUT[ctx.gfx]
+            if (lo >> lay.glc & 1 and not info.has_mod("glc")) or (
+                    lo >> lay.dlc & 1 and not info.has_mod("dlc")):
+                raise DecodeError("cache-policy bit on an SMEM instruction without it")
         for spec in info.operands:
             if spec.name == "sdata" and spec.kind != "imm":
                 code = lg[(lo >> 6) & 0x7F]
