@@ -166,6 +166,14 @@ class AluMixin(IselBase):
             if op == "fneg":
                 return self.salu("s_xor_b32", s1, srcs[0], Const(32, 0x80000000))
             return self.salu("s_and_b32", s1, srcs[0], Const(32, 0x7FFFFFFF))
+        if op == "imul" and not uniform:
+            for k in range(2):  # b2i32(c) / bcsel(c, 1, 0) times x is c ? x : 0 (as ACO)
+                p = ins.srcs[k].parent
+                if p is not None and p.srcs and p.srcs[0].divergent and (
+                        p.op == "b2i32" or p.op == "bcsel" and _const1(p.srcs[1]) == 1
+                        and _const1(p.srcs[2]) == 0):
+                    mask = self.lanemask(self.comp(p.srcs[0], 0))
+                    return self.valu("v_cndmask_b32", v1, Const(32, 0), srcs[1 - k], mask)
         if op in VALU32:
             opc, rev = VALU32[op]
             return self.valu(opc, v1, srcs[0], srcs[1], commutative=op in COMMUTATIVE, rev=rev)

@@ -68,3 +68,28 @@ def test_f16_to_16bit_integers_is_one_conversion(wave: int) -> None:
     hd = h.astype(np.float64)
     assert (got[:, 0] == np.trunc(hd)).all()
     assert (got[:, 1] == np.trunc(np.abs(hd) * 2)).all()
+
+
+BOOL_MUL = """#version 450
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) readonly buffer A { ivec4 a[]; };
+layout(set = 0, binding = 1) writeonly buffer O { ivec4 o[]; };
+void main() {
+    uint i = gl_GlobalInvocationID.x;
+    ivec4 x = a[i];
+    o[i] = ivec4(lessThanEqual(x, x.yzwx)) * x.wzyx;
+}
+"""
+
+
+@pytest.mark.parametrize("wave", [32, 64])
+def test_bool_to_int_times_x_is_a_select(wave: int) -> None:
+    """int(c) * x is c ? x : 0: one v_cndmask_b32 per component, no multiply."""
+    spv = glsl_to_spirv(BOOL_MUL)
+    asm = compile_spirv(spv, wave_size=wave).asm
+    assert "v_mul_lo_u32" not in asm and asm.count("v_cndmask_b32") == 4, asm
+    a = np.random.default_rng(8).integers(-50, 50, (64, 4)).astype(np.int32)
+    out = run_compute(spv, buffers={(0, 0): a, (0, 1): 64 * 16}, wave_size=wave)
+    got = np.frombuffer(out[(0, 1)], np.int32).reshape(64, 4)
+    want = (a <= a[:, [1, 2, 3, 0]]).astype(np.int32) * a[:, [3, 2, 1, 0]]
+    assert (got == want).all()
