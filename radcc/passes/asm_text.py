@@ -8,7 +8,8 @@ definitions and `Instruction.fields`:
 - register slots: the IR operand/definition's `PhysReg` and register class
   (``s4``, ``s[4:5]``, ``v[2:3]``, ``vcc_lo``/``vcc``, ``exec``, ``m0``,
   ``null``); constants with `radcc.isa.operands.print_imm` for the slot's
-  type; an absent or undef ``saddr`` of GLOBAL/SCRATCH prints ``off``;
+  type; an absent or undef ``saddr`` of GLOBAL/SCRATCH (or ``vaddr`` of SCRATCH)
+  prints ``off``;
 - 'special' slots (the implicit ``vcc_lo`` of VOP2 carries and VOPC) print
   the IR operand's register (``vcc`` in wave64);
 - other slots (``simm16`` immediates, ``waitcnt``, ``delay``, ``hwreg``,
@@ -88,7 +89,8 @@ def _operand_text(o: Operand, spec: OperandSpec, fmt: str, modified: bool = Fals
                 return _f64_literal_text(value, modified)
         return text
     if o.phys is None:
-        if spec.name == "saddr" and fmt in ("GLOBAL", "SCRATCH", "FLAT"):
+        if (spec.name == "saddr" and fmt in ("GLOBAL", "SCRATCH", "FLAT")
+                or spec.name == "vaddr" and fmt == "SCRATCH"):
             return "off"
         raise EmitError(f"operand '{spec.name}' has no register")
     return reg_text(o, spec)

@@ -49,7 +49,10 @@ GFX11, ``s_andn2`` on GFX10); one the target lacks raises `LoweringError` naming
 the pseudo, the opcode and the target (GFX10/10.3: ``p_bpermute``, whose
 cross-half swap is GFX11's ``v_permlane64_b32``).
 
-``p_phi``/``p_linear_phi`` (run ssa_elimination), ``p_spill``/``p_reload``,
+- ``p_spill``/``p_reload``: `radcc.passes.spill_lower.lower_spill`
+  (``v_writelane/readlane_b32`` for SGPRs, ``scratch_store/load`` for VGPRs).
+
+``p_phi``/``p_linear_phi`` (run ssa_elimination),
 ``p_insert``, ``p_init_scratch`` and
 sub-dword copies raise `LoweringError`.
 """
@@ -67,6 +70,7 @@ from radcc.passes.hw_copy import LoweringError, Unit, scc_live_flags, sequential
 from radcc.passes.kernel_abi import PREFIX, ABIError, startpgm_abi
 from radcc.passes.lane_mask import lm_opcode
 from radcc.passes.lower_reductions import REDUCTION_OPCODES, lower_reduction
+from radcc.passes.spill_lower import lower_spill
 
 __all__ = ["LoweringError", "lower_to_hw"]
 
@@ -77,8 +81,6 @@ _COPY_LIKE = frozenset({"p_parallelcopy", "p_create_vector", "p_split_vector",
 _UNSUPPORTED = {
     "p_phi": "phis must be removed by ssa_elimination first",
     "p_linear_phi": "phis must be removed by ssa_elimination first",
-    "p_spill": "spilling is not supported yet",
-    "p_reload": "spilling is not supported yet",
     "p_insert": "p_insert is not supported yet",
     "p_init_scratch": "scratch is not supported yet",
 }
@@ -336,6 +338,8 @@ class _Lowering:
             return self.lower_extract(instr)
         if op in REDUCTION_OPCODES:
             return lower_reduction(self.p, block, instr)
+        if op in ("p_spill", "p_reload"):
+            return lower_spill(self.p, instr)
         raise self.error(instr, _UNSUPPORTED.get(op, f"cannot lower {op}"))
 
     def ensure_endpgm(self, blocks: list[Block]) -> None:

@@ -1,0 +1,503 @@
+"""Spilling (seeds/001 "Spilling"; the algorithm of ACO's aco_spill.cpp, after
+Braun & Hack, "Register Spilling and Live-Range Splitting for SSA-Form Programs",
+written anew).
+
+`spill(program)` runs after live_var_analysis and lower_to_cssa. When the
+program's maximum register demand fits the target (SGPRs: `Target.
+addressable_sgprs`; VGPRs: the wave size's addressable VGPRs) it changes
+nothing. Otherwise it guarantees afterwards, for the program as it is then:
+
+- the register demand (live_var_analysis, recomputed) is at most the spill
+  target in each file: SGPRs ``addressable_sgprs - SGPR_RESERVE``, VGPRs
+  ``addressable_vgprs - VGPR_RESERVE - (linear VGPRs holding SGPR slots)``; the
+  reserves leave the register allocator room for tuple alignment, fixed
+  registers, the scratch SGPR of linear-VGPR copies and a long-jump pair;
+- values are evicted by next-use distance: before an instruction whose demand
+  exceeds the target, the value in a register (not read or written by it) whose
+  next use is furthest is spilled (``p_spill %v, slot`` if its slot does not
+  already hold it on every path: an SSA value never changes, so one store
+  serves every later reload) and reloaded right before its next use
+  (``%v' = p_reload slot``); next-use distances are global (per block end, the
+  minimum over successors along the value's CFG: linear for SGPRs and linear
+  VGPRs, logical for VGPRs), an edge leaving a loop adding `LOOP_EXIT_DISTANCE`;
+- block entry: a block with processed predecessors keeps in registers the
+  live-in values in registers at the end of all of them, then those in some,
+  nearest next use first, as many as the target allows beside the phis; a loop
+  header first spills values live through the loop and not used in it (furthest
+  next use first) while the loop's demand exceeds the target, then keeps the
+  values in registers at the end of the preheader, nearest next use first;
+- coupling code on edges (ACO's "spilled on all / some predecessors"): a value
+  the block expects in a register but a predecessor left spilled is reloaded at
+  the end of that predecessor, a value the block expects spilled is stored there
+  when its slot does not hold it yet (VGPRs before ``p_logical_end``, linear temps
+  before the branch); back edges get theirs when the loop's last block is done.
+  Phi operands are uses at the end of their predecessor (reloaded there);
+- SSA form: a reload defines a new temp; uses are renamed to the nearest
+  definition, with new ``p_phi``/``p_linear_phi`` where several reach a block
+  (Braun et al.'s SSA construction; trivial phis are removed);
+- slots: one per spilled value (no slot sharing yet). SGPR slots are lanes of
+  linear VGPRs (``lv1: %lv = p_start_linear_vgpr`` in the first block,
+  ``p_end_linear_vgpr`` where the program ends): ``p_spill %s, lane, %lv`` /
+  ``p_reload lane, %lv``. VGPR slots are dword offsets in the private segment
+  after any scratch isel uses (``program.config['scratch_size']`` grows so
+  `kernel_abi` enables it): ``p_spill %v, offset`` / ``p_reload offset``.
+  `radcc.passes.spill_lower` turns them into ``v_writelane_b32`` /
+  ``v_readlane_b32`` and ``scratch_store_b*`` / ``scratch_load_b*`` in
+  lower_to_hw; ``program.config['spills_sgpr'/'spills_vgpr']`` count the slots.
+
+Values that cannot be spilled: temps defined in SCC/VCC/EXEC/M0, linear VGPRs,
+sub-dword VGPRs. An instruction needing more registers at once than the target
+(its operands and definitions, with what cannot be spilled) raises `SpillError`
+naming the block and the instruction; so does VGPR spilling on a target without
+architected flat scratch (GFX10, docs/abi.md) and a spill area beyond the 4 KiB
+the immediate offset reaches.
+
+Not done: spilling phi definitions themselves (a loop whose phis alone exceed
+the target is refused), slot sharing by interference, rematerialisation,
+ACO's occupancy-driven target (only the register file limit triggers spilling).
+"""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass
+
+from radcc.ir.printer import instruction_text
+from radcc.ir.program import Block, Definition, Instruction, Operand, Program, RegisterDemand
+from radcc.ir.regclass import VGPR_BASE, RegClass, Temp, lv1
+from radcc.passes.live_var_analysis import get_live_vars, is_linear, live_var_analysis
+from radcc.passes.ra_support import branch_index, logical_end_index
+
+SGPR_RESERVE = 4
+VGPR_RESERVE = 2
+LOOP_EXIT_DISTANCE = 0xFFFF
+INF = 1 << 60
+SCRATCH_OFFSET_LIMIT = 4096  # 13-bit signed immediate offset of scratch_* (ISA 10.x FLAT)
+
+
+class SpillError(Exception):
+    """Spilling cannot bring the demand within the register file; names the block
+    and the instruction."""
+
+
+@dataclass(frozen=True)
+class SpillLimits:
+    sgpr: int
+    vgpr: int
+
+
+def file_limits(program: Program) -> RegisterDemand:
+    """What the target allows before spilling is needed."""
+    return RegisterDemand(program.target.addressable_sgprs,
+                          program.target.regfile(program.wave_size).addressable_vgprs)
+
+
+def _kind(rc: RegClass) -> int:
+    """0: SGPR, 1: VGPR."""
+    return 0 if rc.is_sgpr else 1
+
+
+class _Spiller:
+    def __init__(self, program: Program, limit: tuple[int, int]) -> None:
+        self.p = program
+        self.limit = limit
+        live = get_live_vars(program)
+        self.live_in = live.live_in
+        self.live_out = live.live_out
+        self.demand = live.register_demand
+        rc_of: dict[int, RegClass] = {}
+        self.spillable: set[int] = set()
+        top = program.target.addressable_sgprs
+        for b in program.blocks:
+            for ins in b.instructions:
+                for d in ins.definitions:
+                    t = d.temp
+                    if t is None:
+                        continue
+                    rc_of[t.id] = t.rc
+                    rc = t.rc
+                    ok = not rc.linear and not rc.subdword
+                    if d.phys is not None and rc.is_sgpr and d.phys.reg + rc.size > top:
+                        ok = False
+                    if ok:
+                        self.spillable.add(t.id)
+        self.rc_of = rc_of
+        n = len(program.blocks)
+        # per block: uses (position -> temps), incl. successor phi operands
+        self.uses: list[dict[int, list[int]]] = []
+        self.use_pos: list[dict[int, list[int]]] = []
+        for b in program.blocks:
+            self._collect_uses(b)
+        self.nu_end: list[dict[int, int]] = [{} for _ in range(n)]
+        self._global_next_uses()
+        # results of the walk
+        self.regs_out: list[dict[int, int] | None] = [None] * n
+        self.stored_out: list[set[int] | None] = [None] * n
+        self.regs_in: list[set[int]] = [set() for _ in range(n)]
+        self.spilled_in: list[set[int]] = [set() for _ in range(n)]
+        self.inserts: list[dict[int, list[Instruction]]] = [{} for _ in range(n)]
+        self.reload_of: dict[int, int] = {}
+        self.slot_ops: dict[int, list[Operand]] = {}  # orig temp -> slot constants
+        self.lv_ops: list[tuple[int, Operand]] = []  # (orig temp, lv operand) of SGPR slots
+        self.spilled: set[int] = set()
+
+    # -- analyses --------------------------------------------------------------
+    def _collect_uses(self, b: Block) -> None:
+        uses: dict[int, list[int]] = {}
+        ins = b.instructions
+        for i, instr in enumerate(ins):
+            if instr.is_phi:
+                continue
+            ts = [o.temp.id for o in instr.operands if o.temp is not None]
+            if ts:
+                uses[i] = list(dict.fromkeys(ts))
+        lend = logical_end_index(b)
+        bend = branch_index(b)
+        for s in sorted(set(b.linear_succs) | set(b.logical_succs)):
+            succ = self.p.blocks[s]
+            for phi in succ.instructions:
+                if not phi.is_phi:
+                    continue
+                logical = phi.opcode == "p_phi"
+                preds = succ.logical_preds if logical else succ.linear_preds
+                for k, pr in enumerate(preds):
+                    if pr != b.index or k >= len(phi.operands):
+                        continue
+                    t = phi.operands[k].temp
+                    if t is None:
+                        continue
+                    pos = lend if logical and lend >= 0 else bend
+                    lst = uses.setdefault(pos, [])
+                    if t.id not in lst:
+                        lst.append(t.id)
+        self.uses.append(uses)
+        pos_of: dict[int, list[int]] = {}
+        for i in sorted(uses):
+            for t in uses[i]:
+                pos_of.setdefault(t, []).append(i)
+        self.use_pos.append(pos_of)
+
+    def _global_next_uses(self) -> None:
+        """nu_end[b][t]: instructions from the end of b to the next use of live-out t."""
+        blocks = self.p.blocks
+        changed = True
+        while changed:
+            changed = False
+            for b in reversed(blocks):
+                out = self.nu_end[b.index]
+                for t in self.live_out[b.index]:
+                    rc = self.rc_of.get(t)
+                    if rc is None:
+                        continue
+                    succs = b.linear_succs if is_linear(rc) else b.logical_succs
+                    best = INF
+                    for s in succs:
+                        d = self._nu_start(s, t)
+                        if d >= INF:
+                            continue
+                        if blocks[s].loop_nest_depth < b.loop_nest_depth:
+                            d += LOOP_EXIT_DISTANCE
+                        best = min(best, d)
+                    if best < out.get(t, INF):
+                        out[t] = best
+                        changed = True
+
+    def _nu_start(self, s: int, t: int) -> int:
+        pos = self.use_pos[s].get(t)
+        if pos:
+            return pos[0]
+        if t in self.live_out[s] and t in self.live_in[s]:
+            return len(self.p.blocks[s].instructions) + self.nu_end[s].get(t, INF)
+        return INF
+
+    def next_use(self, b: int, t: int, i: int) -> int:
+        """Distance from position i of block b to the next use of t at or after i."""
+        pos = self.use_pos[b].get(t)
+        if pos:
+            k = bisect.bisect_left(pos, i)
+            if k < len(pos):
+                return pos[k] - i
+        if t in self.live_out[b]:
+            return len(self.p.blocks[b].instructions) - i + self.nu_end[b].get(t, INF)
+        return INF
+
+    # -- helpers ------------------------------------------------------------------
+    def size(self, t: int) -> int:
+        return self.rc_of[t].size
+
+    def preds_of(self, b: Block, t: int) -> list[int]:
+        return b.linear_preds if is_linear(self.rc_of[t]) else b.logical_preds
+
+    def end_pos(self, b: Block, t: int) -> int:
+        if not is_linear(self.rc_of[t]):
+            le = logical_end_index(b)
+            if le >= 0:
+                return le
+        return branch_index(b)
+
+    def make_spill(self, t: int) -> Instruction:
+        self.spilled.add(t)
+        slot = Operand.c32(0)
+        self.slot_ops.setdefault(t, []).append(slot)
+        ops = [Operand(Temp(t, self.rc_of[t])), slot]
+        if self.rc_of[t].is_sgpr:
+            lv = Operand(rc=lv1)
+            self.lv_ops.append((t, lv))
+            ops.append(lv)
+        return Instruction("p_spill", "PSEUDO", ops, [])
+
+    def make_reload(self, t: int) -> Instruction:
+        slot = Operand.c32(0)
+        self.slot_ops.setdefault(t, []).append(slot)
+        new = self.p.allocate_temp(self.rc_of[t])
+        self.reload_of[new.id] = t
+        ops = [slot]
+        if self.rc_of[t].is_sgpr:
+            lv = Operand(rc=lv1)
+            self.lv_ops.append((t, lv))
+            ops.append(lv)
+        return Instruction("p_reload", "PSEUDO", ops, [Definition(new)])
+
+    def error(self, b: Block, i: int, msg: str) -> SpillError:
+        ins = b.instructions
+        what = f"'{instruction_text(self.p, ins[i])}': " if i < len(ins) else "end: "
+        return SpillError(f"spill: BB{b.index}: {what}{msg}")
+
+    # -- the walk -----------------------------------------------------------------
+    def run(self) -> None:
+        blocks = self.p.blocks
+        for b in blocks:
+            regs, stored = self.entry(b)
+            self.process(b, regs, stored)
+            for s in sorted(set(b.linear_succs) | set(b.logical_succs)):
+                if s <= b.index:
+                    self.couple(blocks[s], b.index)
+
+    def entry(self, b: Block) -> tuple[dict[int, int], set[int]]:
+        li = self.live_in[b.index]
+        phi_dem = [0, 0]
+        for ins in b.instructions:
+            if ins.is_phi:
+                for d in ins.definitions:
+                    if d.temp is not None:
+                        phi_dem[_kind(d.temp.rc)] += d.temp.rc.size
+        regs: dict[int, int] = {}
+        stored: set[int] = set()
+        header = any(p >= b.index for p in set(b.linear_preds) | set(b.logical_preds))
+        for k in (0, 1):
+            cap = self.limit[k] - phi_dem[k]
+            cands = [t for t in li if _kind(self.rc_of[t]) == k]
+            forced = [t for t in cands if t not in self.spillable]
+            free = [t for t in cands if t in self.spillable]
+            used = sum(self.size(t) for t in forced)
+            for t in forced:
+                regs[t] = self.size(t)
+
+            def in_regs(t: int, p: int) -> bool:
+                ro = self.regs_out[p]
+                return ro is not None and t in ro
+
+            def done_preds(t: int) -> list[int]:
+                return [p for p in self.preds_of(b, t) if p < b.index]
+
+            if header:
+                nu = {t: self.next_use(b.index, t, 0) for t in free}
+                loop_dem = self.loop_demand(b, k)
+                excess = loop_dem - self.limit[k]
+                keep: list[int] = []
+                for t in sorted(free, key=lambda t: -nu[t]):
+                    if excess > 0 and nu[t] >= LOOP_EXIT_DISTANCE:
+                        excess -= self.size(t)
+                        continue
+                    keep.append(t)
+                order = sorted((t for t in keep if all(in_regs(t, p) for p in done_preds(t))),
+                               key=lambda t: nu[t])
+            else:
+                nu = {t: self.next_use(b.index, t, 0) for t in free}
+                all_ = [t for t in free if done_preds(t)
+                        and all(in_regs(t, p) for p in done_preds(t))]
+                some = [t for t in free if t not in all_
+                        and any(in_regs(t, p) for p in done_preds(t))]
+                order = sorted(all_, key=lambda t: nu[t]) + sorted(some, key=lambda t: nu[t])
+            for t in order:
+                if used + self.size(t) <= cap:
+                    regs[t] = self.size(t)
+                    used += self.size(t)
+        for t in li:
+            preds = [p for p in self.preds_of(b, t) if p < b.index]
+            so = [self.stored_out[p] for p in preds]
+            if so and all(s is not None and t in s for s in so):
+                stored.add(t)
+        self.regs_in[b.index] = set(regs)
+        self.spilled_in[b.index] = set(li) - set(regs)
+        stored |= self.spilled_in[b.index]
+        for p in sorted(set(b.linear_preds) | set(b.logical_preds)):
+            if p < b.index:
+                self.couple(b, p)
+        for ins in b.instructions:
+            if ins.is_phi:
+                for d in ins.definitions:
+                    if d.temp is not None:
+                        regs[d.temp.id] = d.temp.rc.size
+        return regs, stored
+
+    def loop_demand(self, h: Block, k: int) -> int:
+        """Max demand of kind k over the loop headed by h (contiguous blocks up to
+        its last back edge)."""
+        end = max(p for p in set(h.linear_preds) | set(h.logical_preds))
+        best = 0
+        for bi in range(h.index, end + 1):
+            d = self.p.blocks[bi].register_demand
+            best = max(best, d.sgpr if k == 0 else d.vgpr)
+        return best
+
+    def couple(self, b: Block, p: int) -> None:
+        """Coupling code on the edge p -> b (p processed, b's entry decided)."""
+        pred = self.p.blocks[p]
+        ro = self.regs_out[p]
+        so = self.stored_out[p]
+        assert ro is not None and so is not None
+        spills: list[tuple[int, Instruction]] = []
+        reloads: list[tuple[int, Instruction]] = []
+        for t in sorted(self.live_in[b.index]):
+            if p not in self.preds_of(b, t):
+                continue
+            if t in self.regs_in[b.index]:
+                if t not in ro:
+                    reloads.append((self.end_pos(pred, t), self.make_reload(t)))
+                    ro[t] = self.size(t)
+            elif t not in so:
+                if t not in ro:
+                    raise self.error(pred, len(pred.instructions),
+                                     f"%{t} is neither in a register nor spilled")
+                spills.append((self.end_pos(pred, t), self.make_spill(t)))
+                so.add(t)
+        for pos, ins in spills + reloads:
+            self.inserts[p].setdefault(pos, []).append(ins)
+
+    def process(self, b: Block, regs: dict[int, int], stored: set[int]) -> None:
+        bi = b.index
+        ins = b.instructions
+        dem = [0, 0]
+        for t, n in regs.items():
+            dem[_kind(self.rc_of[t])] += n
+        uses = self.uses[bi]
+        for i in range(len(ins) + 1):
+            instr = ins[i] if i < len(ins) else None
+            if instr is not None and instr.is_phi:
+                continue
+            ops = uses.get(i, [])
+            defs = [d.temp for d in instr.definitions if d.temp is not None] if instr else []
+            late = {o.temp.id for o in instr.operands if o.temp is not None
+                    and o.is_late_kill} if instr else set()
+            reload = [t for t in ops if t not in regs]
+            dying = [t for t in ops if self.next_use(bi, t, i + 1) >= INF]
+            before = list(dem)
+            for t in reload:
+                before[_kind(self.rc_of[t])] += self.size(t)
+            during = list(before)
+            for t in dying:
+                if t not in late:
+                    during[_kind(self.rc_of[t])] -= self.size(t)
+            for d in defs:
+                during[_kind(d.rc)] += d.rc.size
+            pre: list[Instruction] = []
+            opset = set(ops)
+            for k in (0, 1):
+                need = max(before[k], during[k])
+                while need > self.limit[k]:
+                    best, bd = -1, -1
+                    for t in regs:
+                        if t in opset or t not in self.spillable or _kind(self.rc_of[t]) != k:
+                            continue
+                        d = self.next_use(bi, t, i + 1)
+                        if d > bd or (d == bd and t > best):
+                            best, bd = t, d
+                    if best < 0:
+                        kind = "SGPRs" if k == 0 else "VGPRs"
+                        raise self.error(b, i, f"needs {need} {kind} at once, more than the "
+                                               f"{self.limit[k]} spilling can leave")
+                    n = regs.pop(best)
+                    dem[k] -= n
+                    need -= n
+                    if best not in stored:
+                        pre.append(self.make_spill(best))
+                        stored.add(best)
+            for t in reload:
+                pre.append(self.make_reload(t))
+                regs[t] = self.size(t)
+                dem[_kind(self.rc_of[t])] += self.size(t)
+            if pre:
+                self.inserts[bi].setdefault(i, []).extend(pre)
+            for t in dying:
+                if t in regs:
+                    dem[_kind(self.rc_of[t])] -= regs.pop(t)
+            for d in defs:
+                if self.next_use(bi, d.id, i + 1) < INF:
+                    regs[d.id] = d.rc.size
+                    dem[_kind(d.rc)] += d.rc.size
+        self.regs_out[bi] = regs
+        self.stored_out[bi] = stored
+
+    # -- applying the plan -------------------------------------------------------
+    def apply(self) -> None:
+        for b in self.p.blocks:
+            ins_at = self.inserts[b.index]
+            if not ins_at:
+                continue
+            out: list[Instruction] = []
+            old = b.instructions
+            for i in range(len(old) + 1):
+                out.extend(ins_at.get(i, ()))
+                if i < len(old):
+                    out.append(old[i])
+            b.instructions = out
+
+
+def spill_limits(program: Program, sgpr_slots: int = 0) -> tuple[int, int]:
+    """The spill target (SGPRs, VGPRs) with `sgpr_slots` SGPR slots in linear VGPRs."""
+    f = file_limits(program)
+    lvs = -(-sgpr_slots // program.wave_size)
+    return f.sgpr - SGPR_RESERVE, f.vgpr - VGPR_RESERVE - lvs
+
+
+def spill(program: Program) -> None:
+    """Spill values so the register demand fits the target (module docstring)."""
+    live_var_analysis(program)
+    fits = file_limits(program)
+    if not program.max_reg_demand.exceeds(fits):
+        return
+    from radcc.passes.spill_ssa import apply_plan  # the SSA repair and slot assignment
+
+    lvs_guess = 1 if program.max_reg_demand.sgpr > fits.sgpr else 0
+    snapshot = [list(b.instructions) for b in program.blocks]
+    n_temps = len(program.temp_rc)
+    while True:
+        limit = spill_limits(program, lvs_guess * program.wave_size)
+        sp = _Spiller(program, limit)
+        sp.run()
+        sgpr_slots = sum(sp.rc_of[t].size for t in sp.spilled if sp.rc_of[t].is_sgpr)
+        need_lvs = -(-sgpr_slots // program.wave_size)
+        if need_lvs <= lvs_guess:
+            break
+        lvs_guess = need_lvs
+        for b, ins in zip(program.blocks, snapshot, strict=True):
+            b.instructions = list(ins)
+        del program.temp_rc[n_temps:]
+    sp.apply()
+    apply_plan(program, sp)
+    live_var_analysis(program)
+    lim = RegisterDemand(limit[0], fits.vgpr - VGPR_RESERVE)  # the linear VGPRs included
+    if program.max_reg_demand.exceeds(lim):
+        live = get_live_vars(program)
+        for b in program.blocks:
+            for i, d in enumerate(live.register_demand[b.index]):
+                if d.exceeds(lim):
+                    raise SpillError(
+                        f"spill: BB{b.index}: '{instruction_text(program, b.instructions[i])}'"
+                        f": demand {d.sgpr} SGPRs / {d.vgpr} VGPRs still exceeds "
+                        f"{lim.sgpr} / {lim.vgpr} after spilling")
+        raise SpillError(f"spill: demand {program.max_reg_demand} still exceeds {lim}")
+
+
+__all__ = ["SpillError", "spill", "spill_limits", "file_limits", "VGPR_BASE"]

@@ -1,0 +1,94 @@
+"""Lowering of ``p_spill``/``p_reload`` to hardware instructions (called by
+lower_to_hw; the forms `radcc.passes.spill` creates; ACO lowers SGPR spills the
+same way in aco_spill.cpp / aco_lower_to_hw_instr.cpp).
+
+After register allocation every operand has its register:
+
+- SGPR value (n dwords), slot = first lane, op2 = the linear VGPR:
+  ``p_spill %s, lane, %lv`` -> ``v_writelane_b32 lv, s+k, lane+k`` per dword;
+  ``%s = p_reload lane, %lv`` -> ``v_readlane_b32 s+k, lv, lane+k``. Lane select
+  is an inline constant (lanes < 64); both ignore EXEC (ISA "VOP3 lane access"),
+  so the value is kept whatever lanes are active.
+- VGPR value (n dwords), slot = byte offset in the private segment:
+  ``p_spill %v, off`` -> ``scratch_store_b32/b64/b96/b128 off, v, off offset:off``
+  (vaddr and saddr ``off``: GFX11 architected flat scratch gives each lane its
+  own swizzled address, docs/abi.md); ``p_reload`` -> ``scratch_load_b*``. Only
+  the active lanes store/load, which is what the logical CFG needs (every lane
+  that reloads stored on its own path; `radcc.passes.spill`). insert_waitcnt
+  waits for the loads (vmcnt) as for any VMEM load.
+"""
+
+from __future__ import annotations
+
+from radcc.ir.program import Definition, Instruction, Operand, Program
+from radcc.ir.regclass import PhysReg, RegClass, s1, v1
+
+_VEC = {1: "b32", 2: "b64", 3: "b96", 4: "b128"}
+
+
+class SpillLoweringError(Exception):
+    pass
+
+
+def _reg(rc: RegClass, phys: PhysReg | None, what: str) -> PhysReg:
+    if phys is None:
+        raise SpillLoweringError(f"lower_to_hw: {what} has no register (run register allocation)")
+    return phys
+
+
+def lower_spill(program: Program, instr: Instruction) -> list[Instruction]:
+    """The hardware instructions of one ``p_spill``/``p_reload`` (module docstring)."""
+    if instr.opcode == "p_spill":
+        val, slot = instr.operands[0], instr.operands[1]
+        assert val.rc is not None and slot.const is not None
+        reg = _reg(val.rc, val.phys, "the spilled value")
+        if val.rc.is_sgpr:
+            lv = instr.operands[2]
+            lvr = _reg(lv1_rc(lv), lv.phys, "the linear VGPR of an SGPR spill")
+            out = []
+            for k in range(val.rc.size):
+                out.append(Instruction(
+                    "v_writelane_b32", "VOP3",
+                    [Operand(rc=s1, phys=reg.advance(4 * k)), Operand.c32(slot.const + k),
+                     Operand(rc=v1, phys=lvr)],
+                    [Definition(rc=v1, phys=lvr)]))
+            return out
+        return _scratch(val.rc, reg, slot.const, store=True)
+    slot = instr.operands[0]
+    d = instr.definitions[0]
+    assert d.rc is not None and slot.const is not None
+    reg = _reg(d.rc, d.phys, "the reloaded value")
+    if d.rc.is_sgpr:
+        lv = instr.operands[1]
+        lvr = _reg(lv1_rc(lv), lv.phys, "the linear VGPR of an SGPR reload")
+        return [Instruction("v_readlane_b32", "VOP3",
+                            [Operand(rc=v1, phys=lvr), Operand.c32(slot.const + k)],
+                            [Definition(rc=s1, phys=reg.advance(4 * k))])
+                for k in range(d.rc.size)]
+    return _scratch(d.rc, reg, slot.const, store=False)
+
+
+def lv1_rc(o: Operand) -> RegClass:
+    assert o.rc is not None
+    return o.rc
+
+
+def _scratch(rc: RegClass, reg: PhysReg, offset: int, store: bool) -> list[Instruction]:
+    out = []
+    done = 0
+    n = rc.size
+    while done < n:
+        m = min(4, n - done)
+        vrc = RegClass(v1.type, 4 * m)
+        r = reg.advance(4 * done)
+        off = Operand(rc=v1, undef=True)
+        no_saddr = Operand(rc=s1, undef=True)
+        if store:
+            out.append(Instruction(f"scratch_store_{_VEC[m]}", "SCRATCH",
+                                   [off, Operand(rc=vrc, phys=r), no_saddr], [],
+                                   {"offset": offset + 4 * done}))
+        else:
+            out.append(Instruction(f"scratch_load_{_VEC[m]}", "SCRATCH", [off, no_saddr],
+                                   [Definition(rc=vrc, phys=r)], {"offset": offset + 4 * done}))
+        done += m
+    return out
