@@ -150,3 +150,20 @@ def test_isign_32_is_a_clamp_to_minus_one_one() -> None:
     v[:4] = [0, -2**31, 2**31 - 1, -1]
     out = np.frombuffer(_run(s, {(0, 0): v, (0, 1): 4}, N * 4), np.int32)
     assert (out == np.sign(v)).all()
+
+
+def test_fsign_32_is_aco_clamp_of_the_bits() -> None:
+    """32-bit fsign -> i2f32(imin(imax(bits(x + 0.0), -1), 1)); NumPy's sign for zeros of
+    both signs, denormals, infinities and ordinary values."""
+    s, b = _shader()
+    gid = b.channel(b.intr("load_global_invocation_id", [], 32, 3), 0)
+    addr = b.alu("ishl", 32, 1, gid, b.imm(2))
+    x = b.intr("load_ssbo", [addr], 32, 1, binding=(0, 0))
+    b.intrinsic("store_ssbo", [b.alu("fsign", 32, 1, x), addr], binding=(0, 2))
+    lower_math(s)
+    ops = _ops(s)
+    assert "fsign" not in ops and "bcsel" not in ops and "i2f32" in ops, ops
+    v = np.random.default_rng(9).uniform(-5, 5, N).astype(np.float32)
+    v[:6] = [0.0, -0.0, 1e-45, -1e-45, np.inf, -np.inf]
+    out = np.frombuffer(_run(s, {(0, 0): v, (0, 1): 4}, N * 4), np.float32)
+    assert (out == np.sign(v)).all() and not np.signbit(out[:2]).any()
