@@ -14,6 +14,18 @@ gone; a phi raises ValueError). `jump_threading(program)` guarantees:
   target is the one reached by falling through, the condition is inverted
   (``p_cbranch_z`` <-> ``p_cbranch_nz``) and the targets swapped;
 - a conditional branch whose two targets are equal becomes ``p_branch``;
+- a block whose only linear successor S overwrites EXEC before any use of
+  it (S starts, after ``p_logical_start``/``p_logical_end``, with a copy
+  of a non-EXEC value to EXEC: the merge block of a divergent if, a loop
+  exit or header restoring a saved mask) loses the EXEC writes that end it
+  (before its ``p_branch``): SALU instructions (SOP1/SOP2) and
+  ``p_parallelcopy``s whose definitions are only EXEC and an SCC nobody
+  reads. This is the invert block of a divergent if whose else side is
+  empty (``s_and_not1 exec, %saved, exec``): once the empty else blocks
+  are gone its branch goes straight to the merge, which restores
+  ``%saved``, so the block empties and is threaded away as well (ACO's
+  try_remove_invert_block with ``blocks_incoming_exec_used``, seeds/001
+  "Jump Threading");
 - linear and logical CFG edges are updated together (predecessor lists
   stay sorted); blocks keep their indices, emptied blocks stay in the list.
 
@@ -22,10 +34,75 @@ Block indices never change, so the layout (fall-through order) is kept.
 
 from __future__ import annotations
 
-from radcc.ir.program import Block, Instruction, Program
+from radcc.ir.program import Block, Definition, Instruction, Operand, Program
+from radcc.ir.regclass import EXEC, EXEC_HI, SCC
 
 _SKIPPABLE = frozenset({"p_logical_start", "p_logical_end"})
 _INVERT = {"p_cbranch_z": "p_cbranch_nz", "p_cbranch_nz": "p_cbranch_z"}
+_EXEC = (EXEC, EXEC_HI)
+_SALU_ALU = frozenset({"SOP1", "SOP2"})  # table formats without memory or side effects
+
+
+def _is_exec(x: Operand | Definition) -> bool:
+    return x.phys is not None and x.phys.reg in _EXEC
+
+
+def _reads_exec(ins: Instruction) -> bool:
+    return any(_is_exec(o) for o in ins.operands)
+
+
+def _overwrites_exec_first(b: Block) -> bool:
+    """Is EXEC's value on entry to `b` dead (a plain copy to EXEC comes
+    before anything else)?"""
+    for ins in b.instructions:
+        if ins.opcode in _SKIPPABLE:
+            continue
+        return (ins.opcode == "p_parallelcopy" and bool(ins.definitions)
+                and all(_is_exec(d) for d in ins.definitions) and not _reads_exec(ins))
+    return False
+
+
+def _scc_reads(program: Program) -> set[int] | None:
+    """The temps of SCC values read anywhere (None: some SCC read has no temp)."""
+    out: set[int] = set()
+    for _b, ins in program.instructions():
+        for o in ins.operands:
+            if o.phys is not None and o.phys.reg == SCC:
+                if o.temp is None:
+                    return None
+                out.add(o.temp.id)
+    return out
+
+
+def _drop_dead_exec_writes(program: Program, b: Block, scc_read: set[int] | None) -> bool:
+    """Remove the EXEC writes ending `b` whose value its successor never
+    sees (see the module docstring); True if any was removed."""
+    ins = b.instructions
+    if len(b.linear_succs) != 1 or not ins or ins[-1].opcode != "p_branch" or \
+            ins[-1].operands or not _overwrites_exec_first(program.blocks[b.linear_succs[0]]):
+        return False
+    k = len(ins) - 2
+    dead: list[int] = []
+    while k >= 0:
+        i = ins[k]
+        if i.opcode in _SKIPPABLE:
+            k -= 1
+            continue
+        if not (i.format in _SALU_ALU or i.opcode == "p_parallelcopy") or \
+                not any(_is_exec(d) for d in i.definitions):
+            break
+        if not all(_is_exec(d) or _unread_scc(d, scc_read) for d in i.definitions):
+            break
+        dead.append(k)
+        k -= 1
+    for k in dead:
+        del ins[k]
+    return bool(dead)
+
+
+def _unread_scc(d: Definition, scc_read: set[int] | None) -> bool:
+    return scc_read is not None and d.phys is not None and d.phys.reg == SCC and \
+        (d.temp is None or d.temp.id not in scc_read)
 
 
 def _is_empty(b: Block) -> bool:
@@ -130,9 +207,12 @@ def jump_threading(program: Program) -> None:
         if any(i.is_phi for i in b.instructions):
             raise ValueError(f"jump_threading: BB{b.index} still has phis; run "
                              "ssa_elimination first")
+    scc_read = _scc_reads(program)
     changed = True
     while changed:
         changed = False
         for b in reversed(program.blocks):
+            if _drop_dead_exec_writes(program, b, scc_read):
+                changed = True
             if _try_remove(program, b):
                 changed = True
