@@ -122,6 +122,9 @@ _def("unpack_half_2x16_split_x unpack_half_2x16_split_y", ("uint",), "float")
 # v_cvt_pk_norm_i16_f32 / _u16_f32: each f32 clamped to [-1, 1] / [0, 1], scaled by
 # 32767 / 65535, rounded to nearest even (NaN -> 0); x in bits 0-15, y in 16-31
 _def("pack_snorm_2x16_split pack_unorm_2x16_split", F2, "uint")
+# v_cvt_pk_u8_f32 x, k, acc: byte k (mod 4) of acc replaced by x rounded to nearest even
+# and saturated to [0, 255] (isel's use: x already an integer in range)
+_def("cvt_pk_u8_f32", ("float", "uint", "uint"), "uint")
 
 CONVERSION = re.compile(r"^([iufb])2([iuf])(\d+)$")
 COMMUTATIVE = frozenset(
@@ -304,6 +307,15 @@ def _snorm(x: Arr, bits: int) -> Arr:
     scale = (1 << (bits - 1)) - 1
     v = np.rint(np.clip(x.astype(np.float64), -1, 1) * scale).astype(np.int64)
     return (v & ((1 << bits) - 1)).astype(np.uint64)
+
+
+def _cvt_pk_u8(a: list[Arr]) -> Arr:
+    """v_cvt_pk_u8_f32 (NaN gives 0)."""
+    x = np.where(np.isnan(a[0]), 0, a[0]).astype(np.float64)
+    v = np.clip(np.rint(x), 0, 255).astype(np.uint64)
+    sh = (a[1].astype(np.uint64) & np.uint64(3)) * np.uint64(8)
+    acc = a[2].astype(np.uint64) & ~(np.uint64(0xFF) << sh)
+    return ((acc | v << sh) & np.uint64(0xFFFFFFFF)).astype(np.uint32)
 
 
 def _pk_norm(a: list[Arr], signed: bool) -> Arr:
@@ -596,6 +608,7 @@ _TABLE: dict[str, Callable[[list[Arr], int], Arr]] = {
     "bfi": lambda a, b: (a[0] & a[1]) | (~a[0] & a[2]),
     "fsin_amd": _wide(lambda x: np.sin(2 * np.pi * x)),
     "fcos_amd": _wide(lambda x: np.cos(2 * np.pi * x)),
+    "cvt_pk_u8_f32": lambda a, b: _cvt_pk_u8(a),
     "pack_snorm_2x16_split": lambda a, b: _pk_norm(a, True),
     "pack_unorm_2x16_split": lambda a, b: _pk_norm(a, False),
     "pack_half_2x16_split": lambda a, b: (

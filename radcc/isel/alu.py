@@ -62,7 +62,8 @@ VALU_UNARY64 = {"ffloor": "v_floor_f64", "fceil": "v_ceil_f64", "ftrunc": "v_tru
 MACHINE_OPS = frozenset({
     "pack_64_2x32_split", "unpack_64_2x32_split_x", "unpack_64_2x32_split_y", "ubfe", "ibfe",
     "bfm", "bfi", "pack_half_2x16_split", "unpack_half_2x16_split_x",
-    "unpack_half_2x16_split_y", "pack_snorm_2x16_split", "pack_unorm_2x16_split"})
+    "unpack_half_2x16_split_y", "pack_snorm_2x16_split", "pack_unorm_2x16_split",
+    "cvt_pk_u8_f32"})
 # comparisons: (VALU stem, SALU 32-bit opcode or None)
 CMP = {
     "ieq": ("eq_{u}", "s_cmp_eq_u32"), "ine": ("ne_{u}", "s_cmp_lg_u32"),
@@ -295,6 +296,8 @@ class AluMixin(IselBase):
                 bb = self.salu("s_and_not1_b32", s1, base, mask)
                 return self.salu("s_or_b32", s1, a, bb)
             t = self.valu("v_bfi_b32", v1, mask, ins_, base)
+        elif op == "cvt_pk_u8_f32":
+            t = self.valu("v_cvt_pk_u8_f32", v1, *srcs)
         elif op in ("pack_snorm_2x16_split", "pack_unorm_2x16_split"):
             opc = "v_cvt_pk_norm_i16_f32" if op[5] == "s" else "v_cvt_pk_norm_u16_f32"
             t = self.valu(opc, v1, srcs[0], srcs[1])

@@ -8,7 +8,8 @@ After this pass (what isel receives):
   (``mov %v.y``);
 * ``pack_*``/``unpack_*`` of GLSL become scalar arithmetic and
   ``pack_half_2x16_split``/``unpack_half_2x16_split_x/y``, ``pack_snorm_2x16_split``/
-  ``pack_unorm_2x16_split`` (GFX11's ``v_cvt_pk_norm_*``, as ACO); ``bitcast`` between
+  ``pack_unorm_2x16_split`` (GFX11's ``v_cvt_pk_norm_*``, as ACO), ``cvt_pk_u8_f32``
+  (``packUnorm4x8``: ``v_cvt_pk_u8_f32`` per byte); ``bitcast`` between
   sizes becomes ``pack_64_2x32_split``/``unpack_64_2x32_split_x/y`` or shifts;
 * subgroup operations on vectors run per component (``vote_ieq``/``vote_feq``:
   the components' votes and-ed);
@@ -267,6 +268,13 @@ class _Vectors:
         n = 32 // bits
         snorm = "snorm" in op
         scale = float((1 << (bits - 1)) - 1 if snorm else (1 << bits) - 1)
+        if op == "pack_unorm_4x8":  # v_cvt_pk_u8_f32 inserts each byte (exact integers)
+            word = e.const(32, 0)
+            for k in range(n):
+                x = e.alu("fsat", 32, src[k])
+                x = e.alu("fround_even", 32, e.alu("fmul", 32, x, e.fconst(32, scale)))
+                word = e.alu("cvt_pk_u8_f32", 32, x, e.const(32, k), word)
+            return word
         if op.startswith("pack_"):
             acc: Value | None = None
             for k in range(n):
@@ -278,7 +286,8 @@ class _Vectors:
                     x = e.alu("fsat", 32, x)
                 x = e.alu("fround_even", 32, e.alu("fmul", 32, x, e.fconst(32, scale)))
                 q = e.alu("f2i32" if snorm else "f2u32", 32, x)
-                q = e.alu("iand", 32, q, e.const(32, (1 << bits) - 1))
+                if k < n - 1:  # the top field's high bits are shifted out
+                    q = e.alu("iand", 32, q, e.const(32, (1 << bits) - 1))
                 if k:
                     q = e.alu("ishl", 32, q, e.const(32, k * bits))
                 acc = q if acc is None else e.alu("ior", 32, acc, q)

@@ -167,3 +167,33 @@ def test_fsign_32_is_aco_clamp_of_the_bits() -> None:
     v[:6] = [0.0, -0.0, 1e-45, -1e-45, np.inf, -np.inf]
     out = np.frombuffer(_run(s, {(0, 0): v, (0, 1): 4}, N * 4), np.float32)
     assert (out == np.sign(v)).all() and not np.signbit(out[:2]).any()
+
+
+def test_pack_4x8_forms() -> None:
+    """packUnorm4x8 -> four cvt_pk_u8_f32 (v_cvt_pk_u8_f32 inserting each rounded byte);
+    packSnorm4x8 masks every byte but the top one. NumPy: GLSL's round(clamp(v, lo, 1)
+    * scale) per byte; exact .5 ties masked (GLSL leaves them open)."""
+    from radcc.frontend.opt import lower_vectors
+
+    rng = np.random.default_rng(10)
+    v = rng.uniform(-1.3, 1.3, (N, 4)).astype(np.float32)
+    v[0] = [np.inf, -np.inf, 0.0, -0.0]
+    for op, lo, scale in (("pack_unorm_4x8", 0.0, 255), ("pack_snorm_4x8", -1.0, 127)):
+        s, b = _shader()
+        gid = b.channel(b.intr("load_global_invocation_id", [], 32, 3), 0)
+        x = b.intr("load_ssbo", [b.alu("ishl", 32, 1, gid, b.imm(4))], 32, 4, binding=(0, 0))
+        b.intrinsic("store_ssbo", [b.alu(op, 32, 1, x), b.alu("ishl", 32, 1, gid, b.imm(2))],
+                    binding=(0, 2))
+        lower_vectors(s)
+        ops = _ops(s)
+        if op == "pack_unorm_4x8":
+            assert ops.count("cvt_pk_u8_f32") == 4 and "f2u32" not in ops, ops
+        else:
+            assert ops.count("iand") == 3 and ops.count("f2i32") == 4, ops
+        out = np.frombuffer(_run(s, {(0, 0): v, (0, 1): 4}, N * 4), np.uint32)
+        c = np.clip(v.astype(np.float64), lo, 1.0) * scale
+        q = (np.round(c).astype(np.int64) & 0xFF).astype(np.uint32)
+        want = q[:, 0] | q[:, 1] << np.uint32(8) | q[:, 2] << np.uint32(16) | \
+            q[:, 3] << np.uint32(24)
+        tie = (np.abs(c - np.floor(c) - 0.5) < 1e-9).any(1)
+        assert (out[~tie] == want[~tie]).all()
