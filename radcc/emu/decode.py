@@ -60,6 +60,7 @@ class Inst:
     flow: bool = False  # may change the PC or stop the wave: ends a straight-line block
     hz_before: bool = False  # strict hazard checks before execution can apply
     hz_after: bool = False  # strict hazard bookkeeping after execution applies
+    hz_trans: bool = False  # hazard checks apply only while a transcendental result is new
 
     @property
     def name(self) -> str:

@@ -67,8 +67,9 @@ def bind(i: Inst) -> None:
 
 class Block:
     """A straight-line run of instructions (only the last may branch or stop the wave).
-    `active` leaves out the idle ones (Dispatcher._idle), which a whole run of the block
-    counts through `runs` instead of executing."""
+    `active` leaves out the idle ones (Dispatcher._idle), which are counted but not run.
+    Executions are counted per block (`runs`) and credited to each instruction's `count`
+    when the dispatch collects its counters."""
 
     __slots__ = ("insts", "active", "runs", "next_pc", "size")
 
@@ -133,6 +134,7 @@ class Dispatcher:
         self.counters = Counters()
         self.blocks: dict[int, Block] = {}  # straight-line runs by start pc
         self.cut_blocks: dict[tuple[int, int], Block] = {}  # by start pc and quantum left
+        self._vgpr_pool: list[tuple[np.ndarray, list[np.ndarray]]] = []
 
     def _bind(self, i: Inst) -> None:
         bind(i)
@@ -146,6 +148,11 @@ class Dispatcher:
         if self.strict and self.hazards:
             # when Strict._hazards_before / Strict.after can do anything for this instruction
             i.hz_before = u.permlane or u.valu or (u.salu and bool(u.sreads)) or cls == "ldsdir"
+            if u.valu and not u.permlane and self.wave_size == 32:
+                # wave32 VALU: VALUMaskWrite and VALUPartialForwarding are wave64-only, so
+                # only VALUTransUse applies, when Strict.trans_writes is not empty
+                i.hz_before = False
+                i.hz_trans = bool(u.vreads)
             i.hz_after = u.valu or cls == "exp" or (u.salu and (
                 u.call or bool(u.swrites & EXEC_REGS)
                 or (bool(u.mask_targets) and self.wave_size == 64 and u.sop)))
@@ -187,7 +194,7 @@ class Dispatcher:
     def _init_wave(self, wg: Workgroup, index: int) -> Wave:
         d = self.k.descriptor
         ws = self.wave_size
-        w = Wave(ws, wg, index, self.scratch)
+        w = Wave(ws, wg, index, self.scratch, self._vgpr_pool.pop() if self._vgpr_pool else None)
         w.memory = self.memory
         s = 0
         for flag, value, n in (("user_sgpr_dispatch_ptr", self.dispatch_ptr, 2),
@@ -239,6 +246,8 @@ class Dispatcher:
                     wg = Workgroup((x, y, z), self.lds_size, nwaves)
                     wg.waves = [self._init_wave(wg, k) for k in range(nwaves)]
                     self._run_workgroup(wg)
+                    # the ended waves' VGPR files serve the next workgroup's waves
+                    self._vgpr_pool = [(w.v, w.vr) for w in wg.waves]
                     done += 1
                     self.counters.workgroups += 1
                     self.counters.waves += nwaves
@@ -251,10 +260,8 @@ class Dispatcher:
         by: dict[str, int] = {}
         for b in (*self.blocks.values(), *self.cut_blocks.values()):
             if b.runs:
-                active = {id(i) for i in b.active}
                 for i in b.insts:
-                    if id(i) not in active:
-                        i.count += b.runs
+                    i.count += b.runs
             b.runs = 0
         for i in self.program.cache.values():
             if i.count:
@@ -302,7 +309,6 @@ class Dispatcher:
                 if st is None:
                     for i in blk:
                         i.handler(w, i)  # type: ignore[misc]
-                        i.count += 1
                         if i.valu:
                             lanes += s[EXEC_LO].bit_count()
                             if wave64:
@@ -312,7 +318,7 @@ class Dispatcher:
                     u = i.use
                     if st.vpend or st.spend:
                         st.pending(i, u)
-                    if i.hz_before:
+                    if i.hz_before or (i.hz_trans and st.trans_writes):
                         st._hazards_before(i, u)
                     i.handler(w, i)  # type: ignore[misc]
                     if i.hz_after:
@@ -320,7 +326,6 @@ class Dispatcher:
                             st.after_valu(i, u)
                         else:
                             st.after(i, u)
-                    i.count += 1
                     if i.valu:
                         lanes += s[EXEC_LO].bit_count()
                         if wave64:

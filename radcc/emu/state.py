@@ -46,13 +46,21 @@ class Workgroup:
 class Wave:
     """One wavefront's architectural state."""
 
-    def __init__(self, size: int, wg: Workgroup, index: int, scratch_bytes: int) -> None:
+    def __init__(self, size: int, wg: Workgroup, index: int, scratch_bytes: int,
+                 vgprs: tuple[np.ndarray, list[np.ndarray]] | None = None) -> None:
+        """`vgprs`: a VGPR array [256, size] and its row views to reuse (zeroed here) from a
+        wave that has ended, instead of allocating them."""
         self.size = size
         self.wg = wg
         self.index = index  # wave index inside the workgroup
         self.s: list[int] = [0] * 128
-        self.v = np.zeros((256, size), dtype=np.uint32)
-        self.vr: list[np.ndarray] = list(self.v)  # row views of `v` (cheaper to index)
+        if vgprs is not None and vgprs[0].shape == (256, size):
+            self.v = vgprs[0]
+            self.v.fill(0)
+            self.vr = vgprs[1]
+        else:
+            self.v = np.zeros((256, size), dtype=np.uint32)
+            self.vr: list[np.ndarray] = list(self.v)  # row views of `v` (cheaper to index)
         self.scc = 0
         self.pc = 0
         self.mode = 0

@@ -250,14 +250,15 @@ _TEMPLATES: dict[tuple[str, ...], Callable[..., Callable[[Wave], None]]] = {}
 
 
 def _template(kinds: tuple[str, ...], unary: str | None, shift: bool) -> Callable[..., object]:
-    """A maker of `fast(w)` for the source kinds, compiled once per shape: the sources
-    are VGPR rows (`w.vr`), splatted constants or an SGPR filled into a scratch row, so
-    the instruction is one NumPy call on uint32 rows."""
+    """A maker of the handler `h(w, i)` for the source kinds, compiled once per shape: with
+    EXEC all ones the sources are VGPR rows (`w.vr`), splatted constant rows or an SGPR
+    filled into a scratch row, and the instruction is one NumPy call on uint32 rows
+    (output positional: cheaper than `out=`); otherwise `slow(w, i)`, the general path."""
     key = (*kinds, unary or "", "shift" if shift else "")
     mk = _TEMPLATES.get(key)
     if mk is not None:
         return mk
-    lines = ["def fast(w):", "    vr = w.vr", "    x = w.size >> 6"]
+    body = ["vr = w.vr"]
     args = []
     for n, kind in enumerate(kinds):
         if kind == "v":
@@ -265,34 +266,46 @@ def _template(kinds: tuple[str, ...], unary: str | None, shift: bool) -> Callabl
         elif kind == "k":
             args.append(f"a{n}[x]")
         else:
-            lines.append(f"    t{n} = b{n}[x]")
-            lines.append(f"    t{n}.fill(w.s[a{n}])")
+            body.append(f"t{n} = b{n}[x]")
+            body.append(f"t{n}.fill(s[a{n}])")
             args.append(f"t{n}")
     if unary == "copyto":
-        lines.append(f"    copyto(vr[d], {args[0]})")
+        body.append(f"copyto(vr[d], {args[0]})")
     elif unary is not None:
-        lines.append(f"    uf({args[0]}, out=vr[d])")
+        body.append(f"uf({args[0]}, vr[d])")
     elif shift:  # uf(value, amount & 31): the amount is operand 0 (a swapped operation)
         if kinds[0] != "k":
-            lines.append("    m = b0[x]")
-            lines.append(f"    bitwise_and({args[0]}, mask5[x], out=m)")
+            body.append("m = b0[x]")
+            body.append(f"bitwise_and({args[0]}, mask5[x], m)")
             args[0] = "m"
-        lines.append(f"    uf({args[1]}, {args[0]}, out=vr[d])")
+        body.append(f"uf({args[1]}, {args[0]}, vr[d])")
     else:
-        lines.append(f"    uf({args[0]}, {args[1]}, out=vr[d])")
+        body.append(f"uf({args[0]}, {args[1]}, vr[d])")
     params = ", ".join(f"a{n}, b{n}" for n in range(len(kinds)))
-    src = (f"def make(uf, d, {params}):\n"
-           + "".join(f"    {ln}\n" for ln in lines) + "    return fast\n")
+    lines = [f"def make(uf, d, slow, {params}):",
+             "    def h(w, i):",
+             "        s = w.s",
+             "        if s[126] != 0xFFFFFFFF:",
+             "            return slow(w, i)",
+             "        if w.size == 32:",
+             "            x = 0",
+             "        elif s[127] == 0xFFFFFFFF:",
+             "            x = 1",
+             "        else:",
+             "            return slow(w, i)",
+             *(f"        {ln}" for ln in body),
+             "    return h"]
     env = {"copyto": np.copyto, "bitwise_and": np.bitwise_and, "mask5": _MASK5}
-    exec(compile(src, f"<radcc.emu fast VALU {key}>", "exec"), env)  # noqa: S102
+    exec(compile("\n".join(lines) + "\n", f"<radcc.emu fast VALU {key}>", "exec"), env)  # noqa: S102
     mk = _TEMPLATES[key] = env["make"]
     return mk
 
 
-def _fast_handler(i: Inst, opname: str) -> Callable[[Wave], None] | None:
-    """The whole instruction as one NumPy call on uint32 rows, valid when EXEC is all
-    ones: the result equals the VALU library's for these modifier-free integer ops
-    (wrapping adds, shifts by the low 5 bits, bitwise ops, moves)."""
+def _fast_handler(i: Inst, opname: str, slow: Handler | None = None) -> Handler | None:
+    """The handler with the fast path: the whole instruction as one NumPy call on uint32
+    rows when EXEC is all ones (`slow` otherwise): the result equals the VALU library's
+    for these modifier-free integer ops (wrapping adds, shifts by the low 5 bits, bitwise
+    ops, moves). None when the instruction does not qualify."""
     f = i.f
     if i.enc not in ("VOP1", "VOP2", "VOP3") or f.get("dpp") or "dpp_ctrl" in f:
         return None
@@ -331,7 +344,156 @@ def _fast_handler(i: Inst, opname: str) -> Callable[[Wave], None] | None:
     vals: list[object] = []
     for kind, val in srcs:
         vals += [val, (np.zeros(32, U32), np.zeros(64, U32)) if kind != "k" else None]
-    return mk(uf, vdst, *vals)  # type: ignore[no-any-return]
+    return mk(uf, vdst, slow, *vals)  # type: ignore[no-any-return]
+
+
+# --- fast path: 32-bit integer carries, compares, v_cndmask (lane-mask results/sources) --------
+_M32 = U64(MASK32)
+_SIGN = U64(0x80000000)
+_CMP: dict[str, Callable[[np.ndarray, np.ndarray], np.ndarray]] = {
+    "lt": np.less, "le": np.less_equal, "gt": np.greater, "ge": np.greater_equal,
+    "eq": np.equal, "ne": np.not_equal,
+}
+# name -> (result, carry-out lanes) from zero-extended uint64 sources (ISA 16.8 pseudocode:
+# carry out of bit 31 for adds, borrow for subtracts; the third source is the carry-in)
+_CARRY: dict[str, Callable[..., tuple[np.ndarray, np.ndarray]]] = {
+    "v_add_co_u32": lambda a, b: (a + b, a + b > _M32),
+    "v_sub_co_u32": lambda a, b: (a - b, b > a),
+    "v_subrev_co_u32": lambda a, b: (b - a, a > b),
+    "v_add_co_ci_u32": lambda a, b, c: (a + b + c, a + b + c > _M32),
+    "v_sub_co_ci_u32": lambda a, b, c: (a - b - c, b + c > a),
+    "v_subrev_co_ci_u32": lambda a, b, c: (b - a - c, a + c > b),
+}
+
+
+def _fast_mask_op(opname: str) -> Callable[..., tuple[np.ndarray | None, np.ndarray | None]] | None:
+    """(VGPR result or None, lane mask or None) of an integer op on zero-extended 32-bit
+    uint64 sources (lane-mask sources as 0/1), or None when not one of these ops."""
+    if opname in _CARRY:
+        return _CARRY[opname]
+    if opname == "v_cndmask_b32":
+        return lambda a, b, c: (np.where(c != 0, b, a), None)
+    parts = opname.split("_")
+    if len(parts) == 4 and parts[1] in ("cmp", "cmpx") and parts[3] in ("u32", "i32"):
+        cond, signed = parts[2], parts[3] == "i32"
+        if cond in ("f", "t"):
+            return lambda a, b: (None, np.full(a.shape, cond == "t"))
+        cmp = _CMP.get(cond)
+        if cmp is None:
+            return None
+        if signed:  # signed order = unsigned order with the sign bits flipped
+            return lambda a, b: (None, cmp(a ^ _SIGN, b ^ _SIGN))
+        return lambda a, b: (None, cmp(a, b))
+    return None
+
+
+def _fast_mask_handler(i: Inst, opname: str, readers: list[Reader], vdst: int | None,
+                       sdst: int | None, slow: Handler) -> Handler | None:
+    """With EXEC all ones, 32-bit carry ops, integer compares (v_cmp/v_cmpx) and
+    v_cndmask_b32 computed directly on uint64 lanes, writing the VGPR and the lane mask
+    (VCC, an SGPR, or EXEC for v_cmpx) as the general path does; `slow` otherwise.
+    None when the instruction does not qualify (modifiers, DPP, other ops)."""
+    f = i.f
+    if i.enc not in ("VOP2", "VOPC", "VOP3", "VOP3SD") or f.get("dpp") or "dpp_ctrl" in f:
+        return None
+    if any(f.get(k) for k in _MOD_FIELDS):
+        return None
+    op = _fast_mask_op(opname)
+    if op is None or len(readers) not in (2, 3):
+        return None
+    is_cmpx = i.name.startswith("v_cmpx")
+    nsrc = len(readers)
+    r0, r1, r2 = (readers + [readers[0]])[:3]
+
+    def hm(w: Wave, i: Inst) -> None:
+        s = w.s
+        if s[EXEC_LO] != MASK32 or (w.size == 64 and s[EXEC_LO + 1] != MASK32):
+            slow(w, i)
+            return
+        a = r0(w) & _M32
+        b = r1(w) & _M32
+        d, lanes = op(a, b, r2(w)) if nsrc == 3 else op(a, b)
+        if d is not None and vdst is not None:
+            np.copyto(w.vr[vdst], d, casting="unsafe")  # the low dword
+        if lanes is not None:
+            m = w.bools_to_mask(lanes)
+            if is_cmpx:
+                w.exec = m
+            elif sdst is not None:
+                w.write_mask(sdst, m)
+    return hm
+
+
+# --- fast path: f32 add/sub/mul/fma in round-to-nearest-even, EXEC all ones -------------------
+_F32_OPS = {"v_add_f32": "add", "v_sub_f32": "sub", "v_subrev_f32": "subrev",
+            "v_mul_f32": "mul", "v_fma_f32": "fma", "v_fmac_f32": "fma"}
+_ABS32 = np.uint32(0x7FFFFFFF)
+_TINY32 = np.uint32(0x017FFFFF)  # nonzero magnitudes below 2**-124, as bits minus one
+_INF32 = np.uint32(0x7F800000)
+_MID = U64(0x1FFFFFFF)  # low bits of a float64 below float32 precision
+_HALF = U64(0x10000000)
+_TINY64 = 2.0 ** -124
+
+
+def _tiny_or_nan(bits: np.ndarray) -> bool:
+    """Any lane (float32 bits) tiny (a denormal or within 4x of one) or NaN."""
+    m = bits & _ABS32
+    return bool(((m - np.uint32(1)) < _TINY32).any() or (m > _INF32).any())
+
+
+def _fast_f32_handler(i: Inst, opname: str, readers: list[Reader], vdst: int | None,
+                      vbits: int, slow: Handler) -> Handler | None:
+    """IEEE f32 add/sub/mul/fma computed by NumPy (float32 for add/sub, the exact float64
+    product for mul/fma, one float64 rounding then float32 for fma) when that equals the
+    VALU library's result: EXEC all ones, MODE rounds f32 to nearest even, no modifier,
+    and no lane has a NaN or a value near the denormal range (input, product or result:
+    there MODE's denormal flushing and the NaN rules apply) and no fma lane has its
+    float64 sum on a float32 rounding midpoint (double rounding). Else `slow`."""
+    f = i.f
+    kind = _F32_OPS.get(opname)
+    if kind is None or vdst is None or vbits != 32:
+        return None
+    if i.enc not in ("VOP1", "VOP2", "VOP3") or f.get("dpp") or "dpp_ctrl" in f:
+        return None
+    if any(f.get(k) for k in _MOD_FIELDS) or len(readers) != (3 if kind == "fma" else 2):
+        return None
+    f32, f64, u32 = np.float32, np.float64, np.uint32
+
+    def hf(w: Wave, i: Inst) -> None:
+        s = w.s
+        if s[EXEC_LO] != MASK32 or (w.size == 64 and s[EXEC_LO + 1] != MASK32) or w.mode & 3:
+            slow(w, i)
+            return
+        bits = [r(w).astype(u32) for r in readers]
+        for b in bits:
+            if _tiny_or_nan(b):
+                slow(w, i)
+                return
+        a, b = bits[0].view(f32), bits[1].view(f32)
+        if kind == "add":
+            r = a + b
+        elif kind == "sub":
+            r = a - b
+        elif kind == "subrev":
+            r = b - a
+        else:
+            p = a.astype(f64) * b.astype(f64)  # exact
+            ap = np.abs(p)
+            if ((ap < _TINY64) & (ap != 0)).any():
+                slow(w, i)
+                return
+            if kind == "fma":
+                p = p + bits[2].view(f32).astype(f64)
+                if ((p.view(U64) & _MID) == _HALF).any():
+                    slow(w, i)
+                    return
+            r = p.astype(f32)
+        rb = r.view(u32)
+        if _tiny_or_nan(rb):
+            slow(w, i)
+            return
+        np.copyto(w.vr[vdst], rb)
+    return hf
 
 
 class _WaveMasks:
@@ -375,8 +537,6 @@ def _bind_generic(i: Inst, name: str | None = None) -> Handler:
     ctx = Ctx(opname, mods, 0, np.ones(0, dtype=bool), decode_mode(0), masks)  # type: ignore[arg-type]
     r0, r1 = (readers + [None, None])[:2]
     nsrc = len(readers)
-    fast = _fast_handler(i, opname) if fn is not None else None
-
     def h(w: Wave, i: Inst) -> None:
         if fn is None:
             raise UnsupportedInstruction(
@@ -411,16 +571,12 @@ def _bind_generic(i: Inst, name: str | None = None) -> Handler:
                 w.exec = m
             elif sdst is not None:
                 w.write_mask(sdst, m)
-    if fast is None:
+    if fn is None:
         return h
-
-    def hfast(w: Wave, i: Inst) -> None:
-        s = w.s
-        if s[EXEC_LO] == MASK32 and (w.size == 32 or s[EXEC_LO + 1] == MASK32):
-            fast(w)  # type: ignore[misc]
-        else:
-            h(w, i)
-    return hfast
+    fast = (_fast_handler(i, opname, h)
+            or _fast_mask_handler(i, opname, readers, vdst, sdst, h)
+            or _fast_f32_handler(i, opname, readers, vdst, vbits, h))
+    return h if fast is None else fast
 
 
 # --- VOPD (ISA 7.6 dual issue) --------------------------------------------------------------
