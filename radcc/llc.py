@@ -45,6 +45,7 @@ from radcc.passes.emit_program import (
 from radcc.passes.hw_copy import LoweringError
 from radcc.passes.insert_exec_mask import ExecMaskError
 from radcc.passes.kernel_abi import ABIError
+from radcc.passes.spill import SpillError
 from radcc.passes.statistics import collect_statistics
 from radcc.target import Target, get_target
 
@@ -135,27 +136,21 @@ def check_workitem_ids(program: Program, target: Target) -> None:
 
 
 def check_demand(program: Program) -> None:
-    """Refuse programs needing more registers than the target has (no spilling yet)."""
+    """Refuse allocated programs using more registers than the target has; an
+    unallocated program needing more is spilled (`radcc.passes.spill`, which
+    raises `SpillError` when it cannot make it fit)."""
     from radcc.passes.emit_program import register_usage
 
     t = program.target
     max_v = t.regfile(program.wave_size).addressable_vgprs
     max_s = t.addressable_sgprs
-    if is_allocated(program):
-        sg, vg, _ = register_usage(program)
-        what = "uses"
-    else:
-        from radcc.passes.live_var_analysis import live_var_analysis
-
-        live_var_analysis(program)
-        sg, vg = program.max_reg_demand.sgpr, program.max_reg_demand.vgpr
-        what = "needs"
+    if not is_allocated(program):
+        return
+    sg, vg, _ = register_usage(program)
     if vg > max_v:
-        raise LlcError(f"the program {what} {vg} VGPRs but {t.name} has {max_v} "
-                       f"(spilling is not supported yet)")
+        raise LlcError(f"the program uses {vg} VGPRs but {t.name} has {max_v}")
     if sg > max_s:
-        raise LlcError(f"the program {what} {sg} SGPRs but {t.name} has {max_s} "
-                       f"(spilling is not supported yet)")
+        raise LlcError(f"the program uses {sg} SGPRs but {t.name} has {max_s}")
 
 
 def run_passes(program: Program, print_after: list[str], print_before: list[str]) -> None:
@@ -243,7 +238,8 @@ def main(argv: list[str]) -> int:
     except IRParseError as e:
         print(str(e), file=sys.stderr)
         return 1
-    except (LlcError, LoweringError, EmitError, ABIError, CodeObjectError, ExecMaskError) as e:
+    except (LlcError, LoweringError, EmitError, ABIError, CodeObjectError, ExecMaskError,
+            SpillError) as e:
         print(f"{fname}: error: {e}", file=sys.stderr)
         return 1
     except Exception as e:

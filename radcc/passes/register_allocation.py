@@ -38,7 +38,7 @@ VGPRs are separate ranges of the same file map). It guarantees:
   fixed registers (precolored values, tied operands) fragmenting the file,
   or SGPR tuple alignment, can still defeat it. Demand beyond the register
   file raises `RegisterAllocationError` naming the block and the
-  instruction (no spilling yet);
+  instruction (`radcc.passes.spill` runs before and keeps the demand within it);
 - ``program.config["num_sgprs"]``/``["num_vgprs"]``: 1 + the highest
   general register used (vcc, m0, exec, scc not counted).
 
@@ -62,8 +62,8 @@ the demand fits" promise does not cover such programs. Copies moving a
 linear VGPR get a free ``scratch_sgpr`` (`hw_copy` copies them in all
 lanes and may need it to keep SCC).
 
-Not yet: sub-dword classes (v1b/v2b raise `RegisterAllocationError`),
-spilling. Loops must be contiguous in the layout (ACO's block order).
+Not yet: sub-dword classes (v1b/v2b raise `RegisterAllocationError`).
+Loops must be contiguous in the layout (ACO's block order).
 """
 
 from __future__ import annotations

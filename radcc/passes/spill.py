@@ -48,9 +48,9 @@ nothing. Otherwise it guarantees afterwards, for the program as it is then:
 Values that cannot be spilled: temps defined in SCC/VCC/EXEC/M0, linear VGPRs,
 sub-dword VGPRs. An instruction needing more registers at once than the target
 (its operands and definitions, with what cannot be spilled) raises `SpillError`
-naming the block and the instruction; so does VGPR spilling on a target without
-architected flat scratch (GFX10, docs/abi.md) and a spill area beyond the 4 KiB
-the immediate offset reaches.
+naming the block and the instruction; so do VGPR spilling on a target whose table
+lacks ``scratch_store_b32``/``scratch_load_b32`` (GFX10 spells them ``_dword``;
+not lowered yet) and a spill area beyond the 4 KiB the immediate offset reaches.
 
 Not done: spilling phi definitions themselves (a loop whose phis alone exceed
 the target is refused), slot sharing by interference, rematerialisation,

@@ -20,20 +20,26 @@ After register allocation every operand has its register:
 
 from __future__ import annotations
 
+from radcc.ir.printer import instruction_text
 from radcc.ir.program import Definition, Instruction, Operand, Program
 from radcc.ir.regclass import PhysReg, RegClass, s1, v1
+from radcc.passes.hw_copy import LoweringError
 
 _VEC = {1: "b32", 2: "b64", 3: "b96", 4: "b128"}
 
 
-class SpillLoweringError(Exception):
-    pass
-
-
 def _reg(rc: RegClass, phys: PhysReg | None, what: str) -> PhysReg:
     if phys is None:
-        raise SpillLoweringError(f"lower_to_hw: {what} has no register (run register allocation)")
+        raise LoweringError(f"lower_to_hw: {what} has no register (run register allocation)")
     return phys
+
+
+def _check_scratch(program: Program, instr: Instruction, offset: int, rc: RegClass) -> None:
+    size = program.config.get("scratch_size", 0)
+    if offset < 0 or offset + 4 * rc.size > size:
+        raise LoweringError(f"lower_to_hw: spilling to scratch offset {offset} ({rc.size} "
+                            f"dwords) outside the private segment (config['scratch_size'] = "
+                            f"{size}): {instruction_text(program, instr)}")
 
 
 def lower_spill(program: Program, instr: Instruction) -> list[Instruction]:
@@ -53,6 +59,7 @@ def lower_spill(program: Program, instr: Instruction) -> list[Instruction]:
                      Operand(rc=v1, phys=lvr)],
                     [Definition(rc=v1, phys=lvr)]))
             return out
+        _check_scratch(program, instr, slot.const, val.rc)
         return _scratch(val.rc, reg, slot.const, store=True)
     slot = instr.operands[0]
     d = instr.definitions[0]
@@ -65,6 +72,7 @@ def lower_spill(program: Program, instr: Instruction) -> list[Instruction]:
                             [Operand(rc=v1, phys=lvr), Operand.c32(slot.const + k)],
                             [Definition(rc=s1, phys=reg.advance(4 * k))])
                 for k in range(d.rc.size)]
+    _check_scratch(program, instr, slot.const, d.rc)
     return _scratch(d.rc, reg, slot.const, store=False)
 
 

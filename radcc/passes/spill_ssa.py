@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 from radcc.ir.program import Block, Definition, Instruction, Operand, Program
 from radcc.ir.regclass import Temp, lv1
-from radcc.passes.kernel_abi import fields_for
+from radcc.isa.table import get_table
 from radcc.passes.live_var_analysis import is_linear
 
 if TYPE_CHECKING:
@@ -185,10 +185,10 @@ def apply_plan(program: Program, sp: _Spiller) -> None:
             slot_of[t] = (voff, -1)
             voff += 4 * rc.size
     if voff > base:
-        if "enable_private_segment" not in fields_for(program.target):
-            raise SpillError(f"spill: VGPR spilling needs scratch memory, which radcc's "
-                             f"kernel ABI does not support on {program.target.name} "
-                             f"(docs/abi.md)")
+        ops = get_table(program.gfx_level).by_name
+        if not all(f"scratch_{k}_b32" in ops for k in ("store", "load")):
+            raise SpillError(f"spill: VGPR spilling lowers to scratch_store_b32/"
+                             f"scratch_load_b32, which {program.target.name} does not have")
         if voff > SCRATCH_OFFSET_LIMIT:
             raise SpillError(f"spill: {voff} bytes of VGPR spill slots per lane exceed the "
                              f"{SCRATCH_OFFSET_LIMIT} the scratch immediate offset reaches")

@@ -20,7 +20,7 @@ from radcc.ir.parser import parse_program
 from radcc.ir.printer import print_program
 from radcc.passes.emit_program import emit_code_object, emit_program
 from radcc.passes.live_var_analysis import live_var_analysis
-from radcc.passes.spill import spill
+from radcc.passes.spill import SpillError, spill
 from radcc.pipeline import DebugOptions, run_pipeline
 
 VALIDATE = DebugOptions.parse("validateir,validatera")
@@ -200,3 +200,212 @@ def test_fitting_program_unchanged():
     before = print_program(p)
     spill(p)
     assert print_program(p) == before
+
+
+def if_else(wave: int, nv: int, ns: int) -> str:
+    """vs (and ss) live across a divergent if/else on x odd; then-side folds vs in order,
+    else-side in reverse; after the merge a phi, vs[::3] folded in again, plus the SGPR
+    fold."""
+    g = Gen(wave)
+    x, addr, obase = g.entry()
+    vs = g.vvals(x, range(nv))
+    ss = g.svals("%2", range(ns)) if ns else []
+    t, c = g.t(), g.t()
+    g.emit(f"v1: {t} = v_and_b32 1, {x}")
+    g.emit(f"{g.lm}: {c} = v_cmp_eq_u32_e64 {t}, 1")
+    g.emit("p_logical_end")
+    g.emit(f"p_cbranch_z {c} BB2, BB1")
+    g.lines[1] = g.lines[1].replace("top-level,", "top-level, branch,")
+    g.block(1, [0], [0], "uniform")
+    g.emit("p_logical_start")
+    r1 = g.vfold(None, vs)
+    g.emit("p_logical_end")
+    g.emit("p_branch BB3")
+    g.block(2, [], [0], "uniform")
+    g.emit("p_branch BB3")
+    g.block(3, [], [1, 2], "invert")
+    g.emit("p_branch BB4")
+    g.block(4, [0], [3], "uniform")
+    g.emit("p_logical_start")
+    r2 = g.vfold(None, vs[::-1])
+    g.emit("p_logical_end")
+    g.emit("p_branch BB6")
+    g.block(5, [], [3], "uniform")
+    g.emit("p_branch BB6")
+    g.block(6, [1, 4], [4, 5], "top-level, merge")
+    r = g.t()
+    g.emit(f"v1: {r} = p_phi {r1}, {r2}")
+    g.emit("p_logical_start")
+    acc = g.vfold(r, vs[::3])
+    if ns:
+        sacc = g.sfold(ss)
+        a2 = g.t()
+        g.emit(f"v1: {a2} = v_add_nc_u32 {sacc}, {acc}")
+        acc = a2
+    g.emit(f"global_store_b32 {addr}, {acc}, {obase}")
+    g.emit("p_logical_end")
+    g.emit("s_endpgm")
+    return g.text()
+
+
+def expect_if_else(x: np.ndarray, nv: int, ns: int, block: int) -> np.ndarray:
+    vals = np_vals(x, range(nv))
+    r = np.where(x & 1 == 1, np_fold(None, vals), np_fold(None, vals[::-1]))
+    want = np_fold(r, vals[::3])
+    if ns:
+        wg = np.arange(len(x)) // block
+        want = (want + np.array([s_fold(int(w), range(ns)) for w in wg], np.uint64)) & M32
+    return want.astype(np.uint32)
+
+
+def loop(wave: int, nv: int, ns: int, iters: int = 3) -> str:
+    """vs (and ss) defined before a uniform loop; the loop carries acc (phi) and the
+    counter (linear phi) and folds vs[::5] into acc each iteration (the other values
+    live through the loop unused); after it acc folds all of vs, plus the SGPR fold."""
+    g = Gen(wave)
+    x, addr, obase = g.entry()
+    vs = g.vvals(x, range(nv))
+    ss = g.svals("%2", range(ns)) if ns else []
+    g.emit("p_logical_end")
+    g.emit("p_branch BB1")
+    g.lines[1] = g.lines[1].replace("top-level,", "top-level, loop-preheader, uniform,")
+    acc, i = g.t(), g.t()
+    g.block(1, [0, 1], [0, 1], "uniform, loop-header", depth=1)
+    acc2_at = len(g.lines)
+    g.emit("")  # phis, filled below
+    g.emit("")
+    g.emit("p_logical_start")
+    acc2 = g.vfold(acc, vs[::5])
+    i2, sc, cc = g.t(), g.t(), g.t()
+    g.emit(f"s1: {i2}, s1: {sc}:scc = s_add_u32 {i}, 1")
+    g.emit(f"s1: {cc}:scc = s_cmp_lt_u32 {i2}, {iters}")
+    g.emit("p_logical_end")
+    g.emit(f"p_cbranch_nz {cc}:scc BB1, BB2")
+    g.lines[acc2_at] = f"   v1: {acc} = p_phi {x}, {acc2}"
+    g.lines[acc2_at + 1] = f"   s1: {i} = p_linear_phi 0, {i2}"
+    g.block(2, [1], [1], "top-level, loop-exit")
+    g.emit("p_logical_start")
+    out = g.vfold(acc2, vs)
+    if ns:
+        sacc = g.sfold(ss)
+        a2 = g.t()
+        g.emit(f"v1: {a2} = v_add_nc_u32 {sacc}, {out}")
+        out = a2
+    g.emit(f"global_store_b32 {addr}, {out}, {obase}")
+    g.emit("p_logical_end")
+    g.emit("s_endpgm")
+    return g.text()
+
+
+def expect_loop(x: np.ndarray, nv: int, ns: int, block: int, iters: int = 3) -> np.ndarray:
+    vals = np_vals(x, range(nv))
+    acc = x.astype(np.uint64)
+    for _ in range(iters):
+        acc = np_fold(acc, vals[::5])
+    want = np_fold(acc, vals)
+    if ns:
+        wg = np.arange(len(x)) // block
+        want = (want + np.array([s_fold(int(w), range(ns)) for w in wg], np.uint64)) & M32
+    return want.astype(np.uint32)
+
+
+@pytest.mark.parametrize("wave", [32, 64])
+@pytest.mark.parametrize("nv,ns", [(300, 0), (60, 120), (280, 112)])
+def test_if_else_pressure(wave, nv, ns):
+    rng = np.random.default_rng(nv + ns + wave + 1)
+    block = 64
+    x = rng.integers(0, 1 << 32, 2 * block, dtype=np.uint32)
+    got, p, _ = compile_run(if_else(wave, nv, ns), x, wave, 2, block)
+    assert np.array_equal(got, expect_if_else(x, nv, ns, block))
+    assert p.config.get("spills_vgpr", 0) + p.config.get("spills_sgpr", 0) > 0
+
+
+@pytest.mark.parametrize("wave", [32, 64])
+@pytest.mark.parametrize("nv,ns", [(300, 0), (60, 120), (280, 112)])
+def test_loop_pressure(wave, nv, ns):
+    rng = np.random.default_rng(nv + ns + wave + 2)
+    block = 64
+    x = rng.integers(0, 1 << 32, 2 * block, dtype=np.uint32)
+    got, p, _ = compile_run(loop(wave, nv, ns), x, wave, 2, block)
+    assert np.array_equal(got, expect_loop(x, nv, ns, block))
+    assert p.config.get("spills_vgpr", 0) + p.config.get("spills_sgpr", 0) > 0
+
+
+def _spilled_program(text: str):
+    from radcc.passes.spill import spill_limits
+
+    p = parse_program(text)
+    run_pipeline(p, VALIDATE, stop_after="lower_to_cssa", stream=io.StringIO())
+    spill(p)
+    return p, spill_limits(p)
+
+
+def _vgpr_ids(text: str) -> list[int]:
+    """Temp ids of the v_mul_lo_u32 values in order of definition."""
+    return [int(line.split("%")[1].split()[0]) for line in text.splitlines()
+            if "v_mul_lo_u32" in line]
+
+
+def test_next_use_decides_what_is_spilled():
+    """260 values defined, then folded in order of definition. Live VGPRs before
+    defining value k: x, the address, values 0..k-1 (k + 2), during it k + 3. Once
+    that exceeds the VGPR target L (k = L-2), the value to evict is the live one whose
+    next use is furthest: first the address (read by the final store), then each time
+    the latest defined value, k-1; the last definition (k = 259) is x's last use, which
+    frees its register. So exactly the address and values L-2 .. 257 are spilled (each
+    once), and each is reloaded right before its one use."""
+    n = 260
+    text = straight_line(32, n, 0)
+    ids = _vgpr_ids(text)
+    p, (_, lim_v) = _spilled_program(text)
+    spills = [(b.index, ins) for b in p.blocks for ins in b.instructions
+              if ins.opcode == "p_spill"]
+    got = sorted(ins.operands[0].temp.id for _, ins in spills)
+    assert got == sorted([5] + ids[lim_v - 2:n - 2])  # %5: the address (Gen.entry)
+    instrs = p.blocks[0].instructions
+    reloads = [k for k, ins in enumerate(instrs) if ins.opcode == "p_reload"]
+    assert len(reloads) == len(got)
+    for k in reloads:
+        d = instrs[k].definitions[0].temp
+        assert any(o.temp == d for o in instrs[k + 1].operands)
+    assert p.max_reg_demand.vgpr <= lim_v
+    assert p.config["scratch_size"] == 4 * len(got)
+
+
+def test_loop_spills_values_unused_in_the_loop_before_it():
+    """Values live through the loop but not used in it are the furthest (the loop-exit
+    distance): they are spilled in the preheader, and the loop itself neither spills
+    nor reloads any of them."""
+    text = loop(32, 300, 0)
+    ids = _vgpr_ids(text)
+    used_in_loop = set(ids[::5])
+    p, _ = _spilled_program(text)
+    slot_of = {}
+    for b in p.blocks:
+        for ins in b.instructions:
+            if ins.opcode == "p_spill":
+                slot_of[ins.operands[1].const] = ins.operands[0].temp.id
+    pre = [slot_of[i.operands[1].const] for i in p.blocks[0].instructions
+           if i.opcode == "p_spill"]
+    assert pre and not set(pre) & used_in_loop
+    for ins in p.blocks[1].instructions:
+        if ins.opcode == "p_spill":
+            assert ins.operands[0].temp.id in used_in_loop
+        if ins.opcode == "p_reload":
+            assert slot_of[ins.operands[0].const] in used_in_loop
+
+
+def test_instruction_needing_more_than_the_file_is_refused():
+    g = Gen(32)
+    x, addr, obase = g.entry()
+    vs = g.vvals(x, range(300))
+    vec = g.t()
+    g.emit(f"v300: {vec} = p_create_vector " + ", ".join(vs))
+    g.emit(f"p_unit_test {vec}")
+    g.emit("p_logical_end")
+    g.emit("s_endpgm")
+    p = parse_program(g.text())
+    run_pipeline(p, stop_after="lower_to_cssa", stream=io.StringIO())
+    with pytest.raises(SpillError, match=r"spill: BB0: 'v300: %\d+ = p_create_vector .*needs"
+                                         r" \d+ VGPRs at once"):
+        spill(p)
