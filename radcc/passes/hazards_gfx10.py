@@ -43,15 +43,29 @@ isel emits none of these; there is no well-defined local rewrite):
   on such targets).
 - FlatSegmentOffsetBug: a FLAT (not GLOBAL/SCRATCH) instruction with a non-zero
   offset (rewriting the 64-bit address needs a VGPR pair and a carry chain).
-- LdsMisalignedBug: a multi-dword FLAT load/store, whose alignment is unknown
-  here, on a WGP-mode kernel (radcc's kernels run in WGP mode; splitting it
-  would need FLAT offsets, which FlatSegmentOffsetBug forbids).
 - NSAClauseBug: a MIMG with non-sequential addresses (NSA) inside an
   ``s_clause`` hard clause.
 - NSAMaxSize5: an NSA MIMG of more than 3 dwords (more than 5 addresses).
 
+Mitigated by the kernel's mode:
+
+- LdsMisalignedBug: a multi-dword FLAT load/store, whose alignment is unknown
+  here, misbehaves on LDS addresses in WGP mode. `needs_cu_mode` reports such a
+  program and `kernel_abi.kernel_fields` runs it in CU mode
+  (``workgroup_processor_mode`` 0), as LLVM's ``cumode`` feature turns the bug
+  off (GCNSubtarget: hasLDSMisalignedBug is the bug without CU mode); splitting
+  the access instead, LLVM's WGP-mode answer for under-aligned accesses, would
+  need FLAT offsets, which FlatSegmentOffsetBug forbids, or address arithmetic.
+
 Offset3fBug (a branch whose SIMM16 is 0x3f) is layout-dependent: it is fixed in
 `emit_program`.
+
+FlatSegmentOffsetBug stays a rejection: LLVM never folds an offset into a FLAT
+(segment) instruction on such targets, it adds it to the 64-bit address with a
+``v_add_co_u32``/``v_add_co_ci_u32`` pair into new VGPRs. Here, after register
+allocation, that needs two free VGPRs (and a VCC or SGPR pair for the carry)
+at the instruction, which nothing guarantees; before RA the offset would have
+to be kept out of the instruction by isel, and radcc's isel selects GFX11 only.
 """
 
 from __future__ import annotations
@@ -65,6 +79,7 @@ from radcc.passes.instr_class import (
     Access,
     depctr_of,
     encode_waitcnt,
+    info_of,
     is_branch,
     is_ds,
     is_exp,
@@ -77,7 +92,8 @@ from radcc.passes.instr_class import (
     wait_of,
 )
 
-__all__ = ["GFX10_HAZARDS", "Gfx10Hazards", "Gfx10Rec", "Gfx10State", "HazardError"]
+__all__ = ["GFX10_HAZARDS", "Gfx10Hazards", "Gfx10Rec", "Gfx10State", "HazardError",
+           "needs_cu_mode"]
 
 GFX10_HAZARDS = ("VMEMtoScalarWriteHazard", "SMEMtoVectorWriteHazard", "VcmpxExecWARHazard",
                  "LdsBranchVmemWARHazard", "SMEMStoreLoadHazard", "InstFwdPrefetchBug",
@@ -353,10 +369,9 @@ def check_unmitigable(program: Program, info_of: object) -> None:
     t = program.target
     prefetch = t.has_hazard("InstFwdPrefetchBug")
     flat_off = t.has_hazard("FlatSegmentOffsetBug")
-    misaligned = t.has_hazard("LdsMisalignedBug")
     nsa_clause = t.has_hazard("NSAClauseBug")
     nsa5 = t.has_hazard("NSAMaxSize5")
-    if not (prefetch or flat_off or misaligned or nsa_clause or nsa5):
+    if not (prefetch or flat_off or nsa_clause or nsa5):
         return
     get = info_of  # callable(program, instr) -> OpInfo | None
     for block in program.blocks:
@@ -379,10 +394,6 @@ def check_unmitigable(program: Program, info_of: object) -> None:
                 if flat_off and isinstance(off, int) and off != 0:
                     raise _fail("FlatSegmentOffsetBug", block, k, instr,
                                 f"a FLAT access must have offset 0 (has {off})")
-                if misaligned and _flat_multi_dword(instr, info):
-                    raise _fail("LdsMisalignedBug", block, k, instr,
-                                "a multi-dword FLAT load/store may be misaligned in WGP mode; "
-                                "use single-dword or GLOBAL accesses")
             if info.enc == "MIMG" and (nsa_clause or nsa5):
                 addr = _mimg_addresses(instr, info)
                 if addr is None:
@@ -393,6 +404,18 @@ def check_unmitigable(program: Program, info_of: object) -> None:
                 if nsa5 and len(addr) > 5:
                     raise _fail("NSAMaxSize5", block, k, instr,
                                 f"an NSA MIMG is limited to 5 addresses (has {len(addr)})")
+
+
+def needs_cu_mode(program: Program) -> bool:
+    """Must the kernel run in CU mode: the target has LdsMisalignedBug and the
+    program a multi-dword FLAT load/store (module docstring)?"""
+    if not program.target.has_hazard("LdsMisalignedBug"):
+        return False
+    for _b, instr in program.instructions():
+        info = info_of(program, instr)
+        if info is not None and is_flat(info) and _flat_multi_dword(instr, info):
+            return True
+    return False
 
 
 def _flat_multi_dword(instr: Instruction, info: OpInfo) -> bool:

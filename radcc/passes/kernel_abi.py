@@ -15,8 +15,34 @@ the hardware initialises; they must be among:
 
 `startpgm_abi(program, instr)` checks a ``p_startpgm`` and returns the
 `.amdhsa_*` fields it implies; `lower_to_hw` stores them in
-``program.config`` (keys ``amdhsa_<field>``) when it removes the
-instruction. `kernel_fields(program, result)` adds register counts, wave
+``program.config`` (keys ``amdhsa_<field>``) when it replaces the
+instruction by `startpgm_prologue` (empty except on GFX10 with scratch).
+
+Scratch on GFX10/10.3 (no architected flat scratch): as clang-19 compiles a
+kernel with LLVM's ``enable-flat-scratch`` feature (``scratch_*`` instructions,
+not clang's default MUBUF ``buffer_*`` through a private segment buffer), the
+hardware is asked for the flat scratch init user SGPRs (``s[2:3]`` after the
+kernarg pointer; ``user_sgpr_count`` 4) and the private segment wave byte offset
+(the system SGPR after the workgroup ids), and the prologue is LLVM's::
+
+    s_add_u32 s2, s2, s<wave offset>
+    s_addc_u32 s3, s3, 0
+    s_setreg_b32 hwreg(HW_REG_FLAT_SCR_LO), s2
+    s_setreg_b32 hwreg(HW_REG_FLAT_SCR_HI), s3
+
+followed by ``s_mov_b32`` of each workgroup id the program reads from where the
+hardware put it (``s4``..) to where radcc's ABI has it (``s2``..), so the IR's
+registers at entry do not depend on the target (docs/abi.md). ``scratch_*``
+then addresses the private segment as on GFX11 (vaddr and/or saddr plus a
+12-bit signed offset; both ``off`` only on GFX10.3, LLVM's flat-scratch ST mode,
+`scratch_st_mode`).
+
+CU mode (docs/abi.md): on a target with LdsMisalignedBug (GFX10.1), a program
+with a multi-dword FLAT load/store runs in CU mode
+(``workgroup_processor_mode`` 0), LLVM's mitigation (its ``cumode`` feature
+turns the bug off); the LDS limit per workgroup is the same 64 KiB in both
+modes (clang-19 -mcpu=gfx1010 +/-cumode accepts 65536 bytes and refuses 65540),
+so `kernel_fields` checks ``lds_size`` against `Target.lds_size` either way. `kernel_fields(program, result)` adds register counts, wave
 size, LDS (``config['lds_size']``), scratch (``config['scratch_size']``) and
 kernarg size (``config['kernarg_size']``), and `code_object(program,
 result, args)` writes the ELF with `radcc.codeobj.elf.write_code_object`.
@@ -30,16 +56,21 @@ from radcc.codeobj.amdhsa import decode_kernel_descriptor, fields_for, kernel_de
 from radcc.codeobj.elf import KernelSymbol, write_code_object
 from radcc.codeobj.metadata import default_kernel_metadata, default_metadata
 from radcc.ir.printer import instruction_text
-from radcc.ir.program import Instruction, Program
-from radcc.ir.regclass import VGPR_BASE
+from radcc.ir.program import Definition, Instruction, Operand, Program
+from radcc.ir.regclass import SCC, VGPR_BASE, PhysReg, s1
+from radcc.passes.hazards_gfx10 import needs_cu_mode
 from radcc.target import GfxLevel, Target
 
 __all__ = ["KERNARG_PTR", "WORKGROUP_ID_SGPRS", "code_object", "kernel_fields",
-           "packed_workitem_ids", "startpgm_abi", "abi_config"]
+           "packed_workitem_ids", "startpgm_abi", "startpgm_prologue", "abi_config",
+           "flat_scratch_init", "scratch_st_mode", "needs_cu_mode", "scratch_offset_range"]
 
 KERNARG_PTR = 0  # s[0:1]
 WORKGROUP_ID_SGPRS = (2, 3, 4)
 PREFIX = "amdhsa_"
+FLAT_SCRATCH_INIT = 2  # s[2:3] on GFX10 with scratch (user SGPRs after the kernarg pointer)
+HW_REG_FLAT_SCR_LO = 20  # hwreg ids (LLVM's HW_REG_FLAT_SCR_LO/HI, GFX10)
+HW_REG_FLAT_SCR_HI = 21
 
 
 class ABIError(Exception):
@@ -74,7 +105,7 @@ def startpgm_abi(program: Program, instr: Instruction) -> dict[str, int]:
     if vgprs and max(vgprs) > wid:  # type: ignore[operator]
         raise ABIError(f"p_startpgm defines v[{max(vgprs)}] but workitem_id:{wid} does not "
                        f"enable that id: {instruction_text(program, instr)}")
-    return {
+    out = {
         "user_sgpr_kernarg_segment_ptr": 1,
         "user_sgpr_count": 2,
         "system_sgpr_workgroup_id_x": 1,
@@ -82,6 +113,73 @@ def startpgm_abi(program: Program, instr: Instruction) -> dict[str, int]:
         "system_sgpr_workgroup_id_z": int(4 in sgprs),
         "system_vgpr_workitem_id": int(wid),  # type: ignore[call-overload]
     }
+    if flat_scratch_init(program):
+        out.update(user_sgpr_flat_scratch_init=1, user_sgpr_count=4,
+                   system_sgpr_private_segment_wavefront_offset=1)
+    return out
+
+
+def flat_scratch_init(program: Program) -> bool:
+    """Does the kernel set up flat scratch itself (a target without architected flat
+    scratch, GFX10/10.3, and ``config['scratch_size']`` > 0)?"""
+    return (program.config.get("scratch_size", 0) > 0
+            and "enable_private_segment" not in fields_for(program.target))
+
+
+def scratch_st_mode(target: Target) -> bool:
+    """Can a ``scratch_*`` instruction have neither vaddr nor saddr (LLVM's
+    FeatureFlatScratchSTMode: GFX10.3 and GFX11; llvm-mc-19 -mcpu=gfx1010 rejects
+    ``scratch_store_dword off, v1, off``, gfx1030 encodes saddr 0x7f)?"""
+    return target.gfx_level >= GfxLevel.GFX10_3
+
+
+def scratch_offset_range(target: Target) -> tuple[int, int]:
+    """The immediate offset of ``scratch_*`` (inclusive bounds): 12-bit signed on
+    GFX10/10.3 ("expected a 12-bit signed offset" from llvm-mc-19), 13-bit on GFX11."""
+    bits = 13 if target.gfx_level >= GfxLevel.GFX11 else 12
+    return -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+
+
+def _sreg(n: int) -> PhysReg:
+    return PhysReg.of(n)
+
+
+def startpgm_prologue(program: Program, instr: Instruction) -> list[Instruction]:
+    """The instructions replacing ``p_startpgm`` (module docstring): nothing, except
+    GFX10 flat scratch init and the workgroup-id moves when the kernel has scratch."""
+    if not flat_scratch_init(program):
+        return []
+    abi = startpgm_abi(program, instr)
+    ids = [k for k, f in enumerate(("x", "y", "z")) if abi[f"system_sgpr_workgroup_id_{f}"]]
+    lo, hi = FLAT_SCRATCH_INIT, FLAT_SCRATCH_INIT + 1
+    hw_base = abi["user_sgpr_count"]  # the hardware's first system SGPR
+    wave_off = hw_base + len(ids)
+    scc = Definition.fixed(_sreg(SCC), s1)
+    out = [
+        Instruction("s_add_u32", "SOP2",
+                    [Operand.fixed(_sreg(lo), s1), Operand.fixed(_sreg(wave_off), s1)],
+                    [Definition.fixed(_sreg(lo), s1), scc]),
+        Instruction("s_addc_u32", "SOP2",
+                    [Operand.fixed(_sreg(hi), s1), Operand.c32(0),
+                     Operand.fixed(_sreg(SCC), s1)],
+                    [Definition.fixed(_sreg(hi), s1), Definition.fixed(_sreg(SCC), s1)]),
+        Instruction("s_setreg_b32", "SOPK", [Operand.fixed(_sreg(lo), s1)],
+                    fields={"simm16": _hwreg32(HW_REG_FLAT_SCR_LO)}),
+        Instruction("s_setreg_b32", "SOPK", [Operand.fixed(_sreg(hi), s1)],
+                    fields={"simm16": _hwreg32(HW_REG_FLAT_SCR_HI)}),
+    ]
+    defined = {d.phys.reg for d in instr.definitions if d.phys is not None}
+    for k in ids:  # destinations below sources: increasing order reads before writing
+        if WORKGROUP_ID_SGPRS[k] in defined:
+            out.append(Instruction("s_mov_b32", "SOP1",
+                                   [Operand.fixed(_sreg(hw_base + k), s1)],
+                                   [Definition.fixed(_sreg(WORKGROUP_ID_SGPRS[k]), s1)]))
+    return out
+
+
+def _hwreg32(reg_id: int) -> int:
+    """SIMM16 of hwreg(id, 0, 32): id | offset << 6 | (size - 1) << 11."""
+    return reg_id | (31 << 11)
 
 
 def packed_workitem_ids(target: Target) -> bool:
@@ -106,21 +204,29 @@ def kernel_fields(program: Program, sgprs: int, vgprs: int, uses_vcc: bool) -> d
     """All `.amdhsa_*` directive values of the program's kernel descriptor."""
     f = dict(abi_config(program))
     n_sys = f["user_sgpr_count"] + f["system_sgpr_workgroup_id_x"] \
-        + f["system_sgpr_workgroup_id_y"] + f["system_sgpr_workgroup_id_z"]
+        + f["system_sgpr_workgroup_id_y"] + f["system_sgpr_workgroup_id_z"] \
+        + f.get("system_sgpr_private_segment_wavefront_offset", 0)
     f["next_free_sgpr"] = max(sgprs, n_sys)
     f["next_free_vgpr"] = max(vgprs, 1)
     f["reserve_vcc"] = int(uses_vcc)
     f["wavefront_size32"] = int(program.wave_size == 32)
-    f["group_segment_fixed_size"] = program.config.get("lds_size", 0)
+    t = program.target
+    lds = program.config.get("lds_size", 0)
+    if lds > t.lds_size:
+        raise ABIError(f"the program needs {lds} bytes of LDS per workgroup; {t.name} has "
+                       f"{t.lds_size}")
+    f["group_segment_fixed_size"] = lds
+    if needs_cu_mode(program):
+        f["workgroup_processor_mode"] = 0
     scratch = program.config.get("scratch_size", 0)
     f["private_segment_fixed_size"] = scratch
-    if "enable_private_segment" in fields_for(program.target):
+    if "enable_private_segment" in fields_for(t):
         f["enable_private_segment"] = int(scratch > 0)
-    elif scratch > 0:
-        raise ABIError(f"scratch memory ({scratch} bytes per lane) is not supported on "
-                       f"{program.target.name}: without architected flat scratch the kernel "
-                       f"would need the private segment buffer and flat_scratch_init user "
-                       f"SGPRs, which radcc's kernel ABI (docs/abi.md) does not set up")
+    elif scratch > 0 and not f.get("user_sgpr_flat_scratch_init"):
+        raise ABIError(f"scratch memory ({scratch} bytes per lane) on {t.name} needs the "
+                       f"flat scratch prologue lower_to_hw writes in place of p_startpgm "
+                       f"(docs/abi.md), but config['scratch_size'] was 0 when p_startpgm "
+                       f"was lowered")
     f["kernarg_size"] = program.config.get("kernarg_size", 0)
     return f
 

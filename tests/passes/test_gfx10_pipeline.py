@@ -381,18 +381,7 @@ def test_bpermute_lowers_on_gfx11():
     assert "v_permlane64_b32" in [i.opcode for i in p.blocks[0].instructions]
 
 
-@pytest.mark.parametrize("chip", CHIPS)
-def test_scratch_refused_on_gfx10(chip: str):
-    # GFX10 has no architected flat scratch: llvm-mc rejects .amdhsa_enable_private_segment
-    # there, and scratch would need user SGPRs radcc's ABI does not set up
-    from radcc.passes.kernel_abi import ABIError, kernel_fields
-
-    p = _lowered("   s_endpgm\n", chip)
-    assert "enable_private_segment" not in kernel_fields(p, 0, 1, False)
-    p.config["scratch_size"] = 16
-    with pytest.raises(ABIError) as e:
-        kernel_fields(p, 0, 1, False)
-    assert "scratch" in str(e.value) and chip in str(e.value)
+# scratch on GFX10 (flat scratch init prologue): tests/passes/test_gfx10_scratch.py
 
 
 def test_scratch_still_enabled_on_gfx11():
