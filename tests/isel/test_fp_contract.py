@@ -30,9 +30,11 @@ void main() {
 def test_mul_add_fused_unless_precise(wave: int) -> None:
     spv = glsl_to_spirv(SRC)
     asm = compile_spirv(spv, wave_size=wave).asm
-    body = [ln.split()[0] for ln in asm.splitlines() if ln.startswith("\tv_")]
-    fused = [x for x in body if x.startswith(("v_fma_f32", "v_fmac_f32"))]
-    assert len(fused) == 1 and "v_add_f32_e32" in body and "v_mul_f32_e32" in body, asm
+    ops = [w for ln in asm.splitlines() if ln.startswith("\tv_")
+           for w in ln.replace("::", " ").split() if w.startswith("v_")]  # VOPD: both halves
+    fused = [x for x in ops if x.startswith(("v_fma_f32", "v_fmac_f32", "v_dual_fmac_f32"))]
+    assert len(fused) == 1, asm
+    assert any("add_f32" in x for x in ops) and any("mul_f32" in x for x in ops), asm
     v = np.random.default_rng(7).uniform(1, 2, (64, 4)).astype(np.float32)
     out = run_compute(spv, buffers={(0, 0): v, (0, 1): 64 * 8}, wave_size=wave)
     got = np.frombuffer(out[(0, 1)], np.float32).reshape(64, 2)
