@@ -24,8 +24,9 @@ nothing. Otherwise it guarantees afterwards, for the program as it is then:
   live-in values in registers at the end of all of them, then those in some,
   nearest next use first, as many as the target allows beside the phis; a loop
   header first spills values live through the loop and not used in it (furthest
-  next use first) while the loop's demand exceeds the target, then keeps the
-  values in registers at the end of the preheader, nearest next use first;
+  next use first) while the loop's demand exceeds the target, then takes the
+  values used in the loop (reloading them at the end of the preheader if need
+  be) and those in registers at the end of the preheader, nearest next use first;
 - coupling code on edges (ACO's "spilled on all / some predecessors"): a value
   the block expects in a register but a predecessor left spilled is reloaded at
   the end of that predecessor, a value the block expects spilled is stored there
@@ -310,7 +311,11 @@ class _Spiller:
                         excess -= self.size(t)
                         continue
                     keep.append(t)
-                order = sorted((t for t in keep if all(in_regs(t, p) for p in done_preds(t))),
+                # values used in the loop enter it in registers (reloaded once at the end
+                # of the preheader if need be), nearest next use first; the others only
+                # if they are in registers already
+                order = sorted((t for t in keep if nu[t] < LOOP_EXIT_DISTANCE
+                                or all(in_regs(t, p) for p in done_preds(t))),
                                key=lambda t: nu[t])
             else:
                 nu = {t: self.next_use(b.index, t, 0) for t in free}

@@ -258,9 +258,9 @@ def expect_if_else(x: np.ndarray, nv: int, ns: int, block: int) -> np.ndarray:
     return want.astype(np.uint32)
 
 
-def loop(wave: int, nv: int, ns: int, iters: int = 3) -> str:
+def loop(wave: int, nv: int, ns: int, iters: int = 3, step: int = 5) -> str:
     """vs (and ss) defined before a uniform loop; the loop carries acc (phi) and the
-    counter (linear phi) and folds vs[::5] into acc each iteration (the other values
+    counter (linear phi) and folds vs[::step] into acc each iteration (the other values
     live through the loop unused); after it acc folds all of vs, plus the SGPR fold."""
     g = Gen(wave)
     x, addr, obase = g.entry()
@@ -275,7 +275,7 @@ def loop(wave: int, nv: int, ns: int, iters: int = 3) -> str:
     g.emit("")  # phis, filled below
     g.emit("")
     g.emit("p_logical_start")
-    acc2 = g.vfold(acc, vs[::5])
+    acc2 = g.vfold(acc, vs[::step])
     i2, sc, cc = g.t(), g.t(), g.t()
     g.emit(f"s1: {i2}, s1: {sc}:scc = s_add_u32 {i}, 1")
     g.emit(f"s1: {cc}:scc = s_cmp_lt_u32 {i2}, {iters}")
@@ -297,11 +297,12 @@ def loop(wave: int, nv: int, ns: int, iters: int = 3) -> str:
     return g.text()
 
 
-def expect_loop(x: np.ndarray, nv: int, ns: int, block: int, iters: int = 3) -> np.ndarray:
+def expect_loop(x: np.ndarray, nv: int, ns: int, block: int, iters: int = 3,
+                step: int = 5) -> np.ndarray:
     vals = np_vals(x, range(nv))
     acc = x.astype(np.uint64)
     for _ in range(iters):
-        acc = np_fold(acc, vals[::5])
+        acc = np_fold(acc, vals[::step])
     want = np_fold(acc, vals)
     if ns:
         wg = np.arange(len(x)) // block
@@ -321,13 +322,14 @@ def test_if_else_pressure(wave, nv, ns):
 
 
 @pytest.mark.parametrize("wave", [32, 64])
-@pytest.mark.parametrize("nv,ns", [(300, 0), (60, 120), (280, 112)])
-def test_loop_pressure(wave, nv, ns):
+@pytest.mark.parametrize("nv,ns,step", [(300, 0, 5), (60, 120, 5), (280, 112, 5),
+                                         (300, 0, 2), (330, 0, 1)])
+def test_loop_pressure(wave, nv, ns, step):
     rng = np.random.default_rng(nv + ns + wave + 2)
     block = 64
     x = rng.integers(0, 1 << 32, 2 * block, dtype=np.uint32)
-    got, p, _ = compile_run(loop(wave, nv, ns), x, wave, 2, block)
-    assert np.array_equal(got, expect_loop(x, nv, ns, block))
+    got, p, _ = compile_run(loop(wave, nv, ns, step=step), x, wave, 2, block)
+    assert np.array_equal(got, expect_loop(x, nv, ns, block, step=step))
     assert p.config.get("spills_vgpr", 0) + p.config.get("spills_sgpr", 0) > 0
 
 
