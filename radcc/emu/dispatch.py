@@ -295,6 +295,9 @@ class Dispatcher:
         lanes = 0
         s = w.s
         wave64 = w.size == 64
+        if st is not None:  # Strict's tables are only mutated, never rebound
+            vpend, spend, trans_writes = st.vpend, st.spend, st.trans_writes
+            after_valu = st.after_valu if wave64 else st.after_valu32
         try:
             while n < quantum and not w.done and not w.at_barrier:
                 pc = w.pc
@@ -316,20 +319,19 @@ class Dispatcher:
                     continue
                 for i in blk:
                     u = i.use
-                    if st.vpend or st.spend:
+                    if vpend or spend:
                         st.pending(i, u)
-                    if i.hz_before or (i.hz_trans and st.trans_writes):
+                    if i.hz_before or (i.hz_trans and trans_writes):
                         st._hazards_before(i, u)
                     i.handler(w, i)  # type: ignore[misc]
-                    if i.hz_after:
-                        if i.valu:
-                            st.after_valu(i, u)
-                        else:
-                            st.after(i, u)
                     if i.valu:
+                        if i.hz_after:
+                            after_valu(i, u)
                         lanes += s[EXEC_LO].bit_count()
                         if wave64:
                             lanes += s[EXEC_HI].bit_count()
+                    elif i.hz_after:
+                        st.after(i, u)
         except EmuError as e:
             raise EmuError(f"workgroup {w.wg.id} wave {w.index}: {e}") from None
         finally:

@@ -350,6 +350,26 @@ class Strict:
         if self.vmem_src:
             self.vmem_src.clear()
 
+    def after_valu32(self, i: Inst, use: Use) -> None:
+        """`after_valu` of a wave32 wave: without `recent_valu`, which only the wave64
+        VALUMaskWriteHazard reads."""
+        idx = self.valu_n
+        self.valu_n = idx + 1
+        if use.trans:
+            self.trans_n += 1
+            for r in use.vwrites:
+                self.trans_writes[r] = (self.valu_n, self.trans_n, self.va_epoch, i)
+        elif self.trans_writes:
+            for r in use.vwrites:
+                self.trans_writes.pop(r, None)
+        self.valu_hist.append((idx, self.va_epoch, use))
+        if use.cmpx:
+            self.vcmpx_pending = i
+        elif not use.nop:
+            self.vcmpx_pending = None
+        if self.vmem_src:
+            self.vmem_src.clear()
+
     def after(self, i: Inst, use: Use) -> None:
         """Update hazard state once the instruction has executed."""
         if not self.hazards:

@@ -180,10 +180,13 @@ def _mods(i: Inst, vmods: type) -> object:
     if i.enc in ("VOP3", "VOP3SD"):
         return vmods(abs=b3(f.get("abs", 0)), neg=b3(f.get("neg", 0)), opsel=f.get("opsel", 0),
                      clamp=bool(f.get("clamp")), omod=f.get("omod", 0))
+    # VOP1/VOP2/VOPC: `opsel` = the high halves a 16-bit VGPR field's bit 7 names (ISA
+    # "16-bit VGPR naming"; the decoder reports them as VOP3 OPSEL bits, registers & 0x7F)
     if f.get("dpp") == 16:
         return vmods(abs=(bool(f.get("src0_abs")), bool(f.get("src1_abs")), False),
-                     neg=(bool(f.get("src0_neg")), bool(f.get("src1_neg")), False))
-    return vmods()
+                     neg=(bool(f.get("src0_neg")), bool(f.get("src1_neg")), False),
+                     opsel=f.get("opsel", 0))
+    return vmods(opsel=f.get("opsel", 0))
 
 
 def _writer(i: Inst) -> tuple[int | None, int]:
@@ -424,6 +427,44 @@ def _fast_mask_handler(i: Inst, opname: str, readers: list[Reader], vdst: int | 
     return hm
 
 
+# --- fast path: 64-bit results of v_mad_u64_u32 and v_lshlrev_b64, EXEC all ones --------------
+_M6 = U64(63)
+
+
+def _fast_64_handler(i: Inst, opname: str, readers: list[Reader], vdst: int | None,
+                     sdst: int | None, slow: Handler) -> Handler | None:
+    """v_mad_u64_u32 (D = S0.u32 * S1.u32 + S2.u64 mod 2**64, carry out of the add to
+    SDST) and v_lshlrev_b64 (D = S1.u64 << S0[5:0]) on uint64 lanes when EXEC is all
+    ones and no modifier is set; `slow` otherwise (ISA 16.8 pseudocode)."""
+    f = i.f
+    if opname not in ("v_mad_u64_u32", "v_lshlrev_b64") or vdst is None:
+        return None
+    if i.enc not in ("VOP3", "VOP3SD") or any(f.get(k) for k in _MOD_FIELDS):
+        return None
+    mad = opname == "v_mad_u64_u32"
+    if len(readers) != (3 if mad else 2):
+        return None
+    r0, r1, r2 = (readers + [readers[0]])[:3]
+    hi = (vdst + 1) & 255
+
+    def h64(w: Wave, i: Inst) -> None:
+        s = w.s
+        if s[EXEC_LO] != MASK32 or (w.size == 64 and s[EXEC_LO + 1] != MASK32):
+            slow(w, i)
+            return
+        if mad:
+            c = r2(w)
+            d = (r0(w) & _M32) * (r1(w) & _M32) + c
+            carry = d < c
+        else:
+            d = r1(w) << (r0(w) & _M6)
+        np.copyto(w.vr[vdst], d, casting="unsafe")  # the low dword
+        np.copyto(w.vr[hi], d >> U64(32), casting="unsafe")
+        if mad and sdst is not None:
+            w.write_mask(sdst, w.bools_to_mask(carry))
+    return h64
+
+
 # --- fast path: f32 add/sub/mul/fma in round-to-nearest-even, EXEC all ones -------------------
 _F32_OPS = {"v_add_f32": "add", "v_sub_f32": "sub", "v_subrev_f32": "subrev",
             "v_mul_f32": "mul", "v_fma_f32": "fma", "v_fmac_f32": "fma"}
@@ -575,7 +616,8 @@ def _bind_generic(i: Inst, name: str | None = None) -> Handler:
         return h
     fast = (_fast_handler(i, opname, h)
             or _fast_mask_handler(i, opname, readers, vdst, sdst, h)
-            or _fast_f32_handler(i, opname, readers, vdst, vbits, h))
+            or _fast_f32_handler(i, opname, readers, vdst, vbits, h)
+            or _fast_64_handler(i, opname, readers, vdst, sdst, h))
     return h if fast is None else fast
 
 

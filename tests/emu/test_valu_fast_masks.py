@@ -133,3 +133,46 @@ def test_not_fast(text: str) -> None:
     i = inst(text, 32)
     from radcc.emu.vop import _readers
     assert _fast_mask_handler(i, i.name, _readers(i, 0), 7, 10, lambda w, i: None) is None
+
+
+@pytest.mark.parametrize("wave", [32, 64])
+@pytest.mark.parametrize("text", [
+    "v_mad_u64_u32 v[7:8], s10, v3, v4, v[5:6]",
+    "v_mad_u64_u32 v[7:8], null, s5, v4, s[8:9]",
+    "v_mad_u64_u32 v[7:8], s10, v3, 0xfffffff0, -1",
+    "v_lshlrev_b64 v[7:8], v3, v[4:5]",
+    "v_lshlrev_b64 v[7:8], 2, v[4:5]",
+    "v_lshlrev_b64 v[7:8], v3, 0x12345",
+])
+def test_64bit_results(text: str, wave: int) -> None:
+    """v_mad_u64_u32 (with its carry-out) and v_lshlrev_b64 against Python integers."""
+    w0, wf, wg = _run_both(text, wave)
+    mask64 = (1 << 64) - 1
+
+    def val(tok: str, k: int, pair: bool) -> int:
+        tok = tok.strip()
+        if tok.startswith("v["):
+            r = int(tok[2:tok.index(":")])
+            return int(w0.v[r, k]) | (int(w0.v[r + 1, k]) << 32)
+        if tok.startswith("s["):
+            r = int(tok[2:tok.index(":")])
+            return w0.s[r] | w0.s[r + 1] << 32
+        if tok.startswith("v"):
+            return int(w0.v[int(tok[1:]), k])
+        if tok.startswith("s"):
+            return w0.s[int(tok[1:])]
+        x = int(tok, 0)
+        return x & (mask64 if pair else M)
+
+    ops = [t for t in text.split(" ", 1)[1].split(", ")]
+    for k in range(1, wave):
+        d = int(wf.v[7, k]) | (int(wf.v[8, k]) << 32)
+        g = int(wg.v[7, k]) | (int(wg.v[8, k]) << 32)
+        if text.startswith("v_mad"):
+            t = val(ops[2], k, False) * val(ops[3], k, False) + val(ops[4], k, True)
+            assert d == t & mask64 == g, (text, k)
+            if ops[1] == "s10":
+                assert _lanes(wf, 10)[k] == int(t > mask64) == _lanes(wg, 10)[k], (text, k)
+        else:
+            t = val(ops[2], k, True) << (val(ops[1], k, False) & 63)
+            assert d == t & mask64 == g, (text, k)
