@@ -81,9 +81,11 @@ def encode(lines: list[str], mcpu: str = "gfx1100", wave64: bool = False) -> lis
     return res
 
 
-def decode(blobs: list[bytes], mcpu: str = "gfx1100", wave64: bool = False) -> list[str | None]:
+def decode(blobs: list[bytes], mcpu: str = "gfx1100", wave64: bool = False,
+           keep_invalid: bool = False) -> list[str | None]:
     """Disassemble each byte string for the chip `mcpu`; None unless it decodes to
-    exactly one instruction using all of its bytes.
+    exactly one instruction using all of its bytes (and, unless `keep_invalid`,
+    carries no ``/*Invalid register ...*/`` annotation).
 
     Each blob is followed by five distinct marker words: a blob whose
     instruction needs more bytes than given swallows some of them (as a
@@ -120,7 +122,7 @@ def decode(blobs: list[bytes], mcpu: str = "gfx1100", wave64: bool = False) -> l
                 break  # the next blob's markers (that blob printed nothing)
             seen.append(k)
             j += 1
-        ok = seen == list(range(n)) and len(g) == 1 and "Invalid" not in g[0]
+        ok = seen == list(range(n)) and len(g) == 1 and (keep_invalid or "Invalid" not in g[0])
         if (n + 1) * i + 1 in bad_lines or not ok:
             res.append(None)
         else:

@@ -35,6 +35,8 @@ from collections.abc import Callable
 
 from radcc.ir.opinfo import REG_KINDS, op_info
 from radcc.ir.program import Definition, Instruction, Operand
+from radcc.ir.regclass import VGPR_BASE
+from radcc.isa.formats.vop import lo128_slots
 from radcc.isa.operands import print_imm, reg_name
 from radcc.isa.table import OpcodeTable, OperandSpec, OpInfo
 
@@ -126,6 +128,8 @@ def instruction_asm(instr: Instruction, table: OpcodeTable,
         used |= {"neg", "abs"}
     texts: list[str] = []
     src_i = 0
+    lo128 = lo128_slots(info)
+    high_vgpr = False  # a 16-bit slot of a GFX11 short form holds v128+: print the bare name
     if info.extra.get("rtn_bits") and instr.definitions and fields.get("glc"):
         # a FLAT/GLOBAL atomic that returns: vdst is not a table slot
         d = next(defs)
@@ -139,6 +143,7 @@ def instruction_asm(instr: Instruction, table: OpcodeTable,
                 if d is None or d.phys is None:
                     raise EmitError(f"definition '{spec.name}' has no register")
                 texts.append(reg_text(d, spec))
+                high_vgpr |= spec.name in lo128 and d.phys.reg >= VGPR_BASE + 128
                 continue
             o = next(ops, None)
             if o is None:
@@ -154,6 +159,8 @@ def instruction_asm(instr: Instruction, table: OpcodeTable,
             else:
                 t = _operand_text(o, spec, instr.format)
             texts.append(t)
+            high_vgpr |= (spec.name in lo128 and o.phys is not None
+                          and o.phys.reg >= VGPR_BASE + 128)
         elif spec.kind == "label":
             targets = fields.get("targets")
             if not targets:
@@ -183,6 +190,11 @@ def instruction_asm(instr: Instruction, table: OpcodeTable,
     line = info.printed_name
     if not DPP_FIELDS.isdisjoint(fields):
         line = info.name + ("_e64_dpp" if instr.format in ("VOP3", "VOP3SD", "VOP3P") else "_dpp")
+    if high_vgpr:
+        # GFX11 true16 short forms read bit 7 of a 16-bit VGPR field as the high half
+        # (ISA "16-bit VGPR naming"): v128+ needs the VOP3 form, which the assembler picks
+        # for the bare mnemonic as llvm-mc does (ACO's assembler converts such to VOP3 too)
+        line = info.name
     if texts:
         line += " " + ", ".join(texts)
     if mods:

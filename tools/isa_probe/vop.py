@@ -327,6 +327,7 @@ def main() -> None:
             e.setdefault("dpp_mods", {})[slot] = kind
 
     probe_sdwa_mods(entries)
+    probe_lo128(entries)
 
     # --- spellings with _e32 / _dpp suffixes llvm-mc accepts ----------------------
     slines: list[str] = []
@@ -435,6 +436,48 @@ def probe_sdwa_mods(entries: list[dict]) -> None:
             e.setdefault("sdwa_mods", {})[slot] = kind
         else:
             e.setdefault("sdwa_out", []).append(kind)
+
+
+_FIELD_SHIFT = {"vdst": 17, "src0": 0, "vsrc1": 9}
+
+
+def probe_lo128(entries: list[dict]) -> None:
+    """GFX11 true16 short forms: a 16-bit operand of VOP1/VOP2/VOPC (and their
+    DPP forms) names a VGPR half in 8 bits (ISA guide 7.x "16-bit VGPR naming":
+    SRC/DST[6:0] = VGPR, SRC/DST[7] = hi half), so llvm-mc-19 (fake16) takes
+    only v0-v127 there and uses the VOP3 form otherwise. Learned per slot by
+    decoding the marker word with v137 in the slot: llvm-mc rejects (vdst) or
+    flags as 'Invalid register' (sources) what the slot cannot hold. The
+    restricted slots go to the entry's ``lo128`` list, those whose v137 makes
+    llvm-mc reject the whole word (every vdst; vsrc1 of v_ldexp_f16 and the
+    fmamk/fmaak forms) also to ``lo128_reject``."""
+    builders = {"VOP1": vop1, "VOP2": vop2, "VOPC": vopc}
+    blobs: list[bytes] = []
+    where: list[tuple[dict, str]] = []
+    for e in entries:
+        f = builders.get(e["enc"])
+        if f is None or e.get("t16"):
+            continue
+        tail = (LIT,) if e.get("k_literal") else ()
+        w = f(e["opcode"])
+        for o in e["operands"]:
+            n = o["name"]
+            if n not in _FIELD_SHIFT or o["kind"] not in ("vgpr", "vsrc"):
+                continue
+            reg = 138 if o["bits"] == 64 else 137
+            sh = _FIELD_SHIFT[n]
+            mask = (0x1FF if n == "src0" else 0xFF) << sh
+            val = (256 + reg if n == "src0" else reg) << sh
+            blobs += [b(w, *tail), b((w & ~mask) | val, *tail)]
+            where.append((e, n))
+    res = llvm_mc.decode(blobs, mcpu=G.MCPU, keep_invalid=True)
+    for i, (e, n) in enumerate(where):
+        base, hi = res[2 * i], res[2 * i + 1]
+        if base is None or (hi is not None and "Invalid register" not in hi):
+            continue
+        e.setdefault("lo128", []).append(n)
+        if hi is None:
+            e.setdefault("lo128_reject", []).append(n)
 
 
 def probe_line(e: dict, src0: str) -> str:

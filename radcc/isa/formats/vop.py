@@ -87,6 +87,12 @@ def t16_text(field: int) -> str:
     return f"v{field & 0x7F}.{'h' if field & 0x80 else 'l'}"
 
 
+def _lo128_note(reg_class: str) -> str:
+    """llvm-mc-19's annotation of v128-v255 in a 16-bit short-form slot (see
+    `lo128_slots`); the hardware reads the high half of v(N-128) there."""
+    return f"/*Invalid register, operand has '{reg_class}' register class*/"
+
+
 def _dec_mods(info: OpInfo, slot: str, text: str, neg: bool, abs_: bool) -> str:
     dm = info.extra.get("dpp_mods", {})
     if isinstance(dm, dict) and dm.get(slot) == "int":
@@ -287,6 +293,27 @@ def _lit64(op: Operand, optype: str) -> int | None:
     return None
 
 
+def lo128_slots(info: OpInfo) -> tuple[str, ...]:
+    """The operand slots (``vdst``, ``src0``, ``vsrc1``) of a GFX11 VOP1/VOP2/VOPC
+    entry that hold a 16-bit VGPR half: the field's bit 7 selects the high half
+    (ISA guide, "16-bit VGPR naming": SRC/DST[6:0] = VGPR, SRC/DST[7] = hi), so
+    llvm-mc-19 (fake16 syntax) takes only v0-v127 there, in the 32-bit and DPP
+    forms alike. Probed into the table as ``lo128`` (tools/isa_probe/vop.py)."""
+    lo = info.extra.get("lo128") if info.extra else None
+    return tuple(lo) if isinstance(lo, list) else ()
+
+
+def _check_lo128(info: OpInfo, inst: ParsedInst, vdst: int, src0_vgpr: int, vsrc1: int) -> None:
+    """Reject v128-v255 in a `lo128_slots` slot with llvm-mc's message (at the
+    mnemonic); the driver then tries the VOP3 form, which addresses all VGPRs."""
+    lo = lo128_slots(info)
+    if not lo:
+        return
+    vals = {"vdst": vdst, "src0": src0_vgpr, "vsrc1": vsrc1}
+    if any(vals[n] >= 128 for n in lo if n in vals):
+        raise AsmError("operands are not valid for this GPU or mode", inst.col)
+
+
 def _special_ok(op: Operand, ctx: Context) -> bool:
     r = op.reg
     if op.kind != "reg" or r is None or r.file != "special" or r.index != O.VCC_LO:
@@ -395,6 +422,7 @@ class VopFormat(Format):
                 k_lit = _imm_value(op, spec.type)
                 lits.add(k_lit, op.col)
         extra = b""
+        dpp_v = -1
         if dppc is not None:
             assert src0_op is not None
             spec0 = info.operand("src0")
@@ -407,12 +435,14 @@ class VopFormat(Format):
             v = _vgpr(op, spec0, t16) if (t16 or op.kind == "reg") else -1
             if v < 0 or (op.kind == "reg" and op.reg is not None and op.reg.file != "v"):
                 raise AsmError("invalid operand for instruction", op.col)
+            dpp_v = v
             if isinstance(dppc, D.Dpp8):
                 src0 = dppc.src0_code
                 extra = dppc.word(v).to_bytes(4, "little")
             else:
                 src0 = D.DPP16_CODE
                 extra = dppc.word(v, D.SrcMods(*mods)).to_bytes(4, "little")
+        _check_lo128(info, inst, vdst, dpp_v if dpp_v >= 0 else src0 - O.VGPR0, vsrc1)
         hw = ctx.regs.to_hw
         if info.operand("sdst") is not None and info.enc == "VOP1":
             vdst = hw[vdst]  # v_readfirstlane: an SGPR in the VDST field
@@ -475,9 +505,30 @@ class VopFormat(Format):
         if dppc is not None and literal is not None:
             return None
         wave_vcc = "vcc" if ctx.wave64 else "vcc_lo"
+        lo = lo128_slots(info)
+        hi_sel = 0  # ISA 16-bit VGPR naming: bit 7 of a lo128 slot = high half (VOP3 OPSEL bits)
+        if lo:
+            if "vdst" in lo and vdst >= 128:
+                return None  # llvm-mc: invalid instruction encoding
+            if "src0" in lo and src0 >= O.VGPR0 + 128:
+                hi_sel |= 1
+            if "vsrc1" in lo and vsrc1 >= 128:
+                hi_sel |= 2
+            rej = extra.get("lo128_reject", ())
+            assert isinstance(rej, list | tuple)
+            if hi_sel & 1 and "src0" in rej or hi_sel & 2 and "vsrc1" in rej:
+                return None  # llvm-mc rejects the word rather than annotating the source
+        t16_sel = 0  # true16 entries (v_mov_b16 v1.h): the same bits, printed as .h
+        if t16:
+            t16_sel = (8 if vdst >= 128 and info.operand("vdst") is not None else 0) | (
+                1 if src0 >= O.VGPR0 + 128 else 0)
         parts: list[str] = []
         for spec in info.operands:
             n = spec.name
+            cnt = _count(spec)
+            if cnt > 1 and (n in ("vdst", "vsrc1") and (vsrc1 if n == "vsrc1" else vdst) + cnt > 256
+                            or n == "src0" and src0 >= O.VGPR0 and src0 + cnt > O.VGPR0 + 256):
+                return None  # a register tuple past v255 (llvm-mc: invalid encoding)
             if spec.kind == "special":
                 parts.append(wave_vcc)
             elif n == "vdst":
@@ -493,11 +544,15 @@ class VopFormat(Format):
                     t = t16_text(src0 - O.VGPR0)
                 else:
                     t = src_text(src0, spec.type or "b32", _count(spec), literal, asm)
+                if hi_sel & 1:
+                    t += _lo128_note("VGPR_32_Lo128" if dppc is not None else "VS_32_Lo128")
                 if smods.neg0 or smods.abs0:
                     t = _dec_mods(info, "src0", t, smods.neg0, smods.abs0)
                 parts.append(t)
             elif n == "vsrc1":
                 t = O.reg_name(O.VGPR0 + vsrc1, _count(spec))
+                if hi_sel & 2:
+                    t += _lo128_note("VGPR_32_Lo128")
                 if smods.neg1 or smods.abs1:
                     t = _dec_mods(info, "vsrc1", t, smods.neg1, smods.abs1)
                 parts.append(t)
@@ -512,7 +567,17 @@ class VopFormat(Format):
         text = name + (" " + ", ".join(parts) if parts else "")
         if dppc is not None:
             text += " " + dppc.text()
-        return Decoded(size, text, info, _raw_fields(data, pos, w, opc, vdst, src0, vsrc1, literal))
+        fields = _raw_fields(data, pos, w, opc, vdst, src0, vsrc1, literal)
+        sel = hi_sel | t16_sel
+        if sel:  # what the hardware accesses: a half of VGPR (field & 0x7F), VOP3 OPSEL bits
+            fields["opsel"] = sel
+            if sel & 1:
+                fields["src0"] = src0 - 128
+            if sel & 2:
+                fields["vsrc1"] = vsrc1 - 128
+            if sel & 8:
+                fields["vdst"] = vdst - 128
+        return Decoded(size, text, info, fields)
 
 
     # SDWA (GFX10) -------------------------------------------------------------
