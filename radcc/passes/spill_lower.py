@@ -12,7 +12,8 @@ After register allocation every operand has its register:
 - VGPR value (n dwords), slot = byte offset in the private segment:
   ``p_spill %v, off`` -> ``scratch_store_b32/b64/b96/b128 off, v, off offset:off``
   (vaddr and saddr ``off``: GFX11 architected flat scratch gives each lane its
-  own swizzled address, docs/abi.md); ``p_reload`` -> ``scratch_load_b*``. Only
+  own swizzled address, docs/abi.md; GFX10.3: ``scratch_store_dword*`` after the
+  flat scratch init prologue, `scratch_opcode`); ``p_reload`` -> ``scratch_load_b*``. Only
   the active lanes store/load, which is what the logical CFG needs (every lane
   that reloads stored on its own path; `radcc.passes.spill`). insert_waitcnt
   waits for the loads (vmcnt) as for any VMEM load.
@@ -60,7 +61,7 @@ def lower_spill(program: Program, instr: Instruction) -> list[Instruction]:
                     [Definition(rc=v1, phys=lvr)]))
             return out
         _check_scratch(program, instr, slot.const, val.rc)
-        return _scratch(val.rc, reg, slot.const, store=True)
+        return _scratch(program, val.rc, reg, slot.const, store=True)
     slot = instr.operands[0]
     d = instr.definitions[0]
     assert d.rc is not None and slot.const is not None
@@ -73,7 +74,7 @@ def lower_spill(program: Program, instr: Instruction) -> list[Instruction]:
                             [Definition(rc=s1, phys=reg.advance(4 * k))])
                 for k in range(d.rc.size)]
     _check_scratch(program, instr, slot.const, d.rc)
-    return _scratch(d.rc, reg, slot.const, store=False)
+    return _scratch(program, d.rc, reg, slot.const, store=False)
 
 
 def lv1_rc(o: Operand) -> RegClass:
@@ -81,7 +82,20 @@ def lv1_rc(o: Operand) -> RegClass:
     return o.rc
 
 
-def _scratch(rc: RegClass, reg: PhysReg, offset: int, store: bool) -> list[Instruction]:
+_GFX10_VEC = {1: "dword", 2: "dwordx2", 3: "dwordx3", 4: "dwordx4"}
+
+
+def scratch_opcode(program: Program, kind: str, dwords: int) -> str:
+    """``scratch_{kind}_*`` of `dwords` dwords as the target's generation names it
+    (GFX11 ``_b32``..``_b128``, GFX10 ``_dword``..``_dwordx4``)."""
+    from radcc.target import GfxLevel
+
+    sizes = _VEC if program.gfx_level >= GfxLevel.GFX11 else _GFX10_VEC
+    return f"scratch_{kind}_{sizes[dwords]}"
+
+
+def _scratch(program: Program, rc: RegClass, reg: PhysReg, offset: int,
+             store: bool) -> list[Instruction]:
     out = []
     done = 0
     n = rc.size
@@ -92,11 +106,11 @@ def _scratch(rc: RegClass, reg: PhysReg, offset: int, store: bool) -> list[Instr
         off = Operand(rc=v1, undef=True)
         no_saddr = Operand(rc=s1, undef=True)
         if store:
-            out.append(Instruction(f"scratch_store_{_VEC[m]}", "SCRATCH",
+            out.append(Instruction(scratch_opcode(program, "store", m), "SCRATCH",
                                    [off, Operand(rc=vrc, phys=r), no_saddr], [],
                                    {"offset": offset + 4 * done}))
         else:
-            out.append(Instruction(f"scratch_load_{_VEC[m]}", "SCRATCH", [off, no_saddr],
+            out.append(Instruction(scratch_opcode(program, "load", m), "SCRATCH", [off, no_saddr],
                                    [Definition(rc=vrc, phys=r)], {"offset": offset + 4 * done}))
         done += m
     return out

@@ -11,8 +11,9 @@ reloads, spill slots, linear VGPRs and the scratch area.
   Efficient Construction of Static Single Assignment Form", with the CFG
   complete: a placeholder phi breaks cycles, trivial phis are removed);
 - slots: a VGPR value of n dwords gets n dwords of private memory after the
-  scratch isel already uses (``config['scratch_size']`` grows; a 4 KiB limit:
-  the scratch instruction's immediate offset); an SGPR value of n dwords gets
+  scratch isel already uses (``config['scratch_size']`` grows; a 4 KiB limit, 2 KiB
+  on GFX10: the scratch instruction's immediate offset; refused without flat
+  scratch ST mode, GFX10.1: `kernel_abi.scratch_st_mode`); an SGPR value of n dwords gets
   n lanes of one linear VGPR (``lv1``; ``p_start_linear_vgpr`` after
   ``p_startpgm``, ``p_end_linear_vgpr`` in every block that ends the program);
 - ``config['spills_sgpr']``/``config['spills_vgpr']``: the dwords spilled.
@@ -25,7 +26,9 @@ from typing import TYPE_CHECKING
 from radcc.ir.program import Block, Definition, Instruction, Operand, Program
 from radcc.ir.regclass import Temp, lv1
 from radcc.isa.table import get_table
+from radcc.passes.kernel_abi import scratch_offset_range, scratch_st_mode
 from radcc.passes.live_var_analysis import is_linear
+from radcc.passes.spill_lower import scratch_opcode
 
 if TYPE_CHECKING:
     from radcc.passes.spill import _Spiller
@@ -186,12 +189,17 @@ def apply_plan(program: Program, sp: _Spiller) -> None:
             voff += 4 * rc.size
     if voff > base:
         ops = get_table(program.gfx_level).by_name
-        if not all(f"scratch_{k}_b32" in ops for k in ("store", "load")):
-            raise SpillError(f"spill: VGPR spilling lowers to scratch_store_b32/"
-                             f"scratch_load_b32, which {program.target.name} does not have")
-        if voff > SCRATCH_OFFSET_LIMIT:
+        if not all(scratch_opcode(program, k, 1) in ops for k in ("store", "load")):
+            raise SpillError(f"spill: VGPR spilling lowers to scratch_store/scratch_load, "
+                             f"which {program.target.name} does not have")
+        if not scratch_st_mode(program.target):  # GFX10.1 (docs/abi.md)
+            raise SpillError(f"spill: VGPR spilling needs scratch_* without vaddr and saddr "
+                             f"(flat scratch ST mode), which {program.target.name} does not "
+                             f"have")
+        limit = min(SCRATCH_OFFSET_LIMIT, scratch_offset_range(program.target)[1] + 1)
+        if voff > limit:
             raise SpillError(f"spill: {voff} bytes of VGPR spill slots per lane exceed the "
-                             f"{SCRATCH_OFFSET_LIMIT} the scratch immediate offset reaches")
+                             f"{limit} the scratch immediate offset reaches")
         program.config["scratch_size"] = voff
     for t, ops in sp.slot_ops.items():
         for o in ops:

@@ -113,10 +113,10 @@ def _kd(obj: Path, chip: str) -> dict[str, int]:
 
 
 def kd_bytes(obj: Path) -> bytes:
-    """The 64 bytes at symbol ``k.kd`` (llvm-nm-19 for its address, llvm-objdump-19 -s
+    """The 64 bytes at the (single) ``NAME.kd`` symbol (llvm-nm-19 for its address, llvm-objdump-19 -s
     for the section contents)."""
     nm = _run(["llvm-nm-19", str(obj)], check=True).stdout
-    addr = next(int(ln.split()[0], 16) for ln in nm.splitlines() if ln.endswith(" k.kd"))
+    addr = next(int(ln.split()[0], 16) for ln in nm.splitlines() if ln.endswith(".kd"))
     dump = _run(["llvm-objdump-19", "-s", "-j", ".rodata", str(obj)], check=True).stdout
     data: dict[int, int] = {}
     for ln in dump.splitlines():
@@ -191,3 +191,47 @@ def test_scratch_size_set_after_lowering_is_refused(chip: str):
     with pytest.raises(ABIError) as e:
         kernel_fields(p, 0, 1, False)
     assert "scratch" in str(e.value) and chip in str(e.value) and "p_startpgm" in str(e.value)
+
+
+# --- VGPR spilling on GFX10.3 (radcc.passes.spill: scratch_* with vaddr and saddr off) ------
+
+def _gfx10_spill_program(chip: str, wave: int, nv: int) -> str:
+    from test_spill import straight_line
+
+    text = straight_line(wave, nv, 0)
+    for a, b in (("gfx1100", chip), ("s_load_b128", "s_load_dwordx4"),
+                 ("global_load_b32", "global_load_dword"),
+                 ("global_store_b32", "global_store_dword")):
+        text = text.replace(a, b)
+    return text
+
+
+@pytest.mark.parametrize("wave", [32, 64])
+def test_vgpr_spilling_on_gfx1030(wave: int, tmp_path: Path):
+    from test_gfx10_pipeline import _check_program, disasm
+
+    src = _gfx10_spill_program("gfx1030", wave, 300)
+    ours, asm = _check_program(src, "gfx1030", tmp_path)  # llvm-mc: KD and bytes equal
+    kd = _kd(ours, "gfx1030")
+    assert kd["user_sgpr_flat_scratch_init"] == 1 and kd["user_sgpr_count"] == 4
+    assert kd["system_sgpr_private_segment_wavefront_offset"] == 1
+    spills = [ln for ln in disasm(ours, "gfx1030", wave == 64)
+              if ln.startswith(("scratch_store_dword", "scratch_load_dword"))]
+    assert spills and all(", off" in ln for ln in spills)
+    offsets = [int(ln.split("offset:")[1]) if "offset:" in ln else 0 for ln in spills]
+    assert max(offsets) < kd["private_segment_fixed_size"] <= 2048
+    assert "s_setreg_b32 hwreg(HW_REG_FLAT_SCR_LO), s2" in asm
+
+
+def test_vgpr_spilling_refused_on_gfx1010(tmp_path: Path):
+    # gfx1010 has no flat scratch ST mode (llvm-mc-19 -mcpu=gfx1010 rejects
+    # 'scratch_store_dword off, v1, off'), so a spill slot would need an address register
+    from test_gfx10_pipeline import radcc_llc
+
+    (tmp_path / "x").mkdir()
+    rc, err = radcc_llc(_gfx10_spill_program("gfx1010", 32, 300), tmp_path / "x",
+                        "-S", "-o", str(tmp_path / "x" / "k.s"))
+    assert rc == 1 and "ST mode" in err and "gfx1010" in err and "Traceback" not in err
+    p = _run(["llvm-mc-19", "-triple=amdgcn", "-mcpu=gfx1010"],
+             input="scratch_store_dword off, v1, off offset:8\n")
+    assert p.returncode != 0
