@@ -49,9 +49,9 @@ nothing. Otherwise it guarantees afterwards, for the program as it is then:
 Values that cannot be spilled: temps defined in SCC/VCC/EXEC/M0, linear VGPRs,
 sub-dword VGPRs. An instruction needing more registers at once than the target
 (its operands and definitions, with what cannot be spilled) raises `SpillError`
-naming the block and the instruction; so do VGPR spilling on a target whose table
-lacks ``scratch_store_b32``/``scratch_load_b32`` (GFX10 spells them ``_dword``;
-not lowered yet) and a spill area beyond the 4 KiB the immediate offset reaches.
+naming the block and the instruction; so do VGPR spilling on a target without
+flat scratch ST mode (GFX10.1; GFX10.3 lowers to ``scratch_*_dword*``, docs/abi.md)
+and a spill area beyond what the immediate offset reaches (4 KiB; GFX10 2 KiB).
 
 Not done: spilling phi definitions themselves (a loop whose phis alone exceed
 the target is refused), slot sharing by interference, rematerialisation,
