@@ -48,7 +48,7 @@ from radcc.passes.instr_class import (
 )
 from radcc.passes.linear_dataflow import forward_fixpoint
 
-__all__ = ["insert_delay_alu", "ALU_CYCLES"]
+__all__ = ["insert_delay_alu", "ALU_CYCLES", "DelaySim", "DelayState"]
 
 # (latency, issue cycles) per table class, ACO's GFX10+ cycle model.
 ALU_CYCLES = {"valu": (5, 1), "dot": (5, 1), "valu64": (6, 2), "trans": (10, 1),
@@ -227,8 +227,14 @@ class _Pass:
 
     def block(self, block: Block, state: DelayState) -> DelayState:
         st = state.copy()
+        self.last[block.index] = self.emit(st, block.instructions, self.plan(block))
+        return st
+
+    def emit(self, st: DelayState, instrs: list[Instruction],
+             recs: list[_Rec]) -> list[Instruction]:
+        """`instrs` with the s_delay_alu they need (unmerged); advances `st`."""
         out: list[Instruction] = []
-        for instr, x in zip(block.instructions, self.plan(block), strict=True):
+        for instr, x in zip(instrs, recs, strict=True):
             if x.skip:
                 continue  # recomputed
             if x.alu and st.regs:
@@ -244,8 +250,7 @@ class _Pass:
                     self.waited(st, need)
             out.append(instr)
             self.step(st, x)
-        self.last[block.index] = out
-        return st
+        return out
 
     def waited(self, st: DelayState, need: _Dep) -> None:
         dead = []
@@ -312,3 +317,34 @@ def insert_delay_alu(program: Program) -> None:
     if not program.target.has("delay_alu"):
         return
     _Pass(program).run()
+
+
+class DelaySim:
+    """The s_delay_alu this pass would insert into a straight-line run of
+    instructions, for the post-RA schedulers to compare orders
+    (scheduler_ilp). `run(state, instrs)` returns the run with its
+    s_delay_alu (merged as the pass merges them) and the state after it;
+    `state` is not changed. Targets without ``delay_alu`` get no
+    s_delay_alu. Per-instruction facts are cached by identity: valid while
+    the instructions given do not change."""
+
+    def __init__(self, program: Program) -> None:
+        self._pass = _Pass(program)
+        self._on = program.target.has("delay_alu")
+        self._recs: dict[int, tuple[Instruction, _Rec]] = {}
+
+    def _rec(self, instr: Instruction) -> _Rec:
+        e = self._recs.get(id(instr))
+        if e is None:
+            e = self._recs[id(instr)] = (instr, _Rec(self._pass.acc, instr,
+                                                     self._pass.issue_mul))
+        return e[1]
+
+    def run(self, state: DelayState,
+            instrs: list[Instruction]) -> tuple[list[Instruction], DelayState]:
+        st = state.copy()
+        recs = [self._rec(i) for i in instrs]
+        out = self._pass.emit(st, instrs, recs)
+        if not self._on:
+            return [i for i in out if i.opcode != "s_delay_alu"], st
+        return _merge(out), st

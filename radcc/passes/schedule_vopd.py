@@ -40,6 +40,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
+from radcc.ir.opinfo import op_info
 from radcc.ir.program import Definition, Instruction, Operand, Program
 from radcc.ir.regclass import NULL, VCC, VGPR_BASE, PhysReg, s1
 from radcc.ir.validate import is_inline_constant
@@ -48,7 +49,9 @@ from radcc.passes.instr_class import Access, AccessCache
 from radcc.passes.scheduler_ilp import classify, regions
 from radcc.target import GfxLevel
 
-__all__ = ["WINDOW", "Half", "dual_half", "can_pair", "make_vopd", "schedule_vopd"]
+__all__ = ["WINDOW", "Half", "dual_half", "can_pair", "make_vopd", "split_vopd", "pair_of",
+           "pair_greedily",
+           "vopd_allowed", "schedule_vopd"]
 
 WINDOW = 16
 _DUAL_PREFIX = "v_dual_"
@@ -167,16 +170,24 @@ def dual_half(program: Program, instr: Instruction) -> Half | None:
     cnd = "vcc" in info.implicit_reads
     n_expect = len(names) + (1 if acc_op else 0) + (1 if cnd else 0)
     ops = instr.operands
+    k = None
+    if any(s.kind == "imm" for s in info.operands):
+        kv = instr.fields.get("k")
+        if kv is None and instr.format == "VOP2" and len(ops) == n_expect + 1:
+            # the text form: K is an operand in its table position
+            srcs = [s for s in info.operands if not s.is_def]
+            pos = [s.kind for s in srcs].index("imm")
+            if ops[pos].const is None:
+                return None
+            kv = ops[pos].const
+            ops = ops[:pos] + ops[pos + 1:]
+        if kv is None:
+            return None
+        k = int(kv) & 0xFFFFFFFF  # type: ignore[call-overload]
     if len(ops) != n_expect:
         return None
     if not _no_modifiers(instr, _K_FIELDS if instr.format == "VOP2" else _NONE):
         return None
-    k = None
-    if any(s.kind == "imm" for s in info.operands):
-        kv = instr.fields.get("k")
-        if kv is None:
-            return None
-        k = int(kv) & 0xFFFFFFFF  # type: ignore[call-overload]
     src0 = ops[0]
     if src0.is_undef or (src0.phys is None and src0.const is None) or not _full_dword(src0):
         return None
@@ -247,6 +258,59 @@ def make_vopd(x: Half, y: Half) -> Instruction:
     return Instruction(x.xinfo.name, "VOPD", ops, defs, fields)
 
 
+def split_vopd(program: Program, vopd: Instruction) -> tuple[Instruction, Instruction]:
+    """The two VALU instructions a VOPD instruction of `make_vopd`'s layout does
+    (inverse of `make_vopd`; each as VOP2, v_mov_b32 as VOP1, K in
+    ``fields['k']``): X first. Raises ValueError on another layout."""
+    table = get_table(program.gfx_level)
+    names = (vopd.opcode, str(vopd.fields.get("opy", "")))
+    ops = list(vopd.operands)
+    if len(vopd.definitions) != 2:
+        raise ValueError(f"{vopd.opcode}: a VOPD instruction defines two registers")
+    cnd = any("vcc" in e.implicit_reads for n in names for e in table.by_name.get(n, ()))
+    vcc = ops.pop() if cnd else None
+    out = []
+    pos = 0
+    for half, name in enumerate(names):
+        base = "v_" + name[len(_DUAL_PREFIX):]
+        pair = _duals(program.gfx_level).get(base)
+        info = pair[half] if pair is not None else None
+        if info is None or not name.startswith(_DUAL_PREFIX):
+            raise ValueError(f"{vopd.opcode}: no {'XY'[half]} opcode {name!r}")
+        n = sum(1 for s in info.operands if not s.is_def and s.kind != "imm")
+        n += 1 if info.extra.get("acc") else 0
+        hops = ops[pos:pos + n]
+        pos += n
+        if "vcc" in info.implicit_reads:
+            assert vcc is not None
+            hops.append(vcc)
+        fields: dict[str, object] = {}
+        if any(s.kind == "imm" for s in info.operands):
+            fields["k"] = vopd.fields["simm32"]
+        fmt = "VOP2" if op_info(table, base, "VOP2") is not None else "VOP1"
+        out.append(Instruction(base, fmt, hops, [vopd.definitions[half]], fields))
+    if pos != len(ops):
+        raise ValueError(f"{vopd.opcode}: {len(ops)} operands, the halves read {pos}")
+    return out[0], out[1]
+
+
+def vopd_allowed(program: Program) -> bool:
+    """Whether VOPD may be formed: wave32 on a ``vopd`` target."""
+    return program.wave_size == 32 and program.target.has("vopd")
+
+
+def pair_greedily(program: Program, instrs: list[Instruction],
+                  accs: list[Access]) -> list[Instruction]:
+    """A region with pairs formed as `schedule_vopd` forms them."""
+    return _schedule_region(program, instrs, accs)
+
+
+def pair_of(a: Half, b: Half) -> Instruction | None:
+    """The VOPD of two independent halves, either as X: `a`, Y: `b` or swapped
+    (None when neither fits ISA 7.6)."""
+    return _pair(a, b)
+
+
 @dataclass(frozen=True, slots=True)
 class _RW:
     """Registers an instruction (or a formed pair) reads and writes."""
@@ -312,7 +376,7 @@ def _schedule_region(program: Program, instrs: list[Instruction],
 
 def schedule_vopd(program: Program) -> None:
     """Form VOPD pairs in every block (module docstring)."""
-    if program.wave_size != 32 or not program.target.has("vopd"):
+    if not vopd_allowed(program):
         return
     access = AccessCache(program)
     for block in program.blocks:

@@ -36,14 +36,21 @@ skip it (pipeline.py).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from radcc.ir.opinfo import REG_KINDS
-from radcc.ir.program import Instruction, Program
+from radcc.ir.program import Block, Instruction, Program
 from radcc.ir.regclass import EXEC, EXEC_HI
 from radcc.isa.table import OpInfo
+from radcc.passes.insert_delay_alu import DelayState
 from radcc.passes.instr_class import VALU_CLASSES, Access, AccessCache, is_gds, is_nop
 from radcc.passes.statistics import CYCLE_MODEL
+from radcc.pipeline import get_debug_options
+
+if TYPE_CHECKING:
+    from radcc.passes.sched_cost import Clock, Cost
 
 __all__ = ["WINDOW", "Node", "classify", "regions", "build_nodes", "schedule_region",
            "schedule_ilp"]
@@ -166,57 +173,198 @@ def build_nodes(program: Program, instrs: list[Instruction], accs: list[Access],
     return nodes
 
 
-def schedule_region(nodes: list[Node], window: int = WINDOW) -> list[int]:
+def schedule_region(nodes: list[Node], window: int = WINDOW, variant: int = 0) -> list[int]:
     """The new order (node indices) of a region: forward list scheduling."""
+    return [g[0] for g in _list_schedule(nodes, window, variant, None, None, None)]
+
+
+# Candidate orders (`variant`): the priority among the ready candidates
+LATENCY, STALL_IN_ORDER, IN_ORDER = 0, 1, 2
+VARIANTS = (LATENCY, STALL_IN_ORDER, IN_ORDER)
+
+
+def _key(variant: int, est: int, t: int, height: int, i: int) -> tuple[int, int, int]:
+    if variant == LATENCY:  # earliest start, then the longest path
+        return (est, -height, i)
+    if variant == STALL_IN_ORDER:  # no stall: the longest path; all stall: program order
+        return (0, -height, i) if est <= t else (1, 0, i)
+    return (0, 0, i)  # IN_ORDER: program order (pairs still formed)
+
+
+PairFn = Callable[[int, int], Instruction | None]
+
+
+def _list_schedule(nodes: list[Node], window: int, variant: int,
+                   pairable: list[bool] | None, pair: PairFn | None,
+                   ext: list[int] | None) -> list[tuple[int, ...] | tuple[int, int, Instruction]]:
+    """Forward list scheduling; with `pair`, a chosen VOPD-able node takes a
+    ready partner (no later start than one cycle after it) into one VOPD
+    instruction: entries are (node,) or (x, y, vopd). `ext[i]`: the cycle
+    node i's registers from before the region are ready."""
     n = len(nodes)
     npred = [len(x.preds) for x in nodes]
     start = [0] * n
     done = [False] * n
-    order: list[int] = []
+    order: list[tuple[int, ...] | tuple[int, int, Instruction]] = []
     t = 0
     first = 0  # first unscheduled node in program order
-    while len(order) < n:
+    scheduled = 0
+
+    def est_of(i: int) -> int:
+        est = t if ext is None or ext[i] < t else ext[i]
+        for p, true_dep in nodes[i].preds:
+            ready = start[p] + (nodes[p].latency if true_dep else nodes[p].issue)
+            if ready > est:
+                est = ready
+        return est
+
+    while scheduled < n:
         best = -1
         best_key: tuple[int, int, int] | None = None
+        best_est = 0
+        ready_list: list[int] = []
         seen = 0
         i = first
         while i < n and seen < window:
             if not done[i]:
                 seen += 1
                 if npred[i] == 0:
-                    est = t
-                    for p, true_dep in nodes[i].preds:
-                        ready = start[p] + (nodes[p].latency if true_dep else nodes[p].issue)
-                        if ready > est:
-                            est = ready
-                    key = (est, -nodes[i].height, i)
+                    ready_list.append(i)
+                    est = est_of(i)
+                    key = _key(variant, est, t, nodes[i].height, i)
                     if best_key is None or key < best_key:
-                        best, best_key = i, key
+                        best, best_key, best_est = i, key, est
             i += 1
-        assert best >= 0 and best_key is not None, "dependency cycle in a region"
-        done[best] = True
-        start[best] = best_key[0]
-        t = best_key[0] + nodes[best].issue
-        order.append(best)
-        for s, _ in nodes[best].succs:
-            npred[s] -= 1
+        assert best >= 0, "dependency cycle in a region"
+        partner = -1
+        vopd = None
+        if pair is not None and pairable is not None and pairable[best]:
+            top = -1
+            for j in ready_list:
+                if j == best or not pairable[j] or est_of(j) > best_est + 1:
+                    continue
+                if nodes[j].height <= top:
+                    continue
+                v = pair(best, j)
+                if v is not None:
+                    partner, vopd, top = j, v, nodes[j].height
+        group = (best,) if partner < 0 else (best, partner)
+        at = best_est if partner < 0 else max(best_est, est_of(partner))
+        for g in group:
+            done[g] = True
+            start[g] = at
+            scheduled += 1
+            for s, _ in nodes[g].succs:
+                npred[s] -= 1
+        t = at + nodes[best].issue
+        order.append((best,) if vopd is None else (best, partner, vopd))
         while first < n and done[first]:
             first += 1
     return order
 
 
-def schedule_ilp(program: Program) -> None:
-    """Reorder the reorderable instructions of every block (module docstring)."""
-    access = AccessCache(program)
-    for block in program.blocks:
+W_INSTR = 2  # cycles an instruction is worth when comparing orders
+TAIL = 8  # instructions after a region whose s_delay_alu its order decides
+
+
+def _feasible(c: Cost, base: Cost) -> bool:
+    return (c.instructions <= base.instructions and c.bytes <= base.bytes
+            and c.clause_members >= base.clause_members)
+
+
+class _Scheduler:
+    def __init__(self, program: Program) -> None:
+        from radcc.passes.sched_cost import RegionCoster
+        from radcc.passes.schedule_vopd import vopd_allowed
+
+        self.program = program
+        self.access = AccessCache(program)
+        self.coster = RegionCoster(program, self.access)
+        self.pairing = vopd_allowed(program) and \
+            not get_debug_options(program).has("nosched-vopd")
+
+    def candidates(self, region: list[Instruction], clock: Clock) -> list[list[Instruction]]:
+        """Orders of a region to choose from; the region as it is first (then,
+        if it has VOPD, the region with them split)."""
+        from radcc.passes.schedule_vopd import dual_half, pair_greedily, pair_of, split_vopd
+
+        p = self.program
+        base: list[Instruction] = []
+        for ins in region:
+            if ins.format == "VOPD" and self.pairing:
+                base.extend(split_vopd(p, ins))
+            else:
+                base.append(ins)
+        out = [region]
+        if len(base) != len(region):
+            out.append(base)
+        accs = [self.access(i) for i in base]
+        kinds = [classify(i, a) for i, a in zip(base, accs, strict=True)]
+        nodes = build_nodes(p, base, accs, kinds)
+        ext = []
+        written: set[int] = set()
+        for a in accs:
+            ext.append(max((clock.ready.get(r, 0) - clock.t for r in a.reads
+                            if r not in written), default=0))
+            written |= a.writes
+        halves = [dual_half(p, n.instr) for n in nodes] if self.pairing else []
+        pairable = [h is not None for h in halves]
+
+        def pair(a: int, b: int) -> Instruction | None:
+            ha, hb = halves[a], halves[b]
+            assert ha is not None and hb is not None
+            return pair_of(ha, hb)
+
+        for variant in VARIANTS:
+            modes = (False, True) if self.pairing else (False,)
+            for with_pairs in modes:
+                if variant == IN_ORDER and not with_pairs:
+                    continue
+                order = _list_schedule(nodes, WINDOW, variant, pairable,
+                                       pair if with_pairs else None, ext)
+                out.append([nodes[g[0]].instr if len(g) == 1 else g[2]  # type: ignore[misc]
+                            for g in order])
+        if self.pairing:
+            plain = out[-1 - len(VARIANTS) * 2 + 1]  # LATENCY order without pairs
+            out.append(pair_greedily(p, plain, [self.access(i) for i in plain]))
+        return out
+
+    def block(self, block: Block) -> None:
+        from radcc.passes.sched_cost import Clock
+
         instrs = block.instructions
-        if len(instrs) < 3:
-            continue
+        access = self.access
         accs = [access(i) for i in instrs]
         kinds = [classify(i, a) for i, a in zip(instrs, accs, strict=True)]
-        new = list(instrs)
+        new: list[Instruction] = []
+        state = DelayState()
+        clock = Clock()
+        coster = self.coster
+        sim = coster.delays
+        pos = 0
         for lo, hi in regions(kinds):
-            nodes = build_nodes(program, instrs[lo:hi], accs[lo:hi], kinds[lo:hi])
-            order = schedule_region(nodes)
-            new[lo:hi] = [nodes[k].instr for k in order]
+            if lo > pos:
+                new.extend(instrs[pos:lo])
+                state = sim.run(state, instrs[pos:lo])[1]
+                clock = coster.advance(clock, instrs[pos:lo])
+            tail = instrs[hi:hi + TAIL]
+            cands = self.candidates(instrs[lo:hi], clock)
+            costs = [coster.cost(state, clock, c, tail) for c in cands]
+            ref = costs[1] if len(cands[1]) > len(cands[0]) else costs[0]  # without pairs
+            pick = min((k for k in range(len(cands)) if _feasible(costs[k], ref)),
+                       key=lambda k: (costs[k].latency + W_INSTR * costs[k].instructions,
+                                      costs[k].instructions, costs[k].bytes, k))
+            new.extend(cands[pick])
+            state = sim.run(state, cands[pick])[1]
+            clock = coster.advance(clock, cands[pick])
+            pos = hi
+        new.extend(instrs[pos:])
         block.instructions = new
+
+
+def schedule_ilp(program: Program) -> None:
+    """Reorder the reorderable instructions of every block (module docstring)."""
+    sched = _Scheduler(program)
+    for block in program.blocks:
+        if len(block.instructions) >= 2:
+            sched.block(block)

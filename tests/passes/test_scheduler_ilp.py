@@ -27,6 +27,14 @@ I1 = "   v1: v[3] = v_add_f32 v1: v[4], v1: v[5]\n"
 I2 = "   v1: v[6] = v_add_f32 v1: v[7], v1: v[8]\n"
 
 
+@pytest.fixture(autouse=True)
+def _no_pairs(monkeypatch):
+    """The ordering tests see the ILP order alone: VOPD pairing (which the
+    scheduler integrates unless ``nosched-vopd``) is off here; the pairing
+    tests below switch it back on."""
+    monkeypatch.setenv("RADCC_DEBUG", "nosched-vopd")
+
+
 def run(body: str, wave: int = 32):
     p = single(body + END, wave=wave)
     return check_pass(p, schedule_ilp)
