@@ -3,7 +3,8 @@
 GFX11 has no integer divide. After this pass isel never sees ``udiv``,
 ``idiv``, ``umod``, ``irem`` or ``imod``:
 
-* **by a constant** (any bit size; 8/16-bit operands widen to 32): a multiply by a
+* **by a constant** (any bit size; 8/16-bit operands widen to 32 with the constant
+  extended as the operation reads it, so the 32-bit constant rules apply): a multiply by a
   magic number (Granlund & Montgomery, "Division by invariant integers using
   multiplication", 1994): ``q = umul_high(n, m) >> s`` when a magic number of N bits
   exists, else the N+1-bit form ``t = umul_high(n, m'); q = (t + ((n - t) >> 1)) >>
@@ -18,6 +19,14 @@ GFX11 has no integer divide. After this pass isel never sees ``udiv``,
   (``rcp += umul_high(rcp, -d * rcp)``), ``q = umul_high(n, rcp)`` and two
   correction steps (``r >= d``: ``q += 1, r -= d``). Signed: on absolute values,
   then the signs.
+* **8/16-bit by a variable** (NIR's ``nir_lower_idiv`` small-size path, which ACO
+  receives): in f32, ``q = f2i32(i2f32(n) * (frcp(i2f32(d)) + 1 ulp))`` (``+ 1 ulp`` is
+  an integer add on the float's bits), truncated to the size; remainders ``n - d*q``;
+  ``imod`` adds ``d`` to a non-zero remainder when ``n`` and ``d`` differ in sign.
+  Exact for |n|, |d| < 2^16 whenever the reciprocal is within 1 ulp below 1/d: the
+  adjusted reciprocal is then in [1/d, 1/d + 2 ulp], so n*rcp >= n/d before rounding
+  (a representable integer quotient is never rounded below) and exceeds it by at
+  most 2^16/d * 2^-22 < 1/d, less than the distance to the next integer.
 * **64-bit by a variable**: restoring binary long division, 64 unrolled steps of
   64-bit shifts, compares and selects (later split into 32-bit halves by
   ``lower_int64``).
@@ -147,13 +156,16 @@ def _lower(ins: Instr, e: Emit) -> Value | None:
     assert dst is not None
     bits = dst.bit_size
     n, d = ins.srcs
+    dc = const_int(d)
     if bits < 32:
-        ext = "u2u32" if ins.op in ("udiv", "umod") else "i2i32"
-        n32, d32 = e.alu(ext, 32, n), e.alu(ext, 32, d)
+        unsigned = ins.op in ("udiv", "umod")
+        if dc is None or dc == 0:
+            return _small_by_variable(e, ins.op, n, d, bits)
+        n32 = e.alu("u2u32" if unsigned else "i2i32", 32, n)
+        d32 = e.const(32, dc if unsigned else signed(dc, bits))
         r = e.alu(ins.op, 32, n32, d32)
         return e.alu(f"u2u{bits}", bits, r)
     k = _Div(e, bits)
-    dc = const_int(d)
     if dc is not None and dc != 0:
         return _by_const(k, ins.op, n, d, dc, bits)
     unsigned = ins.op in ("udiv", "umod")
@@ -172,6 +184,24 @@ def _lower(ins: Instr, e: Emit) -> Value | None:
     if ins.op == "irem":
         return r
     return _fix_mod(k, r, d)
+
+
+def _small_by_variable(e: Emit, op: str, n: Value, d: Value, bits: int) -> Value:
+    """8/16-bit division by a variable through the f32 reciprocal (module docstring)."""
+    unsigned = op in ("udiv", "umod")
+    to_f, to_i = ("u2f32", "f2u32") if unsigned else ("i2f32", "f2i32")
+    rcp = e.alu("iadd", 32, e.alu("frcp", 32, e.alu(to_f, 32, d)), e.const(32, 1))
+    q = e.alu(to_i, 32, e.alu("fmul", 32, e.alu(to_f, 32, n), rcp))
+    q = e.alu(f"u2u{bits}", bits, q)
+    if op in ("udiv", "idiv"):
+        return q
+    r = e.alu("isub", bits, n, e.alu("imul", bits, d, q))
+    if op != "imod":
+        return r
+    zero = e.const(bits, 0)
+    differ = e.alu("ine", 1, e.alu("ige", 1, n, zero), e.alu("ige", 1, d, zero))
+    fix = e.alu("iand", 1, differ, e.alu("ine", 1, r, zero))
+    return e.alu("iadd", bits, r, e.bcsel(fix, d, zero))
 
 
 def _fix_mod(k: _Div, r: Value, d: Value) -> Value:
