@@ -1,7 +1,7 @@
 """Compile time of the back end per phase, on generated programs of 1k-100k instructions.
 
     python bench/bench_compile.py [--sizes 1000,10000,100000] [--wave 32] [--seed 1]
-                                  [--no-emit] [--validate]
+                                  [--no-emit] [--validate] [--clock wall|cpu] [--repeat 1]
 
 Programs come from `radcc.ir.randprog` (uniform and divergent ifs, counted
 loops with breaks and continues, loads and stores, 32/64-bit VALU and SALU),
@@ -10,6 +10,9 @@ compiled by `radcc.pipeline.run_pipeline` (its per-pass timings) and then
 `emit_program` (the assembler). Prints one row per phase with the time at
 each size, the total, and the growth per 10x of program size: time ratio
 divided by instruction ratio, so ~1.0 means linear, 10 quadratic.
+`--clock cpu` reads process time (pipeline pass timers included) instead of
+wall time, for a shared machine; `--repeat N` compiles each program N times
+and reports each phase's median.
 """
 
 from __future__ import annotations
@@ -17,8 +20,10 @@ from __future__ import annotations
 import argparse
 import io
 import random
+import statistics
 import sys
 import time
+import types
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -69,17 +74,29 @@ def _measure(size: int, wave: int, seed: int, emit: bool, validate: bool,
              div_cont: bool) -> tuple[int, dict]:
     p, n = make_program(size, wave, seed, div_cont)
     opts = DebugOptions.parse("validateir,validatera" if validate else "")
-    t0 = time.perf_counter()
+    clock = _CLOCK.perf_counter
+    t0 = clock()
     res = run_pipeline(p, opts, stream=io.StringIO())
     times = dict(res.timings)
     if emit:
         from radcc.passes.emit_program import emit_program
 
-        t1 = time.perf_counter()
+        t1 = clock()
         emit_program(p)
-        times["emit_program"] = time.perf_counter() - t1
-    times["total"] = time.perf_counter() - t0
+        times["emit_program"] = clock() - t1
+    times["total"] = clock() - t0
     return n, times
+
+
+_CLOCK = types.SimpleNamespace(perf_counter=time.perf_counter)
+
+
+def use_clock(clock: str) -> None:
+    """Wall (perf_counter) or CPU (process_time) time, also for the pipeline's pass timers."""
+    import radcc.pipeline as pl
+
+    _CLOCK.perf_counter = time.process_time if clock == "cpu" else time.perf_counter
+    pl.time = _CLOCK  # type: ignore[attr-defined]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -89,13 +106,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--no-emit", action="store_true", help="skip emit_program")
     ap.add_argument("--validate", action="store_true", help="validateir/validatera on (slower)")
+    ap.add_argument("--clock", choices=("wall", "cpu"), default="wall")
+    ap.add_argument("--repeat", type=int, default=1, help="compiles per size (median shown)")
     args = ap.parse_args(argv)
+    use_clock(args.clock)
     sizes = [int(x) for x in args.sizes.split(",")]
     measure(200, args.wave, args.seed, not args.no_emit, False)  # warm-up: imports, tables
     rows: dict[str, list[float | None]] = {}
     counts: list[int] = []
     for k, size in enumerate(sizes):
-        n, times = measure(size, args.wave, args.seed, not args.no_emit, args.validate)
+        runs = [measure(size, args.wave, args.seed, not args.no_emit, args.validate)
+                for _ in range(max(1, args.repeat))]
+        n = runs[0][0]
+        times = {k: statistics.median(r[1].get(k, 0.0) for r in runs) for k in runs[0][1]}
         counts.append(n)
         for name, secs in times.items():
             rows.setdefault(name, [None] * len(sizes))[k] = secs

@@ -15,9 +15,9 @@ Compiles, in one process:
   instructions (bench_compile's generator) through `run_pipeline` +
   `emit_program`, wave32 and wave64.
 
-Each compile gives one line ``name  sha256[:16]`` of the assembly text (or
-``ERROR <type>`` for a failed compile), printed or written to `--out`, plus a
-combined hash of all lines. `--compare FILE` compares with an earlier output
+Each compile gives one line ``name  sha256[:16]`` of the assembly text (GLSL
+cases: and of the code object's bytes; ``ERROR <type>`` for a failed compile),
+printed or written to `--out`, plus a combined hash of all lines. `--compare FILE` compares with an earlier output
 and lists the entries that differ (exit status 1 when any does).
 """
 
@@ -65,7 +65,7 @@ def glsl_entries() -> Iterator[tuple[str, str]]:
             except Exception as e:  # noqa: BLE001 - recorded
                 yield name, _err(e)
                 continue
-            yield name, _h(res.asm)
+            yield name, _h(res.asm) + "/" + _h(res.code_object)
 
 
 def ir_entries() -> Iterator[tuple[str, str]]:

@@ -305,8 +305,9 @@ def rewrite_uses(shader: MirShader, mapping: dict[Value, Value]) -> None:
             seen += 1
         return v
 
-    for ins in shader.instrs():
-        ins.srcs = [look(s) for s in ins.srcs]
+    for b in shader.blocks():
+        for ins in b.instrs:
+            ins.srcs = [look(s) if s in mapping else s for s in ins.srcs]
     for n in iter_nodes(shader.function.body):
         if isinstance(n, If):
             n.cond = look(n.cond)

@@ -101,17 +101,21 @@ def _match(pat: Any, v: Value, kind: str, env: dict[str, Any]) -> bool:
 
 def _match_instr(pat: tuple[Any, ...], ins: Instr, env: dict[str, Any]) -> bool:
     op = pat[0]
-    if ins.op != op or len(pat) - 1 != len(ins.srcs):
+    srcs = ins.srcs
+    n = len(srcs)
+    if ins.op != op or len(pat) - 1 != n:
         return False
-    info = ALU_OPS[op]
-    orders = [list(range(len(ins.srcs)))]
-    if op in COMMUTATIVE and len(ins.srcs) == 2:
-        orders.append([1, 0])
-    for order in orders:
+    kinds = ALU_OPS[op].srcs
+    trial = dict(env)
+    for k in range(n):
+        if not _match(pat[1 + k], srcs[k], kinds[k], trial):
+            break
+    else:
+        env.update(trial)  # trial holds env's names and the new ones
+        return True
+    if n == 2 and op in COMMUTATIVE:
         trial = dict(env)
-        if all(_match(pat[1 + k], ins.srcs[i], info.srcs[i], trial)
-               for k, i in enumerate(order)):
-            env.clear()
+        if _match(pat[1], srcs[1], kinds[1], trial) and _match(pat[2], srcs[0], kinds[0], trial):
             env.update(trial)
             return True
     return False
@@ -148,13 +152,23 @@ def _build(rep: Any, ins: Instr, env: dict[str, Any], out: list[Instr],
     return c
 
 
+# the rules by the opcode their search starts with, in RULES' order
+_BY_OP: dict[str, list[Rule]] = {}
+for _rule in RULES:
+    _BY_OP.setdefault(_rule[0][0], []).append(_rule)
+
+
 def algebraic(shader: MirShader) -> bool:
+    """Apply the first matching rule (in RULES' order) to each ALU instruction.
+    Only the rules whose search starts with the instruction's opcode are tried."""
     mapping: dict[Value, Value] = {}
+    by_op = _BY_OP
     for b in shader.blocks():
         new_list: list[Instr] = []
         for ins in b.instrs:
-            if ins.op in ALU_OPS and ins.dest is not None and ins.dest not in mapping:
-                for search, rep in RULES:
+            rules = by_op.get(ins.op)
+            if rules and ins.dest is not None and ins.dest not in mapping:
+                for search, rep in rules:
                     env: dict[str, Any] = {}
                     if _match_instr(search, ins, env):
                         extra: list[Instr] = []

@@ -16,8 +16,13 @@ from ..mir import Block, Instr, MirShader, Value, rewrite_uses
 from ..mir_cfg import build_cfg
 from ..mir_ops import ALU_OPS, INTRINSICS
 
+_ATOMS = frozenset({int, str, float, bool, type(None)})
+
 
 def _hashable(x: Any) -> Any:
+    t = type(x)
+    if (t is tuple or t is list) and all(type(y) in _ATOMS for y in x):
+        return x if t is tuple else tuple(x)  # the same value as the general case
     if isinstance(x, list | tuple):
         return tuple(_hashable(y) for y in x)
     if isinstance(x, dict):
@@ -25,20 +30,28 @@ def _hashable(x: Any) -> Any:
     return x
 
 
+def _pure_op(op: str) -> bool:
+    if op in ALU_OPS or op == "load_const":
+        return True
+    info = INTRINSICS.get(op)
+    return info is not None and info.reorderable
+
+
+_PURE: dict[str, bool] = {}  # per opcode: _pure_op (the tables are constant)
+
+
 def _key(ins: Instr) -> Any | None:
     d = ins.dest
     if d is None:
         return None
     op = ins.op
-    pure = op in ALU_OPS or op == "load_const"
-    if not pure:
-        info = INTRINSICS.get(op)
-        pure = info is not None and info.reorderable
-        if op == "load_ssbo" and ins.attrs.get("access") == "readonly":
-            pure = True
-    if not pure:
+    pure = _PURE.get(op)
+    if pure is None:
+        pure = _PURE[op] = _pure_op(op)
+    if not pure and not (op == "load_ssbo" and ins.attrs.get("access") == "readonly"):
         return None
-    return (op, tuple(id(s) for s in ins.srcs), _hashable(ins.attrs), d.bit_size,
+    attrs = ins.attrs
+    return (op, tuple(map(id, ins.srcs)), _hashable(attrs) if attrs else (), d.bit_size,
             d.num_components)
 
 
@@ -57,7 +70,7 @@ def cse(shader: MirShader) -> bool:
         added: list[Any] = []
         keep: list[Instr] = []
         for ins in b.instrs:
-            ins.srcs = [look(s) for s in ins.srcs]
+            ins.srcs = [look(s) if s in mapping else s for s in ins.srcs]
             k = _key(ins)
             if k is not None:
                 prev = table.get(k)

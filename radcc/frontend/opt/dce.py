@@ -4,17 +4,29 @@ nothing refers to any more."""
 
 from __future__ import annotations
 
-from ..mir import If, Instr, MirShader, Value, iter_nodes
+from ..mir import If, Instr, LocalVar, MirShader, Value, iter_nodes
 from ..mir_ops import ALU_OPS, INTRINSICS
 
 
 def _has_side_effect(ins: Instr) -> bool:
-    if ins.op in ALU_OPS or ins.op in ("load_const", "undef", "phi"):
+    op = ins.op
+    effect = _EFFECT.get(op)
+    if effect is None:
+        effect = _effect_of(op)
+        _EFFECT[op] = effect
+    return effect
+
+
+def _effect_of(op: str) -> bool:
+    if op in ALU_OPS or op in ("load_const", "undef", "phi"):
         return False
-    if ins.is_jump:
+    if op in ("break", "continue"):  # Instr.is_jump
         return True
-    info = INTRINSICS.get(ins.op)
+    info = INTRINSICS.get(op)
     return info is None or not info.eliminable
+
+
+_EFFECT: dict[str, bool] = {}  # per opcode: _effect_of (the tables are constant)
 
 
 def dce(shader: MirShader) -> bool:
@@ -29,11 +41,13 @@ def dce(shader: MirShader) -> bool:
     for n in iter_nodes(shader.function.body):
         if isinstance(n, If):
             mark(n.cond)
-    instrs = list(shader.instrs())
-    for ins in instrs:
-        if _has_side_effect(ins):
-            for s in ins.srcs:
-                mark(s)
+    effects: set[Instr] = set()  # the instructions with side effects, kept
+    for b in shader.blocks():
+        for ins in b.instrs:
+            if _has_side_effect(ins):
+                effects.add(ins)
+                for s in ins.srcs:
+                    mark(s)
     while work:
         v = work.pop()
         p = v.parent
@@ -41,13 +55,16 @@ def dce(shader: MirShader) -> bool:
             for s in p.srcs:
                 mark(s)
     changed = False
+    used: set[LocalVar] = set()  # the variables the kept deref_ instructions name
     for b in shader.blocks():
-        keep = [i for i in b.instrs if _has_side_effect(i) or (i.dest is not None and
-                                                                 i.dest in live)]
+        keep = [i for i in b.instrs if i in effects or (i.dest is not None and
+                                                         i.dest in live)]
         if len(keep) != len(b.instrs):
             b.instrs = keep
             changed = True
-    used = {i.attrs["var"] for i in shader.instrs() if i.op.startswith("deref_")}
+        for i in keep:
+            if i.op.startswith("deref_"):
+                used.add(i.attrs["var"])
     locs = [v for v in shader.function.locals if v in used]
     if len(locs) != len(shader.function.locals):
         shader.function.locals = locs

@@ -80,9 +80,10 @@ def _readonly(ins: Instr) -> bool:
 
 def _uses(shader: MirShader) -> dict[Value, list[Instr | If]]:
     out: dict[Value, list[Instr | If]] = {}
-    for ins in shader.instrs():
-        for s in ins.srcs:
-            out.setdefault(s, []).append(ins)
+    for b in shader.blocks():
+        for ins in b.instrs:
+            for s in ins.srcs:
+                out.setdefault(s, []).append(ins)
     for n in iter_nodes(shader.function.body):
         if isinstance(n, If):
             out.setdefault(n.cond, []).append(n)
@@ -257,6 +258,8 @@ def _merge(shader: MirShader, block: Block, chain: list[_Acc],
 
 
 def _block(shader: MirShader, block: Block) -> bool:
+    if sum(1 for i in block.instrs if i.op in STORES or i.op in LOADS) < 2:
+        return False  # nothing to merge (and no need for the shader's uses)
     uses = _uses(shader)
     accs = [a for p, ins in enumerate(block.instrs)
             if (a := _candidate(ins, p, uses)) is not None]
