@@ -156,7 +156,7 @@ class BufFormat(Format):
     def encode(self, info: OpInfo, inst: ParsedInst, ctx: Context) -> Encoded:
         gfx = ctx.target.gfx_level
         lay = LAYOUTS[gfx]
-        mi: MemInst = parse_mem(inst)
+        mi: MemInst = parse_mem(inst, info.enc)
         ops = info.operands
         allowed = set(info.modifiers)
         lds = lay.lds and "lds" in mi.mods

@@ -68,6 +68,7 @@ class MemInst:
     operands: list[Operand] = field(default_factory=list)
     mods: dict[str, Mod] = field(default_factory=dict)
     eol_col: int = 0
+    split_col: int = 0  # a cache-policy word after "glc," (llvm-mc's matcher rejects it)
 
     def flag(self, name: str) -> bool:
         return name in self.mods
@@ -127,11 +128,54 @@ def _from_fast(inst: ParsedInst) -> MemInst | None:
     return MemInst(list(ops), mods, len(inst._line) + 1)
 
 
-def parse_mem(inst: ParsedInst) -> MemInst:
-    """Parse comma operands then space separated modifiers from the tokens."""
+def parse_mem(inst: ParsedInst, enc: str = "") -> MemInst:
+    """Parse comma operands then space separated modifiers from the tokens; for an
+    encoding `enc` (MUBUF, MTBUF, FLAT, GLOBAL, SCRATCH, DS) the modifiers must
+    come in llvm-mc's order (see `check_order`)."""
     fast = _from_fast(inst)
     if fast is not None:
+        check_order(fast, enc)
         return fast
+    out = _parse_tokens(inst)
+    check_order(out, enc)
+    return out
+
+
+_CPOL_MODS = frozenset(("glc", "slc", "dlc"))
+# llvm-mc-19's operand order of the memory encodings (its matcher takes the optional
+# operands in the asm string's order; a comma between them is optional): address
+# mode flags, offsets, the cache-policy group, then the other flags
+_RANK = {"offen": 0, "idxen": 0, "addr64": 0, "offset": 1, "offset0": 1, "offset1": 1,
+         "glc": 2, "slc": 2, "dlc": 2}
+_VALUE_ORDER_ENCS = frozenset(("FLAT", "GLOBAL", "SCRATCH", "DS"))
+
+
+def check_order(mi: MemInst, enc: str) -> None:
+    """llvm-mc's errors for modifiers out of its order: offen/idxen only first (an
+    error at the first modifier), an offset after the cache policy or a flag,
+    the cache policy after tfe/lds/gds, a comma inside the cache-policy group.
+    Its parser rejects a valued modifier of FLAT/GLOBAL/SCRATCH/DS out of order
+    ("not a valid operand.") before its matcher sees the rest ("invalid operand
+    for instruction" at the earliest offending operand)."""
+    matcher = [mi.split_col] if mi.split_col else []
+    if enc and not (enc == "MTBUF" and "format" in mi.mods and len(mi.mods) == 1):
+        mods = [m for m in mi.mods.values() if m.name != "format"]
+        top = -1
+        for m in mods:
+            r = _RANK.get(m.name, 3)
+            if r == 0 and top > 0 and enc in ("MUBUF", "MTBUF"):  # (idxen offen: both first)
+                matcher.append(mods[0].col)
+            if r < top:
+                bad = m if r == 1 else next(x for x in mods if _RANK.get(x.name, 3) > r)
+                if bad.value is not None and enc in _VALUE_ORDER_ENCS:
+                    raise AsmError("not a valid operand.", bad.col)
+                matcher.append(bad.col)
+            top = max(top, r)
+    if matcher:
+        raise AsmError("invalid operand for instruction", min(matcher))
+
+
+def _parse_tokens(inst: ParsedInst) -> MemInst:
     cur = Cursor(inst.tokens)
     out = MemInst()
     if not cur.at_end() and not (cur.tok.kind == IDENT and cur.peek().is_punct(":")) and not (
@@ -158,15 +202,20 @@ def parse_mem(inst: ParsedInst) -> MemInst:
             # llvm-mc: the comma before the modifiers is optional, a trailing one too
             if cur.at_end() or (_at_mod(cur) and not cur.tok.is_ident("format")):
                 break
+    comma_after_cpol = False
     while not cur.at_end():
         m = _parse_mod(cur)
+        if comma_after_cpol and m.name.removeprefix("no") in _CPOL_MODS and not out.split_col:
+            out.split_col = m.col  # llvm-mc reads glc/slc/dlc as one operand: a comma ends it
         if m.name in out.mods:
             raise AsmError("not a valid operand.", m.col)
         if m.name == "format" and out.mods:  # llvm-mc: format comes before the others
             raise AsmError("not a valid operand.", m.col)
         out.mods[m.name] = m
+        comma_after_cpol = False
         if cur.tok.is_punct(","):
             cur.next()  # and so are commas between modifiers
+            comma_after_cpol = m.name.removeprefix("no") in _CPOL_MODS
     out.eol_col = cur.tok.col
     return out
 

@@ -121,7 +121,7 @@ class DSFormat(Format):
     size = 8
 
     def encode(self, info: OpInfo, inst: ParsedInst, ctx: Context) -> Encoded:
-        mi: MemInst = parse_mem(inst)
+        mi: MemInst = parse_mem(inst, info.enc)
         ops = info.operands
         expect_count(mi, len(ops), inst.col)
         w1 = 0

@@ -97,7 +97,7 @@ class FlatFormat(Format):
         gfx = ctx.target.gfx_level
         lay = LAYOUTS[gfx]
         to_hw = regs_for(gfx).to_hw
-        mi: MemInst = parse_mem(inst)
+        mi: MemInst = parse_mem(inst, info.enc)
         allowed = set(info.modifiers)
         lds = "lds" in lay.bits and "lds" in mi.mods
         if lds:

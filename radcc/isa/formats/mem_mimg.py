@@ -30,7 +30,7 @@ from radcc.isa.errors import AsmError
 from radcc.isa.formats.base import Context, Decoded, Encoded, Format, register, u32
 from radcc.isa.formats.mem_common import sgpr_tuple, vtext
 from radcc.isa.lexer import IDENT, INT, Token
-from radcc.isa.operands import NULL, Operand, Reg, check_reg, reg_name
+from radcc.isa.operands import NULL, Operand, Reg, check_reg, parse_reg_name, reg_name
 from radcc.isa.syntax import Cursor, ParsedInst, parse_operand, parse_register
 from radcc.isa.table import OpInfo
 from radcc.target import GfxLevel
@@ -233,6 +233,8 @@ class MimgFormat(Format):
             addr = _parse_addr(cur)
             ops: list[Operand] = []
             while cur.accept(","):
+                if cur.at_end() or _at_modifier(cur):
+                    break  # llvm-mc: a comma may precede the modifiers
                 ops.append(parse_operand(cur))
             after_col = cur.tok.col
             mods = _parse_mods(cur, info)
@@ -430,6 +432,7 @@ def _parse_mods(cur: Cursor, info: OpInfo) -> dict[str, tuple[int, object]]:
     """Trailing modifiers in llvm-mc's order: name -> (column, value)."""
     mods: dict[str, tuple[int, object]] = {}
     last = -1
+    comma_after_cpol = False
     while not cur.at_end():
         t = cur.tok
         if t.kind != IDENT:
@@ -437,6 +440,9 @@ def _parse_mods(cur: Cursor, info: OpInfo) -> dict[str, tuple[int, object]]:
         name = t.text.lower()
         cur.next()
         has_val = cur.tok.is_punct(":")
+        if comma_after_cpol and not has_val and name.removeprefix("no") in CPOL:
+            # llvm-mc reads glc/slc/dlc as one operand: a comma ends the group
+            raise AsmError("invalid operand for instruction", t.col)
         base, slot, last = _check_mod(mods, info, name, t.col, has_val, last)
         if has_val:
             cur.next()
@@ -444,7 +450,20 @@ def _parse_mods(cur: Cursor, info: OpInfo) -> dict[str, tuple[int, object]]:
         else:
             value = base == name  # False for noglc
         mods[base] = (t.col, value)
+        comma_after_cpol = cur.accept(",") and slot == "cpol"  # commas between modifiers
     return mods
+
+
+def _at_modifier(cur: Cursor) -> bool:
+    """Does a MIMG modifier (``name:value`` or a flag word of `ORDER`) start here?"""
+    t = cur.tok
+    if t.kind != IDENT:
+        return False
+    name = t.text.lower()
+    if cur.peek().is_punct(":"):
+        return parse_reg_name(t.text) is None
+    base = name[2:] if name.startswith("no") else name
+    return base in ORDER or base in CPOL
 
 
 def _fast_parse(inst: ParsedInst, info: OpInfo) -> tuple[
