@@ -71,7 +71,7 @@ class Block:
     Executions are counted per block (`runs`) and credited to each instruction's `count`
     when the dispatch collects its counters."""
 
-    __slots__ = ("insts", "active", "runs", "next_pc", "size")
+    __slots__ = ("insts", "active", "runs", "next_pc", "size", "valus")
 
     def __init__(self, insts: tuple[Inst, ...], active: list[Inst]) -> None:
         self.insts = insts
@@ -79,6 +79,12 @@ class Block:
         self.runs = 0
         self.next_pc = insts[-1].next_pc
         self.size = len(insts)
+        # VALUs of a block where no instruction writes EXEC (its VALU lane-instructions are
+        # EXEC's lanes at the start times this), else -1: counted per VALU as it runs
+        # (s_movreld writes the SGPR at dst + M0: any, EXEC included)
+        stable = not any(i.use is None or i.use.swrites & EXEC_REGS
+                         or i.name.startswith("s_movreld") for i in insts)
+        self.valus = sum(i.valu for i in insts) if stable else -1
 
 
 @dataclass
@@ -309,10 +315,14 @@ class Dispatcher:
                 b.runs += 1
                 n += b.size
                 w.pc = b.next_pc  # only the last instruction of a block may set the PC
+                count_lanes = b.valus < 0
+                if b.valus > 0:
+                    lanes += b.valus * (s[EXEC_LO].bit_count()
+                                        + (s[EXEC_HI].bit_count() if wave64 else 0))
                 if st is None:
                     for i in blk:
                         i.handler(w, i)  # type: ignore[misc]
-                        if i.valu:
+                        if i.valu and count_lanes:
                             lanes += s[EXEC_LO].bit_count()
                             if wave64:
                                 lanes += s[EXEC_HI].bit_count()
@@ -327,9 +337,10 @@ class Dispatcher:
                     if i.valu:
                         if i.hz_after:
                             after_valu(i, u)
-                        lanes += s[EXEC_LO].bit_count()
-                        if wave64:
-                            lanes += s[EXEC_HI].bit_count()
+                        if count_lanes:
+                            lanes += s[EXEC_LO].bit_count()
+                            if wave64:
+                                lanes += s[EXEC_HI].bit_count()
                     elif i.hz_after:
                         st.after(i, u)
         except EmuError as e:

@@ -128,12 +128,25 @@ class Memory:
                            f"unmapped address {a:#x} ({n} bytes)", a, int(lanes[k]))
         return idx
 
+    def _single(self, addrs: np.ndarray, n: int, write: bool) -> Region | None:
+        """The region holding every access when one does (the common case: the fast
+        path of gather/scatter), else None (the general path, which names faults)."""
+        lo = int(addrs.min())
+        r = self.find(lo, n)
+        if r is None or int(addrs.max()) + n > r.end or (write and not r.writable):
+            return None
+        return r
+
     def gather(self, addrs: np.ndarray, n: int, lanes: np.ndarray) -> np.ndarray:
         """Bytes [len(addrs), n] read at each address."""
         addrs = addrs.astype(np.uint64, copy=False)
-        out = np.empty((len(addrs), n), dtype=np.uint8)
         if not len(addrs):
-            return out
+            return np.empty((0, n), dtype=np.uint8)
+        r = self._single(addrs, n, False)
+        if r is not None:
+            off = (addrs - np.uint64(r.base)).astype(np.int64)
+            return r.data[off[:, None] + np.arange(n, dtype=np.int64)]
+        out = np.empty((len(addrs), n), dtype=np.uint8)
         idx = self._locate(addrs, n, lanes, False)
         step = np.arange(n, dtype=np.int64)
         for i in np.unique(idx):
@@ -149,6 +162,11 @@ class Memory:
         if not len(addrs):
             return
         n = data.shape[1]
+        r1 = self._single(addrs, n, True)
+        if r1 is not None:
+            off = (addrs - np.uint64(r1.base)).astype(np.int64)
+            r1.data[off[:, None] + np.arange(n, dtype=np.int64)] = data
+            return
         idx = self._locate(addrs, n, lanes, True)
         step = np.arange(n, dtype=np.int64)
         for i in np.unique(idx):
