@@ -9,9 +9,12 @@ other half of their VGPR, so nothing may assume the high bits:
 - results whose low bits do not depend on the high bits of the sources (add,
   sub, mul, and/or/xor/not, neg, shl, select) are computed by the 32-bit
   instructions directly;
+- divergent 16-bit min/max/abs and shifts are ACO's native 16-bit VALU forms
+  (``v_min_i16``, ``v_max_u16``, ``v_sub_nc_u16`` + ``v_max_i16``, ``v_ashrrev_i16``,
+  ``v_lshrrev_b16``, ``v_lshlrev_b16``): they read only the low halves;
 - everything else extends first (``s_sext_i32_i8/i16``, ``s_and_b32``,
-  ``v_bfe_i32``, ``v_and_b32``): right shifts, min/max/abs, integer comparisons,
-  conversions to wider integers and to floats;
+  ``v_bfe_i32``, ``v_and_b32``): uniform and 8-bit right shifts and min/max/abs,
+  uniform integer comparisons, conversions to wider integers and to floats;
 - divergent 16-bit integer comparisons use ``v_cmp_*_{i,u}16`` (they read only
   the low half).
 
@@ -165,11 +168,17 @@ class Alu16Mixin(AluMixin):
             return self._small_shift(op, bits, uniform, srcs[0], srcs[1], ins.srcs[1].bit_size)
         if op in EXTENDED_OPS:
             signed, sop, vop = EXTENDED_OPS[op]
+            if not uniform and bits == 16:  # v_min_i16 ...: read the low halves only
+                return self.valu(vop.replace("32", "16"), v1, srcs[0], srcs[1],
+                                 commutative=True)
             a, b = (self.ext32(s, bits, signed) for s in srcs)
             if uniform:
                 return self.salu(sop, s1, a, b)
             return self.valu(vop, v1, a, b, commutative=True)
         if op == "iabs":
+            if not uniform and bits == 16:
+                n = self.valu("v_sub_nc_u16", v1, Const(32, 0), srcs[0])
+                return self.valu("v_max_i16", v1, srcs[0], n, commutative=True)
             x = self.ext32(srcs[0], bits, True)
             if uniform:
                 return self.salu("s_abs_i32", s1, x)
@@ -188,7 +197,15 @@ class Alu16Mixin(AluMixin):
 
     def _small_shift(self, op: str, bits: int, uniform: bool, x: Comp, n: Comp,
                      nbits: int) -> Comp:
-        """NIR shifts: the count modulo the bit size."""
+        """NIR shifts: the count modulo the bit size. Divergent 16-bit shifts are
+        ``v_lshlrev_b16``/``v_lshrrev_b16``/``v_ashrrev_i16``: they read the low half
+        of the value and the count's bits [3:0] (ISA guide V_LSHRREV_B16), which is
+        the count modulo 16 already."""
+        if bits == 16 and not uniform:
+            cnt16 = Const(32, n.value & 15) if isinstance(n, Const) else self._lowbits(n)
+            opc = {"ishl": "v_lshlrev_b16", "ishr": "v_ashrrev_i16",
+                   "ushr": "v_lshrrev_b16"}[op]
+            return self.valu(opc, v1, cnt16, x)
         if isinstance(n, Const):
             cnt: Comp = Const(32, n.value & (bits - 1))
         elif uniform:

@@ -30,7 +30,8 @@ contraction of ``a * b + c`` unless the result is ``precise``).
   (exact: the max is never NaN and never below 0); other constants ``lo < hi``:
   ``v_min_f32(v_max_f32(x, lo), hi)`` is ``v_med3_f32(x, lo, hi)`` (ACO's
   combine_clamp; exact by the ISA's NaN rules for this order only), and
-  ``v_min_i32/u32(v_max_i32/u32(x, lo), hi)`` is ``v_med3_i32/u32``;
+  ``v_min_i32/u32(v_max_i32/u32(x, lo), hi)`` is ``v_med3_i32/u32`` (16-bit:
+  ``v_med3_i16/u16``, bounds compared as 16-bit values);
 - ``v_add_f32(v_mul_f32(a, b), c)`` (``v_sub``/``v_subrev`` with negation,
   f32 and f64) becomes ``v_fma_f32(a, b, c)`` when the product has no other
   use, neither is precise and the product has no clamp/omod -- only when
@@ -434,8 +435,7 @@ class _Opt:
         kind = _MED3.get(instr.opcode)
         if kind is None or _has_mods(instr) or _is_dpp(instr):
             return None
-        less = _f32_less if kind == "f32" else (
-            lambda a, b: _sext32(a) < _sext32(b)) if kind == "i32" else (lambda a, b: a < b)
+        less = _MED3_LESS[kind]
         for i in range(2):
             hi = self.const_of(instr.operands[1 - i])
             mx = self.def_of(instr.operands[i])
@@ -770,7 +770,8 @@ def _float_input(opcode: str) -> bool:
         ("v_ldexp", "v_cmp_class", "v_cmpx_class", "v_trig_preop")) or opcode == "v_cndmask_b32"
 
 
-_MED3 = {"v_min_f32": "f32", "v_min_i32": "i32", "v_min_u32": "u32"}
+_MED3 = {"v_min_f32": "f32", "v_min_i32": "i32", "v_min_u32": "u32", "v_min_i16": "i16",
+         "v_min_u16": "u16"}
 
 
 def _sext32(v: int) -> int:
@@ -778,10 +779,22 @@ def _sext32(v: int) -> int:
     return v - (1 << 32) if v >> 31 else v
 
 
+def _sext16(v: int) -> int:
+    v &= 0xFFFF
+    return v - (1 << 16) if v >> 15 else v
+
+
 def _f32_less(a: int, b: int) -> bool:
     """a < b as f32 bit patterns (False when either is NaN)."""
     fa, fb = (struct.unpack("<f", struct.pack("<I", v & 0xFFFFFFFF))[0] for v in (a, b))
     return fa < fb
+
+
+# ordered comparison of med3 bounds (constants of the instruction's source type)
+_MED3_LESS = {"f32": _f32_less, "i32": lambda a, b: _sext32(a) < _sext32(b),
+              "u32": lambda a, b: (a & 0xFFFFFFFF) < (b & 0xFFFFFFFF),
+              "i16": lambda a, b: _sext16(a) < _sext16(b),
+              "u16": lambda a, b: (a & 0xFFFF) < (b & 0xFFFF)}
 
 
 def _is_exec(o: Operand) -> bool:

@@ -22,8 +22,8 @@ Lowered here (f16 operands of the composite ones are computed in f32):
 * ``fsin``/``fcos`` -> ``fsin_amd``/``fcos_amd`` of ``x / 2pi``; ``ftan`` = sin / cos;
 * ``fpow`` = ``exp2(y * log2 x)``; ``fmod`` = ``x - y * floor(x / y)`` (GLSL mod);
   ``frem`` = ``x - y * trunc(x / y)``; ``flrp`` = ``a * (1 - t) + b * t``;
-  ``fstep``, ``fsign``, ``isign`` with compares and selects (32-bit ``isign`` as
-  ``imin(imax(x, -1), 1)``: one ``v_med3_i32``; 32-bit ``fsign`` as ACO: the same
+  ``fstep``, ``fsign`` with compares and selects, ``isign`` (8/16/32-bit) as
+  ``imin(imax(x, -1), 1)`` (one ``v_med3_i32``/``v_med3_i16``); 32-bit ``fsign`` as ACO: the same
   clamp of the bits of ``x + 0.0``, converted to float: 3 instructions);
 * ``fatan`` by the polynomial of Abramowitz & Stegun 4.4.49 (|error| < 2e-8 on
   [0, 1]) after reducing |x| > 1 by ``pi/2 - atan(1/x)``; ``fatan2`` the same on
@@ -252,8 +252,9 @@ def _lower(ins: Instr, e: Emit) -> Value | None:
         return _bits(ins, e)
     bits = d.bit_size
     s = list(ins.srcs)
-    if op == "isign" and bits == 32:  # the back-end optimizer makes it v_med3_i32 (ACO)
-        return e.alu("imin", 32, e.alu("imax", 32, s[0], e.const(32, -1)), e.const(32, 1))
+    if op == "isign" and bits <= 32:  # the back-end optimizer makes it v_med3_i32/i16 (ACO)
+        return e.alu("imin", bits, e.alu("imax", bits, s[0], e.const(bits, -1)),
+                     e.const(bits, 1))
     if op == "isign":
         neg = e.alu("ishr", bits, s[0], e.const(32, bits - 1))
         nz = e.alu(f"b2i{bits}", bits, e.alu("ine", 1, s[0], e.const(bits, 0)))
