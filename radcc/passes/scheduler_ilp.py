@@ -264,6 +264,7 @@ def _list_schedule(nodes: list[Node], window: int, variant: int,
 
 
 W_INSTR = 2  # cycles an instruction is worth when comparing orders
+MIN_GAIN = 16  # cycles of latency an extra instruction must buy
 TAIL = 8  # instructions after a region whose s_delay_alu its order decides
 
 
@@ -280,6 +281,9 @@ class _Scheduler:
         self.program = program
         self.access = AccessCache(program)
         self.coster = RegionCoster(program, self.access)
+        self.saved_instrs = 0  # instructions the chosen orders saved so far
+        self.saved_bytes = 0
+        self.upgrades: list[_Upgrade] = []
         self.pairing = vopd_allowed(program) and \
             not get_debug_options(program).has("nosched-vopd")
 
@@ -291,10 +295,18 @@ class _Scheduler:
         p = self.program
         base: list[Instruction] = []
         for ins in region:
-            if ins.format == "VOPD" and self.pairing:
-                base.extend(split_vopd(p, ins))
-            else:
+            halves = split_vopd(p, ins) if ins.format == "VOPD" and self.pairing else None
+            if halves is None:
                 base.append(ins)
+                continue
+            # both halves read before either writes (ISA 7.6): in sequence, a half
+            # reading the other's result goes first; if each reads the other's, keep it
+            x, y = (self.access(h) for h in halves)
+            x_reads_y, y_reads_x = bool(x.reads & y.writes), bool(y.reads & x.writes)
+            if x_reads_y and y_reads_x:
+                base.append(ins)
+            else:
+                base.extend(halves if not y_reads_x else halves[::-1])
         out = [region]
         if len(base) != len(region):
             out.append(base)
@@ -351,9 +363,21 @@ class _Scheduler:
             cands = self.candidates(instrs[lo:hi], clock)
             costs = [coster.cost(state, clock, c, tail) for c in cands]
             ref = costs[1] if len(cands[1]) > len(cands[0]) else costs[0]  # without pairs
-            pick = min((k for k in range(len(cands)) if _feasible(costs[k], ref)),
-                       key=lambda k: (costs[k].latency + W_INSTR * costs[k].instructions,
-                                      costs[k].instructions, costs[k].bytes, k))
+            def score(k: int, costs: list[Cost] = costs) -> tuple[int, int, int, int]:
+                c = costs[k]
+                return (c.latency + W_INSTR * c.instructions, c.instructions, c.bytes, k)
+
+            pick = min((k for k in range(len(cands)) if _feasible(costs[k], ref)), key=score)
+            self.saved_instrs += ref.instructions - costs[pick].instructions
+            self.saved_bytes += ref.bytes - costs[pick].bytes
+            alt = min((k for k in range(len(cands))
+                       if costs[k].clause_members >= ref.clause_members), key=score)
+            gain = (score(pick)[0] - score(alt)[0]) * 4 ** block.loop_nest_depth
+            extra = (costs[alt].instructions - costs[pick].instructions,
+                     costs[alt].bytes - costs[pick].bytes)
+            if gain >= MIN_GAIN * max(extra[0], 1):
+                self.upgrades.append(_Upgrade(gain, extra[0], extra[1], block, len(new),
+                                              len(cands[pick]), cands[alt]))
             new.extend(cands[pick])
             state = sim.run(state, cands[pick])[1]
             clock = coster.advance(clock, cands[pick])
@@ -362,9 +386,32 @@ class _Scheduler:
         block.instructions = new
 
 
+@dataclass(slots=True)
+class _Upgrade:
+    """A region order with more instructions or bytes than the chosen one but
+    a lower latency, taken while the program's savings pay for it."""
+
+    gain: int  # score cycles saved, weighted by 4**loop depth
+    instrs: int
+    bytes: int
+    block: Block
+    at: int  # where the chosen order starts in the block
+    length: int
+    order: list[Instruction]
+
+
 def schedule_ilp(program: Program) -> None:
     """Reorder the reorderable instructions of every block (module docstring)."""
     sched = _Scheduler(program)
     for block in program.blocks:
         if len(block.instructions) >= 2:
             sched.block(block)
+    saved_i, saved_b = sched.saved_instrs, sched.saved_bytes
+    take: list[_Upgrade] = []
+    for u in sorted(sched.upgrades, key=lambda u: -u.gain / max(u.instrs, u.bytes // 4, 1)):
+        if u.instrs <= saved_i and u.bytes <= saved_b:
+            saved_i -= u.instrs
+            saved_b -= u.bytes
+            take.append(u)
+    for u in sorted(take, key=lambda u: -u.at):  # later first: earlier offsets stay valid
+        u.block.instructions[u.at:u.at + u.length] = u.order

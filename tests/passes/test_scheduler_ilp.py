@@ -17,6 +17,7 @@ import pytest
 from sched_check import check_pass, random_body
 from waitcnt_util import assert_listing, single
 
+from radcc.passes.schedule_vopd import schedule_vopd
 from radcc.passes.scheduler_ilp import schedule_ilp
 from radcc.passes.statistics import collect_statistics
 
@@ -87,3 +88,27 @@ def test_statistics_latency_drops():
 def test_random_programs_keep_every_dependence(seed, wave):
     rng = random.Random(seed * 7 + wave)
     run(random_body(rng, 40), wave=wave)
+
+
+def _vopd_then_ilp(p):
+    schedule_vopd(p)
+    schedule_ilp(p)
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_random_programs_with_pairs_keep_every_dependence(seed, monkeypatch):
+    # the pipeline's order: schedule_vopd pairs greedily, the ILP scheduler splits
+    # the pairs again (a half reading the other's result first) and re-pairs
+    monkeypatch.setenv("RADCC_DEBUG", "")
+    rng = random.Random(seed * 11 + 5)
+    run_p = single(random_body(rng, 40) + END, wave=32)
+    check_pass(run_p, _vopd_then_ilp)
+
+
+def test_pairs_are_formed_in_the_ilp_order(monkeypatch):
+    # I1 and I2 are independent, destinations odd/even, banks differ (ISA 7.6)
+    monkeypatch.setenv("RADCC_DEBUG", "")
+    p = run(P + C + I1 + I2)
+    assert_listing(p, "BB0\n" + P
+                   + "   v1: v[3], v1: v[6] = v_dual_add_f32 v1: v[4], v1: v[5], v1: v[7], "
+                     "v1: v[8] opy:v_dual_add_f32\n" + C + END)
