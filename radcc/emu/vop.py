@@ -392,10 +392,11 @@ def _fast_mask_op(opname: str) -> Callable[..., tuple[np.ndarray | None, np.ndar
 
 def _fast_mask_handler(i: Inst, opname: str, readers: list[Reader], vdst: int | None,
                        sdst: int | None, slow: Handler) -> Handler | None:
-    """With EXEC all ones, 32-bit carry ops, integer compares (v_cmp/v_cmpx) and
-    v_cndmask_b32 computed directly on uint64 lanes, writing the VGPR and the lane mask
-    (VCC, an SGPR, or EXEC for v_cmpx) as the general path does; `slow` otherwise.
-    None when the instruction does not qualify (modifiers, DPP, other ops)."""
+    """32-bit carry ops, integer compares (v_cmp/v_cmpx) and v_cndmask_b32 computed
+    directly on uint64 lanes, writing the VGPR (lanes in EXEC) and the lane mask (VCC,
+    an SGPR, or EXEC for v_cmpx; 0 for lanes off) as the general path does (`slow`, kept
+    as the handler's `slow` attribute). None when the instruction does not qualify
+    (modifiers, DPP, other ops)."""
     f = i.f
     if i.enc not in ("VOP2", "VOPC", "VOP3", "VOP3SD") or f.get("dpp") or "dpp_ctrl" in f:
         return None
@@ -409,21 +410,30 @@ def _fast_mask_handler(i: Inst, opname: str, readers: list[Reader], vdst: int | 
     r0, r1, r2 = (readers + [readers[0]])[:3]
 
     def hm(w: Wave, i: Inst) -> None:
-        s = w.s
-        if s[EXEC_LO] != MASK32 or (w.size == 64 and s[EXEC_LO + 1] != MASK32):
-            slow(w, i)
-            return
         a = r0(w) & _M32
         b = r1(w) & _M32
         d, lanes = op(a, b, r2(w)) if nsrc == 3 else op(a, b)
+        s = w.s
+        if s[EXEC_LO] == MASK32 and (w.size == 32 or s[EXEC_LO + 1] == MASK32):
+            if d is not None and vdst is not None:
+                np.copyto(w.vr[vdst], d, casting="unsafe")  # the low dword
+            if lanes is not None:
+                m = w.bools_to_mask(lanes)
+                if is_cmpx:
+                    w.exec = m
+                elif sdst is not None:
+                    w.write_mask(sdst, m)
+            return
+        ex = w.exec_mask()  # as the general path: lanes off keep VGPRs, get 0 mask bits
         if d is not None and vdst is not None:
-            np.copyto(w.vr[vdst], d, casting="unsafe")  # the low dword
+            np.copyto(w.vr[vdst], d, casting="unsafe", where=ex)
         if lanes is not None:
-            m = w.bools_to_mask(lanes)
+            m = w.bools_to_mask(lanes & ex)
             if is_cmpx:
                 w.exec = m
             elif sdst is not None:
                 w.write_mask(sdst, m)
+    hm.slow = slow  # type: ignore[attr-defined]  # the general path, for tests
     return hm
 
 
