@@ -94,6 +94,10 @@ _COMMUTATIVE = frozenset({
 _REVERSE = {"v_sub_f32": "v_subrev_f32", "v_subrev_f32": "v_sub_f32",
             "v_sub_nc_u32": "v_subrev_nc_u32", "v_subrev_nc_u32": "v_sub_nc_u32",
             "v_lshlrev_b32": None}
+# VALU whose result depends on the lane (or on lane masks / carries in SGPRs)
+_LANE_OPS = ("v_cndmask", "v_mbcnt", "v_readlane", "v_writelane", "v_readfirstlane",
+             "v_permlane", "v_add_co", "v_sub_co", "v_subrev_co", "v_div_fmas", "v_cmp",
+             "v_cmpx", "v_movrel", "v_swap")
 _DPP_KEYS = ("quad_perm", "row_mask", "bank_mask", "dpp8", "row_xmask", "row_shr", "row_shl",
              "row_mirror", "row_half_mirror", "row_share", "row_ror", "bound_ctrl")
 # inverse comparisons (exact for NaN: the negation of an ordered float compare is unordered)
@@ -709,13 +713,63 @@ class _Opt:
             return None
         return Operand(o.temp)
 
+    # -- uniform values kept in VGPRs ------------------------------------------------------
+    def uniform_vgpr(self, t: Operand, ctx: int, depth: int = 0) -> bool:
+        """Does VGPR temp `t` hold one value in every lane active in EXEC context `ctx`?
+        True when it is computed in that context by lane-independent VALU instructions
+        (no DPP, lane masks, carries, lane reads) from SGPRs, constants and such VGPRs."""
+        if t.temp is None or t.phys is not None or not t.temp.rc.is_vgpr or depth > 8:
+            return False
+        key = (t.temp.id, ctx)
+        if key in self._uniform_memo:
+            return self._uniform_memo[key]
+        ins = self.def_of(t)
+        ok = ins is not None and ins.format in _VALU and not _is_dpp(ins) and \
+            self.exec_id.get(id(ins), -1) == ctx and ctx >= 0 and \
+            not ins.opcode.startswith(_LANE_OPS) and len(ins.definitions) == 1 and \
+            all(o.phys is None and (o.const is not None or o.temp is not None and (
+                o.temp.rc.is_sgpr and not o.temp.rc.linear and o.temp.rc.size <= 2
+                or self.uniform_vgpr(o, ctx, depth + 1))) for o in ins.operands)
+        self._uniform_memo[key] = ok
+        return ok
+
+    def read_uniform_vgprs(self, instr: Instruction) -> None:
+        """A VALU source (or a VGPR copy) reading ``p_as_uniform(t)`` reads `t` when `t`
+        is uniform in the instruction's EXEC context (`uniform_vgpr`): ACO keeps uniform
+        VALU results in VGPRs instead of reading them back with v_readfirstlane_b32."""
+        copy = instr.opcode == "p_parallelcopy" and len(instr.operands) == 1 and \
+            len(instr.definitions) == 1 and instr.definitions[0].temp is not None and \
+            instr.definitions[0].temp.rc.is_vgpr and instr.definitions[0].phys is None
+        if not copy and (instr.format not in _VALU or _is_dpp(instr)):
+            return
+        ctx = self.exec_id.get(id(instr), -1)
+        for i, o in enumerate(instr.operands):
+            u = self.def_of(o)
+            if u is None or u.opcode != "p_as_uniform" or len(u.operands) != 1 or \
+                    u.operands[0].temp is None or \
+                    u.operands[0].temp.rc.size != o.temp.rc.size or \
+                    self.exec_id.get(id(u), -1) != ctx or \
+                    not self.uniform_vgpr(u.operands[0], ctx):
+                continue
+            new = Operand(u.operands[0].temp)
+            if copy:
+                if instr.definitions[0].temp.rc == new.temp.rc:
+                    self.set_operand(instr, i, new)
+                continue
+            ops = list(instr.operands)
+            ops[i] = new
+            if self.legal(instr, ops):
+                self.set_operand(instr, i, new)
+
     def run(self) -> None:
+        self._uniform_memo: dict[tuple[int, int], bool] = {}
         for b in self.p.blocks:
             self.block = b
             out: list[Instruction] = []
             for instr in b.instructions:
                 self.rename(instr)
                 if not instr.is_phi:
+                    self.read_uniform_vgprs(instr)
                     src = self.copy_source(instr)
                     if src is not None:
                         self.replace_uses(instr, src)

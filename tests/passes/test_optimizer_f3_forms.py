@@ -47,3 +47,48 @@ def test_16bit_bounds_compare_as_16bit_values():
         >> v1: %e = v_min_u16 5, %d
         >> p_unit_test %a, %c, %e
         """)
+
+
+# -- uniform values kept in VGPRs (ACO: uniform VALU results stay VGPRs) ----------------------
+def test_valu_reads_a_uniform_vgpr_instead_of_its_readfirstlane():
+    """%5 is computed from SGPRs by a VALU (the same in every active lane), so the
+    v_readfirstlane_b32 (p_as_uniform) and the copy back to a VGPR go: the add and
+    the copy read %5 itself; the SALU reader keeps the SGPR."""
+    check("""   v1: %5 = v_mul_f32_e64 %3, %4
+   s1: %6 = p_as_uniform %5
+   v1: %7 = v_add_f32 %6, %1
+   v1: %8 = p_parallelcopy %6
+   v1: %9 = v_fma_f32 %6, %6, %2
+   s1: %10, s1: %11:scc = s_add_u32 %6, 1
+   p_unit_test %7, %8, %9, %10
+""", """
+        v1: %m = v_mul_f32_e64 %s, %t
+        >> s1: %u = p_as_uniform %m
+        >> v1: %a = v_add_f32 %m, %x
+        >> v1: %c = v_fmac_f32 %m, %m, %y
+        >> s1: %d, s1: %sc:scc = s_add_u32 %u, 1
+        >> p_unit_test %a, %m, %c, %d
+        """)
+
+
+def test_first_lane_reads_of_lane_dependent_values_stay():
+    """p_as_uniform of a lane-dependent VGPR (a work-item id, a v_cndmask of a lane
+    mask, a DPP read) is the first active lane's value (readFirstInvocation): kept."""
+    check("""   v1: %5 = v_add_nc_u32 %3, %1
+   s1: %6 = p_as_uniform %5
+   s1: %7 = v_cmp_lt_u32_e64 %1, %2
+   v1: %8 = v_cndmask_b32_e64 0, %3, %7
+   s1: %9 = p_as_uniform %8
+   v1: %10 = v_add_nc_u32 %6, %2
+   v1: %11 = v_add_nc_u32 %9, %2
+   p_unit_test %10, %11
+""", """
+        v1: %a = v_add_nc_u32 %s, %x
+        >> s1: %b = p_as_uniform %a
+        >> s1: %c = v_cmp_lt_u32_e64 %x, %y
+        >> v1: %d = v_cndmask_b32_e64 0, %s, %c
+        >> s1: %e = p_as_uniform %d
+        >> v1: %f = v_add_nc_u32 %b, %y
+        >> v1: %g = v_add_nc_u32 %e, %y
+        >> p_unit_test %f, %g
+        """)
