@@ -1,0 +1,418 @@
+"""ACO's post-RA optimizer: combinations legal by construction on allocated SSA code.
+
+Seed: seeds/001 "Compilation phases" ("Optimization" after register
+allocation); the patterns of Mesa's aco_optimizer_postRA.cpp, checked
+against the RDNA3 ISA guide (SOP2/SOP1/SOPC pseudocode, VOP2 fmaak/fmamk).
+It runs between register_allocation and ssa_elimination (phis still in
+place) and walks each block once with `postra_tracking.WriterTable` (which
+instruction last wrote each register, merged conservatively at block
+entries; loop headers know nothing).
+
+`optimize_postra(program)` guarantees, each rewrite only when every register
+it relies on is provably unwritten in between:
+
+- **SCC without a compare** (ACO's try_optimize_scc_nocompare): an
+  ``s_cmp_lg/eq_u32/i32/u64 x, 0`` whose SCC result equals (or inverts) a
+  value still in SCC is removed and its readers read that value:
+  (a) ``x`` written by an instruction that sets ``SCC = D != 0`` (the set
+  `SCC_IS_RESULT_NONZERO`, from the ISA guide's pseudocode) whose SCC is still
+  in SCC; (b) ``x = s_cselect k, 0, scc`` / ``s_cselect 0, k, scc`` (k != 0)
+  with SCC unchanged since (radcc's isel leaves these bool round trips; ACO's
+  pre-RA optimizer removes them). For ``s_cmp_eq`` (or ``s_cselect 0, k``) the
+  readers must be invertible: ``p_cbranch_z`` <-> ``p_cbranch_nz``, or
+  ``s_cselect_b32/b64`` with its two sources swapped. (c) When SCC was
+  overwritten since the writer, an ``s_cmp_lg`` whose ``x`` has no other reader
+  and whose writer's SCC nobody reads becomes the writer itself (re-executed
+  at the compare, its operands unchanged since), and the writer goes away.
+- **fmaak/fmamk** (ACO's try_convert_fma_to_vop2; GFX11 wave32 only, where
+  it lets VOPD pair the instruction; the same 8 bytes): ``v_fma_f32`` without
+  modifiers whose operands are two VGPRs and one inline constant becomes
+  ``v_fmaak_f32`` (constant addend) or ``v_fmamk_f32`` (constant factor, as K).
+- **redundant copies**: a ``p_parallelcopy`` pair of whole SGPR dwords whose
+  destination already holds the source's bits (value numbers carried through
+  copies, e.g. EXEC restored from a save of itself) is dropped; the
+  destination's temp (if any, and if read) is renamed to the temp the
+  register holds, so SSA and validate_ra still hold.
+- instructions the rewrites leave without readers (all definitions unread
+  temps, ALU formats only) are removed.
+
+Kill flags are recomputed (live_var_analysis) when anything changed; the
+register demand figures of the pre-RA program (``PreSGPRs``/``PreVGPRs``) are
+kept as they were. ACO patterns not done here and why: try_apply_branch_vcc
+(radcc's compares write any SGPR through VOP3, never the ``s_and vcc, exec``
+shape), try_combine_dpp (no ``v_mov_b32_dpp`` exists before lower_to_hw),
+try_eliminate_scc_copy (RA leaves no SCC copies), try_reassign_split_vector
+(it makes two temps share a register, which validate_ra rejects).
+"""
+
+from __future__ import annotations
+
+from radcc.ir.program import Block, Instruction, Operand, Program
+from radcc.ir.regclass import SCC, PhysReg, RegClass, s1
+from radcc.ir.validate import is_inline_constant
+from radcc.isa.table import get_table
+from radcc.passes.postra_tracking import WriterTable, found
+
+# SALU instructions whose SCC is "D != 0" (RDNA3 ISA guide, SOP1/SOP2
+# pseudocode "SCC = D0.u != 0U" / "D0.u64 != 0ULL" / "D0.i != 0"; checked
+# against the guide by tests/passes/test_optimizer_postra.py).
+SCC_IS_RESULT_NONZERO = frozenset({
+    "s_and_b32", "s_and_b64", "s_or_b32", "s_or_b64", "s_xor_b32", "s_xor_b64",
+    "s_nand_b32", "s_nand_b64", "s_nor_b32", "s_nor_b64", "s_xnor_b32", "s_xnor_b64",
+    "s_and_not1_b32", "s_and_not1_b64", "s_or_not1_b32", "s_or_not1_b64",
+    "s_andn2_b32", "s_andn2_b64", "s_orn2_b32", "s_orn2_b64",
+    "s_not_b32", "s_not_b64", "s_lshl_b32", "s_lshl_b64", "s_lshr_b32", "s_lshr_b64",
+    "s_ashr_i32", "s_ashr_i64", "s_bfe_u32", "s_bfe_i32", "s_bfe_u64", "s_bfe_i64",
+    "s_abs_i32", "s_absdiff_i32", "s_bcnt0_i32_b32", "s_bcnt1_i32_b32", "s_wqm_b32",
+    "s_wqm_b64", "s_quadmask_b32",
+})
+_CMP_ZERO = {"s_cmp_lg_u32": True, "s_cmp_lg_i32": True, "s_cmp_lg_u64": True,
+             "s_cmp_eq_u32": False, "s_cmp_eq_i32": False, "s_cmp_eq_u64": False}
+# How often each rewrite fired in this process (for measurements, never read by passes).
+COUNTS: dict[str, int] = {}
+_ALU_FORMATS = frozenset({"SOP1", "SOP2", "SOPC", "SOPK", "VOP1", "VOP2", "VOP3", "VOPC"})
+
+
+class _Ctx:
+    def __init__(self, program: Program) -> None:
+        self.program = program
+        self.table = get_table(program.gfx_level)
+        self.wt = WriterTable(program, self.table)
+        self.uses: dict[int, int] = {}
+        self.readers: dict[int, list[Instruction]] = {}
+        for b in program.blocks:
+            for instr in b.instructions:
+                for o in instr.operands:
+                    if o.temp is not None:
+                        self.uses[o.temp.id] = self.uses.get(o.temp.id, 0) + 1
+                        self.readers.setdefault(o.temp.id, []).append(instr)
+        self.block: Block = program.blocks[0] if program.blocks else Block(0)
+        self.dead: set[int] = set()  # id() of removed instructions
+        self.changed = False
+        self.counts: dict[str, int] = {}
+
+    def get(self, pos: tuple[int, int]) -> Instruction | None:
+        instr = self.program.blocks[pos[0]].instructions[pos[1]]
+        return None if id(instr) in self.dead else instr
+
+    def note(self, what: str) -> None:
+        self.changed = True
+        self.counts[what] = self.counts.get(what, 0) + 1
+
+    def remove(self, instr: Instruction, pos: tuple[int, int] | None = None) -> None:
+        """Mark `instr` removed; at `pos` (already walked) its writes are forgotten."""
+        self.dead.add(id(instr))
+        if pos is not None:
+            self.wt.forget(instr, pos)
+        for o in instr.operands:
+            if o.temp is not None:
+                self.uses[o.temp.id] -= 1
+
+    def is_dead(self, instr: Instruction) -> bool:
+        if instr.format not in _ALU_FORMATS or not instr.definitions:
+            return False
+        return all(d.temp is not None and self.uses.get(d.temp.id, 0) == 0
+                   for d in instr.definitions)
+
+    def rename_reads(self, old: int, new: Operand, invert: bool) -> None:
+        """Every reader of temp `old` reads `new`'s temp (inverted: readers adapted)."""
+        for r in self.readers.get(old, []):
+            if id(r) in self.dead:
+                continue
+            for k, o in enumerate(r.operands):
+                if o.temp is None or o.temp.id != old:
+                    continue
+                n = Operand(new.temp, phys=new.phys)
+                n.is_late_kill = o.is_late_kill
+                r.operands[k] = n
+            if invert:
+                _invert_reader(r)
+        assert new.temp is not None
+        self.uses[new.temp.id] = self.uses.get(new.temp.id, 0) + self.uses.get(old, 0)
+        self.readers.setdefault(new.temp.id, []).extend(self.readers.get(old, []))
+        self.uses[old] = 0
+
+
+def _invertible(r: Instruction, tid: int) -> bool:
+    if r.opcode in ("p_cbranch_z", "p_cbranch_nz"):
+        return True
+    if r.opcode in ("s_cselect_b32", "s_cselect_b64") and len(r.operands) == 3:
+        return all(o.temp is None or o.temp.id != tid for o in r.operands[:2])
+    return False
+
+
+def _invert_reader(r: Instruction) -> None:
+    if r.opcode == "p_cbranch_z":
+        r.opcode = "p_cbranch_nz"
+    elif r.opcode == "p_cbranch_nz":
+        r.opcode = "p_cbranch_z"
+    else:
+        r.operands[0], r.operands[1] = r.operands[1], r.operands[0]
+
+
+def _is_zero(o: Operand) -> bool:
+    return o.const is not None and o.const == 0
+
+
+def _scc_def(instr: Instruction) -> int | None:
+    for k, d in enumerate(instr.definitions):
+        if d.phys is not None and d.phys.reg == SCC:
+            return k
+    return None
+
+
+def _scc_operand(instr: Instruction) -> Operand | None:
+    for o in instr.operands:
+        if o.phys is not None and o.phys.reg == SCC and o.temp is not None:
+            return o
+    return None
+
+
+def _try_scc_nocompare(ctx: _Ctx, instr: Instruction, idx: int) -> bool:
+    """Remove an ``s_cmp_lg/eq x, 0`` whose result is already in SCC (module docstring)."""
+    same = _CMP_ZERO.get(instr.opcode)
+    if same is None or instr.format != "SOPC" or len(instr.operands) != 2:
+        return False
+    a, b = instr.operands
+    if _is_zero(a) and not _is_zero(b):
+        a, b = b, a
+    if not _is_zero(b) or a.temp is None or a.phys is None:
+        return False
+    k_def = _scc_def(instr)
+    if k_def is None or instr.definitions[k_def].temp is None:
+        return False
+    cmp_scc = instr.definitions[k_def].temp
+    assert cmp_scc is not None
+    wt = ctx.wt
+    wpos = wt.last_writer(a.phys, a.rc)
+    if not found(wpos):
+        return False
+    w = ctx.get(wpos)
+    if w is None or not w.definitions or w.definitions[0].temp != a.temp:
+        return False
+    scc_src: Operand | None = None
+    polarity = same
+    if w.opcode in SCC_IS_RESULT_NONZERO:
+        k = _scc_def(w)
+        if k is None or w.definitions[k].temp is None:
+            return False
+        if wt.last_writer(PhysReg.of(SCC), s1) != wpos:
+            return _try_rematerialize(ctx, instr, idx, w, wpos, same)
+        d = w.definitions[k]
+        scc_src = Operand(d.temp, phys=d.phys)
+        if _width(instr) != w.definitions[0].size:
+            return False
+    elif w.opcode in ("s_cselect_b32", "s_cselect_b64") and len(w.operands) == 3:
+        c1, c0, cond = w.operands
+        if c1.const is None or c0.const is None or cond.temp is None:
+            return False
+        if (c1.const != 0) == (c0.const != 0):
+            return False
+        if wt.overwritten_since(PhysReg.of(SCC), s1, wpos):
+            return False
+        scc_src = Operand(cond.temp, phys=cond.phys)
+        polarity = same == (c1.const != 0)
+    else:
+        return False
+    readers = [r for r in ctx.readers.get(cmp_scc.id, []) if id(r) not in ctx.dead]
+    if not polarity and not all(_invertible(r, cmp_scc.id) for r in readers):
+        return False
+    if any(r.is_phi for r in readers) and not polarity:
+        return False
+    ctx.remove(instr)
+    ctx.rename_reads(cmp_scc.id, scc_src, not polarity)
+    for d in w.definitions:
+        if d.temp is not None and scc_src.temp is not None and d.temp.id == scc_src.temp.id:
+            d.is_kill = False
+    if ctx.is_dead(w):
+        ctx.remove(w, wpos)
+    ctx.note("scc_nocompare")
+    return True
+
+
+def _width(cmp: Instruction) -> int:
+    return 2 if cmp.opcode.endswith("64") else 1
+
+
+def _try_rematerialize(ctx: _Ctx, instr: Instruction, idx: int, w: Instruction,
+                       wpos: tuple[int, int], same: bool) -> bool:
+    """SCC overwritten since the writer: re-execute the writer at the compare (ACO)."""
+    if not same or w.format not in ("SOP1", "SOP2") or len(w.definitions) != 2:
+        return False
+    d0 = w.definitions[0]
+    k = _scc_def(w)
+    if k != 1 or d0.temp is None or _width(instr) != d0.size:
+        return False
+    wscc = w.definitions[1].temp
+    if wscc is None or ctx.uses.get(wscc.id, 0) or ctx.uses.get(d0.temp.id, 0) != 1:
+        return False
+    if wpos[0] != ctx.block.index:
+        return False
+    for o in w.operands:
+        if o.const is not None:
+            continue
+        if o.phys is None or o.rc is None or o.phys.reg == SCC:
+            return False
+        if ctx.wt.overwritten_since(o.phys, o.rc, wpos):
+            return False
+    cmp_def = instr.definitions[_scc_def(instr) or 0]
+    new = Instruction(w.opcode, w.format, [_copy_op(o) for o in w.operands],
+                      [w.definitions[0], cmp_def], dict(w.fields))
+    block = ctx.block
+    # operands killed between the writer and here now live until here
+    for o in new.operands:
+        if o.temp is None:
+            continue
+        for j in range(wpos[1] + 1, idx):
+            for x in block.instructions[j].operands:
+                if x.temp is not None and x.temp.id == o.temp.id:
+                    x.is_kill = x.is_first_kill = False
+    ctx.remove(w, wpos)
+    ctx.remove(instr)
+    block.instructions[idx] = new
+    for o in new.operands:
+        if o.temp is not None:
+            ctx.uses[o.temp.id] += 1
+            ctx.readers.setdefault(o.temp.id, []).append(new)
+    ctx.uses[d0.temp.id] = 0
+    d0.is_kill = True
+    ctx.note("scc_remat")
+    return True
+
+
+def _copy_op(o: Operand) -> Operand:
+    n = Operand(o.temp, const=o.const, const_bytes=o.const_bytes, rc=o.rc, phys=o.phys,
+                undef=o.is_undef)
+    n.is_kill, n.is_first_kill, n.is_late_kill = o.is_kill, o.is_first_kill, o.is_late_kill
+    return n
+
+
+def _truthy(v: object) -> bool:
+    return any(bool(x) for x in v) if isinstance(v, (list, tuple)) else bool(v)
+
+
+def _try_fma_to_vop2(ctx: _Ctx, instr: Instruction, idx: int) -> bool:
+    """v_fma_f32 with an inline constant and two VGPRs -> v_fmaak/fmamk_f32 (wave32)."""
+    if instr.opcode != "v_fma_f32" or instr.format != "VOP3" or len(instr.operands) != 3:
+        return False
+    if any(_truthy(v) for v in instr.fields.values()):
+        return False
+    if len(instr.definitions) != 1:
+        return False
+    consts = [k for k, o in enumerate(instr.operands) if o.const is not None]
+    vgprs = [k for k, o in enumerate(instr.operands)
+             if o.temp is not None and o.phys is not None and o.phys.is_vgpr]
+    if len(consts) != 1 or len(vgprs) != 2:
+        return False
+    kc = consts[0]
+    c = instr.operands[kc].const
+    assert c is not None
+    if instr.operands[kc].const_bytes != 4 or not is_inline_constant(c, 4, "f32"):
+        return False
+    a, b, acc = instr.operands
+    if kc == 2:
+        new = Instruction("v_fmaak_f32", "VOP2", [a, b], instr.definitions, {"k": c})
+    else:
+        x = b if kc == 0 else a
+        new = Instruction("v_fmamk_f32", "VOP2", [x, acc], instr.definitions, {"k": c})
+    ctx.block.instructions[idx] = new
+    for o in new.operands:
+        if o.temp is not None:
+            rl = ctx.readers.get(o.temp.id, [])
+            ctx.readers[o.temp.id] = [new if r is instr else r for r in rl]
+    ctx.note("fma_to_vop2")
+    return True
+
+
+def _try_redundant_copy(ctx: _Ctx, instr: Instruction, idx: int) -> bool:
+    """Drop p_parallelcopy pairs whose SGPR destination already holds the source's bits."""
+    if instr.opcode != "p_parallelcopy" or len(instr.operands) != len(instr.definitions):
+        return False
+    keep_o: list[Operand] = []
+    keep_d = []
+    renames: list[tuple[int, Operand]] = []
+    for o, d in zip(instr.operands, instr.definitions, strict=True):
+        ok = (o.const is None and o.phys is not None and o.rc is not None and d.phys is not None
+              and d.rc is not None and o.rc.bytes == d.rc.bytes and not d.rc.subdword
+              and d.phys.reg + d.rc.size <= 128 and o.phys.reg + o.rc.size <= 128
+              and d.phys.byte == 0 and o.phys.byte == 0 and not d.rc.is_vgpr
+              and ctx.wt.same_value(d.phys, o.phys, d.rc))
+        holder: Operand | None = None
+        if ok and d.temp is not None and ctx.uses.get(d.temp.id, 0):
+            holder = _holder(ctx, d.phys, d.rc)  # type: ignore[arg-type]
+            ok = holder is not None
+        if not ok:
+            keep_o.append(o)
+            keep_d.append(d)
+            continue
+        if o.temp is not None:
+            ctx.uses[o.temp.id] -= 1
+        if holder is not None and d.temp is not None:
+            renames.append((d.temp.id, holder))
+    if len(keep_o) == len(instr.operands):
+        return False
+    for old, holder in renames:
+        ctx.rename_reads(old, holder, False)
+    if keep_o:
+        instr.operands[:] = keep_o
+        instr.definitions[:] = keep_d
+    else:
+        ctx.dead.add(id(instr))
+    ctx.note("redundant_copy")
+    return True
+
+
+def _holder(ctx: _Ctx, phys: PhysReg, rc: RegClass) -> Operand | None:
+    """The temp the range holds now (its writer's definition of exactly this range)."""
+    pos = ctx.wt.last_writer(phys, rc)
+    if not found(pos):
+        return None
+    w = ctx.get(pos)
+    if w is None:
+        return None
+    for d in w.definitions:
+        if d.phys == phys and d.rc == rc and d.temp is not None:
+            return Operand(d.temp, phys=d.phys)
+    return None
+
+
+def optimize_postra(program: Program) -> None:
+    """Run ACO's post-RA combinations on an allocated SSA program (module docstring)."""
+    if not program.blocks:
+        return
+    ctx = _Ctx(program)
+    fma_ok = program.wave_size == 32 and program.target.has("vopd")
+    for b in program.blocks:
+        ctx.block = b
+        ctx.wt.start_block(b)
+        for idx in range(len(b.instructions)):
+            instr = b.instructions[idx]
+            if id(instr) in ctx.dead:
+                ctx.wt.record(instr, idx)  # the old writes stay visible to no pattern
+                continue
+            if not _try_scc_nocompare(ctx, instr, idx):
+                if fma_ok:
+                    _try_fma_to_vop2(ctx, instr, idx)
+                _try_redundant_copy(ctx, instr, idx)
+            instr = b.instructions[idx]
+            if id(instr) not in ctx.dead:
+                ctx.wt.record(instr, idx)
+    if not ctx.changed:
+        return
+    for b in program.blocks:
+        b.instructions = [i for i in b.instructions if id(i) not in ctx.dead]
+    _refresh_kill_flags(program)
+    for k, v in ctx.counts.items():
+        COUNTS[k] = COUNTS.get(k, 0) + v
+
+
+def _refresh_kill_flags(program: Program) -> None:
+    """Kill flags from live_var_analysis; the pre-RA demand figures are kept."""
+    from radcc.passes.live_var_analysis import live_var_analysis
+
+    saved = (program.max_reg_demand,
+             [(b.register_demand, b.live_in_demand) for b in program.blocks])
+    live_var_analysis(program)
+    program.max_reg_demand = saved[0]
+    for b, (rd, lid) in zip(program.blocks, saved[1], strict=True):
+        b.register_demand, b.live_in_demand = rd, lid

@@ -1,0 +1,225 @@
+"""Which instruction last wrote each register: the analysis of ACO's post-RA optimizer.
+
+Seed: seeds/001 "Compilation phases" ("Optimization" after register
+allocation); the facts of Mesa's aco_optimizer_postRA.cpp (``pr_opt_ctx``):
+on register-allocated SSA code, a forward walk per block keeps, per dword
+register (SGPRs 0..127 incl. VCC, M0, EXEC; SCC; VGPRs at 256..511), the
+position ``(block, index)`` of the instruction that last wrote it.
+
+`WriterTable` guarantees:
+
+- at a block's entry a register's writer is the one all its predecessors
+  agree on (SGPRs and SCC over the linear predecessors, VGPRs over the
+  logical ones), else `UNTRACKABLE`; the entry block starts `NOT_WRITTEN`;
+  a loop header (or any block with a predecessor not yet walked) starts
+  with everything `UNTRACKABLE` (instructions later in the loop may write any
+  register, as ACO assumes);
+- sub-dword definitions and instructions whose register effects are not all
+  definitions (reductions, scans, bpermute, scratch setup: anything but the
+  pseudo opcodes in `_PLAIN_PSEUDOS`) give `UNKNOWN`, which no pattern
+  matches; the table's implicit writes (``scc``, ``vcc``, ``exec``, ``m0``)
+  count even when an instruction does not list them as definitions;
+- `overwritten_since(reg, size, at)` is True unless every dword of the
+  range is provably unwritten after position ``at``;
+- `value(reg)`: a value number per dword: the writer position and dword,
+  carried through ``p_parallelcopy`` of whole SGPR dwords, so two registers
+  with equal value numbers hold the same bits.
+"""
+
+from __future__ import annotations
+
+from radcc.ir.opinfo import op_info
+from radcc.ir.program import Block, BlockKind, Instruction, Program
+from radcc.ir.regclass import EXEC, M0, SCC, VCC, PhysReg, RegClass
+from radcc.isa.table import OpcodeTable
+
+NUM_REGS = 512
+Pos = tuple[int, int]  # (block index, instruction index); block < 0: a sentinel
+NOT_WRITTEN: Pos = (-1, 0)
+UNTRACKABLE: Pos = (-1, 3)
+UNKNOWN: Pos = (-1, 4)
+
+# Pseudo instructions whose only register effects are their definitions.
+_PLAIN_PSEUDOS = frozenset({
+    "p_parallelcopy", "p_phi", "p_linear_phi", "p_logical_start", "p_logical_end",
+    "p_branch", "p_cbranch_z", "p_cbranch_nz", "p_split_vector", "p_create_vector",
+    "p_extract_vector", "p_startpgm", "p_unit_test", "p_as_uniform", "p_start_linear_vgpr",
+    "p_end_linear_vgpr", "p_barrier", "p_wqm", "p_exit_early_if", "p_exit_early_if_not",
+})
+_IMPLICIT = {"scc": (SCC, 1), "vcc": (VCC, 2), "exec": (EXEC, 2), "m0": (M0, 1)}
+
+
+def _whole_sgpr(phys: PhysReg | None, rc: RegClass | None) -> bool:
+    """A dword-aligned SGPR range below SCC's number (value numbers carry through it)."""
+    return phys is not None and rc is not None and not rc.subdword and phys.byte == 0 \
+        and phys.reg + rc.size <= 128
+
+
+def found(p: Pos) -> bool:
+    return p[0] >= 0
+
+
+def dword_range(phys: PhysReg, rc: RegClass) -> range:
+    """The dword registers an operand/definition occupies."""
+    start = phys.reg
+    end = (phys.reg_b + rc.bytes + 3) // 4
+    return range(start, max(end, start + 1))
+
+
+class WriterTable:
+    """Per-block last-writer (and value-number) arrays (module docstring)."""
+
+    def __init__(self, program: Program, table: OpcodeTable) -> None:
+        self.program = program
+        self.table = table
+        n = len(program.blocks)
+        self.writer: list[list[Pos] | None] = [None] * n
+        self.value: list[list[tuple[int, int, int]] | None] = [None] * n
+        self.block = -1
+        self.cur_w: list[Pos] = []
+        self.cur_v: list[tuple[int, int, int]] = []
+        self.lane_mask_size = 2 if program.wave_size == 64 else 1
+
+    # -- block entry ---------------------------------------------------------------------
+
+    def start_block(self, b: Block) -> None:
+        self.block = b.index
+        unk_v = (-1, 3, 0)
+        preds_ok = all(self.writer[p] is not None for p in b.linear_preds + b.logical_preds)
+        if not b.linear_preds and not b.logical_preds:
+            w = [NOT_WRITTEN] * NUM_REGS
+            v = [(-1, 0, r) for r in range(NUM_REGS)]
+        elif BlockKind.LOOP_HEADER in b.kind or not preds_ok:
+            w = [UNTRACKABLE] * NUM_REGS
+            v = [unk_v] * NUM_REGS
+        else:
+            w = [UNTRACKABLE] * NUM_REGS
+            v = [unk_v] * NUM_REGS
+            self._merge(w, v, b.linear_preds, range(0, 256))
+            if b.logical_preds:
+                self._merge(w, v, b.logical_preds, range(256, NUM_REGS))
+        self.cur_w = w
+        self.cur_v = v
+        self.writer[b.index] = w
+        self.value[b.index] = v
+
+    def _merge(self, w: list[Pos], v: list[tuple[int, int, int]], preds: list[int],
+               regs: range) -> None:
+        if not preds:
+            return
+        pw = [self.writer[p] for p in preds]
+        pv = [self.value[p] for p in preds]
+        first_w, first_v = pw[0], pv[0]
+        assert first_w is not None and first_v is not None
+        for r in regs:
+            x = first_w[r]
+            y = first_v[r]
+            for ow, ov in zip(pw[1:], pv[1:], strict=True):
+                assert ow is not None and ov is not None
+                if ow[r] != x:
+                    x = UNTRACKABLE
+                if ov[r] != y:
+                    y = (-1, 3, 0)
+            w[r] = x
+            v[r] = y
+
+    # -- queries -------------------------------------------------------------------------
+
+    def last_writer(self, phys: PhysReg | None, rc: RegClass | None) -> Pos:
+        """The one instruction that wrote all of the range, else a sentinel."""
+        if phys is None or rc is None:
+            return UNKNOWN
+        rs = dword_range(phys, rc)
+        first = self.cur_w[rs[0]]
+        if any(self.cur_w[r] != first for r in rs):
+            return UNTRACKABLE
+        return first
+
+    def overwritten_since(self, phys: PhysReg, rc: RegClass, at: Pos,
+                          inclusive: bool = False) -> bool:
+        """Whether any dword of the range may have been written after `at`."""
+        if not found(at) or rc.subdword:
+            return True
+        for r in dword_range(phys, rc):
+            w = self.cur_w[r]
+            if w == UNTRACKABLE:
+                if self.block > at[0]:
+                    return True
+                continue
+            if w == NOT_WRITTEN:
+                continue
+            if not found(w):
+                return True
+            later = w[1] >= at[1] if inclusive else w[1] > at[1]
+            if w[0] > at[0] or (w[0] == at[0] and later):
+                return True
+        return False
+
+    def same_value(self, a: PhysReg, b: PhysReg, rc: RegClass) -> bool:
+        """Whether the two ranges provably hold the same bits now."""
+        if rc.subdword:
+            return False
+        ra, rb = dword_range(a, rc), dword_range(b, rc)
+        for x, y in zip(ra, rb, strict=True):
+            vx = self.cur_v[x]
+            if (vx[0] < 0 and vx[1] != 0) or vx != self.cur_v[y]:  # (-1, 0, r): r's initial bits
+                return False
+        return True
+
+    # -- updates -------------------------------------------------------------------------
+
+    def record(self, instr: Instruction, idx: int) -> None:
+        """Note the register writes of `instr` at position `idx` of the current block."""
+        pos = (self.block, idx)
+        w, v = self.cur_w, self.cur_v
+        if instr.is_pseudo and instr.opcode not in _PLAIN_PSEUDOS:
+            for r in range(NUM_REGS):
+                w[r] = UNKNOWN
+                v[r] = (-1, 4, 0)
+            return
+        copy = instr.opcode == "p_parallelcopy"
+        new_vals: list[tuple[int, tuple[int, int, int]]] = []
+        for k, d in enumerate(instr.definitions):
+            if d.phys is None or d.rc is None:
+                continue
+            sub = d.rc.subdword
+            rs = dword_range(d.phys, d.rc)
+            src = instr.operands[k] if copy and k < len(instr.operands) else None
+            for j, r in enumerate(rs):
+                if r >= NUM_REGS:
+                    continue
+                w[r] = UNKNOWN if sub else pos
+                val = (self.block, idx, r)
+                if src is not None and not sub and _whole_sgpr(src.phys, src.rc) and \
+                        src.const is None and d.phys.byte == 0 and r < 128:
+                    sv = self.cur_v[src.phys.reg + j]  # type: ignore[union-attr]
+                    if sv[0] >= 0 or sv[1] == 0:  # a writer's, or the register's initial bits
+                        val = sv
+                new_vals.append((r, val))
+        for r, val in new_vals:  # a parallel copy reads all sources first
+            v[r] = val
+        if not instr.is_pseudo:
+            info = op_info(self.table, instr.opcode, instr.format)
+            if info is not None:
+                for name in info.implicit_writes:
+                    reg_size = _IMPLICIT.get(name)
+                    if reg_size is None:
+                        continue
+                    reg, size = reg_size
+                    if name in ("vcc", "exec"):
+                        size = self.lane_mask_size
+                    if any(d.phys is not None and d.phys.reg == reg for d in instr.definitions):
+                        continue
+                    for r in range(reg, reg + size):
+                        w[r] = UNKNOWN
+                        v[r] = (-1, 4, 0)
+
+    def forget(self, instr: Instruction, pos: Pos) -> None:
+        """`instr` at `pos` was removed: registers it was last to write hold unknown bits."""
+        for d in instr.definitions:
+            if d.phys is None or d.rc is None:
+                continue
+            for r in dword_range(d.phys, d.rc):
+                if r < NUM_REGS and self.cur_w[r] == pos:
+                    self.cur_w[r] = UNKNOWN
+                    self.cur_v[r] = (-1, 4, 0)
