@@ -150,6 +150,12 @@ class GenConfig:
     allow_divergent_continue: bool = True
     allow_discard: bool = False
     lanes: int = 32
+    # high register pressure (spilling, docs/spill.md): with `sweep` > 0 a statement
+    # may be a sweep, a run of up to `sweep` operations updating consecutive variables
+    # in place (v[i] = op(x, v[i]); s[i] likewise where uniform), so that many values
+    # change together inside ifs and loops (as many phis at the merge or loop header);
+    # large `nv`/`ns`/`nw` keep hundreds of values live throughout
+    sweep: int = 0
 
 
 # VOP2 ops: (a any, b v32); VOP3 ops with more sources; SALU ops (a, b).
@@ -271,8 +277,27 @@ class _Gen:
             if self.budget <= 0:
                 break
             self.budget -= 1
+            if self.cfg.sweep and self.d(0, 3) == 0:
+                out += self.sweep(uniform)
+                continue
             out.append(self.stmt(depth, uniform, loop, div_in_loop))
         return out
+
+    def sweep(self, uniform: bool) -> list[Op]:
+        """Up to `GenConfig.sweep` operations, each updating one of consecutive
+        variables in place (SGPR variables only where the code is uniform)."""
+        cfg = self.cfg
+        sgpr = uniform and cfg.ns > 1 and self.d(0, 2) == 0
+        n = cfg.ns if sgpr else cfg.nv
+        lo = self.d(0, n - 1)
+        hi = min(n, lo + self.d(1, cfg.sweep))
+        if sgpr:
+            op = self.pick(S_OPS)
+            other = Src("s", self.d(0, n - 1)) if self.d(0, 1) else Src("k", self.d(0, 64))
+            return [Op(i, op, [Src("s", i), other], "s") for i in range(lo, hi)]
+        op = self.pick(V_OPS2)
+        other = self.src()
+        return [Op(i, op, [other, Src("v", i)]) for i in range(lo, hi)]
 
     def stmt(self, depth: int, uniform: bool, loop: Loop | None, div_in_loop: bool) -> object:
         cfg = self.cfg
@@ -668,8 +693,12 @@ class _Lower:
         if prog.ns > 1:
             self.write(("s", 1), wgid)
         for i in range(prog.nv):
-            t = b.vop3("v_mad_u32_u24", v1, self.gid, Operand.c32(2 * i + 1),
-                       Operand.c32(0x1111 * i)).temp
+            if 2 * i + 1 <= 64:
+                t = b.vop3("v_mad_u32_u24", v1, self.gid, Operand.c32(2 * i + 1),
+                           Operand.c32(0x1111 * i)).temp
+            else:  # two literals: one per instruction (same value, gid < 2^24)
+                t = b.vop2("v_mul_u32_u24", v1, Operand.c32(2 * i + 1), self.gid).temp
+                t = b.vop2("v_add_nc_u32", v1, Operand.c32(0x1111 * i), t).temp
             self.write(("v", i), t)
         if prog.nv > 1:
             off = b.vop2("v_and_b32", v1, Operand.c32(INP_WORDS - 1), self.gid).temp

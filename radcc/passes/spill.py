@@ -32,11 +32,22 @@ nothing. Otherwise it guarantees afterwards, for the program as it is then:
   the end of that predecessor, a value the block expects spilled is stored there
   when its slot does not hold it yet (VGPRs before ``p_logical_end``, linear temps
   before the branch); back edges get theirs when the loop's last block is done.
-  Phi operands are uses at the end of their predecessor (reloaded there);
+  Phi operands are next uses at the end of their predecessor (kept in registers
+  while near), not operands needing a register at once;
+- phis (ACO's spilled phis): a phi whose operands are spilled at the end of every
+  processed predecessor is spilled, then, while the phis and the unspillable
+  live-ins of a file exceed the target, those whose next use is furthest. A spilled
+  phi is removed; each predecessor stores its operand into the phi's slot (``p_spill
+  %op, slot(phi)``; an operand itself spilled is copied slot to slot through a
+  register, a reload/store pair dropped when spill_ssa gives both the same slot);
+  its uses reload it like any spilled value. A kept phi's operands are reloaded at
+  the end of a predecessor that left them spilled;
 - SSA form: a reload defines a new temp; uses are renamed to the nearest
   definition, with new ``p_phi``/``p_linear_phi`` where several reach a block
   (Braun et al.'s SSA construction; trivial phis are removed);
-- slots: one per spilled value (no slot sharing yet). SGPR slots are lanes of
+- slots: spilled values whose slots are never live at once share one (spill_ssa:
+  slot liveness from stores to reloads, first-fit colouring, a spilled phi
+  coalesced with its spilled operands). SGPR slots are lanes of
   linear VGPRs (``lv1: %lv = p_start_linear_vgpr`` in the first block,
   ``p_end_linear_vgpr`` where the program ends): ``p_spill %s, lane, %lv`` /
   ``p_reload lane, %lv``. VGPR slots are dword offsets in the private segment
@@ -53,9 +64,10 @@ naming the block and the instruction; so do VGPR spilling on a target without
 flat scratch ST mode (GFX10.1; GFX10.3 lowers to ``scratch_*_dword*``, docs/abi.md)
 and a spill area beyond what the immediate offset reaches (4 KiB; GFX10 2 KiB).
 
-Not done: spilling phi definitions themselves (a loop whose phis alone exceed
-the target is refused), slot sharing by interference, rematerialisation,
-ACO's occupancy-driven target (only the register file limit triggers spilling).
+Not done: rematerialisation, ACO's occupancy-driven target (only the register
+file limit triggers spilling). A slot-to-slot copy of a spilled phi's operand that
+does not coalesce needs a register for a moment at the end of the predecessor;
+when none is left the final demand check refuses the program (SpillError).
 """
 
 from __future__ import annotations
@@ -127,6 +139,8 @@ class _Spiller:
         # per block: uses (position -> temps), incl. successor phi operands
         self.uses: list[dict[int, list[int]]] = []
         self.use_pos: list[dict[int, list[int]]] = []
+        self.phis: list[list[Instruction]] = [[i for i in b.instructions if i.is_phi]
+                                              for b in program.blocks]
         for b in program.blocks:
             self._collect_uses(b)
         self.nu_end: list[dict[int, int]] = [{} for _ in range(n)]
@@ -141,10 +155,15 @@ class _Spiller:
         self.slot_ops: dict[int, list[Operand]] = {}  # orig temp -> slot constants
         self.lv_ops: list[tuple[int, Operand]] = []  # (orig temp, lv operand) of SGPR slots
         self.spilled: set[int] = set()
+        self.phi_spilled: set[int] = set()  # phi definitions kept in a slot, not a register
+        # (block, reload, spill, operand, phi) slot-to-slot copies a spilled phi's
+        # operand spilled elsewhere needs; spill_ssa drops them when the slots coalesce
+        self.slot_copies: list[tuple[int, Instruction, Instruction, int, int]] = []
 
     # -- analyses --------------------------------------------------------------
     def _collect_uses(self, b: Block) -> None:
         uses: dict[int, list[int]] = {}
+        phi_uses: dict[int, list[int]] = {}  # successor phi operands: next uses only
         ins = b.instructions
         for i, instr in enumerate(ins):
             if instr.is_phi:
@@ -168,13 +187,13 @@ class _Spiller:
                     if t is None:
                         continue
                     pos = lend if logical and lend >= 0 else bend
-                    lst = uses.setdefault(pos, [])
+                    lst = phi_uses.setdefault(pos, [])
                     if t.id not in lst:
                         lst.append(t.id)
         self.uses.append(uses)
         pos_of: dict[int, list[int]] = {}
-        for i in sorted(uses):
-            for t in uses[i]:
+        for i in sorted(set(uses) | set(phi_uses)):
+            for t in dict.fromkeys(uses.get(i, []) + phi_uses.get(i, [])):
                 pos_of.setdefault(t, []).append(i)
         self.use_pos.append(pos_of)
 
@@ -236,22 +255,27 @@ class _Spiller:
                 return le
         return branch_index(b)
 
-    def make_spill(self, t: int) -> Instruction:
+    def make_spill(self, t: int, src: Temp | None = None) -> Instruction:
+        """Store t (or `src`, a value of the same class: a spilled phi's operand)
+        into t's slot."""
         self.spilled.add(t)
         slot = Operand.c32(0)
         self.slot_ops.setdefault(t, []).append(slot)
-        ops = [Operand(Temp(t, self.rc_of[t])), slot]
+        ops = [Operand(src or Temp(t, self.rc_of[t])), slot]
         if self.rc_of[t].is_sgpr:
             lv = Operand(rc=lv1)
             self.lv_ops.append((t, lv))
             ops.append(lv)
         return Instruction("p_spill", "PSEUDO", ops, [])
 
-    def make_reload(self, t: int) -> Instruction:
+    def make_reload(self, t: int, rename: bool = True) -> Instruction:
+        """Reload t from its slot into a new temp (one the SSA repair renames t's
+        uses to unless `rename` is False)."""
         slot = Operand.c32(0)
         self.slot_ops.setdefault(t, []).append(slot)
         new = self.p.allocate_temp(self.rc_of[t])
-        self.reload_of[new.id] = t
+        if rename:
+            self.reload_of[new.id] = t
         ops = [slot]
         if self.rc_of[t].is_sgpr:
             lv = Operand(rc=lv1)
@@ -276,12 +300,10 @@ class _Spiller:
 
     def entry(self, b: Block) -> tuple[dict[int, int], set[int]]:
         li = self.live_in[b.index]
+        kept = self.choose_phis(b)
         phi_dem = [0, 0]
-        for ins in b.instructions:
-            if ins.is_phi:
-                for d in ins.definitions:
-                    if d.temp is not None:
-                        phi_dem[_kind(d.temp.rc)] += d.temp.rc.size
+        for t in kept:
+            phi_dem[_kind(self.rc_of[t])] += self.size(t)
         regs: dict[int, int] = {}
         stored: set[int] = set()
         header = any(p >= b.index for p in set(b.linear_preds) | set(b.logical_preds))
@@ -339,12 +361,56 @@ class _Spiller:
         for p in sorted(set(b.linear_preds) | set(b.logical_preds)):
             if p < b.index:
                 self.couple(b, p)
-        for ins in b.instructions:
-            if ins.is_phi:
-                for d in ins.definitions:
-                    if d.temp is not None:
-                        regs[d.temp.id] = d.temp.rc.size
+        for ins in self.phis[b.index]:
+            for d in ins.definitions:
+                if d.temp is None:
+                    continue
+                if d.temp.id in kept:
+                    regs[d.temp.id] = d.temp.rc.size
+                else:
+                    stored.add(d.temp.id)
         return regs, stored
+
+    def phi_preds(self, b: Block, phi: Instruction) -> list[int]:
+        return b.logical_preds if phi.opcode == "p_phi" else b.linear_preds
+
+    def choose_phis(self, b: Block) -> set[int]:
+        """The phi definitions of b kept in registers; the others are spilled (ACO:
+        a phi whose operands are spilled at the end of every processed predecessor,
+        then, while the phis and the unspillable live-ins exceed the target, those
+        whose next use is furthest). A spilled phi gets no register: its operands are
+        stored into its slot at the end of the predecessors (`couple`)."""
+        kept: set[int] = set()
+        li = self.live_in[b.index]
+        for k in (0, 1):
+            dem = sum(self.size(t) for t in li
+                      if _kind(self.rc_of[t]) == k and t not in self.spillable)
+            cands: list[int] = []
+            for phi in self.phis[b.index]:
+                d = phi.definitions[0].temp if phi.definitions else None
+                if d is None or _kind(d.rc) != k:
+                    continue
+                if d.id not in self.spillable or any(o.temp is None and not o.is_undef
+                                                     for o in phi.operands):
+                    kept.add(d.id)
+                    dem += d.rc.size
+                    continue
+                done = [(j, p) for j, p in enumerate(self.phi_preds(b, phi))
+                        if p < b.index and j < len(phi.operands)]
+                ro = self.regs_out
+                if done and all(phi.operands[j].temp is None
+                                or phi.operands[j].temp.id not in (ro[p] or {})
+                                for j, p in done):
+                    self.phi_spilled.add(d.id)
+                else:
+                    cands.append(d.id)
+            for t in sorted(cands, key=lambda t: (self.next_use(b.index, t, 0), t)):
+                if dem + self.size(t) <= self.limit[k]:
+                    kept.add(t)
+                    dem += self.size(t)
+                else:
+                    self.phi_spilled.add(t)
+        return kept
 
     def loop_demand(self, h: Block, k: int) -> int:
         """Max demand of kind k over the loop headed by h (contiguous blocks up to
@@ -377,7 +443,36 @@ class _Spiller:
                                      f"%{t} is neither in a register nor spilled")
                 spills.append((self.end_pos(pred, t), self.make_spill(t)))
                 so.add(t)
-        for pos, ins in spills + reloads:
+        copies: list[tuple[int, Instruction]] = []
+        for phi in self.phis[b.index]:
+            d = phi.definitions[0].temp if phi.definitions else None
+            if d is None:
+                continue
+            for j, pr in enumerate(self.phi_preds(b, phi)):
+                if pr != p or j >= len(phi.operands):
+                    continue
+                o = phi.operands[j].temp
+                if o is None:
+                    continue
+                pos = self.end_pos(pred, d.id)
+                if d.id not in self.phi_spilled:
+                    if o.id not in ro:
+                        if o.id not in so:
+                            raise self.error(pred, len(pred.instructions),
+                                             f"%{o.id} is neither in a register nor spilled")
+                        reloads.append((pos, self.make_reload(o.id)))
+                        ro[o.id] = o.rc.size
+                elif o.id in ro:
+                    spills.append((pos, self.make_spill(d.id, src=o)))
+                elif o.id in so:  # slot to slot, through a register unless they coalesce
+                    r = self.make_reload(o.id, rename=False)
+                    w = self.make_spill(d.id, src=r.definitions[0].temp)
+                    copies += [(pos, r), (pos, w)]
+                    self.slot_copies.append((p, r, w, o.id, d.id))
+                else:
+                    raise self.error(pred, len(pred.instructions),
+                                     f"%{o.id} is neither in a register nor spilled")
+        for pos, ins in spills + copies + reloads:
             self.inserts[p].setdefault(pos, []).append(ins)
 
     def process(self, b: Block, regs: dict[int, int], stored: set[int]) -> None:
@@ -448,13 +543,16 @@ class _Spiller:
     def apply(self) -> None:
         for b in self.p.blocks:
             ins_at = self.inserts[b.index]
-            if not ins_at:
+            gone = {id(phi) for phi in self.phis[b.index]
+                    if phi.definitions and phi.definitions[0].temp is not None
+                    and phi.definitions[0].temp.id in self.phi_spilled}
+            if not ins_at and not gone:
                 continue
             out: list[Instruction] = []
             old = b.instructions
             for i in range(len(old) + 1):
                 out.extend(ins_at.get(i, ()))
-                if i < len(old):
+                if i < len(old) and id(old[i]) not in gone:
                     out.append(old[i])
             b.instructions = out
 

@@ -10,13 +10,19 @@ reloads, spill slots, linear VGPRs and the scratch area.
   temps, over linear predecessors) is created (Braun et al., "Simple and
   Efficient Construction of Static Single Assignment Form", with the CFG
   complete: a placeholder phi breaks cycles, trivial phis are removed);
-- slots: a VGPR value of n dwords gets n dwords of private memory after the
+- slots: spilled values whose slots are never live at once share one
+  (`slot_interference`: a slot is live from its stores to the reloads they reach,
+  over the logical CFG for VGPRs, the linear CFG for SGPR lanes; `_coalesce` gives
+  a spilled phi the slot of an operand spilled elsewhere when they do not
+  interfere, dropping the slot-to-slot copy; `assign_slots`: first fit). A VGPR
+  value of n dwords gets n dwords of private memory after the
   scratch isel already uses (``config['scratch_size']`` grows; a 4 KiB limit, 2 KiB
   on GFX10: the scratch instruction's immediate offset; refused without flat
   scratch ST mode, GFX10.1: `kernel_abi.scratch_st_mode`); an SGPR value of n dwords gets
   n lanes of one linear VGPR (``lv1``; ``p_start_linear_vgpr`` after
   ``p_startpgm``, ``p_end_linear_vgpr`` in every block that ends the program);
-- ``config['spills_sgpr']``/``config['spills_vgpr']``: the dwords spilled.
+- ``config['spills_sgpr']``/``config['spills_vgpr']``: the lanes / dwords of
+  slots used (after sharing); ``config['spills_phi']``: the phis spilled.
 """
 
 from __future__ import annotations
@@ -174,19 +180,25 @@ def apply_plan(program: Program, sp: _Spiller) -> None:
     _Renamer(program, sp.reload_of).run()
     wave = program.wave_size
     base = -(-program.config.get("scratch_size", 0) // 4) * 4
+    owner = {id(o): t for t, ops in sp.slot_ops.items() for o in ops}
+    slot_of: dict[int, tuple[int, int]] = {}  # orig -> (slot constant, lv index)
     voff = base
     lane = 0
-    slot_of: dict[int, tuple[int, int]] = {}  # orig -> (slot constant, lv index)
-    for t in sorted(sp.slot_ops):
-        rc = sp.rc_of[t]
-        if rc.is_sgpr:
-            if lane % wave + rc.size > wave:
-                lane = -(-lane // wave) * wave
-            slot_of[t] = (lane % wave, lane // wave)
-            lane += rc.size
-        else:
-            slot_of[t] = (voff, -1)
-            voff += 4 * rc.size
+    for sgpr in (True, False):
+        nodes = sorted(t for t in sp.slot_ops if sp.rc_of[t].is_sgpr == sgpr)
+        if not nodes:
+            continue
+        adj = slot_interference(program, owner, nodes, sgpr)
+        rep = _coalesce(program, sp, adj, sgpr)
+        units = assign_slots(nodes, adj, rep, {t: sp.rc_of[t].size for t in nodes},
+                             wave if sgpr else 0)
+        for t, u in units.items():
+            if sgpr:
+                slot_of[t] = (u % wave, u // wave)
+                lane = max(lane, u + sp.rc_of[t].size)
+            else:
+                slot_of[t] = (base + 4 * u, -1)
+                voff = max(voff, base + 4 * (u + sp.rc_of[t].size))
     if voff > base:
         ops = get_table(program.gfx_level).by_name
         if not all(scratch_opcode(program, k, 1) in ops for k in ("store", "load")):
@@ -224,4 +236,135 @@ def apply_plan(program: Program, sp: _Spiller) -> None:
             for lv in lvs:
                 ins.insert(at, Instruction("p_end_linear_vgpr", "PSEUDO", [Operand(lv)], []))
     program.config["spills_sgpr"] = lane
+    program.config["spills_phi"] = len(sp.phi_spilled)
     program.config["spills_vgpr"] = (voff - base) // 4
+
+
+def _slot_events(program: Program, owner: dict[int, int], b: Block,
+                 nodes: set[int]) -> list[tuple[bool, int]]:
+    """(is store, value) of the block's p_spill/p_reload of the given slots, in order."""
+    out = []
+    for ins in b.instructions:
+        if ins.opcode == "p_spill":
+            t = owner.get(id(ins.operands[1]))
+            if t in nodes:
+                out.append((True, t))
+        elif ins.opcode == "p_reload":
+            t = owner.get(id(ins.operands[0]))
+            if t in nodes:
+                out.append((False, t))
+    return out
+
+
+def slot_interference(program: Program, owner: dict[int, int], nodes: list[int],
+                      sgpr: bool) -> dict[int, set[int]]:
+    """Which spilled values' slots are live at once. A slot is live from a store
+    (``p_spill``) to the reloads it reaches (backward liveness; VGPR slots over the
+    logical CFG, whose paths each lane follows, as only the active lanes store and
+    load; SGPR lanes over the linear CFG, v_writelane/v_readlane ignoring EXEC); a
+    store interferes with every slot live after it (Chaitin)."""
+    blocks = program.blocks
+    ns = set(nodes)
+    ev = [_slot_events(program, owner, b, ns) for b in blocks]
+    gen: list[set[int]] = []
+    kill: list[set[int]] = []
+    for e in ev:
+        g: set[int] = set()
+        k: set[int] = set()
+        for store, t in reversed(e):
+            if store:
+                g.discard(t)
+                k.add(t)
+            else:
+                g.add(t)
+        gen.append(g)
+        kill.append(k)
+    succs = [b.linear_succs if sgpr else b.logical_succs for b in blocks]
+    live_in: list[set[int]] = [set(g) for g in gen]
+    live_out: list[set[int]] = [set() for _ in blocks]
+    changed = True
+    while changed:
+        changed = False
+        for b in reversed(blocks):
+            i = b.index
+            out: set[int] = set()
+            for s in succs[i]:
+                out |= live_in[s]
+            if out != live_out[i]:
+                live_out[i] = out
+                new = gen[i] | (out - kill[i])
+                if new != live_in[i]:
+                    live_in[i] = new
+                    changed = True
+    adj: dict[int, set[int]] = {t: set() for t in nodes}
+    for b in blocks:
+        live = set(live_out[b.index])
+        for store, t in reversed(ev[b.index]):
+            if store:
+                live.discard(t)
+                for u in live:
+                    adj[t].add(u)
+                    adj[u].add(t)
+            else:
+                live.add(t)
+    return adj
+
+
+def _coalesce(program: Program, sp: _Spiller, adj: dict[int, set[int]],
+              sgpr: bool) -> dict[int, int]:
+    """Give a spilled phi the slot of an operand spilled elsewhere when their slots do
+    not interfere, dropping the reload/store pair between them; returns each value's
+    representative (`adj` is updated to the merged slots)."""
+    rep = {t: t for t in adj}
+
+    def find(t: int) -> int:
+        while rep[t] != t:
+            rep[t] = rep[rep[t]]
+            t = rep[t]
+        return t
+
+    drop: dict[int, set[int]] = {}
+    for bi, r, w, o, d in sp.slot_copies:
+        if o not in rep or d not in rep:
+            continue
+        a, c = find(o), find(d)
+        if a == c:
+            drop.setdefault(bi, set()).update((id(r), id(w)))
+            continue
+        if c in adj[a]:
+            continue
+        rep[c] = a
+        for u in adj.pop(c):
+            adj[u].discard(c)
+            if u != a:
+                adj[u].add(a)
+                adj[a].add(u)
+        drop.setdefault(bi, set()).update((id(r), id(w)))
+    for bi, ids in drop.items():
+        b = program.blocks[bi]
+        b.instructions = [i for i in b.instructions if id(i) not in ids]
+    return {t: find(t) for t in rep}
+
+
+def assign_slots(nodes: list[int], adj: dict[int, set[int]], rep: dict[int, int],
+                 size: dict[int, int], lanes_per_vgpr: int) -> dict[int, int]:
+    """First-fit slot numbers (dwords / lanes) so that interfering slots do not
+    overlap; values coalesced share their representative's slot. With
+    `lanes_per_vgpr`, a slot never straddles two linear VGPRs."""
+    at: dict[int, int] = {}
+    for t in nodes:
+        r = rep[t]
+        if r in at:
+            continue
+        n = size[r]
+        busy = sorted((at[u], at[u] + size[u]) for u in adj.get(r, ()) if u in at)
+        pos = 0
+        while True:
+            if lanes_per_vgpr and pos % lanes_per_vgpr + n > lanes_per_vgpr:
+                pos = -(-pos // lanes_per_vgpr) * lanes_per_vgpr
+            clash = next((e for s, e in busy if s < pos + n and pos < e), None)
+            if clash is None:
+                break
+            pos = clash
+        at[r] = pos
+    return {t: at[rep[t]] for t in nodes}
