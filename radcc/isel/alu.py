@@ -684,7 +684,9 @@ class AluMixin(IselBase):
         return lo
 
     def _i64_to_float(self, signed: bool, x: Comp, dbits: int) -> Temp:
-        """(hi as f64) * 2^32 + lo, then rounded to f32 if asked (exact for f64)."""
+        """f64: (hi as f64) * 2^32 + lo (one rounding). f32: `_i64_to_f32`."""
+        if dbits == 32:
+            return self._i64_to_f32(signed, x)
         lo, hi = self.halves(x)
         fh = self.valu("v_cvt_f64_i32" if signed else "v_cvt_f64_u32", v2, hi)
         fh = self.valu("v_ldexp_f64", v2, fh, Const(32, 32), wide=(True, False))
@@ -693,6 +695,35 @@ class AluMixin(IselBase):
         if dbits == 32:
             return self.valu("v_cvt_f32_f64", v1, r, wide=(True,))
         return r
+
+    def _i64_to_f32(self, signed: bool, x: Comp) -> Temp:
+        """64-bit integer to f32, correctly rounded (LLVM AMDGPU's LowerINT_TO_FP32):
+        shift left by sh so that the high word holds the top significant bits
+        (unsigned: sh = min(clz(hi), 32); signed: sh = min(cls(hi) - 1, 32 + opposite)
+        with opposite = -1 when lo's top bit differs from hi's, keeping the sign bit),
+        OR a sticky bit for a non-zero low word into bit 0 (every rounding point of
+        the >= 31 significant bits is an even integer, so it rounds as the exact value),
+        convert the word, scale by 2^(32 - sh) with ldexp. V_CLZ_I32_U32/V_CLS_I32 give
+        -1 for an all-zero/all-sign word: the unsigned min makes it 32 (or 31)."""
+        lo, hi = self.halves(x)
+        if signed:
+            opp = self.valu("v_ashrrev_i32", v1, Const(32, 31),
+                            self.valu("v_xor_b32", v1, lo, hi, commutative=True))
+            limit = self.valu("v_add_nc_u32", v1, Const(32, 32), opp, commutative=True)
+            cls = self.valu("v_cls_i32", v1, hi)
+            sh = self.valu("v_min_u32", v1,
+                           self.valu("v_add_nc_u32", v1, Const(32, 0xFFFFFFFF), cls,
+                                     commutative=True), limit, commutative=True)
+        else:
+            sh = self.valu("v_min_u32", v1, self.valu("v_clz_i32_u32", v1, hi), Const(32, 32),
+                           commutative=True)
+        n = self.valu("v_lshlrev_b64", v2, sh, x, wide=(False, True))
+        nlo, nhi = self.halves(n)
+        sticky = self.valu("v_min_u32", v1, Const(32, 1), nlo, commutative=True)
+        word = self.valu("v_or_b32", v1, nhi, sticky, commutative=True)
+        f = self.valu("v_cvt_f32_i32" if signed else "v_cvt_f32_u32", v1, word)
+        e = self.valu("v_sub_nc_u32", v1, Const(32, 32), sh, rev="v_subrev_nc_u32")
+        return self.valu("v_ldexp_f32", v1, f, e)
 
     def _float_to_i64(self, signed: bool, x: Comp, sbits: int) -> Temp:
         """Truncate; hi = floor(t * 2^-32), lo = t - hi * 2^32 (LLVM's expansion)."""

@@ -37,7 +37,7 @@ LOWERED_OPS = frozenset(
 INT64_OPS = frozenset(
     "iadd isub iand ior ixor inot ishl ishr ushr ieq ine ilt ige ult uge bcsel mov "
     "pack_64_2x32_split unpack_64_2x32_split_x unpack_64_2x32_split_y bitcast "
-    "i2i32 u2u32 i2i16 u2u16 i2i8 u2u8 f2f64 f2f32 f2f16".split()
+    "i2i32 u2u32 i2i16 u2u16 i2i8 u2u8 f2f64 f2f32 f2f16 i2f32 u2f32".split()
 )
 
 # the immediate offset field of each memory space on GFX11 (bytes, inclusive)

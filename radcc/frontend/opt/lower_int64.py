@@ -22,8 +22,9 @@ arithmetic (f64) is untouched. Lowered:
   ``bitfield_reverse`` on the halves; bitfield extract/insert with 64-bit shifts;
 * conversions: ``i2i64``/``u2u64``/``b2i64`` build the high half, truncations take
   the low half; ``u2f64``/``i2f64`` = ``hi * 2^32 + lo`` (one rounding);
-  ``u2f32``/``i2f32`` normalise to the top 32 bits with a sticky bit (correctly
-  rounded; to f16 through f32, i.e. rounded twice); ``f2u64``/``f2i64`` through
+  ``u2f32``/``i2f32`` of 64 bits stay for isel (normalised to the top 32 bits with a
+  sticky bit, correctly rounded: ``AluMixin._i64_to_f32``); to f16 through them
+  (rounded twice); ``f2u64``/``f2i64`` through
   f64 (``t`` truncated): ``hi = floor(t * 2^-32)``, ``lo = t - hi * 2^32`` (one
   fma, exact), ``lo`` converted unsigned and ``hi`` signed for ``f2i64`` (ACO's
   sequence: exact two's complement for every t in range; NaN gives 0). ``f2u64``
@@ -82,16 +83,6 @@ def _ufind_msb64(e: Emit, a: Value) -> Value:
                    e.alu("iadd", 32, mh, e.const(32, 32)), ml)
 
 
-def _u2f32_64(e: Emit, a: Value) -> Value:
-    msb = _ufind_msb64(e, a)
-    shift = e.alu("isub", 32, e.const(32, 63), msb)
-    y = e.alu("ishl", 64, a, shift)
-    hi = e.hi(y)
-    sticky = e.alu("b2i32", 32, e.alu("ine", 1, e.lo(y), e.const(32, 0)))
-    f = e.alu("u2f32", 32, e.alu("ior", 32, hi, sticky))
-    return e.alu("fldexp", 32, f, e.alu("isub", 32, msb, e.const(32, 31)))
-
-
 def _f2u64(e: Emit, x: Value) -> Value:
     """A float of f64 to u64, truncating and saturating."""
     t = e.alu("fmax", 64, e.alu("ftrunc", 64, x), e.fconst(64, 0.0))
@@ -119,14 +110,9 @@ def _convert(ins: Instr, e: Emit, frm: str, to: str, db: int) -> Value | None:
             hi = e.alu("i2f64" if frm == "i" else "u2f64", 64, e.hi(s))
             return e.alu("fadd", 64, e.alu("fmul", 64, hi, e.fconst(64, 2.0 ** 32)),
                          e.alu("u2f64", 64, e.lo(s)))
-        if frm == "u":
-            f = _u2f32_64(e, s)
-        else:
-            neg = _lt0(e, s)
-            a = e.bcsel(neg, e.alu("isub", 64, e.const(64, 0), s), s)
-            f = _u2f32_64(e, a)
-            f = e.bcsel(neg, e.alu("fneg", 32, f), f)
-        return f if db == 32 else e.alu(f"f2f{db}", db, f)
+        if db == 32:
+            return None  # isel: normalised word + sticky bit, v_cvt_f32, v_ldexp_f32
+        return e.alu(f"f2f{db}", db, e.alu(f"{frm}2f32", 32, s))
     if frm == "f" and to in "iu" and db == 64:
         x = s if sb == 64 else e.alu("f2f64", 64, s)
         if to == "u":
