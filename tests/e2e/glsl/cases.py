@@ -33,6 +33,7 @@ from tests.e2e.glsl import (
     cases_bits,
     cases_control,
     cases_memory,
+    cases_spill,
     cases_std450,
     cases_subgroup,
 )
@@ -45,4 +46,5 @@ CASES: list[Case] = [
     *cases_memory.CASES,
     *cases_control.CASES,
     *cases_subgroup.CASES,
+    *cases_spill.CASES,
 ]
