@@ -48,7 +48,8 @@ contraction of ``a * b + c`` unless the result is ``precise``).
   ``v_xor_b32`` of the same op → ``v_or3_b32`` / ``v_xor3_b32``;
   ``v_add_nc_u32(v_mul_u32_u24(a, b), c)`` → ``v_mad_u32_u24``, and
   ``v_mul_lo_u32`` of two values known to fit 24 bits → ``v_mul_u32_u24``
-  (each only when the inner instruction has no other use);
+  (each only when the inner instruction has no other use), else ``v_mul_lo_u32 x,
+  2^k + 1`` → ``v_lshl_add_u32 x, k, x``;
 - lane masks: ``s_and_b32/b64(c, exec)`` of a comparison ``c`` computed in
   the same EXEC context (`exec_context.exec_ids`) is ``c`` (a VALU lane
   mask is already 0 in inactive lanes); ``s_and_not1(exec, c)`` of such a
@@ -395,7 +396,7 @@ class _Opt:
 
     def rules(self) -> list[Callable[[Instruction], Instruction | None]]:
         return [self.rule_clamp, self.rule_med3, self.rule_fma, self.rule_int3, self.rule_mul24,
-                self.rule_and_exec, self.rule_andn2_exec, self.rule_cmp_of_cndmask,
+                self.rule_mul_shift_add, self.rule_and_exec, self.rule_andn2_exec, self.rule_cmp_of_cndmask,
                 self.rule_cndmask_not]
 
     def other_operand(self, instr: Instruction, pred: Callable[[Instruction], bool],
@@ -613,6 +614,26 @@ class _Opt:
             probe = Instruction("v_mul_u32_u24", fmt, ops, [])
             if self.legal(probe, ops, fmt):
                 return self.new_instr("v_mul_u32_u24", fmt, ops, instr.definitions, instr)
+        return None
+
+    def rule_mul_shift_add(self, instr: Instruction) -> Instruction | None:
+        """``v_mul_lo_u32 x, 2^k + 1`` (operands not known to fit 24 bits: rule_mul24
+        first) is ``v_lshl_add_u32 x, k, x`` (ACO's v_mul_imm: (x << k) + x is the
+        product mod 2^32; one full-rate instruction instead of the quarter-rate
+        multiply)."""
+        if instr.opcode != "v_mul_lo_u32" or instr.fields or len(instr.operands) != 2:
+            return None
+        for i in range(2):
+            c, x = self.const_of(instr.operands[i]), instr.operands[1 - i]
+            if c is None or c[1] != 4 or x.temp is None or x.phys is not None:
+                continue
+            m = c[0] & 0xFFFFFFFF
+            if m < 3 or (m - 1) & (m - 2):
+                continue
+            ops = [x, Operand.c32((m - 1).bit_length() - 1), x]
+            probe = Instruction("v_lshl_add_u32", "VOP3", ops, [])
+            if self.legal(probe, ops, "VOP3"):
+                return self.new_instr("v_lshl_add_u32", "VOP3", ops, instr.definitions, instr)
         return None
 
     def _same_exec_cmp(self, o: Operand, instr: Instruction) -> Instruction | None:

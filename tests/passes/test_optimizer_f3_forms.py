@@ -92,3 +92,25 @@ def test_first_lane_reads_of_lane_dependent_values_stay():
         >> v1: %g = v_add_nc_u32 %e, %y
         >> p_unit_test %f, %g
         """)
+
+
+# -- multiply by 2^k + 1 ---------------------------------------------------------------------
+def test_mul_by_two_to_the_k_plus_one_is_shift_add():
+    """x * 3, x * 9, x * 0x80000001 (VGPR or SGPR x): v_lshl_add_u32 x, k, x (ACO's
+    v_mul_imm); x * 7, x * 2^k + 1 of 24-bit operands (v_mul_u32_u24) stay."""
+    check("""   v1: %5 = v_mul_lo_u32 %1, 3
+   v1: %6 = v_mul_lo_u32 9, %3
+   v1: %7 = v_mul_lo_u32 %2, 0x80000001
+   v1: %8 = v_mul_lo_u32 %1, 7
+   v1: %9 = v_and_b32 0xffff, %2
+   v1: %10 = v_mul_lo_u32 %9, 5
+   p_unit_test %5, %6, %7, %8, %10
+""", """
+        v1: %a = v_lshl_add_u32 %x, 1, %x
+        >> v1: %b = v_lshl_add_u32 %s, 3, %s
+        >> v1: %c = v_lshl_add_u32 %y, 31, %y
+        >> v1: %d = v_mul_lo_u32 %x, 7
+        >> v1: %e = v_and_b32 0xffff, %y
+        >> v1: %f = v_mul_u32_u24 5, %e
+        >> p_unit_test %a, %b, %c, %d, %f
+        """)
