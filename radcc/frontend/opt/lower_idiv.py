@@ -12,7 +12,9 @@ GFX11 has no integer divide. After this pass isel never sees ``udiv``,
   ``n``, negated for a negative divisor; powers of two become shifts (signed: with
   the rounding bias ``(n >> (N-1)) >>> (N-k)``). Remainders are ``n - q * d``;
   ``imod`` (GLSL's sign-of-divisor modulo) adds ``d`` to a non-zero remainder whose
-  sign differs from ``d``'s.
+  sign differs from ``d``'s. ``irem``/``imod`` of a value whose sign bit cannot
+  matter (``iabs(y)``, a non-negative ``iand``/``ushr``) by a positive power of two
+  is an ``iand`` with ``d - 1``.
 * **32-bit by a variable** (as NIR's ``nir_lower_idiv`` and LLVM's AMDGPU
   backend): an estimate of ``2^32 / d`` from the float reciprocal
   (``frcp(u2f32(d)) * 0x4f7ffffe``), one Newton step in integers
@@ -167,6 +169,10 @@ def _lower(ins: Instr, e: Emit) -> Value | None:
         return e.alu(f"u2u{bits}", bits, r)
     k = _Div(e, bits)
     if dc is not None and dc != 0:
+        sd = signed(dc, bits)
+        if ins.op in ("irem", "imod") and sd > 0 and sd & (sd - 1) == 0 and \
+                _sign_clear_mod_pow2(n):
+            return k.op("iand", n, k.c(sd - 1))
         return _by_const(k, ins.op, n, d, dc, bits)
     unsigned = ins.op in ("udiv", "umod")
     if unsigned:
@@ -184,6 +190,25 @@ def _lower(ins: Instr, e: Emit) -> Value | None:
     if ins.op == "irem":
         return r
     return _fix_mod(k, r, d)
+
+
+def _sign_clear_mod_pow2(n: Value) -> bool:
+    """Is n's remainder by any power of two the same as its low bits? True when n is
+    non-negative (``iand`` with a constant whose top bit is clear, ``ushr`` by a
+    non-zero constant) or ``iabs(y)``: non-negative except abs(INT_MIN) = INT_MIN,
+    which every power of two divides (remainder 0 = its low bits)."""
+    p = n.parent
+    if p is None or not p.srcs:
+        return False
+    if p.op == "iabs":
+        return True
+    top = 1 << (n.bit_size - 1)
+    if p.op == "iand":
+        return any((c := const_int(x)) is not None and not c & top for x in p.srcs)
+    if p.op == "ushr":
+        c = const_int(p.srcs[1])
+        return c is not None and c % n.bit_size != 0
+    return False
 
 
 def _small_by_variable(e: Emit, op: str, n: Value, d: Value, bits: int) -> Value:

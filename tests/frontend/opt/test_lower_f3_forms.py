@@ -141,3 +141,43 @@ def test_small_division_by_constant_takes_the_magic_number(op: str, d: int) -> N
                          subgroup_size=32)[(0, 1)]
     want = _ref(op, 16, xs.tolist(), [d & 0xFFFF] * len(xs))
     assert np.frombuffer(got, np.uint16).tolist() == want
+
+
+@pytest.mark.parametrize("form,op,d", [("iabs", "irem", 8), ("iabs", "imod", 4),
+                                       ("iand", "irem", 16), ("ushr", "imod", 2),
+                                       ("none", "irem", 8), ("iabs", "irem", 12)])
+def test_remainder_of_a_sign_clear_value_by_a_power_of_two_is_a_mask(form: str, op: str,
+                                                                       d: int) -> None:
+    """abs(x) % 8 (GLSL's % of an abs()), (x & 0x7fffffff) % 16, mod(x >> 1, 2): one iand
+    with d - 1, no division sequence; x % 8 of any x and abs(x) % 12 keep theirs. Values
+    vs Python (C remainder / floored mod) incl. INT_MIN, whose abs is INT_MIN."""
+    s = MirShader("main", (64, 1, 1), MirFunction("main", []))
+    for k in range(2):
+        s.bindings[(0, k)] = Binding(0, k, "storage")
+    b = MirBuilder(s)
+    gid = b.channel(b.intr("load_global_invocation_id", [], 32, 3), 0)
+    addr = b.alu("ishl", 32, 1, gid, b.imm(2))
+    x = b.intr("load_ssbo", [addr], 32, 1, binding=(0, 0))
+    n = {"iabs": lambda: b.alu("iabs", 32, 1, x),
+         "iand": lambda: b.alu("iand", 32, 1, x, b.imm(0x7FFFFFFF)),
+         "ushr": lambda: b.alu("ushr", 32, 1, x, b.imm(1)),
+         "none": lambda: x}[form]()
+    b.intrinsic("store_ssbo", [b.alu(op, 32, 1, n, b.imm(d)), addr], binding=(0, 1))
+    lower_idiv(s)
+    optimize(s)
+    ops = [ins.op for blk in s.blocks() for ins in blk.instrs]
+    masked = form != "none" and d & (d - 1) == 0
+    assert (ops.count("iand") == (2 if form == "iand" else 1)) == masked, ops
+    assert ("ishr" in ops or "umul_high" in ops or "imul_high" in ops) != masked, ops
+    rng = np.random.default_rng(d)
+    xs = rng.integers(0, 1 << 32, 64, dtype=np.uint64).astype(np.uint32)
+    xs[:6] = [0x80000000, 0xFFFFFFFF, 0x80000001, 0, 7, 0x7FFFFFFF]
+    got = mir_interp.run(s, (1, 1, 1), {(0, 0): xs, (0, 1): 256}, subgroup_size=32)[(0, 1)]
+    want = []
+    for v in xs.tolist():
+        sv = v - (1 << 32) if v >> 31 else v
+        nv = {"iabs": abs(sv) if sv != -(2**31) else sv, "iand": v & 0x7FFFFFFF,
+              "ushr": v >> 1, "none": sv}[form]
+        r = (abs(nv) % d) * (1 if nv >= 0 else -1) if op == "irem" else nv % d
+        want.append(r & 0xFFFFFFFF)
+    assert np.frombuffer(got, np.uint32).tolist() == want
