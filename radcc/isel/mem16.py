@@ -5,9 +5,11 @@ zero- or sign-extended into a full VGPR, so a loaded value's high bits happen
 to be clean; nothing relies on it), ``ds_load_u8/u16``, ``scratch_load_u8/u16``;
 stores ``global_store_b8/b16``, ``ds_store_b8/b16``, ``scratch_store_b8/b16``
 write the low bits of a VGPR. SMEM has no sub-dword loads: a uniform 8/16-bit
-load from a buffer or the push constants is a VMEM load too (its address is in
-SGPRs, the saddr form with a constant/uniform VGPR offset), read back with
-``p_as_uniform``. A vector of n 8/16-bit components is n accesses.
+push constant at a constant offset is the ``s_load_b32`` of its dword shifted down
+(``s_lshr_b32``; the push-constant block is padded to whole dwords); any other
+uniform 8/16-bit load from a buffer or the push constants is a VMEM load (its
+address is in SGPRs, the saddr form with a constant/uniform VGPR offset), read back
+with ``p_as_uniform`` (a buffer's size need not be a multiple of 4). A vector of n 8/16-bit components is n accesses.
 
 8/16-bit atomics do not exist on GFX11 and are reported unsupported.
 """
@@ -15,6 +17,7 @@ SGPRs, the saddr form with a constant/uniform VGPR offset), read back with
 from __future__ import annotations
 
 from radcc.frontend.mir import Instr, Value
+from radcc.ir.program import Operand
 from radcc.ir.regclass import Temp, s1, v1
 
 from .context import Comp, Const, unsupported
@@ -33,6 +36,11 @@ class Mem16Mixin(MemoryMixin):
         bits = d.bit_size
         nb = bits // 8
         off, k0 = _address(ins)
+        if ins.op == "load_push_constant" and not d.divergent and not off.divergent:
+            dyn, k = self._offset_parts(off, k0)
+            if dyn is None:
+                self.set(d, [self._push_smem(k + c * nb) for c in range(d.num_components)])
+                return
         out: list[Comp] = []
         for c in range(d.num_components):
             k = k0 + c * nb
@@ -58,6 +66,17 @@ class Mem16Mixin(MemoryMixin):
             out.append(t if d.divergent else
                        self.b.pseudo("p_as_uniform", [s1], [t]).temp)
         self.set(d, out)
+
+    def _push_smem(self, k: int) -> Temp:
+        """A uniform 8/16-bit push constant at constant byte offset `k` of the block: the
+        dword holding it (``s_load_b32``; the block is padded to whole dwords, so the read
+        stays inside the kernarg segment) shifted down by its byte position (the bits
+        above its size are undefined, docs/isel.md)."""
+        kk = k + (self.args.push_offset or 0)
+        t = self.b.inst("s_load_b32", [s1], [self.kernarg, Operand.c32(kk & ~3)]).temp
+        if kk & 3:
+            t = self.salu("s_lshr_b32", s1, t, Const(32, 8 * (kk & 3)))
+        return t
 
     def select_store(self, ins: Instr) -> None:
         val = ins.srcs[0]
