@@ -190,10 +190,10 @@ class _Rec:
 
 
 class _Pass:
-    def __init__(self, program: Program) -> None:
+    def __init__(self, program: Program, access: AccessCache | None = None) -> None:
         self.p = program
         self.issue_mul = 2 if program.wave_size == 64 else 1
-        self.acc = AccessCache(program)
+        self.acc = access or AccessCache(program)
         self.recs: dict[int, list[_Rec]] = {}
         # the instructions of each block's last analysis visit: that visit had the
         # block's final in-state, so the emission would compute the same list
@@ -325,13 +325,24 @@ class DelaySim:
     (scheduler_ilp). `run(state, instrs)` returns the run with its
     s_delay_alu (merged as the pass merges them) and the state after it;
     `state` is not changed. Targets without ``delay_alu`` get no
-    s_delay_alu. Per-instruction facts are cached by identity: valid while
-    the instructions given do not change."""
+    s_delay_alu. Per-instruction facts are cached by identity (`access`: an
+    AccessCache to share): valid while the instructions given do not change."""
 
-    def __init__(self, program: Program) -> None:
-        self._pass = _Pass(program)
+    def __init__(self, program: Program, access: AccessCache | None = None) -> None:
+        self._pass = _Pass(program, access)
         self._on = program.target.has("delay_alu")
         self._recs: dict[int, tuple[Instruction, _Rec]] = {}
+
+    @property
+    def enabled(self) -> bool:
+        """Whether the target inserts s_delay_alu at all (``delay_alu``)."""
+        return self._on
+
+    def facts(self, instr: Instruction) -> _Rec:
+        """What the pass uses of `instr` (reads, writes, VALU/trans/ALU flags,
+        issue cycles, whether it clears the state, the dependency it creates as
+        (valu_n, valu_cyc, trans_n, trans_cyc, salu_cyc) or None)."""
+        return self._rec(instr)
 
     def _rec(self, instr: Instruction) -> _Rec:
         e = self._recs.get(id(instr))

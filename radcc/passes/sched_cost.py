@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from radcc.ir.program import Instruction, Program
 from radcc.ir.validate import is_inline_constant
 from radcc.passes.form_hard_clauses import clause_type, should_form_clause
-from radcc.passes.insert_delay_alu import DelaySim, DelayState
+from radcc.passes.insert_delay_alu import NONE, TRANS_MAX, VALU_MAX, DelaySim, DelayState
 from radcc.passes.instr_class import AccessCache
 from radcc.passes.schedule_vopd import dual_half
 from radcc.passes.statistics import CYCLE_MODEL
@@ -55,15 +55,57 @@ class Clock:
     ready: dict[int, int] = field(default_factory=dict)
 
 
+_GONE = -(1 << 40)  # index/cycle of an absent part of a dependency
+
+
+class _Facts:
+    """Everything `RegionCoster` uses of one instruction, derived once."""
+
+    __slots__ = ("instr", "skip", "alu", "valu", "trans", "cycles", "clears", "va_vdst0",
+                 "new_dep", "reads", "writes", "issues", "issue", "lat", "ctype", "info",
+                 "size")
+
+    def __init__(self, coster: RegionCoster, instr: Instruction) -> None:
+        d = coster.delays.facts(instr)
+        a = coster.access(instr)
+        self.instr = instr
+        self.skip = d.skip
+        self.alu = d.alu
+        self.valu = d.valu
+        self.trans = d.trans
+        self.cycles = d.cycles
+        self.clears = d.clears
+        self.va_vdst0 = d.va_vdst0
+        self.new_dep = d.new_dep
+        self.reads = tuple(a.reads)
+        self.writes = tuple(a.writes)
+        self.info = a.info
+        cls = "valu" if instr.format == "VOPD" else (a.info.cls if a.info else "pseudo")
+        self.issues = cls != "pseudo"
+        unit, issue, lat = CYCLE_MODEL.get(cls, ("salu", 1, 1))
+        if coster._wave64 and unit in ("valu", "trans"):
+            issue *= 2
+        self.issue = issue
+        self.lat = lat
+        self.ctype = None if instr.opcode == "s_delay_alu" or a.info is None else \
+            clause_type(coster.program, instr, a.info)
+        self.size = coster._size(instr)
+
+
 class RegionCoster:
     """Costs of candidate orders of regions of one program (module docstring)."""
 
     def __init__(self, program: Program, access: AccessCache | None = None) -> None:
         self.program = program
         self.access = access or AccessCache(program)
-        self.delays = DelaySim(program)
+        self.delays = DelaySim(program, self.access)
         self._bytes: dict[int, tuple[Instruction, int]] = {}
         self._wave64 = program.wave_size == 64
+        self._facts: dict[int, _Facts] = {}  # by id; each keeps its instruction alive
+        # the issue cycles and latency of an s_delay_alu (the table's class for it)
+        delay = _Facts(self, Instruction("s_delay_alu", "SOPP", fields={"simm16": 0}))
+        self._delay_issue = delay.issue if delay.issues else 0
+        self._delay_lat = delay.lat if delay.issues else 0
 
     def _size(self, instr: Instruction) -> int:
         e = self._bytes.get(id(instr))
@@ -81,37 +123,155 @@ class RegionCoster:
         self._bytes[id(instr)] = (instr, n)
         return n
 
+    def _facts_of(self, instrs: list[Instruction]) -> list[_Facts]:
+        m = self._facts
+        out = []
+        for ins in instrs:
+            f = m.get(id(ins))
+            if f is None:
+                f = m[id(ins)] = _Facts(self, ins)
+            out.append(f)
+        return out
+
     def cost(self, state: DelayState, clock: Clock, instrs: list[Instruction],
              tail: list[Instruction]) -> Cost:
-        emitted, _ = self.delays.run(state, instrs + tail)
-        acc = self.access
+        return self.costs(state, clock, [instrs], tail)[0]
+
+    def costs(self, state: DelayState, clock: Clock, orders: list[list[Instruction]],
+              tail: list[Instruction]) -> list[Cost]:
+        """`cost` of each order (the same `state`, `clock` and `tail`); orders
+        made of the same instruction objects are priced once."""
+        start = _start_state(state)
+        tail_facts = self._facts_of(tail)
+        priced: dict[tuple[int, ...], Cost] = {}
+        out = []
+        for instrs in orders:
+            key = tuple(map(id, instrs))
+            c = priced.get(key)
+            if c is None:
+                c = priced[key] = self._price(start, clock, self._facts_of(instrs),
+                                              tail_facts)
+            out.append(c)
+        return out
+
+    def _price(self, start: dict[int, tuple[int, int, int, int, int]], clock: Clock,
+               facts: list[_Facts], tail: list[_Facts]) -> Cost:
+        """One pass over the run and tail: the s_delay_alu insert_delay_alu
+        would emit (DelaySim's algorithm with absolute counters: a dependency
+        is (VALU index, VALU expiry cycle, trans index, trans expiry, SALU
+        expiry); a part is alive while fewer than VALU_MAX / TRANS_MAX newer
+        VALUs / transcendentals issued, its cycle is not reached and no wait
+        covered it), their merging, s_clause formation and the Latency model."""
+        on = self.delays.enabled
+        regs = dict(start)
+        nv = nt = cyc = 0  # VALUs, transcendentals and cycles issued (delay model)
+        fv = ft = _GONE  # parts at or below these indices were waited for
+        out_len = 0  # merged output so far
+        prev_single = -1  # position of a mergeable single-field s_delay_alu
         n_delay = clauses = members = 0
-        run = 0  # length of the current run of clause candidates
-        prev: Instruction | None = None
+        run = 0
+        prev: _Facts | None = None
         prev_type: str | None = None
-        for ins in emitted:
-            info = None if ins.opcode == "s_delay_alu" else acc(ins).info
-            n_delay += ins.opcode == "s_delay_alu"
-            ctype = None if info is None else clause_type(self.program, ins, info)
+        base_ready = clock.ready
+        ready: dict[int, int] = {}
+        t = end = clock.t
+        d_issue, d_lat = self._delay_issue, self._delay_lat
+        for f in facts + tail:
+            if f.skip:
+                continue
+            if on and f.alu and regs:
+                vi = ti = es = _GONE
+                for r in f.reads:
+                    d = regs.get(r)
+                    if d is None:
+                        continue
+                    v, ev, tr, et, s_ = d
+                    if v > fv and nv - v < VALU_MAX and ev > cyc and v > vi:
+                        vi = v
+                    if tr > ft and nt - tr < TRANS_MAX and et > cyc and tr > ti:
+                        ti = tr
+                    if s_ > cyc and s_ > es:
+                        es = s_
+                n = (vi != _GONE) + (ti != _GONE) + (es != _GONE)
+                if n:
+                    if prev_single < 0 or n >= 2 or out_len - prev_single - 1 > MAX_SKIP:
+                        prev_single = out_len if n == 1 else -1
+                        out_len += 1
+                        n_delay += 1
+                        s0 = t
+                        t = s0 + d_issue
+                        if s0 + d_lat > end:
+                            end = s0 + d_lat
+                        if run >= 2:
+                            clauses += 1
+                            members += run
+                        run = 0
+                        prev = prev_type = None
+                    else:
+                        prev_single = -1  # merged into the earlier one
+                    if vi != _GONE and vi > fv:
+                        fv = vi
+                    if ti != _GONE and ti > ft:
+                        ft = ti
+                    if es != _GONE:
+                        for r, d in list(regs.items()):
+                            if cyc < d[4] <= es:
+                                regs[r] = (d[0], d[1], d[2], d[3], _GONE)
+            out_len += 1
+            # the Latency model
+            if f.issues:
+                s0 = t
+                for r in f.reads:
+                    x = ready.get(r)
+                    if x is None:
+                        x = base_ready.get(r, 0)
+                    if x > s0:
+                        s0 = x
+                t = s0 + f.issue
+                done = s0 + f.lat
+                for r in f.writes:
+                    ready[r] = done
+                if done > end:
+                    end = done
+            # s_clause formation
+            ctype = f.ctype
+            joined = False
             if ctype is not None and ctype == prev_type and prev is not None:
-                pinfo = acc(prev).info
+                pinfo, info = prev.info, f.info
                 if pinfo is not None and info is not None and \
-                        should_form_clause(prev, pinfo, ins, info):
+                        should_form_clause(prev.instr, pinfo, f.instr, info):
                     run += 1
-                    prev = ins
-                    continue
-            if run >= 2:
-                clauses += 1
-                members += run
-            run = 1 if ctype is not None else 0
-            prev = ins if ctype is not None else None
-            prev_type = ctype
+                    prev = f
+                    joined = True
+            if not joined:
+                if run >= 2:
+                    clauses += 1
+                    members += run
+                run = 1 if ctype is not None else 0
+                prev = f if ctype is not None else None
+                prev_type = ctype
+            # the delay state after the instruction
+            if f.clears:
+                regs = {}
+            if f.va_vdst0:
+                fv, ft = nv, nt
+            if f.valu:
+                nv += 1
+            if f.trans:
+                nt += 1
+            cyc += f.cycles
+            nd = f.new_dep
+            if nd is not None:
+                dep = (nv if nd[0] != NONE else _GONE, cyc + nd[1],
+                       nt if nd[2] != NONE else _GONE, cyc + nd[3],
+                       cyc + nd[4] if nd[4] > 0 else _GONE)
+                for r in f.writes:
+                    regs[r] = dep
         if run >= 2:
             clauses += 1
             members += run
-        size = sum(self._size(i) for i in instrs) + 4 * (n_delay + clauses)
-        t, end = self._issue(emitted, clock.t, dict(clock.ready))
-        return Cost(len(instrs) + n_delay + clauses, size,
+        size = sum(f.size for f in facts) + 4 * (n_delay + clauses)
+        return Cost(len(facts) + n_delay + clauses, size,
                     max(t, end) - clock.t + clauses, members)
 
     def advance(self, clock: Clock, instrs: list[Instruction]) -> Clock:
@@ -143,3 +303,16 @@ class RegionCoster:
             if start + lat > end:
                 end = start + lat
         return t, end
+
+
+MAX_SKIP = 5  # insert_delay_alu merges within InstSkip SKIP_4
+
+
+def _start_state(state: DelayState) -> dict[int, tuple[int, int, int, int, int]]:
+    """`state` with absolute counters (VALU/trans index 0 and cycle 0 now)."""
+    out = {}
+    for r, d in state.regs.items():
+        out[r] = (1 - d.valu_n if d.valu_n != NONE else _GONE, d.valu_cyc,
+                  1 - d.trans_n if d.trans_n != NONE else _GONE, d.trans_cyc,
+                  d.salu_cyc if d.salu_cyc > 0 else _GONE)
+    return out

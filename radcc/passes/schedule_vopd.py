@@ -37,6 +37,7 @@ read); definitions X's then Y's destination (docs/ir.md "Formats").
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 
@@ -299,10 +300,15 @@ def vopd_allowed(program: Program) -> bool:
     return program.wave_size == 32 and program.target.has("vopd")
 
 
-def pair_greedily(program: Program, instrs: list[Instruction],
-                  accs: list[Access]) -> list[Instruction]:
-    """A region with pairs formed as `schedule_vopd` forms them."""
-    return _schedule_region(program, instrs, accs)
+PairFn = Callable[[Half, Half], Instruction | None]
+
+
+def pair_greedily(program: Program, instrs: list[Instruction], accs: list[Access],
+                  halves: list[Half | None] | None = None,
+                  pair: PairFn | None = None) -> list[Instruction]:
+    """A region with pairs formed as `schedule_vopd` forms them. `halves`:
+    `dual_half` of each instruction if known; `pair`: `pair_of` or a memo of it."""
+    return _schedule_region(program, instrs, accs, halves, pair)
 
 
 def pair_of(a: Half, b: Half) -> Instruction | None:
@@ -336,10 +342,13 @@ def _pair(a: Half, b: Half) -> Instruction | None:
     return None
 
 
-def _schedule_region(program: Program, instrs: list[Instruction],
-                     accs: list[Access]) -> list[Instruction]:
+def _schedule_region(program: Program, instrs: list[Instruction], accs: list[Access],
+                     halves: list[Half | None] | None = None,
+                     pair: PairFn | None = None) -> list[Instruction]:
     n = len(instrs)
-    halves = [dual_half(program, i) for i in instrs]
+    if halves is None:
+        halves = [dual_half(program, i) for i in instrs]
+    make = pair or _pair
     out: list[Instruction | None] = list(instrs)
     # what sits at each position now: None once its instruction moved into a pair
     rw: list[_RW | None] = [_RW(a.reads, a.writes) for a in accs]
@@ -362,7 +371,7 @@ def _schedule_region(program: Program, instrs: list[Instruction],
                 where = j  # sink A to B
             else:
                 continue
-            vopd = _pair(ha, hb)
+            vopd = make(ha, hb)
             if vopd is None:
                 continue
             used[i] = used[j] = True

@@ -51,6 +51,7 @@ from radcc.pipeline import get_debug_options
 
 if TYPE_CHECKING:
     from radcc.passes.sched_cost import Clock, Cost
+    from radcc.passes.schedule_vopd import Half
 
 __all__ = ["WINDOW", "Node", "classify", "regions", "build_nodes", "schedule_region",
            "schedule_ilp"]
@@ -321,11 +322,21 @@ class _Scheduler:
             written |= a.writes
         halves = [dual_half(p, n.instr) for n in nodes] if self.pairing else []
         pairable = [h is not None for h in halves]
+        # one VOPD object per pair (X-first order as pair_of tries it), so that
+        # candidates pairing alike are the same list and are priced once
+        memo: dict[tuple[int, int], Instruction | None] = {}
+
+        def pair_halves(ha: Half, hb: Half) -> Instruction | None:
+            key = (id(ha.instr), id(hb.instr))
+            if key in memo:
+                return memo[key]
+            v = memo[key] = pair_of(ha, hb)
+            return v
 
         def pair(a: int, b: int) -> Instruction | None:
             ha, hb = halves[a], halves[b]
             assert ha is not None and hb is not None
-            return pair_of(ha, hb)
+            return pair_halves(ha, hb)
 
         for variant in VARIANTS:
             modes = (False, True) if self.pairing else (False,)
@@ -338,7 +349,9 @@ class _Scheduler:
                             for g in order])
         if self.pairing:
             plain = out[-1 - len(VARIANTS) * 2 + 1]  # LATENCY order without pairs
-            out.append(pair_greedily(p, plain, [self.access(i) for i in plain]))
+            half_of = {id(n.instr): h for n, h in zip(nodes, halves, strict=True)}
+            out.append(pair_greedily(p, plain, [self.access(i) for i in plain],
+                                     [half_of[id(i)] for i in plain], pair_halves))
         return out
 
     def block(self, block: Block) -> None:
@@ -361,7 +374,7 @@ class _Scheduler:
                 clock = coster.advance(clock, instrs[pos:lo])
             tail = instrs[hi:hi + TAIL]
             cands = self.candidates(instrs[lo:hi], clock)
-            costs = [coster.cost(state, clock, c, tail) for c in cands]
+            costs = coster.costs(state, clock, cands, tail)
             ref = costs[1] if len(cands[1]) > len(cands[0]) else costs[0]  # without pairs
             def score(k: int, costs: list[Cost] = costs) -> tuple[int, int, int, int]:
                 c = costs[k]
