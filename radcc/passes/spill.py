@@ -135,6 +135,7 @@ class _Spiller:
                     if ok:
                         self.spillable.add(t.id)
         self.rc_of = rc_of
+        self._ends: dict[int, tuple[int, int]] = {}
         n = len(program.blocks)
         # per block: uses (position -> temps), incl. successor phi operands
         self.uses: list[dict[int, list[int]]] = []
@@ -198,29 +199,43 @@ class _Spiller:
         self.use_pos.append(pos_of)
 
     def _global_next_uses(self) -> None:
-        """nu_end[b][t]: instructions from the end of b to the next use of live-out t."""
+        """nu_end[b][t]: instructions from the end of b to the next use of live-out t
+        (a worklist in reverse block order: a block is revisited when the distances at
+        the end of one of its successors fell)."""
+        import heapq
+
         blocks = self.p.blocks
-        changed = True
-        while changed:
+        lin = {t: is_linear(rc) for t, rc in self.rc_of.items()}
+        work = [-b.index for b in blocks]
+        heapq.heapify(work)
+        queued = set(range(len(blocks)))
+        while work:
+            bi = -heapq.heappop(work)
+            queued.discard(bi)
+            b = blocks[bi]
+            out = self.nu_end[bi]
             changed = False
-            for b in reversed(blocks):
-                out = self.nu_end[b.index]
-                for t in self.live_out[b.index]:
-                    rc = self.rc_of.get(t)
-                    if rc is None:
+            for t in self.live_out[bi]:
+                linear = lin.get(t)
+                if linear is None:
+                    continue
+                best = INF
+                for s in (b.linear_succs if linear else b.logical_succs):
+                    d = self._nu_start(s, t)
+                    if d >= INF:
                         continue
-                    succs = b.linear_succs if is_linear(rc) else b.logical_succs
-                    best = INF
-                    for s in succs:
-                        d = self._nu_start(s, t)
-                        if d >= INF:
-                            continue
-                        if blocks[s].loop_nest_depth < b.loop_nest_depth:
-                            d += LOOP_EXIT_DISTANCE
-                        best = min(best, d)
-                    if best < out.get(t, INF):
-                        out[t] = best
-                        changed = True
+                    if blocks[s].loop_nest_depth < b.loop_nest_depth:
+                        d += LOOP_EXIT_DISTANCE
+                    if d < best:
+                        best = d
+                if best < out.get(t, INF):
+                    out[t] = best
+                    changed = True
+            if changed:
+                for q in set(b.linear_preds) | set(b.logical_preds):
+                    if q not in queued:
+                        queued.add(q)
+                        heapq.heappush(work, -q)
 
     def _nu_start(self, s: int, t: int) -> int:
         pos = self.use_pos[s].get(t)
@@ -249,11 +264,14 @@ class _Spiller:
         return b.linear_preds if is_linear(self.rc_of[t]) else b.logical_preds
 
     def end_pos(self, b: Block, t: int) -> int:
-        if not is_linear(self.rc_of[t]):
-            le = logical_end_index(b)
-            if le >= 0:
-                return le
-        return branch_index(b)
+        """Where end-of-block code for t goes: before p_logical_end (VGPRs), else
+        before the branch (positions in the block as it was before spilling)."""
+        ends = self._ends.get(b.index)
+        if ends is None:
+            ends = self._ends[b.index] = (logical_end_index(b), branch_index(b))
+        if ends[0] >= 0 and not is_linear(self.rc_of[t]):
+            return ends[0]
+        return ends[1]
 
     def make_spill(self, t: int, src: Temp | None = None) -> Instruction:
         """Store t (or `src`, a value of the same class: a spilled phi's operand)
