@@ -23,8 +23,8 @@ Lowered here (f16 operands of the composite ones are computed in f32):
 * ``fpow`` = ``exp2(y * log2 x)``; ``fmod`` = ``x - y * floor(x / y)`` (GLSL mod);
   ``frem`` = ``x - y * trunc(x / y)``; ``flrp`` = ``a * (1 - t) + b * t``;
   ``fstep``, ``fsign`` with compares and selects, ``isign`` (8/16/32-bit) as
-  ``imin(imax(x, -1), 1)`` (one ``v_med3_i32``/``v_med3_i16``); 32-bit ``fsign`` as ACO: the same
-  clamp of the bits of ``x + 0.0``, converted to float: 3 instructions);
+  ``imin(imax(x, -1), 1)`` (one ``v_med3_i32``/``v_med3_i16``); 16/32-bit ``fsign`` as ACO:
+  the same clamp of the bits of ``x + 0.0``, converted to float: 3 instructions);
 * ``fatan`` by the polynomial of Abramowitz & Stegun 4.4.49 (|error| < 2e-8 on
   [0, 1]) after reducing |x| > 1 by ``pi/2 - atan(1/x)``; ``fatan2`` the same on
   ``min(|x|,|y|) / max(|x|,|y|)`` with the quadrant fixed afterwards;
@@ -271,12 +271,13 @@ def _lower(ins: Instr, e: Emit) -> Value | None:
         return f("fadd", f("fmul", a, f("fsub", f.k(1.0), t)), f("fmul", b, t))
     if op == "fstep":
         return f.sel(f.lt(s[1], s[0]), f.k(0.0), f.k(1.0))
-    if op == "fsign" and bits == 32:
+    if op == "fsign" and bits in (16, 32):
         # ACO: x + 0.0 turns -0.0 into +0.0; its bits as an integer clamped to [-1, 1]
-        # (v_med3_i32) have the sign of x; converted back (NaN: +-1, GLSL leaves it open)
-        t = e.alu("fadd", 32, s[0], f.k(0.0))
-        r = e.alu("imin", 32, e.alu("imax", 32, t, e.const(32, -1)), e.const(32, 1))
-        return e.alu("i2f32", 32, r)
+        # (v_med3_i32/i16) have the sign of x; converted back (NaN: +-1, GLSL leaves it
+        # open)
+        t = e.alu("fadd", bits, s[0], f.k(0.0))
+        r = e.alu("imin", bits, e.alu("imax", bits, t, e.const(bits, -1)), e.const(bits, 1))
+        return e.alu(f"i2f{bits}", bits, r)
     if op == "fsign":
         x = s[0]
         zero = f.k(0.0)

@@ -17,7 +17,7 @@ from radcc.frontend import mir_interp
 from radcc.frontend.mir import Binding, MirFunction, MirShader
 from radcc.frontend.mir_builder import MirBuilder
 from radcc.frontend.mir_validate import validate
-from radcc.frontend.opt import lower_idiv, optimize
+from radcc.frontend.opt import lower_idiv, lower_math, optimize
 from radcc.frontend.opt.isel_form import check_isel_form
 
 DT = {8: np.uint8, 16: np.uint16}
@@ -181,3 +181,26 @@ def test_remainder_of_a_sign_clear_value_by_a_power_of_two_is_a_mask(form: str, 
         r = (abs(nv) % d) * (1 if nv >= 0 else -1) if op == "irem" else nv % d
         want.append(r & 0xFFFFFFFF)
     assert np.frombuffer(got, np.uint32).tolist() == want
+
+
+def test_f16_sign_is_the_clamped_bits_of_x_plus_zero() -> None:
+    """sign(float16_t) as ACO: fadd(x, 0.0) (-0.0 -> +0.0), its bits clamped to [-1, 1]
+    as int16 (one v_med3_i16), converted back; vs NumPy's sign on normals, denormals,
+    infinities and both zeros (no compare/select left)."""
+    s = MirShader("main", (64, 1, 1), MirFunction("main", []))
+    for k in range(2):
+        s.bindings[(0, k)] = Binding(0, k, "storage")
+    b = MirBuilder(s)
+    gid = b.channel(b.intr("load_global_invocation_id", [], 32, 3), 0)
+    addr = b.alu("ishl", 32, 1, gid, b.imm(1))
+    x = b.intr("load_ssbo", [addr], 16, 1, binding=(0, 0))
+    b.intrinsic("store_ssbo", [b.alu("fsign", 16, 1, x), addr], binding=(0, 1))
+    lower_math(s)
+    optimize(s)
+    ops = [ins.op for blk in s.blocks() for ins in blk.instrs]
+    assert {"fadd", "imin", "imax", "i2f16"} <= set(ops), ops
+    assert "bcsel" not in ops and "flt" not in ops, ops
+    xs = np.random.default_rng(3).uniform(-100, 100, 64).astype(np.float16)
+    xs[:8] = [0.0, -0.0, np.inf, -np.inf, 6e-8, -6e-8, 65504, -1.0]
+    got = mir_interp.run(s, (1, 1, 1), {(0, 0): xs, (0, 1): 128}, subgroup_size=32)[(0, 1)]
+    np.testing.assert_array_equal(np.frombuffer(got, np.float16), np.sign(xs))
