@@ -33,6 +33,8 @@ from radcc.codeobj.errors import CodeObjectError
 from radcc.ir.parser import IRParseError, parse_program
 from radcc.ir.printer import print_program
 from radcc.ir.program import Program
+from radcc.ir.regclass import VGPR_BASE
+from radcc.ir.validate import ValidationError, validate_ir
 from radcc.isa.table import get_table
 from radcc.passes.asm_text import EmitError
 from radcc.passes.emit_program import (
@@ -145,6 +147,17 @@ def check_demand(program: Program) -> None:
     max_v = t.regfile(program.wave_size).addressable_vgprs
     max_s = t.addressable_sgprs
     if not is_allocated(program):
+        # fixed registers of an unallocated program must exist on the target
+        for b in program.blocks:
+            for k, ins in enumerate(b.instructions):
+                for x in (*ins.operands, *ins.definitions):
+                    if x.phys is None or x.rc is None or not x.phys.is_vgpr:
+                        continue
+                    end = x.phys.reg - VGPR_BASE + x.rc.size
+                    if end > max_v:
+                        raise LlcError(f"BB{b.index} instruction {k} ({ins.opcode}): "
+                                       f"v[{x.phys.reg - VGPR_BASE}] is beyond {t.name}'s "
+                                       f"{max_v} VGPRs")
         return
     sg, vg, _ = register_usage(program)
     if vg > max_v:
@@ -214,6 +227,11 @@ def compile_file(path: str, text: str, args: argparse.Namespace) -> tuple[bytes 
         program.target = target
     if args.wave64:
         program.wave_size = 64
+    # SSA IR that parses but breaks an invariant is refused here, naming block and
+    # instruction, rather than failing inside some pass (allocated IR may read
+    # registers no instruction defines, so it is not SSA-checked)
+    if not is_allocated(program):
+        validate_ir(program, "input IR")
     kernel_args(args.arg)  # reject bad --arg before compiling
     check_demand(program)
     run_passes(program, args.print_after, args.print_before)
@@ -228,7 +246,9 @@ def main(argv: list[str]) -> int:
     args = _parser().parse_args(argv)
     path = args.input
     try:
-        text = sys.stdin.read() if path == "-" else Path(path).read_text()
+        raw = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
+        # undecodable bytes reach the IR lexer, which reports their line:col
+        text = raw.decode("utf-8", "surrogateescape")
     except OSError as e:
         print(f"radcc llc: error: cannot read {path}: {e.strerror}", file=sys.stderr)
         return 1
@@ -239,7 +259,7 @@ def main(argv: list[str]) -> int:
         print(str(e), file=sys.stderr)
         return 1
     except (LlcError, LoweringError, EmitError, ABIError, CodeObjectError, ExecMaskError,
-            SpillError) as e:
+            SpillError, ValidationError) as e:
         print(f"{fname}: error: {e}", file=sys.stderr)
         return 1
     except Exception as e:

@@ -66,6 +66,17 @@ def _dims(text: str, what: str) -> tuple[int, ...]:
     return t
 
 
+def load_npy(path: Path) -> np.ndarray:
+    """`np.load` of a `.npy` file; any malformation (numpy raises EOFError,
+    SyntaxError, tokenize errors ... on a bad header) as ValueError."""
+    try:
+        return np.load(path, allow_pickle=False)
+    except OSError:
+        raise
+    except Exception as e:
+        raise ValueError(f"not a valid .npy file ({type(e).__name__}: {e})") from None
+
+
 def _arg_value(name: str, text: str, kind: str) -> Any:
     if kind == "global_buffer":
         if text.startswith("zeros:"):
@@ -79,7 +90,7 @@ def _arg_value(name: str, text: str, kind: str) -> Any:
         path = Path(text)
         try:
             if path.suffix == ".npy":
-                return np.load(path, allow_pickle=False)
+                return load_npy(path)
             return path.read_bytes()
         except (OSError, ValueError) as e:
             raise EmuError(f"--arg {name}: cannot read '{text}': {e}") from None

@@ -26,8 +26,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 SHADER_SUFFIXES = (".spv", ".comp", ".glsl")
 
 
@@ -196,7 +194,9 @@ def _buffer_value(spec: str) -> tuple[tuple[int, int], Any]:
     path = Path(text)
     try:
         if path.suffix == ".npy":
-            return k, np.load(path, allow_pickle=False)
+            from radcc.run import load_npy
+
+            return k, load_npy(path)
         return k, path.read_bytes()
     except (OSError, ValueError) as e:
         raise UserError(f"--buffer {key}: cannot read '{text}': {e}") from None

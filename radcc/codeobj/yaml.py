@@ -314,6 +314,9 @@ class _Lines:
     def __init__(self, text: str) -> None:
         self.items: list[tuple[int, str, int]] = []  # indent, content, line number
         for n, raw in enumerate(text.splitlines(), 1):
+            bad = next((c for c in raw if 0xDC80 <= ord(c) <= 0xDCFF), None)
+            if bad is not None:  # an undecodable byte read with surrogateescape
+                raise CodeObjectError(f"line {n}: byte {ord(bad) - 0xDC00:#04x} is not UTF-8")
             line = raw.rstrip()
             stripped = line.strip()
             if not stripped or stripped.startswith("#"):

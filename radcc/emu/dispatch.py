@@ -65,6 +65,10 @@ def bind(i: Inst) -> None:
     i.handler = binder(i)
 
 
+# emulator resource limit (not an ISA one): scratch bytes backed per lane
+_MAX_SCRATCH_PER_LANE = 1 << 20
+
+
 class Block:
     """A straight-line run of instructions (only the last may branch or stop the wave).
     `active` leaves out the idle ones (Dispatcher._idle), which are counted but not run.
@@ -133,6 +137,9 @@ class Dispatcher:
         if d.get("uses_dynamic_stack"):
             scratch += 16384
         self.scratch = (scratch + 3) & ~3
+        if self.scratch > _MAX_SCRATCH_PER_LANE:  # e.g. a corrupt descriptor: no 64 GiB array
+            raise EmuError(f"kernel needs {self.scratch} bytes of scratch per lane; the "
+                           f"emulator allocates at most {_MAX_SCRATCH_PER_LANE}")
         self.mode = _mode_from_rsrc1(d)
         self.program = Program(memory, get_target("gfx1100"), self.wave_size)
         self.program.bind = self._bind

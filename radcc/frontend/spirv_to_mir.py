@@ -254,6 +254,10 @@ def spirv_to_mir(
     return Translator(module, entry, spec or {}).run()
 
 
+# MIR integer ops that OpLogical* instructions use on booleans
+_BOOL_LOGIC = frozenset({"iand", "ior", "ixor", "inot", "ieq", "ine"})
+
+
 def _err(msg: str, ins: Instruction | None) -> SpirvError:
     if ins is None:
         return SpirvError(msg, 0, "")
@@ -765,7 +769,11 @@ class Translator:
             assert phi.result_id is not None and phi.result_type is not None
             ctx.vals[phi.result_id] = self.load_local(self._var_ptr(var, phi.result_type))
         for ins in blk.body:
-            self._translate(ins)
+            try:
+                self._translate(ins)
+            except (AssertionError, AttributeError, IndexError, KeyError, StopIteration,
+                    TypeError) as e:  # operands whose types this instruction cannot take
+                raise _err(f"invalid operand types ({type(e).__name__}: {e})", ins) from None
         # values of the successors' phis
         for s in blk.successors:
             for phi in self.block(s).phis:
@@ -1187,10 +1195,32 @@ class Translator:
             v = self.b.alu(("i2i32" if signed else "u2u32"), 32, 1, v)
         return v
 
+    def _check_index(self, p: TV, idx: Any) -> None:
+        """Refuse a constant index outside the vector/struct it selects from (undefined
+        behaviour in SPIR-V; spirv-val rejects the struct case) and a struct index that is
+        not a constant."""
+        if isinstance(p, BuiltinPtr):
+            n, what = BUILTINS[p.name][2], "component"
+        elif isinstance(p, LocalPtr | MemPtr):
+            t = self.ty(p.tid)
+            if isinstance(t, TypeStruct):
+                if not isinstance(idx, int):
+                    raise _err("a struct index must be a constant", self.ins)
+                n, what = len(t.members), "member"
+            elif isinstance(t, TypeVector):
+                n, what = t.count, "component"
+            else:
+                return
+        else:
+            return
+        if isinstance(idx, int) and not 0 <= idx < n:
+            raise _err(f"constant index {idx} is out of range ({n} {what}s)", self.ins)
+
     def access_chain(self, base: TV, idx_ids: Sequence[int]) -> TV:
         p = base
         for vid in idx_ids:
             idx = self._index32(vid)
+            self._check_index(p, idx)
             if isinstance(p, BuiltinPtr):
                 p = BuiltinPtr(p.name, idx)
             elif isinstance(p, LocalPtr):
@@ -1277,6 +1307,9 @@ class Translator:
         assert rtid is not None
         bits, n = self.bits(rtid), self.comps(rtid)
         info = ALU_OPS[op]
+        if (bits == 1) != (info.dest == "bool") and not (bits == 1 and op in _BOOL_LOGIC):
+            raise _err(f"result type %{rtid} {'is' if bits == 1 else 'is not'} a boolean type",
+                       self.ins)
         if info.per_component:
             srcs = [self.b.splat(s, n) if s.num_components == 1 and n > 1 else s for s in srcs]
         return self.b.alu(op, bits, n, *srcs)

@@ -71,7 +71,10 @@ class _Line:
         while pos < len(text):
             m = _TOKEN_RE.match(text, pos)
             if m is None:
-                raise parser.error(f"unexpected character '{text[pos]}'", lineno, pos + 1)
+                c = text[pos]
+                what = (f"byte {ord(c) - 0xDC00:#04x} (not UTF-8)" if 0xDC80 <= ord(c) <= 0xDCFF
+                        else f"character {c!r}")
+                raise parser.error(f"unexpected {what}", lineno, pos + 1)
             if m.lastgroup != "ws":
                 self.toks.append(Tok(m.lastgroup or "", m.group(), pos + 1))
             pos = m.end()
@@ -149,6 +152,10 @@ class _Parser:
         t = ln.next("register")
         if t.kind == "reg" or (t.kind == "word" and t.text in NAMED_REGS):
             reg, size = PhysReg.parse(t.text)
+            if t.kind == "reg" and (size is None or size < 1):
+                raise ln.err(f"register range {t.text} is empty", t)
+            if t.kind == "reg" and t.text[0] == "s" and reg.reg + size > 128:
+                raise ln.err(f"register {t.text} is out of range (SGPRs are s[0]..s[127])", t)
             if t.kind == "reg" and rc is not None and size != rc.size:
                 raise ln.err(f"register {t.text} does not hold a {rc}", t)
             return reg
@@ -202,7 +209,10 @@ class _Parser:
             nbytes = int(bits_s) // 8
         if "." in text or "e" in text.lower() and not text.lower().startswith(("0x", "-0x")):
             raise ln.err("float constants are written as their bit pattern (0x...)", t)
-        value = int(text, 0)
+        try:
+            value = int(text, 0)
+        except ValueError:  # '01': a leading zero is not a number in the IR
+            raise ln.err(f"invalid constant '{t.text}'", t) from None
         bits = nbytes * 8
         if not -(1 << (bits - 1)) <= value < (1 << bits):
             raise ln.err(f"constant {t.text} does not fit in {bits} bits", t)

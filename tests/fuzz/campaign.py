@@ -1,0 +1,73 @@
+"""Time-boxed local fuzz campaign over radcc's readers (not collected by pytest).
+
+    python tests/fuzz/campaign.py READER[,READER...]|all --seconds 60 --seed 1 [--save]
+
+Prints every input that breaks the contract of `cli_harness.problem` (exit
+status 2+, traceback, hang, status 1 without a diagnostic in the reader's
+format); ``--save`` writes each finding to ``corpus/<reader>/`` so that
+`test_fuzz_corpus.py` keeps it as a regression test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import random
+import re
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(1, str(Path(__file__).resolve().parents[2]))
+
+from fuzzlib import CORPUS, READERS, mutants  # noqa: E402
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("readers")
+    ap.add_argument("--seconds", type=float, default=60)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--save", action="store_true")
+    ap.add_argument("--trace", action="store_true", help="show each finding's traceback")
+    ap.add_argument("--max-findings", type=int, default=20)
+    a = ap.parse_args()
+    names = list(READERS) if a.readers == "all" else a.readers.split(",")
+    budget = a.seconds / len(names)
+    total = 0
+    for name in names:
+        r = READERS[name]
+        rng = random.Random(f"{a.seed}:{name}")
+        end = time.monotonic() + budget
+        n = found = 0
+        seen: set[str] = set()
+        with tempfile.TemporaryDirectory() as d:
+            for label, data in mutants(r, rng, 10**9):
+                if time.monotonic() > end or found >= a.max_findings:
+                    break
+                n += 1
+                p = r.check(data, Path(d))
+                if p is None:
+                    continue
+                key = re.sub(r"\d+|0x[0-9a-f]+|'[^']*'", "#", p)[:90]
+                if key in seen:
+                    continue
+                seen.add(key)
+                found += 1
+                h = hashlib.sha1(data).hexdigest()[:12]
+                print(f"[{name}] {label} {h}: {p}")
+                if a.trace:
+                    print("\n".join(r.run(data, Path(d), trace=True).stderr.splitlines()[-8:]))
+                if a.save:
+                    dst = CORPUS / name
+                    dst.mkdir(exist_ok=True)
+                    (dst / f"{h}{r.suffix}").write_bytes(data)
+        print(f"[{name}] {n} inputs, {found} distinct findings", flush=True)
+        total += found
+    return 1 if total else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,206 @@
+"""Readers under fuzz and the mutations fed to them (seeded, reproducible).
+
+A `Reader` turns input bytes into a ``radcc`` command line (writing the bytes
+to a file of the right suffix in a scratch directory) and names the diagnostic
+format a failure must use (`cli_harness.FORMATS`). `mutants(seed, rng, n)`
+yields (label, bytes): random bytes, truncations, single byte and word
+mutations, chunk insertions/deletions and, for text, one-token and one-line
+grammar-aware edits (a token of the input replaced by another token of the
+input or by an "interesting" token, deleted or duplicated).
+
+`campaign.py` runs these for minutes; the test files run a few derandomized
+draws per reader plus every input kept under ``corpus/``.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import struct
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from cli_harness import Outcome, problem, run_radcc
+
+HERE = Path(__file__).resolve().parent
+SEEDS = HERE / "corpus" / "seeds"
+CORPUS = HERE / "corpus"
+
+
+@dataclass(frozen=True)
+class Reader:
+    name: str
+    suffix: str
+    kind: str  # cli_harness.FORMATS key
+    argv: Callable[[Path, Path], list[str]]  # (input file, scratch dir) -> argv
+    seeds: tuple[str, ...]
+    text: bool = False
+    timeout: float = 30.0
+    stdin: bool = False  # feed the input on stdin as well as via the file
+
+    def run(self, data: bytes, scratch: Path, trace: bool = False) -> Outcome:
+        f = scratch / f"input{self.suffix}"
+        f.write_bytes(data)
+        return run_radcc(self.argv(f, scratch), timeout=self.timeout, trace=trace)
+
+    def check(self, data: bytes, scratch: Path, must_fail: bool = False) -> str | None:
+        from cli_harness import PLAIN_DIAG
+
+        o = self.run(data, scratch)
+        return problem(o, self.kind, allow=PLAIN_DIAG, must_fail=must_fail)
+
+    def seed_bytes(self) -> list[bytes]:
+        return [(SEEDS / s).read_bytes() for s in self.seeds]
+
+
+def _run_elf(obj_args: list[str]) -> Callable[[Path, Path], list[str]]:
+    def argv(f: Path, d: Path) -> list[str]:
+        return ["run", str(f), "--kernel", "saxpy", "--groups", "1", "--block", "64",
+                *obj_args, "--out", str(d / "out"), "--wave32", "--max-instructions", "20000",
+                "--quiet"]
+    return argv
+
+
+_SAXPY_ARGS = ["--arg", "x=zeros:256", "--arg", "y=zeros:256", "--arg", "a=2", "--arg", "n=64"]
+
+READERS: dict[str, Reader] = {}
+
+
+def _add(r: Reader) -> None:
+    READERS[r.name] = r
+
+
+_add(Reader("spirv", ".spv", "spirv", lambda f, d: ["compile", str(f), "-S", "-o",
+                                                    str(d / "out.s")], ("add.spv",)))
+_add(Reader("ir", ".ir", "text", lambda f, d: ["llc", str(f), "-S", "-o", str(d / "out.s")],
+            ("if_then.ir",), text=True))
+for _chip in ("gfx1100", "gfx1030", "gfx1010"):
+    _add(Reader(f"asm-{_chip}", ".s", "text",
+                lambda f, d, c=_chip: ["mc", f"--mcpu={c}", "--show-encoding", str(f)],
+                (f"{_chip}.s",), text=True))
+    _add(Reader(f"obj-{_chip}", ".s", "text",
+                lambda f, d, c=_chip: ["mc", f"--mcpu={c}", "--filetype=obj", "-o",
+                                       str(d / "out.o"), str(f)],
+                (f"{_chip}.s",), text=True))
+    _add(Reader(f"dis-{_chip}", ".txt", "text",
+                lambda f, d, c=_chip: ["mc", f"--mcpu={c}", "--disassemble", "--show-encoding",
+                                       str(f)], (f"{_chip}.hex",), text=True))
+_add(Reader("elf", ".o", "plain", _run_elf(_SAXPY_ARGS), ("saxpy.o",)))
+_add(Reader("npy", ".npy", "plain",
+            lambda f, d: _run_elf(["--arg", f"x={f}", "--arg", "y=zeros:256", "--arg", "a=2",
+                                   "--arg", "n=64"])(SEEDS / "saxpy.o", d), ("x.npy",)))
+_add(Reader("push", ".bin", "plain",
+            lambda f, d: ["run", str(SEEDS / "add.spv"), "--groups", "1", "--buffer",
+                          "0:0=zeros:256", "--buffer", "0:1=zeros:256", "--push", str(f),
+                          "--out", str(d / "out")], ("x.npy",)))
+
+# ---------------------------------------------------------------- mutations
+
+INTERESTING_WORDS = (0, 1, 2, 3, 4, 0xFF, 0x100, 0x7FFF, 0xFFFF, 0x10000, 0x7FFFFFFF,
+                     0x80000000, 0xFFFFFFFF, 0xFFFFFFFE, 0x07230203, 0x00010000, 0x00050000)
+INTERESTING_TOKENS = (
+    "", " ", ",", ":", "::", "[", "]", "(", ")", "{", "}", "%", "%0", "%99999", "%-1", "-", "--",
+    "0", "-1", "1.0", "0x", "0x1_", "99999999999999999999", "1e400", "nan", "inf", "\"", "'",
+    "//", "/*", "*/", ";", "#", "\\", "\t", "\n", "\x00", "\xff", "é", "v", "s", "v[0:", "v[3:1]",
+    "v99999", "s999", "s[1:2]", "v[0:1]", "ttmp[0:3]", "vcc", "exec", "m0", "scc", "null", "BB",
+    "BB-1", "BB9999", "offset:", "offset:-1", "offset:99999999", "glc", "dlc", "off", "lit(",
+    "s_endpgm", "p_phi", "p_startpgm", "v_add_f32", "v_dual_mul_f32", ".text", ".rodata",
+    ".amdhsa_kernel", ".end_amdhsa_kernel", ".amdhsa_next_free_vgpr", "program", "wave64",
+    "gfx9999", "0xzz", "0x00", "0xff", "0x1ff", "- ", "---", "...", "  - ", "!!", "&a", "*a",
+    "|", ">", "~", "?", "@", "$",
+)
+_TOKEN = re.compile(r"\s+|[A-Za-z_.$][\w.$@]*|0x[0-9A-Fa-f]+|\d+(?:\.\d+)?|.", re.S)
+
+
+def _tokens(text: str) -> list[str]:
+    return _TOKEN.findall(text)
+
+
+def random_bytes(rng: random.Random, n: int) -> bytes:
+    return bytes(rng.getrandbits(8) for _ in range(n))
+
+
+def byte_mutants(data: bytes, rng: random.Random) -> tuple[str, bytes]:
+    """One random byte-level mutation of `data`."""
+    n = len(data)
+    k = rng.randrange(8)
+    if k == 0 or n == 0:
+        m = rng.randrange(0, 200)
+        return f"random{m}", random_bytes(rng, m)
+    if k == 1:
+        i = rng.randrange(n)
+        return f"truncate@{i}", data[:i]
+    if k == 2:
+        i = rng.randrange(n)
+        b = bytearray(data)
+        b[i] ^= 1 << rng.randrange(8)
+        return f"bitflip@{i}", bytes(b)
+    if k == 3:
+        i = rng.randrange(n)
+        b = bytearray(data)
+        b[i] = rng.choice((0, 0xFF, 0x7F, 0x80, rng.getrandbits(8)))
+        return f"byte@{i}", bytes(b)
+    if k == 4 and n >= 4:
+        i = rng.randrange(n // 4) * 4
+        w = rng.choice(INTERESTING_WORDS + (rng.getrandbits(32),))
+        return f"word@{i}={w:#x}", data[:i] + struct.pack("<I", w) + data[i + 4:]
+    if k == 5:
+        i, j = sorted(rng.randrange(n + 1) for _ in range(2))
+        return f"delete@{i}:{j}", data[:i] + data[j:]
+    if k == 6:
+        i, j = sorted(rng.randrange(n + 1) for _ in range(2))
+        p = rng.randrange(n + 1)
+        return f"dup@{i}:{j}->{p}", data[:p] + data[i:j] + data[p:]
+    i = rng.randrange(n + 1)
+    m = rng.randrange(1, 16)
+    return f"insert@{i}", data[:i] + random_bytes(rng, m) + data[i:]
+
+
+def text_mutant(data: bytes, rng: random.Random) -> tuple[str, bytes]:
+    """One grammar-aware edit: a token or a line of `data` replaced, dropped or copied."""
+    text = data.decode("utf-8", "surrogateescape")
+    k = rng.randrange(6)
+    if k <= 3:
+        toks = _tokens(text)
+        if not toks:
+            return "empty", b""
+        i = rng.randrange(len(toks))
+        if k <= 1:
+            toks[i] = rng.choice(INTERESTING_TOKENS)
+        elif k == 2:
+            toks[i] = rng.choice(toks)
+        else:
+            toks[i] = toks[i] + rng.choice(toks)
+        label = f"token{i}"
+        out = "".join(toks)
+    else:
+        lines = text.split("\n")
+        i = rng.randrange(len(lines))
+        if k == 4:
+            del lines[i]
+        else:
+            lines.insert(rng.randrange(len(lines) + 1), lines[i])
+        label = f"line{i}"
+        out = "\n".join(lines)
+    return label, out.encode("utf-8", "surrogateescape")
+
+
+def mutants(reader: Reader, rng: random.Random, count: int) -> Iterator[tuple[str, bytes]]:
+    seeds = reader.seed_bytes()
+    for _ in range(count):
+        s = rng.choice(seeds)
+        if reader.text and rng.random() < 0.7:
+            label, m = text_mutant(s, rng)
+            if rng.random() < 0.3:
+                label2, m = text_mutant(m, rng)
+                label += "+" + label2
+        else:
+            label, m = byte_mutants(s, rng)
+        yield label, m
+
+
+def truncations(data: bytes, step: int = 1) -> Iterator[tuple[str, bytes]]:
+    """Every prefix of `data` at multiples of `step` (and the empty one)."""
+    for i in range(0, len(data), step):
+        yield f"truncate@{i}", data[:i]

@@ -1,0 +1,91 @@
+"""Small derandomized fuzz runs of every reader through the `radcc` command line.
+
+Each reader (`fuzzlib.READERS`: SPIR-V, machine IR, assembly and code objects for
+gfx1100/gfx1030/gfx1010, disassembly for the three, ELF code objects, `.npy`
+buffers, push-constant files) gets: its seeds accepted (status 0; the seeds are
+checked valid by the independent tools in `test_seeds_valid_for_oracles`), a
+fixed number of seeded mutants and prefixes of a seed, each held to
+`cli_harness.problem`'s contract (status 0/1, no traceback or hang, a
+diagnostic in the reader's format on failure). Proper prefixes of binary
+formats that cannot be cut short (SPIR-V, ELF) must fail. The long runs are
+`campaign.py`; what they find lives in ``corpus/`` (test_fuzz_corpus.py).
+"""
+
+from __future__ import annotations
+
+import random
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from fuzzlib import READERS, SEEDS, mutants, truncations
+
+# mutants per reader: a few seconds each on one core
+COUNTS = {"spirv": 120, "ir": 150, "elf": 120, "npy": 80, "push": 12}
+DEFAULT_COUNT = 60
+
+
+@pytest.mark.parametrize("name", sorted(READERS))
+def test_seed_accepted(name: str, tmp_path: Path) -> None:
+    r = READERS[name]
+    for data in r.seed_bytes():
+        o = r.run(data, tmp_path)
+        assert o.status == 0, o.stderr
+
+
+@pytest.mark.parametrize("name", sorted(READERS))
+def test_mutants(name: str, tmp_path: Path) -> None:
+    r = READERS[name]
+    rng = random.Random(f"ci:{name}")
+    bad = []
+    for label, data in mutants(r, rng, COUNTS.get(name, DEFAULT_COUNT)):
+        p = r.check(data, tmp_path)
+        if p is not None:
+            bad.append(f"{label}: {p}")
+    assert not bad, "\n".join(bad[:5])
+
+
+@pytest.mark.parametrize(("name", "step"), [("spirv", 4), ("spirv", 3), ("elf", 64),
+                                            ("ir", 37), ("asm-gfx1030", 41), ("dis-gfx1010", 5)])
+def test_truncations(name: str, step: int, tmp_path: Path) -> None:
+    r = READERS[name]
+    must_fail = name in ("spirv", "elf")
+    bad = []
+    for label, data in truncations(r.seed_bytes()[0], step):
+        p = r.check(data, tmp_path, must_fail=must_fail)
+        if p is not None:
+            bad.append(f"{label}: {p}")
+    assert not bad, "\n".join(bad[:5])
+
+
+@pytest.mark.parametrize("name", ["spirv", "elf", "npy"])
+def test_random_bytes_rejected(name: str, tmp_path: Path) -> None:
+    """Random bytes are no SPIR-V module, code object or .npy file (the .npy case
+    starts with random bytes, never the magic ``\\x93NUMPY``)."""
+    r = READERS[name]
+    rng = random.Random(f"random:{name}")
+    for n in (0, 1, 3, 4, 20, 64, 300):
+        data = bytes(rng.getrandbits(8) for _ in range(n))
+        assert r.check(data, tmp_path, must_fail=True) is None, n
+
+
+def test_seeds_valid_for_oracles(tmp_path: Path) -> None:
+    """The seeds are valid for the independent tools: spirv-val, llvm-mc-19
+    (assembly, objects, disassembly with no warning), numpy."""
+    import numpy as np
+
+    for tool in ("spirv-val", "llvm-mc-19"):
+        if shutil.which(tool) is None:
+            pytest.fail(f"{tool} is required")
+    subprocess.run(["spirv-val", "--target-env", "vulkan1.3", str(SEEDS / "add.spv")],
+                   check=True)
+    for chip in ("gfx1100", "gfx1030", "gfx1010"):
+        base = ["llvm-mc-19", "-triple=amdgcn-amd-amdhsa", f"-mcpu={chip}"]
+        subprocess.run([*base, "--filetype=obj", "-o", str(tmp_path / "k.o"),
+                        str(SEEDS / f"{chip}.s")], check=True)
+        r = subprocess.run([*base, "--disassemble", str(SEEDS / f"{chip}.hex")],
+                           capture_output=True, text=True, check=True)
+        assert "warning" not in r.stderr
+    assert np.load(SEEDS / "x.npy").dtype == np.float32
+    assert (SEEDS / "saxpy.o").read_bytes()[:4] == b"\x7fELF"
