@@ -499,3 +499,160 @@ def test_slots_shared_between_values_not_live_at_once(wave):
     want = np_fold(acc_a, np_vals(acc_a.astype(np.uint32), range(n, 2 * n))).astype(np.uint32)
     assert np.array_equal(got, want)
     assert p2.config["scratch_size"] < 4 * (n_a + n_b)
+
+
+def _slots_of(text: str):
+    """Parse IR with p_spill/p_reload whose slot constant names the spilled value
+    (slot k = value k) and return slot_interference's graph for VGPR slots."""
+    from radcc.passes.spill_ssa import slot_interference
+
+    p = parse_program(text)
+    owner = {}
+    for b in p.blocks:
+        for ins in b.instructions:
+            if ins.opcode == "p_spill":
+                owner[id(ins.operands[1])] = ins.operands[1].const
+            elif ins.opcode == "p_reload":
+                owner[id(ins.operands[0])] = ins.operands[0].const
+    nodes = sorted(set(owner.values()))
+    return nodes, slot_interference(p, owner, nodes, sgpr=False)
+
+
+def test_slot_interference_straight_line():
+    """a stored, b stored, a reloaded (a's slot dead), c stored, b and c reloaded:
+    b interferes with a and c, a and c do not; first fit gives c a's slot."""
+    from radcc.passes.spill_ssa import assign_slots
+
+    text = """program gfx1100 wave32 compute name:slots
+BB0
+/* logical preds: / linear preds: / kind: top-level, */
+   v1: %1:v[0] = p_startpgm
+   p_logical_start
+   v1: %2 = v_mov_b32 1
+   v1: %3 = v_mov_b32 2
+   v1: %4 = v_mov_b32 3
+   p_spill %2, 0
+   p_spill %3, 1
+   v1: %5 = p_reload 0
+   p_spill %4, 2
+   v1: %6 = p_reload 1
+   v1: %7 = p_reload 2
+   p_unit_test %5, %6, %7
+   p_logical_end
+   s_endpgm
+"""
+    nodes, adj = _slots_of(text)
+    assert adj == {0: {1}, 1: {0, 2}, 2: {1}}
+    at = assign_slots(nodes, adj, {t: t for t in nodes}, {t: 1 for t in nodes}, 0)
+    assert at == {0: 0, 1: 1, 2: 0}
+    # two-dword values: b (2 dwords) between them
+    at = assign_slots(nodes, adj, {t: t for t in nodes}, {0: 1, 1: 2, 2: 1}, 0)
+    assert at == {0: 0, 1: 1, 2: 0}
+    # lanes of a linear VGPR: a slot never straddles two (wave 4 for the check)
+    at = assign_slots([0, 1], {0: {1}, 1: {0}}, {0: 0, 1: 1}, {0: 3, 1: 2}, 4)
+    assert at == {0: 0, 1: 4}
+
+
+def test_slot_interference_follows_the_logical_cfg():
+    """Value 0 stored before a divergent if and reloaded only in the else-side, value 1
+    stored and reloaded in the then-side: no lane runs the then-side and then reloads
+    value 0, so their slots do not interfere (VGPR slots live over the logical CFG;
+    over the linear CFG, which runs the then-side before the else-side, they would).
+    Value 2, stored before the if and reloaded after the merge, interferes with both."""
+    text = """program gfx1100 wave32 compute name:slots
+BB0
+/* logical preds: / linear preds: / kind: top-level, branch, */
+   v1: %1:v[0] = p_startpgm
+   p_logical_start
+   v1: %2 = v_mov_b32 1
+   v1: %8 = v_mov_b32 4
+   p_spill %2, 0
+   p_spill %8, 2
+   s1: %9 = v_cmp_eq_u32_e64 %1, 0
+   p_logical_end
+   p_cbranch_z %9 BB2, BB1
+BB1
+/* logical preds: BB0, / linear preds: BB0, / kind: uniform, */
+   p_logical_start
+   v1: %3 = v_mov_b32 2
+   p_spill %3, 1
+   v1: %4 = p_reload 1
+   p_unit_test %4
+   p_logical_end
+   p_branch BB3
+BB2
+/* logical preds: / linear preds: BB0, / kind: uniform, */
+   p_branch BB3
+BB3
+/* logical preds: / linear preds: BB1, BB2, / kind: invert, */
+   p_branch BB4
+BB4
+/* logical preds: BB0, / linear preds: BB3, / kind: uniform, */
+   p_logical_start
+   v1: %6 = p_reload 0
+   p_unit_test %6
+   p_logical_end
+   p_branch BB6
+BB5
+/* logical preds: / linear preds: BB3, / kind: uniform, */
+   p_branch BB6
+BB6
+/* logical preds: BB1, BB4, / linear preds: BB4, BB5, / kind: top-level, merge, */
+   p_logical_start
+   v1: %7 = p_reload 2
+   p_unit_test %7
+   p_logical_end
+   s_endpgm
+"""
+    _, adj = _slots_of(text)
+    assert adj == {0: {2}, 1: {2}, 2: {0, 1}}
+
+
+def test_slot_copies_coalesce_unless_the_slots_interfere():
+    """Spilled-phi copies (reload o; store into d's slot): 0 -> 1 is kept because value
+    0 is reloaded again after the copy (its slot still live while 1's is written);
+    2 -> 3 is dropped, 3 taking 2's slot (2 dead after the copy)."""
+    from types import SimpleNamespace
+
+    from radcc.passes.spill_ssa import _coalesce
+
+    text = """program gfx1100 wave32 compute name:slots
+BB0
+/* logical preds: / linear preds: / kind: top-level, */
+   v1: %1:v[0] = p_startpgm
+   p_logical_start
+   v1: %2 = v_mov_b32 1
+   v1: %3 = v_mov_b32 2
+   p_spill %2, 0
+   p_spill %3, 2
+   v1: %10 = p_reload 0
+   p_spill %10, 1
+   v1: %11 = p_reload 2
+   p_spill %11, 3
+   v1: %12 = p_reload 1
+   v1: %13 = p_reload 0
+   v1: %14 = p_reload 3
+   p_unit_test %12, %13, %14
+   p_logical_end
+   s_endpgm
+"""
+    from radcc.passes.spill_ssa import slot_interference
+
+    p = parse_program(text)
+    ins = p.blocks[0].instructions
+    owner = {}
+    for i in ins:
+        if i.opcode == "p_spill":
+            owner[id(i.operands[1])] = i.operands[1].const
+        elif i.opcode == "p_reload":
+            owner[id(i.operands[0])] = i.operands[0].const
+    adj = slot_interference(p, owner, [0, 1, 2, 3], sgpr=False)
+    assert adj == {0: {1, 2, 3}, 1: {0, 2, 3}, 2: {0, 1}, 3: {0, 1}}
+    k = [n for n, i in enumerate(ins) if i.opcode in ("p_spill", "p_reload")]
+    copies = [(0, ins[k[2]], ins[k[3]], 0, 1), (0, ins[k[4]], ins[k[5]], 2, 3)]
+    rep = _coalesce(p, SimpleNamespace(slot_copies=copies), adj, False)
+    assert rep == {0: 0, 1: 1, 2: 2, 3: 2}
+    left = [(i.opcode, i.operands[-1].const) for i in p.blocks[0].instructions
+            if i.opcode in ("p_spill", "p_reload")]
+    assert left == [("p_spill", 0), ("p_spill", 2), ("p_reload", 0), ("p_spill", 1),
+                    ("p_reload", 1), ("p_reload", 0), ("p_reload", 3)]
