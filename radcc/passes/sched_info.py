@@ -30,8 +30,8 @@ from dataclasses import dataclass
 
 from radcc.ir.program import Instruction, Program, RegisterDemand
 from radcc.ir.pseudo import PSEUDO
-from radcc.ir.regclass import EXEC
-from radcc.passes.instr_class import info_of, reads, writes
+from radcc.ir.regclass import EXEC, RegType
+from radcc.passes.instr_class import _info_index, _regs_into, implicit_regs
 
 # pseudo instructions that only compute values from their operands
 _DATA_PSEUDO = frozenset({"p_parallelcopy", "p_create_vector", "p_split_vector",
@@ -72,36 +72,78 @@ def _dw(rc) -> RegisterDemand:  # type: ignore[no-untyped-def]
 
 def classify(program: Program, instr: Instruction) -> SchedInfo:
     """The scheduling facts of `instr` (see the module docstring)."""
-    info = info_of(program, instr)
+    info = _info_index(program.gfx_level).get((instr.opcode, instr.format))
     kind, unit, storage, write = _kind(program, instr, info)
-    fr = frozenset(reads(program, instr, info))
-    fw = frozenset(writes(program, instr, info))
+    rd: set[int] = set()
+    wr: set[int] = set()
+    ops = instr.operands
+    defs_ = instr.definitions
+    _regs_into(rd, ops, True)  # = instr_class.reads/writes
+    _regs_into(wr, defs_, False)
+    if info is not None:
+        if info.implicit_reads:
+            rd.update(implicit_regs(info.implicit_reads, program.wave_size))
+        if info.implicit_writes:
+            wr.update(implicit_regs(info.implicit_writes, program.wave_size))
+    fr = frozenset(rd)
+    fw = frozenset(wr)
     if EXEC in fw:
         kind = "barrier"
-    defs = tuple(d.temp.id for d in instr.definitions if d.temp is not None)
-    uses = frozenset(o.temp.id for o in instr.operands if o.temp is not None)
-    kills = frozenset(o.temp.id for o in instr.operands if o.temp is not None and o.is_kill)
-    diff = RegisterDemand()
-    temps = RegisterDemand()
-    for d in instr.definitions:
-        if d.temp is None:
+    defs: list[int] = []
+    ds = dv = ts = tv = 0  # diff and temps, SGPR and VGPR dwords
+    for d in defs_:
+        t = d.temp
+        if t is None:
             continue
+        defs.append(t.id)
+        rc = t.rc
+        n = (rc.bytes + 3) // 4
         if d.is_kill:
-            temps = temps + _dw(d.temp.rc)
+            if rc.type is RegType.SGPR:
+                ts += n
+            else:
+                tv += n
+        elif rc.type is RegType.SGPR:
+            ds += n
         else:
-            diff = diff + _dw(d.temp.rc)
-    for o in instr.operands:
-        if o.temp is not None and o.is_first_kill:
-            diff = diff - _dw(o.temp.rc)
-            if any(o2.is_late_kill for o2 in instr.operands
-                   if o2.temp is not None and o2.temp.id == o.temp.id):
-                temps = temps + _dw(o.temp.rc)
+            dv += n
+    uses: set[int] = set()
+    kills: set[int] = set()
+    for o in ops:
+        t = o.temp
+        if t is None:
+            continue
+        tid = t.id
+        uses.add(tid)
+        if o.is_kill:
+            kills.add(tid)
+        if o.is_first_kill:
+            rc = t.rc
+            n = (rc.bytes + 3) // 4
+            sgpr = rc.type is RegType.SGPR
+            if sgpr:
+                ds -= n
+            else:
+                dv -= n
+            if any(o2.is_late_kill for o2 in ops if o2.temp is not None and o2.temp.id == tid):
+                if sgpr:
+                    ts += n
+                else:
+                    tv += n
     sbase = 0
-    if unit == "smem" and instr.operands and instr.operands[0].rc is not None:
-        sbase = instr.operands[0].rc.size
-    first = instr.operands[0].temp.id if instr.operands and instr.operands[0].temp else 0
-    return SchedInfo(kind, unit, storage, write, fr, fw, defs, uses, kills, diff, temps,
+    if unit == "smem" and ops and ops[0].rc is not None:
+        sbase = ops[0].rc.size
+    first = ops[0].temp.id if ops and ops[0].temp else 0
+    return SchedInfo(kind, unit, storage, write, fr, fw, tuple(defs), frozenset(uses),
+                     frozenset(kills), RegisterDemand(ds, dv), RegisterDemand(ts, tv),
                      instr.format, sbase, first)
+
+
+def may_load(program: Program, instr: Instruction) -> bool:
+    """False when `classify(program, instr).is_load` is certainly false: the
+    instruction is no SMEM/VMEM/FLAT/DS table entry."""
+    info = _info_index(program.gfx_level).get((instr.opcode, instr.format))
+    return info is not None and info.cls in _MEM_CLASSES and instr.opcode not in PSEUDO
 
 
 def _kind(program: Program, instr: Instruction,

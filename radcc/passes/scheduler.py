@@ -53,7 +53,7 @@ from dataclasses import dataclass
 
 from radcc.ir.program import Block, Instruction, Program, RegisterDemand
 from radcc.passes.live_var_analysis import get_live_vars, live_var_analysis
-from radcc.passes.sched_info import SchedInfo, classify
+from radcc.passes.sched_info import SchedInfo, classify, may_load
 
 
 @dataclass
@@ -127,12 +127,14 @@ class _Region:
         self.la = [d - inf.temps for d, inf in zip(demands, self.info, strict=True)]
         self.start = start
         self.end = end
+        self.moved = False  # whether an instruction has moved
 
     def demand(self, i: int) -> RegisterDemand:
         return self.la[i] + self.info[i].temps
 
     def move(self, src: int, dst: int, la: RegisterDemand) -> None:
         """Move instruction src to index dst (index after removal) with live-after la."""
+        self.moved = True
         for lst in (self.instrs, self.info, self.la):
             x = lst.pop(src)
             lst.insert(dst, x)
@@ -332,14 +334,18 @@ class _Sched:
             self.moves += 1
             j += 1
 
-    def block(self, block: Block, demands: list[RegisterDemand]) -> None:
+    def block(self, block: Block, demands: list[RegisterDemand]) -> bool:
+        """Schedule one block; whether an instruction moved."""
         instrs = block.instructions
         start = next((k for k, i in enumerate(instrs) if i.opcode == "p_logical_start"), -1)
         if start < 0:
-            return
+            return False
         end = next((k for k in range(start + 1, len(instrs))
                     if instrs[k].opcode == "p_logical_end"), len(instrs))
-        r = _Region(self.p, block, demands, start + 1, end)
+        prog = self.p
+        if not any(may_load(prog, instrs[k]) for k in range(start + 1, end)):
+            return False  # no load to schedule: the facts of the region are not needed
+        r = _Region(prog, block, demands, start + 1, end)
         pol = self.pol
         for idx in range(r.start, r.end):
             c = r.info[idx]
@@ -354,6 +360,7 @@ class _Sched:
                 w, m = pol.lds_window, pol.lds_moves
             cur = self.move_up(r, idx, w, m)
             self.move_uses_down(r, cur, w, m)
+        return r.moved
 
 
 def schedule_program(program: Program, policy: Policy | None = None) -> None:
@@ -395,9 +402,11 @@ RA_SLACK = 8
 def _run(program: Program, policy: Policy, lv) -> None:  # type: ignore[no-untyped-def]
     sched = _Sched(program, policy)
     demands = [list(lv.register_demand[b.index]) for b in program.blocks]
+    moved = False
     for b in program.blocks:
-        sched.block(b, demands[b.index])
-    live_var_analysis(program)
+        moved |= sched.block(b, demands[b.index])
+    if moved:  # otherwise the program and its liveness are those of `lv`
+        live_var_analysis(program)
 
 
 def _restore(program: Program, saved: list[list[Instruction]]) -> None:

@@ -52,7 +52,7 @@ from typing import Any
 
 from radcc.ir.program import Block, BlockKind, Instruction, Operand, Program
 from radcc.ir.regclass import EXEC, EXEC_HI, Temp
-from radcc.passes.dominance import compute_idoms
+from radcc.passes.dominance import DominatorTree, compute_idoms
 from radcc.passes.exec_context import exec_ids, writes_exec
 
 # Pseudo instructions that compute a value from their operands only.
@@ -152,6 +152,84 @@ def _fixed_def_used(instr: Instruction, used: set[int]) -> bool:
                for d in instr.definitions)
 
 
+def _walk_dominates(log_idom: list[int], lin_idom: list[int], depths: list[int],
+                    parent: int, child: int, linear: bool) -> bool:
+    """ACO's dominates(): up the child's logical idom chain while above the parent
+    and not outside the parent's loop level; with `linear`, the linear chain too."""
+    depth = depths[parent]
+    c = child
+    while parent < c and depth <= depths[c]:
+        nxt = log_idom[c]
+        if nxt < 0 or nxt == c:
+            break
+        c = nxt
+    if c != parent:
+        return False
+    if not linear:
+        return True
+    c = child
+    while parent < c:
+        nxt = lin_idom[c]
+        if nxt < 0 or nxt == c:
+            return False
+        c = nxt
+    return c == parent
+
+
+class _Chains:
+    """`_walk_dominates` in O(1) per query.
+
+    When every idom precedes its block (``idom[c] < c`` wherever ``idom[c]`` is a
+    block other than c: ACO's block order), a chain's indices fall strictly, so
+    the logical walk reaches the parent exactly when the parent is a dominator-tree
+    ancestor of the child (`DominatorTree` pre/post numbers) and no block on the
+    chain below the parent lies at a smaller loop depth than the parent:
+    ``low[k][c]``, the first block of depth < k on c's chain (-1: none), lies above
+    the parent (index < parent). The linear walk is linear-tree ancestry. Queries
+    on blocks outside the trees rooted at block 0, or on idoms not in that order,
+    take the walk."""
+
+    def __init__(self, log_idom: list[int], lin_idom: list[int], depths: list[int]) -> None:
+        self.log_idom = log_idom
+        self.lin_idom = lin_idom
+        self.depths = depths
+        ordered = all(d <= c for idom in (log_idom, lin_idom) for c, d in enumerate(idom))
+        self.log_tree = DominatorTree(log_idom) if ordered else None
+        self.lin_tree = DominatorTree(lin_idom) if ordered else None
+        self.low: dict[int, list[int]] = {}
+
+    def _low(self, k: int) -> list[int]:
+        low = self.low.get(k)
+        if low is None:
+            depths, idom = self.depths, self.log_idom
+            low = [-1] * len(idom)
+            for c, d in enumerate(idom):  # idoms first: they precede their blocks
+                if depths[c] < k:
+                    low[c] = c
+                elif 0 <= d < c:
+                    low[c] = low[d]
+            self.low[k] = low
+        return low
+
+    def dominates(self, parent: int, child: int, linear: bool) -> bool:
+        lt = self.log_tree
+        if lt is None or lt.pre[parent] < 0 or lt.pre[child] < 0 or (
+                linear and self.lin_tree is not None and (self.lin_tree.pre[parent] < 0
+                                                          or self.lin_tree.pre[child] < 0)):
+            return _walk_dominates(self.log_idom, self.lin_idom, self.depths, parent, child,
+                                   linear)
+        if not lt.dominates(parent, child):
+            return False
+        k = self.depths[parent]
+        if k > 0 and self._low(k)[child] > parent:
+            return False  # the chain leaves the parent's loop level below it
+        if not linear:
+            return True
+        lin = self.lin_tree
+        assert lin is not None
+        return lin.dominates(parent, child)
+
+
 class _Ctx:
     def __init__(self, program: Program) -> None:
         self.p = program
@@ -171,6 +249,7 @@ class _Ctx:
         self.used = {o.temp.id for b in blocks for i in b.instructions for o in i.operands
                      if o.temp is not None}
         self.mem_out: list[int] = [-1] * len(blocks)
+        self.chains: _Chains | None = None  # built on the first dominance query
         self.mem_counter = 0
         # prefix counts of blocks that clobber memory / are loop headers (blocks[:i])
         self.clobber_prefix = [0] * (len(blocks) + 1)
@@ -183,26 +262,23 @@ class _Ctx:
 
     def dominates(self, parent: int, child: int, linear: bool) -> bool:
         """ACO's rule: walk the child's logical dominator chain while it does not
-        leave the parent's loop level; with `linear`, also dominance in the linear CFG."""
-        blocks = self.p.blocks
-        depth = blocks[parent].loop_nest_depth
-        c = child
-        while parent < c and depth <= blocks[c].loop_nest_depth:
-            nxt = self.log_idom[c]
-            if nxt < 0 or nxt == c:
-                break
-            c = nxt
-        if c != parent:
-            return False
-        if not linear:
+        leave the parent's loop level; with `linear`, also dominance in the linear CFG.
+        Answered in O(1) by `_Chains` (the walk is as long as the dominator tree is
+        deep: quadratic on long programs); `walk_dominates` is the walk itself."""
+        if parent == child:
             return True
-        c = child
-        while parent < c:
-            nxt = self.lin_idom[c]
-            if nxt < 0 or nxt == c:
-                return False
-            c = nxt
-        return c == parent
+        chains = self.chains
+        if chains is None:
+            blocks = self.p.blocks
+            chains = self.chains = _Chains(self.log_idom, self.lin_idom,
+                                           [b.loop_nest_depth for b in blocks])
+        return chains.dominates(parent, child, linear)
+
+    def walk_dominates(self, parent: int, child: int, linear: bool) -> bool:
+        """`dominates` by walking the dominator chains (ACO's loop)."""
+        return _walk_dominates(self.log_idom, self.lin_idom,
+                               [b.loop_nest_depth for b in self.p.blocks], parent, child,
+                               linear)
 
     def fresh_mem(self) -> int:
         self.mem_counter += 1
