@@ -142,6 +142,36 @@ def delay_imm(valu_n: int = NONE, trans_n: int = NONE, salu_cyc: int = 0) -> int
     return imm
 
 
+def _class_facts(info: OpInfo | None, issue_mul: int) -> tuple[
+        bool, bool, bool, int, bool, tuple[int, int, int, int, int] | None]:
+    """(valu, trans, alu, issue cycles, clears, new dependency) of a table
+    entry: the part of `_Rec` that depends on the opcode alone."""
+    valu = is_valu(info)
+    salu = is_salu(info)
+    trans = is_trans(info)
+    cycles = 1
+    if info is not None and info.cls in ALU_CYCLES:
+        cycles = ALU_CYCLES[info.cls][1] * (issue_mul if valu else 1)
+    clears = info is not None and (info.cls in VMEM_CLASSES or is_ds(info) or is_exp(info))
+    new_dep = None
+    if info is not None and info.cls in ALU_CYCLES and info.cls != "wmma":
+        lat, issue = ALU_CYCLES[info.cls]
+        if valu:
+            issue *= issue_mul
+        left = lat - issue
+        if left > 0:
+            d = _Dep()
+            if trans:
+                d = _Dep(trans_n=1, trans_cyc=left)
+            elif valu:
+                d = _Dep(1, left)
+            elif salu:
+                d = _Dep(salu_cyc=left)
+            if not d.fixup():
+                new_dep = d.key()
+    return valu, trans, valu or salu, cycles, clears, new_dep
+
+
 class _Rec:
     """What the pass needs of one instruction, computed once per pass run (the
     analysis visits a block once or more)."""
@@ -149,44 +179,24 @@ class _Rec:
     __slots__ = ("skip", "alu", "reads", "valu", "trans", "cycles", "clears", "va_vdst0",
                  "writes", "new_dep")
 
-    def __init__(self, acc: AccessCache, instr: Instruction, issue_mul: int) -> None:
+    def __init__(self, acc: AccessCache, instr: Instruction, issue_mul: int,
+                 by_info: dict[int, tuple] | None = None) -> None:
         a = acc(instr)
         info: OpInfo | None = a.info
         self.skip = instr.opcode == "s_delay_alu"
-        valu = is_valu(info)
-        salu = is_salu(info)
-        self.valu = valu
-        self.trans = is_trans(info)
-        self.alu = valu or salu
+        key = id(info)
+        f = by_info.get(key) if by_info is not None else None
+        if f is None:
+            f = _class_facts(info, issue_mul)
+            if by_info is not None:
+                by_info[key] = f  # table entries live as long as the table
+        self.valu, self.trans, self.alu, self.cycles, self.clears, self.new_dep = f
         self.reads = a.reads
         self.writes = a.writes
-        cycles = 1
-        if info is not None and info.cls in ALU_CYCLES:
-            cycles = ALU_CYCLES[info.cls][1] * (issue_mul if valu else 1)
-        self.cycles = cycles
-        self.clears = info is not None and (info.cls in VMEM_CLASSES or is_ds(info)
-                                            or is_exp(info))
-        dep = depctr_of(instr)
-        self.va_vdst0 = dep is not None and dep["va_vdst"] == 0
-        # the dependency a written register gets (None: none)
-        self.new_dep: tuple[int, int, int, int, int] | None = None
-        if info is None or info.cls not in ALU_CYCLES or info.cls == "wmma":
-            return
-        lat, issue = ALU_CYCLES[info.cls]
-        if valu:
-            issue *= issue_mul
-        left = lat - issue
-        if left <= 0:
-            return
-        d = _Dep()
-        if self.trans:
-            d = _Dep(trans_n=1, trans_cyc=left)
-        elif valu:
-            d = _Dep(1, left)
-        elif salu:
-            d = _Dep(salu_cyc=left)
-        if not d.fixup():
-            self.new_dep = d.key()
+        self.va_vdst0 = False
+        if instr.opcode == "s_waitcnt_depctr":
+            dep = depctr_of(instr)
+            self.va_vdst0 = dep is not None and dep["va_vdst"] == 0
 
 
 class _Pass:
@@ -195,6 +205,7 @@ class _Pass:
         self.issue_mul = 2 if program.wave_size == 64 else 1
         self.acc = access or AccessCache(program)
         self.recs: dict[int, list[_Rec]] = {}
+        self.by_info: dict[int, tuple] = {}  # _class_facts per table entry
         # the instructions of each block's last analysis visit: that visit had the
         # block's final in-state, so the emission would compute the same list
         self.last: dict[int, list[Instruction]] = {}
@@ -202,7 +213,7 @@ class _Pass:
     def plan(self, block: Block) -> list[_Rec]:
         recs = self.recs.get(block.index)
         if recs is None:
-            recs = self.recs[block.index] = [_Rec(self.acc, i, self.issue_mul)
+            recs = self.recs[block.index] = [_Rec(self.acc, i, self.issue_mul, self.by_info)
                                              for i in block.instructions]
         return recs
 
@@ -348,7 +359,8 @@ class DelaySim:
         e = self._recs.get(id(instr))
         if e is None:
             e = self._recs[id(instr)] = (instr, _Rec(self._pass.acc, instr,
-                                                     self._pass.issue_mul))
+                                                     self._pass.issue_mul,
+                                                     self._pass.by_info))
         return e[1]
 
     def run(self, state: DelayState,

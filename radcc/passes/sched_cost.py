@@ -33,7 +33,7 @@ from radcc.ir.validate import is_inline_constant
 from radcc.passes.form_hard_clauses import clause_type, should_form_clause
 from radcc.passes.insert_delay_alu import NONE, TRANS_MAX, VALU_MAX, DelaySim, DelayState
 from radcc.passes.instr_class import AccessCache
-from radcc.passes.schedule_vopd import dual_half
+from radcc.passes.schedule_vopd import Half, dual_half
 from radcc.passes.statistics import CYCLE_MODEL
 
 __all__ = ["Clock", "Cost", "RegionCoster"]
@@ -89,23 +89,36 @@ class _Facts:
         self.lat = lat
         self.ctype = None if instr.opcode == "s_delay_alu" or a.info is None else \
             clause_type(coster.program, instr, a.info)
-        self.size = coster._size(instr)
+        self.size = coster._size(instr) if coster._instr_bytes else 0
 
 
 class RegionCoster:
     """Costs of candidate orders of regions of one program (module docstring)."""
 
-    def __init__(self, program: Program, access: AccessCache | None = None) -> None:
+    def __init__(self, program: Program, access: AccessCache | None = None,
+                 instr_bytes: bool = True) -> None:
         self.program = program
+        # False: ``bytes`` leaves the instructions' own sizes out (for callers whose
+        # orders of a region all hold the same instructions: only the s_delay_alu
+        # and s_clause bytes differ between them then)
+        self._instr_bytes = instr_bytes
         self.access = access or AccessCache(program)
         self.delays = DelaySim(program, self.access)
         self._bytes: dict[int, tuple[Instruction, int]] = {}
         self._wave64 = program.wave_size == 64
+        self._halves: dict[int, tuple[Instruction, Half | None]] = {}
         self._facts: dict[int, _Facts] = {}  # by id; each keeps its instruction alive
         # the issue cycles and latency of an s_delay_alu (the table's class for it)
         delay = _Facts(self, Instruction("s_delay_alu", "SOPP", fields={"simm16": 0}))
         self._delay_issue = delay.issue if delay.issues else 0
         self._delay_lat = delay.lat if delay.issues else 0
+
+    def half(self, instr: Instruction) -> Half | None:
+        """`schedule_vopd.dual_half` of `instr`, computed once per instruction."""
+        e = self._halves.get(id(instr))
+        if e is None:
+            e = self._halves[id(instr)] = (instr, dual_half(self.program, instr))
+        return e[1]
 
     def _size(self, instr: Instruction) -> int:
         e = self._bytes.get(id(instr))
@@ -117,7 +130,7 @@ class RegionCoster:
                 o.const is not None and not is_inline_constant(o.const, 4, "f32")
                 for o in instr.operands) else 0)
         else:
-            h = dual_half(self.program, instr)
+            h = self.half(instr)
             if h is not None:
                 n = (8 if instr.format == "VOP3" else 4) + (4 if h.literal() is not None else 0)
         self._bytes[id(instr)] = (instr, n)
@@ -274,9 +287,10 @@ class RegionCoster:
         return Cost(len(facts) + n_delay + clauses, size,
                     max(t, end) - clock.t + clauses, members)
 
-    def advance(self, clock: Clock, instrs: list[Instruction]) -> Clock:
-        """`clock` after issuing `instrs` (the Latency model; a new Clock)."""
-        ready = dict(clock.ready)
+    def advance(self, clock: Clock, instrs: list[Instruction], in_place: bool = False) -> Clock:
+        """`clock` after issuing `instrs` (the Latency model; a new Clock, which
+        shares and updates `clock`'s register table if `in_place`)."""
+        ready = clock.ready if in_place else dict(clock.ready)
         t, end = self._issue(instrs, clock.t, ready)
         return Clock(t, ready)
 

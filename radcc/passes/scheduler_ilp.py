@@ -184,14 +184,6 @@ LATENCY, STALL_IN_ORDER, IN_ORDER = 0, 1, 2
 VARIANTS = (LATENCY, STALL_IN_ORDER, IN_ORDER)
 
 
-def _key(variant: int, est: int, t: int, height: int, i: int) -> tuple[int, int, int]:
-    if variant == LATENCY:  # earliest start, then the longest path
-        return (est, -height, i)
-    if variant == STALL_IN_ORDER:  # no stall: the longest path; all stall: program order
-        return (0, -height, i) if est <= t else (1, 0, i)
-    return (0, 0, i)  # IN_ORDER: program order (pairs still formed)
-
-
 PairFn = Callable[[int, int], Instruction | None]
 
 
@@ -204,63 +196,64 @@ def _list_schedule(nodes: list[Node], window: int, variant: int,
     node i's registers from before the region are ready."""
     n = len(nodes)
     npred = [len(x.preds) for x in nodes]
-    start = [0] * n
-    done = [False] * n
+    height = [x.height for x in nodes]
+    # succs with the cycles after the node's start at which they may start
+    succ_d = [[(s_, x.latency if true_dep else x.issue) for s_, true_dep in x.succs]
+              for x in nodes]
+    rdy = list(ext) if ext is not None else [0] * n  # max(ext, preds' ready cycles)
     order: list[tuple[int, ...] | tuple[int, int, Instruction]] = []
     t = 0
-    first = 0  # first unscheduled node in program order
     scheduled = 0
+    pairing = pair is not None and pairable is not None
 
-    def est_of(i: int) -> int:
-        est = t if ext is None or ext[i] < t else ext[i]
-        for p, true_dep in nodes[i].preds:
-            ready = start[p] + (nodes[p].latency if true_dep else nodes[p].issue)
-            if ready > est:
-                est = ready
-        return est
-
+    # keys as ints: LATENCY (est, -height, i); STALL_IN_ORDER (0, -height, i)
+    # without a stall, else (1, 0, i); IN_ORDER i
+    top_h = max(height, default=0) + 1
+    unsched = list(range(n))  # unscheduled nodes in program order
     while scheduled < n:
         best = -1
-        best_key: tuple[int, int, int] | None = None
+        best_key = 0
         best_est = 0
         ready_list: list[int] = []
-        seen = 0
-        i = first
-        while i < n and seen < window:
-            if not done[i]:
-                seen += 1
-                if npred[i] == 0:
-                    ready_list.append(i)
-                    est = est_of(i)
-                    key = _key(variant, est, t, nodes[i].height, i)
-                    if best_key is None or key < best_key:
-                        best, best_key, best_est = i, key, est
-            i += 1
+        for i in unsched[:window]:
+            if npred[i] == 0:
+                ready_list.append(i)
+                est = rdy[i] if rdy[i] > t else t  # when its operands are ready
+                if variant == LATENCY:  # earliest start, then the longest path
+                    key = (est << 64) + ((top_h - height[i]) << 24) + i
+                elif variant == STALL_IN_ORDER:  # no stall: longest path; else in order
+                    key = ((top_h - height[i]) << 24) + i if est <= t else (1 << 64) + i
+                else:  # IN_ORDER: program order (pairs still formed)
+                    key = i
+                if best < 0 or key < best_key:
+                    best, best_key, best_est = i, key, est
         assert best >= 0, "dependency cycle in a region"
         partner = -1
         vopd = None
-        if pair is not None and pairable is not None and pairable[best]:
+        at = best_est
+        if pairing and pairable[best]:  # type: ignore[index]
             top = -1
             for j in ready_list:
-                if j == best or not pairable[j] or est_of(j) > best_est + 1:
+                if j == best or not pairable[j]:  # type: ignore[index]
                     continue
-                if nodes[j].height <= top:
+                est_j = rdy[j] if rdy[j] > t else t
+                if est_j > best_est + 1 or height[j] <= top:
                     continue
-                v = pair(best, j)
+                v = pair(best, j)  # type: ignore[misc]
                 if v is not None:
-                    partner, vopd, top = j, v, nodes[j].height
+                    partner, vopd, top = j, v, height[j]
+            if partner >= 0 and rdy[partner] > at:
+                at = rdy[partner]
         group = (best,) if partner < 0 else (best, partner)
-        at = best_est if partner < 0 else max(best_est, est_of(partner))
         for g in group:
-            done[g] = True
-            start[g] = at
+            unsched.remove(g)
             scheduled += 1
-            for s, _ in nodes[g].succs:
-                npred[s] -= 1
+            for s_, d in succ_d[g]:
+                npred[s_] -= 1
+                if at + d > rdy[s_]:
+                    rdy[s_] = at + d
         t = at + nodes[best].issue
         order.append((best,) if vopd is None else (best, partner, vopd))
-        while first < n and done[first]:
-            first += 1
     return order
 
 
@@ -281,17 +274,19 @@ class _Scheduler:
 
         self.program = program
         self.access = AccessCache(program)
-        self.coster = RegionCoster(program, self.access)
         self.saved_instrs = 0  # instructions the chosen orders saved so far
         self.saved_bytes = 0
         self.upgrades: list[_Upgrade] = []
         self.pairing = vopd_allowed(program) and \
             not get_debug_options(program).has("nosched-vopd")
+        # without pairing every order of a region has the same instructions: their
+        # bytes are the same in all, only those of s_delay_alu / s_clause compare
+        self.coster = RegionCoster(program, self.access, instr_bytes=self.pairing)
 
     def candidates(self, region: list[Instruction], clock: Clock) -> list[list[Instruction]]:
         """Orders of a region to choose from; the region as it is first (then,
         if it has VOPD, the region with them split)."""
-        from radcc.passes.schedule_vopd import dual_half, pair_greedily, pair_of, split_vopd
+        from radcc.passes.schedule_vopd import pair_greedily, pair_of, split_vopd
 
         p = self.program
         base: list[Instruction] = []
@@ -320,8 +315,11 @@ class _Scheduler:
             ext.append(max((clock.ready.get(r, 0) - clock.t for r in a.reads
                             if r not in written), default=0))
             written |= a.writes
-        halves = [dual_half(p, n.instr) for n in nodes] if self.pairing else []
+        half = self.coster.half
+        halves = [half(n.instr) for n in nodes] if self.pairing else []
         pairable = [h is not None for h in halves]
+        # without two VOPD-able instructions, pairing changes no order
+        can_pair = sum(pairable) >= 2
         # one VOPD object per pair (X-first order as pair_of tries it), so that
         # candidates pairing alike are the same list and are priced once
         memo: dict[tuple[int, int], Instruction | None] = {}
@@ -343,8 +341,11 @@ class _Scheduler:
             for with_pairs in modes:
                 if variant == IN_ORDER and not with_pairs:
                     continue
+                if with_pairs and not can_pair and variant != IN_ORDER:
+                    out.append(out[-1])  # the same order as without pairs
+                    continue
                 order = _list_schedule(nodes, WINDOW, variant, pairable,
-                                       pair if with_pairs else None, ext)
+                                       pair if with_pairs and can_pair else None, ext)
                 out.append([nodes[g[0]].instr if len(g) == 1 else g[2]  # type: ignore[misc]
                             for g in order])
         if self.pairing:
@@ -367,13 +368,24 @@ class _Scheduler:
         coster = self.coster
         sim = coster.delays
         pos = 0
+        pending: list[Instruction] = []  # issued since `state` and `clock`
         for lo, hi in regions(kinds):
             if lo > pos:
                 new.extend(instrs[pos:lo])
-                state = sim.run(state, instrs[pos:lo])[1]
-                clock = coster.advance(clock, instrs[pos:lo])
-            tail = instrs[hi:hi + TAIL]
+                pending.extend(instrs[pos:lo])
+                clock = coster.advance(clock, instrs[pos:lo], in_place=True)
             cands = self.candidates(instrs[lo:hi], clock)
+            if len({tuple(map(id, c)) for c in cands}) == 1:
+                # one order: nothing to choose (and no upgrade: no gain)
+                new.extend(cands[0])
+                pending.extend(cands[0])
+                clock = coster.advance(clock, cands[0], in_place=True)
+                pos = hi
+                continue
+            if pending:
+                state = sim.run(state, pending)[1]
+                pending = []
+            tail = instrs[hi:hi + TAIL]
             costs = coster.costs(state, clock, cands, tail)
             ref = costs[1] if len(cands[1]) > len(cands[0]) else costs[0]  # without pairs
             def score(k: int, costs: list[Cost] = costs) -> tuple[int, int, int, int]:
@@ -392,8 +404,8 @@ class _Scheduler:
                 self.upgrades.append(_Upgrade(gain, extra[0], extra[1], block, len(new),
                                               len(cands[pick]), cands[alt]))
             new.extend(cands[pick])
-            state = sim.run(state, cands[pick])[1]
-            clock = coster.advance(clock, cands[pick])
+            pending.extend(cands[pick])
+            clock = coster.advance(clock, cands[pick], in_place=True)
             pos = hi
         new.extend(instrs[pos:])
         block.instructions = new
