@@ -48,10 +48,12 @@ try_eliminate_scc_copy (RA leaves no SCC copies), try_reassign_split_vector
 from __future__ import annotations
 
 from radcc.ir.program import Block, Instruction, Operand, Program
-from radcc.ir.regclass import SCC, PhysReg, RegClass, s1
+from radcc.ir.regclass import EXEC, SCC, PhysReg, RegClass, s1
 from radcc.ir.validate import is_inline_constant
 from radcc.isa.table import get_table
-from radcc.passes.postra_tracking import WriterTable, found
+from radcc.passes.lane_mask import exec_def, exec_op, lm_opcode
+from radcc.passes.postra_tracking import WriterTable, dword_range, found
+from radcc.target import GfxLevel
 
 # SALU instructions whose SCC is "D != 0" (RDNA3 ISA guide, SOP1/SOP2
 # pseudocode "SCC = D0.u != 0U" / "D0.u64 != 0ULL" / "D0.i != 0"; checked
@@ -90,6 +92,8 @@ class _Ctx:
         self.dead: set[int] = set()  # id() of removed instructions
         self.changed = False
         self.counts: dict[str, int] = {}
+        self.insert_before: dict[int, Instruction] = {}  # id(instr) -> inserted before it
+        self.clobbered: list[tuple[PhysReg, RegClass]] = []  # written by an inserted instr
 
     def get(self, pos: tuple[int, int]) -> Instruction | None:
         instr = self.program.blocks[pos[0]].instructions[pos[1]]
@@ -324,6 +328,110 @@ def _try_fma_to_vop2(ctx: _Ctx, instr: Instruction, idx: int) -> bool:
     return True
 
 
+# Compare conditions whose operands may be swapped: the condition with swapped
+# operands (ISA guide 15.3.3 "Comparison Operations": LT(S0, S1) == GT(S1, S0) ...).
+_SWAPPED_COND = {"lt": "gt", "gt": "lt", "le": "ge", "ge": "le", "nlt": "ngt", "ngt": "nlt",
+                 "nle": "nge", "nge": "nle", "eq": "eq", "ne": "ne", "lg": "lg", "neq": "neq",
+                 "nlg": "nlg", "o": "o", "u": "u", "f": "f", "t": "t"}
+
+
+def _vgpr_op(o: Operand) -> bool:
+    return o.temp is not None and o.phys is not None and o.phys.is_vgpr
+
+
+def _vcmpx_form(ctx: _Ctx, w: Instruction) -> tuple[str, str, list[Operand]] | None:
+    """The v_cmpx (name, format, operands) computing what the compare `w` computes.
+
+    VOPC (4 bytes) when no modifier is set, no operand is 16-bit and a VGPR can
+    be src1 (the sources swapped with the mirrored condition if needed); else
+    VOP3 with `w`'s modifiers if the v_cmpx VOP3 entry accepts them."""
+    parts = w.opcode.split("_")
+    if len(parts) != 4 or parts[:2] != ["v", "cmp"] or len(w.operands) != 2:
+        return None
+    name = "v_cmpx_" + "_".join(parts[2:])
+    by_enc = {i.enc: i for i in ctx.table.candidates(name) if i.name == name}
+    ops = list(w.operands)
+    plain = not any(_truthy(v) for v in w.fields.values()) and all(
+        o.const is not None or (o.rc is not None and not o.rc.subdword and o.rc.bytes % 4 == 0
+                                and o.phys is not None and o.phys.byte == 0) for o in ops)
+    if plain and "VOPC" in by_enc:
+        if _vgpr_op(ops[1]):
+            return name, "VOPC", ops
+        cond = _SWAPPED_COND.get(parts[2])
+        if _vgpr_op(ops[0]) and cond is not None:
+            swapped = "_".join(["v", "cmpx", cond, parts[3]])
+            if any(i.enc == "VOPC" for i in ctx.table.candidates(swapped)):
+                return swapped, "VOPC", [ops[1], ops[0]]
+    info = by_enc.get("VOP3")
+    if info is None or w.format != "VOP3":
+        return None
+    if any(_truthy(v) and not info.has_mod(k) for k, v in w.fields.items()):
+        return None
+    return name, "VOP3", ops
+
+
+def _try_branching_sequence(ctx: _Ctx, instr: Instruction, idx: int) -> bool:
+    """``c = v_cmp a, b; saved = s_and_saveexec c`` -> ``saved = exec; v_cmpx a, b``.
+
+    ACO's try_optimize_branching_sequence (GFX10+: v_cmpx writes only EXEC, ISA
+    guide 7.2.3; inactive lanes get 0, as the AND with EXEC gave). Only when
+    ``c`` has no other reader, the saveexec's SCC is unread, the compare is in
+    this block, its operands and EXEC are unwritten since, and ``saved`` is none
+    of its operands' registers (the copy of EXEC is written first). Both go
+    where the saveexec was; the compare is removed."""
+    p = ctx.program
+    if p.gfx_level < GfxLevel.GFX10 or instr.opcode != lm_opcode(p, "and_saveexec"):
+        return False
+    if not instr.operands or len(instr.definitions) != 3:
+        return False
+    if any(o.phys is None or o.phys.reg != EXEC for o in instr.operands[1:]):
+        return False
+    c = instr.operands[0]
+    saved, scc, ex = instr.definitions
+    if c.temp is None or c.phys is None or ctx.uses.get(c.temp.id, 0) != 1:
+        return False
+    if saved.phys is None or saved.rc is None or ex.phys is None or ex.phys.reg != EXEC:
+        return False
+    if scc.temp is not None and ctx.uses.get(scc.temp.id, 0):
+        return False
+    wpos = ctx.wt.last_writer(c.phys, c.rc)
+    if not found(wpos) or wpos[0] != ctx.block.index:
+        return False
+    w = ctx.get(wpos)
+    if w is None or w.format not in ("VOPC", "VOP3") or len(w.definitions) != 1:
+        return False
+    if w.definitions[0].temp != c.temp:
+        return False
+    form = _vcmpx_form(ctx, w)
+    if form is None:
+        return False
+    if ctx.wt.overwritten_since(PhysReg.of(EXEC), p.lane_mask, wpos):
+        return False
+    saved_regs = set(dword_range(saved.phys, saved.rc))
+    for o in w.operands:
+        if o.const is not None:
+            continue
+        if o.phys is None or o.rc is None or ctx.wt.overwritten_since(o.phys, o.rc, wpos):
+            return False
+        if saved_regs & set(dword_range(o.phys, o.rc)):
+            return False
+    name, fmt, ops = form
+    fields = dict(w.fields) if fmt == "VOP3" else {}
+    cmpx = Instruction(name, fmt, [_copy_op(o) for o in ops], [exec_def(p)], fields)
+    copy = Instruction("p_parallelcopy", "PSEUDO", [exec_op(p)], [saved])
+    ctx.remove(w, wpos)
+    ctx.remove(instr)
+    ctx.block.instructions[idx] = cmpx
+    ctx.insert_before[id(cmpx)] = copy
+    ctx.clobbered.append((saved.phys, saved.rc))
+    for o in cmpx.operands:
+        if o.temp is not None:
+            ctx.uses[o.temp.id] = ctx.uses.get(o.temp.id, 0) + 1
+            ctx.readers.setdefault(o.temp.id, []).append(cmpx)
+    ctx.note("branch_vcmpx")
+    return True
+
+
 def _try_redundant_copy(ctx: _Ctx, instr: Instruction, idx: int) -> bool:
     """Drop p_parallelcopy pairs whose SGPR destination already holds the source's bits."""
     if instr.opcode != "p_parallelcopy" or len(instr.operands) != len(instr.definitions):
@@ -390,17 +498,29 @@ def optimize_postra(program: Program) -> None:
             if id(instr) in ctx.dead:
                 ctx.wt.record(instr, idx)  # the old writes stay visible to no pattern
                 continue
-            if not _try_scc_nocompare(ctx, instr, idx):
+            if not _try_scc_nocompare(ctx, instr, idx) and \
+                    not _try_branching_sequence(ctx, instr, idx):
                 if fma_ok:
                     _try_fma_to_vop2(ctx, instr, idx)
                 _try_redundant_copy(ctx, instr, idx)
             instr = b.instructions[idx]
             if id(instr) not in ctx.dead:
                 ctx.wt.record(instr, idx)
+            for phys, rc in ctx.clobbered:
+                ctx.wt.clobber(phys, rc)
+            ctx.clobbered.clear()
     if not ctx.changed:
         return
     for b in program.blocks:
-        b.instructions = [i for i in b.instructions if id(i) not in ctx.dead]
+        out: list[Instruction] = []
+        for i in b.instructions:
+            if id(i) in ctx.dead:
+                continue
+            before = ctx.insert_before.get(id(i))
+            if before is not None:
+                out.append(before)
+            out.append(i)
+        b.instructions = out
     _refresh_kill_flags(program)
     for k, v in ctx.counts.items():
         COUNTS[k] = COUNTS.get(k, 0) + v

@@ -214,6 +214,13 @@ class WriterTable:
                         w[r] = UNKNOWN
                         v[r] = (-1, 4, 0)
 
+    def clobber(self, phys: PhysReg, rc: RegClass) -> None:
+        """The range was written by something the walk does not see: unknown bits."""
+        for r in dword_range(phys, rc):
+            if r < NUM_REGS:
+                self.cur_w[r] = UNKNOWN
+                self.cur_v[r] = (-1, 4, 0)
+
     def forget(self, instr: Instruction, pos: Pos) -> None:
         """`instr` at `pos` was removed: registers it was last to write hold unknown bits."""
         for d in instr.definitions:
