@@ -88,7 +88,9 @@ class _Renamer:
         b = self.p.blocks[bi]
         preds = self.preds(b, t)
         if not preds:
-            raise ValueError(f"spill: BB{bi}: %{t.id} is read but not defined on every path")
+            from radcc.passes.spill import SpillError
+
+            raise SpillError(f"spill: BB{bi}: %{t.id} is read but not defined on every path")
         if len(preds) == 1:
             v = self.read_end(preds[0], t)
             self.entry[key] = v

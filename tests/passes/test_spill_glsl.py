@@ -3,8 +3,9 @@
 Their results are checked against the NumPy references on lavapipe and in the
 strict emulator by the GLSL suite (tests/e2e/test_glsl_lavapipe.py,
 test_glsl_radcc.py); here the compiled code must hold the spill instructions:
-the VGPR shader stores and loads scratch (with a private segment in the kernel
-descriptor's stats), the SGPR one writes and reads lanes of a VGPR, and both stay
+the VGPR shaders store and load scratch (with a private segment in the kernel
+descriptor's stats; spill_scratch_array's slots after its 256-byte array, at
+offsets >= 256), the SGPR one writes and reads lanes of a VGPR, and both stay
 within the register file (VGPRs <= 256, SGPRs <= 106).
 """
 
@@ -31,6 +32,11 @@ def test_glsl_case_spills(name, wave):
         assert res.stats["PreVGPRs"] <= 256 and res.stats["Scratch"] > 0
         assert len(re.findall(r"scratch_store_b32 off, v\d+, off offset:", asm)) >= 64
         assert len(re.findall(r"scratch_load_b32 v\d+, off, off offset:", asm)) >= 64
+    elif name == "spill_scratch_array":  # the 256-byte array first, the slots after it
+        offs = [int(m) for m in re.findall(
+            r"scratch_(?:store|load)_b32 (?:off, v\d+|v\d+, off), off offset:(\d+)", asm)]
+        assert len(offs) >= 2 * 32 and min(offs) >= 256
+        assert res.stats["Scratch"] >= 256 + 4 * 32
     else:
         assert len(re.findall(r"v_writelane_b32 v\d+, s\d+, \d+", asm)) >= 22
         assert len(re.findall(r"v_readlane_b32 s\d+, v\d+, \d+", asm)) >= 22
