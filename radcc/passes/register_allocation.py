@@ -572,19 +572,32 @@ class _Allocator:
         self.divergent = BlockKind.TOP_LEVEL not in b.kind
         created: list[Instruction] = []
         idx = b.index
+        renames = self.renames
+        # the renames of the forward linear / logical predecessors
+        lin_fwd = [renames[p] for p in b.linear_preds if p < idx]
+        log_fwd = [renames[p] for p in b.logical_preds if p < idx]
         for orig in sorted(live_in):
             rc = self.rc[orig]
             assert rc is not None
-            preds = b.linear_preds if is_linear(rc) else b.logical_preds
-            fwd = [p for p in preds if p < idx]
-            if not fwd:
+            linear = is_linear(rc)
+            fwd_ren = lin_fwd if linear else log_fwd
+            if not fwd_ren:
                 raise self.error(f"%{orig} is live into BB{idx}, which has no predecessor "
                                  "for it")
-            names = [self.read(p, orig, rc) for p in fwd]
-            name = names[0]
-            if any(n != name for n in names):
+            unrenamed = Temp(orig, rc)
+            name = fwd_ren[0].get(orig, unrenamed)
+            same = True
+            for ren in fwd_ren[1:]:  # whether self.read gives the same name for every one
+                n = ren.get(orig, unrenamed)
+                if n is not name and n != name:
+                    same = False
+                    break
+            if not same:
+                preds = b.linear_preds if linear else b.logical_preds
+                fwd = [p for p in preds if p < idx]
+                names = [self.read(p, orig, rc) for p in fwd]
                 name = self.new_temp(rc, orig)
-                phi = Instruction("p_linear_phi" if is_linear(rc) else "p_phi", "PSEUDO",
+                phi = Instruction("p_linear_phi" if linear else "p_phi", "PSEUDO",
                                   definitions=[Definition(name)])
                 ni = iter(names)
                 for p in preds:
@@ -598,11 +611,17 @@ class _Allocator:
                 created.append(phi)
             else:
                 r = self.reg[name.id]
-                for k in range(r, r + rc.size):
-                    if self.file[k] != 0:
-                        raise self.error(f"live-in values %{name.id} and %{self.file[k]} "
-                                         f"share {PhysReg.of(k)}")
-                self.fill(r, rc.size, name.id)
+                size = rc.size
+                end = r + size
+                f = self.file
+                if 0 <= r and end <= FILE_SIZE and f[r:end].count(0) == size:
+                    f[r:end] = [name.id] * size  # = self.fill, all free
+                else:
+                    for k in range(r, end):
+                        if f[k] != 0:
+                            raise self.error(f"live-in values %{name.id} and %{f[k]} "
+                                             f"share {PhysReg.of(k)}")
+                    self.fill(r, size, name.id)
             if name.id != orig:
                 self.cur[orig] = name
         phis = [x for x in b.instructions if x.is_phi]
