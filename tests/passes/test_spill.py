@@ -656,3 +656,33 @@ BB0
             if i.opcode in ("p_spill", "p_reload")]
     assert left == [("p_spill", 0), ("p_spill", 2), ("p_reload", 0), ("p_spill", 1),
                     ("p_reload", 1), ("p_reload", 0), ("p_reload", 3)]
+
+
+@pytest.mark.parametrize("wave", [32, 64])
+def test_phis_spilled_on_gfx1030(wave, tmp_path):
+    """The 300-phi loop on GFX10.3 (scratch_*_dword with vaddr and saddr off after
+    the flat scratch init): llvm-mc-19 assembles radcc's text to the same bytes and
+    kernel descriptor (test_gfx10_pipeline._check_program); the slots lie inside the
+    private segment."""
+    import shutil
+
+    if shutil.which("llvm-mc-19") is None:
+        pytest.fail("llvm-mc-19 missing")
+    from test_gfx10_pipeline import _check_program, disasm, kd_fields
+
+    from radcc.ir.randprog import lower
+    from radcc.target import get_target
+
+    text = print_program(lower(_phi_program("loop", 300, 0), get_target("gfx1100"), wave))
+    for a, b in (("gfx1100", "gfx1030"), ("s_load_b64", "s_load_dwordx2"),
+                 ("s_load_b32", "s_load_dword"), ("global_load_b32", "global_load_dword"),
+                 ("global_store_b32", "global_store_dword")):
+        text = text.replace(a, b)
+    ours, _asm = _check_program(text, "gfx1030", tmp_path)
+    kd = kd_fields(ours, "gfx1030")
+    size = int(kd["private_segment_fixed_size"])
+    spills = [ln for ln in disasm(ours, "gfx1030", wave == 64)
+              if ln.startswith(("scratch_store_dword", "scratch_load_dword"))]
+    assert len(spills) >= 2 * 40 and all(", off" in ln for ln in spills)
+    offsets = [int(ln.split("offset:")[1]) if "offset:" in ln else 0 for ln in spills]
+    assert max(offsets) + 4 <= size <= 2048
