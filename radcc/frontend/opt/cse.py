@@ -26,7 +26,10 @@ def _hashable(x: Any) -> Any:
     if isinstance(x, list | tuple):
         return tuple(_hashable(y) for y in x)
     if isinstance(x, dict):
-        return tuple(sorted((k, _hashable(v)) for k, v in x.items()))
+        items = [(k, v if type(v) in _ATOMS else _hashable(v)) for k, v in x.items()]
+        if len(items) > 1:
+            items.sort()  # keys are unique: ordered by key alone
+        return tuple(items)
     return x
 
 
@@ -70,7 +73,8 @@ def cse(shader: MirShader) -> bool:
         added: list[Any] = []
         keep: list[Instr] = []
         for ins in b.instrs:
-            ins.srcs = [look(s) if s in mapping else s for s in ins.srcs]
+            if mapping:  # (no Instr shares its srcs list with another)
+                ins.srcs = [look(s) if s in mapping else s for s in ins.srcs]
             k = _key(ins)
             if k is not None:
                 prev = table.get(k)
