@@ -207,11 +207,13 @@ def test_discards_compiled_program_matches_interpreter(pw):
 # Hundreds of variables live throughout (all stored at the end), sweeps updating runs of them
 # inside ifs and loops (as many phis, which may exceed the register file themselves):
 # radcc.passes.spill must bring VGPRs over 256 / SGPRs over 106 within the file on every
-# control-flow shape the generator makes, and the code must still compute the reference.
+# control-flow shape the generator makes (with discards and demotes too), and the code must
+# still compute the reference.
 PRESSURE = {
     "vgpr": GenConfig(nv=262, ns=4, nw=3, sweep=90, max_stmts=14),
     "sgpr": GenConfig(nv=8, ns=112, nw=2, sweep=60, max_stmts=14),
     "both": GenConfig(nv=258, ns=110, nw=2, sweep=90, max_stmts=12),
+    "discard": GenConfig(nv=258, ns=110, nw=2, sweep=90, max_stmts=14, allow_discard=True),
 }
 
 
@@ -235,9 +237,9 @@ def test_high_pressure_compiled_program_matches_interpreter(mpw):
     assert not r.violations, "\n".join(str(v) for v in r.violations[:5])
     _check(r.buffers["out"], want, "emulated binary vs interpreter")
     # every variable is live before the final stores: the file was exceeded
-    if mode in ("vgpr", "both"):
+    if mode in ("vgpr", "both", "discard"):
         assert p.config.get("spills_vgpr", 0) > 0
-    if mode in ("sgpr", "both"):
+    if mode in ("sgpr", "both", "discard"):
         assert p.config.get("spills_sgpr", 0) > 0
 
 
