@@ -2,11 +2,13 @@
 post-RA schedulers (scheduler_ilp, schedule_vopd) compare candidate orders
 with it and keep one that adds no instruction or code byte.
 
-`RegionCoster(program)`; `cost(state, instrs, tail)` returns a `Cost` of the
-run `instrs` followed by `tail` (instructions after the region, unchanged,
-where its results are still read): the insert_delay_alu state at the run's
-start is `state` (`DelaySim`) and the Latency model's is `clock` (`advance`
-moves both through the block's chosen instructions), so the count is the pass's own
+`RegionCoster(program)`; `cost(state, clock, instrs, tail)` returns a `Cost` of
+the run `instrs` followed by `tail` (instructions after the region, unchanged,
+where its results are still read), `costs(...)` those of several orders of one
+region (identical ones priced once): the insert_delay_alu state at the run's
+start is `state` (a `DelaySim` state or a `DelayCursor`, which `catch_up` moves
+through the block's chosen instructions) and the Latency model's is `clock`
+(`advance` moves it), so the count is the pass's own
 (seeds/001 "Insert delay_alu and form clauses"), merging included. Guarantees
 of the figures:
 
@@ -36,7 +38,7 @@ from radcc.passes.instr_class import AccessCache
 from radcc.passes.schedule_vopd import Half, dual_half
 from radcc.passes.statistics import CYCLE_MODEL
 
-__all__ = ["Clock", "Cost", "RegionCoster"]
+__all__ = ["Clock", "Cost", "DelayCursor", "RegionCoster"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,7 +57,8 @@ class Clock:
     ready: dict[int, int] = field(default_factory=dict)
 
 
-_GONE = -(1 << 40)  # index/cycle of an absent part of a dependency
+_GONE = -(1 << 40)
+_CLAUSE_CLASSES = frozenset({"smem", "vmem", "flat"})  # index/cycle of an absent part of a dependency
 
 
 class _Facts:
@@ -66,29 +69,27 @@ class _Facts:
                  "size")
 
     def __init__(self, coster: RegionCoster, instr: Instruction) -> None:
-        d = coster.delays.facts(instr)
         a = coster.access(instr)
+        info = a.info
+        delays = coster.delays
         self.instr = instr
-        self.skip = d.skip
-        self.alu = d.alu
-        self.valu = d.valu
-        self.trans = d.trans
-        self.cycles = d.cycles
-        self.clears = d.clears
-        self.va_vdst0 = d.va_vdst0
-        self.new_dep = d.new_dep
+        self.skip = instr.opcode == "s_delay_alu"
+        (self.valu, self.trans, self.alu, self.cycles, self.clears,
+         self.new_dep) = delays.class_facts(info)
+        self.va_vdst0 = delays.waits_va_vdst(instr)
         self.reads = tuple(a.reads)
         self.writes = tuple(a.writes)
-        self.info = a.info
-        cls = "valu" if instr.format == "VOPD" else (a.info.cls if a.info else "pseudo")
+        self.info = info
+        cls = "valu" if instr.format == "VOPD" else (info.cls if info else "pseudo")
         self.issues = cls != "pseudo"
         unit, issue, lat = CYCLE_MODEL.get(cls, ("salu", 1, 1))
         if coster._wave64 and unit in ("valu", "trans"):
             issue *= 2
         self.issue = issue
         self.lat = lat
-        self.ctype = None if instr.opcode == "s_delay_alu" or a.info is None else \
-            clause_type(coster.program, instr, a.info)
+        # clause_type is None outside SMEM/VMEM/FLAT
+        self.ctype = clause_type(coster.program, instr, info) \
+            if info is not None and not self.skip and cls in _CLAUSE_CLASSES else None
         self.size = coster._size(instr) if coster._instr_bytes else 0
 
 
@@ -146,28 +147,85 @@ class RegionCoster:
             out.append(f)
         return out
 
-    def cost(self, state: DelayState, clock: Clock, instrs: list[Instruction],
+    def cost(self, state: DelayState | DelayCursor, clock: Clock, instrs: list[Instruction],
              tail: list[Instruction]) -> Cost:
         return self.costs(state, clock, [instrs], tail)[0]
 
-    def costs(self, state: DelayState, clock: Clock, orders: list[list[Instruction]],
-              tail: list[Instruction]) -> list[Cost]:
+    def costs(self, state: DelayState | DelayCursor, clock: Clock,
+              orders: list[list[Instruction]], tail: list[Instruction]) -> list[Cost]:
         """`cost` of each order (the same `state`, `clock` and `tail`); orders
         made of the same instruction objects are priced once."""
-        start = _start_state(state)
+        start = state if isinstance(state, DelayCursor) else DelayCursor.of(state)
         tail_facts = self._facts_of(tail)
-        priced: dict[tuple[int, ...], Cost] = {}
-        out = []
+        priced: dict[tuple[int, ...], list[_Facts]] = {}
+        keys = []
         for instrs in orders:
             key = tuple(map(id, instrs))
-            c = priced.get(key)
-            if c is None:
-                c = priced[key] = self._price(start, clock, self._facts_of(instrs),
-                                              tail_facts)
-            out.append(c)
-        return out
+            keys.append(key)
+            if key not in priced:
+                priced[key] = self._facts_of(instrs)
+        # `clock.ready` of every register the orders and the tail read
+        base = clock.ready
+        seed = {r: base.get(r, 0) for fs in (*priced.values(), tail_facts)
+                for f in fs for r in f.reads}
+        costs = {key: self._price(start, clock, seed, fs, tail_facts)
+                 for key, fs in priced.items()}
+        return [costs[key] for key in keys]
 
-    def _price(self, start: dict[int, tuple[int, int, int, int, int]], clock: Clock,
+    def catch_up(self, cur: DelayCursor, instrs: list[Instruction]) -> None:
+        """Move `cur` past `instrs` as insert_delay_alu's state would move (the
+        delay part of `_price`; the same as `DelaySim.run`'s state after)."""
+        on = self.delays.enabled
+        regs = cur.regs
+        nv, nt, cyc, fv, ft = cur.nv, cur.nt, cur.cyc, cur.fv, cur.ft
+        for f in self._facts_of(instrs):
+            if f.skip:
+                continue
+            if on and f.alu and regs:
+                vi = ti = es = _GONE
+                for r in f.reads:
+                    d = regs.get(r)
+                    if d is None:
+                        continue
+                    v, ev, tr, et, s_ = d
+                    if v > fv and nv - v < VALU_MAX and ev > cyc and v > vi:
+                        vi = v
+                    if tr > ft and nt - tr < TRANS_MAX and et > cyc and tr > ti:
+                        ti = tr
+                    if s_ > cyc and s_ > es:
+                        es = s_
+                if vi != _GONE and vi > fv:
+                    fv = vi
+                if ti != _GONE and ti > ft:
+                    ft = ti
+                if es != _GONE:
+                    for r, d in list(regs.items()):
+                        if cyc < d[4] <= es:
+                            regs[r] = (d[0], d[1], d[2], d[3], _GONE)
+            if f.clears:
+                regs.clear()
+            if f.va_vdst0:
+                fv, ft = nv, nt
+            if f.valu:
+                nv += 1
+            if f.trans:
+                nt += 1
+            cyc += f.cycles
+            nd = f.new_dep
+            if nd is not None:
+                dep = (nv if nd[0] != NONE else _GONE, cyc + nd[1],
+                       nt if nd[2] != NONE else _GONE, cyc + nd[3],
+                       cyc + nd[4] if nd[4] > 0 else _GONE)
+                for r in f.writes:
+                    regs[r] = dep
+        if len(regs) > _PRUNE:  # drop the registers whose dependencies all expired
+            cur.regs = {r: d for r, d in regs.items()
+                        if (d[0] > fv and nv - d[0] < VALU_MAX and d[1] > cyc)
+                        or (d[2] > ft and nt - d[2] < TRANS_MAX and d[3] > cyc)
+                        or d[4] > cyc}
+        cur.nv, cur.nt, cur.cyc, cur.fv, cur.ft = nv, nt, cyc, fv, ft
+
+    def _price(self, start: DelayCursor, clock: Clock, seed: dict[int, int],
                facts: list[_Facts], tail: list[_Facts]) -> Cost:
         """One pass over the run and tail: the s_delay_alu insert_delay_alu
         would emit (DelaySim's algorithm with absolute counters: a dependency
@@ -176,17 +234,15 @@ class RegionCoster:
         VALUs / transcendentals issued, its cycle is not reached and no wait
         covered it), their merging, s_clause formation and the Latency model."""
         on = self.delays.enabled
-        regs = dict(start)
-        nv = nt = cyc = 0  # VALUs, transcendentals and cycles issued (delay model)
-        fv = ft = _GONE  # parts at or below these indices were waited for
+        regs = dict(start.regs)
+        nv, nt, cyc, fv, ft = start.nv, start.nt, start.cyc, start.fv, start.ft
         out_len = 0  # merged output so far
         prev_single = -1  # position of a mergeable single-field s_delay_alu
         n_delay = clauses = members = 0
         run = 0
         prev: _Facts | None = None
         prev_type: str | None = None
-        base_ready = clock.ready
-        ready: dict[int, int] = {}
+        ready = dict(seed)
         t = end = clock.t
         d_issue, d_lat = self._delay_issue, self._delay_lat
         for f in facts + tail:
@@ -235,9 +291,7 @@ class RegionCoster:
             if f.issues:
                 s0 = t
                 for r in f.reads:
-                    x = ready.get(r)
-                    if x is None:
-                        x = base_ready.get(r, 0)
+                    x = ready[r]
                     if x > s0:
                         s0 = x
                 t = s0 + f.issue
@@ -322,11 +376,30 @@ class RegionCoster:
 MAX_SKIP = 5  # insert_delay_alu merges within InstSkip SKIP_4
 
 
-def _start_state(state: DelayState) -> dict[int, tuple[int, int, int, int, int]]:
-    """`state` with absolute counters (VALU/trans index 0 and cycle 0 now)."""
-    out = {}
-    for r, d in state.regs.items():
-        out[r] = (1 - d.valu_n if d.valu_n != NONE else _GONE, d.valu_cyc,
-                  1 - d.trans_n if d.trans_n != NONE else _GONE, d.trans_cyc,
-                  d.salu_cyc if d.salu_cyc > 0 else _GONE)
-    return out
+_PRUNE = 48  # registers a DelayCursor keeps before dropping expired ones
+
+
+class DelayCursor:
+    """insert_delay_alu's state (`DelayState`) with absolute counters: VALUs
+    (``nv``), transcendentals (``nt``) and cycles (``cyc``) issued so far, per
+    register (VALU index, VALU expiry cycle, trans index, trans expiry, SALU
+    expiry) of its pending producer, and the indices at or below which a wait
+    covered VALU / trans producers (``fv``, ``ft``). Moved by
+    `RegionCoster.catch_up`."""
+
+    __slots__ = ("regs", "nv", "nt", "cyc", "fv", "ft")
+
+    def __init__(self) -> None:
+        self.regs: dict[int, tuple[int, int, int, int, int]] = {}
+        self.nv = self.nt = self.cyc = 0
+        self.fv = self.ft = _GONE
+
+    @staticmethod
+    def of(state: DelayState) -> DelayCursor:
+        """`state` with the counters at 0."""
+        cur = DelayCursor()
+        for r, d in state.regs.items():
+            cur.regs[r] = (1 - d.valu_n if d.valu_n != NONE else _GONE, d.valu_cyc,
+                           1 - d.trans_n if d.trans_n != NONE else _GONE, d.trans_cyc,
+                           d.salu_cyc if d.salu_cyc > 0 else _GONE)
+        return cur

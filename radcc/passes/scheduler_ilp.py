@@ -44,7 +44,6 @@ from radcc.ir.opinfo import REG_KINDS
 from radcc.ir.program import Block, Instruction, Program
 from radcc.ir.regclass import EXEC, EXEC_HI
 from radcc.isa.table import OpInfo
-from radcc.passes.insert_delay_alu import DelayState
 from radcc.passes.instr_class import VALU_CLASSES, Access, AccessCache, is_gds, is_nop
 from radcc.passes.statistics import CYCLE_MODEL
 from radcc.pipeline import get_debug_options
@@ -143,28 +142,36 @@ def build_nodes(program: Program, instrs: list[Instruction], accs: list[Access],
     last_load = -1
     for i, n in enumerate(nodes):
         deps: dict[int, bool] = {}
-        for r in n.acc.reads:
+        reads, writes = n.acc.reads, n.acc.writes
+        for r in reads:
             w = last_write.get(r)
             if w is not None:
                 deps[w] = True
-        for r in n.acc.writes:
+        for r in writes:
             w = last_write.get(r)
             if w is not None and w not in deps:
                 deps[w] = False
-            for rd in readers.get(r, ()):
-                if rd != i and rd not in deps:
-                    deps[rd] = False
+            rds = readers.get(r)
+            if rds:
+                for rd in rds:
+                    if rd not in deps:
+                        deps[rd] = False
         if n.kind == LOAD:
             if last_load >= 0 and last_load not in deps:
                 deps[last_load] = False
             last_load = i
-        for r in n.acc.reads:
-            readers.setdefault(r, []).append(i)
-        for r in n.acc.writes:
+        for r in reads:
+            rds = readers.get(r)
+            if rds is None:
+                readers[r] = [i]
+            else:
+                rds.append(i)
+        for r in writes:
             last_write[r] = i
             readers[r] = []
-        n.preds = sorted(deps.items())
-        for p, true_dep in n.preds:
+        preds = sorted(deps.items()) if len(deps) > 1 else list(deps.items())
+        n.preds = preds
+        for p, true_dep in preds:
             nodes[p].succs.append((i, true_dep))
     for n in reversed(nodes):
         h = n.issue
@@ -283,9 +290,12 @@ class _Scheduler:
         # bytes are the same in all, only those of s_delay_alu / s_clause compare
         self.coster = RegionCoster(program, self.access, instr_bytes=self.pairing)
 
-    def candidates(self, region: list[Instruction], clock: Clock) -> list[list[Instruction]]:
+    def candidates(self, region: list[Instruction], clock: Clock,
+                   region_accs: list[Access] | None = None,
+                   region_kinds: list[int] | None = None) -> list[list[Instruction]]:
         """Orders of a region to choose from; the region as it is first (then,
-        if it has VOPD, the region with them split)."""
+        if it has VOPD, the region with them split). `region_accs`/`region_kinds`:
+        the region's `Access` and `classify` if known."""
         from radcc.passes.schedule_vopd import pair_greedily, pair_of, split_vopd
 
         p = self.program
@@ -306,15 +316,26 @@ class _Scheduler:
         out = [region]
         if len(base) != len(region):
             out.append(base)
-        accs = [self.access(i) for i in base]
-        kinds = [classify(i, a) for i, a in zip(base, accs, strict=True)]
+        if len(base) == len(region) and region_accs is not None and region_kinds is not None:
+            accs, kinds = region_accs, region_kinds
+        else:
+            accs = [self.access(i) for i in base]
+            kinds = [classify(i, a) for i, a in zip(base, accs, strict=True)]
         nodes = build_nodes(p, base, accs, kinds)
+        # cycles after the region starts at which each node's registers from before
+        # the region are ready (0: already)
         ext = []
         written: set[int] = set()
+        ready, t0 = clock.ready, clock.t
         for a in accs:
-            ext.append(max((clock.ready.get(r, 0) - clock.t for r in a.reads
-                            if r not in written), default=0))
-            written |= a.writes
+            m = 0
+            for r in a.reads:
+                if r not in written:
+                    x = ready.get(r, 0) - t0
+                    if x > m:
+                        m = x
+            ext.append(m)
+            written.update(a.writes)
         half = self.coster.half
         halves = [half(n.instr) for n in nodes] if self.pairing else []
         pairable = [h is not None for h in halves]
@@ -336,18 +357,29 @@ class _Scheduler:
             assert ha is not None and hb is not None
             return pair_halves(ha, hb)
 
+        def run(variant: int, with_pairs: bool) -> list[Instruction]:
+            order = _list_schedule(nodes, WINDOW, variant, pairable,
+                                   pair if with_pairs else None, ext)
+            return [nodes[g[0]].instr if len(g) == 1 else g[2]  # type: ignore[misc]
+                    for g in order]
+
         for variant in VARIANTS:
-            modes = (False, True) if self.pairing else (False,)
-            for with_pairs in modes:
-                if variant == IN_ORDER and not with_pairs:
+            if not (self.pairing and can_pair):
+                if variant == IN_ORDER:  # program order: the first unscheduled is ready
+                    if self.pairing:
+                        out.append(base)
                     continue
-                if with_pairs and not can_pair and variant != IN_ORDER:
-                    out.append(out[-1])  # the same order as without pairs
-                    continue
-                order = _list_schedule(nodes, WINDOW, variant, pairable,
-                                       pair if with_pairs and can_pair else None, ext)
-                out.append([nodes[g[0]].instr if len(g) == 1 else g[2]  # type: ignore[misc]
-                            for g in order])
+                plain = run(variant, False)
+                out.append(plain)
+                if self.pairing:
+                    out.append(plain)  # pairing finds no pair: the same order
+                continue
+            # the same choices are made with and without pairing until a pair forms:
+            # without any pair, the order without pairing is this one
+            paired = run(variant, True)
+            if variant != IN_ORDER:
+                out.append(paired if len(paired) == len(nodes) else run(variant, False))
+            out.append(paired)
         if self.pairing:
             plain = out[-1 - len(VARIANTS) * 2 + 1]  # LATENCY order without pairs
             half_of = {id(n.instr): h for n, h in zip(nodes, halves, strict=True)}
@@ -355,18 +387,31 @@ class _Scheduler:
                                      [half_of[id(i)] for i in plain], pair_halves))
         return out
 
+    def _chain(self, instrs: list[Instruction], accs: list[Access], kinds: list[int],
+               lo: int, hi: int) -> bool:
+        """Whether each instruction of the region reads or overwrites what the one
+        before it writes (or both are loads, which keep their order), with no
+        VOPD to split: then the list scheduler has one ready instruction at a
+        time (no pairs) and greedy pairing finds no independent neighbour
+        (and none further: it could not move past the instruction in between)."""
+        for k in range(lo + 1, hi):
+            a, b = accs[k - 1], accs[k]
+            if not (a.writes & b.reads or a.writes & b.writes
+                    or (kinds[k - 1] == LOAD and kinds[k] == LOAD)):
+                return False
+        return not self.pairing or all(instrs[k].format != "VOPD" for k in range(lo, hi))
+
     def block(self, block: Block) -> None:
-        from radcc.passes.sched_cost import Clock
+        from radcc.passes.sched_cost import Clock, DelayCursor
 
         instrs = block.instructions
         access = self.access
         accs = [access(i) for i in instrs]
         kinds = [classify(i, a) for i, a in zip(instrs, accs, strict=True)]
         new: list[Instruction] = []
-        state = DelayState()
+        state = DelayCursor()
         clock = Clock()
         coster = self.coster
-        sim = coster.delays
         pos = 0
         pending: list[Instruction] = []  # issued since `state` and `clock`
         for lo, hi in regions(kinds):
@@ -374,7 +419,10 @@ class _Scheduler:
                 new.extend(instrs[pos:lo])
                 pending.extend(instrs[pos:lo])
                 clock = coster.advance(clock, instrs[pos:lo], in_place=True)
-            cands = self.candidates(instrs[lo:hi], clock)
+            if self._chain(instrs, accs, kinds, lo, hi):
+                cands = [instrs[lo:hi]]  # every candidate would be the region itself
+            else:
+                cands = self.candidates(instrs[lo:hi], clock, accs[lo:hi], kinds[lo:hi])
             if len({tuple(map(id, c)) for c in cands}) == 1:
                 # one order: nothing to choose (and no upgrade: no gain)
                 new.extend(cands[0])
@@ -383,7 +431,7 @@ class _Scheduler:
                 pos = hi
                 continue
             if pending:
-                state = sim.run(state, pending)[1]
+                coster.catch_up(state, pending)
                 pending = []
             tail = instrs[hi:hi + TAIL]
             costs = coster.costs(state, clock, cands, tail)

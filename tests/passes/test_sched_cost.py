@@ -9,8 +9,9 @@ issues the emitted instructions in order with statistics.CYCLE_MODEL's
 latencies (the ``Latency`` statistic's model). `RegionCoster.costs` must give
 the same four figures for random straight-line post-RA programs (VALU,
 transcendental, SALU/SCC, VCC, global/LDS/SMEM loads, stores, va_vdst waits;
-VOPD pairs), from random start states, in wave32/wave64, with and without
-the ``delay_alu`` feature (gfx1100 / gfx1030).
+VOPD pairs), from random start states (the pass's `DelaySim` state, and the
+same reached by `RegionCoster.catch_up` steps), in wave32/wave64, with and
+without the ``delay_alu`` feature (gfx1100 / gfx1030).
 """
 
 from __future__ import annotations
@@ -24,11 +25,11 @@ from waitcnt_util import TOP, depctr
 
 from radcc.ir.parser import parse_program
 from radcc.ir.program import Instruction, Program
-from radcc.passes import insert_delay_alu
+from radcc.passes import insert_delay_alu, sched_cost
 from radcc.passes.form_hard_clauses import clause_type, should_form_clause
 from radcc.passes.insert_delay_alu import DelaySim, DelayState
 from radcc.passes.instr_class import AccessCache
-from radcc.passes.sched_cost import Clock, Cost, RegionCoster
+from radcc.passes.sched_cost import Clock, Cost, DelayCursor, RegionCoster
 from radcc.passes.schedule_vopd import pair_greedily
 from radcc.passes.statistics import CYCLE_MODEL
 
@@ -135,6 +136,14 @@ def test_costs_match_the_step_by_step_reference(cpu: str, wave: int, seed: int, 
         for order, cost in zip(orders, got, strict=True):
             assert cost == _reference(p, state, clock, order, tail)
         assert got[0] is got[2]  # the same instructions: priced once
+        # the same state reached by DelayCursor steps (dropping expired registers
+        # early on odd seeds)
+        monkeypatch.setattr(sched_cost, "_PRUNE", 2 if seed % 2 else 48)
+        cur = DelayCursor()
+        cut = rng.randrange(k + 1)
+        coster.catch_up(cur, prefix[:cut])
+        coster.catch_up(cur, prefix[cut:])
+        assert coster.costs(cur, clock, orders, tail) == got
 
 
 def test_a_wait_for_a_recent_valu_is_counted() -> None:
@@ -182,3 +191,21 @@ def test_a_salu_wait_covers_the_older_salu_results(monkeypatch: pytest.MonkeyPat
     c = RegionCoster(p).cost(DelayState(), Clock(), region, [])
     assert _inserted(_program(body, "gfx1100", 32)) == 1
     assert c.instructions == 4 + 1
+
+
+@pytest.mark.parametrize("prune", [0, 48])
+def test_a_pending_salu_result_survives_catch_up(prune: int,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    # s_add's result read by the next SALU: SALU_CYCLE_1 (one cycle of two left),
+    # also when the cursor stopped between them and dropped expired registers
+    monkeypatch.setattr(sched_cost, "_PRUNE", prune)
+    body = ("   s1: s[1], s1: scc = s_add_u32 s1: s[2], s1: s[3]\n"
+            "   s1: s[4], s1: scc = s_add_u32 s1: s[1], s1: s[2]\n")
+    p = _program(body, "gfx1100", 32)
+    first, second = p.blocks[0].instructions[:2]
+    coster = RegionCoster(p)
+    cur = DelayCursor()
+    coster.catch_up(cur, [first])
+    clock = coster.advance(Clock(), [first])
+    assert _inserted(_program(body, "gfx1100", 32)) == 1
+    assert coster.cost(cur, clock, [second], []).instructions == 2
