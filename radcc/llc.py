@@ -56,8 +56,17 @@ class LlcError(Exception):
     pass
 
 
+class _ArgParser(argparse.ArgumentParser):
+    """Usage errors exit with status 1 like every radcc error (argparse's is 2)."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.print_usage(sys.stderr)
+        print(f"{self.prog}: error: {message}", file=sys.stderr)
+        raise SystemExit(1)
+
+
 def _parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(prog="radcc llc", description="compile machine IR for AMD GPUs")
+    ap = _ArgParser(prog="radcc llc", description="compile machine IR for AMD GPUs")
     ap.add_argument("input", help="machine IR text file ('-' for stdin)")
     ap.add_argument("--mcpu", help="target GPU (default: the IR header's)")
     ap.add_argument("-S", dest="asm", action="store_true", help="write assembly")
@@ -214,7 +223,19 @@ def kernel_asm(program: Program, res: EmitResult, stats: dict[str, int] | None) 
     return "\n".join(out)
 
 
+def check_pass_names(names: list[str], option: str) -> None:
+    """Refuse a ``--print-after/--print-before`` name that is no back-end phase or ``all``."""
+    from radcc.pipeline import available_passes
+
+    known = {"all", *(s.name for s, _ in available_passes())}
+    for n in names:
+        if n not in known:
+            raise LlcError(f"{option} '{n}': no such pass ({', '.join(sorted(known))})")
+
+
 def compile_file(path: str, text: str, args: argparse.Namespace) -> tuple[bytes | str, dict]:
+    check_pass_names(args.print_after, "--print-after")
+    check_pass_names(args.print_before, "--print-before")
     program = parse_program(text, path)
     if args.mcpu:
         try:
@@ -274,14 +295,18 @@ def main(argv: list[str]) -> int:
     dest = args.output
     if dest is None:
         dest = "-" if args.asm else str(Path(path if path != "-" else "out").with_suffix(".o"))
-    if isinstance(out, str):
-        if dest == "-":
-            sys.stdout.write(out)
+    try:
+        if isinstance(out, str):
+            if dest == "-":
+                sys.stdout.write(out)
+            else:
+                Path(dest).write_text(out)
         else:
-            Path(dest).write_text(out)
-    else:
-        if dest == "-":
-            sys.stdout.buffer.write(out)
-        else:
-            Path(dest).write_bytes(out)
+            if dest == "-":
+                sys.stdout.buffer.write(out)
+            else:
+                Path(dest).write_bytes(out)
+    except OSError as e:
+        print(f"radcc llc: error: cannot write {dest}: {e.strerror}", file=sys.stderr)
+        return 1
     return 0

@@ -128,8 +128,13 @@ def _assemble(src: str, name: str, target, wave: int, args, out) -> int:
         if args.output == "-":
             sys.stdout.buffer.write(blob)
         else:
-            with open(args.output, "wb") as f:
-                f.write(blob)
+            try:
+                with open(args.output, "wb") as f:
+                    f.write(blob)
+            except OSError as e:
+                print(f"radcc mc: error: cannot write {args.output}: {e.strerror}",
+                      file=sys.stderr)
+                return 1
         return 0
     if args.filetype == "null":
         return 0 if res.ok else 1
@@ -155,6 +160,10 @@ def _assemble(src: str, name: str, target, wave: int, args, out) -> int:
     if args.output == "-":
         sys.stdout.write(text)
     else:
-        with open(args.output, "w") as f:
-            f.write(text)
+        try:
+            with open(args.output, "w") as f:
+                f.write(text)
+        except OSError as e:
+            print(f"radcc mc: error: cannot write {args.output}: {e.strerror}", file=sys.stderr)
+            return 1
     return 0 if res.ok else 1

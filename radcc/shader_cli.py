@@ -142,9 +142,23 @@ def _compile(args: argparse.Namespace, spirv: bytes, print_after: list[str] | No
         raise
 
 
+def check_pass_names(names: list[str]) -> None:
+    """Refuse a ``--print-after`` name that is no MIR pass, ``divergence``, ``isel``,
+    back-end phase or ``all`` (it would print nothing, silently)."""
+    from radcc.frontend.opt import PASSES
+    from radcc.pipeline import available_passes
+
+    known = {"all", "divergence", "isel", *PASSES, *(s.name for s, _ in available_passes())}
+    for n in names:
+        if n not in known:
+            raise UserError(f"--print-after '{n}': no such pass (MIR passes, divergence, isel, "
+                            f"back-end phases, all)")
+
+
 def compile_main(argv: list[str]) -> int:
     try:
         args = compile_parser().parse_args(argv)
+        check_pass_names(args.print_after)
         t0 = time.perf_counter()
         spirv = read_shader(args.shader, args.defines)
         t_glsl = time.perf_counter() - t0
@@ -163,17 +177,21 @@ def compile_main(argv: list[str]) -> int:
         for k, v in res.stats.items():
             print(f"{k}: {v}", file=sys.stderr)
     dest = args.output
-    if args.asm:
-        if dest in (None, "-"):
-            sys.stdout.write(res.asm)
+    try:
+        if args.asm:
+            if dest in (None, "-"):
+                sys.stdout.write(res.asm)
+            else:
+                Path(dest).write_text(res.asm)
+            return 0
+        dest = dest or str(Path(args.shader).with_suffix(".o"))
+        if dest == "-":
+            sys.stdout.buffer.write(res.code_object)
         else:
-            Path(dest).write_text(res.asm)
-        return 0
-    dest = dest or str(Path(args.shader).with_suffix(".o"))
-    if dest == "-":
-        sys.stdout.buffer.write(res.code_object)
-    else:
-        Path(dest).write_bytes(res.code_object)
+            Path(dest).write_bytes(res.code_object)
+    except OSError as e:
+        print(f"radcc compile: error: cannot write {dest}: {e.strerror}", file=sys.stderr)
+        return 1
     return 0
 
 

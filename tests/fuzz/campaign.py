@@ -35,6 +35,8 @@ def main() -> int:
     ap.add_argument("--max-findings", type=int, default=20)
     a = ap.parse_args()
     names = list(READERS) if a.readers == "all" else a.readers.split(",")
+    if names[0].startswith("argv-"):
+        return argv_campaign([n[5:] for n in names], a)
     budget = a.seconds / len(names)
     total = 0
     for name in names:
@@ -67,6 +69,36 @@ def main() -> int:
         print(f"[{name}] {n} inputs, {found} distinct findings", flush=True)
         total += found
     return 1 if total else 0
+
+
+def argv_campaign(cmds: list[str], a: argparse.Namespace) -> int:
+    """Random command lines (argvfuzz.random_argv); findings are printed as argv."""
+    from argvfuzz import random_argv
+    from cli_harness import problem, run_radcc
+
+    found = 0
+    for cmd in cmds:
+        rng = random.Random(f"{a.seed}:argv:{cmd}")
+        end = time.monotonic() + a.seconds / len(cmds)
+        n = 0
+        seen: set[str] = set()
+        while time.monotonic() < end:
+            with tempfile.TemporaryDirectory() as d:
+                argv = random_argv(cmd, rng, Path(d))
+                n += 1
+                p = problem(run_radcc(argv, timeout=60))
+                if p is None:
+                    continue
+                key = re.sub(r"\d+|'[^']*'|/tmp/\S*", "#", p)[:90]
+                if key in seen:
+                    continue
+                seen.add(key)
+                found += 1
+                print(f"[argv-{cmd}] {argv}: {p}")
+                if a.trace:
+                    print("\n".join(run_radcc(argv, trace=True).stderr.splitlines()[-8:]))
+        print(f"[argv-{cmd}] {n} command lines", flush=True)
+    return 1 if found else 0
 
 
 if __name__ == "__main__":

@@ -98,7 +98,9 @@ def run_radcc(argv: list[str], stdin: bytes = b"", timeout: float = 30.0,
 # Diagnostic formats, per reader kind.
 TEXT_DIAG = re.compile(r"^\S.*?:\d+:\d+: error: \S", re.M)
 SPIRV_DIAG = re.compile(r"word \d+: (error: )?\S", re.M)
-PLAIN_DIAG = re.compile(r"^(radcc \w+: error: |\S.*?: error: |\S.*?:\d+:\d+: error: )\S", re.M)
+# (glslangValidator's own "ERROR: " lines are passed through by `radcc compile`: documented)
+PLAIN_DIAG = re.compile(r"^(radcc \w+: error: |\S.*?: error: |\S.*?:\d+:\d+: error: |ERROR: )\S",
+                        re.M)
 
 FORMATS = {"text": TEXT_DIAG, "spirv": SPIRV_DIAG, "plain": PLAIN_DIAG}
 
