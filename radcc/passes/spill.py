@@ -64,10 +64,13 @@ naming the block and the instruction; so do VGPR spilling on a target without
 flat scratch ST mode (GFX10.1; GFX10.3 lowers to ``scratch_*_dword*``, docs/abi.md)
 and a spill area beyond what the immediate offset reaches (4 KiB; GFX10 2 KiB).
 
+A block with spilled phis keeps room (the largest spilled phi's size, below the
+target) for a slot-to-slot copy that does not coalesce: it passes through one
+register at the end of a predecessor, where at most the block's entry registers and
+its kept phis' operands are live.
+
 Not done: rematerialisation, ACO's occupancy-driven target (only the register
-file limit triggers spilling). A slot-to-slot copy of a spilled phi's operand that
-does not coalesce needs a register for a moment at the end of the predecessor;
-when none is left the final demand check refuses the program (SpillError).
+file limit triggers spilling).
 """
 
 from __future__ import annotations
@@ -157,6 +160,7 @@ class _Spiller:
         self.lv_ops: list[tuple[int, Operand]] = []  # (orig temp, lv operand) of SGPR slots
         self.spilled: set[int] = set()
         self.phi_spilled: set[int] = set()  # phi definitions kept in a slot, not a register
+        self.reserve: list[list[int]] = [[0, 0] for _ in program.blocks]
         # (block, reload, spill, operand, phi) slot-to-slot copies a spilled phi's
         # operand spilled elsewhere needs; spill_ssa drops them when the slots coalesce
         self.slot_copies: list[tuple[int, Instruction, Instruction, int, int]] = []
@@ -326,7 +330,7 @@ class _Spiller:
         stored: set[int] = set()
         header = any(p >= b.index for p in set(b.linear_preds) | set(b.logical_preds))
         for k in (0, 1):
-            cap = self.limit[k] - phi_dem[k]
+            cap = self.limit[k] - phi_dem[k] - self.reserve[b.index][k]
             cands = [t for t in li if _kind(self.rc_of[t]) == k]
             forced = [t for t in cands if t not in self.spillable]
             free = [t for t in cands if t in self.spillable]
@@ -422,13 +426,32 @@ class _Spiller:
                     self.phi_spilled.add(d.id)
                 else:
                     cands.append(d.id)
-            for t in sorted(cands, key=lambda t: (self.next_use(b.index, t, 0), t)):
+            order = sorted(cands, key=lambda t: (self.next_use(b.index, t, 0), t))
+            for t in order:
                 if dem + self.size(t) <= self.limit[k]:
                     kept.add(t)
                     dem += self.size(t)
                 else:
                     self.phi_spilled.add(t)
+            # room for a slot-to-slot copy of a spilled phi's operand at the end of a
+            # predecessor (one value through a register, `couple`)
+            reserve = max((self.size(t) for t in self._block_phis(b, k)
+                           if t in self.phi_spilled), default=0)
+            for t in reversed(order):
+                if dem <= self.limit[k] - reserve:
+                    break
+                if t in kept:
+                    kept.discard(t)
+                    self.phi_spilled.add(t)
+                    dem -= self.size(t)
+                    reserve = max(reserve, self.size(t))
+            self.reserve[b.index][k] = reserve
         return kept
+
+    def _block_phis(self, b: Block, k: int) -> list[int]:
+        return [phi.definitions[0].temp.id for phi in self.phis[b.index]
+                if phi.definitions and phi.definitions[0].temp is not None
+                and _kind(phi.definitions[0].temp.rc) == k]
 
     def loop_demand(self, h: Block, k: int) -> int:
         """Max demand of kind k over the loop headed by h (contiguous blocks up to
