@@ -194,28 +194,44 @@ VARIANTS = (LATENCY, STALL_IN_ORDER, IN_ORDER)
 PairFn = Callable[[int, int], Instruction | None]
 
 
+class _Dag:
+    """What the list scheduler reads of a region's nodes, derived once for all
+    its runs: predecessor counts, heights, successors with the cycles after a
+    node's start at which they may start, and the priority `(-height, i)` as
+    an int (heights < 2**40, regions < 2**24 nodes)."""
+
+    __slots__ = ("n", "npred", "height", "hkey", "succ_d")
+
+    def __init__(self, nodes: list[Node]) -> None:
+        self.n = len(nodes)
+        self.npred = [len(x.preds) for x in nodes]
+        self.height = [x.height for x in nodes]
+        top_h = max(self.height, default=0) + 1
+        self.hkey = [((top_h - h) << 24) + i for i, h in enumerate(self.height)]
+        self.succ_d = [[(s_, x.latency if true_dep else x.issue) for s_, true_dep in x.succs]
+                       for x in nodes]
+
+
 def _list_schedule(nodes: list[Node], window: int, variant: int,
                    pairable: list[bool] | None, pair: PairFn | None,
-                   ext: list[int] | None) -> list[tuple[int, ...] | tuple[int, int, Instruction]]:
+                   ext: list[int] | None, prep: _Dag | None = None
+                   ) -> list[tuple[int, ...] | tuple[int, int, Instruction]]:
     """Forward list scheduling; with `pair`, a chosen VOPD-able node takes a
     ready partner (no later start than one cycle after it) into one VOPD
     instruction: entries are (node,) or (x, y, vopd). `ext[i]`: the cycle
     node i's registers from before the region are ready."""
-    n = len(nodes)
-    npred = [len(x.preds) for x in nodes]
-    height = [x.height for x in nodes]
-    # succs with the cycles after the node's start at which they may start
-    succ_d = [[(s_, x.latency if true_dep else x.issue) for s_, true_dep in x.succs]
-              for x in nodes]
+    dag = prep if prep is not None else _Dag(nodes)
+    n = dag.n
+    npred = list(dag.npred)
+    height = dag.height
+    hkey = dag.hkey
+    succ_d = dag.succ_d
     rdy = list(ext) if ext is not None else [0] * n  # max(ext, preds' ready cycles)
     order: list[tuple[int, ...] | tuple[int, int, Instruction]] = []
     t = 0
     scheduled = 0
     pairing = pair is not None and pairable is not None
-
-    # keys as ints: LATENCY (est, -height, i); STALL_IN_ORDER (0, -height, i)
-    # without a stall, else (1, 0, i); IN_ORDER i
-    top_h = max(height, default=0) + 1
+    stalled = 1 << 64
     unsched = list(range(n))  # unscheduled nodes in program order
     while scheduled < n:
         best = -1
@@ -227,9 +243,9 @@ def _list_schedule(nodes: list[Node], window: int, variant: int,
                 ready_list.append(i)
                 est = rdy[i] if rdy[i] > t else t  # when its operands are ready
                 if variant == LATENCY:  # earliest start, then the longest path
-                    key = (est << 64) + ((top_h - height[i]) << 24) + i
+                    key = (est << 64) + hkey[i]
                 elif variant == STALL_IN_ORDER:  # no stall: longest path; else in order
-                    key = ((top_h - height[i]) << 24) + i if est <= t else (1 << 64) + i
+                    key = hkey[i] if est <= t else stalled + i
                 else:  # IN_ORDER: program order (pairs still formed)
                     key = i
                 if best < 0 or key < best_key:
@@ -357,9 +373,11 @@ class _Scheduler:
             assert ha is not None and hb is not None
             return pair_halves(ha, hb)
 
+        dag = _Dag(nodes)
+
         def run(variant: int, with_pairs: bool) -> list[Instruction]:
             order = _list_schedule(nodes, WINDOW, variant, pairable,
-                                   pair if with_pairs else None, ext)
+                                   pair if with_pairs else None, ext, dag)
             return [nodes[g[0]].instr if len(g) == 1 else g[2]  # type: ignore[misc]
                     for g in order]
 
