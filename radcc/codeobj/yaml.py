@@ -113,6 +113,12 @@ def _tagged(tag: str, text: str, quoted: bool, where: str) -> Any:
     raise CodeObjectError(f"{where}: unsupported tag {tag}")
 
 
+# indicators a block plain scalar cannot start with (YAML 1.2 7.3.3; llvm-mc's YAML
+# parser rejects them: ',' '%' '@' '`' and the flow closers; anchors/aliases/block
+# scalars are not supported here)
+_RESERVED_FIRST = frozenset(",]}%@`&*|>")
+
+
 class _Scanner:
     """Parses one inline value: scalar, quoted string, flow list or flow map."""
 
@@ -156,14 +162,21 @@ class _Scanner:
             return self.double(), True
         j = self.i
         stops = ",]}" if in_flow else ""
+        if not in_flow and j < len(self.s) and (
+                self.s[j] in _RESERVED_FIRST
+                or self.s[j] in "-?:" and (j + 1 == len(self.s) or self.s[j + 1] in " \t")):
+            raise self.err(f"a plain scalar cannot start with '{self.s[j:j + 2].rstrip()}'")
         while j < len(self.s):
             c = self.s[j]
             if c in stops:
                 break
             if c == "#" and j > 0 and self.s[j - 1] in " \t":
                 break
-            if in_flow and c == ":" and (j + 1 == len(self.s) or self.s[j + 1] == " "):
-                break
+            if c == ":" and (j + 1 == len(self.s) or self.s[j + 1] in " \t"):
+                if in_flow:
+                    break
+                # 'a: b: c' (LLVM's YAML parser: "Unexpected token")
+                raise self.err("a mapping value is not allowed inside a plain scalar")
             j += 1
         text = self.s[self.i:j].rstrip(" \t")
         self.i = j

@@ -32,6 +32,9 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--save", action="store_true")
     ap.add_argument("--trace", action="store_true", help="show each finding's traceback")
+    ap.add_argument("--diff", action="store_true",
+                    help="asm-*/dis-*/obj-*: also a finding when radcc and llvm-mc-19 disagree "
+                         "on accepting the input (spirv: spirv-val rejects what radcc compiles)")
     ap.add_argument("--max-findings", type=int, default=20)
     a = ap.parse_args()
     names = list(READERS) if a.readers == "all" else a.readers.split(",")
@@ -51,6 +54,8 @@ def main() -> int:
                     break
                 n += 1
                 p = r.check(data, Path(d))
+                if p is None and a.diff:
+                    p = oracle_disagrees(name, data, Path(d))
                 if p is None:
                     continue
                 key = re.sub(r"\d+|0x[0-9a-f]+|'[^']*'", "#", p)[:90]
@@ -69,6 +74,17 @@ def main() -> int:
         print(f"[{name}] {n} inputs, {found} distinct findings", flush=True)
         total += found
     return 1 if total else 0
+
+
+def oracle_disagrees(name: str, data: bytes, d: Path) -> str | None:
+    """Does the independent tool accept what radcc rejects, or reject what it accepts?"""
+    from fuzzlib import READERS, oracle_status
+
+    mine = READERS[name].run(data, d).status
+    theirs = oracle_status(name, data, d)
+    if theirs is None or mine == theirs:
+        return None
+    return f"radcc status {mine}, oracle status {theirs}"
 
 
 def argv_campaign(cmds: list[str], a: argparse.Namespace) -> int:

@@ -204,3 +204,30 @@ def truncations(data: bytes, step: int = 1) -> Iterator[tuple[str, bytes]]:
     """Every prefix of `data` at multiples of `step` (and the empty one)."""
     for i in range(0, len(data), step):
         yield f"truncate@{i}", data[:i]
+
+
+def oracle_status(name: str, data: bytes, scratch: Path) -> int | None:
+    """1 if the independent tool rejects `data` for reader `name`, else 0 (None: no
+    oracle). llvm-mc-19 for assembly/objects (error) and disassembly (a warning or
+    error: radcc mc prints the same warning and still exits 0, so a warning counts
+    as 0 on both sides); spirv-val for SPIR-V."""
+    import subprocess
+
+    f = scratch / f"oracle{READERS[name].suffix}"
+    f.write_bytes(data)
+    if name == "spirv":
+        r = subprocess.run(["spirv-val", "--target-env", "vulkan1.3", str(f)],
+                           capture_output=True)
+        return 0 if r.returncode == 0 else 1
+    kind, _, chip = name.partition("-")
+    if kind not in ("asm", "obj", "dis"):
+        return None
+    cmd = ["llvm-mc-19", "-triple=amdgcn-amd-amdhsa", f"-mcpu={chip}"]
+    if kind == "obj":
+        cmd += ["--filetype=obj", "-o", str(scratch / "oracle.o")]
+    elif kind == "dis":
+        cmd += ["--disassemble", "--show-encoding"]
+    else:
+        cmd += ["--show-encoding"]
+    r = subprocess.run([*cmd, str(f)], capture_output=True, timeout=60)
+    return 0 if r.returncode == 0 else 1

@@ -1,0 +1,147 @@
+"""What the fuzz campaigns found, as explicit regression tests (inline inputs).
+
+Expectations: the error position is computed here from the input text; whether an
+input is valid comes from the independent tools (llvm-mc-19, spirv-val).
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from cli_harness import PLAIN_DIAG, SPIRV_DIAG, TEXT_DIAG, problem, run_radcc
+from fuzzlib import CORPUS, SEEDS
+
+IR_SEED = (SEEDS / "if_then.ir").read_text()
+
+
+def _llc(tmp_path: Path, text: bytes) -> tuple[int, str]:
+    f = tmp_path / "k.ir"
+    f.write_bytes(text)
+    o = run_radcc(["llc", str(f), "-S", "-o", str(tmp_path / "k.s")])
+    assert problem(o, "text", allow=PLAIN_DIAG) is None, o.stderr
+    return o.status, o.stderr
+
+
+def _pos(text: str, needle: str) -> tuple[int, int]:
+    """1-based line and column of the first `needle` in `text`."""
+    i = text.index(needle)
+    return text.count("\n", 0, i) + 1, i - text.rfind("\n", 0, i)
+
+
+def test_ir_non_utf8_byte(tmp_path: Path) -> None:
+    """A byte that is not UTF-8 was a UnicodeDecodeError traceback."""
+    text = IR_SEED.replace("v_lshrrev_b32 1,", "v_lshrrev_b32 \udcff1,")
+    line, col = _pos(text, "\udcff")
+    status, err = _llc(tmp_path, text.encode("utf-8", "surrogateescape"))
+    assert status == 1
+    assert f"k.ir:{line}:{col}: error: unexpected byte 0xff (not UTF-8)" in err
+
+
+def test_ir_leading_zero_constant(tmp_path: Path) -> None:
+    """'01' matched the number token but int('01', 0) raised ValueError."""
+    text = IR_SEED.replace("v_and_b32 1, %10", "v_and_b32 01, %10")
+    line, col = _pos(text, "01, %10")
+    status, err = _llc(tmp_path, text.encode())
+    assert status == 1 and f"k.ir:{line}:{col}: error: invalid constant '01'" in err
+
+
+def test_ir_sgpr_out_of_range(tmp_path: Path) -> None:
+    """s[2562] was taken as a VGPR-space register and crashed the allocator."""
+    text = IR_SEED.replace("s1: %2:s[2]", "s1: %2:s[2562]")
+    line, col = _pos(text, "s[2562]")
+    status, err = _llc(tmp_path, text.encode())
+    assert status == 1 and f"k.ir:{line}:{col}: error: register s[2562] is out of range" in err
+
+
+def test_ir_fixed_vgpr_beyond_target(tmp_path: Path) -> None:
+    """A fixed register past the target's 256 VGPRs in an unallocated program."""
+    text = IR_SEED.replace("v1: %3:v[0]", "v1: %3:v[300]")
+    status, err = _llc(tmp_path, text.encode())
+    assert status == 1
+    assert "BB0 instruction 0 (p_startpgm): v[300] is beyond gfx1100's 256 VGPRs" in err
+
+
+def test_ir_invalid_ssa_is_validated(tmp_path: Path) -> None:
+    """IR that parses but uses an undefined temp is refused by validate_ir, naming
+    block and instruction, before any pass runs."""
+    text = IR_SEED.replace("v1: %11 = v_lshrrev_b32 1, %10", "v1: %11 = v_lshrrev_b32 1, v1: %77")
+    status, err = _llc(tmp_path, text.encode())
+    assert status == 1
+    assert re.search(r"input IR: invalid IR .*\n\s+BB0: %77 is used but never defined", err), err
+
+
+@pytest.mark.parametrize("value", ["a: b", "a:", "a  : b", ",x", "%x", "@x", "`x", "&a", "*a",
+                                   "|", ">", "]x", "}x", "- x", "? x",
+                                   "abc", "a:b", "x,y", "'q'", '"q"', "a #c", "-x", "?x", ":x",
+                                   "!str x", "x]", "1:2"])
+def test_metadata_yaml_plain_scalars_as_llvm_mc(value: str, tmp_path: Path) -> None:
+    """A metadata string in a plain scalar: accepted/rejected as llvm-mc-19 does
+    (the campaign's --diff mode found 'a: b: c' and ',8' accepted)."""
+    if shutil.which("llvm-mc-19") is None:
+        pytest.fail("llvm-mc-19 is required")
+    src = (SEEDS / "gfx1100.s").read_text().replace("        .name:           p\n",
+                                                     f"        .name:           {value}\n")
+    f = tmp_path / "k.s"
+    f.write_text(src)
+    ref = subprocess.run(["llvm-mc-19", "-triple=amdgcn-amd-amdhsa", "-mcpu=gfx1100",
+                          "--filetype=obj", "-o", str(tmp_path / "ref.o"), str(f)],
+                         capture_output=True).returncode
+    o = run_radcc(["mc", "--mcpu=gfx1100", "--filetype=obj", "-o", str(tmp_path / "k.o"), str(f)])
+    assert problem(o, "plain") is None
+    assert (o.status != 0) == (ref != 0), o.stderr
+
+
+def test_metadata_yaml_non_utf8(tmp_path: Path) -> None:
+    """A byte that is not UTF-8 inside .amdgpu_metadata was a UnicodeEncodeError."""
+    src = (SEEDS / "gfx1100.s").read_bytes().replace(b".name:           p\n",
+                                                     b".name:           p\xcc\n")
+    f = tmp_path / "k.s"
+    f.write_bytes(src)
+    o = run_radcc(["mc", "--mcpu=gfx1100", "--filetype=obj", "-o", str(tmp_path / "k.o"), str(f)])
+    assert o.status == 1 and "byte 0xcc is not UTF-8" in o.stderr, o.stderr
+
+
+def test_spirv_findings_located_and_invalid_for_spirv_val(tmp_path: Path) -> None:
+    """Each SPIR-V finding is an error at a word offset; all but one are invalid for
+    spirv-val (91f308e27ac6 is valid: a constant access-chain index past a vector's
+    end, undefined behaviour, refused with its word offset)."""
+    if shutil.which("spirv-val") is None:
+        pytest.fail("spirv-val is required")
+    cases = sorted((CORPUS / "spirv").glob("*.spv"))
+    assert len(cases) >= 6
+    for p in cases:
+        o = run_radcc(["compile", str(p), "-S", "-o", str(tmp_path / "o.s")])
+        assert o.status == 1 and SPIRV_DIAG.search(o.stderr), o.stderr
+        val = subprocess.run(["spirv-val", "--target-env", "vulkan1.3", str(p)],
+                             capture_output=True).returncode
+        assert (val == 0) == (p.stem == "91f308e27ac6"), p
+
+
+def test_elf_huge_scratch(tmp_path: Path) -> None:
+    """A descriptor asking for 2 GiB of scratch per lane was a MemoryError."""
+    o = run_radcc(["run", str(CORPUS / "elf" / "9c294bc8cd42.o"), "--kernel", "saxpy",
+                   "--groups", "1", "--block", "64", "--arg", "x=zeros:256", "--arg",
+                   "y=zeros:256", "--arg", "a=2", "--arg", "n=64", "--out", str(tmp_path)])
+    assert o.status == 1 and "bytes of scratch per lane" in o.stderr, o.stderr
+
+
+@pytest.mark.parametrize("name", ["empty.npy", "header_cut.npy", "magic_only.npy"])
+def test_malformed_npy(name: str, tmp_path: Path) -> None:
+    """np.load's EOFError/TokenError on a malformed .npy were tracebacks; the shader
+    form (--buffer) reads .npy the same way."""
+    f = str(CORPUS / "npy" / name)
+    o = run_radcc(["run", str(SEEDS / "saxpy.o"), "--kernel", "saxpy", "--groups", "1",
+                   "--block", "64", "--arg", f"x={f}", "--arg", "y=zeros:256", "--arg", "a=2",
+                   "--arg", "n=64", "--out", str(tmp_path)])
+    assert o.status == 1 and "not a valid .npy file" in o.stderr, o.stderr
+    o = run_radcc(["run", str(SEEDS / "add.spv"), "--groups", "1", "--buffer", f"0:0={f}",
+                   "--buffer", "0:1=zeros:256", "--out", str(tmp_path)])
+    assert o.status == 1 and "not a valid .npy file" in o.stderr, o.stderr
+
+
+def test_text_diagnostic_format() -> None:
+    assert TEXT_DIAG.search("a.s:3:4: error: x") and not TEXT_DIAG.search("a.s: error: x")
