@@ -144,7 +144,7 @@ def _operand_key(o: Operand) -> tuple:
         return ("c", o.const, o.const_bytes)
     if o.temp is not None:
         return ("t", o.temp.id, phys)
-    return ("u" if o.is_undef else "r", str(o.rc), phys)
+    return ("u" if o.is_undef else "r", o.rc, phys)  # classes compare as their names do
 
 
 def _fixed_def_used(instr: Instruction, used: set[int]) -> bool:
@@ -304,7 +304,7 @@ class _Ctx:
 
     def key(self, instr: Instruction, mem: int) -> tuple:
         ops = tuple(_operand_key(o) for o in instr.operands)
-        defs = tuple((str(d.rc), d.phys.reg_b if d.phys is not None else None)
+        defs = tuple((d.rc, d.phys.reg_b if d.phys is not None else None)
                      for d in instr.definitions)
         extra: tuple = ()
         if _lane_dependent(instr):
@@ -313,7 +313,8 @@ class _Ctx:
             extra += ("mem", mem)
             if instr.format != "SMEM":
                 extra += ("exec", self.exec_id[id(instr)])
-        return (instr.opcode, instr.format, ops, defs, _freeze(instr.fields), extra)
+        fields = instr.fields
+        return (instr.opcode, instr.format, ops, defs, _freeze(fields) if fields else (), extra)
 
     def copy_source(self, instr: Instruction) -> Temp | None:
         op = instr.opcode
