@@ -12,7 +12,8 @@ nothing. Otherwise it guarantees afterwards, for the program as it is then:
   ``addressable_vgprs - VGPR_RESERVE - (linear VGPRs holding SGPR slots)``; the
   reserves leave the register allocator room for tuple alignment, fixed
   registers, the scratch SGPR of linear-VGPR copies and a long-jump pair;
-- values are evicted by next-use distance: before an instruction whose demand
+- values are evicted by next-use distance (rematerialisable values first, below):
+  before an instruction whose demand
   exceeds the target, the value in a register (not read or written by it) whose
   next use is furthest is spilled (``p_spill %v, slot`` if its slot does not
   already hold it on every path: an SSA value never changes, so one store
@@ -69,13 +70,20 @@ target) for a slot-to-slot copy that does not coalesce: it passes through one
 register at the end of a predecessor, where at most the block's entry registers and
 its kept phis' operands are live.
 
-Not done: rematerialisation, ACO's occupancy-driven target (only the register
-file limit triggers spilling).
+Rematerialisation (ACO): a value an instruction computes from constants alone
+(opcode table: SALU/VALU, no implicit writes, implicit reads at most EXEC) is
+evicted first among values not read by the instruction at hand; "spilling" it
+stores nothing and each reload is a copy of its defining instruction
+(``config['spills_remat']`` counts them).
+
+Not done: ACO's occupancy-driven target (only the register file limit triggers
+spilling).
 """
 
 from __future__ import annotations
 
 import bisect
+import copy
 from dataclasses import dataclass
 
 from radcc.ir.printer import instruction_text
@@ -138,6 +146,8 @@ class _Spiller:
                     if ok:
                         self.spillable.add(t.id)
         self.rc_of = rc_of
+        self.remat = _rematerialisable(program, self.spillable)
+        self.n_remat = 0
         self._ends: dict[int, tuple[int, int]] = {}
         n = len(program.blocks)
         # per block: uses (position -> temps), incl. successor phi operands
@@ -277,9 +287,11 @@ class _Spiller:
             return ends[0]
         return ends[1]
 
-    def make_spill(self, t: int, src: Temp | None = None) -> Instruction:
+    def make_spill(self, t: int, src: Temp | None = None) -> Instruction | None:
         """Store t (or `src`, a value of the same class: a spilled phi's operand)
-        into t's slot."""
+        into t's slot; None for a value rematerialised instead."""
+        if src is None and t in self.remat:
+            return None
         self.spilled.add(t)
         slot = Operand.c32(0)
         self.slot_ops.setdefault(t, []).append(slot)
@@ -292,7 +304,15 @@ class _Spiller:
 
     def make_reload(self, t: int, rename: bool = True) -> Instruction:
         """Reload t from its slot into a new temp (one the SSA repair renames t's
-        uses to unless `rename` is False)."""
+        uses to unless `rename` is False); a rematerialisable t is computed again."""
+        if t in self.remat:
+            d = self.remat[t]
+            new = self.p.allocate_temp(self.rc_of[t])
+            if rename:
+                self.reload_of[new.id] = t
+            self.n_remat += 1
+            return Instruction(d.opcode, d.format, [copy.copy(o) for o in d.operands],
+                               [Definition(new)], dict(d.fields))
         slot = Operand.c32(0)
         self.slot_ops.setdefault(t, []).append(slot)
         new = self.p.allocate_temp(self.rc_of[t])
@@ -482,7 +502,9 @@ class _Spiller:
                 if t not in ro:
                     raise self.error(pred, len(pred.instructions),
                                      f"%{t} is neither in a register nor spilled")
-                spills.append((self.end_pos(pred, t), self.make_spill(t)))
+                st = self.make_spill(t)
+                if st is not None:
+                    spills.append((self.end_pos(pred, t), st))
                 so.add(t)
         copies: list[tuple[int, Instruction]] = []
         for phi in self.phis[b.index]:
@@ -504,10 +526,11 @@ class _Spiller:
                         reloads.append((pos, self.make_reload(o.id)))
                         ro[o.id] = o.rc.size
                 elif o.id in ro:
-                    spills.append((pos, self.make_spill(d.id, src=o)))
+                    spills.append((pos, self.make_spill(d.id, src=o)))  # type: ignore[arg-type]
                 elif o.id in so:  # slot to slot, through a register unless they coalesce
                     r = self.make_reload(o.id, rename=False)
                     w = self.make_spill(d.id, src=r.definitions[0].temp)
+                    assert w is not None
                     copies += [(pos, r), (pos, w)]
                     self.slot_copies.append((p, r, w, o.id, d.id))
                 else:
@@ -547,11 +570,12 @@ class _Spiller:
             for k in (0, 1):
                 need = max(before[k], during[k])
                 while need > self.limit[k]:
-                    best, bd = -1, -1
+                    # furthest next use, a rematerialisable value first (ACO)
+                    best, bd = -1, (-1, -1)
                     for t in regs:
                         if t in opset or t not in self.spillable or _kind(self.rc_of[t]) != k:
                             continue
-                        d = self.next_use(bi, t, i + 1)
+                        d = (t in self.remat, self.next_use(bi, t, i + 1))
                         if d > bd or (d == bd and t > best):
                             best, bd = t, d
                     if best < 0:
@@ -562,7 +586,9 @@ class _Spiller:
                     dem[k] -= n
                     need -= n
                     if best not in stored:
-                        pre.append(self.make_spill(best))
+                        st = self.make_spill(best)
+                        if st is not None:
+                            pre.append(st)
                         stored.add(best)
             for t in reload:
                 pre.append(self.make_reload(t))
@@ -596,6 +622,37 @@ class _Spiller:
                 if i < len(old) and id(old[i]) not in gone:
                     out.append(old[i])
             b.instructions = out
+
+
+def _rematerialisable(program: Program, spillable: set[int]) -> dict[int, Instruction]:
+    """Values an instruction computes from constants alone, without side effects or
+    implicit writes (opcode table: SALU/VALU class, implicit reads at most EXEC,
+    scalar/vector source operands): spilling them stores nothing and a reload
+    computes them again (ACO's rematerialisation). Linear VGPRs and sub-dword
+    values are not spillable anyway; a constant is the same in every lane."""
+    from radcc.isa.table import get_table
+
+    table = get_table(program.gfx_level).by_name
+    out: dict[int, Instruction] = {}
+    for b in program.blocks:
+        for ins in b.instructions:
+            if len(ins.definitions) != 1 or ins.is_pseudo or not ins.operands:
+                continue
+            d = ins.definitions[0]
+            if d.temp is None or d.phys is not None or d.temp.id not in spillable:
+                continue
+            if any(o.temp is not None or o.is_undef or o.phys is not None or o.const is None
+                   for o in ins.operands):
+                continue
+            infos = table.get(ins.opcode)
+            if not infos or not all(
+                    i.cls in ("salu", "salu64", "valu") and not i.implicit_writes
+                    and set(i.implicit_reads) <= {"exec"}
+                    and all(s.kind in ("ssrc", "vsrc", "vcsrc", "imm") for s in i.srcs)
+                    for i in infos):
+                continue
+            out[d.temp.id] = ins
+    return out
 
 
 def spill_limits(program: Program, sgpr_slots: int = 0) -> tuple[int, int]:

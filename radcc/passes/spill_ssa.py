@@ -239,6 +239,7 @@ def apply_plan(program: Program, sp: _Spiller) -> None:
                 ins.insert(at, Instruction("p_end_linear_vgpr", "PSEUDO", [Operand(lv)], []))
     program.config["spills_sgpr"] = lane
     program.config["spills_phi"] = len(sp.phi_spilled)
+    program.config["spills_remat"] = sp.n_remat
     program.config["spills_vgpr"] = (voff - base) // 4
 
 

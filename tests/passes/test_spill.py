@@ -686,3 +686,52 @@ def test_phis_spilled_on_gfx1030(wave, tmp_path):
     assert len(spills) >= 2 * 40 and all(", off" in ln for ln in spills)
     offsets = [int(ln.split("offset:")[1]) if "offset:" in ln else 0 for ln in spills]
     assert max(offsets) + 4 <= size <= 2048
+
+
+# --- rematerialisation ----------------------------------------------------------------------
+NOOPT = DebugOptions.parse("validateir,validatera,noopt")
+
+
+@pytest.mark.parametrize("wave", [32, 64])
+@pytest.mark.parametrize("nv,ns", [(300, 0), (0, 120)])
+def test_constants_are_rematerialised_not_spilled(wave, nv, ns):
+    """300 VGPR (v_mov_b32) / 120 SGPR (s_mov_b32) literals live at once, folded in
+    reverse order into x (the optimizer off, so they stay instructions): spilling
+    computes them again instead of storing them (no scratch, no v_writelane), and the
+    result equals NumPy's fold of the same constants."""
+    g = Gen(wave)
+    x, addr, obase = g.entry()
+    cs = []
+    for i in range(nv or ns):
+        t = g.t()
+        g.emit(f"{'v1' if nv else 's1'}: {t} = {'v_mov_b32' if nv else 's_mov_b32'} "
+               f"0x{_k(i):x}")
+        cs.append(t)
+    if nv:
+        acc = g.vfold(x, cs[::-1])
+    else:
+        s = g.sfold(cs[::-1])
+        acc = g.t()
+        g.emit(f"v1: {acc} = v_add_nc_u32 {s}, {x}")
+    g.emit(f"global_store_b32 {addr}, {acc}, {obase}")
+    g.emit("p_logical_end")
+    g.emit("s_endpgm")
+    p = parse_program(g.text())
+    run_pipeline(p, NOOPT, stream=io.StringIO())
+    r = emit_program(p)
+    rng = np.random.default_rng(nv + ns + wave)
+    xs = rng.integers(0, 1 << 32, 128, dtype=np.uint32)
+    out = np.zeros(128, np.uint32)
+    res = load(emit_code_object(p, r, ARGS)).run(p.name, groups=2, block=64,
+                                                 args={"out": out, "in": xs},
+                                                 wave_size=wave, strict=True)
+    assert not res.violations, res.violations[:3]
+    ks = [np.uint64(_k(i)) for i in range(nv or ns)][::-1]
+    if nv:
+        want = np_fold(xs.astype(np.uint64), ks)
+    else:
+        want = (np_fold(None, ks) + xs.astype(np.uint64)) & M32
+    assert np.array_equal(res.buffers["out"], want.astype(np.uint32))
+    assert p.config["spills_remat"] > 0
+    assert p.config["spills_vgpr"] == 0 and p.config["spills_sgpr"] == 0
+    assert "scratch_" not in r.asm and "v_writelane" not in r.asm
