@@ -625,18 +625,24 @@ class _Spiller:
 
 
 def _rematerialisable(program: Program, spillable: set[int]) -> dict[int, Instruction]:
-    """Values an instruction computes from constants alone, without side effects or
-    implicit writes (opcode table: SALU/VALU class, implicit reads at most EXEC,
-    scalar/vector source operands): spilling them stores nothing and a reload
-    computes them again (ACO's rematerialisation). Linear VGPRs and sub-dword
-    values are not spillable anyway; a constant is the same in every lane."""
+    """Values an instruction in a logical region computes from constants alone,
+    without side effects or implicit writes (opcode table: SALU/VALU class, implicit
+    reads at most EXEC, scalar/vector source operands): spilling them stores nothing
+    and a reload computes them again (ACO's rematerialisation, which takes VOP1/SOP1/
+    s_movk). A VALU result must be a VGPR: an SGPR one (a v_cmp lane mask) depends on
+    EXEC where it is computed. Linear VGPRs and sub-dword values are not spillable
+    anyway; a VGPR constant is the same in every lane that reads it."""
     from radcc.isa.table import get_table
 
     table = get_table(program.gfx_level).by_name
     out: dict[int, Instruction] = {}
     for b in program.blocks:
+        logical = False
         for ins in b.instructions:
-            if len(ins.definitions) != 1 or ins.is_pseudo or not ins.operands:
+            if ins.opcode in ("p_logical_start", "p_logical_end"):
+                logical = ins.opcode == "p_logical_start"
+                continue
+            if not logical or len(ins.definitions) != 1 or ins.is_pseudo or not ins.operands:
                 continue
             d = ins.definitions[0]
             if d.temp is None or d.phys is not None or d.temp.id not in spillable:
@@ -646,7 +652,8 @@ def _rematerialisable(program: Program, spillable: set[int]) -> dict[int, Instru
                 continue
             infos = table.get(ins.opcode)
             if not infos or not all(
-                    i.cls in ("salu", "salu64", "valu") and not i.implicit_writes
+                    (i.cls in ("salu", "salu64") or (i.cls == "valu" and d.temp.rc.is_vgpr))
+                    and not i.implicit_writes
                     and set(i.implicit_reads) <= {"exec"}
                     and all(s.kind in ("ssrc", "vsrc", "vcsrc", "imm") for s in i.srcs)
                     for i in infos):
