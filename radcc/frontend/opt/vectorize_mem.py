@@ -257,26 +257,34 @@ def _merge(shader: MirShader, block: Block, chain: list[_Acc],
     block.instrs = [i for i in block.instrs if id(i) not in dead]
 
 
-def _block(shader: MirShader, block: Block) -> bool:
+def _block(shader: MirShader, block: Block,
+           uses: dict[Value, list[Instr | If]] | None) -> tuple[bool, dict | None]:
+    """Merge the first chain of `block`: (whether it merged, the shader's use lists,
+    still exact when nothing merged; `uses` None: not built yet or out of date)."""
     if sum(1 for i in block.instrs if i.op in STORES or i.op in LOADS) < 2:
-        return False  # nothing to merge (and no need for the shader's uses)
-    uses = _uses(shader)
+        return False, uses  # nothing to merge (and no need for the shader's uses)
+    if uses is None:
+        uses = _uses(shader)
     accs = [a for p, ins in enumerate(block.instrs)
             if (a := _candidate(ins, p, uses)) is not None]
     if len(accs) < 2:
-        return False
+        return False, uses
     chains = _chains(block, accs)
     if not chains:
-        return False
+        return False, uses
     # one chain at a time (positions shift): the first found, then look again
     _merge(shader, block, chains[0], uses)
-    return True
+    return True, None
 
 
 def vectorize_mem(shader: MirShader) -> bool:
     """Merge adjacent memory accesses (see the module docstring)."""
     changed = False
+    uses: dict[Value, list[Instr | If]] | None = None  # kept while nothing changes
     for block in list(shader.blocks()):
-        while _block(shader, block):
+        while True:
+            merged, uses = _block(shader, block, uses)
+            if not merged:
+                break
             changed = True
     return changed
