@@ -137,7 +137,7 @@ def _compile(args: argparse.Namespace, spirv: bytes, print_after: list[str] | No
         raise UserError(f"{args.shader}: error: {e}") from None
     except Exception as e:
         if type(e).__name__ in ("RegisterAllocationError", "LoweringError", "EmitError",
-                                "ABIError", "ValidationError"):
+                                "ABIError", "ValidationError", "CodeObjectError"):
             raise UserError(f"{args.shader}: error: {e}") from None
         raise
 

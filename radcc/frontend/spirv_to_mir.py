@@ -847,6 +847,8 @@ class Translator:
         if op != "OpBranchConditional":
             raise _err("unsupported terminator", t)
         cond = self.v(t.id(0))
+        if cond.bit_size != 1 or cond.num_components != 1:
+            raise _err(f"condition %{t.id(0)} is not a boolean scalar", t)
         tl, fl = t.id(1), t.id(2)
         if merge is not None and merge.opname == "OpSelectionMerge":
             m = merge.id(0)
