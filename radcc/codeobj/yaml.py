@@ -330,6 +330,9 @@ class _Lines:
             bad = next((c for c in raw if 0xDC80 <= ord(c) <= 0xDCFF), None)
             if bad is not None:  # an undecodable byte read with surrogateescape
                 raise CodeObjectError(f"line {n}: byte {ord(bad) - 0xDC00:#04x} is not UTF-8")
+            ctl = next((c for c in raw if c < " " and c != "\t" or c == "\x7f"), None)
+            if ctl is not None:  # YAML's printable set (llvm-mc's parser rejects them too)
+                raise CodeObjectError(f"line {n}: control character {ord(ctl):#04x}")
             line = raw.rstrip()
             stripped = line.strip()
             if not stripped or stripped.startswith("#"):

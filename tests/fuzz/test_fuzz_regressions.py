@@ -77,7 +77,8 @@ def test_ir_invalid_ssa_is_validated(tmp_path: Path) -> None:
 @pytest.mark.parametrize("value", ["a: b", "a:", "a  : b", ",x", "%x", "@x", "`x", "&a", "*a",
                                    "|", ">", "]x", "}x", "- x", "? x",
                                    "abc", "a:b", "x,y", "'q'", '"q"', "a #c", "-x", "?x", ":x",
-                                   "!str x", "x]", "1:2"])
+                                   "!str x", "x]", "1:2", "a\x04b", "a\x00b", "a\x7fb",
+                                   "a\tb"])
 def test_metadata_yaml_plain_scalars_as_llvm_mc(value: str, tmp_path: Path) -> None:
     """A metadata string in a plain scalar: accepted/rejected as llvm-mc-19 does
     (the campaign's --diff mode found 'a: b: c' and ',8' accepted)."""
