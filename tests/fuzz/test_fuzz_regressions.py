@@ -150,3 +150,23 @@ def test_malformed_npy(name: str, tmp_path: Path) -> None:
 
 def test_text_diagnostic_format() -> None:
     assert TEXT_DIAG.search("a.s:3:4: error: x") and not TEXT_DIAG.search("a.s: error: x")
+
+
+@pytest.mark.parametrize(("name", "valid"), [(b"GLSL.stD.450", False), (b"NonSemantic.X1", True),
+                                             (b"GLSL.std.450", True), (b"Foo.bar.baz0", False)])
+def test_spirv_ext_inst_import_names(name: bytes, valid: bool, tmp_path: Path) -> None:
+    """An unknown extended instruction set was accepted (--diff vs spirv-val); the set
+    name is patched in place (its 4 words hold up to 15 characters and a NUL, so the
+    module stays well formed)."""
+    data = (SEEDS / "add.spv").read_bytes()
+    old = b"GLSL.std.450\0\0\0\0"
+    assert data.count(old) == 1 and len(name) <= 15
+    f = tmp_path / "k.spv"
+    f.write_bytes(data.replace(old, name.ljust(16, b"\0")))
+    val = subprocess.run(["spirv-val", "--target-env", "vulkan1.3", str(f)],
+                         capture_output=True).returncode
+    assert (val == 0) == valid
+    o = run_radcc(["compile", str(f), "-S", "-o", str(tmp_path / "k.s")])
+    assert (o.status == 0) == valid, o.stderr
+    if not valid:
+        assert SPIRV_DIAG.search(o.stderr) and "unknown extended instruction set" in o.stderr

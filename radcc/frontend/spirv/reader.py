@@ -219,7 +219,12 @@ class _Reader:
             m.extensions.append(str(ins.literal(0)))
         elif op == "OpExtInstImport":
             assert ins.result_id is not None
-            m.ext_imports[ins.result_id] = str(ins.literal(0))
+            name = str(ins.literal(0))
+            # spirv-val: a set SPIR-V defines, or any non-semantic one
+            if not (grammar.known_ext_set(name) or name.startswith("NonSemantic.")
+                    or name in ("DebugInfo", "OpenCL.DebugInfo.100")):
+                raise self.fail(f"unknown extended instruction set '{name}'")
+            m.ext_imports[ins.result_id] = name
         elif op == "OpMemoryModel":
             if m.memory_model:
                 raise self.fail("more than one OpMemoryModel")
