@@ -59,6 +59,8 @@ def _dims(d: Dim, what: str) -> tuple[int, int, int]:
 
 
 _FLOAT_TYPES = {"float": "<f", "double": "<d", "half": "<e"}
+# emulator resource limit (not an ISA one): bytes of kernarg segment
+_MAX_KERNARG = 1 << 20
 
 
 def pack_scalar(arg: dict[str, Any], value: Any) -> bytes:
@@ -122,12 +124,18 @@ class Module:
             raise EmuError(f"kernel '{kernel}': missing argument(s) {', '.join(missing)}")
         ksize = int(k.descriptor.get("kernarg_size", 0) or k.metadata.get(".kernarg_segment_size",
                                                                             0))
+        if ksize > _MAX_KERNARG:  # e.g. a corrupt descriptor: no 4 GiB segment
+            raise EmuError(f"kernel '{kernel}': kernarg segment of {ksize} bytes; the emulator "
+                           f"takes at most {_MAX_KERNARG}")
         kernarg = bytearray(max(ksize, 256))
         buffers: dict[str, tuple[int, np.ndarray | None, int]] = {}
         for a in meta_args:
             kind = str(a.get(".value_kind", ""))
-            off, size = int(a.get(".offset", 0)), int(a.get(".size", 0))
             name = str(a.get(".name", ""))
+            off, size = a.get(".offset", 0), a.get(".size", 0)
+            if not isinstance(off, int) or not isinstance(size, int) or off < 0 or size < 0:
+                raise EmuError(f"kernel '{kernel}': metadata of argument '{name}': .offset and "
+                               f".size must be non-negative integers")
             if off + size > len(kernarg):
                 raise EmuError(f"argument '{name}' lies outside the kernarg segment")
             if kind == "global_buffer":

@@ -170,3 +170,14 @@ def test_spirv_ext_inst_import_names(name: bytes, valid: bool, tmp_path: Path) -
     assert (o.status == 0) == valid, o.stderr
     if not valid:
         assert SPIRV_DIAG.search(o.stderr) and "unknown extended instruction set" in o.stderr
+
+
+@pytest.mark.parametrize(("case", "needle"), [
+    ("9f1b7ba46c78.o", "kernarg segment of 4294967294 bytes"),  # was a hang (4 GiB segment)
+    ("ad878d7cc52b.o", ".offset and .size must be non-negative integers"),  # a map as .size
+])
+def test_elf_descriptor_and_metadata_values(case: str, needle: str, tmp_path: Path) -> None:
+    o = run_radcc(["run", str(CORPUS / "elf" / case), "--kernel", "saxpy", "--groups", "1",
+                   "--block", "64", "--arg", "x=zeros:256", "--arg", "y=zeros:256", "--arg",
+                   "a=2", "--arg", "n=64", "--out", str(tmp_path)], timeout=30)
+    assert o.status == 1 and needle in o.stderr, o.stderr
