@@ -80,6 +80,8 @@ def pack_scalar(arg: dict[str, Any], value: Any) -> bytes:
     if not isinstance(value, int | float | np.number):
         raise EmuError(f"argument '{name}' needs a number, got {type(value).__name__}")
     v = int(value)
+    if size < 1:
+        raise EmuError(f"argument '{name}': by-value argument of size {size}")
     if not -(1 << (8 * size - 1)) <= v < (1 << (8 * size)):
         raise EmuError(f"argument '{name}': {v} does not fit in {size} bytes")
     return (v & ((1 << (8 * size)) - 1)).to_bytes(size, "little")

@@ -95,4 +95,7 @@ class LoadedObject:
             entry = self.section_base[k.entry_section] + k.entry_address
         else:
             entry = self.bias + k.entry_address
+        if not 0 <= entry < 1 << 48:  # a corrupt kernel_code_entry_byte_offset
+            raise EmuError(f"kernel '{name}': the descriptor's entry point {entry:#x} is "
+                           "outside the address space")
         return LoadedKernel(name, entry, k.descriptor, k.metadata or {})

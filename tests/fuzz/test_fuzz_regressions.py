@@ -175,6 +175,8 @@ def test_spirv_ext_inst_import_names(name: bytes, valid: bool, tmp_path: Path) -
 @pytest.mark.parametrize(("case", "needle"), [
     ("9f1b7ba46c78.o", "kernarg segment of 4294967294 bytes"),  # was a hang (4 GiB segment)
     ("ad878d7cc52b.o", ".offset and .size must be non-negative integers"),  # a map as .size
+    ("20a09663d899.o", "by-value argument of size 0"),  # was a negative shift count
+    ("d7eeffbc49fe.o", "entry point -0x3768b7e6ffffe900 is outside"),  # was a struct.error
 ])
 def test_elf_descriptor_and_metadata_values(case: str, needle: str, tmp_path: Path) -> None:
     o = run_radcc(["run", str(CORPUS / "elf" / case), "--kernel", "saxpy", "--groups", "1",
