@@ -331,28 +331,14 @@ class Strict:
                           "s_waitcnt_depctr vm_vsrc(0))", i.pc)
 
     def after_valu(self, i: Inst, use: Use) -> None:
-        """`after` for a VALU instruction (the dispatcher calls it directly)."""
-        idx = self.valu_n
-        self.valu_n = idx + 1
-        if use.trans:
-            self.trans_n += 1
-            for r in use.vwrites:
-                self.trans_writes[r] = (self.valu_n, self.trans_n, self.va_epoch, i)
-        elif self.trans_writes:
-            for r in use.vwrites:
-                self.trans_writes.pop(r, None)
-        self.valu_hist.append((idx, self.va_epoch, use))
-        if use.cmpx:
-            self.vcmpx_pending = i
-        elif not use.nop:
-            self.vcmpx_pending = None
+        """`after` for a VALU instruction (the dispatcher calls it directly): the
+        wave32 bookkeeping plus `recent_valu`, which the wave64 VALUMaskWriteHazard reads."""
+        self.after_valu32(i, use)
         self.recent_valu.append((use.mask_sreads, use.other_sread))
-        if self.vmem_src:
-            self.vmem_src.clear()
 
     def after_valu32(self, i: Inst, use: Use) -> None:
         """`after_valu` of a wave32 wave: without `recent_valu`, which only the wave64
-        VALUMaskWriteHazard reads."""
+        VALUMaskWriteHazard reads (`after_valu` is this plus that)."""
         idx = self.valu_n
         self.valu_n = idx + 1
         if use.trans:
