@@ -26,6 +26,56 @@ class GfxLevel(enum.IntEnum):
     GFX12 = 120
 
 
+class Feature(enum.Enum):
+    """What a chip has, named as LLVM's AMDGPU subtarget features (`FeatureVOPD` ...) or,
+    where LLVM derives it from the generation, as its `GCNSubtarget::has*` query
+    (`hasDelayAlu`). The value is LLVM's `-mattr` spelling where one exists. A name that is
+    not a member is an AttributeError where it is written, never a feature read as absent."""
+
+    VOPD = "vopd"  # VOPD dual-issue (wave32)
+    DelayAlu = "delay-alu"  # s_delay_alu (GCNSubtarget::hasDelayAlu, GFX11)
+    True16BitInsts = "true16"
+    WMMA = "wmma"  # v_wmma_* (GFX11)
+    DotInsts = "dot-insts"  # v_dot* (LLVM splits them into dot1-insts ... dotN-insts)
+    VOP3Literal = "vop3-literal"
+    VOP3DPP = "vop3-dpp"
+    NSAEncoding = "nsa-encoding"
+    WavefrontSize32 = "wavefrontsize32"
+    WavefrontSize64 = "wavefrontsize64"
+    FlatGlobalInsts = "flat-global-insts"
+    FlatScratchInsts = "flat-scratch-insts"
+    SDWA = "sdwa"
+    DPP = "dpp"
+    XNACK = "xnack"  # no target here lists it (RDNA3 has no XNACK; the code objects say xnack-)
+
+
+class Hazard(enum.Enum):
+    """Hazards and hardware bugs, named as LLVM's `GCNHazardRecognizer` and AMDGPU.td name
+    them (`FeatureVMEMtoScalarWriteHazard` -> `VMEMtoScalarWriteHazard`). Only the passes
+    that mitigate a hazard ask for it (`Target.has_hazard`)."""
+
+    # GFX11 (LLVM's GCNHazardRecognizer::fixVcmpxPermlaneHazards, fixLdsDirect*,
+    # fixVALUTransUseHazard, fixVALUPartialForwardingHazard, fixVALUMaskWriteHazard)
+    VcmpxPermlaneHazard = enum.auto()
+    LdsDirectVALUHazard = enum.auto()
+    LdsDirectVMEMHazard = enum.auto()
+    VALUTransUseHazard = enum.auto()
+    VALUPartialForwardingHazard = enum.auto()
+    VALUMaskWriteHazard = enum.auto()
+    # GFX10.1 (LLVM's FeatureISAVersion10_1_Common)
+    SMEMStoreLoadHazard = enum.auto()
+    VMEMtoScalarWriteHazard = enum.auto()
+    SMEMtoVectorWriteHazard = enum.auto()
+    Offset3fBug = enum.auto()
+    InstFwdPrefetchBug = enum.auto()
+    LdsMisalignedBug = enum.auto()
+    FlatSegmentOffsetBug = enum.auto()
+    VcmpxExecWARHazard = enum.auto()
+    LdsBranchVmemWARHazard = enum.auto()
+    NSAClauseBug = enum.auto()
+    NSAMaxSize5 = enum.auto()
+
+
 @dataclass(frozen=True)
 class RegisterFile:
     """Register budget of one wave for a given wave size."""
@@ -52,8 +102,8 @@ class Target:
     lds_size: int  # bytes per workgroup
     lds_alloc_granule: int  # bytes
     lds_encoding_granule: int  # bytes per unit of COMPUTE_PGM_RSRC2.LDS_SIZE
-    features: frozenset[str] = field(default_factory=frozenset)
-    hazards: frozenset[str] = field(default_factory=frozenset)
+    features: frozenset[Feature] = field(default_factory=frozenset)
+    hazards: frozenset[Hazard] = field(default_factory=frozenset)
 
     @property
     def triple(self) -> str:
@@ -64,10 +114,14 @@ class Target:
         """The `.amdgcn_target` string LLVM uses for this chip."""
         return f"{self.triple}--{self.name}"
 
-    def has(self, feature: str) -> bool:
+    def has(self, feature: Feature) -> bool:
+        if not isinstance(feature, Feature):
+            raise TypeError(f"Target.has takes a Feature, not {feature!r}")
         return feature in self.features
 
-    def has_hazard(self, hazard: str) -> bool:
+    def has_hazard(self, hazard: Hazard) -> bool:
+        if not isinstance(hazard, Hazard):
+            raise TypeError(f"Target.has_hazard takes a Hazard, not {hazard!r}")
         return hazard in self.hazards
 
     def regfile(self, wave_size: int) -> RegisterFile:
@@ -92,37 +146,37 @@ class Target:
         return max(waves, 0)
 
 
-# Hazards of seeds/004 (README-ISA) that apply to GFX11.
+# The GFX11 hazards (LLVM's GCNHazardRecognizer; ACO's insert_NOPs, handle_instruction_gfx11).
 _GFX11_HAZARDS = frozenset(
     {
-        "VcmpxPermlaneHazard",
-        "LdsDirectVALUHazard",
-        "LdsDirectVMEMHazard",
-        "VALUTransUseHazard",
-        "VALUPartialForwardingHazard",
-        "VALUMaskWriteHazard",
+        Hazard.VcmpxPermlaneHazard,
+        Hazard.LdsDirectVALUHazard,
+        Hazard.LdsDirectVMEMHazard,
+        Hazard.VALUTransUseHazard,
+        Hazard.VALUPartialForwardingHazard,
+        Hazard.VALUMaskWriteHazard,
     }
 )
 
 _GFX11_FEATURES = frozenset(
     {
-        "vopd",
-        "delay_alu",
-        "true16",
-        "wmma",
-        "dot",
-        "vop3_literal",
-        "vop3_dpp",
-        "nsa",
-        "wave32",
-        "wave64",
-        "flat_global",
-        "flat_scratch",
+        Feature.VOPD,
+        Feature.DelayAlu,
+        Feature.True16BitInsts,
+        Feature.WMMA,
+        Feature.DotInsts,
+        Feature.VOP3Literal,
+        Feature.VOP3DPP,
+        Feature.NSAEncoding,
+        Feature.WavefrontSize32,
+        Feature.WavefrontSize64,
+        Feature.FlatGlobalInsts,
+        Feature.FlatScratchInsts,
     }
 )
 
 
-def _gfx11(name: str, family: str, full_vgprs: bool, extra: frozenset[str] = frozenset()) -> Target:
+def _gfx11(name: str, family: str, full_vgprs: bool, extra: frozenset[Feature] = frozenset()) -> Target:
     if full_vgprs:
         rfs = {32: RegisterFile(1536, 24, 8), 64: RegisterFile(768, 12, 4)}
     else:
@@ -154,32 +208,32 @@ def _gfx11(name: str, family: str, full_vgprs: bool, extra: frozenset[str] = fro
 # item (ACO's insert_waitcnt); "NSAMaxSize5" is ACO's NSA limit before GFX10.3.
 _GFX10_1_HAZARDS = frozenset(
     {
-        "SMEMStoreLoadHazard",
-        "VMEMtoScalarWriteHazard",
-        "SMEMtoVectorWriteHazard",
-        "Offset3fBug",
-        "InstFwdPrefetchBug",
-        "LdsMisalignedBug",
-        "FlatSegmentOffsetBug",
-        "VcmpxPermlaneHazard",
-        "VcmpxExecWARHazard",
-        "LdsBranchVmemWARHazard",
-        "NSAClauseBug",
-        "NSAMaxSize5",
+        Hazard.SMEMStoreLoadHazard,
+        Hazard.VMEMtoScalarWriteHazard,
+        Hazard.SMEMtoVectorWriteHazard,
+        Hazard.Offset3fBug,
+        Hazard.InstFwdPrefetchBug,
+        Hazard.LdsMisalignedBug,
+        Hazard.FlatSegmentOffsetBug,
+        Hazard.VcmpxPermlaneHazard,
+        Hazard.VcmpxExecWARHazard,
+        Hazard.LdsBranchVmemWARHazard,
+        Hazard.NSAClauseBug,
+        Hazard.NSAMaxSize5,
     }
 )
 # GFX10.3 (Navi 2x): FeatureISAVersion10_3_0 has none of those features, and ACO's
 # insert_NOPs does nothing on GFX10.3 ("no hazards/bugs to mitigate"). The SMEM
 # store/load item cannot arise: GFX10.3 has no scalar stores (FeatureScalarStores is
 # GFX10.1-only; llvm-mc-19 -mcpu=gfx1030 rejects s_store_dword).
-_GFX10_3_HAZARDS: frozenset[str] = frozenset()
+_GFX10_3_HAZARDS: frozenset[Hazard] = frozenset()
 
 _GFX10_FEATURES = frozenset(
-    {"vop3_literal", "nsa", "wave32", "wave64", "flat_global", "flat_scratch", "sdwa", "dpp"}
+    {Feature.VOP3Literal, Feature.NSAEncoding, Feature.WavefrontSize32, Feature.WavefrontSize64, Feature.FlatGlobalInsts, Feature.FlatScratchInsts, Feature.SDWA, Feature.DPP}
 )
 
 
-def _gfx10(name: str, family: str, gfx_level: GfxLevel, extra: frozenset[str] = frozenset()) -> Target:
+def _gfx10(name: str, family: str, gfx_level: GfxLevel, extra: frozenset[Feature] = frozenset()) -> Target:
     """GFX10.1 (Navi 1x) and GFX10.3 (Navi 2x): 1024 wave32 VGPRs per SIMD; the allocation
     granule is 8 (wave32) / 4 (wave64) on 10.1 and 16 / 8 on 10.3; 20 waves per SIMD on 10.1,
     16 on 10.3 (LLVM's AMDGPUBaseInfo figures)."""
@@ -207,11 +261,11 @@ TARGETS: dict[str, Target] = {
     t.name: t
     for t in (
         _gfx10("gfx1010", "NAVI10", GfxLevel.GFX10),
-        _gfx10("gfx1011", "NAVI12", GfxLevel.GFX10, frozenset({"dot"})),
-        _gfx10("gfx1012", "NAVI14", GfxLevel.GFX10, frozenset({"dot"})),
-        _gfx10("gfx1030", "NAVI21", GfxLevel.GFX10_3, frozenset({"dot"})),
-        _gfx10("gfx1031", "NAVI22", GfxLevel.GFX10_3, frozenset({"dot"})),
-        _gfx10("gfx1032", "NAVI23", GfxLevel.GFX10_3, frozenset({"dot"})),
+        _gfx10("gfx1011", "NAVI12", GfxLevel.GFX10, frozenset({Feature.DotInsts})),
+        _gfx10("gfx1012", "NAVI14", GfxLevel.GFX10, frozenset({Feature.DotInsts})),
+        _gfx10("gfx1030", "NAVI21", GfxLevel.GFX10_3, frozenset({Feature.DotInsts})),
+        _gfx10("gfx1031", "NAVI22", GfxLevel.GFX10_3, frozenset({Feature.DotInsts})),
+        _gfx10("gfx1032", "NAVI23", GfxLevel.GFX10_3, frozenset({Feature.DotInsts})),
         _gfx11("gfx1100", "NAVI31", full_vgprs=True),
         _gfx11("gfx1101", "NAVI32", full_vgprs=True),
         _gfx11("gfx1102", "NAVI33", full_vgprs=False),

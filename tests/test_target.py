@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from radcc.target import TARGETS, GfxLevel, get_target
+from radcc.target import TARGETS, Feature, GfxLevel, Hazard, get_target
 
 
 def test_known_chips():
@@ -29,6 +29,28 @@ def test_ordering_of_levels():
     assert GfxLevel.GFX10_3 > GfxLevel.GFX10 and GfxLevel.GFX11 > GfxLevel.GFX10_3
 
 
+def test_features_and_hazards_are_enum_members():
+    """A misspelt feature or hazard fails where it is written, not as "absent"."""
+    t = get_target("gfx1100")
+    assert t.has(Feature.VOPD) and t.has(Feature.DelayAlu) and not t.has(Feature.XNACK)
+    assert t.has_hazard(Hazard.VALUTransUseHazard)
+    assert not t.has_hazard(Hazard.VMEMtoScalarWriteHazard)
+    assert get_target("gfx1010").has_hazard(Hazard.VMEMtoScalarWriteHazard)
+    assert not get_target("gfx1010").has(Feature.VOPD)
+    with pytest.raises(AttributeError):
+        _ = Feature.Xnack  # not a member: fails where it is spelt
+    with pytest.raises(AttributeError):
+        _ = Hazard.VALUTransUseHazzard
+    # the old string spelling is refused, not read as absent
+    with pytest.raises(TypeError, match="takes a Feature"):
+        t.has("xnack")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="takes a Hazard"):
+        t.has_hazard("VALUTransUseHazard")  # type: ignore[arg-type]
+    for tgt in TARGETS.values():
+        assert all(isinstance(f, Feature) for f in tgt.features)
+        assert all(isinstance(h, Hazard) for h in tgt.hazards)
+
+
 SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"
 
 
@@ -40,7 +62,7 @@ def test_hazards_from_seed():
     end = re.search(r"\n\d*## ", section)
     section = section[: end.start()] if end else section
     named = set(re.findall(r"### (\w+Hazard)", section))
-    assert get_target("gfx1100").hazards == named
+    assert {h.name for h in get_target("gfx1100").hazards} == named
 
 
 @pytest.mark.skipif(not SEEDS.is_dir(), reason="shared/seeds is not beside the checkout")
@@ -51,8 +73,8 @@ def test_gfx10_hazards_from_seed():
     named = set(re.findall(r"### (\w+(?:Hazard|Bug|MaxSize5))", section))
     named.add("SMEMStoreLoadHazard")  # the section's first, unnamed item
     assert "SMEM store followed by a load" in section
-    assert get_target("gfx1010").hazards == named
-    assert get_target("gfx1030").hazards <= named
+    assert {h.name for h in get_target("gfx1010").hazards} == named
+    assert {h.name for h in get_target("gfx1030").hazards} <= named
 
 
 def _clang_occupancy(vgprs: int, wave64: bool) -> int:

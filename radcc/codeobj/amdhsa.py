@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from radcc.codeobj.errors import CodeObjectError
-from radcc.target import GfxLevel
+from radcc.target import Feature, GfxLevel
 
 __all__ = [
     "AMDHSA_FIELDS",
@@ -235,7 +235,7 @@ def check_field(name: str, value: int, target: Any) -> str | None:
         return "too many user SGPRs enabled"
     if value > spec.max_value:
         return "value out of range"
-    if key == "reserve_xnack_mask" and value and not target.has("xnack"):
+    if key == "reserve_xnack_mask" and value and not target.has(Feature.XNACK):
         return ".amdhsa_reserve_xnack_mask does not match target id"
     if key == "next_free_vgpr":
         granule = max(rf.vgpr_encoding_granule for rf in target.register_files.values())

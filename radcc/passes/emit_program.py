@@ -52,7 +52,7 @@ from radcc.isa.assembler import assemble
 from radcc.isa.table import get_table
 from radcc.passes.asm_text import EmitError, instruction_asm
 from radcc.passes.kernel_abi import code_object, kernel_fields
-from radcc.target import GfxLevel, Target
+from radcc.target import GfxLevel, Hazard, Target
 
 __all__ = ["EmitError", "EmitResult", "cache_line_log2", "emit_code_object", "emit_program",
            "register_usage"]
@@ -123,7 +123,7 @@ class _Emitter:
         self.long: set[int] = set()  # id() of branch instructions expanded
         self.pair_for: dict[int, int] = {}
         self.long_pending = False
-        self.offset3f = program.target.has_hazard("Offset3fBug")
+        self.offset3f = program.target.has_hazard(Hazard.Offset3fBug)
         self.pad3f: dict[int, int] = {}  # id() of a branch -> s_nop 0 lines after it
 
     def label(self, b: int) -> str:

@@ -43,7 +43,7 @@ from radcc.ir.regclass import VGPR_BASE
 from radcc.isa.formats.scalar_fields import DELAY
 from radcc.isa.table import OpInfo
 from radcc.passes.instr_class import info_of, returns_data
-from radcc.target import GfxLevel
+from radcc.target import GfxLevel, Hazard
 
 __all__ = ["form_hard_clauses", "clause_type", "should_form_clause", "max_clause_length",
            "clause_imm"]
@@ -112,7 +112,7 @@ def clause_type(program: Program, instr: Instruction, info: OpInfo | None) -> st
     # GFX10: only instructions that return data (ACO excludes stores before GFX11)
     if not instr.definitions:
         return None
-    if enc == "MIMG" and program.target.has_hazard("NSAClauseBug") and _is_nsa(instr):
+    if enc == "MIMG" and program.target.has_hazard(Hazard.NSAClauseBug) and _is_nsa(instr):
         return None
     if enc in _VMEM_ENCS:
         return "vmem"

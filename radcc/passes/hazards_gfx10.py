@@ -91,13 +91,11 @@ from radcc.passes.instr_class import (
     is_vmem,
     wait_of,
 )
+from radcc.target import Hazard
 
-__all__ = ["GFX10_HAZARDS", "Gfx10Hazards", "Gfx10Rec", "Gfx10State", "HazardError",
+__all__ = ["Gfx10Hazards", "Gfx10Rec", "Gfx10State", "HazardError",
            "needs_cu_mode"]
 
-GFX10_HAZARDS = ("VMEMtoScalarWriteHazard", "SMEMtoVectorWriteHazard", "VcmpxExecWARHazard",
-                 "LdsBranchVmemWARHazard", "SMEMStoreLoadHazard", "InstFwdPrefetchBug",
-                 "FlatSegmentOffsetBug", "LdsMisalignedBug", "NSAClauseBug", "NSAMaxSize5")
 DEPCTR_VM_VSRC0 = 0xFFE3  # the seed's/ACO's value for VMEMtoScalarWriteHazard
 DEPCTR_SA_SDST0 = 0xFFFE  # ... for VcmpxExecWARHazard
 _SREG_LIMIT = 128  # SGPRs, vcc, m0, exec: the registers the SGPR hazards track
@@ -220,11 +218,11 @@ class Gfx10Hazards:
     def __init__(self, program: Program) -> None:
         has = program.target.has_hazard
         self.p = program
-        self.vm_scalar = has("VMEMtoScalarWriteHazard")
-        self.smem_vector = has("SMEMtoVectorWriteHazard")
-        self.exec_war = has("VcmpxExecWARHazard")
-        self.lds_branch = has("LdsBranchVmemWARHazard")
-        self.smem_store_load = has("SMEMStoreLoadHazard")
+        self.vm_scalar = has(Hazard.VMEMtoScalarWriteHazard)
+        self.smem_vector = has(Hazard.SMEMtoVectorWriteHazard)
+        self.exec_war = has(Hazard.VcmpxExecWARHazard)
+        self.lds_branch = has(Hazard.LdsBranchVmemWARHazard)
+        self.smem_store_load = has(Hazard.SMEMStoreLoadHazard)
         self.active = (self.vm_scalar or self.smem_vector or self.exec_war or self.lds_branch
                        or self.smem_store_load)
 
@@ -367,10 +365,10 @@ def _vdata_operand(instr: Instruction, info: OpInfo) -> Operand | None:
 def check_unmitigable(program: Program, info_of: object) -> None:
     """Raise `HazardError` for the first instruction a listed bug forbids."""
     t = program.target
-    prefetch = t.has_hazard("InstFwdPrefetchBug")
-    flat_off = t.has_hazard("FlatSegmentOffsetBug")
-    nsa_clause = t.has_hazard("NSAClauseBug")
-    nsa5 = t.has_hazard("NSAMaxSize5")
+    prefetch = t.has_hazard(Hazard.InstFwdPrefetchBug)
+    flat_off = t.has_hazard(Hazard.FlatSegmentOffsetBug)
+    nsa_clause = t.has_hazard(Hazard.NSAClauseBug)
+    nsa5 = t.has_hazard(Hazard.NSAMaxSize5)
     if not (prefetch or flat_off or nsa_clause or nsa5):
         return
     get = info_of  # callable(program, instr) -> OpInfo | None
@@ -409,7 +407,7 @@ def check_unmitigable(program: Program, info_of: object) -> None:
 def needs_cu_mode(program: Program) -> bool:
     """Must the kernel run in CU mode: the target has LdsMisalignedBug and the
     program a multi-dword FLAT load/store (module docstring)?"""
-    if not program.target.has_hazard("LdsMisalignedBug"):
+    if not program.target.has_hazard(Hazard.LdsMisalignedBug):
         return False
     for _b, instr in program.instructions():
         info = info_of(program, instr)

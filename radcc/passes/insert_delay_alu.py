@@ -47,6 +47,7 @@ from radcc.passes.instr_class import (
     is_valu,
 )
 from radcc.passes.linear_dataflow import forward_fixpoint
+from radcc.target import Feature
 
 __all__ = ["insert_delay_alu", "ALU_CYCLES", "DelaySim", "DelayState"]
 
@@ -325,7 +326,7 @@ def _merge(instrs: list[Instruction]) -> list[Instruction]:
 def insert_delay_alu(program: Program) -> None:
     """Insert s_delay_alu hints (see module docstring); nothing without the
     target feature ``delay_alu``."""
-    if not program.target.has("delay_alu"):
+    if not program.target.has(Feature.DelayAlu):
         return
     _Pass(program).run()
 
@@ -341,7 +342,7 @@ class DelaySim:
 
     def __init__(self, program: Program, access: AccessCache | None = None) -> None:
         self._pass = _Pass(program, access)
-        self._on = program.target.has("delay_alu")
+        self._on = program.target.has(Feature.DelayAlu)
         self._recs: dict[int, tuple[Instruction, _Rec]] = {}
 
     @property

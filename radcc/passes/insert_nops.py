@@ -89,6 +89,7 @@ from radcc.passes.instr_class import (
     wait_of,
 )
 from radcc.passes.linear_dataflow import forward_fixpoint
+from radcc.target import Hazard
 
 __all__ = ["insert_nops"]
 
@@ -325,12 +326,12 @@ class _Round:
         self.recs = recs
         self.rev: dict[int, tuple[list[Instruction], list[_Rec]]] = {}
         has = self.t.has_hazard
-        self.h_trans = has("VALUTransUseHazard")
-        self.h_partial = has("VALUPartialForwardingHazard") and self.wave64
-        self.h_mask = has("VALUMaskWriteHazard") and self.wave64
-        self.h_lds_vmem = has("LdsDirectVMEMHazard")
-        self.h_lds_valu = has("LdsDirectVALUHazard")
-        self.h_permlane = has("VcmpxPermlaneHazard")
+        self.h_trans = has(Hazard.VALUTransUseHazard)
+        self.h_partial = has(Hazard.VALUPartialForwardingHazard) and self.wave64
+        self.h_mask = has(Hazard.VALUMaskWriteHazard) and self.wave64
+        self.h_lds_vmem = has(Hazard.LdsDirectVMEMHazard)
+        self.h_lds_valu = has(Hazard.LdsDirectVALUHazard)
+        self.h_permlane = has(Hazard.VcmpxPermlaneHazard)
         g10 = Gfx10Hazards(program)
         self.g10: Gfx10Hazards | None = g10 if g10.active else None
         # per block, the instructions of its last analysis visit and whether that
@@ -339,9 +340,6 @@ class _Round:
         # and an LDSDIR's wait_vdst can make the emission differ from it.
         self.last: dict[int, tuple[list[Instruction], bool]] = {}
         self.searched = False
-
-    def has(self, hazard: str) -> bool:
-        return self.t.has_hazard(hazard)
 
     def reversed_recs(self, b: int, lst: list[Instruction]) -> list[_Rec]:
         """The records of `lst` (block b's instructions), last first."""

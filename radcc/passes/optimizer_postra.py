@@ -53,7 +53,7 @@ from radcc.ir.validate import is_inline_constant
 from radcc.isa.table import get_table
 from radcc.passes.lane_mask import exec_def, exec_op, lm_opcode
 from radcc.passes.postra_tracking import WriterTable, dword_range, found
-from radcc.target import GfxLevel
+from radcc.target import Feature, GfxLevel
 
 # SALU instructions whose SCC is "D != 0" (RDNA3 ISA guide, SOP1/SOP2
 # pseudocode "SCC = D0.u != 0U" / "D0.u64 != 0ULL" / "D0.i != 0"; checked
@@ -489,7 +489,7 @@ def optimize_postra(program: Program) -> None:
     if not program.blocks:
         return
     ctx = _Ctx(program)
-    fma_ok = program.wave_size == 32 and program.target.has("vopd")
+    fma_ok = program.wave_size == 32 and program.target.has(Feature.VOPD)
     for b in program.blocks:
         ctx.block = b
         ctx.wt.start_block(b)

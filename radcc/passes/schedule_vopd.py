@@ -48,7 +48,7 @@ from radcc.ir.validate import is_inline_constant
 from radcc.isa.table import OpInfo, get_table
 from radcc.passes.instr_class import Access, AccessCache
 from radcc.passes.scheduler_ilp import classify, regions
-from radcc.target import GfxLevel
+from radcc.target import Feature, GfxLevel
 
 __all__ = ["WINDOW", "Half", "dual_half", "can_pair", "make_vopd", "split_vopd", "pair_of",
            "pair_greedily",
@@ -297,7 +297,7 @@ def split_vopd(program: Program, vopd: Instruction) -> tuple[Instruction, Instru
 
 def vopd_allowed(program: Program) -> bool:
     """Whether VOPD may be formed: wave32 on a ``vopd`` target."""
-    return program.wave_size == 32 and program.target.has("vopd")
+    return program.wave_size == 32 and program.target.has(Feature.VOPD)
 
 
 PairFn = Callable[[Half, Half], Instruction | None]

@@ -54,6 +54,7 @@ from dataclasses import dataclass
 from radcc.ir.program import Block, Instruction, Program, RegisterDemand
 from radcc.passes.live_var_analysis import get_live_vars, live_var_analysis
 from radcc.passes.sched_info import SchedInfo, classify, may_load
+from radcc.target import Hazard
 
 
 @dataclass
@@ -187,7 +188,7 @@ def _clause_pair(program: Program, a: SchedInfo, b: SchedInfo) -> bool:
     """ACO's should_form_clause for two loads."""
     if a.write or b.write or a.unit != b.unit or a.enc != b.enc:
         return False
-    if a.enc == "MIMG" and program.target.has_hazard("NSAClauseBug"):
+    if a.enc == "MIMG" and program.target.has_hazard(Hazard.NSAClauseBug):
         return False
     if a.enc in ("FLAT", "GLOBAL", "SCRATCH") or a.unit == "ds":
         return True

@@ -29,7 +29,7 @@ from pathlib import Path
 import pytest
 
 from radcc import llc
-from radcc.target import GfxLevel, get_target
+from radcc.target import Feature, GfxLevel, get_target
 
 CHIPS = ("gfx1010", "gfx1030")
 E2E = Path(__file__).resolve().parents[1] / "e2e" / "programs"
@@ -324,7 +324,7 @@ def test_gfx10_has_no_delay_alu_feature():
     for chip in CHIPS:
         t = get_target(chip)
         assert t.gfx_level in (GfxLevel.GFX10, GfxLevel.GFX10_3)
-        assert not t.has("delay_alu") and not t.has("vopd")
+        assert not t.has(Feature.DelayAlu) and not t.has(Feature.VOPD)
 
 
 # --- lowering and ABI on GFX10 -------------------------------------------------------------
