@@ -13,6 +13,8 @@ from collections.abc import Callable
 from radcc.emu.decode import EmuError, Inst, UnsupportedInstruction, ends_block, no_effect
 from radcc.emu.regs import sread, swrite
 from radcc.emu.state import EXEC_LO, M0, MASK32, Wave
+from radcc.isa.formats.scalar_fields import waitcnt_layout
+from radcc.target import GfxLevel
 
 M64 = (1 << 64) - 1
 Handler = Callable[[Wave, Inst], None]
@@ -378,9 +380,13 @@ def _bind_waitcnt_k(i: Inst) -> Handler:
     return h
 
 
+_WAITCNT = waitcnt_layout(GfxLevel.GFX11)
+
+
 def waitcnt_fields(simm16: int) -> dict[str, int]:
-    """s_waitcnt SIMM16 = {VMcnt[15:10], LGKMcnt[9:4], EXPcnt[2:0]} (ISA 5.6)."""
-    return {"vmcnt": simm16 >> 10 & 0x3F, "lgkmcnt": simm16 >> 4 & 0x3F, "expcnt": simm16 & 7}
+    """Every counter of an s_waitcnt SIMM16 (the GFX11 layout of the ISA layer's
+    `waitcnt_layout`: VMcnt[15:10], LGKMcnt[9:4], EXPcnt[2:0], ISA 5.6)."""
+    return {name: _WAITCNT.get(simm16, name) for name in _WAITCNT.pieces}
 
 
 def _branch(cond: Callable[[Wave], bool] | None, i: Inst) -> Handler:

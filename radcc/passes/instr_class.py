@@ -19,7 +19,12 @@ from functools import cache
 
 from radcc.ir.program import Definition, Instruction, Operand, Program
 from radcc.ir.regclass import EXEC, M0, NULL, SCC, VCC, VGPR_BASE
-from radcc.isa.formats.scalar_fields import DEPCTR, DEPCTR_USED, WAITCNT, WAITCNT_DEFAULT
+from radcc.isa.formats.scalar_fields import (
+    DEPCTR,
+    DEPCTR_USED,
+    WaitcntLayout,
+    waitcnt_layout,
+)
 from radcc.isa.table import OpcodeTable, OpInfo, get_table
 from radcc.target import GfxLevel
 
@@ -326,72 +331,31 @@ _REG_SLOT_KINDS = frozenset({"vgpr", "sgpr", "ssrc", "vsrc", "vcsrc", "sreg", "s
 # --- s_waitcnt / s_waitcnt_depctr immediates -----------------------------------------
 
 WAIT_COUNTERS = ("vm", "exp", "lgkm", "vs")
-WAIT_MAX = {"vm": WAITCNT["vmcnt"][1], "exp": WAITCNT["expcnt"][1],
-            "lgkm": WAITCNT["lgkmcnt"][1], "vs": 0x3F}
+_COUNTER_NAMES = (("vm", "vmcnt"), ("exp", "expcnt"), ("lgkm", "lgkmcnt"))
+# the counter maxima are the same in every generation's s_waitcnt layout (GFX10-11)
+WAIT_MAX = {k: waitcnt_layout().max(name) for k, name in _COUNTER_NAMES} | {"vs": 0x3F}
 _SOPK_WAITS = {"s_waitcnt_vscnt": "vs", "s_waitcnt_vmcnt": "vm", "s_waitcnt_expcnt": "exp",
                "s_waitcnt_lgkmcnt": "lgkm"}
 
 
-# GFX10/GFX10.3 ``s_waitcnt`` SIMM16 (llvm-mc -mcpu=gfx1010/gfx1030 encodings:
-# lgkmcnt(0) = 0xc07f, vmcnt(0) = 0x3f70, expcnt(0) = 0xff0f): vmcnt is split over
-# [3:0] (low) and [15:14] (high), expcnt [6:4], lgkmcnt [13:8]; all at max = 0xff7f.
-GFX10_WAITCNT_NONE = 0xFF7F
-
-
-def _encode_waitcnt_gfx10(vm: int | None, exp: int | None, lgkm: int | None) -> int:
-    v = GFX10_WAITCNT_NONE
-    if vm is not None:
-        vm = min(vm, 63)
-        v = (v & ~0xC00F) | (vm & 0xF) | ((vm >> 4) << 14)
-    if exp is not None:
-        v = (v & ~0x70) | (min(exp, 7) << 4)
-    if lgkm is not None:
-        v = (v & ~0x3F00) | (min(lgkm, 63) << 8)
-    return v
-
-
-def _decode_waitcnt_gfx10(simm16: int) -> dict[str, int]:
-    out: dict[str, int] = {}
-    vm = (simm16 & 0xF) | ((simm16 >> 14) & 3) << 4
-    exp = (simm16 >> 4) & 7
-    lgkm = (simm16 >> 8) & 0x3F
-    for key, val, top in (("vm", vm, 63), ("exp", exp, 7), ("lgkm", lgkm, 63)):
-        if val != top:
-            out[key] = val
-    return out
-
-
-def _is_gfx10(gfx: GfxLevel | None) -> bool:
-    return gfx is not None and GfxLevel.GFX10 <= gfx < GfxLevel.GFX11
+def _layout(gfx: GfxLevel | None) -> WaitcntLayout:
+    return waitcnt_layout(GfxLevel.GFX11 if gfx is None else gfx)
 
 
 def encode_waitcnt(vm: int | None = None, exp: int | None = None,
                    lgkm: int | None = None, gfx: GfxLevel | None = None) -> int:
-    """The SIMM16 of ``s_waitcnt`` (GFX11 layout from the ISA layer's WAITCNT;
-    the GFX10 layout when `gfx` is GFX10 or GFX10.3)."""
-    if _is_gfx10(gfx):
-        return _encode_waitcnt_gfx10(vm, exp, lgkm)
-    v = WAITCNT_DEFAULT
-    for name, val in (("vmcnt", vm), ("expcnt", exp), ("lgkmcnt", lgkm)):
-        if val is None:
-            continue
-        sh, mask = WAITCNT[name]
-        v = (v & ~(mask << sh)) | (min(val, mask) << sh)
-    return v
+    """The SIMM16 of ``s_waitcnt`` in `gfx`'s layout (the ISA layer's
+    `waitcnt_layout`; GFX11 when None); counts above a field's maximum clamp."""
+    counts = {name: n for (_k, name), n in zip(_COUNTER_NAMES, (vm, exp, lgkm), strict=True)
+              if n is not None}
+    return _layout(gfx).encode(counts)
 
 
 def decode_waitcnt(simm16: int, gfx: GfxLevel | None = None) -> dict[str, int]:
-    """Counters an ``s_waitcnt`` SIMM16 waits on (fields at their max are absent);
-    `gfx` GFX10/GFX10.3 selects that generation's layout, else GFX11's."""
-    if _is_gfx10(gfx):
-        return _decode_waitcnt_gfx10(simm16)
-    out: dict[str, int] = {}
-    for name, key in (("vmcnt", "vm"), ("expcnt", "exp"), ("lgkmcnt", "lgkm")):
-        sh, mask = WAITCNT[name]
-        v = (simm16 >> sh) & mask
-        if v != mask:
-            out[key] = v
-    return out
+    """Counters an ``s_waitcnt`` SIMM16 waits on (fields at their max are absent),
+    in `gfx`'s layout (GFX11 when None)."""
+    counts = _layout(gfx).decode(simm16)
+    return {k: counts[name] for k, name in _COUNTER_NAMES if name in counts}
 
 
 def wait_of(instr: Instruction, gfx: GfxLevel | None = None) -> dict[str, int] | None:
@@ -434,7 +398,7 @@ def depctr_of(instr: Instruction) -> dict[str, int] | None:
 
 
 __all__ = [
-    "GFX10_WAITCNT_NONE", "LANE_MASK_REGS", "SALU_CLASSES", "SCALAR_ENCODINGS", "Access",
+    "LANE_MASK_REGS", "SALU_CLASSES", "SCALAR_ENCODINGS", "Access",
     "AccessCache", "VALU_CLASSES", "VMEM_CLASSES", "WAIT_COUNTERS",
     "WAIT_MAX", "decode_depctr", "decode_waitcnt", "depctr_of", "encode_depctr",
     "encode_waitcnt", "implicit_regs", "info_of", "is_ds", "is_exp", "is_flat", "is_gds",

@@ -12,8 +12,8 @@ GFX11, so GFX11 callers are unchanged). What differs:
   - s_waitcnt (`waitcnt_layout(gfx)`, a `WaitcntLayout`): GFX11 expcnt [2:0],
     lgkmcnt [9:4], vmcnt [15:10]; GFX10/10.3 vmcnt [3:0]+[15:14] (6 bits),
     expcnt [6:4], lgkmcnt [13:8], bit 7 unused (all-max value 0xFF7F).
-    `WAITCNT`/`WAITCNT_DEFAULT` stay the GFX11 (shift, mask) table; passes
-    that may target GFX10 use ``waitcnt_layout(gfx).get/put/max`` instead.
+    This table (`WAITCNT_LAYOUTS`) is the one place the layouts live: the
+    assembler, insert_waitcnt (``encode``/``decode``) and the emulator read it.
   - s_waitcnt_depctr (`depctr_fields(gfx)`): GFX10.1 has no depctr_hold_cnt
     (bit 7); GFX10.3 and GFX11 share `DEPCTR`.
   - s_sendmsg: GFX11 id [7:0]; GFX10 id [3:0], operation [6:4], stream
@@ -232,6 +232,23 @@ class WaitcntLayout:
             n >>= w
         return v
 
+    def encode(self, counts: dict[str, int]) -> int:
+        """The SIMM16 waiting for `counts` (counter name -> count, clamped to the
+        field's maximum); counters not named wait for nothing."""
+        v = self.default
+        for name, n in counts.items():
+            v = self.put(v, name, min(n, self.max(name)))
+        return v
+
+    def decode(self, v: int) -> dict[str, int]:
+        """The counters `v` waits for (those below their maximum), by name."""
+        out: dict[str, int] = {}
+        for name in self.pieces:
+            n = self.get(v, name)
+            if n != self.max(name):
+                out[name] = n
+        return out
+
 
 WAITCNT_LAYOUTS = {
     GFX11: WaitcntLayout({n: ((sh, mask.bit_length()),) for n, (sh, mask) in WAITCNT.items()},
@@ -248,19 +265,9 @@ def waitcnt_layout(gfx: GfxLevel = GFX11) -> WaitcntLayout:
 
 
 def waitcnt_text(v: int, gfx: GfxLevel = GFX11) -> str:
-    if gfx != GFX11:
-        lay = WAITCNT_LAYOUTS[gfx]
-        vals = [(n, lay.get(v, n), lay.max(n)) for n in lay.pieces]
-        parts = [f"{n}({c})" for n, c, m in vals if c != m] or [f"{n}({m})" for n, _c, m in vals]
-        return " ".join(parts)
-    parts = []
-    for name, (sh, mask) in WAITCNT.items():
-        c = (v >> sh) & mask
-        if c != mask:
-            parts.append(f"{name}({c})")
-    if not parts:
-        parts = [f"{n}({m})" for n, (_s, m) in WAITCNT.items()]
-    return " ".join(parts)
+    lay = WAITCNT_LAYOUTS[gfx]
+    parts = [f"{n}({c})" for n, c in lay.decode(v).items()]
+    return " ".join(parts or [f"{n}({lay.max(n)})" for n in lay.pieces])
 
 
 def parse_waitcnt(cur: Cursor, gfx: GfxLevel = GFX11) -> int:
