@@ -16,6 +16,7 @@ import json
 import re
 from dataclasses import dataclass
 
+from radcc.abi.stage import StageError, parse_stage
 from radcc.ir.opinfo import resolve_mnemonic
 from radcc.ir.program import Block, BlockKind, Definition, Instruction, Operand, Program
 from radcc.ir.regclass import PhysReg, RegClass, Temp
@@ -358,7 +359,14 @@ class _Parser:
         stage = ln.next("stage")
         if stage.kind != "word":
             raise ln.err("expected stage", stage)
-        program = Program(target, wave_size=int(w.text[4:]), stage=stage.text)
+        try:
+            st = parse_stage(stage.text)
+        except StageError as e:
+            raise ln.err(str(e), stage) from None
+        if not st.supported_on(target.gfx_level):
+            raise ln.err(f"stage {st.name} does not exist on {target.name} "
+                         f"({target.gfx_level.name})", stage)
+        program = Program(target, wave_size=int(w.text[4:]), stage=st)
         if ln.accept("name"):
             ln.expect(":")
             program.name = ln.next("name").text

@@ -156,7 +156,7 @@ def print_program(program: Program) -> str:
     table = get_table(program.gfx_level)
     defined = defined_temps(program)
     name = f" name:{program.name}" if program.name != "main" else ""
-    lines = [f"program {program.target.name} wave{program.wave_size} {program.stage}{name}"]
+    lines = [f"program {program.target.name} wave{program.wave_size} {program.stage.text}{name}"]
     for b in program.blocks:
         lines.append(format_block_header(b))
         lines.extend(INDENT + format_instruction(i, table, defined) for i in b.instructions)

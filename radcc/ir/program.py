@@ -23,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Flag, auto
 
+from radcc.abi.stage import COMPUTE_CS, Stage
 from radcc.ir.regclass import PhysReg, RegClass, Temp, s1, s2
 from radcc.target import Target
 
@@ -207,7 +208,7 @@ class Block:
 class Program:
     target: Target
     wave_size: int = 32
-    stage: str = "compute"
+    stage: Stage = COMPUTE_CS
     blocks: list[Block] = field(default_factory=list)
     temp_rc: list[RegClass | None] = field(default_factory=lambda: [None])  # index 0: no temp
     max_reg_demand: RegisterDemand = RegisterDemand()

@@ -91,6 +91,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from radcc.abi.stage import COMPUTE_CS
 from radcc.ir.builder import Builder
 from radcc.ir.printer import instruction_text
 from radcc.ir.program import Block, BlockKind, Definition, Instruction, Operand, Program
@@ -436,9 +437,9 @@ class _ExecMask:
             if instr.opcode not in _DISCARDS:
                 i += 1
                 continue
-            if self.p.stage != "compute":
-                raise self.error(block, f"{instr.opcode} in a {self.p.stage} program: only "
-                                 "compute is supported (a fragment shader's discard needs "
+            if self.p.stage != COMPUTE_CS:
+                raise self.error(block, f"{instr.opcode} in a {self.p.stage.text} program: "
+                                 "only compute is supported (a fragment shader's discard needs "
                                  "whole-quad mode and a null export)", instr)
             del block.instructions[i]
             b = Builder(self.p, block, i)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from radcc.abi.stage import COMPUTE_CS, FRAGMENT_FS
 from radcc.ir import BlockKind, Program
 from radcc.ir.builder import Builder
 from radcc.ir.parser import parse_program
@@ -23,7 +24,7 @@ FIELD_VALUES = st.one_of(st.booleans(), st.integers(-(1 << 40), 1 << 40),
 def programs(draw) -> Program:
     p = Program(get_target(draw(st.sampled_from(["gfx1100", "gfx1102"]))),
                 wave_size=draw(st.sampled_from([32, 64])),
-                stage=draw(st.sampled_from(["compute", "fragment"])))
+                stage=draw(st.sampled_from([COMPUTE_CS, FRAGMENT_FS])))
     nblocks = draw(st.integers(1, 4))
     for i in range(nblocks):
         kinds = draw(st.lists(st.sampled_from(list(BlockKind)), max_size=3))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from radcc.abi.stage import COMPUTE_CS, FRAGMENT_FS
 from radcc.ir import BlockKind, Definition, Instruction, Operand, Program
 from radcc.ir.parser import IRParseError, parse_program
 from radcc.ir.printer import format_constant, print_program
@@ -49,7 +50,7 @@ def test_round_trip_is_identical():
 
 def test_parsed_structure():
     p = parse_program(FULL)
-    assert p.target.name == "gfx1100" and p.wave_size == 32 and p.stage == "compute"
+    assert p.target.name == "gfx1100" and p.wave_size == 32 and p.stage == COMPUTE_CS
     b0, b1, b2 = p.blocks
     assert b0.kind == BlockKind.TOP_LEVEL | BlockKind.BRANCH
     assert b0.logical_succs == [1, 2] and b0.linear_succs == [1, 2]
@@ -114,7 +115,7 @@ BB0
     assert ins[1].definitions[0].rc == RegClass.parse("v2b")
     assert ins[2].definitions[0].phys == PhysReg.of(4)
     assert ins[4].definitions[0].temp is None and ins[4].definitions[0].phys == PhysReg.of(126)
-    assert p.wave_size == 64 and p.stage == "fragment"
+    assert p.wave_size == 64 and p.stage == FRAGMENT_FS
 
 
 def test_printer_on_built_program_and_constant_spelling():
@@ -190,6 +191,9 @@ def _col(text: str, line: int, marker: str) -> int:
     ("prog gfx1100", 1, "prog", "expected 'program"),
     ("program gfx9999 wave32 compute", 1, "gfx9999", "unknown GPU"),
     ("program gfx1100 wave16 compute", 1, "wave16", "expected wave32 or wave64"),
+    ("program gfx1100 wave32 kernel", 1, "kernel", "unknown shader stage 'kernel'"),
+    ("program gfx1100 wave32 vertex_vs", 1, "vertex_vs",
+     "stage vertex_vs does not exist on gfx1100 (GFX11)"),
     (HDR + "   v1: %1 = v_bogus_f32 %2", 3, "v_bogus", "unknown opcode 'v_bogus_f32'"),
     (HDR + "   v1: %1 = v_add_f32 %2, %3", 3, "%2", "%2 is never defined"),
     (HDR + "   x1: %1 = s_mov_b32 0", 3, "x1", "expected register class"),
