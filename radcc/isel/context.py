@@ -18,15 +18,19 @@ register. Booleans and integers of 8/16 bits are not selected yet (a clear
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from radcc.frontend.mir import Instr, Value
+from radcc.frontend.mir import Block as MBlock
+from radcc.frontend.mir import Instr, Loop, MirShader, Value
 from radcc.ir.builder import Builder
 from radcc.ir.opinfo import E64_FORMATS
 from radcc.ir.program import Block, Operand, Program
 from radcc.ir.regclass import SCC, PhysReg, RegClass, Temp, s1, s2, v1, v2
 from radcc.ir.validate import is_inline_constant
 from radcc.passes.lane_mask import lm_opcode
+from radcc.target import Target
+
+from .kernargs import ArgLayout, layout
 
 
 class IselError(Exception):
@@ -44,6 +48,9 @@ class Const:
 
 
 Comp = Temp | Const
+Snap = dict[Value, list[Comp]]  # a MIR block's outgoing phi operands (`cf.py`)
+
+SMALL = (8, 16)  # bit sizes selected by the 16-bit modules (alu16, mem16, subgroup16)
 
 
 def unsupported(ins: Instr | None, what: str = "") -> UnsupportedError:
@@ -55,22 +62,78 @@ def unsupported(ins: Instr | None, what: str = "") -> UnsupportedError:
                             + (f": {what}" if what else ""))
 
 
-class IselBase:
-    """Value maps, register classes and materialization helpers."""
+@dataclass
+class LoopInfo:
+    """A loop being selected (`cf.select_loop`)."""
 
-    p: Program
-    b: Builder
+    mir: Loop
+    header: Block
+    exit: Block
+    preheader: Block
+    header_mblock: MBlock
+    exit_mblock: MBlock | None
+    inside: set[MBlock]
+    continues: list[tuple[Block, Snap]] = field(default_factory=list)
+    breaks: list[tuple[Block, Snap]] = field(default_factory=list)
+    has_divergent_continue: bool = False
+    has_divergent_break: bool = False
+    escaping: list[Value] = field(default_factory=list)  # phis at the exit besides the MIR's
+
+
+@dataclass
+class CfState:
+    """The control-flow state of the selection (`cf.py`; ACO's ``isel_context::cf_info``)."""
+
+    edges: list[tuple[Block, Block, bool, bool]] = field(default_factory=list)
+    depth: int = 0
+    loops: list[LoopInfo] = field(default_factory=list)
+    divergent_if: bool = False
+    has_branch: bool = False
+    has_divergent_branch: bool = False
+    pe_break: bool = False
+    pe_continue: bool = False
+    # set by an if whose both sides jump: the rest of the statement list is dead
+    unreachable: bool = False
+    mblock: MBlock | None = None
+    next_of: dict[int, MBlock] = field(default_factory=dict)  # id(If/Loop) -> block after it
+    prev_of: dict[int, MBlock] = field(default_factory=dict)
+    uses: dict[Value, set[MBlock]] = field(default_factory=dict)
+    linear_phis: list[tuple[Block, object, dict[int, Comp | None]]] = field(
+        default_factory=list)
+
+
+class IselContext:
+    """The state of one selection, shared by every selection module (ACO's
+    ``isel_context``): the program being built and its builder, the current block,
+    the MIR value map, the lane-mask class and wave size, the shader's ABI values
+    (kernarg pointer, workgroup and local ids, binding base addresses, set up by
+    `select.py`) and the control-flow state; and the value helpers every module
+    uses (register classes, materialization, VALU/SALU with operand legalization,
+    booleans)."""
+
     cur: Block
+    # the ABI values, defined by the entry block (`select.select_program`)
+    kernarg: Temp
+    wg_ids: list[Temp]
+    local_ids: Temp
+    buffer_base: dict[tuple[int, int], Temp]
 
-    def init_base(self, program: Program) -> None:
-        self.p = program
-        self.lm: RegClass = program.lane_mask
-        self.wave = program.wave_size
+    def __init__(self, shader: MirShader, target: Target, wave_size: int, name: str) -> None:
+        self.shader = shader
+        self.p = Program(target, wave_size=wave_size, name=name)
+        self.lm: RegClass = self.p.lane_mask
+        self.wave = self.p.wave_size
         self.vmap: dict[Value, list[Comp]] = {}
-        self.b = Builder(program)
+        self.b = Builder(self.p)
+        self.cf = CfState()
+        self.lane_masks: set[int] = set()
+        self.workgroup_size = shader.workgroup_size
+        self.args: ArgLayout = layout(list(shader.bindings), shader.push_constant_size)
 
     # -- register classes ---------------------------------------------------
     def rc(self, v: Value) -> RegClass:
+        if v.bit_size in SMALL:
+            return v1 if v.divergent else s1
         if v.bit_size == 1:
             return self.lm if v.divergent else s1
         if v.bit_size == 64:
@@ -285,8 +348,6 @@ class IselBase:
     def new_lane_mask(self, t: Temp) -> Temp:
         self.lane_masks.add(t.id)
         return t
-
-    lane_masks: set[int]
 
 
 def _is_vgpr(o: Operand) -> bool:

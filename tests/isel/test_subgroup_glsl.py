@@ -3,15 +3,16 @@ compiled by radcc with `radcc.isel.subgroup` and run in strict radcc.emu, wave32
 and wave64, against the suite's NumPy references (validated on lavapipe by
 tests/e2e/test_glsl_lavapipe.py).
 
-The selector dispatches `SUBGROUP_INTRINSICS` to `SubgroupMixin.select_subgroup`.
+The selector dispatches `SUBGROUP_INTRINSICS` to `subgroup16.select_subgroup`.
 """
 
 from __future__ import annotations
 
 import pytest
 
-import radcc.isel.select as select_mod
-from radcc.isel.subgroup import SUBGROUP_INTRINSICS, SubgroupMixin
+from radcc.isel import subgroup16
+from radcc.isel.dispatch import SELECT
+from radcc.isel.subgroup import SUBGROUP_INTRINSICS
 from tests.e2e.glsl.cases import CASES
 from tests.e2e.glsl_harness import Case, check, radcc_available, run_radcc
 
@@ -22,7 +23,8 @@ SG_CASES = [c for c in CASES if c.name in NAMES]
 
 
 def test_selector_selects_subgroup_ops() -> None:
-    assert issubclass(select_mod.Selector, SubgroupMixin)
+    assert SUBGROUP_INTRINSICS
+    assert all(SELECT[op] is subgroup16.select_subgroup for op in SUBGROUP_INTRINSICS)
 
 
 def test_all_subgroup_cases_found() -> None:

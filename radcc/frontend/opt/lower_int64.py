@@ -23,7 +23,7 @@ arithmetic (f64) is untouched. Lowered:
 * conversions: ``i2i64``/``u2u64``/``b2i64`` build the high half, truncations take
   the low half; ``u2f64``/``i2f64`` = ``hi * 2^32 + lo`` (one rounding);
   ``u2f32``/``i2f32`` of 64 bits stay for isel (normalised to the top 32 bits with a
-  sticky bit, correctly rounded: ``AluMixin._i64_to_f32``); to f16 through them
+  sticky bit, correctly rounded: ``radcc.isel.alu._i64_to_f32``); to f16 through them
   (rounded twice); ``f2u64``/``f2i64`` through
   f64 (``t`` truncated): ``hi = floor(t * 2^-32)``, ``lo = t - hi * 2^32`` (one
   fma, exact), ``lo`` converted unsigned and ``hi`` signed for ``f2i64`` (ACO's

@@ -1,0 +1,90 @@
+"""Selection of one MIR instruction: `SELECT` maps every MIR op isel handles to
+the function of its family module that selects it (ACO's ``visit_instr`` switch
+over ``visit_alu_instr``, ``visit_intrinsic``, ...); `select_instr` looks it up.
+
+Families: constants and undefs (here), ALU (`alu16.select_alu`, which hands
+32/64-bit operations to `alu.select_alu`), subgroup intrinsics
+(`subgroup16.select_subgroup` -> `subgroup.select_subgroup`), system values
+(`sysval`), loads, stores and atomics (`mem16` -> `memory`), buffer sizes and
+barriers (`memory`). Control flow is not an instruction: `cf.stmts` walks the
+MIR's structure and calls `select_instr` for each instruction of a block.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from radcc.frontend.mir import Instr
+from radcc.frontend.mir_ops import ALU_OPS, SYSTEM_VALUES
+
+from . import alu16, mem16, memory, subgroup16, sysval
+from .context import SMALL, Const, IselContext, unsupported
+from .subgroup import SUBGROUP_INTRINSICS
+
+Select = Callable[[IselContext, Instr], None]
+
+
+def select_load_const(ctx: IselContext, ins: Instr) -> None:
+    d = ins.dest
+    assert d is not None
+    bits = d.bit_size
+    if bits not in (1, 8, 16, 32, 64):
+        raise unsupported(ins, f"{bits}-bit constants are not selected yet")
+    m = (1 << bits) - 1 if bits in SMALL else -1
+    ctx.set(d, [Const(bits, int(x) & m) for x in ins.attrs["value"]])
+
+
+def select_undef(ctx: IselContext, ins: Instr) -> None:
+    d = ins.dest
+    assert d is not None
+    if d.bit_size not in (1, 8, 16, 32, 64):
+        raise unsupported(ins)
+    ctx.set(d, [Const(d.bit_size, 0)] * d.num_components)
+
+
+def select_alu(ctx: IselContext, ins: Instr) -> None:
+    if not ins.attrs.get("exact"):
+        alu16.select_alu(ctx, ins)
+        return
+    # SPIR-V NoContraction: the machine definitions are precise (no fma fusion)
+    blk = ctx.b.block
+    assert blk is not None
+    old = {id(x) for x in blk.instructions}
+    alu16.select_alu(ctx, ins)
+    for x in ctx.b.block.instructions if ctx.b.block is not None else ():
+        if id(x) not in old:
+            for dd in x.definitions:
+                dd.is_precise = True
+
+
+def _table() -> dict[str, Select]:
+    """MIR op -> selection function; where op sets overlap the first family listed wins."""
+    families: list[tuple[frozenset[str] | set[str], Select]] = [
+        ({"load_const"}, select_load_const),
+        ({"undef"}, select_undef),
+        (frozenset(ALU_OPS), select_alu),
+        (SUBGROUP_INTRINSICS, subgroup16.select_subgroup),
+        (frozenset(SYSTEM_VALUES.split()), sysval.select_system_value),
+        ({"load_ssbo", "load_ubo", "load_push_constant", "load_shared", "load_scratch"},
+         mem16.select_load),
+        ({"store_ssbo", "store_shared", "store_scratch"}, mem16.select_store),
+        ({"ssbo_atomic", "ssbo_atomic_swap", "shared_atomic", "shared_atomic_swap"},
+         mem16.select_atomic),
+        ({"get_ssbo_size"}, memory.select_ssbo_size),
+        ({"barrier"}, memory.select_barrier),
+    ]
+    table: dict[str, Select] = {}
+    for ops, fn in families:
+        for op in sorted(ops):
+            table.setdefault(op, fn)
+    return table
+
+
+SELECT: dict[str, Select] = _table()
+
+
+def select_instr(ctx: IselContext, ins: Instr) -> None:
+    fn = SELECT.get(ins.op)
+    if fn is None:
+        raise unsupported(ins)
+    fn(ctx, ins)
