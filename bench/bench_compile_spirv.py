@@ -8,7 +8,7 @@
 
 Every case of tests/e2e/glsl/cases.py is compiled to SPIR-V by glslangValidator
 (-V, the case's target environment; not timed), then by
-`radcc.compile.compile_spirv` with the case's specialization constants. The
+`radcc.driver.compile.compile_spirv` with the case's specialization constants. The
 stage times are the driver's own `CompileResult.timings`: parse (SPIR-V to MIR),
 mid-level (MIR optimisations, lowering, divergence analysis), isel, back end
 (the pipeline passes) and emit (assembler, statistics, code object). A warm-up
@@ -28,7 +28,7 @@ writing the module. Specialization constants are left at their defaults there.
 The table shows wall time by default. On a machine shared with other jobs
 wall time is inflated by waiting for a CPU (best-of-N does not remove that
 when every run is preempted), so `--clock cpu` measures CPU time instead:
-radcc's stage timers (`time.perf_counter` in radcc.compile and radcc.pipeline)
+radcc's stage timers (`time.perf_counter` in radcc.driver.compile and radcc.pipeline)
 read `time.process_time` for the run, and spirv-opt's time is the child's user
 + sys time from `getrusage(RUSAGE_CHILDREN)`, its `--version` CPU time
 subtracted. Either way a line below the table gives the totals on the other
@@ -64,7 +64,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from radcc.compile import compile_spirv  # noqa: E402
+from radcc.driver.compile import compile_spirv  # noqa: E402
 from tests.e2e.glsl.cases import CASES  # noqa: E402
 from tests.e2e.glsl_harness import Case, compile_case  # noqa: E402
 
@@ -74,14 +74,16 @@ SPIRV_OPT = os.environ.get("RADCC_SPIRV_OPT", "spirv-opt")
 # The functions compile_spirv calls for each stage (module, attribute), wrapped
 # by `--profile --stage` so that the profiler runs only inside them.
 STAGE_FUNCS: dict[str, tuple[tuple[str, str], ...]] = {
-    "parse": (("radcc.compile", "spirv_to_mir"),),
-    "mid-level": (("radcc.compile", "optimize"), ("radcc.compile", "lower_for_isel"),
-                  ("radcc.compile", "divergence_analysis")),
-    "isel": (("radcc.compile", "select_program"),),
+    "parse": (("radcc.driver.compile", "spirv_to_mir"),),
+    "mid-level": (("radcc.driver.compile", "optimize"),
+                  ("radcc.driver.compile", "lower_for_isel"),
+                  ("radcc.driver.compile", "divergence_analysis")),
+    "isel": (("radcc.driver.compile", "select_program"),),
     "back end": (("radcc.pipeline", "run_pipeline"), ("radcc.passes.lower_to_hw", "lower_to_hw")),
     "emit": (("radcc.passes.emit_program", "emit_program"),
              ("radcc.passes.emit_program", "emit_code_object"),
-             ("radcc.passes.statistics", "collect_statistics"), ("radcc.llc", "kernel_asm")),
+             ("radcc.passes.statistics", "collect_statistics"),
+             ("radcc.driver.llc", "kernel_asm")),
 }
 
 
@@ -232,7 +234,7 @@ def stage_clock(clock: str) -> Iterator[None]:
     if clock != "cpu":
         yield
         return
-    import radcc.compile as rc
+    import radcc.driver.compile as rc
     import radcc.pipeline as pl
 
     shim = types.SimpleNamespace(perf_counter=time.process_time)
@@ -423,7 +425,7 @@ def profile(cases: list[Case], spirvs: dict[str, bytes], wave: int, repeat: int,
                     stage_sum[s] += res.timings.get(s, 0.0)
     if calls[0] == 0:
         print(f"warning: none of {STAGE_FUNCS[stage or '']} was called: "
-              "has radcc/compile.py changed?", file=sys.stderr)
+              "has radcc/driver/compile.py changed?", file=sys.stderr)
     what = compiled[0].name if len(compiled) == 1 else f"{len(compiled)} shaders"
     total = sum(stage_sum.values())
     print(f"profile of {what}, wave{wave}, {repeat} compile(s) each"

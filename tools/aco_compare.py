@@ -8,7 +8,7 @@ For each case of tests/e2e/glsl/cases.py (its shader compiled by glslangValidato
 -V with the case's target env, its specialization constants applied) it compiles
 the SPIR-V with ACO on RADV's null device (Mesa 22.3, `radcc.oracle.radv`,
 gfx1100; wave32 through RADV_PERFTEST=cswave32) and with radcc
-(`radcc.compile.compile_spirv`), and prints per shader: instructions, code bytes,
+(`radcc.driver.compile.compile_spirv`), and prints per shader: instructions, code bytes,
 VGPRs and SGPRs of both, with radcc/ACO ratios; then totals and geometric means
 over the shaders both compile, and the shaders radcc (or ACO) fails on, with the
 reason. `--dump DIR` writes both disassemblies per shader (NAME.wW.aco.s,
@@ -103,7 +103,7 @@ def aco_side(r: radv.AcoResult | radv.RadvError) -> Side:
 
 
 def radcc_side(spirv: bytes, spec: dict[int, Any], wave: int) -> Side:
-    from radcc.compile import compile_spirv
+    from radcc.driver.compile import compile_spirv
 
     try:
         res = compile_spirv(spirv, mcpu="gfx1100", wave_size=wave, spec=spec or None)

@@ -6,9 +6,9 @@
 Compiles, in one process:
 
 - every case of tests/e2e/glsl/cases.py (glslangValidator, then
-  `radcc.compile.compile_spirv` with the case's specialization constants) in
+  `radcc.driver.compile.compile_spirv` with the case's specialization constants) in
   wave32 and wave64;
-- every tests/e2e/programs/*.ir through `radcc.llc.compile_file` (``-S``)
+- every tests/e2e/programs/*.ir through `radcc.driver.llc.compile_file` (``-S``)
   in wave32 and wave64 (a program a pass refuses in one wave size is recorded
   by its error);
 - generated `radcc.ir.randprog` programs of a few hundred to a few thousand
@@ -48,7 +48,7 @@ def _err(e: BaseException) -> str:
 
 
 def glsl_entries() -> Iterator[tuple[str, str]]:
-    from radcc.compile import compile_spirv
+    from radcc.driver.compile import compile_spirv
     from tests.e2e.glsl.cases import CASES
     from tests.e2e.glsl_harness import compile_case
 
@@ -69,15 +69,14 @@ def glsl_entries() -> Iterator[tuple[str, str]]:
 
 
 def ir_entries() -> Iterator[tuple[str, str]]:
-    from radcc.llc import _parser, compile_file
+    from radcc.driver.llc import compile_file
 
     for path in sorted((ROOT / "tests/e2e/programs").glob("*.ir")):
         text = path.read_text()
         for wave in (32, 64):
             name = f"ir/{path.stem}/w{wave}"
-            argv = [str(path), "-S"] + (["--wave64"] if wave == 64 else [])
             try:
-                out, _ = compile_file(str(path), text, _parser().parse_args(argv))
+                out, _ = compile_file(str(path), text, asm=True, wave64=wave == 64)
             except Exception as e:  # noqa: BLE001 - recorded
                 yield name, _err(e)
                 continue

@@ -17,7 +17,7 @@ Two executors share the cases:
   radcc.emu. It uses the first of these that exists:
     1. a Python API `run_compute(spirv, *, groups, buffers, push_constants,
        spec_constants, wave_size) -> dict[(set, binding), bytes]` in
-       `radcc.compute` or `radcc.api` (the signature of the lavapipe oracle's
+       `radcc.driver.run` or `radcc.api` (the signature of the lavapipe oracle's
        run_compute plus `wave_size`; strict mode, raising on a violation);
     2. the CLI `radcc run SHADER.spv --groups X,Y,Z --buffer SET:BINDING=FILE ...
        [--push FILE] [--spec ID=VALUE] [--wave32|--wave64] --out DIR`, recognised
@@ -358,7 +358,7 @@ class RadccUnavailable(RuntimeError):
 
 
 RADCC_UNAVAILABLE = "radcc compile not yet available"
-_API_MODULES = ("radcc.compute", "radcc.api")
+_API_MODULES = ("radcc.driver.run", "radcc.api")
 
 
 def _radcc_api() -> Callable[..., Mapping[Key, bytes]] | None:
@@ -376,7 +376,7 @@ def _radcc_api() -> Callable[..., Mapping[Key, bytes]] | None:
 def _radcc_cli() -> Callable[[list[str]], int] | None:
     """radcc's CLI main when its `run` takes a shader with --buffer SET:BINDING=..."""
     try:
-        run_mod = importlib.import_module("radcc.run")
+        run_mod = importlib.import_module("radcc.cli.run")
         cli = importlib.import_module("radcc.cli")
     except ImportError:
         return None

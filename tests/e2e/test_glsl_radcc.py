@@ -55,7 +55,7 @@ def _case(name: str) -> Case:
 
 
 def test_run_radcc_through_a_python_api(monkeypatch: pytest.MonkeyPatch) -> None:
-    """run_radcc finds radcc.compute.run_compute and passes buffers, push, spec, wave size."""
+    """run_radcc finds radcc.driver.run.run_compute and passes buffers, push, spec, wave size."""
     _lavapipe_or_skip()
     waves: list[int] = []
 
@@ -66,9 +66,9 @@ def test_run_radcc_through_a_python_api(monkeypatch: pytest.MonkeyPatch) -> None
         return lavapipe.run_compute(spirv, groups=groups, buffers=buffers,
                                     push_constants=push_constants, spec_constants=spec_constants)
 
-    fake = types.ModuleType("radcc.compute")
+    fake = types.ModuleType("radcc.driver.run")
     fake.run_compute = run_compute  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "radcc.compute", fake)
+    monkeypatch.setitem(sys.modules, "radcc.driver.run", fake)
     assert glsl_harness.radcc_available()
     for name in ("push_constants", "spec_constants"):
         case = _case(name)

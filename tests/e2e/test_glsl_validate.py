@@ -42,7 +42,7 @@ def _glslang() -> None:
 
 @pytest.mark.parametrize(("case", "wave_size"), PARAMS)
 def test_glsl_case_validates(case: Case, wave_size: int) -> None:
-    from radcc.compile import compile_spirv
+    from radcc.driver.compile import compile_spirv
     from radcc.frontend.spirv import SpirvError
     from radcc.isel import UnsupportedError
 
@@ -56,7 +56,7 @@ def test_glsl_case_validates(case: Case, wave_size: int) -> None:
 
 def test_the_suite_has_returning_atomics() -> None:
     """The atomics cases reach the returning (glc) form this test guards."""
-    from radcc.compile import compile_spirv
+    from radcc.driver.compile import compile_spirv
 
     case = next(c for c in CASES if c.name == "atomic_compact")
     res = compile_spirv(compile_case(case), wave_size=32, spec=dict(case.spec),

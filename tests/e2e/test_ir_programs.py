@@ -18,7 +18,7 @@ NumPy (names: the arguments, ``np``, ``tid`` (global work-item id), ``lid``,
 ``wg``, ``block``, ``groups``, ``threads``, ``wave``, ``lane`` = lid % wave,
 ``u32``/``i32``/``f32``/``u64``/``i64``/``f64`` casts). The program is
 compiled by the whole pipeline with RADCC_DEBUG validateir,validatera (in
-process through radcc.llc, or as a ``radcc llc`` subprocess for a few), run
+process through radcc.driver.llc, or as a ``radcc llc`` subprocess for a few), run
 in strict mode, and must report no violation.
 """
 
@@ -36,9 +36,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from radcc.driver.llc import check_demand, kernel_args
 from radcc.emu.api import load
 from radcc.ir.parser import parse_program
-from radcc.llc import check_demand, kernel_args
 from radcc.passes.emit_program import emit_code_object, emit_program
 from radcc.pipeline import DebugOptions, run_pipeline
 

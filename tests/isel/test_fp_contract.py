@@ -9,8 +9,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from radcc.compile import compile_spirv
-from radcc.compute import run_compute
+from radcc.driver.compile import compile_spirv
+from radcc.driver.run import run_compute
 from tests.frontend.mir.conftest import glsl_to_spirv
 
 SRC = """#version 450

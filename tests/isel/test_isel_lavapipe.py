@@ -34,7 +34,7 @@ def spirv(name: str, src: str, tmp_path_factory: pytest.TempPathFactory) -> byte
 def test_shader_matches_lavapipe(name: str, src: str, groups: tuple[int, int, int],
                                  buffers: dict, push: bytes, wave: int,
                                  tmp_path_factory: pytest.TempPathFactory) -> None:
-    from radcc.compute import run_compute
+    from radcc.driver.run import run_compute
     from radcc.oracle.lavapipe import run_compute as lvp
 
     spv = spirv(name, src, tmp_path_factory)

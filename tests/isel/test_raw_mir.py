@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-import radcc.compute
-from radcc import compile as compile_mod
+import radcc.driver.run
+from radcc.driver import compile as compile_mod
 from tests.e2e.glsl.cases import CASES
 from tests.e2e.glsl_harness import check, radcc_available, run_radcc
 
@@ -26,10 +26,10 @@ def _raw_mir(monkeypatch: pytest.MonkeyPatch) -> None:
         kwargs["mir_lowerings"] = set()
         return orig(*args, **kwargs)
 
-    monkeypatch.setattr(radcc.compute, "compile_spirv", raw)
+    monkeypatch.setattr(radcc.driver.run, "compile_spirv", raw)
 
 
-@pytest.mark.skipif(not radcc_available(), reason="radcc.compute is not available")
+@pytest.mark.skipif(not radcc_available(), reason="radcc.driver.run is not available")
 @pytest.mark.parametrize(("name", "wave"), [(n, w) for n in NAMES for w in (32, 64)])
 def test_continue_constructs_selected_by_isel(_raw_mir: None, name: str, wave: int) -> None:
     case = next((c for c in CASES if c.name == name), None)

@@ -202,8 +202,8 @@ def spirv(name: str, src: str, tmp_path_factory: pytest.TempPathFactory) -> byte
 
 def _radcc(spv: bytes, groups: tuple[int, int, int], buffers: dict, wave: int,
            push: bytes = b"", lowerings: set[str] | None = None) -> dict:
-    from radcc.compile import compile_spirv
-    from radcc.compute import run_compiled
+    from radcc.driver.compile import compile_spirv
+    from radcc.driver.run import run_compiled
 
     res = compile_spirv(spv, wave_size=wave, mir_lowerings=lowerings)
     out, run = run_compiled(res, groups, {k: (v.copy() if isinstance(v, np.ndarray) else v)

@@ -107,7 +107,7 @@ def _reference(a: list[int], wave: int) -> tuple[dict[str, np.ndarray], dict[str
 
 @pytest.mark.parametrize("wave", [32, 64])
 def test_sg_extra(wave: int) -> None:
-    from radcc.compute import run_compute
+    from radcc.driver.run import run_compute
 
     rng = np.random.default_rng(7 + wave)
     a = rng.integers(0, 1 << 32, N, dtype=np.uint64).astype(np.uint32)

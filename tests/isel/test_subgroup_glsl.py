@@ -31,7 +31,7 @@ def test_all_subgroup_cases_found() -> None:
     assert {c.name for c in SG_CASES} == set(NAMES)
 
 
-@pytest.mark.skipif(not radcc_available(), reason="radcc.compute is not available")
+@pytest.mark.skipif(not radcc_available(), reason="radcc.driver.run is not available")
 @pytest.mark.parametrize(("case", "wave_size"),
                          [pytest.param(c, w, id=f"{c.name}-wave{w}")
                           for c in SG_CASES for w in (32, 64)])

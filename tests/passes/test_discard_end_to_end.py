@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from radcc.llc import main as llc_main
+from radcc.cli.llc import main as llc_main
 
 sys.path.insert(0, str(Path(__file__).parent))
 from cf_gen import random_tree  # noqa: E402

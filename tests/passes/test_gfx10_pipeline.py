@@ -28,7 +28,7 @@ from pathlib import Path
 
 import pytest
 
-from radcc import llc
+from radcc.cli import llc
 from radcc.target import Feature, GfxLevel, get_target
 
 CHIPS = ("gfx1010", "gfx1030")
@@ -394,7 +394,7 @@ def test_scratch_still_enabled_on_gfx11():
 
 @pytest.mark.parametrize("chip", CHIPS)
 def test_spirv_compilation_is_gfx11_only(chip: str):
-    from radcc.compile import CompileError, compile_spirv
+    from radcc.driver.compile import CompileError, compile_spirv
 
     spirv = (Path(__file__).resolve().parents[2] / "examples" / "saxpy.spv").read_bytes()
     with pytest.raises(CompileError) as e:

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from test_gfx10_pipeline import _run, kd_fields, text_bytes
 
-from radcc import llc
+from radcc.driver import llc
 from radcc.ir.parser import parse_program
 from radcc.passes.emit_program import emit_code_object, emit_program
 from radcc.passes.kernel_abi import ABIError, kernel_fields

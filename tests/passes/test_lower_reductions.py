@@ -17,11 +17,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from radcc.driver.llc import kernel_args
 from radcc.emu.api import load
 from radcc.ir.matcher import assert_ir_matches
 from radcc.ir.parser import parse_program
 from radcc.ir.printer import print_program
-from radcc.llc import kernel_args
 from radcc.passes.emit_program import emit_code_object, emit_program
 from radcc.passes.lower_reductions import identity_dwords, reduce_op_info
 from radcc.passes.reduce_assign import setup_reduce_temp

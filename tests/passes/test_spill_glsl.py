@@ -15,7 +15,7 @@ import re
 
 import pytest
 
-from radcc.compile import compile_spirv
+from radcc.driver.compile import compile_spirv
 from tests.e2e.glsl.cases_spill import CASES
 from tests.e2e.glsl_harness import prepare
 

@@ -258,7 +258,7 @@ def test_glsl_lowering_merges(wave: int) -> None:
 
 
 def _asm() -> str:
-    from radcc.compile import compile_spirv
+    from radcc.driver.compile import compile_spirv
 
     return compile_spirv(glsl_to_spirv(SRC), wave_size=32).asm
 

@@ -1,4 +1,5 @@
-"""`radcc mc --filetype=obj`: an assembled file to an AMDHSA code object.
+"""The driver behind `radcc mc --filetype=obj` (`radcc.cli.mc`): an assembled file to an
+AMDHSA code object (`write_object`).
 
 Unlike llvm-mc, which writes a relocatable object for ld.lld to link, radcc
 writes the linked, loadable ET_DYN code object directly (what clang's

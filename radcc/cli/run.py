@@ -2,15 +2,21 @@
 
     radcc run KERNEL.o --kernel NAME --groups X[,Y,Z] --block X[,Y,Z]
               --arg NAME=VALUE ... --out DIR [--wave32|--wave64]
-    radcc run SHADER.spv|.comp|.glsl --groups X[,Y,Z] --buffer SET:BINDING=VALUE ...
-              [--push FILE] --out DIR [--wave32|--wave64]   (radcc.shader_cli)
               [--max-instructions N] [--no-strict] [--no-hazards] [--quiet]
+    radcc run SHADER.spv|.comp|.glsl --groups X[,Y,Z] --buffer SET:BINDING=VALUE ...
+              [--push FILE] [--spec ID=VALUE ...] [-DNAME=VALUE ...] --out DIR
+              [--wave32|--wave64] [--no-strict]
 
-A buffer argument's VALUE is a `.npy` file, any other file (raw bytes) or
-`zeros:NBYTES`; a by-value argument's VALUE is a number. After the run every
-buffer argument is written to DIR/NAME.bin. Prints a summary; exit status 1 on
-errors (bad input, faults, unsupported instructions, instruction limit) and on
-strict-mode violations.
+A code object's kernel: a buffer argument's VALUE is a `.npy` file, any other file
+(raw bytes) or `zeros:NBYTES`; a by-value argument's VALUE is a number. After the
+run every buffer argument is written to DIR/NAME.bin.
+
+A shader (SPIR-V or GLSL, as `radcc compile` takes it): compiled, then run
+(`radcc.driver.run.run_compiled`, strict mode) with every buffer written to
+``DIR/SET_BINDING.bin``; a VALUE is a ``.npy`` file, a raw file or ``zeros:NBYTES``.
+
+Prints a summary; exit status 1 on errors (bad input, faults, unsupported
+instructions, instruction limit) and on strict-mode violations.
 """
 
 from __future__ import annotations
@@ -23,6 +29,14 @@ from typing import Any
 
 import numpy as np
 
+from radcc.cli._shader import (
+    SHADER_SUFFIXES,
+    ShaderParser,
+    UserError,
+    add_shader_options,
+    compile_shader,
+    read_shader,
+)
 from radcc.emu.api import Zeros, load
 from radcc.emu.decode import EmuError
 
@@ -51,7 +65,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-strict", action="store_true", help="do not check waits and hazards")
     p.add_argument("--no-hazards", action="store_true", help="check waits but not hazards")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
-    # the shader form (radcc.shader_cli.run_main): radcc run SHADER --buffer S:B=VALUE ...
+    # the shader form (run_main): radcc run SHADER --buffer S:B=VALUE ...
     p.add_argument("--buffer", action="append", default=[], help=argparse.SUPPRESS)
     return p
 
@@ -124,8 +138,6 @@ class _Progress:
 
 
 def main(argv: list[str]) -> int:
-    from radcc.shader_cli import SHADER_SUFFIXES, run_main
-
     if argv and not argv[0].startswith("-") and argv[0].endswith(SHADER_SUFFIXES):
         return run_main(argv)  # a shader: compile, then run
     try:
@@ -194,3 +206,80 @@ def _run(args: argparse.Namespace) -> int:
     for v in res.violations:
         print(f"  {v}")
     return 1 if res.violations else 0
+
+
+def run_parser() -> argparse.ArgumentParser:
+    p = ShaderParser(prog="radcc run", description="compile a compute shader and run it in "
+                                              "radcc.emu")
+    add_shader_options(p)
+    p.add_argument("--groups", required=True)
+    p.add_argument("--buffer", action="append", default=[], metavar="SET:BINDING=VALUE")
+    p.add_argument("--push", metavar="FILE")
+    p.add_argument("--out", required=True, metavar="DIR")
+    p.add_argument("--no-strict", action="store_true")
+    return p
+
+
+def _buffer_value(spec: str) -> tuple[tuple[int, int], Any]:
+    key, eq, text = spec.partition("=")
+    s, colon, b = key.partition(":")
+    try:
+        k = (int(s, 0), int(b, 0))
+    except ValueError:
+        raise UserError(f"--buffer expects SET:BINDING=VALUE, got '{spec}'") from None
+    if not eq or not colon:
+        raise UserError(f"--buffer expects SET:BINDING=VALUE, got '{spec}'")
+    if text.startswith("zeros:"):
+        try:
+            return k, int(text[6:], 0)
+        except ValueError:
+            raise UserError(f"--buffer {key}: bad byte count in '{text}'") from None
+    path = Path(text)
+    try:
+        if path.suffix == ".npy":
+            return k, load_npy(path)
+        return k, path.read_bytes()
+    except (OSError, ValueError) as e:
+        raise UserError(f"--buffer {key}: cannot read '{text}': {e}") from None
+
+
+def run_main(argv: list[str]) -> int:
+    from radcc.driver.run import run_compiled
+
+    try:
+        args = run_parser().parse_args(argv)
+        groups = tuple(int(x, 0) for x in args.groups.split(","))
+        if not 1 <= len(groups) <= 3 or min(groups) < 1:
+            raise UserError(f"--groups expects 1 to 3 positive integers, got '{args.groups}'")
+        buffers = dict(_buffer_value(b) for b in args.buffer)
+        push = b""
+        if args.push:
+            try:
+                push = Path(args.push).read_bytes()
+            except OSError as e:
+                raise UserError(f"cannot read {args.push}: {e.strerror}") from None
+        res = compile_shader(args, read_shader(args.shader, args.defines))
+        missing = [k for k in res.arg_layout.pointers if k not in buffers]
+        if missing:
+            raise UserError("missing --buffer for " + ", ".join(f"{s}:{b}" for s, b in missing))
+        t0 = time.monotonic()
+        out, run = run_compiled(res, groups, buffers, push, strict=not args.no_strict)
+        dt = time.monotonic() - t0
+        odir = Path(args.out)
+        odir.mkdir(parents=True, exist_ok=True)
+        for (s, b), data in out.items():
+            (odir / f"{s}_{b}.bin").write_bytes(data)
+    except ValueError as e:
+        print(f"radcc run: error: {e}", file=sys.stderr)
+        return 1
+    except (UserError, EmuError, OSError) as e:
+        msg = str(e)
+        print(msg if ": error" in msg else f"radcc run: error: {msg}", file=sys.stderr)
+        return 1
+    c = run.counters
+    print(f"kernel {run.kernel}: wave{run.wave_size}, {c.workgroups} workgroups, {c.waves} "
+          f"waves, {c.instructions} instructions in {dt:.2f} s")
+    print(f"strict mode: {len(run.violations)} violation(s)")
+    for v in run.violations:
+        print(f"  {v}")
+    return 1 if run.violations else 0

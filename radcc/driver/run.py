@@ -1,6 +1,6 @@
 """Compile a SPIR-V compute shader with radcc and run it in radcc.emu.
 
-    from radcc.compute import run_compute
+    from radcc.driver.run import run_compute
     out = run_compute(spirv, groups=(4, 1, 1), buffers={(0, 0): arr, (0, 1): 4096},
                       push_constants=b"...", spec_constants={0: 64}, wave_size=32)
     out[(0, 1)]   # bytes of every buffer after the dispatch
@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from radcc.compile import CompileResult, compile_spirv
+from radcc.driver.compile import CompileResult, compile_spirv
 from radcc.emu.api import RunResult, Zeros, load
 from radcc.isel.kernargs import ArgLayout
 

@@ -1,42 +1,35 @@
-"""`radcc llc`: machine IR text in, GFX10/GFX11 assembly or a code object out.
-
-    radcc llc FILE.ir [--mcpu=gfx1100] [-S] [-o FILE] [--print-after PASS|all]
-                      [--print-before PASS|all] [--stats] [--wave64]
-                      [--arg NAME:KIND ...]
+"""The driver behind `radcc llc` (`radcc.cli.llc`): machine IR text in, GFX10/GFX11
+assembly or a code object out (`compile_file`).
 
 Reads the textual machine IR (`radcc.ir.parser`), runs the back half of the
 pipeline (`radcc.pipeline`; a program whose temps all have registers already
 starts after register allocation), `lower_to_hw` if the pipeline did not,
-then `emit_program`. ``-S`` writes assembly (an LLVM-style file with the
-``.amdhsa_kernel`` block, which ``llvm-mc``/``radcc mc --filetype=obj``
-assemble; ``--stats`` adds the statistics as ``;`` comments); otherwise an
-AMDHSA code object is written (default ``FILE.o``; ``--stats`` prints the
-statistics to stderr; ``--arg`` describes the kernel's arguments in its
-metadata, laid out as docs/abi.md says). ``--mcpu``/``--wave64`` override the IR header
-(opcodes are named as the target's generation names them: an ``--mcpu`` of another
-generation than the header's is refused if the IR uses an opcode that generation lacks).
-Targets: GFX11 (gfx11xx), GFX10.1 (gfx1010-1012) and GFX10.3 (gfx1030-1032); on GFX10
-the passes ask the target (no s_delay_alu; GFX10 s_waitcnt layout, hazards, ABI).
+then `emit_program`. Assembly is an LLVM-style file with the ``.amdhsa_kernel``
+block (`kernel_asm`), which ``llvm-mc``/``radcc mc --filetype=obj`` assemble; a
+code object's metadata describes the kernel's arguments (``NAME:KIND``,
+`kernel_args`), laid out as docs/abi.md says. A target given besides the IR header's
+must name the IR's opcodes (opcodes are named as the target's generation names them:
+another generation than the header's is refused if the IR uses an opcode that
+generation lacks). Targets: GFX11 (gfx11xx), GFX10.1 (gfx1010-1012) and GFX10.3
+(gfx1030-1032); on GFX10 the passes ask the target (no s_delay_alu; GFX10 s_waitcnt
+layout, hazards, ABI).
 
-Errors: IR syntax errors as ``file:line:col: error: message``; a register
-demand beyond the target's register file, and any pass's refusal, as
-``file: error: message``; exit status 1, no traceback.
+Errors: `radcc.ir.parser.IRParseError` (``file:line:col: error: message``) for IR
+syntax; `LlcError` and the passes' errors for a register demand beyond the target's
+register file and any pass's refusal.
 """
 
 from __future__ import annotations
 
-import argparse
 import sys
-from pathlib import Path
+from collections.abc import Sequence
 
-from radcc.codeobj.errors import CodeObjectError
-from radcc.ir.parser import IRParseError, parse_program
+from radcc.ir.parser import parse_program
 from radcc.ir.printer import print_program
 from radcc.ir.program import Program
 from radcc.ir.regclass import VGPR_BASE
-from radcc.ir.validate import ValidationError, validate_ir
+from radcc.ir.validate import validate_ir
 from radcc.isa.table import get_table
-from radcc.passes.asm_text import EmitError
 from radcc.passes.emit_program import (
     EmitResult,
     cache_line_log2,
@@ -44,41 +37,12 @@ from radcc.passes.emit_program import (
     emit_program,
     kernel_descriptor_fields,
 )
-from radcc.passes.hw_copy import LoweringError
-from radcc.passes.insert_exec_mask import ExecMaskError
-from radcc.passes.kernel_abi import ABIError
-from radcc.passes.spill import SpillError
 from radcc.passes.statistics import collect_statistics
 from radcc.target import Target, get_target
 
 
 class LlcError(Exception):
     pass
-
-
-class _ArgParser(argparse.ArgumentParser):
-    """Usage errors exit with status 1 like every radcc error (argparse's is 2)."""
-
-    def error(self, message: str) -> None:  # type: ignore[override]
-        self.print_usage(sys.stderr)
-        print(f"{self.prog}: error: {message}", file=sys.stderr)
-        raise SystemExit(1)
-
-
-def _parser() -> argparse.ArgumentParser:
-    ap = _ArgParser(prog="radcc llc", description="compile machine IR for AMD GPUs")
-    ap.add_argument("input", help="machine IR text file ('-' for stdin)")
-    ap.add_argument("--mcpu", help="target GPU (default: the IR header's)")
-    ap.add_argument("-S", dest="asm", action="store_true", help="write assembly")
-    ap.add_argument("-o", dest="output", help="output file ('-' for stdout)")
-    ap.add_argument("--print-after", action="append", default=[], metavar="PASS")
-    ap.add_argument("--print-before", action="append", default=[], metavar="PASS")
-    ap.add_argument("--stats", action="store_true", help="show statistics")
-    ap.add_argument("--wave64", action="store_true", help="compile for wave64")
-    ap.add_argument("--arg", action="append", default=[], metavar="NAME:KIND",
-                    help="a kernel argument for the metadata, in kernarg order; KIND is "
-                         "buffer (a global pointer) or i32 u32 f32 i64 u64 f64")
-    return ap
 
 
 _ARG_KINDS = {"i32": (4, "int"), "u32": (4, "uint"), "f32": (4, "float"),
@@ -233,80 +197,40 @@ def check_pass_names(names: list[str], option: str) -> None:
             raise LlcError(f"{option} '{n}': no such pass ({', '.join(sorted(known))})")
 
 
-def compile_file(path: str, text: str, args: argparse.Namespace) -> tuple[bytes | str, dict]:
-    check_pass_names(args.print_after, "--print-after")
-    check_pass_names(args.print_before, "--print-before")
+def compile_file(path: str, text: str, *, mcpu: str | None = None, wave64: bool = False,
+                 asm: bool = False, stats: bool = False, args: Sequence[str] = (),
+                 print_after: Sequence[str] = (), print_before: Sequence[str] = (),
+                 ) -> tuple[bytes | str, dict]:
+    """Compile the IR `text` (read from `path`, for messages): assembly when `asm` (with
+    the statistics as comments when `stats`), else a code object whose metadata lists
+    the kernel arguments `args` (``NAME:KIND``, `kernel_args`); and the statistics.
+    `mcpu`/`wave64` override the IR header; `print_after`/`print_before` name back-end
+    phases (or ``all``) to print the IR around, on stderr."""
+    print_after, print_before = list(print_after), list(print_before)
+    check_pass_names(print_after, "--print-after")
+    check_pass_names(print_before, "--print-before")
     program = parse_program(text, path)
-    if args.mcpu:
+    if mcpu:
         try:
-            target = get_target(args.mcpu)
+            target = get_target(mcpu)
         except ValueError as e:
             raise LlcError(str(e)) from None
         if target.gfx_level != program.gfx_level:
             check_opcodes(program, target)
             check_workitem_ids(program, target)
         program.target = target
-    if args.wave64:
+    if wave64:
         program.wave_size = 64
     # SSA IR that parses but breaks an invariant is refused here, naming block and
     # instruction, rather than failing inside some pass (allocated IR may read
     # registers no instruction defines, so it is not SSA-checked)
     if not is_allocated(program):
         validate_ir(program, "input IR")
-    kernel_args(args.arg)  # reject bad --arg before compiling
+    kernel_args(list(args))  # reject bad --arg before compiling
     check_demand(program)
-    run_passes(program, args.print_after, args.print_before)
+    run_passes(program, print_after, print_before)
     res = emit_program(program)
-    stats = collect_statistics(program, res)
-    if args.asm:
-        return kernel_asm(program, res, stats if args.stats else None), stats
-    return emit_code_object(program, res, kernel_args(args.arg)), stats
-
-
-def main(argv: list[str]) -> int:
-    args = _parser().parse_args(argv)
-    path = args.input
-    try:
-        raw = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
-        # undecodable bytes reach the IR lexer, which reports their line:col
-        text = raw.decode("utf-8", "surrogateescape")
-    except OSError as e:
-        print(f"radcc llc: error: cannot read {path}: {e.strerror}", file=sys.stderr)
-        return 1
-    fname = "<stdin>" if path == "-" else path
-    try:
-        out, stats = compile_file(fname, text, args)
-    except IRParseError as e:
-        print(str(e), file=sys.stderr)
-        return 1
-    except (LlcError, LoweringError, EmitError, ABIError, CodeObjectError, ExecMaskError,
-            SpillError, ValidationError) as e:
-        print(f"{fname}: error: {e}", file=sys.stderr)
-        return 1
-    except Exception as e:
-        # the allocator's refusals (demand beyond the register file ...) are user errors
-        if type(e).__name__ == "RegisterAllocationError":
-            print(f"{fname}: error: {e}", file=sys.stderr)
-            return 1
-        raise
-    if args.stats and not args.asm:
-        for k, v in stats.items():
-            print(f"{k}: {v}", file=sys.stderr)
-    dest = args.output
-    if dest is None:
-        dest = "-" if args.asm else str(Path(path if path != "-" else "out").with_suffix(".o"))
-    try:
-        if isinstance(out, str):
-            if dest == "-":
-                sys.stdout.write(out)
-            else:
-                Path(dest).write_text(out)
-        else:
-            if dest == "-":
-                sys.stdout.buffer.write(out)
-            else:
-                Path(dest).write_bytes(out)
-    except OSError as e:
-        print(f"radcc llc: error: cannot write {dest}: {e.strerror}", file=sys.stderr)
-        return 1
-    return 0
+    statistics = collect_statistics(program, res)
+    if asm:
+        return kernel_asm(program, res, statistics if stats else None), statistics
+    return emit_code_object(program, res, kernel_args(list(args))), statistics

@@ -1,6 +1,6 @@
 """The compiler driver: SPIR-V compute shader in, AMDHSA code object out.
 
-    from radcc.compile import compile_spirv
+    from radcc.driver.compile import compile_spirv
     res = compile_spirv(spirv, mcpu="gfx1100", wave_size=32)
     res.code_object, res.asm, res.stats, res.kernel_name, res.arg_layout, res.timings
 
@@ -73,8 +73,8 @@ def compile_spirv(spirv: bytes, *, mcpu: str = "gfx1100", wave_size: int = 32,
 def _compile(spirv: bytes, mcpu: str, wave_size: int, entry: str | None,
              spec: dict[int, Any] | None, debug_options: Any, print_after: set[str] | None,
              mir_lowerings: set[str] | None) -> CompileResult:
+    from radcc.driver.llc import kernel_asm, run_passes
     from radcc.ir.printer import print_program
-    from radcc.llc import kernel_asm, run_passes
     from radcc.passes.emit_program import emit_code_object, emit_program
     from radcc.passes.statistics import collect_statistics
     from radcc.pipeline import DebugOptions, run_pipeline

@@ -118,7 +118,7 @@ def _assemble(src: str, name: str, target, wave: int, args, out) -> int:
         if not res.ok:
             return 1
         from radcc.codeobj.errors import CodeObjectError
-        from radcc.mc_obj import write_object
+        from radcc.driver.mc import write_object
 
         try:
             blob = write_object(res, target, wave)

@@ -1,0 +1,83 @@
+"""The `radcc` command: an argparse parser whose subparsers are the subcommands, one
+module of `radcc.cli` each (`compile`, `run`, `mc`, `llc`: ``main(argv) -> int``).
+
+The dispatcher only chooses the subcommand; the subcommand's module, imported when
+chosen (so that ``radcc mc`` does not load the compiler), parses the rest of the
+command line itself and calls its driver (`radcc.driver`).
+
+Every user error prints ``file:line:col: error: …`` (or a plain
+``radcc: error: …``) and exits with status 1; no traceback reaches users (an
+internal error exits with status 2).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+# name: (module, one-line help). The modules are imported on demand.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "compile": ("radcc.cli.compile", "compile a SPIR-V/GLSL compute shader for AMD GPUs"),
+    "mc": ("radcc.cli.mc", "llvm-mc for AMDGPU: assemble, disassemble, write code objects"),
+    "llc": ("radcc.cli.llc", "compile machine IR text to GFX11 assembly or a code object"),
+    "run": ("radcc.cli.run", "run a kernel of a code object in the emulator (radcc.emu)"),
+}
+
+
+class _UsageError(Exception):
+    pass
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise _UsageError(message)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The command's parser: ``-h``, ``--version`` and a subparser per subcommand (whose
+    options its module parses)."""
+    p = _Parser(prog="radcc", usage="radcc COMMAND [options]", add_help=False,
+                epilog="'radcc COMMAND --help' lists a command's options.")
+    p.add_argument("-h", "--help", action="store_true", help="show this help")
+    p.add_argument("--version", action="store_true", help="print radcc's version")
+    sub = p.add_subparsers(dest="command", title="commands", metavar="COMMAND")
+    for name, (_mod, help_) in COMMANDS.items():
+        sub.add_parser(name, help=help_, add_help=False)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser()
+    usage = parser.format_help().rstrip("\n")
+    if not args or args[0] in ("-h", "--help"):
+        print(usage)
+        return 0 if args else 1
+    if args[0] == "--version":
+        from radcc import __version__
+
+        print(f"radcc {__version__}")
+        return 0
+    try:
+        cmd = parser.parse_args(args[:1]).command
+    except _UsageError:
+        cmd = None
+    if cmd is None:
+        print(f"radcc: error: unknown command '{args[0]}'\n{usage}", file=sys.stderr)
+        return 1
+    mod = importlib.import_module(COMMANDS[cmd][0])
+    try:
+        return int(mod.main(args[1:]) or 0)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+    except Exception as e:  # internal error: say so without a traceback
+        import os
+
+        if os.environ.get("RADCC_TRACEBACK"):
+            raise
+        print(f"radcc {cmd}: internal error: {type(e).__name__}: {e} "
+              "(set RADCC_TRACEBACK=1 for details)", file=sys.stderr)
+        return 2

@@ -1,0 +1,114 @@
+"""What `radcc compile` and the shader form of `radcc run` share: the shader
+options, reading SHADER (SPIR-V, or GLSL through ``glslangValidator -V``) and
+compiling it with `radcc.driver.compile.compile_spirv`, its errors as `UserError`.
+
+GLSL is a command-line convenience: the drivers take SPIR-V, and glslangValidator is
+run here, not through `radcc.oracle` (the oracles are the tests' expectations and
+the runtime does not import them).
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+from typing import Any
+
+SHADER_SUFFIXES = (".spv", ".comp", ".glsl")
+
+
+class UserError(Exception):
+    pass
+
+
+class ShaderParser(argparse.ArgumentParser):
+    """Usage errors raise `UserError`."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise UserError(message)
+
+
+def add_shader_options(p: argparse.ArgumentParser) -> None:
+    """SHADER and the options `compile` and `run` share."""
+    p.add_argument("shader", metavar="SHADER")
+    p.add_argument("--mcpu", default="gfx1100")
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--wave32", action="store_true")
+    g.add_argument("--wave64", action="store_true")
+    p.add_argument("--entry", default=None)
+    p.add_argument("--spec", action="append", default=[], metavar="ID=VALUE")
+    p.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME=VALUE")
+
+
+def parse_spec(items: list[str]) -> dict[int, Any]:
+    out: dict[int, Any] = {}
+    for it in items:
+        k, eq, v = it.partition("=")
+        try:
+            key = int(k, 0)
+        except ValueError:
+            raise UserError(f"--spec expects ID=VALUE, got '{it}'") from None
+        if not eq:
+            raise UserError(f"--spec expects ID=VALUE, got '{it}'")
+        if v.lower() in ("true", "false"):
+            out[key] = v.lower() == "true"
+            continue
+        try:
+            out[key] = int(v, 0)
+        except ValueError:
+            try:
+                out[key] = float(v)
+            except ValueError:
+                raise UserError(f"--spec {k}: '{v}' is not a number or bool") from None
+    return out
+
+
+def read_shader(path: str, defines: list[str]) -> bytes:
+    """SPIR-V bytes of SHADER (GLSL through glslangValidator)."""
+    p = Path(path)
+    if p.suffix not in SHADER_SUFFIXES:
+        raise UserError(f"{path}: unknown shader type (expected {', '.join(SHADER_SUFFIXES)})")
+    if p.suffix == ".spv":
+        try:
+            return p.read_bytes()
+        except OSError as e:
+            raise UserError(f"cannot read {path}: {e.strerror}") from None
+    exe = shutil.which("glslangValidator")
+    if exe is None:
+        raise UserError(f"{path}: compiling GLSL needs glslangValidator (Debian package "
+                        f"glslang-tools); or pass SPIR-V")
+    with tempfile.TemporaryDirectory() as d:
+        out = Path(d) / "out.spv"
+        cmd = [exe, "-V", "--target-env", "vulkan1.3", "-S", "comp",
+               *[f"-D{x}" for x in defines], str(p), "-o", str(out)]
+        r = subprocess.run(cmd, capture_output=True, text=True)
+        if r.returncode != 0 or not out.exists():
+            lines = [ln for ln in (r.stdout + r.stderr).splitlines()
+                     if ln.strip() and ln.strip() != str(p)]
+            raise UserError("\n".join(lines) or f"{path}: glslangValidator failed")
+        return out.read_bytes()
+
+
+def compile_shader(args: argparse.Namespace, spirv: bytes, print_after: list[str] | None = None,
+             ) -> Any:
+    from radcc.driver.compile import CompileError, compile_spirv
+    from radcc.frontend.spirv import SpirvError
+    from radcc.isel import IselError
+
+    wave = 64 if args.wave64 else 32
+    try:
+        return compile_spirv(spirv, mcpu=args.mcpu, wave_size=wave, entry=args.entry,
+                             spec=parse_spec(args.spec), print_after=set(print_after or ()))
+    except SpirvError as e:
+        raise UserError(f"{args.shader}: {e}") from None
+    except (IselError, CompileError) as e:
+        raise UserError(f"{args.shader}: error: {e}") from None
+    except Exception as e:
+        if type(e).__name__ in ("RegisterAllocationError", "LoweringError", "EmitError",
+                                "ABIError", "ValidationError", "CodeObjectError"):
+            raise UserError(f"{args.shader}: error: {e}") from None
+        raise
+
+

@@ -1,0 +1,95 @@
+"""`radcc compile`: a SPIR-V/GLSL compute shader to a code object or assembly.
+
+    radcc compile SHADER --mcpu=gfx1100 [--wave32|--wave64] [-S] [-o OUT] [--stats]
+                  [--entry NAME] [--spec ID=VALUE ...] [-DNAME=VALUE ...]
+                  [--print-after PASS] [--time-passes]
+
+SHADER is SPIR-V (``.spv``) or GLSL (``.comp``, ``.glsl``: compiled by
+``glslangValidator -V`` with the ``-D`` defines; its errors are passed through).
+Writes an AMDHSA code object (default ``SHADER.o``), or assembly with ``-S``
+(statistics as comments); ``--print-after`` takes a MIR pass, ``divergence``,
+``isel`` or a back-end phase (``all``). Compiles with
+`radcc.driver.compile.compile_spirv`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+from radcc.cli._shader import (
+    ShaderParser,
+    UserError,
+    add_shader_options,
+    compile_shader,
+    read_shader,
+)
+
+
+def compile_parser() -> argparse.ArgumentParser:
+    p = ShaderParser(prog="radcc compile", description="compile a compute shader for AMD GPUs")
+    add_shader_options(p)
+    p.add_argument("-S", dest="asm", action="store_true", help="write assembly")
+    p.add_argument("-o", dest="output")
+    p.add_argument("--stats", action="store_true")
+    p.add_argument("--print-after", action="append", default=[], metavar="PASS")
+    p.add_argument("--time-passes", action="store_true")
+    return p
+
+
+def check_pass_names(names: list[str]) -> None:
+    """Refuse a ``--print-after`` name that is no MIR pass, ``divergence``, ``isel``,
+    back-end phase or ``all`` (it would print nothing, silently)."""
+    from radcc.frontend.opt import PASSES
+    from radcc.pipeline import available_passes
+
+    known = {"all", "divergence", "isel", *PASSES, *(s.name for s, _ in available_passes())}
+    for n in names:
+        if n not in known:
+            raise UserError(f"--print-after '{n}': no such pass (MIR passes, divergence, isel, "
+                            f"back-end phases, all)")
+
+
+def compile_main(argv: list[str]) -> int:
+    try:
+        args = compile_parser().parse_args(argv)
+        check_pass_names(args.print_after)
+        t0 = time.perf_counter()
+        spirv = read_shader(args.shader, args.defines)
+        t_glsl = time.perf_counter() - t0
+        res = compile_shader(args, spirv, args.print_after)
+    except UserError as e:
+        msg = str(e)
+        print(msg if ": error" in msg or msg.startswith("ERROR") else
+              f"radcc compile: error: {msg}", file=sys.stderr)
+        return 1
+    if args.time_passes:
+        if Path(args.shader).suffix != ".spv":
+            print(f"radcc: {'glslang':<22} {t_glsl * 1000:9.3f} ms", file=sys.stderr)
+        for k, v in res.timings.items():
+            print(f"radcc: {k:<22} {v * 1000:9.3f} ms", file=sys.stderr)
+    if args.stats and not args.asm:
+        for k, v in res.stats.items():
+            print(f"{k}: {v}", file=sys.stderr)
+    dest = args.output
+    try:
+        if args.asm:
+            if dest in (None, "-"):
+                sys.stdout.write(res.asm)
+            else:
+                Path(dest).write_text(res.asm)
+            return 0
+        dest = dest or str(Path(args.shader).with_suffix(".o"))
+        if dest == "-":
+            sys.stdout.buffer.write(res.code_object)
+        else:
+            Path(dest).write_bytes(res.code_object)
+    except OSError as e:
+        print(f"radcc compile: error: cannot write {dest}: {e.strerror}", file=sys.stderr)
+        return 1
+    return 0
+
+
+main = compile_main
