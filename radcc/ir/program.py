@@ -25,6 +25,7 @@ from enum import Flag, auto
 
 from radcc.abi.stage import COMPUTE_CS, Stage
 from radcc.ir.regclass import PhysReg, RegClass, Temp, s1, s2
+from radcc.ir.shader_config import ShaderConfig
 from radcc.target import Target
 
 
@@ -212,7 +213,10 @@ class Program:
     blocks: list[Block] = field(default_factory=list)
     temp_rc: list[RegClass | None] = field(default_factory=lambda: [None])  # index 0: no temp
     max_reg_demand: RegisterDemand = RegisterDemand()
-    config: dict[str, int] = field(default_factory=dict)
+    config: ShaderConfig = field(default_factory=ShaderConfig)  # resources it uses
+    # the `.amdhsa_*` register enables (directive names without the prefix) the
+    # p_startpgm lower_to_hw replaced implies (`kernel_abi.startpgm_abi`); None before
+    entry_abi: dict[str, int] | None = None
     statistics: dict[str, int] = field(default_factory=dict)
     name: str = "main"
 

@@ -9,7 +9,7 @@ values are `sysval.py`).
   byte offset; stores are ``global_store_*``; atomics ``global_atomic_*`` with
   ``glc`` (they return the old value).
 - Shared memory: ``ds_load_*``/``ds_store_*``/``ds_*_rtn_*`` on a VGPR byte
-  address; the LDS size goes to ``program.config['lds_size']``.
+  address; the LDS size goes to ``program.config.lds_size``.
 - Barriers: ``p_barrier`` (lowered to the waits and ``s_barrier``).
 """
 
@@ -224,7 +224,7 @@ def select_ssbo_size(ctx: IselContext, ins: Instr) -> None:
 
 # -- scratch (private memory) --------------------------------------------------------
 # ``scratch_*`` with a VGPR byte offset and saddr ``off``: with the private segment
-# enabled (config['scratch_size'] -> enable_private_segment, docs/abi.md) GFX11's
+# enabled (config.scratch_bytes_per_lane -> enable_private_segment, docs/abi.md) GFX11's
 # architected flat scratch adds the wave's scratch base itself.
 def _scratch_addr(ctx: IselContext, off: Value, extra: int) -> tuple[Temp, int]:
     return _voffset(ctx, off, extra)

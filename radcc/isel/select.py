@@ -55,11 +55,10 @@ def _select(ctx: IselContext) -> Program:
     cf.logical_end(ctx, ctx.cur)
     ctx.b.sopp("s_endpgm")
     cf.finish_cfg(ctx)
-    p.config["lds_size"] = ctx.shader.shared_size
-    p.config["kernarg_size"] = ctx.args.size
-    p.config["fp_contract"] = 1  # NoContraction reaches the IR as is_precise
-    if ctx.shader.scratch_size:
-        p.config["scratch_size"] = -(-ctx.shader.scratch_size // 4) * 4
+    p.config.lds_size = ctx.shader.shared_size
+    p.config.kernarg_size = ctx.args.size
+    p.config.fp_contract = True  # NoContraction reaches the IR as is_precise
+    p.config.scratch_bytes_per_lane = -(-ctx.shader.scratch_size // 4) * 4
     return p
 
 

@@ -15,7 +15,7 @@ the hardware initialises; they must be among:
 
 `startpgm_abi(program, instr)` checks a ``p_startpgm`` and returns the
 `.amdhsa_*` fields it implies; `lower_to_hw` stores them in
-``program.config`` (keys ``amdhsa_<field>``) when it replaces the
+``program.entry_abi`` when it replaces the
 instruction by `startpgm_prologue` (empty except on GFX10 with scratch).
 
 Scratch on GFX10/10.3 (no architected flat scratch): as clang-19 compiles a
@@ -43,8 +43,8 @@ with a multi-dword FLAT load/store runs in CU mode
 turns the bug off); the LDS limit per workgroup is the same 64 KiB in both
 modes (clang-19 -mcpu=gfx1010 +/-cumode accepts 65536 bytes and refuses 65540),
 so `kernel_fields` checks ``lds_size`` against `Target.lds_size` either way. `kernel_fields(program, result)` adds register counts, wave
-size, LDS (``config['lds_size']``), scratch (``config['scratch_size']``) and
-kernarg size (``config['kernarg_size']``), and `code_object(program,
+size, LDS (``config.lds_size``), scratch (``config.scratch_bytes_per_lane``) and
+kernarg size (``config.kernarg_size``), and `code_object(program,
 result, args)` writes the ELF with `radcc.codeobj.elf.write_code_object`.
 """
 
@@ -67,7 +67,6 @@ __all__ = ["KERNARG_PTR", "WORKGROUP_ID_SGPRS", "code_object", "kernel_fields",
 
 KERNARG_PTR = 0  # s[0:1]
 WORKGROUP_ID_SGPRS = (2, 3, 4)
-PREFIX = "amdhsa_"
 FLAT_SCRATCH_INIT = 2  # s[2:3] on GFX10 with scratch (user SGPRs after the kernarg pointer)
 HW_REG_FLAT_SCR_LO = 20  # hwreg ids (LLVM's HW_REG_FLAT_SCR_LO/HI, GFX10)
 HW_REG_FLAT_SCR_HI = 21
@@ -121,8 +120,8 @@ def startpgm_abi(program: Program, instr: Instruction) -> dict[str, int]:
 
 def flat_scratch_init(program: Program) -> bool:
     """Does the kernel set up flat scratch itself (a target without architected flat
-    scratch, GFX10/10.3, and ``config['scratch_size']`` > 0)?"""
-    return (program.config.get("scratch_size", 0) > 0
+    scratch, GFX10/10.3, and ``config.scratch_bytes_per_lane`` > 0)?"""
+    return (program.config.scratch_bytes_per_lane > 0
             and "enable_private_segment" not in fields_for(program.target))
 
 
@@ -190,10 +189,9 @@ def packed_workitem_ids(target: Target) -> bool:
 
 
 def abi_config(program: Program) -> dict[str, int]:
-    """The ABI fields recorded in ``program.config`` (or from its p_startpgm)."""
-    got = {k[len(PREFIX):]: v for k, v in program.config.items() if k.startswith(PREFIX)}
-    if got:
-        return got
+    """The ABI fields recorded in ``program.entry_abi`` (or from its p_startpgm)."""
+    if program.entry_abi:
+        return program.entry_abi
     for _b, ins in program.instructions():
         if ins.opcode == "p_startpgm":
             return startpgm_abi(program, ins)
@@ -211,23 +209,23 @@ def kernel_fields(program: Program, sgprs: int, vgprs: int, uses_vcc: bool) -> d
     f["reserve_vcc"] = int(uses_vcc)
     f["wavefront_size32"] = int(program.wave_size == 32)
     t = program.target
-    lds = program.config.get("lds_size", 0)
+    lds = program.config.lds_size
     if lds > t.lds_size:
         raise ABIError(f"the program needs {lds} bytes of LDS per workgroup; {t.name} has "
                        f"{t.lds_size}")
     f["group_segment_fixed_size"] = lds
     if needs_cu_mode(program):
         f["workgroup_processor_mode"] = 0
-    scratch = program.config.get("scratch_size", 0)
+    scratch = program.config.scratch_bytes_per_lane
     f["private_segment_fixed_size"] = scratch
     if "enable_private_segment" in fields_for(t):
         f["enable_private_segment"] = int(scratch > 0)
     elif scratch > 0 and not f.get("user_sgpr_flat_scratch_init"):
         raise ABIError(f"scratch memory ({scratch} bytes per lane) on {t.name} needs the "
                        f"flat scratch prologue lower_to_hw writes in place of p_startpgm "
-                       f"(docs/abi.md), but config['scratch_size'] was 0 when p_startpgm "
+                       f"(docs/abi.md), but config.scratch_bytes_per_lane was 0 when p_startpgm "
                        f"was lowered")
-    f["kernarg_size"] = program.config.get("kernarg_size", 0)
+    f["kernarg_size"] = program.config.kernarg_size
     return f
 
 

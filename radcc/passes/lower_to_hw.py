@@ -16,7 +16,7 @@ naming the instruction):
   semantics (`radcc.passes.hw_copy`); ``p_as_uniform`` of a VGPR becomes
   ``v_readfirstlane_b32`` per dword;
 - ``p_startpgm`` (its definitions are the ABI registers, docs/abi.md; the
-  `.amdhsa_*` fields they imply are kept in ``program.config`` as
+  `.amdhsa_*` fields they imply are kept in ``program.entry_abi`` as
   ``amdhsa_<field>``; on GFX10 with scratch it becomes `kernel_abi.startpgm_prologue`),
   ``p_logical_start/end``, ``p_unit_test``, ``p_end_linear_vgpr`` and
   ``p_end_with_regs`` disappear;
@@ -68,7 +68,7 @@ from radcc.ir.program import Block, BlockKind, Definition, Instruction, Operand,
 from radcc.ir.regclass import EXEC, NULL, SCC, VCC, VGPR_BASE, PhysReg, s1, s2, v1
 from radcc.isa.table import get_table
 from radcc.passes.hw_copy import LoweringError, Unit, scc_live_flags, sequentialize, split_units
-from radcc.passes.kernel_abi import PREFIX, ABIError, startpgm_abi, startpgm_prologue
+from radcc.passes.kernel_abi import ABIError, startpgm_abi, startpgm_prologue
 from radcc.passes.lane_mask import lm_opcode
 from radcc.passes.lower_reductions import REDUCTION_OPCODES, lower_reduction
 from radcc.passes.spill_lower import lower_spill
@@ -321,7 +321,7 @@ class _Lowering:
                 abi = startpgm_abi(self.p, instr)
             except ABIError as e:
                 raise LoweringError(f"lower_to_hw: {e}") from None
-            self.p.config.update({PREFIX + k: v for k, v in abi.items()})
+            self.p.entry_abi = abi
             return startpgm_prologue(self.p, instr)  # GFX10 flat scratch init, docs/abi.md
         if op in _DROP:
             return []

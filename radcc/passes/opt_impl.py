@@ -35,7 +35,7 @@ contraction of ``a * b + c`` unless the result is ``precise``).
 - ``v_add_f32(v_mul_f32(a, b), c)`` (``v_sub``/``v_subrev`` with negation,
   f32 and f64) becomes ``v_fma_f32(a, b, c)`` when the product has no other
   use, neither is precise and the product has no clamp/omod -- only when
-  ``program.config["fp_contract"]`` is set (isel sets it: SPIR-V's
+  ``program.config.fp_contract`` is set (isel sets it: SPIR-V's
   NoContraction, GLSL ``precise``, reaches the machine IR as
   ``Definition.is_precise``); then
   ``v_fma_f32(a, b, c)`` without modifiers is ``v_fmac_f32`` (c a VGPR read
@@ -145,7 +145,7 @@ class _Opt:
         self.lin_tree = DominatorTree(compute_idoms(program, linear=True))
         self.renames: dict[int, Operand] = {}
         self.block: Block | None = None
-        self.contract = bool(program.config.get("fp_contract", 0))
+        self.contract = program.config.fp_contract
 
     # -- bookkeeping ---------------------------------------------------------------------
     def def_of(self, o: Operand) -> Instruction | None:

@@ -39,7 +39,7 @@ VGPRs are separate ranges of the same file map). It guarantees:
   or SGPR tuple alignment, can still defeat it. Demand beyond the register
   file raises `RegisterAllocationError` naming the block and the
   instruction (`radcc.passes.spill` runs before and keeps the demand within it);
-- ``program.config["num_sgprs"]``/``["num_vgprs"]``: 1 + the highest
+- ``program.config.num_sgprs``/``num_vgprs``: 1 + the highest
   general register used (vcc, m0, exec, scc not counted).
 
 Cost: one walk over the instructions; live-in sets per block; a loop's
@@ -563,8 +563,8 @@ class _Allocator:
             self.process_block(b, live.live_in[b.index])
             for h in sorted(self.loops_ending.get(b.index, ()), reverse=True):
                 self.fix_loop(h, b.index, live.live_in[h])
-        self.p.config["num_sgprs"] = self.max_sgpr + 1
-        self.p.config["num_vgprs"] = self.max_vgpr + 1
+        self.p.config.num_sgprs = self.max_sgpr + 1
+        self.p.config.num_vgprs = self.max_vgpr + 1
 
     def process_block(self, b: Block, live_in: set[int]) -> None:
         self.file = [0] * FILE_SIZE

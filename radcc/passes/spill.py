@@ -52,11 +52,11 @@ nothing. Otherwise it guarantees afterwards, for the program as it is then:
   linear VGPRs (``lv1: %lv = p_start_linear_vgpr`` in the first block,
   ``p_end_linear_vgpr`` where the program ends): ``p_spill %s, lane, %lv`` /
   ``p_reload lane, %lv``. VGPR slots are dword offsets in the private segment
-  after any scratch isel uses (``program.config['scratch_size']`` grows so
+  after any scratch isel uses (``program.config.scratch_bytes_per_lane`` grows so
   `kernel_abi` enables it): ``p_spill %v, offset`` / ``p_reload offset``.
   `radcc.passes.spill_lower` turns them into ``v_writelane_b32`` /
   ``v_readlane_b32`` and ``scratch_store_b*`` / ``scratch_load_b*`` in
-  lower_to_hw; ``program.config['spills_sgpr'/'spills_vgpr']`` count the slots.
+  lower_to_hw; ``program.config.spilled_sgprs``/``spilled_vgprs`` count the slots.
 
 Values that cannot be spilled: temps defined in SCC/VCC/EXEC/M0, linear VGPRs,
 sub-dword VGPRs. An instruction needing more registers at once than the target
@@ -74,7 +74,7 @@ Rematerialisation (ACO): a value an instruction computes from constants alone
 (opcode table: SALU/VALU, no implicit writes, implicit reads at most EXEC) is
 evicted first among values not read by the instruction at hand; "spilling" it
 stores nothing and each reload is a copy of its defining instruction
-(``config['spills_remat']`` counts them).
+(``config.rematerialized`` counts them).
 
 Not done: ACO's occupancy-driven target (only the register file limit triggers
 spilling).

@@ -36,10 +36,10 @@ def _reg(rc: RegClass, phys: PhysReg | None, what: str) -> PhysReg:
 
 
 def _check_scratch(program: Program, instr: Instruction, offset: int, rc: RegClass) -> None:
-    size = program.config.get("scratch_size", 0)
+    size = program.config.scratch_bytes_per_lane
     if offset < 0 or offset + 4 * rc.size > size:
         raise LoweringError(f"lower_to_hw: spilling to scratch offset {offset} ({rc.size} "
-                            f"dwords) outside the private segment (config['scratch_size'] = "
+                            f"dwords) outside the private segment (config.scratch_bytes_per_lane = "
                             f"{size}): {instruction_text(program, instr)}")
 
 

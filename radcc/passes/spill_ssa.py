@@ -16,13 +16,13 @@ reloads, spill slots, linear VGPRs and the scratch area.
   a spilled phi the slot of an operand spilled elsewhere when they do not
   interfere, dropping the slot-to-slot copy; `assign_slots`: first fit). A VGPR
   value of n dwords gets n dwords of private memory after the
-  scratch isel already uses (``config['scratch_size']`` grows; a 4 KiB limit, 2 KiB
+  scratch isel already uses (``config.scratch_bytes_per_lane`` grows; a 4 KiB limit, 2 KiB
   on GFX10: the scratch instruction's immediate offset; refused without flat
   scratch ST mode, GFX10.1: `kernel_abi.scratch_st_mode`); an SGPR value of n dwords gets
   n lanes of one linear VGPR (``lv1``; ``p_start_linear_vgpr`` after
   ``p_startpgm``, ``p_end_linear_vgpr`` in every block that ends the program);
-- ``config['spills_sgpr']``/``config['spills_vgpr']``: the lanes / dwords of
-  slots used (after sharing); ``config['spills_phi']``: the phis spilled.
+- ``config.spilled_sgprs``/``config.spilled_vgprs``: the lanes / dwords of
+  slots used (after sharing); ``config.spilled_phis``: the phis spilled.
 """
 
 from __future__ import annotations
@@ -181,7 +181,7 @@ def apply_plan(program: Program, sp: _Spiller) -> None:
 
     _Renamer(program, sp.reload_of).run()
     wave = program.wave_size
-    base = -(-program.config.get("scratch_size", 0) // 4) * 4
+    base = -(-program.config.scratch_bytes_per_lane // 4) * 4
     owner = {id(o): t for t, ops in sp.slot_ops.items() for o in ops}
     slot_of: dict[int, tuple[int, int]] = {}  # orig -> (slot constant, lv index)
     voff = base
@@ -214,7 +214,7 @@ def apply_plan(program: Program, sp: _Spiller) -> None:
         if voff > limit:
             raise SpillError(f"spill: {voff} bytes of VGPR spill slots per lane exceed the "
                              f"{limit} the scratch immediate offset reaches")
-        program.config["scratch_size"] = voff
+        program.config.scratch_bytes_per_lane = voff
     for t, ops in sp.slot_ops.items():
         for o in ops:
             o.const = slot_of[t][0]
@@ -237,10 +237,10 @@ def apply_plan(program: Program, sp: _Spiller) -> None:
             at = len(ins) - 1 if ins and ins[-1].opcode in _END_OPS else len(ins)
             for lv in lvs:
                 ins.insert(at, Instruction("p_end_linear_vgpr", "PSEUDO", [Operand(lv)], []))
-    program.config["spills_sgpr"] = lane
-    program.config["spills_phi"] = len(sp.phi_spilled)
-    program.config["spills_remat"] = sp.n_remat
-    program.config["spills_vgpr"] = (voff - base) // 4
+    program.config.spilled_sgprs = lane
+    program.config.spilled_phis = len(sp.phi_spilled)
+    program.config.rematerialized = sp.n_remat
+    program.config.spilled_vgprs = (voff - base) // 4
 
 
 def _slot_events(program: Program, owner: dict[int, int], b: Block,

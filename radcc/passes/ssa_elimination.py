@@ -147,7 +147,7 @@ class _ScratchFinder:
         for x in (*pc.definitions, *pc.operands):
             busy.update(_regs(x.phys, x.rc))
         lo, hi = reg_range(self.program, s1)
-        count = self.program.config.get("num_sgprs")
+        count = self.program.config.num_sgprs
         used = max((ph.reg + rc.size for ph, rc in self.where.values() if ph.reg < hi),
                    default=lo)
         top = count if isinstance(count, int) and lo < count <= hi else min(used, hi)
@@ -155,7 +155,7 @@ class _ScratchFinder:
             if r not in busy:
                 pc.fields["scratch_sgpr"] = r
                 if isinstance(count, int) and r >= count:
-                    self.program.config["num_sgprs"] = r + 1
+                    self.program.config.num_sgprs = r + 1
                 return
 
 

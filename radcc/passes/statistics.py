@@ -143,8 +143,8 @@ def collect_statistics(program: Program, result=None) -> dict[str, int]:
     st["SGPRs"] = sgprs
     st["VGPRs"] = vgprs
     st["CodeSize"] = size
-    st["LDS"] = program.config.get("lds_size", 0)
-    st["Scratch"] = program.config.get("scratch_size", 0)
+    st["LDS"] = program.config.lds_size
+    st["Scratch"] = program.config.scratch_bytes_per_lane
     st["WavesPerSIMD"] = program.target.waves_per_simd(max(vgprs, 1), sgprs, program.wave_size)
     program.statistics = st
     return st

@@ -144,10 +144,10 @@ def test_lds_limit_is_clangs_in_both_modes(attr: str, tmp_path: Path):
     assert rc != 0 and f"exceeds limit ({limit})" in out
     p = _lowered_flat("gfx1010")
     assert needs_cu_mode(p)
-    p.config["lds_size"] = limit
+    p.config.lds_size = limit
     f = kernel_fields(p, 0, 4, False)
     assert f["group_segment_fixed_size"] == limit and f["workgroup_processor_mode"] == 0
-    p.config["lds_size"] = limit + 4
+    p.config.lds_size = limit + 4
     with pytest.raises(ABIError) as e:
         kernel_fields(p, 0, 4, False)
     assert "65540 bytes of LDS" in str(e.value) and "gfx1010" in str(e.value)

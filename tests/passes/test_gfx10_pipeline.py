@@ -388,7 +388,7 @@ def test_scratch_still_enabled_on_gfx11():
     from radcc.passes.kernel_abi import kernel_fields
 
     p = _lowered("   s_endpgm\n", "gfx1100")
-    p.config["scratch_size"] = 16
+    p.config.scratch_bytes_per_lane = 16
     assert kernel_fields(p, 0, 1, False)["enable_private_segment"] == 1
 
 

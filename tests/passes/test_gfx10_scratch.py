@@ -86,9 +86,9 @@ BB0
 
 
 def compile_radcc(src: str, scratch: int, tmp: Path) -> tuple[Path, str]:
-    """radcc's code object and -S text of `src` with config['scratch_size'] = scratch."""
+    """radcc's code object and -S text of `src` with config.scratch_bytes_per_lane = scratch."""
     p = parse_program(src)
-    p.config["scratch_size"] = scratch
+    p.config.scratch_bytes_per_lane = scratch
     llc.run_passes(p, [], [])
     res = emit_program(p)
     obj = tmp / "radcc.o"
@@ -187,7 +187,7 @@ def test_scratch_size_set_after_lowering_is_refused(chip: str):
                       "   s2: %1:s[0-1], s1: %2:s[2] = p_startpgm\n   s_endpgm\n")
     lower_to_hw(p)
     assert "enable_private_segment" not in kernel_fields(p, 0, 1, False)
-    p.config["scratch_size"] = 16
+    p.config.scratch_bytes_per_lane = 16
     with pytest.raises(ABIError) as e:
         kernel_fields(p, 0, 1, False)
     assert "scratch" in str(e.value) and chip in str(e.value) and "p_startpgm" in str(e.value)

@@ -387,9 +387,9 @@ def test_branch_to_next_block_is_omitted_and_pseudos_vanish():
 def test_startpgm_records_the_abi():
     p = lowered("   s2: %1:s[0-1], s1: %2:s[2], s1: %3:s[3], v1: %4:v[0] = p_startpgm "
                 "workitem_id:1\n   s_endpgm\n")
-    assert p.config["amdhsa_system_sgpr_workgroup_id_y"] == 1
-    assert p.config["amdhsa_system_sgpr_workgroup_id_z"] == 0
-    assert p.config["amdhsa_system_vgpr_workitem_id"] == 1
+    assert p.entry_abi["system_sgpr_workgroup_id_y"] == 1
+    assert p.entry_abi["system_sgpr_workgroup_id_z"] == 0
+    assert p.entry_abi["system_vgpr_workitem_id"] == 1
     assert _block_lines(p, 0) == ["s_endpgm"]
     with pytest.raises(LoweringError, match="ABI"):
         lowered("   s1: %1:s[9] = p_startpgm\n")

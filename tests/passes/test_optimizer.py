@@ -51,7 +51,7 @@ def prog(body: str, wave: int = 32) -> str:
 def opt(text: str, contract: bool = True) -> Program:
     p = parse_program(text)
     if contract:
-        p.config["fp_contract"] = 1
+        p.config.fp_contract = True
     validate_ir(p, "input")
     dominator_tree(p)
     optimize(p)

@@ -238,9 +238,9 @@ def test_high_pressure_compiled_program_matches_interpreter(mpw):
     _check(r.buffers["out"], want, "emulated binary vs interpreter")
     # every variable is live before the final stores: the file was exceeded
     if mode in ("vgpr", "both", "discard"):
-        assert p.config.get("spills_vgpr", 0) > 0
+        assert p.config.spilled_vgprs > 0
     if mode in ("sgpr", "both", "discard"):
-        assert p.config.get("spills_sgpr", 0) > 0
+        assert p.config.spilled_sgprs > 0
 
 
 def test_discard_reference_ends_lanes():

@@ -185,12 +185,12 @@ def test_straight_line_pressure(wave, nv, ns):
     got, p, r = compile_run(text, x, wave, 2, block)
     assert np.array_equal(got, expect_straight(x, nv, ns, wave, block))
     if nv > 256:
-        assert p.config["spills_vgpr"] > 0 and "scratch_store_b32" in r.asm
-        assert p.config["scratch_size"] == 4 * p.config["spills_vgpr"]
+        assert p.config.spilled_vgprs > 0 and "scratch_store_b32" in r.asm
+        assert p.config.scratch_bytes_per_lane == 4 * p.config.spilled_vgprs
     if ns > 106:
-        assert p.config["spills_sgpr"] > 0 and "v_writelane_b32" in r.asm
+        assert p.config.spilled_sgprs > 0 and "v_writelane_b32" in r.asm
     if nv < 256 and ns < 100:
-        assert "spills_vgpr" not in p.config  # fits: untouched
+        assert p.config.spilled_vgprs == 0 and p.config.spilled_sgprs == 0  # fits
 
 
 def test_fitting_program_unchanged():
@@ -318,7 +318,7 @@ def test_if_else_pressure(wave, nv, ns):
     x = rng.integers(0, 1 << 32, 2 * block, dtype=np.uint32)
     got, p, _ = compile_run(if_else(wave, nv, ns), x, wave, 2, block)
     assert np.array_equal(got, expect_if_else(x, nv, ns, block))
-    assert p.config.get("spills_vgpr", 0) + p.config.get("spills_sgpr", 0) > 0
+    assert p.config.spilled_vgprs + p.config.spilled_sgprs > 0
 
 
 @pytest.mark.parametrize("wave", [32, 64])
@@ -330,7 +330,7 @@ def test_loop_pressure(wave, nv, ns, step):
     x = rng.integers(0, 1 << 32, 2 * block, dtype=np.uint32)
     got, p, _ = compile_run(loop(wave, nv, ns, step=step), x, wave, 2, block)
     assert np.array_equal(got, expect_loop(x, nv, ns, block, step=step))
-    assert p.config.get("spills_vgpr", 0) + p.config.get("spills_sgpr", 0) > 0
+    assert p.config.spilled_vgprs + p.config.spilled_sgprs > 0
 
 
 def _spilled_program(text: str):
@@ -371,7 +371,7 @@ def test_next_use_decides_what_is_spilled():
         d = instrs[k].definitions[0].temp
         assert any(o.temp == d for o in instrs[k + 1].operands)
     assert p.max_reg_demand.vgpr <= lim_v
-    assert p.config["scratch_size"] == 4 * len(got)
+    assert p.config.scratch_bytes_per_lane == 4 * len(got)
 
 
 def test_loop_spills_values_unused_in_the_loop_before_it():
@@ -460,7 +460,7 @@ def test_phis_beyond_the_file_are_spilled(shape, nv, ns, wave):
         p.name, 1, prog.lanes, dict(args), wave_size=wave, strict=True)
     assert not res.violations, res.violations[:3]
     assert np.array_equal(res.buffers["out"], want)
-    assert p.config["spills_phi"] > 0
+    assert p.config.spilled_phis > 0
 
 
 # --- slot sharing -----------------------------------------------------------------------------
@@ -491,14 +491,14 @@ def test_slots_shared_between_values_not_live_at_once(wave):
     n_a = sum(1 for i in ins[:cut] if i.opcode == "p_spill")
     n_b = sum(1 for i in ins[cut:] if i.opcode == "p_spill")
     assert n_a > 0 and n_b > 0
-    assert p.config["scratch_size"] <= 4 * (max(n_a, n_b) + 1) < 4 * (n_a + n_b)
+    assert p.config.scratch_bytes_per_lane <= 4 * (max(n_a, n_b) + 1) < 4 * (n_a + n_b)
     rng = np.random.default_rng(wave)
     x = rng.integers(0, 1 << 32, 128, dtype=np.uint32)
     got, p2, _ = compile_run(text, x, wave, 2, 64)
     acc_a = np_fold(None, np_vals(x, range(n)))
     want = np_fold(acc_a, np_vals(acc_a.astype(np.uint32), range(n, 2 * n))).astype(np.uint32)
     assert np.array_equal(got, want)
-    assert p2.config["scratch_size"] < 4 * (n_a + n_b)
+    assert p2.config.scratch_bytes_per_lane < 4 * (n_a + n_b)
 
 
 def _slots_of(text: str):
@@ -732,6 +732,6 @@ def test_constants_are_rematerialised_not_spilled(wave, nv, ns):
     else:
         want = (np_fold(None, ks) + xs.astype(np.uint64)) & M32
     assert np.array_equal(res.buffers["out"], want.astype(np.uint32))
-    assert p.config["spills_remat"] > 0
-    assert p.config["spills_vgpr"] == 0 and p.config["spills_sgpr"] == 0
+    assert p.config.rematerialized > 0
+    assert p.config.spilled_vgprs == 0 and p.config.spilled_sgprs == 0
     assert "scratch_" not in r.asm and "v_writelane" not in r.asm

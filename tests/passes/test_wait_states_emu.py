@@ -103,7 +103,7 @@ HAZARDS = {"VALUTransUseHazard", "VALUMaskWriteHazard", "VcmpxPermlaneHazard",
 
 def build(text: str, waits: bool, nops: bool):
     p = parse_program(text)
-    p.config["lds_size"] = 512
+    p.config.lds_size = 512
     lower_to_hw(p)
     if waits:
         insert_waitcnt(p)
