@@ -82,18 +82,16 @@ def is_allocated(program: Program) -> bool:
 
 
 def check_opcodes(program: Program, target: Target) -> None:
-    """Refuse IR whose hardware opcodes `target`'s generation does not have (IR names
-    opcodes as its header's generation spells them: ``s_load_b32`` on GFX11 is
-    ``s_load_dword`` on GFX10)."""
+    """Refuse IR whose hardware opcodes `target`'s generation does not have (the IR
+    names instructions canonically, `radcc.isa.table`; an instruction of another
+    generation, e.g. GFX11's ``v_permlane64_b32`` for gfx1030, is refused by name)."""
     table = get_table(target.gfx_level)
     for b in program.blocks:
         for k, ins in enumerate(b.instructions):
-            if ins.is_pseudo or ins.opcode in table.by_name:
+            if ins.is_pseudo or ins.opcode in table.by_canon:
                 continue
             raise LlcError(f"BB{b.index} instruction {k}: opcode '{ins.opcode}' does not exist "
-                           f"on {target.name} ({target.gfx_level.name}); the IR is written for "
-                           f"{program.target.name}: write it with {target.name}'s opcode "
-                           f"names (and header)")
+                           f"on {target.name} ({target.gfx_level.name})")
 
 
 def check_workitem_ids(program: Program, target: Target) -> None:

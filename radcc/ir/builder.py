@@ -222,7 +222,7 @@ class Builder:
     def vop3(self, opcode: str, dsts: DefArg | list[DefArg], *ops: OpArg,
              **fields: object) -> Result:
         """The VOP3-family (VOP3/VOP3SD/VOP3P) encoding of `opcode`."""
-        fmt = next((e.enc for e in self.table.by_name.get(opcode, ()) if e.enc in E64_FORMATS),
+        fmt = next((e.enc for e in self.table.by_canon.get(opcode, ()) if e.enc in E64_FORMATS),
                    None)
         if fmt is None:
             raise KeyError(f"{opcode} has no VOP3 encoding")

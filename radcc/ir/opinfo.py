@@ -3,6 +3,11 @@
 The table is the single source of truth for hardware instructions. This
 module fixes the conventions the printer, parser, builder and validator share:
 
+- `Instruction.opcode` is the canonical name of the instruction vocabulary
+  (`OpInfo.canon`: GFX11's LLVM name where GFX11 has it, see
+  `radcc.isa.table`), the same on every generation; the generation's table
+  gives its encoding, operands and LLVM spelling (`op_info(...).name`, what
+  emission prints). The parser also accepts the generation's own spelling.
 - `Instruction.format` is a table encoding (``VOP2``, ``VOP3``, ``SOP1`` ...)
   or ``PSEUDO``. The *natural* format of an opcode is its first table entry
   (the shortest encoding: VOP1/VOP2/VOPC before VOP3/VOP3SD), as llvm-mc's
@@ -69,44 +74,57 @@ def natural_format(table: OpcodeTable, opcode: str) -> str:
     """The encoding an opcode gets when none is asked for."""
     if opcode in PSEUDO:
         return PSEUDO_FORMAT
-    entries = table.by_name.get(opcode)
+    entries = table.by_canon.get(opcode)
     if not entries:
-        raise KeyError(opcode)
+        raise KeyError(f"{opcode} does not exist on {table.gfx.name}")
     return entries[0].enc
 
 
 def op_info(table: OpcodeTable, opcode: str, fmt: str) -> OpInfo | None:
     """The table entry of (opcode, format); None for pseudo or unknown."""
-    for e in table.by_name.get(opcode, ()):
+    for e in table.by_canon.get(opcode, ()):
         if e.enc == fmt:
             return e
     return None
 
 
+def _canonical(table: OpcodeTable, name: str) -> str | None:
+    """The canonical name of `name`, itself canonical or the generation's LLVM
+    spelling of an instruction (``s_load_dword`` on GFX10 is ``s_load_b32``)."""
+    if name in table.by_canon:
+        return name
+    es = table.by_name.get(name)
+    return es[0].canon if es else None
+
+
 def resolve_mnemonic(table: OpcodeTable, text: str) -> tuple[str, str]:
-    """Map a textual opcode (``v_add_f32_e64``, ``s_mov_b32``, ``x@VOP3``,
-    an alias such as ``global_load_dword``) to (canonical opcode, format).
+    """Map a textual opcode (``v_add_f32_e64``, ``s_mov_b32``, ``x@VOP3``, the
+    generation's spelling such as ``global_load_dword`` on GFX10, or another alias
+    the assembler accepts) to (canonical opcode, format).
     Raises KeyError with a message when it names nothing."""
     if text in PSEUDO:
         return text, PSEUDO_FORMAT
     if "@" in text:
         name, fmt = text.split("@", 1)
-        if op_info(table, name, fmt) is None:
+        canon = _canonical(table, name)
+        if canon is None or op_info(table, canon, fmt) is None:
             raise KeyError(f"'{name}' has no {fmt} encoding")
-        return name, fmt
-    if text in table.by_name:
-        return text, table.by_name[text][0].enc
+        return canon, fmt
+    canon = _canonical(table, text)
+    if canon is not None:
+        return canon, table.by_canon[canon][0].enc
     for suffix, fmts in (("_e32", E32_FORMATS), ("_e64", E64_FORMATS)):
         if text.endswith(suffix):
-            name = text[: -len(suffix)]
-            for e in table.by_name.get(name, ()):
+            name = _canonical(table, text[: -len(suffix)])
+            if name is None:
+                continue
+            for e in table.by_canon[name]:
                 if e.enc in fmts:
                     return name, e.enc
-            if name in table.by_name:
-                raise KeyError(f"'{name}' has no {suffix[1:]} encoding")
+            raise KeyError(f"'{text[: -len(suffix)]}' has no {suffix[1:]} encoding")
     cands = table.candidates(text)
     if cands:
-        return cands[0].name, cands[0].enc
+        return cands[0].canon, cands[0].enc
     raise KeyError(f"unknown opcode '{text}'")
 
 
@@ -114,7 +132,7 @@ def spell_mnemonic(table: OpcodeTable, opcode: str, fmt: str) -> str:
     """Inverse of `resolve_mnemonic`: the shortest unambiguous spelling."""
     if fmt == PSEUDO_FORMAT and opcode in PSEUDO:
         return opcode
-    entries = table.by_name.get(opcode, ())
+    entries = table.by_canon.get(opcode, ())
     if entries and entries[0].enc == fmt:
         return opcode
     encs = [e.enc for e in entries]
@@ -152,7 +170,7 @@ def tied_definition(info: OpInfo) -> int | None:
     """Index (among the IR definitions) of the definition whose old value
     `info`'s instruction reads, or None (module docstring)."""
     slot = info.extra.get("tied_def")
-    if slot is None and info.name in _valu_tied_ops():
+    if slot is None and info.canon in _valu_tied_ops():
         slot = "vdst"
     if slot is None:
         return None

@@ -20,7 +20,7 @@ from radcc.abi.stage import StageError, parse_stage
 from radcc.ir.opinfo import resolve_mnemonic
 from radcc.ir.program import Block, BlockKind, Definition, Instruction, Operand, Program
 from radcc.ir.regclass import PhysReg, RegClass, Temp
-from radcc.isa.table import get_table
+from radcc.isa.table import OpcodeTable, get_table
 from radcc.target import get_target
 
 
@@ -136,7 +136,7 @@ class _Parser:
         self.def_rc: dict[int, RegClass] = {}
         self.uses: list[_Use] = []
         self.defs: list[tuple[Definition, int]] = []
-        self.table = get_table(get_target("gfx1100").gfx_level)
+        self.table: OpcodeTable | None = None  # the header's generation (parse_header)
 
     def error(self, msg: str, line: int, col: int) -> IRParseError:
         return IRParseError(msg, line, col, self.filename)
@@ -300,6 +300,7 @@ class _Parser:
     # -- lines ----------------------------------------------------------
     def parse_instruction(self, ln: _Line) -> Instruction:
         table = self.table
+        assert table is not None, "instructions come after the header (parse_program)"
         defs: list[Definition] = []
         t0, t1 = ln.peek(), ln.peek(1)
         if any(t.text == "=" and t.kind == "punct" for t in ln.toks) or (

@@ -394,7 +394,7 @@ def _check_hw(program: Program, instr: Instruction, b: Block, idx: int, err: _Re
     table = get_table(program.gfx_level)
     info = op_info(table, instr.opcode, instr.format)
     if info is None:
-        if instr.opcode in table.by_name:
+        if instr.opcode in table.by_canon:
             err(f"'{instr.opcode}' has no {instr.format} encoding", b, idx, instr)
         else:
             err(f"unknown opcode '{instr.opcode}'", b, idx, instr)

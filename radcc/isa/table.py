@@ -4,11 +4,24 @@ The tables live in ``radcc/isa/data/<gen>/*.json`` (gfx10 for GFX10.1, probed
 with llvm-mc -mcpu=gfx1010; gfx10_3 for GFX10.3, -mcpu=gfx1030; gfx11,
 -mcpu=gfx1100), one file per encoding family (generated and checked against llvm-mc by the probe scripts
 in ``tools/isa_probe/``), merged here into one `OpcodeTable`. Each entry is
-an `OpInfo`: canonical LLVM name, encoding, opcode number, the operands in
+an `OpInfo`: the generation's LLVM name, encoding, opcode number, the operands in
 assembly order (definitions first), accepted mnemonic spellings, modifiers,
 implicit registers and an instruction class for cost models.
 
 Passes and encoders ask the table; nobody hard-codes opcode lists.
+
+The instruction vocabulary (ACO's ``aco_opcode``): every instruction has one
+generation-neutral *canonical name*, `OpInfo.canon`, which the machine IR,
+instruction selection and the passes use. It is LLVM 19's GFX11 spelling where
+GFX11 has the instruction (``s_load_b32``, ``ds_load_u16``, ``s_and_not1_b32``)
+and the generation's own spelling otherwise (``v_mac_f32``, ``s_store_dword``).
+The correspondence of the older spellings (``s_load_dword`` is ``s_load_b32``)
+is data generated from llvm-mc by ``tools/isa_probe/vocab.py`` into
+``data/vocab.json``. `OpcodeTable.by_canon` indexes a generation's entries by
+canonical name, so "does this generation have the instruction" is
+``canonical in table.by_canon`` (`OpcodeTable.has`) and its LLVM spelling there
+is the entry's `OpInfo.name` (what the assembler, disassembler and emission
+print). `by_name` / `lookup` stay keyed by the LLVM spelling (the assembler's view).
 """
 
 from __future__ import annotations
@@ -17,7 +30,7 @@ import json
 import marshal
 import os
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
 
@@ -62,7 +75,7 @@ class OperandSpec:
 class OpInfo:
     """One (instruction, encoding) pair of the table."""
 
-    name: str  # canonical LLVM name, e.g. "v_add_f32"
+    name: str  # this generation's LLVM name, e.g. "v_add_f32" (see `canon`)
     enc: str  # encoding: SOP1 SOP2 SOPK SOPC SOPP SMEM VOP1 VOP2 VOPC VOP3 VOP3SD VOP3P VOPD ...
     opcode: int
     operands: tuple[OperandSpec, ...] = ()
@@ -74,6 +87,12 @@ class OpInfo:
     cls: str = ""  # instruction class for cost models: salu valu trans valu64 smem vmem ds ...
     aliases: tuple[str, ...] = ()  # older/alternative names (gfx10 spellings)
     extra: dict[str, object] = field(default_factory=dict, hash=False, compare=False)
+    # the canonical (generation-neutral) name of the vocabulary; defaults to `name`
+    canon: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.canon:
+            object.__setattr__(self, "canon", self.name)
 
     @property
     def printed_name(self) -> str:
@@ -131,7 +150,8 @@ def _opinfo_from_json(enc: str, d: dict) -> OpInfo:
 
 
 class OpcodeTable:
-    """All instructions of one generation, indexed by encoding and by name."""
+    """All instructions of one generation, indexed by encoding, by LLVM name and by
+    canonical name (module docstring)."""
 
     def __init__(self, gfx: GfxLevel, entries: list[OpInfo]) -> None:
         self.gfx = gfx
@@ -139,9 +159,11 @@ class OpcodeTable:
         self.by_enc: dict[str, dict[int, OpInfo]] = {}
         self.by_mnemonic: dict[str, list[OpInfo]] = {}
         self.by_name: dict[str, list[OpInfo]] = {}
+        self.by_canon: dict[str, list[OpInfo]] = {}
         for e in entries:
             self.by_enc.setdefault(e.enc, {})[e.opcode] = e
             self.by_name.setdefault(e.name, []).append(e)
+            self.by_canon.setdefault(e.canon, []).append(e)
             for m in (*e.mnemonics, *e.aliases):
                 lst = self.by_mnemonic.setdefault(m, [])
                 if e not in lst:
@@ -155,7 +177,7 @@ class OpcodeTable:
         return self.by_mnemonic.get(mnemonic, [])
 
     def lookup(self, name: str, enc: str | None = None) -> OpInfo:
-        """The entry of a canonical name (and encoding); KeyError if none."""
+        """The entry of an LLVM name (and encoding); KeyError if none."""
         for e in self.by_name.get(name, ()):
             if enc is None or e.enc == enc:
                 return e
@@ -163,6 +185,17 @@ class OpcodeTable:
 
     def encodings(self) -> list[str]:
         return sorted(self.by_enc)
+
+    def has(self, canon: str) -> bool:
+        """Whether this generation has the instruction of canonical name `canon`."""
+        return canon in self.by_canon
+
+    def spelling(self, canon: str) -> str:
+        """This generation's LLVM name of the instruction `canon` (KeyError if absent)."""
+        es = self.by_canon.get(canon)
+        if not es:
+            raise KeyError(f"{canon} does not exist on {self.gfx.name}")
+        return es[0].name
 
 
 _GEN_DIRS = {GfxLevel.GFX10: "gfx10", GfxLevel.GFX10_3: "gfx10_3", GfxLevel.GFX11: "gfx11"}
@@ -211,7 +244,28 @@ def _load_table(gfx: GfxLevel, d: Path) -> OpcodeTable:
             enc = blob.get("encoding", path.stem.upper())
             entries.extend(_opinfo_from_json(enc, x) for x in blob["opcodes"])
         _store_cached(cache_path, key, entries)
+    canon = canonical_names(d.name)
+    if canon:
+        entries = [replace(e, canon=canon[e.name]) if e.name in canon else e for e in entries]
     return OpcodeTable(gfx, entries)
+
+
+VOCAB_FILE = DATA_DIR / "vocab.json"
+
+
+@cache
+def _vocab() -> dict[str, dict]:
+    return json.loads(VOCAB_FILE.read_text())
+
+
+def canonical_names(gen_dir: str) -> dict[str, str]:
+    """LLVM spelling -> canonical name, for the spellings of table directory `gen_dir`
+    (``gfx10``, ``gfx10_3``) that differ from their canonical name (data/vocab.json:
+    llvm-mc's aliases, and the spellings that name a different GFX11 instruction)."""
+    v = _vocab().get(gen_dir)
+    if v is None:
+        return {}
+    return {**v["llvm_mc"], **v["distinct"]}
 
 
 _CACHE_VERSION = 1

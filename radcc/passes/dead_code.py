@@ -41,7 +41,7 @@ PURE_PSEUDO = frozenset({
 _STATE_REGS = frozenset({EXEC, EXEC + 1, M0})  # definitions that change machine state
 _ALU_CLASSES = frozenset({"salu", "salu64", "valu", "valu64", "trans", "dot", "wmma"})
 _LOAD_PREFIXES = ("s_load_", "s_buffer_load_", "global_load_", "scratch_load_", "flat_load_",
-                  "buffer_load_", "ds_load_", "ds_read", "ds_bpermute_", "ds_permute_",
+                  "buffer_load_", "ds_load_", "ds_bpermute_", "ds_permute_",
                   "ds_swizzle_")
 
 

@@ -384,9 +384,9 @@ def check_unmitigable(program: Program, info_of: object) -> None:
             if instr.opcode == "s_clause":
                 clause_left = int(instr.fields.get("simm16", 0)) + 1  # type: ignore[call-overload]
                 continue
-            if prefetch and instr.opcode == "s_inst_prefetch":
+            if prefetch and instr.opcode == "s_set_inst_prefetch_distance":
                 raise _fail("InstFwdPrefetchBug", block, k, instr,
-                            "s_inst_prefetch can hang this GPU")
+                            "s_inst_prefetch can hang this GPU")  # GFX10 spelling
             if is_flat(info):
                 off = instr.fields.get("offset", 0)
                 if flat_off and isinstance(off, int) and off != 0:

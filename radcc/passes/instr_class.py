@@ -41,7 +41,7 @@ LANE_MASK_REGS = frozenset({VCC, VCC + 1, EXEC, EXEC + 1})
 
 @cache
 def _info_index(gfx: GfxLevel) -> dict[tuple[str, str], OpInfo]:
-    return {(e.name, e.enc): e for e in get_table(gfx).entries}
+    return {(e.canon, e.enc): e for e in get_table(gfx).entries}
 
 
 def info_of(program: Program, instr: Instruction) -> OpInfo | None:
@@ -161,12 +161,12 @@ def _tables() -> tuple[OpcodeTable, ...]:
 
 @cache
 def _names_with_enc(enc: str) -> frozenset[str]:
-    return frozenset(e.name for t in _tables() for e in t.entries if e.enc == enc)
+    return frozenset(e.canon for t in _tables() for e in t.entries if e.enc == enc)
 
 
 @cache
 def _names_of_class(cls: str) -> frozenset[str]:
-    return frozenset(e.name for t in _tables() for e in t.entries if e.cls == cls)
+    return frozenset(e.canon for t in _tables() for e in t.entries if e.cls == cls)
 
 
 def returns_data(instr: Instruction, info: OpInfo) -> bool:

@@ -2,9 +2,9 @@
 
 A lane mask is an SGPR value with one bit per lane of the wave: class s1 in
 wave32, s2 in wave64 (`Program.lane_mask`). SALU instructions on lane masks
-use the _b32 or _b64 opcode of the wave size, and the names changed on GFX11
-(``s_andn2_b64`` became ``s_and_not1_b64``, ``s_orn2`` ``s_or_not1``), so the
-opcode is looked up in the generation's table (ACO's Builder::s_andn2 ...).
+use the _b32 or _b64 opcode of the wave size (ACO's Builder::s_andn2 ...);
+the names are canonical (``s_and_not1_b64``, spelt ``s_andn2_b64`` on GFX10 by
+the opcode table, `radcc.isa.table`).
 EXEC is read and written as a temp-less operand/definition fixed to the exec
 register (``s1: exec`` / ``s2: exec``), never as a temp.
 """
@@ -16,30 +16,28 @@ from functools import cache
 from radcc.ir.program import Definition, Operand, Program
 from radcc.ir.regclass import EXEC, SCC, PhysReg, s1
 from radcc.isa.table import get_table
+from radcc.target import GfxLevel
 
-# Generic names (ACO's Builder aliases) -> spellings by generation, newest first.
-_SPELLINGS: dict[str, tuple[str, ...]] = {
-    "and": ("s_and_{w}",),
-    "or": ("s_or_{w}",),
-    "xor": ("s_xor_{w}",),
-    "not": ("s_not_{w}",),
-    "mov": ("s_mov_{w}",),
-    "andn2": ("s_and_not1_{w}", "s_andn2_{w}"),
-    "orn2": ("s_or_not1_{w}", "s_orn2_{w}"),
-    "and_saveexec": ("s_and_saveexec_{w}",),
-    "andn2_saveexec": ("s_and_not1_saveexec_{w}", "s_andn2_saveexec_{w}"),
+# Generic names (ACO's Builder aliases) -> canonical opcodes.
+_OPCODES: dict[str, str] = {
+    "and": "s_and_{w}",
+    "or": "s_or_{w}",
+    "xor": "s_xor_{w}",
+    "not": "s_not_{w}",
+    "mov": "s_mov_{w}",
+    "andn2": "s_and_not1_{w}",
+    "orn2": "s_or_not1_{w}",
+    "and_saveexec": "s_and_saveexec_{w}",
+    "andn2_saveexec": "s_and_not1_saveexec_{w}",
 }
 
 
 @cache
-def _lookup(gfx_level: object, name: str, wave_size: int) -> str:
-    table = get_table(gfx_level)  # type: ignore[arg-type]
-    w = "b32" if wave_size == 32 else "b64"
-    for spelling in _SPELLINGS[name]:
-        op = spelling.format(w=w)
-        if op in table.by_name:
-            return op
-    raise KeyError(f"no lane-mask opcode '{name}' for {gfx_level} wave{wave_size}")
+def _lookup(gfx_level: GfxLevel, name: str, wave_size: int) -> str:
+    op = _OPCODES[name].format(w="b32" if wave_size == 32 else "b64")
+    if not get_table(gfx_level).has(op):
+        raise KeyError(f"no lane-mask opcode '{name}' for {gfx_level.name} wave{wave_size}")
+    return op
 
 
 def lm_opcode(program: Program, name: str) -> str:

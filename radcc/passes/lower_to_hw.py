@@ -97,7 +97,7 @@ class _Lowering:
         self.p = program
         self.exit_block: Block | None = None
         self.wave64 = program.wave_size == 64
-        self.opcodes = get_table(program.gfx_level).by_name
+        self.opcodes = get_table(program.gfx_level).by_canon
 
     def error(self, instr: Instruction, msg: str) -> LoweringError:
         return LoweringError(f"lower_to_hw: {msg}: {instruction_text(self.p, instr)}")

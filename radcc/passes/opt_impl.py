@@ -91,7 +91,7 @@ _SHIFT64 = frozenset({"v_lshlrev_b64", "v_lshrrev_b64", "v_ashrrev_i64"})
 _COMMUTATIVE = frozenset({
     "v_add_f32", "v_mul_f32", "v_min_f32", "v_max_f32", "v_and_b32", "v_or_b32", "v_xor_b32",
     "v_add_nc_u32", "v_mul_u32_u24", "v_mul_i32_i24", "v_mul_hi_u32_u24", "v_mul_hi_i32_i24",
-    "v_min_u32", "v_max_u32", "v_min_i32", "v_max_i32", "v_mul_legacy_f32", "v_xnor_b32"})
+    "v_min_u32", "v_max_u32", "v_min_i32", "v_max_i32", "v_mul_dx9_zero_f32", "v_xnor_b32"})
 _REVERSE = {"v_sub_f32": "v_subrev_f32", "v_subrev_f32": "v_sub_f32",
             "v_sub_nc_u32": "v_subrev_nc_u32", "v_subrev_nc_u32": "v_sub_nc_u32",
             "v_lshlrev_b32": None}
@@ -256,7 +256,7 @@ class _Opt:
         return True
 
     def vop3_format(self, opcode: str) -> str | None:
-        for e in self.table.by_name.get(opcode, ()):
+        for e in self.table.by_canon.get(opcode, ()):
             if e.enc in E64_FORMATS and e.enc != "VOP3P":
                 return e.enc
         return None
@@ -660,7 +660,7 @@ class _Opt:
         return None
 
     def rule_andn2_exec(self, instr: Instruction) -> Instruction | None:
-        if not (self._lane_op(instr, "and_not1") or self._lane_op(instr, "andn2")):
+        if not self._lane_op(instr, "and_not1"):
             return None
         e, c = instr.operands
         cmp = self._same_exec_cmp(c, instr)

@@ -62,7 +62,6 @@ SCC_IS_RESULT_NONZERO = frozenset({
     "s_and_b32", "s_and_b64", "s_or_b32", "s_or_b64", "s_xor_b32", "s_xor_b64",
     "s_nand_b32", "s_nand_b64", "s_nor_b32", "s_nor_b64", "s_xnor_b32", "s_xnor_b64",
     "s_and_not1_b32", "s_and_not1_b64", "s_or_not1_b32", "s_or_not1_b64",
-    "s_andn2_b32", "s_andn2_b64", "s_orn2_b32", "s_orn2_b64",
     "s_not_b32", "s_not_b64", "s_lshl_b32", "s_lshl_b64", "s_lshr_b32", "s_lshr_b64",
     "s_ashr_i32", "s_ashr_i64", "s_bfe_u32", "s_bfe_i32", "s_bfe_u64", "s_bfe_i64",
     "s_abs_i32", "s_absdiff_i32", "s_bcnt0_i32_b32", "s_bcnt1_i32_b32", "s_wqm_b32",

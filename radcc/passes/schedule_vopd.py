@@ -63,8 +63,8 @@ def _duals(gfx: GfxLevel) -> dict[str, tuple[OpInfo | None, OpInfo | None]]:
     """Base VALU name (``v_add_f32``) -> (X entry, Y entry) from the table."""
     out: dict[str, list[OpInfo | None]] = {}
     for e in get_table(gfx).entries:
-        if e.enc in ("VOPD", "VOPDY") and e.name.startswith(_DUAL_PREFIX):
-            base = "v_" + e.name[len(_DUAL_PREFIX):]
+        if e.enc in ("VOPD", "VOPDY") and e.canon.startswith(_DUAL_PREFIX):
+            base = "v_" + e.canon[len(_DUAL_PREFIX):]
             slot = out.setdefault(base, [None, None])
             slot[0 if e.enc == "VOPD" else 1] = e
     return {k: (v[0], v[1]) for k, v in out.items()}
@@ -268,7 +268,7 @@ def split_vopd(program: Program, vopd: Instruction) -> tuple[Instruction, Instru
     ops = list(vopd.operands)
     if len(vopd.definitions) != 2:
         raise ValueError(f"{vopd.opcode}: a VOPD instruction defines two registers")
-    cnd = any("vcc" in e.implicit_reads for n in names for e in table.by_name.get(n, ()))
+    cnd = any("vcc" in e.implicit_reads for n in names for e in table.by_canon.get(n, ()))
     vcc = ops.pop() if cnd else None
     out = []
     pos = 0

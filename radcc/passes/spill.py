@@ -634,7 +634,7 @@ def _rematerialisable(program: Program, spillable: set[int]) -> dict[int, Instru
     anyway; a VGPR constant is the same in every lane that reads it."""
     from radcc.isa.table import get_table
 
-    table = get_table(program.gfx_level).by_name
+    table = get_table(program.gfx_level).by_canon
     out: dict[int, Instruction] = {}
     for b in program.blocks:
         logical = False

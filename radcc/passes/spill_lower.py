@@ -82,16 +82,9 @@ def lv1_rc(o: Operand) -> RegClass:
     return o.rc
 
 
-_GFX10_VEC = {1: "dword", 2: "dwordx2", 3: "dwordx3", 4: "dwordx4"}
-
-
 def scratch_opcode(program: Program, kind: str, dwords: int) -> str:
-    """``scratch_{kind}_*`` of `dwords` dwords as the target's generation names it
-    (GFX11 ``_b32``..``_b128``, GFX10 ``_dword``..``_dwordx4``)."""
-    from radcc.target import GfxLevel
-
-    sizes = _VEC if program.gfx_level >= GfxLevel.GFX11 else _GFX10_VEC
-    return f"scratch_{kind}_{sizes[dwords]}"
+    """``scratch_{kind}_b32``..``_b128`` (canonical names) of `dwords` dwords."""
+    return f"scratch_{kind}_{_VEC[dwords]}"
 
 
 def _scratch(program: Program, rc: RegClass, reg: PhysReg, offset: int,

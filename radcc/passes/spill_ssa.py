@@ -202,7 +202,7 @@ def apply_plan(program: Program, sp: _Spiller) -> None:
                 slot_of[t] = (base + 4 * u, -1)
                 voff = max(voff, base + 4 * (u + sp.rc_of[t].size))
     if voff > base:
-        ops = get_table(program.gfx_level).by_name
+        ops = get_table(program.gfx_level).by_canon
         if not all(scratch_opcode(program, k, 1) in ops for k in ("store", "load")):
             raise SpillError(f"spill: VGPR spilling lowers to scratch_store/scratch_load, "
                              f"which {program.target.name} does not have")

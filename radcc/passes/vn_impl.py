@@ -87,7 +87,7 @@ def _freeze(v: Any) -> Any:
 def _is_load(instr: Instruction) -> bool:
     op = instr.opcode
     if instr.format == "DS":
-        return op.startswith("ds_load") or op.startswith("ds_read")
+        return op.startswith("ds_load")
     if instr.format == "SMEM":
         return op.startswith(("s_load", "s_buffer_load"))
     return "_load" in op and "atomic" not in op

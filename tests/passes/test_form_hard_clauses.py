@@ -96,8 +96,8 @@ def test_atomics_are_their_own_type_on_gfx11():
 
 
 def test_gfx10_clauses_only_instructions_returning_data():
-    ld = "   v1: v[{}] = global_load_dword v1: v[1], s2: s[4-5]\n"
-    st = "   global_store_dword v1: v[1], v1: v[3], s2: s[6-7]\n"
+    ld = "   v1: v[{}] = global_load_b32 v1: v[1], s2: s[4-5]\n"
+    st = "   global_store_b32 v1: v[1], v1: v[3], s2: s[6-7]\n"
     body = ld.format(2) + ld.format(3) + st + st + END
     for gfx in ("gfx1010", "gfx1030"):
         assert_listing(run(prog(body, gfx)),
@@ -105,7 +105,7 @@ def test_gfx10_clauses_only_instructions_returning_data():
 
 
 @pytest.mark.parametrize(("gfx", "name", "limit"), [("gfx1100", "global_load_b32", 32),
-                                                    ("gfx1030", "global_load_dword", 63)])
+                                                    ("gfx1030", "global_load_b32", 63)])
 def test_maximum_clause_length(gfx, name, limit):
     n = limit + 5
     loads = [f"   v1: v[{10 + k}] = {name} v1: v[1], s2: s[4-5]\n" for k in range(n)]

@@ -86,8 +86,8 @@ LOOP = [
 
 # --- VMEMtoScalarWriteHazard ----------------------------------------------------------
 
-GLOAD = "   v1: v[0] = global_load_dword v2: v[2-3], s2: s[4-5]\n"
-GSTORE = "   global_store_dword v2: v[2-3], v1: v[1], s2: s[4-5]\n"
+GLOAD = "   v1: v[0] = global_load_b32 v2: v[2-3], s2: s[4-5]\n"
+GSTORE = "   global_store_b32 v2: v[2-3], v1: v[1], s2: s[4-5]\n"
 SWRITE = "   s2: s[4-5] = s_mov_b64 s2: s[8-9]\n"
 
 
@@ -97,15 +97,15 @@ def test_vmem_sgpr_then_salu_write_gets_depctr():
 
 
 def test_vmem_sgpr_then_smem_write_gets_depctr():
-    load = "   v1: v[0] = buffer_load_dword v1: v[1], s4: s[0-3], s1: s[8]\n"
-    smem = "   s1: s[8] = s_load_dword s2: s[10-11], 0\n"
+    load = "   v1: v[0] = buffer_load_b32 v1: v[1], s4: s[0-3], s1: s[8]\n"
+    smem = "   s1: s[8] = s_load_b32 s2: s[10-11], 0\n"
     p = single(load + smem + END)
     assert_listing(p, f"BB0\n{load}   {DEPCTR_VM}\n{smem}{END}")
 
 
 def test_ds_then_exec_write_gets_depctr():
     # every vector memory access reads EXEC
-    ds = "   ds_write_b32 v1: v[1], v1: v[2]\n"
+    ds = "   ds_store_b32 v1: v[1], v1: v[2]\n"
     ew = "   s1: exec = s_mov_b32 s1: s[8]\n"
     p = single(ds + ew + END)
     assert_listing(p, f"BB0\n{ds}   {DEPCTR_VM}\n{ew}{END}")
@@ -130,7 +130,7 @@ def test_store_needs_vscnt_not_vmcnt():
 
 
 def test_ds_needs_lgkmcnt():
-    ds = "   ds_write_b32 v1: v[1], v1: v[2]\n"
+    ds = "   ds_store_b32 v1: v[1], v1: v[2]\n"
     ew = "   s1: exec = s_mov_b32 s1: s[8]\n"
     unchanged(ds + f"   {waitcnt('lgkmcnt(0)')}\n" + ew + END)
 
@@ -146,7 +146,7 @@ def test_other_sgpr_written_is_fine():
 
 @pytest.mark.parametrize("cpu", ["gfx1030", "gfx1100"])
 def test_vmem_to_scalar_not_on_other_targets(cpu):
-    load = GLOAD.replace("global_load_dword", "global_load_b32") if cpu == "gfx1100" else GLOAD
+    load = GLOAD
     unchanged(load + SWRITE + END, cpu=cpu)
 
 
@@ -179,7 +179,7 @@ BB3
 
 # --- SMEMtoVectorWriteHazard -------------------------------------------------------------
 
-SLOAD = "   s1: s[20] = s_load_dword s2: s[0-1], 0\n"
+SLOAD = "   s1: s[20] = s_load_b32 s2: s[0-1], 0\n"
 VWRITE = "   s1: s[0] = v_readfirstlane_b32 v1: v[0]\n"
 
 
@@ -189,7 +189,7 @@ def test_smem_sgpr_then_valu_write_gets_s_mov_null():
 
 
 def test_vopc_writing_smem_offset_sgpr():
-    load = "   s1: s[20] = s_buffer_load_dword s4: s[4-7], s1: s[8]\n"
+    load = "   s1: s[20] = s_buffer_load_b32 s4: s[4-7], s1: s[8]\n"
     cmp = "   s1: s[8] = v_cmp_eq_u32_e64 v1: v[0], v1: v[1]\n"
     p = single(load + cmp + END)
     assert f"{load}   {SMOV}\n{cmp}" in listing(p)
@@ -277,8 +277,8 @@ def test_vcmpx_then_permlane_on_gfx1010():
 
 # --- LdsBranchVmemWARHazard --------------------------------------------------------------
 
-DSR = "   v1: v[5] = ds_read_b32 v1: v[6]\n"
-BSTORE = "   buffer_store_dword v1: v[1], v1: v[2], s4: s[0-3], 0\n"
+DSR = "   v1: v[5] = ds_load_b32 v1: v[6]\n"
+BSTORE = "   buffer_store_b32 v1: v[1], v1: v[2], s4: s[0-3], 0\n"
 BRANCH = [
     "logical preds: / linear preds: / kind: top-level,",
     "logical preds: BB0, / linear preds: BB0, / kind: top-level,",
@@ -291,7 +291,7 @@ def test_vmem_branch_ds_gets_vscnt():
 
 
 def test_ds_branch_vmem_gets_vscnt():
-    ds = "   ds_write_b32 v1: v[1], v1: v[2]\n"
+    ds = "   ds_store_b32 v1: v[1], v1: v[2]\n"
     p = run(prog((BRANCH[0], ds + "   s_branch BB1\n"), (BRANCH[1], BSTORE + END)))
     assert_listing(p, f"BB0\n{ds}   s_branch BB1\nBB1\n   {VSCNT0}\n{BSTORE}{END}")
 
@@ -333,7 +333,7 @@ def test_lds_branch_vmem_not_on_gfx1030():
 # --- SMEM store then load --------------------------------------------------------------------
 
 SSTORE = "   s_store_dword s1: s[10], s2: s[2-3], 0\n"
-SLOAD2 = "   s1: s[11] = s_load_dword s2: s[2-3], 0\n"
+SLOAD2 = "   s1: s[11] = s_load_b32 s2: s[2-3], 0\n"
 
 
 def test_smem_store_then_load_waits_lgkmcnt0():
@@ -355,8 +355,8 @@ def test_smem_store_load_nop_is_no_mitigation():
 
 @pytest.mark.parametrize("hazard,body,needle", [
     ("InstFwdPrefetchBug", "   s_inst_prefetch simm16:1\n", "s_inst_prefetch"),
-    ("FlatSegmentOffsetBug", "   v1: v[0] = flat_load_dword v2: v[2-3] offset:16\n",
-     "flat_load_dword"),
+    ("FlatSegmentOffsetBug", "   v1: v[0] = flat_load_b32 v2: v[2-3] offset:16\n",
+     "flat_load_b32"),
 ])
 def test_unmitigable_bugs_are_rejected(hazard, body, needle):
     with pytest.raises(HazardError) as e:
@@ -400,9 +400,9 @@ def test_nsa_bugs_not_on_gfx1030():
 
 
 @pytest.mark.parametrize("body", [
-    "   s_inst_prefetch simm16:1\n",
-    "   v1: v[0] = flat_load_dword v2: v[2-3] offset:16\n",
-    "   v2: v[0-1] = flat_load_dwordx2 v2: v[2-3]\n",
+    "   s_set_inst_prefetch_distance simm16:1\n",
+    "   v1: v[0] = flat_load_b32 v2: v[2-3] offset:16\n",
+    "   v2: v[0-1] = flat_load_b64 v2: v[2-3]\n",
 ])
 def test_gfx1030_has_none_of_those_bugs(body):
     unchanged(body + END, cpu="gfx1030")
@@ -411,12 +411,12 @@ def test_gfx1030_has_none_of_those_bugs(body):
 def test_multi_dword_flat_is_left_to_cu_mode():
     # LdsMisalignedBug is mitigated by the kernel's CU mode (kernel_abi.kernel_fields,
     # tests/passes/test_gfx10_cumode.py), not by insert_nops
-    unchanged("   v2: v[0-1] = flat_load_dwordx2 v2: v[2-3]\n"
-              "   flat_store_dwordx4 v2: v[2-3], v4: v[4-7]\n" + END)
+    unchanged("   v2: v[0-1] = flat_load_b64 v2: v[2-3]\n"
+              "   flat_store_b128 v2: v[2-3], v4: v[4-7]\n" + END)
 
 
 def test_flat_single_dword_without_offset_is_fine():
-    unchanged("   v1: v[0] = flat_load_dword v2: v[2-3]\n   v1: v[9] = v_mov_b32 0\n" + END)
+    unchanged("   v1: v[0] = flat_load_b32 v2: v[2-3]\n   v1: v[9] = v_mov_b32 0\n" + END)
 
 
 # --- properties ----------------------------------------------------------------------------
@@ -532,10 +532,10 @@ BB0
 /* logical preds: / linear preds: / kind: top-level, */
    s2: %1:s[0-1], s1: %2:s[2], v1: %3:v[0] = p_startpgm
    p_logical_start
-   s2: %4:s[4-5] = s_load_dwordx2 %1:s[0-1], 0
+   s2: %4:s[4-5] = s_load_b64 %1:s[0-1], 0
    s1: %5:s[0] = v_readfirstlane_b32 %3:v[0]
    v1: %6:v[1] = v_lshlrev_b32 2, %3:v[0]
-   v1: %7:v[2] = global_load_dword %6:v[1], %4:s[4-5]
+   v1: %7:v[2] = global_load_b32 %6:v[1], %4:s[4-5]
    s2: %8:s[4-5] = s_mov_b64 0
    s1: %9:s[7] = s_mov_b32 s1: exec
    v_cmpx_eq_u32 %6:v[1], %6:v[1]
