@@ -6,7 +6,7 @@
 Programs come from `radcc.ir.randprog` (uniform and divergent ifs, counted
 loops with breaks and continues, loads and stores, 32/64-bit VALU and SALU),
 scaled to about N instructions after instruction selection. Each program is
-compiled by `radcc.pipeline.run_pipeline` (its per-pass timings) and then
+compiled by `radcc.passes.manager.run_pipeline` (its per-pass timings) and then
 `emit_program` (the assembler). Prints one row per phase with the time at
 each size, the total, and the growth per 10x of program size: time ratio
 divided by instruction ratio, so ~1.0 means linear, 10 quadratic.
@@ -29,7 +29,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from radcc.ir.randprog import GenConfig, generate, lower  # noqa: E402
-from radcc.pipeline import DebugOptions, run_pipeline  # noqa: E402
+from radcc.passes.manager import run_pipeline  # noqa: E402
+from radcc.passes.options import DebugOptions  # noqa: E402
 from radcc.target import get_target  # noqa: E402
 
 STMT_PER_INSTR = 1 / 5.5  # about 5.5 IR instructions per generated statement
@@ -93,7 +94,7 @@ _CLOCK = types.SimpleNamespace(perf_counter=time.perf_counter)
 
 def use_clock(clock: str) -> None:
     """Wall (perf_counter) or CPU (process_time) time, also for the pipeline's pass timers."""
-    import radcc.pipeline as pl
+    import radcc.passes.manager as pl
 
     _CLOCK.perf_counter = time.process_time if clock == "cpu" else time.perf_counter
     pl.time = _CLOCK  # type: ignore[attr-defined]

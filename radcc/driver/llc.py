@@ -21,11 +21,9 @@ register file and any pass's refusal.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Sequence
 
 from radcc.ir.parser import parse_program
-from radcc.ir.printer import print_program
 from radcc.ir.program import Program
 from radcc.ir.regclass import VGPR_BASE
 from radcc.ir.validate import validate_ir
@@ -138,28 +136,14 @@ def check_demand(program: Program) -> None:
 
 
 def run_passes(program: Program, print_after: list[str], print_before: list[str]) -> None:
-    from radcc.pipeline import DebugOptions, available_passes, run_pipeline
+    from radcc.pipeline import DebugOptions, run_pipeline
 
     opts = DebugOptions.from_env()
     opts.print_after |= set(print_after)
     opts.print_before |= set(print_before)
-    if not is_allocated(program):
-        ran = run_pipeline(program, opts).ran
-    else:
-        passes = available_passes()
-        names = [s.name for s, _ in passes]
-        start = names.index("register_allocation") + 1 if "register_allocation" in names else 0
-        # before RA only the analyses make sense on allocated code
-        ran = []
-        for spec, fn in passes[start:]:
-            if any(opts.has(f) for f in spec.skipped_by):
-                continue
-            if {"all", spec.name} & opts.print_before:
-                print(f"// IR before {spec.name}\n{print_program(program)}", file=sys.stderr)
-            fn(program)
-            ran.append(spec.name)
-            if {"all", spec.name} & opts.print_after:
-                print(f"// IR after {spec.name}\n{print_program(program)}", file=sys.stderr)
+    # an allocated program starts after register allocation
+    start = None if not is_allocated(program) else "register_allocation"
+    ran = run_pipeline(program, opts, start_after=start).ran
     if "lower_to_hw" not in ran:
         from radcc.passes.lower_to_hw import lower_to_hw
 

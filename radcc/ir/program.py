@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from enum import Flag, auto
 
 from radcc.abi.stage import COMPUTE_CS, Stage
+from radcc.ir.analyses import Analyses, RegisterDemand
 from radcc.ir.regclass import PhysReg, RegClass, Temp, s1, s2
 from radcc.ir.shader_config import ShaderConfig
 from radcc.target import Target
@@ -171,24 +172,6 @@ class BlockKind(Flag):
                 if k and k in self and k.name is not None]
 
 
-@dataclass(frozen=True, slots=True)
-class RegisterDemand:
-    sgpr: int = 0
-    vgpr: int = 0
-
-    def __add__(self, o: RegisterDemand) -> RegisterDemand:
-        return RegisterDemand(self.sgpr + o.sgpr, self.vgpr + o.vgpr)
-
-    def __sub__(self, o: RegisterDemand) -> RegisterDemand:
-        return RegisterDemand(self.sgpr - o.sgpr, self.vgpr - o.vgpr)
-
-    def max(self, o: RegisterDemand) -> RegisterDemand:
-        return RegisterDemand(max(self.sgpr, o.sgpr), max(self.vgpr, o.vgpr))
-
-    def exceeds(self, o: RegisterDemand) -> bool:
-        return self.sgpr > o.sgpr or self.vgpr > o.vgpr
-
-
 @dataclass(eq=False)
 class Block:
     index: int
@@ -219,6 +202,8 @@ class Program:
     entry_abi: dict[str, int] | None = None
     statistics: dict[str, int] = field(default_factory=dict)
     name: str = "main"
+    # which analyses (liveness, dominance) are current: radcc/ir/analyses.py
+    analyses: Analyses = field(default_factory=Analyses)
 
     @property
     def lane_mask(self) -> RegClass:

@@ -15,6 +15,12 @@ Algorithm": blocks in reverse postorder, idoms refined by intersecting the
 predecessors' dominator chains until nothing changes (one or two sweeps
 for the reducible CFGs ACO builds).
 
+The idoms are an analysis kept on the program (radcc/ir/analyses.py):
+`dominator_tree` marks them current, `require_dominance` computes them only
+when they are not (the pass manager invalidates them after every phase that
+does not declare dominance preserved, i.e. that may change the CFG).
+`dominance_is_exact` checks such a declaration (``validateir``).
+
 `DominatorTree` answers "does A dominate B" in O(1) from those fields.
 """
 
@@ -102,12 +108,29 @@ def compute_idoms(program: Program, linear: bool) -> list[int]:
 
 
 def dominator_tree(program: Program) -> None:
-    """Fill Block.logical_idom and Block.linear_idom (see module docstring)."""
+    """Fill Block.logical_idom and Block.linear_idom now (see module docstring)."""
     logical = compute_idoms(program, linear=False)
     linear = compute_idoms(program, linear=True)
     for b in program.blocks:
         b.logical_idom = logical[b.index]
         b.linear_idom = linear[b.index]
+    program.analyses.dominance = True
+
+
+def require_dominance(program: Program) -> None:
+    """Make Block.logical_idom / linear_idom current (computed only if they are not)."""
+    if not program.analyses.dominance:
+        dominator_tree(program)
+
+
+def dominance_is_exact(program: Program) -> bool:
+    """Are the blocks' idoms, if marked current, those of the CFG as it is now?"""
+    if not program.analyses.dominance:
+        return True
+    logical = compute_idoms(program, linear=False)
+    linear = compute_idoms(program, linear=True)
+    return all(b.logical_idom == logical[b.index] and b.linear_idom == linear[b.index]
+               for b in program.blocks)
 
 
 class DominatorTree:

@@ -23,15 +23,15 @@ each context a number and proves equality structurally instead:
 context number: two instructions with the same number run with the same
 EXEC whenever one dominates the other. Linear-only blocks (no logical
 predecessors and not the entry) get contexts of their own. Linear in the
-number of instructions; uses ``Block.logical_idom`` when set, else computes
-the logical dominator tree.
+number of instructions; reads ``Block.logical_idom`` (`require_dominance`:
+computed if not current).
 """
 
 from __future__ import annotations
 
 from radcc.ir.program import Block, BlockKind, Instruction, Program
 from radcc.ir.regclass import EXEC, EXEC_HI, SCC
-from radcc.passes.dominance import compute_idoms
+from radcc.passes.dominance import require_dominance
 
 _LEAVES = BlockKind.BREAK | BlockKind.CONTINUE | BlockKind.CONTINUE_OR_BREAK \
     | BlockKind.DISCARD_EARLY_EXIT | BlockKind.USES_DISCARD
@@ -76,10 +76,8 @@ def _conditional(block: Block) -> bool:
 def exec_ids(program: Program) -> dict[int, int]:
     """Context number of every instruction (keyed by ``id(instr)``)."""
     blocks = program.blocks
+    require_dominance(program)
     idom = [b.logical_idom for b in blocks]
-    if any(i < 0 for b, i in zip(blocks, idom, strict=True) if b.logical_preds) or \
-            (blocks and idom[0] != 0):
-        idom = compute_idoms(program, linear=False)
     leaves_prefix = [0] * (len(blocks) + 1)  # number of leaving blocks among blocks[:i]
     for i, b in enumerate(blocks):
         leaves_prefix[i + 1] = leaves_prefix[i] + (1 if b.kind & _LEAVES else 0)

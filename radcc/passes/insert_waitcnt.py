@@ -64,8 +64,8 @@ value, the union of events); loops are iterated to a fixed point
 (`radcc.passes.linear_dataflow`), so a load issued late in a loop body is
 waited for at its use at the top of the next iteration.
 
-``RADCC_DEBUG=force-waitcnt`` (`get_debug_options(program)`): after every
-instruction that increments a counter, wait for all counters to reach 0.
+``force_waitcnt=True`` (the pass manager passes ``RADCC_DEBUG=force-waitcnt``):
+after every instruction that increments a counter, wait for all counters to reach 0.
 """
 
 from __future__ import annotations
@@ -96,7 +96,6 @@ from radcc.passes.instr_class import (
     writes,
 )
 from radcc.passes.linear_dataflow import forward_fixpoint
-from radcc.pipeline import get_debug_options
 
 __all__ = ["insert_waitcnt"]
 
@@ -376,9 +375,9 @@ class _Step:
 
 
 class _Pass:
-    def __init__(self, program: Program) -> None:
+    def __init__(self, program: Program, force: bool) -> None:
         self.p = program
-        self.force = get_debug_options(program).has("force-waitcnt")
+        self.force = force
         self.plans: dict[int, list[_Step]] = {}
         self.end_with_regs = [bool(b.kind & BlockKind.END_WITH_REGS) for b in program.blocks]
         # the instructions of each block's last analysis visit: that visit had the
@@ -512,8 +511,8 @@ class _Pass:
             b.instructions = self.last[b.index]
 
 
-def insert_waitcnt(program: Program) -> None:
+def insert_waitcnt(program: Program, *, force_waitcnt: bool = False) -> None:
     """Insert the s_waitcnt/s_waitcnt_vscnt instructions (see module docstring)."""
-    _Pass(program).run()
+    _Pass(program, force_waitcnt).run()
 
 

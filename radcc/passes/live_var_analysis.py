@@ -28,43 +28,38 @@ the phi's block; phi definitions are not live-in.
   the maximum over blocks;
 - `Liveness.waves_per_simd`: `Target.waves_per_simd` of the maximum demand.
 
-The result is kept for later passes: `get_live_vars(program)`.
+The result is kept on the program (`Program.analyses`, radcc/ir/analyses.py):
+`get_live_vars(program)` returns it, computing it first when it is not current.
+`live_var_analysis(program)` always computes it. Whoever changes what it reads
+(temps, instructions, the CFG, the target) invalidates it: the pass manager
+after each phase not declaring liveness preserved; a phase that changes the
+program and reads liveness again calls `live_var_analysis` itself.
+`liveness_is_exact` is the check of such declarations (``validateir``).
 
 Cost: gen/kill sets per block in one backward walk, a worklist fixed point
 over blocks (highest index first, so loops converge in few rounds; the
 temps successors' phis read on each edge gathered once), then one final
-backward walk per block to set flags and demand. A run on a program nothing
-changed in since the last run is one walk comparing a signature.
+backward walk per block to set flags and demand.
 """
 
 from __future__ import annotations
 
 import heapq
-import weakref
-from dataclasses import dataclass, field
 
+from radcc.ir.analyses import Liveness
 from radcc.ir.program import Block, Instruction, Program, RegisterDemand
 from radcc.ir.regclass import RegClass, RegType
 
 
-@dataclass
-class Liveness:
-    live_in: list[set[int]] = field(default_factory=list)
-    live_out: list[set[int]] = field(default_factory=list)
-    register_demand: list[list[RegisterDemand]] = field(default_factory=list)
-    max_demand: RegisterDemand = RegisterDemand()
-    waves_per_simd: int = 0
-
-
-_RESULTS: weakref.WeakKeyDictionary[Program, Liveness] = weakref.WeakKeyDictionary()
-
-
 def get_live_vars(program: Program) -> Liveness:
-    """The result of the last `live_var_analysis(program)`."""
-    try:
-        return _RESULTS[program]
-    except KeyError:
-        raise ValueError("live_var_analysis has not run on this program") from None
+    """The program's current liveness (computed first if it is not current). Its
+    users must not modify it."""
+    live = program.analyses.liveness
+    if live is None:
+        _analyse(program)
+        live = program.analyses.liveness
+        assert live is not None
+    return live
 
 
 def is_linear(rc: RegClass) -> bool:
@@ -269,13 +264,11 @@ def _set_phi_operand_kills(program: Program, b: Block, live_in: list[set[int]],
                 killed.add(o.temp.id)
 
 
-_SIGNATURES: weakref.WeakKeyDictionary[Program, list[object]] = weakref.WeakKeyDictionary()
-
-
 def _signature(program: Program) -> list[object]:
     """Everything the analysis reads or writes, flattened: the target and wave
     size, the CFG, every instruction's opcode, temps and late-kill flags, the kill
-    flags and demands. Equal signatures mean the last result is still exact."""
+    flags and demands. Equal signatures before and after an analysis mean the
+    result it replaced was exact."""
     sig: list[object] = [program.target, program.wave_size, program.max_reg_demand]
     app = sig.append
     for b in program.blocks:
@@ -307,18 +300,19 @@ def _signature(program: Program) -> list[object]:
 
 
 def live_var_analysis(program: Program) -> None:
-    """Compute liveness, kill flags and register demand (see module docstring).
-
-    Nothing is recomputed when nothing the analysis reads or writes changed since
-    its last run on `program` (a signature of the program is compared): the
-    pipeline runs it before lower_to_cssa, inside it and in register allocation,
-    mostly on the same program. The `Liveness` of `get_live_vars` is then the
-    same object as before: its users must not modify it."""
-    old = _SIGNATURES.get(program)
-    if old is not None and program in _RESULTS and old == _signature(program):
-        return
+    """Compute liveness, kill flags and register demand now (see module docstring)."""
     _analyse(program)
-    _SIGNATURES[program] = _signature(program)
+
+
+def liveness_is_exact(program: Program) -> bool:
+    """Is the program's current liveness what a new analysis computes (kill flags and
+    demands included)? Recomputes it (the check of a phase's declaration that it
+    preserves liveness, radcc/passes/manager.py)."""
+    if program.analyses.liveness is None:
+        return True
+    before = _signature(program)
+    _analyse(program)
+    return before == _signature(program)
 
 
 def _analyse(program: Program) -> None:
@@ -349,4 +343,4 @@ def _analyse(program: Program) -> None:
     result.max_demand = max_demand
     result.waves_per_simd = program.target.waves_per_simd(max_demand.vgpr, max_demand.sgpr,
                                                           program.wave_size)
-    _RESULTS[program] = result
+    program.analyses.liveness = result

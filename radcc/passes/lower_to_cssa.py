@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from radcc.ir.program import Block, Definition, Instruction, Operand, Program
 from radcc.ir.regclass import Temp
-from radcc.passes.dominance import DominatorTree, dominator_tree
+from radcc.passes.dominance import DominatorTree, require_dominance
 from radcc.passes.live_var_analysis import get_live_vars, is_linear, live_var_analysis
 from radcc.passes.ra_support import branch_index, logical_end_index
 
@@ -34,8 +34,7 @@ from radcc.passes.ra_support import branch_index, logical_end_index
 class _Ctx:
     def __init__(self, program: Program) -> None:
         self.p = program
-        live_var_analysis(program)
-        dominator_tree(program)
+        require_dominance(program)
         self.live = get_live_vars(program)
         self.dom_lin = DominatorTree.of_program(program, linear=True)
         self.dom_log = DominatorTree.of_program(program, linear=False)

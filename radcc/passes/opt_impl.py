@@ -78,7 +78,7 @@ from radcc.ir.program import Block, Definition, Instruction, Operand, Program
 from radcc.ir.regclass import EXEC, EXEC_HI, SCC, RegClass
 from radcc.ir.validate import is_inline_constant
 from radcc.isa.table import get_table
-from radcc.passes.dominance import DominatorTree, compute_idoms
+from radcc.passes.dominance import DominatorTree, require_dominance
 from radcc.passes.exec_context import exec_ids
 from radcc.passes.vn_impl import can_eliminate
 from radcc.target import GfxLevel
@@ -142,7 +142,8 @@ class _Opt:
                     if o.temp is not None:
                         self.uses[o.temp.id] += 1
         self.exec_id = exec_ids(program)
-        self.lin_tree = DominatorTree(compute_idoms(program, linear=True))
+        require_dominance(program)  # exec_ids required it too
+        self.lin_tree = DominatorTree.of_program(program, linear=True)
         self.renames: dict[int, Operand] = {}
         self.block: Block | None = None
         self.contract = program.config.fp_contract

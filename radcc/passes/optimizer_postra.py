@@ -535,3 +535,4 @@ def _refresh_kill_flags(program: Program) -> None:
     program.max_reg_demand = saved[0]
     for b, (rd, lid) in zip(program.blocks, saved[1], strict=True):
         b.register_demand, b.live_in_demand = rd, lid
+    program.analyses.liveness = None  # its demand figures are no longer the program's

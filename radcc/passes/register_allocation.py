@@ -1,7 +1,7 @@
 """SSA-based register allocation (seeds/001 "Register Allocation"; the
 algorithm of ACO's aco_register_allocation.cpp, written anew).
 
-`register_allocation(program)` runs `live_var_analysis` and then walks the
+`register_allocation(program)` reads the current liveness (`get_live_vars`) and then walks the
 blocks once, in layout order, with a register file per block (SGPRs and
 VGPRs are separate ranges of the same file map). It guarantees:
 
@@ -71,7 +71,7 @@ from __future__ import annotations
 from radcc.ir.printer import instruction_text
 from radcc.ir.program import Block, BlockKind, Definition, Instruction, Operand, Program
 from radcc.ir.regclass import VGPR_BASE, PhysReg, RegClass, Temp, s1, v1
-from radcc.passes.live_var_analysis import get_live_vars, is_linear, live_var_analysis
+from radcc.passes.live_var_analysis import get_live_vars, is_linear
 from radcc.passes.ra_support import RegisterAllocationError, reg_range, stride, tied_operands
 
 FILE_SIZE = 512
@@ -544,7 +544,6 @@ class _Allocator:
         return self.renames[pred].get(orig, Temp(orig, rc))
 
     def run(self) -> None:
-        live_var_analysis(self.p)
         live = get_live_vars(self.p)
         for b in self.p.blocks:
             for x in b.instructions:

@@ -41,8 +41,8 @@ That D dominates the uses in the logical CFG is a precondition (as in ACO);
 a use no linear path from D reaches reads ``RC: undef``. Unreachable blocks
 are left alone. (ACO's pass builds logical ``p_phi``s and lets lower_phis
 turn SGPR phis into linear ones; radcc's lower_phis only lowers boolean phis,
-so the linear phis are built here.) The pass also fills ``Block.logical_idom``/``linear_idom``
-(`dominator_tree`). It runs right after isel (before lower_phis, which lowers
+so the linear phis are built here.) The pass reads ``Block.logical_idom``/``linear_idom``
+(`require_dominance`: computed if not current). It runs right after isel (before lower_phis, which lowers
 boolean phis whose operands it may have repaired) and again after the
 optimizer.
 """
@@ -51,7 +51,7 @@ from __future__ import annotations
 
 from radcc.ir.program import Block, Definition, Instruction, Operand, Program
 from radcc.ir.regclass import RegClass, Temp
-from radcc.passes.dominance import DominatorTree, dominator_tree
+from radcc.passes.dominance import DominatorTree, require_dominance
 
 __all__ = ["is_linear_class", "repair_ssa"]
 
@@ -67,7 +67,7 @@ def is_linear_class(rc: RegClass | None) -> bool:
 class _Repair:
     def __init__(self, program: Program) -> None:
         self.p = program
-        dominator_tree(program)
+        require_dominance(program)
         self.dom = DominatorTree.of_program(program, linear=True)
         self.needs = _needs_repair(program, self.dom)
         self.def_block: dict[int, int] = {}

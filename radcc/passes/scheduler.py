@@ -368,7 +368,6 @@ def schedule_program(program: Program, policy: Policy | None = None) -> None:
     """Schedule every block's logical part (see the module docstring); afterwards the
     liveness, kill flags and register demand of live_var_analysis are current.
     `policy` overrides the register limit and sizes (tests)."""
-    live_var_analysis(program)
     lv = get_live_vars(program)
     demand = RegisterDemand()
     for b in program.blocks:

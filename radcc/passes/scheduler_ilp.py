@@ -31,7 +31,8 @@ of one block. What it guarantees:
   insert_delay_alu (which follows) would otherwise stall for it.
 
 The pass is target-neutral (GFX10 and GFX11); `nosched` / `nosched-ilp`
-skip it (pipeline.py).
+skip it, `nosched-vopd` makes the pass manager call it with ``vopd=False``
+(radcc/passes/manager.py).
 """
 
 from __future__ import annotations
@@ -46,7 +47,6 @@ from radcc.ir.regclass import EXEC, EXEC_HI
 from radcc.isa.table import OpInfo
 from radcc.passes.instr_class import VALU_CLASSES, Access, AccessCache, is_gds, is_nop
 from radcc.passes.statistics import CYCLE_MODEL
-from radcc.pipeline import get_debug_options
 
 if TYPE_CHECKING:
     from radcc.passes.sched_cost import Clock, Cost
@@ -291,7 +291,7 @@ def _feasible(c: Cost, base: Cost) -> bool:
 
 
 class _Scheduler:
-    def __init__(self, program: Program) -> None:
+    def __init__(self, program: Program, vopd: bool) -> None:
         from radcc.passes.sched_cost import RegionCoster
         from radcc.passes.schedule_vopd import vopd_allowed
 
@@ -300,8 +300,7 @@ class _Scheduler:
         self.saved_instrs = 0  # instructions the chosen orders saved so far
         self.saved_bytes = 0
         self.upgrades: list[_Upgrade] = []
-        self.pairing = vopd_allowed(program) and \
-            not get_debug_options(program).has("nosched-vopd")
+        self.pairing = vopd and vopd_allowed(program)
         # without pairing every order of a region has the same instructions: their
         # bytes are the same in all, only those of s_delay_alu / s_clause compare
         self.coster = RegionCoster(program, self.access, instr_bytes=self.pairing)
@@ -491,9 +490,10 @@ class _Upgrade:
     order: list[Instruction]
 
 
-def schedule_ilp(program: Program) -> None:
-    """Reorder the reorderable instructions of every block (module docstring)."""
-    sched = _Scheduler(program)
+def schedule_ilp(program: Program, *, vopd: bool = True) -> None:
+    """Reorder the reorderable instructions of every block (module docstring);
+    `vopd=False` (``nosched-vopd``) pairs no VOPD."""
+    sched = _Scheduler(program, vopd)
     for block in program.blocks:
         if len(block.instructions) >= 2:
             sched.block(block)

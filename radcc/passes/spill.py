@@ -671,7 +671,7 @@ def spill_limits(program: Program, sgpr_slots: int = 0) -> tuple[int, int]:
 
 def spill(program: Program) -> None:
     """Spill values so the register demand fits the target (module docstring)."""
-    live_var_analysis(program)
+    get_live_vars(program)  # current liveness: kill flags and demand
     fits = file_limits(program)
     if not program.max_reg_demand.exceeds(fits):
         return

@@ -52,7 +52,7 @@ from typing import Any
 
 from radcc.ir.program import Block, BlockKind, Instruction, Operand, Program
 from radcc.ir.regclass import EXEC, EXEC_HI, Temp
-from radcc.passes.dominance import DominatorTree, compute_idoms
+from radcc.passes.dominance import DominatorTree, require_dominance
 from radcc.passes.exec_context import exec_ids, writes_exec
 
 # Pseudo instructions that compute a value from their operands only.
@@ -234,15 +234,9 @@ class _Ctx:
     def __init__(self, program: Program) -> None:
         self.p = program
         blocks = program.blocks
-        log = [b.logical_idom for b in blocks]
-        lin = [b.linear_idom for b in blocks]
-        if blocks and (log[0] != 0 or lin[0] != 0 or any(
-                (b.logical_preds and log[b.index] < 0) or (b.linear_preds and lin[b.index] < 0)
-                for b in blocks)):
-            log = compute_idoms(program, linear=False)
-            lin = compute_idoms(program, linear=True)
-        self.log_idom = log
-        self.lin_idom = lin
+        require_dominance(program)
+        self.log_idom = [b.logical_idom for b in blocks]
+        self.lin_idom = [b.linear_idom for b in blocks]
         self.exec_id = exec_ids(program)
         self.renames: dict[int, Temp] = {}
         self.table: dict[tuple, tuple[Instruction, int]] = {}

@@ -534,15 +534,15 @@ BB0
 
 # --- force-waitcnt and idempotence ---------------------------------------------------------
 
-def test_force_waitcnt_waits_after_every_memory_instruction(monkeypatch):
-    monkeypatch.setenv("RADCC_DEBUG", "force-waitcnt")
-    p = run(single(f"""\
+def test_force_waitcnt_waits_after_every_memory_instruction():
+    p = single(f"""\
    s1: s[4] = s_load_b32 s2: s[0-1], 0
    v1: v[1] = global_load_b32 v2: v[2-3], {G}
    global_store_b32 v2: v[2-3], v1: v[4], {G}
    v1: v[5] = v_mov_b32 0
    s_endpgm
-"""))
+""")
+    insert_waitcnt(p, force_waitcnt=True)
     assert_listing(p, f"""
 BB0
    s1: s[4] = s_load_b32 s2: s[0-1], 0

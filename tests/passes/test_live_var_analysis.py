@@ -3,8 +3,6 @@ were worked out by hand (comments give the reasoning)."""
 
 from __future__ import annotations
 
-import pytest
-
 from radcc.ir.parser import parse_program
 from radcc.ir.program import RegisterDemand as D
 from radcc.passes.live_var_analysis import get_live_vars, live_var_analysis
@@ -231,10 +229,16 @@ def test_loop_carried_values():
     assert p.max_reg_demand == D(1, 2)  # %1 with two VGPRs (BB0's v_mov, all of BB1)
 
 
-def test_results_are_per_program():
+def test_results_live_on_the_program_until_invalidated():
     p = parse_program(LOOP)
-    with pytest.raises(ValueError):
-        get_live_vars(p)
+    assert p.analyses.liveness is None
+    lv = get_live_vars(p)  # computed on demand
+    assert p.analyses.liveness is lv and get_live_vars(p) is lv
+    q = parse_program(LOOP)
+    assert q.analyses.liveness is None and get_live_vars(q) is not lv
+    p.analyses.invalidate()
+    assert get_live_vars(p) is not lv
+    assert get_live_vars(p).live_in == lv.live_in
 
 
 def test_wave64_occupancy_from_demand():

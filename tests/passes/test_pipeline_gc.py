@@ -8,40 +8,37 @@ import gc
 
 import pytest
 
-import radcc.pipeline as pipeline
 from radcc.ir.program import Program
-from radcc.pipeline import DebugOptions, PassSpec, gc_paused, run_pipeline
+from radcc.passes.manager import PassSpec, gc_paused, run_pipeline
+from radcc.passes.options import DebugOptions
 from radcc.target import get_target
 
 
-def _with_pass(monkeypatch: pytest.MonkeyPatch, fn) -> None:  # type: ignore[no-untyped-def]
-    monkeypatch.setattr(pipeline, "available_passes",
-                        lambda: [(PassSpec("probe", "probe", "probe"), fn)])
+def _probe(fn) -> tuple[PassSpec]:  # type: ignore[no-untyped-def]
+    return (PassSpec("probe", fn),)
 
 
 @pytest.mark.parametrize("enabled", [True, False])
-def test_gc_off_during_passes_and_restored(monkeypatch: pytest.MonkeyPatch,
-                                           enabled: bool) -> None:
+def test_gc_off_during_passes_and_restored(enabled: bool) -> None:
     seen: list[bool] = []
-    _with_pass(monkeypatch, lambda p: seen.append(gc.isenabled()))
+    passes = _probe(lambda p: seen.append(gc.isenabled()))
     was = gc.isenabled()
     try:
         (gc.enable if enabled else gc.disable)()
-        run_pipeline(Program(get_target("gfx1100")), DebugOptions())
+        run_pipeline(Program(get_target("gfx1100")), DebugOptions(), passes=passes)
         assert gc.isenabled() is enabled
     finally:
         (gc.enable if was else gc.disable)()
     assert seen == [False]
 
 
-def test_gc_restored_when_a_pass_raises(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_gc_restored_when_a_pass_raises() -> None:
     def boom(p: Program) -> None:
         raise RuntimeError("pass failed")
 
-    _with_pass(monkeypatch, boom)
     assert gc.isenabled()
     with pytest.raises(RuntimeError, match="pass failed"):
-        run_pipeline(Program(get_target("gfx1100")), DebugOptions())
+        run_pipeline(Program(get_target("gfx1100")), DebugOptions(), passes=_probe(boom))
     assert gc.isenabled()
 
 

@@ -28,17 +28,24 @@ I1 = "   v1: v[3] = v_add_f32 v1: v[4], v1: v[5]\n"
 I2 = "   v1: v[6] = v_add_f32 v1: v[7], v1: v[8]\n"
 
 
-@pytest.fixture(autouse=True)
-def _no_pairs(monkeypatch):
-    """The ordering tests see the ILP order alone: VOPD pairing (which the
-    scheduler integrates unless ``nosched-vopd``) is off here; the pairing
-    tests below switch it back on."""
-    monkeypatch.setenv("RADCC_DEBUG", "nosched-vopd")
+# The ordering tests see the ILP order alone: VOPD pairing (which the scheduler
+# integrates unless ``nosched-vopd``: ``vopd=False``) is off there; the pairing tests
+# below switch it on (`_pairing`).
+PAIRING = {"vopd": False}
+
+
+@pytest.fixture
+def _pairing(monkeypatch):
+    monkeypatch.setitem(PAIRING, "vopd", True)
+
+
+def ilp(p):
+    schedule_ilp(p, vopd=PAIRING["vopd"])
 
 
 def run(body: str, wave: int = 32):
     p = single(body + END, wave=wave)
-    return check_pass(p, schedule_ilp)
+    return check_pass(p, ilp)
 
 
 def test_independent_instructions_fill_the_producers_latency():
@@ -76,7 +83,7 @@ def test_statistics_latency_drops():
     body = P + C + I1 + I2
     before = single(body + END)
     after = single(body + END)
-    schedule_ilp(after)
+    ilp(after)
     # in order: P 0..1, C waits for 10, I1 11, I2 12 -> 13; scheduled: C at 10 -> 15
     lb = collect_statistics(before)["Latency"]
     la = collect_statistics(after)["Latency"]
@@ -92,22 +99,20 @@ def test_random_programs_keep_every_dependence(seed, wave):
 
 def _vopd_then_ilp(p):
     schedule_vopd(p)
-    schedule_ilp(p)
+    ilp(p)
 
 
 @pytest.mark.parametrize("seed", range(30))
-def test_random_programs_with_pairs_keep_every_dependence(seed, monkeypatch):
+def test_random_programs_with_pairs_keep_every_dependence(seed, _pairing):
     # the pipeline's order: schedule_vopd pairs greedily, the ILP scheduler splits
     # the pairs again (a half reading the other's result first) and re-pairs
-    monkeypatch.setenv("RADCC_DEBUG", "")
     rng = random.Random(seed * 11 + 5)
     run_p = single(random_body(rng, 40) + END, wave=32)
     check_pass(run_p, _vopd_then_ilp)
 
 
-def test_pairs_are_formed_in_the_ilp_order(monkeypatch):
+def test_pairs_are_formed_in_the_ilp_order(_pairing):
     # I1 and I2 are independent, destinations odd/even, banks differ (ISA 7.6)
-    monkeypatch.setenv("RADCC_DEBUG", "")
     p = run(P + C + I1 + I2)
     assert_listing(p, "BB0\n" + P
                    + "   v1: v[3], v1: v[6] = v_dual_add_f32 v1: v[4], v1: v[5], v1: v[7], "
