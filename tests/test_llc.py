@@ -73,7 +73,7 @@ TOO_MANY_SGPRS = ("program gfx1100 wave32 compute\nBB0\n"
                   + "".join(f"   s1: %{i} = s_mov_b32 {i}\n" for i in range(1, 108))
                   + "   s107: %200 = p_create_vector "
                   + ", ".join(f"%{i}" for i in range(1, 108)) + "\n"
-                  + "   p_unit_test %200\n")  # (used: dead code would remove it)
+                  + "   p_unit_test %200\n   s_endpgm\n")  # (used: dead code would remove it)
 
 
 def _scale(wave: str) -> str:
@@ -132,9 +132,9 @@ def test_stats_to_stderr_and_print_after(square, tmp_path, capsys):
 @pytest.mark.parametrize(("text", "msg"), [
     ("program gfx1100 wave32 compute\nBB0\n   v1: %1:v[0] = v_bogus 1\n",
      ":3:18: error: unknown opcode 'v_bogus'"),
-    ("program gfx1100 wave32 compute\nBB0\n   p_spill v1: %2:v[1], 0\n",
+    ("program gfx1100 wave32 compute\nBB0\n   p_spill v1: %2:v[1], 0\n   s_endpgm\n",
      "error: lower_to_hw: spilling to scratch"),
-    ("program gfx1100 wave32 compute\nBB0\n   v1: %1:v[300] = v_mov_b32 0\n",
+    ("program gfx1100 wave32 compute\nBB0\n   v1: %1:v[300] = v_mov_b32 0\n   s_endpgm\n",
      "error: the program uses 301 VGPRs but gfx1100 has 256"),
     (TOO_MANY_SGPRS, "error: spill: BB0: 's107: %200 = p_create_vector"),
 ])

@@ -40,6 +40,9 @@ def add_shader_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--entry", default=None)
     p.add_argument("--spec", action="append", default=[], metavar="ID=VALUE")
     p.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME=VALUE")
+    p.add_argument("--no-validate", action="store_true",
+                   help="do not run spirv-val (SPIRV-Tools) on the SPIR-V; radcc's own checks "
+                        "still run")
 
 
 def parse_spec(items: list[str]) -> dict[int, Any]:
@@ -75,6 +78,15 @@ def read_shader(path: str, defines: list[str]) -> bytes:
             return p.read_bytes()
         except OSError as e:
             raise UserError(f"cannot read {path}: {e.strerror}") from None
+    try:
+        head = p.read_bytes()[:4096]
+    except OSError as e:
+        raise UserError(f"cannot read {path}: {e.strerror}") from None
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")) or b"\x00" in head:
+        enc = "UTF-16" if head.startswith((b"\xff\xfe", b"\xfe\xff")) or \
+            head.count(b"\x00") * 3 >= len(head) else "binary (NUL bytes)"
+        raise UserError(f"{path}:1:1: error: the source is {enc}, not UTF-8 text: GLSL sources "
+                        f"must be UTF-8 (e.g. iconv -f UTF-16 -t UTF-8)")
     exe = shutil.which("glslangValidator")
     if exe is None:
         raise UserError(f"{path}: compiling GLSL needs glslangValidator (Debian package "
@@ -83,9 +95,10 @@ def read_shader(path: str, defines: list[str]) -> bytes:
         out = Path(d) / "out.spv"
         cmd = [exe, "-V", "--target-env", "vulkan1.3", "-S", "comp",
                *[f"-D{x}" for x in defines], str(p), "-o", str(out)]
-        r = subprocess.run(cmd, capture_output=True, text=True)
+        r = subprocess.run(cmd, capture_output=True)
+        text = (r.stdout + r.stderr).decode("utf-8", "replace")  # it echoes source bytes
         if r.returncode != 0 or not out.exists():
-            lines = [ln for ln in (r.stdout + r.stderr).splitlines()
+            lines = [ln for ln in text.splitlines()
                      if ln.strip() and ln.strip() != str(p)]
             raise UserError("\n".join(lines) or f"{path}: glslangValidator failed")
         return out.read_bytes()
@@ -100,7 +113,8 @@ def compile_shader(args: argparse.Namespace, spirv: bytes, print_after: list[str
     wave = 64 if args.wave64 else 32
     try:
         return compile_spirv(spirv, mcpu=args.mcpu, wave_size=wave, entry=args.entry,
-                             spec=parse_spec(args.spec), print_after=set(print_after or ()))
+                             spec=parse_spec(args.spec), print_after=set(print_after or ()),
+                             spirv_val=not args.no_validate)
     except SpirvError as e:
         raise UserError(f"{args.shader}: {e}") from None
     except (IselError, CompileError) as e:

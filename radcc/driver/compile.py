@@ -4,7 +4,8 @@
     res = compile_spirv(spirv, mcpu="gfx1100", wave_size=32)
     res.code_object, res.asm, res.stats, res.kernel_name, res.arg_layout, res.timings
 
-Stages (each timed, seconds in ``res.timings``): ``parse`` (SPIR-V to MIR),
+Stages (each timed, seconds in ``res.timings``): ``parse`` (reading and validating the
+SPIR-V: spirv-val when asked, radcc's own checks; translation to MIR),
 ``mid-level`` (`radcc.frontend.opt.lower_for_isel`: MIR optimisation and the
 lowering into the form isel receives, docs/mir.md; then divergence analysis),
 ``isel`` (instruction selection), ``back end`` (`radcc.pipeline.run_pipeline`
@@ -21,6 +22,9 @@ from typing import Any
 from radcc.frontend.divergence import divergence_analysis
 from radcc.frontend.mir import MirShader
 from radcc.frontend.opt import LOWERING, PASSES, lower_for_isel, optimize
+from radcc.frontend.spirv import read_spirv
+from radcc.frontend.spirv.spirv_val import run_spirv_val
+from radcc.frontend.spirv.validate import validate_module
 from radcc.frontend.spirv_to_mir import spirv_to_mir
 from radcc.isel import ArgLayout, select_program
 from radcc.target import GfxLevel, get_target
@@ -59,20 +63,23 @@ def _lowerings(enabled: set[str]) -> list[tuple[str, Callable[[MirShader], Any]]
 def compile_spirv(spirv: bytes, *, mcpu: str = "gfx1100", wave_size: int = 32,
                   entry: str | None = None, spec: dict[int, Any] | None = None,
                   debug_options: Any = None, print_after: set[str] | None = None,
-                  mir_lowerings: set[str] | None = None) -> CompileResult:
-    """Compile a SPIR-V compute shader (see module docstring). `debug_options` is a
+                  mir_lowerings: set[str] | None = None, spirv_val: bool = False
+                  ) -> CompileResult:
+    """Compile a SPIR-V compute shader (see module docstring). `spirv_val` runs the
+    real validator first (`radcc.frontend.spirv.spirv_val`, when installed); radcc's
+    own checks (`radcc.frontend.spirv.validate`) always run. `debug_options` is a
     `radcc.pipeline.DebugOptions` (RADCC_DEBUG when None). Python's cyclic garbage
     collector is paused meanwhile (`radcc.pipeline.gc_paused`)."""
     from radcc.pipeline import gc_paused
 
     with gc_paused():
         return _compile(spirv, mcpu, wave_size, entry, spec, debug_options, print_after,
-                        mir_lowerings)
+                        mir_lowerings, spirv_val)
 
 
 def _compile(spirv: bytes, mcpu: str, wave_size: int, entry: str | None,
              spec: dict[int, Any] | None, debug_options: Any, print_after: set[str] | None,
-             mir_lowerings: set[str] | None) -> CompileResult:
+             mir_lowerings: set[str] | None, spirv_val: bool) -> CompileResult:
     from radcc.driver.llc import kernel_asm, run_passes
     from radcc.ir.printer import print_program
     from radcc.passes.emit_program import emit_code_object, emit_program
@@ -89,7 +96,11 @@ def _compile(spirv: bytes, mcpu: str, wave_size: int, entry: str | None,
     timings: dict[str, float] = {}
     pa = set(print_after or ())
     t0 = time.perf_counter()
-    shader = spirv_to_mir(spirv, entry=entry, spec=spec)
+    module = read_spirv(spirv)
+    if spirv_val:
+        run_spirv_val(module, spirv)
+    validate_module(module, entry)
+    shader = spirv_to_mir(module, entry=entry, spec=spec)
     timings["parse"] = time.perf_counter() - t0
     t0 = time.perf_counter()
     mir_pa = pa & ({"all"} | set(PASSES))

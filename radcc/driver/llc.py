@@ -191,7 +191,7 @@ def compile_file(path: str, text: str, *, mcpu: str | None = None, wave64: bool 
     print_after, print_before = list(print_after), list(print_before)
     check_pass_names(print_after, "--print-after")
     check_pass_names(print_before, "--print-before")
-    program = parse_program(text, path)
+    program = parse_program(text, path, complete=True)
     if mcpu:
         try:
             target = get_target(mcpu)

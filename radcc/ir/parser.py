@@ -17,8 +17,9 @@ import re
 from dataclasses import dataclass
 
 from radcc.abi.stage import StageError, parse_stage
-from radcc.ir.opinfo import resolve_mnemonic
+from radcc.ir.opinfo import op_info, resolve_mnemonic
 from radcc.ir.program import Block, BlockKind, Definition, Instruction, Operand, Program
+from radcc.ir.pseudo import PSEUDO
 from radcc.ir.regclass import PhysReg, RegClass, Temp
 from radcc.isa.table import OpcodeTable, get_table
 from radcc.target import get_target
@@ -52,6 +53,8 @@ NAMED_REGS = frozenset({"vcc", "vcc_lo", "vcc_hi", "exec", "exec_lo", "exec_hi",
 _KIND_BY_NAME = {k.name.lower().replace("_", "-"): k for k in BlockKind if k and k.name}
 _BB_RE = re.compile(r"BB(\d+)")
 _RC_RE = re.compile(r"l?[sv]\d+b?")
+# instructions after which a block has nothing more (besides the pseudo branches)
+_FINAL = frozenset({"s_endpgm", "s_endpgm_saved", "s_branch", "s_setpc_b64", "s_code_end"})
 
 
 @dataclass(slots=True)
@@ -130,7 +133,8 @@ class _Use:
 
 
 class _Parser:
-    def __init__(self, text: str, filename: str) -> None:
+    def __init__(self, text: str, filename: str, complete: bool = False) -> None:
+        self.complete = complete
         self.text = text
         self.filename = filename
         self.def_rc: dict[int, RegClass] = {}
@@ -297,6 +301,20 @@ class _Parser:
                 ln.expect(",")
         raise ln.err("expected field value", t)
 
+    def is_branch(self, instr: Instruction) -> bool:
+        """A pseudo branch (p_branch, p_cbranch_*) or a hardware one (s_branch, s_cbranch_*)."""
+        if instr.format == "PSEUDO":
+            info = PSEUDO.get(instr.opcode)
+            return info is not None and info.is_branch
+        info = op_info(self.table, instr.opcode, instr.format)
+        return info is not None and info.cls == "branch"
+
+    def ends_block(self, instr: Instruction) -> bool:
+        """Nothing may follow it in its block: a pseudo branch (all its targets are
+        listed), an unconditional hardware branch, or the end of the program."""
+        op = instr.opcode
+        return (instr.format == "PSEUDO" and self.is_branch(instr)) or op in _FINAL
+
     # -- lines ----------------------------------------------------------
     def parse_instruction(self, ln: _Line) -> Instruction:
         table = self.table
@@ -328,13 +346,19 @@ class _Parser:
                 if not self.operand_starts(ln):
                     raise ln.err("expected operand")
         targets: list[int] = []
+        first_target = ln.i
         while (t := ln.peek()) is not None and t.kind == "word" and _BB_RE.fullmatch(t.text):
             ln.i += 1
             targets.append(int(t.text[2:]))
             if not ln.accept(","):
                 break
         if targets:
+            if not self.is_branch(instr):
+                raise ln.err(f"{instr.opcode} is not a branch: it takes no targets",
+                             ln.toks[first_target])
             instr.fields["targets"] = targets
+        if instr.format == "PSEUDO" and self.is_branch(instr) and not ln.at_end():
+            raise ln.err(f"unexpected token after the targets of {instr.opcode}")
         while not ln.at_end():
             t = ln.next()
             if t.kind != "word" or _RC_RE.fullmatch(t.text) and (n := ln.peek()) and n.text == ":":
@@ -421,6 +445,9 @@ class _Parser:
         program: Program | None = None
         block: Block | None = None
         expect_comment = False
+        ended: dict[int, tuple[str, int]] = {}  # block -> (final instruction, line)
+        headers: dict[int, int] = {}  # block -> line of its BBn
+        last_line: dict[int, int] = {}  # block -> line of its last instruction
         lines = self.text.split("\n")
         for lineno, raw in enumerate(lines, 1):
             if raw.lstrip().startswith("//"):
@@ -446,15 +473,52 @@ class _Parser:
                 if idx != len(program.blocks):
                     raise ln.err(f"expected BB{len(program.blocks)}", first)
                 block = program.create_block()
+                headers[block.index] = lineno
                 expect_comment = True
                 continue
             if block is None:
                 raise ln.err("instruction outside a block", first)
-            block.instructions.append(self.parse_instruction(ln))
+            instr = self.parse_instruction(ln)
+            if block.instructions and block.index in ended:
+                last, at = ended[block.index]
+                raise ln.err(f"BB{block.index} already ended with {last} at line {at}: "
+                             "nothing may follow it", first)
+            if block.instructions and self.is_branch(block.instructions[-1]) and \
+                    not self.is_branch(instr):
+                raise ln.err(f"BB{block.index}: {instr.opcode} after the branch "
+                             f"{block.instructions[-1].opcode}", first)
+            block.instructions.append(instr)
+            if self.ends_block(instr):
+                ended[block.index] = (instr.opcode, lineno)
+            last_line[block.index] = lineno
         if program is None:
             raise self.error("empty input: expected 'program' header", len(lines), 1)
+        if self.complete and not program.blocks:
+            raise self.error("a program without blocks (expected BB0)", len(lines), 1)
         self.finish(program)
+        if self.complete:
+            self.check_terminators(program, headers, last_line)
         return program
+
+    def check_terminators(self, program: Program, headers: dict[int, int],
+                          last_line: dict[int, int]) -> None:
+        """A whole program (what `radcc llc` compiles): a block that does not end with a
+        branch or s_endpgm falls through to the next block, which must then be its only
+        linear successor (lowered IR); the last block cannot fall through."""
+        n = len(program.blocks)
+        for b in program.blocks:
+            if b.instructions and (self.is_branch(b.instructions[-1])
+                                   or b.instructions[-1].opcode in _FINAL):
+                continue
+            line = last_line.get(b.index, headers[b.index])
+            if b.index == n - 1:
+                raise self.error(f"BB{b.index}, the last block, has no terminator (it must "
+                                 "end with s_endpgm or a branch)", line, 1)
+            if b.linear_succs != [b.index + 1]:
+                raise self.error(f"BB{b.index} has no terminator and does not fall through "
+                                 f"to BB{b.index + 1} (its linear successors: "
+                                 f"{', '.join(f'BB{x}' for x in b.linear_succs) or 'none'})",
+                                 line, 1)
 
     def finish(self, program: Program) -> None:
         n = len(program.blocks)
@@ -490,6 +554,8 @@ class _Parser:
         program.temp_rc[0] = None
 
 
-def parse_program(text: str, filename: str = "<ir>") -> Program:
-    """Parse IR text (see printer.py for the syntax)."""
-    return _Parser(text, filename).parse()
+def parse_program(text: str, filename: str = "<ir>", complete: bool = False) -> Program:
+    """Parse IR text (see printer.py for the syntax). `complete`: the text is a whole
+    program to compile (`radcc llc`): at least one block, each ending with a branch or
+    ``s_endpgm`` (fragments for tests need neither)."""
+    return _Parser(text, filename, complete).parse()

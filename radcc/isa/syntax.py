@@ -160,6 +160,7 @@ class Cursor:
         self.toks = tokens
         self.pos = pos
         self.no_bar = False  # inside |x|: '|' ends the expression, it is not OR
+        self.depth = 0  # nesting of unary operators and parentheses being parsed
 
     @property
     def tok(self) -> Token:
@@ -216,6 +217,16 @@ class Cursor:
             lhs = _apply(t, lhs, rhs)
 
     def _unary(self, syms: dict[str, int]) -> int | tuple[str, int]:
+        if self.depth >= MAX_NESTING:
+            raise AsmError(f"expression nested too deeply (more than {MAX_NESTING} unary "
+                           "operators and parentheses)", self.tok.col)
+        self.depth += 1
+        try:
+            return self._unary1(syms)
+        finally:
+            self.depth -= 1
+
+    def _unary1(self, syms: dict[str, int]) -> int | tuple[str, int]:
         t = self.tok
         if t.is_punct("-"):
             self.next()
@@ -253,6 +264,8 @@ class Cursor:
             return (t.text, 0)
         raise AsmError("unknown token in expression", t.col)
 
+
+MAX_NESTING = 256  # a located limit instead of Python's recursion limit
 
 _BINOPS = {
     "|": 1,

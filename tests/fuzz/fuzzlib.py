@@ -23,6 +23,8 @@ from pathlib import Path
 
 from cli_harness import Outcome, problem, run_radcc
 
+from radcc.frontend.spirv.spirv_val import ENV_BY_VERSION
+
 HERE = Path(__file__).resolve().parent
 SEEDS = HERE / "corpus" / "seeds"
 CORPUS = HERE / "corpus"
@@ -71,8 +73,9 @@ def _add(r: Reader) -> None:
     READERS[r.name] = r
 
 
+SPIRV_SEEDS = ("add.spv", *sorted(f"spirv/{p.name}" for p in (SEEDS / "spirv").glob("*.spv")))
 _add(Reader("spirv", ".spv", "spirv", lambda f, d: ["compile", str(f), "-S", "-o",
-                                                    str(d / "out.s")], ("add.spv",)))
+                                                    str(d / "out.s")], SPIRV_SEEDS))
 _add(Reader("ir", ".ir", "text", lambda f, d: ["llc", str(f), "-S", "-o", str(d / "out.s")],
             ("if_then.ir",), text=True))
 for _chip in ("gfx1100", "gfx1030", "gfx1010"):
@@ -186,11 +189,115 @@ def text_mutant(data: bytes, rng: random.Random) -> tuple[str, bytes]:
     return label, out.encode("utf-8", "surrogateescape")
 
 
+def _spirv_split(data: bytes) -> list[list[int]] | None:
+    """The instructions of a little-endian module (header first), or None if malformed."""
+    if len(data) % 4 or len(data) < 20:
+        return None
+    w = list(struct.unpack(f"<{len(data) // 4}I", data))
+    out, i = [w[:5]], 5
+    while i < len(w):
+        n = w[i] >> 16
+        if n == 0 or i + n > len(w):
+            return None
+        out.append(w[i:i + n])
+        i += n
+    return out
+
+
+def _spirv_join(ins: list[list[int]]) -> bytes:
+    words = [x for i in ins for x in i]
+    return struct.pack(f"<{len(words)}I", *words)
+
+
+def spirv_mutant(data: bytes, rng: random.Random) -> tuple[str, bytes]:
+    """One instruction-aware mutation of a SPIR-V module: an opcode, operand or id
+    replaced, an instruction deleted, duplicated or moved, a word inserted into or
+    deleted from an instruction (its word count kept consistent), two operands
+    swapped. Ids are drawn from the ids the module defines."""
+    ins = _spirv_split(data)
+    if ins is None or len(ins) < 2:
+        return byte_mutants(data, rng)
+    from radcc.frontend.spirv import grammar
+
+    ids = sorted({r for i in ins[1:] if (r := _result_id(i)) is not None})
+    k = rng.randrange(9)
+    j = rng.randrange(1, len(ins))
+    cur = [list(i) for i in ins]
+    w = cur[j]
+    if k == 0:  # opcode replaced (by one of the module's or any defined opcode)
+        if rng.random() < 0.5:
+            op = rng.choice(cur[1:])[0] & 0xFFFF
+        else:
+            op = rng.choice(_OPCODES)
+        w[0] = (w[0] & 0xFFFF0000) | op
+        label = f"opcode#{j}={grammar.opname(op) if grammar.instruction(op) else op}"
+    elif k in (1, 2) and len(w) > 1:  # an operand word: another id, or interesting
+        p = rng.randrange(1, len(w))
+        if k == 1 and ids:
+            w[p] = rng.choice(ids)
+        else:
+            w[p] = rng.choice(INTERESTING_WORDS + (w[p] + 1, w[p] - 1 & 0xFFFFFFFF))
+        label = f"{'id' if k == 1 else 'operand'}#{j}.{p}={w[p]:#x}"
+    elif k == 3:
+        del cur[j]
+        label = f"delete#{j}"
+    elif k == 4:
+        cur.insert(rng.randrange(1, len(cur) + 1), list(w))
+        label = f"duplicate#{j}"
+    elif k == 5:
+        del cur[j]
+        cur.insert(rng.randrange(1, len(cur) + 1), w)
+        label = f"move#{j}"
+    elif k == 6:  # a word inserted into an instruction
+        p = rng.randrange(1, len(w) + 1)
+        w.insert(p, rng.choice(ids + list(INTERESTING_WORDS)) if ids else 0)
+        w[0] = (len(w) << 16) | (w[0] & 0xFFFF)
+        label = f"insert-word#{j}.{p}"
+    elif k == 7 and len(w) > 1:  # a word deleted from an instruction
+        p = rng.randrange(1, len(w))
+        del w[p]
+        w[0] = (len(w) << 16) | (w[0] & 0xFFFF)
+        label = f"delete-word#{j}.{p}"
+    elif len(w) > 2:  # two operands swapped
+        p, q = rng.sample(range(1, len(w)), 2)
+        w[p], w[q] = w[q], w[p]
+        label = f"swap#{j}.{p},{q}"
+    else:
+        del cur[j]
+        label = f"delete#{j}"
+    return label, _spirv_join(cur)
+
+
+def _result_id(words: list[int]) -> int | None:
+    from radcc.frontend.spirv import grammar
+
+    info = grammar.instruction(words[0] & 0xFFFF)
+    if info is None or not info.operands:
+        return None
+    kinds = [o.kind for o in info.operands[:2]]
+    p = 1 if kinds[0] == "IdResult" else 2 if kinds[1:] == ["IdResult"] else 0
+    return words[p] if 0 < p < len(words) else None
+
+
+def _opcodes() -> tuple[int, ...]:
+    from radcc.frontend.spirv import grammar_data
+
+    return tuple(sorted(grammar_data.INSTRUCTIONS))
+
+
+_OPCODES = _opcodes()
+
+
 def mutants(reader: Reader, rng: random.Random, count: int) -> Iterator[tuple[str, bytes]]:
     seeds = reader.seed_bytes()
     for _ in range(count):
         s = rng.choice(seeds)
-        if reader.text and rng.random() < 0.7:
+        if reader.name == "spirv" and rng.random() < 0.7:
+            label, m = spirv_mutant(s, rng)
+            if rng.random() < 0.2:
+                label2, m = spirv_mutant(m, rng)
+                label += "+" + label2
+        elif reader.text and rng.random() < 0.7:
             label, m = text_mutant(s, rng)
             if rng.random() < 0.3:
                 label2, m = text_mutant(m, rng)
@@ -198,6 +305,31 @@ def mutants(reader: Reader, rng: random.Random, count: int) -> Iterator[tuple[st
         else:
             label, m = byte_mutants(s, rng)
         yield label, m
+
+
+def oracle_message(data: bytes, scratch: Path) -> str:
+    """spirv-val's first error line for a module (the environment its version gives)."""
+    import subprocess
+
+    f = scratch / "oracle.spv"
+    f.write_bytes(data)
+    r = subprocess.run(["spirv-val", "--target-env", _spirv_env(data), "--scalar-block-layout",
+                        str(f)], capture_output=True, text=True, errors="replace")
+    return (r.stdout + r.stderr).strip().split("\n")[0][:200]
+
+
+def _spirv_env(data: bytes) -> str:
+    if len(data) >= 8 and data[:4] == b"\x03\x02\x23\x07":
+        return ENV_BY_VERSION.get((data[6], data[5]), "vulkan1.3")
+    return "vulkan1.3"
+
+
+def hide_spirv_val() -> None:
+    """Make radcc behave as if spirv-tools were not installed (in this process): only its
+    own checks (radcc.frontend.spirv.validate) stand between a mutant and the compiler."""
+    from radcc.frontend.spirv import spirv_val
+
+    spirv_val.find_spirv_val = lambda: None
 
 
 def truncations(data: bytes, step: int = 1) -> Iterator[tuple[str, bytes]]:
@@ -216,8 +348,8 @@ def oracle_status(name: str, data: bytes, scratch: Path) -> int | None:
     f = scratch / f"oracle{READERS[name].suffix}"
     f.write_bytes(data)
     if name == "spirv":
-        r = subprocess.run(["spirv-val", "--target-env", "vulkan1.3", str(f)],
-                           capture_output=True)
+        r = subprocess.run(["spirv-val", "--target-env", _spirv_env(data),
+                            "--scalar-block-layout", str(f)], capture_output=True)
         return 0 if r.returncode == 0 else 1
     kind, _, chip = name.partition("-")
     if kind not in ("asm", "obj", "dis"):

@@ -106,20 +106,21 @@ def test_metadata_yaml_non_utf8(tmp_path: Path) -> None:
     assert o.status == 1 and "byte 0xcc is not UTF-8" in o.stderr, o.stderr
 
 
-def test_spirv_findings_located_and_invalid_for_spirv_val(tmp_path: Path) -> None:
-    """Each SPIR-V finding is an error at a word offset (but one, a kernarg block too
-    large for the descriptor field, named by the field); all but one are invalid for
-    spirv-val (91f308e27ac6 is valid: a constant access-chain index past a vector's
-    end, undefined behaviour, refused with its word offset)."""
+@pytest.mark.parametrize("flags", [[], ["--no-validate"]])
+def test_spirv_findings_located_and_invalid_for_spirv_val(flags: list[str],
+                                                          tmp_path: Path) -> None:
+    """Each SPIR-V finding is an error at a word offset, with spirv-val and with radcc's
+    own checks alone (--no-validate); all but one are invalid for spirv-val
+    (91f308e27ac6 is valid: a constant access-chain index past a vector's end, undefined
+    behaviour, refused with its word offset). 1b3a78efac56 (a push constant at offset
+    0xfffffffe) once reached the code object writer (kernarg_size out of range); the
+    offset is not 4-aligned, which both validators now report."""
     if shutil.which("spirv-val") is None:
         pytest.fail("spirv-val is required")
     cases = sorted((CORPUS / "spirv").glob("*.spv"))
     assert len(cases) >= 6
     for p in cases:
-        o = run_radcc(["compile", str(p), "-S", "-o", str(tmp_path / "o.s")])
-        if p.stem == "1b3a78efac56":  # push constant at offset 0xfffffffe: the kernarg size
-            assert o.status == 1 and "kernarg_size 4294967336: value out of range" in o.stderr
-            continue
+        o = run_radcc(["compile", str(p), "-S", "-o", str(tmp_path / "o.s"), *flags])
         assert o.status == 1 and SPIRV_DIAG.search(o.stderr), o.stderr
         val = subprocess.run(["spirv-val", "--target-env", "vulkan1.3", str(p)],
                              capture_output=True).returncode
@@ -183,3 +184,91 @@ def test_elf_descriptor_and_metadata_values(case: str, needle: str, tmp_path: Pa
                    "--block", "64", "--arg", "x=zeros:256", "--arg", "y=zeros:256", "--arg",
                    "a=2", "--arg", "n=64", "--out", str(tmp_path)], timeout=30)
     assert o.status == 1 and needle in o.stderr, o.stderr
+
+
+def test_glsl_utf16_refused_by_name(tmp_path: Path) -> None:
+    """A UTF-16 GLSL file was a UnicodeDecodeError (glslangValidator's output echoes
+    the source); it is refused, naming the encoding, at 1:1."""
+    f = tmp_path / "k.comp"
+    f.write_bytes("#version 450\nlayout(local_size_x = 1) in;\nvoid main() {}\n"
+                  .encode("utf-16"))
+    o = run_radcc(["compile", str(f), "-o", str(tmp_path / "k.o")])
+    assert o.status == 1 and f"{f}:1:1: error: the source is UTF-16" in o.stderr, o.stderr
+
+
+def test_glsl_error_with_non_utf8_bytes(tmp_path: Path) -> None:
+    """glslangValidator's message quoting a non-UTF-8 byte is passed through, decoded."""
+    f = tmp_path / "k.comp"
+    f.write_bytes(b"#version 450\nlayout(local_size_x = 1) in;\nvoid main() { \xff int x; }\n")
+    o = run_radcc(["compile", str(f), "-o", str(tmp_path / "k.o")])
+    assert o.status == 1 and problem(o) is None and "ERROR: " in o.stderr, o.stderr
+
+
+@pytest.mark.parametrize("expr", ["(" * 100000 + "1" + ")" * 100000, "-" * 100000 + "1",
+                                  "~(" * 50000 + "1" + ")" * 50000])
+def test_mc_deeply_nested_operand(expr: str, tmp_path: Path) -> None:
+    """An operand nested 100,000 deep was a RecursionError: a located nesting limit."""
+    f = tmp_path / "k.s"
+    f.write_text(f"v_mov_b32 v0, {expr}\n")
+    o = run_radcc(["mc", "--mcpu=gfx1100", "--show-encoding", str(f)])
+    col = len("v_mov_b32 v0, ") + 257
+    assert o.status == 1 and problem(o, "text") is None, o.stderr
+    assert re.search(r"k\.s:1:\d+: error: expression nested too deeply", o.stderr), o.stderr
+    assert f"k.s:1:{col}:" in o.stderr or "~(" in expr, o.stderr
+
+
+def test_mc_nesting_within_limit(tmp_path: Path) -> None:
+    """200 levels are fine and give llvm-mc-19's encoding."""
+    f = tmp_path / "k.s"
+    f.write_text("v_mov_b32 v0, " + "(" * 200 + "5" + ")" * 200 + "\n")
+    o = run_radcc(["mc", "--mcpu=gfx1100", "--show-encoding", str(f)])
+    ref = subprocess.run(["llvm-mc-19", "-triple=amdgcn-amd-amdhsa", "-mcpu=gfx1100",
+                          "--show-encoding", str(f)], capture_output=True, text=True)
+    assert o.status == 0 and ref.returncode == 0
+    enc = re.findall(r"encoding: \[[^\]]*\]", ref.stdout)
+    assert enc and enc[0] in o.stdout.decode(), (o.stdout, ref.stdout)
+
+
+@pytest.mark.parametrize(("old", "new", "needle", "msg"), [
+    ("   p_branch BB3\nBB2", "   p_branch BB3 clamp\nBB2", "clamp",
+     "unexpected token after the targets of p_branch, found 'clamp'"),
+    ("v_lshlrev_b32 2, %8", "v_lshlrev_b32 2, %8 BB99", "BB99",
+     "v_lshlrev_b32 is not a branch: it takes no targets, found 'BB99'"),
+    ("   p_branch BB5\n", "   p_branch BB5\n   p_branch BB5\n", "   p_branch BB5\n   p_branch",
+     "BB3 already ended with p_branch"),
+    ("   p_branch BB5\n", "   p_branch BB5\n   v1: %30 = v_mov_b32 0\n", "v1: %30",
+     "BB3 already ended with p_branch"),
+])
+def test_ir_trailing_tokens_and_terminators(old: str, new: str, needle: str, msg: str,
+                                            tmp_path: Path) -> None:
+    """`radcc llc` accepted junk after an instruction and a second terminator."""
+    assert old in IR_SEED
+    text = IR_SEED.replace(old, new, 1)
+    i = text.index(needle) + (len("   p_branch BB5\n   ") if needle.startswith("   p_") else 0)
+    line, col = text.count("\n", 0, i) + 1, i - text.rfind("\n", 0, i)
+    status, err = _llc(tmp_path, text.encode())
+    assert status == 1 and f"k.ir:{line}:{col}: error: {msg}" in err, err
+
+
+def test_ir_truncated_block(tmp_path: Path) -> None:
+    """A file cut inside its last block was compiled with an s_endpgm added."""
+    text = IR_SEED[:IR_SEED.index("   global_store_b32")]
+    status, err = _llc(tmp_path, text.encode())
+    line = text.count("\n")  # the last complete line (p_logical_start)
+    assert status == 1 and f"k.ir:{line}:1: error: BB6, the last block, has no terminator" \
+        in err, err
+
+
+def test_ir_block_without_terminator_not_falling_through(tmp_path: Path) -> None:
+    text = IR_SEED.replace("   p_logical_end\n   p_branch BB6\n", "   p_logical_end\n", 1)
+    status, err = _llc(tmp_path, text.encode())
+    line, _ = _pos(text, "   p_logical_end\nBB5")
+    assert status == 1 and f"k.ir:{line}:1: error: BB4 has no terminator and does not fall " \
+        "through to BB5" in err, err
+
+
+def test_ir_program_without_blocks(tmp_path: Path) -> None:
+    """A header without blocks gave a kernel without even s_endpgm."""
+    text = "program gfx1100 wave32 compute name:k\n"
+    status, err = _llc(tmp_path, text.encode())
+    assert status == 1 and "k.ir:2:1: error: a program without blocks" in err, err

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from radcc.ir import Instruction
-from radcc.ir.parser import parse_program
+from radcc.ir.parser import IRParseError, parse_program
 from radcc.ir.regclass import v2
 from radcc.ir.validate import ValidationError, is_inline_constant, validate_ir, validate_ra
 
@@ -132,8 +132,14 @@ def test_cfg_errors():
     assert any("logical preds [2, 1] are not sorted" in m for m in problems(text))
     text = DIAMOND.replace("p_cbranch_z %5:scc BB2, BB1", "p_cbranch_z %5:scc BB3, BB1")
     assert any("branch target not a linear successor ([1, 2])" in m for m in problems(text))
+    # the parser refuses an instruction after a branch in text; built IR is checked here
     text = DIAMOND.replace("   p_branch BB3\nBB2", "   p_branch BB3\n   s_nop simm16:0\nBB2")
-    assert any("BB1: instruction after a branch: s_nop simm16:0" in m for m in problems(text))
+    with pytest.raises(IRParseError, match="nothing may follow it"):
+        parse_program(text)
+    p = parse_program(DIAMOND)
+    p.blocks[1].instructions.append(parse_program(one_block("s_nop simm16:0")).blocks[0]
+                                    .instructions[-1])
+    assert any("BB1: instruction after a branch: s_nop simm16:0" in m for m in problems(p))
 
 
 def test_logical_region_errors():

@@ -1,0 +1,998 @@
+"""radcc's own validation of a read SpirvModule: what the translation to MIR relies on.
+
+``validate_module(module, entry=None)`` raises ``SpirvError`` at the word offset of the
+first instruction that breaks one of these rules (the reader, ``reader.py`` and
+``functions.py``, has already checked the binary form, ids, types and block shapes).
+They hold for every valid Vulkan module, so they never reject what ``spirv-val`` accepts;
+they exist so that an install without spirv-tools (``spirv_val.py``) never crashes or
+miscompiles on an invalid module:
+
+* **operand types** of every instruction the translator handles: arithmetic, bit,
+  logical and comparison instructions on the right scalar kind with matching component
+  counts and widths, conversions, ``OpSelect``, loads and stores against the pointee,
+  access chains (integer indices, constant in-range struct indices, the result pointer),
+  composite extract/insert/construct (indices in range, constituent counts),
+  vector shuffles, ``OpPhi``, calls, atomics, group operations and GLSL.std.450;
+* **SSA dominance**: every use of a result is dominated by its definition (an
+  ``OpPhi`` operand by the definition reaching the end of its parent block, which
+  must be a predecessor), in blocks reachable from the entry;
+* **structured control flow**: every back edge targets a loop header (a block with
+  ``OpLoopMerge``; so a block branching to itself is one), a loop header is the target
+  of one back edge, a conditional branch or switch without a merge instruction
+  leaves to a merge block or continue target;
+* **decorations**: each on the kind of id it applies to (``Block`` on structs,
+  ``ArrayStride`` on arrays and pointers, ``Offset``/``MatrixStride``/``RowMajor``
+  on members, ``DescriptorSet``/``Binding`` on variables, ``SpecId`` on scalar spec
+  constants, ``Location`` on Input/Output variables), not repeated, and the
+  resource rules: StorageBuffer/Uniform/PushConstant variables of ``Block`` (or
+  ``BufferBlock``) structs, buffers with ``DescriptorSet`` and ``Binding``; explicit
+  layouts complete (an ``Offset`` on every member, an ``ArrayStride`` on every
+  array) and aligned: offsets and strides multiples of the scalar alignment, strides
+  at least the element's size, members not overlapping (the scalar block layout rules,
+  the most permissive RDNA3 drivers offer; ``spirv_val`` passes ``--scalar-block-layout``);
+* **scopes** (Vulkan): barrier execution scope Workgroup or Subgroup, no CrossDevice
+  memory scope, Subgroup scope for group operations, scopes and memory semantics
+  32-bit integer constants.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from .binary import Instruction
+from .errors import SpirvError
+from .module import SpirvModule
+from .types import (
+    Block,
+    Function,
+    Type,
+    TypeArray,
+    TypeBool,
+    TypeFloat,
+    TypeFunction,
+    TypeInt,
+    TypeMatrix,
+    TypePointer,
+    TypeRuntimeArray,
+    TypeStruct,
+    TypeVector,
+)
+
+
+def validate_module(module: SpirvModule, entry: str | None = None) -> None:
+    """Check `module` (module docstring); `entry` is unused (every function is checked)."""
+    _Checker(module).run()
+
+
+def _fail(msg: str, ins: Instruction) -> SpirvError:
+    return SpirvError(msg, ins.offset, ins.opname)
+
+
+# ---------------------------------------------------------------- instruction classes
+
+_FLOAT_ARITH = frozenset({"OpFAdd", "OpFSub", "OpFMul", "OpFDiv", "OpFRem", "OpFMod",
+                          "OpFNegate"})
+_INT_ARITH = frozenset({"OpIAdd", "OpISub", "OpIMul", "OpSDiv", "OpUDiv", "OpSRem", "OpSMod",
+                        "OpUMod", "OpSNegate", "OpNot", "OpBitwiseAnd", "OpBitwiseOr",
+                        "OpBitwiseXor", "OpBitReverse"})
+_SHIFTS = frozenset({"OpShiftLeftLogical", "OpShiftRightLogical", "OpShiftRightArithmetic"})
+_LOGICAL = frozenset({"OpLogicalAnd", "OpLogicalOr", "OpLogicalEqual", "OpLogicalNotEqual",
+                      "OpLogicalNot"})
+_INT_CMP = frozenset({"OpIEqual", "OpINotEqual", "OpSLessThan", "OpSGreaterThan",
+                      "OpSLessThanEqual", "OpSGreaterThanEqual", "OpULessThan",
+                      "OpUGreaterThan", "OpULessThanEqual", "OpUGreaterThanEqual"})
+_FLOAT_CMP = frozenset({"OpFOrdEqual", "OpFUnordNotEqual", "OpFOrdLessThan",
+                        "OpFOrdGreaterThan", "OpFOrdLessThanEqual", "OpFOrdGreaterThanEqual",
+                        "OpFOrdNotEqual", "OpFUnordEqual", "OpFUnordLessThan",
+                        "OpFUnordGreaterThan", "OpFUnordLessThanEqual",
+                        "OpFUnordGreaterThanEqual"})
+_FLOAT_TEST = frozenset({"OpIsNan", "OpIsInf"})
+_CONVERT = {  # opname -> (operand kind, result kind)
+    "OpConvertFToU": ("float", "int"), "OpConvertFToS": ("float", "int"),
+    "OpConvertSToF": ("int", "float"), "OpConvertUToF": ("int", "float"),
+    "OpUConvert": ("int", "int"), "OpSConvert": ("int", "int"),
+    "OpFConvert": ("float", "float"),
+}
+_ACCESS_CHAINS = frozenset({"OpAccessChain", "OpInBoundsAccessChain"})
+_ATOMIC_RMW = frozenset({"OpAtomicExchange", "OpAtomicIAdd", "OpAtomicISub", "OpAtomicSMin",
+                         "OpAtomicUMin", "OpAtomicSMax", "OpAtomicUMax", "OpAtomicAnd",
+                         "OpAtomicOr", "OpAtomicXor", "OpAtomicFAddEXT", "OpAtomicFMinEXT",
+                         "OpAtomicFMaxEXT"})
+_ATOMIC_FLOAT = frozenset({"OpAtomicFAddEXT", "OpAtomicFMinEXT", "OpAtomicFMaxEXT"})
+_GROUP_INT = frozenset({"OpGroupNonUniformIAdd", "OpGroupNonUniformIMul",
+                        "OpGroupNonUniformSMin", "OpGroupNonUniformUMin",
+                        "OpGroupNonUniformSMax", "OpGroupNonUniformUMax",
+                        "OpGroupNonUniformBitwiseAnd", "OpGroupNonUniformBitwiseOr",
+                        "OpGroupNonUniformBitwiseXor"})
+_GROUP_FLOAT = frozenset({"OpGroupNonUniformFAdd", "OpGroupNonUniformFMul",
+                          "OpGroupNonUniformFMin", "OpGroupNonUniformFMax"})
+_GROUP_BOOL = frozenset({"OpGroupNonUniformLogicalAnd", "OpGroupNonUniformLogicalOr",
+                         "OpGroupNonUniformLogicalXor"})
+
+# GLSL.std.450: component-wise instructions whose operands all have the result's type
+_STD_FLOAT = frozenset({"Round", "RoundEven", "Trunc", "FAbs", "FSign", "Floor", "Ceil",
+                        "Fract", "Radians", "Degrees", "Sin", "Cos", "Tan", "Asin", "Acos",
+                        "Atan", "Sinh", "Cosh", "Tanh", "Asinh", "Acosh", "Atanh", "Atan2",
+                        "Pow", "Exp", "Log", "Exp2", "Log2", "Sqrt", "InverseSqrt", "FMin",
+                        "FMax", "FClamp", "FMix", "Fma", "NMin", "NMax", "NClamp", "Step",
+                        "SmoothStep"})
+_STD_INT = frozenset({"SAbs", "SSign", "UMin", "SMin", "UMax", "SMax", "UClamp", "SClamp"})
+
+# Vulkan scopes (SPIR-V Scope values)
+_CROSS_DEVICE, _DEVICE, _WORKGROUP, _SUBGROUP = 0, 1, 2, 3
+_SCOPE_NAMES = {0: "CrossDevice", 1: "Device", 2: "Workgroup", 3: "Subgroup", 4: "Invocation",
+                5: "QueueFamily", 6: "ShaderCallKHR"}
+
+# decorations and the kinds of target they may be on
+_MEMBER_ONLY = frozenset({"Offset", "MatrixStride", "RowMajor", "ColMajor"})
+_STRUCT_ONLY = frozenset({"Block", "BufferBlock", "GLSLShared", "GLSLPacked"})
+_VARIABLE_ONLY = frozenset({"DescriptorSet", "Binding"})
+_MEMORY_OBJECT = frozenset({"NonWritable", "NonReadable", "Restrict", "Aliased", "Coherent",
+                            "Volatile", "RestrictPointer", "AliasedPointer"})
+_MAX_ID_BOUND = 0x3FFFFF  # spirv-val's default limit (universal limits: 4,194,303 ids)
+_REPEATABLE = frozenset({"UserSemantic", "UserTypeGOOGLE", "HlslSemanticGOOGLE"})
+_BUFFER_CLASSES = frozenset({"StorageBuffer", "Uniform", "PushConstant"})
+_STORAGE16 = ("StorageBuffer16BitAccess", "UniformAndStorageBuffer16BitAccess",
+              "StoragePushConstant16", "StorageInputOutput16")
+_STORAGE8 = ("StorageBuffer8BitAccess", "UniformAndStorageBuffer8BitAccess",
+             "StoragePushConstant8")
+# (type record, width) -> capabilities, any of which allows the type (the first is named)
+_WIDTH_CAPS: dict[tuple[str, int], tuple[str, ...]] = {
+    ("TypeInt", 64): ("Int64", "Int64Atomics"),
+    ("TypeFloat", 64): ("Float64",),
+    ("TypeInt", 16): ("Int16", *_STORAGE16),
+    ("TypeFloat", 16): ("Float16", "Float16Buffer", *_STORAGE16),
+    ("TypeInt", 8): ("Int8", *_STORAGE8),
+}
+
+
+class _Checker:
+    def __init__(self, m: SpirvModule) -> None:
+        self.m = m
+        # (target, member or None, decoration) -> the instruction that applies it
+        self.dec_at: dict[tuple[int, int | None, str], Instruction] = {}
+
+    def run(self) -> None:
+        if self.m.header.bound > _MAX_ID_BOUND:
+            raise SpirvError(f"the id bound {self.m.header.bound} is larger than "
+                             f"{_MAX_ID_BOUND} (the universal limit)", 3)
+        self.owner = {ins.result_id: fn.id for fn in self.m.functions for b in fn.blocks
+                      for ins in b.instructions if ins.result_id is not None}
+        self.owner.update({p.id: fn.id for fn in self.m.functions for p in fn.params})
+        self.types()
+        self.decorations()
+        self.resources()
+        for fn in self.m.functions:
+            if fn.blocks:
+                self.function(fn)
+
+    # ================================================================ type helpers
+    def t(self, tid: int | None) -> Type | None:
+        return None if tid is None else self.m.types.get(tid)
+
+    def vtype(self, vid: int) -> int | None:
+        ins = self.m.defs.get(vid)
+        return None if ins is None else ins.result_type
+
+    def shape(self, tid: int | None) -> tuple[str, int, int] | None:
+        """(kind, width, count) of a scalar or vector type: kind int/float/bool."""
+        t = self.t(tid)
+        n = 1
+        if isinstance(t, TypeVector):
+            n, t = t.count, self.t(t.component)
+        if isinstance(t, TypeBool):
+            return ("bool", 1, n)
+        if isinstance(t, TypeInt):
+            return ("int", t.width, n)
+        if isinstance(t, TypeFloat):
+            return ("float", t.width, n)
+        return None
+
+    def type_name(self, tid: int | None) -> str:
+        if tid is None:
+            return "no type"
+        s = self.shape(tid)
+        if s is not None:
+            kind, w, n = s
+            base = {"int": f"{self._sign(tid)}int{w}", "float": f"float{w}", "bool": "bool"}[kind]
+            return f"%{tid} ({base}{'' if n == 1 else f'x{n}'})"
+        t = self.t(tid)
+        return f"%{tid} ({type(t).__name__.removeprefix('Type').lower() if t else 'not a type'})"
+
+    def _sign(self, tid: int) -> str:
+        t = self.t(tid)
+        if isinstance(t, TypeVector):
+            t = self.t(t.component)
+        return "" if isinstance(t, TypeInt) and t.signed else "u"
+
+    def need_shape(self, ins: Instruction, tid: int | None, kind: str, what: str) -> \
+            tuple[str, int, int]:
+        s = self.shape(tid)
+        if s is None or s[0] != kind:
+            noun = {"int": "an integer", "float": "a floating-point", "bool": "a boolean"}[kind]
+            raise _fail(f"{what} must be {noun} scalar or vector, not {self.type_name(tid)}",
+                        ins)
+        return s
+
+    def operand_type(self, ins: Instruction, vid: int, k: int) -> int | None:
+        tid = self.vtype(vid)
+        if tid is None:
+            raise _fail(f"operand {k} (%{vid}) is not a value", ins)
+        return tid
+
+    def same(self, ins: Instruction, want: int | None, got: int | None, what: str) -> None:
+        if want != got:
+            raise _fail(f"{what} has type {self.type_name(got)}, expected "
+                        f"{self.type_name(want)}", ins)
+
+    def const_int(self, vid: int) -> int | None:
+        c = self.m.constants.get(vid)
+        if c is None or isinstance(c.value, bool) or not isinstance(c.value, int):
+            return 0 if c is not None and c.null and isinstance(self.t(c.type), TypeInt) \
+                else None
+        return c.value
+
+    # ================================================================ instructions
+    def instruction(self, ins: Instruction) -> None:
+        op = ins.opname
+        ids = ins.ids()
+        rt = ins.result_type
+        if op in _FLOAT_ARITH:
+            self.need_shape(ins, rt, "float", "the result type")
+            for k, v in enumerate(ids):
+                self.same(ins, rt, self.operand_type(ins, int(v), k), f"operand {k}")
+        elif op in _INT_ARITH or op in _SHIFTS:
+            _, w, n = self.need_shape(ins, rt, "int", "the result type")
+            for k, v in enumerate(ids):
+                s = self.need_shape(ins, self.operand_type(ins, int(v), k), "int", f"operand {k}")
+                if s[2] != n or (s[1] != w and not (op in _SHIFTS and k == 1)):
+                    raise _fail(f"operand {k} has type {self.type_name(self.vtype(int(v)))}, "
+                                f"the result {self.type_name(rt)}", ins)
+        elif op == "OpBitCount":
+            _, _, n = self.need_shape(ins, rt, "int", "the result type")
+            s = self.need_shape(ins, self.operand_type(ins, int(ids[0]), 0), "int", "operand 0")
+            if s[2] != n:
+                raise _fail("operand 0 and the result have different component counts", ins)
+        elif op in ("OpBitFieldInsert", "OpBitFieldSExtract", "OpBitFieldUExtract"):
+            self.need_shape(ins, rt, "int", "the result type")
+            nbase = 2 if op == "OpBitFieldInsert" else 1
+            for k, v in enumerate(ids):
+                tid = self.operand_type(ins, int(v), k)
+                if k < nbase:
+                    self.same(ins, rt, tid, f"operand {k}")
+                elif self.need_shape(ins, tid, "int", f"operand {k}")[2] != 1:
+                    raise _fail(f"operand {k} (offset/count) must be an integer scalar", ins)
+        elif op in _LOGICAL:
+            self.need_shape(ins, rt, "bool", "the result type")
+            for k, v in enumerate(ids):
+                self.same(ins, rt, self.operand_type(ins, int(v), k), f"operand {k}")
+        elif op in _INT_CMP or op in _FLOAT_CMP or op in _FLOAT_TEST:
+            _, _, n = self.need_shape(ins, rt, "bool", "the result type")
+            kind = "int" if op in _INT_CMP else "float"
+            first = self.operand_type(ins, int(ids[0]), 0)
+            s = self.need_shape(ins, first, kind, "operand 0")
+            if s[2] != n:
+                raise _fail("the operands and the result have different component counts", ins)
+            for k, v in enumerate(ids[1:], 1):
+                t2 = self.operand_type(ins, int(v), k)
+                s2 = self.need_shape(ins, t2, kind, f"operand {k}")
+                if s2[1:] != s[1:] or (kind == "float" and t2 != first):
+                    raise _fail(f"operand {k} has type {self.type_name(t2)}, operand 0 "
+                                f"{self.type_name(first)}", ins)
+        elif op in _CONVERT:
+            src_kind, dst_kind = _CONVERT[op]
+            _, _, n = self.need_shape(ins, rt, dst_kind, "the result type")
+            s = self.need_shape(ins, self.operand_type(ins, int(ids[0]), 0), src_kind,
+                                "operand 0")
+            if s[2] != n:
+                raise _fail("the operand and the result have different component counts", ins)
+        elif op == "OpBitcast":
+            self.bitcast(ins, rt, int(ids[0]))
+        elif op == "OpSelect":
+            self.select(ins, rt, [int(v) for v in ids])
+        elif op == "OpLoad":
+            self.same(ins, self.pointee(ins, int(ids[0]), "the pointer"), rt, "the result")
+        elif op == "OpStore":
+            want = self.pointee(ins, int(ids[0]), "the pointer")
+            self.same(ins, want, self.operand_type(ins, int(ids[1]), 1), "the stored object")
+        elif op == "OpCopyMemory":
+            a = self.pointee(ins, int(ids[0]), "the target")
+            self.same(ins, a, self.pointee(ins, int(ids[1]), "the source"), "the source pointee")
+        elif op == "OpCopyObject":
+            self.same(ins, rt, self.operand_type(ins, int(ids[0]), 0), "the operand")
+        elif op in _ACCESS_CHAINS:
+            self.access_chain(ins, rt, [int(v) for v in ids])
+        elif op in ("OpPtrAccessChain", "OpInBoundsPtrAccessChain", "OpPtrEqual",
+                    "OpPtrNotEqual", "OpPtrDiff"):
+            raise _fail(f"variable pointers ({op}) are not supported", ins)
+        elif op == "OpCompositeExtract":
+            tid = self.walk_literal(ins, self.operand_type(ins, int(ids[0]), 0),
+                                    [int(o.value) for o in ins.operands[1:]])
+            self.same(ins, rt, tid, "the extracted element (the result type)")
+        elif op == "OpCompositeInsert":
+            comp = self.operand_type(ins, int(ids[1]), 1)
+            self.same(ins, rt, comp, "the composite")
+            tid = self.walk_literal(ins, comp, [int(o.value) for o in ins.operands[2:]])
+            self.same(ins, tid, self.operand_type(ins, int(ids[0]), 0), "the object")
+        elif op == "OpCompositeConstruct":
+            self.construct(ins, rt, [int(v) for v in ids])
+        elif op == "OpVectorShuffle":
+            self.shuffle(ins, rt)
+        elif op in ("OpVectorExtractDynamic", "OpVectorInsertDynamic"):
+            self.vector_dynamic(ins, rt, [int(v) for v in ids])
+        elif op == "OpDot":
+            self.need_shape(ins, rt, "float", "the result type")
+            a = self.operand_type(ins, int(ids[0]), 0)
+            s = self.need_shape(ins, a, "float", "operand 0")
+            self.same(ins, a, self.operand_type(ins, int(ids[1]), 1), "operand 1")
+            if s[2] < 2 or self.shape(rt) != (s[0], s[1], 1):
+                raise _fail("OpDot takes two float vectors and gives their component type",
+                            ins)
+        elif op == "OpVectorTimesScalar":
+            _, w, n = self.need_shape(ins, rt, "float", "the result type")
+            self.same(ins, rt, self.operand_type(ins, int(ids[0]), 0), "the vector")
+            if self.shape(self.operand_type(ins, int(ids[1]), 1)) != ("float", w, 1) or n < 2:
+                raise _fail("the scalar is not the vector's component type", ins)
+        elif op == "OpPhi":
+            if isinstance(self.t(rt), TypePointer):
+                raise _fail("variable pointers (OpPhi of pointers) are not supported", ins)
+            for k in range(0, len(ids), 2):
+                self.same(ins, rt, self.operand_type(ins, int(ids[k]), k), f"operand {k}")
+        elif op == "OpFunctionCall":
+            self.call(ins, rt, [int(v) for v in ids])
+        elif op == "OpSwitch":
+            self.need_shape(ins, self.operand_type(ins, int(ids[0]), 0), "int", "the selector")
+        elif op in _ATOMIC_RMW or op in ("OpAtomicLoad", "OpAtomicStore",
+                                          "OpAtomicCompareExchange", "OpAtomicIIncrement",
+                                          "OpAtomicIDecrement"):
+            self.atomic(ins, rt, [int(v) for v in ids])
+        elif op == "OpControlBarrier":
+            self.scope(ins, int(ids[0]), "execution", execution=True)
+            self.scope(ins, int(ids[1]), "memory")
+            self.semantics(ins, int(ids[2]))
+        elif op == "OpMemoryBarrier":
+            self.scope(ins, int(ids[0]), "memory")
+            self.semantics(ins, int(ids[1]))
+        elif op.startswith("OpGroupNonUniform"):
+            self.group(ins, rt, [int(v) for v in ids])
+        elif op == "OpExtInst":
+            self.ext_inst(ins, rt)
+        elif op in ("OpImageRead", "OpImageWrite", "OpImageFetch", "OpSampledImage",
+                    "OpImageQuerySize", "OpImageSampleExplicitLod",
+                    "OpImageSampleImplicitLod") or op.startswith("OpImage"):
+            raise _fail("images are not supported yet", ins)
+        elif op in ("OpConvertUToPtr", "OpConvertPtrToU"):
+            raise _fail("buffer device address (PhysicalStorageBuffer) is not supported", ins)
+
+    def bitcast(self, ins: Instruction, rt: int | None, vid: int) -> None:
+        a, b = self.shape(rt), self.shape(self.vtype(vid))
+        if a is None or b is None or "bool" in (a[0], b[0]):
+            if isinstance(self.t(rt), TypePointer) or isinstance(self.t(self.vtype(vid)),
+                                                                 TypePointer):
+                raise _fail("OpBitcast of pointers (variable pointers, buffer device "
+                            "address) is not supported", ins)
+            raise _fail(f"OpBitcast of {self.type_name(self.vtype(vid))} to "
+                        f"{self.type_name(rt)}: both must be numeric scalars or vectors", ins)
+        if a[1] * a[2] != b[1] * b[2]:
+            raise _fail(f"OpBitcast changes the size: {self.type_name(self.vtype(vid))} to "
+                        f"{self.type_name(rt)}", ins)
+
+    def select(self, ins: Instruction, rt: int | None, ids: list[int]) -> None:
+        if isinstance(self.t(rt), TypePointer):
+            raise _fail("variable pointers (OpSelect of pointers) are not supported", ins)
+        cond = self.operand_type(ins, ids[0], 0)
+        s = self.need_shape(ins, cond, "bool", "the condition")
+        rs = self.shape(rt)
+        if s[2] != 1 and (rs is None or rs[2] != s[2]):
+            raise _fail("a vector condition needs a result with as many components", ins)
+        if rs is None and s[2] == 1 and self.m.version < (1, 4):
+            raise _fail(f"OpSelect of {self.type_name(rt)} needs SPIR-V 1.4", ins)
+        for k in (1, 2):
+            self.same(ins, rt, self.operand_type(ins, ids[k], k), f"operand {k}")
+
+    def pointee(self, ins: Instruction, vid: int, what: str) -> int:
+        t = self.t(self.vtype(vid))
+        if not isinstance(t, TypePointer):
+            raise _fail(f"{what} %{vid} is not a pointer", ins)
+        return t.pointee
+
+    def access_chain(self, ins: Instruction, rt: int | None, ids: list[int]) -> None:
+        base = self.t(self.vtype(ids[0]))
+        if not isinstance(base, TypePointer):
+            raise _fail(f"the base %{ids[0]} is not a pointer", ins)
+        tid = base.pointee
+        for k, idx in enumerate(ids[1:], 1):
+            s = self.shape(self.vtype(idx))
+            if s is None or s[0] != "int" or s[2] != 1:
+                raise _fail(f"index {k} (%{idx}) is not an integer scalar", ins)
+            t = self.t(tid)
+            if isinstance(t, TypeStruct):
+                v = self.const_int(idx)
+                if v is None:
+                    raise _fail(f"index {k} into struct %{tid} is not an OpConstant", ins)
+                if not 0 <= v < len(t.members):
+                    raise _fail(f"index {k} ({v}) is out of range for struct %{tid} "
+                                f"({len(t.members)} members)", ins)
+                tid = t.members[v]
+            elif isinstance(t, TypeArray | TypeRuntimeArray):
+                tid = t.element
+            elif isinstance(t, TypeMatrix):
+                tid = t.column
+            elif isinstance(t, TypeVector):
+                tid = t.component
+            else:
+                raise _fail(f"index {k} indexes into {self.type_name(tid)}, not a composite",
+                            ins)
+        r = self.t(rt)
+        if not isinstance(r, TypePointer) or r.pointee != tid or \
+                r.storage_class != base.storage_class:
+            raise _fail(f"the result type %{rt} is not a {base.storage_class} pointer to "
+                        f"{self.type_name(tid)}", ins)
+
+    def length(self, t: TypeArray) -> int | None:
+        return self.const_int(t.length)
+
+    def walk_literal(self, ins: Instruction, tid: int | None, idx: list[int]) -> int | None:
+        for k, i in enumerate(idx):
+            t = self.t(tid)
+            n: int | None
+            if isinstance(t, TypeStruct):
+                n, nxt = len(t.members), (t.members[i] if i < len(t.members) else None)
+            elif isinstance(t, TypeArray):
+                n, nxt = self.length(t), t.element
+            elif isinstance(t, TypeMatrix):
+                n, nxt = t.columns, t.column
+            elif isinstance(t, TypeVector):
+                n, nxt = t.count, t.component
+            else:
+                raise _fail(f"index {k} indexes into {self.type_name(tid)}, not a composite",
+                            ins)
+            if n is not None and not 0 <= i < n:
+                raise _fail(f"index {k} ({i}) is out of range for {self.type_name(tid)} "
+                            f"({n} elements)", ins)
+            if n is None:
+                raise _fail("indexing an array whose length is a specialization constant "
+                            "is not supported", ins)
+            tid = nxt
+        return tid
+
+    def construct(self, ins: Instruction, rt: int | None, ids: list[int]) -> None:
+        t = self.t(rt)
+        types = [self.operand_type(ins, v, k) for k, v in enumerate(ids)]
+        if isinstance(t, TypeVector):
+            total = 0
+            for k, ct in enumerate(types):
+                s = self.shape(ct)
+                if s is None or self.shape(t.component) != (s[0], s[1], 1):
+                    raise _fail(f"constituent {k} has type {self.type_name(ct)}, not "
+                                f"{self.type_name(t.component)} or a vector of it", ins)
+                total += s[2]
+            if total != t.count or len(ids) < 2:
+                raise _fail(f"the constituents give {total} components, the result "
+                            f"{self.type_name(rt)} has {t.count}", ins)
+            return
+        if isinstance(t, TypeStruct):
+            want = list(t.members)
+        elif isinstance(t, TypeMatrix):
+            want = [t.column] * t.columns
+        elif isinstance(t, TypeArray):
+            n = self.length(t)
+            if n is None:
+                raise _fail("constructing an array whose length is a specialization "
+                            "constant is not supported", ins)
+            want = [t.element] * n
+        else:
+            raise _fail(f"the result type {self.type_name(rt)} is not a composite", ins)
+        if len(want) != len(types):
+            raise _fail(f"{len(types)} constituents for {self.type_name(rt)}, which has "
+                        f"{len(want)}", ins)
+        for k, (w, g) in enumerate(zip(want, types, strict=True)):
+            self.same(ins, w, g, f"constituent {k}")
+
+    def shuffle(self, ins: Instruction, rt: int | None) -> None:
+        a, b = (self.vtype(int(ins.operands[k].value)) for k in (0, 1))
+        sr, sa, sb = self.shape(rt), self.shape(a), self.shape(b)
+        if not (isinstance(self.t(rt), TypeVector) and isinstance(self.t(a), TypeVector)
+                and isinstance(self.t(b), TypeVector)) or sr is None or sa is None \
+                or sb is None or not sr[:2] == sa[:2] == sb[:2]:
+            raise _fail("OpVectorShuffle takes two vectors of the result's component type",
+                        ins)
+        comps = [int(o.value) for o in ins.operands[2:]]
+        if len(comps) != sr[2]:
+            raise _fail(f"{len(comps)} components for a result of {sr[2]}", ins)
+        for c in comps:
+            if c != 0xFFFFFFFF and c >= sa[2] + sb[2]:
+                raise _fail(f"component {c} is out of range ({sa[2] + sb[2]} components)", ins)
+
+    def vector_dynamic(self, ins: Instruction, rt: int | None, ids: list[int]) -> None:
+        vec = self.operand_type(ins, ids[0], 0)
+        t = self.t(vec)
+        if not isinstance(t, TypeVector):
+            raise _fail(f"operand 0 has type {self.type_name(vec)}, not a vector", ins)
+        idx = ids[-1]
+        s = self.shape(self.vtype(idx))
+        if s is None or s[0] != "int" or s[2] != 1:
+            raise _fail(f"the index %{idx} is not an integer scalar", ins)
+        if ins.opname == "OpVectorExtractDynamic":
+            self.same(ins, t.component, rt, "the result")
+        else:
+            self.same(ins, vec, rt, "the result")
+            self.same(ins, t.component, self.operand_type(ins, ids[1], 1), "the component")
+
+    def call(self, ins: Instruction, rt: int | None, ids: list[int]) -> None:
+        fn = next((f for f in self.m.functions if f.id == ids[0]), None)
+        if fn is None:
+            raise _fail(f"%{ids[0]} is not a function", ins)
+        self.same(ins, fn.result_type, rt, "the result")
+        ft = self.t(fn.type)
+        params = list(ft.params) if isinstance(ft, TypeFunction) else []
+        if len(params) != len(ids) - 1:
+            raise _fail(f"{len(ids) - 1} arguments for a function of {len(params)} "
+                        f"parameters", ins)
+        for k, (p, a) in enumerate(zip(params, ids[1:], strict=True)):
+            self.same(ins, p, self.operand_type(ins, a, k + 1), f"argument {k}")
+
+    def atomic(self, ins: Instruction, rt: int | None, ids: list[int]) -> None:
+        op = ins.opname
+        pt = self.pointee(ins, ids[0], "the pointer")
+        kind = "float" if op in _ATOMIC_FLOAT else "int"
+        if op == "OpAtomicExchange" or op == "OpAtomicLoad" or op == "OpAtomicStore":
+            s = self.shape(pt)
+            kind = s[0] if s is not None and s[0] in ("int", "float") else "int"
+        s = self.need_shape(ins, pt, kind, "the pointee")
+        if s[2] != 1:
+            raise _fail("atomics operate on scalars", ins)
+        self.scope(ins, ids[1], "memory")
+        nsem = 2 if op == "OpAtomicCompareExchange" else 1
+        for k in range(nsem):
+            self.semantics(ins, ids[2 + k])
+        values = ids[2 + nsem:]
+        if op != "OpAtomicStore":
+            self.same(ins, pt, rt, "the result")
+        for k, v in enumerate(values):
+            self.same(ins, pt, self.operand_type(ins, v, 2 + nsem + k), "the value")
+
+    def scope(self, ins: Instruction, vid: int, what: str, execution: bool = False) -> None:
+        s = self.shape(self.vtype(vid))
+        v = self.const_int(vid)
+        if s != ("int", 32, 1) or v is None:
+            raise _fail(f"the {what} scope %{vid} is not a 32-bit integer constant", ins)
+        name = _SCOPE_NAMES.get(v, str(v))
+        if execution and v not in (_WORKGROUP, _SUBGROUP):
+            raise _fail(f"{what} scope {name}: Vulkan allows only Workgroup or Subgroup", ins)
+        if v == _CROSS_DEVICE or v not in _SCOPE_NAMES:
+            raise _fail(f"{what} scope {name} is not allowed in Vulkan", ins)
+
+    def semantics(self, ins: Instruction, vid: int) -> None:
+        s = self.shape(self.vtype(vid))
+        if s != ("int", 32, 1) or self.const_int(vid) is None:
+            raise _fail(f"the memory semantics %{vid} is not a 32-bit integer constant", ins)
+
+    def group(self, ins: Instruction, rt: int | None, ids: list[int]) -> None:
+        if not ids:
+            return
+        s = self.shape(self.vtype(ids[0]))
+        v = self.const_int(ids[0])
+        if s != ("int", 32, 1) or v is None:
+            raise _fail(f"the execution scope %{ids[0]} is not a 32-bit integer constant", ins)
+        if v != _SUBGROUP:
+            raise _fail(f"execution scope {_SCOPE_NAMES.get(v, v)}: Vulkan group operations "
+                        "take Subgroup", ins)
+        op = ins.opname
+        if op in _GROUP_INT or op in _GROUP_FLOAT or op in _GROUP_BOOL:
+            kind = "int" if op in _GROUP_INT else "float" if op in _GROUP_FLOAT else "bool"
+            self.need_shape(ins, rt, kind, "the result type")
+            self.same(ins, rt, self.operand_type(ins, ids[1], 1), "the value")
+        elif op in ("OpGroupNonUniformBroadcast", "OpGroupNonUniformBroadcastFirst",
+                    "OpGroupNonUniformShuffle", "OpGroupNonUniformShuffleXor",
+                    "OpGroupNonUniformShuffleUp", "OpGroupNonUniformShuffleDown",
+                    "OpGroupNonUniformQuadBroadcast", "OpGroupNonUniformQuadSwap"):
+            self.same(ins, rt, self.operand_type(ins, ids[1], 1), "the value")
+            if self.shape(rt) is None:
+                raise _fail(f"{op} of {self.type_name(rt)} (not a scalar or vector)", ins)
+
+    def ext_inst(self, ins: Instruction, rt: int | None) -> None:
+        set_id = int(ins.operands[0].value)
+        name = self.m.ext_imports.get(set_id, "")
+        if name.startswith("NonSemantic.DebugPrintf"):
+            raise _fail("debugPrintfEXT (NonSemantic.DebugPrintf) is not supported", ins)
+        if name != "GLSL.std.450":
+            return
+        from . import grammar
+
+        info = grammar.ext_instruction(name, int(ins.operands[1].value))
+        inst = info[0] if info else ""
+        args = [int(o.value) for o in ins.operands[2:] if o.is_id]
+        if inst in _STD_FLOAT or inst in _STD_INT:
+            kind = "float" if inst in _STD_FLOAT else "int"
+            _, w, n = self.need_shape(ins, rt, kind, "the result type")
+            for k, a in enumerate(args):
+                at = self.operand_type(ins, a, k)
+                s = self.need_shape(ins, at, kind, f"operand {k}")
+                if (kind == "float" and at != rt) or s[1:] != (w, n):
+                    raise _fail(f"{inst}: operand {k} has type {self.type_name(at)}, the "
+                                f"result {self.type_name(rt)}", ins)
+        elif inst in ("FindILsb", "FindSMsb", "FindUMsb"):
+            _, _, n = self.need_shape(ins, rt, "int", "the result type")
+            s = self.need_shape(ins, self.operand_type(ins, args[0], 0), "int", "operand 0")
+            if s[2] != n:
+                raise _fail(f"{inst}: operand and result have different component counts",
+                            ins)
+        elif inst == "Ldexp":
+            self.need_shape(ins, rt, "float", "the result type")
+            self.same(ins, rt, self.operand_type(ins, args[0], 0), "operand 0")
+            self.need_shape(ins, self.operand_type(ins, args[1], 1), "int", "the exponent")
+        elif inst in ("Length", "Distance", "Normalize", "Cross", "Reflect", "FaceForward"):
+            self.need_shape(ins, rt, "float", "the result type")
+            for k, a in enumerate(args):
+                self.need_shape(ins, self.operand_type(ins, a, k), "float", f"operand {k}")
+
+    # ================================================================ functions: CFG
+    def function(self, fn: Function) -> None:
+        blocks = {b.label: b for b in fn.blocks}
+        succ = {b.label: [s for s in b.successors if s in blocks] for b in fn.blocks}
+        order = _reverse_postorder(fn.blocks[0].label, succ)
+        idom = _dominators(order, succ)
+        reach = set(order)
+        preds: dict[int, list[int]] = {b.label: [] for b in fn.blocks}
+        for b in order:
+            for s in succ[b]:
+                preds[s].append(b)
+        self.structure(fn, blocks, succ, order, idom, preds)
+        self.dominance(fn, blocks, idom, reach, preds)
+        for b in fn.blocks:
+            for ins in b.instructions:
+                self.instruction(ins)
+
+    def structure(self, fn: Function, blocks: dict[int, Block], succ: dict[int, list[int]],
+                  order: list[int], idom: dict[int, int], preds: dict[int, list[int]]) -> None:
+        exits: set[int] = set()
+        for b in fn.blocks:
+            mi = b.merge
+            if mi is not None:
+                exits.add(mi.id(0))
+                if mi.opname == "OpLoopMerge":
+                    exits.add(mi.id(1))
+                    if mi.id(0) == b.label:
+                        raise _fail("a loop header cannot be its own merge block", mi)
+                elif mi.id(0) == b.label:
+                    raise _fail("a selection header cannot be its own merge block", mi)
+        back: dict[int, int] = {}
+        for u in order:
+            for h in succ[u]:
+                if _dominates(idom, h, u):
+                    hb = blocks[h]
+                    term = blocks[u].terminator
+                    if hb.merge is None or hb.merge.opname != "OpLoopMerge":
+                        raise _fail(f"block %{u} branches back to %{h}, which is not a loop "
+                                    "header (no OpLoopMerge)", term)
+                    back[h] = back.get(h, 0) + 1
+                    if back[h] > 1:
+                        raise _fail(f"loop header %{h} is the target of more than one back "
+                                    "edge", term)
+        for h in order:
+            mi = blocks[h].merge
+            if mi is None or mi.id(0) not in idom:
+                continue
+            merge = mi.id(0)
+            # exits of the other constructs (an enclosing loop's continue target or merge
+            # may be dominated by h without being in h's construct)
+            others = {t for b2 in fn.blocks if b2.label != h and (m2 := b2.merge) is not None
+                      for t in _label_operands(m2)}
+            for p in order:
+                if not _dominates(idom, merge, p):
+                    continue
+                for b in succ[p]:
+                    if b not in others and _dominates(idom, h, b) and \
+                            not _dominates(idom, merge, b):
+                        raise _fail(f"block %{p}, after merge block %{merge}, branches back "
+                                    f"into the construct of header %{h}",
+                                    blocks[p].terminator)
+        for u in order:
+            b = blocks[u]
+            term = b.terminator
+            targets = set(b.successors)
+            if term.opname in ("OpBranchConditional", "OpSwitch") and len(targets) > 1 \
+                    and b.merge is None and not targets & exits:
+                raise _fail("a conditional branch without a merge instruction must leave "
+                            "to a merge block or continue target (unstructured control flow)",
+                            term)
+
+    def dominance(self, fn: Function, blocks: dict[int, Block], idom: dict[int, int],
+                  reach: set[int], preds: dict[int, list[int]]) -> None:
+        where: dict[int, tuple[int, int]] = {}
+        for b in fn.blocks:
+            where[b.label] = (b.label, -1)
+            for k, ins in enumerate(b.instructions):
+                if ins.result_id is not None:
+                    where[ins.result_id] = (b.label, k)
+        for b in fn.blocks:
+            if b.label not in reach:
+                continue
+            for k, ins in enumerate(b.instructions):
+                if ins.opname == "OpPhi":
+                    self.phi(ins, b.label, where, idom, reach, preds)
+                    continue
+                if ins.opname in ("OpLoopMerge", "OpSelectionMerge") or ins.opname in (
+                        "OpBranch", "OpBranchConditional", "OpSwitch"):
+                    labels = set(_label_operands(ins))
+                else:
+                    labels = set()
+                for v in ins.ids():
+                    if v in labels or v in blocks:
+                        continue
+                    if v not in where:
+                        if self.owner.get(v, fn.id) != fn.id:
+                            raise _fail(f"%{v} is defined in another function", ins)
+                        continue
+                    db, dk = where[v]
+                    if db not in reach:
+                        raise _fail(f"%{v} is defined in unreachable block %{db}", ins)
+                    if (db == b.label and dk >= k) or not _dominates(idom, db, b.label):
+                        raise _fail(f"%{v} defined in block %{db} does not dominate its use "
+                                    f"in block %{b.label}", ins)
+
+    def phi(self, ins: Instruction, label: int, where: dict[int, tuple[int, int]],
+            idom: dict[int, int], reach: set[int], preds: dict[int, list[int]]) -> None:
+        ops = ins.ids()
+        parents = ops[1::2]
+        if len(set(parents)) != len(parents):
+            raise _fail("an OpPhi names a parent block twice", ins)
+        if set(preds[label]) - set(parents):
+            missing = sorted(set(preds[label]) - set(parents))
+            raise _fail(f"the OpPhi has no value for predecessor %{missing[0]}", ins)
+        for v, p in zip(ops[0::2], parents, strict=True):
+            if p not in preds[label]:
+                if p in reach or p not in where:
+                    raise _fail(f"%{p} is not a predecessor of block %{label}", ins)
+                continue
+            if v in where:
+                db, _ = where[v]
+                if db not in reach or not _dominates(idom, db, p):
+                    raise _fail(f"%{v} defined in block %{db} does not dominate the end of "
+                                f"parent block %{p}", ins)
+
+    # ================================================================ types
+    def types(self) -> None:
+        m = self.m
+        for tid, t in m.types.items():
+            ins = m.defs[tid]
+            if isinstance(t, TypePointer) and t.storage_class == "PhysicalStorageBuffer":
+                raise _fail("buffer device address (PhysicalStorageBuffer) is not supported",
+                            ins)
+            need = _WIDTH_CAPS.get((type(t).__name__, getattr(t, "width", 0)))
+            if need is not None and not set(need) & set(m.capabilities):
+                raise _fail(f"a {getattr(t, 'width', 0)}-bit "
+                            f"{'integer' if isinstance(t, TypeInt) else 'float'} type needs "
+                            f"the {need[0]} capability", ins)
+            name = ins.opname
+            if name in ("OpTypeImage", "OpTypeSampledImage"):
+                raise _fail("images are not supported yet", ins)
+            if name == "OpTypeSampler":
+                raise _fail("samplers are not supported yet", ins)
+
+    # ================================================================ decorations
+    def decorations(self) -> None:
+        m = self.m
+        seen: set[tuple[int, int | None, str]] = set()
+        for ins in m.instructions:
+            if ins.opname not in ("OpDecorate", "OpMemberDecorate", "OpDecorateId"):
+                continue
+            target = ins.id(0)
+            member = int(ins.operands[1].value) if ins.opname == "OpMemberDecorate" else None
+            dec = ins.operands[2 if member is not None else 1]
+            name = dec.name
+            key = (target, member, name)
+            if key in seen and name not in _REPEATABLE:
+                raise _fail(f"%{target}{'' if member is None else f' member {member}'} is "
+                            f"decorated {name} twice", ins)
+            seen.add(key)
+            self.dec_at[key] = ins
+            t = m.types.get(target)
+            tdef = m.defs.get(target)
+            if name in _MEMBER_ONLY and member is None:
+                raise _fail(f"{name} applies to structure members (OpMemberDecorate)", ins)
+            if name in _STRUCT_ONLY and (member is not None or not isinstance(t, TypeStruct)):
+                raise _fail(f"{name} applies to structure types, not %{target}", ins)
+            if name == "ArrayStride" and not isinstance(t, TypeArray | TypeRuntimeArray
+                                                        | TypePointer):
+                raise _fail(f"ArrayStride applies to array and pointer types, not %{target}",
+                            ins)
+            if name == "ArrayStride" and int(dec.params[0].value) == 0:
+                raise _fail("ArrayStride 0", ins)
+            if name in _VARIABLE_ONLY and target not in m.global_variables:
+                raise _fail(f"{name} applies to variables, not %{target}", ins)
+            if name == "SpecId" and (tdef is None or tdef.opname not in (
+                    "OpSpecConstant", "OpSpecConstantTrue", "OpSpecConstantFalse")):
+                raise _fail(f"SpecId applies to scalar specialization constants, not "
+                            f"%{target}", ins)
+            if name in ("Location", "Component"):
+                var = m.global_variables.get(target)
+                ok = (var is not None and var.storage_class in ("Input", "Output")) or \
+                    (member is not None and isinstance(t, TypeStruct))
+                if not ok:
+                    raise _fail(f"{name} applies to Input/Output variables, not %{target}", ins)
+            if name == "BuiltIn" and member is None and target not in m.global_variables \
+                    and not m.is_constant(target):
+                raise _fail(f"BuiltIn applies to variables, members and constants, not "
+                            f"%{target}", ins)
+            if name in _MEMORY_OBJECT and member is None and (
+                    tdef is None or tdef.opname not in ("OpVariable", "OpFunctionParameter")):
+                raise _fail(f"{name} applies to memory objects (variables, parameters) and "
+                            f"members, not %{target}", ins)
+
+    def resources(self) -> None:
+        m = self.m
+        layouts: dict[int, Instruction] = {}
+        for vid, var in m.global_variables.items():
+            ins = m.defs[vid]
+            pt = self.t(var.type)
+            assert isinstance(pt, TypePointer)
+            sc = var.storage_class
+            if sc == "UniformConstant":
+                raise _fail("images and samplers (UniformConstant variables) are not supported "
+                            "yet", ins)
+            if sc == "PhysicalStorageBuffer":
+                raise _fail("buffer device address (PhysicalStorageBuffer) is not supported",
+                            ins)
+            if sc not in _BUFFER_CLASSES:
+                continue
+            tid = pt.pointee
+            t = self.t(tid)
+            if isinstance(t, TypeArray | TypeRuntimeArray):
+                tid, t = t.element, self.t(t.element)
+            if not isinstance(t, TypeStruct):
+                raise _fail(f"{sc} variable %{vid} must point to a Block structure", ins)
+            block = m.has_decoration(tid, "Block")
+            if not (block or (sc == "Uniform" and m.has_decoration(tid, "BufferBlock"))):
+                raise _fail(f"{sc} variable %{vid}: its structure %{tid} is not decorated "
+                            f"{'Block or BufferBlock' if sc == 'Uniform' else 'Block'}", ins)
+            if sc == "StorageBuffer" and m.has_decoration(tid, "BufferBlock"):
+                raise _fail(f"StorageBuffer variable %{vid}: BufferBlock is for the Uniform "
+                            "storage class", ins)
+            if sc != "PushConstant":
+                for d in ("DescriptorSet", "Binding"):
+                    if not m.has_decoration(vid, d):
+                        raise _fail(f"{sc} variable %{vid} has no {d} decoration", ins)
+            layouts.setdefault(tid, ins)
+        for tid, ins in layouts.items():
+            self.layout(tid, ins, set())
+
+    def layout(self, tid: int, ins: Instruction, done: set[int]) -> tuple[int, int]:
+        """(size, scalar alignment) of an explicitly laid out type; checks its decorations."""
+        m = self.m
+        t = self.t(tid)
+        s = self.shape(tid)
+        if s is not None:
+            w = 4 if s[0] == "bool" else s[1] // 8
+            return w * s[2], w
+        if isinstance(t, TypeArray | TypeRuntimeArray):
+            st = m.decoration(tid, "ArrayStride")
+            if st is None:
+                raise _fail(f"array type %{tid} in a buffer has no ArrayStride", ins)
+            es, ea = self.layout(t.element, ins, done)
+            stride = int(st[0])
+            if stride % ea or stride < es:
+                raise _fail(f"array type %{tid}: ArrayStride {stride} is not a multiple of "
+                            f"its element's alignment {ea} or less than its size {es}",
+                            self.dec_at.get((tid, None, "ArrayStride"), ins))
+            if isinstance(t, TypeRuntimeArray):
+                return 0, ea
+            n = self.length(t)
+            return stride * (n if n is not None else 1), ea
+        if isinstance(t, TypeMatrix):
+            return self.layout(t.column, ins, done)[0] * t.columns, \
+                self.layout(t.column, ins, done)[1]
+        if isinstance(t, TypeStruct):
+            end, align = 0, 1
+            spans: list[tuple[int, int, int]] = []
+            for k, mt in enumerate(t.members):
+                off = m.decoration(tid, "Offset", k)
+                if off is None:
+                    raise _fail(f"member {k} of struct %{tid} in a buffer has no Offset", ins)
+                mtt = self.t(mt)
+                if isinstance(mtt, TypeMatrix) or (
+                        isinstance(mtt, TypeArray | TypeRuntimeArray)
+                        and isinstance(self.t(mtt.element), TypeMatrix)):
+                    ms = m.decoration(tid, "MatrixStride", k)
+                    if ms is None:
+                        raise _fail(f"matrix member {k} of struct %{tid} has no MatrixStride",
+                                    ins)
+                    mat = mtt if isinstance(mtt, TypeMatrix) else self.t(mtt.element)
+                    assert isinstance(mat, TypeMatrix)
+                    ca = self.layout(mat.column, ins, done)[1]
+                    if int(ms[0]) % ca or int(ms[0]) == 0:
+                        raise _fail(f"member {k} of struct %{tid}: MatrixStride {ms[0]} is not "
+                                    f"a positive multiple of the component size {ca}",
+                                    self.dec_at.get((tid, k, "MatrixStride"), ins))
+                if isinstance(mtt, TypeRuntimeArray) and k != len(t.members) - 1:
+                    raise _fail(f"runtime array member {k} of struct %{tid} is not the last",
+                                ins)
+                size, a = self.layout(mt, ins, done)
+                if isinstance(mtt, TypeMatrix):
+                    size = 0  # strided by MatrixStride: size checked by spirv-val
+                o = int(off[0])
+                if o % a:
+                    raise _fail(f"member {k} of struct %{tid}: Offset {o} is not a multiple of "
+                                f"its alignment {a}", self.dec_at.get((tid, k, "Offset"), ins))
+                spans.append((o, o + size, k))
+                end, align = max(end, o + size), max(align, a)
+            spans.sort()
+            for (_a0, a1, ka), (b0, _b1, kb) in zip(spans, spans[1:], strict=False):
+                if b0 < a1:
+                    raise _fail(f"members {ka} and {kb} of struct %{tid} overlap",
+                                self.dec_at.get((tid, kb, "Offset"), ins))
+            return end, align
+        if isinstance(t, TypePointer):
+            raise _fail("pointers in buffers (buffer device address) are not supported", ins)
+        raise _fail(f"type %{tid} cannot be in a buffer", ins)
+
+
+# ---------------------------------------------------------------- graph helpers
+
+
+def _label_operands(ins: Instruction) -> Iterable[int]:
+    return [int(o.value) for o in ins.operands if o.kind == "IdRef"]
+
+
+def _reverse_postorder(entry: int, succ: dict[int, list[int]]) -> list[int]:
+    """Blocks reachable from `entry`, in reverse postorder (iterative DFS)."""
+    seen = {entry}
+    post: list[int] = []
+    stack: list[tuple[int, int]] = [(entry, 0)]
+    while stack:
+        b, i = stack.pop()
+        ss = succ[b]
+        if i < len(ss):
+            stack.append((b, i + 1))
+            s = ss[i]
+            if s not in seen:
+                seen.add(s)
+                stack.append((s, 0))
+        else:
+            post.append(b)
+    post.reverse()
+    return post
+
+
+def _dominators(order: list[int], succ: dict[int, list[int]]) -> dict[int, int]:
+    """Immediate dominators (Cooper, Harvey, Kennedy: "A Simple, Fast Dominance
+    Algorithm"); the entry is its own."""
+    index = {b: k for k, b in enumerate(order)}
+    preds: dict[int, list[int]] = {b: [] for b in order}
+    for b in order:
+        for s in succ[b]:
+            if s in preds:
+                preds[s].append(b)
+    idom = {order[0]: order[0]}
+    changed = True
+    while changed:
+        changed = False
+        for b in order[1:]:
+            ps = [p for p in preds[b] if p in idom]
+            if not ps:
+                continue
+            new = ps[0]
+            for p in ps[1:]:
+                a, c = p, new
+                while a != c:
+                    while index[a] > index[c]:
+                        a = idom[a]
+                    while index[c] > index[a]:
+                        c = idom[c]
+                new = a
+            if idom.get(b) != new:
+                idom[b] = new
+                changed = True
+    return idom
+
+
+def _dominates(idom: dict[int, int], a: int, b: int) -> bool:
+    """Does block `a` dominate block `b` (both reachable)?"""
+    while True:
+        if a == b:
+            return True
+        p = idom.get(b)
+        if p is None or p == b:
+            return False
+        b = p

@@ -1,0 +1,245 @@
+"""Validation before translation: spirv-val (run by `radcc compile`) and radcc's own
+checks (`radcc.frontend.spirv.validate`, alone with ``--no-validate``).
+
+Each invalid module is a textual edit of a valid shader's disassembly (glslang's
+output for ``validate/base.comp``, disassembled by spirv-dis), assembled by spirv-as;
+spirv-val must reject it (the oracle), and radcc must reject it with and without
+spirv-val, at a word offset: without spirv-val, the offset of the edited instruction as
+``spirv-dis --offsets`` gives it; with spirv-val, the offset of the instruction
+spirv-val names (its ``line N``, the N-th instruction of spirv-dis's listing).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from radcc import cli
+from radcc.frontend.spirv import read_spirv
+from radcc.frontend.spirv.spirv_val import ENV_BY_VERSION, target_env
+from radcc.oracle import spirv_tools
+
+HERE = Path(__file__).parent
+BASE = HERE / "validate" / "base.comp"
+
+
+@pytest.fixture(scope="module")
+def base_asm() -> str:
+    spirv_tools.require()
+    r = spirv_tools.compile_glsl(BASE, "vulkan1.3")
+    assert r.ok, r.text
+    p = subprocess.run(["spirv-dis", "--no-header", "-"], input=r.data, capture_output=True,
+                       check=True)
+    return p.stdout.decode()
+
+
+def _assemble(text: str) -> bytes:
+    return spirv_tools.assemble(text, "vulkan1.3")
+
+
+def _offsets(data: bytes) -> list[tuple[int, str]]:
+    """(word offset, disassembly line) of every instruction (spirv-dis, friendly names)."""
+    p = subprocess.run(["spirv-dis", "--offsets", "--no-header", "--no-color", "-"],
+                       input=data, capture_output=True, check=True)
+    out = []
+    for line in p.stdout.decode().splitlines():
+        if ";" in line:
+            text, off = line.rsplit(";", 1)
+            out.append((int(off, 16) // 4, text.strip()))
+    return out
+
+
+def _word_of(text: str, data: bytes, needle: str, last: bool = False) -> int:
+    """Word offset of the (first or last) instruction of assembly `text` containing
+    `needle`: spirv-as keeps the order of instructions, one a line."""
+    lines = [ln for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith(";")]
+    hits = [k for k, ln in enumerate(lines) if needle in ln]
+    assert hits, needle
+    offsets = _offsets(data)
+    assert len(offsets) == len(lines)
+    return offsets[hits[-1] if last else hits[0]][0]
+
+
+def _compile(tmp_path: Path, data: bytes, *flags: str) -> tuple[int, str]:
+    """``radcc compile`` in this process: (exit status, stderr)."""
+    f = tmp_path / "k.spv"
+    f.write_bytes(data)
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        status = cli.main(["compile", str(f), "-S", "-o", str(tmp_path / "k.s"), *flags])
+    text = err.getvalue()
+    assert "Traceback" not in text and "internal error" not in text, text
+    return status, text
+
+
+# (name, old text, new text, needle of the instruction radcc's own checks report, the
+#  last occurrence?, words of the message)
+CASES = [
+    ("fadd_on_uint", "%48 = OpIAdd %uint %47 %46", "%48 = OpFAdd %uint %47 %46",
+     "OpFAdd %uint", False, "floating-point"),
+    ("iadd_on_float", "%69 = OpFAdd %float %65 %68", "%69 = OpIAdd %float %65 %68",
+     "OpIAdd %float", False, "integer"),
+    ("ford_on_uint", "%36 = OpULessThan %bool %25 %34", "%36 = OpFOrdGreaterThan %bool %25 %34",
+     "OpFOrdGreaterThan", False, "floating-point"),
+    ("store_not_pointee", "OpStore %71 %69", "OpStore %71 %57", "OpStore %71 %57", False,
+     "stored object"),
+    ("float_index", "%71 = OpAccessChain %_ptr_Workgroup_float %tmp %57",
+     "%71 = OpAccessChain %_ptr_Workgroup_float %tmp %65", "%tmp %65", False,
+     "not an integer scalar"),
+    ("dominance", "%89 = OpISub %uint %uint_63 %88", "%89 = OpISub %uint %83 %88",
+     "OpISub %uint %83", False, "does not dominate"),
+    ("self_branch", "OpStore %84 %83\n               OpBranch %80",
+     "OpStore %84 %83\n               OpBranch %79", "OpBranch %79", False,
+     "not a loop header"),
+    ("barrier_device_scope", "OpControlBarrier %uint_2 %uint_2 %uint_264",
+     "OpControlBarrier %uint_1 %uint_2 %uint_264", "OpControlBarrier", False,
+     "execution scope Device"),
+    ("missing_block", "OpDecorate %U Block\n", "", "%__0 = OpVariable", False,
+     "not decorated Block"),
+    ("missing_descriptor_set", "OpDecorate %__1 DescriptorSet 0\n", "",
+     "%__1 = OpVariable", False, "no DescriptorSet"),
+    ("duplicate_offset", "OpMemberDecorate %P 1 Offset 4\n",
+     "OpMemberDecorate %P 1 Offset 4\nOpMemberDecorate %P 1 Offset 4\n",
+     "OpMemberDecorate %P 1 Offset 4", True, "twice"),
+    ("duplicate_array_stride", "OpDecorate %_runtimearr_float ArrayStride 4\n",
+     "OpDecorate %_runtimearr_float ArrayStride 4\nOpDecorate %_runtimearr_float ArrayStride 4\n",
+     "OpDecorate %_runtimearr_float ArrayStride 4", True, "twice"),
+    ("binding_on_type", "OpDecorate %__1 Binding 1", "OpDecorate %F Binding 1",
+     "OpDecorate %F Binding 1", False, "applies to variables"),
+    ("block_on_variable", "OpDecorate %P Block", "OpDecorate %_ Block", "OpDecorate %_ Block",
+     False, "applies to structure types"),
+    ("array_stride_34", "OpDecorate %_runtimearr_uint ArrayStride 4",
+     "OpDecorate %_runtimearr_uint ArrayStride 34", "ArrayStride 34", False,
+     "not a multiple of"),
+    ("composite_extract_out_of_range", "%89 = OpISub %uint %uint_63 %88",
+     "%89 = OpCompositeExtract %uint %95 7", "OpCompositeExtract", False, "out of range"),
+    ("composite_construct_count", "%89 = OpISub %uint %uint_63 %88",
+     "%89 = OpCompositeConstruct %v3uint %88 %88", "OpCompositeConstruct", False,
+     "2 components"),
+]
+
+
+@pytest.mark.parametrize(("name", "old", "new", "needle", "last", "words"), CASES,
+                         ids=[c[0] for c in CASES])
+def test_invalid_module(name: str, old: str, new: str, needle: str, last: bool, words: str,
+                        base_asm: str, tmp_path: Path) -> None:
+    assert old in base_asm
+    text = base_asm.replace(old, new, 1)
+    data = _assemble(text)
+    val = spirv_tools.validate(data, "vulkan1.3")
+    assert not val.ok, f"spirv-val accepts {name}"
+    status, err = _compile(tmp_path, data, "--no-validate")
+    assert status == 1, err
+    want = _word_of(text, data, needle, last)
+    assert re.search(rf"word {want}: .*{re.escape(words)}", err), (want, err)
+    status, err = _compile(tmp_path, data)
+    assert status == 1 and "spirv-val" in err, err
+    m = re.match(r"error: line (\d+):", val.text)
+    assert m, val.text
+    word = _offsets(data)[int(m.group(1)) - 1][0]
+    assert f"word {word}: " in err, (word, err)
+
+
+def test_base_is_valid_and_compiles(base_asm: str, tmp_path: Path) -> None:
+    data = _assemble(base_asm)
+    assert spirv_tools.validate(data, "vulkan1.3").ok
+    for flags in ((), ("--no-validate",)):
+        status, err = _compile(tmp_path, data, *flags)
+        assert status == 0, err
+
+
+def test_variable_pointers_refused_by_name(base_asm: str, tmp_path: Path) -> None:
+    """An OpSelect of two pointers (variable pointers) leaked an AttributeError."""
+    old = "%91 = OpLoad %float %90"
+    text = base_asm.replace(old, "%sel = OpSelect %_ptr_Workgroup_float %78 %90 %71\n"
+                                 "%91 = OpLoad %float %sel", 1)
+    data = _assemble(text)
+    assert not spirv_tools.validate(data, "vulkan1.3").ok  # no VariablePointers capability
+    status, err = _compile(tmp_path, data, "--no-validate")
+    want = _word_of(text, data, "= OpSelect ")
+    assert status == 1 and f"word {want}: OpSelect: variable pointers" in err, err
+
+
+def test_image_type_refused_by_name(base_asm: str, tmp_path: Path) -> None:
+    """A (valid) image type: 'images are not supported yet' at its word offset."""
+    text = base_asm.replace("%float = OpTypeFloat 32",
+                            "%float = OpTypeFloat 32\n%img = OpTypeImage %float 2D 0 0 0 2 "
+                            "Rgba32f", 1)
+    data = _assemble(text)
+    assert spirv_tools.validate(data, "vulkan1.3").ok
+    status, err = _compile(tmp_path, data)
+    want = _word_of(text, data, "OpTypeImage")
+    assert status == 1 and f"word {want}: OpTypeImage: images are not supported yet" \
+        in err, err
+
+
+def _dis(data: bytes) -> str:
+    return subprocess.run(["spirv-dis", "--no-header", "--no-color", "-"], input=data,
+                          capture_output=True, check=True).stdout.decode()
+
+
+def _glsl(tmp_path: Path, src: str) -> bytes:
+    f = tmp_path / "s.comp"
+    f.write_text(src)
+    r = spirv_tools.compile_glsl(f, "vulkan1.3")
+    assert r.ok, r.text
+    return r.data
+
+
+def test_buffer_device_address_refused_by_name(tmp_path: Path) -> None:
+    data = _glsl(tmp_path, """#version 450
+#extension GL_EXT_buffer_reference : require
+layout(local_size_x = 1) in;
+layout(buffer_reference) buffer R { uint v; };
+layout(push_constant) uniform P { R r; };
+void main() { r.v = 1u; }
+""")
+    status, err = _compile(tmp_path, data)
+    want = _word_of(_dis(data), data, "OpTypePointer PhysicalStorageBuffer")
+    assert status == 1 and f"word {want}:" in err and \
+        "buffer device address (PhysicalStorageBuffer) is not supported" in err, err
+
+
+def test_debug_printf_refused(tmp_path: Path) -> None:
+    """debugPrintfEXT was dropped without a word."""
+    data = _glsl(tmp_path, """#version 450
+#extension GL_EXT_debug_printf : require
+layout(local_size_x = 1) in;
+layout(set = 0, binding = 0) buffer B { uint b[]; };
+void main() { debugPrintfEXT("x=%u", b[0]); b[0] = 1u; }
+""")
+    assert spirv_tools.validate(data, "vulkan1.3").ok
+    status, err = _compile(tmp_path, data)
+    want = _word_of(_dis(data), data, "OpExtInst ")  # the only OpExtInst: the printf
+    assert status == 1 and f"word {want}: OpExtInst: debugPrintfEXT" in err, err
+
+
+@pytest.mark.parametrize(("env", "version"), [("vulkan1.0", (1, 0)), ("vulkan1.1", (1, 3)),
+                                              ("vulkan1.2", (1, 5)), ("vulkan1.3", (1, 6))])
+def test_target_env_from_version(env: str, version: tuple[int, int], tmp_path: Path) -> None:
+    """glslang's --target-env gives the SPIR-V version; spirv-val gets the same env back
+    (and accepts the module in it)."""
+    r = spirv_tools.compile_glsl(BASE, env)
+    assert r.ok
+    m = read_spirv(r.data)
+    assert m.version == version and target_env(m) == env == ENV_BY_VERSION[version]
+    assert spirv_tools.validate(r.data, env).ok
+
+
+def test_no_spirv_val_installed(base_asm: str, tmp_path: Path,
+                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without spirv-tools radcc's own checks still reject (and valid input compiles)."""
+    from radcc.frontend.spirv import spirv_val
+
+    monkeypatch.setattr(spirv_val, "find_spirv_val", lambda: None)
+    good = _assemble(base_asm)
+    bad = _assemble(base_asm.replace("%48 = OpIAdd %uint %47 %46",
+                                     "%48 = OpFAdd %uint %47 %46", 1))
+    assert _compile(tmp_path, good)[0] == 0
+    status, err = _compile(tmp_path, bad)
+    assert status == 1 and "spirv-val" not in err and "floating-point" in err, err
