@@ -143,7 +143,7 @@ def _compile(spirv: bytes, mcpu: str, wave_size: int, entry: str | None,
     emitted = emit_program(program)
     stats = collect_statistics(program, emitted)
     asm = kernel_asm(program, emitted, stats)
-    code = emit_code_object(program, emitted, res.args.metadata())
+    code = emit_code_object(program, emitted, res.args.kernargs)
     timings["emit"] = time.perf_counter() - t0
     return CompileResult(code, asm, stats, name, res.args, shader.workgroup_size, wave_size,
                          timings)

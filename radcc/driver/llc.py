@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from radcc.abi.kernarg import KernargLayout
 from radcc.ir.parser import parse_program
 from radcc.ir.program import Program
 from radcc.ir.regclass import VGPR_BASE
@@ -47,27 +48,23 @@ _ARG_KINDS = {"i32": (4, "int"), "u32": (4, "uint"), "f32": (4, "float"),
               "i64": (8, "long"), "u64": (8, "ulong"), "f64": (8, "double")}
 
 
-def kernel_args(specs: list[str]) -> list[dict[str, object]]:
-    """Metadata `.args` for ``--arg NAME:KIND`` (docs/abi.md: each argument at the
+def kernel_args(specs: list[str]) -> KernargLayout:
+    """The kernarg layout of ``--arg NAME:KIND`` (docs/abi.md: each argument at the
     next offset aligned to its size)."""
-    out: list[dict[str, object]] = []
-    off = 0
+    lay = KernargLayout()
     for spec in specs:
         name, _, kind = spec.partition(":")
         if not name or not kind:
             raise LlcError(f"--arg '{spec}': expected NAME:KIND")
         if kind == "buffer":
-            size, entry = 8, {".value_kind": "global_buffer", ".address_space": "global"}
+            lay.add_buffer(name)
         elif kind in _ARG_KINDS:
             size, tname = _ARG_KINDS[kind]
-            entry = {".value_kind": "by_value", ".type_name": tname}
+            lay.add_value(name, size, tname)
         else:
             raise LlcError(f"--arg '{spec}': unknown kind '{kind}' (buffer, "
                            f"{', '.join(_ARG_KINDS)})")
-        off = (off + size - 1) // size * size
-        out.append({".name": name, ".offset": off, ".size": size, **entry})
-        off += size
-    return out
+    return lay
 
 
 def is_allocated(program: Program) -> bool:

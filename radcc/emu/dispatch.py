@@ -1,7 +1,8 @@
 """Dispatching a kernel: workgroups, waves, initial state, scheduling, barriers.
 
 Initial wave state follows AMDGPUUsage "Initial kernel execution state" and the
-kernel descriptor (ISA guide 3.x): user SGPRs from s0 (dispatch ptr, queue ptr,
+kernel descriptor (ISA guide 3.x), read as shader arguments
+(`radcc.abi.amdhsa.from_descriptor`): user SGPRs from s0 (dispatch ptr, queue ptr,
 kernarg segment ptr, dispatch id, private segment size, as enabled), then from
 s[USER_SGPR_COUNT] the system SGPRs (workgroup id x/y/z, workgroup info); v0
 holds the work-item ids packed as GFX11 does (x [9:0], y [19:10], z [29:20]);
@@ -19,6 +20,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from radcc.abi import amdhsa
+from radcc.abi.args import ArgKind, RegFile
 from radcc.emu import ds, hard_clause, salu, smem, vmem, vop
 from radcc.emu.decode import EmuError, Inst, Program, UnsupportedInstruction
 from radcc.emu.loader import LoadedKernel
@@ -141,7 +144,9 @@ class Dispatcher:
             raise EmuError(f"kernel needs {self.scratch} bytes of scratch per lane; the "
                            f"emulator allocates at most {_MAX_SCRATCH_PER_LANE}")
         self.mode = _mode_from_rsrc1(d)
-        self.program = Program(memory, get_target("gfx1100"), self.wave_size)
+        target = get_target("gfx1100")
+        self.args = amdhsa.from_descriptor(d, target)
+        self.program = Program(memory, target, self.wave_size)
         self.program.bind = self._bind
         self.report = Report()
         self.counters = Counters()
@@ -205,34 +210,27 @@ class Dispatcher:
 
     # --- initial state ---------------------------------------------------------------
     def _init_wave(self, wg: Workgroup, index: int) -> Wave:
-        d = self.k.descriptor
         ws = self.wave_size
         w = Wave(ws, wg, index, self.scratch, self._vgpr_pool.pop() if self._vgpr_pool else None)
         w.memory = self.memory
-        s = 0
-        for flag, value, n in (("user_sgpr_dispatch_ptr", self.dispatch_ptr, 2),
-                               ("user_sgpr_queue_ptr", self.queue_ptr, 2),
-                               ("user_sgpr_kernarg_segment_ptr", self.kernarg, 2),
-                               ("user_sgpr_dispatch_id", 0, 2),
-                               ("user_sgpr_private_segment_size", self.scratch, 1)):
-            if d.get(flag):
-                for k in range(n):
-                    w.s[s + k] = value >> (32 * k) & 0xFFFFFFFF
-                s += n
-        s = max(s, d.get("user_sgpr_count", s))
-        for axis, flag in enumerate(("system_sgpr_workgroup_id_x", "system_sgpr_workgroup_id_y",
-                                     "system_sgpr_workgroup_id_z")):
-            if d.get(flag):
-                w.s[s] = wg.id[axis]
-                s += 1
-        if d.get("system_sgpr_workgroup_info"):
-            w.s[s] = 0
-            s += 1
+        # the registers at entry: the descriptor's shader arguments (radcc.abi.amdhsa)
+        wg_id = wg.id
+        values = {ArgKind.DISPATCH_PTR: self.dispatch_ptr, ArgKind.QUEUE_PTR: self.queue_ptr,
+                  ArgKind.KERNARG_SEGMENT_PTR: self.kernarg,
+                  ArgKind.PRIVATE_SEGMENT_SIZE: self.scratch,
+                  ArgKind.WORKGROUP_ID_X: wg_id[0], ArgKind.WORKGROUP_ID_Y: wg_id[1],
+                  ArgKind.WORKGROUP_ID_Z: wg_id[2]}  # others (dispatch id, info ...): 0
+        for a in self.args.of_file(RegFile.SGPR):
+            value = values.get(a.kind, 0)
+            for k in range(a.size):
+                w.s[a.reg + k] = value >> (32 * k) & 0xFFFFFFFF
         bx, by, bz = self.block
         tid = index * ws + np.arange(ws)
         valid = tid < bx * by * bz
         x, y, z = tid % bx, (tid // bx) % by, tid // (bx * by)
-        w.v[0] = np.where(valid, x | (y << 10) | (z << 20), 0).astype(np.uint32)
+        for a in self.args.of_file(RegFile.VGPR):  # packed: x [9:0], y [19:10], z [29:20]
+            assert a.kind is ArgKind.LOCAL_INVOCATION_IDS  # GFX11 (the emulator's target)
+            w.v[a.reg] = np.where(valid, x | (y << 10) | (z << 20), 0).astype(np.uint32)
         w.exec = Wave.bools_to_mask(valid)
         w.valid_lanes = valid
         w.mode = self.mode

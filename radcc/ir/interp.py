@@ -95,6 +95,7 @@ from typing import Any
 
 import numpy as np
 
+from radcc.abi.kernarg import KernargLayout
 from radcc.ir.interp_mem import FlatMemory, InterpError
 from radcc.ir.interp_ops import exec_hw, read_lanes, read_scalar, write_def, write_vgpr
 from radcc.ir.printer import instruction_text
@@ -723,27 +724,19 @@ class Zeros:
     nbytes: int
 
 
-def kernel_arg_metadata(args: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """Code-object `.args` entries for `args` in order: buffers (NumPy
-    arrays, bytes, `Zeros`) are 8-byte global pointers, numbers 4-byte
-    by-value arguments (``float`` for Python floats/float32, else ``uint``),
-    each aligned to its size. The IR reads them from the kernarg segment
-    (``s_load_b64 %ptr, %kernarg, OFFSET``); `emit_code_object(..., args=)`
-    records them so that `radcc.emu` fills the same layout."""
-    out: list[dict[str, Any]] = []
-    off = 0
+def kernel_arg_metadata(args: Mapping[str, Any]) -> KernargLayout:
+    """The kernarg layout of `args` in order: buffers (NumPy arrays, bytes, `Zeros`) are
+    8-byte global pointers, numbers 4-byte by-value arguments (``float`` for Python
+    floats/float32, else ``uint``), each aligned to its size. The IR reads them from the
+    kernarg segment (``s_load_b64 %ptr, %kernarg, OFFSET``); `emit_code_object(...,
+    args=)` records them so that `radcc.emu` fills the same layout."""
+    lay = KernargLayout()
     for name, val in args.items():
         if isinstance(val, np.ndarray | bytes | bytearray | Zeros) or _is_emu_zeros(val):
-            off = (off + 7) & ~7
-            out.append({".name": name, ".offset": off, ".size": 8,
-                        ".value_kind": "global_buffer", ".address_space": "global"})
-            off += 8
+            lay.add_buffer(name)
         else:
-            is_float = isinstance(val, float | np.floating)
-            out.append({".name": name, ".offset": (off + 3) & ~3, ".size": 4,
-                        ".value_kind": "by_value", ".type_name": "float" if is_float else "uint"})
-            off = ((off + 3) & ~3) + 4
-    return out
+            lay.add_value(name, 4, "float" if isinstance(val, float | np.floating) else "uint")
+    return lay
 
 
 def _is_emu_zeros(val: Any) -> bool:
@@ -795,7 +788,7 @@ def run_kernel(program: Program, args: Mapping[str, Any], groups: int | Sequence
     addresses give the results any wave order would."""
     wave = wave_size or program.wave_size
     mem = FlatMemory()
-    meta = kernel_arg_metadata(args)
+    meta = kernel_arg_metadata(args).metadata()
     kernarg = bytearray(max(256, max((m[".offset"] + m[".size"] for m in meta), default=0)))
     bufs: dict[str, tuple[int, np.ndarray | None, int]] = {}
     for m in meta:

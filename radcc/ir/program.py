@@ -23,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Flag, auto
 
+from radcc.abi.args import ShaderArgs
 from radcc.abi.stage import COMPUTE_CS, Stage
 from radcc.ir.analyses import Analyses, RegisterDemand
 from radcc.ir.regclass import PhysReg, RegClass, Temp, s1, s2
@@ -197,13 +198,13 @@ class Program:
     temp_rc: list[RegClass | None] = field(default_factory=lambda: [None])  # index 0: no temp
     max_reg_demand: RegisterDemand = RegisterDemand()
     config: ShaderConfig = field(default_factory=ShaderConfig)  # resources it uses
-    # the `.amdhsa_*` register enables (directive names without the prefix) the
-    # p_startpgm lower_to_hw replaced implies (`kernel_abi.startpgm_abi`); None before
-    entry_abi: dict[str, int] | None = None
     statistics: dict[str, int] = field(default_factory=dict)
     name: str = "main"
     # which analyses (liveness, dominance) are current: radcc/ir/analyses.py
     analyses: Analyses = field(default_factory=Analyses)
+    # the registers at entry and the kernarg layout (radcc.abi; isel sets it, lower_to_hw
+    # makes it the hardware's from p_startpgm: radcc.passes.kernel_abi.program_args)
+    args: ShaderArgs | None = None
 
     @property
     def lane_mask(self) -> RegClass:

@@ -44,8 +44,8 @@ object v5 (descriptor from `radcc.passes.kernel_abi.kernel_fields`).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
+from radcc.abi.kernarg import KernargLayout
 from radcc.ir.program import Instruction, Program
 from radcc.ir.regclass import VCC, VCC_HI, VGPR_BASE
 from radcc.isa.assembler import assemble
@@ -263,7 +263,9 @@ def kernel_descriptor_fields(program: Program, result: EmitResult) -> dict[str, 
 
 
 def emit_code_object(program: Program, result: EmitResult,
-                     args: list[dict[str, Any]] | None = None) -> bytes:
-    """The emitted program as an AMDHSA code object (kernel `program.name`)."""
+                     args: KernargLayout | None = None) -> bytes:
+    """The emitted program as an AMDHSA code object (kernel `program.name`); the
+    metadata's kernel arguments are `args`, by default the program's
+    (``program.args.kernargs``)."""
     return code_object(program, result.code, result.code_size,
                        kernel_descriptor_fields(program, result), args)

@@ -1,7 +1,8 @@
 """The compute-kernel ABI radcc programs use, and the AMDHSA code object.
 
-The ABI is documented in docs/abi.md. ``p_startpgm`` defines the registers
-the hardware initialises; they must be among:
+The ABI is documented in docs/abi.md; the registers are the `radcc.abi.amdhsa` instance
+of the shader arguments (`radcc.abi.args.ShaderArgs`). ``p_startpgm`` defines the
+registers the hardware initialises; they must be among `entry_args`:
 
 - ``s[0-1]`` (s2): the kernarg segment pointer (user SGPRs; always set up);
 - ``s[2]``, ``s[3]``, ``s[4]`` (s1 each): workgroup id x, y, z (system
@@ -13,10 +14,11 @@ the hardware initialises; they must be among:
   (`packed_workitem_ids`): ``v[0]`` is x, ``v[1]`` y and ``v[2]`` z (each
   allowed only when ``workitem_id`` enables it).
 
-`startpgm_abi(program, instr)` checks a ``p_startpgm`` and returns the
-`.amdhsa_*` fields it implies; `lower_to_hw` stores them in
-``program.entry_abi`` when it replaces the
-instruction by `startpgm_prologue` (empty except on GFX10 with scratch).
+`startpgm_args(program, instr)` checks a ``p_startpgm`` and returns the shader
+arguments it implies (`program_args` for a whole program); `lower_to_hw` stores them in
+``program.args`` when it replaces the instruction by `startpgm_prologue` (empty except
+on GFX10 with scratch). The kernel descriptor's enables are
+`radcc.abi.amdhsa.descriptor_fields` of them.
 
 Scratch on GFX10/10.3 (no architected flat scratch): as clang-19 compiles a
 kernel with LLVM's ``enable-flat-scratch`` feature (``scratch_*`` instructions,
@@ -42,16 +44,20 @@ with a multi-dword FLAT load/store runs in CU mode
 (``workgroup_processor_mode`` 0), LLVM's mitigation (its ``cumode`` feature
 turns the bug off); the LDS limit per workgroup is the same 64 KiB in both
 modes (clang-19 -mcpu=gfx1010 +/-cumode accepts 65536 bytes and refuses 65540),
-so `kernel_fields` checks ``lds_size`` against `Target.lds_size` either way. `kernel_fields(program, result)` adds register counts, wave
-size, LDS (``config.lds_size``), scratch (``config.scratch_bytes_per_lane``) and
-kernarg size (``config.kernarg_size``), and `code_object(program,
-result, args)` writes the ELF with `radcc.codeobj.elf.write_code_object`.
+so `kernel_fields` checks ``lds_size`` against `Target.lds_size` either way.
+`kernel_fields(program, result)` adds register counts, wave size, LDS
+(``config.lds_size``), scratch (``config.scratch_bytes_per_lane``) and kernarg size
+(``config.kernarg_size``), and `code_object(program, result, kernargs)` writes the
+ELF with `radcc.codeobj.elf.write_code_object`, the metadata ``.args`` from the kernarg
+layout (`radcc.abi.kernarg.KernargLayout`).
 """
 
 from __future__ import annotations
 
-from typing import Any
-
+from radcc.abi import amdhsa
+from radcc.abi.args import AbiError, ArgKind, RegFile, ShaderArgs
+from radcc.abi.kernarg import KernargLayout
+from radcc.abi.stage import COMPUTE_CS
 from radcc.codeobj.amdhsa import decode_kernel_descriptor, fields_for, kernel_descriptor
 from radcc.codeobj.elf import KernelSymbol, write_code_object
 from radcc.codeobj.metadata import default_kernel_metadata, default_metadata
@@ -61,61 +67,80 @@ from radcc.ir.regclass import SCC, VGPR_BASE, PhysReg, s1
 from radcc.passes.hazards_gfx10 import needs_cu_mode
 from radcc.target import GfxLevel, Target
 
-__all__ = ["KERNARG_PTR", "WORKGROUP_ID_SGPRS", "code_object", "kernel_fields",
-           "packed_workitem_ids", "startpgm_abi", "startpgm_prologue", "abi_config",
-           "flat_scratch_init", "scratch_st_mode", "needs_cu_mode", "scratch_offset_range"]
+__all__ = ["ABIError", "code_object", "entry_args", "kernel_fields", "needs_cu_mode",
+           "packed_workitem_ids", "program_args", "scratch_offset_range", "scratch_st_mode",
+           "startpgm_args", "startpgm_prologue", "flat_scratch_init"]
 
-KERNARG_PTR = 0  # s[0:1]
-WORKGROUP_ID_SGPRS = (2, 3, 4)
-FLAT_SCRATCH_INIT = 2  # s[2:3] on GFX10 with scratch (user SGPRs after the kernarg pointer)
 HW_REG_FLAT_SCR_LO = 20  # hwreg ids (LLVM's HW_REG_FLAT_SCR_LO/HI, GFX10)
 HW_REG_FLAT_SCR_HI = 21
+_WORKGROUP_IDS = (ArgKind.WORKGROUP_ID_X, ArgKind.WORKGROUP_ID_Y, ArgKind.WORKGROUP_ID_Z)
 
 
-class ABIError(Exception):
+class ABIError(AbiError):
     pass
 
 
-def startpgm_abi(program: Program, instr: Instruction) -> dict[str, int]:
-    """The `.amdhsa_*` fields implied by the registers `instr` defines."""
-    sgprs: set[int] = set()
-    vgprs: set[int] = set()  # GFX10: 1 (y in v1), 2 (z in v2)
+def entry_args(target: Target) -> ShaderArgs:
+    """The registers a radcc compute program may read at entry, all enabled: the kernarg
+    segment pointer, workgroup ids x, y, z and the local ids of three dimensions (the IR's
+    view: on GFX10 with scratch the hardware puts the workgroup ids elsewhere and
+    `startpgm_prologue` moves them here)."""
+    return amdhsa.kernel_args(target, workgroup_ids=(True, True, True), local_id_dims=3)
+
+
+def startpgm_args(program: Program, instr: Instruction) -> ShaderArgs:
+    """The shader arguments implied by the registers `instr` (``p_startpgm``) defines."""
+    full = entry_args(program.target)
+    by_reg = {(a.file, a.reg, a.size): a.kind for a in full.args}
+    kinds: set[ArgKind] = set()
     for d in instr.definitions:
         if d.phys is None or d.rc is None:
             raise ABIError(f"p_startpgm definition without a register: "
                            f"{instruction_text(program, instr)}")
         r, n = d.phys.reg, d.rc.size
-        if r == KERNARG_PTR and n == 2 and d.rc.is_sgpr:
-            continue
-        if r in WORKGROUP_ID_SGPRS and n == 1:
-            sgprs.add(r)
-            continue
-        if r == VGPR_BASE and n == 1:
-            continue
-        if not packed_workitem_ids(program.target) and r in (VGPR_BASE + 1, VGPR_BASE + 2) \
-                and n == 1 and d.rc.is_vgpr:
-            vgprs.add(r - VGPR_BASE)
-            continue
-        raise ABIError(f"p_startpgm defines {d.phys.text(d.rc)}, which the kernel ABI "
-                       f"(docs/abi.md) does not set up: {instruction_text(program, instr)}")
+        file = RegFile.VGPR if r >= VGPR_BASE else RegFile.SGPR
+        kind = by_reg.get((file, r - VGPR_BASE if file is RegFile.VGPR else r, n))
+        if kind in (ArgKind.KERNARG_SEGMENT_PTR, ArgKind.LOCAL_INVOCATION_ID_Y,
+                    ArgKind.LOCAL_INVOCATION_ID_Z) and d.rc.is_sgpr == (file is RegFile.VGPR):
+            kind = None  # as before: these need a register class of their file
+        if kind is None:
+            raise ABIError(f"p_startpgm defines {d.phys.text(d.rc)}, which the kernel ABI "
+                           f"(docs/abi.md) does not set up: {instruction_text(program, instr)}")
+        kinds.add(kind)
     wid = instr.fields.get("workitem_id", 0)
     if wid not in (0, 1, 2):
         raise ABIError("p_startpgm workitem_id must be 0, 1 or 2")
-    if vgprs and max(vgprs) > wid:  # type: ignore[operator]
-        raise ABIError(f"p_startpgm defines v[{max(vgprs)}] but workitem_id:{wid} does not "
-                       f"enable that id: {instruction_text(program, instr)}")
-    out = {
-        "user_sgpr_kernarg_segment_ptr": 1,
-        "user_sgpr_count": 2,
-        "system_sgpr_workgroup_id_x": 1,
-        "system_sgpr_workgroup_id_y": int(bool(sgprs & {3, 4})),
-        "system_sgpr_workgroup_id_z": int(4 in sgprs),
-        "system_vgpr_workitem_id": int(wid),  # type: ignore[call-overload]
-    }
-    if flat_scratch_init(program):
-        out.update(user_sgpr_flat_scratch_init=1, user_sgpr_count=4,
-                   system_sgpr_private_segment_wavefront_offset=1)
-    return out
+    assert isinstance(wid, int)
+    for k, kind in ((2, ArgKind.LOCAL_INVOCATION_ID_Z), (1, ArgKind.LOCAL_INVOCATION_ID_Y)):
+        if kind in kinds and wid < k:
+            raise ABIError(f"p_startpgm defines v[{k}] but workitem_id:{wid} does not "
+                           f"enable that id: {instruction_text(program, instr)}")
+    z = ArgKind.WORKGROUP_ID_Z in kinds
+    y = z or ArgKind.WORKGROUP_ID_Y in kinds
+    scratch = flat_scratch_init(program)
+    user = [ArgKind.KERNARG_SEGMENT_PTR] + ([ArgKind.FLAT_SCRATCH_INIT] if scratch else [])
+    return amdhsa.kernel_args(program.target, user=user, workgroup_ids=(True, y, z),
+                              wave_offset=scratch, local_id_dims=wid + 1)
+
+
+def program_args(program: Program, startpgm: Instruction | None = None) -> ShaderArgs:
+    """The program's shader arguments: those its ``p_startpgm`` (`startpgm`, else the one
+    in the program) implies, with the kernarg layout of ``program.args``; without a
+    ``p_startpgm``, ``program.args`` (`lower_to_hw` sets it), else those of an empty
+    ``p_startpgm``. Only compute programs have them yet: any other stage is an
+    `ABIError` (graphics instances of `radcc.abi.args.ShaderArgs` have no code-object
+    writer yet)."""
+    if program.stage != COMPUTE_CS:
+        raise ABIError(f"a {program.stage.name} program: only the compute kernel ABI is "
+                       "implemented (docs/abi.md)")
+    if startpgm is None:
+        startpgm = next((i for _b, i in program.instructions() if i.opcode == "p_startpgm"),
+                        None)
+        if startpgm is None and program.args is not None:
+            return program.args
+    kernargs = program.args.kernargs if program.args is not None else None
+    return startpgm_args(program, startpgm or Instruction("p_startpgm", "PSEUDO")) \
+        .with_kernargs(kernargs)
 
 
 def flat_scratch_init(program: Program) -> bool:
@@ -148,11 +173,11 @@ def startpgm_prologue(program: Program, instr: Instruction) -> list[Instruction]
     GFX10 flat scratch init and the workgroup-id moves when the kernel has scratch."""
     if not flat_scratch_init(program):
         return []
-    abi = startpgm_abi(program, instr)
-    ids = [k for k, f in enumerate(("x", "y", "z")) if abi[f"system_sgpr_workgroup_id_{f}"]]
-    lo, hi = FLAT_SCRATCH_INIT, FLAT_SCRATCH_INIT + 1
-    hw_base = abi["user_sgpr_count"]  # the hardware's first system SGPR
-    wave_off = hw_base + len(ids)
+    hw = startpgm_args(program, instr)
+    ir = entry_args(program.target)
+    lo = hw.reg(ArgKind.FLAT_SCRATCH_INIT)
+    hi = lo + 1
+    wave_off = hw.reg(ArgKind.PRIVATE_SEGMENT_WAVE_OFFSET)
     scc = Definition.fixed(_sreg(SCC), s1)
     out = [
         Instruction("s_add_u32", "SOP2",
@@ -168,11 +193,11 @@ def startpgm_prologue(program: Program, instr: Instruction) -> list[Instruction]
                     fields={"simm16": _hwreg32(HW_REG_FLAT_SCR_HI)}),
     ]
     defined = {d.phys.reg for d in instr.definitions if d.phys is not None}
-    for k in ids:  # destinations below sources: increasing order reads before writing
-        if WORKGROUP_ID_SGPRS[k] in defined:
-            out.append(Instruction("s_mov_b32", "SOP1",
-                                   [Operand.fixed(_sreg(hw_base + k), s1)],
-                                   [Definition.fixed(_sreg(WORKGROUP_ID_SGPRS[k]), s1)]))
+    for kind in _WORKGROUP_IDS:  # destinations below sources: increasing order reads first
+        a = hw.get(kind)
+        if a is not None and ir.reg(kind) in defined:
+            out.append(Instruction("s_mov_b32", "SOP1", [Operand.fixed(_sreg(a.reg), s1)],
+                                   [Definition.fixed(_sreg(ir.reg(kind)), s1)]))
     return out
 
 
@@ -182,28 +207,15 @@ def _hwreg32(reg_id: int) -> int:
 
 
 def packed_workitem_ids(target: Target) -> bool:
-    """Does the hardware pack the work-item ids into v0 (GFX11; LLVM's packed-TID
-    feature)? GFX10/10.3 put x, y and z in v0, v1 and v2 (clang-19 -mcpu=gfx1030
-    reads workitem.id.y from v1, gfx1100 with ``v_bfe_u32 v0, v0, 10, 10``)."""
-    return target.gfx_level >= GfxLevel.GFX11
-
-
-def abi_config(program: Program) -> dict[str, int]:
-    """The ABI fields recorded in ``program.entry_abi`` (or from its p_startpgm)."""
-    if program.entry_abi:
-        return program.entry_abi
-    for _b, ins in program.instructions():
-        if ins.opcode == "p_startpgm":
-            return startpgm_abi(program, ins)
-    return startpgm_abi(program, Instruction("p_startpgm", "PSEUDO"))
+    """Does the hardware pack the work-item ids into v0 (`radcc.abi.amdhsa.packed_local_ids`)?"""
+    return amdhsa.packed_local_ids(target)
 
 
 def kernel_fields(program: Program, sgprs: int, vgprs: int, uses_vcc: bool) -> dict[str, int]:
     """All `.amdhsa_*` directive values of the program's kernel descriptor."""
-    f = dict(abi_config(program))
-    n_sys = f["user_sgpr_count"] + f["system_sgpr_workgroup_id_x"] \
-        + f["system_sgpr_workgroup_id_y"] + f["system_sgpr_workgroup_id_z"] \
-        + f.get("system_sgpr_private_segment_wavefront_offset", 0)
+    args = program_args(program)
+    f = amdhsa.descriptor_fields(args)
+    n_sys = args.num_sgprs
     f["next_free_sgpr"] = max(sgprs, n_sys)
     f["next_free_vgpr"] = max(vgprs, 1)
     f["reserve_vcc"] = int(uses_vcc)
@@ -230,22 +242,23 @@ def kernel_fields(program: Program, sgprs: int, vgprs: int, uses_vcc: bool) -> d
 
 
 def code_object(program: Program, code: bytes, code_size: int, fields: dict[str, int],
-                args: list[dict[str, Any]] | None = None) -> bytes:
+                kernargs: KernargLayout | None = None) -> bytes:
     """An AMDHSA code object v5 holding the program as kernel `program.name`.
 
-    `args` are metadata `.args` entries (``.name``, ``.offset``, ``.size``,
-    ``.value_kind`` ...); the kernarg size grows to cover them.
+    The metadata's ``.args`` is `kernargs` (default: the program's, `program_args`);
+    the kernarg size grows to cover it.
     """
     fields = dict(fields)
-    args = list(args or [])
-    end = max((int(a.get(".offset", 0)) + int(a.get(".size", 0)) for a in args), default=0)
-    fields["kernarg_size"] = max(fields.get("kernarg_size", 0), (end + 7) & ~7)
+    if kernargs is None:
+        kernargs = program_args(program).kernargs
+    if kernargs is not None:
+        fields["kernarg_size"] = max(fields.get("kernarg_size", 0), kernargs.size)
     kd = kernel_descriptor(fields, program.target, 0)
     decoded = decode_kernel_descriptor(kd, program.target)
     decoded.update(next_free_vgpr=fields["next_free_vgpr"],
                    next_free_sgpr=fields["next_free_sgpr"], reserve_vcc=fields["reserve_vcc"])
     kmeta = default_kernel_metadata(program.name, decoded)
-    kmeta[".args"] = args
+    kmeta[".args"] = kernargs.metadata() if kernargs is not None else []
     meta = default_metadata(program.target.target_id, [kmeta])
     sym = KernelSymbol(program.name, 0, code_size, fields)
     return write_code_object(code, program.target, [sym], metadata=meta)

@@ -15,9 +15,9 @@ naming the instruction):
   ``p_start_linear_vgpr``): sequentialised copies with the parallel
   semantics (`radcc.passes.hw_copy`); ``p_as_uniform`` of a VGPR becomes
   ``v_readfirstlane_b32`` per dword;
-- ``p_startpgm`` (its definitions are the ABI registers, docs/abi.md; the
-  `.amdhsa_*` fields they imply are kept in ``program.entry_abi`` as
-  ``amdhsa_<field>``; on GFX10 with scratch it becomes `kernel_abi.startpgm_prologue`),
+- ``p_startpgm`` (its definitions are the ABI registers, docs/abi.md; the shader
+  arguments they imply are kept in ``program.args``, `kernel_abi.program_args`; on
+  GFX10 with scratch it becomes `kernel_abi.startpgm_prologue`),
   ``p_logical_start/end``, ``p_unit_test``, ``p_end_linear_vgpr`` and
   ``p_end_with_regs`` disappear;
 - ``p_branch`` → ``s_branch``; ``p_cbranch_z/nz`` → ``s_cbranch_scc0/1``,
@@ -68,7 +68,7 @@ from radcc.ir.program import Block, BlockKind, Definition, Instruction, Operand,
 from radcc.ir.regclass import EXEC, NULL, SCC, VCC, VGPR_BASE, PhysReg, s1, s2, v1
 from radcc.isa.table import get_table
 from radcc.passes.hw_copy import LoweringError, Unit, scc_live_flags, sequentialize, split_units
-from radcc.passes.kernel_abi import ABIError, startpgm_abi, startpgm_prologue
+from radcc.passes.kernel_abi import ABIError, program_args, startpgm_prologue
 from radcc.passes.lane_mask import lm_opcode
 from radcc.passes.lower_reductions import REDUCTION_OPCODES, lower_reduction
 from radcc.passes.spill_lower import lower_spill
@@ -318,10 +318,9 @@ class _Lowering:
         op = instr.opcode
         if op == "p_startpgm":
             try:
-                abi = startpgm_abi(self.p, instr)
+                self.p.args = program_args(self.p, instr)
             except ABIError as e:
                 raise LoweringError(f"lower_to_hw: {e}") from None
-            self.p.entry_abi = abi
             return startpgm_prologue(self.p, instr)  # GFX10 flat scratch init, docs/abi.md
         if op in _DROP:
             return []

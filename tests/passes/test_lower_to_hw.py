@@ -14,6 +14,7 @@ import random
 
 import pytest
 
+from radcc.abi.amdhsa import descriptor_fields
 from radcc.ir.matcher import assert_ir_matches
 from radcc.ir.parser import parse_program
 from radcc.ir.program import Program
@@ -387,9 +388,11 @@ def test_branch_to_next_block_is_omitted_and_pseudos_vanish():
 def test_startpgm_records_the_abi():
     p = lowered("   s2: %1:s[0-1], s1: %2:s[2], s1: %3:s[3], v1: %4:v[0] = p_startpgm "
                 "workitem_id:1\n   s_endpgm\n")
-    assert p.entry_abi["system_sgpr_workgroup_id_y"] == 1
-    assert p.entry_abi["system_sgpr_workgroup_id_z"] == 0
-    assert p.entry_abi["system_vgpr_workitem_id"] == 1
+    assert p.args is not None
+    f = descriptor_fields(p.args)
+    assert f["system_sgpr_workgroup_id_y"] == 1
+    assert f["system_sgpr_workgroup_id_z"] == 0
+    assert f["system_vgpr_workitem_id"] == 1
     assert _block_lines(p, 0) == ["s_endpgm"]
     with pytest.raises(LoweringError, match="ABI"):
         lowered("   s1: %1:s[9] = p_startpgm\n")
