@@ -1,0 +1,238 @@
+"""ALU (Mesa's src/compiler/spirv/vtn_alu.c): the one-to-one opcodes (`SIMPLE`),
+conversions, bitcasts, selects, ``OpAny``/``OpAll``, vector and matrix
+arithmetic, extended (carry, high-half) arithmetic.
+"""
+
+from __future__ import annotations
+
+from ..mir import (
+    Value,
+)
+from ..mir_ops import ALU_OPS
+from ..spirv.binary import Instruction
+from .context import TV, TranslationContext, err
+from .types_consts import get_tv, get_value
+
+# simple one-to-one opcodes: SPIR-V name -> (MIR op, swap sources)
+SIMPLE: dict[str, tuple[str, bool]] = {
+    "OpIAdd": ("iadd", False), "OpISub": ("isub", False), "OpIMul": ("imul", False),
+    "OpSDiv": ("idiv", False), "OpUDiv": ("udiv", False), "OpSRem": ("irem", False),
+    "OpSMod": ("imod", False), "OpUMod": ("umod", False), "OpSNegate": ("ineg", False),
+    "OpFAdd": ("fadd", False), "OpFSub": ("fsub", False), "OpFMul": ("fmul", False),
+    "OpFDiv": ("fdiv", False), "OpFRem": ("frem", False), "OpFMod": ("fmod", False),
+    "OpFNegate": ("fneg", False),
+    "OpShiftLeftLogical": ("ishl", False), "OpShiftRightLogical": ("ushr", False),
+    "OpShiftRightArithmetic": ("ishr", False),
+    "OpBitwiseAnd": ("iand", False), "OpBitwiseOr": ("ior", False),
+    "OpBitwiseXor": ("ixor", False), "OpNot": ("inot", False),
+    "OpLogicalAnd": ("iand", False), "OpLogicalOr": ("ior", False),
+    "OpLogicalNot": ("inot", False), "OpLogicalEqual": ("ieq", False),
+    "OpLogicalNotEqual": ("ine", False),
+    "OpIEqual": ("ieq", False), "OpINotEqual": ("ine", False),
+    "OpSLessThan": ("ilt", False), "OpSGreaterThan": ("ilt", True),
+    "OpSLessThanEqual": ("ige", True), "OpSGreaterThanEqual": ("ige", False),
+    "OpULessThan": ("ult", False), "OpUGreaterThan": ("ult", True),
+    "OpULessThanEqual": ("uge", True), "OpUGreaterThanEqual": ("uge", False),
+    "OpFOrdEqual": ("feq", False), "OpFUnordNotEqual": ("fneu", False),
+    "OpFOrdLessThan": ("flt", False), "OpFOrdGreaterThan": ("flt", True),
+    "OpFOrdLessThanEqual": ("fge", True), "OpFOrdGreaterThanEqual": ("fge", False),
+    "OpFOrdNotEqual": ("fneo", False), "OpFUnordEqual": ("fequ", False),
+    "OpFUnordLessThan": ("fltu", False), "OpFUnordGreaterThan": ("fltu", True),
+    "OpFUnordLessThanEqual": ("fgeu", True), "OpFUnordGreaterThanEqual": ("fgeu", False),
+    "OpIsInf": ("fisinf", False),
+    "OpBitFieldInsert": ("bitfield_insert", False),
+    "OpBitFieldSExtract": ("ibitfield_extract", False),
+    "OpBitFieldUExtract": ("ubitfield_extract", False),
+    "OpBitReverse": ("bitfield_reverse", False), "OpBitCount": ("bit_count", False),
+}
+
+
+# MIR integer ops that OpLogical* instructions use on booleans
+_BOOL_LOGIC = frozenset({"iand", "ior", "ixor", "inot", "ieq", "ine"})
+
+
+def emit_alu(ctx: TranslationContext, op: str, rtid: int | None, srcs: list[Value]) -> Value:
+    assert rtid is not None
+    bits, n = ctx.bits(rtid), ctx.comps(rtid)
+    info = ALU_OPS[op]
+    if (bits == 1) != (info.dest == "bool") and not (bits == 1 and op in _BOOL_LOGIC):
+        raise err(f"result type %{rtid} {'is' if bits == 1 else 'is not'} a boolean type",
+                  ctx.ins)
+    if info.per_component:
+        srcs = [ctx.b.splat(s, n) if s.num_components == 1 and n > 1 else s for s in srcs]
+    return ctx.b.alu(op, bits, n, *srcs)
+
+
+def op_select(ctx: TranslationContext, ins: Instruction) -> None:
+    c = get_value(ctx, ins.id(0))
+    a, b_ = get_tv(ctx, ins.id(1)), get_tv(ctx, ins.id(2))
+
+    def sel(x: TV, y: TV) -> TV:
+        if isinstance(x, list):
+            return [sel(p, q) for p, q in zip(x, y, strict=True)]
+        cc = c if c.num_components == x.num_components else ctx.b.splat(c, x.num_components)
+        return ctx.b.alu("bcsel", x.bit_size, x.num_components, cc, x, y)
+
+    ctx.set(ins, sel(a, b_))
+
+
+def _conv(ctx: TranslationContext, ins: Instruction, frm: str, to: str) -> None:
+    assert ins.result_type is not None
+    src = get_value(ctx, ins.id(0))
+    bits = ctx.bits(ins.result_type)
+    if frm == to and frm in "iu" and src.bit_size == bits:
+        ctx.set(ins, src)
+        return
+    ctx.set(ins, ctx.b.alu(f"{frm}2{to}{bits}", bits, src.num_components, src))
+
+
+def op_convert_f_to_u(ctx: TranslationContext, ins: Instruction) -> None:
+    _conv(ctx, ins, "f", "u")
+
+
+def op_convert_f_to_s(ctx: TranslationContext, ins: Instruction) -> None:
+    _conv(ctx, ins, "f", "i")
+
+
+def op_convert_s_to_f(ctx: TranslationContext, ins: Instruction) -> None:
+    _conv(ctx, ins, "i", "f")
+
+
+def op_convert_u_to_f(ctx: TranslationContext, ins: Instruction) -> None:
+    _conv(ctx, ins, "u", "f")
+
+
+def op_u_convert(ctx: TranslationContext, ins: Instruction) -> None:
+    _conv(ctx, ins, "u", "u")
+
+
+def op_s_convert(ctx: TranslationContext, ins: Instruction) -> None:
+    _conv(ctx, ins, "i", "i")
+
+
+def op_f_convert(ctx: TranslationContext, ins: Instruction) -> None:
+    _conv(ctx, ins, "f", "f")
+
+
+def op_quantize_to_f16(ctx: TranslationContext, ins: Instruction) -> None:
+    src = get_value(ctx, ins.id(0))
+    h = ctx.b.alu("f2f16", 16, src.num_components, src)
+    ctx.set(ins, ctx.b.alu("f2f32", 32, src.num_components, h))
+
+
+def op_bitcast(ctx: TranslationContext, ins: Instruction) -> None:
+    assert ins.result_type is not None
+    src = get_value(ctx, ins.id(0))
+    bits, n = ctx.bits(ins.result_type), ctx.comps(ins.result_type)
+    if bits == src.bit_size and n == src.num_components:
+        ctx.set(ins, src)
+    else:
+        ctx.set(ins, ctx.b.alu("bitcast", bits, n, src))
+
+
+def op_is_nan(ctx: TranslationContext, ins: Instruction) -> None:
+    x = get_value(ctx, ins.id(0))
+    ctx.set(ins, ctx.b.alu("fneu", 1, x.num_components, x, x))
+
+
+def op_any(ctx: TranslationContext, ins: Instruction) -> None:
+    _reduce_bool(ctx, ins, "ior")
+
+
+def op_all(ctx: TranslationContext, ins: Instruction) -> None:
+    _reduce_bool(ctx, ins, "iand")
+
+
+def _reduce_bool(ctx: TranslationContext, ins: Instruction, op: str) -> None:
+    parts = ctx.b.channels(get_value(ctx, ins.id(0)))
+    acc = parts[0]
+    for p in parts[1:]:
+        acc = ctx.b.alu(op, 1, 1, acc, p)
+    ctx.set(ins, acc)
+
+
+def dot(ctx: TranslationContext, a: Value, b_: Value) -> Value:
+    pa, pb = ctx.b.channels(a), ctx.b.channels(b_)
+    acc = ctx.b.alu("fmul", a.bit_size, 1, pa[0], pb[0])
+    for x, y in zip(pa[1:], pb[1:], strict=True):
+        acc = ctx.b.alu("ffma", a.bit_size, 1, x, y, acc)
+    return acc
+
+
+def op_dot(ctx: TranslationContext, ins: Instruction) -> None:
+    ctx.set(ins, dot(ctx, get_value(ctx, ins.id(0)), get_value(ctx, ins.id(1))))
+
+
+def op_vector_times_scalar(ctx: TranslationContext, ins: Instruction) -> None:
+    v, s = get_value(ctx, ins.id(0)), get_value(ctx, ins.id(1))
+    ctx.set(ins, ctx.b.alu("fmul", v.bit_size, v.num_components, v,
+                           ctx.b.splat(s, v.num_components)))
+
+
+def op_matrix_times_scalar(ctx: TranslationContext, ins: Instruction) -> None:
+    mat = get_tv(ctx, ins.id(0))
+    s = get_value(ctx, ins.id(1))
+    ctx.set(ins, [ctx.b.alu("fmul", c.bit_size, c.num_components, c,
+                            ctx.b.splat(s, c.num_components)) for c in mat])
+
+
+def op_matrix_times_vector(ctx: TranslationContext, ins: Instruction) -> None:
+    mat, vec = get_tv(ctx, ins.id(0)), get_value(ctx, ins.id(1))
+    ctx.set(ins, _mat_vec(ctx, mat, vec))
+
+
+def _mat_vec(ctx: TranslationContext, mat: list[Value], vec: Value) -> Value:
+    comps = ctx.b.channels(vec)
+    acc = ctx.b.alu("fmul", vec.bit_size, mat[0].num_components, mat[0],
+                    ctx.b.splat(comps[0], mat[0].num_components))
+    for col, c in zip(mat[1:], comps[1:], strict=True):
+        acc = ctx.b.alu("ffma", vec.bit_size, col.num_components, col,
+                        ctx.b.splat(c, col.num_components), acc)
+    return acc
+
+
+def op_vector_times_matrix(ctx: TranslationContext, ins: Instruction) -> None:
+    vec, mat = get_value(ctx, ins.id(0)), get_tv(ctx, ins.id(1))
+    ctx.set(ins, ctx.b.vec([dot(ctx, vec, col) for col in mat]))
+
+
+def op_matrix_times_matrix(ctx: TranslationContext, ins: Instruction) -> None:
+    a, bm = get_tv(ctx, ins.id(0)), get_tv(ctx, ins.id(1))
+    ctx.set(ins, [_mat_vec(ctx, a, col) for col in bm])
+
+
+def op_transpose(ctx: TranslationContext, ins: Instruction) -> None:
+    mat = get_tv(ctx, ins.id(0))
+    cols = [ctx.b.channels(c) for c in mat]
+    rows = len(cols[0])
+    ctx.set(ins, [ctx.b.vec([cols[j][i] for j in range(len(cols))]) for i in range(rows)])
+
+
+def op_outer_product(ctx: TranslationContext, ins: Instruction) -> None:
+    a, bv = get_value(ctx, ins.id(0)), get_value(ctx, ins.id(1))
+    ctx.set(ins, [ctx.b.alu("fmul", a.bit_size, a.num_components, a,
+                            ctx.b.splat(c, a.num_components))
+                  for c in ctx.b.channels(bv)])
+
+
+def _carry_like(ctx: TranslationContext, ins: Instruction, lo_op: str, hi_op: str) -> None:
+    a, b_ = get_value(ctx, ins.id(0)), get_value(ctx, ins.id(1))
+    n = a.num_components
+    ctx.set(ins, [ctx.b.alu(lo_op, a.bit_size, n, a, b_),
+                  ctx.b.alu(hi_op, a.bit_size, n, a, b_)])
+
+
+def op_i_add_carry(ctx: TranslationContext, ins: Instruction) -> None:
+    _carry_like(ctx, ins, "iadd", "uadd_carry")
+
+
+def op_i_sub_borrow(ctx: TranslationContext, ins: Instruction) -> None:
+    _carry_like(ctx, ins, "isub", "usub_borrow")
+
+
+def op_u_mul_extended(ctx: TranslationContext, ins: Instruction) -> None:
+    _carry_like(ctx, ins, "imul", "umul_high")
+
+
+def op_s_mul_extended(ctx: TranslationContext, ins: Instruction) -> None:
+    _carry_like(ctx, ins, "imul", "imul_high")

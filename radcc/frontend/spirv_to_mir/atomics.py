@@ -1,0 +1,55 @@
+"""Atomics on storage buffers and shared memory (Mesa's ``vtn_handle_atomics``):
+``OpAtomic*`` to the MIR ``ssbo_atomic*``/``shared_atomic*`` intrinsics.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..spirv.binary import Instruction
+from .context import MemPtr, TranslationContext, err
+from .types_consts import get_tv, get_value
+from .variables import load_mem, mem_offset, store_mem
+
+ATOMICS: dict[str, str] = {
+    "OpAtomicExchange": "xchg", "OpAtomicIAdd": "iadd", "OpAtomicSMin": "imin",
+    "OpAtomicUMin": "umin", "OpAtomicSMax": "imax", "OpAtomicUMax": "umax",
+    "OpAtomicAnd": "iand", "OpAtomicOr": "ior", "OpAtomicXor": "ixor",
+    "OpAtomicFAddEXT": "fadd", "OpAtomicFMinEXT": "fmin", "OpAtomicFMaxEXT": "fmax",
+}
+
+
+def translate_atomic(ctx: TranslationContext, ins: Instruction) -> None:
+    op = ins.opname
+    p = get_tv(ctx, ins.id(0))
+    if not isinstance(p, MemPtr) or p.space not in ("ssbo", "shared"):
+        raise err("atomic on something that is not a storage buffer or shared memory", ins)
+    if op == "OpAtomicLoad":
+        ctx.set(ins, load_mem(ctx, p))
+        return
+    if op == "OpAtomicStore":
+        store_mem(ctx, p, get_value(ctx, ins.id(3)))
+        return
+    assert ins.result_type is not None
+    bits = ctx.bits(ins.result_type)
+    prefix = "ssbo_atomic" if p.space == "ssbo" else "shared_atomic"
+    attrs: dict[str, Any] = {}
+    if p.binding is not None:
+        attrs["binding"] = p.binding
+    off = mem_offset(ctx, p)
+    if op == "OpAtomicCompareExchange":
+        val, cmp = get_value(ctx, ins.id(4)), get_value(ctx, ins.id(5))
+        r = ctx.b.intr(prefix + "_swap", [off, cmp, val], bits, 1, atomic_op="cmpxchg",
+                       **attrs)
+    elif op in ("OpAtomicIIncrement", "OpAtomicIDecrement"):
+        one = ctx.b.imm(1 if op == "OpAtomicIIncrement" else -1, bits)
+        r = ctx.b.intr(prefix, [off, one], bits, 1, atomic_op="iadd", **attrs)
+    elif op == "OpAtomicISub":
+        neg = ctx.b.alu("ineg", bits, 1, get_value(ctx, ins.id(3)))
+        r = ctx.b.intr(prefix, [off, neg], bits, 1, atomic_op="iadd", **attrs)
+    elif op in ATOMICS:
+        r = ctx.b.intr(prefix, [off, get_value(ctx, ins.id(3))], bits, 1, atomic_op=ATOMICS[op],
+                       **attrs)
+    else:
+        raise err("unsupported atomic", ins)
+    ctx.set(ins, r)

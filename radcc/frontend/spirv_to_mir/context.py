@@ -1,0 +1,188 @@
+"""The translation context (Mesa's ``vtn_builder``, src/compiler/spirv/vtn_private.h):
+the module, the shader being built and its builders, the value maps (module
+constants, globals, the current function's values), the instruction being
+translated (for located errors) and the small type queries every family uses.
+Also the pointer kinds (`LocalPtr`, `MemPtr`, `BuiltinPtr`), the constructs that
+own MIR loops and `fold_value`.
+
+The context's `translate` is the opcode table (`dispatch.translate`, given by the
+driver): the modules below the table (constants for ``OpSpecConstantOp``,
+control flow for block bodies) translate instructions through it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..mir import (
+    LocalVar,
+    MirFunction,
+    MirShader,
+    Value,
+)
+from ..mir_builder import MirBuilder
+from ..mir_ops import ALU_OPS, eval_alu, raw_dtype
+from ..spirv import SpirvError
+from ..spirv.binary import Instruction
+from ..spirv.module import SpirvModule
+from ..spirv.types import (
+    Function,
+    TypeBool,
+    TypeFloat,
+    TypeInt,
+    TypeVector,
+)
+
+SpecValue = int | float | bool
+
+
+@dataclass
+class LocalPtr:
+    deref: Value
+    tid: int  # pointee type id
+    comp: Value | int | None = None  # a component of a vector variable
+
+
+@dataclass
+class MemPtr:
+    space: str  # "ssbo", "ubo", "push", "shared"
+    binding: tuple[int, int] | None
+    dyn: Value | None
+    const: int
+    tid: int
+    explicit: bool
+    matrix_stride: int = 0
+    row_major: bool = False
+    readonly: bool = False
+    comp_stride: int = 0  # a vector whose components are this far apart (a row-major column)
+
+
+@dataclass
+class BuiltinPtr:
+    name: str
+    comp: int | Value | None = None
+
+
+TV = Any  # Value | list[TV] | LocalPtr | MemPtr | BuiltinPtr
+
+
+SCOPES = {0: "CrossDevice", 1: "Device", 2: "Workgroup", 3: "Subgroup", 4: "Invocation",
+          5: "QueueFamily", 6: "ShaderCallKHR"}
+
+
+@dataclass(eq=False)
+class Construct:
+    """A SPIR-V construct that owns a MIR loop: a loop, a switch, or a function body."""
+
+    kind: str  # "loop", "switch", "func"
+    merge: int | None = None
+    cont: int | None = None
+    in_cont: bool = False
+    flags: dict[tuple[str, int], LocalVar] = field(default_factory=dict)
+    pending: list[tuple[LocalVar, tuple[str, Construct]]] = field(default_factory=list)
+
+
+@dataclass(eq=False)
+class FuncCtx:
+    fn: Function
+    vals: dict[int, TV]
+    constructs: list[Construct]
+    ret_var: LocalVar | None = None
+    ret_tid: int = 0
+    phi_vars: dict[int, LocalVar] = field(default_factory=dict)
+    block_index: dict[int, int] = field(default_factory=dict)
+
+
+def err(msg: str, ins: Instruction | None) -> SpirvError:
+    if ins is None:
+        return SpirvError(msg, 0, "")
+    return SpirvError(msg, ins.offset, ins.opname)
+
+
+def fold_value(v: Value, depth: int = 0) -> tuple[int, ...] | None:
+    """Raw bits of ``v`` if it is computed from constants by ALU ops only."""
+    p = v.parent
+    if p is None or depth > 64:
+        return None
+    if p.op == "load_const":
+        return tuple(p.attrs["value"])
+    if p.op not in ALU_OPS:
+        return None
+    srcs = []
+    for s in p.srcs:
+        k = fold_value(s, depth + 1)
+        if k is None:
+            return None
+        srcs.append(np.array(k, dtype=raw_dtype(s.bit_size)).reshape(-1, 1))
+    r = eval_alu(p.op, v.bit_size, v.num_components, srcs, [s.bit_size for s in p.srcs], p.attrs)
+    return tuple(int(x) for x in np.asarray(r).reshape(-1))
+
+
+class TranslationContext:
+    """The state of one translation (Mesa's ``vtn_builder``) and the type queries
+    every family uses."""
+
+    def __init__(self, m: SpirvModule, entry: str | None, spec: dict[int, SpecValue],
+                 translate: Callable[[TranslationContext, Instruction], None]) -> None:
+        self.m = m
+        self.spec = spec
+        try:
+            self.ep = m.entry_point(entry)
+        except KeyError:
+            names = [e.name for e in m.entry_points]
+            raise err(f"no entry point {entry!r} (the module has {names})", None) from None
+        fn = MirFunction(self.ep.name, [])
+        self.shader = MirShader(self.ep.name, (1, 1, 1), fn, spec=dict(spec))
+        self.const_block = self.shader.new_block()
+        self.cb = MirBuilder(self.shader, [self.const_block])
+        self.b = MirBuilder(self.shader)
+        self.consts: dict[int, TV] = {}
+        self.globals: dict[int, TV] = {}
+        self.shared_offset = 0
+        self.flag_vars: list[LocalVar] = []
+        self.call_depth = 0
+        self.ins: Instruction | None = None
+        self.fctx: FuncCtx | None = None
+        self.in_spec_op = False
+        self.spec_result: dict[int, TV] = {}
+        self._translate = translate
+
+    def translate(self, ins: Instruction) -> None:
+        """Translate one instruction (the opcode table, `dispatch.translate`)."""
+        self._translate(self, ins)
+
+    def ty(self, tid: int) -> Any:
+        return self.m.types[tid]
+
+    def scalar(self, tid: int) -> tuple[str, int]:
+        t = self.ty(tid)
+        if isinstance(t, TypeVector):
+            t = self.ty(t.component)
+        if isinstance(t, TypeBool):
+            return "bool", 1
+        if isinstance(t, TypeInt):
+            return ("int" if t.signed else "uint"), t.width
+        if isinstance(t, TypeFloat):
+            return "float", t.width
+        raise err(f"type %{tid} is not a scalar or vector", self.ins)
+
+    def comps(self, tid: int) -> int:
+        t = self.ty(tid)
+        return t.count if isinstance(t, TypeVector) else 1
+
+    def bits(self, tid: int) -> int:
+        return self.scalar(tid)[1]
+
+    def is_leaf(self, tid: int) -> bool:
+        return isinstance(self.ty(tid), TypeBool | TypeInt | TypeFloat | TypeVector)
+
+    def set(self, ins: Instruction, value: TV) -> None:
+        assert ins.result_id is not None
+        if self.fctx is None or self.in_spec_op:
+            self.spec_result[ins.result_id] = value
+        else:
+            self.fctx.vals[ins.result_id] = value

@@ -1,0 +1,98 @@
+"""The opcode table: `OPS` maps each SPIR-V opcode with its own handler to the
+function of its family module; `translate` looks an instruction up (then the
+one-to-one ALU opcodes, atomics and subgroup operations by name), as Mesa's
+``vtn_handle_body_instruction`` switch.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..spirv.binary import Instruction
+from . import alu, cfg, composites, glsl450, types_consts, variables
+from .alu import SIMPLE, emit_alu
+from .atomics import ATOMICS, translate_atomic
+from .context import TranslationContext, err
+from .subgroup import translate_group
+from .types_consts import get_value
+
+IGNORED = frozenset({"OpLine", "OpNoLine", "OpNop", "OpSelectionMerge", "OpLoopMerge",
+                     "OpName", "OpMemberName", "OpSource", "OpString"})
+
+# the opcodes with a handler of their own
+OPS: dict[str, Callable[[TranslationContext, Instruction], None]] = {
+    "OpVariable": variables.op_variable,
+    "OpLoad": variables.op_load,
+    "OpStore": variables.op_store,
+    "OpCopyMemory": variables.op_copy_memory,
+    "OpAccessChain": variables.op_access_chain,
+    "OpInBoundsAccessChain": variables.op_access_chain,
+    "OpArrayLength": variables.op_array_length,
+    "OpFunctionCall": cfg.op_function_call,
+    "OpUndef": types_consts.op_undef,
+    "OpExtInst": glsl450.op_ext_inst,
+    "OpCompositeConstruct": composites.op_composite_construct,
+    "OpCompositeExtract": composites.op_composite_extract,
+    "OpCompositeInsert": composites.op_composite_insert,
+    "OpCopyObject": composites.op_copy_object,
+    "OpCopyLogical": composites.op_copy_object,
+    "OpVectorShuffle": composites.op_vector_shuffle,
+    "OpVectorExtractDynamic": composites.op_vector_extract_dynamic,
+    "OpVectorInsertDynamic": composites.op_vector_insert_dynamic,
+    "OpSelect": alu.op_select,
+    "OpConvertFToU": alu.op_convert_f_to_u,
+    "OpConvertFToS": alu.op_convert_f_to_s,
+    "OpConvertSToF": alu.op_convert_s_to_f,
+    "OpConvertUToF": alu.op_convert_u_to_f,
+    "OpUConvert": alu.op_u_convert,
+    "OpSConvert": alu.op_s_convert,
+    "OpFConvert": alu.op_f_convert,
+    "OpQuantizeToF16": alu.op_quantize_to_f16,
+    "OpBitcast": alu.op_bitcast,
+    "OpIsNan": alu.op_is_nan,
+    "OpAny": alu.op_any,
+    "OpAll": alu.op_all,
+    "OpDot": alu.op_dot,
+    "OpVectorTimesScalar": alu.op_vector_times_scalar,
+    "OpMatrixTimesScalar": alu.op_matrix_times_scalar,
+    "OpMatrixTimesVector": alu.op_matrix_times_vector,
+    "OpVectorTimesMatrix": alu.op_vector_times_matrix,
+    "OpMatrixTimesMatrix": alu.op_matrix_times_matrix,
+    "OpTranspose": alu.op_transpose,
+    "OpOuterProduct": alu.op_outer_product,
+    "OpIAddCarry": alu.op_i_add_carry,
+    "OpISubBorrow": alu.op_i_sub_borrow,
+    "OpUMulExtended": alu.op_u_mul_extended,
+    "OpSMulExtended": alu.op_s_mul_extended,
+    "OpControlBarrier": variables.op_control_barrier,
+    "OpMemoryBarrier": variables.op_memory_barrier,
+}
+
+
+def translate(ctx: TranslationContext, ins: Instruction) -> None:
+    ctx.ins = ins
+    op = ins.opname
+    if op in IGNORED:
+        return
+    h = OPS.get(op)
+    if h is not None:
+        h(ctx, ins)
+        return
+    if op in SIMPLE:
+        mop, swap = SIMPLE[op]
+        srcs = [get_value(ctx, x) for x in ins.ids()]
+        if swap:
+            srcs.reverse()
+        r = emit_alu(ctx, mop, ins.result_type, srcs)
+        if mop in ("fadd", "fsub", "fmul") and r.parent is not None and \
+                ctx.m.has_decoration(ins.result_id or 0, "NoContraction"):
+            r.parent.attrs["exact"] = True  # GLSL precise: never fused into an fma
+        ctx.set(ins, r)
+        return
+    if op in ATOMICS or op.startswith("OpAtomic"):
+        translate_atomic(ctx, ins)
+        return
+    if op.startswith("OpGroupNonUniform"):
+        translate_group(ctx, ins)
+        return
+    raise err("unsupported instruction", ins)

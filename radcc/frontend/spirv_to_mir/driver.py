@@ -1,0 +1,69 @@
+"""The entry point: `spirv_to_mir` translates one entry point of a checked SPIR-V
+module (workgroup size, globals, the entry function inlined, constants and flag
+initialisations first in the entry block).
+"""
+
+from __future__ import annotations
+
+from ..mir import (
+    Block,
+    MirShader,
+    Value,
+)
+from ..mir_builder import MirBuilder
+from ..spirv import read_spirv
+from ..spirv.module import SpirvModule
+from .cfg import inline_call, unwrap_trivial_loops
+from .context import SpecValue, TranslationContext, err, fold_value
+from .dispatch import translate
+from .types_consts import const_tv, host_int
+from .variables import declare_globals
+
+
+def spirv_to_mir(
+    module: SpirvModule | bytes,
+    entry: str | None = None,
+    spec: dict[int, SpecValue] | None = None,
+) -> MirShader:
+    """Translate entry point ``entry`` (or the only one) with spec constant overrides."""
+    if not isinstance(module, SpirvModule):
+        module = read_spirv(module)
+    return translate_module(TranslationContext(module, entry, spec or {}, translate))
+
+
+def translate_module(ctx: TranslationContext) -> MirShader:
+    ctx.shader.workgroup_size = workgroup_size(ctx)
+    declare_globals(ctx)
+    fn = ctx.m.function(ctx.ep.function)
+    inline_call(ctx, fn, [], None)
+    # constants and flag initialisations first
+    first = ctx.shader.function.body[0]
+    assert isinstance(first, Block)
+    init = MirBuilder(ctx.shader, [ctx.const_block])
+    for var in ctx.flag_vars:
+        d = init.intr("deref_var", [], 32, 1, var=var, type=var.type)
+        init.intrinsic("store_deref", [d, init.false()])
+    for ins in ctx.const_block.instrs:
+        ins.block = first
+    first.instrs[:0] = ctx.const_block.instrs
+    ctx.shader.function.body = unwrap_trivial_loops(ctx.shader.function.body)
+    return ctx.shader
+
+
+def workgroup_size(ctx: TranslationContext) -> tuple[int, int, int]:
+    m = ctx.m
+    for cid in list(m.constants) + list(m.spec_constants):
+        if m.builtin(cid) == "WorkgroupSize":
+            v = const_tv(ctx, cid)
+            bits = fold_value(v) if isinstance(v, Value) else None
+            if bits is None or len(bits) != 3:
+                raise err("the WorkgroupSize constant does not fold", m.defs[cid])
+            return (bits[0], bits[1], bits[2])
+    mode = ctx.ep.mode("LocalSize")
+    if mode:
+        return (mode.args[0], mode.args[1], mode.args[2])
+    mode = ctx.ep.mode("LocalSizeId")
+    if mode:
+        x = [host_int(ctx, a) for a in mode.args]
+        return (x[0], x[1], x[2])
+    raise err(f"entry point {ctx.ep.name!r} has no LocalSize", None)

@@ -1,0 +1,199 @@
+"""Types and constants (Mesa's src/compiler/spirv/spirv_to_nir.c, ``vtn_handle_type``
+and ``vtn_handle_constant``): MIR types of SPIR-V types, aggregate shapes,
+constants, specialization constants (``spec[SpecId]`` else the default;
+``OpSpecConstantOp`` translated as ordinary instructions on constants in the
+constant block), null and undef values, composites; and the value lookup.
+"""
+
+from __future__ import annotations
+
+from typing import cast
+
+from ..mir import (
+    ArrayType,
+    MType,
+    StructType,
+    ValType,
+    Value,
+    mask,
+)
+from ..mir_builder import float_bits
+from ..spirv import grammar as g
+from ..spirv.binary import Instruction
+from ..spirv.types import (
+    TypeArray,
+    TypeBool,
+    TypeMatrix,
+    TypePointer,
+    TypeRuntimeArray,
+    TypeStruct,
+    TypeVector,
+)
+from .context import TV, SpecValue, TranslationContext, err, fold_value
+
+
+def mtype(ctx: TranslationContext, tid: int) -> MType:
+    t = ctx.ty(tid)
+    if ctx.is_leaf(tid):
+        base, bits = ctx.scalar(tid)
+        return ValType(base, bits, ctx.comps(tid))
+    if isinstance(t, TypeArray):
+        return ArrayType(mtype(ctx, t.element), array_length(ctx, t))
+    if isinstance(t, TypeMatrix):
+        return ArrayType(mtype(ctx, t.column), t.columns)
+    if isinstance(t, TypeStruct):
+        return StructType(tuple(mtype(ctx, x) for x in t.members))
+    if isinstance(t, TypePointer):
+        raise err(f"pointer values ({t.storage_class} pointers, e.g. buffer_reference) "
+                  "are not supported", ctx.ins)
+    raise err(f"type %{tid} ({type(t).__name__}) cannot be a local variable", ctx.ins)
+
+
+def array_length(ctx: TranslationContext, t: TypeArray) -> int:
+    n = host_const(ctx, t.length)
+    return int(n[0])
+
+
+def elem_tid(ctx: TranslationContext, tid: int, index: int) -> int:
+    t = ctx.ty(tid)
+    if isinstance(t, TypeStruct):
+        return t.members[index]
+    if isinstance(t, TypeArray | TypeRuntimeArray):
+        return t.element
+    if isinstance(t, TypeMatrix):
+        return t.column
+    if isinstance(t, TypeVector):
+        return t.component
+    raise err(f"cannot index into type %{tid}", ctx.ins)
+
+
+def agg_len(ctx: TranslationContext, tid: int) -> int:
+    t = ctx.ty(tid)
+    if isinstance(t, TypeStruct):
+        return len(t.members)
+    if isinstance(t, TypeArray):
+        return array_length(ctx, t)
+    if isinstance(t, TypeMatrix):
+        return t.columns
+    raise err(f"type %{tid} is not an aggregate", ctx.ins)
+
+
+def host_const(ctx: TranslationContext, cid: int) -> tuple[int, ...]:
+    """Raw bits of a (spec) constant, folded at translation time."""
+    v = const_tv(ctx, cid)
+    if not isinstance(v, Value):
+        raise err(f"%{cid} is not a scalar or vector constant", ctx.ins)
+    bits = fold_value(v)
+    if bits is None:
+        raise err(f"%{cid} is not a constant", ctx.ins)
+    return bits
+
+
+def host_int(ctx: TranslationContext, cid: int) -> int:
+    return host_const(ctx, cid)[0]
+
+
+def _raw(ctx: TranslationContext, value: SpecValue, tid: int) -> int:
+    base, bits = ctx.scalar(tid)
+    if base == "float":
+        return float_bits(float(value), bits)
+    return int(value) & mask(bits)
+
+
+def const_tv(ctx: TranslationContext, cid: int) -> TV:
+    if cid in ctx.consts:
+        return ctx.consts[cid]
+    saved, ctx.b = ctx.b, ctx.cb
+    try:
+        v = _make_const(ctx, cid)
+    finally:
+        ctx.b = saved
+    ctx.consts[cid] = v
+    return v
+
+
+def _make_const(ctx: TranslationContext, cid: int) -> TV:
+    m = ctx.m
+    c = m.constants.get(cid)
+    sc = m.spec_constants.get(cid)
+    if cid in m.undefs:
+        return undef_tv(ctx, m.undefs[cid])
+    if c is not None:
+        tid = c.type
+        if c.null:
+            return null_tv(ctx, tid)
+        if c.constituents:
+            return composite(ctx, tid, [const_tv(ctx, x) for x in c.constituents])
+        raw = c.bits if not isinstance(ctx.ty(tid), TypeBool) else int(bool(c.value))
+        return ctx.cb.const(ctx.bits(tid), [raw])
+    if sc is not None:
+        tid = sc.type
+        if sc.opname == "OpSpecConstantOp":
+            info = g.opcode(sc.op)
+            fake = Instruction(info, sc.op, sc.type, sc.id, tuple(sc.op_operands),
+                               m.defs[cid].offset)
+            saved, saved_in = ctx.ins, ctx.in_spec_op
+            ctx.in_spec_op = True
+            try:
+                ctx.translate(fake)
+            finally:
+                ctx.ins, ctx.in_spec_op = saved, saved_in
+            return ctx.spec_result.pop(cid)
+        if sc.constituents:
+            return composite(ctx, tid, [const_tv(ctx, x) for x in sc.constituents])
+        if sc.spec_id is not None and sc.spec_id in ctx.spec:
+            raw = _raw(ctx, ctx.spec[sc.spec_id], tid)
+        elif isinstance(ctx.ty(tid), TypeBool):
+            raw = int(bool(sc.value))
+        else:
+            raw = sc.bits
+        return ctx.cb.const(ctx.bits(tid), [raw])
+    raise err(f"%{cid} is not a constant", ctx.ins)
+
+
+def null_tv(ctx: TranslationContext, tid: int) -> TV:
+    if ctx.is_leaf(tid):
+        return ctx.b.const(ctx.bits(tid), [0] * ctx.comps(tid))
+    return [null_tv(ctx, elem_tid(ctx, tid, i)) for i in range(agg_len(ctx, tid))]
+
+
+def undef_tv(ctx: TranslationContext, tid: int) -> TV:
+    if ctx.is_leaf(tid):
+        return ctx.b.undef(ctx.bits(tid), ctx.comps(tid))
+    return [undef_tv(ctx, elem_tid(ctx, tid, i)) for i in range(agg_len(ctx, tid))]
+
+
+def composite(ctx: TranslationContext, tid: int, parts: list[TV]) -> TV:
+    """A value of type tid from its constituents (vectors may take vector parts)."""
+    if ctx.is_leaf(tid):
+        scal: list[Value] = []
+        for p in parts:
+            scal += ctx.b.channels(p)
+        consts = [fold_value(s) for s in scal]
+        if all(c is not None for c in consts) and ctx.b is ctx.cb:
+            return ctx.b.const(ctx.bits(tid), [cast(tuple, c)[0] for c in consts])
+        return ctx.b.vec(scal)
+    return list(parts)
+
+
+def get_tv(ctx: TranslationContext, vid: int) -> TV:
+    fc = ctx.fctx
+    if fc is not None and vid in fc.vals:
+        return fc.vals[vid]
+    if vid in ctx.globals:
+        return ctx.globals[vid]
+    if ctx.m.is_constant(vid) or vid in ctx.m.undefs:
+        return const_tv(ctx, vid)
+    raise err(f"%{vid} is used before it is defined (or is not a value)", ctx.ins)
+
+
+def get_value(ctx: TranslationContext, vid: int) -> Value:
+    x = get_tv(ctx, vid)
+    if not isinstance(x, Value):
+        raise err(f"%{vid} is not a scalar or vector value", ctx.ins)
+    return x
+
+
+def op_undef(ctx: TranslationContext, ins: Instruction) -> None:
+    assert ins.result_type is not None
+    ctx.set(ins, undef_tv(ctx, ins.result_type))
