@@ -5,7 +5,7 @@
               [--max-instructions N] [--no-strict] [--no-hazards] [--quiet]
     radcc run SHADER.spv|.comp|.glsl --groups X[,Y,Z] --buffer SET:BINDING=VALUE ...
               [--push FILE] [--spec ID=VALUE ...] [-DNAME=VALUE ...] --out DIR
-              [--wave32|--wave64] [--no-strict]
+              [--wave32|--wave64] [--no-strict] [--max-instructions N] [--no-validate]
 
 A code object's kernel: a buffer argument's VALUE is a `.npy` file, any other file
 (raw bytes) or `zeros:NBYTES`; a by-value argument's VALUE is a number. After the
@@ -61,13 +61,45 @@ def build_parser() -> argparse.ArgumentParser:
     g = p.add_mutually_exclusive_group()
     g.add_argument("--wave32", action="store_true")
     g.add_argument("--wave64", action="store_true")
-    p.add_argument("--max-instructions", type=int, default=50_000_000)
+    _limit_option(p)
     p.add_argument("--no-strict", action="store_true", help="do not check waits and hazards")
     p.add_argument("--no-hazards", action="store_true", help="check waits but not hazards")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     # the shader form (run_main): radcc run SHADER --buffer S:B=VALUE ...
     p.add_argument("--buffer", action="append", default=[], help=argparse.SUPPRESS)
     return p
+
+
+# The default limit stops a runaway kernel within seconds: the emulator runs some 10^5 to
+# 10^6 instructions a second (loaded machine to idle); the library default
+# (radcc.emu.api) stays 50 million.
+DEFAULT_MAX_INSTRUCTIONS = 1_000_000
+
+
+def _limit_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--max-instructions", type=_positive, default=DEFAULT_MAX_INSTRUCTIONS,
+                   metavar="N",
+                   help="stop with an error after N emulated instructions, counted over all "
+                        f"waves (default {DEFAULT_MAX_INSTRUCTIONS:,}: a few seconds; an "
+                        "instruction count, not wall time, so the limit is reproducible)")
+
+
+def _positive(text: str) -> int:
+    try:
+        v = int(text, 0)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not an integer") from None
+    if v < 1:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a positive integer")
+    return v
+
+
+def _out_dir(text: str) -> Path:
+    """--out DIR: created if needed; an existing file is refused before anything runs."""
+    out = Path(text)
+    if out.exists() and not out.is_dir():
+        raise UserError(f"--out {text}: exists and is not a directory")
+    return out
 
 
 def _dims(text: str, what: str) -> tuple[int, ...]:
@@ -186,7 +218,10 @@ def _run(args: argparse.Namespace) -> int:
                            f"(arguments: {', '.join(user)})")
         values[name] = _arg_value(name, text, kinds[name])
     wave = 32 if args.wave32 else 64 if args.wave64 else None
-    out = Path(args.out)
+    try:
+        out = _out_dir(args.out)
+    except UserError as e:
+        raise EmuError(str(e)) from None
     t0 = time.monotonic()
     res = mod.run(args.kernel, groups, block, values, wave_size=wave,
                   strict=not args.no_strict, hazards=not args.no_hazards,
@@ -217,6 +252,7 @@ def run_parser() -> argparse.ArgumentParser:
     p.add_argument("--push", metavar="FILE")
     p.add_argument("--out", required=True, metavar="DIR")
     p.add_argument("--no-strict", action="store_true")
+    _limit_option(p)
     return p
 
 
@@ -243,6 +279,19 @@ def _buffer_value(spec: str) -> tuple[tuple[int, int], Any]:
         raise UserError(f"--buffer {key}: cannot read '{text}': {e}") from None
 
 
+def _declared_bindings(spirv: bytes) -> set[tuple[int, int]]:
+    """(set, binding) of every buffer variable the module declares (used or not)."""
+    from radcc.frontend.spirv import read_spirv
+
+    m = read_spirv(spirv)
+    out = set()
+    for vid, var in m.global_variables.items():
+        b = m.binding(vid)
+        if b is not None and var.storage_class in ("StorageBuffer", "Uniform"):
+            out.add(b)
+    return out
+
+
 def run_main(argv: list[str]) -> int:
     from radcc.driver.run import run_compiled
 
@@ -251,21 +300,35 @@ def run_main(argv: list[str]) -> int:
         groups = tuple(int(x, 0) for x in args.groups.split(","))
         if not 1 <= len(groups) <= 3 or min(groups) < 1:
             raise UserError(f"--groups expects 1 to 3 positive integers, got '{args.groups}'")
-        buffers = dict(_buffer_value(b) for b in args.buffer)
+        buffers: dict[tuple[int, int], Any] = {}
+        for spec in args.buffer:
+            key, val = _buffer_value(spec)
+            if key in buffers:
+                raise UserError(f"--buffer {key[0]}:{key[1]} is given twice")
+            buffers[key] = val
+        odir = _out_dir(args.out)
         push = b""
         if args.push:
             try:
                 push = Path(args.push).read_bytes()
             except OSError as e:
                 raise UserError(f"cannot read {args.push}: {e.strerror}") from None
-        res = compile_shader(args, read_shader(args.shader, args.defines))
+        spirv = read_shader(args.shader, args.defines)
+        res = compile_shader(args, spirv)
+        declared = _declared_bindings(spirv)
+        unknown = sorted(k for k in buffers if k not in declared)
+        if unknown:
+            raise UserError("--buffer for a binding the shader does not declare: "
+                            + ", ".join(f"{s}:{b}" for s, b in unknown) + " (it declares "
+                            + (", ".join(f"{s}:{b}" for s, b in sorted(declared)) or "none")
+                            + ")")
         missing = [k for k in res.arg_layout.pointers if k not in buffers]
         if missing:
             raise UserError("missing --buffer for " + ", ".join(f"{s}:{b}" for s, b in missing))
         t0 = time.monotonic()
-        out, run = run_compiled(res, groups, buffers, push, strict=not args.no_strict)
+        out, run = run_compiled(res, groups, buffers, push, strict=not args.no_strict,
+                                max_instructions=args.max_instructions)
         dt = time.monotonic() - t0
-        odir = Path(args.out)
         odir.mkdir(parents=True, exist_ok=True)
         for (s, b), data in out.items():
             (odir / f"{s}_{b}.bin").write_bytes(data)

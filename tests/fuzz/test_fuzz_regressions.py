@@ -272,3 +272,65 @@ def test_ir_program_without_blocks(tmp_path: Path) -> None:
     text = "program gfx1100 wave32 compute name:k\n"
     status, err = _llc(tmp_path, text.encode())
     assert status == 1 and "k.ir:2:1: error: a program without blocks" in err, err
+
+
+def _run_shader(tmp_path: Path, *extra: str, push: bytes = b"\xff\xff\xff\xff") -> tuple[int, str]:
+    """`radcc run` of corpus/seeds/runaway.comp (a loop of n iterations, n the push
+    constant: 0xffffffff never ends in time)."""
+    (tmp_path / "n.bin").write_bytes(push)
+    o = run_radcc(["run", str(SEEDS / "runaway.comp"), "--groups", "1", "--push",
+                   str(tmp_path / "n.bin"), *extra], timeout=120)
+    assert problem(o) is None, o.stderr
+    return o.status, o.stderr
+
+
+def test_run_runaway_kernel_default_limit(tmp_path: Path) -> None:
+    """A runaway kernel ran for minutes (50 million instructions); the default stops it
+    after 1,000,000 instructions, and --max-instructions sets another limit."""
+    import time
+
+    t0 = time.process_time()
+    status, err = _run_shader(tmp_path, "--buffer", "0:0=zeros:256", "--out",
+                              str(tmp_path / "o"))
+    assert status == 1 and "instruction limit of 1000000 reached" in err, err
+    assert time.process_time() - t0 < 20
+    status, err = _run_shader(tmp_path, "--buffer", "0:0=zeros:256", "--out",
+                              str(tmp_path / "o"), "--max-instructions", "5000")
+    assert status == 1 and "instruction limit of 5000 reached" in err, err
+    status, err = _run_shader(tmp_path, "--buffer", "0:0=zeros:256", "--out",
+                              str(tmp_path / "o"), "--max-instructions", "0")
+    assert status == 1 and "--max-instructions: '0' is not a positive integer" in err, err
+
+
+def test_run_kernel_object_limit(tmp_path: Path) -> None:
+    """The KERNEL.o form has the same option (the saxpy seed needs ~40 instructions)."""
+    argv = ["run", str(SEEDS / "saxpy.o"), "--kernel", "saxpy", "--groups", "1", "--block",
+            "64", "--arg", "x=zeros:256", "--arg", "y=zeros:256", "--arg", "a=2", "--arg",
+            "n=64", "--out", str(tmp_path / "o")]
+    o = run_radcc([*argv, "--max-instructions", "5"])
+    assert o.status == 1 and "instruction limit of 5 reached" in o.stderr, o.stderr
+    assert run_radcc(argv).status == 0
+
+
+@pytest.mark.parametrize(("buffers", "msg"), [
+    (["0:0=zeros:256", "0:0=zeros:64"], "--buffer 0:0 is given twice"),
+    (["0:0=zeros:256", "1:0=zeros:64"],
+     "--buffer for a binding the shader does not declare: 1:0 (it declares 0:0)"),
+])
+def test_run_bad_bindings(buffers: list[str], msg: str, tmp_path: Path) -> None:
+    """Unknown and duplicated --buffer bindings were accepted silently."""
+    argv = [x for b in buffers for x in ("--buffer", b)]
+    status, err = _run_shader(tmp_path, *argv, "--out", str(tmp_path / "o"), push=b"\0" * 4)
+    assert status == 1 and f"radcc run: error: {msg}" in err, err
+
+
+def test_run_out_is_a_file(tmp_path: Path) -> None:
+    """--out naming a file was a raw '[Errno 17]' (and only after the run)."""
+    f = tmp_path / "file"
+    f.write_text("x")
+    status, err = _run_shader(tmp_path, "--buffer", "0:0=zeros:256", "--out", str(f))
+    assert status == 1 and f"--out {f}: exists and is not a directory" in err, err
+    o = run_radcc(["run", str(SEEDS / "saxpy.o"), "--kernel", "saxpy", "--groups", "1",
+                   "--block", "64", "--arg", "x=zeros:256", "--arg", "y=zeros:256", "--arg",
+                   "a=2", "--arg", "n=64", "--out", str(f)])
+    assert o.status == 1 and f"--out {f}: exists and is not a directory" in o.stderr
