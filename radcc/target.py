@@ -114,6 +114,15 @@ class Target:
         """The `.amdgcn_target` string LLVM uses for this chip."""
         return f"{self.triple}--{self.name}"
 
+    @property
+    def mir_options(self) -> MirOptions:
+        """The mid-level IR lowering options of this chip's generation (`MirOptions`)."""
+        try:
+            return MIR_OPTIONS[self.gfx_level]
+        except KeyError:
+            raise ValueError(f"no instruction selection for {self.name} "
+                             f"({self.gfx_level.name})") from None
+
     def has(self, feature: Feature) -> bool:
         if not isinstance(feature, Feature):
             raise TypeError(f"Target.has takes a Feature, not {feature!r}")
@@ -255,6 +264,49 @@ def _gfx10(name: str, family: str, gfx_level: GfxLevel, extra: frozenset[Feature
         features=_GFX10_FEATURES | extra,
         hazards=_GFX10_3_HAZARDS if ten3 else _GFX10_1_HAZARDS,
     )
+
+
+@dataclass(frozen=True)
+class MirOptions:
+    """What the mid-level IR must look like for instruction selection on one generation
+    (NIR's ``nir_shader_compiler_options``): `radcc.frontend.opt.lower_for_isel` lowers
+    by it and `isel_form.check_isel_form` checks it.
+
+    lowered_ops: MIR operations isel has no instruction sequence for (integer and float
+      division, the GLSL.std.450 operations without an instruction, GLSL bitfield/pack
+      forms, system values known at compile time, variable derefs);
+    offset_range: per memory space (``ssbo``, ``ubo``, ``push_constant``, ``shared``,
+      ``scratch``), the byte range an access's immediate offset may take: the
+      non-negative part every instruction isel may choose for the space accepts.
+    """
+
+    lowered_ops: frozenset[str]
+    offset_range: dict[str, tuple[int, int]]
+
+
+_LOWERED_OPS = frozenset(
+    "udiv idiv umod irem imod fdiv fpow fmod frem fatan2 ftan fasin facos fatan fsinh fcosh "
+    "ftanh fasinh facosh fatanh fsin fcos flrp fstep fsign isign fisinf "
+    "ubitfield_extract ibitfield_extract bitfield_insert "
+    "pack_half_2x16 pack_unorm_2x16 pack_snorm_2x16 pack_unorm_4x8 pack_snorm_4x8 "
+    "unpack_half_2x16 unpack_unorm_2x16 unpack_snorm_2x16 unpack_unorm_4x8 unpack_snorm_4x8 "
+    "load_subgroup_size load_num_subgroups load_workgroup_size "
+    "deref_var deref_array deref_struct load_deref store_deref".split()
+)
+
+MIR_OPTIONS: dict[GfxLevel, MirOptions] = {
+    # GFX11: global/scratch OFFSET 13-bit signed, SMEM 21-bit signed, MUBUF 12-bit
+    # unsigned, DS 16-bit unsigned (RDNA3 ISA guide, chapter 15 "Microcode Formats")
+    GfxLevel.GFX11: MirOptions(_LOWERED_OPS, {
+        "ssbo": (0, 4095), "ubo": (0, 4095), "push_constant": (0, 4095),
+        "shared": (0, 65535), "scratch": (0, 4095)}),
+    # GFX10/10.3: global/scratch OFFSET 12-bit signed (RDNA2 ISA guide, FLAT format;
+    # radcc.isa.formats.mem_flat), the others as GFX11
+    GfxLevel.GFX10_3: MirOptions(_LOWERED_OPS, {
+        "ssbo": (0, 2047), "ubo": (0, 2047), "push_constant": (0, 2047),
+        "shared": (0, 65535), "scratch": (0, 2047)}),
+}
+MIR_OPTIONS[GfxLevel.GFX10] = MIR_OPTIONS[GfxLevel.GFX10_3]
 
 
 TARGETS: dict[str, Target] = {

@@ -105,8 +105,9 @@ def _compile(spirv: bytes, mcpu: str, wave_size: int, entry: str | None,
     t0 = time.perf_counter()
     mir_pa = pa & ({"all"} | set(PASSES))
     if mir_lowerings is None:
-        lower_for_isel(shader, wave_size, print_after=mir_pa)
+        lower_for_isel(shader, target.mir_options, wave_size, print_after=mir_pa)
     else:
+        shader.options = target.mir_options
         optimize(shader, print_after=mir_pa)
         for name, fn in _lowerings(set(mir_lowerings)):
             if fn(shader):

@@ -40,6 +40,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from radcc.target import MirOptions
+
 # ---------------------------------------------------------------- types of locals
 
 
@@ -231,6 +233,8 @@ class MirShader:
     shared_size: int = 0
     scratch_size: int = 0  # bytes of private memory per invocation (opt.lower_local_arrays)
     spec: dict[int, int | float | bool] = field(default_factory=dict)
+    # what the target's isel needs (NIR's shader->options): set by `opt.lower_for_isel`
+    options: MirOptions | None = None
     next_value: int = 0
     next_block: int = 0
 

@@ -36,6 +36,20 @@ from radcc.ir.regclass import SCC, VCC, PhysReg, RegClass, Temp, s1
 from radcc.isa.table import OpcodeTable, get_table
 
 
+class AbsentOpcodeError(KeyError):
+    """The program's generation has no such instruction (or not in that encoding)."""
+
+    def __init__(self, opcode: str, fmt: str | None, program: Program) -> None:
+        t = program.target
+        enc = f" in {fmt} encoding" if fmt else ""
+        self.opcode = opcode
+        self.message = f"{opcode}{enc} does not exist on {t.name} ({t.gfx_level.name})"
+        super().__init__(self.message)
+
+    def __str__(self) -> str:
+        return self.message
+
+
 @dataclass(frozen=True, slots=True)
 class Result:
     """What a builder call returns: the instruction and its definitions."""
@@ -159,9 +173,15 @@ class Builder:
     # -- generic ----------------------------------------------------------
     def inst(self, opcode: str, defs: list[DefArg] | tuple = (), ops: list[OpArg] | tuple = (),
              fmt: str | None = None, **fields: object) -> Result:
-        """Any instruction; `fmt` defaults to the natural encoding."""
+        """Any instruction; `fmt` defaults to the natural encoding. An opcode the
+        generation lacks (the table's answer, `OpcodeTable.by_canon`) raises
+        `AbsentOpcodeError` naming it and the chip."""
         if fmt is None:
+            if opcode not in PSEUDO and not self.table.has(opcode):
+                raise AbsentOpcodeError(opcode, None, self.program)
             fmt = natural_format(self.table, opcode)
+        elif fmt != PSEUDO_FORMAT and op_info(self.table, opcode, fmt) is None:
+            raise AbsentOpcodeError(opcode, fmt, self.program)
         instr = Instruction(opcode, fmt, [self.op(o) for o in ops],
                             [self.def_(d) for d in defs], dict(fields))
         self._fix_special(instr)
@@ -225,7 +245,7 @@ class Builder:
         fmt = next((e.enc for e in self.table.by_canon.get(opcode, ()) if e.enc in E64_FORMATS),
                    None)
         if fmt is None:
-            raise KeyError(f"{opcode} has no VOP3 encoding")
+            raise AbsentOpcodeError(opcode, "VOP3", self.program)
         d = dsts if isinstance(dsts, list) else [dsts]
         return self.inst(opcode, d, list(ops), fmt, **fields)
 

@@ -2,7 +2,7 @@
 ACO-style machine IR (seeds/001 "Instruction Selection").
 
     from radcc.isel import select_program
-    res = select_program(shader, get_target("gfx1100"), wave_size=32)
+    res = select_program(shader, target, wave_size=32)   # target: radcc.target.Target
     res.program, res.args          # machine IR Program, kernarg ArgLayout (docs/abi.md)
 """
 

@@ -242,7 +242,7 @@ class IselContext:
         return out
 
     def has_fmt(self, op: str, fmts: tuple[str, ...]) -> bool:
-        return any(e.enc in fmts for e in self.b.table.by_name.get(op, ()))
+        return any(e.enc in fmts for e in self.b.table.by_canon.get(op, ()))
 
     def valu(self, op: str, rc: RegClass, *srcs: Comp | Operand, commutative: bool = False,
              rev: str | None = None, wide: tuple[bool, ...] | None = None,
@@ -265,7 +265,7 @@ class IselContext:
         if not fields and not extra_defs and len(ops) == 1 and self.has_fmt(op, ("VOP1",)):
             return self.b.inst(op, [rc], ops, "VOP1").temp
         ops = self._vop3_legal(ops, wd)
-        fmt = next(e.enc for e in self.b.table.by_name[op] if e.enc in E64_FORMATS)
+        fmt = next(e.enc for e in self.b.table.by_canon[op] if e.enc in E64_FORMATS)
         return self.b.inst(op, [rc, *extra_defs], ops, fmt, **fields).temp
 
     def valu_multi(self, op: str, defs: list, *srcs: Comp | Operand,
@@ -274,7 +274,7 @@ class IselContext:
         ops = [s if isinstance(s, Operand) else self.operand(s) for s in srcs]
         wd = list(wide) if wide is not None else [False] * len(ops)
         ops = self._vop3_legal(ops, wd)
-        fmt = next(e.enc for e in self.b.table.by_name[op] if e.enc in E64_FORMATS)
+        fmt = next(e.enc for e in self.b.table.by_canon[op] if e.enc in E64_FORMATS)
         return self.b.inst(op, defs, ops, fmt, **fields).temps
 
     def salu(self, op: str, rc: RegClass | None, *srcs: Comp | Operand,

@@ -327,7 +327,12 @@ def select_atomic(ctx: IselContext, ins: Instr) -> None:
         if aop == "cmpxchg":
             cmp_, new = (ctx.vgpr(ctx.comp(s, 0), bits) for s in ins.srcs[1:])
             opc = f"ds_cmpstore_rtn_b{w}"
-            t = ctx.b.inst(opc, [_vgpr_rc(bits // 32)], [addr, new, cmp_], offset=k).temp
+            data = [new, cmp_]
+            if not ctx.b.table.has(opc):
+                # before GFX11: ds_cmpst_rtn takes the compare value first (RDNA2 ISA guide,
+                # DS_CMPST_RTN_B32: cmp = DATA, src = DATA2; RDNA3 DS_CMPSTORE_RTN_B32 swaps them)
+                opc, data = f"ds_cmpst_rtn_b{w}", [cmp_, new]
+            t = ctx.b.inst(opc, [_vgpr_rc(bits // 32)], [addr, *data], offset=k).temp
         else:
             if aop not in _DS_ATOMIC:
                 raise unsupported(ins, f"atomic {aop}")
@@ -346,8 +351,9 @@ def select_atomic(ctx: IselContext, ins: Instr) -> None:
                 raise unsupported(ins, f"atomic {aop}")
             data = ctx.vgpr(ctx.comp(ins.srcs[1], 0), bits)
             opc = f"global_atomic_{_GLOBAL_ATOMIC[aop]}{w}"
-        if opc not in ctx.b.table.by_name:
-            raise unsupported(ins, f"no {opc} on this target")
+        if not ctx.b.table.has(opc):
+            t = ctx.p.target
+            raise unsupported(ins, f"{opc} does not exist on {t.name} ({t.gfx_level.name})")
         t = ctx.b.inst(opc, [_vgpr_rc(bits // 32)], [voff, data, base], offset=imm,
                        glc=True).temp
     ctx.set(d, [ctx.uniform_result(t, not d.divergent)])

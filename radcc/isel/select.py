@@ -18,13 +18,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from radcc.frontend.mir import MirShader
+from radcc.ir.builder import AbsentOpcodeError
 from radcc.ir.program import BlockKind, Operand, Program
 from radcc.ir.regclass import PhysReg, s1, s2, v1
 from radcc.passes.dead_code import dead_code
 from radcc.target import Target
 
 from . import cf
-from .context import IselContext, IselError
+from .context import IselContext, IselError, UnsupportedError
 from .kernargs import ArgLayout
 
 
@@ -68,6 +69,9 @@ def select_program(shader: MirShader, target: Target, wave_size: int = 32,
     if wave_size not in (32, 64):
         raise IselError(f"wave size {wave_size} (32 or 64)")
     ctx = IselContext(shader, target, wave_size, name)
-    program = _select(ctx)
+    try:
+        program = _select(ctx)
+    except AbsentOpcodeError as e:  # a GFX11-only instruction asked of an older chip
+        raise UnsupportedError(f"instruction selection needs {e}") from None
     dead_code(program)  # values isel made that nothing reads (radcc.passes.dead_code)
     return IselResult(program, ctx.args)

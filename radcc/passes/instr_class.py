@@ -22,7 +22,6 @@ from radcc.ir.regclass import EXEC, M0, NULL, SCC, VCC, VGPR_BASE
 from radcc.isa.formats.scalar_fields import (
     DEPCTR,
     DEPCTR_USED,
-    WaitcntLayout,
     waitcnt_layout,
 )
 from radcc.isa.table import OpcodeTable, OpInfo, get_table
@@ -333,32 +332,30 @@ _REG_SLOT_KINDS = frozenset({"vgpr", "sgpr", "ssrc", "vsrc", "vcsrc", "sreg", "s
 WAIT_COUNTERS = ("vm", "exp", "lgkm", "vs")
 _COUNTER_NAMES = (("vm", "vmcnt"), ("exp", "expcnt"), ("lgkm", "lgkmcnt"))
 # the counter maxima are the same in every generation's s_waitcnt layout (GFX10-11)
-WAIT_MAX = {k: waitcnt_layout().max(name) for k, name in _COUNTER_NAMES} | {"vs": 0x3F}
+WAIT_MAX = {k: waitcnt_layout(GfxLevel.GFX11).max(name) for k, name in _COUNTER_NAMES} | {"vs": 0x3F}
+assert all(waitcnt_layout(g).max(name) == WAIT_MAX[k]
+           for g in (GfxLevel.GFX10, GfxLevel.GFX10_3) for k, name in _COUNTER_NAMES)
 _SOPK_WAITS = {"s_waitcnt_vscnt": "vs", "s_waitcnt_vmcnt": "vm", "s_waitcnt_expcnt": "exp",
                "s_waitcnt_lgkmcnt": "lgkm"}
 
 
-def _layout(gfx: GfxLevel | None) -> WaitcntLayout:
-    return waitcnt_layout(GfxLevel.GFX11 if gfx is None else gfx)
-
-
 def encode_waitcnt(vm: int | None = None, exp: int | None = None,
-                   lgkm: int | None = None, gfx: GfxLevel | None = None) -> int:
+                   lgkm: int | None = None, *, gfx: GfxLevel) -> int:
     """The SIMM16 of ``s_waitcnt`` in `gfx`'s layout (the ISA layer's
-    `waitcnt_layout`; GFX11 when None); counts above a field's maximum clamp."""
+    `waitcnt_layout`); counts above a field's maximum clamp."""
     counts = {name: n for (_k, name), n in zip(_COUNTER_NAMES, (vm, exp, lgkm), strict=True)
               if n is not None}
-    return _layout(gfx).encode(counts)
+    return waitcnt_layout(gfx).encode(counts)
 
 
-def decode_waitcnt(simm16: int, gfx: GfxLevel | None = None) -> dict[str, int]:
+def decode_waitcnt(simm16: int, gfx: GfxLevel) -> dict[str, int]:
     """Counters an ``s_waitcnt`` SIMM16 waits on (fields at their max are absent),
-    in `gfx`'s layout (GFX11 when None)."""
-    counts = _layout(gfx).decode(simm16)
+    in `gfx`'s layout."""
+    counts = waitcnt_layout(gfx).decode(simm16)
     return {k: counts[name] for k, name in _COUNTER_NAMES if name in counts}
 
 
-def wait_of(instr: Instruction, gfx: GfxLevel | None = None) -> dict[str, int] | None:
+def wait_of(instr: Instruction, gfx: GfxLevel) -> dict[str, int] | None:
     """The counter wait an instruction performs (s_waitcnt, the SOPK forms with
     a null SGPR, s_wait_idle), or None when it is not a known counter wait.
     `gfx` selects the ``s_waitcnt`` layout (see `decode_waitcnt`)."""

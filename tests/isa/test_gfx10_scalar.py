@@ -218,7 +218,7 @@ def test_waitcnt_layout_api():
     v = g10.put(g10.default, "vmcnt", 0x25)  # low 4 bits at [3:0], high 2 at [15:14]
     assert v & 0xF == 0x5 and (v >> 14) & 3 == 0x2 and g10.get(v, "vmcnt") == 0x25
     assert F.waitcnt_text(v, GfxLevel.GFX10) == "vmcnt(37)"
-    g11 = F.waitcnt_layout()
+    g11 = F.waitcnt_layout(GfxLevel.GFX11)
     assert g11.put(F.WAITCNT_DEFAULT, "vmcnt", 0) == F.WAITCNT_DEFAULT & ~(0x3F << 10)
     assert "depctr_hold_cnt" not in F.depctr_fields(GfxLevel.GFX10)
     assert "depctr_hold_cnt" in F.depctr_fields(GfxLevel.GFX10_3)

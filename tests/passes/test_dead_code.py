@@ -157,7 +157,7 @@ def test_isel_output_has_no_dead_code(wave: int) -> None:
     r = spirv_tools.compile_glsl(src, "vulkan1.3")
     assert r.ok, r.text
     shader = spirv_to_mir(r.data)
-    lower_for_isel(shader, wave)
+    lower_for_isel(shader, get_target("gfx1100").mir_options, wave)
     divergence_analysis(shader)
     p = select_program(shader, get_target("gfx1100"), wave).program
     assert remove_dead_code(p) == 0

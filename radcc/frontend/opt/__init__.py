@@ -5,7 +5,8 @@
 folding, algebraic simplification, CSE and dead code elimination until none
 of them changes anything (NIR's usual optimisation loop).
 
-``lower_for_isel(shader, wave_size)`` then brings the shader into the form
+``lower_for_isel(shader, options, wave_size)`` (options: the target's
+`radcc.target.MirOptions`) then brings the shader into the form
 instruction selection receives (docs/mir.md, "What isel receives"; checked by
 ``isel_form.check_isel_form``): ``LOWERING`` lists its passes in order.
 """
@@ -13,6 +14,8 @@ instruction selection receives (docs/mir.md, "What isel receives"; checked by
 from __future__ import annotations
 
 from collections.abc import Callable
+
+from radcc.target import MirOptions
 
 from ..mir import MirShader
 from ..mir_print import print_shader
@@ -119,16 +122,19 @@ LOWERING = (
 
 def lower_for_isel(
     shader: MirShader,
+    options: MirOptions,
     wave_size: int = 32,
     validate_each: bool = False,
     print_after: set[str] | frozenset[str] = frozenset(),
 ) -> None:
     """Optimise and lower ``shader`` in place into the form isel receives.
 
-    ``wave_size`` (32 or 64) is the subgroup size the code will run with:
-    ``@load_subgroup_size`` and ``@load_num_subgroups`` become constants.
+    ``options`` are the target's (`radcc.target.Target.mir_options`; kept in
+    ``shader.options``). ``wave_size`` (32 or 64) is the subgroup size the code will run
+    with: ``@load_subgroup_size`` and ``@load_num_subgroups`` become constants.
     """
     assert wave_size > 0 and wave_size & (wave_size - 1) == 0, wave_size
+    shader.options = options
     from .lower_system_values import lower_system_values
 
     def run(name: str) -> None:

@@ -3,10 +3,9 @@
 A memory intrinsic addresses ``address + attrs["offset"]`` bytes. When the
 address is ``iadd(x, C)``, ``(x + C) << s``, ``(x + C) * K`` (distributed, as NIR's
 algebraic rules do before ACO folds offsets; nested) or a constant, the constant
-part moves into the offset attribute, as long as the total stays within the space's range of
-``isel_form.OFFSET_RANGE`` (the GFX11 immediate fields: SMEM 21-bit signed,
-global/scratch 13-bit signed, MUBUF 12-bit unsigned, DS 16-bit unsigned; the
-range used is the non-negative part every candidate instruction accepts).
+part moves into the offset attribute, as long as the total stays within the space's range in
+the shader's isel options (`radcc.target.MirOptions.offset_range`: the non-negative part
+every candidate instruction's immediate field accepts on the target's generation).
 An offset already outside its range (a split vector access near the limit) is
 moved back into the address. The ``iadd`` left without users is removed by DCE.
 """
@@ -14,7 +13,7 @@ moved back into the address. The ``iadd`` left without users is removed by DCE.
 from __future__ import annotations
 
 from ..mir import Instr, MirShader, Value
-from .isel_form import MEMORY, OFFSET_RANGE
+from .isel_form import MEMORY, options_of
 from .lower_util import Emit, const_int, rewrite_instrs, signed
 
 
@@ -57,11 +56,11 @@ def _split(v: Value, e: Emit, depth: int = 0) -> tuple[Value | None, int]:
     return v, 0
 
 
-def _rule(ins: Instr, e: Emit) -> Value | list[Value] | None:
+def _rule(ins: Instr, e: Emit, ranges: dict[str, tuple[int, int]]) -> Value | list[Value] | None:
     space = MEMORY.get(ins.op)
     if space is None:
         return None
-    lo, hi = OFFSET_RANGE[space]
+    lo, hi = ranges[space]
     k = address_index(ins.op)
     addr = ins.srcs[k]
     off = int(ins.attrs.get("offset", 0))
@@ -87,4 +86,5 @@ def _rule(ins: Instr, e: Emit) -> Value | list[Value] | None:
 
 
 def fold_offsets(shader: MirShader) -> bool:
-    return rewrite_instrs(shader, _rule)
+    ranges = options_of(shader).offset_range
+    return rewrite_instrs(shader, lambda ins, e: _rule(ins, e, ranges))

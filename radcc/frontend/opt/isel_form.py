@@ -1,5 +1,8 @@
 """check_isel_form(shader): the MIR contract instruction selection relies on.
 
+What differs by generation comes from the shader's `MirOptions` (``shader.options``,
+the target's `radcc.target.Target.mir_options`, set by ``lower_for_isel``).
+
 ``lower_for_isel`` guarantees it; isel may assert it (docs/mir.md, "What isel
 receives", says the same in prose). Raises ``MirValidationError`` listing every
 violation. Items:
@@ -9,29 +12,22 @@ violation. Items:
 * scalar ALU: every ALU result has one component except ``vecN`` (whose only
   uses are the data of a store or the lane-mask source of a ballot intrinsic)
   and every ``mov`` extracts one component of a vector intrinsic result;
-* none of ``LOWERED_OPS`` (integer and float division, the GLSL.std.450 operations without a
-  GFX11 instruction, GLSL bitfield/pack forms, system values known at compile
-  time); 64-bit integers only in ``INT64_OPS``; ``bitcast`` only between equal
+* none of the options' ``lowered_ops`` (integer and float division, the GLSL.std.450
+  operations without an instruction, GLSL bitfield/pack forms, system values known at
+  compile time); 64-bit integers only in ``INT64_OPS``; ``bitcast`` only between equal
   sizes;
 * memory: a vector access has 32/64-bit components and 64, 96 or 128 bits; its
-  ``offset`` attribute (bytes, default 0) lies in ``OFFSET_RANGE`` of its space.
+  ``offset`` attribute (bytes, default 0) lies in the options' ``offset_range`` of its
+  space.
 """
 
 from __future__ import annotations
 
+from radcc.target import MirOptions
+
 from ..mir import If, Loop, MirShader, Value, const_of, iter_nodes
 from ..mir_ops import ALU_OPS, CONVERSION
 from ..mir_validate import MirValidationError
-
-LOWERED_OPS = frozenset(
-    "udiv idiv umod irem imod fdiv fpow fmod frem fatan2 ftan fasin facos fatan fsinh fcosh "
-    "ftanh fasinh facosh fatanh fsin fcos flrp fstep fsign isign fisinf "
-    "ubitfield_extract ibitfield_extract bitfield_insert "
-    "pack_half_2x16 pack_unorm_2x16 pack_snorm_2x16 pack_unorm_4x8 pack_snorm_4x8 "
-    "unpack_half_2x16 unpack_unorm_2x16 unpack_snorm_2x16 unpack_unorm_4x8 unpack_snorm_4x8 "
-    "load_subgroup_size load_num_subgroups load_workgroup_size "
-    "deref_var deref_array deref_struct load_deref store_deref".split()
-)
 
 # operations isel must handle on 64-bit integer operands or results
 INT64_OPS = frozenset(
@@ -39,15 +35,6 @@ INT64_OPS = frozenset(
     "pack_64_2x32_split unpack_64_2x32_split_x unpack_64_2x32_split_y bitcast "
     "i2i32 u2u32 i2i16 u2u16 i2i8 u2u8 f2f64 f2f32 f2f16 i2f32 u2f32".split()
 )
-
-# the immediate offset field of each memory space on GFX11 (bytes, inclusive)
-OFFSET_RANGE: dict[str, tuple[int, int]] = {
-    "ssbo": (0, 4095),  # global 13-bit signed (-4096..4095), SMEM 21-bit signed, MUBUF 12 bits
-    "ubo": (0, 4095),
-    "push_constant": (0, 4095),
-    "shared": (0, 65535),  # DS 16-bit unsigned
-    "scratch": (0, 4095),  # scratch (flat) 13-bit signed
-}
 
 MEMORY = {
     "load_ssbo": "ssbo", "store_ssbo": "ssbo", "ssbo_atomic": "ssbo", "ssbo_atomic_swap": "ssbo",
@@ -61,8 +48,17 @@ _MASK_SOURCE = ("inverse_ballot", "ballot_bitfield_extract", "ballot_bit_count_r
                 "ballot_find_msb")
 
 
+def options_of(shader: MirShader) -> MirOptions:
+    """The shader's isel options; an error when no target set them."""
+    if shader.options is None:
+        raise MirValidationError("the shader has no isel options (lower_for_isel sets the "
+                                 "target's Target.mir_options)")
+    return shader.options
+
+
 def check_isel_form(shader: MirShader) -> None:
     errors: list[str] = []
+    opts = options_of(shader)
 
     def err(msg: str) -> None:
         errors.append(msg)
@@ -83,7 +79,7 @@ def check_isel_form(shader: MirShader) -> None:
     for ins in shader.instrs():
         op = ins.op
         d = ins.dest
-        if op in LOWERED_OPS:
+        if op in opts.lowered_ops:
             err(f"{op} must be lowered: {ins!r}")
             continue
         if op in ALU_OPS and d is not None:
@@ -110,7 +106,7 @@ def check_isel_form(shader: MirShader) -> None:
                 total = v.bit_size * v.num_components
                 if v.bit_size < 32 or total not in (64, 96, 128):
                     err(f"vector memory access of {v.num_components}x{v.bit_size}: {ins!r}")
-            lo, hi = OFFSET_RANGE[space]
+            lo, hi = opts.offset_range[space]
             off = int(ins.attrs.get("offset", 0))
             if not lo <= off <= hi:
                 err(f"offset {off} outside {lo}..{hi}: {ins!r}")

@@ -40,7 +40,7 @@ def is_gfx10(ctx: Context) -> bool:
 
 
 @cache
-def buf_formats(gfx: GfxLevel = GfxLevel.GFX11) -> dict[str, int]:
+def buf_formats(gfx: GfxLevel) -> dict[str, int]:
     """MTBUF symbolic formats (BUF_FMT_* name -> 7-bit value) from the table."""
     path = DATA_DIR / gen_dir(gfx) / "memory.json"
     d = json.loads(path.read_text()).get("buf_formats", {})
@@ -49,7 +49,7 @@ def buf_formats(gfx: GfxLevel = GfxLevel.GFX11) -> dict[str, int]:
 
 
 @cache
-def buf_format_names(gfx: GfxLevel = GfxLevel.GFX11) -> dict[int, str]:
+def buf_format_names(gfx: GfxLevel) -> dict[int, str]:
     return {v: k for k, v in buf_formats(gfx).items()}
 
 

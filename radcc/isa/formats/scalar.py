@@ -215,7 +215,7 @@ class _SopReg(Format):
                 w |= hw[sgpr_field(op, spec)] << self.shifts[spec.name]
             elif spec.kind == "sendmsg_rtn":
                 if op.kind == "call":
-                    v = F.parse_sendmsg(op.text, op.args, op.col)
+                    v = F.parse_sendmsg(op.text, op.args, op.col, ctx.gfx)
                 elif op.kind == "int":
                     v = int(op.value)
                 else:
@@ -240,7 +240,7 @@ class _SopReg(Format):
             if d is not None:
                 # (the destination is the only other operand and has no ", " in it)
                 head = d.text.split(", ", 1)[0]
-                return Encoded(data, text=f"{head}, {F.sendmsg_text(echo, rtn=True)}")
+                return Encoded(data, text=f"{head}, {F.sendmsg_text(echo, ctx.gfx, rtn=True)}")
         return Encoded(data)
 
     def decode(self, data: bytes, pos: int, ctx: Context) -> Decoded | None:
@@ -266,7 +266,7 @@ class _SopReg(Format):
             if kind == "sgpr":
                 parts.append(dst_name(lg[(w >> shifts[spec.name]) & 0x7F], spec))
             elif kind == "sendmsg_rtn":
-                parts.append(F.sendmsg_text((w >> shifts[spec.name]) & 0xFF, rtn=True))
+                parts.append(F.sendmsg_text((w >> shifts[spec.name]) & 0xFF, ctx.gfx, rtn=True))
             else:
                 code = lg[(w >> shifts[spec.name]) & 0xFF]
                 if kind == "sreg" and code > O.EXEC_HI and code not in _SREG_SPECIAL:
@@ -467,7 +467,7 @@ class _SopImm(Format):
             elif k == "hwreg":
                 parts.append(F.hwreg_text(imm, gfx))
             elif k == "sendmsg":
-                parts.append(F.sendmsg_text(imm, gfx=gfx))
+                parts.append(F.sendmsg_text(imm, gfx))
             elif k == "waitcnt":
                 parts.append(F.waitcnt_text(imm, gfx))
             elif k == "depctr":

@@ -7,8 +7,8 @@ canonical llvm-mc printing). Name tables come from the ``symbols`` block of
 ``radcc/isa/data/<gen>/scalar.json`` (probed from llvm-mc); the bit layouts
 are the ISA guides' (RDNA1/RDNA2 for GFX10/10.3, RDNA3 for GFX11).
 
-Generations: every `parse_*`/`*_text` takes a keyword ``gfx`` (default
-GFX11, so GFX11 callers are unchanged). What differs:
+Generations: every `parse_*`/`*_text` takes the generation ``gfx`` (no
+default: the caller's target decides). What differs:
   - s_waitcnt (`waitcnt_layout(gfx)`, a `WaitcntLayout`): GFX11 expcnt [2:0],
     lgkmcnt [9:4], vmcnt [15:10]; GFX10/10.3 vmcnt [3:0]+[15:14] (6 bits),
     expcnt [6:4], lgkmcnt [13:8], bit 7 unused (all-max value 0xFF7F).
@@ -39,14 +39,14 @@ GFX11 = GfxLevel.GFX11
 
 
 @cache
-def symbols(gfx: GfxLevel = GFX11) -> dict[str, dict[str, int]]:
+def symbols(gfx: GfxLevel) -> dict[str, dict[str, int]]:
     """The probed name tables (hwreg, sendmsg, version, ...) of a generation."""
     blob = json.loads((DATA_DIR / _GEN_DIRS[gfx] / "scalar.json").read_text())
     return blob["symbols"]
 
 
 @cache
-def _by_value(kind: str, gfx: GfxLevel = GFX11) -> dict[int, str]:
+def _by_value(kind: str, gfx: GfxLevel) -> dict[int, str]:
     return {v: k for k, v in symbols(gfx)[kind].items()}
 
 
@@ -70,7 +70,7 @@ def _int_arg(arg: list[object], col: int) -> tuple[int, int]:
 # --- hwreg: id [5:0], offset [10:6], size-1 [15:11] -----------------------------
 
 
-def hwreg_text(v: int, gfx: GfxLevel = GFX11) -> str:
+def hwreg_text(v: int, gfx: GfxLevel) -> str:
     hid, off, size = v & 0x3F, (v >> 6) & 0x1F, ((v >> 11) & 0x1F) + 1
     name = _by_value("hwreg", gfx).get(hid, str(hid))
     if off == 0 and size == 32:
@@ -79,7 +79,7 @@ def hwreg_text(v: int, gfx: GfxLevel = GFX11) -> str:
 
 
 def parse_hwreg(op_text: str, args: list[list[object]], col: int,
-                gfx: GfxLevel = GFX11) -> int:
+                gfx: GfxLevel) -> int:
     if op_text.lower() != "hwreg" or not args or len(args) not in (1, 3):
         raise AsmError("invalid operand for instruction", col)
     first = [t for t in args[0] if isinstance(t, Token)]
@@ -109,7 +109,7 @@ def parse_hwreg(op_text: str, args: list[list[object]], col: int,
 # --- sendmsg: gfx11 id [7:0]; gfx10 id [3:0], op [6:4], stream [9:8] ----------------
 
 
-def sendmsg_text(v: int, rtn: bool = False, gfx: GfxLevel = GFX11) -> str:
+def sendmsg_text(v: int, gfx: GfxLevel, rtn: bool = False) -> str:
     if gfx < GFX11:
         return _sendmsg_text_gfx10(v, gfx)
     mid = v & 0xFF
@@ -149,7 +149,7 @@ def _sendmsg_text_gfx10(v: int, gfx: GfxLevel) -> str:
 
 
 def parse_sendmsg(op_text: str, args: list[list[object]], col: int,
-                  gfx: GfxLevel = GFX11) -> int:
+                  gfx: GfxLevel) -> int:
     if op_text.lower() != "sendmsg" or not args or len(args) > 3:
         raise AsmError("invalid operand for instruction", col)
     syms = symbols(gfx)
@@ -259,18 +259,18 @@ WAITCNT_LAYOUTS = {
 WAITCNT_LAYOUTS[GfxLevel.GFX10_3] = WAITCNT_LAYOUTS[GfxLevel.GFX10]
 
 
-def waitcnt_layout(gfx: GfxLevel = GFX11) -> WaitcntLayout:
+def waitcnt_layout(gfx: GfxLevel) -> WaitcntLayout:
     """The s_waitcnt counter layout of a generation (GFX10, GFX10_3, GFX11)."""
     return WAITCNT_LAYOUTS[gfx]
 
 
-def waitcnt_text(v: int, gfx: GfxLevel = GFX11) -> str:
+def waitcnt_text(v: int, gfx: GfxLevel) -> str:
     lay = WAITCNT_LAYOUTS[gfx]
     parts = [f"{n}({c})" for n, c in lay.decode(v).items()]
     return " ".join(parts or [f"{n}({lay.max(n)})" for n in lay.pieces])
 
 
-def parse_waitcnt(cur: Cursor, gfx: GfxLevel = GFX11) -> int:
+def parse_waitcnt(cur: Cursor, gfx: GfxLevel) -> int:
     if cur.tok.kind != IDENT or not cur.peek().is_punct("("):
         return _parse_imm16(cur)
     lay = WAITCNT_LAYOUTS[gfx]
@@ -327,12 +327,12 @@ DEPCTR_USED = sum(m << s for s, m in DEPCTR.values())
 _DEPCTR_GFX10_1 = {n: f for n, f in DEPCTR.items() if n != "depctr_hold_cnt"}
 
 
-def depctr_fields(gfx: GfxLevel = GFX11) -> dict[str, tuple[int, int]]:
+def depctr_fields(gfx: GfxLevel) -> dict[str, tuple[int, int]]:
     """The s_waitcnt_depctr fields (name -> (shift, mask)) of a generation."""
     return _DEPCTR_GFX10_1 if gfx == GfxLevel.GFX10 else DEPCTR
 
 
-def depctr_text(v: int, gfx: GfxLevel = GFX11) -> str:
+def depctr_text(v: int, gfx: GfxLevel) -> str:
     fields = depctr_fields(gfx)
     used = DEPCTR_USED if fields is DEPCTR else sum(m << s for s, m in fields.values())
     if v & ~used & 0xFFFF:
@@ -343,7 +343,7 @@ def depctr_text(v: int, gfx: GfxLevel = GFX11) -> str:
     return " ".join(parts)
 
 
-def parse_depctr(cur: Cursor, gfx: GfxLevel = GFX11) -> int:
+def parse_depctr(cur: Cursor, gfx: GfxLevel) -> int:
     if cur.tok.kind != IDENT or not cur.peek().is_punct("("):
         return _parse_imm16(cur)
     fields = depctr_fields(gfx)
@@ -418,7 +418,7 @@ def parse_delay(cur: Cursor) -> int:
 # --- s_version -------------------------------------------------------------------
 
 
-def version_text(v: int, gfx: GfxLevel = GFX11) -> str:
+def version_text(v: int, gfx: GfxLevel) -> str:
     flags = symbols(gfx).get("version_flags", {})
     fmask = sum(flags.values())
     if v & ~(0xFF | fmask):
@@ -431,7 +431,7 @@ def version_text(v: int, gfx: GfxLevel = GFX11) -> str:
     return s
 
 
-def parse_version(cur: Cursor, gfx: GfxLevel = GFX11) -> int:
+def parse_version(cur: Cursor, gfx: GfxLevel) -> int:
     """An expression over integers and UC_VERSION_* names."""
     syms = dict(symbols(gfx)["version"])
     syms.update(symbols(gfx).get("version_flags", {}))

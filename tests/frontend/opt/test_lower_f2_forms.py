@@ -13,12 +13,15 @@ from radcc.frontend.mir import Binding, MirFunction, MirShader
 from radcc.frontend.mir_builder import MirBuilder
 from radcc.frontend.opt import lower_math, optimize
 from radcc.frontend.opt.isel_form import check_isel_form
+from radcc.target import get_target
+
+GFX11 = get_target("gfx1100").mir_options  # the isel options of the GFX11 target
 
 N = 64
 
 
 def _shader() -> tuple[MirShader, MirBuilder]:
-    s = MirShader("main", (N, 1, 1), MirFunction("main", []))
+    s = MirShader("main", (N, 1, 1), MirFunction("main", []), options=GFX11)
     for k in range(3):
         s.bindings[(0, k)] = Binding(0, k, "storage")
     return s, MirBuilder(s)

@@ -19,6 +19,9 @@ from radcc.frontend.mir_builder import MirBuilder
 from radcc.frontend.mir_validate import validate
 from radcc.frontend.opt import lower_idiv, lower_math, optimize
 from radcc.frontend.opt.isel_form import check_isel_form
+from radcc.target import get_target
+
+GFX11 = get_target("gfx1100").mir_options  # the isel options of the GFX11 target
 
 DT = {8: np.uint8, 16: np.uint16}
 
@@ -64,7 +67,7 @@ def test_reciprocal_plus_one_ulp_quotient_is_exact(bits: int) -> None:
 
 
 def _div_shader(op: str, bits: int) -> MirShader:
-    s = MirShader("main", (64, 1, 1), MirFunction("main", []))
+    s = MirShader("main", (64, 1, 1), MirFunction("main", []), options=GFX11)
     for k in range(3):
         s.bindings[(0, k)] = Binding(0, k, "storage")
     b = MirBuilder(s)
@@ -122,7 +125,7 @@ def test_small_division_by_variable_uses_the_f32_reciprocal(op: str, bits: int) 
 def test_small_division_by_constant_takes_the_magic_number(op: str, d: int) -> None:
     """x / 7 on 16 bits: a multiply-high by the magic number (no reciprocal, no
     correction steps); values vs Python for every 16-bit numerator."""
-    s = MirShader("main", (64, 1, 1), MirFunction("main", []))
+    s = MirShader("main", (64, 1, 1), MirFunction("main", []), options=GFX11)
     for k in range(2):
         s.bindings[(0, k)] = Binding(0, k, "storage")
     b = MirBuilder(s)
@@ -151,7 +154,7 @@ def test_remainder_of_a_sign_clear_value_by_a_power_of_two_is_a_mask(form: str, 
     """abs(x) % 8 (GLSL's % of an abs()), (x & 0x7fffffff) % 16, mod(x >> 1, 2): one iand
     with d - 1, no division sequence; x % 8 of any x and abs(x) % 12 keep theirs. Values
     vs Python (C remainder / floored mod) incl. INT_MIN, whose abs is INT_MIN."""
-    s = MirShader("main", (64, 1, 1), MirFunction("main", []))
+    s = MirShader("main", (64, 1, 1), MirFunction("main", []), options=GFX11)
     for k in range(2):
         s.bindings[(0, k)] = Binding(0, k, "storage")
     b = MirBuilder(s)
@@ -187,7 +190,7 @@ def test_f16_sign_is_the_clamped_bits_of_x_plus_zero() -> None:
     """sign(float16_t) as ACO: fadd(x, 0.0) (-0.0 -> +0.0), its bits clamped to [-1, 1]
     as int16 (one v_med3_i16), converted back; vs NumPy's sign on normals, denormals,
     infinities and both zeros (no compare/select left)."""
-    s = MirShader("main", (64, 1, 1), MirFunction("main", []))
+    s = MirShader("main", (64, 1, 1), MirFunction("main", []), options=GFX11)
     for k in range(2):
         s.bindings[(0, k)] = Binding(0, k, "storage")
     b = MirBuilder(s)

@@ -21,6 +21,7 @@ from radcc.frontend.opt.isel_form import check_isel_form
 from radcc.frontend.spirv import SpirvError
 from radcc.frontend.spirv_to_mir import spirv_to_mir
 from radcc.oracle import lavapipe
+from radcc.target import get_target
 from tests.e2e.glsl.cases import CASES as E2E
 from tests.e2e.glsl_harness import Case as E2ECase
 from tests.e2e.glsl_harness import check, prepare
@@ -28,6 +29,8 @@ from tests.e2e.glsl_harness import check, prepare
 from ..mir.conftest import glsl_to_spirv
 from ..mir.shaders import CASES, Case
 from ..mir.test_mir_oracle import _compare
+
+GFX11 = get_target("gfx1100").mir_options  # the isel options of the GFX11 target
 
 
 @pytest.fixture(scope="session")
@@ -43,7 +46,7 @@ def test_mir_suite_against_lavapipe(case: Case, lvp: None) -> None:
     buffers = case.buffers(rng)
     push = case.push(rng) if case.push else b""
     shader = spirv_to_mir(spv, spec=case.spec)
-    lower_for_isel(shader, wave_size=8, validate_each=True)  # lavapipe's subgroup size
+    lower_for_isel(shader, GFX11, wave_size=8, validate_each=True)  # lavapipe's subgroup size
     check_isel_form(shader)
     got = mir_interp.run(shader, case.groups, buffers, push, subgroup_size=8)
     want = lavapipe.run_compute(spv, groups=case.groups, buffers=buffers, push_constants=push,
@@ -69,7 +72,7 @@ def test_glsl_suite_references(case: E2ECase, wave: int) -> None:
         if case.name in _UNTRANSLATED:
             pytest.skip("not translated to MIR yet")
         raise
-    lower_for_isel(shader, wave_size=wave, validate_each=True)
+    lower_for_isel(shader, GFX11, wave_size=wave, validate_each=True)
     check_isel_form(shader)
     out = mir_interp.run(shader, case.groups, dict(prep.inputs), prep.push, subgroup_size=wave)
     check(case, prep, out, wave)

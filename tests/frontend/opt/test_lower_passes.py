@@ -29,14 +29,17 @@ from radcc.frontend.opt import (
 from radcc.frontend.opt.isel_form import check_isel_form
 from radcc.frontend.opt.lower_idiv import signed_magic, unsigned_magic
 from radcc.frontend.spirv_to_mir import spirv_to_mir
+from radcc.target import get_target
 
 from ..mir.conftest import glsl_to_spirv
+
+GFX11 = get_target("gfx1100").mir_options  # the isel options of the GFX11 target
 
 U32 = 0xFFFFFFFF
 
 
 def _shader(n: int = 64) -> tuple[MirShader, MirBuilder]:
-    s = MirShader("main", (n, 1, 1), MirFunction("main", []))
+    s = MirShader("main", (n, 1, 1), MirFunction("main", []), options=GFX11)
     s.bindings[(0, 0)] = Binding(0, 0, "storage")
     s.bindings[(0, 1)] = Binding(0, 1, "storage")
     return s, MirBuilder(s)
@@ -156,6 +159,7 @@ def test_magic_numbers_match_python(d: int) -> None:
 
 def _glsl_check(src: str, passes: list, inp: np.ndarray, nout: int, wave: int = 32) -> MirShader:
     s = spirv_to_mir(glsl_to_spirv(src))
+    s.options = GFX11
     optimize(s, validate_each=True)
     bufs = {(0, 0): inp, (0, 1): nout}
     want = mir_interp.run(s, (1, 1, 1), bufs, subgroup_size=wave)
@@ -271,7 +275,7 @@ void main() {
         "layout(set=0, binding=2) buffer V { vec4 v[]; uvec3 w[]; };\n", "")))
     optimize(s)
     want = mir_interp.run(s, (1, 1, 1), bufs, subgroup_size=32)
-    lower_for_isel(s, 32, validate_each=True)
+    lower_for_isel(s, GFX11, 32, validate_each=True)
     check_isel_form(s)
     got = mir_interp.run(s, (1, 1, 1), bufs, subgroup_size=32)
     assert got == want

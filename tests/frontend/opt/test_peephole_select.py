@@ -16,12 +16,15 @@ from radcc.frontend.mir_validate import validate
 from radcc.frontend.opt import lower_for_isel, optimize, peephole_select
 from radcc.frontend.opt.isel_form import check_isel_form
 from radcc.frontend.spirv_to_mir import spirv_to_mir
+from radcc.target import get_target
 
 from ..mir.conftest import glsl_to_spirv
 
+GFX11 = get_target("gfx1100").mir_options  # the isel options of the GFX11 target
+
 
 def _shader() -> tuple[MirShader, MirBuilder]:
-    s = MirShader("main", (64, 1, 1), MirFunction("main", []))
+    s = MirShader("main", (64, 1, 1), MirFunction("main", []), options=GFX11)
     s.bindings[(0, 0)] = Binding(0, 0, "storage")
     s.bindings[(0, 1)] = Binding(0, 1, "storage")
     return s, MirBuilder(s)
@@ -283,7 +286,7 @@ def test_glsl_if_chain_in_a_loop_after_lowering() -> None:
     ref = _glsl(src)
     bufs = {(0, 0): _inp(), (0, 1): 512}
     want = mir_interp.run(ref, (1, 1, 1), bufs, subgroup_size=32)
-    lower_for_isel(s, 32)
+    lower_for_isel(s, GFX11, 32)
     check_isel_form(s)
     got = mir_interp.run(s, (1, 1, 1), bufs, subgroup_size=32)
     assert got[(0, 1)] == want[(0, 1)]

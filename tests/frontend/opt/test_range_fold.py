@@ -21,15 +21,18 @@ from radcc.frontend.mir_print import print_shader
 from radcc.frontend.mir_validate import validate
 from radcc.frontend.opt import combine_barriers, lower_for_isel, range_fold
 from radcc.frontend.spirv_to_mir import spirv_to_mir
+from radcc.target import get_target
 
 from ..mir.conftest import glsl_to_spirv
+
+GFX11 = get_target("gfx1100").mir_options  # the isel options of the GFX11 target
 
 M32 = 0xFFFFFFFF
 WG = 96  # invocations in the hand-made shaders' workgroup (96, 1, 1)
 
 
 def _shader(wg: tuple[int, int, int] = (WG, 1, 1)) -> tuple[MirShader, MirBuilder]:
-    s = MirShader("main", wg, MirFunction("main", []))
+    s = MirShader("main", wg, MirFunction("main", []), options=GFX11)
     s.bindings[(0, 0)] = Binding(0, 0, "storage")
     s.bindings[(0, 1)] = Binding(0, 1, "storage")
     return s, MirBuilder(s)
@@ -206,7 +209,7 @@ def test_reduction_over_spec_workgroup_size() -> None:
     before = mir_interp.run(s, (4, 1, 1), bufs, subgroup_size=32)
     np.testing.assert_array_equal(np.frombuffer(before[(0, 1)], np.uint32),
                                   a.reshape(4, 64).sum(axis=1, dtype=np.uint32))
-    lower_for_isel(s, 32, validate_each=True)
+    lower_for_isel(s, GFX11, 32, validate_each=True)
     assert sum(isinstance(n, If) for n in iter_nodes(s.function.body)) == 7, print_shader(s)
     assert sum(i.op == "barrier" for i in s.instrs()) == 7, print_shader(s)
     assert mir_interp.run(s, (4, 1, 1), bufs, subgroup_size=32) == before

@@ -17,14 +17,17 @@ from radcc.frontend.mir_validate import validate
 from radcc.frontend.opt import lower_for_isel, optimize, vectorize_mem
 from radcc.frontend.opt.isel_form import check_isel_form
 from radcc.frontend.spirv_to_mir import spirv_to_mir
+from radcc.target import get_target
 
 from ..mir.conftest import glsl_to_spirv
+
+GFX11 = get_target("gfx1100").mir_options  # the isel options of the GFX11 target
 
 RO = {"access": "readonly"}
 
 
 def _shader(ro_input: bool = True) -> tuple[MirShader, MirBuilder]:
-    s = MirShader("main", (64, 1, 1), MirFunction("main", []))
+    s = MirShader("main", (64, 1, 1), MirFunction("main", []), options=GFX11)
     s.bindings[(0, 0)] = Binding(0, 0, "storage", readonly=ro_input)
     s.bindings[(0, 1)] = Binding(0, 1, "storage")
     s.bindings[(0, 2)] = Binding(0, 2, "uniform", readonly=True, min_size=64)
@@ -240,7 +243,7 @@ def _glsl_lowered(wave: int) -> tuple[MirShader, dict, dict]:
     optimize(ref)
     bufs = {(0, 0): _inp(), (0, 1): 4096, (0, 2): np.arange(16, dtype=np.uint32) * 77}
     want = mir_interp.run(ref, (1, 1, 1), bufs, subgroup_size=wave)
-    lower_for_isel(s, wave)
+    lower_for_isel(s, GFX11, wave)
     return s, want, bufs
 
 
