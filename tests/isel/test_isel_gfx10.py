@@ -24,7 +24,7 @@ from radcc.isel import UnsupportedError, select_program
 from radcc.isel.select import IselResult
 from radcc.oracle import llvm_mc
 from radcc.passes.emit_program import emit_program
-from radcc.pipeline import DebugOptions, run_pipeline
+from radcc.passes.manager import run_pipeline
 from radcc.target import get_target
 from tests.e2e.glsl.cases import CASES
 from tests.e2e.glsl_harness import compile_case
@@ -63,9 +63,9 @@ def test_isel_for_gfx10_assembles_with_llvm_mc(name: str, mcpu: str, wave: int):
     refused = REFUSED.get((name, mcpu, wave))
     if refused is not None:
         with pytest.raises(Exception, match=re.escape(refused)):
-            run_pipeline(p, DebugOptions())
+            run_pipeline(p)
         return
-    run_pipeline(p, DebugOptions())
+    run_pipeline(p)
     asm = kernel_asm(p, emit_program(p), None)
     attrs = ["-mattr=+wavefrontsize64"] if wave == 64 else []
     r = subprocess.run([llvm_mc.LLVM_MC, "-triple=amdgcn-amd-amdhsa", f"-mcpu={mcpu}", *attrs,
