@@ -22,6 +22,9 @@ What is counted, so that the two are comparable:
 - VGPRs/SGPRs: 1 + the highest register the code names (the driver's SGPRs/VGPRs
   statistics are allocation granules: 128 SGPRs, VGPRs in blocks of 8/16/24).
   VCC, exec, m0 and null are not counted.
+- latency / inv.thr: the Latency and Inverse Throughput statistics, which radcc
+  defines as ACO does (radcc/passes/statistics.py); radcc's s_delay_alu take
+  an issue cycle each there, and radcc weights no block by if-depth (ACO does).
 
 The ABIs differ: RADV loads buffer descriptors from descriptor sets (s_load_b128,
 buffer_load) where radcc's AMDHSA kernels load addresses from the kernarg
@@ -61,6 +64,8 @@ class Side:
     code_size: int = 0
     vgprs: int = 0
     sgprs: int = 0
+    latency: int = 0
+    inv_throughput: int = 0
     asm: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
     error: str = ""
@@ -98,7 +103,9 @@ def aco_side(r: radv.AcoResult | radv.RadvError) -> Side:
         return Side(error=str(r))
     lines = radv.asm_instructions(r.asm)
     v, s = used_registers(lines)
-    return Side(instructions=len(lines), code_size=r.code_size, vgprs=v, sgprs=s, asm=r.asm,
+    return Side(instructions=len(lines), code_size=r.code_size, vgprs=v, sgprs=s,
+                latency=r.stat("Latency", default=0),
+                inv_throughput=r.stat("Inverse Throughput", default=0), asm=r.asm,
                 extra={"stats": r.stats, "device": r.device_name})
 
 
@@ -117,7 +124,8 @@ def radcc_side(spirv: bytes, spec: dict[int, Any], wave: int) -> Side:
     code = [x for x in lines if not x.startswith("s_delay_alu")]
     v, s = used_registers(code)
     return Side(instructions=len(code), code_size=res.stats.get("CodeSize", 0) - 4 * delay,
-                vgprs=v, sgprs=s, asm=res.asm,
+                vgprs=v, sgprs=s, latency=res.stats.get("Latency", 0),
+                inv_throughput=res.stats.get("InvThroughput", 0), asm=res.asm,
                 extra={"stats": res.stats, "s_delay_alu": delay,
                        "vopd": res.stats.get("VOPD", 0)})
 
@@ -176,7 +184,7 @@ def run(cases: list[Any], waves: list[int], family: str, dump: Path | None,
 # -- reporting ---------------------------------------------------------------------------
 
 METRICS = (("instr", "instructions"), ("bytes", "code_size"), ("VGPRs", "vgprs"),
-           ("SGPRs", "sgprs"))
+           ("SGPRs", "sgprs"), ("latency", "latency"), ("inv.thr", "inv_throughput"))
 
 
 def _ratio(r: int, a: int) -> float:

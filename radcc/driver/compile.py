@@ -142,7 +142,8 @@ def _compile(spirv: bytes, mcpu: str, wave_size: int, entry: str | None,
     _ = run_passes
     t0 = time.perf_counter()
     emitted = emit_program(program)
-    stats = collect_statistics(program, emitted)
+    wg = shader.workgroup_size
+    stats = collect_statistics(program, emitted, workgroup_size=wg[0] * wg[1] * wg[2])
     asm = kernel_asm(program, emitted, stats)
     code = emit_code_object(program, emitted, res.args.kernargs)
     timings["emit"] = time.perf_counter() - t0

@@ -1,23 +1,30 @@
 """Insert s_delay_alu (GFX11): tell the hardware an ALU instruction depends on a
 recent ALU result, so that it issues from another wave meanwhile.
 
-Seed: seeds/001 "Insert delay_alu and form clauses"; ISA guide 16
-(S_DELAY_ALU: InstID0 [3:0], InstSkip [6:4], InstID1 [10:7]). The algorithm
-follows the facts of ACO's insert_waitcnt (its ALU part) and its cycle model
-(aco_statistics, GFX10+ numbers): a performance hint only, never needed
-for correctness.
+ISA guide 16 (S_DELAY_ALU: InstID0 [3:0], InstSkip [6:4], InstID1 [10:7]);
+a performance hint only, never needed for correctness. Which dependencies get
+a delay follows LLVM's AMDGPUInsertDelayAlu (and ACO's insert_delay_alu, the
+same algorithm): the producer latencies are `cycle_model(gfx).delay_alu` (LLVM's
+GFX11 SchedModel: VALU 5, 64-bit VALU 6, quarter-rate 8, transcendental 10,
+f64 38, SALU 2 cycles) and every instruction issues in one cycle, in wave32 and
+wave64 (as clang-19 encodes them).
 
 `insert_delay_alu(program)` guarantees, for targets with the ``delay_alu``
 feature: before every VALU or SALU instruction that reads a register written
 by a VALU, transcendental or SALU instruction whose result may not be
 available yet, an ``s_delay_alu`` names the most recent such producer:
 
-- ``VALU_DEP_k`` when the producer is the k-th most recent VALU (k <= 4);
+- ``VALU_DEP_k`` when the producer is the k-th most recent VALU (k <= 4;
+  transcendentals are not counted, as LLVM counts them);
 - ``TRANS32_DEP_k`` when it is the k-th most recent transcendental (k <= 3);
 - ``SALU_CYCLE_n`` for an SALU result n (<= 3) cycles away.
 
+A lane mask a VALU reads (v_cndmask's select, a carry-in) waits only for an
+SALU producer: a VALU-written lane mask is forwarded (ACO's
+lane_mask_forwarding; LLVM does not track these VCC reads either).
+
 A producer stops mattering once its latency has elapsed (one cycle per issued
-instruction, `ALU_CYCLES` per class; wave64 VALUs issue twice), once more
+instruction), once more
 VALUs/transcendentals than the field can name followed it, after a
 VMEM/FLAT/DS/export instruction (they wait for VALU results themselves, as
 ACO assumes) or an ``s_waitcnt_depctr depctr_va_vdst(0)``, or once an ``s_delay_alu`` already waited for it. With both a
@@ -34,6 +41,7 @@ distances, the largest remaining cycles); loops are iterated to a fixed point.
 from __future__ import annotations
 
 from radcc.ir.program import Block, Instruction, Program
+from radcc.isa.cycle_model import InstrClass, cycle_model, instr_class
 from radcc.isa.formats.scalar_fields import DELAY, INSTID
 from radcc.isa.table import OpInfo
 from radcc.passes.instr_class import (
@@ -45,15 +53,16 @@ from radcc.passes.instr_class import (
     is_salu,
     is_trans,
     is_valu,
+    lane_mask_reads,
 )
 from radcc.passes.linear_dataflow import forward_fixpoint
 from radcc.target import Feature
 
-__all__ = ["insert_delay_alu", "ALU_CYCLES", "DelaySim", "DelayState"]
+__all__ = ["insert_delay_alu", "ISSUE_CYCLES", "DelaySim", "DelayState"]
 
-# (latency, issue cycles) per table class, ACO's GFX10+ cycle model.
-ALU_CYCLES = {"valu": (5, 1), "dot": (5, 1), "valu64": (6, 2), "trans": (10, 1),
-              "salu": (2, 1), "salu64": (2, 1), "wmma": (32, 32)}
+# cycles one instruction takes to issue, in wave32 and wave64 (LLVM's
+# AMDGPUInsertDelayAlu advances SIInstrInfo::getNumWaitStates = 1 per instruction)
+ISSUE_CYCLES = 1
 VALU_MAX = 4  # VALU_DEP_1..4
 TRANS_MAX = 3  # TRANS32_DEP_1..3
 SALU_MAX = 3  # SALU_CYCLE_1..3
@@ -143,34 +152,31 @@ def delay_imm(valu_n: int = NONE, trans_n: int = NONE, salu_cyc: int = 0) -> int
     return imm
 
 
-def _class_facts(info: OpInfo | None, issue_mul: int) -> tuple[
+def _class_facts(info: OpInfo | None, delays: dict[InstrClass, int]) -> tuple[
         bool, bool, bool, int, bool, tuple[int, int, int, int, int] | None]:
     """(valu, trans, alu, issue cycles, clears, new dependency) of a table
-    entry: the part of `_Rec` that depends on the opcode alone."""
-    valu = is_valu(info)
+    entry: the part of `_Rec` that depends on the opcode alone. `delays`: the
+    generation's producer latencies (`CycleModel.delay_alu`)."""
     salu = is_salu(info)
     trans = is_trans(info)
-    cycles = 1
-    if info is not None and info.cls in ALU_CYCLES:
-        cycles = ALU_CYCLES[info.cls][1] * (issue_mul if valu else 1)
+    any_valu = is_valu(info)
+    # VALU_DEP_n counts VALU instructions other than transcendentals, which
+    # TRANS32_DEP_n counts (LLVM's AMDGPUInsertDelayAlu DelayInfo::advance)
+    valu = any_valu and not trans
     clears = info is not None and (info.cls in VMEM_CLASSES or is_ds(info) or is_exp(info))
     new_dep = None
-    if info is not None and info.cls in ALU_CYCLES and info.cls != "wmma":
-        lat, issue = ALU_CYCLES[info.cls]
-        if valu:
-            issue *= issue_mul
-        left = lat - issue
-        if left > 0:
-            d = _Dep()
-            if trans:
-                d = _Dep(trans_n=1, trans_cyc=left)
-            elif valu:
-                d = _Dep(1, left)
-            elif salu:
-                d = _Dep(salu_cyc=left)
-            if not d.fixup():
-                new_dep = d.key()
-    return valu, trans, valu or salu, cycles, clears, new_dep
+    lat = delays.get(instr_class(info), 0) if (any_valu or salu) else 0
+    left = lat - ISSUE_CYCLES  # the producer's own issue cycle has passed
+    if left > 0:
+        if trans:
+            d = _Dep(trans_n=1, trans_cyc=left)
+        elif valu:
+            d = _Dep(1, left)
+        else:
+            d = _Dep(salu_cyc=left)
+        if not d.fixup():
+            new_dep = d.key()
+    return valu, trans, any_valu or salu, ISSUE_CYCLES, clears, new_dep
 
 
 class _Rec:
@@ -178,9 +184,9 @@ class _Rec:
     analysis visits a block once or more)."""
 
     __slots__ = ("skip", "alu", "reads", "valu", "trans", "cycles", "clears", "va_vdst0",
-                 "writes", "new_dep")
+                 "writes", "new_dep", "sel")
 
-    def __init__(self, acc: AccessCache, instr: Instruction, issue_mul: int,
+    def __init__(self, acc: AccessCache, instr: Instruction, delays: dict[InstrClass, int],
                  by_info: dict[int, tuple] | None = None) -> None:
         a = acc(instr)
         info: OpInfo | None = a.info
@@ -188,12 +194,19 @@ class _Rec:
         key = id(info)
         f = by_info.get(key) if by_info is not None else None
         if f is None:
-            f = _class_facts(info, issue_mul)
+            f = _class_facts(info, delays)
             if by_info is not None:
                 by_info[key] = f  # table entries live as long as the table
         self.valu, self.trans, self.alu, self.cycles, self.clears, self.new_dep = f
         self.reads = a.reads
         self.writes = a.writes
+        # lane masks a VALU reads (v_cndmask's select, carry-ins): a VALU result
+        # forwards to them without a delay (ACO's lane_mask_forwarding for
+        # v_cndmask; LLVM tracks neither the VCC a VOPC writes nor a VCC carry-in);
+        # an SALU result still needs one
+        self.sel: frozenset[int] = frozenset()
+        if info is not None and self.alu:
+            self.sel = frozenset(lane_mask_reads(acc.program, instr, info))
         self.va_vdst0 = False
         if instr.opcode == "s_waitcnt_depctr":
             dep = depctr_of(instr)
@@ -203,7 +216,7 @@ class _Rec:
 class _Pass:
     def __init__(self, program: Program, access: AccessCache | None = None) -> None:
         self.p = program
-        self.issue_mul = 2 if program.wave_size == 64 else 1
+        self.delays = cycle_model(program.gfx_level).delay_alu
         self.acc = access or AccessCache(program)
         self.recs: dict[int, list[_Rec]] = {}
         self.by_info: dict[int, tuple] = {}  # _class_facts per table entry
@@ -214,7 +227,7 @@ class _Pass:
     def plan(self, block: Block) -> list[_Rec]:
         recs = self.recs.get(block.index)
         if recs is None:
-            recs = self.recs[block.index] = [_Rec(self.acc, i, self.issue_mul, self.by_info)
+            recs = self.recs[block.index] = [_Rec(self.acc, i, self.delays, self.by_info)
                                              for i in block.instructions]
         return recs
 
@@ -252,10 +265,11 @@ class _Pass:
             if x.alu and st.regs:
                 need = _Dep()
                 regs = st.regs
+                sel = x.sel
                 for r in x.reads:
                     d = regs.get(r)
                     if d is not None:
-                        need.join(d)
+                        need.join(_Dep(salu_cyc=d.salu_cyc) if r in sel else d)
                 imm = delay_imm(need.valu_n, need.trans_n, need.salu_cyc)
                 if imm:
                     out.append(Instruction("s_delay_alu", "SOPP", fields={"simm16": imm}))
@@ -357,7 +371,7 @@ class DelaySim:
         by_info = self._pass.by_info
         f = by_info.get(id(info))
         if f is None:
-            f = by_info[id(info)] = _class_facts(info, self._pass.issue_mul)
+            f = by_info[id(info)] = _class_facts(info, self._pass.delays)
         return f
 
     @staticmethod
@@ -378,7 +392,7 @@ class DelaySim:
         e = self._recs.get(id(instr))
         if e is None:
             e = self._recs[id(instr)] = (instr, _Rec(self._pass.acc, instr,
-                                                     self._pass.issue_mul,
+                                                     self._pass.delays,
                                                      self._pass.by_info))
         return e[1]
 

@@ -20,8 +20,8 @@ of the figures:
   instruction that has a VOPD form or is VOPD (VOP1/VOP2 4, VOP3 8, VOPD 8,
   a literal 4 more); other instructions are the same in every order of a
   region and left out;
-- ``latency``: statistics.CYCLE_MODEL's in-order issue model (the
-  ``Latency`` statistic) over the run and tail with their s_delay_alu and
+- ``latency``: an in-order issue model with `statistics.instr_costs` (the
+  generation's `radcc.isa.cycle_model`, as the ``Latency`` statistic) over the run and tail with their s_delay_alu and
   s_clause, from `clock`: cycles until the last issue or result;
 - ``clause_members``: memory instructions inside those clauses.
 """
@@ -36,7 +36,7 @@ from radcc.passes.form_hard_clauses import clause_type, should_form_clause
 from radcc.passes.insert_delay_alu import NONE, TRANS_MAX, VALU_MAX, DelaySim, DelayState
 from radcc.passes.instr_class import AccessCache
 from radcc.passes.schedule_vopd import Half, dual_half
-from radcc.passes.statistics import CYCLE_MODEL
+from radcc.passes.statistics import instr_costs
 
 __all__ = ["Clock", "Cost", "DelayCursor", "RegionCoster"]
 
@@ -65,7 +65,7 @@ class _Facts:
     """Everything `RegionCoster` uses of one instruction, derived once."""
 
     __slots__ = ("instr", "skip", "alu", "valu", "trans", "cycles", "clears", "va_vdst0",
-                 "new_dep", "reads", "writes", "issues", "issue", "lat", "ctype", "info",
+                 "new_dep", "reads", "sel", "writes", "issues", "issue", "lat", "ctype", "info",
                  "size")
 
     def __init__(self, coster: RegionCoster, instr: Instruction) -> None:
@@ -78,15 +78,12 @@ class _Facts:
          self.new_dep) = delays.class_facts(info)
         self.va_vdst0 = delays.waits_va_vdst(instr)
         self.reads = tuple(a.reads)
+        self.sel = delays.facts(instr).sel  # v_cndmask selects: SALU delays only
         self.writes = tuple(a.writes)
         self.info = info
         cls = "valu" if instr.format == "VOPD" else (info.cls if info else "pseudo")
         self.issues = cls != "pseudo"
-        unit, issue, lat = CYCLE_MODEL.get(cls, ("salu", 1, 1))
-        if coster._wave64 and unit in ("valu", "trans"):
-            issue *= 2
-        self.issue = issue
-        self.lat = lat
+        self.issue, self.lat = instr_costs(coster.program, instr, info)
         # clause_type is None outside SMEM/VMEM/FLAT
         self.ctype = clause_type(coster.program, instr, info) \
             if info is not None and not self.skip and cls in _CLAUSE_CLASSES else None
@@ -107,12 +104,20 @@ class RegionCoster:
         self.delays = DelaySim(program, self.access)
         self._bytes: dict[int, tuple[Instruction, int]] = {}
         self._wave64 = program.wave_size == 64
+        self._cost_cache: dict[int, tuple[Instruction, int, int]] = {}
         self._halves: dict[int, tuple[Instruction, Half | None]] = {}
         self._facts: dict[int, _Facts] = {}  # by id; each keeps its instruction alive
         # the issue cycles and latency of an s_delay_alu (the table's class for it)
         delay = _Facts(self, Instruction("s_delay_alu", "SOPP", fields={"simm16": 0}))
         self._delay_issue = delay.issue if delay.issues else 0
         self._delay_lat = delay.lat if delay.issues else 0
+
+    def _costs(self, instr: Instruction, info) -> tuple[int, int]:  # type: ignore[no-untyped-def]
+        """`statistics.instr_costs` of `instr`, computed once per instruction."""
+        e = self._cost_cache.get(id(instr))
+        if e is None:
+            e = self._cost_cache[id(instr)] = (instr, *instr_costs(self.program, instr, info))
+        return e[1], e[2]
 
     def half(self, instr: Instruction) -> Half | None:
         """`schedule_vopd.dual_half` of `instr`, computed once per instruction."""
@@ -188,6 +193,8 @@ class RegionCoster:
                     if d is None:
                         continue
                     v, ev, tr, et, s_ = d
+                    if r in f.sel:
+                        v = tr = _GONE
                     if v > fv and nv - v < VALU_MAX and ev > cyc and v > vi:
                         vi = v
                     if tr > ft and nt - tr < TRANS_MAX and et > cyc and tr > ti:
@@ -255,6 +262,8 @@ class RegionCoster:
                     if d is None:
                         continue
                     v, ev, tr, et, s_ = d
+                    if r in f.sel:
+                        v = tr = _GONE
                     if v > fv and nv - v < VALU_MAX and ev > cyc and v > vi:
                         vi = v
                     if tr > ft and nt - tr < TRANS_MAX and et > cyc and tr > ti:
@@ -354,12 +363,9 @@ class RegionCoster:
         acc = self.access
         for ins in instrs:
             a = acc(ins)
-            cls = "valu" if ins.format == "VOPD" else (a.info.cls if a.info else "pseudo")
-            if cls == "pseudo":
+            if a.info is None:
                 continue
-            unit, issue, lat = CYCLE_MODEL.get(cls, ("salu", 1, 1))
-            if self._wave64 and unit in ("valu", "trans"):
-                issue *= 2
+            issue, lat = self._costs(ins, a.info)
             start = t
             for r in a.reads:
                 x = ready.get(r, 0)

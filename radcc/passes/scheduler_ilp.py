@@ -25,10 +25,12 @@ of one block. What it guarantees:
   predecessors are all scheduled, pick the one that can start earliest
   (register results become ready after the producer's latency), then the
   one with the longest latency path to the region's end, then program
-  order. Latencies and issue costs are `statistics.CYCLE_MODEL`'s (VALU 5,
-  transcendental 10, SALU 2, SMEM 64, VMEM 320, LDS 40 cycles; VALU issue
-  doubles in wave64) — so the separation is by each producer's latency, as
-  insert_delay_alu (which follows) would otherwise stall for it.
+  order. Latencies and issue costs are `statistics.instr_costs`'s, from the
+  generation's `radcc.isa.cycle_model` (ACO's get_perf_info and memory
+  latencies: VALU 5, 64-bit 6, quarter-rate 8, transcendental 10, SALU 2,
+  SMEM 30/200, LDS 20, VMEM 320 cycles; vector issue doubles in wave64 unless
+  the instruction dual-issues) — so the separation is by each producer's
+  latency, as the hardware would otherwise stall for it.
 
 The pass is target-neutral (GFX10 and GFX11); `nosched` / `nosched-ilp`
 skip it, `nosched-vopd` makes the pass manager call it with ``vopd=False``
@@ -46,7 +48,7 @@ from radcc.ir.program import Block, Instruction, Program
 from radcc.ir.regclass import EXEC, EXEC_HI
 from radcc.isa.table import OpInfo
 from radcc.passes.instr_class import VALU_CLASSES, Access, AccessCache, is_gds, is_nop
-from radcc.passes.statistics import CYCLE_MODEL
+from radcc.passes.statistics import instr_costs
 
 if TYPE_CHECKING:
     from radcc.passes.sched_cost import Clock, Cost
@@ -123,11 +125,8 @@ class Node:
 
 
 def _costs(program: Program, instr: Instruction, info: OpInfo | None) -> tuple[int, int]:
-    cls = "valu" if instr.format.startswith("VOPD") else (info.cls if info else "salu")
-    unit, issue, lat = CYCLE_MODEL.get(cls, ("salu", 1, 1))
-    if program.wave_size == 64 and unit in ("valu", "trans"):
-        issue *= 2
-    return issue, lat
+    issue, lat = instr_costs(program, instr, info)
+    return max(issue, 1), max(lat, 1)
 
 
 def build_nodes(program: Program, instrs: list[Instruction], accs: list[Access],

@@ -1,137 +1,319 @@
-"""Statistics of a compiled program (ACO's set plus radcc's).
+"""Statistics of a compiled program: ACO's, defined as ACO defines them, plus radcc's.
 
-`collect_statistics(program, result=None) -> dict[str, int]` runs on the
-final program (after lower_to_hw and the wait/hazard passes; `result` is the
-`EmitResult` when the code has been emitted) and stores the dict in
-``program.statistics``. Keys, in order:
+`collect_statistics(program, result=None, workgroup_size=None) -> dict[str, int]`
+runs on the final program (after lower_to_hw and the wait/hazard passes;
+`result` is the `EmitResult` when the code has been emitted; `workgroup_size`
+the invocations of one workgroup when known) and stores the dict in
+``program.statistics``. The definitions follow Mesa's ACO
+(src/amd/compiler/aco_statistics.cpp: collect_preasm_stats,
+collect_presched_stats, collect_postasm_stats; RADV reports them through
+VK_KHR_pipeline_executable_properties under the names in brackets). Keys, in
+order:
 
-- ``Hash``: CRC-32 of the machine code without padding (0 without `result`);
-- ``Instructions``: hardware instructions; ``Copies``: moves
-  (``s_mov_b32/b64``, ``s_movk_i32``, ``v_mov_b32/b16``, ``v_swap_b32``,
-  ``s_cmov_b32/b64``); ``Branches``: ``s_branch``/``s_cbranch_*``/``s_setpc``;
-- ``Latency`` and ``InvThroughput``: the cycle model below, summed over
-  blocks weighted by 4**loop depth;
-- ``VClause``/``SClause``: maximal runs of consecutive VMEM (vmem, flat) /
-  SMEM instructions; ``PreSGPRs``/``PreVGPRs``: ``program.max_reg_demand``
-  (as live_var_analysis left it before register allocation);
-- ``VALU`` (valu, valu64, trans, dot, wmma, vinterp classes), ``SALU``
-  (SOP1/SOP2/SOPC/SOPK/SOPP formats, as ACO's isSALU, so branches and waits
-  count), ``VMEM``, ``SMEM``, ``VOPD`` (VOPD-format instructions);
+- ``Hash`` [Hash]: CRC-32 of the machine code without padding (0 without `result`).
+- ``Instructions`` [Instructions]: hardware instructions (pseudo instructions
+  left are not counted; ``s_delay_alu``, waits and nops are).
+- ``Copies`` [Copies]: register moves (``s_mov_b32/b64``, ``s_movk_i32``,
+  ``v_mov_b32/b16``, ``v_swap_b32``, ``s_cmov_b32/b64``). ACO counts the moves
+  lower_to_hw makes of parallel copies; radcc counts every move instruction, so
+  moves isel wrote itself count too (radcc's figure is an upper bound of ACO's
+  definition).
+- ``Branches`` [Branches]: SOPP instructions of ACO's class ``branch``
+  (``s_branch``, ``s_cbranch_*``).
+- ``Latency`` [Latency]: ACO's block cycle estimator (below), the cycles of
+  each block weighted by the times it is assumed to run: 8 inside one loop, 32
+  inside two, 32 * 2**(depth - 2) deeper. (ACO also weights by uniform-if
+  depth 0.5**n and divergent-if depth 0.75**n; radcc's blocks do not record
+  those depths, so radcc counts such blocks as always run.)
+- ``InvThroughput`` [Inverse Throughput]: cycles per wave64 with other waves
+  hiding latency: the parallelism is the smallest of the waves per SIMD
+  (``WavesPerSIMD``) and Latency / usage of each resource (usage = busy cycles
+  of the resource summed as Latency is); 1 / (parallelism / Latency *
+  wave_size / 64 * utilisation), utilisation = workgroup size / (workgroup size
+  rounded up to whole waves), rounded.
+- ``VClause`` [VMEM Clause] / ``SClause`` [SMEM Clause]: clauses of VMEM/FLAT
+  (SMEM) instructions with operands: an instruction starts a new one unless it
+  follows such instructions without another instruction in between and
+  `form_hard_clauses.should_form_clause` joins it to one of them.
+- ``PreSGPRs`` [Pre-Sched SGPRs] / ``PreVGPRs`` [Pre-Sched VGPRs]:
+  ``program.max_reg_demand`` as live_var_analysis left it before scheduling.
+- ``VALU``, ``SALU``, ``VMEM``, ``SMEM``, ``VOPD`` (newer ACO's): VALU
+  instructions (VALU encodings, interpolation and VOPD); SALU instructions
+  (SOP1/SOP2/SOPC/SOPK, not SOPP nor waits); VMEM/FLAT and SMEM instructions
+  with operands; VOPD instructions.
 - radcc's: ``SGPRs``, ``VGPRs`` (next free register), ``CodeSize`` (bytes,
   without padding), ``LDS`` (bytes), ``Scratch`` (bytes per lane),
   ``WavesPerSIMD`` (register-limited occupancy, `Target.waves_per_simd`).
 
-The cycle model (radcc's own, deliberately simple; keyed by `OpInfo.cls`):
-each class has an issue cost (cycles the wave's issue port is busy; VALU
-costs double in wave64) and a result latency. Instructions issue in order;
-an instruction starts when the previous one has issued and the registers it
-reads are ready; ``Latency`` is the cycle at which the block's last result is
-ready. ``InvThroughput`` is the busiest execution unit's total issue cycles
-per block (what bounds throughput when other waves hide latency).
+The block cycle estimator (ACO's BlockCycleEstimator; numbers from
+`radcc.isa.cycle_model`): instructions issue in order, one per cycle. An
+instruction first waits for its operands' registers to be ready and for what
+its wait implies (``s_waitcnt`` counters: the events beyond the count left;
+an instruction that increments a counter waits until it is below its maximum;
+``s_endpgm`` for everything), then for its resources (SALU/SMEM scalar,
+branch/message, VALU, complex VALU, LDS, export/GDS, VMEM) to be free; it
+keeps each busy for the cycles the model gives. In wave64 a vector
+instruction that cannot dual-issue goes through this twice (when the
+workgroup is larger than 32). Results are ready after the class latency or
+the memory latency (`cycle_model.wait_counter_cycles`). A block starts from
+the state its linear predecessors processed earlier left, relative to their
+end.
 """
 
 from __future__ import annotations
 
 import zlib
+from collections import deque
 
-from radcc.ir.opinfo import op_info
 from radcc.ir.program import Block, Instruction, Program
-from radcc.isa.table import OpcodeTable, get_table
+from radcc.isa.cycle_model import (
+    VALU_INSTR_CLASSES,
+    VECTOR_INSTR_CLASSES,
+    CycleModel,
+    InstrClass,
+    Resource,
+    cycle_model,
+    dual_issue_capable,
+    instr_class,
+    result_latency,
+    wait_counter_cycles,
+)
+from radcc.isa.table import OpInfo
+from radcc.passes.form_hard_clauses import should_form_clause
+from radcc.passes.instr_class import WAIT_MAX, AccessCache, is_gds, wait_of
 
-__all__ = ["CYCLE_MODEL", "collect_statistics"]
+__all__ = ["collect_statistics", "block_cycles", "instr_costs"]
 
-# cls: (unit, issue cycles in wave32, latency cycles)
-CYCLE_MODEL: dict[str, tuple[str, int, int]] = {
-    "salu": ("salu", 1, 2),
-    "salu64": ("salu", 1, 2),
-    "branch": ("branch", 1, 1),
-    "smem": ("smem", 1, 64),
-    "valu": ("valu", 1, 5),
-    "valu64": ("valu", 4, 10),
-    "trans": ("trans", 1, 10),
-    "dot": ("valu", 2, 8),
-    "wmma": ("valu", 16, 32),
-    "vinterp": ("valu", 1, 5),
-    "vmem": ("vmem", 4, 320),
-    "flat": ("vmem", 4, 320),
-    "ds": ("lds", 2, 40),
-    "exp": ("export", 4, 16),
-    "ldsdir": ("lds", 1, 16),
-    "message": ("salu", 1, 1),
-    "waitcnt": ("salu", 1, 1),
-    "nop": ("salu", 1, 1),
-}
-_VALU = frozenset({"valu", "valu64", "trans", "dot", "wmma", "vinterp"})
 _COPIES = frozenset({"s_mov_b32", "s_mov_b64", "s_movk_i32", "v_mov_b32", "v_mov_b16",
                      "v_swap_b32", "s_cmov_b32", "s_cmov_b64"})
+_COUNTERS = ("vm", "exp", "lgkm", "vs")
+_NRES = len(Resource)
+_SALU_ENCS = frozenset({"SOP1", "SOP2", "SOPC", "SOPK"})
+_VMEM_ENCS = frozenset({"MUBUF", "MTBUF", "MIMG", "FLAT", "GLOBAL", "SCRATCH"})
 
-
-def _cls(table: OpcodeTable, ins: Instruction) -> str:
-    info = op_info(table, ins.opcode, ins.format)
-    if info is None:
-        return "pseudo"
-    if ins.format.startswith("VOPD"):
-        return "valu"
-    return info.cls
-
-
-def _regs(x) -> list[int]:
+def _regs(x) -> range:  # type: ignore[no-untyped-def]
     if x.phys is None or x.rc is None:
-        return []
-    return [x.phys.reg + i for i in range(x.rc.size)]
+        return range(0)
+    return range(x.phys.reg, x.phys.reg + x.rc.size)
 
 
-def _block_cycles(block: Block, table: OpcodeTable, wave64: bool) -> tuple[int, int]:
-    ready: dict[int, int] = {}
-    t = 0
-    end = 0
-    busy: dict[str, int] = {}
-    for ins in block.instructions:
-        unit, issue, lat = CYCLE_MODEL.get(_cls(table, ins), ("salu", 1, 1))
-        if wave64 and unit in ("valu", "trans"):
-            issue *= 2
-        start = max([t] + [ready.get(r, 0) for o in ins.operands for r in _regs(o)])
-        t = start + issue
-        for d in ins.definitions:
-            for r in _regs(d):
-                ready[r] = start + lat
-        end = max(end, start + lat)
-        busy[unit] = busy.get(unit, 0) + issue
-    return max(end, t), max(busy.values(), default=0)
+def _smem_cached(instr: Instruction, info: OpInfo) -> bool:
+    """ACO's guess that an SMEM load hits the scalar cache: a 64-bit base
+    (descriptor loads) or constant offsets."""
+    srcs = [s for s in info.operands if not s.is_def]
+    offsets_const = True
+    for spec, op in zip(srcs, instr.operands, strict=False):
+        if spec.name == "sbase" and op.rc is not None and op.rc.size == 2:
+            return True
+        if spec.name in ("offset", "soffset") and op.const is None and not op.is_undef:
+            offsets_const = False
+    return offsets_const
 
 
-def collect_statistics(program: Program, result=None) -> dict[str, int]:
+class _Estimator:
+    """One block's cycle estimate (ACO's BlockCycleEstimator)."""
+
+    def __init__(self) -> None:
+        self.cur = 0
+        self.res_available = [0] * _NRES
+        self.res_usage = [0] * _NRES
+        self.reg_available: dict[int, int] = {}
+        self.mem: dict[str, deque[int]] = {c: deque() for c in _COUNTERS}
+
+    def join(self, pred: _Estimator) -> None:
+        for r in range(_NRES):
+            self.res_available[r] = max(self.res_available[r],
+                                        pred.res_available[r] - pred.cur)
+        for reg, t in pred.reg_available.items():
+            v = t - pred.cur + self.cur
+            if v > self.reg_available.get(reg, 0):
+                self.reg_available[reg] = v
+        for c in _COUNTERS:
+            ops, pops = self.mem[c], pred.mem[c]
+            for j in range(min(len(ops), len(pops))):
+                ops[-1 - j] = max(ops[-1 - j], pops[-1 - j] - pred.cur)
+            for j in range(len(pops) - len(ops) - 1, -1, -1):
+                ops.appendleft(pops[j] - pred.cur)
+
+
+class _Facts:
+    """What the estimator uses of one instruction."""
+
+    __slots__ = ("cls", "perf", "counters", "wait", "reads", "writes", "endpgm", "twice")
+
+    def __init__(self, model: CycleModel, program: Program, instr: Instruction,
+                 info: OpInfo | None, dual_issue_wave64: bool) -> None:
+        self.cls = instr_class(info)
+        self.perf = model.perf_info(info, info is not None and is_gds(instr, info))
+        has_defs = bool(instr.definitions)
+        self.counters = wait_counter_cycles(
+            info, has_defs, bool(instr.operands),
+            info is not None and info.cls == "smem" and has_defs and _smem_cached(instr, info),
+            program.gfx_level)
+        self.endpgm = instr.opcode == "s_endpgm"
+        wait = wait_of(instr, program.gfx_level) if self.cls is InstrClass.WAITCNT else None
+        if self.endpgm:
+            wait = dict.fromkeys(_COUNTERS, 0)
+        elif wait is None and self.counters:
+            wait = {c: _max_count(c) - 1 for c in self.counters}
+        self.wait = wait or {}
+        self.reads = [r for o in instr.operands if o.const is None and not o.is_undef
+                      for r in _regs(o)]
+        self.writes = [r for d in instr.definitions for r in _regs(d)]
+        vector = self.cls in VECTOR_INSTR_CLASSES or instr.format.startswith("VOPD")
+        self.twice = (dual_issue_wave64 and vector
+                      and not _dual_issue_capable(program, instr, info))
+
+
+def _max_count(counter: str) -> int:
+    return WAIT_MAX[counter]
+
+
+def _dual_issue_capable(program: Program, instr: Instruction, info: OpInfo | None) -> bool:
+    return info is not None and dual_issue_capable(program.gfx_level, instr.opcode,
+                                                   "DPP" in instr.format)
+
+
+def instr_costs(program: Program, instr: Instruction, info: OpInfo | None) -> tuple[int, int]:
+    """(issue cycles, result latency) of one instruction for the post-RA
+    schedulers' in-order model: the cycles its main resource is busy (at least
+    one; twice in wave64 for a vector instruction that cannot dual-issue) and
+    `cycle_model.result_latency`. Pseudo instructions: (0, 0)."""
+    if info is None or instr.is_pseudo:
+        return 0, 0
+    model = cycle_model(program.gfx_level)
+    gds = is_gds(instr, info)
+    perf = model.perf_info(info, gds)
+    has_defs = bool(instr.definitions)
+    counters = wait_counter_cycles(
+        info, has_defs, bool(instr.operands),
+        info.cls == "smem" and has_defs and _smem_cached(instr, info), program.gfx_level)
+    issue = max(1, perf.uses[0][1] if perf.uses else 1)
+    vector = instr_class(info) in VECTOR_INSTR_CLASSES or instr.format.startswith("VOPD")
+    if program.wave_size == 64 and vector and not _dual_issue_capable(program, instr, info):
+        issue *= 2
+    return issue, result_latency(perf, counters)
+
+
+def block_cycles(est: _Estimator, facts: list[_Facts]) -> None:
+    """Issue `facts` on `est` (ACO's BlockCycleEstimator::add per instruction)."""
+    for f in facts:
+        deps = est.cur
+        for c, n in f.wait.items():
+            q = est.mem[c]
+            for j in range(len(q) - n):
+                deps = max(deps, q[j])
+        if f.endpgm:
+            deps = max([deps, *est.reg_available.values()])
+        else:
+            for r in f.reads:
+                deps = max(deps, est.reg_available.get(r, 0))
+        est.cur = deps
+        start = est.cur
+        for _ in range(2 if f.twice else 1):
+            wait_res = 0
+            for r, _c in f.perf.uses:
+                wait_res = max(wait_res, est.res_available[r] - est.cur)
+            est.cur += wait_res
+            start = est.cur
+            for r, c in f.perf.uses:
+                est.res_available[r] = est.cur + c
+                est.res_usage[r] += c
+            est.cur += 1
+        for c, n in f.wait.items():
+            q = est.mem[c]
+            while len(q) > n:
+                q.popleft()
+        for c, cyc in f.counters.items():
+            est.mem[c].append(est.cur + cyc)
+        ready = start + result_latency(f.perf, f.counters)
+        for r in f.writes:
+            if ready > est.reg_available.get(r, 0):
+                est.reg_available[r] = ready
+
+
+def _iterations(block: Block) -> float:
+    d = block.loop_nest_depth
+    it = 1.0
+    if d > 0:
+        it *= 8.0
+    if d > 1:
+        it *= 4.0
+    if d > 2:
+        it *= 2.0 ** (d - 2)
+    return it
+
+
+def _latency_throughput(program: Program, waves: int,
+                        workgroup_size: int | None) -> tuple[int, int]:
+    model = cycle_model(program.gfx_level)
+    acc = AccessCache(program)
+    wave64_twice = program.wave_size == 64 and (workgroup_size is None or workgroup_size > 32)
+    ests: list[_Estimator] = [_Estimator() for _ in program.blocks]
+    latency = 0.0
+    usage = [0.0] * _NRES
+    for block in program.blocks:
+        est = ests[block.index]
+        for p in block.linear_preds:
+            est.join(ests[p])
+        facts = [_Facts(model, program, ins, acc(ins).info, wave64_twice)
+                 for ins in block.instructions if not ins.is_pseudo]
+        block_cycles(est, facts)
+        it = _iterations(block)
+        latency += est.cur * it
+        for r in range(_NRES):
+            usage[r] += est.res_usage[r] * it
+    if latency <= 0:
+        return 0, 0
+    parallelism = float(max(waves, 1))
+    for u in usage:
+        if u > 0:
+            parallelism = min(parallelism, latency / u)
+    wave64_per_cycle = parallelism / latency * (program.wave_size / 64.0)
+    if workgroup_size:
+        whole = -(-workgroup_size // program.wave_size) * program.wave_size
+        wave64_per_cycle *= workgroup_size / whole
+    return round(latency), round(1.0 / wave64_per_cycle)
+
+
+def collect_statistics(program: Program, result=None,  # type: ignore[no-untyped-def]
+                       workgroup_size: int | None = None) -> dict[str, int]:
     """ACO's statistics plus radcc's (see the module docstring)."""
     from radcc.passes.emit_program import register_usage
 
-    table = get_table(program.gfx_level)
     st: dict[str, int] = dict.fromkeys(
         ("Hash", "Instructions", "Copies", "Branches", "Latency", "InvThroughput", "VClause",
          "SClause", "PreSGPRs", "PreVGPRs", "VALU", "SALU", "VMEM", "SMEM", "VOPD"), 0)
-    wave64 = program.wave_size == 64
+    acc = AccessCache(program)
     for block in program.blocks:
-        prev = ""
+        vclause: list[tuple[Instruction, OpInfo]] = []
+        sclause: list[tuple[Instruction, OpInfo]] = []
         for ins in block.instructions:
-            cls = _cls(table, ins)
-            if cls == "pseudo":
-                prev = ""
+            info = acc(ins).info
+            if info is None or ins.is_pseudo:
                 continue
+            cls = instr_class(info)
+            enc = info.enc
             st["Instructions"] += 1
             st["Copies"] += ins.opcode in _COPIES
-            st["Branches"] += ins.opcode.startswith(("s_branch", "s_cbranch", "s_setpc"))
-            st["VALU"] += cls in _VALU
-            st["SALU"] += ins.format.startswith("SOP")
-            st["VMEM"] += cls in ("vmem", "flat")
-            st["SMEM"] += cls == "smem"
+            st["Branches"] += enc == "SOPP" and cls is InstrClass.BRANCH
+            st["VALU"] += cls in VALU_INSTR_CLASSES or ins.format.startswith("VOPD")
+            st["SALU"] += enc in _SALU_ENCS and cls is not InstrClass.WAITCNT
             st["VOPD"] += ins.format.startswith("VOPD")
-            kind = "v" if cls in ("vmem", "flat") else "s" if cls == "smem" else ""
-            if kind and kind != prev:
-                st["VClause" if kind == "v" else "SClause"] += 1
-            prev = kind
-        lat, thr = _block_cycles(block, table, wave64)
-        w = 4 ** block.loop_nest_depth
-        st["Latency"] += lat * w
-        st["InvThroughput"] += thr * w
+            if enc in _VMEM_ENCS and ins.operands:
+                if not any(should_form_clause(a, ia, ins, info) for a, ia in vclause):
+                    st["VClause"] += 1
+                vclause.append((ins, info))
+                st["VMEM"] += 1
+            else:
+                vclause = []
+            if enc == "SMEM" and ins.operands:
+                if not any(should_form_clause(a, ia, ins, info) for a, ia in sclause):
+                    st["SClause"] += 1
+                sclause.append((ins, info))
+                st["SMEM"] += 1
+            else:
+                sclause = []
     st["PreSGPRs"] = program.max_reg_demand.sgpr
     st["PreVGPRs"] = program.max_reg_demand.vgpr
     if result is not None:
@@ -140,13 +322,13 @@ def collect_statistics(program: Program, result=None) -> dict[str, int]:
     else:
         sgprs, vgprs, _vcc = register_usage(program)
         size = 0
+    waves = program.target.waves_per_simd(max(vgprs, 1), sgprs, program.wave_size)
+    st["Latency"], st["InvThroughput"] = _latency_throughput(program, waves, workgroup_size)
     st["SGPRs"] = sgprs
     st["VGPRs"] = vgprs
     st["CodeSize"] = size
     st["LDS"] = program.config.lds_size
     st["Scratch"] = program.config.scratch_bytes_per_lane
-    st["WavesPerSIMD"] = program.target.waves_per_simd(max(vgprs, 1), sgprs, program.wave_size)
+    st["WavesPerSIMD"] = waves
     program.statistics = st
     return st
-
-

@@ -5,8 +5,8 @@ The reference (`_reference` below) takes the s_delay_alu that insert_delay_alu's
 own emission inserts into the run plus tail (`DelaySim.run`: the pass's
 per-instruction state updates and merging), counts s_clause as
 form_hard_clauses' `clause_type` / `should_form_clause` group them, and
-issues the emitted instructions in order with statistics.CYCLE_MODEL's
-latencies (the ``Latency`` statistic's model). `RegionCoster.costs` must give
+issues the emitted instructions in order with statistics.instr_costs (the
+generation's cycle model). `RegionCoster.costs` must give
 the same four figures for random straight-line post-RA programs (VALU,
 transcendental, SALU/SCC, VCC, global/LDS/SMEM loads, stores, va_vdst waits;
 VOPD pairs), from random start states (the pass's `DelaySim` state, and the
@@ -16,6 +16,7 @@ without the ``delay_alu`` feature (gfx1100 / gfx1030).
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import re
 
@@ -25,13 +26,15 @@ from waitcnt_util import TOP, depctr
 
 from radcc.ir.parser import parse_program
 from radcc.ir.program import Instruction, Program
+from radcc.isa.cycle_model import CycleModel, InstrClass, cycle_model
 from radcc.passes import insert_delay_alu, sched_cost
 from radcc.passes.form_hard_clauses import clause_type, should_form_clause
 from radcc.passes.insert_delay_alu import DelaySim, DelayState
 from radcc.passes.instr_class import AccessCache
 from radcc.passes.sched_cost import Clock, Cost, DelayCursor, RegionCoster
 from radcc.passes.schedule_vopd import pair_greedily
-from radcc.passes.statistics import CYCLE_MODEL
+from radcc.passes.statistics import instr_costs
+from radcc.target import GfxLevel
 
 EXTRA = [
     "s1: s[8] = s_load_b32 s2: s[6-7] offset:0x0",
@@ -89,10 +92,7 @@ def _reference(program: Program, state: DelayState, clock: Clock,
         a = acc(ins)
         if a.info is None:
             continue
-        cls = "valu" if ins.format == "VOPD" else a.info.cls
-        unit, issue, lat = CYCLE_MODEL.get(cls, ("salu", 1, 1))
-        if program.wave_size == 64 and unit in ("valu", "trans"):
-            issue *= 2
+        issue, lat = instr_costs(program, ins, a.info)
         start = max([t] + [ready.get(r, 0) for r in a.reads])
         t = start + issue
         for r in a.writes:
@@ -105,10 +105,15 @@ def _reference(program: Program, state: DelayState, clock: Clock,
 
 
 # Longer ALU latencies than the hardware's (both sides read insert_delay_alu's
-# table): VALU/trans producers then expire by count (VALU_MAX / TRANS_MAX)
+# cycle model): VALU/trans producers then expire by count (VALU_MAX / TRANS_MAX)
 # before their cycles, and several SALU results are pending at once.
-SLOW_CYCLES = {"valu": (9, 1), "dot": (9, 1), "valu64": (10, 2), "trans": (16, 1),
-               "salu": (5, 1), "salu64": (5, 1), "wmma": (32, 32)}
+def _slow_model(gfx: GfxLevel) -> CycleModel:
+    m = cycle_model(gfx)
+    return dataclasses.replace(m, delay_alu={c: n + (6 if c is InstrClass.VALU_TRANSCENDENTAL32
+                                                     else 4) for c, n in m.delay_alu.items()})
+
+
+SLOW_CYCLES = _slow_model
 
 
 @pytest.mark.parametrize("slow", [False, True])
@@ -117,7 +122,7 @@ SLOW_CYCLES = {"valu": (9, 1), "dot": (9, 1), "valu64": (10, 2), "trans": (16, 1
 def test_costs_match_the_step_by_step_reference(cpu: str, wave: int, seed: int, slow: bool,
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     if slow:
-        monkeypatch.setattr(insert_delay_alu, "ALU_CYCLES", SLOW_CYCLES)
+        monkeypatch.setattr(insert_delay_alu, "cycle_model", SLOW_CYCLES)
     rng = random.Random(seed * 7 + wave)
     p = _program(_body(rng, 60), cpu, wave)
     instrs = p.blocks[0].instructions[:-1]
@@ -181,7 +186,7 @@ def test_a_transcendental_three_back_is_the_last_one_named() -> None:
 def test_a_salu_wait_covers_the_older_salu_results(monkeypatch: pytest.MonkeyPatch) -> None:
     # with 4 SALU cycles pending: s_cselect waits for scc (and the v_cmp result:
     # two fields, nothing to merge into); s[1], written with scc, is covered too
-    monkeypatch.setattr(insert_delay_alu, "ALU_CYCLES", SLOW_CYCLES)
+    monkeypatch.setattr(insert_delay_alu, "cycle_model", SLOW_CYCLES)
     body = ("   s1: s[1], s1: scc = s_add_u32 s1: s[2], s1: s[3]\n"
             "   s1: s[4] = v_cmp_lt_f32_e64 v1: v[0], v1: v[1]\n"
             "   s1: s[5] = s_cselect_b32 s1: s[4], s1: s[2], s1: scc\n"

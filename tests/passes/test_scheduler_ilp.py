@@ -63,8 +63,9 @@ def test_longest_path_first_among_ready_instructions():
 def test_loads_move_up_and_keep_their_order():
     ld1 = "   v1: v[10] = global_load_b32 v1: v[11], s2: s[6-7]\n"
     ld2 = "   v1: v[9] = ds_load_b32 v1: v[11]\n"
-    p = run(I1 + I2 + ld1 + ld2)
-    assert_listing(p, "BB0\n" + ld1 + ld2 + I1 + I2 + END)
+    use = "   v1: v[12] = v_add_f32 v1: v[9], v1: v[9]\n"  # waits for the DS load
+    p = run(I1 + I2 + ld1 + ld2 + use)
+    assert_listing(p, "BB0\n" + ld1 + ld2 + I1 + I2 + use + END)
 
 
 def test_fixed_instructions_are_not_crossed():
