@@ -28,7 +28,7 @@ writing the module. Specialization constants are left at their defaults there.
 The table shows wall time by default. On a machine shared with other jobs
 wall time is inflated by waiting for a CPU (best-of-N does not remove that
 when every run is preempted), so `--clock cpu` measures CPU time instead:
-radcc's stage timers (`time.perf_counter` in radcc.driver.compile and radcc.pipeline)
+radcc's stage timers (`time.perf_counter` in radcc.driver.compile and radcc.passes.manager)
 read `time.process_time` for the run, and spirv-opt's time is the child's user
 + sys time from `getrusage(RUSAGE_CHILDREN)`, its `--version` CPU time
 subtracted. Either way a line below the table gives the totals on the other
@@ -79,7 +79,7 @@ STAGE_FUNCS: dict[str, tuple[tuple[str, str], ...]] = {
                   ("radcc.driver.compile", "lower_for_isel"),
                   ("radcc.driver.compile", "divergence_analysis")),
     "isel": (("radcc.driver.compile", "select_program"),),
-    "back end": (("radcc.pipeline", "run_pipeline"), ("radcc.passes.lower_to_hw", "lower_to_hw")),
+    "back end": (("radcc.driver.compile", "run_pipeline"),),
     "emit": (("radcc.passes.emit_program", "emit_program"),
              ("radcc.passes.emit_program", "emit_code_object"),
              ("radcc.passes.statistics", "collect_statistics"),
@@ -175,7 +175,7 @@ def capture_pass_times(acc: dict[str, float] | None) -> Iterator[None]:
     if acc is None:
         yield
         return
-    import radcc.pipeline as pl
+    import radcc.driver.compile as pl  # the driver's reference to the pass manager's
 
     orig = pl.run_pipeline
     last: list[dict[str, float]] = []
@@ -235,7 +235,7 @@ def stage_clock(clock: str) -> Iterator[None]:
         yield
         return
     import radcc.driver.compile as rc
-    import radcc.pipeline as pl
+    import radcc.passes.manager as pl
 
     shim = types.SimpleNamespace(perf_counter=time.process_time)
     saved = [(m, m.time) for m in (rc, pl)]

@@ -87,7 +87,8 @@ def rand_entries(seeds: tuple[int, ...] = RAND_SEEDS) -> Iterator[tuple[str, str
     from radcc.ir.printer import print_program
     from radcc.ir.randprog import GenConfig, generate, lower
     from radcc.passes.emit_program import emit_program
-    from radcc.pipeline import DebugOptions, run_pipeline
+    from radcc.passes.manager import run_pipeline
+    from radcc.passes.options import DebugOptions
     from radcc.target import get_target
 
     target = get_target("gfx1100")

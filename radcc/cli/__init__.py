@@ -8,13 +8,20 @@ command line itself and calls its driver (`radcc.driver`).
 Every user error prints ``file:line:col: error: …`` (or a plain
 ``radcc: error: …``) and exits with status 1; no traceback reaches users (an
 internal error exits with status 2).
+
+The environment is read here and nowhere below: ``RADCC_DEBUG`` (`debug_options`,
+the back end's `DebugOptions`, which the subcommands hand to their drivers) and
+``RADCC_TRACEBACK`` (an internal error raises instead of printing one line).
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
+
+from radcc.passes.options import DebugOptions
 
 # name: (module, one-line help). The modules are imported on demand.
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -23,6 +30,11 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "llc": ("radcc.cli.llc", "compile machine IR text to GFX11 assembly or a code object"),
     "run": ("radcc.cli.run", "run a kernel of a code object in the emulator (radcc.emu)"),
 }
+
+
+def debug_options() -> DebugOptions:
+    """The back end's debug options from ``RADCC_DEBUG`` (radcc/passes/options.py)."""
+    return DebugOptions.parse(os.environ.get("RADCC_DEBUG"))
 
 
 class _UsageError(Exception):
@@ -74,8 +86,6 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:
         return 0
     except Exception as e:  # internal error: say so without a traceback
-        import os
-
         if os.environ.get("RADCC_TRACEBACK"):
             raise
         print(f"radcc {cmd}: internal error: {type(e).__name__}: {e} "

@@ -16,6 +16,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from radcc.cli import debug_options
+
 SHADER_SUFFIXES = (".spv", ".comp", ".glsl")
 
 
@@ -114,7 +116,7 @@ def compile_shader(args: argparse.Namespace, spirv: bytes, print_after: list[str
     try:
         return compile_spirv(spirv, mcpu=args.mcpu, wave_size=wave, entry=args.entry,
                              spec=parse_spec(args.spec), print_after=set(print_after or ()),
-                             spirv_val=not args.no_validate)
+                             spirv_val=not args.no_validate, debug_options=debug_options())
     except SpirvError as e:
         raise UserError(f"{args.shader}: {e}") from None
     except (IselError, CompileError) as e:

@@ -9,7 +9,8 @@ SHADER is SPIR-V (``.spv``) or GLSL (``.comp``, ``.glsl``: compiled by
 Writes an AMDHSA code object (default ``SHADER.o``), or assembly with ``-S``
 (statistics as comments); ``--print-after`` takes a MIR pass, ``divergence``,
 ``isel`` or a back-end phase (``all``). Compiles with
-`radcc.driver.compile.compile_spirv`.
+`radcc.driver.compile.compile_spirv`, with the pass manager's debug options from
+``RADCC_DEBUG`` (radcc/passes/options.py).
 """
 
 from __future__ import annotations
@@ -43,13 +44,13 @@ def check_pass_names(names: list[str]) -> None:
     """Refuse a ``--print-after`` name that is no MIR pass, ``divergence``, ``isel``,
     back-end phase or ``all`` (it would print nothing, silently)."""
     from radcc.frontend.opt import PASSES
-    from radcc.pipeline import available_passes
+    from radcc.passes.manager import UnknownPassError
+    from radcc.passes.manager import check_pass_names as check
 
-    known = {"all", "divergence", "isel", *PASSES, *(s.name for s, _ in available_passes())}
-    for n in names:
-        if n not in known:
-            raise UserError(f"--print-after '{n}': no such pass (MIR passes, divergence, isel, "
-                            f"back-end phases, all)")
+    try:
+        check(names, "--print-after", extra=["divergence", "isel", *PASSES])
+    except UnknownPassError as e:
+        raise UserError(str(e)) from None
 
 
 def compile_main(argv: list[str]) -> int:

@@ -8,7 +8,8 @@ Compiles with `radcc.driver.llc.compile_file`. ``-S`` writes assembly (``--stats
 adds the statistics as ``;`` comments); otherwise an AMDHSA code object is written
 (default ``FILE.o``; ``--stats`` prints the statistics to stderr; ``--arg`` describes
 the kernel's arguments in its metadata, laid out as docs/abi.md says).
-``--mcpu``/``--wave64`` override the IR header.
+``--mcpu``/``--wave64`` override the IR header. ``RADCC_DEBUG`` (radcc/passes/options.py)
+gives the pass manager's debug options.
 
 Errors: IR syntax errors as ``file:line:col: error: message``; a register
 demand beyond the target's register file, and any pass's refusal, as
@@ -21,6 +22,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from radcc.cli import debug_options
 from radcc.codeobj.errors import CodeObjectError
 from radcc.driver.llc import LlcError, compile_file
 from radcc.ir.parser import IRParseError
@@ -72,7 +74,8 @@ def main(argv: list[str]) -> int:
         out, stats = compile_file(fname, text, mcpu=args.mcpu, wave64=args.wave64,
                                   asm=args.asm, stats=args.stats, args=args.arg,
                                   print_after=args.print_after,
-                                  print_before=args.print_before)
+                                  print_before=args.print_before,
+                                  debug_options=debug_options())
     except IRParseError as e:
         print(str(e), file=sys.stderr)
         return 1

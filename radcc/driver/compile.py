@@ -8,8 +8,9 @@ Stages (each timed, seconds in ``res.timings``): ``parse`` (reading and validati
 SPIR-V: spirv-val when asked, radcc's own checks; translation to MIR),
 ``mid-level`` (`radcc.frontend.opt.lower_for_isel`: MIR optimisation and the
 lowering into the form isel receives, docs/mir.md; then divergence analysis),
-``isel`` (instruction selection), ``back end`` (`radcc.pipeline.run_pipeline`
-and ``lower_to_hw`` if it did not run) and ``emit`` (assembly and code object).
+``isel`` (instruction selection), ``back end`` (the pass manager,
+`radcc.passes.manager.run_pipeline`, with the caller's `DebugOptions`) and ``emit``
+(assembly and code object).
 """
 
 from __future__ import annotations
@@ -27,6 +28,14 @@ from radcc.frontend.spirv.spirv_val import run_spirv_val
 from radcc.frontend.spirv.validate import validate_module
 from radcc.frontend.spirv_to_mir import spirv_to_mir
 from radcc.isel import ArgLayout, select_program
+from radcc.passes.manager import (
+    UnknownPassError,
+    check_pass_names,
+    gc_paused,
+    pass_names,
+    run_pipeline,
+)
+from radcc.passes.options import DebugOptions
 from radcc.target import GfxLevel, get_target
 
 # `mir_lowerings` (debugging): instead of `lower_for_isel`, run `optimize` and then only
@@ -62,29 +71,30 @@ def _lowerings(enabled: set[str]) -> list[tuple[str, Callable[[MirShader], Any]]
 
 def compile_spirv(spirv: bytes, *, mcpu: str = "gfx1100", wave_size: int = 32,
                   entry: str | None = None, spec: dict[int, Any] | None = None,
-                  debug_options: Any = None, print_after: set[str] | None = None,
+                  debug_options: DebugOptions | None = None,
+                  print_after: set[str] | None = None,
                   mir_lowerings: set[str] | None = None, spirv_val: bool = False
                   ) -> CompileResult:
     """Compile a SPIR-V compute shader (see module docstring). `spirv_val` runs the
     real validator first (`radcc.frontend.spirv.spirv_val`, when installed); radcc's
-    own checks (`radcc.frontend.spirv.validate`) always run. `debug_options` is a
-    `radcc.pipeline.DebugOptions` (RADCC_DEBUG when None). Python's cyclic garbage
-    collector is paused meanwhile (`radcc.pipeline.gc_paused`)."""
-    from radcc.pipeline import gc_paused
-
+    own checks (`radcc.frontend.spirv.validate`) always run. `debug_options` are the
+    pass manager's (none when None; the CLI parses them from ``RADCC_DEBUG``);
+    `print_after` names MIR passes, ``divergence``, ``isel`` or back-end phases (or
+    ``all``) to print after. Python's cyclic garbage collector is paused meanwhile
+    (`radcc.passes.manager.gc_paused`)."""
     with gc_paused():
         return _compile(spirv, mcpu, wave_size, entry, spec, debug_options, print_after,
                         mir_lowerings, spirv_val)
 
 
 def _compile(spirv: bytes, mcpu: str, wave_size: int, entry: str | None,
-             spec: dict[int, Any] | None, debug_options: Any, print_after: set[str] | None,
-             mir_lowerings: set[str] | None, spirv_val: bool) -> CompileResult:
-    from radcc.driver.llc import kernel_asm, run_passes
+             spec: dict[int, Any] | None, debug_options: DebugOptions | None,
+             print_after: set[str] | None, mir_lowerings: set[str] | None,
+             spirv_val: bool) -> CompileResult:
+    from radcc.driver.llc import kernel_asm
     from radcc.ir.printer import print_program
     from radcc.passes.emit_program import emit_code_object, emit_program
     from radcc.passes.statistics import collect_statistics
-    from radcc.pipeline import DebugOptions, run_pipeline
 
     try:
         target = get_target(mcpu)
@@ -95,6 +105,13 @@ def _compile(spirv: bytes, mcpu: str, wave_size: int, entry: str | None,
                            f"({target.gfx_level.name}); radcc llc and radcc mc support it")
     timings: dict[str, float] = {}
     pa = set(print_after or ())
+    opts = debug_options or DebugOptions()
+    try:  # before any work: a misspelt name would print nothing, silently
+        check_pass_names(pa, "print-after", extra=["divergence", "isel", *PASSES])
+        check_pass_names(opts.print_after, "RADCC_DEBUG print-after")
+        check_pass_names(opts.print_before, "RADCC_DEBUG print-before")
+    except UnknownPassError as e:
+        raise CompileError(str(e)) from None
     t0 = time.perf_counter()
     module = read_spirv(spirv)
     if spirv_val:
@@ -130,16 +147,8 @@ def _compile(spirv: bytes, mcpu: str, wave_size: int, entry: str | None,
     if "isel" in pa or "all" in pa:
         print(f"// IR after isel\n{print_program(program)}")
     t0 = time.perf_counter()
-    opts = debug_options if debug_options is not None else DebugOptions.from_env()
-    if pa:
-        opts.print_after |= pa
-    ran = run_pipeline(program, opts).ran
-    if "lower_to_hw" not in ran:
-        from radcc.passes.lower_to_hw import lower_to_hw
-
-        lower_to_hw(program)
+    run_pipeline(program, opts.with_prints(pa & {"all", *pass_names()}))
     timings["back end"] = time.perf_counter() - t0
-    _ = run_passes
     t0 = time.perf_counter()
     emitted = emit_program(program)
     wg = shader.workgroup_size

@@ -1,10 +1,10 @@
 """The driver behind `radcc llc` (`radcc.cli.llc`): machine IR text in, GFX10/GFX11
 assembly or a code object out (`compile_file`).
 
-Reads the textual machine IR (`radcc.ir.parser`), runs the back half of the
-pipeline (`radcc.pipeline`; a program whose temps all have registers already
-starts after register allocation), `lower_to_hw` if the pipeline did not,
-then `emit_program`. Assembly is an LLVM-style file with the ``.amdhsa_kernel``
+Reads the textual machine IR (`radcc.ir.parser`), runs the phases through the pass
+manager (`radcc.passes.manager.run_pipeline`, with the `DebugOptions` the caller
+passes; a program whose temps all have registers already starts after register
+allocation), then `emit_program`. Assembly is an LLVM-style file with the ``.amdhsa_kernel``
 block (`kernel_asm`), which ``llvm-mc``/``radcc mc --filetype=obj`` assemble; a
 code object's metadata describes the kernel's arguments (``NAME:KIND``,
 `kernel_args`), laid out as docs/abi.md says. A target given besides the IR header's
@@ -29,6 +29,7 @@ from radcc.ir.program import Program
 from radcc.ir.regclass import VGPR_BASE
 from radcc.ir.validate import validate_ir
 from radcc.isa.table import get_table
+from radcc.passes import manager
 from radcc.passes.emit_program import (
     EmitResult,
     cache_line_log2,
@@ -36,6 +37,8 @@ from radcc.passes.emit_program import (
     emit_program,
     kernel_descriptor_fields,
 )
+from radcc.passes.manager import PipelineResult, run_pipeline
+from radcc.passes.options import DebugOptions
 from radcc.passes.statistics import collect_statistics
 from radcc.target import Target, get_target
 
@@ -132,19 +135,10 @@ def check_demand(program: Program) -> None:
         raise LlcError(f"the program uses {sg} SGPRs but {t.name} has {max_s}")
 
 
-def run_passes(program: Program, print_after: list[str], print_before: list[str]) -> None:
-    from radcc.pipeline import DebugOptions, run_pipeline
-
-    opts = DebugOptions.from_env()
-    opts.print_after |= set(print_after)
-    opts.print_before |= set(print_before)
-    # an allocated program starts after register allocation
-    start = None if not is_allocated(program) else "register_allocation"
-    ran = run_pipeline(program, opts, start_after=start).ran
-    if "lower_to_hw" not in ran:
-        from radcc.passes.lower_to_hw import lower_to_hw
-
-        lower_to_hw(program)
+def run_passes(program: Program, options: DebugOptions) -> PipelineResult:
+    """The phases on `program` (an allocated program: those after register allocation)."""
+    start = "register_allocation" if is_allocated(program) else None
+    return run_pipeline(program, options, start_after=start)
 
 
 def kernel_asm(program: Program, res: EmitResult, stats: dict[str, int] | None) -> str:
@@ -166,28 +160,30 @@ def kernel_asm(program: Program, res: EmitResult, stats: dict[str, int] | None) 
     return "\n".join(out)
 
 
-def check_pass_names(names: list[str], option: str) -> None:
+def check_pass_names(names: Sequence[str], option: str) -> None:
     """Refuse a ``--print-after/--print-before`` name that is no back-end phase or ``all``."""
-    from radcc.pipeline import available_passes
-
-    known = {"all", *(s.name for s, _ in available_passes())}
-    for n in names:
-        if n not in known:
-            raise LlcError(f"{option} '{n}': no such pass ({', '.join(sorted(known))})")
+    try:
+        manager.check_pass_names(names, option)
+    except manager.UnknownPassError as e:
+        raise LlcError(str(e)) from None
 
 
 def compile_file(path: str, text: str, *, mcpu: str | None = None, wave64: bool = False,
                  asm: bool = False, stats: bool = False, args: Sequence[str] = (),
                  print_after: Sequence[str] = (), print_before: Sequence[str] = (),
-                 ) -> tuple[bytes | str, dict]:
+                 debug_options: DebugOptions | None = None) -> tuple[bytes | str, dict]:
     """Compile the IR `text` (read from `path`, for messages): assembly when `asm` (with
     the statistics as comments when `stats`), else a code object whose metadata lists
     the kernel arguments `args` (``NAME:KIND``, `kernel_args`); and the statistics.
     `mcpu`/`wave64` override the IR header; `print_after`/`print_before` name back-end
-    phases (or ``all``) to print the IR around, on stderr."""
-    print_after, print_before = list(print_after), list(print_before)
+    phases (or ``all``) to print the IR around, on stderr, besides those of
+    `debug_options` (the pass manager's; none when None)."""
     check_pass_names(print_after, "--print-after")
     check_pass_names(print_before, "--print-before")
+    options = debug_options or DebugOptions()
+    check_pass_names(options.print_after, "RADCC_DEBUG print-after")
+    check_pass_names(options.print_before, "RADCC_DEBUG print-before")
+    options = options.with_prints(set(print_after), set(print_before))
     program = parse_program(text, path, complete=True)
     if mcpu:
         try:
@@ -207,7 +203,7 @@ def compile_file(path: str, text: str, *, mcpu: str | None = None, wave64: bool 
         validate_ir(program, "input IR")
     kernel_args(list(args))  # reject bad --arg before compiling
     check_demand(program)
-    run_passes(program, print_after, print_before)
+    run_passes(program, options)
     res = emit_program(program)
     statistics = collect_statistics(program, res)
     if asm:

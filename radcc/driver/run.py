@@ -6,7 +6,8 @@
     out[(0, 1)]   # bytes of every buffer after the dispatch
 
 The signature of the lavapipe oracle's `run_compute` (docs/oracle-lavapipe.md) plus
-`wave_size`: buffers are NumPy arrays, bytes, or an int (that many zero bytes);
+`wave_size` and `debug_options` (the pass manager's): buffers are NumPy arrays, bytes, or an
+int (that many zero bytes);
 the kernarg segment is filled as docs/abi.md lays it out (`radcc.isel.kernargs`).
 Strict mode is on: a violation raises `StrictModeError`.
 """
@@ -21,6 +22,7 @@ import numpy as np
 from radcc.driver.compile import CompileResult, compile_spirv
 from radcc.emu.api import RunResult, Zeros, load
 from radcc.isel.kernargs import ArgLayout
+from radcc.passes.options import DebugOptions
 
 Key = tuple[int, int]
 
@@ -71,9 +73,10 @@ def run_compiled(res: CompileResult, groups: tuple[int, ...], buffers: Mapping[K
 def run_compute(spirv: bytes, *, groups: tuple[int, ...] = (1, 1, 1),
                 buffers: Mapping[Key, Any] | None = None, push_constants: bytes = b"",
                 spec_constants: Mapping[int, Any] | None = None, wave_size: int = 32,
-                mcpu: str = "gfx1100", entry: str | None = None) -> dict[Key, bytes]:
+                mcpu: str = "gfx1100", entry: str | None = None,
+                debug_options: DebugOptions | None = None) -> dict[Key, bytes]:
     res = compile_spirv(spirv, mcpu=mcpu, wave_size=wave_size, entry=entry,
-                        spec=dict(spec_constants or {}))
+                        spec=dict(spec_constants or {}), debug_options=debug_options)
     out, run = run_compiled(res, tuple(groups), dict(buffers or {}), push_constants)
     if run.violations:
         raise StrictModeError("strict mode: " + "; ".join(str(v) for v in run.violations[:5]))

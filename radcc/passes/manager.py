@@ -7,11 +7,12 @@ function, imported here: a listed phase that does not exist is an import error.
 ``dominance`` (`dominator_tree`) is no phase of ACO's list but the analysis value
 numbering walks; it runs right before value numbering.
 
-ACO's "Lower Subdword" phase (aco_lower_subdword.cpp, run for GFX6 and GFX7 only)
-is not listed: it rewrites sub-dword pseudo instructions for generations without
-SDWA/16-bit VGPR halves, and radcc's targets are GFX10.1 and later (radcc/target.py),
-where the sub-dword classes of radcc/ir/regclass.py (``v1b``, ``v2b``) need no
-lowering before register allocation.
+ACO's "Lower Subdword" phase (aco_lower_subdword.cpp) is not listed: ACO runs it on
+GFX6 and GFX7 only, to turn sub-dword temps and pseudo instructions into dword ones
+on generations without SDWA; radcc's targets are GFX10.1 and later (radcc/target.py),
+and its instruction selection keeps 8- and 16-bit values in whole dwords (the
+sub-dword classes of radcc/ir/regclass.py, ``v1b``/``v2b``, are refused by
+register allocation), so there is nothing for it to do.
 
 `run_pipeline(program, options)` guarantees:
 

@@ -1,7 +1,7 @@
 """Every GLSL suite case compiles with RADCC_DEBUG=validateir,validatera.
 
 `validate_ir` runs on isel's output and after every SSA pass, `validate_ra` after
-register allocation (radcc/pipeline.py). A validator complaint is a defect of
+register allocation (radcc/passes/manager.py). A validator complaint is a defect of
 isel, a pass or the validator; this test keeps both honest on real shaders.
 To keep the runtime modest each case is compiled once, alternating wave32 and
 wave64, except atomics and shared memory (layouts differ most between the wave
@@ -16,7 +16,7 @@ import shutil
 import pytest
 
 from radcc.oracle import spirv_tools
-from radcc.pipeline import DebugOptions
+from radcc.passes.options import DebugOptions
 from tests.e2e.glsl.cases import CASES
 from tests.e2e.glsl_harness import Case, compile_case
 

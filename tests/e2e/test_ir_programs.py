@@ -40,7 +40,8 @@ from radcc.driver.llc import check_demand, kernel_args
 from radcc.emu.api import load
 from radcc.ir.parser import parse_program
 from radcc.passes.emit_program import emit_code_object, emit_program
-from radcc.pipeline import DebugOptions, run_pipeline
+from radcc.passes.manager import run_pipeline
+from radcc.passes.options import DebugOptions
 
 PROGRAMS = Path(__file__).parent / "programs"
 ROOT = Path(__file__).resolve().parents[2]

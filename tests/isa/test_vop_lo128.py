@@ -367,7 +367,8 @@ def test_compiled_program_with_16bit_values_in_v128_up(wave):
     from radcc.emu.api import load
     from radcc.ir.parser import parse_program
     from radcc.passes.emit_program import emit_code_object, emit_program
-    from radcc.pipeline import DebugOptions, run_pipeline
+    from radcc.passes.manager import run_pipeline
+    from radcc.passes.options import DebugOptions
 
     llvm_mc.require()
     n = 180

@@ -29,7 +29,8 @@ import pytest
 from radcc.ir.interp import kernel_arg_metadata, run_kernel
 from radcc.ir.printer import print_program
 from radcc.ir.validate import validate_ir
-from radcc.pipeline import DebugOptions, run_pipeline
+from radcc.passes.manager import run_pipeline
+from radcc.passes.options import DebugOptions
 
 sys.path.insert(0, str(Path(__file__).parent))
 from cf_gen import build, build_kernel, fold_observations, random_tree  # noqa: E402

@@ -244,7 +244,8 @@ def test_interp_after_insert_exec_mask(case: tuple, wave: int) -> None:
     from cf_gen import build_kernel
 
     from radcc.ir.interp import run_kernel
-    from radcc.pipeline import DebugOptions, run_pipeline
+    from radcc.passes.manager import run_pipeline
+    from radcc.passes.options import DebugOptions
 
     _, tree, discards = case
     lanes = 64 if wave == 32 else 48

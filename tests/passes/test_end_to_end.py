@@ -2,7 +2,7 @@
 ssa_elimination → lower_to_hw → emit_program → code object → radcc.emu,
 compared with NumPy.
 
-The passes are called explicitly (not through radcc.pipeline) so that these
+The passes are called explicitly (not through the pass manager) so that these
 tests exercise the back end's own chain; `tests/test_llc.py` covers the CLI.
 """
 

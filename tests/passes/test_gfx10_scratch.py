@@ -25,6 +25,7 @@ from radcc.ir.parser import parse_program
 from radcc.passes.emit_program import emit_code_object, emit_program
 from radcc.passes.kernel_abi import ABIError, kernel_fields
 from radcc.passes.lower_to_hw import lower_to_hw
+from radcc.passes.options import DebugOptions
 
 CHIPS = ("gfx1010", "gfx1030")
 SCRATCH = 68  # what clang-19 gives the kernels below (16 ints + 4 bytes)
@@ -89,7 +90,7 @@ def compile_radcc(src: str, scratch: int, tmp: Path) -> tuple[Path, str]:
     """radcc's code object and -S text of `src` with config.scratch_bytes_per_lane = scratch."""
     p = parse_program(src)
     p.config.scratch_bytes_per_lane = scratch
-    llc.run_passes(p, [], [])
+    llc.run_passes(p, DebugOptions.parse("validateir,validatera"))
     res = emit_program(p)
     obj = tmp / "radcc.o"
     obj.write_bytes(emit_code_object(p, res))

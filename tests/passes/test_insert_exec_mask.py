@@ -276,7 +276,8 @@ def test_semantics_random_programs_uniform_loops(seed: int) -> None:
 def test_pipeline_validates(seed: int, wave: int) -> None:
     """validate_ir after every phase and validate_ra after allocation (up to
     jump threading: the generated programs' inputs are not the kernel ABI's)."""
-    from radcc.pipeline import DebugOptions, run_pipeline
+    from radcc.passes.manager import run_pipeline
+    from radcc.passes.options import DebugOptions
 
     text = print_program(build(random_tree(random.Random(seed)), wave=wave)) if seed else \
         fmt(LOOP, wave)

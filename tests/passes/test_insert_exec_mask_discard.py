@@ -201,7 +201,8 @@ def test_semantics_random(seed: int) -> None:
 @pytest.mark.parametrize("name", list(NAMED))
 def test_pipeline_validates(name: str, wave: int) -> None:
     """validate_ir after every phase and validate_ra after allocation."""
-    from radcc.pipeline import DebugOptions, run_pipeline
+    from radcc.passes.manager import run_pipeline
+    from radcc.passes.options import DebugOptions
 
     p = build(NAMED[name], wave=wave)
     r = run_pipeline(p, DebugOptions.parse("validateir,validatera"),

@@ -146,7 +146,8 @@ TREES = {"then_only": THEN_ONLY, "nested_then_only": NESTED_THEN_ONLY,
 
 
 def _after_jump_threading(tree: list, wave: int):  # type: ignore[no-untyped-def]
-    from radcc.pipeline import DebugOptions, run_pipeline
+    from radcc.passes.manager import run_pipeline
+    from radcc.passes.options import DebugOptions
 
     k = build_kernel(tree, 64, NV, NB, NS, wave)
     run_pipeline(k, DebugOptions.parse("validateir,validatera"), stop_after="jump_threading",

@@ -24,8 +24,9 @@ from radcc.ir.parser import parse_program
 from radcc.ir.printer import print_program
 from radcc.passes.emit_program import emit_code_object, emit_program
 from radcc.passes.lower_reductions import identity_dwords, reduce_op_info
+from radcc.passes.manager import run_pipeline
+from radcc.passes.options import DebugOptions
 from radcc.passes.reduce_assign import setup_reduce_temp
-from radcc.pipeline import DebugOptions, run_pipeline
 from tests.passes.reduction_programs import BLOCK, GROUPS, OPS, N, expected, inputs, program_text
 
 

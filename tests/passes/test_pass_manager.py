@@ -12,7 +12,6 @@ from radcc.ir.analyses import Analysis
 from radcc.ir.parser import parse_program
 from radcc.ir.program import Block, Instruction, Operand, Program
 from radcc.ir.validate import ValidationError
-from radcc.passes import manager
 from radcc.passes.dominance import dominator_tree, require_dominance
 from radcc.passes.live_var_analysis import get_live_vars, live_var_analysis
 from radcc.passes.manager import (
@@ -254,7 +253,39 @@ def test_the_phase_list_declarations_hold_on_real_programs(name):
     assert r.ran == pass_names()
 
 
-def test_manager_module_holds_no_state():
-    # options and analyses are arguments and fields, never module state
-    assert not [k for k, v in vars(manager).items()
-                if isinstance(v, dict | list | set) and not k.startswith("__")]
+# -- options come from the command line only --------------------------------------------------
+
+IR = Path(__file__).parents[1] / "e2e" / "programs" / "if_else.ir"
+SPV = Path(__file__).parents[1] / "fuzz" / "corpus" / "seeds" / "add.spv"
+
+
+def test_the_cli_reads_radcc_debug_and_hands_it_down(monkeypatch, capsys, tmp_path):
+    from radcc.cli import main
+
+    monkeypatch.setenv("RADCC_DEBUG", "time,print-after=insert_waitcnt")
+    assert main(["llc", str(IR), "-S", "-o", str(tmp_path / "a.s")]) == 0
+    err = capsys.readouterr().err
+    assert "// IR after insert_waitcnt" in err and "radcc: form_hard_clauses" in err
+    assert main(["compile", str(SPV), "-S", "-o", str(tmp_path / "b.s")]) == 0
+    assert "// IR after insert_waitcnt" in capsys.readouterr().err
+    monkeypatch.setenv("RADCC_DEBUG", "print-after=nope")
+    assert main(["llc", str(IR), "-S", "-o", str(tmp_path / "c.s")]) == 1
+    err = capsys.readouterr().err
+    assert "RADCC_DEBUG print-after 'nope': no such pass" in err and "Traceback" not in err
+    assert main(["compile", str(SPV), "-S", "-o", str(tmp_path / "d.s")]) == 1
+    assert "RADCC_DEBUG print-after 'nope': no such pass" in capsys.readouterr().err
+
+
+def test_the_drivers_do_not_read_the_environment(monkeypatch, capsys):
+    from radcc.driver.compile import compile_spirv
+    from radcc.driver.llc import compile_file
+
+    monkeypatch.setenv("RADCC_DEBUG", "time,print-after=all,nonsense")
+    compile_file(str(IR), IR.read_text(), asm=True)
+    compile_spirv(SPV.read_bytes())
+    assert capsys.readouterr().err == ""
+    compile_file(str(IR), IR.read_text(), asm=True,
+                 debug_options=DebugOptions.parse("print-after=spill"))
+    compile_spirv(SPV.read_bytes(), debug_options=DebugOptions.parse("print-before=spill"))
+    err = capsys.readouterr().err
+    assert "// IR after spill" in err and "// IR before spill" in err

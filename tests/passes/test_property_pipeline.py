@@ -50,11 +50,11 @@ from radcc.ir.randprog import (
     reference,
 )
 from radcc.ir.validate import validate_ir
-from radcc.pipeline import DebugOptions, available_passes, run_pipeline
+from radcc.passes.manager import run_pipeline
+from radcc.passes.options import DebugOptions
 from radcc.target import get_target
 
 TARGET = get_target("gfx1100")
-PASSES = {s.name for s, _ in available_passes()}
 VALIDATE = DebugOptions.parse("validateir,validatera")
 REGRESSIONS = Path(__file__).parent / "regressions"
 DISCARDS = GenConfig(allow_discard=True, max_stmts=16)
@@ -114,7 +114,6 @@ def test_interpreter_uniform_programs(pw):
 
 
 # --- passes keep the meaning (interpreted after a phase) -------------------------------------
-@pytest.mark.skipif("insert_exec_mask" not in PASSES, reason="insert_exec_mask not written yet")
 @_settings(30)
 @given(programs())
 def test_explicit_exec_form_matches_reference(pw):
@@ -126,7 +125,6 @@ def test_explicit_exec_form_matches_reference(pw):
            "after insert_exec_mask")
 
 
-@pytest.mark.skipif("register_allocation" not in PASSES, reason="no register allocator yet")
 @_settings(30)
 @given(programs())
 def test_allocated_program_matches_reference(pw):
@@ -144,15 +142,11 @@ def _emulate(p: Program, args: dict, lanes: int, wave: int):  # type: ignore[no-
     from radcc.passes.emit_program import emit_code_object, emit_program
 
     run_pipeline(p, VALIDATE, stream=io.StringIO())
-    if "lower_to_hw" not in PASSES:
-        pytest.skip("lower_to_hw missing")
     res = emit_program(p)
     obj = emit_code_object(p, res, kernel_arg_metadata(args))
-    strict = {"insert_waitcnt", "insert_nops"} <= PASSES
-    return load(obj).run(p.name, 1, lanes, dict(args), wave_size=wave, strict=strict)
+    return load(obj).run(p.name, 1, lanes, dict(args), wave_size=wave, strict=True)
 
 
-@pytest.mark.skipif("register_allocation" not in PASSES, reason="no register allocator yet")
 @_settings(40)
 @given(programs())
 def test_compiled_program_matches_interpreter(pw):
@@ -176,7 +170,6 @@ def test_discards_interpreter_matches_reference(pw):
            reference(prog, args["inp"], args["k"]), "interpreter vs reference")
 
 
-@pytest.mark.skipif("insert_exec_mask" not in PASSES, reason="insert_exec_mask not written yet")
 @_settings(40)
 @given(programs(DISCARDS))
 def test_discards_explicit_exec_form_matches_reference(pw):
@@ -189,7 +182,6 @@ def test_discards_explicit_exec_form_matches_reference(pw):
            "after insert_exec_mask")
 
 
-@pytest.mark.skipif("register_allocation" not in PASSES, reason="no register allocator yet")
 @_settings(40)
 @given(programs(DISCARDS))
 def test_discards_compiled_program_matches_interpreter(pw):
@@ -224,7 +216,6 @@ def pressure_programs(draw):  # type: ignore[no-untyped-def]
     return mode, prog, wave
 
 
-@pytest.mark.skipif("spill" not in PASSES, reason="no spilling phase")
 @_settings(24)
 @given(pressure_programs())
 def test_high_pressure_compiled_program_matches_interpreter(mpw):

@@ -376,7 +376,8 @@ def test_random_blocks_keep_dependencies_and_results(data) -> None:  # type: ign
 
 @pytest.mark.parametrize("flag", ["nosched"])
 def test_pipeline_switch_skips_the_phase(flag: str) -> None:
-    from radcc.pipeline import DebugOptions, run_pipeline
+    from radcc.passes.manager import run_pipeline
+    from radcc.passes.options import DebugOptions
     p = parse_program(HEAD + _vgpr_chain(2) + TAIL)
     r = run_pipeline(p, DebugOptions.parse(flag), stop_after="register_allocation")
     assert "scheduler" in r.skipped

@@ -20,8 +20,9 @@ from radcc.ir.parser import parse_program
 from radcc.ir.printer import print_program
 from radcc.passes.emit_program import emit_code_object, emit_program
 from radcc.passes.live_var_analysis import live_var_analysis
+from radcc.passes.manager import run_pipeline
+from radcc.passes.options import DebugOptions
 from radcc.passes.spill import SpillError, spill
-from radcc.pipeline import DebugOptions, run_pipeline
 
 VALIDATE = DebugOptions.parse("validateir,validatera")
 BUF = {".value_kind": "global_buffer", ".address_space": "global", ".size": 8}
