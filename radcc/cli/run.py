@@ -2,10 +2,11 @@
 
     radcc run KERNEL.o --kernel NAME --groups X[,Y,Z] --block X[,Y,Z]
               --arg NAME=VALUE ... --out DIR [--wave32|--wave64]
-              [--max-instructions N] [--no-strict] [--no-hazards] [--quiet]
+              [--max-instructions N] [--robust] [--no-strict] [--no-hazards] [--quiet]
     radcc run SHADER.spv|.comp|.glsl --groups X[,Y,Z] --buffer SET:BINDING=VALUE ...
               [--push FILE] [--spec ID=VALUE ...] [-DNAME=VALUE ...] --out DIR
-              [--wave32|--wave64] [--no-strict] [--max-instructions N] [--no-validate]
+              [--wave32|--wave64] [--no-strict] [--max-instructions N] [--robust]
+              [--no-validate]
 
 A code object's kernel: a buffer argument's VALUE is a `.npy` file, any other file
 (raw bytes) or `zeros:NBYTES`; a by-value argument's VALUE is a number. After the
@@ -62,6 +63,7 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--wave32", action="store_true")
     g.add_argument("--wave64", action="store_true")
     _limit_option(p)
+    _robust_option(p)
     p.add_argument("--no-strict", action="store_true", help="do not check waits and hazards")
     p.add_argument("--no-hazards", action="store_true", help="check waits but not hazards")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -74,6 +76,13 @@ def build_parser() -> argparse.ArgumentParser:
 # 10^6 instructions a second (loaded machine to idle); the library default
 # (radcc.emu.api) stays 50 million.
 DEFAULT_MAX_INSTRUCTIONS = 1_000_000
+
+
+def _robust_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--robust", action="store_true",
+                   help="robust buffer access (Vulkan robustBufferAccess): out-of-bounds "
+                        "buffer loads read zero and out-of-bounds stores are dropped, "
+                        "instead of faulting")
 
 
 def _limit_option(p: argparse.ArgumentParser) -> None:
@@ -225,7 +234,8 @@ def _run(args: argparse.Namespace) -> int:
     t0 = time.monotonic()
     res = mod.run(args.kernel, groups, block, values, wave_size=wave,
                   strict=not args.no_strict, hazards=not args.no_hazards,
-                  max_instructions=args.max_instructions, progress=_Progress(not args.quiet))
+                  max_instructions=args.max_instructions, progress=_Progress(not args.quiet),
+                  robust=args.robust)
     dt = time.monotonic() - t0
     try:
         out.mkdir(parents=True, exist_ok=True)
@@ -253,6 +263,7 @@ def run_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", required=True, metavar="DIR")
     p.add_argument("--no-strict", action="store_true")
     _limit_option(p)
+    _robust_option(p)
     return p
 
 
@@ -327,7 +338,7 @@ def run_main(argv: list[str]) -> int:
             raise UserError("missing --buffer for " + ", ".join(f"{s}:{b}" for s, b in missing))
         t0 = time.monotonic()
         out, run = run_compiled(res, groups, buffers, push, strict=not args.no_strict,
-                                max_instructions=args.max_instructions)
+                                max_instructions=args.max_instructions, robust=args.robust)
         dt = time.monotonic() - t0
         odir.mkdir(parents=True, exist_ok=True)
         for (s, b), data in out.items():

@@ -55,11 +55,13 @@ def kernel_args(layout: ArgLayout, buffers: Mapping[Key, Any], push: bytes) -> d
 
 def run_compiled(res: CompileResult, groups: tuple[int, ...], buffers: Mapping[Key, Any],
                  push_constants: bytes = b"", *, strict: bool = True,
-                 max_instructions: int = 50_000_000) -> tuple[dict[Key, bytes], RunResult]:
+                 max_instructions: int = 50_000_000, robust: bool = False,
+                 ) -> tuple[dict[Key, bytes], RunResult]:
     mod = load(res.code_object)
     args = kernel_args(res.arg_layout, buffers, push_constants)
     run = mod.run(res.kernel_name, groups, res.workgroup_size, args,
-                  wave_size=res.wave_size, strict=strict, max_instructions=max_instructions)
+                  wave_size=res.wave_size, strict=strict, max_instructions=max_instructions,
+                  robust=robust)
     out: dict[Key, bytes] = {}
     for key in res.arg_layout.pointers:
         out[key] = run.raw[ArgLayout.name(key)]

@@ -104,8 +104,12 @@ class Module:
     def run(self, kernel: str, groups: Dim, block: Dim, args: dict[str, Any], *,
             wave_size: int | None = None, strict: bool = True, hazards: bool = True,
             max_instructions: int = 50_000_000, dynamic_lds: int = 0,
-            progress: Callable[[int, int], None] | None = None) -> RunResult:
-        mem = Memory()
+            progress: Callable[[int, int], None] | None = None,
+            robust: bool = False) -> RunResult:
+        """`robust`: robust buffer access (`Memory.robust`): every buffer is mapped with
+        `memory.ISOLATION` bytes of unmapped space around it, and out-of-bounds loads
+        read zero, out-of-bounds stores are dropped, instead of faulting."""
+        mem = Memory(robust=robust)
         obj = LoadedObject(self.data, mem)
         k = obj.kernel(kernel)
         g, b = _dims(groups, "groups"), _dims(block, "block")
@@ -154,7 +158,7 @@ class Module:
                 else:
                     raise EmuError(f"argument '{name}' is a buffer: pass a NumPy array, bytes "
                                    f"or Zeros(n), not {type(val).__name__}")
-                reg = mem.map(f"buffer {name}", raw, size=max(len(raw), 1))
+                reg = mem.map(f"buffer {name}", raw, size=max(len(raw), 1), isolate=robust)
                 buffers[name] = (reg.base, arr, len(raw))
                 kernarg[off:off + 8] = reg.base.to_bytes(8, "little")
             elif kind == "by_value":

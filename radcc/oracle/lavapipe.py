@@ -188,8 +188,9 @@ def _bool_fields(s: ctypes.Structure) -> dict[str, bool]:
 class _Context:
     """Instance, lavapipe device, compute queue and command pool of this process."""
 
-    def __init__(self) -> None:
+    def __init__(self, robust: bool = False) -> None:
         self.pid = os.getpid()
+        self.robust = robust
         self.vk = _Vk()
         self.instance = vk.VkInstance()
         self.device = vk.VkDevice()
@@ -310,7 +311,9 @@ class _Context:
             sType=vk.VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, pNext=_link(fchain)
         )
         v.void("vkGetPhysicalDeviceFeatures2", pd, ctypes.byref(self.f2))
-        self.f2.features.robustBufferAccess = 0
+        # (robust: the device radcc's --robust is checked against; robustBufferAccess
+        # only, lavapipe gives zero for out-of-bounds loads and drops stores)
+        self.f2.features.robustBufferAccess = 1 if self.robust else 0
         if is13:
             self.f13.robustImageAccess = 0
         if is13 and "VK_EXT_subgroup_size_control" in self.extensions:
@@ -421,25 +424,24 @@ def _link(chain: list[ctypes.Structure]) -> int | None:
 
 
 _lock = threading.RLock()
-_ctx: _Context | None = None
+_ctxs: dict[bool, _Context] = {}  # robust buffer access -> the device with that feature
 
 
-def _context() -> _Context:
-    global _ctx
+def _context(robust: bool = False) -> _Context:
     with _lock:
-        if _ctx is not None and _ctx.pid != os.getpid():
-            _ctx = None  # forked: the parent's device is not ours
-        if _ctx is None:
-            _ctx = _Context()
-        return _ctx
+        c = _ctxs.get(robust)
+        if c is not None and c.pid != os.getpid():
+            c = None  # forked: the parent's device is not ours
+        if c is None:
+            c = _ctxs[robust] = _Context(robust)
+        return c
 
 
 def _shutdown() -> None:
-    global _ctx
     with _lock:
-        if _ctx is not None:
-            _ctx.destroy()
-            _ctx = None
+        for c in _ctxs.values():
+            c.destroy()
+        _ctxs.clear()
 
 
 atexit.register(_shutdown)
@@ -566,6 +568,7 @@ def run_compute(
     subgroup_size: int | None = None,
     full_subgroups: bool = False,
     timeout_s: float = FENCE_TIMEOUT_S,
+    robust: bool = False,
 ) -> dict[tuple[int, int], bytes]:
     """Dispatch `entry` of `spirv` as groups[0]×groups[1]×groups[2] workgroups on lavapipe.
 
@@ -576,6 +579,8 @@ def run_compute(
     spec_constants: SpecId -> value, packed as the shader's constant type.
     subgroup_size: require this subgroup size (VK_EXT_subgroup_size_control); see
     device_info() for the range lavapipe supports.
+    robust: on a device with robustBufferAccess enabled (out-of-bounds loads give zero,
+    stores are dropped), as `radcc run --robust` emulates.
     Returns the bytes of every buffer after the dispatch.
     """
     spirv = bytes(spirv)
@@ -612,7 +617,7 @@ def run_compute(
         raise LavapipeError(f"groups must be three positive counts, got {groups}")
 
     with _lock:
-        ctx = _context()
+        ctx = _context(robust)
         info = ctx.info
         if any(g > m for g, m in zip(groups, info.max_compute_workgroup_count, strict=True)):
             raise LavapipeError(f"groups {groups} exceed maxComputeWorkGroupCount "
@@ -804,8 +809,7 @@ def _dispatch(
     if res != vk.VK_SUCCESS:
         # the dispatch still runs: its objects cannot be freed; drop the device too
         d.undo.clear()
-        global _ctx
-        _ctx = None
+        _ctxs.pop(ctx.robust, None)
         raise LavapipeError(f"vkWaitForFences: {_result_name(res)} after {timeout_s} s")
     return {key: ctypes.string_at(handles[key][1], len(data[key])) for key in data}
 
