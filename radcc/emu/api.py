@@ -175,7 +175,7 @@ class Module:
                                    k.entry, ka.base, 0, 0)
         dp = mem.map("dispatch packet", dispatch_pkt, writable=False)
         qp = mem.map("queue", bytes(256), writable=False)
-        d = Dispatcher(k, mem, g, b, ka.base, dispatch_ptr=dp.base, queue_ptr=qp.base,
+        d = Dispatcher(k, obj.target, mem, g, b, ka.base, dispatch_ptr=dp.base, queue_ptr=qp.base,
                        strict=strict, hazards=hazards, max_instructions=max_instructions,
                        dynamic_lds=dynamic_lds, progress=progress)
         counters = d.run()

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from radcc.isa.disassembler import decode_one
 from radcc.isa.formats.base import Context
 from radcc.isa.table import OpInfo, get_table
-from radcc.target import GfxLevel, Target
+from radcc.target import Target
 
 if TYPE_CHECKING:
     from radcc.emu.memory import Memory
@@ -186,7 +186,7 @@ class Program:
 
     def __init__(self, memory: Memory, target: Target, wave_size: int) -> None:
         self.memory = memory
-        self.ctx = Context(target, get_table(GfxLevel.GFX11), wave_size)
+        self.ctx = Context(target, get_table(target.gfx_level), wave_size)
         self.cache: dict[int, Inst] = {}
         self.bind: Callable[[Inst], None] | None = None
 

@@ -29,7 +29,7 @@ from radcc.emu.memory import Memory
 from radcc.emu.state import EXEC_HI, EXEC_LO, M0, Wave, Workgroup
 from radcc.emu.strict import EXEC_REGS, Report, Strict
 from radcc.emu.use import VALU_CLASSES, compute_use
-from radcc.target import get_target
+from radcc.target import Target
 
 Handler = Callable[[Wave, Inst], None]
 
@@ -113,8 +113,9 @@ def _mode_from_rsrc1(d: dict[str, int]) -> int:
 class Dispatcher:
     """Runs one kernel dispatch over a grid of workgroups."""
 
-    def __init__(self, kernel: LoadedKernel, memory: Memory, groups: tuple[int, int, int],
-                 block: tuple[int, int, int], kernarg_addr: int, *, dispatch_ptr: int = 0,
+    def __init__(self, kernel: LoadedKernel, target: Target, memory: Memory,
+                 groups: tuple[int, int, int], block: tuple[int, int, int], kernarg_addr: int,
+                 *, dispatch_ptr: int = 0,
                  queue_ptr: int = 0, strict: bool = True, hazards: bool = True,
                  max_instructions: int = 50_000_000, quantum: int = 64,
                  dynamic_lds: int = 0, progress: Callable[[int, int], None] | None = None,
@@ -144,7 +145,6 @@ class Dispatcher:
             raise EmuError(f"kernel needs {self.scratch} bytes of scratch per lane; the "
                            f"emulator allocates at most {_MAX_SCRATCH_PER_LANE}")
         self.mode = _mode_from_rsrc1(d)
-        target = get_target("gfx1100")
         self.args = amdhsa.from_descriptor(d, target)
         self.program = Program(memory, target, self.wave_size)
         self.program.bind = self._bind

@@ -17,6 +17,7 @@ from radcc.codeobj.elf import CodeObject, KernelInfo, read_code_object
 from radcc.codeobj.errors import CodeObjectError
 from radcc.emu.decode import EmuError
 from radcc.emu.memory import Memory
+from radcc.target import TARGETS, GfxLevel, Target
 
 LOAD_BASE = 0x7000_0000_0000
 
@@ -37,6 +38,16 @@ class LoadedKernel:
         return list(self.metadata.get(".args", []) or [])
 
 
+def emulated_target(chip: str) -> Target:
+    """The `Target` of a code object's chip (its ELF e_flags machine), which the emulator
+    decodes and runs for; it implements GFX11 (RDNA3) chips radcc describes."""
+    t = TARGETS.get(chip)
+    if t is None or t.gfx_level != GfxLevel.GFX11:
+        known = ", ".join(n for n, x in TARGETS.items() if x.gfx_level == GfxLevel.GFX11)
+        raise EmuError(f"code object for {chip}: the emulator runs GFX11 code ({known}) only")
+    return t
+
+
 class LoadedObject:
     """A code object mapped into a Memory."""
 
@@ -46,6 +57,7 @@ class LoadedObject:
         except CodeObjectError as e:
             raise EmuError(f"malformed code object: {e}") from None
         self.memory = memory
+        self.target = emulated_target(self.co.target_name)
         self.section_base: dict[str, int] = {}
         if self.co.e_type == E.ET_REL:
             self._map_sections()
