@@ -50,8 +50,8 @@ is empty. Per block kind (in this order, as ACO):
   break), the masks get ``p_linear_phi`` instructions.
 
 EXEC is never a temp: it is written and read as ``s1: exec`` (wave32) /
-``s2: exec`` (wave64); saved masks are lane-mask temps. Opcodes follow the
-generation (``s_and_not1_b32`` on GFX11, ``s_andn2_b32`` on GFX10). Branch
+``s2: exec`` (wave64); saved masks are lane-mask temps. Opcodes are canonical
+(``s_and_not1_b32``, which GFX10 spells ``s_andn2_b32``). Branch
 targets follow ACO: a conditional branch's ``targets`` are
 ``[linear_succs[1], linear_succs[0]]`` (taken, fall-through).
 

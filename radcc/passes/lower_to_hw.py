@@ -44,9 +44,8 @@ naming the instruction):
 - the program ends with ``s_endpgm``: one is appended to the last block if
   it does not end with ``s_endpgm`` or an unconditional branch.
 
-Every instruction a pseudo lowers to is looked up in the target's opcode table
-(lane-mask opcodes by generation, `radcc.passes.lane_mask`: ``s_and_not1`` on
-GFX11, ``s_andn2`` on GFX10); one the target lacks raises `LoweringError` naming
+Every instruction a pseudo lowers to (canonical names, `radcc.isa.table`) is looked up
+in the target's opcode table; one the target lacks raises `LoweringError` naming
 the pseudo, the opcode and the target (GFX10/10.3: ``p_bpermute``, whose
 cross-half swap is GFX11's ``v_permlane64_b32``).
 
@@ -248,7 +247,7 @@ class _Lowering:
         if cond is None or cond.phys is None or cond.phys.is_vgpr or cond.phys.reg == SCC:
             raise self.error(instr, "p_discard_if needs a lane mask in SGPRs")
         lm = self.p.lane_mask
-        op = lm_opcode(self.p, "andn2")  # s_and_not1 on GFX11, s_andn2 on GFX10
+        op = lm_opcode(self.p, "andn2")  # s_and_not1_b32/b64 (spelt s_andn2 on GFX10)
         exec_ = PhysReg.of(EXEC)
         target = self.get_exit_block(block)
         return [_hw(op, "SOP2", [Definition.fixed(exec_, lm), Definition.fixed(PhysReg.of(SCC),
