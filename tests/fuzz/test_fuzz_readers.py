@@ -19,6 +19,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from cli_harness import PLAIN_DIAG, problem
 from fuzzlib import READERS, SEEDS, mutants, truncations
 
 # mutants per reader: a few seconds each on one core
@@ -89,3 +90,32 @@ def test_seeds_valid_for_oracles(tmp_path: Path) -> None:
         assert "warning" not in r.stderr
     assert np.load(SEEDS / "x.npy").dtype == np.float32
     assert (SEEDS / "saxpy.o").read_bytes()[:4] == b"\x7fELF"
+
+
+@pytest.mark.parametrize("hide", [False, True], ids=["spirv-val", "own-checks"])
+def test_spirv_no_silent_acceptance(hide: bool, tmp_path: Path,
+                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """A derandomized --diff campaign on a small budget: every SPIR-V mutant radcc
+    compiles is valid for spirv-val (the module's environment, scalar block layout),
+    with spirv-val installed and with radcc's own checks alone (spirv-val hidden from
+    radcc, as on an install without spirv-tools). Longer runs: campaign.py --diff
+    [--hide-spirv-val] (corpus/README.md)."""
+    from fuzzlib import oracle_message, oracle_status
+
+    from radcc.frontend.spirv import spirv_val
+
+    if shutil.which("spirv-val") is None:
+        pytest.fail("spirv-val is required")
+    if hide:
+        monkeypatch.setattr(spirv_val, "find_spirv_val", lambda: None)
+    r = READERS["spirv"]
+    rng = random.Random(f"ci:diff:{hide}")
+    bad = []
+    for label, data in mutants(r, rng, 60):
+        o = r.run(data, tmp_path)
+        p = problem(o, "spirv", allow=PLAIN_DIAG)
+        if p is None and o.status == 0 and oracle_status("spirv", data, tmp_path) == 1:
+            p = f"silent acceptance: {oracle_message(data, tmp_path)}"
+        if p is not None:
+            bad.append(f"{label}: {p}")
+    assert not bad, "\n".join(bad[:5])

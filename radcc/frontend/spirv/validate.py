@@ -894,6 +894,10 @@ class _Checker:
                 if isinstance(mtt, TypeMatrix) or (
                         isinstance(mtt, TypeArray | TypeRuntimeArray)
                         and isinstance(self.t(mtt.element), TypeMatrix)):
+                    if not (m.has_decoration(tid, "RowMajor", k)
+                            or m.has_decoration(tid, "ColMajor", k)):
+                        raise _fail(f"matrix member {k} of struct %{tid} has neither RowMajor "
+                                    "nor ColMajor", ins)
                     ms = m.decoration(tid, "MatrixStride", k)
                     if ms is None:
                         raise _fail(f"matrix member {k} of struct %{tid} has no MatrixStride",
