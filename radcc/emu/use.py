@@ -11,9 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from radcc.emu.decode import Inst
+from radcc.isa.classes import VALU_TABLE_CLASSES
 from radcc.isa.table import OperandSpec, OpInfo
 
-VALU_CLASSES = frozenset({"valu", "valu64", "trans", "dot", "wmma"})
+VALU_CLASSES = VALU_TABLE_CLASSES
 NULL = 124
 _EXEC = frozenset({126, 127})
 

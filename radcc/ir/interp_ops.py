@@ -30,6 +30,7 @@ from radcc.ir.interp_mem import InterpError
 from radcc.ir.opinfo import REG_KINDS, op_info
 from radcc.ir.program import Definition, Instruction, Operand
 from radcc.ir.regclass import EXEC, SCC, VCC
+from radcc.isa.classes import SALU_ENCODINGS, VALU_ENCODINGS
 from radcc.isa.table import OperandSpec, OpInfo
 
 if TYPE_CHECKING:
@@ -372,8 +373,8 @@ def exec_smem(st: WaveState, instr: Instruction) -> None:
 
 
 # --- dispatch -------------------------------------------------------------------------------
-_SALU = frozenset({"SOP1", "SOP2", "SOPC", "SOPK"})
-_VALU = frozenset({"VOP1", "VOP2", "VOPC", "VOP3", "VOP3SD", "VOP3P"})
+_SALU = SALU_ENCODINGS
+_VALU = VALU_ENCODINGS
 _SOPP_NOPS = frozenset({"s_nop", "s_waitcnt", "s_waitcnt_vscnt", "s_waitcnt_vmcnt",
                         "s_waitcnt_lgkmcnt", "s_waitcnt_expcnt", "s_waitcnt_depctr",
                         "s_delay_alu", "s_clause", "s_barrier", "s_sleep", "s_setprio",

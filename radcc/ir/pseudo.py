@@ -20,19 +20,30 @@ class PseudoInfo:
     is_branch: bool = False
     writes_exec: bool = False
     linear: bool = False  # follows the linear CFG (SGPR-like) semantics
+    # no effect besides its definitions: dead once they are unread (dead_code)
+    pure: bool = False
+    # its definitions are a function of its operands alone: an equal earlier one
+    # can replace it (value numbering, the schedulers' reorderable data pseudos)
+    value: bool = False
 
 
 _ENTRIES = [
     PseudoInfo("p_startpgm", "defines the shader's input registers (all fixed)", "*", 0),
-    PseudoInfo("p_parallelcopy", "copies operand i to definition i, all at once", "*", "*"),
-    PseudoInfo("p_phi", "logical phi: one operand per logical predecessor", 1, "*"),
+    PseudoInfo("p_parallelcopy", "copies operand i to definition i, all at once", "*", "*",
+               pure=True, value=True),
+    PseudoInfo("p_phi", "logical phi: one operand per logical predecessor", 1, "*", pure=True),
     PseudoInfo("p_linear_phi", "linear phi: one operand per linear predecessor", 1, "*",
-               linear=True),
-    PseudoInfo("p_create_vector", "concatenates operands into one register tuple", 1, "*"),
-    PseudoInfo("p_split_vector", "splits a register tuple into its definitions", "*", 1),
-    PseudoInfo("p_extract_vector", "element op1 (constant index) of vector op0", 1, 2),
-    PseudoInfo("p_extract", "bit field: op0 value, op1 index, op2 bits, op3 sign-extend", 1, 4),
-    PseudoInfo("p_insert", "op0 with field op1 (index) of op2 bits replaced by ... ", 1, 3),
+               linear=True, pure=True),
+    PseudoInfo("p_create_vector", "concatenates operands into one register tuple", 1, "*",
+               pure=True, value=True),
+    PseudoInfo("p_split_vector", "splits a register tuple into its definitions", "*", 1,
+               pure=True, value=True),
+    PseudoInfo("p_extract_vector", "element op1 (constant index) of vector op0", 1, 2,
+               pure=True, value=True),
+    PseudoInfo("p_extract", "bit field: op0 value, op1 index, op2 bits, op3 sign-extend", 1, 4,
+               pure=True, value=True),
+    PseudoInfo("p_insert", "op0 with field op1 (index) of op2 bits replaced by ... ", 1, 3,
+               pure=True, value=True),
     PseudoInfo("p_logical_start", "start of the block's logical (VGPR) part", 0, 0),
     PseudoInfo("p_logical_end", "end of the block's logical (VGPR) part", 0, 0),
     PseudoInfo("p_branch", "unconditional branch to fields['targets'][0]", "*", 0,
@@ -56,18 +67,22 @@ _ENTRIES = [
     PseudoInfo("p_end_linear_vgpr", "ends a linear VGPR's live range", 0, 1),
     PseudoInfo("p_unit_test", "marker for tests: fields['id']", "*", "*"),
     PseudoInfo("p_barrier", "memory/execution barrier: fields['scope'], fields['sem']", 0, 0),
-    PseudoInfo("p_reduce", "wave reduction: fields['op'], fields['cluster_size']", "*", "*"),
-    PseudoInfo("p_inclusive_scan", "inclusive scan: fields['op']", "*", "*"),
-    PseudoInfo("p_exclusive_scan", "exclusive scan: fields['op']", "*", "*"),
-    PseudoInfo("p_wqm", "marks a value that needs whole-quad mode", 1, 1),
-    PseudoInfo("p_as_uniform", "moves a uniform VGPR value to an SGPR", 1, 1),
-    PseudoInfo("p_bpermute", "ds_bpermute emulation for wave64 on GFX10+", "*", "*"),
+    PseudoInfo("p_reduce", "wave reduction: fields['op'], fields['cluster_size']", "*", "*",
+               pure=True),
+    PseudoInfo("p_inclusive_scan", "inclusive scan: fields['op']", "*", "*", pure=True),
+    PseudoInfo("p_exclusive_scan", "exclusive scan: fields['op']", "*", "*", pure=True),
+    PseudoInfo("p_wqm", "marks a value that needs whole-quad mode", 1, 1, pure=True, value=True),
+    PseudoInfo("p_as_uniform", "moves a uniform VGPR value to an SGPR", 1, 1,
+               pure=True, value=True),
+    PseudoInfo("p_bpermute", "ds_bpermute emulation for wave64 on GFX10+", "*", "*", pure=True),
     PseudoInfo("p_init_scratch", "sets up the scratch base", "*", "*"),
     PseudoInfo("p_end_with_regs", "ends the shader, leaving operands in their registers", 0,
                "*"),
 ]
 
 PSEUDO: dict[str, PseudoInfo] = {e.name: e for e in _ENTRIES}
+PURE_PSEUDO = frozenset(e.name for e in _ENTRIES if e.pure)
+VALUE_PSEUDO = frozenset(e.name for e in _ENTRIES if e.value)
 
 
 def is_pseudo(opcode: str) -> bool:

@@ -5,16 +5,8 @@ Every consumer of instruction costs reads this module: the ``Latency`` /
 (passes/scheduler_ilp.py, passes/sched_cost.py) and the ``s_delay_alu`` hazard
 distances (passes/insert_delay_alu.py). Nothing else keeps latencies.
 
-- `instr_class(info)`: the instruction's class as ACO's ``instr_class``
-  (src/amd/compiler/aco_opcodes.py), derived from the opcode table's class
-  (`OpInfo.cls`), encoding and name: SALU/SOPP default ``salu``; branches,
-  waits (``s_waitcnt*``, ``s_wait_idle``, ``s_delay_alu``...), ``s_barrier``
-  and ``s_sendmsg*`` (SOPP) their own classes; ``v_mul_lo/hi_[iu]32``
-  ``valu_quarter_rate32``; 64-bit integer VALU ``valu64``; f64 arithmetic
-  ``valu_double``, ``v_add_f64`` ``valu_double_add``, f64 conversions
-  ``valu_double_convert``, f64 rcp/rsq/sqrt ``valu_double_transcendental``;
-  32/16-bit transcendentals ``valu_transcendental32``; other VALU (dot
-  products, interpolation, VOPD) ``valu32``.
+- the instruction class is ACO's (`radcc.isa.classes.instr_class`, derived
+  from the opcode table).
 - `CycleModel` (`cycle_model(gfx)`), per generation:
 
   * ``perf``: ACO's ``get_perf_info`` (aco_statistics.cpp, GFX10+ branch, the
@@ -43,41 +35,16 @@ distances (passes/insert_delay_alu.py). Nothing else keeps latencies.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum, IntEnum
+from enum import IntEnum
 from functools import cache
 
+from radcc.isa.classes import InstrClass, instr_class
 from radcc.isa.table import OpInfo
 from radcc.target import GfxLevel
 
 __all__ = ["InstrClass", "Resource", "PerfInfo", "CycleModel", "instr_class",
            "cycle_model", "VECTOR_INSTR_CLASSES", "VALU_INSTR_CLASSES", "wait_counter_cycles",
            "result_latency", "dual_issue_capable"]
-
-
-class InstrClass(Enum):
-    """ACO's ``instr_class`` (aco_opcodes.py ``InstrClass``)."""
-
-    VALU32 = "valu32"
-    VALU_CONVERT32 = "valu_convert32"
-    VALU64 = "valu64"
-    VALU_QUARTER_RATE32 = "valu_quarter_rate32"
-    VALU_FMA = "valu_fma"
-    VALU_TRANSCENDENTAL32 = "valu_transcendental32"
-    VALU_DOUBLE = "valu_double"
-    VALU_DOUBLE_ADD = "valu_double_add"
-    VALU_DOUBLE_CONVERT = "valu_double_convert"
-    VALU_DOUBLE_TRANSCENDENTAL = "valu_double_transcendental"
-    WMMA = "wmma"
-    SALU = "salu"
-    SMEM = "smem"
-    BARRIER = "barrier"
-    BRANCH = "branch"
-    SENDMSG = "sendmsg"
-    DS = "ds"
-    EXPORT = "exp"
-    VMEM = "vmem"
-    WAITCNT = "waitcnt"
-    OTHER = "other"
 
 
 VALU_INSTR_CLASSES = frozenset({
@@ -113,65 +80,6 @@ class PerfInfo:
     def issue_cycles(self) -> int:
         """ACO's get_cycle_info issue cycles: the largest busy count."""
         return max((c for _r, c in self.uses), default=0)
-
-
-_QUARTER_RATE = frozenset({"v_mul_lo_u32", "v_mul_hi_u32", "v_mul_lo_i32", "v_mul_hi_i32"})
-_SOPP_WAITS = frozenset({"s_waitcnt", "s_waitcnt_depctr", "s_wait_idle", "s_delay_alu",
-                         "s_wait_event"})
-
-
-def _double_class(name: str, cls: str) -> InstrClass:
-    if cls == "trans" or name in ("v_rcp_f64", "v_rsq_f64", "v_sqrt_f64"):
-        return InstrClass.VALU_DOUBLE_TRANSCENDENTAL
-    if name.startswith("v_cvt_") or name.startswith("v_frexp_exp_"):
-        return InstrClass.VALU_DOUBLE_CONVERT
-    if name == "v_add_f64":
-        return InstrClass.VALU_DOUBLE_ADD
-    return InstrClass.VALU_DOUBLE
-
-
-@cache
-def _class_of(name: str, enc: str, cls: str) -> InstrClass:
-    if cls in ("valu", "valu64", "trans", "dot", "vinterp", "nop") and name.startswith("v_"):
-        if "f64" in name:
-            return _double_class(name, cls)
-        if cls == "trans":
-            return InstrClass.VALU_TRANSCENDENTAL32
-        if name in _QUARTER_RATE:
-            return InstrClass.VALU_QUARTER_RATE32
-        if cls == "valu64":
-            return InstrClass.VALU64
-        return InstrClass.VALU32
-    if cls == "wmma":
-        return InstrClass.WMMA
-    if cls in ("vmem", "flat"):
-        return InstrClass.VMEM
-    if cls in ("ds", "ldsdir"):
-        return InstrClass.DS
-    if cls == "exp":
-        return InstrClass.EXPORT
-    if cls == "smem":
-        return InstrClass.SMEM
-    if cls == "branch":
-        return InstrClass.SALU if name == "s_getpc_b64" else InstrClass.BRANCH
-    if cls == "waitcnt" or name in _SOPP_WAITS:
-        return InstrClass.WAITCNT
-    if name == "s_barrier":
-        return InstrClass.BARRIER
-    if cls == "message" and enc == "SOPP":
-        return InstrClass.SENDMSG
-    if name == "s_trap":
-        return InstrClass.OTHER
-    if enc in ("SOP1", "SOP2", "SOPK", "SOPC", "SOPP"):
-        return InstrClass.SALU
-    return InstrClass.OTHER
-
-
-def instr_class(info: OpInfo | None) -> InstrClass:
-    """ACO's class of a table entry (OTHER for pseudo instructions: None)."""
-    if info is None:
-        return InstrClass.OTHER
-    return _class_of(info.name, info.enc, info.cls)
 
 
 _V, _VC, _S = Resource.VALU, Resource.VALU_COMPLEX, Resource.SCALAR

@@ -14,7 +14,7 @@ some, every instruction that
   trans dot wmma``), memory *loads* (``s_load``/``s_buffer_load``,
   ``global``/``scratch``/``flat``/``buffer_load``, ``ds_load``, and the DS lane
   permutes ``ds_bpermute``/``ds_permute``/``ds_swizzle``), and the value
-  pseudo-instructions (`PURE_PSEUDO`: copies, vectors, phis, ``p_as_uniform``,
+  pseudo-instructions (the pseudo-op table's ``pure`` flag, `PURE_PSEUDO`: copies, vectors, phis, ``p_as_uniform``,
   reductions and scans, ``p_bpermute``, ``p_wqm``).
 
 Kept always: branches, ``p_startpgm`` (the ABI registers), ``p_logical_*``,
@@ -28,18 +28,15 @@ cycle of dead phis across a loop back edge is not detected (as in ACO).
 from __future__ import annotations
 
 from radcc.ir.program import Instruction, Program
+from radcc.ir.pseudo import PURE_PSEUDO
 from radcc.ir.regclass import EXEC, M0
+from radcc.isa.classes import ALU_TABLE_CLASSES
 from radcc.passes.instr_class import info_of
 
 __all__ = ["PURE_PSEUDO", "dead_code", "has_side_effects", "remove_dead_code"]
 
-PURE_PSEUDO = frozenset({
-    "p_parallelcopy", "p_phi", "p_linear_phi", "p_create_vector", "p_split_vector",
-    "p_extract_vector", "p_extract", "p_insert", "p_as_uniform", "p_reduce",
-    "p_inclusive_scan", "p_exclusive_scan", "p_bpermute", "p_wqm",
-})
 _STATE_REGS = frozenset({EXEC, EXEC + 1, M0})  # definitions that change machine state
-_ALU_CLASSES = frozenset({"salu", "salu64", "valu", "valu64", "trans", "dot", "wmma"})
+_ALU_CLASSES = ALU_TABLE_CLASSES
 _LOAD_PREFIXES = ("s_load_", "s_buffer_load_", "global_load_", "scratch_load_", "flat_load_",
                   "buffer_load_", "ds_load_", "ds_bpermute_", "ds_permute_",
                   "ds_swizzle_")

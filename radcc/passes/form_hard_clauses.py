@@ -40,6 +40,7 @@ from __future__ import annotations
 
 from radcc.ir.program import Block, Instruction, Program
 from radcc.ir.regclass import VGPR_BASE
+from radcc.isa.classes import FLAT_LIKE_ENCODINGS
 from radcc.isa.formats.scalar_fields import DELAY
 from radcc.isa.table import OpInfo
 from radcc.passes.instr_class import info_of, returns_data
@@ -51,7 +52,7 @@ __all__ = ["form_hard_clauses", "clause_type", "should_form_clause", "max_clause
 _SKIP_SH, _SKIP_MASK = DELAY["instskip"][:2]
 _ID1_SH, _ID1_MASK = DELAY["instid1"][:2]
 _MAX_SKIP = 5  # INSTSKIP_SKIP_4
-_FLAT_LIKE = frozenset({"FLAT", "GLOBAL", "SCRATCH"})
+_FLAT_LIKE = FLAT_LIKE_ENCODINGS
 _VMEM_ENCS = frozenset({"MUBUF", "MTBUF", "MIMG", "GLOBAL", "SCRATCH"})
 
 

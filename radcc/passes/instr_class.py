@@ -19,6 +19,7 @@ from functools import cache
 
 from radcc.ir.program import Definition, Instruction, Operand, Program
 from radcc.ir.regclass import EXEC, M0, NULL, SCC, VCC, VGPR_BASE
+from radcc.isa.classes import SALU_TABLE_CLASSES, SCALAR_ENCODINGS, VALU_TABLE_CLASSES
 from radcc.isa.formats.scalar_fields import (
     DEPCTR,
     DEPCTR_USED,
@@ -29,8 +30,8 @@ from radcc.target import GfxLevel
 
 # Classes that execute on the VALU and count as VALU instructions in hazard
 # distances (v_nop's VOP1 form is class 'nop' and does not count).
-VALU_CLASSES = frozenset({"valu", "valu64", "trans", "dot", "wmma"})
-SALU_CLASSES = frozenset({"salu", "salu64", "branch"})
+VALU_CLASSES = VALU_TABLE_CLASSES
+SALU_CLASSES = SALU_TABLE_CLASSES
 # VMEM-like: read VGPR addresses/data through the texture path.
 VMEM_CLASSES = frozenset({"vmem", "flat"})
 
@@ -124,7 +125,6 @@ def is_branch(info: OpInfo | None) -> bool:
     return info is not None and info.cls == "branch"
 
 
-SCALAR_ENCODINGS = frozenset({"SOP1", "SOP2", "SOPK", "SOPC", "SOPP", "SMEM"})
 
 
 def is_scalar_unit(info: OpInfo | None) -> bool:

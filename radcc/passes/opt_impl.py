@@ -58,7 +58,8 @@ contraction of ``a * b + c`` unless the result is ``precise``).
   v_cndmask_b32(0, k, c))`` with k != 0 and such a ``c`` is ``c``;
   ``v_cndmask_b32(a, b, s_not(c))`` is ``v_cndmask_b32(b, a, c)``;
 - dead code: instructions without side effects whose definitions are all
-  unread are removed (phis included), also those the rules made dead.
+  unread are removed (phis included), also those the rules made dead
+  (`dead_code.remove_dead_code`, the one dead-code elimination).
 
 An SGPR operand moves to a later instruction only where its definition
 dominates that instruction in the linear CFG, so SSA dominance is kept.
@@ -78,9 +79,9 @@ from radcc.ir.program import Block, Definition, Instruction, Operand, Program
 from radcc.ir.regclass import EXEC, EXEC_HI, SCC, RegClass
 from radcc.ir.validate import is_inline_constant
 from radcc.isa.table import get_table
+from radcc.passes.dead_code import remove_dead_code
 from radcc.passes.dominance import DominatorTree, require_dominance
 from radcc.passes.exec_context import exec_ids
-from radcc.passes.vn_impl import can_eliminate
 from radcc.target import GfxLevel
 
 SIGN = 0x80000000
@@ -811,34 +812,7 @@ class _Opt:
                 self.block = b
                 for instr in b.instructions:
                     self.rename(instr)
-        self.dce()
-
-    def dce(self) -> None:
-        changed = True
-        while changed:
-            changed = False
-            for b in reversed(self.p.blocks):
-                kept: list[Instruction] = []
-                for instr in reversed(b.instructions):
-                    if _removable(instr) and all(
-                            d.temp is None or self.uses[d.temp.id] <= 0
-                            for d in instr.definitions) and not any(
-                            d.temp is None for d in instr.definitions):
-                        self.add_uses(instr.operands, -1)
-                        changed = True
-                        continue
-                    kept.append(instr)
-                kept.reverse()
-                b.instructions = kept
-
-
-def _removable(instr: Instruction) -> bool:
-    if not instr.definitions:
-        return False
-    if instr.is_phi:
-        return True
-    return can_eliminate(instr) and instr.opcode not in ("p_startpgm",)
-
+        remove_dead_code(self.p)  # the one dead-code elimination (dead_code.py)
 
 def _float_input(opcode: str) -> bool:
     """Do the sources take float values (so neg/abs are sign-bit operations)?"""

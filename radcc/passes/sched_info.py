@@ -29,15 +29,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from radcc.ir.program import Instruction, Program, RegisterDemand
-from radcc.ir.pseudo import PSEUDO
+from radcc.ir.pseudo import PSEUDO, VALUE_PSEUDO
 from radcc.ir.regclass import EXEC, RegType
+from radcc.isa.classes import ALU_TABLE_CLASSES, MEMORY_TABLE_CLASSES
 from radcc.passes.instr_class import _info_index, _regs_into, implicit_regs
 
-# pseudo instructions that only compute values from their operands
-_DATA_PSEUDO = frozenset({"p_parallelcopy", "p_create_vector", "p_split_vector",
-                          "p_extract_vector", "p_extract", "p_insert", "p_as_uniform"})
-_ALU_CLASSES = frozenset({"salu", "salu64", "valu", "valu64", "trans", "dot", "wmma"})
-_MEM_CLASSES = frozenset({"smem", "vmem", "flat", "ds"})
+# pseudo instructions that only compute values from their operands (the pseudo-op
+# table's ``value`` flag)
+_DATA_PSEUDO = VALUE_PSEUDO
+_ALU_CLASSES = ALU_TABLE_CLASSES
+_MEM_CLASSES = MEMORY_TABLE_CLASSES
 # source operand names of a plain load: addresses and descriptors, no data
 _ADDRESS_OPERANDS = frozenset({"addr", "vaddr", "saddr", "srsrc", "ssamp", "soffset", "sbase"})
 _POLICY_BITS = ("glc", "slc", "dlc", "sc0", "sc1", "nt")

@@ -46,6 +46,7 @@ from typing import TYPE_CHECKING
 from radcc.ir.opinfo import REG_KINDS
 from radcc.ir.program import Block, Instruction, Program
 from radcc.ir.regclass import EXEC, EXEC_HI
+from radcc.isa.classes import MEMORY_TABLE_CLASSES
 from radcc.isa.table import OpInfo
 from radcc.passes.instr_class import VALU_CLASSES, Access, AccessCache, is_gds, is_nop
 from radcc.passes.statistics import instr_costs
@@ -60,7 +61,7 @@ __all__ = ["WINDOW", "Node", "classify", "regions", "build_nodes", "schedule_reg
 WINDOW = 16  # candidates considered at a time (ACO's partial DAG of 16 nodes)
 
 FIXED, ALU, LOAD = 0, 1, 2
-_MEM_CLASSES = frozenset({"smem", "vmem", "flat", "ds"})
+_MEM_CLASSES = MEMORY_TABLE_CLASSES
 _STORE_SLOTS = ("vdata", "data", "sdata")
 _SALU_OK_KINDS = REG_KINDS | {"imm"}
 

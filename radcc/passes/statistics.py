@@ -66,6 +66,7 @@ import zlib
 from collections import deque
 
 from radcc.ir.program import Block, Instruction, Program
+from radcc.isa.classes import SALU_ENCODINGS, VMEM_ENCODINGS
 from radcc.isa.cycle_model import (
     VALU_INSTR_CLASSES,
     VECTOR_INSTR_CLASSES,
@@ -88,8 +89,8 @@ _COPIES = frozenset({"s_mov_b32", "s_mov_b64", "s_movk_i32", "v_mov_b32", "v_mov
                      "v_swap_b32", "s_cmov_b32", "s_cmov_b64"})
 _COUNTERS = ("vm", "exp", "lgkm", "vs")
 _NRES = len(Resource)
-_SALU_ENCS = frozenset({"SOP1", "SOP2", "SOPC", "SOPK"})
-_VMEM_ENCS = frozenset({"MUBUF", "MTBUF", "MIMG", "FLAT", "GLOBAL", "SCRATCH"})
+_SALU_ENCS = SALU_ENCODINGS
+_VMEM_ENCS = VMEM_ENCODINGS
 
 def _regs(x) -> range:  # type: ignore[no-untyped-def]
     if x.phys is None or x.rc is None:

@@ -51,17 +51,19 @@ from __future__ import annotations
 from typing import Any
 
 from radcc.ir.program import Block, BlockKind, Instruction, Operand, Program
+from radcc.ir.pseudo import VALUE_PSEUDO
 from radcc.ir.regclass import EXEC, EXEC_HI, Temp
+from radcc.isa.classes import MEMORY_ENCODINGS
 from radcc.passes.dominance import DominatorTree, require_dominance
 from radcc.passes.exec_context import exec_ids, writes_exec
 
-# Pseudo instructions that compute a value from their operands only.
-_PURE_PSEUDO = frozenset({"p_parallelcopy", "p_create_vector", "p_split_vector",
-                          "p_extract_vector", "p_extract", "p_insert", "p_as_uniform", "p_wqm"})
+# Pseudo instructions that compute a value from their operands only (the
+# pseudo-op table's ``value`` flag).
+_PURE_PSEUDO = VALUE_PSEUDO
 _LANE_PSEUDO = frozenset({"p_as_uniform", "p_wqm"})
 _ALU_FORMATS = frozenset({"SOP1", "SOP2", "SOPC", "SOPK", "VOP1", "VOP2", "VOPC", "VOP3",
                           "VOP3SD", "VOP3P", "VINTERP"})
-_MEM_FORMATS = frozenset({"SMEM", "GLOBAL", "FLAT", "SCRATCH", "DS", "MUBUF", "MTBUF", "MIMG"})
+_MEM_FORMATS = MEMORY_ENCODINGS
 _SALU_IMPURE = frozenset({"s_getpc_b64", "s_setpc_b64", "s_swappc_b64", "s_getreg_b32",
                           "s_setreg_b32", "s_setreg_imm32_b32", "s_sendmsg_rtn_b32",
                           "s_sendmsg_rtn_b64", "s_movrels_b32", "s_movrels_b64",
