@@ -51,6 +51,9 @@ Comp = Temp | Const
 Snap = dict[Value, list[Comp]]  # a MIR block's outgoing phi operands (`cf.py`)
 
 SMALL = (8, 16)  # bit sizes selected by the 16-bit modules (alu16, mem16, subgroup16)
+# VALU opcodes whose last source is a lane mask (SGPRs or VCC, never a VGPR)
+LANE_MASK_LAST = frozenset(("v_cndmask_b32", "v_add_co_ci_u32", "v_sub_co_ci_u32",
+                            "v_subrev_co_ci_u32"))
 
 
 def unsupported(ins: Instr | None, what: str = "") -> UnsupportedError:
@@ -212,14 +215,21 @@ class IselContext:
         return self.b.create_vector(rc, lo, hi).temp
 
     # -- VALU / SALU with operand legalization -----------------------------------
-    def _vop3_legal(self, ops: list[Operand], wide: list[bool]) -> list[Operand]:
+    def _vop3_legal(self, op: str, ops: list[Operand], wide: list[bool]) -> list[Operand]:
         """At most two constant-bus reads (distinct SGPRs + a literal) and one
-        literal (GFX10+ VOP3); 64-bit literals go to VGPRs."""
+        literal (GFX10+ VOP3); 64-bit literals go to VGPRs. A lane-mask source
+        (``v_cndmask_b32``'s selector, a carry in) must stay in SGPRs: it takes
+        its constant-bus slot first, and the other sources yield to it."""
         out: list[Operand] = []
         sgprs: set[int] = set()
         literal: int | None = None
-        for o, w in zip(ops, wide, strict=True):
-            if o.const is not None:
+        mask = len(ops) - 1 if op in LANE_MASK_LAST and len(ops) == 3 else None
+        if mask is not None and ops[mask].temp is not None and ops[mask].temp.rc.is_sgpr:
+            sgprs.add(ops[mask].temp.id)
+        for i, (o, w) in enumerate(zip(ops, wide, strict=True)):
+            if i == mask:
+                out.append(o)
+            elif o.const is not None:
                 if is_inline_constant(o.const, o.const_bytes):
                     out.append(o)
                     continue
@@ -264,7 +274,7 @@ class IselContext:
                 return self.b.inst(op, [rc], [a, bb], "VOP2").temp
         if not fields and not extra_defs and len(ops) == 1 and self.has_fmt(op, ("VOP1",)):
             return self.b.inst(op, [rc], ops, "VOP1").temp
-        ops = self._vop3_legal(ops, wd)
+        ops = self._vop3_legal(op, ops, wd)
         fmt = next(e.enc for e in self.b.table.by_canon[op] if e.enc in E64_FORMATS)
         return self.b.inst(op, [rc, *extra_defs], ops, fmt, **fields).temp
 
@@ -273,7 +283,7 @@ class IselContext:
         """A VOP3/VOP3SD instruction with several definitions (carry outs)."""
         ops = [s if isinstance(s, Operand) else self.operand(s) for s in srcs]
         wd = list(wide) if wide is not None else [False] * len(ops)
-        ops = self._vop3_legal(ops, wd)
+        ops = self._vop3_legal(op, ops, wd)
         fmt = next(e.enc for e in self.b.table.by_canon[op] if e.enc in E64_FORMATS)
         return self.b.inst(op, defs, ops, fmt, **fields).temps
 

@@ -21,6 +21,21 @@ M = (1 << 32) - 1
 R = dict[tuple[int, int], Any]
 
 
+def _uniform_select_ref(r: Run) -> R:
+    ncols, k = r.pushed("<II")
+    a = py(r.i((0, 0)))
+    out: list[int] = []
+    for i, v in enumerate(a):
+        tid = i % WG
+        n = ncols // 256
+        if n * 256 + 2 * tid < ncols:
+            n += 1
+        m = ncols + 7 if v < k else k * 3
+        s = sum(a[(j * 64 + tid) % 256] for j in range(n))
+        out += [n, m, s]
+    return {(0, 1): wrap(out, np.uint32)}
+
+
 def _for_ref(r: Run) -> R:
     (rounds,) = r.pushed("<I")
     out: list[int] = []
@@ -292,6 +307,10 @@ CASES: list[Case] = [
          _unroll_ref, spec={0: 6}, seed=99, category="control flow"),
     Case("cf_for_loops", G, L, {(0, 0): ints(np.uint32, N), (0, 1): zeros(N * 20)},
          _for_ref, push=struct.pack("<I", 23), seed=90, category="control flow"),
+    Case("cf_uniform_select", G, L,
+         {(0, 0): ints(np.uint32, N), (0, 1): zeros(N * 12)},
+         _uniform_select_ref, push=struct.pack("<II", 256 * 5 + 77, 1 << 31), seed=89,
+         category="control flow"),
     Case("cf_while_do", G, L, {(0, 0): ints(np.uint32, N, 0, 1 << 24), (0, 1): zeros(N * 20)},
          _while_ref, seed=91, category="control flow"),
     Case("cf_break_continue", G, L, {(0, 0): ints(np.uint32, N), (0, 1): zeros(N * 12)},
