@@ -713,13 +713,8 @@ class _Checker:
                 if ins.opname == "OpPhi":
                     self.phi(ins, b.label, where, idom, reach, preds)
                     continue
-                if ins.opname in ("OpLoopMerge", "OpSelectionMerge") or ins.opname in (
-                        "OpBranch", "OpBranchConditional", "OpSwitch"):
-                    labels = set(_label_operands(ins))
-                else:
-                    labels = set()
                 for v in ins.ids():
-                    if v in labels or v in blocks:
+                    if v in blocks:  # a label (branch target, merge block)
                         continue
                     if v not in where:
                         if self.owner.get(v, fn.id) != fn.id:
