@@ -160,6 +160,7 @@ class _Checker:
                       for ins in b.instructions if ins.result_id is not None}
         self.owner.update({p.id: fn.id for fn in self.m.functions for p in fn.params})
         self.types()
+        self.interfaces()
         self.decorations()
         self.resources()
         for fn in self.m.functions:
@@ -765,6 +766,33 @@ class _Checker:
                 raise _fail("images are not supported yet", ins)
             if name == "OpTypeSampler":
                 raise _fail("samplers are not supported yet", ins)
+
+    # ================================================================ entry points
+    def interfaces(self) -> None:
+        """The global variables an entry point's functions use are in its interface (all
+        of them from SPIR-V 1.4, the Input/Output ones before)."""
+        m = self.m
+        fns = {f.id: f for f in m.functions}
+        for ep in m.entry_points:
+            seen, todo = set(), [ep.function]
+            while todo:
+                fid = todo.pop()
+                if fid in seen or fid not in fns:
+                    continue
+                seen.add(fid)
+                for b in fns[fid].blocks:
+                    for ins in b.instructions:
+                        if ins.opname == "OpFunctionCall":
+                            todo.append(ins.id(0))
+                        for v in ins.ids():
+                            var = m.global_variables.get(v)
+                            if var is None or v in ep.interface:
+                                continue
+                            if m.version >= (1, 4) or var.storage_class in ("Input",
+                                                                            "Output"):
+                                raise _fail(f"%{v} ({var.storage_class}) is used by entry "
+                                            f"point {ep.name!r} but is not in its interface",
+                                            ins)
 
     # ================================================================ decorations
     def decorations(self) -> None:
