@@ -50,32 +50,20 @@ from __future__ import annotations
 
 from typing import Any
 
+from radcc.ir.effects import CROSS_LANE_DS, can_eliminate, clobbers_memory
 from radcc.ir.program import Block, BlockKind, Instruction, Operand, Program
-from radcc.ir.pseudo import VALUE_PSEUDO
 from radcc.ir.regclass import EXEC, EXEC_HI, Temp
 from radcc.isa.classes import MEMORY_ENCODINGS
 from radcc.passes.dominance import DominatorTree, require_dominance
-from radcc.passes.exec_context import exec_ids, writes_exec
+from radcc.passes.exec_context import exec_ids
 
-# Pseudo instructions that compute a value from their operands only (the
-# pseudo-op table's ``value`` flag).
-_PURE_PSEUDO = VALUE_PSEUDO
 _LANE_PSEUDO = frozenset({"p_as_uniform", "p_wqm"})
-_ALU_FORMATS = frozenset({"SOP1", "SOP2", "SOPC", "SOPK", "VOP1", "VOP2", "VOPC", "VOP3",
-                          "VOP3SD", "VOP3P", "VINTERP"})
 _MEM_FORMATS = MEMORY_ENCODINGS
-_SALU_IMPURE = frozenset({"s_getpc_b64", "s_setpc_b64", "s_swappc_b64", "s_getreg_b32",
-                          "s_setreg_b32", "s_setreg_imm32_b32", "s_sendmsg_rtn_b32",
-                          "s_sendmsg_rtn_b64", "s_movrels_b32", "s_movrels_b64",
-                          "s_movreld_b32", "s_movreld_b64", "s_rfe_b64", "s_memtime",
-                          "s_memrealtime", "s_sleep_var", "s_ttracedata"})
 _CROSS_LANE_VALU = ("v_readlane", "v_readfirstlane", "v_writelane", "v_permlane")
-_CROSS_LANE_DS = frozenset({"ds_bpermute_b32", "ds_permute_b32", "ds_swizzle_b32"})
 _DPP_FIELDS = frozenset({"quad_perm", "row_shl", "row_shr", "row_ror", "row_mirror",
                          "row_half_mirror", "row_bcast15", "row_bcast31", "row_share",
                          "row_xmask", "wave_shl", "wave_shr", "wave_rol", "wave_ror", "dpp8",
                          "row_mask", "bank_mask", "bound_ctrl", "fi"})
-_CACHE_BITS = ("glc", "dlc", "slc", "sc0", "sc1", "nt", "tfe", "lds")
 
 
 def _freeze(v: Any) -> Any:
@@ -84,27 +72,6 @@ def _freeze(v: Any) -> Any:
     if isinstance(v, dict):
         return tuple(sorted((k, _freeze(x)) for k, x in v.items()))
     return v
-
-
-def _is_load(instr: Instruction) -> bool:
-    op = instr.opcode
-    if instr.format == "DS":
-        return op.startswith("ds_load")
-    if instr.format == "SMEM":
-        return op.startswith(("s_load", "s_buffer_load"))
-    return "_load" in op and "atomic" not in op
-
-
-def clobbers_memory(instr: Instruction) -> bool:
-    """Does `instr` write memory or order memory accesses (store, atomic, barrier ...)?"""
-    if instr.format in _MEM_FORMATS:
-        if instr.opcode in _CROSS_LANE_DS:
-            return False
-        return not _is_load(instr)
-    if instr.format == "SOPP":
-        return instr.opcode not in ("s_nop", "s_branch") and not instr.opcode.startswith(
-            ("s_cbranch", "s_waitcnt", "s_delay_alu", "s_clause"))
-    return instr.opcode in ("p_barrier", "p_spill", "p_reload", "p_init_scratch")
 
 
 def _lane_dependent(instr: Instruction) -> bool:
@@ -118,26 +85,10 @@ def _lane_dependent(instr: Instruction) -> bool:
         return True
     if instr.opcode in _LANE_PSEUDO:
         return True
-    if instr.opcode.startswith(_CROSS_LANE_VALU) or instr.opcode in _CROSS_LANE_DS:
+    if instr.opcode.startswith(_CROSS_LANE_VALU) or instr.opcode in CROSS_LANE_DS:
         return True
     return fmt in ("VOP1", "VOP2", "VOPC", "VOP3", "VOP3P", "DPP") and \
         any(k in _DPP_FIELDS for k in instr.fields)
-
-
-def can_eliminate(instr: Instruction) -> bool:
-    """Is `instr` free of side effects, so that an equal earlier one can replace it?"""
-    if not instr.definitions or instr.is_phi or writes_exec(instr):
-        return False
-    fmt = instr.format
-    if fmt == "PSEUDO":
-        return instr.opcode in _PURE_PSEUDO
-    if fmt in _MEM_FORMATS:
-        if instr.opcode in _CROSS_LANE_DS:
-            return True
-        return _is_load(instr) and not any(instr.fields.get(k) for k in _CACHE_BITS)
-    if fmt in _ALU_FORMATS or fmt in ("VOPD", "DPP"):
-        return instr.opcode not in _SALU_IMPURE and instr.opcode != "v_writelane_b32"
-    return False
 
 
 def _operand_key(o: Operand) -> tuple:
@@ -305,7 +256,7 @@ class _Ctx:
         extra: tuple = ()
         if _lane_dependent(instr):
             extra += ("exec", self.exec_id[id(instr)])
-        if instr.format in _MEM_FORMATS and instr.opcode not in _CROSS_LANE_DS:
+        if instr.format in _MEM_FORMATS and instr.opcode not in CROSS_LANE_DS:
             extra += ("mem", mem)
             if instr.format != "SMEM":
                 extra += ("exec", self.exec_id[id(instr)])
