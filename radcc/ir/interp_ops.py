@@ -215,8 +215,8 @@ def _bits(v: object, default: int) -> int:
 def valu_mods(instr: Instruction) -> ValuMods:
     f = instr.fields
     return ValuMods(abs=_flags3(f.get("abs")), neg=_flags3(f.get("neg") or f.get("neg_lo")),
-                    neg_hi=_flags3(f.get("neg_hi")), opsel=_bits(f.get("opsel"), 0),
-                    opsel_hi=_bits(f.get("opsel_hi"), 0b111), clamp=bool(f.get("clamp")),
+                    neg_hi=_flags3(f.get("neg_hi")), opsel=_bits(f.get("op_sel"), 0),
+                    opsel_hi=_bits(f.get("op_sel_hi"), 0b111), clamp=bool(f.get("clamp")),
                     omod=int(f.get("omod") or 0))  # type: ignore[call-overload]
 
 

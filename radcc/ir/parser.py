@@ -366,8 +366,10 @@ class _Parser:
             if t.text in NAMED_REGS:
                 raise ln.err("expected field; a register operand needs its class "
                              f"(e.g. 's1: {t.text}')", t)
-            if t.text in instr.fields:
+            if t.text in instr.fields.keys():
                 raise ln.err(f"field '{t.text}' given twice", t)
+            if t.text not in instr.fields.NAMES:
+                raise ln.err(f"unknown field '{t.text}' for {instr.format}", t)
             instr.fields[t.text] = self.parse_field_value(ln) if ln.accept(":") else True
         return instr
 

@@ -36,7 +36,8 @@ ignored by the parser)::
 - opcode: see `radcc.ir.opinfo` (natural format bare, ``_e32``/``_e64``,
   else ``@FORMAT``).
 - targets (``fields["targets"]``): ``BB3`` or ``BB2, BB3`` after operands.
-- fields, in insertion order: ``key`` for True (False is omitted),
+- fields (the format's `radcc.ir.fields` class; a name it lacks is a located
+  error), in insertion order: ``key`` for True (False is omitted),
   ``key:N`` for ints, ``key:1.5`` floats, ``key:[0,1,0]`` for int/bool lists,
   ``key:word`` or ``key:"any text"`` for strings.
 """

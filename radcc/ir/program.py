@@ -15,7 +15,9 @@ Shaped after ACO's IR (seeds/001 "Control flow", "Compilation phases"):
   `Instruction.format` is the encoding chosen (``VOP2``, ``VOP3``, ``SOP1``,
   ``PSEUDO`` …). Per-format fields (memory offsets and cache bits, DPP
   controls, VALU modifiers, SOPP immediates, branch targets) live in
-  `Instruction.fields`, keyed by the names the ISA layer uses.
+  `Instruction.fields`, an object of the format's class in `radcc.ir.fields`
+  (a dict given to the constructor is converted; a name the format does not
+  have is an error).
 """
 
 from __future__ import annotations
@@ -26,6 +28,8 @@ from enum import Flag, auto
 from radcc.abi.args import ShaderArgs
 from radcc.abi.stage import COMPUTE_CS, Stage
 from radcc.ir.analyses import Analyses, RegisterDemand
+from radcc.ir.fields import BY_FORMAT as FIELDS_BY_FORMAT
+from radcc.ir.fields import Fields, fields_class
 from radcc.ir.regclass import PhysReg, RegClass, Temp, s1, s2
 from radcc.ir.shader_config import ShaderConfig
 from radcc.target import Target
@@ -133,7 +137,14 @@ class Instruction:
     format: str
     operands: list[Operand] = field(default_factory=list)
     definitions: list[Definition] = field(default_factory=list)
-    fields: dict[str, object] = field(default_factory=dict)
+    # per-format fields (radcc.ir.fields); a Mapping given here is converted
+    fields: Fields = None  # type: ignore[assignment]
+
+    def __post_init__(self) -> None:
+        f = self.fields
+        cls = FIELDS_BY_FORMAT.get(self.format) or fields_class(self.format)
+        if f.__class__ is not cls:
+            self.fields = cls(f) if f else dict.__new__(cls)
 
     @property
     def is_pseudo(self) -> bool:

@@ -116,7 +116,7 @@ def _is_vopc_result(instr: Instruction) -> bool:
 
 def _has_mods(instr: Instruction) -> bool:
     f = instr.fields
-    return any(f.get(k) for k in ("clamp", "omod", "opsel")) or any(
+    return any(f.get(k) for k in ("clamp", "omod", "op_sel")) or any(
         any(v for v in (f.get(k) or ())) for k in ("neg", "abs"))  # type: ignore[union-attr]
 
 
@@ -349,7 +349,7 @@ class _Opt:
         if not _float_input(instr.opcode):
             return
         half = instr.opcode.endswith("_f16")
-        if half and instr.fields.get("opsel"):
+        if half and instr.fields.get("op_sel"):
             return  # a source's high half may be read: the mask changes it
         for i in [k for k in range(min(3, len(instr.operands))) for _ in range(3)]:
             o = instr.operands[i]

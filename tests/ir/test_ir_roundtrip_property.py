@@ -53,7 +53,7 @@ def programs(draw) -> Program:
                 rc = draw(st.sampled_from(RCS))
                 r = b.pseudo("p_unit_test", [rc], [b.undef(rc), draw(st.sampled_from(temps))],
                              **{k: v for k, v in draw(st.dictionaries(
-                                 st.sampled_from(["id", "offset", "neg", "op", "glc"]),
+                                 st.sampled_from(["id", "op", "scope", "sem", "cluster_size"]),
                                  FIELD_VALUES, max_size=3)).items()})
             else:
                 r = b.vop3("v_add_f32", v1, draw(st.sampled_from(temps)), 1, clamp=True)

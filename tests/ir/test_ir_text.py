@@ -161,14 +161,27 @@ def test_field_value_kinds_round_trip():
 program gfx1100 wave32 compute name:kern
 BB0
 /* logical preds: / linear preds: / kind: */
-   p_unit_test id:3 label:"two words" scale:1.5 mask:[] op:iadd32 flag
+   p_unit_test id:3 scope:"two words" op:iadd32 wg_one_wave
+   v1: %1 = v_add_f32_e64 1, 2 neg:[] clamp
 """
     p = parse_program(text)
     assert p.name == "kern"
     f = p.blocks[0].instructions[0].fields
-    assert f == {"id": 3, "label": "two words", "scale": 1.5, "mask": [], "op": "iadd32",
-                 "flag": True}
+    assert f == {"id": 3, "scope": "two words", "op": "iadd32", "wg_one_wave": True}
+    assert f.id == 3 and f.scope == "two words" and f.wg_one_wave is True and f.sem is None
+    g = p.blocks[0].instructions[1].fields
+    assert g == {"neg": [], "clamp": True} and g.clamp is True and g.omod is None
     assert print_program(p) == text
+
+
+def test_unknown_field_is_a_located_error():
+    """A field the instruction's format does not have is an error, not a stored key."""
+    with pytest.raises(IRParseError, match=r"3:53: error: unknown field 'glcc' for GLOBAL"):
+        parse_program(HDR + "   global_store_b32 v1: undef, v1: undef, s2: undef glcc\n")
+    with pytest.raises(IRParseError, match=r"unknown field 'glc' for VOP3"):
+        parse_program(HDR + "   v1: %1 = v_add_f32_e64 1, 2 glc\n")
+    with pytest.raises(IRParseError, match=r"unknown field 'label' for PSEUDO"):
+        parse_program(HDR + '   p_unit_test label:"x"\n')
 
 
 def test_blank_lines_and_missing_block_comment():
@@ -203,7 +216,7 @@ def _col(text: str, line: int, marker: str) -> int:
     (HDR + "   v1: %1 = v_mov_b32 0 ? ", 3, "?", "unexpected character '?'"),
     (HDR + "   v1: %1 = v_mov_b32 1,", 3, "$", "expected operand"),
     (HDR + "   s1: %1 = s_mov_b32 exec", 3, "exec", "expected field"),
-    (HDR + "   v1: %1 = v_mov_b32 1 glc glc", 3, "glc", "given twice"),
+    (HDR + "   v1: %1 = v_mov_b32 1 clamp clamp", 3, "clamp", "given twice"),
     (HDR + "   v1: %1 = v_add_f32_e32 1, v1: %1 neg:[0,x]", 3, "x", "expected integer in list"),
     (HDR + "   v1: (latekill)%1 = v_mov_b32 1", 3, "(latekill)", "not allowed on a definition"),
     ("program gfx1100 wave32 compute\nBB1\n", 2, "BB1", "expected BB0"),
