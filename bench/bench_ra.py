@@ -1,4 +1,4 @@
-"""Register allocation compile time vs program size (seeds/001: "The RA does
+"""Register allocation compile time vs program size (ACO's README.md: "The RA does
 SSA-reconstruction on the fly, which makes its runtime linear").
 
     python bench/bench_ra.py [sizes...]

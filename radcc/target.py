@@ -208,7 +208,7 @@ def _gfx11(name: str, family: str, full_vgprs: bool, extra: frozenset[Feature] =
     )
 
 
-# Hazards and bugs of seeds/001 README-ISA "RDNA / GFX10 hazards" on GFX10.1 (Navi 1x):
+# Hazards and bugs of ACO's README-ISA.md "RDNA / GFX10 hazards" on GFX10.1 (Navi 1x):
 # LLVM's AMDGPU.td FeatureISAVersion10_1_Common lists every one of them (the "gfx101x
 # bugs": VcmpxPermlane, VMEMtoScalarWrite, SMEMtoVectorWrite, InstFwdPrefetch,
 # VcmpxExecWAR, LdsBranchVmemWAR, NSAClause, Offset3f, FlatSegmentOffset, plus

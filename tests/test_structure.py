@@ -122,3 +122,20 @@ def test_no_module_state_in_the_pass_manager(module: str) -> None:
     assert not [k for k, v in vars(mod).items()
                 if isinstance(v, dict | list | set) and not k.startswith("_")
                 and k != "__all__"], module
+
+
+def _seed_citations(text: str) -> list[int]:
+    """Lines citing the team's private reference copies (`seeds/...`) instead of what a
+    reader can open (ACO's README.md / README-ISA.md, the RDNA3 ISA guide's sections)."""
+    return [i for i, line in enumerate(text.splitlines(), 1) if "seeds/" in line]
+
+
+def test_citations_name_what_a_reader_can_open() -> None:
+    bad = [f"{p.relative_to(ROOT.parent)}:{n}" for p in sorted(ROOT.rglob("*.py"))
+           for n in _seed_citations(p.read_text())]
+    assert not bad, "cite ACO's README.md / README-ISA.md or the ISA guide, not seeds/:\n" + \
+        "\n".join(bad)
+
+
+def test_the_citation_check_finds_one() -> None:
+    assert _seed_citations('"""x\n(seeds/001 "Register Allocation")\n"""') == [2]

@@ -1,7 +1,7 @@
 """Scalar ALU semantics: SOP2, SOP1, SOPC, SOPK and SOPP (ISA guide chapter 4
 "Program flow control", 5 "Scalar ALU operations", and the pseudocode of 16.1-16.5).
 
-Where the seeds' errata correct the guide, the errata win: `s_bfe_*` write SCC
+Where ACO's README-ISA.md errata correct the guide, the errata win: `s_bfe_*` write SCC
 (result != 0). Every operation works on plain Python ints; 64-bit operands are
 SGPR pairs. Branch offsets are signed dword counts from the next instruction.
 """

@@ -12,7 +12,7 @@ incomplete load writes is a violation naming both instructions and the register.
 This worst-case model is deterministic: it reports every read that some legal
 latency would break, not only those a random draw happens to expose.
 
-Hazards: the GFX11 list of seeds/001 "RDNA3 / GFX11 hazards" (VcmpxPermlane,
+Hazards: the GFX11 list of ACO's README.md "RDNA3 / GFX11 hazards" (VcmpxPermlane,
 LdsDirectVALU, LdsDirectVMEM, VALUTransUse, VALUPartialForwarding,
 VALUMaskWrite), with the distances and mitigations LLVM's GCNHazardRecognizer
 uses for them (VALUPartialForwarding and VALUMaskWrite concern wave64 only). `s_waitcnt_depctr` fields: va_vdst [15:12], vm_vsrc [4:2],

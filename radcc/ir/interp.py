@@ -24,7 +24,7 @@ s_cmpk, s_addk/mulk, saveexec), VALU (VOP1/2/C/3/3SD/3P through
 stores (b8 to b128, sign/zero-extending sub-dword loads), SMEM s_load_bN,
 hardware SOPP branches and s_endpgm; waits and other SOPP hints are no-ops.
 
-## Control flow: two readings of the same CFG (seeds/001 "Control flow")
+## Control flow: two readings of the same CFG (ACO's README.md "Control flow")
 
 A wave walks the *linear* CFG, as the hardware does. Which lanes are active
 (EXEC) in each block depends on the form of the program:

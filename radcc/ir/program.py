@@ -1,6 +1,6 @@
 """The machine IR: Program, Block, Instruction, Operand, Definition.
 
-Shaped after ACO's IR (seeds/001 "Control flow", "Compilation phases"):
+Shaped after ACO's IR (ACO's README.md "Control flow", "Compilation phases"):
 
 - A `Program` holds the blocks of one shader in a single list whose order is
   the final code layout; each block has *logical* predecessors/successors

@@ -21,7 +21,7 @@ run forever).
 
 `reference(prog, inp, k, lanes)` evaluates it lane by lane in plain Python
 (the oracle). `lower(prog, target, wave)` writes the machine IR the way
-ACO's instruction selection does (seeds/001 "Control flow"): logical and
+ACO's instruction selection does (ACO's README.md "Control flow"): logical and
 linear CFG, block kinds, ``p_logical_start/end``, divergent ifs with
 linear-then/invert/linear-else blocks, loops with preheader, header, latch
 and exit, helper blocks after divergent breaks/continues; SSA is built on

@@ -1,6 +1,6 @@
 """Register classes, temporaries and physical registers of the machine IR.
 
-Follows ACO's model (seeds/001 "Register Allocation", aco_ir.h's RegClass):
+Follows ACO's model (ACO's README.md "Register Allocation", aco_ir.h's RegClass):
 a register class is a register file (SGPR or VGPR), a size, and two flags:
 *linear* (a VGPR live in all lanes regardless of EXEC, e.g. for WWM and
 spill slots) and *subdword* (a VGPR value smaller than 4 bytes, sized in

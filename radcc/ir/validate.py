@@ -1,5 +1,5 @@
 """IR validation: `validate_ir` between passes, `validate_ra` after register
-allocation (seeds/001 "How to debug": ACO_DEBUG=validateir / validatera;
+allocation (ACO's README.md "How to debug": ACO_DEBUG=validateir / validatera;
 the same checks as ACO's aco_validate.cpp, written from its rules).
 
 Both collect every problem and raise one `ValidationError` naming the phase
@@ -48,7 +48,7 @@ simultaneously live values share a register byte, every operand still in its
 register when read, and live-out values and phi operands are where their
 successors expect them.
 
-Linear VGPRs (seeds/001 "Register Allocation"): a linear VGPR is written in
+Linear VGPRs (ACO's README.md "Register Allocation"): a linear VGPR is written in
 every lane whatever EXEC is (its copies run with all lanes enabled), so its
 register must not be shared with any ordinary VGPR value that some lane
 still needs at any point on the linear CFG where the linear VGPR is live.

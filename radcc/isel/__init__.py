@@ -1,5 +1,5 @@
 """Instruction selection: the mid-level IR (after divergence analysis) to the
-ACO-style machine IR (seeds/001 "Instruction Selection").
+ACO-style machine IR (ACO's README.md "Instruction Selection").
 
     from radcc.isel import select_program
     res = select_program(shader, target, wave_size=32)   # target: radcc.target.Target

@@ -1,6 +1,6 @@
 """The state of instruction selection and its value helpers.
 
-Register classes (ACO's second step, seeds/001 "Instruction Selection"), from the
+Register classes (ACO's second step, ACO's README.md "Instruction Selection"), from the
 divergence analysis (`radcc.frontend.divergence`):
 
 - a uniform value lives in SGPRs (``s1``, ``s2`` for 64 bits), computed on the

@@ -1,6 +1,6 @@
 """Instruction selection driver: a divergence-analysed MirShader -> machine IR Program.
 
-ACO's three steps (seeds/001 "Instruction Selection"): the divergence analysis
+ACO's three steps (ACO's README.md "Instruction Selection"): the divergence analysis
 has run (``value.divergent``); register classes follow from it
 (`IselContext.rc`); then each MIR instruction is selected in program order:
 `cf.stmts` walks the structured control flow and hands every instruction to

@@ -1,7 +1,7 @@
 """Selection of the MIR subgroup intrinsics (votes, ballots, broadcasts, shuffles,
 quad operations, reductions and scans) and the subgroup mask system values.
 
-After ACO's isel (seeds/001 "Instruction Selection"; facts of
+After ACO's isel (ACO's README.md "Instruction Selection"; facts of
 aco_instruction_selection.cpp's subgroup intrinsics, written anew for GFX10+):
 
 - votes and ballots are SALU on lane masks ANDed with EXEC (``s_and``,

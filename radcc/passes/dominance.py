@@ -1,6 +1,6 @@
 """Dominator trees of the logical and the linear CFG.
 
-Seed: seeds/001 "Control flow" (two CFGs) and "Value Numbering" (which
+Source: ACO's README.md (Mesa src/amd/compiler) "Control flow" (two CFGs) and "Value Numbering" (which
 walks the dominator tree); ACO's aco_dominance.cpp computes the same facts.
 
 `dominator_tree(program)` guarantees, for every block B:

@@ -1,6 +1,6 @@
 """Emit program: machine IR after lower_to_hw → assembly text and machine code.
 
-Seed: seeds/001 "Emit program - Assembler". Unlike ACO, radcc does not
+Source: ACO's README.md (Mesa src/amd/compiler) "Emit program - Assembler". Unlike ACO, radcc does not
 re-encode instructions itself: each instruction is printed as LLVM AMDGPU
 assembly (`radcc.passes.asm_text`) and assembled by radcc's own assembler
 (`radcc.isa.assembler`, byte-for-byte llvm-mc), so there is one encoder.
@@ -28,7 +28,7 @@ assembly (`radcc.passes.asm_text`) and assembled by radcc's own assembler
 - `asm` is the canonical text (as llvm-mc prints it) with ``BBn:`` labels;
 - `EmitResult.sgprs/vgprs` are the registers the code touches (next free
   register numbers, counting the long-jump pair), `uses_vcc` whether VCC is;
-- on a target with Offset3fBug (GFX10.1; seeds/001 README-ISA "Offset3fBug"):
+- on a target with Offset3fBug (GFX10.1; ACO's README-ISA.md "Offset3fBug"):
   no branch is emitted with SIMM16 0x3f. Such a branch gets an ``s_nop 0``
   right after it (its offset becomes 0x40), and the layout is recomputed until
   no branch has 0x3f, as ACO's assembler (fix_branches_gfx10, "insert an s_nop

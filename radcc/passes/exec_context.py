@@ -1,6 +1,6 @@
 """Execution-mask contexts of a program before insert_exec_mask.
 
-Seed: seeds/001 "Control flow" (the logical CFG decides which lanes run a
+Source: ACO's README.md (Mesa src/amd/compiler) "Control flow" (the logical CFG decides which lanes run a
 block) and "Value Numbering" (ACO keys value numbering on an *exec id*, so
 that instructions whose result depends on the inactive lanes are never
 merged across different EXEC values). ACO counts nesting depth; radcc gives

@@ -1,7 +1,7 @@
 """Form hard clauses (GFX10+): ``s_clause`` before runs of memory instructions of
 one clause type, so the hardware issues the run without switching waves.
 
-Seeds: seeds/001 "Insert delay_alu and form clauses" (the phase, last in the
+Source: ACO's README.md (Mesa src/amd/compiler) "Insert delay_alu and form clauses" (the phase, last in the
 pipeline) and README-ISA "NSAClauseBug"; ISA guide 5.2 "Instruction Clauses"
 and 16 (S_CLAUSE: length = SIMM16[5:0] + 1, 2..63; clause types; internal
 instructions; S_DELAY_ALU must not be inside a clause and, when needed, comes

@@ -1,4 +1,4 @@
-"""The GFX10 hazards and bugs of seeds/001 README-ISA "RDNA / GFX10 hazards",
+"""The GFX10 hazards and bugs of ACO's README-ISA.md "RDNA / GFX10 hazards",
 as `insert_nops` applies them (its forward state over the linear CFG, joins and
 loop fixed point; this module holds the GFX10 part of that state, the
 per-instruction facts, the mitigations and the checks).

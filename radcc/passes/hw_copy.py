@@ -3,7 +3,7 @@
 A parallel copy reads all its sources before writing any destination. The
 hardware executes one move at a time, so the copies must be ordered so that
 no source is overwritten before it is read, and cycles (``a <- b, b <- a``)
-need swaps. This is the location-transfer-graph algorithm ACO uses (seeds/001
+need swaps. This is the location-transfer-graph algorithm ACO uses (ACO's README.md
 "Lower to HW instructions"); the code is radcc's own:
 
 1. Every copy is split into dword units ``dst <- src`` (src: a register or a
@@ -26,7 +26,7 @@ no ``v_mov_b64``; two movs can later pair into VOPD). SCC as a destination
 is written with ``s_cmp_lg_u32 src, 0``; SCC as a source with
 ``s_cselect_b32 dst, 1, 0``. Sub-dword pieces are not supported yet.
 
-Linear VGPRs (seeds/001 "Register Allocation"; ACO copies them the same
+Linear VGPRs (ACO's README.md "Register Allocation"; ACO copies them the same
 way) hold a value in every lane, so a unit marked ``linear`` (its
 destination is a linear VGPR) is copied in all lanes: the move (or swap) is
 done under EXEC, then again under ``~EXEC`` (``s_not`` of exec before and

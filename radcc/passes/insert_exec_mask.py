@@ -1,4 +1,4 @@
-"""Maintain EXEC through structured divergent control flow (seeds/001
+"""Maintain EXEC through structured divergent control flow (ACO's README.md
 "Insert exec mask" and "Control flow"; the scheme of ACO's
 aco_insert_exec_mask.cpp, written from its rules).
 

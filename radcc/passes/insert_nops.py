@@ -1,6 +1,6 @@
 """Resolve hazards: insert wait states the hardware does not (ACO's insert_NOPs).
 
-Seed: seeds/001 "Resolve hazards and insert NOPs" and README-ISA "RDNA3 /
+Source: ACO's README.md (Mesa src/amd/compiler) "Resolve hazards and insert NOPs" and README-ISA "RDNA3 /
 GFX11 hazards"; each hazard is handled only when the target lists it
 (`Target.has_hazard`). Runs after insert_waitcnt on hardware instructions
 with `PhysReg`s. `insert_nops(program)` guarantees, on every path of the

@@ -1,6 +1,6 @@
 """Insert s_waitcnt / s_waitcnt_vscnt (ACO's insert_wait_states, the counter part).
 
-Seed: seeds/001 "Insert wait states"; facts from the RDNA3 ISA guide 5.6
+Source: ACO's README.md (Mesa src/amd/compiler) "Insert wait states"; facts from the RDNA3 ISA guide 5.6
 "Data Dependency Resolution", 10.8, 11.1.1 (FLAT), 12.2.1.2 (LDS parameter
 loads) and 16 (S_WAITCNT, S_WAITCNT_VSCNT, S_ENDPGM).
 

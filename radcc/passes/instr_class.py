@@ -114,7 +114,7 @@ def is_vopc_op(info: OpInfo | None) -> bool:
 
 
 def is_permlane(info: OpInfo | None) -> bool:
-    """The lane permutes of the VcmpxPermlaneHazard (seeds/001)."""
+    """The lane permutes of the VcmpxPermlaneHazard (ACO's README.md)."""
     return info is not None and info.cls in VALU_CLASSES and info.name.startswith("v_permlane")
 
 

@@ -1,5 +1,5 @@
 """Jump threading: remove empty blocks and send branches to their final
-target (seeds/001 "Jump Threading"; the idea of ACO's aco_jump_threading.cpp).
+target (ACO's README.md "Jump Threading"; the idea of ACO's aco_jump_threading.cpp).
 
 It runs after SSA elimination (it creates critical edges, so phis must be
 gone; a phi raises ValueError). `jump_threading(program)` guarantees:
@@ -24,7 +24,7 @@ gone; a phi raises ValueError). `jump_threading(program)` guarantees:
   empty (``s_and_not1 exec, %saved, exec``): once the empty else blocks
   are gone its branch goes straight to the merge, which restores
   ``%saved``, so the block empties and is threaded away as well (ACO's
-  try_remove_invert_block with ``blocks_incoming_exec_used``, seeds/001
+  try_remove_invert_block with ``blocks_incoming_exec_used``, ACO's README.md
   "Jump Threading");
 - linear and logical CFG edges are updated together (predecessor lists
   stay sorted); blocks keep their indices, emptied blocks stay in the list.

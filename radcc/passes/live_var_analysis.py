@@ -1,6 +1,6 @@
 """Live-variable analysis: live-in sets, kill flags, register demand.
 
-Seed: seeds/001 "Live-Variable Analysis" ("used to calculate the register
+Source: ACO's README.md (Mesa src/amd/compiler) "Live-Variable Analysis" ("used to calculate the register
 need of the shader ... for spilling and scheduling before register
 allocation"); ACO's aco_live_var_analysis.cpp computes the same facts.
 

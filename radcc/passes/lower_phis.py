@@ -1,4 +1,4 @@
-"""Lower divergent boolean phis to lane-mask code (seeds/001 "Lower Phis";
+"""Lower divergent boolean phis to lane-mask code (ACO's README.md "Lower Phis";
 the algorithm of ACO's aco_lower_phis.cpp, written from its description).
 
 A divergent boolean is a lane mask (`Program.lane_mask`: s1 in wave32, s2 in

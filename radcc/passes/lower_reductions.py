@@ -1,7 +1,7 @@
 """Lower wave reductions, scans and the wave64 cross-half permute (after RA).
 
 Facts from ACO's aco_lower_to_hw_instr.cpp (``emit_reduction``,
-``emit_dpp_op``; seeds/001 "Lower to HW instructions"), written anew for
+``emit_dpp_op``; ACO's README.md "Lower to HW instructions"), written anew for
 GFX10+ (GFX11 first). `lower_reduction(program, block, instr)` returns the
 hardware instructions replacing one of:
 

@@ -1,4 +1,4 @@
-"""Lower to conventional SSA (seeds/001 "Spilling": "First, we lower the
+"""Lower to conventional SSA (ACO's README.md "Spilling": "First, we lower the
 shader program to CSSA form"; the idea of ACO's aco_lower_to_cssa.cpp,
 after Boissinot et al., "Revisiting Out-of-SSA Translation").
 

@@ -1,6 +1,6 @@
 """Lower pseudo instructions to hardware instructions (ACO's lower_to_hw).
 
-Seed: seeds/001 "Lower to HW instructions" ("most pseudo instructions are
+Source: ACO's README.md (Mesa src/amd/compiler) "Lower to HW instructions" ("most pseudo instructions are
 lowered to actual machine instructions ... mostly parallel copy
 instructions"). Runs after register allocation and SSA elimination, so every
 operand and definition has a `PhysReg`.

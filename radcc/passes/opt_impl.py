@@ -1,6 +1,6 @@
 """The optimizer: ACO-style combining of instructions on SSA, before RA.
 
-Seed: seeds/001 "Optimization" (after ACO's aco_optimizer.cpp). One forward
+Source: ACO's README.md (Mesa src/amd/compiler) "Optimization" (after ACO's aco_optimizer.cpp). One forward
 pass over the instructions in layout order: each instruction's operands are
 looked through to the instructions that define them, and rewritten when one
 of the rules below applies; then the definitions nobody reads are removed

@@ -1,4 +1,4 @@
-"""The optimizer phase (seeds/001 "Optimization").
+"""The optimizer phase (ACO's README.md "Optimization").
 
 `optimize(program)` (also `optimizer`): ACO-style combining on SSA before
 register allocation -- constant propagation, source modifiers, clamp, fused

@@ -1,6 +1,6 @@
 """ACO's post-RA optimizer: combinations legal by construction on allocated SSA code.
 
-Seed: seeds/001 "Compilation phases" ("Optimization" after register
+Source: ACO's README.md (Mesa src/amd/compiler) "Compilation phases" ("Optimization" after register
 allocation); the patterns of Mesa's aco_optimizer_postRA.cpp, checked
 against the RDNA3 ISA guide (SOP2/SOP1/SOPC pseudocode, VOP2 fmaak/fmamk).
 It runs between register_allocation and ssa_elimination (phis still in

@@ -1,6 +1,6 @@
 """Which instruction last wrote each register: the analysis of ACO's post-RA optimizer.
 
-Seed: seeds/001 "Compilation phases" ("Optimization" after register
+Source: ACO's README.md (Mesa src/amd/compiler) "Compilation phases" ("Optimization" after register
 allocation); the facts of Mesa's aco_optimizer_postRA.cpp (``pr_opt_ctx``):
 on register-allocated SSA code, a forward walk per block keeps, per dword
 register (SGPRs 0..127 incl. VCC, M0, EXEC; SCC; VGPRs at 256..511), the

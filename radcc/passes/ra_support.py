@@ -2,7 +2,7 @@
 
 - `RegisterAllocationError`: the typed error of the allocator (names the
   block and the instruction).
-- Register ranges and tuple alignment of GFX10+/GFX11 (seeds/001 "Register
+- Register ranges and tuple alignment of GFX10+/GFX11 (ACO's README.md "Register
   Allocation": vector operands are contiguous; SGPR pairs even, SGPR
   tuples of three or more dwords 4-aligned, as SMEM/buffer descriptors and
   64-bit SALU operands require; VGPR tuples need no alignment on GFX11).

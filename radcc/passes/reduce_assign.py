@@ -1,4 +1,4 @@
-"""Setup of reduction temporaries (seeds/001 "Setup of reduction temporaries";
+"""Setup of reduction temporaries (ACO's README.md "Setup of reduction temporaries";
 the idea of ACO's aco_reduce_assign.cpp, written anew).
 
 Reductions, scans and the wave64 ``p_bpermute`` run part of their lowering

@@ -1,4 +1,4 @@
-"""SSA-based register allocation (seeds/001 "Register Allocation"; the
+"""SSA-based register allocation (ACO's README.md "Register Allocation"; the
 algorithm of ACO's aco_register_allocation.cpp, written anew).
 
 `register_allocation(program)` reads the current liveness (`get_live_vars`) and then walks the
@@ -182,7 +182,7 @@ class _Allocator:
 
     def lane_avoid(self, rc: RegClass) -> set[int] | None:
         """Registers a value of class rc must avoid besides the file, because of
-        linear VGPRs (seeds/001 "Register Allocation"): a linear VGPR is written
+        linear VGPRs (ACO's README.md "Register Allocation"): a linear VGPR is written
         in every lane, so in divergent code (blocks that are not top-level) it
         must not go where an ordinary VGPR of any lane may still be (every
         register such a value has had since the last top-level block), and an

@@ -1,9 +1,9 @@
-"""Repair SSA for linear temporaries over the linear CFG (seeds/001 "Repair SSA").
+"""Repair SSA for linear temporaries over the linear CFG (ACO's README.md "Repair SSA").
 
 A uniform value lives in SGPRs (a *linear* temporary: SGPRs and linear VGPRs
 ignore EXEC, so their liveness follows the linear CFG). Instruction selection
 only guarantees that its definition dominates its uses in the *logical* CFG.
-The linear CFG can differ (seeds/001 lists the cases: the extra break at the
+The linear CFG can differ (ACO's README.md lists the cases: the extra break at the
 end of a loop for an empty EXEC, empty-exec skips, an SGPR defined on one side
 of a divergent if whose other side ended in a break), so a definition may not
 dominate a use linearly; register allocation then finds the value live on a

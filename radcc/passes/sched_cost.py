@@ -9,7 +9,7 @@ region (identical ones priced once): the insert_delay_alu state at the run's
 start is `state` (a `DelaySim` state or a `DelayCursor`, which `catch_up` moves
 through the block's chosen instructions) and the Latency model's is `clock`
 (`advance` moves it), so the count is the pass's own
-(seeds/001 "Insert delay_alu and form clauses"), merging included. Guarantees
+(ACO's README.md "Insert delay_alu and form clauses"), merging included. Guarantees
 of the figures:
 
 - ``instructions``: hardware instructions of the run (a VOPD one), plus the

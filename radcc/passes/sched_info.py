@@ -1,4 +1,4 @@
-"""What the pre-RA scheduler needs to know about one instruction (seeds/001
+"""What the pre-RA scheduler needs to know about one instruction (ACO's README.md
 "Instruction Scheduling"; the facts follow ACO's aco_scheduler.cpp hazard query).
 
 `classify(program, instr)` returns a `SchedInfo`, derived from the opcode table

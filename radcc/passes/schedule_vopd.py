@@ -1,5 +1,5 @@
 """VOPD scheduling: pair independent VALU instructions into dual-issue VOPD
-(seeds/001 "VOPD Scheduling"; ISA guide 7.6 "Dual Issue VALU", 15.3.7 and
+(ACO's README.md "VOPD Scheduling"; ISA guide 7.6 "Dual Issue VALU", 15.3.7 and
 16.11 for the X/Y opcode tables).
 
 `schedule_vopd(program)` runs after lower_to_hw, on targets with the

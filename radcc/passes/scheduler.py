@@ -1,4 +1,4 @@
-"""Pre-RA instruction scheduling (seeds/001 "Instruction Scheduling").
+"""Pre-RA instruction scheduling (ACO's README.md "Instruction Scheduling").
 
 The seed: "the implemented scheduler does not completely re-schedule all
 instructions, but only aims to move up memory loads as far as possible without

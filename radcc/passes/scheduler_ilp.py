@@ -1,4 +1,4 @@
-"""ILP scheduling: post-RA list scheduling inside blocks (seeds/001 "ILP Scheduling").
+"""ILP scheduling: post-RA list scheduling inside blocks (ACO's README.md "ILP Scheduling").
 
 `schedule_ilp(program)` runs after lower_to_hw (and schedule_vopd), before the
 wait-state passes. It works on physical registers, not SSA values, and moves

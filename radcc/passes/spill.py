@@ -1,4 +1,4 @@
-"""Spilling (seeds/001 "Spilling"; the algorithm of ACO's aco_spill.cpp, after
+"""Spilling (ACO's README.md "Spilling"; the algorithm of ACO's aco_spill.cpp, after
 Braun & Hack, "Register Spilling and Live-Range Splitting for SSA-Form Programs",
 written anew).
 

@@ -1,5 +1,5 @@
 """SSA elimination: phis become parallel copies at the end of predecessors
-(seeds/001 "SSA Elimination"; ACO's aco_ssa_elimination.cpp).
+(ACO's README.md "SSA Elimination"; ACO's aco_ssa_elimination.cpp).
 
 `ssa_elimination(program)` expects a register-allocated program (every phi
 definition and temp operand has a `PhysReg`) and guarantees:

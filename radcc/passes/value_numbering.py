@@ -1,4 +1,4 @@
-"""The value numbering phase (seeds/001 "Value Numbering").
+"""The value numbering phase (ACO's README.md "Value Numbering").
 
 `value_numbering(program)`: dominator-tree value numbering of side-effect-free
 instructions, keyed on the EXEC context for lane-dependent results and on the

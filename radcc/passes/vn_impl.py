@@ -1,6 +1,6 @@
 """Value numbering: dominator-tree-scoped removal of redundant instructions.
 
-Seed: seeds/001 "Value Numbering" (after ACO's aco_opt_value_numbering.cpp,
+Source: ACO's README.md (Mesa src/amd/compiler) "Value Numbering" (after ACO's aco_opt_value_numbering.cpp,
 Briggs/Cooper/Simpson's dominator-based value numbering). The phase runs on
 SSA before the optimizer, after `dominance` filled ``Block.logical_idom`` /
 ``linear_idom``.

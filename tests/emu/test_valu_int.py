@@ -1,5 +1,5 @@
 """VALU integer and bit ops vs Python-int references of the ISA pseudocode
-(ISA guide §16.7, §16.8, §16.12) and the seeds' errata."""
+(ISA guide §16.7, §16.8, §16.12) and ACO's README-ISA.md errata."""
 
 from __future__ import annotations
 

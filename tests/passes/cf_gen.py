@@ -245,7 +245,7 @@ class Gen:
         """Phis at `block` merging `envs` (one per logical predecessor, in order).
         A boolean changed since `before` gets a phi even from one predecessor:
         a lane mask is an SGPR, its definition need not dominate the merge in
-        the linear CFG (the repair_ssa case of seeds/001); lower_phis repairs it."""
+        the linear CFG (the repair_ssa case of ACO's README.md); lower_phis repairs it."""
         env = dict(envs[0])
         for name in names:
             if not all(name in e for e in envs):

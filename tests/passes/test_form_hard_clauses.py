@@ -5,7 +5,7 @@ S_CLAUSE: SIMM16[5:0] = length - 1, clauses of 2..63 instructions of one type
 -- image load/store/atomic/sample, buffer-global-scratch load/store/atomic,
 flat load/store/atomic, LDS, SMEM, VALU --; S_DELAY_ALU InstSkip [6:4]: the
 second dependency applies 1 + InstSkip instructions after the s_delay_alu),
-seeds/001 README-ISA (NSAClauseBug: no NSA MIMG in a hard clause on GFX10.1)
+ACO's README-ISA.md (NSAClauseBug: no NSA MIMG in a hard clause on GFX10.1)
 and the facts of ACO's aco_form_hard_clauses.cpp (stores only from GFX11,
 at most 32 instructions on GFX11, 63 before; no LDS clauses; the
 same-resource heuristic). The random test checks every clause with its own

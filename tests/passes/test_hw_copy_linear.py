@@ -1,4 +1,4 @@
-"""Copies of linear VGPRs (seeds/001 "Register Allocation": a linear VGPR
+"""Copies of linear VGPRs (ACO's README.md "Register Allocation": a linear VGPR
 holds a value in every lane, whatever EXEC is): `hw_copy.sequentialize`
 copies a unit whose destination is a linear VGPR in all lanes (under EXEC,
 then under ~EXEC) and every other unit under EXEC only; checked with a small

@@ -1,6 +1,6 @@
 """insert_exec_mask: EXEC through divergent if/else, loops, break, continue.
 
-Expected code derived from the rules (seeds/001 "Insert exec mask", the
+Expected code derived from the rules (ACO's README.md "Insert exec mask", the
 block kinds of docs/ir.md): a divergent branch saves EXEC and ANDs in the
 condition, the invert block takes the saved lanes not in EXEC, the merge
 restores the saved mask; breaks/continues remove EXEC from the masks down

@@ -3,7 +3,7 @@
 Semantics (docs/ir.md "Discards"): the active lanes whose condition bit is
 set end for the rest of the program; they never come back at a merge or a
 loop exit; the wave ends when no lane is left. Expected code derived from
-that rule and the exec stack of seeds/001 "Insert exec mask": the lanes
+that rule and the exec stack of ACO's README.md "Insert exec mask": the lanes
 leave EXEC and every mask saved on the stack (innermost first, the
 program's mask last); the SCC of that last AND-NOT says whether a lane is
 left (``p_exit_early_if_not``); a loop containing a discard gives every mask

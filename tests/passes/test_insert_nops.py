@@ -1,4 +1,4 @@
-"""insert_nops: the GFX11 hazards of seeds/001 README-ISA, each triggered (the
+"""insert_nops: the GFX11 hazards of ACO's README-ISA.md, each triggered (the
 mitigation is inserted) and already mitigated (nothing is inserted), in
 straight-line code, across block joins and around loops.
 

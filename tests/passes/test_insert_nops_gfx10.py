@@ -1,4 +1,4 @@
-"""insert_nops: the GFX10 hazards of seeds/001 README-ISA "RDNA / GFX10 hazards",
+"""insert_nops: the GFX10 hazards of ACO's README-ISA.md "RDNA / GFX10 hazards",
 each triggered (the mitigation is inserted), already mitigated (nothing is
 inserted, for each listed mitigation), absent on a target without the hazard
 (gfx1030, gfx1100), across a branch/merge and around a loop, and idempotent.

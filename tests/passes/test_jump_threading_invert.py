@@ -2,7 +2,7 @@
 the else side is empty (ACO's try_remove_invert_block: the merge block
 restores the saved mask, so the else lanes' EXEC is never seen).
 
-Oracles: the IR patterns are read off the rule (seeds/001 "Jump Threading",
+Oracles: the IR patterns are read off the rule (ACO's README.md "Jump Threading",
 docs/ir.md "Control flow as isel produces it"); the semantics of the
 threaded program are checked with `radcc.ir.interp` (explicit EXEC) against
 values derived by hand, and end to end (cf_gen kernels with empty else

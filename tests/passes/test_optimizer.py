@@ -1,4 +1,4 @@
-"""optimizer: ACO-style combining on SSA (seeds/001 "Optimization").
+"""optimizer: ACO-style combining on SSA (ACO's README.md "Optimization").
 
 Each rule: IR text in, the expected IR (matcher pattern) out, derived from the
 ISA's meaning of the instructions (source modifiers flip/clear the sign bit,

@@ -2,7 +2,7 @@
 not linearly get p_linear_phis (undef on the linear paths that skip the definition).
 
 The programs are the shapes of docs/ir.md "Control flow as isel produces it" in which
-seeds/001 ("Repair SSA") says the linear CFG differs from the logical one. Expected
+ACO's README.md ("Repair SSA") says the linear CFG differs from the logical one. Expected
 phis are derived by hand from the linear CFG: the value is the SGPR on paths through
 its definition and undefined on the others; where those paths join, a phi.
 """

@@ -1,4 +1,4 @@
-"""The pre-RA scheduler (radcc.passes.scheduler, seeds/001 "Instruction Scheduling").
+"""The pre-RA scheduler (radcc.passes.scheduler, ACO's README.md "Instruction Scheduling").
 
 Expectations follow from the phase's rules, instruction by instruction: a load
 moves up past instructions it does not depend on (they go below it), never past

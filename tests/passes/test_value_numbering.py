@@ -1,6 +1,6 @@
 """value_numbering: redundant instructions go, their uses read the dominating equal one.
 
-Expectations follow from the rules of seeds/001 "Value Numbering" (and ACO's
+Expectations follow from the rules of ACO's README.md "Value Numbering" (and ACO's
 aco_opt_value_numbering.cpp): an instruction is replaced only by an equal one
 in a dominating block, in the same EXEC context when its result depends on
 the active lanes, and a load never across a store or barrier. Each test

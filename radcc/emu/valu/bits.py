@@ -1,6 +1,6 @@
 """Bitwise ops (ISA guide §16.7, §16.8, §16.12): logic (32/16-bit, 3-input),
 bitfield extract/insert/mask, bit reverse/count (v_bcnt_u32_b32 adds S1, per
-the seeds' errata), mbcnt, clz/ctz/cls, alignbit, alignbyte (only S2[1:0],
+ACO's README-ISA.md errata), mbcnt, clz/ctz/cls, alignbit, alignbyte (only S2[1:0],
 per the errata), perm.
 """
 

@@ -2,7 +2,7 @@
 multiplies (24-bit, hi/lo, mad_u64_u32/mad_i64_i32 with carry-out), 16-bit
 ops (OPSEL halves), min/max/min3/max3/med3/minmax/maxmin, shifts (32/16/64),
 three-operand adds, SAD family (v_sad_u32 uses the unsigned distance, per
-the seeds' errata), lerp_u8.
+ACO's README-ISA.md errata), lerp_u8.
 
 CLAMP on integer arithmetic saturates to the result type's range (§7.1 CLMP).
 """
