@@ -141,6 +141,17 @@ class KernargLayout:
             raise KeyError(f"no kernarg entry for {role.value} {key}")
         return e.offset
 
+    def kind_offset(self, kind: ValueKind) -> int:
+        """The offset of the (first) entry of `kind` (a hidden argument)."""
+        for e in self.entries:
+            if e.kind is kind:
+                return e.offset
+        raise KeyError(f"no kernarg entry of kind {kind.value}")
+
+    @property
+    def push_constants(self) -> KernargEntry | None:
+        return self.find(Role.PUSH_CONSTANTS)
+
     def keys(self, role: Role = Role.BUFFER_ADDRESS) -> list[Key]:
         return [e.key for e in self.entries if e.role is role and e.key is not None]
 

@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from radcc.abi.kernarg import Role
 from radcc.cli._shader import (
     SHADER_SUFFIXES,
     ShaderParser,
@@ -333,7 +334,7 @@ def run_main(argv: list[str]) -> int:
                             + ", ".join(f"{s}:{b}" for s, b in unknown) + " (it declares "
                             + (", ".join(f"{s}:{b}" for s, b in sorted(declared)) or "none")
                             + ")")
-        missing = [k for k in res.arg_layout.pointers if k not in buffers]
+        missing = [k for k in res.arg_layout.keys(Role.BUFFER_ADDRESS) if k not in buffers]
         if missing:
             raise UserError("missing --buffer for " + ", ".join(f"{s}:{b}" for s, b in missing))
         t0 = time.monotonic()

@@ -20,6 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from radcc.abi.kernarg import KernargLayout
 from radcc.frontend.divergence import divergence_analysis
 from radcc.frontend.mir import MirShader
 from radcc.frontend.opt import LOWERING, PASSES, lower_for_isel, optimize
@@ -27,7 +28,7 @@ from radcc.frontend.spirv import read_spirv
 from radcc.frontend.spirv.spirv_val import run_spirv_val
 from radcc.frontend.spirv.validate import validate_module
 from radcc.frontend.spirv_to_mir import spirv_to_mir
-from radcc.isel import ArgLayout, select_program
+from radcc.isel import select_program
 from radcc.passes.manager import (
     UnknownPassError,
     check_pass_names,
@@ -54,7 +55,7 @@ class CompileResult:
     asm: str
     stats: dict[str, int]
     kernel_name: str
-    arg_layout: ArgLayout
+    arg_layout: KernargLayout  # the kernarg segment (docs/abi.md)
     workgroup_size: tuple[int, int, int] = (1, 1, 1)
     wave_size: int = 32
     timings: dict[str, float] = field(default_factory=dict)
@@ -154,7 +155,9 @@ def _compile(spirv: bytes, mcpu: str, wave_size: int, entry: str | None,
     wg = shader.workgroup_size
     stats = collect_statistics(program, emitted, workgroup_size=wg[0] * wg[1] * wg[2])
     asm = kernel_asm(program, emitted, stats)
-    code = emit_code_object(program, emitted, res.args.kernargs)
+    code = emit_code_object(program, emitted)
     timings["emit"] = time.perf_counter() - t0
-    return CompileResult(code, asm, stats, name, res.args, shader.workgroup_size, wave_size,
+    kernargs = res.args.kernargs
+    assert kernargs is not None  # isel's compute instance has its kernarg layout
+    return CompileResult(code, asm, stats, name, kernargs, shader.workgroup_size, wave_size,
                          timings)

@@ -8,7 +8,7 @@
 The signature of the lavapipe oracle's `run_compute` (docs/oracle-lavapipe.md) plus
 `wave_size` and `debug_options` (the pass manager's): buffers are NumPy arrays, bytes, or an
 int (that many zero bytes);
-the kernarg segment is filled as docs/abi.md lays it out (`radcc.isel.kernargs`).
+the kernarg segment is filled as docs/abi.md lays it out (`radcc.abi.kernarg.shader_layout`).
 Strict mode is on: a violation raises `StrictModeError`.
 """
 
@@ -19,9 +19,9 @@ from typing import Any
 
 import numpy as np
 
+from radcc.abi.kernarg import KernargLayout, Role, binding_name
 from radcc.driver.compile import CompileResult, compile_spirv
 from radcc.emu.api import RunResult, Zeros, load
-from radcc.isel.kernargs import ArgLayout
 from radcc.passes.options import DebugOptions
 
 Key = tuple[int, int]
@@ -31,10 +31,11 @@ class StrictModeError(RuntimeError):
     """radcc.emu found missing waits or unmitigated hazards."""
 
 
-def kernel_args(layout: ArgLayout, buffers: Mapping[Key, Any], push: bytes) -> dict[str, Any]:
+def kernel_args(layout: KernargLayout, buffers: Mapping[Key, Any],
+                push: bytes) -> dict[str, Any]:
     """The emulator's named arguments for a dispatch (docs/abi.md layout)."""
     args: dict[str, Any] = {}
-    for key in layout.pointers:
+    for key in layout.keys(Role.BUFFER_ADDRESS):
         val = buffers.get(key, 0)
         if isinstance(val, int):
             data: Any = Zeros(val)
@@ -45,11 +46,12 @@ def kernel_args(layout: ArgLayout, buffers: Mapping[Key, Any], push: bytes) -> d
         else:
             data = bytes(val)
             size = len(data)
-        args[ArgLayout.name(key)] = data
-        args[ArgLayout.name(key) + "_size"] = size
-    if layout.push_offset is not None:
-        raw = bytes(push)[:layout.push_size].ljust(layout.push_size, b"\0")
-        args["push_constants"] = int.from_bytes(raw, "little")
+        args[binding_name(key)] = data
+        args[binding_name(key) + "_size"] = size
+    pc = layout.push_constants
+    if pc is not None:
+        raw = bytes(push)[:pc.size].ljust(pc.size, b"\0")
+        args[pc.name] = int.from_bytes(raw, "little")
     return args
 
 
@@ -63,8 +65,8 @@ def run_compiled(res: CompileResult, groups: tuple[int, ...], buffers: Mapping[K
                   wave_size=res.wave_size, strict=strict, max_instructions=max_instructions,
                   robust=robust)
     out: dict[Key, bytes] = {}
-    for key in res.arg_layout.pointers:
-        out[key] = run.raw[ArgLayout.name(key)]
+    for key in res.arg_layout.keys(Role.BUFFER_ADDRESS):
+        out[key] = run.raw[binding_name(key)]
     for key, val in buffers.items():
         if key not in out:  # a binding the shader does not use
             out[key] = bytes(val) if not isinstance(val, int | np.ndarray) else (

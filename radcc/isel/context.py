@@ -20,6 +20,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from radcc.abi import amdhsa
+from radcc.abi.args import ShaderArgs
+from radcc.abi.kernarg import KernargLayout, shader_layout
 from radcc.frontend.mir import Block as MBlock
 from radcc.frontend.mir import Instr, Loop, MirShader, Value
 from radcc.ir.builder import Builder
@@ -29,8 +32,6 @@ from radcc.ir.regclass import SCC, PhysReg, RegClass, Temp, s1, s2, v1, v2
 from radcc.ir.validate import is_inline_constant
 from radcc.passes.lane_mask import lm_opcode
 from radcc.target import Target
-
-from .kernargs import ArgLayout, layout
 
 
 class IselError(Exception):
@@ -131,7 +132,19 @@ class IselContext:
         self.cf = CfState()
         self.lane_masks: set[int] = set()
         self.workgroup_size = shader.workgroup_size
-        self.args: ArgLayout = layout(list(shader.bindings), shader.push_constant_size)
+        # the registers at entry (the AMDHSA compute instance: kernarg pointer, all three
+        # workgroup ids, the local id dimensions the workgroup size has) and the kernarg
+        # segment (docs/abi.md)
+        ws = shader.workgroup_size
+        self.kernargs: KernargLayout = shader_layout(shader.bindings, shader.push_constant_size)
+        self.args: ShaderArgs = amdhsa.kernel_args(
+            target, workgroup_ids=(True, True, True),
+            local_id_dims=3 if ws[2] > 1 else 2 if ws[1] > 1 else 1, kernargs=self.kernargs)
+
+    def push_offset(self) -> int:
+        """The kernarg offset of the push-constant block (0 if it has none)."""
+        e = self.kernargs.push_constants
+        return 0 if e is None else e.offset
 
     # -- register classes ---------------------------------------------------
     def rc(self, v: Value) -> RegClass:

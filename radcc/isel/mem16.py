@@ -54,7 +54,7 @@ def select_load(ctx: IselContext, ins: Instr) -> None:
             base = ctx.kernarg if push else binding_base(ctx, ins)
             voff, imm = _sub_voffset(ctx, off, k)
             if push:
-                imm += ctx.args.push_offset or 0
+                imm += ctx.push_offset()
             if imm not in GLOBAL_OFFSET:
                 voff = ctx.valu("v_add_nc_u32", v1, Const(32, imm), voff)
                 imm = 0
@@ -71,7 +71,7 @@ def _push_smem(ctx: IselContext, k: int) -> Temp:
     dword holding it (``s_load_b32``; the block is padded to whole dwords, so the read
     stays inside the kernarg segment) shifted down by its byte position (the bits
     above its size are undefined, docs/isel.md)."""
-    kk = k + (ctx.args.push_offset or 0)
+    kk = k + ctx.push_offset()
     t = ctx.b.inst("s_load_b32", [s1], [ctx.kernarg, Operand.c32(kk & ~3)]).temp
     if kk & 3:
         t = ctx.salu("s_lshr_b32", s1, t, Const(32, 8 * (kk & 3)))

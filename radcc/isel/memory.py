@@ -15,6 +15,7 @@ values are `sysval.py`).
 
 from __future__ import annotations
 
+from radcc.abi.kernarg import Role
 from radcc.frontend.mir import Instr, Value
 from radcc.frontend.opt.lower_vectors import access_align
 from radcc.ir.program import Operand
@@ -123,7 +124,7 @@ def select_load(ctx: IselContext, ins: Instr) -> None:
         return
     push = op == "load_push_constant"
     base = ctx.kernarg if push else binding_base(ctx, ins)
-    extra = (ctx.args.push_offset or 0) if push else 0
+    extra = ctx.push_offset() if push else 0
     off, k0 = _address(ins)
     n = _dwords(ctx, d)
     smem_ok = not d.divergent and not off.divergent
@@ -217,8 +218,8 @@ def select_ssbo_size(ctx: IselContext, ins: Instr) -> None:
     d = ins.dest
     assert d is not None
     key = tuple(ins.attrs["binding"])
-    t = ctx.b.inst("s_load_b32", [s1], [ctx.kernarg,
-                                        Operand.c32(ctx.args.sizes[key])]).temp  # type: ignore
+    t = ctx.b.inst("s_load_b32", [s1], [ctx.kernarg, Operand.c32(
+        ctx.kernargs.offset(Role.BUFFER_SIZE, key))]).temp  # type: ignore[arg-type]
     ctx.set(d, [ctx.to_class(t, ctx.rc(d))])
 
 

@@ -9,55 +9,63 @@ has run (``value.divergent``); register classes follow from it
 take the selection context (`context.IselContext`), as ACO's ``visit_*``
 functions take ``isel_context``.
 
-The entry block defines the ABI registers (docs/abi.md) with ``p_startpgm``
-and loads every binding's base address from the kernarg segment.
+The entry block defines the registers of the shader arguments (`IselContext.args`, the
+`radcc.abi.amdhsa` compute instance, docs/abi.md) with ``p_startpgm`` and loads every
+binding's base address from the kernarg segment; the program keeps the arguments in
+``Program.args``.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from radcc.abi.args import ArgKind, RegFile, ShaderArgs
+from radcc.abi.kernarg import Role
 from radcc.frontend.mir import MirShader
 from radcc.ir.builder import AbsentOpcodeError
 from radcc.ir.program import BlockKind, Operand, Program
-from radcc.ir.regclass import PhysReg, s1, s2, v1
+from radcc.ir.regclass import VGPR_BASE, PhysReg, RegClass, s2
 from radcc.passes.dead_code import dead_code
 from radcc.target import Target
 
 from . import cf
 from .context import IselContext, IselError, UnsupportedError
-from .kernargs import ArgLayout
 
 
 @dataclass
 class IselResult:
     program: Program
-    args: ArgLayout
+    args: ShaderArgs  # the registers at entry and the kernarg layout (docs/abi.md)
 
 
 def _select(ctx: IselContext) -> Program:
     p = ctx.p
     entry = cf.insert(ctx, cf.new(ctx, BlockKind.TOP_LEVEL))
     cf.goto(ctx, entry)
-    ws = ctx.workgroup_size
-    wid = 2 if ws[2] > 1 else 1 if ws[1] > 1 else 0
-    start = ctx.b.startpgm((s2, PhysReg.of(0)), (s1, PhysReg.of(2)), (s1, PhysReg.of(3)),
-                           (s1, PhysReg.of(4)), (v1, PhysReg.of(256)))
-    start.instr.fields["workitem_id"] = wid
-    ctx.kernarg, wx, wy, wz, ctx.local_ids = start.temps
-    ctx.wg_ids = [wx, wy, wz]
+    # p_startpgm defines every register of the shader arguments, in their order
+    args = ctx.args
+    regs = [(RegClass.parse(f"{a.file.value}{a.size}"),
+             PhysReg.of(a.reg + (VGPR_BASE if a.file is RegFile.VGPR else 0))) for a in args.args]
+    start = ctx.b.startpgm(*regs)
+    start.instr.fields["workitem_id"] = args.local_id_dims - 1
+    temps = {a.kind: t for a, t in zip(args.args, start.temps, strict=True)}
+    ctx.kernarg = temps[ArgKind.KERNARG_SEGMENT_PTR]
+    ctx.wg_ids = [temps[k] for k in (ArgKind.WORKGROUP_ID_X, ArgKind.WORKGROUP_ID_Y,
+                                     ArgKind.WORKGROUP_ID_Z)]
+    ctx.local_ids = temps[ArgKind.LOCAL_INVOCATION_IDS]
     ctx.b.logical_start()
     ctx.buffer_base = {}
     for key in sorted(ctx.shader.bindings):
         ctx.buffer_base[key] = ctx.b.inst(
-            "s_load_b64", [s2], [ctx.kernarg, Operand.c32(ctx.args.pointers[key])]).temp
+            "s_load_b64", [s2], [ctx.kernarg, Operand.c32(ctx.kernargs.offset(Role.BUFFER_ADDRESS, key))]).temp
     cf.analyze_structure(ctx, ctx.shader.function.body)
     cf.stmts(ctx, ctx.shader.function.body)
     cf.logical_end(ctx, ctx.cur)
     ctx.b.sopp("s_endpgm")
     cf.finish_cfg(ctx)
     p.config.lds_size = ctx.shader.shared_size
-    p.config.kernarg_size = ctx.args.size
+    p.config.kernarg_size = ctx.kernargs.size
+    p.args = ctx.args
     p.config.fp_contract = True  # NoContraction reaches the IR as is_precise
     p.config.scratch_bytes_per_lane = -(-ctx.shader.scratch_size // 4) * 4
     return p

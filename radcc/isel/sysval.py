@@ -5,6 +5,7 @@ block counts; subgroup size, id and invocation (``v_mbcnt``)."""
 
 from __future__ import annotations
 
+from radcc.abi.kernarg import ValueKind
 from radcc.frontend.mir import Instr
 from radcc.ir.program import Operand
 from radcc.ir.regclass import Temp, s1, v1
@@ -38,7 +39,7 @@ def select_system_value(ctx: IselContext, ins: Instr) -> None:
         ctx.set(d, [_local_index(ctx)])
     elif op == "load_num_workgroups":
         t = ctx.b.inst("s_load_b128", [sgpr_rc(4)],
-                       [ctx.kernarg, Operand.c32(ctx.args.block_count)]).temp
+                       [ctx.kernarg, Operand.c32(ctx.kernargs.kind_offset(ValueKind.HIDDEN_BLOCK_COUNT_X))]).temp
         parts = ctx.b.split_vector(t, s1, s1, s1, s1).temps
         ctx.set(d, [ctx.to_class(x, ctx.rc(d)) for x in parts[:3]])
     elif op == "load_subgroup_size":
