@@ -5,7 +5,8 @@ kernel descriptor (ISA guide 3.x), read as shader arguments
 (`radcc.abi.amdhsa.from_descriptor`): user SGPRs from s0 (dispatch ptr, queue ptr,
 kernarg segment ptr, dispatch id, private segment size, as enabled), then from
 s[USER_SGPR_COUNT] the system SGPRs (workgroup id x/y/z, workgroup info); v0
-holds the work-item ids packed as GFX11 does (x [9:0], y [19:10], z [29:20]);
+holds the work-item ids packed as GFX11 does (x [9:0], y [19:10], z [29:20]), or, on
+GFX10, v0, v1, v2 hold x, y, z (as many as the descriptor enables);
 EXEC has one bit per valid work-item; MODE comes from COMPUTE_PGM_RSRC1.
 
 Workgroups run one after another; the waves of a workgroup are scheduled
@@ -228,9 +229,11 @@ class Dispatcher:
         tid = index * ws + np.arange(ws)
         valid = tid < bx * by * bz
         x, y, z = tid % bx, (tid // bx) % by, tid // (bx * by)
-        for a in self.args.of_file(RegFile.VGPR):  # packed: x [9:0], y [19:10], z [29:20]
-            assert a.kind is ArgKind.LOCAL_INVOCATION_IDS  # GFX11 (the emulator's target)
-            w.v[a.reg] = np.where(valid, x | (y << 10) | (z << 20), 0).astype(np.uint32)
+        ids = {ArgKind.LOCAL_INVOCATION_IDS: x | (y << 10) | (z << 20),  # GFX11: packed
+               ArgKind.LOCAL_INVOCATION_ID_X: x, ArgKind.LOCAL_INVOCATION_ID_Y: y,
+               ArgKind.LOCAL_INVOCATION_ID_Z: z}  # GFX10: one VGPR each
+        for a in self.args.of_file(RegFile.VGPR):
+            w.v[a.reg] = np.where(valid, ids[a.kind], 0).astype(np.uint32)
         w.exec = Wave.bools_to_mask(valid)
         w.valid_lanes = valid
         w.mode = self.mode

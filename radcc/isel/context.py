@@ -119,7 +119,7 @@ class IselContext:
     # the ABI values, defined by the entry block (`select.select_program`)
     kernarg: Temp
     wg_ids: list[Temp]
-    local_ids: Temp
+    local_ids: list[Temp]  # packed in one VGPR (GFX11) or one per dimension (GFX10)
     buffer_base: dict[tuple[int, int], Temp]
 
     def __init__(self, shader: MirShader, target: Target, wave_size: int, name: str) -> None:

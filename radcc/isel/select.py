@@ -52,7 +52,9 @@ def _select(ctx: IselContext) -> Program:
     ctx.kernarg = temps[ArgKind.KERNARG_SEGMENT_PTR]
     ctx.wg_ids = [temps[k] for k in (ArgKind.WORKGROUP_ID_X, ArgKind.WORKGROUP_ID_Y,
                                      ArgKind.WORKGROUP_ID_Z)]
-    ctx.local_ids = temps[ArgKind.LOCAL_INVOCATION_IDS]
+    ctx.local_ids = [temps[k] for k in (ArgKind.LOCAL_INVOCATION_IDS, ArgKind.LOCAL_INVOCATION_ID_X,
+                                        ArgKind.LOCAL_INVOCATION_ID_Y,
+                                        ArgKind.LOCAL_INVOCATION_ID_Z) if k in temps]
     ctx.b.logical_start()
     ctx.buffer_base = {}
     for key in sorted(ctx.shader.bindings):

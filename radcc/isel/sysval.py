@@ -60,7 +60,9 @@ def select_system_value(ctx: IselContext, ins: Instr) -> None:
 
 def _local_ids(ctx: IselContext) -> list[Comp]:
     ws = ctx.workgroup_size
-    v0 = ctx.local_ids
+    if not ctx.args.packed_local_ids:  # GFX10: x, y, z in v0, v1, v2 (docs/abi.md)
+        return [ctx.local_ids[i] if ws[i] > 1 else Const(32, 0) for i in range(3)]
+    v0 = ctx.local_ids[0]
     out: list[Comp] = [ctx.valu("v_and_b32", v1, Const(32, 0x3FF), v0) if ws[0] > 1
                        else Const(32, 0)]
     for i in (1, 2):

@@ -131,3 +131,42 @@ def test_compile_refuses_graphics():
     with pytest.raises(LoweringError, match="fragment_fs program: only the compute kernel "
                                             "ABI is implemented"):
         lower_to_hw(p)
+
+
+LOCAL_Y = """#version 450
+layout(local_size_x = 4, local_size_y = 2) in;
+layout(set = 0, binding = 0) buffer B { uint o[]; };
+void main() { o[gl_LocalInvocationIndex] = gl_LocalInvocationID.y * 100u + gl_LocalInvocationID.x; }
+"""
+
+
+@pytest.mark.parametrize(("mcpu", "defs"), [
+    ("gfx1100", ["s[0-1]", "s[2]", "s[3]", "s[4]", "v[0]"]),  # ids packed in v0
+    ("gfx1030", ["s[0-1]", "s[2]", "s[3]", "s[4]", "v[0]", "v[1]"]),  # x in v0, y in v1
+])
+def test_isel_defines_the_instances_registers(mcpu, defs):
+    from radcc.frontend.divergence import divergence_analysis
+    from radcc.frontend.opt import lower_for_isel
+    from radcc.frontend.spirv_to_mir import spirv_to_mir
+    from radcc.ir.printer import instruction_text
+    from radcc.isel import select_program
+
+    with tempfile.TemporaryDirectory() as d:
+        src, out = Path(d, "s.comp"), Path(d, "s.spv")
+        src.write_text(LOCAL_Y)
+        subprocess.run(["glslangValidator", "-V", str(src), "-o", str(out)], check=True,
+                       capture_output=True)
+        spirv = out.read_bytes()
+    target = get_target(mcpu)
+    shader = spirv_to_mir(spirv)
+    lower_for_isel(shader, target.mir_options, 32)
+    divergence_analysis(shader)
+    res = select_program(shader, target, 32)
+    p = res.program
+    start = p.blocks[0].instructions[0]
+    assert start.opcode == "p_startpgm" and start.fields["workitem_id"] == 1
+    assert [d.phys.text(d.rc) for d in start.definitions] == defs
+    assert p.args is res.args and res.args.kernargs is not None
+    text = "\n".join(instruction_text(p, i) for b in p.blocks for i in b.instructions)
+    # GFX11 extracts y from v0's bits 10-19; GFX10 reads v1 as it is
+    assert ("v_bfe_u32" in text) == (mcpu == "gfx1100")
