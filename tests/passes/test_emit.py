@@ -16,6 +16,7 @@ import tempfile
 import numpy as np
 import pytest
 
+from radcc.abi.kernarg import KernargLayout
 from radcc.codeobj.amdhsa import decode_kernel_descriptor
 from radcc.codeobj.elf import read_code_object
 from radcc.ir.parser import parse_program
@@ -158,8 +159,13 @@ def _long_program(taken_cond: bool) -> str:
             "   s_endpgm\n")
 
 
-OUT_ARG = [{".name": "out", ".offset": 0, ".size": 8, ".value_kind": "global_buffer",
-            ".address_space": "global"}]
+def _out_arg() -> KernargLayout:
+    layout = KernargLayout()
+    layout.add_buffer("out")
+    return layout
+
+
+OUT_ARG = _out_arg()
 
 
 @pytest.mark.parametrize("cond", [False, True], ids=["branch", "cbranch"])
