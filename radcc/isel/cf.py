@@ -118,6 +118,17 @@ def logical_end(ctx: IselContext, b: Block) -> None:
     ctx.b.logical_end()
 
 
+def close_dead(ctx: IselContext) -> None:
+    """Where every path has branched away (``has_branch``), the current block is
+    either the one that branched (closed already) or the logically unreachable
+    endif of a uniform if whose sides both jumped (`if_uni`): nothing follows in
+    it, so it gets its ``p_logical_end`` here (docs/ir.md: every
+    ``p_logical_start`` has one)."""
+    b = ctx.cur
+    if not any(i.opcode == "p_logical_end" for i in b.instructions):
+        logical_end(ctx, b)
+
+
 def branch(ctx: IselContext, b: Block) -> None:
     ctx.b.at_end(b)
     ctx.b.branch(-1)
@@ -388,7 +399,9 @@ def if_uni(ctx: IselContext, n: If, merge: MBlock, values: list[Value], esc: lis
         ctx.cf.has_divergent_branch = False
         stmts(ctx, side)
         end = ctx.cur
-        if not ctx.cf.has_branch:
+        if ctx.cf.has_branch:
+            close_dead(ctx)
+        else:
             if not ctx.cf.has_divergent_branch:
                 preds.append((end, _snapshot(ctx, merge, esc)))
             logical_end(ctx, end)
@@ -466,6 +479,8 @@ def select_loop(ctx: IselContext, n: Loop) -> None:
                 not ctx.cf.has_divergent_branch:
             run_cont(ctx, lp)
         latch(ctx, lp)
+    else:
+        close_dead(ctx)
     ctx.cf.has_branch = False
     ctx.cf.loops.pop()
     ctx.cf.divergent_if, ctx.cf.has_divergent_branch, ctx.cf.pe_break, ctx.cf.pe_continue = saved
