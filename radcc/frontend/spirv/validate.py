@@ -839,6 +839,10 @@ class _Checker:
                     and not m.is_constant(target):
                 raise _fail(f"BuiltIn applies to variables, members and constants, not "
                             f"%{target}", ins)
+            if name in ("RelaxedPrecision", "NoContraction", "NonUniform") and member is None \
+                    and t is not None:
+                raise _fail(f"{name} applies to values and variables, not the type %{target}",
+                            ins)
             if name in _MEMORY_OBJECT and member is None and (
                     tdef is None or tdef.opname not in ("OpVariable", "OpFunctionParameter")):
                 raise _fail(f"{name} applies to memory objects (variables, parameters) and "
