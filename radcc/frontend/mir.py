@@ -36,11 +36,14 @@ scalar/vector leaves.
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from radcc.target import MirOptions
+
+from .mir_ops import ALU_OPS
 
 # ---------------------------------------------------------------- types of locals
 
@@ -145,8 +148,6 @@ class Instr:
         return self.op in ("break", "continue")
 
     def __repr__(self) -> str:
-        from .mir_print import format_instr
-
         return format_instr(self)
 
 
@@ -337,3 +338,72 @@ def const_of(v: Value) -> tuple[int, ...] | None:
     if p is not None and p.op == "load_const":
         return tuple(p.attrs["value"])
     return None
+
+
+# The text form of one instruction (`Instr.__repr__`; `mir_print` prints whole shaders).
+
+_XYZW = "xyzw"
+
+
+def _swz(comps: tuple[int, ...]) -> str:
+    if all(c < 4 for c in comps):
+        return "".join(_XYZW[c] for c in comps)
+    return "[" + ",".join(str(c) for c in comps) + "]"
+
+
+def _const_text(bits: int, raw: int) -> str:
+    if bits == 1:
+        return "true" if raw else "false"
+    w = max(2, bits // 4)
+    s = f"0x{raw:0{w}x}"
+    signed = raw - (1 << bits) if raw >> (bits - 1) else raw
+    extra = str(signed)
+    if bits in (16, 32, 64) and abs(signed) > 0xFFFF:
+        fmt = {16: "<e", 32: "<f", 64: "<d"}[bits]
+        ifmt = {16: "<H", 32: "<I", 64: "<Q"}[bits]
+        f = struct.unpack(fmt, struct.pack(ifmt, raw))[0]
+        extra += f" /* {f!r} */"
+    return f"{s} = {extra}"
+
+
+def _attr(k: str, v: Any) -> str:
+    if k == "binding" and isinstance(v, tuple):
+        return f"binding={v[0]}:{v[1]}"
+    if k == "var":
+        return f"var=v{v.index}"
+    if isinstance(v, tuple | list):
+        return f"{k}=" + ",".join(str(x) for x in v)
+    return f"{k}={v}"
+
+
+def _def_text(v: Value | None, divergence: bool) -> str:
+    if v is None:
+        return " " * (14 if divergence else 10)
+    size = f"{v.bit_size}" + (f"x{v.num_components}" if v.num_components > 1 else "")
+    d = ("div " if v.divergent else "con ") if divergence else ""
+    return f"{d}{size:<6}{'%' + str(v.index):>4} = "
+
+
+def format_instr(ins: Instr, divergence: bool = False) -> str:
+    head = _def_text(ins.dest, divergence)
+    op = ins.op
+    if op in ("break", "continue"):
+        return op
+    if op == "load_const":
+        assert ins.dest is not None
+        vals = ", ".join(_const_text(ins.dest.bit_size, x) for x in ins.attrs["value"])
+        return f"{head}load_const ({vals})"
+    if op == "phi":
+        srcs = ", ".join(f"b{p.index}: {s}" for p, s in zip(ins.preds, ins.srcs, strict=True))
+        return f"{head}phi {srcs}"
+    if op == "mov" and "comps" in ins.attrs:
+        return f"{head}mov {ins.srcs[0]}.{_swz(tuple(ins.attrs['comps']))}"
+    name = op if op in ALU_OPS or op == "undef" else "@" + op
+    parts = [name]
+    if ins.srcs:
+        parts.append(", ".join(str(s) for s in ins.srcs))
+    text = head + " ".join(parts)
+    attrs = {k: v for k, v in ins.attrs.items() if k != "comps"}
+    if attrs:
+        text += " (" + ", ".join(_attr(k, v) for k, v in sorted(attrs.items())) + ")"
+    return text
