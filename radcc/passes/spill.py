@@ -91,17 +91,12 @@ from radcc.ir.program import Block, Definition, Instruction, Operand, Program, R
 from radcc.ir.regclass import VGPR_BASE, RegClass, Temp, lv1
 from radcc.passes.live_var_analysis import get_live_vars, is_linear, live_var_analysis
 from radcc.passes.ra_support import branch_index, logical_end_index
+from radcc.passes.spill_ssa import SpillError, apply_plan
 
 SGPR_RESERVE = 4
 VGPR_RESERVE = 2
 LOOP_EXIT_DISTANCE = 0xFFFF
 INF = 1 << 60
-SCRATCH_OFFSET_LIMIT = 4096  # 13-bit signed immediate offset of scratch_* (ISA 10.x FLAT)
-
-
-class SpillError(Exception):
-    """Spilling cannot bring the demand within the register file; names the block
-    and the instruction."""
 
 
 @dataclass(frozen=True)
@@ -675,8 +670,6 @@ def spill(program: Program) -> None:
     fits = file_limits(program)
     if not program.max_reg_demand.exceeds(fits):
         return
-    from radcc.passes.spill_ssa import apply_plan  # the SSA repair and slot assignment
-
     lvs_guess = 1 if program.max_reg_demand.sgpr > fits.sgpr else 0
     snapshot = [list(b.instructions) for b in program.blocks]
     n_temps = len(program.temp_rc)
@@ -693,7 +686,7 @@ def spill(program: Program) -> None:
             b.instructions = list(ins)
         del program.temp_rc[n_temps:]
     sp.apply()
-    apply_plan(program, sp)
+    apply_plan(program, sp)  # the SSA repair and slot assignment
     live_var_analysis(program)
     lim = RegisterDemand(limit[0], fits.vgpr - VGPR_RESERVE)  # the linear VGPRs included
     if program.max_reg_demand.exceeds(lim):

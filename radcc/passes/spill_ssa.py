@@ -1,7 +1,7 @@
 """The second half of spilling (`radcc.passes.spill`): SSA repair after the
 reloads, spill slots, linear VGPRs and the scratch area.
 
-`apply_plan(program, spiller)` guarantees, on a program where `spill` inserted
+`apply_plan(program, plan)` (`SpillPlan`: what `spill` decided) guarantees, on a program where `spill` inserted
 ``p_spill``/``p_reload`` with placeholder slots:
 
 - SSA form: every use of a value that has reloads reads the nearest definition
@@ -27,17 +27,35 @@ reloads, spill slots, linear VGPRs and the scratch area.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from radcc.ir.program import Block, Definition, Instruction, Operand, Program
-from radcc.ir.regclass import Temp, lv1
+from radcc.ir.regclass import RegClass, Temp, lv1
 from radcc.isa.table import get_table
 from radcc.passes.kernel_abi import scratch_offset_range, scratch_st_mode
 from radcc.passes.live_var_analysis import is_linear
 from radcc.passes.spill_lower import scratch_opcode
 
-if TYPE_CHECKING:
-    from radcc.passes.spill import _Spiller
+SCRATCH_OFFSET_LIMIT = 4096  # 13-bit signed immediate offset of scratch_* (ISA 10.x FLAT)
+
+
+class SpillError(Exception):
+    """Spilling cannot bring the demand within the register file; names the block
+    and the instruction."""
+
+
+class SpillPlan(Protocol):
+    """What `radcc.passes.spill` decided, as `apply_plan` reads it."""
+
+    reload_of: dict[int, int]  # reload (or rematerialised) temp -> original temp
+    slot_ops: dict[int, list[Operand]]  # original temp -> its slot constants
+    rc_of: dict[int, RegClass]  # temp -> register class
+    lv_ops: list[tuple[int, Operand]]  # (original temp, linear VGPR operand) of SGPR slots
+    phi_spilled: set[int]  # phi definitions kept in a slot, not a register
+    n_remat: int  # rematerialised reloads
+    # (block, reload, spill, operand, phi) slot-to-slot copies a spilled phi's operand
+    # spilled elsewhere needs; dropped when the slots coalesce
+    slot_copies: list[tuple[int, Instruction, Instruction, int, int]]
 
 _END_OPS = frozenset({"s_endpgm", "p_end_with_regs"})
 
@@ -88,8 +106,6 @@ class _Renamer:
         b = self.p.blocks[bi]
         preds = self.preds(b, t)
         if not preds:
-            from radcc.passes.spill import SpillError
-
             raise SpillError(f"spill: BB{bi}: %{t.id} is read but not defined on every path")
         if len(preds) == 1:
             v = self.read_end(preds[0], t)
@@ -175,10 +191,8 @@ class _Renamer:
                             o.rc = o.temp.rc
 
 
-def apply_plan(program: Program, sp: _Spiller) -> None:
+def apply_plan(program: Program, sp: SpillPlan) -> None:
     """SSA repair, slots, linear VGPRs, scratch size (module docstring)."""
-    from radcc.passes.spill import SCRATCH_OFFSET_LIMIT, SpillError
-
     _Renamer(program, sp.reload_of).run()
     wave = program.wave_size
     base = -(-program.config.scratch_bytes_per_lane // 4) * 4
@@ -313,7 +327,7 @@ def slot_interference(program: Program, owner: dict[int, int], nodes: list[int],
     return adj
 
 
-def _coalesce(program: Program, sp: _Spiller, adj: dict[int, set[int]],
+def _coalesce(program: Program, sp: SpillPlan, adj: dict[int, set[int]],
               sgpr: bool) -> dict[int, int]:
     """Give a spilled phi the slot of an operand spilled elsewhere when their slots do
     not interfere, dropping the reload/store pair between them; returns each value's
