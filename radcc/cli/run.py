@@ -40,7 +40,7 @@ from radcc.cli._shader import (
     read_shader,
 )
 from radcc.emu.api import Zeros, load
-from radcc.emu.decode import EmuError
+from radcc.emu.errors import EmuError
 
 
 class _ArgError(Exception):

@@ -25,8 +25,8 @@ from typing import Any
 
 import numpy as np
 
-from radcc.emu.decode import EmuError
 from radcc.emu.dispatch import Counters, Dispatcher
+from radcc.emu.errors import EmuError
 from radcc.emu.loader import LoadedKernel, LoadedObject
 from radcc.emu.memory import Memory
 from radcc.emu.strict import Violation

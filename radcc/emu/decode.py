@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from radcc.emu.errors import EmuError, UnsupportedInstruction
 from radcc.isa.disassembler import decode_one
 from radcc.isa.formats.base import Context
 from radcc.isa.table import OpInfo, get_table
@@ -30,14 +31,6 @@ DPP16 = 250
 DPP8 = 233
 DPP8_FI = 234
 LITERAL = 255
-
-
-class EmuError(Exception):
-    """An error the emulator reports to the user (never a traceback)."""
-
-
-class UnsupportedInstruction(EmuError):
-    pass
 
 
 @dataclass(slots=True)

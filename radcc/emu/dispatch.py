@@ -24,7 +24,8 @@ import numpy as np
 from radcc.abi import amdhsa
 from radcc.abi.args import ArgKind, RegFile
 from radcc.emu import ds, hard_clause, salu, smem, vmem, vop
-from radcc.emu.decode import EmuError, Inst, Program, UnsupportedInstruction
+from radcc.emu.decode import Inst, Program
+from radcc.emu.errors import EmuError, UnsupportedInstruction
 from radcc.emu.loader import LoadedKernel
 from radcc.emu.memory import Memory
 from radcc.emu.state import EXEC_HI, EXEC_LO, M0, Wave, Workgroup

@@ -15,7 +15,8 @@ from collections.abc import Callable
 import numpy as np
 
 from radcc.emu.atomics import op_stem, type_bits
-from radcc.emu.decode import EmuError, Inst, UnsupportedInstruction
+from radcc.emu.decode import Inst
+from radcc.emu.errors import EmuError, UnsupportedInstruction
 from radcc.emu.memory import MemFault
 from radcc.emu.state import M0, Wave
 from radcc.emu.vmem import do_atomic, mem_gather, mem_scatter, read_vgprs_bytes, write_load

@@ -32,7 +32,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from radcc.emu.decode import EmuError, Inst
+from radcc.emu.decode import Inst
+from radcc.emu.errors import EmuError
 from radcc.emu.use import VALU_CLASSES
 
 __all__ = ["clause_type", "check_clause", "install"]

@@ -15,7 +15,7 @@ from typing import Any
 from radcc.codeobj import elfdefs as E
 from radcc.codeobj.elf import CodeObject, KernelInfo, read_code_object
 from radcc.codeobj.errors import CodeObjectError
-from radcc.emu.decode import EmuError
+from radcc.emu.errors import EmuError
 from radcc.emu.memory import Memory
 from radcc.target import TARGETS, GfxLevel, Target
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from radcc.emu.decode import EmuError
+from radcc.emu.errors import EmuError
 
 # Global buffers live here and upward; the apertures of flat addressing sit far above.
 HEAP_BASE = 0x1_0000_0000

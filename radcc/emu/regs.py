@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from radcc.emu.decode import EmuError
+from radcc.emu.errors import EmuError
 from radcc.emu.state import (
     EXEC_LO,
     MASK32,

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from radcc.emu.decode import EmuError, Inst, UnsupportedInstruction, ends_block, no_effect
+from radcc.emu.decode import Inst, ends_block, no_effect
+from radcc.emu.errors import EmuError, UnsupportedInstruction
 from radcc.emu.regs import sread, swrite
 from radcc.emu.state import EXEC_LO, M0, MASK32, Wave
 from radcc.isa.formats.scalar_fields import waitcnt_layout

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from radcc.emu.decode import EmuError, Inst, UnsupportedInstruction
+from radcc.emu.decode import Inst
+from radcc.emu.errors import EmuError, UnsupportedInstruction
 from radcc.emu.memory import MemFault
 from radcc.emu.regs import sread, swrite
 from radcc.emu.state import NULL, Wave

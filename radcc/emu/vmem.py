@@ -22,7 +22,8 @@ from collections.abc import Callable
 import numpy as np
 
 from radcc.emu.atomics import atomic_fn, op_stem, type_bits
-from radcc.emu.decode import EmuError, Inst, UnsupportedInstruction
+from radcc.emu.decode import Inst
+from radcc.emu.errors import EmuError, UnsupportedInstruction
 from radcc.emu.memory import MemFault
 from radcc.emu.regs import sread
 from radcc.emu.state import NULL, PRIVATE_BASE_HI, SHARED_BASE_HI, Wave

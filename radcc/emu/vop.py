@@ -18,7 +18,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from radcc.emu.decode import EmuError, Inst, UnsupportedInstruction
+from radcc.emu.decode import Inst
+from radcc.emu.errors import EmuError, UnsupportedInstruction
 from radcc.emu.regs import const_value, sread, swrite, vread
 from radcc.emu.state import EXEC_LO, M0, MASK32, NULL, VCC_LO, Wave
 
