@@ -5,11 +5,16 @@ from radcc.isa.formats.base import DECODE_RULES, FORMATS, Context, Decoded, Enco
 
 # Each family module registers its formats on import. A family whose module
 # is missing simply has no encoder yet (the assembler reports it).
-for _mod in ("scalar", "vop", "vop3", "vop3p", "memory"):
-    try:
-        __import__(f"radcc.isa.formats.{_mod}")
-    except ModuleNotFoundError as _e:  # pragma: no cover - during bring-up only
-        if _e.name != f"radcc.isa.formats.{_mod}":
-            raise
+# Each family's module registers it when imported, in this order: among decoding rules
+# of equal specificity the first registered wins (`base.register`).
+# isort: off
+from radcc.isa.formats import scalar  # noqa: F401
+from radcc.isa.formats import vop  # noqa: F401
+from radcc.isa.formats import vop3  # noqa: F401
+from radcc.isa.formats import vop3p  # noqa: F401
+from radcc.isa.formats import interp  # noqa: F401
+from radcc.isa.formats import vopd  # noqa: F401
+from radcc.isa.formats import memory  # noqa: F401
+# isort: on
 
 __all__ = ["DECODE_RULES", "FORMATS", "Context", "Decoded", "Encoded", "Fixup", "Format"]

@@ -428,5 +428,3 @@ def _bits(v: int, n: int) -> list[int]:
 
 
 register(VOP3PFormat(), (0xFF000000, 0xCC000000))
-
-from radcc.isa.formats import interp, vopd  # noqa: E402,F401  (register VOPD/VINTERP/LDSDIR)
