@@ -5,7 +5,7 @@
 `schedule_vopd(program)` runs after lower_to_hw, on targets with the
 ``vopd`` feature and in wave32 only (it does nothing otherwise: GFX10 has no
 VOPD, and VOPD is skipped in wave64). Inside each region of reorderable
-instructions (`scheduler_ilp.classify`/`regions`) it walks the instructions
+instructions (`sched_regions.classify`/`regions`) it walks the instructions
 in order; for an instruction A that has a dual form it looks at the next
 `WINDOW` instructions for a B that
 
@@ -47,7 +47,7 @@ from radcc.ir.regclass import NULL, VCC, VGPR_BASE, PhysReg, s1
 from radcc.ir.validate import is_inline_constant
 from radcc.isa.table import OpInfo, get_table
 from radcc.passes.instr_class import Access, AccessCache
-from radcc.passes.scheduler_ilp import classify, regions
+from radcc.passes.sched_regions import classify, regions
 from radcc.target import Feature, GfxLevel
 
 __all__ = ["WINDOW", "Half", "dual_half", "can_pair", "make_vopd", "split_vopd", "pair_of",

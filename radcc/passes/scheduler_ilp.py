@@ -5,14 +5,8 @@ wait-state passes. It works on physical registers, not SSA values, and moves
 instructions only inside *regions*: maximal runs of reorderable instructions
 of one block. What it guarantees:
 
-- **Reorderable** instructions (`classify`): ALU instructions (the table's
-  VALU classes valu/valu64/trans/dot/wmma, VOPD pairs, and SALU classes
-  salu/salu64 that define a register and have only register/``imm`` operand
-  slots) and memory *loads* (smem/vmem/flat/ds entries that define a
-  register, are not atomics, stores, GDS or LDS-DMA). Everything else (pseudo
-  instructions, branches, stores, atomics, barriers, messages, waits, nops,
-  hwreg/mode accesses, interpolation, anything writing EXEC) is fixed: no
-  instruction moves across it.
+- **Reorderable** instructions (`sched_regions.classify`: ALU instructions and
+  memory loads; everything else is fixed: no instruction moves across it).
 - **Dependencies kept**: for every pair in a region that touches a common
   register dword (`instr_class.Access`: operands, definitions, implicit
   registers such as SCC/VCC) with at least one write (RAW, WAR, WAW), the
@@ -41,74 +35,24 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-from radcc.ir.opinfo import REG_KINDS
 from radcc.ir.program import Block, Instruction, Program
-from radcc.ir.regclass import EXEC, EXEC_HI
-from radcc.isa.classes import MEMORY_TABLE_CLASSES
 from radcc.isa.table import OpInfo
-from radcc.passes.instr_class import VALU_CLASSES, Access, AccessCache, is_gds, is_nop
+from radcc.passes.instr_class import Access, AccessCache
+from radcc.passes.sched_cost import Clock, Cost, DelayCursor, RegionCoster
+from radcc.passes.sched_regions import LOAD, classify, regions
+from radcc.passes.schedule_vopd import (
+    Half,
+    pair_greedily,
+    pair_of,
+    split_vopd,
+    vopd_allowed,
+)
 from radcc.passes.statistics import instr_costs
 
-if TYPE_CHECKING:
-    from radcc.passes.sched_cost import Clock, Cost
-    from radcc.passes.schedule_vopd import Half
-
-__all__ = ["WINDOW", "Node", "classify", "regions", "build_nodes", "schedule_region",
-           "schedule_ilp"]
+__all__ = ["WINDOW", "Node", "build_nodes", "schedule_region", "schedule_ilp"]
 
 WINDOW = 16  # candidates considered at a time (ACO's partial DAG of 16 nodes)
-
-FIXED, ALU, LOAD = 0, 1, 2
-_MEM_CLASSES = MEMORY_TABLE_CLASSES
-_STORE_SLOTS = ("vdata", "data", "sdata")
-_SALU_OK_KINDS = REG_KINDS | {"imm"}
-
-
-def _writes_exec(acc: Access) -> bool:
-    return EXEC in acc.writes or EXEC_HI in acc.writes
-
-
-def classify(instr: Instruction, acc: Access) -> int:
-    """FIXED, ALU or LOAD (see the module docstring)."""
-    info: OpInfo | None = acc.info
-    if info is None or instr.is_pseudo or _writes_exec(acc):
-        return FIXED
-    if instr.format.startswith("VOPD"):
-        return ALU
-    cls = info.cls
-    if cls in VALU_CLASSES:
-        return FIXED if is_nop(info) else ALU
-    if cls in ("salu", "salu64"):
-        if not instr.definitions or not info.srcs:
-            return FIXED
-        if any(s.kind not in _SALU_OK_KINDS for s in info.operands):
-            return FIXED
-        return ALU
-    if cls in _MEM_CLASSES:
-        if not instr.definitions or info.extra.get("rtn_bits") or is_gds(instr, info):
-            return FIXED
-        if instr.fields.get("lds"):
-            return FIXED
-        if any(not s.is_def and s.name.startswith(_STORE_SLOTS) for s in info.operands):
-            return FIXED
-        return LOAD
-    return FIXED
-
-
-def regions(kinds: list[int]) -> list[tuple[int, int]]:
-    """[start, end) ranges of consecutive non-FIXED instructions (length >= 2)."""
-    out = []
-    start = -1
-    for i, k in enumerate([*kinds, FIXED]):
-        if k != FIXED and start < 0:
-            start = i
-        elif k == FIXED and start >= 0:
-            if i - start >= 2:
-                out.append((start, i))
-            start = -1
-    return out
 
 
 @dataclass(slots=True)
@@ -292,9 +236,6 @@ def _feasible(c: Cost, base: Cost) -> bool:
 
 class _Scheduler:
     def __init__(self, program: Program, vopd: bool) -> None:
-        from radcc.passes.sched_cost import RegionCoster
-        from radcc.passes.schedule_vopd import vopd_allowed
-
         self.program = program
         self.access = AccessCache(program)
         self.saved_instrs = 0  # instructions the chosen orders saved so far
@@ -311,7 +252,6 @@ class _Scheduler:
         """Orders of a region to choose from; the region as it is first (then,
         if it has VOPD, the region with them split). `region_accs`/`region_kinds`:
         the region's `Access` and `classify` if known."""
-        from radcc.passes.schedule_vopd import pair_greedily, pair_of, split_vopd
 
         p = self.program
         base: list[Instruction] = []
@@ -419,8 +359,6 @@ class _Scheduler:
         return not self.pairing or all(instrs[k].format != "VOPD" for k in range(lo, hi))
 
     def block(self, block: Block) -> None:
-        from radcc.passes.sched_cost import Clock, DelayCursor
-
         instrs = block.instructions
         access = self.access
         accs = [access(i) for i in instrs]
