@@ -3,7 +3,7 @@
     python bench/bench_compile.py [--sizes 1000,10000,100000] [--wave 32] [--seed 1]
                                   [--no-emit] [--validate] [--clock wall|cpu] [--repeat 1]
 
-Programs come from `radcc.ir.randprog` (uniform and divergent ifs, counted
+Programs come from `tests.support.randprog` (uniform and divergent ifs, counted
 loops with breaks and continues, loads and stores, 32/64-bit VALU and SALU),
 scaled to about N instructions after instruction selection. Each program is
 compiled by `radcc.passes.manager.run_pipeline` (its per-pass timings) and then
@@ -28,10 +28,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from radcc.ir.randprog import GenConfig, generate, lower  # noqa: E402
 from radcc.passes.manager import run_pipeline  # noqa: E402
 from radcc.passes.options import DebugOptions  # noqa: E402
 from radcc.target import get_target  # noqa: E402
+from tests.support.randprog import GenConfig, generate, lower  # noqa: E402
 
 STMT_PER_INSTR = 1 / 5.5  # about 5.5 IR instructions per generated statement
 

@@ -11,7 +11,7 @@ Compiles, in one process:
 - every tests/e2e/programs/*.ir through `radcc.driver.llc.compile_file` (``-S``)
   in wave32 and wave64 (a program a pass refuses in one wave size is recorded
   by its error);
-- generated `radcc.ir.randprog` programs of a few hundred to a few thousand
+- generated `tests.support.randprog` programs of a few hundred to a few thousand
   instructions (bench_compile's generator) through `run_pipeline` +
   `emit_program`, wave32 and wave64.
 
@@ -85,11 +85,11 @@ def ir_entries() -> Iterator[tuple[str, str]]:
 
 def rand_entries(seeds: tuple[int, ...] = RAND_SEEDS) -> Iterator[tuple[str, str]]:
     from radcc.ir.printer import print_program
-    from radcc.ir.randprog import GenConfig, generate, lower
     from radcc.passes.emit_program import emit_program
     from radcc.passes.manager import run_pipeline
     from radcc.passes.options import DebugOptions
     from radcc.target import get_target
+    from tests.support.randprog import GenConfig, generate, lower
 
     target = get_target("gfx1100")
     for wave in (32, 64):

@@ -34,18 +34,18 @@ module fixes the conventions the printer, parser, builder and validator share:
   The operand and the definition must get the same register
   (`tied_operands`). Which ops: the table's ``tied_def`` tag (SALU, set by
   tools/isa_probe/scalar.py: s_addk/s_mulk/s_cmovk/s_cmov), and the VALU ops
-  the semantics library reads VDST of (``radcc.emu.valu.ACC_OPS``: v_fmac_*,
+  the semantics library reads VDST of (``radcc.isa.acc_ops.ACC_OPS``: v_fmac_*,
   v_pk_fmac_f16, v_dot2acc_f32_f16) plus v_writelane_b32 (lanes other than
   the written one keep VDST). VOPD pairs are not covered.
 """
 
 from __future__ import annotations
 
-from functools import cache
 from typing import TYPE_CHECKING
 
 from radcc.ir.pseudo import PSEUDO
 from radcc.ir.regclass import EXEC, M0, SCC, VCC
+from radcc.isa.acc_ops import ACC_OPS
 from radcc.isa.table import OpcodeTable, OperandSpec, OpInfo
 
 if TYPE_CHECKING:
@@ -159,18 +159,14 @@ def field_slots(info: OpInfo) -> list[OperandSpec]:
 _VALU_TIED = frozenset({"v_writelane_b32"})
 
 
-@cache
-def _valu_tied_ops() -> frozenset[str]:
-    from radcc.emu.valu.arith_float import ACC_OPS  # the semantics library's own list
-
-    return frozenset(ACC_OPS) | _VALU_TIED
+_VALU_TIED_OPS = ACC_OPS | _VALU_TIED
 
 
 def tied_definition(info: OpInfo) -> int | None:
     """Index (among the IR definitions) of the definition whose old value
     `info`'s instruction reads, or None (module docstring)."""
     slot = info.extra.get("tied_def")
-    if slot is None and info.canon in _valu_tied_ops():
+    if slot is None and info.canon in _VALU_TIED_OPS:
         slot = "vdst"
     if slot is None:
         return None

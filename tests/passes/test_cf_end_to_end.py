@@ -7,7 +7,7 @@ kernel ABI of docs/abi.md: inputs from a buffer through the kernarg pointer,
 each observation folded into a per-lane hash stored with global_store). The
 expected output of a work-item is `fold_observations` of the trace that
 `cf_interp.run_logical` (each lane alone along the logical CFG, no EXEC)
-records for it on the first program; `radcc.ir.interp.run_kernel` on the
+records for it on the first program; `tests.support.ir_interp.run_kernel` on the
 kernel before the pipeline is checked against the same expectation.
 
 The kernel is compiled by `run_pipeline` with validate_ir/validate_ra after
@@ -26,11 +26,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from radcc.ir.interp import kernel_arg_metadata, run_kernel
 from radcc.ir.printer import print_program
 from radcc.ir.validate import validate_ir
 from radcc.passes.manager import run_pipeline
 from radcc.passes.options import DebugOptions
+from tests.support.ir_interp import kernel_arg_metadata, run_kernel
 
 sys.path.insert(0, str(Path(__file__).parent))
 from cf_gen import build, build_kernel, fold_observations, random_tree  # noqa: E402
@@ -158,7 +158,7 @@ def check(tree: list, lanes: int, groups: int, wave: int, seed: int,
     want = expected(tree, args, lanes, groups, wave)
     ref = run_kernel(build_kernel(tree, lanes, NV, NB, NS, wave), args, groups, lanes,
                      wave_size=wave).buffers["out"]
-    _same(ref, want, "radcc.ir.interp (before the pipeline) vs per-lane reading")
+    _same(ref, want, "tests.support.ir_interp (before the pipeline) vs per-lane reading")
     r = compile_and_run(tree, args, lanes, groups, wave)
     assert not r.violations, "\n".join(str(v) for v in r.violations[:5])
     _same(r.buffers["out"], want, "emulated kernel vs per-lane reading")

@@ -12,7 +12,7 @@ Two kinds of oracle, both independent of the compiler:
   loops and uniform branches, compared with the per-lane reading of the
   source (`cf_interp.run_logical`; a discarded lane stops, so out[gid] is
   the hash of its last store), through `test_cf_end_to_end.check` (which
-  also checks `radcc.ir.interp` on the kernel before the pipeline).
+  also checks `tests.support.ir_interp` on the kernel before the pipeline).
 """
 
 from __future__ import annotations
@@ -222,7 +222,7 @@ def test_generated(seed: int) -> None:
     check(tree, lanes, 1, wave, seed)
 
 
-# radcc.ir.interp with explicit EXEC right after insert_exec_mask, on every
+# tests.support.ir_interp with explicit EXEC right after insert_exec_mask, on every
 # discard tree and on test_cf_end_to_end's named shapes (no discard; before
 # the interpreter skipped the empty logical region of the helper block after
 # a divergent continue/break, it disagreed on loop_break_continue,
@@ -237,15 +237,15 @@ def _interp_cases() -> list:
 @pytest.mark.parametrize("wave", [32, 64])
 @pytest.mark.parametrize("case", _interp_cases(), ids=lambda c: c[0])
 def test_interp_after_insert_exec_mask(case: tuple, wave: int) -> None:
-    """radcc.ir.interp on the kernel with explicit EXEC (p_exit_early_if_not
+    """tests.support.ir_interp on the kernel with explicit EXEC (p_exit_early_if_not
     ends the wave on a clear SCC) agrees with the per-lane reading."""
     import io
 
     from cf_gen import build_kernel
 
-    from radcc.ir.interp import run_kernel
     from radcc.passes.manager import run_pipeline
     from radcc.passes.options import DebugOptions
+    from tests.support.ir_interp import run_kernel
 
     _, tree, discards = case
     lanes = 64 if wave == 32 else 48

@@ -4,7 +4,7 @@ restores the saved mask, so the else lanes' EXEC is never seen).
 
 Oracles: the IR patterns are read off the rule (ACO's README.md "Jump Threading",
 docs/ir.md "Control flow as isel produces it"); the semantics of the
-threaded program are checked with `radcc.ir.interp` (explicit EXEC) against
+threaded program are checked with `tests.support.ir_interp` (explicit EXEC) against
 values derived by hand, and end to end (cf_gen kernels with empty else
 sides, strict emulator) against the per-lane reading of the source.
 """
@@ -17,12 +17,12 @@ from pathlib import Path
 
 import pytest
 
-from radcc.ir.interp import interpret
 from radcc.ir.parser import parse_program
 from radcc.ir.printer import print_program
 from radcc.ir.program import BlockKind
 from radcc.ir.regclass import EXEC
 from radcc.passes.jump_threading import jump_threading
+from tests.support.ir_interp import interpret
 
 sys.path.insert(0, str(Path(__file__).parent))
 from cf_gen import build_kernel  # noqa: E402

@@ -415,10 +415,10 @@ def test_random_programs_keep_their_meaning(data):  # type: ignore[no-untyped-de
     """randprog's programs (integer VALU/SALU, loads, stores, divergent control flow)
     after lower_phis, value numbering and the optimizer give the buffers the
     selected program gives in the IR interpreter, and stay valid SSA."""
-    from radcc.ir.interp import run_kernel
-    from radcc.ir.randprog import GenConfig, generate, kernel_inputs, lower
     from radcc.passes.lower_phis import lower_phis
     from radcc.target import get_target
+    from tests.support.ir_interp import run_kernel
+    from tests.support.randprog import GenConfig, generate, kernel_inputs, lower
 
     try:
         from radcc.passes.value_numbering import value_numbering

@@ -6,7 +6,7 @@ that does not match, modifiers, wave64 ...). Every result is also checked by:
 
 - validate_ra (every operand's temp still in its register, with the
   validator's own liveness: a clobbered SCC/SGPR would be reported);
-- the IR interpreter (`radcc.ir.interp`, semantics from the emulator's
+- the IR interpreter (`tests.support.ir_interp`, semantics from the emulator's
   libraries) on the program before and after, over a range of inputs: the
   same path and `p_unit_test` values.
 
@@ -21,12 +21,12 @@ from pathlib import Path
 
 import pytest
 
-from radcc.ir.interp import interpret
 from radcc.ir.matcher import assert_ir_matches
 from radcc.ir.parser import parse_program
 from radcc.ir.printer import print_program
 from radcc.ir.validate import validate_ra
 from radcc.passes.optimizer_postra import SCC_IS_RESULT_NONZERO, optimize_postra
+from tests.support.ir_interp import interpret
 
 GUIDE = Path(__file__).resolve().parents[3] / "shared" / "seeds" / "rdna3-isa.reflowed.txt"
 HEAD32 = "program gfx1100 wave32 compute\n"

@@ -17,12 +17,12 @@ import re
 
 import pytest
 
-from radcc.ir.interp import interpret
 from radcc.ir.matcher import assert_ir_matches
 from radcc.ir.parser import parse_program
 from radcc.ir.printer import print_program
 from radcc.ir.validate import validate_ra
 from radcc.passes.optimizer_postra import optimize_postra
+from tests.support.ir_interp import interpret
 
 XS = [0, 1, 3, 5, 6, 0xFF, 0x80000000, 0xFFFFFFFF]
 

@@ -1,6 +1,6 @@
 """Property tests of the back end: random structured programs, compiled and run.
 
-Programs come from `radcc.ir.randprog` (hypothesis draws every choice, so
+Programs come from `tests.support.randprog` (hypothesis draws every choice, so
 failures shrink): straight-line VALU/SALU on v1/v2/v4/s1 values, loads of an
 input buffer at per-lane addresses, stores to per-lane slots, uniform and
 divergent if/else, counted loops with uniform and divergent break/continue,
@@ -13,7 +13,7 @@ p_exit_early_if_not) runs under every control-flow shape the generator makes.
 Oracles, each independent of what it checks:
 
 - the per-lane Python reference of the AST (`randprog.reference`) for the
-  IR interpreter (`radcc.ir.interp`) on the selected program;
+  IR interpreter (`tests.support.ir_interp`) on the selected program;
 - that reference for the interpreter run on the program after
   insert_exec_mask (explicit EXEC) and after register allocation;
 - the interpreter's result on the pre-RA program (and the reference) for
@@ -37,10 +37,14 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from radcc.ir.interp import kernel_arg_metadata, run_kernel
 from radcc.ir.parser import parse_program
 from radcc.ir.program import Program
-from radcc.ir.randprog import (
+from radcc.ir.validate import validate_ir
+from radcc.passes.manager import run_pipeline
+from radcc.passes.options import DebugOptions
+from radcc.target import get_target
+from tests.support.ir_interp import kernel_arg_metadata, run_kernel
+from tests.support.randprog import (
     GenConfig,
     Prog,
     count_discards,
@@ -49,10 +53,6 @@ from radcc.ir.randprog import (
     lower,
     reference,
 )
-from radcc.ir.validate import validate_ir
-from radcc.passes.manager import run_pipeline
-from radcc.passes.options import DebugOptions
-from radcc.target import get_target
 
 TARGET = get_target("gfx1100")
 VALIDATE = DebugOptions.parse("validateir,validatera")
@@ -238,7 +238,7 @@ def test_discard_reference_ends_lanes():
     """The reference itself (hand-checked): lanes with gid >= 3 are discarded
     between two stores of v0 (= gid), a demote of every lane left ends the
     rest before a third store: slot 1 keeps lanes 0-2, slot 2 stays 0."""
-    from radcc.ir.randprog import Cond, Discard, Src, Store
+    from tests.support.randprog import Cond, Discard, Src, Store
 
     body = [Store(0, Src("v", 0)), Discard(Cond("ge", Src("v", 0), Src("k", 3))),
             Store(1, Src("v", 0)), Discard(None, demote=True), Store(2, Src("v", 0))]

@@ -17,7 +17,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from radcc.ir.interp import run_kernel
 from radcc.ir.matcher import assert_ir_matches
 from radcc.ir.parser import parse_program
 from radcc.ir.printer import print_program
@@ -30,6 +29,7 @@ from radcc.passes.scheduler import (
     max_vgprs_for_waves,
     schedule_program,
 )
+from tests.support.ir_interp import run_kernel
 
 HEAD = """program gfx1100 wave32 compute
 BB0

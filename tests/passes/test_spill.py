@@ -417,7 +417,7 @@ def test_instruction_needing_more_than_the_file_is_refused():
 # --- spilled phis ---------------------------------------------------------------------------
 def _sweep(kind: str, n: int, op: str, step: int):
     """Ops updating each of n variables in place from its neighbour (randprog AST)."""
-    from radcc.ir.randprog import Op, Src
+    from tests.support.randprog import Op, Src
 
     return [Op(i, op, [Src(kind, (i + step) % n), Src(kind, i)], kind) for i in range(n)]
 
@@ -425,7 +425,7 @@ def _sweep(kind: str, n: int, op: str, step: int):
 def _phi_program(shape: str, nv: int, ns: int):
     """All nv VGPR / ns SGPR variables updated inside a uniform loop or both sides of
     a divergent if: that many phis at the loop header / merge (more than the file)."""
-    from radcc.ir.randprog import Cond, If, Loop, Prog, Src, Store
+    from tests.support.randprog import Cond, If, Loop, Prog, Src, Store
 
     body = (_sweep("s", ns, "s_add_u32", 1) if ns else []) + _sweep("v", nv, "v_add_nc_u32", 1)
     if shape == "loop":
@@ -447,9 +447,9 @@ def test_phis_beyond_the_file_are_spilled(shape, nv, ns, wave):
     operands go to their slots at the predecessor ends; the program computes the
     per-lane Python reference of randprog in the strict emulator."""
     from radcc.emu.api import load as emu_load
-    from radcc.ir.interp import kernel_arg_metadata
-    from radcc.ir.randprog import kernel_inputs, lower, reference
     from radcc.target import get_target
+    from tests.support.ir_interp import kernel_arg_metadata
+    from tests.support.randprog import kernel_inputs, lower, reference
 
     prog = _phi_program(shape, nv, ns)
     args = kernel_inputs(prog, 29)
@@ -671,8 +671,8 @@ def test_phis_spilled_on_gfx1030(wave, tmp_path):
         pytest.fail("llvm-mc-19 missing")
     from test_gfx10_pipeline import _check_program, disasm, kd_fields
 
-    from radcc.ir.randprog import lower
     from radcc.target import get_target
+    from tests.support.randprog import lower
 
     text = print_program(lower(_phi_program("loop", 300, 0), get_target("gfx1100"), wave))
     for a, b in (("gfx1100", "gfx1030"), ("s_load_b64", "s_load_dwordx2"),

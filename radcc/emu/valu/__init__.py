@@ -9,8 +9,8 @@ Entry point::
 arrays of raw source bits in ``OpInfo.operands`` order. Conventions beyond
 that order (documented in radcc/emu/valu/NOTES.md):
 
-- ops in ``ACC_OPS`` (v_fmac_*, v_pk_fmac_f16, v_dot2acc_f32_f16) read VDST:
-  append the old VDST bits as an extra last source;
+- ops in ``ACC_OPS`` (`radcc.isa.acc_ops`: v_fmac_*, v_pk_fmac_f16, v_dot2acc_f32_f16)
+  read VDST: append the old VDST bits as an extra last source;
 - a 16-bit result comes back with ``d_bits == 16``: write ``d`` into bits
   ``[d_shift, d_shift + 16)`` of VDST and keep the other half (§7.1 OPSEL);
 - v_div_fmas_* read VCC from ``lane_masks['vcc']`` (int mask);
@@ -35,9 +35,9 @@ from radcc.emu.valu import (  # noqa: F401  (registration side effects)
     packed,
     trans,
 )
-from radcc.emu.valu.arith_float import ACC_OPS
 from radcc.emu.valu.core import REGISTRY, Ctx, OpFn, ValuMods, ValuResult
 from radcc.emu.valu.float_mode import DEFAULT_MODE, decode_mode
+from radcc.isa.acc_ops import ACC_OPS
 
 __all__ = [
     "ACC_OPS", "DEFAULT_MODE", "Ctx", "ValuMods", "ValuResult", "decode_mode", "execute_valu",

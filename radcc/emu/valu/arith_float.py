@@ -34,12 +34,6 @@ from radcc.emu.valu.fp import (
     two_sum,
 )
 
-ACC_OPS = frozenset({
-    "v_fmac_f32", "v_fmac_f16", "v_fmac_dx9_zero_f32", "v_pk_fmac_f16", "v_dot2acc_f32_f16",
-})
-"""Ops that accumulate into VDST: the caller appends the old VDST bits as an
-extra last source (OpInfo lists only src0/src1 for them)."""
-
 
 def _acc(ctx: Ctx, srcs: list[np.ndarray], fmt: Fmt) -> list[np.ndarray]:
     """srcs with the accumulator (old VDST, last) moved to slot 2; f16 reads
@@ -404,4 +398,4 @@ add_op("v_mov_b16", _mov(16))
 add_op("v_cndmask_b32", _cndmask(32))
 add_op("v_cndmask_b16", _cndmask(16))
 
-__all__ = ["ACC_OPS", "abs_neg", "fma_core", "minmax_bits", "med3_bits"]
+__all__ = ["abs_neg", "fma_core", "minmax_bits", "med3_bits"]

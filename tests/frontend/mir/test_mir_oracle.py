@@ -1,5 +1,5 @@
 """MIR semantics against lavapipe: each shader of ``shaders.py`` is translated to
-MIR and run by the MIR interpreter (``radcc.frontend.mir_interp``), before and
+MIR and run by the MIR interpreter (``tests.support.mir_interp``), before and
 after the optimisation pipeline; every buffer must equal what lavapipe computes
 from the same SPIR-V (integers exactly, floats within the case's tolerance)."""
 
@@ -8,12 +8,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from radcc.frontend import mir_interp
 from radcc.frontend.mir_print import print_shader
 from radcc.frontend.mir_validate import validate
 from radcc.frontend.opt import optimize
 from radcc.frontend.spirv_to_mir import spirv_to_mir
 from radcc.oracle import lavapipe
+from tests.support import mir_interp
 
 from .conftest import glsl_to_spirv
 from .shaders import CASES, Case

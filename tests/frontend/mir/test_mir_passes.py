@@ -7,7 +7,6 @@ import struct
 import numpy as np
 import pytest
 
-from radcc.frontend import mir_interp
 from radcc.frontend.mir import Binding, MirFunction, MirShader
 from radcc.frontend.mir_builder import MirBuilder
 from radcc.frontend.mir_print import print_shader
@@ -16,6 +15,7 @@ from radcc.frontend.opt import algebraic, cse, dce, optimize
 from radcc.frontend.spirv import SpirvError
 from radcc.frontend.spirv_to_mir import spirv_to_mir
 from radcc.oracle import spirv_tools
+from tests.support import mir_interp
 
 from .conftest import glsl_to_spirv
 from .shaders import CASES

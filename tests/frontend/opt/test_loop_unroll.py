@@ -9,12 +9,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from radcc.frontend import mir_interp
 from radcc.frontend.mir import Block, If, Loop, MirShader, iter_nodes
 from radcc.frontend.mir_print import print_shader
 from radcc.frontend.mir_validate import validate
 from radcc.frontend.opt import loop_unroll, lower_continue_constructs, optimize
 from radcc.frontend.spirv_to_mir import spirv_to_mir
+from tests.support import mir_interp
 
 from ..mir.conftest import glsl_to_spirv
 

@@ -13,13 +13,13 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from radcc.frontend import mir_interp
 from radcc.frontend.mir import Binding, MirFunction, MirShader
 from radcc.frontend.mir_builder import MirBuilder
 from radcc.frontend.mir_validate import validate
 from radcc.frontend.opt import lower_idiv, lower_math, optimize
 from radcc.frontend.opt.isel_form import check_isel_form
 from radcc.target import get_target
+from tests.support import mir_interp
 
 GFX11 = get_target("gfx1100").mir_options  # the isel options of the GFX11 target
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from radcc.frontend import mir_interp
 from radcc.frontend.mir_print import print_shader
 from radcc.frontend.opt import lower_for_isel
 from radcc.frontend.opt.isel_form import check_isel_form
@@ -25,6 +24,7 @@ from radcc.target import get_target
 from tests.e2e.glsl.cases import CASES as E2E
 from tests.e2e.glsl_harness import Case as E2ECase
 from tests.e2e.glsl_harness import check, prepare
+from tests.support import mir_interp
 
 from ..mir.conftest import glsl_to_spirv
 from ..mir.shaders import CASES, Case

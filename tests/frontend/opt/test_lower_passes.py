@@ -9,7 +9,6 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from radcc.frontend import mir_interp
 from radcc.frontend.mir import Binding, If, Loop, MirFunction, MirShader, iter_nodes
 from radcc.frontend.mir_builder import MirBuilder
 from radcc.frontend.mir_print import print_shader
@@ -30,6 +29,7 @@ from radcc.frontend.opt.isel_form import check_isel_form
 from radcc.frontend.opt.lower_idiv import signed_magic, unsigned_magic
 from radcc.frontend.spirv_to_mir import spirv_to_mir
 from radcc.target import get_target
+from tests.support import mir_interp
 
 from ..mir.conftest import glsl_to_spirv
 

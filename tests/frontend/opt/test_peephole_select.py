@@ -8,7 +8,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from radcc.frontend import mir_interp
 from radcc.frontend.mir import Binding, If, Instr, Loop, MirFunction, MirShader, iter_nodes
 from radcc.frontend.mir_builder import MirBuilder
 from radcc.frontend.mir_print import print_shader
@@ -17,6 +16,7 @@ from radcc.frontend.opt import lower_for_isel, optimize, peephole_select
 from radcc.frontend.opt.isel_form import check_isel_form
 from radcc.frontend.spirv_to_mir import spirv_to_mir
 from radcc.target import get_target
+from tests.support import mir_interp
 
 from ..mir.conftest import glsl_to_spirv
 

@@ -14,7 +14,6 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from radcc.frontend import mir_interp
 from radcc.frontend.mir import Binding, If, MirFunction, MirShader, Value, iter_nodes
 from radcc.frontend.mir_builder import MirBuilder
 from radcc.frontend.mir_print import print_shader
@@ -22,6 +21,7 @@ from radcc.frontend.mir_validate import validate
 from radcc.frontend.opt import combine_barriers, lower_for_isel, range_fold
 from radcc.frontend.spirv_to_mir import spirv_to_mir
 from radcc.target import get_target
+from tests.support import mir_interp
 
 from ..mir.conftest import glsl_to_spirv
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from radcc.frontend import mir_interp
 from radcc.frontend.mir import Binding, Instr, MirFunction, MirShader
 from radcc.frontend.mir_builder import MirBuilder
 from radcc.frontend.mir_print import print_shader
@@ -18,6 +17,7 @@ from radcc.frontend.opt import lower_for_isel, optimize, vectorize_mem
 from radcc.frontend.opt.isel_form import check_isel_form
 from radcc.frontend.spirv_to_mir import spirv_to_mir
 from radcc.target import get_target
+from tests.support import mir_interp
 
 from ..mir.conftest import glsl_to_spirv
 

@@ -1,4 +1,4 @@
-"""Instruction semantics of the IR interpreter (`radcc.ir.interp`).
+"""Instruction semantics of the IR interpreter (`tests.support.ir_interp`).
 
 The arithmetic is the emulator's: SALU through the tables of
 `radcc.emu.salu` (SOP1/SOP2/SOPC, saveexec), VALU through
@@ -20,21 +20,17 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from radcc.emu.salu import SAVEEXEC, SOP1, SOP2, SOPC
 from radcc.emu.valu import ACC_OPS, ValuMods, execute_valu
-from radcc.ir.interp_mem import InterpError
 from radcc.ir.opinfo import REG_KINDS, op_info
 from radcc.ir.program import Definition, Instruction, Operand
 from radcc.ir.regclass import EXEC, SCC, VCC
 from radcc.isa.classes import SALU_ENCODINGS, VALU_ENCODINGS
 from radcc.isa.table import OperandSpec, OpInfo
-
-if TYPE_CHECKING:
-    from radcc.ir.interp import WaveState
+from tests.support.ir_interp_state import InterpError, WaveState
 
 U64 = np.uint64
 M32 = 0xFFFFFFFF

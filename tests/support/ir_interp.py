@@ -3,7 +3,7 @@
 It is the reference the compiled code is checked against: a property test
 runs a program here and, compiled, in `radcc.emu`, and compares the memory
 both leave behind. Instruction semantics come from the emulator's libraries
-(`radcc.emu.salu`, `radcc.emu.valu`; see `radcc.ir.interp_ops`), so the
+(`radcc.emu.salu`, `radcc.emu.valu`; see `tests.support.ir_interp_ops`), so the
 two can only disagree where the compiler changed the meaning of the program.
 
     res = interpret(program, inputs={"s[0-1]": kernarg_addr, "v[0]": ids},
@@ -96,13 +96,12 @@ from typing import Any
 import numpy as np
 
 from radcc.abi.kernarg import KernargLayout
-from radcc.ir.interp_mem import FlatMemory, InterpError
-from radcc.ir.interp_ops import exec_hw, read_lanes, read_scalar, write_def, write_vgpr
 from radcc.ir.printer import instruction_text
 from radcc.ir.program import Block, BlockKind, Definition, Instruction, Operand, Program
 from radcc.ir.pseudo import PSEUDO
-from radcc.ir.regclass import EXEC, EXEC_HI, SCC, VCC, Temp
-from radcc.isa.table import get_table
+from radcc.ir.regclass import EXEC, EXEC_HI, SCC, VCC
+from tests.support.ir_interp_ops import exec_hw, read_lanes, read_scalar, write_def, write_vgpr
+from tests.support.ir_interp_state import FlatMemory, InterpError, WaveState
 
 __all__ = ["FlatMemory", "InterpError", "KernelResult", "WaveResult", "WaveState",
            "dispatch_waves", "interpret", "kernel_arg_metadata", "run_kernel", "uses_explicit_exec"]
@@ -114,84 +113,6 @@ _LOOP_JUMPS = BlockKind.BREAK | BlockKind.CONTINUE | BlockKind.CONTINUE_OR_BREAK
 _HW_BRANCH = {"s_branch": None, "s_cbranch_scc0": ("scc", False), "s_cbranch_scc1": ("scc", True),
               "s_cbranch_vccz": ("vcc", False), "s_cbranch_vccnz": ("vcc", True),
               "s_cbranch_execz": ("exec", False), "s_cbranch_execnz": ("exec", True)}
-
-
-class WaveState:
-    """Values of one wave: SGPR temps (ints), VGPR temps (uint32 (dwords, lanes)),
-    temp-less fixed registers, SCC, EXEC and the active lanes."""
-
-    def __init__(self, program: Program, wave: int, memory: FlatMemory,
-                 explicit_exec: bool) -> None:
-        self.program = program
-        self.table = get_table(program.gfx_level)
-        self.wave = wave
-        self.full = (1 << wave) - 1
-        self.memory = memory
-        self.explicit_exec = explicit_exec
-        self.s: dict[int, int] = {}
-        self.v: dict[int, np.ndarray] = {}
-        self.phys: dict[int, int] = {}
-        self.scc = 0
-        self.exec = 0
-        self.active = np.zeros(wave, dtype=bool)
-
-    # lanes <-> masks
-    def bools(self, mask: int) -> np.ndarray:
-        return np.array([(mask >> i) & 1 for i in range(self.wave)], dtype=bool)
-
-    def mask_of(self, lanes: np.ndarray) -> int:
-        idx = np.flatnonzero(np.asarray(lanes, dtype=bool)[:self.wave])
-        return sum(1 << int(i) for i in idx)
-
-    def set_exec(self, value: int) -> None:
-        self.exec = value & self.full
-        self.active = self.bools(self.exec)
-
-    def set_active(self, lanes: np.ndarray) -> None:
-        self.active = lanes
-        self.exec = self.mask_of(lanes)
-
-    # VGPR temps
-    def vget(self, tid: int) -> np.ndarray:
-        try:
-            return self.v[tid]
-        except KeyError:
-            if not self.active.any():
-                # no lane runs this (a block the wave passes with EXEC empty, e.g.
-                # after a divergent continue): the value is never observed
-                rcs = self.program.temp_rc
-                rc = rcs[tid] if tid < len(rcs) else None
-                return np.zeros((rc.size if rc is not None else 1, self.wave), dtype=np.uint32)
-            raise InterpError(f"%{tid} read before it is defined") from None
-
-    def vdef(self, t: Temp) -> np.ndarray:
-        arr = self.v.get(t.id)
-        if arr is None:
-            arr = self.v[t.id] = np.zeros((t.rc.size, self.wave), dtype=np.uint32)
-        return arr
-
-    # fixed registers without temps (exec, scc, vcc, m0 ...)
-    def read_phys(self, reg: int, size: int) -> int:
-        if reg == EXEC:
-            return self.exec
-        if reg == SCC:
-            return self.scc
-        return sum(self.phys.get(reg + k, 0) << (32 * k) for k in range(size))
-
-    def write_phys(self, reg: int, value: int, size: int) -> None:
-        if reg in (EXEC, EXEC_HI):
-            if not self.explicit_exec:
-                raise InterpError("EXEC written in a program read with implicit exec")
-            self.set_exec(value)
-            return
-        if reg == SCC:
-            self.scc = value & 1
-            return
-        for k in range(size):
-            self.phys[reg + k] = (value >> (32 * k)) & 0xFFFFFFFF
-
-    def phys_value(self, reg: int) -> int:
-        return self.read_phys(reg, 2 if self.wave == 64 and reg == VCC else 1)
 
 
 @dataclass

@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from .mir import (
+from radcc.frontend.mir import (
     ArrayType,
     Block,
     CFNode,
@@ -38,7 +38,7 @@ from .mir import (
     leaf_count,
     member_leaf_offset,
 )
-from .mir_ops import ALU_OPS, FLT, SIG, UNS, eval_alu, raw_dtype
+from radcc.frontend.mir_ops import ALU_OPS, FLT, SIG, UNS, eval_alu, raw_dtype
 
 Arr = np.ndarray
 

@@ -1091,7 +1091,7 @@ def lower(prog: Prog, target: Target, wave: int = 32) -> Program:
 
 
 def kernel_inputs(prog: Prog, seed: int = 1) -> dict[str, object]:
-    """Arguments for `radcc.ir.interp.run_kernel` / `radcc.emu` (KERNEL_ARGS order)."""
+    """Arguments for `tests.support.ir_interp.run_kernel` / `radcc.emu` (KERNEL_ARGS order)."""
     rng = np.random.default_rng(seed)
     inp = rng.integers(0, 1 << 32, INP_WORDS, dtype=np.uint64).astype(np.uint32)
     inp[::5] = rng.integers(0, 64, len(inp[::5]))
