@@ -1,28 +1,245 @@
-"""Structural checks of radcc's source (issue 10): read from the code's syntax trees.
+"""The shape of radcc's code (docs/architecture.md "What exists"), checked on its source.
 
+`import_graph()` is radcc's module import graph, built with `ast` from every import
+statement of every module under radcc/: module level, inside functions and classes,
+and under ``if TYPE_CHECKING:`` alike (a type-only import is still a dependency).
+``from radcc.x import y`` is an edge to ``radcc.x.y`` when that is a module, else to
+``radcc.x``. The checks:
+
+- no import cycle among radcc's modules;
+- the runtime never imports the oracles (`radcc.oracle` is for the tests'
+  expectations), the tests' support code, pytest or hypothesis;
+- `radcc.ir` does not import `radcc.emu`;
+- the command line is `radcc.cli`, one module per subcommand, and nothing below it
+  imports it;
 - no module below the CLI reads the environment (``os.environ``, ``os.getenv``):
   options are arguments, parsed by radcc/cli/ (the oracle package is test-side and
   exempt);
 - no side tables keyed by objects: no ``weakref`` / ``WeakKeyDictionary`` in radcc/,
   no dicts keyed by ``id()`` of a program or block;
-- the pass manager imports every phase it lists (no lookup by module name).
+- the pass manager imports every phase it lists (no lookup by module name);
+- citations name what a reader can open, not ``seeds/`` paths.
+
+To add a check, write a test function over `modules()` (name -> `Module`: path and
+parsed tree) or `import_graph()` (name -> {imported module: first line}); report what
+fails with module names and line numbers.
 """
 
 from __future__ import annotations
 
 import ast
+import functools
 import importlib
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1] / "radcc"
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "radcc"
+
+
+@dataclass(frozen=True)
+class Module:
+    name: str  # dotted, "radcc.ir.program"; a package is its __init__
+    path: Path
+    is_package: bool
+    tree: ast.Module
+
+
+@functools.cache
+def modules() -> dict[str, Module]:
+    """Every module of radcc by dotted name."""
+    out: dict[str, Module] = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        parts = list(path.relative_to(ROOT).with_suffix("").parts)
+        is_package = parts[-1] == "__init__"
+        if is_package:
+            parts.pop()
+        name = ".".join(parts)
+        out[name] = Module(name, path, is_package, ast.parse(path.read_text(), str(path)))
+    return out
+
+
+def imported_names(mod: Module) -> list[tuple[str, int]]:
+    """(dotted name, line) of everything `mod` imports, anywhere in it: ``import a.b`` gives
+    ``a.b``; ``from a import b`` gives ``a.b`` (a module or a name in ``a``); relative
+    imports are resolved."""
+    out: list[tuple[str, int]] = []
+    for node in ast.walk(mod.tree):
+        if isinstance(node, ast.Import):
+            out += [(a.name, node.lineno) for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = mod.name if mod.is_package else mod.name.rpartition(".")[0]
+                for _ in range(node.level - 1):
+                    base = base.rpartition(".")[0]
+                src = f"{base}.{node.module}" if node.module else base
+            else:
+                src = node.module or ""
+            out += [(f"{src}.{a.name}", node.lineno) for a in node.names]
+    return out
+
+
+@functools.cache
+def import_graph() -> dict[str, dict[str, int]]:
+    """radcc module -> {radcc module it imports: first line}."""
+    mods = modules()
+    graph: dict[str, dict[str, int]] = {}
+    for name, mod in mods.items():
+        edges = graph[name] = {}
+        for target, line in imported_names(mod):
+            while target and target not in mods:  # `from pkg import name`: pkg
+                target = target.rpartition(".")[0]
+            if target and target != name:
+                edges.setdefault(target, line)
+    return graph
+
+
+def _cycles(graph: dict[str, dict[str, int]]) -> list[list[str]]:
+    """One cycle through each strongly connected component of more than one module
+    (Tarjan, iteratively), as [a, b, ..., a]."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    components: list[list[str]] = []
+    for root in sorted(graph):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            v, it = work[-1]
+            w = next(it, None)
+            if w is not None:
+                if w not in index:
+                    index[w] = low[w] = len(index)
+                    stack.append(w)
+                    on_stack.add(w)
+                    work.append((w, iter(sorted(graph.get(w, {})))))
+                elif w in on_stack:
+                    low[v] = min(low[v], index[w])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[v])
+            if low[v] == index[v]:
+                comp = []
+                while True:
+                    x = stack.pop()
+                    on_stack.discard(x)
+                    comp.append(x)
+                    if x == v:
+                        break
+                if len(comp) > 1:
+                    components.append(sorted(comp))
+    cycles = []
+    for comp in components:
+        members = set(comp)
+        start = comp[0]
+        # shortest path from start back to start inside the component (BFS)
+        prev: dict[str, str] = {}
+        frontier = [start]
+        found = None
+        while frontier and found is None:
+            nxt = []
+            for v in frontier:
+                for w in sorted(graph[v]):
+                    if w not in members:
+                        continue
+                    if w == start:
+                        found = v
+                        break
+                    if w not in prev:
+                        prev[w] = v
+                        nxt.append(w)
+                if found is not None:
+                    break
+            frontier = nxt
+        assert found is not None
+        path = [start, found]
+        while path[-1] != start:
+            path.append(prev.get(path[-1], start))
+        cycles.append(path[::-1])
+    return cycles
+
+
+def _format_cycle(cycle: list[str]) -> str:
+    graph = import_graph()
+    steps = [f"{a} (line {graph[a][b]}) -> {b}" for a, b in zip(cycle, cycle[1:], strict=False)]
+    return "  " + "\n  ".join(steps)
+
+
+def test_no_import_cycles() -> None:
+    cycles = _cycles(import_graph())
+    assert not cycles, "import cycles in radcc:\n" + "\n".join(map(_format_cycle, cycles))
+
+
+def test_cycle_finder_finds_a_cycle() -> None:
+    """The check above can fail: a three-module cycle (and only it) is reported."""
+    graph = {"a": {"b": 1}, "b": {"c": 2}, "c": {"a": 3, "d": 4}, "d": {}}
+    assert _cycles(graph) == [["a", "b", "c", "a"]]
+    assert _cycles({"a": {"b": 1}, "b": {}}) == []
+
+
+def _under(name: str, package: str) -> bool:
+    return name == package or name.startswith(package + ".")
+
+
+def test_the_runtime_does_not_import_oracles_or_test_code() -> None:
+    bad = []
+    for name, mod in modules().items():
+        if _under(name, "radcc.oracle"):
+            continue
+        for target, line in imported_names(mod):
+            if any(_under(target, p) for p in ("radcc.oracle", "tests", "pytest", "hypothesis")):
+                bad.append(f"{mod.path.relative_to(ROOT)}:{line}: imports {target}")
+    assert not bad, "\n".join(bad)
+
+
+def test_ir_does_not_import_emu() -> None:
+    bad = [f"{a} (line {line}) -> {b}" for a, edges in import_graph().items()
+           if _under(a, "radcc.ir") for b, line in edges.items() if _under(b, "radcc.emu")]
+    assert not bad, "\n".join(bad)
+
+
+def test_cli_is_one_module_per_subcommand() -> None:
+    from radcc.cli import COMMANDS
+
+    mods = modules()
+    for cmd, (module, _help) in COMMANDS.items():
+        assert module == f"radcc.cli.{cmd}", (cmd, module)
+        tree = mods[module].tree
+        assert any(isinstance(n, ast.FunctionDef) and n.name == "main" for n in tree.body), \
+            f"{module} has no main(argv)"
+    cli_files = {p.stem for p in (PACKAGE / "cli").glob("*.py")}
+    extra = {f for f in cli_files - set(COMMANDS) - {"__init__"} if not f.startswith("_")}
+    assert not extra, f"radcc/cli/ modules that are no subcommand: {sorted(extra)} (a helper " \
+                      f"module shared by subcommands is private: _name.py)"
+
+
+def test_nothing_below_the_cli_imports_it() -> None:
+    bad = [f"{a} (line {line}) -> {b}" for a, edges in import_graph().items()
+           if not _under(a, "radcc.cli") and a != "radcc.__main__"
+           for b, line in edges.items() if _under(b, "radcc.cli")]
+    assert not bad, "\n".join(bad)
+
+
+def test_top_level_modules() -> None:
+    """radcc/*.py: the package, ``python -m radcc`` and the target descriptions; drivers
+    are in radcc/driver/, command lines in radcc/cli/, the pass list in radcc/passes/."""
+    allowed = {"__init__", "__main__", "target"}
+    top = {p.stem for p in PACKAGE.glob("*.py")}
+    assert top <= allowed, f"unexpected top-level modules: {sorted(top - allowed)}"
 
 
 def _sources(exempt: tuple[str, ...] = ()) -> list[tuple[str, ast.Module]]:
     out = []
-    for path in sorted(ROOT.rglob("*.py")):
-        rel = path.relative_to(ROOT.parent).as_posix()
+    for path in sorted(PACKAGE.rglob("*.py")):
+        rel = path.relative_to(ROOT).as_posix()
         if any(rel.startswith(e) for e in exempt):
             continue
         out.append((rel, ast.parse(path.read_text(), rel)))
@@ -131,7 +348,7 @@ def _seed_citations(text: str) -> list[int]:
 
 
 def test_citations_name_what_a_reader_can_open() -> None:
-    bad = [f"{p.relative_to(ROOT.parent)}:{n}" for p in sorted(ROOT.rglob("*.py"))
+    bad = [f"{p.relative_to(ROOT)}:{n}" for p in sorted(PACKAGE.rglob("*.py"))
            for n in _seed_citations(p.read_text())]
     assert not bad, "cite ACO's README.md / README-ISA.md or the ISA guide, not seeds/:\n" + \
         "\n".join(bad)

@@ -53,7 +53,7 @@ def check_pass_names(names: list[str]) -> None:
         raise UserError(str(e)) from None
 
 
-def compile_main(argv: list[str]) -> int:
+def main(argv: list[str]) -> int:
     try:
         args = compile_parser().parse_args(argv)
         check_pass_names(args.print_after)
@@ -91,6 +91,3 @@ def compile_main(argv: list[str]) -> int:
         print(f"radcc compile: error: cannot write {dest}: {e.strerror}", file=sys.stderr)
         return 1
     return 0
-
-
-main = compile_main
