@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from radcc.emu.decode import EmuError
+from radcc.emu.errors import EmuError
 from radcc.emu.loader import emulated_target
 
 
