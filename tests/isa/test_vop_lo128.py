@@ -19,6 +19,7 @@ import re
 import numpy as np
 import pytest
 
+from radcc.driver.llc import kernel_args
 from radcc.emu.decode import Inst
 from radcc.emu.state import Wave, Workgroup
 from radcc.emu.vop import bind_valu
@@ -384,8 +385,7 @@ def test_compiled_program_with_16bit_values_in_v128_up(wave):
     for ln, rr in zip(high, ref, strict=True):
         text, data, err, _ = _asm(ln, wave)
         assert rr.data is not None and (text, data) == (rr.text, rr.data), (ln, rr, err)
-    buf = {".value_kind": "global_buffer", ".address_space": "global", ".size": 8}
-    args = [{".name": "out", ".offset": 0, **buf}, {".name": "in", ".offset": 8, **buf}]
+    args = kernel_args(["out:buffer", "in:buffer"])
     block = 64
     x = np.random.default_rng(wave).integers(0, 1 << 32, 2 * block, dtype=np.uint32)
     res = load(emit_code_object(p, r, args)).run(

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from radcc.driver.llc import kernel_args
 from radcc.emu.api import load
 from radcc.ir.parser import parse_program
 from radcc.passes.emit_program import emit_code_object, emit_program
@@ -21,8 +22,7 @@ from radcc.passes.lower_to_hw import lower_to_hw
 register_allocation = pytest.importorskip("radcc.passes.register_allocation").register_allocation
 ssa_elimination = pytest.importorskip("radcc.passes.ssa_elimination").ssa_elimination
 
-BUF = {".value_kind": "global_buffer", ".address_space": "global", ".size": 8}
-ARGS = [{".name": "out", ".offset": 0, **BUF}, {".name": "in", ".offset": 8, **BUF}]
+ARGS = kernel_args(["out:buffer", "in:buffer"])
 
 # x = in[gid]; for k in 0..4: x = 2x + k; out[gid] = x
 LOOP = """\

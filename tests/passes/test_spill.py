@@ -15,6 +15,7 @@ import io
 import numpy as np
 import pytest
 
+from radcc.driver.llc import kernel_args
 from radcc.emu.api import load
 from radcc.ir.parser import parse_program
 from radcc.ir.printer import print_program
@@ -25,8 +26,7 @@ from radcc.passes.options import DebugOptions
 from radcc.passes.spill import SpillError, spill
 
 VALIDATE = DebugOptions.parse("validateir,validatera")
-BUF = {".value_kind": "global_buffer", ".address_space": "global", ".size": 8}
-ARGS = [{".name": "out", ".offset": 0, **BUF}, {".name": "in", ".offset": 8, **BUF}]
+ARGS = kernel_args(["out:buffer", "in:buffer"])
 M32 = np.uint64(0xFFFFFFFF)
 
 

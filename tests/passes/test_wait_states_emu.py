@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from radcc.driver.llc import kernel_args
 from radcc.emu.api import load
 from radcc.ir.parser import parse_program
 from radcc.passes.emit_program import emit_code_object, emit_program
@@ -18,10 +19,7 @@ from radcc.passes.insert_nops import insert_nops
 from radcc.passes.insert_waitcnt import insert_waitcnt
 from radcc.passes.lower_to_hw import lower_to_hw
 
-ARGS = [{".name": "inp", ".offset": 0, ".size": 8, ".value_kind": "global_buffer",
-         ".address_space": "global"},
-        {".name": "out", ".offset": 8, ".size": 8, ".value_kind": "global_buffer",
-         ".address_space": "global"}]
+ARGS = kernel_args(["inp:buffer", "out:buffer"])
 
 
 def hdr(kind: str, preds: str = "") -> str:
