@@ -27,7 +27,7 @@ from radcc.ir.opinfo import op_info
 from radcc.ir.program import Instruction
 from radcc.ir.pseudo import PURE_PSEUDO, VALUE_PSEUDO
 from radcc.ir.regclass import EXEC, EXEC_HI, M0
-from radcc.isa.classes import ALU_TABLE_CLASSES, MEMORY_ENCODINGS
+from radcc.isa.classes import ALU_ENCODINGS, ALU_TABLE_CLASSES, MEMORY_ENCODINGS
 from radcc.isa.table import get_table
 from radcc.target import GfxLevel
 
@@ -35,8 +35,7 @@ __all__ = ["CROSS_LANE_DS", "STATE_REGS", "can_eliminate", "clobbers_memory",
            "has_side_effects", "is_load"]
 
 _MEM_FORMATS = MEMORY_ENCODINGS
-_ALU_FORMATS = frozenset({"SOP1", "SOP2", "SOPC", "SOPK", "VOP1", "VOP2", "VOPC", "VOP3",
-                          "VOP3SD", "VOP3P", "VINTERP"})
+_ALU_FORMATS = ALU_ENCODINGS | {"VINTERP"}
 _SALU_IMPURE = frozenset({"s_getpc_b64", "s_setpc_b64", "s_swappc_b64", "s_getreg_b32",
                           "s_setreg_b32", "s_setreg_imm32_b32", "s_sendmsg_rtn_b32",
                           "s_sendmsg_rtn_b64", "s_movrels_b32", "s_movrels_b64",

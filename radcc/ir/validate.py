@@ -77,6 +77,7 @@ from radcc.ir.printer import instruction_text
 from radcc.ir.program import Block, Definition, Instruction, Operand, Program
 from radcc.ir.pseudo import PSEUDO
 from radcc.ir.regclass import EXEC, M0, NULL, SCC, VCC, VGPR_BASE, PhysReg, RegClass
+from radcc.isa.classes import ALU_ENCODINGS
 from radcc.isa.table import OperandSpec, OpInfo, get_table
 from radcc.passes.dominance import DominatorTree, compute_idoms
 
@@ -146,8 +147,8 @@ def is_inline_constant(value: int, nbytes: int, type_: str = "") -> bool:
     return value in _F32
 
 
-_ALU_FORMATS = frozenset({"SOP1", "SOP2", "SOPC", "SOPK", "SOPP", "VOP1", "VOP2", "VOPC",
-                          "VOP3", "VOP3SD", "VOP3P", "VOPD", "VOPDY"})
+# ALU plus SOPP and the dual-issue encodings (checked for operand kinds like the others).
+_ALU_FORMATS = ALU_ENCODINGS | {"SOPP", "VOPD", "VOPDY"}
 _VCOPY_OK = frozenset({"p_startpgm", "p_parallelcopy", "p_phi", "p_linear_phi",
                        "p_start_linear_vgpr", "p_unit_test"})
 

@@ -9,6 +9,7 @@ encoding and class) and, for pseudo instructions, from the pseudo-op table
   `FLAT_LIKE_ENCODINGS` (FLAT/GLOBAL/SCRATCH), `VMEM_ENCODINGS`
   (MUBUF/MTBUF/MIMG and the flat-like ones), `MEMORY_ENCODINGS` (those, SMEM and
   DS).
+- `ALU_ENCODINGS`: SALU and VALU encodings (computation: no SOPP, VOPD, VINTERP).
 - Table classes (`OpInfo.cls`, the tools/isa_probe classification):
   `VALU_TABLE_CLASSES` (valu valu64 trans dot wmma: executed by the VALU and
   counted as VALU in hazard distances), `SALU_TABLE_CLASSES` (salu salu64
@@ -36,7 +37,7 @@ from functools import cache
 
 from radcc.isa.table import OpInfo
 
-__all__ = ["ALU_TABLE_CLASSES", "FLAT_LIKE_ENCODINGS", "InstrClass", "MEMORY_ENCODINGS",
+__all__ = ["ALU_ENCODINGS", "ALU_TABLE_CLASSES", "FLAT_LIKE_ENCODINGS", "InstrClass", "MEMORY_ENCODINGS",
            "MEMORY_TABLE_CLASSES", "SALU_ENCODINGS", "SALU_TABLE_CLASSES", "SCALAR_ENCODINGS",
            "VALU_ENCODINGS", "VALU_TABLE_CLASSES", "VMEM_ENCODINGS", "instr_class"]
 
@@ -46,6 +47,9 @@ VALU_ENCODINGS = frozenset({"VOP1", "VOP2", "VOPC", "VOP3", "VOP3SD", "VOP3P"})
 FLAT_LIKE_ENCODINGS = frozenset({"FLAT", "GLOBAL", "SCRATCH"})
 VMEM_ENCODINGS = FLAT_LIKE_ENCODINGS | {"MUBUF", "MTBUF", "MIMG"}
 MEMORY_ENCODINGS = VMEM_ENCODINGS | {"SMEM", "DS"}
+# SALU and VALU computation encodings (no SOPP, no VOPD, no VINTERP): the sites that need a
+# narrower or wider set write it as this set minus/plus a documented difference.
+ALU_ENCODINGS = SALU_ENCODINGS | VALU_ENCODINGS
 
 VALU_TABLE_CLASSES = frozenset({"valu", "valu64", "trans", "dot", "wmma"})
 SALU_TABLE_CLASSES = frozenset({"salu", "salu64", "branch"})

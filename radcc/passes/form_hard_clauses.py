@@ -40,7 +40,7 @@ from __future__ import annotations
 
 from radcc.ir.program import Block, Instruction, Program
 from radcc.ir.regclass import VGPR_BASE
-from radcc.isa.classes import FLAT_LIKE_ENCODINGS
+from radcc.isa.classes import FLAT_LIKE_ENCODINGS, VMEM_ENCODINGS
 from radcc.isa.formats.scalar_fields import DELAY
 from radcc.isa.table import OpInfo
 from radcc.passes.instr_class import info_of, returns_data
@@ -53,7 +53,9 @@ _SKIP_SH, _SKIP_MASK = DELAY["instskip"][:2]
 _ID1_SH, _ID1_MASK = DELAY["instid1"][:2]
 _MAX_SKIP = 5  # INSTSKIP_SKIP_4
 _FLAT_LIKE = FLAT_LIKE_ENCODINGS
-_VMEM_ENCS = frozenset({"MUBUF", "MTBUF", "MIMG", "GLOBAL", "SCRATCH"})
+# Before GFX11 the "vmem" clause type: the shared VMEM set without FLAT, which is its own clause
+# type ("flat", as ACO's form_hard_clauses: FLAT may also address LDS).
+_VMEM_ENCS = VMEM_ENCODINGS - {"FLAT"}
 
 
 def max_clause_length(gfx: GfxLevel) -> int:

@@ -36,11 +36,14 @@ from __future__ import annotations
 
 from radcc.ir.program import Block, Definition, Instruction, Operand, Program
 from radcc.ir.regclass import EXEC, EXEC_HI, SCC
+from radcc.isa.classes import SALU_ENCODINGS
 
 _SKIPPABLE = frozenset({"p_logical_start", "p_logical_end"})
 _INVERT = {"p_cbranch_z": "p_cbranch_nz", "p_cbranch_nz": "p_cbranch_z"}
 _EXEC = (EXEC, EXEC_HI)
-_SALU_ALU = frozenset({"SOP1", "SOP2"})  # table formats without memory or side effects
+# SALU encodings whose instructions may be dropped with a dead exec write: the shared set without
+# SOPC (compares write only SCC, never exec) and SOPK (holds s_setreg/s_call: side effects).
+_SALU_ALU = SALU_ENCODINGS - {"SOPC", "SOPK"}
 
 
 def _is_exec(x: Operand | Definition) -> bool:

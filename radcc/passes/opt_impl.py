@@ -78,6 +78,7 @@ from radcc.ir.opinfo import CONST_KINDS, E64_FORMATS, op_info, operand_slots
 from radcc.ir.program import Block, Definition, Instruction, Operand, Program
 from radcc.ir.regclass import EXEC, EXEC_HI, SCC, RegClass
 from radcc.ir.validate import is_inline_constant
+from radcc.isa.classes import SALU_ENCODINGS, VALU_ENCODINGS
 from radcc.isa.table import get_table
 from radcc.passes.dead_code import remove_dead_code
 from radcc.passes.dominance import DominatorTree, require_dominance
@@ -86,8 +87,10 @@ from radcc.target import GfxLevel
 
 SIGN = 0x80000000
 F32_ONE = 0x3F800000
-_VALU = frozenset({"VOP1", "VOP2", "VOPC", "VOP3", "VOP3SD"})
-_SALU = frozenset({"SOP1", "SOP2", "SOPC"})
+# The encodings whose operands the optimizer rewrites: the shared VALU set without packed math
+# (VOP3P), the shared SALU set without SOPK (its immediate is an encoding field, not an operand).
+_VALU = VALU_ENCODINGS - {"VOP3P"}
+_SALU = SALU_ENCODINGS - {"SOPK"}
 _SHIFT64 = frozenset({"v_lshlrev_b64", "v_lshrrev_b64", "v_ashrrev_i64"})
 _COMMUTATIVE = frozenset({
     "v_add_f32", "v_mul_f32", "v_min_f32", "v_max_f32", "v_and_b32", "v_or_b32", "v_xor_b32",

@@ -50,6 +50,7 @@ from __future__ import annotations
 from radcc.ir.program import Block, Instruction, Operand, Program
 from radcc.ir.regclass import EXEC, SCC, PhysReg, RegClass, s1
 from radcc.ir.validate import is_inline_constant
+from radcc.isa.classes import ALU_ENCODINGS
 from radcc.isa.table import get_table
 from radcc.passes.lane_mask import exec_def, exec_op, lm_opcode
 from radcc.passes.postra_tracking import WriterTable, dword_range, found
@@ -71,7 +72,9 @@ _CMP_ZERO = {"s_cmp_lg_u32": True, "s_cmp_lg_i32": True, "s_cmp_lg_u64": True,
              "s_cmp_eq_u32": False, "s_cmp_eq_i32": False, "s_cmp_eq_u64": False}
 # How often each rewrite fired in this process (for measurements, never read by passes).
 COUNTS: dict[str, int] = {}
-_ALU_FORMATS = frozenset({"SOP1", "SOP2", "SOPC", "SOPK", "VOP1", "VOP2", "VOP3", "VOPC"})
+# The ALU encodings the post-RA rewrites look at: the shared set without VOP3SD/VOP3P (the
+# rewrites here were written for, and tested on, the plain VOP1/VOP2/VOPC/VOP3 forms).
+_ALU_FORMATS = ALU_ENCODINGS - {"VOP3SD", "VOP3P"}
 
 
 class _Ctx:
