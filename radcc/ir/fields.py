@@ -210,6 +210,15 @@ class ValuFields(Fields):
     high: bool | None
 
 
+# The DPP controls (one of them among an instruction's fields selects the `_dpp` /
+# `_e64_dpp` encoding) and every DPP field (the controls plus the masks, bound_ctrl and fi):
+# the one list the emitter, the optimizer and value numbering read.
+DPP_CONTROLS = frozenset({"quad_perm", "row_shl", "row_shr", "row_ror", "row_mirror",
+                          "row_half_mirror", "row_bcast15", "row_bcast31", "row_share",
+                          "row_xmask", "wave_shl", "wave_shr", "wave_rol", "wave_ror", "dpp8"})
+DPP_FIELDS = DPP_CONTROLS | {"row_mask", "bank_mask", "bound_ctrl", "fi"}
+
+
 class VopdFields(Fields):
     """VOPD dual issue: the Y half's opcode and the shared literal."""
 

@@ -23,7 +23,7 @@ definitions and `Instruction.fields`:
   neg/abs as a float (``neg(3.0)``), the spellings llvm-mc-19 accepts; ``omod`` (1, 2, 3) as ``mul:2``,
   ``mul:4``, ``div:2``; every other field as ``key``, ``key:N`` or
   ``key:[a,b]`` (fields named in `INTERNAL_FIELDS` are compiler notes);
-  DPP controls (`DPP_FIELDS`: ``quad_perm``, ``row_shr`` ... with
+  DPP controls (`radcc.ir.fields.DPP_CONTROLS`: ``quad_perm``, ``row_shr`` ... with
   ``row_mask``/``bank_mask``/``bound_ctrl``) select the ``_dpp`` spelling.
 """
 
@@ -33,6 +33,7 @@ import math
 import struct
 from collections.abc import Callable
 
+from radcc.ir.fields import DPP_CONTROLS
 from radcc.ir.opinfo import REG_KINDS, op_info
 from radcc.ir.program import Definition, Instruction, Operand
 from radcc.ir.regclass import VGPR_BASE
@@ -44,9 +45,6 @@ INTERNAL_FIELDS = frozenset({"targets", "scratch_sgpr", "wg_one_wave", "scope", 
 _F64_INV_2PI = 0x3FC45F306DC9C882  # ISA guide 4.1: 1/(2*pi) as a double
 _OMOD = {1: "mul:2", 2: "mul:4", 3: "div:2"}
 _SRC_MOD_FORMATS = ("VOP3", "VOP3SD", "VINTERP")
-# DPP controls among the fields make the mnemonic the `_dpp` / `_e64_dpp` one
-DPP_FIELDS = frozenset({"quad_perm", "row_shl", "row_shr", "row_ror", "row_mirror",
-                        "row_half_mirror", "row_share", "row_xmask", "dpp8"})
 
 
 class EmitError(Exception):
@@ -188,7 +186,7 @@ def instruction_asm(instr: Instruction, table: OpcodeTable,
         else:
             mods.append(f"{k}:{v}")
     line = info.printed_name
-    if not DPP_FIELDS.isdisjoint(fields):
+    if not DPP_CONTROLS.isdisjoint(fields):
         line = info.name + ("_e64_dpp" if instr.format in ("VOP3", "VOP3SD", "VOP3P") else "_dpp")
     if high_vgpr:
         # GFX11 true16 short forms read bit 7 of a 16-bit VGPR field as the high half

@@ -74,6 +74,7 @@ import struct
 from collections import Counter
 from collections.abc import Callable
 
+from radcc.ir.fields import DPP_FIELDS
 from radcc.ir.opinfo import CONST_KINDS, E64_FORMATS, op_info, operand_slots
 from radcc.ir.program import Block, Definition, Instruction, Operand, Program
 from radcc.ir.regclass import EXEC, EXEC_HI, SCC, RegClass
@@ -103,8 +104,6 @@ _REVERSE = {"v_sub_f32": "v_subrev_f32", "v_subrev_f32": "v_sub_f32",
 _LANE_OPS = ("v_cndmask", "v_mbcnt", "v_readlane", "v_writelane", "v_readfirstlane",
              "v_permlane", "v_add_co", "v_sub_co", "v_subrev_co", "v_div_fmas", "v_cmp",
              "v_cmpx", "v_movrel", "v_swap")
-_DPP_KEYS = ("quad_perm", "row_mask", "bank_mask", "dpp8", "row_xmask", "row_shr", "row_shl",
-             "row_mirror", "row_half_mirror", "row_share", "row_ror", "bound_ctrl")
 # inverse comparisons (exact for NaN: the negation of an ordered float compare is unordered)
 _INVERSE_CMP = {"eq": "ne", "ne": "eq", "lt": "ge", "ge": "lt", "gt": "le", "le": "gt"}
 _INVERSE_FCMP = {"eq": "neq", "neq": "eq", "lt": "nlt", "nlt": "lt", "le": "nle", "nle": "le",
@@ -124,7 +123,7 @@ def _has_mods(instr: Instruction) -> bool:
 
 
 def _is_dpp(instr: Instruction) -> bool:
-    return any(k in instr.fields for k in _DPP_KEYS)
+    return not DPP_FIELDS.isdisjoint(instr.fields)
 
 
 class _Opt:

@@ -51,6 +51,7 @@ from __future__ import annotations
 from typing import Any
 
 from radcc.ir.effects import CROSS_LANE_DS, can_eliminate, clobbers_memory
+from radcc.ir.fields import DPP_FIELDS
 from radcc.ir.program import Block, BlockKind, Instruction, Operand, Program
 from radcc.ir.regclass import EXEC, EXEC_HI, Temp
 from radcc.isa.classes import MEMORY_ENCODINGS
@@ -60,10 +61,6 @@ from radcc.passes.exec_context import exec_ids
 _LANE_PSEUDO = frozenset({"p_as_uniform", "p_wqm"})
 _MEM_FORMATS = MEMORY_ENCODINGS
 _CROSS_LANE_VALU = ("v_readlane", "v_readfirstlane", "v_writelane", "v_permlane")
-_DPP_FIELDS = frozenset({"quad_perm", "row_shl", "row_shr", "row_ror", "row_mirror",
-                         "row_half_mirror", "row_bcast15", "row_bcast31", "row_share",
-                         "row_xmask", "wave_shl", "wave_shr", "wave_rol", "wave_ror", "dpp8",
-                         "row_mask", "bank_mask", "bound_ctrl", "fi"})
 
 
 def _freeze(v: Any) -> Any:
@@ -88,7 +85,7 @@ def _lane_dependent(instr: Instruction) -> bool:
     if instr.opcode.startswith(_CROSS_LANE_VALU) or instr.opcode in CROSS_LANE_DS:
         return True
     return fmt in ("VOP1", "VOP2", "VOPC", "VOP3", "VOP3P", "DPP") and \
-        any(k in _DPP_FIELDS for k in instr.fields)
+        not DPP_FIELDS.isdisjoint(instr.fields)
 
 
 def _operand_key(o: Operand) -> tuple:

@@ -59,7 +59,7 @@ def test_field_names_written_in_radcc_exist():
 
     from radcc.ir import effects
     from radcc.ir import fields as F
-    from radcc.passes import asm_text, opt_impl, sched_info, vn_impl
+    from radcc.passes import asm_text, sched_info
 
     known = F._ALL_NAMES
     pat = re.compile(r'\.fields(?:\.get\(|\[|\.pop\(|\.setdefault\()\s*"(\w+)"'
@@ -74,7 +74,7 @@ def test_field_names_written_in_radcc_exist():
             for m in pat.finditer(line):
                 if (m.group(1) or m.group(2)) not in known:
                     bad.append(f"{p.relative_to(root)}:{n}: {m.group(0)}")
-    lists = (asm_text.INTERNAL_FIELDS, asm_text.DPP_FIELDS, opt_impl._DPP_KEYS,
-             vn_impl._DPP_FIELDS, effects._CACHE_BITS, sched_info._POLICY_BITS)
+    lists = (asm_text.INTERNAL_FIELDS, F.DPP_CONTROLS, F.DPP_FIELDS, effects._CACHE_BITS,
+             sched_info._POLICY_BITS)
     bad += [k for names in lists for k in names if k not in known]
     assert not bad, bad
