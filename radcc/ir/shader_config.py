@@ -32,9 +32,6 @@ class ShaderConfig:
     # LDS, in bytes per workgroup (isel: the shader's shared variables);
     # `.amdhsa_group_segment_fixed_size`, checked against `Target.lds_size`.
     lds_size: int = 0
-    # The kernarg segment, in bytes, the shader reads (isel's kernel-argument layout);
-    # `.amdhsa_kernarg_size` (the code object writer grows it to cover its `.args`).
-    kernarg_size: int = 0
     # May the optimizer contract a multiply and an add not marked precise into an FMA?
     # isel sets it (SPIR-V's NoContraction reaches the machine IR as
     # `Definition.is_precise`); the IR text format cannot, so IR programs do not fuse.

@@ -66,7 +66,6 @@ def _select(ctx: IselContext) -> Program:
     ctx.b.sopp("s_endpgm")
     cf.finish_cfg(ctx)
     p.config.lds_size = ctx.shader.shared_size
-    p.config.kernarg_size = ctx.kernargs.size
     p.args = ctx.args
     p.config.fp_contract = True  # NoContraction reaches the IR as is_precise
     p.config.scratch_bytes_per_lane = -(-ctx.shader.scratch_size // 4) * 4

@@ -47,7 +47,7 @@ modes (clang-19 -mcpu=gfx1010 +/-cumode accepts 65536 bytes and refuses 65540),
 so `kernel_fields` checks ``lds_size`` against `Target.lds_size` either way.
 `kernel_fields(program, result)` adds register counts, wave size, LDS
 (``config.lds_size``), scratch (``config.scratch_bytes_per_lane``) and kernarg size
-(``config.kernarg_size``), and `code_object(program, result, kernargs)` writes the
+(``program.args.kernargs.size``), and `code_object(program, result, kernargs)` writes the
 ELF with `radcc.codeobj.elf.write_code_object`, the metadata ``.args`` from the kernarg
 layout (`radcc.abi.kernarg.KernargLayout`).
 """
@@ -237,7 +237,7 @@ def kernel_fields(program: Program, sgprs: int, vgprs: int, uses_vcc: bool) -> d
                        f"flat scratch prologue lower_to_hw writes in place of p_startpgm "
                        f"(docs/abi.md), but config.scratch_bytes_per_lane was 0 when p_startpgm "
                        f"was lowered")
-    f["kernarg_size"] = program.config.kernarg_size
+    f["kernarg_size"] = args.kernargs.size if args.kernargs is not None else 0
     return f
 
 
