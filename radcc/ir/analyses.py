@@ -5,7 +5,7 @@ Two analyses are kept on the program (`Program.analyses`) rather than beside it:
 - liveness (`radcc.passes.live_var_analysis`): the `Liveness` result, plus what it
   writes into the program (kill flags, ``Block.register_demand`` /
   ``live_in_demand``, ``Program.max_reg_demand``);
-- dominance (`radcc.passes.dominance`): ``Block.logical_idom`` / ``linear_idom``.
+- dominance (`radcc.ir.dominance`): ``Block.logical_idom`` / ``linear_idom``.
 
 `Analyses` records which are current. The analysis modules set them when they
 compute them and read them on demand (`get_live_vars`, `require_dominance`

@@ -64,6 +64,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from radcc.ir.dominance import DominatorTree, compute_idoms
 from radcc.ir.opinfo import (
     CONST_KINDS,
     IMPLICIT_REGS,
@@ -79,7 +80,6 @@ from radcc.ir.pseudo import PSEUDO
 from radcc.ir.regclass import EXEC, M0, NULL, SCC, VCC, VGPR_BASE, PhysReg, RegClass
 from radcc.isa.classes import ALU_ENCODINGS
 from radcc.isa.table import OperandSpec, OpInfo, get_table
-from radcc.passes.dominance import DominatorTree, compute_idoms
 
 
 @dataclass(frozen=True, slots=True)

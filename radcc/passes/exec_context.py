@@ -29,9 +29,9 @@ computed if not current).
 
 from __future__ import annotations
 
+from radcc.ir.dominance import require_dominance
 from radcc.ir.program import Block, BlockKind, Instruction, Program
 from radcc.ir.regclass import EXEC, EXEC_HI, SCC
-from radcc.passes.dominance import require_dominance
 
 _LEAVES = BlockKind.BREAK | BlockKind.CONTINUE | BlockKind.CONTINUE_OR_BREAK \
     | BlockKind.DISCARD_EARLY_EXIT | BlockKind.USES_DISCARD

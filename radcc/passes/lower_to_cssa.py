@@ -24,9 +24,9 @@ Cost: one walk over the phis; each interference test looks at one block
 
 from __future__ import annotations
 
+from radcc.ir.dominance import DominatorTree, require_dominance
 from radcc.ir.program import Block, Definition, Instruction, Operand, Program
 from radcc.ir.regclass import Temp
-from radcc.passes.dominance import DominatorTree, require_dominance
 from radcc.passes.live_var_analysis import get_live_vars, is_linear, live_var_analysis
 from radcc.passes.ra_support import branch_index, logical_end_index
 

@@ -52,10 +52,10 @@ from dataclasses import dataclass, field
 from typing import TextIO
 
 from radcc.ir.analyses import Analysis
+from radcc.ir.dominance import dominance_is_exact, dominator_tree
 from radcc.ir.printer import print_program
 from radcc.ir.program import Program
 from radcc.ir.validate import Issue, ValidationError, validate_ir, validate_ra
-from radcc.passes.dominance import dominance_is_exact, dominator_tree
 from radcc.passes.form_hard_clauses import form_hard_clauses
 from radcc.passes.insert_delay_alu import insert_delay_alu
 from radcc.passes.insert_exec_mask import insert_exec_mask

@@ -74,6 +74,7 @@ import struct
 from collections import Counter
 from collections.abc import Callable
 
+from radcc.ir.dominance import DominatorTree, require_dominance
 from radcc.ir.fields import DPP_FIELDS
 from radcc.ir.opinfo import CONST_KINDS, E64_FORMATS, op_info, operand_slots
 from radcc.ir.program import Block, Definition, Instruction, Operand, Program
@@ -82,7 +83,6 @@ from radcc.ir.validate import is_inline_constant
 from radcc.isa.classes import SALU_ENCODINGS, VALU_ENCODINGS
 from radcc.isa.table import get_table
 from radcc.passes.dead_code import remove_dead_code
-from radcc.passes.dominance import DominatorTree, require_dominance
 from radcc.passes.exec_context import exec_ids
 from radcc.target import GfxLevel
 

@@ -49,9 +49,9 @@ optimizer.
 
 from __future__ import annotations
 
+from radcc.ir.dominance import DominatorTree, require_dominance
 from radcc.ir.program import Block, Definition, Instruction, Operand, Program
 from radcc.ir.regclass import RegClass, Temp
-from radcc.passes.dominance import DominatorTree, require_dominance
 
 __all__ = ["is_linear_class", "repair_ssa"]
 

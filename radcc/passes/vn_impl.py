@@ -50,12 +50,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from radcc.ir.dominance import DominatorTree, require_dominance
 from radcc.ir.effects import CROSS_LANE_DS, can_eliminate, clobbers_memory
 from radcc.ir.fields import DPP_FIELDS
 from radcc.ir.program import Block, BlockKind, Instruction, Operand, Program
 from radcc.ir.regclass import EXEC, EXEC_HI, Temp
 from radcc.isa.classes import MEMORY_ENCODINGS
-from radcc.passes.dominance import DominatorTree, require_dominance
 from radcc.passes.exec_context import exec_ids
 
 _LANE_PSEUDO = frozenset({"p_as_uniform", "p_wqm"})

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from radcc.ir.dominance import DominatorTree, compute_idoms, dominator_tree
 from radcc.ir.parser import parse_program
-from radcc.passes.dominance import DominatorTree, compute_idoms, dominator_tree
 
 
 def cfg(logical: dict[int, list[int]], linear: dict[int, list[int]] | None, n: int) -> str:

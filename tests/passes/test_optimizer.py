@@ -18,12 +18,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from radcc.ir.dominance import dominator_tree
 from radcc.ir.matcher import assert_ir_matches
 from radcc.ir.parser import parse_program
 from radcc.ir.printer import print_program
 from radcc.ir.program import Program
 from radcc.ir.validate import validate_ir
-from radcc.passes.dominance import dominator_tree
 
 try:
     from radcc.passes.optimizer import optimize

@@ -16,12 +16,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from radcc.ir.dominance import dominator_tree
 from radcc.ir.matcher import assert_ir_matches
 from radcc.ir.parser import parse_program
 from radcc.ir.printer import print_program
 from radcc.ir.program import Program
 from radcc.ir.validate import validate_ir
-from radcc.passes.dominance import dominator_tree
 from tests.support.ir_interp import FlatMemory, interpret
 
 try:
