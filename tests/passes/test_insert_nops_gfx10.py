@@ -509,11 +509,13 @@ def test_offset_3f_padding_iterates_to_a_fixed_point():
     from radcc.passes.emit_program import emit_program
 
     blocks = [
-        ("logical preds: / linear preds: / kind: top-level, branch,", "   s_cbranch_scc0 BB2\n"),
+        ("logical preds: / linear preds: / kind: top-level, branch,", "   s_cbranch_scc0 BB3\n"),
         ("logical preds: BB0, / linear preds: BB0, / kind: uniform, branch,",
-         "   s_cbranch_scc1 BB3\n" + _nops(61)),
-        ("logical preds: BB0, BB1, / linear preds: BB0, BB1, / kind: uniform,", _nops(2)),
-        ("logical preds: BB1, BB2, / linear preds: BB1, BB2, / kind: top-level, merge,", END),
+         "   s_cbranch_scc1 BB4\n"),
+        # B's fall-through path: a block of its own (nothing follows a branch in its block)
+        ("logical preds: BB1, / linear preds: BB1, / kind: uniform,", _nops(61)),
+        ("logical preds: BB0, BB2, / linear preds: BB0, BB2, / kind: uniform,", _nops(2)),
+        ("logical preds: BB1, BB3, / linear preds: BB1, BB3, / kind: top-level, merge,", END),
     ]
     r = emit_program(_branch_prog("gfx1010", blocks))
     code = r.code[:r.code_size]
