@@ -43,7 +43,7 @@ from radcc.ir.regclass import VGPR_BASE
 from radcc.isa.classes import FLAT_LIKE_ENCODINGS, VMEM_ENCODINGS
 from radcc.isa.formats.scalar_fields import DELAY
 from radcc.isa.table import OpInfo
-from radcc.passes.instr_class import info_of, returns_data
+from radcc.passes.access import info_of, returns_data
 from radcc.target import GfxLevel, Hazard
 
 __all__ = ["form_hard_clauses", "clause_type", "should_form_clause", "max_clause_length",

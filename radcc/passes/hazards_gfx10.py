@@ -73,8 +73,7 @@ from __future__ import annotations
 from radcc.ir.program import Block, Definition, Instruction, Operand, Program
 from radcc.ir.regclass import EXEC, NULL, VGPR_BASE, PhysReg, s1
 from radcc.isa.table import OpInfo
-from radcc.passes.hw_copy import LoweringError
-from radcc.passes.instr_class import (
+from radcc.passes.access import (
     VALU_CLASSES,
     Access,
     depctr_of,
@@ -91,6 +90,7 @@ from radcc.passes.instr_class import (
     is_vmem,
     wait_of,
 )
+from radcc.passes.hw_copy import LoweringError
 from radcc.target import Hazard
 
 __all__ = ["Gfx10Hazards", "Gfx10Rec", "Gfx10State", "HazardError",

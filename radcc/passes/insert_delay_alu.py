@@ -44,7 +44,7 @@ from radcc.ir.program import Block, Instruction, Program
 from radcc.isa.cycle_model import InstrClass, cycle_model, instr_class
 from radcc.isa.formats.scalar_fields import DELAY, INSTID
 from radcc.isa.table import OpInfo
-from radcc.passes.instr_class import (
+from radcc.passes.access import (
     VMEM_CLASSES,
     AccessCache,
     depctr_of,

@@ -66,8 +66,7 @@ from typing import Generic, TypeVar
 
 from radcc.ir.program import Block, Definition, Instruction, Operand, Program
 from radcc.ir.regclass import EXEC, VCC, VGPR_BASE, PhysReg, v1
-from radcc.passes.hazards_gfx10 import Gfx10Hazards, Gfx10Rec, Gfx10State, check_unmitigable
-from radcc.passes.instr_class import (
+from radcc.passes.access import (
     Access,
     depctr_of,
     encode_depctr,
@@ -88,6 +87,7 @@ from radcc.passes.instr_class import (
     returns_data,
     wait_of,
 )
+from radcc.passes.hazards_gfx10 import Gfx10Hazards, Gfx10Rec, Gfx10State, check_unmitigable
 from radcc.passes.linear_dataflow import forward_fixpoint
 from radcc.target import Hazard
 

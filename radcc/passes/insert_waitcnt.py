@@ -34,7 +34,7 @@ use one event-to-counter map for GFX10+: stores on VScnt since GFX10, SMEM, LDS,
 GDS and messages on LGKMcnt, FLAT on both; the counter widths are the same: vmcnt
 and lgkmcnt 6 bits, expcnt 3, vscnt 6); only the ``s_waitcnt`` SIMM16 layout
 differs (GFX10 splits vmcnt over [3:0] and [15:14]), so the pass reads and writes
-it with the program's generation (`instr_class.wait_of`/`encode_waitcnt` with
+it with the program's generation (`access.wait_of`/`encode_waitcnt` with
 ``gfx``). A plain ``s_barrier`` gets no wait of its own on GFX10 either (clang-19
 -mcpu=gfx1010/gfx1030 puts none before one that follows an LDS store);
 tests/passes/test_gfx10_pipeline.py checks the GFX10 waits as llvm-objdump decodes them.
@@ -73,7 +73,7 @@ from __future__ import annotations
 from radcc.ir.program import Block, BlockKind, Instruction, Operand, Program
 from radcc.ir.regclass import NULL, VGPR_BASE, PhysReg, s1
 from radcc.isa.table import OpInfo
-from radcc.passes.instr_class import (
+from radcc.passes.access import (
     WAIT_COUNTERS,
     WAIT_MAX,
     encode_waitcnt,

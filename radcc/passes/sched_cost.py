@@ -32,9 +32,9 @@ from dataclasses import dataclass, field
 
 from radcc.ir.program import Instruction, Program
 from radcc.ir.validate import is_inline_constant
+from radcc.passes.access import AccessCache
 from radcc.passes.form_hard_clauses import clause_type, should_form_clause
 from radcc.passes.insert_delay_alu import NONE, TRANS_MAX, VALU_MAX, DelaySim, DelayState
-from radcc.passes.instr_class import AccessCache
 from radcc.passes.schedule_vopd import Half, dual_half
 from radcc.passes.statistics import instr_costs
 

@@ -32,7 +32,7 @@ from radcc.ir.program import Instruction, Program, RegisterDemand
 from radcc.ir.pseudo import PSEUDO, VALUE_PSEUDO
 from radcc.ir.regclass import EXEC, RegType
 from radcc.isa.classes import ALU_TABLE_CLASSES, MEMORY_TABLE_CLASSES
-from radcc.passes.instr_class import _info_index, _regs_into, implicit_regs
+from radcc.passes.access import _info_index, _regs_into, implicit_regs
 
 # pseudo instructions that only compute values from their operands (the pseudo-op
 # table's ``value`` flag)
@@ -79,7 +79,7 @@ def classify(program: Program, instr: Instruction) -> SchedInfo:
     wr: set[int] = set()
     ops = instr.operands
     defs_ = instr.definitions
-    _regs_into(rd, ops, True)  # = instr_class.reads/writes
+    _regs_into(rd, ops, True)  # = access.reads/writes
     _regs_into(wr, defs_, False)
     if info is not None:
         if info.implicit_reads:

@@ -22,7 +22,7 @@ from radcc.ir.program import Instruction
 from radcc.ir.regclass import EXEC, EXEC_HI
 from radcc.isa.classes import MEMORY_TABLE_CLASSES
 from radcc.isa.table import OpInfo
-from radcc.passes.instr_class import VALU_CLASSES, Access, is_gds, is_nop
+from radcc.passes.access import VALU_CLASSES, Access, is_gds, is_nop
 
 __all__ = ["ALU", "FIXED", "LOAD", "classify", "regions"]
 

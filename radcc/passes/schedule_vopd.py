@@ -46,7 +46,7 @@ from radcc.ir.program import Definition, Instruction, Operand, Program
 from radcc.ir.regclass import NULL, VCC, VGPR_BASE, PhysReg, s1
 from radcc.ir.validate import is_inline_constant
 from radcc.isa.table import OpInfo, get_table
-from radcc.passes.instr_class import Access, AccessCache
+from radcc.passes.access import Access, AccessCache
 from radcc.passes.sched_regions import classify, regions
 from radcc.target import Feature, GfxLevel
 

@@ -8,7 +8,7 @@ of one block. What it guarantees:
 - **Reorderable** instructions (`sched_regions.classify`: ALU instructions and
   memory loads; everything else is fixed: no instruction moves across it).
 - **Dependencies kept**: for every pair in a region that touches a common
-  register dword (`instr_class.Access`: operands, definitions, implicit
+  register dword (`access.Access`: operands, definitions, implicit
   registers such as SCC/VCC) with at least one write (RAW, WAR, WAW), the
   order is kept; memory loads also keep their order among themselves (so the
   in-order VM/LGKM counters insert_waitcnt relies on see the same sequence).
@@ -38,7 +38,7 @@ from dataclasses import dataclass
 
 from radcc.ir.program import Block, Instruction, Program
 from radcc.isa.table import OpInfo
-from radcc.passes.instr_class import Access, AccessCache
+from radcc.passes.access import Access, AccessCache
 from radcc.passes.sched_cost import Clock, Cost, DelayCursor, RegionCoster
 from radcc.passes.sched_regions import LOAD, classify, regions
 from radcc.passes.schedule_vopd import (

@@ -80,8 +80,8 @@ from radcc.isa.cycle_model import (
     wait_counter_cycles,
 )
 from radcc.isa.table import OpInfo
+from radcc.passes.access import WAIT_MAX, AccessCache, is_gds, wait_of
 from radcc.passes.form_hard_clauses import should_form_clause
-from radcc.passes.instr_class import WAIT_MAX, AccessCache, is_gds, wait_of
 
 __all__ = ["collect_statistics", "block_cycles", "instr_costs"]
 

@@ -21,7 +21,7 @@ import random
 from collections.abc import Callable
 
 from radcc.ir.program import Instruction, Program
-from radcc.passes.instr_class import AccessCache
+from radcc.passes.access import AccessCache
 
 MEM, CTL = -1, -2
 _NV, _NS = 12, 6

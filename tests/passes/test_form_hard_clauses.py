@@ -22,9 +22,9 @@ from waitcnt_util import assert_listing, listing
 
 from radcc.ir.parser import parse_program
 from radcc.ir.program import Program
+from radcc.passes.access import info_of
 from radcc.passes.form_hard_clauses import form_hard_clauses
 from radcc.passes.hazards_gfx10 import check_unmitigable
-from radcc.passes.instr_class import info_of
 
 HDR = "BB0\n/* logical preds: / linear preds: / kind: top-level, */\n"
 

@@ -582,8 +582,7 @@ def test_running_twice_changes_nothing(name):
 def test_event_classes_cover_every_memory_instruction():
     """insert_waitcnt only looks for counter events in EVENT_CLASSES."""
     from radcc.isa.table import get_table
-    from radcc.passes.insert_waitcnt import EVENT_CLASSES
-    from radcc.passes.instr_class import (
+    from radcc.passes.access import (
         is_ds,
         is_exp,
         is_flat,
@@ -592,6 +591,7 @@ def test_event_classes_cover_every_memory_instruction():
         is_smem,
         is_vmem,
     )
+    from radcc.passes.insert_waitcnt import EVENT_CLASSES
     from radcc.target import GfxLevel
 
     preds = (is_smem, is_vmem, is_flat, is_ds, is_exp, is_ldsdir, is_message)

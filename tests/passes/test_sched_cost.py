@@ -28,9 +28,9 @@ from radcc.ir.parser import parse_program
 from radcc.ir.program import Instruction, Program
 from radcc.isa.cycle_model import CycleModel, InstrClass, cycle_model
 from radcc.passes import insert_delay_alu, sched_cost
+from radcc.passes.access import AccessCache
 from radcc.passes.form_hard_clauses import clause_type, should_form_clause
 from radcc.passes.insert_delay_alu import DelaySim, DelayState
-from radcc.passes.instr_class import AccessCache
 from radcc.passes.sched_cost import Clock, Cost, DelayCursor, RegionCoster
 from radcc.passes.schedule_vopd import pair_greedily
 from radcc.passes.statistics import instr_costs

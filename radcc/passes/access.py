@@ -1,4 +1,6 @@
-"""Instruction classes and register accesses after register allocation.
+"""Instruction classes and register accesses after register allocation (what the
+wait-state phases and the post-RA schedulers ask of one instruction; the classification
+itself is radcc/isa/classes.py).
 
 Shared by the wait-state phases (insert_waitcnt, insert_nops,
 insert_delay_alu). Every predicate is derived from the opcode table
