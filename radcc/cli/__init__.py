@@ -29,6 +29,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "mc": ("radcc.cli.mc", "llvm-mc for AMDGPU: assemble, disassemble, write code objects"),
     "llc": ("radcc.cli.llc", "compile machine IR text to GFX11 assembly or a code object"),
     "run": ("radcc.cli.run", "run a kernel of a code object in the emulator (radcc.emu)"),
+    "objdump": ("radcc.cli.objdump", "list a code object's instructions as llvm-objdump -d"),
 }
 
 
