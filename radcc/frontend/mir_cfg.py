@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from radcc.ir.dominance import graph_idoms, graph_reverse_postorder
+
 from .mir import Block, CFNode, If, Loop, MirShader
 
 
@@ -126,46 +128,16 @@ def build_cfg(shader: MirShader) -> Cfg:
 
 
 def _dominators(cfg: Cfg) -> None:
-    """Cooper, Harvey and Kennedy's iterative algorithm."""
-    order: list[Block] = []
-    seen: set[Block] = set()
-    stack: list[tuple[Block, int]] = [(cfg.entry, 0)]
-    seen.add(cfg.entry)
-    while stack:
-        b, k = stack.pop()
-        succ = cfg.succs[b]
-        if k < len(succ):
-            stack.append((b, k + 1))
-            s = succ[k]
-            if s not in seen:
-                seen.add(s)
-                stack.append((s, 0))
-        else:
-            order.append(b)
-    rpo = list(reversed(order))
-    index = {b: i for i, b in enumerate(rpo)}
-    idom: dict[Block, Block | None] = {cfg.entry: cfg.entry}
-    changed = True
-    while changed:
-        changed = False
-        for b in rpo[1:]:
-            new: Block | None = None
-            for p in cfg.preds[b]:
-                if p not in idom:
-                    continue
-                if new is None:
-                    new = p
-                    continue
-                x, y = p, new
-                while x is not y:
-                    while index[x] > index[y]:
-                        x = idom[x]  # type: ignore[assignment]
-                    while index[y] > index[x]:
-                        y = idom[y]  # type: ignore[assignment]
-                new = x
-            if new is not None and idom.get(b) is not new:
-                idom[b] = new
-                changed = True
+    """cfg.rpo and cfg.idom (radcc.ir.dominance's Cooper-Harvey-Kennedy on block numbers;
+    ``cfg.blocks[0]`` is the entry)."""
+    blocks = cfg.blocks
+    number = {b: i for i, b in enumerate(blocks)}
+    succs = [[number[s] for s in cfg.succs[b]] for b in blocks]
+    preds = [[number[p] for p in cfg.preds[b]] for b in blocks]
+    order = graph_reverse_postorder(succs, number[cfg.entry])
+    idoms = graph_idoms(order, preds)
+    rpo = [blocks[i] for i in order]
+    idom: dict[Block, Block | None] = {blocks[i]: blocks[idoms[i]] for i in order}
     idom[cfg.entry] = None
     cfg.idom = idom
     cfg.rpo = rpo

@@ -13,7 +13,9 @@ walks the dominator tree); ACO's aco_dominance.cpp computes the same facts.
 The algorithm is Cooper, Harvey and Kennedy's "A Simple, Fast Dominance
 Algorithm": blocks in reverse postorder, idoms refined by intersecting the
 predecessors' dominator chains until nothing changes (one or two sweeps
-for the reducible CFGs ACO builds).
+for the reducible CFGs ACO builds). `graph_reverse_postorder` and `graph_idoms` are
+that algorithm on any graph of numbered nodes, the one implementation: the MIR's CFG
+(radcc/frontend/mir_cfg.py) and the SPIR-V validator's structure checks use it too.
 
 The idoms are an analysis kept on the program (radcc/ir/analyses.py):
 `dominator_tree` marks them current, `require_dominance` computes them only
@@ -26,7 +28,11 @@ does not declare dominance preserved, i.e. that may change the CFG).
 
 from __future__ import annotations
 
-from radcc.ir.program import Program
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from radcc.ir.program import Program
 
 
 def _succs(program: Program, linear: bool) -> list[list[int]]:
@@ -37,18 +43,16 @@ def _preds(program: Program, linear: bool) -> list[list[int]]:
     return [b.linear_preds if linear else b.logical_preds for b in program.blocks]
 
 
-def reverse_postorder(program: Program, linear: bool) -> list[int]:
-    """Blocks reachable from block 0, in reverse postorder of a DFS."""
-    n = len(program.blocks)
-    if not n:
-        return []
-    succs = _succs(program, linear)
+def graph_reverse_postorder(succs: Sequence[Sequence[int]], entry: int = 0) -> list[int]:
+    """The nodes of a graph (node i's successors: ``succs[i]``) reachable from `entry`,
+    in reverse postorder of a depth-first search that takes successors in list order."""
+    n = len(succs)
     seen = [False] * n
-    pos = [0] * n  # per block: the next successor to look at
+    pos = [0] * n  # per node: the next successor to look at
     post: list[int] = []
-    stack = [0]
-    seen[0] = True
-    while stack:  # no allocation per block or edge (nothing for the cyclic GC to count)
+    stack = [entry]
+    seen[entry] = True
+    while stack:  # no allocation per node or edge (nothing for the cyclic GC to count)
         b = stack[-1]
         ss = succs[b]
         i = pos[b]
@@ -65,24 +69,25 @@ def reverse_postorder(program: Program, linear: bool) -> list[int]:
     return post
 
 
-def compute_idoms(program: Program, linear: bool) -> list[int]:
-    """Immediate dominators (entry: 0, unreachable: -1) of one CFG.
+def graph_idoms(rpo: Sequence[int], preds: Sequence[Sequence[int]]) -> list[int]:
+    """Immediate dominators of a graph's nodes (node i's predecessors: ``preds[i]``) given
+    its reverse postorder `rpo` from the entry ``rpo[0]`` (`graph_reverse_postorder`): the
+    entry is its own idom, a node not in `rpo` (unreachable) gets -1. Cooper, Harvey and
+    Kennedy's iteration (module docstring); the one implementation, also used by the MIR's
+    CFG (radcc/frontend/mir_cfg.py) and the SPIR-V validator.
 
-    Linear in practice: each sweep visits every edge once plus the
-    dominator-chain steps of the intersections (about 1.4 per block on
-    generated 10k-100k-instruction programs), and ACO's CFGs need two sweeps.
-    On large programs the time is memory traffic (the blocks' scattered
-    lists), not the algorithm."""
-    n = len(program.blocks)
+    Linear in practice: each sweep visits every edge once plus the dominator-chain steps
+    of the intersections (about 1.4 per block on generated 10k-100k-instruction programs),
+    and ACO's CFGs need two sweeps. On large programs the time is memory traffic (the
+    blocks' scattered lists), not the algorithm."""
+    n = len(preds)
     idom = [-1] * n
-    if n == 0:
+    if not rpo:
         return idom
-    rpo = reverse_postorder(program, linear)
     order = [-1] * n
     for i, b in enumerate(rpo):
         order[b] = i
-    preds = _preds(program, linear)
-    idom[0] = 0
+    idom[rpo[0]] = rpo[0]
     changed = True
     while changed:
         changed = False
@@ -105,6 +110,18 @@ def compute_idoms(program: Program, linear: bool) -> list[int]:
                 idom[b] = new
                 changed = True
     return idom
+
+
+def reverse_postorder(program: Program, linear: bool) -> list[int]:
+    """Blocks reachable from block 0, in reverse postorder of a DFS."""
+    if not program.blocks:
+        return []
+    return graph_reverse_postorder(_succs(program, linear))
+
+
+def compute_idoms(program: Program, linear: bool) -> list[int]:
+    """Immediate dominators (entry: 0, unreachable: -1) of one CFG (`graph_idoms`)."""
+    return graph_idoms(reverse_postorder(program, linear), _preds(program, linear))
 
 
 def dominator_tree(program: Program) -> None:

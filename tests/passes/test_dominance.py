@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
-from radcc.ir.dominance import DominatorTree, compute_idoms, dominator_tree
+from radcc.ir.dominance import (
+    DominatorTree,
+    compute_idoms,
+    dominator_tree,
+    graph_idoms,
+    graph_reverse_postorder,
+)
 from radcc.ir.parser import parse_program
 
 
@@ -134,3 +140,38 @@ def test_random_cfgs_match_the_definition():
             assert idom[b] == want, (preds, b)
             for a in range(n):
                 assert tree.dominates(a, b) == (a in dom[b]), (preds, a, b)
+
+
+def test_graph_functions_on_any_numbering():
+    """graph_reverse_postorder / graph_idoms (used by the MIR CFG and the SPIR-V validator
+    too) on graphs whose entry is not node 0: the same dominators as the definition."""
+    import random
+
+    rng = random.Random(11)
+    for _ in range(100):
+        n = rng.randint(1, 12)
+        preds: dict[int, list[int]] = {}
+        for b in range(1, n):
+            ps = {rng.randrange(0, b)} if rng.random() < 0.9 else set()
+            for _ in range(rng.randint(0, 2)):
+                ps.add(rng.randrange(0, n))
+            preds[b] = sorted(ps)
+        dom = _dominators_by_definition(n, preds)
+        perm = list(range(n))
+        rng.shuffle(perm)  # node b of the definition is perm[b] here; the entry perm[0]
+        g_preds: list[list[int]] = [[] for _ in range(n)]
+        g_succs: list[list[int]] = [[] for _ in range(n)]
+        for b, ps in preds.items():
+            for p in ps:
+                g_preds[perm[b]].append(perm[p])
+                g_succs[perm[p]].append(perm[b])
+        rpo = graph_reverse_postorder(g_succs, perm[0])
+        assert sorted(rpo) == sorted(perm[b] for b in range(n) if dom[b])
+        assert rpo[0] == perm[0]
+        idom = graph_idoms(rpo, g_preds)
+        for b in range(n):
+            if not dom[b]:
+                assert idom[perm[b]] == -1
+                continue
+            want = 0 if b == 0 else max(dom[b] - {b}, key=lambda d: len(dom[d]))
+            assert idom[perm[b]] == perm[want], (preds, perm, b)

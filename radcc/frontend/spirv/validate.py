@@ -39,6 +39,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from radcc.ir.dominance import graph_idoms, graph_reverse_postorder
+
 from .binary import Instruction
 from .errors import SpirvError
 from .module import SpirvModule
@@ -967,55 +969,26 @@ def _label_operands(ins: Instruction) -> Iterable[int]:
 
 
 def _reverse_postorder(entry: int, succ: dict[int, list[int]]) -> list[int]:
-    """Blocks reachable from `entry`, in reverse postorder (iterative DFS)."""
-    seen = {entry}
-    post: list[int] = []
-    stack: list[tuple[int, int]] = [(entry, 0)]
-    while stack:
-        b, i = stack.pop()
-        ss = succ[b]
-        if i < len(ss):
-            stack.append((b, i + 1))
-            s = ss[i]
-            if s not in seen:
-                seen.add(s)
-                stack.append((s, 0))
-        else:
-            post.append(b)
-    post.reverse()
-    return post
+    """Blocks reachable from `entry`, in reverse postorder (radcc.ir.dominance)."""
+    labels = list(succ)
+    number = {b: i for i, b in enumerate(labels)}
+    order = graph_reverse_postorder([[number[s] for s in succ[b]] for b in labels],
+                                    number[entry])
+    return [labels[i] for i in order]
 
 
 def _dominators(order: list[int], succ: dict[int, list[int]]) -> dict[int, int]:
-    """Immediate dominators (Cooper, Harvey, Kennedy: "A Simple, Fast Dominance
-    Algorithm"); the entry is its own."""
-    index = {b: k for k, b in enumerate(order)}
-    preds: dict[int, list[int]] = {b: [] for b in order}
+    """Immediate dominators of the blocks in `order` (a reverse postorder from the entry,
+    its first block): Cooper, Harvey and Kennedy's algorithm (radcc.ir.dominance); the
+    entry is its own."""
+    number = {b: i for i, b in enumerate(order)}
+    preds: list[list[int]] = [[] for _ in order]
     for b in order:
         for s in succ[b]:
-            if s in preds:
-                preds[s].append(b)
-    idom = {order[0]: order[0]}
-    changed = True
-    while changed:
-        changed = False
-        for b in order[1:]:
-            ps = [p for p in preds[b] if p in idom]
-            if not ps:
-                continue
-            new = ps[0]
-            for p in ps[1:]:
-                a, c = p, new
-                while a != c:
-                    while index[a] > index[c]:
-                        a = idom[a]
-                    while index[c] > index[a]:
-                        c = idom[c]
-                new = a
-            if idom.get(b) != new:
-                idom[b] = new
-                changed = True
-    return idom
+            if s in number:
+                preds[number[s]].append(number[b])
+    idoms = graph_idoms(range(len(order)), preds)
+    return {b: order[idoms[i]] for i, b in enumerate(order)}
 
 
 def _dominates(idom: dict[int, int], a: int, b: int) -> bool:
