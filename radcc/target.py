@@ -76,6 +76,26 @@ class Hazard(enum.Enum):
     NSAMaxSize5 = enum.auto()
 
 
+class Tool(enum.Enum):
+    """What radcc does for a chip: the subcommand that does it (`Target.supports`)."""
+
+    COMPILE = "compile"  # SPIR-V/GLSL to a code object (radcc compile, radcc.driver.compile)
+    RUN = "run"  # the emulator runs its code objects (radcc run, radcc.emu)
+    LLC = "llc"  # machine IR to assembly or a code object (radcc llc)
+    MC = "mc"  # assemble, disassemble, write code objects (radcc mc)
+
+
+# What works on each generation: the one place `radcc targets`, the compiler driver and
+# `radcc run` ask. A generation missing here has no working tool.
+SUPPORT: dict[GfxLevel, frozenset[Tool]] = {
+    GfxLevel.GFX11: frozenset(Tool),
+    # GFX10 code is selected (tests/isel/test_isel_gfx10.py) but nothing runs it or checks
+    # it against an oracle yet (docs/architecture.md "Targets")
+    GfxLevel.GFX10_3: frozenset({Tool.LLC, Tool.MC}),
+    GfxLevel.GFX10: frozenset({Tool.LLC, Tool.MC}),
+}
+
+
 @dataclass(frozen=True)
 class RegisterFile:
     """Register budget of one wave for a given wave size."""
@@ -122,6 +142,15 @@ class Target:
         except KeyError:
             raise ValueError(f"no instruction selection for {self.name} "
                              f"({self.gfx_level.name})") from None
+
+    def supports(self, tool: Tool) -> bool:
+        """Does radcc's `tool` work for this chip (`SUPPORT`)?"""
+        return tool in SUPPORT.get(self.gfx_level, frozenset())
+
+    @property
+    def tools(self) -> tuple[Tool, ...]:
+        """The tools that work for this chip, in `Tool` order."""
+        return tuple(t for t in Tool if self.supports(t))
 
     def has(self, feature: Feature) -> bool:
         if not isinstance(feature, Feature):

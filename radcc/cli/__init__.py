@@ -1,5 +1,5 @@
 """The `radcc` command: an argparse parser whose subparsers are the subcommands, one
-module of `radcc.cli` each (`compile`, `run`, `mc`, `llc`: ``main(argv) -> int``).
+module of `radcc.cli` each (`compile`, `run`, `mc`, `llc`, `targets`: ``main(argv) -> int``).
 
 The dispatcher only chooses the subcommand; the subcommand's module, imported when
 chosen (so that ``radcc mc`` does not load the compiler), parses the rest of the
@@ -28,8 +28,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "compile": ("radcc.cli.compile", "compile a SPIR-V/GLSL compute shader for AMD GPUs"),
     "mc": ("radcc.cli.mc", "llvm-mc for AMDGPU: assemble, disassemble, write code objects"),
     "llc": ("radcc.cli.llc", "compile machine IR text to GFX11 assembly or a code object"),
-    "run": ("radcc.cli.run", "run a kernel of a code object in the emulator (radcc.emu)"),
+    "run": ("radcc.cli.run", "run a kernel of a code object, or a shader, in the emulator "
+                             "(radcc.emu)"),
     "objdump": ("radcc.cli.objdump", "list a code object's instructions as llvm-objdump -d"),
+    "targets": ("radcc.cli.targets", "list the GPUs radcc knows and what works for each"),
 }
 
 

@@ -12,11 +12,13 @@ from __future__ import annotations
 import argparse
 import shutil
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
 from typing import Any
 
 from radcc.cli import debug_options
+from radcc.cli._help import HelpFormatter
 
 SHADER_SUFFIXES = (".spv", ".comp", ".glsl")
 
@@ -26,7 +28,11 @@ class UserError(Exception):
 
 
 class ShaderParser(argparse.ArgumentParser):
-    """Usage errors raise `UserError`."""
+    """Usage errors raise `UserError`; ``--help`` shows the defaults (`HelpFormatter`)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", HelpFormatter)
+        super().__init__(**kwargs)
 
     def error(self, message: str) -> None:  # type: ignore[override]
         raise UserError(message)
@@ -34,17 +40,34 @@ class ShaderParser(argparse.ArgumentParser):
 
 def add_shader_options(p: argparse.ArgumentParser) -> None:
     """SHADER and the options `compile` and `run` share."""
-    p.add_argument("shader", metavar="SHADER")
-    p.add_argument("--mcpu", default="gfx1100")
+    p.add_argument("shader", metavar="SHADER",
+                   help="the shader: SPIR-V (.spv) or GLSL (.comp, .glsl), compute only")
+    p.add_argument("--mcpu", default="gfx1100",
+                   help="the target GPU ('--mcpu=help' or 'radcc targets' lists them)")
     g = p.add_mutually_exclusive_group()
-    g.add_argument("--wave32", action="store_true")
-    g.add_argument("--wave64", action="store_true")
-    p.add_argument("--entry", default=None)
-    p.add_argument("--spec", action="append", default=[], metavar="ID=VALUE")
-    p.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME=VALUE")
+    g.add_argument("--wave32", action="store_true", help="compile for wave32 (the default)")
+    g.add_argument("--wave64", action="store_true", help="compile for wave64")
+    p.add_argument("--entry", default=None, metavar="NAME",
+                   help="the entry point to compile (default: the module's first)")
+    p.add_argument("--spec", action="append", default=[], metavar="ID=VALUE",
+                   help="set specialization constant ID to VALUE (an integer, a float, true "
+                        "or false); repeatable")
+    p.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME=VALUE",
+                   help="define a preprocessor macro for GLSL (glslangValidator -D); "
+                        "repeatable")
     p.add_argument("--no-validate", action="store_true",
                    help="do not run spirv-val (SPIRV-Tools) on the SPIR-V; radcc's own checks "
                         "still run")
+
+
+def print_targets_if_asked(mcpu: str) -> bool:
+    """``--mcpu=help``: print the target table (`radcc targets`) and say so."""
+    if mcpu != "help":
+        return False
+    from radcc.cli.targets import targets_table
+
+    sys.stdout.write(targets_table())
+    return True
 
 
 def parse_spec(items: list[str]) -> dict[int, Any]:

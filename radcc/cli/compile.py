@@ -25,18 +25,27 @@ from radcc.cli._shader import (
     UserError,
     add_shader_options,
     compile_shader,
+    print_targets_if_asked,
     read_shader,
 )
 
 
 def compile_parser() -> argparse.ArgumentParser:
-    p = ShaderParser(prog="radcc compile", description="compile a compute shader for AMD GPUs")
+    p = ShaderParser(prog="radcc compile", description=__doc__)
     add_shader_options(p)
-    p.add_argument("-S", dest="asm", action="store_true", help="write assembly")
-    p.add_argument("-o", dest="output")
-    p.add_argument("--stats", action="store_true")
-    p.add_argument("--print-after", action="append", default=[], metavar="PASS")
-    p.add_argument("--time-passes", action="store_true")
+    p.add_argument("-S", dest="asm", action="store_true",
+                   help="write assembly (re-assemblable by 'radcc mc --filetype=obj', "
+                        "statistics as comments) instead of a code object")
+    p.add_argument("-o", dest="output", metavar="OUT",
+                   help="the output file, '-' for stdout (default: SHADER.o; with -S: "
+                        "stdout)")
+    p.add_argument("--stats", action="store_true",
+                   help="print the statistics (ACO's names) to stderr")
+    p.add_argument("--print-after", action="append", default=[], metavar="PASS",
+                   help="print the IR after PASS (a MIR pass, divergence, isel, a back-end "
+                        "phase, or all); repeatable")
+    p.add_argument("--time-passes", action="store_true",
+                   help="print each stage's time to stderr")
     return p
 
 
@@ -56,6 +65,8 @@ def check_pass_names(names: list[str]) -> None:
 def main(argv: list[str]) -> int:
     try:
         args = compile_parser().parse_args(argv)
+        if print_targets_if_asked(args.mcpu):
+            return 0
         check_pass_names(args.print_after)
         t0 = time.perf_counter()
         spirv = read_shader(args.shader, args.defines)

@@ -23,6 +23,7 @@ import sys
 from pathlib import Path
 
 from radcc.cli import debug_options
+from radcc.cli._help import HelpFormatter
 from radcc.codeobj.errors import CodeObjectError
 from radcc.driver.llc import LlcError, compile_file
 from radcc.ir.parser import IRParseError
@@ -44,14 +45,19 @@ class _ArgParser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    ap = _ArgParser(prog="radcc llc", description="compile machine IR for AMD GPUs")
+    ap = _ArgParser(prog="radcc llc", description=__doc__, formatter_class=HelpFormatter)
     ap.add_argument("input", help="machine IR text file ('-' for stdin)")
     ap.add_argument("--mcpu", help="target GPU (default: the IR header's)")
     ap.add_argument("-S", dest="asm", action="store_true", help="write assembly")
-    ap.add_argument("-o", dest="output", help="output file ('-' for stdout)")
-    ap.add_argument("--print-after", action="append", default=[], metavar="PASS")
-    ap.add_argument("--print-before", action="append", default=[], metavar="PASS")
-    ap.add_argument("--stats", action="store_true", help="show statistics")
+    ap.add_argument("-o", dest="output", metavar="OUT",
+                    help="output file, '-' for stdout (default: FILE.o; with -S: stdout)")
+    ap.add_argument("--print-after", action="append", default=[], metavar="PASS",
+                    help="print the IR after back-end phase PASS (or all); "
+                         "repeatable")
+    ap.add_argument("--print-before", action="append", default=[], metavar="PASS",
+                    help="print the IR before back-end phase PASS (or all); "
+                         "repeatable")
+    ap.add_argument("--stats", action="store_true", help="print the statistics (ACO's names): to stderr, or with -S as comments")
     ap.add_argument("--wave64", action="store_true", help="compile for wave64")
     ap.add_argument("--arg", action="append", default=[], metavar="NAME:KIND",
                     help="a kernel argument for the metadata, in kernarg order; KIND is "

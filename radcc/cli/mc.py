@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from radcc.cli._help import HelpFormatter
 from radcc.target import get_target
 
 _LONG = ("mcpu", "show-encoding", "disassemble", "filetype", "triple", "mattr", "wave64", "wave32",
@@ -32,18 +33,28 @@ def _normalize(argv: list[str]) -> list[str]:
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="radcc mc", description=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("file", nargs="?", default="-")
-    p.add_argument("--mcpu", default="gfx1100")
-    p.add_argument("--triple", default="amdgcn-amd-amdhsa")
-    p.add_argument("--arch", default=None)
-    p.add_argument("--mattr", default="")
-    p.add_argument("--show-encoding", action="store_true")
-    p.add_argument("--disassemble", action="store_true")
-    p.add_argument("--filetype", choices=("asm", "obj", "null"), default="asm")
-    p.add_argument("-o", "--o", dest="output", default="-")
-    p.add_argument("--wave64", action="store_true")
-    p.add_argument("--wave32", action="store_true")
+                                formatter_class=HelpFormatter)
+    p.add_argument("file", nargs="?", default="-",
+                   help="assembly (or with --disassemble, hex bytes) to read; '-' or absent "
+                        "for stdin")
+    p.add_argument("--mcpu", default="gfx1100",
+                   help="the target GPU ('radcc targets' lists them)")
+    p.add_argument("--triple", default="amdgcn-amd-amdhsa",
+                   help="the target triple (amdgcn-amd-amdhsa only)")
+    p.add_argument("--arch", default=None, help="the architecture (amdgcn only; as llvm-mc)")
+    p.add_argument("--mattr", default="",
+                   help="target features, as llvm-mc: +wavefrontsize64, -wavefrontsize32, ...")
+    p.add_argument("--show-encoding", action="store_true",
+                   help="print each instruction's encoding as a comment")
+    p.add_argument("--disassemble", action="store_true",
+                   help="read hex bytes and print the instructions they encode")
+    p.add_argument("--filetype", choices=("asm", "obj", "null"), default="asm",
+                   help="what to write: assembly text, a code object (.amdhsa_kernel blocks "
+                        "become kernels), or nothing (only check)")
+    p.add_argument("-o", "--o", dest="output", default="-", metavar="OUT",
+                   help="the output file ('-' for stdout)")
+    p.add_argument("--wave64", action="store_true", help="assemble for wave64")
+    p.add_argument("--wave32", action="store_true", help="assemble for wave32 (the default)")
     return p
 
 

@@ -31,12 +31,14 @@ from typing import Any
 import numpy as np
 
 from radcc.abi.kernarg import Role
+from radcc.cli._help import HelpFormatter
 from radcc.cli._shader import (
     SHADER_SUFFIXES,
     ShaderParser,
     UserError,
     add_shader_options,
     compile_shader,
+    print_targets_if_asked,
     read_shader,
 )
 from radcc.emu.api import Zeros, load
@@ -53,16 +55,22 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="radcc run", description="Run a kernel in the RDNA3 emulator.")
-    p.add_argument("file", metavar="KERNEL.o")
-    p.add_argument("--kernel", required=True)
+    p = _Parser(prog="radcc run", description="Run a kernel in the RDNA3 emulator.",
+                formatter_class=HelpFormatter)
+    p.add_argument("file", metavar="KERNEL.o", help="an AMDHSA code object")
+    p.add_argument("--kernel", required=True, help="the kernel to run (its symbol name)")
     p.add_argument("--groups", required=True, help="number of workgroups X[,Y,Z]")
     p.add_argument("--block", required=True, help="workgroup size X[,Y,Z]")
-    p.add_argument("--arg", action="append", default=[], metavar="NAME=VALUE")
-    p.add_argument("--out", required=True, metavar="DIR")
+    p.add_argument("--arg", action="append", default=[], metavar="NAME=VALUE",
+                   help="a kernel argument: a buffer's VALUE is a .npy file, a raw file or "
+                        "zeros:NBYTES, a by-value argument's a number; repeatable")
+    p.add_argument("--out", required=True, metavar="DIR",
+                   help="the directory the buffers are written to after the run")
     g = p.add_mutually_exclusive_group()
-    g.add_argument("--wave32", action="store_true")
-    g.add_argument("--wave64", action="store_true")
+    g.add_argument("--wave32", action="store_true",
+                   help="run as wave32 (default: the kernel descriptor's wave size)")
+    g.add_argument("--wave64", action="store_true",
+                   help="run as wave64 (default: the kernel descriptor's wave size)")
     _limit_option(p)
     _robust_option(p)
     p.add_argument("--no-strict", action="store_true", help="do not check waits and hazards")
@@ -90,7 +98,7 @@ def _limit_option(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-instructions", type=_positive, default=DEFAULT_MAX_INSTRUCTIONS,
                    metavar="N",
                    help="stop with an error after N emulated instructions, counted over all "
-                        f"waves (default {DEFAULT_MAX_INSTRUCTIONS:,}: a few seconds; an "
+                        "waves (default %(default)s: a few seconds; an "
                         "instruction count, not wall time, so the limit is reproducible)")
 
 
@@ -194,9 +202,11 @@ def main(argv: list[str]) -> int:
         return 1
 
 
-def _require_gfx11_object(path: str) -> None:
-    """Refuse a code object built for another generation (its ELF e_flags machine)."""
+def _require_runnable_object(path: str) -> None:
+    """Refuse a code object built for a chip the emulator does not run (its ELF e_flags
+    machine; `radcc.target.SUPPORT`)."""
     from radcc.codeobj.elfdefs import EF_AMDGPU_MACH, NAME_BY_MACH
+    from radcc.target import TARGETS, Tool
 
     try:
         with open(path, "rb") as f:
@@ -206,14 +216,16 @@ def _require_gfx11_object(path: str) -> None:
     if len(head) < 52 or head[:4] != b"\x7fELF" or head[4] != 2:
         return  # `load` reports malformed objects
     chip = NAME_BY_MACH.get(int.from_bytes(head[48:52], "little") & EF_AMDGPU_MACH)
-    if chip is not None and not chip.startswith("gfx11"):
-        raise EmuError(f"{path}: code object for {chip}: "
-                       "the emulator runs GFX11 (gfx11xx) code only")
+    target = TARGETS.get(chip or "")
+    if chip is not None and (target is None or not target.supports(Tool.RUN)):
+        runs = ", ".join(n for n, t in TARGETS.items() if t.supports(Tool.RUN))
+        raise EmuError(f"{path}: code object for {chip}: the emulator does not run its code "
+                       f"(it runs {runs}; 'radcc targets' lists what works where)")
 
 
 def _run(args: argparse.Namespace) -> int:
     groups, block = _dims(args.groups, "groups"), _dims(args.block, "block")
-    _require_gfx11_object(args.file)
+    _require_runnable_object(args.file)
     mod = load(args.file)
     k = mod.kernel(args.kernel)
     kinds = {str(a.get(".name", "")): str(a.get(".value_kind", "")) for a in k.args}
@@ -258,11 +270,14 @@ def run_parser() -> argparse.ArgumentParser:
     p = ShaderParser(prog="radcc run", description="compile a compute shader and run it in "
                                               "radcc.emu")
     add_shader_options(p)
-    p.add_argument("--groups", required=True)
-    p.add_argument("--buffer", action="append", default=[], metavar="SET:BINDING=VALUE")
-    p.add_argument("--push", metavar="FILE")
-    p.add_argument("--out", required=True, metavar="DIR")
-    p.add_argument("--no-strict", action="store_true")
+    p.add_argument("--groups", required=True, help="number of workgroups X[,Y,Z]")
+    p.add_argument("--buffer", action="append", default=[], metavar="SET:BINDING=VALUE",
+                   help="the buffer at SET:BINDING: a .npy file, a raw file or zeros:NBYTES; "
+                        "repeatable")
+    p.add_argument("--push", metavar="FILE", help="the push constants' bytes (default: zeros)")
+    p.add_argument("--out", required=True, metavar="DIR",
+                   help="the directory the buffers are written to after the run")
+    p.add_argument("--no-strict", action="store_true", help="do not check waits and hazards")
     _limit_option(p)
     _robust_option(p)
     return p
@@ -309,6 +324,8 @@ def run_main(argv: list[str]) -> int:
 
     try:
         args = run_parser().parse_args(argv)
+        if print_targets_if_asked(args.mcpu):
+            return 0
         groups = tuple(int(x, 0) for x in args.groups.split(","))
         if not 1 <= len(groups) <= 3 or min(groups) < 1:
             raise UserError(f"--groups expects 1 to 3 positive integers, got '{args.groups}'")

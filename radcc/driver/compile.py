@@ -37,7 +37,7 @@ from radcc.passes.manager import (
     run_pipeline,
 )
 from radcc.passes.options import DebugOptions
-from radcc.target import GfxLevel, get_target
+from radcc.target import Tool, get_target
 
 # `mir_lowerings` (debugging): instead of `lower_for_isel`, run `optimize` and then only
 # the named passes of `radcc.frontend.opt.PASSES`, in `LOWERING`'s order (each followed
@@ -101,11 +101,11 @@ def _compile(spirv: bytes, mcpu: str, wave_size: int, entry: str | None,
         target = get_target(mcpu)
     except ValueError as e:
         raise CompileError(str(e)) from None
-    # GFX10 code is selected (tests/isel/test_isel_gfx10.py) but nothing runs it or checks
-    # it against an oracle yet (docs/architecture.md "Targets")
-    if target.gfx_level != GfxLevel.GFX11:
-        raise CompileError(f"SPIR-V compilation targets GFX11 only (gfx11xx), not {mcpu} "
-                           f"({target.gfx_level.name}); radcc llc and radcc mc support it")
+    if not target.supports(Tool.COMPILE):
+        raise CompileError(f"SPIR-V compilation does not support {mcpu} "
+                           f"({target.gfx_level.name}) yet; "
+                           f"{' and '.join('radcc ' + t.value for t in target.tools)} "
+                           f"do ('radcc targets' lists what works where)")
     timings: dict[str, float] = {}
     pa = set(print_after or ())
     opts = debug_options or DebugOptions()

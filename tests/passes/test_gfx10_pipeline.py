@@ -417,7 +417,7 @@ def test_spirv_compilation_is_gfx11_only(chip: str):
     spirv = (Path(__file__).resolve().parents[2] / "examples" / "saxpy.spv").read_bytes()
     with pytest.raises(CompileError) as e:
         compile_spirv(spirv, mcpu=chip)
-    assert "SPIR-V compilation targets GFX11 only" in str(e.value) and chip in str(e.value)
+    assert "SPIR-V compilation does not support" in str(e.value) and chip in str(e.value)
 
 
 _TRIVIAL_LL = """target triple = "amdgcn-amd-amdhsa"
@@ -505,5 +505,5 @@ def test_radcc_run_refuses_gfx10_objects(tmp_path: Path):
     p = _run([sys.executable, "-m", "radcc", "run", str(tmp_path / "k.o"), "--kernel",
               "mem_gather", "--groups", "1", "--block", "32", "--out", str(tmp_path / "out")])
     assert p.returncode == 1
-    assert "the emulator runs GFX11 (gfx11xx) code only" in p.stderr
+    assert "the emulator does not run its code" in p.stderr
     assert "Traceback" not in p.stderr
