@@ -22,7 +22,7 @@ from radcc.ir.regclass import Temp, s1, v1
 
 from . import memory
 from .context import Comp, Const, IselContext, unsupported
-from .memory import GLOBAL_OFFSET, binding_base, offset_parts
+from .memory import GLOBAL_OFFSET, binding_base, no_saddr, offset_parts
 
 
 def select_load(ctx: IselContext, ins: Instr) -> None:
@@ -47,7 +47,7 @@ def select_load(ctx: IselContext, ins: Instr) -> None:
             t = ctx.b.inst(f"ds_load_u{bits}", [v1], [addr], offset=imm).temp
         elif ins.op == "load_scratch":
             voff, imm = _sub_voffset(ctx, off, k)
-            t = ctx.b.inst(f"scratch_load_u{bits}", [v1], [voff, _no_saddr()],
+            t = ctx.b.inst(f"scratch_load_u{bits}", [v1], [voff, no_saddr()],
                            offset=imm).temp
         elif ins.op in ("load_ssbo", "load_ubo", "load_push_constant"):
             push = ins.op == "load_push_constant"
@@ -94,7 +94,7 @@ def select_store(ctx: IselContext, ins: Instr) -> None:
             ctx.b.inst(f"ds_store_b{bits}", [], [addr, data], offset=imm)
         elif ins.op == "store_scratch":
             voff, imm = _sub_voffset(ctx, off, k)
-            ctx.b.inst(f"scratch_store_b{bits}", [], [voff, data, _no_saddr()],
+            ctx.b.inst(f"scratch_store_b{bits}", [], [voff, data, no_saddr()],
                        offset=imm)
         elif ins.op == "store_ssbo":
             voff, imm = _sub_voffset(ctx, off, k)
@@ -142,11 +142,3 @@ def _address(ins: Instr) -> tuple[Value, int]:
     """(the address source, the constant ``attrs["offset"]``) of a memory intrinsic."""
     k = 1 if ins.op.startswith("store_") else 0
     return ins.srcs[k], int(ins.attrs.get("offset", 0))
-
-
-def _no_saddr() -> object:
-    f = getattr(memory, "_NO_SADDR", None)
-    if f is None:
-        raise unsupported(None, "scratch accesses")
-    return f()
-

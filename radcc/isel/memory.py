@@ -239,7 +239,7 @@ def _scratch_load(ctx: IselContext, ins: Instr, d: Value) -> list[Comp]:
     while done < n:
         m = min(4, n - done)
         parts.append(ctx.b.inst(f"scratch_load_{_VEC[m]}", [_vgpr_rc(m)],
-                                [voff, _no_saddr()], offset=imm + 4 * done).temp)
+                                [voff, no_saddr()], offset=imm + 4 * done).temp)
         done += m
     t = parts[0] if len(parts) == 1 else _concat(ctx, parts, True)
     if not d.divergent:
@@ -256,7 +256,7 @@ def _scratch_store(ctx: IselContext, val: Value, off: Value, extra: int) -> None
         m = min(4, n - i)
         chunk = data if n <= 4 else regs[i] if m == 1 else ctx.b.create_vector(
             _vgpr_rc(m), *regs[i:i + m]).temp
-        ctx.b.inst(f"scratch_store_{_VEC[m]}", [], [voff, chunk, _no_saddr()],
+        ctx.b.inst(f"scratch_store_{_VEC[m]}", [], [voff, chunk, no_saddr()],
                    offset=imm + 4 * i)
 
 
@@ -371,7 +371,7 @@ def select_barrier(ctx: IselContext, ins: Instr) -> None:
                  wg_one_wave=one_wave)
 
 
-def _no_saddr() -> Operand:
+def no_saddr() -> Operand:
     """saddr ``off``: an undef SGPR operand."""
     return Operand(rc=s1, undef=True)
 
