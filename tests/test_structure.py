@@ -16,7 +16,8 @@ and under ``if TYPE_CHECKING:`` alike (a type-only import is still a dependency)
   options are arguments, parsed by radcc/cli/ (the oracle package is test-side and
   exempt);
 - no side tables keyed by objects: no ``weakref`` / ``WeakKeyDictionary`` in radcc/,
-  no dicts keyed by ``id()`` of a program or block;
+  no dicts keyed by ``id()`` of a program or block, no module-level table indexed by
+  ``id()`` of anything;
 - the pass manager imports every phase it lists (no lookup by module name);
 - citations name what a reader can open, not ``seeds/`` paths.
 
@@ -288,14 +289,36 @@ def _side_tables(tree: ast.Module) -> list[tuple[int, str]]:
             name = node.id if isinstance(node, ast.Name) else node.attr
             if name.startswith("Weak") and name.endswith(("Dictionary", "Set")):
                 out.append((node.lineno, name))
-        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
-                node.func.id == "id" and len(node.args) == 1:
-            a = node.args[0]
+        elif _is_id_call(node):
+            a = node.args[0]  # type: ignore[attr-defined]
             arg = a.id if isinstance(a, ast.Name) else a.attr if isinstance(
                 a, ast.Attribute) else None
             if arg in _OBJECT_NAMES:
                 out.append((node.lineno, f"id({arg})"))
+    # a module-level table indexed by id(...) of anything: state that outlives a call
+    module_names = {t.id for n in tree.body if isinstance(n, ast.Assign | ast.AnnAssign)
+                    for t in (n.targets if isinstance(n, ast.Assign) else [n.target])
+                    if isinstance(t, ast.Name)}
+    for node in ast.walk(tree):
+        table, key = None, None
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
+            table, key = node.value.id, node.slice
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+                isinstance(node.func.value, ast.Name) and node.args and \
+                node.func.attr in ("get", "setdefault", "pop", "__contains__"):
+            table, key = node.func.value.id, node.args[0]
+        elif isinstance(node, ast.Compare) and len(node.comparators) == 1 and \
+                isinstance(node.ops[0], ast.In | ast.NotIn) and \
+                isinstance(node.comparators[0], ast.Name):
+            table, key = node.comparators[0].id, node.left
+        if table in module_names and key is not None and _is_id_call(key):
+            out.append((node.lineno, f"module-level {table}[id(...)]"))
     return out
+
+
+def _is_id_call(node: ast.AST) -> bool:
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+        node.func.id == "id" and len(node.args) == 1
 
 
 def test_no_object_keyed_side_tables() -> None:
@@ -309,6 +332,10 @@ def test_the_side_table_check_finds_them() -> None:
            "def f(program, cache):\n    cache[id(program)] = 1\n    cache[id(self.block)] = 2\n")
     assert [ln for ln, _ in _side_tables(ast.parse(src))] == [1, 2, 4, 5]
     assert _side_tables(ast.parse("seen = {id(instr): 1 for instr in xs}\n")) == []
+    cache = ("_C: dict[int, int] = {}\ndef f(info):\n    e = _C.get(id(info))\n"
+             "    _C[id(info)] = 1\n    return id(info) in _C\n"
+             "def g(info, local):\n    return local[id(info)]\n")
+    assert sorted(ln for ln, _ in _side_tables(ast.parse(cache))) == [3, 4, 5]
 
 
 def test_the_pass_list_imports_every_phase() -> None:

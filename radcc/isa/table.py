@@ -89,22 +89,19 @@ class OpInfo:
     extra: dict[str, object] = field(default_factory=dict, hash=False, compare=False)
     # the canonical (generation-neutral) name of the vocabulary; defaults to `name`
     canon: str = ""
+    # `operands` split into definitions and sources, in order (derived, not arguments)
+    defs: tuple[OperandSpec, ...] = field(init=False, repr=False, compare=False)
+    srcs: tuple[OperandSpec, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not self.canon:
             object.__setattr__(self, "canon", self.name)
+        object.__setattr__(self, "defs", tuple(o for o in self.operands if o.is_def))
+        object.__setattr__(self, "srcs", tuple(o for o in self.operands if not o.is_def))
 
     @property
     def printed_name(self) -> str:
         return self.asm_name or self.name
-
-    @property
-    def defs(self) -> tuple[OperandSpec, ...]:
-        return tuple(o for o in self.operands if o.is_def)
-
-    @property
-    def srcs(self) -> tuple[OperandSpec, ...]:
-        return tuple(o for o in self.operands if not o.is_def)
 
     def operand(self, name: str) -> OperandSpec | None:
         for o in self.operands:

@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import cache
 
+from radcc.ir.opinfo import REG_KINDS
 from radcc.ir.program import Definition, Instruction, Operand, Program
 from radcc.ir.regclass import EXEC, M0, NULL, SCC, VCC, VGPR_BASE
 from radcc.isa.classes import SALU_TABLE_CLASSES, SCALAR_ENCODINGS, VALU_TABLE_CLASSES
@@ -316,17 +317,13 @@ def lane_mask_reads(program: Program, instr: Instruction, info: OpInfo) -> set[i
     out: set[int] = set()
     if not is_valu(info):
         return out
-    specs = [s for s in info.operands if not s.is_def and s.kind in _REG_SLOT_KINDS]
+    specs = [s for s in info.operands if not s.is_def and s.kind in REG_KINDS]
     for spec, op in zip(specs, instr.operands, strict=False):
         if spec.kind == "sreg_wave" or (spec.kind == "special" and "vcc" in spec.fixed):
             out.update(r for r in operand_regs(op) if r < VGPR_BASE)
     if "vcc" in info.implicit_reads:
         out.update(implicit_regs(("vcc",), program.wave_size))
     return out - {EXEC, EXEC + 1}
-
-
-_REG_SLOT_KINDS = frozenset({"vgpr", "sgpr", "ssrc", "vsrc", "vcsrc", "sreg", "sreg_wave",
-                             "special", "smem_offset", "vinl"})
 
 
 # --- s_waitcnt / s_waitcnt_depctr immediates -----------------------------------------

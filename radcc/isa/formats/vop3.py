@@ -50,31 +50,10 @@ from radcc.isa.operands import (
     vgpr_name,
 )
 from radcc.isa.syntax import ParsedInst
-from radcc.isa.table import OperandSpec, OpInfo
+from radcc.isa.table import OpInfo
 
 ENC_BITS = 0b110101 << 26
 ENC_MASK = 0xFC000000
-
-
-def _srcs(info: OpInfo) -> list[OperandSpec]:
-    return _split(info)[1]
-
-
-def _defs(info: OpInfo) -> list[OperandSpec]:
-    return _split(info)[0]
-
-
-# id(info) -> (info, defs, srcs); the entry keeps `info` alive, so its id is not reused
-_SPLITS: dict[int, tuple[OpInfo, list[OperandSpec], list[OperandSpec]]] = {}
-
-
-def _split(info: OpInfo) -> tuple[list[OperandSpec], list[OperandSpec]]:
-    """(definitions, sources) of an entry, computed once (callers do not modify them)."""
-    e = _SPLITS.get(id(info))
-    if e is None or e[0] is not info:
-        e = _SPLITS[id(info)] = (info, [o for o in info.operands if o.is_def],
-                                 [o for o in info.operands if not o.is_def])
-    return e[1], e[2]
 
 
 def _src_mods(info: OpInfo, i: int) -> dict:
@@ -132,7 +111,7 @@ class Vop3Format(Format):
             i0, i1 = encode_interp(info, inst)
             return Encoded(i0.to_bytes(4, "little") + i1.to_bytes(4, "little"))
         is_sd = info.enc == "VOP3SD"
-        defs, srcs = _split(info)
+        defs, srcs = info.defs, info.srcs
         ops = inst.operands
         want = len(defs) + len(srcs)
         if len(ops) > want:
@@ -273,7 +252,7 @@ def decode_vop3(info: OpInfo, w0: int, w1: int, data: bytes, pos: int,
     if info.extra.get("interp"):
         r = decode_interp(info, w0, w1, frm)
         return None if r is None else Decoded(8, r[0], info, r[1])
-    defs, srcs = _split(info)
+    defs, srcs = info.defs, info.srcs
     codes = [frm[w1 & 0x1FF], frm[(w1 >> 9) & 0x1FF], frm[(w1 >> 18) & 0x1FF]]
     for i in range(len(srcs), 3):
         if codes[i]:
