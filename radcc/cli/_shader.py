@@ -139,7 +139,8 @@ def compile_shader(args: argparse.Namespace, spirv: bytes, print_after: list[str
     try:
         return compile_spirv(spirv, mcpu=args.mcpu, wave_size=wave, entry=args.entry,
                              spec=parse_spec(args.spec), print_after=set(print_after or ()),
-                             spirv_val=not args.no_validate, debug_options=debug_options())
+                             spirv_val=not args.no_validate, debug_options=debug_options(),
+                             keep_liveness=bool(getattr(args, "livereg", False)))
     except SpirvError as e:
         raise UserError(f"{args.shader}: {e}") from None
     except (IselError, CompileError) as e:

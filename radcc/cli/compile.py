@@ -28,6 +28,7 @@ from radcc.cli._shader import (
     print_targets_if_asked,
     read_shader,
 )
+from radcc.cli._views import ViewError, add_view_options, check_view_options, view_asm, write_cfg
 
 
 def compile_parser() -> argparse.ArgumentParser:
@@ -46,6 +47,7 @@ def compile_parser() -> argparse.ArgumentParser:
                         "phase, or all); repeatable")
     p.add_argument("--time-passes", action="store_true",
                    help="print each stage's time to stderr")
+    add_view_options(p)
     return p
 
 
@@ -68,10 +70,15 @@ def main(argv: list[str]) -> int:
         if print_targets_if_asked(args.mcpu):
             return 0
         check_pass_names(args.print_after)
+        check_view_options(args)
         t0 = time.perf_counter()
         spirv = read_shader(args.shader, args.defines)
         t_glsl = time.perf_counter() - t0
         res = compile_shader(args, spirv, args.print_after)
+        write_cfg(args, res)
+    except ViewError as e:
+        print(f"radcc compile: error: {e}", file=sys.stderr)
+        return 1
     except UserError as e:
         msg = str(e)
         print(msg if ": error" in msg or msg.startswith("ERROR") else
@@ -86,13 +93,17 @@ def main(argv: list[str]) -> int:
         for k, v in res.stats.items():
             print(f"{k}: {v}", file=sys.stderr)
     dest = args.output
+    view = view_asm(args, res)
     try:
         if args.asm:
+            asm = view if view is not None else res.asm
             if dest in (None, "-"):
-                sys.stdout.write(res.asm)
+                sys.stdout.write(asm)
             else:
-                Path(dest).write_text(res.asm)
+                Path(dest).write_text(asm)
             return 0
+        if view is not None:
+            sys.stdout.write(view)
         dest = dest or str(Path(args.shader).with_suffix(".o"))
         if dest == "-":
             sys.stdout.buffer.write(res.code_object)

@@ -28,7 +28,10 @@ from radcc.frontend.spirv import read_spirv
 from radcc.frontend.spirv.spirv_val import run_spirv_val
 from radcc.frontend.spirv.validate import validate_module
 from radcc.frontend.spirv_to_mir import spirv_to_mir
+from radcc.ir.analyses import RegisterDemand
+from radcc.ir.program import Instruction, Program
 from radcc.isel import select_program
+from radcc.passes.emit_program import EmitResult
 from radcc.passes.manager import (
     UnknownPassError,
     check_pass_names,
@@ -59,6 +62,40 @@ class CompileResult:
     workgroup_size: tuple[int, int, int] = (1, 1, 1)
     wave_size: int = 32
     timings: dict[str, float] = field(default_factory=dict)
+    # the final machine program and its emitted code, for the analysis views
+    # (radcc.driver.views); not part of the output
+    program: Program | None = field(default=None, repr=False, compare=False)
+    emitted: EmitResult | None = field(default=None, repr=False, compare=False)
+    # with keep_liveness: the register demand live_var_analysis gave each instruction of
+    # the program register allocation received (the PreSGPRs/PreVGPRs liveness), by
+    # block: (live-in demand, [(instruction, demand during it)])
+    demand: list[PreRADemand] | None = field(default=None, repr=False, compare=False)
+
+
+@dataclass
+class PreRADemand:
+    """One block's liveness as register allocation received it."""
+
+    live_in: RegisterDemand
+    instrs: list[tuple[Instruction, RegisterDemand]]
+
+
+def _run_keeping_liveness(program: Program, opts: DebugOptions) -> list[PreRADemand]:
+    """The pipeline, stopping before register allocation to keep the liveness it reads
+    (the one PreSGPRs/PreVGPRs report); the phases and their output are the same."""
+    from radcc.passes.live_var_analysis import get_live_vars
+    from radcc.passes.manager import PIPELINE
+
+    names = pass_names()
+    before = [s.name for s in PIPELINE[:names.index("register_allocation")]
+              if not s.skipped_by & opts.flags]
+    run_pipeline(program, opts, stop_after=before[-1])
+    live = get_live_vars(program)
+    out = [PreRADemand(b.live_in_demand,
+                       list(zip(b.instructions, live.register_demand[b.index], strict=True)))
+           for b in program.blocks]
+    run_pipeline(program, opts, start_after=before[-1])
+    return out
 
 
 def _lowerings(enabled: set[str]) -> list[tuple[str, Callable[[MirShader], Any]]]:
@@ -74,24 +111,25 @@ def compile_spirv(spirv: bytes, *, mcpu: str = "gfx1100", wave_size: int = 32,
                   entry: str | None = None, spec: dict[int, Any] | None = None,
                   debug_options: DebugOptions | None = None,
                   print_after: set[str] | None = None,
-                  mir_lowerings: set[str] | None = None, spirv_val: bool = False
-                  ) -> CompileResult:
+                  mir_lowerings: set[str] | None = None, spirv_val: bool = False,
+                  keep_liveness: bool = False) -> CompileResult:
     """Compile a SPIR-V compute shader (see module docstring). `spirv_val` runs the
     real validator first (`radcc.frontend.spirv.spirv_val`, when installed); radcc's
     own checks (`radcc.frontend.spirv.validate`) always run. `debug_options` are the
     pass manager's (none when None; the CLI parses them from ``RADCC_DEBUG``);
     `print_after` names MIR passes, ``divergence``, ``isel`` or back-end phases (or
     ``all``) to print after. Python's cyclic garbage collector is paused meanwhile
-    (`radcc.passes.manager.gc_paused`)."""
+    (`radcc.passes.manager.gc_paused`). `keep_liveness` keeps the liveness register
+    allocation received (`CompileResult.demand`, for `radcc.driver.views`)."""
     with gc_paused():
         return _compile(spirv, mcpu, wave_size, entry, spec, debug_options, print_after,
-                        mir_lowerings, spirv_val)
+                        mir_lowerings, spirv_val, keep_liveness)
 
 
 def _compile(spirv: bytes, mcpu: str, wave_size: int, entry: str | None,
              spec: dict[int, Any] | None, debug_options: DebugOptions | None,
              print_after: set[str] | None, mir_lowerings: set[str] | None,
-             spirv_val: bool) -> CompileResult:
+             spirv_val: bool, keep_liveness: bool = False) -> CompileResult:
     from radcc.driver.llc import kernel_asm
     from radcc.ir.printer import print_program
     from radcc.passes.emit_program import emit_code_object, emit_program
@@ -150,7 +188,12 @@ def _compile(spirv: bytes, mcpu: str, wave_size: int, entry: str | None,
     if "isel" in pa or "all" in pa:
         print(f"// IR after isel\n{print_program(program)}")
     t0 = time.perf_counter()
-    run_pipeline(program, opts.with_prints(pa & {"all", *pass_names()}))
+    popts = opts.with_prints(pa & {"all", *pass_names()})
+    if keep_liveness:
+        demand = _run_keeping_liveness(program, popts)
+    else:
+        run_pipeline(program, popts)
+        demand = None
     timings["back end"] = time.perf_counter() - t0
     t0 = time.perf_counter()
     emitted = emit_program(program)
@@ -162,4 +205,4 @@ def _compile(spirv: bytes, mcpu: str, wave_size: int, entry: str | None,
     kernargs = res.args.kernargs
     assert kernargs is not None  # isel's compute instance has its kernarg layout
     return CompileResult(code, asm, stats, name, kernargs, shader.workgroup_size, wave_size,
-                         timings)
+                         timings, program, emitted, demand)

@@ -86,6 +86,9 @@ class EmitResult:
     long_jumps: int = 0
     offset3f_nops: int = 0
     instruction_offsets: list[tuple[int, int, int]] = field(default_factory=list)  # (blk, i, off)
+    # per line of `asm`: the (block, index) of the instruction it comes from, or None
+    # (labels, Offset3fBug nops); a long jump's lines all name its branch
+    asm_line_instrs: list[tuple[int, int] | None] = field(default_factory=list)
 
 
 def register_usage(program: Program) -> tuple[int, int, bool]:
@@ -225,6 +228,7 @@ class _Emitter:
                          and s.name.startswith("BB")}
         asm_lines: list[str] = []
         inst_offs: list[tuple[int, int, int]] = []
+        line_instrs: list[tuple[int, int] | None] = []
         by_line = {s.line: s for s in res.statements}
         for i, ln in enumerate(lines, 1):
             s = by_line.get(i)
@@ -232,8 +236,10 @@ class _Emitter:
                 continue
             if s.kind == "label":
                 asm_lines.append(f"{s.text}:")
+                line_instrs.append(None)
             elif s.kind == "inst":
                 asm_lines.append("\t" + s.text)
+                line_instrs.append((ln.block, ln.index) if ln.block >= 0 else None)
                 if ln.block >= 0:
                     inst_offs.append((ln.block, ln.index, s.offset))
         line = 1 << cache_line_log2(self.p.target)
@@ -244,7 +250,7 @@ class _Emitter:
             sgprs = max(sgprs, n + 2)
         return EmitResult(code, "\n".join(asm_lines) + "\n", block_offsets, size, sgprs,
                           self.vgprs, self.uses_vcc, len(self.long),
-                          sum(self.pad3f.values()), inst_offs)
+                          sum(self.pad3f.values()), inst_offs, line_instrs)
 
 
 def _signed32(v: int) -> int:

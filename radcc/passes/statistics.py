@@ -64,6 +64,7 @@ from __future__ import annotations
 
 import zlib
 from collections import deque
+from dataclasses import dataclass, field
 
 from radcc.ir.program import Block, Instruction, Program
 from radcc.isa.classes import SALU_ENCODINGS, VMEM_ENCODINGS
@@ -83,7 +84,8 @@ from radcc.isa.table import OpInfo
 from radcc.passes.access import WAIT_MAX, AccessCache, is_gds, wait_of
 from radcc.passes.form_hard_clauses import should_form_clause
 
-__all__ = ["collect_statistics", "block_cycles", "instr_costs"]
+__all__ = ["collect_statistics", "block_cycles", "instr_costs", "estimate_blocks",
+           "BlockEstimate", "IssueTrace"]
 
 _COPIES = frozenset({"s_mov_b32", "s_mov_b64", "s_movk_i32", "v_mov_b32", "v_mov_b16",
                      "v_swap_b32", "s_cmov_b32", "s_cmov_b64"})
@@ -196,9 +198,27 @@ def instr_costs(program: Program, instr: Instruction, info: OpInfo | None) -> tu
     return issue, result_latency(perf, counters)
 
 
-def block_cycles(est: _Estimator, facts: list[_Facts]) -> None:
-    """Issue `facts` on `est` (ACO's BlockCycleEstimator::add per instruction)."""
+@dataclass(frozen=True, slots=True)
+class IssueTrace:
+    """When one instruction issued in the block cycle estimator (cycles from the
+    block's start): `prev` when the previous one left the issue slot, `ready` when
+    its operands and waits allowed it (``ready - prev``: the dependency stall),
+    `issue` when it issued (``issue - ready``: waiting for a busy resource), `end`
+    when the next may issue, `latency` its result latency."""
+
+    prev: int
+    ready: int
+    issue: int
+    end: int
+    latency: int
+
+
+def block_cycles(est: _Estimator, facts: list[_Facts],
+                 trace: list[IssueTrace] | None = None) -> None:
+    """Issue `facts` on `est` (ACO's BlockCycleEstimator::add per instruction);
+    `trace` (when given) gets an `IssueTrace` per fact."""
     for f in facts:
+        prev = est.cur
         deps = est.cur
         for c, n in f.wait.items():
             q = est.mem[c]
@@ -211,12 +231,15 @@ def block_cycles(est: _Estimator, facts: list[_Facts]) -> None:
                 deps = max(deps, est.reg_available.get(r, 0))
         est.cur = deps
         start = est.cur
+        first = -1
         for _ in range(2 if f.twice else 1):
             wait_res = 0
             for r, _c in f.perf.uses:
                 wait_res = max(wait_res, est.res_available[r] - est.cur)
             est.cur += wait_res
             start = est.cur
+            if first < 0:
+                first = start
             for r, c in f.perf.uses:
                 est.res_available[r] = est.cur + c
                 est.res_usage[r] += c
@@ -227,10 +250,13 @@ def block_cycles(est: _Estimator, facts: list[_Facts]) -> None:
                 q.popleft()
         for c, cyc in f.counters.items():
             est.mem[c].append(est.cur + cyc)
-        ready = start + result_latency(f.perf, f.counters)
+        lat = result_latency(f.perf, f.counters)
+        ready = start + lat
         for r in f.writes:
             if ready > est.reg_available.get(r, 0):
                 est.reg_available[r] = ready
+        if trace is not None:
+            trace.append(IssueTrace(prev, deps, first, est.cur, lat))
 
 
 def _iterations(block: Block) -> float:
@@ -245,25 +271,51 @@ def _iterations(block: Block) -> float:
     return it
 
 
-def _latency_throughput(program: Program, waves: int,
-                        workgroup_size: int | None) -> tuple[int, int]:
+@dataclass
+class BlockEstimate:
+    """One block's cycle estimate: `cycles` (the estimator's clock at its end),
+    `iterations` (the weight Latency gives it), `usage` per `Resource` and, when
+    traced, an `IssueTrace` per hardware instruction (`instrs`: their indices in the
+    block)."""
+
+    cycles: int
+    iterations: float
+    usage: list[int]
+    instrs: list[int] = field(default_factory=list)
+    trace: list[IssueTrace] = field(default_factory=list)
+
+
+def estimate_blocks(program: Program, workgroup_size: int | None,
+                    trace: bool = False) -> list[BlockEstimate]:
+    """The block cycle estimator over the program (module docstring), per block in
+    layout order; the Latency statistic is the iteration-weighted sum of `cycles`."""
     model = cycle_model(program.gfx_level)
     acc = AccessCache(program)
     wave64_twice = program.wave_size == 64 and (workgroup_size is None or workgroup_size > 32)
     ests: list[_Estimator] = [_Estimator() for _ in program.blocks]
-    latency = 0.0
-    usage = [0.0] * _NRES
+    out: list[BlockEstimate] = []
     for block in program.blocks:
         est = ests[block.index]
         for p in block.linear_preds:
             est.join(ests[p])
-        facts = [_Facts(model, program, ins, acc(ins).info, wave64_twice)
-                 for ins in block.instructions if not ins.is_pseudo]
-        block_cycles(est, facts)
-        it = _iterations(block)
-        latency += est.cur * it
+        idx = [k for k, ins in enumerate(block.instructions) if not ins.is_pseudo]
+        facts = [_Facts(model, program, block.instructions[k],
+                        acc(block.instructions[k]).info, wave64_twice) for k in idx]
+        tr: list[IssueTrace] | None = [] if trace else None
+        block_cycles(est, facts, tr)
+        out.append(BlockEstimate(est.cur, _iterations(block), list(est.res_usage),
+                                 idx if trace else [], tr or []))
+    return out
+
+
+def _latency_throughput(program: Program, waves: int,
+                        workgroup_size: int | None) -> tuple[int, int]:
+    latency = 0.0
+    usage = [0.0] * _NRES
+    for be in estimate_blocks(program, workgroup_size):
+        latency += be.cycles * be.iterations
         for r in range(_NRES):
-            usage[r] += est.res_usage[r] * it
+            usage[r] += be.usage[r] * be.iterations
     if latency <= 0:
         return 0, 0
     parallelism = float(max(waves, 1))
