@@ -141,11 +141,19 @@ def run_passes(program: Program, options: DebugOptions) -> PipelineResult:
     return run_pipeline(program, options, start_after=start)
 
 
-def kernel_asm(program: Program, res: EmitResult, stats: dict[str, int] | None) -> str:
-    """An LLVM-style assembly file of the kernel (assembles to the same code)."""
+def kernel_asm(program: Program, res: EmitResult, stats: dict[str, int] | None,
+               args: KernargLayout | None = None) -> str:
+    """An LLVM-style assembly file of the kernel: ``radcc mc --filetype=obj`` (and
+    llvm-mc + ld.lld) of it gives the code object `emit_code_object(program, res, args)`
+    gives (the same code, kernel descriptor and ``.amdgpu_metadata``)."""
+    from radcc.codeobj.metadata import to_yaml
+    from radcc.passes.kernel_abi import kernel_metadata
+
     name = program.name
-    fields = kernel_descriptor_fields(program, res)
-    out = [f'\t.amdgcn_target "{program.target.target_id}"',
+    fields, meta = kernel_metadata(program, kernel_descriptor_fields(program, res), args)
+    out = [] if program.wave_size == 32 else [
+        "; wave64 code: assemble with radcc mc --wave64 (llvm-mc -mattr=+wavefrontsize64)"]
+    out += [f'\t.amdgcn_target "{program.target.target_id}"',
            "\t.amdhsa_code_object_version 5", "\t.text", f"\t.globl\t{name}",
            "\t.p2align\t8", f"\t.type\t{name},@function", f"{name}:"]
     out += [ln for ln in res.asm.rstrip("\n").split("\n")]
@@ -156,7 +164,9 @@ def kernel_asm(program: Program, res: EmitResult, stats: dict[str, int] | None) 
     out += [f"\t.p2alignl {line}, 3214868480", f"\t.fill {3 * (1 << line) // 4}, 4, 3214868480"]
     out += ["\t.rodata", "\t.p2align\t6", f"\t.amdhsa_kernel {name}"]
     out += [f"\t\t.amdhsa_{k} {v}" for k, v in fields.items()]
-    out += ["\t.end_amdhsa_kernel", "\t.text", ""]
+    out += ["\t.end_amdhsa_kernel", "\t.text", "\t.amdgpu_metadata"]
+    out += to_yaml(meta).rstrip("\n").split("\n")
+    out += ["\t.end_amdgpu_metadata", ""]
     return "\n".join(out)
 
 
@@ -207,5 +217,6 @@ def compile_file(path: str, text: str, *, mcpu: str | None = None, wave64: bool 
     res = emit_program(program)
     statistics = collect_statistics(program, res)
     if asm:
-        return kernel_asm(program, res, statistics if stats else None), statistics
+        return (kernel_asm(program, res, statistics if stats else None, kernel_args(list(args))),
+                statistics)
     return emit_code_object(program, res, kernel_args(list(args))), statistics

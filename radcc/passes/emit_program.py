@@ -25,7 +25,9 @@ assembly (`radcc.passes.asm_text`) and assembled by radcc's own assembler
   ``s_code_end`` up to an instruction cache line boundary plus 3 lines
   (instruction prefetch must not run into other data; lines of 128 bytes on
   GFX11, 64 on GFX10, `cache_line_log2`); `code_size` excludes it;
-- `asm` is the canonical text (as llvm-mc prints it) with ``BBn:`` labels;
+- `asm` is the canonical text (as llvm-mc prints it) with ``BBn:`` labels; a run of
+  labels with no instruction between them (empty blocks) is printed as its last label,
+  which the branches to any of them name;
 - `EmitResult.sgprs/vgprs` are the registers the code touches (next free
   register numbers, counting the long-jump pair), `uses_vcc` whether VCC is;
 - on a target with Offset3fBug (GFX10.1; ACO's README-ISA.md "Offset3fBug"):
@@ -43,6 +45,7 @@ object v5 (descriptor from `radcc.passes.kernel_abi.kernel_fields`).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from radcc.abi.kernarg import KernargLayout
@@ -242,6 +245,7 @@ class _Emitter:
                 line_instrs.append((ln.block, ln.index) if ln.block >= 0 else None)
                 if ln.block >= 0:
                     inst_offs.append((ln.block, ln.index, s.offset))
+        asm_lines = _merge_label_runs(asm_lines)
         line = 1 << cache_line_log2(self.p.target)
         pad = (-size) % line + 3 * line
         code = code + S_CODE_END.to_bytes(4, "little") * (pad // 4)
@@ -251,6 +255,34 @@ class _Emitter:
         return EmitResult(code, "\n".join(asm_lines) + "\n", block_offsets, size, sgprs,
                           self.vgprs, self.uses_vcc, len(self.long),
                           sum(self.pad3f.values()), inst_offs, line_instrs)
+
+
+_LABEL_REF = re.compile(r"\bBB\d+(?:_long\d+)?\b")
+
+
+def _merge_label_runs(lines: list[str]) -> list[str]:
+    """A run of labels with no instruction between them (empty blocks) names one address:
+    keep the run's last label and let the branches name it, so the text shows no empty
+    blocks (the code is the same)."""
+    alias: dict[str, str] = {}
+    run: list[str] = []
+    for text in [*lines, "\t"]:
+        if text.endswith(":") and not text.startswith("\t"):
+            run.append(text[:-1])
+            continue
+        for name in run[:-1]:
+            alias[name] = run[-1]
+        run = []
+    if not alias:
+        return lines
+    out = []
+    for text in lines:
+        if text.endswith(":") and not text.startswith("\t"):
+            if text[:-1] not in alias:
+                out.append(text)
+        else:
+            out.append(_LABEL_REF.sub(lambda m: alias.get(m[0], m[0]), text))
+    return out
 
 
 def _signed32(v: int) -> int:

@@ -241,12 +241,15 @@ def kernel_fields(program: Program, sgprs: int, vgprs: int, uses_vcc: bool) -> d
     return f
 
 
-def code_object(program: Program, code: bytes, code_size: int, fields: dict[str, int],
-                kernargs: KernargLayout | None = None) -> bytes:
-    """An AMDHSA code object v5 holding the program as kernel `program.name`.
+def kernel_metadata(program: Program, fields: dict[str, int],
+                    kernargs: KernargLayout | None = None
+                    ) -> tuple[dict[str, int], dict[str, object]]:
+    """The `.amdhsa_*` fields and the code object v5 metadata map of the program's kernel.
 
     The metadata's ``.args`` is `kernargs` (default: the program's, `program_args`);
-    the kernarg size grows to cover it.
+    the kernarg size grows to cover it. `code_object` writes them into the ELF and
+    `radcc.driver.llc.kernel_asm` prints them (``.amdhsa_kernel``, ``.amdgpu_metadata``),
+    so that assembling the printed file gives the same code object.
     """
     fields = dict(fields)
     if kernargs is None:
@@ -259,6 +262,13 @@ def code_object(program: Program, code: bytes, code_size: int, fields: dict[str,
                    next_free_sgpr=fields["next_free_sgpr"], reserve_vcc=fields["reserve_vcc"])
     kmeta = default_kernel_metadata(program.name, decoded)
     kmeta[".args"] = kernargs.metadata() if kernargs is not None else []
-    meta = default_metadata(program.target.target_id, [kmeta])
+    return fields, default_metadata(program.target.target_id, [kmeta])
+
+
+def code_object(program: Program, code: bytes, code_size: int, fields: dict[str, int],
+                kernargs: KernargLayout | None = None) -> bytes:
+    """An AMDHSA code object v5 holding the program as kernel `program.name`, its
+    descriptor and metadata from `kernel_metadata`."""
+    fields, meta = kernel_metadata(program, fields, kernargs)
     sym = KernelSymbol(program.name, 0, code_size, fields)
     return write_code_object(code, program.target, [sym], metadata=meta)
