@@ -245,7 +245,7 @@ class _Emitter:
                 line_instrs.append((ln.block, ln.index) if ln.block >= 0 else None)
                 if ln.block >= 0:
                     inst_offs.append((ln.block, ln.index, s.offset))
-        asm_lines = _merge_label_runs(asm_lines)
+        asm_lines, line_instrs = _merge_label_runs(asm_lines, line_instrs)
         line = 1 << cache_line_log2(self.p.target)
         pad = (-size) % line + 3 * line
         code = code + S_CODE_END.to_bytes(4, "little") * (pad // 4)
@@ -260,10 +260,11 @@ class _Emitter:
 _LABEL_REF = re.compile(r"\bBB\d+(?:_long\d+)?\b")
 
 
-def _merge_label_runs(lines: list[str]) -> list[str]:
+def _merge_label_runs(lines: list[str], instrs: list[tuple[int, int] | None]
+                      ) -> tuple[list[str], list[tuple[int, int] | None]]:
     """A run of labels with no instruction between them (empty blocks) names one address:
     keep the run's last label and let the branches name it, so the text shows no empty
-    blocks (the code is the same)."""
+    blocks (the code is the same). `instrs` (each line's instruction) is kept in step."""
     alias: dict[str, str] = {}
     run: list[str] = []
     for text in [*lines, "\t"]:
@@ -274,15 +275,18 @@ def _merge_label_runs(lines: list[str]) -> list[str]:
             alias[name] = run[-1]
         run = []
     if not alias:
-        return lines
+        return lines, instrs
     out = []
-    for text in lines:
+    out_instrs = []
+    for text, at in zip(lines, instrs, strict=True):
         if text.endswith(":") and not text.startswith("\t"):
             if text[:-1] not in alias:
                 out.append(text)
+                out_instrs.append(at)
         else:
             out.append(_LABEL_REF.sub(lambda m: alias.get(m[0], m[0]), text))
-    return out
+            out_instrs.append(at)
+    return out, out_instrs
 
 
 def _signed32(v: int) -> int:
