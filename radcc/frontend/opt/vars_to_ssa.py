@@ -191,15 +191,18 @@ def vars_to_ssa(shader: MirShader) -> bool:
         assert phi.block is not None
         if not cfg.reachable(phi.block):
             dead.append(phi)
-    for ins in dead:
-        assert ins.block is not None
-        ins.block.instrs.remove(ins)
     # accesses in unreachable blocks were not renamed: loads read undef
     for ins, slot in accesses:
         if ins.op == "load_deref" and ins.dest is not None and ins.dest not in mapping:
             mapping[ins.dest] = undef(slot)
-        blk = ins.block
-        if blk is not None and ins in blk.instrs:
-            blk.instrs.remove(ins)
+    # every access goes, renamed or not; one pass over each block they were in
+    gone: set[Instr] = set(dead)
+    gone.update(ins for ins, _ in accesses)
+    blocks: dict[Block, None] = {}
+    for ins in gone:
+        if ins.block is not None:
+            blocks[ins.block] = None
+    for blk in blocks:
+        blk.instrs = [i for i in blk.instrs if i not in gone]
     rewrite_uses(shader, mapping)
     return True
