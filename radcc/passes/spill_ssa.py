@@ -375,12 +375,25 @@ def assign_slots(nodes: list[int], adj: dict[int, set[int]], rep: dict[int, int]
             continue
         n = size[r]
         busy = sorted((at[u], at[u] + size[u]) for u in adj.get(r, ()) if u in at)
+        # one sweep over the intervals sorted by start: an interval before the first
+        # clash ends at or before `pos` (it starts before pos + n and did not clash),
+        # and pos only grows, so the next clash is always further on
         pos = 0
+        i = 0
         while True:
             if lanes_per_vgpr and pos % lanes_per_vgpr + n > lanes_per_vgpr:
                 pos = -(-pos // lanes_per_vgpr) * lanes_per_vgpr
-            clash = next((e for s, e in busy if s < pos + n and pos < e), None)
-            if clash is None:
+            end = pos + n
+            clash = -1
+            while i < len(busy):
+                s, e = busy[i]
+                if s >= end:
+                    break  # sorted by start: nothing further overlaps
+                i += 1
+                if pos < e:
+                    clash = e
+                    break
+            if clash < 0:
                 break
             pos = clash
         at[r] = pos
