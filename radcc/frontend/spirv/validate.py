@@ -37,6 +37,7 @@ miscompiles on an invalid module:
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable
 
 from radcc.ir.dominance import graph_idoms, graph_reverse_postorder
@@ -635,7 +636,7 @@ class _Checker:
         blocks = {b.label: b for b in fn.blocks}
         succ = {b.label: [s for s in b.successors if s in blocks] for b in fn.blocks}
         order = _reverse_postorder(fn.blocks[0].label, succ)
-        idom = _dominators(order, succ)
+        idom = _DomTree(_dominators(order, succ))
         reach = set(order)
         preds: dict[int, list[int]] = {b.label: [] for b in fn.blocks}
         for b in order:
@@ -648,7 +649,7 @@ class _Checker:
                 self.instruction(ins)
 
     def structure(self, fn: Function, blocks: dict[int, Block], succ: dict[int, list[int]],
-                  order: list[int], idom: dict[int, int], preds: dict[int, list[int]]) -> None:
+                  order: list[int], idom: _DomTree, preds: dict[int, list[int]]) -> None:
         exits: set[int] = set()
         for b in fn.blocks:
             mi = b.merge
@@ -663,7 +664,7 @@ class _Checker:
         back: dict[int, int] = {}
         for u in order:
             for h in succ[u]:
-                if _dominates(idom, h, u):
+                if idom.dominates(h, u):
                     hb = blocks[h]
                     term = blocks[u].terminator
                     if hb.merge is None or hb.merge.opname != "OpLoopMerge":
@@ -673,24 +674,7 @@ class _Checker:
                     if back[h] > 1:
                         raise _fail(f"loop header %{h} is the target of more than one back "
                                     "edge", term)
-        for h in order:
-            mi = blocks[h].merge
-            if mi is None or mi.id(0) not in idom:
-                continue
-            merge = mi.id(0)
-            # exits of the other constructs (an enclosing loop's continue target or merge
-            # may be dominated by h without being in h's construct)
-            others = {t for b2 in fn.blocks if b2.label != h and (m2 := b2.merge) is not None
-                      for t in _label_operands(m2)}
-            for p in order:
-                if not _dominates(idom, merge, p):
-                    continue
-                for b in succ[p]:
-                    if b not in others and _dominates(idom, h, b) and \
-                            not _dominates(idom, merge, b):
-                        raise _fail(f"block %{p}, after merge block %{merge}, branches back "
-                                    f"into the construct of header %{h}",
-                                    blocks[p].terminator)
+        self._construct_exits(fn, blocks, succ, order, idom)
         for u in order:
             b = blocks[u]
             term = b.terminator
@@ -701,7 +685,52 @@ class _Checker:
                             "to a merge block or continue target (unstructured control flow)",
                             term)
 
-    def dominance(self, fn: Function, blocks: dict[int, Block], idom: dict[int, int],
+    def _construct_exits(self, fn: Function, blocks: dict[int, Block],
+                         succ: dict[int, list[int]], order: list[int], idom: _DomTree) -> None:
+        """No block after a header's merge block (dominated by it) branches back into the
+        header's construct (a block the header dominates and the merge does not), unless
+        the target is an exit of another construct (an enclosing loop's continue target or
+        merge may be dominated by the header without being in its construct). The first
+        offence in (header, block, successor) order is reported.
+
+        Per edge p -> b, the merge blocks m that dominate p and not b are p's dominator
+        chain up to the first block that dominates b (the blocks whose dominance frontier
+        holds b), so the work is the size of the dominance frontiers, not headers x
+        blocks."""
+        headers_of: dict[int, list[int]] = {}
+        for h in order:
+            mi = blocks[h].merge
+            if mi is not None and mi.id(0) in idom:
+                headers_of.setdefault(mi.id(0), []).append(h)
+        if not headers_of:
+            return
+        exits: Counter[int] = Counter()
+        own: dict[int, Counter[int]] = {}
+        for b2 in fn.blocks:
+            if (m2 := b2.merge) is not None:
+                ts = _label_operands(m2)
+                exits.update(ts)
+                own.setdefault(b2.label, Counter()).update(ts)
+        index = {b: k for k, b in enumerate(order)}
+        first: tuple[int, int, int] | None = None
+        for p in order:
+            for k, b in enumerate(succ[p]):
+                m = p
+                while not idom.dominates(m, b):
+                    for h in headers_of.get(m, ()):
+                        other_exit = exits[b] - own.get(h, Counter())[b] > 0
+                        if not other_exit and idom.dominates(h, b):
+                            key = (index[h], index[p], k)
+                            if first is None or key < first:
+                                first = key
+                    m = idom.idom[m]
+        if first is not None:
+            h, p = order[first[0]], order[first[1]]
+            merge = blocks[h].merge.id(0)  # type: ignore[union-attr]
+            raise _fail(f"block %{p}, after merge block %{merge}, branches back "
+                        f"into the construct of header %{h}", blocks[p].terminator)
+
+    def dominance(self, fn: Function, blocks: dict[int, Block], idom: _DomTree,
                   reach: set[int], preds: dict[int, list[int]]) -> None:
         where: dict[int, tuple[int, int]] = {}
         for b in fn.blocks:
@@ -726,12 +755,12 @@ class _Checker:
                     db, dk = where[v]
                     if db not in reach:
                         raise _fail(f"%{v} is defined in unreachable block %{db}", ins)
-                    if (db == b.label and dk >= k) or not _dominates(idom, db, b.label):
+                    if (db == b.label and dk >= k) or not idom.dominates(db, b.label):
                         raise _fail(f"%{v} defined in block %{db} does not dominate its use "
                                     f"in block %{b.label}", ins)
 
     def phi(self, ins: Instruction, label: int, where: dict[int, tuple[int, int]],
-            idom: dict[int, int], reach: set[int], preds: dict[int, list[int]]) -> None:
+            idom: _DomTree, reach: set[int], preds: dict[int, list[int]]) -> None:
         ops = ins.ids()
         parents = ops[1::2]
         if len(set(parents)) != len(parents):
@@ -746,7 +775,7 @@ class _Checker:
                 continue
             if v in where:
                 db, _ = where[v]
-                if db not in reach or not _dominates(idom, db, p):
+                if db not in reach or not idom.dominates(db, p):
                     raise _fail(f"%{v} defined in block %{db} does not dominate the end of "
                                 f"parent block %{p}", ins)
 
@@ -991,12 +1020,45 @@ def _dominators(order: list[int], succ: dict[int, list[int]]) -> dict[int, int]:
     return {b: order[idoms[i]] for i, b in enumerate(order)}
 
 
-def _dominates(idom: dict[int, int], a: int, b: int) -> bool:
-    """Does block `a` dominate block `b` (both reachable)?"""
-    while True:
+class _DomTree:
+    """The dominator tree of the reachable blocks (`idom`, as `_dominators` gives it) with
+    O(1) dominance queries: pre- and post-order numbers of a walk of the tree."""
+
+    def __init__(self, idom: dict[int, int]) -> None:
+        self.idom = idom
+        children: dict[int, list[int]] = {}
+        roots = []
+        for b, p in idom.items():
+            if b == p:
+                roots.append(b)
+            else:
+                children.setdefault(p, []).append(b)
+        self.pre: dict[int, int] = {}
+        self.post: dict[int, int] = {}
+        clock = 0
+        for r in roots:
+            stack = [(r, False)]
+            while stack:
+                b, done = stack.pop()
+                if done:
+                    self.post[b] = clock
+                    clock += 1
+                    continue
+                self.pre[b] = clock
+                clock += 1
+                stack.append((b, True))
+                stack.extend((c, False) for c in children.get(b, ()))
+
+    def __contains__(self, b: int) -> bool:
+        return b in self.idom
+
+    def dominates(self, a: int, b: int) -> bool:
+        """Does block `a` dominate block `b` (false when either is unreachable, unless
+        they are the same block)?"""
         if a == b:
             return True
-        p = idom.get(b)
-        if p is None or p == b:
+        pa = self.pre.get(a)
+        pb = self.pre.get(b)
+        if pa is None or pb is None:
             return False
-        b = p
+        return pa <= pb and self.post[b] <= self.post[a]
