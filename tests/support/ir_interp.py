@@ -95,16 +95,18 @@ from typing import Any
 
 import numpy as np
 
+from radcc.abi.args import ArgKind, RegFile, ShaderArgs
 from radcc.abi.kernarg import KernargLayout
 from radcc.ir.printer import instruction_text
 from radcc.ir.program import Block, BlockKind, Definition, Instruction, Operand, Program
 from radcc.ir.pseudo import PSEUDO
 from radcc.ir.regclass import EXEC, EXEC_HI, SCC, VCC
+from radcc.passes.kernel_abi import program_args
 from tests.support.ir_interp_ops import exec_hw, read_lanes, read_scalar, write_def, write_vgpr
 from tests.support.ir_interp_state import FlatMemory, InterpError, WaveState
 
 __all__ = ["FlatMemory", "InterpError", "KernelResult", "WaveResult", "WaveState",
-           "dispatch_waves", "interpret", "kernel_arg_metadata", "run_kernel", "uses_explicit_exec"]
+           "dispatch_waves", "entry_inputs", "interpret", "kernel_arg_metadata", "run_kernel", "uses_explicit_exec"]
 
 U64 = np.uint64
 _BRANCHES = frozenset({"p_branch", "p_cbranch_z", "p_cbranch_nz"})
@@ -696,14 +698,34 @@ def dispatch_waves(groups: int | Sequence[int], block: int | Sequence[int], wave
                     yield (gx, gy, gz), ids, mask
 
 
+def entry_inputs(args: ShaderArgs, kernarg: int, group: tuple[int, int, int],
+                 ids: np.ndarray) -> dict[str, Any]:
+    """`interpret`'s inputs (register text -> value) for one wave of a kernel with shader
+    arguments `args`: the kernarg segment at `kernarg`, workgroup `group`, the lanes'
+    work-item ids `ids` packed as x | y << 10 | z << 20 (`dispatch_waves`); other
+    SGPR arguments 0, as the emulator's dispatch sets them."""
+    sgpr = {ArgKind.KERNARG_SEGMENT_PTR: kernarg, ArgKind.WORKGROUP_ID_X: group[0],
+            ArgKind.WORKGROUP_ID_Y: group[1], ArgKind.WORKGROUP_ID_Z: group[2]}
+    vgpr = {ArgKind.LOCAL_INVOCATION_IDS: ids, ArgKind.LOCAL_INVOCATION_ID_X: ids & 0x3FF,
+            ArgKind.LOCAL_INVOCATION_ID_Y: (ids >> 10) & 0x3FF,
+            ArgKind.LOCAL_INVOCATION_ID_Z: (ids >> 20) & 0x3FF}
+    out: dict[str, Any] = {}
+    for a in args.args:
+        f = a.file.value
+        key = f"{f}[{a.reg}]" if a.size == 1 else f"{f}[{a.reg}-{a.end - 1}]"
+        out[key] = (vgpr if a.file is RegFile.VGPR else sgpr).get(a.kind, 0)
+    return out
+
+
 def run_kernel(program: Program, args: Mapping[str, Any], groups: int | Sequence[int],
                block: int | Sequence[int], *, wave_size: int | None = None,
                max_steps: int = 100_000) -> KernelResult:
     """Run `program` as a compute kernel over a grid, wave after wave.
 
-    Arguments are laid out by `kernel_arg_metadata`; the kernarg pointer is
-    ``s[0-1]``, workgroup ids ``s[2]``/``s[3]``/``s[4]``, work-item ids
-    ``v[0]`` (docs/abi.md). Buffers come back like `radcc.emu`'s
+    Arguments are laid out by `kernel_arg_metadata`; the registers at entry (kernarg
+    pointer, workgroup ids, work-item ids packed or one VGPR each) are where the
+    program's shader arguments put them (`radcc.passes.kernel_abi.program_args`, the
+    instance of `radcc.abi` its ``p_startpgm`` implies; docs/abi.md). Buffers come back like `radcc.emu`'s
     `RunResult.buffers` (same dtype/shape as passed; uint8 for bytes/Zeros).
     Waves run one after the other, so programs whose lanes write distinct
     addresses give the results any wave order would."""
@@ -736,8 +758,9 @@ def run_kernel(program: Program, args: Mapping[str, Any], groups: int | Sequence
     count = 0
     tests: list[tuple[int, list[Any]]] = []
     explicit = uses_explicit_exec(program)
-    for (gx, gy, gz), ids, mask in dispatch_waves(groups, block, wave):
-        inputs = {"s[0-1]": ka.base, "s[2]": gx, "s[3]": gy, "s[4]": gz, "v[0]": ids}
+    shader_args = program_args(program)
+    for group, ids, mask in dispatch_waves(groups, block, wave):
+        inputs = entry_inputs(shader_args, ka.base, group, ids)
         r = interpret(program, inputs=inputs, memory=mem, wave_size=wave, exec_mask=mask,
                       explicit_exec=explicit, max_steps=max_steps)
         waves += 1
