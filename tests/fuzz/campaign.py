@@ -1,11 +1,21 @@
 """Time-boxed local fuzz campaign over radcc's readers (not collected by pytest).
 
     python tests/fuzz/campaign.py READER[,READER...]|all --seconds 60 --seed 1 [--save]
+                                  [--mode fork|subprocess|inprocess] [--diff]
 
 Prints every input that breaks the contract of `cli_harness.problem` (exit
 status 2+, traceback, hang, status 1 without a diagnostic in the reader's
 format); ``--save`` writes each finding to ``corpus/<reader>/`` so that
 `test_fuzz_corpus.py` keeps it as a regression test.
+
+``--mode`` (`cli_harness.MODES`) says how each input runs: ``inprocess`` (the
+default, the fastest: ~10 ms of CPU per SPIR-V mutant), ``fork`` (a child of a fork
+server per input: isolated, hard time limit; ~25 ms) or ``subprocess`` (the
+reference, ``python -m radcc`` per input: ~1 s). ``--crosscheck N`` also runs every
+Nth input in subprocess mode and counts any difference in status or stderr as a
+finding (the modes must judge alike: a state leak between in-process runs would
+show). A progress line every ``--progress`` inputs gives the count, rate and
+findings so far.
 """
 
 from __future__ import annotations
@@ -22,6 +32,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(1, str(Path(__file__).resolve().parents[2]))
 
+from cli_harness import MODES, Outcome  # noqa: E402
 from fuzzlib import CORPUS, READERS, mutants  # noqa: E402
 
 
@@ -40,6 +51,12 @@ def main() -> int:
                          "only); --diff still asks spirv-val")
     ap.add_argument("--count", type=int, default=10**9, help="stop after this many inputs")
     ap.add_argument("--max-findings", type=int, default=20)
+    ap.add_argument("--mode", choices=MODES, default="inprocess",
+                    help="how each input runs (cli_harness.MODES; subprocess: the reference)")
+    ap.add_argument("--crosscheck", type=int, default=0, metavar="N",
+                    help="also run every Nth input in subprocess mode; a different status "
+                         "or stderr is a finding")
+    ap.add_argument("--progress", type=int, default=1000, help="a status line every N inputs")
     a = ap.parse_args()
     if a.hide_spirv_val:
         from fuzzlib import hide_spirv_val
@@ -54,16 +71,26 @@ def main() -> int:
         r = READERS[name]
         rng = random.Random(f"{a.seed}:{name}")
         end = time.monotonic() + budget
-        n = found = 0
+        n = found = accepted = checked = 0
         seen: set[str] = set()
+        start = time.monotonic()
         with tempfile.TemporaryDirectory() as d:
             for label, data in mutants(r, rng, a.count):
                 if time.monotonic() > end or found >= a.max_findings:
                     break
                 n += 1
-                p = r.check(data, Path(d))
+                if n % a.progress == 0:
+                    rate = n / (time.monotonic() - start)
+                    print(f"[{name}] {n} inputs ({accepted} accepted), {rate:.1f}/s, "
+                          f"{found} findings", flush=True)
+                o = r.run(data, Path(d), mode=a.mode)
+                accepted += o.status == 0
+                p = r.problem(o)
+                if p is None and a.crosscheck and n % a.crosscheck == 0:
+                    checked += 1
+                    p = modes_differ(o, r.run(data, Path(d), mode="subprocess"))
                 if p is None and a.diff:
-                    p = oracle_disagrees(name, data, Path(d))
+                    p = oracle_disagrees(name, data, Path(d), o.status)
                 if p is None:
                     continue
                 key = re.sub(r"\d+|0x[0-9a-f]+|'[^']*'|%\w+", "#", p)[:120]
@@ -74,23 +101,34 @@ def main() -> int:
                 h = hashlib.sha1(data).hexdigest()[:12]
                 print(f"[{name}] {label} {h}: {p}")
                 if a.trace:
-                    print("\n".join(r.run(data, Path(d), trace=True).stderr.splitlines()[-8:]))
+                    o = r.run(data, Path(d), trace=True, mode=a.mode)
+                    print("\n".join(o.stderr.splitlines()[-8:]))
                 if a.save:
                     dst = CORPUS / name
                     dst.mkdir(exist_ok=True)
                     (dst / f"{h}{r.suffix}").write_bytes(data)
-        print(f"[{name}] {n} inputs, {found} distinct findings", flush=True)
+        rate = n / max(time.monotonic() - start, 1e-9)
+        print(f"[{name}] {n} inputs ({accepted} accepted, {checked} cross-checked), "
+              f"{rate:.1f}/s, {found} distinct findings", flush=True)
         total += found
     return 1 if total else 0
 
 
-def oracle_disagrees(name: str, data: bytes, d: Path) -> str | None:
-    """Does the independent tool accept what radcc rejects, or reject what it accepts?
-    For SPIR-V only the second counts (a silent acceptance; radcc refuses valid modules
-    that use what it does not support, by name), keyed by spirv-val's message."""
-    from fuzzlib import READERS, oracle_message, oracle_status
+def modes_differ(o: Outcome, ref: Outcome) -> str | None:
+    """Why `o` and the subprocess run `ref` of the same input differ (None: they agree)."""
+    if (o.status, o.stderr, o.hung) == (ref.status, ref.stderr, ref.hung):
+        return None
+    return (f"modes differ: status {o.status} vs subprocess {ref.status}: "
+            f"{o.stderr.strip()[-200:]!r} vs {ref.stderr.strip()[-200:]!r}")
 
-    mine = READERS[name].run(data, d).status
+
+def oracle_disagrees(name: str, data: bytes, d: Path, mine: int) -> str | None:
+    """Does the independent tool accept what radcc rejects (`mine`: radcc's status), or
+    reject what it accepts? For SPIR-V only the second counts (a silent acceptance;
+    radcc refuses valid modules that use what it does not support, by name), keyed by
+    spirv-val's message."""
+    from fuzzlib import oracle_message, oracle_status
+
     if name == "spirv" and mine != 0:
         return None
     theirs = oracle_status(name, data, d)
@@ -116,7 +154,7 @@ def argv_campaign(cmds: list[str], a: argparse.Namespace) -> int:
             with tempfile.TemporaryDirectory() as d:
                 argv = random_argv(cmd, rng, Path(d))
                 n += 1
-                p = problem(run_radcc(argv, timeout=60))
+                p = problem(run_radcc(argv, timeout=60, mode=a.mode))
                 if p is None:
                     continue
                 key = re.sub(r"\d+|'[^']*'|/tmp/\S*", "#", p)[:90]
@@ -126,7 +164,8 @@ def argv_campaign(cmds: list[str], a: argparse.Namespace) -> int:
                 found += 1
                 print(f"[argv-{cmd}] {argv}: {p}")
                 if a.trace:
-                    print("\n".join(run_radcc(argv, trace=True).stderr.splitlines()[-8:]))
+                    o = run_radcc(argv, trace=True, mode=a.mode)
+                    print("\n".join(o.stderr.splitlines()[-8:]))
         print(f"[argv-{cmd}] {n} command lines", flush=True)
     return 1 if found else 0
 

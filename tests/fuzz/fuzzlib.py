@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from cli_harness import Outcome, problem, run_radcc
+from cli_harness import Mode, Outcome, problem, run_radcc
 
 from radcc.frontend.spirv.spirv_val import ENV_BY_VERSION
 
@@ -41,16 +41,21 @@ class Reader:
     timeout: float = 30.0
     stdin: bool = False  # feed the input on stdin as well as via the file
 
-    def run(self, data: bytes, scratch: Path, trace: bool = False) -> Outcome:
+    def run(self, data: bytes, scratch: Path, trace: bool = False,
+            mode: Mode = "inprocess") -> Outcome:
         f = scratch / f"input{self.suffix}"
         f.write_bytes(data)
-        return run_radcc(self.argv(f, scratch), timeout=self.timeout, trace=trace)
+        return run_radcc(self.argv(f, scratch), timeout=self.timeout, trace=trace, mode=mode)
 
-    def check(self, data: bytes, scratch: Path, must_fail: bool = False) -> str | None:
+    def problem(self, o: Outcome, must_fail: bool = False) -> str | None:
+        """`cli_harness.problem` for this reader's diagnostic format."""
         from cli_harness import PLAIN_DIAG
 
-        o = self.run(data, scratch)
         return problem(o, self.kind, allow=PLAIN_DIAG, must_fail=must_fail)
+
+    def check(self, data: bytes, scratch: Path, must_fail: bool = False,
+              mode: Mode = "inprocess") -> str | None:
+        return self.problem(self.run(data, scratch, mode=mode), must_fail)
 
     def seed_bytes(self) -> list[bytes]:
         return [(SEEDS / s).read_bytes() for s in self.seeds]
