@@ -10,10 +10,7 @@ the runtime does not import them).
 from __future__ import annotations
 
 import argparse
-import shutil
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -112,21 +109,12 @@ def read_shader(path: str, defines: list[str]) -> bytes:
             head.count(b"\x00") * 3 >= len(head) else "binary (NUL bytes)"
         raise UserError(f"{path}:1:1: error: the source is {enc}, not UTF-8 text: GLSL sources "
                         f"must be UTF-8 (e.g. iconv -f UTF-16 -t UTF-8)")
-    exe = shutil.which("glslangValidator")
-    if exe is None:
-        raise UserError(f"{path}: compiling GLSL needs glslangValidator (Debian package "
-                        f"glslang-tools); or pass SPIR-V")
-    with tempfile.TemporaryDirectory() as d:
-        out = Path(d) / "out.spv"
-        cmd = [exe, "-V", "--target-env", "vulkan1.3", "-S", "comp",
-               *[f"-D{x}" for x in defines], str(p), "-o", str(out)]
-        r = subprocess.run(cmd, capture_output=True)
-        text = (r.stdout + r.stderr).decode("utf-8", "replace")  # it echoes source bytes
-        if r.returncode != 0 or not out.exists():
-            lines = [ln for ln in text.splitlines()
-                     if ln.strip() and ln.strip() != str(p)]
-            raise UserError("\n".join(lines) or f"{path}: glslangValidator failed")
-        return out.read_bytes()
+    from radcc.driver.glsl import GlslError, glsl_to_spirv
+
+    try:
+        return glsl_to_spirv(p, "comp", defines)
+    except GlslError as e:
+        raise UserError(str(e)) from None
 
 
 def compile_shader(args: argparse.Namespace, spirv: bytes, print_after: list[str] | None = None,

@@ -1,0 +1,99 @@
+"""The Python API at the package top level (radcc/api.py): `radcc.compile` of GLSL text, a
+path and SPIR-V bytes gives what `radcc compile` gives; `radcc.run` returns NumPy arrays
+that match NumPy's own computation; `import radcc` loads nothing else."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import radcc
+
+ROOT = Path(__file__).resolve().parents[1]
+SRC = """#version 450
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) buffer A { float a[]; };
+layout(set = 0, binding = 1) buffer B { uint b[]; };
+layout(push_constant) uniform P { float s; uint k; };
+void main() {
+    uint i = gl_GlobalInvocationID.x;
+    a[i] = a[i] * s + 1.0;
+    b[i] = b[i] * k + i;
+}
+"""
+
+
+def test_import_is_cheap() -> None:
+    r = subprocess.run([sys.executable, "-c", "import radcc, sys; print(sorted(m for m in "
+                        "sys.modules if m.startswith('radcc')))"], capture_output=True,
+                       text=True, check=True, cwd=ROOT)
+    assert r.stdout.strip() == "['radcc']"
+
+
+def test_compile_sources_agree_with_cli(tmp_path: Path) -> None:
+    src = tmp_path / "k.comp"
+    src.write_text(SRC)
+    spv = tmp_path / "k.spv"
+    subprocess.run(["glslangValidator", "-V", "--target-env", "vulkan1.3", str(src), "-o",
+                    str(spv)], check=True, capture_output=True)
+    from_text = radcc.compile(SRC)
+    from_path = radcc.compile(str(src))
+    from_pathlike = radcc.compile(src)
+    from_bytes = radcc.compile(spv.read_bytes())
+    for k in (from_path, from_pathlike, from_bytes):
+        assert k.code_object == from_text.code_object and k.asm == from_text.asm
+        assert k.stats == from_text.stats
+    obj = tmp_path / "k.o"
+    r = subprocess.run([sys.executable, "-m", "radcc", "compile", str(src), "-o", str(obj),
+                        "--stats"], capture_output=True, text=True, cwd=ROOT)
+    assert r.returncode == 0, r.stderr
+    assert obj.read_bytes() == from_text.code_object
+    cli_stats = {m[1]: int(m[2]) for m in re.finditer(r"^(\w+): (\d+)$", r.stderr, re.M)}
+    assert cli_stats == from_text.stats
+    assert from_text.name == "main" and from_text.workgroup_size == (64, 1, 1)
+    k64 = radcc.compile(SRC, wave_size=64)
+    assert k64.wave_size == 64 and k64.code_object != from_text.code_object
+
+
+@pytest.mark.parametrize("wave", [32, 64])
+def test_run_returns_arrays(wave: int) -> None:
+    rng = np.random.default_rng(1)
+    a = rng.standard_normal((4, 64)).astype(np.float32)
+    b = rng.integers(0, 1000, 256, dtype=np.uint32)
+    out = radcc.run(SRC, groups=4, buffers={(0, 0): a, 1: b},
+                    push_constants=[np.float32(1.5), np.uint32(7)], wave_size=wave)
+    assert out[(0, 0)].dtype == np.float32 and out[(0, 0)].shape == (4, 64)
+    # radcc fuses a * s + 1.0 (one rounding; a * 1.5 is exact in float64)
+    np.testing.assert_array_equal(out[(0, 0)], (a.astype(np.float64) * 1.5 + 1.0)
+                                  .astype(np.float32))
+    assert out[(0, 1)].dtype == np.uint32
+    np.testing.assert_array_equal(out[(0, 1)], b * np.uint32(7) + np.arange(256, dtype=np.uint32))
+
+
+def test_hlsl(tmp_path: Path) -> None:
+    src = tmp_path / "k.hlsl"
+    src.write_text("RWStructuredBuffer<float> buf : register(u0);\n[numthreads(64, 1, 1)]\n"
+                   "void CSMain(uint3 id : SV_DispatchThreadID) { buf[id.x] *= 3.0; }\n")
+    k = radcc.compile(src, stage="comp", entry="CSMain")
+    x = np.arange(64, dtype=np.float32)
+    np.testing.assert_array_equal(radcc.run(k, buffers={0: x})[(0, 0)], x * 3)
+
+
+def test_errors() -> None:
+    with pytest.raises(radcc.CompileError, match=r"<source>:2: .*syntax error"):
+        radcc.compile("#version 450\nvoid main( {\n")
+    with pytest.raises(radcc.CompileError, match="not SPIR-V"):
+        radcc.compile(b"\0\0\0\0")
+    with pytest.raises(radcc.CompileError, match="unknown GPU 'gfx9'"):
+        radcc.compile(SRC, mcpu="gfx9")
+    with pytest.raises(radcc.CompileError, match="wave_size"):
+        radcc.compile(SRC, wave_size=16)
+    with pytest.raises(radcc.RunError, match="groups"):
+        radcc.run(SRC, groups=(0, 1))
+    with pytest.raises(AttributeError):
+        radcc.no_such_thing  # noqa: B018
