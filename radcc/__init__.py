@@ -1,6 +1,6 @@
 """radcc: a back-end shader compiler for AMD GCN/RDNA GPUs, after Mesa's ACO.
 
-The Python API (radcc/api.py, docs/guide.md "Python"), imported on first use so that
+The Python API (radcc/driver/api.py, docs/guide.md "Python"), imported on first use so that
 ``import radcc`` stays cheap:
 
 - ``radcc.compile(source, *, stage=None, mcpu="gfx1100", wave_size=32, entry=None,
@@ -23,7 +23,7 @@ _API = frozenset({"compile", "run", "Kernel", "CompileError", "RunError", "Stric
 
 def __getattr__(name: str) -> Any:
     if name in _API:
-        from radcc import api
+        from radcc.driver import api
 
         return getattr(api, name)
     raise AttributeError(f"module 'radcc' has no attribute '{name}'")

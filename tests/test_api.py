@@ -1,4 +1,4 @@
-"""The Python API at the package top level (radcc/api.py): `radcc.compile` of GLSL text, a
+"""The Python API at the package top level (radcc/driver/api.py): `radcc.compile` of GLSL text, a
 path and SPIR-V bytes gives what `radcc compile` gives; `radcc.run` returns NumPy arrays
 that match NumPy's own computation; `import radcc` loads nothing else."""
 

@@ -1,7 +1,7 @@
 """GLSL (or HLSL) source to SPIR-V through glslangValidator (`glsl_to_spirv`).
 
 The drivers take SPIR-V; GLSL is a convenience of the command line (`radcc.cli`) and the
-Python API (`radcc.api`), which both come here. glslangValidator (Debian package
+Python API (`radcc.driver.api`), which both come here. glslangValidator (Debian package
 glslang-tools) is run as ``glslangValidator -V --target-env vulkan1.3 -S STAGE``; its
 messages are passed on in `GlslError` (``FILE:LINE: ...``).
 """
