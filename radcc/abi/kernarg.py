@@ -9,13 +9,13 @@ and the IR test interpreter's arguments are all built here (docs/abi.md).
 
 Each entry says what it holds (`Role`): a descriptor binding's buffer address or size,
 the push-constant block, a hidden argument, or a plain value; image and sampler
-descriptors (issue 11) are further roles.
+descriptors are further roles (`Role.IMAGE`: a pointer to the image's T#).
 """
 
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,6 +35,7 @@ class ValueKind(enum.Enum):
 
     BY_VALUE = "by_value"
     GLOBAL_BUFFER = "global_buffer"
+    IMAGE = "image"
     HIDDEN_BLOCK_COUNT_X = "hidden_block_count_x"
     HIDDEN_BLOCK_COUNT_Y = "hidden_block_count_y"
     HIDDEN_BLOCK_COUNT_Z = "hidden_block_count_z"
@@ -50,6 +51,7 @@ class Role(enum.Enum):
     VALUE = "value"  # a user argument (``radcc llc --arg``, test kernels)
     BUFFER_ADDRESS = "buffer address"  # the base address of descriptor binding `key`
     BUFFER_SIZE = "buffer size"  # its size in bytes (``.length()``)
+    IMAGE = "image"  # the address of descriptor binding `key`'s image descriptor (T#)
     PUSH_CONSTANTS = "push constants"  # the push-constant block, inline
     HIDDEN = "hidden"  # filled by the runtime (block counts ...)
 
@@ -64,6 +66,7 @@ class KernargEntry:
     key: Key | None = None  # the descriptor binding of a BUFFER_ADDRESS/BUFFER_SIZE entry
     type_name: str | None = None  # by-value arguments: OpenCL's type name (uint, float ...)
     address_space: str | None = None  # pointers: "global"
+    access: str | None = None  # images: "read_only", "write_only", "read_write"
 
     def metadata(self) -> dict[str, Any]:
         """The ``.args`` map of this entry (keys in the order radcc writes them)."""
@@ -73,6 +76,8 @@ class KernargEntry:
             out[".address_space"] = self.address_space
         if self.type_name is not None:
             out[".type_name"] = self.type_name
+        if self.access is not None:
+            out[".access"] = self.access
         return out
 
 
@@ -97,7 +102,7 @@ class KernargLayout:
     # -- building ----------------------------------------------------------------------
     def add(self, name: str, size: int, kind: ValueKind, *, align: int | None = None,
             role: Role = Role.VALUE, key: Key | None = None, type_name: str | None = None,
-            address_space: str | None = None) -> KernargEntry:
+            address_space: str | None = None, access: str | None = None) -> KernargEntry:
         """Append an argument at the next offset aligned to `align` (default: its size)."""
         if size <= 0:
             raise KernargError(f"argument '{name}': size {size} (must be positive)")
@@ -105,7 +110,7 @@ class KernargLayout:
         if a <= 0 or a & (a - 1):
             raise KernargError(f"argument '{name}': alignment {a} is not a power of two")
         off = (self.end + a - 1) // a * a
-        e = KernargEntry(name, off, size, kind, role, key, type_name, address_space)
+        e = KernargEntry(name, off, size, kind, role, key, type_name, address_space, access)
         self.entries.append(e)
         self.end = off + size
         return e
@@ -115,6 +120,12 @@ class KernargLayout:
         """A 64-bit global buffer address (8 bytes, 8-aligned)."""
         return self.add(name, 8, ValueKind.GLOBAL_BUFFER, role=role, key=key,
                         address_space="global")
+
+    def add_image(self, name: str, key: Key, access: str) -> KernargEntry:
+        """The 64-bit address of an image descriptor (AMDGPUUsage ``image``: a global
+        pointer to the T#; 8 bytes, 8-aligned)."""
+        return self.add(name, 8, ValueKind.IMAGE, role=Role.IMAGE, key=key,
+                        address_space="global", access=access)
 
     def add_value(self, name: str, size: int, type_name: str, *, align: int | None = None,
                   role: Role = Role.VALUE, key: Key | None = None) -> KernargEntry:
@@ -160,12 +171,16 @@ class KernargLayout:
         return [e.metadata() for e in self.entries]
 
 
-def shader_layout(bindings: Iterable[Key], push_size: int) -> KernargLayout:
+def shader_layout(bindings: Iterable[Key], push_size: int,
+                  images: Mapping[Key, str] | None = None) -> KernargLayout:
     """The kernarg segment of a compute shader compiled from SPIR-V (docs/abi.md):
 
     1. one 8-byte ``global_buffer`` address per descriptor binding, in (set, binding)
        order, named ``set{S}_binding{B}``;
     2. one 4-byte ``by_value`` uint per binding, its size in bytes, ``..._size``;
+    2b. one 8-byte ``image`` per image binding (`images`: key -> access), in (set,
+       binding) order, named ``set{S}_binding{B}``: the address of its 32-byte image
+       descriptor (T#, the ISA guide's "Image Resource");
     3. the push-constant block, if any: ``by_value`` ``push_constants`` of its size
        rounded up to 4 bytes, 4-aligned;
     4. ``hidden_block_count_x/y/z`` (4 bytes each: the number of workgroups).
@@ -176,6 +191,8 @@ def shader_layout(bindings: Iterable[Key], push_size: int) -> KernargLayout:
         lay.add_buffer(binding_name(k), role=Role.BUFFER_ADDRESS, key=k)
     for k in keys:
         lay.add_value(binding_name(k) + "_size", 4, "uint", role=Role.BUFFER_SIZE, key=k)
+    for k, access in sorted((images or {}).items()):
+        lay.add_image(binding_name(k), k, access)
     if push_size:
         lay.add_value("push_constants", (push_size + 3) // 4 * 4, "struct", align=4,
                       role=Role.PUSH_CONSTANTS)

@@ -4,6 +4,8 @@
               --arg NAME=VALUE ... --out DIR [--wave32|--wave64]
               [--max-instructions N] [--robust] [--no-strict] [--no-hazards] [--quiet]
     radcc run SHADER.spv|.comp|.glsl --groups X[,Y,Z] --buffer SET:BINDING=VALUE ...
+              [--image SET:BINDING=FILE.npy[:FORMAT] ...] [--image3d ...]
+              [--sampler SET:BINDING=FILTER[,ADDRESS[,NORMALIZED]] ...]
               [--push FILE] [--spec ID=VALUE ...] [-DNAME=VALUE ...] --out DIR
               [--wave32|--wave64] [--no-strict] [--max-instructions N] [--robust]
               [--no-validate]
@@ -15,6 +17,8 @@ run every buffer argument is written to DIR/NAME.bin.
 A shader (SPIR-V or GLSL, as `radcc compile` takes it): compiled, then run
 (`radcc.driver.run.run_compiled`, strict mode) with every buffer written to
 ``DIR/SET_BINDING.bin``; a VALUE is a ``.npy`` file, a raw file or ``zeros:NBYTES``.
+Images (`radcc.cli._images`, the lavapipe runner's interface) are written back as
+``DIR/SET_BINDING.npy`` with the shape and dtype they were given.
 
 Prints a summary; exit status 1 on errors (bad input, faults, unsupported
 instructions, instruction limit) and on strict-mode violations.
@@ -32,6 +36,7 @@ import numpy as np
 
 from radcc.abi.kernarg import Role
 from radcc.cli._help import HelpFormatter
+from radcc.cli._images import add_image_options, parse_specs, shader_images, write_images
 from radcc.cli._shader import (
     SHADER_SUFFIXES,
     ShaderParser,
@@ -274,6 +279,7 @@ def run_parser() -> argparse.ArgumentParser:
     p.add_argument("--buffer", action="append", default=[], metavar="SET:BINDING=VALUE",
                    help="the buffer at SET:BINDING: a .npy file, a raw file or zeros:NBYTES; "
                         "repeatable")
+    add_image_options(p)
     p.add_argument("--push", metavar="FILE", help="the push constants' bytes (default: zeros)")
     p.add_argument("--out", required=True, metavar="DIR",
                    help="the directory the buffers are written to after the run")
@@ -320,7 +326,7 @@ def _declared_bindings(spirv: bytes) -> set[tuple[int, int]]:
 
 
 def run_main(argv: list[str]) -> int:
-    from radcc.driver.run import run_compiled
+    from radcc.driver.run import image_outputs, run_compiled
 
     try:
         args = run_parser().parse_args(argv)
@@ -335,6 +341,7 @@ def run_main(argv: list[str]) -> int:
             if key in buffers:
                 raise UserError(f"--buffer {key[0]}:{key[1]} is given twice")
             buffers[key] = val
+        image_specs, sampler_specs = parse_specs(args)
         odir = _out_dir(args.out)
         push = b""
         if args.push:
@@ -354,13 +361,16 @@ def run_main(argv: list[str]) -> int:
         missing = [k for k in res.arg_layout.keys(Role.BUFFER_ADDRESS) if k not in buffers]
         if missing:
             raise UserError("missing --buffer for " + ", ".join(f"{s}:{b}" for s, b in missing))
+        images = shader_images(res, image_specs, sampler_specs, set(buffers))
         t0 = time.monotonic()
         out, run = run_compiled(res, groups, buffers, push, strict=not args.no_strict,
-                                max_instructions=args.max_instructions, robust=args.robust)
+                                max_instructions=args.max_instructions, robust=args.robust,
+                                images=images)
         dt = time.monotonic() - t0
         odir.mkdir(parents=True, exist_ok=True)
         for (s, b), data in out.items():
             (odir / f"{s}_{b}.bin").write_bytes(data)
+        write_images(odir, image_outputs(res, run, images))
     except ValueError as e:
         print(f"radcc run: error: {e}", file=sys.stderr)
         return 1

@@ -22,7 +22,7 @@ from typing import Any
 
 from radcc.abi.kernarg import KernargLayout
 from radcc.frontend.divergence import divergence_analysis
-from radcc.frontend.mir import MirShader
+from radcc.frontend.mir import ImageBinding, MirShader
 from radcc.frontend.opt import LOWERING, PASSES, lower_for_isel, optimize
 from radcc.frontend.spirv import read_spirv
 from radcc.frontend.spirv.spirv_val import run_spirv_val
@@ -70,7 +70,8 @@ class CompileResult:
     # the program register allocation received (the PreSGPRs/PreVGPRs liveness), by
     # block: (live-in demand, [(instruction, demand during it)])
     demand: list[PreRADemand] | None = field(default=None, repr=False, compare=False)
-
+    # the image bindings the shader uses (dim, declared format, sampled type)
+    images: dict[tuple[int, int], ImageBinding] = field(default_factory=dict)
 
 @dataclass
 class PreRADemand:
@@ -205,4 +206,4 @@ def _compile(spirv: bytes, mcpu: str, wave_size: int, entry: str | None,
     kernargs = res.args.kernargs
     assert kernargs is not None  # isel's compute instance has its kernarg layout
     return CompileResult(code, asm, stats, name, kernargs, shader.workgroup_size, wave_size,
-                         timings, program, emitted, demand)
+                         timings, program, emitted, demand, dict(shader.images))

@@ -21,7 +21,8 @@ import numpy as np
 
 from radcc.abi.kernarg import KernargLayout, Role, binding_name
 from radcc.driver.compile import CompileResult, compile_spirv
-from radcc.emu.api import RunResult, Zeros, load
+from radcc.driver.images import check_binding, emu_image, image_format
+from radcc.emu.api import Image, RunResult, Zeros, load
 from radcc.passes.options import DebugOptions
 
 Key = tuple[int, int]
@@ -32,9 +33,13 @@ class StrictModeError(RuntimeError):
 
 
 def kernel_args(layout: KernargLayout, buffers: Mapping[Key, Any],
-                push: bytes) -> dict[str, Any]:
+                push: bytes, images: Mapping[Key, Image] | None = None) -> dict[str, Any]:
     """The emulator's named arguments for a dispatch (docs/abi.md layout)."""
     args: dict[str, Any] = {}
+    for key in layout.keys(Role.IMAGE):
+        if images is None or key not in images:
+            raise KeyError(f"no image for binding {key[0]}:{key[1]}")
+        args[binding_name(key)] = images[key]
     for key in layout.keys(Role.BUFFER_ADDRESS):
         val = buffers.get(key, 0)
         if isinstance(val, int):
@@ -58,9 +63,12 @@ def kernel_args(layout: KernargLayout, buffers: Mapping[Key, Any],
 def run_compiled(res: CompileResult, groups: tuple[int, ...], buffers: Mapping[Key, Any],
                  push_constants: bytes = b"", *, strict: bool = True,
                  max_instructions: int = 50_000_000, robust: bool = False,
+                 images: Mapping[Key, Image] | None = None,
                  ) -> tuple[dict[Key, bytes], RunResult]:
+    """Run a compiled shader; the buffers' bytes after the run (every binding given), and
+    the run (``run.buffers[binding_name(key)]``: an image's texels after the run)."""
     mod = load(res.code_object)
-    args = kernel_args(res.arg_layout, buffers, push_constants)
+    args = kernel_args(res.arg_layout, buffers, push_constants, images)
     run = mod.run(res.kernel_name, groups, res.workgroup_size, args,
                   wave_size=res.wave_size, strict=strict, max_instructions=max_instructions,
                   robust=robust)
@@ -78,10 +86,44 @@ def run_compute(spirv: bytes, *, groups: tuple[int, ...] = (1, 1, 1),
                 buffers: Mapping[Key, Any] | None = None, push_constants: bytes = b"",
                 spec_constants: Mapping[int, Any] | None = None, wave_size: int = 32,
                 mcpu: str = "gfx1100", entry: str | None = None,
-                debug_options: DebugOptions | None = None) -> dict[Key, bytes]:
+                debug_options: DebugOptions | None = None,
+                images: Mapping[Key, tuple[np.ndarray, str | None]] | None = None,
+                ) -> dict[Key, Any]:
+    """`images`: (set, binding) -> (array, format name or None: the default), 2-D, as
+    ``radcc run --image`` takes them (`radcc.driver.images`); they come back as arrays
+    of the same shape and dtype, beside the buffers' bytes."""
     res = compile_spirv(spirv, mcpu=mcpu, wave_size=wave_size, entry=entry,
                         spec=dict(spec_constants or {}), debug_options=debug_options)
-    out, run = run_compiled(res, tuple(groups), dict(buffers or {}), push_constants)
+    emu_images = {key: image_arg(res, key, arr, fmt, 2)
+                  for key, (arr, fmt) in (images or {}).items()}
+    out, run = run_compiled(res, tuple(groups), dict(buffers or {}), push_constants,
+                            images=emu_images)
     if run.violations:
         raise StrictModeError("strict mode: " + "; ".join(str(v) for v in run.violations[:5]))
+    result: dict[Key, Any] = dict(out)
+    result.update(image_outputs(res, run, emu_images))
+    return result
+
+
+def image_arg(res: CompileResult, key: Key, arr: np.ndarray, fmt: str | None,
+              dims: int) -> Image:
+    """The emulator image for binding `key` (ImageArgError naming it if it does not fit)."""
+    where = f"--image {key[0]}:{key[1]}"
+    f = image_format(arr, fmt, dims, where)
+    img = res.images.get(key)
+    if img is not None:
+        check_binding(f, img, where)
+    return emu_image(arr, f, dims)
+
+
+def image_outputs(res: CompileResult, run: RunResult, images: Mapping[Key, Image]
+                  ) -> dict[Key, np.ndarray]:
+    """Every image given, after the run, with the shape and dtype it was given (an image
+    the shader does not use comes back unchanged)."""
+    out: dict[Key, np.ndarray] = {}
+    for key, img in images.items():
+        name = binding_name(key)
+        got = run.buffers.get(name) if key in res.images else None
+        out[key] = np.array(img.data if got is None else got, dtype=img.data.dtype).reshape(
+            img.data.shape)
     return out

@@ -30,6 +30,14 @@ from radcc.emu.errors import EmuError
 from radcc.emu.loader import LoadedKernel, LoadedObject
 from radcc.emu.memory import Memory
 from radcc.emu.strict import Violation
+from radcc.emu.texture import (
+    FORMAT_BY_NAME,
+    IDENTITY,
+    TYPE_1D,
+    TYPE_2D,
+    TYPE_3D,
+    ImageDesc,
+)
 
 Dim = int | tuple[int, ...] | list[int]
 
@@ -39,6 +47,21 @@ class Zeros:
     """A zero-filled buffer argument of `nbytes` bytes."""
 
     nbytes: int
+
+
+@dataclass(frozen=True)
+class Image:
+    """An image argument (``.value_kind: image``): the texels in C order, shaped
+    `(H, W)`/`(H, W, C)` (2-D), `(D, H, W[, C])` (3-D, `dim` 3) or `(W[, C])` (1-D,
+    `dim` 1); `format` a T# format name of
+    `radcc.emu.texture.FORMATS` (``8_8_8_8_UNORM`` ...), whose texel size must be the
+    array's per-texel bytes; `dst_sel` the T#'s destination swizzle. The emulator maps
+    the texels (linear, pitch = width) and the 32-byte T#, and passes the T#'s address."""
+
+    data: np.ndarray
+    format: str
+    dim: int = 2
+    dst_sel: tuple[int, int, int, int] = IDENTITY
 
 
 @dataclass
@@ -161,6 +184,14 @@ class Module:
                 reg = mem.map(f"buffer {name}", raw, size=max(len(raw), 1), isolate=robust)
                 buffers[name] = (reg.base, arr, len(raw))
                 kernarg[off:off + 8] = reg.base.to_bytes(8, "little")
+            elif kind == "image":
+                val = args[name]
+                if not isinstance(val, Image):
+                    raise EmuError(f"argument '{name}' is an image: pass an emu.api.Image, "
+                                   f"not {type(val).__name__}")
+                base, tsharp = self._map_image(mem, name, val)
+                buffers[name] = (base, val.data, val.data.nbytes)
+                kernarg[off:off + 8] = tsharp.to_bytes(8, "little")
             elif kind == "by_value":
                 kernarg[off:off + size] = pack_scalar(a, args[name])
             elif kind.startswith("hidden_"):
@@ -191,6 +222,38 @@ class Module:
         return RunResult(out, list(d.report.violations), counters, kernel, k.wave_size, raws)
 
     @staticmethod
+    def _map_image(mem: Memory, name: str, img: Image) -> tuple[int, int]:
+        """Map an image's texels and its T#; (texel base, T# address)."""
+        fmt = FORMAT_BY_NAME.get(img.format)
+        if fmt is None:
+            raise EmuError(f"argument '{name}': image format {img.format!r} is not one of "
+                           f"the texture unit's ({', '.join(sorted(FORMAT_BY_NAME))})")
+        arr = np.ascontiguousarray(img.data)
+        rank = {1: 1, 2: 2, 3: 3}.get(img.dim)
+        if rank is None:
+            raise EmuError(f"argument '{name}': image dimension {img.dim} (1, 2 or 3)")
+        if arr.ndim not in (rank, rank + 1) or arr.size == 0:
+            raise EmuError(f"argument '{name}': a {img.dim}-D image needs a {rank}- or "
+                           f"{rank + 1}-dimensional array, got shape {arr.shape}")
+        shape = arr.shape[:rank]
+        texel = arr.nbytes // int(np.prod(shape))
+        if texel != fmt.bytes:
+            raise EmuError(f"argument '{name}': {texel}-byte texels for format {fmt.name} "
+                           f"({fmt.bytes}-byte texels)")
+        w = shape[-1]
+        h = shape[-2] if rank >= 2 else 1
+        d = shape[0] if rank == 3 else 1
+        if max(w, h) > 1 << 14 or d > 1 << 13:
+            raise EmuError(f"argument '{name}': image of {w}x{h}x{d} texels exceeds the T#'s "
+                           "16384x16384x8192")
+        reg = mem.map(f"image {name}", arr.tobytes(), size=max(arr.nbytes, 1), align=256)
+        typ = {1: TYPE_1D, 2: TYPE_2D, 3: TYPE_3D}[img.dim]
+        desc = ImageDesc(base=reg.base, format=fmt.id, width=w, height=h, depth=d,
+                         dst_sel=img.dst_sel, type=typ)
+        t = mem.map(f"T# {name}", desc.encode().to_bytes(32, "little"), writable=False)
+        return reg.base, t.base
+
+    @staticmethod
     def _hidden(kind: str, size: int, g: tuple[int, int, int], b: tuple[int, int, int]) -> bytes:
         axis = {"x": 0, "y": 1, "z": 2}.get(kind[-1], 0)
         if kind.startswith("hidden_block_count_"):
@@ -217,4 +280,4 @@ def load(src: str | Path | bytes) -> Module:
     return Module(data)
 
 
-__all__ = ["EmuError", "Module", "RunResult", "Zeros", "load", "pack_scalar"]
+__all__ = ["EmuError", "Image", "Module", "RunResult", "Zeros", "load", "pack_scalar"]

@@ -7,7 +7,7 @@ Its operand fields come from `Decoded.fields` (docs/machine-layer.md,
 `raw_fields` reads them from the raw words here, following the same naming
 convention and the field layouts of the ISA guide chapter 15 ("Microcode
 formats"): 15.1 scalar ALU/SMEM, 15.3 VOP1/VOP2/VOPC/VOP3/VOP3SD/VOP3P/VOPD,
-15.3.5 DPP16/DPP8, 15.6 DS, 15.7 MUBUF/MTBUF, 15.9 FLAT/GLOBAL/SCRATCH.
+15.3.5 DPP16/DPP8, 15.6 DS, 15.7 MUBUF/MTBUF, 15.8.1 MIMG, 15.9 FLAT/GLOBAL/SCRATCH.
 
 Each instruction is decoded once and cached by PC (`Program.at`).
 """
@@ -163,6 +163,13 @@ def raw_fields(info: OpInfo, words: list[int]) -> dict[str, int]:
                  tfe=w1 >> 21 & 1, offen=w1 >> 22 & 1, idxen=w1 >> 23 & 1, soffset=w1 >> 24)
         if enc == "MTBUF":
             f["format"] = w0 >> 19 & 0x7F
+    elif enc == "MIMG":  # 15.8.1 (GFX11): see radcc.emu.texture.mimg_fields
+        base = 2 + (w0 & 1)
+        f.update(nsa=w0 & 1, dim=w0 >> 2 & 7, unorm=w0 >> 7 & 1, dmask=w0 >> 8 & 0xF,
+                 slc=w0 >> 12 & 1, dlc=w0 >> 13 & 1, glc=w0 >> 14 & 1, r128=w0 >> 15 & 1,
+                 a16=w0 >> 16 & 1, d16=w0 >> 17 & 1, vaddr=w1 & 0xFF, vdata=w1 >> 8 & 0xFF,
+                 srsrc=(w1 >> 16 & 0x1F) << 2, tfe=w1 >> 21 & 1, lwe=w1 >> 22 & 1,
+                 ssamp=(w1 >> 26 & 0x1F) << 2)
     else:
         raise UnsupportedInstruction(f"{info.name}: encoding {enc} is not supported")
     if enc in ("VOP1", "VOP2", "VOPC", "VOP3", "VOP3SD", "VOP3P") and len(words) > base:

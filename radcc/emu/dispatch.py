@@ -23,7 +23,7 @@ import numpy as np
 
 from radcc.abi import amdhsa
 from radcc.abi.args import ArgKind, RegFile
-from radcc.emu import ds, hard_clause, salu, smem, vmem, vop
+from radcc.emu import ds, hard_clause, salu, smem, texture, vmem, vop
 from radcc.emu.decode import Inst, Program
 from radcc.emu.errors import EmuError, UnsupportedInstruction
 from radcc.emu.loader import LoadedKernel
@@ -37,6 +37,7 @@ Handler = Callable[[Wave, Inst], None]
 
 _BINDERS: dict[str, Callable[[Inst], Handler]] = {
     **salu.BINDERS, **smem.BINDERS, **vmem.BINDERS, **ds.BINDERS, **vop.BINDERS,
+    **texture.BINDERS,
 }
 
 
@@ -64,7 +65,7 @@ _BINDERS["LDSDIR"] = _bind_ldsdir
 def bind(i: Inst) -> None:
     binder = _BINDERS.get(i.enc)
     if binder is None:
-        what = {"EXP": "export", "MIMG": "image", "VINTERP": "interpolation"}.get(i.enc, i.enc)
+        what = {"EXP": "export", "VINTERP": "interpolation"}.get(i.enc, i.enc)
         raise UnsupportedInstruction(
             f"{i.where()}: {what} instructions ({i.enc}) are not supported by the emulator")
     i.handler = binder(i)

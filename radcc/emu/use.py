@@ -53,6 +53,31 @@ def _count(i: Inst, o: OperandSpec, wave: int) -> int:
             return f.get("offen", 0) + f.get("idxen", 0)
     if o.name == "vdata" and i.enc in ("MUBUF", "MTBUF") and o.is_def:
         return o.dwords + f.get("tfe", 0)
+    if i.enc == "MIMG":
+        return _mimg_count(i, o)
+    return o.dwords
+
+
+def _mimg_count(i: Inst, o: OperandSpec) -> int:
+    """MIMG operand sizes: data one VGPR per DMASK bit (ISA 10.4; d16 halves, tfe/lwe
+    add one), the address the table's count for the dim and a16, the T# 8 SGPRs (4 with
+    r128)."""
+    f = i.f
+    if o.name == "vdata":
+        n = bin(f.get("dmask", 0)).count("1") or 1
+        if f.get("d16"):
+            n = (n + 1) // 2
+        return n + (1 if f.get("tfe") or f.get("lwe") else 0)
+    if o.name == "vaddr":
+        mimg = i.info.extra.get("mimg")
+        addr = mimg.get("addr") if isinstance(mimg, dict) else None
+        if isinstance(addr, list):
+            k = f.get("dim", 0) * 2 + f.get("a16", 0)
+            if k < len(addr) and isinstance(addr[k], int):
+                return addr[k]
+        return o.dwords
+    if o.name == "srsrc":
+        return 4 if f.get("r128") else 8
     return o.dwords
 
 
@@ -149,7 +174,8 @@ def compute_use(i: Inst, wave: int) -> Use:
         sr.update(_implicit("vcc", wave))
     if i.name.startswith("v_cmpx"):
         sw.update(_implicit("exec", wave))
-    if i.info.cls in VALU_CLASSES or i.enc in ("DS", "FLAT", "GLOBAL", "SCRATCH", "MUBUF"):
+    if i.info.cls in VALU_CLASSES or i.enc in ("DS", "FLAT", "GLOBAL", "SCRATCH", "MUBUF",
+                                                "MIMG"):
         sr.update(_implicit("exec", wave))
     sr.discard(NULL)
     sw.discard(NULL)

@@ -217,6 +217,20 @@ class Binding:
     min_size: int = 0  # bytes of the block's fixed part (runtime array: its offset)
 
 
+@dataclass
+class ImageBinding:
+    """A descriptor binding the shader uses: an image (docs/abi.md, "Images")."""
+
+    set: int
+    binding: int
+    dim: str  # SPIR-V Dim: "2D" ...
+    format: str  # SPIR-V image format of a storage image ("Unknown": none declared)
+    sampled_type: str  # "float", "int" or "uint": the texel components in the shader
+    storage: bool = True  # a storage image (else a sampled image)
+    readonly: bool = False  # NonWritable
+    writeonly: bool = False  # NonReadable
+
+
 @dataclass(eq=False)
 class MirFunction:
     name: str
@@ -230,6 +244,7 @@ class MirShader:
     workgroup_size: tuple[int, int, int]
     function: MirFunction
     bindings: dict[tuple[int, int], Binding] = field(default_factory=dict)
+    images: dict[tuple[int, int], ImageBinding] = field(default_factory=dict)
     push_constant_size: int = 0
     shared_size: int = 0
     scratch_size: int = 0  # bytes of private memory per invocation (opt.lower_local_arrays)

@@ -62,6 +62,10 @@ def print_shader(shader: MirShader, divergence: bool = False) -> str:
     for (s, b), info in sorted(shader.bindings.items()):
         ro = " readonly" if info.readonly else ""
         out.append(f"  binding {s}:{b} {info.kind}{ro}")
+    for (s, b), img in sorted(shader.images.items()):
+        kind = "storage" if img.storage else "sampled"
+        acc = " readonly" if img.readonly else " writeonly" if img.writeonly else ""
+        out.append(f"  image {s}:{b} {kind} {img.dim} {img.format} {img.sampled_type}{acc}")
     for v in shader.function.locals:
         out.append(f'  local v{v.index} "{v.name}" {v.type}')
     format_cf(shader.function.body, 0, out, divergence)

@@ -24,7 +24,7 @@ from radcc.abi import amdhsa
 from radcc.abi.args import ShaderArgs
 from radcc.abi.kernarg import KernargLayout, shader_layout
 from radcc.frontend.mir import Block as MBlock
-from radcc.frontend.mir import Instr, Loop, MirShader, Value
+from radcc.frontend.mir import ImageBinding, Instr, Loop, MirShader, Value
 from radcc.ir.builder import Builder
 from radcc.ir.opinfo import E64_FORMATS
 from radcc.ir.program import Block, Operand, Program
@@ -32,6 +32,11 @@ from radcc.ir.regclass import SCC, PhysReg, RegClass, Temp, s1, s2, v1, v2
 from radcc.ir.validate import is_inline_constant
 from radcc.passes.lane_mask import lm_opcode
 from radcc.target import Target
+
+
+def image_access(img: ImageBinding) -> str:
+    """The ``.access`` of an image argument (AMDGPUUsage): from NonWritable/NonReadable."""
+    return "read_only" if img.readonly else "write_only" if img.writeonly else "read_write"
 
 
 class IselError(Exception):
@@ -121,6 +126,7 @@ class IselContext:
     wg_ids: list[Temp]
     local_ids: list[Temp]  # packed in one VGPR (GFX11) or one per dimension (GFX10)
     buffer_base: dict[tuple[int, int], Temp]
+    image_desc: dict[tuple[int, int], Temp]  # each image binding's T# (8 SGPRs)
 
     def __init__(self, shader: MirShader, target: Target, wave_size: int, name: str) -> None:
         self.shader = shader
@@ -136,7 +142,9 @@ class IselContext:
         # workgroup ids, the local id dimensions the workgroup size has) and the kernarg
         # segment (docs/abi.md)
         ws = shader.workgroup_size
-        self.kernargs: KernargLayout = shader_layout(shader.bindings, shader.push_constant_size)
+        self.kernargs: KernargLayout = shader_layout(
+            shader.bindings, shader.push_constant_size,
+            {k: image_access(i) for k, i in shader.images.items()})
         self.args: ShaderArgs = amdhsa.kernel_args(
             target, workgroup_ids=(True, True, True),
             local_id_dims=3 if ws[2] > 1 else 2 if ws[1] > 1 else 1, kernargs=self.kernargs)

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from radcc.frontend.mir import Instr
 from radcc.frontend.mir_ops import ALU_OPS, SYSTEM_VALUES
 
-from . import alu16, mem16, memory, subgroup16, sysval
+from . import alu16, image, mem16, memory, subgroup16, sysval
 from .context import SMALL, Const, IselContext, unsupported
 from .subgroup import SUBGROUP_INTRINSICS
 
@@ -72,6 +72,8 @@ def _table() -> dict[str, Select]:
          mem16.select_atomic),
         ({"get_ssbo_size"}, memory.select_ssbo_size),
         ({"barrier"}, memory.select_barrier),
+        ({"image_load"}, image.select_image_load),
+        ({"image_store"}, image.select_image_store),
     ]
     table: dict[str, Select] = {}
     for ops, fn in families:

@@ -28,7 +28,7 @@ from radcc.ir.regclass import VGPR_BASE, PhysReg, RegClass, s2
 from radcc.passes.dead_code import dead_code
 from radcc.target import Target
 
-from . import cf
+from . import cf, image
 from .context import IselContext, IselError, UnsupportedError
 
 
@@ -60,6 +60,7 @@ def _select(ctx: IselContext) -> Program:
     for key in sorted(ctx.shader.bindings):
         ctx.buffer_base[key] = ctx.b.inst(
             "s_load_b64", [s2], [ctx.kernarg, Operand.c32(ctx.kernargs.offset(Role.BUFFER_ADDRESS, key))]).temp
+    image.load_descriptors(ctx)
     cf.analyze_structure(ctx, ctx.shader.function.body)
     cf.stmts(ctx, ctx.shader.function.body)
     cf.logical_end(ctx, ctx.cur)

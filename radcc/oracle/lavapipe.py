@@ -556,6 +556,168 @@ class _Dispatch:
         self.undo.clear()
 
 
+# -- images ----------------------------------------------------------------------
+
+# format name (lvp_run's) -> (VkFormat, dtype, channels, numeric type of the shader's texels)
+IMAGE_FORMATS: dict[str, tuple[int, str, int, str]] = {
+    "rgba8": (vk.VK_FORMAT_R8G8B8A8_UNORM, "uint8", 4, "float"),
+    "rgba8_srgb": (vk.VK_FORMAT_R8G8B8A8_SRGB, "uint8", 4, "float"),
+    "rgba8ui": (vk.VK_FORMAT_R8G8B8A8_UINT, "uint8", 4, "uint"),
+    "r8": (vk.VK_FORMAT_R8_UNORM, "uint8", 1, "float"),
+    "r32f": (vk.VK_FORMAT_R32_SFLOAT, "float32", 1, "float"),
+    "rg32f": (vk.VK_FORMAT_R32G32_SFLOAT, "float32", 2, "float"),
+    "rgba32f": (vk.VK_FORMAT_R32G32B32A32_SFLOAT, "float32", 4, "float"),
+    "rgba16f": (vk.VK_FORMAT_R16G16B16A16_SFLOAT, "float16", 4, "float"),
+    "r16f": (vk.VK_FORMAT_R16_SFLOAT, "float16", 1, "float"),
+    "r32ui": (vk.VK_FORMAT_R32_UINT, "uint32", 1, "uint"),
+    "rgba32ui": (vk.VK_FORMAT_R32G32B32A32_UINT, "uint32", 4, "uint"),
+    "r32i": (vk.VK_FORMAT_R32_SINT, "int32", 1, "int"),
+    "rgba32i": (vk.VK_FORMAT_R32G32B32A32_SINT, "int32", 4, "int"),
+}
+_DEFAULT_FORMAT = {(dt, c): name for name, (_, dt, c, _n) in IMAGE_FORMATS.items()
+                   if name not in ("rgba8_srgb", "rgba8ui")}
+
+
+@dataclass
+class _ImageInput:
+    array: np.ndarray
+    format: int  # VkFormat
+    extent: tuple[int, int, int]  # width, height, depth
+    three_d: bool
+
+
+def _image_input(key: tuple[int, int], arr: np.ndarray, fmt: str | None,
+                 b: spirv_reflect.Binding | None) -> _ImageInput:
+    arr = np.ascontiguousarray(arr)
+    three_d = b is not None and b.image_dim == 2
+    if b is not None and (b.image_dim not in (1, 2) or b.image_arrayed):
+        raise LavapipeError(f"image binding {key}: only 2-D and 3-D images are supported")
+    rank = 3 if three_d else 2
+    if arr.ndim not in (rank, rank + 1) or arr.size == 0:
+        raise LavapipeError(f"image {key}: shape {arr.shape} is not a {rank}-D image")
+    c = arr.shape[rank] if arr.ndim == rank + 1 else 1
+    name = fmt if fmt is not None else _DEFAULT_FORMAT.get((arr.dtype.name, c))
+    if name is None or name not in IMAGE_FORMATS:
+        raise LavapipeError(f"image {key}: no format {fmt or ''} for {arr.dtype} x{c}")
+    vkf, dt, ch, _ = IMAGE_FORMATS[name]
+    if dt != arr.dtype.name or ch != c:
+        raise LavapipeError(f"image {key}: format {name} needs {dt} x{ch}, got {arr.dtype} x{c}")
+    shape = arr.shape[:rank]
+    extent = (shape[-1], shape[-2], shape[0] if three_d else 1)
+    return _ImageInput(arr, vkf, extent, three_d)
+
+
+@dataclass
+class _ImageObj:
+    input: _ImageInput
+    image: Any
+    view: int
+    layout: int  # the layout the shader sees it in
+    staging: Any
+    staging_ptr: int
+
+
+def _create_image(d: _Dispatch, img: _ImageInput, kind: str) -> _ImageObj:
+    v, dev, ctx = d.v, d.dev, d.ctx
+    w, h, depth = img.extent
+    ici = vk.VkImageCreateInfo(
+        sType=vk.VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
+        imageType=vk.VK_IMAGE_TYPE_3D if img.three_d else vk.VK_IMAGE_TYPE_2D,
+        format=img.format, extent=vk.VkExtent3D(w, h, depth), mipLevels=1, arrayLayers=1,
+        samples=vk.VK_SAMPLE_COUNT_1_BIT, tiling=vk.VK_IMAGE_TILING_OPTIMAL,
+        usage=vk.VK_IMAGE_USAGE_STORAGE_BIT | vk.VK_IMAGE_USAGE_SAMPLED_BIT
+        | vk.VK_IMAGE_USAGE_TRANSFER_SRC_BIT | vk.VK_IMAGE_USAGE_TRANSFER_DST_BIT,
+        sharingMode=vk.VK_SHARING_MODE_EXCLUSIVE, initialLayout=vk.VK_IMAGE_LAYOUT_UNDEFINED)
+    image = d.create("vkCreateImage", ici, vk.VkImage(), "vkDestroyImage")
+    req = vk.VkMemoryRequirements()
+    v.void("vkGetImageMemoryRequirements", dev, image, ctypes.byref(req))
+    types = [t for t in ctx.memory_types if req.memoryTypeBits & (1 << t)]
+    if not types:
+        raise LavapipeError("no memory type for an image")
+    mai = vk.VkMemoryAllocateInfo(sType=vk.VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+                                  allocationSize=req.size, memoryTypeIndex=types[0])
+    mem = d.create("vkAllocateMemory", mai, vk.VkDeviceMemory(), "vkFreeMemory")
+    v("vkBindImageMemory", dev, image, mem, 0)
+    vci = vk.VkImageViewCreateInfo(
+        sType=vk.VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO, image=image.value,
+        viewType=vk.VK_IMAGE_VIEW_TYPE_3D if img.three_d else vk.VK_IMAGE_VIEW_TYPE_2D,
+        format=img.format,
+        subresourceRange=vk.VkImageSubresourceRange(vk.VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1))
+    view = d.create("vkCreateImageView", vci, vk.VkImageView(), "vkDestroyImageView")
+    # the staging buffer (texels in and out)
+    n = max(16, img.array.nbytes)
+    bci = vk.VkBufferCreateInfo(
+        sType=vk.VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, size=n,
+        usage=vk.VK_BUFFER_USAGE_TRANSFER_SRC_BIT | vk.VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+        sharingMode=vk.VK_SHARING_MODE_EXCLUSIVE)
+    buf = d.create("vkCreateBuffer", bci, vk.VkBuffer(), "vkDestroyBuffer")
+    breq = vk.VkMemoryRequirements()
+    v.void("vkGetBufferMemoryRequirements", dev, buf, ctypes.byref(breq))
+    btypes = [t for t in ctx.memory_types if breq.memoryTypeBits & (1 << t)]
+    bmai = vk.VkMemoryAllocateInfo(sType=vk.VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+                                   allocationSize=breq.size, memoryTypeIndex=btypes[0])
+    bmem = d.create("vkAllocateMemory", bmai, vk.VkDeviceMemory(), "vkFreeMemory")
+    v("vkBindBufferMemory", dev, buf, bmem, 0)
+    ptr = ctypes.c_void_p()
+    v("vkMapMemory", dev, bmem, 0, vk.VK_WHOLE_SIZE, 0, ctypes.byref(ptr))
+    d.undo.append(("vkUnmapMemory", bmem))
+    assert ptr.value is not None
+    ctypes.memmove(ptr.value, img.array.tobytes(), img.array.nbytes)
+    layout = (vk.VK_IMAGE_LAYOUT_GENERAL if kind == "storage_image"
+              else vk.VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL)
+    return _ImageObj(img, image, view.value, layout, buf, ptr.value)
+
+
+def _image_barrier(v: _Vk, cmd: Any, obj: _ImageObj, old: int, new: int, src_access: int,
+                   dst_access: int, src_stage: int, dst_stage: int) -> None:
+    b = vk.VkImageMemoryBarrier(
+        sType=vk.VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER, srcAccessMask=src_access,
+        dstAccessMask=dst_access, oldLayout=old, newLayout=new,
+        srcQueueFamilyIndex=vk.VK_QUEUE_FAMILY_IGNORED,
+        dstQueueFamilyIndex=vk.VK_QUEUE_FAMILY_IGNORED, image=obj.image.value,
+        subresourceRange=vk.VkImageSubresourceRange(vk.VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1))
+    v.void("vkCmdPipelineBarrier", cmd, src_stage, dst_stage, 0, 0, None, 0, None, 1,
+           ctypes.byref(b))
+
+
+def _copy_region(obj: _ImageObj) -> vk.VkBufferImageCopy:
+    w, h, depth = obj.input.extent
+    return vk.VkBufferImageCopy(
+        bufferOffset=0, bufferRowLength=0, bufferImageHeight=0,
+        imageSubresource=vk.VkImageSubresourceLayers(vk.VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1),
+        imageOffset=vk.VkOffset3D(0, 0, 0), imageExtent=vk.VkExtent3D(w, h, depth))
+
+
+def _record_upload(v: _Vk, cmd: Any, obj: _ImageObj) -> None:
+    """Staging buffer -> image, then the image in its shader layout."""
+    _image_barrier(v, cmd, obj, vk.VK_IMAGE_LAYOUT_UNDEFINED,
+                   vk.VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 0, vk.VK_ACCESS_TRANSFER_WRITE_BIT,
+                   vk.VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, vk.VK_PIPELINE_STAGE_TRANSFER_BIT)
+    region = _copy_region(obj)
+    v.void("vkCmdCopyBufferToImage", cmd, obj.staging, obj.image,
+           vk.VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, ctypes.byref(region))
+    _image_barrier(v, cmd, obj, vk.VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, obj.layout,
+                   vk.VK_ACCESS_TRANSFER_WRITE_BIT,
+                   vk.VK_ACCESS_SHADER_READ_BIT | vk.VK_ACCESS_SHADER_WRITE_BIT,
+                   vk.VK_PIPELINE_STAGE_TRANSFER_BIT, vk.VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT)
+
+
+def _record_download(v: _Vk, cmd: Any, obj: _ImageObj) -> None:
+    """After the dispatch: image -> staging buffer, visible to the host."""
+    _image_barrier(v, cmd, obj, obj.layout, vk.VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                   vk.VK_ACCESS_SHADER_WRITE_BIT, vk.VK_ACCESS_TRANSFER_READ_BIT,
+                   vk.VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, vk.VK_PIPELINE_STAGE_TRANSFER_BIT)
+    region = _copy_region(obj)
+    v.void("vkCmdCopyImageToBuffer", cmd, obj.image, vk.VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+           obj.staging, 1, ctypes.byref(region))
+    barrier = vk.VkMemoryBarrier(sType=vk.VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+                                 srcAccessMask=vk.VK_ACCESS_TRANSFER_WRITE_BIT,
+                                 dstAccessMask=vk.VK_ACCESS_HOST_READ_BIT)
+    v.void("vkCmdPipelineBarrier", cmd, vk.VK_PIPELINE_STAGE_TRANSFER_BIT,
+           vk.VK_PIPELINE_STAGE_HOST_BIT, 0, 1, ctypes.byref(barrier), 0, None, 0, None)
+
+
+
 def run_compute(
     spirv: bytes,
     *,
@@ -569,7 +731,8 @@ def run_compute(
     full_subgroups: bool = False,
     timeout_s: float = FENCE_TIMEOUT_S,
     robust: bool = False,
-) -> dict[tuple[int, int], bytes]:
+    images: Mapping[tuple[int, int], tuple[np.ndarray, str | None]] | None = None,
+) -> dict[tuple[int, int], Any]:
     """Dispatch `entry` of `spirv` as groups[0]×groups[1]×groups[2] workgroups on lavapipe.
 
     buffers: (set, binding) -> initial contents (array, bytes) or a size in bytes
@@ -581,7 +744,12 @@ def run_compute(
     device_info() for the range lavapipe supports.
     robust: on a device with robustBufferAccess enabled (out-of-bounds loads give zero,
     stores are dropped), as `radcc run --robust` emulates.
-    Returns the bytes of every buffer after the dispatch.
+    images: (set, binding) -> (array, format name or None) for storage and sampled image
+    bindings: `(H, W[, C])` 2-D, `(D, H, W[, C])` for a 3-D image binding; the formats of
+    `IMAGE_FORMATS` (the array's dtype and channels give the default); one mip level,
+    optimal tiling, copied in and out through a staging buffer.
+    Returns the bytes of every buffer after the dispatch, and every image as an array of
+    the shape and dtype it was given.
     """
     spirv = bytes(spirv)
     try:
@@ -593,12 +761,23 @@ def run_compute(
     if refl.entry_points[entry] != spirv_reflect.EXEC_MODEL_GL_COMPUTE:
         raise LavapipeError(f"entry point {entry!r} is not a GLCompute shader")
     data = {key: _as_bytes(spec) for key, spec in buffers.items()}
+    imgs = {key: _image_input(key, arr, fmt, refl.bindings.get(key))
+            for key, (arr, fmt) in (images or {}).items()}
 
     # descriptor types
     kinds: dict[tuple[int, int], str] = {}
     for key, b in refl.bindings.items():
-        if b.kind == "other":
-            raise LavapipeError(f"binding {key} is an image or sampler: not supported")
+        if b.kind in ("storage_image", "sampled_image"):
+            if key not in imgs:
+                raise LavapipeError(f"the shader uses image binding {key}; no image given")
+            if b.count != 1:
+                raise LavapipeError(f"binding {key} is an array of descriptors: not supported")
+            kinds[key] = b.kind
+            continue
+        if key in imgs:
+            raise LavapipeError(f"binding {key} is not an image in the shader")
+        if b.kind != "storage" and b.kind != "uniform":
+            raise LavapipeError(f"binding {key} is a {b.kind} binding: not supported")
         if b.count != 1:
             raise LavapipeError(f"binding {key} is an array of {b.count or 'runtime'} "
                                 "descriptors: not supported")
@@ -613,6 +792,8 @@ def run_compute(
         kinds[key] = b.kind
     for key in data:
         kinds.setdefault(key, "uniform" if key in uniform_bindings else "storage")
+    for key in imgs:
+        kinds.setdefault(key, "storage_image")
     if any(g < 1 for g in groups) or len(groups) != 3:
         raise LavapipeError(f"groups must be three positive counts, got {groups}")
 
@@ -646,7 +827,7 @@ def run_compute(
         d = _Dispatch(ctx)
         try:
             return _dispatch(d, spirv, entry, groups, data, kinds, push, spec_constants or {},
-                             refl, subgroup_size, full_subgroups, timeout_s)
+                             refl, subgroup_size, full_subgroups, timeout_s, imgs)
         finally:
             d.close()
 
@@ -664,7 +845,8 @@ def _dispatch(
     subgroup_size: int | None,
     full_subgroups: bool,
     timeout_s: float,
-) -> dict[tuple[int, int], bytes]:
+    imgs: dict[tuple[int, int], _ImageInput],
+) -> dict[tuple[int, int], Any]:
     v, dev, ctx = d.v, d.dev, d.ctx
     usage = (vk.VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | vk.VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT
              | vk.VK_BUFFER_USAGE_TRANSFER_SRC_BIT | vk.VK_BUFFER_USAGE_TRANSFER_DST_BIT)
@@ -693,13 +875,17 @@ def _dispatch(
         ctypes.memmove(ptr.value, raw, len(raw))
         handles[key] = (buf, ptr.value, size)
 
+    image_objs = {key: _create_image(d, im, kinds[key]) for key, im in imgs.items()}
+
     # one descriptor set layout per set number 0..max (empty ones fill the gaps)
     sets = sorted({s for s, _ in kinds})
     nsets = sets[-1] + 1 if sets else 0
     layouts = (vk.VkDescriptorSetLayout * max(1, nsets))()
-    counts = {"storage": 0, "uniform": 0}
+    counts = {"storage": 0, "uniform": 0, "storage_image": 0, "sampled_image": 0}
     dtype = {"storage": vk.VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-             "uniform": vk.VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER}
+             "uniform": vk.VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
+             "storage_image": vk.VK_DESCRIPTOR_TYPE_STORAGE_IMAGE,
+             "sampled_image": vk.VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE}
     for s in range(nsets):
         keys = sorted(k for k in kinds if k[0] == s)
         binds = (vk.VkDescriptorSetLayoutBinding * max(1, len(keys)))()
@@ -726,14 +912,12 @@ def _dispatch(
     # descriptor pool, sets, writes
     dsets = (vk.VkDescriptorSet * max(1, nsets))()
     if nsets:
-        sizes = (vk.VkDescriptorPoolSize * 2)(
-            vk.VkDescriptorPoolSize(type=vk.VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-                                    descriptorCount=max(1, counts["storage"])),
-            vk.VkDescriptorPoolSize(type=vk.VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
-                                    descriptorCount=max(1, counts["uniform"])))
+        sizes = (vk.VkDescriptorPoolSize * len(dtype))(*[
+            vk.VkDescriptorPoolSize(type=t, descriptorCount=max(1, counts[k]))
+            for k, t in dtype.items()])
         dpci = vk.VkDescriptorPoolCreateInfo(
             sType=vk.VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, maxSets=nsets,
-            poolSizeCount=2, pPoolSizes=sizes)
+            poolSizeCount=len(dtype), pPoolSizes=sizes)
         pool = d.create("vkCreateDescriptorPool", dpci, vk.VkDescriptorPool(),
                         "vkDestroyDescriptorPool")
         dsai = vk.VkDescriptorSetAllocateInfo(
@@ -741,8 +925,17 @@ def _dispatch(
             descriptorSetCount=nsets, pSetLayouts=layouts)
         v("vkAllocateDescriptorSets", dev, ctypes.byref(dsai), dsets)
         infos = (vk.VkDescriptorBufferInfo * len(kinds))()
+        img_infos = (vk.VkDescriptorImageInfo * len(kinds))()
         writes = (vk.VkWriteDescriptorSet * len(kinds))()
         for i, key in enumerate(sorted(kinds)):
+            if key in image_objs:
+                img_infos[i] = vk.VkDescriptorImageInfo(
+                    imageView=image_objs[key].view, imageLayout=image_objs[key].layout)
+                writes[i] = vk.VkWriteDescriptorSet(
+                    sType=vk.VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, dstSet=dsets[key[0]],
+                    dstBinding=key[1], descriptorCount=1, descriptorType=dtype[kinds[key]],
+                    pImageInfo=ctypes.pointer(img_infos[i]))
+                continue
             # bind exactly the caller's bytes (the allocation is padded to 16),
             # so OpArrayLength / .length() sees the size the caller gave
             infos[i] = vk.VkDescriptorBufferInfo(buffer=handles[key][0].value, offset=0,
@@ -786,6 +979,8 @@ def _dispatch(
     cbbi = vk.VkCommandBufferBeginInfo(sType=vk.VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
                                        flags=vk.VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT)
     v("vkBeginCommandBuffer", cmd, ctypes.byref(cbbi))
+    for obj in image_objs.values():
+        _record_upload(v, cmd, obj)
     v.void("vkCmdBindPipeline", cmd, vk.VK_PIPELINE_BIND_POINT_COMPUTE, pipeline)
     if nsets:
         v.void("vkCmdBindDescriptorSets", cmd, vk.VK_PIPELINE_BIND_POINT_COMPUTE, playout, 0,
@@ -799,6 +994,8 @@ def _dispatch(
                                  dstAccessMask=vk.VK_ACCESS_HOST_READ_BIT)
     v.void("vkCmdPipelineBarrier", cmd, vk.VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
            vk.VK_PIPELINE_STAGE_HOST_BIT, 0, 1, ctypes.byref(barrier), 0, None, 0, None)
+    for obj in image_objs.values():
+        _record_download(v, cmd, obj)
     v("vkEndCommandBuffer", cmd)
     fci = vk.VkFenceCreateInfo(sType=vk.VK_STRUCTURE_TYPE_FENCE_CREATE_INFO)
     fence = d.create("vkCreateFence", fci, vk.VkFence(), "vkDestroyFence")
@@ -811,7 +1008,13 @@ def _dispatch(
         d.undo.clear()
         _ctxs.pop(ctx.robust, None)
         raise LavapipeError(f"vkWaitForFences: {_result_name(res)} after {timeout_s} s")
-    return {key: ctypes.string_at(handles[key][1], len(data[key])) for key in data}
+    out: dict[tuple[int, int], Any] = {
+        key: ctypes.string_at(handles[key][1], len(data[key])) for key in data}
+    for key, obj in image_objs.items():
+        raw = ctypes.string_at(obj.staging_ptr, obj.input.array.nbytes)
+        out[key] = np.frombuffer(raw, dtype=obj.input.array.dtype).reshape(
+            obj.input.array.shape).copy()
+    return out
 
 
 # -- CLI ------------------------------------------------------------------------

@@ -68,9 +68,13 @@ class SpirvError(ValueError):
 class Binding:
     set: int
     binding: int
-    kind: str  # "uniform" | "storage" | "other" (images, samplers: not supported)
+    # "uniform" | "storage" (buffers), "storage_image" | "sampled_image" (OpTypeImage,
+    # Sampled 2 / 1), "sampler", "combined" (OpTypeSampledImage), "other"
+    kind: str
     count: int  # array size of the descriptor (1 for a plain block)
     min_size: int  # bytes of the block without its runtime array
+    image_dim: int = -1  # images: the SPIR-V Dim (0 1D, 1 2D, 2 3D, 3 Cube, 5 Buffer ...)
+    image_arrayed: bool = False
 
 
 @dataclass(frozen=True)
@@ -212,8 +216,20 @@ def reflect(spirv: bytes) -> Reflection:
             kind = "uniform"
         else:
             kind = "other"
-        min_size = size_of(block) if kind != "other" else 0
-        out.bindings[key] = Binding(key[0], key[1], kind, count, min_size)
+        dim, arrayed = -1, False
+        t_op, t_args = types[block]
+        if t_op == OP_TYPE_SAMPLED_IMAGE:
+            kind = "combined"
+            t_op, t_args = types[t_args[0]]
+        if t_op == OP_TYPE_IMAGE:
+            # OpTypeImage sampled-type Dim Depth Arrayed MS Sampled Format
+            dim, arrayed = t_args[1], bool(t_args[3])
+            if kind != "combined":
+                kind = "storage_image" if t_args[5] == 2 else "sampled_image"
+        elif t_op == OP_TYPE_SAMPLER:
+            kind = "sampler"
+        min_size = size_of(block) if kind in ("uniform", "storage") else 0
+        out.bindings[key] = Binding(key[0], key[1], kind, count, min_size, dim, arrayed)
 
     for sid, (tid, is_bool) in spec_types.items():
         dec = decorations.get(sid, {})

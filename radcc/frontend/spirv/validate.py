@@ -44,6 +44,7 @@ from radcc.ir.dominance import graph_idoms, graph_reverse_postorder
 
 from .binary import Instruction
 from .errors import SpirvError
+from .images import image_type, unsupported
 from .module import SpirvModule
 from .types import (
     Block,
@@ -55,6 +56,7 @@ from .types import (
     TypeFunction,
     TypeInt,
     TypeMatrix,
+    TypeOther,
     TypePointer,
     TypeRuntimeArray,
     TypeStruct,
@@ -361,12 +363,39 @@ class _Checker:
             self.group(ins, rt, [int(v) for v in ids])
         elif op == "OpExtInst":
             self.ext_inst(ins, rt)
-        elif op in ("OpImageRead", "OpImageWrite", "OpImageFetch", "OpSampledImage",
-                    "OpImageQuerySize", "OpImageSampleExplicitLod",
-                    "OpImageSampleImplicitLod") or op.startswith("OpImage"):
-            raise _fail("images are not supported yet", ins)
+        elif op in ("OpImageRead", "OpImageWrite"):
+            self.image_access(ins, rt, [int(v) for v in ids])
+        elif op in ("OpSampledImage", "OpImage") or op.startswith("OpImage"):
+            raise _fail(f"{op} is not supported yet", ins)
         elif op in ("OpConvertUToPtr", "OpConvertPtrToU"):
             raise _fail("buffer device address (PhysicalStorageBuffer) is not supported", ins)
+
+    def image_access(self, ins: Instruction, rt: int | None, ids: list[int]) -> None:
+        """OpImageRead (result, image, coordinate) / OpImageWrite (image, coordinate,
+        texel): an image operand, integer coordinates of the image's dimension, texels
+        of its sampled type (4 components or fewer)."""
+        img_t = self.t(self.operand_type(ins, ids[0], 0))
+        if not isinstance(img_t, TypeOther) or img_t.opname != "OpTypeImage":
+            raise _fail(f"the image operand has type {self.type_name(self.vtype(ids[0]))}, "
+                        "not an image type", ins)
+        img = image_type(img_t)
+        c = self.need_shape(ins, self.operand_type(ins, ids[1], 1), "int", "the coordinate")
+        want = {"1D": 1, "2D": 2, "3D": 3, "Cube": 3, "Rect": 2, "Buffer": 1}.get(img.dim, 2)
+        if c[2] != want + int(img.arrayed):
+            raise _fail(f"the coordinate of a {img.dim_name} image has {c[2]} components, "
+                        f"expected {want + int(img.arrayed)}", ins)
+        if ins.opname == "OpImageRead":
+            texel = rt
+        else:
+            texel = self.operand_type(ins, ids[2], 2)
+        ts = self.shape(texel)
+        st = self.shape(img.sampled_type)
+        if ts is None or st is None or ts[0] != st[0] or ts[1] != st[1]:
+            raise _fail(f"the texel has type {self.type_name(texel)}, expected a scalar or "
+                        f"vector of the image's sampled type {self.type_name(img.sampled_type)}",
+                        ins)
+        if ts[1] != 32:
+            raise _fail("16-bit texels (d16) are not supported yet", ins)
 
     def bitcast(self, ins: Instruction, rt: int | None, vid: int) -> None:
         a, b = self.shape(rt), self.shape(self.vtype(vid))
@@ -793,8 +822,13 @@ class _Checker:
                             f"{'integer' if isinstance(t, TypeInt) else 'float'} type needs "
                             f"the {need[0]} capability", ins)
             name = ins.opname
-            if name in ("OpTypeImage", "OpTypeSampledImage"):
-                raise _fail("images are not supported yet", ins)
+            if name == "OpTypeImage" and isinstance(t, TypeOther):
+                why = unsupported(image_type(t))
+                if why is not None:
+                    raise _fail(why, ins)
+            if name == "OpTypeSampledImage":
+                raise _fail("sampled images (combined image samplers) are not supported yet",
+                            ins)
             if name == "OpTypeSampler":
                 raise _fail("samplers are not supported yet", ins)
 
@@ -888,8 +922,15 @@ class _Checker:
             assert isinstance(pt, TypePointer)
             sc = var.storage_class
             if sc == "UniformConstant":
-                raise _fail("images and samplers (UniformConstant variables) are not supported "
-                            "yet", ins)
+                pointee = self.t(pt.pointee)
+                if isinstance(pointee, TypeArray | TypeRuntimeArray):
+                    raise _fail("arrays of descriptors are not supported", ins)
+                if not isinstance(pointee, TypeOther) or pointee.opname != "OpTypeImage":
+                    raise _fail("UniformConstant variable of type "
+                                f"{self.type_name(pt.pointee)}: only images are supported", ins)
+                if m.binding(vid) is None:
+                    raise _fail(f"image variable %{vid} has no Binding decoration", ins)
+                continue
             if sc == "PhysicalStorageBuffer":
                 raise _fail("buffer device address (PhysicalStorageBuffer) is not supported",
                             ins)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..spirv.binary import Instruction
-from . import alu, cfg, composites, glsl450, types_consts, variables
+from . import alu, cfg, composites, glsl450, images, types_consts, variables
 from .alu import SIMPLE, emit_alu
 from .atomics import ATOMICS, translate_atomic
 from .context import TranslationContext, err
@@ -64,6 +64,8 @@ OPS: dict[str, Callable[[TranslationContext, Instruction], None]] = {
     "OpISubBorrow": alu.op_i_sub_borrow,
     "OpUMulExtended": alu.op_u_mul_extended,
     "OpSMulExtended": alu.op_s_mul_extended,
+    "OpImageRead": images.op_image_read,
+    "OpImageWrite": images.op_image_write,
     "OpControlBarrier": variables.op_control_barrier,
     "OpMemoryBarrier": variables.op_memory_barrier,
 }

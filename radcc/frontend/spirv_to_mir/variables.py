@@ -35,6 +35,7 @@ from .context import (
     err,
     fold_value,
 )
+from .images import ImageVar, declare_image
 from .layout import (
     array_stride,
     explicit_size,
@@ -128,6 +129,8 @@ def declare_globals(ctx: TranslationContext) -> None:
                 saved, ctx.b = ctx.b, ctx.cb
                 store_local(ctx, LocalPtr(d, pointee), const_tv(ctx, var.initializer))
                 ctx.b = saved
+        elif sc == "UniformConstant":
+            declare_image(ctx, vid, pointee)
         elif sc == "Input":
             raise err(f"Input variable %{vid} is not a supported built-in", ctx.ins)
         else:
@@ -153,6 +156,8 @@ def load_var(ctx: TranslationContext, var: LocalVar) -> Value:
 
 
 def load(ctx: TranslationContext, ptr: TV, tid: int) -> TV:
+    if isinstance(ptr, ImageVar):
+        return ptr  # an image's value is its handle
     if isinstance(ptr, LocalPtr):
         return load_local(ctx, ptr)
     if isinstance(ptr, MemPtr):

@@ -1,0 +1,171 @@
+"""The image options of ``radcc run SHADER`` (the interface of lvp_run, the lavapipe
+reference runner: the same spellings, formats, defaults and output files):
+
+    --image SET:BINDING=FILE.npy[:FORMAT]     a 2-D image, (H, W) or (H, W, C)
+    --image3d SET:BINDING=FILE.npy[:FORMAT]   a 3-D image, (D, H, W) or (D, H, W, C)
+    --sampler SET:BINDING=FILTER[,ADDRESS[,NORMALIZED]]
+
+FORMAT names and defaults are `radcc.driver.images.FORMATS`/`DEFAULTS`; every image
+given is written back after the run as ``DIR/SET_BINDING.npy`` with its shape and
+dtype. Errors name the option and binding.
+"""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from radcc.cli._shader import UserError
+from radcc.driver.compile import CompileResult
+from radcc.driver.images import ImageArgError
+from radcc.driver.run import image_arg
+from radcc.emu.api import Image
+
+Key = tuple[int, int]
+FILTERS = ("nearest", "linear")
+ADDRESSES = ("repeat", "clamp", "mirror", "border")
+NORMALIZATION = ("normalized", "unnormalized")
+
+
+@dataclass(frozen=True)
+class ImageSpec:
+    key: Key
+    path: str
+    format: str | None
+    dims: int  # 2 (--image) or 3 (--image3d)
+
+    @property
+    def option(self) -> str:
+        return "--image" if self.dims == 2 else "--image3d"
+
+
+@dataclass(frozen=True)
+class SamplerSpec:
+    key: Key
+    filter: str
+    address: str = "clamp"
+    normalized: bool = True
+
+
+def add_image_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--image", action="append", default=[],
+                   metavar="SET:BINDING=FILE.npy[:FORMAT]",
+                   help="the 2-D image at SET:BINDING, (H, W) or (H, W, C); FORMAT: rgba8, "
+                        "rgba8_srgb, rgba8ui, r8, r32f, rg32f, rgba32f, rgba16f, r16f, r32ui, "
+                        "rgba32ui, r32i, rgba32i (default: from the dtype and C); written "
+                        "back to DIR/SET_BINDING.npy; repeatable")
+    p.add_argument("--image3d", action="append", default=[],
+                   metavar="SET:BINDING=FILE.npy[:FORMAT]",
+                   help="a 3-D image, (D, H, W) or (D, H, W, C); repeatable")
+    p.add_argument("--sampler", action="append", default=[],
+                   metavar="SET:BINDING=FILTER[,ADDRESS[,NORMALIZED]]",
+                   help="the sampler at SET:BINDING: nearest|linear, "
+                        "repeat|clamp|mirror|border, normalized|unnormalized")
+
+
+def _key(opt: str, spec: str, form: str) -> tuple[Key, str]:
+    key, eq, text = spec.partition("=")
+    s, colon, b = key.partition(":")
+    try:
+        k = (int(s, 0), int(b, 0))
+    except ValueError:
+        raise UserError(f"{opt} expects {form}, got '{spec}'") from None
+    if not eq or not colon or not text or min(k) < 0:
+        raise UserError(f"{opt} expects {form}, got '{spec}'")
+    return k, text
+
+
+def parse_image(spec: str, dims: int) -> ImageSpec:
+    opt = "--image" if dims == 2 else "--image3d"
+    k, text = _key(opt, spec, "SET:BINDING=FILE.npy[:FORMAT]")
+    path, fmt = text, None
+    if not text.endswith(".npy"):
+        head, colon, tail = text.rpartition(":")
+        if colon and head.endswith(".npy"):
+            path, fmt = head, tail
+    if not path.endswith(".npy"):
+        raise UserError(f"{opt} {k[0]}:{k[1]}: '{text}' is not a .npy file")
+    return ImageSpec(k, path, fmt, dims)
+
+
+def parse_sampler(spec: str) -> SamplerSpec:
+    k, text = _key("--sampler", spec, "SET:BINDING=FILTER[,ADDRESS[,NORMALIZED]]")
+    parts = text.split(",")
+    where = f"--sampler {k[0]}:{k[1]}"
+    if len(parts) > 3:
+        raise UserError(f"{where}: '{text}' has more than FILTER,ADDRESS,NORMALIZED")
+    if parts[0] not in FILTERS:
+        raise UserError(f"{where}: filter '{parts[0]}' (nearest or linear)")
+    address = parts[1] if len(parts) > 1 else "clamp"
+    if address not in ADDRESSES:
+        raise UserError(f"{where}: address mode '{address}' (repeat, clamp, mirror or border)")
+    norm = parts[2] if len(parts) > 2 else "normalized"
+    if norm not in NORMALIZATION:
+        raise UserError(f"{where}: '{norm}' (normalized or unnormalized)")
+    if norm == "unnormalized" and address not in ("clamp", "border"):
+        raise UserError(f"{where}: unnormalized coordinates need clamp or border addressing")
+    return SamplerSpec(k, parts[0], address, norm == "normalized")
+
+
+def parse_specs(args: argparse.Namespace) -> tuple[list[ImageSpec], list[SamplerSpec]]:
+    """The --image/--image3d/--sampler options (syntax only), duplicates refused."""
+    images = [parse_image(s, 2) for s in args.image] + [parse_image(s, 3) for s in args.image3d]
+    samplers = [parse_sampler(s) for s in args.sampler]
+    seen: set[Key] = set()
+    for x in images:
+        if x.key in seen:
+            raise UserError(f"image binding {x.key[0]}:{x.key[1]} is given twice")
+        seen.add(x.key)
+    seen = set()
+    for sm in samplers:
+        if sm.key in seen:
+            raise UserError(f"--sampler {sm.key[0]}:{sm.key[1]} is given twice")
+        seen.add(sm.key)
+    return images, samplers
+
+
+def shader_images(res: CompileResult, images: list[ImageSpec], samplers: list[SamplerSpec],
+                  buffers: set[Key]) -> dict[Key, Image]:
+    """The emulator's images for the compiled shader: every image binding it declares
+    given once, each array fitting its binding (shape, dtype, format)."""
+    for sm in samplers:
+        raise UserError(f"--sampler {sm.key[0]}:{sm.key[1]}: the shader has no sampler "
+                        "binding there (samplers are not supported yet)")
+    out: dict[Key, Image] = {}
+    for x in images:
+        s, b = x.key
+        where = f"{x.option} {s}:{b}"
+        if x.key in buffers:
+            raise UserError(f"{where}: binding {s}:{b} is given as a --buffer too")
+        img = res.images.get(x.key)
+        if img is None:
+            declared = ", ".join(f"{a}:{c}" for a, c in sorted(res.images)) or "none"
+            raise UserError(f"{where}: the shader has no image binding {s}:{b} (its images: "
+                            f"{declared})")
+        want = 3 if img.dim == "3D" else 2
+        if x.dims != want:
+            raise UserError(f"{where}: binding {s}:{b} is a {img.dim} image: give it with "
+                            f"{'--image3d' if want == 3 else '--image'}")
+        try:
+            arr = np.load(Path(x.path), allow_pickle=False)
+        except OSError as e:
+            raise UserError(f"{where}: cannot read '{x.path}': {e.strerror or e}") from None
+        except Exception as e:
+            raise UserError(f"{where}: '{x.path}' is not a valid .npy file "
+                            f"({type(e).__name__}: {e})") from None
+        try:
+            out[x.key] = image_arg(res, x.key, arr, x.format, x.dims)
+        except ImageArgError as e:
+            raise UserError(str(e)) from None
+    missing = [k for k in sorted(res.images) if k not in out]
+    if missing:
+        raise UserError("missing --image for " + ", ".join(f"{s}:{b}" for s, b in missing))
+    return out
+
+
+def write_images(odir: Path, images: dict[Key, np.ndarray]) -> None:
+    for (s, b), arr in images.items():
+        np.save(odir / f"{s}_{b}.npy", arr, allow_pickle=False)

@@ -1,0 +1,104 @@
+"""Image arguments of a compiled shader: the formats ``radcc run --image`` accepts
+(those of lvp_run, the lavapipe reference runner, named as there),
+how an array and a format name become an emulator image (`radcc.emu.api.Image`: the
+texture unit's format and the T#'s destination swizzle, as a Vulkan driver sets it for
+the VkFormat), and the checks that name the binding when an image does not fit the
+shader (shape, dtype, format, the shader's sampled type and declared format).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from radcc.emu.api import Image
+from radcc.emu.texture import SEL_0, SEL_1, SEL_W, SEL_X, SEL_Y, SEL_Z
+from radcc.frontend.mir import ImageBinding
+
+Key = tuple[int, int]
+
+
+class ImageArgError(ValueError):
+    """An image that does not fit its binding (the message names the binding)."""
+
+
+@dataclass(frozen=True)
+class ImageFormat:
+    name: str  # lvp_run's FORMAT name
+    dtype: str  # the NumPy dtype of the array
+    channels: int  # its last axis (1: the axis may be absent)
+    tsharp: str  # the texture unit's format (radcc.emu.texture.FORMAT_BY_NAME)
+    numeric: str  # the shader's sampled type it goes with: float, uint, int
+    spirv: str | None  # the SPIR-V storage image format of the same VkFormat
+
+
+FORMATS: dict[str, ImageFormat] = {f.name: f for f in (
+    ImageFormat("rgba8", "uint8", 4, "8_8_8_8_UNORM", "float", "Rgba8"),
+    ImageFormat("rgba8_srgb", "uint8", 4, "8_8_8_8_SRGB", "float", None),
+    ImageFormat("rgba8ui", "uint8", 4, "8_8_8_8_UINT", "uint", "Rgba8ui"),
+    ImageFormat("r8", "uint8", 1, "8_UNORM", "float", "R8"),
+    ImageFormat("r32f", "float32", 1, "32_FLOAT", "float", "R32f"),
+    ImageFormat("rg32f", "float32", 2, "32_32_FLOAT", "float", "Rg32f"),
+    ImageFormat("rgba32f", "float32", 4, "32_32_32_32_FLOAT", "float", "Rgba32f"),
+    ImageFormat("rgba16f", "float16", 4, "16_16_16_16_FLOAT", "float", "Rgba16f"),
+    ImageFormat("r16f", "float16", 1, "16_FLOAT", "float", "R16f"),
+    ImageFormat("r32ui", "uint32", 1, "32_UINT", "uint", "R32ui"),
+    ImageFormat("rgba32ui", "uint32", 4, "32_32_32_32_UINT", "uint", "Rgba32ui"),
+    ImageFormat("r32i", "int32", 1, "32_SINT", "int", "R32i"),
+    ImageFormat("rgba32i", "int32", 4, "32_32_32_32_SINT", "int", "Rgba32i"),
+)}
+# (dtype, channels) -> the default format
+DEFAULTS: dict[tuple[str, int], str] = {
+    ("uint8", 4): "rgba8", ("uint8", 1): "r8", ("float32", 1): "r32f",
+    ("float32", 2): "rg32f", ("float32", 4): "rgba32f", ("float16", 4): "rgba16f",
+    ("float16", 1): "r16f", ("uint32", 1): "r32ui", ("uint32", 4): "rgba32ui",
+    ("int32", 1): "r32i", ("int32", 4): "rgba32i",
+}
+# the destination swizzle of a format with this many channels (missing: 0, alpha 1)
+_DST_SEL = {1: (SEL_X, SEL_0, SEL_0, SEL_1), 2: (SEL_X, SEL_Y, SEL_0, SEL_1),
+            4: (SEL_X, SEL_Y, SEL_Z, SEL_W)}
+
+
+def image_format(arr: np.ndarray, fmt: str | None, dims: int, where: str) -> ImageFormat:
+    """The format of `arr` as a `dims`-D image: `fmt` (checked against the array) or the
+    default for its dtype and channel count. `where` names the binding (``--image 0:1``)."""
+    if arr.ndim not in (dims, dims + 1):
+        shape = "(H, W) or (H, W, C)" if dims == 2 else "(D, H, W) or (D, H, W, C)"
+        raise ImageArgError(f"{where}: the array has shape {arr.shape}: a {dims}-D image is "
+                            f"{shape}")
+    if min(arr.shape, default=0) < 1:
+        raise ImageArgError(f"{where}: the array has shape {arr.shape}: empty")
+    c = arr.shape[-1] if arr.ndim == dims + 1 else 1
+    dt = arr.dtype.newbyteorder("=").name if arr.dtype.byteorder in "<=|" else ""
+    if fmt is None:
+        name = DEFAULTS.get((dt, c))
+        if name is None:
+            raise ImageArgError(f"{where}: no image format for {arr.dtype} arrays with {c} "
+                                f"channel(s) (formats: " + ", ".join(
+                                    f"{d}x{n}" for d, n in DEFAULTS) + ")")
+        return FORMATS[name]
+    f = FORMATS.get(fmt)
+    if f is None:
+        raise ImageArgError(f"{where}: unknown image format '{fmt}' (formats: "
+                            f"{', '.join(FORMATS)})")
+    if f.dtype != dt or f.channels != c:
+        raise ImageArgError(f"{where}: format {fmt} needs a {f.dtype} array with "
+                            f"{f.channels} channel(s), got {arr.dtype} with {c}")
+    return f
+
+
+def check_binding(f: ImageFormat, img: ImageBinding, where: str) -> None:
+    """The format must suit the shader's image: its sampled type, and a storage image's
+    declared format qualifier."""
+    if f.numeric != img.sampled_type:
+        raise ImageArgError(f"{where}: format {f.name} holds {f.numeric} texels but the "
+                            f"shader's image has {img.sampled_type} ones")
+    if img.storage and img.format != "Unknown" and f.spirv != img.format:
+        raise ImageArgError(f"{where}: the shader declares the image's format {img.format}, "
+                            f"not {f.name}")
+
+
+def emu_image(arr: np.ndarray, f: ImageFormat, dims: int) -> Image:
+    """The emulator's image argument for `arr` in format `f`."""
+    return Image(np.ascontiguousarray(arr), f.tsharp, dims, _DST_SEL[f.channels])

@@ -1,0 +1,360 @@
+"""The texture unit: image resources (T#) and the MIMG instructions without a sampler.
+
+Models the hardware as the RDNA3 ISA guide describes it (chapter 10 "Image memory
+instructions" in the guide's numbering of the reflowed text: 10.2 "Image Opcodes with
+No Sampler", 10.4 "VGPR Usage", 10.4.1 "Data format in VGPRs", 10.5 "Image Resource",
+10.7 "Data Formats"), not any API driver:
+
+- **T#** (`ImageDesc.decode`, Table 50): base address (bits 39:0, 256-byte units),
+  max mip, format (59:52, Table 52's numbering), width-1 (75:62), height-1 (91:78),
+  dst_sel x/y/z/w (107:96: 0 = 0, 1 = 1, 4..7 = R, G, B, A), base/last level, type
+  (127:124: 8 1D, 9 2D, 10 3D ...), and in the upper 128 bits depth-1 (140:128; for
+  1D/2D the row pitch-1 when the pitch exceeds the width, with pitch[13] at 141).
+  `ImageDesc.encode` is the inverse, for runners. An all-zero T# is unbound: loads
+  return zero, stores write nothing.
+- **Layout**: linear (the T#'s swizzle-mode bits, which the guide's table does not
+  list, must be zero): texel (x, y, z) of mip 0 at base + ((z * height + y) * pitch
+  + x) * bytes_per_texel.
+- **Formats** (`FORMATS`): the uniform-channel formats of Table 52 (8/16/32-bit
+  UNORM, SNORM, UINT, SINT, FLOAT; 8-bit SRGB). A load expands the texel to RGBA
+  (missing R, G, B read 0, missing A reads 1), converts it as 10.4.1 says (UINT/SINT
+  to 32-bit integers, the others to 32-bit float: unorm v / (2^n - 1), snorm
+  max(v / (2^(n-1) - 1), -1), sRGB colour channels decoded to linear), applies
+  dst_sel, then returns the DMASK-selected components to consecutive VGPRs. A store
+  takes the DMASK's components from consecutive VGPRs (the others 0), converts each
+  memory channel back (float: round to nearest even; unorm/snorm: clamped, NaN as 0,
+  times 2^n - 1 / 2^(n-1) - 1, rounded to nearest even; uint/sint: saturated to the
+  channel; sRGB: encoded then unorm) and writes the whole texel.
+- **Out of range** (a coordinate beyond width/height/depth of mip 0): the load's
+  memory channels read as zero (then dst_sel: a one-channel float format gives
+  (0, 0, 0, 1)), the store is dropped.
+
+``image_load`` and ``image_store`` with dims 1D, 2D, 3D and 2D_ARRAY/1D_ARRAY are
+executed; d16, a16, tfe/lwe, NSA addresses and every other MIMG opcode are refused
+(`UnsupportedInstruction`). Loads count on VMcnt, stores on VScnt (strict mode).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from radcc.emu.decode import Inst
+from radcc.emu.errors import EmuError, UnsupportedInstruction
+from radcc.emu.memory import MemFault
+from radcc.emu.regs import sread
+from radcc.emu.state import Wave
+
+Handler = Callable[[Wave, Inst], None]
+U64 = np.uint64
+
+
+# -- formats (ISA guide Table 52) --------------------------------------------------------
+_FORMAT_IDS = {
+    1: "8_UNORM", 2: "8_SNORM", 5: "8_UINT", 6: "8_SINT", 7: "16_UNORM", 8: "16_SNORM",
+    11: "16_UINT", 12: "16_SINT", 13: "16_FLOAT", 14: "8_8_UNORM", 15: "8_8_SNORM",
+    18: "8_8_UINT", 19: "8_8_SINT", 20: "32_UINT", 21: "32_SINT", 22: "32_FLOAT",
+    23: "16_16_UNORM", 24: "16_16_SNORM", 27: "16_16_UINT", 28: "16_16_SINT",
+    29: "16_16_FLOAT", 42: "8_8_8_8_UNORM", 43: "8_8_8_8_SNORM", 46: "8_8_8_8_UINT",
+    47: "8_8_8_8_SINT", 48: "32_32_UINT", 49: "32_32_SINT", 50: "32_32_FLOAT",
+    51: "16_16_16_16_UNORM", 52: "16_16_16_16_SNORM", 55: "16_16_16_16_UINT",
+    56: "16_16_16_16_SINT", 57: "16_16_16_16_FLOAT", 58: "32_32_32_UINT",
+    59: "32_32_32_SINT", 60: "32_32_32_FLOAT", 61: "32_32_32_32_UINT",
+    62: "32_32_32_32_SINT", 63: "32_32_32_32_FLOAT", 64: "8_SRGB", 65: "8_8_SRGB",
+    66: "8_8_8_8_SRGB",
+}
+
+
+@dataclass(frozen=True)
+class TexFormat:
+    """A memory format: `channels` channels of `bits` bits each, numeric `kind`
+    (``unorm``, ``snorm``, ``uint``, ``sint``, ``float``, ``srgb``)."""
+
+    id: int
+    name: str
+    channels: int
+    bits: int
+    kind: str
+
+    @property
+    def bytes(self) -> int:
+        return self.channels * self.bits // 8
+
+    @property
+    def integer(self) -> bool:
+        return self.kind in ("uint", "sint")
+
+
+def _parse_format(fid: int, name: str) -> TexFormat:
+    m = re.fullmatch(r"((?:\d+_)+)([A-Z]+)", name)
+    assert m, name
+    sizes = [int(x) for x in m.group(1).strip("_").split("_")]
+    assert len(set(sizes)) == 1, name
+    return TexFormat(fid, name, len(sizes), sizes[0], m.group(2).lower())
+
+
+FORMATS: dict[int, TexFormat] = {i: _parse_format(i, n) for i, n in _FORMAT_IDS.items()}
+FORMAT_BY_NAME: dict[str, TexFormat] = {f.name: f for f in FORMATS.values()}
+
+# T# type field (Table 50)
+TYPE_1D, TYPE_2D, TYPE_3D, TYPE_CUBE, TYPE_1D_ARRAY, TYPE_2D_ARRAY = 8, 9, 10, 11, 12, 13
+SEL_0, SEL_1, SEL_X, SEL_Y, SEL_Z, SEL_W = 0, 1, 4, 5, 6, 7
+IDENTITY = (SEL_X, SEL_Y, SEL_Z, SEL_W)
+
+
+def _bits(v: int, hi: int, lo: int) -> int:
+    return v >> lo & ((1 << (hi - lo + 1)) - 1)
+
+
+@dataclass(frozen=True)
+class ImageDesc:
+    """The fields of a 256-bit image resource (T#) the texture unit uses."""
+
+    base: int  # byte address (256-aligned)
+    format: int  # Table 52 id
+    width: int
+    height: int
+    depth: int = 1  # 3D: depth; arrays: layers
+    pitch: int = 0  # row pitch in texels (0: the width)
+    dst_sel: tuple[int, int, int, int] = IDENTITY
+    type: int = TYPE_2D
+    max_mip: int = 0
+    base_level: int = 0
+    last_level: int = 0
+
+    @property
+    def row_pitch(self) -> int:
+        return self.pitch or self.width
+
+    @staticmethod
+    def decode(v: int) -> ImageDesc | None:
+        """The T# in the 256-bit integer `v` (None: all zero, unbound)."""
+        if v == 0:
+            return None
+        typ = _bits(v, 127, 124)
+        width = _bits(v, 75, 62) + 1
+        d = _bits(v, 140, 128) | _bits(v, 141, 141) << 13
+        depth, pitch = 1, 0
+        if typ in (TYPE_3D, TYPE_1D_ARRAY, TYPE_2D_ARRAY, TYPE_CUBE):
+            depth = _bits(v, 140, 128) + 1
+        elif d + 1 > width:
+            pitch = d + 1
+        return ImageDesc(
+            base=_bits(v, 39, 0) << 8, format=_bits(v, 59, 52), width=width,
+            height=_bits(v, 91, 78) + 1, depth=depth, pitch=pitch,
+            dst_sel=(_bits(v, 98, 96), _bits(v, 101, 99), _bits(v, 104, 102),
+                     _bits(v, 107, 105)),
+            type=typ, max_mip=_bits(v, 51, 48), base_level=_bits(v, 111, 108),
+            last_level=_bits(v, 115, 112))
+
+    def encode(self) -> int:
+        """The 256-bit T# (the inverse of `decode`)."""
+        if self.base & 0xFF:
+            raise ValueError(f"image base {self.base:#x} is not 256-byte aligned")
+        v = (self.base >> 8) | self.max_mip << 48 | self.format << 52
+        v |= (self.width - 1) << 62 | (self.height - 1) << 78
+        for k, s in enumerate(self.dst_sel):
+            v |= s << (96 + 3 * k)
+        v |= self.base_level << 108 | self.last_level << 112 | self.type << 124
+        if self.type in (TYPE_3D, TYPE_1D_ARRAY, TYPE_2D_ARRAY, TYPE_CUBE):
+            v |= (self.depth - 1) << 128
+        elif self.pitch > self.width:
+            v |= ((self.pitch - 1) & 0x1FFF) << 128 | ((self.pitch - 1) >> 13 & 1) << 141
+        return v
+
+
+# -- conversions (ISA 10.4.1) ---------------------------------------------------------------
+def _srgb_to_linear(c: np.ndarray) -> np.ndarray:
+    c = c.astype(np.float64)
+    return np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
+
+
+def _linear_to_srgb(x: np.ndarray) -> np.ndarray:
+    x = np.clip(np.nan_to_num(x.astype(np.float64), nan=0.0), 0.0, 1.0)
+    return np.where(x <= 0.0031308, x * 12.92, 1.055 * x ** (1 / 2.4) - 0.055)
+
+
+def unpack_texels(fmt: TexFormat, raw: np.ndarray) -> np.ndarray:
+    """Texel bytes [n, fmt.bytes] -> RGBA as 32-bit words [n, 4] (float bits for
+    float/normalized formats, integers for UINT/SINT), missing channels 0, 0, 0, 1."""
+    n = raw.shape[0]
+    b, kind = fmt.bits, fmt.kind
+    dt = {8: np.uint8, 16: np.uint16, 32: np.uint32}[b]
+    ch = np.ascontiguousarray(raw).view(dt).reshape(n, fmt.channels).astype(np.uint64)
+    out = np.zeros((n, 4), dtype=np.uint32)
+    one = np.uint32(1) if fmt.integer else np.float32(1.0).view(np.uint32)
+    out[:, 3] = one
+    for c in range(fmt.channels):
+        u = ch[:, c]
+        if kind == "uint":
+            w = u.astype(np.uint32)
+        elif kind == "sint":
+            s = u.astype(np.int64)
+            s = np.where(s >= 1 << (b - 1), s - (1 << b), s)
+            w = s.astype(np.int32).view(np.uint32)
+        elif kind == "float":
+            if b == 32:
+                w = u.astype(np.uint32)
+            else:
+                w = u.astype(np.uint16).view(np.float16).astype(np.float32).view(np.uint32)
+        elif kind == "unorm" or (kind == "srgb" and c == 3):
+            w = (u.astype(np.float32) / np.float32((1 << b) - 1)).astype(np.float32) \
+                .view(np.uint32)
+        elif kind == "srgb":
+            lin = _srgb_to_linear(u.astype(np.float64) / 255.0)
+            w = lin.astype(np.float32).view(np.uint32)
+        elif kind == "snorm":
+            s = u.astype(np.int64)
+            s = np.where(s >= 1 << (b - 1), s - (1 << b), s)
+            f = np.maximum(s.astype(np.float32) / np.float32((1 << (b - 1)) - 1),
+                           np.float32(-1.0))
+            w = f.astype(np.float32).view(np.uint32)
+        else:  # pragma: no cover - FORMATS has no other kinds
+            raise AssertionError(kind)
+        out[:, c] = w
+    return out
+
+
+def pack_texels(fmt: TexFormat, rgba: np.ndarray) -> np.ndarray:
+    """RGBA 32-bit words [n, 4] -> texel bytes [n, fmt.bytes] (see the module doc)."""
+    n = rgba.shape[0]
+    b, kind = fmt.bits, fmt.kind
+    dt = {8: np.uint8, 16: np.uint16, 32: np.uint32}[b]
+    ch = np.zeros((n, fmt.channels), dtype=dt)
+    maxu = (1 << b) - 1
+    for c in range(fmt.channels):
+        w = rgba[:, c].astype(np.uint32)
+        if kind == "uint":
+            v = np.minimum(w.astype(np.uint64), maxu)
+        elif kind == "sint":
+            s = np.clip(w.view(np.int32).astype(np.int64), -(1 << (b - 1)), (1 << (b - 1)) - 1)
+            v = s & maxu
+        elif kind == "float":
+            v = w if b == 32 else w.view(np.float32).astype(np.float16).view(np.uint16)
+        else:
+            f = w.view(np.float32).astype(np.float64)
+            f = np.nan_to_num(f, nan=0.0)
+            if kind == "snorm":
+                s = np.rint(np.clip(f, -1.0, 1.0) * ((1 << (b - 1)) - 1)).astype(np.int64)
+                v = s & maxu
+            else:
+                if kind == "srgb" and c < 3:
+                    f = _linear_to_srgb(f)
+                v = np.rint(np.clip(f, 0.0, 1.0) * maxu).astype(np.uint64)
+        ch[:, c] = np.asarray(v).astype(dt)
+    return ch.view(np.uint8).reshape(n, fmt.bytes)
+
+
+def apply_dst_sel(fmt: TexFormat, rgba: np.ndarray, sel: tuple[int, int, int, int]
+                  ) -> np.ndarray:
+    out = np.zeros_like(rgba)
+    one = np.uint32(1) if fmt.integer else np.float32(1.0).view(np.uint32)
+    for k, s in enumerate(sel):
+        if s == SEL_1:
+            out[:, k] = one
+        elif SEL_X <= s <= SEL_W:
+            out[:, k] = rgba[:, s - SEL_X]
+        # 0 and the reserved selects give 0
+    return out
+
+
+# -- MIMG ----------------------------------------------------------------------------------
+# the MIMG dim field: (name, address components of image_load/store, T# types it may use)
+_DIMS = {0: ("1D", 1), 1: ("2D", 2), 2: ("3D", 3), 4: ("1D_ARRAY", 2), 5: ("2D_ARRAY", 3)}
+
+
+def _texel_addrs(w: Wave, i: Inst, desc: ImageDesc, fmt: TexFormat, ncoord: int,
+                 lanes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(byte addresses, in-range mask) of the lanes' texels."""
+    va = i.f["vaddr"]
+    coords = [w.v[(va + k) & 255, lanes].astype(np.int64) for k in range(ncoord)]
+    x = coords[0]
+    y = coords[1] if ncoord > 1 else np.zeros_like(x)
+    z = coords[2] if ncoord > 2 else np.zeros_like(x)
+    if i.aux["dim"] == "1D_ARRAY":
+        y, z = np.zeros_like(x), coords[1]
+    ok = (x < desc.width) & (y < desc.height) & (z < desc.depth)
+    idx = (z * desc.height + y) * desc.row_pitch + x
+    addrs = U64(desc.base) + (np.where(ok, idx, 0) * fmt.bytes).astype(U64)
+    return addrs, ok
+
+
+def _desc(w: Wave, i: Inst) -> tuple[ImageDesc | None, TexFormat | None]:
+    v = sread(w, i.f["srsrc"], 128 if i.f.get("r128") else 256)
+    desc = ImageDesc.decode(v)
+    if desc is None:
+        return None, None
+    fmt = FORMATS.get(desc.format)
+    if fmt is None:
+        raise EmuError(f"{i.where()}: image format {desc.format} of the T# is not supported "
+                       f"by the emulator's texture unit")
+    return desc, fmt
+
+
+def bind_mimg(i: Inst) -> Handler:
+    name = i.name
+    f = i.f
+    if name not in ("image_load", "image_store"):
+        raise UnsupportedInstruction(f"{i.where()}: {name} is not supported by the "
+                                     "emulator's texture unit")
+    for flag in ("d16", "a16", "tfe", "lwe", "nsa"):
+        if f.get(flag):
+            raise UnsupportedInstruction(f"{i.where()}: {flag} image instructions are not "
+                                         "supported")
+    if f["dim"] not in _DIMS:
+        raise UnsupportedInstruction(f"{i.where()}: image dimension {f['dim']} is not "
+                                     "supported")
+    dim, ncoord = _DIMS[f["dim"]]
+    i.aux["dim"] = dim
+    dmask = f["dmask"]
+    comps = [k for k in range(4) if dmask >> k & 1]
+    vdata = f["vdata"]
+    dests = tuple((vdata + k) & 255 for k in range(len(comps)))
+
+    if name == "image_load":
+        def hl(w: Wave, i: Inst) -> None:
+            lanes = np.flatnonzero(w.exec_mask())
+            if w.strict is not None:
+                w.strict.issue(w, i, ("vm",), dests, ())
+            if not len(lanes) or not comps:
+                return
+            desc, fmt = _desc(w, i)
+            if desc is None or fmt is None:
+                vals = np.zeros((len(lanes), 4), dtype=np.uint32)
+            else:
+                addrs, ok = _texel_addrs(w, i, desc, fmt, ncoord, lanes)
+                raw = np.zeros((len(lanes), fmt.bytes), dtype=np.uint8)
+                try:
+                    raw[ok] = w.memory.gather(addrs[ok], fmt.bytes, lanes[ok])
+                except MemFault as e:
+                    raise EmuError(f"{i.where()}: memory fault: {e}") from None
+                vals = apply_dst_sel(fmt, unpack_texels(fmt, raw), desc.dst_sel)
+            for k, c in enumerate(comps):
+                w.v[(vdata + k) & 255, lanes] = vals[:, c]
+        return hl
+
+    def hs(w: Wave, i: Inst) -> None:
+        lanes = np.flatnonzero(w.exec_mask())
+        if w.strict is not None:
+            w.strict.issue(w, i, ("vs",), (), ())
+        if not len(lanes):
+            return
+        desc, fmt = _desc(w, i)
+        if desc is None or fmt is None:
+            return
+        rgba = np.zeros((len(lanes), 4), dtype=np.uint32)
+        for k, c in enumerate(comps):
+            rgba[:, c] = w.v[(vdata + k) & 255, lanes]
+        addrs, ok = _texel_addrs(w, i, desc, fmt, ncoord, lanes)
+        data = pack_texels(fmt, rgba)
+        try:
+            w.memory.scatter(addrs[ok], data[ok], lanes[ok])
+        except MemFault as e:
+            raise EmuError(f"{i.where()}: memory fault: {e}") from None
+    return hs
+
+
+BINDERS: dict[str, Callable[[Inst], Handler]] = {"MIMG": bind_mimg}

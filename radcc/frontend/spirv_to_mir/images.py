@@ -1,0 +1,87 @@
+"""Images (Mesa's src/compiler/spirv/vtn_variables.c for the variables and
+``vtn_handle_image`` for the instructions): image variables (``UniformConstant``
+``OpTypeImage``) become `ImageVar` handles recorded in ``MirShader.images``; loading one
+gives the handle itself (an image is not a MIR value: isel reads its descriptor from
+the binding), and ``OpImageRead``/``OpImageWrite`` become the MIR ``image_load`` /
+``image_store`` intrinsics (attrs ``binding``, ``dim``; docs/mir.md "Images").
+Which image types are supported is `radcc.frontend.spirv.images.unsupported`'s
+decision (the validator has refused the others by name).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..mir import ImageBinding
+from ..spirv.binary import Instruction
+from ..spirv.images import ImageType, image_type, unsupported
+from ..spirv.types import TypeOther
+from .context import TranslationContext, err
+from .types_consts import get_tv, get_value
+
+
+@dataclass(frozen=True)
+class ImageVar:
+    """An image variable (and the value of loading it): its binding and type."""
+
+    binding: tuple[int, int]
+    type: ImageType
+
+
+def declare_image(ctx: TranslationContext, vid: int, pointee: int) -> None:
+    """A ``UniformConstant`` variable of image type `pointee` (`ctx.ins` is its
+    OpVariable)."""
+    t = ctx.ty(pointee)
+    if not isinstance(t, TypeOther) or t.opname != "OpTypeImage":
+        raise err(f"UniformConstant variable %{vid}: only images are supported", ctx.ins)
+    img = image_type(t)
+    why = unsupported(img)
+    if why is not None:
+        raise err(why, ctx.ins)
+    key = ctx.m.binding(vid)
+    if key is None:
+        raise err(f"image variable %{vid} has no Binding", ctx.ins)
+    sampled, _ = ctx.scalar(img.sampled_type)
+    ctx.shader.images[key] = ImageBinding(
+        key[0], key[1], img.dim, img.format, sampled, img.storage,
+        readonly=ctx.m.has_decoration(vid, "NonWritable"),
+        writeonly=ctx.m.has_decoration(vid, "NonReadable"))
+    ctx.globals[vid] = ImageVar(key, img)
+
+
+def _image(ctx: TranslationContext, ins: Instruction) -> ImageVar:
+    x = get_tv(ctx, ins.id(0))
+    if not isinstance(x, ImageVar):
+        raise err("the image operand is not an image variable's value", ins)
+    return x
+
+
+# image operands without an effect on 32-bit texels of storage images: SignExtend,
+# ZeroExtend (the texel's signedness), NonPrivateTexel (memory model), Nontemporal (a hint)
+_HARMLESS_OPERANDS = 0x1000 | 0x2000 | 0x400 | 0x4000
+
+
+def _no_image_operands(ins: Instruction, k: int) -> None:
+    """Refuse image operands (Lod, Sample, ...) at operand `k`, but the harmless ones."""
+    if len(ins.operands) > k:
+        mask = int(ins.operands[k].value)  # type: ignore[arg-type]
+        if mask & ~_HARMLESS_OPERANDS:
+            raise err(f"image operands {ins.operands[k].name} are not supported", ins)
+
+
+def op_image_read(ctx: TranslationContext, ins: Instruction) -> None:
+    assert ins.result_type is not None
+    img = _image(ctx, ins)
+    _no_image_operands(ins, 2)
+    coord = get_value(ctx, ins.id(1))
+    n = ctx.comps(ins.result_type)
+    r = ctx.b.intr("image_load", [coord], 32, n, binding=img.binding, dim=img.type.dim)
+    ctx.set(ins, r)
+
+
+def op_image_write(ctx: TranslationContext, ins: Instruction) -> None:
+    img = _image(ctx, ins)
+    _no_image_operands(ins, 3)
+    coord = get_value(ctx, ins.id(1))
+    texel = get_value(ctx, ins.id(2))
+    ctx.b.intrinsic("image_store", [coord, texel], binding=img.binding, dim=img.type.dim)

@@ -1,0 +1,78 @@
+"""Images: MIR ``image_load``/``image_store`` to MIMG ``image_load``/``image_store``
+(ACO's ``visit_image_load``/``visit_image_store`` in aco_instruction_selection.cpp).
+
+The image descriptor (T#, 8 SGPRs) of every image binding is loaded once at entry
+(`load_descriptors`): the kernarg segment holds its address (docs/abi.md, "Images").
+An access takes the coordinates in consecutive VGPRs (s, t for 2D: the ISA guide's
+"Image Opcodes with No Sampler" table), ``dmask`` = the texel's components (loads:
+the components the MIR value has, in consecutive VGPRs; stores: the components given,
+the texture unit writes zero to the format's others), ``dim`` from the image type and
+``unorm`` (integer coordinates). Loads count on VMcnt, stores on VScnt
+(`radcc.passes.insert_waitcnt`).
+"""
+
+from __future__ import annotations
+
+from radcc.abi.kernarg import Role
+from radcc.frontend.mir import Instr
+from radcc.ir.program import Operand
+from radcc.ir.regclass import RegClass, RegType, Temp, s2, s8
+
+from .context import IselContext, unsupported
+
+# SPIR-V Dim (not arrayed) -> MIMG dim and the number of address components
+DIMS: dict[str, tuple[str, int]] = {"2D": ("SQ_RSRC_IMG_2D", 2)}
+
+
+def load_descriptors(ctx: IselContext) -> None:
+    """At entry: every image binding's T# (``s_load_b64`` of its address from the
+    kernarg segment, then ``s_load_b256``)."""
+    ctx.image_desc = {}
+    for key in sorted(ctx.shader.images):
+        ptr = ctx.b.inst("s_load_b64", [s2], [ctx.kernarg, Operand.c32(
+            ctx.kernargs.offset(Role.IMAGE, key))]).temp
+        ctx.image_desc[key] = ctx.b.inst("s_load_b256", [s8], [ptr, Operand.c32(0)]).temp
+
+
+def _vgprs(n: int) -> RegClass:
+    return RegClass(RegType.VGPR, 4 * n)
+
+
+def _coords(ctx: IselContext, ins: Instr) -> tuple[Temp, str]:
+    dim = str(ins.attrs["dim"])
+    if dim not in DIMS:
+        raise unsupported(ins, f"image dimension {dim} is not selected")
+    mdim, n = DIMS[dim]
+    c = ins.srcs[0]
+    if c.num_components != n or c.bit_size != 32:
+        raise unsupported(ins, f"{c.bit_size}-bit x{c.num_components} coordinates of a "
+                               f"{dim} image")
+    regs = [ctx.vgpr(x) for x in ctx.get(c)]
+    addr = regs[0] if n == 1 else ctx.b.create_vector(_vgprs(n), *regs).temp
+    return addr, mdim
+
+
+def select_image_load(ctx: IselContext, ins: Instr) -> None:
+    d = ins.dest
+    assert d is not None
+    key = tuple(ins.attrs["binding"])
+    addr, mdim = _coords(ctx, ins)
+    n = d.num_components
+    if d.bit_size != 32 or not 1 <= n <= 4:
+        raise unsupported(ins, f"{d.bit_size}-bit x{n} image loads are not selected")
+    t = ctx.b.inst("image_load", [_vgprs(n)], [addr, ctx.image_desc[key]],  # type: ignore[index]
+                   dmask=(1 << n) - 1, dim=mdim, unorm=True).temp
+    ctx.set(d, [t] if n == 1 else list(ctx.b.split_vector(t, *([_vgprs(1)] * n)).temps))
+
+
+def select_image_store(ctx: IselContext, ins: Instr) -> None:
+    key = tuple(ins.attrs["binding"])
+    addr, mdim = _coords(ctx, ins)
+    texel = ins.srcs[1]
+    n = texel.num_components
+    if texel.bit_size != 32 or not 1 <= n <= 4:
+        raise unsupported(ins, f"{texel.bit_size}-bit x{n} image stores are not selected")
+    regs = [ctx.vgpr(x) for x in ctx.get(texel)]
+    data = regs[0] if n == 1 else ctx.b.create_vector(_vgprs(n), *regs).temp
+    ctx.b.inst("image_store", [], [data, addr, ctx.image_desc[key]],  # type: ignore[index]
+               dmask=(1 << n) - 1, dim=mdim, unorm=True)

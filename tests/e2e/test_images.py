@@ -1,0 +1,324 @@
+"""Storage images in compute shaders (issue 11, slice 1): GLSL shaders of
+tests/e2e/images/ run on lavapipe (radcc.oracle.lavapipe) and compiled by radcc into
+the strict emulator, wave32 and wave64; every output image must match lavapipe's
+(integer and 8-bit formats exactly, float formats within a few ulps) and an
+independent NumPy reference. Also: `radcc run --image` (files in, DIR/S_B.npy out, the
+errors naming the binding), the refusals of unsupported image types by name with the
+SPIR-V word offset, and the MIMG instructions radcc emits against llvm-mc-19.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from radcc.oracle import lavapipe, llvm_mc, spirv_tools
+
+HERE = Path(__file__).parent / "images"
+ROOT = Path(__file__).resolve().parents[2]
+Key = tuple[int, int]
+
+
+def _missing(msg: str) -> None:
+    if os.environ.get("CI", "").lower() == "true":
+        pytest.fail(msg)
+    pytest.skip(msg)
+
+
+@pytest.fixture(scope="module")
+def lvp() -> None:
+    if shutil.which(spirv_tools.GLSLANG) is None:
+        _missing("glslangValidator not installed (glslang-tools)")
+    try:
+        lavapipe.require()
+    except lavapipe.LavapipeError as e:
+        _missing(f"lavapipe unavailable: {e}")
+
+
+def _spirv(name: str) -> bytes:
+    r = spirv_tools.compile_glsl(HERE / f"{name}.comp", "vulkan1.2")
+    assert r.ok, r.text
+    return r.data
+
+
+@dataclass
+class ImgCase:
+    name: str
+    groups: tuple[int, int, int]
+    images: Callable[[np.random.Generator], dict[Key, tuple[np.ndarray, str | None]]]
+    ref: Callable[[dict[Key, np.ndarray], dict[Key, np.ndarray]], dict[Key, np.ndarray]]
+    buffers: Callable[[np.random.Generator], dict[Key, np.ndarray]] = lambda rng: {}
+    push: bytes = b""
+    float_ulps: int = 0  # float outputs: tolerance in units of float32 epsilon * |value|
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def _f32(rng: np.random.Generator, shape: tuple[int, ...]) -> np.ndarray:
+    return rng.uniform(-4, 4, shape).astype(np.float32)
+
+
+def _u8(rng: np.random.Generator, shape: tuple[int, ...]) -> np.ndarray:
+    return rng.integers(0, 256, shape, dtype=np.uint8)
+
+
+def _ref_swizzle(im: dict[Key, np.ndarray], bufs: dict[Key, np.ndarray]) -> dict[Key, np.ndarray]:
+    s = im[(0, 0)]
+    out = np.stack([s[..., 2], 255 - s[..., 0], s[..., 3], s[..., 1]], axis=-1)
+    return {(0, 0): s, (0, 1): out.astype(np.uint8)}
+
+
+def _ref_stencil(im: dict[Key, np.ndarray], bufs: dict[Key, np.ndarray]) -> dict[Key, np.ndarray]:
+    src, dst = im[(0, 0)], im[(0, 1)]
+    h, w = src.shape
+    pad = np.pad(src, 1, mode="edge").astype(np.float64)
+    s = sum(pad[1 + dy:1 + dy + h, 1 + dx:1 + dx + w] for dy in (-1, 0, 1) for dx in (-1, 0, 1))
+    return {(0, 0): src, (0, 1): (dst + s * 0.25).astype(np.float32)}
+
+
+def _ref_from_buffer(im: dict[Key, np.ndarray], bufs: dict[Key, np.ndarray]
+                     ) -> dict[Key, np.ndarray]:
+    img = im[(0, 0)].copy()
+    v = bufs[(0, 1)].reshape(-1, 4)
+    for y in range(img.shape[0]):
+        for x in range(img.shape[1]):
+            if (x + 2 * y) % 3:
+                img[y, x] = v[y * 32 + x] * np.float32(2) + img[y, x]
+    return {(0, 0): img}
+
+
+def _ref_hash(im: dict[Key, np.ndarray], bufs: dict[Key, np.ndarray]) -> dict[Key, np.ndarray]:
+    a, b = im[(0, 0)].astype(np.uint64), im[(1, 2)].astype(np.uint64)
+    h, w = a.shape
+    py, px = np.meshgrid(np.arange(h, dtype=np.uint64), np.arange(w, dtype=np.uint64),
+                         indexing="ij")
+    m = np.uint64(0xFFFFFFFF)
+    out = np.stack([a ^ b[..., 3], (b[..., 0] * np.uint64(3) + a) & m, b[..., 1] >> np.uint64(3),
+                    (a + px * np.uint64(16) + py) & m], axis=-1)
+    return {(0, 0): im[(0, 0)], (1, 2): out.astype(np.uint32)}
+
+
+def _ref_formats(im: dict[Key, np.ndarray], bufs: dict[Key, np.ndarray]) -> dict[Key, np.ndarray]:
+    si, si4 = im[(0, 0)].astype(np.int64), im[(0, 1)].astype(np.int64)
+    f2, h4, u8, u8x4 = im[(0, 2)], im[(0, 3)], im[(0, 4)], im[(0, 5)]
+    return {
+        (0, 0): (-si + si4[..., 1]).astype(np.int32),
+        (0, 1): np.stack([si4[..., 3], si, si4[..., 0] - si4[..., 2],
+                          np.full_like(si, -7)], axis=-1).astype(np.int32),
+        (0, 2): np.stack([f2[..., 1], f2[..., 0] * np.float32(0.5)], axis=-1),
+        (0, 3): (h4[..., ::-1].astype(np.float32) * 2).astype(np.float16),
+        (0, 4): (255 - u8).astype(np.uint8),
+        (0, 5): np.stack([u8x4[..., 1], u8x4[..., 0], (u8x4[..., 3].astype(np.uint32) + 1)
+                          .clip(0, 255), np.full_like(u8x4[..., 0], 255)], axis=-1)
+        .astype(np.uint8),
+    }
+
+
+def _ref_no_format(im: dict[Key, np.ndarray], bufs: dict[Key, np.ndarray]
+                   ) -> dict[Key, np.ndarray]:
+    v = bufs[(0, 1)].reshape(16, 16)
+    py, px = np.meshgrid(np.arange(16), np.arange(16), indexing="ij")
+    return {(0, 0): np.stack([v, px, py, np.ones_like(v)], axis=-1).astype(np.float32)}
+
+
+CASES = [
+    ImgCase("img_rgba8_swizzle", (4, 8, 1),
+            lambda rng: {(0, 0): (_u8(rng, (32, 32, 4)), None),
+                         (0, 1): (np.zeros((32, 32, 4), np.uint8), "rgba8")},
+            _ref_swizzle),
+    ImgCase("img_r32f_stencil", (3, 2, 1),
+            lambda rng: {(0, 0): (_f32(rng, (16, 24)), "r32f"), (0, 1): (_f32(rng, (16, 24)), None)},
+            _ref_stencil, push=np.array([24, 16], np.int32).tobytes()
+            + np.array([0.25], np.float32).tobytes(), float_ulps=16),
+    ImgCase("img_rgba32f_from_buffer", (2, 4, 1),
+            lambda rng: {(0, 0): (_f32(rng, (8, 32, 4)), None)}, _ref_from_buffer,
+            buffers=lambda rng: {(0, 1): _f32(rng, (8 * 32 * 4,))}, float_ulps=2),
+    ImgCase("img_r32ui_hash", (2, 2, 1),
+            lambda rng: {(0, 0): (rng.integers(0, 1 << 32, (16, 16), dtype=np.uint32), None),
+                         (1, 2): (rng.integers(0, 1 << 32, (16, 16, 4), dtype=np.uint32),
+                                  "rgba32ui")},
+            _ref_hash),
+    ImgCase("img_int_formats", (2, 1, 1),
+            lambda rng: {
+                (0, 0): (rng.integers(-1 << 20, 1 << 20, (4, 8), dtype=np.int32), None),
+                (0, 1): (rng.integers(-1 << 20, 1 << 20, (4, 8, 4), dtype=np.int32), None),
+                (0, 2): (_f32(rng, (4, 8, 2)), None),
+                (0, 3): (rng.uniform(-100, 100, (4, 8, 4)).astype(np.float16), None),
+                (0, 4): (_u8(rng, (4, 8)), "r8"),
+                (0, 5): (rng.integers(0, 255, (4, 8, 4), dtype=np.uint8), "rgba8ui")},
+            _ref_formats),
+    ImgCase("img_no_format", (2, 2, 1),
+            lambda rng: {(0, 0): (np.zeros((16, 16, 4), np.float32), "rgba32f")},
+            _ref_no_format, buffers=lambda rng: {(0, 1): _f32(rng, (256,))}),
+]
+
+
+def _inputs(case: ImgCase) -> tuple[dict[Key, tuple[np.ndarray, str | None]],
+                                    dict[Key, np.ndarray]]:
+    rng = np.random.default_rng(sum(map(ord, case.name)))
+    return case.images(rng), case.buffers(rng)
+
+
+def _compare(case: ImgCase, what: str, got: np.ndarray, want: np.ndarray) -> None:
+    assert got.shape == want.shape and got.dtype == want.dtype, \
+        f"{case.name} {what}: {got.dtype}{got.shape} vs {want.dtype}{want.shape}"
+    if got.dtype.kind == "f" and case.float_ulps:
+        tol = case.float_ulps * np.finfo(np.float32).eps * np.maximum(1.0, np.abs(want))
+        bad = np.abs(got.astype(np.float64) - want.astype(np.float64)) > tol
+    else:
+        bad = got.view(np.uint8).reshape(got.shape[0], -1) != \
+            want.view(np.uint8).reshape(want.shape[0], -1)
+    assert not bad.any(), f"{case.name} {what}: {int(bad.sum())} texels differ, first at " \
+        f"{np.argwhere(bad)[0].tolist()}"
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_image_case_on_lavapipe(case: ImgCase, lvp: None) -> None:
+    """The shader and its NumPy reference agree on lavapipe (validates the case)."""
+    images, bufs = _inputs(case)
+    out = lavapipe.run_compute(_spirv(case.name), groups=case.groups, buffers=bufs,
+                               push_constants=case.push, images=images)
+    want = case.ref({k: a for k, (a, _) in images.items()}, bufs)
+    for key, arr in want.items():
+        _compare(case, f"image {key} (lavapipe vs NumPy)", out[key], arr)
+
+
+@pytest.mark.parametrize("wave", [32, 64])
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_image_case_on_radcc(case: ImgCase, wave: int, lvp: None) -> None:
+    """radcc's code in the strict emulator gives lavapipe's images."""
+    from radcc.driver.run import run_compute
+
+    spirv = _spirv(case.name)
+    images, bufs = _inputs(case)
+    ref = lavapipe.run_compute(spirv, groups=case.groups, buffers=bufs,
+                               push_constants=case.push, images=images)
+    got = run_compute(spirv, groups=case.groups, buffers=bufs, push_constants=case.push,
+                      images=images, wave_size=wave)
+    for key in images:
+        _compare(case, f"image {key} (radcc wave{wave} vs lavapipe)", got[key], ref[key])
+    for key in bufs:
+        assert got[key] == ref[key], f"{case.name}: buffer {key}"
+
+
+@pytest.mark.parametrize("wave", [32, 64])
+def test_mimg_encodings_match_llvm_mc(wave: int, lvp: None) -> None:
+    """Every image instruction radcc emits for the cases encodes as llvm-mc-19 encodes
+    it (the code object's bytes come from radcc's own assembler)."""
+    from radcc.driver.compile import compile_spirv
+    from radcc.isa.assembler import assemble
+    from radcc.target import get_target
+
+    llvm_mc.require()
+    lines = sorted({ln.split(";")[0].strip() for c in CASES
+                    for ln in compile_spirv(_spirv(c.name), wave_size=wave).asm.splitlines()
+                    if ln.strip().startswith("image_")})
+    assert any("image_load" in ln for ln in lines) and any("image_store" in ln for ln in lines)
+    for line, ref in zip(lines, llvm_mc.encode(lines, wave64=wave == 64), strict=True):
+        assert ref.data is not None, f"llvm-mc-19 rejects {line!r}: {ref.error}"
+        a = assemble(line, get_target("gfx1100"), wave_size=wave)
+        st = [s for s in a.statements if s.kind == "inst"][0]
+        assert st.data == ref.data, f"{line}: radcc {st.data.hex()} llvm-mc {ref.data.hex()}"
+
+
+# -- radcc run --image -----------------------------------------------------------------
+def _radcc(*argv: str) -> tuple[int, str, str]:
+    import subprocess
+    import sys
+
+    p = subprocess.run([sys.executable, "-m", "radcc", *argv], capture_output=True, text=True,
+                       cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    return p.returncode, p.stdout, p.stderr
+
+
+def test_radcc_run_image_files(tmp_path: Path, lvp: None) -> None:
+    """`radcc run --image` reads .npy files and writes DIR/S_B.npy, same shape and dtype,
+    with lavapipe's contents."""
+    case = next(c for c in CASES if c.name == "img_r32ui_hash")
+    images, _ = _inputs(case)
+    spv = tmp_path / "s.spv"
+    spv.write_bytes(_spirv(case.name))
+    args = ["run", str(spv), "--groups", "2,2", "--out", str(tmp_path / "out"), "--wave64"]
+    for (s, b), (arr, fmt) in images.items():
+        np.save(tmp_path / f"in{s}{b}.npy", arr)
+        args += ["--image", f"{s}:{b}={tmp_path / f'in{s}{b}.npy'}" + (f":{fmt}" if fmt else "")]
+    rc, out, err = _radcc(*args)
+    assert rc == 0, err
+    ref = lavapipe.run_compute(spv.read_bytes(), groups=case.groups, buffers={}, images=images)
+    for (s, b), (arr, _) in images.items():
+        got = np.load(tmp_path / "out" / f"{s}_{b}.npy")
+        assert got.dtype == arr.dtype and got.shape == arr.shape
+        assert (got == ref[(s, b)]).all()
+
+
+@pytest.mark.parametrize("extra, message", [
+    ([], "missing --image for 1:2"),
+    (["--image", "1:2={u32}"], "--image 1:2: the shader declares the image's format "
+     "Rgba32ui, not r32ui"),
+    (["--image", "1:2={u32x4}:r32f"], "--image 1:2: format r32f needs a float32 array"),
+    (["--image", "1:2={u32x4}:rgba32i"], "--image 1:2: format rgba32i needs a int32 array"),
+    (["--image", "1:2={u32x4}", "--image", "0:5={u32}"], "--image 0:5: the shader has no "
+     "image binding 0:5"),
+    (["--image", "1:2={u32x4}", "--image", "0:0={u32}", "--image", "0:0={u32}"],
+     "image binding 0:0 is given twice"),
+    (["--image", "1:2={f32x4}"], "--image 1:2: format rgba32f holds float texels but the "
+     "shader's image has uint ones"),
+    (["--image", "1:2={u32x4}", "--sampler", "0:7=cubic"], "--sampler 0:7: filter 'cubic'"),
+    (["--image", "1:2={u32x4}", "--sampler", "0:7=linear,repeat,unnormalized"],
+     "unnormalized coordinates need clamp or border"),
+    (["--image", "1:2={u32x4}", "--image3d", "0:3={u32}"], "--image3d 0:3: the shader has no "
+     "image binding"),
+    (["--image", "1:2={bad}"], "--image 1:2: '"),
+])
+def test_radcc_run_image_errors(tmp_path: Path, extra: list[str], message: str,
+                                lvp: None) -> None:
+    """A wrong --image is exit status 1 with a message naming the binding, no traceback."""
+    spv = tmp_path / "s.spv"
+    spv.write_bytes(_spirv("img_r32ui_hash"))
+    files = {"u32": np.zeros((4, 4), np.uint32), "u32x4": np.zeros((4, 4, 4), np.uint32),
+             "f32x4": np.zeros((4, 4, 4), np.float32)}
+    for n, a in files.items():
+        np.save(tmp_path / f"{n}.npy", a)
+    (tmp_path / "bad.npy").write_bytes(b"not numpy")
+    subst = {n: str(tmp_path / f"{n}.npy") for n in [*files, "bad"]}
+    argv = [x.format(**subst) for x in extra]
+    if not any(a.startswith("0:0=") for a in argv):
+        argv += ["--image", f"0:0={subst['u32']}"]
+    rc, _, err = _radcc("run", str(spv), "--groups", "1", "--out", str(tmp_path / "o"), *argv)
+    assert rc == 1 and message in err and "Traceback" not in err, err
+
+
+# -- refusals ----------------------------------------------------------------------------
+@pytest.mark.parametrize("decl, use, message", [
+    ("layout(rgba8) uniform image2DArray img;", "imageStore(img, ivec3(0), vec4(0));",
+     "image dimension 2D arrayed is not supported"),
+    ("layout(rgba8) uniform imageCube img;", "imageStore(img, ivec3(0), vec4(0));",
+     "image dimension Cube is not supported"),
+    ("layout(rgba8) uniform imageCubeArray img;", "imageStore(img, ivec3(0), vec4(0));",
+     "image dimension Cube arrayed is not supported"),
+    ("layout(rgb10_a2) uniform image2D img;", "imageStore(img, ivec2(0), vec4(0));",
+     "storage image format Rgb10A2 is not supported"),
+    ("layout(rgba8) uniform image3D img;", "imageStore(img, ivec3(0), vec4(0));",
+     "image dimension 3D is not supported"),
+    ("layout(r32ui) uniform uimage2D img;", "imageAtomicAdd(img, ivec2(0), 1u);",
+     "OpImageTexelPointer is not supported yet"),
+    ("uniform sampler2D img;", "vec4 v = textureLod(img, vec2(0), 0.0);",
+     "sampled images (texelFetch, texture sampling) are not supported yet"),
+])
+def test_unsupported_images_refused_by_name(tmp_path: Path, decl: str, use: str, message: str,
+                                            lvp: None) -> None:
+    src = tmp_path / "s.comp"
+    src.write_text("#version 450\nlayout(local_size_x = 1) in;\n"
+                   f"layout(set = 0, binding = 0) {decl}\nvoid main() {{ {use} }}\n")
+    r = spirv_tools.compile_glsl(src, "vulkan1.2")
+    assert r.ok, r.text
+    spv = tmp_path / "s.spv"
+    spv.write_bytes(r.data)
+    rc, _, err = _radcc("compile", str(spv), "-o", str(tmp_path / "s.o"))
+    assert rc == 1 and message in err and "word " in err and "Traceback" not in err, err
