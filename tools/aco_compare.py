@@ -38,7 +38,6 @@ import argparse
 import datetime
 import json
 import math
-import re
 import subprocess
 import sys
 import time
@@ -51,9 +50,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from radcc.driver.compare import aco_metrics, radcc_metrics  # noqa: E402
 from radcc.oracle import radv  # noqa: E402
-
-_REG = re.compile(r"\b([sv])(?:(\d+)|\[(\d+):(\d+)\])")
 
 
 @dataclass
@@ -84,28 +82,12 @@ class Row:
         return not self.aco.error and not self.radcc.error
 
 
-def used_registers(lines: list[str]) -> tuple[int, int]:
-    """(VGPRs, SGPRs): 1 + the highest v/s register the instructions name."""
-    hi = {"v": -1, "s": -1}
-    for line in lines:
-        parts = line.split(None, 1)
-        if len(parts) < 2:
-            continue
-        for m in _REG.finditer(parts[1]):
-            kind = m.group(1)
-            top = int(m.group(2) if m.group(2) is not None else m.group(4))
-            hi[kind] = max(hi[kind], top)
-    return hi["v"] + 1, hi["s"] + 1
-
-
 def aco_side(r: radv.AcoResult | radv.RadvError) -> Side:
     if isinstance(r, radv.RadvError):
         return Side(error=str(r))
-    lines = radv.asm_instructions(r.asm)
-    v, s = used_registers(lines)
-    return Side(instructions=len(lines), code_size=r.code_size, vgprs=v, sgprs=s,
-                latency=r.stat("Latency", default=0),
-                inv_throughput=r.stat("Inverse Throughput", default=0), asm=r.asm,
+    m = aco_metrics(r.asm, r.stats)
+    return Side(instructions=m.instructions, code_size=m.code_size, vgprs=m.vgprs,
+                sgprs=m.sgprs, latency=m.latency, inv_throughput=m.inv_throughput, asm=r.asm,
                 extra={"stats": r.stats, "device": r.device_name})
 
 
@@ -119,14 +101,10 @@ def radcc_side(spirv: bytes, spec: dict[int, Any], wave: int) -> Side:
         where = f" ({Path(tb[-1].filename).name}:{tb[-1].lineno})" if tb else ""
         msg = str(e).splitlines()[0] if str(e) else ""
         return Side(error=f"{type(e).__name__}: {msg[:160]}{where}")
-    lines = radv.asm_instructions(res.asm)
-    delay = sum(1 for x in lines if x.startswith("s_delay_alu"))
-    code = [x for x in lines if not x.startswith("s_delay_alu")]
-    v, s = used_registers(code)
-    return Side(instructions=len(code), code_size=res.stats.get("CodeSize", 0) - 4 * delay,
-                vgprs=v, sgprs=s, latency=res.stats.get("Latency", 0),
-                inv_throughput=res.stats.get("InvThroughput", 0), asm=res.asm,
-                extra={"stats": res.stats, "s_delay_alu": delay,
+    m = radcc_metrics(res.asm, res.stats)
+    return Side(instructions=m.instructions, code_size=m.code_size, vgprs=m.vgprs,
+                sgprs=m.sgprs, latency=m.latency, inv_throughput=m.inv_throughput, asm=res.asm,
+                extra={"stats": res.stats, "s_delay_alu": m.s_delay_alu,
                        "vopd": res.stats.get("VOPD", 0)})
 
 

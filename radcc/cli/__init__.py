@@ -31,6 +31,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "run": ("radcc.cli.run", "run a kernel of a code object, or a shader, in the emulator "
                              "(radcc.emu)"),
     "objdump": ("radcc.cli.objdump", "list a code object's instructions as llvm-objdump -d"),
+    "compare": ("radcc.cli.compare", "radcc's code and statistics beside the real ACO's "
+                "(RADV null device)"),
     "targets": ("radcc.cli.targets", "list the GPUs radcc knows and what works for each"),
 }
 

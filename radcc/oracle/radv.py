@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from radcc.driver.compare import asm_instructions as _asm_instructions
 from radcc.oracle import spirv_reflect, vk
 from radcc.oracle.lavapipe import (
     LavapipeError,
@@ -102,23 +103,8 @@ class AcoResult:
         return self.stat("VGPRs")
 
 
-# -- disassembly helpers (shared with tools/aco_compare.py) ----------------------------
-
-_MNEMONIC = re.compile(r"^\s*([sv]_[a-z0-9_]+|(?:global|buffer|flat|scratch|ds|image|tbuffer)"
-                       r"_[a-z0-9_]+|exp|lds_[a-z0-9_]+)\b")
-
-
-def asm_instructions(asm: str) -> list[str]:
-    """The instruction lines of a disassembly (labels, directives, comments dropped),
-    without the trailing ``s_code_end`` padding."""
-    out = []
-    for line in asm.splitlines():
-        body = line.split(";", 1)[0].split("//", 1)[0]
-        if _MNEMONIC.match(body):
-            out.append(body.strip())
-    while out and out[-1].startswith("s_code_end"):
-        out.pop()
-    return out
+# the disassembly helper is radcc.driver.compare's (radcc compare, tools/aco_compare.py)
+asm_instructions = _asm_instructions
 
 
 # -- the child: one instance and null device, pipelines compiled one by one -------------
@@ -619,6 +605,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--spec", action="append", default=[], metavar="ID=VALUE")
     ap.add_argument("--entry", default="main")
     ap.add_argument("--ir", action="store_true", help="print ACO's IR too")
+    ap.add_argument("--json", action="store_true",
+                    help="print one JSON object (asm, stats, device, wave_size; what radcc "
+                         "compare reads)")
     a = ap.parse_args(argv)
     try:
         r = compile_compute(Path(a.shader).read_bytes(), wave_size=a.wave, family=a.family,
@@ -626,6 +615,10 @@ def main(argv: list[str] | None = None) -> int:
     except (RadvError, OSError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
+    if a.json:
+        print(json.dumps({"asm": r.asm, "stats": r.stats, "device": r.device_name,
+                          "wave_size": r.wave_size}))
+        return 0
     if a.ir and r.ir:
         print(r.ir)
     print(r.asm)
