@@ -46,7 +46,12 @@ class Feature(enum.Enum):
     FlatScratchInsts = "flat-scratch-insts"
     SDWA = "sdwa"
     DPP = "dpp"
-    XNACK = "xnack"  # no target here lists it (RDNA3 has no XNACK; the code objects say xnack-)
+    XNACK = "xnack"  # LLVM's FeatureSupportsXNACK: GFX10.1 (RDNA3 has none)
+    GFX10_AEncoding = "gfx10_a-encoding"  # image_bvh*_intersect_ray (gfx1013, GFX10.3)
+    GFX10_3Insts = "gfx10-3-insts"  # GFX10.3's additions (v_fmac_legacy_f32 ...)
+    ScalarStores = "scalar-stores"  # s_store_*/s_scratch_*/scalar atomics (GFX10.1 only)
+    FlatScratchSTMode = "flat-scratch-st-mode"  # scratch_* with neither vaddr nor saddr
+    # (GCNSubtarget::hasFlatScratchSTMode: GFX10.3+)
 
 
 class Hazard(enum.Enum):
@@ -89,10 +94,10 @@ class Tool(enum.Enum):
 # `radcc run` ask. A generation missing here has no working tool.
 SUPPORT: dict[GfxLevel, frozenset[Tool]] = {
     GfxLevel.GFX11: frozenset(Tool),
-    # GFX10 code is selected (tests/isel/test_isel_gfx10.py) but nothing runs it or checks
-    # it against an oracle yet (docs/architecture.md "Targets")
-    GfxLevel.GFX10_3: frozenset({Tool.LLC, Tool.MC}),
-    GfxLevel.GFX10: frozenset({Tool.LLC, Tool.MC}),
+    # GFX10 code is compiled from SPIR-V and checked against llvm-mc-19
+    # (tests/e2e/test_glsl_gfx10_mc.py); running it needs the emulator's GFX10 support
+    GfxLevel.GFX10_3: frozenset({Tool.COMPILE, Tool.LLC, Tool.MC}),
+    GfxLevel.GFX10: frozenset({Tool.COMPILE, Tool.LLC, Tool.MC}),
 }
 
 
@@ -114,7 +119,8 @@ class Target:
     gfx_level: GfxLevel
     family: str  # marketing/chip family, e.g. "NAVI31"
     wave_sizes: tuple[int, ...]
-    default_wave_size: int
+    default_wave_size: int  # the ISA's default (llvm-mc/clang without -mattr), not a policy
+    compute_wave_size: int  # what `radcc compile` picks for compute unless told (RADV's)
     register_files: dict[int, RegisterFile]  # keyed by wave size
     addressable_sgprs: int
     sgpr_alloc_granule: int
@@ -210,6 +216,9 @@ _GFX11_FEATURES = frozenset(
         Feature.WavefrontSize64,
         Feature.FlatGlobalInsts,
         Feature.FlatScratchInsts,
+        Feature.FlatScratchSTMode,
+        Feature.GFX10_AEncoding,
+        Feature.GFX10_3Insts,
     }
 )
 
@@ -225,6 +234,7 @@ def _gfx11(name: str, family: str, full_vgprs: bool, extra: frozenset[Feature] =
         family=family,
         wave_sizes=(32, 64),
         default_wave_size=32,
+        compute_wave_size=32,
         register_files=rfs,
         addressable_sgprs=106,
         sgpr_alloc_granule=8,
@@ -266,15 +276,27 @@ _GFX10_1_HAZARDS = frozenset(
 # GFX10.1-only; llvm-mc-19 -mcpu=gfx1030 rejects s_store_dword).
 _GFX10_3_HAZARDS: frozenset[Hazard] = frozenset()
 
+# LLVM's AMDGPU.td FeatureISAVersion10_Common (VOP3 literals, NSA, wave32 and wave64, the
+# FLAT global/scratch forms, SDWA and DPP from FeatureGFX10).
 _GFX10_FEATURES = frozenset(
-    {Feature.VOP3Literal, Feature.NSAEncoding, Feature.WavefrontSize32, Feature.WavefrontSize64, Feature.FlatGlobalInsts, Feature.FlatScratchInsts, Feature.SDWA, Feature.DPP}
+    {Feature.VOP3Literal, Feature.NSAEncoding, Feature.WavefrontSize32,
+     Feature.WavefrontSize64, Feature.FlatGlobalInsts, Feature.FlatScratchInsts, Feature.SDWA,
+     Feature.DPP}
 )
+# FeatureISAVersion10_1_Common adds scalar stores and XNACK support (and the bugs above)
+_GFX10_1_FEATURES = _GFX10_FEATURES | {Feature.ScalarStores, Feature.XNACK}
+# FeatureISAVersion10_3_0 (every gfx103x): GFX10_A/B encodings, the GFX10.3 instructions,
+# the dot instructions, and flat scratch ST mode (GCNSubtarget::hasFlatScratchSTMode)
+_GFX10_3_FEATURES = _GFX10_FEATURES | {
+    Feature.GFX10_AEncoding, Feature.GFX10_3Insts, Feature.DotInsts, Feature.FlatScratchSTMode}
 
 
 def _gfx10(name: str, family: str, gfx_level: GfxLevel, extra: frozenset[Feature] = frozenset()) -> Target:
     """GFX10.1 (Navi 1x) and GFX10.3 (Navi 2x): 1024 wave32 VGPRs per SIMD; the allocation
     granule is 8 (wave32) / 4 (wave64) on 10.1 and 16 / 8 on 10.3; 20 waves per SIMD on 10.1,
-    16 on 10.3 (LLVM's AMDGPUBaseInfo figures)."""
+    16 on 10.3 (LLVM's AMDGPUBaseInfo figures). Compute defaults to wave64, as RADV compiles
+    compute shaders on GFX10/10.3 (radv_physical_device: cs_wave_size 64 unless the
+    cswave32 perftest); the ISA default (llvm-mc, clang) stays wave32."""
     ten3 = gfx_level >= GfxLevel.GFX10_3
     g32, g64 = (16, 8) if ten3 else (8, 4)
     return Target(
@@ -283,6 +305,7 @@ def _gfx10(name: str, family: str, gfx_level: GfxLevel, extra: frozenset[Feature
         family=family,
         wave_sizes=(32, 64),
         default_wave_size=32,
+        compute_wave_size=64,
         register_files={32: RegisterFile(1024, g32, 8), 64: RegisterFile(512, g64, 4)},
         addressable_sgprs=106,
         sgpr_alloc_granule=8,
@@ -290,7 +313,7 @@ def _gfx10(name: str, family: str, gfx_level: GfxLevel, extra: frozenset[Feature
         lds_size=65536,
         lds_alloc_granule=512,
         lds_encoding_granule=512,
-        features=_GFX10_FEATURES | extra,
+        features=(_GFX10_3_FEATURES if ten3 else _GFX10_1_FEATURES) | extra,
         hazards=_GFX10_3_HAZARDS if ten3 else _GFX10_1_HAZARDS,
     )
 
@@ -338,15 +361,26 @@ MIR_OPTIONS: dict[GfxLevel, MirOptions] = {
 MIR_OPTIONS[GfxLevel.GFX10] = MIR_OPTIONS[GfxLevel.GFX10_3]
 
 
+# The chips of LLVM's AMDGPU processor table (AMDGPU.td FeatureISAVersion10_1_0 ...
+# 10_3_0) with Mesa's family names (amd_family: CHIP_NAVI10 ..., ac_gpu_info). GFX10.1:
+# gfx1011/gfx1012 add the dot instructions (Dot1/2/5/6/7/10), gfx1013 (Cyan Skillfish) the
+# GFX10_A encoding (BVH ray intersection) and no dot instructions; every gfx103x has the
+# same ISA features (FeatureISAVersion10_3_0).
+_DOT = frozenset({Feature.DotInsts})
 TARGETS: dict[str, Target] = {
     t.name: t
     for t in (
         _gfx10("gfx1010", "NAVI10", GfxLevel.GFX10),
-        _gfx10("gfx1011", "NAVI12", GfxLevel.GFX10, frozenset({Feature.DotInsts})),
-        _gfx10("gfx1012", "NAVI14", GfxLevel.GFX10, frozenset({Feature.DotInsts})),
-        _gfx10("gfx1030", "NAVI21", GfxLevel.GFX10_3, frozenset({Feature.DotInsts})),
-        _gfx10("gfx1031", "NAVI22", GfxLevel.GFX10_3, frozenset({Feature.DotInsts})),
-        _gfx10("gfx1032", "NAVI23", GfxLevel.GFX10_3, frozenset({Feature.DotInsts})),
+        _gfx10("gfx1011", "NAVI12", GfxLevel.GFX10, _DOT),
+        _gfx10("gfx1012", "NAVI14", GfxLevel.GFX10, _DOT),
+        _gfx10("gfx1013", "GFX1013", GfxLevel.GFX10, frozenset({Feature.GFX10_AEncoding})),
+        _gfx10("gfx1030", "NAVI21", GfxLevel.GFX10_3),
+        _gfx10("gfx1031", "NAVI22", GfxLevel.GFX10_3),
+        _gfx10("gfx1032", "NAVI23", GfxLevel.GFX10_3),
+        _gfx10("gfx1033", "VANGOGH", GfxLevel.GFX10_3),
+        _gfx10("gfx1034", "NAVI24", GfxLevel.GFX10_3),
+        _gfx10("gfx1035", "REMBRANDT", GfxLevel.GFX10_3),
+        _gfx10("gfx1036", "GFX1036", GfxLevel.GFX10_3),
         _gfx11("gfx1100", "NAVI31", full_vgprs=True),
         _gfx11("gfx1101", "NAVI32", full_vgprs=True),
         _gfx11("gfx1102", "NAVI33", full_vgprs=False),

@@ -42,8 +42,11 @@ def add_shader_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--mcpu", default="gfx1100",
                    help="the target GPU ('--mcpu=help' or 'radcc targets' lists them)")
     g = p.add_mutually_exclusive_group()
-    g.add_argument("--wave32", action="store_true", help="compile for wave32 (the default)")
-    g.add_argument("--wave64", action="store_true", help="compile for wave64")
+    g.add_argument("--wave32", action="store_true",
+                   help="compile for wave32 (the default on GFX11)")
+    g.add_argument("--wave64", action="store_true",
+                   help="compile for wave64 (the default on GFX10/GFX10.3, as RADV compiles "
+                        "compute shaders there)")
     p.add_argument("--entry", default=None, metavar="NAME",
                    help="the entry point to compile (default: the module's first)")
     p.add_argument("--spec", action="append", default=[], metavar="ID=VALUE",
@@ -123,7 +126,7 @@ def compile_shader(args: argparse.Namespace, spirv: bytes, print_after: list[str
     from radcc.frontend.spirv import SpirvError
     from radcc.isel import IselError
 
-    wave = 64 if args.wave64 else 32
+    wave = 64 if args.wave64 else 32 if args.wave32 else None  # None: the chip's default
     try:
         return compile_spirv(spirv, mcpu=args.mcpu, wave_size=wave, entry=args.entry,
                              spec=parse_spec(args.spec), print_after=set(print_after or ()),

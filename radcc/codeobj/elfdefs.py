@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import struct
 
+from radcc.target import Feature, Target
+
 EM_AMDGPU = 224
 ELFOSABI_AMDGPU_HSA = 64
 ELFABIVERSION_AMDGPU_HSA_V5 = 3
@@ -61,15 +63,16 @@ MACH_BY_NAME: dict[str, int] = {
     "gfx1200": 0x48, "gfx1201": 0x4E,
 }
 NAME_BY_MACH: dict[int, str] = {v: k for k, v in MACH_BY_NAME.items()}
-# Chips with the XNACK feature (LLVM's processor table); a target id without
-# ":xnack+/-" gets EF_AMDGPU_FEATURE_XNACK_ANY_V4 in e_flags (llvm-mc-19 -mcpu=gfx1010).
+# A target id without ":xnack+/-" on a chip with the XNACK feature (`Feature.XNACK`,
+# LLVM's FeatureSupportsXNACK) gets EF_AMDGPU_FEATURE_XNACK_ANY_V4 in e_flags (llvm-mc-19
+# -mcpu=gfx1010).
 EF_AMDGPU_FEATURE_XNACK_ANY_V4 = 0x100
-XNACK_CHIPS = frozenset({"gfx1010", "gfx1011", "gfx1012", "gfx1013"})
 
 
-def e_flags(chip: str) -> int:
-    """e_flags of a code object for `chip` with the default target id features."""
-    return MACH_BY_NAME[chip] | (EF_AMDGPU_FEATURE_XNACK_ANY_V4 if chip in XNACK_CHIPS else 0)
+def e_flags(target: Target) -> int:
+    """e_flags of a code object for `target` with the default target id features."""
+    xnack = EF_AMDGPU_FEATURE_XNACK_ANY_V4 if target.has(Feature.XNACK) else 0
+    return MACH_BY_NAME[target.name] | xnack
 
 
 def align_up(n: int, a: int) -> int:

@@ -307,7 +307,7 @@ def write_code_object(text: bytes, target: Any, kernels: list[KernelSymbol], *,
     ident = (b"\x7fELF" + bytes([2, 1, 1, E.ELFOSABI_AMDGPU_HSA,
                                  E.ELFABIVERSION_AMDGPU_HSA_V5]) + b"\0" * 7)
     out[:E.EHDR.size] = E.EHDR.pack(ident, E.ET_DYN, E.EM_AMDGPU, 1, 0, E.EHDR.size, shoff,
-                                    E.e_flags(target.name), E.EHDR.size, E.PHDR.size,
+                                    E.e_flags(target), E.EHDR.size, E.PHDR.size,
                                     _NUM_PHDRS, E.SHDR.size, len(names) + 1,
                                     idx[".shstrtab"])
     return bytes(out)

@@ -108,7 +108,7 @@ def _lowerings(enabled: set[str]) -> list[tuple[str, Callable[[MirShader], Any]]
     return [(n, PASSES[n]) for n in dict.fromkeys(order)]
 
 
-def compile_spirv(spirv: bytes, *, mcpu: str = "gfx1100", wave_size: int = 32,
+def compile_spirv(spirv: bytes, *, mcpu: str = "gfx1100", wave_size: int | None = None,
                   entry: str | None = None, spec: dict[int, Any] | None = None,
                   debug_options: DebugOptions | None = None,
                   print_after: set[str] | None = None,
@@ -119,7 +119,9 @@ def compile_spirv(spirv: bytes, *, mcpu: str = "gfx1100", wave_size: int = 32,
     own checks (`radcc.frontend.spirv.validate`) always run. `debug_options` are the
     pass manager's (none when None; the CLI parses them from ``RADCC_DEBUG``);
     `print_after` names MIR passes, ``divergence``, ``isel`` or back-end phases (or
-    ``all``) to print after. Python's cyclic garbage collector is paused meanwhile
+    ``all``) to print after. `wave_size` None is the target's compute default
+    (`Target.compute_wave_size`: wave32 on GFX11, wave64 on GFX10/10.3 as RADV).
+    Python's cyclic garbage collector is paused meanwhile
     (`radcc.passes.manager.gc_paused`). `keep_liveness` keeps the liveness register
     allocation received (`CompileResult.demand`, for `radcc.driver.views`)."""
     with gc_paused():
@@ -127,7 +129,7 @@ def compile_spirv(spirv: bytes, *, mcpu: str = "gfx1100", wave_size: int = 32,
                         mir_lowerings, spirv_val, keep_liveness)
 
 
-def _compile(spirv: bytes, mcpu: str, wave_size: int, entry: str | None,
+def _compile(spirv: bytes, mcpu: str, wave_size: int | None, entry: str | None,
              spec: dict[int, Any] | None, debug_options: DebugOptions | None,
              print_after: set[str] | None, mir_lowerings: set[str] | None,
              spirv_val: bool, keep_liveness: bool = False) -> CompileResult:
@@ -145,6 +147,10 @@ def _compile(spirv: bytes, mcpu: str, wave_size: int, entry: str | None,
                            f"({target.gfx_level.name}) yet; "
                            f"{' and '.join('radcc ' + t.value for t in target.tools)} "
                            f"do ('radcc targets' lists what works where)")
+    if wave_size is None:
+        wave_size = target.compute_wave_size
+    elif wave_size not in target.wave_sizes:
+        raise CompileError(f"{mcpu} does not run wave{wave_size}")
     timings: dict[str, float] = {}
     pa = set(print_after or ())
     opts = debug_options or DebugOptions()

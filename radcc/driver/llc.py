@@ -10,8 +10,8 @@ code object's metadata describes the kernel's arguments (``NAME:KIND``,
 `kernel_args`), laid out as docs/abi.md says. A target given besides the IR header's
 must name the IR's opcodes (opcodes are named as the target's generation names them:
 another generation than the header's is refused if the IR uses an opcode that
-generation lacks). Targets: GFX11 (gfx11xx), GFX10.1 (gfx1010-1012) and GFX10.3
-(gfx1030-1032); on GFX10 the passes ask the target (no s_delay_alu; GFX10 s_waitcnt
+generation lacks). Targets: GFX11 (gfx11xx), GFX10.1 (gfx1010-1013) and GFX10.3
+(gfx1030-1036); on GFX10 the passes ask the target (no s_delay_alu; GFX10 s_waitcnt
 layout, hazards, ABI).
 
 Errors: `radcc.ir.parser.IRParseError` (``file:line:col: error: message``) for IR

@@ -84,7 +84,7 @@ def run_compiled(res: CompileResult, groups: tuple[int, ...], buffers: Mapping[K
 
 def run_compute(spirv: bytes, *, groups: tuple[int, ...] = (1, 1, 1),
                 buffers: Mapping[Key, Any] | None = None, push_constants: bytes = b"",
-                spec_constants: Mapping[int, Any] | None = None, wave_size: int = 32,
+                spec_constants: Mapping[int, Any] | None = None, wave_size: int | None = None,
                 mcpu: str = "gfx1100", entry: str | None = None,
                 debug_options: DebugOptions | None = None,
                 images: Mapping[Key, tuple[np.ndarray, str | None]] | None = None,

@@ -65,7 +65,7 @@ from radcc.ir.printer import instruction_text
 from radcc.ir.program import Definition, Instruction, Operand, Program
 from radcc.ir.regclass import SCC, VGPR_BASE, PhysReg, s1
 from radcc.passes.hazards_gfx10 import needs_cu_mode
-from radcc.target import GfxLevel, Target
+from radcc.target import Feature, GfxLevel, Target
 
 __all__ = ["ABIError", "code_object", "entry_args", "kernel_fields", "needs_cu_mode",
            "packed_workitem_ids", "program_args", "scratch_offset_range", "scratch_st_mode",
@@ -151,10 +151,11 @@ def flat_scratch_init(program: Program) -> bool:
 
 
 def scratch_st_mode(target: Target) -> bool:
-    """Can a ``scratch_*`` instruction have neither vaddr nor saddr (LLVM's
-    FeatureFlatScratchSTMode: GFX10.3 and GFX11; llvm-mc-19 -mcpu=gfx1010 rejects
-    ``scratch_store_dword off, v1, off``, gfx1030 encodes saddr 0x7f)?"""
-    return target.gfx_level >= GfxLevel.GFX10_3
+    """Can a ``scratch_*`` instruction have neither vaddr nor saddr
+    (`Feature.FlatScratchSTMode`, LLVM's GCNSubtarget::hasFlatScratchSTMode: GFX10.3 and
+    GFX11; llvm-mc-19 -mcpu=gfx1010 rejects ``scratch_store_dword off, v1, off``, gfx1030
+    encodes saddr 0x7f)?"""
+    return target.has(Feature.FlatScratchSTMode)
 
 
 def scratch_offset_range(target: Target) -> tuple[int, int]:

@@ -407,14 +407,8 @@ def test_scratch_still_enabled_on_gfx11():
     assert kernel_fields(p, 0, 1, False)["enable_private_segment"] == 1
 
 
-@pytest.mark.parametrize("chip", CHIPS)
-def test_spirv_compilation_is_gfx11_only(chip: str):
-    from radcc.driver.compile import CompileError, compile_spirv
-
-    spirv = (Path(__file__).resolve().parents[2] / "examples" / "saxpy.spv").read_bytes()
-    with pytest.raises(CompileError) as e:
-        compile_spirv(spirv, mcpu=chip)
-    assert "SPIR-V compilation does not support" in str(e.value) and chip in str(e.value)
+# SPIR-V compilation for GFX10 (radcc compile --mcpu=gfx10xx):
+# tests/e2e/test_glsl_gfx10_mc.py, tests/e2e/test_compile_cli.py
 
 
 _TRIVIAL_LL = """target triple = "amdgcn-amd-amdhsa"
