@@ -3,12 +3,17 @@
     python tools/aco_compare.py                    # both wave sizes, table to stdout
     python tools/aco_compare.py --wave 32 --only sg_ --dump /tmp/cmp
     python tools/aco_compare.py --markdown docs/aco-comparison.md
+    python tools/aco_compare.py --mcpu gfx1030    # GFX10.3: RADV_FORCE_FAMILY=navi21
+    python tools/aco_compare.py --mcpu gfx1033    # the Steam Deck: vangogh
 
 For each case of tests/e2e/glsl/cases.py (its shader compiled by glslangValidator
 -V with the case's target env, its specialization constants applied) it compiles
-the SPIR-V with ACO on RADV's null device (Mesa 22.3, `radcc.oracle.radv`,
-gfx1100; wave32 through RADV_PERFTEST=cswave32) and with radcc
-(`radcc.driver.compile.compile_spirv`), and prints per shader: instructions, code bytes,
+the SPIR-V with ACO on RADV's null device (Mesa 22.3, `radcc.oracle.radv`; wave32
+through RADV_PERFTEST=cswave32) and with radcc (`radcc.driver.compile.compile_spirv`)
+for the same chip (`--mcpu`, default gfx1100; RADV's family is derived from it,
+`radv_family`: the Target's Mesa family name, navi21 for gfx1030, vangogh for gfx1033,
+or the chip name for GFX11, which Mesa 22.3 names gfx1100 ...), and prints per
+shader: instructions, code bytes,
 VGPRs and SGPRs of both, with radcc/ACO ratios; then totals and geometric means
 over the shaders both compile, and the shaders radcc (or ACO) fails on, with the
 reason. `--dump DIR` writes both disassemblies per shader (NAME.wW.aco.s,
@@ -91,11 +96,20 @@ def aco_side(r: radv.AcoResult | radv.RadvError) -> Side:
                 extra={"stats": r.stats, "device": r.device_name})
 
 
-def radcc_side(spirv: bytes, spec: dict[int, Any], wave: int) -> Side:
+def radv_family(mcpu: str) -> str:
+    """RADV_FORCE_FAMILY for a chip: Mesa's family name (`Target.family`, lower case) on
+    GFX10/10.3; Mesa 22.3 calls the GFX11 chips by their gfx name."""
+    from radcc.target import GfxLevel, get_target
+
+    t = get_target(mcpu)
+    return t.name if t.gfx_level >= GfxLevel.GFX11 else t.family.lower()
+
+
+def radcc_side(spirv: bytes, spec: dict[int, Any], wave: int, mcpu: str = "gfx1100") -> Side:
     from radcc.driver.compile import compile_spirv
 
     try:
-        res = compile_spirv(spirv, mcpu="gfx1100", wave_size=wave, spec=spec or None)
+        res = compile_spirv(spirv, mcpu=mcpu, wave_size=wave, spec=spec or None)
     except Exception as e:  # noqa: BLE001 - any failure is reported with its reason
         tb = traceback.extract_tb(e.__traceback__)
         where = f" ({Path(tb[-1].filename).name}:{tb[-1].lineno})" if tb else ""
@@ -125,7 +139,7 @@ def load_cases(only: list[str]) -> list[Any]:
 
 
 def run(cases: list[Any], waves: list[int], family: str, dump: Path | None,
-        progress: bool) -> tuple[list[Row], list[tuple[str, str]]]:
+        progress: bool, mcpu: str = "gfx1100") -> tuple[list[Row], list[tuple[str, str]]]:
     from tests.e2e.glsl_harness import compile_case
 
     spirvs: dict[str, bytes] = {}
@@ -146,8 +160,8 @@ def run(cases: list[Any], waves: list[int], family: str, dump: Path | None,
                   file=sys.stderr)
         t0 = time.perf_counter()
         for c, a in zip(cases, aco, strict=True):
-            row = Row(c.name, c.category, wave, aco_side(a), radcc_side(spirvs[c.name], c.spec,
-                                                                      wave))
+            row = Row(c.name, c.category, wave, aco_side(a),
+                      radcc_side(spirvs[c.name], c.spec, wave, mcpu))
             rows.append(row)
             if dump:
                 dump.mkdir(parents=True, exist_ok=True)
@@ -316,7 +330,10 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--wave", type=int, choices=(32, 64), action="append",
                     help="wave size (default: both)")
-    ap.add_argument("--family", default=radv.DEFAULT_FAMILY)
+    ap.add_argument("--mcpu", default="gfx1100",
+                    help="the chip both compile for (default gfx1100; gfx1030, gfx1033 ...)")
+    ap.add_argument("--family", default=None,
+                    help="RADV_FORCE_FAMILY (default: the --mcpu chip's, e.g. navi21)")
     ap.add_argument("--only", action="append", default=[], metavar="SUBSTRING",
                     help="only cases whose name contains this (repeatable)")
     ap.add_argument("--dump", type=Path, help="write both disassemblies per shader here")
@@ -331,12 +348,18 @@ def main(argv: list[str] | None = None) -> int:
     a = ap.parse_args(argv)
     waves = a.wave or [32, 64]
     try:
-        rows, glsl_errors = run(load_cases(a.only), waves, a.family, a.dump, progress=True)
+        family = a.family or radv_family(a.mcpu)
+    except ValueError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    try:
+        rows, glsl_errors = run(load_cases(a.only), waves, family, a.dump, progress=True,
+                                mcpu=a.mcpu)
     except radv.RadvError as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
     for w in waves:
-        print(f"\n== wave{w} (gfx1100): ACO | radcc | radcc/ACO ==")
+        print(f"\n== wave{w} ({a.mcpu}, RADV {family}): ACO | radcc | radcc/ACO ==")
         print("\n".join(table(rows, w, md=False)))
     print()
     print("\n".join(summary(rows, waves)))
@@ -366,7 +389,7 @@ def main(argv: list[str] | None = None) -> int:
             if GAPS_BEGIN in old and GAPS_END in old:
                 gaps = old[old.index(GAPS_BEGIN):old.index(GAPS_END) + len(GAPS_END)]
         device = next((r.aco.extra.get("device", "") for r in rows if not r.aco.error), "")
-        a.markdown.write_text(markdown(rows, waves, a.family, device, glsl_errors, gaps,
+        a.markdown.write_text(markdown(rows, waves, family, device, glsl_errors, gaps,
                                       a.commit or git_commit()))
         print(f"\nwrote {a.markdown}", file=sys.stderr)
     return 0

@@ -45,7 +45,9 @@ hardware instructions replacing one of:
     mask: the source lane is in this lane's half), two linear VGPRs;
     definitions ``dst`` (v1), ``exec_save`` (s2), scc. With all lanes
     enabled: ``v_permlane64_b32`` swaps the halves of ``data`` into one
-    linear VGPR, ``ds_bpermute_b32`` permutes both within their halves, then
+    linear VGPR (GFX10/10.3, which lack it: 64 ``v_readlane_b32`` /
+    ``v_writelane_b32`` pairs through the low SGPR of ``exec_save`` before
+    EXEC is saved), ``ds_bpermute_b32`` permutes both within their halves, then
     with EXEC restored ``v_cndmask_b32`` picks per lane. ``addr``, ``data``
     and ``same_half`` are late-kill operands (read after ``dst`` and
     ``exec_save`` are written).
@@ -57,6 +59,7 @@ from dataclasses import dataclass
 
 from radcc.ir.program import Block, Definition, Instruction, Operand, Program
 from radcc.ir.regclass import EXEC, SCC, VCC, PhysReg, RegClass, RegType, s1, s2
+from radcc.isa.table import get_table
 from radcc.passes.hw_copy import LoweringError
 
 __all__ = ["REDUCTION_OPCODES", "ReduceOpInfo", "identity_dwords", "lower_reduction",
@@ -442,6 +445,12 @@ def _shift_right_one(e: _Emitter, tmp: int, vtmp: int, sitmp: int, ident: list[i
             e.writelane(vtmp + k, _c(ident[k]), 0)
 
 
+def has_permlane64(program: Program) -> bool:
+    """Does the target have ``v_permlane64_b32`` (GFX11+), the one-instruction swap of a
+    wave64's halves?"""
+    return get_table(program.gfx_level).has("v_permlane64_b32")
+
+
 def _lower_bpermute(program: Program, instr: Instruction) -> list[Instruction]:
     if program.wave_size != 64:
         raise LoweringError("lower_to_hw: p_bpermute is for wave64")
@@ -450,8 +459,16 @@ def _lower_bpermute(program: Program, instr: Instruction) -> list[Instruction]:
                                 for k, o in enumerate(instr.operands[:5]))
     dst = _reg(instr.definitions[0], "dst", instr)
     save = _reg(instr.definitions[1], "exec_save", instr)
-    e.saveexec_all(save)
-    e.out.append(_i("v_permlane64_b32", "VOP1", [_d(l1)], [_o(data)]))
+    if has_permlane64(program):
+        e.saveexec_all(save)
+        e.out.append(_i("v_permlane64_b32", "VOP1", [_d(l1)], [_o(data)]))
+    else:
+        # GFX10/10.3: no VALU crosses the halves; swap them lane by lane through the low
+        # SGPR of exec_save (it holds nothing yet; v_readlane/v_writelane ignore EXEC)
+        for lane in range(64):
+            e.readlane(save, data, lane)
+            e.writelane(l1, _o(save), lane ^ 32)
+        e.saveexec_all(save)
     e.out.append(_i("ds_bpermute_b32", "DS", [_d(l1)], [_o(addr), _o(l1)]))
     e.out.append(_i("ds_bpermute_b32", "DS", [_d(l2)], [_o(addr), _o(data)]))
     e.restore_exec(save)

@@ -35,11 +35,11 @@ BY_NAME = {c.name: c for c in CASES}
 SAMPLE = ["arith_i64", "arith_f16", "std450_pack", "bitops_small", "layout_std140_ubo",
           "push_constants_16bit", "shared_transpose", "atomic_shared", "cf_nested_divergent",
           "local_arrays", "sg_reduce", "sg_shuffle", "spill_vgpr"]
-# what the back end cannot lower for the chip yet, refused naming what is missing (the
-# RDNA2 issue's): wave64 p_bpermute crosses the halves with GFX11's v_permlane64_b32;
-# VGPR spilling on GFX10.1 needs flat scratch ST mode
-REFUSED = {("sg_shuffle", "gfx1030", 64): "needs v_permlane64_b32, which gfx1030",
-           ("spill_vgpr", "gfx1010", 32): "flat scratch ST mode), which gfx1010 does not have"}
+# what the back end cannot lower for the chip, refused naming what is missing: VGPR
+# spilling on GFX10.1 needs flat scratch ST mode (wave64 p_bpermute, which crosses the
+# halves with GFX11's v_permlane64_b32, swaps them lane by lane on GFX10:
+# tests/passes/test_bpermute_gfx10.py)
+REFUSED = {("spill_vgpr", "gfx1010", 32): "flat scratch ST mode), which gfx1010 does not have"}
 
 
 def _select(name: str, mcpu: str, wave: int) -> IselResult:
