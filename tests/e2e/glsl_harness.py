@@ -18,9 +18,9 @@ Two executors share the cases:
     1. a Python API `run_compute(spirv, *, groups, buffers, push_constants,
        spec_constants, wave_size) -> dict[(set, binding), bytes]` in
        `radcc.driver.run` or `radcc.api` (the signature of the lavapipe oracle's
-       run_compute plus `wave_size`; strict mode, raising on a violation);
+       run_compute plus `wave_size` and `mcpu`; strict mode, raising on a violation);
     2. the CLI `radcc run SHADER.spv --groups X,Y,Z --buffer SET:BINDING=FILE ...
-       [--push FILE] [--spec ID=VALUE] [--wave32|--wave64] --out DIR`, recognised
+       [--push FILE] [--spec ID=VALUE] [--wave32|--wave64] --mcpu=CHIP --out DIR`, recognised
        by its `--buffer` option, outputs in DIR/SET_BINDING.bin;
   and raises `RadccUnavailable` while neither exists.
 """
@@ -397,13 +397,13 @@ def radcc_available() -> bool:
 
 
 def _run_cli(main: Callable[[list[str]], int], case: Case, prep: Prepared,
-             wave_size: int) -> dict[Key, bytes]:
+             wave_size: int, mcpu: str) -> dict[Key, bytes]:
     with tempfile.TemporaryDirectory(prefix="radcc-e2e-") as d:
         tmp = Path(d)
         spv = tmp / f"{case.name}.spv"
         spv.write_bytes(prep.spirv)
         argv = ["run", str(spv), "--groups", ",".join(map(str, case.groups)),
-                f"--wave{wave_size}", "--out", str(tmp / "out")]
+                f"--wave{wave_size}", f"--mcpu={mcpu}", "--out", str(tmp / "out")]
         for (s, b), arr in prep.inputs.items():
             f = tmp / f"in_{s}_{b}.bin"
             f.write_bytes(arr.tobytes())
@@ -422,8 +422,10 @@ def _run_cli(main: Callable[[list[str]], int], case: Case, prep: Prepared,
         return {(s, b): (tmp / "out" / f"{s}_{b}.bin").read_bytes() for (s, b) in prep.inputs}
 
 
-def run_radcc(case: Case, wave_size: int) -> tuple[Prepared, dict[Key, bytes]]:
-    """Compile `case` with radcc for wave32/wave64 and run it in radcc.emu (strict)."""
+def run_radcc(case: Case, wave_size: int,
+              mcpu: str = "gfx1100") -> tuple[Prepared, dict[Key, bytes]]:
+    """Compile `case` with radcc for `mcpu` in wave32/wave64 and run it in radcc.emu
+    (strict)."""
     api = _radcc_api()
     cli = None if api is not None else _radcc_cli()
     if api is None and cli is None:
@@ -432,8 +434,8 @@ def run_radcc(case: Case, wave_size: int) -> tuple[Prepared, dict[Key, bytes]]:
     if api is not None:
         out = dict(api(prep.spirv, groups=case.groups, buffers=dict(prep.inputs),
                        push_constants=prep.push, spec_constants=dict(case.spec),
-                       wave_size=wave_size))
+                       wave_size=wave_size, mcpu=mcpu))
     else:
         assert cli is not None
-        out = _run_cli(cli, case, prep, wave_size)
+        out = _run_cli(cli, case, prep, wave_size, mcpu)
     return prep, out

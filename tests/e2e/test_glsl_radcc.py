@@ -1,5 +1,12 @@
 """The GLSL compute-shader suite compiled by radcc and run in radcc.emu (wave32, wave64).
 
+Chips: gfx1100 for every case in both wave sizes; the GFX10 chips once the emulator runs
+their code (`Target.supports(Tool.RUN)`, radcc.target.SUPPORT): gfx1030 wave64 (RADV's
+compute wave size there) and gfx1010 wave32 (the GFX10.1 bugs) for every case, gfx1030
+wave32 and gfx1010 wave64 for a case of each category (`GFX10_RUNS` of
+tests/e2e/test_glsl_gfx10_mc.py, to keep the suite's time reasonable). A case a chip cannot compile is refused
+naming what it lacks (tests/e2e/test_glsl_gfx10_mc.py checks the refusals) and is left out.
+
 Outputs must match each case's NumPy reference, which test_glsl_lavapipe.py
 validates on lavapipe. Until radcc can compile SPIR-V (glsl_harness.run_radcc
 finds no API or CLI) every case is collected as a non-strict xfail, so the
@@ -24,17 +31,28 @@ from tests.e2e.glsl_harness import RADCC_UNAVAILABLE, Case, check, radcc_availab
 
 _MARKS = () if radcc_available() else (
     pytest.mark.xfail(strict=False, reason=RADCC_UNAVAILABLE),)
-PARAMS = [pytest.param(c, w, id=f"{c.name}-wave{w}", marks=_MARKS)
-          for c in CASES for w in (32, 64)]
+def _params() -> list[Any]:
+    from radcc.target import Tool, get_target
+    from tests.e2e.test_glsl_gfx10_mc import GFX10_RUNS, refusal
+
+    out = [pytest.param(c, "gfx1100", w, id=f"{c.name}-wave{w}", marks=_MARKS)
+           for c in CASES for w in (32, 64)]
+    for chip, w, only in GFX10_RUNS:
+        if not get_target(chip).supports(Tool.RUN):
+            continue
+        out += [pytest.param(c, chip, w, id=f"{c.name}-{chip}-wave{w}", marks=_MARKS)
+                for c in CASES if (only is None or c.name in only)
+                and refusal(c.name, chip, w) is None]
+    return out
 
 
-@pytest.mark.parametrize(("case", "wave_size"), PARAMS)
-def test_glsl_case_on_radcc(case: Case, wave_size: int) -> None:
+@pytest.mark.parametrize(("case", "mcpu", "wave_size"), _params())
+def test_glsl_case_on_radcc(case: Case, mcpu: str, wave_size: int) -> None:
     from radcc.frontend.spirv import SpirvError
     from radcc.isel import UnsupportedError
 
     try:
-        prep, out = run_radcc(case, wave_size)
+        prep, out = run_radcc(case, wave_size, mcpu)
     except (UnsupportedError, SpirvError) as e:  # a construct radcc does not translate yet
         pytest.xfail(str(e))
     check(case, prep, out, wave_size)
@@ -61,7 +79,9 @@ def test_run_radcc_through_a_python_api(monkeypatch: pytest.MonkeyPatch) -> None
 
     def run_compute(spirv: bytes, *, groups: tuple[int, int, int],
                     buffers: dict[tuple[int, int], Any], push_constants: bytes,
-                    spec_constants: dict[int, Any], wave_size: int) -> dict[Any, bytes]:
+                    spec_constants: dict[int, Any], wave_size: int,
+                    mcpu: str) -> dict[Any, bytes]:
+        assert mcpu == "gfx1100"
         waves.append(wave_size)
         return lavapipe.run_compute(spirv, groups=groups, buffers=buffers,
                                     push_constants=push_constants, spec_constants=spec_constants)
@@ -93,9 +113,10 @@ def test_run_radcc_through_the_cli(monkeypatch: pytest.MonkeyPatch) -> None:
         ap.add_argument("--spec", action="append", default=[])
         ap.add_argument("--wave32", action="store_true")
         ap.add_argument("--wave64", action="store_true")
+        ap.add_argument("--mcpu")
         ap.add_argument("--out")
         a = ap.parse_args(argv)
-        assert a.cmd == "run" and a.wave32
+        assert a.cmd == "run" and a.wave32 and a.mcpu == "gfx1100"
         bufs = {}
         for b in a.buffer:
             where, path = b.split("=", 1)
