@@ -376,16 +376,24 @@ def test_discard_if_uses_gfx10_andn2(chip: str, wave: str):
 
 
 @pytest.mark.parametrize("chip", CHIPS)
-def test_bpermute_needs_permlane64(chip: str):
-    # the wave64 cross-half swap is v_permlane64_b32, a GFX11 instruction
-    from radcc.passes.hw_copy import LoweringError
-
+def test_bpermute_swaps_halves_lane_by_lane(chip: str):
+    # no v_permlane64_b32 before GFX11: the cross-half swap is 64 v_readlane/v_writelane
+    # pairs (lane i of the data to lane i ^ 32 of the linear VGPR) through exec_save's low
+    # SGPR, before EXEC is saved; the run of it: tests/passes/test_bpermute_gfx10.py
     body = ("   v1: %1:v[0], s2: %2:s[4-5], s1: %3:scc = p_bpermute v1: %4:v[1], "
             "v1: %5:v[2], s2: %6:s[6-7], lv1: %7:v[3], lv1: %8:v[4]\n   s_endpgm\n")
-    with pytest.raises(LoweringError) as e:
-        _lowered(body, chip, "wave64")
-    msg = str(e.value)
-    assert "v_permlane64_b32" in msg and chip in msg and "p_bpermute" in msg
+    ins = _lowered(body, chip, "wave64").blocks[0].instructions
+    ops = [i.opcode for i in ins]
+    assert "v_permlane64_b32" not in ops
+    reads = [i for i in ins if i.opcode == "v_readlane_b32"]
+    writes = [i for i in ins if i.opcode == "v_writelane_b32"]
+    assert [r.operands[1].const for r in reads] == list(range(64))
+    assert [w.operands[1].const for w in writes] == [k ^ 32 for k in range(64)]
+    assert all(r.definitions[0].phys.reg == 4 and r.operands[0].phys.reg == 256 + 2
+               for r in reads)
+    assert all(w.definitions[0].phys.reg == 256 + 3 for w in writes)
+    assert ops.index("s_or_saveexec_b64") > ops.index("v_writelane_b32")
+    assert ops.count("ds_bpermute_b32") == 2
 
 
 def test_bpermute_lowers_on_gfx11():
