@@ -170,7 +170,9 @@ class _Reader:
             if t is None or section_of(t) != GLOBALS or not _is_type(t):
                 raise self.fail(f"result type %{ins.result_type} is not a type")
         sec = section_of(ins)
-        forward_ok = sec is not None and sec < GLOBALS
+        # before the globals, only these may name an id defined further on (spirv-val,
+        # source/operand.cpp spvOperandCanBeForwardDeclaredFunction); OpSource's File does not
+        forward_ok = sec is not None and sec < GLOBALS and ins.opname in _FORWARD_REFS
         if not forward_ok:
             self._check_operand_roles(ins, ids[1:] if ins.result_type is not None else ids)
         for i in ids:
@@ -492,6 +494,13 @@ class _Reader:
 # Instructions with an operand that names a type rather than a value.
 _TAKES_TYPES = frozenset(
     {"OpFunction", "OpExtInst", "OpCooperativeMatrixLengthNV", "OpCooperativeMatrixLengthKHR"}
+)
+
+# Instructions before the globals whose id operands may be defined further on.
+_FORWARD_REFS = frozenset(
+    {"OpEntryPoint", "OpExecutionMode", "OpExecutionModeId", "OpName", "OpMemberName",
+     "OpDecorate", "OpMemberDecorate", "OpDecorateId", "OpDecorateString",
+     "OpMemberDecorateString", "OpGroupDecorate", "OpGroupMemberDecorate"}
 )
 
 

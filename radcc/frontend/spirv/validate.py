@@ -42,7 +42,7 @@ from collections.abc import Iterable
 
 from radcc.ir.dominance import graph_idoms, graph_reverse_postorder
 
-from .binary import Instruction
+from .binary import Instruction, Operand
 from .errors import SpirvError
 from .images import image_type, unsupported
 from .module import SpirvModule
@@ -142,6 +142,10 @@ _STORAGE16 = ("StorageBuffer16BitAccess", "UniformAndStorageBuffer16BitAccess",
 _STORAGE8 = ("StorageBuffer8BitAccess", "UniformAndStorageBuffer8BitAccess",
              "StoragePushConstant8")
 # (type record, width) -> capabilities, any of which allows the type (the first is named)
+# Type declarations that may repeat (aggregates and pointers: spirv-val's ValidateUniqueness,
+# source/val/validate_type.cpp); every other type is declared once.
+_MAY_REPEAT = frozenset({"OpTypeStruct", "OpTypeArray", "OpTypeRuntimeArray", "OpTypePointer",
+                         "OpTypeForwardPointer", "OpTypeUntypedPointerKHR"})
 _WIDTH_CAPS: dict[tuple[str, int], tuple[str, ...]] = {
     ("TypeInt", 64): ("Int64", "Int64Atomics"),
     ("TypeFloat", 64): ("Float64",),
@@ -348,6 +352,9 @@ class _Checker:
             self.call(ins, rt, [int(v) for v in ids])
         elif op == "OpSwitch":
             self.need_shape(ins, self.operand_type(ins, int(ids[0]), 0), "int", "the selector")
+        elif op == "OpBranchConditional" and len(ins.operands) not in (3, 5):
+            raise _fail("takes no branch weights or two (spirv-val: "
+                        "3 or 5 operands)", ins)
         elif op in _ATOMIC_RMW or op in ("OpAtomicLoad", "OpAtomicStore",
                                           "OpAtomicCompareExchange", "OpAtomicIIncrement",
                                           "OpAtomicIDecrement"):
@@ -811,8 +818,14 @@ class _Checker:
     # ================================================================ types
     def types(self) -> None:
         m = self.m
+        seen: dict[tuple[str, tuple[Operand, ...]], int] = {}
         for tid, t in m.types.items():
             ins = m.defs[tid]
+            if ins.opname not in _MAY_REPEAT:  # spirv-val: ValidateUniqueness
+                first = seen.setdefault((ins.opname, ins.operands), tid)
+                if first != tid:
+                    raise _fail(f"type %{tid} repeats %{first} (only structs, arrays and "
+                                f"pointers may be declared twice)", ins)
             if isinstance(t, TypePointer) and t.storage_class == "PhysicalStorageBuffer":
                 raise _fail("buffer device address (PhysicalStorageBuffer) is not supported",
                             ins)
