@@ -352,9 +352,11 @@ class _Checker:
             self.call(ins, rt, [int(v) for v in ids])
         elif op == "OpSwitch":
             self.need_shape(ins, self.operand_type(ins, int(ids[0]), 0), "int", "the selector")
-        elif op == "OpBranchConditional" and len(ins.operands) not in (3, 5):
-            raise _fail("takes no branch weights or two (spirv-val: "
-                        "3 or 5 operands)", ins)
+        elif op == "OpBranchConditional":
+            if len(ins.operands) not in (3, 5):
+                raise _fail("takes no branch weights or two (spirv-val: 3 or 5 operands)", ins)
+            if ids[1] == ids[2] and self.m.version >= (1, 6):
+                raise _fail("the true and false labels must differ (SPIR-V 1.6)", ins)
         elif op in _ATOMIC_RMW or op in ("OpAtomicLoad", "OpAtomicStore",
                                           "OpAtomicCompareExchange", "OpAtomicIIncrement",
                                           "OpAtomicIDecrement"):
