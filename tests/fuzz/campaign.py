@@ -57,6 +57,9 @@ def main() -> int:
                     help="also run every Nth input in subprocess mode; a different status "
                          "or stderr is a finding")
     ap.add_argument("--progress", type=int, default=1000, help="a status line every N inputs")
+    ap.add_argument("--scratch", default="/dev/shm" if Path("/dev/shm").is_dir() else None,
+                    help="where the inputs are written (default: a tmpfs, /dev/shm: on a disk "
+                         "file system each rewrite of the input may wait for a flush)")
     a = ap.parse_args()
     if a.hide_spirv_val:
         from fuzzlib import hide_spirv_val
@@ -74,7 +77,7 @@ def main() -> int:
         n = found = accepted = checked = 0
         seen: set[str] = set()
         start = time.monotonic()
-        with tempfile.TemporaryDirectory() as d:
+        with tempfile.TemporaryDirectory(dir=a.scratch) as d:
             for label, data in mutants(r, rng, a.count):
                 if time.monotonic() > end or found >= a.max_findings:
                     break
@@ -151,7 +154,7 @@ def argv_campaign(cmds: list[str], a: argparse.Namespace) -> int:
         n = 0
         seen: set[str] = set()
         while time.monotonic() < end:
-            with tempfile.TemporaryDirectory() as d:
+            with tempfile.TemporaryDirectory(dir=a.scratch) as d:
                 argv = random_argv(cmd, rng, Path(d))
                 n += 1
                 p = problem(run_radcc(argv, timeout=60, mode=a.mode))
