@@ -30,6 +30,7 @@ old address computations are left to DCE.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from dataclasses import dataclass
 from typing import Any
 
@@ -137,13 +138,36 @@ def _may_touch(a: _Acc, x: Instr) -> bool:
     return lo < a.end and a.off < hi
 
 
-def _can_move(block: Block, m: _Acc, to: int, members: set[int]) -> bool:
+class _Crossings:
+    """The positions of one block's instructions that `_may_touch` can forbid crossing:
+    ``fences`` (barriers, stores and atomics; what a load cannot cross) and ``memory``
+    (those and the loads; what a store cannot cross). Other instructions never touch
+    memory, so `_can_move` looks at these positions only."""
+
+    def __init__(self, block: Block) -> None:
+        self.fences: list[int] = []
+        self.memory: list[int] = []
+        for p, x in enumerate(block.instrs):
+            op = x.op
+            if op == "barrier" or (op in MEMORY and op not in LOADS):
+                self.fences.append(p)
+                self.memory.append(p)
+            elif op in MEMORY:
+                self.memory.append(p)
+
+
+def _can_move(block: Block, m: _Acc, to: int, members: set[int], cross: _Crossings) -> bool:
     """Can member ``m`` move to position ``to`` (past everything between)?"""
-    between = range(m.pos + 1, to) if to > m.pos else range(to + 1, m.pos)
-    for p in between:
+    lo, hi = (m.pos + 1, to) if to > m.pos else (to + 1, m.pos)
+    at = cross.memory if m.store else cross.fences
+    instrs = block.instrs
+    for k in range(bisect_left(at, lo), len(at)):
+        p = at[k]
+        if p >= hi:
+            break
         if p in members:
             continue
-        if _may_touch(m, block.instrs[p]):
+        if _may_touch(m, instrs[p]):
             return False
     return True
 
@@ -168,6 +192,7 @@ def _chains(block: Block, accs: list[_Acc]) -> list[list[_Acc]]:
     for a in accs:
         groups.setdefault(_key(a), []).append(a)
     out: list[list[_Acc]] = []
+    cross = _Crossings(block)
     for g in groups.values():
         g.sort(key=lambda a: (a.off, a.pos))
         used: set[int] = set()
@@ -182,7 +207,7 @@ def _chains(block: Block, accs: list[_Acc]) -> list[list[_Acc]]:
                 if b.off > end or size + b.size > MAX_BYTES:
                     break
                 trial = [*chain, b]
-                if not _legal(block, trial, size + b.size):
+                if not _legal(block, trial, size + b.size, cross):
                     break
                 chain, end, size = trial, b.end, size + b.size
             if len(chain) > 1 and size in (8, 12, 16):
@@ -191,14 +216,14 @@ def _chains(block: Block, accs: list[_Acc]) -> list[list[_Acc]]:
     return out
 
 
-def _legal(block: Block, chain: list[_Acc], size: int) -> bool:
+def _legal(block: Block, chain: list[_Acc], size: int, cross: _Crossings) -> bool:
     if size == 12 and chain[0].bits == 64:
         return False
     if not _aligned(chain[0], size):
         return False
     members = {c.pos for c in chain}
     to = max(members) if chain[0].store else min(members)
-    return all(_can_move(block, m, to, members) for m in chain)
+    return all(_can_move(block, m, to, members, cross) for m in chain)
 
 
 def _components(shader: MirShader, v: Value, new: list[Instr]) -> list[Value]:
