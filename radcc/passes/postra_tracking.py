@@ -109,19 +109,20 @@ class WriterTable:
             return
         pw = [self.writer[p] for p in preds]
         pv = [self.value[p] for p in preds]
-        first_w, first_v = pw[0], pv[0]
-        assert first_w is not None and first_v is not None
-        for r in regs:
-            x = first_w[r]
-            y = first_v[r]
-            for ow, ov in zip(pw[1:], pv[1:], strict=True):
-                assert ow is not None and ov is not None
-                if ow[r] != x:
-                    x = UNTRACKABLE
-                if ov[r] != y:
-                    y = (-1, 3, 0)
-            w[r] = x
-            v[r] = y
+        lo, hi = regs.start, regs.stop
+        assert regs.step == 1 and all(x is not None for x in pw) and \
+            all(x is not None for x in pv)
+        if len(preds) == 1:
+            w[lo:hi] = pw[0][lo:hi]  # type: ignore[index]
+            v[lo:hi] = pv[0][lo:hi]  # type: ignore[index]
+            return
+        # per register: the first predecessor's entry when all agree, else unknown
+        n = len(preds)
+        unk_v = (-1, 3, 0)
+        w[lo:hi] = [c[0] if c.count(c[0]) == n else UNTRACKABLE
+                    for c in zip(*(x[lo:hi] for x in pw), strict=True)]  # type: ignore[index]
+        v[lo:hi] = [c[0] if c.count(c[0]) == n else unk_v
+                    for c in zip(*(x[lo:hi] for x in pv), strict=True)]  # type: ignore[index]
 
     # -- queries -------------------------------------------------------------------------
 
