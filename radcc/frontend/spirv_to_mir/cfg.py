@@ -320,6 +320,7 @@ def emit_switch(ctx: TranslationContext, blk: SBlock, merge_label: int) -> int |
         store_var(ctx, fall, ctx.b.false())
         targets = _case_order(ctx, {lab for _, lab in cases} | {default} - {merge_label},
                                    merge_label)
+        fell = False  # an earlier case may have set `fall`
         for tgt in targets:
             ctx.ins = t
             conds = [ctx.b.alu("ieq", 1, 1, sel, ctx.b.imm(lit, sel.bit_size))
@@ -336,9 +337,17 @@ def emit_switch(ctx: TranslationContext, blk: SBlock, merge_label: int) -> int |
                 c = ctx.b.alu("ior", 1, 1, c, x)
             n = ctx.b.push_if(c)
             with ctx.b.into(n.then_list):
-                r = region(ctx, tgt, frozenset(targets) - {tgt})
-                if r is not None:
+                # a case that ends at the merge block leaves its if (no break): the case
+                # conditions exclude each other, so the later ifs are skipped, and the
+                # values the cases define merge at each if instead of all living on to
+                # the loop exit (the exit phis of as many breaks as cases)
+                r = region(ctx, tgt, (frozenset(targets) - {tgt}) | {merge_label})
+                if r == merge_label:
+                    if fell:
+                        store_var(ctx, fall, ctx.b.false())
+                elif r is not None:
                     store_var(ctx, fall, ctx.b.true())
+                    fell = True
         ctx.b.jump("break")
     fc.constructs.pop()
     finish_loop(ctx, con)
