@@ -697,6 +697,8 @@ class _Checker:
                     exits.add(mi.id(1))
                     if mi.id(0) == b.label:
                         raise _fail("a loop header cannot be its own merge block", mi)
+                    if mi.id(0) == mi.id(1):
+                        raise _fail("the merge block and the continue target must differ", mi)
                 elif mi.id(0) == b.label:
                     raise _fail("a selection header cannot be its own merge block", mi)
         back: dict[int, int] = {}
