@@ -1,5 +1,7 @@
 """What `radcc compile` and the shader form of `radcc run` share: the shader
-options, reading SHADER (SPIR-V, or GLSL through ``glslangValidator -V``) and
+options, reading SHADER (SPIR-V; GLSL of any stage by extension and HLSL through
+``glslangValidator -V``, the stages radcc does not compile yet refused by name;
+``-`` for standard input) and
 compiling it with `radcc.driver.compile.compile_spirv`, its errors as `UserError`.
 
 GLSL is a command-line convenience: the drivers take SPIR-V, and glslangValidator is
@@ -11,13 +13,20 @@ from __future__ import annotations
 
 import argparse
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
 from radcc.cli import debug_options
 from radcc.cli._help import HelpFormatter
 
-SHADER_SUFFIXES = (".spv", ".comp", ".glsl")
+# glslangValidator's stage names (its -S values) and what a message calls them
+STAGES = {"comp": "compute", "vert": "vertex", "frag": "fragment", "geom": "geometry",
+          "tesc": "tessellation control", "tese": "tessellation evaluation", "mesh": "mesh",
+          "task": "task"}
+SUPPORTED_STAGES = frozenset({"comp"})  # the stages radcc compiles (the rest: issue graphics)
+STAGE_BY_SUFFIX = {".glsl": "comp", **{f".{s}": s for s in STAGES}}
+SHADER_SUFFIXES = (".spv", *STAGE_BY_SUFFIX, ".hlsl")
 
 
 class UserError(Exception):
@@ -35,10 +44,20 @@ class ShaderParser(argparse.ArgumentParser):
         raise UserError(message)
 
 
-def add_shader_options(p: argparse.ArgumentParser) -> None:
-    """SHADER and the options `compile` and `run` share."""
-    p.add_argument("shader", metavar="SHADER",
-                   help="the shader: SPIR-V (.spv) or GLSL (.comp, .glsl), compute only")
+def add_shader_options(p: argparse.ArgumentParser, many: bool = False) -> None:
+    """SHADER (`many`: one or more) and the options `compile` and `run` share."""
+    if many:
+        p.add_argument("shader", metavar="SHADER", nargs="+",
+                       help="the shaders: SPIR-V (.spv), GLSL (.comp, .glsl as compute; "
+                            ".vert .frag .geom .tesc .tese .mesh .task are refused: compute "
+                            "only so far), HLSL (.hlsl) or - for stdin")
+    else:
+        p.add_argument("shader", metavar="SHADER",
+                       help="the shader: SPIR-V (.spv), GLSL (.comp, .glsl), HLSL (.hlsl); "
+                            "compute only")
+    p.add_argument("--stage", choices=list(STAGES), default=None, metavar="STAGE",
+                   help="the stage of GLSL on stdin and of HLSL (default: compute), or of a "
+                        f"GLSL file instead of its extension's: {', '.join(STAGES)}")
     p.add_argument("--mcpu", default="gfx1100",
                    help="the target GPU ('--mcpu=help' or 'radcc targets' lists them)")
     g = p.add_mutually_exclusive_group()
@@ -48,7 +67,7 @@ def add_shader_options(p: argparse.ArgumentParser) -> None:
                    help="compile for wave64 (the default on GFX10/GFX10.3, as RADV compiles "
                         "compute shaders there)")
     p.add_argument("--entry", default=None, metavar="NAME",
-                   help="the entry point to compile (default: the module's first)")
+                   help="the entry point to compile (default: the module's first; HLSL: main)")
     p.add_argument("--spec", action="append", default=[], metavar="ID=VALUE",
                    help="set specialization constant ID to VALUE (an integer, a float, true "
                         "or false); repeatable")
@@ -93,29 +112,70 @@ def parse_spec(items: list[str]) -> dict[int, Any]:
     return out
 
 
-def read_shader(path: str, defines: list[str]) -> bytes:
-    """SPIR-V bytes of SHADER (GLSL through glslangValidator)."""
-    p = Path(path)
-    if p.suffix not in SHADER_SUFFIXES:
-        raise UserError(f"{path}: unknown shader type (expected {', '.join(SHADER_SUFFIXES)})")
-    if p.suffix == ".spv":
-        try:
-            return p.read_bytes()
-        except OSError as e:
-            raise UserError(f"cannot read {path}: {e.strerror}") from None
+def stage_of(path: str, stage: str | None) -> str:
+    """The stage SHADER is compiled as: `stage` (``--stage``) if given, else its
+    extension's (`STAGE_BY_SUFFIX`), compute for stdin and ``.hlsl``."""
+    if stage is not None:
+        return stage
+    return STAGE_BY_SUFFIX.get(Path(path).suffix, "comp")
+
+
+def check_stage(path: str, stage: str) -> None:
+    """Refuse a stage radcc does not compile yet, by name and located."""
+    if stage not in SUPPORTED_STAGES:
+        raise UserError(f"{path}:1:1: error: {STAGES[stage]} shaders are not supported yet "
+                        f"(issue: graphics); radcc compiles compute shaders")
+
+
+def _source_bytes(path: str, stdin: bytes | None) -> bytes:
+    if stdin is not None:
+        return stdin
     try:
-        head = p.read_bytes()[:4096]
+        return Path(path).read_bytes()
     except OSError as e:
         raise UserError(f"cannot read {path}: {e.strerror}") from None
+
+
+def is_spirv(data: bytes) -> bool:
+    """Does `data` start with the SPIR-V magic number (either byte order)?"""
+    return data[:4] in (b"\x03\x02\x23\x07", b"\x07\x23\x02\x03")
+
+
+def read_shader(path: str, defines: list[str], *, stage: str | None = None,
+                entry: str | None = None) -> bytes:
+    """SPIR-V bytes of SHADER: ``.spv`` as it is; GLSL of any stage (by extension or
+    `stage`) and ``.hlsl`` (entry `entry`, default ``main``) through glslangValidator,
+    non-compute stages refused by name; ``-``: standard input, SPIR-V if it starts with
+    the magic number, else GLSL of `stage` (compute by default)."""
+    p = Path(path)
+    stdin = sys.stdin.buffer.read() if path == "-" else None
+    name = "<stdin>" if stdin is not None else path
+    if stdin is None and p.suffix not in SHADER_SUFFIXES:
+        raise UserError(f"{path}: unknown shader type (expected {', '.join(SHADER_SUFFIXES)}, "
+                        f"or - for stdin)")
+    if stdin is not None and is_spirv(stdin):
+        return stdin
+    if p.suffix == ".spv":
+        return _source_bytes(path, None)
+    st = stage_of(path, stage)
+    check_stage(name, st)
+    src = _source_bytes(path, stdin)
+    head = src[:4096]
+    lang = "HLSL" if p.suffix == ".hlsl" else "GLSL"
     if head.startswith((b"\xff\xfe", b"\xfe\xff")) or b"\x00" in head:
         enc = "UTF-16" if head.startswith((b"\xff\xfe", b"\xfe\xff")) or \
             head.count(b"\x00") * 3 >= len(head) else "binary (NUL bytes)"
-        raise UserError(f"{path}:1:1: error: the source is {enc}, not UTF-8 text: GLSL sources "
-                        f"must be UTF-8 (e.g. iconv -f UTF-16 -t UTF-8)")
+        raise UserError(f"{name}:1:1: error: the source is {enc}, not UTF-8 text: {lang} "
+                        f"sources must be UTF-8 (e.g. iconv -f UTF-16 -t UTF-8)")
     from radcc.driver.glsl import GlslError, glsl_to_spirv
 
     try:
-        return glsl_to_spirv(p, "comp", defines)
+        if stdin is None:
+            return glsl_to_spirv(p, st, defines, entry=entry, hlsl=p.suffix == ".hlsl")
+        with tempfile.TemporaryDirectory() as d:
+            src = Path(d) / f"stdin.{st}"
+            src.write_bytes(stdin)
+            return glsl_to_spirv(src, st, defines, shown_as=name)
     except GlslError as e:
         raise UserError(str(e)) from None
 
@@ -127,19 +187,20 @@ def compile_shader(args: argparse.Namespace, spirv: bytes, print_after: list[str
     from radcc.isel import IselError
 
     wave = 64 if args.wave64 else 32 if args.wave32 else None  # None: the chip's default
+    where = "<stdin>" if args.shader == "-" else args.shader
     try:
         return compile_spirv(spirv, mcpu=args.mcpu, wave_size=wave, entry=args.entry,
                              spec=parse_spec(args.spec), print_after=set(print_after or ()),
                              spirv_val=not args.no_validate, debug_options=debug_options(),
                              keep_liveness=bool(getattr(args, "livereg", False)))
     except SpirvError as e:
-        raise UserError(f"{args.shader}: {e}") from None
+        raise UserError(f"{where}: {e}") from None
     except (IselError, CompileError) as e:
-        raise UserError(f"{args.shader}: error: {e}") from None
+        raise UserError(f"{where}: error: {e}") from None
     except Exception as e:
         if type(e).__name__ in ("RegisterAllocationError", "LoweringError", "EmitError",
                                 "ABIError", "ValidationError", "CodeObjectError"):
-            raise UserError(f"{args.shader}: error: {e}") from None
+            raise UserError(f"{where}: error: {e}") from None
         raise
 
 

@@ -1,27 +1,39 @@
-"""`radcc run`: execute a kernel of a code object in the emulator.
+"""`radcc run`: run a kernel of a code object, or a shader, in the emulator (radcc.emu).
 
     radcc run KERNEL.o --kernel NAME --groups X[,Y,Z] --block X[,Y,Z]
               --arg NAME=VALUE ... --out DIR [--wave32|--wave64]
               [--max-instructions N] [--robust] [--no-strict] [--no-hazards] [--quiet]
-    radcc run SHADER.spv|.comp|.glsl --groups X[,Y,Z] --buffer SET:BINDING=VALUE ...
+    radcc run SHADER --groups X[,Y,Z] --buffer SET:BINDING=VALUE ...
               [--image SET:BINDING=FILE.npy[:FORMAT] ...] [--image3d ...]
               [--sampler SET:BINDING=FILTER[,ADDRESS[,NORMALIZED]] ...]
-              [--push FILE] [--spec ID=VALUE ...] [-DNAME=VALUE ...] --out DIR
+              [--push FILE | --push-values TYPE:VALUE,...] [--spec ID=VALUE ...]
+              [-DNAME=VALUE ...] [--entry NAME] [--stage STAGE] --out DIR
               [--wave32|--wave64] [--no-strict] [--max-instructions N] [--robust]
-              [--no-validate]
+              [--no-validate] [--quiet]
 
-A code object's kernel: a buffer argument's VALUE is a `.npy` file, any other file
-(raw bytes) or `zeros:NBYTES`; a by-value argument's VALUE is a number. After the
-run every buffer argument is written to DIR/NAME.bin.
+The first argument chooses the form: a SHADER (``.spv``, GLSL, ``.hlsl``: what
+`radcc compile` takes) is compiled, then run; anything else is a code object.
 
-A shader (SPIR-V or GLSL, as `radcc compile` takes it): compiled, then run
-(`radcc.driver.run.run_compiled`, strict mode) with every buffer written to
-``DIR/SET_BINDING.bin``; a VALUE is a ``.npy`` file, a raw file or ``zeros:NBYTES``.
+A code object's kernel: a buffer argument's VALUE is a ``.npy`` file, any other file
+(raw bytes) or ``zeros:NBYTES``; a by-value argument's VALUE is a number. After the
+run every buffer argument is written to ``DIR/NAME.bin``, and one given as ``.npy``
+also to ``DIR/NAME.npy`` (its dtype and shape).
+
+A shader: compiled (strict mode, `radcc.driver.run.run_compiled`), then run with every
+buffer written to ``DIR/SET_BINDING.bin`` (and ``DIR/SET_BINDING.npy`` for a buffer
+given as ``.npy``); a VALUE is a ``.npy`` file, a raw file or ``zeros:NBYTES``.
 Images (`radcc.cli._images`, the lavapipe runner's interface) are written back as
-``DIR/SET_BINDING.npy`` with the shape and dtype they were given.
+``DIR/SET_BINDING.npy`` with the shape and dtype they were given. Push constants are a file's bytes (``--push``) or typed values (``--push-values
+f32:2.0,u32:7``: each at the next offset aligned to its size, little-endian).
 
-Prints a summary; exit status 1 on errors (bad input, faults, unsupported
-instructions, instruction limit) and on strict-mode violations.
+The instruction limit (``--max-instructions``, default 1,000,000) stops a runaway kernel
+within seconds; raise it for long kernels. Prints a summary (``--quiet``: none, and no
+progress bar) and the strict-mode violations.
+
+Exit status: 0 success; 1 bad input (command line, files, arguments) or a compile
+error; 2 an internal error; 3 strict-mode violations (missing waits, unmitigated
+hazards); 4 the kernel faulted (memory fault, unsupported or trapping instruction) or
+hit the instruction limit.
 """
 
 from __future__ import annotations
@@ -47,7 +59,10 @@ from radcc.cli._shader import (
     read_shader,
 )
 from radcc.emu.api import Zeros, load
-from radcc.emu.errors import EmuError
+from radcc.emu.errors import EmuError, InstructionLimit, KernelFault
+
+# exit statuses (the module docstring; 2, an internal error, is the dispatcher's)
+EXIT_OK, EXIT_BAD_INPUT, EXIT_STRICT, EXIT_FAULT = 0, 1, 3, 4
 
 
 class _ArgError(Exception):
@@ -80,7 +95,7 @@ def build_parser() -> argparse.ArgumentParser:
     _robust_option(p)
     p.add_argument("--no-strict", action="store_true", help="do not check waits and hazards")
     p.add_argument("--no-hazards", action="store_true", help="check waits but not hazards")
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    _quiet_option(p)
     # the shader form (run_main): radcc run SHADER --buffer S:B=VALUE ...
     p.add_argument("--buffer", action="append", default=[], help=argparse.SUPPRESS)
     return p
@@ -90,6 +105,12 @@ def build_parser() -> argparse.ArgumentParser:
 # 10^6 instructions a second (loaded machine to idle); the library default
 # (radcc.emu.api) stays 50 million.
 DEFAULT_MAX_INSTRUCTIONS = 1_000_000
+
+
+def _quiet_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--quiet", action="store_true",
+                   help="no progress bar and no summary (strict-mode violations and errors "
+                        "are still printed)")
 
 
 def _robust_option(p: argparse.ArgumentParser) -> None:
@@ -103,8 +124,9 @@ def _limit_option(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-instructions", type=_positive, default=DEFAULT_MAX_INSTRUCTIONS,
                    metavar="N",
                    help="stop with an error after N emulated instructions, counted over all "
-                        "waves (default %(default)s: a few seconds; an "
-                        "instruction count, not wall time, so the limit is reproducible)")
+                        "waves, and exit with status 4 (default %(default)s: a few seconds; "
+                        "an instruction count, not wall time, so the limit is "
+                        "reproducible)")
 
 
 def _positive(text: str) -> int:
@@ -192,19 +214,63 @@ class _Progress:
         sys.stderr.flush()
 
 
+def full_help() -> str:
+    """``radcc run --help``: both forms, their options and the exit statuses."""
+    def options(p: argparse.ArgumentParser, title: str) -> str:
+        p.description, p.usage = None, argparse.SUPPRESS
+        text = p.format_help().strip("\n").replace("positional arguments:", title, 1)
+        return text.replace("\n\noptions:\n", "\n", 1)
+
+    k, sh = build_parser(), run_parser()
+    usage = k.format_usage().rstrip() + "\n" + sh.format_usage().replace("usage:", "      ")
+    return (usage + "\n" + (__doc__ or "").split("\n\n", 2)[2] + "\n"
+            + options(k, "KERNEL.o form:") + "\n\n" + options(sh, "SHADER form:") + "\n")
+
+
+def _fault(e: EmuError) -> int:
+    hint = " (raise it with --max-instructions N)" if isinstance(e, InstructionLimit) else ""
+    print(f"radcc run: error: {e}{hint}", file=sys.stderr)
+    return EXIT_FAULT
+
+
 def main(argv: list[str]) -> int:
+    if any(a in ("-h", "--help") for a in argv):
+        sys.stdout.write(full_help())
+        return 0
     if argv and not argv[0].startswith("-") and argv[0].endswith(SHADER_SUFFIXES):
         return run_main(argv)  # a shader: compile, then run
     try:
         args = build_parser().parse_args(argv)
     except _ArgError as e:
         print(f"radcc run: error: {e}", file=sys.stderr)
-        return 1
+        return EXIT_BAD_INPUT
     try:
         return _run(args)
+    except KernelFault as e:
+        return _fault(e)
     except EmuError as e:
         print(f"radcc run: error: {e}", file=sys.stderr)
-        return 1
+        return EXIT_BAD_INPUT
+
+
+def _summary(kernel: str, wave: int, c: Any, dt: float, violations: list[Any],
+             quiet: bool) -> int:
+    """The summary (unless `quiet`) and the violations; the exit status."""
+    if not quiet:
+        print(f"kernel {kernel}: wave{wave}, {c.workgroups} workgroups, {c.waves} waves, "
+              f"{c.instructions} instructions ({c.lane_instructions} VALU "
+              f"lane-instructions) in {dt:.2f} s")
+    if not quiet or violations:
+        print(f"strict mode: {len(violations)} violation(s)")
+    for v in violations:
+        print(f"  {v}")
+    return EXIT_STRICT if violations else EXIT_OK
+
+
+def _write_npy(path: Path, data: bytes, like: np.ndarray) -> None:
+    """`data` as a ``.npy`` of `like`'s dtype and shape."""
+    np.save(path, np.frombuffer(data, dtype=like.dtype).reshape(like.shape),
+            allow_pickle=False)
 
 
 def _require_runnable_object(path: str) -> None:
@@ -259,16 +325,11 @@ def _run(args: argparse.Namespace) -> int:
         out.mkdir(parents=True, exist_ok=True)
         for name, data in res.raw.items():
             (out / f"{name}.bin").write_bytes(data)
+            if isinstance(values.get(name), np.ndarray):
+                _write_npy(out / f"{name}.npy", data, values[name])
     except OSError as e:
         raise EmuError(f"cannot write to {out}: {e.strerror}") from None
-    c = res.counters
-    print(f"kernel {res.kernel}: wave{res.wave_size}, {c.workgroups} workgroups, {c.waves} waves, "
-          f"{c.instructions} instructions ({c.lane_instructions} VALU lane-instructions) "
-          f"in {dt:.2f} s")
-    print(f"strict mode: {len(res.violations)} violation(s)")
-    for v in res.violations:
-        print(f"  {v}")
-    return 1 if res.violations else 0
+    return _summary(res.kernel, res.wave_size, res.counters, dt, res.violations, args.quiet)
 
 
 def run_parser() -> argparse.ArgumentParser:
@@ -280,13 +341,52 @@ def run_parser() -> argparse.ArgumentParser:
                    help="the buffer at SET:BINDING: a .npy file, a raw file or zeros:NBYTES; "
                         "repeatable")
     add_image_options(p)
-    p.add_argument("--push", metavar="FILE", help="the push constants' bytes (default: zeros)")
+    push = p.add_mutually_exclusive_group()
+    push.add_argument("--push", metavar="FILE",
+                      help="the push constants' bytes (default: zeros)")
+    push.add_argument("--push-values", metavar="TYPE:VALUE,...", type=_push_values,
+                      help="the push constants as typed values, e.g. f32:2.0,u32:7 (TYPE: "
+                           f"{' '.join(_PUSH_TYPES)}; each at the next offset aligned to its "
+                           "size)")
     p.add_argument("--out", required=True, metavar="DIR",
                    help="the directory the buffers are written to after the run")
     p.add_argument("--no-strict", action="store_true", help="do not check waits and hazards")
     _limit_option(p)
     _robust_option(p)
+    _quiet_option(p)
     return p
+
+
+# --push-values types: struct format, size
+_PUSH_TYPES = {"f16": "e", "f32": "f", "f64": "d", "i8": "b", "i16": "h", "i32": "i",
+               "i64": "q", "u8": "B", "u16": "H", "u32": "I", "u64": "Q"}
+
+
+def _push_values(text: str) -> bytes:
+    """``TYPE:VALUE,...`` packed little-endian, each value at the next offset aligned to
+    its size (std430/scalar layout of a push-constant block of scalars)."""
+    import struct
+
+    out = bytearray()
+    for item in text.split(","):
+        ty, colon, val = item.strip().partition(":")
+        fmt = _PUSH_TYPES.get(ty)
+        if not colon or fmt is None:
+            raise argparse.ArgumentTypeError(
+                f"'{item}': expected TYPE:VALUE with TYPE one of {' '.join(_PUSH_TYPES)}")
+        try:
+            v: float | int = float(val) if ty[0] == "f" else int(val, 0)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"'{item}': '{val}' is not "
+                                             f"{'a number' if ty[0] == 'f' else 'an integer'}"
+                                             ) from None
+        size = struct.calcsize(fmt)
+        out += bytes(-len(out) % size)
+        try:
+            out += struct.pack("<" + fmt, v)
+        except (struct.error, OverflowError):
+            raise argparse.ArgumentTypeError(f"'{item}': {val} does not fit in {ty}") from None
+    return bytes(out)
 
 
 def _buffer_value(spec: str) -> tuple[tuple[int, int], Any]:
@@ -343,13 +443,13 @@ def run_main(argv: list[str]) -> int:
             buffers[key] = val
         image_specs, sampler_specs = parse_specs(args)
         odir = _out_dir(args.out)
-        push = b""
+        push = args.push_values or b""
         if args.push:
             try:
                 push = Path(args.push).read_bytes()
             except OSError as e:
                 raise UserError(f"cannot read {args.push}: {e.strerror}") from None
-        spirv = read_shader(args.shader, args.defines)
+        spirv = read_shader(args.shader, args.defines, stage=args.stage, entry=args.entry)
         res = compile_shader(args, spirv)
         declared = _declared_bindings(spirv)
         unknown = sorted(k for k in buffers if k not in declared)
@@ -365,23 +465,21 @@ def run_main(argv: list[str]) -> int:
         t0 = time.monotonic()
         out, run = run_compiled(res, groups, buffers, push, strict=not args.no_strict,
                                 max_instructions=args.max_instructions, robust=args.robust,
-                                images=images)
+                                images=images, progress=_Progress(not args.quiet))
         dt = time.monotonic() - t0
         odir.mkdir(parents=True, exist_ok=True)
         for (s, b), data in out.items():
             (odir / f"{s}_{b}.bin").write_bytes(data)
+            if isinstance(buffers[(s, b)], np.ndarray):
+                _write_npy(odir / f"{s}_{b}.npy", data, buffers[(s, b)])
         write_images(odir, image_outputs(res, run, images))
+    except KernelFault as e:
+        return _fault(e)
     except ValueError as e:
         print(f"radcc run: error: {e}", file=sys.stderr)
-        return 1
+        return EXIT_BAD_INPUT
     except (UserError, EmuError, OSError) as e:
         msg = str(e)
         print(msg if ": error" in msg else f"radcc run: error: {msg}", file=sys.stderr)
-        return 1
-    c = run.counters
-    print(f"kernel {run.kernel}: wave{run.wave_size}, {c.workgroups} workgroups, {c.waves} "
-          f"waves, {c.instructions} instructions in {dt:.2f} s")
-    print(f"strict mode: {len(run.violations)} violation(s)")
-    for v in run.violations:
-        print(f"  {v}")
-    return 1 if run.violations else 0
+        return EXIT_BAD_INPUT
+    return _summary(run.kernel, run.wave_size, run.counters, dt, run.violations, args.quiet)

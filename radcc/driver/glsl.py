@@ -2,7 +2,9 @@
 
 The drivers take SPIR-V; GLSL is a convenience of the command line (`radcc.cli`) and the
 Python API (`radcc.driver.api`), which both come here. glslangValidator (Debian package
-glslang-tools) is run as ``glslangValidator -V --target-env vulkan1.3 -S STAGE``; its
+glslang-tools) is run as ``glslangValidator -V --target-env vulkan1.3 -S STAGE`` (HLSL:
+``-D -e ENTRY``, vulkan1.1; a missing HLSL entry point is an error, not glslang's
+warning and an empty shader); its
 messages are passed on in `GlslError` (``FILE:LINE: ...``).
 """
 
@@ -40,7 +42,10 @@ def glsl_to_spirv(path: str | Path, stage: str = "comp", defines: Sequence[str] 
                         f"glslang-tools); or pass SPIR-V")
     with tempfile.TemporaryDirectory() as d:
         out = Path(d) / "out.spv"
-        cmd = [exe, "-V", "--target-env", "vulkan1.3", "-S", stage,
+        # HLSL: glslang's HLSL front end decorates storage buffers BufferBlock, which
+        # SPIR-V 1.4+ (vulkan1.2+) forbids: SPIR-V 1.3 (vulkan1.1)
+        env = "vulkan1.1" if hlsl else "vulkan1.3"
+        cmd = [exe, "-V", "--target-env", env, "-S", stage,
                *(["-D", "-e", entry or "main"] if hlsl else []),
                *[f"-D{x}" for x in defines], p, "-o", str(out)]
         r = subprocess.run(cmd, capture_output=True)
@@ -49,4 +54,7 @@ def glsl_to_spirv(path: str | Path, stage: str = "comp", defines: Sequence[str] 
             lines = [ln.replace(p, name) for ln in text.splitlines()
                      if ln.strip() and ln.strip() != p]
             raise GlslError("\n".join(lines) or f"{name}: glslangValidator failed")
+        if hlsl and "Entry point not found" in text:  # glslang only warns, with an empty main
+            raise GlslError(f"{name}:1:1: error: no HLSL entry point '{entry or 'main'}' "
+                            "(--entry NAME names it)")
         return out.read_bytes()

@@ -14,7 +14,7 @@ Strict mode is on: a violation raises `StrictModeError`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
@@ -64,6 +64,7 @@ def run_compiled(res: CompileResult, groups: tuple[int, ...], buffers: Mapping[K
                  push_constants: bytes = b"", *, strict: bool = True,
                  max_instructions: int = 50_000_000, robust: bool = False,
                  images: Mapping[Key, Image] | None = None,
+                 progress: Callable[[int, int], None] | None = None,
                  ) -> tuple[dict[Key, bytes], RunResult]:
     """Run a compiled shader; the buffers' bytes after the run (every binding given), and
     the run (``run.buffers[binding_name(key)]``: an image's texels after the run)."""
@@ -71,7 +72,7 @@ def run_compiled(res: CompileResult, groups: tuple[int, ...], buffers: Mapping[K
     args = kernel_args(res.arg_layout, buffers, push_constants, images)
     run = mod.run(res.kernel_name, groups, res.workgroup_size, args,
                   wave_size=res.wave_size, strict=strict, max_instructions=max_instructions,
-                  robust=robust)
+                  robust=robust, progress=progress)
     out: dict[Key, bytes] = {}
     for key in res.arg_layout.keys(Role.BUFFER_ADDRESS):
         out[key] = run.raw[binding_name(key)]

@@ -25,7 +25,7 @@ from radcc.abi import amdhsa
 from radcc.abi.args import ArgKind, RegFile
 from radcc.emu import ds, hard_clause, salu, smem, texture, vmem, vop
 from radcc.emu.decode import Inst, Program
-from radcc.emu.errors import EmuError, UnsupportedInstruction
+from radcc.emu.errors import EmuError, InstructionLimit, KernelFault, UnsupportedInstruction
 from radcc.emu.loader import LoadedKernel
 from radcc.emu.memory import Memory
 from radcc.emu.state import EXEC_HI, EXEC_LO, M0, Wave, Workgroup
@@ -354,11 +354,11 @@ class Dispatcher:
                     elif i.hz_after:
                         st.after(i, u)
         except EmuError as e:
-            raise EmuError(f"workgroup {w.wg.id} wave {w.index}: {e}") from None
+            raise KernelFault(f"workgroup {w.wg.id} wave {w.index}: {e}") from None
         finally:
             c.lane_instructions += lanes
         w.count += n
         c.instructions += n
         if c.instructions > self.max_instructions:
-            raise EmuError(f"instruction limit of {self.max_instructions} reached "
+            raise InstructionLimit(f"instruction limit of {self.max_instructions} reached "
                            f"(runaway kernel?); wave at pc {w.pc:#x}")

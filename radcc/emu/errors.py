@@ -9,3 +9,12 @@ class EmuError(Exception):
 
 class UnsupportedInstruction(EmuError):
     pass
+
+
+class KernelFault(EmuError):
+    """The kernel went wrong while running (a memory fault, an unsupported or trapping
+    instruction, ...): its program, not the dispatch's arguments."""
+
+
+class InstructionLimit(KernelFault):
+    """The dispatch ran past its instruction limit (a runaway kernel?)."""

@@ -81,7 +81,7 @@ def test_run_the_reassembled_kernel(tmp_path: Path, capsys: pytest.CaptureFixtur
                  "--arg", f"set0_binding0_size={x.nbytes}",
                  "--arg", f"set0_binding1_size={y.nbytes}",
                  "--arg", f"push_constants={np.float32(2.0).view(np.uint32)}",
-                 "--out", str(out), "--quiet"]) == 0
+                 "--out", str(out)]) == 0
     assert "0 violation" in capsys.readouterr().out
     got = np.frombuffer((out / "set0_binding1.bin").read_bytes(), np.float32)
     np.testing.assert_array_equal(got, np.float32(2.0) * x + y)

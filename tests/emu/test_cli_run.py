@@ -30,9 +30,9 @@ def test_saxpy_cli(compile_cl, tmp_path: Path) -> None:
     assert (tmp_path / "out" / "x.bin").exists()
 
 
-def _bad(*args: str, msg: str) -> None:
+def _bad(*args: str, msg: str, status: int = 1) -> None:
     r = run(*args)
-    assert r.returncode == 1
+    assert r.returncode == status, r.stderr
     assert "Traceback" not in r.stderr
     assert msg in r.stderr, r.stderr
 
@@ -56,7 +56,7 @@ def test_bad_inputs(compile_cl, tmp_path: Path) -> None:
          msg="positive")
     # a buffer too small for the grid: a fault naming instruction, address and lane
     _bad(str(obj), "--kernel", "saxpy", *common, "--arg", "x=zeros:16", "--arg", "y=zeros:256",
-         "--arg", "a=1", "--arg", "n=64", msg="lane")
+         "--arg", "a=1", "--arg", "n=64", msg="lane", status=4)
 
 
 def test_runaway_kernel_limit(tmp_path: Path) -> None:
@@ -80,4 +80,5 @@ spin:
                         "-o", str(obj), str(src)], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     _bad(str(obj), "--kernel", "spin", "--groups", "1", "--block", "32", "--out",
-         str(tmp_path / "o"), "--max-instructions", "5000", msg="instruction limit")
+         str(tmp_path / "o"), "--max-instructions", "5000", msg="instruction limit",
+         status=4)

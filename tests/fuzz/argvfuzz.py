@@ -5,7 +5,7 @@ options (and a few that do not exist), each followed by a value drawn from a
 pool of good and bad values (numbers, lists, NAME=VALUE/NAME:KIND forms, files
 that exist, are missing or are directories). Inputs are copies of the seeds in
 `scratch` and every output path points into `scratch`, so a run writes nowhere
-else (a command without ``-o`` writes next to its input: the copy).
+else (``-`` as an input reads the harness's empty stdin) (a command without ``-o`` writes next to its input: the copy).
 """
 
 from __future__ import annotations
@@ -26,7 +26,9 @@ OPTIONS: dict[str, dict[str, tuple[str, ...] | None]] = {
     "compile": {"--mcpu": _CHIPS, "--wave32": None, "--wave64": None, "--entry": ("main", "x", ""),
                 "--spec": ("0=1", "1=true", "x=1", "0=", "0=abc", "=", "0x1=0x2", "0=1.5"),
                 "-D": ("N=1", "N", "=", ""), "-S": None, "-o": ("O",), "--stats": None,
-                "--print-after": _PASSES, "--time-passes": None, "--bogus": None},
+                "--print-after": _PASSES, "--time-passes": None, "--bogus": None,
+                "--stats-file": ("J", "O", "D", ""), "--stage": ("comp", "frag", "x", ""),
+                "-": None},
     "llc": {"--mcpu": _CHIPS, "-S": None, "-o": ("O",), "--print-after": _PASSES,
             "--print-before": _PASSES, "--stats": None, "--wave64": None,
             "--arg": ("a:buffer", "b:i32", "c:f64", "a", ":i32", "a:", "a:vec4", "a:b:c"),
@@ -42,7 +44,11 @@ OPTIONS: dict[str, dict[str, tuple[str, ...] | None]] = {
                                                   "0:0=zeros:x", "0:0=D", "9:9=zeros:4"),
                    "--push": ("F", "D", "O"), "--out": ("D",), "--wave32": None,
                    "--wave64": None, "--no-strict": None, "--spec": ("0=1", "x=1"),
-                   "--mcpu": _CHIPS, "--entry": ("main", "x")},
+                   "--mcpu": _CHIPS, "--entry": ("main", "x"), "--quiet": None,
+                   "--max-instructions": ("1", "0", "100", "x"),
+                   "--push-values": ("f32:2.0", "u32:7,f64:1", "i8:300", "x:1", "f32:x",
+                                     "u32", ""),
+                   "--stage": ("comp", "vert", "x")},
     "mc": {"--mcpu": _CHIPS, "-mcpu": _CHIPS, "--show-encoding": None, "--disassemble": None,
            "--filetype": ("asm", "obj", "null", "elf", ""), "-o": ("O",), "--wave64": None,
            "--wave32": None, "--mattr": ("+wavefrontsize64", "-wavefrontsize32", "x", ""),
@@ -63,6 +69,8 @@ def _value(pool: tuple[str, ...], rng: random.Random, scratch: Path, inputs: lis
             part = str(scratch / rng.choice(("out.o", "out.s", "sub/out.o")))
         elif part == "D":
             part = str(scratch / "outdir")
+        elif part == "J":
+            part = str(scratch / rng.choice(("r.json", "r.jsonl", "r.csv", "sub/r.csv")))
         out.append(part)
     return "=".join(out)
 

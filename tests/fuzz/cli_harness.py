@@ -25,7 +25,9 @@ states the contract the brief and docs/architecture.md ("Errors never traceback"
 every reader, whatever the mode:
 
 - exit status 0 or 1 only (2 is radcc's "internal error", argparse's usage
-  error, or anything else that escaped);
+  error, or anything else that escaped); `radcc run` may also exit 3 (strict-mode
+  violations, listed on stdout) and 4 (the kernel faulted or hit the instruction
+  limit, a ``radcc run: error:`` line);
 - no traceback and no "internal error" on stderr;
 - status 1 comes with at least one diagnostic line in the reader's format:
   ``file:line:col: error:`` for text (IR, assembly), ``word N`` for SPIR-V,
@@ -120,7 +122,7 @@ def _run_inprocess(argv: list[str], stdin: bytes, timeout: float, trace: bool) -
     except Hang:
         status, hung = HANG_STATUS, True
     except Exception as e:  # escaped the CLI's own net: report like a traceback would
-        status = 3
+        status = 70  # not one of radcc's statuses
         err_s.write(f"Traceback (escaped cli.main): {type(e).__name__}: {e}\n")
         if trace:
             err_s.write(traceback.format_exc())
@@ -306,12 +308,19 @@ def problem(o: Outcome, kind: str = "plain", *, allow: re.Pattern[str] | None = 
     """
     if o.hung:
         return "hang (time limit)"
-    if o.status not in (0, 1):
+    run = bool(o.argv) and o.argv[0] == "run"
+    if o.status not in ((0, 1, 3, 4) if run else (0, 1)):
         return f"exit status {o.status}: {o.stderr.strip()[-400:]}"
     if "Traceback" in o.stderr or "internal error" in o.stderr:
         return f"traceback/internal error: {o.stderr.strip()[-400:]}"
-    if o.status == 1 and re.search(rb"strict mode: [1-9]\d* violation", o.stdout):
-        return None  # `radcc run`: the kernel ran; its strict-mode reports are on stdout
+    if o.status == 3:
+        if re.search(rb"strict mode: [1-9]\d* violation", o.stdout):
+            return None  # `radcc run`: the kernel ran; its strict-mode reports are on stdout
+        return f"status 3 without strict-mode violations: {o.stdout[-400:]!r}"
+    if o.status == 4:
+        if o.stderr.startswith("radcc run: error: "):
+            return None  # the kernel faulted or hit the instruction limit
+        return f"status 4 without a radcc run error: {o.stderr.strip()[-400:]!r}"
     if o.status == 1:
         fmts = [FORMATS[kind]] + ([allow] if allow is not None else [])
         if not any(f.search(o.stderr) for f in fmts):

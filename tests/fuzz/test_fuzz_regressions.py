@@ -286,17 +286,18 @@ def _run_shader(tmp_path: Path, *extra: str, push: bytes = b"\xff\xff\xff\xff") 
 
 def test_run_runaway_kernel_default_limit(tmp_path: Path) -> None:
     """A runaway kernel ran for minutes (50 million instructions); the default stops it
-    after 1,000,000 instructions, and --max-instructions sets another limit."""
+    after 1,000,000 instructions, and --max-instructions sets another limit (exit
+    status 4: the kernel hit the instruction limit)."""
     import time
 
     t0 = time.process_time()
     status, err = _run_shader(tmp_path, "--buffer", "0:0=zeros:256", "--out",
                               str(tmp_path / "o"))
-    assert status == 1 and "instruction limit of 1000000 reached" in err, err
+    assert status == 4 and "instruction limit of 1000000 reached" in err, err
     assert time.process_time() - t0 < 20
     status, err = _run_shader(tmp_path, "--buffer", "0:0=zeros:256", "--out",
                               str(tmp_path / "o"), "--max-instructions", "5000")
-    assert status == 1 and "instruction limit of 5000 reached" in err, err
+    assert status == 4 and "instruction limit of 5000 reached" in err, err
     status, err = _run_shader(tmp_path, "--buffer", "0:0=zeros:256", "--out",
                               str(tmp_path / "o"), "--max-instructions", "0")
     assert status == 1 and "--max-instructions: '0' is not a positive integer" in err, err
@@ -308,7 +309,7 @@ def test_run_kernel_object_limit(tmp_path: Path) -> None:
             "64", "--arg", "x=zeros:256", "--arg", "y=zeros:256", "--arg", "a=2", "--arg",
             "n=64", "--out", str(tmp_path / "o")]
     o = run_radcc([*argv, "--max-instructions", "5"])
-    assert o.status == 1 and "instruction limit of 5 reached" in o.stderr, o.stderr
+    assert o.status == 4 and "instruction limit of 5 reached" in o.stderr, o.stderr
     assert run_radcc(argv).status == 0
 
 
