@@ -50,7 +50,7 @@ def test_modes_agree_on_mutants(name: str, count: int, hide: bool, tmp_path: Pat
 _READER = """\
 import time
 
-def read_shader(path, defines):
+def read_shader(path, defines, **kwargs):
     {body}
 """
 
