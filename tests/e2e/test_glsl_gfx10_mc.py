@@ -105,3 +105,29 @@ def test_glsl_case_for_gfx10_agrees_with_llvm_mc(case: Case, chip: str, wave: in
     kd_ours, kd_theirs = (_section(tmp_path / o, ".rodata") for o in ("radcc.o", "mc.o"))
     # bytes 16-23, kernel_code_entry_byte_offset, are a relocation in llvm-mc's ET_REL object
     assert len(kd_ours) == 64 and kd_ours[:16] + kd_ours[24:] == kd_theirs[:16] + kd_theirs[24:]
+
+
+IMAGES = sorted((Path(__file__).parent / "images").glob("*.comp"))
+
+
+@pytest.mark.parametrize("chip,wave", [("gfx1030", 64), ("gfx1010", 32)])
+@pytest.mark.parametrize("shader", IMAGES, ids=[p.stem for p in IMAGES])
+def test_image_shader_for_gfx10_agrees_with_llvm_mc(shader: Path, chip: str, wave: int,
+                                                    tmp_path: Path) -> None:
+    """The storage-image shaders (tests/e2e/test_images.py) for GFX10: MIMG in the
+    generation's encoding (NSA addresses where they are not consecutive), bytes as
+    llvm-mc-19's."""
+    from radcc.oracle import spirv_tools
+
+    r = spirv_tools.compile_glsl(shader, "vulkan1.2")
+    assert r.ok, r.text
+    res = compile_spirv(r.data, mcpu=chip, wave_size=wave)
+    assert "image_" in res.asm
+    (tmp_path / "k.s").write_text(res.asm)
+    (tmp_path / "radcc.o").write_bytes(res.code_object)
+    attrs = ["-mattr=+wavefrontsize64"] if wave == 64 else []
+    p = subprocess.run(["llvm-mc-19", "-triple=amdgcn-amd-amdhsa", f"-mcpu={chip}", *attrs,
+                        "--filetype=obj", str(tmp_path / "k.s"), "-o", str(tmp_path / "mc.o")],
+                       capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr[:3000]
+    assert _section(tmp_path / "radcc.o", ".text") == _section(tmp_path / "mc.o", ".text")
