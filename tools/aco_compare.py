@@ -279,11 +279,14 @@ def git_commit() -> str:
 
 
 def markdown(rows: list[Row], waves: list[int], family: str, device: str,
-             glsl_errors: list[tuple[str, str]], gaps_text: str, commit: str) -> str:
+             glsl_errors: list[tuple[str, str]], gaps_text: str, commit: str,
+             mcpu: str = "gfx1100", path: str = "docs/aco-comparison.md") -> str:
+    chip = "" if mcpu == "gfx1100" else f" ({mcpu})"
+    opt = "" if mcpu == "gfx1100" else f"--mcpu {mcpu} "
     lines = [
-        "# radcc against ACO on the GLSL suite",
+        f"# radcc against ACO on the GLSL suite{chip}",
         "",
-        f"Snapshot of `python tools/aco_compare.py --markdown docs/aco-comparison.md` on "
+        f"Snapshot of `python tools/aco_compare.py {opt}--markdown {path}` on "
         f"{datetime.date.today().isoformat()}, commit `{commit}` (radcc), ACO of "
         f"{device or 'RADV'} (Mesa 22.3 null device, `RADV_FORCE_FAMILY={family}`).",
         "",
@@ -390,7 +393,7 @@ def main(argv: list[str] | None = None) -> int:
                 gaps = old[old.index(GAPS_BEGIN):old.index(GAPS_END) + len(GAPS_END)]
         device = next((r.aco.extra.get("device", "") for r in rows if not r.aco.error), "")
         a.markdown.write_text(markdown(rows, waves, family, device, glsl_errors, gaps,
-                                      a.commit or git_commit()))
+                                      a.commit or git_commit(), a.mcpu, str(a.markdown)))
         print(f"\nwrote {a.markdown}", file=sys.stderr)
     return 0
 
