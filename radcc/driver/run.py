@@ -90,12 +90,12 @@ def run_compute(spirv: bytes, *, groups: tuple[int, ...] = (1, 1, 1),
                 debug_options: DebugOptions | None = None,
                 images: Mapping[Key, tuple[np.ndarray, str | None]] | None = None,
                 ) -> dict[Key, Any]:
-    """`images`: (set, binding) -> (array, format name or None: the default), 2-D, as
-    ``radcc run --image`` takes them (`radcc.driver.images`); they come back as arrays
+    """`images`: (set, binding) -> (array, format name or None: the default), 2-D or 3-D
+    as the shader's image is, as ``radcc run --image``/``--image3d`` take them (`radcc.driver.images`); they come back as arrays
     of the same shape and dtype, beside the buffers' bytes."""
     res = compile_spirv(spirv, mcpu=mcpu, wave_size=wave_size, entry=entry,
                         spec=dict(spec_constants or {}), debug_options=debug_options)
-    emu_images = {key: image_arg(res, key, arr, fmt, 2)
+    emu_images = {key: image_arg(res, key, arr, fmt, image_dims(res, key))
                   for key, (arr, fmt) in (images or {}).items()}
     out, run = run_compiled(res, tuple(groups), dict(buffers or {}), push_constants,
                             images=emu_images)
@@ -104,6 +104,12 @@ def run_compute(spirv: bytes, *, groups: tuple[int, ...] = (1, 1, 1),
     result: dict[Key, Any] = dict(out)
     result.update(image_outputs(res, run, emu_images))
     return result
+
+
+def image_dims(res: CompileResult, key: Key) -> int:
+    """2 or 3: the dimensions of the shader's image at `key` (2 if it has none there)."""
+    img = res.images.get(key)
+    return 3 if img is not None and img.dim == "3D" else 2
 
 
 def image_arg(res: CompileResult, key: Key, arr: np.ndarray, fmt: str | None,

@@ -29,8 +29,10 @@ No Sampler", 10.4 "VGPR Usage", 10.4.1 "Data format in VGPRs", 10.5 "Image Resou
   memory channels read as zero (then dst_sel: a one-channel float format gives
   (0, 0, 0, 1)), the store is dropped.
 
-``image_load`` and ``image_store`` with dims 1D, 2D, 3D and 2D_ARRAY/1D_ARRAY are
-executed; d16, a16, tfe/lwe, NSA addresses and every other MIMG opcode are refused
+``image_load``, ``image_load_mip`` (level 0; a level beyond the T#'s reads zero),
+``image_store`` and ``image_get_resinfo`` (width, height, depth or layers of a level,
+the level count) with dims 1D, 2D, 3D and 2D_ARRAY/1D_ARRAY are executed; images with
+more than one mip level are refused; d16, a16, tfe/lwe, NSA addresses and every other MIMG opcode are refused
 (`UnsupportedInstruction`). Loads count on VMcnt, stores on VScnt (strict mode).
 """
 
@@ -294,10 +296,17 @@ def _desc(w: Wave, i: Inst) -> tuple[ImageDesc | None, TexFormat | None]:
     return desc, fmt
 
 
+def _levels(i: Inst, desc: ImageDesc) -> int:
+    if desc.last_level != desc.base_level or desc.max_mip:
+        raise EmuError(f"{i.where()}: mipmapped images (T# levels {desc.base_level}.."
+                       f"{desc.last_level}) are not supported by the texture unit")
+    return 1
+
+
 def bind_mimg(i: Inst) -> Handler:
     name = i.name
     f = i.f
-    if name not in ("image_load", "image_store"):
+    if name not in ("image_load", "image_load_mip", "image_store", "image_get_resinfo"):
         raise UnsupportedInstruction(f"{i.where()}: {name} is not supported by the "
                                      "emulator's texture unit")
     for flag in ("d16", "a16", "tfe", "lwe", "nsa"):
@@ -313,8 +322,32 @@ def bind_mimg(i: Inst) -> Handler:
     comps = [k for k in range(4) if dmask >> k & 1]
     vdata = f["vdata"]
     dests = tuple((vdata + k) & 255 for k in range(len(comps)))
+    mip = name == "image_load_mip"
 
-    if name == "image_load":
+    if name == "image_get_resinfo":
+        def hr(w: Wave, i: Inst) -> None:
+            lanes = np.flatnonzero(w.exec_mask())
+            if w.strict is not None:
+                w.strict.issue(w, i, ("vm",), dests, ())
+            if not len(lanes) or not comps:
+                return
+            desc, _ = _desc(w, i)
+            vals = np.zeros((len(lanes), 4), dtype=np.uint32)
+            if desc is not None:
+                levels = _levels(i, desc)
+                level = w.v[f["vaddr"], lanes].astype(np.int64)
+                ok = level < levels
+                vals[:, 0] = np.where(ok, np.maximum(desc.width >> level, 1), 0)
+                vals[:, 1] = np.where(ok, np.maximum(desc.height >> level, 1), 0)
+                depth = np.maximum(desc.depth >> level, 1) if desc.type == TYPE_3D else \
+                    np.full_like(level, desc.depth)
+                vals[:, 2] = np.where(ok, depth, 0)
+                vals[:, 3] = levels
+            for k, c in enumerate(comps):
+                w.v[(vdata + k) & 255, lanes] = vals[:, c]
+        return hr
+
+    if name in ("image_load", "image_load_mip"):
         def hl(w: Wave, i: Inst) -> None:
             lanes = np.flatnonzero(w.exec_mask())
             if w.strict is not None:
@@ -326,6 +359,9 @@ def bind_mimg(i: Inst) -> Handler:
                 vals = np.zeros((len(lanes), 4), dtype=np.uint32)
             else:
                 addrs, ok = _texel_addrs(w, i, desc, fmt, ncoord, lanes)
+                if mip:
+                    levels = _levels(i, desc)
+                    ok &= w.v[(f["vaddr"] + ncoord) & 255, lanes].astype(np.int64) < levels
                 raw = np.zeros((len(lanes), fmt.bytes), dtype=np.uint8)
                 try:
                     raw[ok] = w.memory.gather(addrs[ok], fmt.bytes, lanes[ok])

@@ -162,10 +162,13 @@ _intr("load_ssbo load_shared", 1, True)  # reorderable when attrs["access"] has 
 _intr("store_ssbo store_shared", 2, False, elim=False)
 _intr("ssbo_atomic shared_atomic", 2, True, elim=False)
 _intr("ssbo_atomic_swap shared_atomic_swap", 3, True, elim=False)
-# images (attrs: binding, dim): image_load coord -> texel (4 x 32 bits);
-# image_store coord, texel (docs/mir.md "Images")
+# images (attrs: binding, dim): image_load coord -> texel (the texel's components);
+# image_store coord, texel; sizes and level counts (docs/mir.md "Images")
 _intr("image_load", 1, True)
+_intr("image_load_lod", 2, True)  # coord, level
 _intr("image_store", 2, False, elim=False)
+_intr("image_size", 1, True, reorder=True)  # level -> width[, height[, depth]]
+_intr("image_levels", 0, True, reorder=True)
 _intr("barrier", 0, False, elim=False)
 _intr("load_scratch", 1, True)  # per-invocation private memory (opt.lower_local_arrays)
 _intr("store_scratch", 2, False, elim=False)

@@ -35,8 +35,11 @@ from radcc.target import Target
 
 
 def image_access(img: ImageBinding) -> str:
-    """The ``.access`` of an image argument (AMDGPUUsage): from NonWritable/NonReadable."""
-    return "read_only" if img.readonly else "write_only" if img.writeonly else "read_write"
+    """The ``.access`` of an image argument (AMDGPUUsage): sampled images and NonWritable
+    storage images are read only, NonReadable ones write only."""
+    if img.readonly or not img.storage:
+        return "read_only"
+    return "write_only" if img.writeonly else "read_write"
 
 
 class IselError(Exception):

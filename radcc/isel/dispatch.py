@@ -72,7 +72,8 @@ def _table() -> dict[str, Select]:
          mem16.select_atomic),
         ({"get_ssbo_size"}, memory.select_ssbo_size),
         ({"barrier"}, memory.select_barrier),
-        ({"image_load"}, image.select_image_load),
+        ({"image_load", "image_load_lod"}, image.select_image_load),
+        ({"image_size", "image_levels"}, image.select_image_query),
         ({"image_store"}, image.select_image_store),
     ]
     table: dict[str, Select] = {}

@@ -18,10 +18,10 @@ from radcc.frontend.mir import Instr
 from radcc.ir.program import Operand
 from radcc.ir.regclass import RegClass, RegType, Temp, s2, s8
 
-from .context import IselContext, unsupported
+from .context import Const, IselContext, unsupported
 
 # SPIR-V Dim (not arrayed) -> MIMG dim and the number of address components
-DIMS: dict[str, tuple[str, int]] = {"2D": ("SQ_RSRC_IMG_2D", 2)}
+DIMS: dict[str, tuple[str, int]] = {"2D": ("SQ_RSRC_IMG_2D", 2), "3D": ("SQ_RSRC_IMG_3D", 3)}
 
 
 def load_descriptors(ctx: IselContext) -> None:
@@ -38,31 +38,62 @@ def _vgprs(n: int) -> RegClass:
     return RegClass(RegType.VGPR, 4 * n)
 
 
-def _coords(ctx: IselContext, ins: Instr) -> tuple[Temp, str]:
+def _dim(ins: Instr) -> tuple[str, int]:
     dim = str(ins.attrs["dim"])
     if dim not in DIMS:
         raise unsupported(ins, f"image dimension {dim} is not selected")
-    mdim, n = DIMS[dim]
+    return DIMS[dim]
+
+
+def _coords(ctx: IselContext, ins: Instr, lod: bool = False) -> tuple[Temp, str]:
+    """The address VGPRs: the coordinates (and the level of image_load_mip)."""
+    mdim, n = _dim(ins)
     c = ins.srcs[0]
     if c.num_components != n or c.bit_size != 32:
         raise unsupported(ins, f"{c.bit_size}-bit x{c.num_components} coordinates of a "
-                               f"{dim} image")
+                               f"{mdim} image")
     regs = [ctx.vgpr(x) for x in ctx.get(c)]
-    addr = regs[0] if n == 1 else ctx.b.create_vector(_vgprs(n), *regs).temp
+    if lod:
+        regs.append(ctx.vgpr(ctx.comp(ins.srcs[1], 0)))
+    addr = regs[0] if len(regs) == 1 else ctx.b.create_vector(_vgprs(len(regs)), *regs).temp
     return addr, mdim
+
+
+def _set_result(ctx: IselContext, ins: Instr, t: Temp, n: int) -> None:
+    assert ins.dest is not None
+    ctx.set(ins.dest, [t] if n == 1 else list(ctx.b.split_vector(t, *([_vgprs(1)] * n)).temps))
 
 
 def select_image_load(ctx: IselContext, ins: Instr) -> None:
     d = ins.dest
     assert d is not None
     key = tuple(ins.attrs["binding"])
-    addr, mdim = _coords(ctx, ins)
+    mip = ins.op == "image_load_lod"
+    addr, mdim = _coords(ctx, ins, lod=mip)
     n = d.num_components
     if d.bit_size != 32 or not 1 <= n <= 4:
         raise unsupported(ins, f"{d.bit_size}-bit x{n} image loads are not selected")
-    t = ctx.b.inst("image_load", [_vgprs(n)], [addr, ctx.image_desc[key]],  # type: ignore[index]
+    t = ctx.b.inst("image_load_mip" if mip else "image_load", [_vgprs(n)],
+                   [addr, ctx.image_desc[key]],  # type: ignore[index]
                    dmask=(1 << n) - 1, dim=mdim, unorm=True).temp
-    ctx.set(d, [t] if n == 1 else list(ctx.b.split_vector(t, *([_vgprs(1)] * n)).temps))
+    _set_result(ctx, ins, t, n)
+
+
+def select_image_query(ctx: IselContext, ins: Instr) -> None:
+    """image_size lod / image_levels: ``image_get_resinfo`` (ISA 10.2: the level in the
+    address VGPR; returns width, height, depth, level count: dmask picks them)."""
+    d = ins.dest
+    assert d is not None
+    key = tuple(ins.attrs["binding"])
+    mdim, _ = _dim(ins)
+    n = d.num_components
+    if ins.op == "image_levels":
+        lod, dmask = ctx.vgpr(Const(32, 0)), 0x8
+    else:
+        lod, dmask = ctx.vgpr(ctx.comp(ins.srcs[0], 0)), (1 << n) - 1
+    t = ctx.b.inst("image_get_resinfo", [_vgprs(n)], [lod, ctx.image_desc[key]],  # type: ignore[index]
+                   dmask=dmask, dim=mdim, unorm=True).temp
+    _set_result(ctx, ins, t, n)
 
 
 def select_image_store(ctx: IselContext, ins: Instr) -> None:

@@ -4,9 +4,10 @@
 sampled type, Dim, Depth, Arrayed, MS, Sampled (1: used with a sampler, 2: a storage
 image) and the image format, plus the access qualifier. `unsupported` names what radcc
 does not handle yet (the validator refuses it with the type's word offset): every
-dimension but 2D, arrayed and multisampled images, depth images, and storage image
-formats outside `STORAGE_FORMATS` (the formats the emulator's texture unit and
-``radcc run --image`` both know).
+dimension but 2D and 3D, arrayed and multisampled images, depth images, and storage
+image formats outside `STORAGE_FORMATS` (the formats the emulator's texture unit and
+``radcc run --image`` both know). Sampled images (``texture2D``, Sampled 1) are
+supported for fetches and queries; samplers and sampled-image types are not.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ STORAGE_FORMATS = frozenset({
     "Unknown", "Rgba32f", "Rg32f", "R32f", "Rgba16f", "R16f", "Rgba8", "R8", "Rgba8ui",
     "Rgba32ui", "R32ui", "Rgba32i", "R32i",
 })
-SUPPORTED_DIMS = frozenset({"2D"})
+SUPPORTED_DIMS = frozenset({"2D", "3D"})
 
 
 @dataclass(frozen=True)
@@ -61,7 +62,7 @@ def unsupported(img: ImageType) -> str | None:
     if img.depth == 1:
         return "depth images (shadow samplers) are not supported"
     if img.sampled != 2:
-        return "sampled images (texelFetch, texture sampling) are not supported yet"
+        return None  # a sampled image (texture2D ...): its format is the descriptor's
     if img.format not in STORAGE_FORMATS:
         return f"storage image format {img.format} is not supported"
     return None

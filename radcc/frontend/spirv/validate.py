@@ -372,8 +372,10 @@ class _Checker:
             self.group(ins, rt, [int(v) for v in ids])
         elif op == "OpExtInst":
             self.ext_inst(ins, rt)
-        elif op in ("OpImageRead", "OpImageWrite"):
+        elif op in ("OpImageRead", "OpImageWrite", "OpImageFetch"):
             self.image_access(ins, rt, [int(v) for v in ids])
+        elif op in ("OpImageQuerySize", "OpImageQuerySizeLod", "OpImageQueryLevels"):
+            self.image_query(ins, rt, [int(v) for v in ids])
         elif op in ("OpSampledImage", "OpImage") or op.startswith("OpImage"):
             raise _fail(f"{op} is not supported yet", ins)
         elif op in ("OpConvertUToPtr", "OpConvertPtrToU"):
@@ -388,12 +390,17 @@ class _Checker:
             raise _fail(f"the image operand has type {self.type_name(self.vtype(ids[0]))}, "
                         "not an image type", ins)
         img = image_type(img_t)
+        if ins.opname == "OpImageFetch" and img.sampled != 1:
+            raise _fail("OpImageFetch needs a sampled image (Sampled 1), not a storage image",
+                        ins)
+        if ins.opname != "OpImageFetch" and img.sampled == 1:
+            raise _fail(f"{ins.opname} needs a storage image (Sampled 2 or 0)", ins)
         c = self.need_shape(ins, self.operand_type(ins, ids[1], 1), "int", "the coordinate")
         want = {"1D": 1, "2D": 2, "3D": 3, "Cube": 3, "Rect": 2, "Buffer": 1}.get(img.dim, 2)
         if c[2] != want + int(img.arrayed):
             raise _fail(f"the coordinate of a {img.dim_name} image has {c[2]} components, "
                         f"expected {want + int(img.arrayed)}", ins)
-        if ins.opname == "OpImageRead":
+        if ins.opname in ("OpImageRead", "OpImageFetch"):
             texel = rt
         else:
             texel = self.operand_type(ins, ids[2], 2)
@@ -405,6 +412,28 @@ class _Checker:
                         ins)
         if ts[1] != 32:
             raise _fail("16-bit texels (d16) are not supported yet", ins)
+
+    def image_query(self, ins: Instruction, rt: int | None, ids: list[int]) -> None:
+        """OpImageQuerySize(Lod)/QueryLevels: an image operand, an integer result (a
+        vector of one component per dimension for sizes), an integer Lod."""
+        img_t = self.t(self.operand_type(ins, ids[0], 0))
+        if not isinstance(img_t, TypeOther) or img_t.opname != "OpTypeImage":
+            raise _fail(f"the image operand has type {self.type_name(self.vtype(ids[0]))}, "
+                        "not an image type", ins)
+        img = image_type(img_t)
+        r = self.need_shape(ins, rt, "int", "the result")
+        if r[1] != 32:
+            raise _fail("the result must be 32-bit", ins)
+        if ins.opname == "OpImageQueryLevels":
+            if r[2] != 1:
+                raise _fail("OpImageQueryLevels gives a scalar", ins)
+            return
+        want = {"1D": 1, "2D": 2, "3D": 3, "Cube": 2, "Rect": 2, "Buffer": 1}.get(img.dim, 2)
+        if r[2] != want + int(img.arrayed):
+            raise _fail(f"the size of a {img.dim_name} image has {want + int(img.arrayed)} "
+                        f"components, not {r[2]}", ins)
+        if ins.opname == "OpImageQuerySizeLod":
+            self.need_shape(ins, self.operand_type(ins, ids[1], 1), "int", "the Lod")
 
     def bitcast(self, ins: Instruction, rt: int | None, vid: int) -> None:
         a, b = self.shape(rt), self.shape(self.vtype(vid))

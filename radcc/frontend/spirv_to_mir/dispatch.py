@@ -66,6 +66,10 @@ OPS: dict[str, Callable[[TranslationContext, Instruction], None]] = {
     "OpSMulExtended": alu.op_s_mul_extended,
     "OpImageRead": images.op_image_read,
     "OpImageWrite": images.op_image_write,
+    "OpImageFetch": images.op_image_fetch,
+    "OpImageQuerySize": images.op_image_query,
+    "OpImageQuerySizeLod": images.op_image_query,
+    "OpImageQueryLevels": images.op_image_query,
     "OpControlBarrier": variables.op_control_barrier,
     "OpMemoryBarrier": variables.op_memory_barrier,
 }

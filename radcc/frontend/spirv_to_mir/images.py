@@ -2,8 +2,10 @@
 ``vtn_handle_image`` for the instructions): image variables (``UniformConstant``
 ``OpTypeImage``) become `ImageVar` handles recorded in ``MirShader.images``; loading one
 gives the handle itself (an image is not a MIR value: isel reads its descriptor from
-the binding), and ``OpImageRead``/``OpImageWrite`` become the MIR ``image_load`` /
-``image_store`` intrinsics (attrs ``binding``, ``dim``; docs/mir.md "Images").
+the binding), and ``OpImageRead``/``OpImageFetch``/``OpImageWrite`` become the MIR
+``image_load`` (``image_load_lod`` for a fetch at a level not known to be 0) /
+``image_store`` intrinsics, the queries ``image_size``/``image_levels`` (attrs
+``binding``, ``dim``; docs/mir.md "Images").
 Which image types are supported is `radcc.frontend.spirv.images.unsupported`'s
 decision (the validator has refused the others by name).
 """
@@ -16,7 +18,7 @@ from ..mir import ImageBinding
 from ..spirv.binary import Instruction
 from ..spirv.images import ImageType, image_type, unsupported
 from ..spirv.types import TypeOther
-from .context import TranslationContext, err
+from .context import TranslationContext, err, fold_value
 from .types_consts import get_tv, get_value
 
 
@@ -76,6 +78,45 @@ def op_image_read(ctx: TranslationContext, ins: Instruction) -> None:
     coord = get_value(ctx, ins.id(1))
     n = ctx.comps(ins.result_type)
     r = ctx.b.intr("image_load", [coord], 32, n, binding=img.binding, dim=img.type.dim)
+    ctx.set(ins, r)
+
+
+def op_image_fetch(ctx: TranslationContext, ins: Instruction) -> None:
+    """OpImageFetch (texelFetch): image_load at Lod 0 (or without a Lod operand), else
+    image_load_lod with the level as a second source."""
+    assert ins.result_type is not None
+    img = _image(ctx, ins)
+    coord = get_value(ctx, ins.id(1))
+    n = ctx.comps(ins.result_type)
+    lod = None
+    if len(ins.operands) > 2:
+        mask = int(ins.operands[2].value)  # type: ignore[arg-type]
+        if mask & ~(_HARMLESS_OPERANDS | 0x2):
+            raise err(f"image operands {ins.operands[2].name} are not supported", ins)
+        if mask & 0x2:  # Lod: its id is the mask's first parameter
+            lod = get_value(ctx, int(ins.operands[2].params[0].value))  # type: ignore[arg-type]
+    k = fold_value(lod) if lod is not None else (0,)
+    if k is not None and k[0] == 0:
+        r = ctx.b.intr("image_load", [coord], 32, n, binding=img.binding, dim=img.type.dim)
+    else:
+        assert lod is not None
+        r = ctx.b.intr("image_load_lod", [coord, lod], 32, n, binding=img.binding,
+                       dim=img.type.dim)
+    ctx.set(ins, r)
+
+
+def op_image_query(ctx: TranslationContext, ins: Instruction) -> None:
+    """OpImageQuerySize(Lod) -> image_size lod (a level's width, height, depth);
+    OpImageQueryLevels -> image_levels (the descriptor's level count)."""
+    assert ins.result_type is not None
+    img = _image(ctx, ins)
+    n = ctx.comps(ins.result_type)
+    if ins.opname == "OpImageQueryLevels":
+        r = ctx.b.intr("image_levels", [], 32, 1, binding=img.binding, dim=img.type.dim)
+    else:
+        lod = get_value(ctx, ins.id(1)) if ins.opname == "OpImageQuerySizeLod" else \
+            ctx.b.imm(0, 32)
+        r = ctx.b.intr("image_size", [lod], 32, n, binding=img.binding, dim=img.type.dim)
     ctx.set(ins, r)
 
 
