@@ -95,9 +95,10 @@ class Tool(enum.Enum):
 SUPPORT: dict[GfxLevel, frozenset[Tool]] = {
     GfxLevel.GFX11: frozenset(Tool),
     # GFX10 code is compiled from SPIR-V and checked against llvm-mc-19
-    # (tests/e2e/test_glsl_gfx10_mc.py); running it needs the emulator's GFX10 support
-    GfxLevel.GFX10_3: frozenset({Tool.COMPILE, Tool.LLC, Tool.MC}),
-    GfxLevel.GFX10: frozenset({Tool.COMPILE, Tool.LLC, Tool.MC}),
+    # (tests/e2e/test_glsl_gfx10_mc.py); the emulator runs GFX10 code objects (clang-19's
+    # OpenCL kernels, tests/emu/test_kernels.py; docs/emulator.md)
+    GfxLevel.GFX10_3: frozenset({Tool.COMPILE, Tool.RUN, Tool.LLC, Tool.MC}),
+    GfxLevel.GFX10: frozenset({Tool.COMPILE, Tool.RUN, Tool.LLC, Tool.MC}),
 }
 
 
@@ -201,6 +202,8 @@ _GFX11_HAZARDS = frozenset(
         Hazard.VALUMaskWriteHazard,
     }
 )
+
+GFX11_HAZARDS = _GFX11_HAZARDS  # (public: the emulator's strict mode defaults to them)
 
 _GFX11_FEATURES = frozenset(
     {

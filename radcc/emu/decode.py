@@ -1,7 +1,12 @@
 """Decode glue: machine code at a PC to an `Inst` the emulator executes.
 
 The disassembler (`radcc.isa.disassembler.decode_one`) identifies the
-instruction (`Decoded.info`, the `OpInfo` of the GFX11 table) and its size.
+instruction (`Decoded.info`, the `OpInfo` of the code object's generation's table:
+GFX10.1, GFX10.3 or GFX11) and its size. Handlers are chosen by the instruction's
+canonical name (`Inst.name`, `OpInfo.canon`: LLVM 19's GFX11 spelling where GFX11
+has the instruction, docs/machine-layer.md), so `s_load_dword` runs as `s_load_b32`.
+Register fields are logical (GFX11-numbered) codes on every generation: the ISA
+layer swaps GFX10's M0 (124) and NULL (125) field values.
 Its operand fields come from `Decoded.fields` (docs/machine-layer.md,
 "Structured decoding") when the family's decoder fills them; otherwise
 `raw_fields` reads them from the raw words here, following the same naming
@@ -22,7 +27,7 @@ from radcc.emu.errors import EmuError, UnsupportedInstruction
 from radcc.isa.disassembler import decode_one
 from radcc.isa.formats.base import Context
 from radcc.isa.table import OpInfo, get_table
-from radcc.target import Target
+from radcc.target import GfxLevel, Target
 
 if TYPE_CHECKING:
     from radcc.emu.memory import Memory
@@ -54,10 +59,12 @@ class Inst:
     hz_before: bool = False  # strict hazard checks before execution can apply
     hz_after: bool = False  # strict hazard bookkeeping after execution applies
     hz_trans: bool = False  # hazard checks apply only while a transcendental result is new
+    gfx: GfxLevel = GfxLevel.GFX11  # the generation decoded for (semantics that differ)
 
     @property
     def name(self) -> str:
-        return self.info.name
+        """The canonical name (`OpInfo.canon`; the GFX11 spelling where GFX11 has it)."""
+        return self.info.canon
 
     @property
     def enc(self) -> str:
@@ -186,6 +193,7 @@ class Program:
 
     def __init__(self, memory: Memory, target: Target, wave_size: int) -> None:
         self.memory = memory
+        self.gfx = target.gfx_level
         self.ctx = Context(target, get_table(target.gfx_level), wave_size)
         self.cache: dict[int, Inst] = {}
         self.bind: Callable[[Inst], None] | None = None
@@ -212,7 +220,7 @@ class Program:
             fields["dpp"] = 16
         elif "dpp8" in fields:
             fields["dpp"] = 8
-        inst = Inst(pc, d.size, d.text, d.info, fields, tuple(words))
+        inst = Inst(pc, d.size, d.text, d.info, fields, tuple(words), gfx=self.gfx)
         if self.bind is not None:
             self.bind(inst)
         return inst

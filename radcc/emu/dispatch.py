@@ -31,7 +31,7 @@ from radcc.emu.memory import Memory
 from radcc.emu.state import EXEC_HI, EXEC_LO, M0, Wave, Workgroup
 from radcc.emu.strict import EXEC_REGS, Report, Strict
 from radcc.emu.use import VALU_CLASSES, compute_use
-from radcc.target import Target
+from radcc.target import Hazard, Target
 
 Handler = Callable[[Wave, Inst], None]
 
@@ -149,6 +149,9 @@ class Dispatcher:
                            f"emulator allocates at most {_MAX_SCRATCH_PER_LANE}")
         self.mode = _mode_from_rsrc1(d)
         self.args = amdhsa.from_descriptor(d, target)
+        self.target = target
+        self.gfx11_hazards = Hazard.VALUTransUseHazard in target.hazards
+        self.wgp_mode = bool(d.get("workgroup_processor_mode", 1))
         self.program = Program(memory, target, self.wave_size)
         self.program.bind = self._bind
         self.report = Report()
@@ -166,7 +169,11 @@ class Dispatcher:
         i.aux["use"] = i.use
         i.next_pc = i.pc + i.size
         cls = i.info.cls
-        if self.strict and self.hazards:
+        if self.strict and self.hazards and not self.gfx11_hazards:
+            # GFX10.1: the GFX10 hazards look at every instruction (radcc.emu.strict_gfx10);
+            # GFX10.3 has none to check
+            i.hz_before = i.hz_after = bool(self.target.hazards)
+        elif self.strict and self.hazards:
             # when Strict._hazards_before / Strict.after can do anything for this instruction
             i.hz_before = u.permlane or u.valu or (u.salu and bool(u.sreads)) or cls == "ldsdir"
             if u.valu and not u.permlane and self.wave_size == 32:
@@ -218,11 +225,14 @@ class Dispatcher:
         w.memory = self.memory
         # the registers at entry: the descriptor's shader arguments (radcc.abi.amdhsa)
         wg_id = wg.id
-        values = {ArgKind.DISPATCH_PTR: self.dispatch_ptr, ArgKind.QUEUE_PTR: self.queue_ptr,
+        values = {ArgKind.PRIVATE_SEGMENT_BUFFER: vmem.PRIVATE_SEGMENT_VSHARP,
+                  ArgKind.DISPATCH_PTR: self.dispatch_ptr, ArgKind.QUEUE_PTR: self.queue_ptr,
                   ArgKind.KERNARG_SEGMENT_PTR: self.kernarg,
                   ArgKind.PRIVATE_SEGMENT_SIZE: self.scratch,
                   ArgKind.WORKGROUP_ID_X: wg_id[0], ArgKind.WORKGROUP_ID_Y: wg_id[1],
-                  ArgKind.WORKGROUP_ID_Z: wg_id[2]}  # others (dispatch id, info ...): 0
+                  ArgKind.WORKGROUP_ID_Z: wg_id[2]}
+        # others: 0 (dispatch id, workgroup info, flat scratch init, the private segment
+        # wave offset: each wave's scratch is its own, `Wave.scratch`)
         for a in self.args.of_file(RegFile.SGPR):
             value = values.get(a.kind, 0)
             for k in range(a.size):
@@ -240,7 +250,9 @@ class Dispatcher:
         w.valid_lanes = valid
         w.mode = self.mode
         if self.strict:
-            w.strict = Strict(self.report, f"workgroup {wg.id} wave {index}", ws, self.hazards)
+            w.strict = Strict(self.report, f"workgroup {wg.id} wave {index}", ws, self.hazards,
+                              self.target, self.wgp_mode)
+            w.strict.w = w
         return w
 
     # --- execution ---------------------------------------------------------------------
@@ -314,6 +326,8 @@ class Dispatcher:
         if st is not None:  # Strict's tables are only mutated, never rebound
             vpend, spend, trans_writes = st.vpend, st.spend, st.trans_writes
             after_valu = st.after_valu if wave64 else st.after_valu32
+            if st.gfx10 is not None:  # GFX10.1: every instruction through Strict.after
+                after_valu = st.after
         try:
             while n < quantum and not w.done and not w.at_barrier:
                 pc = w.pc

@@ -17,7 +17,7 @@ from radcc.codeobj.elf import CodeObject, KernelInfo, read_code_object
 from radcc.codeobj.errors import CodeObjectError
 from radcc.emu.errors import EmuError
 from radcc.emu.memory import Memory
-from radcc.target import TARGETS, GfxLevel, Target
+from radcc.target import TARGETS, Target, Tool
 
 LOAD_BASE = 0x7000_0000_0000
 
@@ -40,11 +40,13 @@ class LoadedKernel:
 
 def emulated_target(chip: str) -> Target:
     """The `Target` of a code object's chip (its ELF e_flags machine), which the emulator
-    decodes and runs for; it implements GFX11 (RDNA3) chips radcc describes."""
+    decodes and runs for: a chip whose generation `radcc.target.SUPPORT` says runs
+    (GFX11, GFX10.3, GFX10.1); any other chip is refused by name."""
     t = TARGETS.get(chip)
-    if t is None or t.gfx_level != GfxLevel.GFX11:
-        known = ", ".join(n for n, x in TARGETS.items() if x.gfx_level == GfxLevel.GFX11)
-        raise EmuError(f"code object for {chip}: the emulator runs GFX11 code ({known}) only")
+    if t is None or not t.supports(Tool.RUN):
+        runs = ", ".join(n for n, x in TARGETS.items() if x.supports(Tool.RUN))
+        raise EmuError(f"code object for {chip}: the emulator does not run its code "
+                       f"(it runs {runs})")
     return t
 
 

@@ -381,13 +381,12 @@ def _bind_waitcnt_k(i: Inst) -> Handler:
     return h
 
 
-_WAITCNT = waitcnt_layout(GfxLevel.GFX11)
-
-
-def waitcnt_fields(simm16: int) -> dict[str, int]:
-    """Every counter of an s_waitcnt SIMM16 (the GFX11 layout of the ISA layer's
-    `waitcnt_layout`: VMcnt[15:10], LGKMcnt[9:4], EXPcnt[2:0], ISA 5.6)."""
-    return {name: _WAITCNT.get(simm16, name) for name in _WAITCNT.pieces}
+def waitcnt_fields(simm16: int, gfx: GfxLevel = GfxLevel.GFX11) -> dict[str, int]:
+    """Every counter of an s_waitcnt SIMM16 in `gfx`'s layout (the ISA layer's
+    `waitcnt_layout`; GFX11: VMcnt[15:10], LGKMcnt[9:4], EXPcnt[2:0], ISA 5.6; GFX10:
+    VMcnt[15:14,3:0], LGKMcnt[13:8], EXPcnt[6:4], RDNA2 guide 4.4)."""
+    lay = waitcnt_layout(gfx)
+    return {name: lay.get(simm16, name) for name in lay.pieces}
 
 
 def _branch(cond: Callable[[Wave], bool] | None, i: Inst) -> Handler:
@@ -426,7 +425,7 @@ def _bind_sopp(i: Inst) -> Handler:
     if name in _SOPP_NOPS:
         return no_effect(lambda w, i: None)
     if name == "s_waitcnt":
-        counts = waitcnt_fields(i.f["simm16"])
+        counts = waitcnt_fields(i.f["simm16"], i.gfx)
 
         def hw(w: Wave, i: Inst) -> None:
             if w.strict is not None:

@@ -23,9 +23,15 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from radcc.emu.decode import Inst
+from radcc.emu.strict_gfx10 import GFX10_STRICT_HAZARDS, Gfx10Strict
 from radcc.emu.use import Use
+from radcc.target import GFX11_HAZARDS, Hazard, Target
+
+if TYPE_CHECKING:
+    from radcc.emu.state import Wave
 
 EXEC_REGS = frozenset({126, 127})
 _HIST = 16  # VALUs remembered for the hazards that look back (see Strict.valu_hist)
@@ -86,11 +92,22 @@ class Strict:
     """Per-wave scoreboard and hazard state."""
 
     def __init__(self, report: Report, wave_name: str, wave_size: int,
-                 hazards: bool = True) -> None:
+                 hazards: bool = True, target: Target | None = None,
+                 wgp_mode: bool = True) -> None:
+        """`target`: the code object's chip (None: GFX11's hazards); the GFX11 VALU
+        hazards are checked where it lists them, the GFX10 ones by
+        `radcc.emu.strict_gfx10` (`gfx10`; `wgp_mode`: the descriptor's WGP mode)."""
         self.report = report
         self.name = wave_name
         self.wave = wave_size
         self.hazards = hazards
+        listed = GFX11_HAZARDS if target is None else target.hazards
+        self.gfx11 = Hazard.VALUTransUseHazard in listed  # the GFX11 VALU hazards
+        self.permlane_hz = Hazard.VcmpxPermlaneHazard in listed
+        self.gfx10: Gfx10Strict | None = None
+        self.w: Wave | None = None  # the wave (for the GFX10 checks reading addresses)
+        if hazards and target is not None and not listed.isdisjoint(GFX10_STRICT_HAZARDS):
+            self.gfx10 = Gfx10Strict(self._add, target, wave_size, wgp_mode)
         self.queues: dict[str, list[MemOp]] = {"vm": [], "vs": [], "lgkm": [], "exp": []}
         self.vpend: dict[int, MemOp] = {}
         self.spend: dict[int, MemOp] = {}
@@ -265,12 +282,25 @@ class Strict:
         return None
 
     def _hazards_before(self, i: Inst, use: Use) -> None:
+        if self.gfx10 is not None:
+            self.gfx10.before(i, use, self.w)
+        if not self.gfx11:
+            if use.permlane and self.vcmpx_pending is not None and self.permlane_hz:
+                self._permlane(i)
+            return
         is_valu = use.valu
         if use.permlane and self.vcmpx_pending is not None:
-            x = self.vcmpx_pending
-            self._add("VcmpxPermlaneHazard", (x.pc, i.pc),
-                      f"'{i.text}' at pc {i.pc:#x} follows '{x.text}' at pc {x.pc:#x} "
-                      "(a VOPC writing EXEC) with no VALU in between", i.pc)
+            self._permlane(i)
+        self._gfx11_before(i, use, is_valu)
+
+    def _permlane(self, i: Inst) -> None:
+        x = self.vcmpx_pending
+        assert x is not None
+        self._add("VcmpxPermlaneHazard", (x.pc, i.pc),
+                  f"'{i.text}' at pc {i.pc:#x} follows '{x.text}' at pc {x.pc:#x} "
+                  "(a VOPC writing EXEC) with no VALU in between", i.pc)
+
+    def _gfx11_before(self, i: Inst, use: Use, is_valu: bool) -> None:
         if (is_valu or use.salu) and self.mask_write_pending:
             for r in use.sreads:
                 x = self.mask_write_pending.get(r)
@@ -360,6 +390,8 @@ class Strict:
         """Update hazard state once the instruction has executed."""
         if not self.hazards:
             return
+        if self.gfx10 is not None:
+            self.gfx10.after(i, use)
         if use.valu:
             self.after_valu(i, use)
             return

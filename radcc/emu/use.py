@@ -164,19 +164,19 @@ def compute_use(i: Inst, wave: int) -> Use:
                     and i.info.cls in VALU_CLASSES:
                 masks.update(r for r in regs if r < 128)
     for reg in i.info.implicit_reads:
-        sr.update(_implicit(reg, wave))
+        sr.update(implicit(reg, wave))
     for reg in i.info.implicit_writes:
-        sw.update(_implicit(reg, wave))
+        sw.update(implicit(reg, wave))
     if i.name in ("v_cndmask_b32", "v_div_fmas_f32", "v_div_fmas_f64") and i.enc != "VOP3":
-        masks.update(_implicit("vcc", wave))
+        masks.update(implicit("vcc", wave))
     if i.enc == "VOPD" and "cndmask" in i.text:
-        masks.update(_implicit("vcc", wave))
-        sr.update(_implicit("vcc", wave))
+        masks.update(implicit("vcc", wave))
+        sr.update(implicit("vcc", wave))
     if i.name.startswith("v_cmpx"):
-        sw.update(_implicit("exec", wave))
+        sw.update(implicit("exec", wave))
     if i.info.cls in VALU_CLASSES or i.enc in ("DS", "FLAT", "GLOBAL", "SCRATCH", "MUBUF",
                                                 "MIMG"):
-        sr.update(_implicit("exec", wave))
+        sr.update(implicit("exec", wave))
     sr.discard(NULL)
     sw.discard(NULL)
     cls = i.info.cls
@@ -192,7 +192,7 @@ def compute_use(i: Inst, wave: int) -> Use:
                mask_targets=frozenset(r for r in sw if r not in _EXEC and r != 125))
 
 
-def _implicit(reg: str, wave: int) -> tuple[int, ...]:
+def implicit(reg: str, wave: int) -> tuple[int, ...]:
     base = {"vcc": 106, "exec": 126, "m0": 125}.get(reg)
     if base is None:
         return ()

@@ -11,6 +11,14 @@ Addresses per lane:
 - MUBUF/MTBUF: the V# in SGPR[srsrc:+3] (base [47:0], stride [61:48],
   num_records [95:64], swizzle off); offset = SGPR[soffset] + inst_offset +
   VGPR (offen); index = VGPR (idxen). Out-of-range lanes load 0 and drop stores.
+- The private segment buffer (GFX10's scratch through MUBUF: AMDGPUUsage "Private
+  Segment Buffer", the V# a dispatch hands the kernel in its first user SGPRs):
+  `PRIVATE_SEGMENT_VSHARP`, at `PRIVATE_SEGMENT_BASE_HI` with ADD_TID_ENABLE, so
+  that SGPR[soffset] + inst_offset + VGPR is swizzled per lane (ISA "Swizzled buffer
+  addressing", element size 4, index stride the wave size): a lane's private byte
+  Q = (base + SGPR[soffset]) / wave size + inst_offset + VGPR, the wave's per-lane
+  scratch as SCRATCH instructions see it. The wave-level part must be a multiple of
+  4 x wave size bytes (LLVM's stack pointer is); anything else is refused.
 Loads and atomics-with-return count on VMcnt, stores and atomics without return
 on VScnt (FLAT also on LGKMcnt); strict mode tracks them.
 """
@@ -300,6 +308,35 @@ def _atomic_routed(w: Wave, space: str | None, addrs: np.ndarray, lanes: np.ndar
 
 
 # --- MUBUF / MTBUF ---------------------------------------------------------------------
+_ADD_TID = 1 << 119  # V# ADD_TID_ENABLE (word 3 bit 23)
+# the private segment buffer's base: the top 4 GiB of the 48-bit V# base range, where
+# the emulator maps nothing (the private aperture itself lies above 48 bits)
+PRIVATE_SEGMENT_BASE_HI = 0xFFFF
+# its V#: that base, ADD_TID_ENABLE, the largest num_records (the per-lane allocation
+# bounds the accesses instead)
+PRIVATE_SEGMENT_VSHARP = PRIVATE_SEGMENT_BASE_HI << 32 | 0xFFFFFFFF << 64 | _ADD_TID
+
+
+def _private_offsets(w: Wave, i: Inst, desc: int, lanes: np.ndarray) -> np.ndarray | None:
+    """Per-lane private offsets of an access through the private segment buffer (module
+    doc), or None when the V# in `srsrc` is not that buffer."""
+    base = desc & ((1 << 48) - 1)
+    if not desc & _ADD_TID or base >> 32 != PRIVATE_SEGMENT_BASE_HI:
+        return None
+    f = i.f
+    if f.get("idxen"):
+        raise EmuError(f"{i.where()}: an indexed access through the private segment "
+                       "buffer is not supported")
+    soff = sread(w, f["soffset"]) if f.get("soffset", NULL) != NULL else 0
+    wave_part = (base & 0xFFFFFFFF) + soff
+    if wave_part % (4 * w.size):
+        raise EmuError(f"{i.where()}: private segment offset {wave_part:#x} is not a "
+                       f"multiple of {4 * w.size} (4 x wave size): unsupported swizzle")
+    voff = w.v[f["vaddr"], lanes].astype(np.int64) if f.get("offen") \
+        else np.zeros(len(lanes), dtype=np.int64)
+    return voff + (f.get("offset", 0) + wave_part // w.size)
+
+
 def _buf_addrs(w: Wave, i: Inst, lanes: np.ndarray, nbytes: int
                ) -> tuple[np.ndarray, np.ndarray]:
     """(addresses, in-range mask) per lane (ISA 9.1.5, 9.1.8 with swizzle disabled)."""
@@ -347,6 +384,14 @@ def _buf_bind(i: Inst) -> Handler:
                 w.strict.issue(w, i, ("vm",), dests, ())
             if not len(lanes):
                 return
+            priv = _private_offsets(w, i, sread(w, i.f["srsrc"], 128), lanes)
+            if priv is not None:
+                try:
+                    data = mem_gather(w, "scratch", priv.astype(U64), nbytes, lanes)
+                except MemFault as e:
+                    raise fault(i, e) from None
+                write_load(w, vdata, data, lanes, signed, d16)
+                return
             addrs, ok = _buf_addrs(w, i, lanes, nbytes)
             data = np.zeros((len(lanes), nbytes), dtype=np.uint8)
             try:
@@ -364,8 +409,15 @@ def _buf_bind(i: Inst) -> Handler:
                 w.strict.issue(w, i, ("vs",), (), ())
             if not len(lanes):
                 return
-            addrs, ok = _buf_addrs(w, i, lanes, nbytes)
             data = _store_bytes(w, vdata, nbytes, d16, lanes)
+            priv = _private_offsets(w, i, sread(w, i.f["srsrc"], 128), lanes)
+            if priv is not None:
+                try:
+                    mem_scatter(w, "scratch", priv.astype(U64), data, lanes)
+                except MemFault as e:
+                    raise fault(i, e) from None
+                return
+            addrs, ok = _buf_addrs(w, i, lanes, nbytes)
             try:
                 w.memory.scatter(addrs[ok], data[ok], lanes[ok])
             except MemFault as e:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 ACC_OPS = frozenset({
     "v_fmac_f32", "v_fmac_f16", "v_fmac_dx9_zero_f32", "v_pk_fmac_f16", "v_dot2acc_f32_f16",
+    "v_mac_f32", "v_mac_legacy_f32",  # GFX10.1's non-fused forms
 })
 
 __all__ = ["ACC_OPS"]

@@ -70,6 +70,8 @@ to be kept out of the instruction by isel, and radcc's isel selects GFX11 only.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from radcc.ir.program import Block, Definition, Instruction, Operand, Program
 from radcc.ir.regclass import EXEC, NULL, VGPR_BASE, PhysReg, s1
 from radcc.isa.table import OpInfo
@@ -91,7 +93,7 @@ from radcc.passes.access import (
     wait_of,
 )
 from radcc.passes.hw_copy import LoweringError
-from radcc.target import Hazard
+from radcc.target import Hazard, Target
 
 __all__ = ["Gfx10Hazards", "Gfx10Rec", "Gfx10State", "HazardError",
            "needs_cu_mode"]
@@ -116,15 +118,38 @@ class Gfx10Rec:
 
     def __init__(self, program: Program, instr: Instruction, info: OpInfo | None,
                  acc: Access) -> None:
-        wave64 = program.wave_size == 64
+        self._fill(info, acc.reads, acc.writes, program.wave_size == 64,
+                   bool(instr.definitions) or bool(acc.writes),
+                   any(d.phys is not None for d in instr.definitions),
+                   wait_of(instr, program.gfx_level), depctr_of(instr), instr.opcode)
+
+    @classmethod
+    def of(cls, info: OpInfo | None, reads: Iterable[int], writes: Iterable[int], *,
+           wave64: bool, has_def: bool, sdefs: bool, wait: dict[str, int] | None,
+           depctr: dict[str, int] | None, opcode: str) -> Gfx10Rec:
+        """The record of an instruction known by its table entry, the registers it reads
+        and writes (SGPR codes; VGPRs from VGPR_BASE), whether it has definitions
+        (`sdefs`: a register definition, an SMEM load's data), its counter wait
+        (`access.wait_of`), its ``s_waitcnt_depctr`` fields and canonical name: how the
+        emulator's strict mode (radcc/emu/strict_gfx10.py) builds it for an executed
+        instruction, so both check the same facts."""
+        r = cls.__new__(cls)
+        r._fill(info, reads, writes, wave64, has_def, sdefs, wait, depctr, opcode)
+        return r
+
+    def _fill(self, info: OpInfo | None, reads: Iterable[int], writes: Iterable[int],
+              wave64: bool, has_def: bool, sdefs: bool, wait: dict[str, int] | None,
+              depctr: dict[str, int] | None, opcode: str) -> None:
+        reads = frozenset(reads)
+        writes = frozenset(writes)
         exec_regs = _EXEC_REGS if wave64 else _EXEC_REGS[:1]
         self.scalar = is_scalar_unit(info)
-        self.has_def = bool(instr.definitions) or bool(acc.writes)
+        self.has_def = has_def
         self.sop_def = self.scalar and info is not None and info.enc not in ("SOPP", "SMEM") \
             and self.has_def
         self.smem = is_smem(info)
         self.smem_store = is_smem_store(info)
-        self.smem_load = self.smem and any(d.phys is not None for d in instr.definitions)
+        self.smem_load = self.smem and sdefs
         self.valu = is_valu(info)
         self.valu_enc = info is not None and (info.cls in VALU_CLASSES
                                               or info.enc.startswith("VOP"))
@@ -133,17 +158,17 @@ class Gfx10Rec:
         self.vm = self.vmem or self.flat
         self.ds = is_ds(info)
         self.branch = is_branch(info)
-        self.sreads = frozenset(r for r in acc.reads if r < _SREG_LIMIT)
+        self.sreads = frozenset(r for r in reads if r < _SREG_LIMIT)
         self.vm_sreads = (self.sreads | frozenset(exec_regs)) if (self.vm or self.ds) \
             else frozenset()
-        self.swrites = frozenset(r for r in acc.writes if r < _SREG_LIMIT)
-        self.writes_exec = any(r in acc.writes for r in exec_regs)
+        self.swrites = frozenset(r for r in writes if r < _SREG_LIMIT)
+        self.writes_exec = any(r in writes for r in exec_regs)
         self.reads_exec = not self.valu_enc and info is not None and (
-            any(r in acc.reads for r in exec_regs) or self.vm or self.ds or is_exp(info))
-        self.valu_writes_sgpr = self.valu and any(r < VGPR_BASE for r in acc.writes)
-        self.wait = wait_of(instr, program.gfx_level)
-        self.depctr = depctr_of(instr)
-        self.vscnt0 = instr.opcode == "s_waitcnt_vscnt" and (self.wait or {}).get("vs") == 0
+            any(r in reads for r in exec_regs) or self.vm or self.ds or is_exp(info))
+        self.valu_writes_sgpr = self.valu and any(r < VGPR_BASE for r in writes)
+        self.wait = wait
+        self.depctr = depctr
+        self.vscnt0 = opcode == "s_waitcnt_vscnt" and (self.wait or {}).get("vs") == 0
 
 
 class Gfx10State:
@@ -215,9 +240,9 @@ def _vscnt0() -> Instruction:
 class Gfx10Hazards:
     """The GFX10 hazards one target has (`active` is False when none)."""
 
-    def __init__(self, program: Program) -> None:
-        has = program.target.has_hazard
-        self.p = program
+    def __init__(self, target: Target) -> None:
+        has = target.has_hazard
+        self.gfx = target.gfx_level
         self.vm_scalar = has(Hazard.VMEMtoScalarWriteHazard)
         self.smem_vector = has(Hazard.SMEMtoVectorWriteHazard)
         self.exec_war = has(Hazard.VcmpxExecWARHazard)
@@ -228,26 +253,45 @@ class Gfx10Hazards:
 
     def lgkm0(self) -> Instruction:
         return Instruction("s_waitcnt", "SOPP",
-                           fields={"simm16": encode_waitcnt(lgkm=0, gfx=self.p.gfx_level)})
+                           fields={"simm16": encode_waitcnt(lgkm=0, gfx=self.gfx)})
 
-    def mitigate(self, st: Gfx10State, x: Gfx10Rec) -> list[Instruction]:
-        """Instructions to insert before the one of `x` in state `st`."""
-        out: list[Instruction] = []
-        depctr = 0xFFFF
+    def hits(self, st: Gfx10State, x: Gfx10Rec) -> list[Hazard]:
+        """The hazards the instruction of `x` completes in state `st` (unmitigated so
+        far): what `mitigate` resolves, and what the emulator's strict mode reports."""
+        out: list[Hazard] = []
         if self.vm_scalar and x.scalar and x.swrites and (
                 not x.swrites.isdisjoint(st.vm_load) or not x.swrites.isdisjoint(st.vm_store)
                 or not x.swrites.isdisjoint(st.vm_ds)):
-            depctr &= DEPCTR_VM_VSRC0
+            out.append(Hazard.VMEMtoScalarWriteHazard)
         if self.exec_war and st.exec_read and x.valu and x.writes_exec:
+            out.append(Hazard.VcmpxExecWARHazard)
+        if (self.smem_vector and st.smem_read and x.valu_writes_sgpr
+                and not x.swrites.isdisjoint(st.smem_read)):
+            out.append(Hazard.SMEMtoVectorWriteHazard)
+        if self.lds_branch and ((x.vmem and st.br_ds) or (x.ds and st.br_vmem)):
+            out.append(Hazard.LdsBranchVmemWARHazard)
+        if self.smem_store_load and st.smem_store and x.smem_load:
+            out.append(Hazard.SMEMStoreLoadHazard)
+        return out
+
+    def mitigate(self, st: Gfx10State, x: Gfx10Rec) -> list[Instruction]:
+        """Instructions to insert before the one of `x` in state `st`."""
+        hits = self.hits(st, x)
+        if not hits:
+            return []
+        out: list[Instruction] = []
+        depctr = 0xFFFF
+        if Hazard.VMEMtoScalarWriteHazard in hits:
+            depctr &= DEPCTR_VM_VSRC0
+        if Hazard.VcmpxExecWARHazard in hits:
             depctr &= DEPCTR_SA_SDST0
         if depctr != 0xFFFF:
             out.append(_depctr(depctr))
-        if (self.smem_vector and st.smem_read and x.valu_writes_sgpr
-                and not x.swrites.isdisjoint(st.smem_read)):
+        if Hazard.SMEMtoVectorWriteHazard in hits:
             out.append(_s_mov_null())
-        if self.lds_branch and ((x.vmem and st.br_ds) or (x.ds and st.br_vmem)):
+        if Hazard.LdsBranchVmemWARHazard in hits:
             out.append(_vscnt0())
-        if self.smem_store_load and st.smem_store and x.smem_load:
+        if Hazard.SMEMStoreLoadHazard in hits:
             out.append(self.lgkm0())
         return out
 

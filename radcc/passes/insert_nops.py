@@ -332,7 +332,7 @@ class _Round:
         self.h_lds_vmem = has(Hazard.LdsDirectVMEMHazard)
         self.h_lds_valu = has(Hazard.LdsDirectVALUHazard)
         self.h_permlane = has(Hazard.VcmpxPermlaneHazard)
-        g10 = Gfx10Hazards(program)
+        g10 = Gfx10Hazards(program.target)
         self.g10: Gfx10Hazards | None = g10 if g10.active else None
         # per block, the instructions of its last analysis visit and whether that
         # visit searched backwards. That visit had the block's final in-state; only

@@ -87,12 +87,32 @@ def test_gfx10_rejects_architected_flat_scratch_directive(tmp_path):
     assert "Traceback" not in r.stderr
 
 
-def test_run_refuses_gfx10_object(tmp_path):
-    r, ours, _ = _build("gfx1030", _CASES[0], tmp_path)
+@pytest.mark.parametrize("chip", ["gfx1030", "gfx1010"])
+def test_run_takes_gfx10_object(chip, tmp_path):
+    """radcc run runs a GFX10 code object (the kernel loads through its kernarg pointer
+    and ends)."""
+    r, ours, _ = _build(chip, _CASES[1], tmp_path)
     assert r.returncode == 0, r.stderr
     run = subprocess.run([sys.executable, "-m", "radcc", "run", str(ours), "--kernel", "k",
                           "--groups", "1", "--block", "32", "--out", str(tmp_path / "out")],
                          capture_output=True, text=True)
+    assert run.returncode == 0, run.stdout + run.stderr
+
+
+def test_run_refuses_other_chips_by_name(tmp_path):
+    """A code object for a chip the emulator does not run (gfx90a, by llvm-mc-19 and
+    ld.lld-19) is refused naming the chip."""
+    src = tmp_path / "k.s"
+    src.write_text(_SRC.format(chip="gfx90a", extra="  .amdhsa_accum_offset 4\n"
+                               "  .amdhsa_user_sgpr_kernarg_segment_ptr 1")
+                   .replace("s[4:5]", "s[0:1]"))
+    subprocess.run(["llvm-mc-19", "-triple=amdgcn-amd-amdhsa", "-mcpu=gfx90a", "--filetype=obj",
+                    str(src), "-o", str(tmp_path / "k.o")], check=True)
+    subprocess.run(["ld.lld-19", "-shared", str(tmp_path / "k.o"), "-o", str(tmp_path / "k.so")],
+                   check=True)
+    run = subprocess.run([sys.executable, "-m", "radcc", "run", str(tmp_path / "k.so"),
+                          "--kernel", "k", "--groups", "1", "--block", "32", "--out",
+                          str(tmp_path / "out")], capture_output=True, text=True)
     assert run.returncode == 1
-    assert "the emulator does not run its code" in run.stderr
+    assert "code object for gfx90a: the emulator does not run its code" in run.stderr
     assert "Traceback" not in run.stderr

@@ -8,6 +8,8 @@ frexp_mant/frexp_exp, mullit, cube*, mov/cndmask.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from radcc.emu.valu.core import M16, M32, U64, Ctx, ValuResult, add_op, res16, s16, s32
@@ -156,6 +158,40 @@ for _f in (F16, F32, F64):
         add_op(f"v_fmac_{_n}", _fma(_f, acc=True))
         add_op(f"v_fmamk_{_n}", _fmak(_f))
         add_op(f"v_fmaak_{_n}", _fmak(_f))
+def _mad(dx9: bool = False, acc: bool = False, k: bool = False):
+    """GFX10.1's v_mad_f32 / v_mac_f32 / v_madmk_f32 / v_madak_f32 (and the _legacy
+    DX9-zero forms): not fused, D = S0 * S1 rounded, plus S2 rounded (RDNA1 guide,
+    V_MAD_F32: "same result as ADD after MUL_IEEE"), with f32 denormals flushed
+    whatever MODE says (LLVM selects them only for llvm.amdgcn.fmad.ftz or with f32
+    denormals off). The multiply takes the source modifiers of S0, S1; the add those
+    of S2, clamp and OMOD."""
+    mul, add = _mul(F32, dx9=dx9), _addsub(F32, "add")
+
+    def fn(ctx: Ctx, srcs: list[np.ndarray]) -> ValuResult:
+        if acc:
+            srcs = _acc(ctx, srcs, F32)
+        m = ctx.mods
+        if k:  # K is in the low bits; no OPSEL/modifiers
+            srcs = [x & F32.mask for x in srcs]
+            m = type(m)()
+        ftz = replace(ctx.fmode, in32=False, out32=False)
+        c1 = Ctx(ctx.name, replace(m, clamp=False, omod=0, abs=(*m.abs[:2], False),
+                                   neg=(*m.neg[:2], False), opsel=0), ctx.wave,
+                 ctx.exec_mask, ftz, ctx.lane_masks)
+        c2 = Ctx(ctx.name, replace(m, abs=(False, m.abs[2], False),
+                                   neg=(False, m.neg[2], False), opsel=0), ctx.wave,
+                 ctx.exec_mask, ftz, ctx.lane_masks)
+        p = mul(c1, srcs[:2])
+        return add(c2, [p.d, srcs[2]])
+    return fn
+
+
+add_op("v_mad_f32", _mad())
+add_op("v_mac_f32", _mad(acc=True))
+add_op("v_madmk_f32", _mad(k=True))
+add_op("v_madak_f32", _mad(k=True))
+add_op("v_mad_legacy_f32", _mad(dx9=True))
+add_op("v_mac_legacy_f32", _mad(dx9=True, acc=True))
 add_op("v_mul_dx9_zero_f32", _mul(F32, dx9=True))
 add_op("v_fma_dx9_zero_f32", _fma(F32, dx9=True))
 add_op("v_fmac_dx9_zero_f32", _fma(F32, dx9=True, acc=True))

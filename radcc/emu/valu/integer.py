@@ -178,6 +178,7 @@ add_op("v_mul_hi_i32_i24", _mul_hi_i24)
 add_op("v_mad_u32_u24", _mad_u24)
 add_op("v_mad_i32_i24", _mad_i24)
 add_op("v_mul_lo_u32", _mul_lo_u32)
+add_op("v_mul_lo_i32", _mul_lo_u32)  # GFX10.1: the same low 32 bits
 add_op("v_mul_hi_u32", _mul_hi_u32)
 add_op("v_mul_hi_i32", _mul_hi_i32)
 add_op("v_mad_u64_u32", _mad_u64_u32)

@@ -253,7 +253,7 @@ class FlatFormat(Format):
         text = self._text(info, specs, lay, w0, w1, vaddr_n, saddr_text, lds)
         if text is None:
             return None
-        return Decoded(8, text, info, self._fields(info, lay, w0, w1, saddr))
+        return Decoded(8, text, info, self._fields(info, lay, w0, w1, saddr, sve))
 
     def _text(self, info: OpInfo, specs: list, lay: FlatLayout, w0: int, w1: int,
               vaddr_n: int, saddr_text: str, lds: bool) -> str | None:
@@ -300,14 +300,15 @@ class FlatFormat(Format):
         return off - (1 << width) if off >> (width - 1) else off
 
     def _fields(self, info: OpInfo, lay: FlatLayout, w0: int, w1: int,
-                saddr: int) -> dict[str, int]:
+                saddr: int, sve: int) -> dict[str, int]:
         """`Decoded.fields` per docs/machine-layer.md ("Structured decoding");
-        `saddr` is the logical code (NULL for ``off``)."""
+        `saddr` is the logical code (NULL for ``off``); `sve` is 1 when a SCRATCH
+        access uses VADDR (GFX11's SVE bit; on GFX10 SADDR = NULL says so)."""
         return {"op": info.opcode, "vdst": ((w1 >> 24) & 0xff), "addr": (w1 & 0xff),
                 "data": ((w1 >> 8) & 0xff), "saddr": saddr, "offset": self._offset(lay, w0),
                 "seg": SEG[self.name], "glc": (w0 >> lay.bits["glc"]) & 1,
                 "slc": (w0 >> lay.bits["slc"]) & 1, "dlc": (w0 >> lay.bits["dlc"]) & 1,
-                "sve": ((w1 >> 23) & 1)}
+                "sve": sve}
 
 
 # one decode rule for the encoding (SEG sits at [17:16] on GFX11, [15:14] on

@@ -567,6 +567,8 @@ class VopFormat(Format):
         text = name + (" " + ", ".join(parts) if parts else "")
         if dppc is not None:
             text += " " + dppc.text()
+        if info.operands and info.operands[0].is_def and info.operands[0].kind != "vgpr":
+            vdst = ctx.regs.from_hw[vdst]  # v_readfirstlane's SGPR: a logical code
         fields = _raw_fields(data, pos, w, opc, vdst, src0, vsrc1, literal)
         sel = hi_sel | t16_sel
         if sel:  # what the hardware accesses: a half of VGPR (field & 0x7F), VOP3 OPSEL bits

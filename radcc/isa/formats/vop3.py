@@ -344,9 +344,11 @@ def decode_vop3(info: OpInfo, w0: int, w1: int, data: bytes, pos: int,
         s += " " + dpp_text
     # Decoded.fields (docs/machine-layer.md "Structured decoding"): the fields
     # after dropping the bits llvm-mc ignores for this opcode (dec_ignore)
-    fields = {"op": (w0 >> 16) & 0x3FF, "vdst": vdst}
+    # an SGPR destination (VOPC-e64, v_readlane) as its logical code, like the sources
+    sgpr_def = bool(defs) and defs[0].kind != "vgpr"
+    fields = {"op": (w0 >> 16) & 0x3FF, "vdst": frm[vdst] if sgpr_def else vdst}
     if is_sd:
-        fields["sdst"] = (w0 >> 8) & 0x7F
+        fields["sdst"] = frm[(w0 >> 8) & 0x7F]
     fields.update(src0=codes[0], src1=codes[1], src2=codes[2])
     if not is_sd:
         fields.update(abs=abs_, opsel=opsel)
