@@ -28,7 +28,7 @@ from radcc.emu.decode import Inst, Program
 from radcc.emu.errors import EmuError, InstructionLimit, KernelFault, UnsupportedInstruction
 from radcc.emu.loader import LoadedKernel
 from radcc.emu.memory import Memory
-from radcc.emu.state import EXEC_HI, EXEC_LO, M0, Wave, Workgroup
+from radcc.emu.state import EXEC_HI, EXEC_LO, M0, SHARED_BASE_HI, Wave, Workgroup
 from radcc.emu.strict import EXEC_REGS, Report, Strict
 from radcc.emu.use import VALU_CLASSES, compute_use
 from radcc.target import Hazard, Target
@@ -251,7 +251,7 @@ class Dispatcher:
         w.mode = self.mode
         if self.strict:
             w.strict = Strict(self.report, f"workgroup {wg.id} wave {index}", ws, self.hazards,
-                              self.target, self.wgp_mode)
+                              self.target, self.wgp_mode, SHARED_BASE_HI)
             w.strict.w = w
         return w
 

@@ -23,15 +23,11 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from radcc.emu.decode import Inst
-from radcc.emu.strict_gfx10 import GFX10_STRICT_HAZARDS, Gfx10Strict
+from radcc.emu.strict_gfx10 import GFX10_STRICT_HAZARDS, Gfx10Strict, Lanes
 from radcc.emu.use import Use
 from radcc.target import GFX11_HAZARDS, Hazard, Target
-
-if TYPE_CHECKING:
-    from radcc.emu.state import Wave
 
 EXEC_REGS = frozenset({126, 127})
 _HIST = 16  # VALUs remembered for the hazards that look back (see Strict.valu_hist)
@@ -93,10 +89,11 @@ class Strict:
 
     def __init__(self, report: Report, wave_name: str, wave_size: int,
                  hazards: bool = True, target: Target | None = None,
-                 wgp_mode: bool = True) -> None:
+                 wgp_mode: bool = True, shared_base_hi: int = 0) -> None:
         """`target`: the code object's chip (None: GFX11's hazards); the GFX11 VALU
         hazards are checked where it lists them, the GFX10 ones by
-        `radcc.emu.strict_gfx10` (`gfx10`; `wgp_mode`: the descriptor's WGP mode)."""
+        `radcc.emu.strict_gfx10` (`gfx10`; `wgp_mode`: the descriptor's WGP mode;
+        `shared_base_hi`: the LDS aperture, `radcc.emu.state.SHARED_BASE_HI`)."""
         self.report = report
         self.name = wave_name
         self.wave = wave_size
@@ -105,9 +102,9 @@ class Strict:
         self.gfx11 = Hazard.VALUTransUseHazard in listed  # the GFX11 VALU hazards
         self.permlane_hz = Hazard.VcmpxPermlaneHazard in listed
         self.gfx10: Gfx10Strict | None = None
-        self.w: Wave | None = None  # the wave (for the GFX10 checks reading addresses)
+        self.w: Lanes | None = None  # the wave (for the GFX10 checks reading addresses)
         if hazards and target is not None and not listed.isdisjoint(GFX10_STRICT_HAZARDS):
-            self.gfx10 = Gfx10Strict(self._add, target, wave_size, wgp_mode)
+            self.gfx10 = Gfx10Strict(self._add, target, wave_size, wgp_mode, shared_base_hi)
         self.queues: dict[str, list[MemOp]] = {"vm": [], "vs": [], "lgkm": [], "exp": []}
         self.vpend: dict[int, MemOp] = {}
         self.spend: dict[int, MemOp] = {}

@@ -26,11 +26,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import Protocol
 
 import numpy as np
 
 from radcc.emu.decode import Inst
-from radcc.emu.state import SHARED_BASE_HI, Wave
 from radcc.emu.use import Use
 from radcc.emu.use import implicit as implicit_sgprs
 from radcc.ir.program import Instruction, Operand
@@ -43,6 +43,14 @@ from radcc.target import Hazard, Target
 
 # Strict._add: (kind, deduplication key, message, pc)
 Report = Callable[[str, tuple[object, ...], str, int], None]
+
+
+class Lanes(Protocol):
+    """What the LdsMisalignedBug check reads of a wave (`radcc.emu.state.Wave`)."""
+
+    v: np.ndarray
+
+    def exec_mask(self) -> np.ndarray: ...
 
 # the hazards checked here (VcmpxPermlaneHazard is Strict's own)
 GFX10_STRICT_HAZARDS = frozenset({
@@ -83,9 +91,11 @@ def _natural(nbytes: int) -> int:
 class Gfx10Strict:
     """One wave's GFX10 hazard state; `before`/`after` run around every instruction."""
 
-    def __init__(self, add: Report, target: Target, wave_size: int,
-                 wgp_mode: bool = True) -> None:
+    def __init__(self, add: Report, target: Target, wave_size: int, wgp_mode: bool,
+                 shared_base_hi: int) -> None:
+        """`shared_base_hi`: the high half of the LDS aperture's FLAT addresses."""
         self.add = add
+        self.shared_hi = shared_base_hi
         self.h = Gfx10Hazards(target)
         self.st = Gfx10State()
         self.offset3f = target.has_hazard(Hazard.Offset3fBug)
@@ -116,7 +126,7 @@ class Gfx10Strict:
                 depctr=depctr, opcode=i.name)
         return r
 
-    def before(self, i: Inst, u: Use, w: Wave | None = None) -> None:
+    def before(self, i: Inst, u: Use, w: Lanes | None = None) -> None:
         x = self._rec(i, u)
         st = self.st
         for hz in self.h.hits(st, x):
@@ -145,7 +155,7 @@ class Gfx10Strict:
             self.last[Hazard.SMEMStoreLoadHazard] = i
         self.h.step(self.st, x)
 
-    def _misaligned(self, i: Inst, w: Wave) -> None:
+    def _misaligned(self, i: Inst, w: Lanes) -> None:
         m = _MULTI.fullmatch(i.name)
         if m is None:
             return
@@ -167,7 +177,7 @@ class Gfx10Strict:
             full = (w.v[va, lanes].astype(np.uint64)
                     | (w.v[(va + 1) & 255, lanes].astype(np.uint64) << np.uint64(32)))
             full = full + np.uint64(f.get("offset", 0) & 0xFFFFFFFFFFFFFFFF)
-            lds = (full >> np.uint64(32)) == SHARED_BASE_HI
+            lds = (full >> np.uint64(32)) == self.shared_hi
             addrs = (full[lds] & np.uint64(0xFFFFFFFF)).astype(np.int64)
         bad = addrs % _natural(nbytes) != 0
         if bad.any():
