@@ -57,6 +57,9 @@ def atomic_fn(op: str, bits: int) -> Callable[[int, int, int], int]:
         "storexchg": lambda o, d, c: d,
         "cmpswap": lambda o, d, c: d if o == c else o,
         "cmpstore": lambda o, d, c: d if o == c else o,
+        # GFX10's ds_cmpst_*: DATA (the first source) is the compare value, DATA2 the
+        # value stored (RDNA2 guide, DS_CMPST_B32)
+        "cmpst": lambda o, d, c: c if o == d else o,
         "add": lambda o, d, c: (o + d) & m,
         "sub": lambda o, d, c: (o - d) & m,
         "rsub": lambda o, d, c: (d - o) & m,
@@ -97,7 +100,7 @@ def op_stem(name: str) -> str:
     typ = core[-1]
     if op in ("min", "max", "add") and typ[0] in "iuf" and not (op == "add" and typ[0] in "iu"):
         return f"{op}_{typ[0]}"
-    if op == "cmpswap" or op == "cmpstore":
+    if op in ("cmpswap", "cmpstore", "cmpst"):
         return op
     return op
 
