@@ -72,6 +72,9 @@ class CompileResult:
     demand: list[PreRADemand] | None = field(default=None, repr=False, compare=False)
     # the image bindings the shader uses (dim, declared format, sampled type)
     images: dict[tuple[int, int], ImageBinding] = field(default_factory=dict)
+    # the source the SPIR-V embeds (file name, lines), for source-line comments
+    debug_source: tuple[str, list[str]] | None = field(default=None, repr=False,
+                                                       compare=False)
 
 @dataclass
 class PreRADemand:
@@ -133,7 +136,11 @@ def _compile(spirv: bytes, mcpu: str, wave_size: int | None, entry: str | None,
              spec: dict[int, Any] | None, debug_options: DebugOptions | None,
              print_after: set[str] | None, mir_lowerings: set[str] | None,
              spirv_val: bool, keep_liveness: bool = False) -> CompileResult:
+    from dataclasses import replace
+
     from radcc.driver.llc import kernel_asm
+    from radcc.driver.source_lines import has_lines, interleave
+    from radcc.frontend.spirv.debug_lines import debug_source
     from radcc.ir.printer import print_program
     from radcc.passes.emit_program import emit_code_object, emit_program
     from radcc.passes.statistics import collect_statistics
@@ -206,10 +213,15 @@ def _compile(spirv: bytes, mcpu: str, wave_size: int | None, entry: str | None,
     emitted = emit_program(program)
     wg = shader.workgroup_size
     stats = collect_statistics(program, emitted, workgroup_size=wg[0] * wg[1] * wg[2])
-    asm = kernel_asm(program, emitted, stats)
+    source = debug_source(module)
+    if has_lines(program):  # source lines as comments (radcc.driver.source_lines)
+        body = "\n".join(t for t, _at in interleave(program, emitted, source)) + "\n"
+        asm = kernel_asm(program, replace(emitted, asm=body), stats)
+    else:
+        asm = kernel_asm(program, emitted, stats)
     code = emit_code_object(program, emitted)
     timings["emit"] = time.perf_counter() - t0
     kernargs = res.args.kernargs
     assert kernargs is not None  # isel's compute instance has its kernarg layout
     return CompileResult(code, asm, stats, name, kernargs, shader.workgroup_size, wave_size,
-                         timings, program, emitted, demand, dict(shader.images))
+                         timings, program, emitted, demand, dict(shader.images), source)

@@ -47,9 +47,12 @@ def _with_body(res: CompileResult, body: str) -> str:
 
 
 def _lines(res: CompileResult) -> list[tuple[str, tuple[int, int] | None]]:
-    assert res.emitted is not None
-    text = res.emitted.asm.rstrip("\n").split("\n")
-    return list(zip(text, res.emitted.asm_line_instrs, strict=True))
+    """The assembly body's lines and their instructions, with the source-line comments
+    (`radcc.driver.source_lines`) when the shader has debug lines."""
+    from radcc.driver.source_lines import interleave
+
+    assert res.program is not None and res.emitted is not None
+    return interleave(res.program, res.emitted, res.debug_source)
 
 
 def line_demands(program: Program, demand: list[PreRADemand]

@@ -125,7 +125,7 @@ class Value:
 
 
 class Instr:
-    __slots__ = ("op", "dest", "srcs", "attrs", "preds", "block")
+    __slots__ = ("op", "dest", "srcs", "attrs", "preds", "block", "line")
 
     def __init__(
         self,
@@ -140,6 +140,7 @@ class Instr:
         self.attrs: dict[str, Any] = dict(attrs or {})
         self.preds: list[Block] = []  # phis only
         self.block: Block | None = None
+        self.line = 0  # source line (SPIR-V debug info, radcc.frontend.spirv.debug_lines)
         if dest is not None:
             dest.parent = self
 

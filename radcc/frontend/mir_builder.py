@@ -34,6 +34,7 @@ class MirBuilder:
         last = cf[-1]
         assert isinstance(last, Block)
         self.block: Block = last
+        self.line = 0  # the source line `emit` gives instructions (0: none)
 
     # ----- cursor -----
     @contextmanager
@@ -75,6 +76,8 @@ class MirBuilder:
     # ----- instructions -----
     def emit(self, ins: Instr) -> Instr:
         assert not self.ended, "instruction after a jump"
+        if not ins.line:
+            ins.line = self.line
         return self.block.append(ins)
 
     def alu(self, op: str, bit_size: int, num_components: int, *srcs: Value, **attrs: Any) -> Value:

@@ -83,6 +83,7 @@ class Builder:
         self.table: OpcodeTable = get_table(program.gfx_level)
         self.block: Block | None = None
         self.index: int | None = None
+        self.line = 0  # the source line `insert` gives instructions (0: none)
         if block is not None:
             self.set_insert_point(block, index)
 
@@ -110,6 +111,8 @@ class Builder:
 
     def insert(self, instr: Instruction) -> Instruction:
         assert self.block is not None, "builder has no insertion point"
+        if not instr.line:
+            instr.line = self.line
         if self.index is None:
             self.block.instructions.append(instr)
         else:

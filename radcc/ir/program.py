@@ -139,6 +139,9 @@ class Instruction:
     definitions: list[Definition] = field(default_factory=list)
     # per-format fields (radcc.ir.fields); a Mapping given here is converted
     fields: Fields = None  # type: ignore[assignment]
+    # the source line of the MIR instruction isel made it from (0: unknown;
+    # radcc.frontend.spirv.debug_lines); no pass reads it
+    line: int = field(default=0, repr=False)
 
     def __post_init__(self) -> None:
         f = self.fields

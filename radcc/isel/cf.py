@@ -241,6 +241,7 @@ def select_block(ctx: IselContext, mb: MBlock, jump: bool = True) -> None:
             if jump:
                 select_jump(ctx, mb)
             continue
+        ctx.b.line = ins.line
         select_instr(ctx, ins)
 
 

@@ -18,6 +18,8 @@ from typing import Any
 
 import numpy as np
 
+from radcc.frontend.spirv.debug_lines import source_line
+
 from ..mir import (
     LocalVar,
     MirFunction,
@@ -150,9 +152,15 @@ class TranslationContext:
         self.in_spec_op = False
         self.spec_result: dict[int, TV] = {}
         self._translate = translate
+        self.line = 0  # the source line in effect (OpLine, DebugLine)
 
     def translate(self, ins: Instruction) -> None:
-        """Translate one instruction (the opcode table, `dispatch.translate`)."""
+        """Translate one instruction (the opcode table, `dispatch.translate`); the MIR
+        it emits gets the source line in effect (`debug_lines.source_line`)."""
+        line = source_line(self.m, ins)
+        if line is not None:
+            self.line = line
+        self.b.line = self.line
         self._translate(self, ins)
 
     def ty(self, tid: int) -> Any:

@@ -1,0 +1,65 @@
+"""Source positions in SPIR-V: ``OpLine``/``OpNoLine`` (``glslangValidator -g``) and
+NonSemantic.Shader.DebugInfo.100's ``DebugLine``/``DebugNoLine`` (``-gVS``), and the
+source text either embeds (``OpSource``'s text, ``DebugSource``'s text).
+
+`source_line(module, ins)` is the line an instruction sets for what follows it in its
+block (None: it sets none; 0: no line); `debug_source(module)` the file name and lines of
+the source the module embeds (None without debug information). The translation stamps
+each MIR instruction with the line in effect (`radcc.frontend.mir.Instr.line`), isel each
+machine instruction with its MIR instruction's (`radcc.ir.program.Instruction.line`).
+"""
+
+from __future__ import annotations
+
+from radcc.frontend.spirv.binary import Instruction
+from radcc.frontend.spirv.module import SpirvModule
+
+__all__ = ["source_line", "debug_source"]
+
+DEBUG_INFO_SET = "NonSemantic.Shader.DebugInfo.100"
+_DEBUG_SOURCE, _DEBUG_LINE, _DEBUG_NO_LINE = 35, 103, 104  # the set's instruction numbers
+
+
+def _is_debug_info(module: SpirvModule, ins: Instruction, number: int) -> bool:
+    return (ins.opname == "OpExtInst" and len(ins.operands) >= 2
+            and module.ext_imports.get(ins.id(0)) == DEBUG_INFO_SET
+            and ins.literal(1) == number)
+
+
+def source_line(module: SpirvModule, ins: Instruction) -> int | None:
+    """The line `ins` sets (OpLine, DebugLine), 0 for OpNoLine/DebugNoLine, else None."""
+    op = ins.opname
+    if op == "OpLine":
+        v = ins.literal(1)
+        return v if isinstance(v, int) else None
+    if op == "OpNoLine":
+        return 0
+    if op == "OpExtInst":
+        if _is_debug_info(module, ins, _DEBUG_LINE) and len(ins.operands) >= 4:
+            c = module.constants.get(ins.id(3))
+            v = getattr(c, "value", None)
+            return v if isinstance(v, int) else None
+        if _is_debug_info(module, ins, _DEBUG_NO_LINE):
+            return 0
+    return None
+
+
+def debug_source(module: SpirvModule) -> tuple[str, list[str]] | None:
+    """(file name, source lines) of the first source text the module embeds."""
+    strings: dict[int, str] = {}
+    for ins in module.instructions:
+        if ins.opname == "OpString" and ins.result_id is not None:
+            v = ins.literal(0)
+            if isinstance(v, str):
+                strings[ins.result_id] = v
+    for ins in module.instructions:
+        if ins.opname == "OpSource" and len(ins.operands) >= 4:
+            text = ins.literal(3)
+            name = strings.get(ins.id(2), "") if len(ins.operands) >= 3 else ""
+            if isinstance(text, str) and text:
+                return name, text.split("\n")
+        if _is_debug_info(module, ins, _DEBUG_SOURCE) and len(ins.operands) >= 4:
+            text = strings.get(ins.id(3), "")
+            if text:
+                return strings.get(ins.id(2), ""), text.split("\n")
+    return None
