@@ -83,3 +83,11 @@ def test_bad_input(tmp_path: Path) -> None:
     assert r.returncode == 1 and "missing.o" in r.stderr and "Traceback" not in r.stderr
     r = radcc("objdump", "--mattr=+foo", str(bad))
     assert r.returncode == 1 and "+foo" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_mc_disassemble_of_an_object_points_to_objdump(tmp_path: Path) -> None:
+    obj = tmp_path / "k.o"
+    assert radcc("compile", str(ROOT / "examples" / "saxpy.comp"), "-o", str(obj)).returncode == 0
+    r = radcc("mc", "--disassemble", str(obj))
+    assert r.returncode == 1 and "radcc objdump" in r.stderr
+    assert len(r.stderr.splitlines()) == 1 and "Traceback" not in r.stderr

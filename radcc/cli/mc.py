@@ -93,6 +93,10 @@ def main(argv: list[str]) -> int:
         return 1
     out = sys.stdout if args.output == "-" else None
     if args.disassemble:
+        if src.startswith("\x7fELF"):
+            print(f"{name}:1:1: error: this is an ELF file (a code object), not hex bytes: "
+                  f"list it with 'radcc objdump {name}'", file=sys.stderr)
+            return 1
         return _disassemble(src, name, target, wave, args.show_encoding)
     return _assemble(src, name, target, wave, args, out)
 
