@@ -39,13 +39,16 @@ def assert_same(obj: Path, *mattr: str) -> None:
     assert "Disassembly of section .text" in got.stdout
 
 
-@pytest.mark.parametrize("shader,wave", [("cf_for_loops", 32), ("cf_for_loops", 64),
-                                         ("cf_uniform_select", 64), ("builtins_subgroup", 32),
-                                         ("shared_reduce", 32), ("sg_loop", 64)])
-def test_radcc_objects(tmp_path: Path, shader: str, wave: int) -> None:
+@pytest.mark.parametrize("shader,wave,mcpu", [
+    ("cf_for_loops", 32, "gfx1100"), ("cf_for_loops", 64, "gfx1100"),
+    ("cf_uniform_select", 64, "gfx1100"), ("builtins_subgroup", 32, "gfx1100"),
+    ("shared_reduce", 32, "gfx1100"), ("sg_loop", 64, "gfx1100"),
+    ("cf_for_loops", 64, "gfx1030"), ("shared_reduce", 32, "gfx1030"),
+    ("arith_f32", 64, "gfx1010")])
+def test_radcc_objects(tmp_path: Path, shader: str, wave: int, mcpu: str) -> None:
     src = GLSL / f"{shader}.comp"
     obj = tmp_path / "k.o"
-    r = radcc("compile", str(src), f"--wave{wave}", "-o", str(obj))
+    r = radcc("compile", str(src), f"--wave{wave}", f"--mcpu={mcpu}", "-o", str(obj))
     assert r.returncode == 0, r.stderr
     assert_same(obj, *(["--mattr=+wavefrontsize64"] if wave == 64 else []))
 
