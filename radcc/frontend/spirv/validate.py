@@ -129,6 +129,8 @@ _SCOPE_NAMES = {0: "CrossDevice", 1: "Device", 2: "Workgroup", 3: "Subgroup", 4:
                 5: "QueueFamily", 6: "ShaderCallKHR"}
 
 # decorations and the kinds of target they may be on
+_MATRIX_OPS = frozenset({"OpMatrixTimesVector", "OpVectorTimesMatrix", "OpMatrixTimesMatrix",
+                         "OpMatrixTimesScalar", "OpTranspose", "OpOuterProduct"})
 _MEMBER_ONLY = frozenset({"Offset", "MatrixStride", "RowMajor", "ColMajor"})
 _STRUCT_ONLY = frozenset({"Block", "BufferBlock", "GLSLShared", "GLSLPacked"})
 _VARIABLE_ONLY = frozenset({"DescriptorSet", "Binding"})
@@ -350,6 +352,8 @@ class _Checker:
                 self.same(ins, rt, self.operand_type(ins, int(ids[k]), k), f"operand {k}")
         elif op == "OpFunctionCall":
             self.call(ins, rt, [int(v) for v in ids])
+        elif op in _MATRIX_OPS:
+            self.matrix(ins, rt, [int(v) for v in ids])
         elif op == "OpSwitch":
             self.need_shape(ins, self.operand_type(ins, int(ids[0]), 0), "int", "the selector")
         elif op == "OpBranchConditional":
@@ -434,6 +438,46 @@ class _Checker:
                         f"components, not {r[2]}", ins)
         if ins.opname == "OpImageQuerySizeLod":
             self.need_shape(ins, self.operand_type(ins, ids[1], 1), "int", "the Lod")
+
+    def mat_shape(self, tid: int | None) -> tuple[int, int, int] | None:
+        """(rows, columns, component width) of a float matrix type."""
+        t = self.t(tid)
+        if not isinstance(t, TypeMatrix):
+            return None
+        s = self.shape(t.column)
+        return None if s is None or s[0] != "float" else (s[2], t.columns, s[1])
+
+    def matrix(self, ins: Instruction, rt: int | None, ids: list[int]) -> None:
+        """Matrix arithmetic: float matrices and vectors of agreeing sizes (rows x columns)."""
+        op = ins.opname
+        a, b = (self.operand_type(ins, v, k) for k, v in enumerate((ids + ids)[:2]))
+
+        def vec(tid: int | None) -> tuple[int, int] | None:
+            s = self.shape(tid)
+            return None if s is None or s[0] != "float" or s[2] < 2 else (s[2], s[1])
+
+        if op == "OpMatrixTimesVector":
+            m, v, r = self.mat_shape(a), vec(b), vec(rt)
+            ok = m is not None and v == (m[1], m[2]) and r == (m[0], m[2])
+        elif op == "OpVectorTimesMatrix":
+            v, m, r = vec(a), self.mat_shape(b), vec(rt)
+            ok = m is not None and v == (m[0], m[2]) and r == (m[1], m[2])
+        elif op == "OpMatrixTimesMatrix":
+            x, y, r = self.mat_shape(a), self.mat_shape(b), self.mat_shape(rt)
+            ok = x is not None and y is not None and x[1] == y[0] and x[2] == y[2] and \
+                r == (x[0], y[1], x[2])
+        elif op == "OpMatrixTimesScalar":
+            m, s = self.mat_shape(a), self.shape(b)
+            ok = m is not None and a == rt and s == ("float", m[2], 1)
+        elif op == "OpTranspose":
+            m, r = self.mat_shape(a), self.mat_shape(rt)
+            ok = m is not None and r == (m[1], m[0], m[2])
+        else:  # OpOuterProduct
+            x, y, r = vec(a), vec(b), self.mat_shape(rt)
+            ok = x is not None and y is not None and x[1] == y[1] and r == (x[0], y[0], x[1])
+        if not ok:
+            raise _fail(f"operand types {self.type_name(a)}, {self.type_name(b)} and result "
+                        f"{self.type_name(rt)} do not agree", ins)
 
     def bitcast(self, ins: Instruction, rt: int | None, vid: int) -> None:
         a, b = self.shape(rt), self.shape(self.vtype(vid))
@@ -534,7 +578,9 @@ class _Checker:
             total = 0
             for k, ct in enumerate(types):
                 s = self.shape(ct)
-                if s is None or self.shape(t.component) != (s[0], s[1], 1):
+                cv = self.t(ct)
+                scalar = cv.component if isinstance(cv, TypeVector) else ct
+                if s is None or scalar != t.component:  # the same type (signedness too)
                     raise _fail(f"constituent {k} has type {self.type_name(ct)}, not "
                                 f"{self.type_name(t.component)} or a vector of it", ins)
                 total += s[2]
@@ -747,12 +793,49 @@ class _Checker:
         for u in order:
             b = blocks[u]
             term = b.terminator
+            if term.opname == "OpSwitch" and b.merge is not None:
+                self._fall_through(b, succ, order, idom)
             targets = set(b.successors)
             if term.opname in ("OpBranchConditional", "OpSwitch") and len(targets) > 1 \
                     and b.merge is None and not targets & exits:
                 raise _fail("a conditional branch without a merge instruction must leave "
                             "to a merge block or continue target (unstructured control flow)",
                             term)
+
+    def _fall_through(self, b: Block, succ: dict[int, list[int]], order: list[int],
+                      idom: _DomTree) -> None:
+        """A case construct (the blocks its target dominates, short of the merge block)
+        branches to at most one other case, which no other case branches to and which
+        follows it in the OpSwitch's list (spirv-val's StructuredSwitchChecks; a fall
+        through into the default is not ordered here)."""
+        assert b.merge is not None
+        term, merge = b.terminator, b.merge.id(0)
+        targets = b.successors  # the default first, then the cases in the list's order
+        into: dict[int, int] = {}
+        falls: dict[int, int] = {}
+        for t in dict.fromkeys(targets):
+            if t == merge or t not in idom:
+                continue
+            hits = {s for u in order if idom.dominates(t, u) and not (
+                merge in idom and idom.dominates(merge, u)) for s in succ[u]
+                if s in targets and s not in (t, merge)}
+            if len(hits) > 1:
+                raise _fail(f"the case construct of %{t} branches to more than one other "
+                            f"case construct", term)
+            if hits:
+                f = hits.pop()
+                if f in into:
+                    raise _fail(f"the case constructs of %{into[f]} and %{t} both branch to "
+                                f"the case construct of %{f}", term)
+                into[f], falls[t] = t, f
+        cases = targets[1:]
+        for k, t in enumerate(cases):
+            f = falls.get(t)
+            if f is None or f == targets[0] or (k + 1 < len(cases) and cases[k + 1] == t):
+                continue
+            if k + 1 >= len(cases) or cases[k + 1] != f:
+                raise _fail(f"the case construct of %{t} branches to the case construct of "
+                            f"%{f}, which does not follow it in the target list", term)
 
     def _construct_exits(self, fn: Function, blocks: dict[int, Block],
                          succ: dict[int, list[int]], order: list[int], idom: _DomTree) -> None:
@@ -852,6 +935,7 @@ class _Checker:
     def types(self) -> None:
         m = self.m
         seen: dict[tuple[str, tuple[Operand, ...]], int] = {}
+        small: dict[int, str] = {}  # 8/16-bit types declared by storage capabilities only
         for tid, t in m.types.items():
             ins = m.defs[tid]
             if ins.opname not in _MAY_REPEAT:  # spirv-val: ValidateUniqueness
@@ -867,6 +951,11 @@ class _Checker:
                 raise _fail(f"a {getattr(t, 'width', 0)}-bit "
                             f"{'integer' if isinstance(t, TypeInt) else 'float'} type needs "
                             f"the {need[0]} capability", ins)
+            if isinstance(t, TypeInt | TypeFloat) and t.width in (8, 16):
+                full = "Int8" if t.width == 8 else "Int16" if isinstance(t, TypeInt) else \
+                    "Float16"
+                if full not in m.capabilities:
+                    small[tid] = full
             name = ins.opname
             if name == "OpTypeImage" and isinstance(t, TypeOther):
                 why = unsupported(image_type(t))
@@ -877,6 +966,11 @@ class _Checker:
                             ins)
             if name == "OpTypeSampler":
                 raise _fail("samplers are not supported yet", ins)
+        for ins in m.instructions:  # spirv-val: no constants of storage-only small types
+            if ins.opname in ("OpConstant", "OpSpecConstant") and ins.result_type in small:
+                raise _fail(f"a constant of {self.type_name(ins.result_type)} needs the "
+                            f"{small[ins.result_type]} capability (the storage capabilities "
+                            f"allow loads, stores and conversions only)", ins)
 
     # ================================================================ entry points
     def interfaces(self) -> None:
@@ -954,6 +1048,9 @@ class _Checker:
                     and t is not None:
                 raise _fail(f"{name} applies to values and variables, not the type %{target}",
                             ins)
+            if name == "Invariant" and member is None and (tdef is None
+                                                          or tdef.opname != "OpVariable"):
+                raise _fail(f"Invariant applies to variables and members, not %{target}", ins)
             if name in _MEMORY_OBJECT and member is None and (
                     tdef is None or tdef.opname not in ("OpVariable", "OpFunctionParameter")):
                 raise _fail(f"{name} applies to memory objects (variables, parameters) and "
