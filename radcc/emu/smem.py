@@ -4,7 +4,8 @@ s_load_b{32..512}: ADDR = SGPR[sbase] + inst_offset + SGPR[soffset] (soffset NUL
 = none), dword aligned. s_buffer_load_*: the base, stride and num_records come
 from the buffer descriptor in SGPR[sbase:sbase+3]; dwords past num_records read 0.
 Results are tracked by LGKMcnt (out of order between SMEM loads) in strict mode.
-Cache invalidates are no-ops.
+Cache invalidates and write-backs are no-ops. GFX10.1's s_store_dword{,x2,x4} write
+SDATA at the s_load address.
 """
 
 from __future__ import annotations
@@ -22,11 +23,15 @@ Handler = Callable[[Wave, Inst], None]
 
 def _bind_smem(i: Inst) -> Handler:
     name = i.name
+    def hn(w: Wave, i: Inst) -> None:
+        if w.strict is not None:
+            w.strict.issue(w, i, ("lgkm",), (), (), smem=True)
     if name in ("s_dcache_inv", "s_gl1_inv", "s_atc_probe", "s_atc_probe_buffer"):
-        def hn(w: Wave, i: Inst) -> None:
-            if w.strict is not None:
-                w.strict.issue(w, i, ("lgkm",), (), (), smem=True)
         return hn
+    if name in ("s_dcache_wb", "s_dcache_wb_vol"):  # GFX10.1: the scalar cache writes back
+        return hn
+    if name in ("s_store_dword", "s_store_dwordx2", "s_store_dwordx4"):
+        return _bind_store(i)
     if not name.startswith(("s_load_", "s_buffer_load_")):
         raise UnsupportedInstruction(f"{i.where()}: SMEM {name} is not supported")
     nbytes = int(name.rsplit("_b", 1)[1]) // 8
@@ -54,6 +59,27 @@ def _bind_smem(i: Inst) -> Handler:
         swrite(w, sdata, value, nbytes * 8)
         if w.strict is not None:
             w.strict.issue(w, i, ("lgkm",), (), dests, smem=True)
+    return h
+
+
+def _bind_store(i: Inst) -> Handler:
+    """GFX10.1's s_store_dword{,x2,x4}: SDATA's dwords to SGPR[sbase] + offset +
+    SGPR[soffset] (RDNA1 guide, scalar memory writes), counted on LGKMcnt."""
+    ndw = {"s_store_dword": 1, "s_store_dwordx2": 2, "s_store_dwordx4": 4}[i.name]
+    sdata, sbase = i.f["sdata"], i.f["sbase"]
+    off, soff = i.f["offset"], i.f.get("soffset", NULL)
+
+    def h(w: Wave, i: Inst) -> None:
+        extra = sread(w, soff) if soff != NULL else 0
+        addr = (sread(w, sbase, 64) + off + extra) & ~3 & ((1 << 64) - 1)
+        value = sread(w, sdata, 32 * ndw)
+        try:
+            w.memory.write(addr, value.to_bytes(4 * ndw, "little"))
+        except MemFault as e:
+            raise EmuError(f"{i.where()}: memory fault: scalar store to {e.addr:#x} "
+                           f"({4 * ndw} bytes)") from None
+        if w.strict is not None:
+            w.strict.issue(w, i, ("lgkm",), (), (), smem=True)
     return h
 
 

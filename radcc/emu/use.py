@@ -101,7 +101,9 @@ def _code(i: Inst, o: OperandSpec) -> int | None:
         if name == "vsrc1":
             return 256 + f["vsrc1"]
         if name == "sdst":
-            return f.get("sdst", f.get("vdst")) if enc in ("VOP3", "VOP3SD") else f.get("sdst")
+            # VOP3 keeps it in VDST; so does VOP1 v_readfirstlane_b32 (its 'sdst' slot)
+            return f.get("sdst", f.get("vdst")) if enc in ("VOP3", "VOP3SD", "VOP1") \
+                else f.get("sdst")
         if name == "vdst2":
             return f.get("src0")
         return f.get(name)
