@@ -79,17 +79,50 @@ def _convertible(n: If, limit: int) -> tuple[Block, Block] | None:
     return t, e
 
 
-def _flatten(shader: MirShader, cf: list[CFNode], i: int, n: If, t: Block, e: Block) -> None:
+class _Pending:
+    """What the flattenings done so far still owe the rest of the shader, applied once at
+    the end (`finish`) instead of a scan of the whole shader per flattened if: phi
+    results replaced by a value (`mapping`, followed transitively as `rewrite_uses`
+    does) and merged blocks (`alias`: a block whose instructions joined another, as a
+    phi's predecessor). Later flattenings read phis and conditions through them."""
+
+    def __init__(self) -> None:
+        self.mapping: dict[Value, Value] = {}
+        self.alias: dict[Block, Block] = {}
+
+    def value(self, v: Value) -> Value:
+        seen = 0
+        while v in self.mapping and seen < 1000:  # rewrite_uses' bound
+            v = self.mapping[v]
+            seen += 1
+        return v
+
+    def block(self, b: Block) -> Block:
+        while b in self.alias:
+            b = self.alias[b]
+        return b
+
+    def finish(self, shader: MirShader) -> None:
+        if self.alias:
+            for ins in shader.instrs():
+                if ins.op == "phi" and any(p in self.alias for p in ins.preds):
+                    ins.preds = [self.block(p) for p in ins.preds]
+        rewrite_uses(shader, self.mapping)
+
+
+def _flatten(shader: MirShader, cf: list[CFNode], i: int, n: If, t: Block, e: Block,
+             pending: _Pending) -> None:
     prev, nxt = cf[i - 1], cf[i + 1]
     assert isinstance(prev, Block) and isinstance(nxt, Block)
     for b in (t, e):
         for ins in b.instrs:
             prev.append(ins)
         b.instrs = []
-    mapping: dict[Value, Value] = {}
+    mapping = pending.mapping
     for phi in nxt.phis:
         assert phi.dest is not None and len(phi.srcs) == 2, phi
-        by_pred = dict(zip(phi.preds, phi.srcs, strict=True))
+        by_pred = dict(zip([pending.block(p) for p in phi.preds],
+                           [pending.value(v) for v in phi.srcs], strict=True))
         a, b = by_pred[t], by_pred[e]
         if b.parent is not None and b.parent.op == "undef":
             b = a
@@ -98,37 +131,35 @@ def _flatten(shader: MirShader, cf: list[CFNode], i: int, n: If, t: Block, e: Bl
         if a is b:
             mapping[phi.dest] = a
             continue
-        cond = n.cond
+        cond = pending.value(n.cond)
         k = phi.dest.num_components
         if k > 1:  # bcsel is per component: the condition splatted
-            cond = shader.new_value(1, k)
-            prev.append(Instr("mov", cond, [n.cond], {"comps": (0,) * k}))
+            splat = shader.new_value(1, k)
+            prev.append(Instr("mov", splat, [cond], {"comps": (0,) * k}))
+            cond = splat
         prev.append(Instr("bcsel", phi.dest, [cond, a, b]))
     for ins in nxt.instrs[len(nxt.phis):]:
         prev.append(ins)
     nxt.instrs = []
     # nxt may be a predecessor elsewhere (a back edge, an enclosing if's merge, a break)
-    for ins in shader.instrs():
-        if ins.op == "phi" and nxt in ins.preds:
-            ins.preds = [prev if p is nxt else p for p in ins.preds]
+    pending.alias[nxt] = prev
     del cf[i:i + 2]
-    rewrite_uses(shader, mapping)
 
 
-def _walk(shader: MirShader, cf: list[CFNode], limit: int) -> bool:
+def _walk(shader: MirShader, cf: list[CFNode], limit: int, pending: _Pending) -> bool:
     changed = False
     i = 0
     while i < len(cf):
         n = cf[i]
         if isinstance(n, Loop):
-            changed |= _walk(shader, n.body, limit)
-            changed |= _walk(shader, n.cont, limit)
+            changed |= _walk(shader, n.body, limit, pending)
+            changed |= _walk(shader, n.cont, limit, pending)
         elif isinstance(n, If):
-            changed |= _walk(shader, n.then_list, limit)
-            changed |= _walk(shader, n.else_list, limit)
+            changed |= _walk(shader, n.then_list, limit, pending)
+            changed |= _walk(shader, n.else_list, limit, pending)
             sides = _convertible(n, limit)
             if sides is not None:
-                _flatten(shader, cf, i, n, *sides)
+                _flatten(shader, cf, i, n, *sides, pending)
                 changed = True
                 continue  # cf[i] is now the node after the merged block
         i += 1
@@ -137,4 +168,7 @@ def _walk(shader: MirShader, cf: list[CFNode], limit: int) -> bool:
 
 def peephole_select(shader: MirShader, limit: int = LIMIT) -> bool:
     """Flatten small side-effect-free ifs into ``bcsel``s (see the module docstring)."""
-    return _walk(shader, shader.function.body, limit)
+    pending = _Pending()
+    changed = _walk(shader, shader.function.body, limit, pending)
+    pending.finish(shader)
+    return changed
