@@ -269,15 +269,25 @@ def _merge(shader: MirShader, block: Block, chain: list[_Acc],
             if c.comps == 1:
                 new.append(Instr("mov", old, [dest], {"comps": (k,)}))
             else:
-                for u in uses.get(old, []):
+                moved = uses.pop(old, [])
+                for u in moved:
                     assert isinstance(u, Instr)
                     u.srcs = [dest if s is old else s for s in u.srcs]
                     u.attrs["comps"] = tuple(k + j for j in u.attrs["comps"])
+                uses.setdefault(dest, []).extend(moved)
             k += c.comps
         block.instrs[at:at + 1] = []
         pos = at
     for ins in reversed(new):
         block.insert(pos, ins)
+    # the use lists as `_uses` would rebuild them: the members' uses go, the new
+    # instructions' come (a merged load's extractions were moved above)
+    for c in chain:
+        for x in c.ins.srcs:
+            uses[x].remove(c.ins)
+    for ins in new:
+        for x in ins.srcs:
+            uses.setdefault(x, []).append(ins)
     dead = {id(c.ins) for c in chain}
     block.instrs = [i for i in block.instrs if id(i) not in dead]
 
@@ -285,7 +295,7 @@ def _merge(shader: MirShader, block: Block, chain: list[_Acc],
 def _block(shader: MirShader, block: Block,
            uses: dict[Value, list[Instr | If]] | None) -> tuple[bool, dict | None]:
     """Merge the first chain of `block`: (whether it merged, the shader's use lists,
-    still exact when nothing merged; `uses` None: not built yet or out of date)."""
+    kept exact by `_merge`; `uses` None: not built yet)."""
     if sum(1 for i in block.instrs if i.op in STORES or i.op in LOADS) < 2:
         return False, uses  # nothing to merge (and no need for the shader's uses)
     if uses is None:
@@ -299,13 +309,13 @@ def _block(shader: MirShader, block: Block,
         return False, uses
     # one chain at a time (positions shift): the first found, then look again
     _merge(shader, block, chains[0], uses)
-    return True, None
+    return True, uses
 
 
 def vectorize_mem(shader: MirShader) -> bool:
     """Merge adjacent memory accesses (see the module docstring)."""
     changed = False
-    uses: dict[Value, list[Instr | If]] | None = None  # kept while nothing changes
+    uses: dict[Value, list[Instr | If]] | None = None  # built once, kept up to date
     for block in list(shader.blocks()):
         while True:
             merged, uses = _block(shader, block, uses)
