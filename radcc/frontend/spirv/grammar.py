@@ -6,10 +6,57 @@ from here; regenerate the table with ``tools/gen_spirv_grammar.py``.
 
 from __future__ import annotations
 
+import marshal
+import os
+import sys
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
-from . import grammar_data as _g
+_TABLES = ("GRAMMAR_VERSION", "MAGIC", "INSTRUCTIONS", "OPNAMES", "OPERAND_KINDS", "ENUMS",
+           "ENUM_NAMES", "EXT_INST_SETS", "GENERATORS")
+_CACHE_VERSION = 1
+
+
+def _load_tables() -> Any:
+    """The tables of ``grammar_data.py``. Compiling that 300 KB module costs more than a
+    second when Python writes no bytecode (``PYTHONDONTWRITEBYTECODE``) and about 30 ms
+    from bytecode; its tables are therefore also kept as a marshal file in
+    ``__pycache__`` (keyed by the module's size and mtime and the Python version, as
+    `radcc.isa.table` keeps the opcode tables), which loads in a few milliseconds. A
+    missing or stale cache is rebuilt; where it cannot be written the module is
+    imported every time."""
+    src = Path(__file__).with_name("grammar_data.py")
+    cache_path = src.parent / "__pycache__" / f"grammar_data.{sys.implementation.cache_tag}.marshal"
+    try:
+        st = src.stat()
+        key = (_CACHE_VERSION, st.st_size, st.st_mtime_ns)
+    except OSError:
+        key = None
+    if key is not None:
+        try:
+            k, values = marshal.loads(cache_path.read_bytes())
+            if k == key:
+                return SimpleNamespace(**dict(zip(_TABLES, values, strict=True)))
+        except (OSError, ValueError, EOFError, TypeError):
+            pass
+    from . import grammar_data
+
+    values = tuple(getattr(grammar_data, n) for n in _TABLES)
+    if key is not None:
+        try:
+            cache_path.parent.mkdir(exist_ok=True)
+            tmp = cache_path.with_name(f"{cache_path.name}.{os.getpid()}.tmp")
+            tmp.write_bytes(marshal.dumps((key, values)))
+            os.replace(tmp, cache_path)
+        except (OSError, ValueError):
+            pass  # read-only install: import the module every time
+    return grammar_data
+
+
+_g = _load_tables()
 
 MAGIC: int = _g.MAGIC
 GRAMMAR_VERSION: tuple[int, int, int] = _g.GRAMMAR_VERSION
