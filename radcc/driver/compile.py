@@ -73,7 +73,7 @@ class CompileResult:
     # the image bindings the shader uses (dim, declared format, sampled type)
     images: dict[tuple[int, int], ImageBinding] = field(default_factory=dict)
     # the source the SPIR-V embeds (file name, lines), for source-line comments
-    debug_source: tuple[str, list[str]] | None = field(default=None, repr=False,
+    debug_source: tuple[str, dict[int, str]] | None = field(default=None, repr=False,
                                                        compare=False)
 
 @dataclass

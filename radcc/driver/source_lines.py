@@ -24,21 +24,21 @@ def has_lines(program: Program) -> bool:
 
 
 def interleave(program: Program, emitted: EmitResult,
-               source: tuple[str, list[str]] | None
+               source: tuple[str, dict[int, str]] | None
                ) -> list[tuple[str, tuple[int, int] | None]]:
     text = emitted.asm.rstrip("\n").split("\n")
     pairs = list(zip(text, emitted.asm_line_instrs, strict=True))
     if not has_lines(program):
         return pairs
     name = os.path.basename(source[0]) if source and source[0] else "line"
-    lines = source[1] if source else []
+    lines = source[1] if source else {}
     out: list[tuple[str, tuple[int, int] | None]] = []
     shown = 0
     for t, at in pairs:
         if at is not None:
             ln = program.blocks[at[0]].instructions[at[1]].line
             if ln and ln != shown:
-                src = lines[ln - 1].strip() if 0 < ln <= len(lines) else ""
+                src = lines.get(ln, "").strip()
                 out.append((f"; {name}:{ln}" + (f": {src}" if src else ""), None))
                 shown = ln
         out.append((t, at))

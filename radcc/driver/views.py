@@ -10,7 +10,8 @@ Each view reads what the compiler computed, in the one place it is computed:
   counts temps in dwords (ACO's register demand: the values live after the
   instruction plus its definitions). An instruction that is still in the final code
   shows its own demand; one made after allocation (copies, waits, ``s_delay_alu``)
-  shows the demand of the line before it (the values live through it); the demand
+  shows the demand of the line before it (the values live through it; at the start of
+  a block, that of the pseudo instructions before its first surviving one); the demand
   of a pseudo instruction that left no instruction of its own (``p_parallelcopy``,
   ``p_phi``, ...) is added (as a maximum) to the next surviving line of its block,
   so every demand lands on a line: the peak marked equals ``PreVGPRs``/``PreSGPRs``.
@@ -65,13 +66,18 @@ def line_demands(program: Program, demand: list[PreRADemand]
         final = {id(ins) for ins in b.instructions}
         own: dict[int, RegisterDemand] = {}
         pending = RegisterDemand()
+        lead: RegisterDemand | None = None
         for ins, d in pre.instrs:
             if id(ins) in final:
                 own[id(ins)] = d.max(pending)
+                if lead is None:
+                    lead = pending
                 pending = RegisterDemand()
             else:
                 pending = pending.max(d)
-        cur = pre.live_in
+        # lines made after allocation before the block's first surviving instruction:
+        # the demand of the pseudo instructions before it (p_startpgm's arguments ...)
+        cur = pre.live_in.max(lead or RegisterDemand())
         last: tuple[int, int] | None = None
         for k, ins in enumerate(b.instructions):
             if ins.is_pseudo:

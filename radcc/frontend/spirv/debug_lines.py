@@ -44,8 +44,23 @@ def source_line(module: SpirvModule, ins: Instruction) -> int | None:
     return None
 
 
-def debug_source(module: SpirvModule) -> tuple[str, list[str]] | None:
-    """(file name, source lines) of the first source text the module embeds."""
+def _numbered(text: str) -> dict[int, str]:
+    """The text's lines by line number, honouring ``#line N`` (glslang puts its
+    ``// OpModuleProcessed`` lines and ``#line 1`` before the source)."""
+    out: dict[int, str] = {}
+    n = 1
+    for ln in text.split("\n"):
+        parts = ln.split()
+        if len(parts) >= 2 and parts[0] == "#line" and parts[1].isdigit():
+            n = int(parts[1])
+            continue
+        out[n] = ln
+        n += 1
+    return out
+
+
+def debug_source(module: SpirvModule) -> tuple[str, dict[int, str]] | None:
+    """(file name, source lines by number) of the first source text the module embeds."""
     strings: dict[int, str] = {}
     for ins in module.instructions:
         if ins.opname == "OpString" and ins.result_id is not None:
@@ -57,9 +72,9 @@ def debug_source(module: SpirvModule) -> tuple[str, list[str]] | None:
             text = ins.literal(3)
             name = strings.get(ins.id(2), "") if len(ins.operands) >= 3 else ""
             if isinstance(text, str) and text:
-                return name, text.split("\n")
+                return name, _numbered(text)
         if _is_debug_info(module, ins, _DEBUG_SOURCE) and len(ins.operands) >= 4:
             text = strings.get(ins.id(3), "")
             if text:
-                return strings.get(ins.id(2), ""), text.split("\n")
+                return strings.get(ins.id(2), ""), _numbered(text)
     return None
