@@ -24,6 +24,7 @@ import argparse
 import hashlib
 import random
 import re
+import signal
 import sys
 import tempfile
 import time
@@ -70,51 +71,69 @@ def main() -> int:
         return argv_campaign([n[5:] for n in names], a)
     budget = a.seconds / len(names)
     total = 0
+    signal.signal(signal.SIGTERM, _stop)
     for name in names:
         r = READERS[name]
         rng = random.Random(f"{a.seed}:{name}")
         end = time.monotonic() + budget
         n = found = accepted = checked = 0
+        stopped = False
         seen: set[str] = set()
         start = time.monotonic()
         with tempfile.TemporaryDirectory(dir=a.scratch) as d:
-            for label, data in mutants(r, rng, a.count):
-                if time.monotonic() > end or found >= a.max_findings:
-                    break
-                n += 1
-                if n % a.progress == 0:
-                    rate = n / (time.monotonic() - start)
-                    print(f"[{name}] {n} inputs ({accepted} accepted), {rate:.1f}/s, "
-                          f"{found} findings", flush=True)
-                o = r.run(data, Path(d), mode=a.mode)
-                accepted += o.status == 0
-                p = r.problem(o)
-                if p is None and a.crosscheck and n % a.crosscheck == 0:
-                    checked += 1
-                    p = modes_differ(o, r.run(data, Path(d), mode="subprocess"))
-                if p is None and a.diff:
-                    p = oracle_disagrees(name, data, Path(d), o.status)
-                if p is None:
-                    continue
-                key = re.sub(r"\d+|0x[0-9a-f]+|'[^']*'|%\w+", "#", p)[:120]
-                if key in seen:
-                    continue
-                seen.add(key)
-                found += 1
-                h = hashlib.sha1(data).hexdigest()[:12]
-                print(f"[{name}] {label} {h}: {p}")
-                if a.trace:
-                    o = r.run(data, Path(d), trace=True, mode=a.mode)
-                    print("\n".join(o.stderr.splitlines()[-8:]))
-                if a.save:
-                    dst = CORPUS / name
-                    dst.mkdir(exist_ok=True)
-                    (dst / f"{h}{r.suffix}").write_bytes(data)
+            try:
+                for label, data in mutants(r, rng, a.count):
+                    if time.monotonic() > end or found >= a.max_findings:
+                        break
+                    n += 1
+                    if n % a.progress == 0:
+                        rate = n / (time.monotonic() - start)
+                        print(f"[{name}] {n} inputs ({accepted} accepted), {rate:.1f}/s, "
+                              f"{found} findings", flush=True)
+                    o = r.run(data, Path(d), mode=a.mode)
+                    if _stop_requested:
+                        raise KeyboardInterrupt
+                    accepted += o.status == 0
+                    p = r.problem(o)
+                    if p is None and a.crosscheck and n % a.crosscheck == 0:
+                        checked += 1
+                        p = modes_differ(o, r.run(data, Path(d), mode="subprocess"))
+                    if p is None and a.diff:
+                        p = oracle_disagrees(name, data, Path(d), o.status)
+                    if p is None:
+                        continue
+                    key = re.sub(r"\d+|0x[0-9a-f]+|'[^']*'|%\w+", "#", p)[:120]
+                    if key in seen:
+                        continue
+                    seen.add(key)
+                    found += 1
+                    h = hashlib.sha1(data).hexdigest()[:12]
+                    print(f"[{name}] {label} {h}: {p}")
+                    if a.trace:
+                        o = r.run(data, Path(d), trace=True, mode=a.mode)
+                        print("\n".join(o.stderr.splitlines()[-8:]))
+                    if a.save:
+                        dst = CORPUS / name
+                        dst.mkdir(exist_ok=True)
+                        (dst / f"{h}{r.suffix}").write_bytes(data)
+            except KeyboardInterrupt:  # ^C or SIGTERM: the input under way is not counted
+                n, stopped = max(n - 1, 0), True
         rate = n / max(time.monotonic() - start, 1e-9)
         print(f"[{name}] {n} inputs ({accepted} accepted, {checked} cross-checked), "
-              f"{rate:.1f}/s, {found} distinct findings", flush=True)
+              f"{rate:.1f}/s, {found} distinct findings{' (stopped)' if stopped else ''}",
+              flush=True)
         total += found
+        if stopped:
+            break
     return 1 if total else 0
+
+
+_stop_requested: list[bool] = []  # SIGTERM seen (radcc's CLI turns KeyboardInterrupt into 130)
+
+
+def _stop(_sig: int, _frame: object) -> None:
+    _stop_requested.append(True)
+    raise KeyboardInterrupt
 
 
 def modes_differ(o: Outcome, ref: Outcome) -> str | None:

@@ -135,7 +135,8 @@ _MEMBER_ONLY = frozenset({"Offset", "MatrixStride", "RowMajor", "ColMajor"})
 _STRUCT_ONLY = frozenset({"Block", "BufferBlock", "GLSLShared", "GLSLPacked"})
 _VARIABLE_ONLY = frozenset({"DescriptorSet", "Binding"})
 _MEMORY_OBJECT = frozenset({"NonWritable", "NonReadable", "Restrict", "Aliased", "Coherent",
-                            "Volatile", "RestrictPointer", "AliasedPointer"})
+                            "Volatile", "RestrictPointer", "AliasedPointer", "Flat",
+                            "NoPerspective", "Centroid", "Sample"})
 _MAX_ID_BOUND = 0x3FFFFF  # spirv-val's default limit (universal limits: 4,194,303 ids)
 _REPEATABLE = frozenset({"UserSemantic", "UserTypeGOOGLE", "HlslSemanticGOOGLE"})
 _BUFFER_CLASSES = frozenset({"StorageBuffer", "Uniform", "PushConstant"})
