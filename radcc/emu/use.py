@@ -95,6 +95,8 @@ def _code(i: Inst, o: OperandSpec) -> int | None:
         return None
     name = o.name
     enc = i.enc
+    if "sdwa" in f and name in ("src0", "vsrc1"):  # GFX10 SDWA: the registers of its dword
+        return sdwa_code(i, name)
     if enc in ("VOP1", "VOP2", "VOPC", "VOP3", "VOP3SD", "VOP3P"):
         if name == "vdst":
             return 256 + f.get("vdst", 0) if o.kind == "vgpr" else f.get("vdst")
@@ -120,6 +122,18 @@ def _code(i: Inst, o: OperandSpec) -> int | None:
     if o.kind == "vgpr" and name not in _SOURCE_FIELDS:
         return 256 + f.get(name, 0)  # a VGPR number (LDSDIR/VINTERP vdst, EXP, memory)
     return f.get(name)
+
+
+def sdwa_code(i: Inst, name: str) -> int:
+    """The 9-bit source code of an SDWA instruction's `src0`/`vsrc1` (the SDWA dword's
+    SRC0 and S0/S1 bits, radcc.isa.formats.sdwa; scalar codes logical)."""
+    from radcc.isa.operands import regs_for
+
+    dw = i.f["sdwa"]
+    frm = regs_for(i.gfx).from_hw
+    if name == "src0":
+        return frm[dw & 0xFF] if dw >> 23 & 1 else 256 + (dw & 0xFF)
+    return frm[i.f["vsrc1"]] if dw >> 31 & 1 else 256 + i.f["vsrc1"]
 
 
 def _vopdy_info(i: Inst) -> OpInfo | None:

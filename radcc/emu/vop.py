@@ -22,6 +22,7 @@ from radcc.emu.decode import Inst
 from radcc.emu.errors import EmuError, UnsupportedInstruction
 from radcc.emu.regs import const_value, sread, swrite, vread
 from radcc.emu.state import EXEC_LO, M0, MASK32, NULL, VCC_LO, Wave
+from radcc.emu.use import sdwa_code
 
 Handler = Callable[[Wave, Inst], None]
 Reader = Callable[[Wave], np.ndarray]
@@ -768,9 +769,94 @@ def _bind_lane(i: Inst) -> Handler | None:
     return None
 
 
+# --- SDWA (GFX10: VOP1/VOP2/VOPC with src0 = 0xF9; radcc.isa.formats.sdwa) --------------
+_SDWA = 0xF9
+
+
+def _sdwa_select(x: np.ndarray, sel: int, sext: bool) -> np.ndarray:
+    """The BYTE_n (0-3) / WORD_n (4, 5) / DWORD (6) of 32-bit lanes, zero- or
+    sign-extended to 32 bits (RDNA1/RDNA2 guides, SDWA: SRC*_SEL, SRC*_SEXT)."""
+    if sel >= 6:
+        return x & _M32
+    width, off = (8, 8 * sel) if sel < 4 else (16, 16 * (sel - 4))
+    v = (x >> U64(off)) & U64((1 << width) - 1)
+    if sext:
+        sign = U64(1 << (width - 1))
+        v = np.where(v & sign, (v | (_M32 ^ U64((1 << width) - 1))), v)
+    return v
+
+
+def _bind_sdwa(i: Inst) -> Handler:
+    """A VOP1/VOP2/VOPC instruction with the SDWA dword: sources selected (byte or
+    word, zero- or sign-extended, float neg/abs), the operation as without SDWA, the
+    result placed by DST_SEL with DST_UNUSED (pad with 0, sign-extend, or preserve the
+    old VDST bits); VOPC writes SDST (VCC unless SD) or EXEC (v_cmpx)."""
+    from radcc.emu.valu import Ctx, ValuMods, decode_mode, op_function
+    from radcc.isa.operands import regs_for
+
+    name = i.name
+    fn = op_function(name)
+    _, _, acc_ops = _valu()
+    if fn is None or name in acc_ops:
+        raise UnsupportedInstruction(f"{i.where()}: {name} with SDWA is not supported")
+    dw = i.f["sdwa"]
+    frm = regs_for(i.gfx).from_hw
+    codes = {"src0": sdwa_code(i, "src0"), "vsrc1": sdwa_code(i, "vsrc1")}
+    sels = {"src0": (dw >> 16 & 7, bool(dw >> 19 & 1)),
+            "vsrc1": (dw >> 24 & 7, bool(dw >> 27 & 1))}
+    vopc = i.enc == "VOPC"
+    readers: list[tuple[Reader, tuple[int, bool] | None]] = []
+    for o in i.info.srcs:
+        if o.kind == "special" and o.fixed == "vcc_lo":
+            readers.append((_mask_reader(VCC_LO), None))
+        elif o.name in codes:
+            readers.append((_src_reader(codes[o.name], 32, o.type, None), sels[o.name]))
+        else:
+            raise UnsupportedInstruction(f"{i.where()}: SDWA operand {o.name}")
+    mods = ValuMods(abs=(bool(dw >> 21 & 1), bool(dw >> 29 & 1), False),
+                    neg=(bool(dw >> 20 & 1), bool(dw >> 28 & 1), False),
+                    clamp=not vopc and bool(dw >> 13 & 1), omod=0 if vopc else dw >> 14 & 3)
+    vdst, _bits = _writer(i)
+    dst_sel, unused = (6, 2) if vopc else (dw >> 8 & 7, dw >> 11 & 3)
+    sdst = (frm[dw >> 8 & 0x7F] if dw >> 15 & 1 else VCC_LO) if vopc else None
+    is_cmpx = name.startswith("v_cmpx")
+    masks = _WaveMasks()
+    ctx = Ctx(name, mods, 0, np.ones(0, dtype=bool), decode_mode(0), masks)  # type: ignore[arg-type]
+
+    def h(w: Wave, i: Inst) -> None:
+        ex = w.exec_mask()
+        srcs = [r(w) if sel is None else _sdwa_select(r(w), *sel) for r, sel in readers]
+        ctx.wave = w.size
+        ctx.exec_mask = ex
+        ctx.fmode = decode_mode(w.mode)
+        masks.w = w
+        r = fn(ctx, srcs)  # type: ignore[misc]
+        if r.d is not None and vdst is not None:
+            d = r.d & _M32
+            if dst_sel < 6:
+                width, off = (8, 8 * dst_sel) if dst_sel < 4 else (16, 16 * (dst_sel - 4))
+                m = U64((1 << width) - 1) << U64(off)
+                d = (d << U64(off)) & m
+                if unused == 1:  # UNUSED_SEXT: the bits above take the result's sign
+                    top = U64(1 << (off + width - 1))
+                    d = np.where(d & top, d | (_M32 ^ ((top << _ONE) - _ONE)), d)
+                elif unused == 2:  # UNUSED_PRESERVE
+                    d = d | (w.v[vdst].astype(U64) & (_M32 ^ m))
+            np.copyto(w.v[vdst], d, casting="unsafe", where=ex)
+        if r.sdst is not None:
+            mk = w.bools_to_mask(r.sdst & ex)
+            if r.writes_exec or is_cmpx:
+                w.exec = mk
+            elif sdst is not None:
+                w.write_mask(sdst, mk)
+    return h
+
+
 def bind_valu(i: Inst) -> Handler:
     if i.enc == "VOPD":
         return _bind_vopd(i)
+    if i.f.get("src0") == _SDWA and "sdwa" in i.f:
+        return _bind_sdwa(i)
     h = _bind_lane(i)
     if h is not None:
         return h
