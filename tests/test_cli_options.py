@@ -65,8 +65,8 @@ def _table(text: str) -> dict[str, dict[str, str]]:
              ln.startswith("chip")]
     head = lines[0]
     tools = head[-4:]
-    return {ln[0]: {"generation": ln[1], **dict(zip(tools, ln[-4:], strict=True))}
-            for ln in lines[1:]}
+    return {ln[0]: {"generation": ln[1], "waves": " ".join(ln[3:-4]),
+                    **dict(zip(tools, ln[-4:], strict=True))} for ln in lines[1:]}
 
 
 def test_targets_listing_matches_the_compiler(capsys: pytest.CaptureFixture[str]) -> None:
@@ -88,12 +88,16 @@ def test_targets_listing_matches_the_compiler(capsys: pytest.CaptureFixture[str]
             assert "radcc targets" in str(e)
         assert row["compile"] == ok, chip
         assert row["mc"] == "yes" and row["llc"] == "yes"
+        t = TARGETS[chip]
+        assert row["waves"] == ", ".join(
+            f"{w}{'*' if w == t.compute_wave_size else ''}" for w in t.wave_sizes)
 
 
-@pytest.mark.parametrize("cmd", ["compile", "run"])
+@pytest.mark.parametrize("cmd", ["compile", "run", "mc", "llc"])
 def test_mcpu_help_lists_targets(cmd: str, capsys: pytest.CaptureFixture[str]) -> None:
     extra = ["--groups", "1", "--out", "o"] if cmd == "run" else []
-    assert main([cmd, str(SAXPY), "--mcpu=help", *extra]) == 0
+    src = {"mc": "x.s", "llc": "x.ir"}.get(cmd, str(SAXPY))
+    assert main([cmd, src, "--mcpu=help", *extra]) == 0
     assert set(_table(capsys.readouterr().out)) >= {"gfx1100", "gfx1030"}
 
 

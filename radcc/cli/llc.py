@@ -47,7 +47,9 @@ class _ArgParser(argparse.ArgumentParser):
 def build_parser() -> argparse.ArgumentParser:
     ap = _ArgParser(prog="radcc llc", description=__doc__, formatter_class=HelpFormatter)
     ap.add_argument("input", help="machine IR text file ('-' for stdin)")
-    ap.add_argument("--mcpu", help="target GPU (default: the IR header's)")
+    ap.add_argument("--mcpu",
+                    help="target GPU ('--mcpu=help' or 'radcc targets' lists them; default: "
+                         "the IR header's)")
     ap.add_argument("-S", dest="asm", action="store_true", help="write assembly")
     ap.add_argument("-o", dest="output", metavar="OUT",
                     help="output file, '-' for stdout (default: FILE.o; with -S: stdout)")
@@ -67,6 +69,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str]) -> int:
     args = build_parser().parse_args(argv)
+    if args.mcpu == "help":
+        from radcc.cli.targets import targets_table
+
+        sys.stdout.write(targets_table())
+        return 0
     path = args.input
     try:
         raw = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()

@@ -38,7 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="assembly (or with --disassemble, hex bytes) to read; '-' or absent "
                         "for stdin")
     p.add_argument("--mcpu", default="gfx1100",
-                   help="the target GPU ('radcc targets' lists them)")
+                   help="the target GPU ('--mcpu=help' or 'radcc targets' lists them)")
     p.add_argument("--triple", default="amdgcn-amd-amdhsa",
                    help="the target triple (amdgcn-amd-amdhsa only)")
     p.add_argument("--arch", default=None, help="the architecture (amdgcn only; as llvm-mc)")
@@ -75,6 +75,11 @@ def main(argv: list[str]) -> int:
     except _ArgError as e:
         print(f"radcc mc: error: {e}", file=sys.stderr)
         return 1
+    if args.mcpu == "help":
+        from radcc.cli.targets import targets_table
+
+        sys.stdout.write(targets_table())
+        return 0
     try:
         target = get_target(args.mcpu)
     except ValueError as e:

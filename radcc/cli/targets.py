@@ -17,14 +17,15 @@ def targets_table() -> str:
     head = ["chip", "generation", "family", "wave sizes", *(t.value for t in Tool)]
     rows = [head]
     for name, t in sorted(TARGETS.items(), key=lambda kv: (kv[1].gfx_level, kv[0])):
-        waves = ", ".join(f"{w}{'*' if w == t.default_wave_size else ''}" for w in t.wave_sizes)
+        waves = ", ".join(f"{w}{'*' if w == t.compute_wave_size else ''}" for w in t.wave_sizes)
         rows.append([name, t.gfx_level.name.replace("_", "."), t.family, waves,
                      *("yes" if t.supports(tool) else "-" for tool in Tool)])
     widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
     lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip()
              for r in rows]
-    lines.append("(* the default wave size; compile: radcc compile and radcc run SHADER, "
-                 "run: radcc run, llc: radcc llc, mc: radcc mc)")
+    lines.append("(* the wave size radcc compile picks for a compute shader unless "
+                 "--wave32/--wave64 say; compile: radcc compile and radcc run SHADER, run: "
+                 "radcc run, llc: radcc llc, mc: radcc mc)")
     return "\n".join(lines) + "\n"
 
 
