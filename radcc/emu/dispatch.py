@@ -65,7 +65,8 @@ _BINDERS["LDSDIR"] = _bind_ldsdir
 def bind(i: Inst) -> None:
     binder = _BINDERS.get(i.enc)
     if binder is None:
-        what = {"EXP": "export", "VINTERP": "interpolation"}.get(i.enc, i.enc)
+        what = {"EXP": "export", "VINTERP": "interpolation", "VINTRP": "interpolation"}.get(
+            i.enc, i.enc)
         raise UnsupportedInstruction(
             f"{i.where()}: {what} instructions ({i.enc}) are not supported by the emulator")
     i.handler = binder(i)

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
@@ -14,15 +15,17 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
                           text=True)
 
 
-def test_saxpy_cli(compile_cl, tmp_path: Path) -> None:
+@pytest.mark.parametrize("chip, wave", [("gfx1100", 32), ("gfx1030", 32), ("gfx1030", 64),
+                                        ("gfx1010", 64)])
+def test_saxpy_cli(compile_cl, tmp_path: Path, chip: str, wave: int) -> None:
     obj = tmp_path / "k.o"
-    obj.write_bytes(compile_cl("saxpy", "O3", 32))
+    obj.write_bytes(compile_cl("saxpy", "O3", wave, chip))
     x = np.arange(128, dtype=np.float32)
     np.save(tmp_path / "x.npy", x)
     (tmp_path / "y.bin").write_bytes(np.ones(128, np.float32).tobytes())
     r = run(str(obj), "--kernel", "saxpy", "--groups", "2", "--block", "64", "--arg",
             f"x={tmp_path / 'x.npy'}", "--arg", f"y={tmp_path / 'y.bin'}", "--arg", "a=2.0",
-            "--arg", "n=128", "--out", str(tmp_path / "out"), "--wave32")
+            "--arg", "n=128", "--out", str(tmp_path / "out"), f"--wave{wave}")
     assert r.returncode == 0, r.stderr
     assert "0 violation" in r.stdout
     y = np.frombuffer((tmp_path / "out" / "y.bin").read_bytes(), np.float32)

@@ -15,6 +15,9 @@ from radcc.target import GfxLevel
                                          ("gfx1102", GfxLevel.GFX11),
                                          ("gfx1030", GfxLevel.GFX10_3),
                                          ("gfx1032", GfxLevel.GFX10_3),
+                                         ("gfx1033", GfxLevel.GFX10_3),
+                                         ("gfx1036", GfxLevel.GFX10_3),
+                                         ("gfx1013", GfxLevel.GFX10),
                                          ("gfx1010", GfxLevel.GFX10),
                                          ("gfx1012", GfxLevel.GFX10)])
 def test_target_is_the_objects_chip(chip: str, level: GfxLevel):

@@ -79,3 +79,21 @@ def test_sdwa(case: str, tmp_path) -> None:
     a, b, o = (p[k:k + 32].astype(np.int64) for k in (0, 32, 64))
     want = np.asarray(ref(a, b, o)).astype(np.int64) & 0xFFFFFFFF
     np.testing.assert_array_equal(res.buffers["p"][64:96].astype(np.int64), want)
+
+
+def test_v_interp_decodes_and_is_refused_by_name(tmp_path) -> None:
+    """GFX10's VINTRP encoding decodes (its text is llvm-mc-19's); running it is graphics
+    work the emulator refuses with an error naming it."""
+    from radcc.emu.errors import EmuError
+
+    src = tmp_path / "k.s"
+    src.write_text(_KERNEL.format(chip="gfx1030", wgp=1,
+                                  body="  s_mov_b32 m0, 0\n  v_interp_p1_f32_e32 v1, v2, attr0.x"))
+    subprocess.run(["llvm-mc-19", "-triple=amdgcn-amd-amdhsa", "-mcpu=gfx1030",
+                    "--filetype=obj", str(src), "-o", str(tmp_path / "k.o")], check=True)
+    subprocess.run(["ld.lld-19", "-shared", str(tmp_path / "k.o"), "-o", str(tmp_path / "k.so")],
+                   check=True)
+    with pytest.raises(EmuError, match=r"'v_interp_p1_f32_e32 v1, v2, attr0.x' at pc .*: "
+                       r"interpolation instructions \(VINTRP\) are not supported"):
+        load((tmp_path / "k.so").read_bytes()).run("k", groups=1, block=32,
+                                                   args={"p": np.zeros(96, U)})
