@@ -93,3 +93,12 @@ def test_bad_width(width: str, msg: str) -> None:
     r = radcc("compare", str(GLSL / "cf_for_loops.comp"), "--width", width)
     assert r.returncode == 1 and msg in r.stderr and "Traceback" not in r.stderr
     assert len(r.stderr.splitlines()) == 1
+
+
+def test_compare_gfx1030_uses_navi21_and_the_default_wave() -> None:
+    if not os.path.exists(ICD):
+        pytest.fail("RADV is required (Debian package mesa-vulkan-drivers)")
+    r = radcc("compare", str(GLSL / "cf_for_loops.comp"), "--mcpu=gfx1030")
+    assert r.returncode == 0, r.stderr
+    head = r.stdout.splitlines()[0]
+    assert "gfx1030 wave64" in head and "NAVI21" in head and "(wave64)" in head

@@ -55,7 +55,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from radcc.driver.compare import aco_metrics, radcc_metrics  # noqa: E402
+from radcc.driver.compare import aco_metrics, radcc_metrics, radv_family  # noqa: E402
 from radcc.oracle import radv  # noqa: E402
 
 
@@ -94,15 +94,6 @@ def aco_side(r: radv.AcoResult | radv.RadvError) -> Side:
     return Side(instructions=m.instructions, code_size=m.code_size, vgprs=m.vgprs,
                 sgprs=m.sgprs, latency=m.latency, inv_throughput=m.inv_throughput, asm=r.asm,
                 extra={"stats": r.stats, "device": r.device_name})
-
-
-def radv_family(mcpu: str) -> str:
-    """RADV_FORCE_FAMILY for a chip: Mesa's family name (`Target.family`, lower case) on
-    GFX10/10.3; Mesa 22.3 calls the GFX11 chips by their gfx name."""
-    from radcc.target import GfxLevel, get_target
-
-    t = get_target(mcpu)
-    return t.name if t.gfx_level >= GfxLevel.GFX11 else t.family.lower()
 
 
 def radcc_side(spirv: bytes, spec: dict[int, Any], wave: int, mcpu: str = "gfx1100") -> Side:

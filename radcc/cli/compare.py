@@ -5,7 +5,7 @@
 
 ACO's side is Mesa's RADV on its null device (no AMD GPU needed: Debian package
 mesa-vulkan-drivers), run as ``python -m radcc.oracle.radv --json`` in a child process
-with ``RADV_FORCE_FAMILY`` = the target and the same wave size and specialization
+with ``RADV_FORCE_FAMILY`` = the target's family (`radv_family`) and the same wave size and specialization
 constants. Prints the statistics of both (ACO's names) with radcc - ACO, the comparable
 figures of `radcc.driver.compare.Metrics`, then both listings side by side. Exit status
 0; 1 for bad input, a shader radcc refuses, or ACO unavailable or failing (its reason
@@ -52,11 +52,13 @@ def _width(text: str) -> int:
 def aco_compile(spirv: bytes, mcpu: str, wave: int, entry: str | None,
                 spec: list[str]) -> dict:
     """ACO's result ({asm, stats, device, wave_size}) through the RADV oracle's command."""
+    from radcc.driver.compare import radv_family
+
     with tempfile.TemporaryDirectory() as d:
         path = Path(d) / "shader.spv"
         path.write_bytes(spirv)
         cmd = [sys.executable, "-m", "radcc.oracle.radv", str(path), "--json",
-               "--wave", str(wave), "--family", mcpu, "--entry", entry or "main",
+               "--wave", str(wave), "--family", radv_family(mcpu), "--entry", entry or "main",
                *[f"--spec={s}" for s in spec]]
         try:
             r = subprocess.run(cmd, capture_output=True, text=True, timeout=ACO_TIMEOUT_S)
@@ -105,7 +107,7 @@ def main(argv: list[str]) -> int:
         width = _width(args.width)
         spirv = read_shader(args.shader, args.defines)
         res = compile_shader(args, spirv)
-        wave = 64 if args.wave64 else 32
+        wave = res.wave_size  # the one radcc compiled for (the target's default or asked)
         aco = aco_compile(spirv, args.mcpu, wave, args.entry, args.spec)
     except UserError as e:
         msg = str(e)

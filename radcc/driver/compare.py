@@ -28,7 +28,7 @@ import re
 from dataclasses import dataclass
 
 __all__ = ["ACO_NAMES", "Metrics", "aco_metrics", "asm_instructions", "radcc_metrics",
-           "side_by_side", "stat_rows", "used_registers"]
+           "radv_family", "side_by_side", "stat_rows", "used_registers"]
 
 # radcc's statistic -> the name RADV reports ACO's under (VK_KHR_pipeline_executable_
 # properties; radcc/passes/statistics.py gives the definitions)
@@ -129,6 +129,15 @@ def stat_rows(radcc_stats: dict[str, int], aco_stats: dict[str, int | float]
         out.append((name, str(value), "-" if aco is None else str(aco), diff,
                     _NOTES.get(name, "")))
     return out
+
+
+def radv_family(mcpu: str) -> str:
+    """RADV_FORCE_FAMILY for a chip: Mesa's family name (`Target.family`, lower case) on
+    GFX10/10.3; Mesa 22.3 calls the GFX11 chips by their gfx name."""
+    from radcc.target import GfxLevel, get_target
+
+    t = get_target(mcpu)
+    return t.name if t.gfx_level >= GfxLevel.GFX11 else t.family.lower()
 
 
 def _mnemonic(line: str) -> str:
