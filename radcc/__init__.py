@@ -3,7 +3,7 @@
 The Python API (radcc/driver/api.py, docs/guide.md "Python"), imported on first use so that
 ``import radcc`` stays cheap:
 
-- ``radcc.compile(source, *, stage=None, mcpu="gfx1100", wave_size=32, entry=None,
+- ``radcc.compile(source, *, stage=None, mcpu="gfx1100", wave_size=None, entry=None,
   spec=None)``: GLSL text, a path or SPIR-V bytes to a `radcc.Kernel` (``code_object``,
   ``asm``, ``stats``);
 - ``radcc.run(kernel_or_source, *, groups, buffers, push_constants)``: run it in the

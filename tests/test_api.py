@@ -91,6 +91,7 @@ def test_errors() -> None:
         radcc.compile(b"\0\0\0\0")
     with pytest.raises(radcc.CompileError, match="unknown GPU 'gfx9'"):
         radcc.compile(SRC, mcpu="gfx9")
+    assert radcc.compile(SRC, mcpu="gfx1030").wave_size == 64  # the chip's default
     with pytest.raises(radcc.CompileError, match="wave_size"):
         radcc.compile(SRC, wave_size=16)
     with pytest.raises(radcc.RunError, match="groups"):

@@ -15,8 +15,8 @@
     out = radcc.run(k, groups=4, buffers={(0, 0): np.arange(256, dtype=np.float32)})
     out[(0, 0)]                     # array([0., 2., 4., ...], dtype=float32)
 
-`compile(source, *, stage=None, mcpu="gfx1100", wave_size=32, entry=None, spec=None,
-defines=())`: `source` is GLSL text, a path (``.spv``, GLSL by its extension:
+`compile(source, *, stage=None, mcpu="gfx1100", wave_size=None, entry=None, spec=None,
+defines=())` (wave_size None: the chip's default for compute, `Target.compute_wave_size`): `source` is GLSL text, a path (``.spv``, GLSL by its extension:
 ``.comp``/``.glsl`` as compute; ``.hlsl`` with `stage` and `entry`) or SPIR-V bytes;
 `stage` a glslangValidator stage name for text (default ``comp``); `spec` maps
 specialization-constant ids to values. Returns a `Kernel`. Errors raise `CompileError`
@@ -114,7 +114,7 @@ def _spirv_of(source: str | bytes | os.PathLike[str], stage: str | None, entry: 
 
 
 def compile(source: str | bytes | os.PathLike[str], *, stage: str | None = None,  # noqa: A001
-            mcpu: str = "gfx1100", wave_size: int = 32, entry: str | None = None,
+            mcpu: str = "gfx1100", wave_size: int | None = None, entry: str | None = None,
             spec: Mapping[int, Any] | None = None, defines: Sequence[str] = ()) -> Kernel:
     """Compile a compute shader (see the module docstring)."""
     from radcc.driver.compile import CompileError as DriverError
@@ -122,8 +122,9 @@ def compile(source: str | bytes | os.PathLike[str], *, stage: str | None = None,
     from radcc.frontend.spirv import SpirvError
     from radcc.isel import IselError
 
-    if wave_size not in (32, 64):
-        raise CompileError(f"wave_size must be 32 or 64, not {wave_size!r}")
+    if wave_size not in (None, 32, 64):
+        raise CompileError(f"wave_size must be 32, 64 or None (the chip's default), not "
+                           f"{wave_size!r}")
     spirv = _spirv_of(source, stage, entry, defines)
     try:
         res = compile_spirv(spirv, mcpu=mcpu, wave_size=wave_size,
