@@ -9,7 +9,7 @@ and the IR test interpreter's arguments are all built here (docs/abi.md).
 
 Each entry says what it holds (`Role`): a descriptor binding's buffer address or size,
 the push-constant block, a hidden argument, or a plain value; image and sampler
-descriptors are further roles (`Role.IMAGE`: a pointer to the image's T#).
+descriptors are further roles (`Role.IMAGE`, `Role.SAMPLER`: pointers to the T# and S#).
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ class ValueKind(enum.Enum):
     BY_VALUE = "by_value"
     GLOBAL_BUFFER = "global_buffer"
     IMAGE = "image"
+    SAMPLER = "sampler"
     HIDDEN_BLOCK_COUNT_X = "hidden_block_count_x"
     HIDDEN_BLOCK_COUNT_Y = "hidden_block_count_y"
     HIDDEN_BLOCK_COUNT_Z = "hidden_block_count_z"
@@ -52,6 +53,7 @@ class Role(enum.Enum):
     BUFFER_ADDRESS = "buffer address"  # the base address of descriptor binding `key`
     BUFFER_SIZE = "buffer size"  # its size in bytes (``.length()``)
     IMAGE = "image"  # the address of descriptor binding `key`'s image descriptor (T#)
+    SAMPLER = "sampler"  # the address of descriptor binding `key`'s sampler (S#)
     PUSH_CONSTANTS = "push constants"  # the push-constant block, inline
     HIDDEN = "hidden"  # filled by the runtime (block counts ...)
 
@@ -127,6 +129,12 @@ class KernargLayout:
         return self.add(name, 8, ValueKind.IMAGE, role=Role.IMAGE, key=key,
                         address_space="global", access=access)
 
+    def add_sampler(self, name: str, key: Key) -> KernargEntry:
+        """The 64-bit address of a sampler descriptor (AMDGPUUsage ``sampler``: a global
+        pointer to the 16-byte S#)."""
+        return self.add(name, 8, ValueKind.SAMPLER, role=Role.SAMPLER, key=key,
+                        address_space="global")
+
     def add_value(self, name: str, size: int, type_name: str, *, align: int | None = None,
                   role: Role = Role.VALUE, key: Key | None = None) -> KernargEntry:
         """A by-value argument of `size` bytes (OpenCL type name `type_name`)."""
@@ -172,7 +180,8 @@ class KernargLayout:
 
 
 def shader_layout(bindings: Iterable[Key], push_size: int,
-                  images: Mapping[Key, str] | None = None) -> KernargLayout:
+                  images: Mapping[Key, str] | None = None,
+                  samplers: Iterable[Key] = ()) -> KernargLayout:
     """The kernarg segment of a compute shader compiled from SPIR-V (docs/abi.md):
 
     1. one 8-byte ``global_buffer`` address per descriptor binding, in (set, binding)
@@ -181,6 +190,9 @@ def shader_layout(bindings: Iterable[Key], push_size: int,
     2b. one 8-byte ``image`` per image binding (`images`: key -> access), in (set,
        binding) order, named ``set{S}_binding{B}``: the address of its 32-byte image
        descriptor (T#, the ISA guide's "Image Resource");
+    2c. one 8-byte ``sampler`` per sampler binding (separate, or the sampler half of a
+       combined image sampler), (set, binding) order, ``set{S}_binding{B}_sampler``: the
+       address of its 16-byte S# (the guide's "Sampler Resource");
     3. the push-constant block, if any: ``by_value`` ``push_constants`` of its size
        rounded up to 4 bytes, 4-aligned;
     4. ``hidden_block_count_x/y/z`` (4 bytes each: the number of workgroups).
@@ -193,6 +205,8 @@ def shader_layout(bindings: Iterable[Key], push_size: int,
         lay.add_value(binding_name(k) + "_size", 4, "uint", role=Role.BUFFER_SIZE, key=k)
     for k, access in sorted((images or {}).items()):
         lay.add_image(binding_name(k), k, access)
+    for k in sorted(samplers):
+        lay.add_sampler(binding_name(k) + "_sampler", k)
     if push_size:
         lay.add_value("push_constants", (push_size + 3) // 4 * 4, "struct", align=4,
                       role=Role.PUSH_CONSTANTS)

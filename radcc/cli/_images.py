@@ -20,9 +20,10 @@ import numpy as np
 
 from radcc.cli._shader import UserError
 from radcc.driver.compile import CompileResult
-from radcc.driver.images import ImageArgError
+from radcc.driver.images import ImageArgError, sampler_desc
 from radcc.driver.run import image_arg
 from radcc.emu.api import Image
+from radcc.emu.texture import SamplerDesc
 
 Key = tuple[int, int]
 FILTERS = ("nearest", "linear")
@@ -127,13 +128,25 @@ def parse_specs(args: argparse.Namespace) -> tuple[list[ImageSpec], list[Sampler
     return images, samplers
 
 
-def shader_images(res: CompileResult, images: list[ImageSpec], samplers: list[SamplerSpec],
-                  buffers: set[Key]) -> dict[Key, Image]:
+def shader_samplers(res: CompileResult, samplers: list[SamplerSpec]) -> dict[Key, SamplerDesc]:
+    """The S# of every --sampler (a binding the shader has a sampler at); the others get
+    the default (nearest, clamp)."""
+    out: dict[Key, SamplerDesc] = {}
+    for sm in samplers:
+        s, b = sm.key
+        if sm.key not in res.samplers:
+            declared = ", ".join(f"{a}:{c}" for a, c in sorted(res.samplers)) or "none"
+            raise UserError(f"--sampler {s}:{b}: the shader has no sampler binding {s}:{b} "
+                            f"(its samplers: {declared})")
+        text = f"{sm.filter},{sm.address},{'normalized' if sm.normalized else 'unnormalized'}"
+        out[sm.key] = sampler_desc(text, f"--sampler {s}:{b}")
+    return out
+
+
+def shader_images(res: CompileResult, images: list[ImageSpec], buffers: set[Key]
+                  ) -> dict[Key, Image]:
     """The emulator's images for the compiled shader: every image binding it declares
     given once, each array fitting its binding (shape, dtype, format)."""
-    for sm in samplers:
-        raise UserError(f"--sampler {sm.key[0]}:{sm.key[1]}: the shader has no sampler "
-                        "binding there (samplers are not supported yet)")
     out: dict[Key, Image] = {}
     for x in images:
         s, b = x.key

@@ -48,7 +48,13 @@ import numpy as np
 
 from radcc.abi.kernarg import Role
 from radcc.cli._help import HelpFormatter
-from radcc.cli._images import add_image_options, parse_specs, shader_images, write_images
+from radcc.cli._images import (
+    add_image_options,
+    parse_specs,
+    shader_images,
+    shader_samplers,
+    write_images,
+)
 from radcc.cli._shader import (
     SHADER_SUFFIXES,
     ShaderParser,
@@ -461,11 +467,13 @@ def run_main(argv: list[str]) -> int:
         missing = [k for k in res.arg_layout.keys(Role.BUFFER_ADDRESS) if k not in buffers]
         if missing:
             raise UserError("missing --buffer for " + ", ".join(f"{s}:{b}" for s, b in missing))
-        images = shader_images(res, image_specs, sampler_specs, set(buffers))
+        images = shader_images(res, image_specs, set(buffers))
+        samplers = shader_samplers(res, sampler_specs)
         t0 = time.monotonic()
         out, run = run_compiled(res, groups, buffers, push, strict=not args.no_strict,
                                 max_instructions=args.max_instructions, robust=args.robust,
-                                images=images, progress=_Progress(not args.quiet))
+                                images=images, samplers=samplers,
+                                progress=_Progress(not args.quiet))
         dt = time.monotonic() - t0
         odir.mkdir(parents=True, exist_ok=True)
         for (s, b), data in out.items():

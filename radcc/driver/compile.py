@@ -75,6 +75,8 @@ class CompileResult:
     # the source the SPIR-V embeds (file name, lines), for source-line comments
     debug_source: tuple[str, dict[int, str]] | None = field(default=None, repr=False,
                                                        compare=False)
+    # the sampler bindings ("separate" or "combined" with the image there)
+    samplers: dict[tuple[int, int], str] = field(default_factory=dict)
 
 @dataclass
 class PreRADemand:
@@ -224,4 +226,5 @@ def _compile(spirv: bytes, mcpu: str, wave_size: int | None, entry: str | None,
     kernargs = res.args.kernargs
     assert kernargs is not None  # isel's compute instance has its kernarg layout
     return CompileResult(code, asm, stats, name, kernargs, shader.workgroup_size, wave_size,
-                         timings, program, emitted, demand, dict(shader.images), source)
+                         timings, program, emitted, demand, dict(shader.images), source,
+                         dict(shader.samplers))

@@ -13,7 +13,21 @@ from dataclasses import dataclass
 import numpy as np
 
 from radcc.emu.api import Image
-from radcc.emu.texture import SEL_0, SEL_1, SEL_W, SEL_X, SEL_Y, SEL_Z
+from radcc.emu.texture import (
+    BILINEAR,
+    CLAMP_BORDER,
+    CLAMP_LAST_TEXEL,
+    MIRROR,
+    POINT,
+    SEL_0,
+    SEL_1,
+    SEL_W,
+    SEL_X,
+    SEL_Y,
+    SEL_Z,
+    WRAP,
+    SamplerDesc,
+)
 from radcc.frontend.mir import ImageBinding
 
 Key = tuple[int, int]
@@ -102,3 +116,34 @@ def check_binding(f: ImageFormat, img: ImageBinding, where: str) -> None:
 def emu_image(arr: np.ndarray, f: ImageFormat, dims: int) -> Image:
     """The emulator's image argument for `arr` in format `f`."""
     return Image(np.ascontiguousarray(arr), f.tsharp, dims, _DST_SEL[f.channels])
+
+
+# --sampler FILTER[,ADDRESS[,NORMALIZED]] (lvp_run's): min = mag filter, U = V = W
+# address mode, mipmap mode nearest, minLod = maxLod = 0, border transparent black
+FILTERS = {"nearest": POINT, "linear": BILINEAR}
+ADDRESSES = {"repeat": WRAP, "mirror": MIRROR, "clamp": CLAMP_LAST_TEXEL,
+             "border": CLAMP_BORDER}
+DEFAULT_SAMPLER = SamplerDesc()  # nearest, clamp to edge, normalized
+
+
+def sampler_desc(text: str, where: str) -> SamplerDesc:
+    """The S# of ``FILTER[,ADDRESS[,NORMALIZED]]`` (ImageArgError naming `where`)."""
+    parts = text.split(",")
+    if not 1 <= len(parts) <= 3:
+        raise ImageArgError(f"{where}: '{text}' is not FILTER[,ADDRESS[,NORMALIZED]]")
+    filt = FILTERS.get(parts[0])
+    if filt is None:
+        raise ImageArgError(f"{where}: filter '{parts[0]}' (nearest or linear)")
+    address = parts[1] if len(parts) > 1 else "clamp"
+    mode = ADDRESSES.get(address)
+    if mode is None:
+        raise ImageArgError(f"{where}: address mode '{address}' (repeat, clamp, mirror or "
+                            "border)")
+    norm = parts[2] if len(parts) > 2 else "normalized"
+    if norm not in ("normalized", "unnormalized"):
+        raise ImageArgError(f"{where}: '{norm}' (normalized or unnormalized)")
+    if norm == "unnormalized" and address not in ("clamp", "border"):
+        raise ImageArgError(f"{where}: unnormalized coordinates need clamp or border "
+                            "addressing")
+    return SamplerDesc(clamp=(mode,) * 3, unnormalized=norm == "unnormalized",
+                       mag_filter=filt, min_filter=filt)

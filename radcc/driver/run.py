@@ -21,8 +21,15 @@ import numpy as np
 
 from radcc.abi.kernarg import KernargLayout, Role, binding_name
 from radcc.driver.compile import CompileResult, compile_spirv
-from radcc.driver.images import check_binding, emu_image, image_format
+from radcc.driver.images import (
+    DEFAULT_SAMPLER,
+    check_binding,
+    emu_image,
+    image_format,
+    sampler_desc,
+)
 from radcc.emu.api import Image, RunResult, Zeros, load
+from radcc.emu.texture import SamplerDesc
 from radcc.passes.options import DebugOptions
 
 Key = tuple[int, int]
@@ -33,9 +40,13 @@ class StrictModeError(RuntimeError):
 
 
 def kernel_args(layout: KernargLayout, buffers: Mapping[Key, Any],
-                push: bytes, images: Mapping[Key, Image] | None = None) -> dict[str, Any]:
-    """The emulator's named arguments for a dispatch (docs/abi.md layout)."""
+                push: bytes, images: Mapping[Key, Image] | None = None,
+                samplers: Mapping[Key, SamplerDesc] | None = None) -> dict[str, Any]:
+    """The emulator's named arguments for a dispatch (docs/abi.md layout); a sampler
+    binding not in `samplers` gets the default sampler (nearest, clamp to edge)."""
     args: dict[str, Any] = {}
+    for key in layout.keys(Role.SAMPLER):
+        args[binding_name(key) + "_sampler"] = (samplers or {}).get(key, DEFAULT_SAMPLER)
     for key in layout.keys(Role.IMAGE):
         if images is None or key not in images:
             raise KeyError(f"no image for binding {key[0]}:{key[1]}")
@@ -65,11 +76,12 @@ def run_compiled(res: CompileResult, groups: tuple[int, ...], buffers: Mapping[K
                  max_instructions: int = 50_000_000, robust: bool = False,
                  images: Mapping[Key, Image] | None = None,
                  progress: Callable[[int, int], None] | None = None,
+                 samplers: Mapping[Key, SamplerDesc] | None = None,
                  ) -> tuple[dict[Key, bytes], RunResult]:
     """Run a compiled shader; the buffers' bytes after the run (every binding given), and
     the run (``run.buffers[binding_name(key)]``: an image's texels after the run)."""
     mod = load(res.code_object)
-    args = kernel_args(res.arg_layout, buffers, push_constants, images)
+    args = kernel_args(res.arg_layout, buffers, push_constants, images, samplers)
     run = mod.run(res.kernel_name, groups, res.workgroup_size, args,
                   wave_size=res.wave_size, strict=strict, max_instructions=max_instructions,
                   robust=robust, progress=progress)
@@ -89,16 +101,20 @@ def run_compute(spirv: bytes, *, groups: tuple[int, ...] = (1, 1, 1),
                 mcpu: str = "gfx1100", entry: str | None = None,
                 debug_options: DebugOptions | None = None,
                 images: Mapping[Key, tuple[np.ndarray, str | None]] | None = None,
+                samplers: Mapping[Key, str] | None = None,
                 ) -> dict[Key, Any]:
     """`images`: (set, binding) -> (array, format name or None: the default), 2-D or 3-D
     as the shader's image is, as ``radcc run --image``/``--image3d`` take them (`radcc.driver.images`); they come back as arrays
-    of the same shape and dtype, beside the buffers' bytes."""
+    of the same shape and dtype, beside the buffers' bytes. `samplers`: (set, binding) ->
+    ``FILTER[,ADDRESS[,NORMALIZED]]`` as ``radcc run --sampler`` takes it."""
     res = compile_spirv(spirv, mcpu=mcpu, wave_size=wave_size, entry=entry,
                         spec=dict(spec_constants or {}), debug_options=debug_options)
     emu_images = {key: image_arg(res, key, arr, fmt, image_dims(res, key))
                   for key, (arr, fmt) in (images or {}).items()}
+    smps = {key: sampler_desc(text, f"sampler {key[0]}:{key[1]}")
+            for key, text in (samplers or {}).items()}
     out, run = run_compiled(res, tuple(groups), dict(buffers or {}), push_constants,
-                            images=emu_images)
+                            images=emu_images, samplers=smps)
     if run.violations:
         raise StrictModeError("strict mode: " + "; ".join(str(v) for v in run.violations[:5]))
     result: dict[Key, Any] = dict(out)

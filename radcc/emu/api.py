@@ -37,6 +37,7 @@ from radcc.emu.texture import (
     TYPE_2D,
     TYPE_3D,
     ImageDesc,
+    SamplerDesc,
 )
 
 Dim = int | tuple[int, ...] | list[int]
@@ -192,6 +193,13 @@ class Module:
                 base, tsharp = self._map_image(mem, name, val)
                 buffers[name] = (base, val.data, val.data.nbytes)
                 kernarg[off:off + 8] = tsharp.to_bytes(8, "little")
+            elif kind == "sampler":
+                val = args[name]
+                if not isinstance(val, SamplerDesc):
+                    raise EmuError(f"argument '{name}' is a sampler: pass an "
+                                   f"emu.texture.SamplerDesc, not {type(val).__name__}")
+                sd = mem.map(f"S# {name}", val.encode().to_bytes(16, "little"), writable=False)
+                kernarg[off:off + 8] = sd.base.to_bytes(8, "little")
             elif kind == "by_value":
                 kernarg[off:off + size] = pack_scalar(a, args[name])
             elif kind.startswith("hidden_"):

@@ -168,6 +168,38 @@ class ImageDesc:
         return v
 
 
+# -- samplers (ISA guide Table 51) ------------------------------------------------------
+WRAP, MIRROR, CLAMP_LAST_TEXEL, CLAMP_BORDER = 0, 1, 2, 6
+POINT, BILINEAR = 0, 1
+
+
+@dataclass(frozen=True)
+class SamplerDesc:
+    """The fields of a 128-bit sampler resource (S#) the texture unit uses."""
+
+    clamp: tuple[int, int, int] = (CLAMP_LAST_TEXEL,) * 3  # x, y, z address modes
+    unnormalized: bool = False  # bit 15
+    mag_filter: int = POINT  # 85:84
+    min_filter: int = POINT  # 87:86
+    mip_filter: int = 0  # 91:90 (0 none)
+    min_lod: int = 0  # 43:32, u4.8
+    max_lod: int = 0  # 55:44, u4.8
+    border_color_type: int = 0  # 127:126: 0 transparent black, 1 opaque black, 2 white
+
+    @staticmethod
+    def decode(v: int) -> SamplerDesc:
+        return SamplerDesc((_bits(v, 2, 0), _bits(v, 5, 3), _bits(v, 8, 6)),
+                           bool(_bits(v, 15, 15)), _bits(v, 85, 84), _bits(v, 87, 86),
+                           _bits(v, 91, 90), _bits(v, 43, 32), _bits(v, 55, 44),
+                           _bits(v, 127, 126))
+
+    def encode(self) -> int:
+        v = self.clamp[0] | self.clamp[1] << 3 | self.clamp[2] << 6
+        v |= int(self.unnormalized) << 15 | self.min_lod << 32 | self.max_lod << 44
+        v |= self.mag_filter << 84 | self.min_filter << 86 | self.mip_filter << 90
+        return v | self.border_color_type << 126
+
+
 # -- conversions (ISA 10.4.1) ---------------------------------------------------------------
 def _srgb_to_linear(c: np.ndarray) -> np.ndarray:
     c = c.astype(np.float64)
@@ -296,6 +328,97 @@ def _desc(w: Wave, i: Inst) -> tuple[ImageDesc | None, TexFormat | None]:
     return desc, fmt
 
 
+def _address(i: np.ndarray, n: int, mode: int) -> tuple[np.ndarray, np.ndarray]:
+    """Texel indices `i` of a dimension of `n` texels under address mode `mode`:
+    (index in range, in-range mask: False where ClampBorder gives the border)."""
+    if mode == WRAP:
+        return np.mod(i, n), np.ones(i.shape, bool)
+    if mode == MIRROR:
+        t = np.mod(i, 2 * n)
+        return np.where(t < n, t, 2 * n - 1 - t), np.ones(i.shape, bool)
+    if mode == CLAMP_LAST_TEXEL:
+        return np.clip(i, 0, n - 1), np.ones(i.shape, bool)
+    if mode == CLAMP_BORDER:
+        ok = (i >= 0) & (i < n)
+        return np.where(ok, i, 0), ok
+    raise EmuError(f"sampler address mode {mode} is not supported by the texture unit")
+
+
+def _fetch(w: Wave, i: Inst, desc: ImageDesc, fmt: TexFormat, idx: list[np.ndarray],
+           ok: np.ndarray, lanes: np.ndarray, border: np.ndarray) -> np.ndarray:
+    """RGBA words of texels at per-lane indices `idx` (x, y[, z]) of mip 0; `border`
+    where not `ok`."""
+    x = idx[0]
+    y = idx[1] if len(idx) > 1 else np.zeros_like(x)
+    z = idx[2] if len(idx) > 2 else np.zeros_like(x)
+    off = (z * desc.height + y) * desc.row_pitch + x
+    addrs = U64(desc.base) + (np.where(ok, off, 0) * fmt.bytes).astype(U64)
+    raw = np.zeros((len(lanes), fmt.bytes), dtype=np.uint8)
+    try:
+        raw[ok] = w.memory.gather(addrs[ok], fmt.bytes, lanes[ok])
+    except MemFault as e:
+        raise EmuError(f"{i.where()}: memory fault: {e}") from None
+    out = unpack_texels(fmt, raw)
+    out[~ok] = border
+    return out
+
+
+def _sample(w: Wave, i: Inst, lanes: np.ndarray, desc: ImageDesc, fmt: TexFormat,
+            smp: SamplerDesc, coords: list[np.ndarray], lod: np.ndarray,
+            offset: tuple[int, ...]) -> np.ndarray:
+    """Filtered RGBA (float words, integer formats unfiltered) of each lane."""
+    dims = [desc.width, desc.height, desc.depth][:len(coords)]
+    # the filter: magnification at lod <= 0 (single level: the level is 0 either way)
+    lo, hi = smp.min_lod / 256.0, smp.max_lod / 256.0
+    lod = np.clip(lod, lo, max(lo, hi))
+    filt = np.where(lod <= 0, smp.mag_filter, smp.min_filter)
+    one = np.float32(1.0).view(np.uint32)
+    border = {0: (0, 0, 0, 0), 1: (0, 0, 0, one), 2: (one,) * 4}.get(smp.border_color_type,
+                                                                      (0, 0, 0, 0))
+    if fmt.integer and smp.border_color_type == 1:
+        border = (0, 0, 0, 1)
+    if fmt.integer and smp.border_color_type == 2:
+        border = (1, 1, 1, 1)
+    bord = np.array(border, dtype=np.uint32)
+    u = []
+    for c, n in zip(coords, dims, strict=True):
+        f = c.view(np.float32).astype(np.float64)
+        u.append(f if smp.unnormalized else f * n)
+    out = np.zeros((len(lanes), 4), dtype=np.uint32)
+    # nearest
+    near = filt == POINT
+    if fmt.integer and not near.all():
+        raise EmuError(f"{i.where()}: linear filtering of an integer format")
+    if near.any():
+        idx, ok = [], np.ones(len(lanes), bool)
+        for k, (x, n) in enumerate(zip(u, dims, strict=True)):
+            t = np.floor(x).astype(np.int64) + (offset[k] if k < len(offset) else 0)
+            a, m = _address(t, n, smp.clamp[k])
+            idx.append(a)
+            ok &= m
+        out[near] = _fetch(w, i, desc, fmt, idx, ok, lanes, bord)[near]
+    lin = ~near
+    if lin.any():
+        acc = np.zeros((len(lanes), 4), dtype=np.float64)
+        base = [np.floor(x - 0.5).astype(np.int64) for x in u]
+        frac = [(x - 0.5) - np.floor(x - 0.5) for x in u]
+        nd = len(u)
+        for corner in range(1 << nd):
+            idx, ok = [], np.ones(len(lanes), bool)
+            weight = np.ones(len(lanes))
+            for k in range(nd):
+                bit = corner >> k & 1
+                t = base[k] + bit + (offset[k] if k < len(offset) else 0)
+                a, m = _address(t, dims[k], smp.clamp[k])
+                idx.append(a)
+                ok &= m
+                weight = weight * (frac[k] if bit else 1.0 - frac[k])
+            tex = _fetch(w, i, desc, fmt, idx, ok, lanes, bord).view(np.float32)
+            acc += tex.astype(np.float64) * weight[:, None]
+        out[lin] = acc.astype(np.float32).view(np.uint32)[lin]
+    return apply_dst_sel(fmt, out, desc.dst_sel)
+
+
 def _levels(i: Inst, desc: ImageDesc) -> int:
     if desc.last_level != desc.base_level or desc.max_mip:
         raise EmuError(f"{i.where()}: mipmapped images (T# levels {desc.base_level}.."
@@ -306,6 +429,8 @@ def _levels(i: Inst, desc: ImageDesc) -> int:
 def bind_mimg(i: Inst) -> Handler:
     name = i.name
     f = i.f
+    if name in _SAMPLE_OPS:
+        return _bind_sample(i)
     if name not in ("image_load", "image_load_mip", "image_store", "image_get_resinfo"):
         raise UnsupportedInstruction(f"{i.where()}: {name} is not supported by the "
                                      "emulator's texture unit")
@@ -391,6 +516,70 @@ def bind_mimg(i: Inst) -> Handler:
         except MemFault as e:
             raise EmuError(f"{i.where()}: memory fault: {e}") from None
     return hs
+
+
+# the sample opcodes executed: (level source, offset dword first)
+_SAMPLE_OPS = {"image_sample_lz": ("lz", False), "image_sample_l": ("l", False),
+               "image_sample_d": ("d", False), "image_sample_lz_o": ("lz", True),
+               "image_sample_l_o": ("l", True), "image_sample_d_o": ("d", True)}
+
+
+def _bind_sample(i: Inst) -> Handler:
+    """image_sample_lz/_l/_d[_o] (ISA 10.3, 10.4: address { offset } { derivatives }
+    { body } { lod })."""
+    f = i.f
+    for flag in ("d16", "a16", "tfe", "lwe", "nsa"):
+        if f.get(flag):
+            raise UnsupportedInstruction(f"{i.where()}: {flag} image instructions are not "
+                                         "supported")
+    if f["dim"] not in (0, 1, 2):
+        raise UnsupportedInstruction(f"{i.where()}: image dimension {f['dim']} is not "
+                                     "supported for sampling")
+    kind, has_off = _SAMPLE_OPS[i.name]
+    nc = f["dim"] + 1
+    comps = [k for k in range(4) if f["dmask"] >> k & 1]
+    vdata, va = f["vdata"], f["vaddr"]
+    dests = tuple((vdata + k) & 255 for k in range(len(comps)))
+
+    def h(w: Wave, i: Inst) -> None:
+        lanes = np.flatnonzero(w.exec_mask())
+        if w.strict is not None:
+            w.strict.issue(w, i, ("vm",), dests, ())
+        if not len(lanes) or not comps:
+            return
+        desc, fmt = _desc(w, i)
+        if desc is None or fmt is None:
+            vals = np.zeros((len(lanes), 4), dtype=np.uint32)
+        else:
+            _levels(i, desc)
+            smp = SamplerDesc.decode(sread(w, f["ssamp"], 128))
+            r = va
+            offset: tuple[int, ...] = ()
+            if has_off:
+                word = w.v[r, lanes]
+                if len(np.unique(word)) > 1:
+                    raise EmuError(f"{i.where()}: texel offsets differ between lanes")
+                wd = int(word[0])
+                offset = tuple(((wd >> (8 * k) & 0x3F) ^ 0x20) - 0x20 for k in range(nc))
+                r += 1
+            lod = np.zeros(len(lanes))
+            if kind == "d":
+                g = [w.v[(r + k) & 255, lanes].view(np.float32).astype(np.float64)
+                     for k in range(2 * nc)]
+                dims = [desc.width, desc.height, desc.depth][:nc]
+                sx = [g[k] * (1 if smp.unnormalized else dims[k]) for k in range(nc)]
+                sy = [g[nc + k] * (1 if smp.unnormalized else dims[k]) for k in range(nc)]
+                rho = np.maximum(np.sqrt(sum(x * x for x in sx)), np.sqrt(sum(y * y for y in sy)))
+                with np.errstate(divide="ignore"):
+                    lod = np.log2(rho)
+                r += 2 * nc
+            coords = [w.v[(r + k) & 255, lanes] for k in range(nc)]
+            if kind == "l":
+                lod = w.v[(r + nc) & 255, lanes].view(np.float32).astype(np.float64)
+            vals = _sample(w, i, lanes, desc, fmt, smp, coords, lod, offset)
+        for k, c in enumerate(comps):
+            w.v[(vdata + k) & 255, lanes] = vals[:, c]
+    return h
 
 
 BINDERS: dict[str, Callable[[Inst], Handler]] = {"MIMG": bind_mimg}

@@ -52,7 +52,7 @@ ALWAYS_DIVERGENT = frozenset({
     "ssbo_atomic", "ssbo_atomic_swap", "shared_atomic", "shared_atomic_swap", "elect",
     "inclusive_scan", "exclusive_scan", "ballot_bit_count_inclusive",
     "ballot_bit_count_exclusive", "inverse_ballot", "load_deref", "image_load",
-    "image_load_lod", "image_size", "image_levels",
+    "image_load_lod", "image_size", "image_levels", "image_sample",
 })
 ALWAYS_UNIFORM = frozenset({
     "vote_all", "vote_any", "vote_ieq", "vote_feq", "ballot", "read_first_invocation",

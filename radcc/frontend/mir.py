@@ -246,6 +246,8 @@ class MirShader:
     function: MirFunction
     bindings: dict[tuple[int, int], Binding] = field(default_factory=dict)
     images: dict[tuple[int, int], ImageBinding] = field(default_factory=dict)
+    # sampler bindings: "separate" (OpTypeSampler) or "combined" (with the image there)
+    samplers: dict[tuple[int, int], str] = field(default_factory=dict)
     push_constant_size: int = 0
     shared_size: int = 0
     scratch_size: int = 0  # bytes of private memory per invocation (opt.lower_local_arrays)

@@ -169,6 +169,8 @@ _intr("image_load_lod", 2, True)  # coord, level
 _intr("image_store", 2, False, elim=False)
 _intr("image_size", 1, True, reorder=True)  # level -> width[, height[, depth]]
 _intr("image_levels", 0, True, reorder=True)
+# coord, lod | coord, ddx, ddy (attrs: sampler binding, grad, constant texel offset)
+_intr("image_sample", -1, True)
 _intr("barrier", 0, False, elim=False)
 _intr("load_scratch", 1, True)  # per-invocation private memory (opt.lower_local_arrays)
 _intr("store_scratch", 2, False, elim=False)

@@ -66,6 +66,8 @@ def print_shader(shader: MirShader, divergence: bool = False) -> str:
         kind = "storage" if img.storage else "sampled"
         acc = " readonly" if img.readonly else " writeonly" if img.writeonly else ""
         out.append(f"  image {s}:{b} {kind} {img.dim} {img.format} {img.sampled_type}{acc}")
+    for (s, b), kind in sorted(shader.samplers.items()):
+        out.append(f"  sampler {s}:{b} {kind}")
     for v in shader.function.locals:
         out.append(f'  local v{v.index} "{v.name}" {v.type}')
     format_cf(shader.function.body, 0, out, divergence)

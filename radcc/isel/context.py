@@ -130,6 +130,7 @@ class IselContext:
     local_ids: list[Temp]  # packed in one VGPR (GFX11) or one per dimension (GFX10)
     buffer_base: dict[tuple[int, int], Temp]
     image_desc: dict[tuple[int, int], Temp]  # each image binding's T# (8 SGPRs)
+    sampler_desc: dict[tuple[int, int], Temp]  # each sampler binding's S# (4 SGPRs)
 
     def __init__(self, shader: MirShader, target: Target, wave_size: int, name: str) -> None:
         self.shader = shader
@@ -147,7 +148,7 @@ class IselContext:
         ws = shader.workgroup_size
         self.kernargs: KernargLayout = shader_layout(
             shader.bindings, shader.push_constant_size,
-            {k: image_access(i) for k, i in shader.images.items()})
+            {k: image_access(i) for k, i in shader.images.items()}, shader.samplers)
         self.args: ShaderArgs = amdhsa.kernel_args(
             target, workgroup_ids=(True, True, True),
             local_id_dims=3 if ws[2] > 1 else 2 if ws[1] > 1 else 1, kernargs=self.kernargs)

@@ -16,7 +16,7 @@ from __future__ import annotations
 from radcc.abi.kernarg import Role
 from radcc.frontend.mir import Instr
 from radcc.ir.program import Operand
-from radcc.ir.regclass import RegClass, RegType, Temp, s2, s8
+from radcc.ir.regclass import RegClass, RegType, Temp, s2, s4, s8
 
 from .context import Const, IselContext, unsupported
 
@@ -32,6 +32,11 @@ def load_descriptors(ctx: IselContext) -> None:
         ptr = ctx.b.inst("s_load_b64", [s2], [ctx.kernarg, Operand.c32(
             ctx.kernargs.offset(Role.IMAGE, key))]).temp
         ctx.image_desc[key] = ctx.b.inst("s_load_b256", [s8], [ptr, Operand.c32(0)]).temp
+    ctx.sampler_desc = {}
+    for key in sorted(ctx.shader.samplers):
+        ptr = ctx.b.inst("s_load_b64", [s2], [ctx.kernarg, Operand.c32(
+            ctx.kernargs.offset(Role.SAMPLER, key))]).temp
+        ctx.sampler_desc[key] = ctx.b.inst("s_load_b128", [s4], [ptr, Operand.c32(0)]).temp
 
 
 def _vgprs(n: int) -> RegClass:
@@ -107,3 +112,47 @@ def select_image_store(ctx: IselContext, ins: Instr) -> None:
     data = regs[0] if n == 1 else ctx.b.create_vector(_vgprs(n), *regs).temp
     ctx.b.inst("image_store", [], [data, addr, ctx.image_desc[key]],  # type: ignore[index]
                dmask=(1 << n) - 1, dim=mdim, unorm=True)
+
+
+def select_image_sample(ctx: IselContext, ins: Instr) -> None:
+    """image_sample: ``image_sample_lz`` (level the constant 0), ``_l`` (a level),
+    ``_d`` (gradients), with ``_o`` for a constant texel offset; the address VGPRs are
+    { offset } { derivatives } { body } as ISA 10.4 orders them (body: s, t[, r], then
+    the level for ``_l``)."""
+    d = ins.dest
+    assert d is not None
+    key = tuple(ins.attrs["binding"])
+    skey = tuple(ins.attrs["sampler"])
+    mdim, nc = _dim(ins)
+    c = ins.srcs[0]
+    if c.num_components != nc or c.bit_size != 32:
+        raise unsupported(ins, f"{c.bit_size}-bit x{c.num_components} coordinates")
+    body = [ctx.vgpr(x) for x in ctx.get(c)]
+    pre: list[Temp] = []
+    offset = ins.attrs.get("offset")
+    if offset is not None:
+        word = 0
+        for k, o in enumerate(offset):
+            word |= (int(o) & 0x3F) << (8 * k)
+        pre.append(ctx.vgpr(Const(32, word)))
+    if ins.attrs.get("grad"):
+        op = "image_sample_d"
+        for g in ins.srcs[1:3]:
+            pre += [ctx.vgpr(x) for x in ctx.get(g)]
+    else:
+        lod = ins.srcs[1]
+        k = ctx.comp(lod, 0)
+        if isinstance(k, Const) and k.value == 0:
+            op = "image_sample_lz"
+        else:
+            op = "image_sample_l"
+            body.append(ctx.vgpr(k))
+    if offset is not None:
+        op += "_o"
+    regs = pre + body
+    addr = regs[0] if len(regs) == 1 else ctx.b.create_vector(_vgprs(len(regs)), *regs).temp
+    n = d.num_components
+    t = ctx.b.inst(op, [_vgprs(n)], [addr, ctx.image_desc[key],  # type: ignore[index]
+                                     ctx.sampler_desc[skey]],  # type: ignore[index]
+                   dmask=(1 << n) - 1, dim=mdim).temp
+    _set_result(ctx, ins, t, n)

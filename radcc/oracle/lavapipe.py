@@ -617,6 +617,27 @@ class _ImageObj:
     staging_ptr: int
 
 
+def _sampler_info(key: tuple[int, int], text: str) -> Any:
+    """VkSamplerCreateInfo of lvp_run's FILTER[,ADDRESS[,NORMALIZED]]."""
+    parts = text.split(",")
+    filters = {"nearest": vk.VK_FILTER_NEAREST, "linear": vk.VK_FILTER_LINEAR}
+    modes = {"repeat": vk.VK_SAMPLER_ADDRESS_MODE_REPEAT,
+             "clamp": vk.VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
+             "mirror": vk.VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT,
+             "border": vk.VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER}
+    address = parts[1] if len(parts) > 1 else "clamp"
+    norm = parts[2] if len(parts) > 2 else "normalized"
+    if len(parts) > 3 or parts[0] not in filters or address not in modes or norm not in (
+            "normalized", "unnormalized"):
+        raise LavapipeError(f"sampler {key}: bad FILTER[,ADDRESS[,NORMALIZED]] {text!r}")
+    return vk.VkSamplerCreateInfo(
+        sType=vk.VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO, magFilter=filters[parts[0]],
+        minFilter=filters[parts[0]], mipmapMode=vk.VK_SAMPLER_MIPMAP_MODE_NEAREST,
+        addressModeU=modes[address], addressModeV=modes[address], addressModeW=modes[address],
+        minLod=0.0, maxLod=0.0, borderColor=vk.VK_BORDER_COLOR_FLOAT_TRANSPARENT_BLACK,
+        unnormalizedCoordinates=1 if norm == "unnormalized" else 0)
+
+
 def _create_image(d: _Dispatch, img: _ImageInput, kind: str) -> _ImageObj:
     v, dev, ctx = d.v, d.dev, d.ctx
     w, h, depth = img.extent
@@ -732,6 +753,7 @@ def run_compute(
     timeout_s: float = FENCE_TIMEOUT_S,
     robust: bool = False,
     images: Mapping[tuple[int, int], tuple[np.ndarray, str | None]] | None = None,
+    samplers: Mapping[tuple[int, int], str] | None = None,
 ) -> dict[tuple[int, int], Any]:
     """Dispatch `entry` of `spirv` as groups[0]×groups[1]×groups[2] workgroups on lavapipe.
 
@@ -748,6 +770,8 @@ def run_compute(
     bindings: `(H, W[, C])` 2-D, `(D, H, W[, C])` for a 3-D image binding; the formats of
     `IMAGE_FORMATS` (the array's dtype and channels give the default); one mip level,
     optimal tiling, copied in and out through a staging buffer.
+    samplers: (set, binding) -> "FILTER[,ADDRESS[,NORMALIZED]]" (lvp_run's --sampler)
+    for sampler and combined image sampler bindings (default: nearest,clamp).
     Returns the bytes of every buffer after the dispatch, and every image as an array of
     the shape and dtype it was given.
     """
@@ -766,8 +790,14 @@ def run_compute(
 
     # descriptor types
     kinds: dict[tuple[int, int], str] = {}
+    smps = {key: _sampler_info(key, text) for key, text in (samplers or {}).items()}
     for key, b in refl.bindings.items():
-        if b.kind in ("storage_image", "sampled_image"):
+        if b.kind in ("sampler", "combined"):
+            smps.setdefault(key, _sampler_info(key, "nearest,clamp"))
+        if b.kind == "sampler":
+            kinds[key] = b.kind
+            continue
+        if b.kind in ("storage_image", "sampled_image", "combined"):
             if key not in imgs:
                 raise LavapipeError(f"the shader uses image binding {key}; no image given")
             if b.count != 1:
@@ -827,7 +857,7 @@ def run_compute(
         d = _Dispatch(ctx)
         try:
             return _dispatch(d, spirv, entry, groups, data, kinds, push, spec_constants or {},
-                             refl, subgroup_size, full_subgroups, timeout_s, imgs)
+                             refl, subgroup_size, full_subgroups, timeout_s, imgs, smps)
         finally:
             d.close()
 
@@ -846,6 +876,7 @@ def _dispatch(
     full_subgroups: bool,
     timeout_s: float,
     imgs: dict[tuple[int, int], _ImageInput],
+    smps: dict[tuple[int, int], Any],
 ) -> dict[tuple[int, int], Any]:
     v, dev, ctx = d.v, d.dev, d.ctx
     usage = (vk.VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | vk.VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT
@@ -876,16 +907,21 @@ def _dispatch(
         handles[key] = (buf, ptr.value, size)
 
     image_objs = {key: _create_image(d, im, kinds[key]) for key, im in imgs.items()}
+    sampler_objs = {key: d.create("vkCreateSampler", info, vk.VkSampler(), "vkDestroySampler")
+                    for key, info in smps.items() if kinds.get(key) in ("sampler", "combined")}
 
     # one descriptor set layout per set number 0..max (empty ones fill the gaps)
     sets = sorted({s for s, _ in kinds})
     nsets = sets[-1] + 1 if sets else 0
     layouts = (vk.VkDescriptorSetLayout * max(1, nsets))()
-    counts = {"storage": 0, "uniform": 0, "storage_image": 0, "sampled_image": 0}
+    counts = {"storage": 0, "uniform": 0, "storage_image": 0, "sampled_image": 0,
+              "sampler": 0, "combined": 0}
     dtype = {"storage": vk.VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
              "uniform": vk.VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
              "storage_image": vk.VK_DESCRIPTOR_TYPE_STORAGE_IMAGE,
-             "sampled_image": vk.VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE}
+             "sampled_image": vk.VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE,
+             "sampler": vk.VK_DESCRIPTOR_TYPE_SAMPLER,
+             "combined": vk.VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER}
     for s in range(nsets):
         keys = sorted(k for k in kinds if k[0] == s)
         binds = (vk.VkDescriptorSetLayoutBinding * max(1, len(keys)))()
@@ -928,9 +964,11 @@ def _dispatch(
         img_infos = (vk.VkDescriptorImageInfo * len(kinds))()
         writes = (vk.VkWriteDescriptorSet * len(kinds))()
         for i, key in enumerate(sorted(kinds)):
-            if key in image_objs:
+            if key in image_objs or key in sampler_objs:
                 img_infos[i] = vk.VkDescriptorImageInfo(
-                    imageView=image_objs[key].view, imageLayout=image_objs[key].layout)
+                    sampler=sampler_objs[key].value if key in sampler_objs else 0,
+                    imageView=image_objs[key].view if key in image_objs else 0,
+                    imageLayout=image_objs[key].layout if key in image_objs else 0)
                 writes[i] = vk.VkWriteDescriptorSet(
                     sType=vk.VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, dstSet=dsets[key[0]],
                     dstBinding=key[1], descriptorCount=1, descriptorType=dtype[kinds[key]],

@@ -381,7 +381,9 @@ class _Checker:
             self.image_access(ins, rt, [int(v) for v in ids])
         elif op in ("OpImageQuerySize", "OpImageQuerySizeLod", "OpImageQueryLevels"):
             self.image_query(ins, rt, [int(v) for v in ids])
-        elif op in ("OpSampledImage", "OpImage") or op.startswith("OpImage"):
+        elif op in ("OpSampledImage", "OpImage", "OpImageSampleExplicitLod"):
+            pass  # checked by the translation (spirv_to_mir/images.py)
+        elif op.startswith("OpImage"):
             raise _fail(f"{op} is not supported yet", ins)
         elif op in ("OpConvertUToPtr", "OpConvertPtrToU"):
             raise _fail("buffer device address (PhysicalStorageBuffer) is not supported", ins)
@@ -962,11 +964,11 @@ class _Checker:
                 why = unsupported(image_type(t))
                 if why is not None:
                     raise _fail(why, ins)
-            if name == "OpTypeSampledImage":
-                raise _fail("sampled images (combined image samplers) are not supported yet",
-                            ins)
-            if name == "OpTypeSampler":
-                raise _fail("samplers are not supported yet", ins)
+            if name == "OpTypeSampledImage" and isinstance(t, TypeOther):
+                inner = m.types.get(int(t.operands[0].value))  # type: ignore[arg-type]
+                if isinstance(inner, TypeOther) and inner.opname == "OpTypeImage" \
+                        and image_type(inner).storage:
+                    raise _fail("a sampled image of a storage image (Sampled 2)", ins)
         for ins in m.instructions:  # spirv-val: no constants of storage-only small types
             if ins.opname in ("OpConstant", "OpSpecConstant") and ins.result_type in small:
                 raise _fail(f"a constant of {self.type_name(ins.result_type)} needs the "
@@ -1069,11 +1071,14 @@ class _Checker:
                 pointee = self.t(pt.pointee)
                 if isinstance(pointee, TypeArray | TypeRuntimeArray):
                     raise _fail("arrays of descriptors are not supported", ins)
-                if not isinstance(pointee, TypeOther) or pointee.opname != "OpTypeImage":
+                if not isinstance(pointee, TypeOther) or pointee.opname not in (
+                        "OpTypeImage", "OpTypeSampler", "OpTypeSampledImage"):
                     raise _fail("UniformConstant variable of type "
-                                f"{self.type_name(pt.pointee)}: only images are supported", ins)
+                                f"{self.type_name(pt.pointee)}: only images and samplers are "
+                                "supported", ins)
                 if m.binding(vid) is None:
-                    raise _fail(f"image variable %{vid} has no Binding decoration", ins)
+                    raise _fail(f"image or sampler variable %{vid} has no Binding decoration",
+                                ins)
                 continue
             if sc == "PhysicalStorageBuffer":
                 raise _fail("buffer device address (PhysicalStorageBuffer) is not supported",

@@ -30,29 +30,59 @@ class ImageVar:
     type: ImageType
 
 
+@dataclass(frozen=True)
+class SamplerVar:
+    """A sampler variable (and its value): its binding."""
+
+    binding: tuple[int, int]
+
+
+@dataclass(frozen=True)
+class SampledImage:
+    """A sampled image (OpSampledImage's result, a combined image sampler's value)."""
+
+    image: ImageVar
+    sampler: tuple[int, int]
+
+
 def declare_image(ctx: TranslationContext, vid: int, pointee: int) -> None:
-    """A ``UniformConstant`` variable of image type `pointee` (`ctx.ins` is its
-    OpVariable)."""
+    """A ``UniformConstant`` variable of image, sampler or sampled-image type `pointee`
+    (`ctx.ins` is its OpVariable)."""
     t = ctx.ty(pointee)
+    key = ctx.m.binding(vid)
+    if key is None:
+        raise err(f"image or sampler variable %{vid} has no Binding", ctx.ins)
+    if isinstance(t, TypeOther) and t.opname == "OpTypeSampler":
+        ctx.shader.samplers[key] = "separate"
+        ctx.globals[vid] = SamplerVar(key)
+        return
+    combined = isinstance(t, TypeOther) and t.opname == "OpTypeSampledImage"
+    if combined:
+        t = ctx.ty(int(t.operands[0].value))  # type: ignore[arg-type]
     if not isinstance(t, TypeOther) or t.opname != "OpTypeImage":
-        raise err(f"UniformConstant variable %{vid}: only images are supported", ctx.ins)
+        raise err(f"UniformConstant variable %{vid}: only images and samplers are supported",
+                  ctx.ins)
     img = image_type(t)
     why = unsupported(img)
     if why is not None:
         raise err(why, ctx.ins)
-    key = ctx.m.binding(vid)
-    if key is None:
-        raise err(f"image variable %{vid} has no Binding", ctx.ins)
     sampled, _ = ctx.scalar(img.sampled_type)
     ctx.shader.images[key] = ImageBinding(
         key[0], key[1], img.dim, img.format, sampled, img.storage,
         readonly=ctx.m.has_decoration(vid, "NonWritable"),
         writeonly=ctx.m.has_decoration(vid, "NonReadable"))
-    ctx.globals[vid] = ImageVar(key, img)
+    var = ImageVar(key, img)
+    if combined:
+        ctx.shader.samplers[key] = "combined"
+        ctx.globals[vid] = SampledImage(var, key)
+    else:
+        ctx.globals[vid] = var
 
 
 def _image(ctx: TranslationContext, ins: Instruction) -> ImageVar:
     x = get_tv(ctx, ins.id(0))
+    if isinstance(x, SampledImage):
+        x = x.image  # texelFetch / textureSize of a combined image sampler
     if not isinstance(x, ImageVar):
         raise err("the image operand is not an image variable's value", ins)
     return x
@@ -117,6 +147,62 @@ def op_image_query(ctx: TranslationContext, ins: Instruction) -> None:
         lod = get_value(ctx, ins.id(1)) if ins.opname == "OpImageQuerySizeLod" else \
             ctx.b.imm(0, 32)
         r = ctx.b.intr("image_size", [lod], 32, n, binding=img.binding, dim=img.type.dim)
+    ctx.set(ins, r)
+
+
+def op_sampled_image(ctx: TranslationContext, ins: Instruction) -> None:
+    img = get_tv(ctx, ins.id(0))
+    smp = get_tv(ctx, ins.id(1))
+    if not isinstance(img, ImageVar) or not isinstance(smp, SamplerVar):
+        raise err("OpSampledImage of something that is not an image and a sampler variable's "
+                  "value", ins)
+    ctx.set(ins, SampledImage(img, smp.binding))
+
+
+def op_image(ctx: TranslationContext, ins: Instruction) -> None:
+    x = get_tv(ctx, ins.id(0))
+    if not isinstance(x, SampledImage):
+        raise err("OpImage of something that is not a sampled image", ins)
+    ctx.set(ins, x.image)
+
+
+# ImageOperands bits (SPIR-V 3.14)
+_BIAS, _LOD, _GRAD, _CONST_OFFSET, _OFFSET, _CONST_OFFSETS = 0x1, 0x2, 0x4, 0x8, 0x10, 0x20
+
+
+def op_image_sample_explicit_lod(ctx: TranslationContext, ins: Instruction) -> None:
+    """textureLod / textureGrad (/ ...Offset with a constant offset): MIR ``image_sample``
+    coord, lod | ddx, ddy (attrs: binding, sampler, dim, ``grad``, ``offset``)."""
+    assert ins.result_type is not None
+    x = get_tv(ctx, ins.id(0))
+    if not isinstance(x, SampledImage):
+        raise err("the sampled image operand is not a sampled image", ins)
+    coord = get_value(ctx, ins.id(1))
+    if len(ins.operands) < 3:
+        raise err("OpImageSampleExplicitLod needs a Lod or Grad operand", ins)
+    op = ins.operands[2]
+    mask = int(op.value)  # type: ignore[arg-type]
+    if mask & ~(_LOD | _GRAD | _CONST_OFFSET | _HARMLESS_OPERANDS):
+        raise err(f"image operands {op.name} are not supported", ins)
+    params = [int(p.value) for p in op.params]  # type: ignore[arg-type]
+    srcs = [coord]
+    grad = bool(mask & _GRAD)
+    if mask & _LOD:
+        srcs.append(get_value(ctx, params.pop(0)))
+    elif grad:
+        srcs += [get_value(ctx, params.pop(0)), get_value(ctx, params.pop(0))]
+    offset = None
+    if mask & _CONST_OFFSET:
+        k = fold_value(get_value(ctx, params.pop(0)))
+        if k is None:
+            raise err("ConstOffset is not a constant", ins)
+        offset = tuple((v ^ 0x80000000) - 0x80000000 for v in k)
+        if any(not -32 <= v <= 31 for v in offset):
+            raise err(f"texel offset {offset} outside -32..31 (6-bit hardware offsets)", ins)
+    n = ctx.comps(ins.result_type)
+    img = x.image
+    r = ctx.b.intr("image_sample", srcs, 32, n, binding=img.binding, sampler=x.sampler,
+                   dim=img.type.dim, grad=grad, offset=offset)
     ctx.set(ins, r)
 
 

@@ -35,7 +35,7 @@ from .context import (
     err,
     fold_value,
 )
-from .images import ImageVar, declare_image
+from .images import ImageVar, SampledImage, SamplerVar, declare_image
 from .layout import (
     array_stride,
     explicit_size,
@@ -156,8 +156,8 @@ def load_var(ctx: TranslationContext, var: LocalVar) -> Value:
 
 
 def load(ctx: TranslationContext, ptr: TV, tid: int) -> TV:
-    if isinstance(ptr, ImageVar):
-        return ptr  # an image's value is its handle
+    if isinstance(ptr, ImageVar | SamplerVar | SampledImage):
+        return ptr  # an image's or sampler's value is its handle
     if isinstance(ptr, LocalPtr):
         return load_local(ctx, ptr)
     if isinstance(ptr, MemPtr):
