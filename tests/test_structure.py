@@ -386,3 +386,44 @@ def test_citations_name_what_a_reader_can_open() -> None:
 
 def test_the_citation_check_finds_one() -> None:
     assert _seed_citations('"""x\n(seeds/001 "Register Allocation")\n"""') == [2]
+
+
+def _register_code_definitions(tree: ast.Module, names: set[str]) -> list[tuple[int, str]]:
+    """Module-level ``NAME = <code>`` (an int 0-511, or a tuple of them) for a name
+    radcc.isa.operands defines as a source-operand code (``INV_2PI = 0x3E22F983``, a
+    value, is not one)."""
+    out = []
+    for node in tree.body:
+        if isinstance(node, ast.Assign | ast.AnnAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            value = node.value
+            for t in targets:
+                pairs = list(zip(t.elts, value.elts, strict=False)) if isinstance(
+                    t, ast.Tuple) and isinstance(value, ast.Tuple) else [(t, value)]
+                for n, v in pairs:
+                    name = n.id.lstrip("_") if isinstance(n, ast.Name) else ""
+                    if name in names and isinstance(v, ast.Constant) and \
+                            isinstance(v.value, int) and 0 <= v.value <= 511:
+                        out.append((node.lineno, name))
+    return out
+
+
+def test_register_codes_are_defined_once() -> None:
+    """The source-operand codes (SGPR/VGPR bases, VCC, EXEC, M0, NULL, SCC, the literal,
+    inline constants, ...) are numbers in radcc/isa/operands.py only; other modules
+    import them (radcc/ir/regclass.py's VCC/EXEC/VGPR_BASE are aliases)."""
+    from radcc.isa import operands
+
+    names = {k for k, v in vars(operands).items() if k.isupper() and isinstance(v, int)
+             and 0 <= v <= 511} | {"VCC", "EXEC", "VGPR_BASE"}
+    found = [f"{rel}:{ln}: {name}" for rel, tree in _sources()
+             if rel != "radcc/isa/operands.py"
+             for ln, name in _register_code_definitions(tree, names)]
+    assert not found, "register codes written outside radcc/isa/operands.py:\n" + \
+        "\n".join(found)
+
+
+def test_the_register_code_check_finds_them() -> None:
+    src = "VCC_LO, NULL = 106, 124\n_NULL = 124\nM0: int = 125\nX = 3\nSCC = other.SCC\n"
+    assert _register_code_definitions(ast.parse(src), {"VCC_LO", "NULL", "M0", "SCC"}) == [
+        (1, "VCC_LO"), (1, "NULL"), (2, "NULL"), (3, "M0")]

@@ -24,18 +24,21 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from radcc.emu.errors import EmuError, UnsupportedInstruction
+from radcc.isa.classes import FLAT_LIKE_ENCODINGS, VALU_ENCODINGS
 from radcc.isa.disassembler import decode_one
 from radcc.isa.formats.base import Context
+
+# the source-operand codes of the DPP markers and the literal (re-exported for emu/)
+from radcc.isa.operands import DPP8 as DPP8
+from radcc.isa.operands import DPP8_FI as DPP8_FI
+from radcc.isa.operands import DPP16 as DPP16
+from radcc.isa.operands import LITERAL as LITERAL
 from radcc.isa.table import OpInfo, get_table
 from radcc.target import GfxLevel, Target
 
 if TYPE_CHECKING:
     from radcc.emu.memory import Memory
 
-DPP16 = 250
-DPP8 = 233
-DPP8_FI = 234
-LITERAL = 255
 
 
 @dataclass(slots=True)
@@ -157,7 +160,7 @@ def raw_fields(info: OpInfo, words: list[int]) -> dict[str, int]:
                  addr=w1 & 0xFF, data0=w1 >> 8 & 0xFF, data1=w1 >> 16 & 0xFF,
                  vdst=w1 >> 24 & 0xFF)
         f["offset"] = f["offset0"] | f["offset1"] << 8
-    elif enc in ("FLAT", "GLOBAL", "SCRATCH"):
+    elif enc in FLAT_LIKE_ENCODINGS:
         base = 2
         off = w0 & 0x1FFF
         f.update(offset=off if enc == "FLAT" else _sext(off, 13), dlc=w0 >> 13 & 1,
@@ -179,7 +182,7 @@ def raw_fields(info: OpInfo, words: list[int]) -> dict[str, int]:
                  ssamp=(w1 >> 26 & 0x1F) << 2)
     else:
         raise UnsupportedInstruction(f"{info.name}: encoding {enc} is not supported")
-    if enc in ("VOP1", "VOP2", "VOPC", "VOP3", "VOP3SD", "VOP3P") and len(words) > base:
+    if enc in VALU_ENCODINGS and len(words) > base:
         if f.get("src0") in (DPP16, DPP8, DPP8_FI) and not info.extra.get("k_literal"):
             _dpp_fields(f, words[base])
             return f

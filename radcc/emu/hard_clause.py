@@ -35,10 +35,11 @@ from typing import Any
 from radcc.emu.decode import Inst
 from radcc.emu.errors import EmuError
 from radcc.emu.use import VALU_CLASSES
+from radcc.isa.classes import VMEM_ENCODINGS
+from radcc.isa.operands import NULL
 
 __all__ = ["clause_type", "check_clause", "install"]
 
-_NULL = 124
 _SOPK_WAITS = frozenset({"s_waitcnt_vscnt", "s_waitcnt_vmcnt", "s_waitcnt_expcnt",
                          "s_waitcnt_lgkmcnt"})
 INTERNAL = "internal"
@@ -52,7 +53,7 @@ def clause_type(i: Inst) -> str | None:
     if name in ("s_nop", "s_sleep", "s_waitcnt"):
         return INTERNAL
     if name in _SOPK_WAITS:
-        return INTERNAL if i.f.get("sdst", _NULL) == _NULL else None
+        return INTERNAL if i.f.get("sdst", NULL) == NULL else None
     if enc == "SMEM":
         return "smem" if info.srcs else None
     if enc == "MIMG":
@@ -65,7 +66,7 @@ def clause_type(i: Inst) -> str | None:
         if info.operand("ssamp") is not None:
             return "image sample"
         return "image load" if any(o.is_def for o in info.operands) else "image store"
-    if enc in ("MUBUF", "MTBUF", "GLOBAL", "SCRATCH", "FLAT"):
+    if enc in VMEM_ENCODINGS:  # MIMG returned above
         fam = "flat" if enc == "FLAT" else "buffer/global/scratch"
         if "_atomic" in name:
             return fam + " atomic"

@@ -24,6 +24,22 @@ from radcc.emu.state import (
     VCC_LO,
     Wave,
 )
+from radcc.isa.operands import (
+    EXECZ,
+    INLINE_FLOAT_FIRST,
+    INLINE_INT_NEG_MAX,
+    INLINE_INT_POS_MAX,
+    INLINE_INT_ZERO,
+    INV_2PI,
+    LITERAL,
+    PRIVATE_BASE,
+    PRIVATE_LIMIT,
+    SCC,
+    SHARED_BASE,
+    SHARED_LIMIT,
+    VCCZ,
+    VGPR0,
+)
 
 F32_CONST = (0x3F000000, 0xBF000000, 0x3F800000, 0xBF800000, 0x40000000, 0xC0000000,
              0x40800000, 0xC0800000, 0x3E22F983)
@@ -37,15 +53,15 @@ MASK64 = (1 << 64) - 1
 
 def const_value(code: int, bits: int, typ: str, literal: int | None) -> int | None:
     """Value of a constant source code (None if the code is a register)."""
-    if 128 <= code <= 208:
-        v = code - 128 if code <= 192 else 192 - code
+    if INLINE_INT_ZERO <= code <= INLINE_INT_NEG_MAX:
+        v = code - INLINE_INT_ZERO if code <= INLINE_INT_POS_MAX else INLINE_INT_POS_MAX - code
         if bits == 64:
             return v & MASK64
         if typ in _16BIT_TYPES:
             return v & 0xFFFF
         return v & MASK32
-    if 240 <= code <= 248:
-        k = code - 240
+    if INLINE_FLOAT_FIRST <= code <= INV_2PI:
+        k = code - INLINE_FLOAT_FIRST
         if bits == 64:
             return F64_CONST[k]
         if typ in _16BIT_TYPES:
@@ -53,7 +69,7 @@ def const_value(code: int, bits: int, typ: str, literal: int | None) -> int | No
         if typ == "bf16":
             return F32_CONST[k] >> 16
         return F32_CONST[k]
-    if code == 255:
+    if code == LITERAL:
         if literal is None:
             raise EmuError("literal operand without a literal dword")
         if bits == 64:
@@ -63,19 +79,19 @@ def const_value(code: int, bits: int, typ: str, literal: int | None) -> int | No
                 return literal | 0xFFFFFFFF00000000
             return literal
         return literal
-    if code == 235:
+    if code == SHARED_BASE:
         return SHARED_BASE_HI if bits != 64 else SHARED_BASE_HI << 32
-    if code == 237:
+    if code == PRIVATE_BASE:
         return PRIVATE_BASE_HI if bits != 64 else PRIVATE_BASE_HI << 32
-    if code in (236, 238):
-        hi = SHARED_BASE_HI if code == 236 else PRIVATE_BASE_HI
+    if code in (SHARED_LIMIT, PRIVATE_LIMIT):
+        hi = SHARED_BASE_HI if code == SHARED_LIMIT else PRIVATE_BASE_HI
         return hi if bits != 64 else (hi << 32) | 0xFFFFFFFF
     return None
 
 
 def sread(w: Wave, code: int, bits: int = 32, typ: str = "", literal: int | None = None) -> int:
     """A scalar source value (zero-extended int of `bits`)."""
-    if code < 128:
+    if code < INLINE_INT_ZERO:  # SGPRs, VCC, TTMPs, NULL, M0, EXEC
         if code == NULL:
             return 0
         if bits <= 32:
@@ -83,11 +99,11 @@ def sread(w: Wave, code: int, bits: int = 32, typ: str = "", literal: int | None
         if bits == 64:
             return w.s[code] | w.s[code + 1] << 32
         return sum(w.s[code + i] << (32 * i) for i in range((bits + 31) // 32))
-    if code == 253:
+    if code == SCC:
         return w.scc
-    if code == 251:  # vccz
+    if code == VCCZ:
         return int(w.vcc == 0)
-    if code == 252:  # execz
+    if code == EXECZ:
         return int(w.exec == 0)
     v = const_value(code, bits, typ, literal)
     if v is None:
@@ -99,26 +115,26 @@ def swrite(w: Wave, code: int, value: int, bits: int = 32) -> None:
     """Write an SGPR (pair/tuple) by code; writes to NULL are dropped."""
     if code == NULL:
         return
-    if code >= 128:
+    if code >= INLINE_INT_ZERO:
         raise EmuError(f"invalid scalar destination code {code}")
     if bits <= 32:
         w.s[code] = value & MASK32
     else:
         for i in range((bits + 31) // 32):
-            if code + i < 128 and code + i != NULL:
+            if code + i < INLINE_INT_ZERO and code + i != NULL:
                 w.s[code + i] = value >> (32 * i) & MASK32
 
 
 def vread(w: Wave, code: int, bits: int = 32, typ: str = "",
           literal: int | None = None) -> np.ndarray:
     """A VALU source operand as a np.uint64 array [wave] (raw bits, zero-extended)."""
-    if code >= 256:
-        r = code - 256
+    if code >= VGPR0:
+        r = code - VGPR0
         lo = w.v[r].astype(np.uint64)
         if bits == 64:
             return lo | (w.v[(r + 1) & 255].astype(np.uint64) << np.uint64(32))
         return lo
-    if code in (VCC_LO, EXEC_LO) or code < 128:
+    if code in (VCC_LO, EXEC_LO) or code < INLINE_INT_ZERO:
         return np.full(w.size, sread(w, code, bits, typ), dtype=np.uint64)
     return np.full(w.size, sread(w, code, bits, typ, literal), dtype=np.uint64)
 

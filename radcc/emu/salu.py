@@ -13,7 +13,7 @@ from collections.abc import Callable
 from radcc.emu.decode import Inst, ends_block, no_effect
 from radcc.emu.errors import EmuError, UnsupportedInstruction
 from radcc.emu.regs import sread, swrite
-from radcc.emu.state import EXEC_LO, M0, MASK32, Wave
+from radcc.emu.state import EXEC_LO, M0, MASK32, NULL, Wave
 from radcc.isa.formats.scalar_fields import waitcnt_layout
 from radcc.target import GfxLevel
 
@@ -375,7 +375,7 @@ def _bind_waitcnt_k(i: Inst) -> Handler:
     imm = i.f["simm16"]
 
     def h(w: Wave, i: Inst) -> None:
-        n = imm | (sread(w, sreg) if sreg != 124 else 0)
+        n = imm | (sread(w, sreg) if sreg != NULL else 0)
         if w.strict is not None:
             w.strict.waitcnt(w, i, **{which: n})
     return h

@@ -14,11 +14,18 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+# the named SGPRs are their source-operand codes (radcc.isa.operands; re-exported)
+from radcc.isa.operands import EXEC_HI as EXEC_HI
+from radcc.isa.operands import EXEC_LO as EXEC_LO
+from radcc.isa.operands import M0 as M0
+from radcc.isa.operands import NULL as NULL
+from radcc.isa.operands import VCC_HI as VCC_HI
+from radcc.isa.operands import VCC_LO as VCC_LO
+
 if TYPE_CHECKING:
     from radcc.emu.memory import Memory
     from radcc.emu.strict import Strict
 
-VCC_LO, VCC_HI, NULL, M0, EXEC_LO, EXEC_HI = 106, 107, 124, 125, 126, 127
 MASK32 = 0xFFFFFFFF
 
 # Apertures for flat addressing (ISA 10.1.1, 3.3 "memory apertures"): the high

@@ -27,9 +27,12 @@ from dataclasses import dataclass, field
 from radcc.emu.decode import Inst
 from radcc.emu.strict_gfx10 import GFX10_STRICT_HAZARDS, Gfx10Strict, Lanes
 from radcc.emu.use import Use
+from radcc.isa.classes import MEMORY_TABLE_CLASSES
+from radcc.isa.operands import EXEC_HI, EXEC_LO, SGPR_MAX, SPECIAL_NAMES, TTMP0
 from radcc.target import GFX11_HAZARDS, Hazard, Target
 
-EXEC_REGS = frozenset({126, 127})
+EXEC_REGS = frozenset({EXEC_LO, EXEC_HI})
+_VECTOR_MEMORY = MEMORY_TABLE_CLASSES - {"smem"}  # vmem, flat, ds: VGPR addresses and data
 _HIST = 16  # VALUs remembered for the hazards that look back (see Strict.valu_hist)
 
 
@@ -74,8 +77,7 @@ class MemOp:
 def _rname(r: int, v: bool) -> str:
     if v:
         return f"v{r}"
-    return {106: "vcc_lo", 107: "vcc_hi", 124: "null", 125: "m0", 126: "exec_lo",
-            127: "exec_hi"}.get(r, f"s{r}" if r < 106 else f"ttmp{r - 108}")
+    return SPECIAL_NAMES.get(r) or (f"s{r}" if r <= SGPR_MAX else f"ttmp{r - TTMP0}")
 
 
 def _cdesc(op: MemOp) -> str:
@@ -142,7 +144,7 @@ class Strict:
             self.vpend[r] = op
         for r in sdests:
             self.spend[r] = op
-        if self.hazards and i.info.cls in ("vmem", "flat", "ds"):
+        if self.hazards and i.info.cls in _VECTOR_MEMORY:
             use: Use | None = i.aux.get("use")
             if use is not None:
                 for r in use.vreads:
@@ -235,7 +237,7 @@ class Strict:
                 op = self.vpend.get(r)
                 if op is not None:
                     self._pending_read(i, op, r, True)
-            if i.info.cls not in ("vmem", "flat", "ds"):
+            if i.info.cls not in _VECTOR_MEMORY:
                 for r in use.vwrites:
                     op = self.vpend.get(r)
                     if op is not None:

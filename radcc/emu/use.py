@@ -1,8 +1,8 @@
 """Which registers an instruction reads and writes, from its OpInfo and fields.
 
 Used by strict mode (waitcnt scoreboard, hazards). Computed once per decoded
-instruction. SGPRs are 7-bit codes (vcc 106/107, m0 125, exec 126/127); VGPRs
-are 0-255. `mask_sreads` are the SGPRs a VALU reads as a lane mask
+instruction. SGPRs are their source-operand codes below 128 (radcc.isa.operands:
+VCC_LO/HI, M0, EXEC_LO/HI ...); VGPRs are 0-255. `mask_sreads` are the SGPRs a VALU reads as a lane mask
 (v_cndmask's select, carry-in, v_div_fmas's VCC), needed for VALUMaskWriteHazard.
 """
 
@@ -11,12 +11,21 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from radcc.emu.decode import Inst
-from radcc.isa.classes import VALU_TABLE_CLASSES
+from radcc.isa.classes import (
+    FLAT_LIKE_ENCODINGS,
+    SALU_ENCODINGS,
+    SALU_TABLE_CLASSES,
+    VALU_ENCODINGS,
+    VALU_TABLE_CLASSES,
+)
+from radcc.isa.operands import EXEC_HI, EXEC_LO, INLINE_INT_ZERO, M0, NULL, VCC_LO, VGPR0
 from radcc.isa.table import OperandSpec, OpInfo
 
 VALU_CLASSES = VALU_TABLE_CLASSES
-NULL = 124
-_EXEC = frozenset({126, 127})
+_EXEC = frozenset({EXEC_LO, EXEC_HI})
+_SOP_WRITES_SGPR = SALU_ENCODINGS - {"SOPC"}  # SALU encodings that may write an SGPR
+_SREG_END = INLINE_INT_ZERO  # source codes below it are scalar registers
+_FIXED = {"vcc_lo": VCC_LO, "vcc": VCC_LO, "exec_lo": EXEC_LO, "exec": EXEC_LO, "m0": M0}
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,7 +98,7 @@ _FLAT_FIELDS = {"vaddr": "addr", "vdata": "data"}  # table operand name -> decod
 def _code(i: Inst, o: OperandSpec) -> int | None:
     f = i.f
     if o.kind == "special":
-        return {"vcc_lo": 106, "vcc": 106, "exec_lo": 126, "exec": 126, "m0": 125}.get(o.fixed)
+        return _FIXED.get(o.fixed)
     if o.kind in ("imm", "label", "hwreg", "sendmsg", "waitcnt", "delay", "depctr", "attr",
                   "exp_target", "version"):
         return None
@@ -97,11 +106,11 @@ def _code(i: Inst, o: OperandSpec) -> int | None:
     enc = i.enc
     if "sdwa" in f and name in ("src0", "vsrc1"):  # GFX10 SDWA: the registers of its dword
         return sdwa_code(i, name)
-    if enc in ("VOP1", "VOP2", "VOPC", "VOP3", "VOP3SD", "VOP3P"):
+    if enc in VALU_ENCODINGS:
         if name == "vdst":
-            return 256 + f.get("vdst", 0) if o.kind == "vgpr" else f.get("vdst")
+            return VGPR0 + f.get("vdst", 0) if o.kind == "vgpr" else f.get("vdst")
         if name == "vsrc1":
-            return 256 + f["vsrc1"]
+            return VGPR0 + f["vsrc1"]
         if name == "sdst":
             # VOP3 keeps it in VDST; so does VOP1 v_readfirstlane_b32 (its 'sdst' slot)
             return f.get("sdst", f.get("vdst")) if enc in ("VOP3", "VOP3SD", "VOP1") \
@@ -109,7 +118,7 @@ def _code(i: Inst, o: OperandSpec) -> int | None:
         if name == "vdst2":
             return f.get("src0")
         return f.get(name)
-    if enc in ("FLAT", "GLOBAL", "SCRATCH"):
+    if enc in FLAT_LIKE_ENCODINGS:
         name = _FLAT_FIELDS.get(name, name)
     if enc in ("DS", "FLAT", "GLOBAL", "SCRATCH", "MUBUF", "MTBUF"):
         if name == "saddr" and f.get("saddr", NULL) == NULL:
@@ -120,7 +129,7 @@ def _code(i: Inst, o: OperandSpec) -> int | None:
         s = f.get("soffset", NULL)
         return None if s == NULL else s
     if o.kind == "vgpr" and name not in _SOURCE_FIELDS:
-        return 256 + f.get(name, 0)  # a VGPR number (LDSDIR/VINTERP vdst, EXP, memory)
+        return VGPR0 + f.get(name, 0)  # a VGPR number (LDSDIR/VINTERP vdst, EXP, memory)
     return f.get(name)
 
 
@@ -132,8 +141,8 @@ def sdwa_code(i: Inst, name: str) -> int:
     dw = i.f["sdwa"]
     frm = regs_for(i.gfx).from_hw
     if name == "src0":
-        return frm[dw & 0xFF] if dw >> 23 & 1 else 256 + (dw & 0xFF)
-    return frm[i.f["vsrc1"]] if dw >> 31 & 1 else 256 + i.f["vsrc1"]
+        return frm[dw & 0xFF] if dw >> 23 & 1 else VGPR0 + (dw & 0xFF)
+    return frm[i.f["vsrc1"]] if dw >> 31 & 1 else VGPR0 + i.f["vsrc1"]
 
 
 def _vopdy_info(i: Inst) -> OpInfo | None:
@@ -162,7 +171,7 @@ def compute_use(i: Inst, wave: int) -> Use:
             if half is not None and half.extra.get("acc"):  # fmac/dot2acc read vdst
                 vr.add(i.f["vdst" + s])
             c = i.f["src0" + s]
-            (vr.add(c - 256) if c >= 256 else sr.add(c) if c < 128 else None)
+            (vr.add(c - VGPR0) if c >= VGPR0 else sr.add(c) if c < _SREG_END else None)
     for o in specs:
         code = _code(i, o)
         if code is None or (code == NULL):
@@ -172,13 +181,13 @@ def compute_use(i: Inst, wave: int) -> Use:
         if is_vcc_special and o.fixed in ("vcc_lo", "vcc"):
             n = wave // 32
         regs = range(code, code + n)
-        if code >= 256:
-            (vw if o.is_def else vr).update((r - 256) & 255 for r in regs)
-        elif code < 128:
-            (sw if o.is_def else sr).update(r for r in regs if r < 128)
+        if code >= VGPR0:
+            (vw if o.is_def else vr).update((r - VGPR0) & 255 for r in regs)
+        elif code < _SREG_END:
+            (sw if o.is_def else sr).update(r for r in regs if r < _SREG_END)
             if not o.is_def and (o.kind == "sreg_wave" or is_vcc_special) \
                     and i.info.cls in VALU_CLASSES:
-                masks.update(r for r in regs if r < 128)
+                masks.update(r for r in regs if r < _SREG_END)
     for reg in i.info.implicit_reads:
         sr.update(implicit(reg, wave))
     for reg in i.info.implicit_writes:
@@ -199,19 +208,19 @@ def compute_use(i: Inst, wave: int) -> Use:
     name = i.info.name
     literal = "literal" in i.f
     return Use(frozenset(sr), frozenset(sw), frozenset(vr), frozenset(vw), frozenset(masks),
-               literal, valu=cls in VALU_CLASSES, salu=cls in ("salu", "salu64", "branch"),
+               literal, valu=cls in VALU_CLASSES, salu=cls in SALU_TABLE_CLASSES,
                trans=cls == "trans", cmpx=name.startswith("v_cmpx"),
                permlane=name.startswith("v_permlane"), nop=name == "v_nop",
                call=name in ("s_swappc_b64", "s_setpc_b64", "s_call_b64"),
-               sop=i.enc in ("SOP1", "SOP2", "SOPK"),
+               sop=i.enc in _SOP_WRITES_SGPR,
                other_sread=literal or any(r not in _EXEC for r in sr),
-               mask_targets=frozenset(r for r in sw if r not in _EXEC and r != 125))
+               mask_targets=frozenset(r for r in sw if r not in _EXEC and r != M0))
 
 
 def implicit(reg: str, wave: int) -> tuple[int, ...]:
-    base = {"vcc": 106, "exec": 126, "m0": 125}.get(reg)
+    base = {"vcc": VCC_LO, "exec": EXEC_LO, "m0": M0}.get(reg)
     if base is None:
         return ()
     if reg == "m0":
-        return (125,)
+        return (M0,)
     return (base,) if wave == 32 else (base, base + 1)

@@ -21,8 +21,10 @@ import numpy as np
 from radcc.emu.decode import Inst
 from radcc.emu.errors import EmuError, UnsupportedInstruction
 from radcc.emu.regs import const_value, sread, swrite, vread
-from radcc.emu.state import EXEC_LO, M0, MASK32, NULL, VCC_LO, Wave
+from radcc.emu.state import EXEC_HI, EXEC_LO, M0, MASK32, NULL, VCC_LO, Wave
 from radcc.emu.use import sdwa_code
+from radcc.isa.classes import VALU_ENCODINGS
+from radcc.isa.operands import VGPR0
 
 Handler = Callable[[Wave, Inst], None]
 Reader = Callable[[Wave], np.ndarray]
@@ -50,8 +52,8 @@ def _splat(n: int, value: int) -> np.ndarray:
 
 
 def _src_reader(code: int, bits: int, typ: str, lit: int | None) -> Reader:
-    if code >= 256:
-        reg = code - 256
+    if code >= VGPR0:
+        reg = code - VGPR0
         if bits == 64:
             def r64(w: Wave) -> np.ndarray:
                 return w.v[reg].astype(U64) | (w.v[(reg + 1) & 255].astype(U64) << U64(32))
@@ -166,7 +168,7 @@ def _readers(i: Inst, wave: int) -> list[Reader]:
             k = lit if lit is not None else 0
             out.append(lambda w, k=k: _splat(w.size, k))
         elif o.name == "vsrc1":
-            out.append(_src_reader(256 + f["vsrc1"], o.bits, o.type, lit))
+            out.append(_src_reader(VGPR0 + f["vsrc1"], o.bits, o.type, lit))
         else:
             out.append(_src_reader(f[o.name], o.bits, o.type, lit))
     return out
@@ -290,11 +292,11 @@ def _template(kinds: tuple[str, ...], unary: str | None, shift: bool) -> Callabl
     lines = [f"def make(uf, d, slow, {params}):",
              "    def h(w, i):",
              "        s = w.s",
-             "        if s[126] != 0xFFFFFFFF:",
+             f"        if s[{EXEC_LO}] != 0xFFFFFFFF:",
              "            return slow(w, i)",
              "        if w.size == 32:",
              "            x = 0",
-             "        elif s[127] == 0xFFFFFFFF:",
+             f"        elif s[{EXEC_HI}] == 0xFFFFFFFF:",
              "            x = 1",
              "        else:",
              "            return slow(w, i)",
@@ -864,7 +866,7 @@ def bind_valu(i: Inst) -> Handler:
 
 
 BINDERS: dict[str, Callable[[Inst], Handler]] = {
-    e: bind_valu for e in ("VOP1", "VOP2", "VOPC", "VOP3", "VOP3SD", "VOP3P", "VOPD")
+    e: bind_valu for e in sorted(VALU_ENCODINGS | {"VOPD"})
 }
 
 __all__ = ["BINDERS", "EXEC_LO", "dpp16_source", "dpp8_source"]

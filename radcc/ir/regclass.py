@@ -15,6 +15,16 @@ import re
 from dataclasses import dataclass
 from enum import Enum
 
+from radcc.isa.operands import EXEC_HI as EXEC_HI
+from radcc.isa.operands import EXEC_LO as EXEC_LO
+from radcc.isa.operands import M0 as M0
+from radcc.isa.operands import NULL as NULL
+from radcc.isa.operands import SCC as SCC
+from radcc.isa.operands import TTMP0 as TTMP0
+from radcc.isa.operands import VCC_HI as VCC_HI
+from radcc.isa.operands import VCC_LO as VCC_LO
+from radcc.isa.operands import VGPR0 as VGPR0
+
 
 class RegType(Enum):
     SGPR = "s"
@@ -107,16 +117,11 @@ class Temp:
         return f"%{self.id}"
 
 
-# Named scalar registers (their reg() numbers in the source-operand space).
-VCC = 106
-VCC_HI = 107
-TTMP0 = 108
-NULL = 124
-M0 = 125
-EXEC = 126
-EXEC_HI = 127
-SCC = 253
-VGPR_BASE = 256
+# Named registers: their reg() numbers are the source-operand codes radcc.isa.operands
+# defines (the ISA guide's names); VCC and EXEC name the lane mask's first register.
+VCC = VCC_LO
+EXEC = EXEC_LO
+VGPR_BASE = VGPR0
 
 _NAMED = {VCC: "vcc", VCC_HI: "vcc_hi", NULL: "null", M0: "m0", EXEC: "exec",
           EXEC_HI: "exec_hi", SCC: "scc"}

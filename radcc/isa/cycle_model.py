@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from enum import IntEnum
 from functools import cache
 
-from radcc.isa.classes import InstrClass, instr_class
+from radcc.isa.classes import FLAT_LIKE_ENCODINGS, InstrClass, instr_class
 from radcc.isa.table import OpInfo
 from radcc.target import GfxLevel
 
@@ -167,7 +167,7 @@ def wait_counter_cycles(info: OpInfo | None, has_defs: bool, has_srcs: bool,
         return {"exp": 16}
     if cls == "ldsdir":
         return {"exp": 13}
-    if enc in ("FLAT", "GLOBAL", "SCRATCH"):
+    if enc in FLAT_LIKE_ENCODINGS:
         out = {"lgkm": 20} if enc == "FLAT" else {}
         out["vm" if has_defs or gfx < GfxLevel.GFX10 else "vs"] = 320
         return out

@@ -57,6 +57,13 @@ SCC = 253
 LDS_DIRECT = 254
 LITERAL = 255
 VGPR0 = 256
+# the special source values (src_shared_base .. src_pops_exiting_wave_id, src_vccz,
+# src_execz, src_scc): no register, no constant
+SPECIAL_VALUES = frozenset((SHARED_BASE, SHARED_LIMIT, PRIVATE_BASE, PRIVATE_LIMIT,
+                            POPS_EXITING_WAVE_ID, VCCZ, EXECZ, SCC))
+NULL_OR_SPECIAL = SPECIAL_VALUES | {NULL}
+# 32-bit named sources llvm-mc also accepts in slots of any size
+ANY_SIZE_SOURCES = (NULL, SHARED_BASE, SHARED_LIMIT, PRIVATE_BASE, PRIVATE_LIMIT, SCC)
 
 @dataclass(frozen=True, slots=True)
 class RegCodes:

@@ -58,7 +58,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from radcc.ir.program import Block, Definition, Instruction, Operand, Program
-from radcc.ir.regclass import EXEC, SCC, VCC, PhysReg, RegClass, RegType, s1, s2
+from radcc.ir.regclass import EXEC, SCC, VCC, VGPR_BASE, PhysReg, RegClass, RegType, s1, s2
 from radcc.isa.table import get_table
 from radcc.passes.hw_copy import LoweringError
 
@@ -134,7 +134,7 @@ def needs_vcc(info: ReduceOpInfo) -> bool:
 
 
 def _rc(reg: int, dwords: int = 1) -> RegClass:
-    t = RegType.VGPR if reg >= 256 else RegType.SGPR
+    t = RegType.VGPR if reg >= VGPR_BASE else RegType.SGPR
     return RegClass(t, 4 * dwords)
 
 
@@ -281,7 +281,7 @@ class _Emitter:
         if a == dst:
             a, b = b, a
         s = self.vtmp
-        assert s >= 0 and b != s and dst != s and (a == s or a < 256)
+        assert s >= 0 and b != s and dst != s and (a == s or a < VGPR_BASE)
         lm = s2 if self.wave64 else s1
         self.out.append(_i("v_mul_lo_u32", "VOP3", [_d(s + 1)], [_o(a + 1), _o(b)]))
         self.out.append(_i("v_mul_lo_u32", "VOP3", [_d(dst + 1)], [_o(a), _o(b + 1)]))

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from radcc.ir.opinfo import op_info
 from radcc.ir.program import Block, BlockKind, Instruction, Program
-from radcc.ir.regclass import EXEC, M0, SCC, VCC, PhysReg, RegClass
+from radcc.ir.regclass import EXEC, M0, SCC, VCC, VGPR_BASE, PhysReg, RegClass
 from radcc.isa.table import OpcodeTable
 
 NUM_REGS = 512
@@ -95,9 +95,9 @@ class WriterTable:
         else:
             w = [UNTRACKABLE] * NUM_REGS
             v = [unk_v] * NUM_REGS
-            self._merge(w, v, b.linear_preds, range(0, 256))
+            self._merge(w, v, b.linear_preds, range(0, VGPR_BASE))
             if b.logical_preds:
-                self._merge(w, v, b.logical_preds, range(256, NUM_REGS))
+                self._merge(w, v, b.logical_preds, range(VGPR_BASE, NUM_REGS))
         self.cur_w = w
         self.cur_v = v
         self.writer[b.index] = w

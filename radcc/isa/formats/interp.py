@@ -27,12 +27,12 @@ from radcc.isa.errors import AsmError
 from radcc.isa.formats.base import Context, Decoded, Encoded, Format, register, u32
 from radcc.isa.formats.valu_common import bit_array_text
 from radcc.isa.formats.vop3p import vgpr_operand
-from radcc.isa.operands import Operand, src_text
+from radcc.isa.operands import NULL_OR_SPECIAL, Operand, src_text
 from radcc.isa.syntax import ParsedInst
 from radcc.isa.table import OpInfo
 
 _ORDER = {"clamp": 0, "op_sel": 1, "wait_exp": 2}
-_SPECIAL_SRCS = frozenset((124, 235, 236, 237, 238, 239, 251, 252, 253))
+_SPECIAL_SRCS = NULL_OR_SPECIAL
 
 
 def _int_mod(inst: ParsedInst, name: str, hi: int) -> int:

@@ -39,10 +39,17 @@ from radcc.isa.formats.mem_common import (
     vtext,
 )
 from radcc.isa.operands import (
+    INLINE_INT_NEG_MAX,
     INV_2PI,
     INV_2PI_BITS,
     NULL,
     POPS_EXITING_WAVE_ID,
+    SCC,
+    SGPR_MAX,
+    SHARED_BASE,
+    TTMP0,
+    TTMP15,
+    VCCZ,
     SrcEncoding,
     encode_src,
     float_bits,
@@ -103,7 +110,7 @@ LAYOUTS = {GfxLevel.GFX10: _GFX10, GfxLevel.GFX10_3: _GFX10, GfxLevel.GFX11: _GF
 
 
 def _soffset_ok(code: int) -> bool:
-    return code <= 208 or 235 <= code <= 248 or 251 <= code <= 253
+    return code <= INLINE_INT_NEG_MAX or SHARED_BASE <= code <= INV_2PI or VCCZ <= code <= SCC
 
 
 def _format_value(m, col: int, gfx: GfxLevel) -> int:  # noqa: ANN001
@@ -272,7 +279,7 @@ class BufFormat(Format):
                 if code == NULL and not is_gfx10(ctx):
                     parts.append("null")
                     continue
-                if code + 3 > 105 and not 108 <= code <= 120:
+                if code + 3 > SGPR_MAX and not TTMP0 <= code <= TTMP15 - 3:
                     return None
                 parts.append(src_text(code, 4))
             elif spec.name == "soffset":

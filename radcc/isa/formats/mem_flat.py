@@ -38,7 +38,18 @@ from radcc.isa.formats.mem_common import (
     vgpr,
     vtext,
 )
-from radcc.isa.operands import EXEC_HI, M0, NULL, Operand, regs_for, src_text
+from radcc.isa.operands import (
+    EXEC_HI,
+    EXEC_LO,
+    M0,
+    NULL,
+    TTMP0,
+    TTMP15,
+    VCC_LO,
+    Operand,
+    regs_for,
+    src_text,
+)
 from radcc.isa.syntax import ParsedInst
 from radcc.isa.table import OpInfo
 from radcc.target import GfxLevel
@@ -80,10 +91,10 @@ def _saddr_ok(seg: str, code: int, gfx10: bool = False) -> bool:
     if code == NULL:
         return True
     if seg == "GLOBAL":
-        return code <= 106 or 108 <= code <= 123 or code == 126
+        return code <= VCC_LO or TTMP0 <= code <= TTMP15 or code == EXEC_LO
     if gfx10 and code == EXEC_HI:
         return False
-    return code <= 126
+    return code <= EXEC_LO
 
 
 class FlatFormat(Format):
@@ -248,7 +259,7 @@ class FlatFormat(Format):
         saddr_text = "off"
         if saddr != NULL:
             spec = next(s for s in specs if s.name == "saddr")
-            saddr_text = src_text(saddr & ~1 if spec.dwords == 2 and saddr <= 123 else saddr,
+            saddr_text = src_text(saddr & ~1 if spec.dwords == 2 and saddr <= TTMP15 else saddr,
                                   spec.dwords)
         text = self._text(info, specs, lay, w0, w1, vaddr_n, saddr_text, lds)
         if text is None:

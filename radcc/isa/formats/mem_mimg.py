@@ -30,7 +30,17 @@ from radcc.isa.errors import AsmError
 from radcc.isa.formats.base import Context, Decoded, Encoded, Format, register, u32
 from radcc.isa.formats.mem_common import sgpr_tuple, vtext
 from radcc.isa.lexer import IDENT, INT, Token
-from radcc.isa.operands import NULL, Operand, Reg, check_reg, parse_reg_name, reg_name
+from radcc.isa.operands import (
+    NULL,
+    SGPR_MAX,
+    TTMP0,
+    TTMP15,
+    Operand,
+    Reg,
+    check_reg,
+    parse_reg_name,
+    reg_name,
+)
 from radcc.isa.syntax import Cursor, ParsedInst, parse_operand, parse_register
 from radcc.isa.table import OpInfo
 from radcc.target import GfxLevel
@@ -73,7 +83,7 @@ def dst_dwords(m: dict, dmask: int, d16: int, tfe: int) -> int:
 
 
 def _sreg_ok(code: int, n: int) -> bool:
-    return code + n - 1 <= 105 or (108 <= code and code + n - 1 <= 123) or code == NULL
+    return code + n - 1 <= SGPR_MAX or (TTMP0 <= code and code + n - 1 <= TTMP15) or code == NULL
 
 
 def _sreg_text(code: int, n: int) -> str:

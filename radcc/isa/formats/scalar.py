@@ -37,7 +37,7 @@ from radcc.isa.table import OperandSpec, OpInfo
 
 # --- shared operand helpers -----------------------------------------------------
 
-_ANY_SIZE = (O.NULL, O.SHARED_BASE, O.SHARED_LIMIT, O.PRIVATE_BASE, O.PRIVATE_LIMIT, O.SCC)
+_ANY_SIZE = O.ANY_SIZE_SOURCES
 _GFX11_REGS = O.regs_for(O.GfxLevel.GFX11)
 # sources GFX10 also takes at any size (GFX11 rejects them: `RegCodes.bad_src`)
 _ANY_SIZE_GFX10 = (O.VCCZ, O.EXECZ, O.POPS_EXITING_WAVE_ID)
@@ -544,7 +544,7 @@ class SmemLayout:
 
 # register-only ("sreg") sources also take these special values (llvm-mc-19: src_shared_base ..
 # src_pops_exiting_wave_id, src_vccz, src_execz, src_scc), but no constant or literal
-_SREG_SPECIAL = frozenset((235, 236, 237, 238, 239, 251, 252, 253))
+_SREG_SPECIAL = O.SPECIAL_VALUES
 
 # SMEM data registers llvm-mc-19 never decodes (its SReg_*_XM0_XEXEC classes; GFX10 and
 # GFX11 alike in logical codes): m0 and exec, and vcc_hi as a 64-bit pair's start.

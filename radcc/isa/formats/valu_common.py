@@ -21,20 +21,20 @@ from dataclasses import dataclass, field
 
 from radcc.isa.errors import AsmError
 from radcc.isa.operands import (
+    ANY_SIZE_SOURCES,
     DPP8,
     DPP8_FI,
     DPP16,
     EXEC_HI,
-    EXECZ,
     INLINE_FLOATS,
     INV_2PI,
     INV_2PI_BITS,
     INV_2PI_F64,
+    LDS_DIRECT,
     LITERAL,
     NULL,
-    SCC,
     SGPR_MAX,
-    VCCZ,
+    SPECIAL_VALUES,
     VGPR0,
     Modifier,
     Operand,
@@ -44,6 +44,7 @@ from radcc.isa.operands import (
     float_bits,
     inline_float_code_for_bits,
     inline_int_code,
+    regs_for,
     src_text,
 )
 from radcc.target import GfxLevel
@@ -177,8 +178,8 @@ def collect_mods(
 
 def is_scalar_code(code: int) -> bool:
     """A source code read over the constant bus as a register (SGPR/special)."""
-    return code <= SGPR_MAX or (SGPR_MAX < code <= EXEC_HI and code != NULL) or code in (
-        235, 236, 237, 238, 239, VCCZ, EXECZ, SCC)
+    return code <= SGPR_MAX or (SGPR_MAX < code <= EXEC_HI and code != NULL) or \
+        code in SPECIAL_VALUES
 
 
 class SrcRules:
@@ -243,8 +244,8 @@ def encode_valu_src(
         bad = _UNAVAILABLE if regs is None or regs.gfx == GfxLevel.GFX11 else regs.bad_src
         if code in bad:
             raise AsmError(bad[code], op.col)
-        if code == 254 and regs is not None and not regs.lds_direct:
-            raise AsmError(_UNAVAILABLE[254], op.col)
+        if code == LDS_DIRECT and regs is not None and not regs.lds_direct:
+            raise AsmError(_UNAVAILABLE[LDS_DIRECT], op.col)
         if count == 2 and op.reg.count == 1 and code in _ANY_SIZE:
             if not allow_sgpr:
                 raise AsmError("invalid operand for instruction", op.col)
@@ -270,14 +271,9 @@ def encode_valu_src(
 
 _SCALAR16 = ("i16", "u16", "b16", "f16", "bf16")
 # source codes llvm-mc refuses on GFX11, with its message
-_UNAVAILABLE = {
-    251: "execz and vccz are not supported on this GPU",
-    252: "execz and vccz are not supported on this GPU",
-    239: "register not available on this GPU",
-    254: "lds_direct is not supported on this GPU",
-}
-# 32-bit named sources llvm-mc also accepts in 64-bit slots
-_ANY_SIZE = (NULL, 235, 236, 237, 238, SCC)
+_UNAVAILABLE = regs_for(GfxLevel.GFX11).bad_src | {
+    LDS_DIRECT: "lds_direct is not supported on this GPU"}
+_ANY_SIZE = ANY_SIZE_SOURCES
 
 
 def type_is_int64(optype: str) -> bool:

@@ -36,12 +36,20 @@ from radcc.isa.operands import (
     DPP8,
     DPP8_FI,
     DPP16,
+    EXEC_HI,
+    EXEC_LO,
+    INLINE_INT_ZERO,
     LDS_DIRECT,
     LITERAL,
+    M0,
+    NULL_OR_SPECIAL,
     SGPR_MAX,
     SPECIAL_NAMES,
+    SPECIAL_VALUES,
     TTMP0,
     TTMP15,
+    VCC_HI,
+    VCC_LO,
     VGPR0,
     Operand,
     RegCodes,
@@ -66,12 +74,12 @@ def _src_mods(info: OpInfo, i: int) -> dict:
 
 # null and the src_* special values fit a scalar slot of any size (llvm-mc-19,
 # gfx1010/gfx1030/gfx1100, wave32 and wave64)
-_ANY_SIZE = frozenset((124, 235, 236, 237, 238, 239, 251, 252, 253))
+_ANY_SIZE = NULL_OR_SPECIAL
 # Lane-mask (sreg_wave) slots: llvm-mc decodes scalar registers, null and the
 # src_* values except these logical codes (its exec-less register classes;
 # probed for gfx1010 and gfx1100): sources and definitions, per wave size.
-_WAVE_SRC_BAD = {1: frozenset((126, 127)), 2: frozenset((107, 125, 126, 127))}
-_WAVE_DEF_BAD = {1: frozenset((254,)), 2: frozenset((107, 125, 127, 254))}
+_WAVE_SRC_BAD = {1: frozenset((EXEC_LO, EXEC_HI)), 2: frozenset((VCC_HI, M0, EXEC_LO, EXEC_HI))}
+_WAVE_DEF_BAD = {1: frozenset((LDS_DIRECT,)), 2: frozenset((VCC_HI, M0, EXEC_HI, LDS_DIRECT))}
 
 
 def _sreg_code(op: Operand, dwords: int, regs: RegCodes) -> int:
@@ -142,7 +150,7 @@ class Vop3Format(Format):
                 vdst = _sreg_code(op, spec.dwords, ctx.regs)
         rules = SrcRules(int(info.extra.get("bus_limit", 2)))  # type: ignore[call-overload]
         if "vcc" in info.implicit_reads:
-            rules.use_sgpr(106, inst.col, wave_dw)  # implicit VCC read (v_div_fmas)
+            rules.use_sgpr(VCC_LO, inst.col, wave_dw)  # implicit VCC read (v_div_fmas)
         codes = [0, 0, 0]
         neg = abs_ = 0
         for i, (spec, op) in enumerate(zip(srcs, ops[len(defs):], strict=True)):
@@ -303,7 +311,7 @@ def decode_vop3(info: OpInfo, w0: int, w1: int, data: bytes, pos: int,
     for i, spec in enumerate(srcs):
         c = codes[i]
         if spec.kind == "sreg_wave":
-            if (c > 127 and c not in _ANY_SIZE) or c in _WAVE_SRC_BAD[wave_dw]:
+            if (c >= INLINE_INT_ZERO and c not in _ANY_SIZE) or c in _WAVE_SRC_BAD[wave_dw]:
                 return None
             parts.append(_sreg_text(c, wave_dw))
             continue
@@ -313,14 +321,14 @@ def decode_vop3(info: OpInfo, w0: int, w1: int, data: bytes, pos: int,
             return None
         if c in (DPP16, DPP8, DPP8_FI):
             return None
-        if spec.dwords > 1 and c <= 127:
+        if spec.dwords > 1 and c < INLINE_INT_ZERO:
             text = _sreg_text(c, spec.dwords)
         else:
             text = valu_src_text(c, spec.dwords, literal, spec.type or "b32")
         if neg >> i & 1 and _src_mods(info, i).get("sext"):
             parts.append(f"sext({text})")
             continue
-        is_imm = not (c <= 127 or c >= VGPR0 or c in (235, 236, 237, 238, 239, 251, 252, 253, 254))
+        is_imm = not (c < INLINE_INT_ZERO or c >= VGPR0 or c in SPECIAL_VALUES or c == LDS_DIRECT)
         parts.append(mods_text(text, bool(neg >> i & 1), bool(abs_ >> i & 1), is_imm))
     s = str(info.extra.get("dpp_name", info.printed_name)) if dpp_text else info.printed_name
     if parts:
@@ -361,7 +369,7 @@ def decode_vop3(info: OpInfo, w0: int, w1: int, data: bytes, pos: int,
 
 def _sreg_text(code: int, dwords: int) -> str:
     """A scalar register field; llvm-mc aligns misaligned tuples down."""
-    if code <= 127:
+    if code < INLINE_INT_ZERO:
         if dwords > 1 and (code <= SGPR_MAX or TTMP0 <= code <= TTMP15):
             base = 0 if code <= SGPR_MAX else TTMP0
             code = base + ((code - base) & ~(min(dwords, 4) - 1))

@@ -31,14 +31,14 @@ from collections.abc import Sequence
 
 from radcc.isa.errors import AsmError
 from radcc.isa.formats.valu_common import mods_text, omod_text, parse_omod
-from radcc.isa.operands import VGPR0, Operand, check_reg, src_text
+from radcc.isa.operands import NULL_OR_SPECIAL, VGPR0, Operand, check_reg, src_text
 from radcc.isa.syntax import ParsedInst
 from radcc.isa.table import OpInfo
 
 # Non-VGPR codes llvm-mc's decoder still accepts in a VGPR-only VOP3 source
 # (logical codes: null, src_shared_base..src_pops_exiting_wave_id, src_vccz,
 # src_execz, src_scc); probed for gfx1010, gfx1030 and gfx1100.
-VGPR_QUIRK_CODES = frozenset((124, 235, 236, 237, 238, 239, 251, 252, 253))
+VGPR_QUIRK_CODES = NULL_OR_SPECIAL
 
 _ATTR = re.compile(r"^attr(\d+)(?:\.(.*))?$")
 CHANS = "xyzw"

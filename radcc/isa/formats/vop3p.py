@@ -27,6 +27,7 @@ from radcc.isa.formats.valu_common import SrcRules, bit_array_text, dpp_fields
 from radcc.isa.operands import (
     EXECZ,
     INLINE_FLOATS,
+    INLINE_INT_ZERO,
     INV_2PI,
     LDS_DIRECT,
     LITERAL,
@@ -105,7 +106,7 @@ def const_code(op: Operand, optype: str, col: int) -> tuple[int, int | None]:
             return INV_2PI, None
         if not op.lit:
             # llvm-mc inlines a float whose bits at the slot's width match a constant
-            c = 128 if v == 0.0 else (_inline_16(pattern, optype) if width == 16
+            c = INLINE_INT_ZERO if v == 0.0 else (_inline_16(pattern, optype) if width == 16
                                       else inline_float_code_for_bits(pattern, 32))
             if c is not None and (v == 0.0 or pattern):
                 return c, None
@@ -206,9 +207,9 @@ def encode_source(op: Operand, spec: OperandSpec, count: int, rules: SrcRules,
 
 
 def src_print(code: int, count: int, literal: int | None, optype: str) -> str:
-    if code >= VGPR0 or code <= 127:
+    if code >= VGPR0 or code < INLINE_INT_ZERO:
         return src_text(code, count)
-    if count > 1 and not (128 <= code <= 248 or code == LITERAL):
+    if count > 1 and not (INLINE_INT_ZERO <= code <= INV_2PI or code == LITERAL):
         raise ValueError("special register as a register tuple")
     return const_text(code, literal, optype)
 
