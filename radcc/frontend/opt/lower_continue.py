@@ -83,7 +83,9 @@ def _lower_loop(shader: MirShader, loop: Loop) -> bool:
         for ins in first.instrs:
             b.append(ins)
         bmap[head] = b
-        for p in shader.instrs():
+        # the copy's first block is new: only the instructions just moved into b can
+        # name it (the rest of the copy is not in the shader yet)
+        for p in b.instrs:
             if p.op == "phi":
                 p.preds = [b if x is first else x for x in p.preds]
         end = copy[-1] if len(copy) > 1 else b
