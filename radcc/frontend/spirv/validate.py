@@ -258,7 +258,8 @@ class _Checker:
             _, w, n = self.need_shape(ins, rt, "int", "the result type")
             for k, v in enumerate(ids):
                 s = self.need_shape(ins, self.operand_type(ins, int(v), k), "int", f"operand {k}")
-                if s[2] != n or (s[1] != w and not (op in _SHIFTS and k == 1)):
+                if s[2] != n or (s[1] != w and not (op in _SHIFTS and k == 1)) or (
+                        op in ("OpUDiv", "OpUMod") and self.vtype(int(v)) != rt):
                     raise _fail(f"operand {k} has type {self.type_name(self.vtype(int(v)))}, "
                                 f"the result {self.type_name(rt)}", ins)
         elif op == "OpBitCount":
@@ -767,9 +768,13 @@ class _Checker:
     def structure(self, fn: Function, blocks: dict[int, Block], succ: dict[int, list[int]],
                   order: list[int], idom: _DomTree, preds: dict[int, list[int]]) -> None:
         exits: set[int] = set()
+        merge_of: dict[int, int] = {}
         for b in fn.blocks:
             mi = b.merge
             if mi is not None:
+                if merge_of.setdefault(mi.id(0), b.label) != b.label:
+                    raise _fail(f"%{mi.id(0)} is already the merge block of header "
+                                f"%{merge_of[mi.id(0)]}", mi)
                 exits.add(mi.id(0))
                 if mi.opname == "OpLoopMerge":
                     exits.add(mi.id(1))
@@ -1161,8 +1166,12 @@ class _Checker:
                     raise _fail(f"runtime array member {k} of struct %{tid} is not the last",
                                 ins)
                 size, a = self.layout(mt, ins, done)
-                if isinstance(mtt, TypeMatrix):
-                    size = 0  # strided by MatrixStride: size checked by spirv-val
+                if isinstance(mtt, TypeMatrix):  # its vectors strided by MatrixStride
+                    ms_, (vs, ca_) = int(m.decoration(tid, "MatrixStride", k)[0]), \
+                        self.layout(mtt.column, ins, done)
+                    rows = vs // ca_
+                    size = ms_ * mtt.columns if not m.has_decoration(  # as spirv-val sizes it
+                        tid, "RowMajor", k) else ms_ * (rows - 1) + ca_ * mtt.columns
                 o = int(off[0])
                 if o % a:
                     raise _fail(f"member {k} of struct %{tid}: Offset {o} is not a multiple of "
