@@ -78,7 +78,7 @@ def _is_branch(text: str) -> bool:
 
 def objdump_text(data: bytes, path: str, wave_size: int | None = None) -> str:
     """llvm-objdump -d's listing of the code object `data` (read from `path`)."""
-    from radcc.isa.disassembler import disassemble, is_invalid
+    from radcc.isa.disassembler import branch_offset, disassemble, is_invalid
 
     co = read_code_object(data)
     target = code_object_target(co)
@@ -111,8 +111,9 @@ def objdump_text(data: bytes, path: str, wave_size: int | None = None) -> str:
                 raw = chunk[off:off + d.size]
                 text = d.text
                 note = ""
-                if not is_invalid(d) and _is_branch(text) and "branch_offset" in d.fields:
-                    dest = addr + 4 + 4 * d.fields["branch_offset"]
+                off_dw = branch_offset(d) if not is_invalid(d) and _is_branch(text) else None
+                if off_dw is not None:
+                    dest = addr + 4 + 4 * off_dw
                     if dest in notype:
                         text = f"{text.rsplit(' ', 1)[0]} {notype[dest]}"
                     else:

@@ -145,6 +145,13 @@ def is_invalid(d: Decoded) -> bool:
     return d.text.startswith((".long", ".byte"))
 
 
+def branch_offset(d: Decoded) -> int | None:
+    """A decoded branch's SIMM16 target offset (signed dwords from the next
+    instruction), or None for any other instruction."""
+    v = d.fields.get("branch_offset")
+    return None if v is None else int(v)
+
+
 def parse_hex_bytes(text: str, filename: str = "<stdin>") -> tuple[bytes, list[str]]:
     """Read llvm-mc ``-disassemble`` input: byte values separated by commas,
     spaces or brackets, ``#`` comments (and, as a radcc extension, ``//`` and
