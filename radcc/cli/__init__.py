@@ -33,6 +33,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "objdump": ("radcc.cli.objdump", "list a code object's instructions as llvm-objdump -d"),
     "compare": ("radcc.cli.compare", "radcc's code and statistics beside the real ACO's "
                 "(RADV null device)"),
+    "corpus": ("radcc.cli.corpus", "compile a corpus of shaders on every core, one JSON line "
+               "per shader"),
     "targets": ("radcc.cli.targets", "list the GPUs radcc knows and what works for each"),
 }
 

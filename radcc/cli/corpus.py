@@ -1,0 +1,133 @@
+"""`radcc corpus`: compile every shader of a corpus, one JSON line per shader.
+
+    radcc corpus INPUT... -o OUT.jsonl [--jobs N] [--mcpu X] [--wave32|--wave64]
+                 [--timeout S] [--resume]
+
+INPUTs are files and directories (searched recursively for ``.spv`` and the GLSL
+extensions); every entry point of every SPIR-V module is compiled. Each row holds
+``file``, ``entry``, ``stage``, ``compiler`` (``radcc``), ``mcpu``, ``wave_size``,
+``ok``, ``error`` (one line, or null), ``compile_ms`` and ``stats`` (the fields of
+``radcc compile --stats-file``, `radcc.driver.report`). Every shader compiles in its own
+process (`radcc.driver.corpus`): a crash, a hang (``--timeout``) or an error is that
+shader's ``ok: false`` row and the run goes on. ``--resume`` keeps OUT and compiles only
+the shaders it does not hold. A progress bar is shown on a terminal when ``tqdm`` is
+installed (``pip install radcc[progress]``). Exit status: 0 when every shader compiled,
+1 when one failed or on a usage error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from typing import Any
+
+from radcc.cli._shader import (
+    SHADER_SUFFIXES,
+    STAGES,
+    ShaderParser,
+    UserError,
+    print_targets_if_asked,
+    stage_of,
+)
+
+CORPUS_SUFFIXES = tuple(s for s in SHADER_SUFFIXES if s != ".hlsl")
+
+
+def corpus_parser() -> argparse.ArgumentParser:
+    p = ShaderParser(prog="radcc corpus", description=__doc__,
+                     usage="radcc corpus INPUT... -o OUT.jsonl [options]")
+    p.add_argument("inputs", metavar="INPUT", nargs="+",
+                   help="shader files and directories (recursively: "
+                        f"{' '.join(CORPUS_SUFFIXES)})")
+    p.add_argument("-o", dest="output", required=True, metavar="OUT.jsonl",
+                   help="the JSON Lines file to write (with --resume: to append to)")
+    p.add_argument("--jobs", "-j", type=int, default=None, metavar="N",
+                   help="processes compiling at once (default: the CPUs available)")
+    p.add_argument("--mcpu", default="gfx1100",
+                   help="the target GPU ('--mcpu=help' or 'radcc targets' lists them)")
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--wave32", action="store_true", help="compile for wave32")
+    g.add_argument("--wave64", action="store_true", help="compile for wave64")
+    p.add_argument("--timeout", type=float, default=120.0, metavar="S",
+                   help="seconds a shader may take before its worker is killed")
+    p.add_argument("--resume", action="store_true",
+                   help="keep OUT's rows and compile only the shaders it does not hold")
+    return p
+
+
+def _progress(total: int) -> Any:
+    """A tqdm bar on a terminal, else None."""
+    if not sys.stderr.isatty():
+        return None
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        return None
+    return tqdm(total=total, unit="shader", file=sys.stderr)
+
+
+def main(argv: list[str]) -> int:
+    from radcc.driver.corpus import (
+        CorpusError,
+        CorpusOptions,
+        cpu_count,
+        find_jobs,
+        find_shaders,
+        read_done,
+        run_jobs,
+    )
+
+    try:
+        args = corpus_parser().parse_args(argv)
+        if print_targets_if_asked(args.mcpu):
+            return 0
+        if args.jobs is not None and args.jobs < 1:
+            raise UserError("--jobs must be at least 1")
+        if args.timeout <= 0:
+            raise UserError("--timeout must be positive")
+        wave = 64 if args.wave64 else 32 if args.wave32 else None
+        files = find_shaders(args.inputs, CORPUS_SUFFIXES)
+        jobs = find_jobs(files, args.mcpu, wave, lambda f: STAGES[stage_of(f, None)])
+        done = read_done(args.output) if args.resume else set()
+        out = open(args.output, "a" if args.resume else "w")  # noqa: SIM115
+    except (UserError, CorpusError) as e:
+        msg = str(e)
+        print(msg if ": error" in msg else f"radcc corpus: error: {msg}", file=sys.stderr)
+        return 1
+    except OSError as e:
+        print(f"radcc corpus: error: cannot write {args.output}: {e.strerror}",
+              file=sys.stderr)
+        return 1
+    todo = [j for j in jobs if j.key() not in done]
+    opts = CorpusOptions(args.mcpu, wave, args.jobs or cpu_count(), args.timeout)
+    bar = _progress(len(todo))
+    failed = n = 0
+    t0 = time.monotonic()
+    with out:
+        for row in run_jobs(todo, opts):
+            out.write(json.dumps(row) + "\n")
+            out.flush()
+            n += 1
+            if not row["ok"]:
+                failed += 1
+                if bar is None:
+                    print(f"{row['file']}:{row['entry']}: {row['error']}", file=sys.stderr)
+            if bar is not None:
+                bar.set_postfix(failed=failed, refresh=False)
+                bar.update(1)
+    if bar is not None:
+        bar.close()
+    secs = time.monotonic() - t0
+    print(f"radcc corpus: {n} compiled ({failed} failed), {len(jobs) - len(todo)} kept from "
+          f"{args.output}, {secs:.1f} s", file=sys.stderr)
+    return 1 if failed or any_failed_kept(args.output, args.resume) else 0
+
+
+def any_failed_kept(path: str, resume: bool) -> bool:
+    """With --resume: does OUT hold a failed row (the exit status covers the whole OUT)?"""
+    if not resume:
+        return False
+    with open(path) as f:
+        return any(not json.loads(ln)["ok"] for ln in f if ln.strip())

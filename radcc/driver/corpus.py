@@ -1,0 +1,233 @@
+"""Compile a corpus of shaders, one JSON line per shader (``radcc corpus``).
+
+    jobs = find_jobs(["shaders/"], mcpu="gfx1100", wave_size=None)
+    for row in run_jobs(jobs, CorpusOptions(mcpu="gfx1100", jobs=2, timeout=60.0)):
+        out.write(json.dumps(row) + "\\n")
+
+Guarantees: every entry point of every SPIR-V module, and every GLSL file (entry
+``main``), found under the inputs (directories recursively, by extension) is one job;
+each job runs in its own forked process, so a crash, an exception, a memory blow-up or
+a hang (killed after the timeout) becomes that shader's row with ``ok: false`` and a
+one-line ``error``, and the other jobs go on. A compiled shader's row is
+`radcc.driver.report.row_dict` of `radcc.driver.report.stats_row` (the fields of
+``radcc compile --stats-file``) plus ``compiler``, ``ok`` and ``error``.
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import multiprocessing.connection
+import os
+import time
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+# SPIR-V execution models -> the stage names of `radcc.cli._shader.STAGES`
+_STAGE_OF_MODEL = {"GLCompute": "compute", "Kernel": "compute", "Vertex": "vertex",
+                   "Fragment": "fragment", "Geometry": "geometry",
+                   "TessellationControl": "tessellation control",
+                   "TessellationEvaluation": "tessellation evaluation", "MeshEXT": "mesh",
+                   "MeshNV": "mesh", "TaskEXT": "task", "TaskNV": "task"}
+ROW_KEYS = ("file", "entry", "stage", "compiler", "mcpu", "wave_size", "ok", "error",
+            "compile_ms", "stats")
+MAX_ERROR = 400  # characters of an error row's message
+
+
+class CorpusError(Exception):
+    """A user error of the whole run (e.g. a corrupt OUT with --resume)."""
+
+
+@dataclass(frozen=True)
+class Job:
+    file: str
+    entry: str | None  # None: the module's entry points could not be listed
+    stage: str
+    mcpu: str
+    wave_size: int | None  # None: the chip's default could not be known
+
+    def key(self) -> tuple[str, str, str, int | None]:
+        return (self.file, self.entry or "", self.mcpu, self.wave_size)
+
+
+@dataclass(frozen=True)
+class CorpusOptions:
+    mcpu: str
+    wave: int | None  # --wave32/--wave64 (None: the chip's default)
+    jobs: int
+    timeout: float  # seconds per shader
+
+
+def one_line(msg: str) -> str:
+    """The line of `msg` that says what went wrong (its first with ``error``, else its
+    first), at most `MAX_ERROR` characters."""
+    lines = [ln.strip() for ln in msg.splitlines() if ln.strip()] or ["(no message)"]
+    line = next((ln for ln in lines if "error" in ln.lower()), lines[0])
+    return line if len(line) <= MAX_ERROR else line[:MAX_ERROR - 3] + "..."
+
+
+def find_shaders(inputs: Iterable[str], suffixes: tuple[str, ...]) -> list[str]:
+    """The files of `inputs`: a file as given, a directory's files with one of
+    `suffixes`, recursively, sorted. A missing input raises `CorpusError`."""
+    out: list[str] = []
+    for inp in inputs:
+        p = Path(inp)
+        if p.is_dir():
+            out.extend(sorted(str(f) for f in p.rglob("*")
+                              if f.is_file() and f.suffix in suffixes))
+        elif p.exists():
+            out.append(inp)
+        else:
+            raise CorpusError(f"{inp}: no such file or directory")
+    return list(dict.fromkeys(out))
+
+
+def default_wave(mcpu: str, wave: int | None) -> int | None:
+    """The wave size radcc compiles `mcpu`'s compute shaders for (None: unknown chip)."""
+    if wave is not None:
+        return wave
+    from radcc.target import get_target
+
+    try:
+        return get_target(mcpu).compute_wave_size
+    except ValueError:
+        return None
+
+
+def find_jobs(files: Iterable[str], mcpu: str, wave: int | None,
+              stage_of: Callable[[str], str]) -> list[Job]:
+    """A job per entry point of each ``.spv`` file (one job with entry None when the
+    module cannot be read: its worker reports why), a job per other file (entry
+    ``main``, stage `stage_of(file)`)."""
+    from radcc.frontend.spirv import SpirvError
+    from radcc.frontend.spirv.reader import read_spirv
+
+    ws = default_wave(mcpu, wave)
+    jobs: list[Job] = []
+    for f in files:
+        if Path(f).suffix != ".spv":
+            jobs.append(Job(f, "main", stage_of(f), mcpu, ws))
+            continue
+        try:
+            eps = read_spirv(Path(f).read_bytes()).entry_points
+        except (OSError, SpirvError, ValueError):
+            eps = []
+        if not eps:
+            jobs.append(Job(f, None, "compute", mcpu, ws))
+        for ep in eps:
+            jobs.append(Job(f, ep.name, _STAGE_OF_MODEL.get(ep.execution_model,
+                                                            ep.execution_model), mcpu, ws))
+    return jobs
+
+
+def error_row(job: Job, error: str) -> dict[str, Any]:
+    return {"file": job.file, "entry": job.entry or "", "stage": job.stage,
+            "compiler": "radcc", "mcpu": job.mcpu, "wave_size": job.wave_size, "ok": False,
+            "error": one_line(error), "compile_ms": None, "stats": {}}
+
+
+def ok_row(row: Any) -> dict[str, Any]:
+    """A compiled shader's corpus row from its `radcc.driver.report.StatsRow`."""
+    from radcc.driver.report import row_dict
+
+    d = row_dict(row)
+    return {k: ({"compiler": "radcc", "ok": True, "error": None} | d)[k] for k in ROW_KEYS}
+
+
+def read_done(path: str) -> set[tuple[str, str, str, int | None]]:
+    """The (file, entry, mcpu, wave_size) of the rows OUT holds (--resume); a line that is
+    no corpus row raises `CorpusError` located at it. A missing OUT holds nothing."""
+    done: set[tuple[str, str, str, int | None]] = set()
+    try:
+        text = Path(path).read_text()
+    except FileNotFoundError:
+        return done
+    except (OSError, UnicodeDecodeError) as e:
+        raise CorpusError(f"{path}: cannot read it: {e}") from None
+    for n, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            d = json.loads(line)
+        except json.JSONDecodeError as e:
+            raise CorpusError(f"{path}:{n}:{e.colno}: error: not JSON ({e.msg}); not a "
+                              "'radcc corpus' output") from None
+        if not isinstance(d, dict) or any(k not in d for k in ROW_KEYS):
+            raise CorpusError(f"{path}:{n}:1: error: not a 'radcc corpus' row (expected the "
+                              f"fields {', '.join(ROW_KEYS)})")
+        done.add((d["file"], d["entry"], d["mcpu"], d["wave_size"]))
+    return done
+
+
+def _work(job: Job, wave: int | None, conn: Any) -> None:
+    """The worker: compile `job`, send its row through `conn`."""
+    import argparse
+
+    from radcc.cli._shader import UserError, compile_shader, read_shader
+    from radcc.driver.report import stats_row
+
+    try:
+        spirv = read_shader(job.file, [], entry=job.entry)
+        args = argparse.Namespace(shader=job.file, mcpu=job.mcpu, wave32=wave == 32,
+                                  wave64=wave == 64, entry=job.entry, spec=[],
+                                  no_validate=False)
+        t0 = time.perf_counter()
+        res = compile_shader(args, spirv)
+        ms = (time.perf_counter() - t0) * 1000
+        row = ok_row(stats_row(job.file, res, mcpu=job.mcpu, stage=job.stage,
+                               compile_ms=ms))
+    except UserError as e:
+        row = error_row(job, str(e))
+    except MemoryError:
+        row = error_row(job, "out of memory")
+    except Exception as e:  # an internal error of radcc: this shader's row
+        row = error_row(job, f"internal error: {type(e).__name__}: {e}")
+    conn.send(row)
+    conn.close()
+
+
+def run_jobs(jobs: list[Job], opts: CorpusOptions) -> Iterator[dict[str, Any]]:
+    """The rows of `jobs`, as they finish, each compiled in its own forked process (at
+    most `opts.jobs` at a time, killed after `opts.timeout` seconds)."""
+    ctx = multiprocessing.get_context("fork")
+    import radcc.cli._shader  # noqa: F401  (loaded once, before the forks)
+    import radcc.driver.compile  # noqa: F401
+
+    pending = list(reversed(jobs))
+    running: dict[Any, tuple[Job, Any, float]] = {}  # conn -> (job, process, deadline)
+    while pending or running:
+        while pending and len(running) < max(1, opts.jobs):
+            job = pending.pop()
+            recv, send = ctx.Pipe(duplex=False)
+            proc = ctx.Process(target=_work, args=(job, opts.wave, send), daemon=True)
+            proc.start()
+            send.close()
+            running[recv] = (job, proc, time.monotonic() + opts.timeout)
+        now = time.monotonic()
+        wait = max(0.0, min(d for _, _, d in running.values()) - now)
+        ready = multiprocessing.connection.wait(list(running), timeout=wait)
+        for conn in ready:
+            job, proc, _ = running.pop(conn)  # type: ignore[call-overload]
+            try:
+                row = conn.recv()
+            except (EOFError, OSError):
+                proc.join()
+                row = error_row(job, f"the worker crashed (exit status {proc.exitcode})")
+            conn.close()
+            proc.join()
+            yield row
+        now = time.monotonic()
+        for conn, (job, proc, deadline) in list(running.items()):
+            if now >= deadline:
+                proc.kill()
+                proc.join()
+                conn.close()
+                del running[conn]
+                yield error_row(job, f"timed out after {opts.timeout:g} s")
+
+
+def cpu_count() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else \
+        (os.cpu_count() or 1)

@@ -1,0 +1,146 @@
+"""`radcc corpus`: a small corpus made here (GLSL compiled by glslangValidator, an
+invalid file, a refused vertex shader); its rows against `radcc compile --stats-file`,
+--resume, a timeout and a worker crash confined to their shaders."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from radcc.cli import main
+
+_A = """#version 450
+layout(local_size_x=64) in;
+layout(std430, binding=0) buffer B { float d[]; };
+void main() { uint i = gl_GlobalInvocationID.x; d[i] = d[i] * 2.0 + 1.0; }
+"""
+_B = """#version 450
+layout(local_size_x=64) in;
+layout(std430, binding=0) buffer B { uint d[]; };
+void main() { uint i = gl_GlobalInvocationID.x; if (d[i] > 3u) d[i] = d[i] * d[i]; }
+"""
+
+
+@pytest.fixture
+def corpus(tmp_path: Path) -> Path:
+    d = tmp_path / "c"
+    (d / "sub").mkdir(parents=True)
+    (tmp_path / "a.comp").write_text(_A)
+    subprocess.run(["glslangValidator", "-V", str(tmp_path / "a.comp"), "-o",
+                    str(d / "a.spv")], check=True, capture_output=True)
+    (d / "sub" / "b.comp").write_text(_B)
+    (d / "bad.comp").write_text("#version 450\nvoid main( {\n")
+    (d / "v.vert").write_text("#version 450\nvoid main() { gl_Position = vec4(0); }\n")
+    (d / "notes.txt").write_text("not a shader\n")
+    return d
+
+
+def _rows(path: Path) -> list[dict]:
+    return [json.loads(ln) for ln in path.read_text().splitlines()]
+
+
+def _by_key(rows: list[dict]) -> dict[tuple[str, str], dict]:
+    return {(r["file"], r["entry"]): r for r in rows}
+
+
+def test_rows_equal_stats_file(corpus: Path, tmp_path: Path, capsys) -> None:
+    out = tmp_path / "out.jsonl"
+    assert main(["corpus", str(corpus), "-o", str(out), "--jobs", "2"]) == 1  # two fail
+    rows = _by_key(_rows(out))
+    a, b = str(corpus / "a.spv"), str(corpus / "sub" / "b.comp")
+    assert set(rows) == {(a, "main"), (b, "main"), (str(corpus / "bad.comp"), "main"),
+                         (str(corpus / "v.vert"), "main")}
+    for r in rows.values():
+        assert list(r) == ["file", "entry", "stage", "compiler", "mcpu", "wave_size", "ok",
+                           "error", "compile_ms", "stats"]
+        assert r["compiler"] == "radcc" and r["mcpu"] == "gfx1100" and r["wave_size"] == 32
+    # the compiled ones: the rows of radcc compile --stats-file but compile_ms
+    sf = tmp_path / "stats.jsonl"
+    assert main(["compile", a, b, "-o", str(tmp_path / "objs"), "--stats-file", str(sf)]) == 0
+    for want in _rows(sf):
+        got = rows[(want["file"], want["entry"])]
+        assert got["ok"] is True and got["error"] is None and got["compile_ms"] > 0
+        assert {k: got[k] for k in want if k != "compile_ms"} == \
+            {k: v for k, v in want.items() if k != "compile_ms"}
+        assert got["stats"]["Instructions"] > 0
+    # the failing ones: one-line errors, no statistics
+    bad, vert = rows[(str(corpus / "bad.comp"), "main")], rows[(str(corpus / "v.vert"), "main")]
+    for r in (bad, vert):
+        assert r["ok"] is False and r["stats"] == {} and r["compile_ms"] is None
+        assert r["error"] and "\n" not in r["error"]
+    assert vert["stage"] == "vertex" and "vertex shaders are not supported" in vert["error"]
+    assert "ERROR" in bad["error"]
+
+
+def test_resume_recompiles_nothing(corpus: Path, tmp_path: Path, monkeypatch, capsys) -> None:
+    out = tmp_path / "out.jsonl"
+    (corpus / "bad.comp").unlink()
+    (corpus / "v.vert").unlink()
+    assert main(["corpus", str(corpus), "-o", str(out), "--jobs", "2"]) == 0
+    before = out.read_text()
+    assert len(before.splitlines()) == 2
+
+    import radcc.cli._shader as shader
+
+    def boom(*a, **k):  # a recompile would make an error row
+        raise RuntimeError("recompiled")
+
+    monkeypatch.setattr(shader, "compile_shader", boom)
+    assert main(["corpus", str(corpus), "-o", str(out), "--resume"]) == 0
+    assert out.read_text() == before
+    assert "0 compiled" in capsys.readouterr().err
+    # a new shader is compiled (here: with the patched compiler, so an error row), the
+    # others kept
+    (corpus / "c.comp").write_text(_A)
+    assert main(["corpus", str(corpus), "-o", str(out), "--resume"]) == 1
+    rows = _rows(out)
+    assert out.read_text().startswith(before) and len(rows) == 3
+    assert rows[2]["file"] == str(corpus / "c.comp") and "recompiled" in rows[2]["error"]
+
+
+def test_resume_refuses_a_foreign_out(corpus: Path, tmp_path: Path, capsys) -> None:
+    out = tmp_path / "out.jsonl"
+    out.write_text('{"file": "x"}\n')
+    assert main(["corpus", str(corpus), "-o", str(out), "--resume"]) == 1
+    err = capsys.readouterr().err
+    assert f"{out}:1:1: error: not a 'radcc corpus' row" in err and "Traceback" not in err
+    out.write_text("garbage\n")
+    assert main(["corpus", str(corpus), "-o", str(out), "--resume"]) == 1
+    assert f"{out}:1:1: error: not JSON" in capsys.readouterr().err
+    assert out.read_text() == "garbage\n"
+
+
+def test_timeout_and_crash_stay_confined(corpus: Path, tmp_path: Path, monkeypatch,
+                                         capsys) -> None:
+    (corpus / "bad.comp").unlink()
+    (corpus / "v.vert").unlink()
+    out = tmp_path / "out.jsonl"
+    assert main(["corpus", str(corpus), "-o", str(out), "--timeout", "0.001"]) == 1
+    rows = _rows(out)
+    assert len(rows) == 2
+    assert all(not r["ok"] and r["error"] == "timed out after 0.001 s" for r in rows)
+
+    import radcc.cli._shader as shader
+
+    real = shader.compile_shader
+
+    def crash_on_b(args, spirv, *a, **k):
+        if args.shader.endswith("b.comp"):
+            os._exit(7)  # a worker dying without a word
+        return real(args, spirv, *a, **k)
+
+    monkeypatch.setattr(shader, "compile_shader", crash_on_b)
+    assert main(["corpus", str(corpus), "-o", str(out), "--jobs", "2"]) == 1
+    rows = _by_key(_rows(out))
+    assert rows[(str(corpus / "a.spv"), "main")]["ok"] is True
+    b = rows[(str(corpus / "sub" / "b.comp"), "main")]
+    assert b["ok"] is False and b["error"] == "the worker crashed (exit status 7)"
+
+
+def test_missing_input_is_an_error(tmp_path: Path, capsys) -> None:
+    assert main(["corpus", str(tmp_path / "nope"), "-o", str(tmp_path / "o.jsonl")]) == 1
+    assert "no such file or directory" in capsys.readouterr().err
