@@ -57,6 +57,21 @@ def corpus_parser() -> argparse.ArgumentParser:
     return p
 
 
+def compile_job(job: Any, wave: int | None) -> Any:
+    """Compile one corpus job as `radcc compile` does: its `radcc.driver.report` row
+    (`UserError` when the shader is refused). Runs in a worker process."""
+    from radcc.cli import _shader
+    from radcc.driver.report import stats_row
+
+    spirv = _shader.read_shader(job.file, [], entry=job.entry)
+    args = argparse.Namespace(shader=job.file, mcpu=job.mcpu, wave32=wave == 32,
+                              wave64=wave == 64, entry=job.entry, spec=[], no_validate=False)
+    t0 = time.perf_counter()
+    res = _shader.compile_shader(args, spirv)
+    ms = (time.perf_counter() - t0) * 1000
+    return stats_row(job.file, res, mcpu=job.mcpu, stage=job.stage, compile_ms=ms)
+
+
 def _progress(total: int) -> Any:
     """A tqdm bar on a terminal, else None."""
     if not sys.stderr.isatty():
@@ -101,7 +116,8 @@ def main(argv: list[str]) -> int:
               file=sys.stderr)
         return 1
     todo = [j for j in jobs if j.key() not in done]
-    opts = CorpusOptions(args.mcpu, wave, args.jobs or cpu_count(), args.timeout)
+    opts = CorpusOptions(args.mcpu, wave, args.jobs or cpu_count(), args.timeout,
+                         compile_job, (UserError,))
     bar = _progress(len(todo))
     failed = n = 0
     t0 = time.monotonic()

@@ -4,6 +4,8 @@
     for row in run_jobs(jobs, CorpusOptions(mcpu="gfx1100", jobs=2, timeout=60.0)):
         out.write(json.dumps(row) + "\\n")
 
+The caller (`radcc.cli.corpus`) gives the function that compiles one job in a worker
+(`CorpusOptions.compile_one`: SPIR-V or GLSL to a `radcc.driver.report.StatsRow`).
 Guarantees: every entry point of every SPIR-V module, and every GLSL file (entry
 ``main``), found under the inputs (directories recursively, by extension) is one job;
 each job runs in its own forked process, so a crash, an exception, a memory blow-up or
@@ -58,6 +60,8 @@ class CorpusOptions:
     wave: int | None  # --wave32/--wave64 (None: the chip's default)
     jobs: int
     timeout: float  # seconds per shader
+    compile_one: Callable[[Job, int | None], Any]  # -> StatsRow (run in the worker)
+    user_errors: tuple[type[Exception], ...]  # what compile_one raises for a refused shader
 
 
 def one_line(msg: str) -> str:
@@ -161,24 +165,11 @@ def read_done(path: str) -> set[tuple[str, str, str, int | None]]:
     return done
 
 
-def _work(job: Job, wave: int | None, conn: Any) -> None:
+def _work(job: Job, opts: CorpusOptions, conn: Any) -> None:
     """The worker: compile `job`, send its row through `conn`."""
-    import argparse
-
-    from radcc.cli._shader import UserError, compile_shader, read_shader
-    from radcc.driver.report import stats_row
-
     try:
-        spirv = read_shader(job.file, [], entry=job.entry)
-        args = argparse.Namespace(shader=job.file, mcpu=job.mcpu, wave32=wave == 32,
-                                  wave64=wave == 64, entry=job.entry, spec=[],
-                                  no_validate=False)
-        t0 = time.perf_counter()
-        res = compile_shader(args, spirv)
-        ms = (time.perf_counter() - t0) * 1000
-        row = ok_row(stats_row(job.file, res, mcpu=job.mcpu, stage=job.stage,
-                               compile_ms=ms))
-    except UserError as e:
+        row = ok_row(opts.compile_one(job, opts.wave))
+    except opts.user_errors as e:
         row = error_row(job, str(e))
     except MemoryError:
         row = error_row(job, "out of memory")
@@ -192,8 +183,7 @@ def run_jobs(jobs: list[Job], opts: CorpusOptions) -> Iterator[dict[str, Any]]:
     """The rows of `jobs`, as they finish, each compiled in its own forked process (at
     most `opts.jobs` at a time, killed after `opts.timeout` seconds)."""
     ctx = multiprocessing.get_context("fork")
-    import radcc.cli._shader  # noqa: F401  (loaded once, before the forks)
-    import radcc.driver.compile  # noqa: F401
+    import radcc.driver.compile  # noqa: F401  (loaded once, before the forks)
 
     pending = list(reversed(jobs))
     running: dict[Any, tuple[Job, Any, float]] = {}  # conn -> (job, process, deadline)
@@ -201,7 +191,7 @@ def run_jobs(jobs: list[Job], opts: CorpusOptions) -> Iterator[dict[str, Any]]:
         while pending and len(running) < max(1, opts.jobs):
             job = pending.pop()
             recv, send = ctx.Pipe(duplex=False)
-            proc = ctx.Process(target=_work, args=(job, opts.wave, send), daemon=True)
+            proc = ctx.Process(target=_work, args=(job, opts, send), daemon=True)
             proc.start()
             send.close()
             running[recv] = (job, proc, time.monotonic() + opts.timeout)
