@@ -35,6 +35,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
                 "(RADV null device)"),
     "corpus": ("radcc.cli.corpus", "compile a corpus of shaders on every core, one JSON line "
                "per shader"),
+    "report": ("radcc.cli.report", "compare two 'radcc corpus' runs as fossil-db's report.py"),
     "targets": ("radcc.cli.targets", "list the GPUs radcc knows and what works for each"),
 }
 

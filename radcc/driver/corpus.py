@@ -140,16 +140,16 @@ def ok_row(row: Any) -> dict[str, Any]:
     return {k: ({"compiler": "radcc", "ok": True, "error": None} | d)[k] for k in ROW_KEYS}
 
 
-def read_done(path: str) -> set[tuple[str, str, str, int | None]]:
-    """The (file, entry, mcpu, wave_size) of the rows OUT holds (--resume); a line that is
-    no corpus row raises `CorpusError` located at it. A missing OUT holds nothing."""
-    done: set[tuple[str, str, str, int | None]] = set()
+def read_rows(path: str) -> list[dict[str, Any]]:
+    """The rows of a ``radcc corpus`` output; a line that is no corpus row raises
+    `CorpusError` located at it (FileNotFoundError when there is no such file)."""
     try:
         text = Path(path).read_text()
     except FileNotFoundError:
-        return done
+        raise
     except (OSError, UnicodeDecodeError) as e:
         raise CorpusError(f"{path}: cannot read it: {e}") from None
+    rows: list[dict[str, Any]] = []
     for n, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
@@ -158,11 +158,22 @@ def read_done(path: str) -> set[tuple[str, str, str, int | None]]:
         except json.JSONDecodeError as e:
             raise CorpusError(f"{path}:{n}:{e.colno}: error: not JSON ({e.msg}); not a "
                               "'radcc corpus' output") from None
-        if not isinstance(d, dict) or any(k not in d for k in ROW_KEYS):
+        if not isinstance(d, dict) or any(k not in d for k in ROW_KEYS) or \
+                not isinstance(d["stats"], dict):
             raise CorpusError(f"{path}:{n}:1: error: not a 'radcc corpus' row (expected the "
                               f"fields {', '.join(ROW_KEYS)})")
-        done.add((d["file"], d["entry"], d["mcpu"], d["wave_size"]))
-    return done
+        rows.append(d)
+    return rows
+
+
+def read_done(path: str) -> set[tuple[str, str, str, int | None]]:
+    """The (file, entry, mcpu, wave_size) of the rows OUT holds (--resume; a missing OUT
+    holds nothing)."""
+    try:
+        rows = read_rows(path)
+    except FileNotFoundError:
+        return set()
+    return {(d["file"], d["entry"], d["mcpu"], d["wave_size"]) for d in rows}
 
 
 def _work(job: Job, opts: CorpusOptions, conn: Any) -> None:

@@ -1,0 +1,57 @@
+"""`radcc report`: compare two ``radcc corpus`` runs, as Mesa fossil-db's report.py.
+
+    radcc report OLD.jsonl NEW.jsonl [--stat NAME ...] [--csv FILE]
+
+Per statistic, over the shaders both runs compiled (matched by file and entry): the
+totals of OLD and NEW, the difference and its percentage, the shaders affected, helped
+and hurt (lower is better, but for WavesPerSIMD), the geometric mean of the per-shader
+ratios; then the shaders that compile in one run and fail in the other, and the most
+changed shaders per statistic (`radcc.driver.corpus_report`). ``--csv`` writes the
+per-shader differences. Exit status 0, or 1 on bad input (a file that is no corpus
+output, no shader in common, an unknown statistic).
+"""
+
+from __future__ import annotations
+
+import sys
+
+from radcc.cli._shader import ShaderParser, UserError
+
+
+def main(argv: list[str]) -> int:
+    from radcc.driver.corpus import CorpusError, read_rows
+    from radcc.driver.corpus_report import (
+        ReportError,
+        compare_runs,
+        format_report,
+        write_diff_csv,
+    )
+
+    p = ShaderParser(prog="radcc report", description=__doc__)
+    p.add_argument("old", metavar="OLD.jsonl", help="the earlier 'radcc corpus' output")
+    p.add_argument("new", metavar="NEW.jsonl", help="the later 'radcc corpus' output")
+    p.add_argument("--stat", action="append", default=None, metavar="NAME",
+                   help="a statistic to compare (repeatable; default: all but Hash)")
+    p.add_argument("--csv", metavar="FILE", default=None,
+                   help="write the per-shader differences to FILE")
+    try:
+        args = p.parse_args(argv)
+        runs = []
+        for path in (args.old, args.new):
+            try:
+                runs.append(read_rows(path))
+            except FileNotFoundError:
+                raise UserError(f"cannot read {path}: no such file") from None
+        cmp = compare_runs(runs[0], runs[1], args.stat)
+        if args.csv is not None:
+            try:
+                with open(args.csv, "w", newline="") as f:
+                    write_diff_csv(cmp, f)
+            except OSError as e:
+                raise UserError(f"cannot write {args.csv}: {e.strerror}") from None
+    except (UserError, CorpusError, ReportError) as e:
+        msg = str(e)
+        print(msg if ": error" in msg else f"radcc report: error: {msg}", file=sys.stderr)
+        return 1
+    sys.stdout.write(format_report(cmp))
+    return 0
