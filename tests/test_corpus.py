@@ -144,3 +144,31 @@ def test_timeout_and_crash_stay_confined(corpus: Path, tmp_path: Path, monkeypat
 def test_missing_input_is_an_error(tmp_path: Path, capsys) -> None:
     assert main(["corpus", str(tmp_path / "nope"), "-o", str(tmp_path / "o.jsonl")]) == 1
     assert "no such file or directory" in capsys.readouterr().err
+
+
+def test_aco_rows_and_a_report_between_compilers(corpus: Path, tmp_path: Path,
+                                                 capsys) -> None:
+    """--compiler aco: ACO's statistics (RADV null device) under radcc's names, in rows
+    `radcc report` compares with radcc's."""
+    from radcc.oracle import radv
+
+    if not radv.available():
+        pytest.skip("RADV (mesa-vulkan-drivers) is not installed")
+    (corpus / "bad.comp").unlink()
+    ours, aco = tmp_path / "radcc.jsonl", tmp_path / "aco.jsonl"
+    assert main(["corpus", str(corpus), "-o", str(ours), "--jobs", "2"]) == 1  # v.vert
+    assert main(["corpus", str(corpus), "-o", str(aco), "--jobs", "2",
+                 "--compiler", "aco"]) == 1
+    rows = _by_key(_rows(aco))
+    a = rows[(str(corpus / "a.spv"), "main")]
+    assert a["ok"] and a["compiler"] == "aco" and a["wave_size"] == 32
+    radcc_a = _by_key(_rows(ours))[(str(corpus / "a.spv"), "main")]
+    assert set(a["stats"]) <= set(radcc_a["stats"])
+    assert {"Instructions", "VGPRs", "SGPRs", "CodeSize"} <= set(a["stats"])
+    assert a["stats"]["Instructions"] > 0
+    assert not rows[(str(corpus / "v.vert"), "main")]["ok"]
+    # --resume refuses to mix compilers in one OUT
+    assert main(["corpus", str(corpus), "-o", str(aco), "--resume"]) == 1
+    assert "holds rows of compiler 'aco', not 'radcc'" in capsys.readouterr().err
+    assert main(["report", str(ours), str(aco), "--stat", "Instructions"]) == 0
+    assert "Instructions" in capsys.readouterr().out

@@ -7,7 +7,9 @@ INPUTs are files and directories (searched recursively for ``.spv`` and the GLSL
 extensions); every entry point of every SPIR-V module is compiled. Each row holds
 ``file``, ``entry``, ``stage``, ``compiler`` (``radcc``), ``mcpu``, ``wave_size``,
 ``ok``, ``error`` (one line, or null), ``compile_ms`` and ``stats`` (the fields of
-``radcc compile --stats-file``, `radcc.driver.report`). Every shader compiles in its own
+``radcc compile --stats-file``, `radcc.driver.report`). ``--compiler aco`` gives the same
+rows from Mesa's ACO through RADV's null device (``radcc compare``'s oracle), its
+statistics under radcc's names, for ``radcc report`` between the two compilers. Every shader compiles in its own
 process (`radcc.driver.corpus`): a crash, a hang (``--timeout``) or an error is that
 shader's ``ok: false`` row and the run goes on. ``--resume`` keeps OUT and compiles only
 the shaders it does not hold. A progress bar is shown on a terminal when ``tqdm`` is
@@ -50,6 +52,9 @@ def corpus_parser() -> argparse.ArgumentParser:
     g = p.add_mutually_exclusive_group()
     g.add_argument("--wave32", action="store_true", help="compile for wave32")
     g.add_argument("--wave64", action="store_true", help="compile for wave64")
+    p.add_argument("--compiler", choices=("radcc", "aco"), default="radcc",
+                   help="radcc, or Mesa's ACO through RADV's null device (the RADV oracle, "
+                        "RADV_FORCE_FAMILY from --mcpu), its statistics under radcc's names")
     p.add_argument("--timeout", type=float, default=120.0, metavar="S",
                    help="seconds a shader may take before its worker is killed")
     p.add_argument("--resume", action="store_true",
@@ -70,6 +75,35 @@ def compile_job(job: Any, wave: int | None) -> Any:
     res = _shader.compile_shader(args, spirv)
     ms = (time.perf_counter() - t0) * 1000
     return stats_row(job.file, res, mcpu=job.mcpu, stage=job.stage, compile_ms=ms)
+
+
+def compile_job_aco(job: Any, wave: int | None) -> Any:
+    """Compile one corpus job with ACO (RADV's null device, as `radcc compare`): a
+    `radcc.driver.report.StatsRow` of ACO's statistics under radcc's names
+    (`radcc.driver.compare.ACO_NAMES`). Runs in a worker process."""
+    from radcc.cli import _shader
+    from radcc.cli.compare import aco_compile
+    from radcc.driver.compare import ACO_NAMES
+    from radcc.driver.report import StatsRow
+
+    spirv = _shader.read_shader(job.file, [], entry=job.entry)
+    ws = wave if wave is not None else job.wave_size
+    if ws is None:
+        raise UserError(f"unknown GPU '{job.mcpu}'")
+    try:
+        from radcc.driver.compare import radv_family
+
+        radv_family(job.mcpu)
+    except ValueError as e:
+        raise UserError(str(e)) from None
+    t0 = time.perf_counter()
+    aco = aco_compile(spirv, job.mcpu, ws, job.entry, [])
+    ms = (time.perf_counter() - t0) * 1000
+    by_aco = {a: r for r, a in ACO_NAMES.items()}
+    stats = {by_aco[k]: int(v) for k, v in aco["stats"].items()
+             if k in by_aco and isinstance(v, (int, float))}
+    return StatsRow(job.file, job.entry or "main", job.stage, job.mcpu,
+                    int(aco.get("wave_size", ws)), stats, round(ms, 3))
 
 
 def _progress(total: int) -> Any:
@@ -105,7 +139,7 @@ def main(argv: list[str]) -> int:
         wave = 64 if args.wave64 else 32 if args.wave32 else None
         files = find_shaders(args.inputs, CORPUS_SUFFIXES)
         jobs = find_jobs(files, args.mcpu, wave, lambda f: STAGES[stage_of(f, None)])
-        done = read_done(args.output) if args.resume else set()
+        done = read_done(args.output, args.compiler) if args.resume else set()
         out = open(args.output, "a" if args.resume else "w")  # noqa: SIM115
     except (UserError, CorpusError) as e:
         msg = str(e)
@@ -116,8 +150,9 @@ def main(argv: list[str]) -> int:
               file=sys.stderr)
         return 1
     todo = [j for j in jobs if j.key() not in done]
+    aco = args.compiler == "aco"
     opts = CorpusOptions(args.mcpu, wave, args.jobs or cpu_count(), args.timeout,
-                         compile_job, (UserError,))
+                         compile_job_aco if aco else compile_job, (UserError,), args.compiler)
     bar = _progress(len(todo))
     failed = n = 0
     t0 = time.monotonic()

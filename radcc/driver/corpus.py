@@ -21,6 +21,7 @@ import json
 import multiprocessing
 import multiprocessing.connection
 import os
+import signal
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -62,6 +63,7 @@ class CorpusOptions:
     timeout: float  # seconds per shader
     compile_one: Callable[[Job, int | None], Any]  # -> StatsRow (run in the worker)
     user_errors: tuple[type[Exception], ...]  # what compile_one raises for a refused shader
+    compiler: str  # the rows' ``compiler``: radcc or aco
 
 
 def one_line(msg: str) -> str:
@@ -126,18 +128,18 @@ def find_jobs(files: Iterable[str], mcpu: str, wave: int | None,
     return jobs
 
 
-def error_row(job: Job, error: str) -> dict[str, Any]:
+def error_row(job: Job, error: str, compiler: str = "radcc") -> dict[str, Any]:
     return {"file": job.file, "entry": job.entry or "", "stage": job.stage,
-            "compiler": "radcc", "mcpu": job.mcpu, "wave_size": job.wave_size, "ok": False,
+            "compiler": compiler, "mcpu": job.mcpu, "wave_size": job.wave_size, "ok": False,
             "error": one_line(error), "compile_ms": None, "stats": {}}
 
 
-def ok_row(row: Any) -> dict[str, Any]:
+def ok_row(row: Any, compiler: str = "radcc") -> dict[str, Any]:
     """A compiled shader's corpus row from its `radcc.driver.report.StatsRow`."""
     from radcc.driver.report import row_dict
 
     d = row_dict(row)
-    return {k: ({"compiler": "radcc", "ok": True, "error": None} | d)[k] for k in ROW_KEYS}
+    return {k: ({"compiler": compiler, "ok": True, "error": None} | d)[k] for k in ROW_KEYS}
 
 
 def read_rows(path: str) -> list[dict[str, Any]]:
@@ -166,26 +168,33 @@ def read_rows(path: str) -> list[dict[str, Any]]:
     return rows
 
 
-def read_done(path: str) -> set[tuple[str, str, str, int | None]]:
+def read_done(path: str, compiler: str = "radcc") -> set[tuple[str, str, str, int | None]]:
     """The (file, entry, mcpu, wave_size) of the rows OUT holds (--resume; a missing OUT
-    holds nothing)."""
+    holds nothing); rows of another compiler are refused."""
     try:
         rows = read_rows(path)
     except FileNotFoundError:
         return set()
+    other = next((r["compiler"] for r in rows if r["compiler"] != compiler), None)
+    if other is not None:
+        raise CorpusError(f"{path}: holds rows of compiler '{other}', not '{compiler}': "
+                          "write this run to another file")
     return {(d["file"], d["entry"], d["mcpu"], d["wave_size"]) for d in rows}
 
 
 def _work(job: Job, opts: CorpusOptions, conn: Any) -> None:
-    """The worker: compile `job`, send its row through `conn`."""
+    """The worker: compile `job`, send its row through `conn`. It leads its own process
+    group, so that a timeout also ends the processes it started (ACO's)."""
+    os.setpgid(0, 0)
+    c = opts.compiler
     try:
-        row = ok_row(opts.compile_one(job, opts.wave))
+        row = ok_row(opts.compile_one(job, opts.wave), c)
     except opts.user_errors as e:
-        row = error_row(job, str(e))
+        row = error_row(job, str(e), c)
     except MemoryError:
-        row = error_row(job, "out of memory")
+        row = error_row(job, "out of memory", c)
     except Exception as e:  # an internal error of radcc: this shader's row
-        row = error_row(job, f"internal error: {type(e).__name__}: {e}")
+        row = error_row(job, f"internal error: {type(e).__name__}: {e}", c)
     conn.send(row)
     conn.close()
 
@@ -215,18 +224,29 @@ def run_jobs(jobs: list[Job], opts: CorpusOptions) -> Iterator[dict[str, Any]]:
                 row = conn.recv()
             except (EOFError, OSError):
                 proc.join()
-                row = error_row(job, f"the worker crashed (exit status {proc.exitcode})")
+                row = error_row(job, f"the worker crashed (exit status {proc.exitcode})",
+                                opts.compiler)
             conn.close()
             proc.join()
             yield row
         now = time.monotonic()
         for conn, (job, proc, deadline) in list(running.items()):
             if now >= deadline:
-                proc.kill()
-                proc.join()
+                _kill(proc)
                 conn.close()
                 del running[conn]
-                yield error_row(job, f"timed out after {opts.timeout:g} s")
+                yield error_row(job, f"timed out after {opts.timeout:g} s", opts.compiler)
+
+
+def _kill(proc: Any) -> None:
+    """End a worker and its process group (the group is its own once it has started)."""
+    try:
+        if os.getpgid(proc.pid) == proc.pid:
+            os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    proc.kill()
+    proc.join()
 
 
 def cpu_count() -> int:
