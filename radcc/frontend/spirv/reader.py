@@ -280,6 +280,8 @@ class _Reader:
         if any(e.name == name and e.execution_model == model for e in self.m.entry_points):
             raise self.fail(f"duplicate entry point {name!r}")
         interface = tuple(int(o.value) for o in ins.operands[3:])
+        if len(set(interface)) != len(interface) and self.m.version >= (1, 4):
+            raise self.fail("an id is listed twice in the entry point's interface (SPIR-V 1.4)")
         self.m.entry_points.append(EntryPoint(model, fn, name, interface))
 
     def _execution_mode(self, ins: Instruction) -> None:
@@ -466,6 +468,8 @@ class _Reader:
         init = ins.id(1) if len(ins.operands) > 1 else None
         if init is not None and not (self.m.is_constant(init) or init in self.m.global_variables):
             raise self.fail(f"initializer %{init} is not a constant or global variable")
+        if init is not None and self.m.defs[init].result_type != ptr.pointee:
+            raise self.fail(f"initializer %{init} is not of the variable's type %{ptr.pointee}")
         self.m.global_variables[rid] = Variable(rid, tid, sc, init)
 
     def _check_entry_points(self) -> None:

@@ -354,6 +354,11 @@ class _Checker:
                 self.same(ins, rt, self.operand_type(ins, int(ids[k]), k), f"operand {k}")
         elif op == "OpFunctionCall":
             self.call(ins, rt, [int(v) for v in ids])
+        elif op == "OpVariable" and ids:  # a Function variable's initializer
+            pt = self.t(rt)
+            if isinstance(pt, TypePointer) and self.vtype(int(ids[0])) != pt.pointee:
+                raise _fail(f"the initializer %{ids[0]} is not of the variable's type "
+                            f"{self.type_name(pt.pointee)}", ins)
         elif op in _MATRIX_OPS:
             self.matrix(ins, rt, [int(v) for v in ids])
         elif op == "OpSwitch":
