@@ -392,6 +392,10 @@ TARGETS: dict[str, Target] = {
 }
 
 
+# The chip every command and API defaults to (RDNA3, the generation radcc grew up on).
+DEFAULT_MCPU = "gfx1100"
+
+
 def get_target(name: str) -> Target:
     """Look up a chip by its `--mcpu` name; raises ValueError naming the known ones."""
     try:

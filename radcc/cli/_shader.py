@@ -19,6 +19,7 @@ from typing import Any
 
 from radcc.cli import debug_options
 from radcc.cli._help import HelpFormatter
+from radcc.target import DEFAULT_MCPU
 
 # glslangValidator's stage names (its -S values) and what a message calls them
 STAGES = {"comp": "compute", "vert": "vertex", "frag": "fragment", "geom": "geometry",
@@ -58,7 +59,7 @@ def add_shader_options(p: argparse.ArgumentParser, many: bool = False) -> None:
     p.add_argument("--stage", choices=list(STAGES), default=None, metavar="STAGE",
                    help="the stage of GLSL on stdin and of HLSL (default: compute), or of a "
                         f"GLSL file instead of its extension's: {', '.join(STAGES)}")
-    p.add_argument("--mcpu", default="gfx1100",
+    p.add_argument("--mcpu", default=DEFAULT_MCPU,
                    help="the target GPU ('--mcpu=help' or 'radcc targets' lists them)")
     g = p.add_mutually_exclusive_group()
     g.add_argument("--wave32", action="store_true",

@@ -14,7 +14,7 @@ import argparse
 import sys
 
 from radcc.cli._help import HelpFormatter
-from radcc.target import get_target
+from radcc.target import DEFAULT_MCPU, get_target
 
 _LONG = ("mcpu", "show-encoding", "disassemble", "filetype", "triple", "mattr", "wave64", "wave32",
          "arch", "output-asm-variant", "show-inst", "o")
@@ -37,7 +37,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file", nargs="?", default="-",
                    help="assembly (or with --disassemble, hex bytes) to read; '-' or absent "
                         "for stdin")
-    p.add_argument("--mcpu", default="gfx1100",
+    p.add_argument("--mcpu", default=DEFAULT_MCPU,
                    help="the target GPU ('--mcpu=help' or 'radcc targets' lists them)")
     p.add_argument("--triple", default="amdgcn-amd-amdhsa",
                    help="the target triple (amdgcn-amd-amdhsa only)")

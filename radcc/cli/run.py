@@ -65,7 +65,7 @@ from radcc.cli._shader import (
     read_shader,
 )
 from radcc.emu.api import Zeros, load
-from radcc.emu.errors import EmuError, InstructionLimit, KernelFault
+from radcc.emu.errors import DEFAULT_MAX_INSTRUCTIONS, EmuError, InstructionLimit, KernelFault
 
 # exit statuses (the module docstring; 2, an internal error, is the dispatcher's)
 EXIT_OK, EXIT_BAD_INPUT, EXIT_STRICT, EXIT_FAULT = 0, 1, 3, 4
@@ -105,12 +105,6 @@ def build_parser() -> argparse.ArgumentParser:
     # the shader form (run_main): radcc run SHADER --buffer S:B=VALUE ...
     p.add_argument("--buffer", action="append", default=[], help=argparse.SUPPRESS)
     return p
-
-
-# The default limit stops a runaway kernel within seconds: the emulator runs some 10^5 to
-# 10^6 instructions a second (loaded machine to idle); the library default
-# (radcc.emu.api) stays 50 million.
-DEFAULT_MAX_INSTRUCTIONS = 1_000_000
 
 
 def _quiet_option(p: argparse.ArgumentParser) -> None:

@@ -15,21 +15,27 @@
     out = radcc.run(k, groups=4, buffers={(0, 0): np.arange(256, dtype=np.float32)})
     out[(0, 0)]                     # array([0., 2., 4., ...], dtype=float32)
 
-`compile(source, *, stage=None, mcpu="gfx1100", wave_size=None, entry=None, spec=None,
-defines=())` (wave_size None: the chip's default for compute, `Target.compute_wave_size`): `source` is GLSL text, a path (``.spv``, GLSL by its extension:
+`compile(source, *, stage=None, mcpu=DEFAULT_MCPU, wave_size=None, entry=None, spec=None,
+defines=())` (DEFAULT_MCPU: ``"gfx1100"``, `radcc.target`) (wave_size None: the chip's default for compute, `Target.compute_wave_size`): `source` is GLSL text, a path (``.spv``, GLSL by its extension:
 ``.comp``/``.glsl`` as compute; ``.hlsl`` with `stage` and `entry`) or SPIR-V bytes;
 `stage` a glslangValidator stage name for text (default ``comp``); `spec` maps
 specialization-constant ids to values. Returns a `Kernel`. Errors raise `CompileError`
 (with the located message the command line prints).
 
 `run(kernel_or_source, *, groups=(1, 1, 1), buffers=None, push_constants=b"",
-strict=True, max_instructions=50_000_000, **compile_options)`: runs the compute kernel
+images=None, samplers=None, strict=True, max_instructions=None, **compile_options)`
+(max_instructions None: `radcc.emu.errors.DEFAULT_MAX_INSTRUCTIONS`, as `radcc run`):
+runs the compute kernel
 in radcc.emu (RDNA3, `radcc.driver.run.run_compiled`). `buffers` maps ``(set,
 binding)`` (or a binding number, set 0) to a NumPy array (its bytes are the buffer) or
 an int (that many zero bytes); `push_constants` is bytes, a NumPy array or a sequence
 of numbers (packed as their NumPy dtype: floats as float32, ints as int32). Returns
 ``{(set, binding): array}``: every buffer after the dispatch, with the dtype and shape
-it was given (a uint8 array for an int). A strict-mode violation (a missing wait or an
+it was given (a uint8 array for an int). `images` maps a binding to an array or an
+``(array, FORMAT)`` pair, FORMAT as ``radcc run --image`` takes it (default from the
+dtype and channels); `samplers` maps a binding to ``FILTER[,ADDRESS[,NORMALIZED]]`` as
+``radcc run --sampler``; every image comes back too, with its shape and dtype. An image
+that does not fit its binding raises ValueError naming the binding. A strict-mode violation (a missing wait or an
 unmitigated hazard) raises `StrictModeError`; a fault or the instruction limit raises
 `RunError`.
 
@@ -44,6 +50,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from radcc.target import DEFAULT_MCPU
 
 __all__ = ["Kernel", "CompileError", "RunError", "StrictModeError", "compile", "run"]
 
@@ -114,7 +122,7 @@ def _spirv_of(source: str | bytes | os.PathLike[str], stage: str | None, entry: 
 
 
 def compile(source: str | bytes | os.PathLike[str], *, stage: str | None = None,  # noqa: A001
-            mcpu: str = "gfx1100", wave_size: int | None = None, entry: str | None = None,
+            mcpu: str = DEFAULT_MCPU, wave_size: int | None = None, entry: str | None = None,
             spec: Mapping[int, Any] | None = None, defines: Sequence[str] = ()) -> Kernel:
     """Compile a compute shader (see the module docstring)."""
     from radcc.driver.compile import CompileError as DriverError
@@ -176,24 +184,34 @@ def _dims(groups: int | Sequence[int]) -> tuple[int, ...]:
 
 def run(kernel: Kernel | str | bytes | os.PathLike[str], *, groups: int | Sequence[int] = 1,
         buffers: Mapping[Any, Any] | None = None, push_constants: Any = b"",
-        strict: bool = True, max_instructions: int = 50_000_000,
+        images: Mapping[Any, Any] | None = None, samplers: Mapping[Any, str] | None = None,
+        strict: bool = True, max_instructions: int | None = None,
         **compile_options: Any) -> dict[tuple[int, int], Any]:
     """Run a compute kernel in radcc.emu (see the module docstring)."""
     import numpy as np
 
-    from radcc.driver.run import run_compiled
-    from radcc.emu.errors import EmuError
+    from radcc.driver.images import sampler_desc
+    from radcc.driver.run import image_arg, image_dims, image_outputs, run_compiled
+    from radcc.emu.errors import DEFAULT_MAX_INSTRUCTIONS, EmuError
 
     k = kernel if isinstance(kernel, Kernel) else compile(kernel, **compile_options)
     bufs: dict[tuple[int, int], Any] = {}
     for key, val in (buffers or {}).items():
-        kk = (0, key) if isinstance(key, int) else (int(key[0]), int(key[1]))
         if not isinstance(val, int | np.ndarray | bytes | bytearray):
             val = np.asarray(val)
-        bufs[kk] = val
+        bufs[_key(key)] = val
+    emu_images = {}
+    for key, val in (images or {}).items():
+        kk = _key(key)
+        arr, fmt = val if isinstance(val, tuple) else (val, None)
+        emu_images[kk] = image_arg(k.result, kk, np.asarray(arr), fmt, image_dims(k.result, kk))
+    smps = {_key(key): sampler_desc(text, f"sampler {_key(key)[0]}:{_key(key)[1]}")
+            for key, text in (samplers or {}).items()}
+    limit = DEFAULT_MAX_INSTRUCTIONS if max_instructions is None else max_instructions
     try:
         out, res = run_compiled(k.result, _dims(groups), bufs, _push_bytes(push_constants),
-                                strict=strict, max_instructions=max_instructions)
+                                strict=strict, max_instructions=limit, images=emu_images,
+                                samplers=smps)
     except EmuError as e:
         raise RunError(str(e)) from None
     if res.violations:
@@ -206,4 +224,10 @@ def run(kernel: Kernel | str | bytes | os.PathLike[str], *, groups: int | Sequen
                                         dtype=given.dtype).reshape(given.shape)
         else:
             arrays[key] = np.frombuffer(bytearray(raw), dtype=np.uint8)
+    arrays.update(image_outputs(k.result, res, emu_images))
     return arrays
+
+
+def _key(key: Any) -> tuple[int, int]:
+    """A binding number (set 0) or a (set, binding) pair."""
+    return (0, key) if isinstance(key, int) else (int(key[0]), int(key[1]))

@@ -40,7 +40,7 @@ from radcc.passes.manager import (
     run_pipeline,
 )
 from radcc.passes.options import DebugOptions
-from radcc.target import Tool, get_target
+from radcc.target import DEFAULT_MCPU, Tool, get_target
 
 # `mir_lowerings` (debugging): instead of `lower_for_isel`, run `optimize` and then only
 # the named passes of `radcc.frontend.opt.PASSES`, in `LOWERING`'s order (each followed
@@ -113,7 +113,7 @@ def _lowerings(enabled: set[str]) -> list[tuple[str, Callable[[MirShader], Any]]
     return [(n, PASSES[n]) for n in dict.fromkeys(order)]
 
 
-def compile_spirv(spirv: bytes, *, mcpu: str = "gfx1100", wave_size: int | None = None,
+def compile_spirv(spirv: bytes, *, mcpu: str = DEFAULT_MCPU, wave_size: int | None = None,
                   entry: str | None = None, spec: dict[int, Any] | None = None,
                   debug_options: DebugOptions | None = None,
                   print_after: set[str] | None = None,

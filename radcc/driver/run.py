@@ -31,6 +31,7 @@ from radcc.driver.images import (
 from radcc.emu.api import Image, RunResult, Zeros, load
 from radcc.emu.texture import SamplerDesc
 from radcc.passes.options import DebugOptions
+from radcc.target import DEFAULT_MCPU
 
 Key = tuple[int, int]
 
@@ -98,7 +99,7 @@ def run_compiled(res: CompileResult, groups: tuple[int, ...], buffers: Mapping[K
 def run_compute(spirv: bytes, *, groups: tuple[int, ...] = (1, 1, 1),
                 buffers: Mapping[Key, Any] | None = None, push_constants: bytes = b"",
                 spec_constants: Mapping[int, Any] | None = None, wave_size: int | None = None,
-                mcpu: str = "gfx1100", entry: str | None = None,
+                mcpu: str = DEFAULT_MCPU, entry: str | None = None,
                 debug_options: DebugOptions | None = None,
                 images: Mapping[Key, tuple[np.ndarray, str | None]] | None = None,
                 samplers: Mapping[Key, str] | None = None,

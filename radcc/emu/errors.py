@@ -18,3 +18,9 @@ class KernelFault(EmuError):
 
 class InstructionLimit(KernelFault):
     """The dispatch ran past its instruction limit (a runaway kernel?)."""
+
+
+# The limit `radcc run` and `radcc.run` stop a dispatch at unless told otherwise: a runaway
+# kernel stops within seconds (the emulator runs some 10^5 to 10^6 instructions a second,
+# loaded machine to idle). An instruction count, not wall time, so the limit is reproducible.
+DEFAULT_MAX_INSTRUCTIONS = 1_000_000
