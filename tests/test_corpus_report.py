@@ -77,3 +77,27 @@ def test_stat_choice_and_errors(tmp_path: Path, capsys) -> None:
     err = capsys.readouterr().err
     assert "foreign.jsonl:1:1: error: not a 'radcc corpus' row" in err
     assert "Traceback" not in err
+
+
+def test_html_page_has_the_tables_and_images(tmp_path: Path, capsys) -> None:
+    old, new = _runs(tmp_path)
+    page = tmp_path / "r.html"
+    assert main(["report", str(old), str(new), "--html", str(page)]) == 0
+    html = page.read_text()
+    assert html.startswith("<!DOCTYPE html>") and html.rstrip().endswith("</html>")
+    # the totals row of VGPRs (worked out in test_totals_and_helped_hurt)
+    assert ("<tr><td class='l'>VGPRs</td><td>12</td><td>10</td><td>-2</td>"
+            "<td>-16.67%</td><td>1</td><td>1</td><td>0</td>") in html
+    assert "<li>s4:main</li>" in html and "<li>s3:main: s3: error: refused</li>" in html
+    imgs = html.count("src='data:image/png;base64,iVBORw0KGgo")  # PNG's signature
+    assert imgs == 3  # one figure per statistic, embedded
+    assert "src='http" not in html and "<link" not in html  # self-contained
+
+
+def test_html_without_matplotlib_says_how(tmp_path: Path, monkeypatch, capsys) -> None:
+    import sys
+
+    old, new = _runs(tmp_path)
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # import fails
+    assert main(["report", str(old), str(new), "--html", str(tmp_path / "r.html")]) == 1
+    assert "--html needs matplotlib: pip install radcc[html]" in capsys.readouterr().err

@@ -173,3 +173,79 @@ def write_diff_csv(c: Comparison, out: IO[str]) -> None:
         p = d.percent
         w.writerow([d.key[0], d.key[1], d.stat, d.old, d.new, d.diff,
                     "" if math.isinf(p) else f"{p:.4f}"])
+
+
+class MissingDependency(Exception):
+    """An optional library a feature needs is not installed (the message says how)."""
+
+
+def _figure_png(fig: Any) -> str:
+    import base64
+    import io
+
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=80, bbox_inches="tight")
+    return base64.b64encode(buf.getvalue()).decode("ascii")
+
+
+def html_report(c: Comparison, title: str = "radcc report") -> str:
+    """One self-contained HTML page: the totals table, the fixed/broken shaders, the most
+    changed shaders, and per statistic two plots drawn with matplotlib and embedded as PNG
+    data: the distribution of the per-shader ratios NEW/OLD and OLD against NEW per
+    shader. `MissingDependency` when matplotlib is not installed."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise MissingDependency("--html needs matplotlib: pip install radcc[html] "
+                                "(or pip install matplotlib)") from None
+    from html import escape
+
+    parts = [f"<!DOCTYPE html>\n<html><head><meta charset='utf-8'><title>{escape(title)}"
+             "</title><style>table{border-collapse:collapse}td,th{border:1px solid #999;"
+             "padding:2px 6px;text-align:right}td.l,th.l{text-align:left}</style></head><body>",
+             f"<h1>{escape(title)}</h1>",
+             f"<p>OLD: {c.old_count} shaders, NEW: {c.new_count}; compiled in both: "
+             f"{len(c.common)}</p>",
+             "<h2>Totals</h2><table><tr><th class='l'>statistic</th><th>OLD</th><th>NEW</th>"
+             "<th>diff</th><th>%</th><th>affected</th><th>helped</th><th>hurt</th>"
+             "<th>geomean</th></tr>"]
+    for s in c.stats:
+        parts.append(f"<tr><td class='l'>{escape(s.name)}</td><td>{s.old_total}</td>"
+                     f"<td>{s.new_total}</td><td>{s.diff:+}</td><td>{_pct(s.percent)}</td>"
+                     f"<td>{s.affected}</td><td>{s.helped}</td><td>{s.hurt}</td>"
+                     f"<td>{s.geomean:.4f}</td></tr>")
+    parts.append("</table>")
+    parts.append(f"<h2>Failed in OLD, compiled in NEW ({len(c.fixed)})</h2><ul>")
+    parts.extend(f"<li>{escape(_shader(k))}</li>" for k in c.fixed)
+    parts.append(f"</ul><h2>Compiled in OLD, failed in NEW ({len(c.broken)})</h2><ul>")
+    parts.extend(f"<li>{escape(_shader(k))}: {escape(e)}</li>" for k, e in c.broken)
+    parts.append("</ul>")
+    for s in c.stats:
+        ds = [d for d in c.diffs if d.stat == s.name]
+        parts.append(f"<h2>{escape(s.name)}</h2>")
+        changed = sorted((d for d in ds if d.diff),
+                         key=lambda d: (-abs(d.percent), -abs(d.diff), d.key))[:TOP]
+        if changed:
+            parts.append("<table><tr><th>OLD</th><th>NEW</th><th>%</th>"
+                         "<th class='l'>shader</th></tr>")
+            parts.extend(f"<tr><td>{d.old}</td><td>{d.new}</td><td>{_pct(d.percent)}</td>"
+                         f"<td class='l'>{escape(_shader(d.key))}</td></tr>" for d in changed)
+            parts.append("</table>")
+        fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(10, 4))
+        ratios = [d.new / d.old for d in ds if d.old > 0]
+        ax1.hist(ratios or [1.0], bins=30)
+        ax1.set_xlabel(f"{s.name}: NEW / OLD per shader")
+        ax1.set_ylabel("shaders")
+        ax2.scatter([d.old for d in ds], [d.new for d in ds], s=8)
+        top = max([1, *(d.old for d in ds), *(d.new for d in ds)])
+        ax2.plot([0, top], [0, top], color="gray", linewidth=0.8)
+        ax2.set_xlabel(f"{s.name} OLD")
+        ax2.set_ylabel(f"{s.name} NEW")
+        parts.append(f"<img alt='{escape(s.name)} plots' "
+                     f"src='data:image/png;base64,{_figure_png(fig)}'>")
+        plt.close(fig)
+    parts.append("</body></html>\n")
+    return "\n".join(parts)
