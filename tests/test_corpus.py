@@ -172,3 +172,26 @@ def test_aco_rows_and_a_report_between_compilers(corpus: Path, tmp_path: Path,
     assert "holds rows of compiler 'aco', not 'radcc'" in capsys.readouterr().err
     assert main(["report", str(ours), str(aco), "--stat", "Instructions"]) == 0
     assert "Instructions" in capsys.readouterr().out
+
+
+def test_local_ray_gives_the_pools_rows(corpus: Path, tmp_path: Path, capsys) -> None:
+    pool, ray_out = tmp_path / "pool.jsonl", tmp_path / "ray.jsonl"
+    assert main(["corpus", str(corpus), "-o", str(pool), "--jobs", "2"]) == 1
+    assert main(["corpus", str(corpus), "-o", str(ray_out), "--jobs", "2", "--ray"]) == 1
+
+    def strip(rows: list[dict]) -> dict:
+        return {k: {n: v for n, v in r.items() if n != "compile_ms"}
+                for k, r in _by_key(rows).items()}
+
+    assert strip(_rows(ray_out)) == strip(_rows(pool))
+    assert len(_rows(ray_out)) == 4
+
+
+def test_ray_missing_says_how(corpus: Path, tmp_path: Path, monkeypatch, capsys) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "ray", None)  # import fails
+    out = tmp_path / "o.jsonl"
+    assert main(["corpus", str(corpus), "-o", str(out), "--ray"]) == 1
+    assert "--ray needs Ray: pip install radcc[ray]" in capsys.readouterr().err
+    assert not out.exists()

@@ -1,7 +1,7 @@
 """`radcc corpus`: compile every shader of a corpus, one JSON line per shader.
 
-    radcc corpus INPUT... -o OUT.jsonl [--jobs N] [--mcpu X] [--wave32|--wave64]
-                 [--timeout S] [--resume]
+    radcc corpus INPUT... -o OUT.jsonl [--jobs N] [--ray [ADDRESS]] [--compiler radcc|aco]
+                 [--mcpu X] [--wave32|--wave64] [--timeout S] [--resume]
 
 INPUTs are files and directories (searched recursively for ``.spv`` and the GLSL
 extensions); every entry point of every SPIR-V module is compiled. Each row holds
@@ -11,7 +11,10 @@ extensions); every entry point of every SPIR-V module is compiled. Each row hold
 rows from Mesa's ACO through RADV's null device (``radcc compare``'s oracle), its
 statistics under radcc's names, for ``radcc report`` between the two compilers. Every shader compiles in its own
 process (`radcc.driver.corpus`): a crash, a hang (``--timeout``) or an error is that
-shader's ``ok: false`` row and the run goes on. ``--resume`` keeps OUT and compiles only
+shader's ``ok: false`` row and the run goes on. ``--ray [ADDRESS]`` runs the same work
+as Ray tasks (batches of jobs, each shader still in its own forked process) on the
+cluster at ADDRESS or on a local Ray (``pip install radcc[ray]``; radcc must be
+installed on every node). ``--resume`` keeps OUT and compiles only
 the shaders it does not hold. A progress bar is shown on a terminal when ``tqdm`` is
 installed (``pip install radcc[progress]``). Exit status: 0 when every shader compiled,
 1 when one failed or on a usage error.
@@ -52,6 +55,9 @@ def corpus_parser() -> argparse.ArgumentParser:
     g = p.add_mutually_exclusive_group()
     g.add_argument("--wave32", action="store_true", help="compile for wave32")
     g.add_argument("--wave64", action="store_true", help="compile for wave64")
+    p.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
+                   help="run as Ray tasks on the cluster at ADDRESS (ray.init(address=...)), "
+                        "or on a local Ray without one (pip install radcc[ray])")
     p.add_argument("--compiler", choices=("radcc", "aco"), default="radcc",
                    help="radcc, or Mesa's ACO through RADV's null device (the RADV oracle, "
                         "RADV_FORCE_FAMILY from --mcpu), its statistics under radcc's names")
@@ -126,6 +132,7 @@ def main(argv: list[str]) -> int:
         find_shaders,
         read_done,
         run_jobs,
+        run_jobs_ray,
     )
 
     try:
@@ -139,6 +146,12 @@ def main(argv: list[str]) -> int:
         wave = 64 if args.wave64 else 32 if args.wave32 else None
         files = find_shaders(args.inputs, CORPUS_SUFFIXES)
         jobs = find_jobs(files, args.mcpu, wave, lambda f: STAGES[stage_of(f, None)])
+        if args.ray is not None:
+            try:
+                import ray  # noqa: F401
+            except ImportError:
+                raise UserError("--ray needs Ray: pip install radcc[ray] (or pip install "
+                                "ray)") from None
         done = read_done(args.output, args.compiler) if args.resume else set()
         out = open(args.output, "a" if args.resume else "w")  # noqa: SIM115
     except (UserError, CorpusError) as e:
@@ -157,17 +170,23 @@ def main(argv: list[str]) -> int:
     failed = n = 0
     t0 = time.monotonic()
     with out:
-        for row in run_jobs(todo, opts):
-            out.write(json.dumps(row) + "\n")
-            out.flush()
-            n += 1
-            if not row["ok"]:
-                failed += 1
-                if bar is None:
-                    print(f"{row['file']}:{row['entry']}: {row['error']}", file=sys.stderr)
-            if bar is not None:
-                bar.set_postfix(failed=failed, refresh=False)
-                bar.update(1)
+        rows = run_jobs(todo, opts) if args.ray is None else \
+            run_jobs_ray(todo, opts, args.ray or None)
+        try:
+            for row in rows:
+                out.write(json.dumps(row) + "\n")
+                out.flush()
+                n += 1
+                if not row["ok"]:
+                    failed += 1
+                    if bar is None:
+                        print(f"{row['file']}:{row['entry']}: {row['error']}", file=sys.stderr)
+                if bar is not None:
+                    bar.set_postfix(failed=failed, refresh=False)
+                    bar.update(1)
+        except CorpusError as e:
+            print(f"radcc corpus: error: {e}", file=sys.stderr)
+            return 1
     if bar is not None:
         bar.close()
     secs = time.monotonic() - t0

@@ -252,3 +252,49 @@ def _kill(proc: Any) -> None:
 def cpu_count() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else \
         (os.cpu_count() or 1)
+
+
+def _run_batch(jobs: list[Job], opts: CorpusOptions) -> list[dict[str, Any]]:
+    """A Ray task's work: `jobs` one after the other, each in its own forked process as
+    `run_jobs` does (the same rows, the same confinement)."""
+    from dataclasses import replace
+
+    return list(run_jobs(jobs, replace(opts, jobs=1)))
+
+
+def run_jobs_ray(jobs: list[Job], opts: CorpusOptions,
+                 address: str | None) -> Iterator[dict[str, Any]]:
+    """The rows of `jobs` as Ray tasks on the cluster at `address` (None: a local Ray),
+    in batches (about four per CPU of the cluster) so that task overhead stays small.
+    radcc must be importable on the cluster's nodes. `CorpusError` when Ray is missing
+    or cannot start."""
+    try:
+        import ray
+    except ImportError:
+        raise CorpusError("--ray needs Ray: pip install radcc[ray] (or pip install ray)") \
+            from None
+    try:
+        if address:
+            ray.init(address=address, log_to_driver=False)
+        else:
+            ray.init(num_cpus=max(1, opts.jobs), include_dashboard=False,
+                     log_to_driver=False)
+    except Exception as e:
+        raise CorpusError(f"--ray: cannot start or reach Ray: {one_line(str(e))}") from None
+    try:
+        cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
+        size = max(1, -(-len(jobs) // (4 * cpus)))
+        batches = [jobs[i:i + size] for i in range(0, len(jobs), size)]
+        task = ray.remote(num_cpus=1)(_run_batch)
+        refs = {task.remote(b, opts): b for b in batches}
+        while refs:
+            ready, _ = ray.wait(list(refs), num_returns=1)
+            batch = refs.pop(ready[0])
+            try:
+                rows = ray.get(ready[0])
+            except Exception as e:  # the batch's Ray worker died: each shader says so
+                msg = f"the Ray task failed: {type(e).__name__}"
+                rows = [error_row(j, msg, opts.compiler) for j in batch]
+            yield from rows
+    finally:
+        ray.shutdown()
