@@ -61,6 +61,7 @@ from .types import (
     TypeRuntimeArray,
     TypeStruct,
     TypeVector,
+    Variable,
 )
 
 
@@ -1053,6 +1054,8 @@ class _Checker:
                     (member is not None and isinstance(t, TypeStruct))
                 if not ok:
                     raise _fail(f"{name} applies to Input/Output variables, not %{target}", ins)
+                if name == "Component":
+                    self._component_type(target, member, var, ins)
             if name == "BuiltIn" and member is None and target not in m.global_variables \
                     and not m.is_constant(target):
                 raise _fail(f"BuiltIn applies to variables, members and constants, not "
@@ -1068,6 +1071,26 @@ class _Checker:
                     tdef is None or tdef.opname not in ("OpVariable", "OpFunctionParameter")):
                 raise _fail(f"{name} applies to memory objects (variables, parameters) and "
                             f"members, not %{target}", ins)
+
+    def _component_type(self, target: int, member: int | None, var: Variable | None,
+                        ins: Instruction) -> None:
+        """Component applies to a scalar or vector, or an array of them (Vulkan's
+        VUID-StandaloneSpirv-Component-04924)."""
+        m = self.m
+        if member is not None:
+            st = m.types.get(target)
+            tid = st.members[member] if isinstance(st, TypeStruct) and \
+                member < len(st.members) else None
+        else:
+            ptr = m.types.get(var.type) if var is not None else None
+            tid = ptr.pointee if isinstance(ptr, TypePointer) else None
+        t = m.types.get(tid) if tid is not None else None
+        while isinstance(t, TypeArray | TypeRuntimeArray):
+            t = m.types.get(t.element)
+        if not isinstance(t, TypeInt | TypeFloat | TypeBool | TypeVector):
+            where = f"member {member} of %{target}" if member is not None else f"%{target}"
+            raise _fail(f"Component applies to scalars and vectors (or arrays of them), not "
+                        f"{where}", ins)
 
     def resources(self) -> None:
         m = self.m
