@@ -36,6 +36,7 @@ from radcc.cli._shader import (
     print_targets_if_asked,
     stage_of,
 )
+from radcc.target import DEFAULT_MCPU
 
 CORPUS_SUFFIXES = tuple(s for s in SHADER_SUFFIXES if s != ".hlsl")
 
@@ -50,7 +51,7 @@ def corpus_parser() -> argparse.ArgumentParser:
                    help="the JSON Lines file to write (with --resume: to append to)")
     p.add_argument("--jobs", "-j", type=int, default=None, metavar="N",
                    help="processes compiling at once (default: the CPUs available)")
-    p.add_argument("--mcpu", default="gfx1100",
+    p.add_argument("--mcpu", default=DEFAULT_MCPU,
                    help="the target GPU ('--mcpu=help' or 'radcc targets' lists them)")
     g = p.add_mutually_exclusive_group()
     g.add_argument("--wave32", action="store_true", help="compile for wave32")

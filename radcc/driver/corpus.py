@@ -1,7 +1,9 @@
 """Compile a corpus of shaders, one JSON line per shader (``radcc corpus``).
 
-    jobs = find_jobs(["shaders/"], mcpu="gfx1100", wave_size=None)
-    for row in run_jobs(jobs, CorpusOptions(mcpu="gfx1100", jobs=2, timeout=60.0)):
+    jobs = find_jobs(find_shaders(["shaders/"], (".spv", ".comp")), mcpu, None, stage_of)
+    opts = CorpusOptions(mcpu, None, jobs=2, timeout=60.0, compile_one=compile_job,
+                         user_errors=(UserError,), compiler="radcc")
+    for row in run_jobs(jobs, opts):           # or run_jobs_ray(jobs, opts, address)
         out.write(json.dumps(row) + "\\n")
 
 The caller (`radcc.cli.corpus`) gives the function that compiles one job in a worker
