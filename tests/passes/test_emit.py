@@ -176,7 +176,10 @@ def test_long_jump(cond):
     assert r.long_jumps == 1
     assert "s_getpc_b64" in r.asm and "s_setpc_b64" in r.asm
     if cond:
-        assert "s_cbranch_scc0 BB0_long" in r.asm  # the inverted condition skips the jump
+        # the inverted condition skips the jump: its target is the instruction after
+        # s_setpc_b64, which is BB1's first (the skip label and BB1's print as one label)
+        assert re.search(r"s_cbranch_scc0 BB1\n(?:\t.*\n){3}\ts_setpc_b64 s\[\d+:\d+\]\nBB1:",
+                         r.asm)
     assert r.code[:r.code_size] == llvm_mc_text(r.asm)
     # the pair is above every SGPR the program uses, and counted
     m = re.search(r"s_getpc_b64 s\[(\d+):(\d+)\]", r.asm)
