@@ -141,6 +141,31 @@ def test_timeout_and_crash_stay_confined(corpus: Path, tmp_path: Path, monkeypat
     assert b["ok"] is False and b["error"] == "the worker crashed (exit status 7)"
 
 
+def test_memory_blowup_stays_confined(corpus: Path, tmp_path: Path, monkeypatch,
+                                      capsys) -> None:
+    """A shader that allocates past --max-memory fails alone, with its one-line row."""
+    (corpus / "bad.comp").unlink()
+    (corpus / "v.vert").unlink()
+    out = tmp_path / "out.jsonl"
+    import radcc.cli._shader as shader
+
+    real = shader.compile_shader
+
+    def blow_up_on_b(args, spirv, *a, **k):
+        if args.shader.endswith("b.comp"):
+            return bytearray(16 << 30)  # 16 GB
+        return real(args, spirv, *a, **k)
+
+    monkeypatch.setattr(shader, "compile_shader", blow_up_on_b)
+    assert main(["corpus", str(corpus), "-o", str(out), "--max-memory", "6144"]) == 1
+    rows = _by_key(_rows(out))
+    assert rows[(str(corpus / "a.spv"), "main")]["ok"] is True
+    b = rows[(str(corpus / "sub" / "b.comp"), "main")]
+    assert b["ok"] is False and b["error"] == "out of memory (--max-memory 6144 MB)"
+    assert main(["corpus", str(corpus), "-o", str(out), "--max-memory", "12"]) == 1
+    assert "is not a size in megabytes" in capsys.readouterr().err
+
+
 def test_missing_input_is_an_error(tmp_path: Path, capsys) -> None:
     assert main(["corpus", str(tmp_path / "nope"), "-o", str(tmp_path / "o.jsonl")]) == 1
     assert "no such file or directory" in capsys.readouterr().err

@@ -64,9 +64,22 @@ def corpus_parser() -> argparse.ArgumentParser:
                         "RADV_FORCE_FAMILY from --mcpu), its statistics under radcc's names")
     p.add_argument("--timeout", type=float, default=120.0, metavar="S",
                    help="seconds a shader may take before its worker is killed")
+    p.add_argument("--max-memory", type=_megabytes, default=4096, metavar="MB",
+                   help="address space a worker may use (RLIMIT_AS) before its shader fails "
+                        "with 'out of memory'")
     p.add_argument("--resume", action="store_true",
                    help="keep OUT's rows and compile only the shaders it does not hold")
     return p
+
+
+def _megabytes(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        v = 0
+    if v < 64:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a size in megabytes (64 or more)")
+    return v
 
 
 def compile_job(job: Any, wave: int | None) -> Any:
@@ -166,7 +179,8 @@ def main(argv: list[str]) -> int:
     todo = [j for j in jobs if j.key() not in done]
     aco = args.compiler == "aco"
     opts = CorpusOptions(args.mcpu, wave, args.jobs or cpu_count(), args.timeout,
-                         compile_job_aco if aco else compile_job, (UserError,), args.compiler)
+                         compile_job_aco if aco else compile_job, (UserError,), args.compiler,
+                         args.max_memory)
     bar = _progress(len(todo))
     failed = n = 0
     t0 = time.monotonic()

@@ -66,6 +66,7 @@ class CorpusOptions:
     compile_one: Callable[[Job, int | None], Any]  # -> StatsRow (run in the worker)
     user_errors: tuple[type[Exception], ...]  # what compile_one raises for a refused shader
     compiler: str  # the rows' ``compiler``: radcc or aco
+    max_memory_mb: int | None = None  # each worker's address-space limit (RLIMIT_AS)
 
 
 def one_line(msg: str) -> str:
@@ -188,13 +189,19 @@ def _work(job: Job, opts: CorpusOptions, conn: Any) -> None:
     """The worker: compile `job`, send its row through `conn`. It leads its own process
     group, so that a timeout also ends the processes it started (ACO's)."""
     os.setpgid(0, 0)
+    if opts.max_memory_mb is not None:  # a blow-up fails this shader, not the machine
+        import resource
+
+        limit = opts.max_memory_mb << 20
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     c = opts.compiler
     try:
         row = ok_row(opts.compile_one(job, opts.wave), c)
     except opts.user_errors as e:
         row = error_row(job, str(e), c)
     except MemoryError:
-        row = error_row(job, "out of memory", c)
+        row = error_row(job, "out of memory" if opts.max_memory_mb is None else
+                        f"out of memory (--max-memory {opts.max_memory_mb} MB)", c)
     except Exception as e:  # an internal error of radcc: this shader's row
         row = error_row(job, f"internal error: {type(e).__name__}: {e}", c)
     conn.send(row)
