@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -164,6 +166,25 @@ def test_memory_blowup_stays_confined(corpus: Path, tmp_path: Path, monkeypatch,
     assert b["ok"] is False and b["error"] == "out of memory (--max-memory 6144 MB)"
     assert main(["corpus", str(corpus), "-o", str(out), "--max-memory", "12"]) == 1
     assert "is not a size in megabytes" in capsys.readouterr().err
+
+
+def test_progress_bar_on_a_terminal(corpus: Path, tmp_path: Path, monkeypatch) -> None:
+    """On a terminal the run shows tqdm's bar: done of total, failed, rate."""
+    import io
+
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    err = Tty()
+    monkeypatch.setattr(sys, "stderr", err)
+    out = tmp_path / "out.jsonl"
+    assert main(["corpus", str(corpus), "-o", str(out), "--jobs", "2"]) == 1
+    lines = err.getvalue().replace("\r", "\n").strip().splitlines()
+    final = next(ln for ln in reversed(lines) if "shader/s" in ln)  # the bar's last state
+    n = len(_rows(out))
+    assert re.search(rf"\b{n}/{n}\b", final), final
+    assert "shader/s" in final and re.search(r"failed=[1-9]", final), final
 
 
 def test_missing_input_is_an_error(tmp_path: Path, capsys) -> None:
