@@ -55,20 +55,15 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from radcc.driver.compare import aco_metrics, radcc_metrics, radv_family  # noqa: E402
+from radcc.driver.compare import Metrics, aco_metrics, radcc_metrics, radv_family  # noqa: E402
 from radcc.oracle import radv  # noqa: E402
 
 
 @dataclass
-class Side:
-    """One compiler's result for one shader and wave size (or why it failed)."""
+class Side(Metrics):
+    """One compiler's result for one shader and wave size: its figures (`Metrics`, as
+    `radcc compare` counts them) and assembly, or why it failed."""
 
-    instructions: int = 0
-    code_size: int = 0
-    vgprs: int = 0
-    sgprs: int = 0
-    latency: int = 0
-    inv_throughput: int = 0
     asm: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
     error: str = ""
@@ -91,9 +86,7 @@ def aco_side(r: radv.AcoResult | radv.RadvError) -> Side:
     if isinstance(r, radv.RadvError):
         return Side(error=str(r))
     m = aco_metrics(r.asm, r.stats)
-    return Side(instructions=m.instructions, code_size=m.code_size, vgprs=m.vgprs,
-                sgprs=m.sgprs, latency=m.latency, inv_throughput=m.inv_throughput, asm=r.asm,
-                extra={"stats": r.stats, "device": r.device_name})
+    return Side(**vars(m), asm=r.asm, extra={"stats": r.stats, "device": r.device_name})
 
 
 def radcc_side(spirv: bytes, spec: dict[int, Any], wave: int, mcpu: str = "gfx1100") -> Side:
@@ -107,8 +100,7 @@ def radcc_side(spirv: bytes, spec: dict[int, Any], wave: int, mcpu: str = "gfx11
         msg = str(e).splitlines()[0] if str(e) else ""
         return Side(error=f"{type(e).__name__}: {msg[:160]}{where}")
     m = radcc_metrics(res.asm, res.stats)
-    return Side(instructions=m.instructions, code_size=m.code_size, vgprs=m.vgprs,
-                sgprs=m.sgprs, latency=m.latency, inv_throughput=m.inv_throughput, asm=res.asm,
+    return Side(**vars(m), asm=res.asm,
                 extra={"stats": res.stats, "s_delay_alu": m.s_delay_alu,
                        "vopd": res.stats.get("VOPD", 0)})
 
