@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from radcc.cli._help import HelpFormatter
+from radcc.cli._help import ArgError, ArgParser, HelpFormatter
 from radcc.target import DEFAULT_MCPU, get_target
 
 _LONG = ("mcpu", "show-encoding", "disassemble", "filetype", "triple", "mattr", "wave64", "wave32",
@@ -58,21 +58,12 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-class _ArgError(Exception):
-    pass
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # type: ignore[override]
-        raise _ArgError(message)
-
-
 def main(argv: list[str]) -> int:
     p = build_parser()
-    p.__class__ = _Parser
+    p.__class__ = ArgParser
     try:
         args = p.parse_args(_normalize(argv))
-    except _ArgError as e:
+    except ArgError as e:
         print(f"radcc mc: error: {e}", file=sys.stderr)
         return 1
     if args.mcpu == "help":

@@ -12,20 +12,13 @@ from __future__ import annotations
 import argparse
 import sys
 
-
-class _ArgError(Exception):
-    pass
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # type: ignore[override]
-        raise _ArgError(message)
+from radcc.cli._help import ArgError, ArgParser
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="radcc objdump",
-                description="list the instructions of AMDGPU code objects as llvm-objdump -d "
-                            "does (target from the ELF header)")
+    p = ArgParser(prog="radcc objdump",
+                  description="list the instructions of AMDGPU code objects as llvm-objdump -d "
+                              "does (target from the ELF header)")
     p.add_argument("files", nargs="+", metavar="FILE.o",
                    help="AMDHSA code objects (radcc's, clang's, llvm-mc's)")
     p.add_argument("-d", "--disassemble", action="store_true",
@@ -46,7 +39,7 @@ def main(argv: list[str]) -> int:
     argv = ["--" + a[1:] if a.startswith("-mattr") else a for a in argv]
     try:
         args = build_parser().parse_args(argv)
-    except _ArgError as e:
+    except ArgError as e:
         print(f"radcc objdump: error: {e}", file=sys.stderr)
         return 1
     wave: int | None = 64 if args.wave64 else None

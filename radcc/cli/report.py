@@ -9,15 +9,30 @@ ratios; then the shaders that compile in one run and fail in the other, and the 
 changed shaders per statistic (`radcc.driver.corpus_report`). ``--csv`` writes the
 per-shader differences; ``--html`` one self-contained page with the tables and, per
 statistic, the distribution of the per-shader ratios and OLD against NEW per shader
-(matplotlib, an optional dependency: ``pip install radcc[html]``). Exit status 0, or 1 on bad input (a file that is no corpus
-output, no shader in common, an unknown statistic).
+(matplotlib, an optional dependency: ``pip install radcc[html]``). Exit status 0, or 1 on
+bad input (a file that is no corpus output, no shader in common, an unknown statistic).
 """
 
 from __future__ import annotations
 
 import sys
 
+from radcc.cli._help import HelpFormatter
 from radcc.cli._shader import ShaderParser, UserError
+
+
+def report_parser() -> ShaderParser:
+    p = ShaderParser(prog="radcc report", description=__doc__, formatter_class=HelpFormatter)
+    p.add_argument("old", metavar="OLD.jsonl", help="the earlier 'radcc corpus' output")
+    p.add_argument("new", metavar="NEW.jsonl", help="the later 'radcc corpus' output")
+    p.add_argument("--stat", action="append", default=None, metavar="NAME",
+                   help="a statistic to compare (repeatable; default: all but Hash)")
+    p.add_argument("--csv", metavar="FILE", default=None,
+                   help="write the per-shader differences to FILE")
+    p.add_argument("--html", metavar="FILE", default=None,
+                   help="write one self-contained HTML page with the tables and plots "
+                        "(needs matplotlib)")
+    return p
 
 
 def main(argv: list[str]) -> int:
@@ -31,18 +46,8 @@ def main(argv: list[str]) -> int:
         write_diff_csv,
     )
 
-    p = ShaderParser(prog="radcc report", description=__doc__)
-    p.add_argument("old", metavar="OLD.jsonl", help="the earlier 'radcc corpus' output")
-    p.add_argument("new", metavar="NEW.jsonl", help="the later 'radcc corpus' output")
-    p.add_argument("--stat", action="append", default=None, metavar="NAME",
-                   help="a statistic to compare (repeatable; default: all but Hash)")
-    p.add_argument("--csv", metavar="FILE", default=None,
-                   help="write the per-shader differences to FILE")
-    p.add_argument("--html", metavar="FILE", default=None,
-                   help="write one self-contained HTML page with the tables and plots "
-                        "(needs matplotlib)")
     try:
-        args = p.parse_args(argv)
+        args = report_parser().parse_args(argv)
         runs = []
         for path in (args.old, args.new):
             try:

@@ -47,7 +47,7 @@ from typing import Any
 import numpy as np
 
 from radcc.abi.kernarg import Role
-from radcc.cli._help import HelpFormatter
+from radcc.cli._help import ArgError, ArgParser, HelpFormatter
 from radcc.cli._images import (
     add_image_options,
     parse_specs,
@@ -71,18 +71,9 @@ from radcc.emu.errors import DEFAULT_MAX_INSTRUCTIONS, EmuError, InstructionLimi
 EXIT_OK, EXIT_BAD_INPUT, EXIT_STRICT, EXIT_FAULT = 0, 1, 3, 4
 
 
-class _ArgError(Exception):
-    pass
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # type: ignore[override]
-        raise _ArgError(message)
-
-
 def build_parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="radcc run", description="Run a kernel in the RDNA3 emulator.",
-                formatter_class=HelpFormatter)
+    p = ArgParser(prog="radcc run", description="Run a kernel in the RDNA3 emulator.",
+                  formatter_class=HelpFormatter)
     p.add_argument("file", metavar="KERNEL.o", help="an AMDHSA code object")
     p.add_argument("--kernel", required=True, help="the kernel to run (its symbol name)")
     p.add_argument("--groups", required=True, help="number of workgroups X[,Y,Z]")
@@ -241,7 +232,7 @@ def main(argv: list[str]) -> int:
         return run_main(argv)  # a shader: compile, then run
     try:
         args = build_parser().parse_args(argv)
-    except _ArgError as e:
+    except ArgError as e:
         print(f"radcc run: error: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
     try:

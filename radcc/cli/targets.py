@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from radcc.cli._help import HelpFormatter
+from radcc.cli._help import ArgError, ArgParser, HelpFormatter
 
 
 def targets_table() -> str:
@@ -34,20 +34,12 @@ def build_parser() -> argparse.ArgumentParser:
                                    formatter_class=HelpFormatter)
 
 
-class _ArgError(Exception):
-    pass
-
-
 def main(argv: list[str]) -> int:
     p = build_parser()
-
-    def error(message: str) -> None:
-        raise _ArgError(message)
-
-    p.error = error  # type: ignore[method-assign]
+    p.__class__ = ArgParser
     try:
         p.parse_args(argv)
-    except _ArgError as e:
+    except ArgError as e:
         print(f"radcc targets: error: {e}", file=sys.stderr)
         return 1
     sys.stdout.write(targets_table())
