@@ -446,16 +446,10 @@ def bind_mimg(i: Inst) -> Handler:
     dmask = f["dmask"]
     comps = [k for k in range(4) if dmask >> k & 1]
     vdata = f["vdata"]
-    dests = tuple((vdata + k) & 255 for k in range(len(comps)))
     mip = name == "image_load_mip"
 
     if name == "image_get_resinfo":
-        def hr(w: Wave, i: Inst) -> None:
-            lanes = np.flatnonzero(w.exec_mask())
-            if w.strict is not None:
-                w.strict.issue(w, i, ("vm",), dests, ())
-            if not len(lanes) or not comps:
-                return
+        def resinfo(w: Wave, i: Inst, lanes: np.ndarray) -> np.ndarray:
             desc, _ = _desc(w, i)
             vals = np.zeros((len(lanes), 4), dtype=np.uint32)
             if desc is not None:
@@ -468,20 +462,14 @@ def bind_mimg(i: Inst) -> Handler:
                     np.full_like(level, desc.depth)
                 vals[:, 2] = np.where(ok, depth, 0)
                 vals[:, 3] = levels
-            for k, c in enumerate(comps):
-                w.v[(vdata + k) & 255, lanes] = vals[:, c]
-        return hr
+            return vals
+        return _returning(resinfo, vdata, comps)
 
     if name in ("image_load", "image_load_mip"):
-        def hl(w: Wave, i: Inst) -> None:
-            lanes = np.flatnonzero(w.exec_mask())
-            if w.strict is not None:
-                w.strict.issue(w, i, ("vm",), dests, ())
-            if not len(lanes) or not comps:
-                return
+        def load(w: Wave, i: Inst, lanes: np.ndarray) -> np.ndarray:
             desc, fmt = _desc(w, i)
             if desc is None or fmt is None:
-                vals = np.zeros((len(lanes), 4), dtype=np.uint32)
+                return np.zeros((len(lanes), 4), dtype=np.uint32)
             else:
                 addrs, ok = _texel_addrs(w, i, desc, fmt, ncoord, lanes)
                 if mip:
@@ -492,10 +480,8 @@ def bind_mimg(i: Inst) -> Handler:
                     raw[ok] = w.memory.gather(addrs[ok], fmt.bytes, lanes[ok])
                 except MemFault as e:
                     raise EmuError(f"{i.where()}: memory fault: {e}") from None
-                vals = apply_dst_sel(fmt, unpack_texels(fmt, raw), desc.dst_sel)
-            for k, c in enumerate(comps):
-                w.v[(vdata + k) & 255, lanes] = vals[:, c]
-        return hl
+                return apply_dst_sel(fmt, unpack_texels(fmt, raw), desc.dst_sel)
+        return _returning(load, vdata, comps)
 
     def hs(w: Wave, i: Inst) -> None:
         lanes = np.flatnonzero(w.exec_mask())
@@ -539,17 +525,11 @@ def _bind_sample(i: Inst) -> Handler:
     nc = f["dim"] + 1
     comps = [k for k in range(4) if f["dmask"] >> k & 1]
     vdata, va = f["vdata"], f["vaddr"]
-    dests = tuple((vdata + k) & 255 for k in range(len(comps)))
 
-    def h(w: Wave, i: Inst) -> None:
-        lanes = np.flatnonzero(w.exec_mask())
-        if w.strict is not None:
-            w.strict.issue(w, i, ("vm",), dests, ())
-        if not len(lanes) or not comps:
-            return
+    def sample(w: Wave, i: Inst, lanes: np.ndarray) -> np.ndarray:
         desc, fmt = _desc(w, i)
         if desc is None or fmt is None:
-            vals = np.zeros((len(lanes), 4), dtype=np.uint32)
+            return np.zeros((len(lanes), 4), dtype=np.uint32)
         else:
             _levels(i, desc)
             smp = SamplerDesc.decode(sread(w, f["ssamp"], 128))
@@ -576,7 +556,24 @@ def _bind_sample(i: Inst) -> Handler:
             coords = [w.v[(r + k) & 255, lanes] for k in range(nc)]
             if kind == "l":
                 lod = w.v[(r + nc) & 255, lanes].view(np.float32).astype(np.float64)
-            vals = _sample(w, i, lanes, desc, fmt, smp, coords, lod, offset)
+            return _sample(w, i, lanes, desc, fmt, smp, coords, lod, offset)
+    return _returning(sample, vdata, comps)
+
+
+def _returning(compute: Callable[[Wave, Inst, np.ndarray], np.ndarray], vdata: int,
+               comps: list[int]) -> Handler:
+    """The handler of an image instruction that returns data: it issues to strict mode
+    (the vm counter, VDATA's registers), asks `compute` for the active lanes' four
+    components (uint32, lanes x 4) and writes the dmask's components to VDATA."""
+    dests = tuple((vdata + k) & 255 for k in range(len(comps)))
+
+    def h(w: Wave, i: Inst) -> None:
+        lanes = np.flatnonzero(w.exec_mask())
+        if w.strict is not None:
+            w.strict.issue(w, i, ("vm",), dests, ())
+        if not len(lanes) or not comps:
+            return
+        vals = compute(w, i, lanes)
         for k, c in enumerate(comps):
             w.v[(vdata + k) & 255, lanes] = vals[:, c]
     return h
