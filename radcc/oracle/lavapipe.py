@@ -667,26 +667,37 @@ def _create_image(d: _Dispatch, img: _ImageInput, kind: str) -> _ImageObj:
     view = d.create("vkCreateImageView", vci, vk.VkImageView(), "vkDestroyImageView")
     # the staging buffer (texels in and out)
     n = max(16, img.array.nbytes)
-    bci = vk.VkBufferCreateInfo(
-        sType=vk.VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, size=n,
-        usage=vk.VK_BUFFER_USAGE_TRANSFER_SRC_BIT | vk.VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-        sharingMode=vk.VK_SHARING_MODE_EXCLUSIVE)
-    buf = d.create("vkCreateBuffer", bci, vk.VkBuffer(), "vkDestroyBuffer")
-    breq = vk.VkMemoryRequirements()
-    v.void("vkGetBufferMemoryRequirements", dev, buf, ctypes.byref(breq))
-    btypes = [t for t in ctx.memory_types if breq.memoryTypeBits & (1 << t)]
-    bmai = vk.VkMemoryAllocateInfo(sType=vk.VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
-                                   allocationSize=breq.size, memoryTypeIndex=btypes[0])
-    bmem = d.create("vkAllocateMemory", bmai, vk.VkDeviceMemory(), "vkFreeMemory")
-    v("vkBindBufferMemory", dev, buf, bmem, 0)
-    ptr = ctypes.c_void_p()
-    v("vkMapMemory", dev, bmem, 0, vk.VK_WHOLE_SIZE, 0, ctypes.byref(ptr))
-    d.undo.append(("vkUnmapMemory", bmem))
-    assert ptr.value is not None
-    ctypes.memmove(ptr.value, img.array.tobytes(), img.array.nbytes)
+    buf, ptr = _mapped_buffer(
+        d, n, vk.VK_BUFFER_USAGE_TRANSFER_SRC_BIT | vk.VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+        "an image's staging buffer")
+    ctypes.memmove(ptr, img.array.tobytes(), img.array.nbytes)
     layout = (vk.VK_IMAGE_LAYOUT_GENERAL if kind == "storage_image"
               else vk.VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL)
-    return _ImageObj(img, image, view.value, layout, buf, ptr.value)
+    return _ImageObj(img, image, view.value, layout, buf, ptr)
+
+
+def _mapped_buffer(d: _Dispatch, size: int, usage: int, what: str) -> tuple[Any, int]:
+    """A buffer of `size` bytes in the first host-visible memory type that can hold it,
+    mapped for the dispatch's lifetime (unmapped and freed by its undo list): the buffer
+    and the mapping's address."""
+    v, dev, ctx = d.v, d.dev, d.ctx
+    bci = vk.VkBufferCreateInfo(sType=vk.VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, size=size,
+                                usage=usage, sharingMode=vk.VK_SHARING_MODE_EXCLUSIVE)
+    buf = d.create("vkCreateBuffer", bci, vk.VkBuffer(), "vkDestroyBuffer")
+    req = vk.VkMemoryRequirements()
+    v.void("vkGetBufferMemoryRequirements", dev, buf, ctypes.byref(req))
+    types = [t for t in ctx.memory_types if req.memoryTypeBits & (1 << t)]
+    if not types:
+        raise LavapipeError(f"no host-visible memory type for {what}")
+    mai = vk.VkMemoryAllocateInfo(sType=vk.VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+                                  allocationSize=req.size, memoryTypeIndex=types[0])
+    mem = d.create("vkAllocateMemory", mai, vk.VkDeviceMemory(), "vkFreeMemory")
+    v("vkBindBufferMemory", dev, buf, mem, 0)
+    ptr = ctypes.c_void_p()
+    v("vkMapMemory", dev, mem, 0, vk.VK_WHOLE_SIZE, 0, ctypes.byref(ptr))
+    d.undo.append(("vkUnmapMemory", mem))
+    assert ptr.value is not None
+    return buf, ptr.value
 
 
 def _image_barrier(v: _Vk, cmd: Any, obj: _ImageObj, old: int, new: int, src_access: int,
@@ -886,25 +897,10 @@ def _dispatch(
     handles: dict[tuple[int, int], tuple[vk.VkBuffer, int, int]] = {}
     for key, raw in data.items():
         size = max(16, (len(raw) + 15) & ~15)
-        bci = vk.VkBufferCreateInfo(sType=vk.VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, size=size,
-                                    usage=usage, sharingMode=vk.VK_SHARING_MODE_EXCLUSIVE)
-        buf = d.create("vkCreateBuffer", bci, vk.VkBuffer(), "vkDestroyBuffer")
-        req = vk.VkMemoryRequirements()
-        v.void("vkGetBufferMemoryRequirements", dev, buf, ctypes.byref(req))
-        types = [t for t in ctx.memory_types if req.memoryTypeBits & (1 << t)]
-        if not types:
-            raise LavapipeError(f"no host-visible memory type for buffer {key}")
-        mai = vk.VkMemoryAllocateInfo(sType=vk.VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
-                                      allocationSize=req.size, memoryTypeIndex=types[0])
-        mem = d.create("vkAllocateMemory", mai, vk.VkDeviceMemory(), "vkFreeMemory")
-        v("vkBindBufferMemory", dev, buf, mem, 0)
-        ptr = ctypes.c_void_p()
-        v("vkMapMemory", dev, mem, 0, vk.VK_WHOLE_SIZE, 0, ctypes.byref(ptr))
-        d.undo.append(("vkUnmapMemory", mem))
-        assert ptr.value is not None
-        ctypes.memset(ptr.value, 0, size)
-        ctypes.memmove(ptr.value, raw, len(raw))
-        handles[key] = (buf, ptr.value, size)
+        buf, ptr = _mapped_buffer(d, size, usage, f"buffer {key}")
+        ctypes.memset(ptr, 0, size)
+        ctypes.memmove(ptr, raw, len(raw))
+        handles[key] = (buf, ptr, size)
 
     image_objs = {key: _create_image(d, im, kinds[key]) for key, im in imgs.items()}
     sampler_objs = {key: d.create("vkCreateSampler", info, vk.VkSampler(), "vkDestroySampler")
