@@ -1,0 +1,142 @@
+"""One draw through the fixed-function pipeline: primitive assembly, clipping, the
+viewport, rasterisation, pixel shading (a callback: the emulator's PS waves, or a NumPy
+model in tests), the output merger.
+
+`draw` takes what the vertex stage produced for every vertex of the draw (clip
+position, attribute bits, point size) and returns the attachments. The per-lane values a
+pixel shader needs (`LaneInputs`: perspective and linear barycentrics, fragment
+position, depth, facing) are computed here, once, from the rasteriser's barycentrics:
+perspective-correct weights ``l_i / w_i / sum(l_j / w_j)``; ``I``, ``J`` are the weights
+of the primitive's second and third vertex (the provoking vertex is the first);
+``gl_FragCoord`` is the pixel centre, ``zf`` interpolated linearly in screen space and
+``1/w`` interpolated linearly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from radcc.emu.draw.assembly import assemble
+from radcc.emu.draw.clip import Primitives, clip_and_project
+from radcc.emu.draw.output import Framebuffer
+from radcc.emu.draw.raster import Fragments, rasterize
+from radcc.emu.draw.state import DrawState, PolygonMode
+
+__all__ = ["DrawStats", "LaneInputs", "Shaded", "VertexOutputs", "draw", "lane_inputs",
+           "interpolate"]
+
+
+@dataclass
+class VertexOutputs:
+    """The vertex stage's results for the vertices of the draw."""
+
+    pos: np.ndarray  # (V, 4) float32 clip-space position
+    attrs: np.ndarray  # (V, A, 4) uint32 attribute (parameter) bits
+    point_size: np.ndarray  # (V,) float32 (1.0 where the shader writes none)
+
+
+@dataclass
+class LaneInputs:
+    """What the hardware computes for every lane of every quad (Q, 4)."""
+
+    x: np.ndarray  # int64 pixel
+    y: np.ndarray
+    persp: np.ndarray  # (Q, 4, 3) float64 perspective-correct weights
+    linear: np.ndarray  # (Q, 4, 3) float64
+    z: np.ndarray  # float64 zf
+    inv_w: np.ndarray  # float64 interpolated 1/w (gl_FragCoord.w)
+    front: np.ndarray  # (Q,) bool
+
+
+@dataclass
+class Shaded:
+    """The pixel shader's results per lane (Q, 4): which lanes export, their depth (None:
+    the interpolated depth) and the colour channel values per location (None: no
+    export; `radcc.emu.draw.output.decode_export`'s values)."""
+
+    alive: np.ndarray  # (Q, 4) bool
+    colors: list[np.ndarray | None]  # (Q, 4, 4) per location
+    z: np.ndarray | None = None  # (Q, 4)
+
+
+@dataclass
+class DrawStats:
+    primitives: int = 0  # primitives assembled
+    clipped: int = 0  # primitives after clipping (fans counted per triangle)
+    quads: int = 0
+    fragments: int = 0  # covered lanes
+    pixels: int = 0  # fragments written (passing the depth test)
+    extra: dict[str, int] = field(default_factory=dict)
+
+
+def lane_inputs(prims: Primitives, frags: Fragments) -> LaneInputs:
+    x, y = frags.pixels()
+    lin = frags.bary
+    iw = prims.inv_w[frags.prim]  # (Q, n)
+    zv = prims.z[frags.prim]
+    n = iw.shape[1]
+    lin = lin[..., :n]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        pw = lin * iw[:, None, :]
+        s = pw.sum(axis=-1, keepdims=True)
+        persp = np.where(s != 0, pw / s, lin)
+    z = (lin * zv[:, None, :]).sum(axis=-1)
+    inv_w = (lin * iw[:, None, :]).sum(axis=-1)
+    if n < 3:
+        pad = np.zeros(lin.shape[:-1] + (3 - n,))
+        lin, persp = np.concatenate([lin, pad], -1), np.concatenate([persp, pad], -1)
+    return LaneInputs(x, y, persp, lin, z, inv_w, frags.front)
+
+
+def interpolate(prims: Primitives, frags: Fragments, weights: np.ndarray,
+                flat: np.ndarray) -> np.ndarray:
+    """Attribute values per lane (Q, 4, A, 4) as float32 bits (uint32): the vertices'
+    attributes weighted by `weights` (Q, 4, 3), flat ones the provoking vertex's bits
+    (the reference the LDS parameters and v_interp are checked against)."""
+    a = prims.attrs[frags.prim]  # (Q, n, A, 4)
+    n = a.shape[1]
+    f = a.view(np.float32).astype(np.float64)
+    v = np.einsum("qln,qnac->qlac", weights[..., :n], f).astype(np.float32).view(np.uint32)
+    fl = np.asarray(flat, bool)
+    v[:, :, fl] = a[:, None, 0][:, :, fl]
+    return v
+
+
+def draw(state: DrawState, verts: VertexOutputs, prim_vertices: np.ndarray,
+         flat: np.ndarray, masks: list[tuple[bool, ...] | None],
+         shade: Callable[[Primitives, Fragments, LaneInputs], Shaded]
+         ) -> tuple[Framebuffer, DrawStats]:
+    """Run the fixed function over primitives `prim_vertices` (P, n) (rows of vertex
+    numbers into `verts`, the provoking vertex first; `radcc.emu.draw.assembly`), `flat`
+    (A,) the attributes the pixel shader reads flat, `masks` the colour outputs' write
+    masks per location; `shade` runs the pixel shader over all quads."""
+    stats = DrawStats(primitives=len(prim_vertices))
+    pv = prim_vertices
+    if state.polygon is PolygonMode.LINE and pv.shape[1] == 3:
+        pv = pv[:, [0, 1, 1, 2, 2, 0]].reshape(-1, 2)  # each triangle's edges
+    prims = clip_and_project(pv, verts.pos, verts.attrs, verts.point_size, flat,
+                             state.width, state.height)
+    stats.clipped = prims.count
+    frags = rasterize(prims, state.width, state.height, state.cull, state.front_face)
+    fb = Framebuffer(state, masks)
+    stats.quads = frags.count
+    stats.fragments = int(frags.covered.sum())
+    if frags.count == 0:
+        return fb, stats
+    li = lane_inputs(prims, frags)
+    res = shade(prims, frags, li)
+    alive = res.alive & frags.covered
+    sel = alive.ravel()
+    z = (res.z if res.z is not None else li.z).reshape(-1)[sel]
+    colors = [None if c is None else c.reshape(-1, 4)[sel] for c in res.colors]
+    stats.pixels = fb.merge(li.x.reshape(-1)[sel], li.y.reshape(-1)[sel], z, colors)
+    return fb, stats
+
+
+def primitives_of(state: DrawState, count: int) -> np.ndarray:
+    """The draw's primitives as positions in its vertex sequence (`assemble`)."""
+    return assemble(state.topology, count)
+
