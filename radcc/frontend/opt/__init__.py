@@ -2,8 +2,8 @@
 (whether it changed anything).
 
 ``optimize(shader)`` runs vars_to_ssa once, then copy propagation, constant
-folding, algebraic simplification, CSE and dead code elimination until none
-of them changes anything (NIR's usual optimisation loop).
+folding, algebraic simplification, CSE, dead writes and dead code elimination
+until none of them changes anything (NIR's usual optimisation loop).
 
 ``lower_for_isel(shader, options, wave_size)`` (options: the target's
 `radcc.target.MirOptions`) then brings the shader into the form
@@ -27,6 +27,7 @@ from .copy_prop import copy_prop
 from .cse import cse
 from .dce import dce
 from .dead_branch import dead_branch
+from .dead_writes import dead_writes
 from .fold_offsets import fold_offsets
 from .loop_unroll import loop_unroll
 from .lower_continue import lower_continue_constructs
@@ -47,6 +48,7 @@ PASSES: dict[str, Callable[[MirShader], bool]] = {
     "algebraic": algebraic,
     "cse": cse,
     "dce": dce,
+    "dead_writes": dead_writes,
     "lower_continue_constructs": lower_continue_constructs,
     "dead_branch": dead_branch,
     "lower_vectors": lower_vectors,
@@ -62,7 +64,7 @@ PASSES: dict[str, Callable[[MirShader], bool]] = {
     "combine_barriers": combine_barriers,
 }
 
-LOOP = ("copy_prop", "constant_folding", "algebraic", "cse", "dce")
+LOOP = ("copy_prop", "constant_folding", "algebraic", "cse", "dead_writes", "dce")
 
 
 def optimize(
@@ -157,7 +159,7 @@ def lower_for_isel(
 
 
 __all__ = ["PASSES", "LOWERING", "lower_for_isel", "optimize", "algebraic", "constant_folding",
-           "copy_prop", "cse", "dce", "vars_to_ssa", "dead_branch", "fold_offsets", "loop_unroll",
+           "copy_prop", "cse", "dce", "dead_writes", "vars_to_ssa", "dead_branch", "fold_offsets", "loop_unroll",
            "lower_continue_constructs", "lower_idiv", "lower_int64", "lower_local_arrays",
            "lower_math", "lower_vectors", "peephole_select", "range_fold", "combine_barriers",
            "vectorize_mem"]

@@ -8,7 +8,8 @@ from ..mir import If, Instr, LocalVar, MirShader, Value, iter_nodes
 from ..mir_ops import ALU_OPS, INTRINSICS
 
 
-def _has_side_effect(ins: Instr) -> bool:
+def has_side_effect(ins: Instr) -> bool:
+    """Whether `ins` must stay though its result is unused (jumps included)."""
     op = ins.op
     effect = _EFFECT.get(op)
     if effect is None:
@@ -44,7 +45,7 @@ def dce(shader: MirShader) -> bool:
     effects: set[Instr] = set()  # the instructions with side effects, kept
     for b in shader.blocks():
         for ins in b.instrs:
-            if _has_side_effect(ins):
+            if has_side_effect(ins):
                 effects.add(ins)
                 for s in ins.srcs:
                     mark(s)

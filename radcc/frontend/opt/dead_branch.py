@@ -1,4 +1,5 @@
-"""dead_branch: fold ``if`` nodes whose condition is a constant (NIR's opt_dead_cf).
+"""dead_branch: fold ``if`` nodes whose condition is a constant and remove ``if`` and
+``loop`` nodes that do nothing observable (NIR's opt_dead_cf).
 
 The taken side replaces the ``If`` in its control-flow list: its first block
 merges into the block before the if, its last block absorbs the block after
@@ -7,11 +8,31 @@ entries whose predecessor was in the dropped side disappear. When the taken
 side ends in ``break``/``continue``, the rest of the list is unreachable and
 dropped with it (unless a value defined there is still used elsewhere, then the
 if is left alone).
+
+A node is dead (NIR's node_is_dead / loop_is_dead) when no instruction inside it
+has a side effect (stores, atomics, barriers, any non-eliminable intrinsic; a
+``break``/``continue`` counts unless it belongs to a loop inside the node), no value
+it defines is used outside it, and the block after it has no phis (which would
+merge values from inside); a dead loop must also have a ``break`` of its own (an
+empty loop without one never ends and is kept). The node is removed and the blocks
+around it merge.
 """
 
 from __future__ import annotations
 
-from ..mir import Block, CFNode, If, Loop, MirShader, Value, const_of, iter_blocks, rewrite_uses
+from ..mir import (
+    Block,
+    CFNode,
+    If,
+    Loop,
+    MirShader,
+    Value,
+    const_of,
+    iter_blocks,
+    iter_nodes,
+    rewrite_uses,
+)
+from .dce import has_side_effect
 
 
 def merge_into(shader: MirShader, a: Block, b: Block) -> None:
@@ -85,8 +106,81 @@ def _fold(shader: MirShader, cf: list[CFNode], i: int, n: If, cond: bool) -> boo
     return True
 
 
+def _has_effect(cf: list[CFNode], in_loop: bool) -> bool:
+    """Whether `cf` does something seen from outside it; `in_loop`: its jumps belong to
+    a loop inside the node being judged."""
+    for n in cf:
+        if isinstance(n, Block):
+            for ins in n.instrs:
+                if ins.is_jump:
+                    if not in_loop:
+                        return True
+                elif has_side_effect(ins):
+                    return True
+        elif isinstance(n, If):
+            if _has_effect(n.then_list, in_loop) or _has_effect(n.else_list, in_loop):
+                return True
+        elif _has_effect(n.body, True) or _has_effect(n.cont, True):
+            return True
+    return False
+
+
+def _has_own_break(cf: list[CFNode]) -> bool:
+    for n in cf:
+        if isinstance(n, Block):
+            if n.jump is not None and n.jump.op == "break":
+                return True
+        elif isinstance(n, If):
+            if _has_own_break(n.then_list) or _has_own_break(n.else_list):
+                return True
+    return False
+
+
+def _node_is_dead(shader: MirShader, n: If | Loop, nxt: Block) -> bool:
+    if nxt.phis:
+        return False
+    if isinstance(n, If):
+        parts = [n.then_list, n.else_list]
+        if any(_has_effect(p, False) for p in parts):
+            return False
+    else:
+        parts = [n.body, n.cont]
+        if any(_has_effect(p, True) for p in parts) or not _has_own_break(n.body + n.cont):
+            return False
+    inside = {b for p in parts for b in iter_blocks(p)}
+    defined = {x.dest for b in inside for x in b.instrs if x.dest is not None}
+    if not defined:
+        return True
+    for b in shader.blocks():
+        if b in inside:
+            continue
+        if any(s in defined for x in b.instrs for s in x.srcs):
+            return False
+    inner_ifs = {id(m) for p in parts for m in iter_nodes(p) if isinstance(m, If)}
+    return not any(isinstance(m, If) and id(m) not in inner_ifs and m.cond in defined
+                   for m in iter_nodes(shader.function.body))
+
+
+def _remove_dead_one(shader: MirShader, cf: list[CFNode]) -> bool:
+    for i, n in enumerate(cf):
+        if isinstance(n, If | Loop):
+            nxt = cf[i + 1]
+            prev = cf[i - 1]
+            assert isinstance(nxt, Block) and isinstance(prev, Block)
+            if _node_is_dead(shader, n, nxt):
+                merge_into(shader, prev, nxt)
+                del cf[i:i + 2]
+                return True
+            inner = [n.then_list, n.else_list] if isinstance(n, If) else [n.body, n.cont]
+            if any(_remove_dead_one(shader, p) for p in inner):
+                return True
+    return False
+
+
 def dead_branch(shader: MirShader) -> bool:
     changed = False
     while _fold_one(shader, shader.function.body):
+        changed = True
+    while _remove_dead_one(shader, shader.function.body):
         changed = True
     return changed
