@@ -50,6 +50,8 @@ _CS = frozenset({HWStage.CS})
 _PS = frozenset({HWStage.PS})
 _GRAPHICS = _ALL - _CS
 _VERTEX = frozenset({HWStage.LS, HWStage.HS, HWStage.ES, HWStage.GS, HWStage.VS, HWStage.NGG})
+_NGG = frozenset({HWStage.NGG})
+_MERGED = frozenset({HWStage.HS, HWStage.GS, HWStage.NGG})
 
 
 class ArgKind(enum.Enum):
@@ -63,7 +65,8 @@ class ArgKind(enum.Enum):
     PRIVATE_SEGMENT_BUFFER = ("private_segment_buffer", RegFile.SGPR, 4, True, _CS, 0)
     DISPATCH_PTR = ("dispatch_ptr", RegFile.SGPR, 2, True, _CS, 1)
     QUEUE_PTR = ("queue_ptr", RegFile.SGPR, 2, True, _CS, 2)
-    KERNARG_SEGMENT_PTR = ("kernarg_segment_ptr", RegFile.SGPR, 2, True, _CS, 3)
+    # (graphics stages: radcc's resource table, the same layout; docs/abi.md)
+    KERNARG_SEGMENT_PTR = ("kernarg_segment_ptr", RegFile.SGPR, 2, True, _ALL, 3)
     DISPATCH_ID = ("dispatch_id", RegFile.SGPR, 2, True, _CS, 4)
     FLAT_SCRATCH_INIT = ("flat_scratch_init", RegFile.SGPR, 2, True, _CS, 5)
     PRIVATE_SEGMENT_SIZE = ("private_segment_size", RegFile.SGPR, 1, True, _CS, 6)
@@ -91,6 +94,22 @@ class ArgKind(enum.Enum):
     BASE_VERTEX = ("base_vertex", RegFile.SGPR, 1, True, _VERTEX, None)
     START_INSTANCE = ("start_instance", RegFile.SGPR, 1, True, _VERTEX, None)
     DRAW_ID = ("draw_id", RegFile.SGPR, 1, True, _VERTEX, None)
+    # GFX9+ merged and NGG stages: the system SGPRs s2-s7 after the ring offsets (RADV's
+    # radv_shader_args.c "First 6 system regs"; user SGPRs start at s8)
+    GS_TG_INFO = ("gs_tg_info", RegFile.SGPR, 1, False, _NGG, 0)
+    MERGED_WAVE_INFO = ("merged_wave_info", RegFile.SGPR, 1, False, _MERGED, 1)
+    TESS_OFFCHIP_OFFSET = ("tess_offchip_offset", RegFile.SGPR, 1, False, _MERGED, 2)
+    GS_ATTR_OFFSET = ("gs_attr_offset", RegFile.SGPR, 1, False, _NGG, 3)  # GFX11
+    RESERVED_SYSTEM_SGPR = ("reserved_system_sgpr", RegFile.SGPR, 1, False, _MERGED, None)
+    # radcc: bit L set = vertex input location L is per instance (docs/abi.md)
+    VS_INPUT_INSTANCE_MASK = ("vs_input_instance_mask", RegFile.SGPR, 1, True, _VERTEX, None)
+    # NGG VGPRs before the vertex shader's (RADV: gs_vtx_offset[0..2], prim id, invocation)
+    GS_VTX_OFFSET0 = ("gs_vtx_offset0", RegFile.VGPR, 1, False, _NGG, 0)
+    GS_VTX_OFFSET1 = ("gs_vtx_offset1", RegFile.VGPR, 1, False, _NGG, 1)
+    GS_PRIM_ID = ("gs_prim_id", RegFile.VGPR, 1, False, _NGG, 2)
+    GS_INVOCATION_ID = ("gs_invocation_id", RegFile.VGPR, 1, False, _NGG, 3)
+    GS_VTX_OFFSET2 = ("gs_vtx_offset2", RegFile.VGPR, 1, False, _NGG, 4)
+    RESERVED_VGPR = ("reserved_vgpr", RegFile.VGPR, 1, False, _ALL, None)  # "user vgpr"
     # vertex shader VGPRs (their registers depend on the hardware stage)
     VERTEX_ID = ("vertex_id", RegFile.VGPR, 1, False, _VERTEX, None)
     INSTANCE_ID = ("instance_id", RegFile.VGPR, 1, False, _VERTEX, None)
@@ -237,6 +256,9 @@ class ShaderArgs:
             nxt = 0
             last: tuple[bool, int] | None = None  # (user, rank) of the previous ranked arg
             system_seen = False
+            # GFX9+ merged stages: s0-s7 hold the ring offsets and the system SGPRs,
+            # user SGPRs follow from s8 (RADV, radv_shader_args.c)
+            front = 8 if st.hw in (HWStage.HS, HWStage.GS, HWStage.NGG) else 0
             for a in self.of_file(file):
                 if a.reg != nxt:
                     raise AbiError(f"{st.name}: {a.text()}, expected {file.value}{nxt} "
@@ -246,7 +268,7 @@ class ShaderArgs:
                     if a.kind.user and system_seen:
                         raise AbiError(f"{st.name}: user SGPR {a.text()} after a system "
                                        "SGPR")
-                    system_seen |= not a.kind.user
+                    system_seen |= not a.kind.user and a.end > front
                 if a.kind.rank is not None:
                     key = (a.kind.user, a.kind.rank)
                     if last is not None and last[0] == key[0] and key[1] <= last[1]:

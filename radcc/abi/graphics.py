@@ -1,8 +1,28 @@
 """Graphics instances of the shader arguments, as RADV lays them out (RADV's
 radv_shader_args.c, `declare_ps_input_vgprs`; the register settings in AMD's register
-reference, SPI_PS_INPUT_ENA). No code-object writer or isel takes them yet (the
-graphics issue adds them); they are here so that the types carry a graphics stage and
-`ShaderArgs.validate` checks it.
+reference, SPI_PS_INPUT_ENA). The graphics code object (`radcc.codeobj.graphics`)
+records them; isel defines `p_startpgm` from them.
+
+A vertex shader on NGG (`VERTEX_NGG`, GFX11; `vertex_args`) receives, as RADV's merged
+NGG stage (user SGPRs from ``s8``, after the ring offsets and six system SGPRs):
+
+- ``s[0:1]`` the ring offsets: the 64-bit address of the ring descriptor table (the
+  attribute ring's V# at `ATTR_RING_DESC_OFFSET`);
+- ``s2`` gs_tg_info (bits 12-20: the workgroup's vertices, 22-30: its primitives),
+  ``s3`` merged_wave_info (bits 0-7: this wave's vertices, 8-15: its primitives,
+  24-27: the wave's index in the workgroup), ``s4`` tess_offchip_offset (unused),
+  ``s5`` gs_attr_offset (bits 0-14: the workgroup's attribute ring offset in 512-byte
+  units), ``s6``-``s7`` reserved;
+- user SGPRs ``s8`` vertex_buffers (32-bit address of the V# table, one 16-byte V#
+  per input location; the upper half is `ADDRESS32_HI`), ``s9`` base_vertex,
+  ``s10`` start_instance, ``s11`` vs_input_instance_mask (radcc: bit L set = location L
+  is fetched per instance), ``s[12:13]`` the resource table (descriptor bindings and
+  push constants in the compute kernarg layout, `radcc.abi.kernarg.shader_layout`);
+- VGPRs ``v0`` gs_vtx_offset0 (the primitive's packed vertex indices, the value
+  ``exp prim`` takes: vertex k in bits 10k..10k+8, bit 31 null primitive), ``v1``
+  gs_vtx_offset1, ``v2`` gs_prim_id, ``v3`` gs_invocation_id, ``v4`` gs_vtx_offset2,
+  ``v5`` vertex_id (zero-based: without base_vertex), ``v6``-``v7`` reserved, ``v8``
+  instance_id (without start_instance).
 
 A pixel shader (`FRAGMENT_FS`) receives:
 
@@ -21,10 +41,44 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from radcc.abi.args import AbiError, Arg, ArgKind, RegFile, ShaderArgs
-from radcc.abi.stage import FRAGMENT_FS
+from radcc.abi.kernarg import KernargLayout
+from radcc.abi.stage import FRAGMENT_FS, NAMED_STAGES
 from radcc.target import Target
 
-__all__ = ["PS_INPUTS", "fragment_args", "spi_ps_input_ena"]
+__all__ = ["ADDRESS32_HI", "ATTR_RING_DESC_OFFSET", "PS_INPUTS", "VERTEX_NGG",
+           "fragment_args", "spi_ps_input_ena", "vertex_args"]
+
+VERTEX_NGG = NAMED_STAGES["vertex_ngg"]
+# the upper 32 bits of a 32-bit address user SGPR (RADV's address32_hi): radcc's graphics
+# ABI fixes it, so tables given by a 32-bit address lie in [4 GiB, 8 GiB)
+ADDRESS32_HI = 1
+# where the attribute ring's V# is in the ring descriptor table (radcc's table holds only it)
+ATTR_RING_DESC_OFFSET = 0
+
+_VERTEX_SGPRS: tuple[tuple[ArgKind, int], ...] = (
+    (ArgKind.RING_OFFSETS, 0), (ArgKind.GS_TG_INFO, 0), (ArgKind.MERGED_WAVE_INFO, 0),
+    (ArgKind.TESS_OFFCHIP_OFFSET, 0), (ArgKind.GS_ATTR_OFFSET, 0),
+    (ArgKind.RESERVED_SYSTEM_SGPR, 0), (ArgKind.RESERVED_SYSTEM_SGPR, 1),
+    (ArgKind.VERTEX_BUFFERS, 0), (ArgKind.BASE_VERTEX, 0), (ArgKind.START_INSTANCE, 0),
+    (ArgKind.VS_INPUT_INSTANCE_MASK, 0), (ArgKind.KERNARG_SEGMENT_PTR, 0))
+_VERTEX_VGPRS: tuple[tuple[ArgKind, int], ...] = (
+    (ArgKind.GS_VTX_OFFSET0, 0), (ArgKind.GS_VTX_OFFSET1, 0), (ArgKind.GS_PRIM_ID, 0),
+    (ArgKind.GS_INVOCATION_ID, 0), (ArgKind.GS_VTX_OFFSET2, 0), (ArgKind.VERTEX_ID, 0),
+    (ArgKind.RESERVED_VGPR, 0), (ArgKind.RESERVED_VGPR, 1), (ArgKind.INSTANCE_ID, 0))
+
+
+def vertex_args(target: Target, resources: KernargLayout | None = None) -> ShaderArgs:
+    """A vertex shader's arguments on NGG (module docstring), with the resource table's
+    layout `resources` (validated)."""
+    out: list[Arg] = []
+    for file, kinds in ((RegFile.SGPR, _VERTEX_SGPRS), (RegFile.VGPR, _VERTEX_VGPRS)):
+        r = 0
+        for k, i in kinds:
+            assert k.file is file
+            out.append(Arg(k, r, index=i))
+            r += k.size
+    return ShaderArgs(VERTEX_NGG, tuple(out), resources,
+                      packed_local_ids=False).validate(target)
 
 # the PS input VGPRs in SPI_PS_INPUT_ENA bit order (bit = ArgKind.rank)
 PS_INPUTS: tuple[ArgKind, ...] = tuple(sorted(
