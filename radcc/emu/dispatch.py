@@ -23,12 +23,12 @@ import numpy as np
 
 from radcc.abi import amdhsa
 from radcc.abi.args import ArgKind, RegFile
-from radcc.emu import ds, hard_clause, salu, smem, texture, vmem, vop
+from radcc.emu import ds, graphics, hard_clause, salu, smem, texture, vmem, vop
 from radcc.emu.decode import Inst, Program
 from radcc.emu.errors import EmuError, InstructionLimit, KernelFault, UnsupportedInstruction
 from radcc.emu.loader import LoadedKernel
 from radcc.emu.memory import Memory
-from radcc.emu.state import EXEC_HI, EXEC_LO, M0, SHARED_BASE_HI, Wave, Workgroup
+from radcc.emu.state import EXEC_HI, EXEC_LO, SHARED_BASE_HI, Wave, Workgroup
 from radcc.emu.strict import EXEC_REGS, Report, Strict
 from radcc.emu.use import VALU_CLASSES, compute_use
 from radcc.target import Hazard, Target
@@ -37,35 +37,14 @@ Handler = Callable[[Wave, Inst], None]
 
 _BINDERS: dict[str, Callable[[Inst], Handler]] = {
     **salu.BINDERS, **smem.BINDERS, **vmem.BINDERS, **ds.BINDERS, **vop.BINDERS,
-    **texture.BINDERS,
+    **texture.BINDERS, **graphics.BINDERS,
 }
-
-
-def _bind_ldsdir(i: Inst) -> Handler:
-    if i.name != "lds_direct_load":
-        raise UnsupportedInstruction(f"{i.where()}: {i.name} is not supported")
-    vdst = i.words[0] & 0xFF
-
-    def h(w: Wave, i: Inst) -> None:
-        m0 = w.s[M0]
-        addr = m0 & 0xFFFF
-        if addr + 4 > w.wg.lds_size:
-            raise EmuError(f"{i.where()}: LDS direct load at {addr:#x} is outside LDS")
-        val = int.from_bytes(w.wg.lds[addr:addr + 4].tobytes(), "little")
-        ex = w.exec_mask()
-        w.v[vdst][ex] = val
-        if w.strict is not None:
-            w.strict.issue(w, i, ("exp",), (vdst,), ())
-    return h
-
-
-_BINDERS["LDSDIR"] = _bind_ldsdir
 
 
 def bind(i: Inst) -> None:
     binder = _BINDERS.get(i.enc)
     if binder is None:
-        what = {"EXP": "export", "VINTERP": "interpolation", "VINTRP": "interpolation"}.get(
+        what = {"VINTERP": "interpolation", "VINTRP": "interpolation"}.get(
             i.enc, i.enc)
         raise UnsupportedInstruction(
             f"{i.where()}: {what} instructions ({i.enc}) are not supported by the emulator")

@@ -23,6 +23,7 @@ from radcc.isa.operands import VCC_HI as VCC_HI
 from radcc.isa.operands import VCC_LO as VCC_LO
 
 if TYPE_CHECKING:
+    from radcc.emu.graphics import Export
     from radcc.emu.memory import Memory
     from radcc.emu.strict import Strict
 
@@ -83,6 +84,7 @@ class Wave:
         self.strict: Strict | None = None
         self.memory: Memory = None  # type: ignore[assignment]  # set by the dispatcher
         self.valid_lanes = np.ones(size, dtype=bool)
+        self.exports: list[Export] = []  # radcc.emu.graphics: the exports executed
         self._exec_key = -1
         self._exec_arr = np.zeros(size, dtype=bool)
 

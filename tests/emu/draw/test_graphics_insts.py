@@ -1,0 +1,95 @@
+"""The emulator's graphics instructions (radcc.emu.graphics): exports and
+LDS_PARAM_LOAD, assembled by llvm-mc-19, against the ISA guide's layout (12.2.1)
+computed in NumPy; strict mode's early-rasterization check."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+
+import numpy as np
+import pytest
+
+from radcc.codeobj.elf import read_code_object
+from radcc.emu.draw.waves import GraphicsProgram, WaveRunner
+from radcc.emu.graphics import TARGET_POS0, TARGET_PRIM
+from radcc.emu.memory import Memory
+from radcc.target import TARGETS
+
+pytestmark = pytest.mark.skipif(shutil.which("llvm-mc-19") is None, reason="needs llvm-mc-19")
+
+
+def _code(asm: str, wave: int) -> bytes:
+    attr = "+wavefrontsize32" if wave == 32 else "+wavefrontsize64"
+    obj = subprocess.run(["llvm-mc-19", "-arch=amdgcn", "-mcpu=gfx1100", f"-mattr={attr}",
+                          "-filetype=obj", "-o", "-"], input=asm.encode(),
+                         capture_output=True, check=True).stdout
+    return read_code_object(obj).sections[".text"].data
+
+
+def _runner(asm: str, wave: int, strict: bool = True) -> WaveRunner:
+    prog = GraphicsProgram("t", _code(asm, wave), wave)
+    return WaveRunner(prog, TARGETS["gfx1100"], Memory(), strict=strict)
+
+
+@pytest.mark.parametrize("wave", [32, 64])
+def test_lds_param_load_layout(wave: int) -> None:
+    """Quads 0-1 primitive 0, 2 primitive 1, the rest primitive 2 (new_prim_mask bits 2, 3);
+    attribute 1, channel z; lds_param_offset 128."""
+    r = _runner("s_mov_b32 m0, s0\nlds_param_load v1, attr1.z\ns_waitcnt expcnt(0)\n"
+                "v_mov_b32 v2, v1\ns_endpgm\n", wave)
+    nprims, A, base = 3, 2, 128
+    lds = np.arange(base // 4 + A * nprims * 12, dtype=np.uint32) + 1000
+    newprim = 0b1100
+    m0 = (newprim >> 1) << 16 | base
+
+    def setup(w):
+        w.s[0] = m0
+        w.exec = w.full & ~0xF0  # quad 1 has no live lane: not written
+    w = r.run(setup, lds.view(np.uint8))
+    assert not r.violations
+    nq = wave // 4
+    prim = np.cumsum([(newprim | 1) >> q & 1 for q in range(nq)]) - 1
+    got = w.v[2].reshape(nq, 4)
+    for q in range(nq):
+        if q == 1:
+            assert (got[q] == 0).all()
+            continue
+        want = [lds[base // 4 + 1 * nprims * 12 + prim[q] * 12 + k * 4 + 2] for k in range(3)]
+        assert got[q].tolist() == want + [0]
+
+
+@pytest.mark.parametrize("wave", [32, 64])
+def test_exports_are_captured(wave: int) -> None:
+    r = _runner("v_mov_b32 v1, 1.0\nv_mov_b32 v2, 2.0\nexp prim v3, off, off, off\n"
+                "exp pos0 v1, v2, v1, v2 done\ns_endpgm\n", wave)
+
+    def setup(w):
+        w.v[3] = np.arange(w.size, dtype=np.uint32) * 7
+        w.exec = 0b1011
+    w = r.run(setup)
+    assert not r.violations
+    prim, pos = w.exports
+    assert (prim.target, prim.en, prim.done) == (TARGET_PRIM, 1, False)
+    assert prim.lanes.tolist() == [True, True, False, True] + [False] * (wave - 4)
+    assert (prim.data[0] == np.arange(wave) * 7).all()
+    assert (pos.target, pos.en, pos.done) == (TARGET_POS0, 0xF, True)
+    assert (pos.data[:, 0].view(np.float32) == [1, 2, 1, 2]).all()
+
+
+def test_early_rasterization_needs_the_store_wait() -> None:
+    """A store outstanding at the done position export is reported; with
+    s_waitcnt_vscnt null, 0 before it, not."""
+    body = ("v_mov_b32 v0, 0\nglobal_store_b32 v0, v0, s[0:1]\n{wait}"
+            "exp pos0 v0, v0, v0, v0 done\ns_endpgm\n")
+    for wait, bad in (("", True), ("s_waitcnt_vscnt null, 0x0\n", False)):
+        r = _runner(body.format(wait=wait), 32)
+        buf = r.d.memory.map("buf", bytes(16))
+
+        def setup(w, base=buf.base):
+            w.s[0], w.s[1] = base & 0xFFFFFFFF, base >> 32
+        r.run(setup)
+        assert bool(r.violations) == bad, r.violations
+        if bad:
+            assert "early rasterization" in r.violations[0].message
+
