@@ -473,6 +473,8 @@ def select_loop(ctx: IselContext, n: Loop) -> None:
     ctx.cf.divergent_if = False
     ctx.cf.has_divergent_branch = False
     ctx.cf.loops.append(lp)
+    if not _breaks_out(n.body) and not _breaks_out(n.cont):
+        _exit_guard(ctx, lp)
     stmts(ctx, n.body)
     if not ctx.cf.has_branch:
         last = n.body[-1]
@@ -502,6 +504,41 @@ def select_loop(ctx: IselContext, n: Loop) -> None:
         for v in values:
             ctx.vmap[v] = [Const(1 if v.bit_size == 1 else v.bit_size, 0)]
     logical_start(ctx, exit_)
+
+
+def _breaks_out(cf: list[CFNode]) -> bool:
+    """Whether a ``break`` of this loop (not of a loop nested in it) is in `cf`."""
+    for n in cf:
+        if isinstance(n, MBlock):
+            if n.jump is not None and n.jump.op == "break":
+                return True
+        elif isinstance(n, If) and (_breaks_out(n.then_list) or _breaks_out(n.else_list)):
+            return True
+    return False
+
+
+def _exit_guard(ctx: IselContext, lp: LoopInfo) -> None:
+    """A loop without a ``break`` never ends (a trip count of 0 from specialization
+    constants' defaults, ``for (;;)``), so its exit block would have no predecessor
+    and whatever follows it (an enclosing loop's latch, a divergent if's invert
+    block) would be live into a block nothing enters. The header gets an exit taken
+    only when EXEC is empty, which never happens inside a loop (entered with live
+    lanes, left only through breaks): ``p_cbranch_nz exec`` to the body, else a
+    uniform break block. The code after the loop stays unreachable: its values are
+    the constants `select_loop` gives them when no MIR break reaches the exit."""
+    hdr = ctx.cur
+    logical_end(ctx, hdr)
+    hdr.kind |= K.UNIFORM
+    ctx.b.cbranch_nz(Operand.fixed(PhysReg.of(EXEC), ctx.lm), -1, -1)
+    brk = insert(ctx, new(ctx, K.BREAK | K.UNIFORM))
+    edge(ctx, hdr, brk)
+    logical_start(ctx, brk)
+    logical_end(ctx, brk)
+    branch(ctx, brk)
+    edge(ctx, brk, lp.exit)
+    body = insert(ctx, new(ctx))
+    edge(ctx, hdr, body)
+    logical_start(ctx, body)
 
 
 def run_cont(ctx: IselContext, lp: LoopInfo) -> None:

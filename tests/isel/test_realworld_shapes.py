@@ -11,7 +11,13 @@ import numpy as np
 import pytest
 
 from radcc.driver.run import run_compute
+from radcc.frontend.divergence import divergence_analysis
+from radcc.frontend.opt import lower_for_isel
+from radcc.frontend.spirv_to_mir import spirv_to_mir
+from radcc.ir.program import BlockKind
+from radcc.isel import select_program
 from radcc.passes.manager import DebugOptions
+from radcc.target import DEFAULT_MCPU, get_target
 from tests.frontend.mir.conftest import glsl_to_spirv
 
 CHECKED = DebugOptions.parse("validateir,validatera")
@@ -70,3 +76,76 @@ def test_uniform_if_jumping_on_both_sides_in_a_loop(wave: int) -> None:
                       debug_options=CHECKED)
     got = np.frombuffer(out[(0, 1)], np.uint32)
     assert got.tolist() == _both_jump_ref([int(x) for x in a], n, m)
+
+
+# Loops that never end (no break): llama.cpp's matmul_id_subgroup_* at the default of
+# their specialization constants (`local_size_x_id = 0` is 1 by default, so
+# `l += gl_WorkGroupSize.x * 2 / BK` adds 0). Their exit block had no predecessor while
+# the code after it was still live into it ("%N is live into BBk, which has no
+# predecessor for it" from the register allocator). Each such loop here is never entered
+# at run time (uniform and divergent ifs, an outer loop of zero trips), so the rest of
+# the shader runs and is checked.
+NO_BREAK = """#version 450
+layout(local_size_x = 64) in;
+layout(constant_id = 0) const uint STRIDE = 0u;
+layout(set = 0, binding = 0) readonly buffer A { uint a[]; };
+layout(set = 0, binding = 1) writeonly buffer O { uint o[]; };
+layout(push_constant) uniform P { uint n; uint big; uint zero; } p;
+void main() {
+    uint t = gl_LocalInvocationID.x;
+    uint s = 0u;
+    for (uint i = 0u; i < p.n; i++) {
+        if (p.big > 1000u) {
+            for (uint l = 0u; l < 64u; l += STRIDE) { s += a[(l + t) % 64u]; }
+        }
+        if (a[t] == 0xffffffffu) {
+            for (;;) { s += a[(s + t) % 64u]; }
+        }
+        s = s * 3u + a[(i + t) % 64u];
+    }
+    for (uint i = 0u; i < p.zero; i++) {
+        for (uint l = 0u; l < 64u; l += STRIDE) { s += a[(l + t) % 64u]; }
+        s += i;
+    }
+    o[t] = s;
+}
+"""
+
+
+def _no_break_ref(a: list[int], n: int) -> list[int]:
+    out = []
+    for t in range(64):
+        s = 0
+        for i in range(n):
+            s = (s * 3 + a[(i + t) % 64]) & 0xFFFFFFFF
+        out.append(s)
+    return out
+
+
+@pytest.mark.parametrize("wave", [32, 64])
+def test_loops_without_break(wave: int) -> None:
+    spv = glsl_to_spirv(NO_BREAK)
+    a = np.random.default_rng(10).integers(0, 1 << 20, 64, dtype=np.uint32)
+    n = 6
+    out = run_compute(spv, buffers={(0, 0): a, (0, 1): 64 * 4},
+                      push_constants=struct.pack("<III", n, 5, 0), wave_size=wave,
+                      debug_options=CHECKED)
+    got = np.frombuffer(out[(0, 1)], np.uint32)
+    assert got.tolist() == _no_break_ref([int(x) for x in a], n)
+
+
+def test_loop_without_break_exit_has_a_predecessor() -> None:
+    """After isel every loop's exit block is entered (here: from the guard taken on
+    an empty EXEC, `cf._exit_guard`), and no block but the first lacks predecessors."""
+    shader = spirv_to_mir(glsl_to_spirv(NO_BREAK))
+    target = get_target(DEFAULT_MCPU)
+    lower_for_isel(shader, target.mir_options, 64)
+    divergence_analysis(shader)
+    prog = select_program(shader, target, 64).program
+    exits = [b for b in prog.blocks if b.kind & BlockKind.LOOP_EXIT]
+    assert len(exits) >= 4
+    assert all(b.linear_preds and b.logical_preds for b in exits)
+    guards = [b for b in prog.blocks
+              if b.instructions and b.instructions[-1].opcode == "p_cbranch_nz"
+              and b.kind & BlockKind.LOOP_HEADER]
+    assert len(guards) >= 3
