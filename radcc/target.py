@@ -67,6 +67,9 @@ class Hazard(enum.Enum):
     VALUTransUseHazard = enum.auto()
     VALUPartialForwardingHazard = enum.auto()
     VALUMaskWriteHazard = enum.auto()
+    # GFX11 WMMA (LLVM's GCNHazardRecognizer::fixWMMAHazards; ISA guide 7.9): a WMMA
+    # reading as A or B the D of the WMMA just before it needs a VALU in between
+    WMMAHazard = enum.auto()
     # GFX10.1 (LLVM's FeatureISAVersion10_1_Common)
     SMEMStoreLoadHazard = enum.auto()
     VMEMtoScalarWriteHazard = enum.auto()
@@ -200,6 +203,7 @@ _GFX11_HAZARDS = frozenset(
         Hazard.VALUTransUseHazard,
         Hazard.VALUPartialForwardingHazard,
         Hazard.VALUMaskWriteHazard,
+        Hazard.WMMAHazard,
     }
 )
 

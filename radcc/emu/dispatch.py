@@ -156,12 +156,13 @@ class Dispatcher:
         elif self.strict and self.hazards:
             # when Strict._hazards_before / Strict.after can do anything for this instruction
             i.hz_before = u.permlane or u.valu or (u.salu and bool(u.sreads)) or cls == "ldsdir"
-            if u.valu and not u.permlane and self.wave_size == 32:
+            if u.valu and not u.permlane and self.wave_size == 32 and cls != "wmma":
                 # wave32 VALU: VALUMaskWrite and VALUPartialForwarding are wave64-only, so
-                # only VALUTransUse applies, when Strict.trans_writes is not empty
+                # only VALUTransUse applies, when Strict.trans_writes is not empty (and
+                # WMMAHazard to a WMMA)
                 i.hz_before = False
                 i.hz_trans = bool(u.vreads)
-            i.hz_after = u.valu or cls == "exp" or (u.salu and (
+            i.hz_after = u.valu or u.nop or cls == "exp" or (u.salu and (
                 u.call or bool(u.swrites & EXEC_REGS)
                 or (bool(u.mask_targets) and self.wave_size == 64 and u.sop)))
 

@@ -15,7 +15,9 @@ latency would break, not only those a random draw happens to expose.
 Hazards: the GFX11 list of ACO's README.md "RDNA3 / GFX11 hazards" (VcmpxPermlane,
 LdsDirectVALU, LdsDirectVMEM, VALUTransUse, VALUPartialForwarding,
 VALUMaskWrite), with the distances and mitigations LLVM's GCNHazardRecognizer
-uses for them (VALUPartialForwarding and VALUMaskWrite concern wave64 only). `s_waitcnt_depctr` fields: va_vdst [15:12], vm_vsrc [4:2],
+uses for them (VALUPartialForwarding and VALUMaskWrite concern wave64 only), and
+WMMAHazard (ISA 7.9, LLVM's fixWMMAHazards: a WMMA reading as A or B the D of the
+WMMA just before it, with no VALU in between). `s_waitcnt_depctr` fields: va_vdst [15:12], vm_vsrc [4:2],
 sa_sdst [0].
 """
 
@@ -27,8 +29,9 @@ from dataclasses import dataclass, field
 from radcc.emu.decode import Inst
 from radcc.emu.strict_gfx10 import GFX10_STRICT_HAZARDS, Gfx10Strict, Lanes
 from radcc.emu.use import Use
+from radcc.emu.wmma import KINDS
 from radcc.isa.classes import MEMORY_TABLE_CLASSES
-from radcc.isa.operands import EXEC_HI, EXEC_LO, SGPR_MAX, SPECIAL_NAMES, TTMP0
+from radcc.isa.operands import EXEC_HI, EXEC_LO, SGPR_MAX, SPECIAL_NAMES, TTMP0, VGPR0
 from radcc.target import GFX11_HAZARDS, Hazard, Target
 
 EXEC_REGS = frozenset({EXEC_LO, EXEC_HI})
@@ -103,6 +106,10 @@ class Strict:
         listed = GFX11_HAZARDS if target is None else target.hazards
         self.gfx11 = Hazard.VALUTransUseHazard in listed  # the GFX11 VALU hazards
         self.permlane_hz = Hazard.VcmpxPermlaneHazard in listed
+        self.wmma_hz = Hazard.WMMAHazard in listed
+        # the D registers of a WMMA with no VALU after it yet (WMMAHazard), and that WMMA
+        self.wmma_dst: frozenset[int] = frozenset()
+        self.wmma_last: Inst | None = None
         self.gfx10: Gfx10Strict | None = None
         self.w: Lanes | None = None  # the wave (for the GFX10 checks reading addresses)
         if hazards and target is not None and not listed.isdisjoint(GFX10_STRICT_HAZARDS):
@@ -130,6 +137,11 @@ class Strict:
     # --- reporting -------------------------------------------------------------------
     def _add(self, kind: str, key: tuple[object, ...], msg: str, pc: int) -> None:
         self.report.add((kind, *key), Violation(kind, msg, pc, self.name))
+
+    def undefined(self, kind: str, i: Inst, msg: str) -> None:
+        """An instruction executed with operands whose result the ISA leaves undefined
+        (reported by the instruction's semantics, e.g. `radcc.emu.wmma`)."""
+        self._add(kind, (i.pc,), msg, i.pc)
 
     # --- memory operations ----------------------------------------------------------
     def issue(self, w: object, i: Inst, counters: tuple[str, ...], vdests: tuple[int, ...],
@@ -290,7 +302,20 @@ class Strict:
         is_valu = use.valu
         if use.permlane and self.vcmpx_pending is not None:
             self._permlane(i)
+        if self.wmma_dst and i.info.cls == "wmma":
+            self._wmma(i, use)
         self._gfx11_before(i, use, is_valu)
+
+    def _wmma(self, i: Inst, use: Use) -> None:
+        x = self.wmma_last
+        assert x is not None
+        n = KINDS[i.name].ab_vgprs
+        ab = {(i.f[f] - VGPR0 + k) & 255 for f in ("src0", "src1") for k in range(n)}
+        hit = sorted(ab & self.wmma_dst)
+        if hit:
+            self._add("WMMAHazard", (x.pc, i.pc),
+                      f"'{i.text}' at pc {i.pc:#x} reads v{hit[0]} as matrix A or B, written "
+                      f"as D by '{x.text}' at pc {x.pc:#x} with no VALU in between", i.pc)
 
     def _permlane(self, i: Inst) -> None:
         x = self.vcmpx_pending
@@ -370,6 +395,11 @@ class Strict:
         VALUMaskWriteHazard reads (`after_valu` is this plus that)."""
         idx = self.valu_n
         self.valu_n = idx + 1
+        if self.wmma_hz:
+            if i.info.cls == "wmma":
+                self.wmma_dst, self.wmma_last = use.vwrites, i
+            elif self.wmma_dst:
+                self.wmma_dst = frozenset()
         if use.trans:
             self.trans_n += 1
             for r in use.vwrites:
@@ -394,6 +424,8 @@ class Strict:
         if use.valu:
             self.after_valu(i, use)
             return
+        if use.nop:  # v_nop (class nop, not valu) also separates two WMMAs (ISA 7.9)
+            self.wmma_dst = frozenset()
         cls = i.info.cls
         if use.salu:
             if use.call:

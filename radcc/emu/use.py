@@ -64,6 +64,10 @@ def _count(i: Inst, o: OperandSpec, wave: int) -> int:
         return o.dwords + f.get("tfe", 0)
     if i.enc == "MIMG":
         return _mimg_count(i, o)
+    if wave == 64:  # WMMA's C and D: half the VGPRs in wave64 (the table's wave64_bits)
+        w64 = i.info.extra.get("wave64_bits")
+        if isinstance(w64, dict) and o.name in w64:
+            return int(w64[o.name]) // 32
     return o.dwords
 
 

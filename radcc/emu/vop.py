@@ -9,7 +9,7 @@ writes compare/carry masks to VCC, an SGPR or EXEC (v_cmpx).
 
 Handled here because they touch lanes or the register file, not arithmetic:
 v_readlane/v_writelane/v_readfirstlane, v_permlane16/x16/64, v_swap,
-v_movrel*, v_nop (16.7, 16.8 pseudocode).
+v_movrel*, v_nop (16.7, 16.8 pseudocode); WMMA in `radcc.emu.wmma`.
 """
 
 from __future__ import annotations
@@ -859,6 +859,9 @@ def bind_valu(i: Inst) -> Handler:
         return _bind_vopd(i)
     if i.f.get("src0") == _SDWA and "sdwa" in i.f:
         return _bind_sdwa(i)
+    if i.info.cls == "wmma":
+        from radcc.emu.wmma import bind_wmma
+        return bind_wmma(i)
     h = _bind_lane(i)
     if h is not None:
         return h

@@ -260,6 +260,14 @@ def _regs_into(out: set[int], xs: Iterable[Operand | Definition], operands: bool
             out.update(range(r, r + (rc.bytes + 3) // 4))
 
 
+def regs_of(xs: Iterable[Operand | Definition]) -> frozenset[int]:
+    """The register dwords of some operands (constants and undefs excluded) or
+    definitions, numbered as `Access.reads`."""
+    out: set[int] = set()
+    _regs_into(out, xs, True)
+    return frozenset(out)
+
+
 class Access:
     """What one instruction reads and writes (as `reads`/`writes`), and its table
     entry. The sets are frozen: they are shared by every query."""

@@ -36,6 +36,10 @@ so a hazard reached by going once around a loop is seen):
   reading another non-EXEC SGPR since, then written by an SALU, is not read by
   an SALU or VALU before ``s_waitcnt_depctr depctr_sa_sdst(0)`` (ACO: written
   by a VALU instead, ``depctr_va_sdst(0)``, or ``depctr_va_vcc(0)`` for VCC).
+- WMMAHazard (ISA guide 7.9; LLVM's GCNHazardRecognizer::fixWMMAHazards, ACO's
+  insert_NOPs for GFX11): a WMMA never reads as A or B (its first two operands) a
+  VGPR the D of the WMMA just before it wrote, with no other VALU or ``v_nop`` in
+  between; mitigation ``v_nop``. (D as the next WMMA's C needs nothing.)
 
 Mitigations already present (depctr fields, VALUs, waits, low ``wait_vdst``)
 are recognised, so the pass is idempotent. Several depctr fields needed
@@ -76,6 +80,7 @@ from radcc.passes.access import (
     is_flat,
     is_indirect_branch,
     is_ldsdir,
+    is_nop,
     is_permlane,
     is_salu,
     is_trans,
@@ -84,6 +89,7 @@ from radcc.passes.access import (
     is_vmem,
     is_vopc_op,
     lane_mask_reads,
+    regs_of,
     returns_data,
     wait_of,
 )
@@ -107,7 +113,7 @@ class HazardState:
     """Forward state of the GFX11 hazards at one program point."""
 
     __slots__ = ("vcmpx", "trans", "vm_load", "vm_store", "ds", "lanemask",
-                 "mask_wr_salu", "mask_wr_valu", "g10")
+                 "mask_wr_salu", "mask_wr_valu", "wmma_dst", "g10")
 
     def __init__(self, g10: Gfx10State | None = None) -> None:
         self.g10 = g10  # the GFX10 hazards' part (None on targets without them)
@@ -119,6 +125,7 @@ class HazardState:
         self.lanemask: set[int] = set()
         self.mask_wr_salu: set[int] = set()
         self.mask_wr_valu: set[int] = set()
+        self.wmma_dst: frozenset[int] = frozenset()  # D of a WMMA, no VALU since
 
     def copy(self) -> HazardState:
         s = HazardState.__new__(HazardState)
@@ -130,6 +137,7 @@ class HazardState:
         s.lanemask = set(self.lanemask)
         s.mask_wr_salu = set(self.mask_wr_salu)
         s.mask_wr_valu = set(self.mask_wr_valu)
+        s.wmma_dst = self.wmma_dst
         s.g10 = self.g10.copy() if self.g10 is not None else None
         return s
 
@@ -138,7 +146,7 @@ class HazardState:
                 and self.vm_load == o.vm_load and self.vm_store == o.vm_store
                 and self.ds == o.ds and self.lanemask == o.lanemask
                 and self.mask_wr_salu == o.mask_wr_salu and self.mask_wr_valu == o.mask_wr_valu
-                and self.g10 == o.g10)
+                and self.wmma_dst == o.wmma_dst and self.g10 == o.g10)
 
     @staticmethod
     def join(states: list[HazardState]) -> HazardState:
@@ -154,6 +162,7 @@ class HazardState:
             out.lanemask.update(s.lanemask)
             out.mask_wr_salu.update(s.mask_wr_salu)
             out.mask_wr_valu.update(s.mask_wr_valu)
+            out.wmma_dst |= s.wmma_dst
             if out.g10 is not None and s.g10 is not None:
                 out.g10.join(s.g10)
         return out
@@ -185,7 +194,7 @@ class _Rec:
     __slots__ = ("info", "rd", "wr", "vrd", "vwr", "srd", "swr", "lane_mask", "depctr",
                  "va_vdst0", "wait", "valu", "valu_reader", "trans", "salu", "vcmpx",
                  "permlane", "exp", "vmem_like", "flat", "ds", "ldsdir", "indirect",
-                 "returns_data", "wr_exec", "g10")
+                 "returns_data", "wr_exec", "wmma", "wmma_ab", "nop", "g10")
 
     def __init__(self, program: Program, instr: Instruction, wave64: bool,
                  g10: bool = False) -> None:
@@ -214,6 +223,10 @@ class _Rec:
         self.returns_data = (self.vmem_like and info is not None
                              and returns_data(instr, info))
         self.g10 = Gfx10Rec(program, instr, info, acc) if g10 else None
+        self.nop = is_nop(info)
+        self.wmma = info is not None and info.cls == "wmma"
+        # A and B: the first two operands
+        self.wmma_ab = regs_of(instr.operands[:2]) if self.wmma else frozenset()
         self.lane_mask: frozenset[int] = frozenset()
         if wave64 and self.valu and info is not None:
             self.lane_mask = frozenset(lane_mask_reads(program, instr, info))
@@ -332,6 +345,7 @@ class _Round:
         self.h_lds_vmem = has(Hazard.LdsDirectVMEMHazard)
         self.h_lds_valu = has(Hazard.LdsDirectVALUHazard)
         self.h_permlane = has(Hazard.VcmpxPermlaneHazard)
+        self.h_wmma = has(Hazard.WMMAHazard)
         g10 = Gfx10Hazards(program.target)
         self.g10: Gfx10Hazards | None = g10 if g10.active else None
         # per block, the instructions of its last analysis visit and whether that
@@ -438,6 +452,8 @@ class _Round:
             return
         if x.info is None:
             return
+        if x.valu or x.nop:
+            st.wmma_dst = x.vwr if x.wmma else frozenset()
         if x.valu:
             trans = x.trans
             if st.trans:
@@ -536,6 +552,10 @@ class _Round:
             mov = self.valu_mov(instr)
             out.append(mov)
             self.step(st, self.rec(mov))
+        if self.h_wmma and x.wmma and not st.wmma_dst.isdisjoint(x.wmma_ab):
+            nop = Instruction("v_nop", "VOP1")
+            out.append(nop)
+            self.step(st, self.rec(nop))
         if self.g10 is not None and st.g10 is not None and x.g10 is not None:
             for ins in self.g10.mitigate(st.g10, x.g10):
                 out.append(ins)

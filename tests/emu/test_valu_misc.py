@@ -54,7 +54,7 @@ def test_every_table_op_is_implemented_or_excluded(gfx: GfxLevel) -> None:
     names = set(_valu_table(gfx))
     missing = {n for n in names - supported_ops()
                if n not in NOT_VALU_LIB | NOT_YET_GFX10
-               and not n.startswith(("v_wmma_", "v_interp_"))}  # graphics: decoded, not run
+               and not n.startswith(("v_wmma_", "v_interp_"))}  # radcc.emu.wmma; graphics
     assert not missing
 
 

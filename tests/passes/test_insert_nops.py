@@ -394,3 +394,35 @@ def test_program_end_without_endpgm_resolves_everything():
     assert_listing(p, f"BB0\n{RCP}{STORE}   {depctr(va_vdst=0, vm_vsrc=0)}\n")
     p = run(program((END, CMPX)))
     assert_listing(p, f"BB0\n{CMPX}   v1: v[0] = v_mov_b32 v1: v[0]\n")
+
+
+# --- WMMAHazard (ISA guide 7.9; LLVM's fixWMMAHazards) ------------------------------------
+
+WMMA1 = "   v8: v[16-23] = v_wmma_f32_16x16x16_f16 v8: v[0-7], v8: v[8-15], v8: v[16-23]\n"
+
+
+def _wmma2(a: str, b: str, c: str) -> str:
+    return f"   v8: v[24-31] = v_wmma_f32_16x16x16_f16 v8: v[{a}], v8: v[{b}], v8: v[{c}]\n"
+
+
+@pytest.mark.parametrize("a,b", [("16-23", "8-15"), ("0-7", "16-23"), ("12-19", "0-7")])
+def test_wmma_d_read_as_a_or_b_gets_a_v_nop(a: str, b: str):
+    second = _wmma2(a, b, "24-31")
+    p = run(single(WMMA1 + second + "   s_endpgm\n"))
+    assert_listing(p, "BB0\n" + WMMA1 + "   v_nop\n" + second + "   s_endpgm\n")
+
+
+def test_wmma_d_read_as_c_needs_nothing():
+    unchanged(WMMA1 + _wmma2("0-7", "8-15", "16-23") + "   s_endpgm\n")
+
+
+@pytest.mark.parametrize("between", ["   v_nop\n", "   v1: v[40] = v_mov_b32 0\n"])
+def test_wmma_hazard_already_separated(between: str):
+    unchanged(WMMA1 + between + _wmma2("16-23", "8-15", "24-31") + "   s_endpgm\n")
+
+
+def test_wmma_hazard_wave64():
+    first = "   v4: v[16-19] = v_wmma_f32_16x16x16_f16 v8: v[0-7], v8: v[8-15], v4: v[16-19]\n"
+    second = "   v4: v[24-27] = v_wmma_f32_16x16x16_f16 v8: v[12-19], v8: v[0-7], v4: v[24-27]\n"
+    p = run(single(first + second + "   s_endpgm\n", 64))
+    assert_listing(p, "BB0\n" + first + "   v_nop\n" + second + "   s_endpgm\n")
