@@ -212,7 +212,11 @@ def _flat_bind(i: Inst) -> Handler:
     vdst, vdata = i.f.get("vdst", 0), i.f.get("data", 0)
     if rest.startswith("load_addtid") or rest.startswith("store_addtid"):
         raise UnsupportedInstruction(f"{i.where()}: {name} is not supported")
-    if rest.startswith("load_"):
+    if rest.startswith("load_format_") or rest.startswith("load_"):
+        if rest.startswith("load_format_"):
+            typed = _typed_load(i, vdata, len(rest) - len("load_format_"))
+            if typed is not None:
+                return typed
         nbytes, signed, d16 = _LOAD[rest[5:]]
         ndw = (nbytes + 3) // 4
         dests = tuple((vdst + k) & 255 for k in range(ndw))
@@ -364,6 +368,59 @@ def _buf_addrs(w: Wave, i: Inst, lanes: np.ndarray, nbytes: int
     return addrs, np.asarray(in_range)
 
 
+# GFX11 buffer data formats of 32-bit channels (the V#'s FORMAT [113:108], MTBUF's
+# FORMAT field; LLVM's BUF_FMT_* numbering, checked against llvm-mc-19's encodings):
+# format -> (channels, numeric kind)
+TYPED_FORMATS: dict[int, tuple[int, str]] = {
+    20: (1, "uint"), 21: (1, "sint"), 22: (1, "float"),
+    48: (2, "uint"), 49: (2, "sint"), 50: (2, "float"),
+    58: (3, "uint"), 59: (3, "sint"), 60: (3, "float"),
+    61: (4, "uint"), 62: (4, "sint"), 63: (4, "float"),
+}
+_ONE = {"uint": 1, "sint": 1, "float": 0x3F800000}
+
+
+def _typed_load(i: Inst, vdata: int, count: int) -> Handler | None:
+    """``buffer_load_format_x..xyzw`` / ``tbuffer_load_format_*`` through a V# (or
+    MTBUF format) of 32-bit channels: one element of the format's size per lane (range
+    checked as such), missing channels read (0, 0, 0, 1), then the V#'s dst_sel
+    (0 = 0, 1 = 1, 4-7 = R, G, B, A); None for other formats (raw dwords)."""
+    mtbuf = i.enc == "MTBUF"
+    dests = tuple((vdata + k) & 255 for k in range(count + i.f.get("tfe", 0)))
+
+    def h(w: Wave, i: Inst) -> None:
+        desc = sread(w, i.f["srsrc"], 128)
+        fmt = i.f["format"] if mtbuf else desc >> 108 & 0x3F
+        lanes = np.flatnonzero(w.exec_mask())
+        if w.strict is not None:
+            w.strict.issue(w, i, ("vm",), dests, ())
+        if fmt not in TYPED_FORMATS:
+            raise EmuError(f"{i.where()}: buffer data format {fmt} is not supported by the "
+                           "emulator (32-bit channel formats are)")
+        if not len(lanes):
+            return
+        chans, kind = TYPED_FORMATS[fmt]
+        addrs, ok = _buf_addrs(w, i, lanes, 4 * chans)
+        data = np.zeros((len(lanes), 4 * chans), dtype=np.uint8)
+        try:
+            data[ok] = w.memory.gather(addrs[ok], 4 * chans, lanes[ok])
+        except MemFault as e:
+            raise fault(i, e) from None
+        el = np.zeros((len(lanes), 6), np.uint32)  # R G B A, then 0 and 1
+        el[:, :chans] = np.ascontiguousarray(data).view(np.uint32).reshape(-1, chans)
+        el[:, 3] = np.where(chans < 4, _ONE[kind], el[:, 3])
+        el[:, 5] = _ONE[kind]
+        el[~ok, :4] = 0
+        el[~ok, 3] = 0
+        sel = [(desc >> (96 + 3 * c)) & 7 for c in range(4)]
+        pick = {0: 4, 1: 5, 4: 0, 5: 1, 6: 2, 7: 3}
+        if mtbuf:
+            sel = [4, 5, 6, 7]
+        for c in range(count):
+            w.v[dests[c], lanes] = el[:, pick.get(sel[c], 4)]
+    return h
+
+
 def _buf_bind(i: Inst) -> Handler:
     name = i.name
     rest = name.split("_", 1)[1]
@@ -374,7 +431,11 @@ def _buf_bind(i: Inst) -> Handler:
         rest = rest.replace("d16_", "")
     if rest.startswith("load_lds") or "d16_format" in rest or "d16_hi_format" in rest:
         raise UnsupportedInstruction(f"{i.where()}: {name} is not supported")
-    if rest.startswith("load_"):
+    if rest.startswith("load_format_") or rest.startswith("load_"):
+        if rest.startswith("load_format_"):
+            typed = _typed_load(i, vdata, len(rest) - len("load_format_"))
+            if typed is not None:
+                return typed
         nbytes, signed, d16 = _LOAD[rest[5:]]
         dests = tuple((vdata + k) & 255 for k in range((nbytes + 3) // 4 + i.f.get("tfe", 0)))
 

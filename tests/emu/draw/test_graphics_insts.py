@@ -93,3 +93,47 @@ def test_early_rasterization_needs_the_store_wait() -> None:
         if bad:
             assert "early rasterization" in r.violations[0].message
 
+
+
+def _vsharp(base: int, stride: int, num: int, fmt: int, sel=(4, 5, 6, 7)) -> list[int]:
+    """A buffer V# (ISA guide, "Buffer Resource"): base [47:0], stride [61:48],
+    num_records [95:64], dst_sel [107:96], format [113:108]."""
+    d = (base | stride << 48 | num << 64 | sum(s << (96 + 3 * k) for k, s in enumerate(sel))
+         | fmt << 108)
+    return [d >> (32 * k) & 0xFFFFFFFF for k in range(4)]
+
+
+@pytest.mark.parametrize("fmt,chans,kind", [(50, 2, "float"), (58, 3, "uint"),
+                                            (21, 1, "sint"), (63, 4, "float")])
+def test_typed_buffer_loads(fmt: int, chans: int, kind: str) -> None:
+    """buffer_load_format_xyzw through a V# of 32-bit channels: the element's channels,
+    missing ones (0, 0, 0, 1) (1 as the format's type), by index with the V#'s stride."""
+    r = _runner("buffer_load_format_xyzw v[0:3], v4, s[0:3], 0 idxen\ns_waitcnt vmcnt(0)\n"
+                "v_mov_b32 v5, v0\ns_endpgm\n", 32)
+    n = 8
+    dt = {"float": np.float32, "uint": np.uint32, "sint": np.int32}[kind]
+    arr = (np.arange(n * chans).reshape(n, chans) * 3 - 5).astype(dt)
+    buf = r.d.memory.map("vb", arr.tobytes())
+
+    def setup(w, base=buf.base):
+        w.s[0:4] = _vsharp(base, 4 * chans, n, fmt)
+        w.v[4] = (np.arange(w.size) * 5) % n
+    w = r.run(setup)
+    assert not r.violations
+    one = np.array(1.0 if kind == "float" else 1, dt).view(np.uint32)
+    want = np.zeros((32, 4), np.uint32)
+    want[:, 3] = one
+    want[:, :chans] = arr.view(np.uint32)[(np.arange(32) * 5) % n]
+    assert (w.v[0:4].T == want).all()
+
+
+def test_typed_buffer_load_dst_sel() -> None:
+    r = _runner("buffer_load_format_xyzw v[0:3], v4, s[0:3], 0 idxen\ns_waitcnt vmcnt(0)\n"
+                "v_mov_b32 v5, v0\ns_endpgm\n", 32)
+    arr = np.array([[7, 8]], np.uint32)
+    buf = r.d.memory.map("vb", arr.tobytes())
+
+    def setup(w, base=buf.base):
+        w.s[0:4] = _vsharp(base, 8, 1, 48, sel=(5, 4, 1, 0))
+    w = r.run(setup)
+    assert w.v[0:4, 0].tolist() == [8, 7, 1, 0]

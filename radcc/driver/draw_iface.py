@@ -1,0 +1,130 @@
+"""The stage interfaces a draw checks before it runs (the reference runner's rules,
+docs/draw.md): a module's entry points by stage, the vertex shader's inputs, the
+fragment shader's inputs and outputs, the vertex shader's outputs, each with its
+location, component count and component type, read from the SPIR-V (built-ins left
+out). Errors are `DrawInputError` with the runner's messages.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from radcc.frontend.spirv.module import SpirvModule
+from radcc.frontend.spirv.types import (
+    EntryPoint,
+    Type,
+    TypeArray,
+    TypeFloat,
+    TypeInt,
+    TypeMatrix,
+    TypePointer,
+    TypeStruct,
+    TypeVector,
+)
+
+__all__ = ["DrawInputError", "IoVar", "StageIo", "entry_point", "stage_io"]
+
+STAGE_OF_MODEL = {"Vertex": "vertex", "Fragment": "fragment", "GLCompute": "compute",
+                  "Geometry": "geometry", "TessellationControl": "tessellation control",
+                  "TessellationEvaluation": "tessellation evaluation",
+                  "MeshEXT": "mesh", "TaskEXT": "task", "MeshNV": "mesh", "TaskNV": "task"}
+
+
+class DrawInputError(Exception):
+    """A draw whose inputs do not fit its shaders (the message says what to give)."""
+
+
+@dataclass(frozen=True)
+class IoVar:
+    """One user input or output: `type` is ``float``, ``int`` or ``uint`` (or a refused
+    kind's description in `refused`), `components` 1-4."""
+
+    location: int
+    components: int
+    type: str
+    flat: bool = False
+    index: int | None = None  # the Index decoration (dual-source blending)
+    refused: str = ""  # why the type cannot be an attribute / output ("" if it can)
+
+    @property
+    def glsl(self) -> str:
+        """The GLSL spelling of the type (``vec4``, ``int``, ``uvec2``)."""
+        if self.refused:
+            return self.refused
+        if self.components == 1:
+            return self.type
+        return {"float": "", "int": "i", "uint": "u"}[self.type] + f"vec{self.components}"
+
+
+@dataclass(frozen=True)
+class StageIo:
+    inputs: tuple[IoVar, ...]
+    outputs: tuple[IoVar, ...]
+
+
+def entry_point(m: SpirvModule, stage: str, name: str | None) -> EntryPoint:
+    """The entry point of `stage` (``vertex``/``fragment``) called `name` (None: the
+    module's first of that stage)."""
+    for ep in m.entry_points:
+        if STAGE_OF_MODEL.get(ep.execution_model) == stage and (name is None
+                                                                 or ep.name == name):
+            return ep
+    has = ", ".join(f"{ep.name} ({STAGE_OF_MODEL.get(ep.execution_model, ep.execution_model)})"
+                    for ep in m.entry_points) or "none"
+    what = f"{stage} entry point" + (f" '{name}'" if name is not None else "")
+    raise DrawInputError(f"no {what} (the module has: {has})")
+
+
+def _scalar(m: SpirvModule, t: Type) -> tuple[str, int] | None:
+    if isinstance(t, TypeFloat):
+        return "float", t.width
+    if isinstance(t, TypeInt):
+        return ("int" if t.signed else "uint"), t.width
+    return None
+
+
+def _describe(m: SpirvModule, t: Type) -> tuple[int, str, str]:
+    """(components, component type, refusal) of an interface variable's type."""
+    if isinstance(t, TypeArray):
+        return 0, "", "an array"
+    if isinstance(t, TypeMatrix):
+        return 0, "", "a matrix"
+    if isinstance(t, TypeStruct):
+        return 0, "", "a struct"
+    n = 1
+    if isinstance(t, TypeVector):
+        n = t.count
+        t = m.type(t.component)
+    s = _scalar(m, t)
+    if s is None:
+        return 0, "", "not a number"
+    if s[1] != 32:
+        return n, s[0], f"{s[1]}-bit"
+    return n, s[0], ""
+
+
+def stage_io(m: SpirvModule, ep: EntryPoint) -> StageIo:
+    """The entry point's user inputs and outputs (variables with a Location)."""
+    ins: list[IoVar] = []
+    outs: list[IoVar] = []
+    for vid in ep.interface:
+        var = m.global_variables.get(vid)
+        if var is None or var.storage_class not in ("Input", "Output"):
+            continue
+        if m.builtin(vid) is not None:
+            continue
+        pt = m.type(var.type)
+        assert isinstance(pt, TypePointer)
+        t = m.type(pt.pointee)
+        if isinstance(t, TypeStruct) and m.builtin(t.id, 0) is not None:
+            continue  # gl_PerVertex
+        loc = m.decoration(vid, "Location")
+        if loc is None:
+            continue
+        n, ty, refused = _describe(m, t)
+        idx = m.decoration(vid, "Index")
+        v = IoVar(int(loc[0]), n, ty, m.has_decoration(vid, "Flat"),
+                  int(idx[0]) if idx else None, refused)
+        (ins if var.storage_class == "Input" else outs).append(v)
+    return StageIo(tuple(sorted(ins, key=lambda v: v.location)),
+                   tuple(sorted(outs, key=lambda v: v.location)))
