@@ -37,7 +37,6 @@ miscompiles on an invalid module:
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable
 
 from radcc.ir.dominance import graph_idoms, graph_reverse_postorder
@@ -855,8 +854,9 @@ class _Checker:
                          succ: dict[int, list[int]], order: list[int], idom: _DomTree) -> None:
         """No block after a header's merge block (dominated by it) branches back into the
         header's construct (a block the header dominates and the merge does not), unless
-        the target is an exit of another construct (an enclosing loop's continue target or
-        merge may be dominated by the header without being in its construct). The first
+        the target is an exit of a construct that encloses the header (an enclosing loop's
+        continue target or merge may be dominated by the header without being in its
+        construct; the merge of a construct after the header's does not count). The first
         offence in (header, block, successor) order is reported.
 
         Per edge p -> b, the merge blocks m that dominate p and not b are p's dominator
@@ -870,13 +870,12 @@ class _Checker:
                 headers_of.setdefault(mi.id(0), []).append(h)
         if not headers_of:
             return
-        exits: Counter[int] = Counter()
-        own: dict[int, Counter[int]] = {}
+        # the headers whose merge instruction names each block (merge block, continue target)
+        named_by: dict[int, list[int]] = {}
         for b2 in fn.blocks:
             if (m2 := b2.merge) is not None:
-                ts = _label_operands(m2)
-                exits.update(ts)
-                own.setdefault(b2.label, Counter()).update(ts)
+                for t in _label_operands(m2):
+                    named_by.setdefault(t, []).append(b2.label)
         index = {b: k for k, b in enumerate(order)}
         first: tuple[int, int, int] | None = None
         for p in order:
@@ -884,7 +883,8 @@ class _Checker:
                 m = p
                 while not idom.dominates(m, b):
                     for h in headers_of.get(m, ()):
-                        other_exit = exits[b] - own.get(h, Counter())[b] > 0
+                        other_exit = any(h2 != h and h2 in idom and idom.dominates(h2, h)
+                                         for h2 in named_by.get(b, ()))
                         if not other_exit and idom.dominates(h, b):
                             key = (index[h], index[p], k)
                             if first is None or key < first:
