@@ -79,6 +79,24 @@ STRUCTS = [
     "VkDescriptorImageInfo",
     "VkImageMemoryBarrier",
     "VkBufferImageCopy",
+    # graphics (the draw oracle, radcc.oracle.lavapipe_draw)
+    "VkGraphicsPipelineCreateInfo",
+    "VkPipelineVertexInputStateCreateInfo",
+    "VkVertexInputBindingDescription",
+    "VkVertexInputAttributeDescription",
+    "VkPipelineInputAssemblyStateCreateInfo",
+    "VkPipelineViewportStateCreateInfo",
+    "VkPipelineRasterizationStateCreateInfo",
+    "VkPipelineMultisampleStateCreateInfo",
+    "VkPipelineDepthStencilStateCreateInfo",
+    "VkPipelineColorBlendStateCreateInfo",
+    "VkPipelineColorBlendAttachmentState",
+    "VkPipelineRenderingCreateInfo",
+    "VkRenderingInfo",
+    "VkRenderingAttachmentInfo",
+    "VkViewport",
+    "VkRect2D",
+    "VkClearValue",
 ]
 
 ENUMS = [
@@ -113,6 +131,19 @@ ENUMS = [
     "VkSamplerAddressMode",
     "VkBorderColor",
     "VkSampleCountFlagBits",
+    "VkPrimitiveTopology",
+    "VkPolygonMode",
+    "VkCullModeFlagBits",
+    "VkFrontFace",
+    "VkCompareOp",
+    "VkBlendFactor",
+    "VkBlendOp",
+    "VkColorComponentFlagBits",
+    "VkVertexInputRate",
+    "VkIndexType",
+    "VkAttachmentLoadOp",
+    "VkAttachmentStoreOp",
+    "VkResolveModeFlagBits",
 ]
 
 COMMANDS = [
@@ -176,6 +207,13 @@ COMMANDS = [
     "vkCreateFence",
     "vkDestroyFence",
     "vkWaitForFences",
+    "vkCreateGraphicsPipelines",
+    "vkCmdBindVertexBuffers",
+    "vkCmdBindIndexBuffer",
+    "vkCmdDraw",
+    "vkCmdDrawIndexed",
+    "vkCmdBeginRendering",
+    "vkCmdEndRendering",
 ]
 
 API_CONSTANTS = [

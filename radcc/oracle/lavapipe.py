@@ -720,8 +720,9 @@ def _copy_region(obj: _ImageObj) -> vk.VkBufferImageCopy:
         imageOffset=vk.VkOffset3D(0, 0, 0), imageExtent=vk.VkExtent3D(w, h, depth))
 
 
-def _record_upload(v: _Vk, cmd: Any, obj: _ImageObj) -> None:
-    """Staging buffer -> image, then the image in its shader layout."""
+def _record_upload(v: _Vk, cmd: Any, obj: _ImageObj,
+                   shader_stages: int = vk.VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT) -> None:
+    """Staging buffer -> image, then the image in its shader layout for `shader_stages`."""
     _image_barrier(v, cmd, obj, vk.VK_IMAGE_LAYOUT_UNDEFINED,
                    vk.VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 0, vk.VK_ACCESS_TRANSFER_WRITE_BIT,
                    vk.VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, vk.VK_PIPELINE_STAGE_TRANSFER_BIT)
@@ -731,14 +732,15 @@ def _record_upload(v: _Vk, cmd: Any, obj: _ImageObj) -> None:
     _image_barrier(v, cmd, obj, vk.VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, obj.layout,
                    vk.VK_ACCESS_TRANSFER_WRITE_BIT,
                    vk.VK_ACCESS_SHADER_READ_BIT | vk.VK_ACCESS_SHADER_WRITE_BIT,
-                   vk.VK_PIPELINE_STAGE_TRANSFER_BIT, vk.VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT)
+                   vk.VK_PIPELINE_STAGE_TRANSFER_BIT, shader_stages)
 
 
-def _record_download(v: _Vk, cmd: Any, obj: _ImageObj) -> None:
-    """After the dispatch: image -> staging buffer, visible to the host."""
+def _record_download(v: _Vk, cmd: Any, obj: _ImageObj,
+                     shader_stages: int = vk.VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT) -> None:
+    """After the work of `shader_stages`: image -> staging buffer, visible to the host."""
     _image_barrier(v, cmd, obj, obj.layout, vk.VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
                    vk.VK_ACCESS_SHADER_WRITE_BIT, vk.VK_ACCESS_TRANSFER_READ_BIT,
-                   vk.VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, vk.VK_PIPELINE_STAGE_TRANSFER_BIT)
+                   shader_stages, vk.VK_PIPELINE_STAGE_TRANSFER_BIT)
     region = _copy_region(obj)
     v.void("vkCmdCopyImageToBuffer", cmd, obj.image, vk.VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
            obj.staging, 1, ctypes.byref(region))
@@ -748,6 +750,52 @@ def _record_download(v: _Vk, cmd: Any, obj: _ImageObj) -> None:
     v.void("vkCmdPipelineBarrier", cmd, vk.VK_PIPELINE_STAGE_TRANSFER_BIT,
            vk.VK_PIPELINE_STAGE_HOST_BIT, 0, 1, ctypes.byref(barrier), 0, None, 0, None)
 
+
+
+def binding_kinds(bindings: Mapping[tuple[int, int], spirv_reflect.Binding],
+                  data: Mapping[tuple[int, int], bytes],
+                  imgs: Mapping[tuple[int, int], _ImageInput],
+                  smps: dict[tuple[int, int], Any],
+                  uniform_bindings: set[tuple[int, int]] | frozenset[tuple[int, int]]
+                  = frozenset()) -> dict[tuple[int, int], str]:
+    """The descriptor kind of every binding (the shader's, then the caller's extra ones);
+    a sampler binding without a sampler gets nearest/clamp in `smps`. LavapipeError when
+    a binding the shader uses has no resource, or not one of its kind."""
+    kinds: dict[tuple[int, int], str] = {}
+    for key, b in bindings.items():
+        if b.kind in ("sampler", "combined"):
+            smps.setdefault(key, _sampler_info(key, "nearest,clamp"))
+        if b.kind == "sampler":
+            kinds[key] = b.kind
+            continue
+        if b.kind in ("storage_image", "sampled_image", "combined"):
+            if key not in imgs:
+                raise LavapipeError(f"the shader uses image binding {key}; no image given")
+            if b.count != 1:
+                raise LavapipeError(f"binding {key} is an array of descriptors: not supported")
+            kinds[key] = b.kind
+            continue
+        if key in imgs:
+            raise LavapipeError(f"binding {key} is not an image in the shader")
+        if b.kind != "storage" and b.kind != "uniform":
+            raise LavapipeError(f"binding {key} is a {b.kind} binding: not supported")
+        if b.count != 1:
+            raise LavapipeError(f"binding {key} is an array of {b.count or 'runtime'} "
+                                "descriptors: not supported")
+        if key not in data:
+            raise LavapipeError(f"the shader uses binding (set, binding) = {key}; no buffer given")
+        if key in uniform_bindings and b.kind != "uniform":
+            raise LavapipeError(f"binding {key} is a storage buffer in the shader, "
+                                "but listed in uniform_bindings")
+        if len(data[key]) < b.min_size:
+            raise LavapipeError(f"buffer {key} has {len(data[key])} bytes; the shader's block "
+                                f"needs at least {b.min_size}")
+        kinds[key] = b.kind
+    for key in data:
+        kinds.setdefault(key, "uniform" if key in uniform_bindings else "storage")
+    for key in imgs:
+        kinds.setdefault(key, "storage_image")
+    return kinds
 
 
 def run_compute(
@@ -799,42 +847,8 @@ def run_compute(
     imgs = {key: _image_input(key, arr, fmt, refl.bindings.get(key))
             for key, (arr, fmt) in (images or {}).items()}
 
-    # descriptor types
-    kinds: dict[tuple[int, int], str] = {}
     smps = {key: _sampler_info(key, text) for key, text in (samplers or {}).items()}
-    for key, b in refl.bindings.items():
-        if b.kind in ("sampler", "combined"):
-            smps.setdefault(key, _sampler_info(key, "nearest,clamp"))
-        if b.kind == "sampler":
-            kinds[key] = b.kind
-            continue
-        if b.kind in ("storage_image", "sampled_image", "combined"):
-            if key not in imgs:
-                raise LavapipeError(f"the shader uses image binding {key}; no image given")
-            if b.count != 1:
-                raise LavapipeError(f"binding {key} is an array of descriptors: not supported")
-            kinds[key] = b.kind
-            continue
-        if key in imgs:
-            raise LavapipeError(f"binding {key} is not an image in the shader")
-        if b.kind != "storage" and b.kind != "uniform":
-            raise LavapipeError(f"binding {key} is a {b.kind} binding: not supported")
-        if b.count != 1:
-            raise LavapipeError(f"binding {key} is an array of {b.count or 'runtime'} "
-                                "descriptors: not supported")
-        if key not in data:
-            raise LavapipeError(f"the shader uses binding (set, binding) = {key}; no buffer given")
-        if key in uniform_bindings and b.kind != "uniform":
-            raise LavapipeError(f"binding {key} is a storage buffer in the shader, "
-                                "but listed in uniform_bindings")
-        if len(data[key]) < b.min_size:
-            raise LavapipeError(f"buffer {key} has {len(data[key])} bytes; the shader's block "
-                                f"needs at least {b.min_size}")
-        kinds[key] = b.kind
-    for key in data:
-        kinds.setdefault(key, "uniform" if key in uniform_bindings else "storage")
-    for key in imgs:
-        kinds.setdefault(key, "storage_image")
+    kinds = binding_kinds(refl.bindings, data, imgs, smps, uniform_bindings)
     if any(g < 1 for g in groups) or len(groups) != 3:
         raise LavapipeError(f"groups must be three positive counts, got {groups}")
 
@@ -873,39 +887,16 @@ def run_compute(
             d.close()
 
 
-def _dispatch(
-    d: _Dispatch,
-    spirv: bytes,
-    entry: str,
-    groups: tuple[int, int, int],
-    data: dict[tuple[int, int], bytes],
-    kinds: dict[tuple[int, int], str],
-    push: bytes,
-    spec_constants: Mapping[int, int | float | bool],
-    refl: spirv_reflect.Reflection,
-    subgroup_size: int | None,
-    full_subgroups: bool,
-    timeout_s: float,
-    imgs: dict[tuple[int, int], _ImageInput],
-    smps: dict[tuple[int, int], Any],
-) -> dict[tuple[int, int], Any]:
-    v, dev, ctx = d.v, d.dev, d.ctx
-    usage = (vk.VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | vk.VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT
-             | vk.VK_BUFFER_USAGE_TRANSFER_SRC_BIT | vk.VK_BUFFER_USAGE_TRANSFER_DST_BIT)
-
-    # buffers and their memory, filled through a persistent mapping
-    handles: dict[tuple[int, int], tuple[vk.VkBuffer, int, int]] = {}
-    for key, raw in data.items():
-        size = max(16, (len(raw) + 15) & ~15)
-        buf, ptr = _mapped_buffer(d, size, usage, f"buffer {key}")
-        ctypes.memset(ptr, 0, size)
-        ctypes.memmove(ptr, raw, len(raw))
-        handles[key] = (buf, ptr, size)
-
-    image_objs = {key: _create_image(d, im, kinds[key]) for key, im in imgs.items()}
-    sampler_objs = {key: d.create("vkCreateSampler", info, vk.VkSampler(), "vkDestroySampler")
-                    for key, info in smps.items() if kinds.get(key) in ("sampler", "combined")}
-
+def descriptor_sets(d: _Dispatch, kinds: Mapping[tuple[int, int], str],
+                    data: Mapping[tuple[int, int], bytes],
+                    handles: Mapping[tuple[int, int], tuple[Any, int, int]],
+                    image_objs: Mapping[tuple[int, int], _ImageObj],
+                    sampler_objs: Mapping[tuple[int, int], Any], stages: int,
+                    push_size: int) -> tuple[Any, Any, int]:
+    """The pipeline layout (one set layout per set number 0..max, empty ones filling the
+    gaps; every binding and the push-constant range visible to `stages`), the descriptor
+    sets written with the dispatch's buffers, images and samplers, and their count."""
+    v, dev = d.v, d.dev
     # one descriptor set layout per set number 0..max (empty ones fill the gaps)
     sets = sorted({s for s, _ in kinds})
     nsets = sets[-1] + 1 if sets else 0
@@ -924,7 +915,7 @@ def _dispatch(
         for i, (_, b) in enumerate(keys):
             binds[i] = vk.VkDescriptorSetLayoutBinding(
                 binding=b, descriptorType=dtype[kinds[(s, b)]], descriptorCount=1,
-                stageFlags=vk.VK_SHADER_STAGE_COMPUTE_BIT)
+                stageFlags=stages)
             counts[kinds[(s, b)]] += 1
         lci = vk.VkDescriptorSetLayoutCreateInfo(
             sType=vk.VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
@@ -932,12 +923,12 @@ def _dispatch(
         layouts[s] = d.create("vkCreateDescriptorSetLayout", lci, vk.VkDescriptorSetLayout(),
                               "vkDestroyDescriptorSetLayout").value
 
-    ranges = vk.VkPushConstantRange(stageFlags=vk.VK_SHADER_STAGE_COMPUTE_BIT, offset=0,
-                                    size=len(push))
+    ranges = vk.VkPushConstantRange(stageFlags=stages, offset=0,
+                                    size=push_size)
     plci = vk.VkPipelineLayoutCreateInfo(
         sType=vk.VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
         setLayoutCount=nsets, pSetLayouts=layouts,
-        pushConstantRangeCount=1 if push else 0, pPushConstantRanges=ctypes.pointer(ranges))
+        pushConstantRangeCount=1 if push_size else 0, pPushConstantRanges=ctypes.pointer(ranges))
     playout = d.create("vkCreatePipelineLayout", plci, vk.VkPipelineLayout(),
                        "vkDestroyPipelineLayout")
 
@@ -979,6 +970,44 @@ def _dispatch(
                 dstBinding=key[1], descriptorCount=1, descriptorType=dtype[kinds[key]],
                 pBufferInfo=ctypes.pointer(infos[i]))
         v.void("vkUpdateDescriptorSets", dev, len(kinds), writes, 0, None)
+    return playout, dsets, nsets
+
+
+def _dispatch(
+    d: _Dispatch,
+    spirv: bytes,
+    entry: str,
+    groups: tuple[int, int, int],
+    data: dict[tuple[int, int], bytes],
+    kinds: dict[tuple[int, int], str],
+    push: bytes,
+    spec_constants: Mapping[int, int | float | bool],
+    refl: spirv_reflect.Reflection,
+    subgroup_size: int | None,
+    full_subgroups: bool,
+    timeout_s: float,
+    imgs: dict[tuple[int, int], _ImageInput],
+    smps: dict[tuple[int, int], Any],
+) -> dict[tuple[int, int], Any]:
+    v, dev, ctx = d.v, d.dev, d.ctx
+    usage = (vk.VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | vk.VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT
+             | vk.VK_BUFFER_USAGE_TRANSFER_SRC_BIT | vk.VK_BUFFER_USAGE_TRANSFER_DST_BIT)
+
+    # buffers and their memory, filled through a persistent mapping
+    handles: dict[tuple[int, int], tuple[vk.VkBuffer, int, int]] = {}
+    for key, raw in data.items():
+        size = max(16, (len(raw) + 15) & ~15)
+        buf, ptr = _mapped_buffer(d, size, usage, f"buffer {key}")
+        ctypes.memset(ptr, 0, size)
+        ctypes.memmove(ptr, raw, len(raw))
+        handles[key] = (buf, ptr, size)
+
+    image_objs = {key: _create_image(d, im, kinds[key]) for key, im in imgs.items()}
+    sampler_objs = {key: d.create("vkCreateSampler", info, vk.VkSampler(), "vkDestroySampler")
+                    for key, info in smps.items() if kinds.get(key) in ("sampler", "combined")}
+
+    playout, dsets, nsets = descriptor_sets(d, kinds, data, handles, image_objs, sampler_objs,
+                                            vk.VK_SHADER_STAGE_COMPUTE_BIT, len(push))
 
     # shader module, specialization, pipeline
     smci = ShaderModuleInfo(spirv)

@@ -3,7 +3,8 @@
 Finds what a compute pipeline's layout must say about a shader: its descriptor
 bindings and their types (uniform or storage buffer), the size of its push
 constant block, the types of its specialization constants, its entry points and
-their workgroup sizes. Independent of radcc's own SPIR-V front end on purpose:
+their workgroup sizes; for graphics, each entry point's user inputs and outputs
+(`IOVar`: location, component type and count, interpolation; built-ins left out). Independent of radcc's own SPIR-V front end on purpose:
 the oracle must not share code with what it checks.
 """
 
@@ -48,14 +49,30 @@ DEC_MATRIX_STRIDE = 7
 DEC_BINDING = 33
 DEC_DESCRIPTOR_SET = 34
 DEC_OFFSET = 35
+DEC_NO_PERSPECTIVE = 13
+DEC_FLAT = 14
+DEC_BUILTIN = 11
+DEC_LOCATION = 30
+DEC_COMPONENT = 31
+DEC_INDEX = 32
 
 # storage classes
 SC_UNIFORM_CONSTANT = 0
+SC_INPUT = 1
+SC_OUTPUT = 3
 SC_UNIFORM = 2
 SC_PUSH_CONSTANT = 9
 SC_STORAGE_BUFFER = 12
 
+EXEC_MODEL_VERTEX = 0
+EXEC_MODEL_TESS_CONTROL = 1
+EXEC_MODEL_TESS_EVALUATION = 2
+EXEC_MODEL_GEOMETRY = 3
+EXEC_MODEL_FRAGMENT = 4
 EXEC_MODEL_GL_COMPUTE = 5
+# execution model -> the stage's name in messages
+STAGE_NAMES = {0: "vertex", 1: "tessellation control", 2: "tessellation evaluation",
+               3: "geometry", 4: "fragment", 5: "compute"}
 EXEC_MODE_LOCAL_SIZE = 17
 EXEC_MODE_LOCAL_SIZE_ID = 38
 
@@ -84,6 +101,40 @@ class SpecConstant:
     width: int  # bits (bool: 32, as VkBool32)
 
 
+@dataclass(frozen=True)
+class IOVar:
+    """A user (non-built-in) input or output of an entry point, one per location block:
+    a struct's members (an I/O block) each count as one."""
+
+    location: int
+    kind: str  # component type: "float" | "int" | "uint" | "bool"
+    width: int  # bits of one component
+    components: int  # of a scalar/vector (of one column or element of a matrix/array)
+    locations: int = 1  # locations taken (array elements x matrix columns)
+    array: bool = False
+    matrix: bool = False
+    flat: bool = False
+    noperspective: bool = False
+    index: int | None = None  # the Index decoration (dual-source blending)
+    component: int = 0  # the Component decoration
+
+    @property
+    def type_name(self) -> str:
+        """GLSL's name of the type (`vec4`, `uint`, `f16vec2`, `dvec3` ...)."""
+        prefix = {("float", 32): "", ("float", 64): "d", ("float", 16): "f16",
+                  ("int", 32): "i", ("uint", 32): "u", ("bool", 32): "b"}.get(
+                      (self.kind, self.width), f"{self.kind}{self.width}_")
+        scalar = {("float", 32): "float", ("float", 64): "double", ("int", 32): "int",
+                  ("uint", 32): "uint", ("bool", 32): "bool", ("float", 16): "float16_t"}.get(
+                      (self.kind, self.width), f"{self.kind}{self.width}_t")
+        name = scalar if self.components == 1 else f"{prefix}vec{self.components}"
+        if self.matrix:
+            name = f"{prefix}mat{self.locations}x{self.components}"
+        elif self.array:
+            name += f"[{self.locations}]"
+        return name
+
+
 @dataclass
 class Reflection:
     entry_points: dict[str, int] = field(default_factory=dict)  # name -> execution model
@@ -92,6 +143,9 @@ class Reflection:
     bindings: dict[tuple[int, int], Binding] = field(default_factory=dict)
     push_constant_size: int = 0
     spec_constants: dict[int, SpecConstant] = field(default_factory=dict)
+    # per entry point: its user inputs and outputs (sorted by location)
+    inputs: dict[str, list[IOVar]] = field(default_factory=dict)
+    outputs: dict[str, list[IOVar]] = field(default_factory=dict)
 
 
 def _string(words: list[int]) -> tuple[str, int]:
@@ -117,6 +171,7 @@ def reflect(spirv: bytes) -> Reflection:
     decorations: dict[int, dict[int, list[int]]] = {}
     member_decs: dict[tuple[int, int], dict[int, list[int]]] = {}
     entries: dict[int, str] = {}
+    interfaces: dict[str, list[int]] = {}  # entry point name -> its interface ids
     local_size_ids: dict[str, tuple[int, int, int]] = {}
     out = Reflection()
 
@@ -127,10 +182,11 @@ def reflect(spirv: bytes) -> Reflection:
             raise SpirvError(f"malformed instruction at word {i}")
         ops = words[i + 1 : i + wc]
         if op == OP_ENTRY_POINT:
-            name, _ = _string(ops[2:])
+            name, used = _string(ops[2:])
             out.entry_points[name] = ops[0]
             out.local_size.setdefault(name, None)
             entries[ops[1]] = name
+            interfaces[name] = ops[2 + used:]
         elif op == OP_EXECUTION_MODE and ops[1] == EXEC_MODE_LOCAL_SIZE:
             if ops[0] in entries:
                 out.local_size[entries[ops[0]]] = (ops[2], ops[3], ops[4])
@@ -244,4 +300,77 @@ def reflect(spirv: bytes) -> Reflection:
         else:
             sc_kind, width = ("int" if a[1] else "uint"), a[0]
         out.spec_constants[spec_id] = SpecConstant(spec_id, sc_kind, width)
+
+    var_sc = {vid: (ptr, sc) for ptr, vid, sc in variables}
+    for name, ids in interfaces.items():
+        ins: list[IOVar] = []
+        outs: list[IOVar] = []
+        for vid in ids:
+            if vid not in var_sc:
+                continue
+            ptr, sc = var_sc[vid]
+            if sc not in (SC_INPUT, SC_OUTPUT):
+                continue
+            vars_ = _io_vars(vid, types[ptr][1][1], types, constants, decorations, member_decs)
+            (ins if sc == SC_INPUT else outs).extend(vars_)
+        out.inputs[name] = sorted(ins, key=lambda v: v.location)
+        out.outputs[name] = sorted(outs, key=lambda v: v.location)
     return out
+
+
+def _io_vars(vid: int, tid: int, types: dict[int, tuple[int, list[int]]],
+             constants: dict[int, int], decorations: dict[int, dict[int, list[int]]],
+             member_decs: dict[tuple[int, int], dict[int, list[int]]]) -> list[IOVar]:
+    """The user locations of one Input/Output variable (none for a built-in)."""
+    dec = decorations.get(vid, {})
+    if DEC_BUILTIN in dec:
+        return []
+    op, a = types[tid]
+    if op == OP_TYPE_STRUCT:  # an I/O block: each member at its own location
+        if any(DEC_BUILTIN in member_decs.get((tid, m), {}) for m in range(len(a))):
+            return []
+        loc = dec.get(DEC_LOCATION, [0])[0]
+        res = []
+        for m, mt in enumerate(a):
+            md = member_decs.get((tid, m), {})
+            loc = md.get(DEC_LOCATION, [loc])[0]
+            merged = {**dec, **md, DEC_LOCATION: [loc]}
+            v = _io_var(merged, mt, types, constants)
+            res.append(v)
+            loc += v.locations
+        return res
+    if DEC_LOCATION not in dec:
+        return []
+    return [_io_var(dec, tid, types, constants)]
+
+
+def _io_var(dec: dict[int, list[int]], tid: int, types: dict[int, tuple[int, list[int]]],
+            constants: dict[int, int]) -> IOVar:
+    locations, array, matrix = 1, False, False
+    op, a = types[tid]
+    while op == OP_TYPE_ARRAY:
+        locations *= constants.get(a[1], 1)
+        array = True
+        op, a = types[a[0]]
+    if op == OP_TYPE_MATRIX:
+        locations *= a[1]
+        matrix = True
+        op, a = types[a[0]]
+    components = 1
+    if op == OP_TYPE_VECTOR:
+        components = a[1]
+        op, a = types[a[0]]
+    if op == OP_TYPE_FLOAT:
+        kind, width = "float", a[0]
+    elif op == OP_TYPE_INT:
+        kind, width = ("int" if a[1] else "uint"), a[0]
+    elif op == OP_TYPE_BOOL:
+        kind, width = "bool", 32
+    else:
+        kind, width = "other", 0
+    if width == 64 and components > 2:
+        locations *= 2
+    return IOVar(dec[DEC_LOCATION][0], kind, width, components, locations, array, matrix,
+                 DEC_FLAT in dec, DEC_NO_PERSPECTIVE in dec,
+                 dec[DEC_INDEX][0] if DEC_INDEX in dec else None,
+                 dec.get(DEC_COMPONENT, [0])[0])

@@ -751,6 +751,149 @@ VK_SAMPLE_COUNT_8_BIT = 8
 VK_SAMPLE_COUNT_16_BIT = 16
 VK_SAMPLE_COUNT_32_BIT = 32
 VK_SAMPLE_COUNT_64_BIT = 64
+# VkPrimitiveTopology
+VK_PRIMITIVE_TOPOLOGY_POINT_LIST = 0
+VK_PRIMITIVE_TOPOLOGY_LINE_LIST = 1
+VK_PRIMITIVE_TOPOLOGY_LINE_STRIP = 2
+VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST = 3
+VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP = 4
+VK_PRIMITIVE_TOPOLOGY_TRIANGLE_FAN = 5
+VK_PRIMITIVE_TOPOLOGY_LINE_LIST_WITH_ADJACENCY = 6
+VK_PRIMITIVE_TOPOLOGY_LINE_STRIP_WITH_ADJACENCY = 7
+VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST_WITH_ADJACENCY = 8
+VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP_WITH_ADJACENCY = 9
+VK_PRIMITIVE_TOPOLOGY_PATCH_LIST = 10
+# VkPolygonMode
+VK_POLYGON_MODE_FILL = 0
+VK_POLYGON_MODE_LINE = 1
+VK_POLYGON_MODE_POINT = 2
+VK_POLYGON_MODE_FILL_RECTANGLE_NV = 1000153000
+# VkCullModeFlagBits
+VK_CULL_MODE_NONE = 0
+VK_CULL_MODE_FRONT_BIT = 1
+VK_CULL_MODE_BACK_BIT = 2
+VK_CULL_MODE_FRONT_AND_BACK = 3
+# VkFrontFace
+VK_FRONT_FACE_COUNTER_CLOCKWISE = 0
+VK_FRONT_FACE_CLOCKWISE = 1
+# VkCompareOp
+VK_COMPARE_OP_NEVER = 0
+VK_COMPARE_OP_LESS = 1
+VK_COMPARE_OP_EQUAL = 2
+VK_COMPARE_OP_LESS_OR_EQUAL = 3
+VK_COMPARE_OP_GREATER = 4
+VK_COMPARE_OP_NOT_EQUAL = 5
+VK_COMPARE_OP_GREATER_OR_EQUAL = 6
+VK_COMPARE_OP_ALWAYS = 7
+# VkBlendFactor
+VK_BLEND_FACTOR_ZERO = 0
+VK_BLEND_FACTOR_ONE = 1
+VK_BLEND_FACTOR_SRC_COLOR = 2
+VK_BLEND_FACTOR_ONE_MINUS_SRC_COLOR = 3
+VK_BLEND_FACTOR_DST_COLOR = 4
+VK_BLEND_FACTOR_ONE_MINUS_DST_COLOR = 5
+VK_BLEND_FACTOR_SRC_ALPHA = 6
+VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA = 7
+VK_BLEND_FACTOR_DST_ALPHA = 8
+VK_BLEND_FACTOR_ONE_MINUS_DST_ALPHA = 9
+VK_BLEND_FACTOR_CONSTANT_COLOR = 10
+VK_BLEND_FACTOR_ONE_MINUS_CONSTANT_COLOR = 11
+VK_BLEND_FACTOR_CONSTANT_ALPHA = 12
+VK_BLEND_FACTOR_ONE_MINUS_CONSTANT_ALPHA = 13
+VK_BLEND_FACTOR_SRC_ALPHA_SATURATE = 14
+VK_BLEND_FACTOR_SRC1_COLOR = 15
+VK_BLEND_FACTOR_ONE_MINUS_SRC1_COLOR = 16
+VK_BLEND_FACTOR_SRC1_ALPHA = 17
+VK_BLEND_FACTOR_ONE_MINUS_SRC1_ALPHA = 18
+# VkBlendOp
+VK_BLEND_OP_ADD = 0
+VK_BLEND_OP_SUBTRACT = 1
+VK_BLEND_OP_REVERSE_SUBTRACT = 2
+VK_BLEND_OP_MIN = 3
+VK_BLEND_OP_MAX = 4
+VK_BLEND_OP_ZERO_EXT = 1000148000
+VK_BLEND_OP_SRC_EXT = 1000148001
+VK_BLEND_OP_DST_EXT = 1000148002
+VK_BLEND_OP_SRC_OVER_EXT = 1000148003
+VK_BLEND_OP_DST_OVER_EXT = 1000148004
+VK_BLEND_OP_SRC_IN_EXT = 1000148005
+VK_BLEND_OP_DST_IN_EXT = 1000148006
+VK_BLEND_OP_SRC_OUT_EXT = 1000148007
+VK_BLEND_OP_DST_OUT_EXT = 1000148008
+VK_BLEND_OP_SRC_ATOP_EXT = 1000148009
+VK_BLEND_OP_DST_ATOP_EXT = 1000148010
+VK_BLEND_OP_XOR_EXT = 1000148011
+VK_BLEND_OP_MULTIPLY_EXT = 1000148012
+VK_BLEND_OP_SCREEN_EXT = 1000148013
+VK_BLEND_OP_OVERLAY_EXT = 1000148014
+VK_BLEND_OP_DARKEN_EXT = 1000148015
+VK_BLEND_OP_LIGHTEN_EXT = 1000148016
+VK_BLEND_OP_COLORDODGE_EXT = 1000148017
+VK_BLEND_OP_COLORBURN_EXT = 1000148018
+VK_BLEND_OP_HARDLIGHT_EXT = 1000148019
+VK_BLEND_OP_SOFTLIGHT_EXT = 1000148020
+VK_BLEND_OP_DIFFERENCE_EXT = 1000148021
+VK_BLEND_OP_EXCLUSION_EXT = 1000148022
+VK_BLEND_OP_INVERT_EXT = 1000148023
+VK_BLEND_OP_INVERT_RGB_EXT = 1000148024
+VK_BLEND_OP_LINEARDODGE_EXT = 1000148025
+VK_BLEND_OP_LINEARBURN_EXT = 1000148026
+VK_BLEND_OP_VIVIDLIGHT_EXT = 1000148027
+VK_BLEND_OP_LINEARLIGHT_EXT = 1000148028
+VK_BLEND_OP_PINLIGHT_EXT = 1000148029
+VK_BLEND_OP_HARDMIX_EXT = 1000148030
+VK_BLEND_OP_HSL_HUE_EXT = 1000148031
+VK_BLEND_OP_HSL_SATURATION_EXT = 1000148032
+VK_BLEND_OP_HSL_COLOR_EXT = 1000148033
+VK_BLEND_OP_HSL_LUMINOSITY_EXT = 1000148034
+VK_BLEND_OP_PLUS_EXT = 1000148035
+VK_BLEND_OP_PLUS_CLAMPED_EXT = 1000148036
+VK_BLEND_OP_PLUS_CLAMPED_ALPHA_EXT = 1000148037
+VK_BLEND_OP_PLUS_DARKER_EXT = 1000148038
+VK_BLEND_OP_MINUS_EXT = 1000148039
+VK_BLEND_OP_MINUS_CLAMPED_EXT = 1000148040
+VK_BLEND_OP_CONTRAST_EXT = 1000148041
+VK_BLEND_OP_INVERT_OVG_EXT = 1000148042
+VK_BLEND_OP_RED_EXT = 1000148043
+VK_BLEND_OP_GREEN_EXT = 1000148044
+VK_BLEND_OP_BLUE_EXT = 1000148045
+# VkColorComponentFlagBits
+VK_COLOR_COMPONENT_R_BIT = 1
+VK_COLOR_COMPONENT_G_BIT = 2
+VK_COLOR_COMPONENT_B_BIT = 4
+VK_COLOR_COMPONENT_A_BIT = 8
+# VkVertexInputRate
+VK_VERTEX_INPUT_RATE_VERTEX = 0
+VK_VERTEX_INPUT_RATE_INSTANCE = 1
+# VkIndexType
+VK_INDEX_TYPE_UINT16 = 0
+VK_INDEX_TYPE_UINT32 = 1
+VK_INDEX_TYPE_NONE_KHR = 1000165000
+VK_INDEX_TYPE_NONE_NV = 1000165000
+VK_INDEX_TYPE_UINT8_EXT = 1000265000
+# VkAttachmentLoadOp
+VK_ATTACHMENT_LOAD_OP_LOAD = 0
+VK_ATTACHMENT_LOAD_OP_CLEAR = 1
+VK_ATTACHMENT_LOAD_OP_DONT_CARE = 2
+VK_ATTACHMENT_LOAD_OP_NONE_EXT = 1000400000
+# VkAttachmentStoreOp
+VK_ATTACHMENT_STORE_OP_STORE = 0
+VK_ATTACHMENT_STORE_OP_DONT_CARE = 1
+VK_ATTACHMENT_STORE_OP_NONE = 1000301000
+VK_ATTACHMENT_STORE_OP_NONE_EXT = 1000301000
+VK_ATTACHMENT_STORE_OP_NONE_KHR = 1000301000
+VK_ATTACHMENT_STORE_OP_NONE_QCOM = 1000301000
+# VkResolveModeFlagBits
+VK_RESOLVE_MODE_NONE = 0
+VK_RESOLVE_MODE_NONE_KHR = 0
+VK_RESOLVE_MODE_SAMPLE_ZERO_BIT = 1
+VK_RESOLVE_MODE_SAMPLE_ZERO_BIT_KHR = 1
+VK_RESOLVE_MODE_AVERAGE_BIT = 2
+VK_RESOLVE_MODE_AVERAGE_BIT_KHR = 2
+VK_RESOLVE_MODE_MIN_BIT = 4
+VK_RESOLVE_MODE_MIN_BIT_KHR = 4
+VK_RESOLVE_MODE_MAX_BIT = 8
+VK_RESOLVE_MODE_MAX_BIT_KHR = 8
 
 # VkStructureType values of the structs below
 VK_STRUCTURE_TYPE_APPLICATION_INFO = 0
@@ -791,6 +934,19 @@ VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO = 14
 VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO = 15
 VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO = 31
 VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER = 45
+VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO = 19
+VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO = 20
+VK_STRUCTURE_TYPE_PIPELINE_TESSELLATION_STATE_CREATE_INFO = 21
+VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO = 22
+VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO = 23
+VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO = 24
+VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO = 25
+VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO = 26
+VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO = 27
+VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO = 28
+VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO = 1000044002
+VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO = 1000044001
+VK_STRUCTURE_TYPE_RENDERING_INFO = 1000044000
 VK_STRUCTURE_TYPE_COPY_DESCRIPTOR_SET = 36
 VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER = 44
 
@@ -825,6 +981,10 @@ PFN_vkFreeFunction = ctypes.c_void_p
 PFN_vkInternalAllocationNotification = ctypes.c_void_p
 PFN_vkInternalFreeNotification = ctypes.c_void_p
 PFN_vkReallocationFunction = ctypes.c_void_p
+VkAttachmentLoadOp = ctypes.c_int32
+VkAttachmentStoreOp = ctypes.c_int32
+VkBlendFactor = ctypes.c_int32
+VkBlendOp = ctypes.c_int32
 VkBool32 = ctypes.c_uint32
 VkBorderColor = ctypes.c_int32
 VkCommandBufferLevel = ctypes.c_int32
@@ -833,9 +993,11 @@ VkComponentSwizzle = ctypes.c_int32
 VkDescriptorType = ctypes.c_int32
 VkDeviceSize = ctypes.c_uint64
 VkDriverId = ctypes.c_int32
+VkDynamicState = ctypes.c_int32
 VkFilter = ctypes.c_int32
 VkFlags = ctypes.c_uint32
 VkFormat = ctypes.c_int32
+VkFrontFace = ctypes.c_int32
 VkImageAspectFlags = VkFlags
 VkImageCreateFlags = VkFlags
 VkImageLayout = ctypes.c_int32
@@ -844,24 +1006,40 @@ VkImageType = ctypes.c_int32
 VkImageUsageFlags = VkFlags
 VkImageViewCreateFlags = VkFlags
 VkImageViewType = ctypes.c_int32
+VkIndexType = ctypes.c_int32
 VkInstanceCreateFlags = VkFlags
+VkLogicOp = ctypes.c_int32
 VkMemoryHeapFlags = VkFlags
 VkMemoryMapFlags = VkFlags
 VkMemoryPropertyFlags = VkFlags
 VkPhysicalDeviceType = ctypes.c_int32
 VkPipelineBindPoint = ctypes.c_int32
+VkPipelineColorBlendStateCreateFlags = VkFlags
 VkPipelineCreateFlags = VkFlags
+VkPipelineDepthStencilStateCreateFlags = VkFlags
+VkPipelineDynamicStateCreateFlags = VkFlags
+VkPipelineInputAssemblyStateCreateFlags = VkFlags
 VkPipelineLayoutCreateFlags = VkFlags
+VkPipelineMultisampleStateCreateFlags = VkFlags
+VkPipelineRasterizationStateCreateFlags = VkFlags
 VkPipelineShaderStageCreateFlags = VkFlags
 VkPipelineStageFlags = VkFlags
+VkPipelineTessellationStateCreateFlags = VkFlags
+VkPipelineVertexInputStateCreateFlags = VkFlags
+VkPipelineViewportStateCreateFlags = VkFlags
 VkPointClippingBehavior = ctypes.c_int32
+VkPolygonMode = ctypes.c_int32
+VkPrimitiveTopology = ctypes.c_int32
 VkQueryControlFlags = VkFlags
 VkQueryPipelineStatisticFlags = VkFlags
 VkQueueFlags = VkFlags
+VkRenderingFlags = VkFlags
+VkResolveModeFlagBits = ctypes.c_int32
 VkResolveModeFlags = VkFlags
 VkResult = ctypes.c_int32
 VkSampleCountFlagBits = ctypes.c_int32
 VkSampleCountFlags = VkFlags
+VkSampleMask = ctypes.c_uint32
 VkSamplerAddressMode = ctypes.c_int32
 VkSamplerCreateFlags = VkFlags
 VkSamplerMipmapMode = ctypes.c_int32
@@ -870,13 +1048,17 @@ VkShaderModuleCreateFlags = VkFlags
 VkShaderStageFlagBits = ctypes.c_int32
 VkShaderStageFlags = VkFlags
 VkSharingMode = ctypes.c_int32
+VkStencilOp = ctypes.c_int32
 VkStructureType = ctypes.c_int32
 VkSubgroupFeatureFlags = VkFlags
+VkVertexInputRate = ctypes.c_int32
 VkAccessFlags = VkFlags
 VkBufferCreateFlags = VkFlags
 VkBufferUsageFlags = VkFlags
+VkColorComponentFlags = VkFlags
 VkCommandBufferUsageFlags = VkFlags
 VkCommandPoolCreateFlags = VkFlags
+VkCullModeFlags = VkFlags
 VkDependencyFlags = VkFlags
 VkDescriptorPoolCreateFlags = VkFlags
 VkDescriptorSetLayoutCreateFlags = VkFlags
@@ -1869,6 +2051,283 @@ class VkBufferImageCopy(ctypes.Structure):
     ]
 
 
+class VkVertexInputBindingDescription(ctypes.Structure):
+    _fields_ = [
+        ("binding", ctypes.c_uint32),
+        ("stride", ctypes.c_uint32),
+        ("inputRate", VkVertexInputRate),
+    ]
+
+
+class VkVertexInputAttributeDescription(ctypes.Structure):
+    _fields_ = [
+        ("location", ctypes.c_uint32),
+        ("binding", ctypes.c_uint32),
+        ("format", VkFormat),
+        ("offset", ctypes.c_uint32),
+    ]
+
+
+class VkPipelineVertexInputStateCreateInfo(ctypes.Structure):
+    _fields_ = [
+        ("sType", VkStructureType),
+        ("pNext", ctypes.c_void_p),
+        ("flags", VkPipelineVertexInputStateCreateFlags),
+        ("vertexBindingDescriptionCount", ctypes.c_uint32),
+        ("pVertexBindingDescriptions", ctypes.POINTER(VkVertexInputBindingDescription)),
+        ("vertexAttributeDescriptionCount", ctypes.c_uint32),
+        ("pVertexAttributeDescriptions", ctypes.POINTER(VkVertexInputAttributeDescription)),
+    ]
+
+
+class VkPipelineInputAssemblyStateCreateInfo(ctypes.Structure):
+    _fields_ = [
+        ("sType", VkStructureType),
+        ("pNext", ctypes.c_void_p),
+        ("flags", VkPipelineInputAssemblyStateCreateFlags),
+        ("topology", VkPrimitiveTopology),
+        ("primitiveRestartEnable", VkBool32),
+    ]
+
+
+class VkPipelineTessellationStateCreateInfo(ctypes.Structure):
+    _fields_ = [
+        ("sType", VkStructureType),
+        ("pNext", ctypes.c_void_p),
+        ("flags", VkPipelineTessellationStateCreateFlags),
+        ("patchControlPoints", ctypes.c_uint32),
+    ]
+
+
+class VkViewport(ctypes.Structure):
+    _fields_ = [
+        ("x", ctypes.c_float),
+        ("y", ctypes.c_float),
+        ("width", ctypes.c_float),
+        ("height", ctypes.c_float),
+        ("minDepth", ctypes.c_float),
+        ("maxDepth", ctypes.c_float),
+    ]
+
+
+class VkOffset2D(ctypes.Structure):
+    _fields_ = [
+        ("x", ctypes.c_int32),
+        ("y", ctypes.c_int32),
+    ]
+
+
+class VkExtent2D(ctypes.Structure):
+    _fields_ = [
+        ("width", ctypes.c_uint32),
+        ("height", ctypes.c_uint32),
+    ]
+
+
+class VkRect2D(ctypes.Structure):
+    _fields_ = [
+        ("offset", VkOffset2D),
+        ("extent", VkExtent2D),
+    ]
+
+
+class VkPipelineViewportStateCreateInfo(ctypes.Structure):
+    _fields_ = [
+        ("sType", VkStructureType),
+        ("pNext", ctypes.c_void_p),
+        ("flags", VkPipelineViewportStateCreateFlags),
+        ("viewportCount", ctypes.c_uint32),
+        ("pViewports", ctypes.POINTER(VkViewport)),
+        ("scissorCount", ctypes.c_uint32),
+        ("pScissors", ctypes.POINTER(VkRect2D)),
+    ]
+
+
+class VkPipelineRasterizationStateCreateInfo(ctypes.Structure):
+    _fields_ = [
+        ("sType", VkStructureType),
+        ("pNext", ctypes.c_void_p),
+        ("flags", VkPipelineRasterizationStateCreateFlags),
+        ("depthClampEnable", VkBool32),
+        ("rasterizerDiscardEnable", VkBool32),
+        ("polygonMode", VkPolygonMode),
+        ("cullMode", VkCullModeFlags),
+        ("frontFace", VkFrontFace),
+        ("depthBiasEnable", VkBool32),
+        ("depthBiasConstantFactor", ctypes.c_float),
+        ("depthBiasClamp", ctypes.c_float),
+        ("depthBiasSlopeFactor", ctypes.c_float),
+        ("lineWidth", ctypes.c_float),
+    ]
+
+
+class VkPipelineMultisampleStateCreateInfo(ctypes.Structure):
+    _fields_ = [
+        ("sType", VkStructureType),
+        ("pNext", ctypes.c_void_p),
+        ("flags", VkPipelineMultisampleStateCreateFlags),
+        ("rasterizationSamples", VkSampleCountFlagBits),
+        ("sampleShadingEnable", VkBool32),
+        ("minSampleShading", ctypes.c_float),
+        ("pSampleMask", ctypes.POINTER(VkSampleMask)),
+        ("alphaToCoverageEnable", VkBool32),
+        ("alphaToOneEnable", VkBool32),
+    ]
+
+
+class VkStencilOpState(ctypes.Structure):
+    _fields_ = [
+        ("failOp", VkStencilOp),
+        ("passOp", VkStencilOp),
+        ("depthFailOp", VkStencilOp),
+        ("compareOp", VkCompareOp),
+        ("compareMask", ctypes.c_uint32),
+        ("writeMask", ctypes.c_uint32),
+        ("reference", ctypes.c_uint32),
+    ]
+
+
+class VkPipelineDepthStencilStateCreateInfo(ctypes.Structure):
+    _fields_ = [
+        ("sType", VkStructureType),
+        ("pNext", ctypes.c_void_p),
+        ("flags", VkPipelineDepthStencilStateCreateFlags),
+        ("depthTestEnable", VkBool32),
+        ("depthWriteEnable", VkBool32),
+        ("depthCompareOp", VkCompareOp),
+        ("depthBoundsTestEnable", VkBool32),
+        ("stencilTestEnable", VkBool32),
+        ("front", VkStencilOpState),
+        ("back", VkStencilOpState),
+        ("minDepthBounds", ctypes.c_float),
+        ("maxDepthBounds", ctypes.c_float),
+    ]
+
+
+class VkPipelineColorBlendAttachmentState(ctypes.Structure):
+    _fields_ = [
+        ("blendEnable", VkBool32),
+        ("srcColorBlendFactor", VkBlendFactor),
+        ("dstColorBlendFactor", VkBlendFactor),
+        ("colorBlendOp", VkBlendOp),
+        ("srcAlphaBlendFactor", VkBlendFactor),
+        ("dstAlphaBlendFactor", VkBlendFactor),
+        ("alphaBlendOp", VkBlendOp),
+        ("colorWriteMask", VkColorComponentFlags),
+    ]
+
+
+class VkPipelineColorBlendStateCreateInfo(ctypes.Structure):
+    _fields_ = [
+        ("sType", VkStructureType),
+        ("pNext", ctypes.c_void_p),
+        ("flags", VkPipelineColorBlendStateCreateFlags),
+        ("logicOpEnable", VkBool32),
+        ("logicOp", VkLogicOp),
+        ("attachmentCount", ctypes.c_uint32),
+        ("pAttachments", ctypes.POINTER(VkPipelineColorBlendAttachmentState)),
+        ("blendConstants", (ctypes.c_float * 4)),
+    ]
+
+
+class VkPipelineDynamicStateCreateInfo(ctypes.Structure):
+    _fields_ = [
+        ("sType", VkStructureType),
+        ("pNext", ctypes.c_void_p),
+        ("flags", VkPipelineDynamicStateCreateFlags),
+        ("dynamicStateCount", ctypes.c_uint32),
+        ("pDynamicStates", ctypes.POINTER(VkDynamicState)),
+    ]
+
+
+class VkGraphicsPipelineCreateInfo(ctypes.Structure):
+    _fields_ = [
+        ("sType", VkStructureType),
+        ("pNext", ctypes.c_void_p),
+        ("flags", VkPipelineCreateFlags),
+        ("stageCount", ctypes.c_uint32),
+        ("pStages", ctypes.POINTER(VkPipelineShaderStageCreateInfo)),
+        ("pVertexInputState", ctypes.POINTER(VkPipelineVertexInputStateCreateInfo)),
+        ("pInputAssemblyState", ctypes.POINTER(VkPipelineInputAssemblyStateCreateInfo)),
+        ("pTessellationState", ctypes.POINTER(VkPipelineTessellationStateCreateInfo)),
+        ("pViewportState", ctypes.POINTER(VkPipelineViewportStateCreateInfo)),
+        ("pRasterizationState", ctypes.POINTER(VkPipelineRasterizationStateCreateInfo)),
+        ("pMultisampleState", ctypes.POINTER(VkPipelineMultisampleStateCreateInfo)),
+        ("pDepthStencilState", ctypes.POINTER(VkPipelineDepthStencilStateCreateInfo)),
+        ("pColorBlendState", ctypes.POINTER(VkPipelineColorBlendStateCreateInfo)),
+        ("pDynamicState", ctypes.POINTER(VkPipelineDynamicStateCreateInfo)),
+        ("layout", VkPipelineLayout),
+        ("renderPass", VkRenderPass),
+        ("subpass", ctypes.c_uint32),
+        ("basePipelineHandle", VkPipeline),
+        ("basePipelineIndex", ctypes.c_int32),
+    ]
+
+
+class VkPipelineRenderingCreateInfo(ctypes.Structure):
+    _fields_ = [
+        ("sType", VkStructureType),
+        ("pNext", ctypes.c_void_p),
+        ("viewMask", ctypes.c_uint32),
+        ("colorAttachmentCount", ctypes.c_uint32),
+        ("pColorAttachmentFormats", ctypes.POINTER(VkFormat)),
+        ("depthAttachmentFormat", VkFormat),
+        ("stencilAttachmentFormat", VkFormat),
+    ]
+
+
+class VkClearColorValue(ctypes.Union):
+    _fields_ = [
+        ("float32", (ctypes.c_float * 4)),
+        ("int32", (ctypes.c_int32 * 4)),
+        ("uint32", (ctypes.c_uint32 * 4)),
+    ]
+
+
+class VkClearDepthStencilValue(ctypes.Structure):
+    _fields_ = [
+        ("depth", ctypes.c_float),
+        ("stencil", ctypes.c_uint32),
+    ]
+
+
+class VkClearValue(ctypes.Union):
+    _fields_ = [
+        ("color", VkClearColorValue),
+        ("depthStencil", VkClearDepthStencilValue),
+    ]
+
+
+class VkRenderingAttachmentInfo(ctypes.Structure):
+    _fields_ = [
+        ("sType", VkStructureType),
+        ("pNext", ctypes.c_void_p),
+        ("imageView", VkImageView),
+        ("imageLayout", VkImageLayout),
+        ("resolveMode", VkResolveModeFlagBits),
+        ("resolveImageView", VkImageView),
+        ("resolveImageLayout", VkImageLayout),
+        ("loadOp", VkAttachmentLoadOp),
+        ("storeOp", VkAttachmentStoreOp),
+        ("clearValue", VkClearValue),
+    ]
+
+
+class VkRenderingInfo(ctypes.Structure):
+    _fields_ = [
+        ("sType", VkStructureType),
+        ("pNext", ctypes.c_void_p),
+        ("flags", VkRenderingFlags),
+        ("renderArea", VkRect2D),
+        ("layerCount", ctypes.c_uint32),
+        ("viewMask", ctypes.c_uint32),
+        ("colorAttachmentCount", ctypes.c_uint32),
+        ("pColorAttachments", ctypes.POINTER(VkRenderingAttachmentInfo)),
+        ("pDepthAttachment", ctypes.POINTER(VkRenderingAttachmentInfo)),
+        ("pStencilAttachment", ctypes.POINTER(VkRenderingAttachmentInfo)),
+    ]
+
+
 class VkAllocationCallbacks(ctypes.Structure):
     _fields_ = [
         ("pUserData", ctypes.c_void_p),
@@ -1947,6 +2406,19 @@ STRUCTURE_TYPES: dict[type, int] = {
     VkImageViewCreateInfo: VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
     VkSamplerCreateInfo: VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO,
     VkImageMemoryBarrier: VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER,
+    VkPipelineVertexInputStateCreateInfo: VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO,
+    VkPipelineInputAssemblyStateCreateInfo: VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO,
+    VkPipelineTessellationStateCreateInfo: VK_STRUCTURE_TYPE_PIPELINE_TESSELLATION_STATE_CREATE_INFO,
+    VkPipelineViewportStateCreateInfo: VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO,
+    VkPipelineRasterizationStateCreateInfo: VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO,
+    VkPipelineMultisampleStateCreateInfo: VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
+    VkPipelineDepthStencilStateCreateInfo: VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO,
+    VkPipelineColorBlendStateCreateInfo: VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,
+    VkPipelineDynamicStateCreateInfo: VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO,
+    VkGraphicsPipelineCreateInfo: VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO,
+    VkPipelineRenderingCreateInfo: VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO,
+    VkRenderingAttachmentInfo: VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
+    VkRenderingInfo: VK_STRUCTURE_TYPE_RENDERING_INFO,
     VkCopyDescriptorSet: VK_STRUCTURE_TYPE_COPY_DESCRIPTOR_SET,
     VkBufferMemoryBarrier: VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER,
 }
@@ -2013,6 +2485,13 @@ COMMANDS: dict[str, tuple[object, list[object]]] = {
     "vkCreateFence": (VkResult, [VkDevice, ctypes.POINTER(VkFenceCreateInfo), ctypes.POINTER(VkAllocationCallbacks), ctypes.POINTER(VkFence)]),
     "vkDestroyFence": (None, [VkDevice, VkFence, ctypes.POINTER(VkAllocationCallbacks)]),
     "vkWaitForFences": (VkResult, [VkDevice, ctypes.c_uint32, ctypes.POINTER(VkFence), VkBool32, ctypes.c_uint64]),
+    "vkCreateGraphicsPipelines": (VkResult, [VkDevice, VkPipelineCache, ctypes.c_uint32, ctypes.POINTER(VkGraphicsPipelineCreateInfo), ctypes.POINTER(VkAllocationCallbacks), ctypes.POINTER(VkPipeline)]),
+    "vkCmdBindVertexBuffers": (None, [VkCommandBuffer, ctypes.c_uint32, ctypes.c_uint32, ctypes.POINTER(VkBuffer), ctypes.POINTER(VkDeviceSize)]),
+    "vkCmdBindIndexBuffer": (None, [VkCommandBuffer, VkBuffer, VkDeviceSize, VkIndexType]),
+    "vkCmdDraw": (None, [VkCommandBuffer, ctypes.c_uint32, ctypes.c_uint32, ctypes.c_uint32, ctypes.c_uint32]),
+    "vkCmdDrawIndexed": (None, [VkCommandBuffer, ctypes.c_uint32, ctypes.c_uint32, ctypes.c_uint32, ctypes.c_int32, ctypes.c_uint32]),
+    "vkCmdBeginRendering": (None, [VkCommandBuffer, ctypes.POINTER(VkRenderingInfo)]),
+    "vkCmdEndRendering": (None, [VkCommandBuffer]),
 }
 
 

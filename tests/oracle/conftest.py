@@ -26,18 +26,19 @@ def _missing(msg: str) -> None:
     pytest.skip(msg)
 
 
-_cache: dict[tuple[str, str], bytes] = {}
+_cache: dict[tuple[str, str, str], bytes] = {}
 
 
-def compile_glsl(source: str, target_env: str = "vulkan1.1") -> bytes:
-    """Compile a GLSL compute shader to SPIR-V (cached per process)."""
+def compile_glsl(source: str, target_env: str = "vulkan1.1", stage: str = "comp") -> bytes:
+    """Compile a GLSL shader of `stage` (glslang's file extension: comp, vert, frag) to
+    SPIR-V (cached per process)."""
     if shutil.which(GLSLANG) is None:
         _missing(f"{GLSLANG} not installed (Debian package glslang-tools)")
-    key = (source, target_env)
+    key = (source, target_env, stage)
     if key not in _cache:
         with tempfile.TemporaryDirectory() as d:
             name = hashlib.sha1(source.encode()).hexdigest()[:12]
-            src, spv = Path(d, f"{name}.comp"), Path(d, f"{name}.spv")
+            src, spv = Path(d, f"{name}.{stage}"), Path(d, f"{name}.spv")
             src.write_text(source)
             p = subprocess.run([GLSLANG, "-V", "--target-env", target_env, str(src), "-o",
                                 str(spv)], capture_output=True, text=True)
