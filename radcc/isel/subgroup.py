@@ -505,6 +505,21 @@ def _sgx_bpermute(ctx: IselContext, x: Temp, idx: Comp, lane: Temp) -> Temp:
 
 
 # -- reductions and scans -----------------------------------------------------------
+def reduce_f16(ctx: IselContext, ins: Instr, comps: list[Temp]) -> list[Comp]:
+    """An f16 ``fadd``/``fmul`` reduction or scan of `comps` (VGPRs holding the f16 in
+    their low halves): ACO's fadd16/fmul16, the DPP steps in ``v_add_f16``/``v_mul_f16``
+    (`radcc.passes.lower_reductions`); the result's low half is the f16."""
+    d = ins.dest
+    assert d is not None
+    cluster = min(int(ins.attrs.get("cluster_size") or 0) or ctx.wave, ctx.wave)
+    op = str(ins.attrs["reduction_op"])
+    out: list[Comp] = []
+    for x in comps:
+        r = _sgx_reduce_vgpr(ctx, ins, ins.op, op, cluster, 16, x)
+        out.append(ctx.vgpr(r) if d.divergent else r)
+    return out
+
+
 def _sg_reduce(ctx: IselContext, ins: Instr) -> list[Comp]:
     d = ins.dest
     assert d is not None
@@ -576,7 +591,7 @@ def _sgx_reduce_vgpr(ctx: IselContext, ins: Instr, kind: str, op: str, cluster: 
     except KeyError:
         raise unsupported(ins, f"reduction op {name}") from None
     opcode = _SCAN_OPCODE[kind]
-    n = bits // 32
+    n = info.dwords
     full = opcode == "p_reduce" and cluster == ctx.wave
     dst_rc = RegClass(RegType.SGPR if full else RegType.VGPR, 4 * n)
     defs: list = [dst_rc, ctx.lm]

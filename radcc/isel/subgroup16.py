@@ -8,8 +8,9 @@
 - reductions and scans: ``iadd imul iand ior ixor umin umax`` zero-extended,
   ``imin imax`` sign-extended (the low bits of the 32-bit result are the 8/16-bit
   result); f16 ``fmin fmax`` and ``vote_feq`` in f32 (exact both ways);
-- f16 ``fadd``/``fmul`` reductions are not selected (an f32 sum rounded once is not
-  the f16 operation the reference performs).
+- f16 ``fadd``/``fmul`` reductions and scans are not widened (an f32 sum rounded once
+  is not the f16 operation): `subgroup.reduce_f16` runs them in ``v_add_f16`` /
+  ``v_mul_f16`` on the low halves (ACO's fadd16/fmul16).
 
 An 8/16-bit result is the low bits of the 32-bit one (f16: ``v_cvt_f16_f32``).
 """
@@ -33,6 +34,11 @@ def select_subgroup(ctx: IselContext, ins: Instr) -> None:
     data = [i for i, s in enumerate(ins.srcs) if s.bit_size in (8, 16)]
     if d is None or (not data and d.bit_size not in (8, 16)):
         subgroup.select_subgroup(ctx, ins)
+        return
+    if ins.op in _SCANS and ins.attrs["reduction_op"] in ("fadd", "fmul") \
+            and ins.srcs[0].bit_size == 16:
+        comps = [ctx.vgpr(c) for c in ctx.get(ins.srcs[0])]
+        ctx.set(d, subgroup.reduce_f16(ctx, ins, comps))
         return
     mode = _sg16_mode(ctx, ins)
     srcs = list(ins.srcs)

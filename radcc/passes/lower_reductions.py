@@ -7,7 +7,8 @@ hardware instructions replacing one of:
 
 ``p_reduce`` / ``p_inclusive_scan`` / ``p_exclusive_scan``
     fields ``op`` (ACO's ReduceOp: ``iadd32 imul32 fadd32 fmul32 imin32 umin32
-    fmin32 imax32 umax32 fmax32 iand32 ior32 ixor32`` and the ``64`` forms) and ``cluster_size`` (1..wave, a power of two; scans
+    fmin32 imax32 umax32 fmax32 iand32 ior32 ixor32``, the ``64`` forms, and
+    ``fadd16 fmul16`` on the low half of a dword) and ``cluster_size`` (1..wave, a power of two; scans
     are whole-wave). Operands: ``src`` (v1/v2), ``tmp`` (linear VGPR of the
     value's size), ``vtmp`` (linear VGPR of the value's size, or undef when
     `needs_vtmp` is false). Definitions: ``dst`` (VGPR, or an SGPR for a
@@ -72,10 +73,15 @@ REDUCTION_OPCODES = frozenset({"p_reduce", "p_inclusive_scan", "p_exclusive_scan
 @dataclass(frozen=True, slots=True)
 class ReduceOpInfo:
     name: str  # ACO's ReduceOp name, e.g. "iadd32"
-    bits: int  # 32 or 64
+    bits: int  # 16 (low half of a dword), 32 or 64
     opcode: str  # the VALU instruction (64-bit integer ops: see `_emit_op`)
     dpp: bool  # a VOP2 with a DPP16 form (dword by dword)
     identity: int  # the identity value's bits
+
+    @property
+    def dwords(self) -> int:
+        """The VGPRs a value takes (a 16-bit value: the low half of one)."""
+        return max(1, self.bits // 32)
 
 
 _INF32, _INF64 = 0x7F800000, 0x7FF0000000000000
@@ -87,6 +93,11 @@ _OPS32 = {
     "umax": ("v_max_u32", True, 0), "fmax": ("v_max_f32", True, _INF32 | 1 << 31),
     "iand": ("v_and_b32", True, 0xFFFFFFFF), "ior": ("v_or_b32", True, 0),
     "ixor": ("v_xor_b32", True, 0),
+}
+# 16-bit float ops in the low half of a dword (ACO's fadd16/fmul16: v_add_f16 and
+# v_mul_f16 have DPP16 forms; the high half of the dword is ignored)
+_OPS16 = {
+    "fadd": ("v_add_f16", True, 0x8000), "fmul": ("v_mul_f16", True, 0x3C00),
 }
 _OPS64 = {
     "iadd": ("v_add_co_u32", False, 0), "imul": ("v_mad_u64_u32", False, 1),
@@ -103,7 +114,7 @@ _OPS64 = {
 def reduce_op_info(name: str) -> ReduceOpInfo:
     """The facts of a ReduceOp name (``iadd32`` ...); KeyError if unsupported."""
     base, bits = name[:-2], int(name[-2:])
-    table = _OPS32 if bits == 32 else _OPS64 if bits == 64 else {}
+    table = _OPS32 if bits == 32 else _OPS64 if bits == 64 else _OPS16 if bits == 16 else {}
     if base not in table:
         raise KeyError(f"reduction op '{name}' is not supported")
     opcode, dpp, ident = table[base]
@@ -111,7 +122,7 @@ def reduce_op_info(name: str) -> ReduceOpInfo:
 
 
 def identity_dwords(info: ReduceOpInfo) -> list[int]:
-    return [(info.identity >> (32 * k)) & 0xFFFFFFFF for k in range(info.bits // 32)]
+    return [(info.identity >> (32 * k)) & 0xFFFFFFFF for k in range(info.dwords)]
 
 
 def needs_vtmp(opcode: str, info: ReduceOpInfo, cluster_size: int) -> bool:
@@ -184,7 +195,7 @@ class _Emitter:
         self.out: list[Instruction] = []
         self.wave64 = program.wave_size == 64
         self.lm_dwords = 2 if self.wave64 else 1
-        self.n = info.bits // 32 if info else 1
+        self.n = info.dwords if info else 1
         self.vtmp = -1  # the linear VGPR ops may clobber (64-bit multiply)
 
     # -- EXEC ---------------------------------------------------------------------------

@@ -149,3 +149,69 @@ def test_loop_without_break_exit_has_a_predecessor() -> None:
               if b.instructions and b.instructions[-1].opcode == "p_cbranch_nz"
               and b.kind & BlockKind.LOOP_HEADER]
     assert len(guards) >= 3
+
+
+# 16-bit float reductions and scans (ncnn's reduction_fp16: subgroupAdd on float16_t),
+# run in v_add_f16 / v_mul_f16 (ACO's fadd16 / fmul16). Inputs are small integers for
+# the sums and +-1, +-2, +-0.5 for the products, so every order of evaluation gives the
+# exact result NumPy computes in float16; the if makes the active lanes sparse.
+F16_REDUCE = """#version 450
+#extension GL_KHR_shader_subgroup_arithmetic : enable
+#extension GL_KHR_shader_subgroup_clustered : enable
+#extension GL_EXT_shader_subgroup_extended_types_float16 : enable
+#extension GL_EXT_shader_explicit_arithmetic_types_float16 : enable
+#extension GL_EXT_shader_16bit_storage : enable
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) readonly buffer A { float16_t a[]; };
+layout(set = 0, binding = 1) readonly buffer M { f16vec2 m[]; };
+layout(set = 0, binding = 2) buffer O { float16_t o[]; };
+void main() {
+    uint t = gl_LocalInvocationID.x;
+    float16_t x = a[t];
+    o[8u * t] = subgroupAdd(x);
+    o[8u * t + 1u] = subgroupInclusiveAdd(x);
+    o[8u * t + 2u] = subgroupExclusiveAdd(x);
+    o[8u * t + 3u] = subgroupClusteredAdd(x, 4u);
+    f16vec2 p = subgroupMul(m[t]);
+    o[8u * t + 4u] = p.x;
+    o[8u * t + 5u] = p.y;
+    if (x > float16_t(5.0)) {
+        o[8u * t + 6u] = subgroupAdd(x);
+        o[8u * t + 7u] = subgroupInclusiveMul(m[t].x);
+    }
+}
+"""
+
+
+def _f16_reduce_ref(a: np.ndarray, m: np.ndarray, wave: int) -> np.ndarray:
+    o = np.zeros(64 * 8, np.float16)
+    for base in range(0, 64, wave):
+        lanes = range(base, base + wave)
+        act = [t for t in lanes if a[t] > 5]
+        for t in lanes:
+            below = [u for u in lanes if u < t]
+            o[8 * t] = sum(a[u] for u in lanes)
+            o[8 * t + 1] = sum(a[u] for u in below) + a[t]
+            o[8 * t + 2] = sum(a[u] for u in below)
+            c = t - t % 4
+            o[8 * t + 3] = sum(a[u] for u in range(c, c + 4))
+            o[8 * t + 4] = np.prod([m[u, 0] for u in lanes])
+            o[8 * t + 5] = np.prod([m[u, 1] for u in lanes])
+            if t in act:
+                o[8 * t + 6] = sum(a[u] for u in act)
+                o[8 * t + 7] = np.prod([m[u, 0] for u in act if u <= t])
+    return o
+
+
+@pytest.mark.parametrize("wave", [32, 64])
+def test_f16_reductions_and_scans(wave: int) -> None:
+    rng = np.random.default_rng(11)
+    a = rng.integers(0, 12, 64).astype(np.float16)
+    m = rng.choice(np.array([1, -1, 1, -1, 1, -1, 2, 0.5], np.float16), (64, 2))
+    out = run_compute(glsl_to_spirv(F16_REDUCE), buffers={(0, 0): a, (0, 1): m,
+                                                          (0, 2): 64 * 8 * 2},
+                      wave_size=wave, debug_options=CHECKED)
+    got = np.frombuffer(out[(0, 2)], np.float16)
+    want = _f16_reduce_ref(a, m, wave)
+    assert np.isfinite(want).all()
+    assert got.tolist() == want.tolist()
