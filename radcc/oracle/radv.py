@@ -1,9 +1,19 @@
-"""RADV's null device as a reference: what the real ACO makes of a SPIR-V compute shader.
+"""RADV's null device as a reference: what the real ACO makes of SPIR-V shaders.
 
     res = compile_compute(spirv, wave_size=32, spec_constants={0: 64})
     res.asm            # ACO's disassembly (as RADV's "Assembly" representation)
     res.stats          # VK_KHR_pipeline_executable_properties statistics, by name
     res.instructions, res.code_size, res.sgprs, res.vgprs
+
+    g = compile_graphics(vs_spirv, fs_spirv, wave_size=64, color="rgba8")
+    g.stages["vertex"].asm, g.stages["fragment"].stats   # one AcoResult per stage
+
+A graphics pipeline is a vertex + fragment pair as `radcc draw` / the lavapipe draw
+oracle set it up (dynamic rendering, one colour attachment per fragment output
+location in the `color` format, or rgba32i / rgba32ui for integer outputs, optional
+D32 depth, each vertex input in its own binding as R32..A32 of its type): on GFX11 RADV
+compiles the vertex shader as an NGG shader ("vertex_ngg"), the fragment shader as
+"fragment_fs". Wave32 is RADV_PERFTEST=cswave32,gewave32,pswave32.
 
 Debian's Mesa (22.3) ships RADV with ACO; with ``RADV_FORCE_FAMILY`` it creates a
 "null" device without an AMD GPU whose pipelines compile normally (nothing can be
@@ -187,6 +197,103 @@ def _capture_fd2() -> Iterator[list[str]]:
             out.append(tmp.read().decode(errors="replace"))
 
 
+_KIND_FORMATS = {
+    "float": (vk.VK_FORMAT_R32_SFLOAT, vk.VK_FORMAT_R32G32_SFLOAT, vk.VK_FORMAT_R32G32B32_SFLOAT,
+              vk.VK_FORMAT_R32G32B32A32_SFLOAT),
+    "int": (vk.VK_FORMAT_R32_SINT, vk.VK_FORMAT_R32G32_SINT, vk.VK_FORMAT_R32G32B32_SINT,
+            vk.VK_FORMAT_R32G32B32A32_SINT),
+    "uint": (vk.VK_FORMAT_R32_UINT, vk.VK_FORMAT_R32G32_UINT, vk.VK_FORMAT_R32G32B32_UINT,
+             vk.VK_FORMAT_R32G32B32A32_UINT),
+}
+# the draw oracle's --color names (radcc.oracle.lavapipe_draw.COLOR_FORMATS) for float
+# outputs; integer outputs take rgba32i / rgba32ui
+FLOAT_COLOR_FORMATS = {"rgba8": vk.VK_FORMAT_R8G8B8A8_UNORM,
+                       "rgba16f": vk.VK_FORMAT_R16G16B16A16_SFLOAT,
+                       "rgba32f": vk.VK_FORMAT_R32G32B32A32_SFLOAT,
+                       "r32f": vk.VK_FORMAT_R32_SFLOAT}
+
+
+class _GraphicsState:
+    """The fixed-function state of a VS + FS pipeline as the draw oracle sets it up
+    (the structs stay alive with this object)."""
+
+    def __init__(self, inputs: list[spirv_reflect.IOVar], outputs: list[spirv_reflect.IOVar],
+                 color: str, depth: bool) -> None:
+        if color not in FLOAT_COLOR_FORMATS:
+            raise RadvError(f"colour format {color!r}: want one of "
+                            f"{', '.join(FLOAT_COLOR_FORMATS)}")
+        n = len(inputs)
+        self.vbind = (vk.VkVertexInputBindingDescription * max(1, n))()
+        self.vattr = (vk.VkVertexInputAttributeDescription * max(1, n))()
+        for i, var in enumerate(inputs):
+            if var.kind not in _KIND_FORMATS or var.width != 32 or var.array or var.matrix:
+                raise RadvError(f"vertex input at location {var.location} ({var.type_name}): "
+                                "only 32-bit scalars and vectors")
+            self.vbind[i] = vk.VkVertexInputBindingDescription(
+                binding=i, stride=4 * var.components,
+                inputRate=vk.VK_VERTEX_INPUT_RATE_VERTEX)
+            self.vattr[i] = vk.VkVertexInputAttributeDescription(
+                location=var.location, binding=i,
+                format=_KIND_FORMATS[var.kind][var.components - 1], offset=0)
+        self.vis = vk.VkPipelineVertexInputStateCreateInfo(
+            sType=vk.VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO,
+            vertexBindingDescriptionCount=n, pVertexBindingDescriptions=self.vbind,
+            vertexAttributeDescriptionCount=n, pVertexAttributeDescriptions=self.vattr)
+        self.ias = vk.VkPipelineInputAssemblyStateCreateInfo(
+            sType=vk.VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO,
+            topology=vk.VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST)
+        self.viewport = vk.VkViewport(0.0, 0.0, 64.0, 64.0, 0.0, 1.0)
+        self.scissor = vk.VkRect2D(vk.VkOffset2D(0, 0), vk.VkExtent2D(64, 64))
+        self.vps = vk.VkPipelineViewportStateCreateInfo(
+            sType=vk.VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO, viewportCount=1,
+            pViewports=ctypes.pointer(self.viewport), scissorCount=1,
+            pScissors=ctypes.pointer(self.scissor))
+        self.rs = vk.VkPipelineRasterizationStateCreateInfo(
+            sType=vk.VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO,
+            polygonMode=vk.VK_POLYGON_MODE_FILL, cullMode=vk.VK_CULL_MODE_NONE,
+            frontFace=vk.VK_FRONT_FACE_COUNTER_CLOCKWISE, lineWidth=1.0)
+        self.ms = vk.VkPipelineMultisampleStateCreateInfo(
+            sType=vk.VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
+            rasterizationSamples=vk.VK_SAMPLE_COUNT_1_BIT)
+        self.ds = vk.VkPipelineDepthStencilStateCreateInfo(
+            sType=vk.VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO,
+            depthTestEnable=int(depth), depthWriteEnable=int(depth),
+            depthCompareOp=vk.VK_COMPARE_OP_LESS, maxDepthBounds=1.0)
+        na = max((o.location + 1 for o in outputs), default=0)
+        self.blends = (vk.VkPipelineColorBlendAttachmentState * max(1, na))()
+        self.formats = (vk.VkFormat * max(1, na))(*([FLOAT_COLOR_FORMATS[color]] * na))
+        masks = (vk.VK_COLOR_COMPONENT_R_BIT, vk.VK_COLOR_COMPONENT_G_BIT,
+                 vk.VK_COLOR_COMPONENT_B_BIT, vk.VK_COLOR_COMPONENT_A_BIT)
+        for o in outputs:
+            if o.location >= 8 or o.array or o.matrix or o.kind not in _KIND_FORMATS:
+                raise RadvError(f"fragment output at location {o.location} ({o.type_name}): "
+                                "only 32-bit scalars and vectors at locations < 8")
+            if o.kind != "float":
+                self.formats[o.location] = _KIND_FORMATS[o.kind][3]
+            mask = 0
+            for c in range(o.component, min(4, o.component + o.components)):
+                mask |= masks[c]
+            self.blends[o.location] = vk.VkPipelineColorBlendAttachmentState(colorWriteMask=mask)
+        self.cbs = vk.VkPipelineColorBlendStateCreateInfo(
+            sType=vk.VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,
+            attachmentCount=na, pAttachments=self.blends)
+        self.rci = vk.VkPipelineRenderingCreateInfo(
+            sType=vk.VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO, colorAttachmentCount=na,
+            pColorAttachmentFormats=self.formats,
+            depthAttachmentFormat=vk.VK_FORMAT_D32_SFLOAT if depth else vk.VK_FORMAT_UNDEFINED)
+
+    def create_info(self, stages: Any, playout: Any, flags: int) -> Any:
+        return vk.VkGraphicsPipelineCreateInfo(
+            sType=vk.VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO,
+            pNext=ctypes.addressof(self.rci), flags=flags, stageCount=2, pStages=stages,
+            pVertexInputState=ctypes.pointer(self.vis),
+            pInputAssemblyState=ctypes.pointer(self.ias),
+            pViewportState=ctypes.pointer(self.vps), pRasterizationState=ctypes.pointer(self.rs),
+            pMultisampleState=ctypes.pointer(self.ms), pDepthStencilState=ctypes.pointer(self.ds),
+            pColorBlendState=ctypes.pointer(self.cbs), layout=playout.value,
+            basePipelineIndex=-1)
+
+
 class _Worker:
     """Instance, null device and the pipeline compiles of one child process."""
 
@@ -298,57 +405,77 @@ class _Worker:
         if res < 0:
             raise RadvError(f"{name} failed: {vk.RESULT_NAMES.get(res, res)}")
 
+    def _layout(self, refls: Sequence[spirv_reflect.Reflection], stages: int,
+                undo: list[tuple[str, Any]]) -> Any:
+        """The pipeline layout of the shaders' merged bindings and push constants (one set
+        layout per set number, empty ones filling the gaps), visible to `stages`."""
+        v, dev = self.vk, self.device
+        bindings: dict[tuple[int, int], spirv_reflect.Binding] = {}
+        for refl in refls:
+            for key, b in refl.bindings.items():
+                bindings.setdefault(key, b)
+        nsets = max((s for s, _ in bindings), default=-1) + 1
+        layouts = (vk.VkDescriptorSetLayout * max(1, nsets))()
+        dtype = {"storage": vk.VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                 "uniform": vk.VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
+                 "storage_image": vk.VK_DESCRIPTOR_TYPE_STORAGE_IMAGE,
+                 "sampled_image": vk.VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE,
+                 "sampler": vk.VK_DESCRIPTOR_TYPE_SAMPLER,
+                 "combined": vk.VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER}
+        for s in range(nsets):
+            bs = [b for (bs_, _), b in sorted(bindings.items()) if bs_ == s]
+            arr = (vk.VkDescriptorSetLayoutBinding * max(1, len(bs)))()
+            for i, b in enumerate(bs):
+                if b.kind not in dtype:
+                    raise RadvError(f"binding {s}:{b.binding} is {b.kind!r}: not supported")
+                arr[i] = vk.VkDescriptorSetLayoutBinding(
+                    binding=b.binding, descriptorType=dtype[b.kind],
+                    descriptorCount=max(1, b.count), stageFlags=stages)
+            lci = vk.VkDescriptorSetLayoutCreateInfo(
+                sType=vk.VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
+                bindingCount=len(bs), pBindings=arr)
+            h = vk.VkDescriptorSetLayout()
+            v("vkCreateDescriptorSetLayout", dev, ctypes.byref(lci), None, ctypes.byref(h))
+            undo.append(("vkDestroyDescriptorSetLayout", h))
+            layouts[s] = h.value
+        push = (max(r.push_constant_size for r in refls) + 3) & ~3
+        rng = vk.VkPushConstantRange(stageFlags=stages, offset=0, size=push)
+        plci = vk.VkPipelineLayoutCreateInfo(
+            sType=vk.VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, setLayoutCount=nsets,
+            pSetLayouts=layouts, pushConstantRangeCount=1 if push else 0,
+            pPushConstantRanges=ctypes.pointer(rng))
+        playout = vk.VkPipelineLayout()
+        v("vkCreatePipelineLayout", dev, ctypes.byref(plci), None, ctypes.byref(playout))
+        undo.append(("vkDestroyPipelineLayout", playout))
+        return playout
+
+    def _module(self, spirv: bytes, undo: list[tuple[str, Any]]) -> Any:
+        smci = ShaderModuleInfo(spirv)
+        module = vk.VkShaderModule()
+        self.vk("vkCreateShaderModule", self.device, ctypes.byref(smci.info), None,
+                ctypes.byref(module))
+        undo.append(("vkDestroyShaderModule", module))
+        return module
+
+    def _flags(self) -> int:
+        return (VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR
+                | VK_PIPELINE_CREATE_CAPTURE_INTERNAL_REPRESENTATIONS_BIT_KHR
+                if self.has_exec else 0)
+
     def compile(self, spirv: bytes, spec: Mapping[int, Scalar], entry: str) -> dict[str, Any]:
         v, dev = self.vk, self.device
         refl = spirv_reflect.reflect(spirv)
         undo: list[tuple[str, Any]] = []
         try:
-            # one descriptor set layout per set number (empty ones fill the gaps)
-            nsets = max((s for s, _ in refl.bindings), default=-1) + 1
-            layouts = (vk.VkDescriptorSetLayout * max(1, nsets))()
-            dtype = {"storage": vk.VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-                     "uniform": vk.VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER}
-            for s in range(nsets):
-                bs = [b for (bs_, _), b in sorted(refl.bindings.items()) if bs_ == s]
-                arr = (vk.VkDescriptorSetLayoutBinding * max(1, len(bs)))()
-                for i, b in enumerate(bs):
-                    if b.kind not in dtype:
-                        raise RadvError(f"binding {s}:{b.binding} is {b.kind!r}: only buffers")
-                    arr[i] = vk.VkDescriptorSetLayoutBinding(
-                        binding=b.binding, descriptorType=dtype[b.kind],
-                        descriptorCount=max(1, b.count), stageFlags=vk.VK_SHADER_STAGE_COMPUTE_BIT)
-                lci = vk.VkDescriptorSetLayoutCreateInfo(
-                    sType=vk.VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
-                    bindingCount=len(bs), pBindings=arr)
-                h = vk.VkDescriptorSetLayout()
-                v("vkCreateDescriptorSetLayout", dev, ctypes.byref(lci), None, ctypes.byref(h))
-                undo.append(("vkDestroyDescriptorSetLayout", h))
-                layouts[s] = h.value
-            push = (refl.push_constant_size + 3) & ~3
-            rng = vk.VkPushConstantRange(stageFlags=vk.VK_SHADER_STAGE_COMPUTE_BIT, offset=0,
-                                         size=push)
-            plci = vk.VkPipelineLayoutCreateInfo(
-                sType=vk.VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, setLayoutCount=nsets,
-                pSetLayouts=layouts, pushConstantRangeCount=1 if push else 0,
-                pPushConstantRanges=ctypes.pointer(rng))
-            playout = vk.VkPipelineLayout()
-            v("vkCreatePipelineLayout", dev, ctypes.byref(plci), None, ctypes.byref(playout))
-            undo.append(("vkDestroyPipelineLayout", playout))
-
-            smci = ShaderModuleInfo(spirv)
-            module = vk.VkShaderModule()
-            v("vkCreateShaderModule", dev, ctypes.byref(smci.info), None, ctypes.byref(module))
-            undo.append(("vkDestroyShaderModule", module))
+            playout = self._layout([refl], vk.VK_SHADER_STAGE_COMPUTE_BIT, undo)
+            module = self._module(spirv, undo)
             sinfo = SpecializationData(spec, refl)
             stage = vk.VkPipelineShaderStageCreateInfo(
                 sType=vk.VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
                 stage=vk.VK_SHADER_STAGE_COMPUTE_BIT, module=module.value,
                 pName=entry.encode(), pSpecializationInfo=sinfo.pointer())
-            flags = (VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR
-                     | VK_PIPELINE_CREATE_CAPTURE_INTERNAL_REPRESENTATIONS_BIT_KHR
-                     if self.has_exec else 0)
             cpci = vk.VkComputePipelineCreateInfo(
-                sType=vk.VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO, flags=flags,
+                sType=vk.VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO, flags=self._flags(),
                 stage=stage, layout=playout.value, basePipelineIndex=-1)
             pipeline = vk.VkPipeline()
             debug = "shaders" in os.environ.get("RADV_DEBUG", "")
@@ -360,13 +487,57 @@ class _Worker:
                                    "reprs": {}, "wave_size": 0,
                                    "printed": "".join(printed)}
             if self.has_exec:
-                self._executable_info(pipeline, out)
+                for ex in self._executables(pipeline):
+                    if ex["stages"] & vk.VK_SHADER_STAGE_COMPUTE_BIT:
+                        out.update(stats=ex["stats"], reprs=ex["reprs"],
+                                   wave_size=ex["wave_size"])
+                        break
             return out
         finally:
             for destroy, h in reversed(undo):
                 v.void(destroy, dev, h, None)
 
-    def _executable_info(self, pipeline: Any, out: dict[str, Any]) -> None:
+    def compile_graphics(self, vert: bytes, frag: bytes, entry_vert: str, entry_frag: str,
+                         color: str, depth: bool) -> dict[str, Any]:
+        """A VS + FS pipeline as the draw oracle sets it up; every executable's
+        statistics and representations."""
+        v, dev = self.vk, self.device
+        vrefl, frefl = spirv_reflect.reflect(vert), spirv_reflect.reflect(frag)
+        for refl, entry, want in ((vrefl, entry_vert, spirv_reflect.EXEC_MODEL_VERTEX),
+                                  (frefl, entry_frag, spirv_reflect.EXEC_MODEL_FRAGMENT)):
+            if refl.entry_points.get(entry) != want:
+                raise RadvError(f"no {spirv_reflect.STAGE_NAMES[want]} entry point {entry!r} "
+                                f"(the module has: {sorted(refl.entry_points)})")
+        undo: list[tuple[str, Any]] = []
+        try:
+            playout = self._layout([vrefl, frefl], vk.VK_SHADER_STAGE_ALL_GRAPHICS, undo)
+            vmod, fmod = self._module(vert, undo), self._module(frag, undo)
+            names = [entry_vert.encode(), entry_frag.encode()]
+            stages = (vk.VkPipelineShaderStageCreateInfo * 2)(
+                vk.VkPipelineShaderStageCreateInfo(
+                    sType=vk.VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+                    stage=vk.VK_SHADER_STAGE_VERTEX_BIT, module=vmod.value, pName=names[0]),
+                vk.VkPipelineShaderStageCreateInfo(
+                    sType=vk.VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+                    stage=vk.VK_SHADER_STAGE_FRAGMENT_BIT, module=fmod.value, pName=names[1]))
+            state = _GraphicsState(vrefl.inputs[entry_vert], frefl.outputs[entry_frag], color,
+                                   depth)
+            gpci = state.create_info(stages, playout, self._flags())
+            pipeline = vk.VkPipeline()
+            v("vkCreateGraphicsPipelines", dev, 0, 1, ctypes.byref(gpci), None,
+              ctypes.byref(pipeline))
+            undo.append(("vkDestroyPipeline", pipeline))
+            out: dict[str, Any] = {"device_name": self.device_name, "executables": []}
+            if self.has_exec:
+                out["executables"] = self._executables(pipeline)
+            return out
+        finally:
+            for destroy, h in reversed(undo):
+                v.void(destroy, dev, h, None)
+
+    def _executables(self, pipeline: Any) -> list[dict[str, Any]]:
+        """Every executable of the pipeline: its stage bits, name, subgroup size,
+        statistics and text representations."""
         dev = self.device
         pinfo = VkPipelineInfoKHR(sType=VK_STRUCTURE_TYPE_PIPELINE_INFO_KHR, pipeline=pipeline)
         n = ctypes.c_uint32(0)
@@ -377,10 +548,11 @@ class _Worker:
                 sType=VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_PROPERTIES_KHR)] * max(1, n.value))
         self._exec_call("vkGetPipelineExecutablePropertiesKHR", dev, ctypes.addressof(pinfo),
                         ctypes.byref(n), props)
+        out = []
         for idx in range(n.value):
-            if not props[idx].stages & vk.VK_SHADER_STAGE_COMPUTE_BIT:
-                continue
-            out["wave_size"] = props[idx].subgroupSize
+            ex: dict[str, Any] = {"stages": props[idx].stages, "name": _cstr(props[idx].name),
+                                  "wave_size": props[idx].subgroupSize, "stats": {},
+                                  "reprs": {}}
             einfo = VkPipelineExecutableInfoKHR(sType=VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INFO_KHR,
                                                 pipeline=pipeline, executableIndex=idx)
             m = ctypes.c_uint32(0)
@@ -392,7 +564,7 @@ class _Worker:
             self._exec_call(fn, dev, ctypes.addressof(einfo), ctypes.byref(m), st)
             for s in st[: m.value]:
                 val = (bool(s.value.b32), s.value.i64, s.value.u64, s.value.f64)[s.format]
-                out["stats"][_cstr(s.name)] = val
+                ex["stats"][_cstr(s.name)] = val
             fn = "vkGetPipelineExecutableInternalRepresentationsKHR"
             self._exec_call(fn, dev, ctypes.addressof(einfo), ctypes.byref(m), None)
             reps = (VkPipelineExecutableInternalRepresentationKHR * max(1, m.value))(
@@ -408,9 +580,10 @@ class _Worker:
             self._exec_call(fn, dev, ctypes.addressof(einfo), ctypes.byref(m), reps)
             for r, b in zip(reps[: m.value], bufs, strict=True):
                 if r.isText:
-                    out["reprs"][_cstr(r.name)] = b.raw.split(b"\0", 1)[0].decode(
+                    ex["reprs"][_cstr(r.name)] = b.raw.split(b"\0", 1)[0].decode(
                         errors="replace")
-            return
+            out.append(ex)
+        return out
 
     def close(self) -> None:
         if self.device:
@@ -420,8 +593,9 @@ class _Worker:
 
 
 def _worker_main() -> int:
-    """Child: JSON job per stdin line ({spirv: base64, spec: [[id, value]], entry}),
-    one JSON result line per job on stdout ({ok, ...} or {error})."""
+    """Child: JSON job per stdin line ({spirv: base64, spec: [[id, value]], entry}, or
+    {kind: graphics, vert, frag: base64, entry_vert, entry_frag, color, depth}), one JSON
+    result line per job on stdout ({ok, ...} or {error})."""
     out = sys.stdout
     sys.stdout = sys.stderr  # nothing else may write on the result channel
     try:
@@ -437,8 +611,13 @@ def _worker_main() -> int:
             continue
         job = json.loads(line)
         try:
-            spec = {int(k): val for k, val in job.get("spec", [])}
-            res = w.compile(base64.b64decode(job["spirv"]), spec, job.get("entry", "main"))
+            if job.get("kind") == "graphics":
+                res = w.compile_graphics(
+                    base64.b64decode(job["vert"]), base64.b64decode(job["frag"]),
+                    job["entry_vert"], job["entry_frag"], job["color"], job["depth"])
+            else:
+                spec = {int(k): val for k, val in job.get("spec", [])}
+                res = w.compile(base64.b64decode(job["spirv"]), spec, job.get("entry", "main"))
             res["ok"] = True
         except (LavapipeError, RadvError, spirv_reflect.SpirvError) as e:
             res = {"error": str(e)}
@@ -466,7 +645,7 @@ def null_device_env(family: str = DEFAULT_FAMILY, wave_size: int = 64,
         "MESA_SHADER_CACHE_DISABLE": "true",
     })
     if wave_size == 32:
-        env["RADV_PERFTEST"] = "cswave32"
+        env["RADV_PERFTEST"] = "cswave32,gewave32,pswave32"
     elif wave_size != 64:
         raise ValueError(f"wave size {wave_size}: 32 or 64")
     if not env.get("XDG_RUNTIME_DIR") or not os.path.isdir(env["XDG_RUNTIME_DIR"]):
@@ -507,6 +686,52 @@ def _printed_disassembly(text: str) -> str:
     return body
 
 
+def _run_jobs(jobs: Sequence[dict[str, Any]], env: dict[str, str], family: str,
+              timeout_s: float) -> list[dict[str, Any] | RadvError]:
+    """The worker's answers to JSON jobs; one child serves the batch, and when the driver
+    crashes the job in hand fails and a new child continues with the next."""
+    results: list[dict[str, Any] | RadvError] = []
+    pending = list(jobs)
+    while pending:
+        proc = subprocess.Popen([sys.executable, "-m", "radcc.oracle.radv", "--worker"],
+                                stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, env=env, text=True)
+        assert proc.stdin and proc.stdout
+        try:
+            hello = json.loads(proc.stdout.readline() or "{}")
+            if "ready" not in hello:
+                proc.kill()
+                err = proc.communicate(timeout=timeout_s)[1]
+                raise RadvError(f"RADV null device ({family}): "
+                                f"{hello.get('fatal') or err.strip()[-2000:] or 'no answer'}")
+            while pending:
+                proc.stdin.write(json.dumps(pending[0]) + "\n")
+                proc.stdin.flush()
+                line = proc.stdout.readline()
+                pending.pop(0)
+                if not line:  # the child died on this job
+                    proc.kill()
+                    err = proc.communicate(timeout=timeout_s)[1]
+                    tail = err.strip().splitlines()[-3:]
+                    results.append(RadvError(f"RADV crashed (exit {proc.returncode}): "
+                                             + " | ".join(" ".join(x.split()) for x in tail)))
+                    break
+                r = json.loads(line)
+                results.append(RadvError(r["error"]) if "error" in r else r)
+        finally:
+            if proc.poll() is None:
+                proc.stdin.close()
+                try:
+                    proc.wait(timeout=timeout_s)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    proc.wait()
+            for f in (proc.stdout, proc.stderr):
+                if f:
+                    f.close()
+    return results
+
+
 def compile_many(
     jobs: Sequence[tuple[bytes, Mapping[int, Scalar] | None]],
     *,
@@ -524,51 +749,55 @@ def compile_many(
     if not available():
         raise RadvError(f"radeon ICD {RADEON_ICD} not found (install mesa-vulkan-drivers)")
     env = null_device_env(family, wave_size, debug_shaders)
-    results: list[AcoResult | RadvError] = []
-    pending = list(jobs)
-    while pending:
-        proc = subprocess.Popen([sys.executable, "-m", "radcc.oracle.radv", "--worker"],
-                                stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, env=env, text=True)
-        assert proc.stdin and proc.stdout
-        try:
-            hello = json.loads(proc.stdout.readline() or "{}")
-            if "ready" not in hello:
-                proc.kill()
-                err = proc.communicate(timeout=timeout_s)[1]
-                raise RadvError(f"RADV null device ({family}): "
-                                f"{hello.get('fatal') or err.strip()[-2000:] or 'no answer'}")
-            while pending:
-                spirv, spec = pending[0]
-                proc.stdin.write(json.dumps({"spirv": base64.b64encode(bytes(spirv)).decode(),
-                                             "spec": _spec_json(spec), "entry": entry}) + "\n")
-                proc.stdin.flush()
-                line = proc.stdout.readline()
-                pending.pop(0)
-                if not line:  # the child died on this job
-                    proc.kill()
-                    err = proc.communicate(timeout=timeout_s)[1]
-                    tail = err.strip().splitlines()[-3:]
-                    results.append(RadvError(f"RADV crashed (exit {proc.returncode}): "
-                                             + " | ".join(" ".join(x.split()) for x in tail)))
-                    break
-                r = json.loads(line)
-                if "error" in r:
-                    results.append(RadvError(r["error"]))
-                else:
-                    results.append(_result(r, family, wave_size))
-        finally:
-            if proc.poll() is None:
-                proc.stdin.close()
-                try:
-                    proc.wait(timeout=timeout_s)
-                except subprocess.TimeoutExpired:
-                    proc.kill()
-                    proc.wait()
-            for f in (proc.stdout, proc.stderr):
-                if f:
-                    f.close()
-    return results
+    answers = _run_jobs([{"spirv": base64.b64encode(bytes(spirv)).decode(),
+                          "spec": _spec_json(spec), "entry": entry} for spirv, spec in jobs],
+                        env, family, timeout_s)
+    return [r if isinstance(r, RadvError) else _result(r, family, wave_size) for r in answers]
+
+
+@dataclass
+class GraphicsAcoResult:
+    """ACO's compilation of a vertex + fragment pipeline: one AcoResult per executable,
+    by stage ("vertex", "fragment"; RADV's executable name in `names`)."""
+
+    family: str
+    stages: dict[str, AcoResult] = field(default_factory=dict)
+    names: dict[str, str] = field(default_factory=dict)
+    device_name: str = ""
+
+
+def _stage_name(bits: int) -> str:
+    for bit, name in ((vk.VK_SHADER_STAGE_VERTEX_BIT, "vertex"),
+                      (vk.VK_SHADER_STAGE_FRAGMENT_BIT, "fragment"),
+                      (vk.VK_SHADER_STAGE_GEOMETRY_BIT, "geometry"),
+                      (vk.VK_SHADER_STAGE_COMPUTE_BIT, "compute")):
+        if bits & bit:
+            return name
+    return f"stages {bits:#x}"
+
+
+def compile_graphics(vert: bytes, frag: bytes, *, wave_size: int = 64,
+                     family: str = DEFAULT_FAMILY, entry_vert: str = "main",
+                     entry_frag: str = "main", color: str = "rgba8", depth: bool = False,
+                     timeout_s: float = TIMEOUT_S) -> GraphicsAcoResult:
+    """ACO's compilation of a VS + FS pipeline (raises RadvError on failure): `color` is
+    the format of the float outputs' attachments (`FLOAT_COLOR_FORMATS`), `depth` adds a
+    D32 attachment with the depth test on."""
+    if not available():
+        raise RadvError(f"radeon ICD {RADEON_ICD} not found (install mesa-vulkan-drivers)")
+    env = null_device_env(family, wave_size)
+    job = {"kind": "graphics", "vert": base64.b64encode(bytes(vert)).decode(),
+           "frag": base64.b64encode(bytes(frag)).decode(), "entry_vert": entry_vert,
+           "entry_frag": entry_frag, "color": color, "depth": depth}
+    (r,) = _run_jobs([job], env, family, timeout_s)
+    if isinstance(r, RadvError):
+        raise r
+    out = GraphicsAcoResult(family, device_name=r.get("device_name", ""))
+    for ex in r.get("executables", []):
+        stage = _stage_name(ex["stages"])
+        out.stages[stage] = _result({**ex, "device_name": out.device_name}, family, wave_size)
+        out.names[stage] = ex["name"]
+    return out
 
 
 def compile_compute(spirv: bytes, *, spec_constants: Mapping[int, Scalar] | None = None,
@@ -599,7 +828,14 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(
         prog="python -m radcc.oracle.radv",
         description="Compile a SPIR-V compute shader with ACO on RADV's null device.")
-    ap.add_argument("shader", help="SPIR-V file (.spv)")
+    ap.add_argument("shader", help="SPIR-V file (.spv): the compute shader, or the vertex "
+                    "shader with --frag")
+    ap.add_argument("--frag", metavar="FS.spv",
+                    help="a fragment shader: compile SHADER + FS as a graphics pipeline")
+    ap.add_argument("--entry-frag", default="main", help="the fragment entry point")
+    ap.add_argument("--color", default="rgba8", choices=list(FLOAT_COLOR_FORMATS),
+                    help="the format of the float outputs' attachments (graphics)")
+    ap.add_argument("--depth", action="store_true", help="a depth attachment (graphics)")
     ap.add_argument("--wave", type=int, choices=(32, 64), default=64)
     ap.add_argument("--family", default=DEFAULT_FAMILY, help="RADV_FORCE_FAMILY (gfx1100)")
     ap.add_argument("--spec", action="append", default=[], metavar="ID=VALUE")
@@ -609,6 +845,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="print one JSON object (asm, stats, device, wave_size; what radcc "
                          "compare reads)")
     a = ap.parse_args(argv)
+    if a.frag:
+        return _graphics_main(a)
     try:
         r = compile_compute(Path(a.shader).read_bytes(), wave_size=a.wave, family=a.family,
                             entry=a.entry, spec_constants=dict(_parse_spec(s) for s in a.spec))
@@ -625,6 +863,29 @@ def main(argv: list[str] | None = None) -> int:
     print(f"; {r.device_name}, wave{r.wave_size}")
     for k, val in r.stats.items():
         print(f"; {k}: {val}")
+    return 0
+
+
+def _graphics_main(a: argparse.Namespace) -> int:
+    try:
+        g = compile_graphics(Path(a.shader).read_bytes(), Path(a.frag).read_bytes(),
+                             wave_size=a.wave, family=a.family, entry_vert=a.entry,
+                             entry_frag=a.entry_frag, color=a.color, depth=a.depth)
+    except (RadvError, OSError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    if a.json:
+        print(json.dumps({"device": g.device_name, "stages": {
+            k: {"asm": r.asm, "stats": r.stats, "wave_size": r.wave_size, "name": g.names[k]}
+            for k, r in g.stages.items()}}))
+        return 0
+    for stage, r in g.stages.items():
+        print(f"; {stage} ({g.names[stage]}), {g.device_name}, wave{r.wave_size}")
+        if a.ir and r.ir:
+            print(r.ir)
+        print(r.asm)
+        for k, val in r.stats.items():
+            print(f"; {k}: {val}")
     return 0
 
 

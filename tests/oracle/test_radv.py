@@ -8,6 +8,7 @@ reference for engineers (tools/aco_compare.py), not a test expectation.
 from __future__ import annotations
 
 import ctypes
+import json
 import os
 import shutil
 import subprocess
@@ -171,3 +172,67 @@ def test_aco_compare_reports_gfx10_3(mcpu: str, family: str, radeon,
     assert ours.instructions > 0 and aco.instructions > 0
     # radcc's side is gfx1030-family code: GFX10 spellings, no GFX11-only instructions
     assert "global_load_dword" in ours.asm and "s_delay_alu" not in ours.asm
+
+
+VS_GFX = """
+#version 450
+layout(location = 0) in vec2 pos;
+layout(location = 1) in vec3 col;
+layout(location = 0) out vec3 vcol;
+layout(location = 1) flat out int k;
+void main() { gl_Position = vec4(pos, 0.0, 1.0); vcol = col; k = gl_VertexIndex; }
+"""
+FS_GFX = """
+#version 450
+layout(set = 0, binding = 0) uniform sampler2D tex;
+layout(location = 0) in vec3 vcol;
+layout(location = 1) flat in int k;
+layout(location = 0) out vec4 o;
+layout(location = 1) out ivec4 oi;
+void main() { o = texture(tex, vcol.xy) * vcol.z; oi = ivec4(k); if (k < 0) discard; }
+"""
+
+
+@pytest.mark.parametrize("wave", [64, 32])
+def test_graphics_pipeline_has_both_stages(glsl, radeon, wave):
+    """A VS + FS pair on the null device: the vertex shader as NGG (primitive and position
+    exports, the attribute ring's buffer stores on GFX11), the fragment shader with the
+    interpolation and MRT exports the issue names (rgba8: fp16 compressed, ivec4: 32-bit)."""
+    vs = glsl(VS_GFX, "vulkan1.3", "vert")
+    fs = glsl(FS_GFX, "vulkan1.3", "frag")
+    g = radv.compile_graphics(vs, fs, wave_size=wave)
+    assert set(g.stages) == {"vertex", "fragment"}
+    v, f = g.stages["vertex"], g.stages["fragment"]
+    assert v.wave_size == wave and f.wave_size == wave
+    vasm, fasm = radv.asm_instructions(v.asm), radv.asm_instructions(f.asm)
+    assert any(x.startswith("exp prim") for x in vasm)
+    assert any(x.startswith("exp pos0") for x in vasm)
+    assert any(x.startswith("buffer_store") for x in vasm)  # the attribute ring
+    assert any(x.startswith("lds_param_load") for x in fasm)
+    assert any(x.startswith("v_interp_p10_f32") for x in fasm)
+    assert any(x.startswith("v_cvt_pk_rtz_f16_f32") for x in fasm)  # rgba8 export
+    assert any(x.startswith("exp mrt0") and "done" not in x for x in fasm)
+    assert any(x.startswith("exp mrt1") for x in fasm)
+    assert v.instructions > 0 and f.code_size > 0 and f.vgprs > 0
+    # rgba32f outputs are exported as 32-bit values, depth adds nothing to the exports
+    g32 = radv.compile_graphics(vs, fs, wave_size=wave, color="rgba32f", depth=True)
+    assert not any(x.startswith("v_cvt_pk_rtz_f16_f32")
+                   for x in radv.asm_instructions(g32.stages["fragment"].asm))
+
+
+def test_graphics_cli_json(glsl, radeon, tmp_path):
+    (tmp_path / "v.spv").write_bytes(glsl(VS_GFX, "vulkan1.3", "vert"))
+    (tmp_path / "f.spv").write_bytes(glsl(FS_GFX, "vulkan1.3", "frag"))
+    p = subprocess.run([sys.executable, "-m", "radcc.oracle.radv", str(tmp_path / "v.spv"),
+                        "--frag", str(tmp_path / "f.spv"), "--json", "--wave", "32"],
+                       capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+    out = json.loads(p.stdout)
+    assert set(out["stages"]) == {"vertex", "fragment"}
+    assert out["stages"]["fragment"]["wave_size"] == 32
+    assert "s_endpgm" in out["stages"]["vertex"]["asm"]
+    # a fragment module given as the vertex shader is refused by name
+    p = subprocess.run([sys.executable, "-m", "radcc.oracle.radv", str(tmp_path / "f.spv"),
+                        "--frag", str(tmp_path / "f.spv")], capture_output=True, text=True,
+                       timeout=300)
+    assert p.returncode == 1 and "no vertex entry point 'main'" in p.stderr
