@@ -1,0 +1,4 @@
+#version 450
+layout(location = 0) in vec4 vcol;
+layout(location = 0) out vec4 o;
+void main() { o = vec4(gl_FragCoord.xy, gl_FragCoord.z, gl_FragCoord.w); }
