@@ -60,9 +60,10 @@ _ENTRIES = [
                "to helper lanes; without whole-quad mode (compute) the same as "
                "p_discard_if", 0, 1),
     PseudoInfo("p_spill", "spill op0 to slot op1 (constant; an SGPR: lane op1 of the linear "
-               "VGPR op2, a VGPR: scratch byte offset op1)", 0, "*"),
+               "VGPR op2, a VGPR: scratch byte offset op1, from the SGPR op2 if present)",
+               0, "*"),
     PseudoInfo("p_reload", "reload slot op0 (constant; an SGPR: lane op0 of the linear VGPR "
-               "op1)", 1, "*"),
+               "op1, a VGPR: scratch byte offset op0, from the SGPR op1 if present)", 1, "*"),
     PseudoInfo("p_start_linear_vgpr", "creates a linear VGPR from the operands", 1, "*"),
     PseudoInfo("p_end_linear_vgpr", "ends a linear VGPR's live range", 0, 1),
     PseudoInfo("p_unit_test", "marker for tests: fields['id']", "*", "*"),

@@ -61,9 +61,9 @@ nothing. Otherwise it guarantees afterwards, for the program as it is then:
 Values that cannot be spilled: temps defined in SCC/VCC/EXEC/M0, linear VGPRs,
 sub-dword VGPRs. An instruction needing more registers at once than the target
 (its operands and definitions, with what cannot be spilled) raises `SpillError`
-naming the block and the instruction; so do VGPR spilling on a target without
-flat scratch ST mode (GFX10.1; GFX10.3 lowers to ``scratch_*_dword*``, docs/abi.md)
-and a spill area beyond what the immediate offset reaches (4 KiB; GFX10 2 KiB).
+naming the block and the instruction. Slots beyond what the scratch immediate offset
+reaches, and every slot on a target without flat scratch ST mode (GFX10.1), are
+addressed from an SGPR base (`radcc.passes.spill_ssa`).
 
 A block with spilled phis keeps room (the largest spilled phi's size, below the
 target) for a slot-to-slot copy that does not coalesce: it passes through one

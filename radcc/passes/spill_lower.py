@@ -13,7 +13,10 @@ After register allocation every operand has its register:
   ``p_spill %v, off`` -> ``scratch_store_b32/b64/b96/b128 off, v, off offset:off``
   (vaddr and saddr ``off``: GFX11 architected flat scratch gives each lane its
   own swizzled address, docs/abi.md; GFX10.3: ``scratch_store_dword*`` after the
-  flat scratch init prologue, `scratch_opcode`); ``p_reload`` -> ``scratch_load_b*``. Only
+  flat scratch init prologue, `scratch_opcode`); ``p_reload`` -> ``scratch_load_b*``.
+  With an SGPR base (``p_spill %v, 0, %b`` / ``p_reload 0, %b``: a slot beyond the
+  immediate offset's reach, or any slot on GFX10.1, which has no flat scratch ST mode;
+  `radcc.passes.spill_ssa`) the base is saddr: ``scratch_store_b32 off, v, s offset:0``. Only
   the active lanes store/load, which is what the logical CFG needs (every lane
   that reloads stored on its own path; `radcc.passes.spill`). insert_waitcnt
   waits for the loads (vmcnt) as for any VMEM load.
@@ -60,8 +63,10 @@ def lower_spill(program: Program, instr: Instruction) -> list[Instruction]:
                      Operand(rc=v1, phys=lvr)],
                     [Definition(rc=v1, phys=lvr)]))
             return out
-        _check_scratch(program, instr, slot.const, val.rc)
-        return _scratch(program, val.rc, reg, slot.const, store=True)
+        base = _sgpr_base(instr, 2)
+        if base is None:
+            _check_scratch(program, instr, slot.const, val.rc)
+        return _scratch(program, val.rc, reg, slot.const, base, store=True)
     slot = instr.operands[0]
     d = instr.definitions[0]
     assert d.rc is not None and slot.const is not None
@@ -73,8 +78,20 @@ def lower_spill(program: Program, instr: Instruction) -> list[Instruction]:
                             [Operand(rc=v1, phys=lvr), Operand.c32(slot.const + k)],
                             [Definition(rc=s1, phys=reg.advance(4 * k))])
                 for k in range(d.rc.size)]
-    _check_scratch(program, instr, slot.const, d.rc)
-    return _scratch(program, d.rc, reg, slot.const, store=False)
+    base = _sgpr_base(instr, 1)
+    if base is None:
+        _check_scratch(program, instr, slot.const, d.rc)
+    return _scratch(program, d.rc, reg, slot.const, base, store=False)
+
+
+def _sgpr_base(instr: Instruction, at: int) -> PhysReg | None:
+    """The register of a VGPR spill's SGPR base (operand `at`, spill_ssa's far offsets),
+    or None when the slot is the immediate offset alone."""
+    if len(instr.operands) <= at:
+        return None
+    o = instr.operands[at]
+    assert o.rc is not None and o.rc.is_sgpr
+    return _reg(o.rc, o.phys, "the SGPR base of a VGPR spill")
 
 
 def lv1_rc(o: Operand) -> RegClass:
@@ -88,7 +105,7 @@ def scratch_opcode(program: Program, kind: str, dwords: int) -> str:
 
 
 def _scratch(program: Program, rc: RegClass, reg: PhysReg, offset: int,
-             store: bool) -> list[Instruction]:
+             base: PhysReg | None, store: bool) -> list[Instruction]:
     out = []
     done = 0
     n = rc.size
@@ -97,13 +114,13 @@ def _scratch(program: Program, rc: RegClass, reg: PhysReg, offset: int,
         vrc = RegClass(v1.type, 4 * m)
         r = reg.advance(4 * done)
         off = Operand(rc=v1, undef=True)
-        no_saddr = Operand(rc=s1, undef=True)
+        saddr = Operand(rc=s1, undef=True) if base is None else Operand(rc=s1, phys=base)
         if store:
             out.append(Instruction(scratch_opcode(program, "store", m), "SCRATCH",
-                                   [off, Operand(rc=vrc, phys=r), no_saddr], [],
+                                   [off, Operand(rc=vrc, phys=r), saddr], [],
                                    {"offset": offset + 4 * done}))
         else:
-            out.append(Instruction(scratch_opcode(program, "load", m), "SCRATCH", [off, no_saddr],
+            out.append(Instruction(scratch_opcode(program, "load", m), "SCRATCH", [off, saddr],
                                    [Definition(rc=vrc, phys=r)], {"offset": offset + 4 * done}))
         done += m
     return out

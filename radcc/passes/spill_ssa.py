@@ -16,9 +16,10 @@ reloads, spill slots, linear VGPRs and the scratch area.
   a spilled phi the slot of an operand spilled elsewhere when they do not
   interfere, dropping the slot-to-slot copy; `assign_slots`: first fit). A VGPR
   value of n dwords gets n dwords of private memory after the
-  scratch isel already uses (``config.scratch_bytes_per_lane`` grows; a 4 KiB limit, 2 KiB
-  on GFX10: the scratch instruction's immediate offset; refused without flat
-  scratch ST mode, GFX10.1: `kernel_abi.scratch_st_mode`); an SGPR value of n dwords gets
+  scratch isel already uses (``config.scratch_bytes_per_lane`` grows); a slot the
+  scratch instruction's immediate offset does not reach (4 KiB, GFX10 2 KiB), and every
+  slot without flat scratch ST mode (GFX10.1), gets an SGPR base next to its access
+  (`_far_scratch_offsets`); an SGPR value of n dwords gets
   n lanes of one linear VGPR (``lv1``; ``p_start_linear_vgpr`` after
   ``p_startpgm``, ``p_end_linear_vgpr`` in every block that ends the program);
 - ``config.spilled_sgprs``/``config.spilled_vgprs``: the lanes / dwords of
@@ -30,13 +31,11 @@ from __future__ import annotations
 from typing import Protocol
 
 from radcc.ir.program import Block, Definition, Instruction, Operand, Program
-from radcc.ir.regclass import RegClass, Temp, lv1
+from radcc.ir.regclass import RegClass, Temp, lv1, s1
 from radcc.isa.table import get_table
 from radcc.passes.kernel_abi import scratch_offset_range, scratch_st_mode
 from radcc.passes.live_var_analysis import is_linear
 from radcc.passes.spill_lower import scratch_opcode
-
-SCRATCH_OFFSET_LIMIT = 4096  # 13-bit signed immediate offset of scratch_* (ISA 10.x FLAT)
 
 
 class SpillError(Exception):
@@ -220,18 +219,12 @@ def apply_plan(program: Program, sp: SpillPlan) -> None:
         if not all(scratch_opcode(program, k, 1) in ops for k in ("store", "load")):
             raise SpillError(f"spill: VGPR spilling lowers to scratch_store/scratch_load, "
                              f"which {program.target.name} does not have")
-        if not scratch_st_mode(program.target):  # GFX10.1 (docs/abi.md)
-            raise SpillError(f"spill: VGPR spilling needs scratch_* without vaddr and saddr "
-                             f"(flat scratch ST mode), which {program.target.name} does not "
-                             f"have")
-        limit = min(SCRATCH_OFFSET_LIMIT, scratch_offset_range(program.target)[1] + 1)
-        if voff > limit:
-            raise SpillError(f"spill: {voff} bytes of VGPR spill slots per lane exceed the "
-                             f"{limit} the scratch immediate offset reaches")
         program.config.scratch_bytes_per_lane = voff
     for t, ops in sp.slot_ops.items():
         for o in ops:
             o.const = slot_of[t][0]
+    if voff > base:
+        _far_scratch_offsets(program)
     n_lv = -(-lane // wave)
     lvs = [program.allocate_temp(lv1) for _ in range(n_lv)]
     for t, o in sp.lv_ops:
@@ -255,6 +248,42 @@ def apply_plan(program: Program, sp: SpillPlan) -> None:
     program.config.spilled_phis = len(sp.phi_spilled)
     program.config.rematerialized = sp.n_remat
     program.config.spilled_vgprs = (voff - base) // 4
+
+
+def _far_scratch_offsets(program: Program) -> None:
+    """Give each VGPR ``p_spill``/``p_reload`` whose slot the scratch instruction's
+    immediate offset cannot reach (`kernel_abi.scratch_offset_range`), and every one on
+    a target without flat scratch ST mode (GFX10.1: `kernel_abi.scratch_st_mode`), an
+    SGPR base: ``s_mov_b32 %b, slot`` right before it and ``%b`` as its last operand
+    (the slot constant becomes the immediate offset from it, 0). As ACO's
+    setup_vgpr_spill_reload (aco_spill.cpp) when the slots overflow the offset range:
+    the SGPR is defined next to each access, so it adds one SGPR for one instruction
+    and nothing across the program."""
+    hi = scratch_offset_range(program.target)[1]
+    st_mode = scratch_st_mode(program.target)
+    for b in program.blocks:
+        out: list[Instruction] = []
+        for ins in b.instructions:
+            if ins.opcode == "p_spill" and ins.operands[0].rc is not None \
+                    and not ins.operands[0].rc.is_sgpr:
+                slot, size = ins.operands[1], ins.operands[0].rc.size
+            elif ins.opcode == "p_reload" and ins.definitions[0].rc is not None \
+                    and not ins.definitions[0].rc.is_sgpr:
+                slot, size = ins.operands[0], ins.definitions[0].rc.size
+            else:
+                out.append(ins)
+                continue
+            assert slot.const is not None
+            if st_mode and slot.const + 4 * size - 4 <= hi:
+                out.append(ins)
+                continue
+            t = program.allocate_temp(s1)
+            out.append(Instruction("s_mov_b32", "SOP1", [Operand.c32(slot.const)],
+                                   [Definition(t)]))
+            slot.const = 0
+            ins.operands.append(Operand(t))
+            out.append(ins)
+        b.instructions = out
 
 
 def _slot_events(program: Program, owner: dict[int, int], b: Block,

@@ -11,8 +11,8 @@ object; both read with llvm-objcopy-19). Running the same cases
 in the emulator against lavapipe is tests/e2e/test_glsl_radcc.py's job.
 
 What a chip cannot do is refused naming the chip and what it lacks (`REFUSED`): float
-atomic add on buffers (no ``global_atomic_add_f32`` before GFX11), VGPR spilling on GFX10.1
-(no flat scratch ST mode).
+atomic add on buffers (no ``global_atomic_add_f32`` before GFX11). VGPR spilling on GFX10.1
+(no flat scratch ST mode) addresses its slots from an SGPR base.
 
 Chips and wave sizes (`GFX10_RUNS`, shared with the emulator runs of
 tests/e2e/test_glsl_radcc.py): every case for gfx1030 wave64 (RADV's compute wave size
@@ -50,9 +50,6 @@ GFX10_RUNS: list[tuple[str, int, frozenset[str] | None]] = [
 # (case, chip or None for every GFX10 chip, wave or None for both): the refusal's words
 REFUSED: dict[tuple[str, str | None, int | None], str] = {
     ("atomic_float", None, None): r"global_atomic_add_f32 does not exist on {chip}",
-    ("spill_vgpr", "gfx1010", None): r"flat scratch ST mode\), which gfx1010 does not have",
-    ("spill_scratch_array", "gfx1010", None):
-        r"flat scratch ST mode\), which gfx1010 does not have",
 }
 TOOLS = ("llvm-mc-19", "llvm-objcopy-19")
 

@@ -11,6 +11,7 @@ against the next-use rule, and that programs which fit are not touched.
 from __future__ import annotations
 
 import io
+import re
 
 import numpy as np
 import pytest
@@ -736,3 +737,35 @@ def test_constants_are_rematerialised_not_spilled(wave, nv, ns):
     assert p.config.rematerialized > 0
     assert p.config.spilled_vgprs == 0 and p.config.spilled_sgprs == 0
     assert "scratch_" not in r.asm and "v_writelane" not in r.asm
+
+
+# --- slots beyond the scratch immediate offset's reach ---------------------------------------
+@pytest.mark.parametrize("wave", [32, 64])
+@pytest.mark.parametrize("below", [4000, 8192])
+def test_slots_beyond_the_immediate_offset_use_an_sgpr_base(wave, below):
+    """300 values spilled after `below` bytes of private segment (as after a large local
+    array): slots whose last dword the 13-bit immediate offset (ISA "Scratch" addressing,
+    at most 4095) reaches keep saddr ``off``; the others get ``s_mov_b32 s, slot`` and
+    saddr ``s`` with offset 0 (ACO's setup_vgpr_spill_reload when the slots overflow the
+    range). Strict emulator vs NumPy."""
+    p = parse_program(straight_line(wave, 300, 0))
+    p.config.scratch_bytes_per_lane = below
+    run_pipeline(p, VALIDATE, stream=io.StringIO())
+    r = emit_program(p)
+    near = re.findall(r"scratch_(?:store|load)_b32 (?:off, v\d+|v\d+, off), off offset:(\d+)",
+                      r.asm)
+    far = re.findall(r"scratch_(?:store|load)_b32 (?:off, v\d+|v\d+, off), s\d+\n", r.asm)
+    movs = re.findall(r"s_mov_b32 s\d+, (0x[0-9a-f]+|\d+)", r.asm)
+    assert far and p.config.spilled_vgprs > 0
+    assert p.config.scratch_bytes_per_lane == below + 4 * p.config.spilled_vgprs
+    assert all(below <= int(o) <= 4092 for o in near)
+    assert (len(near) > 0) == (below < 4096)
+    assert sum(1 for m in movs if int(m, 0) >= 4096) >= len(far)
+    rng = np.random.default_rng(wave + below)
+    x = rng.integers(0, 1 << 32, 128, dtype=np.uint32)
+    out = np.zeros(128, np.uint32)
+    res = load(emit_code_object(p, r, ARGS)).run(p.name, groups=2, block=64,
+                                                 args={"out": out, "in": x},
+                                                 wave_size=wave, strict=True)
+    assert not res.violations, res.violations[:3]
+    assert np.array_equal(res.buffers["out"], expect_straight(x, 300, 0, wave, 64))

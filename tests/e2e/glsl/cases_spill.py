@@ -3,7 +3,9 @@
 `spill_vgpr` keeps 320 per-invocation values live at once (VGPRs to scratch),
 `spill_sgpr` 128 uniform values (SGPRs to lanes of a linear VGPR) beside 24
 per-invocation ones, `spill_scratch_array` 288 values spilled after a local
-array that lives in scratch (slots placed after it in the private segment). The references run the shaders' arithmetic per invocation in
+array that lives in scratch (slots placed after it in the private segment),
+`spill_scratch_far` the same after a 4224-byte array (slots beyond the 4 KiB the
+scratch immediate offset reaches: an SGPR base). The references run the shaders' arithmetic per invocation in
 Python with explicit uint32 wrap-around; tests/passes/test_spill_glsl.py checks
 that radcc really spills them.
 """
@@ -88,6 +90,18 @@ def _spill_scratch_array_ref(r: Run) -> R:
     return {(0, 1): wrap(out, np.uint32)}
 
 
+def _spill_scratch_far_ref(r: Run) -> R:
+    out: list[int] = []
+    for v in py(r.i((0, 0))):
+        tab = [(v * j + (j ^ 0x5A)) & M for j in range(1056)]
+        x = [_h(v, n) for n in range(288)]
+        acc = tab[v % 1056]
+        for n in reversed(range(288)):
+            acc = (((acc + x[n]) * 33) ^ (acc >> 7)) & M
+        out += [acc, acc ^ tab[acc % 1056]]
+    return {(0, 1): wrap(out, np.uint32)}
+
+
 CASES: list[Case] = [
     Case("spill_vgpr", G, L, {(0, 0): ints(np.uint32, N), (0, 1): zeros(N * 12)},
          _spill_vgpr_ref, push=struct.pack("<I", 3), seed=120, category="register pressure"),
@@ -96,4 +110,6 @@ CASES: list[Case] = [
          category="register pressure"),
     Case("spill_scratch_array", G, L, {(0, 0): ints(np.uint32, N), (0, 1): zeros(N * 8)},
          _spill_scratch_array_ref, seed=122, category="register pressure"),
+    Case("spill_scratch_far", G, L, {(0, 0): ints(np.uint32, N), (0, 1): zeros(N * 8)},
+         _spill_scratch_far_ref, seed=123, category="register pressure"),
 ]
