@@ -157,57 +157,7 @@ class Module:
         if ksize > _MAX_KERNARG:  # e.g. a corrupt descriptor: no 4 GiB segment
             raise EmuError(f"kernel '{kernel}': kernarg segment of {ksize} bytes; the emulator "
                            f"takes at most {_MAX_KERNARG}")
-        kernarg = bytearray(max(ksize, 256))
-        buffers: dict[str, tuple[int, np.ndarray | None, int]] = {}
-        for a in meta_args:
-            kind = str(a.get(".value_kind", ""))
-            name = str(a.get(".name", ""))
-            off, size = a.get(".offset", 0), a.get(".size", 0)
-            if not isinstance(off, int) or not isinstance(size, int) or off < 0 or size < 0:
-                raise EmuError(f"kernel '{kernel}': metadata of argument '{name}': .offset and "
-                               f".size must be non-negative integers")
-            if off + size > len(kernarg):
-                raise EmuError(f"argument '{name}' lies outside the kernarg segment")
-            if kind == "global_buffer":
-                val = args[name]
-                if isinstance(val, Zeros):
-                    arr = None
-                    raw = bytes(val.nbytes)
-                elif isinstance(val, np.ndarray):
-                    arr = val
-                    raw = np.ascontiguousarray(val).tobytes()
-                elif isinstance(val, bytes | bytearray):
-                    arr = None
-                    raw = bytes(val)
-                else:
-                    raise EmuError(f"argument '{name}' is a buffer: pass a NumPy array, bytes "
-                                   f"or Zeros(n), not {type(val).__name__}")
-                reg = mem.map(f"buffer {name}", raw, size=max(len(raw), 1), isolate=robust)
-                buffers[name] = (reg.base, arr, len(raw))
-                kernarg[off:off + 8] = reg.base.to_bytes(8, "little")
-            elif kind == "image":
-                val = args[name]
-                if not isinstance(val, Image):
-                    raise EmuError(f"argument '{name}' is an image: pass an emu.api.Image, "
-                                   f"not {type(val).__name__}")
-                base, tsharp = self._map_image(mem, name, val)
-                buffers[name] = (base, val.data, val.data.nbytes)
-                kernarg[off:off + 8] = tsharp.to_bytes(8, "little")
-            elif kind == "sampler":
-                val = args[name]
-                if not isinstance(val, SamplerDesc):
-                    raise EmuError(f"argument '{name}' is a sampler: pass an "
-                                   f"emu.texture.SamplerDesc, not {type(val).__name__}")
-                sd = mem.map(f"S# {name}", val.encode().to_bytes(16, "little"), writable=False)
-                kernarg[off:off + 8] = sd.base.to_bytes(8, "little")
-            elif kind == "by_value":
-                kernarg[off:off + size] = pack_scalar(a, args[name])
-            elif kind.startswith("hidden_"):
-                kernarg[off:off + size] = self._hidden(kind, size, g, b)
-            elif kind == "dynamic_shared_pointer":
-                raise EmuError(f"argument '{name}': dynamic LDS pointers are not supported")
-            else:
-                raise EmuError(f"argument '{name}': value kind '{kind}' is not supported")
+        kernarg, buffers = build_kernarg(mem, kernel, meta_args, args, ksize, robust, g, b)
         ka = mem.map("kernarg segment", bytes(kernarg), writable=False)
         dispatch_pkt = struct.pack("<HHHHHHIIIIIQQQQ", 0, 3, b[0], b[1], b[2], 0,
                                    g[0] * b[0], g[1] * b[1], g[2] * b[2], 0, 0,
@@ -229,53 +179,113 @@ class Module:
                 out[name] = np.frombuffer(data, dtype=np.uint8).copy()
         return RunResult(out, list(d.report.violations), counters, kernel, k.wave_size, raws)
 
-    @staticmethod
-    def _map_image(mem: Memory, name: str, img: Image) -> tuple[int, int]:
-        """Map an image's texels and its T#; (texel base, T# address)."""
-        fmt = FORMAT_BY_NAME.get(img.format)
-        if fmt is None:
-            raise EmuError(f"argument '{name}': image format {img.format!r} is not one of "
-                           f"the texture unit's ({', '.join(sorted(FORMAT_BY_NAME))})")
-        arr = np.ascontiguousarray(img.data)
-        rank = {1: 1, 2: 2, 3: 3}.get(img.dim)
-        if rank is None:
-            raise EmuError(f"argument '{name}': image dimension {img.dim} (1, 2 or 3)")
-        if arr.ndim not in (rank, rank + 1) or arr.size == 0:
-            raise EmuError(f"argument '{name}': a {img.dim}-D image needs a {rank}- or "
-                           f"{rank + 1}-dimensional array, got shape {arr.shape}")
-        shape = arr.shape[:rank]
-        texel = arr.nbytes // int(np.prod(shape))
-        if texel != fmt.bytes:
-            raise EmuError(f"argument '{name}': {texel}-byte texels for format {fmt.name} "
-                           f"({fmt.bytes}-byte texels)")
-        w = shape[-1]
-        h = shape[-2] if rank >= 2 else 1
-        d = shape[0] if rank == 3 else 1
-        if max(w, h) > 1 << 14 or d > 1 << 13:
-            raise EmuError(f"argument '{name}': image of {w}x{h}x{d} texels exceeds the T#'s "
-                           "16384x16384x8192")
-        reg = mem.map(f"image {name}", arr.tobytes(), size=max(arr.nbytes, 1), align=256)
-        typ = {1: TYPE_1D, 2: TYPE_2D, 3: TYPE_3D}[img.dim]
-        desc = ImageDesc(base=reg.base, format=fmt.id, width=w, height=h, depth=d,
-                         dst_sel=img.dst_sel, type=typ)
-        t = mem.map(f"T# {name}", desc.encode().to_bytes(32, "little"), writable=False)
-        return reg.base, t.base
 
-    @staticmethod
-    def _hidden(kind: str, size: int, g: tuple[int, int, int], b: tuple[int, int, int]) -> bytes:
-        axis = {"x": 0, "y": 1, "z": 2}.get(kind[-1], 0)
-        if kind.startswith("hidden_block_count_"):
-            v = g[axis]
-        elif kind.startswith("hidden_group_size_"):
-            v = b[axis]
-        elif kind.startswith("hidden_remainder_"):
-            v = 0
-        elif kind == "hidden_grid_dims":
-            v = 3 if g[2] * b[2] > 1 else 2 if g[1] * b[1] > 1 else 1
+def _map_image(mem: Memory, name: str, img: Image) -> tuple[int, int]:
+    """Map an image's texels and its T#; (texel base, T# address)."""
+    fmt = FORMAT_BY_NAME.get(img.format)
+    if fmt is None:
+        raise EmuError(f"argument '{name}': image format {img.format!r} is not one of "
+                       f"the texture unit's ({', '.join(sorted(FORMAT_BY_NAME))})")
+    arr = np.ascontiguousarray(img.data)
+    rank = {1: 1, 2: 2, 3: 3}.get(img.dim)
+    if rank is None:
+        raise EmuError(f"argument '{name}': image dimension {img.dim} (1, 2 or 3)")
+    if arr.ndim not in (rank, rank + 1) or arr.size == 0:
+        raise EmuError(f"argument '{name}': a {img.dim}-D image needs a {rank}- or "
+                       f"{rank + 1}-dimensional array, got shape {arr.shape}")
+    shape = arr.shape[:rank]
+    texel = arr.nbytes // int(np.prod(shape))
+    if texel != fmt.bytes:
+        raise EmuError(f"argument '{name}': {texel}-byte texels for format {fmt.name} "
+                       f"({fmt.bytes}-byte texels)")
+    w = shape[-1]
+    h = shape[-2] if rank >= 2 else 1
+    d = shape[0] if rank == 3 else 1
+    if max(w, h) > 1 << 14 or d > 1 << 13:
+        raise EmuError(f"argument '{name}': image of {w}x{h}x{d} texels exceeds the T#'s "
+                       "16384x16384x8192")
+    reg = mem.map(f"image {name}", arr.tobytes(), size=max(arr.nbytes, 1), align=256)
+    typ = {1: TYPE_1D, 2: TYPE_2D, 3: TYPE_3D}[img.dim]
+    desc = ImageDesc(base=reg.base, format=fmt.id, width=w, height=h, depth=d,
+                     dst_sel=img.dst_sel, type=typ)
+    t = mem.map(f"T# {name}", desc.encode().to_bytes(32, "little"), writable=False)
+    return reg.base, t.base
+
+def _hidden(kind: str, size: int, g: tuple[int, int, int], b: tuple[int, int, int]) -> bytes:
+    axis = {"x": 0, "y": 1, "z": 2}.get(kind[-1], 0)
+    if kind.startswith("hidden_block_count_"):
+        v = g[axis]
+    elif kind.startswith("hidden_group_size_"):
+        v = b[axis]
+    elif kind.startswith("hidden_remainder_"):
+        v = 0
+    elif kind == "hidden_grid_dims":
+        v = 3 if g[2] * b[2] > 1 else 2 if g[1] * b[1] > 1 else 1
+    else:
+        v = 0  # global offsets, printf buffer, queue pointers... absent
+    return (v & ((1 << (8 * size)) - 1)).to_bytes(size, "little")
+
+
+def build_kernarg(mem: Memory, kernel: str, meta_args: list[dict[str, Any]],
+                  args: dict[str, Any], ksize: int, robust: bool,
+                  g: tuple[int, int, int], b: tuple[int, int, int]
+                  ) -> tuple[bytearray, dict[str, tuple[int, np.ndarray | None, int]]]:
+    """The kernarg segment of arguments `args` laid out by `meta_args` (the metadata's
+    `.args`), every buffer, image and sampler mapped in `mem`; and the buffers and images
+    mapped, by name: (base, array given or None, bytes). Graphics stages use it for their
+    resource table (docs/abi.md)."""
+    kernarg = bytearray(max(ksize, 256))
+    buffers: dict[str, tuple[int, np.ndarray | None, int]] = {}
+    for a in meta_args:
+        kind = str(a.get(".value_kind", ""))
+        name = str(a.get(".name", ""))
+        off, size = a.get(".offset", 0), a.get(".size", 0)
+        if not isinstance(off, int) or not isinstance(size, int) or off < 0 or size < 0:
+            raise EmuError(f"kernel '{kernel}': metadata of argument '{name}': .offset and "
+                           f".size must be non-negative integers")
+        if off + size > len(kernarg):
+            raise EmuError(f"argument '{name}' lies outside the kernarg segment")
+        if kind == "global_buffer":
+            val = args[name]
+            if isinstance(val, Zeros):
+                arr = None
+                raw = bytes(val.nbytes)
+            elif isinstance(val, np.ndarray):
+                arr = val
+                raw = np.ascontiguousarray(val).tobytes()
+            elif isinstance(val, bytes | bytearray):
+                arr = None
+                raw = bytes(val)
+            else:
+                raise EmuError(f"argument '{name}' is a buffer: pass a NumPy array, bytes "
+                               f"or Zeros(n), not {type(val).__name__}")
+            reg = mem.map(f"buffer {name}", raw, size=max(len(raw), 1), isolate=robust)
+            buffers[name] = (reg.base, arr, len(raw))
+            kernarg[off:off + 8] = reg.base.to_bytes(8, "little")
+        elif kind == "image":
+            val = args[name]
+            if not isinstance(val, Image):
+                raise EmuError(f"argument '{name}' is an image: pass an emu.api.Image, "
+                               f"not {type(val).__name__}")
+            base, tsharp = _map_image(mem, name, val)
+            buffers[name] = (base, val.data, val.data.nbytes)
+            kernarg[off:off + 8] = tsharp.to_bytes(8, "little")
+        elif kind == "sampler":
+            val = args[name]
+            if not isinstance(val, SamplerDesc):
+                raise EmuError(f"argument '{name}' is a sampler: pass an "
+                               f"emu.texture.SamplerDesc, not {type(val).__name__}")
+            sd = mem.map(f"S# {name}", val.encode().to_bytes(16, "little"), writable=False)
+            kernarg[off:off + 8] = sd.base.to_bytes(8, "little")
+        elif kind == "by_value":
+            kernarg[off:off + size] = pack_scalar(a, args[name])
+        elif kind.startswith("hidden_"):
+            kernarg[off:off + size] = _hidden(kind, size, g, b)
+        elif kind == "dynamic_shared_pointer":
+            raise EmuError(f"argument '{name}': dynamic LDS pointers are not supported")
         else:
-            v = 0  # global offsets, printf buffer, queue pointers... absent
-        return (v & ((1 << (8 * size)) - 1)).to_bytes(size, "little")
-
+            raise EmuError(f"argument '{name}': value kind '{kind}' is not supported")
+    return kernarg, buffers
 
 def load(src: str | Path | bytes) -> Module:
     """Load a code object from a path or bytes (EmuError if malformed)."""

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from radcc.emu.dispatch import Counters, Dispatcher
-from radcc.emu.loader import LOAD_BASE, LoadedKernel
+from radcc.emu.loader import LoadedKernel
 from radcc.emu.memory import Memory
 from radcc.emu.state import Wave, Workgroup
 from radcc.emu.strict import Strict, Violation
@@ -48,9 +48,9 @@ class WaveRunner:
 
     def __init__(self, program: GraphicsProgram, target: Target, memory: Memory, *,
                  strict: bool = True, max_instructions: int = 50_000_000,
-                 base: int = LOAD_BASE) -> None:
-        memory.map(f"{program.name} code", program.code, base=base,
-                   size=len(program.code) + 64)
+                 ) -> None:
+        code = memory.map(f"{program.name} code", program.code, size=len(program.code) + 64)
+        base = code.base
         desc = dict(program.mode)
         desc["wavefront_size32"] = int(program.wave_size == 32)
         desc["private_segment_fixed_size"] = program.scratch_bytes
