@@ -102,3 +102,39 @@ def test_compare_gfx1030_uses_navi21_and_the_default_wave() -> None:
     assert r.returncode == 0, r.stderr
     head = r.stdout.splitlines()[0]
     assert "gfx1030 wave64" in head and "NAVI21" in head and "(wave64)" in head
+
+
+DRAW = ROOT / "tests" / "e2e" / "draw" / "shaders"
+
+
+@pytest.mark.parametrize("wave", [32, 64])
+def test_compare_graphics_pipeline_reports_both_stages(wave: int) -> None:
+    """radcc compare VS FS: one section per stage, ACO's VS on NGG and FS exports; a stage
+    radcc refuses shows radcc's error and ACO's side alone (exit 1), a stage it compiles the
+    statistics table and both listings."""
+    if not os.path.exists(ICD):
+        pytest.fail("RADV is required (Debian package mesa-vulkan-drivers)")
+    r = radcc("compare", str(DRAW / "interp.vert"), str(DRAW / "interp.frag"), f"--wave{wave}",
+              "--color", "rgba32f", "--width", "50")
+    assert "Traceback" not in r.stderr, r.stderr
+    head, _, rest = r.stdout.partition("== vertex shader (")
+    assert f"wave{wave}" in head and "rgba32f attachments" in head, head
+    vs, _, fs = rest.partition("== fragment shader (")
+    assert f"ACO: Vertex Shader, wave{wave}" in vs
+    assert f"ACO: Fragment Shader, wave{wave}" in fs
+    refused = 0
+    for text, marks in ((vs, ("exp prim", "exp pos0")), (fs, ("lds_param_load", "exp mrt2"))):
+        for m in marks:
+            assert m in text, f"{m} not in ACO's listing:\n{text}"
+        if "\nradcc: " in text:
+            refused += 1
+            assert "ACO's statistics:" in text and "Instructions" in text
+        else:
+            assert "statistics (ACO's names" in text and "comparable" in text
+    assert r.returncode == (1 if refused else 0), r.stderr
+
+
+def test_compare_graphics_wants_a_vertex_and_a_fragment_shader() -> None:
+    r = radcc("compare", str(GLSL / "cf_for_loops.comp"), str(DRAW / "color.frag"))
+    assert r.returncode == 1
+    assert "vertex shader must be .vert GLSL or .spv" in r.stderr and "Traceback" not in r.stderr

@@ -2,6 +2,13 @@
 
     radcc compare SHADER [--mcpu=gfx1100] [--wave32|--wave64] [--entry NAME]
                   [--spec ID=VALUE ...] [-DNAME=VALUE ...] [--width N]
+    radcc compare VS FS [--color rgba8|rgba16f|rgba32f|r32f] [--depth] [...]
+
+With two shaders (a vertex and a fragment shader: .vert/.frag GLSL or SPIR-V), ACO
+compiles them as one graphics pipeline (RADV's VS+FS: the vertex shader on NGG, the
+fragment shader with one attachment per output in the `--color` format, rgba32i/ui for
+integer outputs) and each stage is reported as one shader is, one section per stage;
+a stage radcc refuses is reported with radcc's error and ACO's side alone (exit 1).
 
 ACO's side is Mesa's RADV on its null device (no AMD GPU needed: Debian package
 mesa-vulkan-drivers), run as ``python -m radcc.oracle.radv --json`` in a child process
@@ -14,6 +21,7 @@ on one line).
 
 from __future__ import annotations
 
+import argparse
 import json
 import subprocess
 import sys
@@ -34,6 +42,14 @@ ACO_TIMEOUT_S = 300
 def build_parser() -> ShaderParser:
     p = ShaderParser(prog="radcc compare", description=__doc__)
     add_shader_options(p)
+    p.add_argument("frag", metavar="FS", nargs="?", default=None,
+                   help="a fragment shader: SHADER is then the vertex shader of a graphics "
+                        "pipeline")
+    p.add_argument("--entry-frag", default=None, metavar="NAME",
+                   help="the fragment shader's entry point (default: main)")
+    p.add_argument("--color", default="rgba8", choices=("rgba8", "rgba16f", "rgba32f", "r32f"),
+                   help="graphics: the format of the float outputs' attachments")
+    p.add_argument("--depth", action="store_true", help="graphics: a depth attachment")
     p.add_argument("--width", default="60", metavar="N",
                    help="width of each listing column (20-400)")
     return p
@@ -72,6 +88,14 @@ def aco_compile(spirv: bytes, mcpu: str, wave: int, entry: str | None,
 
 
 def report(name: str, mcpu: str, wave: int, res: object, aco: dict, width: int) -> str:
+    out = [f"radcc compare {name}: {mcpu} wave{wave}; ACO: {aco.get('device', 'RADV')} "
+           f"(wave{aco.get('wave_size', wave)})", ""]
+    out += _section(res, aco, width)
+    return "\n".join(out)
+
+
+def _section(res: object, aco: dict, width: int) -> list[str]:
+    """One shader's statistics, comparable figures and listings, radcc beside ACO."""
     from radcc.driver.compare import (
         aco_metrics,
         asm_instructions,
@@ -81,9 +105,7 @@ def report(name: str, mcpu: str, wave: int, res: object, aco: dict, width: int) 
     )
 
     asm, stats = res.asm, res.stats  # type: ignore[attr-defined]
-    out = [f"radcc compare {name}: {mcpu} wave{wave}; ACO: {aco.get('device', 'RADV')} "
-           f"(wave{aco.get('wave_size', wave)})", "", "statistics (ACO's names in "
-           "radcc/passes/statistics.py; radcc - ACO):"]
+    out = ["statistics (ACO's names in radcc/passes/statistics.py; radcc - ACO):"]
     rows = [("statistic", "radcc", "ACO", "diff", ""), *stat_rows(stats, aco["stats"])]
     w0 = max(len(r[0]) for r in rows)
     for r in rows:
@@ -98,13 +120,110 @@ def report(name: str, mcpu: str, wave: int, res: object, aco: dict, width: int) 
     out += ["", f"{'radcc':<{width}}   ACO", "-" * (2 * width + 3)]
     out += side_by_side(asm_instructions(asm), asm_instructions(aco["asm"]), width)
     out.append("")
-    return "\n".join(out)
+    return out
+
+
+def _aco_alone(aco: dict) -> list[str]:
+    """ACO's statistics and listing (the stage radcc refused)."""
+    from radcc.driver.compare import asm_instructions
+
+    out = ["ACO's statistics:"]
+    w0 = max((len(k) for k in aco["stats"]), default=0)
+    out += [f"  {k:<{w0}} {v:>11}" for k, v in aco["stats"].items()]
+    out += ["", "ACO", "-" * 40, *asm_instructions(aco["asm"]), ""]
+    return out
+
+
+def aco_compile_graphics(vert: bytes, frag: bytes, mcpu: str, wave: int, entry: str | None,
+                         entry_frag: str | None, color: str, depth: bool) -> dict:
+    """ACO's VS+FS pipeline ({device, stages: {vertex, fragment: {asm, stats, wave_size,
+    name}}}) through the RADV oracle's command."""
+    from radcc.driver.compare import radv_family
+
+    with tempfile.TemporaryDirectory() as d:
+        vpath, fpath = Path(d) / "vs.spv", Path(d) / "fs.spv"
+        vpath.write_bytes(vert)
+        fpath.write_bytes(frag)
+        cmd = [sys.executable, "-m", "radcc.oracle.radv", str(vpath), "--frag", str(fpath),
+               "--json", "--wave", str(wave), "--family", radv_family(mcpu),
+               "--entry", entry or "main", "--entry-frag", entry_frag or "main",
+               "--color", color, *(["--depth"] if depth else [])]
+        try:
+            r = subprocess.run(cmd, capture_output=True, text=True, timeout=ACO_TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            raise UserError(f"ACO (RADV null device) did not answer in {ACO_TIMEOUT_S} s") \
+                from None
+    if r.returncode != 0:
+        why = " ".join(r.stderr.strip().splitlines()[-1:]).removeprefix("error: ")
+        raise UserError(f"ACO is not available: {why or 'RADV failed'}")
+    return json.loads(r.stdout)
+
+
+def _stage_spirv(path: str, stage: str, defines: list[str]) -> bytes:
+    """SPIR-V of one graphics stage (GLSL by extension or .spv), even where radcc does not
+    compile the stage yet: ACO's side needs it."""
+    from radcc.driver.glsl import GlslError, glsl_to_spirv
+
+    p = Path(path)
+    if p.suffix == ".spv":
+        try:
+            return p.read_bytes()
+        except OSError as e:
+            raise UserError(f"cannot read {path}: {e.strerror}") from None
+    want = {"vert": ".vert", "frag": ".frag"}[stage]
+    if p.suffix != want:
+        raise UserError(f"{path}: a graphics pipeline's "
+                        f"{'vertex' if stage == 'vert' else 'fragment'} shader must be "
+                        f"{want} GLSL or .spv")
+    try:
+        return glsl_to_spirv(p, stage, defines)
+    except GlslError as e:
+        raise UserError(str(e)) from None
+
+
+def graphics(args: argparse.Namespace, width: int) -> tuple[str, int]:
+    """The report of a VS+FS pipeline and the exit status (1 when radcc refuses a stage)."""
+    vert = _stage_spirv(args.shader, "vert", args.defines)
+    frag = _stage_spirv(args.frag, "frag", args.defines)
+    results: dict[str, object] = {}
+    errors: dict[str, str] = {}
+    for stage, path, spirv, entry in (("vertex", args.shader, vert, args.entry),
+                                      ("fragment", args.frag, frag, args.entry_frag)):
+        try:
+            results[stage] = compile_shader(
+                argparse.Namespace(**{**vars(args), "shader": path, "entry": entry}), spirv)
+        except UserError as e:
+            errors[stage] = str(e)
+    waves = {getattr(r, "wave_size", 0) for r in results.values()}
+    wave = (64 if args.wave64 else 32 if args.wave32 else
+            waves.pop() if len(waves) == 1 else 32)
+    aco = aco_compile_graphics(vert, frag, args.mcpu, wave, args.entry, args.entry_frag,
+                               args.color, args.depth)
+    out = [f"radcc compare {args.shader} {args.frag}: {args.mcpu} wave{wave}; ACO: "
+           f"{aco.get('device', 'RADV')}, {args.color} attachments"
+           f"{' + depth' if args.depth else ''}", ""]
+    for stage in ("vertex", "fragment"):
+        a = aco["stages"].get(stage)
+        out += [f"== {stage} shader ({args.shader if stage == 'vertex' else args.frag}; "
+                f"ACO: {a['name'] if a else 'none'}, wave{a['wave_size'] if a else '?'}) ==",
+                ""]
+        if a is None:
+            out += ["ACO made no executable for this stage", ""]
+        elif stage in errors:
+            out += [f"radcc: {errors[stage]}", ""] + _aco_alone(a)
+        else:
+            out += _section(results[stage], a, width)
+    return "\n".join(out), 1 if errors else 0
 
 
 def main(argv: list[str]) -> int:
     try:
         args = build_parser().parse_args(argv)
         width = _width(args.width)
+        if args.frag is not None:
+            text, status = graphics(args, width)
+            sys.stdout.write(text)
+            return status
         spirv = read_shader(args.shader, args.defines)
         res = compile_shader(args, spirv)
         wave = res.wave_size  # the one radcc compiled for (the target's default or asked)
