@@ -30,6 +30,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "llc": ("radcc.cli.llc", "compile machine IR text to GFX11 assembly or a code object"),
     "run": ("radcc.cli.run", "run a kernel of a code object, or a shader, in the emulator "
                              "(radcc.emu)"),
+    "draw": ("radcc.cli.draw", "compile a vertex and a fragment shader and run one draw call "
+                               "in the emulator (the lavapipe draw runner's interface)"),
     "objdump": ("radcc.cli.objdump", "list a code object's instructions as llvm-objdump -d"),
     "compare": ("radcc.cli.compare", "radcc's code and statistics beside the real ACO's "
                 "(RADV null device)"),
