@@ -8,6 +8,8 @@ The Python API (radcc/driver/api.py, docs/guide.md "Python"), imported on first 
   ``asm``, ``stats``);
 - ``radcc.run(kernel_or_source, *, groups, buffers, push_constants)``: run it in the
   RDNA3 emulator; NumPy arrays in, NumPy arrays out;
+- ``radcc.draw(vert, frag, *, size, count, **options)``: one draw call of a vertex and a
+  fragment shader in the emulator, ``radcc draw``'s options (docs/draw.md);
 - ``radcc.CompileError``, ``radcc.RunError``, ``radcc.StrictModeError``.
 """
 
@@ -15,10 +17,10 @@ from typing import Any
 
 __version__ = "0.1.0"
 
-__all__ = ["compile", "run", "Kernel", "CompileError", "RunError", "StrictModeError",
+__all__ = ["compile", "draw", "run", "Kernel", "CompileError", "RunError", "StrictModeError",
            "__version__"]
 
-_API = frozenset({"compile", "run", "Kernel", "CompileError", "RunError", "StrictModeError"})
+_API = frozenset({"compile", "draw", "run", "Kernel", "CompileError", "RunError", "StrictModeError"})
 
 
 def __getattr__(name: str) -> Any:

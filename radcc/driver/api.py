@@ -39,6 +39,10 @@ that does not fit its binding raises ValueError naming the binding. A strict-mod
 unmitigated hazard) raises `StrictModeError`; a fault or the instruction limit raises
 `RunError`.
 
+`draw(vert, frag, *, size, count, **options)`: one draw call of a vertex and a fragment
+shader in radcc.emu, the options of ``radcc draw`` (docs/draw.md); returns the
+attachments (``colors``, ``depth``), buffers and images.
+
 Nothing here is imported by ``import radcc`` until first used (`radcc.__getattr__`).
 """
 
@@ -53,7 +57,7 @@ from typing import Any
 
 from radcc.target import DEFAULT_MCPU
 
-__all__ = ["Kernel", "CompileError", "RunError", "StrictModeError", "compile", "run"]
+__all__ = ["Kernel", "CompileError", "RunError", "StrictModeError", "compile", "draw", "run"]
 
 SPIRV_MAGIC = b"\x03\x02\x23\x07"
 _GLSL_SUFFIXES = {".comp": "comp", ".glsl": "comp", ".vert": "vert", ".frag": "frag",
@@ -231,3 +235,38 @@ def run(kernel: Kernel | str | bytes | os.PathLike[str], *, groups: int | Sequen
 def _key(key: Any) -> tuple[int, int]:
     """A binding number (set 0) or a (set, binding) pair."""
     return (0, key) if isinstance(key, int) else (int(key[0]), int(key[1]))
+
+
+def draw(vert: str | bytes | os.PathLike[str], frag: str | bytes | os.PathLike[str], *,
+         size: tuple[int, int], count: int, strict: bool = True,
+         max_instructions: int | None = None, wave_size: int | None = None,
+         mcpu: str = DEFAULT_MCPU, defines: Sequence[str] = (), **options: Any) -> Any:
+    """One draw call of a vertex and a fragment shader in radcc.emu (`radcc draw`;
+    docs/draw.md): `vert`/`frag` GLSL text, paths or SPIR-V bytes; `options` the lavapipe
+    runner's (`radcc.driver.draw.run_draw`: instances, attrs, inst_attrs, index,
+    topology, buffers, images, samplers, push_constants, color, clear, depth, blend,
+    cull, front_face, polygon, entry_vert, entry_frag). Returns the
+    `radcc.driver.draw.DrawOutput` (``colors``, ``depth``, ``buffers``, ``images``).
+    Bad inputs and shaders that do not compile raise `CompileError`, strict-mode
+    violations `StrictModeError`, a fault or the instruction limit `RunError`."""
+    from radcc.driver.compile import CompileError as DriverError
+    from radcc.driver.draw import DrawInputError, run_draw
+    from radcc.emu.errors import DEFAULT_MAX_INSTRUCTIONS, EmuError
+    from radcc.frontend.spirv import SpirvError
+    from radcc.isel import IselError
+
+    vs = _spirv_of(vert, "vert", None, defines)
+    fs = _spirv_of(frag, "frag", None, defines)
+    limit = DEFAULT_MAX_INSTRUCTIONS if max_instructions is None else max_instructions
+    if "push_constants" in options:
+        options["push_constants"] = _push_bytes(options["push_constants"])
+    try:
+        out = run_draw(vs, fs, size=size, count=count, strict=strict, max_instructions=limit,
+                       wave_size=wave_size, mcpu=mcpu, **options)
+    except (DrawInputError, SpirvError, IselError, DriverError) as e:
+        raise CompileError(str(e)) from None
+    except EmuError as e:
+        raise RunError(str(e)) from None
+    if out.violations:
+        raise StrictModeError("strict mode: " + "; ".join(str(v) for v in out.violations[:5]))
+    return out

@@ -22,8 +22,8 @@ import numpy as np
 from radcc.emu.draw.assembly import assemble
 from radcc.emu.draw.clip import Primitives, clip_and_project
 from radcc.emu.draw.output import Framebuffer
-from radcc.emu.draw.raster import Fragments, rasterize
-from radcc.emu.draw.state import DrawState, PolygonMode
+from radcc.emu.draw.raster import Fragments, facing, rasterize
+from radcc.emu.draw.state import CullMode, DrawState, PolygonMode
 
 __all__ = ["DrawStats", "LaneInputs", "Shaded", "VertexOutputs", "draw", "lane_inputs",
            "interpolate"]
@@ -114,13 +114,14 @@ def draw(state: DrawState, verts: VertexOutputs, prim_vertices: np.ndarray,
     (A,) the attributes the pixel shader reads flat, `masks` the colour outputs' write
     masks per location; `shade` runs the pixel shader over all quads."""
     stats = DrawStats(primitives=len(prim_vertices))
-    pv = prim_vertices
-    if state.polygon is PolygonMode.LINE and pv.shape[1] == 3:
-        pv = pv[:, [0, 1, 1, 2, 2, 0]].reshape(-1, 2)  # each triangle's edges
-    prims = clip_and_project(pv, verts.pos, verts.attrs, verts.point_size, flat,
+    prims = clip_and_project(prim_vertices, verts.pos, verts.attrs, verts.point_size, flat,
                              state.width, state.height)
+    line_front = None
+    if state.polygon is PolygonMode.LINE and prims.xy.shape[1] == 3:
+        prims, line_front = _edges(prims, state, flat)
     stats.clipped = prims.count
-    frags = rasterize(prims, state.width, state.height, state.cull, state.front_face)
+    frags = rasterize(prims, state.width, state.height, state.cull, state.front_face,
+                      line_front)
     fb = Framebuffer(state, masks)
     stats.quads = frags.count
     stats.fragments = int(frags.covered.sum())
@@ -134,6 +135,30 @@ def draw(state: DrawState, verts: VertexOutputs, prim_vertices: np.ndarray,
     colors = [None if c is None else c.reshape(-1, 4)[sel] for c in res.colors]
     stats.pixels = fb.merge(li.x.reshape(-1)[sel], li.y.reshape(-1)[sel], z, colors)
     return fb, stats
+
+
+def _edges(tris: Primitives, state: DrawState, flat: np.ndarray
+           ) -> tuple[Primitives, np.ndarray]:
+    """Polygon mode line: the edges of the (clipped, projected) triangles that survive
+    culling, as lines with their triangle's facing; flat attributes keep the triangle's
+    provoking vertex."""
+    front = facing(tris, state.front_face)
+    keep = np.ones(tris.count, bool)
+    if state.cull is CullMode.BACK:
+        keep = front
+    elif state.cull is CullMode.FRONT:
+        keep = ~front
+    idx = np.flatnonzero(keep)
+    order = np.array([[0, 1], [1, 2], [2, 0]])
+    sel = (idx[:, None, None], order[None])
+
+    def e(a: np.ndarray) -> np.ndarray:
+        return a[sel].reshape((-1, 2) + a.shape[2:])
+    attrs = e(tris.attrs)
+    fl = np.asarray(flat, bool)
+    attrs[:, :, fl] = np.repeat(tris.attrs[idx, 0][:, None, fl], 3, axis=0)
+    return (Primitives(np.repeat(tris.prim[idx], 3), e(tris.xy), e(tris.z), e(tris.inv_w),
+                       attrs, e(tris.point_size)), np.repeat(front[idx], 3))
 
 
 def primitives_of(state: DrawState, count: int) -> np.ndarray:

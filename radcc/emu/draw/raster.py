@@ -11,6 +11,8 @@ once. Degenerate (zero-area after snapping) triangles cover nothing. Facing from
 signed area ``a = -1/2 sum(x_i y_(i+1) - x_(i+1) y_i)``: with ``ccw`` front-facing when
 ``a > 0``. Points are squares of side ``gl_PointSize`` (1 without one) centred on the
 vertex, a centre on the left or top side inside, on the right or bottom side outside.
+Lines are rectangles one pixel wide around the segment (Vulkan's strict lines, lavapipe's
+``strictLines``), covered by the same rule.
 
 A quad is the 2x2 pixels ``(2qx .. 2qx+1, 2qy .. 2qy+1)``; its lanes are in the order
 top-left, top-right, bottom-left, bottom-right (the order the quad DPP controls of
@@ -27,7 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from radcc.emu.draw.clip import ONE, Primitives
-from radcc.emu.draw.state import CullMode, DrawError, FrontFace
+from radcc.emu.draw.state import CullMode, FrontFace
 
 __all__ = ["Fragments", "rasterize"]
 
@@ -117,6 +119,63 @@ def _triangles(prims: Primitives, width: int, height: int, cull: CullMode,
     return _concat(parts)
 
 
+def _cover(vx: list[int], vy: list[int], X: np.ndarray, Y: np.ndarray) -> np.ndarray:
+    """Centres (X, Y) (fixed point) inside triangle (vx, vy) by the top-left rule."""
+    area2 = (vx[1] - vx[0]) * (vy[2] - vy[0]) - (vy[1] - vy[0]) * (vx[2] - vx[0])
+    if area2 == 0:
+        return np.zeros(X.shape, bool)
+    s = 1 if area2 > 0 else -1
+    inside = np.ones(X.shape, bool)
+    for i in range(3):
+        a, b = (i + 1) % 3, (i + 2) % 3
+        dx, dy = vx[b] - vx[a], vy[b] - vy[a]
+        e = s * (dx * (Y - vy[a]) - dy * (X - vx[a]))
+        top_left = (s * dy < 0) or (dy == 0 and s * dx > 0)
+        inside &= (e > 0) | ((e == 0) if top_left else False)
+    return inside
+
+
+def _lines(prims: Primitives, width: int, height: int, front: np.ndarray | None) -> Fragments:
+    """Lines of width 1 as rectangles (Vulkan's strict lines): the segment widened by
+    half a pixel on each side, covered by the top-left rule as two triangles; a lane's
+    weights are ``(1 - t, t, 0)`` with t its centre's projection on the segment."""
+    parts: list[Fragments] = []
+    for t in range(prims.count):
+        (x0, y0), (x1, y1) = (prims.xy[t, k].astype(np.float64) for k in range(2))
+        dx, dy = x1 - x0, y1 - y0
+        length = float(np.hypot(dx, dy))
+        if length == 0:
+            continue
+        nx, ny = -dy / length * ONE / 2, dx / length * ONE / 2
+        corners = [(x0 + nx, y0 + ny), (x1 + nx, y1 + ny), (x1 - nx, y1 - ny),
+                   (x0 - nx, y0 - ny)]
+        cx = [int(np.floor(c[0] + 0.5)) for c in corners]
+        cy = [int(np.floor(c[1] + 0.5)) for c in corners]
+        px0 = max(0, -((128 - min(cx)) // ONE))
+        px1 = min(width - 1, (max(cx) - 128) // ONE)
+        py0 = max(0, -((128 - min(cy)) // ONE))
+        py1 = min(height - 1, (max(cy) - 128) // ONE)
+        if px0 > px1 or py0 > py1:
+            continue
+        qx, qy = _quad_grid(px0, px1, py0, py1)
+        X = (2 * qx[:, None] + LANE_DX) * ONE + ONE // 2
+        Y = (2 * qy[:, None] + LANE_DY) * ONE + ONE // 2
+        inside = (_cover([cx[0], cx[1], cx[2]], [cy[0], cy[1], cy[2]], X, Y)
+                  | _cover([cx[0], cx[2], cx[3]], [cy[0], cy[2], cy[3]], X, Y))
+        inside &= (X < width * ONE) & (Y < height * ONE)
+        live = inside.any(axis=1)
+        if not live.any():
+            continue
+        tt = ((X[live] - x0) * dx + (Y[live] - y0) * dy) / (length * length)
+        tt = np.clip(tt, 0.0, 1.0)
+        bary = np.stack([1.0 - tt, tt, np.zeros_like(tt)], axis=-1)
+        n = int(live.sum())
+        f = True if front is None else bool(front[t])
+        parts.append(Fragments(np.full(n, t, np.int64), qx[live], qy[live], inside[live],
+                               bary, np.full(n, f)))
+    return _concat(parts)
+
+
 def _points(prims: Primitives, width: int, height: int) -> Fragments:
     parts: list[Fragments] = []
     for t in range(prims.count):
@@ -143,15 +202,23 @@ def _points(prims: Primitives, width: int, height: int) -> Fragments:
     return _concat(parts)
 
 
+def facing(prims: Primitives, front_face: FrontFace) -> np.ndarray:
+    """(P,) bool: whether each triangle is front-facing (module docstring)."""
+    x, y = prims.xy[..., 0], prims.xy[..., 1]
+    area2 = (x[:, 1] - x[:, 0]) * (y[:, 2] - y[:, 0]) - (y[:, 1] - y[:, 0]) * (x[:, 2] - x[:, 0])
+    return (area2 < 0) == (front_face is FrontFace.CCW)
+
+
 def rasterize(prims: Primitives, width: int, height: int, cull: CullMode = CullMode.NONE,
-              front_face: FrontFace = FrontFace.CCW) -> Fragments:
-    """The quads `prims` cover (triangles or points; lines are refused for now)."""
+              front_face: FrontFace = FrontFace.CCW,
+              line_front: np.ndarray | None = None) -> Fragments:
+    """The quads `prims` cover (triangles, lines or points); `line_front` the facing of
+    lines drawn for polygon mode line (their triangle's)."""
     n = prims.xy.shape[1] if prims.xy.ndim == 3 else 3
     if prims.count == 0:
         return _empty()
     if n == 3:
         return _triangles(prims, width, height, cull, front_face)
-    if n == 1:
-        return _points(prims, width, height)
-    raise DrawError("line rasterisation (line topologies, --polygon line) is not "
-                    "supported by the emulator yet")
+    if n == 2:
+        return _lines(prims, width, height, line_front)
+    return _points(prims, width, height)

@@ -15,7 +15,14 @@ from radcc.emu.draw.clip import clip_and_project
 from radcc.emu.draw.output import ExportFormat, Framebuffer, decode_export
 from radcc.emu.draw.pipeline import Shaded, VertexOutputs, draw, interpolate
 from radcc.emu.draw.raster import rasterize
-from radcc.emu.draw.state import COLOR_FORMATS, CullMode, DrawState, Kind, Topology
+from radcc.emu.draw.state import (
+    COLOR_FORMATS,
+    CullMode,
+    DrawState,
+    Kind,
+    PolygonMode,
+    Topology,
+)
 
 
 def _clip_from_fb(xy: np.ndarray, w: int, h: int, z: float = 0.5) -> np.ndarray:
@@ -259,3 +266,41 @@ def test_points() -> None:
     x, y = fr.pixels()
     lit = sorted(zip(y[fr.covered].tolist(), x[fr.covered].tolist(), strict=True))
     assert lit == [(0, 0)] + [(yy, xx) for yy in (3, 4, 5) for xx in (3, 4, 5)]
+
+
+def _lit(prim: np.ndarray, pos: np.ndarray, w: int, h: int, **kw: object) -> set:
+    st = DrawState(w, h, color=COLOR_FORMATS["r32f"], **kw)  # type: ignore[arg-type]
+    seen: list = []
+
+    def shade(prims, frags, li):
+        x, y = frags.pixels()
+        seen.extend(zip(y[frags.covered].tolist(), x[frags.covered].tolist(), strict=True))
+        return Shaded(frags.covered.copy(), [np.ones(frags.covered.shape + (4,))])
+    draw(st, VertexOutputs(pos, np.zeros((len(pos), 1, 4), np.uint32), np.ones(len(pos))),
+         prim, np.zeros(1, bool), [(True,)], shade)
+    return set(seen)
+
+
+def test_lines_as_the_interface_observed() -> None:
+    """A horizontal line along y = 1.0 from x = 1 to 7 lights row 0, x = 1..6; a
+    vertical one at x = 3.5 from y = 0.5 to 4.5 lights column 3, rows 0..3 (centres on
+    the rectangle's ends: the top end inside, the bottom end outside)."""
+    w = h = 8
+    pos = _clip_from_fb(np.array([(1.0, 1.0), (7.0, 1.0), (3.5, 0.5), (3.5, 4.5)]), w, h)
+    assert _lit(np.array([[0, 1]]), pos, w, h) == {(0, x) for x in range(1, 7)}
+    assert _lit(np.array([[2, 3]]), pos, w, h) == {(y, 3) for y in range(0, 4)}
+
+
+def test_polygon_line_draws_the_edges_and_culls() -> None:
+    w = h = 16
+    tri = np.array([(2.5, 2.5), (13.5, 2.5), (2.5, 13.5)])  # counter-clockwise? a > 0
+    pos = _clip_from_fb(tri, w, h)
+    prim = np.array([[0, 1, 2]])
+    fill = _lit(prim, pos, w, h)
+    line = _lit(prim, pos, w, h, polygon=PolygonMode.LINE)
+    assert line and len(line) < len(fill)
+    assert {(2, x) for x in range(3, 13)} <= line  # the top edge's row
+    assert (8, 4) not in line and (8, 4) in fill  # the interior is not drawn
+    front = _covered([tri], w, h, cull=CullMode.FRONT).sum() == 0
+    culled = CullMode.FRONT if front else CullMode.BACK
+    assert _lit(prim, pos, w, h, polygon=PolygonMode.LINE, cull=culled) == set()
