@@ -5,6 +5,7 @@
     python tools/aco_compare.py --markdown docs/aco-comparison.md
     python tools/aco_compare.py --mcpu gfx1030    # GFX10.3: RADV_FORCE_FAMILY=navi21
     python tools/aco_compare.py --mcpu gfx1033    # the Steam Deck: vangogh
+    python tools/aco_compare.py --draw            # the VS+FS pairs of tests/e2e/draw
 
 For each case of tests/e2e/glsl/cases.py (its shader compiled by glslangValidator
 -V with the case's target env, its specialization constants applied) it compiles
@@ -18,6 +19,12 @@ VGPRs and SGPRs of both, with radcc/ACO ratios; then totals and geometric means
 over the shaders both compile, and the shaders radcc (or ACO) fails on, with the
 reason. `--dump DIR` writes both disassemblies per shader (NAME.wW.aco.s,
 NAME.wW.radcc.s) for reading side by side.
+
+With `--draw` the shaders are the VS+FS pairs of tests/e2e/draw (one per distinct
+pipeline: shaders, colour format, depth): ACO compiles each pair as one RADV graphics
+pipeline (`radv.compile_graphics_many`), radcc each stage on its own (with the case's
+colour format once `compile_spirv` takes colour formats), one row per stage
+(NAME.vert, NAME.frag); a stage radcc does not compile yet is a failure with its reason.
 
 What is counted, so that the two are comparable:
 - instructions: lines of the disassembly (ACO's "Instructions" statistic counts
@@ -89,11 +96,25 @@ def aco_side(r: radv.AcoResult | radv.RadvError) -> Side:
     return Side(**vars(m), asm=r.asm, extra={"stats": r.stats, "device": r.device_name})
 
 
-def radcc_side(spirv: bytes, spec: dict[int, Any], wave: int, mcpu: str = "gfx1100") -> Side:
+def _color_kwargs(color: str | None) -> dict[str, Any]:
+    """compile_spirv's colour formats of a fragment shader's attachments, once radcc has
+    them (radcc.abi.graphics.ColorFormat); nothing otherwise."""
+    if color is None:
+        return {}
+    try:
+        from radcc.abi.graphics import ColorFormat  # type: ignore[attr-defined]
+    except ImportError:
+        return {}
+    return {"color_formats": (ColorFormat.parse(color),)}
+
+
+def radcc_side(spirv: bytes, spec: dict[int, Any], wave: int, mcpu: str = "gfx1100",
+               color: str | None = None) -> Side:
     from radcc.driver.compile import compile_spirv
 
     try:
-        res = compile_spirv(spirv, mcpu=mcpu, wave_size=wave, spec=spec or None)
+        res = compile_spirv(spirv, mcpu=mcpu, wave_size=wave, spec=spec or None,
+                            **_color_kwargs(color))
     except Exception as e:  # noqa: BLE001 - any failure is reported with its reason
         tb = traceback.extract_tb(e.__traceback__)
         where = f" ({Path(tb[-1].filename).name}:{tb[-1].lineno})" if tb else ""
@@ -154,6 +175,55 @@ def run(cases: list[Any], waves: list[int], family: str, dump: Path | None,
             print(f"radcc wave{wave}: {len(cases)} shaders in {time.perf_counter() - t0:.1f} s",
                   file=sys.stderr)
     return rows, glsl_errors
+
+
+def load_draw_cases(only: list[str]) -> list[Any]:
+    from tests.e2e.draw.cases import CASES
+
+    seen: set[tuple[str, str, str, bool]] = set()
+    out = []
+    for c in CASES:  # one per distinct pipeline (shaders, colour format, depth)
+        key = (c.vert, c.frag, c.color, c.depth)
+        if key in seen or (only and not any(o in c.name for o in only)):
+            continue
+        seen.add(key)
+        out.append(c)
+    return out
+
+
+def run_draw_cases(cases: list[Any], waves: list[int], family: str, dump: Path | None,
+                   progress: bool, mcpu: str = "gfx1100") -> list[Row]:
+    """Two rows per VS+FS pair (NAME.vert, NAME.frag): ACO compiles the pair as one RADV
+    pipeline with the case's colour format and depth; radcc compiles each stage."""
+    from tests.e2e.draw.harness import spirv
+
+    mods = {c.name: spirv(c) for c in cases}
+    rows: list[Row] = []
+    for wave in waves:
+        t0 = time.perf_counter()
+        jobs = [radv.GraphicsJob(*mods[c.name], color=c.color, depth=c.depth) for c in cases]
+        aco = radv.compile_graphics_many(jobs, wave_size=wave, family=family)
+        if progress:
+            print(f"ACO wave{wave}: {len(cases)} pipelines in {time.perf_counter() - t0:.1f} s",
+                  file=sys.stderr)
+        for c, g in zip(cases, aco, strict=True):
+            for stage, ext, spv, color in (("vertex", "vert", mods[c.name][0], None),
+                                           ("fragment", "frag", mods[c.name][1], c.color)):
+                if isinstance(g, radv.RadvError):
+                    a_side = Side(error=str(g))
+                elif stage not in g.stages:
+                    a_side = Side(error=f"RADV made no {stage} executable")
+                else:
+                    a_side = aco_side(g.stages[stage])
+                row = Row(f"{c.name}.{ext}", stage, wave, a_side,
+                          radcc_side(spv, {}, wave, mcpu, color))
+                rows.append(row)
+                if dump:
+                    dump.mkdir(parents=True, exist_ok=True)
+                    for who, side in (("aco", row.aco), ("radcc", row.radcc)):
+                        (dump / f"{row.name}.w{wave}.{who}.s").write_text(
+                            side.asm or side.error)
+    return rows
 
 
 # -- reporting ---------------------------------------------------------------------------
@@ -331,6 +401,9 @@ def main(argv: list[str] | None = None) -> int:
                     "(default: git HEAD, plus radcc/ files that differ from it)")
     ap.add_argument("--gaps", type=int, default=0, metavar="N",
                     help="also list the N largest instruction excesses")
+    ap.add_argument("--draw", action="store_true",
+                    help="the VS+FS pairs of tests/e2e/draw instead of the GLSL suite (one "
+                         "row per stage, ACO compiling each pair as one RADV pipeline)")
     a = ap.parse_args(argv)
     waves = a.wave or [32, 64]
     try:
@@ -339,8 +412,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {e}", file=sys.stderr)
         return 1
     try:
-        rows, glsl_errors = run(load_cases(a.only), waves, family, a.dump, progress=True,
-                                mcpu=a.mcpu)
+        if a.draw:
+            rows = run_draw_cases(load_draw_cases(a.only), waves, family, a.dump,
+                                  progress=True, mcpu=a.mcpu)
+            glsl_errors = []
+        else:
+            rows, glsl_errors = run(load_cases(a.only), waves, family, a.dump, progress=True,
+                                    mcpu=a.mcpu)
     except radv.RadvError as e:
         print(f"error: {e}", file=sys.stderr)
         return 1

@@ -205,12 +205,23 @@ _KIND_FORMATS = {
     "uint": (vk.VK_FORMAT_R32_UINT, vk.VK_FORMAT_R32G32_UINT, vk.VK_FORMAT_R32G32B32_UINT,
              vk.VK_FORMAT_R32G32B32A32_UINT),
 }
-# the draw oracle's --color names (radcc.oracle.lavapipe_draw.COLOR_FORMATS) for float
-# outputs; integer outputs take rgba32i / rgba32ui
-FLOAT_COLOR_FORMATS = {"rgba8": vk.VK_FORMAT_R8G8B8A8_UNORM,
-                       "rgba16f": vk.VK_FORMAT_R16G16B16A16_SFLOAT,
-                       "rgba32f": vk.VK_FORMAT_R32G32B32A32_SFLOAT,
-                       "r32f": vk.VK_FORMAT_R32_SFLOAT}
+# colour attachment formats by name (the draw oracle's --color names and a few more
+# export formats: 16-bit unorm/snorm/integer): name -> (VkFormat, output kind)
+COLOR_FORMATS: dict[str, tuple[int, str]] = {
+    "rgba8": (vk.VK_FORMAT_R8G8B8A8_UNORM, "float"),
+    "rgba16f": (vk.VK_FORMAT_R16G16B16A16_SFLOAT, "float"),
+    "rgba32f": (vk.VK_FORMAT_R32G32B32A32_SFLOAT, "float"),
+    "r32f": (vk.VK_FORMAT_R32_SFLOAT, "float"),
+    "rg32f": (vk.VK_FORMAT_R32G32_SFLOAT, "float"),
+    "rgba16": (vk.VK_FORMAT_R16G16B16A16_UNORM, "float"),
+    "rgba16_snorm": (vk.VK_FORMAT_R16G16B16A16_SNORM, "float"),
+    "rgba32ui": (vk.VK_FORMAT_R32G32B32A32_UINT, "uint"),
+    "r32ui": (vk.VK_FORMAT_R32_UINT, "uint"),
+    "rgba16ui": (vk.VK_FORMAT_R16G16B16A16_UINT, "uint"),
+    "rgba32i": (vk.VK_FORMAT_R32G32B32A32_SINT, "int"),
+    "r32i": (vk.VK_FORMAT_R32_SINT, "int"),
+    "rgba16i": (vk.VK_FORMAT_R16G16B16A16_SINT, "int"),
+}
 
 
 class _GraphicsState:
@@ -219,9 +230,10 @@ class _GraphicsState:
 
     def __init__(self, inputs: list[spirv_reflect.IOVar], outputs: list[spirv_reflect.IOVar],
                  color: str, depth: bool) -> None:
-        if color not in FLOAT_COLOR_FORMATS:
-            raise RadvError(f"colour format {color!r}: want one of "
-                            f"{', '.join(FLOAT_COLOR_FORMATS)}")
+        colors = color.split(",")  # by location; the last applies to higher ones
+        for c in colors:
+            if c not in COLOR_FORMATS:
+                raise RadvError(f"colour format {c!r}: want one of {', '.join(COLOR_FORMATS)}")
         n = len(inputs)
         self.vbind = (vk.VkVertexInputBindingDescription * max(1, n))()
         self.vattr = (vk.VkVertexInputAttributeDescription * max(1, n))()
@@ -261,14 +273,16 @@ class _GraphicsState:
             depthCompareOp=vk.VK_COMPARE_OP_LESS, maxDepthBounds=1.0)
         na = max((o.location + 1 for o in outputs), default=0)
         self.blends = (vk.VkPipelineColorBlendAttachmentState * max(1, na))()
-        self.formats = (vk.VkFormat * max(1, na))(*([FLOAT_COLOR_FORMATS[color]] * na))
+        self.formats = (vk.VkFormat * max(1, na))(
+            *[COLOR_FORMATS[colors[min(i, len(colors) - 1)]][0] for i in range(na)])
         masks = (vk.VK_COLOR_COMPONENT_R_BIT, vk.VK_COLOR_COMPONENT_G_BIT,
                  vk.VK_COLOR_COMPONENT_B_BIT, vk.VK_COLOR_COMPONENT_A_BIT)
         for o in outputs:
             if o.location >= 8 or o.array or o.matrix or o.kind not in _KIND_FORMATS:
                 raise RadvError(f"fragment output at location {o.location} ({o.type_name}): "
                                 "only 32-bit scalars and vectors at locations < 8")
-            if o.kind != "float":
+            fmt = colors[min(o.location, len(colors) - 1)]
+            if COLOR_FORMATS[fmt][1] != o.kind:  # e.g. the default rgba8 for an ivec4
                 self.formats[o.location] = _KIND_FORMATS[o.kind][3]
             mask = 0
             for c in range(o.component, min(4, o.component + o.components)):
@@ -776,28 +790,59 @@ def _stage_name(bits: int) -> str:
     return f"stages {bits:#x}"
 
 
+@dataclass
+class GraphicsJob:
+    """One VS + FS pipeline to compile (`compile_graphics_many`)."""
+
+    vert: bytes
+    frag: bytes
+    entry_vert: str = "main"
+    entry_frag: str = "main"
+    color: str = "rgba8"
+    depth: bool = False
+
+
+def compile_graphics_many(jobs: Sequence[GraphicsJob], *, wave_size: int = 64,
+                          family: str = DEFAULT_FAMILY, timeout_s: float = TIMEOUT_S,
+                          ) -> list[GraphicsAcoResult | RadvError]:
+    """`compile_graphics` of every job in one child; one RadvError per failed job."""
+    if not available():
+        raise RadvError(f"radeon ICD {RADEON_ICD} not found (install mesa-vulkan-drivers)")
+    env = null_device_env(family, wave_size)
+    answers = _run_jobs([{"kind": "graphics", "vert": base64.b64encode(bytes(j.vert)).decode(),
+                          "frag": base64.b64encode(bytes(j.frag)).decode(),
+                          "entry_vert": j.entry_vert, "entry_frag": j.entry_frag,
+                          "color": j.color, "depth": j.depth} for j in jobs],
+                        env, family, timeout_s)
+    out: list[GraphicsAcoResult | RadvError] = []
+    for r in answers:
+        if isinstance(r, RadvError):
+            out.append(r)
+            continue
+        g = GraphicsAcoResult(family, device_name=r.get("device_name", ""))
+        for ex in r.get("executables", []):
+            stage = _stage_name(ex["stages"])
+            g.stages[stage] = _result({**ex, "device_name": g.device_name}, family, wave_size)
+            g.names[stage] = ex["name"]
+        out.append(g)
+    return out
+
+
 def compile_graphics(vert: bytes, frag: bytes, *, wave_size: int = 64,
                      family: str = DEFAULT_FAMILY, entry_vert: str = "main",
                      entry_frag: str = "main", color: str = "rgba8", depth: bool = False,
                      timeout_s: float = TIMEOUT_S) -> GraphicsAcoResult:
     """ACO's compilation of a VS + FS pipeline (raises RadvError on failure): `color` is
-    the format of the float outputs' attachments (`FLOAT_COLOR_FORMATS`), `depth` adds a
-    D32 attachment with the depth test on."""
-    if not available():
-        raise RadvError(f"radeon ICD {RADEON_ICD} not found (install mesa-vulkan-drivers)")
-    env = null_device_env(family, wave_size)
-    job = {"kind": "graphics", "vert": base64.b64encode(bytes(vert)).decode(),
-           "frag": base64.b64encode(bytes(frag)).decode(), "entry_vert": entry_vert,
-           "entry_frag": entry_frag, "color": color, "depth": depth}
-    (r,) = _run_jobs([job], env, family, timeout_s)
+    the attachments' format (`COLOR_FORMATS`), or formats by location separated by commas
+    (the last applies to higher locations); an output whose type the format does not
+    take (an ivec4 with rgba8) gets rgba32i/rgba32ui. `depth` adds a D32 attachment with
+    the depth test on."""
+    (r,) = compile_graphics_many([GraphicsJob(vert, frag, entry_vert, entry_frag, color,
+                                              depth)], wave_size=wave_size, family=family,
+                                 timeout_s=timeout_s)
     if isinstance(r, RadvError):
         raise r
-    out = GraphicsAcoResult(family, device_name=r.get("device_name", ""))
-    for ex in r.get("executables", []):
-        stage = _stage_name(ex["stages"])
-        out.stages[stage] = _result({**ex, "device_name": out.device_name}, family, wave_size)
-        out.names[stage] = ex["name"]
-    return out
+    return r
 
 
 def compile_compute(spirv: bytes, *, spec_constants: Mapping[int, Scalar] | None = None,
@@ -833,8 +878,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--frag", metavar="FS.spv",
                     help="a fragment shader: compile SHADER + FS as a graphics pipeline")
     ap.add_argument("--entry-frag", default="main", help="the fragment entry point")
-    ap.add_argument("--color", default="rgba8", choices=list(FLOAT_COLOR_FORMATS),
-                    help="the format of the float outputs' attachments (graphics)")
+    ap.add_argument("--color", default="rgba8", metavar="FORMAT[,FORMAT...]",
+                    help="graphics: the attachments' format(s) by location: "
+                         f"{', '.join(COLOR_FORMATS)}")
     ap.add_argument("--depth", action="store_true", help="a depth attachment (graphics)")
     ap.add_argument("--wave", type=int, choices=(32, 64), default=64)
     ap.add_argument("--family", default=DEFAULT_FAMILY, help="RADV_FORCE_FAMILY (gfx1100)")

@@ -236,3 +236,24 @@ def test_graphics_cli_json(glsl, radeon, tmp_path):
                         "--frag", str(tmp_path / "f.spv")], capture_output=True, text=True,
                        timeout=300)
     assert p.returncode == 1 and "no vertex entry point 'main'" in p.stderr
+
+
+def test_aco_compare_draw_rows_per_stage(radeon, tmp_path: Path) -> None:
+    """tools/aco_compare.py --draw: two rows per VS+FS pair of tests/e2e/draw (ACO's side
+    from one RADV pipeline in the case's colour format), radcc's per stage as it compiles
+    them (or its reason), the listings dumped per stage."""
+    root = Path(__file__).resolve().parents[2]
+    p = subprocess.run([sys.executable, str(root / "tools/aco_compare.py"), "--draw",
+                        "--wave", "64", "--only", "mrt_uint_rgba32ui", "--only", "mrt_float_rgba8",
+                        "--json", str(tmp_path / "rows.json"), "--dump", str(tmp_path / "d")],
+                       capture_output=True, text=True, timeout=600, cwd=root)
+    assert p.returncode == 0, p.stderr
+    rows = {r["name"]: r for r in json.loads((tmp_path / "rows.json").read_text())}
+    assert set(rows) == {"mrt_uint_rgba32ui.vert", "mrt_uint_rgba32ui.frag",
+                         "mrt_float_rgba8.vert", "mrt_float_rgba8.frag"}
+    assert all(not r["aco_error"] and r["aco_instructions"] > 0 for r in rows.values())
+    assert all(r["radcc_error"] or r["radcc_instructions"] > 0 for r in rows.values())
+    fs8 = (tmp_path / "d" / "mrt_float_rgba8.frag.w64.aco.s").read_text()
+    fs32 = (tmp_path / "d" / "mrt_uint_rgba32ui.frag.w64.aco.s").read_text()
+    assert "v_cvt_pk_rtz_f16_f32" in fs8 and "v_cvt_pk_rtz_f16_f32" not in fs32
+    assert "exp pos0" in (tmp_path / "d" / "mrt_float_rgba8.vert.w64.aco.s").read_text()
