@@ -164,3 +164,53 @@ def test_flat_ids_of_indexed_instanced_draws(lvp) -> None:
     seen = {tuple(p) for p in img[..., :2].reshape(-1, 2).tolist()} - {(99, 99)}
     # the provoking vertex of triangles (0,1,2) and (2,3,0) is vertex 0 or 2; instances 0-4
     assert seen == {(v, i) for v in (0, 2) for i in range(5)}
+
+
+def test_derivatives_are_quad_differences(lvp) -> None:
+    """deriv.frag's fine derivatives of f are 2x2-quad differences of f at the pixel
+    centres, helper pixels outside the triangle included (the triangle's plane
+    extrapolated), and its unqualified/coarse ones of the separable g those of g
+    (tests/support/draw_ref.derivatives)."""
+    case = BY_NAME["derivatives"]
+    out = ref("derivatives")
+    tris = _triangles(case)
+    col = case.attrs[1].astype(np.float64)
+    ys, xs = np.mgrid[0:case.size[1], 0:case.size[0]]
+    px, py = xs + 0.5, ys + 0.5
+    dg = draw_ref.derivatives(px * px * 0.03 + np.sqrt(py) * 0.7)
+    for k, t in enumerate(tris):
+        fb = draw_ref.to_framebuffer(t, case.size)
+        own = draw_ref.coverage(fb, case.size)
+        for later in tris[k + 1:]:
+            own &= ~draw_ref.coverage(draw_ref.to_framebuffer(later, case.size), case.size)
+        v = draw_ref.interpolate(col[3 * k:3 * k + 3], draw_ref.barycentrics(fb, case.size),
+                                 t[:, 3])
+        d = draw_ref.derivatives(v[..., 0] * v[..., 1] * 8.0 + px * py * 0.01)
+        o0, o1 = out.colors[0][own], out.colors[1][own]
+        tol = dict(atol=2e-5, rtol=1e-4)
+        np.testing.assert_allclose(o0[:, 0], d["fine_x"][own], **tol)
+        np.testing.assert_allclose(o0[:, 1], d["fine_y"][own], **tol)
+        np.testing.assert_allclose(o0[:, 2], np.abs(o0[:, 0]) + np.abs(o0[:, 1]), **tol)
+        assert np.abs(d["fine_x"] - d["coarse_x"])[own].max() > 1e-3  # fine matters here
+        gx, gy = dg["fine_x"][own], dg["fine_y"][own]
+        assert np.abs(gx - dg["coarse_x"][own]).max() < 1e-9  # separable: any choice agrees
+        np.testing.assert_allclose(o1[:, 0], gx, **tol)
+        np.testing.assert_allclose(o1[:, 1], gy, **tol)
+        np.testing.assert_allclose(o1[:, 2], gx + np.abs(gx) + np.abs(gy), **tol)
+        np.testing.assert_allclose(o1[:, 3], gy - np.abs(gx) - np.abs(gy), **tol)
+
+
+def test_demoted_lanes_help_derivatives(lvp) -> None:
+    case = BY_NAME["demote_derivatives"]
+    out = ref("demote_derivatives").colors[0]
+    (t,) = _triangles(case)
+    fb = draw_ref.to_framebuffer(t, case.size)
+    cov = draw_ref.coverage(fb, case.size)
+    ys, xs = np.mgrid[0:case.size[1], 0:case.size[0]]
+    demoted = (xs + ys) % 3 == 0
+    assert not harness.covered(case, out)[demoted].any()
+    v = draw_ref.interpolate(case.attrs[1], draw_ref.barycentrics(fb, case.size), t[:, 3])
+    d = draw_ref.derivatives(v[..., 0] * v[..., 1] * 16.0)
+    kept = cov & ~demoted
+    np.testing.assert_allclose(out[kept][:, 0], d["fine_x"][kept], atol=2e-5, rtol=1e-4)
+    np.testing.assert_allclose(out[kept][:, 1], d["fine_y"][kept], atol=2e-5, rtol=1e-4)

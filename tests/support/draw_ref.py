@@ -125,3 +125,20 @@ def bilinear_unorm8(tex: np.ndarray, u: np.ndarray, v: np.ndarray) -> np.ndarray
     top = lerp(t[j0, i0], t[j0, i1], wx)
     bottom = lerp(t[j1, i0], t[j1, i1], wx)
     return lerp(top, bottom, wy).astype(np.uint8)
+
+
+def derivatives(f: np.ndarray) -> dict[str, np.ndarray]:
+    """Screen-space derivatives of per-pixel values `f` (H, W[, C]) (even H and W) as 2x2
+    quads compute them: `fine_x`/`fine_y` differ the pixel's own row/column of its quad,
+    `coarse_x`/`coarse_y` the quad's top row / left column for all four pixels (AMD's
+    coarse choice; Vulkan lets a coarse derivative be either)."""
+    f = np.asarray(f, np.float64)
+    h, w = f.shape[:2]
+    ys, xs = np.mgrid[0:h, 0:w]
+    x0, y0 = xs & ~1, ys & ~1
+    return {
+        "fine_x": f[ys, x0 + 1] - f[ys, x0],
+        "fine_y": f[y0 + 1, xs] - f[y0, xs],
+        "coarse_x": f[y0, x0 + 1] - f[y0, x0],
+        "coarse_y": f[y0 + 1, x0] - f[y0, x0],
+    }

@@ -7,5 +7,5 @@ void main() {
     float f = vcol.x * vcol.y * 16.0;
     if (((int(gl_FragCoord.x) + int(gl_FragCoord.y)) % 3) == 0)
         demote;
-    o = vec4(dFdx(f), dFdy(f), vcol.z, 1.0);
+    o = vec4(dFdxFine(f), dFdyFine(f), vcol.z, 1.0);
 }
