@@ -538,10 +538,13 @@ class _Worker:
                                    depth)
             gpci = state.create_info(stages, playout, self._flags())
             pipeline = vk.VkPipeline()
-            v("vkCreateGraphicsPipelines", dev, 0, 1, ctypes.byref(gpci), None,
-              ctypes.byref(pipeline))
+            debug = "shaders" in os.environ.get("RADV_DEBUG", "")
+            with _capture_fd2() if debug else contextlib.nullcontext([]) as printed:
+                v("vkCreateGraphicsPipelines", dev, 0, 1, ctypes.byref(gpci), None,
+                  ctypes.byref(pipeline))
             undo.append(("vkDestroyPipeline", pipeline))
-            out: dict[str, Any] = {"device_name": self.device_name, "executables": []}
+            out: dict[str, Any] = {"device_name": self.device_name, "executables": [],
+                                   "printed": "".join(printed)}
             if self.has_exec:
                 out["executables"] = self._executables(pipeline)
             return out
@@ -778,6 +781,7 @@ class GraphicsAcoResult:
     stages: dict[str, AcoResult] = field(default_factory=dict)
     names: dict[str, str] = field(default_factory=dict)
     device_name: str = ""
+    printed: str = ""  # what RADV_DEBUG=shaders printed for the pipeline (debug_shaders)
 
 
 def _stage_name(bits: int) -> str:
@@ -803,12 +807,12 @@ class GraphicsJob:
 
 
 def compile_graphics_many(jobs: Sequence[GraphicsJob], *, wave_size: int = 64,
-                          family: str = DEFAULT_FAMILY, timeout_s: float = TIMEOUT_S,
-                          ) -> list[GraphicsAcoResult | RadvError]:
+                          family: str = DEFAULT_FAMILY, debug_shaders: bool = False,
+                          timeout_s: float = TIMEOUT_S) -> list[GraphicsAcoResult | RadvError]:
     """`compile_graphics` of every job in one child; one RadvError per failed job."""
     if not available():
         raise RadvError(f"radeon ICD {RADEON_ICD} not found (install mesa-vulkan-drivers)")
-    env = null_device_env(family, wave_size)
+    env = null_device_env(family, wave_size, debug_shaders)
     answers = _run_jobs([{"kind": "graphics", "vert": base64.b64encode(bytes(j.vert)).decode(),
                           "frag": base64.b64encode(bytes(j.frag)).decode(),
                           "entry_vert": j.entry_vert, "entry_frag": j.entry_frag,
@@ -819,7 +823,8 @@ def compile_graphics_many(jobs: Sequence[GraphicsJob], *, wave_size: int = 64,
         if isinstance(r, RadvError):
             out.append(r)
             continue
-        g = GraphicsAcoResult(family, device_name=r.get("device_name", ""))
+        g = GraphicsAcoResult(family, device_name=r.get("device_name", ""),
+                              printed=r.get("printed", ""))
         for ex in r.get("executables", []):
             stage = _stage_name(ex["stages"])
             g.stages[stage] = _result({**ex, "device_name": g.device_name}, family, wave_size)
@@ -831,15 +836,17 @@ def compile_graphics_many(jobs: Sequence[GraphicsJob], *, wave_size: int = 64,
 def compile_graphics(vert: bytes, frag: bytes, *, wave_size: int = 64,
                      family: str = DEFAULT_FAMILY, entry_vert: str = "main",
                      entry_frag: str = "main", color: str = "rgba8", depth: bool = False,
-                     timeout_s: float = TIMEOUT_S) -> GraphicsAcoResult:
+                     debug_shaders: bool = False, timeout_s: float = TIMEOUT_S,
+                     ) -> GraphicsAcoResult:
     """ACO's compilation of a VS + FS pipeline (raises RadvError on failure): `color` is
     the attachments' format (`COLOR_FORMATS`), or formats by location separated by commas
     (the last applies to higher locations); an output whose type the format does not
     take (an ivec4 with rgba8) gets rgba32i/rgba32ui. `depth` adds a D32 attachment with
-    the depth test on."""
+    the depth test on. `debug_shaders`: RADV_DEBUG=shaders, its output (NIR, ACO IR and
+    disassembly of both stages) in `printed`."""
     (r,) = compile_graphics_many([GraphicsJob(vert, frag, entry_vert, entry_frag, color,
                                               depth)], wave_size=wave_size, family=family,
-                                 timeout_s=timeout_s)
+                                 debug_shaders=debug_shaders, timeout_s=timeout_s)
     if isinstance(r, RadvError):
         raise r
     return r

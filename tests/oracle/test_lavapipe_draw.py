@@ -403,3 +403,27 @@ def test_cli_exit_statuses(glsl, lvp, tmp_path):
     img = np.load(tmp_path / "out" / "color0.npy")
     assert img.shape == (4, 4, 4) and img.dtype == np.uint8
     assert tuple(img[0, 0]) == (255, 255, 255, 255) and tuple(img[3, 3]) == (0, 0, 0, 255)
+
+
+def test_points_lines_and_polygon_line_smoke(glsl, lvp):
+    """Not covered by the runner's self-test either (the interface: smoke-tested only, away
+    from pixel boundaries): a point lights its pixel, a line the pixels it crosses, a
+    polygon in line mode its outline only."""
+    size = (16, 16)
+    col = np.ones((4, 4), np.float32)
+    pts = clip_of(np.array([[2.5, 3.5], [10.5, 12.5], [7.5, 7.5], [14.5, 0.5]]), size)
+    out = run_draw(vs(glsl), fs(glsl), size=size, count=4, attrs={0: pts, 1: col},
+                   topology="point-list").colors[0][..., 0]
+    assert sorted(map(tuple, np.argwhere(out > 0).tolist())) == [(0, 14), (3, 2), (7, 7),
+                                                                 (12, 10)]
+    line = clip_of(np.array([[1.3, 5.5], [13.7, 5.5]]), size)
+    out = run_draw(vs(glsl), fs(glsl), size=size, count=2, attrs={0: line, 1: col[:2]},
+                   topology="line-list").colors[0][..., 0]
+    lit = np.argwhere(out > 0)
+    assert set(lit[:, 0].tolist()) == {5} and 12 <= len(lit) <= 13
+    tri = clip_of(np.array([[1.3, 1.2], [14.6, 1.7], [2.2, 14.4]]), size)
+    filled = run_draw(vs(glsl), fs(glsl), size=size, count=3, attrs={0: tri, 1: col[:3]})
+    outline = run_draw(vs(glsl), fs(glsl), size=size, count=3, attrs={0: tri, 1: col[:3]},
+                       polygon="line")
+    f, o = filled.colors[0][..., 0] > 0, outline.colors[0][..., 0] > 0
+    assert o.sum() < f.sum() and not o[5:8, 4:7].any() and f[5:8, 4:7].all()

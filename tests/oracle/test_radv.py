@@ -257,3 +257,11 @@ def test_aco_compare_draw_rows_per_stage(radeon, tmp_path: Path) -> None:
     fs32 = (tmp_path / "d" / "mrt_uint_rgba32ui.frag.w64.aco.s").read_text()
     assert "v_cvt_pk_rtz_f16_f32" in fs8 and "v_cvt_pk_rtz_f16_f32" not in fs32
     assert "exp pos0" in (tmp_path / "d" / "mrt_float_rgba8.vert.w64.aco.s").read_text()
+
+
+def test_graphics_debug_shaders_prints_both_stages(glsl, radeon):
+    g = radv.compile_graphics(glsl(VS_GFX, "vulkan1.3", "vert"),
+                              glsl(FS_GFX, "vulkan1.3", "frag"), debug_shaders=True)
+    assert "Pixel Shader" in g.printed and "Vertex Shader" in g.printed
+    assert g.printed.count("disasm:") == 2
+    assert "lds_param_load" in g.printed and "exp prim" in g.printed
