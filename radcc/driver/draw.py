@@ -259,23 +259,25 @@ def run_draw(vert: bytes, frag: bytes, *, size: tuple[int, int], count: int,
                            entry=mods[0][1].name, debug_options=debug_options)
     fs_res = compile_spirv(bytes(frag), mcpu=mcpu, wave_size=wave_size,
                            entry=mods[1][1].name, debug_options=debug_options,
-                           **_color_option(state))
+                           **_color_option(state, fs_io.outputs))
     return _execute(vs_res, fs_res, state, count, instances, va, ia, index, buffers or {},
                     images or {}, samplers or {}, push_constants, strict, max_instructions,
                     warnings)
 
 
-def _color_option(state: DrawState) -> dict[str, Any]:
-    """The fragment shader's compile option for the attachments' format, where the
-    compiler takes one."""
+def _color_option(state: DrawState, outputs: tuple[IoVar, ...]) -> dict[str, Any]:
+    """The fragment shader's compile option for the attachments' format (one per output
+    location up to the highest: every attachment has the draw's format)."""
     import inspect
 
+    from radcc.abi import graphics
     from radcc.driver.compile import compile_spirv
 
-    params = inspect.signature(compile_spirv).parameters
-    if "color_format" in params:
-        return {"color_format": state.color.name}
-    return {}
+    if "color_formats" not in inspect.signature(compile_spirv).parameters:
+        return {}
+    fmt = graphics.ColorFormat.parse(state.color.name)  # type: ignore[attr-defined]
+    n = max((v.location for v in outputs), default=-1) + 1
+    return {"color_formats": (fmt,) * max(n, 1)}
 
 
 def _execute(vs_res: Any, fs_res: Any, state: DrawState, count: int, instances: int,

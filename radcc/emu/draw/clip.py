@@ -12,7 +12,10 @@ bits.
 
 The viewport is ``(0, 0, W, H)``, depth ``0..1``: ``xf = (x/w + 1) W/2``,
 ``yf = (y/w + 1) H/2`` (row 0 at the top), ``zf = z/w``; ``xf, yf`` are snapped to
-1/256 pixel (`SUBPIXEL_BITS`, lavapipe's subPixelPrecisionBits), rounding to nearest.
+1/256 pixel (`SUBPIXEL_BITS`, lavapipe's subPixelPrecisionBits), rounding to nearest,
+for coverage; interpolation (barycentrics, depth) uses the unsnapped positions, as
+lavapipe does (its depth differs from a plane through snapped vertices by up to the
+plane's slope times 1/512 pixel).
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ class Primitives:
     inv_w: np.ndarray  # (P, n) float64: 1 / w_clip
     attrs: np.ndarray  # (P, n, A, 4) uint32: the vertices' attribute bits
     point_size: np.ndarray  # (P, n) float64 (1.0 where the shader writes none)
+    xyf: np.ndarray  # (P, n, 2) float64: framebuffer position before snapping
 
     @property
     def count(self) -> int:
@@ -154,4 +158,4 @@ def clip_and_project(prim: np.ndarray, pos: np.ndarray, attrs: np.ndarray,
         zf = cpos[..., 2] * inv_w
     xy = np.stack([np.floor(xf * ONE + 0.5), np.floor(yf * ONE + 0.5)], axis=-1)
     xy = np.nan_to_num(xy, nan=0.0, posinf=0.0, neginf=0.0).astype(np.int64)
-    return Primitives(order_prim[order], xy, zf, inv_w, catt, cps)
+    return Primitives(order_prim[order], xy, zf, inv_w, catt, cps, np.stack([xf, yf], -1))

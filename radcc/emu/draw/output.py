@@ -7,12 +7,13 @@ them into channel values, `Framebuffer.merge` converts them to the attachment's 
 and writes them in lane order (a pixel covered twice in one batch is written twice, in
 order):
 
-- unorm8: ``round(clamp(x, 0, 1) * 255)`` (NaN as 0);
+- unorm8: ``round(clamp(x, 0, 1) * 255)``, the product in float32 rounded to nearest
+  even (NaN as 0);
 - float16: round to nearest even from the value (exact from an FP16 export);
 - float32 and 32-bit integers: the exported bits;
 - blending (``--blend alpha``, attachment 0 only): ``src * src.a + dst * (1 - src.a)``
-  on every channel, in float (unorm: the source clamped to [0, 1] first, the
-  destination as d / 255);
+  on every channel, in float for float formats, in 8-bit fixed point for unorm8 as
+  lavapipe does (`_blend_unorm8`; within 1 of the float equation);
 - a channel outside the attachment's write mask (the shader's output has fewer
   components) keeps its value.
 
@@ -93,8 +94,26 @@ def decode_export(fmt: ExportFormat, data: np.ndarray, kind: Kind) -> np.ndarray
 
 
 def _unorm8(v: np.ndarray) -> np.ndarray:
-    v = np.nan_to_num(v, nan=0.0)
-    return np.floor(np.clip(v, 0.0, 1.0) * 255.0 + 0.5).astype(np.uint8)
+    """``round(clamp(x, 0, 1) * 255)``: the product in float32, rounded to nearest even
+    (as lavapipe converts: a clear of 0.3 is 76, float32(0.3) * 255 being 76.5)."""
+    v = np.clip(np.nan_to_num(v, nan=0.0), 0.0, 1.0).astype(np.float32)
+    return np.rint(v * np.float32(255.0)).astype(np.uint8)
+
+
+def _mul_norm(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``a * b / 255`` of two unorm8 values, rounded (t + 128 + (t + 128) / 256) / 256."""
+    t = a * b + 128
+    return (t + (t >> 8)) >> 8
+
+
+def _blend_unorm8(src: np.ndarray, alpha: np.ndarray, dst: np.ndarray) -> np.ndarray:
+    """Alpha blending of unorm8 channels in 8-bit fixed point, as lavapipe blends
+    (the interface: src (1, 0.5, 0, 0.25) over dst (0, 0, 1, 1) gives (64, 32, 191, 207)):
+    the source and its alpha converted to unorm8 first, then
+    ``src * a / 255 + dst * (255 - a) / 255``, each product rounded, saturated."""
+    s = src.astype(np.int64)[:, :dst.shape[1]]
+    a = alpha.astype(np.int64)
+    return np.minimum(_mul_norm(s, a) + _mul_norm(dst, 255 - a), 255).astype(np.uint8)
 
 
 def _to_format(fmt: ColorFormat, v: np.ndarray) -> np.ndarray:
@@ -176,15 +195,17 @@ class Framebuffer:
             if c is None or not any(t.mask):
                 continue
             c = c[ok]
-            if loc == 0 and self.state.blend:
+            if loc == 0 and self.state.blend and t.fmt.kind is Kind.UNORM:
+                vals = _blend_unorm8(_unorm8(c), _unorm8(c[:, 3:4]),
+                                     t.data[y, x].astype(np.int64))
+            elif loc == 0 and self.state.blend:
                 dst = t.data[y, x].astype(np.float64)
-                if t.fmt.kind is Kind.UNORM:
-                    dst = dst / 255.0
-                    c = np.clip(np.nan_to_num(c, nan=0.0), 0.0, 1.0)
                 src = c[:, :t.fmt.channels]
                 a = c[:, 3:4]
-                c = np.concatenate([src * a + dst * (1.0 - a), c[:, t.fmt.channels:]], axis=1)
-            vals = _to_format(t.fmt, c)
+                vals = _to_format(t.fmt, np.concatenate([src * a + dst * (1.0 - a),
+                                                         c[:, t.fmt.channels:]], axis=1))
+            else:
+                vals = _to_format(t.fmt, c)
             for ch, on in enumerate(t.mask):
                 if on:
                     t.data[y, x, ch] = vals[:, ch]

@@ -158,7 +158,7 @@ def _edges(tris: Primitives, state: DrawState, flat: np.ndarray
     fl = np.asarray(flat, bool)
     attrs[:, :, fl] = np.repeat(tris.attrs[idx, 0][:, None, fl], 3, axis=0)
     return (Primitives(np.repeat(tris.prim[idx], 3), e(tris.xy), e(tris.z), e(tris.inv_w),
-                       attrs, e(tris.point_size)), np.repeat(front[idx], 3))
+                       attrs, e(tris.point_size), e(tris.xyf)), np.repeat(front[idx], 3))
 
 
 def primitives_of(state: DrawState, count: int) -> np.ndarray:

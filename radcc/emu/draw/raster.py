@@ -19,7 +19,7 @@ top-left, top-right, bottom-left, bottom-right (the order the quad DPP controls 
 derivatives assume). Every quad with at least one covered pixel is emitted, per
 primitive in row-major order, primitives in draw order; the uncovered lanes are helper
 lanes. Per lane the linear barycentrics ``(l0, l1, l2)`` (l0 the provoking vertex's
-weight) are ``E_i / 2A`` at the lane's pixel centre from the same exact edge functions.
+weight) are those of the lane's pixel centre in the unsnapped triangle (float64).
 """
 
 from __future__ import annotations
@@ -112,11 +112,28 @@ def _triangles(prims: Primitives, width: int, height: int, cull: CullMode,
         live = inside.any(axis=1)
         if not live.any():
             continue
-        bary = np.moveaxis(E[:, live].astype(np.float64) / area2, 0, -1)
+        bary = _bary(prims.xyf[t], X[live], Y[live])
+        if bary is None:
+            bary = np.moveaxis(E[:, live].astype(np.float64) / area2, 0, -1)
         n = int(live.sum())
         parts.append(Fragments(np.full(n, t, np.int64), qx[live], qy[live], inside[live],
                                bary, np.full(n, front)))
     return _concat(parts)
+
+
+def _bary(v: np.ndarray, X: np.ndarray, Y: np.ndarray) -> np.ndarray | None:
+    """Linear barycentrics (Q, 4, 3) at fixed-point centres (X, Y) of the unsnapped
+    triangle `v` (3, 2) (None if it is degenerate)."""
+    x, y = v[:, 0], v[:, 1]
+    px, py = X / ONE, Y / ONE
+    area = (x[1] - x[0]) * (y[2] - y[0]) - (y[1] - y[0]) * (x[2] - x[0])
+    if area == 0 or not np.isfinite(area):
+        return None
+    out = np.empty(X.shape + (3,))
+    for i in range(3):
+        a, b = (i + 1) % 3, (i + 2) % 3
+        out[..., i] = ((x[b] - x[a]) * (py - y[a]) - (y[b] - y[a]) * (px - x[a])) / area
+    return out
 
 
 def _cover(vx: list[int], vy: list[int], X: np.ndarray, Y: np.ndarray) -> np.ndarray:
