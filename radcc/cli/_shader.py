@@ -25,7 +25,7 @@ from radcc.target import DEFAULT_MCPU
 STAGES = {"comp": "compute", "vert": "vertex", "frag": "fragment", "geom": "geometry",
           "tesc": "tessellation control", "tese": "tessellation evaluation", "mesh": "mesh",
           "task": "task"}
-SUPPORTED_STAGES = frozenset({"comp"})  # the stages radcc compiles (the rest: issue graphics)
+SUPPORTED_STAGES = frozenset({"comp", "vert"})  # the stages radcc compiles (the rest: issue graphics)
 STAGE_BY_SUFFIX = {".glsl": "comp", **{f".{s}": s for s in STAGES}}
 SHADER_SUFFIXES = (".spv", *STAGE_BY_SUFFIX, ".hlsl")
 
@@ -124,8 +124,9 @@ def stage_of(path: str, stage: str | None) -> str:
 def check_stage(path: str, stage: str) -> None:
     """Refuse a stage radcc does not compile yet, by name and located."""
     if stage not in SUPPORTED_STAGES:
+        kinds = ", ".join(STAGES[s] for s in STAGES if s in SUPPORTED_STAGES)
         raise UserError(f"{path}:1:1: error: {STAGES[stage]} shaders are not supported yet "
-                        f"(issue: graphics); radcc compiles compute shaders")
+                        f"(issue: graphics); radcc compiles {kinds} shaders")
 
 
 def _source_bytes(path: str, stdin: bytes | None) -> bytes:

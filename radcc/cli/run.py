@@ -442,6 +442,10 @@ def run_main(argv: list[str]) -> int:
                 raise UserError(f"cannot read {args.push}: {e.strerror}") from None
         spirv = read_shader(args.shader, args.defines, stage=args.stage, entry=args.entry)
         res = compile_shader(args, spirv)
+        if res.graphics is not None:
+            raise UserError(f"{args.shader}: a {res.graphics.stage.name} shader: radcc run "
+                            "runs compute shaders (radcc draw runs vertex and fragment "
+                            "shaders)")
         declared = _declared_bindings(spirv)
         unknown = sorted(k for k in buffers if k not in declared)
         if unknown:

@@ -1,4 +1,5 @@
-"""The compiler driver: SPIR-V compute shader in, AMDHSA code object out.
+"""The compiler driver: SPIR-V shader in, code object out (a compute shader's AMDHSA
+code object; a vertex shader's graphics code object, docs/abi.md "Graphics stages").
 
     from radcc.driver.compile import compile_spirv
     res = compile_spirv(spirv, mcpu="gfx1100", wave_size=32)
@@ -21,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from radcc.abi.kernarg import KernargLayout
+from radcc.codeobj.graphics import GraphicsShader
 from radcc.frontend.divergence import divergence_analysis
 from radcc.frontend.mir import ImageBinding, MirShader
 from radcc.frontend.opt import LOWERING, PASSES, lower_for_isel, optimize
@@ -77,6 +79,8 @@ class CompileResult:
                                                        compare=False)
     # the sampler bindings ("separate" or "combined" with the image there)
     samplers: dict[tuple[int, int], str] = field(default_factory=dict)
+    # a graphics stage: the code object's contents (`code_object` is its ELF)
+    graphics: GraphicsShader | None = None
 
 @dataclass
 class PreRADemand:
@@ -140,11 +144,13 @@ def _compile(spirv: bytes, mcpu: str, wave_size: int | None, entry: str | None,
              spirv_val: bool, keep_liveness: bool = False) -> CompileResult:
     from dataclasses import replace
 
+    from radcc.codeobj.graphics import write_graphics_object
     from radcc.driver.llc import kernel_asm
     from radcc.driver.source_lines import has_lines, interleave
     from radcc.frontend.spirv.debug_lines import debug_source
     from radcc.ir.printer import print_program
     from radcc.passes.emit_program import emit_code_object, emit_program
+    from radcc.passes.graphics_abi import graphics_asm, graphics_shader
     from radcc.passes.statistics import collect_statistics
 
     try:
@@ -216,15 +222,21 @@ def _compile(spirv: bytes, mcpu: str, wave_size: int | None, entry: str | None,
     wg = shader.workgroup_size
     stats = collect_statistics(program, emitted, workgroup_size=wg[0] * wg[1] * wg[2])
     source = debug_source(module)
+    shown = emitted
     if has_lines(program):  # source lines as comments (radcc.driver.source_lines)
         body = "\n".join(t for t, _at in interleave(program, emitted, source)) + "\n"
-        asm = kernel_asm(program, replace(emitted, asm=body), stats)
-    else:
-        asm = kernel_asm(program, emitted, stats)
-    code = emit_code_object(program, emitted)
+        shown = replace(emitted, asm=body)
+    graphics = None
+    if program.stage.is_compute:
+        asm = kernel_asm(program, shown, stats)
+        code = emit_code_object(program, emitted)
+    else:  # a graphics code object (docs/abi.md "Graphics stages")
+        graphics = graphics_shader(program, emitted, vertex=res.vertex)
+        asm = graphics_asm(graphics, shown, stats)
+        code = write_graphics_object(graphics)
     timings["emit"] = time.perf_counter() - t0
     kernargs = res.args.kernargs
     assert kernargs is not None  # isel's compute instance has its kernarg layout
     return CompileResult(code, asm, stats, name, kernargs, shader.workgroup_size, wave_size,
                          timings, program, emitted, demand, dict(shader.images), source,
-                         dict(shader.samplers))
+                         dict(shader.samplers), graphics)

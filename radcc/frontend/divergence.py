@@ -43,10 +43,14 @@ DIVERGENT_SYSTEM_VALUES = frozenset({
     "load_local_invocation_id", "load_local_invocation_index", "load_global_invocation_id",
     "load_subgroup_invocation", "load_subgroup_eq_mask", "load_subgroup_ge_mask",
     "load_subgroup_gt_mask", "load_subgroup_le_mask", "load_subgroup_lt_mask",
+    "load_vertex_index", "load_instance_index", "load_vertex_id_zero_base",
+    "load_instance_id", "load_packed_passthrough_primitive", "load_input",
 })
 UNIFORM_SYSTEM_VALUES = frozenset({
     "load_workgroup_id", "load_num_workgroups", "load_workgroup_size", "load_subgroup_size",
-    "load_subgroup_id", "load_num_subgroups", "get_ssbo_size",
+    "load_subgroup_id", "load_num_subgroups", "get_ssbo_size", "load_base_vertex",
+    "load_base_instance", "load_vs_input_instance_mask", "load_merged_wave_info",
+    "load_gs_tg_info",
 })
 ALWAYS_DIVERGENT = frozenset({
     "ssbo_atomic", "ssbo_atomic_swap", "shared_atomic", "shared_atomic_swap", "elect",

@@ -41,6 +41,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from radcc.abi.stage import COMPUTE_CS, Stage
 from radcc.target import MirOptions
 
 from .mir_ops import ALU_OPS
@@ -232,6 +233,17 @@ class ImageBinding:
     writeonly: bool = False  # NonReadable
 
 
+@dataclass(frozen=True)
+class StageVar:
+    """A graphics stage's interface variable at a Location: a vertex shader's input or
+    output (docs/mir.md "Vertex shaders"), `components` 32-bit components of `type`
+    ("float", "int" or "uint")."""
+
+    location: int
+    components: int
+    type: str
+
+
 @dataclass(eq=False)
 class MirFunction:
     name: str
@@ -251,6 +263,9 @@ class MirShader:
     push_constant_size: int = 0
     shared_size: int = 0
     scratch_size: int = 0  # bytes of private memory per invocation (opt.lower_local_arrays)
+    stage: Stage = COMPUTE_CS  # the execution model's stage (vertex: ``vertex_ngg``)
+    inputs: list[StageVar] = field(default_factory=list)  # vertex inputs (Location order)
+    outputs: list[StageVar] = field(default_factory=list)  # varyings (Location order)
     spec: dict[int, int | float | bool] = field(default_factory=dict)
     # what the target's isel needs (NIR's shader->options): set by `opt.lower_for_isel`
     options: MirOptions | None = None

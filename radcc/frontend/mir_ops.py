@@ -156,6 +156,20 @@ SYSTEM_VALUES = (
     "load_subgroup_ge_mask load_subgroup_gt_mask load_subgroup_le_mask load_subgroup_lt_mask"
 )
 _intr(SYSTEM_VALUES, 0, True, reorder=True)
+# vertex shaders on NGG (docs/mir.md "Vertex shaders"): system values, the vertex fetch
+# (index -> the input's components; attrs: location), the outputs (value; attrs: slot,
+# location) and the NGG work (isel: radcc/isel/vertex.py)
+VERTEX_SYSTEM_VALUES = (
+    "load_vertex_index load_instance_index load_base_vertex load_base_instance "
+    "load_vertex_id_zero_base load_instance_id load_vs_input_instance_mask "
+    "load_merged_wave_info load_gs_tg_info load_packed_passthrough_primitive"
+)
+_intr(VERTEX_SYSTEM_VALUES, 0, True, reorder=True)
+_intr("load_input", 1, True, reorder=True)
+_intr("store_output", 1, False, elim=False)
+_intr("sendmsg_gs_alloc_req", 2, False, elim=False)
+_intr("export_primitive", 1, False, elim=False)
+_intr("export_vertex", 0, False, elim=False)
 _intr("load_ubo load_push_constant", 1, True, reorder=True)
 _intr("get_ssbo_size", 0, True, reorder=True)
 _intr("load_ssbo load_shared", 1, True)  # reorderable when attrs["access"] has "readonly"

@@ -21,7 +21,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from radcc.abi import amdhsa
-from radcc.abi.args import ShaderArgs
+from radcc.abi.args import ArgKind, ShaderArgs
+from radcc.abi.graphics import VERTEX_NGG, vertex_args
 from radcc.abi.kernarg import KernargLayout, shader_layout
 from radcc.frontend.mir import Block as MBlock
 from radcc.frontend.mir import ImageBinding, Instr, Loop, MirShader, Value
@@ -114,6 +115,31 @@ class CfState:
         default_factory=list)
 
 
+@dataclass
+class VertexOutputs:
+    """What a vertex shader's ``store_output``s recorded (in program order)."""
+
+    position: list[Comp] | None = None
+    point_size: Comp | None = None
+    clip: dict[int, Comp] = field(default_factory=dict)
+    cull: dict[int, Comp] = field(default_factory=dict)
+    params: dict[int, list[Comp]] = field(default_factory=dict)  # location -> components
+    exported: bool = False
+
+    def param_order(self) -> list[int]:
+        return sorted(self.params)
+
+    def pos_exports(self) -> int:
+        n = 1 + (self.point_size is not None)
+        return n + -(-self.clip_cull_count() // 4)
+
+    def clip_cull_count(self) -> int:
+        nclip = max(self.clip, default=-1) + 1
+        ncull = max(self.cull, default=-1) + 1
+        return nclip + ncull
+
+
+
 class IselContext:
     """The state of one selection, shared by every selection module (ACO's
     ``isel_context``): the program being built and its builder, the current block,
@@ -135,6 +161,7 @@ class IselContext:
     def __init__(self, shader: MirShader, target: Target, wave_size: int, name: str) -> None:
         self.shader = shader
         self.p = Program(target, wave_size=wave_size, name=name)
+        self.p.stage = shader.stage
         self.lm: RegClass = self.p.lane_mask
         self.wave = self.p.wave_size
         self.vmap: dict[Value, list[Comp]] = {}
@@ -149,9 +176,16 @@ class IselContext:
         self.kernargs: KernargLayout = shader_layout(
             shader.bindings, shader.push_constant_size,
             {k: image_access(i) for k, i in shader.images.items()}, shader.samplers)
-        self.args: ShaderArgs = amdhsa.kernel_args(
-            target, workgroup_ids=(True, True, True),
-            local_id_dims=3 if ws[2] > 1 else 2 if ws[1] > 1 else 1, kernargs=self.kernargs)
+        self.args: ShaderArgs
+        if shader.stage is VERTEX_NGG:  # RADV's NGG layout (radcc.abi.graphics)
+            self.args = vertex_args(target, self.kernargs)
+        else:
+            self.args = amdhsa.kernel_args(
+                target, workgroup_ids=(True, True, True),
+                local_id_dims=3 if ws[2] > 1 else 2 if ws[1] > 1 else 1, kernargs=self.kernargs)
+        self.arg_temps: dict[ArgKind, Temp] = {}  # p_startpgm's temps (index 0 of each kind)
+        # a vertex shader's outputs (isel/vertex.py)
+        self.vs_outputs: VertexOutputs | None = None
 
     def push_offset(self) -> int:
         """The kernarg offset of the push-constant block (0 if it has none)."""

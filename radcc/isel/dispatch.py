@@ -6,7 +6,7 @@ Families: constants and undefs (here), ALU (`alu16.select_alu`, which hands
 32/64-bit operations to `alu.select_alu`), subgroup intrinsics
 (`subgroup16.select_subgroup` -> `subgroup.select_subgroup`), system values
 (`sysval`), loads, stores and atomics (`mem16` -> `memory`), buffer sizes and
-barriers (`memory`). Control flow is not an instruction: `cf.stmts` walks the
+barriers (`memory`), a vertex shader's fetch, outputs and NGG exports (`vertex`). Control flow is not an instruction: `cf.stmts` walks the
 MIR's structure and calls `select_instr` for each instruction of a block.
 """
 
@@ -15,9 +15,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from radcc.frontend.mir import Instr
-from radcc.frontend.mir_ops import ALU_OPS, SYSTEM_VALUES
+from radcc.frontend.mir_ops import ALU_OPS, SYSTEM_VALUES, VERTEX_SYSTEM_VALUES
 
-from . import alu16, image, mem16, memory, subgroup16, sysval
+from . import alu16, image, mem16, memory, subgroup16, sysval, vertex
 from .context import SMALL, Const, IselContext, unsupported
 from .subgroup import SUBGROUP_INTRINSICS
 
@@ -76,6 +76,12 @@ def _table() -> dict[str, Select]:
         ({"image_size", "image_levels"}, image.select_image_query),
         ({"image_sample"}, image.select_image_sample),
         ({"image_store"}, image.select_image_store),
+        (frozenset(VERTEX_SYSTEM_VALUES.split()), vertex.select_vertex_system_value),
+        ({"load_input"}, vertex.select_load_input),
+        ({"store_output"}, vertex.select_store_output),
+        ({"sendmsg_gs_alloc_req"}, vertex.select_gs_alloc_req),
+        ({"export_primitive"}, vertex.select_export_primitive),
+        ({"export_vertex"}, vertex.select_export_vertex),
     ]
     table: dict[str, Select] = {}
     for ops, fn in families:

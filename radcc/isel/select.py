@@ -20,7 +20,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from radcc.abi.args import ArgKind, RegFile, ShaderArgs
+from radcc.abi.graphics import VERTEX_NGG
 from radcc.abi.kernarg import Role
+from radcc.codeobj.graphics import VertexStage
 from radcc.frontend.mir import MirShader
 from radcc.ir.builder import AbsentOpcodeError
 from radcc.ir.program import BlockKind, Operand, Program
@@ -28,7 +30,7 @@ from radcc.ir.regclass import VGPR_BASE, PhysReg, RegClass, s2
 from radcc.passes.dead_code import dead_code
 from radcc.target import Target
 
-from . import cf, image
+from . import cf, image, vertex
 from .context import IselContext, IselError, UnsupportedError
 
 
@@ -36,6 +38,7 @@ from .context import IselContext, IselError, UnsupportedError
 class IselResult:
     program: Program
     args: ShaderArgs  # the registers at entry and the kernarg layout (docs/abi.md)
+    vertex: VertexStage | None = None  # a vertex shader's code-object settings
 
 
 def _select(ctx: IselContext) -> Program:
@@ -47,11 +50,15 @@ def _select(ctx: IselContext) -> Program:
     regs = [(RegClass.parse(f"{a.file.value}{a.size}"),
              PhysReg.of(a.reg + (VGPR_BASE if a.file is RegFile.VGPR else 0))) for a in args.args]
     start = ctx.b.startpgm(*regs)
-    start.instr.fields["workitem_id"] = args.local_id_dims - 1
-    temps = {a.kind: t for a, t in zip(args.args, start.temps, strict=True)}
+    temps = {a.kind: t for a, t in zip(args.args, start.temps, strict=True) if a.index == 0}
+    ctx.arg_temps = temps
     ctx.kernarg = temps[ArgKind.KERNARG_SEGMENT_PTR]
-    ctx.wg_ids = [temps[k] for k in (ArgKind.WORKGROUP_ID_X, ArgKind.WORKGROUP_ID_Y,
-                                     ArgKind.WORKGROUP_ID_Z)]
+    if args.stage.is_compute:
+        start.instr.fields["workitem_id"] = args.local_id_dims - 1
+        ctx.wg_ids = [temps[k] for k in (ArgKind.WORKGROUP_ID_X, ArgKind.WORKGROUP_ID_Y,
+                                         ArgKind.WORKGROUP_ID_Z)]
+    else:
+        ctx.wg_ids = []
     ctx.local_ids = [temps[k] for k in (ArgKind.LOCAL_INVOCATION_IDS, ArgKind.LOCAL_INVOCATION_ID_X,
                                         ArgKind.LOCAL_INVOCATION_ID_Y,
                                         ArgKind.LOCAL_INVOCATION_ID_Z) if k in temps]
@@ -84,4 +91,5 @@ def select_program(shader: MirShader, target: Target, wave_size: int = 32,
     except AbsentOpcodeError as e:  # a GFX11-only instruction asked of an older chip
         raise UnsupportedError(f"instruction selection needs {e}") from None
     dead_code(program)  # values isel made that nothing reads (radcc.passes.dead_code)
-    return IselResult(program, ctx.args)
+    vs = vertex.vertex_stage(ctx) if shader.stage is VERTEX_NGG else None
+    return IselResult(program, ctx.args, vs)

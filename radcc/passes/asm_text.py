@@ -37,6 +37,7 @@ from radcc.ir.fields import DPP_CONTROLS
 from radcc.ir.opinfo import REG_KINDS, op_info
 from radcc.ir.program import Definition, Instruction, Operand
 from radcc.ir.regclass import VGPR_BASE
+from radcc.isa.formats.mem_exp import exp_target_name
 from radcc.isa.formats.vop import lo128_slots
 from radcc.isa.operands import print_imm, reg_name
 from radcc.isa.table import OpcodeTable, OperandSpec, OpInfo
@@ -90,7 +91,8 @@ def _operand_text(o: Operand, spec: OperandSpec, fmt: str, modified: bool = Fals
         return text
     if o.phys is None:
         if (spec.name == "saddr" and fmt in ("GLOBAL", "SCRATCH", "FLAT")
-                or spec.name == "vaddr" and fmt == "SCRATCH"):
+                or spec.name == "vaddr" and fmt == "SCRATCH"
+                or fmt == "EXP" and o.is_undef):
             return "off"
         raise EmitError(f"operand '{spec.name}' has no register")
     return reg_text(o, spec)
@@ -164,6 +166,10 @@ def instruction_asm(instr: Instruction, table: OpcodeTable,
             if not targets:
                 raise EmitError("branch without a target")
             texts.append(label(targets[0]))  # type: ignore[index]
+        elif spec.kind == "exp_target":
+            used.add(spec.name)
+            used.add("en")  # the sources printed as ``off`` say it
+            texts.append(exp_target_name(int(fields.get("target") or 0), table.gfx))
         else:
             used.add(spec.name)
             v = fields.get(spec.name)
@@ -193,7 +199,9 @@ def instruction_asm(instr: Instruction, table: OpcodeTable,
         # (ISA "16-bit VGPR naming"): v128+ needs the VOP3 form, which the assembler picks
         # for the bare mnemonic as llvm-mc does (ACO's assembler converts such to VOP3 too)
         line = info.name
-    if texts:
+    if instr.format == "EXP" and texts:  # ``exp pos0 v1, v2, v3, v4``: no comma after the target
+        line += " " + texts[0] + " " + ", ".join(texts[1:])
+    elif texts:
         line += " " + ", ".join(texts)
     if mods:
         line += " " + " ".join(mods)

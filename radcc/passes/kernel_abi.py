@@ -127,12 +127,11 @@ def program_args(program: Program, startpgm: Instruction | None = None) -> Shade
     """The program's shader arguments: those its ``p_startpgm`` (`startpgm`, else the one
     in the program) implies, with the kernarg layout of ``program.args``; without a
     ``p_startpgm``, ``program.args`` (`lower_to_hw` sets it), else those of an empty
-    ``p_startpgm``. Only compute programs have them yet: any other stage is an
-    `ABIError` (graphics instances of `radcc.abi.args.ShaderArgs` have no code-object
-    writer yet)."""
+    ``p_startpgm``. A graphics program's arguments are ``program.args`` (isel's
+    `radcc.abi.graphics` instance): every register ``p_startpgm`` defines must be one of
+    them (`ABIError` otherwise, and for a graphics program without them)."""
     if program.stage != COMPUTE_CS:
-        raise ABIError(f"a {program.stage.name} program: only the compute kernel ABI is "
-                       "implemented (docs/abi.md)")
+        return _graphics_args(program, startpgm)
     if startpgm is None:
         startpgm = next((i for _b, i in program.instructions() if i.opcode == "p_startpgm"),
                         None)
@@ -141,6 +140,20 @@ def program_args(program: Program, startpgm: Instruction | None = None) -> Shade
     kernargs = program.args.kernargs if program.args is not None else None
     return startpgm_args(program, startpgm or Instruction("p_startpgm", "PSEUDO")) \
         .with_kernargs(kernargs)
+
+
+def _graphics_args(program: Program, startpgm: Instruction | None) -> ShaderArgs:
+    args = program.args
+    if args is None or args.stage != program.stage:
+        raise ABIError(f"a {program.stage.name} program without its shader arguments: "
+                       "only compute programs are compiled from machine IR (docs/abi.md)")
+    regs = {(a.reg + (VGPR_BASE if a.file is RegFile.VGPR else 0), a.size) for a in args.args}
+    for d in startpgm.definitions if startpgm is not None else ():
+        if d.phys is None or d.rc is None or (d.phys.reg, d.rc.size) not in regs:
+            raise ABIError(f"p_startpgm defines a register the {program.stage.name} ABI "
+                           f"(docs/abi.md) does not set up: "
+                           f"{instruction_text(program, startpgm)}")
+    return args
 
 
 def flat_scratch_init(program: Program) -> bool:

@@ -124,12 +124,13 @@ def test_compile_refuses_graphics():
         spirv = out.read_bytes()
     with pytest.raises((CompileError, SpirvError), match="execution model Fragment"):
         compile_spirv(spirv)
-    # machine IR of a fragment program: the back end has only the compute kernel ABI
+    # machine IR of a fragment program: graphics programs come from isel with their
+    # shader arguments, the IR has none
     p = parse_program("program gfx1100 wave32 fragment\nBB0\n"
                       "/* logical preds: / linear preds: / kind: top-level, */\n"
                       "   s2: %1:s[0-1] = p_startpgm\n   s_endpgm\n")
-    with pytest.raises(LoweringError, match="fragment_fs program: only the compute kernel "
-                                            "ABI is implemented"):
+    with pytest.raises(LoweringError, match="a fragment_fs program without its shader "
+                                            "arguments"):
         lower_to_hw(p)
 
 

@@ -1,4 +1,5 @@
-"""Which SPIR-V capabilities radcc accepts: what a Vulkan compute shader can use on RDNA3.
+"""Which SPIR-V capabilities radcc accepts: what a Vulkan compute or vertex shader can use
+on RDNA3.
 
 This is policy, not grammar: every name below is checked against the grammar
 table at import. Anything else (graphics stages, OpenCL kernels, vendor
@@ -47,19 +48,21 @@ SUPPORTED: frozenset[str] = frozenset(
         "UniformTexelBufferArrayDynamicIndexing", "StorageTexelBufferArrayDynamicIndexing",
         "SampledImageArrayNonUniformIndexing", "StorageImageArrayNonUniformIndexing",
         "UniformTexelBufferArrayNonUniformIndexing", "StorageTexelBufferArrayNonUniformIndexing",
+        # vertex shaders (radcc/frontend/spirv_to_mir/stage_io.py)
+        "ClipDistance", "CullDistance", "DrawParameters",
     }
 )  # fmt: skip
 
 _REASONS: tuple[tuple[str, str], ...] = (
     ("CooperativeMatrix", "cooperative matrices need WMMA, which radcc does not support yet"),
-    ("Geometry", "geometry shaders are not compute shaders"),
-    ("Tessellation", "tessellation shaders are not compute shaders"),
+    ("Geometry", "geometry shaders are not supported yet"),
+    ("Tessellation", "tessellation shaders are not supported yet"),
     ("Kernel", "OpenCL kernels are not Vulkan compute shaders"),
     ("Addresses", "physical addressing is an OpenCL (Kernel) feature"),
     ("Linkage", "radcc does not link modules"),
     ("RayTracing", "ray tracing is not supported"),
     ("RayQuery", "ray queries are not supported"),
-    ("MeshShading", "mesh shaders are not compute shaders"),
+    ("MeshShading", "mesh and task shaders are not supported yet"),
     ("INTEL", "Intel-only feature"),
     ("NV", "NVIDIA-only feature"),
 )

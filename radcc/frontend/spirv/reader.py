@@ -46,7 +46,9 @@ from .types import (
     Variable,
 )
 
-ACCEPTED_MODELS = frozenset({"GLCompute"})
+ACCEPTED_MODELS = frozenset({"GLCompute", "Vertex"})
+# what an error calls the accepted models
+_MODEL_NAMES = {"GLCompute": "compute", "Vertex": "vertex", "Fragment": "fragment"}
 
 
 def read_spirv(data: bytes | bytearray | Sequence[int]) -> SpirvModule:
@@ -155,7 +157,10 @@ class _Reader:
                 )
                 for v in values:
                     e = grammar.enumerant(op.kind, v)
-                    if e and e.capabilities and op.kind != "Capability":
+                    # BuiltIn's capability is checked where the built-in is used, not on
+                    # its decoration (spirv-val: glslang's gl_PerVertex declares
+                    # ClipDistance without the capability)
+                    if e and e.capabilities and op.kind not in ("Capability", "BuiltIn"):
                         if not self.declared.intersection(e.capabilities):
                             need = " or ".join(e.capabilities)
                             raise self.fail(f"{op.kind} {e.name} requires capability {need}")
@@ -272,7 +277,9 @@ class _Reader:
     def _entry_point(self, ins: Instruction) -> None:
         model = ins.operands[0].name
         if model not in ACCEPTED_MODELS:
-            raise self.fail(f"unsupported execution model {model}: radcc compiles compute shaders")
+            kinds = ", ".join(_MODEL_NAMES[x] for x in sorted(ACCEPTED_MODELS))
+            raise self.fail(f"unsupported execution model {model}: radcc compiles {kinds} "
+                            "shaders")
         fn = ins.id(1)
         if self.m.defs[fn].opname != "OpFunction":
             raise self.fail(f"entry point %{fn} is not an OpFunction")

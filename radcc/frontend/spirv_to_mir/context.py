@@ -24,6 +24,7 @@ from ..mir import (
     LocalVar,
     MirFunction,
     MirShader,
+    StageVar,
     Value,
 )
 from ..mir_builder import MirBuilder
@@ -146,6 +147,11 @@ class TranslationContext:
         self.globals: dict[int, TV] = {}
         self.shared_offset = 0
         self.flag_vars: list[LocalVar] = []
+        # a vertex shader's interface variables (stage_io.py): (id, storage class,
+        # pointee type) from declare_globals, then their locals
+        self.stage_vars: list[tuple[int, str, int]] = []
+        self.stage_inputs: list[tuple[StageVar, LocalPtr]] = []
+        self.stage_outputs: list[tuple[int, LocalPtr]] = []
         self.call_depth = 0
         self.ins: Instruction | None = None
         self.fctx: FuncCtx | None = None

@@ -16,6 +16,7 @@ from ..spirv.module import SpirvModule
 from .cfg import inline_call, unwrap_trivial_loops
 from .context import SpecValue, TranslationContext, err, fold_value
 from .dispatch import translate
+from .stage_io import VERTEX_NGG, declare_stage_vars, translate_vertex
 from .types_consts import const_tv, host_int
 from .variables import declare_globals
 
@@ -32,10 +33,19 @@ def spirv_to_mir(
 
 
 def translate_module(ctx: TranslationContext) -> MirShader:
-    ctx.shader.workgroup_size = workgroup_size(ctx)
+    vertex = ctx.ep.execution_model == "Vertex"
+    if vertex:  # runs on the NGG stage (stage_io.py)
+        ctx.shader.stage = VERTEX_NGG
+    else:
+        ctx.shader.workgroup_size = workgroup_size(ctx)
     declare_globals(ctx)
+    if vertex:
+        declare_stage_vars(ctx)
     fn = ctx.m.function(ctx.ep.function)
-    inline_call(ctx, fn, [], None)
+    if vertex:
+        translate_vertex(ctx, lambda: inline_call(ctx, fn, [], None))
+    else:
+        inline_call(ctx, fn, [], None)
     # constants and flag initialisations first
     first = ctx.shader.function.body[0]
     assert isinstance(first, Block)

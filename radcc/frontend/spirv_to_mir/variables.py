@@ -70,6 +70,11 @@ BUILTINS: dict[str, tuple[str, int, int]] = {
     "SubgroupGtMask": ("load_subgroup_gt_mask", 32, 4),
     "SubgroupLeMask": ("load_subgroup_le_mask", 32, 4),
     "SubgroupLtMask": ("load_subgroup_lt_mask", 32, 4),
+    # vertex shaders (stage_io.py)
+    "VertexIndex": ("load_vertex_index", 32, 1),
+    "InstanceIndex": ("load_instance_index", 32, 1),
+    "BaseVertex": ("load_base_vertex", 32, 1),
+    "BaseInstance": ("load_base_instance", 32, 1),
 }
 
 
@@ -81,6 +86,12 @@ def declare_globals(ctx: TranslationContext) -> None:
         assert isinstance(ptr, TypePointer)
         sc = var.storage_class
         bi = m.builtin(vid)
+        if sc == "Output" or (sc == "Input" and bi is None):
+            if ctx.ep.execution_model != "Vertex":
+                raise err(f"{sc} variable %{vid} in a {ctx.ep.execution_model} shader is not "
+                          "supported", ctx.ins)
+            ctx.stage_vars.append((vid, sc, ptr.pointee))  # stage_io.declare_stage_vars
+            continue
         if bi is not None:
             if bi not in BUILTINS:
                 raise err(f"unsupported built-in {bi}", ctx.ins)

@@ -64,6 +64,14 @@ _GFX10 = ExpLayout(_targets(True), {"done": 11, "compr": 10, "vm": 12}, ("vm",))
 LAYOUTS = {GfxLevel.GFX10: _GFX10, GfxLevel.GFX10_3: _GFX10, GfxLevel.GFX11: _GFX11}
 
 
+def exp_target_name(target: int, gfx: GfxLevel) -> str:
+    """The assembly name of export target number `target` on `gfx` (``pos0``, ``prim``)."""
+    name = LAYOUTS[gfx].target_names.get(target)
+    if name is None:
+        raise AsmError(f"export target {target} does not exist on {gfx.name}")
+    return name
+
+
 class ExpFormat(Format):
     name = "EXP"
     size = 8

@@ -1,0 +1,183 @@
+"""Vertex shaders: their interface variables and the NGG structure around the entry
+function (what Mesa's nir_lower_io and ac_nir_lower_ngg's "nogs" lowering do for a
+VS-only NGG pipeline, GFX11; docs/mir.md "Vertex shaders").
+
+Guarantees of `translate_vertex`:
+
+- every ``Input`` variable with a ``Location`` (a 32-bit scalar or vector: float, int or
+  uint) becomes a local initialised by ``load_input`` of its location, fetched at the
+  vertex index (``gl_VertexIndex``) or, when bit L of ``load_vs_input_instance_mask`` is
+  set, at the instance index; ``MirShader.inputs`` lists them;
+- every ``Output`` variable (``Location`` varyings, and the ``Position``,
+  ``PointSize``, ``ClipDistance`` and ``CullDistance`` built-ins, standalone or as
+  members of the ``gl_PerVertex`` block) becomes a local; at the end of the entry
+  function each is read and handed to ``store_output`` (attrs ``slot``: ``param``,
+  ``position``, ``point_size``, ``clip_distance``, ``cull_distance``; ``location``),
+  then ``export_vertex`` does the exports; ``MirShader.outputs`` lists the varyings;
+- the NGG work around it: the first wave of the workgroup sends ``GS_ALLOC_REQ`` with
+  the workgroup's vertex and primitive counts (``gs_tg_info``), the lanes with a
+  primitive export it (``export_primitive`` of the packed vertex indices), and only the
+  lanes with a vertex run the shader (``merged_wave_info``'s counts).
+"""
+
+from __future__ import annotations
+
+from radcc.abi.stage import NAMED_STAGES
+
+from ..mir import StageVar, Value
+from ..spirv.types import TypeArray, TypeFloat, TypeInt, TypeStruct, TypeVector
+from .context import LocalPtr, TranslationContext, err
+from .types_consts import mtype
+from .variables import load_local, store_local
+
+VERTEX_NGG = NAMED_STAGES["vertex_ngg"]
+_OUTPUT_BUILTINS = {"Position": "position", "PointSize": "point_size",
+                    "ClipDistance": "clip_distance", "CullDistance": "cull_distance"}
+
+
+def declare_stage_vars(ctx: TranslationContext) -> None:
+    """The vertex shader's Input (not built-in) and Output variables `declare_globals`
+    set aside: locals (module docstring)."""
+    for vid, sc, pointee in ctx.stage_vars:
+        ctx.ins = ctx.m.defs[vid]
+        _declare(ctx, vid, sc, pointee)
+    ctx.ins = None
+
+
+def _declare(ctx: TranslationContext, vid: int, sc: str, pointee: int) -> None:
+    m = ctx.m
+    lv = ctx.shader.new_local(m.name(vid) or f"{sc.lower()}{vid}", mtype(ctx, pointee))
+    d = ctx.cb.intr("deref_var", [], 32, 1, var=lv, type=lv.type)
+    ptr = LocalPtr(d, pointee)
+    ctx.globals[vid] = ptr
+    if sc == "Input":
+        loc = _location(ctx, vid)
+        comps, typ = _scalar_or_vector(ctx, pointee, f"vertex input at location {loc}")
+        ctx.stage_inputs.append((StageVar(loc, comps, typ), ptr))
+    else:
+        ctx.stage_outputs.append((vid, ptr))
+
+
+def _location(ctx: TranslationContext, vid: int) -> int:
+    dec = ctx.m.decoration(vid, "Location")
+    if dec is None:
+        raise err(f"interface variable %{vid} has no Location", ctx.m.defs[vid])
+    if ctx.m.has_decoration(vid, "Component"):
+        raise err(f"interface variable %{vid}: the Component decoration is not supported",
+                  ctx.m.defs[vid])
+    return int(dec[0])
+
+
+def _scalar_or_vector(ctx: TranslationContext, tid: int, what: str) -> tuple[int, str]:
+    t = ctx.ty(tid)
+    n = 1
+    if isinstance(t, TypeVector):
+        n = t.count
+        t = ctx.ty(t.component)
+    if isinstance(t, TypeFloat) and t.width == 32:
+        return n, "float"
+    if isinstance(t, TypeInt) and t.width == 32:
+        return n, "int" if t.signed else "uint"
+    raise err(f"{what}: only 32-bit scalars and vectors are supported", ctx.ins)
+
+
+def translate_vertex(ctx: TranslationContext, inline_entry: object) -> None:
+    """The entry function `inline_entry` (a callable inlining it) inside the NGG
+    structure (module docstring)."""
+    b = ctx.b
+    mwi = b.intr("load_merged_wave_info", [], 32, 1)
+    tg = b.intr("load_gs_tg_info", [], 32, 1)
+
+    def field(v: Value, off: int, bits: int) -> Value:
+        return b.alu("ubitfield_extract", 32, 1, v, b.imm(off), b.imm(bits))
+
+    # GS_ALLOC_REQ from the workgroup's first wave (ACO: before any export)
+    first_wave = b.alu("ieq", 1, 1, field(mwi, 24, 4), b.imm(0))
+    alloc = b.push_if(first_wave)
+    with b.into(alloc.then_list):
+        b.intrinsic("sendmsg_gs_alloc_req", [field(tg, 12, 9), field(tg, 22, 9)])
+    lane = b.intr("load_subgroup_invocation", [], 32, 1)
+    # the primitive export of the lanes with a primitive (the hardware packed it)
+    prim = b.push_if(b.alu("ult", 1, 1, lane, field(mwi, 8, 8)))
+    with b.into(prim.then_list):
+        b.intrinsic("export_primitive", [b.intr("load_packed_passthrough_primitive", [], 32, 1)])
+    # the vertex shader, on the lanes with a vertex
+    vert = b.push_if(b.alu("ult", 1, 1, lane, field(mwi, 0, 8)))
+    with b.into(vert.then_list):
+        _load_inputs(ctx)
+        inline_entry()  # type: ignore[operator]
+        _store_outputs(ctx)
+        b.intrinsic("export_vertex", [])
+
+
+def _load_inputs(ctx: TranslationContext) -> None:
+    b = ctx.b
+    if not ctx.stage_inputs:
+        return
+    vtx = b.intr("load_vertex_index", [], 32, 1)
+    inst = b.intr("load_instance_index", [], 32, 1)
+    mask = b.intr("load_vs_input_instance_mask", [], 32, 1)
+    seen: set[int] = set()
+    for var, ptr in sorted(ctx.stage_inputs, key=lambda x: x[0].location):
+        if var.location in seen:
+            raise err(f"two vertex inputs at location {var.location}", None)
+        seen.add(var.location)
+        per_inst = b.alu("ine", 1, 1, b.alu("iand", 32, 1, mask, b.imm(1 << var.location)),
+                         b.imm(0))
+        index = b.alu("bcsel", 32, 1, per_inst, inst, vtx)
+        v = b.intr("load_input", [index], 32, var.components, location=var.location)
+        store_local(ctx, ptr, v)
+        ctx.shader.inputs.append(var)
+
+
+def _store_outputs(ctx: TranslationContext) -> None:
+    m = ctx.m
+    b = ctx.b
+    outs: list[StageVar] = []
+    for vid, ptr in ctx.stage_outputs:
+        ctx.ins = m.defs[vid]
+        pointee = ptr.tid
+        t = ctx.ty(pointee)
+        bi = m.builtin(vid)
+        if bi is not None:
+            _builtin_output(ctx, bi, load_local(ctx, ptr), pointee)
+        elif isinstance(t, TypeStruct) and m.builtin(pointee, 0) is not None:
+            vals = load_local(ctx, ptr)
+            assert isinstance(vals, list)
+            for i, mt in enumerate(t.members):
+                mb = m.builtin(pointee, i)
+                if mb is None:
+                    raise err(f"member {i} of output block %{vid} is not a built-in", ctx.ins)
+                _builtin_output(ctx, mb, vals[i], mt)
+        else:
+            loc = _location(ctx, vid)
+            comps, typ = _scalar_or_vector(ctx, pointee, f"vertex output at location {loc}")
+            if any(o.location == loc for o in outs):
+                raise err(f"two vertex outputs at location {loc}", ctx.ins)
+            v = load_local(ctx, ptr)
+            assert isinstance(v, Value)
+            b.intrinsic("store_output", [v], slot="param", location=loc)
+            outs.append(StageVar(loc, comps, typ))
+    ctx.ins = None
+    ctx.shader.outputs = sorted(outs, key=lambda o: o.location)
+
+
+def _builtin_output(ctx: TranslationContext, name: str, value: object, tid: int) -> None:
+    b = ctx.b
+    slot = _OUTPUT_BUILTINS.get(name)
+    if slot is None:
+        raise err(f"unsupported output built-in {name}", ctx.ins)
+    if slot in ("clip_distance", "cull_distance"):
+        t = ctx.ty(tid)
+        assert isinstance(t, TypeArray)
+        assert isinstance(value, list)
+        if len(value) > 8:
+            raise err(f"{name} with {len(value)} elements (at most 8)", ctx.ins)
+        for i, x in enumerate(value):
+            b.intrinsic("store_output", [x], slot=slot, location=i)
+        return
+    assert isinstance(value, Value)
+    b.intrinsic("store_output", [value], slot=slot, location=0)
+
+
+__all__ = ["VERTEX_NGG", "declare_stage_vars", "translate_vertex"]
