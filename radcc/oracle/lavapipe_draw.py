@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import ctypes
+import shutil
 import sys
 import time
 from collections.abc import Mapping, Sequence
@@ -186,7 +187,7 @@ def _entry(refl: spirv_reflect.Reflection, model: int, name: str | None) -> str:
 
 
 def _validate(spirv: bytes, what: str) -> spirv_reflect.Reflection:
-    if not spirv_tools.available():
+    if shutil.which("spirv-val") is None:
         raise LavapipeError("spirv-val not found (install spirv-tools)")
     r = spirv_tools.validate(spirv, "vulkan1.3")
     if not r.ok:

@@ -427,3 +427,11 @@ def test_points_lines_and_polygon_line_smoke(glsl, lvp):
                        polygon="line")
     f, o = filled.colors[0][..., 0] > 0, outline.colors[0][..., 0] > 0
     assert o.sum() < f.sum() and not o[5:8, 4:7].any() and f[5:8, 4:7].all()
+
+
+def test_empty_draws_return_the_clear_values(glsl, lvp):
+    for count, instances in ((0, 1), (3, 0)):
+        out = run_draw(vs(glsl), fs(glsl), size=(4, 2), count=count, instances=instances,
+                       attrs={0: TRI, 1: TRI}, clear=(0.2, 0.4, 0.6, 0.8), depth=True)
+        assert (out.colors[0] == [51, 102, 153, 204]).all()  # round(x * 255)
+        assert (out.depth == 1.0).all()
