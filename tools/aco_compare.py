@@ -36,7 +36,7 @@ What is counted, so that the two are comparable:
   VCC, exec, m0 and null are not counted.
 - latency / inv.thr: the Latency and Inverse Throughput statistics, which radcc
   defines as ACO does (radcc/passes/statistics.py); radcc's s_delay_alu take
-  an issue cycle each there, and radcc weights no block by if-depth (ACO does).
+  an issue cycle each there.
 
 The ABIs differ: RADV loads buffer descriptors from descriptor sets (s_load_b128,
 buffer_load) where radcc's AMDHSA kernels load addresses from the kernarg

@@ -51,6 +51,23 @@ _TOKEN_RE = re.compile(r"""
 NAMED_REGS = frozenset({"vcc", "vcc_lo", "vcc_hi", "exec", "exec_lo", "exec_hi", "m0", "scc",
                         "null"})
 _KIND_BY_NAME = {k.name.lower().replace("_", "-"): k for k in BlockKind if k and k.name}
+
+
+def _at_if_depth(ln: _Line) -> bool:
+    """At ``uniform if depth:`` (not the block kind ``uniform``)."""
+    nxt = ln.peek(1)
+    return nxt is not None and nxt.text == "if"
+
+
+def _depth(ln: _Line, what: str) -> int:
+    """``depth: N,`` of a block header comment."""
+    ln.expect("depth")
+    ln.expect(":")
+    d = ln.next(what)
+    if d.kind != "num" or not d.text.isdigit():
+        raise ln.err(f"expected {what}", d)
+    ln.expect(",")
+    return int(d.text)
 _BB_RE = re.compile(r"BB(\d+)")
 _RC_RE = re.compile(r"l?[sv]\d+b?")
 # instructions after which a block has nothing more (besides the pseudo branches)
@@ -424,7 +441,8 @@ class _Parser:
         if ln.accept("/"):
             ln.expect("kind")
             ln.expect(":")
-            while (t := ln.peek()) is not None and t.kind == "word" and t.text != "loop":
+            while ((t := ln.peek()) is not None and t.kind == "word" and t.text not in
+                   ("loop", "divergent") and not _at_if_depth(ln)):
                 ln.i += 1
                 k = _KIND_BY_NAME.get(t.text)
                 if k is None:
@@ -432,13 +450,13 @@ class _Parser:
                 block.kind |= k
                 ln.expect(",")
             if ln.accept("loop"):
-                ln.expect("depth")
-                ln.expect(":")
-                d = ln.next("loop depth")
-                if d.kind != "num" or not d.text.isdigit():
-                    raise ln.err("expected loop depth", d)
-                block.loop_nest_depth = int(d.text)
-                ln.expect(",")
+                block.loop_nest_depth = _depth(ln, "loop depth")
+            if ln.accept("uniform"):
+                ln.expect("if")
+                block.uniform_if_depth = _depth(ln, "uniform if depth")
+            if ln.accept("divergent"):
+                ln.expect("if")
+                block.divergent_if_logical_depth = _depth(ln, "divergent if depth")
         ln.expect("*/")
         if not ln.at_end():
             raise ln.err("unexpected token after block comment")

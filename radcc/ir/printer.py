@@ -143,6 +143,10 @@ def format_block_header(block: Block) -> str:
     np = "".join(f"BB{p}, " for p in block.linear_preds)
     kinds = "".join(f"{k}, " for k in block.kind.names())
     depth = f"loop depth: {block.loop_nest_depth}, " if block.loop_nest_depth else ""
+    if block.uniform_if_depth:
+        depth += f"uniform if depth: {block.uniform_if_depth}, "
+    if block.divergent_if_logical_depth:
+        depth += f"divergent if depth: {block.divergent_if_logical_depth}, "
     return (f"BB{block.index}\n/* logical preds: {lp}/ linear preds: {np}/ kind: {kinds}"
             f"{depth}*/")
 

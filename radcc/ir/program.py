@@ -197,6 +197,11 @@ class Block:
     linear_succs: list[int] = field(default_factory=list)
     kind: BlockKind = BlockKind.NONE
     loop_nest_depth: int = 0
+    # ACO's Block::uniform_if_depth / divergent_if_logical_depth: the uniform ifs
+    # (then and else) and the logical sides of divergent ifs around the block (isel sets
+    # them; the Latency statistic weights a block by them)
+    uniform_if_depth: int = 0
+    divergent_if_logical_depth: int = 0
     register_demand: RegisterDemand = RegisterDemand()
     live_in_demand: RegisterDemand = RegisterDemand()
     logical_idom: int = -1
@@ -213,6 +218,9 @@ class Program:
     max_reg_demand: RegisterDemand = RegisterDemand()
     config: ShaderConfig = field(default_factory=ShaderConfig)  # resources it uses
     statistics: dict[str, int] = field(default_factory=dict)
+    # instructions lower_to_hw made of copy pseudo instructions (parallel copies, vector
+    # create/split/extract; ACO's "Copies" statistic, counted in its handle_operands)
+    lowered_copies: int = 0
     name: str = "main"
     # which analyses (liveness, dominance) are current: radcc/ir/analyses.py
     analyses: Analyses = field(default_factory=Analyses)

@@ -95,6 +95,8 @@ def new(ctx: IselContext, kind: BlockKind = K.NONE) -> Block:
 def insert(ctx: IselContext, b: Block) -> Block:
     b.index = len(ctx.p.blocks)
     b.loop_nest_depth = ctx.cf.depth
+    b.uniform_if_depth = ctx.cf.uniform_if_depth
+    b.divergent_if_logical_depth = ctx.cf.divergent_if_depth
     ctx.p.blocks.append(b)
     return b
 
@@ -319,6 +321,7 @@ def if_div(ctx: IselContext, n: If, merge: MBlock, values: list[Value], esc: lis
     old_div = ctx.cf.divergent_if
     ctx.cf.divergent_if = True
     pe_before = (ctx.cf.pe_break, ctx.cf.pe_continue)
+    ctx.cf.divergent_if_depth += 1
     then_l = insert(ctx, new(ctx))
     edge(ctx, bif, then_l)
     logical_start(ctx, then_l)
@@ -337,12 +340,14 @@ def if_div(ctx: IselContext, n: If, merge: MBlock, values: list[Value], esc: lis
     ctx.cf.has_divergent_branch = False
     pe_then = (ctx.cf.pe_break, ctx.cf.pe_continue)
     ctx.cf.pe_break, ctx.cf.pe_continue = pe_before
+    ctx.cf.divergent_if_depth -= 1
     then_lin = insert(ctx, new(ctx, K.UNIFORM))
     edge(ctx, bif, then_lin, logical=False)
     branch(ctx, then_lin)
     edge(ctx, then_lin, invert, logical=False)
     insert(ctx, invert)
     branch(ctx, invert)
+    ctx.cf.divergent_if_depth += 1
     else_l = insert(ctx, new(ctx))
     edge(ctx, bif, else_l, linear=False)
     edge(ctx, invert, else_l, logical=False)
@@ -358,6 +363,7 @@ def if_div(ctx: IselContext, n: If, merge: MBlock, values: list[Value], esc: lis
         edge(ctx, else_end, endif, linear=False)
     else_end.kind |= K.UNIFORM
     ctx.cf.has_divergent_branch = ctx.cf.has_divergent_branch and then_div
+    ctx.cf.divergent_if_depth -= 1
     else_lin = insert(ctx, new(ctx, K.UNIFORM))
     edge(ctx, invert, else_lin, logical=False)
     branch(ctx, else_lin)
@@ -391,6 +397,7 @@ def if_uni(ctx: IselContext, n: If, merge: MBlock, values: list[Value], esc: lis
     results = []
     pe_before = (ctx.cf.pe_break, ctx.cf.pe_continue)
     pe_after = pe_before
+    ctx.cf.uniform_if_depth += 1
     for side in (n.then_list, n.else_list):
         ctx.cf.pe_break, ctx.cf.pe_continue = pe_before
         blk = insert(ctx, new(ctx))
@@ -414,6 +421,7 @@ def if_uni(ctx: IselContext, n: If, merge: MBlock, values: list[Value], esc: lis
         results.append((ctx.cf.has_branch, ctx.cf.has_divergent_branch))
         pe_after = (pe_after[0] or ctx.cf.pe_break, pe_after[1] or ctx.cf.pe_continue)
     ctx.cf.pe_break, ctx.cf.pe_continue = pe_after
+    ctx.cf.uniform_if_depth -= 1
     ctx.cf.has_branch = results[0][0] and results[1][0]
     ctx.cf.has_divergent_branch = results[0][1] and results[1][1]
     if ctx.cf.has_branch or not preds:

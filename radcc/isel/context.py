@@ -99,6 +99,8 @@ class CfState:
 
     edges: list[tuple[Block, Block, bool, bool]] = field(default_factory=list)
     depth: int = 0
+    uniform_if_depth: int = 0  # ACO's program->next_uniform_if_depth
+    divergent_if_depth: int = 0  # ACO's program->next_divergent_if_logical_depth
     loops: list[LoopInfo] = field(default_factory=list)
     divergent_if: bool = False
     has_branch: bool = False

@@ -160,10 +160,12 @@ class _Lowering:
                         [Operand.fixed(PhysReg.of(s.reg + i), v1)])
                     for i in range(instr.definitions[0].rc.size)]
         scratch = instr.fields.get("scratch_sgpr")
-        return sequentialize(self.copy_units(instr),
-                             scratch_sgpr=scratch if isinstance(scratch, int) else None,
-                             scc_live=scc_live or bool(instr.fields.get("tmp_in_scc")),
-                             what=instruction_text(self.p, instr), wave64=self.wave64)
+        out = sequentialize(self.copy_units(instr),
+                            scratch_sgpr=scratch if isinstance(scratch, int) else None,
+                            scc_live=scc_live or bool(instr.fields.get("tmp_in_scc")),
+                            what=instruction_text(self.p, instr), wave64=self.wave64)
+        self.p.lowered_copies += len(out)
+        return out
 
     # -- control flow ---------------------------------------------------------
     def lower_branch(self, block: Block, instr: Instruction, nxt: int | None,

@@ -76,6 +76,8 @@ def _split_edge(program: Program, p: Block, b: Block) -> Block:
     """A new block on the edge p -> b (both CFGs where the edge exists)."""
     n = program.create_block(BlockKind.NONE)
     n.loop_nest_depth = b.loop_nest_depth
+    n.uniform_if_depth = b.uniform_if_depth
+    n.divergent_if_logical_depth = b.divergent_if_logical_depth
     logical = b.index in p.logical_succs
     linear = b.index in p.linear_succs
     if logical:

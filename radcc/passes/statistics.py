@@ -13,18 +13,22 @@ order:
 - ``Hash`` [Hash]: CRC-32 of the machine code without padding (0 without `result`).
 - ``Instructions`` [Instructions]: hardware instructions (pseudo instructions
   left are not counted; ``s_delay_alu``, waits and nops are).
-- ``Copies`` [Copies]: register moves (``s_mov_b32/b64``, ``s_movk_i32``,
-  ``v_mov_b32/b16``, ``v_swap_b32``, ``s_cmov_b32/b64``). ACO counts the moves
-  lower_to_hw makes of parallel copies; radcc counts every move instruction, so
-  moves isel wrote itself count too (radcc's figure is an upper bound of ACO's
-  definition).
+- ``Copies`` [Copies]: the instructions lower_to_hw made of copy pseudo
+  instructions (``p_parallelcopy``, ``p_create_vector``, ``p_split_vector``,
+  ``p_extract_vector``, ``p_wqm``, ``p_as_uniform`` of SGPRs, ``p_start_linear_vgpr``:
+  moves, swaps, the xor/shift sequences of sub-dword copies), as ACO's lower_to_hw
+  counts them in handle_operands (``Program.lowered_copies``); moves isel or other
+  passes wrote themselves are not copies.
 - ``Branches`` [Branches]: SOPP instructions of ACO's class ``branch``
   (``s_branch``, ``s_cbranch_*``).
 - ``Latency`` [Latency]: ACO's block cycle estimator (below), the cycles of
   each block weighted by the times it is assumed to run: 8 inside one loop, 32
-  inside two, 32 * 2**(depth - 2) deeper. (ACO also weights by uniform-if
-  depth 0.5**n and divergent-if depth 0.75**n; radcc's blocks do not record
-  those depths, so radcc counts such blocks as always run.)
+  inside two, 32 * 2**(depth - 2) deeper; times 0.5 per uniform if around the
+  block (its then and else sides: ``Block.uniform_if_depth``) and 0.75 per
+  logical side of a divergent if around it (``divergent_if_logical_depth``),
+  both set by isel as ACO's isel sets them; times 0.25 for the linear-only side
+  of a divergent if (no logical predecessor, its one linear predecessor the
+  branch or invert block, one linear successor).
 - ``InvThroughput`` [Inverse Throughput]: cycles per wave64 with other waves
   hiding latency: the parallelism is the smallest of the waves per SIMD
   (``WavesPerSIMD``) and Latency / usage of each resource (usage = busy cycles
@@ -66,7 +70,7 @@ import zlib
 from collections import deque
 from dataclasses import dataclass, field
 
-from radcc.ir.program import Block, Instruction, Program
+from radcc.ir.program import Block, BlockKind, Instruction, Program
 from radcc.isa.classes import SALU_ENCODINGS, VMEM_ENCODINGS
 from radcc.isa.cycle_model import (
     VALU_INSTR_CLASSES,
@@ -87,8 +91,6 @@ from radcc.passes.form_hard_clauses import should_form_clause
 __all__ = ["collect_statistics", "block_cycles", "instr_costs", "estimate_blocks",
            "BlockEstimate", "IssueTrace"]
 
-_COPIES = frozenset({"s_mov_b32", "s_mov_b64", "s_movk_i32", "v_mov_b32", "v_mov_b16",
-                     "v_swap_b32", "s_cmov_b32", "s_cmov_b64"})
 _COUNTERS = ("vm", "exp", "lgkm", "vs")
 _NRES = len(Resource)
 _SALU_ENCS = SALU_ENCODINGS
@@ -259,7 +261,12 @@ def block_cycles(est: _Estimator, facts: list[_Facts],
             trace.append(IssueTrace(prev, deps, first, est.cur, lat))
 
 
-def _iterations(block: Block) -> float:
+def _iterations(program: Program, block: Block) -> float:
+    """The times the block is assumed to run (ACO's collect_preasm_stats): loops 8
+    times, a further 4 inside two, then doubling; 1/2 per uniform if around it, 3/4
+    per logical side of a divergent if around it; 1/4 more for the linear side of a
+    divergent if (no logical predecessor, one linear predecessor that is the branch
+    or invert block, one linear successor)."""
     d = block.loop_nest_depth
     it = 1.0
     if d > 0:
@@ -268,6 +275,13 @@ def _iterations(block: Block) -> float:
         it *= 4.0
     if d > 2:
         it *= 2.0 ** (d - 2)
+    it *= 0.5 ** block.uniform_if_depth
+    it *= 0.75 ** block.divergent_if_logical_depth
+    if (not block.logical_preds and len(block.linear_preds) == 1
+            and len(block.linear_succs) == 1
+            and program.blocks[block.linear_preds[0]].kind & (BlockKind.BRANCH
+                                                              | BlockKind.INVERT)):
+        it *= 0.25
     return it
 
 
@@ -303,7 +317,7 @@ def estimate_blocks(program: Program, workgroup_size: int | None,
                         acc(block.instructions[k]).info, wave64_twice) for k in idx]
         tr: list[IssueTrace] | None = [] if trace else None
         block_cycles(est, facts, tr)
-        out.append(BlockEstimate(est.cur, _iterations(block), list(est.res_usage),
+        out.append(BlockEstimate(est.cur, _iterations(program, block), list(est.res_usage),
                                  idx if trace else [], tr or []))
     return out
 
@@ -348,7 +362,6 @@ def collect_statistics(program: Program, result=None,  # type: ignore[no-untyped
             cls = instr_class(info)
             enc = info.enc
             st["Instructions"] += 1
-            st["Copies"] += ins.opcode in _COPIES
             st["Branches"] += enc == "SOPP" and cls is InstrClass.BRANCH
             st["VALU"] += cls in VALU_INSTR_CLASSES or ins.format.startswith("VOPD")
             st["SALU"] += enc in _SALU_ENCS and cls is not InstrClass.WAITCNT
@@ -367,6 +380,7 @@ def collect_statistics(program: Program, result=None,  # type: ignore[no-untyped
                 st["SMEM"] += 1
             else:
                 sclause = []
+    st["Copies"] = program.lowered_copies
     st["PreSGPRs"] = program.max_reg_demand.sgpr
     st["PreVGPRs"] = program.max_reg_demand.vgpr
     if result is not None:

@@ -100,3 +100,85 @@ def test_loop_weight():
     st = collect_statistics(parse_program(text))
     # one cycle per block; ACO assumes a loop runs 8 times
     assert st["Latency"] == 1 + 8 * 1
+
+
+def _block(i: int, preds: str, kind: str, depths: str = "") -> str:
+    return (f"BB{i}\n/* logical preds: {preds[0]} / linear preds: {preds[1]} / kind: {kind}"
+            f"{depths}*/\n   s_nop simm16:0\n")
+
+
+def test_if_depth_weights():
+    # ACO's collect_preasm_stats: x 0.5 per uniform if, x 0.75 per logical side of a
+    # divergent if, x 0.25 for a linear-only side of a divergent if (one linear pred,
+    # the branch or invert block, one linear succ); every block here costs 1 cycle
+    text = (HEAD.format(wave="wave32") + "   s_nop simm16:0\n"
+            + _block(1, ("BB0,", "BB0,"), "", "uniform if depth: 1, ")
+            + _block(2, ("BB0,", "BB0,"), "branch, ", "divergent if depth: 2, ")
+            + _block(3, ("", "BB2,"), "uniform, ")
+            + _block(4, ("BB2,", "BB3,"), "", "uniform if depth: 1, divergent if depth: 1, "))
+    p = parse_program(text)
+    p.blocks[3].linear_succs = [4]
+    assert p.blocks[1].uniform_if_depth == 1 and p.blocks[2].divergent_if_logical_depth == 2
+    st = collect_statistics(p)
+    want = 1 + 0.5 + 0.75 ** 2 + 0.25 + 0.5 * 0.75  # 2.6875
+    assert st["Latency"] == round(want) == 3
+    # the weights reach the resource usage too: each s_nop keeps the scalar unit busy
+    # 1 cycle, so usage = L and parallelism = min(waves, L / usage) = 1;
+    # 1 / (1 / L * 32 / 64) = 2L (unweighted usage 5 would give 10)
+    assert st["InvThroughput"] == round(2 * want) == 5
+
+
+def test_if_depths_round_trip():
+    from radcc.ir.printer import format_block_header
+
+    text = HEAD.format(wave="wave32") + "   s_nop simm16:0\n" + _block(
+        1, ("BB0,", "BB0,"), "uniform, ", "loop depth: 2, uniform if depth: 3, "
+        "divergent if depth: 1, ")
+    b = parse_program(text).blocks[1]
+    assert (b.loop_nest_depth, b.uniform_if_depth, b.divergent_if_logical_depth) == (2, 3, 1)
+    assert format_block_header(b) == text.splitlines()[-3] + "\n" + text.splitlines()[-2]
+
+
+def test_copies_are_the_lowered_copy_pseudos():
+    # a v_mov_b32 isel wrote itself is not a copy (ACO counts handle_operands' output)
+    body = BODY.replace("   v1: %7:v[2] = v_add_f32 %5:v[1], %5:v[1]\n",
+                        "   v1: %7:v[2] = v_mov_b32 %5:v[1]\n")
+    p = parse_program(HEAD.format(wave="wave32") + body)
+    lower_to_hw(p)
+    assert collect_statistics(p)["Copies"] == 2
+    # a vector built from four registers: four moves
+    body4 = ("   s2: %1:s[0-1], v1: %2:v[0] = p_startpgm\n"
+             "   v4: %3:v[4-7] = p_create_vector %2:v[0], %2:v[0], %2:v[0], %2:v[0]\n"
+             "   s_endpgm\n")
+    p4 = parse_program(HEAD.format(wave="wave32") + body4)
+    lower_to_hw(p4)
+    assert collect_statistics(p4)["Copies"] == 4
+
+
+def test_isel_sets_if_depths():
+    import radcc
+
+    src = """#version 450
+layout(local_size_x = 64) in;
+layout(binding = 0) buffer A { float a[]; };
+layout(push_constant) uniform P { uint k; };
+void main() {
+  uint i = gl_GlobalInvocationID.x;
+  float x = a[i];
+  if (k > 3) { x = x * 3.0; a[i + 64] = x; }
+  if (x > 1.0) { a[i + 128] = x; }
+  a[i] = x;
+}
+"""
+    k = radcc.compile(src, stage="comp", wave_size=32)
+    p = k.result.program
+    assert p is not None
+    uni = [b for b in p.blocks if b.uniform_if_depth]
+    div = [b for b in p.blocks if b.divergent_if_logical_depth]
+    # the uniform if: its then side (and else side) at depth 1; the divergent if: its
+    # logical then (and logical else) at depth 1; the rest at 0
+    assert uni and all(b.uniform_if_depth == 1 for b in uni)
+    assert div and all(b.divergent_if_logical_depth == 1 for b in div)
+    assert not any(b.uniform_if_depth and b.divergent_if_logical_depth for b in p.blocks)
+    assert p.blocks[0].uniform_if_depth == p.blocks[-1].divergent_if_logical_depth == 0
+    assert any(b.kind & b.kind.BRANCH for b in p.blocks)

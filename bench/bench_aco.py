@@ -1,0 +1,215 @@
+"""radcc's code against the real ACO's on a corpus of SPIR-V: per-project geomean ratios.
+
+    python bench/bench_aco.py CORPUS [--wave 32 --wave 64] [--every K] [--jobs N]
+                              [--timeout S] [--json OUT.json] [--worst N]
+
+CORPUS is a directory of SPIR-V modules (``.spv``, searched recursively); each of its
+subdirectories holding modules is a *project* (``/work/rw``: ``ggml``, ``ncnn``), or
+CORPUS itself is one when its modules sit at the top. Every module's compute entry
+points are compiled for gfx1100 (``--mcpu``) in each wave size by
+
+- ACO: Mesa's RADV on its null device (`radcc.oracle.radv.compile_many`, one child
+  process per project and wave size; a driver crash fails only its shader), with the
+  modules' default specialization constants;
+- radcc: `radcc.driver.compile.compile_spirv` in a forked worker per shader
+  (`radcc.driver.corpus.run_jobs`: ``--jobs`` at once, killed after ``--timeout``).
+
+Per project and wave size it prints, over the shaders both compile, the geometric mean
+of the radcc/ACO ratios (`radcc.driver.compare.Metrics`, counted the same way for
+both): instructions from the disassembly without radcc's ``s_delay_alu`` (ACO of Mesa
+22.3 emits none), code bytes likewise, VGPRs and SGPRs as 1 + the highest one the code
+names; then the shaders that spill (radcc's ``spilled_sgprs``/``spilled_vgprs`` beside
+RADV's "Spilled SGPRs"/"Spilled VGPRs"), those that spill where ACO does not, and the
+compile failures of each compiler. ``--every K`` takes every K-th module of each
+project (a quicker sample); ``--worst N`` lists the N largest instruction ratios.
+
+The ABIs differ (RADV: descriptor sets and ``buffer_*``; radcc: AMDHSA kernarg
+addresses and ``global_*``): a few instructions and SGPRs per buffer are ABI, not code
+quality. A measurement for engineers, never a test expectation.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from radcc.driver.compare import aco_metrics, radcc_metrics, radv_family  # noqa: E402
+from radcc.driver.corpus import CorpusOptions, Job, find_jobs, run_jobs  # noqa: E402
+from radcc.driver.report import StatsRow  # noqa: E402
+
+# the figures compared, as (label, key of a side's figures)
+METRICS = (("instr", "instructions"), ("bytes", "code_size"), ("VGPRs", "vgprs"),
+           ("SGPRs", "sgprs"))
+
+
+@dataclass
+class Figures:
+    """One compiler's comparable figures for one shader (or its error)."""
+
+    instructions: int = 0
+    code_size: int = 0
+    vgprs: int = 0
+    sgprs: int = 0
+    spilled_sgprs: int = 0
+    spilled_vgprs: int = 0
+    error: str = ""
+
+
+class Refused(Exception):
+    """radcc refused the shader (a user-facing compile error)."""
+
+
+def _radcc_one(job: Job, wave: int | None) -> StatsRow:
+    """Compile one job with radcc (in a corpus worker): its `Figures` as a StatsRow."""
+    from radcc.driver.compile import compile_spirv
+
+    try:
+        res = compile_spirv(Path(job.file).read_bytes(), mcpu=job.mcpu, wave_size=wave,
+                            entry=job.entry)
+    except Exception as e:
+        if type(e).__name__ in ("CompileError", "SpirvError", "IselError", "SpillError",
+                                "RegisterAllocationError", "LoweringError", "EmitError",
+                                "ABIError", "ValidationError", "CodeObjectError"):
+            raise Refused(f"{type(e).__name__}: {e}") from None
+        raise
+    m = radcc_metrics(res.asm, res.stats)
+    cfg = res.program.config if res.program is not None else None
+    fig = Figures(m.instructions, m.code_size, m.vgprs, m.sgprs,
+                  cfg.spilled_sgprs if cfg else 0, cfg.spilled_vgprs if cfg else 0)
+    stats = {k: v for k, v in asdict(fig).items() if isinstance(v, int)}
+    return StatsRow(job.file, job.entry or "main", job.stage, job.mcpu, res.wave_size, stats,
+                    0.0)
+
+
+def radcc_side(jobs: list[Job], wave: int, n_jobs: int, timeout: float
+               ) -> dict[str, Figures]:
+    opts = CorpusOptions("gfx1100", wave, n_jobs, timeout, _radcc_one, (Refused,), "radcc",
+                         4096)
+    out: dict[str, Figures] = {}
+    for row in run_jobs(jobs, opts):
+        key = f"{row['file']}:{row['entry']}"
+        out[key] = Figures(**row["stats"]) if row["ok"] else Figures(error=row["error"])
+    return out
+
+
+def aco_side(jobs: list[Job], wave: int, family: str) -> dict[str, Figures]:
+    from radcc.oracle import radv
+
+    res = radv.compile_many([(Path(j.file).read_bytes(), None) for j in jobs],
+                            wave_size=wave, family=family)
+    out: dict[str, Figures] = {}
+    for j, r in zip(jobs, res, strict=True):
+        key = f"{j.file}:{j.entry or 'main'}"
+        if isinstance(r, radv.RadvError):
+            out[key] = Figures(error=str(r).splitlines()[0][:200] if str(r) else "RADV failed")
+            continue
+        m = aco_metrics(r.asm, r.stats)
+        out[key] = Figures(m.instructions, m.code_size, m.vgprs, m.sgprs,
+                           int(r.stats.get("Spilled SGPRs", 0)),
+                           int(r.stats.get("Spilled VGPRs", 0)))
+    return out
+
+
+def ratio(r: int, a: int) -> float:
+    """radcc/ACO, each at least 1 (a lone s_endpgm against none stays finite)."""
+    return max(r, 1) / max(a, 1)
+
+
+def geomean(xs: list[float]) -> float:
+    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else float("nan")
+
+
+def projects(corpus: Path, every: int) -> dict[str, list[str]]:
+    """project name -> its modules (every `every`-th, sorted)."""
+    subs = sorted(d for d in corpus.iterdir() if d.is_dir() and any(d.rglob("*.spv")))
+    groups = {d.name: sorted(str(f) for f in d.rglob("*.spv")) for d in subs}
+    top = sorted(str(f) for f in corpus.glob("*.spv"))
+    if top or not groups:
+        groups[corpus.name] = top
+    return {k: v[::every] for k, v in groups.items() if v}
+
+
+def summarise(name: str, wave: int, aco: dict[str, Figures], rc: dict[str, Figures]
+              ) -> dict[str, Any]:
+    both = [k for k in aco if not aco[k].error and k in rc and not rc[k].error]
+    gm = {label: geomean([ratio(getattr(rc[k], attr), getattr(aco[k], attr)) for k in both])
+          for label, attr in METRICS}
+    spills_r = [k for k in both if rc[k].spilled_sgprs or rc[k].spilled_vgprs]
+    spills_a = [k for k in both if aco[k].spilled_sgprs or aco[k].spilled_vgprs]
+    return {"project": name, "wave": wave, "shaders": len(aco), "both": len(both),
+            "geomean": gm, "radcc_spills": len(spills_r), "aco_spills": len(spills_a),
+            "spills_where_aco_none": sorted(set(spills_r) - set(spills_a)),
+            "radcc_fails": sorted(k for k in rc if rc[k].error),
+            "aco_fails": sorted(k for k in aco if aco[k].error),
+            "rows": {k: {"aco": asdict(aco[k]), "radcc": asdict(rc[k])} for k in aco if k in rc}}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter,
+                                 epilog=__doc__.split("\n\n", 2)[2])
+    ap.add_argument("corpus", type=Path)
+    ap.add_argument("--wave", type=int, choices=(32, 64), action="append",
+                    help="wave size (default: both)")
+    ap.add_argument("--mcpu", default="gfx1100")
+    ap.add_argument("--every", type=int, default=1, metavar="K",
+                    help="every K-th module of each project")
+    ap.add_argument("--jobs", type=int, default=2, help="radcc workers at once")
+    ap.add_argument("--timeout", type=float, default=300.0, help="seconds per radcc compile")
+    ap.add_argument("--json", type=Path, help="write the summaries and rows here")
+    ap.add_argument("--worst", type=int, default=0, metavar="N",
+                    help="list the N largest instruction ratios per project and wave")
+    a = ap.parse_args(argv)
+    if not a.corpus.is_dir():
+        print(f"error: {a.corpus}: not a directory", file=sys.stderr)
+        return 1
+    waves = a.wave or [32, 64]
+    family = radv_family(a.mcpu)
+    summaries = []
+    for name, files in projects(a.corpus, max(1, a.every)).items():
+        for wave in waves:
+            jobs = [j for j in find_jobs(files, a.mcpu, wave, lambda f: "compute")
+                    if j.stage == "compute" and j.entry is not None]
+            t0 = time.perf_counter()
+            aco = aco_side(jobs, wave, family)
+            t1 = time.perf_counter()
+            rc = radcc_side(jobs, wave, a.jobs, a.timeout)
+            t2 = time.perf_counter()
+            s = summarise(name, wave, aco, rc)
+            summaries.append(s)
+            g = s["geomean"]
+            print(f"{name} wave{wave}: {s['both']}/{s['shaders']} compile with both "
+                  f"(ACO {t1 - t0:.0f} s, radcc {t2 - t1:.0f} s); radcc/ACO geomean: "
+                  + ", ".join(f"{label} {g[label]:.2f}" for label, _ in METRICS)
+                  + f"; spilling: radcc {s['radcc_spills']}, ACO {s['aco_spills']}"
+                  + f" ({len(s['spills_where_aco_none'])} where ACO does not)"
+                  + f"; failures: radcc {len(s['radcc_fails'])}, ACO {len(s['aco_fails'])}",
+                  flush=True)
+            if a.worst:
+                rows = s["rows"]
+                ok = [k for k, r in rows.items() if not r["aco"]["error"]
+                      and not r["radcc"]["error"]]
+                ok.sort(key=lambda k: -ratio(rows[k]["radcc"]["instructions"],
+                                             rows[k]["aco"]["instructions"]))
+                for k in ok[:a.worst]:
+                    r = rows[k]
+                    print(f"    {Path(k.split(':')[0]).name}: instr {r['radcc']['instructions']}"
+                          f" vs {r['aco']['instructions']}, VGPRs {r['radcc']['vgprs']} vs "
+                          f"{r['aco']['vgprs']}")
+    if a.json:
+        a.json.write_text(json.dumps(summaries, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
