@@ -11,7 +11,12 @@ Guarantees (each store removed is one of):
   the same block, and no instruction with a side effect (store, atomic, barrier,
   any non-eliminable intrinsic, whatever binding it names: bindings may alias)
   lies between the load and the store (NIR's nir_opt_copy_prop_vars, "store of
-  the value just loaded").
+  the value just loaded");
+* a store overwritten later in its block: a later store of the same space,
+  binding, address value and offset covers at least its bytes, and nothing between
+  them may read memory (no load, atomic, barrier or other instruction with a side
+  effect but stores; stores elsewhere do not read it) (NIR's
+  nir_opt_dead_write_vars).
 
 Nothing else moves; the load left without uses goes with the next ``dce``.
 """
@@ -19,6 +24,7 @@ Nothing else moves; the load left without uses goes with the next ``dce``.
 from __future__ import annotations
 
 from ..mir import Instr, MirShader, Value
+from ..mir_ops import ALU_OPS
 from .dce import has_side_effect
 
 # store -> the load of the same memory space
@@ -44,9 +50,35 @@ def _same_place(load: Instr, store: Instr) -> bool:
             and load.attrs.get("offset", 0) == store.attrs.get("offset", 0))
 
 
+def _bytes(v: Value) -> int:
+    return max(1, v.bit_size // 8) * v.num_components
+
+
+def _overwritten(instrs: list[Instr]) -> set[Instr]:
+    """The stores of `instrs` (one block) a later store covers with no read between."""
+    dead: set[Instr] = set()
+    # (op, binding, address value, offset) -> bytes a later store writes there
+    later: dict[tuple[str, object, Value, int], int] = {}
+    for ins in reversed(instrs):
+        if ins.op in _STORE_LOAD:
+            key = (ins.op, ins.attrs.get("binding"), ins.srcs[1], ins.attrs.get("offset", 0))
+            n = _bytes(ins.srcs[0])
+            if later.get(key, 0) >= n:
+                dead.add(ins)
+            else:
+                later[key] = max(later.get(key, 0), n)
+        elif not (ins.op in ALU_OPS or ins.op in ("load_const", "undef", "phi")):
+            later.clear()  # a load, atomic, barrier, jump ...: may read memory
+    return dead
+
+
 def dead_writes(shader: MirShader) -> bool:
     changed = False
     for b in shader.blocks():
+        over = _overwritten(b.instrs)
+        if over:
+            b.instrs = [i for i in b.instrs if i not in over]
+            changed = True
         keep: list[Instr] = []
         # loads seen since the last instruction with a side effect
         fresh: set[Instr] = set()

@@ -8,7 +8,8 @@ reduced from real-world kernels whose specialization constants make them do noth
 (ncnn's dropout with scale 1, lrn with an empty window, normalize's reduction with
 no mode, ggml's fwht with fewer elements than lanes) compile to a lone ``s_endpgm``
 as ACO does, and with other constants they still match NumPy in the strict emulator,
-wave32 and wave64."""
+wave32 and wave64; a winograd-style transform whose channel count 0 makes its stores
+land on one address keeps only the last (its loads and arithmetic go too)."""
 
 from __future__ import annotations
 
@@ -116,6 +117,36 @@ def test_store_of_undef_goes_partial_undef_stays() -> None:
     validate(s)
     stores = [i for i in s.instrs() if i.op == "store_ssbo"]
     assert len(stores) == 1 and stores[0].srcs[0].parent.op == "vec2"
+
+
+def test_store_overwritten_later_goes() -> None:
+    s, b = _shader()
+    x, addr = _lane(b)
+    b.intrinsic("store_ssbo", [x, addr], binding=(0, 1), align=4)
+    b.intrinsic("store_ssbo", [b.imm(3), b.alu("iadd", 32, 1, addr, b.imm(512))],
+                binding=(0, 1), align=4)  # a store elsewhere reads nothing
+    b.intrinsic("store_ssbo", [b.vec([x, x]), addr], binding=(0, 1), align=8)  # covers it
+    assert _same(s, dead_writes)
+    stores = [i for i in s.instrs() if i.op == "store_ssbo"]
+    assert [st.srcs[0].num_components for st in stores] == [1, 2]
+    assert stores[0].srcs[0].parent.op == "load_const"
+
+
+@pytest.mark.parametrize("between", ["load", "barrier", "none_smaller"])
+def test_store_read_before_overwrite_stays(between: str) -> None:
+    s, b = _shader()
+    x, addr = _lane(b)
+    b.intrinsic("store_ssbo", [b.vec([x, x]), addr], binding=(0, 1), align=8)
+    if between == "load":  # binding 0 may alias binding 1
+        v = b.intr("load_ssbo", [addr], 32, 1, binding=(0, 0), align=4)
+        b.intrinsic("store_ssbo", [v, b.alu("iadd", 32, 1, addr, b.imm(256))],
+                    binding=(0, 1), align=4)
+    elif between == "barrier":
+        b.intrinsic("barrier", [], exec_scope="workgroup", mem_scope="workgroup", semantics=0x108)
+    b.intrinsic("store_ssbo", [x, addr], binding=(0, 1), align=4)  # 4 of the 8 bytes
+    before = _ops(s)
+    assert not _same(s, dead_writes)
+    assert _ops(s) == before
 
 
 # ---------------------------------------------------------------- dead ifs and loops
@@ -351,3 +382,42 @@ def test_rows_still_copy(wave: int) -> None:
     out = radcc.run(_ROWS, stage="comp", wave_size=wave, spec={0: 64, 1: 256}, groups=2,
                     buffers={0: a, 1: np.zeros(3 * 256, np.float32)}, push_constants=[3])
     np.testing.assert_array_equal(out[(0, 1)], a * np.float32(2.0))
+
+
+_TRANSFORM = """#version 450
+layout(local_size_x = 64) in;
+layout(constant_id = 0) const int c = 0;
+layout(binding = 0) readonly buffer A { vec4 a[]; };
+layout(binding = 1) writeonly buffer B { vec4 b[]; };
+layout(push_constant) uniform P { int n; int step; } p;
+void main() {
+  int gx = int(gl_GlobalInvocationID.x);
+  if (gx >= p.n) return;
+  vec4 v0 = a[gx], v1 = a[gx + p.n], v2 = a[gx + 2 * p.n], v3 = a[gx + 3 * p.n];
+  b[gx + 0 * p.step * c] = v0 - v2;
+  b[gx + 1 * p.step * c] = v1 + v2;
+  b[gx + 2 * p.step * c] = v2 - v1;
+  b[gx + 3 * p.step * c] = v3 - v1;
+}
+"""
+
+
+@pytest.mark.parametrize("wave", [32, 64])
+def test_transform_keeps_the_last_store(wave: int) -> None:
+    rng = np.random.default_rng(6)
+    a = rng.standard_normal((4 * 64, 4)).astype(np.float32)
+    for c in (0, 1):
+        k = radcc.compile(_TRANSFORM, stage="comp", wave_size=wave, spec={0: c})
+        n_loads = sum(x.startswith("global_load") for x in _instructions(k))
+        n_stores = sum(x.startswith("global_store") for x in _instructions(k))
+        assert (n_loads, n_stores) == ((2, 1) if c == 0 else (4, 4)), k.asm
+        out = radcc.run(k, buffers={0: a, 1: np.zeros((4 * 64, 4), np.float32)},
+                        push_constants=[64, 64])
+        v = [a[i * 64:(i + 1) * 64] for i in range(4)]
+        want = np.zeros((4 * 64, 4), np.float32)
+        if c == 0:
+            want[:64] = v[3] - v[1]
+        else:
+            for i, r in enumerate((v[0] - v[2], v[1] + v[2], v[2] - v[1], v[3] - v[1])):
+                want[i * 64:(i + 1) * 64] = r
+        np.testing.assert_array_equal(out[(0, 1)], want)
