@@ -13,8 +13,9 @@ A node is dead (NIR's node_is_dead / loop_is_dead) when no instruction inside it
 has a side effect (stores, atomics, barriers, any non-eliminable intrinsic; a
 ``break``/``continue`` counts unless it belongs to a loop inside the node), no value
 it defines is used outside it, and the block after it has no phis (which would
-merge values from inside); a dead loop must also have a ``break`` of its own (an
-empty loop without one never ends and is kept). The node is removed and the blocks
+merge values from inside); a dead loop, and every loop inside a dead node, must
+also have a ``break`` of its own (a loop without one never ends: it is kept, and so
+is what holds it). The node is removed and the blocks
 around it merge.
 """
 
@@ -120,8 +121,9 @@ def _has_effect(cf: list[CFNode], in_loop: bool) -> bool:
         elif isinstance(n, If):
             if _has_effect(n.then_list, in_loop) or _has_effect(n.else_list, in_loop):
                 return True
-        elif _has_effect(n.body, True) or _has_effect(n.cont, True):
-            return True
+        elif (_has_effect(n.body, True) or _has_effect(n.cont, True)
+              or not _has_own_break(n.body + n.cont)):
+            return True  # an inner loop without a break never ends: kept
     return False
 
 

@@ -253,6 +253,17 @@ def test_loop_without_break_stays() -> None:
     assert _nodes(s) == ["Loop"] and isinstance(s.function.body[1], Loop)
 
 
+def test_if_holding_a_loop_without_break_stays() -> None:
+    s, b = _shader()
+    x, addr = _lane(b)
+    n = b.push_if(b.alu("ult", 1, 1, x, b.imm(9)))
+    with b.into(n.then_list):
+        b.push_loop()  # never ends: the if is not dead
+    b.intrinsic("store_ssbo", [x, addr], binding=(0, 1), align=4)
+    assert not dead_branch(s)
+    assert _nodes(s) == ["If", "Loop"]
+
+
 # ---------------------------------------------------------------- end to end
 
 _DROPOUT = """#version 450
