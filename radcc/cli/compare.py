@@ -2,12 +2,12 @@
 
     radcc compare SHADER [--mcpu=gfx1100] [--wave32|--wave64] [--entry NAME]
                   [--spec ID=VALUE ...] [-DNAME=VALUE ...] [--width N]
-    radcc compare VS FS [--color rgba8|rgba16f|rgba32f|r32f] [--depth] [...]
+    radcc compare VS FS [--color FMT[,FMT...]] [--depth] [...]
 
 With two shaders (a vertex and a fragment shader: .vert/.frag GLSL or SPIR-V), ACO
 compiles them as one graphics pipeline (RADV's VS+FS: the vertex shader on NGG, the
-fragment shader with one attachment per output in the `--color` format, rgba32i/ui for
-integer outputs) and each stage is reported as one shader is, one section per stage;
+fragment shader with one attachment per output in the `--color` formats, by location;
+ACO's side takes rgba32i/ui for an integer output whose format is a float one) and each stage is reported as one shader is, one section per stage;
 a stage radcc refuses is reported with radcc's error and ACO's side alone (exit 1).
 
 ACO's side is Mesa's RADV on its null device (no AMD GPU needed: Debian package
@@ -47,8 +47,11 @@ def build_parser() -> ShaderParser:
                         "pipeline")
     p.add_argument("--entry-frag", default=None, metavar="NAME",
                    help="the fragment shader's entry point (default: main)")
-    p.add_argument("--color", default="rgba8", choices=("rgba8", "rgba16f", "rgba32f", "r32f"),
-                   help="graphics: the format of the float outputs' attachments")
+    p.add_argument("--color", default="rgba8", metavar="FMT[,FMT...]",
+                   help="graphics: the colour attachments' formats by location (the last "
+                        "applies to higher locations: rgba8, rgba16f, rgba32f, r32f, "
+                        "rgba32ui, rgba32i, r32ui ...), for ACO's pipeline and radcc's "
+                        "fragment shader")
     p.add_argument("--depth", action="store_true", help="graphics: a depth attachment")
     p.add_argument("--width", default="60", metavar="N",
                    help="width of each listing column (20-400)")
@@ -190,8 +193,9 @@ def graphics(args: argparse.Namespace, width: int) -> tuple[str, int]:
     for stage, path, spirv, entry in (("vertex", args.shader, vert, args.entry),
                                       ("fragment", args.frag, frag, args.entry_frag)):
         try:
-            results[stage] = compile_shader(
-                argparse.Namespace(**{**vars(args), "shader": path, "entry": entry}), spirv)
+            results[stage] = compile_shader(argparse.Namespace(**{
+                **vars(args), "shader": path, "entry": entry,
+                "color_format": args.color if stage == "fragment" else None}), spirv)
         except UserError as e:
             errors[stage] = str(e)
     waves = {getattr(r, "wave_size", 0) for r in results.values()}
