@@ -306,6 +306,7 @@ class Dispatcher:
         wave64 = w.size == 64
         if st is not None:  # Strict's tables are only mutated, never rebound
             vpend, spend, trans_writes = st.vpend, st.spend, st.trans_writes
+            exp_reads = st.exp_reads
             after_valu = st.after_valu if wave64 else st.after_valu32
             if st.gfx10 is not None:  # GFX10.1: every instruction through Strict.after
                 after_valu = st.after
@@ -334,7 +335,7 @@ class Dispatcher:
                     continue
                 for i in blk:
                     u = i.use
-                    if vpend or spend:
+                    if vpend or spend or exp_reads:
                         st.pending(i, u)
                     if i.hz_before or (i.hz_trans and trans_writes):
                         st._hazards_before(i, u)

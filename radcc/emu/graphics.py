@@ -5,7 +5,8 @@ ROW [13], VSRC0-3 in the second dword): the wave's enabled sources are captured,
 lanes EXEC enables, as an `Export` appended to `Wave.exports`; the draw pipeline
 (`radcc.emu.draw`) reads them when the wave ends (positions and primitives of NGG
 waves, colour and depth of pixel waves). In strict mode an export is an EXPcnt
-operation, and a position export with DONE while a store is outstanding is reported: the
+operation, overwriting its source VGPRs or EXEC before an ``s_waitcnt expcnt`` covers it
+is reported (ISA guide 14.3), and a position export with DONE while a store is outstanding is reported: the
 hardware may start rasterization (and pixel waves reading the vertex data) at that export
 (ACO's README-ISA, "RDNA early rasterization"). Targets: ``mrt0-7`` 0-7, ``mrtz`` 8, ``pos0-4`` 12-16, ``prim`` 20
 (`radcc.isa.formats.mem_exp.TARGETS`).
@@ -58,6 +59,7 @@ def _bind_exp(i: Inst) -> Handler:
     target = w0 >> 4 & 0x3F
     done = bool(w0 >> 11 & 1)
     srcs = [(k, w1 >> (8 * k) & 0xFF) for k in range(4) if en >> k & 1]
+    vsrcs = tuple(r for _k, r in srcs)
 
     def h(w: Wave, i: Inst) -> None:
         data = np.zeros((4, w.size), np.uint32)
@@ -73,7 +75,7 @@ def _bind_exp(i: Inst) -> Handler:
                         f"'{op.text}' at pc {op.pc:#x} is outstanding: rasterization (and "
                         "pixel waves reading its data) may start now (README-ISA, 'RDNA "
                         "early rasterization'; s_waitcnt_vscnt null, 0 first)", i.pc)
-            st.issue(w, i, ("exp",), (), ())
+            st.export(w, i, vsrcs)
     return h
 
 

@@ -117,6 +117,9 @@ class Strict:
         self.queues: dict[str, list[MemOp]] = {"vm": [], "vs": [], "lgkm": [], "exp": []}
         self.vpend: dict[int, MemOp] = {}
         self.spend: dict[int, MemOp] = {}
+        # exports not yet complete: the VGPRs (and EXEC, key -1) they still read (ISA
+        # guide 14.3: overwriting them needs s_waitcnt expcnt first)
+        self.exp_reads: dict[int, MemOp] = {}
         # hazard state
         self.valu_n = 0
         self.trans_n = 0
@@ -179,6 +182,9 @@ class Strict:
         for r in op.sdests:
             if self.spend.get(r) is op:
                 del self.spend[r]
+        if self.exp_reads:
+            for r in [r for r, x in self.exp_reads.items() if x is op]:
+                del self.exp_reads[r]
 
     def waitcnt(self, w: object, i: Inst, vmcnt: int | None = None, lgkmcnt: int | None = None,
                 expcnt: int | None = None, vscnt: int | None = None) -> None:
@@ -236,14 +242,39 @@ class Strict:
     # --- per-instruction checks ----------------------------------------------------------
     def before(self, i: Inst, use: Use) -> None:
         """Check an instruction's register reads/writes against outstanding loads."""
-        if self.vpend or self.spend:
+        if self.vpend or self.spend or self.exp_reads:
             self.pending(i, use)
         if self.hazards:
             self._hazards_before(i, use)
 
+    def export(self, w: object, i: Inst, vsrcs: tuple[int, ...]) -> None:
+        """An export issued (EXPcnt) that reads VGPRs `vsrcs` and EXEC until it completes."""
+        self.issue(w, i, ("exp",), (), ())
+        op = self.queues["exp"][-1]
+        for r in vsrcs:
+            self.exp_reads[r] = op
+        self.exp_reads[-1] = op
+
+    def _export_war(self, i: Inst, use: Use) -> None:
+        for r in use.vwrites:
+            op = self.exp_reads.get(r)
+            if op is not None:
+                self._add("waitcnt", (op.inst.pc, i.pc, True, r, "exp"),
+                          f"'{i.text}' at pc {i.pc:#x} overwrites v{r} that "
+                          f"'{op.inst.text}' at pc {op.inst.pc:#x} may still be exporting "
+                          "(no s_waitcnt expcnt; ISA guide 14.3)", i.pc)
+        if use.swrites & EXEC_REGS and -1 in self.exp_reads:
+            op = self.exp_reads[-1]
+            self._add("waitcnt", (op.inst.pc, i.pc, False, -1, "exp"),
+                      f"'{i.text}' at pc {i.pc:#x} writes EXEC while '{op.inst.text}' at pc "
+                      f"{op.inst.pc:#x} may still be exporting (no s_waitcnt expcnt; ISA "
+                      "guide 14.3)", i.pc)
+
     def pending(self, i: Inst, use: Use) -> None:
         """The register checks of `before` against outstanding loads (the dispatcher
-        calls this directly when `vpend` or `spend` is not empty)."""
+        calls this directly when `vpend`, `spend` or `exp_reads` is not empty)."""
+        if self.exp_reads:
+            self._export_war(i, use)
         if self.vpend:
             for r in use.vreads:
                 op = self.vpend.get(r)

@@ -137,3 +137,18 @@ def test_typed_buffer_load_dst_sel() -> None:
         w.s[0:4] = _vsharp(base, 8, 1, 48, sel=(5, 4, 1, 0))
     w = r.run(setup)
     assert w.v[0:4, 0].tolist() == [8, 7, 1, 0]
+
+
+@pytest.mark.parametrize("between,bad", [
+    ("v_mov_b32 v1, 0", "overwrites v1"),
+    ("s_mov_b32 exec_lo, 1", "writes EXEC"),
+    ("s_waitcnt expcnt(0)\nv_mov_b32 v1, 0\ns_mov_b32 exec_lo, 1", None),
+    ("v_mov_b32 v3, 0", None),
+])
+def test_export_sources_need_the_expcnt_wait(between: str, bad: str | None) -> None:
+    """ISA guide 14.3: the export reads its VGPRs and EXEC when it completes, so they
+    may be overwritten only after s_waitcnt expcnt."""
+    r = _runner(f"v_mov_b32 v1, 1.0\nexp mrt0 v1, v2, off, off done\n{between}\ns_endpgm\n", 32)
+    r.run(lambda w: None)
+    msgs = [v.message for v in r.violations]
+    assert (bad is None and not msgs) or (bad is not None and any(bad in m for m in msgs)), msgs

@@ -58,6 +58,7 @@ def _vs_asm(wave: int) -> str:
     v_cmp_gt_u32 {vcc}, s20, v10
     s_and_saveexec_{b} {sv}, {vcc}
     exp prim v0, off, off, off
+    s_waitcnt expcnt(0)
     s_mov_{b} {ex}, {sv}
     v_cmp_gt_u32 {vcc}, s21, v10
     s_and_saveexec_{b} {sv}, {vcc}
