@@ -78,6 +78,9 @@ def lane_inputs(prims: Primitives, frags: Fragments) -> LaneInputs:
     iw = prims.inv_w[frags.prim]  # (Q, n)
     zv = prims.z[frags.prim]
     n = iw.shape[1]
+    if n == 1:  # points: the weights are gl_PointCoord's (raster), z and w constant
+        return LaneInputs(x, y, lin, lin, np.repeat(zv, 4, axis=1),
+                          np.repeat(iw, 4, axis=1), frags.front)
     lin = lin[..., :n]
     with np.errstate(invalid="ignore", divide="ignore"):
         pw = lin * iw[:, None, :]

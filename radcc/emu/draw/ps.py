@@ -81,8 +81,11 @@ class PixelStageRunner:
                                                  scratch_bytes=fs.scratch_bytes_per_lane),
                                  target, memory, strict=strict,
                                  max_instructions=max_instructions)
-        self.flat = np.array([i.flat for i in sorted(fs.pixel.inputs, key=lambda i: i.attr)],
-                             bool)
+        ins = sorted(fs.pixel.inputs, key=lambda i: i.attr)
+        self.flat = np.array([i.flat for i in ins], bool)
+        # gl_PointCoord's parameter (location -1): P0 (0, 0), P10 (1, 0), P20 (0, 1) on
+        # points, whose lanes' I and J are the coordinate (radcc.emu.draw.raster)
+        self.point_coord = [a for a, i in enumerate(ins) if i.location < 0]
 
     def __call__(self, prims: Primitives, frags: Fragments, li: LaneInputs) -> Shaded:
         fs = self.fs
@@ -115,6 +118,12 @@ class PixelStageRunner:
         wave_prims = qp[new]
         attrs = prims.attrs[wave_prims]  # (p, n, A, 4)
         lds = lds_parameters(attrs, self.flat) if attrs.shape[2] else np.zeros(0, np.uint32)
+        if attrs.shape[1] == 1:
+            one = np.float32(1.0).view(np.uint32)
+            for a in self.point_coord:
+                lds[a, :, :] = 0
+                lds[a, :, 4] = one  # P10.x
+                lds[a, :, 9] = one  # P20.y
         mask = 0
         for q in range(1, nq):
             if new[q]:

@@ -11,7 +11,9 @@ once. Degenerate (zero-area after snapping) triangles cover nothing. Facing from
 signed area ``a = -1/2 sum(x_i y_(i+1) - x_(i+1) y_i)``: with ``ccw`` front-facing when
 ``a > 0``. Points are squares of side ``gl_PointSize`` (1 without one) centred on the
 vertex, a centre on the left or top side inside, on the right or bottom side outside.
-Lines are rectangles one pixel wide around the segment (Vulkan's strict lines, lavapipe's
+A point's lanes carry ``(1 - s - t, s, t)`` as barycentrics, (s, t) being gl_PointCoord
+(the centre's position in the square, upper-left origin). Lines are rectangles one
+pixel wide around the segment (Vulkan's strict lines, lavapipe's
 ``strictLines``), covered by the same rule.
 
 A quad is the 2x2 pixels ``(2qx .. 2qx+1, 2qy .. 2qy+1)``; its lanes are in the order
@@ -212,8 +214,10 @@ def _points(prims: Primitives, width: int, height: int) -> Fragments:
             & (Y < height * ONE)
         live = inside.any(axis=1)
         n = int(live.sum())
-        bary = np.zeros((n, 4, 3))
-        bary[..., 0] = 1.0
+        size = max(2 * half, 1e-30)
+        ps = (X[live] - lo_x) / size  # gl_PointCoord (upper-left origin)
+        pt = (Y[live] - lo_y) / size
+        bary = np.stack([1.0 - ps - pt, ps, pt], axis=-1)
         parts.append(Fragments(np.full(n, t, np.int64), qx[live], qy[live], inside[live],
                                bary, np.ones(n, bool)))
     return _concat(parts)

@@ -305,3 +305,21 @@ def test_polygon_line_draws_the_edges_and_culls() -> None:
     front = _covered([tri], w, h, cull=CullMode.FRONT).sum() == 0
     culled = CullMode.FRONT if front else CullMode.BACK
     assert _lit(prim, pos, w, h, polygon=PolygonMode.LINE, cull=culled) == set()
+
+
+def test_point_coord_lanes() -> None:
+    """A point of size 3 centred at (4.5, 4.5): each covered lane's I and J are
+    gl_PointCoord, ((x + 0.5) - 3) / 3 and ((y + 0.5) - 3) / 3 (upper-left origin)."""
+    from radcc.emu.draw.pipeline import lane_inputs
+
+    w = h = 8
+    pos = _clip_from_fb(np.array([(4.5, 4.5)]), w, h)
+    prims = clip_and_project(np.array([[0]]), pos, np.zeros((1, 1, 4), np.uint32),
+                             np.array([3.0]), np.zeros(1, bool), w, h)
+    fr = rasterize(prims, w, h)
+    li = lane_inputs(prims, fr)
+    x, y = fr.pixels()
+    c = fr.covered
+    np.testing.assert_allclose(li.persp[..., 1][c], (x[c] + 0.5 - 3) / 3)
+    np.testing.assert_allclose(li.persp[..., 2][c], (y[c] + 0.5 - 3) / 3)
+    np.testing.assert_allclose(li.linear[c], li.persp[c])
