@@ -21,8 +21,9 @@ units) the wave's slice of it, so vertex k's parameter p is at
 
 After a wave: ``exp prim`` gives each primitive's vertices (lanes; bit 31 a null
 primitive, dropped), ``exp pos0`` each vertex's clip position, the misc vector ``pos1``
-(x) its point size when the shader writes one. Strict mode: the wave must export
-``pos0`` with DONE for its vertices (the hardware waits for it).
+(x) its point size when the shader writes one. A wave without a position export with
+DONE or without a primitive export is a strict-mode violation (the hardware waits for
+them).
 """
 
 from __future__ import annotations
@@ -169,12 +170,18 @@ def run_vertex_stage(vs: GraphicsShader, target: Target, memory: Memory,
                 pos = e.data[:, :nv].T.copy().view(np.float32)
             elif e.target == TARGET_POS0 + 1 and vst.writes_point_size:
                 psz = e.data[0, :nv].copy().view(np.float32)
-        if not seen_pos:
-            raise DrawError(f"vertex shader wave {g}: no position export (exp pos0)")
+        if not seen_pos or not any(e.done and TARGET_POS0 <= e.target < TARGET_POS0 + 5
+                                   for e in w.exports):
+            runner.report(w, "export", "the NGG wave ended without a position export with "
+                          "done")
         if got_prim is None:
-            raise DrawError(f"vertex shader wave {g}: no primitive export (exp prim)")
-        pd = got_prim.data[0, :npr]
-        live = got_prim.lanes[:npr] & (pd >> 31 == 0)
+            runner.report(w, "export", "the NGG wave ended without a primitive export")
+            pd = np.full(npr, 1 << 31, np.uint32)
+            plive = np.zeros(npr, bool)
+        else:
+            pd = got_prim.data[0, :npr]
+            plive = got_prim.lanes[:npr]
+        live = plive & (pd >> 31 == 0)
         lanes = np.stack([(pd >> (10 * k)) & 0x1FF for k in range(n)], axis=1).astype(np.int64)
         if (lanes[live] >= nv).any():
             raise DrawError(f"vertex shader wave {g}: a primitive export names a lane without "

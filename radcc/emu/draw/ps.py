@@ -39,7 +39,7 @@ from radcc.emu.draw.clip import Primitives
 from radcc.emu.draw.output import ExportFormat, decode_export
 from radcc.emu.draw.pipeline import LaneInputs, Shaded
 from radcc.emu.draw.raster import Fragments
-from radcc.emu.draw.state import DrawError, Kind
+from radcc.emu.draw.state import Kind
 from radcc.emu.draw.waves import GraphicsProgram, WaveRunner
 from radcc.emu.graphics import TARGET_MRTZ
 from radcc.emu.memory import Memory
@@ -168,11 +168,12 @@ class PixelStageRunner:
             w.exec = Wave.bools_to_mask(lane)
         w = self.runner.run(setup, lds.reshape(-1).view(np.uint8) if lds.size else None)
         done = [e for e in w.exports if e.done]
-        if not done:
-            raise DrawError(f"fragment shader wave {self.runner.waves - 1}: ended without an "
-                            "export with done (MUST_EXPORT)")
         n4 = 4 * nq
-        alive[sel] = done[-1].lanes[:n4].reshape(nq, 4)
+        if not done:
+            self.runner.report(w, "export", "the pixel wave ended without an export with "
+                               "done (STATUS.MUST_EXPORT: the hardware would hang)")
+        else:
+            alive[sel] = done[-1].lanes[:n4].reshape(nq, 4)
         for e in w.exports:
             if e.target < 8 and e.target < len(colors) and colors[e.target] is not None:
                 fmt = ExportFormat(px.col_format >> (4 * e.target) & 0xF)

@@ -83,6 +83,11 @@ class WaveRunner:
         d.counters.waves += 1
         return w
 
+    def report(self, w: Wave, kind: str, message: str) -> None:
+        """A violation of the graphics rules by wave `w` (after it ended)."""
+        name = f"{self.program.name} wave {self.waves - 1}"
+        self.d.report.add((kind, name, message), Violation(kind, message, w.pc, name))
+
     @property
     def violations(self) -> list[Violation]:
         return list(self.d.report.violations)

@@ -146,3 +146,23 @@ def test_render_matches_the_numpy_model(wave: int, topology: Topology) -> None:
     np.testing.assert_allclose(res.framebuffer.targets[0].data, fb.targets[0].data,
                                rtol=1e-5, atol=1e-5)
     assert res.vertex_waves >= 1 and res.pixel_waves >= 1
+
+
+def test_missing_exports_are_violations() -> None:
+    """A pixel shader without a done export (MUST_EXPORT) and a vertex shader without a
+    primitive export are strict-mode violations, not a wrong picture."""
+    from dataclasses import replace
+
+    vs, fs = _shaders(32)
+    bad_fs = replace(fs, code=_code("s_endpgm\n", 32))
+    pos, col = _scene(np.random.default_rng(1), 3)
+    state = DrawState(8, 8, color=COLOR_FORMATS["rgba32f"])
+    res = render(vs, bad_fs, state, T, Memory(), count=3, instances=1,
+                 attrs={0: pos, 1: col}, inst_attrs={}, index=None)
+    assert any("MUST_EXPORT" in v.message for v in res.violations)
+    asm = _vs_asm(32).replace("exp prim v0, off, off, off\n", "")
+    bad_vs = replace(vs, code=_code(asm, 32))
+    res = render(bad_vs, fs, state, T, Memory(), count=3, instances=1,
+                 attrs={0: pos, 1: col}, inst_attrs={}, index=None)
+    assert any("primitive export" in v.message for v in res.violations)
+    assert res.stats.fragments == 0
