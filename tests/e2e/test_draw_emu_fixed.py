@@ -4,7 +4,8 @@ position and colour through, colour out) rendered by `radcc.emu.draw.render` wit
 equivalent pair written in assembly to the documented ABIs
 (tests/emu/draw/test_render_asm.py), compared with lavapipe's rendering of the GLSL pair
 by the draw harness (coverage exact, rgba8 within 1, floats within the case's tolerance,
-depth), wave32 and wave64, strict mode. Extra cases: strips, fans, culling, lines,
+depth), wave32 and wave64, strict mode; the vertex shader also as radcc compiles
+basic.vert. Extra cases: strips, fans, culling, lines,
 points, blending on every float format."""
 
 from __future__ import annotations
@@ -71,12 +72,31 @@ def lvp() -> None:
         pytest.fail(f"lavapipe unavailable: {e}")
 
 
+_vs_cache: dict[int, object] = {}
+
+
+def _radcc_vs(wave: int):  # noqa: ANN202 - a GraphicsShader
+    """basic.vert compiled by radcc (its graphics code object)."""
+    if wave not in _vs_cache:
+        from radcc.driver.compile import compile_spirv
+
+        res = compile_spirv(harness.compile_stage("basic.vert"), wave_size=wave)
+        assert res.graphics is not None
+        _vs_cache[wave] = res.graphics
+    return _vs_cache[wave]
+
+
+@pytest.mark.parametrize("vert", ["asm", "radcc"])
 @pytest.mark.parametrize("wave", [32, 64])
 @pytest.mark.parametrize("name", NAMES)
-def test_emulator_pipeline_matches_lavapipe(lvp: None, name: str, wave: int) -> None:
+def test_emulator_pipeline_matches_lavapipe(lvp: None, name: str, wave: int,
+                                            vert: str) -> None:
+    """`vert` "radcc": the vertex shader is basic.vert compiled by radcc."""
     case = BY_NAME.get(name) or EXTRA[name]
     ref = harness.reference(case)
     vs, fs = _shaders(wave)
+    if vert == "radcc":
+        vs = _radcc_vs(wave)
     state = draw_state(case.size, case.topology, case.color, case.clear, case.depth,
                        case.blend, case.cull, case.front_face, "fill", 1)
     res = render(vs, fs, state, T, Memory(), count=case.count, instances=case.instances,
