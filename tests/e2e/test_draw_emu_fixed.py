@@ -109,3 +109,32 @@ def test_emulator_pipeline_matches_lavapipe(lvp: None, name: str, wave: int,
         buffers: dict = {}
         images: dict = {}
     harness.assert_same_draw(case, ref, Got())
+
+
+# cases whose vertex shader writes a vec4 colour to location 0, drawn with color.frag:
+# radcc's vertex shader (resources, instancing, indices, gl_VertexIndex) with the
+# assembly fragment shader, through the driver's resource tables
+VS_CASES = [n for n in ("instanced_strip_uint32", "ubo_push_vs", "triangle_fan",
+                        "triangle_strip") if n in BY_NAME]
+
+
+@pytest.mark.parametrize("wave", [32, 64])
+@pytest.mark.parametrize("name", VS_CASES)
+def test_radcc_vertex_shaders_match_lavapipe(lvp: None, name: str, wave: int) -> None:
+    from dataclasses import replace
+    from types import SimpleNamespace
+
+    from radcc.driver.compile import compile_spirv
+    from radcc.driver.draw import _execute
+
+    case = replace(BY_NAME[name], frag="color.frag")
+    ref = harness.reference(case)
+    vs_res = compile_spirv(harness.compile_stage(case.vert), wave_size=wave)
+    fs_res = SimpleNamespace(graphics=_shaders(wave)[1], images={}, kernel_name="fs")
+    state = draw_state(case.size, case.topology, case.color, case.clear, case.depth,
+                       case.blend, case.cull, case.front_face, "fill", 1)
+    got = _execute(vs_res, fs_res, state, case.count, case.instances, dict(case.attrs),
+                   dict(case.inst_attrs), case.index, case.buffers, case.images,
+                   case.samplers, case.push, True, 50_000_000, [])
+    assert not got.violations, got.violations
+    harness.assert_same_draw(case, ref, got)
