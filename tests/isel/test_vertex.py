@@ -97,6 +97,18 @@ void main() {
 }""",
 }
 
+SHADERS["blocks"] = """#version 450
+layout(location = 0) in vec3 pos;
+layout(location = 1) out VS_OUT { vec3 normal; vec2 uv; } vs_out;
+layout(location = 4) out mat2 m;
+layout(location = 6) out float arr[2];
+layout(location = 8) out Blk2 { layout(location = 9) vec4 a; layout(location = 8) int b; } o2;
+void main() {
+    vs_out.normal = pos; vs_out.uv = pos.xy; m = mat2(pos.x, pos.y, pos.z, 1.0);
+    arr[0] = 1.0; arr[1] = pos.z; o2.a = vec4(pos, 2.0); o2.b = gl_VertexIndex;
+    gl_Position = vec4(pos, 1.0);
+}"""  # output blocks, a matrix and an array at consecutive locations
+
 OPTS = DebugOptions.parse("validateir,validatera")
 
 
@@ -159,6 +171,10 @@ def test_vertex_settings(spirv: dict[str, bytes]) -> None:
     full = _settings(spirv, "fullscreen")
     assert full.inputs == () and full.pos_exports == 1 and len(full.outputs) == 1
     assert _settings(spirv, "loop").inputs[1].type is S
+    blocks = _settings(spirv, "blocks")
+    assert [(o.location, o.components, o.type, o.param) for o in blocks.outputs] == [
+        (1, 3, F, 0), (2, 2, F, 1), (4, 2, F, 2), (5, 2, F, 3), (6, 1, F, 4), (7, 1, F, 5),
+        (8, 1, S, 6), (9, 4, F, 7)]
 
 
 @pytest.mark.skipif(shutil.which("llvm-mc-19") is None, reason="needs llvm-mc-19")

@@ -8,7 +8,8 @@ Guarantees of `translate_vertex`:
   uint) becomes a local initialised by ``load_input`` of its location, fetched at the
   vertex index (``gl_VertexIndex``) or, when bit L of ``load_vs_input_instance_mask`` is
   set, at the instance index; ``MirShader.inputs`` lists them;
-- every ``Output`` variable (``Location`` varyings, and the ``Position``,
+- every ``Output`` variable (``Location`` varyings: 32-bit scalars and vectors, and
+  matrices, arrays and blocks of them at consecutive locations; the ``Position``,
   ``PointSize``, ``ClipDistance`` and ``CullDistance`` built-ins, standalone or as
   members of the ``gl_PerVertex`` block) becomes a local; at the end of the entry
   function each is read and handed to ``store_output`` (attrs ``slot``: ``param``,
@@ -25,7 +26,7 @@ from __future__ import annotations
 from radcc.abi.stage import NAMED_STAGES
 
 from ..mir import StageVar, Value
-from ..spirv.types import TypeArray, TypeFloat, TypeInt, TypeStruct, TypeVector
+from ..spirv.types import TypeArray, TypeFloat, TypeInt, TypeMatrix, TypeStruct, TypeVector
 from .context import LocalPtr, TranslationContext, err
 from .types_consts import mtype
 from .variables import load_local, store_local
@@ -150,16 +151,44 @@ def _store_outputs(ctx: TranslationContext) -> None:
                     raise err(f"member {i} of output block %{vid} is not a built-in", ctx.ins)
                 _builtin_output(ctx, mb, vals[i], mt)
         else:
-            loc = _location(ctx, vid)
-            comps, typ = _scalar_or_vector(ctx, pointee, f"vertex output at location {loc}")
-            if any(o.location == loc for o in outs):
-                raise err(f"two vertex outputs at location {loc}", ctx.ins)
-            v = load_local(ctx, ptr)
-            assert isinstance(v, Value)
-            b.intrinsic("store_output", [v], slot="param", location=loc)
-            outs.append(StageVar(loc, comps, typ))
+            leaves: list[tuple[int, Value, int, str]] = []
+            block_locs = isinstance(t, TypeStruct) and m.decoration(vid, "Location") is None \
+                and all(m.decoration(pointee, "Location", i) is not None
+                        for i in range(len(t.members)))
+            start = 0 if block_locs else _location(ctx, vid)  # else: each member's own
+            _flatten(ctx, pointee, load_local(ctx, ptr), start, leaves)
+            for loc, v, comps, typ in leaves:
+                if any(o.location == loc for o in outs):
+                    raise err(f"two vertex outputs at location {loc}", ctx.ins)
+                b.intrinsic("store_output", [v], slot="param", location=loc)
+                outs.append(StageVar(loc, comps, typ))
     ctx.ins = None
     ctx.shader.outputs = sorted(outs, key=lambda o: o.location)
+
+
+def _flatten(ctx: TranslationContext, tid: int, value: object, loc: int,
+             out: list[tuple[int, Value, int, str]]) -> int:
+    """The leaves of an output of type `tid` at Location `loc` (SPIR-V's location
+    assignment: a matrix's columns, an array's elements and a block's members take
+    consecutive locations, a member's own Location restarting the count): appended to
+    `out` as (location, value, components, type); returns the next free location."""
+    t = ctx.ty(tid)
+    if isinstance(t, TypeStruct):
+        assert isinstance(value, list)
+        for i, (mt, mv) in enumerate(zip(t.members, value, strict=True)):
+            own = ctx.m.decoration(tid, "Location", i)
+            loc = _flatten(ctx, mt, mv, int(own[0]) if own is not None else loc, out)
+        return loc
+    if isinstance(t, TypeArray | TypeMatrix):
+        assert isinstance(value, list)
+        el = t.element if isinstance(t, TypeArray) else t.column
+        for x in value:
+            loc = _flatten(ctx, el, x, loc, out)
+        return loc
+    comps, typ = _scalar_or_vector(ctx, tid, f"vertex output at location {loc}")
+    assert isinstance(value, Value)
+    out.append((loc, value, comps, typ))
+    return loc + 1
 
 
 def _builtin_output(ctx: TranslationContext, name: str, value: object, tid: int) -> None:
