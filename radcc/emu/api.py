@@ -73,6 +73,9 @@ class RunResult:
     kernel: str
     wave_size: int
     raw: dict[str, bytes] = field(default_factory=dict)
+    # where each buffer argument was mapped (the same for the same kernel and arguments:
+    # a buffer device address test reads them, then passes them in a second run)
+    addresses: dict[str, int] = field(default_factory=dict)
 
 
 def _dims(d: Dim, what: str) -> tuple[int, int, int]:
@@ -177,7 +180,8 @@ class Module:
                 out[name] = np.frombuffer(data, dtype=arr.dtype).reshape(arr.shape).copy()
             else:
                 out[name] = np.frombuffer(data, dtype=np.uint8).copy()
-        return RunResult(out, list(d.report.violations), counters, kernel, k.wave_size, raws)
+        return RunResult(out, list(d.report.violations), counters, kernel, k.wave_size, raws,
+                         {name: base for name, (base, _, _) in buffers.items()})
 
 
 def _map_image(mem: Memory, name: str, img: Image) -> tuple[int, int]:

@@ -54,6 +54,7 @@ UNIFORM_SYSTEM_VALUES = frozenset({
 })
 ALWAYS_DIVERGENT = frozenset({
     "ssbo_atomic", "ssbo_atomic_swap", "shared_atomic", "shared_atomic_swap", "elect",
+    "global_atomic", "global_atomic_swap", "load_global",
     "inclusive_scan", "exclusive_scan", "ballot_bit_count_inclusive",
     "ballot_bit_count_exclusive", "inverse_ballot", "load_deref", "image_load",
     "image_load_lod", "image_size", "image_levels", "image_sample",

@@ -176,6 +176,12 @@ _intr("load_ssbo load_shared", 1, True)  # reorderable when attrs["access"] has 
 _intr("store_ssbo store_shared", 2, False, elim=False)
 _intr("ssbo_atomic shared_atomic", 2, True, elim=False)
 _intr("ssbo_atomic_swap shared_atomic_swap", 3, True, elim=False)
+# buffer device address (docs/mir.md "Memory"): one component at a 64-bit address
+# (load: address; store: value, address; atomics: address, data[, new])
+_intr("load_global", 1, True)
+_intr("store_global", 2, False, elim=False)
+_intr("global_atomic", 2, True, elim=False)
+_intr("global_atomic_swap", 3, True, elim=False)
 # images (attrs: binding, dim): image_load coord -> texel (the texel's components);
 # image_store coord, texel; sizes and level counts (docs/mir.md "Images")
 _intr("image_load", 1, True)

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from radcc.frontend.mir import Instr
 from radcc.frontend.mir_ops import ALU_OPS, SYSTEM_VALUES, VERTEX_SYSTEM_VALUES
 
-from . import alu16, image, mem16, memory, subgroup16, sysval, vertex
+from . import alu16, global_mem, image, mem16, memory, subgroup16, sysval, vertex
 from .context import SMALL, Const, IselContext, unsupported
 from .subgroup import SUBGROUP_INTRINSICS
 
@@ -70,6 +70,9 @@ def _table() -> dict[str, Select]:
         ({"store_ssbo", "store_shared", "store_scratch"}, mem16.select_store),
         ({"ssbo_atomic", "ssbo_atomic_swap", "shared_atomic", "shared_atomic_swap"},
          mem16.select_atomic),
+        ({"load_global"}, global_mem.select_load_global),
+        ({"store_global"}, global_mem.select_store_global),
+        ({"global_atomic", "global_atomic_swap"}, global_mem.select_global_atomic),
         ({"get_ssbo_size"}, memory.select_ssbo_size),
         ({"barrier"}, memory.select_barrier),
         ({"image_load", "image_load_lod"}, image.select_image_load),

@@ -343,21 +343,30 @@ def select_atomic(ctx: IselContext, ins: Instr) -> None:
     else:
         base = binding_base(ctx, ins)
         voff, imm = _voffset(ctx, *_address(ins))
-        if aop == "cmpxchg":
-            cmp_, new = (ctx.vgpr(ctx.comp(s, 0), bits) for s in ins.srcs[1:])
-            data = ctx.b.create_vector(_vgpr_rc(2 * bits // 32), new, cmp_).temp
-            opc = f"global_atomic_cmpswap_b{w}"
-        else:
-            if aop not in _GLOBAL_ATOMIC:
-                raise unsupported(ins, f"atomic {aop}")
-            data = ctx.vgpr(ctx.comp(ins.srcs[1], 0), bits)
-            opc = f"global_atomic_{_GLOBAL_ATOMIC[aop]}{w}"
-        if not ctx.b.table.has(opc):
-            t = ctx.p.target
-            raise unsupported(ins, f"{opc} does not exist on {t.name} ({t.gfx_level.name})")
+        opc, data = atomic_opcode(ctx, ins, bits)
         t = ctx.b.inst(opc, [_vgpr_rc(bits // 32)], [voff, data, base], offset=imm,
                        glc=True).temp
     ctx.set(d, [ctx.uniform_result(t, not d.divergent)])
+
+
+def atomic_opcode(ctx: IselContext, ins: Instr, bits: int) -> tuple[str, Temp]:
+    """The ``global_atomic_*`` opcode of a buffer atomic (``srcs[0]`` its address) and
+    its data operand (compare-exchange: new value and compare value in one vector)."""
+    aop = ins.attrs["atomic_op"]
+    w = "64" if bits == 64 else "32"
+    if aop == "cmpxchg":
+        cmp_, new = (ctx.vgpr(ctx.comp(s, 0), bits) for s in ins.srcs[1:])
+        data = ctx.b.create_vector(_vgpr_rc(2 * bits // 32), new, cmp_).temp
+        opc = f"global_atomic_cmpswap_b{w}"
+    else:
+        if aop not in _GLOBAL_ATOMIC:
+            raise unsupported(ins, f"atomic {aop}")
+        data = ctx.vgpr(ctx.comp(ins.srcs[1], 0), bits)
+        opc = f"global_atomic_{_GLOBAL_ATOMIC[aop]}{w}"
+    if not ctx.b.table.has(opc):
+        t = ctx.p.target
+        raise unsupported(ins, f"{opc} does not exist on {t.name} ({t.gfx_level.name})")
+    return opc, data
 
 
 def select_barrier(ctx: IselContext, ins: Instr) -> None:

@@ -6,16 +6,22 @@ emulator (reference: the same loops in Python)."""
 from __future__ import annotations
 
 import struct
+import subprocess
+import tempfile
+from pathlib import Path
 
 import numpy as np
 import pytest
 
-from radcc.driver.run import run_compute
+from radcc.abi.kernarg import binding_name
+from radcc.driver.compile import compile_spirv
+from radcc.driver.run import run_compiled, run_compute
 from radcc.frontend.divergence import divergence_analysis
 from radcc.frontend.opt import lower_for_isel
 from radcc.frontend.spirv_to_mir import spirv_to_mir
 from radcc.ir.program import BlockKind
 from radcc.isel import select_program
+from radcc.oracle import spirv_tools
 from radcc.passes.manager import DebugOptions
 from radcc.target import DEFAULT_MCPU, get_target
 from tests.frontend.mir.conftest import glsl_to_spirv
@@ -99,7 +105,7 @@ void main() {
             for (uint l = 0u; l < 64u; l += STRIDE) { s += a[(l + t) % 64u]; }
         }
         if (a[t] == 0xffffffffu) {
-            for (;;) { s += a[(s + t) % 64u]; }
+            for (;;) { s += a[(s + t) % 64u]; o[t] = s; }
         }
         s = s * 3u + a[(i + t) % 64u];
     }
@@ -215,3 +221,146 @@ def test_f16_reductions_and_scans(wave: int) -> None:
     want = _f16_reduce_ref(a, m, wave)
     assert np.isfinite(want).all()
     assert got.tolist() == want.tolist()
+
+
+# Buffer device address (llama.cpp's *_bda shaders: `D_ptr(addr).d = v`): pointers from
+# 64-bit push constants, a divergent address, a pointer loaded from memory, a 64-bit
+# load, an atomic, an f16 store and OpPtrAccessChain. The emulator maps the buffers the
+# same way for the same kernel and arguments: a first run (mode 0, no pointers used)
+# gives their addresses, the second passes them in the push constants.
+BDA = """#version 450
+#extension GL_EXT_buffer_reference : require
+#extension GL_EXT_buffer_reference2 : require
+#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
+#extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
+#extension GL_EXT_shader_16bit_storage : require
+layout(local_size_x = 64) in;
+layout(buffer_reference, std430, buffer_reference_align = 4) buffer Floats { float v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 2) buffer Halfs { float16_t v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 8) buffer Node {
+    uint64_t big; Floats data; uint count; uint pad; };
+layout(buffer_reference, std430, buffer_reference_align = 16) buffer Vec4s { vec4 v; };
+layout(set = 0, binding = 0) buffer B0 { float x[]; };
+layout(set = 0, binding = 1) buffer B1 { float y[]; };
+layout(set = 0, binding = 2) buffer B2 { uint64_t node_words[]; };
+layout(set = 0, binding = 3) buffer B3 { float16_t h[]; };
+layout(push_constant) uniform P { uint64_t b0; uint64_t b1; Node node; uint64_t b3; uint mode; } p;
+void main() {
+    uint t = gl_LocalInvocationID.x;
+    if (p.mode == 0u) {
+        y[t] = x[t] + float(node_words[0]);
+        h[t] = float16_t(1.0);
+        return;
+    }
+    Floats xs = Floats(p.b0);
+    Floats ys = Floats(p.b1);
+    float v = xs.v[t];
+    ys.v[t] = v * 2.0 + 1.0;
+    Floats per = Floats(p.b0 + uint64_t(4u * (63u - t)));
+    ys.v[64u + t] = per.v[0];
+    Node n = p.node;
+    ys.v[128u + t] = n.data.v[t] + float(uint(n.big >> 32));
+    uint old = atomicAdd(n.count, 1u);
+    ys.v[192u + t] = old < 64u ? 1.0 : 0.0;
+    Halfs hs = Halfs(p.b3);
+    hs.v[t] = float16_t(v);
+    Vec4s q = Vec4s(p.b1);
+    if (t == 5u) q[64].v.w = 7.0;
+    Floats pick = (t & 1u) == 0u ? xs : per;
+    ys.v[260u + t] = pick.v[t & 7u];
+    Floats w = xs;
+    for (uint k = 0u; k < (t & 3u); ++k) w = Floats(uint64_t(w) + 4ul);
+    ys.v[324u + t] = w.v[t & 31u];
+}
+"""
+
+
+def _optimized(spv: bytes) -> bytes:
+    """spirv-opt -O (as llama.cpp builds its shaders): pointers become OpPhi/OpSelect."""
+    with tempfile.TemporaryDirectory() as d:
+        src, dst = Path(d) / "a.spv", Path(d) / "b.spv"
+        src.write_bytes(spv)
+        subprocess.run(["spirv-opt", "-O", str(src), "-o", str(dst)], check=True)
+        return dst.read_bytes()
+
+
+@pytest.mark.parametrize("wave", [32, 64])
+@pytest.mark.parametrize("opt", [False, True], ids=["glslang", "spirv-opt"])
+def test_buffer_device_address(wave: int, opt: bool) -> None:
+    spv = glsl_to_spirv(BDA, "vulkan1.2")
+    res = compile_spirv(_optimized(spv) if opt else spv, wave_size=wave,
+                        debug_options=CHECKED)
+    x = np.arange(64, dtype=np.float32) * 0.5
+    bufs = {(0, 0): x, (0, 1): np.zeros(388, np.float32), (0, 2): np.zeros(3, np.uint64),
+            (0, 3): np.zeros(64, np.float16)}
+    push0 = bytes(40)
+    _, first = run_compiled(res, (1, 1, 1), bufs, push0)
+    addr = {k: first.addresses[binding_name(k)] for k in bufs}
+    node = np.array([5 << 32, addr[(0, 0)], 0], np.uint64)
+    bufs[(0, 2)] = node
+    push = struct.pack("<QQQQI", addr[(0, 0)], addr[(0, 1)], addr[(0, 2)], addr[(0, 3)], 1)
+    out, run = run_compiled(res, (1, 1, 1), bufs, push + bytes(4))
+    assert not run.violations
+    assert {k: run.addresses[binding_name(k)] for k in bufs} == addr
+    y = np.frombuffer(out[(0, 1)], np.float32)
+    want = np.zeros(388, np.float32)
+    want[:64] = x * 2 + 1
+    want[64:128] = x[::-1]
+    want[128:192] = x + 5
+    want[192:256] = 1
+    want[259] = 7
+    t = np.arange(64)
+    want[260:324] = np.where(t % 2 == 0, x[t & 7], x[(63 - t + (t & 7)) % 64])
+    want[324:388] = x[(t & 31) + (t & 3)]
+    assert y.tolist() == want.tolist()
+    assert np.frombuffer(out[(0, 2)], np.uint64).tolist() == [5 << 32, addr[(0, 0)], 64]
+    assert np.frombuffer(out[(0, 3)], np.float16).tolist() == x.astype(np.float16).tolist()
+
+
+# SPV_KHR_integer_dot_product (llama.cpp's int8 flash attention and mmq shaders: OpSDot
+# on PackedVectorFormat4x8Bit in a SPIR-V 1.5 module). glslang 12 cannot write it: the
+# GLSL computes xor/or/and and the assembly's instructions are swapped for the dots.
+INT_DOT = """#version 450
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) readonly buffer A { uint a[]; };
+layout(set = 0, binding = 1) readonly buffer B { uint b[]; };
+layout(set = 0, binding = 2) writeonly buffer O { uint o[]; };
+void main() {
+    uint t = gl_LocalInvocationID.x;
+    o[3u * t] = a[t] ^ b[t];
+    o[3u * t + 1u] = a[t] | b[t];
+    o[3u * t + 2u] = a[t] & b[t];
+}
+"""
+
+
+def _int_dot_module() -> bytes:
+    spv = glsl_to_spirv(INT_DOT, "vulkan1.2")
+    text = subprocess.run(["spirv-dis", "--raw-id", "-"], input=spv,
+                          capture_output=True, check=True).stdout.decode()
+    text = text.replace("OpCapability Shader", "OpCapability Shader\n"
+                        "OpCapability DotProduct\nOpCapability DotProductInput4x8BitPacked\n"
+                        "OpExtension \"SPV_KHR_integer_dot_product\"", 1)
+    for old, new in (("OpBitwiseXor", "OpSDot"), ("OpBitwiseOr", "OpUDot"),
+                     ("OpBitwiseAnd", "OpSUDot")):
+        line = next(ln for ln in text.splitlines() if old in ln)
+        text = text.replace(line, line.replace(old, new) + " PackedVectorFormat4x8Bit")
+    data = spirv_tools.assemble(text, "vulkan1.2")
+    assert spirv_tools.validate(data, "vulkan1.2").ok
+    return data
+
+
+@pytest.mark.parametrize("wave", [32, 64])
+def test_integer_dot_products(wave: int) -> None:
+    rng = np.random.default_rng(12)
+    a = rng.integers(0, 1 << 32, 64, dtype=np.uint64).astype(np.uint32)
+    b = rng.integers(0, 1 << 32, 64, dtype=np.uint64).astype(np.uint32)
+    out = run_compute(_int_dot_module(), buffers={(0, 0): a, (0, 1): b, (0, 2): 64 * 12},
+                      wave_size=wave, debug_options=CHECKED)
+    got = np.frombuffer(out[(0, 2)], np.uint32).reshape(64, 3)
+    sa, ua = a.view(np.int8).reshape(64, 4).astype(np.int64), \
+        a.view(np.uint8).reshape(64, 4).astype(np.int64)
+    sb, ub = b.view(np.int8).reshape(64, 4).astype(np.int64), \
+        b.view(np.uint8).reshape(64, 4).astype(np.int64)
+    want = np.stack([(sa * sb).sum(1), (ua * ub).sum(1), (sa * ub).sum(1)], 1)
+    assert got.tolist() == (want & 0xFFFFFFFF).tolist()

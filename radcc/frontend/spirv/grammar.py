@@ -105,12 +105,24 @@ def _version(text: str) -> tuple[int, int] | None:
     return (int(major), int(minor))
 
 
+# Instructions the 1.6r1 grammar lists as core 1.6 without the extension that also
+# provides them in earlier versions (the SPIR-V registry's SPV_KHR_integer_dot_product:
+# "These instructions are core in SPIR-V 1.6"; spirv-val accepts them in a 1.5 module
+# that declares the extension, as llama.cpp's int8 shaders are built).
+_ALSO_FROM_EXTENSION = {
+    name: "SPV_KHR_integer_dot_product" for name in (
+        "OpSDot", "OpUDot", "OpSUDot", "OpSDotAccSat", "OpUDotAccSat", "OpSUDotAccSat")
+}
+
+
 @cache
 def instruction(opcode: int) -> InstructionInfo | None:
     row = _g.INSTRUCTIONS.get(opcode)
     if row is None:
         return None
     opname, klass, operands, caps, version, exts = row
+    if opname in _ALSO_FROM_EXTENSION and not exts:
+        exts = (_ALSO_FROM_EXTENSION[opname],)
     return InstructionInfo(
         opcode,
         opname,

@@ -348,7 +348,8 @@ class _Checker:
             if self.shape(self.operand_type(ins, int(ids[1]), 1)) != ("float", w, 1) or n < 2:
                 raise _fail("the scalar is not the vector's component type", ins)
         elif op == "OpPhi":
-            if isinstance(self.t(rt), TypePointer):
+            t = self.t(rt)
+            if isinstance(t, TypePointer) and t.storage_class != "PhysicalStorageBuffer":
                 raise _fail("variable pointers (OpPhi of pointers) are not supported", ins)
             for k in range(0, len(ids), 2):
                 self.same(ins, rt, self.operand_type(ins, int(ids[k]), k), f"operand {k}")
@@ -391,8 +392,6 @@ class _Checker:
             pass  # checked by the translation (spirv_to_mir/images.py)
         elif op.startswith("OpImage"):
             raise _fail(f"{op} is not supported yet", ins)
-        elif op in ("OpConvertUToPtr", "OpConvertPtrToU"):
-            raise _fail("buffer device address (PhysicalStorageBuffer) is not supported", ins)
 
     def image_access(self, ins: Instruction, rt: int | None, ids: list[int]) -> None:
         """OpImageRead (result, image, coordinate) / OpImageWrite (image, coordinate,
@@ -502,8 +501,14 @@ class _Checker:
                         f"{self.type_name(rt)}", ins)
 
     def select(self, ins: Instruction, rt: int | None, ids: list[int]) -> None:
-        if isinstance(self.t(rt), TypePointer):
-            raise _fail("variable pointers (OpSelect of pointers) are not supported", ins)
+        t = self.t(rt)
+        if isinstance(t, TypePointer):
+            if t.storage_class != "PhysicalStorageBuffer":
+                raise _fail("variable pointers (OpSelect of pointers) are not supported", ins)
+            self.need_shape(ins, self.operand_type(ins, ids[0], 0), "bool", "the condition")
+            for k in (1, 2):
+                self.same(ins, rt, self.operand_type(ins, ids[k], k), f"operand {k}")
+            return
         cond = self.operand_type(ins, ids[0], 0)
         s = self.need_shape(ins, cond, "bool", "the condition")
         rs = self.shape(rt)
@@ -957,9 +962,6 @@ class _Checker:
                 if first != tid:
                     raise _fail(f"type %{tid} repeats %{first} (only structs, arrays and "
                                 f"pointers may be declared twice)", ins)
-            if isinstance(t, TypePointer) and t.storage_class == "PhysicalStorageBuffer":
-                raise _fail("buffer device address (PhysicalStorageBuffer) is not supported",
-                            ins)
             need = _WIDTH_CAPS.get((type(t).__name__, getattr(t, "width", 0)))
             if need is not None and not set(need) & set(m.capabilities):
                 raise _fail(f"a {getattr(t, 'width', 0)}-bit "
@@ -1114,8 +1116,8 @@ class _Checker:
                                 ins)
                 continue
             if sc == "PhysicalStorageBuffer":
-                raise _fail("buffer device address (PhysicalStorageBuffer) is not supported",
-                            ins)
+                raise _fail("a PhysicalStorageBuffer variable (buffer device addresses are "
+                            "pointer values, not variables)", ins)
             if sc not in _BUFFER_CLASSES:
                 continue
             tid = pt.pointee
@@ -1212,8 +1214,10 @@ class _Checker:
                     raise _fail(f"members {ka} and {kb} of struct %{tid} overlap",
                                 self.dec_at.get((tid, kb, "Offset"), ins))
             return end, align
+        if isinstance(t, TypePointer) and t.storage_class == "PhysicalStorageBuffer":
+            return 8, 8  # a buffer device address: a 64-bit integer's size and alignment
         if isinstance(t, TypePointer):
-            raise _fail("pointers in buffers (buffer device address) are not supported", ins)
+            raise _fail(f"a {t.storage_class} pointer cannot be in a buffer", ins)
         raise _fail(f"type %{tid} cannot be in a buffer", ins)
 
 

@@ -10,8 +10,9 @@ from ..mir import (
 )
 from ..mir_ops import ALU_OPS
 from ..spirv.binary import Instruction
-from .context import TV, TranslationContext, err
+from .context import TV, MemPtr, TranslationContext, err
 from .types_consts import get_tv, get_value
+from .variables import global_address
 
 # simple one-to-one opcodes: SPIR-V name -> (MIR op, swap sources)
 SIMPLE: dict[str, tuple[str, bool]] = {
@@ -70,6 +71,11 @@ def op_select(ctx: TranslationContext, ins: Instruction) -> None:
     def sel(x: TV, y: TV) -> TV:
         if isinstance(x, list):
             return [sel(p, q) for p, q in zip(x, y, strict=True)]
+        if isinstance(x, MemPtr):  # buffer device addresses: select the address
+            if not isinstance(y, MemPtr) or x.space != "global" or y.space != "global":
+                raise err("OpSelect of pointers that are not buffer device addresses", ins)
+            a = ctx.b.alu("bcsel", 64, 1, c, global_address(ctx, x), global_address(ctx, y))
+            return MemPtr("global", None, None, 0, x.tid, True, base=a)
         cc = c if c.num_components == x.num_components else ctx.b.splat(c, x.num_components)
         return ctx.b.alu("bcsel", x.bit_size, x.num_components, cc, x, y)
 
@@ -161,6 +167,41 @@ def dot(ctx: TranslationContext, a: Value, b_: Value) -> Value:
 
 def op_dot(ctx: TranslationContext, ins: Instruction) -> None:
     ctx.set(ins, dot(ctx, get_value(ctx, ins.id(0)), get_value(ctx, ins.id(1))))
+
+
+# OpSDot / OpUDot / OpSUDot: the signedness of the two operands' components
+INT_DOTS = {"OpSDot": (True, True), "OpUDot": (False, False), "OpSUDot": (True, False)}
+
+
+def op_int_dot(ctx: TranslationContext, ins: Instruction) -> None:
+    """SPV_KHR_integer_dot_product's integer dot products (core in 1.6): the components
+    (of vectors, or the four bytes of 32-bit scalars with PackedVectorFormat4x8Bit)
+    sign- or zero-extended to the result's width, multiplied and summed with wrapping
+    (exact for 8-bit components into 32 bits)."""
+    assert ins.result_type is not None
+    sa, sb = INT_DOTS[ins.opname]
+    bits = ctx.bits(ins.result_type)
+    a, b = get_value(ctx, ins.id(0)), get_value(ctx, ins.id(1))
+
+    def comps(v: Value, signed: bool) -> list[Value]:
+        if len(ins.operands) > 2:  # PackedVectorFormat4x8Bit: four bytes of a scalar
+            ext = "ibfe" if signed else "ubfe"
+            parts = [ctx.b.alu(ext, 32, 1, v, ctx.b.imm(8 * k), ctx.b.imm(8))
+                     for k in range(4)]
+            src_bits = 32
+        else:
+            parts, src_bits = ctx.b.channels(v), v.bit_size
+        if src_bits == bits:
+            return parts
+        conv = f"{'i' if signed else 'u'}2{'i' if signed else 'u'}{bits}"
+        return [ctx.b.alu(conv, bits, 1, x) for x in parts]
+
+    acc: Value | None = None
+    for x, y in zip(comps(a, sa), comps(b, sb), strict=True):
+        prod = ctx.b.alu("imul", bits, 1, x, y)
+        acc = prod if acc is None else ctx.b.alu("iadd", bits, 1, acc, prod)
+    assert acc is not None
+    ctx.set(ins, acc)
 
 
 def op_vector_times_scalar(ctx: TranslationContext, ins: Instruction) -> None:

@@ -1,5 +1,6 @@
-"""Atomics on storage buffers and shared memory (Mesa's ``vtn_handle_atomics``):
-``OpAtomic*`` to the MIR ``ssbo_atomic*``/``shared_atomic*`` intrinsics.
+"""Atomics on storage buffers, buffer device addresses and shared memory (Mesa's
+``vtn_handle_atomics``): ``OpAtomic*`` to the MIR ``ssbo_atomic*``/``global_atomic*``/
+``shared_atomic*`` intrinsics (the global ones take the 64-bit address first).
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from typing import Any
 from ..spirv.binary import Instruction
 from .context import MemPtr, TranslationContext, err
 from .types_consts import get_tv, get_value
-from .variables import load_mem, mem_offset, store_mem
+from .variables import global_address, load_mem, mem_offset, store_mem
 
 ATOMICS: dict[str, str] = {
     "OpAtomicExchange": "xchg", "OpAtomicIAdd": "iadd", "OpAtomicSMin": "imin",
@@ -22,7 +23,7 @@ ATOMICS: dict[str, str] = {
 def translate_atomic(ctx: TranslationContext, ins: Instruction) -> None:
     op = ins.opname
     p = get_tv(ctx, ins.id(0))
-    if not isinstance(p, MemPtr) or p.space not in ("ssbo", "shared"):
+    if not isinstance(p, MemPtr) or p.space not in ("ssbo", "shared", "global"):
         raise err("atomic on something that is not a storage buffer or shared memory", ins)
     if op == "OpAtomicLoad":
         ctx.set(ins, load_mem(ctx, p))
@@ -32,11 +33,12 @@ def translate_atomic(ctx: TranslationContext, ins: Instruction) -> None:
         return
     assert ins.result_type is not None
     bits = ctx.bits(ins.result_type)
-    prefix = "ssbo_atomic" if p.space == "ssbo" else "shared_atomic"
+    prefix = {"ssbo": "ssbo_atomic", "shared": "shared_atomic",
+              "global": "global_atomic"}[p.space]
     attrs: dict[str, Any] = {}
     if p.binding is not None:
         attrs["binding"] = p.binding
-    off = mem_offset(ctx, p)
+    off = global_address(ctx, p) if p.space == "global" else mem_offset(ctx, p)
     if op == "OpAtomicCompareExchange":
         val, cmp = get_value(ctx, ins.id(4)), get_value(ctx, ins.id(5))
         r = ctx.b.intr(prefix + "_swap", [off, cmp, val], bits, 1, atomic_op="cmpxchg",

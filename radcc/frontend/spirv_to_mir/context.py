@@ -52,7 +52,7 @@ class LocalPtr:
 
 @dataclass
 class MemPtr:
-    space: str  # "ssbo", "ubo", "push", "shared"
+    space: str  # "ssbo", "ubo", "push", "shared", "global" (buffer device address)
     binding: tuple[int, int] | None
     dyn: Value | None
     const: int
@@ -62,6 +62,7 @@ class MemPtr:
     row_major: bool = False
     readonly: bool = False
     comp_stride: int = 0  # a vector whose components are this far apart (a row-major column)
+    base: Value | None = None  # "global": the 64-bit address the offsets are from
 
 
 @dataclass

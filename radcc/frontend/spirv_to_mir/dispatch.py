@@ -9,10 +9,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..spirv.binary import Instruction
+from ..spirv.types import TypePointer
 from . import alu, cfg, composites, glsl450, images, types_consts, variables
 from .alu import SIMPLE, emit_alu
 from .atomics import ATOMICS, translate_atomic
-from .context import TranslationContext, err
+from .context import MemPtr, TranslationContext, err
 from .subgroup import translate_group
 from .types_consts import get_value
 
@@ -20,6 +21,17 @@ IGNORED = frozenset({"OpLine", "OpNoLine", "OpNop", "OpSelectionMerge", "OpLoopM
                      "OpName", "OpMemberName", "OpSource", "OpString"})
 
 # the opcodes with a handler of their own
+def _op_bitcast(ctx: TranslationContext, ins: Instruction) -> None:
+    """OpBitcast; to or from a PhysicalStorageBuffer pointer it converts an address."""
+    assert ins.result_type is not None
+    if isinstance(ctx.ty(ins.result_type), TypePointer):
+        variables.op_convert_u_to_ptr(ctx, ins)
+    elif isinstance(types_consts.get_tv(ctx, ins.id(0)), MemPtr):
+        variables.op_convert_ptr_to_u(ctx, ins)
+    else:
+        alu.op_bitcast(ctx, ins)
+
+
 OPS: dict[str, Callable[[TranslationContext, Instruction], None]] = {
     "OpVariable": variables.op_variable,
     "OpLoad": variables.op_load,
@@ -48,11 +60,16 @@ OPS: dict[str, Callable[[TranslationContext, Instruction], None]] = {
     "OpSConvert": alu.op_s_convert,
     "OpFConvert": alu.op_f_convert,
     "OpQuantizeToF16": alu.op_quantize_to_f16,
-    "OpBitcast": alu.op_bitcast,
+    "OpBitcast": _op_bitcast,
+    "OpConvertUToPtr": variables.op_convert_u_to_ptr,
+    "OpConvertPtrToU": variables.op_convert_ptr_to_u,
     "OpIsNan": alu.op_is_nan,
     "OpAny": alu.op_any,
     "OpAll": alu.op_all,
     "OpDot": alu.op_dot,
+    "OpSDot": alu.op_int_dot,
+    "OpUDot": alu.op_int_dot,
+    "OpSUDot": alu.op_int_dot,
     "OpVectorTimesScalar": alu.op_vector_times_scalar,
     "OpMatrixTimesScalar": alu.op_matrix_times_scalar,
     "OpMatrixTimesVector": alu.op_matrix_times_vector,

@@ -8,6 +8,7 @@ from __future__ import annotations
 from ..spirv.types import (
     TypeArray,
     TypeMatrix,
+    TypePointer,
     TypeRuntimeArray,
     TypeStruct,
 )
@@ -79,6 +80,8 @@ def array_stride(ctx: TranslationContext, tid: int, explicit: bool) -> int:
 def explicit_size(ctx: TranslationContext, tid: int, mstride: int = 0,
                   row_major: bool = False) -> int:
     t = ctx.ty(tid)
+    if isinstance(t, TypePointer):  # a buffer device address
+        return 8
     if ctx.is_leaf(tid):
         base, bits = ctx.scalar(tid)
         return (4 if base == "bool" else bits // 8) * ctx.comps(tid)

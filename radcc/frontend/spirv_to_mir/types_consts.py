@@ -43,9 +43,10 @@ def mtype(ctx: TranslationContext, tid: int) -> MType:
         return ArrayType(mtype(ctx, t.column), t.columns)
     if isinstance(t, TypeStruct):
         return StructType(tuple(mtype(ctx, x) for x in t.members))
+    if isinstance(t, TypePointer) and t.storage_class == "PhysicalStorageBuffer":
+        return ValType("uint", 64, 1)  # a buffer device address is held as its address
     if isinstance(t, TypePointer):
-        raise err(f"pointer values ({t.storage_class} pointers, e.g. buffer_reference) "
-                  "are not supported", ctx.ins)
+        raise err(f"pointer values ({t.storage_class} pointers) are not supported", ctx.ins)
     raise err(f"type %{tid} ({type(t).__name__}) cannot be a local variable", ctx.ins)
 
 

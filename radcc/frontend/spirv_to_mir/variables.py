@@ -232,6 +232,9 @@ def load_local(ctx: TranslationContext, ptr: LocalPtr) -> TV:
         return dyn_extract(ctx, whole, ptr.comp)
     if ctx.is_leaf(tid):
         return _load_deref(ctx, ptr.deref)
+    t = ctx.ty(tid)
+    if isinstance(t, TypePointer) and t.storage_class == "PhysicalStorageBuffer":
+        return _global_ptr(ctx, _load_deref(ctx, ptr.deref), t.pointee)
     out = []
     t = ctx.ty(tid)
     for i in range(agg_len(ctx, tid)):
@@ -268,6 +271,11 @@ def store_local(ctx: TranslationContext, ptr: LocalPtr, value: TV) -> None:
         ctx.b.intrinsic("store_deref", [ptr.deref, value])
         return
     t = ctx.ty(tid)
+    if isinstance(t, TypePointer) and t.storage_class == "PhysicalStorageBuffer":
+        if not isinstance(value, MemPtr) or value.space != "global":
+            raise err("storing a pointer that is not a buffer device address", ctx.ins)
+        ctx.b.intrinsic("store_deref", [ptr.deref, global_address(ctx, value)])
+        return
     assert isinstance(value, list), value
     for i in range(agg_len(ctx, tid)):
         store_local(ctx, _sub_local(ctx, ptr, i, t), value[i])
@@ -279,8 +287,26 @@ def mem_offset(ctx: TranslationContext, p: MemPtr) -> Value:
     return ctx.b.iadd_imm(p.dyn, p.const)
 
 
+def global_address(ctx: TranslationContext, p: MemPtr) -> Value:
+    """The 64-bit address a ``global`` (buffer device address) pointer holds: its base
+    plus its byte offset, zero-extended (access chains index with unsigned offsets)."""
+    assert p.base is not None
+    if p.dyn is None and p.const == 0:
+        return p.base
+    off = mem_offset(ctx, p)
+    wide = ctx.b.alu("pack_64_2x32_split", 64, 1, off, ctx.b.imm(0))
+    return ctx.b.alu("iadd", 64, 1, p.base, wide)
+
+
+def _global_ptr(ctx: TranslationContext, addr: Value, tid: int) -> MemPtr:
+    """A PhysicalStorageBuffer pointer at the 64-bit address `addr` to type `tid`."""
+    return MemPtr("global", None, None, 0, tid, True, base=addr)
+
+
 def _mem_intr(ctx: TranslationContext, p: MemPtr, store: bool) -> tuple[str, dict[str, Any]]:
     attrs: dict[str, Any] = {}
+    if p.space == "global":
+        return ("store_global" if store else "load_global"), attrs
     if p.binding is not None:
         attrs["binding"] = p.binding
     if p.space == "ssbo":
@@ -301,7 +327,8 @@ def mem_at(ctx: TranslationContext, p: MemPtr, tid: int, off: int, mstride: int 
         comp_stride = p.comp_stride if tid == p.tid else 0
     return MemPtr(p.space, p.binding, p.dyn, p.const + off, tid, p.explicit,
                   p.matrix_stride if mstride is None else mstride,
-                  p.row_major if row_major is None else row_major, p.readonly, comp_stride)
+                  p.row_major if row_major is None else row_major, p.readonly, comp_stride,
+                  p.base)
 
 
 def _col_stride(ctx: TranslationContext, p: MemPtr, t: TypeMatrix) -> int:
@@ -316,6 +343,11 @@ def _load_raw(ctx: TranslationContext, p: MemPtr, off: int, bits: int, n: int) -
     """n contiguous components of `bits` at p's address + off."""
     name, attrs = _mem_intr(ctx, p, False)
     q = mem_at(ctx, p, p.tid, off)
+    if p.space == "global":  # one access per component (docs/mir.md "Memory")
+        step = bits // 8
+        parts = [ctx.b.intr(name, [global_address(ctx, mem_at(ctx, q, q.tid, i * step))],
+                            bits, 1, align=step) for i in range(n)]
+        return parts[0] if n == 1 else ctx.b.vec(parts)
     return ctx.b.intr(name, [mem_offset(ctx, q)], bits, n, align=bits // 8, **attrs)
 
 
@@ -323,6 +355,12 @@ def _store_raw(ctx: TranslationContext, p: MemPtr, off: int, value: Value) -> No
     name, attrs = _mem_intr(ctx, p, True)
     attrs.pop("access", None)
     q = mem_at(ctx, p, p.tid, off)
+    if p.space == "global":
+        step = value.bit_size // 8
+        for i, x in enumerate(ctx.b.channels(value)):
+            ctx.b.intrinsic(name, [x, global_address(ctx, mem_at(ctx, q, q.tid, i * step))],
+                            align=step)
+        return
     ctx.b.intrinsic(name, [value, mem_offset(ctx, q)], align=value.bit_size // 8, **attrs)
 
 
@@ -336,6 +374,8 @@ def _row_stride(ctx: TranslationContext, p: MemPtr) -> int:
 def load_mem(ctx: TranslationContext, p: MemPtr) -> TV:
     tid = p.tid
     t = ctx.ty(tid)
+    if isinstance(t, TypePointer) and t.storage_class == "PhysicalStorageBuffer":
+        return _global_ptr(ctx, _load_raw(ctx, p, 0, 64, 1), t.pointee)
     if ctx.is_leaf(tid):
         base, bits = ctx.scalar(tid)
         n = ctx.comps(tid)
@@ -374,6 +414,11 @@ def load_mem(ctx: TranslationContext, p: MemPtr) -> TV:
 def store_mem(ctx: TranslationContext, p: MemPtr, value: TV) -> None:
     tid = p.tid
     t = ctx.ty(tid)
+    if isinstance(t, TypePointer) and t.storage_class == "PhysicalStorageBuffer":
+        if not isinstance(value, MemPtr) or value.space != "global":
+            raise err("storing a pointer that is not a buffer device address", ctx.ins)
+        _store_raw(ctx, p, 0, global_address(ctx, value))
+        return
     if ctx.is_leaf(tid):
         base, bits = ctx.scalar(tid)
         assert isinstance(value, Value)
@@ -500,7 +545,7 @@ def access_chain(ctx: TranslationContext, base: TV, idx_ids: Sequence[int]) -> T
                 scaled = ctx.b.imul_imm(idx, stride)
                 dyn = scaled if p.dyn is None else ctx.b.alu("iadd", 32, 1, p.dyn, scaled)
                 p = MemPtr(p.space, p.binding, dyn, p.const, et, p.explicit,
-                           p.matrix_stride, p.row_major, p.readonly, cstride)
+                           p.matrix_stride, p.row_major, p.readonly, cstride, p.base)
         else:
             raise err("access chain on something that is not a pointer", ctx.ins)
     return p
@@ -538,6 +583,38 @@ def op_copy_memory(ctx: TranslationContext, ins: Instruction) -> None:
 def op_access_chain(ctx: TranslationContext, ins: Instruction) -> None:
     ids = [o.value for o in ins.operands]
     ctx.set(ins, access_chain(ctx, get_tv(ctx, int(ids[0])), [int(x) for x in ids[1:]]))
+
+
+def op_convert_u_to_ptr(ctx: TranslationContext, ins: Instruction) -> None:
+    """OpConvertUToPtr (and OpBitcast of a 64-bit integer or a uvec2) to a
+    PhysicalStorageBuffer pointer: a ``global`` pointer at that address."""
+    assert ins.result_type is not None
+    t = ctx.ty(ins.result_type)
+    if not isinstance(t, TypePointer) or t.storage_class != "PhysicalStorageBuffer":
+        raise err("only PhysicalStorageBuffer pointers come from integers", ins)
+    v = get_value(ctx, ins.id(0))
+    if v.num_components == 2 and v.bit_size == 32:
+        v = ctx.b.alu("pack_64_2x32_split", 64, 1, ctx.b.channel(v, 0), ctx.b.channel(v, 1))
+    elif v.bit_size < 64:
+        v = ctx.b.alu("pack_64_2x32_split", 64, 1, ctx.b.alu("u2u32", 32, 1, v)
+                      if v.bit_size != 32 else v, ctx.b.imm(0))
+    ctx.set(ins, _global_ptr(ctx, v, t.pointee))
+
+
+def op_convert_ptr_to_u(ctx: TranslationContext, ins: Instruction) -> None:
+    """OpConvertPtrToU (and OpBitcast of a pointer): the address as an integer."""
+    assert ins.result_type is not None
+    p = get_tv(ctx, ins.id(0))
+    if not isinstance(p, MemPtr) or p.space != "global":
+        raise err("only buffer device addresses convert to integers", ins)
+    a = global_address(ctx, p)
+    bits, n = ctx.bits(ins.result_type), ctx.comps(ins.result_type)
+    if n == 2:
+        a = ctx.b.vec([ctx.b.alu("unpack_64_2x32_split_x", 32, 1, a),
+                       ctx.b.alu("unpack_64_2x32_split_y", 32, 1, a)])
+    elif bits != 64:
+        a = ctx.b.alu(f"u2u{bits}", bits, 1, a)
+    ctx.set(ins, a)
 
 
 def op_array_length(ctx: TranslationContext, ins: Instruction) -> None:

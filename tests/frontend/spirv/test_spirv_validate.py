@@ -191,7 +191,9 @@ def _glsl(tmp_path: Path, src: str) -> bytes:
     return r.data
 
 
-def test_buffer_device_address_refused_by_name(tmp_path: Path) -> None:
+def test_buffer_device_address_compiles(tmp_path: Path) -> None:
+    """A PhysicalStorageBuffer pointer in the push constants (run in the emulator by
+    tests/isel/test_realworld_shapes.py::test_buffer_device_address)."""
     data = _glsl(tmp_path, """#version 450
 #extension GL_EXT_buffer_reference : require
 layout(local_size_x = 1) in;
@@ -200,9 +202,30 @@ layout(push_constant) uniform P { R r; };
 void main() { r.v = 1u; }
 """)
     status, err = _compile(tmp_path, data)
-    want = _word_of(_dis(data), data, "OpTypePointer PhysicalStorageBuffer")
-    assert status == 1 and f"word {want}:" in err and \
-        "buffer device address (PhysicalStorageBuffer) is not supported" in err, err
+    assert status == 0, err
+    assert "global_store_b32" in (tmp_path / "k.s").read_text()
+
+
+def test_pointer_arithmetic_refused_by_name(tmp_path: Path) -> None:
+    """OpPtrAccessChain (pointer arithmetic on a buffer device address) is still
+    refused with its name and word offset, exit 1."""
+    data = _glsl(tmp_path, """#version 450
+#extension GL_EXT_buffer_reference : require
+layout(local_size_x = 1) in;
+layout(buffer_reference) buffer R { uint v[]; };
+layout(push_constant) uniform P { R r; };
+void main() { r.v[3] = 1u; }
+""")
+    text = _dis(data)
+    chain = next(ln for ln in text.splitlines() if "OpAccessChain" in ln and
+                 "PhysicalStorageBuffer" in ln and "%int_1" not in ln)
+    lhs, rhs = chain.split("= OpAccessChain ")
+    ty, base, *idx = rhs.split()
+    text = text.replace(chain, f"{lhs}= OpPtrAccessChain {ty} {base} %int_0 {' '.join(idx)}")
+    data = _assemble(text)
+    status, err = _compile(tmp_path, data, "--no-validate")
+    want = _word_of(text, data, "OpPtrAccessChain")
+    assert status == 1 and f"word {want}:" in err and "OpPtrAccessChain" in err, err
 
 
 def test_debug_printf_refused(tmp_path: Path) -> None:
