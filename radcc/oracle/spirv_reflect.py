@@ -259,6 +259,9 @@ def reflect(spirv: bytes) -> Reflection:
         key = (dec.get(DEC_DESCRIPTOR_SET, [0])[0], dec[DEC_BINDING][0])
         count = 1
         block = pointee
+        if block not in types:  # a type the oracles do not bind (acceleration structure ...)
+            out.bindings[key] = Binding(key[0], key[1], "other", 1, 0)
+            continue
         if types[block][0] == OP_TYPE_ARRAY:
             count = constants.get(types[block][1][1], 1)
             block = types[block][1][0]

@@ -265,3 +265,29 @@ def test_graphics_debug_shaders_prints_both_stages(glsl, radeon):
     assert "Pixel Shader" in g.printed and "Vertex Shader" in g.printed
     assert g.printed.count("disasm:") == 2
     assert "lds_param_load" in g.printed and "exp prim" in g.printed
+
+
+def test_unbindable_descriptor_is_refused_by_name(radeon, tmp_path: Path):
+    """A binding the oracle cannot lay out (an acceleration structure) is a clear error,
+    not a reflection crash."""
+    src = """
+    #version 460
+    #extension GL_EXT_ray_query : require
+    layout(set = 0, binding = 1) uniform accelerationStructureEXT tlas;
+    layout(location = 0) out vec4 o;
+    void main() {
+        rayQueryEXT q;
+        rayQueryInitializeEXT(q, tlas, 0u, 0xFFu, vec3(0.0), 0.0, vec3(0.0, 0.0, 1.0), 1.0);
+        o = vec4(rayQueryProceedEXT(q) ? 1.0 : 0.0);
+    }
+    """
+    (tmp_path / "q.frag").write_text(src)
+    spv = tmp_path / "q.spv"
+    subprocess.run(["glslangValidator", "-V", "--target-env", "vulkan1.3",
+                    str(tmp_path / "q.frag"), "-o", str(spv)], check=True, capture_output=True)
+    vs = tmp_path / "v.vert"
+    vs.write_text("#version 450\nvoid main() { gl_Position = vec4(0.0); }\n")
+    subprocess.run(["glslangValidator", "-V", "--target-env", "vulkan1.3", str(vs), "-o",
+                    str(tmp_path / "v.spv")], check=True, capture_output=True)
+    with pytest.raises(radv.RadvError, match="binding 0:1 is 'other': not supported"):
+        radv.compile_graphics((tmp_path / "v.spv").read_bytes(), spv.read_bytes())
