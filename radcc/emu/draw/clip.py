@@ -147,9 +147,10 @@ def clip_and_project(prim: np.ndarray, pos: np.ndarray, attrs: np.ndarray,
         keep_ps.append(np.array(ex_ps))
     order_prim = np.concatenate(keep_prim)
     order = np.argsort(order_prim, kind="stable")  # primitive order (clipped ones inline)
-    cpos = np.concatenate(keep_pos).reshape(-1, n, 4)[order]
-    catt = np.concatenate(keep_att).reshape(-1, n, A, 4)[order]
-    cps = np.concatenate(keep_ps).reshape(-1, n)[order]
+    total = len(order_prim)
+    cpos = np.concatenate(keep_pos).reshape(total, n, 4)[order]
+    catt = np.concatenate(keep_att).reshape(total, n, A, 4)[order]
+    cps = np.concatenate(keep_ps).reshape(total, n)[order]
     w = cpos[..., 3]
     with np.errstate(divide="ignore", invalid="ignore"):
         inv_w = 1.0 / w

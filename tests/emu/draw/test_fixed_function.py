@@ -323,3 +323,12 @@ def test_point_coord_lanes() -> None:
     np.testing.assert_allclose(li.persp[..., 1][c], (x[c] + 0.5 - 3) / 3)
     np.testing.assert_allclose(li.persp[..., 2][c], (y[c] + 0.5 - 3) / 3)
     np.testing.assert_allclose(li.linear[c], li.persp[c])
+
+
+def test_clipping_without_attributes() -> None:
+    """A fragment shader without inputs (no attributes) and a clipped triangle."""
+    pos = np.array([[-0.8, -0.8, 0.5, 1.0], [0.9, -0.5, 0.2, 1.0], [0.1, 0.9, -0.6, -0.4]],
+                   np.float32)
+    prims = clip_and_project(np.array([[0, 1, 2]]), pos, np.zeros((3, 0, 4), np.uint32),
+                             np.ones(3), np.zeros(0, bool), 16, 16)
+    assert prims.count >= 1 and prims.attrs.shape[1:] == (3, 0, 4)
