@@ -25,6 +25,9 @@ pipeline: shaders, colour format, depth): ACO compiles each pair as one RADV gra
 pipeline (`radv.compile_graphics_many`), radcc each stage on its own (with the case's
 colour format once `compile_spirv` takes colour formats), one row per stage
 (NAME.vert, NAME.frag); a stage radcc does not compile yet is a failure with its reason.
+ACO's stages are linked (RADV removes vertex outputs the fragment shader does not read,
+and the ABIs are RADV's: descriptor sets, the attribute ring), radcc's are compiled
+alone: a vertex shader whose outputs the pair does not use costs radcc more.
 
 What is counted, so that the two are comparable:
 - instructions: lines of the disassembly (ACO's "Instructions" statistic counts
