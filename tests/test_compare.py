@@ -138,3 +138,6 @@ def test_compare_graphics_wants_a_vertex_and_a_fragment_shader() -> None:
     r = radcc("compare", str(GLSL / "cf_for_loops.comp"), str(DRAW / "color.frag"))
     assert r.returncode == 1
     assert "vertex shader must be .vert GLSL or .spv" in r.stderr and "Traceback" not in r.stderr
+    r = radcc("compare", str(DRAW / "basic.vert"))
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    assert "a graphics stage compares as part of a pipeline" in r.stderr

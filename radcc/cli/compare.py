@@ -39,6 +39,10 @@ from radcc.cli._shader import (
 ACO_TIMEOUT_S = 300
 
 
+_LONE_STAGE = ("{}: a graphics stage compares as part of a pipeline (ACO compiles the "
+               "vertex and fragment shaders together): radcc compare VS FS")
+
+
 def build_parser() -> ShaderParser:
     p = ShaderParser(prog="radcc compare", description=__doc__)
     add_shader_options(p)
@@ -228,8 +232,12 @@ def main(argv: list[str]) -> int:
             text, status = graphics(args, width)
             sys.stdout.write(text)
             return status
+        if Path(args.shader).suffix in (".vert", ".frag"):
+            raise UserError(_LONE_STAGE.format(args.shader))
         spirv = read_shader(args.shader, args.defines)
         res = compile_shader(args, spirv)
+        if getattr(res, "graphics", None) is not None:  # a graphics stage given as .spv
+            raise UserError(_LONE_STAGE.format(args.shader))
         wave = res.wave_size  # the one radcc compiled for (the target's default or asked)
         aco = aco_compile(spirv, args.mcpu, wave, args.entry, args.spec)
     except UserError as e:
