@@ -479,6 +479,12 @@ class _Worker:
     def compile(self, spirv: bytes, spec: Mapping[int, Scalar], entry: str) -> dict[str, Any]:
         v, dev = self.vk, self.device
         refl = spirv_reflect.reflect(spirv)
+        model = refl.entry_points.get(entry)
+        if model != spirv_reflect.EXEC_MODEL_GL_COMPUTE:  # RADV would crash on it
+            what = ("no entry point" if model is None else
+                    f"a {spirv_reflect.STAGE_NAMES.get(model, model)} entry point")
+            raise RadvError(f"{entry!r} is {what}, not a compute shader (graphics stages: "
+                            "compile_graphics)")
         undo: list[tuple[str, Any]] = []
         try:
             playout = self._layout([refl], vk.VK_SHADER_STAGE_COMPUTE_BIT, undo)

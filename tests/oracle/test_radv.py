@@ -291,3 +291,8 @@ def test_unbindable_descriptor_is_refused_by_name(radeon, tmp_path: Path):
                     str(tmp_path / "v.spv")], check=True, capture_output=True)
     with pytest.raises(radv.RadvError, match="binding 0:1 is 'other': not supported"):
         radv.compile_graphics((tmp_path / "v.spv").read_bytes(), spv.read_bytes())
+
+
+def test_compute_compile_refuses_a_graphics_module(glsl, radeon):
+    with pytest.raises(radv.RadvError, match="'main' is a vertex entry point, not a compute"):
+        radv.compile_compute(glsl(VS_GFX, "vulkan1.3", "vert"))
