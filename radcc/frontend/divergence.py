@@ -45,6 +45,7 @@ DIVERGENT_SYSTEM_VALUES = frozenset({
     "load_subgroup_gt_mask", "load_subgroup_le_mask", "load_subgroup_lt_mask",
     "load_vertex_index", "load_instance_index", "load_vertex_id_zero_base",
     "load_instance_id", "load_packed_passthrough_primitive", "load_input",
+    "is_subgroup_invocation_lt",
 })
 UNIFORM_SYSTEM_VALUES = frozenset({
     "load_workgroup_id", "load_num_workgroups", "load_workgroup_size", "load_subgroup_size",

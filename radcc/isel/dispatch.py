@@ -81,6 +81,7 @@ def _table() -> dict[str, Select]:
         ({"image_store"}, image.select_image_store),
         (frozenset(VERTEX_SYSTEM_VALUES.split()), vertex.select_vertex_system_value),
         ({"load_input"}, vertex.select_load_input),
+        ({"is_subgroup_invocation_lt"}, vertex.select_invocation_lt),
         ({"store_output"}, vertex.select_store_output),
         ({"sendmsg_gs_alloc_req"}, vertex.select_gs_alloc_req),
         ({"export_primitive"}, vertex.select_export_primitive),

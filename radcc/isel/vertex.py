@@ -12,6 +12,7 @@ What is selected (the registers are `radcc.abi.graphics.vertex_args`):
 - the system values: ``gl_VertexIndex`` = vertex_id + base_vertex, ``gl_InstanceIndex``
   = instance_id + start_instance (``v_add_nc_u32``), the wave info SGPRs, the packed
   primitive in ``v0``;
+- ``is_subgroup_invocation_lt`` (the vertex and primitive lanes): ``s_bfm_b64``;
 - ``sendmsg_gs_alloc_req``: M0 = primitives << 12 | vertices, ``s_sendmsg
   sendmsg(MSG_GS_ALLOC_REQ)`` (ACO: before any export);
 - ``export_primitive``: ``exp prim vN, off, off, off done``;
@@ -76,6 +77,22 @@ def select_vertex_system_value(ctx: IselContext, ins: Instr) -> None:
         ctx.set(d, [t])
     else:
         raise unsupported(ins)
+
+
+def select_invocation_lt(ctx: IselContext, ins: Instr) -> None:
+    """lane < n as a lane mask (ACO: ``s_bfm_b64 n, 0``, its low half in wave32; in
+    wave64 a count of 64 wraps to 0, so ``s_bitcmp1_b32 n, 6`` selects all lanes)."""
+    d = ins.dest
+    assert d is not None
+    n = ctx.sgpr(ctx.comp(ins.srcs[0], 0))
+    m = ctx.salu("s_bfm_b64", s2, n, Const(32, 0))
+    if ctx.wave == 32:
+        m = ctx.b.extract_vector(s1, m, 0).temp
+    else:
+        scc = ctx.salu("s_bitcmp1_b32", None, n, Const(32, 6))
+        m = ctx.b.sop2("s_cselect_b64", s2, Operand.c64(0xFFFFFFFFFFFFFFFF), m,
+                       ctx.scc_op(scc), scc=False).temp
+    ctx.set(d, [ctx.new_lane_mask(m)])
 
 
 def select_load_input(ctx: IselContext, ins: Instr) -> None:

@@ -260,10 +260,11 @@ def _run_vs(code: bytes, wave: int, attrs: dict[int, np.ndarray], nverts: int, n
     return w, out.reshape(256, max(nparams, 1), 4)
 
 
+@pytest.mark.parametrize("full", [False, True])
 @pytest.mark.parametrize("wave", [32, 64])
-def test_runs_tri(spirv: dict[str, bytes], wave: int) -> None:
+def test_runs_tri(spirv: dict[str, bytes], wave: int, full: bool) -> None:
     res = compile_spirv(spirv["tri"], wave_size=wave)
-    n, bv = wave - 5, 2  # vertices in the wave, base_vertex
+    n, bv = wave - (0 if full else 5), 2  # vertices in the wave (all lanes: s_bfm wraps)
     rng = np.random.default_rng(1)
     pos = rng.standard_normal((n + bv, 3)).astype(np.float32)
     color = rng.standard_normal((n + bv, 2)).astype(np.float32)  # vec4 from 2 channels
@@ -285,6 +286,7 @@ def test_runs_tri(spirv: dict[str, bytes], wave: int) -> None:
     uv = pos[bv:, :2] * np.float32(0.5) + np.float32(0.5) + vidx[:, None] + np.float32(400)
     assert np.allclose(ring[:n, 1, :2], uv, rtol=1e-6)
     assert (ring[n:, :] == 0).all()
+    assert "s_bfm_b64" in res.asm  # the vertex and primitive lanes as ACO selects them
 
 
 @pytest.mark.parametrize("wave", [32, 64])

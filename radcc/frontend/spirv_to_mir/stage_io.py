@@ -97,13 +97,12 @@ def translate_vertex(ctx: TranslationContext, inline_entry: object) -> None:
     alloc = b.push_if(first_wave)
     with b.into(alloc.then_list):
         b.intrinsic("sendmsg_gs_alloc_req", [field(tg, 12, 9), field(tg, 22, 9)])
-    lane = b.intr("load_subgroup_invocation", [], 32, 1)
     # the primitive export of the lanes with a primitive (the hardware packed it)
-    prim = b.push_if(b.alu("ult", 1, 1, lane, field(mwi, 8, 8)))
+    prim = b.push_if(b.intr("is_subgroup_invocation_lt", [field(mwi, 8, 8)], 1, 1))
     with b.into(prim.then_list):
         b.intrinsic("export_primitive", [b.intr("load_packed_passthrough_primitive", [], 32, 1)])
     # the vertex shader, on the lanes with a vertex
-    vert = b.push_if(b.alu("ult", 1, 1, lane, field(mwi, 0, 8)))
+    vert = b.push_if(b.intr("is_subgroup_invocation_lt", [field(mwi, 0, 8)], 1, 1))
     with b.into(vert.then_list):
         _load_inputs(ctx)
         inline_entry()  # type: ignore[operator]
