@@ -17,15 +17,16 @@ What is selected (the registers are `radcc.abi.graphics.vertex_args`):
   sendmsg(MSG_GS_ALLOC_REQ)`` (ACO: before any export);
 - ``export_primitive``: ``exp prim vN, off, off, off done``;
 - ``store_output`` records the value of each output (an undefined value: the output is
-  not written); ``export_vertex`` then stores the varyings to the attribute ring (one
-  ``buffer_store_b128 idxen`` per parameter: index = the thread's index in the
-  workgroup, soffset = (gs_attr_offset & 0x7fff) << 9, offset = 16 x parameter, the
-  ring's V# from the ring table with its stride set to 16 x parameters as RADV's
-  lower_abi does), waits for the stores (``s_waitcnt_vscnt null, 0``: the "early
-  rasterization" rule of ACO's README-ISA, position exports with done may start the
-  pixel shaders), and exports the position (``pos0``; (0, 0, 0, 1) when not written),
-  then the point size (``pos1``, x only) and the clip and cull distances (four per
-  export, clip first), each to the next position target, done on the last.
+  not written); ``export_vertex`` then waits for the shader's own stores when it made
+  any (``s_waitcnt_vscnt null, 0``: the "early rasterization" rule of ACO's README-ISA,
+  a position export with done may start the pixel shaders), exports the position
+  (``pos0``; (0, 0, 0, 1) when not written), then the point size (``pos1``, x only) and
+  the clip and cull distances (four per export, clip first), each to the next position
+  target, done on the last; and then, as ACO orders them, stores the varyings to the
+  attribute ring (one ``buffer_store_b128 idxen`` per parameter: index = the thread's
+  index in the workgroup, soffset = (gs_attr_offset & 0x7fff) << 9, offset = 16 x
+  parameter, the ring's V# from the ring table with its stride set to 16 x parameters
+  as RADV's lower_abi does; with parameters the hardware waits for the wave's end).
 The vertex settings of the code object (`radcc.codeobj.graphics.VertexStage`) come from
 what was recorded (`vertex_stage`).
 """
@@ -184,6 +185,26 @@ def select_export_vertex(ctx: IselContext, ins: Instr) -> None:
         raise unsupported(ins, "two vertex exports")
     outs.exported = True
     b = ctx.b
+    if _has_vmem_stores(ctx):  # README-ISA "RDNA early rasterization"
+        b.sopk("s_waitcnt_vscnt", None, 0, Operand.fixed(PhysReg.of(NULL), s1), scc=False)
+    exports: list[list[Temp | None]] = []
+    pos = outs.position
+    if pos is None:
+        pos = [Const(32, 0), Const(32, 0), Const(32, 0), Const(32, 0x3F800000)]
+    exports.append([ctx.vgpr(c) for c in pos])
+    if outs.point_size is not None:
+        exports.append([ctx.vgpr(outs.point_size), None, None, None])
+    ncc = outs.clip_cull_count()
+    if ncc:
+        nclip = max(outs.clip, default=-1) + 1
+        flat: list[Temp | None] = []
+        for i in range(ncc):
+            c = outs.clip.get(i) if i < nclip else outs.cull.get(i - nclip)
+            flat.append(ctx.vgpr(c if c is not None else Const(32, 0)))
+        flat += [None] * (-len(flat) % 4)
+        exports += [flat[i:i + 4] for i in range(0, len(flat), 4)]
+    for i, comps in enumerate(exports):
+        _export(ctx, EXP_POS0 + i, comps, done=i == len(exports) - 1)
     params = outs.param_order()
     if params:
         ring_tab = _arg(ctx, ArgKind.RING_OFFSETS)
@@ -210,26 +231,6 @@ def select_export_vertex(ctx: IselContext, ins: Instr) -> None:
             data = b.create_vector(RegClass.parse("v4"), *vals).temp
             b.inst("buffer_store_b128", [], [data, lane, ring, soff], "MUBUF", idxen=True,
                    offset=16 * p)
-    if params or _has_vmem_stores(ctx):
-        b.sopk("s_waitcnt_vscnt", None, 0, Operand.fixed(PhysReg.of(NULL), s1), scc=False)
-    exports: list[list[Temp | None]] = []
-    pos = outs.position
-    if pos is None:
-        pos = [Const(32, 0), Const(32, 0), Const(32, 0), Const(32, 0x3F800000)]
-    exports.append([ctx.vgpr(c) for c in pos])
-    if outs.point_size is not None:
-        exports.append([ctx.vgpr(outs.point_size), None, None, None])
-    ncc = outs.clip_cull_count()
-    if ncc:
-        nclip = max(outs.clip, default=-1) + 1
-        flat: list[Temp | None] = []
-        for i in range(ncc):
-            c = outs.clip.get(i) if i < nclip else outs.cull.get(i - nclip)
-            flat.append(ctx.vgpr(c if c is not None else Const(32, 0)))
-        flat += [None] * (-len(flat) % 4)
-        exports += [flat[i:i + 4] for i in range(0, len(flat), 4)]
-    for i, comps in enumerate(exports):
-        _export(ctx, EXP_POS0 + i, comps, done=i == len(exports) - 1)
 
 
 MAX_SUBGROUP = 128  # vertices and primitives one NGG workgroup may carry (radcc's choice)
