@@ -18,6 +18,12 @@ Table layout (all tuples, first spelling of an opcode/value wins, as spirv-dis p
 - ``ENUM_NAMES``: kind -> {every spelling: value}.
 - ``EXT_INST_SETS``: set name -> {number: (name, operands)}.
 - ``GENERATORS``: vendor id -> (vendor, tool).
+
+Extensions newer than the installed grammar (Debian 12's is SPIR-V 1.6 revision 1) are
+added from their Khronos SPIRV-Registry entries (`SUPPLEMENTS`, entered by hand from the
+extension specification; an installed grammar that has them wins): today
+SPV_KHR_cooperative_matrix (opcodes 4456-4460, the CooperativeMatrixKHR capability 6022,
+the CooperativeMatrixUse/Layout and CooperativeMatrixOperands enumerants).
 """
 
 from __future__ import annotations
@@ -48,6 +54,68 @@ EXT_SETS = {
 }
 
 
+# SPV_KHR_cooperative_matrix (SPIRV-Registry extensions/KHR/SPV_KHR_cooperative_matrix.asciidoc,
+# "Tokens" and "Instructions"): opcodes, operands, enumerants
+_COOPMAT_CAP = ["CooperativeMatrixKHR"]
+SUPPLEMENTS: dict[str, Any] = {
+    "instructions": [
+        {"opname": "OpTypeCooperativeMatrixKHR", "class": "Type-Declaration", "opcode": 4456,
+         "operands": [{"kind": "IdResult"}, {"kind": "IdRef"}, {"kind": "IdScope"},
+                      {"kind": "IdRef"}, {"kind": "IdRef"}, {"kind": "IdRef"}],
+         "capabilities": _COOPMAT_CAP},
+        {"opname": "OpCooperativeMatrixLoadKHR", "class": "Memory", "opcode": 4457,
+         "operands": [{"kind": "IdResultType"}, {"kind": "IdResult"}, {"kind": "IdRef"},
+                      {"kind": "IdRef"}, {"kind": "IdRef", "quantifier": "?"},
+                      {"kind": "MemoryAccess", "quantifier": "?"}],
+         "capabilities": _COOPMAT_CAP},
+        {"opname": "OpCooperativeMatrixStoreKHR", "class": "Memory", "opcode": 4458,
+         "operands": [{"kind": "IdRef"}, {"kind": "IdRef"}, {"kind": "IdRef"},
+                      {"kind": "IdRef", "quantifier": "?"},
+                      {"kind": "MemoryAccess", "quantifier": "?"}],
+         "capabilities": _COOPMAT_CAP},
+        {"opname": "OpCooperativeMatrixMulAddKHR", "class": "Arithmetic", "opcode": 4459,
+         "operands": [{"kind": "IdResultType"}, {"kind": "IdResult"}, {"kind": "IdRef"},
+                      {"kind": "IdRef"}, {"kind": "IdRef"},
+                      {"kind": "CooperativeMatrixOperands", "quantifier": "?"}],
+         "capabilities": _COOPMAT_CAP},
+        {"opname": "OpCooperativeMatrixLengthKHR", "class": "Miscellaneous", "opcode": 4460,
+         "operands": [{"kind": "IdResultType"}, {"kind": "IdResult"}, {"kind": "IdRef"}],
+         "capabilities": _COOPMAT_CAP},
+    ],
+    "capabilities": [{"enumerant": "CooperativeMatrixKHR", "value": 6022,
+                      "extensions": ["SPV_KHR_cooperative_matrix"]}],
+    "operand_kinds": [
+        {"category": "BitEnum", "kind": "CooperativeMatrixOperands", "enumerants": [
+            {"enumerant": "NoneKHR", "value": "0x0000"},
+            {"enumerant": "MatrixASignedComponentsKHR", "value": "0x0001"},
+            {"enumerant": "MatrixBSignedComponentsKHR", "value": "0x0002"},
+            {"enumerant": "MatrixCSignedComponentsKHR", "value": "0x0004"},
+            {"enumerant": "MatrixResultSignedComponentsKHR", "value": "0x0008"},
+            {"enumerant": "SaturatingAccumulationKHR", "value": "0x0010"}]},
+        {"category": "ValueEnum", "kind": "CooperativeMatrixLayout", "enumerants": [
+            {"enumerant": "RowMajorKHR", "value": 0},
+            {"enumerant": "ColumnMajorKHR", "value": 1}]},
+        {"category": "ValueEnum", "kind": "CooperativeMatrixUse", "enumerants": [
+            {"enumerant": "MatrixAKHR", "value": 0},
+            {"enumerant": "MatrixBKHR", "value": 1},
+            {"enumerant": "MatrixAccumulatorKHR", "value": 2}]},
+    ],
+}
+
+
+def _supplement(core: dict[str, Any]) -> None:
+    """Add `SUPPLEMENTS` to a core grammar that lacks them (in place)."""
+    have = {i["opcode"] for i in core["instructions"]}
+    core["instructions"] += [i for i in SUPPLEMENTS["instructions"] if i["opcode"] not in have]
+    kinds = {k["kind"]: k for k in core["operand_kinds"]}
+    for k in SUPPLEMENTS["operand_kinds"]:
+        if k["kind"] not in kinds:
+            core["operand_kinds"].append(k)
+    cap = kinds["Capability"]["enumerants"]
+    values = {_value(e["value"]) for e in cap}
+    cap += [e for e in SUPPLEMENTS["capabilities"] if e["value"] not in values]
+
+
 def _operands(ops: list[dict[str, Any]]) -> tuple[tuple[str, str], ...]:
     return tuple((o["kind"], o.get("quantifier", "")) for o in ops)
 
@@ -58,6 +126,7 @@ def _value(v: int | str) -> int:
 
 def build(include: Path) -> dict[str, Any]:
     core = json.loads((include / "unified1" / "spirv.core.grammar.json").read_text())
+    _supplement(core)
     instructions: dict[int, tuple[Any, ...]] = {}
     opnames: dict[str, int] = {}
     for ins in core["instructions"]:

@@ -180,7 +180,7 @@ def _compile(spirv: bytes, mcpu: str, wave_size: int | None, entry: str | None,
     if spirv_val:
         run_spirv_val(module, spirv)
     validate_module(module, entry)
-    shader = spirv_to_mir(module, entry=entry, spec=spec)
+    shader = spirv_to_mir(module, entry=entry, spec=spec, wave_size=wave_size)
     timings["parse"] = time.perf_counter() - t0
     t0 = time.perf_counter()
     mir_pa = pa & ({"all"} | set(PASSES))

@@ -209,6 +209,10 @@ _intr("ballot_bitfield_extract read_invocation shuffle shuffle_xor shuffle_up sh
 _intr("quad_broadcast", 2, True)
 _intr("quad_swap_horizontal quad_swap_vertical quad_swap_diagonal", 1, True)
 _intr("reduce inclusive_scan exclusive_scan", 1, True)
+# D = A x B + C on GFX11 WMMA (spirv_to_mir/coopmat.py): the invocation's elements of A,
+# B and C as sources, D's as the result vector (attrs ab, cd, a_signed, b_signed,
+# saturate)
+_intr("cmat_muladd_amd", -1, True, reorder=True)
 
 # subgroup operations: their result depends on which lanes are active (not movable
 # across control flow, not merged across blocks by CSE)

@@ -62,6 +62,7 @@ overlap at a definition, at a block entry or at the end of a predecessor.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 from radcc.ir.dominance import DominatorTree, compute_idoms
@@ -359,13 +360,19 @@ def _check_slot(program: Program, spec: OperandSpec, x: Operand | Definition, fm
 
 
 
-def instr_slots(info: OpInfo, instr: Instruction) -> tuple[list[OperandSpec], list[OperandSpec]]:
-    """`operand_slots(info)` for this instruction: a FLAT/GLOBAL/SCRATCH atomic whose
+def instr_slots(info: OpInfo, instr: Instruction, wave_size: int = 32
+                ) -> tuple[list[OperandSpec], list[OperandSpec]]:
+    """`operand_slots(info)` for this instruction: in wave64 the sizes of the table's
+    ``wave64_bits`` (WMMA's C and D: 256/64 dwords); a FLAT/GLOBAL/SCRATCH atomic whose
     table entry has ``rtn_bits`` returns the pre-op value only with ``glc`` set
     (GFX11 TH_ATOMIC_RETURN; llvm-mc: "instruction must use glc" with a vdst,
     "must not use glc" without), and then has a first definition ``vdst`` of
     ``rtn_bits`` (e.g. 32 for global_atomic_cmpswap_b32, whose vdata is 64-bit)."""
     dspecs, ospecs = operand_slots(info)
+    w64 = info.extra.get("wave64_bits")
+    if wave_size == 64 and isinstance(w64, dict):
+        dspecs, ospecs = ([dataclasses.replace(x, bits=int(w64[x.name])) if x.name in w64
+                           else x for x in specs] for specs in (dspecs, ospecs))
     rtn = info.extra.get("rtn_bits")
     if rtn and instr.fields.get("glc"):
         dspecs = [OperandSpec("vdst", "vgpr", int(rtn), is_def=True), *dspecs]
@@ -400,7 +407,7 @@ def _check_hw(program: Program, instr: Instruction, b: Block, idx: int, err: _Re
         else:
             err(f"unknown opcode '{instr.opcode}'", b, idx, instr)
         return
-    dspecs, ospecs = instr_slots(info, instr)
+    dspecs, ospecs = instr_slots(info, instr, program.wave_size)
     _check_atomic_return(info, instr, b, idx, err)
     if instr.format == "VOPD":
         y = instr.fields.get("opy")
@@ -693,7 +700,7 @@ def _check_fixed_slots(program: Program, table, instr: Instruction, b: Block, id
     info = op_info(table, instr.opcode, instr.format)
     if info is None:
         return
-    dspecs, ospecs = instr_slots(info, instr)
+    dspecs, ospecs = instr_slots(info, instr, program.wave_size)
     tied = {oi: di for di, oi in tied_operands(table, instr)}
     for specs, items, implicit in ((dspecs, instr.definitions, info.implicit_writes),
                                    (ospecs, instr.operands, info.implicit_reads)):

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from radcc.frontend.mir import Instr
 from radcc.frontend.mir_ops import ALU_OPS, SYSTEM_VALUES, VERTEX_SYSTEM_VALUES
 
-from . import alu16, global_mem, image, mem16, memory, subgroup16, sysval, vertex
+from . import alu16, global_mem, image, mem16, memory, subgroup16, sysval, vertex, wmma
 from .context import SMALL, Const, IselContext, unsupported
 from .subgroup import SUBGROUP_INTRINSICS
 
@@ -86,6 +86,7 @@ def _table() -> dict[str, Select]:
         ({"sendmsg_gs_alloc_req"}, vertex.select_gs_alloc_req),
         ({"export_primitive"}, vertex.select_export_primitive),
         ({"export_vertex"}, vertex.select_export_vertex),
+        ({"cmat_muladd_amd"}, wmma.select_cmat_muladd),
     ]
     table: dict[str, Select] = {}
     for ops, fn in families:

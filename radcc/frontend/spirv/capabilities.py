@@ -3,7 +3,7 @@ on RDNA3.
 
 This is policy, not grammar: every name below is checked against the grammar
 table at import. Anything else (graphics stages, OpenCL kernels, vendor
-extensions RDNA3 lacks, cooperative matrices until WMMA lands) is rejected
+extensions RDNA3 lacks, NVIDIA's cooperative matrices) is rejected
 by the reader as an unsupported capability, naming it and the reason.
 """
 
@@ -39,6 +39,8 @@ SUPPORTED: frozenset[str] = frozenset(
         "RoundingModeRTE", "RoundingModeRTZ",
         "DotProductInputAll", "DotProductInput4x8Bit", "DotProductInput4x8BitPacked", "DotProduct",
         "ShaderClockKHR", "DeviceGroup", "BitInstructions",
+        # SPV_KHR_cooperative_matrix on GFX11 WMMA (sizes and types: spirv_to_mir/coopmat.py)
+        "CooperativeMatrixKHR",
         # images and texel buffers in compute (the reader accepts; later layers may not yet)
         "ImageQuery", "Sampled1D", "Image1D", "SampledBuffer", "ImageBuffer",
         "StorageImageExtendedFormats", "StorageImageReadWithoutFormat",
@@ -54,7 +56,7 @@ SUPPORTED: frozenset[str] = frozenset(
 )  # fmt: skip
 
 _REASONS: tuple[tuple[str, str], ...] = (
-    ("CooperativeMatrix", "cooperative matrices need WMMA, which radcc does not support yet"),
+    ("CooperativeMatrixNV", "NVIDIA's cooperative matrices: use SPV_KHR_cooperative_matrix"),
     ("Geometry", "geometry shaders are not supported yet"),
     ("Tessellation", "tessellation shaders are not supported yet"),
     ("Kernel", "OpenCL kernels are not Vulkan compute shaders"),

@@ -33,6 +33,7 @@ from .types import (
     Type,
     TypeArray,
     TypeBool,
+    TypeCooperativeMatrix,
     TypeFloat,
     TypeFunction,
     TypeInt,
@@ -384,6 +385,15 @@ class _Reader:
             if isinstance(ret, TypeFunction):
                 raise self.fail("a function cannot return a function")
             t = TypeFunction(rid, ins.id(0), tuple(params))
+        elif op == "OpTypeCooperativeMatrixKHR":
+            comp = self._type_at(ins.id(0), "component type")
+            if not isinstance(comp, TypeInt | TypeFloat):
+                raise self.fail("cooperative matrix component type must be a numeric scalar")
+            for k, what in ((1, "scope"), (2, "rows"), (3, "columns"), (4, "use")):
+                c = ins.id(k)
+                if c not in self.m.constants and c not in self.m.spec_constants:
+                    raise self.fail(f"cooperative matrix {what} %{c} is not a constant")
+            t = TypeCooperativeMatrix(rid, ins.id(0), ins.id(1), ins.id(2), ins.id(3), ins.id(4))
         else:
             t = TypeOther(rid, op, ins.operands)
         self.m.types[rid] = t
@@ -452,6 +462,8 @@ class _Reader:
         elif isinstance(t, TypeArray):
             c = self.m.constants.get(t.length)
             want = c.value if c is not None and isinstance(c.value, int) else None
+        elif isinstance(t, TypeCooperativeMatrix):
+            want = 1  # every element of the invocation's part (SPV_KHR_cooperative_matrix)
         else:
             raise self.fail(f"type %{t.id} is not a composite type")
         if want is not None and len(parts) != want:

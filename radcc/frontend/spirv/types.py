@@ -79,6 +79,18 @@ class TypeFunction(Type):
 
 
 @dataclass(frozen=True)
+class TypeCooperativeMatrix(Type):
+    """OpTypeCooperativeMatrixKHR (SPV_KHR_cooperative_matrix): the ids of its scope,
+    rows, columns and use, (spec) constants resolved by the translation."""
+
+    component: int  # type id of the scalar
+    scope: int
+    rows: int
+    columns: int
+    use: int
+
+
+@dataclass(frozen=True)
 class TypeOther(Type):
     """A type the reader keeps but does not model (image, sampler, ...)."""
 

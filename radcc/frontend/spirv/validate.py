@@ -51,6 +51,7 @@ from .types import (
     Type,
     TypeArray,
     TypeBool,
+    TypeCooperativeMatrix,
     TypeFloat,
     TypeFunction,
     TypeInt,
@@ -250,6 +251,8 @@ class _Checker:
         op = ins.opname
         ids = ins.ids()
         rt = ins.result_type
+        if isinstance(self.t(rt), TypeCooperativeMatrix):
+            return  # element-wise on cooperative matrices: spirv_to_mir/coopmat.py checks
         if op in _FLOAT_ARITH:
             self.need_shape(ins, rt, "float", "the result type")
             for k, v in enumerate(ids):
@@ -547,7 +550,7 @@ class _Checker:
                 tid = t.element
             elif isinstance(t, TypeMatrix):
                 tid = t.column
-            elif isinstance(t, TypeVector):
+            elif isinstance(t, TypeVector | TypeCooperativeMatrix):
                 tid = t.component
             else:
                 raise _fail(f"index {k} indexes into {self.type_name(tid)}, not a composite",

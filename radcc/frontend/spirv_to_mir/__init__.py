@@ -42,7 +42,9 @@ translation context, Mesa's ``vtn_builder``), `types_consts` (types, constants,
 specialization constants), `layout` (explicit and natural memory layouts),
 `variables` (variables, access chains, loads and stores, barriers), `cfg`
 (control flow and functions), `alu`, `composites`, `glsl450`, `subgroup`,
-`atomics`; `dispatch` is the opcode table, `driver` the entry point.
+`atomics`, `coopmat` (cooperative matrices on WMMA: the invocation's elements as
+an aggregate, ``cmat_muladd_amd``); `dispatch` is the opcode table, `driver` the
+entry point.
 """
 
 from .driver import spirv_to_mir

@@ -131,9 +131,12 @@ class TranslationContext:
     every family uses."""
 
     def __init__(self, m: SpirvModule, entry: str | None, spec: dict[int, SpecValue],
-                 translate: Callable[[TranslationContext, Instruction], None]) -> None:
+                 translate: Callable[[TranslationContext, Instruction], None],
+                 wave_size: int | None = None) -> None:
         self.m = m
         self.spec = spec
+        # the subgroup size when the target's is known: cooperative matrices depend on it
+        self.wave_size = wave_size
         try:
             self.ep = m.entry_point(entry)
         except KeyError:

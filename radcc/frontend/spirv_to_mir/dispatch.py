@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 from ..spirv.binary import Instruction
 from ..spirv.types import TypePointer
-from . import alu, cfg, composites, glsl450, images, types_consts, variables
+from . import alu, cfg, composites, coopmat, glsl450, images, types_consts, variables
 from .alu import SIMPLE, emit_alu
 from .atomics import ATOMICS, translate_atomic
 from .context import MemPtr, TranslationContext, err
@@ -44,6 +44,10 @@ OPS: dict[str, Callable[[TranslationContext, Instruction], None]] = {
     "OpUndef": types_consts.op_undef,
     "OpExtInst": glsl450.op_ext_inst,
     "OpCompositeConstruct": composites.op_composite_construct,
+    "OpCooperativeMatrixLoadKHR": coopmat.op_load,
+    "OpCooperativeMatrixStoreKHR": coopmat.op_store,
+    "OpCooperativeMatrixMulAddKHR": coopmat.op_muladd,
+    "OpCooperativeMatrixLengthKHR": coopmat.op_length,
     "OpCompositeExtract": composites.op_composite_extract,
     "OpCompositeInsert": composites.op_composite_insert,
     "OpCopyObject": composites.op_copy_object,
@@ -99,6 +103,9 @@ def translate(ctx: TranslationContext, ins: Instruction) -> None:
     ctx.ins = ins
     op = ins.opname
     if op in IGNORED:
+        return
+    if op in coopmat.ELEMENTWISE and coopmat.is_cmat(ctx, ins.result_type):
+        coopmat.op_elementwise(ctx, ins)
         return
     h = OPS.get(op)
     if h is not None:

@@ -25,11 +25,15 @@ def spirv_to_mir(
     module: SpirvModule | bytes,
     entry: str | None = None,
     spec: dict[int, SpecValue] | None = None,
+    wave_size: int | None = None,
 ) -> MirShader:
-    """Translate entry point ``entry`` (or the only one) with spec constant overrides."""
+    """Translate entry point ``entry`` (or the only one) with spec constant overrides;
+    `wave_size`, the target's subgroup size, is needed by cooperative matrices (their
+    per-invocation part depends on it) and refused by them when None."""
     if not isinstance(module, SpirvModule):
         module = read_spirv(module)
-    return translate_module(TranslationContext(module, entry, spec or {}, translate))
+    return translate_module(TranslationContext(module, entry, spec or {}, translate,
+                                               wave_size))
 
 
 def translate_module(ctx: TranslationContext) -> MirShader:

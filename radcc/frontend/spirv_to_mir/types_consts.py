@@ -7,6 +7,7 @@ constant block), null and undef values, composites; and the value lookup.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import cast
 
 from ..mir import (
@@ -23,6 +24,8 @@ from ..spirv.binary import Instruction
 from ..spirv.types import (
     TypeArray,
     TypeBool,
+    TypeCooperativeMatrix,
+    TypeFloat,
     TypeMatrix,
     TypePointer,
     TypeRuntimeArray,
@@ -30,6 +33,61 @@ from ..spirv.types import (
     TypeVector,
 )
 from .context import TV, SpecValue, TranslationContext, err, fold_value
+
+# --- cooperative matrices (SPV_KHR_cooperative_matrix; the translation: coopmat.py) ---
+USE_A, USE_B, USE_ACC = 0, 1, 2
+USES = {USE_A: "MatrixA", USE_B: "MatrixB", USE_ACC: "MatrixAccumulator"}
+SUBGROUP = 3  # Scope
+N_CMAT = 16  # M = N = K
+
+
+@dataclass(frozen=True)
+class CmatDesc:
+    """A cooperative matrix type with its constants resolved."""
+
+    component: int  # type id
+    base: str  # "float", "int", "uint"
+    bits: int
+    rows: int
+    columns: int
+    use: int
+
+    def spelling(self) -> str:
+        return (f"{self.base}{self.bits} {self.rows}x{self.columns} "
+                f"{USES.get(self.use, f'use {self.use}')}")
+
+
+def cmat_desc(ctx: TranslationContext, tid: int) -> CmatDesc:
+    """The checked description of cooperative matrix type `tid` (spirv_to_mir/coopmat.py:
+    GFX11 WMMA's 16x16x16 with RADV's types, subgroup scope)."""
+    t = ctx.ty(tid)
+    assert isinstance(t, TypeCooperativeMatrix)
+    c = ctx.ty(t.component)
+    base = "float" if isinstance(c, TypeFloat) else "int" if c.signed else "uint"
+    c_width = c.width
+    ok_types = {("float", 16), ("int", 8), ("uint", 8)} if host_int(ctx, t.use) != USE_ACC \
+        else {("float", 16), ("float", 32), ("int", 32), ("uint", 32)}
+    d = CmatDesc(t.component, base, c_width, host_int(ctx, t.rows), host_int(ctx, t.columns),
+                 host_int(ctx, t.use))
+    decl = ctx.m.defs.get(tid)
+    if host_int(ctx, t.scope) != SUBGROUP:
+        raise err(f"cooperative matrix of type {d.spelling()}: only subgroup scope is "
+                  "supported", decl)
+    if d.rows != N_CMAT or d.columns != N_CMAT or d.use not in USES \
+            or (base, c_width) not in ok_types:
+        raise err(f"cooperative matrix of type {d.spelling()} is not supported (GFX11 "
+                  "WMMA: 16x16; A and B float16 or 8-bit integers, accumulators float16, "
+                  "float32 or 32-bit integers)", decl)
+    if ctx.wave_size is None:
+        raise err("cooperative matrices need the target's wave size", decl)
+    return d
+
+
+def cmat_length(ctx: TranslationContext, d: CmatDesc) -> int:
+    """Elements per invocation: 16 for A and B, 256 / wave size for accumulators."""
+    assert ctx.wave_size is not None
+    return N_CMAT if d.use != USE_ACC else N_CMAT * N_CMAT // ctx.wave_size
+
 
 
 def mtype(ctx: TranslationContext, tid: int) -> MType:
@@ -45,6 +103,8 @@ def mtype(ctx: TranslationContext, tid: int) -> MType:
         return StructType(tuple(mtype(ctx, x) for x in t.members))
     if isinstance(t, TypePointer) and t.storage_class == "PhysicalStorageBuffer":
         return ValType("uint", 64, 1)  # a buffer device address is held as its address
+    if isinstance(t, TypeCooperativeMatrix):
+        return ArrayType(mtype(ctx, t.component), agg_len(ctx, tid))
     if isinstance(t, TypePointer):
         raise err(f"pointer values ({t.storage_class} pointers) are not supported", ctx.ins)
     raise err(f"type %{tid} ({type(t).__name__}) cannot be a local variable", ctx.ins)
@@ -63,7 +123,7 @@ def elem_tid(ctx: TranslationContext, tid: int, index: int) -> int:
         return t.element
     if isinstance(t, TypeMatrix):
         return t.column
-    if isinstance(t, TypeVector):
+    if isinstance(t, TypeVector | TypeCooperativeMatrix):
         return t.component
     raise err(f"cannot index into type %{tid}", ctx.ins)
 
@@ -76,6 +136,8 @@ def agg_len(ctx: TranslationContext, tid: int) -> int:
         return array_length(ctx, t)
     if isinstance(t, TypeMatrix):
         return t.columns
+    if isinstance(t, TypeCooperativeMatrix):
+        return cmat_length(ctx, cmat_desc(ctx, tid))
     raise err(f"type %{tid} is not an aggregate", ctx.ins)
 
 
@@ -174,6 +236,9 @@ def composite(ctx: TranslationContext, tid: int, parts: list[TV]) -> TV:
         if all(c is not None for c in consts) and ctx.b is ctx.cb:
             return ctx.b.const(ctx.bits(tid), [cast(tuple, c)[0] for c in consts])
         return ctx.b.vec(scal)
+    if isinstance(ctx.ty(tid), TypeCooperativeMatrix) and len(parts) == 1:
+        # a cooperative matrix's OpCompositeConstruct: every element the one constituent
+        return [parts[0]] * cmat_length(ctx, cmat_desc(ctx, tid))
     return list(parts)
 
 

@@ -254,7 +254,7 @@ UNSUPPORTED: dict[str, tuple[str, str]] = {
         + HEAD
         + TYPES
         + MAIN,
-        "WMMA",
+        "use SPV_KHR_cooperative_matrix",
     ),
     "linkage": (f"OpCapability Linkage {M}\n" + HEAD + TYPES + MAIN, "does not link"),
     "vertex_shader": (

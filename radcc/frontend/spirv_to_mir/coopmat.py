@@ -1,0 +1,202 @@
+"""Cooperative matrices (SPV_KHR_cooperative_matrix) on GFX11 WMMA, as RADV lowers them
+(Mesa's radv_nir_lower_cooperative_matrix.c) before ACO sees them.
+
+A cooperative matrix value is the invocation's part of it: a list of scalar leaves of
+its component type (the translation's aggregate form, so local variables, phis,
+composite construct/extract/insert and function calls handle it as an array), whose
+length depends on the wave size W:
+
+- MatrixA / MatrixB (16 x 16): 16 elements. Lane l holds row l % 16 of A and column
+  l % 16 of B, element k being column / row k; lanes 16-63 hold copies (WMMA reads
+  replicated A and B, ISA guide 7.9).
+- MatrixAccumulator (16 x 16): 256 / W elements (8 in wave32, 4 in wave64); element j
+  of lane l is (row j * W/16 + l / 16, column l % 16).
+
+Supported (RADV's GFX11 set): 16x16x16, A/B of float16 (accumulators float16 or
+float32) or 8-bit integers (accumulators 32-bit integers), subgroup scope. Anything
+else is refused naming the type and the word offset of its declaration.
+
+- ``OpCooperativeMatrixLoadKHR``/``StoreKHR``: one scalar access per element; the
+  element at (major m, minor n) of the layout is at Pointer + m * Stride (in units of
+  the pointer's pointee type) + n (in units of the component type), A's layout
+  transposed (its lanes hold rows). Any invocation may store: the copies in lanes
+  16-63 store the same values to the same addresses.
+- ``OpCooperativeMatrixMulAddKHR``: the MIR intrinsic ``cmat_muladd_amd`` (NIR's
+  name) with the 16 + 16 + 256/W leaves as sources and ``attrs`` ``ab``/``cd`` (the
+  element types: ``f16``/``iu8``, ``f16``/``f32``/``i32``), ``a_signed``,
+  ``b_signed``, ``saturate``; its result is a vector of 256/W components.
+- ``OpCooperativeMatrixLengthKHR``: 16 or 256/W.
+- Element-wise arithmetic (negation, add, sub, mul, div, ``OpMatrixTimesScalar``) and
+  conversions between matrices of the same use: per element.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from ..mir import Value
+from ..spirv.binary import Instruction
+from ..spirv.types import TypeCooperativeMatrix
+from .alu import SIMPLE, emit_alu
+from .context import TV, MemPtr, TranslationContext, err
+from .layout import explicit_size, natural_layout
+from .types_consts import N_CMAT as N
+from .types_consts import USE_A, USE_ACC, USE_B, CmatDesc, cmat_desc, cmat_length, get_tv, host_int
+from .variables import load_mem, store_mem
+
+ROW_MAJOR, COLUMN_MAJOR = 0, 1
+
+
+def is_cmat(ctx: TranslationContext, tid: int | None) -> bool:
+    return tid is not None and isinstance(ctx.m.types.get(tid), TypeCooperativeMatrix)
+
+
+def _addresses(ctx: TranslationContext, ptr: TV, d: CmatDesc, layout_id: int,
+               stride_id: int | None) -> list[MemPtr]:
+    """One pointer per element (module docstring)."""
+    if not isinstance(ptr, MemPtr):
+        raise err("cooperative matrix load/store through a pointer that is not to buffer "
+                  "or workgroup memory", ctx.ins)
+    layout = host_int(ctx, layout_id)
+    if layout not in (ROW_MAJOR, COLUMN_MAJOR):
+        raise err(f"cooperative matrix layout {layout} is not supported", ctx.ins)
+    if d.use == USE_A:  # A's lanes hold rows: its register layout is the transpose
+        layout = ROW_MAJOR + COLUMN_MAJOR - layout
+    b = ctx.b
+    if stride_id is None:
+        raise err("cooperative matrix load/store without a Stride", ctx.ins)
+    stride = get_tv(ctx, stride_id)
+    assert isinstance(stride, Value)
+    if stride.bit_size != 32:
+        stride = b.alu("u2u32", 32, 1, stride)
+    pointee = explicit_size(ctx, ptr.tid) if ptr.explicit else natural_layout(ctx, ptr.tid)[0]
+    esize = d.bits // 8
+    lane = b.intr("load_subgroup_invocation", [], 32, 1)
+    inner = b.alu("iand", 32, 1, lane, b.imm(N - 1))
+    assert ctx.wave_size is not None
+    per = ctx.wave_size // N if d.use == USE_ACC else 1
+    base_row = b.alu("ushr", 32, 1, lane, b.imm(4)) if d.use == USE_ACC else None
+    major_bytes = b.alu("imul", 32, 1, stride, b.imm(pointee))
+    out = []
+    for i in range(cmat_length(ctx, d)):
+        row = b.imm(i * per) if base_row is None else b.iadd_imm(base_row, i * per)
+        col = inner
+        if layout == ROW_MAJOR:
+            row, col = col, row
+        # col indexes the major dimension (times Stride), row the minor one
+        off = b.alu("iadd", 32, 1, b.alu("imul", 32, 1, col, major_bytes),
+                    b.alu("imul", 32, 1, row, b.imm(esize)))
+        dyn = off if ptr.dyn is None else b.alu("iadd", 32, 1, ptr.dyn, off)
+        out.append(dataclasses.replace(ptr, dyn=dyn, tid=d.component, comp_stride=0,
+                                       matrix_stride=0, row_major=False))
+    return out
+
+
+def op_load(ctx: TranslationContext, ins: Instruction) -> None:
+    assert ins.result_type is not None
+    d = cmat_desc(ctx, ins.result_type)
+    ptrs = _addresses(ctx, get_tv(ctx, ins.id(0)), d, ins.id(1),
+                      ins.id(2) if len(ins.operands) > 2 and ins.operands[2].kind == "IdRef"
+                      else None)
+    ctx.set(ins, [load_mem(ctx, p) for p in ptrs])
+
+
+def op_store(ctx: TranslationContext, ins: Instruction) -> None:
+    obj = get_tv(ctx, ins.id(1))
+    d = cmat_desc(ctx, _type_of(ctx, ins.id(1)))
+    ptr = get_tv(ctx, ins.id(0))
+    if isinstance(ptr, MemPtr) and ptr.space in ("ubo", "push"):
+        raise err("store to read-only memory", ins)
+    ptrs = _addresses(ctx, ptr, d, ins.id(2),
+                      ins.id(3) if len(ins.operands) > 3 and ins.operands[3].kind == "IdRef"
+                      else None)
+    assert isinstance(obj, list)
+    for p, v in zip(ptrs, obj, strict=True):
+        store_mem(ctx, p, v)
+
+
+def _type_of(ctx: TranslationContext, vid: int) -> int:
+    ins = ctx.m.defs.get(vid)
+    if ins is None or ins.result_type is None:
+        raise err(f"%{vid} has no type", ctx.ins)
+    return ins.result_type
+
+
+def op_length(ctx: TranslationContext, ins: Instruction) -> None:
+    ctx.set(ins, ctx.b.imm(cmat_length(ctx, cmat_desc(ctx, ins.id(0)))))
+
+
+_OPERANDS = {"MatrixASignedComponentsKHR": 1, "MatrixBSignedComponentsKHR": 2,
+             "MatrixCSignedComponentsKHR": 4, "MatrixResultSignedComponentsKHR": 8,
+             "SaturatingAccumulationKHR": 16}
+
+
+def op_muladd(ctx: TranslationContext, ins: Instruction) -> None:
+    assert ins.result_type is not None
+    da, db = cmat_desc(ctx, _type_of(ctx, ins.id(0))), cmat_desc(ctx, _type_of(ctx, ins.id(1)))
+    dc, dr = cmat_desc(ctx, _type_of(ctx, ins.id(2))), cmat_desc(ctx, ins.result_type)
+    if (da.use, db.use, dc.use, dr.use) != (USE_A, USE_B, USE_ACC, USE_ACC):
+        raise err("OpCooperativeMatrixMulAddKHR needs matrices A, B and two accumulators",
+                  ins)
+    if (da.base == "float") != (db.base == "float") or da.bits != db.bits or \
+            (dc.base, dc.bits) != (dr.base, dr.bits) and \
+            not (dc.base != "float" and dr.base != "float" and dc.bits == dr.bits):
+        raise err(f"OpCooperativeMatrixMulAddKHR of {da.spelling()}, {db.spelling()}, "
+                  f"{dc.spelling()} -> {dr.spelling()} is not a WMMA", ins)
+    if (da.base == "float") != (dr.base == "float"):
+        raise err(f"OpCooperativeMatrixMulAddKHR of {da.spelling()} into {dr.spelling()} "
+                  "is not a WMMA", ins)
+    flags = 0
+    if len(ins.operands) > 3:
+        o = ins.operands[3]
+        flags = int(o.value) if isinstance(o.value, int) else sum(
+            _OPERANDS.get(n, 0) for n in str(o.value).split("|"))
+    a, b_, c = (get_tv(ctx, ins.id(k)) for k in range(3))
+    assert isinstance(a, list) and isinstance(b_, list) and isinstance(c, list)
+    n = len(c)
+    ab = "f16" if da.base == "float" else "iu8"
+    cd = {"float": f"f{dr.bits}"}.get(dr.base, "i32")
+    v = ctx.b.intr("cmat_muladd_amd", [*a, *b_, *c], dr.bits, n, ab=ab, cd=cd,
+                   a_signed=bool(flags & 1), b_signed=bool(flags & 2),
+                   saturate=bool(flags & 16))
+    ctx.set(ins, [ctx.b.channel(v, i) for i in range(n)])
+
+
+_CONV = {"OpConvertFToU": ("f", "u"), "OpConvertFToS": ("f", "i"),
+         "OpConvertSToF": ("i", "f"), "OpConvertUToF": ("u", "f"),
+         "OpUConvert": ("u", "u"), "OpSConvert": ("i", "i"), "OpFConvert": ("f", "f")}
+ELEMENTWISE = frozenset({"OpSNegate", "OpFNegate", "OpIAdd", "OpFAdd", "OpISub", "OpFSub",
+                         "OpIMul", "OpFMul", "OpSDiv", "OpUDiv", "OpFDiv",
+                         "OpMatrixTimesScalar", *_CONV})
+
+
+def op_elementwise(ctx: TranslationContext, ins: Instruction) -> None:
+    """An arithmetic or conversion instruction whose result is a cooperative matrix."""
+    assert ins.result_type is not None
+    d = cmat_desc(ctx, ins.result_type)
+    srcs = [get_tv(ctx, x) for x in ins.ids()]
+    op = ins.opname
+    out: list[TV] = []
+    for i in range(cmat_length(ctx, d)):
+        args = [s[i] if isinstance(s, list) else s for s in srcs]
+        if not all(isinstance(x, Value) for x in args):
+            raise err(f"{op} on cooperative matrices of different lengths", ins)
+        if op in _CONV:
+            frm, to = _CONV[op]
+            x = args[0]
+            assert isinstance(x, Value)
+            out.append(x if frm == to and frm in "iu" and x.bit_size == d.bits
+                       else ctx.b.alu(f"{frm}2{to}{d.bits}", d.bits, 1, x))
+        elif op == "OpMatrixTimesScalar":
+            out.append(emit_alu(ctx, "fmul" if d.base == "float" else "imul", d.component,
+                                args))  # type: ignore[arg-type]
+        else:
+            mop, swap = SIMPLE[op]
+            if swap:
+                args.reverse()
+            out.append(emit_alu(ctx, mop, d.component, args))  # type: ignore[arg-type]
+    ctx.set(ins, out)
+
+
+__all__ = ["ELEMENTWISE", "CmatDesc", "is_cmat", "op_elementwise", "op_length", "op_load",
+           "op_muladd", "op_store"]

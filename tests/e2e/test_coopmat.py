@@ -1,0 +1,144 @@
+"""Cooperative matrices (SPV_KHR_cooperative_matrix) end to end on GFX11 WMMA: our
+GLSL shaders (tests/e2e/coopmat/*.comp) compiled by radcc and run in the strict
+emulator against NumPy (lavapipe has no cooperative matrices), wave32 and wave64, with
+the IR validated after every phase.
+
+Debian 12's glslang 12 predates GL_KHR_cooperative_matrix, so each shader is kept as
+the SPIR-V text a newer glslang (16.5: ``glslang -V --target-env vulkan1.3``) produced
+from the .comp beside it, disassembled by radcc (NAME.spvasm), and assembled here by
+`tests.support.spirv_asm`; the round trip through radcc's disassembler is checked.
+"""
+
+from __future__ import annotations
+
+import struct
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from radcc.driver.run import run_compute
+from radcc.frontend.spirv.disasm import disassemble
+from radcc.passes.options import DebugOptions
+from tests.support.spirv_asm import assemble
+
+HERE = Path(__file__).parent / "coopmat"
+WAVES = [32, 64]
+CHECKED = DebugOptions.parse("validateir,validatera")
+
+
+def _spirv(name: str) -> bytes:
+    return assemble((HERE / f"{name}.spvasm").read_text())
+
+
+def _run(name: str, wave: int, buffers: dict, groups=(1, 1, 1), push: bytes = b"") -> dict:
+    return run_compute(_spirv(name), groups=groups, buffers=buffers, push_constants=push,
+                       spec_constants={0: wave}, wave_size=wave, debug_options=CHECKED)
+
+
+@pytest.mark.parametrize("name", ["matmul", "tiled", "convert"])
+def test_spvasm_round_trip(name: str) -> None:
+    text = (HERE / f"{name}.spvasm").read_text()
+    drop = lambda t: [ln for ln in t.splitlines() if not ln.startswith("; Generator")]  # noqa: E731
+    assert drop(disassemble(assemble(text))) == drop(text)
+
+
+def _f16(r: np.random.Generator, *shape: int) -> np.ndarray:
+    return r.uniform(-2, 2, shape).astype(np.float16)
+
+
+@pytest.mark.parametrize("wave", WAVES)
+def test_matmul(wave: int) -> None:
+    r = np.random.default_rng(wave)
+    a = _f16(r, 17, 24)  # A at element 4 of a row-stride-24 array
+    b = _f16(r, 16, 16)  # column-major: b[n][k] = B[k][n]
+    c = r.uniform(-4, 4, (16, 16)).astype(np.float32)
+    out = _run("matmul", wave, {(0, 0): a.tobytes(), (0, 1): b.tobytes(),
+                                (0, 2): c.tobytes(), (0, 3): np.zeros(256, np.float32)})
+    am = a.reshape(-1)[4:4 + 16 * 24].reshape(16, 24)[:, :16].astype(np.float64)
+    want = 2 * (am @ b.T.astype(np.float64) + c)
+    got = np.frombuffer(out[(0, 3)], np.float32).reshape(16, 16)
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("wave", WAVES)
+def test_tiled_matmul_loop(wave: int) -> None:
+    m, n, k = 32, 48, 64
+    r = np.random.default_rng(100 + wave)
+    a, b = _f16(r, m, k), _f16(r, k, n)
+    out = _run("tiled", wave, {(0, 0): a.tobytes(), (0, 1): b.tobytes(),
+                               (0, 2): np.zeros(m * n, np.float32)},
+               groups=(m // 16, n // 16, 1), push=struct.pack("<3I", m, n, k))
+    want = a.astype(np.float64) @ b.astype(np.float64)
+    got = np.frombuffer(out[(0, 2)], np.float32).reshape(m, n)
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-4)
+
+
+@pytest.mark.parametrize("wave", WAVES)
+def test_accumulate_and_convert(wave: int) -> None:
+    r = np.random.default_rng(200 + wave)
+    a, b = _f16(r, 16, 16), _f16(r, 16, 16)
+    c = r.uniform(-4, 4, (16, 16)).astype(np.float32)  # column-major in memory
+    f = _f16(r, 16, 16)
+    a8 = r.integers(-128, 128, (16, 16)).astype(np.int8)
+    b8 = r.integers(-128, 128, (16, 16)).astype(np.int8)
+    h = r.integers(-1 << 20, 1 << 20, (16, 16)).astype(np.int32)
+    out = _run("convert", wave, {
+        (0, 0): a.tobytes(), (0, 1): b.tobytes(), (0, 2): c.T.copy().tobytes(),
+        (0, 3): f.tobytes(), (0, 4): np.zeros(256, np.float16), (0, 5): a8.tobytes(),
+        (0, 6): b8.tobytes(), (0, 7): h.tobytes()})
+    ab = a.astype(np.float64) @ b.astype(np.float64)
+    mc = (ab + c).astype(np.float32).astype(np.float16)
+    mf = (ab + f.astype(np.float64)).astype(np.float16)
+    want = (mc.astype(np.float32) - mf.astype(np.float32)).astype(np.float16)
+    got = np.frombuffer(out[(0, 4)], np.float16).reshape(16, 16).T  # stored column-major
+    np.testing.assert_allclose(got.astype(np.float64), want.astype(np.float64),
+                               rtol=0, atol=4e-3)
+    gi = np.frombuffer(out[(0, 7)], np.int32).reshape(16, 16)
+    np.testing.assert_array_equal(gi, a8.astype(np.int64) @ b8.astype(np.int64) + h)
+
+
+# --- bad input: refused with the type's name and its declaration's word offset, exit 1 --
+
+_A_TYPE = "%13 = OpTypeCooperativeMatrixKHR %9 %10 %11 %11 %12"
+
+
+@pytest.mark.parametrize("new,name", [
+    ("%9 %10 %100 %11 %12", "float16 8x16 MatrixA"),  # 8 rows
+    ("%9 %101 %11 %11 %12", "float16 16x16 MatrixA"),  # workgroup scope
+])
+def test_unsupported_cooperative_matrix_is_refused(new: str, name: str, tmp_path) -> None:
+    import subprocess
+    import sys
+
+    from radcc.frontend.spirv import read_spirv
+
+    text = (HERE / "matmul.spvasm").read_text()
+    assert _A_TYPE in text
+    text = text.replace("         %12 = OpConstant %6 0\n",
+                        "         %12 = OpConstant %6 0\n        %100 = OpConstant %6 8\n"
+                        "        %101 = OpConstant %6 2\n")
+    text = text.replace(_A_TYPE, "%13 = OpTypeCooperativeMatrixKHR " + new)
+    spv = assemble(text)
+    word = read_spirv(spv).defs[13].offset
+    f = tmp_path / "bad.spv"
+    f.write_bytes(spv)
+    r = subprocess.run([sys.executable, "-m", "radcc", "compile", str(f), "-o",
+                        str(tmp_path / "bad.o")], capture_output=True, text=True)
+    assert r.returncode == 1, r.stderr
+    assert f"word {word}: OpTypeCooperativeMatrixKHR: cooperative matrix of type {name}" \
+        in r.stderr, r.stderr
+    assert "Traceback" not in r.stderr
+
+
+def test_gfx10_has_no_wmma(tmp_path) -> None:
+    """A chip without WMMA names the instruction it lacks (exit 1)."""
+    import subprocess
+    import sys
+
+    f = tmp_path / "m.spv"
+    f.write_bytes(_spirv("matmul"))
+    r = subprocess.run([sys.executable, "-m", "radcc", "compile", "--mcpu=gfx1030", str(f),
+                        "-o", str(tmp_path / "m.o")], capture_output=True, text=True)
+    assert r.returncode == 1 and "v_wmma_f32_16x16x16_f16" in r.stderr, r.stderr
+    assert "Traceback" not in r.stderr
