@@ -4,7 +4,7 @@ Each case is assembly text with one line marked ``; <-- ERROR``. The expected wo
 offset is that instruction's offset as ``spirv-dis --offsets`` reports it, the
 expected opname is the marked line's. Cases in ``INVALID`` are also rejected by
 spirv-val (the oracle says they are malformed); cases in ``UNSUPPORTED`` pass spirv-val
-(2023.1) but radcc refuses them: graphics stages, OpenCL, cooperative matrices, and
+(2023.1) but radcc refuses them: graphics stages, OpenCL, NVIDIA cooperative matrices, and
 two checks spirv-val lacks (missing OpFunctionParameters, LocalSize 0).
 """
 
