@@ -266,8 +266,9 @@ def run_draw(vert: bytes, frag: bytes, *, size: tuple[int, int], count: int,
 
 
 def _color_option(state: DrawState, outputs: tuple[IoVar, ...]) -> dict[str, Any]:
-    """The fragment shader's compile option for the attachments' format (one per output
-    location up to the highest: every attachment has the draw's format)."""
+    """The fragment shader's compile option for the attachments' formats (one per output
+    location up to the highest: every attachment has the draw's format; with blending on
+    an rgba8 attachment 0, location 0 exports 32-bit floats)."""
     import inspect
 
     from radcc.abi import graphics
@@ -275,9 +276,16 @@ def _color_option(state: DrawState, outputs: tuple[IoVar, ...]) -> dict[str, Any
 
     if "color_formats" not in inspect.signature(compile_spirv).parameters:
         return {}
-    fmt = graphics.ColorFormat.parse(state.color.name)  # type: ignore[attr-defined]
+    cf = graphics.ColorFormat  # type: ignore[attr-defined]
+    fmt = cf.parse(state.color.name)
     n = max((v.location for v in outputs), default=-1) + 1
-    return {"color_formats": (fmt,) * max(n, 1)}
+    formats = [fmt] * max(n, 1)
+    if state.blend and state.color.kind is Kind.UNORM:
+        # blending an 8-bit unorm attachment: the colour exported as 32-bit floats
+        # (32_ABGR, a driver's choice of export format), so that the output merger blends
+        # the shader's exact value as lavapipe does, not one truncated to FP16
+        formats[0] = cf.parse("rgba32f")
+    return {"color_formats": tuple(formats)}
 
 
 def _execute(vs_res: Any, fs_res: Any, state: DrawState, count: int, instances: int,
