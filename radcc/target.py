@@ -334,8 +334,8 @@ class MirOptions:
     lowered_ops: MIR operations isel has no instruction sequence for (integer and float
       division, the GLSL.std.450 operations without an instruction, GLSL bitfield/pack
       forms, system values known at compile time, variable derefs);
-    offset_range: per memory space (``ssbo``, ``ubo``, ``push_constant``, ``shared``,
-      ``scratch``), the byte range an access's immediate offset may take: the
+    offset_range: per memory space (``ssbo``, ``ubo``, ``push_constant``, ``constant``
+      (the code object's constant data), ``shared``, ``scratch``), the byte range an access's immediate offset may take: the
       non-negative part every instruction isel may choose for the space accepts.
     """
 
@@ -358,12 +358,12 @@ MIR_OPTIONS: dict[GfxLevel, MirOptions] = {
     # unsigned, DS 16-bit unsigned (RDNA3 ISA guide, chapter 15 "Microcode Formats")
     GfxLevel.GFX11: MirOptions(_LOWERED_OPS, {
         "ssbo": (0, 4095), "ubo": (0, 4095), "push_constant": (0, 4095),
-        "shared": (0, 65535), "scratch": (0, 4095)}),
+        "constant": (0, 4095), "shared": (0, 65535), "scratch": (0, 4095)}),
     # GFX10/10.3: global/scratch OFFSET 12-bit signed (RDNA2 ISA guide, FLAT format;
     # radcc.isa.formats.mem_flat), the others as GFX11
     GfxLevel.GFX10_3: MirOptions(_LOWERED_OPS, {
         "ssbo": (0, 2047), "ubo": (0, 2047), "push_constant": (0, 2047),
-        "shared": (0, 65535), "scratch": (0, 2047)}),
+        "constant": (0, 2047), "shared": (0, 65535), "scratch": (0, 2047)}),
 }
 MIR_OPTIONS[GfxLevel.GFX10] = MIR_OPTIONS[GfxLevel.GFX10_3]
 

@@ -44,7 +44,7 @@ def assert_same(obj: Path, *mattr: str) -> None:
     ("cf_uniform_select", 64, "gfx1100"), ("builtins_subgroup", 32, "gfx1100"),
     ("shared_reduce", 32, "gfx1100"), ("sg_loop", 64, "gfx1100"),
     ("cf_for_loops", 64, "gfx1030"), ("shared_reduce", 32, "gfx1030"),
-    ("arith_f32", 64, "gfx1010")])
+    ("arith_f32", 64, "gfx1010"), ("const_tables", 32, "gfx1100")])
 def test_radcc_objects(tmp_path: Path, shader: str, wave: int, mcpu: str) -> None:
     src = GLSL / f"{shader}.comp"
     obj = tmp_path / "k.o"

@@ -11,7 +11,7 @@ File layout (offsets grow downwards; the first PT_LOAD maps offset == vaddr):
     .rodata    64-byte descriptors NAME.kd, then the caller's rodata (16-aligned)
     .text      256-byte aligned, on a new page (vaddr = offset mod 4 KiB)    LOAD rx
     .dynamic   DT_HASH, DT_SYMTAB, DT_SYMENT, DT_STRTAB, DT_STRSZ             LOAD rw
-    .symtab/.strtab (local functions, then the dynamic symbols), .shstrtab
+    .symtab/.strtab (local functions and objects, then the dynamic symbols), .shstrtab
     section headers
 """
 
@@ -74,7 +74,7 @@ class Layout:
 
 def _check_inputs(text: bytes, target: Any, kernels: list[KernelSymbol],
                   functions: dict[str, tuple[int, int]]) -> None:
-    if target.name not in E.MACH_BY_NAME:
+    if target.name not in E.MACH_BY_NAME:  # `functions`: every local symbol in .text
         raise CodeObjectError(f"no EF_AMDGPU_MACH value known for {target.name}")
     seen: set[str] = set()
     names = [k.name for k in kernels] + [k.name + ".kd" for k in kernels] + list(functions)
@@ -179,17 +179,21 @@ def _sysv_hash(names: list[str]) -> bytes:
 def write_code_object(text: bytes, target: Any, kernels: list[KernelSymbol], *,
                       functions: dict[str, tuple[int, int]] | None = None,
                       metadata: dict[str, Any] | None = None,
-                      rodata: bytes = b"") -> bytes:
+                      rodata: bytes = b"",
+                      objects: dict[str, tuple[int, int]] | None = None) -> bytes:
     """Build a linked ET_DYN AMDHSA code object v5 (see the module docstring).
 
     `functions` maps extra (non-kernel) function names to (offset, size) in
-    `.text`; they become local FUNC symbols in `.symtab`. With `metadata` None,
+    `.text`; they become local FUNC symbols in `.symtab`; `objects` likewise data in
+    `.text` (a kernel's constant data after its code), local OBJECT symbols, which
+    llvm-objdump -d lists as bytes, not instructions. With `metadata` None,
     a v5 map is generated from the kernels' descriptor fields.
     """
     functions = dict(functions or {})
+    objects = dict(objects or {})
     text = bytes(text)
     rodata = bytes(rodata)
-    _check_inputs(text, target, kernels, functions)
+    _check_inputs(text, target, kernels, {**functions, **objects})
     lay = layout_code_object(text, target, kernels, functions=functions,
                              metadata=metadata, rodata=rodata)
 
@@ -228,8 +232,10 @@ def write_code_object(text: bytes, target: Any, kernels: list[KernelSymbol], *,
     hash_sec = _sysv_hash(dynnames)
 
     # static symbols: locals (functions) first, then the globals
-    local_syms = [(n, lay.text_addr + off, size, E.STT_FUNC, idx[".text"])
-                  for n, (off, size) in sorted(functions.items(), key=lambda kv: kv[1][0])]
+    local_syms = sorted([(n, lay.text_addr + off, size, E.STT_FUNC, idx[".text"])
+                         for n, (off, size) in functions.items()]
+                        + [(n, lay.text_addr + off, size, E.STT_OBJECT, idx[".text"])
+                           for n, (off, size) in objects.items()], key=lambda s: s[1])
     strtab, stridx = _strtab([s[0] for s in local_syms] + dynnames)
     symtab = (null_sym
               + b"".join(sym(stridx, s, E.STB_LOCAL, E.STV_DEFAULT) for s in local_syms)

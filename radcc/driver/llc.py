@@ -162,12 +162,32 @@ def kernel_asm(program: Program, res: EmitResult, stats: dict[str, int] | None,
         out += [f"\t; {k}: {v}" for k, v in stats.items()]
     line = cache_line_log2(program.target)  # s_code_end padding, as emit_program's
     out += [f"\t.p2alignl {line}, 3214868480", f"\t.fill {3 * (1 << line) // 4}, 4, 3214868480"]
+    out += constant_data_asm(program)
     out += ["\t.rodata", "\t.p2align\t6", f"\t.amdhsa_kernel {name}"]
     out += [f"\t\t.amdhsa_{k} {v}" for k, v in fields.items()]
     out += ["\t.end_amdhsa_kernel", "\t.text", "\t.amdgpu_metadata"]
     out += to_yaml(meta).rstrip("\n").split("\n")
     out += ["\t.end_amdgpu_metadata", ""]
     return "\n".join(out)
+
+
+def constant_data_asm(program: Program) -> list[str]:
+    """The program's constant data after the padding, where emit_program puts it and its
+    p_constaddr literals point, as the object `kernel_abi.constant_data_symbol`."""
+    from radcc.passes.kernel_abi import constant_data_symbol
+
+    data = program.constant_data
+    if not data:
+        return []
+    sym = constant_data_symbol(program)
+    out = [f"\t.type\t{sym},@object", f"{sym}:"]
+    whole = len(data) // 4 * 4
+    for i in range(0, whole, 32):
+        words = [int.from_bytes(data[j:j + 4], "little") for j in range(i, min(i + 32, whole), 4)]
+        out.append("\t.long " + ", ".join(f"0x{w:08x}" for w in words))
+    if whole < len(data):
+        out.append("\t.byte " + ", ".join(f"0x{b:02x}" for b in data[whole:]))
+    return out + [f"\t.size\t{sym}, {len(data)}"]
 
 
 def check_pass_names(names: Sequence[str], option: str) -> None:

@@ -16,7 +16,9 @@ llvm-objdump-19's for AMDGPU (llvm-objdump.cpp ``AMDGCNPrettyPrinter``):
 - a branch (``s_branch``, ``s_cbranch_*``) whose target is a ``STT_NOTYPE`` symbol
   names it as its operand (the AMDGPU disassembler's symbolizer, e.g. the ``BBn``
   labels of an llvm-mc object); otherwise its target is given after the bytes as
-  `` <SYMBOL+0xOFFSET>``.
+  `` <SYMBOL+0xOFFSET>``;
+- an ``STT_OBJECT`` symbol's bytes (a kernel's constant data after its code) are dumped,
+  not decoded: 8 a line, ``ADDRESS: hex  ascii``.
 
 Only the default (``--mattr``-less) decoding differs by an option: llvm-objdump
 decodes with the target's default wave size (wave32 on GFX10+) unless told
@@ -76,6 +78,18 @@ def _is_branch(text: str) -> bool:
     return op == "s_branch" or op.startswith("s_cbranch_")
 
 
+def _data_lines(data: bytes, addr: int) -> list[str]:
+    """An OBJECT symbol's bytes in an executable section, as llvm-objdump -d dumps them:
+    8 bytes a line, hex then ASCII (printable characters, else ``.``)."""
+    out = []
+    for i in range(0, len(data), 8):
+        row = data[i:i + 8]
+        hexs = "".join(f"{b:02x} " for b in row).ljust(24)
+        text = "".join(chr(b) if 0x20 <= b < 0x7F else "." for b in row)
+        out.append(f"{addr + i:8x}: {hexs}        {text}\n")
+    return out
+
+
 def objdump_text(data: bytes, path: str, wave_size: int | None = None) -> str:
     """llvm-objdump -d's listing of the code object `data` (read from `path`)."""
     from radcc.isa.disassembler import branch_offset, disassemble, is_invalid
@@ -105,6 +119,9 @@ def objdump_text(data: bytes, path: str, wave_size: int | None = None) -> str:
         for k, a in enumerate(addrs):
             stop = addrs[k + 1] if k + 1 < len(addrs) else end
             out.append(f"\n{a:016x} <{starts[a].name}>:\n")
+            if starts[a].type == E.STT_OBJECT:
+                out += _data_lines(sec.data[a - base:stop - base], a)
+                continue
             chunk = sec.data[: stop - base]
             for off, d in disassemble(chunk, target, wave_size, start=a - base):
                 addr = base + off

@@ -266,6 +266,8 @@ class MirShader:
     stage: Stage = COMPUTE_CS  # the execution model's stage (vertex: ``vertex_ngg``)
     inputs: list[StageVar] = field(default_factory=list)  # vertex inputs (Location order)
     outputs: list[StageVar] = field(default_factory=list)  # varyings (Location order)
+    # read-only bytes the code object carries, read by load_constant (opt.lower_local_arrays)
+    constant_data: bytes = b""
     spec: dict[int, int | float | bool] = field(default_factory=dict)
     # what the target's isel needs (NIR's shader->options): set by `opt.lower_for_isel`
     options: MirOptions | None = None

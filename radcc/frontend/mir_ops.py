@@ -173,6 +173,8 @@ _intr("sendmsg_gs_alloc_req", 2, False, elim=False)
 _intr("export_primitive", 1, False, elim=False)
 _intr("export_vertex", 0, False, elim=False)
 _intr("load_ubo load_push_constant", 1, True, reorder=True)
+# byte address in the shader's constant data (opt.lower_local_arrays; ACO's p_constaddr)
+_intr("load_constant", 1, True, reorder=True)
 _intr("get_ssbo_size", 0, True, reorder=True)
 _intr("load_ssbo load_shared", 1, True)  # reorderable when attrs["access"] has "readonly"
 _intr("store_ssbo store_shared", 2, False, elim=False)

@@ -152,6 +152,9 @@ class SaluFields(Fields):
     imm32: int | None  # SOPK literal (s_setreg_imm32_b32)
     ssrc0: int | None  # SOP1 s_sendmsg_rtn message id
     targets: list[int] | None  # branch targets (block indices; the first is the taken one)
+    # s_getpc_b64 / s_add_u32 lowered from p_constaddr: the constant data byte the pair
+    # addresses; emit_program writes the s_add_u32 literal (the distance from the pc)
+    constaddr: int | None
 
 
 class SmemFields(Fields):

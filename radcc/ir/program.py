@@ -227,6 +227,9 @@ class Program:
     # the registers at entry and the kernarg layout (radcc.abi; isel sets it, lower_to_hw
     # makes it the hardware's from p_startpgm: radcc.passes.kernel_abi.program_args)
     args: ShaderArgs | None = None
+    # read-only bytes placed after the code (ACO's program->constant_data), addressed by
+    # p_constaddr; emit_program appends them to the code
+    constant_data: bytes = b""
 
     @property
     def lane_mask(self) -> RegClass:

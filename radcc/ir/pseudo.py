@@ -64,6 +64,9 @@ _ENTRIES = [
                0, "*"),
     PseudoInfo("p_reload", "reload slot op0 (constant; an SGPR: lane op0 of the linear VGPR "
                "op1, a VGPR: scratch byte offset op0, from the SGPR op1 if present)", 1, "*"),
+    PseudoInfo("p_constaddr", "the 64-bit address of byte op0 of the program's constant "
+               "data (ACO's p_constaddr; defs: s2, scc): s_getpc_b64 + s_add_u32/s_addc_u32 "
+               "of the distance emit_program lays out", 2, 1, pure=True),
     PseudoInfo("p_start_linear_vgpr", "creates a linear VGPR from the operands", 1, "*"),
     PseudoInfo("p_end_linear_vgpr", "ends a linear VGPR's live range", 0, 1),
     PseudoInfo("p_unit_test", "marker for tests: fields['id']", "*", "*"),

@@ -22,7 +22,7 @@ from radcc.ir.regclass import Temp, s1, v1
 
 from . import memory
 from .context import Comp, Const, IselContext, unsupported
-from .memory import GLOBAL_OFFSET, binding_base, no_saddr, offset_parts
+from .memory import binding_base, global_offsets, load_base, no_saddr, offset_parts
 
 
 def select_load(ctx: IselContext, ins: Instr) -> None:
@@ -49,13 +49,13 @@ def select_load(ctx: IselContext, ins: Instr) -> None:
             voff, imm = _sub_voffset(ctx, off, k)
             t = ctx.b.inst(f"scratch_load_u{bits}", [v1], [voff, no_saddr()],
                            offset=imm).temp
-        elif ins.op in ("load_ssbo", "load_ubo", "load_push_constant"):
+        elif ins.op in ("load_ssbo", "load_ubo", "load_push_constant", "load_constant"):
             push = ins.op == "load_push_constant"
-            base = ctx.kernarg if push else binding_base(ctx, ins)
+            base = ctx.kernarg if push else load_base(ctx, ins)
             voff, imm = _sub_voffset(ctx, off, k)
             if push:
                 imm += ctx.push_offset()
-            if imm not in GLOBAL_OFFSET:
+            if imm not in global_offsets(ctx):
                 voff = ctx.valu("v_add_nc_u32", v1, Const(32, imm), voff)
                 imm = 0
             t = ctx.b.inst(f"global_load_u{bits}", [v1], [voff, base], offset=imm).temp
@@ -110,7 +110,7 @@ def _sub_voffset(ctx: IselContext, off: Value, extra: int) -> tuple[Temp, int]:
     k += extra
     if dyn is None:
         return ctx.vgpr(Const(32, k)), 0
-    if k not in GLOBAL_OFFSET:
+    if k not in global_offsets(ctx):
         return ctx.valu("v_add_nc_u32", v1, dyn, Const(32, k), commutative=True), 0
     return ctx.vgpr(dyn), k
 

@@ -19,7 +19,7 @@ from radcc.abi.kernarg import Role
 from radcc.frontend.mir import Instr, Value
 from radcc.frontend.opt.lower_vectors import access_align
 from radcc.ir.program import Operand
-from radcc.ir.regclass import Temp, s1, s2, v1
+from radcc.ir.regclass import SCC, PhysReg, Temp, s1, s2, v1
 
 from .context import Comp, Const, IselContext, IselError, unsupported
 from .lds import ds_plan
@@ -33,7 +33,11 @@ _DS_ATOMIC = {"iadd": "add_rtn_u", "imin": "min_rtn_i", "umin": "min_rtn_u",
               "imax": "max_rtn_i", "umax": "max_rtn_u", "iand": "and_rtn_b",
               "ior": "or_rtn_b", "ixor": "xor_rtn_b", "xchg": "storexchg_rtn_b",
               "fadd": "add_rtn_f", "fmin": "min_rtn_f", "fmax": "max_rtn_f"}
-GLOBAL_OFFSET = range(-4096, 4096)
+def global_offsets(ctx: IselContext) -> range:
+    """The immediate offsets of a global/scratch instruction on the target: 13-bit signed
+    on GFX11, 12-bit on GFX10 (the signed form of MirOptions' scratch range)."""
+    hi = ctx.p.target.mir_options.offset_range["scratch"][1]
+    return range(-(hi + 1), hi + 1)
 
 
 # -- helpers -------------------------------------------------------------------
@@ -98,7 +102,7 @@ def _voffset(ctx: IselContext, off: Value, extra: int = 0) -> tuple[Temp, int]:
     dyn, k = offset_parts(ctx, off, extra)
     if dyn is None:
         return ctx.vgpr(Const(32, k)), 0
-    if k not in GLOBAL_OFFSET:
+    if k not in global_offsets(ctx):
         return ctx.vgpr(ctx.valu("v_add_nc_u32", v1, dyn, Const(32, k),
                                  commutative=True)), 0
     return ctx.vgpr(dyn), k
@@ -108,6 +112,16 @@ def _voffset(ctx: IselContext, off: Value, extra: int = 0) -> tuple[Temp, int]:
 def binding_base(ctx: IselContext, ins: Instr) -> Temp:
     key = tuple(ins.attrs["binding"])
     return ctx.buffer_base[key]  # type: ignore[index]
+
+
+def load_base(ctx: IselContext, ins: Instr) -> Temp:
+    """The 64-bit base address of a buffer load: the binding's, or for ``load_constant``
+    the program's constant data (``p_constaddr 0`` next to the load, as ACO's
+    visit_load_constant: a short-lived SGPR pair, not one live across the program)."""
+    if ins.op == "load_constant":
+        return ctx.b.pseudo("p_constaddr", [s2, (s1, PhysReg.of(SCC))],
+                            [Operand.c32(0)]).temp
+    return binding_base(ctx, ins)
 
 
 def select_load(ctx: IselContext, ins: Instr) -> None:
@@ -123,7 +137,7 @@ def select_load(ctx: IselContext, ins: Instr) -> None:
         ctx.set(d, _scratch_load(ctx, ins, d))
         return
     push = op == "load_push_constant"
-    base = ctx.kernarg if push else binding_base(ctx, ins)
+    base = ctx.kernarg if push else load_base(ctx, ins)
     extra = ctx.push_offset() if push else 0
     off, k0 = _address(ins)
     n = _dwords(ctx, d)
@@ -134,7 +148,7 @@ def select_load(ctx: IselContext, ins: Instr) -> None:
         return
     voff, imm = _voffset(ctx, off, k0)
     imm += extra
-    if imm not in GLOBAL_OFFSET:
+    if imm not in global_offsets(ctx):
         voff = ctx.valu("v_add_nc_u32", v1, Const(32, imm), voff)
         imm = 0
     parts = []

@@ -77,6 +77,7 @@ def _select(ctx: IselContext) -> Program:
     p.args = ctx.args
     p.config.fp_contract = True  # NoContraction reaches the IR as is_precise
     p.config.scratch_bytes_per_lane = -(-ctx.shader.scratch_size // 4) * 4
+    p.constant_data = ctx.shader.constant_data
     return p
 
 

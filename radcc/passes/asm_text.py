@@ -42,7 +42,8 @@ from radcc.isa.formats.vop import lo128_slots
 from radcc.isa.operands import print_imm, reg_name
 from radcc.isa.table import OpcodeTable, OperandSpec, OpInfo
 
-INTERNAL_FIELDS = frozenset({"targets", "scratch_sgpr", "wg_one_wave", "scope", "sem", "id"})
+INTERNAL_FIELDS = frozenset({"targets", "scratch_sgpr", "wg_one_wave", "scope", "sem", "id",
+                             "constaddr"})
 _F64_INV_2PI = 0x3FC45F306DC9C882  # ISA guide 4.1: 1/(2*pi) as a double
 _OMOD = {1: "mul:2", 2: "mul:4", 3: "div:2"}
 _SRC_MOD_FORMATS = ("VOP3", "VOP3SD", "VINTERP")

@@ -25,6 +25,11 @@ assembly (`radcc.passes.asm_text`) and assembled by radcc's own assembler
   ``s_code_end`` up to an instruction cache line boundary plus 3 lines
   (instruction prefetch must not run into other data; lines of 128 bytes on
   GFX11, 64 on GFX10, `cache_line_log2`); `code_size` excludes it;
+- then the program's constant data (``program.constant_data``, as ACO appends it
+  after the code); the ``s_add_u32`` of each lowered ``p_constaddr k`` (lower_to_hw:
+  ``fields['constaddr']``) gets the literal data + k - (its s_getpc_b64's offset + 4),
+  so ``s_getpc_b64`` + ``s_add_u32``/``s_addc_u32`` give byte k's address (a literal
+  of the same size as the placeholder, so the layout does not move);
 - `asm` is the canonical text (as llvm-mc prints it) with ``BBn:`` labels; a run of
   labels with no instruction between them (empty blocks) is printed as its last label,
   which the branches to any of them name;
@@ -55,6 +60,7 @@ from radcc.isa.assembler import assemble
 from radcc.isa.table import get_table
 from radcc.passes.asm_text import EmitError, instruction_asm
 from radcc.passes.kernel_abi import code_object, kernel_fields
+from radcc.passes.lower_to_hw import CONSTADDR_PLACEHOLDER
 from radcc.target import GfxLevel, Hazard, Target
 
 __all__ = ["EmitError", "EmitResult", "cache_line_log2", "emit_code_object", "emit_program",
@@ -79,7 +85,7 @@ _INVERSE = {"s_cbranch_scc0": "s_cbranch_scc1", "s_cbranch_scc1": "s_cbranch_scc
 
 @dataclass
 class EmitResult:
-    code: bytes  # machine code including the s_code_end padding
+    code: bytes  # machine code including the s_code_end padding, then the constant data
     asm: str  # canonical assembly of the code (without the padding)
     block_offsets: dict[int, int]
     code_size: int  # bytes of code without padding
@@ -119,6 +125,8 @@ class _Line:
     index: int = -1
     branch: Instruction | None = None
     long_part: int = 0  # 1 for the s_getpc_b64 line of a long jump
+    # a lowered p_constaddr's s_add_u32: (its instruction, the line of its s_getpc_b64)
+    constaddr: tuple[Instruction, int] | None = None
 
 
 class _Emitter:
@@ -131,6 +139,7 @@ class _Emitter:
         self.long_pending = False
         self.offset3f = program.target.has_hazard(Hazard.Offset3fBug)
         self.pad3f: dict[int, int] = {}  # id() of a branch -> s_nop 0 lines after it
+        self.constaddr: dict[int, int] = {}  # id() of a p_constaddr s_add_u32 -> literal
 
     def label(self, b: int) -> str:
         return f"BB{b}"
@@ -149,15 +158,35 @@ class _Emitter:
         lines: list[_Line] = []
         for blk in self.p.blocks:
             lines.append(_Line(f"{self.label(blk.index)}:"))
+            getpc: dict[int, int] = {}  # register -> line (1-based) of its p_constaddr getpc
             for k, ins in enumerate(blk.instructions):
                 if id(ins) in self.long:
                     lines += self.long_jump(blk.index, k, ins, values.get(id(ins)))
                     continue
+                if ins.fields.get("constaddr") is not None:
+                    if ins.opcode == "s_getpc_b64":
+                        reg = ins.definitions[0].phys
+                        assert reg is not None
+                        getpc[reg.reg] = len(lines) + 1
+                    else:
+                        lines.append(self.constaddr_add(blk.index, k, ins, getpc))
+                        continue
                 text = instruction_asm(ins, self.table, self.label)
                 br = ins if ins.fields.get("targets") and ins.format == "SOPP" else None
                 lines.append(_Line(text, blk.index, k, br))
                 lines += [_Line("s_nop 0")] * self.pad3f.get(id(ins), 0)
         return lines
+
+    def constaddr_add(self, b: int, k: int, ins: Instruction, getpc: dict[int, int]) -> _Line:
+        """The s_add_u32 of a lowered p_constaddr with its literal (the placeholder until
+        the layout is known): paired with the s_getpc_b64 of its register in the block."""
+        reg = ins.operands[0].phys
+        if reg is None or reg.reg not in getpc:
+            raise EmitError(f"emit_program: BB{b}: the s_add_u32 of a p_constaddr has no "
+                            f"s_getpc_b64 of its register before it in the block")
+        lit = self.constaddr.get(id(ins), CONSTADDR_PLACEHOLDER)
+        return _Line(f"s_add_u32 s{reg.reg}, s{reg.reg}, 0x{lit:x}", b, k,
+                     constaddr=(ins, getpc[reg.reg]))
 
     def long_jump(self, b: int, k: int, ins: Instruction,
                   value: tuple[int, int] | None) -> list[_Line]:
@@ -214,14 +243,24 @@ class _Emitter:
                     grew = True
             if grew:
                 continue
-            if new_values != values:
+            data = self.data_offset(len(res.text))
+            new_const = {id(ln.constaddr[0]): (data + ln.constaddr[0].fields["constaddr"]
+                                               - offs[ln.constaddr[1]] - 4) & 0xFFFFFFFF
+                         for ln in lines if ln.constaddr is not None}
+            if new_values != values or new_const != self.constaddr:
                 values = new_values
+                self.constaddr = new_const
                 lines2 = self.render(values)
                 res2 = self.assemble(lines2)
                 assert len(res2.text) == len(res.text), "long-jump sizes changed"
                 lines, res = lines2, res2
             break
         return self.result(lines, res)
+
+    def data_offset(self, size: int) -> int:
+        """Where the constant data starts: after the code's s_code_end padding."""
+        line = 1 << cache_line_log2(self.p.target)
+        return size + (-size) % line + 3 * line
 
     def result(self, lines: list[_Line], res) -> EmitResult:
         code = res.text
@@ -246,9 +285,8 @@ class _Emitter:
                 if ln.block >= 0:
                     inst_offs.append((ln.block, ln.index, s.offset))
         asm_lines, line_instrs = _merge_label_runs(asm_lines, line_instrs)
-        line = 1 << cache_line_log2(self.p.target)
-        pad = (-size) % line + 3 * line
-        code = code + S_CODE_END.to_bytes(4, "little") * (pad // 4)
+        pad = self.data_offset(size) - size
+        code = code + S_CODE_END.to_bytes(4, "little") * (pad // 4) + self.p.constant_data
         sgprs = self.sgprs
         for n in self.pair_for.values():
             sgprs = max(sgprs, n + 2)

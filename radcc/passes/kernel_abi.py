@@ -67,7 +67,7 @@ from radcc.ir.regclass import SCC, VGPR_BASE, PhysReg, s1
 from radcc.passes.hazards_gfx10 import needs_cu_mode
 from radcc.target import Feature, GfxLevel, Target
 
-__all__ = ["ABIError", "code_object", "entry_args", "kernel_fields", "needs_cu_mode",
+__all__ = ["ABIError", "code_object", "constant_data_symbol", "entry_args", "kernel_fields", "needs_cu_mode",
            "packed_workitem_ids", "program_args", "scratch_offset_range", "scratch_st_mode",
            "startpgm_args", "startpgm_prologue", "flat_scratch_init"]
 
@@ -282,7 +282,16 @@ def kernel_metadata(program: Program, fields: dict[str, int],
 def code_object(program: Program, code: bytes, code_size: int, fields: dict[str, int],
                 kernargs: KernargLayout | None = None) -> bytes:
     """An AMDHSA code object v5 holding the program as kernel `program.name`, its
-    descriptor and metadata from `kernel_metadata`."""
+    descriptor and metadata from `kernel_metadata`; the constant data at the end of
+    `code` (emit_program) is the local object `constant_data_symbol(program)`."""
     fields, meta = kernel_metadata(program, fields, kernargs)
     sym = KernelSymbol(program.name, 0, code_size, fields)
-    return write_code_object(code, program.target, [sym], metadata=meta)
+    n = len(program.constant_data)
+    objects = {constant_data_symbol(program): (len(code) - n, n)} if n else {}
+    return write_code_object(code, program.target, [sym], metadata=meta, objects=objects)
+
+
+def constant_data_symbol(program: Program) -> str:
+    """The symbol of the program's constant data in .text (an ELF OBJECT: listed as
+    bytes by llvm-objdump -d)."""
+    return f"{program.name}.const"

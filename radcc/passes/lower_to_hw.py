@@ -51,6 +51,9 @@ cross-half swap is GFX11's ``v_permlane64_b32``).
 
 - ``p_spill``/``p_reload``: `radcc.passes.spill_lower.lower_spill`
   (``v_writelane/readlane_b32`` for SGPRs, ``scratch_store/load`` for VGPRs).
+- ``p_constaddr k``: ``s_getpc_b64``, ``s_add_u32`` of a placeholder literal,
+  ``s_addc_u32 0`` (SCC clobbered), the first two with ``fields['constaddr'] = k``;
+  `radcc.passes.emit_program` writes the literal (ACO's p_constaddr_getpc/_addlo).
 
 ``p_phi``/``p_linear_phi`` (run ssa_elimination),
 ``p_insert``, ``p_init_scratch`` and
@@ -73,6 +76,10 @@ from radcc.passes.lower_reductions import REDUCTION_OPCODES, lower_reduction
 from radcc.passes.spill_lower import lower_spill
 
 __all__ = ["LoweringError", "lower_to_hw"]
+
+# the s_add_u32 literal of a lowered p_constaddr until emit_program knows the distance (a
+# literal, never an inline constant, so the instruction keeps its size)
+CONSTADDR_PLACEHOLDER = 0x7FFFFFFF
 
 _DROP = frozenset({"p_startpgm", "p_logical_start", "p_logical_end", "p_unit_test",
                    "p_end_linear_vgpr", "p_end_with_regs"})
@@ -341,7 +348,31 @@ class _Lowering:
             return lower_reduction(self.p, block, instr)
         if op in ("p_spill", "p_reload"):
             return lower_spill(self.p, instr)
+        if op == "p_constaddr":
+            return self.lower_constaddr(instr)
         raise self.error(instr, _UNSUPPORTED.get(op, f"cannot lower {op}"))
+
+    def lower_constaddr(self, instr: Instruction) -> list[Instruction]:
+        """``p_constaddr k`` (defs s[n:n+1], scc) -> ``s_getpc_b64 s[n:n+1]``,
+        ``s_add_u32 sn, sn, <literal>``, ``s_addc_u32 sn+1, sn+1, 0`` (ACO's
+        lower_to_hw/assembler: the pc of the instruction after s_getpc_b64 plus the
+        distance to the constant data, which only emit_program knows: both carry
+        ``fields['constaddr'] = k``, the literal is a placeholder until then)."""
+        d = instr.definitions[0]
+        k = instr.operands[0].const
+        assert d.rc is not None and k is not None
+        r = _phys(self, instr, d)
+        lo, hi = Operand(rc=s1, phys=r), Operand(rc=s1, phys=r.advance(4))
+        scc = Definition(rc=s1, phys=PhysReg.of(SCC))
+        return [
+            Instruction("s_getpc_b64", "SOP1", [], [Definition(rc=d.rc, phys=r)],
+                        {"constaddr": k}),
+            Instruction("s_add_u32", "SOP2", [lo, Operand.c32(CONSTADDR_PLACEHOLDER)],
+                        [Definition(rc=s1, phys=r), scc], {"constaddr": k}),
+            Instruction("s_addc_u32", "SOP2", [hi, Operand.c32(0), Operand(rc=s1,
+                        phys=PhysReg.of(SCC))],
+                        [Definition(rc=s1, phys=r.advance(4)), scc]),
+        ]
 
     def ensure_endpgm(self, blocks: list[Block]) -> None:
         if not blocks:

@@ -17,8 +17,8 @@ from radcc.codeobj.elfread import read_code_object
 
 ROOT = Path(__file__).resolve().parents[2]
 GLSL = ROOT / "tests" / "e2e" / "glsl"
-CASES = ["arith_f32", "cf_switch", "cf_nested_divergent", "cf_break_continue", "sg_loop",
-         "shared_reduce"]
+CASES = ["arith_f32", "cf_switch", "cf_nested_divergent", "const_tables", "cf_break_continue",
+         "sg_loop", "shared_reduce"]
 CASES = [c for c in CASES if (GLSL / f"{c}.comp").exists()]
 pytestmark = pytest.mark.skipif(shutil.which("glslangValidator") is None,
                                 reason="needs glslangValidator (glslang-tools)")
@@ -52,7 +52,7 @@ def test_asm_reassembles_to_the_same_code_object(case: str, wave: str, tmp_path:
 
 
 @pytest.mark.skipif(shutil.which("llvm-mc-19") is None, reason="needs llvm-mc-19")
-@pytest.mark.parametrize("case", CASES[:3])
+@pytest.mark.parametrize("case", CASES[:4])  # const_tables: constant data after the code
 def test_llvm_mc_assembles_the_same_kernel(case: str, tmp_path: Path) -> None:
     """The independent assembler: llvm-mc-19's relocatable object has the same code,
     metadata and descriptor (but the entry offset, which is a relocation there)."""

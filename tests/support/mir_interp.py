@@ -281,6 +281,8 @@ class _Workgroup:
             return self.shared
         if op == "load_push_constant":
             return self.push
+        if op == "load_constant":
+            return np.frombuffer(self.s.constant_data, np.uint8)
         return self.mem[ins.attrs["binding"]]
 
     def _load(self, ins: Instr, mask: Arr, buf: np.ndarray, off: Arr) -> None:
@@ -313,6 +315,7 @@ class _Workgroup:
     i_load_ubo = i_load_ssbo
     i_load_push_constant = i_load_ssbo
     i_load_shared = i_load_ssbo
+    i_load_constant = i_load_ssbo
 
     def i_store_ssbo(self, ins: Instr, mask: Arr) -> None:
         off = self.get(ins.srcs[1])[0].astype(np.int64) + int(ins.attrs.get("offset", 0))

@@ -38,7 +38,7 @@ INT64_OPS = frozenset(
 
 MEMORY = {
     "load_ssbo": "ssbo", "store_ssbo": "ssbo", "ssbo_atomic": "ssbo", "ssbo_atomic_swap": "ssbo",
-    "load_ubo": "ubo", "load_push_constant": "push_constant",
+    "load_ubo": "ubo", "load_push_constant": "push_constant", "load_constant": "constant",
     "load_shared": "shared", "store_shared": "shared", "shared_atomic": "shared",
     "shared_atomic_swap": "shared", "load_scratch": "scratch", "store_scratch": "scratch",
 }

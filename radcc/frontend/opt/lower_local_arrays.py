@@ -10,6 +10,16 @@ this keeps a stray index from touching another variable).
   ``bcsel`` chain over the constant-indexed loads of every element it may reach,
   a store becomes, for every such element, ``store(e, bcsel(sel == e, value,
   load(e)))``; ``vars_to_ssa`` then promotes the variable to SSA values.
+* **Constant data** (NIR's ``nir_opt_large_constants``, which ACO reads with
+  ``p_constaddr``): a variable accessed through a dynamic index whose only stores
+  write constants (non-boolean leaves) through constant indices, one value per element,
+  all in one block before any load of it, every load in that block after them or in a
+  block it dominates by structure (after it in its control-flow list) -- ``const`` arrays
+  indexed at run time: glslang's ``indexable`` copies, also inside the one-trip loop of
+  an early return --, is laid out as in scratch into ``shader.constant_data`` (bytes
+  the code object carries after the code); its stores vanish and its loads become
+  ``@load_constant addr`` with the same byte addresses (elements never written read 0).
+  Checked before the two forms below, whatever the variable's size.
 * **Scratch** (NIR's ``lower_vars_to_scratch``), above the threshold: the
   variable gets bytes of per-invocation private memory (leaves laid out in
   order, each aligned to its component size, arrays with the element's stride;
@@ -25,6 +35,9 @@ import itertools
 
 from ..mir import (
     ArrayType,
+    Block,
+    CFNode,
+    If,
     Instr,
     LocalVar,
     MirShader,
@@ -32,6 +45,8 @@ from ..mir import (
     StructType,
     ValType,
     Value,
+    const_of,
+    iter_blocks,
 )
 from .dce import dce
 from .lower_util import Emit, rewrite_instrs
@@ -98,12 +113,138 @@ def _is_dynamic(step: Instr) -> bool:
     return src is None or src.op != "load_const"
 
 
+def _const_index(step: Instr) -> int | None:
+    if step.op == "deref_struct":
+        return step.attrs["index"]
+    c = const_of(step.srcs[1])
+    return None if c is None else c[0]
+
+
+def _leaves_not_bool(t: MType) -> bool:
+    if isinstance(t, ValType):
+        return t.base != "bool" and t.bit_size != 1
+    if isinstance(t, ArrayType):
+        return _leaves_not_bool(t.element)
+    return all(_leaves_not_bool(m) for m in t.members)
+
+
+def _dominated(shader: MirShader) -> dict[int, list[Block]]:
+    """Per block (by id): the blocks it dominates by structure, those of the nodes after it
+    in its control-flow list (a loop's continue construct excepted)."""
+    out: dict[int, list[Block]] = {}
+
+    def walk(cf: list[CFNode]) -> None:
+        for i, n in enumerate(cf):
+            if isinstance(n, Block):
+                out[id(n)] = list(iter_blocks(cf[i + 1:]))
+            elif isinstance(n, If):
+                walk(n.then_list)
+                walk(n.else_list)
+            else:
+                walk(n.body)
+                walk(n.cont)
+    walk(shader.function.body)
+    return out
+
+
+def _constant_vars(shader: MirShader) -> dict[LocalVar, bytes]:
+    """The variables read from constant data (module docstring) and their bytes."""
+    derefs = ("deref_var", "deref_array", "deref_struct")
+    bad: set[LocalVar] = set()
+    stores: dict[LocalVar, list[Instr]] = {}
+    store_block: dict[LocalVar, Block] = {}
+    loads: dict[LocalVar, list[Block]] = {}
+    dynamic: set[LocalVar] = set()
+    for b in shader.blocks():
+        for ins in b.instrs:
+            for k, src in enumerate(ins.srcs):
+                p = src.parent
+                if p is None or p.op not in derefs or p.attrs.get("var") is None:
+                    continue
+                var = p.attrs["var"]
+                if ins.op in derefs and k == 0:
+                    continue
+                if ins.op == "load_deref":
+                    _, steps = _chain(src)
+                    if any(_is_dynamic(st) for st in steps):
+                        dynamic.add(var)
+                    loads.setdefault(var, []).append(b)
+                elif ins.op == "store_deref" and k == 0:
+                    # one block of constant stores, none after a load of the variable
+                    if store_block.setdefault(var, b) is not b or var in loads \
+                            or const_of(ins.srcs[1]) is None:
+                        bad.add(var)
+                    stores.setdefault(var, []).append(ins)
+                else:
+                    bad.add(var)
+    dom = _dominated(shader)
+    for var, blocks in loads.items():
+        sb = store_block.get(var)
+        if sb is not None:
+            after = {id(x) for x in dom.get(id(sb), [])} | {id(sb)}
+            if any(id(x) not in after for x in blocks):
+                bad.add(var)
+    out: dict[LocalVar, bytes] = {}
+    for var in shader.function.locals:
+        if var in bad or var not in dynamic or not _leaves_not_bool(var.type):
+            continue
+        size, _align = layout(var.type)
+        data = bytearray(size)
+        written = bytearray(size)
+        ok = True
+        for st in stores.get(var, []):
+            _, steps = _chain(st.srcs[0])
+            off = 0
+            t: MType = var.type
+            for step in steps:
+                k = _const_index(step)
+                if k is None:
+                    ok = False
+                    break
+                if step.op == "deref_struct":
+                    assert isinstance(t, StructType)
+                    off += member_offset(t, k)
+                    t = t.members[k]
+                else:
+                    assert isinstance(t, ArrayType)
+                    esize, ealign = layout(t.element)
+                    if not 0 <= k < t.length:
+                        ok = False
+                        break
+                    off += k * (-(-esize // ealign) * ealign)
+                    t = t.element
+            if not ok or not isinstance(t, ValType):
+                ok = False
+                break
+            vals = const_of(st.srcs[1])
+            assert vals is not None
+            nb = t.bit_size // 8
+            for j, v in enumerate(vals):
+                at = slice(off + j * nb, off + (j + 1) * nb)
+                new = (v & ((1 << t.bit_size) - 1)).to_bytes(nb, "little")
+                if written[at] != bytes(nb) and data[at] != new:
+                    ok = False  # two different values for one element
+                data[at] = new
+                written[at] = b"\xff" * nb
+        if ok:
+            out[var] = bytes(data)
+    return out
+
+
 class _Lower:
     def __init__(self, shader: MirShader) -> None:
         self.shader = shader
         self.scratch_base: dict[LocalVar, int] = {}
+        self.const_base: dict[LocalVar, int] = {}
         self.in_regs: set[LocalVar] = set()
+        consts = _constant_vars(shader)
         for var in shader.function.locals:
+            if var in consts:
+                data = bytearray(shader.constant_data)
+                data += bytes(-len(data) % 16)
+                self.const_base[var] = len(data)
+                shader.constant_data = bytes(data + consts[var])
+                continue
             size, align = layout(var.type)
             if size <= REGISTER_ARRAY_MAX_BYTES:
                 self.in_regs.add(var)
@@ -123,8 +264,12 @@ class _Lower:
         if ins.op not in ("load_deref", "store_deref"):
             return None
         var, steps = _chain(ins.srcs[0])
+        if var in self.const_base:
+            if ins.op == "store_deref":
+                return []
+            return self.memory(ins, e, var, steps, self.const_base[var], "load_constant")
         if var in self.scratch_base:
-            return self.scratch(ins, e, var, steps)
+            return self.memory(ins, e, var, steps, self.scratch_base[var], "load_scratch")
         if var in self.in_regs and any(_is_dynamic(s) for s in steps):
             return self.registers(ins, e, var, steps)
         return None
@@ -189,9 +334,10 @@ class _Lower:
         return d
 
     # ----- scratch -----
-    def scratch(self, ins: Instr, e: Emit, var: LocalVar, steps: list[Instr]
-                ) -> Value | list[Value]:
-        const = self.scratch_base[var]
+    def memory(self, ins: Instr, e: Emit, var: LocalVar, steps: list[Instr], const: int,
+               load: str) -> Value | list[Value]:
+        """A load/store of `var` at byte `const` of scratch (`load` ``load_scratch``) or of
+        the constant data (``load_constant``, loads only)."""
         addr: Value | None = None
         t: MType = var.type
         for s in steps:
@@ -215,14 +361,14 @@ class _Lower:
             d = ins.dest
             assert d is not None
             if d.bit_size == 1:
-                raw = e.instr("load_scratch", 32, d.num_components, [addr], align=comp)
+                raw = e.instr(load, 32, d.num_components, [addr], align=comp)
                 assert raw is not None
                 zero = e.instr("load_const", 32, d.num_components, [],
                                value=(0,) * d.num_components)
                 assert zero is not None
                 r = e.instr("ine", 1, d.num_components, [raw, zero])
             else:
-                r = e.instr("load_scratch", d.bit_size, d.num_components, [addr], align=comp)
+                r = e.instr(load, d.bit_size, d.num_components, [addr], align=comp)
             assert r is not None
             return r
         v = ins.srcs[1]

@@ -29,7 +29,8 @@ from ..mir import Instr, MirShader, Value
 from ..mir_ops import ALU_OPS, SUBGROUP_OPS
 from .lower_util import Emit, const_int, rewrite_instrs
 
-LOADS = ("load_ssbo", "load_ubo", "load_push_constant", "load_shared", "load_scratch")
+LOADS = ("load_ssbo", "load_ubo", "load_push_constant", "load_shared", "load_scratch",
+         "load_constant")
 STORES = ("store_ssbo", "store_shared", "store_scratch")
 
 

@@ -40,7 +40,7 @@ from .lower_util import const_int
 from .lower_vectors import access_align
 
 LOADS = frozenset({"load_ssbo", "load_ubo", "load_push_constant", "load_shared",
-                   "load_scratch"})
+                   "load_scratch", "load_constant"})
 STORES = frozenset({"store_ssbo", "store_shared", "store_scratch"})
 MAX_BYTES = 16
 # component sizes of stores merged: a b128 store of two 64-bit values costs the register
@@ -75,7 +75,7 @@ def _base_key(v: Value) -> Any:
 
 
 def _readonly(ins: Instr) -> bool:
-    return ins.op in ("load_ubo", "load_push_constant") or (
+    return ins.op in ("load_ubo", "load_push_constant", "load_constant") or (
         ins.op == "load_ssbo" and ins.attrs.get("access") == "readonly")
 
 

@@ -447,6 +447,24 @@ def _mm_ref(r: Run) -> R:
     return {(0, 1): wrap([a.sum(), w.max()], np.uint32), (0, 2): wrap(w + a, np.uint32)}
 
 
+def _const_tables_ref(r: Run) -> R:
+    """tests/e2e/glsl/const_tables.comp: the tables' formulas, per invocation."""
+    def g0(k: int) -> int:
+        return (k * 0x9E3779B1 ^ 0x5BD1E995) & M32
+
+    def g1(k: int) -> int:
+        return (k * k * 0x01000193 + 0x7F4A7C15) & M32
+
+    small = [(k * k * 37 + 11) & 0xFFFF for k in range(40)]
+    out: list[int] = []
+    for i, v in enumerate(py(r.i((0, 0)))):
+        j = (v * 7) & 255
+        f = np.float32((v & 63) - 20) * np.float32(0.375) * np.float32(2.0)
+        out += [g0(j) ^ g1(v >> 24), g1(j), int(np.array(f, f32).view(np.uint32)),
+                (small[((i // WG) * 3 + 5) % 40] + small[v % 40]) & M32]
+    return {(0, 1): wrap(out, np.uint32)}
+
+
 CASES: list[Case] = [
     Case("layout_std430_struct", G, L,
          {(0, 0): Buf(_gen_s), (0, 1): zeros(N * 48), (0, 2): Buf(_gen_t)},
@@ -527,4 +545,7 @@ CASES: list[Case] = [
     Case("memory_model", G, L,
          {(0, 0): ints(np.uint32, N, 0, 1 << 20), (0, 1): zeros(8), (0, 2): zeros(N * 4)},
          _mm_ref, seed=81, category="atomics", target_env="vulkan1.3"),
+    Case("const_tables", G, L, {(0, 0): ints(np.uint32, N), (0, 1): zeros(N * 16)},
+         _const_tables_ref, seed=82, category="buffers and layouts",
+         notes="const arrays indexed at run time: read from the code object's constant data"),
 ]

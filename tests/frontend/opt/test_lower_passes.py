@@ -253,6 +253,49 @@ def test_local_arrays_registers_and_scratch() -> None:
     assert "@store_scratch" in text and "@load_scratch" in text and " bcsel " in text
 
 
+def test_constant_arrays_become_constant_data() -> None:
+    """const arrays indexed at run time (glslang's ``indexable`` copies: constant stores at
+    constant indices, then dynamic loads) are read with @load_constant from
+    shader.constant_data laid out as scratch would be (NIR's nir_opt_large_constants);
+    a struct table with a float member too; with an early return (the body in a one-trip
+    loop) as in ggml's shaders. The interpreter gives the same results."""
+    src = HEAD + """const uint T[40] = uint[40](""" + ", ".join(f"{k * 7 + 1}u" for k in range(40)) + """);
+struct E { uint a; float f; };
+const E S[3] = E[3](E(5u, 1.5), E(6u, -2.0), E(7u, 0.25));
+void main() {
+    uint i = gl_LocalInvocationID.x;
+    if (a[i] % 7u == 3u) { b[i] = 1u; return; }
+    b[i] = T[a[i] % 40u] + S[i % 3u].a + uint(S[a[i] % 3u].f * 4.0 + 8.0) + T[i & 31u];
+}"""
+    s = _glsl_check(src, [lower_continue_constructs, lower_local_arrays], _inp(), 128)
+    text = print_shader(s)
+    assert "@load_constant" in text and "scratch" not in text and " bcsel " not in text
+    assert not s.function.locals and s.scratch_size == 0
+    words = np.frombuffer(s.constant_data[:160], np.uint32)
+    assert list(words) == [k * 7 + 1 for k in range(40)]
+    st_ = np.frombuffer(s.constant_data[160:184], np.uint32)  # {uint, float} x 3
+    assert list(st_[0::2]) == [5, 6, 7]
+    assert list(st_[1::2].view(np.float32)) == [1.5, -2.0, 0.25]
+
+
+def test_arrays_written_at_run_time_stay_in_memory() -> None:
+    """A table with a store of a run-time value, or written after a load, is no constant
+    data: it stays in scratch (or registers)."""
+    src = HEAD + """void main() {
+    uint i = gl_LocalInvocationID.x;
+    uint t[40] = uint[40](""" + ", ".join(f"{k}u" for k in range(40)) + """);
+    uint u[40] = uint[40](""" + ", ".join(f"{k * 3}u" for k in range(40)) + """);
+    uint x = u[a[i] % 40u];
+    u[3] = 9u;
+    t[a[i + 1u] % 40u] = i;
+    b[i] = t[a[i] % 40u] + u[a[i + 2u] % 40u] + x;
+}"""
+    s = _glsl_check(src, [lower_continue_constructs, lower_local_arrays], _inp(), 128)
+    text = print_shader(s)
+    assert "@load_constant" not in text and not s.constant_data
+    assert "@load_scratch" in text and s.scratch_size == 2 * 40 * 4
+
+
 def test_vectors_int64_math_and_offsets_reach_isel_form() -> None:
     src = HEAD + """layout(set=0, binding=2) buffer V { vec4 v[]; uvec3 w[]; };
 void main() {
