@@ -5,10 +5,11 @@ ROW [13], VSRC0-3 in the second dword): the wave's enabled sources are captured,
 lanes EXEC enables, as an `Export` appended to `Wave.exports`; the draw pipeline
 (`radcc.emu.draw`) reads them when the wave ends (positions and primitives of NGG
 waves, colour and depth of pixel waves). In strict mode an export is an EXPcnt
-operation, overwriting its source VGPRs or EXEC before an ``s_waitcnt expcnt`` covers it
-is reported (ISA guide 14.3), and a position export with DONE while a store is outstanding is reported: the
-hardware may start rasterization (and pixel waves reading the vertex data) at that export
-(ACO's README-ISA, "RDNA early rasterization"). Targets: ``mrt0-7`` 0-7, ``mrtz`` 8, ``pos0-4`` 12-16, ``prim`` 20
+operation; overwriting its source VGPRs or EXEC before an ``s_waitcnt expcnt`` covers it
+is reported (ISA guide 14.3); a position export with DONE notes a store still outstanding
+(`Export.store_pending`), which the draw pipeline reports for a stage without parameter
+exports: the hardware then starts rasterization (and pixel waves reading the data) at
+that export (ACO's README-ISA, "RDNA early rasterization"). Targets: ``mrt0-7`` 0-7, ``mrtz`` 8, ``pos0-4`` 12-16, ``prim`` 20
 (`radcc.isa.formats.mem_exp.TARGETS`).
 
 **LDS_PARAM_LOAD** (12.2.1, LDSDIR encoding: VDST [7:0], ATTR_CHAN [9:8], ATTR [15:10],
@@ -51,6 +52,10 @@ class Export:
     done: bool
     data: np.ndarray
     lanes: np.ndarray
+    # strict mode, a position export with DONE: a store still outstanding then (the draw
+    # pipeline reports it when the stage has no parameter exports: README-ISA's "RDNA
+    # early rasterization")
+    store_pending: Inst | None = None
 
 
 def _bind_exp(i: Inst) -> Handler:
@@ -65,16 +70,13 @@ def _bind_exp(i: Inst) -> Handler:
         data = np.zeros((4, w.size), np.uint32)
         for k, r in srcs:
             data[k] = w.v[r]
-        w.exports.append(Export(target, en, done, data, w.exec_mask().copy()))
         st = w.strict
+        pending = None
+        if st is not None and done and TARGET_POS0 <= target < TARGET_POS0 + 5 \
+                and st.queues["vs"]:
+            pending = st.queues["vs"][0].inst
+        w.exports.append(Export(target, en, done, data, w.exec_mask().copy(), pending))
         if st is not None:
-            if done and TARGET_POS0 <= target < TARGET_POS0 + 5 and st.queues["vs"]:
-                op = st.queues["vs"][0].inst
-                st._add("waitcnt", ("early-raster", op.pc, i.pc),
-                        f"'{i.text}' at pc {i.pc:#x} ends the position exports while "
-                        f"'{op.text}' at pc {op.pc:#x} is outstanding: rasterization (and "
-                        "pixel waves reading its data) may start now (README-ISA, 'RDNA "
-                        "early rasterization'; s_waitcnt_vscnt null, 0 first)", i.pc)
             st.export(w, i, vsrcs)
     return h
 

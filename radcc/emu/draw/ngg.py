@@ -23,7 +23,9 @@ After a wave: ``exp prim`` gives each primitive's vertices (lanes; bit 31 a null
 primitive, dropped), ``exp pos0`` each vertex's clip position, the misc vector ``pos1``
 (x) its point size when the shader writes one. A wave without a position export with
 DONE or without a primitive export is a strict-mode violation (the hardware waits for
-them).
+them), and so is a store outstanding at the done position export when the shader has no
+parameter exports (README-ISA's "RDNA early rasterization": with NO_PC_EXPORT the
+hardware rasterizes from that export on; with parameters it waits for the wave's end).
 """
 
 from __future__ import annotations
@@ -170,6 +172,14 @@ def run_vertex_stage(vs: GraphicsShader, target: Target, memory: Memory,
                 pos = e.data[:, :nv].T.copy().view(np.float32)
             elif e.target == TARGET_POS0 + 1 and vst.writes_point_size:
                 psz = e.data[0, :nv].copy().view(np.float32)
+        for e in w.exports:
+            if e.store_pending is not None and params == 0:
+                op = e.store_pending
+                runner.report(w, "waitcnt", f"the position export with done is reached while "
+                              f"'{op.text}' at pc {op.pc:#x} is outstanding, and the shader "
+                              "has no parameter exports (NO_PC_EXPORT): rasterization and "
+                              "pixel waves may start before the store completes (README-ISA, "
+                              "'RDNA early rasterization'; s_waitcnt_vscnt null, 0 first)")
         if not seen_pos or not any(e.done and TARGET_POS0 <= e.target < TARGET_POS0 + 5
                                    for e in w.exports):
             runner.report(w, "export", "the NGG wave ended without a position export with "

@@ -166,3 +166,24 @@ def test_missing_exports_are_violations() -> None:
                  attrs={0: pos, 1: col}, inst_attrs={}, index=None)
     assert any("primitive export" in v.message for v in res.violations)
     assert res.stats.fragments == 0
+
+
+@pytest.mark.parametrize("params", [0, 1])
+def test_early_rasterization_without_parameters(params: int) -> None:
+    """README-ISA's "RDNA early rasterization": a store outstanding at the done position
+    export is a violation when the shader has no parameter exports (NO_PC_EXPORT), not
+    when it has some (the hardware then waits for the wave to end)."""
+    from dataclasses import replace
+
+    from radcc.emu.draw.ngg import run_vertex_stage
+
+    vs, _fs = _shaders(32)
+    asm = _vs_asm(32).replace("    s_waitcnt_vscnt null, 0x0\n", "")
+    outs = vs.vertex.outputs if params else ()
+    bad = replace(vs, code=_code(asm, 32), vertex=replace(vs.vertex, outputs=outs))
+    pos, col = _scene(np.random.default_rng(2), 3)
+    _data, runner = run_vertex_stage(bad, T, Memory(), np.array([[0, 1, 2]]),
+                                     np.arange(3, dtype=np.uint32), np.zeros(3, np.uint32),
+                                     {0: pos, 1: col}, set(), 0)
+    early = [v for v in runner.violations if "early rasterization" in v.message]
+    assert bool(early) == (params == 0), runner.violations
