@@ -52,7 +52,8 @@ VERTEX_NGG = NAMED_STAGES["vertex_ngg"]
 # the upper 32 bits of a 32-bit address user SGPR (RADV's address32_hi): radcc's graphics
 # ABI fixes it, so tables given by a 32-bit address lie in [4 GiB, 8 GiB)
 ADDRESS32_HI = 1
-# where the attribute ring's V# is in the ring descriptor table (radcc's table holds only it)
+# where the attribute ring's V# is in the ring descriptor table: radcc's table holds only
+# it (RADV's table has it in slot RING_PS_ATTR = 10, at 0xa0, where ACO loads it from)
 ATTR_RING_DESC_OFFSET = 0
 
 _VERTEX_SGPRS: tuple[tuple[ArgKind, int], ...] = (

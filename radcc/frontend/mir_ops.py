@@ -166,7 +166,8 @@ VERTEX_SYSTEM_VALUES = (
 )
 _intr(VERTEX_SYSTEM_VALUES, 0, True, reorder=True)
 _intr("load_input", 1, True, reorder=True)
-# lane < src (a uniform count): ACO's is_subgroup_invocation_lt_amd (s_bfm of the count)
+# lane < (src & 127), src uniform (a count up to the wave size in its low 7 bits, the rest
+# ignored): ACO's is_subgroup_invocation_lt_amd (s_bfm of the count)
 _intr("is_subgroup_invocation_lt", 1, True, reorder=True)
 _intr("store_output", 1, False, elim=False)
 _intr("sendmsg_gs_alloc_req", 2, False, elim=False)

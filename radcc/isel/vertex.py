@@ -81,8 +81,9 @@ def select_vertex_system_value(ctx: IselContext, ins: Instr) -> None:
 
 
 def select_invocation_lt(ctx: IselContext, ins: Instr) -> None:
-    """lane < n as a lane mask (ACO: ``s_bfm_b64 n, 0``, its low half in wave32; in
-    wave64 a count of 64 wraps to 0, so ``s_bitcmp1_b32 n, 6`` selects all lanes)."""
+    """lane < (n & 127) as a lane mask (ACO: ``s_bfm_b64 n, 0`` reads n's bits 0-5, its
+    low half in wave32 (a count of 32 gives all of it); in wave64 a count of 64 wraps to
+    0, so ``s_bitcmp1_b32 n, 6`` selects all lanes)."""
     d = ins.dest
     assert d is not None
     n = ctx.sgpr(ctx.comp(ins.srcs[0], 0))

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from radcc.abi.graphics import ADDRESS32_HI
+from radcc.abi.graphics import ADDRESS32_HI, ATTR_RING_DESC_OFFSET
 from radcc.codeobj.elf import read_code_object
 from radcc.codeobj.graphics import ComponentType, read_graphics_object
 from radcc.driver.compile import CompileError, compile_spirv
@@ -243,7 +243,8 @@ def _run_vs(code: bytes, wave: int, attrs: dict[int, np.ndarray], nverts: int, n
     vb = mem.map("vertex buffers", bytes(table), base=ADDRESS32_HI << 32 | 0xF000_0000)
     assert vb.base >> 32 == ADDRESS32_HI
     ring = mem.map("attribute ring", bytes(16 * max(nparams, 1) * 256))
-    rtab = mem.map("rings", _vsharp(ring.base, 0, 256, 4, 0, (4, 5, 6, 7)))
+    rtab = mem.map("rings", bytes(ATTR_RING_DESC_OFFSET)
+                   + _vsharp(ring.base, 0, 256, 4, 0, (4, 5, 6, 7)))
 
     def setup(w):
         w.s[0], w.s[1] = rtab.base & 0xFFFFFFFF, rtab.base >> 32

@@ -98,11 +98,14 @@ def translate_vertex(ctx: TranslationContext, inline_entry: object) -> None:
     with b.into(alloc.then_list):
         b.intrinsic("sendmsg_gs_alloc_req", [field(tg, 12, 9), field(tg, 22, 9)])
     # the primitive export of the lanes with a primitive (the hardware packed it)
-    prim = b.push_if(b.intr("is_subgroup_invocation_lt", [field(mwi, 8, 8)], 1, 1))
+    # (is_subgroup_invocation_lt reads the count's low 7 bits: merged_wave_info's
+    # vertex count is bits 0-7, its primitive count bits 8-15, as ACO uses them)
+    prim = b.push_if(b.intr("is_subgroup_invocation_lt",
+                            [b.alu("ushr", 32, 1, mwi, b.imm(8))], 1, 1))
     with b.into(prim.then_list):
         b.intrinsic("export_primitive", [b.intr("load_packed_passthrough_primitive", [], 32, 1)])
     # the vertex shader, on the lanes with a vertex
-    vert = b.push_if(b.intr("is_subgroup_invocation_lt", [field(mwi, 0, 8)], 1, 1))
+    vert = b.push_if(b.intr("is_subgroup_invocation_lt", [mwi], 1, 1))
     with b.into(vert.then_list):
         _load_inputs(ctx)
         inline_entry()  # type: ignore[operator]
