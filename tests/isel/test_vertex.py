@@ -224,7 +224,7 @@ _FMT_U = {1: 20, 2: 48, 3: 58, 4: 61}
 
 def _run_vs(code: bytes, wave: int, attrs: dict[int, np.ndarray], nverts: int, nprims: int,
             nparams: int, *, inst_mask: int = 0, instance: int = 0, base_vertex: int = 0,
-            start_instance: int = 0):
+            start_instance: int = 0, wave_index: int = 0):
     from radcc.emu.draw.waves import GraphicsProgram, WaveRunner
     from radcc.emu.memory import Memory
     from radcc.target import TARGETS
@@ -242,14 +242,14 @@ def _run_vs(code: bytes, wave: int, attrs: dict[int, np.ndarray], nverts: int, n
     # a 32-bit address: the table lies in [ADDRESS32_HI << 32, + 4 GiB)
     vb = mem.map("vertex buffers", bytes(table), base=ADDRESS32_HI << 32 | 0xF000_0000)
     assert vb.base >> 32 == ADDRESS32_HI
-    ring = mem.map("attribute ring", bytes(16 * max(nparams, 1) * 256))
+    ring = mem.map("attribute ring", bytes(16 * max(nparams, 1) * 256))  # 256 threads
     rtab = mem.map("rings", bytes(ATTR_RING_DESC_OFFSET)
                    + _vsharp(ring.base, 0, 256, 4, 0, (4, 5, 6, 7)))
 
     def setup(w):
         w.s[0], w.s[1] = rtab.base & 0xFFFFFFFF, rtab.base >> 32
         w.s[2] = nverts << 12 | nprims << 22
-        w.s[3] = nverts | nprims << 8
+        w.s[3] = nverts | nprims << 8 | wave_index << 24
         w.s[5] = 0
         w.s[8] = vb.base & 0xFFFFFFFF
         w.s[9], w.s[10], w.s[11] = base_vertex, start_instance, inst_mask
@@ -351,3 +351,16 @@ def test_mir_structure(spirv: dict[str, bytes]) -> None:
     assert body.count("load_input") == 2
     assert [(v.location, v.components) for v in sh.inputs] == [(0, 3), (1, 4)]
     assert [(v.location, v.components) for v in sh.outputs] == [(0, 4), (2, 2)]
+
+
+@pytest.mark.parametrize("wave", [32, 64])
+def test_second_wave_of_a_workgroup(spirv: dict[str, bytes], wave: int) -> None:
+    """Wave 1 of a workgroup stores its vertices' parameters at threads wave..2*wave-1."""
+    res = compile_spirv(spirv["clip"], wave_size=wave)
+    n = 5
+    pos = np.linspace(-1, 1, 2 * n, dtype=np.float32).reshape(n, 2)
+    w, ring = _run_vs(res.graphics.code, wave, {0: pos, 3: np.arange(n, dtype=np.uint32)},
+                      n, 1, 1, wave_index=1)
+    ids = ring[:, 0, 0].view(np.uint32)
+    assert (ids[wave:wave + n] == 11 * np.arange(n)).all()  # location 3 per vertex here
+    assert (ring[:wave] == 0).all() and (ring[wave + n:] == 0).all()
