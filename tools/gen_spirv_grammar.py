@@ -23,7 +23,9 @@ Extensions newer than the installed grammar (Debian 12's is SPIR-V 1.6 revision 
 added from their Khronos SPIRV-Registry entries (`SUPPLEMENTS`, entered by hand from the
 extension specification; an installed grammar that has them wins): today
 SPV_KHR_cooperative_matrix (opcodes 4456-4460, the CooperativeMatrixKHR capability 6022,
-the CooperativeMatrixUse/Layout and CooperativeMatrixOperands enumerants).
+the CooperativeMatrixUse/Layout and CooperativeMatrixOperands enumerants) and
+SPV_VALVE_mixed_float_dot_product (OpFDot2MixAcc32VALVE/OpFDot2MixAcc16VALVE 6916/6917,
+capabilities 6912/6913).
 """
 
 from __future__ import annotations
@@ -57,6 +59,7 @@ EXT_SETS = {
 # SPV_KHR_cooperative_matrix (SPIRV-Registry extensions/KHR/SPV_KHR_cooperative_matrix.asciidoc,
 # "Tokens" and "Instructions"): opcodes, operands, enumerants
 _COOPMAT_CAP = ["CooperativeMatrixKHR"]
+_VALVE_DOT = ["SPV_VALVE_mixed_float_dot_product"]
 SUPPLEMENTS: dict[str, Any] = {
     "instructions": [
         {"opname": "OpTypeCooperativeMatrixKHR", "class": "Type-Declaration", "opcode": 4456,
@@ -81,9 +84,25 @@ SUPPLEMENTS: dict[str, Any] = {
         {"opname": "OpCooperativeMatrixLengthKHR", "class": "Miscellaneous", "opcode": 4460,
          "operands": [{"kind": "IdResultType"}, {"kind": "IdResult"}, {"kind": "IdRef"}],
          "capabilities": _COOPMAT_CAP},
+        # SPV_VALVE_mixed_float_dot_product (SPIRV-Registry extensions/VALVE/
+        # SPV_VALVE_mixed_float_dot_product.asciidoc; llama.cpp's _dot2 shaders)
+        {"opname": "OpFDot2MixAcc32VALVE", "class": "Arithmetic", "opcode": 6916,
+         "operands": [{"kind": "IdResultType"}, {"kind": "IdResult"}, {"kind": "IdRef"},
+                      {"kind": "IdRef"}, {"kind": "IdRef"}],
+         "capabilities": ["DotProductFloat16AccFloat32VALVE"], "version": "None",
+         "extensions": _VALVE_DOT},
+        {"opname": "OpFDot2MixAcc16VALVE", "class": "Arithmetic", "opcode": 6917,
+         "operands": [{"kind": "IdResultType"}, {"kind": "IdResult"}, {"kind": "IdRef"},
+                      {"kind": "IdRef"}, {"kind": "IdRef"}],
+         "capabilities": ["DotProductFloat16AccFloat16VALVE"], "version": "None",
+         "extensions": _VALVE_DOT},
     ],
     "capabilities": [{"enumerant": "CooperativeMatrixKHR", "value": 6022,
-                      "extensions": ["SPV_KHR_cooperative_matrix"]}],
+                      "extensions": ["SPV_KHR_cooperative_matrix"]},
+                     {"enumerant": "DotProductFloat16AccFloat32VALVE", "value": 6912,
+                      "extensions": _VALVE_DOT},
+                     {"enumerant": "DotProductFloat16AccFloat16VALVE", "value": 6913,
+                      "extensions": _VALVE_DOT}],
     "operand_kinds": [
         {"category": "BitEnum", "kind": "CooperativeMatrixOperands", "enumerants": [
             {"enumerant": "NoneKHR", "value": "0x0000"},

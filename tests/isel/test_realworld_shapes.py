@@ -364,3 +364,49 @@ def test_integer_dot_products(wave: int) -> None:
         b.view(np.uint8).reshape(64, 4).astype(np.int64)
     want = np.stack([(sa * sb).sum(1), (ua * ub).sum(1), (sa * ub).sum(1)], 1)
     assert got.tolist() == (want & 0xFFFFFFFF).tolist()
+
+
+# SPV_VALVE_mixed_float_dot_product (llama.cpp's `_dot2` matmul and flash-attention
+# shaders declare v_dot2_f32_f16 with GL_EXT_spirv_intrinsics): the f16 products are
+# exact in f32, so C + A.x*B.x + A.y*B.y rounded after each addition is NumPy's float32.
+DOT2 = """#version 450
+#extension GL_EXT_spirv_intrinsics : require
+#extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
+#extension GL_EXT_shader_16bit_storage : require
+spirv_instruction(extensions = ["SPV_VALVE_mixed_float_dot_product"],
+                  capabilities = [6912], id = 6916)
+float dot2_f32(f16vec2 a, f16vec2 b, float acc);
+spirv_instruction(extensions = ["SPV_VALVE_mixed_float_dot_product"],
+                  capabilities = [6913], id = 6917)
+float16_t dot2_f16(f16vec2 a, f16vec2 b, float16_t acc);
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) readonly buffer A { f16vec2 a[]; };
+layout(set = 0, binding = 1) readonly buffer B { f16vec2 b[]; };
+layout(set = 0, binding = 2) readonly buffer C { float c[]; };
+layout(set = 0, binding = 3) writeonly buffer O { float o[]; };
+layout(set = 0, binding = 4) writeonly buffer H { float16_t h[]; };
+void main() {
+    uint t = gl_LocalInvocationID.x;
+    o[t] = dot2_f32(a[t], b[t], c[t]);
+    h[t] = dot2_f16(a[t], b[t], float16_t(c[t]));
+}
+"""
+
+
+@pytest.mark.parametrize("wave", [32, 64])
+def test_valve_mixed_float_dot(wave: int) -> None:
+    rng = np.random.default_rng(13)
+    a = rng.standard_normal((64, 2)).astype(np.float16)
+    b = rng.standard_normal((64, 2)).astype(np.float16)
+    c = rng.standard_normal(64).astype(np.float32)
+    spv = glsl_to_spirv(DOT2, "vulkan1.2")
+    # the installed spirv-val predates the extension: skipped for this module, not failed
+    compile_spirv(spv, wave_size=wave, spirv_val=True)
+    out = run_compute(spv, buffers={(0, 0): a, (0, 1): b, (0, 2): c, (0, 3): 64 * 4,
+                                    (0, 4): 64 * 2}, wave_size=wave, debug_options=CHECKED)
+    a32, b32 = a.astype(np.float32), b.astype(np.float32)
+    want = (c + a32[:, 0] * b32[:, 0]) + a32[:, 1] * b32[:, 1]
+    assert np.frombuffer(out[(0, 3)], np.float32).tolist() == want.tolist()
+    c16 = c.astype(np.float16).astype(np.float32)
+    want16 = ((c16 + a32[:, 0] * b32[:, 0]) + a32[:, 1] * b32[:, 1]).astype(np.float16)
+    assert np.frombuffer(out[(0, 4)], np.float16).tolist() == want16.tolist()

@@ -38,6 +38,7 @@ SUPPORTED: frozenset[str] = frozenset(
         "DenormPreserve", "DenormFlushToZero", "SignedZeroInfNanPreserve",
         "RoundingModeRTE", "RoundingModeRTZ",
         "DotProductInputAll", "DotProductInput4x8Bit", "DotProductInput4x8BitPacked", "DotProduct",
+        "DotProductFloat16AccFloat32VALVE", "DotProductFloat16AccFloat16VALVE",
         "ShaderClockKHR", "DeviceGroup", "BitInstructions",
         # SPV_KHR_cooperative_matrix on GFX11 WMMA (sizes and types: spirv_to_mir/coopmat.py)
         "CooperativeMatrixKHR",

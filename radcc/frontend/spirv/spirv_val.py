@@ -18,10 +18,10 @@ Offset/ArrayStride decorations, so scalar layouts (GL_EXT_scalar_block_layout) a
 valid input; the std140/std430 rules are not imposed on top.
 
 A spirv-val older than an extension the module uses cannot judge the module: Debian 12's
-spirv-val (SPIRV-Tools 2023.1) predates SPV_KHR_cooperative_matrix and rejects its
-capability number as invalid. When the only complaint is such an unknown number of a
-capability radcc's grammar knows from a newer registry entry (`NEWER_CAPABILITIES`),
-spirv-val is skipped for that module (radcc's own checks still run).
+spirv-val (SPIRV-Tools 2023.1) predates SPV_KHR_cooperative_matrix and
+SPV_VALVE_mixed_float_dot_product and rejects their capability numbers as invalid. When
+the only complaint is such an unknown number of a capability radcc's grammar knows from a
+newer registry entry (`NEWER_CAPABILITIES`), spirv-val is skipped for that module (radcc's own checks still run).
 
 spirv-val names an instruction by its 1-based position in the module (``error: line
 N: ...``, followed by its disassembly); that position is turned into the word offset
@@ -49,7 +49,8 @@ ENV_BY_VERSION = {
 _LINE = re.compile(r"^error: line (\d+): (.*)$")
 # capabilities newer than the spirv-val radcc is tested with (tools/gen_spirv_grammar.py's
 # SUPPLEMENTS): value -> name
-NEWER_CAPABILITIES = {6022: "CooperativeMatrixKHR"}
+NEWER_CAPABILITIES = {6022: "CooperativeMatrixKHR", 6912: "DotProductFloat16AccFloat32VALVE",
+                      6913: "DotProductFloat16AccFloat16VALVE"}
 _UNKNOWN_CAP = re.compile(r"Invalid capability operand: (\d+)")
 TIMEOUT = 60.0  # seconds; spirv-val is linear-time, this only guards a broken install
 

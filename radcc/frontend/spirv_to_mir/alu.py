@@ -204,6 +204,27 @@ def op_int_dot(ctx: TranslationContext, ins: Instruction) -> None:
     ctx.set(ins, acc)
 
 
+def op_fdot2_mix(ctx: TranslationContext, ins: Instruction) -> None:
+    """SPV_VALVE_mixed_float_dot_product's OpFDot2MixAcc32VALVE / OpFDot2MixAcc16VALVE
+    (RDNA3's v_dot2_f32_f16 / v_dot2_f16_f16): C + A.x*B.x + A.y*B.y of 2-component f16
+    A and B, in f32 (the products of f16 values are exact in f32), rounded to the
+    result's type (f32, or f16 for the Acc16 form)."""
+    assert ins.result_type is not None
+    a, b = get_value(ctx, ins.id(0)), get_value(ctx, ins.id(1))
+    acc = get_value(ctx, ins.id(2))
+    if a.bit_size != 16 or b.bit_size != 16:
+        raise err(f"{ins.opname} of {a.bit_size}-bit operands (f16 only)", ins)
+
+    def f32(v: Value) -> Value:
+        return v if v.bit_size == 32 else ctx.b.alu("f2f32", 32, 1, v)
+
+    r = f32(acc)
+    for k in range(2):
+        r = ctx.b.alu("ffma", 32, 1, f32(ctx.b.channel(a, k)), f32(ctx.b.channel(b, k)), r)
+    bits = ctx.bits(ins.result_type)
+    ctx.set(ins, r if bits == 32 else ctx.b.alu(f"f2f{bits}", bits, 1, r))
+
+
 def op_vector_times_scalar(ctx: TranslationContext, ins: Instruction) -> None:
     v, s = get_value(ctx, ins.id(0)), get_value(ctx, ins.id(1))
     ctx.set(ins, ctx.b.alu("fmul", v.bit_size, v.num_components, v,

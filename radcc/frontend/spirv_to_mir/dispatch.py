@@ -74,6 +74,8 @@ OPS: dict[str, Callable[[TranslationContext, Instruction], None]] = {
     "OpSDot": alu.op_int_dot,
     "OpUDot": alu.op_int_dot,
     "OpSUDot": alu.op_int_dot,
+    "OpFDot2MixAcc32VALVE": alu.op_fdot2_mix,
+    "OpFDot2MixAcc16VALVE": alu.op_fdot2_mix,
     "OpVectorTimesScalar": alu.op_vector_times_scalar,
     "OpMatrixTimesScalar": alu.op_matrix_times_scalar,
     "OpMatrixTimesVector": alu.op_matrix_times_vector,
