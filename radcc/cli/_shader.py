@@ -17,6 +17,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from radcc.abi.graphics import DEFAULT_COLOR_FORMAT, ColorFormat
 from radcc.cli import debug_options
 from radcc.cli._help import HelpFormatter
 from radcc.target import DEFAULT_MCPU
@@ -25,7 +26,7 @@ from radcc.target import DEFAULT_MCPU
 STAGES = {"comp": "compute", "vert": "vertex", "frag": "fragment", "geom": "geometry",
           "tesc": "tessellation control", "tese": "tessellation evaluation", "mesh": "mesh",
           "task": "task"}
-SUPPORTED_STAGES = frozenset({"comp", "vert"})  # the stages radcc compiles (the rest: issue graphics)
+SUPPORTED_STAGES = frozenset({"comp", "vert", "frag"})  # the stages radcc compiles (the rest: issue graphics)
 STAGE_BY_SUFFIX = {".glsl": "comp", **{f".{s}": s for s in STAGES}}
 SHADER_SUFFIXES = (".spv", *STAGE_BY_SUFFIX, ".hlsl")
 
@@ -50,12 +51,11 @@ def add_shader_options(p: argparse.ArgumentParser, many: bool = False) -> None:
     if many:
         p.add_argument("shader", metavar="SHADER", nargs="+",
                        help="the shaders: SPIR-V (.spv), GLSL (.comp, .glsl as compute; "
-                            ".vert .frag .geom .tesc .tese .mesh .task are refused: compute "
-                            "only so far), HLSL (.hlsl) or - for stdin")
+                            ".frag; .vert .geom .tesc .tese .mesh .task are refused so far), "
+                            "HLSL (.hlsl) or - for stdin")
     else:
         p.add_argument("shader", metavar="SHADER",
-                       help="the shader: SPIR-V (.spv), GLSL (.comp, .glsl), HLSL (.hlsl); "
-                            "compute only")
+                       help="the shader: SPIR-V (.spv), GLSL (.comp, .glsl), HLSL (.hlsl)")
     p.add_argument("--stage", choices=list(STAGES), default=None, metavar="STAGE",
                    help="the stage of GLSL on stdin and of HLSL (default: compute), or of a "
                         f"GLSL file instead of its extension's: {', '.join(STAGES)}")
@@ -182,6 +182,17 @@ def read_shader(path: str, defines: list[str], *, stage: str | None = None,
         raise UserError(str(e)) from None
 
 
+def parse_color_formats(text: str | None) -> tuple[ColorFormat, ...]:
+    """``--color-format FMT[,FMT...]``: the colour attachment formats by location (the
+    last applies to higher locations); None: the default (rgba8)."""
+    if text is None:
+        return (DEFAULT_COLOR_FORMAT,)
+    try:
+        return tuple(ColorFormat.parse(t.strip()) for t in text.split(","))
+    except ValueError as e:
+        raise UserError(f"--color-format: {e}") from None
+
+
 def compile_shader(args: argparse.Namespace, spirv: bytes, print_after: list[str] | None = None,
              ) -> Any:
     from radcc.driver.compile import CompileError, compile_spirv
@@ -194,7 +205,9 @@ def compile_shader(args: argparse.Namespace, spirv: bytes, print_after: list[str
         return compile_spirv(spirv, mcpu=args.mcpu, wave_size=wave, entry=args.entry,
                              spec=parse_spec(args.spec), print_after=set(print_after or ()),
                              spirv_val=not args.no_validate, debug_options=debug_options(),
-                             keep_liveness=bool(getattr(args, "livereg", False)))
+                             keep_liveness=bool(getattr(args, "livereg", False)),
+                             color_formats=parse_color_formats(
+                                 getattr(args, "color_format", None)))
     except SpirvError as e:
         raise UserError(f"{where}: {e}") from None
     except (IselError, CompileError) as e:

@@ -33,6 +33,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from radcc.abi.graphics import DEFAULT_COLOR_FORMAT, ColorFormat
 from radcc.cli._shader import (
     STAGES,
     ShaderParser,
@@ -56,6 +57,12 @@ def compile_parser() -> argparse.ArgumentParser:
                    help="the output file, '-' for stdout; with several shaders a directory "
                         "(default: SHADER.o beside the shader; with -S: stdout, or SHADER.s "
                         "beside each of several)")
+    p.add_argument("--color-format", metavar="FMT[,FMT...]", default=None,
+                   help="a fragment shader's colour attachment formats by location (the last "
+                        "one applies to higher locations): " + ", ".join(
+                            f.text for f in ColorFormat) + f" (default: "
+                        f"{DEFAULT_COLOR_FORMAT.text}); they choose each output's export "
+                        "format (docs/abi.md)")
     p.add_argument("--stats", action="store_true",
                    help="print the statistics (ACO's names) to stderr")
     p.add_argument("--stats-file", metavar="FILE", default=None,

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from radcc.abi.graphics import DEFAULT_COLOR_FORMAT, ColorFormat
 from radcc.abi.kernarg import KernargLayout
 from radcc.codeobj.graphics import GraphicsShader
 from radcc.frontend.divergence import divergence_analysis
@@ -122,7 +123,8 @@ def compile_spirv(spirv: bytes, *, mcpu: str = DEFAULT_MCPU, wave_size: int | No
                   debug_options: DebugOptions | None = None,
                   print_after: set[str] | None = None,
                   mir_lowerings: set[str] | None = None, spirv_val: bool = False,
-                  keep_liveness: bool = False) -> CompileResult:
+                  keep_liveness: bool = False,
+                  color_formats: tuple[ColorFormat, ...] = (DEFAULT_COLOR_FORMAT,)) -> CompileResult:
     """Compile a SPIR-V compute shader (see module docstring). `spirv_val` runs the
     real validator first (`radcc.frontend.spirv.spirv_val`, when installed); radcc's
     own checks (`radcc.frontend.spirv.validate`) always run. `debug_options` are the
@@ -132,16 +134,20 @@ def compile_spirv(spirv: bytes, *, mcpu: str = DEFAULT_MCPU, wave_size: int | No
     (`Target.compute_wave_size`: wave32 on GFX11, wave64 on GFX10/10.3 as RADV).
     Python's cyclic garbage collector is paused meanwhile
     (`radcc.passes.manager.gc_paused`). `keep_liveness` keeps the liveness register
-    allocation received (`CompileResult.demand`, for `radcc.driver.views`)."""
+    allocation received (`CompileResult.demand`, for `radcc.driver.views`).
+    `color_formats`: a fragment shader's colour attachment formats by location (the last
+    one applies to higher locations; `radcc.abi.graphics.ColorFormat`): they decide each
+    output's export (default: rgba8, R8G8B8A8_UNORM)."""
     with gc_paused():
         return _compile(spirv, mcpu, wave_size, entry, spec, debug_options, print_after,
-                        mir_lowerings, spirv_val, keep_liveness)
+                        mir_lowerings, spirv_val, keep_liveness, color_formats)
 
 
 def _compile(spirv: bytes, mcpu: str, wave_size: int | None, entry: str | None,
              spec: dict[int, Any] | None, debug_options: DebugOptions | None,
              print_after: set[str] | None, mir_lowerings: set[str] | None,
-             spirv_val: bool, keep_liveness: bool = False) -> CompileResult:
+             spirv_val: bool, keep_liveness: bool = False,
+             color_formats: tuple[ColorFormat, ...] = (DEFAULT_COLOR_FORMAT,)) -> CompileResult:
     from dataclasses import replace
 
     from radcc.codeobj.graphics import write_graphics_object
@@ -204,7 +210,7 @@ def _compile(spirv: bytes, mcpu: str, wave_size: int | None, entry: str | None,
     timings["mid-level"] = time.perf_counter() - t0
     t0 = time.perf_counter()
     name = shader.entry or "main"
-    res = select_program(shader, target, wave_size, name)
+    res = select_program(shader, target, wave_size, name, color_formats)
     program = res.program
     timings["isel"] = time.perf_counter() - t0
     if "isel" in pa or "all" in pa:
@@ -231,12 +237,11 @@ def _compile(spirv: bytes, mcpu: str, wave_size: int | None, entry: str | None,
         asm = kernel_asm(program, shown, stats)
         code = emit_code_object(program, emitted)
     else:  # a graphics code object (docs/abi.md "Graphics stages")
-        graphics = graphics_shader(program, emitted, vertex=res.vertex)
+        graphics = graphics_shader(program, emitted, vertex=res.vertex, pixel=res.pixel)
         asm = graphics_asm(graphics, shown, stats)
         code = write_graphics_object(graphics)
     timings["emit"] = time.perf_counter() - t0
-    kernargs = res.args.kernargs
-    assert kernargs is not None  # isel's compute instance has its kernarg layout
+    kernargs = res.args.kernargs or KernargLayout()  # a fragment shader may have none
     return CompileResult(code, asm, stats, name, kernargs, shader.workgroup_size, wave_size,
                          timings, program, emitted, demand, dict(shader.images), source,
                          dict(shader.samplers), graphics)

@@ -23,7 +23,7 @@ import numpy as np
 
 from radcc.abi import amdhsa
 from radcc.abi.args import ArgKind, RegFile
-from radcc.emu import ds, graphics, hard_clause, salu, smem, texture, vmem, vop
+from radcc.emu import ds, graphics, hard_clause, interp, salu, smem, texture, vmem, vop
 from radcc.emu.decode import Inst, Program
 from radcc.emu.errors import EmuError, InstructionLimit, KernelFault, UnsupportedInstruction
 from radcc.emu.loader import LoadedKernel
@@ -37,7 +37,7 @@ Handler = Callable[[Wave, Inst], None]
 
 _BINDERS: dict[str, Callable[[Inst], Handler]] = {
     **salu.BINDERS, **smem.BINDERS, **vmem.BINDERS, **ds.BINDERS, **vop.BINDERS,
-    **texture.BINDERS, **graphics.BINDERS,
+    **texture.BINDERS, **graphics.BINDERS, **interp.BINDERS,
 }
 
 

@@ -10,7 +10,7 @@ occupies two consecutive VGPRs.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -23,7 +23,6 @@ from radcc.isa.operands import VCC_HI as VCC_HI
 from radcc.isa.operands import VCC_LO as VCC_LO
 
 if TYPE_CHECKING:
-    from radcc.emu.graphics import Export
     from radcc.emu.memory import Memory
     from radcc.emu.strict import Strict
 
@@ -84,7 +83,8 @@ class Wave:
         self.strict: Strict | None = None
         self.memory: Memory = None  # type: ignore[assignment]  # set by the dispatcher
         self.valid_lanes = np.ones(size, dtype=bool)
-        self.exports: list[Export] = []  # radcc.emu.graphics: the exports executed
+        # radcc.emu.graphics.Export (not imported: graphics imports this module)
+        self.exports: list[Any] = []  # the exports executed
         self._exec_key = -1
         self._exec_arr = np.zeros(size, dtype=bool)
 

@@ -192,6 +192,10 @@ class Strict:
             if n is None:
                 continue
             q = self.queues[counter]
+            if counter == "exp" and n and len({op.inst.info.cls == "exp" for op in q}) > 1:
+                # exports and LDS parameter/direct loads may complete out of order
+                # (ISA guide 12.2.1: "requiring s_waitcnt 0 if they are overlapped")
+                continue
             if len(q) > n:
                 done, self.queues[counter] = q[:len(q) - n], q[len(q) - n:]
                 for op in done:
@@ -272,7 +276,10 @@ class Strict:
 
     def pending(self, i: Inst, use: Use) -> None:
         """The register checks of `before` against outstanding loads (the dispatcher
-        calls this directly when `vpend`, `spend` or `exp_reads` is not empty)."""
+        calls this directly when `vpend`, `spend` or `exp_reads` is not empty). A VINTERP
+        instruction's ``wait_exp`` is its built-in s_waitcnt expcnt, applied first."""
+        if i.enc == "VINTERP":
+            self.waitcnt(None, i, expcnt=i.f.get("wait_exp", 0))
         if self.exp_reads:
             self._export_war(i, use)
         if self.vpend:

@@ -216,6 +216,16 @@ _intr("reduce inclusive_scan exclusive_scan", 1, True)
 # B and C as sources, D's as the result vector (attrs ab, cd, a_signed, b_signed,
 # saturate)
 _intr("cmat_muladd_amd", -1, True, reorder=True)
+# fragment shaders (docs/mir.md "Fragment shaders"): inputs (attrs location, component,
+# interp, at, base), built-in inputs, outputs (attrs location (-1: depth), component,
+# base), discards and derivatives (not movable across control flow: helper lanes and
+# quads)
+_intr("load_interpolated_input load_frag_coord load_front_face load_point_coord "
+      "load_sample_id", 0, True, reorder=True)
+_intr("load_helper_invocation", 0, True)
+_intr("store_fragment_output", 1, False, elim=False)
+_intr("terminate demote", 0, False, elim=False)
+_intr("ddx ddy ddx_fine ddy_fine ddx_coarse ddy_coarse", 1, True)
 
 # subgroup operations: their result depends on which lanes are active (not movable
 # across control flow, not merged across blocks by CSE)

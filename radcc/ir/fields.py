@@ -282,6 +282,7 @@ class LdsdirFields(Fields):
     __slots__ = ()
     FORMATS = ("LDSDIR",)
     attr: int | None
+    attr_chan: int | None  # the channel of attr (0-3: x, y, z, w)
     wait_vdst: int | None
     wait_va_vdst: int | None
     wait_vm_vsrc: int | None

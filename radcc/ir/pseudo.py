@@ -75,6 +75,8 @@ _ENTRIES = [
                pure=True),
     PseudoInfo("p_inclusive_scan", "inclusive scan: fields['op']", "*", "*", pure=True),
     PseudoInfo("p_exclusive_scan", "exclusive scan: fields['op']", "*", "*", pure=True),
+    PseudoInfo("p_is_helper", "the lane mask of the helper lanes (in EXEC, not in the exact "
+               "mask; insert_exec_mask)", 1, 0),
     PseudoInfo("p_wqm", "marks a value that needs whole-quad mode", 1, 1, pure=True, value=True),
     PseudoInfo("p_as_uniform", "moves a uniform VGPR value to an SGPR", 1, 1,
                pure=True, value=True),

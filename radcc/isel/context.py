@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 from radcc.abi import amdhsa
 from radcc.abi.args import ArgKind, ShaderArgs
-from radcc.abi.graphics import VERTEX_NGG, vertex_args
+from radcc.abi.graphics import VERTEX_NGG, ColorFormat, PsInput, vertex_args
 from radcc.abi.kernarg import KernargLayout, shader_layout
 from radcc.frontend.mir import Block as MBlock
 from radcc.frontend.mir import ImageBinding, Instr, Loop, MirShader, Value
@@ -73,6 +73,25 @@ def unsupported(ins: Instr | None, what: str = "") -> UnsupportedError:
         bits = f" ({ins.dest.bit_size}-bit)"
     return UnsupportedError(f"instruction selection: unsupported MIR op '{name}'{bits}"
                             + (f": {what}" if what else ""))
+
+
+class FragmentState:
+    """What the selection of one fragment shader keeps: its argument temps, the
+    parameter index of each input location, the exported values, the export formats."""
+
+    def __init__(self, args: dict[ArgKind, Temp], inputs: tuple[PsInput, ...],
+                 color_formats: tuple[ColorFormat, ...]) -> None:
+        self.args = args
+        self.inputs = inputs
+        self.attr = {p.location: i for i, p in enumerate(self.inputs)}
+        self.outputs: dict[tuple[int, int], Comp] = {}  # (location, component) -> value
+        self.output_base: dict[int, str] = {}
+        self.color_formats = color_formats
+
+    def format_of(self, location: int) -> ColorFormat:
+        if location < len(self.color_formats):
+            return self.color_formats[location]
+        return self.color_formats[-1] if self.color_formats else ColorFormat.RGBA8
 
 
 @dataclass
@@ -159,6 +178,8 @@ class IselContext:
     buffer_base: dict[tuple[int, int], Temp]
     image_desc: dict[tuple[int, int], Temp]  # each image binding's T# (8 SGPRs)
     sampler_desc: dict[tuple[int, int], Temp]  # each sampler binding's S# (4 SGPRs)
+    fragment: FragmentState | None = None  # a fragment shader's state (`fragment.py`)
+    color_formats: tuple[ColorFormat, ...] = ()  # a fragment shader's attachments
 
     def __init__(self, shader: MirShader, target: Target, wave_size: int, name: str) -> None:
         self.shader = shader

@@ -6,7 +6,8 @@ Families: constants and undefs (here), ALU (`alu16.select_alu`, which hands
 32/64-bit operations to `alu.select_alu`), subgroup intrinsics
 (`subgroup16.select_subgroup` -> `subgroup.select_subgroup`), system values
 (`sysval`), loads, stores and atomics (`mem16` -> `memory`), buffer sizes and
-barriers (`memory`), a vertex shader's fetch, outputs and NGG exports (`vertex`). Control flow is not an instruction: `cf.stmts` walks the
+barriers (`memory`), a vertex shader's fetch, outputs and NGG exports (`vertex`), fragment shader
+inputs, outputs, discards and derivatives (`fragment`). Control flow is not an instruction: `cf.stmts` walks the
 MIR's structure and calls `select_instr` for each instruction of a block.
 """
 
@@ -17,7 +18,18 @@ from collections.abc import Callable
 from radcc.frontend.mir import Instr
 from radcc.frontend.mir_ops import ALU_OPS, SYSTEM_VALUES, VERTEX_SYSTEM_VALUES
 
-from . import alu16, global_mem, image, mem16, memory, subgroup16, sysval, vertex, wmma
+from . import (
+    alu16,
+    fragment,
+    global_mem,
+    image,
+    mem16,
+    memory,
+    subgroup16,
+    sysval,
+    vertex,
+    wmma,
+)
 from .context import SMALL, Const, IselContext, unsupported
 from .subgroup import SUBGROUP_INTRINSICS
 
@@ -88,6 +100,7 @@ def _table() -> dict[str, Select]:
         ({"export_primitive"}, vertex.select_export_primitive),
         ({"export_vertex"}, vertex.select_export_vertex),
         ({"cmat_muladd_amd"}, wmma.select_cmat_muladd),
+        (fragment.FRAGMENT_OPS, fragment.select_fragment),
     ]
     table: dict[str, Select] = {}
     for ops, fn in families:

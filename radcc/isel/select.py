@@ -20,9 +20,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from radcc.abi.args import ArgKind, RegFile, ShaderArgs
-from radcc.abi.graphics import VERTEX_NGG
+from radcc.abi.graphics import DEFAULT_COLOR_FORMAT, VERTEX_NGG, ColorFormat
 from radcc.abi.kernarg import Role
-from radcc.codeobj.graphics import VertexStage
+from radcc.abi.stage import FRAGMENT_FS
+from radcc.codeobj.graphics import PixelStage, VertexStage
 from radcc.frontend.mir import MirShader
 from radcc.ir.builder import AbsentOpcodeError
 from radcc.ir.program import BlockKind, Operand, Program
@@ -30,8 +31,8 @@ from radcc.ir.regclass import VGPR_BASE, PhysReg, RegClass, s2
 from radcc.passes.dead_code import dead_code
 from radcc.target import Target
 
-from . import cf, image, vertex
-from .context import IselContext, IselError, UnsupportedError
+from . import cf, fragment, image, vertex
+from .context import FragmentState, IselContext, IselError, UnsupportedError
 
 
 @dataclass
@@ -39,6 +40,7 @@ class IselResult:
     program: Program
     args: ShaderArgs  # the registers at entry and the kernarg layout (docs/abi.md)
     vertex: VertexStage | None = None  # a vertex shader's code-object settings
+    pixel: PixelStage | None = None  # a fragment shader's
 
 
 def _select(ctx: IselContext) -> Program:
@@ -52,7 +54,11 @@ def _select(ctx: IselContext) -> Program:
     start = ctx.b.startpgm(*regs)
     temps = {a.kind: t for a, t in zip(args.args, start.temps, strict=True) if a.index == 0}
     ctx.arg_temps = temps
-    ctx.kernarg = temps[ArgKind.KERNARG_SEGMENT_PTR]
+    if ArgKind.KERNARG_SEGMENT_PTR in temps:  # a fragment shader without resources has none
+        ctx.kernarg = temps[ArgKind.KERNARG_SEGMENT_PTR]
+    fs = args.stage == FRAGMENT_FS
+    if fs:
+        ctx.fragment = FragmentState(temps, fragment.ps_inputs(ctx.shader), ctx.color_formats)
     if args.stage.is_compute:
         start.instr.fields["workitem_id"] = args.local_id_dims - 1
         ctx.wg_ids = [temps[k] for k in (ArgKind.WORKGROUP_ID_X, ArgKind.WORKGROUP_ID_Y,
@@ -70,6 +76,8 @@ def _select(ctx: IselContext) -> Program:
     image.load_descriptors(ctx)
     cf.analyze_structure(ctx, ctx.shader.function.body)
     cf.stmts(ctx, ctx.shader.function.body)
+    if fs:
+        fragment.export_outputs(ctx)
     cf.logical_end(ctx, ctx.cur)
     ctx.b.sopp("s_endpgm")
     cf.finish_cfg(ctx)
@@ -82,15 +90,26 @@ def _select(ctx: IselContext) -> Program:
 
 
 def select_program(shader: MirShader, target: Target, wave_size: int = 32,
-                   name: str = "main") -> IselResult:
-    """Select machine IR for `shader` (divergence analysis must have run)."""
+                   name: str = "main",
+                   color_formats: tuple[ColorFormat, ...] = (DEFAULT_COLOR_FORMAT,)
+                   ) -> IselResult:
+    """Select machine IR for `shader` (divergence analysis must have run).
+    `color_formats`: a fragment shader's colour attachment formats, by location (the
+    last one repeats for higher locations)."""
     if wave_size not in (32, 64):
         raise IselError(f"wave size {wave_size} (32 or 64)")
     ctx = IselContext(shader, target, wave_size, name)
+    ctx.color_formats = color_formats
+    if shader.stage == FRAGMENT_FS:
+        res = shader.bindings or shader.images or shader.samplers or shader.push_constant_size
+        ctx.args = fragment.fragment_shader_args(shader, target,
+                                                 ctx.kernargs if res else None)
     try:
         program = _select(ctx)
     except AbsentOpcodeError as e:  # a GFX11-only instruction asked of an older chip
         raise UnsupportedError(f"instruction selection needs {e}") from None
     dead_code(program)  # values isel made that nothing reads (radcc.passes.dead_code)
     vs = vertex.vertex_stage(ctx) if shader.stage is VERTEX_NGG else None
-    return IselResult(program, ctx.args, vs)
+    ps = fragment.pixel_stage(shader, ctx.args, color_formats) \
+        if shader.stage == FRAGMENT_FS else None
+    return IselResult(program, ctx.args, vs, ps)

@@ -119,6 +119,8 @@ def instruction_asm(instr: Instruction, table: OpcodeTable,
                         f"{table.gfx.name}")
     if instr.format.startswith("VOPD"):
         return _vopd_asm(instr, table, info)
+    if instr.format == "LDSDIR":
+        return _ldsdir_asm(instr)
     defs = iter(instr.definitions)
     ops = iter(instr.operands)
     fields = instr.fields
@@ -242,3 +244,17 @@ def _vopd_asm(instr: Instruction, table: OpcodeTable, xinfo: OpInfo) -> str:
             next(ops, None)
         halves.append(f"{info.name} {', '.join(texts)}")
     return " :: ".join(halves)
+
+
+def _ldsdir_asm(instr: Instruction) -> str:
+    """``lds_param_load vN, attrA.c wait_vdst:W`` / ``lds_direct_load vN wait_vdst:W``
+    (ISA guide 15.5.1); M0 is an implicit operand."""
+    d = instr.definitions[0]
+    if d.phys is None or d.rc is None:
+        raise EmitError("definition 'vdst' has no register")
+    f = instr.fields
+    text = f"{instr.opcode} {reg_text(d)}"
+    if instr.opcode == "lds_param_load":
+        chan = "xyzw"[int(f.get("attr_chan") or 0)]  # type: ignore[call-overload]
+        text += f", attr{int(f.get('attr') or 0)}.{chan}"  # type: ignore[call-overload]
+    return text + f" wait_vdst:{int(f.get('wait_vdst') or 0)}"  # type: ignore[call-overload]

@@ -79,19 +79,44 @@ The input must keep a loop whose lanes a discard may empty from running
 forever with EXEC empty (its divergent breaks would be skipped): ACO's
 isel ends such a loop with a continue-or-break block (break when no lane
 is left), and avoids uniform continues there (`tests/passes/cf_gen.py`
-does both). Other stages than compute are rejected when they discard (a
-fragment shader needs whole-quad mode and a null export before the end).
+does both). Stages other than compute and fragment are rejected when they
+discard.
 
-Not done yet: whole quad mode (fragment shaders; compute needs none),
-exec-dependent pseudos, and the known-full-subgroup start mask (ACO uses
-constant -1 then).
+Fragment programs (ACO's WQM/Exact states, simplified to one whole-quad
+region: the program): a program with a value that needs whole-quad mode
+(``p_wqm``: derivatives) starts with ``%exact = p_parallelcopy exec``,
+``exec = s_wqm exec``; the exact mask (the covered pixels still alive) is
+the stack's bottom entry and every mask above it is in whole-quad lanes.
+Then:
+
+- exports, stores and atomics run on the exact lanes: ``%s = s_and_saveexec
+  %exact`` before a run of them, ``exec = %s`` after (not before
+  ``s_endpgm``; GFX11's exports take EXEC as the valid mask);
+- ``p_demote_to_helper`` removes its lanes from the exact mask only (they go
+  on as helper lanes); no exact lane left ends the wave;
+- ``p_discard_if`` kills its lanes in every mask as above; back at the top
+  level (after the discard there, or at a merge/loop exit restoring the top
+  level's mask) ``exec = s_wqm exec`` returns the killed lanes of quads with
+  a live lane as helpers, so derivatives after the kill stay whole;
+- ``p_is_helper`` is ``exec & ~exact`` (0 without whole-quad mode, where
+  EXEC is exact and a demote is a discard);
+- ``lower_to_hw`` gives the early exit of a fragment program ``exec = 0`` and
+  GFX11's null export (``exp mrt0 off, off, off, off done``) before
+  ``s_endpgm``: a pixel wave must export.
+
+Derivatives in divergent control flow see the lanes of the branch (helper
+lanes whose branch condition differs from their quad's are not brought in),
+which is what GLSL leaves undefined.
+
+Not done yet: exec-dependent pseudos, and the known-full-subgroup start mask
+(ACO uses constant -1 then).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from radcc.abi.stage import COMPUTE_CS
+from radcc.abi.stage import COMPUTE_CS, FRAGMENT_FS
 from radcc.ir.builder import Builder
 from radcc.ir.printer import instruction_text
 from radcc.ir.program import Block, BlockKind, Definition, Instruction, Operand, Program
@@ -114,6 +139,15 @@ class ExecMaskError(ValueError):
 
 _BRANCHES = frozenset({"p_branch", "p_cbranch_z", "p_cbranch_nz"})
 _DISCARDS = frozenset({"p_discard_if", "p_demote_to_helper"})
+_REWRITTEN = _DISCARDS | {"p_is_helper"}
+# what must see only the exact lanes in whole-quad mode (ACO's "Exact" needs): exports,
+# stores and atomics to memory (helper lanes must not write it)
+_EXACT_PREFIXES = ("global_store", "global_atomic", "buffer_store", "buffer_atomic",
+                   "image_store", "image_atomic", "flat_store", "flat_atomic", "tbuffer_store")
+
+
+def _needs_exact(opcode: str) -> bool:
+    return opcode == "exp" or opcode.startswith(_EXACT_PREFIXES)
 
 
 @dataclass
@@ -142,6 +176,23 @@ class _ExecMask:
         self.p = program
         self.stacks: list[list[_Mask]] = [[] for _ in program.blocks]
         self.loops: list[_Loop] = []
+        self.fragment = program.stage == FRAGMENT_FS
+        # whole-quad mode: a fragment program with a value that needs it (p_wqm)
+        self.wqm = self.fragment and any(i.opcode == "p_wqm" for blk in program.blocks
+                                         for i in blk.instructions)
+        self.kills = any(i.opcode == "p_discard_if" for blk in program.blocks
+                         for i in blk.instructions)
+
+    def enter_wqm(self, block: Block) -> None:
+        """At the start (after p_startpgm): the exact mask (the lanes of covered pixels)
+        saved at the stack's bottom, EXEC := whole quads."""
+        p = self.p
+        at = 1 if block.instructions and block.instructions[0].opcode == "p_startpgm" else 0
+        b = Builder(p, block, at)
+        exact = p.allocate_temp(p.lane_mask)
+        b.pseudo("p_parallelcopy", [Definition(exact)], [exec_op(p)])
+        b.inst(lm_opcode(p, "wqm"), [exec_def(p), scc_def(p)], [exec_op(p)])
+        self.stacks[block.index] = [_Mask(exact), _Mask(None)]
 
     # -- helpers -------------------------------------------------------------
     def error(self, block: Block, msg: str, instr: Instruction | None = None) -> ExecMaskError:
@@ -191,6 +242,8 @@ class _ExecMask:
         restore = False
         if not preds:
             self.stacks[idx] = [_Mask(None)]
+            if self.wqm:
+                self.enter_wqm(block)
             return
         if block.kind & BlockKind.LOOP_HEADER:
             if preds[0] != idx - 1 or not self.loops or self.loops[-1].header is not block:
@@ -275,7 +328,13 @@ class _ExecMask:
             top = stack[-1]
             if top.op is None:
                 raise self.error(block, "no saved mask to restore EXEC from")
-            self.copy_to_exec(Builder(self.p, block, self.phi_end(block)), top.op)
+            b = Builder(self.p, block, self.phi_end(block))
+            self.copy_to_exec(b, top.op)
+            if self.wqm and self.kills and len(stack) == 2:
+                # back at the top level in whole-quad mode: lanes a discard killed return
+                # as helper lanes of their quads (ACO's transition back to WQM)
+                b.inst(lm_opcode(self.p, "wqm"), [exec_def(self.p), scc_def(self.p)],
+                       [exec_op(self.p)])
 
     @staticmethod
     def phi_end(block: Block) -> int:
@@ -428,24 +487,96 @@ class _ExecMask:
     # -- discards (inside a block) -----------------------------------------------
     def discards(self, block: Block) -> None:
         """Rewrite the block's p_discard_if / p_demote_to_helper (see the
-        module docstring, "Discards")."""
-        if not any(ins.opcode in _DISCARDS for ins in block.instructions):
+        module docstring, "Discards"), p_is_helper, and, in whole-quad mode, put
+        the instructions that need the exact mask (exports) in exact mode."""
+        if not any(ins.opcode in _REWRITTEN or self.wqm and _needs_exact(ins.opcode)
+                   for ins in block.instructions):
             return
         i = 0
         while i < len(block.instructions):
             instr = block.instructions[i]
+            if self.wqm and _needs_exact(instr.opcode):
+                i = self.exact_run(block, i)
+                continue
+            if instr.opcode == "p_is_helper":
+                del block.instructions[i]
+                b = Builder(self.p, block, i)
+                self.is_helper(block, b, instr)
+                i = b.index if b.index is not None else len(block.instructions)
+                continue
             if instr.opcode not in _DISCARDS:
                 i += 1
                 continue
-            if self.p.stage != COMPUTE_CS:
+            if self.p.stage not in (COMPUTE_CS, FRAGMENT_FS):
                 raise self.error(block, f"{instr.opcode} in a {self.p.stage.text} program: "
-                                 "only compute is supported (a fragment shader's discard needs "
-                                 "whole-quad mode and a null export)", instr)
+                                 "only compute and fragment programs discard", instr)
             del block.instructions[i]
             b = Builder(self.p, block, i)
-            self.discard(block, b, instr)
+            if self.wqm and instr.opcode == "p_demote_to_helper":
+                self.demote(block, b, instr)
+            else:
+                self.discard(block, b, instr)
             i = b.index if b.index is not None else len(block.instructions)
             block.kind |= BlockKind.USES_DISCARD
+
+    def exact_run(self, block: Block, i: int) -> int:
+        """Instructions from `i` that need the exact mask run with EXEC := EXEC & exact
+        (whole-quad mode), EXEC restored after them; returns the index after the run."""
+        p = self.p
+        exact = self.stacks[block.index][0].op
+        if exact is None:
+            raise self.error(block, "whole-quad mode without a saved exact mask")
+        saved = p.allocate_temp(p.lane_mask)
+        block.instructions.insert(i, Instruction(
+            lm_opcode(p, "and_saveexec"), "SOP1", [Operand(exact), exec_op(p)],
+            [Definition(saved), scc_def(p), exec_def(p)]))
+        i += 1
+        while i < len(block.instructions) and _needs_exact(block.instructions[i].opcode):
+            i += 1
+        rest = {ins.opcode for ins in block.instructions[i:]}
+        if rest - {"p_logical_end", "s_endpgm"} or "s_endpgm" not in rest:
+            block.instructions.insert(i, Instruction("p_parallelcopy", "PSEUDO",
+                                                     [Operand(saved)], [exec_def(p)]))
+            i += 1
+        return i
+
+    def is_helper(self, block: Block, b: Builder, instr: Instruction) -> None:
+        """The helper lanes: in EXEC, not in the exact mask (none without whole-quad
+        mode: EXEC is exact there)."""
+        p = self.p
+        d = instr.definitions[0]
+        if not self.wqm:
+            b.inst(lm_opcode(p, "mov"), [d], [lm_const(p, 0)])
+            return
+        exact = self.stacks[block.index][0].op
+        assert exact is not None
+        self.sop2(b, "andn2", d, exec_op(p), exact)
+
+    def demote(self, block: Block, b: Builder, instr: Instruction) -> None:
+        """Whole-quad mode: the lanes leave the exact mask (the stack's bottom) and
+        stay in EXEC as helper lanes; no exact lane left ends the wave."""
+        p = self.p
+        op = instr.operands[0] if len(instr.operands) == 1 else None
+        if op is None or instr.definitions:
+            raise self.error(block, f"{instr.opcode} takes one operand", instr)
+        lanes = const_lanes(p, op)
+        if lanes == 0:
+            return
+        if lanes == -1 or is_exec(op):
+            cond: Operand | Temp = exec_op(p)
+        elif op.temp is not None and op.rc == p.lane_mask and op.phys is None:
+            c = p.allocate_temp(p.lane_mask)
+            self.sop2(b, "and", Definition(c), op.temp, exec_op(p))
+            cond = c
+        else:
+            raise self.error(block, f"{instr.opcode} needs a lane-mask temp, exec or -1",
+                             instr)
+        bottom = self.stacks[block.index][0]
+        assert bottom.op is not None
+        t = p.allocate_temp(p.lane_mask)
+        exit_cond = self.sop2(b, "andn2", Definition(t), bottom.op, cond)
+        bottom.op = t
+        b.pseudo("p_exit_early_if_not", (), [Operand(exit_cond, phys=PhysReg.of(SCC))])
 
     def discard(self, block: Block, b: Builder, instr: Instruction) -> None:
         p = self.p
@@ -495,6 +626,12 @@ class _ExecMask:
             m.op = t
         stack[-1].op = None  # the top mask is EXEC's value now
         b.pseudo("p_exit_early_if_not", (), [Operand(exit_cond, phys=PhysReg.of(SCC))])
+        if self.wqm and len(stack) == 2:
+            # top level in whole-quad mode: the killed lanes' quad-mates keep them as
+            # helper lanes (EXEC := whole quads of the exact mask)
+            exact = stack[0].op
+            assert exact is not None
+            b.inst(lm_opcode(p, "wqm"), [exec_def(p), scc_def(p)], [Operand(exact)])
 
     # -- driver ------------------------------------------------------------------
     def run(self) -> None:

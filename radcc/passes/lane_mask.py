@@ -29,6 +29,7 @@ _OPCODES: dict[str, str] = {
     "orn2": "s_or_not1_{w}",
     "and_saveexec": "s_and_saveexec_{w}",
     "andn2_saveexec": "s_and_not1_saveexec_{w}",
+    "wqm": "s_wqm_{w}",
 }
 
 

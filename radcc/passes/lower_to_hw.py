@@ -64,6 +64,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from radcc.abi.stage import FRAGMENT_FS
 from radcc.ir.builder import add_edge
 from radcc.ir.printer import instruction_text
 from radcc.ir.program import Block, BlockKind, Definition, Instruction, Operand, Program
@@ -71,7 +72,7 @@ from radcc.ir.regclass import EXEC, NULL, SCC, VCC, VGPR_BASE, PhysReg, s1, s2, 
 from radcc.isa.table import get_table
 from radcc.passes.hw_copy import LoweringError, Unit, scc_live_flags, sequentialize, split_units
 from radcc.passes.kernel_abi import ABIError, program_args, startpgm_prologue
-from radcc.passes.lane_mask import lm_opcode
+from radcc.passes.lane_mask import exec_def, lm_opcode
 from radcc.passes.lower_reductions import REDUCTION_OPCODES, lower_reduction
 from radcc.passes.spill_lower import lower_spill
 
@@ -111,6 +112,15 @@ class _Lowering:
     def get_exit_block(self, pred: Block) -> int:
         if self.exit_block is None:
             self.exit_block = self.p.create_block(BlockKind.DISCARD_EARLY_EXIT)
+            if self.p.stage == FRAGMENT_FS:
+                # a pixel shader always exports: no lane left (EXEC := 0), the null
+                # export (GFX11: mrt0 with no channel), as ACO's discard exit
+                w = "b64" if self.wave64 else "b32"
+                self.exit_block.instructions.append(_hw(
+                    f"s_mov_{w}", "SOP1", [exec_def(self.p)], [Operand.c32(0)]))
+                self.exit_block.instructions.append(_hw(
+                    "exp", "EXP", [], [Operand(rc=v1, undef=True)] * 4, target=0, en=0,
+                    done=True))
             self.exit_block.instructions.append(_hw("s_endpgm", "SOPP"))
         add_edge(self.p, pred.index, self.exit_block.index, logical=False)
         return self.exit_block.index

@@ -115,14 +115,15 @@ def test_kernarg_layout_rules():
 
 
 def test_compile_refuses_graphics():
-    frag = "#version 450\nlayout(location=0) out vec4 c;\nvoid main() { c = vec4(1.0); }\n"
+    geom = ("#version 450\nlayout(points) in;\nlayout(points, max_vertices = 1) out;\n"
+            "void main() { gl_Position = vec4(1.0); EmitVertex(); }\n")
     with tempfile.TemporaryDirectory() as d:
-        src, out = Path(d, "s.frag"), Path(d, "s.spv")
-        src.write_text(frag)
+        src, out = Path(d, "s.geom"), Path(d, "s.spv")
+        src.write_text(geom)
         subprocess.run(["glslangValidator", "-V", str(src), "-o", str(out)], check=True,
                        capture_output=True)
         spirv = out.read_bytes()
-    with pytest.raises((CompileError, SpirvError), match="execution model Fragment"):
+    with pytest.raises((CompileError, SpirvError), match="Geometry"):
         compile_spirv(spirv)
     # machine IR of a fragment program: graphics programs come from isel with their
     # shader arguments, the IR has none

@@ -149,9 +149,9 @@ def test_loop_phis_outer_masks(wave: int) -> None:
 
 
 def test_errors() -> None:
-    with pytest.raises(ValueError, match=r"BB0: p_discard_if in a fragment program: only "
-                       r"compute is supported.*: p_discard_if %2"):
-        insert_exec_mask(parse_program(top(32, stage="fragment")))
+    with pytest.raises(ValueError, match=r"BB0: p_discard_if in a vertex_ngg program: only "
+                       r"compute and fragment programs discard: p_discard_if %2"):
+        insert_exec_mask(parse_program(top(32, stage="vertex_ngg")))
     with pytest.raises(ValueError, match="BB0: a constant discard condition must be 0 or -1"):
         insert_exec_mask(parse_program(top(32, cond="5")))
     with pytest.raises(ValueError, match="BB0: p_discard_if needs a lane-mask temp"):

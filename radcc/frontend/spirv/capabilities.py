@@ -42,6 +42,9 @@ SUPPORTED: frozenset[str] = frozenset(
         "ShaderClockKHR", "DeviceGroup", "BitInstructions",
         # SPV_KHR_cooperative_matrix on GFX11 WMMA (sizes and types: spirv_to_mir/coopmat.py)
         "CooperativeMatrixKHR",
+        # fragment shaders
+        "DerivativeControl", "DemoteToHelperInvocation", "SampleRateShading",
+        "InputAttachment",
         # images and texel buffers in compute (the reader accepts; later layers may not yet)
         "ImageQuery", "Sampled1D", "Image1D", "SampledBuffer", "ImageBuffer",
         "StorageImageExtendedFormats", "StorageImageReadWithoutFormat",
@@ -94,9 +97,13 @@ def implied(names: list[str]) -> set[str]:
             continue
         out.add(n)
         try:
-            e = grammar.enumerant("Capability", grammar.enum_value("Capability", n))
+            value = grammar.enum_value("Capability", n)
+            e = grammar.enumerant("Capability", value)
         except KeyError:
             continue
+        # the capability's other spellings (DemoteToHelperInvocationEXT ...): the grammar
+        # names either in instructions' requirements
+        todo.extend(a for a in grammar.enum_aliases("Capability", value) if a not in out)
         if e:
             todo.extend(e.capabilities)
     return out

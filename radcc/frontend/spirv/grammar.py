@@ -167,6 +167,11 @@ def enum_value(kind: str, name: str) -> int:
     return int(_g.ENUM_NAMES[kind][name])
 
 
+def enum_aliases(kind: str, value: int) -> list[str]:
+    """Every spelling of an enumerant value (its name and aliases)."""
+    return [n for n, v in _g.ENUM_NAMES[kind].items() if int(v) == value]
+
+
 def enum_name(kind: str, value: int) -> str:
     e = enumerant(kind, value)
     return e.name if e else str(value)

@@ -47,7 +47,7 @@ from .types import (
     Variable,
 )
 
-ACCEPTED_MODELS = frozenset({"GLCompute", "Vertex"})
+ACCEPTED_MODELS = frozenset({"GLCompute", "Vertex", "Fragment"})
 # what an error calls the accepted models
 _MODEL_NAMES = {"GLCompute": "compute", "Vertex": "vertex", "Fragment": "fragment"}
 

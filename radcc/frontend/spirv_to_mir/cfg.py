@@ -254,7 +254,9 @@ def emit_terminator(ctx: TranslationContext, blk: SBlock, stop: frozenset[int]) 
         return None
     if op in ("OpUnreachable", "OpKill", "OpTerminateInvocation"):
         if op != "OpUnreachable":
-            raise err("not allowed in a compute shader", t)
+            if ctx.ep.execution_model != "Fragment":
+                raise err("not allowed outside a fragment shader", t)
+            ctx.b.intrinsic("terminate", [])
         return None
     if op == "OpSwitch":
         if merge is None or merge.opname != "OpSelectionMerge":

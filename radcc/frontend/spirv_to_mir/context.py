@@ -163,6 +163,7 @@ class TranslationContext:
         self.spec_result: dict[int, TV] = {}
         self._translate = translate
         self.line = 0  # the source line in effect (OpLine, DebugLine)
+        self.fs_outputs: list[Any] = []  # a fragment shader's outputs (`fragment_io`)
 
     def translate(self, ins: Instruction) -> None:
         """Translate one instruction (the opcode table, `dispatch.translate`); the MIR

@@ -10,7 +10,17 @@ from collections.abc import Callable
 
 from ..spirv.binary import Instruction
 from ..spirv.types import TypePointer
-from . import alu, cfg, composites, coopmat, glsl450, images, types_consts, variables
+from . import (
+    alu,
+    cfg,
+    composites,
+    coopmat,
+    fragment_io,
+    glsl450,
+    images,
+    types_consts,
+    variables,
+)
 from .alu import SIMPLE, emit_alu
 from .atomics import ATOMICS, translate_atomic
 from .context import MemPtr, TranslationContext, err
@@ -98,6 +108,7 @@ OPS: dict[str, Callable[[TranslationContext, Instruction], None]] = {
     "OpImageQueryLevels": images.op_image_query,
     "OpControlBarrier": variables.op_control_barrier,
     "OpMemoryBarrier": variables.op_memory_barrier,
+    **fragment_io.OPS,
 }
 
 

@@ -16,6 +16,7 @@ from ..spirv.module import SpirvModule
 from .cfg import inline_call, unwrap_trivial_loops
 from .context import SpecValue, TranslationContext, err, fold_value
 from .dispatch import translate
+from .fragment_io import FRAGMENT_FS, emit_outputs
 from .stage_io import VERTEX_NGG, declare_stage_vars, translate_vertex
 from .types_consts import const_tv, host_int
 from .variables import declare_globals
@@ -38,8 +39,11 @@ def spirv_to_mir(
 
 def translate_module(ctx: TranslationContext) -> MirShader:
     vertex = ctx.ep.execution_model == "Vertex"
+    fragment = ctx.ep.execution_model == "Fragment"
     if vertex:  # runs on the NGG stage (stage_io.py)
         ctx.shader.stage = VERTEX_NGG
+    elif fragment:  # inputs, outputs, discards, derivatives: fragment_io.py
+        ctx.shader.stage = FRAGMENT_FS
     else:
         ctx.shader.workgroup_size = workgroup_size(ctx)
     declare_globals(ctx)
@@ -50,6 +54,8 @@ def translate_module(ctx: TranslationContext) -> MirShader:
         translate_vertex(ctx, lambda: inline_call(ctx, fn, [], None))
     else:
         inline_call(ctx, fn, [], None)
+    if fragment:
+        emit_outputs(ctx)
     # constants and flag initialisations first
     first = ctx.shader.function.body[0]
     assert isinstance(first, Block)

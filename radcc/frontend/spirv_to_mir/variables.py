@@ -25,6 +25,7 @@ from ..spirv.types import (
     TypeStruct,
     TypeVector,
 )
+from . import fragment_io
 from .context import (
     SCOPES,
     TV,
@@ -80,12 +81,22 @@ BUILTINS: dict[str, tuple[str, int, int]] = {
 
 def declare_globals(ctx: TranslationContext) -> None:
     m = ctx.m
+    fragment = ctx.ep.execution_model == "Fragment"
+    written = fragment_io.stored_roots(ctx) if fragment else set()
     for vid, var in m.global_variables.items():
         ctx.ins = m.defs[vid]
         ptr = ctx.ty(var.type)
         assert isinstance(ptr, TypePointer)
         sc = var.storage_class
         bi = m.builtin(vid)
+        if sc in ("Input", "Output") and vid not in ctx.ep.interface:
+            continue  # another entry point's
+        if fragment and bi in fragment_io.FRAGMENT_BUILTINS:
+            ctx.globals[vid] = BuiltinPtr(bi)
+            continue
+        if fragment and (sc == "Output" or sc == "Input" and bi is None):
+            fragment_io.declare_stage_io(ctx, vid, sc, bi, written)
+            continue
         if sc == "Output" or (sc == "Input" and bi is None):
             if ctx.ep.execution_model != "Vertex":
                 raise err(f"{sc} variable %{vid} in a {ctx.ep.execution_model} shader is not "
@@ -174,7 +185,7 @@ def load(ctx: TranslationContext, ptr: TV, tid: int) -> TV:
     if isinstance(ptr, MemPtr):
         return load_mem(ctx, ptr)
     if isinstance(ptr, BuiltinPtr):
-        intr, bits, comps = BUILTINS[ptr.name]
+        intr, bits, comps = BUILTINS.get(ptr.name) or fragment_io.FRAGMENT_BUILTINS[ptr.name]
         if ptr.name == "WorkgroupSize":
             wg = ctx.shader.workgroup_size
             v = ctx.b.const(32, list(wg))
@@ -475,7 +486,7 @@ def _check_index(ctx: TranslationContext, p: TV, idx: Any) -> None:
     behaviour in SPIR-V; spirv-val rejects the struct case) and a struct index that is
     not a constant."""
     if isinstance(p, BuiltinPtr):
-        n, what = BUILTINS[p.name][2], "component"
+        n, what = (BUILTINS.get(p.name) or fragment_io.FRAGMENT_BUILTINS[p.name])[2], "component"
     elif isinstance(p, LocalPtr | MemPtr):
         t = ctx.ty(p.tid)
         if isinstance(t, TypeStruct):

@@ -1,0 +1,224 @@
+"""Fragment shader inputs and outputs (Mesa's nir_lower_io_to_temporaries, then
+nir_lower_io, as RADV runs them on a fragment shader).
+
+- A user-defined ``Input`` variable (``Location``, optional ``Component``, the
+  interpolation decorations ``Flat``/``NoPerspective`` and ``Centroid``/``Sample``) becomes
+  a local variable initialised at the start of the shader, one ``@load_interpolated_input`` per
+  component (attrs ``location``, ``component``, ``interp``: ``smooth``/``linear``/``flat``,
+  ``at``: ``center``/``centroid``/``sample``, ``base``: the component type). Reading inputs
+  at the start keeps every interpolation in uniform control flow (isel selects
+  ``lds_param_load`` + ``v_interp_*``, see `radcc.isel.fragment`).
+- An ``Output`` variable (``Location`` < 8, or the ``FragDepth`` built-in) becomes a local
+  variable; at the end of the shader each output the shader stores to is read back and
+  handed to ``@store_fragment_output`` once per component (attrs ``location``, or ``location`` -1
+  for the depth; ``component``; ``base``). Isel exports them (``exp mrtN`` / ``exp mrtz``).
+- ``OpKill``/``OpTerminateInvocation`` emit ``@terminate``, ``OpDemoteToHelperInvocation``
+  ``@demote``, ``OpIsHelperInvocationEXT`` ``@load_helper_invocation``; the derivative
+  opcodes emit ``@ddx``/``@ddy`` (``_fine``/``_coarse``) per component (``OpFwidth*``:
+  ``|ddx| + |ddy|``).
+
+Only 32-bit scalar and vector inputs and outputs are accepted (arrays, matrices, blocks,
+16- and 64-bit types are refused with the variable named), as the graphics reference
+runner accepts them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from radcc.abi.stage import FRAGMENT_FS
+
+from ..mir import LocalVar, Value
+from ..spirv.binary import Instruction
+from ..spirv.types import TypePointer
+from .context import LocalPtr, TranslationContext, err
+from .types_consts import get_value, mtype
+
+# fragment built-in inputs -> (intrinsic, bit size, components)
+FRAGMENT_BUILTINS: dict[str, tuple[str, int, int]] = {
+    "FragCoord": ("load_frag_coord", 32, 4),
+    "FrontFacing": ("load_front_face", 1, 1),
+    "HelperInvocation": ("load_helper_invocation", 1, 1),
+    "PointCoord": ("load_point_coord", 32, 2),
+    "SampleId": ("load_sample_id", 32, 1),
+}
+
+MAX_COLOR_OUTPUTS = 8
+
+
+@dataclass
+class StageOutput:
+    var: LocalVar
+    tid: int  # the pointee type
+    location: int  # -1: FragDepth
+    component: int
+    written: bool
+
+
+def _pointer_roots(ctx: TranslationContext) -> dict[int, int]:
+    """Each access chain's root variable."""
+    roots: dict[int, int] = {}
+    for ins in ctx.m.instructions:
+        if ins.opname in ("OpAccessChain", "OpInBoundsAccessChain", "OpPtrAccessChain",
+                          "OpCopyObject") and ins.result_id is not None:
+            base = ins.id(0)
+            roots[ins.result_id] = roots.get(base, base)
+    return roots
+
+
+def stored_roots(ctx: TranslationContext) -> set[int]:
+    """The variables some instruction may write through (stores, copies, calls passing
+    the pointer)."""
+    roots = _pointer_roots(ctx)
+    out: set[int] = set()
+    for ins in ctx.m.instructions:
+        if ins.opname in ("OpStore", "OpCopyMemory"):
+            p = ins.id(0)
+            out.add(roots.get(p, p))
+        elif ins.opname == "OpFunctionCall":
+            for p in ins.ids()[1:]:
+                out.add(roots.get(p, p))
+    return out
+
+
+def _scalar_or_vector32(ctx: TranslationContext, vid: int, tid: int, what: str) -> None:
+    if not ctx.is_leaf(tid):
+        raise err(f"{what} %{vid} ({ctx.m.name(vid) or 'unnamed'}): only scalar and vector "
+                  "inputs and outputs are supported (no arrays, matrices or blocks)", ctx.ins)
+    base, bits = ctx.scalar(tid)
+    if bits != 32 or base == "bool":
+        raise err(f"{what} %{vid} ({ctx.m.name(vid) or 'unnamed'}): only 32-bit inputs and "
+                  "outputs are supported", ctx.ins)
+
+
+def declare_input(ctx: TranslationContext, vid: int, pointee: int) -> None:
+    """A user-defined fragment input: a local initialised from `@load_interpolated_input`s."""
+    m = ctx.m
+    loc = m.decoration(vid, "Location")
+    if loc is None:
+        raise err(f"Input variable %{vid} has no Location", ctx.ins)
+    _scalar_or_vector32(ctx, vid, pointee, "Input variable")
+    comp = m.decoration(vid, "Component")
+    first = int(comp[0]) if comp else 0
+    base, bits = ctx.scalar(pointee)
+    n = ctx.comps(pointee)
+    if first + n > 4:
+        raise err(f"Input variable %{vid}: components {first}..{first + n - 1} of location "
+                  f"{loc[0]} (at most 4)", ctx.ins)
+    if m.has_decoration(vid, "Flat"):
+        interp = "flat"
+    elif base != "float":
+        raise err(f"integer Input variable %{vid} must be Flat", ctx.ins)
+    elif m.has_decoration(vid, "NoPerspective"):
+        interp = "linear"
+    else:
+        interp = "smooth"
+    at = "sample" if m.has_decoration(vid, "Sample") else \
+        "centroid" if m.has_decoration(vid, "Centroid") else "center"
+    b = ctx.cb
+    comps = [b.intr("load_interpolated_input", [], bits, 1, location=int(loc[0]), component=first + i,
+                    interp=interp, at=at, base=base) for i in range(n)]
+    lv = ctx.shader.new_local(m.name(vid) or f"in{vid}", mtype(ctx, pointee))
+    d = b.intr("deref_var", [], 32, 1, var=lv, type=lv.type)
+    b.intrinsic("store_deref", [d, b.vec(comps)])
+    ctx.globals[vid] = LocalPtr(d, pointee)
+
+
+def declare_output(ctx: TranslationContext, vid: int, pointee: int, builtin: str | None,
+                   written: set[int]) -> None:
+    """A fragment output: a local variable exported at the end (`emit_outputs`)."""
+    m = ctx.m
+    if builtin is not None:
+        if builtin != "FragDepth":
+            raise err(f"unsupported output built-in {builtin}", ctx.ins)
+        loc, first = -1, 0
+    else:
+        lo = m.decoration(vid, "Location")
+        if lo is None:
+            raise err(f"Output variable %{vid} has no Location", ctx.ins)
+        loc = int(lo[0])
+        if loc >= MAX_COLOR_OUTPUTS:
+            raise err(f"Output variable %{vid} at Location {loc} (colour outputs are at "
+                      f"locations 0..{MAX_COLOR_OUTPUTS - 1})", ctx.ins)
+        if m.has_decoration(vid, "Index") and int(m.decoration(vid, "Index")[0]):  # type: ignore[index]
+            raise err(f"Output variable %{vid}: dual-source blending (Index 1) is not "
+                      "supported", ctx.ins)
+        comp = m.decoration(vid, "Component")
+        first = int(comp[0]) if comp else 0
+    _scalar_or_vector32(ctx, vid, pointee, "Output variable")
+    lv = ctx.shader.new_local(m.name(vid) or f"out{vid}", mtype(ctx, pointee))
+    d = ctx.cb.intr("deref_var", [], 32, 1, var=lv, type=lv.type)
+    ctx.globals[vid] = LocalPtr(d, pointee)
+    ctx.fs_outputs.append(StageOutput(lv, pointee, loc, first, vid in written))
+
+
+def declare_stage_io(ctx: TranslationContext, vid: int, storage_class: str,
+                     builtin: str | None, written: set[int]) -> None:
+    """Declare an Input/Output variable of a fragment shader's interface."""
+    t = ctx.ty(ctx.m.global_variables[vid].type)
+    assert isinstance(t, TypePointer)
+    if storage_class == "Input":
+        declare_input(ctx, vid, t.pointee)
+    else:
+        declare_output(ctx, vid, t.pointee, builtin, written)
+
+
+def emit_outputs(ctx: TranslationContext) -> None:
+    """At the end of the shader: `@store_fragment_output` per component of every written output."""
+    b = ctx.b
+    for o in ctx.fs_outputs:
+        if not o.written:
+            continue
+        base, bits = ctx.scalar(o.tid)
+        d = b.intr("deref_var", [], 32, 1, var=o.var, type=o.var.type)
+        v = b.intr("load_deref", [d], bits, ctx.comps(o.tid))
+        for i, c in enumerate(b.channels(v)):
+            b.intrinsic("store_fragment_output", [c], location=o.location, component=o.component + i,
+                        base=base)
+
+
+# ------------------------------------------------------------------- instructions
+def op_terminate(ctx: TranslationContext, ins: Instruction) -> None:
+    ctx.b.intrinsic("terminate", [])
+
+
+def op_demote(ctx: TranslationContext, ins: Instruction) -> None:
+    ctx.b.intrinsic("demote", [])
+
+
+def op_is_helper(ctx: TranslationContext, ins: Instruction) -> None:
+    ctx.set(ins, ctx.b.intr("load_helper_invocation", [], 1, 1))
+
+
+_DERIVATIVES = {
+    "OpDPdx": ("ddx",), "OpDPdy": ("ddy",), "OpFwidth": ("ddx", "ddy"),
+    "OpDPdxFine": ("ddx_fine",), "OpDPdyFine": ("ddy_fine",),
+    "OpFwidthFine": ("ddx_fine", "ddy_fine"),
+    "OpDPdxCoarse": ("ddx_coarse",), "OpDPdyCoarse": ("ddy_coarse",),
+    "OpFwidthCoarse": ("ddx_coarse", "ddy_coarse"),
+}
+
+
+def op_derivative(ctx: TranslationContext, ins: Instruction) -> None:
+    if ctx.shader.stage != FRAGMENT_FS:
+        raise err(f"{ins.opname} outside a fragment shader", ins)
+    x = get_value(ctx, ins.id(0))
+    if x.bit_size != 32:
+        raise err(f"{ins.opname} of {x.bit_size}-bit values is not supported", ins)
+    b = ctx.b
+    out: list[Value] = []
+    for c in b.channels(x):
+        parts = [b.intr(op, [c], 32, 1) for op in _DERIVATIVES[ins.opname]]
+        if len(parts) == 2:
+            r = b.alu("fadd", 32, 1, b.alu("fabs", 32, 1, parts[0]),
+                      b.alu("fabs", 32, 1, parts[1]))
+        else:
+            r = parts[0]
+        out.append(r)
+    ctx.set(ins, b.vec(out))
+
+
+OPS = {op: op_derivative for op in _DERIVATIVES} | {
+    "OpDemoteToHelperInvocation": op_demote,
+    "OpIsHelperInvocationEXT": op_is_helper,
+}
