@@ -1,5 +1,6 @@
 """lower_local_arrays: local variables ``vars_to_ssa`` left in memory (indexed with
-a non-constant index) go to registers or to scratch memory.
+a non-constant index, or a constant one outside the array) go to registers or to
+scratch memory.
 
 Each dynamic index is first clamped to the array (``imax(imin(i, n - 1), 0)``,
 what the interpreter does for an out-of-bounds index; GLSL leaves it undefined,
@@ -107,10 +108,17 @@ def _type_of(ins: Instr) -> MType:
 
 
 def _is_dynamic(step: Instr) -> bool:
+    """A non-constant index, or a constant one outside the array (clamped as a dynamic
+    one is: vars_to_ssa cannot promote it, e.g. code for a larger spec-constant size
+    that is never reached)."""
     if step.op != "deref_array":
         return False
     src = step.srcs[1].parent
-    return src is None or src.op != "load_const"
+    if src is None or src.op != "load_const":
+        return True
+    at = step.srcs[0].parent.attrs.get("type") if step.srcs[0].parent else None
+    k = int(src.attrs["value"][0])
+    return isinstance(at, ArrayType) and not 0 <= k < at.length
 
 
 def _const_index(step: Instr) -> int | None:
