@@ -55,3 +55,53 @@ def test_png_of_each_format(tmp_path: Path) -> None:
     save_png(tmp_path / "c.png", r)
     img = Image.open(tmp_path / "c.png")
     assert img.mode == "L" and np.asarray(img).tolist() == [[64], [255]]
+
+
+DRAW = ROOT / "tests" / "e2e" / "draw" / "shaders"
+
+
+def _spv(tmp_path: Path, name: str) -> str:
+    from tests.e2e.draw.harness import compile_stage
+
+    out = tmp_path / (name + ".spv")
+    out.write_bytes(compile_stage(name))
+    return str(out)
+
+
+def test_inputs_that_do_not_fit_the_shaders(capsys: pytest.CaptureFixture[str],
+                                            tmp_path: Path) -> None:
+    """The interface's errors: a missing attribute (named with its type), a wrong dtype,
+    an attribute too short, a fragment output the colour format does not take, a stage
+    mismatch, no entry point of the stage; an unused attribute is a warning."""
+    vs, fs, mrt_int = (_spv(tmp_path, n) for n in ("basic.vert", "color.frag",
+                                                  "mrt_int.frag"))
+    ids = _spv(tmp_path, "ids.frag")
+    pos = tmp_path / "pos.npy"
+    np.save(pos, np.zeros((3, 4), np.float32))
+    col_i = tmp_path / "coli.npy"
+    np.save(col_i, np.zeros((3, 4), np.int32))
+    short = tmp_path / "short.npy"
+    np.save(short, np.zeros((2, 4), np.float32))
+    out = str(tmp_path / "o")
+    base = ["--size", "8,8", "--draw", "3", "--out", out]
+    for args, want in (
+            (["--vert", vs, "--frag", fs, "--attr", f"0={pos}"],
+             "the vertex shader reads location 1 (vec4); give it with --attr 1=FILE.npy"),
+            (["--vert", vs, "--frag", fs, "--attr", f"0={pos}", "--attr", f"1={col_i}"],
+             "dtype int32"),
+            (["--vert", vs, "--frag", fs, "--attr", f"0={pos}", "--attr", f"1={short}"],
+             "2 vertices, the draw reads 3"),
+            (["--vert", vs, "--frag", mrt_int, "--attr", f"0={pos}", "--attr", f"1={pos}"],
+             "--color rgba8 does not take it"),
+            (["--vert", vs, "--frag", ids, "--attr", f"0={pos}", "--attr", f"1={pos}",
+              "--color", "rgba32ui"], "stage mismatch"),
+            (["--vert", vs, "--frag", vs, "--attr", f"0={pos}", "--attr", f"1={pos}"],
+             "no fragment entry point (the module has: main (vertex))")):
+        rc, err = _run(capsys, *args, *base)
+        assert rc == 1 and want in err, (args, err)
+    rc, err = _run(capsys, "--vert", vs, "--frag", fs, "--attr", f"0={pos}", "--attr",
+                   f"1={pos}", "--attr", f"5={pos}", *base)
+    assert rc == 0, err
+    assert "warning: --attr 5: the vertex shader does not read location 5" in err
+    for f in ("color0.npy", "color0.png"):
+        assert (Path(out) / f).exists()
