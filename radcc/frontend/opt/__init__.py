@@ -35,6 +35,7 @@ from .lower_idiv import lower_idiv
 from .lower_int64 import lower_int64
 from .lower_local_arrays import lower_local_arrays
 from .lower_math import lower_math
+from .lower_returns import lower_returns
 from .lower_vectors import lower_vectors
 from .peephole_select import peephole_select
 from .range_fold import range_fold
@@ -50,6 +51,7 @@ PASSES: dict[str, Callable[[MirShader], bool]] = {
     "dce": dce,
     "dead_writes": dead_writes,
     "lower_continue_constructs": lower_continue_constructs,
+    "lower_returns": lower_returns,
     "dead_branch": dead_branch,
     "lower_vectors": lower_vectors,
     "lower_idiv": lower_idiv,
@@ -100,6 +102,7 @@ def optimize(
 LOWERING = (
     "lower_continue_constructs",
     "dead_branch",
+    "lower_returns",
     "optimize",
     "peephole_select",
     "loop_unroll",
@@ -160,6 +163,6 @@ def lower_for_isel(
 
 __all__ = ["PASSES", "LOWERING", "lower_for_isel", "optimize", "algebraic", "constant_folding",
            "copy_prop", "cse", "dce", "dead_writes", "vars_to_ssa", "dead_branch", "fold_offsets", "loop_unroll",
-           "lower_continue_constructs", "lower_idiv", "lower_int64", "lower_local_arrays",
+           "lower_continue_constructs", "lower_returns", "lower_idiv", "lower_int64", "lower_local_arrays",
            "lower_math", "lower_vectors", "peephole_select", "range_fold", "combine_barriers",
            "vectorize_mem"]

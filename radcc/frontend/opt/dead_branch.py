@@ -33,7 +33,7 @@ from ..mir import (
     iter_nodes,
     rewrite_uses,
 )
-from .dce import has_side_effect
+from .dce import dce, has_side_effect
 
 
 def merge_into(shader: MirShader, a: Block, b: Block) -> None:
@@ -183,6 +183,11 @@ def dead_branch(shader: MirShader) -> bool:
     changed = False
     while _fold_one(shader, shader.function.body):
         changed = True
-    while _remove_dead_one(shader, shader.function.body):
+    while True:
+        while _remove_dead_one(shader, shader.function.body):
+            changed = True
+        # values (phis) only the nodes after them used may keep a node alive: dce
+        # them and look again
+        if not dce(shader):
+            return changed
         changed = True
-    return changed

@@ -165,8 +165,8 @@ def test_if_without_effect_or_use_goes() -> None:
     b.intrinsic("store_ssbo", [x, addr], binding=(0, 1), align=4)
     assert _same(s, dead_branch)
     assert _nodes(s) == []
-    assert _ops(s) == ["load_global_invocation_id", "mov", "load_const", "ishl",
-                       "load_const", "ult", "store_ssbo"]  # the if's side went with it
+    # the if's side went with it, and its condition with the dce that follows
+    assert _ops(s) == ["load_global_invocation_id", "mov", "load_const", "ishl", "store_ssbo"]
 
 
 def test_if_whose_value_is_used_stays() -> None:
@@ -195,6 +195,24 @@ def test_if_with_a_store_or_phi_after_stays() -> None:
     b.intrinsic("store_ssbo", [v, addr], binding=(0, 1), align=4)
     assert not dead_branch(s)
     assert _nodes(s) == ["If", "If"]
+
+
+def test_ifs_whose_phis_feed_only_dead_ifs_go() -> None:
+    # if (x < 9) { t = x * 3 } ; m = phi(t, x); if (m < 5) { u = m + 1 }: nothing is
+    # stored, so both ifs go (the phi keeps the first until dce drops it)
+    s, b = _shader()
+    x, addr = _lane(b)
+    n, t = _pure_if(b, x)
+    m = s.new_value(32, 1)
+    phi = Instr("phi", m, [t, x])
+    phi.preds = [n.then_list[-1], n.else_list[-1]]
+    b.block.insert(0, phi)
+    n2 = b.push_if(b.alu("ult", 1, 1, m, b.imm(5)))
+    with b.into(n2.then_list):
+        b.alu("iadd", 32, 1, m, b.imm(1))
+    b.intrinsic("store_ssbo", [x, addr], binding=(0, 1), align=4)
+    assert _same(s, dead_branch)
+    assert _nodes(s) == [] and "phi" not in _ops(s)
 
 
 def _counted_loop(b: MirBuilder, s: MirShader, limit, body_store=None):  # type: ignore[no-untyped-def]
@@ -233,7 +251,7 @@ def test_loop_with_a_store_stays() -> None:
     x, addr = _lane(b)
     _counted_loop(b, s, x, lambda i: b.intrinsic(
         "store_ssbo", [i, b.alu("ishl", 32, 1, i, b.imm(2))], binding=(0, 1), align=4))
-    assert not dead_branch(s)
+    dead_branch(s)  # (its dce drops the unused address of the lane)
     assert _nodes(s) == ["Loop", "If"]
 
 
