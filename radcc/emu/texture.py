@@ -507,12 +507,18 @@ def bind_mimg(i: Inst) -> Handler:
 # the sample opcodes executed: (level source, offset dword first)
 _SAMPLE_OPS = {"image_sample_lz": ("lz", False), "image_sample_l": ("l", False),
                "image_sample_d": ("d", False), "image_sample_lz_o": ("lz", True),
-               "image_sample_l_o": ("l", True), "image_sample_d_o": ("d", True)}
+               "image_sample_l_o": ("l", True), "image_sample_d_o": ("d", True),
+               "image_sample": ("i", False), "image_sample_o": ("i", True),
+               "image_sample_b": ("b", False), "image_sample_b_o": ("b", True)}
 
 
 def _bind_sample(i: Inst) -> Handler:
-    """image_sample_lz/_l/_d[_o] (ISA 10.3, 10.4: address { offset } { derivatives }
-    { body } { lod })."""
+    """image_sample_lz/_l/_d[_o] and the implicit-level image_sample[_b][_o] (ISA 10.3,
+    10.4: address { offset } { bias } { derivatives } { body } { lod }). The implicit
+    level is a pixel quad's: the derivatives are the coordinates of the quad's lanes 1
+    and 2 minus lane 0's (whatever their EXEC: the program keeps them in whole-quad
+    mode), scaled by the image's size (unless unnormalized), the level log2 of the longer
+    one, plus the bias."""
     f = i.f
     for flag in ("d16", "a16", "tfe", "lwe", "nsa"):
         if f.get(flag):
@@ -543,6 +549,22 @@ def _bind_sample(i: Inst) -> Handler:
                 offset = tuple(((wd >> (8 * k) & 0x3F) ^ 0x20) - 0x20 for k in range(nc))
                 r += 1
             lod = np.zeros(len(lanes))
+            bias = np.zeros(len(lanes))
+            if kind == "b":
+                bias = w.v[r & 255, lanes].view(np.float32).astype(np.float64)
+                r += 1
+            if kind in ("i", "b"):
+                q = lanes & ~3
+                dims = [desc.width, desc.height, desc.depth][:nc]
+                full = [w.v[(r + k) & 255].view(np.float32).astype(np.float64)
+                        for k in range(nc)]
+                sx = [(c[q + 1] - c[q]) * (1 if smp.unnormalized else dims[k])
+                      for k, c in enumerate(full)]
+                sy = [(c[q + 2] - c[q]) * (1 if smp.unnormalized else dims[k])
+                      for k, c in enumerate(full)]
+                rho = np.maximum(np.sqrt(sum(x * x for x in sx)), np.sqrt(sum(y * y for y in sy)))
+                with np.errstate(divide="ignore"):
+                    lod = np.log2(rho) + bias
             if kind == "d":
                 g = [w.v[(r + k) & 255, lanes].view(np.float32).astype(np.float64)
                      for k in range(2 * nc)]

@@ -116,9 +116,11 @@ def select_image_store(ctx: IselContext, ins: Instr) -> None:
 
 def select_image_sample(ctx: IselContext, ins: Instr) -> None:
     """image_sample: ``image_sample_lz`` (level the constant 0), ``_l`` (a level),
-    ``_d`` (gradients), with ``_o`` for a constant texel offset; the address VGPRs are
-    { offset } { derivatives } { body } as ISA 10.4 orders them (body: s, t[, r], then
-    the level for ``_l``)."""
+    ``_d`` (gradients), ``image_sample``/``_b`` (implicit level, a fragment shader's
+    texture(): the result is ``p_wqm``, so the program runs in whole-quad mode and the
+    quad's coordinates exist for the hardware's derivatives), with ``_o`` for a constant
+    texel offset; the address VGPRs are { offset } { bias } { derivatives } { body } as
+    ISA 10.4 orders them (body: s, t[, r], then the level for ``_l``)."""
     d = ins.dest
     assert d is not None
     key = tuple(ins.attrs["binding"])
@@ -135,7 +137,12 @@ def select_image_sample(ctx: IselContext, ins: Instr) -> None:
         for k, o in enumerate(offset):
             word |= (int(o) & 0x3F) << (8 * k)
         pre.append(ctx.vgpr(Const(32, word)))
-    if ins.attrs.get("grad"):
+    if ins.attrs.get("implicit"):  # the level from the quad's derivatives: whole-quad mode
+        op = "image_sample"
+        if ins.attrs.get("bias"):
+            op = "image_sample_b"
+            pre.append(ctx.vgpr(ctx.comp(ins.srcs[1], 0)))
+    elif ins.attrs.get("grad"):
         op = "image_sample_d"
         for g in ins.srcs[1:3]:
             pre += [ctx.vgpr(x) for x in ctx.get(g)]
@@ -155,4 +162,6 @@ def select_image_sample(ctx: IselContext, ins: Instr) -> None:
     t = ctx.b.inst(op, [_vgprs(n)], [addr, ctx.image_desc[key],  # type: ignore[index]
                                      ctx.sampler_desc[skey]],  # type: ignore[index]
                    dmask=(1 << n) - 1, dim=mdim).temp
+    if ins.attrs.get("implicit"):
+        t = ctx.b.pseudo("p_wqm", [_vgprs(n)], [t]).temp
     _set_result(ctx, ins, t, n)

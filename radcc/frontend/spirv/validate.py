@@ -391,7 +391,8 @@ class _Checker:
             self.image_access(ins, rt, [int(v) for v in ids])
         elif op in ("OpImageQuerySize", "OpImageQuerySizeLod", "OpImageQueryLevels"):
             self.image_query(ins, rt, [int(v) for v in ids])
-        elif op in ("OpSampledImage", "OpImage", "OpImageSampleExplicitLod"):
+        elif op in ("OpSampledImage", "OpImage", "OpImageSampleExplicitLod",
+                    "OpImageSampleImplicitLod"):
             pass  # checked by the translation (spirv_to_mir/images.py)
         elif op.startswith("OpImage"):
             raise _fail(f"{op} is not supported yet", ins)

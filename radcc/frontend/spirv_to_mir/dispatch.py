@@ -103,6 +103,7 @@ OPS: dict[str, Callable[[TranslationContext, Instruction], None]] = {
     "OpSampledImage": images.op_sampled_image,
     "OpImage": images.op_image,
     "OpImageSampleExplicitLod": images.op_image_sample_explicit_lod,
+    "OpImageSampleImplicitLod": images.op_image_sample_implicit_lod,
     "OpImageQuerySize": images.op_image_query,
     "OpImageQuerySizeLod": images.op_image_query,
     "OpImageQueryLevels": images.op_image_query,

@@ -206,6 +206,44 @@ def op_image_sample_explicit_lod(ctx: TranslationContext, ins: Instruction) -> N
     ctx.set(ins, r)
 
 
+def op_image_sample_implicit_lod(ctx: TranslationContext, ins: Instruction) -> None:
+    """texture() in a fragment shader (optionally with a Bias and a constant offset): MIR
+    ``image_sample coord[, bias]`` with ``attrs["implicit"]`` (the level from the quad's
+    coordinate derivatives, ``attrs["bias"]`` when a bias is given)."""
+    assert ins.result_type is not None
+    if ctx.ep.execution_model != "Fragment":
+        raise err("implicit-LOD sampling outside a fragment shader", ins)
+    x = get_tv(ctx, ins.id(0))
+    if not isinstance(x, SampledImage):
+        raise err("the sampled image operand is not a sampled image", ins)
+    coord = get_value(ctx, ins.id(1))
+    srcs = [coord]
+    offset = None
+    bias = False
+    if len(ins.operands) > 2:
+        op = ins.operands[2]
+        mask = int(op.value)  # type: ignore[arg-type]
+        if mask & ~(_BIAS | _CONST_OFFSET | _HARMLESS_OPERANDS):
+            raise err(f"image operands {op.name} are not supported", ins)
+        params = [int(p.value) for p in op.params]  # type: ignore[arg-type]
+        if mask & _BIAS:
+            srcs.append(get_value(ctx, params.pop(0)))
+            bias = True
+        if mask & _CONST_OFFSET:
+            k = fold_value(get_value(ctx, params.pop(0)))
+            if k is None:
+                raise err("ConstOffset is not a constant", ins)
+            offset = tuple((v ^ 0x80000000) - 0x80000000 for v in k)
+            if any(not -32 <= v <= 31 for v in offset):
+                raise err(f"texel offset {offset} outside -32..31 (6-bit hardware offsets)",
+                          ins)
+    n = ctx.comps(ins.result_type)
+    img = x.image
+    r = ctx.b.intr("image_sample", srcs, 32, n, binding=img.binding, sampler=x.sampler,
+                   dim=img.type.dim, grad=False, offset=offset, implicit=True, bias=bias)
+    ctx.set(ins, r)
+
+
 def op_image_write(ctx: TranslationContext, ins: Instruction) -> None:
     img = _image(ctx, ins)
     _no_image_operands(ins, 3)
