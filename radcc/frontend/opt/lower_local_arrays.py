@@ -14,8 +14,8 @@ this keeps a stray index from touching another variable).
 * **Constant data** (NIR's ``nir_opt_large_constants``, which ACO reads with
   ``p_constaddr``): a variable accessed through a dynamic index whose only stores
   write constants (non-boolean leaves) through constant indices, one value per element,
-  all in one block before any load of it, every load in that block after them or in a
-  block it dominates by structure (after it in its control-flow list) -- ``const`` arrays
+  before any load of it, every load in a block of stores after them or in a block each
+  block of stores dominates by structure (after it in its control-flow list) -- ``const`` arrays
   indexed at run time: glslang's ``indexable`` copies, also inside the one-trip loop of
   an early return --, is laid out as in scratch into ``shader.constant_data`` (bytes
   the code object carries after the code); its stores vanish and its loads become
@@ -160,7 +160,7 @@ def _constant_vars(shader: MirShader) -> dict[LocalVar, bytes]:
     derefs = ("deref_var", "deref_array", "deref_struct")
     bad: set[LocalVar] = set()
     stores: dict[LocalVar, list[Instr]] = {}
-    store_block: dict[LocalVar, Block] = {}
+    store_blocks: dict[LocalVar, list[Block]] = {}
     loads: dict[LocalVar, list[Block]] = {}
     dynamic: set[LocalVar] = set()
     for b in shader.blocks():
@@ -178,17 +178,18 @@ def _constant_vars(shader: MirShader) -> dict[LocalVar, bytes]:
                         dynamic.add(var)
                     loads.setdefault(var, []).append(b)
                 elif ins.op == "store_deref" and k == 0:
-                    # one block of constant stores, none after a load of the variable
-                    if store_block.setdefault(var, b) is not b or var in loads \
-                            or const_of(ins.srcs[1]) is None:
+                    # constant stores, none after a load of the variable
+                    if var in loads or const_of(ins.srcs[1]) is None:
                         bad.add(var)
                     stores.setdefault(var, []).append(ins)
+                    blocks = store_blocks.setdefault(var, [])
+                    if b not in blocks:
+                        blocks.append(b)
                 else:
                     bad.add(var)
     dom = _dominated(shader)
-    for var, blocks in loads.items():
-        sb = store_block.get(var)
-        if sb is not None:
+    for var, blocks in loads.items():  # every block of stores dominates every load
+        for sb in store_blocks.get(var, []):
             after = {id(x) for x in dom.get(id(sb), [])} | {id(sb)}
             if any(id(x) not in after for x in blocks):
                 bad.add(var)

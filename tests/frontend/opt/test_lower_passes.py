@@ -278,6 +278,29 @@ void main() {
     assert list(st_[1::2].view(np.float32)) == [1.5, -2.0, 0.25]
 
 
+def test_constant_stores_in_several_dominating_blocks() -> None:
+    """A table filled in two blocks, the first dominating the second (a divergent if
+    between them), is constant data; one filled on one side of an if is not (the
+    stores do not dominate the loads): it stays in scratch."""
+    def fill(name: str, ks: range, f: str) -> str:
+        return " ".join(f"{name}[{k}] = {f.format(k=k)};" for k in ks)
+
+    src = HEAD + """void main() {
+    uint i = gl_LocalInvocationID.x;
+    uint t[40]; uint u[40];
+    """ + fill("t", range(20), "{k}u * 3u + 1u") + """
+    if (a[i] == 7u) { b[i + 1u] = 5u; }
+    """ + fill("t", range(20, 40), "{k}u * 3u + 1u") + fill("u", range(40), "{k}u ^ 5u") + """
+    if (a[i] == 9u) { """ + fill("u", range(40), "{k}u") + """ }
+    b[i] = t[a[i] % 40u] + u[a[i + 1u] % 40u];
+}"""
+    s = _glsl_check(src, [lower_continue_constructs, lower_local_arrays], _inp(), 128)
+    text = print_shader(s)
+    assert "@load_constant" in text and "@load_scratch" in text
+    assert list(np.frombuffer(s.constant_data, np.uint32)) == [k * 3 + 1 for k in range(40)]
+    assert s.scratch_size == 40 * 4
+
+
 def test_arrays_written_at_run_time_stay_in_memory() -> None:
     """A table with a store of a run-time value, or written after a load, is no constant
     data: it stays in scratch (or registers)."""
