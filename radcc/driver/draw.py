@@ -269,22 +269,13 @@ def _color_option(state: DrawState, outputs: tuple[IoVar, ...]) -> dict[str, Any
     """The fragment shader's compile option for the attachments' formats (one per output
     location up to the highest: every attachment has the draw's format; with blending on
     an rgba8 attachment 0, location 0 exports 32-bit floats)."""
-    import inspect
-
-    from radcc.abi import graphics
-    from radcc.driver.compile import compile_spirv
-
-    if "color_formats" not in inspect.signature(compile_spirv).parameters:
-        return {}
-    cf = graphics.ColorFormat  # type: ignore[attr-defined]
-    fmt = cf.parse(state.color.name)
     n = max((v.location for v in outputs), default=-1) + 1
-    formats = [fmt] * max(n, 1)
+    formats = [state.color.format] * max(n, 1)
     if state.blend and state.color.kind is Kind.UNORM:
         # blending an 8-bit unorm attachment: the colour exported as 32-bit floats
         # (32_ABGR, a driver's choice of export format), so that the output merger blends
         # the shader's exact value as lavapipe does, not one truncated to FP16
-        formats[0] = cf.parse("rgba32f")
+        formats[0] = COLOR_FORMATS["rgba32f"].format
     return {"color_formats": tuple(formats)}
 
 

@@ -2,7 +2,7 @@
 write masks) and the depth attachment (test LESS, write), per the interface's state.
 
 A pixel shader exports four dwords per colour target in the export format the driver
-programmed for it (AMD's SPI_SHADER_COL_FORMAT: `ExportFormat`); `decode_export` turns
+programmed for it (AMD's SPI_SHADER_COL_FORMAT: `radcc.abi.graphics.ExportFormat`); `decode_export` turns
 them into channel values, `Framebuffer.merge` converts them to the attachment's format
 and writes them in lane order (a pixel covered twice in one batch is written twice, in
 order):
@@ -23,30 +23,14 @@ than the stored value, and then writes it; a failing fragment writes no colour.
 
 from __future__ import annotations
 
-import enum
 from dataclasses import dataclass
 
 import numpy as np
 
+from radcc.abi.graphics import ExportFormat
 from radcc.emu.draw.state import ColorFormat, DrawState, Kind
 
-__all__ = ["ExportFormat", "Framebuffer", "decode_export"]
-
-
-class ExportFormat(enum.Enum):
-    """SPI_SHADER_COL_FORMAT's per-target export formats (AMD register reference; the
-    values are the register's)."""
-
-    ZERO = 0
-    R_32 = 1  # 32_R
-    GR_32 = 2  # 32_GR
-    AR_32 = 3  # 32_AR
-    FP16_ABGR = 4
-    UNORM16_ABGR = 5
-    SNORM16_ABGR = 6
-    UINT16_ABGR = 7
-    SINT16_ABGR = 8
-    ABGR_32 = 9  # 32_ABGR
+__all__ = ["Framebuffer", "decode_export"]
 
 
 def decode_export(fmt: ExportFormat, data: np.ndarray, kind: Kind) -> np.ndarray:
@@ -71,10 +55,10 @@ def decode_export(fmt: ExportFormat, data: np.ndarray, kind: Kind) -> np.ndarray
 
     if fmt is ExportFormat.ZERO:
         out[:] = 0
-    elif fmt in (ExportFormat.R_32, ExportFormat.GR_32, ExportFormat.AR_32,
-                 ExportFormat.ABGR_32):
-        chans = {ExportFormat.R_32: (0,), ExportFormat.GR_32: (0, 1),
-                 ExportFormat.AR_32: (0, 3), ExportFormat.ABGR_32: (0, 1, 2, 3)}[fmt]
+    elif fmt in (ExportFormat.R32, ExportFormat.GR32, ExportFormat.AR32,
+                 ExportFormat.ABGR32):
+        chans = {ExportFormat.R32: (0,), ExportFormat.GR32: (0, 1),
+                 ExportFormat.AR32: (0, 3), ExportFormat.ABGR32: (0, 1, 2, 3)}[fmt]
         for k, c in enumerate(chans):
             out[:, c] = raw32(np.ascontiguousarray(d[:, k]))
     else:

@@ -34,9 +34,10 @@ from __future__ import annotations
 import numpy as np
 
 from radcc.abi.args import ArgKind, RegFile
+from radcc.abi.graphics import ExportFormat
 from radcc.codeobj.graphics import GraphicsShader
 from radcc.emu.draw.clip import Primitives
-from radcc.emu.draw.output import ExportFormat, decode_export
+from radcc.emu.draw.output import decode_export
 from radcc.emu.draw.pipeline import LaneInputs, Shaded
 from radcc.emu.draw.raster import Fragments
 from radcc.emu.draw.state import Kind

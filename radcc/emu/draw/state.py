@@ -7,9 +7,12 @@ depth, blending. Typed values only: the CLI and the library parse strings into t
 from __future__ import annotations
 
 import enum
+import re
 from dataclasses import dataclass
 
 import numpy as np
+
+from radcc.abi import graphics
 
 __all__ = ["ColorFormat", "CullMode", "DrawError", "DrawState", "FrontFace", "PolygonMode",
            "Topology", "COLOR_FORMATS", "MAX_SIZE"]
@@ -65,24 +68,38 @@ class Kind(enum.Enum):
 
 @dataclass(frozen=True)
 class ColorFormat:
-    """A colour attachment format of the interface (`--color`)."""
+    """A colour attachment format of the interface (`--color`) as the output merger
+    stores it: the compiler's format (`radcc.abi.graphics.ColorFormat`: name, Vulkan
+    format, export format) and, derived from its Vulkan format, the channels, the
+    storage dtype and the numeric kind."""
 
-    name: str
-    vk: str  # the Vulkan format
+    format: graphics.ColorFormat
     channels: int
     dtype: np.dtype
     kind: Kind
 
+    @property
+    def name(self) -> str:
+        return self.format.text
 
-COLOR_FORMATS: dict[str, ColorFormat] = {f.name: f for f in (
-    ColorFormat("rgba8", "R8G8B8A8_UNORM", 4, np.dtype(np.uint8), Kind.UNORM),
-    ColorFormat("rgba32f", "R32G32B32A32_SFLOAT", 4, np.dtype(np.float32), Kind.FLOAT),
-    ColorFormat("rgba16f", "R16G16B16A16_SFLOAT", 4, np.dtype(np.float16), Kind.FLOAT),
-    ColorFormat("rgba32ui", "R32G32B32A32_UINT", 4, np.dtype(np.uint32), Kind.UINT),
-    ColorFormat("rgba32i", "R32G32B32A32_SINT", 4, np.dtype(np.int32), Kind.SINT),
-    ColorFormat("r32f", "R32_SFLOAT", 1, np.dtype(np.float32), Kind.FLOAT),
-    ColorFormat("r32ui", "R32_UINT", 1, np.dtype(np.uint32), Kind.UINT),
-)}
+    @property
+    def vk(self) -> str:
+        return self.format.vulkan
+
+    @classmethod
+    def of(cls, f: graphics.ColorFormat) -> ColorFormat:
+        layout, numeric = f.vulkan.split("_", 1)
+        bits = [int(b) for b in re.findall(r"[RGBA](\d+)", layout)]
+        kind = {"UNORM": Kind.UNORM, "SFLOAT": Kind.FLOAT, "UINT": Kind.UINT,
+                "SINT": Kind.SINT}[numeric]
+        char = {Kind.UNORM: "u", Kind.FLOAT: "f", Kind.UINT: "u", Kind.SINT: "i"}[kind]
+        return cls(f, len(bits), np.dtype(f"{char}{bits[0] // 8}"), kind)
+
+
+# the interface's --color formats (the lavapipe runner's)
+COLOR_FORMATS: dict[str, ColorFormat] = {
+    n: ColorFormat.of(graphics.ColorFormat.parse(n))
+    for n in ("rgba8", "rgba32f", "rgba16f", "rgba32ui", "rgba32i", "r32f", "r32ui")}
 
 
 @dataclass(frozen=True)

@@ -10,9 +10,10 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
+from radcc.abi.graphics import ExportFormat
 from radcc.emu.draw.assembly import assemble
 from radcc.emu.draw.clip import clip_and_project
-from radcc.emu.draw.output import ExportFormat, Framebuffer, decode_export
+from radcc.emu.draw.output import Framebuffer, decode_export
 from radcc.emu.draw.pipeline import Shaded, VertexOutputs, draw, interpolate
 from radcc.emu.draw.raster import rasterize
 from radcc.emu.draw.state import (
@@ -117,7 +118,7 @@ def _attr_shade(fmt_kind: Kind, flat: np.ndarray, weights: str = "persp"):
     """A NumPy pixel shader: colour 0 = the interpolated attribute 0."""
     def shade(prims, frags, li):
         v = interpolate(prims, frags, getattr(li, weights), flat)[:, :, 0]  # (Q, 4, 4)
-        vals = decode_export(ExportFormat.ABGR_32, v.reshape(-1, 4), fmt_kind)
+        vals = decode_export(ExportFormat.ABGR32, v.reshape(-1, 4), fmt_kind)
         return Shaded(np.ones(frags.covered.shape, bool), [vals.reshape(-1, 4, 4)])
     return shade
 
@@ -236,7 +237,7 @@ def test_formats_clear_and_write_mask() -> None:
     st = DrawState(2, 2, color=COLOR_FORMATS["rgba8"], clear=(0.5, 2.0, -1.0, 0.2))
     fb = Framebuffer(st, [(True, True, False, False), None])
     assert fb.targets[0].data[0, 0].tolist() == [128, 255, 0, 51]
-    vals = decode_export(ExportFormat.ABGR_32,
+    vals = decode_export(ExportFormat.ABGR32,
                          np.array([[0.3, 0.6, 0.9, 1.0]], np.float32).view(np.uint32),
                          Kind.UNORM)
     fb.merge(np.array([1]), np.array([0]), None, [vals, vals])

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from radcc.abi.args import ArgKind
-from radcc.abi.graphics import fragment_args, vertex_args
+from radcc.abi.graphics import ExportFormat, fragment_args, vertex_args
 from radcc.abi.stage import NAMED_STAGES
 from radcc.codeobj.graphics import (
     ComponentType,
@@ -26,7 +26,7 @@ from radcc.codeobj.graphics import (
     VertexStage,
 )
 from radcc.emu.draw.assembly import assemble
-from radcc.emu.draw.output import ExportFormat, decode_export
+from radcc.emu.draw.output import decode_export
 from radcc.emu.draw.pipeline import Shaded, VertexOutputs, draw, interpolate
 from radcc.emu.draw.render import render
 from radcc.emu.draw.state import COLOR_FORMATS, CullMode, DrawState, Kind, Topology
@@ -104,7 +104,7 @@ def _shaders(wave: int) -> tuple[GraphicsShader, GraphicsShader]:
                         fragment_args(T, [ArgKind.PERSP_CENTER], descriptor_sets=0),
                         pixel=PixelStage(inputs=(PixelInput(0, 4, F, 0),),
                                          outputs=(PixelOutput(0, 4, F),),
-                                         col_format=ExportFormat.ABGR_32.value))
+                                         col_format=ExportFormat.ABGR32.value))
     return vs, fs
 
 
@@ -137,7 +137,7 @@ def test_render_matches_the_numpy_model(wave: int, topology: Topology) -> None:
 
     def shade(prims, frags, li):
         v = interpolate(prims, frags, li.persp, flat)[:, :, 0]
-        vals = decode_export(ExportFormat.ABGR_32, v.reshape(-1, 4), Kind.FLOAT)
+        vals = decode_export(ExportFormat.ABGR32, v.reshape(-1, 4), Kind.FLOAT)
         return Shaded(np.ones(frags.covered.shape, bool), [vals.reshape(-1, 4, 4)])
     fb, stats = draw(state, VertexOutputs(pos, col.view(np.uint32)[:, None, :], np.ones(n)),
                      assemble(topology, n), flat, [(True,) * 4], shade)
