@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from radcc.abi.args import ArgKind, RegFile, ShaderArgs
 from radcc.abi.graphics import DEFAULT_COLOR_FORMAT, VERTEX_NGG, ColorFormat
 from radcc.abi.kernarg import Role
-from radcc.abi.stage import FRAGMENT_FS
+from radcc.abi.stage import FRAGMENT_FS, HWStage
 from radcc.codeobj.graphics import PixelStage, VertexStage
 from radcc.frontend.mir import MirShader
 from radcc.ir.builder import AbsentOpcodeError
@@ -69,6 +69,8 @@ def _select(ctx: IselContext) -> Program:
                                         ArgKind.LOCAL_INVOCATION_ID_Y,
                                         ArgKind.LOCAL_INVOCATION_ID_Z) if k in temps]
     ctx.b.logical_start()
+    if args.stage.hw is HWStage.NGG:  # ACO's NGG shaders start at the highest priority
+        ctx.b.sopp("s_setprio", simm16=3)
     ctx.buffer_base = {}
     for key in sorted(ctx.shader.bindings):
         ctx.buffer_base[key] = ctx.b.inst(

@@ -2,7 +2,8 @@
 (ACO's visit_load_input / visit_store_output / the export code of
 aco_instruction_selection.cpp after ac_nir_lower_ngg; docs/abi.md "Vertex shaders").
 
-What is selected (the registers are `radcc.abi.graphics.vertex_args`):
+What is selected (the registers are `radcc.abi.graphics.vertex_args`; the program starts
+with ``s_setprio 3`` as ACO's NGG shaders do, `radcc.isel.select`):
 
 - ``load_input`` (location L, index): the V# L of the vertex-buffer table (``s_load_b128``
   from the 32-bit ``vertex_buffers`` address, the upper half `ADDRESS32_HI`), then

@@ -135,6 +135,7 @@ def test_compiles_validated(spirv: dict[str, bytes], name: str, wave: int) -> No
     vs = sh.vertex
     assert vs is not None
     asm = res.asm
+    assert "_amdgpu_gs_main:\nBB0:\n\ts_setprio 3\n" in asm  # as ACO's NGG shaders start
     # GS_ALLOC_REQ (M0 = prims << 12 | verts) before any export, one primitive export
     alloc = asm.index("s_sendmsg sendmsg(MSG_GS_ALLOC_REQ)")
     assert re.search(r"s_or_b32 m0, s\d+, s\d+\n\ts_sendmsg", asm)
