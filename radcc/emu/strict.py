@@ -29,9 +29,9 @@ from dataclasses import dataclass, field
 from radcc.emu.decode import Inst
 from radcc.emu.strict_gfx10 import GFX10_STRICT_HAZARDS, Gfx10Strict, Lanes
 from radcc.emu.use import Use
-from radcc.emu.wmma import KINDS
 from radcc.isa.classes import MEMORY_TABLE_CLASSES
 from radcc.isa.operands import EXEC_HI, EXEC_LO, SGPR_MAX, SPECIAL_NAMES, TTMP0, VGPR0
+from radcc.isa.wmma import KINDS
 from radcc.target import GFX11_HAZARDS, Hazard, Target
 
 EXEC_REGS = frozenset({EXEC_LO, EXEC_HI})

@@ -30,7 +30,6 @@ place, which the tests allow for.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
 import numpy as np
 
@@ -41,41 +40,9 @@ from radcc.emu.state import Wave
 from radcc.emu.valu.fp import F16, F32, bits_to_f64, f_to_bits
 from radcc.emu.valu.packed import bf16_to_f64, f64_to_bf16_bits
 from radcc.isa.operands import VGPR0
+from radcc.isa.wmma import KINDS, N, WmmaKind
 
 U64 = np.uint64
-N = 16  # M = N = K = 16
-
-
-@dataclass(frozen=True)
-class WmmaKind:
-    """One WMMA opcode: the element type of A/B ("f16", "bf16", "iu8", "iu4") and of
-    C/D ("f32", "f16", "bf16", "i32")."""
-
-    ab: str
-    cd: str
-
-    @property
-    def ab_bits(self) -> int:
-        return {"f16": 16, "bf16": 16, "iu8": 8, "iu4": 4}[self.ab]
-
-    @property
-    def ab_vgprs(self) -> int:
-        return N * self.ab_bits // 32
-
-    def cd_vgprs(self, wave: int) -> int:
-        return N * N // wave
-
-
-KINDS: dict[str, WmmaKind] = {
-    "v_wmma_f32_16x16x16_f16": WmmaKind("f16", "f32"),
-    "v_wmma_f32_16x16x16_bf16": WmmaKind("bf16", "f32"),
-    "v_wmma_f16_16x16x16_f16": WmmaKind("f16", "f16"),
-    "v_wmma_bf16_16x16x16_bf16": WmmaKind("bf16", "bf16"),
-    "v_wmma_i32_16x16x16_iu8": WmmaKind("iu8", "i32"),
-    "v_wmma_i32_16x16x16_iu4": WmmaKind("iu4", "i32"),
-}
-
-
 def _bits(i: Inst, name: str) -> tuple[bool, bool, bool]:
     v = i.f.get(name, 0)
     return bool(v & 1), bool(v >> 1 & 1), bool(v >> 2 & 1)
@@ -199,4 +166,4 @@ def bind_wmma(i: Inst) -> Callable[[Wave, Inst], None]:
     return h
 
 
-__all__ = ["KINDS", "WmmaKind", "bind_wmma"]
+__all__ = ["bind_wmma"]

@@ -20,12 +20,10 @@ from __future__ import annotations
 from radcc.frontend.mir import Instr
 from radcc.ir.program import Operand
 from radcc.ir.regclass import RegClass, RegType, Temp, v1
+from radcc.isa.wmma import opcode_for
 
 from .context import Comp, IselContext, unsupported
 
-_OPCODES = {("f16", "f32"): "v_wmma_f32_16x16x16_f16",
-            ("f16", "f16"): "v_wmma_f16_16x16x16_f16",
-            ("iu8", "i32"): "v_wmma_i32_16x16x16_iu8"}
 # v_perm_b32 selectors (ISA 16.x V_PERM_B32: bytes 0-3 of src1, 4-7 of src0, 0x0c = 0x00)
 _LO16_HI16 = 0x05040100  # src1[15:0] | src0[15:0] << 16
 _LO8_LO8 = 0x0C0C0400  # src1[7:0] | src0[7:0] << 8, upper half zero
@@ -57,7 +55,7 @@ def select_cmat_muladd(ctx: IselContext, ins: Instr) -> None:
     d = ins.dest
     assert d is not None
     ab, cd = ins.attrs["ab"], ins.attrs["cd"]
-    op = _OPCODES.get((ab, cd))
+    op = opcode_for(ab, cd) if ab in ("f16", "iu8") else None  # the A/B packings below
     if op is None:
         raise unsupported(ins, f"no WMMA multiplies {ab} into {cd}")
     n = d.num_components
