@@ -33,8 +33,7 @@ def radcc(*args: str, input: bytes | None = None) -> subprocess.CompletedProcess
                           capture_output=True, cwd=ROOT)
 
 
-@pytest.mark.parametrize("ext,name", [("frag", "fragment"),
-                                      ("geom", "geometry"), ("tesc", "tessellation control"),
+@pytest.mark.parametrize("ext,name", [("geom", "geometry"), ("tesc", "tessellation control"),
                                       ("tese", "tessellation evaluation"), ("mesh", "mesh"),
                                       ("task", "task")])
 def test_graphics_stages_refused_by_name(ext: str, name: str, tmp_path: Path,
@@ -44,7 +43,7 @@ def test_graphics_stages_refused_by_name(ext: str, name: str, tmp_path: Path,
     assert main(["compile", str(src)]) == 1
     err = capsys.readouterr().err
     assert err == (f"{src}:1:1: error: {name} shaders are not supported yet (issue: graphics); "
-                   "radcc compiles compute, vertex shaders\n")
+                   "radcc compiles compute, vertex, fragment shaders\n")
 
 
 def test_glsl_extension_is_compute(tmp_path: Path) -> None:
@@ -61,9 +60,9 @@ def test_stdin_glsl_and_spirv(tmp_path: Path) -> None:
         r = radcc("compile", "-", "-o", "-", input=src.read_bytes())
         assert r.returncode == 0, r.stderr
         assert r.stdout == want.read_bytes(), src
-    r = radcc("compile", "-", "--stage", "frag", input=b"#version 450\nvoid main(){}\n")
+    r = radcc("compile", "-", "--stage", "geom", input=b"#version 450\nvoid main(){}\n")
     assert r.returncode == 1
-    assert r.stderr.decode() .startswith("<stdin>:1:1: error: fragment shaders are not")
+    assert r.stderr.decode() .startswith("<stdin>:1:1: error: geometry shaders are not")
     r = radcc("compile", "-", input=b"#version 450\nlayout(local_size_x=1) in;\n"
               b"void main(){ x = 1; }\n")
     assert r.returncode == 1 and b"<stdin>:3:" in r.stderr and b"Traceback" not in r.stderr

@@ -5,15 +5,15 @@
                   [--spec ID=VALUE ...] [-DNAME=VALUE ...] [--print-after PASS]
                   [--time-passes]
 
-SHADER is SPIR-V (``.spv``), GLSL (``.comp``, ``.glsl`` as compute, ``.vert``; ``.frag
-.geom .tesc .tese .mesh .task`` are refused by name: radcc compiles compute and vertex
-shaders so far), HLSL (``.hlsl``: ``--entry``, ``--stage``, default compute) or ``-`` for
+SHADER is SPIR-V (``.spv``), GLSL (``.comp``, ``.glsl`` as compute, ``.vert``, ``.frag``;
+``.geom .tesc .tese .mesh .task`` are refused by name: radcc compiles compute, vertex and
+fragment shaders so far), HLSL (``.hlsl``: ``--entry``, ``--stage``, default compute) or ``-`` for
 standard input (SPIR-V by its magic number, else GLSL of ``--stage``, compute by
 default). GLSL and HLSL are compiled by ``glslangValidator -V`` with the ``-D`` defines;
 its errors are passed through. Writes an AMDHSA code object for a compute shader, a
-graphics code object for a vertex shader (docs/abi.md "Graphics stages"; default
+graphics code object for a vertex or fragment shader (docs/abi.md "Graphics stages"; default
 ``SHADER.o``), or assembly with ``-S`` (statistics as comments; ``radcc mc
---filetype=obj`` of a compute shader's gives the same code object; a vertex shader's
+--filetype=obj`` of a compute shader's gives the same code object; a graphics stage's
 assembles to the same ``.text`` and shows the metadata as comments).
 Several shaders: ``-o`` names a directory (created if needed) that receives
 ``STEM.o``/``STEM.s`` for each; without ``-o`` each goes beside its shader; a shader that
