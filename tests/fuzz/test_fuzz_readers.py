@@ -79,8 +79,9 @@ def test_seeds_valid_for_oracles(tmp_path: Path) -> None:
     for tool in ("spirv-val", "llvm-mc-19"):
         if shutil.which(tool) is None:
             pytest.fail(f"{tool} is required")
-    subprocess.run(["spirv-val", "--target-env", "vulkan1.3", str(SEEDS / "add.spv")],
-                   check=True)
+    for spv in [SEEDS / "add.spv", *sorted((SEEDS / "spirv").glob("*.spv"))]:
+        subprocess.run(["spirv-val", "--target-env", "vulkan1.3", "--scalar-block-layout",
+                        str(spv)], check=True)
     for chip in ("gfx1100", "gfx1030", "gfx1010"):
         base = ["llvm-mc-19", "-triple=amdgcn-amd-amdhsa", f"-mcpu={chip}"]
         subprocess.run([*base, "--filetype=obj", "-o", str(tmp_path / "k.o"),
