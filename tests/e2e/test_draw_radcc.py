@@ -3,8 +3,7 @@ compiled by radcc and run in the emulator (`radcc.driver.draw.run_draw`, what th
 command runs) equals lavapipe's rendering of the same draw (harness.assert_same_draw:
 rgba8 within 1 per channel, floats within the case's tolerance, integers exact, exact
 coverage, depth, buffers and images), wave32 and wave64, in strict mode (no
-violation). Cases whose shaders use what radcc does not compile yet are expected to
-fail with that compile error (`NOT_YET`).
+violation).
 
 Depth is compared within 1e-6 as the harness does, except in ``many_triangles`` (120
 random small triangles with steep depth gradients), within 2e-6: lavapipe evaluates
@@ -26,24 +25,6 @@ from tests.e2e.draw import harness
 from tests.e2e.draw.cases import CASES
 
 DEPTH_ATOL = {"many_triangles": 2e-6}
-# what radcc does not compile yet: the case fails with that error until it does (strict:
-# an unexpected pass is reported, so the mark goes when the feature lands)
-NOT_YET = {"texture_linear_rgba8": "OpImageSampleImplicitLod",
-           "texture_nearest_rgba32f": "OpImageSampleImplicitLod"}
-
-
-def _params() -> list:  # noqa: ANN401
-    from radcc.frontend.spirv.errors import SpirvError
-
-    out = []
-    for c in CASES:
-        marks = []
-        if c.name in NOT_YET:
-            marks.append(pytest.mark.xfail(raises=SpirvError, strict=True,
-                                           reason=f"{NOT_YET[c.name]} is not supported yet"))
-        out.append(pytest.param(c, id=c.name, marks=marks))
-    return out
-
 
 @pytest.fixture(scope="module")
 def lvp() -> None:
@@ -57,7 +38,7 @@ _refs: dict[str, object] = {}
 
 
 @pytest.mark.parametrize("wave", [32, 64])
-@pytest.mark.parametrize("case", _params())
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_radcc_draw_matches_lavapipe(lvp: None, case, wave: int) -> None:  # noqa: ANN001
     if case.name not in _refs:
         _refs[case.name] = harness.reference(case)
