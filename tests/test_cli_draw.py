@@ -105,3 +105,28 @@ def test_inputs_that_do_not_fit_the_shaders(capsys: pytest.CaptureFixture[str],
     assert "warning: --attr 5: the vertex shader does not read location 5" in err
     for f in ("color0.npy", "color0.png"):
         assert (Path(out) / f).exists()
+
+
+def test_python_api_draw() -> None:
+    """radcc.draw: GLSL text in, the attachments out (a triangle covering the lower-left
+    half of an 8x8 framebuffer through pixel corners: by the top-left rule, the pixels
+    strictly below the diagonal); bad input raises CompileError."""
+    import radcc
+
+    vs = ("#version 450\nlayout(location=0) in vec2 p;\n"
+          "void main() { gl_Position = vec4(p, 0.5, 1.0); }\n")
+    fs = ("#version 450\nlayout(location=0) out vec4 o;\n"
+          "void main() { o = vec4(1.0, 0.5, 0.25, 1.0); }\n")
+    pos = np.array([[-1, -1], [1, 1], [-1, 1]], np.float32)
+    out = radcc.draw(vs, fs, size=(8, 8), count=3, attrs={0: pos}, wave_size=32)
+    img = out.colors[0]
+    assert img.shape == (8, 8, 4) and img.dtype == np.uint8
+    lit = (img[..., 3] == 255)
+    # (-1,-1) -> (0,0), (1,1) -> (8,8), (-1,1) -> (0,8): the triangle below the diagonal;
+    # centres on the diagonal are on an edge whose inward normal points left and down
+    # (neither a left nor a top edge): not covered
+    want = np.array([[x < y for x in range(8)] for y in range(8)])
+    assert (lit == want).all()
+    assert (img[lit] == [255, 128, 64, 255]).all()
+    with pytest.raises(radcc.CompileError, match="give it with --attr 0"):
+        radcc.draw(vs, fs, size=(8, 8), count=3)
