@@ -47,7 +47,13 @@ EXIT_OK, EXIT_BAD_INPUT, EXIT_STRICT, EXIT_FAULT = 0, 1, 3, 4
 def build_parser() -> argparse.ArgumentParser:
     p = ShaderParser(prog="radcc draw", formatter_class=HelpFormatter,
                      description="Compile a vertex and a fragment shader and run one draw "
-                                 "call in the emulator (the lavapipe runner's interface).")
+                                 "call in the emulator (the lavapipe runner's interface; "
+                                 "docs/draw.md).",
+                     epilog="exit status: 0 success; 1 bad input (command line, files, "
+                            "inputs that do not fit the shaders, a shader radcc cannot "
+                            "compile); 2 internal error; 3 strict-mode violations (the "
+                            "outputs are written); 4 a wave faulted or hit the instruction "
+                            "limit")
     p.add_argument("--vert", required=True, metavar="VS.spv", help="the vertex shader")
     p.add_argument("--frag", required=True, metavar="FS.spv", help="the fragment shader")
     p.add_argument("--size", required=True, metavar="W,H", help="framebuffer size")
