@@ -262,3 +262,19 @@ def test_output_type_must_match_the_format(tmp_path: Path) -> None:
                                         "rgba32f takes float"):
         compile_spirv(_spirv("layout(location=0) out ivec4 o; void main() { o = ivec4(1); }",
                              tmp_path), color_formats=(ColorFormat.RGBA32F,))
+
+
+@pytest.mark.parametrize("decl,use", [
+    ("layout(location=0) in vec4 c[1];", "c[0]"),
+    ("layout(location=0) in B { vec4 c; } blk;", "blk.c"),
+    ("layout(location=0) in B { vec2 a; layout(location=0, component=2) vec2 b; } blk;",
+     "vec4(blk.a, blk.b)"),
+])
+def test_input_arrays_and_blocks(decl: str, use: str, tmp_path: Path) -> None:
+    """Aggregate inputs: one location per element or member (Location/Component on
+    members), interpolated as their scalar/vector parts."""
+    fs = _compile(f"{decl} layout(location=0) out vec4 o;\n"
+                  f"void main() {{ o = {use} * 2.0; }}", tmp_path, 32)
+    got, _ = _draw(fs, 32, 9)
+    ref = _reference(9, lambda v, cov: (v * 2, np.ones(cov.shape, bool)))
+    np.testing.assert_allclose(got, ref, atol=2e-6)

@@ -17,22 +17,23 @@ nir_lower_io, as RADV runs them on a fragment shader).
   opcodes emit ``@ddx``/``@ddy`` (``_fine``/``_coarse``) per component (``OpFwidth*``:
   ``|ddx| + |ddy|``).
 
-Only 32-bit scalar and vector inputs and outputs are accepted (arrays, matrices, blocks,
-16- and 64-bit types are refused with the variable named), as the graphics reference
-runner accepts them.
+Inputs are 32-bit scalars and vectors, arrays, matrices and blocks of them (one
+location per element, column or member); outputs 32-bit scalars and vectors (others,
+16- and 64-bit types are refused with the variable named).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from radcc.abi.stage import FRAGMENT_FS
 
 from ..mir import LocalVar, Value
 from ..spirv.binary import Instruction
-from ..spirv.types import TypePointer
+from ..spirv.types import TypeArray, TypeMatrix, TypePointer, TypeStruct
 from .context import LocalPtr, TranslationContext, err
-from .types_consts import get_value, mtype
+from .types_consts import array_length, get_value, mtype
 
 # fragment built-in inputs -> (intrinsic, bit size, components)
 FRAGMENT_BUILTINS: dict[str, tuple[str, int, int]] = {
@@ -92,36 +93,81 @@ def _scalar_or_vector32(ctx: TranslationContext, vid: int, tid: int, what: str) 
 
 
 def declare_input(ctx: TranslationContext, vid: int, pointee: int) -> None:
-    """A user-defined fragment input: a local initialised from `@load_interpolated_input`s."""
+    """A user-defined fragment input: a local initialised from `@load_interpolated_input`s
+    (a scalar or vector at its Location; an array or matrix: one location per element or
+    column; a block: its members at their Locations, else following each other)."""
     m = ctx.m
     loc = m.decoration(vid, "Location")
-    if loc is None:
+    t = ctx.ty(pointee)
+    if loc is None and not isinstance(t, TypeStruct):
         raise err(f"Input variable %{vid} has no Location", ctx.ins)
-    _scalar_or_vector32(ctx, vid, pointee, "Input variable")
     comp = m.decoration(vid, "Component")
     first = int(comp[0]) if comp else 0
-    base, bits = ctx.scalar(pointee)
-    n = ctx.comps(pointee)
+    saved, ctx.b = ctx.b, ctx.cb
+    try:
+        value, _end = _input_value(ctx, vid, pointee, int(loc[0]) if loc else 0, first,
+                                   _interp_of(ctx, vid, None))
+        lv = ctx.shader.new_local(m.name(vid) or f"in{vid}", mtype(ctx, pointee))
+        d = ctx.b.intr("deref_var", [], 32, 1, var=lv, type=lv.type)
+        from .variables import store_local
+        store_local(ctx, LocalPtr(d, pointee), value)
+    finally:
+        ctx.b = saved
+    ctx.globals[vid] = LocalPtr(d, pointee)
+
+
+def _interp_of(ctx: TranslationContext, vid: int, member: int | None,
+               outer: tuple[str, str] | None = None) -> tuple[str, str]:
+    """(interp, at) from a variable's (or block member's) decorations, else `outer`'s."""
+    m = ctx.m
+    interp, at = outer or ("smooth", "center")
+    if m.has_decoration(vid, "Flat", member):
+        interp = "flat"
+    elif m.has_decoration(vid, "NoPerspective", member):
+        interp = "linear"
+    if m.has_decoration(vid, "Sample", member):
+        at = "sample"
+    elif m.has_decoration(vid, "Centroid", member):
+        at = "centroid"
+    return interp, at
+
+
+def _input_value(ctx: TranslationContext, vid: int, tid: int, loc: int, first: int,
+                 mode: tuple[str, str]) -> tuple[Any, int]:
+    """The value of an input of type `tid` at location `loc` (component `first`) and the
+    next free location."""
+    t = ctx.ty(tid)
+    b = ctx.b
+    if isinstance(t, TypeArray | TypeMatrix):
+        n = array_length(ctx, t) if isinstance(t, TypeArray) else t.columns
+        el = t.element if isinstance(t, TypeArray) else t.column
+        out = []
+        for _ in range(n):
+            v, loc = _input_value(ctx, vid, el, loc, first, mode)
+            out.append(v)
+        return out, loc
+    if isinstance(t, TypeStruct):
+        out = []
+        for k, mt in enumerate(t.members):
+            ml = ctx.m.decoration(tid, "Location", k)
+            mc = ctx.m.decoration(tid, "Component", k)
+            v, end = _input_value(ctx, tid, mt, int(ml[0]) if ml else loc,
+                                  int(mc[0]) if mc else 0, _interp_of(ctx, tid, k, mode))
+            out.append(v)
+            loc = end
+        return out, loc
+    _scalar_or_vector32(ctx, vid, tid, "Input variable")
+    base, bits = ctx.scalar(tid)
+    n = ctx.comps(tid)
     if first + n > 4:
         raise err(f"Input variable %{vid}: components {first}..{first + n - 1} of location "
-                  f"{loc[0]} (at most 4)", ctx.ins)
-    if m.has_decoration(vid, "Flat"):
-        interp = "flat"
-    elif base != "float":
+                  f"{loc} (at most 4)", ctx.ins)
+    interp, at = mode
+    if interp != "flat" and base != "float":
         raise err(f"integer Input variable %{vid} must be Flat", ctx.ins)
-    elif m.has_decoration(vid, "NoPerspective"):
-        interp = "linear"
-    else:
-        interp = "smooth"
-    at = "sample" if m.has_decoration(vid, "Sample") else \
-        "centroid" if m.has_decoration(vid, "Centroid") else "center"
-    b = ctx.cb
-    comps = [b.intr("load_interpolated_input", [], bits, 1, location=int(loc[0]), component=first + i,
-                    interp=interp, at=at, base=base) for i in range(n)]
-    lv = ctx.shader.new_local(m.name(vid) or f"in{vid}", mtype(ctx, pointee))
-    d = b.intr("deref_var", [], 32, 1, var=lv, type=lv.type)
-    b.intrinsic("store_deref", [d, b.vec(comps)])
-    ctx.globals[vid] = LocalPtr(d, pointee)
+    comps = [b.intr("load_interpolated_input", [], bits, 1, location=loc,
+                    component=first + i, interp=interp, at=at, base=base) for i in range(n)]
+    return b.vec(comps), loc + 1
 
 
 def declare_output(ctx: TranslationContext, vid: int, pointee: int, builtin: str | None,
