@@ -142,3 +142,19 @@ def test_gfx10_has_no_wmma(tmp_path) -> None:
                         "-o", str(tmp_path / "m.o")], capture_output=True, text=True)
     assert r.returncode == 1 and "v_wmma_f32_16x16x16_f16" in r.stderr, r.stderr
     assert "Traceback" not in r.stderr
+
+
+def test_length_of_a_non_matrix_is_refused() -> None:
+    """OpCooperativeMatrixLengthKHR of a type that is no cooperative matrix: a located
+    error, not an internal one."""
+    from radcc.driver.compile import compile_spirv
+    from radcc.frontend.spirv import SpirvError, read_spirv
+
+    line = "%75 = OpCooperativeMatrixLengthKHR %6 %47"
+    text = (HERE / "convert.spvasm").read_text()
+    assert line in text
+    spv = assemble(text.replace(line, "%75 = OpCooperativeMatrixLengthKHR %6 %6"))
+    word = read_spirv(spv).defs[75].offset
+    with pytest.raises(SpirvError, match="is not a cooperative matrix type") as e:
+        compile_spirv(spv, wave_size=32, spirv_val=False)
+    assert e.value.word_offset == word

@@ -66,7 +66,9 @@ def _addresses(ctx: TranslationContext, ptr: TV, d: CmatDesc, layout_id: int,
     if stride_id is None:
         raise err("cooperative matrix load/store without a Stride", ctx.ins)
     stride = get_tv(ctx, stride_id)
-    assert isinstance(stride, Value)
+    if not isinstance(stride, Value) or stride.num_components != 1:
+        raise err("the Stride of a cooperative matrix load/store must be an integer scalar",
+                  ctx.ins)
     if stride.bit_size != 32:
         stride = b.alu("u2u32", 32, 1, stride)
     pointee = explicit_size(ctx, ptr.tid) if ptr.explicit else natural_layout(ctx, ptr.tid)[0]
@@ -110,7 +112,8 @@ def op_store(ctx: TranslationContext, ins: Instruction) -> None:
     ptrs = _addresses(ctx, ptr, d, ins.id(2),
                       ins.id(3) if len(ins.operands) > 3 and ins.operands[3].kind == "IdRef"
                       else None)
-    assert isinstance(obj, list)
+    if not isinstance(obj, list) or len(obj) != len(ptrs):
+        raise err("OpCooperativeMatrixStoreKHR of a value that is not the matrix", ins)
     for p, v in zip(ptrs, obj, strict=True):
         store_mem(ctx, p, v)
 
@@ -152,7 +155,8 @@ def op_muladd(ctx: TranslationContext, ins: Instruction) -> None:
         flags = int(o.value) if isinstance(o.value, int) else sum(
             _OPERANDS.get(n, 0) for n in str(o.value).split("|"))
     a, b_, c = (get_tv(ctx, ins.id(k)) for k in range(3))
-    assert isinstance(a, list) and isinstance(b_, list) and isinstance(c, list)
+    if not (isinstance(a, list) and isinstance(b_, list) and isinstance(c, list)):
+        raise err("OpCooperativeMatrixMulAddKHR of values that are not matrices", ins)
     n = len(c)
     ab = "f16" if da.base == "float" else "iu8"
     cd = {"float": f"f{dr.bits}"}.get(dr.base, "i32")

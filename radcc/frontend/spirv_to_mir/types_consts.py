@@ -60,8 +60,9 @@ class CmatDesc:
 def cmat_desc(ctx: TranslationContext, tid: int) -> CmatDesc:
     """The checked description of cooperative matrix type `tid` (spirv_to_mir/coopmat.py:
     GFX11 WMMA's 16x16x16 with RADV's types, subgroup scope)."""
-    t = ctx.ty(tid)
-    assert isinstance(t, TypeCooperativeMatrix)
+    t = ctx.m.types.get(tid)
+    if not isinstance(t, TypeCooperativeMatrix):
+        raise err(f"%{tid} is not a cooperative matrix type", ctx.ins)
     c = ctx.ty(t.component)
     base = "float" if isinstance(c, TypeFloat) else "int" if c.signed else "uint"
     c_width = c.width
