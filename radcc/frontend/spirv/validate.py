@@ -74,6 +74,22 @@ def _fail(msg: str, ins: Instruction) -> SpirvError:
     return SpirvError(msg, ins.offset, ins.opname)
 
 
+# Loop Control's exclusive pairs (SPIR-V spec 3.23 "Loop Control": DontUnroll with the
+# controls that ask for unrolling; as spirv-val's loop merge check).
+_LOOP_CONTROL_CONFLICTS = ((0x1, 0x2, "Unroll", "DontUnroll"),
+                           (0x80, 0x2, "PeelCount", "DontUnroll"),
+                           (0x100, 0x2, "PartialCount", "DontUnroll"))
+
+
+def _loop_control(mi: Instruction) -> None:
+    """An OpLoopMerge's Loop Control sets no two exclusive controls."""
+    control = mi.literal(2)
+    assert isinstance(control, int)
+    for a, b, na, nb in _LOOP_CONTROL_CONFLICTS:
+        if control & a and control & b:
+            raise _fail(f"the loop controls {na} and {nb} must not both be set", mi)
+
+
 # ---------------------------------------------------------------- instruction classes
 
 _FLOAT_ARITH = frozenset({"OpFAdd", "OpFSub", "OpFMul", "OpFDiv", "OpFRem", "OpFMod",
@@ -796,6 +812,7 @@ class _Checker:
                         raise _fail("a loop header cannot be its own merge block", mi)
                     if mi.id(0) == mi.id(1):
                         raise _fail("the merge block and the continue target must differ", mi)
+                    _loop_control(mi)
                 elif mi.id(0) == b.label:
                     raise _fail("a selection header cannot be its own merge block", mi)
         back: dict[int, int] = {}

@@ -121,6 +121,14 @@ CASES = [
     ("composite_construct_count", "%89 = OpISub %uint %uint_63 %88",
      "%89 = OpCompositeConstruct %v3uint %88 %88", "OpCompositeConstruct", False,
      "2 components"),
+    ("unroll_and_dont_unroll", "OpLoopMerge %22 %23 None", "OpLoopMerge %22 %23 Unroll|DontUnroll",
+     "OpLoopMerge", False, "Unroll and DontUnroll"),
+    ("peel_count_and_dont_unroll", "OpLoopMerge %22 %23 None",
+     "OpLoopMerge %22 %23 DontUnroll|PeelCount 2", "OpLoopMerge", False,
+     "PeelCount and DontUnroll"),
+    ("partial_count_and_dont_unroll", "OpLoopMerge %22 %23 None",
+     "OpLoopMerge %22 %23 DontUnroll|PartialCount 2", "OpLoopMerge", False,
+     "PartialCount and DontUnroll"),
 ]
 
 
