@@ -30,8 +30,8 @@ No Sampler", 10.4 "VGPR Usage", 10.4.1 "Data format in VGPRs", 10.5 "Image Resou
   (0, 0, 0, 1)), the store is dropped.
 
 ``image_load``, ``image_load_mip`` (level 0; a level beyond the T#'s reads zero),
-``image_store`` and ``image_get_resinfo`` (width, height, depth or layers of a level,
-the level count) with dims 1D, 2D, 3D and 2D_ARRAY/1D_ARRAY are executed; images with
+``image_store``, ``image_get_resinfo`` (width, height, depth or layers of a level,
+the level count) and ``image_atomic_*`` on 32-bit integer texels (2D, 3D) with dims 1D, 2D, 3D and 2D_ARRAY/1D_ARRAY are executed; images with
 more than one mip level are refused; d16, a16, tfe/lwe, NSA addresses and every other MIMG opcode are refused
 (`UnsupportedInstruction`). Loads count on VMcnt, stores on VScnt (strict mode).
 """
@@ -44,6 +44,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from radcc.emu.atomics import atomic_fn
 from radcc.emu.decode import Inst
 from radcc.emu.errors import EmuError, UnsupportedInstruction
 from radcc.emu.memory import MemFault
@@ -431,6 +432,8 @@ def bind_mimg(i: Inst) -> Handler:
     f = i.f
     if name in _SAMPLE_OPS:
         return _bind_sample(i)
+    if name in _ATOMIC_OPS:
+        return _bind_atomic(i)
     if name not in ("image_load", "image_load_mip", "image_store", "image_get_resinfo"):
         raise UnsupportedInstruction(f"{i.where()}: {name} is not supported by the "
                                      "emulator's texture unit")
@@ -502,6 +505,71 @@ def bind_mimg(i: Inst) -> Handler:
         except MemFault as e:
             raise EmuError(f"{i.where()}: memory fault: {e}") from None
     return hs
+
+
+# image atomics executed: opcode -> radcc.emu.atomics stem
+_ATOMIC_OPS = {"image_atomic_swap": "swap", "image_atomic_cmpswap": "cmpswap",
+               "image_atomic_add": "add", "image_atomic_sub": "sub",
+               "image_atomic_smin": "min_i", "image_atomic_umin": "min_u",
+               "image_atomic_smax": "max_i", "image_atomic_umax": "max_u",
+               "image_atomic_and": "and", "image_atomic_or": "or", "image_atomic_xor": "xor",
+               "image_atomic_inc": "inc", "image_atomic_dec": "dec"}
+
+
+def _bind_atomic(i: Inst) -> Handler:
+    """image_atomic_* (ISA 10.2) on 32-bit integer texels (32_UINT, 32_SINT): DATA in
+    VDATA (cmpswap: the new value, then the compare value; dmask 0x1, 0x3 for cmpswap),
+    applied lane after lane in lane order; with glc the texel's old value returns to
+    VDATA (VMcnt), without it the atomic counts on VScnt. Out of range coordinates (or an
+    unbound T#) change nothing and return zero."""
+    f = i.f
+    for flag in ("d16", "a16", "tfe", "lwe", "nsa"):
+        if f.get(flag):
+            raise UnsupportedInstruction(f"{i.where()}: {flag} image instructions are not "
+                                         "supported")
+    if f["dim"] not in (1, 2):
+        raise UnsupportedInstruction(f"{i.where()}: image atomics of dimension {f['dim']} "
+                                     "are not supported")
+    dim, ncoord = _DIMS[f["dim"]]
+    i.aux["dim"] = dim
+    stem = _ATOMIC_OPS[i.name]
+    cmp = stem == "cmpswap"
+    if f["dmask"] != (0x3 if cmp else 0x1):
+        raise UnsupportedInstruction(f"{i.where()}: {i.name} with dmask {f['dmask']:#x} is "
+                                     "not supported (32-bit texels only)")
+    fn = atomic_fn(stem, 32)
+    vdata = f["vdata"]
+    rtn = bool(f.get("glc"))
+    dests = tuple((vdata + k) & 255 for k in range(2 if cmp else 1)) if rtn else ()
+
+    def h(w: Wave, i: Inst) -> None:
+        lanes = np.flatnonzero(w.exec_mask())
+        if w.strict is not None:
+            w.strict.issue(w, i, ("vm" if rtn else "vs",), dests, ())
+        if not len(lanes):
+            return
+        data = w.v[vdata & 255, lanes].astype(np.int64)
+        data2 = w.v[(vdata + 1) & 255, lanes].astype(np.int64) if cmp else None
+        old = np.zeros(len(lanes), dtype=np.uint32)
+        desc, fmt = _desc(w, i)
+        if desc is not None and fmt is not None:
+            if fmt.bytes != 4 or not fmt.integer:
+                raise EmuError(f"{i.where()}: {i.name} on a {fmt.name} image (the texture "
+                               "unit's atomics take 32-bit integer texels)")
+            addrs, ok = _texel_addrs(w, i, desc, fmt, ncoord, lanes)
+            try:
+                for k in np.flatnonzero(ok):
+                    a, ln = addrs[k:k + 1], lanes[k:k + 1]
+                    o = int(w.memory.gather(a, 4, ln)[0].view(np.uint32)[0])
+                    new = fn(o, int(data[k]), 0 if data2 is None else int(data2[k]))
+                    w.memory.scatter(a, np.array([new], dtype=np.uint32).view(np.uint8)
+                                     .reshape(1, 4), ln)
+                    old[k] = o
+            except MemFault as e:
+                raise EmuError(f"{i.where()}: memory fault: {e}") from None
+        if rtn:
+            w.v[vdata & 255, lanes] = old
+    return h
 
 
 # the sample opcodes executed: (level source, offset dword first)

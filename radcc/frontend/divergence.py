@@ -58,7 +58,8 @@ ALWAYS_DIVERGENT = frozenset({
     "global_atomic", "global_atomic_swap", "load_global",
     "inclusive_scan", "exclusive_scan", "ballot_bit_count_inclusive",
     "ballot_bit_count_exclusive", "inverse_ballot", "load_deref", "image_load",
-    "image_load_lod", "image_size", "image_levels", "image_sample",
+    "image_load_lod", "image_size", "image_levels", "image_sample", "image_atomic",
+    "image_atomic_swap",
 })
 ALWAYS_UNIFORM = frozenset({
     "vote_all", "vote_any", "vote_ieq", "vote_feq", "ballot", "read_first_invocation",

@@ -192,6 +192,10 @@ _intr("global_atomic_swap", 3, True, elim=False)
 _intr("image_load", 1, True)
 _intr("image_load_lod", 2, True)  # coord, level
 _intr("image_store", 2, False, elim=False)
+# atomics on a texel of an R32ui/R32i storage image: coord, data (swap: coord, compare,
+# new); attrs atomic_op as the buffer atomics'; the result is the texel's old value
+_intr("image_atomic", 2, True, elim=False)
+_intr("image_atomic_swap", 3, True, elim=False)
 _intr("image_size", 1, True, reorder=True)  # level -> width[, height[, depth]]
 _intr("image_levels", 0, True, reorder=True)
 # coord, lod | coord, ddx, ddy (attrs: sampler binding, grad, constant texel offset)

@@ -177,16 +177,31 @@ def tied_definition(info: OpInfo) -> int | None:
     return None
 
 
+def mimg_atomic(info: OpInfo) -> bool:
+    """An ``image_atomic_*`` opcode."""
+    mimg = info.extra.get("mimg")
+    return isinstance(mimg, dict) and bool(mimg.get("atomic"))
+
+
+def mimg_atomic_returns(info: OpInfo, instr: Instruction) -> bool:
+    """An ``image_atomic_*`` returning the old value: its definition and its data
+    operand (``vdata_in``, operand 0) are one register range, written once in assembly."""
+    return mimg_atomic(info) and bool(instr.definitions)
+
+
 def tied_operands(table: OpcodeTable, instr: Instruction) -> list[tuple[int, int]]:
     """(definition index, operand index) pairs of `instr` that must share a
     register: the extra operand right after the table's operand slots of a
     `tied_definition` op, when present (an operand fixed to one of the op's
-    implicit registers there is the implicit one, not a tied value)."""
+    implicit registers there is the implicit one, not a tied value); the data
+    operand of an ``image_atomic_*`` that returns (`mimg_atomic_returns`)."""
     if instr.format == PSEUDO_FORMAT or not instr.definitions:
         return []
     info = op_info(table, instr.opcode, instr.format)
     if info is None:
         return []
+    if mimg_atomic(info):
+        return [(0, 0)]
     di = tied_definition(info)
     if di is None or di >= len(instr.definitions):
         return []

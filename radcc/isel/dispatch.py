@@ -92,6 +92,7 @@ def _table() -> dict[str, Select]:
         ({"image_size", "image_levels"}, image.select_image_query),
         ({"image_sample"}, image.select_image_sample),
         ({"image_store"}, image.select_image_store),
+        ({"image_atomic", "image_atomic_swap"}, image.select_image_atomic),
         (frozenset(VERTEX_SYSTEM_VALUES.split()), vertex.select_vertex_system_value),
         ({"load_input"}, vertex.select_load_input),
         ({"is_subgroup_invocation_lt"}, vertex.select_invocation_lt),

@@ -9,6 +9,11 @@ the components the MIR value has, in consecutive VGPRs; stores: the components g
 the texture unit writes zero to the format's others), ``dim`` from the image type and
 ``unorm`` (integer coordinates). Loads count on VMcnt, stores on VScnt
 (`radcc.passes.insert_waitcnt`).
+Atomics on a texel (``image_atomic_*``, ACO's ``visit_image_atomic``) return the old
+value (``glc``, VMcnt) when the MIR result is used, else they have no definition and no
+glc (VScnt): the data VGPRs (new value, then the compare value of ``cmpswap``, dmask
+0x1/0x3) are tied to the result (`radcc.ir.opinfo.tied_operands`), whose first dword is
+the old texel.
 """
 
 from __future__ import annotations
@@ -165,3 +170,37 @@ def select_image_sample(ctx: IselContext, ins: Instr) -> None:
     if ins.attrs.get("implicit"):
         t = ctx.b.pseudo("p_wqm", [_vgprs(n)], [t]).temp
     _set_result(ctx, ins, t, n)
+
+
+# MIR atomic_op -> the MIMG opcode's suffix
+_IMAGE_ATOMIC = {"iadd": "add", "imin": "smin", "umin": "umin", "imax": "smax",
+                 "umax": "umax", "iand": "and", "ior": "or", "ixor": "xor", "xchg": "swap",
+                 "cmpxchg": "cmpswap"}
+
+
+def select_image_atomic(ctx: IselContext, ins: Instr) -> None:
+    """image_atomic / image_atomic_swap: ``image_atomic_<op>``, operands vdata (tied to
+    the result if it is used: then glc), vaddr, T#."""
+    d = ins.dest
+    assert d is not None
+    key = tuple(ins.attrs["binding"])
+    aop = str(ins.attrs["atomic_op"])
+    if d.bit_size != 32 or aop not in _IMAGE_ATOMIC:
+        raise unsupported(ins, f"{d.bit_size}-bit image atomic {aop}")
+    addr, mdim = _coords(ctx, ins)
+    if aop == "cmpxchg":
+        cmp_, new = (ctx.vgpr(ctx.comp(s, 0)) for s in ins.srcs[1:])
+        data = ctx.b.create_vector(_vgprs(2), new, cmp_).temp
+    else:
+        data = ctx.vgpr(ctx.comp(ins.srcs[1], 0))
+    n = 2 if aop == "cmpxchg" else 1
+    opc = f"image_atomic_{_IMAGE_ATOMIC[aop]}"
+    ops = [data, addr, ctx.image_desc[key]]  # type: ignore[index]
+    if d not in ctx.cf.uses:  # the old value is not needed: nothing returns
+        ctx.b.inst(opc, [], ops, dmask=(1 << n) - 1, dim=mdim, unorm=True)
+        return
+    t = ctx.b.inst(opc, [_vgprs(n)], ops, dmask=(1 << n) - 1, dim=mdim, unorm=True,
+                   glc=True).temp
+    if n == 2:
+        t = ctx.b.split_vector(t, _vgprs(1), _vgprs(1)).temps[0]
+    ctx.set(d, [ctx.uniform_result(t, not d.divergent)])

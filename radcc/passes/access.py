@@ -177,6 +177,9 @@ def returns_data(instr: Instruction, info: OpInfo) -> bool:
     return, cache invalidations)."""
     if any(d.phys is not None and d.phys.reg >= VGPR_BASE for d in instr.definitions):
         return True
+    mimg = info.extra.get("mimg")
+    if isinstance(mimg, dict) and mimg.get("atomic"):
+        return bool(instr.fields.get("glc"))
     if any(o.is_def and o.kind == "vgpr" for o in info.operands):
         return True
     if info.extra.get("rtn_bits") and instr.fields.get("glc"):

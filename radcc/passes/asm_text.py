@@ -34,7 +34,7 @@ import struct
 from collections.abc import Callable
 
 from radcc.ir.fields import DPP_CONTROLS
-from radcc.ir.opinfo import REG_KINDS, op_info
+from radcc.ir.opinfo import REG_KINDS, mimg_atomic, mimg_atomic_returns, op_info
 from radcc.ir.program import Definition, Instruction, Operand
 from radcc.ir.regclass import VGPR_BASE
 from radcc.isa.formats.mem_exp import exp_target_name
@@ -142,6 +142,8 @@ def instruction_asm(instr: Instruction, table: OpcodeTable,
     for spec in info.operands:
         if spec.kind in REG_KINDS:
             if spec.is_def:
+                if not instr.definitions and mimg_atomic(info):
+                    continue  # no return: the data operand (vdata_in) is printed
                 d = next(defs, None)
                 if d is None or d.phys is None:
                     raise EmitError(f"definition '{spec.name}' has no register")
@@ -149,6 +151,8 @@ def instruction_asm(instr: Instruction, table: OpcodeTable,
                 high_vgpr |= spec.name in lo128 and d.phys.reg >= VGPR_BASE + 128
                 continue
             o = next(ops, None)
+            if spec.name == "vdata_in" and mimg_atomic_returns(info, instr):
+                continue  # the same registers as the printed vdata (tied)
             if o is None:
                 if spec.name == "saddr":
                     texts.append("off")

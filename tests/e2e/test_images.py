@@ -22,6 +22,7 @@ import pytest
 from radcc.oracle import lavapipe, llvm_mc, spirv_tools
 
 HERE = Path(__file__).parent / "images"
+m32 = 0xFFFFFFFF
 ROOT = Path(__file__).resolve().parents[2]
 Key = tuple[int, int]
 
@@ -136,6 +137,48 @@ def _ref_fetch(im: dict[Key, np.ndarray], bufs: dict[Key, np.ndarray]) -> dict[K
     return {(0, 0): t, (0, 1): v, (1, 0): u, (0, 2): out}
 
 
+def _ref_atomics(im: dict[Key, np.ndarray], bufs: dict[Key, np.ndarray]
+                 ) -> dict[Key, np.ndarray]:
+    """img_atomics.comp texel by texel (the ISA guide's atomic pseudocode: the old value
+    returns); the shared texels of `acc` only in their final, order-free values."""
+    m = 0xFFFFFFFF
+    u, s, acc = im[(0, 0)].copy(), im[(0, 1)].copy(), im[(0, 2)].astype(np.int64)
+    o = np.zeros(16 * 16 * 8, np.uint32)
+
+    def i32(x: int) -> int:
+        return (x & m) - ((x & 0x80000000) << 1)
+    for y in range(16):
+        for x in range(16):
+            i = y * 16 + x
+            v = (i * 2654435761) & m
+            t = int(u[y, x])
+            a, t = t, (t + v) & m
+            b, t = t, t ^ 0x5A5A5A5A
+            c, t = t, a ^ i
+            d = t
+            if t == ((a ^ i) if i % 2 == 0 else 7):
+                t = (v + 3) & m
+            e = int(s[y, x])
+            sv = min(e, i32(v) >> 4)
+            f, sv = sv, max(sv, i - 100)
+            g0, t = t, t & 0xFFF0FFF0
+            g1, t = t, t | ((i << 8) & m)
+            h0, t = t, min(t, v >> 1)
+            h1, t = t, max(t, 1 << (i & 31))
+            u[y, x], s[y, x] = t, sv
+            o[i * 8:i * 8 + 8] = [a, b, c, d, e & m, f & m, (g0 + g1) & m, (h0 + h1) & m]
+            col = (x + y) & 3
+            acc[0, col] = (acc[0, col] + v) & m
+            acc[1, col] = min(acc[1, col], v)
+            acc[2, col] = max(acc[2, col], v)
+            acc[3, col] &= ~(1 << (i & 31)) & m
+            acc[4, col] |= v & 0x01010101
+            acc[5, col] ^= v
+            if x == 3 and y < 4:
+                acc[6, y] += 1
+    return {(0, 0): u, (0, 1): s, (0, 2): acc.astype(np.uint32), (0, 3): o}
+
+
 CASES = [
     ImgCase("img_rgba8_swizzle", (4, 8, 1),
             lambda rng: {(0, 0): (_u8(rng, (32, 32, 4)), None),
@@ -168,6 +211,13 @@ CASES = [
                          (1, 0): (rng.integers(0, 1 << 24, (16, 16), dtype=np.uint32), None)},
             _ref_fetch, buffers=lambda rng: {(0, 2): np.zeros(8, np.uint32)},
             push=np.array([0], np.int32).tobytes(), float_ulps=4),
+    ImgCase("img_atomics", (2, 2, 1),
+            lambda rng: {
+                (0, 0): (rng.integers(0, 1 << 32, (16, 16), dtype=np.uint32), None),
+                (0, 1): (rng.integers(-1 << 31, 1 << 31, (16, 16), dtype=np.int32), None),
+                (0, 2): (np.tile(np.array([0, m32, 0, m32, 0, 0, 0], np.uint32)[:, None],
+                                 (1, 4)), None)},
+            _ref_atomics, buffers=lambda rng: {(0, 3): np.zeros(16 * 16 * 8, np.uint32)}),
     ImgCase("img_no_format", (2, 2, 1),
             lambda rng: {(0, 0): (np.zeros((16, 16, 4), np.float32), "rgba32f")},
             _ref_no_format, buffers=lambda rng: {(0, 1): _f32(rng, (256,))}),
@@ -326,8 +376,10 @@ def test_radcc_run_image_errors(tmp_path: Path, extra: list[str], message: str,
      "storage image format Rgb10A2 is not supported"),
     ("layout(rgba8) uniform image1D img;", "imageStore(img, 0, vec4(0));",
      "image dimension 1D is not supported"),
-    ("layout(r32ui) uniform uimage2D img;", "imageAtomicAdd(img, ivec2(0), 1u);",
-     "OpImageTexelPointer is not supported yet"),
+    ("layout(r32f) uniform image2D img;", "imageAtomicExchange(img, ivec2(0), 1.0);",
+     "image atomics on storage image format R32f are not supported"),
+    ("layout(r32ui) uniform uimage2DArray img;", "imageAtomicAdd(img, ivec3(0), 1u);",
+     "image dimension 2D arrayed is not supported"),
     ("uniform sampler2DShadow img;", "float v = textureLod(img, vec3(0), 0.0);",
      "depth images (shadow samplers) are not supported"),
     ("uniform sampler2D img;", "vec4 v = textureGather(img, vec2(0));",

@@ -408,7 +408,7 @@ class _Checker:
         elif op in ("OpImageQuerySize", "OpImageQuerySizeLod", "OpImageQueryLevels"):
             self.image_query(ins, rt, [int(v) for v in ids])
         elif op in ("OpSampledImage", "OpImage", "OpImageSampleExplicitLod",
-                    "OpImageSampleImplicitLod"):
+                    "OpImageSampleImplicitLod", "OpImageTexelPointer"):
             pass  # checked by the translation (spirv_to_mir/images.py)
         elif op.startswith("OpImage"):
             raise _fail(f"{op} is not supported yet", ins)

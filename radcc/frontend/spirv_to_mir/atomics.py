@@ -9,6 +9,7 @@ from typing import Any
 
 from ..spirv.binary import Instruction
 from .context import MemPtr, TranslationContext, err
+from .images import TexelPointer
 from .types_consts import get_tv, get_value
 from .variables import global_address, load_mem, mem_offset, store_mem
 
@@ -23,6 +24,9 @@ ATOMICS: dict[str, str] = {
 def translate_atomic(ctx: TranslationContext, ins: Instruction) -> None:
     op = ins.opname
     p = get_tv(ctx, ins.id(0))
+    if isinstance(p, TexelPointer):
+        _image_atomic(ctx, ins, p)
+        return
     if not isinstance(p, MemPtr) or p.space not in ("ssbo", "shared", "global"):
         raise err("atomic on something that is not a storage buffer or shared memory", ins)
     if op == "OpAtomicLoad":
@@ -54,4 +58,31 @@ def translate_atomic(ctx: TranslationContext, ins: Instruction) -> None:
                        **attrs)
     else:
         raise err("unsupported atomic", ins)
+    ctx.set(ins, r)
+
+
+def _image_atomic(ctx: TranslationContext, ins: Instruction, p: TexelPointer) -> None:
+    """An atomic on an image texel (imageAtomic*): MIR ``image_atomic`` coord, data
+    (``image_atomic_swap`` coord, compare, new for a compare-exchange; attrs binding,
+    dim, atomic_op), the texel's old value as the result."""
+    op = ins.opname
+    if op in ("OpAtomicLoad", "OpAtomicStore") or ins.result_type is None:
+        raise err(f"{op} on an image texel is not supported", ins)
+    bits = ctx.bits(ins.result_type)
+    attrs: dict[str, Any] = {"binding": p.image.binding, "dim": p.image.type.dim}
+    if op == "OpAtomicCompareExchange":
+        val, cmp = get_value(ctx, ins.id(4)), get_value(ctx, ins.id(5))
+        r = ctx.b.intr("image_atomic_swap", [p.coord, cmp, val], bits, 1,
+                       atomic_op="cmpxchg", **attrs)
+    elif op in ("OpAtomicIIncrement", "OpAtomicIDecrement"):
+        one = ctx.b.imm(1 if op == "OpAtomicIIncrement" else -1, bits)
+        r = ctx.b.intr("image_atomic", [p.coord, one], bits, 1, atomic_op="iadd", **attrs)
+    elif op == "OpAtomicISub":
+        neg = ctx.b.alu("ineg", bits, 1, get_value(ctx, ins.id(3)))
+        r = ctx.b.intr("image_atomic", [p.coord, neg], bits, 1, atomic_op="iadd", **attrs)
+    elif op in ATOMICS and ATOMICS[op] not in ("fadd", "fmin", "fmax"):
+        r = ctx.b.intr("image_atomic", [p.coord, get_value(ctx, ins.id(3))], bits, 1,
+                       atomic_op=ATOMICS[op], **attrs)
+    else:
+        raise err(f"{op} on an image texel is not supported", ins)
     ctx.set(ins, r)

@@ -99,6 +99,7 @@ OPS: dict[str, Callable[[TranslationContext, Instruction], None]] = {
     "OpSMulExtended": alu.op_s_mul_extended,
     "OpImageRead": images.op_image_read,
     "OpImageWrite": images.op_image_write,
+    "OpImageTexelPointer": images.op_image_texel_pointer,
     "OpImageFetch": images.op_image_fetch,
     "OpSampledImage": images.op_sampled_image,
     "OpImage": images.op_image,

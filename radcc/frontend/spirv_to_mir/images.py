@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..mir import ImageBinding
+from ..mir import ImageBinding, Value
 from ..spirv.binary import Instruction
 from ..spirv.images import ImageType, image_type, unsupported
 from ..spirv.types import TypeOther
@@ -28,6 +28,14 @@ class ImageVar:
 
     binding: tuple[int, int]
     type: ImageType
+
+
+@dataclass(frozen=True)
+class TexelPointer:
+    """OpImageTexelPointer's result: a texel of a storage image, only an atomic's pointer."""
+
+    image: ImageVar
+    coord: Value
 
 
 @dataclass(frozen=True)
@@ -250,3 +258,22 @@ def op_image_write(ctx: TranslationContext, ins: Instruction) -> None:
     coord = get_value(ctx, ins.id(1))
     texel = get_value(ctx, ins.id(2))
     ctx.b.intrinsic("image_store", [coord, texel], binding=img.binding, dim=img.type.dim)
+
+
+def op_image_texel_pointer(ctx: TranslationContext, ins: Instruction) -> None:
+    """OpImageTexelPointer (imageAtomic*): the image and the coordinates, for the atomic
+    that uses it (`radcc.frontend.spirv_to_mir.atomics`: MIR ``image_atomic``). The
+    image operand is a pointer to an image variable; Sample must be the constant 0."""
+    x = get_tv(ctx, ins.id(0))
+    if not isinstance(x, ImageVar):
+        raise err("OpImageTexelPointer of something that is not a storage image variable",
+                  ins)
+    if x.type.dim not in ("2D", "3D"):
+        raise err(f"image atomics on image dimension {x.type.dim_name} are not supported",
+                  ins)
+    if x.type.format not in ("R32ui", "R32i"):
+        raise err(f"image atomics on storage image format {x.type.format} are not "
+                  "supported (only R32ui and R32i)", ins)
+    if fold_value(get_value(ctx, ins.id(2))) != (0,):
+        raise err("image atomics on multisampled images are not supported", ins)
+    ctx.set(ins, TexelPointer(x, get_value(ctx, ins.id(1))))
