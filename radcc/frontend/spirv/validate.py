@@ -115,6 +115,9 @@ _CONVERT = {  # opname -> (operand kind, result kind)
     "OpUConvert": ("int", "int"), "OpSConvert": ("int", "int"),
     "OpFConvert": ("float", "float"),
 }
+# conversions whose result is unsigned (SPIR-V spec 3.52.11: "Result Type must be a scalar or
+# vector of integer type, whose Signedness operand is 0")
+_UNSIGNED_RESULT = frozenset({"OpConvertFToU", "OpUConvert"})
 _ACCESS_CHAINS = frozenset({"OpAccessChain", "OpInBoundsAccessChain"})
 _ATOMIC_RMW = frozenset({"OpAtomicExchange", "OpAtomicIAdd", "OpAtomicISub", "OpAtomicSMin",
                          "OpAtomicUMin", "OpAtomicSMax", "OpAtomicUMax", "OpAtomicAnd",
@@ -319,6 +322,9 @@ class _Checker:
                                 "operand 0")
             if s[2] != n:
                 raise _fail("the operand and the result have different component counts", ins)
+            if op in _UNSIGNED_RESULT and self._sign(rt) != "u":
+                raise _fail(f"the result type must be an unsigned integer scalar or vector, "
+                            f"not {self.type_name(rt)}", ins)
         elif op == "OpBitcast":
             self.bitcast(ins, rt, int(ids[0]))
         elif op == "OpSelect":

@@ -129,6 +129,10 @@ CASES = [
     ("partial_count_and_dont_unroll", "OpLoopMerge %22 %23 None",
      "OpLoopMerge %22 %23 DontUnroll|PartialCount 2", "OpLoopMerge", False,
      "PartialCount and DontUnroll"),
+    ("uconvert_to_signed", "%89 = OpISub %uint %uint_63 %88",
+     "%89 = OpUConvert %int %88", "OpUConvert", False, "must be an unsigned integer"),
+    ("convert_f_to_u_signed", "%89 = OpISub %uint %uint_63 %88",
+     "%89 = OpConvertFToU %int %65", "OpConvertFToU", False, "must be an unsigned integer"),
 ]
 
 
