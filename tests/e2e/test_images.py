@@ -179,6 +179,28 @@ def _ref_atomics(im: dict[Key, np.ndarray], bufs: dict[Key, np.ndarray]
     return {(0, 0): u, (0, 1): s, (0, 2): acc.astype(np.uint32), (0, 3): o}
 
 
+def _ref_atomics3d(im: dict[Key, np.ndarray], bufs: dict[Key, np.ndarray]
+                   ) -> dict[Key, np.ndarray]:
+    m = 0xFFFFFFFF
+    u, acc = im[(0, 0)].copy(), im[(0, 1)].copy()
+    o = np.zeros(8 * 4 * 4 * 2, np.uint32)
+    for z in range(4):
+        for y in range(4):
+            for x in range(8):
+                i = (z * 4 + y) * 8 + x
+                v = (i * 2654435761) & m
+                a = int(u[z, y, x])
+                t = (a + v) & m
+                b = t
+                if t == (((a + v) & m) if i % 3 == 0 else 0):
+                    t = i
+                u[z, y, x] = t
+                o[2 * i:2 * i + 2] = [a, b]
+                acc[z // 2, y // 2, x // 2] = min(int(acc[z // 2, y // 2, x // 2]),
+                                                  v - ((v & 0x80000000) << 1))
+    return {(0, 0): u, (0, 1): acc, (0, 2): o}
+
+
 CASES = [
     ImgCase("img_rgba8_swizzle", (4, 8, 1),
             lambda rng: {(0, 0): (_u8(rng, (32, 32, 4)), None),
@@ -218,6 +240,11 @@ CASES = [
                 (0, 2): (np.tile(np.array([0, m32, 0, m32, 0, 0, 0], np.uint32)[:, None],
                                  (1, 4)), None)},
             _ref_atomics, buffers=lambda rng: {(0, 3): np.zeros(16 * 16 * 8, np.uint32)}),
+    ImgCase("img_atomics3d", (2, 1, 1),
+            lambda rng: {
+                (0, 0): (rng.integers(0, 1 << 32, (4, 4, 8), dtype=np.uint32), None),
+                (0, 1): (rng.integers(-1 << 31, 1 << 31, (2, 2, 4), dtype=np.int32), None)},
+            _ref_atomics3d, buffers=lambda rng: {(0, 2): np.zeros(8 * 4 * 4 * 2, np.uint32)}),
     ImgCase("img_no_format", (2, 2, 1),
             lambda rng: {(0, 0): (np.zeros((16, 16, 4), np.float32), "rgba32f")},
             _ref_no_format, buffers=lambda rng: {(0, 1): _f32(rng, (256,))}),
