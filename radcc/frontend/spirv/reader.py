@@ -144,9 +144,12 @@ class _Reader:
                 need = f"SPIR-V {info.version[0]}.{info.version[1]}" if info.version else ""
                 alt = " or ".join(info.extensions)
                 raise self.fail("requires " + " or extension ".join(x for x in (need, alt) if x))
-        self._check_enum_caps(ins.operands)
+        self._check_enum_caps(ins.operands, builtin=ins.opname == "OpDecorate")
 
-    def _check_enum_caps(self, operands: Sequence[Operand]) -> None:
+    def _check_enum_caps(self, operands: Sequence[Operand], builtin: bool = False) -> None:
+        """Every enumerant's capabilities are declared. BuiltIn's only on OpDecorate and
+        not for ClipDistance/CullDistance (as spirv-val, which checks those where the
+        built-in is used: glslang's gl_PerVertex members name them without the capability)."""
         for op in operands:
             cat = grammar.category(op.kind)
             if cat in ("ValueEnum", "BitEnum"):
@@ -158,14 +161,14 @@ class _Reader:
                 )
                 for v in values:
                     e = grammar.enumerant(op.kind, v)
-                    # BuiltIn's capability is checked where the built-in is used, not on
-                    # its decoration (spirv-val: glslang's gl_PerVertex declares
-                    # ClipDistance without the capability)
-                    if e and e.capabilities and op.kind not in ("Capability", "BuiltIn"):
+                    checked = op.kind != "BuiltIn" or (
+                        builtin and e is not None
+                        and e.name not in ("ClipDistance", "CullDistance"))
+                    if e and e.capabilities and op.kind != "Capability" and checked:
                         if not self.declared.intersection(e.capabilities):
                             need = " or ".join(e.capabilities)
                             raise self.fail(f"{op.kind} {e.name} requires capability {need}")
-            self._check_enum_caps(op.params)
+            self._check_enum_caps(op.params, builtin)
 
     # ----- uses of ids -----
     def _check_uses(self, k: int, ins: Instruction, in_function: bool) -> None:

@@ -157,6 +157,20 @@ def test_invalid_module(name: str, old: str, new: str, needle: str, last: bool, 
     assert f"word {word}: " in err, (word, err)
 
 
+def test_builtin_decoration_without_capability(base_asm: str, tmp_path: Path) -> None:
+    """OpDecorate BuiltIn of a built-in whose capability is not declared (fuzz finding
+    b1ef92da7e13): spirv-val rejects it; the reader refuses it at the decoration, with and
+    without spirv-val (the reader's capability checks come first)."""
+    text = base_asm.replace("BuiltIn LocalInvocationId", "BuiltIn SubgroupLocalInvocationId")
+    data = _assemble(text)
+    assert not spirv_tools.validate(data, "vulkan1.3").ok
+    want = _word_of(text, data, "SubgroupLocalInvocationId")
+    for flags in (["--no-validate"], []):
+        status, err = _compile(tmp_path, data, *flags)
+        assert status == 1 and re.search(rf"word {want}: OpDecorate: BuiltIn "
+                                         "SubgroupLocalInvocationId requires capability", err), err
+
+
 def test_base_is_valid_and_compiles(base_asm: str, tmp_path: Path) -> None:
     data = _assemble(base_asm)
     assert spirv_tools.validate(data, "vulkan1.3").ok
