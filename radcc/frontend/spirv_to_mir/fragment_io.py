@@ -24,6 +24,7 @@ location per element, column or member); outputs 32-bit scalars and vectors (oth
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -45,6 +46,8 @@ FRAGMENT_BUILTINS: dict[str, tuple[str, int, int]] = {
 }
 
 MAX_COLOR_OUTPUTS = 8
+# variables.store_local: a value stored through a local pointer
+StoreLocal = Callable[[TranslationContext, LocalPtr, Any], None]
 
 
 @dataclass
@@ -92,7 +95,7 @@ def _scalar_or_vector32(ctx: TranslationContext, vid: int, tid: int, what: str) 
                   "outputs are supported", ctx.ins)
 
 
-def declare_input(ctx: TranslationContext, vid: int, pointee: int) -> None:
+def declare_input(ctx: TranslationContext, vid: int, pointee: int, store: StoreLocal) -> None:
     """A user-defined fragment input: a local initialised from `@load_interpolated_input`s
     (a scalar or vector at its Location; an array or matrix: one location per element or
     column; a block: its members at their Locations, else following each other)."""
@@ -109,8 +112,7 @@ def declare_input(ctx: TranslationContext, vid: int, pointee: int) -> None:
                                    _interp_of(ctx, vid, None))
         lv = ctx.shader.new_local(m.name(vid) or f"in{vid}", mtype(ctx, pointee))
         d = ctx.b.intr("deref_var", [], 32, 1, var=lv, type=lv.type)
-        from .variables import store_local
-        store_local(ctx, LocalPtr(d, pointee), value)
+        store(ctx, LocalPtr(d, pointee), value)
     finally:
         ctx.b = saved
     ctx.globals[vid] = LocalPtr(d, pointee)
@@ -199,12 +201,13 @@ def declare_output(ctx: TranslationContext, vid: int, pointee: int, builtin: str
 
 
 def declare_stage_io(ctx: TranslationContext, vid: int, storage_class: str,
-                     builtin: str | None, written: set[int]) -> None:
-    """Declare an Input/Output variable of a fragment shader's interface."""
+                     builtin: str | None, written: set[int], store: StoreLocal) -> None:
+    """Declare an Input/Output variable of a fragment shader's interface; `store` is
+    `variables.store_local` (passed in: variables dispatches here)."""
     t = ctx.ty(ctx.m.global_variables[vid].type)
     assert isinstance(t, TypePointer)
     if storage_class == "Input":
-        declare_input(ctx, vid, t.pointee)
+        declare_input(ctx, vid, t.pointee, store)
     else:
         declare_output(ctx, vid, t.pointee, builtin, written)
 

@@ -95,7 +95,7 @@ def declare_globals(ctx: TranslationContext) -> None:
             ctx.globals[vid] = BuiltinPtr(bi)
             continue
         if fragment and (sc == "Output" or sc == "Input" and bi is None):
-            fragment_io.declare_stage_io(ctx, vid, sc, bi, written)
+            fragment_io.declare_stage_io(ctx, vid, sc, bi, written, store_local)
             continue
         if sc == "Output" or (sc == "Input" and bi is None):
             if ctx.ep.execution_model != "Vertex":
