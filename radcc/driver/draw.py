@@ -18,12 +18,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from radcc.driver.draw_iface import DrawInputError, IoVar, entry_point, stage_io
+from radcc.driver.draw_iface import DrawFiles, DrawInputError, IoVar, entry_point, stage_io
 from radcc.emu.draw.state import (
     COLOR_FORMATS,
     MAX_SIZE,
@@ -47,16 +46,10 @@ _KIND_OF = {Kind.UNORM: "float", Kind.FLOAT: "float", Kind.UINT: "uint", Kind.SI
 
 
 @dataclass
-class DrawOutput:
-    """The attachments (`colors` (H, W, C) in the format's dtype, row 0 the top row;
-    `depth` (H, W) float32 with depth), every buffer's bytes and image after the draw,
-    the warnings of the checks, strict-mode violations and what the draw took."""
+class DrawOutput(DrawFiles):
+    """The draw's files (`DrawFiles`: attachments, buffers, images, the warnings of the
+    checks), strict-mode violations and what the draw took."""
 
-    colors: list[np.ndarray]
-    depth: np.ndarray | None
-    buffers: dict[Key, bytes] = field(default_factory=dict)
-    images: dict[Key, np.ndarray] = field(default_factory=dict)
-    warnings: list[str] = field(default_factory=list)
     violations: list[Violation] = field(default_factory=list)
     vertex_waves: int = 0
     pixel_waves: int = 0
@@ -64,31 +57,6 @@ class DrawOutput:
     pixels: int = 0
     fragments: int = 0
     instructions: int = 0
-
-    def files(self) -> dict[str, np.ndarray | bytes]:
-        """The output files by name (the runner's)."""
-        out: dict[str, np.ndarray | bytes] = {
-            f"color{i}.npy": c for i, c in enumerate(self.colors)}
-        if self.depth is not None:
-            out["depth.npy"] = self.depth
-        for (s, b), raw in sorted(self.buffers.items()):
-            out[f"{s}_{b}.bin"] = raw
-        for (s, b), arr in sorted(self.images.items()):
-            out[f"{s}_{b}.npy"] = arr
-        return out
-
-    def write(self, directory: str | Path) -> list[Path]:
-        d = Path(directory)
-        d.mkdir(parents=True, exist_ok=True)
-        paths = []
-        for name, content in self.files().items():
-            path = d / name
-            if isinstance(content, np.ndarray):
-                np.save(path, content, allow_pickle=False)
-            else:
-                path.write_bytes(content)
-            paths.append(path)
-        return paths
 
 
 def _enum(cls: Any, opt: str, val: str) -> Any:

@@ -7,7 +7,10 @@ out). Errors are `DrawInputError` with the runner's messages.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
 
 from radcc.frontend.spirv.module import SpirvModule
 from radcc.frontend.spirv.types import (
@@ -22,7 +25,7 @@ from radcc.frontend.spirv.types import (
     TypeVector,
 )
 
-__all__ = ["DrawInputError", "IoVar", "StageIo", "entry_point", "stage_io"]
+__all__ = ["DrawFiles", "DrawInputError", "IoVar", "StageIo", "entry_point", "stage_io"]
 
 STAGE_OF_MODEL = {"Vertex": "vertex", "Fragment": "fragment", "GLCompute": "compute",
                   "Geometry": "geometry", "TessellationControl": "tessellation control",
@@ -128,3 +131,44 @@ def stage_io(m: SpirvModule, ep: EntryPoint) -> StageIo:
         (ins if var.storage_class == "Input" else outs).append(v)
     return StageIo(tuple(sorted(ins, key=lambda v: v.location)),
                    tuple(sorted(outs, key=lambda v: v.location)))
+
+
+@dataclass
+class DrawFiles:
+    """What a draw leaves behind, as the reference runner writes it (the interface's
+    output files): the colour attachments `(H, W, C)` in the format's dtype (row 0 is
+    framebuffer y = 0), the depth attachment `(H, W) float32` with `--depth`, every
+    buffer's bytes and every image (the shape and dtype it was given), and the warnings
+    of the input checks. `radcc draw` and the lavapipe oracle both return one."""
+
+    colors: list[np.ndarray]
+    depth: np.ndarray | None
+    buffers: dict[tuple[int, int], bytes] = field(default_factory=dict)
+    images: dict[tuple[int, int], np.ndarray] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+
+    def files(self) -> dict[str, np.ndarray | bytes]:
+        """The output files by name, as the runner writes them into its --out DIR."""
+        out: dict[str, np.ndarray | bytes] = {
+            f"color{i}.npy": c for i, c in enumerate(self.colors)}
+        if self.depth is not None:
+            out["depth.npy"] = self.depth
+        for (s, b), raw in sorted(self.buffers.items()):
+            out[f"{s}_{b}.bin"] = raw
+        for (s, b), arr in sorted(self.images.items()):
+            out[f"{s}_{b}.npy"] = arr
+        return out
+
+    def write(self, directory: str | Path) -> list[Path]:
+        """Write `files()` into `directory` (created if needed); the paths written."""
+        d = Path(directory)
+        d.mkdir(parents=True, exist_ok=True)
+        paths = []
+        for name, content in self.files().items():
+            path = d / name
+            if isinstance(content, np.ndarray):
+                np.save(path, content, allow_pickle=False)
+            else:
+                path.write_bytes(content)
+            paths.append(path)
+        return paths

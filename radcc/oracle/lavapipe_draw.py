@@ -29,12 +29,13 @@ import shutil
 import sys
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from radcc.driver.draw_iface import DrawFiles
 from radcc.oracle import spirv_reflect, spirv_tools, vk
 from radcc.oracle.lavapipe import (
     FENCE_TIMEOUT_S,
@@ -120,44 +121,9 @@ _ATTR_FORMATS: dict[str, tuple[str, tuple[int, int, int, int]]] = {
 _KIND_DTYPE = {"float": "float32", "int": "int32", "uint": "uint32"}
 
 
-@dataclass
-class DrawResult:
-    """What one draw leaves behind: the colour attachments `(H, W, C)` in the format's
-    dtype (row 0 is framebuffer y = 0), the depth attachment `(H, W) float32` with
-    `depth`, every buffer's bytes and every image (the shape and dtype it was given),
-    and the warnings of the input checks."""
-
-    colors: list[np.ndarray]
-    depth: np.ndarray | None
-    buffers: dict[Key, bytes] = field(default_factory=dict)
-    images: dict[Key, np.ndarray] = field(default_factory=dict)
-    warnings: list[str] = field(default_factory=list)
-
-    def files(self) -> dict[str, np.ndarray | bytes]:
-        """The output files by name, as the runner writes them into its --out DIR."""
-        out: dict[str, np.ndarray | bytes] = {
-            f"color{i}.npy": c for i, c in enumerate(self.colors)}
-        if self.depth is not None:
-            out["depth.npy"] = self.depth
-        for (s, b), raw in sorted(self.buffers.items()):
-            out[f"{s}_{b}.bin"] = raw
-        for (s, b), arr in sorted(self.images.items()):
-            out[f"{s}_{b}.npy"] = arr
-        return out
-
-    def write(self, directory: str | Path) -> list[Path]:
-        """Write `files()` into `directory` (created if needed); the paths written."""
-        d = Path(directory)
-        d.mkdir(parents=True, exist_ok=True)
-        paths = []
-        for name, content in self.files().items():
-            path = d / name
-            if isinstance(content, np.ndarray):
-                np.save(path, content, allow_pickle=False)
-            else:
-                path.write_bytes(content)
-            paths.append(path)
-        return paths
+class DrawResult(DrawFiles):
+    """What one draw on lavapipe leaves behind (`DrawFiles`: the attachments, buffers,
+    images and the warnings of the input checks)."""
 
 
 # -- input checks ------------------------------------------------------------------
