@@ -638,33 +638,41 @@ def _sampler_info(key: tuple[int, int], text: str) -> Any:
         unnormalizedCoordinates=1 if norm == "unnormalized" else 0)
 
 
-def _create_image(d: _Dispatch, img: _ImageInput, kind: str) -> _ImageObj:
+def _image_and_view(d: _Dispatch, vk_format: int, extent: tuple[int, int, int],
+                    three_d: bool, usage: int, aspect: int, what: str) -> tuple[Any, Any]:
+    """An optimal-tiling 2-D or 3-D image with one level and layer, bound to memory of the
+    first type that can hold it, and its view: (image, view) (freed by the undo list)."""
     v, dev, ctx = d.v, d.dev, d.ctx
-    w, h, depth = img.extent
     ici = vk.VkImageCreateInfo(
         sType=vk.VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
-        imageType=vk.VK_IMAGE_TYPE_3D if img.three_d else vk.VK_IMAGE_TYPE_2D,
-        format=img.format, extent=vk.VkExtent3D(w, h, depth), mipLevels=1, arrayLayers=1,
-        samples=vk.VK_SAMPLE_COUNT_1_BIT, tiling=vk.VK_IMAGE_TILING_OPTIMAL,
-        usage=vk.VK_IMAGE_USAGE_STORAGE_BIT | vk.VK_IMAGE_USAGE_SAMPLED_BIT
-        | vk.VK_IMAGE_USAGE_TRANSFER_SRC_BIT | vk.VK_IMAGE_USAGE_TRANSFER_DST_BIT,
+        imageType=vk.VK_IMAGE_TYPE_3D if three_d else vk.VK_IMAGE_TYPE_2D,
+        format=vk_format, extent=vk.VkExtent3D(*extent), mipLevels=1, arrayLayers=1,
+        samples=vk.VK_SAMPLE_COUNT_1_BIT, tiling=vk.VK_IMAGE_TILING_OPTIMAL, usage=usage,
         sharingMode=vk.VK_SHARING_MODE_EXCLUSIVE, initialLayout=vk.VK_IMAGE_LAYOUT_UNDEFINED)
     image = d.create("vkCreateImage", ici, vk.VkImage(), "vkDestroyImage")
     req = vk.VkMemoryRequirements()
     v.void("vkGetImageMemoryRequirements", dev, image, ctypes.byref(req))
     types = [t for t in ctx.memory_types if req.memoryTypeBits & (1 << t)]
     if not types:
-        raise LavapipeError("no memory type for an image")
+        raise LavapipeError(f"no memory type for {what}")
     mai = vk.VkMemoryAllocateInfo(sType=vk.VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
                                   allocationSize=req.size, memoryTypeIndex=types[0])
     mem = d.create("vkAllocateMemory", mai, vk.VkDeviceMemory(), "vkFreeMemory")
     v("vkBindImageMemory", dev, image, mem, 0)
     vci = vk.VkImageViewCreateInfo(
         sType=vk.VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO, image=image.value,
-        viewType=vk.VK_IMAGE_VIEW_TYPE_3D if img.three_d else vk.VK_IMAGE_VIEW_TYPE_2D,
-        format=img.format,
-        subresourceRange=vk.VkImageSubresourceRange(vk.VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1))
+        viewType=vk.VK_IMAGE_VIEW_TYPE_3D if three_d else vk.VK_IMAGE_VIEW_TYPE_2D,
+        format=vk_format, subresourceRange=vk.VkImageSubresourceRange(aspect, 0, 1, 0, 1))
     view = d.create("vkCreateImageView", vci, vk.VkImageView(), "vkDestroyImageView")
+    return image, view
+
+
+def _create_image(d: _Dispatch, img: _ImageInput, kind: str) -> _ImageObj:
+    image, view = _image_and_view(
+        d, img.format, img.extent, img.three_d,
+        vk.VK_IMAGE_USAGE_STORAGE_BIT | vk.VK_IMAGE_USAGE_SAMPLED_BIT
+        | vk.VK_IMAGE_USAGE_TRANSFER_SRC_BIT | vk.VK_IMAGE_USAGE_TRANSFER_DST_BIT,
+        vk.VK_IMAGE_ASPECT_COLOR_BIT, "an image")
     # the staging buffer (texels in and out)
     n = max(16, img.array.nbytes)
     buf, ptr = _mapped_buffer(

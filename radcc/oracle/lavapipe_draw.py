@@ -47,6 +47,7 @@ from radcc.oracle.lavapipe import (
     _create_image,
     _ctxs,
     _Dispatch,
+    _image_and_view,
     _image_input,
     _ImageInput,
     _ImageObj,
@@ -460,28 +461,9 @@ def _attachment(d: _Dispatch, vk_format: int, w: int, h: int, usage: int, aspect
                 texel_bytes: int) -> tuple[Any, Any, Any, int]:
     """An optimal-tiling 2-D image and view for rendering, and a staging buffer for its
     texels: (image, view, staging buffer, staging address)."""
-    v, dev, ctx = d.v, d.dev, d.ctx
-    ici = vk.VkImageCreateInfo(
-        sType=vk.VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO, imageType=vk.VK_IMAGE_TYPE_2D,
-        format=vk_format, extent=vk.VkExtent3D(w, h, 1), mipLevels=1, arrayLayers=1,
-        samples=vk.VK_SAMPLE_COUNT_1_BIT, tiling=vk.VK_IMAGE_TILING_OPTIMAL,
-        usage=usage | vk.VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
-        sharingMode=vk.VK_SHARING_MODE_EXCLUSIVE, initialLayout=vk.VK_IMAGE_LAYOUT_UNDEFINED)
-    image = d.create("vkCreateImage", ici, vk.VkImage(), "vkDestroyImage")
-    req = vk.VkMemoryRequirements()
-    v.void("vkGetImageMemoryRequirements", dev, image, ctypes.byref(req))
-    types = [t for t in ctx.memory_types if req.memoryTypeBits & (1 << t)]
-    if not types:
-        raise LavapipeError("no memory type for an attachment")
-    mai = vk.VkMemoryAllocateInfo(sType=vk.VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
-                                  allocationSize=req.size, memoryTypeIndex=types[0])
-    mem = d.create("vkAllocateMemory", mai, vk.VkDeviceMemory(), "vkFreeMemory")
-    v("vkBindImageMemory", dev, image, mem, 0)
-    vci = vk.VkImageViewCreateInfo(
-        sType=vk.VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO, image=image.value,
-        viewType=vk.VK_IMAGE_VIEW_TYPE_2D, format=vk_format,
-        subresourceRange=vk.VkImageSubresourceRange(aspect, 0, 1, 0, 1))
-    view = d.create("vkCreateImageView", vci, vk.VkImageView(), "vkDestroyImageView")
+    image, view = _image_and_view(d, vk_format, (w, h, 1), False,
+                                  usage | vk.VK_IMAGE_USAGE_TRANSFER_SRC_BIT, aspect,
+                                  "an attachment")
     buf, ptr = _mapped_buffer(d, max(16, w * h * texel_bytes),
                               vk.VK_BUFFER_USAGE_TRANSFER_DST_BIT, "an attachment's read-back")
     return image, view, buf, ptr
