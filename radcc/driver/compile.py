@@ -225,8 +225,9 @@ def _compile(spirv: bytes, mcpu: str, wave_size: int | None, entry: str | None,
     timings["back end"] = time.perf_counter() - t0
     t0 = time.perf_counter()
     emitted = emit_program(program)
-    wg = shader.workgroup_size
-    stats = collect_statistics(program, emitted, workgroup_size=wg[0] * wg[1] * wg[2])
+    wg = shader.workgroup_size  # a compute shader's; graphics waves have no workgroup size
+    stats = collect_statistics(program, emitted, workgroup_size=wg[0] * wg[1] * wg[2]
+                               if program.stage.is_compute else None)
     source = debug_source(module)
     shown = emitted
     if has_lines(program):  # source lines as comments (radcc.driver.source_lines)
