@@ -1,5 +1,5 @@
 """`radcc corpus`: a small corpus made here (GLSL compiled by glslangValidator, an
-invalid file, a refused vertex shader); its rows against `radcc compile --stats-file`,
+invalid file, a refused geometry shader); its rows against `radcc compile --stats-file`,
 --resume, a timeout and a worker crash confined to their shaders."""
 
 from __future__ import annotations
@@ -36,7 +36,9 @@ def corpus(tmp_path: Path) -> Path:
                     str(d / "a.spv")], check=True, capture_output=True)
     (d / "sub" / "b.comp").write_text(_B)
     (d / "bad.comp").write_text("#version 450\nvoid main( {\n")
-    (d / "v.vert").write_text("#version 450\nvoid main() { gl_Position = vec4(0); }\n")
+    (d / "g.geom").write_text("#version 450\nlayout(points) in;\n"
+                              "layout(points, max_vertices = 1) out;\n"
+                              "void main() { EmitVertex(); }\n")
     (d / "notes.txt").write_text("not a shader\n")
     return d
 
@@ -55,7 +57,7 @@ def test_rows_equal_stats_file(corpus: Path, tmp_path: Path, capsys) -> None:
     rows = _by_key(_rows(out))
     a, b = str(corpus / "a.spv"), str(corpus / "sub" / "b.comp")
     assert set(rows) == {(a, "main"), (b, "main"), (str(corpus / "bad.comp"), "main"),
-                         (str(corpus / "v.vert"), "main")}
+                         (str(corpus / "g.geom"), "main")}
     for r in rows.values():
         assert list(r) == ["file", "entry", "stage", "compiler", "mcpu", "wave_size", "ok",
                            "error", "compile_ms", "stats"]
@@ -70,18 +72,18 @@ def test_rows_equal_stats_file(corpus: Path, tmp_path: Path, capsys) -> None:
             {k: v for k, v in want.items() if k != "compile_ms"}
         assert got["stats"]["Instructions"] > 0
     # the failing ones: one-line errors, no statistics
-    bad, vert = rows[(str(corpus / "bad.comp"), "main")], rows[(str(corpus / "v.vert"), "main")]
-    for r in (bad, vert):
+    bad, geom = rows[(str(corpus / "bad.comp"), "main")], rows[(str(corpus / "g.geom"), "main")]
+    for r in (bad, geom):
         assert r["ok"] is False and r["stats"] == {} and r["compile_ms"] is None
         assert r["error"] and "\n" not in r["error"]
-    assert vert["stage"] == "vertex" and "vertex shaders are not supported" in vert["error"]
+    assert geom["stage"] == "geometry" and "geometry shaders are not supported" in geom["error"]
     assert "ERROR" in bad["error"]
 
 
 def test_resume_recompiles_nothing(corpus: Path, tmp_path: Path, monkeypatch, capsys) -> None:
     out = tmp_path / "out.jsonl"
     (corpus / "bad.comp").unlink()
-    (corpus / "v.vert").unlink()
+    (corpus / "g.geom").unlink()
     assert main(["corpus", str(corpus), "-o", str(out), "--jobs", "2"]) == 0
     before = out.read_text()
     assert len(before.splitlines()) == 2
@@ -119,7 +121,7 @@ def test_resume_refuses_a_foreign_out(corpus: Path, tmp_path: Path, capsys) -> N
 def test_timeout_and_crash_stay_confined(corpus: Path, tmp_path: Path, monkeypatch,
                                          capsys) -> None:
     (corpus / "bad.comp").unlink()
-    (corpus / "v.vert").unlink()
+    (corpus / "g.geom").unlink()
     out = tmp_path / "out.jsonl"
     assert main(["corpus", str(corpus), "-o", str(out), "--timeout", "0.001"]) == 1
     rows = _rows(out)
@@ -147,7 +149,7 @@ def test_memory_blowup_stays_confined(corpus: Path, tmp_path: Path, monkeypatch,
                                       capsys) -> None:
     """A shader that allocates past --max-memory fails alone, with its one-line row."""
     (corpus / "bad.comp").unlink()
-    (corpus / "v.vert").unlink()
+    (corpus / "g.geom").unlink()
     out = tmp_path / "out.jsonl"
     import radcc.cli._shader as shader
 
@@ -202,7 +204,7 @@ def test_aco_rows_and_a_report_between_compilers(corpus: Path, tmp_path: Path,
         pytest.skip("RADV (mesa-vulkan-drivers) is not installed")
     (corpus / "bad.comp").unlink()
     ours, aco = tmp_path / "radcc.jsonl", tmp_path / "aco.jsonl"
-    assert main(["corpus", str(corpus), "-o", str(ours), "--jobs", "2"]) == 1  # v.vert
+    assert main(["corpus", str(corpus), "-o", str(ours), "--jobs", "2"]) == 1  # g.geom
     assert main(["corpus", str(corpus), "-o", str(aco), "--jobs", "2",
                  "--compiler", "aco"]) == 1
     rows = _by_key(_rows(aco))
@@ -212,7 +214,7 @@ def test_aco_rows_and_a_report_between_compilers(corpus: Path, tmp_path: Path,
     assert set(a["stats"]) <= set(radcc_a["stats"])
     assert {"Instructions", "VGPRs", "SGPRs", "CodeSize"} <= set(a["stats"])
     assert a["stats"]["Instructions"] > 0
-    assert not rows[(str(corpus / "v.vert"), "main")]["ok"]
+    assert not rows[(str(corpus / "g.geom"), "main")]["ok"]
     # --resume refuses to mix compilers in one OUT
     assert main(["corpus", str(corpus), "-o", str(aco), "--resume"]) == 1
     assert "holds rows of compiler 'aco', not 'radcc'" in capsys.readouterr().err

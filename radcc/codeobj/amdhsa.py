@@ -223,14 +223,16 @@ def check_field(name: str, value: int, target: Any) -> str | None:
     if target.gfx_level not in _SUPPORTED:
         return f"kernel descriptors for {target.name} are not supported (GFX10 and GFX11 only)"
     gfx11 = target.gfx_level == GfxLevel.GFX11
-    spec = (AMDHSA_FIELDS if gfx11 else AMDHSA_FIELDS_GFX10).get(key)
-    if spec is None:
-        rejected = _REJECTED_ON_GFX11 if gfx11 else _REJECTED_ON_GFX10
-        return rejected.get(key, "unknown .amdhsa_kernel directive")
+    # llvm-mc-19 reads the value before it looks the directive up: a negative value is
+    # out of range even for a directive it does not know or refuses on the target
     if isinstance(value, bool) or not isinstance(value, int):
         return "expected an integer value"
     if value < 0:
         return "value out of range"
+    spec = (AMDHSA_FIELDS if gfx11 else AMDHSA_FIELDS_GFX10).get(key)
+    if spec is None:
+        rejected = _REJECTED_ON_GFX11 if gfx11 else _REJECTED_ON_GFX10
+        return rejected.get(key, "unknown .amdhsa_kernel directive")
     if key == "user_sgpr_count" and value > spec.max_value:
         return "too many user SGPRs enabled"
     if value > spec.max_value:

@@ -11,7 +11,7 @@ import re
 
 import pytest
 from codeobj_tools import assemble, kernel_source, objdump_kd_directives, write_temp
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from radcc.codeobj.amdhsa import (

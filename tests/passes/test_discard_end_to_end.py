@@ -149,13 +149,16 @@ def test_if_else(tmp_path: Path, wave: int, k: int) -> None:
 
 
 def test_llc_rejects_fragment_discard(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    """A fragment program in machine IR is refused (llc compiles compute programs only: a
+    pixel shader's arguments come from the SPIR-V front end), with a located error."""
     text = kernel_text(STRAIGHT, 32, 64, "p_discard_if").replace("compute", "fragment")
     src = tmp_path / "k.ir"
     src.write_text(text)
     rc = llc_main([str(src), "-o", str(tmp_path / "k.o")])
     err = capsys.readouterr().err
     assert rc != 0
-    assert "p_discard_if in a fragment program: only compute is supported" in err
+    assert f"{src}: error: " in err
+    assert "a fragment_fs program without its shader arguments: only compute programs" in err
     assert "Traceback" not in err
 
 
