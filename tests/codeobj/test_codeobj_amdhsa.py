@@ -208,6 +208,8 @@ def test_field_table_is_what_llvm_mc_accepts():
                                                 "nonsense", "user_sgpr_kernarg_preload_length"]),
        st.one_of(st.integers(-2, 40), st.sampled_from([255, 256, 511, 512, 513, 1 << 32,
                                                         (1 << 32) - 1])))
+@example("user_sgpr_flat_scratch_init", -1)  # found by Hypothesis: the value is read first
+@example("nonsense", -1)
 def test_check_field_agrees_with_llvm_mc(name, value):
     fields = {"next_free_vgpr": 1, "next_free_sgpr": 1, "wavefront_size32": 1}
     fields[name] = value
