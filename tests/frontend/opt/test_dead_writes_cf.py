@@ -17,22 +17,20 @@ import numpy as np
 import pytest
 
 import radcc
-from radcc.frontend.mir import Binding, Instr, Loop, MirFunction, MirShader, iter_nodes
+from radcc.frontend.mir import Instr, Loop, MirShader, iter_nodes
 from radcc.frontend.mir_builder import MirBuilder
 from radcc.frontend.mir_print import print_shader
 from radcc.frontend.mir_validate import validate
 from radcc.frontend.opt import dead_branch, dead_writes
 from radcc.target import get_target
 from tests.support import mir_interp
+from tests.support.mir_shader import storage_shader
 
 GFX11 = get_target("gfx1100").mir_options
 
 
 def _shader() -> tuple[MirShader, MirBuilder]:
-    s = MirShader("main", (64, 1, 1), MirFunction("main", []), options=GFX11)
-    s.bindings[(0, 0)] = Binding(0, 0, "storage")
-    s.bindings[(0, 1)] = Binding(0, 1, "storage")
-    return s, MirBuilder(s)
+    return storage_shader()
 
 
 def _ops(s: MirShader) -> list[str]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from radcc.frontend.mir import Binding, If, Instr, Loop, MirFunction, MirShader, iter_nodes
+from radcc.frontend.mir import Binding, If, Instr, Loop, MirShader, iter_nodes
 from radcc.frontend.mir_builder import MirBuilder
 from radcc.frontend.mir_print import print_shader
 from radcc.frontend.mir_validate import validate
@@ -17,6 +17,7 @@ from radcc.frontend.opt.isel_form import check_isel_form
 from radcc.frontend.spirv_to_mir import spirv_to_mir
 from radcc.target import get_target
 from tests.support import mir_interp
+from tests.support.mir_shader import storage_shader
 
 from ..mir.conftest import glsl_to_spirv
 
@@ -24,10 +25,7 @@ GFX11 = get_target("gfx1100").mir_options  # the isel options of the GFX11 targe
 
 
 def _shader() -> tuple[MirShader, MirBuilder]:
-    s = MirShader("main", (64, 1, 1), MirFunction("main", []), options=GFX11)
-    s.bindings[(0, 0)] = Binding(0, 0, "storage")
-    s.bindings[(0, 1)] = Binding(0, 1, "storage")
-    return s, MirBuilder(s)
+    return storage_shader()
 
 
 def _ifs(s: MirShader) -> int:
