@@ -72,6 +72,19 @@ def _width(text: str) -> int:
     return w
 
 
+def _run_oracle(cmd: list[str]) -> dict:
+    """Run the RADV oracle's command (its input files still exist) and read its JSON."""
+    try:
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=ACO_TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        raise UserError(f"ACO (RADV null device) did not answer in {ACO_TIMEOUT_S} s") \
+            from None
+    if r.returncode != 0:
+        why = " ".join(r.stderr.strip().splitlines()[-1:]).removeprefix("error: ")
+        raise UserError(f"ACO is not available: {why or 'RADV failed'}")
+    return json.loads(r.stdout)
+
+
 def aco_compile(spirv: bytes, mcpu: str, wave: int, entry: str | None,
                 spec: list[str]) -> dict:
     """ACO's result ({asm, stats, device, wave_size}) through the RADV oracle's command."""
@@ -83,15 +96,7 @@ def aco_compile(spirv: bytes, mcpu: str, wave: int, entry: str | None,
         cmd = [sys.executable, "-m", "radcc.oracle.radv", str(path), "--json",
                "--wave", str(wave), "--family", radv_family(mcpu), "--entry", entry or "main",
                *[f"--spec={s}" for s in spec]]
-        try:
-            r = subprocess.run(cmd, capture_output=True, text=True, timeout=ACO_TIMEOUT_S)
-        except subprocess.TimeoutExpired:
-            raise UserError(f"ACO (RADV null device) did not answer in {ACO_TIMEOUT_S} s") \
-                from None
-    if r.returncode != 0:
-        why = " ".join(r.stderr.strip().splitlines()[-1:]).removeprefix("error: ")
-        raise UserError(f"ACO is not available: {why or 'RADV failed'}")
-    return json.loads(r.stdout)
+        return _run_oracle(cmd)
 
 
 def report(name: str, mcpu: str, wave: int, res: object, aco: dict, width: int) -> str:
@@ -155,15 +160,7 @@ def aco_compile_graphics(vert: bytes, frag: bytes, mcpu: str, wave: int, entry: 
                "--json", "--wave", str(wave), "--family", radv_family(mcpu),
                "--entry", entry or "main", "--entry-frag", entry_frag or "main",
                "--color", color, *(["--depth"] if depth else [])]
-        try:
-            r = subprocess.run(cmd, capture_output=True, text=True, timeout=ACO_TIMEOUT_S)
-        except subprocess.TimeoutExpired:
-            raise UserError(f"ACO (RADV null device) did not answer in {ACO_TIMEOUT_S} s") \
-                from None
-    if r.returncode != 0:
-        why = " ".join(r.stderr.strip().splitlines()[-1:]).removeprefix("error: ")
-        raise UserError(f"ACO is not available: {why or 'RADV failed'}")
-    return json.loads(r.stdout)
+        return _run_oracle(cmd)
 
 
 def _stage_spirv(path: str, stage: str, defines: list[str]) -> bytes:

@@ -684,6 +684,22 @@ def _create_image(d: _Dispatch, img: _ImageInput, kind: str) -> _ImageObj:
     return _ImageObj(img, image, view.value, layout, buf, ptr)
 
 
+def _begin_commands(d: _Dispatch) -> Any:
+    """A primary command buffer from the context's pool (freed by the undo list), begun for
+    one submission."""
+    cbai = vk.VkCommandBufferAllocateInfo(
+        sType=vk.VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
+        commandPool=d.ctx.command_pool.value, level=vk.VK_COMMAND_BUFFER_LEVEL_PRIMARY,
+        commandBufferCount=1)
+    cmd = vk.VkCommandBuffer()
+    d.v("vkAllocateCommandBuffers", d.dev, ctypes.byref(cbai), ctypes.byref(cmd))
+    d.undo.append(("vkFreeCommandBuffers", cmd))
+    cbbi = vk.VkCommandBufferBeginInfo(sType=vk.VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+                                       flags=vk.VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT)
+    d.v("vkBeginCommandBuffer", cmd, ctypes.byref(cbbi))
+    return cmd
+
+
 def _mapped_buffer(d: _Dispatch, size: int, usage: int, what: str) -> tuple[Any, int]:
     """A buffer of `size` bytes in the first host-visible memory type that can hold it,
     mapped for the dispatch's lifetime (unmapped and freed by its undo list): the buffer
@@ -1041,15 +1057,7 @@ def _dispatch(
     d.undo.append(("vkDestroyPipeline", pipeline))
 
     # record, submit, wait
-    cbai = vk.VkCommandBufferAllocateInfo(
-        sType=vk.VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, commandPool=ctx.command_pool.value,
-        level=vk.VK_COMMAND_BUFFER_LEVEL_PRIMARY, commandBufferCount=1)
-    cmd = vk.VkCommandBuffer()
-    v("vkAllocateCommandBuffers", dev, ctypes.byref(cbai), ctypes.byref(cmd))
-    d.undo.append(("vkFreeCommandBuffers", cmd))
-    cbbi = vk.VkCommandBufferBeginInfo(sType=vk.VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
-                                       flags=vk.VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT)
-    v("vkBeginCommandBuffer", cmd, ctypes.byref(cbbi))
+    cmd = _begin_commands(d)
     for obj in image_objs.values():
         _record_upload(v, cmd, obj)
     v.void("vkCmdBindPipeline", cmd, vk.VK_PIPELINE_BIND_POINT_COMPUTE, pipeline)

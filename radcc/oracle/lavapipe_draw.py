@@ -43,6 +43,7 @@ from radcc.oracle.lavapipe import (
     LavapipeError,
     ShaderModuleInfo,
     _as_bytes,
+    _begin_commands,
     _context,
     _create_image,
     _ctxs,
@@ -626,15 +627,7 @@ def _draw(d: _Dispatch, p: _Pipeline, data: dict[Key, bytes], kinds: dict[Key, s
                              vk.VK_IMAGE_ASPECT_DEPTH_BIT, 4) if p.depth else None)
     pipeline = _graphics_pipeline(d, p, playout)
 
-    cbai = vk.VkCommandBufferAllocateInfo(
-        sType=vk.VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, commandPool=ctx.command_pool.value,
-        level=vk.VK_COMMAND_BUFFER_LEVEL_PRIMARY, commandBufferCount=1)
-    cmd = vk.VkCommandBuffer()
-    v("vkAllocateCommandBuffers", dev, ctypes.byref(cbai), ctypes.byref(cmd))
-    d.undo.append(("vkFreeCommandBuffers", cmd))
-    cbbi = vk.VkCommandBufferBeginInfo(sType=vk.VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
-                                       flags=vk.VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT)
-    v("vkBeginCommandBuffer", cmd, ctypes.byref(cbbi))
+    cmd = _begin_commands(d)
     for obj in image_objs.values():
         _record_upload(v, cmd, obj, _GRAPHICS_STAGES)
     color_stage = vk.VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT
