@@ -21,7 +21,7 @@ reloads, spill slots, linear VGPRs and the scratch area.
   slot without flat scratch ST mode (GFX10.1), gets an SGPR base next to its access
   (`_far_scratch_offsets`); an SGPR value of n dwords gets
   n lanes of one linear VGPR (``lv1``; ``p_start_linear_vgpr`` after
-  ``p_startpgm``, ``p_end_linear_vgpr`` in every block that ends the program);
+  ``p_startpgm``, ``p_end_linear_vgpr`` in every reachable block that ends the program);
 - ``config.spilled_sgprs``/``config.spilled_vgprs``: the lanes / dwords of
   slots used (after sharing); ``config.spilled_phis``: the phis spilled.
 """
@@ -238,7 +238,9 @@ def apply_plan(program: Program, sp: SpillPlan) -> None:
             entry.instructions.insert(at, Instruction("p_start_linear_vgpr", "PSEUDO", [],
                                                       [Definition(lv)]))
         for b in program.blocks:
-            if b.linear_succs:
+            if b.linear_succs or (b.index and not b.linear_preds):
+                # a block nothing enters (isel's endif of a uniform if whose sides both
+                # jumped) ends nothing: as ACO's end_unused_spill_vgprs (aco_spill.cpp)
                 continue
             ins = b.instructions
             at = len(ins) - 1 if ins and ins[-1].opcode in _END_OPS else len(ins)

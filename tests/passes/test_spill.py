@@ -769,3 +769,45 @@ def test_slots_beyond_the_immediate_offset_use_an_sgpr_base(wave, below):
                                                  wave_size=wave, strict=True)
     assert not res.violations, res.violations[:3]
     assert np.array_equal(res.buffers["out"], expect_straight(x, 300, 0, wave, 64))
+
+
+def unreachable_block(wave: int, nv: int, ns: int) -> str:
+    """Values spilled across a block nothing enters and nothing leaves (isel's endif of a
+    uniform if whose sides both jump: a loop body ``if (i < n) continue; else break;``,
+    llama.cpp's matmul_id_subgroup_q2_k_q8_1): BB0 computes, BB1 has no predecessor and
+    no successor, BB2 folds and stores."""
+    g = Gen(wave)
+    x, addr, obase = g.entry()
+    vs = g.vvals(x, range(nv))
+    ss = g.svals("%2", range(ns))
+    g.emit("p_logical_end")
+    g.emit("p_branch BB2")
+    g.lines[1] = g.lines[1].replace("top-level,", "top-level, uniform,")
+    g.lines.append("BB1\n/* logical preds: / linear preds: / kind: */")
+    g.emit("p_logical_start")
+    g.emit("p_logical_end")
+    g.block(2, [0], [0], "top-level")
+    g.emit("p_logical_start")
+    acc = g.vfold(None, vs)
+    sacc = g.sfold(ss)
+    a2 = g.t()
+    g.emit(f"v1: {a2} = v_add_nc_u32 {sacc}, {acc}")
+    g.emit(f"global_store_b32 {addr}, {a2}, {obase}")
+    g.emit("p_logical_end")
+    g.emit("s_endpgm")
+    return g.text()
+
+
+@pytest.mark.parametrize("wave", [32, 64])
+@pytest.mark.parametrize("nv,ns", [(40, 120), (290, 115)])
+def test_block_without_predecessors_ends_no_linear_vgpr(wave, nv, ns):
+    """The linear VGPRs holding spilled SGPRs end where the program ends, not in a block
+    that no path reaches (as ACO's end_unused_spill_vgprs, aco_spill.cpp, skips blocks
+    without linear predecessors): such a use made RA report '%N is live into BB1, which
+    has no predecessor for it'."""
+    rng = np.random.default_rng(nv + ns + wave + 7)
+    block = 64
+    x = rng.integers(0, 1 << 32, 2 * block, dtype=np.uint32)
+    got, p, _ = compile_run(unreachable_block(wave, nv, ns), x, wave, 2, block)
+    assert np.array_equal(got, expect_straight(x, nv, ns, wave, block))
+    assert p.config.spilled_sgprs > 0
