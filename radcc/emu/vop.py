@@ -688,7 +688,9 @@ def _bind_lane(i: Inst) -> Handler | None:
     name = i.name
     f = i.f
     lit = f.get("literal")
-    if name in ("v_nop", "v_pipeflush"):
+    if name in ("v_nop", "v_pipeflush", "v_clrexcp"):
+        # v_clrexcp (GFX10) clears the SIMD's exception state, which the emulator does not
+        # keep (no trap handler runs: RDNA2 ISA guide, V_CLREXCP)
         return lambda w, i: None
     if name == "v_readlane_b32":
         src, sel, dst = f["src0"] - 256, f["src1"], f.get("sdst", f.get("vdst"))

@@ -11,6 +11,7 @@ from __future__ import annotations
 ACC_OPS = frozenset({
     "v_fmac_f32", "v_fmac_f16", "v_fmac_dx9_zero_f32", "v_pk_fmac_f16", "v_dot2acc_f32_f16",
     "v_mac_f32", "v_mac_legacy_f32",  # GFX10.1's non-fused forms
+    "v_dot4c_i32_i8",  # GFX10.3's VOP2 form of v_dot4_i32_i8 (VDST = VDST + dot)
 })
 
 __all__ = ["ACC_OPS"]

@@ -24,7 +24,7 @@ except ImportError:  # tests/emu not a package
 
 M32 = 0xFFFFFFFF
 NOT_VALU_LIB = {  # register-file / cross-lane ops owned by the emulator core
-    "v_nop", "v_pipeflush", "v_readlane_b32", "v_readfirstlane_b32", "v_writelane_b32",
+    "v_nop", "v_pipeflush", "v_clrexcp", "v_readlane_b32", "v_readfirstlane_b32", "v_writelane_b32",
     "v_permlane16_b32", "v_permlanex16_b32", "v_permlane64_b32", "v_swap_b32", "v_swap_b16",
     "v_swaprel_b32", "v_movrels_b32", "v_movreld_b32", "v_movrelsd_b32", "v_movrelsd_2_b32",
 }
@@ -32,11 +32,6 @@ NOT_VALU_LIB = {  # register-file / cross-lane ops owned by the emulator core
 
 # --- contract ------------------------------------------------------------------------
 
-
-# GFX10-only VALU ops the library does not implement yet (the emulator refuses them by
-# name): the exception-clearing no-op and GFX10.3's integer dot products
-NOT_YET_GFX10 = {"v_clrexcp", "v_dot2_i32_i16", "v_dot2_u32_u16", "v_dot4_i32_i8",
-                 "v_dot4c_i32_i8", "v_dot8_i32_i4"}
 
 
 def _valu_table(gfx: GfxLevel = GfxLevel.GFX11) -> dict:
@@ -53,7 +48,7 @@ def _valu_table(gfx: GfxLevel = GfxLevel.GFX11) -> dict:
 def test_every_table_op_is_implemented_or_excluded(gfx: GfxLevel) -> None:
     names = set(_valu_table(gfx))
     missing = {n for n in names - supported_ops()
-               if n not in NOT_VALU_LIB | NOT_YET_GFX10
+               if n not in NOT_VALU_LIB
                and not n.startswith(("v_wmma_", "v_interp_"))}  # radcc.emu.wmma; graphics
     assert not missing
 

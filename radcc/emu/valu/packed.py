@@ -250,13 +250,18 @@ add_op("v_dot2_f16_f16", _dot2_16(False))
 add_op("v_dot2_bf16_bf16", _dot2_16(True))
 
 
-def _dot_int(nbits: int, any_sign: bool):
+def _dot_int(nbits: int, any_sign: bool, signed: bool = False):
+    """The integer dot products: `32 // nbits` products of `nbits`-bit fields plus the
+    32-bit S2 (the last source), wrapping, saturated by CLAMP. GFX11's IU forms
+    (`any_sign`) take each operand's signedness from NEG[0]/NEG[1]; GFX10.3's fixed
+    forms are all `signed` (v_dot*_i32_*) or all unsigned. v_dot4c_i32_i8 (GFX10.3's
+    VOP2 form, in ACC_OPS) accumulates into VDST, the caller's extra last source."""
     n = 32 // nbits
     mask = (1 << nbits) - 1
 
     def fn(ctx: Ctx, srcs: list[np.ndarray]) -> ValuResult:
-        sa = any_sign and ctx.mods.neg[0]
-        sb = any_sign and ctx.mods.neg[1]
+        sa = (any_sign and ctx.mods.neg[0]) or signed
+        sb = (any_sign and ctx.mods.neg[1]) or signed
         total = np.zeros(srcs[0].shape, np.int64)
         for k in range(n):
             a = ((srcs[0] >> U64(nbits * k)) & U64(mask)).astype(np.int64)
@@ -266,12 +271,12 @@ def _dot_int(nbits: int, any_sign: bool):
             if sb:
                 b = np.where(b >= 1 << (nbits - 1), b - (1 << nbits), b)
             total += a * b
-        if any_sign:
-            total += s32(srcs[2])
+        if any_sign or signed:
+            total += s32(srcs[-1])
             if ctx.mods.clamp:
                 total = np.clip(total, -(1 << 31), (1 << 31) - 1)
         else:
-            total += (srcs[2] & M32).astype(np.int64)
+            total += (srcs[-1] & M32).astype(np.int64)
             if ctx.mods.clamp:
                 total = np.clip(total, 0, (1 << 32) - 1)
         return res32(total)
@@ -282,4 +287,11 @@ add_op("v_dot4_i32_iu8", _dot_int(8, True))
 add_op("v_dot4_u32_u8", _dot_int(8, False))
 add_op("v_dot8_i32_iu4", _dot_int(4, True))
 add_op("v_dot8_u32_u4", _dot_int(4, False))
+# GFX10.3 (LLVM's FeatureDot1Insts/Dot2Insts/Dot7Insts of gfx1030: int_amdgcn_sdot2/udot2/
+# sdot4/sdot8; clang-19 selects each for gfx1030)
+add_op("v_dot2_i32_i16", _dot_int(16, False, signed=True))
+add_op("v_dot2_u32_u16", _dot_int(16, False))
+add_op("v_dot4_i32_i8", _dot_int(8, False, signed=True))
+add_op("v_dot4c_i32_i8", _dot_int(8, False, signed=True))
+add_op("v_dot8_i32_i4", _dot_int(4, False, signed=True))
 __all__ = ["bf16_to_f64", "f64_to_bf16_bits", "fbits"]
