@@ -71,22 +71,27 @@ class VertexInput:
     The shader fetches it with ``buffer_load_format_*`` through the vertex-buffer
     descriptor (V#) number `location` of the table at the ``vertex_buffers`` user SGPR
     (docs/abi.md "Vertex shaders"): the descriptor's format, stride and dst_sel decide
-    the data, so one binary serves any attribute format."""
+    the data, so one binary serves any attribute format. `bits`: the shader's component
+    size (16: the fetched 32-bit value converted, f32 to f16 or truncated to 16 bits)."""
 
     location: int
     components: int
     type: ComponentType
+    bits: int = 32
 
 
 @dataclass(frozen=True)
 class VertexOutput:
     """A vertex shader output (a varying) at `location`, `components` of `type`, stored
-    to the attribute ring as parameter `param` (16 bytes per vertex and parameter)."""
+    to the attribute ring as parameter `param` (16 bytes per vertex and parameter);
+    `bits` 16: each component zero-extended to its dword (RADV's unpacked 16-bit
+    varyings)."""
 
     location: int
     components: int
     type: ComponentType
     param: int
+    bits: int = 32
 
 
 @dataclass(frozen=True)
@@ -122,13 +127,21 @@ class PixelInput:
     """A fragment shader input at `location` (its `components` of `type`), read from
     LDS parameter `attr` (``lds_param_load attrN``); `flat` inputs take the provoking
     vertex's value. The driver links `attr` N to the vertex shader's output of the same
-    location (SPI_PS_INPUT_CNTL_N.OFFSET = that output's `param`)."""
+    location (SPI_PS_INPUT_CNTL_N.OFFSET = that output's `param`). `bits` 16: the low
+    half of each parameter dword (a float one is interpolated in f16:
+    SPI_PS_INPUT_CNTL_N.FP16_INTERP_MODE, P10 and P20 f16 differences in the low half)."""
 
     location: int
     components: int
     type: ComponentType
     attr: int
     flat: bool = False
+    bits: int = 32
+
+    @property
+    def fp16_interp(self) -> bool:
+        """SPI_PS_INPUT_CNTL_N.FP16_INTERP_MODE: a 16-bit float input interpolated."""
+        return self.bits == 16 and self.type is ComponentType.FLOAT and not self.flat
 
 
 @dataclass(frozen=True)

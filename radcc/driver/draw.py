@@ -130,10 +130,10 @@ def _check_attrs(vs_in: tuple[IoVar, ...], attrs: Mapping[int, np.ndarray],
                                      f"{want})")
             out[k][loc] = np.ascontiguousarray(a.astype(a.dtype.newbyteorder("=")))
     for v in vs_in:
-        if v.refused:
+        if v.refused or v.bits != 32:
             raise DrawInputError(f"the vertex shader's input at location {v.location} is "
-                                 f"{v.refused}: only 32-bit scalars and vectors are "
-                                 "supported")
+                                 f"{v.refused or f'{v.bits}-bit'}: only 32-bit scalars "
+                                 "and vectors are supported")
         if v.location not in out[0] and v.location not in out[1]:
             raise DrawInputError(f"the vertex shader reads location {v.location} "
                                  f"({v.glsl}); give it with --attr {v.location}=FILE.npy")
@@ -159,7 +159,7 @@ def _check_link(vs_out: tuple[IoVar, ...], fs_in: tuple[IoVar, ...],
     outs = {v.location: v for v in vs_out}
     for v in fs_in:
         o = outs.get(v.location)
-        if o is None or o.type != v.type or o.components < v.components:
+        if o is None or (o.type, o.bits) != (v.type, v.bits) or o.components < v.components:
             wrote = f"writes {o.glsl}" if o is not None else "does not write it"
             raise DrawInputError(f"stage mismatch: the fragment shader reads location "
                                  f"{v.location} as {v.glsl}; the vertex shader {wrote}")
@@ -167,8 +167,9 @@ def _check_link(vs_out: tuple[IoVar, ...], fs_in: tuple[IoVar, ...],
             raise DrawInputError(f"the fragment shader's integer input at location "
                                  f"{v.location} must be flat")
     for v in fs_out:
-        if v.refused or v.index is not None or v.location >= 8:
-            what = v.refused or ("dual-source (Index)" if v.index is not None
+        if v.refused or v.bits != 32 or v.index is not None or v.location >= 8:
+            what = v.refused or (f"{v.bits}-bit" if v.bits != 32 else
+                                 "dual-source (Index)" if v.index is not None
                                  else f"at location {v.location} (at most 7)")
             raise DrawInputError(f"the fragment shader's output at location {v.location} "
                                  f"is {what}: outputs must be 32-bit scalars or vectors at "

@@ -40,7 +40,8 @@ class DrawInputError(Exception):
 @dataclass(frozen=True)
 class IoVar:
     """One user input or output: `type` is ``float``, ``int`` or ``uint`` (or a refused
-    kind's description in `refused`), `components` 1-4."""
+    kind's description in `refused`), `components` 1-4 of `bits` (32 or 16: only
+    varyings may be 16-bit; `refused` is set for other sizes)."""
 
     location: int
     components: int
@@ -48,12 +49,19 @@ class IoVar:
     flat: bool = False
     index: int | None = None  # the Index decoration (dual-source blending)
     refused: str = ""  # why the type cannot be an attribute / output ("" if it can)
+    bits: int = 32
 
     @property
     def glsl(self) -> str:
-        """The GLSL spelling of the type (``vec4``, ``int``, ``uvec2``)."""
+        """The GLSL spelling of the type (``vec4``, ``int``, ``uvec2``; 16-bit:
+        ``float16_t``, ``f16vec2``, ``uint16_t``, ``i16vec4``)."""
         if self.refused:
             return self.refused
+        if self.bits == 16:
+            if self.components == 1:
+                return {"float": "float16_t", "int": "int16_t", "uint": "uint16_t"}[self.type]
+            return {"float": "f16", "int": "i16", "uint": "u16"}[self.type] + \
+                f"vec{self.components}"
         if self.components == 1:
             return self.type
         return {"float": "", "int": "i", "uint": "u"}[self.type] + f"vec{self.components}"
@@ -86,24 +94,24 @@ def _scalar(m: SpirvModule, t: Type) -> tuple[str, int] | None:
     return None
 
 
-def _describe(m: SpirvModule, t: Type) -> tuple[int, str, str]:
-    """(components, component type, refusal) of an interface variable's type."""
+def _describe(m: SpirvModule, t: Type) -> tuple[int, str, str, int]:
+    """(components, component type, refusal, bits) of an interface variable's type."""
     if isinstance(t, TypeArray):
-        return 0, "", "an array"
+        return 0, "", "an array", 32
     if isinstance(t, TypeMatrix):
-        return 0, "", "a matrix"
+        return 0, "", "a matrix", 32
     if isinstance(t, TypeStruct):
-        return 0, "", "a struct"
+        return 0, "", "a struct", 32
     n = 1
     if isinstance(t, TypeVector):
         n = t.count
         t = m.type(t.component)
     s = _scalar(m, t)
     if s is None:
-        return 0, "", "not a number"
-    if s[1] != 32:
-        return n, s[0], f"{s[1]}-bit"
-    return n, s[0], ""
+        return 0, "", "not a number", 32
+    if s[1] not in (32, 16):
+        return n, s[0], f"{s[1]}-bit", s[1]
+    return n, s[0], "", s[1]
 
 
 def stage_io(m: SpirvModule, ep: EntryPoint) -> StageIo:
@@ -124,10 +132,10 @@ def stage_io(m: SpirvModule, ep: EntryPoint) -> StageIo:
         loc = m.decoration(vid, "Location")
         if loc is None:
             continue
-        n, ty, refused = _describe(m, t)
+        n, ty, refused, bits = _describe(m, t)
         idx = m.decoration(vid, "Index")
         v = IoVar(int(loc[0]), n, ty, m.has_decoration(vid, "Flat"),
-                  int(idx[0]) if idx else None, refused)
+                  int(idx[0]) if idx else None, refused, bits)
         (ins if var.storage_class == "Input" else outs).append(v)
     return StageIo(tuple(sorted(ins, key=lambda v: v.location)),
                    tuple(sorted(outs, key=lambda v: v.location)))

@@ -236,12 +236,14 @@ class ImageBinding:
 @dataclass(frozen=True)
 class StageVar:
     """A graphics stage's interface variable at a Location: a vertex shader's input or
-    output (docs/mir.md "Vertex shaders"), `components` 32-bit components of `type`
-    ("float", "int" or "uint")."""
+    output (docs/mir.md "Vertex shaders"), `components` components of `type`
+    ("float", "int" or "uint") of `bits` bits (32 or 16; a 16-bit one takes a 32-bit
+    component of its location)."""
 
     location: int
     components: int
     type: str
+    bits: int = 32
 
 
 @dataclass(eq=False)

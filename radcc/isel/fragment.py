@@ -14,7 +14,9 @@
   the mode's I/J; a flat input is the parameter's P0: ``v_mov_b32_dpp quad_perm:[0,0,0,0]``
   of the loaded VGPR (``fi``: the quad's first lane may be inactive; ``lds_param_load``
   wrote all four lanes of every quad with an active lane, ISA guide "Pixel Parameter
-  Interpolation"). The front end reads inputs at the start of the shader, in uniform
+  Interpolation"). A 16-bit input is its parameter's low half: interpolated with
+  ``v_interp_p10_f16_f32`` / ``v_interp_p2_f16_f32`` (opsel 0, ACO's v2b case), flat with
+  the same DPP move. The front end reads inputs at the start of the shader, in uniform
   control flow. ``gl_FragCoord`` is the position VGPRs with ``w`` = 1 / the hardware's
   ``w`` (``v_rcp_f32``); ``gl_FrontFacing`` is ``front_face > 0`` (a float, > 0 for front
   faces), ``gl_SampleID`` bits 8-11 of the ancillary VGPR; ``gl_PointCoord`` is the
@@ -122,11 +124,16 @@ def _param(ctx: IselContext, location: int, chan: int) -> Temp:
                       wait_vdst=0).temp
 
 
-def _interp(ctx: IselContext, location: int, chan: int, bary: ArgKind) -> Temp:
+def _interp(ctx: IselContext, location: int, chan: int, bary: ArgKind, bits: int = 32) -> Temp:
+    """P0 + I * P10 + J * P20 of the parameter's channel; 16-bit: ACO's f16 forms on the
+    low halves (``v_interp_p10_f16_f32``: an f32 sum, ``v_interp_p2_f16_f32``: the f16
+    result in the low half, opsel 0)."""
     p = _param(ctx, location, chan)
     ij = ctx.b.split_vector(_fs(ctx).args[bary], v1, v1).temps
-    t = ctx.b.inst("v_interp_p10_f32", [v1], [p, ij[0], p], wait_exp=0).temp
-    return ctx.b.inst("v_interp_p2_f32", [v1], [p, ij[1], t], wait_exp=0).temp
+    p10, p2 = (("v_interp_p10_f16_f32", "v_interp_p2_f16_f32") if bits == 16 else
+               ("v_interp_p10_f32", "v_interp_p2_f32"))
+    t = ctx.b.inst(p10, [v1], [p, ij[0], p], wait_exp=0).temp
+    return ctx.b.inst(p2, [v1], [p, ij[1], t], wait_exp=0).temp
 
 
 def select_fragment(ctx: IselContext, ins: Instr) -> None:
@@ -141,7 +148,8 @@ def select_fragment(ctx: IselContext, ins: Instr) -> None:
             r = ctx.b.inst("v_mov_b32", [v1], [p], "VOP1", quad_perm=[0, 0, 0, 0], row_mask=0xF,
                            bank_mask=0xF, fi=1).temp
         else:
-            r = _interp(ctx, a["location"], a["component"], _BARY[(a["interp"], a["at"])])
+            r = _interp(ctx, a["location"], a["component"], _BARY[(a["interp"], a["at"])],
+                        d.bit_size)
         ctx.set(d, [r])
     elif op == "load_point_coord":
         assert d is not None
@@ -272,6 +280,7 @@ def pixel_stage(shader: MirShader, args: ShaderArgs,
     nothing is exported), the Z format, whether it writes depth or discards."""
     comps: dict[int, int] = {}
     base: dict[int, str] = {}
+    bits: dict[int, int] = {}
     outs: dict[int, int] = {}
     out_base: dict[int, str] = {}
     discard = False
@@ -281,6 +290,8 @@ def pixel_stage(shader: MirShader, args: ShaderArgs,
             loc = a["location"]
             comps[loc] = max(comps.get(loc, 0), a["component"] + 1)
             base[loc] = a["base"]
+            assert ins.dest is not None
+            bits[loc] = ins.dest.bit_size
         elif ins.op == "load_point_coord":
             comps[-1] = 2
             base[-1] = "float"
@@ -291,7 +302,8 @@ def pixel_stage(shader: MirShader, args: ShaderArgs,
         elif ins.op in ("terminate", "demote"):
             discard = True
     inputs = tuple(PixelInput(p.location, comps[p.location],
-                              _COMPONENT_TYPES[base[p.location]], attr, p.flat)
+                              _COMPONENT_TYPES[base[p.location]], attr, p.flat,
+                              bits.get(p.location, 32))
                    for attr, p in enumerate(ps_inputs(shader)))
     col = 0
     outputs: list[PixelOutput] = []

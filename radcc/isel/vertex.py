@@ -27,7 +27,8 @@ with ``s_setprio 3`` as ACO's NGG shaders do, `radcc.isel.select`):
   attribute ring (one ``buffer_store_b128 idxen`` per parameter: index = the thread's
   index in the workgroup, soffset = (gs_attr_offset & 0x7fff) << 9, offset = 16 x
   parameter, the ring's V# from the ring table with its stride set to 16 x parameters
-  as RADV's lower_abi does; with parameters the hardware waits for the wave's end).
+  as RADV's lower_abi does; with parameters the hardware waits for the wave's end); a
+  16-bit varying's components zero-extended to their dwords (``v_and_b32 0xffff``).
 The vertex settings of the code object (`radcc.codeobj.graphics.VertexStage`) come from
 what was recorded (`vertex_stage`).
 """
@@ -135,9 +136,11 @@ def select_store_output(ctx: IselContext, ins: Instr) -> None:
     outs = _outputs(ctx)
     if outs.exported:
         raise unsupported(ins, "an output stored after the vertex export")
-    if src.bit_size != 32:
-        raise unsupported(ins, "vertex outputs are 32-bit")
+    if src.bit_size not in (32, 16):
+        raise unsupported(ins, "vertex outputs are 32- or 16-bit")
     comps = list(ctx.get(src))
+    if src.bit_size == 16:  # zero-extended to the dword (ac_nir's export of 16-bit values)
+        comps = [ctx.valu("v_and_b32", v1, Const(32, 0xFFFF), c) for c in comps]
     slot = ins.attrs["slot"]
     loc = int(ins.attrs["location"])
     if slot == "position":
@@ -242,9 +245,10 @@ def vertex_stage(ctx: IselContext) -> VertexStage:
     """The code object's vertex settings from what the shader fetched and exported."""
     outs = ctx.vs_outputs or VertexOutputs()
     by_loc = {o.location: o for o in ctx.shader.outputs}
-    params = tuple(VertexOutput(loc, by_loc[loc].components, ComponentType(by_loc[loc].type), p)
+    params = tuple(VertexOutput(loc, by_loc[loc].components, ComponentType(by_loc[loc].type), p,
+                                by_loc[loc].bits)
                    for p, loc in enumerate(outs.param_order()))
-    inputs = tuple(VertexInput(v.location, v.components, ComponentType(v.type))
+    inputs = tuple(VertexInput(v.location, v.components, ComponentType(v.type), v.bits)
                    for v in sorted(ctx.shader.inputs, key=lambda v: v.location))
     return VertexStage(inputs=inputs, outputs=params, pos_exports=outs.pos_exports(),
                        writes_point_size=outs.point_size is not None,

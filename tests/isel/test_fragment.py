@@ -278,3 +278,27 @@ def test_input_arrays_and_blocks(decl: str, use: str, tmp_path: Path) -> None:
     got, _ = _draw(fs, 32, 9)
     ref = _reference(9, lambda v, cov: (v * 2, np.ones(cov.shape, bool)))
     np.testing.assert_allclose(got, ref, atol=2e-6)
+
+
+@pytest.mark.parametrize("wave", WAVES)
+def test_16bit_inputs(wave: int, tmp_path: Path) -> None:
+    """16-bit inputs (ACO's emit_interp_instr_gfx11 / emit_interp_mov_instr on v2b): a
+    smooth f16 input is ``lds_param_load`` + ``v_interp_p10_f16_f32`` +
+    ``v_interp_p2_f16_f32`` on the low halves (opsel 0), a flat int16 one the quad's
+    lane 0 (``v_mov_b32`` DPP); the code object marks them 16-bit (FP16_INTERP_MODE for
+    the interpolated one). llvm-mc-19 re-assembles the code (`_compile`); the values are
+    checked by tests/e2e/test_draw_radcc.py's interp_16bit draw."""
+    src = ("#extension GL_EXT_shader_explicit_arithmetic_types_float16 : require\n"
+           "#extension GL_EXT_shader_explicit_arithmetic_types_int16 : require\n"
+           "layout(location=0) in f16vec2 h; layout(location=1) flat in int16_t k;\n"
+           "layout(location=0) out vec4 o;\n"
+           "void main() { o = vec4(vec2(h), float(k), 1.0); }")
+    fs = _compile(src, tmp_path, wave)
+    assert fs.pixel is not None
+    h, k = fs.pixel.inputs
+    assert (h.bits, h.flat, h.fp16_interp, h.components) == (16, False, True, 2)
+    assert (k.bits, k.flat, k.fp16_interp, k.type) == (16, True, False, ComponentType.SINT)
+    asm = compile_spirv(_spirv(src, tmp_path), wave_size=wave).asm
+    assert asm.count("v_interp_p10_f16_f32") == 2 and asm.count("v_interp_p2_f16_f32") == 2
+    assert "op_sel" not in asm
+    assert "v_interp_p10_f32" not in asm

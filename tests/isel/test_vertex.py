@@ -109,6 +109,22 @@ void main() {
     gl_Position = vec4(pos, 1.0);
 }"""  # output blocks, a matrix and an array at consecutive locations
 
+SHADERS["io16"] = """#version 450
+#extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
+#extension GL_EXT_shader_explicit_arithmetic_types_int16 : require
+layout(location = 0) in vec4 pos;
+layout(location = 1) in f16vec3 h;
+layout(location = 2) in uint16_t u;
+layout(location = 0) out f16vec3 oh;
+layout(location = 1) flat out u16vec2 ou;
+layout(location = 2) out vec2 o32;
+void main() {
+    gl_Position = pos;
+    oh = h * float16_t(2.0) - float16_t(0.25);
+    ou = u16vec2(u, u * uint16_t(3));
+    o32 = pos.yx;
+}"""  # 16-bit inputs (converted from 32-bit attributes) and 16-bit varyings
+
 OPTS = DebugOptions.parse("validateir,validatera")
 
 
@@ -174,6 +190,7 @@ def test_vertex_settings(spirv: dict[str, bytes]) -> None:
     full = _settings(spirv, "fullscreen")
     assert full.inputs == () and full.pos_exports == 1 and len(full.outputs) == 1
     assert _settings(spirv, "loop").inputs[1].type is S
+    assert all(i.bits == 32 for i in tri.inputs) and all(o.bits == 32 for o in tri.outputs)
     blocks = _settings(spirv, "blocks")
     assert [(o.location, o.components, o.type, o.param) for o in blocks.outputs] == [
         (1, 3, F, 0), (2, 2, F, 1), (4, 2, F, 2), (5, 2, F, 3), (6, 1, F, 4), (7, 1, F, 5),
@@ -291,6 +308,33 @@ def test_runs_tri(spirv: dict[str, bytes], wave: int, full: bool) -> None:
     assert np.allclose(ring[:n, 1, :2], uv, rtol=1e-6)
     assert (ring[n:, :] == 0).all()
     assert "s_bfm_b64" in res.asm  # the vertex and primitive lanes as ACO selects them
+
+
+@pytest.mark.parametrize("wave", [32, 64])
+def test_runs_16bit_inputs_and_outputs(spirv: dict[str, bytes], wave: int) -> None:
+    """16-bit vertex inputs are the 32-bit fetch converted (f32 -> f16 rounding to
+    nearest even, integers truncated to 16 bits); 16-bit varyings reach the attribute
+    ring zero-extended to their dwords (ac_nir's 32-bit slots), the rest of the ring
+    parameter 0; the code object says which are 16-bit. NumPy computes the ring."""
+    res = compile_spirv(spirv["io16"], wave_size=wave, debug_options=OPTS)
+    vs = res.graphics.vertex
+    assert [(i.location, i.bits) for i in vs.inputs] == [(0, 32), (1, 16), (2, 16)]
+    assert [(o.location, o.components, o.bits) for o in vs.outputs] == \
+        [(0, 3, 16), (1, 2, 16), (2, 2, 32)]
+    n = wave - 3
+    rng = np.random.default_rng(16)
+    pos = rng.standard_normal((n, 4)).astype(np.float32)
+    h = rng.uniform(-300, 300, (n, 3)).astype(np.float32)
+    u = rng.integers(0, 2**32, n, dtype=np.uint64).astype(np.uint32)
+    w, ring = _run_vs(res.graphics.code, wave, {0: pos, 1: h, 2: u}, n, n // 3, 3)
+    raw = ring.view(np.uint32)
+    h16 = h.astype(np.float16)
+    want_h = (h16 * np.float16(2.0) - np.float16(0.25)).view(np.uint16).astype(np.uint32)
+    assert np.array_equal(raw[:n, 0, :3], want_h)
+    u16 = (u & 0xFFFF).astype(np.uint16)
+    assert np.array_equal(raw[:n, 1, :2], np.c_[u16, u16 * np.uint16(3)].astype(np.uint32))
+    assert (raw[:n, 0, 3] == 0).all() and (raw[:n, 1, 2:] == 0).all()
+    assert np.array_equal(ring[:n, 2, :2], pos[:, [1, 0]])
 
 
 @pytest.mark.parametrize("wave", [32, 64])

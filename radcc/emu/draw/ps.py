@@ -9,7 +9,9 @@ A wave takes up to ``wave_size / 4`` quads in order; lane ``4q + k`` is lane k o
   reads them (ISA guide 12.2.1; `radcc.emu.graphics`): for input attribute a and the
   wave's primitive p, 12 dwords at ``(a * prims + p) * 12``: P0 (the provoking vertex's
   value), P10 = P1 - P0 and P20 = P2 - P0 (float32), as x, y, z, w each; a flat input's
-  P10 and P20 are 0. Attribute a is the pixel shader's input `attr` a, linked to the
+  P10 and P20 are 0; a 16-bit float input interpolated (`PixelInput.fp16_interp`,
+  FP16_INTERP_MODE, unpacked: ISA guide 12.2.1.1) has them as f16 differences of the
+  dwords' low halves, in the low halves. Attribute a is the pixel shader's input `attr` a, linked to the
   vertex shader's output of the same location.
 - ``prim_mask`` (M0 for `lds_param_load`): ``new_prim_mask[15:1] << 16``, bit q set when
   quad q starts a primitive (quad 0 always does), parameter offset 0.
@@ -54,15 +56,23 @@ _BARY = {ArgKind.PERSP_SAMPLE: "persp", ArgKind.PERSP_CENTER: "persp",
          ArgKind.LINEAR_CENTER: "linear", ArgKind.LINEAR_CENTROID: "linear"}
 
 
-def lds_parameters(attrs: np.ndarray, flat: np.ndarray) -> np.ndarray:
+def lds_parameters(attrs: np.ndarray, flat: np.ndarray,
+                   fp16: np.ndarray | None = None) -> np.ndarray:
     """The LDS parameter block of primitives `attrs` (p, n, A, 4) uint32: (A, p, 12) uint32
-    words (module docstring)."""
+    words (module docstring); `fp16` (A,) bool: the attributes interpolated as f16."""
     p, n, A, _ = attrs.shape
     out = np.zeros((A, p, 3, 4), np.uint32)
     f = attrs.view(np.float32)
+    with np.errstate(invalid="ignore", over="ignore"):  # 32-bit data read as halves
+        h = (attrs & 0xFFFF).astype(np.uint16).view(np.float16).astype(np.float64)
+    half = np.zeros(A, bool) if fp16 is None else np.asarray(fp16, bool)
     out[:, :, 0] = attrs[:, 0].transpose(1, 0, 2)
     for k in range(1, min(n, 3)):
         d = (f[:, k] - f[:, 0]).astype(np.float32).view(np.uint32)
+        # the exact f16 difference (it fits a double) rounded once to f16
+        with np.errstate(invalid="ignore", over="ignore"):
+            d16 = (h[:, k] - h[:, 0]).astype(np.float16).view(np.uint16).astype(np.uint32)
+        d = np.where(half[None, :, None], d16, d)
         out[:, :, k] = d.transpose(1, 0, 2)
     out[np.asarray(flat, bool), :, 1:] = 0
     return out.reshape(A, p, 12)
@@ -84,6 +94,7 @@ class PixelStageRunner:
                                  max_instructions=max_instructions)
         ins = sorted(fs.pixel.inputs, key=lambda i: i.attr)
         self.flat = np.array([i.flat for i in ins], bool)
+        self.fp16 = np.array([i.fp16_interp for i in ins], bool)
         # gl_PointCoord's parameter (location -1): P0 (0, 0), P10 (1, 0), P20 (0, 1) on
         # points, whose lanes' I and J are the coordinate (radcc.emu.draw.raster)
         self.point_coord = [a for a, i in enumerate(ins) if i.location < 0]
@@ -118,7 +129,8 @@ class PixelStageRunner:
         new = np.r_[True, qp[1:] != qp[:-1]]
         wave_prims = qp[new]
         attrs = prims.attrs[wave_prims]  # (p, n, A, 4)
-        lds = lds_parameters(attrs, self.flat) if attrs.shape[2] else np.zeros(0, np.uint32)
+        lds = (lds_parameters(attrs, self.flat, self.fp16) if attrs.shape[2]
+               else np.zeros(0, np.uint32))
         if attrs.shape[1] == 1:
             one = np.float32(1.0).view(np.uint32)
             for a in self.point_coord:

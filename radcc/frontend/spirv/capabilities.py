@@ -54,8 +54,9 @@ SUPPORTED: frozenset[str] = frozenset(
         "UniformTexelBufferArrayDynamicIndexing", "StorageTexelBufferArrayDynamicIndexing",
         "SampledImageArrayNonUniformIndexing", "StorageImageArrayNonUniformIndexing",
         "UniformTexelBufferArrayNonUniformIndexing", "StorageTexelBufferArrayNonUniformIndexing",
-        # vertex shaders (radcc/frontend/spirv_to_mir/stage_io.py)
-        "ClipDistance", "CullDistance", "DrawParameters",
+        # vertex shaders (radcc/frontend/spirv_to_mir/stage_io.py); 16-bit stage inputs
+        # and outputs (stage_io.py, fragment_io.py)
+        "ClipDistance", "CullDistance", "DrawParameters", "StorageInputOutput16",
     }
 )  # fmt: skip
 

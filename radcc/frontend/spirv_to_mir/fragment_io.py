@@ -17,9 +17,13 @@ nir_lower_io, as RADV runs them on a fragment shader).
   opcodes emit ``@ddx``/``@ddy`` (``_fine``/``_coarse``) per component (``OpFwidth*``:
   ``|ddx| + |ddy|``).
 
-Inputs are 32-bit scalars and vectors, arrays, matrices and blocks of them (one
-location per element, column or member); outputs 32-bit scalars and vectors (others,
-16- and 64-bit types are refused with the variable named).
+Inputs are 32- and 16-bit scalars and vectors (a 16-bit component takes a 32-bit
+component of its location, as RADV lays out unpacked 16-bit varyings: the vertex shader
+stores it zero-extended, isel interpolates the low half with the f16 forms), arrays,
+matrices and blocks of them (one location per element, column or member); outputs are
+32-bit scalars and vectors (others, and 64-bit inputs, are refused with the variable
+named). ``mediump`` (RelaxedPrecision) 32-bit inputs stay 32-bit, as in RADV, which does
+not lower them to 16 bits.
 """
 
 from __future__ import annotations
@@ -85,14 +89,16 @@ def stored_roots(ctx: TranslationContext) -> set[int]:
     return out
 
 
-def _scalar_or_vector32(ctx: TranslationContext, vid: int, tid: int, what: str) -> None:
+def _scalar_or_vector(ctx: TranslationContext, vid: int, tid: int, what: str,
+                      sizes: tuple[int, ...]) -> None:
     if not ctx.is_leaf(tid):
         raise err(f"{what} %{vid} ({ctx.m.name(vid) or 'unnamed'}): only scalar and vector "
                   "inputs and outputs are supported (no arrays, matrices or blocks)", ctx.ins)
     base, bits = ctx.scalar(tid)
-    if bits != 32 or base == "bool":
-        raise err(f"{what} %{vid} ({ctx.m.name(vid) or 'unnamed'}): only 32-bit inputs and "
-                  "outputs are supported", ctx.ins)
+    if bits not in sizes or base == "bool":
+        allowed = " and ".join(f"{n}-bit" for n in sizes)
+        raise err(f"{what} %{vid} ({ctx.m.name(vid) or 'unnamed'}): only {allowed} "
+                  f"{'inputs' if 'Input' in what else 'outputs'} are supported", ctx.ins)
 
 
 def declare_input(ctx: TranslationContext, vid: int, pointee: int, store: StoreLocal) -> None:
@@ -158,7 +164,7 @@ def _input_value(ctx: TranslationContext, vid: int, tid: int, loc: int, first: i
             out.append(v)
             loc = end
         return out, loc
-    _scalar_or_vector32(ctx, vid, tid, "Input variable")
+    _scalar_or_vector(ctx, vid, tid, "Input variable", (32, 16))
     base, bits = ctx.scalar(tid)
     n = ctx.comps(tid)
     if first + n > 4:
@@ -193,7 +199,7 @@ def declare_output(ctx: TranslationContext, vid: int, pointee: int, builtin: str
                       "supported", ctx.ins)
         comp = m.decoration(vid, "Component")
         first = int(comp[0]) if comp else 0
-    _scalar_or_vector32(ctx, vid, pointee, "Output variable")
+    _scalar_or_vector(ctx, vid, pointee, "Output variable", (32,))
     lv = ctx.shader.new_local(m.name(vid) or f"out{vid}", mtype(ctx, pointee))
     d = ctx.cb.intr("deref_var", [], 32, 1, var=lv, type=lv.type)
     ctx.globals[vid] = LocalPtr(d, pointee)

@@ -4,11 +4,13 @@ VS-only NGG pipeline, GFX11; docs/mir.md "Vertex shaders").
 
 Guarantees of `translate_vertex`:
 
-- every ``Input`` variable with a ``Location`` (a 32-bit scalar or vector: float, int or
-  uint) becomes a local initialised by ``load_input`` of its location, fetched at the
-  vertex index (``gl_VertexIndex``) or, when bit L of ``load_vs_input_instance_mask`` is
-  set, at the instance index; ``MirShader.inputs`` lists them;
-- every ``Output`` variable (``Location`` varyings: 32-bit scalars and vectors, and
+- every ``Input`` variable with a ``Location`` (a 32- or 16-bit scalar or vector: float,
+  int or uint) becomes a local initialised by ``load_input`` of its location, fetched at
+  the vertex index (``gl_VertexIndex``) or, when bit L of ``load_vs_input_instance_mask``
+  is set, at the instance index; a 16-bit input is the 32-bit fetch converted
+  (``f2f16``, ``u2u16``: the attribute's format converts to 32 bits first, as a 16-bit
+  input of a 32-bit format reads in Vulkan); ``MirShader.inputs`` lists them;
+- every ``Output`` variable (``Location`` varyings: 32- and 16-bit scalars and vectors, and
   matrices, arrays and blocks of them at consecutive locations; the ``Position``,
   ``PointSize``, ``ClipDistance`` and ``CullDistance`` built-ins, standalone or as
   members of the ``gl_PerVertex`` block) becomes a local; at the end of the entry
@@ -53,8 +55,8 @@ def _declare(ctx: TranslationContext, vid: int, sc: str, pointee: int) -> None:
     ctx.globals[vid] = ptr
     if sc == "Input":
         loc = _location(ctx, vid)
-        comps, typ = _scalar_or_vector(ctx, pointee, f"vertex input at location {loc}")
-        ctx.stage_inputs.append((StageVar(loc, comps, typ), ptr))
+        comps, typ, bits = _scalar_or_vector(ctx, pointee, f"vertex input at location {loc}")
+        ctx.stage_inputs.append((StageVar(loc, comps, typ, bits), ptr))
     else:
         ctx.stage_outputs.append((vid, ptr))
 
@@ -69,17 +71,18 @@ def _location(ctx: TranslationContext, vid: int) -> int:
     return int(dec[0])
 
 
-def _scalar_or_vector(ctx: TranslationContext, tid: int, what: str) -> tuple[int, str]:
+def _scalar_or_vector(ctx: TranslationContext, tid: int, what: str) -> tuple[int, str, int]:
+    """(components, type, bits) of a 32- or 16-bit scalar or vector."""
     t = ctx.ty(tid)
     n = 1
     if isinstance(t, TypeVector):
         n = t.count
         t = ctx.ty(t.component)
-    if isinstance(t, TypeFloat) and t.width == 32:
-        return n, "float"
-    if isinstance(t, TypeInt) and t.width == 32:
-        return n, "int" if t.signed else "uint"
-    raise err(f"{what}: only 32-bit scalars and vectors are supported", ctx.ins)
+    if isinstance(t, TypeFloat) and t.width in (32, 16):
+        return n, "float", t.width
+    if isinstance(t, TypeInt) and t.width in (32, 16):
+        return n, "int" if t.signed else "uint", t.width
+    raise err(f"{what}: only 32- and 16-bit scalars and vectors are supported", ctx.ins)
 
 
 def translate_vertex(ctx: TranslationContext, inline_entry: object) -> None:
@@ -129,6 +132,8 @@ def _load_inputs(ctx: TranslationContext) -> None:
                          b.imm(0))
         index = b.alu("bcsel", 32, 1, per_inst, inst, vtx)
         v = b.intr("load_input", [index], 32, var.components, location=var.location)
+        if var.bits == 16:
+            v = b.alu("f2f16" if var.type == "float" else "u2u16", 16, var.components, v)
         store_local(ctx, ptr, v)
         ctx.shader.inputs.append(var)
 
@@ -153,27 +158,27 @@ def _store_outputs(ctx: TranslationContext) -> None:
                     raise err(f"member {i} of output block %{vid} is not a built-in", ctx.ins)
                 _builtin_output(ctx, mb, vals[i], mt)
         else:
-            leaves: list[tuple[int, Value, int, str]] = []
+            leaves: list[tuple[int, Value, int, str, int]] = []
             block_locs = isinstance(t, TypeStruct) and m.decoration(vid, "Location") is None \
                 and all(m.decoration(pointee, "Location", i) is not None
                         for i in range(len(t.members)))
             start = 0 if block_locs else _location(ctx, vid)  # else: each member's own
             _flatten(ctx, pointee, load_local(ctx, ptr), start, leaves)
-            for loc, v, comps, typ in leaves:
+            for loc, v, comps, typ, bits in leaves:
                 if any(o.location == loc for o in outs):
                     raise err(f"two vertex outputs at location {loc}", ctx.ins)
                 b.intrinsic("store_output", [v], slot="param", location=loc)
-                outs.append(StageVar(loc, comps, typ))
+                outs.append(StageVar(loc, comps, typ, bits))
     ctx.ins = None
     ctx.shader.outputs = sorted(outs, key=lambda o: o.location)
 
 
 def _flatten(ctx: TranslationContext, tid: int, value: object, loc: int,
-             out: list[tuple[int, Value, int, str]]) -> int:
+             out: list[tuple[int, Value, int, str, int]]) -> int:
     """The leaves of an output of type `tid` at Location `loc` (SPIR-V's location
     assignment: a matrix's columns, an array's elements and a block's members take
     consecutive locations, a member's own Location restarting the count): appended to
-    `out` as (location, value, components, type); returns the next free location."""
+    `out` as (location, value, components, type, bits); returns the next free location."""
     t = ctx.ty(tid)
     if isinstance(t, TypeStruct):
         assert isinstance(value, list)
@@ -187,9 +192,9 @@ def _flatten(ctx: TranslationContext, tid: int, value: object, loc: int,
         for x in value:
             loc = _flatten(ctx, el, x, loc, out)
         return loc
-    comps, typ = _scalar_or_vector(ctx, tid, f"vertex output at location {loc}")
+    comps, typ, bits = _scalar_or_vector(ctx, tid, f"vertex output at location {loc}")
     assert isinstance(value, Value)
-    out.append((loc, value, comps, typ))
+    out.append((loc, value, comps, typ, bits))
     return loc + 1
 
 

@@ -49,6 +49,9 @@ class DrawCase:
     # shader may write the clear colour, or blending keeps it)
     coverage_from_color: bool = True
     features: tuple[str, ...] = ()
+    # the (vert, frag) lavapipe renders instead, when it cannot compile the case's own
+    # (its LLVM 15 aborts on 16-bit varyings): 32-bit twins computing the same values
+    reference_shaders: tuple[str, str] | None = None
 
     def kwargs(self) -> dict[str, Any]:
         """The draw's keyword arguments (run_draw's, after the two SPIR-V modules)."""
@@ -106,6 +109,16 @@ def _cases() -> list[DrawCase]:
                         1: _colors("interp", 6)},
                  color="rgba32f", clear=(-1, -1, -1, -1),
                  features=("smooth", "flat", "noperspective", "provoking vertex", "MRT")))
+    # 16-bit varyings (f16 smooth/flat/noperspective, int16/uint16 flat) beside a 32-bit
+    # one; lavapipe renders 32-bit twins holding the same f16 values: the interpolated
+    # f16 values differ by f16 rounding of P10/P20 (the hardware's FP16 parameters)
+    add(DrawCase("interp_16bit", "interp16.vert", "interp16.frag", S, 6,
+                 attrs={0: np.concatenate([clip(TRI, S, w=W3),
+                                           clip(QUAD[[0, 2, 3]], S, w=[0.7, 1.3, 2.0])]),
+                        1: _colors("interp16", 6)},
+                 color="rgba32f", clear=(-1, -1, -1, -1), atol=2e-3, rtol=1e-3,
+                 reference_shaders=("interp16_ref.vert", "interp16_ref.frag"),
+                 features=("16-bit varyings", "f16 interpolation", "flat int16")))
     add(DrawCase("fragcoord", "basic.vert", "fragcoord.frag", S, 3,
                  attrs={0: clip(TRI, S, z=[0.2, 0.5, 0.9], w=W3), 1: _colors("fc", 3)},
                  color="rgba32f", clear=(-1, -1, -1, -1), features=("gl_FragCoord",)))

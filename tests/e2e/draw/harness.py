@@ -51,7 +51,10 @@ def reference(case: DrawCase) -> Any:
     """lavapipe's rendering of the case (radcc.oracle.lavapipe_draw.DrawResult)."""
     from radcc.oracle.lavapipe_draw import run_draw
 
-    vs, fs = spirv(case)
+    if case.reference_shaders is not None:
+        vs, fs = (compile_stage(n) for n in case.reference_shaders)
+    else:
+        vs, fs = spirv(case)
     return run_draw(vs, fs, **case.kwargs())
 
 

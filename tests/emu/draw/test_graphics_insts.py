@@ -150,3 +150,36 @@ def test_export_sources_need_the_expcnt_wait(between: str, bad: str | None) -> N
     r.run(lambda w: None)
     msgs = [v.message for v in r.violations]
     assert (bad is None and not msgs) or (bad is not None and any(bad in m for m in msgs)), msgs
+
+
+@pytest.mark.parametrize("wave", [32, 64])
+@pytest.mark.parametrize("opsel", [0, 1])
+def test_f16_interpolation(wave: int, opsel: int) -> None:
+    """``v_interp_p10_f16_f32`` / ``v_interp_p2_f16_f32`` (ISA guide 16.13, "VINTERP"):
+    P10 = f32(S0[quad lane 1].f16) * I + f32(S2[quad lane 0].f16), D.f16 =
+    f16(f32(S0[quad lane 2].f16) * J + P10), OPSEL choosing the half of the packed
+    parameter read (and the p2's destination half), computed in NumPy."""
+    hi = "op_sel:[1,0,1,0]" if opsel else ""
+    hi2 = "op_sel:[1,0,0,1]" if opsel else ""
+    r = _runner(f"v_interp_p10_f16_f32 v4, v1, v2, v1 {hi}\n"
+                f"v_interp_p2_f16_f32 v5, v1, v3, v4 {hi2}\ns_endpgm\n", wave)
+    rng = np.random.default_rng(opsel)
+    p = rng.uniform(-4, 4, (wave, 2)).astype(np.float16)
+    i = rng.uniform(-1, 2, wave).astype(np.float32)
+    j = rng.uniform(-1, 2, wave).astype(np.float32)
+    keep = np.uint32(0xABCD)
+
+    def setup(w):
+        w.v[1] = p.view(np.uint32).reshape(wave)
+        w.v[2] = i.view(np.uint32)
+        w.v[3] = j.view(np.uint32)
+        w.v[5] = np.full(wave, keep * 0x10001, np.uint32)
+    w = r.run(setup)
+    assert not r.violations
+    half = p[:, opsel].astype(np.float64).reshape(-1, 4)
+    p0, p1, p2 = (np.repeat(half[:, k], 4) for k in range(3))
+    t = (p1 * i + p0).astype(np.float32)
+    np.testing.assert_array_equal(w.v[4].view(np.float32), t)
+    d = (p2 * j + t.astype(np.float64)).astype(np.float16).view(np.uint16).astype(np.uint32)
+    want = (keep << 16 | d) if not opsel else (d << 16 | keep)
+    np.testing.assert_array_equal(w.v[5], want)

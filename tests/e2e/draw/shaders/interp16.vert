@@ -1,0 +1,21 @@
+#version 450
+#extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
+#extension GL_EXT_shader_explicit_arithmetic_types_int16 : require
+// 16-bit varyings: f16 smooth/flat/noperspective, int16/uint16 flat, beside a 32-bit one
+layout(location = 0) in vec4 pos;
+layout(location = 1) in vec4 col;
+layout(location = 0) out f16vec4 smooth_h;
+layout(location = 1) flat out f16vec2 flat_h;
+layout(location = 2) noperspective out float16_t linear_h;
+layout(location = 3) flat out uint16_t u16;
+layout(location = 4) flat out i16vec2 i16;
+layout(location = 5) out vec2 f32_v;
+void main() {
+    gl_Position = pos;
+    smooth_h = f16vec4(col);
+    flat_h = f16vec2(col.yz * 2.0 + float(gl_VertexIndex));
+    linear_h = float16_t(col.x - col.w);
+    u16 = uint16_t(gl_VertexIndex * 1000 + 7);
+    i16 = i16vec2(-gl_VertexIndex * 300 - 5, gl_VertexIndex + 40000 - 65536);
+    f32_v = col.wz;
+}
