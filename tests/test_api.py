@@ -151,3 +151,12 @@ void main() { uint i = 0u; while (a[0] != 7u) { i++; a[1] = i; } }
     with pytest.raises(radcc.RunError, match=str(DEFAULT_MAX_INSTRUCTIONS // 10)):
         radcc.run(src, wave_size=32, buffers={0: np.zeros(2, np.uint32)},
                   max_instructions=DEFAULT_MAX_INSTRUCTIONS // 10)
+
+
+@pytest.mark.parametrize("ext,name", [("geom", "geometry"), ("rmiss", "miss shaders (ray tracing)")])
+def test_other_stages_refused_by_name(ext: str, name: str, tmp_path: Path) -> None:
+    """The API refuses the stages radcc does not compile by name, before glslang runs."""
+    src = tmp_path / f"s.{ext}"
+    src.write_text("#version 460\nvoid main() {}\n")
+    with pytest.raises(radcc.CompileError, match=rf"s\.{ext}:1:1: error: {re.escape(name)}"):
+        radcc.compile(src)

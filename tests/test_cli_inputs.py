@@ -33,17 +33,56 @@ def radcc(*args: str, input: bytes | None = None) -> subprocess.CompletedProcess
                           capture_output=True, cwd=ROOT)
 
 
-@pytest.mark.parametrize("ext,name", [("geom", "geometry"), ("tesc", "tessellation control"),
-                                      ("tese", "tessellation evaluation"), ("mesh", "mesh"),
-                                      ("task", "task")])
+@pytest.mark.parametrize("ext,name", [
+    ("geom", "geometry"), ("tesc", "tessellation control"),
+    ("tese", "tessellation evaluation"), ("mesh", "mesh"), ("task", "task"),
+    ("rgen", "ray generation"), ("rint", "intersection"), ("rahit", "any-hit"),
+    ("rchit", "closest-hit"), ("rmiss", "miss"), ("rcall", "callable")])
 def test_graphics_stages_refused_by_name(ext: str, name: str, tmp_path: Path,
                                          capsys: pytest.CaptureFixture[str]) -> None:
     src = tmp_path / f"s.{ext}"
     src.write_text("#version 450\nvoid main() {}\n")
     assert main(["compile", str(src)]) == 1
     err = capsys.readouterr().err
-    assert err == (f"{src}:1:1: error: {name} shaders are not supported yet (issue: graphics); "
+    rt = " (ray tracing)" if ext.startswith("r") else ""
+    assert err == (f"{src}:1:1: error: {name} shaders{rt} are not supported yet; "
                    "radcc compiles compute, vertex, fragment shaders\n")
+
+
+_OTHER_STAGES = {
+    "tesc": ("layout(vertices = 3) out;\nvoid main() { gl_TessLevelOuter[0] = 1.0; }",
+             "Tessellation: tessellation shaders are not supported yet"),
+    "tese": ("layout(triangles) in;\nvoid main() { gl_Position = vec4(gl_TessCoord, 1.0); }",
+             "Tessellation: tessellation shaders are not supported yet"),
+    "geom": ("layout(points) in;\nlayout(points, max_vertices = 1) out;\n"
+             "void main() { EmitVertex(); }", "Geometry: geometry shaders are not supported yet"),
+    "mesh": ("#extension GL_EXT_mesh_shader : require\nlayout(local_size_x = 1) in;\n"
+             "layout(triangles, max_vertices = 3, max_primitives = 1) out;\n"
+             "void main() { SetMeshOutputsEXT(0, 0); }",
+             "MeshShadingEXT: mesh and task shaders are not supported yet"),
+    "task": ("#extension GL_EXT_mesh_shader : require\nlayout(local_size_x = 1) in;\n"
+             "void main() { EmitMeshTasksEXT(1, 1, 1); }", "MeshShadingEXT: mesh and task shaders are not supported yet"),
+    "rgen": ("#extension GL_EXT_ray_tracing : require\nvoid main() {}",
+             "RayTracingKHR: ray tracing is not supported"),
+    "rchit": ("#extension GL_EXT_ray_tracing : require\nvoid main() {}",
+              "RayTracingKHR: ray tracing is not supported"),
+}
+
+
+@pytest.mark.parametrize("ext", sorted(_OTHER_STAGES))
+def test_other_stages_from_spirv_refused_by_name(ext: str, tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """The same stages as SPIR-V (glslangValidator's modules): refused at the capability
+    that declares the stage, named, with its word offset."""
+    body, what = _OTHER_STAGES[ext]
+    src = tmp_path / f"s.{ext}"
+    src.write_text("#version 460\n" + body + "\n")
+    spv = tmp_path / "s.spv"
+    subprocess.run(["glslangValidator", "-V", "--target-env", "vulkan1.3", str(src), "-o",
+                    str(spv)], check=True, capture_output=True)
+    assert main(["compile", str(spv)]) == 1
+    err = capsys.readouterr().err
+    assert f"{spv}: word 5: OpCapability: unsupported capability {what}\n" in err, err
 
 
 def test_glsl_extension_is_compute(tmp_path: Path) -> None:

@@ -20,13 +20,11 @@ from typing import Any
 from radcc.abi.graphics import DEFAULT_COLOR_FORMAT, ColorFormat
 from radcc.cli import debug_options
 from radcc.cli._help import HelpFormatter
+from radcc.driver.glsl import STAGE_NAMES, stage_refusal
 from radcc.target import DEFAULT_MCPU
 
 # glslangValidator's stage names (its -S values) and what a message calls them
-STAGES = {"comp": "compute", "vert": "vertex", "frag": "fragment", "geom": "geometry",
-          "tesc": "tessellation control", "tese": "tessellation evaluation", "mesh": "mesh",
-          "task": "task"}
-SUPPORTED_STAGES = frozenset({"comp", "vert", "frag"})  # the stages radcc compiles (the rest: issue graphics)
+STAGES = STAGE_NAMES
 STAGE_BY_SUFFIX = {".glsl": "comp", **{f".{s}": s for s in STAGES}}
 SHADER_SUFFIXES = (".spv", *STAGE_BY_SUFFIX, ".hlsl")
 
@@ -123,10 +121,9 @@ def stage_of(path: str, stage: str | None) -> str:
 
 def check_stage(path: str, stage: str) -> None:
     """Refuse a stage radcc does not compile yet, by name and located."""
-    if stage not in SUPPORTED_STAGES:
-        kinds = ", ".join(STAGES[s] for s in STAGES if s in SUPPORTED_STAGES)
-        raise UserError(f"{path}:1:1: error: {STAGES[stage]} shaders are not supported yet "
-                        f"(issue: graphics); radcc compiles {kinds} shaders")
+    why = stage_refusal(stage)
+    if why is not None:
+        raise UserError(f"{path}:1:1: error: {why}")
 
 
 def _source_bytes(path: str, stdin: bytes | None) -> bytes:

@@ -55,14 +55,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from radcc.driver.glsl import STAGES
 from radcc.target import DEFAULT_MCPU
 
 __all__ = ["Kernel", "CompileError", "RunError", "StrictModeError", "compile", "draw", "run"]
 
 SPIRV_MAGIC = b"\x03\x02\x23\x07"
-_GLSL_SUFFIXES = {".comp": "comp", ".glsl": "comp", ".vert": "vert", ".frag": "frag",
-                  ".geom": "geom", ".tesc": "tesc", ".tese": "tese", ".mesh": "mesh",
-                  ".task": "task"}
+_GLSL_SUFFIXES = {".glsl": "comp", **{f".{s}": s for s in STAGES}}
 
 
 class CompileError(Exception):
@@ -93,7 +92,7 @@ class Kernel:
 
 def _spirv_of(source: str | bytes | os.PathLike[str], stage: str | None, entry: str | None,
               defines: Sequence[str]) -> bytes:
-    from radcc.driver.glsl import GlslError, glsl_to_spirv
+    from radcc.driver.glsl import GlslError, glsl_to_spirv, stage_refusal
 
     try:
         if isinstance(source, bytes | bytearray | memoryview):
@@ -114,7 +113,11 @@ def _spirv_of(source: str | bytes | os.PathLike[str], stage: str | None, entry: 
             if suffix not in _GLSL_SUFFIXES:
                 raise CompileError(f"{p}: unknown shader type (.spv, .hlsl, "
                                    f"{', '.join(_GLSL_SUFFIXES)})")
-            return glsl_to_spirv(p, stage or _GLSL_SUFFIXES[suffix], defines)
+            st = stage or _GLSL_SUFFIXES[suffix]
+            why = stage_refusal(st) if st in _GLSL_SUFFIXES.values() else None
+            if why is not None:
+                raise CompileError(f"{p}:1:1: error: {why}")
+            return glsl_to_spirv(p, st, defines)
         with tempfile.TemporaryDirectory() as d:
             p = Path(d) / f"source.{stage or 'comp'}"
             p.write_text(source, encoding="utf-8")

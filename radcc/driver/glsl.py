@@ -16,10 +16,28 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-__all__ = ["GlslError", "glsl_to_spirv", "STAGES"]
+__all__ = ["COMPILED_STAGES", "GlslError", "STAGES", "STAGE_NAMES", "glsl_to_spirv",
+           "stage_refusal"]
 
-# glslangValidator -S stage names
-STAGES = ("comp", "vert", "frag", "geom", "tesc", "tese", "mesh", "task")
+# glslangValidator's -S stage names (also the GLSL file extensions) and what a message
+# calls them
+STAGE_NAMES: dict[str, str] = {
+    "comp": "compute", "vert": "vertex", "frag": "fragment", "geom": "geometry",
+    "tesc": "tessellation control", "tese": "tessellation evaluation", "mesh": "mesh",
+    "task": "task", "rgen": "ray generation", "rint": "intersection", "rahit": "any-hit",
+    "rchit": "closest-hit", "rmiss": "miss", "rcall": "callable"}
+STAGES = tuple(STAGE_NAMES)
+COMPILED_STAGES = frozenset({"comp", "vert", "frag"})  # the stages radcc compiles
+
+
+def stage_refusal(stage: str) -> str | None:
+    """None if radcc compiles `stage`, else the message refusing it by name."""
+    if stage in COMPILED_STAGES:
+        return None
+    kinds = ", ".join(STAGE_NAMES[s] for s in STAGES if s in COMPILED_STAGES)
+    what = " (ray tracing)" if stage.startswith("r") else ""
+    return (f"{STAGE_NAMES[stage]} shaders{what} are not supported yet; radcc compiles "
+            f"{kinds} shaders")
 
 
 class GlslError(Exception):
