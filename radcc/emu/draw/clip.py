@@ -8,7 +8,9 @@ enough for the rasteriser's exact int64 edge functions. A triangle crossing a pl
 becomes a convex polygon, split into a fan of triangles whose first vertex is the
 polygon's first; new vertices interpolate position and attributes linearly in clip space
 (which is perspective-correct once divided), flat attributes keep the provoking vertex's
-bits.
+bits. The clip distances (``gl_ClipDistance``) are further half-spaces ``d_i >= 0``,
+interpolated linearly along the edges with the position (Vulkan: a primitive is clipped
+where a clip distance is negative; a point with one negative is dropped).
 
 The viewport is ``(0, 0, W, H)``, depth ``0..1``: ``xf = (x/w + 1) W/2``,
 ``yf = (y/w + 1) H/2`` (row 0 at the top), ``zf = z/w``; ``xf, yf`` are snapped to
@@ -93,20 +95,31 @@ def _clip_polygon(pos: np.ndarray, att: np.ndarray, planes: np.ndarray, closed: 
 
 
 def clip_and_project(prim: np.ndarray, pos: np.ndarray, attrs: np.ndarray,
-                     point_size: np.ndarray, flat: np.ndarray, width: int, height: int
-                     ) -> Primitives:
+                     point_size: np.ndarray, flat: np.ndarray, width: int, height: int,
+                     clip_distances: np.ndarray | None = None,
+                     numbers: np.ndarray | None = None) -> Primitives:
     """Clip the primitives `prim` (P, n) (vertex numbers into `pos` (V, 4) float32 clip
-    positions, `attrs` (V, A, 4) uint32 attribute bits, `point_size` (V,)), `flat` (A,)
-    the attributes interpolated flat; divide, map to the viewport, snap."""
+    positions, `attrs` (V, A, 4) uint32 attribute bits, `point_size` (V,),
+    `clip_distances` (V, C) float32 or None), `flat` (A,) the attributes interpolated
+    flat; divide, map to the viewport, snap. `numbers` (P,): the draw's primitive number
+    of each row (default: the row)."""
     n = prim.shape[1] if prim.ndim == 2 else 1
     A = attrs.shape[1]
     g = guard_band(width, height)
     planes = _planes(g)
-    P = np.asarray(pos, np.float64)[prim]  # (P, n, 4)
+    pos = np.asarray(pos, np.float64)
+    if clip_distances is not None and clip_distances.shape[1]:
+        # the distances as extra coordinates, each a half-space on its own column
+        C = clip_distances.shape[1]
+        pos = np.concatenate([pos, np.asarray(clip_distances, np.float64)], axis=1)
+        planes = np.block([[planes, np.zeros((len(planes), C))],
+                           [np.zeros((C, 4)), np.eye(C)]])
+    P = pos[prim]  # (P, n, 4 + C)
     d = P @ planes.T  # (P, n, planes)
     inside = (d >= 0).all(axis=(1, 2))
     culled = (d < 0).all(axis=1).any(axis=1)
-    keep_prim = [np.flatnonzero(inside)]
+    number = np.arange(len(P)) if numbers is None else np.asarray(numbers, np.int64)
+    keep_prim = [number[inside]]
     keep_pos = [P[inside]]
     keep_att = [attrs[prim[inside]]]
     keep_ps = [np.asarray(point_size, np.float64)[prim[inside]]]
@@ -136,7 +149,7 @@ def clip_and_project(prim: np.ndarray, pos: np.ndarray, attrs: np.ndarray,
                     bits[k] = a_bits[j]
         tris = [(0, k, k + 1) for k in range(1, len(cp) - 1)] if n == 3 else [(0, 1)]
         for t in tris:
-            ex_prim.append(int(p))
+            ex_prim.append(int(number[p]))
             ex_pos.append(cp[list(t)])
             ex_att.append(bits[list(t)].reshape(n, A, 4))
             ex_ps.append(ca[list(t), -1])
@@ -148,7 +161,7 @@ def clip_and_project(prim: np.ndarray, pos: np.ndarray, attrs: np.ndarray,
     order_prim = np.concatenate(keep_prim)
     order = np.argsort(order_prim, kind="stable")  # primitive order (clipped ones inline)
     total = len(order_prim)
-    cpos = np.concatenate(keep_pos).reshape(total, n, 4)[order]
+    cpos = np.concatenate(keep_pos).reshape(total, n, P.shape[2])[order][..., :4]
     catt = np.concatenate(keep_att).reshape(total, n, A, 4)[order]
     cps = np.concatenate(keep_ps).reshape(total, n)[order]
     w = cpos[..., 3]

@@ -68,6 +68,9 @@ class VertexData:
     ring: np.ndarray  # (V, params, 4) uint32
     prims: np.ndarray  # (P, n) int64
     waves: int
+    # (V, clip + cull distances) float32: the position exports after pos0 and the point
+    # size, four per export, clip distances first (docs/abi.md "Vertex shaders on NGG")
+    distances: np.ndarray | None = None
 
 
 def _group(prims: np.ndarray, wave: int) -> list[tuple[np.ndarray, np.ndarray]]:
@@ -132,6 +135,9 @@ def run_vertex_stage(vs: GraphicsShader, target: Target, memory: Memory,
     n = prims.shape[1]
     pos_l: list[np.ndarray] = []
     ps_l: list[np.ndarray] = []
+    dist_l: list[np.ndarray] = []
+    ndist = vst.clip_distances + vst.cull_distances
+    first_dist = TARGET_POS0 + 1 + int(vst.writes_point_size)
     ring_l: list[np.ndarray] = []
     prim_l: list[np.ndarray] = []
     first = 0
@@ -162,6 +168,7 @@ def run_vertex_stage(vs: GraphicsShader, target: Target, memory: Memory,
         w = runner.run(setup)
         pos = np.zeros((nv, 4), np.float32)
         psz = np.ones(nv, np.float32)
+        dist = np.zeros((nv, 4 * ((ndist + 3) // 4)), np.float32)
         got_prim = None
         seen_pos = False
         for e in w.exports:
@@ -172,6 +179,9 @@ def run_vertex_stage(vs: GraphicsShader, target: Target, memory: Memory,
                 pos = e.data[:, :nv].T.copy().view(np.float32)
             elif e.target == TARGET_POS0 + 1 and vst.writes_point_size:
                 psz = e.data[0, :nv].copy().view(np.float32)
+            elif first_dist <= e.target < first_dist + dist.shape[1] // 4:
+                k = 4 * (e.target - first_dist)
+                dist[:, k:k + 4] = e.data[:, :nv].T.copy().view(np.float32)
         for e in w.exports:
             if e.store_pending is not None and params == 0:
                 op = e.store_pending
@@ -200,6 +210,7 @@ def run_vertex_stage(vs: GraphicsShader, target: Target, memory: Memory,
         raw = np.frombuffer(memory.read(base, nv * stride), np.uint32).reshape(nv, -1, 4)
         pos_l.append(pos)
         ps_l.append(psz)
+        dist_l.append(dist[:, :ndist])
         ring_l.append(raw[:, :params].copy())
         prim_l.append(lanes[live] + first)
         first += nv
@@ -207,5 +218,6 @@ def run_vertex_stage(vs: GraphicsShader, target: Target, memory: Memory,
                       np.concatenate(ps_l) if ps_l else np.zeros(0, np.float32),
                       np.concatenate(ring_l) if ring_l else np.zeros((0, params, 4), np.uint32),
                       np.concatenate(prim_l) if prim_l else np.zeros((0, n), np.int64),
-                      len(groups))
+                      len(groups),
+                      np.concatenate(dist_l) if dist_l else np.zeros((0, ndist), np.float32))
     return data, runner

@@ -36,6 +36,19 @@ class VertexOutputs:
     pos: np.ndarray  # (V, 4) float32 clip-space position
     attrs: np.ndarray  # (V, A, 4) uint32 attribute (parameter) bits
     point_size: np.ndarray  # (V,) float32 (1.0 where the shader writes none)
+    # (V, D) float32: gl_ClipDistance[0..clip-1] then gl_CullDistance (None: none)
+    distances: np.ndarray | None = None
+    clip: int = 0  # how many of `distances` are clip distances
+
+    def cull_mask(self, prim_vertices: np.ndarray) -> np.ndarray:
+        """(P,) bool: the primitives a cull distance removes (Vulkan: all of a
+        primitive's vertices negative in the same cull distance)."""
+        d = self.distances
+        if d is None or d.shape[1] <= self.clip or not len(prim_vertices):
+            return np.zeros(len(prim_vertices), bool)
+        pv = prim_vertices if prim_vertices.ndim == 2 else prim_vertices[:, None]
+        cull = d[:, self.clip:][pv]  # (P, n, cull)
+        return (cull < 0).all(axis=1).any(axis=1)
 
 
 @dataclass
@@ -117,8 +130,11 @@ def draw(state: DrawState, verts: VertexOutputs, prim_vertices: np.ndarray,
     (A,) the attributes the pixel shader reads flat, `masks` the colour outputs' write
     masks per location; `shade` runs the pixel shader over all quads."""
     stats = DrawStats(primitives=len(prim_vertices))
-    prims = clip_and_project(prim_vertices, verts.pos, verts.attrs, verts.point_size, flat,
-                             state.width, state.height)
+    keep = ~verts.cull_mask(prim_vertices)
+    clip = None if verts.distances is None else verts.distances[:, :verts.clip]
+    prims = clip_and_project(prim_vertices[keep], verts.pos, verts.attrs, verts.point_size,
+                             flat, state.width, state.height, clip,
+                             np.flatnonzero(keep))
     line_front = None
     if state.polygon is PolygonMode.LINE and prims.xy.shape[1] == 3:
         prims, line_front = _edges(prims, state, flat)

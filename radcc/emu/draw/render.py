@@ -86,7 +86,8 @@ def render(vs: GraphicsShader, fs: GraphicsShader, state: DrawState, target: Tar
     kind = state.color.kind
     ps = PixelStageRunner(fs, target, memory, kind, fs_table, strict=strict,
                           max_instructions=max_instructions)
-    fb, stats = draw(state, VertexOutputs(vd.pos, fs_attrs, vd.point_size), vd.prims, flat,
+    fb, stats = draw(state, VertexOutputs(vd.pos, fs_attrs, vd.point_size, vd.distances,
+                                             vst.clip_distances), vd.prims, flat,
                      _masks(fs), ps)
     res.framebuffer, res.stats = fb, stats
     res.violations = vrun.violations + ps.runner.violations

@@ -119,6 +119,18 @@ def _cases() -> list[DrawCase]:
                  color="rgba32f", clear=(-1, -1, -1, -1), atol=2e-3, rtol=1e-3,
                  reference_shaders=("interp16_ref.vert", "interp16_ref.frag"),
                  features=("16-bit varyings", "f16 interpolation", "flat int16")))
+    # gl_ClipDistance clips (lines x = -0.3 and y = 0.6 in NDC cross the triangles),
+    # gl_CullDistance removes the triangles whose three colours have red < 0.6 (one of the list, one of the strip);
+    # centroid interpolation and gl_SampleID (0) in the fragment shader
+    fb = _rng("clipdist").uniform(-2, 34, (18, 2)) * [1, 0.75]
+    for topo in ("triangle-list", "triangle-strip"):
+        add(DrawCase(f"clip_cull_distances_{topo.split('-')[1]}", "clipdist.vert",
+                     "centroid_sample.frag", S, 18,
+                     attrs={0: clip(fb, S, w=_rng("cdw").uniform(0.6, 1.8, 18)),
+                            1: _rng("cdc").uniform(0.0, 1.0, (18, 4)).astype(np.float32)},
+                     topology=topo, color="rgba32f", clear=(-1, -1, -1, -1),
+                     features=("clip distances", "cull distances", "centroid",
+                               "gl_SampleID")))
     add(DrawCase("fragcoord", "basic.vert", "fragcoord.frag", S, 3,
                  attrs={0: clip(TRI, S, z=[0.2, 0.5, 0.9], w=W3), 1: _colors("fc", 3)},
                  color="rgba32f", clear=(-1, -1, -1, -1), features=("gl_FragCoord",)))
