@@ -36,7 +36,7 @@ def _run(name: str, wave: int, buffers: dict, groups=(1, 1, 1), push: bytes = b"
                        spec_constants={0: wave}, wave_size=wave, debug_options=CHECKED)
 
 
-@pytest.mark.parametrize("name", ["matmul", "tiled", "convert"])
+@pytest.mark.parametrize("name", ["matmul", "tiled", "convert", "big"])
 def test_spvasm_round_trip(name: str) -> None:
     text = (HERE / f"{name}.spvasm").read_text()
     drop = lambda t: [ln for ln in t.splitlines() if not ln.startswith("; Generator")]  # noqa: E731
@@ -96,6 +96,22 @@ def test_accumulate_and_convert(wave: int) -> None:
                                rtol=0, atol=4e-3)
     gi = np.frombuffer(out[(0, 7)], np.int32).reshape(16, 16)
     np.testing.assert_array_equal(gi, a8.astype(np.int64) @ b8.astype(np.int64) + h)
+
+
+@pytest.mark.parametrize("wave", WAVES)
+def test_matrices_of_several_tiles(wave: int) -> None:
+    """32x48 A (from shared memory, row-major) x 48x32 B (column-major) + 32x32 C: four
+    accumulator tiles of three WMMAs each; then per element (length() loop), times a
+    scalar, converted to f16 and stored column-major (tests/e2e/coopmat/big.comp)."""
+    r = np.random.default_rng(300 + wave)
+    a, b = _f16(r, 32, 48), _f16(r, 48, 32)
+    c = r.uniform(-4, 4, (32, 32)).astype(np.float32)
+    out = _run("big", wave, {(0, 0): a.tobytes(), (0, 1): b.T.copy().tobytes(),
+                             (0, 2): c.tobytes(), (0, 3): np.zeros(32 * 32, np.float16)})
+    want = ((a.astype(np.float64) @ b.astype(np.float64) + c + 1) * 0.5).astype(np.float16)
+    got = np.frombuffer(out[(0, 3)], np.float16).reshape(32, 32).T  # stored column-major
+    np.testing.assert_allclose(got.astype(np.float64), want.astype(np.float64),
+                               rtol=2e-3, atol=2e-3)
 
 
 # --- bad input: refused with the type's name and its declaration's word offset, exit 1 --

@@ -13,8 +13,13 @@ length depends on the wave size W:
   of lane l is (row j * W/16 + l / 16, column l % 16).
 
 Supported (RADV's GFX11 set): 16x16x16, A/B of float16 (accumulators float16 or
-float32) or 8-bit integers (accumulators 32-bit integers), subgroup scope. Anything
-else is refused naming the type and the word offset of its declaration.
+float32) or 8-bit integers (accumulators 32-bit integers), subgroup scope; and matrices
+whose rows and columns are multiples of 16 (up to `types_consts.MAX_CMAT` elements) as 16x16 tiles:
+the elements of tile (i, j) follow those of the tiles before it in row-major order, and
+OpCooperativeMatrixMulAddKHR is one WMMA per tile of D and step of K (with saturating
+accumulation, each step saturates). Anything else is refused naming the type and the
+word offset of its declaration (RADV advertises 16x16x16 only, and its lowering assumes
+it).
 
 - ``OpCooperativeMatrixLoadKHR``/``StoreKHR``: one scalar access per element; the
   element at (major m, minor n) of the layout is at Pointer + m * Stride (in units of
@@ -41,7 +46,18 @@ from .alu import SIMPLE, emit_alu
 from .context import TV, MemPtr, TranslationContext, err
 from .layout import explicit_size, natural_layout
 from .types_consts import N_CMAT as N
-from .types_consts import USE_A, USE_ACC, USE_B, CmatDesc, cmat_desc, cmat_length, get_tv, host_int
+from .types_consts import (
+    USE_A,
+    USE_ACC,
+    USE_B,
+    CmatDesc,
+    cmat_desc,
+    cmat_length,
+    cmat_tile_length,
+    cmat_tiles,
+    get_tv,
+    host_int,
+)
 from .variables import load_mem, store_mem
 
 ROW_MAJOR, COLUMN_MAJOR = 0, 1
@@ -79,18 +95,34 @@ def _addresses(ctx: TranslationContext, ptr: TV, d: CmatDesc, layout_id: int,
     per = ctx.wave_size // N if d.use == USE_ACC else 1
     base_row = b.alu("ushr", 32, 1, lane, b.imm(4)) if d.use == USE_ACC else None
     major_bytes = b.alu("imul", 32, 1, stride, b.imm(pointee))
-    out = []
-    for i in range(cmat_length(ctx, d)):
+    offs = []
+    for i in range(cmat_tile_length(ctx, d)):
         row = b.imm(i * per) if base_row is None else b.iadd_imm(base_row, i * per)
         col = inner
         if layout == ROW_MAJOR:
             row, col = col, row
         # col indexes the major dimension (times Stride), row the minor one
-        off = b.alu("iadd", 32, 1, b.alu("imul", 32, 1, col, major_bytes),
-                    b.alu("imul", 32, 1, row, b.imm(esize)))
-        dyn = off if ptr.dyn is None else b.alu("iadd", 32, 1, ptr.dyn, off)
-        out.append(dataclasses.replace(ptr, dyn=dyn, tid=d.component, comp_stride=0,
-                                       matrix_stride=0, row_major=False))
+        offs.append(b.alu("iadd", 32, 1, b.alu("imul", 32, 1, col, major_bytes),
+                          b.alu("imul", 32, 1, row, b.imm(esize))))
+    tr, tc = cmat_tiles(d)
+    out = []
+    for t in range(tr * tc):
+        # tile (i, j) starts at element (16 i, 16 j): the major index in the matrix's
+        # own layout (rows for RowMajor) times Stride, the minor one times the element
+        i, j = divmod(t, tc)
+        major, minor = (i, j) if host_int(ctx, layout_id) == ROW_MAJOR else (j, i)
+        base = None
+        if major:
+            base = b.alu("imul", 32, 1, major_bytes, b.imm(N * major))
+        if minor:
+            base = b.imm(N * minor * esize) if base is None else \
+                b.iadd_imm(base, N * minor * esize)
+        for off in offs:
+            if base is not None:
+                off = b.alu("iadd", 32, 1, off, base)
+            dyn = off if ptr.dyn is None else b.alu("iadd", 32, 1, ptr.dyn, off)
+            out.append(dataclasses.replace(ptr, dyn=dyn, tid=d.component, comp_stride=0,
+                                           matrix_stride=0, row_major=False))
     return out
 
 
@@ -141,6 +173,10 @@ def op_muladd(ctx: TranslationContext, ins: Instruction) -> None:
     if (da.use, db.use, dc.use, dr.use) != (USE_A, USE_B, USE_ACC, USE_ACC):
         raise err("OpCooperativeMatrixMulAddKHR needs matrices A, B and two accumulators",
                   ins)
+    if da.columns != db.rows or (da.rows, db.columns) != (dc.rows, dc.columns) or \
+            (dc.rows, dc.columns) != (dr.rows, dr.columns):
+        raise err(f"OpCooperativeMatrixMulAddKHR of {da.spelling()}, {db.spelling()}, "
+                  f"{dc.spelling()} -> {dr.spelling()}: the sizes do not match", ins)
     if (da.base == "float") != (db.base == "float") or da.bits != db.bits or \
             (dc.base, dc.bits) != (dr.base, dr.bits) and \
             not (dc.base != "float" and dr.base != "float" and dc.bits == dr.bits):
@@ -157,13 +193,25 @@ def op_muladd(ctx: TranslationContext, ins: Instruction) -> None:
     a, b_, c = (get_tv(ctx, ins.id(k)) for k in range(3))
     if not (isinstance(a, list) and isinstance(b_, list) and isinstance(c, list)):
         raise err("OpCooperativeMatrixMulAddKHR of values that are not matrices", ins)
-    n = len(c)
     ab = "f16" if da.base == "float" else "iu8"
     cd = {"float": f"f{dr.bits}"}.get(dr.base, "i32")
-    v = ctx.b.intr("cmat_muladd_amd", [*a, *b_, *c], dr.bits, n, ab=ab, cd=cd,
-                   a_signed=bool(flags & 1), b_signed=bool(flags & 2),
-                   saturate=bool(flags & 16))
-    ctx.set(ins, [ctx.b.channel(v, i) for i in range(n)])
+    # tiles: D(i, j) = C(i, j) + sum over k of A(i, k) B(k, j), one WMMA per k in order
+    tm, tk = cmat_tiles(da)
+    tn = cmat_tiles(db)[1]
+    la, lc = cmat_tile_length(ctx, da), cmat_tile_length(ctx, dc)
+    out: list[TV] = []
+    for i in range(tm):
+        for j in range(tn):
+            acc = c[(i * tn + j) * lc:(i * tn + j + 1) * lc]
+            for k in range(tk):
+                ta = a[(i * tk + k) * la:(i * tk + k + 1) * la]
+                tb = b_[(k * tn + j) * la:(k * tn + j + 1) * la]
+                v = ctx.b.intr("cmat_muladd_amd", [*ta, *tb, *acc], dr.bits, lc, ab=ab,
+                               cd=cd, a_signed=bool(flags & 1), b_signed=bool(flags & 2),
+                               saturate=bool(flags & 16))
+                acc = [ctx.b.channel(v, x) for x in range(lc)]
+            out += acc
+    ctx.set(ins, out)
 
 
 _CONV = {"OpConvertFToU": ("f", "u"), "OpConvertFToS": ("f", "i"),

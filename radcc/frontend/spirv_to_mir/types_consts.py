@@ -38,7 +38,8 @@ from .context import TV, SpecValue, TranslationContext, err, fold_value
 USE_A, USE_B, USE_ACC = 0, 1, 2
 USES = {USE_A: "MatrixA", USE_B: "MatrixB", USE_ACC: "MatrixAccumulator"}
 SUBGROUP = 3  # Scope
-N_CMAT = 16  # M = N = K
+N_CMAT = 16  # M = N = K of one WMMA: larger matrices are tiles of it
+MAX_CMAT = 64 * 64  # elements of the largest matrix taken (16 tiles: 256 per lane of A or B)
 
 
 @dataclass(frozen=True)
@@ -74,20 +75,33 @@ def cmat_desc(ctx: TranslationContext, tid: int) -> CmatDesc:
     if host_int(ctx, t.scope) != SUBGROUP:
         raise err(f"cooperative matrix of type {d.spelling()}: only subgroup scope is "
                   "supported", decl)
-    if d.rows != N_CMAT or d.columns != N_CMAT or d.use not in USES \
-            or (base, c_width) not in ok_types:
+    if d.rows % N_CMAT or d.columns % N_CMAT or not 0 < d.rows * d.columns <= MAX_CMAT \
+            or d.use not in USES or (base, c_width) not in ok_types:
         raise err(f"cooperative matrix of type {d.spelling()} is not supported (GFX11 "
-                  "WMMA: 16x16; A and B float16 or 8-bit integers, accumulators float16, "
+                  "WMMA: 16x16 tiles, rows and columns multiples of 16 as RADV advertises "
+                  "16x16x16 only; A and B float16 or 8-bit integers, accumulators float16, "
                   "float32 or 32-bit integers)", decl)
     if ctx.wave_size is None:
         raise err("cooperative matrices need the target's wave size", decl)
     return d
 
 
-def cmat_length(ctx: TranslationContext, d: CmatDesc) -> int:
-    """Elements per invocation: 16 for A and B, 256 / wave size for accumulators."""
+def cmat_tile_length(ctx: TranslationContext, d: CmatDesc) -> int:
+    """Elements per invocation of one 16x16 tile: 16 for A and B, 256 / wave size for
+    accumulators."""
     assert ctx.wave_size is not None
     return N_CMAT if d.use != USE_ACC else N_CMAT * N_CMAT // ctx.wave_size
+
+
+def cmat_tiles(d: CmatDesc) -> tuple[int, int]:
+    """The 16x16 tiles of a matrix: rows and columns of tiles."""
+    return d.rows // N_CMAT, d.columns // N_CMAT
+
+
+def cmat_length(ctx: TranslationContext, d: CmatDesc) -> int:
+    """Elements per invocation: those of each tile, tile after tile in row-major order."""
+    tr, tc = cmat_tiles(d)
+    return tr * tc * cmat_tile_length(ctx, d)
 
 
 
