@@ -353,19 +353,25 @@ _LOWERED_OPS = frozenset(
     "deref_var deref_array deref_struct load_deref store_deref".split()
 )
 
+# GFX10/10.3: global/scratch OFFSET 12-bit signed (RDNA2 ISA guide, FLAT format;
+# radcc.isa.formats.mem_flat), the others as GFX11
+_GFX10_OFFSETS = {"ssbo": (0, 2047), "ubo": (0, 2047), "push_constant": (0, 2047),
+                  "constant": (0, 2047), "shared": (0, 65535), "scratch": (0, 2047)}
+# NIR's integer dot products of four bytes (DOT_4X8) by generation, as Mesa's ac_nir options
+# (has_sdot_4x8/has_udot_4x8 with accelerated dot products, has_sudot_4x8 on GFX11+): GFX11's
+# v_dot4_i32_iu8 (signedness per operand) and v_dot4_u32_u8; GFX10.3's v_dot4_i32_i8 and
+# v_dot4_u32_u8 (no mixed form); GFX10.1's table has none (gfx1011/gfx1012's dot
+# instructions are not in it)
+_DOT_4X8 = frozenset({"sdot_4x8_iadd", "udot_4x8_uadd", "sudot_4x8_iadd"})
 MIR_OPTIONS: dict[GfxLevel, MirOptions] = {
     # GFX11: global/scratch OFFSET 13-bit signed, SMEM 21-bit signed, MUBUF 12-bit
     # unsigned, DS 16-bit unsigned (RDNA3 ISA guide, chapter 15 "Microcode Formats")
     GfxLevel.GFX11: MirOptions(_LOWERED_OPS, {
         "ssbo": (0, 4095), "ubo": (0, 4095), "push_constant": (0, 4095),
         "constant": (0, 4095), "shared": (0, 65535), "scratch": (0, 4095)}),
-    # GFX10/10.3: global/scratch OFFSET 12-bit signed (RDNA2 ISA guide, FLAT format;
-    # radcc.isa.formats.mem_flat), the others as GFX11
-    GfxLevel.GFX10_3: MirOptions(_LOWERED_OPS, {
-        "ssbo": (0, 2047), "ubo": (0, 2047), "push_constant": (0, 2047),
-        "constant": (0, 2047), "shared": (0, 65535), "scratch": (0, 2047)}),
+    GfxLevel.GFX10_3: MirOptions(_LOWERED_OPS | {"sudot_4x8_iadd"}, _GFX10_OFFSETS),
+    GfxLevel.GFX10: MirOptions(_LOWERED_OPS | _DOT_4X8, _GFX10_OFFSETS),
 }
-MIR_OPTIONS[GfxLevel.GFX10] = MIR_OPTIONS[GfxLevel.GFX10_3]
 
 
 # The chips of LLVM's AMDGPU processor table (AMDGPU.td FeatureISAVersion10_1_0 ...

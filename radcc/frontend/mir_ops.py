@@ -125,6 +125,12 @@ _def("pack_snorm_2x16_split pack_unorm_2x16_split", F2, "uint")
 # v_cvt_pk_u8_f32 x, k, acc: byte k (mod 4) of acc replaced by x rounded to nearest even
 # and saturated to [0, 255] (isel's use: x already an integer in range)
 _def("cvt_pk_u8_f32", ("float", "uint", "uint"), "uint")
+# integer dot products of the four bytes of a and b plus c, wrapping to 32 bits (NIR's
+# sdot_4x8_iadd: both signed, udot_4x8_uadd: both unsigned, sudot_4x8_iadd: a signed, b
+# unsigned); lowered to bytes where the target has no instruction (MirOptions.lowered_ops)
+DOT_4X8 = {"sdot_4x8_iadd": (True, True), "udot_4x8_uadd": (False, False),
+           "sudot_4x8_iadd": (True, False)}
+_def(" ".join(DOT_4X8), U2 + ("uint",), "uint")
 
 CONVERSION = re.compile(r"^([iufb])2([iuf])(\d+)$")
 COMMUTATIVE = frozenset(
@@ -331,6 +337,20 @@ def _bfe(v: Arr, off: Arr, cnt: Arr, bits: int, signed: bool) -> Arr:
         out = np.where(neg, out | ext, out)
     out = np.where(cnt == 0, np.uint64(0), out)
     return (out & np.uint64((1 << bits) - 1) if bits < 64 else out).astype(UNS[bits])
+
+
+def _dot_4x8(a: list[Arr], sa: bool, sb: bool) -> Arr:
+    """`DOT_4X8`: the byte products of a[0] and a[1] (signed when sa/sb) plus a[2]."""
+    acc = a[2].astype(np.int64)
+    for k in range(4):
+        x = ((a[0] >> np.uint32(8 * k)) & np.uint32(0xFF)).astype(np.int64)
+        y = ((a[1] >> np.uint32(8 * k)) & np.uint32(0xFF)).astype(np.int64)
+        if sa:
+            x = np.where(x >= 128, x - 256, x)
+        if sb:
+            y = np.where(y >= 128, y - 256, y)
+        acc = acc + x * y
+    return (acc & 0xFFFFFFFF).astype(np.uint32)
 
 
 def _bfi(base: Arr, ins: Arr, off: Arr, cnt: Arr, bits: int) -> Arr:
@@ -661,6 +681,9 @@ _TABLE: dict[str, Callable[[list[Arr], int], Arr]] = {
     "fsin_amd": _wide(lambda x: np.sin(2 * np.pi * x)),
     "fcos_amd": _wide(lambda x: np.cos(2 * np.pi * x)),
     "cvt_pk_u8_f32": lambda a, b: _cvt_pk_u8(a),
+    "sdot_4x8_iadd": lambda a, b: _dot_4x8(a, True, True),
+    "udot_4x8_uadd": lambda a, b: _dot_4x8(a, False, False),
+    "sudot_4x8_iadd": lambda a, b: _dot_4x8(a, True, False),
     "pack_snorm_2x16_split": lambda a, b: _pk_norm(a, True),
     "pack_unorm_2x16_split": lambda a, b: _pk_norm(a, False),
     "pack_half_2x16_split": lambda a, b: (

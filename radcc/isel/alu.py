@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 
 from radcc.frontend.mir import Instr, Value, const_of
-from radcc.frontend.mir_ops import ALU_OPS, COMMUTATIVE, CONVERSION
+from radcc.frontend.mir_ops import ALU_OPS, COMMUTATIVE, CONVERSION, DOT_4X8
 from radcc.ir.program import Operand
 from radcc.ir.regclass import Temp, s1, s2, v1, v2
 
@@ -145,6 +145,8 @@ def _alu_comp(ctx: IselContext, ins: Instr, d: Value, srcs: list[Comp]) -> Comp:
         return _bool_or_select(ctx, ins, d, srcs)
     if op in MACHINE_OPS:
         return _machine_op(ctx, ins, d, srcs)
+    if op in DOT_4X8:
+        return _dot_4x8(ctx, ins, d, srcs)
     m = CONVERSION.match(op)
     if m:
         return _convert(ctx, ins, d, srcs[0])
@@ -313,6 +315,25 @@ def _machine_op(ctx: IselContext, ins: Instr, d: Value, srcs: list[Comp]) -> Com
             x = ctx.valu("v_lshrrev_b32", v1, Const(32, 16), x)
         t = ctx.valu("v_cvt_f32_f16", v1, x)
     return ctx.uniform_result(t, uniform)
+
+
+def _dot_4x8(ctx: IselContext, ins: Instr, d: Value, srcs: list[Comp]) -> Comp:
+    """`DOT_4X8` (lower_math expands those the target lacks): GFX10.3's v_dot4_i32_i8 /
+    v_dot4_u32_u8, GFX11's v_dot4_i32_iu8 with NEG_LO[0:1] as each operand's signedness
+    (ACO's visit_alu_instr for nir_op_sdot_4x8_iadd ...: VOP3P, no clamp)."""
+    sa, sb = DOT_4X8[ins.op]
+    fields: dict[str, object] = {}
+    if not sa:
+        opc = "v_dot4_u32_u8"
+    elif sb and ctx.b.table.has("v_dot4_i32_i8"):
+        opc = "v_dot4_i32_i8"
+    else:
+        opc, fields = "v_dot4_i32_iu8", {"neg_lo": [1, int(sb), 0]}
+    if not ctx.b.table.has(opc):
+        t = ctx.p.target
+        raise unsupported(ins, f"{opc} does not exist on {t.name} ({t.gfx_level.name})")
+    r = ctx.valu(opc, v1, *srcs, **fields)
+    return ctx.uniform_result(r, not d.divergent)
 
 
 def _full_width_fix(ctx: IselContext, cnt: Comp, r: Temp, full: Comp) -> Temp:

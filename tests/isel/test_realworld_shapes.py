@@ -5,6 +5,7 @@ emulator (reference: the same loops in Python)."""
 
 from __future__ import annotations
 
+import re
 import struct
 import subprocess
 import tempfile
@@ -350,13 +351,28 @@ def _int_dot_module() -> bytes:
     return data
 
 
+# the instructions of OpSDot/OpUDot/OpSUDot per chip (ACO's: v_dot4 where the chip has it,
+# GFX11's v_dot4_i32_iu8 with the signedness in NEG_LO; GFX10.3 has no mixed-sign form and
+# GFX10.1 (gfx1010) no dot instruction: the bytes are multiplied and summed)
+DOT_OPS = {"gfx1100": ("v_dot4_i32_iu8 .* neg_lo:\\[1,1,0\\]", "v_dot4_u32_u8",
+                       "v_dot4_i32_iu8 .* neg_lo:\\[1,0,0\\]"),
+           "gfx1030": ("v_dot4_i32_i8", "v_dot4_u32_u8", "v_bfe_i32"),
+           "gfx1010": ("v_bfe_i32", "v_bfe_u32", "v_mul_lo_u32")}
+
+
+@pytest.mark.parametrize("mcpu", list(DOT_OPS))
 @pytest.mark.parametrize("wave", [32, 64])
-def test_integer_dot_products(wave: int) -> None:
+def test_integer_dot_products(wave: int, mcpu: str) -> None:
+    asm = compile_spirv(_int_dot_module(), wave_size=wave, mcpu=mcpu).asm
+    for pat in DOT_OPS[mcpu]:
+        assert re.search(pat, asm), pat
+    if mcpu == "gfx1010":
+        assert "v_dot" not in asm
     rng = np.random.default_rng(12)
     a = rng.integers(0, 1 << 32, 64, dtype=np.uint64).astype(np.uint32)
     b = rng.integers(0, 1 << 32, 64, dtype=np.uint64).astype(np.uint32)
     out = run_compute(_int_dot_module(), buffers={(0, 0): a, (0, 1): b, (0, 2): 64 * 12},
-                      wave_size=wave, debug_options=CHECKED)
+                      wave_size=wave, debug_options=CHECKED, mcpu=mcpu)
     got = np.frombuffer(out[(0, 2)], np.uint32).reshape(64, 3)
     sa, ua = a.view(np.int8).reshape(64, 4).astype(np.int64), \
         a.view(np.uint8).reshape(64, 4).astype(np.int64)

@@ -41,7 +41,11 @@ Lowered here (f16 operands of the composite ones are computed in f32):
   ``ubfe``/``ibfe`` (plus a select for a count of 32, which the hardware reads as
   0); ``bitfield_insert`` -> ``bfi(bfm(count, offset), insert << offset, base)``;
   8/16-bit operands of bit operations are widened to 32 bits (64-bit ones are
-  ``lower_int64``'s).
+  ``lower_int64``'s);
+* the integer dot products of four bytes (``sdot_4x8_iadd``, ``udot_4x8_uadd``,
+  ``sudot_4x8_iadd``) the target lists in ``MirOptions.lowered_ops`` (no ``v_dot4``:
+  GFX10.1; GFX10.3 for the mixed-sign one) -> the bytes by ``ibfe``/``ubfe``, multiplied
+  and summed (the others are ``v_dot4_*``).
 """
 
 from __future__ import annotations
@@ -49,6 +53,7 @@ from __future__ import annotations
 import math
 
 from ..mir import Instr, MirShader, Value
+from ..mir_ops import DOT_4X8
 from .lower_util import Emit, const_int, rewrite_instrs
 
 # A&S 4.4.49: atan(x) ~ x * (1 + a2 x^2 + ... + a16 x^16) on [0, 1]
@@ -243,11 +248,33 @@ def _bits(ins: Instr, e: Emit) -> Value | None:
     return e.bcsel(e.alu("uge", 1, cnt, c32), insert, r)
 
 
+def _dot_4x8(ins: Instr, e: Emit) -> Value | None:
+    """A `DOT_4X8` op the target's isel has no instruction for: the bytes extracted
+    (``ibfe``/``ubfe``), multiplied, summed, plus the accumulator."""
+    opts = e.shader.options
+    if opts is not None and ins.op not in opts.lowered_ops:
+        return None
+    sa, sb = DOT_4X8[ins.op]
+    a, b, c = ins.srcs
+
+    def byte(x: Value, signed: bool, k: int) -> Value:
+        return e.alu("ibfe" if signed else "ubfe", 32, x, e.const(32, 8 * k), e.const(32, 8))
+
+    acc: Value | None = None
+    for k in range(4):
+        p = e.alu("imul", 32, byte(a, sa, k), byte(b, sb, k))
+        acc = p if acc is None else e.alu("iadd", 32, acc, p)
+    assert acc is not None
+    return e.alu("iadd", 32, acc, c)
+
+
 def _lower(ins: Instr, e: Emit) -> Value | None:
     op = ins.op
     d = ins.dest
     if d is None:
         return None
+    if op in DOT_4X8:
+        return _dot_4x8(ins, e)
     if op in BIT_OPS:
         return _bits(ins, e)
     bits = d.bit_size

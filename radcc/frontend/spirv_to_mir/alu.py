@@ -8,7 +8,7 @@ from __future__ import annotations
 from ..mir import (
     Value,
 )
-from ..mir_ops import ALU_OPS
+from ..mir_ops import ALU_OPS, DOT_4X8
 from ..spirv.binary import Instruction
 from .context import TV, MemPtr, TranslationContext, err
 from .types_consts import get_tv, get_value
@@ -182,6 +182,12 @@ def op_int_dot(ctx: TranslationContext, ins: Instruction) -> None:
     sa, sb = INT_DOTS[ins.opname]
     bits = ctx.bits(ins.result_type)
     a, b = get_value(ctx, ins.id(0)), get_value(ctx, ins.id(1))
+    if len(ins.operands) > 2 and bits == 32:
+        # four packed bytes into 32 bits: NIR's [s|u|su]dot_4x8_[iu]add with a zero
+        # accumulator (lower_math expands it where the target has no v_dot4)
+        op = next(k for k, v in DOT_4X8.items() if v == (sa, sb))
+        ctx.set(ins, ctx.b.alu(op, 32, 1, a, b, ctx.b.imm(0)))
+        return
 
     def comps(v: Value, signed: bool) -> list[Value]:
         if len(ins.operands) > 2:  # PackedVectorFormat4x8Bit: four bytes of a scalar
