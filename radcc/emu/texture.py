@@ -1,4 +1,4 @@
-"""The texture unit: image resources (T#) and the MIMG instructions without a sampler.
+"""The texture unit: image (T#) and sampler (S#) resources and the MIMG instructions.
 
 Models the hardware as the RDNA3 ISA guide describes it (chapter 10 "Image memory
 instructions" in the guide's numbering of the reflowed text: 10.2 "Image Opcodes with
@@ -13,8 +13,13 @@ No Sampler", 10.4 "VGPR Usage", 10.4.1 "Data format in VGPRs", 10.5 "Image Resou
   `ImageDesc.encode` is the inverse, for runners. An all-zero T# is unbound: loads
   return zero, stores write nothing.
 - **Layout**: linear (the T#'s swizzle-mode bits, which the guide's table does not
-  list, must be zero): texel (x, y, z) of mip 0 at base + ((z * height + y) * pitch
-  + x) * bytes_per_texel.
+  list, must be zero): texel (x, y, z) of a level at the level's offset + ((z * height
+  + y) * pitch + x) * bytes_per_texel; level 0 at the base with the T#'s pitch, the
+  smaller levels after it, each 256-byte aligned with pitch = its width
+  (`ImageDesc.level`: the guide does not define a linear mip chain; radcc's runner
+  writes this one). The view is the T#'s base level .. last level: loads, stores and
+  the level 0 of sampling are the base level's; ``image_load_mip``/``image_get_resinfo``
+  levels count from it.
 - **Formats** (`FORMATS`): the uniform-channel formats of Table 52 (8/16/32-bit
   UNORM, SNORM, UINT, SINT, FLOAT; 8-bit SRGB). A load expands the texel to RGBA
   (missing R, G, B read 0, missing A reads 1), converts it as 10.4.1 says (UINT/SINT
@@ -25,15 +30,18 @@ No Sampler", 10.4 "VGPR Usage", 10.4.1 "Data format in VGPRs", 10.5 "Image Resou
   memory channel back (float: round to nearest even; unorm/snorm: clamped, NaN as 0,
   times 2^n - 1 / 2^(n-1) - 1, rounded to nearest even; uint/sint: saturated to the
   channel; sRGB: encoded then unorm) and writes the whole texel.
-- **Out of range** (a coordinate beyond width/height/depth of mip 0): the load's
-  memory channels read as zero (then dst_sel: a one-channel float format gives
-  (0, 0, 0, 1)), the store is dropped.
+- **Out of range** (a coordinate beyond the level's width/height/depth, a level beyond
+  the view's): the load's memory channels read as zero (then dst_sel: a one-channel
+  float format gives (0, 0, 0, 1)), the store is dropped.
+- **Sampling** (``image_sample*``, ``image_gather4*``; S# Table 51): `_sample`'s
+  docstring (LOD, filters, mip levels, gathers, depth compare).
 
-``image_load``, ``image_load_mip`` (level 0; a level beyond the T#'s reads zero),
-``image_store``, ``image_get_resinfo`` (width, height, depth or layers of a level,
-the level count) and ``image_atomic_*`` on 32-bit integer texels (2D, 3D) with dims 1D, 2D, 3D and 2D_ARRAY/1D_ARRAY are executed; images with
-more than one mip level are refused; d16, a16, tfe/lwe, NSA addresses and every other MIMG opcode are refused
-(`UnsupportedInstruction`). Loads count on VMcnt, stores on VScnt (strict mode).
+``image_load``, ``image_load_mip``, ``image_store``, ``image_get_resinfo`` (width,
+height, depth or layers of a level, the level count), the sample and gather opcodes of
+`_SAMPLE_RE` and ``image_atomic_*`` on 32-bit integer texels (2D, 3D) with dims 1D, 2D,
+3D and 2D_ARRAY/1D_ARRAY are executed; d16, a16, tfe/lwe, NSA addresses and every other
+MIMG opcode are refused (`UnsupportedInstruction`). Loads count on VMcnt, stores on VScnt
+(strict mode).
 """
 
 from __future__ import annotations
@@ -132,6 +140,30 @@ class ImageDesc:
     def row_pitch(self) -> int:
         return self.pitch or self.width
 
+    @property
+    def view_levels(self) -> int:
+        """The levels of the resource view: base level .. last level."""
+        return max(self.last_level - self.base_level, 0) + 1
+
+    def level(self, m: int) -> tuple[int, int, int, int, int]:
+        """(byte offset from the base, width, height, depth or layers, row pitch in
+        texels) of the resource's mip level `m` in the runner's linear layout: levels one
+        after the other from level 0, each 256-byte aligned, level m's extents
+        max(1, extent >> m) (an array's layers do not shrink), rows of level 0 `row_pitch`
+        texels apart and of the smaller levels their width (the guide does not define a
+        linear mip chain's layout; this is what radcc's runner writes)."""
+        fmt = FORMATS[self.format]
+        off = 0
+        for k in range(m + 1):
+            w = max(self.width >> k, 1)
+            h = max(self.height >> k, 1) if self.type != TYPE_1D_ARRAY else self.height
+            d = max(self.depth >> k, 1) if self.type == TYPE_3D else self.depth
+            pitch = self.row_pitch if k == 0 else w
+            if k == m:
+                return off, w, h, d, pitch
+            off += -(-pitch * h * d * fmt.bytes // 256) * 256
+        raise AssertionError(m)
+
     @staticmethod
     def decode(v: int) -> ImageDesc | None:
         """The T# in the 256-bit integer `v` (None: all zero, unbound)."""
@@ -180,6 +212,9 @@ class SamplerDesc:
 
     clamp: tuple[int, int, int] = (CLAMP_LAST_TEXEL,) * 3  # x, y, z address modes
     unnormalized: bool = False  # bit 15
+    compare_func: int = 0  # 14:12: 0 never, 1 less, 2 equal, 3 lequal, 4 greater, 5 notequal,
+    # 6 gequal, 7 always (the reference OP the texel; used by the _c opcodes only)
+    lod_bias: int = 0  # 77:64, s6.8 (the raw 14-bit field)
     mag_filter: int = POINT  # 85:84
     min_filter: int = POINT  # 87:86
     mip_filter: int = 0  # 91:90 (0 none)
@@ -187,16 +222,23 @@ class SamplerDesc:
     max_lod: int = 0  # 55:44, u4.8
     border_color_type: int = 0  # 127:126: 0 transparent black, 1 opaque black, 2 white
 
+    @property
+    def bias(self) -> float:
+        """The LOD bias (s6.8) as a number."""
+        return ((self.lod_bias ^ 0x2000) - 0x2000) / 256.0
+
     @staticmethod
     def decode(v: int) -> SamplerDesc:
         return SamplerDesc((_bits(v, 2, 0), _bits(v, 5, 3), _bits(v, 8, 6)),
-                           bool(_bits(v, 15, 15)), _bits(v, 85, 84), _bits(v, 87, 86),
+                           bool(_bits(v, 15, 15)), _bits(v, 14, 12), _bits(v, 77, 64),
+                           _bits(v, 85, 84), _bits(v, 87, 86),
                            _bits(v, 91, 90), _bits(v, 43, 32), _bits(v, 55, 44),
                            _bits(v, 127, 126))
 
     def encode(self) -> int:
         v = self.clamp[0] | self.clamp[1] << 3 | self.clamp[2] << 6
         v |= int(self.unnormalized) << 15 | self.min_lod << 32 | self.max_lod << 44
+        v |= self.compare_func << 12 | (self.lod_bias & 0x3FFF) << 64
         v |= self.mag_filter << 84 | self.min_filter << 86 | self.mip_filter << 90
         return v | self.border_color_type << 126
 
@@ -302,8 +344,10 @@ _DIMS = {0: ("1D", 1), 1: ("2D", 2), 2: ("3D", 3), 4: ("1D_ARRAY", 2), 5: ("2D_A
 
 
 def _texel_addrs(w: Wave, i: Inst, desc: ImageDesc, fmt: TexFormat, ncoord: int,
-                 lanes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(byte addresses, in-range mask) of the lanes' texels."""
+                 lanes: np.ndarray, level: np.ndarray | None = None
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """(byte addresses, in-range mask) of the lanes' texels, of the view's level `level`
+    (per lane, relative to the T#'s base level; None: the base level)."""
     va = i.f["vaddr"]
     coords = [w.v[(va + k) & 255, lanes].astype(np.int64) for k in range(ncoord)]
     x = coords[0]
@@ -311,10 +355,20 @@ def _texel_addrs(w: Wave, i: Inst, desc: ImageDesc, fmt: TexFormat, ncoord: int,
     z = coords[2] if ncoord > 2 else np.zeros_like(x)
     if i.aux["dim"] == "1D_ARRAY":
         y, z = np.zeros_like(x), coords[1]
-    ok = (x < desc.width) & (y < desc.height) & (z < desc.depth)
-    idx = (z * desc.height + y) * desc.row_pitch + x
-    addrs = U64(desc.base) + (np.where(ok, idx, 0) * fmt.bytes).astype(U64)
+    lev = np.zeros(len(lanes), np.int64) if level is None else level
+    ok = (lev >= 0) & (lev < desc.view_levels)
+    off, lw, lh, ld, lp = _level_table(desc, np.where(ok, lev, 0))
+    ok &= (x < lw) & (y < lh) & (z < ld)
+    idx = (z * lh + y) * lp + x
+    addrs = U64(desc.base) + (off + np.where(ok, idx, 0) * fmt.bytes).astype(U64)
     return addrs, ok
+
+
+def _level_table(desc: ImageDesc, lev: np.ndarray) -> tuple[np.ndarray, ...]:
+    """(offset, width, height, depth, pitch) per lane of the view's levels `lev`."""
+    t = np.array([desc.level(desc.base_level + k) for k in range(desc.view_levels)],
+                 dtype=np.int64)
+    return tuple(t[lev, k] for k in range(5))
 
 
 def _desc(w: Wave, i: Inst) -> tuple[ImageDesc | None, TexFormat | None]:
@@ -346,14 +400,15 @@ def _address(i: np.ndarray, n: int, mode: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _fetch(w: Wave, i: Inst, desc: ImageDesc, fmt: TexFormat, idx: list[np.ndarray],
-           ok: np.ndarray, lanes: np.ndarray, border: np.ndarray) -> np.ndarray:
-    """RGBA words of texels at per-lane indices `idx` (x, y[, z]) of mip 0; `border`
-    where not `ok`."""
+           ok: np.ndarray, lanes: np.ndarray, border: np.ndarray, geo: tuple[np.ndarray, ...]
+           ) -> np.ndarray:
+    """RGBA words of texels at per-lane indices `idx` (x, y[, z]) of the level `geo`
+    (`_level_table`'s per-lane offset, extents, pitch); `border` where not `ok`."""
     x = idx[0]
     y = idx[1] if len(idx) > 1 else np.zeros_like(x)
     z = idx[2] if len(idx) > 2 else np.zeros_like(x)
-    off = (z * desc.height + y) * desc.row_pitch + x
-    addrs = U64(desc.base) + (np.where(ok, off, 0) * fmt.bytes).astype(U64)
+    off = (z * geo[2] + y) * geo[4] + x
+    addrs = U64(desc.base) + (geo[0] + np.where(ok, off, 0) * fmt.bytes).astype(U64)
     raw = np.zeros((len(lanes), fmt.bytes), dtype=np.uint8)
     try:
         raw[ok] = w.memory.gather(addrs[ok], fmt.bytes, lanes[ok])
@@ -364,73 +419,141 @@ def _fetch(w: Wave, i: Inst, desc: ImageDesc, fmt: TexFormat, idx: list[np.ndarr
     return out
 
 
-def _sample(w: Wave, i: Inst, lanes: np.ndarray, desc: ImageDesc, fmt: TexFormat,
-            smp: SamplerDesc, coords: list[np.ndarray], lod: np.ndarray,
-            offset: tuple[int, ...]) -> np.ndarray:
-    """Filtered RGBA (float words, integer formats unfiltered) of each lane."""
-    dims = [desc.width, desc.height, desc.depth][:len(coords)]
-    # the filter: magnification at lod <= 0 (single level: the level is 0 either way)
-    lo, hi = smp.min_lod / 256.0, smp.max_lod / 256.0
-    lod = np.clip(lod, lo, max(lo, hi))
-    filt = np.where(lod <= 0, smp.mag_filter, smp.min_filter)
-    one = np.float32(1.0).view(np.uint32)
+# the depth compare functions of the S# (reference OP texel)
+_COMPARE: dict[int, Callable[[np.ndarray, np.ndarray], np.ndarray]] = {
+    0: lambda r, t: np.zeros(r.shape, bool), 1: np.less, 2: np.equal, 3: np.less_equal,
+    4: np.greater, 5: np.not_equal, 6: np.greater_equal,
+    7: lambda r, t: np.ones(r.shape, bool)}
+MIP_NONE, MIP_POINT, MIP_LINEAR = 0, 1, 2
+
+
+@dataclass(frozen=True)
+class SampleOp:
+    """What a sample or gather instruction asks of the texture unit beyond coordinates."""
+
+    lz: bool = False  # level 0 of the view (_lz)
+    offset: tuple[int, ...] = ()  # constant texel offsets (_o)
+    ref: np.ndarray | None = None  # per-lane depth reference (_c)
+    gather: int | None = None  # gather4: the component (DMASK's one bit)
+
+
+def _border(fmt: TexFormat, smp: SamplerDesc) -> np.ndarray:
+    one = 1 if fmt.integer else int(np.float32(1.0).view(np.uint32))
     border = {0: (0, 0, 0, 0), 1: (0, 0, 0, one), 2: (one,) * 4}.get(smp.border_color_type,
                                                                       (0, 0, 0, 0))
-    if fmt.integer and smp.border_color_type == 1:
-        border = (0, 0, 0, 1)
-    if fmt.integer and smp.border_color_type == 2:
-        border = (1, 1, 1, 1)
-    bord = np.array(border, dtype=np.uint32)
-    u = []
-    for c, n in zip(coords, dims, strict=True):
-        f = c.view(np.float32).astype(np.float64)
-        u.append(f if smp.unnormalized else f * n)
+    return np.array(border, dtype=np.uint32)
+
+
+def _sample(w: Wave, i: Inst, lanes: np.ndarray, desc: ImageDesc, fmt: TexFormat,
+            smp: SamplerDesc, coords: list[np.ndarray], lod: np.ndarray, op: SampleOp
+            ) -> np.ndarray:
+    """Filtered RGBA (float words; integer formats unfiltered) of each lane, or a
+    gather's 4 texels' component; with a reference, the compared texels (1.0 where the
+    reference passes the S#'s compare function against the texel's R, else 0.0) instead
+    of R, filtered (percentage-closer filtering).
+
+    Level of detail (the guide names the S# fields; the selection follows the API's
+    rules the hardware implements): lambda = the computed or given LOD + the S#'s bias,
+    clamped to [min lod, max lod]; magnification (mag filter) where lambda <= 0, else the
+    min filter. The level: the view's base level with mip filter none or _lz; point: the
+    nearest, base + ceil(lambda + 0.5) - 1; linear: the two around base + lambda,
+    blended by its fraction; both clamped to the view's last level."""
+    nc = len(coords)
+    if max(smp.mag_filter, smp.min_filter) > BILINEAR or smp.border_color_type == 3 or \
+            smp.mip_filter > MIP_LINEAR:
+        raise EmuError(f"{i.where()}: the S#'s anisotropic filters, mip filter 3 and "
+                       "border colour pointers are not supported by the texture unit")
+    bord = _border(fmt, smp)
+    if op.lz:
+        lam = np.zeros(len(lanes))
+    else:
+        lam = lod + smp.bias
+    lo, hi = smp.min_lod / 256.0, smp.max_lod / 256.0
+    lam = np.clip(lam, lo, max(lo, hi))
+    filt = np.where(lam <= 0, smp.mag_filter, smp.min_filter)
+    q = desc.view_levels - 1
+    dl = np.clip(np.nan_to_num(lam, nan=0.0), 0, q)
+    if op.lz or smp.mip_filter == MIP_NONE:
+        levels = [(np.zeros(len(lanes), np.int64), np.ones(len(lanes)))]
+    elif smp.mip_filter == MIP_POINT or op.gather is not None:
+        levels = [(np.minimum(np.ceil(dl + 0.5) - 1, q).astype(np.int64), np.ones(len(lanes)))]
+    else:
+        d0 = np.floor(dl).astype(np.int64)
+        frac = dl - d0
+        levels = [(d0, 1.0 - frac), (np.minimum(d0 + 1, q), frac)]
+    acc = np.zeros((len(lanes), 4), dtype=np.float64)
     out = np.zeros((len(lanes), 4), dtype=np.uint32)
-    # nearest
-    near = filt == POINT
-    if fmt.integer and not near.all():
-        raise EmuError(f"{i.where()}: linear filtering of an integer format")
-    if near.any():
-        idx, ok = [], np.ones(len(lanes), bool)
-        for k, (x, n) in enumerate(zip(u, dims, strict=True)):
-            t = np.floor(x).astype(np.int64) + (offset[k] if k < len(offset) else 0)
-            a, m = _address(t, n, smp.clamp[k])
-            idx.append(a)
-            ok &= m
-        out[near] = _fetch(w, i, desc, fmt, idx, ok, lanes, bord)[near]
-    lin = ~near
-    if lin.any():
-        acc = np.zeros((len(lanes), 4), dtype=np.float64)
-        base = [np.floor(x - 0.5).astype(np.int64) for x in u]
-        frac = [(x - 0.5) - np.floor(x - 0.5) for x in u]
-        nd = len(u)
-        for corner in range(1 << nd):
+    for lev, lw in levels:
+        geo = _level_table(desc, lev)
+        dims = list(geo[1:1 + nc])
+        u = []
+        for c, n in zip(coords, dims, strict=True):
+            f = c.view(np.float32).astype(np.float64)
+            u.append(f if smp.unnormalized else f * n)
+
+        def texels(idx: list[np.ndarray], ok: np.ndarray) -> np.ndarray:
+            t = _fetch(w, i, desc, fmt, idx, ok, lanes, bord, geo)  # noqa: B023
+            if op.ref is not None:
+                fn = _COMPARE[smp.compare_func]
+                t = t.copy()
+                t[:, 0] = np.where(fn(op.ref, t[:, 0].view(np.float32)), np.float32(1.0),
+                                   np.float32(0.0)).view(np.uint32)
+            return t
+
+        if op.gather is not None:  # ISA 10.1: from the lower-left texel, counter-clockwise
+            base = [np.floor(x - 0.5).astype(np.int64) for x in u]
+            for k, (cx, cy) in enumerate(((0, 1), (1, 1), (1, 0), (0, 0))):
+                idx, ok = [], np.ones(len(lanes), bool)
+                for a, bit in enumerate((cx, cy)):
+                    t = base[a] + bit + (op.offset[a] if a < len(op.offset) else 0)
+                    ia, m = _address(t, dims[a], smp.clamp[a])
+                    idx.append(ia)
+                    ok &= m
+                tex = apply_dst_sel(fmt, texels(idx, ok), desc.dst_sel)
+                out[:, k] = tex[:, op.gather]
+            return out
+        res = np.zeros((len(lanes), 4), dtype=np.float64)
+        near = filt == POINT
+        if fmt.integer and not near.all():
+            raise EmuError(f"{i.where()}: linear filtering of an integer format")
+        if near.any():
             idx, ok = [], np.ones(len(lanes), bool)
-            weight = np.ones(len(lanes))
-            for k in range(nd):
-                bit = corner >> k & 1
-                t = base[k] + bit + (offset[k] if k < len(offset) else 0)
-                a, m = _address(t, dims[k], smp.clamp[k])
+            for k, (x, n) in enumerate(zip(u, dims, strict=True)):
+                t = np.floor(x).astype(np.int64) + (op.offset[k] if k < len(op.offset) else 0)
+                a, m = _address(t, n, smp.clamp[k])
                 idx.append(a)
                 ok &= m
-                weight = weight * (frac[k] if bit else 1.0 - frac[k])
-            tex = _fetch(w, i, desc, fmt, idx, ok, lanes, bord).view(np.float32)
-            acc += tex.astype(np.float64) * weight[:, None]
-        out[lin] = acc.astype(np.float32).view(np.uint32)[lin]
+            tex = texels(idx, ok)
+            if fmt.integer:
+                out[near] = tex[near]
+            else:
+                res[near] = tex.view(np.float32).astype(np.float64)[near]
+        lin = ~near
+        if lin.any():
+            base = [np.floor(x - 0.5).astype(np.int64) for x in u]
+            frac = [(x - 0.5) - np.floor(x - 0.5) for x in u]
+            for corner in range(1 << nc):
+                idx, ok = [], np.ones(len(lanes), bool)
+                weight = np.ones(len(lanes))
+                for k in range(nc):
+                    bit = corner >> k & 1
+                    t = base[k] + bit + (op.offset[k] if k < len(op.offset) else 0)
+                    a, m = _address(t, dims[k], smp.clamp[k])
+                    idx.append(a)
+                    ok &= m
+                    weight = weight * (frac[k] if bit else 1.0 - frac[k])
+                tex = texels(idx, ok).view(np.float32)
+                res[lin] += (tex.astype(np.float64) * weight[:, None])[lin]
+        acc += res * lw[:, None]
+    if not fmt.integer:
+        out = acc.astype(np.float32).view(np.uint32)
     return apply_dst_sel(fmt, out, desc.dst_sel)
-
-
-def _levels(i: Inst, desc: ImageDesc) -> int:
-    if desc.last_level != desc.base_level or desc.max_mip:
-        raise EmuError(f"{i.where()}: mipmapped images (T# levels {desc.base_level}.."
-                       f"{desc.last_level}) are not supported by the texture unit")
-    return 1
 
 
 def bind_mimg(i: Inst) -> Handler:
     name = i.name
     f = i.f
-    if name in _SAMPLE_OPS:
+    if _SAMPLE_RE.fullmatch(name):
         return _bind_sample(i)
     if name in _ATOMIC_OPS:
         return _bind_atomic(i)
@@ -456,14 +579,13 @@ def bind_mimg(i: Inst) -> Handler:
             desc, _ = _desc(w, i)
             vals = np.zeros((len(lanes), 4), dtype=np.uint32)
             if desc is not None:
-                levels = _levels(i, desc)
+                levels = desc.view_levels
                 level = w.v[f["vaddr"], lanes].astype(np.int64)
                 ok = level < levels
-                vals[:, 0] = np.where(ok, np.maximum(desc.width >> level, 1), 0)
-                vals[:, 1] = np.where(ok, np.maximum(desc.height >> level, 1), 0)
-                depth = np.maximum(desc.depth >> level, 1) if desc.type == TYPE_3D else \
-                    np.full_like(level, desc.depth)
-                vals[:, 2] = np.where(ok, depth, 0)
+                _, lw, lh, ld, _ = _level_table(desc, np.where(ok, level, 0))
+                vals[:, 0] = np.where(ok, lw, 0)
+                vals[:, 1] = np.where(ok, lh, 0)
+                vals[:, 2] = np.where(ok, ld, 0)
                 vals[:, 3] = levels
             return vals
         return _returning(resinfo, vdata, comps)
@@ -474,10 +596,9 @@ def bind_mimg(i: Inst) -> Handler:
             if desc is None or fmt is None:
                 return np.zeros((len(lanes), 4), dtype=np.uint32)
             else:
-                addrs, ok = _texel_addrs(w, i, desc, fmt, ncoord, lanes)
-                if mip:
-                    levels = _levels(i, desc)
-                    ok &= w.v[(f["vaddr"] + ncoord) & 255, lanes].astype(np.int64) < levels
+                level = w.v[(f["vaddr"] + ncoord) & 255, lanes].astype(np.int64) if mip \
+                    else None
+                addrs, ok = _texel_addrs(w, i, desc, fmt, ncoord, lanes, level)
                 raw = np.zeros((len(lanes), fmt.bytes), dtype=np.uint8)
                 try:
                     raw[ok] = w.memory.gather(addrs[ok], fmt.bytes, lanes[ok])
@@ -572,81 +693,86 @@ def _bind_atomic(i: Inst) -> Handler:
     return h
 
 
-# the sample opcodes executed: (level source, offset dword first)
-_SAMPLE_OPS = {"image_sample_lz": ("lz", False), "image_sample_l": ("l", False),
-               "image_sample_d": ("d", False), "image_sample_lz_o": ("lz", True),
-               "image_sample_l_o": ("l", True), "image_sample_d_o": ("d", True),
-               "image_sample": ("i", False), "image_sample_o": ("i", True),
-               "image_sample_b": ("b", False), "image_sample_b_o": ("b", True)}
+# the sample and gather opcodes executed: image_{sample,gather4}[_c][_d|_l|_lz|_b][_o]
+_SAMPLE_RE = re.compile(r"image_(sample|gather4)(_c)?(_d|_l|_lz|_b)?(_o)?")
 
 
 def _bind_sample(i: Inst) -> Handler:
-    """image_sample_lz/_l/_d[_o] and the implicit-level image_sample[_b][_o] (ISA 10.3,
-    10.4: address { offset } { bias } { derivatives } { body } { lod }). The implicit
-    level is a pixel quad's: the derivatives are the coordinates of the quad's lanes 1
-    and 2 minus lane 0's (whatever their EXEC: the program keeps them in whole-quad
-    mode), scaled by the image's size (unless unnormalized), the level log2 of the longer
-    one, plus the bias."""
+    """image_sample[_c][_lz|_l|_d|_b][_o] and image_gather4[_c][_lz|_l|_b][_o] (ISA 10.3,
+    10.4: address { offset } { bias } { z-compare } { derivatives } { body } { lod }).
+    The implicit level is a pixel quad's: the derivatives are the coordinates of the
+    quad's lanes 1 and 2 minus lane 0's (whatever their EXEC: the program keeps them in
+    whole-quad mode), scaled by the image's size (unless unnormalized), the level log2 of
+    the longer one, plus the bias. A gather returns the DMASK component (one bit) of the
+    4 texels of the bilinear footprint to 4 VGPRs (`_sample`)."""
     f = i.f
     for flag in ("d16", "a16", "tfe", "lwe", "nsa"):
         if f.get(flag):
             raise UnsupportedInstruction(f"{i.where()}: {flag} image instructions are not "
                                          "supported")
-    if f["dim"] not in (0, 1, 2):
+    m = _SAMPLE_RE.fullmatch(i.name)
+    assert m is not None
+    gather, compare, kind, has_off = m.group(1) == "gather4", bool(m.group(2)), \
+        (m.group(3) or "_i")[1:], bool(m.group(4))
+    if f["dim"] not in ((1,) if gather else (0, 1, 2)):
         raise UnsupportedInstruction(f"{i.where()}: image dimension {f['dim']} is not "
-                                     "supported for sampling")
-    kind, has_off = _SAMPLE_OPS[i.name]
+                                     f"supported for {'gathers' if gather else 'sampling'}")
+    if gather and (kind == "d" or f["dmask"] not in (1, 2, 4, 8)):
+        raise UnsupportedInstruction(f"{i.where()}: {i.name} with dmask {f['dmask']:#x}")
     nc = f["dim"] + 1
-    comps = [k for k in range(4) if f["dmask"] >> k & 1]
+    comps = [0, 1, 2, 3] if gather else [k for k in range(4) if f["dmask"] >> k & 1]
+    component = f["dmask"].bit_length() - 1 if gather else None
     vdata, va = f["vdata"], f["vaddr"]
 
     def sample(w: Wave, i: Inst, lanes: np.ndarray) -> np.ndarray:
         desc, fmt = _desc(w, i)
         if desc is None or fmt is None:
             return np.zeros((len(lanes), 4), dtype=np.uint32)
-        else:
-            _levels(i, desc)
-            smp = SamplerDesc.decode(sread(w, f["ssamp"], 128))
-            r = va
-            offset: tuple[int, ...] = ()
-            if has_off:
-                word = w.v[r, lanes]
-                if len(np.unique(word)) > 1:
-                    raise EmuError(f"{i.where()}: texel offsets differ between lanes")
-                wd = int(word[0])
-                offset = tuple(((wd >> (8 * k) & 0x3F) ^ 0x20) - 0x20 for k in range(nc))
-                r += 1
-            lod = np.zeros(len(lanes))
-            bias = np.zeros(len(lanes))
-            if kind == "b":
-                bias = w.v[r & 255, lanes].view(np.float32).astype(np.float64)
-                r += 1
-            if kind in ("i", "b"):
-                q = lanes & ~3
-                dims = [desc.width, desc.height, desc.depth][:nc]
-                full = [w.v[(r + k) & 255].view(np.float32).astype(np.float64)
-                        for k in range(nc)]
-                sx = [(c[q + 1] - c[q]) * (1 if smp.unnormalized else dims[k])
-                      for k, c in enumerate(full)]
-                sy = [(c[q + 2] - c[q]) * (1 if smp.unnormalized else dims[k])
-                      for k, c in enumerate(full)]
-                rho = np.maximum(np.sqrt(sum(x * x for x in sx)), np.sqrt(sum(y * y for y in sy)))
-                with np.errstate(divide="ignore"):
-                    lod = np.log2(rho) + bias
-            if kind == "d":
-                g = [w.v[(r + k) & 255, lanes].view(np.float32).astype(np.float64)
-                     for k in range(2 * nc)]
-                dims = [desc.width, desc.height, desc.depth][:nc]
-                sx = [g[k] * (1 if smp.unnormalized else dims[k]) for k in range(nc)]
-                sy = [g[nc + k] * (1 if smp.unnormalized else dims[k]) for k in range(nc)]
-                rho = np.maximum(np.sqrt(sum(x * x for x in sx)), np.sqrt(sum(y * y for y in sy)))
-                with np.errstate(divide="ignore"):
-                    lod = np.log2(rho)
-                r += 2 * nc
-            coords = [w.v[(r + k) & 255, lanes] for k in range(nc)]
-            if kind == "l":
-                lod = w.v[(r + nc) & 255, lanes].view(np.float32).astype(np.float64)
-            return _sample(w, i, lanes, desc, fmt, smp, coords, lod, offset)
+        smp = SamplerDesc.decode(sread(w, f["ssamp"], 128))
+        r = va
+        offset: tuple[int, ...] = ()
+        if has_off:
+            word = w.v[r, lanes]
+            if len(np.unique(word)) > 1:
+                raise EmuError(f"{i.where()}: texel offsets differ between lanes")
+            wd = int(word[0])
+            offset = tuple(((wd >> (8 * k) & 0x3F) ^ 0x20) - 0x20 for k in range(nc))
+            r += 1
+        lod = np.zeros(len(lanes))
+        bias = np.zeros(len(lanes))
+        if kind == "b":
+            bias = w.v[r & 255, lanes].view(np.float32).astype(np.float64)
+            r += 1
+        ref = None
+        if compare:
+            ref = w.v[r & 255, lanes].view(np.float32)
+            r += 1
+        base = _level_table(desc, np.zeros(1, np.int64))
+        dims = [int(x[0]) for x in base[1:1 + nc]]
+        scale = [1 if smp.unnormalized else n for n in dims]
+        if kind in ("i", "b"):
+            q = lanes & ~3
+            full = [w.v[(r + k) & 255].view(np.float32).astype(np.float64)
+                    for k in range(nc)]
+            sx = [(c[q + 1] - c[q]) * scale[k] for k, c in enumerate(full)]
+            sy = [(c[q + 2] - c[q]) * scale[k] for k, c in enumerate(full)]
+            rho = np.maximum(np.sqrt(sum(x * x for x in sx)), np.sqrt(sum(y * y for y in sy)))
+            with np.errstate(divide="ignore"):
+                lod = np.log2(rho) + bias
+        if kind == "d":
+            g = [w.v[(r + k) & 255, lanes].view(np.float32).astype(np.float64)
+                 for k in range(2 * nc)]
+            sx = [g[k] * scale[k] for k in range(nc)]
+            sy = [g[nc + k] * scale[k] for k in range(nc)]
+            rho = np.maximum(np.sqrt(sum(x * x for x in sx)), np.sqrt(sum(y * y for y in sy)))
+            with np.errstate(divide="ignore"):
+                lod = np.log2(rho)
+            r += 2 * nc
+        coords = [w.v[(r + k) & 255, lanes] for k in range(nc)]
+        if kind == "l":
+            lod = w.v[(r + nc) & 255, lanes].view(np.float32).astype(np.float64)
+        return _sample(w, i, lanes, desc, fmt, smp, coords, lod,
+                       SampleOp(kind == "lz", offset, ref, component))
     return _returning(sample, vdata, comps)
 
 

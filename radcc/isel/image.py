@@ -120,21 +120,29 @@ def select_image_store(ctx: IselContext, ins: Instr) -> None:
 
 
 def select_image_sample(ctx: IselContext, ins: Instr) -> None:
-    """image_sample: ``image_sample_lz`` (level the constant 0), ``_l`` (a level),
-    ``_d`` (gradients), ``image_sample``/``_b`` (implicit level, a fragment shader's
-    texture(): the result is ``p_wqm``, so the program runs in whole-quad mode and the
-    quad's coordinates exist for the hardware's derivatives), with ``_o`` for a constant
-    texel offset; the address VGPRs are { offset } { bias } { derivatives } { body } as
-    ISA 10.4 orders them (body: s, t[, r], then the level for ``_l``)."""
+    """image_sample (ACO's ``visit_tex``): ``image_sample`` + ``_c`` (depth compare: the
+    reference after the offset and bias, ISA 10.4) + the level's suffix: ``_lz`` (the
+    constant level 0), ``_l`` (a level after the body), ``_d`` (gradients before the
+    body), ``_b`` (a bias) or none (implicit level, a fragment shader's texture(): the
+    result is ``p_wqm``, so the program runs in whole-quad mode and the quad's
+    coordinates exist for the hardware's derivatives) + ``_o`` for a constant texel
+    offset; the address VGPRs are { offset } { bias } { z-compare } { derivatives }
+    { body } as ISA 10.4 orders them (body: s, t[, r], then the level for ``_l``).
+    A gather (``attrs["gather"]``: the component) is ``image_gather4`` with the same
+    suffixes (``_lz`` outside fragment shaders) and dmask = that component: it returns
+    the component of the 4 texels the bilinear footprint covers (4 VGPRs)."""
     d = ins.dest
     assert d is not None
     key = tuple(ins.attrs["binding"])
     skey = tuple(ins.attrs["sampler"])
     mdim, nc = _dim(ins)
     c = ins.srcs[0]
-    if c.num_components != nc or c.bit_size != 32:
+    if c.num_components < nc or c.bit_size != 32:
         raise unsupported(ins, f"{c.bit_size}-bit x{c.num_components} coordinates")
-    body = [ctx.vgpr(x) for x in ctx.get(c)]
+    # (SPIR-V lets a coordinate have more components than the image: the shadow
+    # sampler's vec3 of textureLod holds the reference in z; they are ignored)
+    body = [ctx.vgpr(x) for x in ctx.get(c)[:nc]]
+    rest = list(ins.srcs[1:])
     pre: list[Temp] = []
     offset = ins.attrs.get("offset")
     if offset is not None:
@@ -142,33 +150,48 @@ def select_image_sample(ctx: IselContext, ins: Instr) -> None:
         for k, o in enumerate(offset):
             word |= (int(o) & 0x3F) << (8 * k)
         pre.append(ctx.vgpr(Const(32, word)))
+    compare = bool(ins.attrs.get("compare"))
+    gather = ins.attrs.get("gather")
+    dref = ctx.vgpr(ctx.comp(rest.pop(0), 0)) if compare else None
     if ins.attrs.get("implicit"):  # the level from the quad's derivatives: whole-quad mode
-        op = "image_sample"
+        level = ""
         if ins.attrs.get("bias"):
-            op = "image_sample_b"
-            pre.append(ctx.vgpr(ctx.comp(ins.srcs[1], 0)))
+            level = "_b"
+            pre.append(ctx.vgpr(ctx.comp(rest.pop(0), 0)))
     elif ins.attrs.get("grad"):
-        op = "image_sample_d"
-        for g in ins.srcs[1:3]:
+        level = "_d"
+        if dref is not None:
+            pre.append(dref)
+            dref = None
+        for g in rest[:2]:
             pre += [ctx.vgpr(x) for x in ctx.get(g)]
+    elif not rest:  # a gather outside a fragment shader: level 0
+        level = "_lz"
     else:
-        lod = ins.srcs[1]
-        k = ctx.comp(lod, 0)
+        k = ctx.comp(rest[0], 0)
         if isinstance(k, Const) and k.value == 0:
-            op = "image_sample_lz"
+            level = "_lz"
         else:
-            op = "image_sample_l"
+            level = "_l"
             body.append(ctx.vgpr(k))
-    if offset is not None:
-        op += "_o"
+    if dref is not None:
+        pre.append(dref)
+    op = ("image_gather4" if gather is not None else "image_sample") + \
+        ("_c" if compare else "") + level + ("_o" if offset is not None else "")
+    if not ctx.b.table.has(op):
+        raise unsupported(ins, f"{op} does not exist on this target")
     regs = pre + body
     addr = regs[0] if len(regs) == 1 else ctx.b.create_vector(_vgprs(len(regs)), *regs).temp
     n = d.num_components
-    t = ctx.b.inst(op, [_vgprs(n)], [addr, ctx.image_desc[key],  # type: ignore[index]
-                                     ctx.sampler_desc[skey]],  # type: ignore[index]
-                   dmask=(1 << n) - 1, dim=mdim).temp
+    nret = 4 if gather is not None else n
+    dmask = 1 << int(gather) if gather is not None else (1 << n) - 1
+    t = ctx.b.inst(op, [_vgprs(nret)], [addr, ctx.image_desc[key],  # type: ignore[index]
+                                        ctx.sampler_desc[skey]],  # type: ignore[index]
+                   dmask=dmask, dim=mdim).temp
     if ins.attrs.get("implicit"):
-        t = ctx.b.pseudo("p_wqm", [_vgprs(n)], [t]).temp
+        t = ctx.b.pseudo("p_wqm", [_vgprs(nret)], [t]).temp
+    if nret != n:
+        t = ctx.b.split_vector(t, *([_vgprs(1)] * nret)).temps[0]
     _set_result(ctx, ins, t, n)
 
 

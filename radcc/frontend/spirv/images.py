@@ -4,10 +4,11 @@
 sampled type, Dim, Depth, Arrayed, MS, Sampled (1: used with a sampler, 2: a storage
 image) and the image format, plus the access qualifier. `unsupported` names what radcc
 does not handle yet (the validator refuses it with the type's word offset): every
-dimension but 2D and 3D, arrayed and multisampled images, depth images, and storage
-image formats outside `STORAGE_FORMATS` (the formats the emulator's texture unit and
-``radcc run --image`` both know). Sampled images (``texture2D``, Sampled 1) are
-supported for fetches and queries; samplers and sampled-image types are not.
+dimension but 2D and 3D, arrayed and multisampled images, and storage image formats
+outside `STORAGE_FORMATS` (the formats the emulator's texture unit and ``radcc run
+--image`` both know). Sampled images (``texture2D``, Sampled 1; depth images too: their
+Dref sampling and gathers compare with the sampler's compare function) are supported
+for fetches, queries, sampling and gathers.
 """
 
 from __future__ import annotations
@@ -59,8 +60,6 @@ def unsupported(img: ImageType) -> str | None:
     """Why radcc cannot compile an image of this type (None: it can)."""
     if img.dim not in SUPPORTED_DIMS or img.arrayed or img.multisampled:
         return f"image dimension {img.dim_name} is not supported"
-    if img.depth == 1:
-        return "depth images (shadow samplers) are not supported"
     if img.sampled != 2:
         return None  # a sampled image (texture2D ...): its format is the descriptor's
     if img.format not in STORAGE_FORMATS:

@@ -414,7 +414,9 @@ class _Checker:
         elif op in ("OpImageQuerySize", "OpImageQuerySizeLod", "OpImageQueryLevels"):
             self.image_query(ins, rt, [int(v) for v in ids])
         elif op in ("OpSampledImage", "OpImage", "OpImageSampleExplicitLod",
-                    "OpImageSampleImplicitLod", "OpImageTexelPointer"):
+                    "OpImageSampleImplicitLod", "OpImageSampleDrefExplicitLod",
+                    "OpImageSampleDrefImplicitLod", "OpImageGather", "OpImageDrefGather",
+                    "OpImageTexelPointer"):
             pass  # checked by the translation (spirv_to_mir/images.py)
         elif op.startswith("OpImage"):
             raise _fail(f"{op} is not supported yet", ins)

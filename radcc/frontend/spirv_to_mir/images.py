@@ -178,77 +178,80 @@ def op_image(ctx: TranslationContext, ins: Instruction) -> None:
 _BIAS, _LOD, _GRAD, _CONST_OFFSET, _OFFSET, _CONST_OFFSETS = 0x1, 0x2, 0x4, 0x8, 0x10, 0x20
 
 
-def op_image_sample_explicit_lod(ctx: TranslationContext, ins: Instruction) -> None:
-    """textureLod / textureGrad (/ ...Offset with a constant offset): MIR ``image_sample``
-    coord, lod | ddx, ddy (attrs: binding, sampler, dim, ``grad``, ``offset``)."""
-    assert ins.result_type is not None
-    x = get_tv(ctx, ins.id(0))
-    if not isinstance(x, SampledImage):
-        raise err("the sampled image operand is not a sampled image", ins)
-    coord = get_value(ctx, ins.id(1))
-    if len(ins.operands) < 3:
-        raise err("OpImageSampleExplicitLod needs a Lod or Grad operand", ins)
-    op = ins.operands[2]
-    mask = int(op.value)  # type: ignore[arg-type]
-    if mask & ~(_LOD | _GRAD | _CONST_OFFSET | _HARMLESS_OPERANDS):
-        raise err(f"image operands {op.name} are not supported", ins)
-    params = [int(p.value) for p in op.params]  # type: ignore[arg-type]
-    srcs = [coord]
-    grad = bool(mask & _GRAD)
-    if mask & _LOD:
-        srcs.append(get_value(ctx, params.pop(0)))
-    elif grad:
-        srcs += [get_value(ctx, params.pop(0)), get_value(ctx, params.pop(0))]
-    offset = None
-    if mask & _CONST_OFFSET:
-        k = fold_value(get_value(ctx, params.pop(0)))
-        if k is None:
-            raise err("ConstOffset is not a constant", ins)
-        offset = tuple((v ^ 0x80000000) - 0x80000000 for v in k)
-        if any(not -32 <= v <= 31 for v in offset):
-            raise err(f"texel offset {offset} outside -32..31 (6-bit hardware offsets)", ins)
-    n = ctx.comps(ins.result_type)
-    img = x.image
-    r = ctx.b.intr("image_sample", srcs, 32, n, binding=img.binding, sampler=x.sampler,
-                   dim=img.type.dim, grad=grad, offset=offset)
-    ctx.set(ins, r)
+def _const_offset(ctx: TranslationContext, ins: Instruction, vid: int) -> tuple[int, ...]:
+    k = fold_value(get_value(ctx, vid))
+    if k is None:
+        raise err("ConstOffset is not a constant", ins)
+    offset = tuple((v ^ 0x80000000) - 0x80000000 for v in k)
+    if any(not -32 <= v <= 31 for v in offset):
+        raise err(f"texel offset {offset} outside -32..31 (6-bit hardware offsets)", ins)
+    return offset
 
 
-def op_image_sample_implicit_lod(ctx: TranslationContext, ins: Instruction) -> None:
-    """texture() in a fragment shader (optionally with a Bias and a constant offset): MIR
-    ``image_sample coord[, bias]`` with ``attrs["implicit"]`` (the level from the quad's
-    coordinate derivatives, ``attrs["bias"]`` when a bias is given)."""
+# the sampling instructions: (explicit level, depth compare, gather)
+_SAMPLING = {
+    "OpImageSampleExplicitLod": (True, False, False),
+    "OpImageSampleImplicitLod": (False, False, False),
+    "OpImageSampleDrefExplicitLod": (True, True, False),
+    "OpImageSampleDrefImplicitLod": (False, True, False),
+    "OpImageGather": (False, False, True),
+    "OpImageDrefGather": (False, True, True),
+}
+
+
+def op_image_sample(ctx: TranslationContext, ins: Instruction) -> None:
+    """The sampling instructions (`_SAMPLING`) as MIR ``image_sample``: sources the
+    coordinate, the depth reference (``attrs["compare"]``, Dref forms), then the level
+    (Lod), the gradients (``attrs["grad"]``) or the bias (``attrs["bias"]``); attrs
+    ``binding``, ``sampler``, ``dim``, ``offset`` (a constant texel offset or None),
+    ``gather`` (the component OpImageGather returns of each of the 4 texels; 0 for
+    OpImageDrefGather; None when sampling) and ``implicit`` (the level from the quad's
+    derivatives: a fragment shader's texture(); an implicit-level gather outside a
+    fragment shader reads level 0, Vulkan's rule for non-fragment stages)."""
     assert ins.result_type is not None
-    if ctx.ep.execution_model != "Fragment":
+    explicit, compare, gather = _SAMPLING[ins.opname]
+    fragment = ctx.ep.execution_model == "Fragment"
+    if not explicit and not gather and not fragment:
         raise err("implicit-LOD sampling outside a fragment shader", ins)
     x = get_tv(ctx, ins.id(0))
     if not isinstance(x, SampledImage):
         raise err("the sampled image operand is not a sampled image", ins)
-    coord = get_value(ctx, ins.id(1))
-    srcs = [coord]
-    offset = None
-    bias = False
-    if len(ins.operands) > 2:
-        op = ins.operands[2]
+    srcs = [get_value(ctx, ins.id(1))]
+    k = 2
+    component = None
+    if compare:
+        srcs.append(get_value(ctx, ins.id(2)))
+        k = 3
+        component = 0 if gather else None
+    elif gather:
+        c = fold_value(get_value(ctx, ins.id(2)))
+        if c is None or not 0 <= c[0] <= 3:
+            raise err("the gathered component is not a constant 0..3", ins)
+        component = c[0]
+        k = 3
+    mask, params = 0, []
+    if len(ins.operands) > k:
+        op = ins.operands[k]
         mask = int(op.value)  # type: ignore[arg-type]
-        if mask & ~(_BIAS | _CONST_OFFSET | _HARMLESS_OPERANDS):
-            raise err(f"image operands {op.name} are not supported", ins)
         params = [int(p.value) for p in op.params]  # type: ignore[arg-type]
-        if mask & _BIAS:
-            srcs.append(get_value(ctx, params.pop(0)))
-            bias = True
-        if mask & _CONST_OFFSET:
-            k = fold_value(get_value(ctx, params.pop(0)))
-            if k is None:
-                raise err("ConstOffset is not a constant", ins)
-            offset = tuple((v ^ 0x80000000) - 0x80000000 for v in k)
-            if any(not -32 <= v <= 31 for v in offset):
-                raise err(f"texel offset {offset} outside -32..31 (6-bit hardware offsets)",
-                          ins)
+        allowed = _CONST_OFFSET | _HARMLESS_OPERANDS | (
+            (_LOD | _GRAD) if explicit else 0 if gather else _BIAS)
+        if mask & ~allowed:
+            raise err(f"image operands {op.name} are not supported", ins)
+    if explicit and not mask & (_LOD | _GRAD):
+        raise err(f"{ins.opname} needs a Lod or Grad operand", ins)
+    grad = bool(mask & _GRAD)
+    bias = bool(mask & _BIAS)
+    if mask & (_BIAS | _LOD):
+        srcs.append(get_value(ctx, params.pop(0)))
+    elif grad:
+        srcs += [get_value(ctx, params.pop(0)), get_value(ctx, params.pop(0))]
+    offset = _const_offset(ctx, ins, params.pop(0)) if mask & _CONST_OFFSET else None
     n = ctx.comps(ins.result_type)
     img = x.image
     r = ctx.b.intr("image_sample", srcs, 32, n, binding=img.binding, sampler=x.sampler,
-                   dim=img.type.dim, grad=False, offset=offset, implicit=True, bias=bias)
+                   dim=img.type.dim, grad=grad, offset=offset, implicit=not explicit and (
+                       fragment or not gather), bias=bias, compare=compare, gather=component)
     ctx.set(ins, r)
 
 
