@@ -81,6 +81,17 @@ def _add(r: Reader) -> None:
 SPIRV_SEEDS = ("add.spv", *sorted(f"spirv/{p.name}" for p in (SEEDS / "spirv").glob("*.spv")))
 _add(Reader("spirv", ".spv", "spirv", lambda f, d: ["compile", str(f), "-S", "-o",
                                                     str(d / "out.s")], SPIRV_SEEDS))
+# GLSL through glslangValidator (the stage from the input's suffix; glslang's own "ERROR:"
+# lines are a diagnostic, cli_harness.PLAIN_DIAG)
+_add(Reader("glsl", ".comp", "plain", lambda f, d: ["compile", str(f), "-S", "-o",
+                                                    str(d / "out.s")],
+            ("add.comp", "src/bda.comp"), text=True))
+_add(Reader("glsl-vert", ".vert", "plain", lambda f, d: ["compile", str(f), "-S", "-o",
+                                                         str(d / "out.s")],
+            ("src/vertex.vert",), text=True))
+_add(Reader("glsl-frag", ".frag", "plain", lambda f, d: ["compile", str(f), "-S", "-o",
+                                                         str(d / "out.s")],
+            ("src/fragment.frag",), text=True))
 _add(Reader("ir", ".ir", "text", lambda f, d: ["llc", str(f), "-S", "-o", str(d / "out.s")],
             ("if_then.ir",), text=True))
 for _chip in ("gfx1100", "gfx1030", "gfx1010"):

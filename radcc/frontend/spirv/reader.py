@@ -260,6 +260,8 @@ class _Reader:
             key = (ins.id(0), idx)
             m.member_decorations.setdefault(key, []).append(_decoration(ins.operands[2]))
         elif op == "OpTypeForwardPointer":
+            if ins.id(0) in self.forward_pointers:  # spirv-val: a duplicated type declaration
+                raise self.fail(f"a second OpTypeForwardPointer of %{ins.id(0)}")
             self.forward_pointers.add(ins.id(0))
         elif op == "OpVariable":
             self._variable(ins)
