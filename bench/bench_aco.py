@@ -63,6 +63,7 @@ class Figures:
     spilled_sgprs: int = 0
     spilled_vgprs: int = 0
     error: str = ""
+    cpu_s: float | None = None  # compile CPU seconds (--time)
 
 
 class Refused(Exception):
@@ -73,9 +74,11 @@ def _radcc_one(job: Job, wave: int | None) -> StatsRow:
     """Compile one job with radcc (in a corpus worker): its `Figures` as a StatsRow."""
     from radcc.driver.compile import compile_spirv
 
+    spirv = Path(job.file).read_bytes()
     try:
-        res = compile_spirv(Path(job.file).read_bytes(), mcpu=job.mcpu, wave_size=wave,
-                            entry=job.entry)
+        t0 = time.process_time()
+        res = compile_spirv(spirv, mcpu=job.mcpu, wave_size=wave, entry=job.entry)
+        cpu_s = time.process_time() - t0
     except Exception as e:
         if type(e).__name__ in ("CompileError", "SpirvError", "IselError", "SpillError",
                                 "RegisterAllocationError", "LoweringError", "EmitError",
@@ -88,25 +91,32 @@ def _radcc_one(job: Job, wave: int | None) -> StatsRow:
                   cfg.spilled_sgprs if cfg else 0, cfg.spilled_vgprs if cfg else 0)
     stats = {k: v for k, v in asdict(fig).items() if isinstance(v, int)}
     return StatsRow(job.file, job.entry or "main", job.stage, job.mcpu, res.wave_size, stats,
-                    0.0)
+                    cpu_s * 1000)
 
 
 def radcc_side(jobs: list[Job], wave: int, n_jobs: int, timeout: float
                ) -> dict[str, Figures]:
     opts = CorpusOptions("gfx1100", wave, n_jobs, timeout, _radcc_one, (Refused,), "radcc",
                          4096)
+    if jobs:  # the workers fork from a warm process (imports, opcode tables, memos)
+        try:
+            _radcc_one(jobs[0], wave)
+        except Exception:  # its own worker reports it
+            pass
     out: dict[str, Figures] = {}
     for row in run_jobs(jobs, opts):
         key = f"{row['file']}:{row['entry']}"
-        out[key] = Figures(**row["stats"]) if row["ok"] else Figures(error=row["error"])
+        out[key] = (Figures(**row["stats"], cpu_s=row["compile_ms"] / 1000) if row["ok"]
+                    else Figures(error=row["error"]))
     return out
 
 
-def aco_side(jobs: list[Job], wave: int, family: str) -> dict[str, Figures]:
+def aco_side(jobs: list[Job], wave: int, family: str, timed: bool = False
+             ) -> dict[str, Figures]:
     from radcc.oracle import radv
 
     res = radv.compile_many([(Path(j.file).read_bytes(), None) for j in jobs],
-                            wave_size=wave, family=family)
+                            wave_size=wave, family=family, time_pipelines=timed)
     out: dict[str, Figures] = {}
     for j, r in zip(jobs, res, strict=True):
         key = f"{j.file}:{j.entry or 'main'}"
@@ -116,7 +126,8 @@ def aco_side(jobs: list[Job], wave: int, family: str) -> dict[str, Figures]:
         m = aco_metrics(r.asm, r.stats)
         out[key] = Figures(m.instructions, m.code_size, m.vgprs, m.sgprs,
                            int(r.stats.get("Spilled SGPRs", 0)),
-                           int(r.stats.get("Spilled VGPRs", 0)))
+                           int(r.stats.get("Spilled VGPRs", 0)),
+                           cpu_s=r.pipeline_cpu_s)
     return out
 
 
@@ -127,6 +138,26 @@ def ratio(r: int, a: int) -> float:
 
 def geomean(xs: list[float]) -> float:
     return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else float("nan")
+
+
+def time_summary(aco: dict[str, Figures], rc: dict[str, Figures], both: list[str]
+                 ) -> dict[str, float] | None:
+    """Compile CPU time radcc/ACO over `both` (when timed): per-shader geomean, median,
+    geomeans by ACO's instruction count (< 100, 100-999, >= 1000), totals."""
+    timed = [k for k in both if rc[k].cpu_s and aco[k].cpu_s]
+    if not timed:
+        return None
+    rs = {k: (rc[k].cpu_s or 0.0) / max(aco[k].cpu_s or 0.0, 1e-6) for k in timed}
+    srt = sorted(rs.values())
+    out = {"shaders": float(len(timed)), "geomean": geomean(list(rs.values())),
+           "median": srt[len(srt) // 2],
+           "radcc_total_s": sum(rc[k].cpu_s or 0.0 for k in timed),
+           "aco_total_s": sum(aco[k].cpu_s or 0.0 for k in timed)}
+    for label, lo, hi in (("small", 0, 100), ("medium", 100, 1000), ("large", 1000, 1 << 30)):
+        xs = [rs[k] for k in timed if lo <= aco[k].instructions < hi]
+        out[f"geomean_{label}"] = geomean(xs)
+        out[f"n_{label}"] = float(len(xs))
+    return out
 
 
 def projects(corpus: Path, every: int) -> dict[str, list[str]]:
@@ -149,6 +180,7 @@ def summarise(name: str, wave: int, aco: dict[str, Figures], rc: dict[str, Figur
     return {"project": name, "wave": wave, "shaders": len(aco), "both": len(both),
             "geomean": gm, "radcc_spills": len(spills_r), "aco_spills": len(spills_a),
             "spills_where_aco_none": sorted(set(spills_r) - set(spills_a)),
+            "time": time_summary(aco, rc, both),
             "radcc_fails": sorted(k for k in rc if rc[k].error),
             "aco_fails": sorted(k for k in aco if aco[k].error),
             "rows": {k: {"aco": asdict(aco[k]), "radcc": asdict(rc[k])} for k in aco if k in rc}}
@@ -167,6 +199,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jobs", type=int, default=2, help="radcc workers at once")
     ap.add_argument("--timeout", type=float, default=300.0, help="seconds per radcc compile")
     ap.add_argument("--json", type=Path, help="write the summaries and rows here")
+    ap.add_argument("--time", action="store_true",
+                    help="also compare compile CPU time (radcc's compile_spirv in a worker "
+                         "forked from a warm process; ACO's pipeline created once more "
+                         "without capture flags)")
     ap.add_argument("--worst", type=int, default=0, metavar="N",
                     help="list the N largest instruction ratios per project and wave")
     a = ap.parse_args(argv)
@@ -181,7 +217,7 @@ def main(argv: list[str] | None = None) -> int:
             jobs = [j for j in find_jobs(files, a.mcpu, wave, lambda f: "compute")
                     if j.stage == "compute" and j.entry is not None]
             t0 = time.perf_counter()
-            aco = aco_side(jobs, wave, family)
+            aco = aco_side(jobs, wave, family, a.time)
             t1 = time.perf_counter()
             rc = radcc_side(jobs, wave, a.jobs, a.timeout)
             t2 = time.perf_counter()
@@ -195,6 +231,14 @@ def main(argv: list[str] | None = None) -> int:
                   + f" ({len(s['spills_where_aco_none'])} where ACO does not)"
                   + f"; failures: radcc {len(s['radcc_fails'])}, ACO {len(s['aco_fails'])}",
                   flush=True)
+            t = s["time"]
+            if t:
+                print(f"    compile CPU time radcc/ACO over {t['shaders']:.0f} shaders: "
+                      f"geomean {t['geomean']:.1f}x, median {t['median']:.1f}x; by ACO's "
+                      f"size: <100 instr {t['geomean_small']:.1f}x ({t['n_small']:.0f}), "
+                      f"100-999 {t['geomean_medium']:.1f}x ({t['n_medium']:.0f}), >=1000 "
+                      f"{t['geomean_large']:.1f}x ({t['n_large']:.0f}); totals "
+                      f"{t['radcc_total_s']:.1f} s vs {t['aco_total_s']:.2f} s", flush=True)
             if a.worst:
                 rows = s["rows"]
                 ok = [k for k, r in rows.items() if not r["aco"]["error"]

@@ -48,6 +48,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -88,6 +89,9 @@ class AcoResult:
     device_name: str = ""
     representations: list[str] = field(default_factory=list)  # names the driver provides
     printed: str = ""  # what RADV_DEBUG=shaders printed (debug_shaders=True)
+    # CPU seconds of one more vkCreateComputePipelines of the shader without capture flags
+    # (SPIR-V -> NIR -> ACO -> upload, no cache), when compile_many(time_pipelines=True)
+    pipeline_cpu_s: float | None = None
 
     def stat(self, *names: str, default: int = -1) -> int:
         for n in names:
@@ -476,7 +480,10 @@ class _Worker:
                 | VK_PIPELINE_CREATE_CAPTURE_INTERNAL_REPRESENTATIONS_BIT_KHR
                 if self.has_exec else 0)
 
-    def compile(self, spirv: bytes, spec: Mapping[int, Scalar], entry: str) -> dict[str, Any]:
+    def compile(self, spirv: bytes, spec: Mapping[int, Scalar], entry: str,
+                timed: bool = False) -> dict[str, Any]:
+        """The pipeline's statistics and representations; with `timed`, also the CPU
+        seconds of a second creation without capture flags (``pipeline_cpu_s``)."""
         v, dev = self.vk, self.device
         refl = spirv_reflect.reflect(spirv)
         model = refl.entry_points.get(entry)
@@ -506,6 +513,14 @@ class _Worker:
             out: dict[str, Any] = {"device_name": self.device_name, "stats": {},
                                    "reprs": {}, "wave_size": 0,
                                    "printed": "".join(printed)}
+            if timed:
+                cpci.flags = 0
+                again = vk.VkPipeline()
+                t0 = time.process_time()
+                v("vkCreateComputePipelines", dev, 0, 1, ctypes.byref(cpci), None,
+                  ctypes.byref(again))
+                out["pipeline_cpu_s"] = time.process_time() - t0
+                undo.append(("vkDestroyPipeline", again))
             if self.has_exec:
                 for ex in self._executables(pipeline):
                     if ex["stages"] & vk.VK_SHADER_STAGE_COMPUTE_BIT:
@@ -640,7 +655,8 @@ def _worker_main() -> int:
                     job["entry_vert"], job["entry_frag"], job["color"], job["depth"])
             else:
                 spec = {int(k): val for k, val in job.get("spec", [])}
-                res = w.compile(base64.b64decode(job["spirv"]), spec, job.get("entry", "main"))
+                res = w.compile(base64.b64decode(job["spirv"]), spec, job.get("entry", "main"),
+                                bool(job.get("time")))
             res["ok"] = True
         except (LavapipeError, RadvError, spirv_reflect.SpirvError) as e:
             res = {"error": str(e)}
@@ -697,7 +713,8 @@ def _result(r: dict[str, Any], family: str, wave_size: int) -> AcoResult:
         asm = _printed_disassembly(r["printed"])
     return AcoResult(family=family, wave_size=r.get("wave_size") or wave_size, asm=asm,
                      stats=r.get("stats", {}), ir=ir, device_name=r.get("device_name", ""),
-                     representations=list(reprs), printed=r.get("printed", ""))
+                     representations=list(reprs), printed=r.get("printed", ""),
+                     pipeline_cpu_s=r.get("pipeline_cpu_s"))
 
 
 def _printed_disassembly(text: str) -> str:
@@ -763,8 +780,11 @@ def compile_many(
     entry: str = "main",
     debug_shaders: bool = False,
     timeout_s: float = TIMEOUT_S,
+    time_pipelines: bool = False,
 ) -> list[AcoResult | RadvError]:
     """Compile (spirv, spec_constants) jobs with ACO; one RadvError per failed job.
+    `time_pipelines`: each pipeline is created once more without capture flags and
+    that creation's CPU time kept (`AcoResult.pipeline_cpu_s`; bench/bench_aco.py).
 
     One child process serves the batch; when the driver crashes the job in hand
     fails and a new child continues with the next. A missing ICD or a device that
@@ -773,7 +793,8 @@ def compile_many(
         raise RadvError(f"radeon ICD {RADEON_ICD} not found (install mesa-vulkan-drivers)")
     env = null_device_env(family, wave_size, debug_shaders)
     answers = _run_jobs([{"spirv": base64.b64encode(bytes(spirv)).decode(),
-                          "spec": _spec_json(spec), "entry": entry} for spirv, spec in jobs],
+                          "spec": _spec_json(spec), "entry": entry, "time": time_pipelines}
+                         for spirv, spec in jobs],
                         env, family, timeout_s)
     return [r if isinstance(r, RadvError) else _result(r, family, wave_size) for r in answers]
 

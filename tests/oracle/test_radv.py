@@ -70,6 +70,17 @@ def test_spec_constants_reach_aco_and_a_batch_shares_one_child(glsl, radeon):
     # K = 1 needs no multiply; K = 8 is a shift by 3 somewhere in the code
     assert len(radv.asm_instructions(a.asm)) < len(radv.asm_instructions(b.asm))
     assert isinstance(bad, radv.RadvError)  # a malformed module fails alone
+    assert a.pipeline_cpu_s is None  # not timed unless asked
+
+
+def test_time_pipelines_measures_a_second_creation(glsl, radeon):
+    """bench/bench_aco.py --time: each pipeline once more without capture flags, its CPU
+    seconds kept; the statistics are the captured creation's."""
+    spirv = glsl(SPEC)
+    (r,) = radv.compile_many([(spirv, {0: 32, 1: 8})], wave_size=32, time_pipelines=True)
+    assert isinstance(r, radv.AcoResult)
+    assert r.pipeline_cpu_s is not None and 0.0 < r.pipeline_cpu_s < 30.0
+    assert r.instructions > 0 and "s_endpgm" in r.asm
 
 
 def test_asm_instructions_drops_labels_comments_and_padding():
