@@ -382,6 +382,74 @@ def test_integer_dot_products(wave: int, mcpu: str) -> None:
     assert got.tolist() == (want & 0xFFFFFFFF).tolist()
 
 
+# OpSDotAccSat / OpUDotAccSat / OpSUDotAccSat (llama.cpp's and ncnn's int8 shaders): the
+# GLSL computes (a ^ b) + c, (a | b) + c, (a & b) + c and each addition becomes the
+# accumulating dot of the xor/or/and's operands with c as the Accumulator.
+INT_DOT_ACC = """#version 450
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) readonly buffer A { uint a[]; };
+layout(set = 0, binding = 1) readonly buffer B { uint b[]; };
+layout(set = 0, binding = 2) readonly buffer C { uint c[]; };
+layout(set = 0, binding = 3) writeonly buffer O { uint o[]; };
+void main() {
+    uint t = gl_LocalInvocationID.x;
+    o[3u * t] = (a[t] ^ b[t]) + c[t];
+    o[3u * t + 1u] = (a[t] | b[t]) + c[t];
+    o[3u * t + 2u] = (a[t] & b[t]) + c[t];
+}
+"""
+
+
+def _int_dot_acc_module() -> bytes:
+    spv = glsl_to_spirv(INT_DOT_ACC, "vulkan1.2")
+    text = subprocess.run(["spirv-dis", "--raw-id", "-"], input=spv,
+                          capture_output=True, check=True).stdout.decode()
+    text = text.replace("OpCapability Shader", "OpCapability Shader\n"
+                        "OpCapability DotProduct\nOpCapability DotProductInput4x8BitPacked\n"
+                        "OpExtension \"SPV_KHR_integer_dot_product\"", 1)
+    lines = text.splitlines()
+    for old, new in (("OpBitwiseXor", "OpSDotAccSat"), ("OpBitwiseOr", "OpUDotAccSat"),
+                     ("OpBitwiseAnd", "OpSUDotAccSat")):
+        k = next(i for i, ln in enumerate(lines) if old in ln)
+        res, _, _, _, x, y = lines[k].split()
+        j = next(i for i in range(k + 1, len(lines))
+                 if "OpIAdd" in lines[i] and res in lines[i].split())
+        dst, _, _, ty, lhs, rhs = lines[j].split()
+        acc = rhs if lhs == res else lhs
+        lines[j] = f"{dst} = {new} {ty} {x} {y} {acc} PackedVectorFormat4x8Bit"
+    data = spirv_tools.assemble("\n".join(lines) + "\n", "vulkan1.2")
+    assert spirv_tools.validate(data, "vulkan1.2").ok
+    return data
+
+
+@pytest.mark.parametrize("wave", [32, 64])
+def test_integer_dot_products_accumulating_with_saturation(wave: int) -> None:
+    rng = np.random.default_rng(13)
+    a = rng.integers(0, 1 << 32, 64, dtype=np.uint64).astype(np.uint32)
+    b = rng.integers(0, 1 << 32, 64, dtype=np.uint64).astype(np.uint32)
+    # accumulators at and near both ends of the signed and unsigned ranges, and inside
+    edge = np.array([0x7FFFFFFF, 0x7FFF0000, 0x80000000, 0x80010000, 0xFFFFFFFF,
+                     0xFFFF0000, 0, 5], np.uint32)
+    c = np.concatenate([np.repeat(edge, 4),
+                        rng.integers(0, 1 << 32, 32, dtype=np.uint64).astype(np.uint32)])
+    out = run_compute(_int_dot_acc_module(),
+                      buffers={(0, 0): a, (0, 1): b, (0, 2): c, (0, 3): 64 * 12},
+                      wave_size=wave, debug_options=CHECKED)
+    got = np.frombuffer(out[(0, 3)], np.uint32).reshape(64, 3).astype(np.int64)
+    sa, ua = a.view(np.int8).reshape(64, 4).astype(np.int64), \
+        a.view(np.uint8).reshape(64, 4).astype(np.int64)
+    sb, ub = b.view(np.int8).reshape(64, 4).astype(np.int64), \
+        b.view(np.uint8).reshape(64, 4).astype(np.int64)
+    sc, uc = c.view(np.int32).astype(np.int64), c.astype(np.int64)
+    s_sat = np.clip((sa * sb).sum(1) + sc, -(1 << 31), (1 << 31) - 1) & 0xFFFFFFFF
+    u_sat = np.clip((ua * ub).sum(1) + uc, 0, (1 << 32) - 1)
+    su_sat = np.clip((sa * ub).sum(1) + sc, -(1 << 31), (1 << 31) - 1) & 0xFFFFFFFF
+    want = np.stack([s_sat, u_sat, su_sat], 1)
+    assert got.tolist() == want.tolist()
+    assert (u_sat == 0xFFFFFFFF).any() and (s_sat == 0x7FFFFFFF).any() \
+        and (s_sat == 0x80000000).any()  # saturation was exercised
+
+
 # SPV_VALVE_mixed_float_dot_product (llama.cpp's `_dot2` matmul and flash-attention
 # shaders declare v_dot2_f32_f16 with GL_EXT_spirv_intrinsics): the f16 products are
 # exact in f32, so C + A.x*B.x + A.y*B.y rounded after each addition is NumPy's float32.

@@ -169,17 +169,23 @@ def op_dot(ctx: TranslationContext, ins: Instruction) -> None:
     ctx.set(ins, dot(ctx, get_value(ctx, ins.id(0)), get_value(ctx, ins.id(1))))
 
 
-# OpSDot / OpUDot / OpSUDot: the signedness of the two operands' components
-INT_DOTS = {"OpSDot": (True, True), "OpUDot": (False, False), "OpSUDot": (True, False)}
+# OpSDot / OpUDot / OpSUDot (and their AccSat forms): the signedness of the two
+# operands' components
+INT_DOTS = {"OpSDot": (True, True), "OpUDot": (False, False), "OpSUDot": (True, False),
+            "OpSDotAccSat": (True, True), "OpUDotAccSat": (False, False),
+            "OpSUDotAccSat": (True, False)}
 
 
 def op_int_dot(ctx: TranslationContext, ins: Instruction) -> None:
     """SPV_KHR_integer_dot_product's integer dot products (core in 1.6): the components
     (of vectors, or the four bytes of 32-bit scalars with PackedVectorFormat4x8Bit)
     sign- or zero-extended to the result's width, multiplied and summed with wrapping
-    (exact for 8-bit components into 32 bits)."""
+    (exact for 8-bit components into 32 bits). The ``AccSat`` forms add the Accumulator
+    with saturation: signed unless both operands are unsigned (`sat_add`)."""
     assert ins.result_type is not None
     sa, sb = INT_DOTS[ins.opname]
+    acc_sat = ins.opname.endswith("AccSat")
+    n_vec = 3 if acc_sat else 2  # operands before the optional PackedVectorFormat
     bits = ctx.bits(ins.result_type)
     a, b = get_value(ctx, ins.id(0)), get_value(ctx, ins.id(1))
     if len(ins.operands) > 2 and bits == 32:
@@ -190,7 +196,7 @@ def op_int_dot(ctx: TranslationContext, ins: Instruction) -> None:
         return
 
     def comps(v: Value, signed: bool) -> list[Value]:
-        if len(ins.operands) > 2:  # PackedVectorFormat4x8Bit: four bytes of a scalar
+        if len(ins.operands) > n_vec:  # PackedVectorFormat4x8Bit: four bytes of a scalar
             ext = "ibfe" if signed else "ubfe"
             parts = [ctx.b.alu(ext, 32, 1, v, ctx.b.imm(8 * k), ctx.b.imm(8))
                      for k in range(4)]
@@ -207,7 +213,26 @@ def op_int_dot(ctx: TranslationContext, ins: Instruction) -> None:
         prod = ctx.b.alu("imul", bits, 1, x, y)
         acc = prod if acc is None else ctx.b.alu("iadd", bits, 1, acc, prod)
     assert acc is not None
+    if acc_sat:
+        acc = sat_add(ctx, acc, get_value(ctx, ins.id(2)), signed=sa or sb)
     ctx.set(ins, acc)
+
+
+def sat_add(ctx: TranslationContext, x: Value, y: Value, signed: bool) -> Value:
+    """x + y saturated to the range of their (common) width: unsigned, the maximum where
+    the sum wrapped below x; signed, the minimum or maximum (by y's sign) where x and y
+    have one sign and the sum the other."""
+    b, bits = ctx.b, x.bit_size
+    mask = (1 << bits) - 1
+    s = b.alu("iadd", bits, 1, x, y)
+    if not signed:
+        return b.alu("bcsel", bits, 1, b.alu("ult", 1, 1, s, x), b.imm(mask, bits), s)
+    zero = b.imm(0, bits)
+    over = b.alu("ilt", 1, 1, b.alu("iand", bits, 1, b.alu("ixor", bits, 1, s, x),
+                                    b.alu("ixor", bits, 1, s, y)), zero)
+    lim = b.alu("bcsel", bits, 1, b.alu("ilt", 1, 1, y, zero),
+                b.imm(1 << (bits - 1), bits), b.imm(mask >> 1, bits))
+    return b.alu("bcsel", bits, 1, over, lim, s)
 
 
 def op_fdot2_mix(ctx: TranslationContext, ins: Instruction) -> None:
