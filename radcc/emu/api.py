@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -56,13 +56,19 @@ class Image:
     `(H, W)`/`(H, W, C)` (2-D), `(D, H, W[, C])` (3-D, `dim` 3) or `(W[, C])` (1-D,
     `dim` 1); `format` a T# format name of
     `radcc.emu.texture.FORMATS` (``8_8_8_8_UNORM`` ...), whose texel size must be the
-    array's per-texel bytes; `dst_sel` the T#'s destination swizzle. The emulator maps
-    the texels (linear, pitch = width) and the 32-byte T#, and passes the T#'s address."""
+    array's per-texel bytes; `dst_sel` the T#'s destination swizzle. `mips`: the levels
+    after level 0 (`data`), each shaped as the level's extents (max(1, extent >> m)); `view`:
+    the T#'s (base level, last level), default all levels. The emulator maps the texels
+    (linear, pitch = width; the levels as `radcc.emu.texture.ImageDesc.level` lays them
+    out) and the 32-byte T#, and passes the T#'s address. Only level 0 comes back in
+    `RunResult.buffers`."""
 
     data: np.ndarray
     format: str
     dim: int = 2
     dst_sel: tuple[int, int, int, int] = IDENTITY
+    mips: tuple[np.ndarray, ...] = ()
+    view: tuple[int, int] | None = None
 
 
 @dataclass
@@ -208,10 +214,27 @@ def _map_image(mem: Memory, name: str, img: Image) -> tuple[int, int]:
     if max(w, h) > 1 << 14 or d > 1 << 13:
         raise EmuError(f"argument '{name}': image of {w}x{h}x{d} texels exceeds the T#'s "
                        "16384x16384x8192")
-    reg = mem.map(f"image {name}", arr.tobytes(), size=max(arr.nbytes, 1), align=256)
     typ = {1: TYPE_1D, 2: TYPE_2D, 3: TYPE_3D}[img.dim]
-    desc = ImageDesc(base=reg.base, format=fmt.id, width=w, height=h, depth=d,
-                     dst_sel=img.dst_sel, type=typ)
+    nlev = 1 + len(img.mips)
+    if nlev > 16:
+        raise EmuError(f"argument '{name}': {nlev} mip levels (the T# holds at most 16)")
+    base, last = img.view if img.view is not None else (0, nlev - 1)
+    if not 0 <= base <= last < nlev:
+        raise EmuError(f"argument '{name}': view levels {base}..{last} of {nlev} levels")
+    desc = ImageDesc(base=0, format=fmt.id, width=w, height=h, depth=d, dst_sel=img.dst_sel,
+                     type=typ, max_mip=nlev - 1, base_level=base, last_level=last)
+    blob = bytearray()
+    for m, lv in enumerate((arr, *img.mips)):
+        off, lw, lh, ld, _ = desc.level(m)
+        want = (ld, lh, lw)[3 - rank:]
+        lv = np.ascontiguousarray(lv)
+        if lv.shape[:rank] != want or lv.nbytes != int(np.prod(want)) * fmt.bytes:
+            raise EmuError(f"argument '{name}': mip level {m} has shape {lv.shape}, the level "
+                           f"is {want} texels of {fmt.bytes} bytes")
+        blob[len(blob):off] = bytes(off - len(blob))
+        blob += lv.tobytes()
+    reg = mem.map(f"image {name}", bytes(blob), size=max(len(blob), 1), align=256)
+    desc = replace(desc, base=reg.base)
     t = mem.map(f"T# {name}", desc.encode().to_bytes(32, "little"), writable=False)
     return reg.base, t.base
 
