@@ -757,3 +757,59 @@ def test_texture_mipmaps(name: str, wave: int) -> None:
     q = np.frombuffer(out[(0, 1)], np.int32).reshape(8, 4)
     for m in range(len(view)):
         assert q[m].tolist() == [view[m].shape[1], view[m].shape[0], len(view), 0], q
+
+
+def _np_srgb_decode(b: np.ndarray) -> np.ndarray:
+    """The sRGB EOTF of the Vulkan spec's "sRGB transfer functions" (alpha is linear)."""
+    c = b.astype(np.float64) / 255
+    lin = np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
+    lin[..., 3] = c[..., 3]
+    return lin
+
+
+@pytest.mark.parametrize("sampler", ["linear,clamp", "linear,repeat", "nearest,mirror"])
+def test_texture_formats(sampler: str, lvp: None) -> None:
+    """Sampling the runner's float-sampled formats (tex_formats.comp): rgba8_srgb (the
+    texture unit decodes sRGB before filtering), r8, rgba16f, r16f, rg32f. radcc
+    (wave32, wave64) vs lavapipe: within 0.5/255 for sRGB (lavapipe's decode is an
+    approximation: up to 0.31/255 from the exact EOTF at nearest), 1.25/255 for r8
+    (lavapipe's 8-bit fixed-point filter), 1e-5 for the float formats; with clamp
+    addressing also vs NumPy (the exact sRGB EOTF and exact bilinear) within 1e-5."""
+    from radcc.driver.run import run_compute
+
+    spirv = _spirv("tex_formats")
+    rng = np.random.default_rng(9)
+    ins: dict[Key, tuple[np.ndarray, str | None]] = {
+        (0, 0): (_u8(rng, (9, 12, 4)), "rgba8_srgb"), (0, 1): (_u8(rng, (7, 5)), "r8"),
+        (0, 2): (rng.uniform(-2, 2, (8, 8, 4)).astype(np.float16), None),
+        (0, 3): (rng.uniform(-2, 2, (6, 10)).astype(np.float16), None),
+        (0, 4): (rng.uniform(-2, 2, (5, 7, 2)).astype(np.float32), None)}
+    images = {**ins, **{(1, k): (np.zeros((16, 16, 4), np.float32), None) for k in range(5)}}
+    samplers = {(0, k): sampler for k in range(5)}
+    ref = lavapipe.run_compute(spirv, groups=(2, 2, 1), buffers={}, images=images,
+                               samplers=samplers)
+    tol = [0.5 / 255, 1.25 / 255, 1e-5, 1e-5, 1e-5]
+    for wave in (32, 64):
+        got = run_compute(spirv, groups=(2, 2, 1), images=images, samplers=samplers,
+                          wave_size=wave)
+        for k in range(5):
+            d = np.abs(got[(1, k)] - ref[(1, k)]).max()
+            assert d <= tol[k], f"{sampler} wave{wave} format {k}: {d * 255}/255"
+        if sampler != "linear,clamp":
+            continue
+        p = np.arange(16, dtype=np.float32)
+        u, v = np.meshgrid((p + np.float32(0.3)) / np.float32(11.3) - np.float32(0.21),
+                           (p + np.float32(0.7)) / np.float32(11.3) - np.float32(0.21))
+        u, v = u.astype(np.float64), v.astype(np.float64)
+
+        def rgba(a: np.ndarray) -> np.ndarray:
+            a = a.astype(np.float64).reshape(a.shape[0], a.shape[1], -1)
+            h, w, c = a.shape
+            return np.concatenate([a, np.zeros((h, w, 3 - c)), np.ones((h, w, 1))], axis=2) \
+                if c < 4 else a
+        texels = [_np_srgb_decode(ins[(0, 0)][0]), rgba(ins[(0, 1)][0] / 255.0),
+                  rgba(ins[(0, 2)][0]), rgba(ins[(0, 3)][0]), rgba(ins[(0, 4)][0])]
+        for k, t in enumerate(texels):
+            want = _np_sample2d(t, u, v, np.ones(u.shape, bool))
+            d = np.abs(got[(1, k)] - want).max()
+            assert d < 1e-5, f"wave{wave} format {k} vs NumPy: {d}"
