@@ -336,11 +336,15 @@ class MirOptions:
       forms, system values known at compile time, variable derefs);
     offset_range: per memory space (``ssbo``, ``ubo``, ``push_constant``, ``constant``
       (the code object's constant data), ``shared``, ``scratch``), the byte range an access's immediate offset may take: the
-      non-negative part every instruction isel may choose for the space accepts.
+      non-negative part every instruction isel may choose for the space accepts;
+    cas_atomics: (memory space ``ssbo``/``global``/``shared``, ``atomic_op``, bit size) of
+      the atomics the generation has no instruction for: ``opt.lower_atomics`` makes them
+      compare-and-swap loops.
     """
 
     lowered_ops: frozenset[str]
     offset_range: dict[str, tuple[int, int]]
+    cas_atomics: frozenset[tuple[str, str, int]] = frozenset()
 
 
 _LOWERED_OPS = frozenset(
@@ -363,14 +367,23 @@ _GFX10_OFFSETS = {"ssbo": (0, 2047), "ubo": (0, 2047), "push_constant": (0, 2047
 # v_dot4_u32_u8 (no mixed form); GFX10.1's table has none (gfx1011/gfx1012's dot
 # instructions are not in it)
 _DOT_4X8 = frozenset({"sdot_4x8_iadd", "udot_4x8_uadd", "sudot_4x8_iadd"})
+# GFX10/10.3 have no global/buffer float add (global_atomic_add_f32 is GFX11's; LLVM's
+# FeatureAtomicFaddRtnInsts is not in FeatureISAVersion10_*: llvm-mc-19 -mcpu=gfx1030/gfx1010
+# rejects it) nor an f64 one, and no generation an LDS f64 add (ds_add_rtn_f64 is GFX90A's):
+# compare-and-swap loops (GFX11 has the f32 instruction, not global_atomic_add_f64:
+# llvm-mc-19 -mcpu=gfx1100 rejects it)
+_CAS_F64 = frozenset({("ssbo", "fadd", 64), ("global", "fadd", 64), ("shared", "fadd", 64)})
+_GFX10_CAS_ATOMICS = _CAS_F64 | {("ssbo", "fadd", 32), ("global", "fadd", 32)}
 MIR_OPTIONS: dict[GfxLevel, MirOptions] = {
     # GFX11: global/scratch OFFSET 13-bit signed, SMEM 21-bit signed, MUBUF 12-bit
     # unsigned, DS 16-bit unsigned (RDNA3 ISA guide, chapter 15 "Microcode Formats")
     GfxLevel.GFX11: MirOptions(_LOWERED_OPS, {
         "ssbo": (0, 4095), "ubo": (0, 4095), "push_constant": (0, 4095),
-        "constant": (0, 4095), "shared": (0, 65535), "scratch": (0, 4095)}),
-    GfxLevel.GFX10_3: MirOptions(_LOWERED_OPS | {"sudot_4x8_iadd"}, _GFX10_OFFSETS),
-    GfxLevel.GFX10: MirOptions(_LOWERED_OPS | _DOT_4X8, _GFX10_OFFSETS),
+        "constant": (0, 4095), "shared": (0, 65535), "scratch": (0, 4095)},
+        _CAS_F64),
+    GfxLevel.GFX10_3: MirOptions(_LOWERED_OPS | {"sudot_4x8_iadd"}, _GFX10_OFFSETS,
+                                 _GFX10_CAS_ATOMICS),
+    GfxLevel.GFX10: MirOptions(_LOWERED_OPS | _DOT_4X8, _GFX10_OFFSETS, _GFX10_CAS_ATOMICS),
 }
 
 

@@ -30,6 +30,7 @@ from .dead_branch import dead_branch
 from .dead_writes import dead_writes
 from .fold_offsets import fold_offsets
 from .loop_unroll import loop_unroll
+from .lower_atomics import lower_atomics
 from .lower_continue import lower_continue_constructs
 from .lower_idiv import lower_idiv
 from .lower_int64 import lower_int64
@@ -57,6 +58,7 @@ PASSES: dict[str, Callable[[MirShader], bool]] = {
     "lower_idiv": lower_idiv,
     "lower_int64": lower_int64,
     "lower_math": lower_math,
+    "lower_atomics": lower_atomics,
     "lower_local_arrays": lower_local_arrays,
     "fold_offsets": fold_offsets,
     "loop_unroll": loop_unroll,
@@ -111,6 +113,7 @@ LOWERING = (
     "dead_branch",
     "combine_barriers",
     "lower_local_arrays",
+    "lower_atomics",
     "lower_vectors",
     "lower_math",
     "lower_idiv",
@@ -164,5 +167,5 @@ def lower_for_isel(
 __all__ = ["PASSES", "LOWERING", "lower_for_isel", "optimize", "algebraic", "constant_folding",
            "copy_prop", "cse", "dce", "dead_writes", "vars_to_ssa", "dead_branch", "fold_offsets", "loop_unroll",
            "lower_continue_constructs", "lower_returns", "lower_idiv", "lower_int64", "lower_local_arrays",
-           "lower_math", "lower_vectors", "peephole_select", "range_fold", "combine_barriers",
+           "lower_atomics", "lower_math", "lower_vectors", "peephole_select", "range_fold", "combine_barriers",
            "vectorize_mem"]

@@ -82,6 +82,10 @@ def check_isel_form(shader: MirShader) -> None:
         if op in opts.lowered_ops:
             err(f"{op} must be lowered: {ins!r}")
             continue
+        if op in ("ssbo_atomic", "global_atomic", "shared_atomic") and d is not None and \
+                (op.split("_")[0], ins.attrs.get("atomic_op"), d.bit_size) in opts.cas_atomics:
+            err(f"atomic with no instruction (lower_atomics): {ins!r}")
+            continue
         if op in ALU_OPS and d is not None:
             if op.startswith("vec"):
                 if d not in vec_ok:

@@ -34,7 +34,7 @@ SUPPORTED: frozenset[str] = frozenset(
         "SubgroupBallotKHR", "SubgroupVoteKHR",
         # atomics, float controls, misc ALU features RDNA3 has
         "AtomicFloat32AddEXT", "AtomicFloat32MinMaxEXT", "AtomicFloat16MinMaxEXT",
-        "AtomicFloat64MinMaxEXT",
+        "AtomicFloat64MinMaxEXT", "AtomicFloat64AddEXT",  # (f64 add: opt.lower_atomics)
         "DenormPreserve", "DenormFlushToZero", "SignedZeroInfNanPreserve",
         "RoundingModeRTE", "RoundingModeRTZ",
         "DotProductInputAll", "DotProductInput4x8Bit", "DotProductInput4x8BitPacked", "DotProduct",
