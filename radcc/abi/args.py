@@ -102,7 +102,6 @@ class ArgKind(enum.Enum):
     GS_ATTR_OFFSET = ("gs_attr_offset", RegFile.SGPR, 1, False, _NGG, 3)  # GFX11
     RESERVED_SYSTEM_SGPR = ("reserved_system_sgpr", RegFile.SGPR, 1, False, _MERGED, None)
     # radcc: bit L set = vertex input location L is per instance (docs/abi.md)
-    VS_INPUT_INSTANCE_MASK = ("vs_input_instance_mask", RegFile.SGPR, 1, True, _VERTEX, None)
     # NGG VGPRs before the vertex shader's (RADV: gs_vtx_offset[0..2], prim id, invocation)
     GS_VTX_OFFSET0 = ("gs_vtx_offset0", RegFile.VGPR, 1, False, _NGG, 0)
     GS_VTX_OFFSET1 = ("gs_vtx_offset1", RegFile.VGPR, 1, False, _NGG, 1)

@@ -15,8 +15,8 @@ NGG stage (user SGPRs from ``s8``, after the ring offsets and six system SGPRs):
   units), ``s6``-``s7`` reserved;
 - user SGPRs ``s8`` vertex_buffers (32-bit address of the V# table, one 16-byte V#
   per input location; the upper half is `ADDRESS32_HI`), ``s9`` base_vertex,
-  ``s10`` start_instance, ``s11`` vs_input_instance_mask (radcc: bit L set = location L
-  is fetched per instance), ``s[12:13]`` the resource table (descriptor bindings and
+  ``s10`` start_instance, ``s11`` reserved (the input rates are compiled in),
+  ``s[12:13]`` the resource table (descriptor bindings and
   push constants in the compute kernarg layout, `radcc.abi.kernarg.shader_layout`);
 - VGPRs ``v0`` gs_vtx_offset0 (the primitive's packed vertex indices, the value
   ``exp prim`` takes: vertex k in bits 10k..10k+8, bit 31 null primitive), ``v1``
@@ -64,7 +64,7 @@ _VERTEX_SGPRS: tuple[tuple[ArgKind, int], ...] = (
     (ArgKind.TESS_OFFCHIP_OFFSET, 0), (ArgKind.GS_ATTR_OFFSET, 0),
     (ArgKind.RESERVED_SYSTEM_SGPR, 0), (ArgKind.RESERVED_SYSTEM_SGPR, 1),
     (ArgKind.VERTEX_BUFFERS, 0), (ArgKind.BASE_VERTEX, 0), (ArgKind.START_INSTANCE, 0),
-    (ArgKind.VS_INPUT_INSTANCE_MASK, 0), (ArgKind.KERNARG_SEGMENT_PTR, 0))
+    (ArgKind.RESERVED_USER_SGPR, 0), (ArgKind.KERNARG_SEGMENT_PTR, 0))
 _VERTEX_VGPRS: tuple[tuple[ArgKind, int], ...] = (
     (ArgKind.GS_VTX_OFFSET0, 0), (ArgKind.GS_VTX_OFFSET1, 0), (ArgKind.GS_PRIM_ID, 0),
     (ArgKind.GS_INVOCATION_ID, 0), (ArgKind.GS_VTX_OFFSET2, 0), (ArgKind.VERTEX_ID, 0),

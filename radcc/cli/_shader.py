@@ -190,6 +190,20 @@ def parse_color_formats(text: str | None) -> tuple[ColorFormat, ...]:
         raise UserError(f"--color-format: {e}") from None
 
 
+def parse_instance_inputs(text: str | None) -> frozenset[int]:
+    """``--instance-inputs LOC[,LOC...]``: the vertex input locations fetched per
+    instance (None: none)."""
+    if text is None:
+        return frozenset()
+    try:
+        locs = frozenset(int(t) for t in text.split(","))
+    except ValueError:
+        raise UserError(f"--instance-inputs: '{text}' is not a list of locations") from None
+    if any(x < 0 for x in locs):
+        raise UserError(f"--instance-inputs: '{text}': locations are not negative")
+    return locs
+
+
 def compile_shader(args: argparse.Namespace, spirv: bytes, print_after: list[str] | None = None,
              ) -> Any:
     from radcc.driver.compile import CompileError, compile_spirv
@@ -204,7 +218,9 @@ def compile_shader(args: argparse.Namespace, spirv: bytes, print_after: list[str
                              spirv_val=not args.no_validate, debug_options=debug_options(),
                              keep_liveness=bool(getattr(args, "livereg", False)),
                              color_formats=parse_color_formats(
-                                 getattr(args, "color_format", None)))
+                                 getattr(args, "color_format", None)),
+                             instance_inputs=parse_instance_inputs(
+                                 getattr(args, "instance_inputs", None)))
     except SpirvError as e:
         raise UserError(f"{where}: {e}") from None
     except (IselError, CompileError) as e:

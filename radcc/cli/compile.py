@@ -63,6 +63,10 @@ def compile_parser() -> argparse.ArgumentParser:
                             f.text for f in ColorFormat) + f" (default: "
                         f"{DEFAULT_COLOR_FORMAT.text}); they choose each output's export "
                         "format (docs/abi.md)")
+    p.add_argument("--instance-inputs", metavar="LOC[,LOC...]", default=None,
+                   help="a vertex shader's input locations fetched per instance "
+                        "(VK_VERTEX_INPUT_RATE_INSTANCE, divisor 1; compiled in, as RADV's "
+                        "pipeline key; default: every input per vertex)")
     p.add_argument("--stats", action="store_true",
                    help="print the statistics (ACO's names) to stderr")
     p.add_argument("--stats-file", metavar="FILE", default=None,

@@ -72,12 +72,15 @@ class VertexInput:
     descriptor (V#) number `location` of the table at the ``vertex_buffers`` user SGPR
     (docs/abi.md "Vertex shaders"): the descriptor's format, stride and dst_sel decide
     the data, so one binary serves any attribute format. `bits`: the shader's component
-    size (16: the fetched 32-bit value converted, f32 to f16 or truncated to 16 bits)."""
+    size (16: the fetched 32-bit value converted, f32 to f16 or truncated to 16 bits).
+    `per_instance`: fetched at the instance index (``VK_VERTEX_INPUT_RATE_INSTANCE``,
+    divisor 1), else at the vertex index: a compile-time fact, as in RADV's pipeline key."""
 
     location: int
     components: int
     type: ComponentType
     bits: int = 32
+    per_instance: bool = False
 
 
 @dataclass(frozen=True)

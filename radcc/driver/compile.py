@@ -124,7 +124,8 @@ def compile_spirv(spirv: bytes, *, mcpu: str = DEFAULT_MCPU, wave_size: int | No
                   print_after: set[str] | None = None,
                   mir_lowerings: set[str] | None = None, spirv_val: bool = False,
                   keep_liveness: bool = False,
-                  color_formats: tuple[ColorFormat, ...] = (DEFAULT_COLOR_FORMAT,)) -> CompileResult:
+                  color_formats: tuple[ColorFormat, ...] = (DEFAULT_COLOR_FORMAT,),
+                  instance_inputs: frozenset[int] = frozenset()) -> CompileResult:
     """Compile a SPIR-V compute shader (see module docstring). `spirv_val` runs the
     real validator first (`radcc.frontend.spirv.spirv_val`, when installed); radcc's
     own checks (`radcc.frontend.spirv.validate`) always run. `debug_options` are the
@@ -137,17 +138,21 @@ def compile_spirv(spirv: bytes, *, mcpu: str = DEFAULT_MCPU, wave_size: int | No
     allocation received (`CompileResult.demand`, for `radcc.driver.views`).
     `color_formats`: a fragment shader's colour attachment formats by location (the last
     one applies to higher locations; `radcc.abi.graphics.ColorFormat`): they decide each
-    output's export (default: rgba8, R8G8B8A8_UNORM)."""
+    output's export (default: rgba8, R8G8B8A8_UNORM). `instance_inputs`: a vertex
+    shader's input locations fetched per instance (the pipeline's input rates, compiled
+    in as RADV's pipeline key does; the others per vertex)."""
     with gc_paused():
         return _compile(spirv, mcpu, wave_size, entry, spec, debug_options, print_after,
-                        mir_lowerings, spirv_val, keep_liveness, color_formats)
+                        mir_lowerings, spirv_val, keep_liveness, color_formats,
+                        instance_inputs)
 
 
 def _compile(spirv: bytes, mcpu: str, wave_size: int | None, entry: str | None,
              spec: dict[int, Any] | None, debug_options: DebugOptions | None,
              print_after: set[str] | None, mir_lowerings: set[str] | None,
              spirv_val: bool, keep_liveness: bool = False,
-             color_formats: tuple[ColorFormat, ...] = (DEFAULT_COLOR_FORMAT,)) -> CompileResult:
+             color_formats: tuple[ColorFormat, ...] = (DEFAULT_COLOR_FORMAT,),
+             instance_inputs: frozenset[int] = frozenset()) -> CompileResult:
     from dataclasses import replace
 
     from radcc.codeobj.graphics import write_graphics_object
@@ -186,7 +191,8 @@ def _compile(spirv: bytes, mcpu: str, wave_size: int | None, entry: str | None,
     if spirv_val:
         run_spirv_val(module, spirv)
     validate_module(module, entry)
-    shader = spirv_to_mir(module, entry=entry, spec=spec, wave_size=wave_size)
+    shader = spirv_to_mir(module, entry=entry, spec=spec, wave_size=wave_size,
+                          instance_inputs=instance_inputs)
     timings["parse"] = time.perf_counter() - t0
     t0 = time.perf_counter()
     mir_pa = pa & ({"all"} | set(PASSES))

@@ -225,7 +225,8 @@ def run_draw(vert: bytes, frag: bytes, *, size: tuple[int, int], count: int,
                           instances, None if index is None else np.asarray(index), warnings)
     _check_link(vs_io.outputs, fs_io.inputs, fs_io.outputs, state.color.kind, color)
     vs_res = compile_spirv(bytes(vert), mcpu=mcpu, wave_size=wave_size,
-                           entry=mods[0][1].name, debug_options=debug_options)
+                           entry=mods[0][1].name, debug_options=debug_options,
+                           instance_inputs=frozenset(ia))
     fs_res = compile_spirv(bytes(frag), mcpu=mcpu, wave_size=wave_size,
                            entry=mods[1][1].name, debug_options=debug_options,
                            **_color_option(state, fs_io.outputs))

@@ -50,7 +50,7 @@ DIVERGENT_SYSTEM_VALUES = frozenset({
 UNIFORM_SYSTEM_VALUES = frozenset({
     "load_workgroup_id", "load_num_workgroups", "load_workgroup_size", "load_subgroup_size",
     "load_subgroup_id", "load_num_subgroups", "get_ssbo_size", "load_base_vertex",
-    "load_base_instance", "load_vs_input_instance_mask", "load_merged_wave_info",
+    "load_base_instance", "load_merged_wave_info",
     "load_gs_tg_info",
 })
 ALWAYS_DIVERGENT = frozenset({

@@ -238,12 +238,13 @@ class StageVar:
     """A graphics stage's interface variable at a Location: a vertex shader's input or
     output (docs/mir.md "Vertex shaders"), `components` components of `type`
     ("float", "int" or "uint") of `bits` bits (32 or 16; a 16-bit one takes a 32-bit
-    component of its location)."""
+    component of its location); an input is fetched `per_instance` (else per vertex)."""
 
     location: int
     components: int
     type: str
     bits: int = 32
+    per_instance: bool = False
 
 
 @dataclass(eq=False)

@@ -167,7 +167,7 @@ _intr(SYSTEM_VALUES, 0, True, reorder=True)
 # location) and the NGG work (isel: radcc/isel/vertex.py)
 VERTEX_SYSTEM_VALUES = (
     "load_vertex_index load_instance_index load_base_vertex load_base_instance "
-    "load_vertex_id_zero_base load_instance_id load_vs_input_instance_mask "
+    "load_vertex_id_zero_base load_instance_id "
     "load_merged_wave_info load_gs_tg_info load_packed_passthrough_primitive"
 )
 _intr(VERTEX_SYSTEM_VALUES, 0, True, reorder=True)

@@ -65,7 +65,6 @@ def select_vertex_system_value(ctx: IselContext, ins: Instr) -> None:
         "load_instance_id": ArgKind.INSTANCE_ID,
         "load_base_vertex": ArgKind.BASE_VERTEX,
         "load_base_instance": ArgKind.START_INSTANCE,
-        "load_vs_input_instance_mask": ArgKind.VS_INPUT_INSTANCE_MASK,
         "load_merged_wave_info": ArgKind.MERGED_WAVE_INFO,
         "load_gs_tg_info": ArgKind.GS_TG_INFO,
         "load_packed_passthrough_primitive": ArgKind.GS_VTX_OFFSET0,
@@ -248,7 +247,8 @@ def vertex_stage(ctx: IselContext) -> VertexStage:
     params = tuple(VertexOutput(loc, by_loc[loc].components, ComponentType(by_loc[loc].type), p,
                                 by_loc[loc].bits)
                    for p, loc in enumerate(outs.param_order()))
-    inputs = tuple(VertexInput(v.location, v.components, ComponentType(v.type), v.bits)
+    inputs = tuple(VertexInput(v.location, v.components, ComponentType(v.type), v.bits,
+                               v.per_instance)
                    for v in sorted(ctx.shader.inputs, key=lambda v: v.location))
     return VertexStage(inputs=inputs, outputs=params, pos_exports=outs.pos_exports(),
                        writes_point_size=outs.point_size is not None,

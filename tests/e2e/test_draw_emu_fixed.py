@@ -129,7 +129,8 @@ def test_radcc_vertex_shaders_match_lavapipe(lvp: None, name: str, wave: int) ->
 
     case = replace(BY_NAME[name], frag="color.frag")
     ref = harness.reference(case)
-    vs_res = compile_spirv(harness.compile_stage(case.vert), wave_size=wave)
+    vs_res = compile_spirv(harness.compile_stage(case.vert), wave_size=wave,
+                           instance_inputs=frozenset(case.inst_attrs))
     fs_res = SimpleNamespace(graphics=_shaders(wave)[1], images={}, kernel_name="fs")
     state = draw_state(case.size, case.topology, case.color, case.clear, case.depth,
                        case.blend, case.cull, case.front_face, "fill", 1)

@@ -241,7 +241,7 @@ _FMT_U = {1: 20, 2: 48, 3: 58, 4: 61}
 
 
 def _run_vs(code: bytes, wave: int, attrs: dict[int, np.ndarray], nverts: int, nprims: int,
-            nparams: int, *, inst_mask: int = 0, instance: int = 0, base_vertex: int = 0,
+            nparams: int, *, instance: int = 0, base_vertex: int = 0,
             start_instance: int = 0, wave_index: int = 0):
     from radcc.emu.draw.waves import GraphicsProgram, WaveRunner
     from radcc.emu.memory import Memory
@@ -270,7 +270,7 @@ def _run_vs(code: bytes, wave: int, attrs: dict[int, np.ndarray], nverts: int, n
         w.s[3] = nverts | nprims << 8 | wave_index << 24
         w.s[5] = 0
         w.s[8] = vb.base & 0xFFFFFFFF
-        w.s[9], w.s[10], w.s[11] = base_vertex, start_instance, inst_mask
+        w.s[9], w.s[10] = base_vertex, start_instance
         lane = np.arange(w.size, dtype=np.uint32)
         w.v[0] = (3 * lane) | (3 * lane + 1) << 10 | (3 * lane + 2) << 20
         w.v[5] = lane
@@ -339,12 +339,16 @@ def test_runs_16bit_inputs_and_outputs(spirv: dict[str, bytes], wave: int) -> No
 
 @pytest.mark.parametrize("wave", [32, 64])
 def test_runs_clip_instanced(spirv: dict[str, bytes], wave: int) -> None:
-    res = compile_spirv(spirv["clip"], wave_size=wave)
+    """Location 3 compiled per instance (the pipeline's input rate, a compile-time fact
+    as in RADV): fetched at gl_InstanceIndex, with no run-time rate selection."""
+    res = compile_spirv(spirv["clip"], wave_size=wave, instance_inputs=frozenset({3}))
+    assert [(i.location, i.per_instance) for i in res.graphics.vertex.inputs] == \
+        [(0, False), (3, True)]
+    assert "v_cndmask" not in res.asm
     n = 9
     pos = np.linspace(-1, 1, 2 * n, dtype=np.float32).reshape(n, 2)
     inst = np.array([5, 6], dtype=np.uint32)
-    w, ring = _run_vs(res.graphics.code, wave, {0: pos, 3: inst}, n, 3, 1,
-                      inst_mask=1 << 3, instance=1)
+    w, ring = _run_vs(res.graphics.code, wave, {0: pos, 3: inst}, n, 3, 1, instance=1)
     prim, pos0, cc = w.exports
     assert cc.target == 13 and cc.done and cc.en == 0x7  # clip 0, 1, cull 0
     got = cc.data[:3, :n].T.view(np.float32)

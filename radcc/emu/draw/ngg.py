@@ -109,15 +109,18 @@ def run_vertex_stage(vs: GraphicsShader, target: Target, memory: Memory,
     ws = vs.wave_size
     # vertex buffers
     table = bytearray(16 * (max(attrs, default=-1) + 1))
-    mask = 0
+    for inp in vst.inputs:  # the input rates are compiled in (VertexInput.per_instance)
+        if inp.location in attrs and (inp.location in per_instance) != inp.per_instance:
+            rate = "per instance" if inp.per_instance else "per vertex"
+            raise DrawError(f"the vertex shader was compiled to fetch location "
+                            f"{inp.location} {rate}; the draw gives it "
+                            f"{'per instance' if inp.location in per_instance else 'per vertex'}")
     for loc, arr in attrs.items():
         a = np.ascontiguousarray(arr)
         c = 1 if a.ndim == 1 else a.shape[1]
         reg = memory.map(f"vertex attribute {loc}", a.tobytes(), size=max(a.nbytes, 4))
         table[16 * loc:16 * loc + 16] = vsharp(reg.base, 4 * c, a.shape[0],
                                                _FORMATS[a.dtype.name, c])
-        if loc in per_instance:
-            mask |= 1 << loc
     tbl = memory.map("vertex buffer table", bytes(table) or bytes(16))
     if tbl.base >> 32 != ADDRESS32_HI:
         raise DrawError("the vertex buffer table does not fit below 8 GiB")
@@ -146,7 +149,7 @@ def run_vertex_stage(vs: GraphicsShader, target: Target, memory: Memory,
         sgpr = {ArgKind.RING_OFFSETS: rings.base, ArgKind.GS_TG_INFO: nv << 12 | npr << 22,
                 ArgKind.MERGED_WAVE_INFO: nv | npr << 8, ArgKind.GS_ATTR_OFFSET: g * slice_units,
                 ArgKind.VERTEX_BUFFERS: tbl.base & 0xFFFFFFFF,
-                ArgKind.VS_INPUT_INSTANCE_MASK: mask, ArgKind.KERNARG_SEGMENT_PTR: resource_table}
+ArgKind.KERNARG_SEGMENT_PTR: resource_table}
         packed = np.zeros(ws, np.uint32)
         for k in range(n):
             packed[:npr] |= (rows[:, k].astype(np.uint32) << (10 * k))

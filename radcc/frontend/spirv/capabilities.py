@@ -1,5 +1,5 @@
-"""Which SPIR-V capabilities radcc accepts: what a Vulkan compute or vertex shader can use
-on RDNA3.
+"""Which SPIR-V capabilities radcc accepts: what a Vulkan compute, vertex or fragment shader
+can use on RDNA3.
 
 This is policy, not grammar: every name below is checked against the grammar
 table at import. Anything else (graphics stages, OpenCL kernels, vendor
@@ -85,7 +85,7 @@ def unsupported_reason(name: str) -> str | None:
     for key, reason in _REASONS:
         if key in name:
             return reason
-    return "not available to RDNA3 compute shaders in radcc"
+    return "not supported by radcc (compute, vertex and fragment shaders on RDNA)"
 
 
 def implied(names: list[str]) -> set[str]:

@@ -132,8 +132,11 @@ class TranslationContext:
 
     def __init__(self, m: SpirvModule, entry: str | None, spec: dict[int, SpecValue],
                  translate: Callable[[TranslationContext, Instruction], None],
-                 wave_size: int | None = None) -> None:
+                 wave_size: int | None = None,
+                 instance_inputs: frozenset[int] = frozenset()) -> None:
         self.m = m
+        # a vertex shader's inputs fetched per instance (the pipeline's input rates)
+        self.instance_inputs = instance_inputs
         self.spec = spec
         # the subgroup size when the target's is known: cooperative matrices depend on it
         self.wave_size = wave_size

@@ -27,14 +27,17 @@ def spirv_to_mir(
     entry: str | None = None,
     spec: dict[int, SpecValue] | None = None,
     wave_size: int | None = None,
+    instance_inputs: frozenset[int] = frozenset(),
 ) -> MirShader:
     """Translate entry point ``entry`` (or the only one) with spec constant overrides;
     `wave_size`, the target's subgroup size, is needed by cooperative matrices (their
-    per-invocation part depends on it) and refused by them when None."""
+    per-invocation part depends on it) and refused by them when None;
+    `instance_inputs`: the vertex input locations fetched per instance (the pipeline's
+    input rates, RADV's pipeline key; the others per vertex)."""
     if not isinstance(module, SpirvModule):
         module = read_spirv(module)
     return translate_module(TranslationContext(module, entry, spec or {}, translate,
-                                               wave_size))
+                                               wave_size, instance_inputs))
 
 
 def translate_module(ctx: TranslationContext) -> MirShader:

@@ -6,8 +6,10 @@ Guarantees of `translate_vertex`:
 
 - every ``Input`` variable with a ``Location`` (a 32- or 16-bit scalar or vector: float,
   int or uint) becomes a local initialised by ``load_input`` of its location, fetched at
-  the vertex index (``gl_VertexIndex``) or, when bit L of ``load_vs_input_instance_mask``
-  is set, at the instance index; a 16-bit input is the 32-bit fetch converted
+  the vertex index (``gl_VertexIndex``) or, when its location is one of the compile
+  option's instance inputs (`TranslationContext.instance_inputs`: the pipeline's input
+  rates, a compile-time fact as in RADV's pipeline key), at the instance index
+  (``gl_InstanceIndex``); a 16-bit input is the 32-bit fetch converted
   (``f2f16``, ``u2u16``: the attribute's format converts to 32 bits first, as a 16-bit
   input of a 32-bit format reads in Vulkan); ``MirShader.inputs`` lists them;
 - every ``Output`` variable (``Location`` varyings: 32- and 16-bit scalars and vectors, and
@@ -56,7 +58,8 @@ def _declare(ctx: TranslationContext, vid: int, sc: str, pointee: int) -> None:
     if sc == "Input":
         loc = _location(ctx, vid)
         comps, typ, bits = _scalar_or_vector(ctx, pointee, f"vertex input at location {loc}")
-        ctx.stage_inputs.append((StageVar(loc, comps, typ, bits), ptr))
+        ctx.stage_inputs.append((StageVar(loc, comps, typ, bits,
+                                          per_instance=loc in ctx.instance_inputs), ptr))
     else:
         ctx.stage_outputs.append((vid, ptr))
 
@@ -120,17 +123,16 @@ def _load_inputs(ctx: TranslationContext) -> None:
     b = ctx.b
     if not ctx.stage_inputs:
         return
-    vtx = b.intr("load_vertex_index", [], 32, 1)
-    inst = b.intr("load_instance_index", [], 32, 1)
-    mask = b.intr("load_vs_input_instance_mask", [], 32, 1)
+    rates = {var.location for var, _ptr in ctx.stage_inputs}
+    vtx = b.intr("load_vertex_index", [], 32, 1) if rates - ctx.instance_inputs else None
+    inst = b.intr("load_instance_index", [], 32, 1) if rates & ctx.instance_inputs else None
     seen: set[int] = set()
     for var, ptr in sorted(ctx.stage_inputs, key=lambda x: x[0].location):
         if var.location in seen:
             raise err(f"two vertex inputs at location {var.location}", None)
         seen.add(var.location)
-        per_inst = b.alu("ine", 1, 1, b.alu("iand", 32, 1, mask, b.imm(1 << var.location)),
-                         b.imm(0))
-        index = b.alu("bcsel", 32, 1, per_inst, inst, vtx)
+        index = inst if var.per_instance else vtx
+        assert index is not None
         v = b.intr("load_input", [index], 32, var.components, location=var.location)
         if var.bits == 16:
             v = b.alu("f2f16" if var.type == "float" else "u2u16", 16, var.components, v)
