@@ -272,6 +272,9 @@ class MirShader:
     # read-only bytes the code object carries, read by load_constant (opt.lower_local_arrays)
     constant_data: bytes = b""
     spec: dict[int, int | float | bool] = field(default_factory=dict)
+    # float bit sizes whose signed zeros, infinities and NaNs must be kept (the entry
+    # point's SignedZeroInfNanPreserve modes): opt.algebraic's inexact rules skip them
+    float_preserve: frozenset[int] = frozenset()
     # what the target's isel needs (NIR's shader->options): set by `opt.lower_for_isel`
     options: MirOptions | None = None
     next_value: int = 0

@@ -9,6 +9,13 @@ nested search on the defining instruction. A replacement is a variable, a
 number (a constant of the destination's size and type), or ``(opcode, ...)``
 built with the destination's size; ``log2(p)`` and ``p-1`` stand for the
 bound power of two. Commutative opcodes also match with their two sources swapped.
+
+``INEXACT_RULES`` are NIR's ``~`` rules: they may change the sign of a zero or lose an
+infinity or NaN (``x * 0.0`` is 0.0), so they apply only to an instruction that is not
+``exact`` (GLSL ``precise``, SPIR-V NoContraction) and whose float size the shader does not
+preserve (``MirShader.float_preserve``, SignedZeroInfNanPreserve). Division and
+remainder by a constant 0 are 0 (undefined in GLSL and SPIR-V; 0 is what NIR's
+constant folding and the MIR interpreter give).
 """
 
 from __future__ import annotations
@@ -29,6 +36,18 @@ RULES: list[Rule] = [
     (("imul", "a", 0), 0),
     (("imul", "a", "#p"), ("ishl", "a", "log2(p)")),
     (("udiv", "a", 1), "a"),
+    (("idiv", "a", 1), "a"),
+    (("idiv", "a", -1), ("ineg", "a")),
+    (("umod", "a", 1), 0),
+    (("irem", "a", 1), 0),
+    (("imod", "a", 1), 0),
+    (("irem", "a", -1), 0),
+    (("imod", "a", -1), 0),
+    (("udiv", "a", 0), 0),
+    (("idiv", "a", 0), 0),
+    (("umod", "a", 0), 0),
+    (("irem", "a", 0), 0),
+    (("imod", "a", 0), 0),
     (("udiv", "a", "#p"), ("ushr", "a", "log2(p)")),
     (("umod", "a", "#p"), ("iand", "a", "p-1")),
     (("iand", "a", 0), 0),
@@ -49,6 +68,14 @@ RULES: list[Rule] = [
     (("fabs", ("fneg", "a")), ("fabs", "a")),
     (("fmul", "a", 1.0), "a"),
     (("fadd", "a", -0.0), "a"),
+    (("fsub", "a", 0.0), "a"),
+    (("fmul", "a", -1.0), ("fneg", "a")),
+    (("ffma", "a", 1.0, "b"), ("fadd", "a", "b")),
+    (("ffma", 1.0, "a", "b"), ("fadd", "a", "b")),
+    (("ffma", "a", -1.0, "b"), ("fsub", "b", "a")),
+    (("ffma", -1.0, "a", "b"), ("fsub", "b", "a")),
+    (("fmin", "a", "a"), "a"),
+    (("fmax", "a", "a"), "a"),
     (("bcsel", "c", "a", "a"), "a"),
     (("bcsel", "c", "a", "c"), ("iand", "c", "a")),  # booleans: c && a
     (("bcsel", "c", "c", "a"), ("ior", "c", "a")),  # booleans: c || a
@@ -63,6 +90,14 @@ RULES: list[Rule] = [
     (("inot", ("ine", "a", "b")), ("ieq", "a", "b")),
     (("inot", ("feq", "a", "b")), ("fneu", "a", "b")),
     (("inot", ("fneu", "a", "b")), ("feq", "a", "b")),
+]
+
+# may change a zero's sign or drop an Inf/NaN: not for exact instructions (module docstring)
+INEXACT_RULES: list[Rule] = [
+    (("fmul", "a", 0.0), 0.0),
+    (("ffma", "a", 0.0, "b"), "b"),
+    (("ffma", 0.0, "a", "b"), "b"),
+    (("fadd", "a", 0.0), "a"),
 ]
 
 
@@ -152,10 +187,12 @@ def _build(rep: Any, ins: Instr, env: dict[str, Any], out: list[Instr],
     return c
 
 
-# the rules by the opcode their search starts with, in RULES' order
-_BY_OP: dict[str, list[Rule]] = {}
-for _rule in RULES:
-    _BY_OP.setdefault(_rule[0][0], []).append(_rule)
+# the rules by the opcode their search starts with, in RULES' then INEXACT_RULES' order,
+# each with whether it is inexact
+_BY_OP: dict[str, list[tuple[tuple[Any, ...], Any, bool]]] = {}
+for _rules, _inexact in ((RULES, False), (INEXACT_RULES, True)):
+    for _search, _rep in _rules:
+        _BY_OP.setdefault(_search[0], []).append((_search, _rep, _inexact))
 
 
 def algebraic(shader: MirShader) -> bool:
@@ -163,12 +200,16 @@ def algebraic(shader: MirShader) -> bool:
     Only the rules whose search starts with the instruction's opcode are tried."""
     mapping: dict[Value, Value] = {}
     by_op = _BY_OP
+    preserve = shader.float_preserve
     for b in shader.blocks():
         new_list: list[Instr] = []
         for ins in b.instrs:
             rules = by_op.get(ins.op)
             if rules and ins.dest is not None and ins.dest not in mapping:
-                for search, rep in rules:
+                for search, rep, inexact in rules:
+                    if inexact and (ins.attrs.get("exact")
+                                    or ins.dest.bit_size in preserve):
+                        continue
                     env: dict[str, Any] = {}
                     if _match_instr(search, ins, env):
                         extra: list[Instr] = []

@@ -301,8 +301,8 @@ def _lower(ins: Instr, e: Emit) -> Value | None:
     if op == "fsign" and bits in (16, 32):
         # ACO: x + 0.0 turns -0.0 into +0.0; its bits as an integer clamped to [-1, 1]
         # (v_med3_i32/i16) have the sign of x; converted back (NaN: +-1, GLSL leaves it
-        # open)
-        t = e.alu("fadd", bits, s[0], f.k(0.0))
+        # open); exact: algebraic's inexact x + 0.0 -> x would keep -0.0
+        t = e.alu("fadd", bits, s[0], f.k(0.0), exact=True)
         r = e.alu("imin", bits, e.alu("imax", bits, t, e.const(bits, -1)), e.const(bits, 1))
         return e.alu(f"i2f{bits}", bits, r)
     if op == "fsign":

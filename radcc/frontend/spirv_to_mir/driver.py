@@ -49,6 +49,9 @@ def translate_module(ctx: TranslationContext) -> MirShader:
         ctx.shader.stage = FRAGMENT_FS
     else:
         ctx.shader.workgroup_size = workgroup_size(ctx)
+    ctx.shader.float_preserve = frozenset(
+        m.args[0] for m in ctx.ep.execution_modes
+        if m.name == "SignedZeroInfNanPreserve" and m.args)
     declare_globals(ctx)
     if vertex:
         declare_stage_vars(ctx)

@@ -170,3 +170,71 @@ def test_interpreter_clustered_reduction() -> None:
     shader = spirv_to_mir(glsl_to_spirv(src))
     out = np.frombuffer(mir_interp.run(shader, (1, 1, 1), {(0, 0): x})[(0, 0)], np.int32)
     np.testing.assert_array_equal(out, np.repeat(x.reshape(-1, 4).max(axis=1), 4))
+
+
+def test_algebraic_division_by_zero_one_and_minus_one() -> None:
+    """x/1, x/-1, x%1, x%-1 and every division or remainder by a constant 0 (undefined;
+    0 as NIR's folding and the interpreter give) leave no division behind."""
+    s, b = _shader()
+    x = b.alu("isub", 32, 1, b.intr("load_local_invocation_index", [], 32, 1), b.imm(2))
+    rs = [b.alu(op, 32, 1, x, b.imm(d)) for op, d in (
+        ("idiv", 1), ("idiv", -1), ("irem", 1), ("imod", 1), ("irem", -1), ("imod", -1),
+        ("umod", 1), ("udiv", 0), ("idiv", 0), ("umod", 0), ("irem", 0), ("imod", 0))]
+    for k, r in enumerate(rs):
+        b.intrinsic("store_ssbo", [r, b.imm(4 * k)], binding=(0, 0))
+    validate(s)
+    before = mir_interp.run(s, (1, 1, 1), {(0, 0): 64})
+    optimize(s)
+    validate(s)
+    ops = {i.op for i in s.instrs()}
+    assert not ops & {"idiv", "udiv", "irem", "imod", "umod"}, ops
+    assert mir_interp.run(s, (1, 1, 1), {(0, 0): 64}) == before
+
+
+def _float_rules_shader(preserve: frozenset[int] = frozenset(),
+                        exact: bool = False) -> MirShader:
+    s, b = _shader()
+    s.float_preserve = preserve
+    i = b.intr("load_local_invocation_index", [], 32, 1)
+    x = b.intr("load_ssbo", [b.alu("ishl", 32, 1, i, b.imm(2))], 32, 1, binding=(0, 0),
+               align=4)
+    y = b.alu("fadd", 32, 1, x, b.fimm(0.5))
+    attrs = {"exact": True} if exact else {}
+    rs = [b.alu("fmul", 32, 1, x, b.fimm(0.0), **attrs),
+          b.alu("ffma", 32, 1, b.fimm(0.0), x, y, **attrs),
+          b.alu("fadd", 32, 1, x, b.fimm(0.0), **attrs)]
+    for k, r in enumerate(rs):
+        b.intrinsic("store_ssbo", [r, b.alu("iadd", 32, 1, b.imm(64 + 4 * k),
+                                            b.alu("ishl", 32, 1, i, b.imm(4)))],
+                    binding=(0, 0))
+    validate(s)
+    return s
+
+
+def test_algebraic_inexact_float_rules() -> None:
+    """x*0 -> 0, fma(0, x, y) -> y, x+0 -> x (NIR's inexact rules) unless the instruction
+    is exact or the shader preserves signed zeros/Inf/NaN of that size; exact rewrites
+    (fma(x, 1, y) -> x+y, x*-1 -> -x) always."""
+    data = np.arange(1, 21, dtype=np.float32).tobytes() + bytes(64 * 4)
+    s = _float_rules_shader()
+    before = mir_interp.run(s, (1, 1, 1), {(0, 0): data})
+    optimize(s)
+    validate(s)
+    ops = [i.op for i in s.instrs()]
+    assert "fmul" not in ops and "ffma" not in ops and ops.count("fadd") == 1, ops
+    assert mir_interp.run(s, (1, 1, 1), {(0, 0): data}) == before
+    for kept in (_float_rules_shader(preserve=frozenset({32})),
+                 _float_rules_shader(exact=True)):
+        optimize(kept)
+        ops = [i.op for i in kept.instrs()]
+        assert "fmul" in ops and "ffma" in ops and ops.count("fadd") == 2, ops
+    s, b = _shader()
+    x = b.intr("load_ssbo", [b.imm(0)], 32, 1, binding=(0, 0), align=4)
+    b.intrinsic("store_ssbo", [b.alu("ffma", 32, 1, x, b.fimm(1.0), x), b.imm(4)],
+                binding=(0, 0))
+    b.intrinsic("store_ssbo", [b.alu("fmul", 32, 1, b.fimm(-1.0), x), b.imm(8)],
+                binding=(0, 0))
+    s.float_preserve = frozenset({32})
+    optimize(s)
+    ops = [i.op for i in s.instrs()]
+    assert "ffma" not in ops and "fmul" not in ops and "fadd" in ops and "fneg" in ops, ops
