@@ -188,11 +188,14 @@ def op_int_dot(ctx: TranslationContext, ins: Instruction) -> None:
     n_vec = 3 if acc_sat else 2  # operands before the optional PackedVectorFormat
     bits = ctx.bits(ins.result_type)
     a, b = get_value(ctx, ins.id(0)), get_value(ctx, ins.id(1))
-    if len(ins.operands) > 2 and bits == 32:
+    if len(ins.operands) > n_vec and bits == 32:
         # four packed bytes into 32 bits: NIR's [s|u|su]dot_4x8_[iu]add with a zero
         # accumulator (lower_math expands it where the target has no v_dot4)
         op = next(k for k, v in DOT_4X8.items() if v == (sa, sb))
-        ctx.set(ins, ctx.b.alu(op, 32, 1, a, b, ctx.b.imm(0)))
+        r = ctx.b.alu(op, 32, 1, a, b, ctx.b.imm(0))
+        if acc_sat:
+            r = sat_add(ctx, r, get_value(ctx, ins.id(2)), signed=sa or sb)
+        ctx.set(ins, r)
         return
 
     def comps(v: Value, signed: bool) -> list[Value]:
