@@ -1,7 +1,9 @@
 """The image options of ``radcc run SHADER`` (the interface of lvp_run, the lavapipe
 reference runner: the same spellings, formats, defaults and output files):
 
-    --image SET:BINDING=FILE.npy[:FORMAT]     a 2-D image, (H, W) or (H, W, C)
+    --image SET:BINDING=FILE.npy[:FORMAT]     a 2-D image, (H, W) or (H, W, C); a texel
+                                              buffer binding (radcc's extension: lvp_run
+                                              refuses texel buffers), (N,) or (N, C)
     --image3d SET:BINDING=FILE.npy[:FORMAT]   a 3-D image, (D, H, W) or (D, H, W, C)
     --sampler SET:BINDING=FILTER[,ADDRESS[,NORMALIZED]]
 
@@ -22,7 +24,7 @@ from radcc.cli._shader import UserError
 from radcc.driver.compile import CompileResult
 from radcc.driver.images import ImageArgError, sampler_desc
 from radcc.driver.run import image_arg
-from radcc.emu.api import Image
+from radcc.emu.api import Image, TexelBuffer
 from radcc.emu.texture import SamplerDesc
 
 Key = tuple[int, int]
@@ -56,7 +58,8 @@ def add_image_options(p: argparse.ArgumentParser) -> None:
                    metavar="SET:BINDING=FILE.npy[:FORMAT]",
                    help="the 2-D image at SET:BINDING, (H, W) or (H, W, C); FORMAT: rgba8, "
                         "rgba8_srgb, rgba8ui, r8, r32f, rg32f, rgba32f, rgba16f, r16f, r32ui, "
-                        "rgba32ui, r32i, rgba32i (default: from the dtype and C); written "
+                        "rgba32ui, r32i, rgba32i (default: from the dtype and C); a texel "
+                        "buffer binding takes (N,) or (N, C) elements; written "
                         "back to DIR/SET_BINDING.npy; repeatable")
     p.add_argument("--image3d", action="append", default=[],
                    metavar="SET:BINDING=FILE.npy[:FORMAT]",
@@ -144,10 +147,10 @@ def shader_samplers(res: CompileResult, samplers: list[SamplerSpec]) -> dict[Key
 
 
 def shader_images(res: CompileResult, images: list[ImageSpec], buffers: set[Key]
-                  ) -> dict[Key, Image]:
+                  ) -> dict[Key, Image | TexelBuffer]:
     """The emulator's images for the compiled shader: every image binding it declares
     given once, each array fitting its binding (shape, dtype, format)."""
-    out: dict[Key, Image] = {}
+    out: dict[Key, Image | TexelBuffer] = {}
     for x in images:
         s, b = x.key
         where = f"{x.option} {s}:{b}"
@@ -170,7 +173,7 @@ def shader_images(res: CompileResult, images: list[ImageSpec], buffers: set[Key]
             raise UserError(f"{where}: '{x.path}' is not a valid .npy file "
                             f"({type(e).__name__}: {e})") from None
         try:
-            out[x.key] = image_arg(res, x.key, arr, x.format, x.dims)
+            out[x.key] = image_arg(res, x.key, arr, x.format, 1 if img.texel_buffer else x.dims)
         except ImageArgError as e:
             raise UserError(str(e)) from None
     missing = [k for k in sorted(res.images) if k not in out]

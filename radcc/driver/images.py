@@ -1,6 +1,7 @@
 """Image arguments of a compiled shader: the formats ``radcc run --image`` accepts
 (those of lvp_run, the lavapipe reference runner, named as there),
-how an array and a format name become an emulator image (`radcc.emu.api.Image`: the
+how an array and a format name become an emulator image (`radcc.emu.api.Image`, or
+`radcc.emu.api.TexelBuffer` for a texel buffer binding, given as a `(N,)`/`(N, C)` array: the
 texture unit's format and the T#'s destination swizzle, as a Vulkan driver sets it for
 the VkFormat), and the checks that name the binding when an image does not fit the
 shader (shape, dtype, format, the shader's sampled type and declared format).
@@ -12,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from radcc.emu.api import Image
+from radcc.emu.api import Image, TexelBuffer
 from radcc.emu.texture import (
     BILINEAR,
     CLAMP_BORDER,
@@ -78,9 +79,10 @@ def image_format(arr: np.ndarray, fmt: str | None, dims: int, where: str) -> Ima
     """The format of `arr` as a `dims`-D image: `fmt` (checked against the array) or the
     default for its dtype and channel count. `where` names the binding (``--image 0:1``)."""
     if arr.ndim not in (dims, dims + 1):
-        shape = "(H, W) or (H, W, C)" if dims == 2 else "(D, H, W) or (D, H, W, C)"
-        raise ImageArgError(f"{where}: the array has shape {arr.shape}: a {dims}-D image is "
-                            f"{shape}")
+        shape = {1: "(N,) or (N, C)", 2: "(H, W) or (H, W, C)"}.get(
+            dims, "(D, H, W) or (D, H, W, C)")
+        what = "a texel buffer" if dims == 1 else f"a {dims}-D image"
+        raise ImageArgError(f"{where}: the array has shape {arr.shape}: {what} is {shape}")
     if min(arr.shape, default=0) < 1:
         raise ImageArgError(f"{where}: the array has shape {arr.shape}: empty")
     c = arr.shape[-1] if arr.ndim == dims + 1 else 1
@@ -113,8 +115,11 @@ def check_binding(f: ImageFormat, img: ImageBinding, where: str) -> None:
                             f"not {f.name}")
 
 
-def emu_image(arr: np.ndarray, f: ImageFormat, dims: int) -> Image:
-    """The emulator's image argument for `arr` in format `f`."""
+def emu_image(arr: np.ndarray, f: ImageFormat, dims: int) -> Image | TexelBuffer:
+    """The emulator's image argument for `arr` in format `f` (`dims` 1: a texel buffer
+    of `(N,)` or `(N, C)` elements, its V# as RADV builds a buffer view's)."""
+    if dims == 1:
+        return TexelBuffer(np.ascontiguousarray(arr), f.tsharp, _DST_SEL[f.channels])
     return Image(np.ascontiguousarray(arr), f.tsharp, dims, _DST_SEL[f.channels])
 
 

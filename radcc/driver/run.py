@@ -28,7 +28,7 @@ from radcc.driver.images import (
     image_format,
     sampler_desc,
 )
-from radcc.emu.api import Image, RunResult, Zeros, load
+from radcc.emu.api import Image, RunResult, TexelBuffer, Zeros, load
 from radcc.emu.texture import SamplerDesc
 from radcc.passes.options import DebugOptions
 from radcc.target import DEFAULT_MCPU
@@ -41,7 +41,7 @@ class StrictModeError(RuntimeError):
 
 
 def kernel_args(layout: KernargLayout, buffers: Mapping[Key, Any],
-                push: bytes, images: Mapping[Key, Image] | None = None,
+                push: bytes, images: Mapping[Key, Image | TexelBuffer] | None = None,
                 samplers: Mapping[Key, SamplerDesc] | None = None) -> dict[str, Any]:
     """The emulator's named arguments for a dispatch (docs/abi.md layout); a sampler
     binding not in `samplers` gets the default sampler (nearest, clamp to edge)."""
@@ -75,7 +75,7 @@ def kernel_args(layout: KernargLayout, buffers: Mapping[Key, Any],
 def run_compiled(res: CompileResult, groups: tuple[int, ...], buffers: Mapping[Key, Any],
                  push_constants: bytes = b"", *, strict: bool = True,
                  max_instructions: int = 50_000_000, robust: bool = False,
-                 images: Mapping[Key, Image] | None = None,
+                 images: Mapping[Key, Image | TexelBuffer] | None = None,
                  progress: Callable[[int, int], None] | None = None,
                  samplers: Mapping[Key, SamplerDesc] | None = None,
                  ) -> tuple[dict[Key, bytes], RunResult]:
@@ -124,13 +124,16 @@ def run_compute(spirv: bytes, *, groups: tuple[int, ...] = (1, 1, 1),
 
 
 def image_dims(res: CompileResult, key: Key) -> int:
-    """2 or 3: the dimensions of the shader's image at `key` (2 if it has none there)."""
+    """2 or 3: the dimensions of the shader's image at `key` (2 if it has none there); 1
+    for a texel buffer (an `(N,)` or `(N, C)` array)."""
     img = res.images.get(key)
+    if img is not None and img.texel_buffer:
+        return 1
     return 3 if img is not None and img.dim == "3D" else 2
 
 
 def image_arg(res: CompileResult, key: Key, arr: np.ndarray, fmt: str | None,
-              dims: int) -> Image:
+              dims: int) -> Image | TexelBuffer:
     """The emulator image for binding `key` (ImageArgError naming it if it does not fit)."""
     where = f"--image {key[0]}:{key[1]}"
     f = image_format(arr, fmt, dims, where)
@@ -140,7 +143,8 @@ def image_arg(res: CompileResult, key: Key, arr: np.ndarray, fmt: str | None,
     return emu_image(arr, f, dims)
 
 
-def image_outputs(res: CompileResult, run: RunResult, images: Mapping[Key, Image]
+def image_outputs(res: CompileResult, run: RunResult,
+                  images: Mapping[Key, Image | TexelBuffer]
                   ) -> dict[Key, np.ndarray]:
     """Every image given, after the run, with the shape and dtype it was given (an image
     the shader does not use comes back unchanged)."""

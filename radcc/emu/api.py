@@ -39,6 +39,7 @@ from radcc.emu.texture import (
     ImageDesc,
     SamplerDesc,
 )
+from radcc.emu.vmem import buffer_desc
 
 Dim = int | tuple[int, ...] | list[int]
 
@@ -69,6 +70,20 @@ class Image:
     dst_sel: tuple[int, int, int, int] = IDENTITY
     mips: tuple[np.ndarray, ...] = ()
     view: tuple[int, int] | None = None
+
+
+@dataclass(frozen=True)
+class TexelBuffer:
+    """A texel buffer argument (a uniform or storage texel buffer binding: ``.value_kind:
+    image`` whose descriptor is a buffer resource): the elements in C order, shaped `(N,)`
+    or `(N, C)`; `format` a buffer format name of `radcc.emu.texture.FORMATS` (Table 52
+    ids below 64) whose size must be the array's per-element bytes; `dst_sel` the V#'s
+    destination swizzle. The emulator maps the elements and a 16-byte V# describing them
+    (`radcc.emu.vmem.buffer_desc`), and passes the V#'s address."""
+
+    data: np.ndarray
+    format: str
+    dst_sel: tuple[int, int, int, int] = IDENTITY
 
 
 @dataclass
@@ -238,6 +253,26 @@ def _map_image(mem: Memory, name: str, img: Image) -> tuple[int, int]:
     t = mem.map(f"T# {name}", desc.encode().to_bytes(32, "little"), writable=False)
     return reg.base, t.base
 
+def _map_texel_buffer(mem: Memory, name: str, tb: TexelBuffer) -> tuple[int, int]:
+    """Map a texel buffer's elements and its V#; (element base, V# address)."""
+    fmt = FORMAT_BY_NAME.get(tb.format)
+    if fmt is None or fmt.id >= 64:
+        raise EmuError(f"argument '{name}': buffer format {tb.format!r} is not one of the "
+                       "texture unit's buffer formats")
+    arr = np.ascontiguousarray(tb.data)
+    if arr.ndim not in (1, 2) or arr.size == 0:
+        raise EmuError(f"argument '{name}': a texel buffer needs a 1- or 2-dimensional "
+                       f"array, got shape {arr.shape}")
+    n = arr.shape[0]
+    if arr.nbytes // n != fmt.bytes:
+        raise EmuError(f"argument '{name}': {arr.nbytes // n}-byte elements for format "
+                       f"{fmt.name} ({fmt.bytes}-byte elements)")
+    reg = mem.map(f"texel buffer {name}", arr.tobytes(), size=max(arr.nbytes, 1), align=256)
+    desc = buffer_desc(reg.base, fmt.bytes, n, fmt.id, tb.dst_sel)
+    v = mem.map(f"V# {name}", desc.to_bytes(16, "little"), writable=False)
+    return reg.base, v.base
+
+
 def _hidden(kind: str, size: int, g: tuple[int, int, int], b: tuple[int, int, int]) -> bytes:
     axis = {"x": 0, "y": 1, "z": 2}.get(kind[-1], 0)
     if kind.startswith("hidden_block_count_"):
@@ -291,10 +326,13 @@ def build_kernarg(mem: Memory, kernel: str, meta_args: list[dict[str, Any]],
             kernarg[off:off + 8] = reg.base.to_bytes(8, "little")
         elif kind == "image":
             val = args[name]
-            if not isinstance(val, Image):
-                raise EmuError(f"argument '{name}' is an image: pass an emu.api.Image, "
-                               f"not {type(val).__name__}")
-            base, tsharp = _map_image(mem, name, val)
+            if isinstance(val, TexelBuffer):
+                base, tsharp = _map_texel_buffer(mem, name, val)
+            elif isinstance(val, Image):
+                base, tsharp = _map_image(mem, name, val)
+            else:
+                raise EmuError(f"argument '{name}' is an image: pass an emu.api.Image or "
+                               f"TexelBuffer, not {type(val).__name__}")
             buffers[name] = (base, val.data, val.data.nbytes)
             kernarg[off:off + 8] = tsharp.to_bytes(8, "little")
         elif kind == "sampler":
@@ -325,4 +363,5 @@ def load(src: str | Path | bytes) -> Module:
     return Module(data)
 
 
-__all__ = ["EmuError", "Image", "Module", "RunResult", "Zeros", "load", "pack_scalar"]
+__all__ = ["EmuError", "Image", "Module", "RunResult", "TexelBuffer", "Zeros", "load",
+           "pack_scalar"]

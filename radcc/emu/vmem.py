@@ -35,6 +35,8 @@ from radcc.emu.errors import EmuError, UnsupportedInstruction
 from radcc.emu.memory import MemFault
 from radcc.emu.regs import sread
 from radcc.emu.state import NULL, PRIVATE_BASE_HI, SHARED_BASE_HI, Wave
+from radcc.emu.texture import FORMATS as TEX_FORMATS
+from radcc.emu.texture import IDENTITY, TexFormat, apply_dst_sel, pack_texels, unpack_texels
 
 Handler = Callable[[Wave, Inst], None]
 U64 = np.uint64
@@ -214,9 +216,7 @@ def _flat_bind(i: Inst) -> Handler:
         raise UnsupportedInstruction(f"{i.where()}: {name} is not supported")
     if rest.startswith("load_format_") or rest.startswith("load_"):
         if rest.startswith("load_format_"):
-            typed = _typed_load(i, vdata, len(rest) - len("load_format_"))
-            if typed is not None:
-                return typed
+            return _typed_load(i, vdata, len(rest) - len("load_format_"))
         nbytes, signed, d16 = _LOAD[rest[5:]]
         ndw = (nbytes + 3) // 4
         dests = tuple((vdst + k) & 255 for k in range(ndw))
@@ -321,6 +321,21 @@ PRIVATE_SEGMENT_BASE_HI = 0xFFFF
 PRIVATE_SEGMENT_VSHARP = PRIVATE_SEGMENT_BASE_HI << 32 | 0xFFFFFFFF << 64 | _ADD_TID
 
 
+def buffer_desc(base: int, stride: int, num_records: int, fmt: int,
+                dst_sel: tuple[int, int, int, int]) -> int:
+    """A 128-bit V# (ISA 9.6, Table 47) of a typed buffer as RADV builds one for a texel
+    buffer view on GFX11 (``radv_make_texel_buffer_descriptor``): base, stride = the
+    element's bytes, num_records in elements, dst_sel, the format (Table 52 id), no
+    swizzle, OOB_SELECT 0 (index >= num_records || offset + payload > stride), type 0."""
+    if not 0 <= stride < 1 << 14 or not 0 <= num_records < 1 << 32 or base >> 48:
+        raise ValueError(f"V# fields out of range: base {base:#x}, stride {stride}, "
+                         f"{num_records} records")
+    v = base | stride << 48 | num_records << 64 | (fmt & 0x3F) << 108
+    for k, sel in enumerate(dst_sel):
+        v |= (sel & 7) << (96 + 3 * k)
+    return v
+
+
 def _private_offsets(w: Wave, i: Inst, desc: int, lanes: np.ndarray) -> np.ndarray | None:
     """Per-lane private offsets of an access through the private segment buffer (module
     doc), or None when the V# in `srsrc` is not that buffer."""
@@ -368,56 +383,79 @@ def _buf_addrs(w: Wave, i: Inst, lanes: np.ndarray, nbytes: int
     return addrs, np.asarray(in_range)
 
 
-# GFX11 buffer data formats of 32-bit channels (the V#'s FORMAT [113:108], MTBUF's
-# FORMAT field; LLVM's BUF_FMT_* numbering, checked against llvm-mc-19's encodings):
-# format -> (channels, numeric kind)
-TYPED_FORMATS: dict[int, tuple[int, str]] = {
-    20: (1, "uint"), 21: (1, "sint"), 22: (1, "float"),
-    48: (2, "uint"), 49: (2, "sint"), 50: (2, "float"),
-    58: (3, "uint"), 59: (3, "sint"), 60: (3, "float"),
-    61: (4, "uint"), 62: (4, "sint"), 63: (4, "float"),
-}
-_ONE = {"uint": 1, "sint": 1, "float": 0x3F800000}
+def _buffer_format(i: Inst, fid: int) -> TexFormat | None:
+    """The buffer data format `fid` (ISA Table 52, ids 1-63 "Buffer and Image Formats",
+    the texture unit's `radcc.emu.texture.FORMATS`); None for 0 (INVALID: an unbound
+    V#)."""
+    if fid == 0:
+        return None
+    fmt = TEX_FORMATS.get(fid)
+    if fmt is None or fid >= 64:
+        raise EmuError(f"{i.where()}: buffer data format {fid} is not supported by the "
+                       "emulator (the uniform-channel 8/16/32-bit formats of Table 52 are)")
+    return fmt
 
 
-def _typed_load(i: Inst, vdata: int, count: int) -> Handler | None:
-    """``buffer_load_format_x..xyzw`` / ``tbuffer_load_format_*`` through a V# (or
-    MTBUF format) of 32-bit channels: one element of the format's size per lane (range
-    checked as such), missing channels read (0, 0, 0, 1), then the V#'s dst_sel
-    (0 = 0, 1 = 1, 4-7 = R, G, B, A); None for other formats (raw dwords)."""
+def _typed_load(i: Inst, vdata: int, count: int) -> Handler:
+    """``buffer_load_format_x..xyzw`` / ``tbuffer_load_format_*`` through a V# (or MTBUF
+    format): one element of the format's size per lane, range checked all or nothing
+    (ISA 9.4.1), converted as the texture unit converts texels (missing channels read
+    0, 0, 0, 1), out-of-range elements all zero, then the V#'s dst_sel (0 = 0, 1 = 1,
+    4-7 = R, G, B, A; identity for MTBUF). An unbound V# (format 0) loads zero."""
     mtbuf = i.enc == "MTBUF"
     dests = tuple((vdata + k) & 255 for k in range(count + i.f.get("tfe", 0)))
 
     def h(w: Wave, i: Inst) -> None:
         desc = sread(w, i.f["srsrc"], 128)
-        fmt = i.f["format"] if mtbuf else desc >> 108 & 0x3F
+        fmt = _buffer_format(i, i.f["format"] if mtbuf else desc >> 108 & 0x3F)
         lanes = np.flatnonzero(w.exec_mask())
         if w.strict is not None:
             w.strict.issue(w, i, ("vm",), dests, ())
-        if fmt not in TYPED_FORMATS:
-            raise EmuError(f"{i.where()}: buffer data format {fmt} is not supported by the "
-                           "emulator (32-bit channel formats are)")
         if not len(lanes):
             return
-        chans, kind = TYPED_FORMATS[fmt]
-        addrs, ok = _buf_addrs(w, i, lanes, 4 * chans)
-        data = np.zeros((len(lanes), 4 * chans), dtype=np.uint8)
+        if fmt is None:
+            for c in range(count):
+                w.v[dests[c], lanes] = 0
+            return
+        addrs, ok = _buf_addrs(w, i, lanes, fmt.bytes)
+        data = np.zeros((len(lanes), fmt.bytes), dtype=np.uint8)
         try:
-            data[ok] = w.memory.gather(addrs[ok], 4 * chans, lanes[ok])
+            data[ok] = w.memory.gather(addrs[ok], fmt.bytes, lanes[ok])
         except MemFault as e:
             raise fault(i, e) from None
-        el = np.zeros((len(lanes), 6), np.uint32)  # R G B A, then 0 and 1
-        el[:, :chans] = np.ascontiguousarray(data).view(np.uint32).reshape(-1, chans)
-        el[:, 3] = np.where(chans < 4, _ONE[kind], el[:, 3])
-        el[:, 5] = _ONE[kind]
-        el[~ok, :4] = 0
-        el[~ok, 3] = 0
-        sel = [(desc >> (96 + 3 * c)) & 7 for c in range(4)]
-        pick = {0: 4, 1: 5, 4: 0, 5: 1, 6: 2, 7: 3}
-        if mtbuf:
-            sel = [4, 5, 6, 7]
+        rgba = unpack_texels(fmt, data)
+        rgba[~ok] = 0
+        sel = IDENTITY if mtbuf else tuple((desc >> (96 + 3 * c)) & 7 for c in range(4))
+        el = apply_dst_sel(fmt, rgba, sel)  # type: ignore[arg-type]
         for c in range(count):
-            w.v[dests[c], lanes] = el[:, pick.get(sel[c], 4)]
+            w.v[dests[c], lanes] = el[:, c]
+    return h
+
+
+def _typed_store(i: Inst, vdata: int, count: int) -> Handler:
+    """``buffer_store_format_x..xyzw`` / ``tbuffer_store_format_*``: the `count`
+    components from consecutive VGPRs (the format's other channels 0) converted to the
+    V#'s (MTBUF: the instruction's) format as the texture unit's stores convert them,
+    one element per lane, dropped when out of range (all or nothing) or unbound."""
+    mtbuf = i.enc == "MTBUF"
+
+    def h(w: Wave, i: Inst) -> None:
+        desc = sread(w, i.f["srsrc"], 128)
+        fmt = _buffer_format(i, i.f["format"] if mtbuf else desc >> 108 & 0x3F)
+        lanes = np.flatnonzero(w.exec_mask())
+        if w.strict is not None:
+            w.strict.issue(w, i, ("vs",), (), ())
+        if not len(lanes) or fmt is None:
+            return
+        rgba = np.zeros((len(lanes), 4), dtype=np.uint32)
+        for c in range(count):
+            rgba[:, c] = w.v[(vdata + c) & 255, lanes]
+        data = pack_texels(fmt, rgba)
+        addrs, ok = _buf_addrs(w, i, lanes, fmt.bytes)
+        try:
+            w.memory.scatter(addrs[ok], data[ok], lanes[ok])
+        except MemFault as e:
+            raise fault(i, e) from None
     return h
 
 
@@ -433,9 +471,7 @@ def _buf_bind(i: Inst) -> Handler:
         raise UnsupportedInstruction(f"{i.where()}: {name} is not supported")
     if rest.startswith("load_format_") or rest.startswith("load_"):
         if rest.startswith("load_format_"):
-            typed = _typed_load(i, vdata, len(rest) - len("load_format_"))
-            if typed is not None:
-                return typed
+            return _typed_load(i, vdata, len(rest) - len("load_format_"))
         nbytes, signed, d16 = _LOAD[rest[5:]]
         dests = tuple((vdata + k) & 255 for k in range((nbytes + 3) // 4 + i.f.get("tfe", 0)))
 
@@ -461,6 +497,8 @@ def _buf_bind(i: Inst) -> Handler:
                 raise fault(i, e) from None
             write_load(w, vdata, data, lanes, signed, d16)
         return hl
+    if rest.startswith("store_format_"):
+        return _typed_store(i, vdata, len(rest) - len("store_format_"))
     if rest.startswith("store_"):
         nbytes, d16 = _STORE[rest[6:]]
 

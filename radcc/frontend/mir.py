@@ -232,6 +232,11 @@ class ImageBinding:
     readonly: bool = False  # NonWritable
     writeonly: bool = False  # NonReadable
 
+    @property
+    def texel_buffer(self) -> bool:
+        """A uniform or storage texel buffer (its descriptor is a V#, docs/abi.md)."""
+        return self.dim == "Buffer"
+
 
 @dataclass(frozen=True)
 class StageVar:

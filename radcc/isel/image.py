@@ -9,6 +9,12 @@ the components the MIR value has, in consecutive VGPRs; stores: the components g
 the texture unit writes zero to the format's others), ``dim`` from the image type and
 ``unorm`` (integer coordinates). Loads count on VMcnt, stores on VScnt
 (`radcc.passes.insert_waitcnt`).
+Texel buffers (``Dim Buffer``: ``samplerBuffer``/``textureBuffer``, ``imageBuffer``) have
+a 16-byte buffer resource (V#) instead, loaded with ``s_load_b128``; an access is
+``buffer_load_format_*``/``buffer_store_format_*`` with ``idxen`` (the element index in one
+VGPR, the format conversion done by the V#'s format: ACO's ``visit_image_load``/
+``visit_image_store`` for GLSL_SAMPLER_DIM_BUF), and the size query reads num_records,
+the V#'s dword 2 (ACO's ``get_buffer_size`` on GFX10+, where num_records counts elements).
 Atomics on a texel (``image_atomic_*``, ACO's ``visit_image_atomic``) return the old
 value (``glc``, VMcnt) when the MIR result is used, else they have no definition and no
 glc (VScnt): the data VGPRs (new value, then the compare value of ``cmpswap``, dmask
@@ -20,8 +26,9 @@ from __future__ import annotations
 
 from radcc.abi.kernarg import Role
 from radcc.frontend.mir import Instr
+from radcc.frontend.spirv.images import format_channels
 from radcc.ir.program import Operand
-from radcc.ir.regclass import RegClass, RegType, Temp, s2, s4, s8
+from radcc.ir.regclass import RegClass, RegType, Temp, s1, s2, s4, s8
 
 from .context import Const, IselContext, unsupported
 
@@ -36,6 +43,9 @@ def load_descriptors(ctx: IselContext) -> None:
     for key in sorted(ctx.shader.images):
         ptr = ctx.b.inst("s_load_b64", [s2], [ctx.kernarg, Operand.c32(
             ctx.kernargs.offset(Role.IMAGE, key))]).temp
+        if ctx.shader.images[key].texel_buffer:  # a V#
+            ctx.image_desc[key] = ctx.b.inst("s_load_b128", [s4], [ptr, Operand.c32(0)]).temp
+            continue
         ctx.image_desc[key] = ctx.b.inst("s_load_b256", [s8], [ptr, Operand.c32(0)]).temp
     ctx.sampler_desc = {}
     for key in sorted(ctx.shader.samplers):
@@ -74,10 +84,40 @@ def _set_result(ctx: IselContext, ins: Instr, t: Temp, n: int) -> None:
     ctx.set(ins.dest, [t] if n == 1 else list(ctx.b.split_vector(t, *([_vgprs(1)] * n)).temps))
 
 
+_FORMAT_SUFFIX = {1: "x", 2: "xy", 3: "xyz", 4: "xyzw"}
+
+
+def _texel_buffer(ins: Instr) -> bool:
+    return ins.attrs["dim"] == "Buffer"
+
+
+def _element_index(ctx: IselContext, ins: Instr) -> Temp:
+    c = ins.srcs[0]
+    if c.num_components != 1 or c.bit_size != 32:
+        raise unsupported(ins, f"{c.bit_size}-bit x{c.num_components} texel buffer index")
+    return ctx.vgpr(ctx.comp(c, 0))
+
+
+def _select_texel_load(ctx: IselContext, ins: Instr, n: int) -> None:
+    """texelFetch / imageLoad of a texel buffer: ``buffer_load_format_<n components>
+    idxen``, soffset 0."""
+    key = tuple(ins.attrs["binding"])
+    t = ctx.b.inst(f"buffer_load_format_{_FORMAT_SUFFIX[n]}", [_vgprs(n)],
+                   [_element_index(ctx, ins), ctx.image_desc[key],  # type: ignore[index]
+                    Operand.c32(0)], "MUBUF", idxen=True).temp
+    _set_result(ctx, ins, t, n)
+
+
 def select_image_load(ctx: IselContext, ins: Instr) -> None:
     d = ins.dest
     assert d is not None
     key = tuple(ins.attrs["binding"])
+    if _texel_buffer(ins):
+        n = d.num_components
+        if d.bit_size != 32 or not 1 <= n <= 4 or ins.op != "image_load":
+            raise unsupported(ins, f"{d.bit_size}-bit x{n} {ins.op} of a texel buffer")
+        _select_texel_load(ctx, ins, n)
+        return
     mip = ins.op == "image_load_lod"
     addr, mdim = _coords(ctx, ins, lod=mip)
     n = d.num_components
@@ -95,6 +135,12 @@ def select_image_query(ctx: IselContext, ins: Instr) -> None:
     d = ins.dest
     assert d is not None
     key = tuple(ins.attrs["binding"])
+    if _texel_buffer(ins):
+        if ins.op != "image_size" or d.num_components != 1:
+            raise unsupported(ins, f"{ins.op} of a texel buffer")
+        num = ctx.b.extract_vector(s1, ctx.image_desc[key], 2).temp  # type: ignore[index]
+        ctx.set(d, [ctx.uniform_result(num, not d.divergent)])
+        return
     mdim, _ = _dim(ins)
     n = d.num_components
     if ins.op == "image_levels":
@@ -108,13 +154,23 @@ def select_image_query(ctx: IselContext, ins: Instr) -> None:
 
 def select_image_store(ctx: IselContext, ins: Instr) -> None:
     key = tuple(ins.attrs["binding"])
-    addr, mdim = _coords(ctx, ins)
     texel = ins.srcs[1]
     n = texel.num_components
     if texel.bit_size != 32 or not 1 <= n <= 4:
         raise unsupported(ins, f"{texel.bit_size}-bit x{n} image stores are not selected")
     regs = [ctx.vgpr(x) for x in ctx.get(texel)]
+    if _texel_buffer(ins):
+        # only the declared format's channels (NIR's nir_opt_shrink_stores, as RADV runs it)
+        k = format_channels(ctx.shader.images[key].format)  # type: ignore[index]
+        if k is not None and k < n:
+            regs, n = regs[:k], k
     data = regs[0] if n == 1 else ctx.b.create_vector(_vgprs(n), *regs).temp
+    if _texel_buffer(ins):  # buffer_store_format_<n> idxen
+        ctx.b.inst(f"buffer_store_format_{_FORMAT_SUFFIX[n]}", [],
+                   [data, _element_index(ctx, ins), ctx.image_desc[key],  # type: ignore[index]
+                    Operand.c32(0)], "MUBUF", idxen=True)
+        return
+    addr, mdim = _coords(ctx, ins)
     ctx.b.inst("image_store", [], [data, addr, ctx.image_desc[key]],  # type: ignore[index]
                dmask=(1 << n) - 1, dim=mdim, unorm=True)
 

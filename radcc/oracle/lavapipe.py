@@ -557,6 +557,7 @@ class _Dispatch:
 
 
 # -- images ----------------------------------------------------------------------
+DIM_BUFFER = 5  # SPIR-V Dim Buffer: a texel buffer
 
 # format name (lvp_run's) -> (VkFormat, dtype, channels, numeric type of the shader's texels)
 IMAGE_FORMATS: dict[str, tuple[int, str, int, str]] = {
@@ -584,15 +585,18 @@ class _ImageInput:
     format: int  # VkFormat
     extent: tuple[int, int, int]  # width, height, depth
     three_d: bool
+    texel_buffer: bool = False  # a texel buffer's (N[, C]) elements, bound through a view
 
 
 def _image_input(key: tuple[int, int], arr: np.ndarray, fmt: str | None,
                  b: spirv_reflect.Binding | None) -> _ImageInput:
     arr = np.ascontiguousarray(arr)
     three_d = b is not None and b.image_dim == 2
-    if b is not None and (b.image_dim not in (1, 2) or b.image_arrayed):
-        raise LavapipeError(f"image binding {key}: only 2-D and 3-D images are supported")
-    rank = 3 if three_d else 2
+    texel = b is not None and b.image_dim == DIM_BUFFER
+    if b is not None and (b.image_dim not in (1, 2, DIM_BUFFER) or b.image_arrayed):
+        raise LavapipeError(f"image binding {key}: only 2-D and 3-D images and texel "
+                            "buffers are supported")
+    rank = 3 if three_d else 1 if texel else 2
     if arr.ndim not in (rank, rank + 1) or arr.size == 0:
         raise LavapipeError(f"image {key}: shape {arr.shape} is not a {rank}-D image")
     c = arr.shape[rank] if arr.ndim == rank + 1 else 1
@@ -603,8 +607,8 @@ def _image_input(key: tuple[int, int], arr: np.ndarray, fmt: str | None,
     if dt != arr.dtype.name or ch != c:
         raise LavapipeError(f"image {key}: format {name} needs {dt} x{ch}, got {arr.dtype} x{c}")
     shape = arr.shape[:rank]
-    extent = (shape[-1], shape[-2], shape[0] if three_d else 1)
-    return _ImageInput(arr, vkf, extent, three_d)
+    extent = (shape[-1], shape[-2] if rank > 1 else 1, shape[0] if three_d else 1)
+    return _ImageInput(arr, vkf, extent, three_d, texel)
 
 
 @dataclass
@@ -682,6 +686,22 @@ def _create_image(d: _Dispatch, img: _ImageInput, kind: str) -> _ImageObj:
     layout = (vk.VK_IMAGE_LAYOUT_GENERAL if kind == "storage_image"
               else vk.VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL)
     return _ImageObj(img, image, view.value, layout, buf, ptr)
+
+
+def _create_texel_buffer(d: _Dispatch, img: _ImageInput) -> tuple[int, int]:
+    """A host-visible buffer holding the elements and a view of them in the input's
+    format (usable as a uniform and a storage texel buffer): (mapping address, view)."""
+    raw = img.array.tobytes()
+    size = max(16, (len(raw) + 15) & ~15)
+    buf, ptr = _mapped_buffer(d, size, vk.VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT
+                              | vk.VK_BUFFER_USAGE_STORAGE_TEXEL_BUFFER_BIT, "a texel buffer")
+    ctypes.memset(ptr, 0, size)
+    ctypes.memmove(ptr, raw, len(raw))
+    bvci = vk.VkBufferViewCreateInfo(
+        sType=vk.VK_STRUCTURE_TYPE_BUFFER_VIEW_CREATE_INFO, buffer=buf.value,
+        format=img.format, offset=0, range=len(raw))
+    view = d.create("vkCreateBufferView", bvci, vk.VkBufferView(), "vkDestroyBufferView")
+    return ptr, view.value
 
 
 def _begin_commands(d: _Dispatch) -> Any:
@@ -787,6 +807,15 @@ def binding_kinds(bindings: Mapping[tuple[int, int], spirv_reflect.Binding],
     a binding the shader uses has no resource, or not one of its kind."""
     kinds: dict[tuple[int, int], str] = {}
     for key, b in bindings.items():
+        if b.image_dim == DIM_BUFFER and b.kind in ("storage_image", "sampled_image",
+                                                    "combined"):
+            if key not in imgs:
+                raise LavapipeError(f"the shader uses texel buffer binding {key}; no "
+                                    "elements given")
+            if b.count != 1:
+                raise LavapipeError(f"binding {key} is an array of descriptors: not supported")
+            kinds[key] = "storage_texel" if b.kind == "storage_image" else "uniform_texel"
+            continue
         if b.kind in ("sampler", "combined"):
             smps.setdefault(key, _sampler_info(key, "nearest,clamp"))
         if b.kind == "sampler":
@@ -916,23 +945,29 @@ def descriptor_sets(d: _Dispatch, kinds: Mapping[tuple[int, int], str],
                     handles: Mapping[tuple[int, int], tuple[Any, int, int]],
                     image_objs: Mapping[tuple[int, int], _ImageObj],
                     sampler_objs: Mapping[tuple[int, int], Any], stages: int,
-                    push_size: int) -> tuple[Any, Any, int]:
+                    push_size: int,
+                    texel_views: Mapping[tuple[int, int], int] | None = None
+                    ) -> tuple[Any, Any, int]:
     """The pipeline layout (one set layout per set number 0..max, empty ones filling the
     gaps; every binding and the push-constant range visible to `stages`), the descriptor
-    sets written with the dispatch's buffers, images and samplers, and their count."""
+    sets written with the dispatch's buffers, images, texel buffer views and samplers,
+    and their count."""
+    texel_views = texel_views or {}
     v, dev = d.v, d.dev
     # one descriptor set layout per set number 0..max (empty ones fill the gaps)
     sets = sorted({s for s, _ in kinds})
     nsets = sets[-1] + 1 if sets else 0
     layouts = (vk.VkDescriptorSetLayout * max(1, nsets))()
     counts = {"storage": 0, "uniform": 0, "storage_image": 0, "sampled_image": 0,
-              "sampler": 0, "combined": 0}
+              "sampler": 0, "combined": 0, "uniform_texel": 0, "storage_texel": 0}
     dtype = {"storage": vk.VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
              "uniform": vk.VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
              "storage_image": vk.VK_DESCRIPTOR_TYPE_STORAGE_IMAGE,
              "sampled_image": vk.VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE,
              "sampler": vk.VK_DESCRIPTOR_TYPE_SAMPLER,
-             "combined": vk.VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER}
+             "combined": vk.VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
+             "uniform_texel": vk.VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER,
+             "storage_texel": vk.VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER}
     for s in range(nsets):
         keys = sorted(k for k in kinds if k[0] == s)
         binds = (vk.VkDescriptorSetLayoutBinding * max(1, len(keys)))()
@@ -974,7 +1009,16 @@ def descriptor_sets(d: _Dispatch, kinds: Mapping[tuple[int, int], str],
         infos = (vk.VkDescriptorBufferInfo * len(kinds))()
         img_infos = (vk.VkDescriptorImageInfo * len(kinds))()
         writes = (vk.VkWriteDescriptorSet * len(kinds))()
+        views = (vk.VkBufferView * len(kinds))()
         for i, key in enumerate(sorted(kinds)):
+            if key in texel_views:
+                views[i] = texel_views[key]
+                writes[i] = vk.VkWriteDescriptorSet(
+                    sType=vk.VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, dstSet=dsets[key[0]],
+                    dstBinding=key[1], descriptorCount=1, descriptorType=dtype[kinds[key]],
+                    pTexelBufferView=ctypes.cast(
+                        ctypes.addressof(views) + 8 * i, ctypes.POINTER(vk.VkBufferView)))
+                continue
             if key in image_objs or key in sampler_objs:
                 img_infos[i] = vk.VkDescriptorImageInfo(
                     sampler=sampler_objs[key].value if key in sampler_objs else 0,
@@ -1026,12 +1070,15 @@ def _dispatch(
         ctypes.memmove(ptr, raw, len(raw))
         handles[key] = (buf, ptr, size)
 
-    image_objs = {key: _create_image(d, im, kinds[key]) for key, im in imgs.items()}
+    image_objs = {key: _create_image(d, im, kinds[key]) for key, im in imgs.items()
+                  if not im.texel_buffer}
+    texels = {key: _create_texel_buffer(d, im) for key, im in imgs.items() if im.texel_buffer}
     sampler_objs = {key: d.create("vkCreateSampler", info, vk.VkSampler(), "vkDestroySampler")
                     for key, info in smps.items() if kinds.get(key) in ("sampler", "combined")}
 
     playout, dsets, nsets = descriptor_sets(d, kinds, data, handles, image_objs, sampler_objs,
-                                            vk.VK_SHADER_STAGE_COMPUTE_BIT, len(push))
+                                            vk.VK_SHADER_STAGE_COMPUTE_BIT, len(push),
+                                            {key: t[1] for key, t in texels.items()})
 
     # shader module, specialization, pipeline
     smci = ShaderModuleInfo(spirv)
@@ -1089,6 +1136,10 @@ def _dispatch(
         raise LavapipeError(f"vkWaitForFences: {_result_name(res)} after {timeout_s} s")
     out: dict[tuple[int, int], Any] = {
         key: ctypes.string_at(handles[key][1], len(data[key])) for key in data}
+    for key, (ptr, _view) in texels.items():
+        arr = imgs[key].array
+        out[key] = np.frombuffer(ctypes.string_at(ptr, arr.nbytes), dtype=arr.dtype).reshape(
+            arr.shape).copy()
     for key, obj in image_objs.items():
         raw = ctypes.string_at(obj.staging_ptr, obj.input.array.nbytes)
         out[key] = np.frombuffer(raw, dtype=obj.input.array.dtype).reshape(

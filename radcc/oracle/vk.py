@@ -913,6 +913,7 @@ VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_2_FEATURES_EXT = 100027300
 VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO = 2
 VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO = 3
 VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO = 12
+VK_STRUCTURE_TYPE_BUFFER_VIEW_CREATE_INFO = 13
 VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO = 5
 VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO = 32
 VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO = 30
@@ -1055,6 +1056,7 @@ VkVertexInputRate = ctypes.c_int32
 VkAccessFlags = VkFlags
 VkBufferCreateFlags = VkFlags
 VkBufferUsageFlags = VkFlags
+VkBufferViewCreateFlags = VkFlags
 VkColorComponentFlags = VkFlags
 VkCommandBufferUsageFlags = VkFlags
 VkCommandPoolCreateFlags = VkFlags
@@ -1683,6 +1685,18 @@ class VkBufferCreateInfo(ctypes.Structure):
         ("sharingMode", VkSharingMode),
         ("queueFamilyIndexCount", ctypes.c_uint32),
         ("pQueueFamilyIndices", ctypes.POINTER(ctypes.c_uint32)),
+    ]
+
+
+class VkBufferViewCreateInfo(ctypes.Structure):
+    _fields_ = [
+        ("sType", VkStructureType),
+        ("pNext", ctypes.c_void_p),
+        ("flags", VkBufferViewCreateFlags),
+        ("buffer", VkBuffer),
+        ("format", VkFormat),
+        ("offset", VkDeviceSize),
+        ("range", VkDeviceSize),
     ]
 
 
@@ -2385,6 +2399,7 @@ STRUCTURE_TYPES: dict[type, int] = {
     VkDeviceQueueCreateInfo: VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
     VkDeviceCreateInfo: VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
     VkBufferCreateInfo: VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
+    VkBufferViewCreateInfo: VK_STRUCTURE_TYPE_BUFFER_VIEW_CREATE_INFO,
     VkMemoryAllocateInfo: VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
     VkDescriptorSetLayoutCreateInfo: VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
     VkPipelineLayoutCreateInfo: VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
@@ -2442,6 +2457,8 @@ COMMANDS: dict[str, tuple[object, list[object]]] = {
     "vkDeviceWaitIdle": (VkResult, [VkDevice]),
     "vkCreateBuffer": (VkResult, [VkDevice, ctypes.POINTER(VkBufferCreateInfo), ctypes.POINTER(VkAllocationCallbacks), ctypes.POINTER(VkBuffer)]),
     "vkDestroyBuffer": (None, [VkDevice, VkBuffer, ctypes.POINTER(VkAllocationCallbacks)]),
+    "vkCreateBufferView": (VkResult, [VkDevice, ctypes.POINTER(VkBufferViewCreateInfo), ctypes.POINTER(VkAllocationCallbacks), ctypes.POINTER(VkBufferView)]),
+    "vkDestroyBufferView": (None, [VkDevice, VkBufferView, ctypes.POINTER(VkAllocationCallbacks)]),
     "vkGetBufferMemoryRequirements": (None, [VkDevice, VkBuffer, ctypes.POINTER(VkMemoryRequirements)]),
     "vkAllocateMemory": (VkResult, [VkDevice, ctypes.POINTER(VkMemoryAllocateInfo), ctypes.POINTER(VkAllocationCallbacks), ctypes.POINTER(VkDeviceMemory)]),
     "vkFreeMemory": (None, [VkDevice, VkDeviceMemory, ctypes.POINTER(VkAllocationCallbacks)]),

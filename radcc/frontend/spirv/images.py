@@ -4,15 +4,16 @@
 sampled type, Dim, Depth, Arrayed, MS, Sampled (1: used with a sampler, 2: a storage
 image) and the image format, plus the access qualifier. `unsupported` names what radcc
 does not handle yet (the validator refuses it with the type's word offset): every
-dimension but 2D and 3D, arrayed and multisampled images, and storage image formats
-outside `STORAGE_FORMATS` (the formats the emulator's texture unit and ``radcc run
---image`` both know). Sampled images (``texture2D``, Sampled 1; depth images too: their
-Dref sampling and gathers compare with the sampler's compare function) are supported
-for fetches, queries, sampling and gathers.
+dimension but 2D, 3D and Buffer (texel buffers), arrayed and multisampled images, and
+storage image formats outside `STORAGE_FORMATS` (the formats the emulator's texture unit
+and ``radcc run --image`` both know). Sampled images (``texture2D``, Sampled 1; depth
+images too: their Dref sampling and gathers compare with the sampler's compare function)
+are supported for fetches, queries, sampling and gathers.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from .types import TypeOther
@@ -23,7 +24,7 @@ STORAGE_FORMATS = frozenset({
     "Unknown", "Rgba32f", "Rg32f", "R32f", "Rgba16f", "R16f", "Rgba8", "R8", "Rgba8ui",
     "Rgba32ui", "R32ui", "Rgba32i", "R32i",
 })
-SUPPORTED_DIMS = frozenset({"2D", "3D"})
+SUPPORTED_DIMS = frozenset({"2D", "3D", "Buffer"})
 
 
 @dataclass(frozen=True)
@@ -42,10 +43,26 @@ class ImageType:
         return self.sampled == 2
 
     @property
+    def texel_buffer(self) -> bool:
+        """A uniform (Sampled 1) or storage (Sampled 2) texel buffer: its descriptor is a
+        buffer resource (V#), not an image's T#."""
+        return self.dim == "Buffer"
+
+    @property
     def dim_name(self) -> str:
         """The dimension as error messages name it: ``2D``, ``Cube arrayed`` ..."""
         return self.dim + (" arrayed" if self.arrayed else "") + (
             " multisampled" if self.multisampled else "")
+
+
+def format_channels(fmt: str) -> int | None:
+    """The channels of a SPIR-V image format (``R32f`` 1, ``Rg16`` 2, ``Rgba8`` 4 ...);
+    None for ``Unknown`` (the descriptor's format decides)."""
+    m = re.match(r"(R|Rg|Rgb|Rgba)(?=\d)", fmt)
+    if m is None:
+        return None
+    rest = fmt[m.end():]  # R11fG11fB10f, Rgb10A2: the later channels are capitals
+    return len(m.group(1)) + sum(rest.count(c) for c in "GBA")
 
 
 def image_type(t: TypeOther) -> ImageType:

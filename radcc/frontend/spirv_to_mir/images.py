@@ -81,7 +81,8 @@ def declare_image(ctx: TranslationContext, vid: int, pointee: int) -> None:
         writeonly=ctx.m.has_decoration(vid, "NonReadable"))
     var = ImageVar(key, img)
     if combined:
-        ctx.shader.samplers[key] = "combined"
+        if not img.texel_buffer:  # a samplerBuffer is a uniform texel buffer: no S#
+            ctx.shader.samplers[key] = "combined"
         ctx.globals[vid] = SampledImage(var, key)
     else:
         ctx.globals[vid] = var

@@ -1,0 +1,218 @@
+"""Texel buffers in compute shaders (issue 11): uniform texel buffers (``samplerBuffer``,
+``textureBuffer`` + texelFetch) and storage texel buffers (``imageBuffer`` imageLoad/
+imageStore) of several formats, compiled by radcc to ``buffer_load_format_*``/
+``buffer_store_format_*`` through a V# built as RADV builds a buffer view's, run in the
+strict emulator (wave32 and wave64) against lavapipe (radcc.oracle.lavapipe binds them
+through VkBufferViews) and NumPy; out-of-range accesses against a NumPy model of the ISA
+guide's range check (9.4.1: all or nothing, zero but dst_sel SEL_1 components, stores
+dropped); `radcc run --image` with a texel buffer; the MUBUF encodings against llvm-mc-19.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from radcc.oracle import lavapipe, llvm_mc, spirv_tools
+
+HERE = Path(__file__).parent / "images"
+ROOT = Path(__file__).resolve().parents[2]
+Key = tuple[int, int]
+N = 128  # elements of tb_formats' buffers (2 workgroups of 64)
+
+
+def _missing(msg: str) -> None:
+    if os.environ.get("CI", "").lower() == "true":
+        pytest.fail(msg)
+    pytest.skip(msg)
+
+
+@pytest.fixture(scope="module")
+def lvp() -> None:
+    if shutil.which(spirv_tools.GLSLANG) is None:
+        _missing("glslangValidator not installed (glslang-tools)")
+    try:
+        lavapipe.require()
+    except lavapipe.LavapipeError as e:
+        _missing(f"lavapipe unavailable: {e}")
+
+
+def _spirv(name: str) -> bytes:
+    r = spirv_tools.compile_glsl(HERE / f"{name}.comp", "vulkan1.2")
+    assert r.ok, r.text
+    return r.data
+
+
+def _formats_inputs() -> dict[Key, tuple[np.ndarray, str | None]]:
+    rng = np.random.default_rng(11)
+    return {
+        (0, 0): (rng.uniform(-4, 4, (N, 4)).astype(np.float32), None),  # rgba32f
+        (0, 1): (rng.integers(0, 1 << 32, N, dtype=np.uint32), None),  # r32ui
+        (0, 2): (rng.integers(0, 256, (N, 4), dtype=np.uint8), None),  # rgba8
+        (0, 3): (rng.integers(-(1 << 31), 1 << 31, (N, 4), dtype=np.int32), None),  # rgba32i
+        (0, 4): (np.zeros(N, np.float32), None),  # r32f
+        (0, 5): (rng.integers(0, 256, (N, 4), dtype=np.uint8), None),  # rgba8
+        (0, 6): (np.zeros((N, 4), np.uint32), None),  # rgba32ui
+        (0, 7): (rng.uniform(-8, 8, (N, 4)).astype(np.float16), None),  # rgba16f
+        (0, 8): (rng.integers(0, 256, N, dtype=np.uint8), None),  # r8
+    }
+
+
+def _formats_ref(im: dict[Key, tuple[np.ndarray, str | None]]) -> tuple[
+        dict[Key, np.ndarray], np.ndarray]:
+    """NumPy: the output texel buffers and the vec4s of the storage buffer (oc, oh, or8)."""
+    a, b, n4, d = im[(0, 0)][0], im[(0, 1)][0], im[(0, 2)][0], im[(0, 3)][0]
+    rw, h4, r8 = im[(0, 5)][0], im[(0, 7)][0], im[(0, 8)][0]
+    of = (a[:, 0] + a[:, 1] * (b & 7).astype(np.float32)).astype(np.float32)
+    ou = np.stack([b, d[:, 0].view(np.uint32), d[:, 3].view(np.uint32) ^ b,
+                   np.full(N, N + 1000 * N, np.uint32)], axis=-1).astype(np.uint32)
+    oc = n4.astype(np.float32) / 255
+    oh = h4.astype(np.float32) * 2
+    or8 = np.zeros((N, 4), np.float32)
+    or8[:, 0] = r8.astype(np.float32) / 255
+    or8[:, 3] = 1
+    images = {(0, 4): of, (0, 5): rw[:, ::-1].copy(), (0, 6): ou}
+    return images, np.concatenate([oc, oh, or8]).astype(np.float32)
+
+
+def _close(what: str, got: np.ndarray, want: np.ndarray) -> None:
+    """Float results within 4 ulps of the value (lavapipe converts unorm as byte *
+    (1/255), one ulp from the exact quotient the ISA defines); the rest exactly."""
+    if got.dtype.kind == "f":
+        tol = 4 * np.finfo(np.float32).eps * np.maximum(np.abs(want.astype(np.float32)), 1)
+        bad = np.abs(got.astype(np.float32) - want.astype(np.float32)) > tol
+        assert not bad.any(), f"{what}: {np.argwhere(bad)[:4].tolist()}"
+    else:
+        assert np.array_equal(got, want), f"{what}: {np.argwhere(got != want)[:4].tolist()}"
+
+
+def test_texel_buffer_formats_on_lavapipe(lvp: None) -> None:
+    """The oracle itself: lavapipe's results equal the NumPy reference."""
+    im = _formats_inputs()
+    ref = lavapipe.run_compute(_spirv("tb_formats"), groups=(2, 1, 1),
+                               buffers={(0, 9): 3 * N * 16}, images=im)
+    want_img, want_buf = _formats_ref(im)
+    for key, want in want_img.items():
+        _close(f"lavapipe {key}", ref[key], want)
+    _close("lavapipe buffer", np.frombuffer(ref[(0, 9)], np.float32).reshape(-1, 4), want_buf)
+
+
+@pytest.mark.parametrize("wave", [32, 64])
+def test_texel_buffer_formats_on_radcc(wave: int, lvp: None) -> None:
+    from radcc.driver.run import run_compute
+
+    spv = _spirv("tb_formats")
+    im = _formats_inputs()
+    ref = lavapipe.run_compute(spv, groups=(2, 1, 1), buffers={(0, 9): 3 * N * 16}, images=im)
+    got = run_compute(spv, groups=(2, 1, 1), buffers={(0, 9): 3 * N * 16}, images=im,
+                      wave_size=wave)
+    want_img, want_buf = _formats_ref(im)
+    for key, (arr, _) in im.items():
+        assert got[key].dtype == arr.dtype and got[key].shape == arr.shape
+        _close(f"radcc w{wave} {key} vs lavapipe", got[key], ref[key])
+        _close(f"radcc w{wave} {key} vs NumPy", got[key], want_img.get(key, arr))
+    buf = np.frombuffer(bytes(got[(0, 9)]), np.float32).reshape(-1, 4)
+    _close(f"radcc w{wave} buffer vs lavapipe", buf,
+           np.frombuffer(ref[(0, 9)], np.float32).reshape(-1, 4))
+    _close(f"radcc w{wave} buffer vs NumPy", buf, want_buf)
+
+
+@pytest.mark.parametrize("wave", [32, 64])
+def test_texel_buffer_out_of_range(wave: int, lvp: None) -> None:
+    """ISA 9.4.1 with the V#'s OOB_SELECT 0 (RADV's for buffer views): an element at an
+    index >= num_records loads zero in every component but those whose dst_sel is SEL_1
+    (a one-channel format's alpha), and a store there is dropped."""
+    from radcc.driver.run import run_compute
+
+    src = np.arange(1, 41, dtype=np.float32) * 0.5
+    c4 = np.arange(160, dtype=np.uint8).reshape(40, 4)
+    dst = np.full(24, 7, np.uint32)
+    im = {(0, 0): (src, None), (0, 1): (c4, None), (0, 2): (dst, None)}
+    got = run_compute(_spirv("tb_oob"), groups=(1, 1, 1), buffers={(0, 3): 2 * 64 * 16},
+                      images=im, wave_size=wave)
+    want_a = np.zeros((64, 4), np.float32)
+    want_a[:40, 0] = src
+    want_a[:, 3] = 1  # r32f: dst_sel (X, 0, 0, 1): SEL_1 reads 1 in and out of range
+    want_c = np.zeros((64, 4), np.float32)
+    want_c[:40] = c4.astype(np.float32) / 255  # rgba8: identity dst_sel, all zero beyond
+    buf = np.frombuffer(bytes(got[(0, 3)]), np.float32).reshape(2, 64, 4)
+    _close("in/out of range r32f loads", buf[0], want_a)
+    _close("in/out of range rgba8 loads", buf[1], want_c)
+    assert np.array_equal(got[(0, 2)], np.arange(24, dtype=np.uint32) * 3 + 1)
+
+
+@pytest.mark.parametrize("wave", [32, 64])
+def test_mubuf_format_encodings_match_llvm_mc(wave: int, lvp: None) -> None:
+    """The buffer_load_format/buffer_store_format instructions radcc emits encode as
+    llvm-mc-19 encodes them."""
+    from radcc.driver.compile import compile_spirv
+    from radcc.isa.assembler import assemble
+    from radcc.target import get_target
+
+    llvm_mc.require()
+    lines = sorted({ln.split(";")[0].strip() for name in ("tb_formats", "tb_oob")
+                    for ln in compile_spirv(_spirv(name), wave_size=wave).asm.splitlines()
+                    if ln.strip().startswith("buffer_")})
+    assert any("buffer_load_format_xyzw" in ln for ln in lines)
+    assert any("buffer_store_format_x " in ln for ln in lines)
+    for line, ref in zip(lines, llvm_mc.encode(lines, wave64=wave == 64), strict=True):
+        assert ref.data is not None, f"llvm-mc-19 rejects {line!r}: {ref.error}"
+        a = assemble(line, get_target("gfx1100"), wave_size=wave)
+        st = [s for s in a.statements if s.kind == "inst"][0]
+        assert st.data == ref.data, f"{line}: radcc {st.data.hex()} llvm-mc {ref.data.hex()}"
+
+
+def _radcc(*argv: str) -> tuple[int, str, str]:
+    p = subprocess.run([sys.executable, "-m", "radcc", *argv], capture_output=True, text=True,
+                       cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    return p.returncode, p.stdout, p.stderr
+
+
+def test_radcc_run_texel_buffer_files(tmp_path: Path, lvp: None) -> None:
+    """`radcc run --image S:B=FILE.npy` on a texel buffer binding: an (N,) or (N, C)
+    array in, DIR/S_B.npy out with its shape and dtype and lavapipe's contents; a wrong
+    shape names the binding."""
+    im = _formats_inputs()
+    spv = tmp_path / "s.spv"
+    spv.write_bytes(_spirv("tb_formats"))
+    args = ["run", str(spv), "--groups", "2", "--out", str(tmp_path / "out"),
+            "--buffer", f"0:9=zeros:{3 * N * 16}"]
+    for (s, b), (arr, _) in im.items():
+        np.save(tmp_path / f"in{s}{b}.npy", arr)
+        args += ["--image", f"{s}:{b}={tmp_path / f'in{s}{b}.npy'}"]
+    rc, _, err = _radcc(*args)
+    assert rc == 0, err
+    ref = lavapipe.run_compute(spv.read_bytes(), groups=(2, 1, 1),
+                               buffers={(0, 9): 3 * N * 16}, images=im)
+    for (s, b), (arr, _) in im.items():
+        got = np.load(tmp_path / "out" / f"{s}_{b}.npy")
+        assert got.dtype == arr.dtype and got.shape == arr.shape
+        _close(f"{s}_{b}.npy", got, ref[(s, b)])
+    np.save(tmp_path / "bad.npy", np.zeros((4, 4, 4), np.float32))
+    bad = [a if not a.startswith("0:0=") else f"0:0={tmp_path / 'bad.npy'}" for a in args]
+    rc, _, err = _radcc(*bad)
+    assert rc == 1 and "--image 0:0: the array has shape (4, 4, 4): a texel buffer is " \
+        "(N,) or (N, C)" in err and "Traceback" not in err, err
+
+
+@pytest.mark.parametrize("decl, use, message", [
+    ("layout(r32ui) uniform uimageBuffer img;", "imageAtomicAdd(img, 0, 1u);",
+     "image atomics on image dimension Buffer are not supported"),
+])
+def test_texel_buffer_refusals(tmp_path: Path, decl: str, use: str, message: str,
+                               lvp: None) -> None:
+    src = tmp_path / "s.comp"
+    src.write_text("#version 450\nlayout(local_size_x = 1) in;\n"
+                   f"layout(set = 0, binding = 0) {decl}\nvoid main() {{ {use} }}\n")
+    r = spirv_tools.compile_glsl(src, "vulkan1.2")
+    assert r.ok, r.text
+    spv = tmp_path / "s.spv"
+    spv.write_bytes(r.data)
+    rc, _, err = _radcc("compile", str(spv), "-o", str(tmp_path / "s.o"))
+    assert rc == 1 and message in err and "word " in err and "Traceback" not in err, err
