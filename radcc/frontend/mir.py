@@ -356,11 +356,14 @@ def rewrite_uses(shader: MirShader, mapping: dict[Value, Value]) -> None:
             seen += 1
         return v
 
+    keys = mapping.keys()
     for b in shader.blocks():
         for ins in b.instrs:
-            ins.srcs = [look(s) if s in mapping else s for s in ins.srcs]
+            srcs = ins.srcs
+            if not keys.isdisjoint(srcs):  # (most instructions keep their list)
+                ins.srcs = [look(s) if s in mapping else s for s in srcs]
     for n in iter_nodes(shader.function.body):
-        if isinstance(n, If):
+        if isinstance(n, If) and n.cond in mapping:
             n.cond = look(n.cond)
 
 

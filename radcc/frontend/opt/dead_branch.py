@@ -45,15 +45,18 @@ def merge_into(shader: MirShader, a: Block, b: Block) -> None:
     for ins in b.instrs[len(b.phis):]:
         a.append(ins)
     b.instrs = []
-    for ins in shader.instrs():
-        if ins.op == "phi" and b in ins.preds:
-            ins.preds = [a if p is b else p for p in ins.preds]
+    for blk in shader.blocks():
+        for ins in blk.phis:  # phis come first in a block (mir_validate)
+            if b in ins.preds:
+                ins.preds = [a if p is b else p for p in ins.preds]
     rewrite_uses(shader, mapping)
 
 
 def drop_phi_entries(shader: MirShader, dead: set[Block]) -> None:
-    for ins in shader.instrs():
-        if ins.op == "phi" and any(p in dead for p in ins.preds):
+    for blk in shader.blocks():
+        for ins in blk.phis:
+            if not any(p in dead for p in ins.preds):
+                continue
             keep = [(p, s) for p, s in zip(ins.preds, ins.srcs, strict=True) if p not in dead]
             ins.preds = [p for p, _ in keep]
             ins.srcs = [s for _, s in keep]
