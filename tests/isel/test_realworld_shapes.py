@@ -382,6 +382,124 @@ def test_integer_dot_products(wave: int, mcpu: str) -> None:
     assert got.tolist() == (want & 0xFFFFFFFF).tolist()
 
 
+# OpPtrAccessChain (SPIR-V from front ends other than glslang, which turns buffer-reference
+# indexing into integer arithmetic): a storage-buffer element pointer moved by +1 and
+# +128 elements (VariablePointersStorageBuffer, the pointer type's ArrayStride), a
+# PhysicalStorageBuffer float pointer moved by i + 64 then -3, and a struct pointer
+# indexed by element and member. Mode 0 only learns the buffer's address (the emulator
+# maps it the same way for the same kernel and arguments).
+PTR_ACCESS_CHAIN = """\
+               OpCapability Shader
+               OpCapability PhysicalStorageBufferAddresses
+               OpCapability VariablePointersStorageBuffer
+               OpMemoryModel PhysicalStorageBuffer64 GLSL450
+               OpEntryPoint GLCompute %main "main" %gid %buf %pc
+               OpExecutionMode %main LocalSize 64 1 1
+               OpDecorate %gid BuiltIn GlobalInvocationId
+               OpDecorate %rta ArrayStride 4
+               OpMemberDecorate %SB 0 Offset 0
+               OpDecorate %SB Block
+               OpDecorate %buf DescriptorSet 0
+               OpDecorate %buf Binding 0
+               OpDecorate %sb_float ArrayStride 4
+               OpDecorate %psb_float ArrayStride 4
+               OpDecorate %psb_S ArrayStride 8
+               OpMemberDecorate %S 0 Offset 0
+               OpMemberDecorate %S 1 Offset 4
+               OpMemberDecorate %PC 0 Offset 0
+               OpMemberDecorate %PC 1 Offset 8
+               OpMemberDecorate %PC 2 Offset 16
+               OpDecorate %PC Block
+       %void = OpTypeVoid
+         %fn = OpTypeFunction %void
+       %uint = OpTypeInt 32 0
+        %int = OpTypeInt 32 1
+      %float = OpTypeFloat 32
+     %v3uint = OpTypeVector %uint 3
+      %in_v3 = OpTypePointer Input %v3uint
+        %gid = OpVariable %in_v3 Input
+    %in_uint = OpTypePointer Input %uint
+        %rta = OpTypeRuntimeArray %float
+         %SB = OpTypeStruct %rta
+      %sb_SB = OpTypePointer StorageBuffer %SB
+        %buf = OpVariable %sb_SB StorageBuffer
+   %sb_float = OpTypePointer StorageBuffer %float
+          %S = OpTypeStruct %float %uint
+  %psb_float = OpTypePointer PhysicalStorageBuffer %float
+      %psb_S = OpTypePointer PhysicalStorageBuffer %S
+   %psb_uint = OpTypePointer PhysicalStorageBuffer %uint
+         %PC = OpTypeStruct %psb_float %psb_S %uint
+       %bool = OpTypeBool
+    %pc_uint = OpTypePointer PushConstant %uint
+      %pc_PC = OpTypePointer PushConstant %PC
+         %pc = OpVariable %pc_PC PushConstant
+%pc_psb_float = OpTypePointer PushConstant %psb_float
+   %pc_psb_S = OpTypePointer PushConstant %psb_S
+         %u0 = OpConstant %uint 0
+        %u64 = OpConstant %uint 64
+       %u128 = OpConstant %uint 128
+         %i0 = OpConstant %int 0
+         %i1 = OpConstant %int 1
+        %im1 = OpConstant %int -1
+        %im3 = OpConstant %int -3
+         %i2 = OpConstant %int 2
+       %main = OpFunction %void None %fn
+          %l = OpLabel
+      %modep = OpAccessChain %pc_uint %pc %i2
+       %mode = OpLoad %uint %modep
+         %go = OpINotEqual %bool %mode %u0
+               OpSelectionMerge %end None
+               OpBranchConditional %go %body %end
+       %body = OpLabel
+       %gx_p = OpAccessChain %in_uint %gid %u0
+          %i = OpLoad %uint %gx_p
+          %e = OpAccessChain %sb_float %buf %i0 %i
+         %en = OpPtrAccessChain %sb_float %e %i1
+          %x = OpLoad %float %en
+         %ew = OpPtrAccessChain %sb_float %e %u128
+         %x2 = OpFAdd %float %x %x
+               OpStore %ew %x2
+       %srcp = OpAccessChain %pc_psb_float %pc %i0
+        %src = OpLoad %psb_float %srcp
+       %i64p = OpIAdd %uint %i %u64
+         %s1 = OpPtrAccessChain %psb_float %src %i64p
+         %s2 = OpPtrAccessChain %psb_float %s1 %im3
+          %y = OpLoad %float %s2 Aligned 4
+        %sum = OpFAdd %float %x %y
+       %dstp = OpAccessChain %pc_psb_S %pc %i1
+        %dst = OpLoad %psb_S %dstp
+         %da = OpPtrAccessChain %psb_float %dst %i %i0
+               OpStore %da %sum Aligned 4
+         %db = OpPtrAccessChain %psb_uint %dst %i %i1
+               OpStore %db %i Aligned 4
+               OpBranch %end
+        %end = OpLabel
+               OpReturn
+               OpFunctionEnd
+"""
+
+
+@pytest.mark.parametrize("wave", [32, 64])
+def test_ptr_access_chain(wave: int) -> None:
+    spv = spirv_tools.assemble(PTR_ACCESS_CHAIN, "vulkan1.2")
+    assert spirv_tools.validate(spv, "vulkan1.2").ok
+    res = compile_spirv(spv, wave_size=wave, debug_options=CHECKED)
+    x = np.arange(384, dtype=np.float32) * 0.25 + 1
+    bufs = {(0, 0): x}
+    _, first = run_compiled(res, (1, 1, 1), bufs, bytes(20))
+    base = first.addresses[binding_name((0, 0))]
+    out, run = run_compiled(res, (1, 1, 1), bufs, struct.pack("<QQI", base, base + 1024, 1))
+    assert not run.violations
+    y = np.frombuffer(out[(0, 0)], np.float32)
+    t = np.arange(64)
+    want = x.copy()
+    want[128:192] = 2 * x[1:65]
+    dst = want[256:384].view(np.uint32).reshape(64, 2)
+    dst[:, 0] = (x[t + 1] + x[t + 61]).view(np.uint32)
+    dst[:, 1] = t
+    assert y.view(np.uint32).tolist() == want.view(np.uint32).tolist()
+
+
 # OpSDotAccSat / OpUDotAccSat / OpSUDotAccSat (llama.cpp's and ncnn's int8 shaders): the
 # GLSL computes (a ^ b) + c, (a | b) + c, (a & b) + c and each addition becomes the
 # accumulating dot of the xor/or/and's operands with c as the Accumulator.

@@ -341,8 +341,17 @@ class _Checker:
             self.same(ins, rt, self.operand_type(ins, int(ids[0]), 0), "the operand")
         elif op in _ACCESS_CHAINS:
             self.access_chain(ins, rt, [int(v) for v in ids])
-        elif op in ("OpPtrAccessChain", "OpInBoundsPtrAccessChain", "OpPtrEqual",
-                    "OpPtrNotEqual", "OpPtrDiff"):
+        elif op in ("OpPtrAccessChain", "OpInBoundsPtrAccessChain"):
+            base = self.t(self.vtype(int(ids[0])))
+            if not isinstance(base, TypePointer) or base.storage_class not in (
+                    "StorageBuffer", "PhysicalStorageBuffer", "Workgroup"):
+                raise _fail(f"{op} on a pointer that is not to StorageBuffer, "
+                            "PhysicalStorageBuffer or Workgroup memory is not supported", ins)
+            s = self.shape(self.vtype(int(ids[1])))
+            if s is None or s[0] != "int" or s[2] != 1:
+                raise _fail(f"the Element (%{ids[1]}) is not an integer scalar", ins)
+            self.access_chain(ins, rt, [int(ids[0])] + [int(v) for v in ids[2:]])
+        elif op in ("OpPtrEqual", "OpPtrNotEqual", "OpPtrDiff"):
             raise _fail(f"variable pointers ({op}) are not supported", ins)
         elif op == "OpCompositeExtract":
             tid = self.walk_literal(ins, self.operand_type(ins, int(ids[0]), 0),

@@ -49,6 +49,8 @@ OPS: dict[str, Callable[[TranslationContext, Instruction], None]] = {
     "OpCopyMemory": variables.op_copy_memory,
     "OpAccessChain": variables.op_access_chain,
     "OpInBoundsAccessChain": variables.op_access_chain,
+    "OpPtrAccessChain": variables.op_ptr_access_chain,
+    "OpInBoundsPtrAccessChain": variables.op_ptr_access_chain,
     "OpArrayLength": variables.op_array_length,
     "OpFunctionCall": cfg.op_function_call,
     "OpUndef": types_consts.op_undef,

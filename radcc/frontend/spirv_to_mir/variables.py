@@ -7,6 +7,7 @@ matrices by rows; booleans in memory are 32-bit), ``OpArrayLength``; barriers.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
@@ -594,6 +595,37 @@ def op_copy_memory(ctx: TranslationContext, ins: Instruction) -> None:
 def op_access_chain(ctx: TranslationContext, ins: Instruction) -> None:
     ids = [o.value for o in ins.operands]
     ctx.set(ins, access_chain(ctx, get_tv(ctx, int(ids[0])), [int(x) for x in ids[1:]]))
+
+
+def op_ptr_access_chain(ctx: TranslationContext, ins: Instruction) -> None:
+    """OpPtrAccessChain / OpInBoundsPtrAccessChain (buffer device addresses, variable
+    pointers into storage buffers and shared memory): the base pointer moved by Element
+    (a signed integer) times the ArrayStride of the base's pointer type (its pointee's
+    size without one), then an access chain of the remaining indexes."""
+    ids = [int(o.value) for o in ins.operands]
+    p = get_tv(ctx, ids[0])
+    if not isinstance(p, MemPtr):
+        raise err(f"{ins.opname} on a pointer that is not to buffer or workgroup memory",
+                  ins)
+    d = ctx.m.decoration(ctx.m.type_id_of(ids[0]), "ArrayStride")
+    stride = int(d[0]) if d else explicit_size(ctx, p.tid) if p.explicit else \
+        natural_layout(ctx, p.tid)[0]
+    if p.space == "global":  # 64-bit address arithmetic: Element may be negative
+        e = get_value(ctx, ids[1])
+        if e.bit_size != 64:
+            e = ctx.b.alu("i2i64", 64, 1, e)
+        off = ctx.b.imul_imm(e, stride)
+        p = dataclasses.replace(p, dyn=None, const=0,
+                                base=ctx.b.alu("iadd", 64, 1, global_address(ctx, p), off))
+    else:
+        idx = _index32(ctx, ids[1])
+        if isinstance(idx, int):
+            p = dataclasses.replace(p, const=p.const + idx * stride)
+        else:
+            scaled = ctx.b.imul_imm(idx, stride)
+            p = dataclasses.replace(p, dyn=scaled if p.dyn is None else
+                                    ctx.b.alu("iadd", 32, 1, p.dyn, scaled))
+    ctx.set(ins, access_chain(ctx, p, ids[2:]))
 
 
 def op_convert_u_to_ptr(ctx: TranslationContext, ins: Instruction) -> None:
