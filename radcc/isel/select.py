@@ -109,7 +109,7 @@ def select_program(shader: MirShader, target: Target, wave_size: int = 32,
     try:
         program = _select(ctx)
     except AbsentOpcodeError as e:  # a GFX11-only instruction asked of an older chip
-        raise UnsupportedError(f"instruction selection needs {e}") from None
+        raise UnsupportedError(f"instruction selection: {e}") from None
     dead_code(program)  # values isel made that nothing reads (radcc.passes.dead_code)
     vs = vertex.vertex_stage(ctx) if shader.stage is VERTEX_NGG else None
     ps = fragment.pixel_stage(shader, ctx.args, color_formats) \

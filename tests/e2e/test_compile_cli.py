@@ -129,6 +129,31 @@ def test_compile_for_gfx10_chips(chip: str, shader: Path, tmp_path: Path) -> Non
         assert p.returncode == 0, p.stderr
 
 
+RUN_SHADER = """#version 450
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) buffer A { uint a[]; };
+void main() { uint t = gl_GlobalInvocationID.x; a[t] = a[t] * 3u + t; }
+"""
+
+
+@pytest.mark.parametrize("chip", GFX10_CHIPS)
+def test_run_for_gfx10_chips(chip: str, tmp_path: Path,
+                             capsys: pytest.CaptureFixture[str]) -> None:
+    """Every GFX10/10.3 chip: `radcc run SHADER --mcpu=<chip>` compiles and runs it in the
+    strict emulator, wave64 by default and wave32 on request, equal to NumPy."""
+    src = tmp_path / "k.comp"
+    src.write_text(RUN_SHADER)
+    a = np.arange(128, dtype=np.uint32) * 7
+    np.save(tmp_path / "a.npy", a)
+    for wave, flag in ((64, []), (32, ["--wave32"])):
+        out = tmp_path / f"o{wave}"
+        assert main(["run", str(src), f"--mcpu={chip}", *flag, "--groups", "2",
+                     "--buffer", f"0:0={tmp_path / 'a.npy'}", "--out", str(out)]) == 0
+        text = capsys.readouterr().out
+        assert f"wave{wave}," in text and "0 violation(s)" in text
+        np.testing.assert_array_equal(np.load(out / "0_0.npy"), a * 3 + np.arange(128))
+
+
 def test_compile_help_names_the_wave_defaults(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         main(["compile", "--help"])
