@@ -49,6 +49,15 @@ from .types import (
 
 ACCEPTED_MODELS = frozenset({"GLCompute", "Vertex", "Fragment"})
 # what an error calls the accepted models
+# execution modes of one kind of shader (the SPIR-V spec's Execution Mode table; spirv-val
+# ValidateExecutionMode): mode -> the execution models it applies to
+_FRAGMENT_MODES = ("OriginUpperLeft", "OriginLowerLeft", "EarlyFragmentTests", "DepthReplacing",
+                   "DepthGreater", "DepthLess", "DepthUnchanged", "PixelCenterInteger")
+_MODE_MODELS: dict[str, tuple[str, ...]] = {
+    **{m: ("GLCompute", "Kernel") for m in ("LocalSize", "LocalSizeId", "LocalSizeHint",
+                                            "LocalSizeHintId")},
+    **{m: ("Fragment",) for m in _FRAGMENT_MODES},
+}
 _MODEL_NAMES = {"GLCompute": "compute", "Vertex": "vertex", "Fragment": "fragment"}
 
 
@@ -309,6 +318,12 @@ class _Reader:
             raise self.fail(
                 f"execution mode {mode.name} must use {'OpExecutionMode' if by_id else 'OpExecutionModeId'}"
             )
+        only = _MODE_MODELS.get(mode.name)
+        for e in eps:
+            if only is not None and e.execution_model not in only:
+                raise self.fail(f"execution mode {mode.name} does not apply to a "
+                                f"{_MODEL_NAMES.get(e.execution_model, e.execution_model)} "
+                                "entry point")
         if mode.name == "LocalSize" and 0 in args:
             raise self.fail("LocalSize must be at least 1 in each dimension")
         for e in eps:

@@ -37,7 +37,7 @@ miscompiles on an invalid module:
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 from radcc.ir.dominance import graph_idoms, graph_reverse_postorder
 
@@ -61,6 +61,7 @@ from .types import (
     TypeRuntimeArray,
     TypeStruct,
     TypeVector,
+    TypeVoid,
     Variable,
 )
 
@@ -158,6 +159,25 @@ _MEMORY_OBJECT = frozenset({"NonWritable", "NonReadable", "Restrict", "Aliased",
                             "Volatile", "RestrictPointer", "AliasedPointer", "Flat",
                             "NoPerspective", "Centroid", "Sample"})
 _MAX_ID_BOUND = 0x3FFFFF  # spirv-val's default limit (universal limits: 4,194,303 ids)
+# built-in -> (kind, width, components, an array of them) (Vulkan's "Built-In Variables")
+_BUILTIN_SHAPES: dict[str, tuple[str, int, int, bool]] = {
+    **{b: ("int", 32, 1, False) for b in (
+        "LocalInvocationIndex", "VertexIndex", "InstanceIndex", "SubgroupSize",
+        "SubgroupLocalInvocationId", "NumSubgroups", "SubgroupId", "PrimitiveId", "SampleId",
+        "BaseVertex", "BaseInstance", "DrawIndex", "ViewIndex", "DeviceIndex")},
+    **{b: ("int", 32, 3, False) for b in (
+        "LocalInvocationId", "GlobalInvocationId", "WorkgroupId", "NumWorkgroups",
+        "WorkgroupSize")},
+    **{b: ("int", 32, 4, False) for b in (
+        "SubgroupEqMask", "SubgroupGeMask", "SubgroupGtMask", "SubgroupLeMask",
+        "SubgroupLtMask")},
+    "Position": ("float", 32, 4, False), "FragCoord": ("float", 32, 4, False),
+    "PointSize": ("float", 32, 1, False), "FragDepth": ("float", 32, 1, False),
+    "PointCoord": ("float", 32, 2, False), "SamplePosition": ("float", 32, 2, False),
+    "ClipDistance": ("float", 32, 1, True), "CullDistance": ("float", 32, 1, True),
+    "SampleMask": ("int", 32, 1, True),
+    "FrontFacing": ("bool", 1, 1, False), "HelperInvocation": ("bool", 1, 1, False),
+}
 _REPEATABLE = frozenset({"UserSemantic", "UserTypeGOOGLE", "HlslSemanticGOOGLE"})
 _BUFFER_CLASSES = frozenset({"StorageBuffer", "Uniform", "PushConstant"})
 _STORAGE16 = ("StorageBuffer16BitAccess", "UniformAndStorageBuffer16BitAccess",
@@ -581,6 +601,11 @@ class _Checker:
                                 f"({len(t.members)} members)", ins)
                 tid = t.members[v]
             elif isinstance(t, TypeArray | TypeRuntimeArray):
+                v = self.const_int(idx)
+                it = self.t(self.vtype(idx))
+                if v is not None and isinstance(it, TypeInt) and it.signed and (
+                        v < 0 or v >= 1 << (it.width - 1)):
+                    raise _fail(f"index {k} (%{idx}) is a negative constant", ins)
                 tid = t.element
             elif isinstance(t, TypeMatrix):
                 tid = t.column
@@ -662,7 +687,8 @@ class _Checker:
         sr, sa, sb = self.shape(rt), self.shape(a), self.shape(b)
         if not (isinstance(self.t(rt), TypeVector) and isinstance(self.t(a), TypeVector)
                 and isinstance(self.t(b), TypeVector)) or sr is None or sa is None \
-                or sb is None or not sr[:2] == sa[:2] == sb[:2]:
+                or sb is None or not sr[:2] == sa[:2] == sb[:2] or not \
+                self._component(rt) == self._component(a) == self._component(b):
             raise _fail("OpVectorShuffle takes two vectors of the result's component type",
                         ins)
         comps = [int(o.value) for o in ins.operands[2:]]
@@ -671,6 +697,10 @@ class _Checker:
         for c in comps:
             if c != 0xFFFFFFFF and c >= sa[2] + sb[2]:
                 raise _fail(f"component {c} is out of range ({sa[2] + sb[2]} components)", ins)
+
+    def _component(self, tid: int | None) -> int | None:
+        t = self.t(tid)
+        return t.component if isinstance(t, TypeVector) else None
 
     def vector_dynamic(self, ins: Instruction, rt: int | None, ids: list[int]) -> None:
         vec = self.operand_type(ins, ids[0], 0)
@@ -806,6 +836,13 @@ class _Checker:
         for b in order:
             for s in succ[b]:
                 preds[s].append(b)
+        for b in fn.blocks:
+            term = b.terminator
+            if term.opname == "OpReturnValue":
+                self.same(term, fn.result_type, self.operand_type(term, term.id(0), 0),
+                          "the returned value (the function's return type)")
+            elif term.opname == "OpReturn" and not isinstance(self.t(fn.result_type), TypeVoid):
+                raise _fail("OpReturn in a function that returns a value", term)
         self.structure(fn, blocks, succ, order, idom, preds)
         self.dominance(fn, blocks, idom, reach, preds)
         for b in fn.blocks:
@@ -845,6 +882,17 @@ class _Checker:
                     if back[h] > 1:
                         raise _fail(f"loop header %{h} is the target of more than one back "
                                     "edge", term)
+        structural = {b: list(ss) for b, ss in succ.items()}
+        for b in fn.blocks:  # merge blocks and continue targets are edges too (spirv-val)
+            if b.merge is not None:
+                structural[b.label] += [t for t in _label_operands(b.merge) if t in blocks]
+        for u, h in _dfs_back_edges(fn.blocks[0].label, structural):
+            hb = blocks[h]
+            if hb.merge is None or hb.merge.opname != "OpLoopMerge":
+                where = blocks[u].merge if h not in succ[u] else None
+                raise _fail(f"block %{u} leads back to %{h}, which is not a loop header "
+                            "(a cycle through branches, merge blocks and continue targets)",
+                            where or blocks[u].terminator)
         self._construct_exits(fn, blocks, succ, order, idom)
         for u in order:
             b = blocks[u]
@@ -1020,6 +1068,12 @@ class _Checker:
                 if isinstance(inner, TypeOther) and inner.opname == "OpTypeImage" \
                         and image_type(inner).storage:
                     raise _fail("a sampled image of a storage image (Sampled 2)", ins)
+        for ins in m.instructions:
+            ct = self.t(ins.result_type)
+            if ins.opname in ("OpConstantComposite", "OpSpecConstantComposite") and (
+                    isinstance(ct, TypeVector | TypeStruct | TypeMatrix) or (
+                        isinstance(ct, TypeArray) and self.length(ct) is not None)):
+                self.construct(ins, ins.result_type, [int(v) for v in ins.ids()])
         for ins in m.instructions:  # spirv-val: no constants of storage-only small types
             if ins.opname in ("OpConstant", "OpSpecConstant") and ins.result_type in small:
                 raise _fail(f"a constant of {self.type_name(ins.result_type)} needs the "
@@ -1100,6 +1154,8 @@ class _Checker:
                     and not m.is_constant(target):
                 raise _fail(f"BuiltIn applies to variables, members and constants, not "
                             f"%{target}", ins)
+            if name == "BuiltIn":
+                self._builtin_type(str(dec.params[0].name), target, member, ins)
             if name in ("RelaxedPrecision", "NoContraction", "NonUniform") and member is None \
                     and t is not None:
                 raise _fail(f"{name} applies to values and variables, not the type %{target}",
@@ -1111,6 +1167,36 @@ class _Checker:
                     tdef is None or tdef.opname not in ("OpVariable", "OpFunctionParameter")):
                 raise _fail(f"{name} applies to memory objects (variables, parameters) and "
                             f"members, not %{target}", ins)
+
+    def _builtin_type(self, builtin: str, target: int, member: int | None,
+                      ins: Instruction) -> None:
+        """A built-in's object has the type Vulkan gives it (`_BUILTIN_SHAPES`; the Vulkan
+        spec's "Built-In Variables" chapter, e.g. VUID-LocalInvocationIndex-04286)."""
+        want = _BUILTIN_SHAPES.get(builtin)
+        if want is None:
+            return
+        m = self.m
+        tid: int | None
+        if member is not None:
+            st = m.types.get(target)
+            tid = st.members[member] if isinstance(st, TypeStruct) and \
+                member < len(st.members) else None
+        elif target in m.global_variables:
+            ptr = m.types.get(m.global_variables[target].type)
+            tid = ptr.pointee if isinstance(ptr, TypePointer) else None
+        else:
+            tid = m.defs[target].result_type if target in m.defs else None
+        t = self.t(tid)
+        array = isinstance(t, TypeArray)
+        if array:
+            assert isinstance(t, TypeArray)
+            tid = t.element
+        kind, width, count, is_array = want
+        if array != is_array or self.shape(tid) != (kind, width, count):
+            what = f"{'an array of ' if is_array else ''}{kind}{width}" + \
+                ("" if count == 1 else f"x{count}")
+            raise _fail(f"BuiltIn {builtin} must be {what}, not {self.type_name(tid)}"
+                        f"{' (an array)' if array else ''}", ins)
 
     def _component_type(self, target: int, member: int | None, var: Variable | None,
                         ins: Instruction) -> None:
@@ -1273,6 +1359,28 @@ def _reverse_postorder(entry: int, succ: dict[int, list[int]]) -> list[int]:
     order = graph_reverse_postorder([[number[s] for s in succ[b]] for b in labels],
                                     number[entry])
     return [labels[i] for i in order]
+
+
+def _dfs_back_edges(entry: int, succ: dict[int, list[int]]) -> list[tuple[int, int]]:
+    """The edges (u, h) of a depth-first walk from `entry` whose target is on the walk's
+    stack (iterative: no recursion on deep graphs)."""
+    on_stack: set[int] = {entry}
+    seen: set[int] = {entry}
+    stack: list[tuple[int, Iterator[int]]] = [(entry, iter(succ[entry]))]
+    back: list[tuple[int, int]] = []
+    while stack:
+        u, it = stack[-1]
+        v = next(it, None)
+        if v is None:
+            stack.pop()
+            on_stack.discard(u)
+        elif v in on_stack:
+            back.append((u, v))
+        elif v not in seen:
+            seen.add(v)
+            on_stack.add(v)
+            stack.append((v, iter(succ[v])))
+    return back
 
 
 def _dominators(order: list[int], succ: dict[int, list[int]]) -> dict[int, int]:

@@ -76,7 +76,20 @@ def translate_module(ctx: TranslationContext) -> MirShader:
     return ctx.shader
 
 
+MAX_WORKGROUP_INVOCATIONS = 1024  # RADV's maxComputeWorkGroupInvocations
+
+
 def workgroup_size(ctx: TranslationContext) -> tuple[int, int, int]:
+    """The entry point's workgroup size: at least 1 in each dimension (spirv-val: a
+    LocalSizeId product of zero), at most `MAX_WORKGROUP_INVOCATIONS` invocations."""
+    x, y, z = size = _declared_workgroup_size(ctx)
+    if min(size) < 1 or x * y * z > MAX_WORKGROUP_INVOCATIONS:
+        raise err(f"workgroup size {x}x{y}x{z}: each dimension at least 1, at most "
+                  f"{MAX_WORKGROUP_INVOCATIONS} invocations", None)
+    return size
+
+
+def _declared_workgroup_size(ctx: TranslationContext) -> tuple[int, int, int]:
     m = ctx.m
     for cid in list(m.constants) + list(m.spec_constants):
         if m.builtin(cid) == "WorkgroupSize":
