@@ -163,8 +163,9 @@ def _check_link(vs_out: tuple[IoVar, ...], fs_in: tuple[IoVar, ...],
             wrote = f"writes {o.glsl}" if o is not None else "does not write it"
             raise DrawInputError(f"stage mismatch: the fragment shader reads location "
                                  f"{v.location} as {v.glsl}; the vertex shader {wrote}")
-        if v.type != "float" and not v.flat:
-            raise DrawInputError(f"the fragment shader's integer input at location "
+        if (v.type != "float" or v.bits == 64) and not v.flat:
+            what = "64-bit" if v.bits == 64 else "integer"
+            raise DrawInputError(f"the fragment shader's {what} input at location "
                                  f"{v.location} must be flat")
     for v in fs_out:
         if v.refused or v.bits != 32 or v.index is not None or v.location >= 8:

@@ -40,8 +40,8 @@ class DrawInputError(Exception):
 @dataclass(frozen=True)
 class IoVar:
     """One user input or output: `type` is ``float``, ``int`` or ``uint`` (or a refused
-    kind's description in `refused`), `components` 1-4 of `bits` (32 or 16: only
-    varyings may be 16-bit; `refused` is set for other sizes)."""
+    kind's description in `refused`), `components` 1-4 of `bits` (32, 16 or 64:
+    only varyings may be 16- or 64-bit; `refused` is set for other sizes)."""
 
     location: int
     components: int
@@ -57,6 +57,11 @@ class IoVar:
         ``float16_t``, ``f16vec2``, ``uint16_t``, ``i16vec4``)."""
         if self.refused:
             return self.refused
+        if self.bits == 64:
+            if self.components == 1:
+                return {"float": "double", "int": "int64_t", "uint": "uint64_t"}[self.type]
+            return {"float": "d", "int": "i64", "uint": "u64"}[self.type] + \
+                f"vec{self.components}"
         if self.bits == 16:
             if self.components == 1:
                 return {"float": "float16_t", "int": "int16_t", "uint": "uint16_t"}[self.type]
@@ -109,7 +114,7 @@ def _describe(m: SpirvModule, t: Type) -> tuple[int, str, str, int]:
     s = _scalar(m, t)
     if s is None:
         return 0, "", "not a number", 32
-    if s[1] not in (32, 16):
+    if s[1] not in (32, 16, 64):
         return n, s[0], f"{s[1]}-bit", s[1]
     return n, s[0], "", s[1]
 

@@ -125,6 +125,18 @@ void main() {
     o32 = pos.yx;
 }"""  # 16-bit inputs (converted from 32-bit attributes) and 16-bit varyings
 
+SHADERS["io64"] = """#version 450
+layout(location = 0) in vec4 pos;
+layout(location = 1) in dvec3 d;
+layout(location = 3) in double e;
+layout(location = 0) flat out dvec3 od;
+layout(location = 2) flat out double oe;
+void main() {
+    gl_Position = pos;
+    od = d * 2.0lf + 1.0lf;
+    oe = (d.x - d.z) * e;
+}"""  # 64-bit inputs (a dvec3 over locations 1-2) and 64-bit varyings
+
 OPTS = DebugOptions.parse("validateir,validatera")
 
 
@@ -335,6 +347,36 @@ def test_runs_16bit_inputs_and_outputs(spirv: dict[str, bytes], wave: int) -> No
     assert np.array_equal(raw[:n, 1, :2], np.c_[u16, u16 * np.uint16(3)].astype(np.uint32))
     assert (raw[:n, 0, 3] == 0).all() and (raw[:n, 1, 2:] == 0).all()
     assert np.array_equal(ring[:n, 2, :2], pos[:, [1, 0]])
+
+
+@pytest.mark.parametrize("wave", [32, 64])
+def test_runs_64bit_inputs_and_outputs(spirv: dict[str, bytes], wave: int) -> None:
+    """64-bit inputs are fetched as dwords, four per location (the dvec3's V# 1 gives
+    dwords 0-3, V# 2 dwords 4-5, 32-bit UINT formats: the draw interface cannot feed
+    doubles, so the V#s are set here), paired; 64-bit varyings reach the attribute ring
+    as their dwords, four per location (od: parameters 0 and 1, oe: 2). NumPy computes
+    the doubles."""
+    res = compile_spirv(spirv["io64"], wave_size=wave, debug_options=OPTS)
+    vs = res.graphics.vertex
+    assert [(i.location, i.components, i.bits) for i in vs.inputs] == \
+        [(0, 4, 32), (1, 3, 64), (3, 1, 64)]
+    assert [(o.location, o.components, o.bits, o.param) for o in vs.outputs] == \
+        [(0, 2, 64, 0), (1, 1, 64, 1), (2, 1, 64, 2)]
+    n = wave - 2
+    rng = np.random.default_rng(64)
+    pos = rng.standard_normal((n, 4)).astype(np.float32)
+    d = rng.standard_normal((n, 3)) * 1e5
+    e = rng.standard_normal((n, 1))
+    du = d.view(np.uint32)  # (n, 6)
+    w, ring = _run_vs(res.graphics.code, wave, {0: pos, 1: du[:, :4].copy(),
+                                                2: du[:, 4:].copy(), 3: e.view(np.uint32)},
+                      n, n // 3, 3)
+    raw = ring.view(np.uint32)[:n]
+    od = np.c_[raw[:, 0, :4], raw[:, 1, :2]].copy().view(np.float64)
+    np.testing.assert_array_equal(od, d * 2.0 + 1.0)
+    np.testing.assert_array_equal(raw[:, 2, :2].copy().view(np.float64)[:, 0],
+                                  (d[:, 0] - d[:, 2]) * e[:, 0])
+    assert (raw[:, 1, 2:] == 0).all() and (raw[:, 2, 2:] == 0).all()
 
 
 @pytest.mark.parametrize("wave", [32, 64])

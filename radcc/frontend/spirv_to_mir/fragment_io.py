@@ -19,10 +19,10 @@ nir_lower_io, as RADV runs them on a fragment shader).
 
 Inputs are 32- and 16-bit scalars and vectors (a 16-bit component takes a 32-bit
 component of its location, as RADV lays out unpacked 16-bit varyings: the vertex shader
-stores it zero-extended, isel interpolates the low half with the f16 forms), arrays,
-matrices and blocks of them (one location per element, column or member); outputs are
-32-bit scalars and vectors (others, and 64-bit inputs, are refused with the variable
-named). ``mediump`` (RelaxedPrecision) 32-bit inputs stay 32-bit, as in RADV, which does
+stores it zero-extended, isel interpolates the low half with the f16 forms), flat 64-bit
+ones (their dwords, four per location, read flat as 32-bit components and paired),
+arrays, matrices and blocks of them (one location per element, column or member);
+outputs are 32-bit scalars and vectors (others are refused with the variable named). ``mediump`` (RelaxedPrecision) 32-bit inputs stay 32-bit, as in RADV, which does
 not lower them to 16 bits.
 """
 
@@ -164,9 +164,11 @@ def _input_value(ctx: TranslationContext, vid: int, tid: int, loc: int, first: i
             out.append(v)
             loc = end
         return out, loc
-    _scalar_or_vector(ctx, vid, tid, "Input variable", (32, 16))
+    _scalar_or_vector(ctx, vid, tid, "Input variable", (32, 16, 64))
     base, bits = ctx.scalar(tid)
     n = ctx.comps(tid)
+    if bits == 64:
+        return _input_value64(ctx, vid, loc, first, n, mode[0]), loc + (first + 2 * n + 3) // 4
     if first + n > 4:
         raise err(f"Input variable %{vid}: components {first}..{first + n - 1} of location "
                   f"{loc} (at most 4)", ctx.ins)
@@ -176,6 +178,21 @@ def _input_value(ctx: TranslationContext, vid: int, tid: int, loc: int, first: i
     comps = [b.intr("load_interpolated_input", [], bits, 1, location=loc,
                     component=first + i, interp=interp, at=at, base=base) for i in range(n)]
     return b.vec(comps), loc + 1
+
+
+def _input_value64(ctx: TranslationContext, vid: int, loc: int, first: int, n: int,
+                   interp: str) -> Any:
+    """A flat 64-bit input: its dwords from component `first` (in 32-bit units) of
+    location `loc` on, four per location (ACO's visit_load_fs_input: two 32-bit flat
+    loads per component), paired."""
+    if interp != "flat":
+        raise err(f"64-bit Input variable %{vid} must be Flat", ctx.ins)
+    b = ctx.b
+    dw = [b.intr("load_interpolated_input", [], 32, 1, location=loc + d // 4,
+                 component=d % 4, interp="flat", at="center", base="uint")
+          for d in range(first, first + 2 * n)]
+    return b.vec([b.alu("pack_64_2x32_split", 64, 1, dw[2 * i], dw[2 * i + 1])
+                  for i in range(n)])
 
 
 def declare_output(ctx: TranslationContext, vid: int, pointee: int, builtin: str | None,

@@ -12,7 +12,11 @@ Guarantees of `translate_vertex`:
   (``gl_InstanceIndex``); a 16-bit input is the 32-bit fetch converted
   (``f2f16``, ``u2u16``: the attribute's format converts to 32 bits first, as a 16-bit
   input of a 32-bit format reads in Vulkan); ``MirShader.inputs`` lists them;
-- every ``Output`` variable (``Location`` varyings: 32- and 16-bit scalars and vectors, and
+- a 64-bit input (double, int64, uint64 scalars and vectors) is fetched as dwords, four
+  per location from its location on (a dvec3/dvec4 takes two: the V# of each location
+  gives its 32-bit channels), paired into 64-bit values;
+- every ``Output`` variable (``Location`` varyings: 32-, 16- and 64-bit (their dwords,
+  four per location) scalars and vectors, and
   matrices, arrays and blocks of them at consecutive locations; the ``Position``,
   ``PointSize``, ``ClipDistance`` and ``CullDistance`` built-ins, standalone or as
   members of the ``gl_PerVertex`` block) becomes a local; at the end of the entry
@@ -75,17 +79,24 @@ def _location(ctx: TranslationContext, vid: int) -> int:
 
 
 def _scalar_or_vector(ctx: TranslationContext, tid: int, what: str) -> tuple[int, str, int]:
-    """(components, type, bits) of a 32- or 16-bit scalar or vector."""
+    """(components, type, bits) of a 32-, 16- or 64-bit scalar or vector."""
     t = ctx.ty(tid)
     n = 1
     if isinstance(t, TypeVector):
         n = t.count
         t = ctx.ty(t.component)
-    if isinstance(t, TypeFloat) and t.width in (32, 16):
+    if isinstance(t, TypeFloat) and t.width in (32, 16, 64):
         return n, "float", t.width
-    if isinstance(t, TypeInt) and t.width in (32, 16):
+    if isinstance(t, TypeInt) and t.width in (32, 16, 64):
         return n, "int" if t.signed else "uint", t.width
-    raise err(f"{what}: only 32- and 16-bit scalars and vectors are supported", ctx.ins)
+    raise err(f"{what}: only 32-, 16- and 64-bit scalars and vectors are supported", ctx.ins)
+
+
+def _dword_chunks(n64: int) -> list[int]:
+    """The dwords of `n64` 64-bit components per location: 4, then the rest (Vulkan:
+    a dvec3/dvec4 takes two locations)."""
+    d = 2 * n64
+    return [min(4, d - k) for k in range(0, d, 4)]
 
 
 def translate_vertex(ctx: TranslationContext, inline_entry: object) -> None:
@@ -128,12 +139,22 @@ def _load_inputs(ctx: TranslationContext) -> None:
     inst = b.intr("load_instance_index", [], 32, 1) if rates & ctx.instance_inputs else None
     seen: set[int] = set()
     for var, ptr in sorted(ctx.stage_inputs, key=lambda x: x[0].location):
-        if var.location in seen:
-            raise err(f"two vertex inputs at location {var.location}", None)
-        seen.add(var.location)
+        chunks = _dword_chunks(var.components) if var.bits == 64 else [var.components]
+        for k in range(len(chunks)):
+            if var.location + k in seen:
+                raise err(f"two vertex inputs at location {var.location + k}", None)
+            seen.add(var.location + k)
         index = inst if var.per_instance else vtx
         assert index is not None
-        v = b.intr("load_input", [index], 32, var.components, location=var.location)
+        if var.bits == 64:  # dwords from the input's locations, paired (RADV: 32-bit fetches)
+            dw: list[Value] = []
+            for k, c in enumerate(chunks):
+                dw += b.channels(b.intr("load_input", [index], 32, c,
+                                        location=var.location + k))
+            v = b.vec([b.alu("pack_64_2x32_split", 64, 1, dw[2 * i], dw[2 * i + 1])
+                       for i in range(var.components)])
+        else:
+            v = b.intr("load_input", [index], 32, var.components, location=var.location)
         if var.bits == 16:
             v = b.alu("f2f16" if var.type == "float" else "u2u16", 16, var.components, v)
         store_local(ctx, ptr, v)
@@ -196,6 +217,18 @@ def _flatten(ctx: TranslationContext, tid: int, value: object, loc: int,
         return loc
     comps, typ, bits = _scalar_or_vector(ctx, tid, f"vertex output at location {loc}")
     assert isinstance(value, Value)
+    if bits == 64:  # the dwords, four per location (a dvec3/dvec4 takes two)
+        b = ctx.b
+        dw: list[Value] = []
+        for c in b.channels(value):
+            dw += [b.alu("unpack_64_2x32_split_x", 32, 1, c),
+                   b.alu("unpack_64_2x32_split_y", 32, 1, c)]
+        k = 0
+        for size in _dword_chunks(comps):
+            out.append((loc, b.vec(dw[k:k + size]), size // 2, typ, 64))
+            k += size
+            loc += 1
+        return loc
     out.append((loc, value, comps, typ, bits))
     return loc + 1
 

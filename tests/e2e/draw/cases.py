@@ -131,6 +131,13 @@ def _cases() -> list[DrawCase]:
                      topology=topo, color="rgba32f", clear=(-1, -1, -1, -1),
                      features=("clip distances", "cull distances", "centroid",
                                "gl_SampleID")))
+    # 64-bit flat varyings (dvec3 over two locations, double): their dwords in the ring,
+    # paired again in the fragment shader
+    add(DrawCase("flat_64bit", "flat64.vert", "flat64.frag", S, 6,
+                 attrs={0: np.concatenate([clip(TRI, S, w=W3),
+                                           clip(QUAD[[0, 2, 3]], S, w=[0.7, 1.3, 2.0])]),
+                        1: _colors("flat64", 6)},
+                 color="rgba32f", clear=(-1, -1, -1, -1), features=("64-bit varyings",)))
     add(DrawCase("fragcoord", "basic.vert", "fragcoord.frag", S, 3,
                  attrs={0: clip(TRI, S, z=[0.2, 0.5, 0.9], w=W3), 1: _colors("fc", 3)},
                  color="rgba32f", clear=(-1, -1, -1, -1), features=("gl_FragCoord",)))
