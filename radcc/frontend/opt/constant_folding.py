@@ -1,7 +1,15 @@
 """constant_folding: an ALU instruction whose sources are all constants becomes a
 constant (evaluated by ``mir_ops.eval_alu``, the interpreter's own semantics, so
 specialization-constant arithmetic folds exactly as it would run); ``bcsel``
-with a constant condition becomes the chosen source."""
+with a constant condition becomes the chosen source.
+
+Undefined values (``undef``: SPIR-V's OpUndef, a variable read before any write; "each
+consumption yields an arbitrary, possibly different bit pattern") propagate as LLVM and
+NIR (nir_opt_undef) fold them: ``bcsel`` with an undefined condition is its first value, with
+one undefined value the other; any other ALU instruction (but ``vecN``, whose other
+components stay defined) with an undefined source is undefined itself. ncnn's shaders
+whose branch on a specialization constant leaves a vector unassigned divide it otherwise.
+"""
 
 from __future__ import annotations
 
@@ -26,10 +34,33 @@ def fold_instr(ins: Instr) -> tuple[int, ...] | None:
     return tuple(int(x) for x in np.asarray(r).reshape(-1))
 
 
+def _is_undef(v: Value) -> bool:
+    return v.parent is not None and v.parent.op == "undef"
+
+
+def _fold_undef(ins: Instr, mapping: dict[Value, Value]) -> bool:
+    """Fold ``ins`` if a source is undefined (module docstring): whether it did."""
+    d = ins.dest
+    if d is None or ins.op not in ALU_OPS or ins.op.startswith("vec") or \
+            not any(_is_undef(s) for s in ins.srcs):
+        return False
+    if ins.op == "bcsel":
+        c, a, b = ins.srcs
+        mapping[d] = b if _is_undef(a) and not _is_undef(c) else a
+        return True
+    ins.op = "undef"
+    ins.srcs = []
+    ins.attrs = {}
+    return True
+
+
 def constant_folding(shader: MirShader) -> bool:
     changed = False
     mapping: dict[Value, Value] = {}
     for ins in list(shader.instrs()):
+        if _fold_undef(ins, mapping):
+            changed = True
+            continue
         if ins.op == "bcsel":
             c = const_of(ins.srcs[0])
             if c is not None and len(set(c)) == 1 and ins.dest is not None:

@@ -238,3 +238,28 @@ def test_algebraic_inexact_float_rules() -> None:
     optimize(s)
     ops = [i.op for i in s.instrs()]
     assert "ffma" not in ops and "fmul" not in ops and "fadd" in ops and "fneg" in ops, ops
+
+
+def test_constant_folding_propagates_undef() -> None:
+    """An ALU instruction with an undefined source is undefined (its division gone),
+    bcsel picks the defined value, vecN keeps its defined components."""
+    s, b = _shader()
+    x = b.intr("load_local_invocation_index", [], 32, 1)
+    u = b.intr("undef", [], 32, 1)
+    q = b.alu("idiv", 32, 1, b.alu("iadd", 32, 1, u, b.imm(3)), x)
+    sel = b.alu("bcsel", 32, 1, b.alu("ult", 1, 1, x, b.imm(2)), u, b.alu("iadd", 32, 1, x,
+                                                                            b.imm(7)))
+    v = b.alu("vec2", 32, 2, u, x)
+    b.intrinsic("store_ssbo", [q, b.imm(0)], binding=(0, 0))
+    b.intrinsic("store_ssbo", [sel, b.imm(4)], binding=(0, 0))
+    b.intrinsic("store_ssbo", [v, b.imm(8)], binding=(0, 0))
+    validate(s)
+    optimize(s)
+    validate(s)
+    ops = [i.op for i in s.instrs()]
+    assert "idiv" not in ops and "bcsel" not in ops and "vec2" in ops, ops
+    # the undefined quotient's store is dead (dead_writes), the select's stores x + 7
+    stores = [i for i in s.instrs() if i.op == "store_ssbo"]
+    assert len(stores) == 2, stores
+    p1 = stores[0].srcs[0].parent
+    assert p1 is not None and p1.op == "iadd"
