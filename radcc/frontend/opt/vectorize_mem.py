@@ -42,6 +42,7 @@ from .lower_vectors import access_align
 LOADS = frozenset({"load_ssbo", "load_ubo", "load_push_constant", "load_shared",
                    "load_scratch", "load_constant"})
 STORES = frozenset({"store_ssbo", "store_shared", "store_scratch"})
+_ACCESSES = LOADS | STORES
 MAX_BYTES = 16
 # component sizes of stores merged: a b128 store of two 64-bit values costs the register
 # allocator up to four v_mov to gather the pairs (measured on the GLSL suite: more
@@ -63,6 +64,7 @@ class _Acc:
     bits: int
     comps: int
     store: bool
+    align: int = -1  # access_align(ins), computed when first asked (`_aligned`)
 
     @property
     def end(self) -> int:
@@ -144,16 +146,11 @@ class _Crossings:
     (those and the loads; what a store cannot cross). Other instructions never touch
     memory, so `_can_move` looks at these positions only."""
 
-    def __init__(self, block: Block) -> None:
-        self.fences: list[int] = []
-        self.memory: list[int] = []
-        for p, x in enumerate(block.instrs):
-            op = x.op
-            if op == "barrier" or (op in MEMORY and op not in LOADS):
-                self.fences.append(p)
-                self.memory.append(p)
-            elif op in MEMORY:
-                self.memory.append(p)
+    def __init__(self, block: Block, memory: list[int]) -> None:
+        """`memory`: the positions of the block's barriers and memory instructions."""
+        instrs = block.instrs
+        self.memory = memory
+        self.fences = [p for p in memory if instrs[p].op not in LOADS]
 
 
 def _can_move(block: Block, m: _Acc, to: int, members: set[int], cross: _Crossings) -> bool:
@@ -173,7 +170,9 @@ def _can_move(block: Block, m: _Acc, to: int, members: set[int], cross: _Crossin
 
 
 def _aligned(first: _Acc, size: int) -> bool:
-    al = access_align(first.ins)
+    if first.align < 0:
+        first.align = access_align(first.ins)
+    al = first.align
     if first.space == "shared":
         return al >= (16 if size == 12 else size)
     return al >= 4
@@ -185,14 +184,13 @@ def _key(a: _Acc) -> tuple[Any, ...]:
     return (a.ins.op, a.base, a.bits, a.store, attrs)
 
 
-def _chains(block: Block, accs: list[_Acc]) -> list[list[_Acc]]:
+def _chains(block: Block, accs: list[_Acc], cross: _Crossings) -> list[list[_Acc]]:
     """Greedy: from each access in offset order, extend with the access that starts
     where the chain ends while the merged access stays legal."""
     groups: dict[tuple[Any, ...], list[_Acc]] = {}
     for a in accs:
         groups.setdefault(_key(a), []).append(a)
     out: list[list[_Acc]] = []
-    cross = _Crossings(block)
     for g in groups.values():
         g.sort(key=lambda a: (a.off, a.pos))
         used: set[int] = set()
@@ -201,7 +199,8 @@ def _chains(block: Block, accs: list[_Acc]) -> list[list[_Acc]]:
                 continue
             chain = [a]
             end, size = a.end, a.size
-            for b in g[i + 1:]:
+            for j in range(i + 1, len(g)):  # (no copy of the group's tail per start)
+                b = g[j]
                 if b.pos in used or b.off < end:
                     continue
                 if b.off > end or size + b.size > MAX_BYTES:
@@ -296,15 +295,17 @@ def _block(shader: MirShader, block: Block,
            uses: dict[Value, list[Instr | If]] | None) -> tuple[bool, dict | None]:
     """Merge the first chain of `block`: (whether it merged, the shader's use lists,
     kept exact by `_merge`; `uses` None: not built yet)."""
-    if sum(1 for i in block.instrs if i.op in STORES or i.op in LOADS) < 2:
+    instrs = block.instrs
+    memory = [p for p, i in enumerate(instrs) if i.op == "barrier" or i.op in MEMORY]
+    at = [p for p in memory if instrs[p].op in _ACCESSES]
+    if len(at) < 2:
         return False, uses  # nothing to merge (and no need for the shader's uses)
     if uses is None:
         uses = _uses(shader)
-    accs = [a for p, ins in enumerate(block.instrs)
-            if (a := _candidate(ins, p, uses)) is not None]
+    accs = [a for p in at if (a := _candidate(instrs[p], p, uses)) is not None]
     if len(accs) < 2:
         return False, uses
-    chains = _chains(block, accs)
+    chains = _chains(block, accs, _Crossings(block, memory))
     if not chains:
         return False, uses
     # one chain at a time (positions shift): the first found, then look again
