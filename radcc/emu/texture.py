@@ -39,9 +39,9 @@ No Sampler", 10.4 "VGPR Usage", 10.4.1 "Data format in VGPRs", 10.5 "Image Resou
 ``image_load``, ``image_load_mip``, ``image_store``, ``image_get_resinfo`` (width,
 height, depth or layers of a level, the level count), the sample and gather opcodes of
 `_SAMPLE_RE` and ``image_atomic_*`` on 32-bit integer texels (2D, 3D) with dims 1D, 2D,
-3D and 2D_ARRAY/1D_ARRAY are executed; d16, a16, tfe/lwe, NSA addresses and every other
-MIMG opcode are refused (`UnsupportedInstruction`). Loads count on VMcnt, stores on VScnt
-(strict mode).
+3D and 2D_ARRAY/1D_ARRAY are executed, loads and samples also as d16 (float formats);
+d16 stores, a16, tfe/lwe, NSA addresses and every other MIMG opcode are refused
+(`UnsupportedInstruction`). Loads count on VMcnt, stores on VScnt (strict mode).
 """
 
 from __future__ import annotations
@@ -561,7 +561,7 @@ def bind_mimg(i: Inst) -> Handler:
         raise UnsupportedInstruction(f"{i.where()}: {name} is not supported by the "
                                      "emulator's texture unit")
     for flag in ("d16", "a16", "tfe", "lwe", "nsa"):
-        if f.get(flag):
+        if f.get(flag) and not (flag == "d16" and name in ("image_load", "image_load_mip")):
             raise UnsupportedInstruction(f"{i.where()}: {flag} image instructions are not "
                                          "supported")
     if f["dim"] not in _DIMS:
@@ -604,8 +604,9 @@ def bind_mimg(i: Inst) -> Handler:
                     raw[ok] = w.memory.gather(addrs[ok], fmt.bytes, lanes[ok])
                 except MemFault as e:
                     raise EmuError(f"{i.where()}: memory fault: {e}") from None
+                _check_d16(i, fmt)
                 return apply_dst_sel(fmt, unpack_texels(fmt, raw), desc.dst_sel)
-        return _returning(load, vdata, comps)
+        return _returning(load, vdata, comps, bool(f.get("d16")))
 
     def hs(w: Wave, i: Inst) -> None:
         lanes = np.flatnonzero(w.exec_mask())
@@ -706,7 +707,7 @@ def _bind_sample(i: Inst) -> Handler:
     the longer one, plus the bias. A gather returns the DMASK component (one bit) of the
     4 texels of the bilinear footprint to 4 VGPRs (`_sample`)."""
     f = i.f
-    for flag in ("d16", "a16", "tfe", "lwe", "nsa"):
+    for flag in ("a16", "tfe", "lwe", "nsa"):
         if f.get(flag):
             raise UnsupportedInstruction(f"{i.where()}: {flag} image instructions are not "
                                          "supported")
@@ -728,6 +729,7 @@ def _bind_sample(i: Inst) -> Handler:
         desc, fmt = _desc(w, i)
         if desc is None or fmt is None:
             return np.zeros((len(lanes), 4), dtype=np.uint32)
+        _check_d16(i, fmt)
         smp = SamplerDesc.decode(sread(w, f["ssamp"], 128))
         r = va
         offset: tuple[int, ...] = ()
@@ -773,15 +775,19 @@ def _bind_sample(i: Inst) -> Handler:
             lod = w.v[(r + nc) & 255, lanes].view(np.float32).astype(np.float64)
         return _sample(w, i, lanes, desc, fmt, smp, coords, lod,
                        SampleOp(kind == "lz", offset, ref, component))
-    return _returning(sample, vdata, comps)
+    return _returning(sample, vdata, comps, bool(f.get("d16")))
 
 
 def _returning(compute: Callable[[Wave, Inst, np.ndarray], np.ndarray], vdata: int,
-               comps: list[int]) -> Handler:
+               comps: list[int], d16: bool = False) -> Handler:
     """The handler of an image instruction that returns data: it issues to strict mode
     (the vm counter, VDATA's registers), asks `compute` for the active lanes' four
-    components (uint32, lanes x 4) and writes the dmask's components to VDATA."""
-    dests = tuple((vdata + k) & 255 for k in range(len(comps)))
+    components (uint32, lanes x 4) and writes the dmask's components to VDATA. With d16
+    (ISA 10.4 "D16" instructions, float data only) each component is converted to 16-bit
+    float (round to nearest even) and two go to a VGPR, low half first; a last odd one
+    writes the low half and keeps the high half."""
+    nv = (len(comps) + 1) // 2 if d16 else len(comps)
+    dests = tuple((vdata + k) & 255 for k in range(nv))
 
     def h(w: Wave, i: Inst) -> None:
         lanes = np.flatnonzero(w.exec_mask())
@@ -790,9 +796,24 @@ def _returning(compute: Callable[[Wave, Inst, np.ndarray], np.ndarray], vdata: i
         if not len(lanes) or not comps:
             return
         vals = compute(w, i, lanes)
+        if not d16:
+            for k, c in enumerate(comps):
+                w.v[(vdata + k) & 255, lanes] = vals[:, c]
+            return
         for k, c in enumerate(comps):
-            w.v[(vdata + k) & 255, lanes] = vals[:, c]
+            half = vals[:, c].view(np.float32).astype(np.float16).view(np.uint16) \
+                .astype(np.uint32)
+            r = (vdata + k // 2) & 255
+            old = w.v[r, lanes]
+            w.v[r, lanes] = (old & 0xFFFF0000) | half if k % 2 == 0 else \
+                (old & 0xFFFF) | (half << 16)
     return h
+
+
+def _check_d16(i: Inst, fmt: TexFormat | None) -> None:
+    if i.f.get("d16") and fmt is not None and fmt.integer:
+        raise EmuError(f"{i.where()}: d16 reads of integer format {fmt.name} are not "
+                       "supported by the texture unit")
 
 
 BINDERS: dict[str, Callable[[Inst], Handler]] = {"MIMG": bind_mimg}

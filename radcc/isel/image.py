@@ -80,8 +80,29 @@ def _coords(ctx: IselContext, ins: Instr, lod: bool = False) -> tuple[Temp, str]
 
 
 def _set_result(ctx: IselContext, ins: Instr, t: Temp, n: int) -> None:
+    """The MIR result from the instruction's VGPRs: one per component, or with d16 (a
+    16-bit result, `radcc.frontend.opt.fold_16bit_image`) two per VGPR, low half first;
+    each 16-bit component in the low half of a VGPR of its own (docs/isel.md "8/16-bit
+    values": the high half undefined), the odd ones shifted down."""
+    d = ins.dest
+    assert d is not None
+    if d.bit_size == 16:
+        nv = (n + 1) // 2
+        regs = [t] if nv == 1 else list(ctx.b.split_vector(t, *([_vgprs(1)] * nv)).temps)
+        comps = []
+        for k in range(n):
+            r = regs[k // 2]
+            comps.append(r if k % 2 == 0 else ctx.b.inst(
+                "v_lshrrev_b32", [_vgprs(1)], [Operand.c32(16), r]).temp)
+        ctx.set(d, comps)
+        return
+    ctx.set(d, [t] if n == 1 else list(ctx.b.split_vector(t, *([_vgprs(1)] * n)).temps))
+
+
+def _data_vgprs(ins: Instr, n: int) -> int:
+    """VGPRs of `n` result components (d16: two per VGPR)."""
     assert ins.dest is not None
-    ctx.set(ins.dest, [t] if n == 1 else list(ctx.b.split_vector(t, *([_vgprs(1)] * n)).temps))
+    return (n + 1) // 2 if ins.dest.bit_size == 16 else n
 
 
 _FORMAT_SUFFIX = {1: "x", 2: "xy", 3: "xyz", 4: "xyzw"}
@@ -121,11 +142,12 @@ def select_image_load(ctx: IselContext, ins: Instr) -> None:
     mip = ins.op == "image_load_lod"
     addr, mdim = _coords(ctx, ins, lod=mip)
     n = d.num_components
-    if d.bit_size != 32 or not 1 <= n <= 4:
+    if d.bit_size not in (16, 32) or not 1 <= n <= 4:
         raise unsupported(ins, f"{d.bit_size}-bit x{n} image loads are not selected")
-    t = ctx.b.inst("image_load_mip" if mip else "image_load", [_vgprs(n)],
+    d16 = {"d16": True} if d.bit_size == 16 else {}
+    t = ctx.b.inst("image_load_mip" if mip else "image_load", [_vgprs(_data_vgprs(ins, n))],
                    [addr, ctx.image_desc[key]],  # type: ignore[index]
-                   dmask=(1 << n) - 1, dim=mdim, unorm=True).temp
+                   dmask=(1 << n) - 1, dim=mdim, unorm=True, **d16).temp
     _set_result(ctx, ins, t, n)
 
 
@@ -241,11 +263,15 @@ def select_image_sample(ctx: IselContext, ins: Instr) -> None:
     n = d.num_components
     nret = 4 if gather is not None else n
     dmask = 1 << int(gather) if gather is not None else (1 << n) - 1
-    t = ctx.b.inst(op, [_vgprs(nret)], [addr, ctx.image_desc[key],  # type: ignore[index]
-                                        ctx.sampler_desc[skey]],  # type: ignore[index]
-                   dmask=dmask, dim=mdim).temp
+    if d.bit_size not in (16, 32) or (nret != n and d.bit_size == 16):
+        raise unsupported(ins, f"{d.bit_size}-bit x{n} sampling")
+    d16 = {"d16": True} if d.bit_size == 16 else {}
+    nv = _data_vgprs(ins, nret)
+    t = ctx.b.inst(op, [_vgprs(nv)], [addr, ctx.image_desc[key],  # type: ignore[index]
+                                      ctx.sampler_desc[skey]],  # type: ignore[index]
+                   dmask=dmask, dim=mdim, **d16).temp
     if ins.attrs.get("implicit"):
-        t = ctx.b.pseudo("p_wqm", [_vgprs(nret)], [t]).temp
+        t = ctx.b.pseudo("p_wqm", [_vgprs(nv)], [t]).temp
     if nret != n:
         t = ctx.b.split_vector(t, *([_vgprs(1)] * nret)).temps[0]
     _set_result(ctx, ins, t, n)

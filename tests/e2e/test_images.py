@@ -313,7 +313,7 @@ def test_mimg_encodings_match_llvm_mc(wave: int, lvp: None) -> None:
     from radcc.target import get_target
 
     llvm_mc.require()
-    names = [c.name for c in CASES] + ["tex_sample", "tex_gather", "tex_shadow"]
+    names = [c.name for c in CASES] + ["tex_sample", "tex_gather", "tex_shadow", "tex_d16"]
     lines = sorted({ln.split(";")[0].strip() for name in names
                     for ln in compile_spirv(_spirv(name), wave_size=wave).asm.splitlines()
                     if ln.strip().startswith("image_")})
@@ -813,3 +813,69 @@ def test_texture_formats(sampler: str, lvp: None) -> None:
             want = _np_sample2d(t, u, v, np.ones(u.shape, bool))
             d = np.abs(got[(1, k)] - want).max()
             assert d < 1e-5, f"wave{wave} format {k} vs NumPy: {d}"
+
+
+@pytest.mark.parametrize("wave", [32, 64])
+def test_texture_d16(wave: int, lvp: None) -> None:
+    """Float texel reads converted to 16 bits (tex_d16.comp) are the MIMG d16 forms
+    (every image instruction of the shader has d16: two halves per VGPR) and give
+    lavapipe's float16 buffer exactly (rgba16f/r16f texels are exact in half precision)
+    in the strict emulator; the texelFetch output also vs NumPy."""
+    from radcc.driver.compile import compile_spirv
+    from radcc.driver.run import run_compute
+
+    spirv = _spirv("tex_d16")
+    lines = [ln for ln in compile_spirv(spirv, wave_size=wave).asm.splitlines()
+             if ln.strip().startswith("image_")]
+    assert len(lines) == 6 and all(ln.split(";")[0].rstrip().endswith(" d16")
+                                   for ln in lines), lines
+    rng = np.random.default_rng(2)
+    t4 = rng.uniform(-8, 8, (8, 8, 4)).astype(np.float16)
+    t1 = rng.uniform(-8, 8, (8, 8)).astype(np.float16)
+    images = {(0, 0): (t4, None), (0, 1): (t1, None)}
+    bufs = {(0, 2): np.zeros(16 * 16 * 4 * 4, np.float16)}
+    samplers = {(0, 0): "nearest,repeat", (0, 1): "nearest,clamp"}
+    ref = lavapipe.run_compute(spirv, groups=(2, 2, 1), buffers=bufs, images=images,
+                               samplers=samplers)
+    got = run_compute(spirv, groups=(2, 2, 1), buffers=bufs, images=images,
+                      samplers=samplers, wave_size=wave)
+    assert got[(0, 2)] == ref[(0, 2)]
+    out = np.frombuffer(got[(0, 2)], np.float16).reshape(16, 16, 4, 4)
+    p = np.arange(16)
+    py, px = np.meshgrid(p, p, indexing="ij")
+    want0 = t4[py & 7, px & 7] * np.float16(2) - t1[px & 7, py & 7][..., None]
+    assert (out[:, :, 0] == want0).all()
+    assert (out[:, :, 3, 3] == t1[py & 7, px & 7]).all()
+
+
+@pytest.mark.parametrize("body, d16", [
+    ("o[0] = f16vec4(texelFetch(t, ivec2(0), 0));", True),
+    # one component also used at 32 bits: no fold
+    ("vec4 v = texelFetch(t, ivec2(0), 0); o[0] = f16vec4(v); f[0] = v.y;", False),
+    # an integer image: the guide does not say how the unit narrows integers
+    ("o[0] = f16vec4(texelFetch(u, ivec2(0), 0));", False),
+    # a depth compare's result
+    ("o[0] = f16vec4(float16_t(textureLod(s, vec3(0.5), 0.0)));", False),
+])
+def test_d16_fold_only_when_every_use_converts(tmp_path: Path, body: str, d16: bool) -> None:
+    """fold_16bit_image folds a float texel read only when every component's every use
+    is a conversion to 16-bit float."""
+    from radcc.driver.compile import compile_spirv
+
+    if shutil.which(spirv_tools.GLSLANG) is None:
+        _missing("glslangValidator not installed (glslang-tools)")
+    src = tmp_path / "s.comp"
+    src.write_text(
+        "#version 450\n#extension GL_EXT_shader_explicit_arithmetic_types_float16 : require\n"
+        "#extension GL_EXT_shader_16bit_storage : require\nlayout(local_size_x = 1) in;\n"
+        "layout(set = 0, binding = 0) uniform sampler2D t;\n"
+        "layout(set = 0, binding = 1) uniform usampler2D u;\n"
+        "layout(set = 0, binding = 2) uniform sampler2DShadow s;\n"
+        "layout(set = 0, binding = 3) buffer B { f16vec4 o[]; };\n"
+        "layout(set = 0, binding = 4) buffer F { float f[]; };\n"
+        f"void main() {{ {body} }}\n")
+    r = spirv_tools.compile_glsl(src, "vulkan1.2")
+    assert r.ok, r.text
+    lines = [ln for ln in compile_spirv(r.data).asm.splitlines()
+             if ln.strip().startswith("image_")]
+    assert len(lines) == 1 and lines[0].split(";")[0].rstrip().endswith(" d16") == d16, lines

@@ -28,6 +28,7 @@ from .cse import cse
 from .dce import dce
 from .dead_branch import dead_branch
 from .dead_writes import dead_writes
+from .fold_16bit_image import fold_16bit_image
 from .fold_offsets import fold_offsets
 from .loop_unroll import loop_unroll
 from .lower_atomics import lower_atomics
@@ -61,6 +62,7 @@ PASSES: dict[str, Callable[[MirShader], bool]] = {
     "lower_atomics": lower_atomics,
     "lower_local_arrays": lower_local_arrays,
     "fold_offsets": fold_offsets,
+    "fold_16bit_image": fold_16bit_image,
     "loop_unroll": loop_unroll,
     "peephole_select": peephole_select,
     "vectorize_mem": vectorize_mem,
@@ -121,6 +123,7 @@ LOWERING = (
     "peephole_select",
     "optimize",
     "dead_branch",
+    "fold_16bit_image",
     "fold_offsets",
     "cse",
     "vectorize_mem",
@@ -166,6 +169,7 @@ def lower_for_isel(
 
 __all__ = ["PASSES", "LOWERING", "lower_for_isel", "optimize", "algebraic", "constant_folding",
            "copy_prop", "cse", "dce", "dead_writes", "vars_to_ssa", "dead_branch", "fold_offsets", "loop_unroll",
-           "lower_continue_constructs", "lower_returns", "lower_idiv", "lower_int64", "lower_local_arrays",
+           "lower_continue_constructs", "lower_returns", "fold_16bit_image", "lower_idiv",
+           "lower_int64", "lower_local_arrays",
            "lower_atomics", "lower_math", "lower_vectors", "peephole_select", "range_fold", "combine_barriers",
            "vectorize_mem"]
