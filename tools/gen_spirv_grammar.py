@@ -25,7 +25,8 @@ extension specification; an installed grammar that has them wins): today
 SPV_KHR_cooperative_matrix (opcodes 4456-4460, the CooperativeMatrixKHR capability 6022,
 the CooperativeMatrixUse/Layout and CooperativeMatrixOperands enumerants) and
 SPV_VALVE_mixed_float_dot_product (OpFDot2MixAcc32VALVE/OpFDot2MixAcc16VALVE 6916/6917,
-capabilities 6912/6913).
+capabilities 6912/6913); SPV_KHR_bfloat16's capabilities (5116-5118) and OpTypeFloat's
+optional FPEncoding operand (BFloat16KHR 0).
 """
 
 from __future__ import annotations
@@ -60,6 +61,9 @@ EXT_SETS = {
 # "Tokens" and "Instructions"): opcodes, operands, enumerants
 _COOPMAT_CAP = ["CooperativeMatrixKHR"]
 _VALVE_DOT = ["SPV_VALVE_mixed_float_dot_product"]
+# SPV_KHR_bfloat16 (extensions/KHR/SPV_KHR_bfloat16.asciidoc): its capabilities and the
+# FPEncoding operand OpTypeFloat takes (read so that the type is refused by name)
+_BF16 = ["SPV_KHR_bfloat16"]
 SUPPLEMENTS: dict[str, Any] = {
     "instructions": [
         {"opname": "OpTypeCooperativeMatrixKHR", "class": "Type-Declaration", "opcode": 4456,
@@ -102,8 +106,16 @@ SUPPLEMENTS: dict[str, Any] = {
                      {"enumerant": "DotProductFloat16AccFloat32VALVE", "value": 6912,
                       "extensions": _VALVE_DOT},
                      {"enumerant": "DotProductFloat16AccFloat16VALVE", "value": 6913,
-                      "extensions": _VALVE_DOT}],
+                      "extensions": _VALVE_DOT},
+                     {"enumerant": "BFloat16TypeKHR", "value": 5116,
+                      "extensions": _BF16},
+                     {"enumerant": "BFloat16DotProductKHR", "value": 5117,
+                      "extensions": _BF16},
+                     {"enumerant": "BFloat16CooperativeMatrixKHR", "value": 5118,
+                      "extensions": _BF16}],
     "operand_kinds": [
+        {"category": "ValueEnum", "kind": "FPEncoding", "enumerants": [
+            {"enumerant": "BFloat16KHR", "value": 0, "capabilities": ["BFloat16TypeKHR"]}]},
         {"category": "BitEnum", "kind": "CooperativeMatrixOperands", "enumerants": [
             {"enumerant": "NoneKHR", "value": "0x0000"},
             {"enumerant": "MatrixASignedComponentsKHR", "value": "0x0001"},
@@ -130,6 +142,9 @@ def _supplement(core: dict[str, Any]) -> None:
     for k in SUPPLEMENTS["operand_kinds"]:
         if k["kind"] not in kinds:
             core["operand_kinds"].append(k)
+    for ins in core["instructions"]:
+        if ins["opname"] == "OpTypeFloat" and len(ins["operands"]) == 2:
+            ins["operands"].append({"kind": "FPEncoding", "quantifier": "?"})
     cap = kinds["Capability"]["enumerants"]
     values = {_value(e["value"]) for e in cap}
     cap += [e for e in SUPPLEMENTS["capabilities"] if e["value"] not in values]

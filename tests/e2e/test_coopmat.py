@@ -147,6 +147,31 @@ def test_unsupported_cooperative_matrix_is_refused(new: str, name: str, tmp_path
     assert "Traceback" not in r.stderr
 
 
+@pytest.mark.parametrize("cap", ["BFloat16TypeKHR", "BFloat16CooperativeMatrixKHR"])
+def test_bfloat16_is_refused_by_name(cap: str, tmp_path) -> None:
+    """SPV_KHR_bfloat16 (llama.cpp's bf16 coopmat shaders) is read (its capabilities and
+    OpTypeFloat's FPEncoding, which needs them) and refused naming it at its word offset,
+    exit 1."""
+    import subprocess
+    import sys
+
+    text = (HERE / "matmul.spvasm").read_text()
+    text = text.replace('               OpExtension "SPV_KHR_cooperative_matrix"\n',
+                        f'               OpCapability {cap}\n'
+                        '               OpExtension "SPV_KHR_cooperative_matrix"\n'
+                        '               OpExtension "SPV_KHR_bfloat16"\n')
+    spv = assemble(text)
+    f = tmp_path / "bf16.spv"
+    f.write_bytes(spv)
+    r = subprocess.run([sys.executable, "-m", "radcc", "compile", str(f), "-o",
+                        str(tmp_path / "bf16.o")], capture_output=True, text=True)
+    assert r.returncode == 1, r.stderr
+    # the sixth OpCapability: five header words and five two-word capabilities before it
+    assert f"word 15: OpCapability: unsupported capability {cap}: bfloat16 " \
+        "(SPV_KHR_bfloat16) is not supported yet" in r.stderr, r.stderr
+    assert "Traceback" not in r.stderr
+
+
 def test_gfx10_has_no_wmma(tmp_path) -> None:
     """A chip without WMMA names the instruction it lacks (exit 1)."""
     import subprocess

@@ -62,6 +62,7 @@ SUPPORTED: frozenset[str] = frozenset(
 
 _REASONS: tuple[tuple[str, str], ...] = (
     ("CooperativeMatrixNV", "NVIDIA's cooperative matrices: use SPV_KHR_cooperative_matrix"),
+    ("BFloat16", "bfloat16 (SPV_KHR_bfloat16) is not supported yet"),
     ("Geometry", "geometry shaders are not supported yet"),
     ("Tessellation", "tessellation shaders are not supported yet"),
     ("Kernel", "OpenCL kernels are not Vulkan compute shaders"),
