@@ -73,7 +73,7 @@ class _Reader:
         self.ins = instructions
         self.pos: dict[int, int] = {}  # result id -> index of its definition
         self.declared: set[str] = set()
-        self.forward_pointers: set[int] = set()
+        self.forward_pointers: dict[int, str] = {}  # id -> its storage class
         self.cur: Instruction = instructions[0] if instructions else None  # type: ignore[assignment]
 
     def fail(self, msg: str, ins: Instruction | None = None) -> SpirvError:
@@ -271,7 +271,7 @@ class _Reader:
         elif op == "OpTypeForwardPointer":
             if ins.id(0) in self.forward_pointers:  # spirv-val: a duplicated type declaration
                 raise self.fail(f"a second OpTypeForwardPointer of %{ins.id(0)}")
-            self.forward_pointers.add(ins.id(0))
+            self.forward_pointers[ins.id(0)] = ins.operands[1].name
         elif op == "OpVariable":
             self._variable(ins)
         elif op == "OpUndef":
@@ -324,6 +324,10 @@ class _Reader:
                 raise self.fail(f"execution mode {mode.name} does not apply to a "
                                 f"{_MODEL_NAMES.get(e.execution_model, e.execution_model)} "
                                 "entry point")
+        for e in eps:
+            if e.mode(mode.name) is not None:
+                raise self.fail(f"execution mode {mode.name} is given twice for entry point "
+                                f"{e.name!r}")
         if mode.name == "LocalSize" and 0 in args:
             raise self.fail("LocalSize must be at least 1 in each dimension")
         for e in eps:
@@ -396,7 +400,11 @@ class _Reader:
             pointee = ins.id(1)
             if pointee not in self.forward_pointers:
                 self._type_at(pointee, "pointee type")
-            t = TypePointer(rid, ins.operands[0].name, pointee)
+            sc = ins.operands[0].name
+            if self.forward_pointers.get(rid, sc) != sc:
+                raise self.fail(f"storage class {sc} is not the {self.forward_pointers[rid]} "
+                                f"of its OpTypeForwardPointer")
+            t = TypePointer(rid, sc, pointee)
         elif op == "OpTypeFunction":
             ret = self._type_at(ins.id(0), "return type")
             params = ins.ids()[1:]

@@ -37,7 +37,7 @@ miscompiles on an invalid module:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 
 from radcc.ir.dominance import graph_idoms, graph_reverse_postorder
 
@@ -178,6 +178,8 @@ _BUILTIN_SHAPES: dict[str, tuple[str, int, int, bool]] = {
     "SampleMask": ("int", 32, 1, True),
     "FrontFacing": ("bool", 1, 1, False), "HelperInvocation": ("bool", 1, 1, False),
 }
+_DERIVATIVES = frozenset({"OpDPdx", "OpDPdy", "OpFwidth", "OpDPdxFine", "OpDPdyFine",
+                          "OpFwidthFine", "OpDPdxCoarse", "OpDPdyCoarse", "OpFwidthCoarse"})
 _REPEATABLE = frozenset({"UserSemantic", "UserTypeGOOGLE", "HlslSemanticGOOGLE"})
 _BUFFER_CLASSES = frozenset({"StorageBuffer", "Uniform", "PushConstant"})
 _STORAGE16 = ("StorageBuffer16BitAccess", "UniformAndStorageBuffer16BitAccess",
@@ -349,9 +351,16 @@ class _Checker:
             self.bitcast(ins, rt, int(ids[0]))
         elif op == "OpSelect":
             self.select(ins, rt, [int(v) for v in ids])
+        elif op in _DERIVATIVES:
+            self.need_shape(ins, rt, "float", "the result type")
+            if self.shape(rt)[1] != 32:  # type: ignore[index]
+                raise _fail(f"{op} of {self.type_name(rt)}: 32-bit floats only", ins)
+            self.same(ins, rt, self.operand_type(ins, int(ids[0]), 0), "the operand")
         elif op == "OpLoad":
+            self.memory_access(ins, int(ids[0]), ins.operands[1:])
             self.same(ins, self.pointee(ins, int(ids[0]), "the pointer"), rt, "the result")
         elif op == "OpStore":
+            self.memory_access(ins, int(ids[0]), ins.operands[2:])
             want = self.pointee(ins, int(ids[0]), "the pointer")
             self.same(ins, want, self.operand_type(ins, int(ids[1]), 1), "the stored object")
         elif op == "OpCopyMemory":
@@ -750,6 +759,18 @@ class _Checker:
         for k, v in enumerate(values):
             self.same(ins, pt, self.operand_type(ins, v, 2 + nsem + k), "the value")
 
+    def memory_access(self, ins: Instruction, ptr: int, ops: Sequence[Operand]) -> None:
+        """Aligned is a power of two, and given for every PhysicalStorageBuffer access
+        (VUID-StandaloneSpirv-PhysicalStorageBuffer64-04708)."""
+        mask = int(ops[0].value) if ops and ops[0].kind == "MemoryAccess" else 0
+        align = [int(q.value) for q in ops[0].params] if mask & 2 else []
+        if align and (align[0] <= 0 or align[0] & (align[0] - 1)):
+            raise _fail(f"Aligned {align[0]} is not a power of two", ins)
+        pt = self.t(self.vtype(ptr))
+        if isinstance(pt, TypePointer) and pt.storage_class == "PhysicalStorageBuffer" \
+                and not align:
+            raise _fail("a PhysicalStorageBuffer access must give Aligned", ins)
+
     def scope(self, ins: Instruction, vid: int, what: str, execution: bool = False) -> None:
         s = self.shape(self.vtype(vid))
         v = self.const_int(vid)
@@ -760,11 +781,25 @@ class _Checker:
             raise _fail(f"{what} scope {name}: Vulkan allows only Workgroup or Subgroup", ins)
         if v == _CROSS_DEVICE or v not in _SCOPE_NAMES:
             raise _fail(f"{what} scope {name} is not allowed in Vulkan", ins)
+        if v == _DEVICE and self.m.memory_model in ("Vulkan", "VulkanKHR") and not {
+                "VulkanMemoryModelDeviceScope", "VulkanMemoryModelDeviceScopeKHR"} & set(
+                    self.m.capabilities):
+            raise _fail("Device scope with the Vulkan memory model needs the "
+                        "VulkanMemoryModelDeviceScope capability", ins)
 
     def semantics(self, ins: Instruction, vid: int) -> None:
         s = self.shape(self.vtype(vid))
-        if s != ("int", 32, 1) or self.const_int(vid) is None:
+        v = self.const_int(vid)
+        if s != ("int", 32, 1) or v is None:
             raise _fail(f"the memory semantics %{vid} is not a 32-bit integer constant", ins)
+        order = v & 0x1E  # Acquire, Release, AcquireRelease, SequentiallyConsistent
+        if order & (order - 1):
+            raise _fail(f"memory semantics 0x{v:x}: at most one of Acquire, Release, "
+                        "AcquireRelease and SequentiallyConsistent", ins)
+        if ins.opname == "OpMemoryBarrier" and not order:
+            raise _fail("OpMemoryBarrier needs Acquire, Release, AcquireRelease or "
+                        "SequentiallyConsistent semantics (VUID-StandaloneSpirv-"
+                        "OpMemoryBarrier-04732)", ins)
 
     def group(self, ins: Instruction, rt: int | None, ids: list[int]) -> None:
         if not ids:
@@ -1154,6 +1189,10 @@ class _Checker:
                     and not m.is_constant(target):
                 raise _fail(f"BuiltIn applies to variables, members and constants, not "
                             f"%{target}", ins)
+            if ins.opname == "OpDecorateId" and not any(q.is_id for q in dec.params):
+                raise _fail(f"{name} takes no id: OpDecorate, not OpDecorateId", ins)
+            if name == "Uniform" and member is not None:
+                raise _fail("Uniform applies to objects, not structure members", ins)
             if name == "BuiltIn":
                 self._builtin_type(str(dec.params[0].name), target, member, ins)
             if name in ("RelaxedPrecision", "NoContraction", "NonUniform") and member is None \
@@ -1211,7 +1250,7 @@ class _Checker:
             ptr = m.types.get(var.type) if var is not None else None
             tid = ptr.pointee if isinstance(ptr, TypePointer) else None
         t = m.types.get(tid) if tid is not None else None
-        while isinstance(t, TypeArray | TypeRuntimeArray):
+        while isinstance(t, TypeArray):
             t = m.types.get(t.element)
         if not isinstance(t, TypeInt | TypeFloat | TypeBool | TypeVector):
             where = f"member {member} of %{target}" if member is not None else f"%{target}"
