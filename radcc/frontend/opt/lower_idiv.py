@@ -20,7 +20,7 @@ GFX11 has no integer divide. After this pass isel never sees ``udiv``,
   (``frcp(u2f32(d)) * 0x4f7ffffe``), one Newton step in integers
   (``rcp += umul_high(rcp, -d * rcp)``), ``q = umul_high(n, rcp)`` and two
   correction steps (``r >= d``: ``q += 1, r -= d``). Signed: on absolute values,
-  then the signs.
+  then the signs (32-bit absolute values as ``iabs``).
 * **8/16-bit by a variable** (NIR's ``nir_lower_idiv`` small-size path, which ACO
   receives): in f32, ``q = f2i32(i2f32(n) * (frcp(i2f32(d)) + 1 ulp))`` (``+ 1 ulp`` is
   an integer add on the float's bits), truncated to the size; remainders ``n - d*q``;
@@ -181,8 +181,11 @@ def _lower(ins: Instr, e: Emit) -> Value | None:
     zero = k.c(0)
     nneg = e.alu("ilt", 1, n, zero)
     dneg = e.alu("ilt", 1, d, zero)
-    an = e.bcsel(nneg, k.op("ineg", n), n)
-    ad = e.bcsel(dneg, k.op("ineg", d), d)
+    if bits == 32:  # as NIR: |x| is imax(x, -x) (v_sub + v_max_i32, s_abs_i32)
+        an, ad = k.op("iabs", n), k.op("iabs", d)
+    else:
+        an = e.bcsel(nneg, k.op("ineg", n), n)
+        ad = e.bcsel(dneg, k.op("ineg", d), d)
     q, r = k.udivmod(an, ad)
     if ins.op == "idiv":
         return e.bcsel(e.alu("ine", 1, nneg, dneg), k.op("ineg", q), q)

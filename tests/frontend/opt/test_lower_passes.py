@@ -391,3 +391,17 @@ def test_fold_offsets_property(c1: int, c2: int, vec: int) -> None:
     total = 4 * c1 + c2  # the vector load stays one access (b32..b128)
     if 0 <= total <= 4095:
         assert total in offs
+
+
+def test_signed_divide_by_variable_32_takes_iabs() -> None:
+    """32-bit signed division by a variable divides |n| by |d| as NIR does, with ``iabs``
+    (v_sub + v_max_i32 / s_abs_i32) rather than compare, negate and select; exact on the
+    ends of the range vs Python's integers."""
+    a = np.array([0, 1, U32, 1 << 31, (1 << 31) - 1, 7, U32 - 6, 100] * 8, np.uint64)
+    d = np.array([1, U32, 1 << 31, U32, 3, U32 - 2, 5, (1 << 31) - 1] * 8, np.uint64)
+    for op in ("idiv", "irem", "imod"):
+        s = _div_shader(op, 32, None)
+        lower_idiv(s)
+        ops = [i.op for i in s.instrs()]
+        assert ops.count("iabs") == 2, ops
+        _check_div(op, 32, None, a, d)
