@@ -39,9 +39,11 @@ No Sampler", 10.4 "VGPR Usage", 10.4.1 "Data format in VGPRs", 10.5 "Image Resou
 ``image_load``, ``image_load_mip``, ``image_store``, ``image_get_resinfo`` (width,
 height, depth or layers of a level, the level count), the sample and gather opcodes of
 `_SAMPLE_RE` and ``image_atomic_*`` on 32-bit integer texels (2D, 3D) with dims 1D, 2D,
-3D and 2D_ARRAY/1D_ARRAY are executed, loads and samples also as d16 (float formats);
-d16 stores, a16, tfe/lwe, NSA addresses and every other MIMG opcode are refused
-(`UnsupportedInstruction`). Loads count on VMcnt, stores on VScnt (strict mode).
+3D and 2D_ARRAY/1D_ARRAY are executed, loads and samples also as d16 (float formats),
+``_lz``/``_l`` samples and gathers also as a16 (16-bit float coordinates and level, two
+per VGPR); d16 stores, other a16 forms, tfe/lwe, NSA addresses and every other MIMG
+opcode are refused (`UnsupportedInstruction`). Loads count on VMcnt, stores on VScnt
+(strict mode).
 """
 
 from __future__ import annotations
@@ -707,7 +709,7 @@ def _bind_sample(i: Inst) -> Handler:
     the longer one, plus the bias. A gather returns the DMASK component (one bit) of the
     4 texels of the bilinear footprint to 4 VGPRs (`_sample`)."""
     f = i.f
-    for flag in ("a16", "tfe", "lwe", "nsa"):
+    for flag in ("tfe", "lwe", "nsa"):
         if f.get(flag):
             raise UnsupportedInstruction(f"{i.where()}: {flag} image instructions are not "
                                          "supported")
@@ -715,6 +717,10 @@ def _bind_sample(i: Inst) -> Handler:
     assert m is not None
     gather, compare, kind, has_off = m.group(1) == "gather4", bool(m.group(2)), \
         (m.group(3) or "_i")[1:], bool(m.group(4))
+    a16 = bool(f.get("a16"))
+    if a16 and kind not in ("lz", "l"):
+        raise UnsupportedInstruction(f"{i.where()}: a16 {i.name} is not supported (16-bit "
+                                     "gradients, bias or implicit levels)")
     if f["dim"] not in ((1,) if gather else (0, 1, 2)):
         raise UnsupportedInstruction(f"{i.where()}: image dimension {f['dim']} is not "
                                      f"supported for {'gathers' if gather else 'sampling'}")
@@ -770,9 +776,15 @@ def _bind_sample(i: Inst) -> Handler:
             with np.errstate(divide="ignore"):
                 lod = np.log2(rho)
             r += 2 * nc
-        coords = [w.v[(r + k) & 255, lanes] for k in range(nc)]
+        if a16:  # the body's components are 16-bit floats, two per VGPR, low half first
+            body = [(w.v[(r + k // 2) & 255, lanes] >> (16 * (k % 2)) & 0xFFFF)
+                    .astype(np.uint16).view(np.float16).astype(np.float32).view(np.uint32)
+                    for k in range(nc + (kind == "l"))]
+        else:
+            body = [w.v[(r + k) & 255, lanes] for k in range(nc + (kind == "l"))]
+        coords = body[:nc]
         if kind == "l":
-            lod = w.v[(r + nc) & 255, lanes].view(np.float32).astype(np.float64)
+            lod = body[nc].view(np.float32).astype(np.float64)
         return _sample(w, i, lanes, desc, fmt, smp, coords, lod,
                        SampleOp(kind == "lz", offset, ref, component))
     return _returning(sample, vdata, comps, bool(f.get("d16")))

@@ -206,6 +206,8 @@ def select_image_sample(ctx: IselContext, ins: Instr) -> None:
     coordinates exist for the hardware's derivatives) + ``_o`` for a constant texel
     offset; the address VGPRs are { offset } { bias } { z-compare } { derivatives }
     { body } as ISA 10.4 orders them (body: s, t[, r], then the level for ``_l``).
+    With ``attrs["a16"]`` (`radcc.frontend.opt.fold_16bit_image`) the body's 16-bit
+    components are packed two per VGPR (``v_perm_b32``) and the instruction has ``a16``.
     A gather (``attrs["gather"]``: the component) is ``image_gather4`` with the same
     suffixes (``_lz`` outside fragment shaders) and dmask = that component: it returns
     the component of the 4 texels the bilinear footprint covers (4 VGPRs)."""
@@ -215,7 +217,8 @@ def select_image_sample(ctx: IselContext, ins: Instr) -> None:
     skey = tuple(ins.attrs["sampler"])
     mdim, nc = _dim(ins)
     c = ins.srcs[0]
-    if c.num_components < nc or c.bit_size != 32:
+    a16 = bool(ins.attrs.get("a16"))
+    if c.num_components < nc or c.bit_size != (16 if a16 else 32):
         raise unsupported(ins, f"{c.bit_size}-bit x{c.num_components} coordinates")
     # (SPIR-V lets a coordinate have more components than the image: the shadow
     # sampler's vec3 of textureLod holds the reference in z; they are ignored)
@@ -254,6 +257,12 @@ def select_image_sample(ctx: IselContext, ins: Instr) -> None:
             body.append(ctx.vgpr(k))
     if dref is not None:
         pre.append(dref)
+    if a16:  # the body's 16-bit components two per VGPR, low half first (ISA 10.1)
+        if level not in ("_lz", "_l"):
+            raise unsupported(ins, "16-bit coordinates with gradients or a bias")
+        body = [body[k] if k + 1 == len(body) else ctx.b.inst(
+            "v_perm_b32", [_vgprs(1)], [body[k + 1], body[k], Operand.c32(0x05040100)]).temp
+            for k in range(0, len(body), 2)]
     op = ("image_gather4" if gather is not None else "image_sample") + \
         ("_c" if compare else "") + level + ("_o" if offset is not None else "")
     if not ctx.b.table.has(op):
@@ -269,7 +278,7 @@ def select_image_sample(ctx: IselContext, ins: Instr) -> None:
     nv = _data_vgprs(ins, nret)
     t = ctx.b.inst(op, [_vgprs(nv)], [addr, ctx.image_desc[key],  # type: ignore[index]
                                       ctx.sampler_desc[skey]],  # type: ignore[index]
-                   dmask=dmask, dim=mdim, **d16).temp
+                   dmask=dmask, dim=mdim, **d16, **({"a16": True} if a16 else {})).temp
     if ins.attrs.get("implicit"):
         t = ctx.b.pseudo("p_wqm", [_vgprs(nv)], [t]).temp
     if nret != n:

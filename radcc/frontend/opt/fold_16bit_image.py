@@ -12,11 +12,18 @@ shader converted. Only the rounding of values not exact in half precision may di
 (SPIR-V's OpFConvert without a rounding-mode decoration leaves it to the
 implementation, as NIR's fold does with an undefined rounding mode). Integer images
 are not folded (the guide does not say how the unit narrows 32-bit integers).
+
+Coordinates (A16): an ``image_sample`` at an explicit level (``_lz``/``_l``, no
+gradients or bias) whose coordinate is a ``vecN`` of ``f2f32`` of 16-bit floats and
+whose level is the constant 0 or the ``f2f32`` of a 16-bit float takes those 16-bit
+values (``attrs["a16"]``: isel's MIMG ``a16``, the address components packed two per
+VGPR; ISA 10.1 "A16"). Exact: f16 -> f32 is exact and the unit widens the 16-bit
+float coordinates itself.
 """
 
 from __future__ import annotations
 
-from ..mir import If, Instr, MirShader, iter_nodes
+from ..mir import If, Instr, MirShader, Value, iter_nodes
 
 _READS = ("image_load", "image_load_lod", "image_sample")
 
@@ -55,5 +62,51 @@ def fold_16bit_image(shader: MirShader) -> bool:
             assert m.block is not None
             m.block.instrs.remove(m)
         changed = True
+    for ins in list(shader.instrs()):
+        if ins.op == "image_sample" and not ins.attrs.get("a16"):
+            changed |= _fold_a16(shader, ins)
     return changed
+
+
+def _half_source(v: Value) -> Value | None:
+    """The 16-bit float `v` is the exact f2f32 of (None: it is not one)."""
+    p = v.parent
+    if p is not None and p.op == "f2f32" and not p.attrs and p.srcs[0].bit_size == 16 and \
+            p.srcs[0].num_components == 1 and v.num_components == 1:
+        return p.srcs[0]
+    return None
+
+
+def _fold_a16(shader: MirShader, ins: Instr) -> bool:
+    if ins.attrs.get("grad") or ins.attrs.get("implicit") or ins.attrs.get("bias"):
+        return False
+    coord = ins.srcs[0]
+    cp = coord.parent
+    if cp is None or not (cp.op.startswith("vec") and cp.op[3:].isdigit()) or \
+            cp.srcs[0].bit_size != 32:
+        return False
+    halves = [_half_source(c) for c in cp.srcs]
+    rest = ins.srcs[1 + int(bool(ins.attrs.get("compare"))):]
+    lod16: list[Value] = []
+    if rest:
+        lp = rest[0].parent
+        if lp is not None and lp.op == "load_const" and tuple(lp.attrs["value"]) == (0,):
+            pass  # the constant level 0 (``_lz``): no address component
+        else:
+            h = _half_source(rest[0])
+            if h is None:
+                return False
+            lod16 = [h]
+    if any(h is None for h in halves):
+        return False
+    assert ins.block is not None
+    v = shader.new_value(16, len(halves))
+    vec = Instr(f"vec{len(halves)}", v, [h for h in halves if h is not None])
+    vec.block = ins.block
+    ins.block.instrs.insert(ins.block.instrs.index(ins), vec)
+    ins.srcs[0] = v
+    if lod16:
+        ins.srcs[-1] = lod16[0]
+    ins.attrs["a16"] = True
+    return True
 
