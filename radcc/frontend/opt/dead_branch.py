@@ -159,7 +159,7 @@ def _node_is_dead(shader: MirShader, n: If | Loop, nxt: Block) -> bool:
     for b in shader.blocks():
         if b in inside:
             continue
-        if any(s in defined for x in b.instrs for s in x.srcs):
+        if any(not defined.isdisjoint(x.srcs) for x in b.instrs):
             return False
     inner_ifs = {id(m) for p in parts for m in iter_nodes(p) if isinstance(m, If)}
     return not any(isinstance(m, If) and id(m) not in inner_ifs and m.cond in defined

@@ -53,7 +53,7 @@ def _lower_loop(shader: MirShader, loop: Loop) -> bool:
         if b in cont_blocks:
             continue
         for ins in b.instrs:
-            if ins.op != "phi":
+            if ins.op != "phi" and not defined_in_cont.isdisjoint(ins.srcs):
                 demote.update(s for s in ins.srcs if s in defined_in_cont)
     for n in iter_nodes(shader.function.body):
         if isinstance(n, If) and n.cond in defined_in_cont and not any(
@@ -96,8 +96,10 @@ def _lower_loop(shader: MirShader, loop: Loop) -> bool:
         copies.append((bmap, vmap))
     # phis naming a block of the construct: one entry per copy
     for b in list(shader.blocks()):
-        for phi in b.phis:
-            if not any(p in cont_blocks for p in phi.preds):
+        for phi in b.instrs:
+            if phi.op != "phi":
+                break  # phis come first (b.phis without building the list)
+            if cont_blocks.isdisjoint(phi.preds):
                 continue
             srcs: list[Value] = []
             preds: list[Block] = []
