@@ -6,6 +6,9 @@ reference runner: the same spellings, formats, defaults and output files):
                                               refuses texel buffers), (N,) or (N, C)
     --image3d SET:BINDING=FILE.npy[:FORMAT]   a 3-D image, (D, H, W) or (D, H, W, C)
     --sampler SET:BINDING=FILTER[,ADDRESS[,NORMALIZED]]
+radcc's extensions (lvp_run refuses these bindings): a 1-D image is given with --image as
+(W,) or (W, C), a 1-D array with --image as (L, W[, C]), a 2-D array with --image3d as
+(L, H, W[, C]) (the layers first).
 
 FORMAT names and defaults are `radcc.driver.images.FORMATS`/`DEFAULTS`; every image
 given is written back after the run as ``DIR/SET_BINDING.npy`` with its shape and
@@ -23,7 +26,7 @@ import numpy as np
 from radcc.cli._shader import UserError
 from radcc.driver.compile import CompileResult
 from radcc.driver.images import ImageArgError, sampler_desc
-from radcc.driver.run import image_arg
+from radcc.driver.run import image_arg, image_dims
 from radcc.emu.api import Image, TexelBuffer
 from radcc.emu.texture import SamplerDesc
 
@@ -161,7 +164,7 @@ def shader_images(res: CompileResult, images: list[ImageSpec], buffers: set[Key]
             declared = ", ".join(f"{a}:{c}" for a, c in sorted(res.images)) or "none"
             raise UserError(f"{where}: the shader has no image binding {s}:{b} (its images: "
                             f"{declared})")
-        want = 3 if img.dim == "3D" else 2
+        want = 3 if image_dims(res, x.key) == 3 else 2  # 3-D images and 2-D arrays
         if x.dims != want:
             raise UserError(f"{where}: binding {s}:{b} is a {img.dim} image: give it with "
                             f"{'--image3d' if want == 3 else '--image'}")
@@ -173,7 +176,7 @@ def shader_images(res: CompileResult, images: list[ImageSpec], buffers: set[Key]
             raise UserError(f"{where}: '{x.path}' is not a valid .npy file "
                             f"({type(e).__name__}: {e})") from None
         try:
-            out[x.key] = image_arg(res, x.key, arr, x.format, 1 if img.texel_buffer else x.dims)
+            out[x.key] = image_arg(res, x.key, arr, x.format, image_dims(res, x.key))
         except ImageArgError as e:
             raise UserError(str(e)) from None
     missing = [k for k in sorted(res.images) if k not in out]

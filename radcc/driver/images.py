@@ -81,7 +81,7 @@ def image_format(arr: np.ndarray, fmt: str | None, dims: int, where: str) -> Ima
     if arr.ndim not in (dims, dims + 1):
         shape = {1: "(N,) or (N, C)", 2: "(H, W) or (H, W, C)"}.get(
             dims, "(D, H, W) or (D, H, W, C)")
-        what = "a texel buffer" if dims == 1 else f"a {dims}-D image"
+        what = "a texel buffer" if dims == 1 else f"a {dims}-axis image"
         raise ImageArgError(f"{where}: the array has shape {arr.shape}: {what} is {shape}")
     if min(arr.shape, default=0) < 1:
         raise ImageArgError(f"{where}: the array has shape {arr.shape}: empty")
@@ -115,12 +115,17 @@ def check_binding(f: ImageFormat, img: ImageBinding, where: str) -> None:
                             f"not {f.name}")
 
 
-def emu_image(arr: np.ndarray, f: ImageFormat, dims: int) -> Image | TexelBuffer:
-    """The emulator's image argument for `arr` in format `f` (`dims` 1: a texel buffer
-    of `(N,)` or `(N, C)` elements, its V# as RADV builds a buffer view's)."""
-    if dims == 1:
-        return TexelBuffer(np.ascontiguousarray(arr), f.tsharp, _DST_SEL[f.channels])
-    return Image(np.ascontiguousarray(arr), f.tsharp, dims, _DST_SEL[f.channels])
+def emu_image(arr: np.ndarray, f: ImageFormat, dim: str) -> Image | TexelBuffer:
+    """The emulator's image argument for `arr` in format `f` as the binding's MIR dim
+    `dim` (``2D``, ``2DArray`` ...) takes it: a texel buffer (``Buffer``) of `(N,)` or
+    `(N, C)` elements, its V# as RADV builds a buffer view's; arrays with the layers
+    first."""
+    a = np.ascontiguousarray(arr)
+    if dim == "Buffer":
+        return TexelBuffer(a, f.tsharp, _DST_SEL[f.channels])
+    arrayed = dim.endswith("Array")
+    n = {"1D": 1, "2D": 2, "3D": 3}[dim.removesuffix("Array")]
+    return Image(a, f.tsharp, n, _DST_SEL[f.channels], arrayed=arrayed)
 
 
 # --sampler FILTER[,ADDRESS[,NORMALIZED]] (lvp_run's): min = mag filter, U = V = W

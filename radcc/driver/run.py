@@ -123,13 +123,16 @@ def run_compute(spirv: bytes, *, groups: tuple[int, ...] = (1, 1, 1),
     return result
 
 
+# the MIR image dim of a binding -> the texel axes of its array (`radcc.driver.images`)
+ARRAY_AXES = {"Buffer": 1, "1D": 1, "1DArray": 2, "2D": 2, "2DArray": 3, "3D": 3}
+
+
 def image_dims(res: CompileResult, key: Key) -> int:
-    """2 or 3: the dimensions of the shader's image at `key` (2 if it has none there); 1
-    for a texel buffer (an `(N,)` or `(N, C)` array)."""
+    """The texel axes of the array for the shader's image at `key` (2 if it has none
+    there): 1 for a texel buffer (`(N,)` or `(N, C)`) or a 1-D image, 2 for 2-D images
+    and 1-D arrays (layers first), 3 for 3-D images and 2-D arrays."""
     img = res.images.get(key)
-    if img is not None and img.texel_buffer:
-        return 1
-    return 3 if img is not None and img.dim == "3D" else 2
+    return 2 if img is None else ARRAY_AXES.get(img.dim, 2)
 
 
 def image_arg(res: CompileResult, key: Key, arr: np.ndarray, fmt: str | None,
@@ -140,7 +143,7 @@ def image_arg(res: CompileResult, key: Key, arr: np.ndarray, fmt: str | None,
     img = res.images.get(key)
     if img is not None:
         check_binding(f, img, where)
-    return emu_image(arr, f, dims)
+    return emu_image(arr, f, img.dim if img is not None else {3: "3D"}.get(dims, "2D"))
 
 
 def image_outputs(res: CompileResult, run: RunResult,

@@ -34,7 +34,9 @@ from radcc.emu.texture import (
     FORMAT_BY_NAME,
     IDENTITY,
     TYPE_1D,
+    TYPE_1D_ARRAY,
     TYPE_2D,
+    TYPE_2D_ARRAY,
     TYPE_3D,
     ImageDesc,
     SamplerDesc,
@@ -55,7 +57,8 @@ class Zeros:
 class Image:
     """An image argument (``.value_kind: image``): the texels in C order, shaped
     `(H, W)`/`(H, W, C)` (2-D), `(D, H, W[, C])` (3-D, `dim` 3) or `(W[, C])` (1-D,
-    `dim` 1); `format` a T# format name of
+    `dim` 1); arrayed (`arrayed`): the layers first, `(L, W[, C])` (1-D) or
+    `(L, H, W[, C])` (2-D), a 1D_ARRAY/2D_ARRAY T# with L layers; `format` a T# format name of
     `radcc.emu.texture.FORMATS` (``8_8_8_8_UNORM`` ...), whose texel size must be the
     array's per-texel bytes; `dst_sel` the T#'s destination swizzle. `mips`: the levels
     after level 0 (`data`), each shaped as the level's extents (max(1, extent >> m)); `view`:
@@ -70,6 +73,7 @@ class Image:
     dst_sel: tuple[int, int, int, int] = IDENTITY
     mips: tuple[np.ndarray, ...] = ()
     view: tuple[int, int] | None = None
+    arrayed: bool = False
 
 
 @dataclass(frozen=True)
@@ -213,8 +217,10 @@ def _map_image(mem: Memory, name: str, img: Image) -> tuple[int, int]:
                        f"the texture unit's ({', '.join(sorted(FORMAT_BY_NAME))})")
     arr = np.ascontiguousarray(img.data)
     rank = {1: 1, 2: 2, 3: 3}.get(img.dim)
-    if rank is None:
-        raise EmuError(f"argument '{name}': image dimension {img.dim} (1, 2 or 3)")
+    if rank is None or (img.arrayed and img.dim == 3):
+        raise EmuError(f"argument '{name}': image dimension {img.dim} (1, 2 or 3; arrays 1 "
+                       "or 2)")
+    rank += img.arrayed
     if arr.ndim not in (rank, rank + 1) or arr.size == 0:
         raise EmuError(f"argument '{name}': a {img.dim}-D image needs a {rank}- or "
                        f"{rank + 1}-dimensional array, got shape {arr.shape}")
@@ -224,12 +230,13 @@ def _map_image(mem: Memory, name: str, img: Image) -> tuple[int, int]:
         raise EmuError(f"argument '{name}': {texel}-byte texels for format {fmt.name} "
                        f"({fmt.bytes}-byte texels)")
     w = shape[-1]
-    h = shape[-2] if rank >= 2 else 1
-    d = shape[0] if rank == 3 else 1
+    h = shape[-2] if rank >= 2 and img.dim >= 2 else 1
+    d = shape[0] if rank == 3 or img.arrayed else 1
     if max(w, h) > 1 << 14 or d > 1 << 13:
         raise EmuError(f"argument '{name}': image of {w}x{h}x{d} texels exceeds the T#'s "
                        "16384x16384x8192")
-    typ = {1: TYPE_1D, 2: TYPE_2D, 3: TYPE_3D}[img.dim]
+    typ = ({1: TYPE_1D_ARRAY, 2: TYPE_2D_ARRAY} if img.arrayed else
+           {1: TYPE_1D, 2: TYPE_2D, 3: TYPE_3D})[img.dim]
     nlev = 1 + len(img.mips)
     if nlev > 16:
         raise EmuError(f"argument '{name}': {nlev} mip levels (the T# holds at most 16)")
@@ -241,7 +248,7 @@ def _map_image(mem: Memory, name: str, img: Image) -> tuple[int, int]:
     blob = bytearray()
     for m, lv in enumerate((arr, *img.mips)):
         off, lw, lh, ld, _ = desc.level(m)
-        want = (ld, lh, lw)[3 - rank:]
+        want = (ld, lw) if img.arrayed and img.dim == 1 else (ld, lh, lw)[3 - rank:]
         lv = np.ascontiguousarray(lv)
         if lv.shape[:rank] != want or lv.nbytes != int(np.prod(want)) * fmt.bytes:
             raise EmuError(f"argument '{name}': mip level {m} has shape {lv.shape}, the level "

@@ -225,7 +225,7 @@ class ImageBinding:
 
     set: int
     binding: int
-    dim: str  # SPIR-V Dim: "2D" ...
+    dim: str  # SPIR-V Dim, "Array" appended if arrayed: "2D", "2DArray" ...
     format: str  # SPIR-V image format of a storage image ("Unknown": none declared)
     sampled_type: str  # "float", "int" or "uint": the texel components in the shader
     storage: bool = True  # a storage image (else a sampled image)

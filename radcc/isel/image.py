@@ -32,8 +32,14 @@ from radcc.ir.regclass import RegClass, RegType, Temp, s1, s2, s4, s8
 
 from .context import Const, IselContext, unsupported
 
-# SPIR-V Dim (not arrayed) -> MIMG dim and the number of address components
-DIMS: dict[str, tuple[str, int]] = {"2D": ("SQ_RSRC_IMG_2D", 2), "3D": ("SQ_RSRC_IMG_3D", 3)}
+# the MIR's image dim (SPIR-V Dim, "Array" if arrayed) -> MIMG dim and the number of
+# address components (the layer after the texel coordinates, ISA 10.4 "VGPR Usage")
+DIMS: dict[str, tuple[str, int]] = {
+    "1D": ("SQ_RSRC_IMG_1D", 1), "2D": ("SQ_RSRC_IMG_2D", 2), "3D": ("SQ_RSRC_IMG_3D", 3),
+    "1DArray": ("SQ_RSRC_IMG_1D_ARRAY", 2), "2DArray": ("SQ_RSRC_IMG_2D_ARRAY", 3)}
+# image_get_resinfo returns width, height, depth or layers, levels: the components an
+# imageSize of each dimension takes (a 1-D array's layers are the third)
+_SIZE_DMASK = {"1D": 0x1, "2D": 0x3, "3D": 0x7, "1DArray": 0x5, "2DArray": 0x7}
 
 
 def load_descriptors(ctx: IselContext) -> None:
@@ -168,7 +174,10 @@ def select_image_query(ctx: IselContext, ins: Instr) -> None:
     if ins.op == "image_levels":
         lod, dmask = ctx.vgpr(Const(32, 0)), 0x8
     else:
-        lod, dmask = ctx.vgpr(ctx.comp(ins.srcs[0], 0)), (1 << n) - 1
+        dmask = _SIZE_DMASK.get(str(ins.attrs["dim"]), 0)
+        if bin(dmask).count("1") != n:
+            dmask = (1 << n) - 1
+        lod = ctx.vgpr(ctx.comp(ins.srcs[0], 0))
     t = ctx.b.inst("image_get_resinfo", [_vgprs(n)], [lod, ctx.image_desc[key]],  # type: ignore[index]
                    dmask=dmask, dim=mdim, unorm=True).temp
     _set_result(ctx, ins, t, n)
@@ -215,6 +224,8 @@ def select_image_sample(ctx: IselContext, ins: Instr) -> None:
     assert d is not None
     key = tuple(ins.attrs["binding"])
     skey = tuple(ins.attrs["sampler"])
+    if str(ins.attrs["dim"]) not in ("2D", "3D"):
+        raise unsupported(ins, f"sampling image dimension {ins.attrs['dim']} is not selected")
     mdim, nc = _dim(ins)
     c = ins.srcs[0]
     a16 = bool(ins.attrs.get("a16"))

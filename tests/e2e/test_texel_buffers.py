@@ -6,6 +6,8 @@ strict emulator (wave32 and wave64) against lavapipe (radcc.oracle.lavapipe bind
 through VkBufferViews) and NumPy; out-of-range accesses against a NumPy model of the ISA
 guide's range check (9.4.1: all or nothing, zero but dst_sel SEL_1 components, stores
 dropped); `radcc run --image` with a texel buffer; the MUBUF encodings against llvm-mc-19.
+Also 1-D, 1-D array and 2-D array images (loads, stores, fetches, sizes) against NumPy
+(lvp_run refuses those dimensions), their MIMG encodings and `radcc run` of them.
 """
 
 from __future__ import annotations
@@ -216,3 +218,95 @@ def test_texel_buffer_refusals(tmp_path: Path, decl: str, use: str, message: str
     spv.write_bytes(r.data)
     rc, _, err = _radcc("compile", str(spv), "-o", str(tmp_path / "s.o"))
     assert rc == 1 and message in err and "word " in err and "Traceback" not in err, err
+
+
+# -- 1-D, 1-D array and 2-D array images ----------------------------------------------------
+# (lvp_run and the lavapipe oracle refuse these dimensions: NumPy models of the shader on
+# the ISA guide's texture unit, which addresses layer l of an array as the slice after
+# l whole layers, and whose image_get_resinfo returns width, height, layers, levels)
+def _dims_inputs() -> dict[Key, tuple[np.ndarray, str | None]]:
+    rng = np.random.default_rng(5)
+    return {
+        (0, 0): (rng.uniform(-4, 4, (32, 4)).astype(np.float32), None),  # 1D rgba32f
+        (0, 1): (rng.integers(0, 1 << 30, (3, 32), dtype=np.uint32), None),  # 1D array r32ui
+        (0, 2): (rng.integers(0, 256, (3, 4, 8, 4), dtype=np.uint8), None),  # 2D array rgba8
+        (0, 3): (rng.uniform(-2, 2, (3, 4, 8)).astype(np.float32), None),  # 2D array r32f
+        (0, 4): (rng.uniform(-2, 2, 32).astype(np.float32), None),  # 1D r32f
+    }
+
+
+def _dims_ref(im: dict[Key, tuple[np.ndarray, str | None]]) -> tuple[
+        dict[Key, np.ndarray], np.ndarray, np.ndarray]:
+    a1, a1l, a2l, t2l, t1 = (im[(0, k)][0] for k in range(5))
+    o = a1.astype(np.float64)
+    for layer in range(3):
+        o += (t2l[layer].reshape(32).astype(np.float64) * (layer + 1))[:, None]
+    o += t1.astype(np.float64)[:, None]
+    sizes = np.array([[32, 32, 3, 0], [8, 4, 3, 0], [8, 4, 3, 32], [1, 1, 0, 0]], np.int32)
+    images = {(0, 1): (a1l * 3 + np.arange(3, dtype=np.uint32)[:, None]).astype(np.uint32),
+              (0, 2): a2l[..., [1, 2, 3, 0]]}
+    return images, o.astype(np.float32), sizes
+
+
+@pytest.mark.parametrize("wave", [32, 64])
+def test_image_dims_1d_and_arrays(wave: int, lvp: None) -> None:
+    from radcc.driver.run import run_compute
+
+    im = _dims_inputs()
+    got = run_compute(_spirv("img_dims"), groups=(1, 1, 1), buffers={(0, 5): 32 * 16 + 64},
+                      images=im, wave_size=wave)
+    want_img, want_o, want_sizes = _dims_ref(im)
+    for key, (arr, _) in im.items():
+        assert got[key].dtype == arr.dtype and got[key].shape == arr.shape
+        _close(f"w{wave} image {key}", got[key], want_img.get(key, arr))
+    raw = bytes(got[(0, 5)])
+    o = np.frombuffer(raw[:512], np.float32).reshape(32, 4)
+    tol = 1e-5 * np.maximum(np.abs(want_o), 1)
+    assert (np.abs(o - want_o) <= tol).all(), f"w{wave} o"
+    sizes = np.frombuffer(raw[512:], np.int32).reshape(4, 4)
+    assert np.array_equal(sizes, want_sizes), sizes
+
+
+@pytest.mark.parametrize("wave", [32, 64])
+def test_image_dims_encodings_match_llvm_mc(wave: int, lvp: None) -> None:
+    from radcc.driver.compile import compile_spirv
+    from radcc.isa.assembler import assemble
+    from radcc.target import get_target
+
+    llvm_mc.require()
+    lines = sorted({ln.split(";")[0].strip()
+                    for ln in compile_spirv(_spirv("img_dims"), wave_size=wave).asm.splitlines()
+                    if ln.strip().startswith("image_")})
+    for dim in ("SQ_RSRC_IMG_1D ", "SQ_RSRC_IMG_1D_ARRAY", "SQ_RSRC_IMG_2D_ARRAY"):
+        assert any(dim in ln for ln in lines), dim
+    assert any("image_get_resinfo" in ln and "dmask:0x5" in ln for ln in lines)
+    for line, ref in zip(lines, llvm_mc.encode(lines, wave64=wave == 64), strict=True):
+        assert ref.data is not None, f"llvm-mc-19 rejects {line!r}: {ref.error}"
+        a = assemble(line, get_target("gfx1100"), wave_size=wave)
+        st = [s for s in a.statements if s.kind == "inst"][0]
+        assert st.data == ref.data, f"{line}: radcc {st.data.hex()} llvm-mc {ref.data.hex()}"
+
+
+def test_radcc_run_image_arrays(tmp_path: Path, lvp: None) -> None:
+    """`radcc run`: 1-D images and arrays with --image, 2-D arrays with --image3d (layers
+    first), written back with their shapes; a 2-D array given with --image is an error
+    naming the binding."""
+    im = _dims_inputs()
+    spv = tmp_path / "s.spv"
+    spv.write_bytes(_spirv("img_dims"))
+    args = ["run", str(spv), "--groups", "1", "--out", str(tmp_path / "out"),
+            "--buffer", f"0:5=zeros:{32 * 16 + 64}"]
+    for (s, b), (arr, _) in im.items():
+        np.save(tmp_path / f"in{s}{b}.npy", arr)
+        opt = "--image3d" if arr.ndim - (arr.dtype == np.uint8) == 3 else "--image"
+        args += [opt, f"{s}:{b}={tmp_path / f'in{s}{b}.npy'}"]
+    rc, _, err = _radcc(*args)
+    assert rc == 0, err
+    want_img, _, _ = _dims_ref(im)
+    for (s, b), (arr, _) in im.items():
+        got = np.load(tmp_path / "out" / f"{s}_{b}.npy")
+        assert got.dtype == arr.dtype and got.shape == arr.shape
+        _close(f"{s}_{b}.npy", got, want_img.get((s, b), arr))
+    bad = [a.replace("--image3d", "--image") for a in args]
+    rc, _, err = _radcc(*bad)
+    assert rc == 1 and "is a 2DArray image: give it with --image3d" in err, err

@@ -4,7 +4,8 @@
 sampled type, Dim, Depth, Arrayed, MS, Sampled (1: used with a sampler, 2: a storage
 image) and the image format, plus the access qualifier. `unsupported` names what radcc
 does not handle yet (the validator refuses it with the type's word offset): every
-dimension but 2D, 3D and Buffer (texel buffers), arrayed and multisampled images, and
+dimension but 1D, 2D, 3D and Buffer (texel buffers), arrayed images but 1D and 2D ones,
+multisampled images, and
 storage image formats outside `STORAGE_FORMATS` (the formats the emulator's texture unit
 and ``radcc run --image`` both know). Sampled images (``texture2D``, Sampled 1; depth
 images too: their Dref sampling and gathers compare with the sampler's compare function)
@@ -24,7 +25,8 @@ STORAGE_FORMATS = frozenset({
     "Unknown", "Rgba32f", "Rg32f", "R32f", "Rgba16f", "R16f", "Rgba8", "R8", "Rgba8ui",
     "Rgba32ui", "R32ui", "Rgba32i", "R32i",
 })
-SUPPORTED_DIMS = frozenset({"2D", "3D", "Buffer"})
+SUPPORTED_DIMS = frozenset({"1D", "2D", "3D", "Buffer"})
+ARRAYED_DIMS = frozenset({"1D", "2D"})  # the dimensions supported arrayed
 
 
 @dataclass(frozen=True)
@@ -47,6 +49,12 @@ class ImageType:
         """A uniform (Sampled 1) or storage (Sampled 2) texel buffer: its descriptor is a
         buffer resource (V#), not an image's T#."""
         return self.dim == "Buffer"
+
+    @property
+    def mir_dim(self) -> str:
+        """The dimension as the MIR's image ops and `ImageBinding` name it: the Dim, with
+        ``Array`` appended for an arrayed image (``2DArray``)."""
+        return self.dim + ("Array" if self.arrayed else "")
 
     @property
     def dim_name(self) -> str:
@@ -75,7 +83,8 @@ def image_type(t: TypeOther) -> ImageType:
 
 def unsupported(img: ImageType) -> str | None:
     """Why radcc cannot compile an image of this type (None: it can)."""
-    if img.dim not in SUPPORTED_DIMS or img.arrayed or img.multisampled:
+    if img.dim not in SUPPORTED_DIMS or img.multisampled or (
+            img.arrayed and img.dim not in ARRAYED_DIMS):
         return f"image dimension {img.dim_name} is not supported"
     if img.sampled != 2:
         return None  # a sampled image (texture2D ...): its format is the descriptor's

@@ -69,7 +69,7 @@ def _image_atomic(ctx: TranslationContext, ins: Instruction, p: TexelPointer) ->
     if op in ("OpAtomicLoad", "OpAtomicStore") or ins.result_type is None:
         raise err(f"{op} on an image texel is not supported", ins)
     bits = ctx.bits(ins.result_type)
-    attrs: dict[str, Any] = {"binding": p.image.binding, "dim": p.image.type.dim}
+    attrs: dict[str, Any] = {"binding": p.image.binding, "dim": p.image.type.mir_dim}
     if op == "OpAtomicCompareExchange":
         val, cmp = get_value(ctx, ins.id(4)), get_value(ctx, ins.id(5))
         r = ctx.b.intr("image_atomic_swap", [p.coord, cmp, val], bits, 1,

@@ -76,7 +76,7 @@ def declare_image(ctx: TranslationContext, vid: int, pointee: int) -> None:
         raise err(why, ctx.ins)
     sampled, _ = ctx.scalar(img.sampled_type)
     ctx.shader.images[key] = ImageBinding(
-        key[0], key[1], img.dim, img.format, sampled, img.storage,
+        key[0], key[1], img.mir_dim, img.format, sampled, img.storage,
         readonly=ctx.m.has_decoration(vid, "NonWritable"),
         writeonly=ctx.m.has_decoration(vid, "NonReadable"))
     var = ImageVar(key, img)
@@ -116,7 +116,7 @@ def op_image_read(ctx: TranslationContext, ins: Instruction) -> None:
     _no_image_operands(ins, 2)
     coord = get_value(ctx, ins.id(1))
     n = ctx.comps(ins.result_type)
-    r = ctx.b.intr("image_load", [coord], 32, n, binding=img.binding, dim=img.type.dim)
+    r = ctx.b.intr("image_load", [coord], 32, n, binding=img.binding, dim=img.type.mir_dim)
     ctx.set(ins, r)
 
 
@@ -136,11 +136,11 @@ def op_image_fetch(ctx: TranslationContext, ins: Instruction) -> None:
             lod = get_value(ctx, int(ins.operands[2].params[0].value))  # type: ignore[arg-type]
     k = fold_value(lod) if lod is not None else (0,)
     if k is not None and k[0] == 0:
-        r = ctx.b.intr("image_load", [coord], 32, n, binding=img.binding, dim=img.type.dim)
+        r = ctx.b.intr("image_load", [coord], 32, n, binding=img.binding, dim=img.type.mir_dim)
     else:
         assert lod is not None
         r = ctx.b.intr("image_load_lod", [coord, lod], 32, n, binding=img.binding,
-                       dim=img.type.dim)
+                       dim=img.type.mir_dim)
     ctx.set(ins, r)
 
 
@@ -151,11 +151,11 @@ def op_image_query(ctx: TranslationContext, ins: Instruction) -> None:
     img = _image(ctx, ins)
     n = ctx.comps(ins.result_type)
     if ins.opname == "OpImageQueryLevels":
-        r = ctx.b.intr("image_levels", [], 32, 1, binding=img.binding, dim=img.type.dim)
+        r = ctx.b.intr("image_levels", [], 32, 1, binding=img.binding, dim=img.type.mir_dim)
     else:
         lod = get_value(ctx, ins.id(1)) if ins.opname == "OpImageQuerySizeLod" else \
             ctx.b.imm(0, 32)
-        r = ctx.b.intr("image_size", [lod], 32, n, binding=img.binding, dim=img.type.dim)
+        r = ctx.b.intr("image_size", [lod], 32, n, binding=img.binding, dim=img.type.mir_dim)
     ctx.set(ins, r)
 
 
@@ -250,8 +250,10 @@ def op_image_sample(ctx: TranslationContext, ins: Instruction) -> None:
     offset = _const_offset(ctx, ins, params.pop(0)) if mask & _CONST_OFFSET else None
     n = ctx.comps(ins.result_type)
     img = x.image
+    if img.type.mir_dim not in ("2D", "3D"):  # sampling 1-D images and arrays: not yet
+        raise err(f"sampling image dimension {img.type.dim_name} is not supported", ins)
     r = ctx.b.intr("image_sample", srcs, 32, n, binding=img.binding, sampler=x.sampler,
-                   dim=img.type.dim, grad=grad, offset=offset, implicit=not explicit and (
+                   dim=img.type.mir_dim, grad=grad, offset=offset, implicit=not explicit and (
                        fragment or not gather), bias=bias, compare=compare, gather=component)
     ctx.set(ins, r)
 
@@ -261,7 +263,7 @@ def op_image_write(ctx: TranslationContext, ins: Instruction) -> None:
     _no_image_operands(ins, 3)
     coord = get_value(ctx, ins.id(1))
     texel = get_value(ctx, ins.id(2))
-    ctx.b.intrinsic("image_store", [coord, texel], binding=img.binding, dim=img.type.dim)
+    ctx.b.intrinsic("image_store", [coord, texel], binding=img.binding, dim=img.type.mir_dim)
 
 
 def op_image_texel_pointer(ctx: TranslationContext, ins: Instruction) -> None:
@@ -272,7 +274,7 @@ def op_image_texel_pointer(ctx: TranslationContext, ins: Instruction) -> None:
     if not isinstance(x, ImageVar):
         raise err("OpImageTexelPointer of something that is not a storage image variable",
                   ins)
-    if x.type.dim not in ("2D", "3D"):
+    if x.type.mir_dim not in ("2D", "3D"):
         raise err(f"image atomics on image dimension {x.type.dim_name} are not supported",
                   ins)
     if x.type.format not in ("R32ui", "R32i"):
