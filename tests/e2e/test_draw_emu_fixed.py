@@ -18,7 +18,6 @@ import pytest
 from radcc.driver.draw import draw_state
 from radcc.emu.draw.render import render
 from radcc.emu.memory import Memory
-from radcc.oracle import lavapipe
 from tests.e2e.draw import harness
 from tests.e2e.draw.cases import BY_NAME, DrawCase, _colors, clip
 from tests.emu.draw.test_render_asm import T, _shaders
@@ -62,14 +61,6 @@ def _extra() -> list[DrawCase]:
 EXTRA = {c.name: c for c in _extra()}
 NAMES = [n for n in ("smooth_rgba8", "depth_less", "clip_near_w")
          if n in BY_NAME] + list(EXTRA)
-
-
-@pytest.fixture(scope="module")
-def lvp() -> None:
-    try:
-        lavapipe.require()
-    except lavapipe.LavapipeError as e:
-        pytest.fail(f"lavapipe unavailable: {e}")
 
 
 _vs_cache: dict[int, object] = {}

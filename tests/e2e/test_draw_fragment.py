@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import pytest
 
-from radcc.oracle import lavapipe
 from tests.e2e.draw import harness
 from tests.e2e.draw.cases import BY_NAME
 
@@ -21,14 +20,6 @@ NAMES = [n for n in (
     "mrt_float_rgba8", "mrt_float_rgba16f", "mrt_float_rgba32f", "mrt_float_r32f",
     "mrt_uint_rgba32ui", "mrt_uint_r32ui", "mrt_int_rgba32i", "frag_depth",
     "blend_alpha_rgba8", "ssbo_atomics_fs") if n in BY_NAME]
-
-
-@pytest.fixture(scope="module")
-def lvp() -> None:
-    try:
-        lavapipe.require()
-    except lavapipe.LavapipeError as e:
-        pytest.fail(f"lavapipe unavailable: {e}")
 
 
 _refs: dict[str, object] = {}

@@ -8,20 +8,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from radcc.oracle import lavapipe
 from tests.e2e.draw import harness
 from tests.e2e.draw.cases import BY_NAME, CASES, DrawCase
 from tests.support import draw_ref
 
 PASS_THROUGH = ("basic.vert", "interp.vert")  # gl_Position = attribute 0
-
-
-@pytest.fixture(scope="module")
-def lvp() -> None:
-    try:
-        lavapipe.require()
-    except lavapipe.LavapipeError as e:
-        pytest.fail(f"lavapipe unavailable: {e}")
 
 
 _refs: dict[str, object] = {}

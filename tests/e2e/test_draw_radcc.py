@@ -20,19 +20,10 @@ import numpy as np
 import pytest
 
 from radcc.driver.draw import run_draw
-from radcc.oracle import lavapipe
 from tests.e2e.draw import harness
 from tests.e2e.draw.cases import CASES
 
 DEPTH_ATOL = {"many_triangles": 2e-6}
-
-@pytest.fixture(scope="module")
-def lvp() -> None:
-    try:
-        lavapipe.require()
-    except lavapipe.LavapipeError as e:
-        pytest.fail(f"lavapipe unavailable: {e}")
-
 
 _refs: dict[str, object] = {}
 

@@ -8,31 +8,20 @@ in radcc. Missing tools fail under CI=true and skip locally; nothing xfails.
 
 from __future__ import annotations
 
-import os
-import shutil
-
 import pytest
 
 from radcc.oracle import lavapipe, spirv_tools
 from tests.e2e.glsl.cases import CASES
 from tests.e2e.glsl_harness import Case, check, run_lavapipe, validate
-
-
-def _missing(msg: str) -> None:
-    if os.environ.get("CI", "").lower() == "true":
-        pytest.fail(msg)
-    pytest.skip(msg)
+from tests.support.tools import require_tool
 
 
 @pytest.fixture(scope="module")
-def lvp() -> lavapipe.DeviceInfo:
-    if shutil.which(spirv_tools.GLSLANG) is None or shutil.which("spirv-val") is None:
-        _missing("glslangValidator/spirv-val not installed (glslang-tools, spirv-tools)")
-    try:
-        return lavapipe.device_info()
-    except lavapipe.LavapipeError as e:
-        _missing(f"lavapipe unavailable: {e}")
-        raise
+def lvp(lvp: lavapipe.DeviceInfo) -> lavapipe.DeviceInfo:
+    """The suite's lavapipe (tests/conftest.py), with the GLSL tools this file also runs."""
+    require_tool(spirv_tools.GLSLANG, "glslang-tools")
+    require_tool("spirv-val", "spirv-tools")
+    return lvp
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])

@@ -10,7 +10,6 @@ SPIR-V word offset, and the MIMG instructions radcc emits against llvm-mc-19.
 from __future__ import annotations
 
 import os
-import shutil
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,6 +19,7 @@ import numpy as np
 import pytest
 
 from radcc.oracle import lavapipe, llvm_mc, spirv_tools
+from tests.support.tools import glsl_file_spirv
 
 HERE = Path(__file__).parent / "images"
 m32 = 0xFFFFFFFF
@@ -27,26 +27,8 @@ ROOT = Path(__file__).resolve().parents[2]
 Key = tuple[int, int]
 
 
-def _missing(msg: str) -> None:
-    if os.environ.get("CI", "").lower() == "true":
-        pytest.fail(msg)
-    pytest.skip(msg)
-
-
-@pytest.fixture(scope="module")
-def lvp() -> None:
-    if shutil.which(spirv_tools.GLSLANG) is None:
-        _missing("glslangValidator not installed (glslang-tools)")
-    try:
-        lavapipe.require()
-    except lavapipe.LavapipeError as e:
-        _missing(f"lavapipe unavailable: {e}")
-
-
 def _spirv(name: str) -> bytes:
-    r = spirv_tools.compile_glsl(HERE / f"{name}.comp", "vulkan1.2")
-    assert r.ok, r.text
-    return r.data
+    return glsl_file_spirv(HERE / f"{name}.comp")
 
 
 @dataclass
@@ -611,8 +593,6 @@ def test_texture_depth_compare(wave: int) -> None:
     from radcc.emu.api import Image
     from radcc.emu.texture import BILINEAR, POINT, SEL_0, SEL_1, SEL_X, SamplerDesc
 
-    if shutil.which(spirv_tools.GLSLANG) is None:
-        _missing("glslangValidator not installed (glslang-tools)")
     cr = compile_spirv(_spirv("tex_shadow"), wave_size=wave)
     rng = np.random.default_rng(3)
     depth = (rng.integers(0, 11, (9, 11)) / 10.0 + 0.05).astype(np.float32)
@@ -717,8 +697,6 @@ def test_texture_mipmaps(name: str, wave: int) -> None:
     from radcc.emu.api import Image
     from radcc.emu.texture import SamplerDesc
 
-    if shutil.which(spirv_tools.GLSLANG) is None:
-        _missing("glslangValidator not installed (glslang-tools)")
     s = _MIP_SAMPLERS[name]
     rng = np.random.default_rng(5)
     levels = [rng.uniform(-1, 1, (max(16 >> m, 1), max(32 >> m, 1), 4)).astype(np.float32)
@@ -867,8 +845,6 @@ def test_d16_fold_only_when_every_use_converts(tmp_path: Path, body: str, d16: b
     is a conversion to 16-bit float."""
     from radcc.driver.compile import compile_spirv
 
-    if shutil.which(spirv_tools.GLSLANG) is None:
-        _missing("glslangValidator not installed (glslang-tools)")
     src = tmp_path / "s.comp"
     src.write_text(
         "#version 450\n#extension GL_EXT_shader_explicit_arithmetic_types_float16 : require\n"

@@ -13,7 +13,6 @@ Also 1-D, 1-D array and 2-D array images (loads, stores, fetches, sizes) against
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -22,6 +21,7 @@ import numpy as np
 import pytest
 
 from radcc.oracle import lavapipe, llvm_mc, spirv_tools
+from tests.support.tools import glsl_file_spirv
 
 HERE = Path(__file__).parent / "images"
 ROOT = Path(__file__).resolve().parents[2]
@@ -29,26 +29,8 @@ Key = tuple[int, int]
 N = 128  # elements of tb_formats' buffers (2 workgroups of 64)
 
 
-def _missing(msg: str) -> None:
-    if os.environ.get("CI", "").lower() == "true":
-        pytest.fail(msg)
-    pytest.skip(msg)
-
-
-@pytest.fixture(scope="module")
-def lvp() -> None:
-    if shutil.which(spirv_tools.GLSLANG) is None:
-        _missing("glslangValidator not installed (glslang-tools)")
-    try:
-        lavapipe.require()
-    except lavapipe.LavapipeError as e:
-        _missing(f"lavapipe unavailable: {e}")
-
-
 def _spirv(name: str) -> bytes:
-    r = spirv_tools.compile_glsl(HERE / f"{name}.comp", "vulkan1.2")
-    assert r.ok, r.text
-    return r.data
+    return glsl_file_spirv(HERE / f"{name}.comp")
 
 
 def _formats_inputs() -> dict[Key, tuple[np.ndarray, str | None]]:

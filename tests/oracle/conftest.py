@@ -6,8 +6,6 @@ Under CI=true a missing tool or driver fails the test; locally it skips it.
 from __future__ import annotations
 
 import hashlib
-import os
-import shutil
 import subprocess
 import tempfile
 from collections.abc import Callable
@@ -15,15 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from radcc.oracle import lavapipe
+from tests.support.tools import require_tool
 
 GLSLANG = "glslangValidator"
-
-
-def _missing(msg: str) -> None:
-    if os.environ.get("CI", "").lower() == "true":
-        pytest.fail(msg)
-    pytest.skip(msg)
 
 
 _cache: dict[tuple[str, str, str], bytes] = {}
@@ -32,8 +24,7 @@ _cache: dict[tuple[str, str, str], bytes] = {}
 def compile_glsl(source: str, target_env: str = "vulkan1.1", stage: str = "comp") -> bytes:
     """Compile a GLSL shader of `stage` (glslang's file extension: comp, vert, frag) to
     SPIR-V (cached per process)."""
-    if shutil.which(GLSLANG) is None:
-        _missing(f"{GLSLANG} not installed (Debian package glslang-tools)")
+    require_tool(GLSLANG, "glslang-tools")
     key = (source, target_env, stage)
     if key not in _cache:
         with tempfile.TemporaryDirectory() as d:
@@ -52,12 +43,3 @@ def compile_glsl(source: str, target_env: str = "vulkan1.1", stage: str = "comp"
 def glsl() -> Callable[..., bytes]:
     return compile_glsl
 
-
-@pytest.fixture
-def lvp() -> lavapipe.DeviceInfo:
-    """lavapipe's device info; fails under CI=true (skips locally) when it is missing."""
-    try:
-        return lavapipe.device_info()
-    except lavapipe.LavapipeError as e:
-        _missing(f"lavapipe unavailable: {e}")
-        raise

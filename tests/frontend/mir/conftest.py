@@ -6,9 +6,7 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
-import pytest
-
-from radcc.oracle import lavapipe, spirv_tools
+from radcc.oracle import spirv_tools
 
 _cache: dict[tuple[str, str], bytes] = {}
 
@@ -25,8 +23,3 @@ def glsl_to_spirv(src: str, env: str = "vulkan1.1") -> bytes:
             _cache[key] = r.data
     return _cache[key]
 
-
-@pytest.fixture(scope="session")
-def lvp() -> None:
-    if not lavapipe.available():
-        pytest.fail("lavapipe is not available (install mesa-vulkan-drivers)")

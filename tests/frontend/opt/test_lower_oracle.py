@@ -33,12 +33,6 @@ from ..mir.test_mir_oracle import _compare
 GFX11 = get_target("gfx1100").mir_options  # the isel options of the GFX11 target
 
 
-@pytest.fixture(scope="session")
-def lvp() -> None:
-    if not lavapipe.available():
-        pytest.fail("lavapipe is not available (install mesa-vulkan-drivers)")
-
-
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_mir_suite_against_lavapipe(case: Case, lvp: None) -> None:
     spv = glsl_to_spirv(case.glsl, case.env)
