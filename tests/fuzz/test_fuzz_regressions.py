@@ -132,10 +132,11 @@ def test_spirv_findings_located_and_invalid_for_spirv_val(flags: list[str],
 # a LocalSizeId of size 0 (58f89341c9c6) or 2^62 invocations (ae160b895c4b), a negative
 # constant index (3945275683dd), LocalInvocationIndex of a uvec3 (b530c41dd6f3,
 # d1fb6a9106fd), an int constituent of a uvec3 constant (d6ee6b846b12), LocalSizeId twice
-# (ece24ce0d8c6), Aligned 255 and 66 (b8c8be514204, 33e45ace2649)
+# (ece24ce0d8c6), Aligned 255 and 66 (b8c8be514204, 33e45ace2649), a struct with a runtime
+# array not decorated Block (56279cf0b183)
 VALID_FOR_SPIRV_VAL_2023 = {"91f308e27ac6", "58f89341c9c6", "ae160b895c4b", "3945275683dd",
                             "b530c41dd6f3", "d1fb6a9106fd", "d6ee6b846b12", "ece24ce0d8c6",
-                            "b8c8be514204", "33e45ace2649"}
+                            "b8c8be514204", "33e45ace2649", "56279cf0b183"}
 
 
 def test_elf_huge_scratch(tmp_path: Path) -> None:

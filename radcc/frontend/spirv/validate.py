@@ -292,7 +292,13 @@ class _Checker:
         op = ins.opname
         ids = ins.ids()
         rt = ins.result_type
-        if isinstance(self.t(rt), TypeCooperativeMatrix):
+        cm = self.t(rt)
+        if isinstance(cm, TypeCooperativeMatrix):
+            kind = "int" if op in _INT_ARITH else "float" if op in _FLOAT_ARITH else None
+            comp = self.shape(cm.component)
+            if kind is not None and (comp is None or comp[0] != kind):
+                raise _fail(f"{op} of a cooperative matrix of {self.type_name(cm.component)}",
+                            ins)
             return  # element-wise on cooperative matrices: spirv_to_mir/coopmat.py checks
         if op in _FLOAT_ARITH:
             self.need_shape(ins, rt, "float", "the result type")
@@ -1094,6 +1100,12 @@ class _Checker:
                 if full not in m.capabilities:
                     small[tid] = full
             name = ins.opname
+            if isinstance(t, TypeStruct) and any(isinstance(self.t(x), TypeRuntimeArray)
+                                                 for x in t.members) and \
+                    m.decoration(tid, "Block") is None and \
+                    m.decoration(tid, "BufferBlock") is None:
+                raise _fail("a struct with a runtime array must be decorated Block or "
+                            "BufferBlock (VUID-StandaloneSpirv-OpTypeRuntimeArray-04680)", ins)
             if name == "OpTypeImage" and isinstance(t, TypeOther):
                 why = unsupported(image_type(t))
                 if why is not None:
@@ -1122,6 +1134,16 @@ class _Checker:
         m = self.m
         fns = {f.id: f for f in m.functions}
         for ep in m.entry_points:
+            builtins: dict[tuple[str, str], int] = {}
+            for v in ep.interface:  # VUID-StandaloneSpirv-OpEntryPoint-09658
+                var = m.global_variables.get(v)
+                b = m.builtin(v) if var is not None else None
+                if var is None or b is None:
+                    continue
+                other = builtins.setdefault((var.storage_class, b), v)
+                if other != v:
+                    raise _fail(f"%{other} and %{v} are both the {var.storage_class} built-in "
+                                f"{b} of entry point {ep.name!r}", m.defs[v])
             seen, todo = set(), [ep.function]
             while todo:
                 fid = todo.pop()

@@ -99,8 +99,8 @@ CASES = [
     ("barrier_device_scope", "OpControlBarrier %uint_2 %uint_2 %uint_264",
      "OpControlBarrier %uint_1 %uint_2 %uint_264", "OpControlBarrier", False,
      "execution scope Device"),
-    ("missing_block", "OpDecorate %U Block\n", "", "%__0 = OpVariable", False,
-     "not decorated Block"),
+    ("missing_block", "OpDecorate %U Block\n", "", "%U = OpTypeStruct", False,
+     "must be decorated Block"),  # (a struct with a runtime array: VUID-...-04680)
     ("missing_descriptor_set", "OpDecorate %__1 DescriptorSet 0\n", "",
      "%__1 = OpVariable", False, "no DescriptorSet"),
     ("duplicate_offset", "OpMemberDecorate %P 1 Offset 4\n",
