@@ -110,15 +110,17 @@ IMAGES = sorted((Path(__file__).parent / "images").glob("*.comp"))
 @pytest.mark.parametrize("shader", IMAGES, ids=[p.stem for p in IMAGES])
 def test_image_shader_for_gfx10_agrees_with_llvm_mc(shader: Path, chip: str, wave: int,
                                                     tmp_path: Path) -> None:
-    """The storage-image shaders (tests/e2e/test_images.py) for GFX10: MIMG in the
-    generation's encoding (NSA addresses where they are not consecutive), bytes as
-    llvm-mc-19's."""
+    """The image and texel-buffer shaders (tests/e2e/test_images.py, test_texel_buffers.py)
+    for GFX10: MIMG and typed MUBUF in the generation's encoding (NSA addresses where they
+    are not consecutive), bytes as llvm-mc-19's."""
     from radcc.oracle import spirv_tools
 
     r = spirv_tools.compile_glsl(shader, "vulkan1.2")
     assert r.ok, r.text
     res = compile_spirv(r.data, mcpu=chip, wave_size=wave)
-    assert "image_" in res.asm
+    # texel buffers (tb_*, tests/e2e/test_texel_buffers.py) are typed MUBUF, the rest MIMG
+    want = r"\bbuffer_(load|store)_format_" if shader.stem.startswith("tb_") else r"\bimage_"
+    assert re.search(want, res.asm)
     (tmp_path / "k.s").write_text(res.asm)
     (tmp_path / "radcc.o").write_bytes(res.code_object)
     attrs = ["-mattr=+wavefrontsize64"] if wave == 64 else []
