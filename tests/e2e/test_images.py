@@ -9,7 +9,6 @@ SPIR-V word offset, and the MIMG instructions radcc emits against llvm-mc-19.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,8 +17,13 @@ from typing import Any
 import numpy as np
 import pytest
 
-from radcc.oracle import lavapipe, llvm_mc, spirv_tools
-from tests.support.tools import glsl_file_spirv
+from radcc.oracle import lavapipe, spirv_tools
+from tests.support.tools import (
+    assert_gfx1100_encodings_match_llvm_mc,
+    emitted_lines,
+    glsl_file_spirv,
+    run_radcc,
+)
 
 HERE = Path(__file__).parent / "images"
 m32 = 0xFFFFFFFF
@@ -291,37 +295,21 @@ def test_mimg_encodings_match_llvm_mc(wave: int, lvp: None) -> None:
     """Every image instruction radcc emits for the cases encodes as llvm-mc-19 encodes
     it (the code object's bytes come from radcc's own assembler)."""
     from radcc.driver.compile import compile_spirv
-    from radcc.isa.assembler import assemble
-    from radcc.target import get_target
 
-    llvm_mc.require()
     names = [c.name for c in CASES] + ["tex_sample", "tex_gather", "tex_shadow", "tex_d16",
                                        "tex_a16"]
-    lines = sorted({ln.split(";")[0].strip() for name in names
-                    for ln in compile_spirv(_spirv(name), wave_size=wave).asm.splitlines()
-                    if ln.strip().startswith("image_")})
+    lines = sorted(set().union(*(
+        emitted_lines(compile_spirv(_spirv(name), wave_size=wave).asm, "image_")
+        for name in names)))
     assert any("image_load" in ln for ln in lines) and any("image_store" in ln for ln in lines)
     for op in ("image_gather4_lz ", "image_gather4_lz_o ", "image_gather4_c_lz ",
                "image_gather4_c_lz_o ", "image_sample_c_lz ", "image_sample_c_d ",
                "image_sample_c_lz_o "):
         assert any(ln.startswith(op) for ln in lines), op
-    for line, ref in zip(lines, llvm_mc.encode(lines, wave64=wave == 64), strict=True):
-        assert ref.data is not None, f"llvm-mc-19 rejects {line!r}: {ref.error}"
-        a = assemble(line, get_target("gfx1100"), wave_size=wave)
-        st = [s for s in a.statements if s.kind == "inst"][0]
-        assert st.data == ref.data, f"{line}: radcc {st.data.hex()} llvm-mc {ref.data.hex()}"
+    assert_gfx1100_encodings_match_llvm_mc(lines, wave)
 
 
 # -- radcc run --image -----------------------------------------------------------------
-def _radcc(*argv: str) -> tuple[int, str, str]:
-    import subprocess
-    import sys
-
-    p = subprocess.run([sys.executable, "-m", "radcc", *argv], capture_output=True, text=True,
-                       cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
-    return p.returncode, p.stdout, p.stderr
-
-
 def test_radcc_run_image_files(tmp_path: Path, lvp: None) -> None:
     """`radcc run --image` reads .npy files and writes DIR/S_B.npy, same shape and dtype,
     with lavapipe's contents."""
@@ -333,7 +321,7 @@ def test_radcc_run_image_files(tmp_path: Path, lvp: None) -> None:
     for (s, b), (arr, fmt) in images.items():
         np.save(tmp_path / f"in{s}{b}.npy", arr)
         args += ["--image", f"{s}:{b}={tmp_path / f'in{s}{b}.npy'}" + (f":{fmt}" if fmt else "")]
-    rc, out, err = _radcc(*args)
+    rc, out, err = run_radcc(*args)
     assert rc == 0, err
     ref = lavapipe.run_compute(spv.read_bytes(), groups=case.groups, buffers={}, images=images)
     for (s, b), (arr, _) in images.items():
@@ -375,7 +363,7 @@ def test_radcc_run_image_errors(tmp_path: Path, extra: list[str], message: str,
     argv = [x.format(**subst) for x in extra]
     if not any(a.startswith("0:0=") for a in argv):
         argv += ["--image", f"0:0={subst['u32']}"]
-    rc, _, err = _radcc("run", str(spv), "--groups", "1", "--out", str(tmp_path / "o"), *argv)
+    rc, _, err = run_radcc("run", str(spv), "--groups", "1", "--out", str(tmp_path / "o"), *argv)
     assert rc == 1 and message in err and "Traceback" not in err, err
 
 
@@ -412,7 +400,7 @@ def test_unsupported_images_refused_by_name(tmp_path: Path, decl: str, use: str,
     assert r.ok, r.text
     spv = tmp_path / "s.spv"
     spv.write_bytes(r.data)
-    rc, _, err = _radcc("compile", str(spv), "-o", str(tmp_path / "s.o"))
+    rc, _, err = run_radcc("compile", str(spv), "-o", str(tmp_path / "s.o"))
     assert rc == 1 and message in err and "word " in err and "Traceback" not in err, err
 
 

@@ -12,16 +12,18 @@ Also 1-D, 1-D array and 2-D array images (loads, stores, fetches, sizes) against
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from radcc.oracle import lavapipe, llvm_mc, spirv_tools
-from tests.support.tools import glsl_file_spirv
+from radcc.oracle import lavapipe, spirv_tools
+from tests.support.tools import (
+    assert_gfx1100_encodings_match_llvm_mc,
+    emitted_lines,
+    glsl_file_spirv,
+    run_radcc,
+)
 
 HERE = Path(__file__).parent / "images"
 ROOT = Path(__file__).resolve().parents[2]
@@ -136,26 +138,13 @@ def test_mubuf_format_encodings_match_llvm_mc(wave: int, lvp: None) -> None:
     """The buffer_load_format/buffer_store_format instructions radcc emits encode as
     llvm-mc-19 encodes them."""
     from radcc.driver.compile import compile_spirv
-    from radcc.isa.assembler import assemble
-    from radcc.target import get_target
 
-    llvm_mc.require()
-    lines = sorted({ln.split(";")[0].strip() for name in ("tb_formats", "tb_oob")
-                    for ln in compile_spirv(_spirv(name), wave_size=wave).asm.splitlines()
-                    if ln.strip().startswith("buffer_")})
+    lines = sorted(set().union(*(
+        emitted_lines(compile_spirv(_spirv(name), wave_size=wave).asm, "buffer_")
+        for name in ("tb_formats", "tb_oob"))))
     assert any("buffer_load_format_xyzw" in ln for ln in lines)
     assert any("buffer_store_format_x " in ln for ln in lines)
-    for line, ref in zip(lines, llvm_mc.encode(lines, wave64=wave == 64), strict=True):
-        assert ref.data is not None, f"llvm-mc-19 rejects {line!r}: {ref.error}"
-        a = assemble(line, get_target("gfx1100"), wave_size=wave)
-        st = [s for s in a.statements if s.kind == "inst"][0]
-        assert st.data == ref.data, f"{line}: radcc {st.data.hex()} llvm-mc {ref.data.hex()}"
-
-
-def _radcc(*argv: str) -> tuple[int, str, str]:
-    p = subprocess.run([sys.executable, "-m", "radcc", *argv], capture_output=True, text=True,
-                       cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
-    return p.returncode, p.stdout, p.stderr
+    assert_gfx1100_encodings_match_llvm_mc(lines, wave)
 
 
 def test_radcc_run_texel_buffer_files(tmp_path: Path, lvp: None) -> None:
@@ -170,7 +159,7 @@ def test_radcc_run_texel_buffer_files(tmp_path: Path, lvp: None) -> None:
     for (s, b), (arr, _) in im.items():
         np.save(tmp_path / f"in{s}{b}.npy", arr)
         args += ["--image", f"{s}:{b}={tmp_path / f'in{s}{b}.npy'}"]
-    rc, _, err = _radcc(*args)
+    rc, _, err = run_radcc(*args)
     assert rc == 0, err
     ref = lavapipe.run_compute(spv.read_bytes(), groups=(2, 1, 1),
                                buffers={(0, 9): 3 * N * 16}, images=im)
@@ -180,7 +169,7 @@ def test_radcc_run_texel_buffer_files(tmp_path: Path, lvp: None) -> None:
         _close(f"{s}_{b}.npy", got, ref[(s, b)])
     np.save(tmp_path / "bad.npy", np.zeros((4, 4, 4), np.float32))
     bad = [a if not a.startswith("0:0=") else f"0:0={tmp_path / 'bad.npy'}" for a in args]
-    rc, _, err = _radcc(*bad)
+    rc, _, err = run_radcc(*bad)
     assert rc == 1 and "--image 0:0: the array has shape (4, 4, 4): a texel buffer is " \
         "(N,) or (N, C)" in err and "Traceback" not in err, err
 
@@ -198,7 +187,7 @@ def test_texel_buffer_refusals(tmp_path: Path, decl: str, use: str, message: str
     assert r.ok, r.text
     spv = tmp_path / "s.spv"
     spv.write_bytes(r.data)
-    rc, _, err = _radcc("compile", str(spv), "-o", str(tmp_path / "s.o"))
+    rc, _, err = run_radcc("compile", str(spv), "-o", str(tmp_path / "s.o"))
     assert rc == 1 and message in err and "word " in err and "Traceback" not in err, err
 
 
@@ -252,21 +241,13 @@ def test_image_dims_1d_and_arrays(wave: int, lvp: None) -> None:
 @pytest.mark.parametrize("wave", [32, 64])
 def test_image_dims_encodings_match_llvm_mc(wave: int, lvp: None) -> None:
     from radcc.driver.compile import compile_spirv
-    from radcc.isa.assembler import assemble
-    from radcc.target import get_target
 
-    llvm_mc.require()
-    lines = sorted({ln.split(";")[0].strip()
-                    for ln in compile_spirv(_spirv("img_dims"), wave_size=wave).asm.splitlines()
-                    if ln.strip().startswith("image_")})
+    lines = sorted(emitted_lines(compile_spirv(_spirv("img_dims"), wave_size=wave).asm,
+                                 "image_"))
     for dim in ("SQ_RSRC_IMG_1D ", "SQ_RSRC_IMG_1D_ARRAY", "SQ_RSRC_IMG_2D_ARRAY"):
         assert any(dim in ln for ln in lines), dim
     assert any("image_get_resinfo" in ln and "dmask:0x5" in ln for ln in lines)
-    for line, ref in zip(lines, llvm_mc.encode(lines, wave64=wave == 64), strict=True):
-        assert ref.data is not None, f"llvm-mc-19 rejects {line!r}: {ref.error}"
-        a = assemble(line, get_target("gfx1100"), wave_size=wave)
-        st = [s for s in a.statements if s.kind == "inst"][0]
-        assert st.data == ref.data, f"{line}: radcc {st.data.hex()} llvm-mc {ref.data.hex()}"
+    assert_gfx1100_encodings_match_llvm_mc(lines, wave)
 
 
 def test_radcc_run_image_arrays(tmp_path: Path, lvp: None) -> None:
@@ -282,7 +263,7 @@ def test_radcc_run_image_arrays(tmp_path: Path, lvp: None) -> None:
         np.save(tmp_path / f"in{s}{b}.npy", arr)
         opt = "--image3d" if arr.ndim - (arr.dtype == np.uint8) == 3 else "--image"
         args += [opt, f"{s}:{b}={tmp_path / f'in{s}{b}.npy'}"]
-    rc, _, err = _radcc(*args)
+    rc, _, err = run_radcc(*args)
     assert rc == 0, err
     want_img, _, _ = _dims_ref(im)
     for (s, b), (arr, _) in im.items():
@@ -290,5 +271,5 @@ def test_radcc_run_image_arrays(tmp_path: Path, lvp: None) -> None:
         assert got.dtype == arr.dtype and got.shape == arr.shape
         _close(f"{s}_{b}.npy", got, want_img.get((s, b), arr))
     bad = [a.replace("--image3d", "--image") for a in args]
-    rc, _, err = _radcc(*bad)
+    rc, _, err = run_radcc(*bad)
     assert rc == 1 and "is a 2DArray image: give it with --image3d" in err, err

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 from typing import NoReturn
 
@@ -41,3 +43,31 @@ def glsl_file_spirv(path: Path, target_env: str = "vulkan1.2") -> bytes:
     r = spirv_tools.compile_glsl(path, target_env)
     assert r.ok, r.text
     return r.data
+
+
+def emitted_lines(asm: str, prefix: str) -> set[str]:
+    """The instruction lines of `asm` that start with `prefix`, comments stripped."""
+    return {ln.split(";")[0].strip() for ln in asm.splitlines() if ln.strip().startswith(prefix)}
+
+
+def assert_gfx1100_encodings_match_llvm_mc(lines: list[str], wave: int) -> None:
+    """Each line assembles (radcc's assembler, gfx1100) to the bytes llvm-mc-19 gives it."""
+    from radcc.isa.assembler import assemble
+    from radcc.oracle import llvm_mc
+    from radcc.target import get_target
+
+    llvm_mc.require()
+    target = get_target("gfx1100")
+    for line, ref in zip(lines, llvm_mc.encode(lines, wave64=wave == 64), strict=True):
+        assert ref.data is not None, f"llvm-mc-19 rejects {line!r}: {ref.error}"
+        a = assemble(line, target, wave_size=wave)
+        st = [s for s in a.statements if s.kind == "inst"][0]
+        assert st.data == ref.data, f"{line}: radcc {st.data.hex()} llvm-mc {ref.data.hex()}"
+
+
+def run_radcc(*argv: str) -> tuple[int, str, str]:
+    """`python -m radcc ARGV` from the checkout's root: exit status, stdout, stderr."""
+    root = Path(__file__).resolve().parents[2]
+    p = subprocess.run([sys.executable, "-m", "radcc", *argv], capture_output=True, text=True,
+                       cwd=root, env={**os.environ, "PYTHONPATH": str(root)})
+    return p.returncode, p.stdout, p.stderr
