@@ -12,7 +12,8 @@ says break. Ifs inside the body are copied along; a loop holding another loop is
 not unrolled (inner loops first: once they are gone the outer one may be).
 
 Limits: at most ``UNROLL_MAX_TRIPS`` (32) iterations and ``UNROLL_MAX_INSTRS``
-(512) instructions in the unrolled code. The copies: iteration ``i`` reads the
+(512) instructions in the unrolled code (``trips`` bodies and B0 once more: a loop
+whose exit test holds on entry costs its B0 alone, however large its body). The copies: iteration ``i`` reads the
 header values of iteration ``i - 1``'s end; the last copy runs B0 once more
 and leaves. ``dead_branch`` then removes the exit tests; the one-iteration loop
 holding the copies is dissolved. With early exits the copies stay inside that
@@ -279,7 +280,8 @@ def loop_unroll(shader: MirShader) -> bool:
                 continue
             trips = _trip_count(s)
             limit = UNROLL_EARLY_EXIT_MAX_INSTRS if s.extra_exits else UNROLL_MAX_INSTRS
-            if trips is None or (trips + 1) * _size(loop.body) > limit:
+            # the copies: ``trips`` whole bodies, then B0 once more (the exit test leaves)
+            if trips is None or trips * _size(loop.body) + len(s.b0.instrs) > limit:
                 continue
             _unroll(shader, parent, idx, loop, s, trips)
             dead_branch(shader)

@@ -155,3 +155,32 @@ def test_continue_keeps_the_loop() -> None:
     n = len(_loops(s))
     loop_unroll(s)
     assert len(_loops(s)) == n and not any(_runs_once(lp) for lp in _loops(s))
+
+
+def test_zero_trip_loop_with_a_large_body_disappears() -> None:
+    """A loop whose exit test holds on entry (ncnn's ``for (i = 0; i < stride * 4; ...)``
+    with the specialization constant's default 0) costs only its header once, however
+    large its body: the loop goes and the values after it are the initial ones. The
+    body here is far above UNROLL_MAX_INSTRS; before the fix it stayed a runtime loop."""
+    from radcc.frontend.opt.loop_unroll import UNROLL_MAX_INSTRS
+
+    steps = "\n".join(f"        s = (s ^ a[(i + k + {j}u) & 63u]) * {2 * j + 3}u + {j}u;"
+                      for j in range(160))
+    src = f"""layout(constant_id = 0) const uint STRIDE = 0u;
+void main() {{
+    uint i = gl_LocalInvocationID.x, s = a[i] + 5u;
+    for (uint k = 0u; k < STRIDE * 4u; k += 4u) {{
+{steps}
+    }}
+    b[i] = s;
+}}"""
+    s0 = spirv_to_mir(glsl_to_spirv(HEAD + src))
+    optimize(s0)
+    lower_continue_constructs(s0)
+    (lp,) = _loops(s0)
+    assert sum(len(b.instrs) for b in iter_nodes(lp.body) if isinstance(b, Block)) \
+        > UNROLL_MAX_INSTRS
+    inp = np.random.default_rng(7).integers(0, 1 << 32, 64, dtype=np.uint64).astype(np.uint32)
+    s, out = _unrolled(src, inp, 64)
+    assert not _loops(s), print_shader(s)
+    np.testing.assert_array_equal(out, inp + np.uint32(5))
