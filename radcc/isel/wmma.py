@@ -2,12 +2,14 @@
 the GFX11 WMMA instructions (ISA guide 7.9), as ACO's visit_cmat_muladd:
 
 - A and B: the invocation's 16 elements packed into the registers WMMA reads, element k
-  at bits k * E (f16: two per VGPR, 8 VGPRs; 8-bit integers: four per VGPR, 4 VGPRs),
+  at bits k * E (f16, bf16: two per VGPR, 8 VGPRs; 8-bit integers: four per VGPR, 4 VGPRs),
   packed with ``v_perm_b32`` (8/16-bit values sit in the low bits of a 32-bit register,
   the bits above undefined: docs/isel.md).
-- C: 256/W VGPRs, one element each (16-bit accumulators in the low half, OPSEL[2] = 0);
+- C: 256/W VGPRs, one element each (16-bit accumulators, f16 or bf16, in the low half,
+  OPSEL[2] = 0);
   D likewise, split back into the result's components.
-- ``v_wmma_f32_16x16x16_f16`` / ``v_wmma_f16_16x16x16_f16`` / ``v_wmma_i32_16x16x16_iu8``
+- ``v_wmma_f32_16x16x16_f16`` / ``v_wmma_f16_16x16x16_f16`` / ``v_wmma_f32_16x16x16_bf16`` /
+  ``v_wmma_bf16_16x16x16_bf16`` / ``v_wmma_i32_16x16x16_iu8``
   (NEG[0]/NEG[1] = A/B signed, CLMP = saturating accumulation); A and B are late-kill
   operands, so D never overlaps them (ISA 7.9 allows only C to be D).
 
@@ -55,14 +57,14 @@ def select_cmat_muladd(ctx: IselContext, ins: Instr) -> None:
     d = ins.dest
     assert d is not None
     ab, cd = ins.attrs["ab"], ins.attrs["cd"]
-    op = opcode_for(ab, cd) if ab in ("f16", "iu8") else None  # the A/B packings below
+    op = opcode_for(ab, cd) if ab in ("f16", "bf16", "iu8") else None  # packings below
     if op is None:
         raise unsupported(ins, f"no WMMA multiplies {ab} into {cd}")
     n = d.num_components
     if len(ins.srcs) != 32 + n or n * ctx.wave != 256:
         raise unsupported(ins, "cooperative matrix operands of the wrong length")
     vals = [ctx.comp(s, 0) for s in ins.srcs]
-    bits = 16 if ab == "f16" else 8
+    bits = 8 if ab == "iu8" else 16
     a = _vec(ctx, _pack(ctx, vals[:16], bits))
     b = _vec(ctx, _pack(ctx, vals[16:32], bits))
     c = _vec(ctx, [ctx.vgpr(x) for x in vals[32:]])

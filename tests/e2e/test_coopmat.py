@@ -36,7 +36,7 @@ def _run(name: str, wave: int, buffers: dict, groups=(1, 1, 1), push: bytes = b"
                        spec_constants={0: wave}, wave_size=wave, debug_options=CHECKED)
 
 
-@pytest.mark.parametrize("name", ["matmul", "tiled", "convert", "big"])
+@pytest.mark.parametrize("name", ["matmul", "tiled", "convert", "big", "bf16"])
 def test_spvasm_round_trip(name: str) -> None:
     text = (HERE / f"{name}.spvasm").read_text()
     drop = lambda t: [ln for ln in t.splitlines() if not ln.startswith("; Generator")]  # noqa: E731
@@ -114,6 +114,50 @@ def test_matrices_of_several_tiles(wave: int) -> None:
                                rtol=2e-3, atol=2e-3)
 
 
+def _bf16_bits(x: np.ndarray) -> np.ndarray:
+    """bfloat16 bits of float32 values: round to nearest even, NaN made quiet."""
+    u = x.astype(np.float32).view(np.uint32).astype(np.uint64)
+    r = ((u + 0x7FFF + ((u >> 16) & 1)) >> 16) & 0xFFFF
+    return np.where(np.isnan(x), (u >> 16) | 0x40, r).astype(np.uint16)
+
+
+def _bf16_value(bits: np.ndarray) -> np.ndarray:
+    return (bits.astype(np.uint32) << 16).view(np.float32)
+
+
+@pytest.mark.parametrize("wave", WAVES)
+def test_bfloat16(wave: int) -> None:
+    """tests/e2e/coopmat/bf16.comp: bfloat16 WMMA into float32 and bfloat16 accumulators
+    against NumPy in float64 (float32 accumulators within 1e-5; the bfloat16 result within
+    one bfloat16 rounding, 2^-8 relative), and the scalar conversions bit-exact: round to
+    nearest even with ties both ways, denormals, overflow to infinity, infinities, NaNs."""
+    r = np.random.default_rng(400 + wave)
+    a = _bf16_bits(r.uniform(-2, 2, (16, 16)).astype(np.float32))
+    b = _bf16_bits(r.uniform(-2, 2, (16, 16)).astype(np.float32))
+    c = r.uniform(-4, 4, (16, 16)).astype(np.float32)
+    specials = np.array([1 + 2 ** -8, 1 + 3 * 2 ** -8, 1 + 2 ** -8 + 2 ** -20, -(1 + 2 ** -8),
+                         1e-40, -3e-39, 3.4e38, -3.4e38, np.inf, -np.inf, np.nan, 0.0, -0.0,
+                         65504.0, 2 ** -126, 1.0], np.float32)
+    f = np.concatenate([specials, r.uniform(-1e6, 1e6, 48).astype(np.float32)])
+    nan_bits = np.array([0x7FC00001, 0xFF800001], np.uint32)  # quiet, signalling (negative)
+    f[[20, 21]] = nan_bits.view(np.float32)
+    gi = r.integers(0, 1 << 16, 64).astype(np.uint16)
+    out = _run("bf16", wave, {
+        (0, 0): a.tobytes(), (0, 1): b.tobytes(), (0, 2): c.tobytes(),
+        (0, 3): np.zeros(256, np.float32), (0, 4): np.zeros(256, np.uint16),
+        (0, 5): f.tobytes(), (0, 6): np.zeros(64, np.uint16), (0, 7): gi.tobytes(),
+        (0, 8): np.zeros(64, np.float32)})
+    am, bm = _bf16_value(a).astype(np.float64), _bf16_value(b).astype(np.float64)
+    got_d = np.frombuffer(out[(0, 3)], np.float32).reshape(16, 16)
+    np.testing.assert_allclose(got_d, am @ bm + c, rtol=1e-5, atol=1e-5)
+    want_e = am @ bm + _bf16_value(_bf16_bits(c)).astype(np.float64)
+    got_e = _bf16_value(np.frombuffer(out[(0, 4)], np.uint16)).reshape(16, 16)
+    np.testing.assert_allclose(got_e, want_e, rtol=2 ** -8, atol=2 ** -7)
+    np.testing.assert_array_equal(np.frombuffer(out[(0, 6)], np.uint16), _bf16_bits(f))
+    got_h = np.frombuffer(out[(0, 8)], np.float32).view(np.uint32)
+    np.testing.assert_array_equal(got_h, gi.astype(np.uint32) << 16)
+
+
 # --- bad input: refused with the type's name and its declaration's word offset, exit 1 --
 
 _A_TYPE = "%13 = OpTypeCooperativeMatrixKHR %9 %10 %11 %11 %12"
@@ -147,29 +191,44 @@ def test_unsupported_cooperative_matrix_is_refused(new: str, name: str, tmp_path
     assert "Traceback" not in r.stderr
 
 
-@pytest.mark.parametrize("cap", ["BFloat16TypeKHR", "BFloat16CooperativeMatrixKHR"])
-def test_bfloat16_is_refused_by_name(cap: str, tmp_path) -> None:
-    """SPV_KHR_bfloat16 (llama.cpp's bf16 coopmat shaders) is read (its capabilities and
-    OpTypeFloat's FPEncoding, which needs them) and refused naming it at its word offset,
-    exit 1."""
+def test_bfloat16_dot_product_is_refused_by_name(tmp_path) -> None:
+    """SPV_KHR_bfloat16's BFloat16DotProductKHR (OpDot on bfloat16) is refused naming it
+    at its word offset, exit 1."""
     import subprocess
     import sys
 
-    text = (HERE / "matmul.spvasm").read_text()
-    text = text.replace('               OpExtension "SPV_KHR_cooperative_matrix"\n',
-                        f'               OpCapability {cap}\n'
-                        '               OpExtension "SPV_KHR_cooperative_matrix"\n'
-                        '               OpExtension "SPV_KHR_bfloat16"\n')
+    text = (HERE / "bf16.spvasm").read_text()
+    text = text.replace('               OpCapability BFloat16TypeKHR\n',
+                        '               OpCapability BFloat16TypeKHR\n'
+                        '               OpCapability BFloat16DotProductKHR\n')
     spv = assemble(text)
     f = tmp_path / "bf16.spv"
     f.write_bytes(spv)
     r = subprocess.run([sys.executable, "-m", "radcc", "compile", str(f), "-o",
                         str(tmp_path / "bf16.o")], capture_output=True, text=True)
     assert r.returncode == 1, r.stderr
-    # the sixth OpCapability: five header words and five two-word capabilities before it
-    assert f"word 15: OpCapability: unsupported capability {cap}: bfloat16 " \
-        "(SPV_KHR_bfloat16) is not supported yet" in r.stderr, r.stderr
+    # the fourth OpCapability: five header words and three two-word capabilities before it
+    assert "word 11: OpCapability: unsupported capability BFloat16DotProductKHR: bfloat16 " \
+        "dot products (OpDot on bfloat16) are not supported yet" in r.stderr, r.stderr
     assert "Traceback" not in r.stderr
+
+
+def test_bfloat16_arithmetic_is_refused_by_name() -> None:
+    """Arithmetic on bfloat16 (not allowed by SPV_KHR_bfloat16) is refused naming the
+    instruction at its word offset."""
+    from radcc.driver.compile import compile_spirv
+    from radcc.frontend.spirv import SpirvError, read_spirv
+
+    line = "%110 = OpLoad %9 %109"
+    text = (HERE / "bf16.spvasm").read_text()
+    assert line in text, text
+    text = text.replace(line, line + "\n        %200 = OpFAdd %9 %110 %110")
+    spv = assemble(text.replace("Bound: 119", "Bound: 201"))
+    word = read_spirv(spv).defs[200].offset
+    with pytest.raises(SpirvError, match="OpFAdd on bfloat16: .*bfloat16 arithmetic is not "
+                       "supported") as e:
+        compile_spirv(spv, wave_size=32, spirv_val=False)
+    assert e.value.word_offset == word
 
 
 def test_gfx10_has_no_wmma(tmp_path) -> None:

@@ -107,7 +107,7 @@ class Instruction:
 @dataclass
 class NumberType:
     width: int
-    kind: str  # "int", "uint" or "float"
+    kind: str  # "int", "uint", "float" or "bfloat" (bfloat16, SPV_KHR_bfloat16)
 
 
 @dataclass
@@ -251,8 +251,9 @@ def _track(ins: Instruction, ctx: _Context) -> None:
         ctx.number_types[ins.result_id] = NumberType(
             int(ins.literal(0)), "int" if signed else "uint"
         )
-    elif ins.opname == "OpTypeFloat":
-        ctx.number_types[ins.result_id] = NumberType(int(ins.literal(0)), "float")
+    elif ins.opname == "OpTypeFloat":  # a second operand: FPEncoding BFloat16KHR
+        ctx.number_types[ins.result_id] = NumberType(
+            int(ins.literal(0)), "bfloat" if len(ins.operands) > 1 else "float")
     elif ins.opname == "OpExtInstImport":
         ctx.ext_sets[ins.result_id] = str(ins.literal(0))
 
@@ -315,14 +316,14 @@ def _selector_type(r: _Reader, prev: list[Operand], ctx: _Context) -> NumberType
     sel = prev[0].value
     assert isinstance(sel, int)
     t = ctx.result_types.get(sel)
-    if t is None or t not in ctx.number_types or ctx.number_types[t].kind == "float":
+    if t is None or t not in ctx.number_types or ctx.number_types[t].kind in ("float", "bfloat"):
         raise r.fail(f"selector %{sel} is not a previously defined integer value")
     return ctx.number_types[t]
 
 
 def _number(r: _Reader, t: NumberType, what: str) -> Operand:
     kind = "LiteralContextDependentNumber"
-    if t.width not in (8, 16, 32, 64) or (t.kind == "float" and t.width == 8):
+    if t.width not in (8, 16, 32, 64) or (t.kind != "int" and t.kind != "uint" and t.width == 8):
         raise r.fail(f"{t.kind}{t.width} literals are not supported")
     lo = r.word(what)
     if t.width == 64:
@@ -336,6 +337,8 @@ def _number(r: _Reader, t: NumberType, what: str) -> Operand:
                 raise r.fail(f"{what} 0x{bits:x} has high-order bits set beyond {t.width} bits")
             bits &= (1 << t.width) - 1
     n = 2 if t.width == 64 else 1
+    if t.kind == "bfloat":  # the high half of a float32
+        return Operand(kind, bits_to_float(bits << 16, 32), words=n, bits=bits, width=t.width)
     if t.kind == "float":
         return Operand(kind, bits_to_float(bits, t.width), words=n, bits=bits, width=t.width)
     if t.kind == "int" and bits >> (t.width - 1):

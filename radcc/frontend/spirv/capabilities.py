@@ -42,6 +42,8 @@ SUPPORTED: frozenset[str] = frozenset(
         "ShaderClockKHR", "DeviceGroup", "BitInstructions",
         # SPV_KHR_cooperative_matrix on GFX11 WMMA (sizes and types: spirv_to_mir/coopmat.py)
         "CooperativeMatrixKHR",
+        # SPV_KHR_bfloat16: conversions, memory and cooperative matrices (WMMA bf16)
+        "BFloat16TypeKHR", "BFloat16CooperativeMatrixKHR",
         # fragment shaders
         "DerivativeControl", "DemoteToHelperInvocation", "SampleRateShading",
         "InputAttachment",
@@ -62,7 +64,7 @@ SUPPORTED: frozenset[str] = frozenset(
 
 _REASONS: tuple[tuple[str, str], ...] = (
     ("CooperativeMatrixNV", "NVIDIA's cooperative matrices: use SPV_KHR_cooperative_matrix"),
-    ("BFloat16", "bfloat16 (SPV_KHR_bfloat16) is not supported yet"),
+    ("BFloat16DotProduct", "bfloat16 dot products (OpDot on bfloat16) are not supported yet"),
     ("Geometry", "geometry shaders are not supported yet"),
     ("Tessellation", "tessellation shaders are not supported yet"),
     ("Kernel", "OpenCL kernels are not Vulkan compute shaders"),

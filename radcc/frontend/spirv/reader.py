@@ -355,9 +355,12 @@ class _Reader:
             t = TypeInt(rid, width, bool(signed))
         elif op == "OpTypeFloat":
             width = int(ins.literal(0))
-            if width not in (16, 32, 64) or len(ins.operands) > 1:
-                raise self.fail(f"unsupported float type: width {width}")
-            t = TypeFloat(rid, width)
+            enc = ins.operands[1].value if len(ins.operands) > 1 else None
+            if width not in (16, 32, 64) or enc not in (None, 0, "BFloat16KHR") or \
+                    enc is not None and width != 16:
+                raise self.fail(f"unsupported float type: width {width}"
+                                + (f", encoding {enc}" if enc is not None else ""))
+            t = TypeFloat(rid, width, enc is not None)
         elif op == "OpTypeVector":
             comp = self._type_at(ins.id(0), "component type")
             n = int(ins.literal(1))

@@ -50,7 +50,8 @@ _LINE = re.compile(r"^error: line (\d+): (.*)$")
 # capabilities newer than the spirv-val radcc is tested with (tools/gen_spirv_grammar.py's
 # SUPPLEMENTS): value -> name
 NEWER_CAPABILITIES = {6022: "CooperativeMatrixKHR", 6912: "DotProductFloat16AccFloat32VALVE",
-                      6913: "DotProductFloat16AccFloat16VALVE"}
+                      6913: "DotProductFloat16AccFloat16VALVE", 5116: "BFloat16TypeKHR",
+                      5117: "BFloat16DotProductKHR", 5118: "BFloat16CooperativeMatrixKHR"}
 _UNKNOWN_CAP = re.compile(r"Invalid capability operand: (\d+)")
 TIMEOUT = 60.0  # seconds; spirv-val is linear-time, this only guards a broken install
 

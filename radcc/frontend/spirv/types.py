@@ -36,6 +36,7 @@ class TypeInt(Type):
 @dataclass(frozen=True)
 class TypeFloat(Type):
     width: int
+    bfloat16: bool = False  # OpTypeFloat 16 BFloat16KHR (SPV_KHR_bfloat16)
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ from ..mir import (
 )
 from ..mir_ops import ALU_OPS, DOT_4X8
 from ..spirv.binary import Instruction
+from . import bfloat16
 from .context import TV, MemPtr, TranslationContext, err
 from .types_consts import get_tv, get_value
 from .variables import global_address
@@ -86,6 +87,11 @@ def _conv(ctx: TranslationContext, ins: Instruction, frm: str, to: str) -> None:
     assert ins.result_type is not None
     src = get_value(ctx, ins.id(0))
     bits = ctx.bits(ins.result_type)
+    if ctx.has_bf16 and "f" in (frm, to) and (
+            bfloat16.is_bf16(ctx, ins.result_type) or
+            bfloat16.is_bf16(ctx, ctx.m.defs[ins.id(0)].result_type)):
+        ctx.set(ins, bfloat16.convert(ctx, ins, src, frm, to, bits))
+        return
     if frm == to and frm in "iu" and src.bit_size == bits:
         ctx.set(ins, src)
         return

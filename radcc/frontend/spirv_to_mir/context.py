@@ -140,6 +140,8 @@ class TranslationContext:
         self.spec = spec
         # the subgroup size when the target's is known: cooperative matrices depend on it
         self.wave_size = wave_size
+        # whether the module declares bfloat16 (SPV_KHR_bfloat16: `bfloat16.py`)
+        self.has_bf16 = any(isinstance(t, TypeFloat) and t.bfloat16 for t in m.types.values())
         try:
             self.ep = m.entry_point(entry)
         except KeyError:

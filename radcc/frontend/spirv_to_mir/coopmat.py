@@ -13,7 +13,8 @@ length depends on the wave size W:
   of lane l is (row j * W/16 + l / 16, column l % 16).
 
 Supported (RADV's GFX11 set): 16x16x16, A/B of float16 (accumulators float16 or
-float32) or 8-bit integers (accumulators 32-bit integers), subgroup scope; and matrices
+float32), bfloat16 (accumulators bfloat16 or float32; `bfloat16.py`) or 8-bit integers
+(accumulators 32-bit integers), subgroup scope; and matrices
 whose rows and columns are multiples of 16 (up to `types_consts.MAX_CMAT` elements) as 16x16 tiles:
 the elements of tile (i, j) follow those of the tiles before it in row-major order, and
 OpCooperativeMatrixMulAddKHR is one WMMA per tile of D and step of K (with saturating
@@ -28,11 +29,12 @@ it).
   16-63 store the same values to the same addresses.
 - ``OpCooperativeMatrixMulAddKHR``: the MIR intrinsic ``cmat_muladd_amd`` (NIR's
   name) with the 16 + 16 + 256/W leaves as sources and ``attrs`` ``ab``/``cd`` (the
-  element types: ``f16``/``iu8``, ``f16``/``f32``/``i32``), ``a_signed``,
+  element types: ``f16``/``bf16``/``iu8``, ``f16``/``bf16``/``f32``/``i32``), ``a_signed``,
   ``b_signed``, ``saturate``; its result is a vector of 256/W components.
 - ``OpCooperativeMatrixLengthKHR``: 16 or 256/W.
 - Element-wise arithmetic (negation, add, sub, mul, div, ``OpMatrixTimesScalar``) and
-  conversions between matrices of the same use: per element.
+  conversions between matrices of the same use: per element (bfloat16 conversions as
+  `bfloat16.py`; bfloat16 arithmetic is refused).
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ import dataclasses
 from ..mir import Value
 from ..spirv.binary import Instruction
 from ..spirv.types import TypeCooperativeMatrix
+from . import bfloat16
 from .alu import SIMPLE, emit_alu
 from .context import TV, MemPtr, TranslationContext, err
 from .layout import explicit_size, natural_layout
@@ -161,6 +164,18 @@ def op_length(ctx: TranslationContext, ins: Instruction) -> None:
     ctx.set(ins, ctx.b.imm(cmat_length(ctx, cmat_desc(ctx, ins.id(0)))))
 
 
+# the A/B and C/D element types of GFX11's WMMA instructions (`radcc.isa.wmma`)
+_WMMA_TYPES = frozenset({("f16", "f32"), ("f16", "f16"), ("bf16", "f32"), ("bf16", "bf16"),
+                         ("iu8", "i32")})
+
+
+def _wmma_type(d: CmatDesc) -> str:
+    """The WMMA element type name of a matrix's components (signedness aside)."""
+    if d.base in ("int", "uint"):
+        return "iu8" if d.bits == 8 else f"i{d.bits}"
+    return "bf16" if d.base == "bfloat" else f"f{d.bits}"
+
+
 _OPERANDS = {"MatrixASignedComponentsKHR": 1, "MatrixBSignedComponentsKHR": 2,
              "MatrixCSignedComponentsKHR": 4, "MatrixResultSignedComponentsKHR": 8,
              "SaturatingAccumulationKHR": 16}
@@ -177,14 +192,10 @@ def op_muladd(ctx: TranslationContext, ins: Instruction) -> None:
             (dc.rows, dc.columns) != (dr.rows, dr.columns):
         raise err(f"OpCooperativeMatrixMulAddKHR of {da.spelling()}, {db.spelling()}, "
                   f"{dc.spelling()} -> {dr.spelling()}: the sizes do not match", ins)
-    if (da.base == "float") != (db.base == "float") or da.bits != db.bits or \
-            (dc.base, dc.bits) != (dr.base, dr.bits) and \
-            not (dc.base != "float" and dr.base != "float" and dc.bits == dr.bits):
+    ab, cd = _wmma_type(da), _wmma_type(dr)
+    if _wmma_type(db) != ab or _wmma_type(dc) != cd or (ab, cd) not in _WMMA_TYPES:
         raise err(f"OpCooperativeMatrixMulAddKHR of {da.spelling()}, {db.spelling()}, "
                   f"{dc.spelling()} -> {dr.spelling()} is not a WMMA", ins)
-    if (da.base == "float") != (dr.base == "float"):
-        raise err(f"OpCooperativeMatrixMulAddKHR of {da.spelling()} into {dr.spelling()} "
-                  "is not a WMMA", ins)
     flags = 0
     if len(ins.operands) > 3:
         o = ins.operands[3]
@@ -193,8 +204,6 @@ def op_muladd(ctx: TranslationContext, ins: Instruction) -> None:
     a, b_, c = (get_tv(ctx, ins.id(k)) for k in range(3))
     if not (isinstance(a, list) and isinstance(b_, list) and isinstance(c, list)):
         raise err("OpCooperativeMatrixMulAddKHR of values that are not matrices", ins)
-    ab = "f16" if da.base == "float" else "iu8"
-    cd = {"float": f"f{dr.bits}"}.get(dr.base, "i32")
     # tiles: D(i, j) = C(i, j) + sum over k of A(i, k) B(k, j), one WMMA per k in order
     tm, tk = cmat_tiles(da)
     tn = cmat_tiles(db)[1]
@@ -228,6 +237,7 @@ def op_elementwise(ctx: TranslationContext, ins: Instruction) -> None:
     d = cmat_desc(ctx, ins.result_type)
     srcs = [get_tv(ctx, x) for x in ins.ids()]
     op = ins.opname
+    src_bf = op in _CONV and bfloat16.is_bf16(ctx, _type_of(ctx, ins.id(0)))
     out: list[TV] = []
     for i in range(cmat_length(ctx, d)):
         args = [s[i] if isinstance(s, list) else s for s in srcs]
@@ -237,6 +247,10 @@ def op_elementwise(ctx: TranslationContext, ins: Instruction) -> None:
             frm, to = _CONV[op]
             x = args[0]
             assert isinstance(x, Value)
+            if src_bf or d.base == "bfloat":
+                out.append(bfloat16.convert_value(ctx.b, x, frm, to, d.bits, src_bf,
+                                                  d.base == "bfloat", 1))
+                continue
             out.append(x if frm == to and frm in "iu" and x.bit_size == d.bits
                        else ctx.b.alu(f"{frm}2{to}{d.bits}", d.bits, 1, x))
         elif op == "OpMatrixTimesScalar":

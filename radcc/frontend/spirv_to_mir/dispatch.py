@@ -12,6 +12,7 @@ from ..spirv.binary import Instruction
 from ..spirv.types import TypePointer
 from . import (
     alu,
+    bfloat16,
     cfg,
     composites,
     coopmat,
@@ -128,6 +129,8 @@ def translate(ctx: TranslationContext, ins: Instruction) -> None:
     op = ins.opname
     if op in IGNORED:
         return
+    if ctx.has_bf16:
+        bfloat16.check_arithmetic(ctx, ins)
     if op in coopmat.ELEMENTWISE and coopmat.is_cmat(ctx, ins.result_type):
         coopmat.op_elementwise(ctx, ins)
         return

@@ -32,6 +32,7 @@ from ..spirv.types import (
     TypeStruct,
     TypeVector,
 )
+from . import bfloat16
 from .context import TV, SpecValue, TranslationContext, err, fold_value
 
 # --- cooperative matrices (SPV_KHR_cooperative_matrix; the translation: coopmat.py) ---
@@ -47,7 +48,7 @@ class CmatDesc:
     """A cooperative matrix type with its constants resolved."""
 
     component: int  # type id
-    base: str  # "float", "int", "uint"
+    base: str  # "float", "bfloat" (bfloat16), "int", "uint"
     bits: int
     rows: int
     columns: int
@@ -65,10 +66,12 @@ def cmat_desc(ctx: TranslationContext, tid: int) -> CmatDesc:
     if not isinstance(t, TypeCooperativeMatrix):
         raise err(f"%{tid} is not a cooperative matrix type", ctx.ins)
     c = ctx.ty(t.component)
-    base = "float" if isinstance(c, TypeFloat) else "int" if c.signed else "uint"
+    base = ("bfloat" if c.bfloat16 else "float") if isinstance(c, TypeFloat) else \
+        "int" if c.signed else "uint"
     c_width = c.width
-    ok_types = {("float", 16), ("int", 8), ("uint", 8)} if host_int(ctx, t.use) != USE_ACC \
-        else {("float", 16), ("float", 32), ("int", 32), ("uint", 32)}
+    ok_types = {("float", 16), ("bfloat", 16), ("int", 8), ("uint", 8)} \
+        if host_int(ctx, t.use) != USE_ACC \
+        else {("float", 16), ("bfloat", 16), ("float", 32), ("int", 32), ("uint", 32)}
     d = CmatDesc(t.component, base, c_width, host_int(ctx, t.rows), host_int(ctx, t.columns),
                  host_int(ctx, t.use))
     decl = ctx.m.defs.get(tid)
@@ -79,8 +82,8 @@ def cmat_desc(ctx: TranslationContext, tid: int) -> CmatDesc:
             or d.use not in USES or (base, c_width) not in ok_types:
         raise err(f"cooperative matrix of type {d.spelling()} is not supported (GFX11 "
                   "WMMA: 16x16 tiles, rows and columns multiples of 16 as RADV advertises "
-                  "16x16x16 only; A and B float16 or 8-bit integers, accumulators float16, "
-                  "float32 or 32-bit integers)", decl)
+                  "16x16x16 only; A and B float16, bfloat16 or 8-bit integers, accumulators "
+                  "float16, bfloat16, float32 or 32-bit integers)", decl)
     if ctx.wave_size is None:
         raise err("cooperative matrices need the target's wave size", decl)
     return d
@@ -174,6 +177,8 @@ def host_int(ctx: TranslationContext, cid: int) -> int:
 def _raw(ctx: TranslationContext, value: SpecValue, tid: int) -> int:
     base, bits = ctx.scalar(tid)
     if base == "float":
+        if ctx.has_bf16 and bfloat16.is_bf16(ctx, tid):
+            return bfloat16.bf16_bits(float(value))
         return float_bits(float(value), bits)
     return int(value) & mask(bits)
 
