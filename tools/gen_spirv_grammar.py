@@ -16,6 +16,10 @@ Table layout (all tuples, first spelling of an opcode/value wins, as spirv-dis p
 - ``OPERAND_KINDS``: kind -> (category, bases) (bases for the Pair* composites).
 - ``ENUMS``: kind -> {value: (name, parameter kinds, capabilities)}.
 - ``ENUM_NAMES``: kind -> {every spelling: value}.
+- ``CAPABILITY_REQUIREMENTS``: capability value -> (version, extensions) for the
+  capabilities that are not in SPIR-V 1.0: the first core version over all spellings
+  ("None": only through an extension) and the extensions any spelling names (a module
+  that declares the capability needs that version or one of those extensions).
 - ``EXT_INST_SETS``: set name -> {number: (name, operands)}.
 - ``GENERATORS``: vendor id -> (vendor, tool).
 
@@ -102,17 +106,17 @@ SUPPLEMENTS: dict[str, Any] = {
          "extensions": _VALVE_DOT},
     ],
     "capabilities": [{"enumerant": "CooperativeMatrixKHR", "value": 6022,
-                      "extensions": ["SPV_KHR_cooperative_matrix"]},
+                      "version": "None", "extensions": ["SPV_KHR_cooperative_matrix"]},
                      {"enumerant": "DotProductFloat16AccFloat32VALVE", "value": 6912,
-                      "extensions": _VALVE_DOT},
+                      "version": "None", "extensions": _VALVE_DOT},
                      {"enumerant": "DotProductFloat16AccFloat16VALVE", "value": 6913,
-                      "extensions": _VALVE_DOT},
+                      "version": "None", "extensions": _VALVE_DOT},
                      {"enumerant": "BFloat16TypeKHR", "value": 5116,
-                      "extensions": _BF16},
+                      "version": "None", "extensions": _BF16},
                      {"enumerant": "BFloat16DotProductKHR", "value": 5117,
-                      "extensions": _BF16},
+                      "version": "None", "extensions": _BF16},
                      {"enumerant": "BFloat16CooperativeMatrixKHR", "value": 5118,
-                      "extensions": _BF16}],
+                      "version": "None", "extensions": _BF16}],
     "operand_kinds": [
         {"category": "ValueEnum", "kind": "FPEncoding", "enumerants": [
             {"enumerant": "BFloat16KHR", "value": 0, "capabilities": ["BFloat16TypeKHR"]}]},
@@ -158,6 +162,18 @@ def _value(v: int | str) -> int:
     return int(v, 0) if isinstance(v, str) else v
 
 
+def _merge_requirement(have: tuple[str, tuple[str, ...]] | None, version: str,
+                       extensions: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
+    """One capability value's requirement over its spellings: the lowest core version
+    ("None" is none) and every extension named."""
+    if have is None:
+        return version, extensions
+    versions = [x for x in (have[0], version) if x != "None"]
+    low = min(versions, key=lambda x: tuple(int(n) for n in x.split("."))) if versions \
+        else "None"
+    return low, have[1] + tuple(x for x in extensions if x not in have[1])
+
+
 def build(include: Path) -> dict[str, Any]:
     core = json.loads((include / "unified1" / "spirv.core.grammar.json").read_text())
     _supplement(core)
@@ -179,6 +195,7 @@ def build(include: Path) -> dict[str, Any]:
     kinds: dict[str, tuple[str, tuple[str, ...]]] = {}
     enums: dict[str, dict[int, tuple[Any, ...]]] = {}
     enum_names: dict[str, dict[str, int]] = {}
+    cap_req: dict[int, tuple[str, tuple[str, ...]]] = {}
     for k in core["operand_kinds"]:
         kinds[k["kind"]] = (k["category"], tuple(k.get("bases", ())))
         if "enumerants" not in k:
@@ -191,6 +208,9 @@ def build(include: Path) -> dict[str, Any]:
             if v not in table:
                 params = tuple(p["kind"] for p in e.get("parameters", ()))
                 table[v] = (e["enumerant"], params, tuple(e.get("capabilities", ())))
+            if k["kind"] == "Capability" and (e.get("version") or e.get("extensions")):
+                cap_req[v] = _merge_requirement(cap_req.get(v), e.get("version") or "1.0",
+                                                tuple(e.get("extensions", ())))
         enums[k["kind"]] = dict(sorted(table.items()))
         enum_names[k["kind"]] = names
     ext_sets: dict[str, dict[int, tuple[Any, ...]]] = {}
@@ -222,6 +242,7 @@ def build(include: Path) -> dict[str, Any]:
         "OPERAND_KINDS": kinds,
         "ENUMS": enums,
         "ENUM_NAMES": enum_names,
+        "CAPABILITY_REQUIREMENTS": dict(sorted(cap_req.items())),
         "EXT_INST_SETS": ext_sets,
         "GENERATORS": dict(sorted(generators.items())),
     }

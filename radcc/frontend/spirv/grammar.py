@@ -16,8 +16,8 @@ from types import SimpleNamespace
 from typing import Any
 
 _TABLES = ("GRAMMAR_VERSION", "MAGIC", "INSTRUCTIONS", "OPNAMES", "OPERAND_KINDS", "ENUMS",
-           "ENUM_NAMES", "EXT_INST_SETS", "GENERATORS")
-_CACHE_VERSION = 1
+           "ENUM_NAMES", "CAPABILITY_REQUIREMENTS", "EXT_INST_SETS", "GENERATORS")
+_CACHE_VERSION = 2
 
 
 def _load_tables() -> Any:
@@ -160,6 +160,13 @@ def enumerant(kind: str, value: int) -> Enumerant | None:
         return None
     name, params, caps = row
     return Enumerant(kind, value, name, params, caps)
+
+
+def capability_requirement(value: int) -> tuple[tuple[int, int] | None, tuple[str, ...]]:
+    """What declaring capability `value` needs: the first SPIR-V version that has it
+    (None: no core version) and the extensions that provide it otherwise."""
+    version, extensions = _g.CAPABILITY_REQUIREMENTS.get(value, ("1.0", ()))
+    return _version(version), extensions
 
 
 def enum_value(kind: str, name: str) -> int:

@@ -123,6 +123,8 @@ class _Reader:
                 raise self.fail(f"out of order: {SECTIONS[s]} must come before {SECTIONS[section]}")
             if section <= 3 < s and not self.m.memory_model:
                 raise self.fail("OpMemoryModel is missing")
+            if section <= 1 < s:
+                self._check_capability_requirements()
             section = s
             if ins.opname == "OpFunction":
                 func = FunctionBuilder(self.m, ins)
@@ -154,6 +156,28 @@ class _Reader:
                 alt = " or ".join(info.extensions)
                 raise self.fail("requires " + " or extension ".join(x for x in (need, alt) if x))
         self._check_enum_caps(ins.operands, builtin=ins.opname == "OpDecorate")
+
+    def _check_capability_requirements(self) -> None:
+        """Every declared capability is in the module's SPIR-V version or provided by a
+        declared extension (the SPIR-V spec's 2.4 "Logical Layout": the capabilities an
+        extension adds need its OpExtension; spirv-val's "Capability ... is not allowed
+        ... (or requires extension)")."""
+        for ins in self.ins:
+            if ins.opname != "OpCapability":
+                if ins.opname != "OpExtension":
+                    return
+                continue
+            value = ins.operands[0].value
+            assert isinstance(value, int)
+            version, extensions = grammar.capability_requirement(value)
+            if version is not None and version <= self.m.version:
+                continue
+            if set(extensions) & set(self.m.extensions):
+                continue
+            need = [f"SPIR-V {version[0]}.{version[1]}"] if version else []
+            need += [f"extension {x}" for x in extensions]
+            raise SpirvError(f"capability {ins.operands[0].name} requires "
+                             f"{' or '.join(need) or 'an extension'}", ins.offset, ins.opname)
 
     def _check_enum_caps(self, operands: Sequence[Operand], builtin: bool = False) -> None:
         """Every enumerant's capabilities are declared. BuiltIn's only on OpDecorate and

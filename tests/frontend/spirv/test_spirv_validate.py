@@ -157,6 +157,25 @@ def test_invalid_module(name: str, old: str, new: str, needle: str, last: bool, 
     assert f"word {word}: " in err, (word, err)
 
 
+def test_capability_without_its_extension(base_asm: str, tmp_path: Path) -> None:
+    """A capability only an extension provides (not core in the module's version) needs
+    its OpExtension; the reader refuses it before spirv-val runs, at the OpCapability."""
+    text = base_asm.replace("OpCapability Shader\n",
+                            "OpCapability Shader\nOpCapability ShaderClockKHR\n", 1)
+    data = _assemble(text)
+    assert not spirv_tools.validate(data, "vulkan1.3").ok
+    want = _word_of(text, data, "OpCapability ShaderClockKHR")
+    for flags in (("--no-validate",), ()):
+        status, err = _compile(tmp_path, data, *flags)
+        assert status == 1, err
+        assert f"word {want}: OpCapability: capability ShaderClockKHR requires extension " \
+            "SPV_KHR_shader_clock" in err, err
+    declared = text.replace("OpCapability ShaderClockKHR\n",
+                            'OpCapability ShaderClockKHR\nOpExtension "SPV_KHR_shader_clock"\n')
+    status, err = _compile(tmp_path, _assemble(declared), "--no-validate")
+    assert status == 0, err
+
+
 def test_builtin_decoration_without_capability(base_asm: str, tmp_path: Path) -> None:
     """OpDecorate BuiltIn of a built-in whose capability is not declared (fuzz finding
     b1ef92da7e13): spirv-val rejects it; the reader refuses it at the decoration, with and
