@@ -98,6 +98,11 @@ INEXACT_RULES: list[Rule] = [
     (("ffma", "a", 0.0, "b"), "b"),
     (("ffma", 0.0, "a", "b"), "b"),
     (("fadd", "a", 0.0), "a"),
+    # a - a (NIR's fsub is fadd + fneg): Inf - Inf and NaN - NaN are NaN, not 0
+    (("fsub", "a", "a"), 0.0),
+    (("fadd", "a", ("fneg", "a")), 0.0),
+    # NIR's distribution: a*b + a*c rounds twice less as a*(b + c) (b, c constants fold)
+    (("fadd", ("fmul", "a", "b"), ("fmul", "a", "c")), ("fmul", "a", ("fadd", "b", "c"))),
 ]
 
 
@@ -195,6 +200,14 @@ for _rules, _inexact in ((RULES, False), (INEXACT_RULES, True)):
         _BY_OP.setdefault(_search[0], []).append((_search, _rep, _inexact))
 
 
+def _exact_operand(search: tuple[Any, ...], ins: Instr) -> bool:
+    """Whether a search with nested operations may match an ``exact`` operand (an
+    inexact rule rewrites every operation it matches)."""
+    if not any(isinstance(x, tuple) for x in search[1:]):
+        return False
+    return any(s.parent is not None and bool(s.parent.attrs.get("exact")) for s in ins.srcs)
+
+
 def algebraic(shader: MirShader) -> bool:
     """Apply the first matching rule (in RULES' order) to each ALU instruction.
     Only the rules whose search starts with the instruction's opcode are tried."""
@@ -208,7 +221,8 @@ def algebraic(shader: MirShader) -> bool:
             if rules and ins.dest is not None and ins.dest not in mapping:
                 for search, rep, inexact in rules:
                     if inexact and (ins.attrs.get("exact")
-                                    or ins.dest.bit_size in preserve):
+                                    or ins.dest.bit_size in preserve
+                                    or _exact_operand(search, ins)):
                         continue
                     env: dict[str, Any] = {}
                     if _match_instr(search, ins, env):
