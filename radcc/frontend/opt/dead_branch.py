@@ -141,7 +141,45 @@ def _has_own_break(cf: list[CFNode]) -> bool:
     return False
 
 
-def _node_is_dead(shader: MirShader, n: If | Loop, nxt: Block) -> bool:
+class _Users:
+    """Where each value is used, built on first demand for one walk of the shader (the
+    walk stops at its first change): the blocks holding an instruction that reads it,
+    and the ifs it is the condition of. `_node_is_dead` asks it per defined value
+    instead of rescanning the shader per node."""
+
+    def __init__(self, shader: MirShader) -> None:
+        self.shader = shader
+        self._blocks: dict[Value, list[Block]] | None = None
+        self._ifs: dict[Value, list[If]] = {}
+
+    def _build(self) -> dict[Value, list[Block]]:
+        blocks: dict[Value, list[Block]] = {}
+        for b in self.shader.blocks():
+            for x in b.instrs:
+                for s in x.srcs:
+                    at = blocks.setdefault(s, [])
+                    if not at or at[-1] is not b:
+                        at.append(b)
+        for m in iter_nodes(self.shader.function.body):
+            if isinstance(m, If):
+                self._ifs.setdefault(m.cond, []).append(m)
+        self._blocks = blocks
+        return blocks
+
+    def used_outside(self, defined: set[Value], inside: set[Block],
+                     inner_ifs: set[int]) -> bool:
+        """Does an instruction outside `inside`, or an if not in `inner_ifs` (ids),
+        read a value of `defined`?"""
+        blocks = self._blocks if self._blocks is not None else self._build()
+        for v in defined:
+            if any(b not in inside for b in blocks.get(v, ())):
+                return True
+            if any(id(m) not in inner_ifs for m in self._ifs.get(v, ())):
+                return True
+        return False
+
+
+def _node_is_dead(users: _Users, n: If | Loop, nxt: Block) -> bool:
     if nxt.phis:
         return False
     if isinstance(n, If):
@@ -156,28 +194,22 @@ def _node_is_dead(shader: MirShader, n: If | Loop, nxt: Block) -> bool:
     defined = {x.dest for b in inside for x in b.instrs if x.dest is not None}
     if not defined:
         return True
-    for b in shader.blocks():
-        if b in inside:
-            continue
-        if any(not defined.isdisjoint(x.srcs) for x in b.instrs):
-            return False
     inner_ifs = {id(m) for p in parts for m in iter_nodes(p) if isinstance(m, If)}
-    return not any(isinstance(m, If) and id(m) not in inner_ifs and m.cond in defined
-                   for m in iter_nodes(shader.function.body))
+    return not users.used_outside(defined, inside, inner_ifs)
 
 
-def _remove_dead_one(shader: MirShader, cf: list[CFNode]) -> bool:
+def _remove_dead_one(shader: MirShader, cf: list[CFNode], users: _Users) -> bool:
     for i, n in enumerate(cf):
         if isinstance(n, If | Loop):
             nxt = cf[i + 1]
             prev = cf[i - 1]
             assert isinstance(nxt, Block) and isinstance(prev, Block)
-            if _node_is_dead(shader, n, nxt):
+            if _node_is_dead(users, n, nxt):
                 merge_into(shader, prev, nxt)
                 del cf[i:i + 2]
                 return True
             inner = [n.then_list, n.else_list] if isinstance(n, If) else [n.body, n.cont]
-            if any(_remove_dead_one(shader, p) for p in inner):
+            if any(_remove_dead_one(shader, p, users) for p in inner):
                 return True
     return False
 
@@ -187,7 +219,7 @@ def dead_branch(shader: MirShader) -> bool:
     while _fold_one(shader, shader.function.body):
         changed = True
     while True:
-        while _remove_dead_one(shader, shader.function.body):
+        while _remove_dead_one(shader, shader.function.body, _Users(shader)):
             changed = True
         # values (phis) only the nodes after them used may keep a node alive: dce
         # them and look again

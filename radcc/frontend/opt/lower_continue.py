@@ -20,15 +20,25 @@ from .lower_util import clone_cf, demote_to_vars
 from .vars_to_ssa import vars_to_ssa
 
 
-def _loops_post_order(cf: list[CFNode]) -> list[Loop]:
-    out: list[Loop] = []
+def _loops_post_order(cf: list[CFNode]) -> list[tuple[Loop, list[CFNode]]]:
+    """Every loop, inner ones first, with the list holding it."""
+    out: list[tuple[Loop, list[CFNode]]] = []
     for n in cf:
         if isinstance(n, If):
             out += _loops_post_order(n.then_list) + _loops_post_order(n.else_list)
         elif isinstance(n, Loop):
             out += _loops_post_order(n.body) + _loops_post_order(n.cont)
-            out.append(n)
+            out.append((n, cf))
     return out
+
+
+def _block_after(loop: Loop, cf: list[CFNode]) -> Block:
+    for i, n in enumerate(cf):
+        if n is loop:
+            nxt = cf[i + 1]
+            assert isinstance(nxt, Block)
+            return nxt
+    raise AssertionError("loop not in its list")
 
 
 def _continue_points(cf: list[CFNode], out: list[tuple[list[CFNode], int]]) -> None:
@@ -43,22 +53,55 @@ def _continue_points(cf: list[CFNode], out: list[tuple[list[CFNode], int]]) -> N
             _continue_points(n.else_list, out)
 
 
-def _lower_loop(shader: MirShader, loop: Loop) -> bool:
+class _Uses:
+    """The shader's non-phi uses (value -> (block, instruction)) and if conditions
+    (value -> ifs), built once per pass run so each loop asks about its continue
+    construct's values instead of rescanning the shader.
+
+    Lowering a loop changes no use of another loop's construct values outside that
+    construct: it rewrites the uses of its own demoted values, and its copies read
+    values of its own construct or of code dominating it (a construct's values reach
+    the loop body only through header phis). The copies are new and inside any
+    enclosing construct; the blocks and ifs of a lowered construct leave the shader
+    (`gone`), and a recorded use is checked against the instruction's current
+    sources."""
+
+    def __init__(self, shader: MirShader) -> None:
+        self.instrs: dict[Value, list[tuple[Block, Instr]]] = {}
+        self.conds: dict[Value, list[If]] = {}
+        self.gone_blocks: set[Block] = set()
+        self.gone_ifs: set[int] = set()
+        for b in shader.blocks():
+            for ins in b.instrs:
+                if ins.op == "phi":
+                    continue
+                for s in set(ins.srcs):
+                    self.instrs.setdefault(s, []).append((b, ins))
+        for n in iter_nodes(shader.function.body):
+            if isinstance(n, If):
+                self.conds.setdefault(n.cond, []).append(n)
+
+    def used_outside(self, v: Value, blocks: set[Block], ifs: set[int]) -> tuple[bool, bool]:
+        """(read by a non-phi instruction outside `blocks`, the condition of an if
+        outside `ifs`), both in the shader now."""
+        by_instr = any(b not in blocks and b not in self.gone_blocks and v in ins.srcs
+                       for b, ins in self.instrs.get(v, ()))
+        by_if = any(n.cond is v and id(n) not in ifs and id(n) not in self.gone_ifs
+                    for n in self.conds.get(v, ()))
+        return by_instr, by_if
+
+
+def _lower_loop(shader: MirShader, loop: Loop, exit_block: Block, uses: _Uses) -> bool:
+    """`exit_block`: the block after `loop` in its list (where its breaks go)."""
     cont_blocks = set(iter_blocks(loop.cont))
+    cont_ifs = {id(n) for n in iter_nodes(loop.cont) if isinstance(n, If)}
     head = loop.cont[0]
     assert isinstance(head, Block)
     defined_in_cont = {i.dest for b in cont_blocks for i in b.instrs if i.dest is not None}
     demote: set[Value] = {p.dest for p in head.phis if p.dest is not None}
-    for b in shader.blocks():
-        if b in cont_blocks:
-            continue
-        for ins in b.instrs:
-            if ins.op != "phi" and not defined_in_cont.isdisjoint(ins.srcs):
-                demote.update(s for s in ins.srcs if s in defined_in_cont)
-    for n in iter_nodes(shader.function.body):
-        if isinstance(n, If) and n.cond in defined_in_cont and not any(
-                n is x for x in iter_nodes(loop.cont)):
-            demote.add(n.cond)
+    for v in defined_in_cont:
+        if any(uses.used_outside(v, cont_blocks, cont_ifs)):
+            demote.add(v)
     demote_to_vars(shader, demote)
 
     points: list[tuple[list[CFNode], int]] = []
@@ -94,8 +137,12 @@ def _lower_loop(shader: MirShader, loop: Loop) -> bool:
             end.append(Instr("continue", None))
         cf[i + 1:i + 1] = copy[1:]
         copies.append((bmap, vmap))
-    # phis naming a block of the construct: one entry per copy
-    for b in list(shader.blocks()):
+    # phis naming a block of the construct: one entry per copy. The construct's blocks
+    # lead to each other, to the loop header and to the exit only; the copies' phis
+    # name the copies' blocks (clone_cf)
+    header = loop.body[0]
+    assert isinstance(header, Block)
+    for b in (header, exit_block):
         for phi in b.instrs:
             if phi.op != "phi":
                 break  # phis come first (b.phis without building the list)
@@ -112,6 +159,8 @@ def _lower_loop(shader: MirShader, loop: Loop) -> bool:
                     srcs.append(vmap.get(s, s))
                     preds.append(bmap[p])
             phi.srcs, phi.preds = srcs, preds
+    uses.gone_blocks |= cont_blocks
+    uses.gone_ifs |= cont_ifs
     loop.cont = []
     return bool(demote)
 
@@ -129,13 +178,14 @@ def _drop_trailing_continue(loops: list[Loop]) -> bool:
 
 def lower_continue_constructs(shader: MirShader) -> bool:
     all_loops = _loops_post_order(shader.function.body)
-    loops = [lp for lp in all_loops if lp.cont]
+    loops = [(lp, cf) for lp, cf in all_loops if lp.cont]
     if not loops:
-        return _drop_trailing_continue(all_loops)
+        return _drop_trailing_continue([lp for lp, _ in all_loops])
     demoted = False
-    for lp in loops:
-        demoted |= _lower_loop(shader, lp)
+    uses = _Uses(shader)
+    for lp, cf in loops:
+        demoted |= _lower_loop(shader, lp, _block_after(lp, cf), uses)
     if demoted:
         vars_to_ssa(shader)
-    _drop_trailing_continue(all_loops)
+    _drop_trailing_continue([lp for lp, _ in all_loops])
     return True
