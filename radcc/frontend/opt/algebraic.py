@@ -92,6 +92,24 @@ RULES: list[Rule] = [
     (("inot", ("fneu", "a", "b")), ("feq", "a", "b")),
 ]
 
+# 32-bit values only (the shift amounts name a 32-bit value's bytes and halves): NIR's
+# extract_i8/i16 (ACO's v_bfe_i32) of the source idiom (a << 24 - 8k) >> 24, and the
+# low bits of a sign extension are the field's own (extract_u8/u16)
+RULES_32: list[Rule] = [
+    (("ishr", ("ishl", "a", 24), 24), ("ibfe", "a", 0, 8)),
+    (("ishr", ("ishl", "a", 16), 24), ("ibfe", "a", 8, 8)),
+    (("ishr", ("ishl", "a", 8), 24), ("ibfe", "a", 16, 8)),
+    (("ishr", ("ishl", "a", 16), 16), ("ibfe", "a", 0, 16)),
+    (("ushr", ("ishl", "a", 24), 24), ("ubfe", "a", 0, 8)),
+    (("ushr", ("ishl", "a", 16), 24), ("ubfe", "a", 8, 8)),
+    (("ushr", ("ishl", "a", 8), 24), ("ubfe", "a", 16, 8)),
+    (("ushr", ("ishl", "a", 16), 16), ("ubfe", "a", 0, 16)),
+    (("iand", ("ibfe", "a", "b", 8), 0xFF), ("ubfe", "a", "b", 8)),
+    (("iand", ("ibfe", "a", "b", 16), 0xFFFF), ("ubfe", "a", "b", 16)),
+    (("iand", ("ishr", "a", 24), 0xFF), ("ushr", "a", 24)),
+    (("iand", ("ishr", "a", 16), 0xFFFF), ("ushr", "a", 16)),
+]
+
 # may change a zero's sign or drop an Inf/NaN: not for exact instructions (module docstring)
 INEXACT_RULES: list[Rule] = [
     (("fmul", "a", 0.0), 0.0),
@@ -192,12 +210,13 @@ def _build(rep: Any, ins: Instr, env: dict[str, Any], out: list[Instr],
     return c
 
 
-# the rules by the opcode their search starts with, in RULES' then INEXACT_RULES' order,
-# each with whether it is inexact
-_BY_OP: dict[str, list[tuple[tuple[Any, ...], Any, bool]]] = {}
-for _rules, _inexact in ((RULES, False), (INEXACT_RULES, True)):
+# the rules by the opcode their search starts with, in RULES', RULES_32's then
+# INEXACT_RULES' order, each with whether it is inexact and the one size it takes (0: any)
+_BY_OP: dict[str, list[tuple[tuple[Any, ...], Any, bool, int]]] = {}
+for _rules, _inexact, _size in ((RULES, False, 0), (RULES_32, False, 32),
+                                (INEXACT_RULES, True, 0)):
     for _search, _rep in _rules:
-        _BY_OP.setdefault(_search[0], []).append((_search, _rep, _inexact))
+        _BY_OP.setdefault(_search[0], []).append((_search, _rep, _inexact, _size))
 
 
 def _exact_operand(search: tuple[Any, ...], ins: Instr) -> bool:
@@ -219,7 +238,9 @@ def algebraic(shader: MirShader) -> bool:
         for ins in b.instrs:
             rules = by_op.get(ins.op)
             if rules and ins.dest is not None and ins.dest not in mapping:
-                for search, rep, inexact in rules:
+                for search, rep, inexact, size in rules:
+                    if size and ins.dest.bit_size != size:
+                        continue
                     if inexact and (ins.attrs.get("exact")
                                     or ins.dest.bit_size in preserve
                                     or _exact_operand(search, ins)):

@@ -287,6 +287,50 @@ def test_algebraic_cancellation_and_distribution() -> None:
             assert ops.count("fmul") == 2, ops
 
 
+def test_algebraic_sign_extended_bytes_are_bitfield_extracts() -> None:
+    """ncnn's int8 unpacking idiom (x << 24 - 8k) >> 24 is NIR's extract_i8 (ibfe, one
+    v_bfe_i32 as ACO, not a shift pair), its low byte extract_u8 (ubfe), (x >> 24) & 0xff
+    a ushr (packing_int8_fp32: 48 -> 41 instructions, ACO 33); results as NumPy's int32
+    shifts give them. 64-bit shifts are not byte extracts and stay."""
+    s, b = _shader()
+    i = b.intr("load_local_invocation_index", [], 32, 1)
+    x = b.intr("load_ssbo", [b.alu("ishl", 32, 1, i, b.imm(2))], 32, 1, binding=(0, 0),
+               align=4)
+    sext = [b.alu("ishr", 32, 1, b.alu("ishl", 32, 1, x, b.imm(left)), b.imm(right))
+            for left, right in ((24, 24), (16, 24), (8, 24), (16, 16))]
+    rs = sext + [b.alu("iand", 32, 1, sext[k], b.imm(m))
+                 for k, m in ((0, 0xFF), (1, 0xFF), (2, 0xFF), (3, 0xFFFF))]
+    rs.append(b.alu("iand", 32, 1, b.alu("ishr", 32, 1, x, b.imm(24)), b.imm(0xFF)))
+    for k, r in enumerate(rs):
+        b.intrinsic("store_ssbo", [r, b.alu("iadd", 32, 1, b.imm(16 + 4 * k),
+                                            b.alu("imul", 32, 1, i, b.imm(36)))],
+                    binding=(0, 0))
+    x64 = b.alu("pack_64_2x32_split", 64, 1, x, x)
+    y64 = b.alu("ishr", 64, 1, b.alu("ishl", 64, 1, x64, b.imm(24)), b.imm(24))
+    b.intrinsic("store_ssbo", [b.alu("unpack_64_2x32_split_x", 32, 1, y64),
+                               b.alu("iadd", 32, 1, b.imm(160), b.alu("ishl", 32, 1, i,
+                                                                      b.imm(2)))],
+                binding=(0, 0))
+    validate(s)
+    optimize(s)
+    validate(s)
+    ops = [i.op for i in s.instrs()]
+    assert ops.count("ibfe") == 4 and ops.count("ubfe") == 4, print_shader(s)
+    assert ops.count("ushr") == 1, print_shader(s)
+    assert ops.count("ishl") == 2 and ops.count("ishr") == 1, print_shader(s)  # x4; i64
+    xs = np.array([0x80FF7F01, 0x12345678, 0xFEDCBA98, 0x0000FF80], np.uint32)
+    data = xs.tobytes() + bytes(4 * 44)
+    out = np.frombuffer(mir_interp.run(s, (1, 1, 1), {(0, 0): data})[(0, 0)], np.uint32)
+    xi = xs.view(np.int32)
+    sx = [(xi << 24) >> 24, (xi << 16) >> 24, (xi << 8) >> 24, (xi << 16) >> 16]
+    want = sx + [sx[0] & 0xFF, sx[1] & 0xFF, sx[2] & 0xFF, sx[3] & 0xFFFF, (xi >> 24) & 0xFF]
+    got = out[4:40].reshape(4, 9)
+    np.testing.assert_array_equal(got, np.stack(want, axis=1).astype(np.int32).view(np.uint32))
+    x64s = xs.astype(np.uint64) * np.uint64(0x100000001)
+    want64 = ((x64s.view(np.int64) << 24) >> 24).view(np.uint64) & np.uint64(0xFFFFFFFF)
+    np.testing.assert_array_equal(out[40:44], want64.astype(np.uint32))
+
+
 def test_constant_folding_propagates_undef() -> None:
     """An ALU instruction with an undefined source is undefined (its division gone),
     bcsel picks the defined value, vecN keeps its defined components."""
