@@ -127,9 +127,10 @@ def _bf16_value(bits: np.ndarray) -> np.ndarray:
 
 @pytest.mark.parametrize("wave", WAVES)
 def test_bfloat16(wave: int) -> None:
-    """tests/e2e/coopmat/bf16.comp: bfloat16 WMMA into float32 and bfloat16 accumulators
-    against NumPy in float64 (float32 accumulators within 1e-5; the bfloat16 result within
-    one bfloat16 rounding, 2^-8 relative), and the scalar conversions bit-exact: round to
+    """tests/e2e/coopmat/bf16.comp: bfloat16 WMMA into float32, bfloat16 and float16
+    accumulators against NumPy in float64 (float32 accumulators within 1e-5; the bfloat16
+    result within one bfloat16 rounding, 2^-8 relative; the float16 one within one float16
+    rounding, 2^-11 relative), and the scalar conversions bit-exact: round to
     nearest even with ties both ways, denormals, overflow to infinity, infinities, NaNs."""
     r = np.random.default_rng(400 + wave)
     a = _bf16_bits(r.uniform(-2, 2, (16, 16)).astype(np.float32))
@@ -146,13 +147,16 @@ def test_bfloat16(wave: int) -> None:
         (0, 0): a.tobytes(), (0, 1): b.tobytes(), (0, 2): c.tobytes(),
         (0, 3): np.zeros(256, np.float32), (0, 4): np.zeros(256, np.uint16),
         (0, 5): f.tobytes(), (0, 6): np.zeros(64, np.uint16), (0, 7): gi.tobytes(),
-        (0, 8): np.zeros(64, np.float32)})
+        (0, 8): np.zeros(64, np.float32), (0, 9): np.zeros(256, np.float16)})
     am, bm = _bf16_value(a).astype(np.float64), _bf16_value(b).astype(np.float64)
     got_d = np.frombuffer(out[(0, 3)], np.float32).reshape(16, 16)
     np.testing.assert_allclose(got_d, am @ bm + c, rtol=1e-5, atol=1e-5)
     want_e = am @ bm + _bf16_value(_bf16_bits(c)).astype(np.float64)
     got_e = _bf16_value(np.frombuffer(out[(0, 4)], np.uint16)).reshape(16, 16)
     np.testing.assert_allclose(got_e, want_e, rtol=2 ** -8, atol=2 ** -7)
+    want_h = am @ bm + c.astype(np.float16).astype(np.float64)
+    got_h16 = np.frombuffer(out[(0, 9)], np.float16).reshape(16, 16).astype(np.float64)
+    np.testing.assert_allclose(got_h16, want_h, rtol=2 ** -11, atol=2 ** -10)
     np.testing.assert_array_equal(np.frombuffer(out[(0, 6)], np.uint16), _bf16_bits(f))
     got_h = np.frombuffer(out[(0, 8)], np.float32).view(np.uint32)
     np.testing.assert_array_equal(got_h, gi.astype(np.uint32) << 16)
@@ -207,8 +211,8 @@ def test_bfloat16_dot_product_is_refused_by_name(tmp_path) -> None:
     r = subprocess.run([sys.executable, "-m", "radcc", "compile", str(f), "-o",
                         str(tmp_path / "bf16.o")], capture_output=True, text=True)
     assert r.returncode == 1, r.stderr
-    # the fourth OpCapability: five header words and three two-word capabilities before it
-    assert "word 11: OpCapability: unsupported capability BFloat16DotProductKHR: bfloat16 " \
+    # the fifth OpCapability: five header words and four two-word capabilities before it
+    assert "word 13: OpCapability: unsupported capability BFloat16DotProductKHR: bfloat16 " \
         "dot products (OpDot on bfloat16) are not supported yet" in r.stderr, r.stderr
     assert "Traceback" not in r.stderr
 
@@ -219,11 +223,11 @@ def test_bfloat16_arithmetic_is_refused_by_name() -> None:
     from radcc.driver.compile import compile_spirv
     from radcc.frontend.spirv import SpirvError, read_spirv
 
-    line = "%110 = OpLoad %9 %109"
+    line = "%127 = OpLoad %9 %126"
     text = (HERE / "bf16.spvasm").read_text()
     assert line in text, text
-    text = text.replace(line, line + "\n        %200 = OpFAdd %9 %110 %110")
-    spv = assemble(text.replace("Bound: 119", "Bound: 201"))
+    text = text.replace(line, line + "\n        %200 = OpFAdd %9 %127 %127")
+    spv = assemble(text.replace("Bound: 136", "Bound: 201"))
     word = read_spirv(spv).defs[200].offset
     with pytest.raises(SpirvError, match="OpFAdd on bfloat16: .*bfloat16 arithmetic is not "
                        "supported") as e:

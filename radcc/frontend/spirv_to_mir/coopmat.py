@@ -30,7 +30,9 @@ it).
 - ``OpCooperativeMatrixMulAddKHR``: the MIR intrinsic ``cmat_muladd_amd`` (NIR's
   name) with the 16 + 16 + 256/W leaves as sources and ``attrs`` ``ab``/``cd`` (the
   element types: ``f16``/``bf16``/``iu8``, ``f16``/``bf16``/``f32``/``i32``), ``a_signed``,
-  ``b_signed``, ``saturate``; its result is a vector of 256/W components.
+  ``b_signed``, ``saturate``; bfloat16 into float16 accumulators (no WMMA has it) widens
+  the accumulator to float32 around ``v_wmma_f32_16x16x16_bf16``. The result is a
+  vector of 256/W components.
 - ``OpCooperativeMatrixLengthKHR``: 16 or 256/W.
 - Element-wise arithmetic (negation, add, sub, mul, div, ``OpMatrixTimesScalar``) and
   conversions between matrices of the same use: per element (bfloat16 conversions as
@@ -193,7 +195,13 @@ def op_muladd(ctx: TranslationContext, ins: Instruction) -> None:
         raise err(f"OpCooperativeMatrixMulAddKHR of {da.spelling()}, {db.spelling()}, "
                   f"{dc.spelling()} -> {dr.spelling()}: the sizes do not match", ins)
     ab, cd = _wmma_type(da), _wmma_type(dr)
-    if _wmma_type(db) != ab or _wmma_type(dc) != cd or (ab, cd) not in _WMMA_TYPES:
+    # bfloat16 into float16 (llama.cpp's bf16 _f16acc variants): no WMMA does it; the
+    # float16 accumulator is widened, multiplied on the float32 WMMA and rounded back
+    widen = (ab, cd) == ("bf16", "f16")
+    if widen:
+        cd = "f32"
+    if _wmma_type(db) != ab or _wmma_type(dc) != _wmma_type(dr) or \
+            (ab, cd) not in _WMMA_TYPES:
         raise err(f"OpCooperativeMatrixMulAddKHR of {da.spelling()}, {db.spelling()}, "
                   f"{dc.spelling()} -> {dr.spelling()} is not a WMMA", ins)
     flags = 0
@@ -212,13 +220,17 @@ def op_muladd(ctx: TranslationContext, ins: Instruction) -> None:
     for i in range(tm):
         for j in range(tn):
             acc = c[(i * tn + j) * lc:(i * tn + j + 1) * lc]
+            if widen:
+                acc = [ctx.b.alu("f2f32", 32, 1, x) for x in acc]  # type: ignore[arg-type]
             for k in range(tk):
                 ta = a[(i * tk + k) * la:(i * tk + k + 1) * la]
                 tb = b_[(k * tn + j) * la:(k * tn + j + 1) * la]
-                v = ctx.b.intr("cmat_muladd_amd", [*ta, *tb, *acc], dr.bits, lc, ab=ab,
-                               cd=cd, a_signed=bool(flags & 1), b_signed=bool(flags & 2),
-                               saturate=bool(flags & 16))
+                v = ctx.b.intr("cmat_muladd_amd", [*ta, *tb, *acc], 32 if widen else dr.bits,
+                               lc, ab=ab, cd=cd, a_signed=bool(flags & 1),
+                               b_signed=bool(flags & 2), saturate=bool(flags & 16))
                 acc = [ctx.b.channel(v, x) for x in range(lc)]
+            if widen:
+                acc = [ctx.b.alu("f2f16", 16, 1, x) for x in acc]  # type: ignore[arg-type]
             out += acc
     ctx.set(ins, out)
 
