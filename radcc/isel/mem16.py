@@ -9,7 +9,9 @@ push constant at a constant offset is the ``s_load_b32`` of its dword shifted do
 (``s_lshr_b32``; the push-constant block is padded to whole dwords); any other
 uniform 8/16-bit load from a buffer or the push constants is a VMEM load (its
 address is in SGPRs, the saddr form with a constant/uniform VGPR offset), read back
-with ``p_as_uniform`` (a buffer's size need not be a multiple of 4). A vector of n 8/16-bit components is n accesses.
+with ``p_as_uniform`` (a buffer's size need not be a multiple of 4). A vector of n 8/16-bit components is n accesses,
+except a dword-aligned global load of 32..128 bits (``lower_vectors.sub_dword_vector_load``):
+one dword load, the components shifted out of its dwords.
 
 8/16-bit atomics do not exist on GFX11 and are reported unsupported.
 """
@@ -33,6 +35,9 @@ def select_load(ctx: IselContext, ins: Instr) -> None:
         return
     bits = d.bit_size
     nb = bits // 8
+    if d.num_components > 1:  # a dword-aligned global vector load (lower_vectors)
+        _select_dword_load(ctx, ins, d)
+        return
     off, k0 = _address(ins)
     if ins.op == "load_push_constant" and not d.divergent and not off.divergent:
         dyn, k = offset_parts(ctx, off, k0)
@@ -63,6 +68,29 @@ def select_load(ctx: IselContext, ins: Instr) -> None:
             raise unsupported(ins)
         out.append(t if d.divergent else
                    ctx.b.pseudo("p_as_uniform", [s1], [t]).temp)
+    ctx.set(d, out)
+
+
+def _select_dword_load(ctx: IselContext, ins: Instr, d: Value) -> None:
+    """A vector of 8/16-bit components in whole dwords (``lower_vectors``'s
+    ``sub_dword_vector_load``: global memory, dword-aligned, 32..128 bits) is the 32-bit
+    vector load of its dwords; component k is its dword shifted down by its byte
+    position (the bits above its size are undefined, docs/isel.md)."""
+    nb = d.bit_size // 8
+    words = Value(-1, 32, d.num_components * nb // 4)
+    words.divergent = d.divergent
+    memory.select_load(ctx, Instr(ins.op, words, list(ins.srcs), dict(ins.attrs)))
+    got = ctx.get(words)
+    out: list[Comp] = []
+    for c in range(d.num_components):
+        w = got[c * nb // 4] if len(got) > 1 else got[0]
+        sh = 8 * (c * nb % 4)
+        if not sh:
+            out.append(w)
+        elif d.divergent:
+            out.append(ctx.valu("v_lshrrev_b32", v1, Const(32, sh), w))
+        else:
+            out.append(ctx.salu("s_lshr_b32", s1, w, Const(32, sh)))
     ctx.set(d, out)
 
 

@@ -17,7 +17,8 @@ After this pass (what isel receives):
   ``store_ssbo/shared/scratch``) of several components are kept when the
   components are 32 or 64 bits and the access is 64, 96 or 128 bits (b64/b96/b128,
   SMEM up to b128 too); otherwise split into the largest such pieces (8/16-bit
-  components: one access each). Shared memory (DS) vectors need the access's
+  components: one access each, except a dword-aligned global load of 32..128 bits,
+  kept whole: ``sub_dword_vector_load``). Shared memory (DS) vectors need the access's
   known alignment (``align`` attribute, from the address arithmetic) to be
   at least the access size (b96: 16); else they are split further into dwords.
   Pieces address their bytes through the ``offset`` attribute.
@@ -67,11 +68,26 @@ def access_align(ins: Instr) -> int:
     return max(a, int(ins.attrs.get("align", 1)))
 
 
+# loads of 8/16-bit vectors kept whole: global memory read as dwords (b32..b128)
+SUB_DWORD_VECTOR_LOADS = frozenset({"load_ssbo", "load_ubo", "load_constant"})
+
+
+def sub_dword_vector_load(op: str, bits: int, comps: int, align: int) -> bool:
+    """Whether a load of ``comps`` components of 8/16 bits stays one access: a global
+    memory load (SSBO/UBO/constant data) of whole dwords (32..128 bits) at a
+    dword-aligned address (as ACO's load of a 16-bit vec4 is one ``buffer_load_b64``);
+    isel extracts the components by shifting the dwords."""
+    return op in SUB_DWORD_VECTOR_LOADS and bits < 32 and align >= 4 and \
+        bits * comps in (32, 64, 96, 128)
+
+
 def _pieces(ins: Instr, bits: int, comps: int) -> list[tuple[int, int]]:
     """(first component, count) of each access a memory instruction becomes."""
     if comps == 1:
         return [(0, 1)]
     if bits < 32:
+        if sub_dword_vector_load(ins.op, bits, comps, access_align(ins)):
+            return [(0, comps)]
         return [(k, 1) for k in range(comps)]
     per = 128 // bits
     out: list[tuple[int, int]] = []
