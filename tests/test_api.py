@@ -35,6 +35,25 @@ def test_import_is_cheap() -> None:
     assert r.stdout.strip() == "['radcc']"
 
 
+def test_a_compile_loads_only_what_it_uses() -> None:
+    """A one-shader ``radcc compile`` in a fresh process (start-up is a feature: issue 14)
+    does not load the emulator, the oracles, the readers of other inputs, or NumPy when
+    the shader folds nothing (NumPy comes with ``mir_eval``, the folder's semantics)."""
+    seed = ROOT / "tests" / "fuzz" / "corpus" / "seeds" / "add.spv"
+    code = ("import sys\n"
+            "from radcc import cli\n"
+            f"sys.argv = ['radcc', 'compile', '--no-validate', {str(seed)!r}, '-o', '-', '-S']\n"
+            "try:\n    cli.main()\nexcept SystemExit as e:\n    assert not e.code, e.code\n"
+            "print('MODULES', ' '.join(sorted(sys.modules)))\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert r.returncode == 0, r.stderr
+    assert "v_add" in r.stdout  # the shader was compiled
+    loaded = set(r.stdout.split("MODULES ", 1)[1].split())
+    unwanted = {"numpy", "radcc.frontend.mir_eval", "radcc.ir.parser", "radcc.codeobj.elfread"}
+    assert not loaded & unwanted, sorted(loaded & unwanted)
+    assert not [m for m in loaded if m.startswith(("radcc.emu", "radcc.oracle"))]
+
+
 def test_compile_sources_agree_with_cli(tmp_path: Path) -> None:
     src = tmp_path / "k.comp"
     src.write_text(SRC)

@@ -37,7 +37,6 @@ from radcc.abi.args import Arg, ArgKind, ShaderArgs
 from radcc.abi.kernarg import KernargEntry, KernargLayout, Role, ValueKind
 from radcc.abi.stage import NAMED_STAGES, HWStage, Stage
 from radcc.codeobj import elfdefs as E
-from radcc.codeobj.elfread import read_code_object
 from radcc.codeobj.errors import CodeObjectError
 from radcc.codeobj.metadata import NOTE_NAME, NT_AMDGPU_METADATA, pack_note
 
@@ -445,6 +444,8 @@ def is_graphics_object(data: bytes) -> bool:
 
 def read_graphics_object(data: bytes) -> GraphicsShader:
     """Parse a graphics code object; `CodeObjectError` on anything malformed."""
+    from radcc.codeobj.elfread import read_code_object  # (a compile writes, never reads)
+
     co = read_code_object(data)
     if co.os_abi != ELFOSABI_AMDGPU_PAL:
         raise CodeObjectError(f"not a graphics code object (ELF OS ABI {co.os_abi}, expected "

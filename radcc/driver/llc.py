@@ -24,7 +24,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from radcc.abi.kernarg import KernargLayout
-from radcc.ir.parser import parse_program
 from radcc.ir.program import Program
 from radcc.ir.regclass import VGPR_BASE
 from radcc.ir.validate import validate_ir
@@ -214,6 +213,8 @@ def compile_file(path: str, text: str, *, mcpu: str | None = None, wave64: bool 
     check_pass_names(options.print_after, "RADCC_DEBUG print-after")
     check_pass_names(options.print_before, "RADCC_DEBUG print-before")
     options = options.with_prints(set(print_after), set(print_before))
+    from radcc.ir.parser import parse_program  # (radcc compile shares this module's printers)
+
     program = parse_program(text, path, complete=True)
     if mcpu:
         try:

@@ -59,7 +59,7 @@ from radcc.abi.args import AbiError, ArgKind, RegFile, ShaderArgs
 from radcc.abi.kernarg import KernargLayout
 from radcc.abi.stage import COMPUTE_CS
 from radcc.codeobj.amdhsa import decode_kernel_descriptor, fields_for, kernel_descriptor
-from radcc.codeobj.elf import KernelSymbol, write_code_object
+from radcc.codeobj.elfwrite import KernelSymbol, write_code_object
 from radcc.codeobj.metadata import default_kernel_metadata, default_metadata
 from radcc.ir.printer import instruction_text
 from radcc.ir.program import Definition, Instruction, Operand, Program

@@ -11,7 +11,7 @@ reach it together), subgroup operations see the active lanes of each group of
 atomics are applied lane by lane in index order.
 
 Values are held as raw bits (shape ``(components, lanes)``) and every ALU
-opcode is evaluated by ``mir_ops.eval_alu``, the same code the constant folder
+opcode is evaluated by ``mir_eval.eval_alu``, the same code the constant folder
 uses. Memory accesses out of a buffer's bounds read 0 and are not written (like
 robust buffer access); loops stop with ``InterpError`` after ``max_iterations``.
 """
@@ -38,7 +38,8 @@ from radcc.frontend.mir import (
     leaf_count,
     member_leaf_offset,
 )
-from radcc.frontend.mir_ops import ALU_OPS, FLT, SIG, UNS, eval_alu, raw_dtype
+from radcc.frontend.mir_eval import FLT, SIG, UNS, eval_alu, raw_dtype
+from radcc.frontend.mir_ops import ALU_OPS
 
 Arr = np.ndarray
 

@@ -1,5 +1,5 @@
 """constant_folding: an ALU instruction whose sources are all constants becomes a
-constant (evaluated by ``mir_ops.eval_alu``, the interpreter's own semantics, so
+constant (evaluated by ``mir_eval.eval_alu``, the interpreter's own semantics, so
 specialization-constant arithmetic folds exactly as it would run); ``bcsel``
 with a constant condition becomes the chosen source.
 
@@ -13,10 +13,8 @@ whose branch on a specialization constant leaves a vector unassigned divide it o
 
 from __future__ import annotations
 
-import numpy as np
-
 from ..mir import Instr, MirShader, Value, const_of, rewrite_uses
-from ..mir_ops import ALU_OPS, eval_alu, raw_dtype
+from ..mir_ops import ALU_OPS
 
 
 def fold_instr(ins: Instr) -> tuple[int, ...] | None:
@@ -28,10 +26,11 @@ def fold_instr(ins: Instr) -> tuple[int, ...] | None:
         c = const_of(s)
         if c is None:
             return None
-        srcs.append(np.array(c, dtype=np.uint64).astype(raw_dtype(s.bit_size)).reshape(-1, 1))
-    r = eval_alu(ins.op, d.bit_size, d.num_components, srcs, [s.bit_size for s in ins.srcs],
-                 ins.attrs)
-    return tuple(int(x) for x in np.asarray(r).reshape(-1))
+        srcs.append(c)
+    from ..mir_eval import fold  # NumPy: only a compile that folds something loads it
+
+    return fold(ins.op, d.bit_size, d.num_components, srcs, [s.bit_size for s in ins.srcs],
+                ins.attrs)
 
 
 def _is_undef(v: Value) -> bool:

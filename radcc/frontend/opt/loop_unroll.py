@@ -7,7 +7,7 @@ loop's level (other ``break``s inside ifs — early exits — are allowed),
 Bn falls through to the header, and the header phis (in B0) have one entry from
 before the loop and one from Bn. The trip count comes from running B0..Bn's
 unconditional ALU instructions on the constant initial values of the header
-phis (``mir_ops.eval_alu``, the interpreter's semantics) until the exit test
+phis (``mir_eval.eval_alu``, the interpreter's semantics) until the exit test
 says break. Ifs inside the body are copied along; a loop holding another loop is
 not unrolled (inner loops first: once they are gone the outer one may be).
 
@@ -29,8 +29,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-import numpy as np
-
 from ..mir import (
     Block,
     CFNode,
@@ -43,7 +41,7 @@ from ..mir import (
     iter_nodes,
     rewrite_uses,
 )
-from ..mir_ops import ALU_OPS, eval_alu, raw_dtype
+from ..mir_ops import ALU_OPS
 from .dead_branch import dead_branch, merge_into
 from .lower_util import clone_cf
 
@@ -127,6 +125,10 @@ class _Shape:
 
 
 def _trip_count(s: _Shape) -> int | None:
+    import numpy as np  # (with mir_eval: only a compile with a counted loop loads them)
+
+    from ..mir_eval import eval_alu, raw_dtype
+
     top = set(s.top)
     env: dict[Value, np.ndarray | None] = {}
     for d, v in s.init.items():

@@ -16,8 +16,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-
 from radcc.frontend.spirv.debug_lines import source_line
 
 from ..mir import (
@@ -28,7 +26,7 @@ from ..mir import (
     Value,
 )
 from ..mir_builder import MirBuilder
-from ..mir_ops import ALU_OPS, eval_alu, raw_dtype
+from ..mir_ops import ALU_OPS
 from ..spirv import SpirvError
 from ..spirv.binary import Instruction
 from ..spirv.module import SpirvModule
@@ -121,9 +119,10 @@ def fold_value(v: Value, depth: int = 0) -> tuple[int, ...] | None:
         k = fold_value(s, depth + 1)
         if k is None:
             return None
-        srcs.append(np.array(k, dtype=raw_dtype(s.bit_size)).reshape(-1, 1))
-    r = eval_alu(p.op, v.bit_size, v.num_components, srcs, [s.bit_size for s in p.srcs], p.attrs)
-    return tuple(int(x) for x in np.asarray(r).reshape(-1))
+        srcs.append(k)
+    from ..mir_eval import fold  # NumPy: only a translation that folds something loads it
+
+    return fold(p.op, v.bit_size, v.num_components, srcs, [s.bit_size for s in p.srcs], p.attrs)
 
 
 class TranslationContext:
