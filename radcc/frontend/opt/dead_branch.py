@@ -62,21 +62,80 @@ def drop_phi_entries(shader: MirShader, dead: set[Block]) -> None:
             ins.srcs = [s for _, s in keep]
 
 
-def _fold_one(shader: MirShader, cf: list[CFNode]) -> bool:
-    for i, n in enumerate(cf):
+class _Folds:
+    """The folds of one walk of the shader (`_fold_walk`), their shader-wide effects
+    deferred to one pass at its end (`finish`) instead of a pass per fold: the values
+    merged blocks' phis stood for (`mapping`), the blocks merged into others (`moved`),
+    and the blocks of the dropped sides (`dead`)."""
+
+    def __init__(self) -> None:
+        self.mapping: dict[Value, Value] = {}
+        self.moved: dict[Block, Block] = {}
+        self.dead: set[Block] = set()
+
+    def block(self, b: Block) -> Block:
+        while b in self.moved:
+            b = self.moved[b]
+        return b
+
+    def value(self, v: Value) -> Value:
+        seen = 0
+        while v in self.mapping and seen < 1000:
+            v = self.mapping[v]
+            seen += 1
+        return v
+
+    def merge(self, a: Block, b: Block) -> None:
+        """`merge_into(a, b)` with the phi sources and predecessors rewritten later: of
+        b's phis, the entry whose predecessor is not dead is the value."""
+        for phi in b.phis:
+            live = [s for p, s in zip(phi.preds, phi.srcs, strict=True)
+                    if self.block(p) not in self.dead]
+            assert len(live) == 1 and phi.dest is not None, phi
+            self.mapping[phi.dest] = live[0]
+        for ins in b.instrs[len(b.phis):]:
+            a.append(ins)
+        b.instrs = []
+        self.moved[b] = a
+
+    def finish(self, shader: MirShader) -> None:
+        """Every phi's predecessors renamed and the dead ones' entries dropped, every
+        source rewritten through `mapping`."""
+        if self.moved or self.dead:
+            for blk in shader.blocks():
+                for ins in blk.phis:
+                    keep = [(self.block(p), src) for p, src in
+                            zip(ins.preds, ins.srcs, strict=True)
+                            if self.block(p) not in self.dead]
+                    ins.preds = [p for p, _ in keep]
+                    ins.srcs = [src for _, src in keep]
+        rewrite_uses(shader, self.mapping)
+
+
+def _fold_walk(shader: MirShader, cf: list[CFNode], folds: _Folds) -> bool:
+    """Fold every ``if`` of `cf` and below whose condition is a constant (as the walk
+    found it: a condition that becomes one through this walk's folds waits for the next
+    walk); the taken side's nodes are walked after it is spliced in."""
+    changed = False
+    i = 0
+    while i < len(cf):
+        n = cf[i]
         if isinstance(n, If):
             c = const_of(n.cond)
-            if c is not None and _fold(shader, cf, i, n, bool(c[0])):
-                return True
-            if _fold_one(shader, n.then_list) or _fold_one(shader, n.else_list):
-                return True
+            if c is not None and _fold(shader, cf, i, n, bool(c[0]), folds):
+                changed = True
+                continue  # cf[i] is now the taken side's next node (or past the end)
+            changed |= _fold_walk(shader, n.then_list, folds)
+            changed |= _fold_walk(shader, n.else_list, folds)
         elif isinstance(n, Loop):
-            if _fold_one(shader, n.body) or _fold_one(shader, n.cont):
-                return True
-    return False
+            changed |= _fold_walk(shader, n.body, folds)
+            changed |= _fold_walk(shader, n.cont, folds)
+        i += 1
+    return changed
 
 
-def _fold(shader: MirShader, cf: list[CFNode], i: int, n: If, cond: bool) -> bool:
+def _fold(shader: MirShader, cf: list[CFNode], i: int, n: If, cond: bool,
+          folds: _Folds) -> bool:
     taken, other = (n.then_list, n.else_list) if cond else (n.else_list, n.then_list)
     prev, nxt = cf[i - 1], cf[i + 1]
     assert isinstance(prev, Block) and isinstance(nxt, Block)
@@ -89,23 +148,23 @@ def _fold(shader: MirShader, cf: list[CFNode], i: int, n: If, cond: bool) -> boo
         tail_blocks = set(iter_blocks(tail))
         defined = {x.dest for b in tail_blocks for x in b.instrs if x.dest is not None}
         for b in shader.blocks():
-            if b in tail_blocks or b in dead:
+            if b in tail_blocks or b in dead or b in folds.dead:
                 continue
             for x in b.instrs:
-                if x.op != "phi" and any(s in defined for s in x.srcs):
+                if x.op != "phi" and any(folds.value(s) in defined for s in x.srcs):
                     return False
         dead |= tail_blocks
-    drop_phi_entries(shader, dead)
+    folds.dead |= dead
     first = taken[0]
     assert isinstance(first, Block)
-    merge_into(shader, prev, first)
+    folds.merge(prev, first)
     middle = taken[1:]
     if tail:
         cf[i:] = middle
         return True
     last = prev if not middle else middle[-1]
     assert isinstance(last, Block)
-    merge_into(shader, last, nxt)
+    folds.merge(last, nxt)
     cf[i:i + 2] = middle
     return True
 
@@ -216,7 +275,12 @@ def _remove_dead_one(shader: MirShader, cf: list[CFNode], users: _Users) -> bool
 
 def dead_branch(shader: MirShader) -> bool:
     changed = False
-    while _fold_one(shader, shader.function.body):
+    while True:
+        folds = _Folds()
+        walked = _fold_walk(shader, shader.function.body, folds)
+        folds.finish(shader)
+        if not walked:
+            break
         changed = True
     while True:
         while _remove_dead_one(shader, shader.function.body, _Users(shader)):
