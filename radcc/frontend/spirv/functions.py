@@ -53,6 +53,9 @@ class FunctionBuilder:
         self.ftype = ft
         self.fn = Function(ins.result_id, ins.result_type, ctl, ins.id(1))
         self.block: Block | None = None
+        # how many leading instructions of `block` are known to be variables or debug
+        # lines (`_local_variable` looks at the rest only: one look per instruction)
+        self._var_prefix = 0
 
     def add(self, ins: Instruction) -> None:
         op = ins.opname
@@ -66,6 +69,7 @@ class FunctionBuilder:
                 self._check_param_count(ins)
             assert ins.result_id is not None
             self.block = Block(ins.result_id)
+            self._var_prefix = 0
             return
         if op == "OpFunction":
             raise _fail(f"function %{self.fn.id} is not ended by OpFunctionEnd", ins)
@@ -114,9 +118,11 @@ class FunctionBuilder:
         if not isinstance(ptr, TypePointer) or ptr.storage_class != "Function":
             raise _fail(f"type %{ins.result_type} is not a Function pointer", ins)
         if self.fn.blocks or any(
-            i.opname not in ("OpVariable", *_DEBUG_LINES) for i in b.instructions
+            i.opname not in ("OpVariable", *_DEBUG_LINES)
+            for i in b.instructions[self._var_prefix:]
         ):
             raise _fail("Function variables must be at the start of the first block", ins)
+        self._var_prefix = len(b.instructions)
 
     def finish(self, end: Instruction) -> Function:
         if self.block is not None:

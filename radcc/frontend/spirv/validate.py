@@ -958,12 +958,21 @@ class _Checker:
         targets = b.successors  # the default first, then the cases in the list's order
         into: dict[int, int] = {}
         falls: dict[int, int] = {}
-        for t in dict.fromkeys(targets):
-            if t == merge or t not in idom:
+        cases_t = [t for t in dict.fromkeys(targets) if t != merge and t in idom]
+        # the other cases each case construct branches to, from one walk of the blocks:
+        # only blocks branching to a case target are asked which constructs hold them
+        # (was a walk of the function per case: quadratic in a big switch)
+        tset = set(targets)
+        branches: dict[int, set[int]] = {t: set() for t in cases_t}
+        for u in order:
+            ss = [s for s in succ[u] if s in tset and s != merge]
+            if not ss or (merge in idom and idom.dominates(merge, u)):
                 continue
-            hits = {s for u in order if idom.dominates(t, u) and not (
-                merge in idom and idom.dominates(merge, u)) for s in succ[u]
-                if s in targets and s not in (t, merge)}
+            for t in cases_t:
+                if idom.dominates(t, u):
+                    branches[t].update(s for s in ss if s != t)
+        for t in cases_t:
+            hits = branches[t]
             if len(hits) > 1:
                 raise _fail(f"the case construct of %{t} branches to more than one other "
                             f"case construct", term)

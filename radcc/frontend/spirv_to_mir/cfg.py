@@ -323,10 +323,13 @@ def emit_switch(ctx: TranslationContext, blk: SBlock, merge_label: int) -> int |
         targets = _case_order(ctx, {lab for _, lab in cases} | {default} - {merge_label},
                                    merge_label)
         fell = False  # an earlier case may have set `fall`
+        lits_of: dict[int, list[int]] = {}  # each target's literals, in the cases' order
+        for lit, lab in cases:
+            lits_of.setdefault(lab, []).append(lit)
         for tgt in targets:
             ctx.ins = t
             conds = [ctx.b.alu("ieq", 1, 1, sel, ctx.b.imm(lit, sel.bit_size))
-                     for lit, lab in cases if lab == tgt]
+                     for lit in lits_of.get(tgt, ())]
             if tgt == default:
                 others = [ctx.b.alu("ine", 1, 1, sel, ctx.b.imm(lit, sel.bit_size))
                           for lit, lab in cases if lab != default]
