@@ -224,7 +224,7 @@ def select_image_sample(ctx: IselContext, ins: Instr) -> None:
     assert d is not None
     key = tuple(ins.attrs["binding"])
     skey = tuple(ins.attrs["sampler"])
-    if str(ins.attrs["dim"]) not in ("2D", "3D"):
+    if str(ins.attrs["dim"]) not in ("1D", "2D", "3D"):
         raise unsupported(ins, f"sampling image dimension {ins.attrs['dim']} is not selected")
     mdim, nc = _dim(ins)
     c = ins.srcs[0]

@@ -250,7 +250,7 @@ def op_image_sample(ctx: TranslationContext, ins: Instruction) -> None:
     offset = _const_offset(ctx, ins, params.pop(0)) if mask & _CONST_OFFSET else None
     n = ctx.comps(ins.result_type)
     img = x.image
-    if img.type.mir_dim not in ("2D", "3D"):  # sampling 1-D images and arrays: not yet
+    if img.type.mir_dim not in ("1D", "2D", "3D"):  # sampling arrays: not yet
         raise err(f"sampling image dimension {img.type.dim_name} is not supported", ins)
     r = ctx.b.intr("image_sample", srcs, 32, n, binding=img.binding, sampler=x.sampler,
                    dim=img.type.mir_dim, grad=grad, offset=offset, implicit=not explicit and (
