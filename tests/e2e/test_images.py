@@ -297,7 +297,7 @@ def test_mimg_encodings_match_llvm_mc(wave: int, lvp: None) -> None:
     from radcc.driver.compile import compile_spirv
 
     names = [c.name for c in CASES] + ["tex_sample", "tex_gather", "tex_shadow", "tex_d16",
-                                       "tex_a16"]
+                                       "tex_a16", "tex_sample_1d"]
     lines = sorted(set().union(*(
         emitted_lines(compile_spirv(_spirv(name), wave_size=wave).asm, "image_")
         for name in names)))
@@ -306,6 +306,8 @@ def test_mimg_encodings_match_llvm_mc(wave: int, lvp: None) -> None:
                "image_gather4_c_lz_o ", "image_sample_c_lz ", "image_sample_c_d ",
                "image_sample_c_lz_o "):
         assert any(ln.startswith(op) for ln in lines), op
+    assert any("SQ_RSRC_IMG_1D " in ln or ln.endswith("SQ_RSRC_IMG_1D")
+               for ln in lines if ln.startswith("image_sample_d "))
     assert_gfx1100_encodings_match_llvm_mc(lines, wave)
 
 
