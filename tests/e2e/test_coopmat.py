@@ -36,7 +36,8 @@ def _run(name: str, wave: int, buffers: dict, groups=(1, 1, 1), push: bytes = b"
                        spec_constants={0: wave}, wave_size=wave, debug_options=CHECKED)
 
 
-@pytest.mark.parametrize("name", ["matmul", "tiled", "convert", "big", "bf16"])
+@pytest.mark.parametrize("name", ["matmul", "tiled", "convert", "big", "bf16",
+                                  "bf16_convert"])
 def test_spvasm_round_trip(name: str) -> None:
     text = (HERE / f"{name}.spvasm").read_text()
     drop = lambda t: [ln for ln in t.splitlines() if not ln.startswith("; Generator")]  # noqa: E731
@@ -160,6 +161,23 @@ def test_bfloat16(wave: int) -> None:
     np.testing.assert_array_equal(np.frombuffer(out[(0, 6)], np.uint16), _bf16_bits(f))
     got_h = np.frombuffer(out[(0, 8)], np.float32).view(np.uint32)
     np.testing.assert_array_equal(got_h, gi.astype(np.uint32) << 16)
+
+
+def test_bfloat16_without_float16() -> None:
+    """tests/e2e/coopmat/bf16_convert.comp, its SPIR-V without the Float16 capability
+    (a bfloat16 type needs BFloat16TypeKHR only): accepted by radcc's validation, and
+    its conversions bit-exact against NumPy."""
+    text = (HERE / "bf16_convert.spvasm").read_text()
+    assert "OpCapability Float16" not in text
+    r = np.random.default_rng(7)
+    f = r.uniform(-1e3, 1e3, 64).astype(np.float32)
+    gi = r.integers(0, 1 << 16, 128).astype(np.uint16)
+    out = run_compute(assemble(text), groups=(1, 1, 1), buffers={
+        (0, 0): f.tobytes(), (0, 1): gi.tobytes()}, wave_size=32, debug_options=CHECKED)
+    g = np.frombuffer(out[(0, 1)], np.uint16)
+    np.testing.assert_array_equal(g[:64], _bf16_bits(f))
+    got = np.frombuffer(out[(0, 0)], np.float32).view(np.uint32)
+    np.testing.assert_array_equal(got, gi[64:].astype(np.uint32) << 16)
 
 
 # --- bad input: refused with the type's name and its declaration's word offset, exit 1 --

@@ -1098,12 +1098,14 @@ class _Checker:
                 if first != tid:
                     raise _fail(f"type %{tid} repeats %{first} (only structs, arrays and "
                                 f"pointers may be declared twice)", ins)
-            need = _WIDTH_CAPS.get((type(t).__name__, getattr(t, "width", 0)))
+            bf16 = isinstance(t, TypeFloat) and t.bfloat16
+            need = ("BFloat16TypeKHR",) if bf16 else \
+                _WIDTH_CAPS.get((type(t).__name__, getattr(t, "width", 0)))
             if need is not None and not set(need) & set(m.capabilities):
-                raise _fail(f"a {getattr(t, 'width', 0)}-bit "
-                            f"{'integer' if isinstance(t, TypeInt) else 'float'} type needs "
+                kind = "integer" if isinstance(t, TypeInt) else "bfloat16" if bf16 else "float"
+                raise _fail(f"a {getattr(t, 'width', 0)}-bit {kind} type needs "
                             f"the {need[0]} capability", ins)
-            if isinstance(t, TypeInt | TypeFloat) and t.width in (8, 16):
+            if isinstance(t, TypeInt | TypeFloat) and t.width in (8, 16) and not bf16:
                 full = "Int8" if t.width == 8 else "Int16" if isinstance(t, TypeInt) else \
                     "Float16"
                 if full not in m.capabilities:
