@@ -138,8 +138,12 @@ class Assembler:
         self.diags.append(Diagnostic(self.filename, lineno, col, msg, src))
 
     # --- driver ----------------------------------------------------------------
-    def assemble(self, source: str) -> AsmResult:
-        self._lines = source.split("\n")
+    def assemble(self, source: str | list[str],
+                 parsed: list[ParsedInst | None] | None = None) -> AsmResult:
+        """Assemble `source` (text, or its lines). `parsed[k]`, when given and not
+        None, is line k+1's instruction as typed operands (an emitter's, built
+        without text): it is encoded as is, the line only names it (memo, listing)."""
+        self._lines = source.split("\n") if isinstance(source, str) else source
         memo = self._memo = _line_memo(self.target.name, self.ctx.wave_size)
         i = 0
         n = len(self._lines)
@@ -154,7 +158,9 @@ class Assembler:
                 sec.data += hit[0]
                 self.statements.append(Statement("inst", sec.name, off, lineno, hit[1], hit[0]))
                 continue
-            inst = fast_statement(line)
+            inst = parsed[lineno - 1] if parsed is not None else None
+            if inst is None:
+                inst = fast_statement(line)
             if inst is not None:  # a plain instruction line: parsed without tokens
                 try:
                     self._emit(inst, inst.mnemonic, lineno, line)
@@ -555,12 +561,14 @@ def _canon_data(name: str) -> str:
             ".hword": ".short", ".value": ".short", ".8byte": ".quad"}.get(name, name)
 
 
-def assemble(source: str, target: Target, filename: str = "<stdin>",
-             wave_size: int | None = None) -> AsmResult:
-    """Assemble `source` for `target`; errors are in `result.diagnostics`."""
+def assemble(source: str | list[str], target: Target, filename: str = "<stdin>",
+             wave_size: int | None = None,
+             parsed: list[ParsedInst | None] | None = None) -> AsmResult:
+    """Assemble `source` for `target` (`parsed`: see `Assembler.assemble`); errors are
+    in `result.diagnostics`."""
     a = Assembler(target, filename, wave_size)
     a._size_exprs = []
-    return a.assemble(source)
+    return a.assemble(source, parsed)
 
 
 def format_listing_line(text: str, data: bytes, fixups: list[Fixup]) -> str:

@@ -279,6 +279,19 @@ def reg_name(code: int, count: int = 1) -> str:
     return name
 
 
+def reg_of(code: int, count: int = 1) -> Reg:
+    """The `Reg` the parser reads from ``reg_name(code, count)`` (typed operands of
+    instructions built without text)."""
+    if code <= SGPR_MAX:
+        return Reg("s", code, count)
+    if TTMP0 <= code <= TTMP15:
+        return Reg("ttmp", code - TTMP0, count)
+    if code >= VGPR0:
+        return Reg("v", code - VGPR0, count)
+    sp = _SPECIAL_BY_NAME[reg_name(code, count)]
+    return Reg("special", sp[0], sp[1])
+
+
 def vgpr_name(index: int, count: int = 1) -> str:
     return reg_name(VGPR0 + index, count)
 

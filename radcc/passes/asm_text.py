@@ -39,7 +39,9 @@ from radcc.ir.program import Definition, Instruction, Operand
 from radcc.ir.regclass import VGPR_BASE
 from radcc.isa.formats.mem_exp import exp_target_name
 from radcc.isa.formats.vop import lo128_slots
-from radcc.isa.operands import print_imm, reg_name
+from radcc.isa.operands import Modifier, print_imm, reg_name, reg_of
+from radcc.isa.operands import Operand as AsmOperand
+from radcc.isa.syntax import ParsedInst
 from radcc.isa.table import OpcodeTable, OperandSpec, OpInfo
 
 INTERNAL_FIELDS = frozenset({"targets", "scratch_sgpr", "wg_one_wave", "scope", "sem", "id",
@@ -57,6 +59,13 @@ def reg_text(x: Operand | Definition, spec: OperandSpec | None = None) -> str:
     assert x.phys is not None
     size = x.rc.size if x.rc is not None else (spec.dwords if spec else 1)
     return reg_name(x.phys.reg, size)
+
+
+def _reg_operand(x: Operand | Definition, spec: OperandSpec | None = None) -> AsmOperand:
+    """The typed operand of a register slot (what the parser reads from `reg_text`)."""
+    assert x.phys is not None
+    size = x.rc.size if x.rc is not None else (spec.dwords if spec else 1)
+    return AsmOperand("reg", 0, reg_of(x.phys.reg, size))
 
 
 def _f64_literal_text(value: int, modified: bool) -> str:
@@ -99,6 +108,21 @@ def _operand_text(o: Operand, spec: OperandSpec, fmt: str, modified: bool = Fals
     return reg_text(o, spec)
 
 
+def _typed(text: str, o: Operand, spec: OperandSpec) -> AsmOperand:
+    """The typed operand of `_operand_text`'s `text` for `o`: a register, ``off``, or
+    a constant as the number its spelling denotes (an integer, or a float for
+    llvm-mc's inline float spellings and f64 values under modifiers)."""
+    if o.const is None:
+        if o.phys is None:
+            return AsmOperand("ident", 0, text=text, sym=text)
+        return _reg_operand(o, spec)
+    if text.startswith("0x"):
+        return AsmOperand("int", 0, value=int(text, 16), text=text)
+    if "." in text or "e" in text:
+        return AsmOperand("float", 0, value=float(text), text=text)
+    return AsmOperand("int", 0, value=int(text), text=text)
+
+
 def _with_modifiers(text: str, o: Operand, neg: bool, abs_: bool) -> str:
     """``|x|``, ``-|x|``; a negated register ``-x``, a negated constant ``neg(x)``:
     llvm-mc reads ``-0x40400000`` / ``-2.0`` as a negative number (no neg bit) and
@@ -113,14 +137,24 @@ def _with_modifiers(text: str, o: Operand, neg: bool, abs_: bool) -> str:
 def instruction_asm(instr: Instruction, table: OpcodeTable,
                     label: Callable[[int], str]) -> str:
     """The assembly line of a hardware instruction (no label, no newline)."""
+    return instruction_parsed(instr, table, label)[0]
+
+
+def instruction_parsed(instr: Instruction, table: OpcodeTable,
+                       label: Callable[[int], str]) -> tuple[str, ParsedInst | None]:
+    """The assembly line of a hardware instruction and the same statement as typed
+    operands and modifiers (`radcc.isa.syntax.ParsedInst`, what the assembler's
+    parser makes of the line), for the assembler's encoders to encode without
+    reading text. The second is None for VOPD, LDSDIR and EXP (their statements
+    are encoded from the line)."""
     info = op_info(table, instr.opcode, instr.format)
     if info is None:
         raise EmitError(f"'{instr.opcode}' has no {instr.format} encoding on "
                         f"{table.gfx.name}")
     if instr.format.startswith("VOPD"):
-        return _vopd_asm(instr, table, info)
+        return _vopd_asm(instr, table, info), None
     if instr.format == "LDSDIR":
-        return _ldsdir_asm(instr)
+        return _ldsdir_asm(instr), None
     defs = iter(instr.definitions)
     ops = iter(instr.operands)
     fields = instr.fields
@@ -130,6 +164,7 @@ def instruction_asm(instr: Instruction, table: OpcodeTable,
     if instr.format in _SRC_MOD_FORMATS:
         used |= {"neg", "abs"}
     texts: list[str] = []
+    typed: list[AsmOperand] = []
     src_i = 0
     lo128 = lo128_slots(info)
     high_vgpr = False  # a 16-bit slot of a GFX11 short form holds v128+: print the bare name
@@ -139,6 +174,7 @@ def instruction_asm(instr: Instruction, table: OpcodeTable,
         if d.phys is None:
             raise EmitError("definition 'vdst' has no register")
         texts.append(reg_text(d))
+        typed.append(_reg_operand(d))
     for spec in info.operands:
         if spec.kind in REG_KINDS:
             if spec.is_def:
@@ -148,6 +184,7 @@ def instruction_asm(instr: Instruction, table: OpcodeTable,
                 if d is None or d.phys is None:
                     raise EmitError(f"definition '{spec.name}' has no register")
                 texts.append(reg_text(d, spec))
+                typed.append(_reg_operand(d, spec))
                 high_vgpr |= spec.name in lo128 and d.phys.reg >= VGPR_BASE + 128
                 continue
             o = next(ops, None)
@@ -156,23 +193,35 @@ def instruction_asm(instr: Instruction, table: OpcodeTable,
             if o is None:
                 if spec.name == "saddr":
                     texts.append("off")
+                    typed.append(AsmOperand("ident", 0, text="off", sym="off"))
                     continue
                 raise EmitError(f"missing operand '{spec.name}'")
             if spec.name.startswith("src") and spec.kind != "special":
                 a = src_i < len(abs_) and bool(abs_[src_i])
                 n = src_i < len(neg) and bool(neg[src_i])
-                t = _with_modifiers(_operand_text(o, spec, instr.format, a or n), o, n, a)
+                t = _operand_text(o, spec, instr.format, a or n)
+                op = _typed(t, o, spec)
+                if a:
+                    op.abs = True
+                if n:
+                    op.neg = True
+                    op.neg_fn = o.const is not None and not a
+                t = _with_modifiers(t, o, n, a)
                 src_i += 1
             else:
                 t = _operand_text(o, spec, instr.format)
+                op = _typed(t, o, spec)
             texts.append(t)
+            typed.append(op)
             high_vgpr |= (spec.name in lo128 and o.phys is not None
                           and o.phys.reg >= VGPR_BASE + 128)
         elif spec.kind == "label":
             targets = fields.get("targets")
             if not targets:
                 raise EmitError("branch without a target")
-            texts.append(label(targets[0]))  # type: ignore[index]
+            name = label(targets[0])  # type: ignore[index]
+            texts.append(name)
+            typed.append(AsmOperand("ident", 0, text=name, sym=name))
         elif spec.kind == "exp_target":
             used.add(spec.name)
             used.add("en")  # the sources printed as ``off`` say it
@@ -184,20 +233,29 @@ def instruction_asm(instr: Instruction, table: OpcodeTable,
                 if info.extra.get("imm_optional") or info.extra.get("imm_zero"):
                     continue
                 v = 0
-            texts.append(str(int(v)))  # type: ignore[call-overload]
+            iv = int(v)  # type: ignore[call-overload]
+            texts.append(str(iv))
+            typed.append(AsmOperand("int", 0, value=iv, text=texts[-1]))
     mods = []
+    typed_mods: list[Modifier] = []
     for k, v in fields.items():
         if k in used or v is False or v is None:
             continue
         if k == "omod":
             if v:
-                mods.append(_OMOD[int(v)])  # type: ignore[call-overload]
+                m = _OMOD[int(v)]  # type: ignore[call-overload]
+                mods.append(m)
+                typed_mods.append(Modifier(m[:3], 0, int(m[4:])))
         elif v is True:
             mods.append(k)
+            typed_mods.append(Modifier(k, 0, None))
         elif isinstance(v, list | tuple):
-            mods.append(f"{k}:[{','.join(str(int(x)) for x in v)}]")
+            vals = [int(x) for x in v]
+            mods.append(f"{k}:[{','.join(str(x) for x in vals)}]")
+            typed_mods.append(Modifier(k, 0, vals))
         else:
             mods.append(f"{k}:{v}")
+            typed_mods.append(Modifier(k, 0, v))
     line = info.printed_name
     if not DPP_CONTROLS.isdisjoint(fields):
         line = info.name + ("_e64_dpp" if instr.format in ("VOP3", "VOP3SD", "VOP3P") else "_dpp")
@@ -206,13 +264,29 @@ def instruction_asm(instr: Instruction, table: OpcodeTable,
         # (ISA "16-bit VGPR naming"): v128+ needs the VOP3 form, which the assembler picks
         # for the bare mnemonic as llvm-mc does (ACO's assembler converts such to VOP3 too)
         line = info.name
+    mnemonic = line
     if instr.format == "EXP" and texts:  # ``exp pos0 v1, v2, v3, v4``: no comma after the target
         line += " " + texts[0] + " " + ", ".join(texts[1:])
     elif texts:
         line += " " + ", ".join(texts)
     if mods:
         line += " " + " ".join(mods)
-    return line
+    if instr.format == "EXP":
+        return line, None
+    # columns: distinct and increasing, as a parse of the line gives (they only place
+    # diagnostics, and the line is valid)
+    col = len(mnemonic) + 2
+    for op in typed:
+        op.col = col
+        col += 4
+    for mod in typed_mods:
+        mod.col = col
+        col += 4
+    parsed = ParsedInst(mnemonic, 1, typed, typed_mods, tokens=None)
+    parsed._tokens = None
+    parsed._line = line  # the tokens of a format with its own syntax, made on demand
+    parsed._negflags = False  # no "no<flag>" modifier is ever printed
+    return line, parsed
 
 
 def _vopd_asm(instr: Instruction, table: OpcodeTable, xinfo: OpInfo) -> str:

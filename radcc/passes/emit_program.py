@@ -58,7 +58,8 @@ from radcc.ir.program import Instruction, Program
 from radcc.ir.regclass import VCC, VCC_HI, VGPR_BASE
 from radcc.isa.assembler import assemble
 from radcc.isa.table import get_table
-from radcc.passes.asm_text import EmitError, instruction_asm
+from radcc.isa.syntax import ParsedInst
+from radcc.passes.asm_text import EmitError, instruction_parsed
 from radcc.passes.kernel_abi import code_object, kernel_fields
 from radcc.passes.lower_to_hw import CONSTADDR_PLACEHOLDER
 from radcc.target import GfxLevel, Hazard, Target
@@ -127,6 +128,7 @@ class _Line:
     long_part: int = 0  # 1 for the s_getpc_b64 line of a long jump
     # a lowered p_constaddr's s_add_u32: (its instruction, the line of its s_getpc_b64)
     constaddr: tuple[Instruction, int] | None = None
+    parsed: ParsedInst | None = None  # the instruction as typed operands (`text` names it)
 
 
 class _Emitter:
@@ -171,9 +173,9 @@ class _Emitter:
                     else:
                         lines.append(self.constaddr_add(blk.index, k, ins, getpc))
                         continue
-                text = instruction_asm(ins, self.table, self.label)
+                text, parsed = instruction_parsed(ins, self.table, self.label)
                 br = ins if ins.fields.get("targets") and ins.format == "SOPP" else None
-                lines.append(_Line(text, blk.index, k, br))
+                lines.append(_Line(text, blk.index, k, br, parsed=parsed))
                 lines += [_Line("s_nop 0")] * self.pad3f.get(id(ins), 0)
         return lines
 
@@ -206,8 +208,8 @@ class _Emitter:
         return out
 
     def assemble(self, lines: list[_Line]):
-        src = "\n".join(ln.text for ln in lines) + "\n"
-        res = assemble(src, self.p.target, f"<{self.p.name}>", self.p.wave_size)
+        res = assemble([ln.text for ln in lines], self.p.target, f"<{self.p.name}>",
+                       self.p.wave_size, [ln.parsed for ln in lines])
         errors = [d for d in res.diagnostics if d.severity == "error"
                   and not (d.message == "branch size exceeds simm16" and self.long_pending)]
         if errors:
