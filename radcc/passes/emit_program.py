@@ -57,8 +57,8 @@ from radcc.abi.kernarg import KernargLayout
 from radcc.ir.program import Instruction, Program
 from radcc.ir.regclass import VCC, VCC_HI, VGPR_BASE
 from radcc.isa.assembler import assemble
-from radcc.isa.table import get_table
 from radcc.isa.syntax import ParsedInst
+from radcc.isa.table import get_table
 from radcc.passes.asm_text import EmitError, instruction_parsed
 from radcc.passes.kernel_abi import code_object, kernel_fields
 from radcc.passes.lower_to_hw import CONSTADDR_PLACEHOLDER
