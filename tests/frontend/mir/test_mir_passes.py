@@ -7,7 +7,7 @@ import struct
 import numpy as np
 import pytest
 
-from radcc.frontend.mir import Binding, MirFunction, MirShader
+from radcc.frontend.mir import Binding, MirFunction, MirShader, Value
 from radcc.frontend.mir_builder import MirBuilder
 from radcc.frontend.mir_print import print_shader
 from radcc.frontend.mir_validate import MirValidationError, validate
@@ -203,10 +203,7 @@ def _float_rules_shader(preserve: frozenset[int] = frozenset(),
     rs = [b.alu("fmul", 32, 1, x, b.fimm(0.0), **attrs),
           b.alu("ffma", 32, 1, b.fimm(0.0), x, y, **attrs),
           b.alu("fadd", 32, 1, x, b.fimm(0.0), **attrs)]
-    for k, r in enumerate(rs):
-        b.intrinsic("store_ssbo", [r, b.alu("iadd", 32, 1, b.imm(64 + 4 * k),
-                                            b.alu("ishl", 32, 1, i, b.imm(4)))],
-                    binding=(0, 0))
+    _store_each(b, i, rs)
     validate(s)
     return s
 
@@ -240,6 +237,14 @@ def test_algebraic_inexact_float_rules() -> None:
     assert "ffma" not in ops and "fmul" not in ops and "fadd" in ops and "fneg" in ops, ops
 
 
+def _store_each(b: MirBuilder, i: Value, rs: list[Value]) -> None:
+    """Result k of invocation i to byte 64 + 4k + 16i of binding (0, 0)."""
+    for k, r in enumerate(rs):
+        b.intrinsic("store_ssbo", [r, b.alu("iadd", 32, 1, b.imm(64 + 4 * k),
+                                            b.alu("ishl", 32, 1, i, b.imm(4)))],
+                    binding=(0, 0))
+
+
 def _cancel_shader(preserve: frozenset[int] = frozenset(), exact_root: bool = False,
                    exact_mul: bool = False) -> MirShader:
     s, b = _shader()
@@ -253,10 +258,7 @@ def _cancel_shader(preserve: frozenset[int] = frozenset(), exact_root: bool = Fa
           b.alu("fadd", 32, 1, b.alu("fneg", 32, 1, x), x, **root),
           b.alu("fadd", 32, 1, b.alu("fmul", 32, 1, x, b.fimm(0.5), **mul),
                 b.alu("fmul", 32, 1, x, b.fimm(2.0), **mul), **root)]
-    for k, r in enumerate(rs):
-        b.intrinsic("store_ssbo", [r, b.alu("iadd", 32, 1, b.imm(64 + 4 * k),
-                                            b.alu("ishl", 32, 1, i, b.imm(4)))],
-                    binding=(0, 0))
+    _store_each(b, i, rs)
     validate(s)
     return s
 
