@@ -149,6 +149,10 @@ _CROSS_DEVICE, _DEVICE, _WORKGROUP, _SUBGROUP = 0, 1, 2, 3
 _SCOPE_NAMES = {0: "CrossDevice", 1: "Device", 2: "Workgroup", 3: "Subgroup", 4: "Invocation",
                 5: "QueueFamily", 6: "ShaderCallKHR"}
 
+# UniformMemory, WorkgroupMemory, ImageMemory, OutputMemory: the storage classes of the memory
+# semantics Vulkan supports (VUID-StandaloneSpirv-MemorySemantics-10870)
+_VULKAN_STORAGE_SEMANTICS = 0x40 | 0x100 | 0x800 | 0x1000
+
 # decorations and the kinds of target they may be on
 _MATRIX_OPS = frozenset({"OpMatrixTimesVector", "OpVectorTimesMatrix", "OpMatrixTimesMatrix",
                          "OpMatrixTimesScalar", "OpTranspose", "OpOuterProduct"})
@@ -158,6 +162,9 @@ _VARIABLE_ONLY = frozenset({"DescriptorSet", "Binding"})
 _MEMORY_OBJECT = frozenset({"NonWritable", "NonReadable", "Restrict", "Aliased", "Coherent",
                             "Volatile", "RestrictPointer", "AliasedPointer", "Flat",
                             "NoPerspective", "Centroid", "Sample"})
+# vertex attributes, parameter exports and fragment inputs: 32 of each (RADV's
+# maxVertexInputAttributes 32, maxVertexOutputComponents and maxFragmentInputComponents 128)
+_MAX_LOCATIONS = 32
 _MAX_ID_BOUND = 0x3FFFFF  # spirv-val's default limit (universal limits: 4,194,303 ids)
 # built-in -> (kind, width, components, an array of them) (Vulkan's "Built-In Variables")
 _BUILTIN_SHAPES: dict[str, tuple[str, int, int, bool]] = {
@@ -213,6 +220,7 @@ class _Checker:
         self.owner = {ins.result_id: fn.id for fn in self.m.functions for b in fn.blocks
                       for ins in b.instructions if ins.result_id is not None}
         self.owner.update({p.id: fn.id for fn in self.m.functions for p in fn.params})
+        self.module_declarations()
         self.types()
         self.interfaces()
         self.decorations()
@@ -220,6 +228,19 @@ class _Checker:
         for fn in self.m.functions:
             if fn.blocks:
                 self.function(fn)
+
+    def module_declarations(self) -> None:
+        """The VulkanMemoryModel capability comes with the Vulkan memory model (spirv-val's
+        memory model checks; a capability's own version/extension requirement is the
+        reader's, from the grammar's CAPABILITY_REQUIREMENTS)."""
+        m = self.m
+        for ins in m.instructions:
+            if ins.opname == "OpMemoryModel":
+                vulkan = m.memory_model in ("Vulkan", "VulkanKHR")
+                if not vulkan and {"VulkanMemoryModel", "VulkanMemoryModelKHR"} & set(
+                        m.capabilities):
+                    raise _fail("the VulkanMemoryModel capability is declared but the memory "
+                                f"model is {m.memory_model}, not Vulkan", ins)
 
     # ================================================================ type helpers
     def t(self, tid: int | None) -> Type | None:
@@ -292,6 +313,11 @@ class _Checker:
         op = ins.opname
         ids = ins.ids()
         rt = ins.result_type
+        for o in ins.operands:  # MakePointerAvailable/Visible's scope ids
+            if o.kind == "MemoryAccess":
+                for q in o.params:
+                    if q.is_id:
+                        self.scope(ins, int(q.value), "memory")
         cm = self.t(rt)
         if isinstance(cm, TypeCooperativeMatrix):
             kind = "int" if op in _INT_ARITH else "float" if op in _FLOAT_ARITH else None
@@ -802,6 +828,11 @@ class _Checker:
         if order & (order - 1):
             raise _fail(f"memory semantics 0x{v:x}: at most one of Acquire, Release, "
                         "AcquireRelease and SequentiallyConsistent", ins)
+        if order and ins.opname in ("OpControlBarrier", "OpMemoryBarrier") and \
+                not v & _VULKAN_STORAGE_SEMANTICS:
+            raise _fail(f"memory semantics 0x{v:x}: a memory order needs UniformMemory, "
+                        "WorkgroupMemory, ImageMemory or OutputMemory (VUID-StandaloneSpirv-"
+                        "MemorySemantics-10870)", ins)
         if ins.opname == "OpMemoryBarrier" and not order:
             raise _fail("OpMemoryBarrier needs Acquire, Release, AcquireRelease or "
                         "SequentiallyConsistent semantics (VUID-StandaloneSpirv-"
@@ -862,9 +893,21 @@ class _Checker:
             self.same(ins, rt, self.operand_type(ins, args[0], 0), "operand 0")
             self.need_shape(ins, self.operand_type(ins, args[1], 1), "int", "the exponent")
         elif inst in ("Length", "Distance", "Normalize", "Cross", "Reflect", "FaceForward"):
-            self.need_shape(ins, rt, "float", "the result type")
+            _, w, n = self.need_shape(ins, rt, "float", "the result type")
+            first = self.operand_type(ins, args[0], 0) if args else None
             for k, a in enumerate(args):
-                self.need_shape(ins, self.operand_type(ins, a, k), "float", f"operand {k}")
+                at = self.operand_type(ins, a, k)
+                s = self.need_shape(ins, at, "float", f"operand {k}")
+                if inst in ("Length", "Distance"):  # a scalar of the operands' component
+                    if n != 1 or s[1] != w or at != first:
+                        raise _fail(f"{inst}: operand {k} has type {self.type_name(at)}, "
+                                    f"operand 0 {self.type_name(first)}, the result "
+                                    f"{self.type_name(rt)}", ins)
+                elif at != rt:
+                    raise _fail(f"{inst}: operand {k} has type {self.type_name(at)}, the "
+                                f"result {self.type_name(rt)}", ins)
+            if inst == "Cross" and n != 3:
+                raise _fail(f"Cross of {self.type_name(rt)}: 3-component vectors only", ins)
 
     # ================================================================ functions: CFG
     def function(self, fn: Function) -> None:
@@ -923,6 +966,7 @@ class _Checker:
                     if back[h] > 1:
                         raise _fail(f"loop header %{h} is the target of more than one back "
                                     "edge", term)
+                    self._continue_construct(blocks[h], u, blocks, succ)
         structural = {b: list(ss) for b, ss in succ.items()}
         for b in fn.blocks:  # merge blocks and continue targets are edges too (spirv-val)
             if b.merge is not None:
@@ -946,6 +990,28 @@ class _Checker:
                 raise _fail("a conditional branch without a merge instruction must leave "
                             "to a merge block or continue target (unstructured control flow)",
                             term)
+
+    def _continue_construct(self, header: Block, back_edge: int, blocks: dict[int, Block],
+                            succ: dict[int, list[int]]) -> None:
+        """The back-edge block post-dominates the continue construct: no other block of
+        it (the blocks reached from the continue target short of the header and the merge
+        block) branches to the loop's merge block or returns (spirv-val's structural
+        post-dominance check)."""
+        assert header.merge is not None
+        merge, cont = header.merge.id(0), header.merge.id(1)
+        todo, seen = [cont], {header.label, merge}
+        while todo:
+            x = todo.pop()
+            if x in seen or x not in blocks:
+                continue
+            seen.add(x)
+            term = blocks[x].terminator
+            if x != back_edge and (merge in succ[x] or term.opname in (
+                    "OpReturn", "OpReturnValue")):
+                raise _fail(f"the continue construct of loop %{header.label} (continue target "
+                            f"%{cont}) leaves from %{x}, not only from its back-edge block "
+                            f"%{back_edge}", term)
+            todo.extend(succ[x])
 
     def _fall_through(self, b: Block, succ: dict[int, list[int]], order: list[int],
                       idom: _DomTree) -> None:
@@ -1137,6 +1203,39 @@ class _Checker:
                 raise _fail(f"a constant of {self.type_name(ins.result_type)} needs the "
                             f"{small[ins.result_type]} capability (the storage capabilities "
                             f"allow loads, stores and conversions only)", ins)
+            elif ins.opname == "OpVariable" and small:
+                self._small_variable(ins, small)
+
+    def _small_variable(self, ins: Instruction, small: dict[int, str]) -> None:
+        """A Function, Private or Workgroup variable holding an 8/16-bit type declared by a
+        storage capability alone needs the full capability (Workgroup: or the explicit
+        layout one), as spirv-val's variable checks."""
+        pt = self.t(ins.result_type)
+        if not isinstance(pt, TypePointer) or pt.storage_class not in (
+                "Function", "Private", "Workgroup"):
+            return
+        todo, seen = [pt.pointee], set()
+        while todo:
+            tid = todo.pop()
+            if tid in seen:
+                continue
+            seen.add(tid)
+            t = self.t(tid)
+            if tid in small:
+                width = getattr(t, "width", 0)
+                layout = f"WorkgroupMemoryExplicitLayout{width}BitAccessKHR"
+                if pt.storage_class == "Workgroup" and layout in self.m.capabilities:
+                    continue
+                raise _fail(f"a {pt.storage_class} variable holding {self.type_name(tid)} "
+                            f"needs the {small[tid]} capability", ins)
+            if isinstance(t, TypeVector | TypeCooperativeMatrix):
+                todo.append(t.component)
+            elif isinstance(t, TypeMatrix):
+                todo.append(t.column)
+            elif isinstance(t, TypeArray | TypeRuntimeArray):
+                todo.append(t.element)
+            elif isinstance(t, TypeStruct):
+                todo.extend(t.members)
 
     # ================================================================ entry points
     def interfaces(self) -> None:
@@ -1218,6 +1317,10 @@ class _Checker:
                     raise _fail(f"{name} applies to Input/Output variables, not %{target}", ins)
                 if name == "Component":
                     self._component_type(target, member, var, ins)
+                elif int(dec.params[0].value) >= _MAX_LOCATIONS:
+                    raise _fail(f"Location {dec.params[0].value} is beyond the "
+                                f"{_MAX_LOCATIONS} interface locations of RDNA (its "
+                                "attribute fetches and parameter exports)", ins)
             if name == "BuiltIn" and member is None and target not in m.global_variables \
                     and not m.is_constant(target):
                 raise _fail(f"BuiltIn applies to variables, members and constants, not "
@@ -1239,6 +1342,23 @@ class _Checker:
                     tdef is None or tdef.opname not in ("OpVariable", "OpFunctionParameter")):
                 raise _fail(f"{name} applies to memory objects (variables, parameters) and "
                             f"members, not %{target}", ins)
+            if name in ("NonReadable", "NonWritable") and member is None and tdef is not None \
+                    and tdef.opname == "OpVariable":
+                self._access_qualifier(name, tdef, ins)
+
+    def _access_qualifier(self, name: str, var: Instruction, ins: Instruction) -> None:
+        """NonReadable/NonWritable on a variable: a storage image, a uniform block or a
+        storage buffer (NonWritable also a Function or Private variable from SPIR-V 1.4),
+        as spirv-val's decoration checks."""
+        pt = self.t(var.result_type)
+        sc = pt.storage_class if isinstance(pt, TypePointer) else ""
+        ok = sc in ("UniformConstant", "Uniform", "StorageBuffer") or (
+            name == "NonWritable" and sc in ("Function", "Private")
+            and self.m.version >= (1, 4))
+        if not ok:
+            raise _fail(f"{name} applies to storage images, uniform blocks and storage "
+                        f"buffers{' (and Function/Private variables)' if name == 'NonWritable' else ''}"
+                        f", not the {sc} variable %{var.result_id}", ins)
 
     def _builtin_type(self, builtin: str, target: int, member: int | None,
                       ins: Instruction) -> None:
@@ -1311,6 +1431,8 @@ class _Checker:
                     raise _fail(f"image or sampler variable %{vid} has no Binding decoration",
                                 ins)
                 continue
+            if sc in ("Input", "Output"):
+                self._interface_block(vid, pt.pointee, ins)
             if sc == "PhysicalStorageBuffer":
                 raise _fail("a PhysicalStorageBuffer variable (buffer device addresses are "
                             "pointer values, not variables)", ins)
@@ -1334,11 +1456,30 @@ class _Checker:
                     if not m.has_decoration(vid, d):
                         raise _fail(f"{sc} variable %{vid} has no {d} decoration", ins)
             layouts.setdefault(tid, ins)
+        for tid, t in m.types.items():  # buffer device addresses' blocks
+            if isinstance(t, TypePointer) and t.storage_class == "PhysicalStorageBuffer" and \
+                    isinstance(self.t(t.pointee), TypeStruct) and \
+                    m.has_decoration(t.pointee, "Block"):
+                layouts.setdefault(t.pointee, m.defs[tid])
         for tid, ins in layouts.items():
             self.layout(tid, ins, set())
 
-    def layout(self, tid: int, ins: Instruction, done: set[int]) -> tuple[int, int]:
-        """(size, scalar alignment) of an explicitly laid out type; checks its decorations."""
+    def _interface_block(self, vid: int, tid: int, ins: Instruction) -> None:
+        """An Input/Output struct with BuiltIn members is a Block
+        (VUID-StandaloneSpirv-Location-04919)."""
+        t = self.t(tid)
+        while isinstance(t, TypeArray | TypeRuntimeArray):
+            tid, t = t.element, self.t(t.element)
+        if isinstance(t, TypeStruct) and not self.m.has_decoration(tid, "Block") and any(
+                self.m.builtin(tid, k) for k in range(len(t.members))):
+            raise _fail(f"variable %{vid}: its structure %{tid} has BuiltIn members but is "
+                        "not decorated Block", ins)
+
+    def layout(self, tid: int, ins: Instruction, done: set[int],
+               mat: tuple[int, bool] | None = None) -> tuple[int, int]:
+        """(size, scalar alignment) of an explicitly laid out type; checks its decorations.
+        `mat`: the MatrixStride and RowMajor of the member a matrix (or an array of them)
+        is, which give the matrix's size."""
         m = self.m
         t = self.t(tid)
         s = self.shape(tid)
@@ -1349,7 +1490,7 @@ class _Checker:
             st = m.decoration(tid, "ArrayStride")
             if st is None:
                 raise _fail(f"array type %{tid} in a buffer has no ArrayStride", ins)
-            es, ea = self.layout(t.element, ins, done)
+            es, ea = self.layout(t.element, ins, done, mat)
             stride = int(st[0])
             if stride % ea or stride < es:
                 raise _fail(f"array type %{tid}: ArrayStride {stride} is not a multiple of "
@@ -1360,8 +1501,11 @@ class _Checker:
             n = self.length(t)
             return stride * (n if n is not None else 1), ea
         if isinstance(t, TypeMatrix):
-            return self.layout(t.column, ins, done)[0] * t.columns, \
-                self.layout(t.column, ins, done)[1]
+            vs, ca = self.layout(t.column, ins, done)
+            if mat is None:
+                return vs * t.columns, ca
+            ms, row_major = mat  # its vectors strided by MatrixStride, as spirv-val sizes it
+            return (ms * (vs // ca - 1) + ca * t.columns if row_major else ms * t.columns), ca
         if isinstance(t, TypeStruct):
             end, align = 0, 1
             spans: list[tuple[int, int, int]] = []
@@ -1391,14 +1535,14 @@ class _Checker:
                 if isinstance(mtt, TypeRuntimeArray) and k != len(t.members) - 1:
                     raise _fail(f"runtime array member {k} of struct %{tid} is not the last",
                                 ins)
-                size, a = self.layout(mt, ins, done)
-                if isinstance(mtt, TypeMatrix):  # its vectors strided by MatrixStride
-                    ms_, (vs, ca_) = int(m.decoration(tid, "MatrixStride", k)[0]), \
-                        self.layout(mtt.column, ins, done)
-                    rows = vs // ca_
-                    size = ms_ * mtt.columns if not m.has_decoration(  # as spirv-val sizes it
-                        tid, "RowMajor", k) else ms_ * (rows - 1) + ca_ * mtt.columns
+                msd = m.decoration(tid, "MatrixStride", k)
+                size, a = self.layout(mt, ins, done, None if msd is None else (
+                    int(msd[0]), m.has_decoration(tid, "RowMajor", k)))
                 o = int(off[0])
+                if o + max(size, 1) > 0xFFFFFFFF:
+                    raise _fail(f"member {k} of struct %{tid}: Offset {o} puts it past the "
+                                "32-bit offset range",
+                                self.dec_at.get((tid, k, "Offset"), ins))
                 if o % a:
                     raise _fail(f"member {k} of struct %{tid}: Offset {o} is not a multiple of "
                                 f"its alignment {a}", self.dec_at.get((tid, k, "Offset"), ins))
