@@ -69,6 +69,10 @@ class KernargEntry:
     type_name: str | None = None  # by-value arguments: OpenCL's type name (uint, float ...)
     address_space: str | None = None  # pointers: "global"
     access: str | None = None  # images: "read_only", "write_only", "read_write"
+    # an array of descriptors (images, samplers): its element count and the bytes from
+    # one element to the next (RADV's descriptor sizes, `descriptor_stride`); 0: not one
+    count: int = 0
+    stride: int = 0
 
     def metadata(self) -> dict[str, Any]:
         """The ``.args`` map of this entry (keys in the order radcc writes them)."""
@@ -80,7 +84,35 @@ class KernargEntry:
             out[".type_name"] = self.type_name
         if self.access is not None:
             out[".access"] = self.access
+        if self.count:  # radcc's keys (docs/abi.md "Arrays of descriptors")
+            out[".radcc_descriptor_count"] = self.count
+            out[".radcc_descriptor_stride"] = self.stride
         return out
+
+
+# RADV's descriptor sizes (radv_descriptor_set.c, radv_CreateDescriptorSetLayout): the
+# stride of an array of descriptors of each type; a combined image sampler's S# is at
+# byte COMBINED_SAMPLER_OFFSET of its element (radv_nir_apply_pipeline_layout.c)
+STORAGE_IMAGE_STRIDE = 32
+SAMPLED_IMAGE_STRIDE = 64  # the T#, then the FMASK descriptor
+COMBINED_IMAGE_SAMPLER_STRIDE = 96
+TEXEL_BUFFER_STRIDE = 16
+SAMPLER_STRIDE = 16
+COMBINED_SAMPLER_OFFSET = 64
+
+
+def descriptor_stride(*, texel_buffer: bool = False, storage: bool = False,
+                      combined: bool = False, sampler: bool = False) -> int:
+    """The stride of an array of descriptors of a binding of this kind: a texel buffer,
+    storage image, combined image sampler (its image or its sampler), sampled image or
+    (separate) sampler."""
+    if texel_buffer:
+        return TEXEL_BUFFER_STRIDE
+    if combined:
+        return COMBINED_IMAGE_SAMPLER_STRIDE
+    if sampler:
+        return SAMPLER_STRIDE
+    return STORAGE_IMAGE_STRIDE if storage else SAMPLED_IMAGE_STRIDE
 
 
 def binding_name(key: Key) -> str:
@@ -104,7 +136,8 @@ class KernargLayout:
     # -- building ----------------------------------------------------------------------
     def add(self, name: str, size: int, kind: ValueKind, *, align: int | None = None,
             role: Role = Role.VALUE, key: Key | None = None, type_name: str | None = None,
-            address_space: str | None = None, access: str | None = None) -> KernargEntry:
+            address_space: str | None = None, access: str | None = None,
+            count: int = 0, stride: int = 0) -> KernargEntry:
         """Append an argument at the next offset aligned to `align` (default: its size)."""
         if size <= 0:
             raise KernargError(f"argument '{name}': size {size} (must be positive)")
@@ -112,7 +145,8 @@ class KernargLayout:
         if a <= 0 or a & (a - 1):
             raise KernargError(f"argument '{name}': alignment {a} is not a power of two")
         off = (self.end + a - 1) // a * a
-        e = KernargEntry(name, off, size, kind, role, key, type_name, address_space, access)
+        e = KernargEntry(name, off, size, kind, role, key, type_name, address_space, access,
+                         count, stride)
         self.entries.append(e)
         self.end = off + size
         return e
@@ -123,17 +157,21 @@ class KernargLayout:
         return self.add(name, 8, ValueKind.GLOBAL_BUFFER, role=role, key=key,
                         address_space="global")
 
-    def add_image(self, name: str, key: Key, access: str) -> KernargEntry:
+    def add_image(self, name: str, key: Key, access: str,
+                  array: tuple[int, int] = (0, 0)) -> KernargEntry:
         """The 64-bit address of an image descriptor (AMDGPUUsage ``image``: a global
-        pointer to the T#; 8 bytes, 8-aligned)."""
+        pointer to the T#; 8 bytes, 8-aligned); of the first of `array` = (count, stride)
+        for an array of descriptors."""
         return self.add(name, 8, ValueKind.IMAGE, role=Role.IMAGE, key=key,
-                        address_space="global", access=access)
+                        address_space="global", access=access, count=array[0],
+                        stride=array[1])
 
-    def add_sampler(self, name: str, key: Key) -> KernargEntry:
+    def add_sampler(self, name: str, key: Key, array: tuple[int, int] = (0, 0)
+                    ) -> KernargEntry:
         """The 64-bit address of a sampler descriptor (AMDGPUUsage ``sampler``: a global
-        pointer to the 16-byte S#)."""
+        pointer to the 16-byte S#); of the first of `array` for an array."""
         return self.add(name, 8, ValueKind.SAMPLER, role=Role.SAMPLER, key=key,
-                        address_space="global")
+                        address_space="global", count=array[0], stride=array[1])
 
     def add_value(self, name: str, size: int, type_name: str, *, align: int | None = None,
                   role: Role = Role.VALUE, key: Key | None = None) -> KernargEntry:
@@ -181,7 +219,9 @@ class KernargLayout:
 
 def shader_layout(bindings: Iterable[Key], push_size: int,
                   images: Mapping[Key, str] | None = None,
-                  samplers: Iterable[Key] = ()) -> KernargLayout:
+                  samplers: Iterable[Key] = (),
+                  arrays: Mapping[tuple[Role, Key], tuple[int, int]] | None = None
+                  ) -> KernargLayout:
     """The kernarg segment of a compute shader compiled from SPIR-V (docs/abi.md):
 
     1. one 8-byte ``global_buffer`` address per descriptor binding, in (set, binding)
@@ -193,6 +233,9 @@ def shader_layout(bindings: Iterable[Key], push_size: int,
     2c. one 8-byte ``sampler`` per sampler binding (separate, or the sampler half of a
        combined image sampler), (set, binding) order, ``set{S}_binding{B}_sampler``: the
        address of its 16-byte S# (the guide's "Sampler Resource");
+    An image or sampler binding that is an array of descriptors (`arrays`: (role, key) ->
+    (count, stride)) gets the address of its first element; its metadata names the
+    count and stride (``.radcc_descriptor_count``, ``.radcc_descriptor_stride``).
     3. the push-constant block, if any: ``by_value`` ``push_constants`` of its size
        rounded up to 4 bytes, 4-aligned;
     4. ``hidden_block_count_x/y/z`` (4 bytes each: the number of workgroups).
@@ -203,10 +246,11 @@ def shader_layout(bindings: Iterable[Key], push_size: int,
         lay.add_buffer(binding_name(k), role=Role.BUFFER_ADDRESS, key=k)
     for k in keys:
         lay.add_value(binding_name(k) + "_size", 4, "uint", role=Role.BUFFER_SIZE, key=k)
+    arr = arrays or {}
     for k, access in sorted((images or {}).items()):
-        lay.add_image(binding_name(k), k, access)
+        lay.add_image(binding_name(k), k, access, arr.get((Role.IMAGE, k), (0, 0)))
     for k in sorted(samplers):
-        lay.add_sampler(binding_name(k) + "_sampler", k)
+        lay.add_sampler(binding_name(k) + "_sampler", k, arr.get((Role.SAMPLER, k), (0, 0)))
     if push_size:
         lay.add_value("push_constants", (push_size + 3) // 4 * 4, "struct", align=4,
                       role=Role.PUSH_CONSTANTS)

@@ -8,7 +8,11 @@ reference runner: the same spellings, formats, defaults and output files):
     --sampler SET:BINDING=FILTER[,ADDRESS[,NORMALIZED]]
 radcc's extensions (lvp_run refuses these bindings): a 1-D image is given with --image as
 (W,) or (W, C), a 1-D array with --image as (L, W[, C]), a 2-D array with --image3d as
-(L, H, W[, C]) (the layers first).
+(L, H, W[, C]) (the layers first). An element of an array of descriptors (``image2D
+img[4]``, ``sampler2D tex[2]``, ``sampler s[3]``) is given as ``SET:BINDING:INDEX``
+(``--image 0:1:2=FILE.npy``, ``--sampler 0:3:0=linear``) and written back as
+``DIR/SET_BINDING_INDEX.npy``; elements not given are null descriptors (images: loads give
+zero, stores are dropped) or the default sampler.
 
 FORMAT names and defaults are `radcc.driver.images.FORMATS`/`DEFAULTS`; every image
 given is written back after the run as ``DIR/SET_BINDING.npy`` with its shape and
@@ -23,6 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
+from radcc.abi.kernarg import Role
 from radcc.cli._shader import UserError
 from radcc.driver.compile import CompileResult
 from radcc.driver.images import ImageArgError, sampler_desc
@@ -30,7 +35,7 @@ from radcc.driver.run import image_arg, image_dims
 from radcc.emu.api import Image, TexelBuffer
 from radcc.emu.texture import SamplerDesc
 
-Key = tuple[int, int]
+Key = tuple[int, ...]  # (set, binding) or (set, binding, index) of an array element
 FILTERS = ("nearest", "linear")
 ADDRESSES = ("repeat", "clamp", "mirror", "border")
 NORMALIZATION = ("normalized", "unnormalized")
@@ -46,6 +51,14 @@ class ImageSpec:
     @property
     def option(self) -> str:
         return "--image" if self.dims == 2 else "--image3d"
+
+    @property
+    def where(self) -> str:
+        return f"{self.option} {_name(self.key)}"
+
+
+def _name(key: Key) -> str:
+    return ":".join(str(k) for k in key)
 
 
 @dataclass(frozen=True)
@@ -63,24 +76,27 @@ def add_image_options(p: argparse.ArgumentParser) -> None:
                         "rgba8_srgb, rgba8ui, r8, r32f, rg32f, rgba32f, rgba16f, r16f, r32ui, "
                         "rgba32ui, r32i, rgba32i (default: from the dtype and C); a texel "
                         "buffer binding takes (N,) or (N, C) elements; written "
-                        "back to DIR/SET_BINDING.npy; repeatable")
+                        "back to DIR/SET_BINDING.npy; SET:BINDING:INDEX for an element of "
+                        "an array of descriptors (DIR/SET_BINDING_INDEX.npy); repeatable")
     p.add_argument("--image3d", action="append", default=[],
                    metavar="SET:BINDING=FILE.npy[:FORMAT]",
                    help="a 3-D image, (D, H, W) or (D, H, W, C); repeatable")
     p.add_argument("--sampler", action="append", default=[],
                    metavar="SET:BINDING=FILTER[,ADDRESS[,NORMALIZED]]",
-                   help="the sampler at SET:BINDING: nearest|linear, "
+                   help="the sampler at SET:BINDING (SET:BINDING:INDEX in an array): "
+                        "nearest|linear, "
                         "repeat|clamp|mirror|border, normalized|unnormalized")
 
 
 def _key(opt: str, spec: str, form: str) -> tuple[Key, str]:
+    """SET:BINDING or SET:BINDING:INDEX (an element of an array of descriptors)."""
     key, eq, text = spec.partition("=")
-    s, colon, b = key.partition(":")
+    parts = key.split(":")
     try:
-        k = (int(s, 0), int(b, 0))
+        k = tuple(int(x, 0) for x in parts)
     except ValueError:
         raise UserError(f"{opt} expects {form}, got '{spec}'") from None
-    if not eq or not colon or not text or min(k) < 0:
+    if not eq or len(k) not in (2, 3) or not text or min(k) < 0:
         raise UserError(f"{opt} expects {form}, got '{spec}'")
     return k, text
 
@@ -94,14 +110,14 @@ def parse_image(spec: str, dims: int) -> ImageSpec:
         if colon and head.endswith(".npy"):
             path, fmt = head, tail
     if not path.endswith(".npy"):
-        raise UserError(f"{opt} {k[0]}:{k[1]}: '{text}' is not a .npy file")
+        raise UserError(f"{opt} {_name(k)}: '{text}' is not a .npy file")
     return ImageSpec(k, path, fmt, dims)
 
 
 def parse_sampler(spec: str) -> SamplerSpec:
     k, text = _key("--sampler", spec, "SET:BINDING=FILTER[,ADDRESS[,NORMALIZED]]")
     parts = text.split(",")
-    where = f"--sampler {k[0]}:{k[1]}"
+    where = f"--sampler {_name(k)}"
     if len(parts) > 3:
         raise UserError(f"{where}: '{text}' has more than FILTER,ADDRESS,NORMALIZED")
     if parts[0] not in FILTERS:
@@ -124,12 +140,12 @@ def parse_specs(args: argparse.Namespace) -> tuple[list[ImageSpec], list[Sampler
     seen: set[Key] = set()
     for x in images:
         if x.key in seen:
-            raise UserError(f"image binding {x.key[0]}:{x.key[1]} is given twice")
+            raise UserError(f"image binding {_name(x.key)} is given twice")
         seen.add(x.key)
     seen = set()
     for sm in samplers:
         if sm.key in seen:
-            raise UserError(f"--sampler {sm.key[0]}:{sm.key[1]} is given twice")
+            raise UserError(f"--sampler {_name(sm.key)} is given twice")
         seen.add(sm.key)
     return images, samplers
 
@@ -139,14 +155,29 @@ def shader_samplers(res: CompileResult, samplers: list[SamplerSpec]) -> dict[Key
     the default (nearest, clamp)."""
     out: dict[Key, SamplerDesc] = {}
     for sm in samplers:
-        s, b = sm.key
-        if sm.key not in res.samplers:
+        s, b = sm.key[:2]
+        where = f"--sampler {_name(sm.key)}"
+        if (s, b) not in res.samplers:
             declared = ", ".join(f"{a}:{c}" for a, c in sorted(res.samplers)) or "none"
-            raise UserError(f"--sampler {s}:{b}: the shader has no sampler binding {s}:{b} "
+            raise UserError(f"{where}: the shader has no sampler binding {s}:{b} "
                             f"(its samplers: {declared})")
+        _check_element(res, Role.SAMPLER, sm.key, where)
         text = f"{sm.filter},{sm.address},{'normalized' if sm.normalized else 'unnormalized'}"
-        out[sm.key] = sampler_desc(text, f"--sampler {s}:{b}")
+        out[sm.key] = sampler_desc(text, where)
     return out
+
+
+def _check_element(res: CompileResult, role: Role, key: Key, where: str) -> None:
+    """An element index exactly for an array of descriptors, within its count."""
+    e = res.arg_layout.find(role, (key[0], key[1]))
+    n = e.count if e is not None else 0
+    if n and len(key) == 2:
+        raise UserError(f"{where}: binding {key[0]}:{key[1]} is an array of {n} "
+                        f"descriptors: give its elements as {key[0]}:{key[1]}:INDEX")
+    if len(key) == 3 and not n:
+        raise UserError(f"{where}: binding {key[0]}:{key[1]} is not an array of descriptors")
+    if len(key) == 3 and key[2] >= n:
+        raise UserError(f"{where}: index {key[2]} outside the array of {n} descriptors")
 
 
 def shader_images(res: CompileResult, images: list[ImageSpec], buffers: set[Key]
@@ -155,15 +186,16 @@ def shader_images(res: CompileResult, images: list[ImageSpec], buffers: set[Key]
     given once, each array fitting its binding (shape, dtype, format)."""
     out: dict[Key, Image | TexelBuffer] = {}
     for x in images:
-        s, b = x.key
-        where = f"{x.option} {s}:{b}"
-        if x.key in buffers:
+        s, b = x.key[:2]
+        where = x.where
+        if (s, b) in buffers:
             raise UserError(f"{where}: binding {s}:{b} is given as a --buffer too")
-        img = res.images.get(x.key)
+        img = res.images.get((s, b))
         if img is None:
             declared = ", ".join(f"{a}:{c}" for a, c in sorted(res.images)) or "none"
             raise UserError(f"{where}: the shader has no image binding {s}:{b} (its images: "
                             f"{declared})")
+        _check_element(res, Role.IMAGE, x.key, where)
         want = 3 if image_dims(res, x.key) == 3 else 2  # 3-D images and 2-D arrays
         if x.dims != want:
             raise UserError(f"{where}: binding {s}:{b} is a {img.dim} image: give it with "
@@ -179,12 +211,13 @@ def shader_images(res: CompileResult, images: list[ImageSpec], buffers: set[Key]
             out[x.key] = image_arg(res, x.key, arr, x.format, image_dims(res, x.key))
         except ImageArgError as e:
             raise UserError(str(e)) from None
-    missing = [k for k in sorted(res.images) if k not in out]
+    given = {k[:2] for k in out}
+    missing = [k for k in sorted(res.images) if k not in given]
     if missing:
         raise UserError("missing --image for " + ", ".join(f"{s}:{b}" for s, b in missing))
     return out
 
 
 def write_images(odir: Path, images: dict[Key, np.ndarray]) -> None:
-    for (s, b), arr in images.items():
-        np.save(odir / f"{s}_{b}.npy", arr, allow_pickle=False)
+    for key, arr in images.items():
+        np.save(odir / ("_".join(str(k) for k in key) + ".npy"), arr, allow_pickle=False)

@@ -34,6 +34,15 @@ from radcc.passes.options import DebugOptions
 from radcc.target import DEFAULT_MCPU
 
 Key = tuple[int, int]
+# an image or sampler argument: (set, binding), or (set, binding, index) for an element
+# of an array of descriptors (docs/abi.md "Arrays of descriptors")
+DescKey = tuple[int, ...]
+
+
+def desc_name(key: DescKey) -> str:
+    """The run's name of an image given at `key` (``set0_binding1``, ``set0_binding1[2]``)."""
+    name = binding_name((key[0], key[1]))
+    return name if len(key) == 2 else f"{name}[{key[2]}]"
 
 
 class StrictModeError(RuntimeError):
@@ -41,17 +50,30 @@ class StrictModeError(RuntimeError):
 
 
 def kernel_args(layout: KernargLayout, buffers: Mapping[Key, Any],
-                push: bytes, images: Mapping[Key, Image | TexelBuffer] | None = None,
-                samplers: Mapping[Key, SamplerDesc] | None = None) -> dict[str, Any]:
+                push: bytes, images: Mapping[DescKey, Image | TexelBuffer] | None = None,
+                samplers: Mapping[DescKey, SamplerDesc] | None = None) -> dict[str, Any]:
     """The emulator's named arguments for a dispatch (docs/abi.md layout); a sampler
-    binding not in `samplers` gets the default sampler (nearest, clamp to edge)."""
+    binding not in `samplers` gets the default sampler (nearest, clamp to edge). An array
+    of descriptors takes its elements at (set, binding, index): an image element not
+    given is a null descriptor, a sampler the default."""
     args: dict[str, Any] = {}
-    for key in layout.keys(Role.SAMPLER):
-        args[binding_name(key) + "_sampler"] = (samplers or {}).get(key, DEFAULT_SAMPLER)
-    for key in layout.keys(Role.IMAGE):
-        if images is None or key not in images:
-            raise KeyError(f"no image for binding {key[0]}:{key[1]}")
-        args[binding_name(key)] = images[key]
+    smps, imgs = samplers or {}, images or {}
+    for e in layout.entries:
+        if e.role not in (Role.SAMPLER, Role.IMAGE) or e.key is None:
+            continue
+        key = e.key
+        if e.role is Role.SAMPLER:
+            args[e.name] = [smps.get((*key, i), DEFAULT_SAMPLER) for i in range(e.count)] \
+                if e.count else smps.get(key, DEFAULT_SAMPLER)
+        elif e.count:
+            if key in imgs:
+                raise KeyError(f"binding {key[0]}:{key[1]} is an array of {e.count} "
+                               f"descriptors: give its elements as {key[0]}:{key[1]}:INDEX")
+            args[e.name] = [imgs.get((*key, i)) for i in range(e.count)]
+        else:
+            if key not in imgs:
+                raise KeyError(f"no image for binding {key[0]}:{key[1]}")
+            args[e.name] = imgs[key]
     for key in layout.keys(Role.BUFFER_ADDRESS):
         val = buffers.get(key, 0)
         if isinstance(val, int):
@@ -75,9 +97,9 @@ def kernel_args(layout: KernargLayout, buffers: Mapping[Key, Any],
 def run_compiled(res: CompileResult, groups: tuple[int, ...], buffers: Mapping[Key, Any],
                  push_constants: bytes = b"", *, strict: bool = True,
                  max_instructions: int = 50_000_000, robust: bool = False,
-                 images: Mapping[Key, Image | TexelBuffer] | None = None,
+                 images: Mapping[DescKey, Image | TexelBuffer] | None = None,
                  progress: Callable[[int, int], None] | None = None,
-                 samplers: Mapping[Key, SamplerDesc] | None = None,
+                 samplers: Mapping[DescKey, SamplerDesc] | None = None,
                  ) -> tuple[dict[Key, bytes], RunResult]:
     """Run a compiled shader; the buffers' bytes after the run (every binding given), and
     the run (``run.buffers[binding_name(key)]``: an image's texels after the run)."""
@@ -101,24 +123,25 @@ def run_compute(spirv: bytes, *, groups: tuple[int, ...] = (1, 1, 1),
                 spec_constants: Mapping[int, Any] | None = None, wave_size: int | None = None,
                 mcpu: str = DEFAULT_MCPU, entry: str | None = None,
                 debug_options: DebugOptions | None = None,
-                images: Mapping[Key, tuple[np.ndarray, str | None]] | None = None,
-                samplers: Mapping[Key, str] | None = None,
-                ) -> dict[Key, Any]:
+                images: Mapping[DescKey, tuple[np.ndarray, str | None]] | None = None,
+                samplers: Mapping[DescKey, str] | None = None,
+                ) -> dict[DescKey, Any]:
     """`images`: (set, binding) -> (array, format name or None: the default), 2-D or 3-D
     as the shader's image is, as ``radcc run --image``/``--image3d`` take them (`radcc.driver.images`); they come back as arrays
     of the same shape and dtype, beside the buffers' bytes. `samplers`: (set, binding) ->
-    ``FILTER[,ADDRESS[,NORMALIZED]]`` as ``radcc run --sampler`` takes it."""
+    ``FILTER[,ADDRESS[,NORMALIZED]]`` as ``radcc run --sampler`` takes it. An element of
+    an array of descriptors is keyed (set, binding, index)."""
     res = compile_spirv(spirv, mcpu=mcpu, wave_size=wave_size, entry=entry,
                         spec=dict(spec_constants or {}), debug_options=debug_options)
     emu_images = {key: image_arg(res, key, arr, fmt, image_dims(res, key))
                   for key, (arr, fmt) in (images or {}).items()}
-    smps = {key: sampler_desc(text, f"sampler {key[0]}:{key[1]}")
+    smps = {key: sampler_desc(text, "sampler " + ":".join(map(str, key)))
             for key, text in (samplers or {}).items()}
     out, run = run_compiled(res, tuple(groups), dict(buffers or {}), push_constants,
                             images=emu_images, samplers=smps)
     if run.violations:
         raise StrictModeError("strict mode: " + "; ".join(str(v) for v in run.violations[:5]))
-    result: dict[Key, Any] = dict(out)
+    result: dict[DescKey, Any] = dict(out)
     result.update(image_outputs(res, run, emu_images))
     return result
 
@@ -127,34 +150,33 @@ def run_compute(spirv: bytes, *, groups: tuple[int, ...] = (1, 1, 1),
 ARRAY_AXES = {"Buffer": 1, "1D": 1, "1DArray": 2, "2D": 2, "2DArray": 3, "3D": 3}
 
 
-def image_dims(res: CompileResult, key: Key) -> int:
+def image_dims(res: CompileResult, key: DescKey) -> int:
     """The texel axes of the array for the shader's image at `key` (2 if it has none
     there): 1 for a texel buffer (`(N,)` or `(N, C)`) or a 1-D image, 2 for 2-D images
     and 1-D arrays (layers first), 3 for 3-D images and 2-D arrays."""
-    img = res.images.get(key)
+    img = res.images.get((key[0], key[1]))
     return 2 if img is None else ARRAY_AXES.get(img.dim, 2)
 
 
-def image_arg(res: CompileResult, key: Key, arr: np.ndarray, fmt: str | None,
+def image_arg(res: CompileResult, key: DescKey, arr: np.ndarray, fmt: str | None,
               dims: int) -> Image | TexelBuffer:
     """The emulator image for binding `key` (ImageArgError naming it if it does not fit)."""
-    where = f"--image {key[0]}:{key[1]}"
+    where = "--image " + ":".join(map(str, key))
     f = image_format(arr, fmt, dims, where)
-    img = res.images.get(key)
+    img = res.images.get((key[0], key[1]))
     if img is not None:
         check_binding(f, img, where)
     return emu_image(arr, f, img.dim if img is not None else {3: "3D"}.get(dims, "2D"))
 
 
 def image_outputs(res: CompileResult, run: RunResult,
-                  images: Mapping[Key, Image | TexelBuffer]
-                  ) -> dict[Key, np.ndarray]:
+                  images: Mapping[DescKey, Image | TexelBuffer]
+                  ) -> dict[DescKey, np.ndarray]:
     """Every image given, after the run, with the shape and dtype it was given (an image
     the shader does not use comes back unchanged)."""
-    out: dict[Key, np.ndarray] = {}
+    out: dict[DescKey, np.ndarray] = {}
     for key, img in images.items():
-        name = binding_name(key)
-        got = run.buffers.get(name) if key in res.images else None
+        got = run.buffers.get(desc_name(key)) if (key[0], key[1]) in res.images else None
         out[key] = np.array(img.data if got is None else got, dtype=img.data.dtype).reshape(
             img.data.shape)
     return out

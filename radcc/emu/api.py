@@ -280,6 +280,64 @@ def _map_texel_buffer(mem: Memory, name: str, tb: TexelBuffer) -> tuple[int, int
     return reg.base, v.base
 
 
+def _map_descriptor_array(mem: Memory, meta: dict[str, Any], args: dict[str, Any],
+                          buffers: dict[str, tuple[int, np.ndarray | None, int]],
+                          combined: dict[str, int]) -> int:
+    """Map an array of descriptors (docs/abi.md "Arrays of descriptors": `.radcc_descriptor
+    _count` elements `.radcc_descriptor_stride` bytes apart, RADV's layout) and what its
+    elements describe; the address of its first element. An image array's argument is a
+    sequence of `Image`/`TexelBuffer` or None (a null descriptor, all zero: loads give 0,
+    stores are dropped), a sampler array's of `SamplerDesc` or None (the default sampler).
+    A combined image sampler's elements (stride 96) hold the T# at 0 and the S# at 64: the
+    sampler argument ``NAME_sampler`` points 64 bytes into the image argument's array."""
+    name, kind = str(meta.get(".name", "")), str(meta.get(".value_kind"))
+    n, stride = meta[".radcc_descriptor_count"], meta.get(".radcc_descriptor_stride")
+    if not isinstance(n, int) or not isinstance(stride, int) or n < 1 or stride not in (
+            16, 32, 64, 96):
+        raise EmuError(f"argument '{name}': descriptor count {n!r} and stride {stride!r} "
+                       "(a positive count; stride 16, 32, 64 or 96)")
+    if kind == "sampler" and stride == 96:  # in the combined image sampler's array
+        image = name.removesuffix("_sampler")
+        if image not in combined:
+            raise EmuError(f"argument '{name}': a combined image sampler array without its "
+                           f"image argument '{image}'")
+        return combined[image] + 64
+    vals = args[name]
+    if not isinstance(vals, list | tuple) or len(vals) != n:
+        raise EmuError(f"argument '{name}' is an array of {n} descriptors: pass a list of "
+                       f"{n} (None for a null descriptor)")
+    blob = bytearray(n * stride)
+    smps = args.get(name + "_sampler") if stride == 96 else None
+    for i, val in enumerate(vals):
+        at = i * stride
+        if kind == "sampler" or smps is not None:
+            sd = (smps if smps is not None else vals)[i]
+            sd = SamplerDesc() if sd is None else sd
+            if not isinstance(sd, SamplerDesc):
+                raise EmuError(f"argument '{name}'[{i}]: pass an emu.texture.SamplerDesc")
+            so = at + (64 if smps is not None else 0)
+            blob[so:so + 16] = sd.encode().to_bytes(16, "little")
+            if kind == "sampler":
+                continue
+        if val is None:
+            continue
+        el = f"{name}[{i}]"
+        if isinstance(val, TexelBuffer):
+            base, daddr = _map_texel_buffer(mem, el, val)
+            blob[at:at + 16] = mem.read(daddr, 16)
+        elif isinstance(val, Image):
+            base, daddr = _map_image(mem, el, val)
+            blob[at:at + 32] = mem.read(daddr, 32)
+        else:
+            raise EmuError(f"argument '{el}' is an image: pass an emu.api.Image, "
+                           f"TexelBuffer or None, not {type(val).__name__}")
+        buffers[el] = (base, val.data, val.data.nbytes)
+    reg = mem.map(f"descriptors {name}", bytes(blob), writable=False)
+    if stride == 96:
+        combined[name] = reg.base
+    return reg.base
+
+
 def _hidden(kind: str, size: int, g: tuple[int, int, int], b: tuple[int, int, int]) -> bytes:
     axis = {"x": 0, "y": 1, "z": 2}.get(kind[-1], 0)
     if kind.startswith("hidden_block_count_"):
@@ -305,6 +363,7 @@ def build_kernarg(mem: Memory, kernel: str, meta_args: list[dict[str, Any]],
     resource table (docs/abi.md)."""
     kernarg = bytearray(max(ksize, 256))
     buffers: dict[str, tuple[int, np.ndarray | None, int]] = {}
+    combined: dict[str, int] = {}  # combined image sampler arrays: image name -> address
     for a in meta_args:
         kind = str(a.get(".value_kind", ""))
         name = str(a.get(".name", ""))
@@ -331,6 +390,9 @@ def build_kernarg(mem: Memory, kernel: str, meta_args: list[dict[str, Any]],
             reg = mem.map(f"buffer {name}", raw, size=max(len(raw), 1), isolate=robust)
             buffers[name] = (reg.base, arr, len(raw))
             kernarg[off:off + 8] = reg.base.to_bytes(8, "little")
+        elif kind in ("image", "sampler") and a.get(".radcc_descriptor_count"):
+            kernarg[off:off + 8] = _map_descriptor_array(
+                mem, a, args, buffers, combined).to_bytes(8, "little")
         elif kind == "image":
             val = args[name]
             if isinstance(val, TexelBuffer):

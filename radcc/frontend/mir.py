@@ -268,6 +268,10 @@ class MirShader:
     images: dict[tuple[int, int], ImageBinding] = field(default_factory=dict)
     # sampler bindings: "separate" (OpTypeSampler) or "combined" (with the image there)
     samplers: dict[tuple[int, int], str] = field(default_factory=dict)
+    # arrays of descriptors: the element count of each image/sampler binding that is an
+    # array (docs/abi.md "Arrays of descriptors"; a combined image sampler's count is its
+    # image's and its sampler's)
+    descriptor_counts: dict[tuple[int, int], int] = field(default_factory=dict)
     push_constant_size: int = 0
     shared_size: int = 0
     scratch_size: int = 0  # bytes of private memory per invocation (opt.lower_local_arrays)

@@ -181,7 +181,10 @@ def _check_instr(ins: Instr, err: object) -> None:
     if info2 is None:
         e(f"unknown opcode {op}", ins)  # type: ignore[operator]
         return
-    if info2.srcs >= 0 and len(ins.srcs) != info2.srcs:
-        e(f"@{op} takes {info2.srcs} sources", ins)  # type: ignore[operator]
+    # an image intrinsic on an element of a descriptor array takes the element's index
+    # (and its sampler's) as trailing sources (attrs["desc_index"], docs/mir.md "Images")
+    nsrcs = info2.srcs + len(ins.attrs.get("desc_index", ()))  # type: ignore[arg-type]
+    if info2.srcs >= 0 and len(ins.srcs) != nsrcs:
+        e(f"@{op} takes {nsrcs} sources", ins)  # type: ignore[operator]
     if info2.dest != (d is not None):
         e(f"@{op} {'needs' if info2.dest else 'has no'} destination", ins)  # type: ignore

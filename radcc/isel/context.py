@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from radcc.abi import amdhsa
 from radcc.abi.args import ArgKind, ShaderArgs
 from radcc.abi.graphics import VERTEX_NGG, ColorFormat, PsInput, vertex_args
-from radcc.abi.kernarg import KernargLayout, shader_layout
+from radcc.abi.kernarg import KernargLayout, Role, descriptor_stride, shader_layout
 from radcc.frontend.mir import Block as MBlock
 from radcc.frontend.mir import ImageBinding, Instr, Loop, MirShader, Value
 from radcc.ir.builder import Builder
@@ -33,6 +33,22 @@ from radcc.ir.regclass import SCC, PhysReg, RegClass, Temp, s1, s2, v1, v2
 from radcc.ir.validate import is_inline_constant
 from radcc.passes.lane_mask import lm_opcode
 from radcc.target import Target
+
+
+def descriptor_arrays(shader: MirShader) -> dict[tuple[Role, tuple[int, int]], tuple[int, int]]:
+    """The (count, stride) of every image and sampler binding that is an array of
+    descriptors (docs/abi.md "Arrays of descriptors")."""
+    out: dict[tuple[Role, tuple[int, int]], tuple[int, int]] = {}
+    for key, n in shader.descriptor_counts.items():
+        combined = shader.samplers.get(key) == "combined"
+        img = shader.images.get(key)
+        if img is not None:
+            out[(Role.IMAGE, key)] = (n, descriptor_stride(
+                texel_buffer=img.texel_buffer, storage=img.storage, combined=combined))
+        if key in shader.samplers:
+            out[(Role.SAMPLER, key)] = (n, descriptor_stride(combined=combined,
+                                                             sampler=True))
+    return out
 
 
 def image_access(img: ImageBinding) -> str:
@@ -178,6 +194,9 @@ class IselContext:
     buffer_base: dict[tuple[int, int], Temp]
     image_desc: dict[tuple[int, int], Temp]  # each image binding's T# (8 SGPRs)
     sampler_desc: dict[tuple[int, int], Temp]  # each sampler binding's S# (4 SGPRs)
+    # an array of descriptors: the address of its first element (image or sampler)
+    image_array: dict[tuple[int, int], Temp]
+    sampler_array: dict[tuple[int, int], Temp]
     fragment: FragmentState | None = None  # a fragment shader's state (`fragment.py`)
     color_formats: tuple[ColorFormat, ...] = ()  # a fragment shader's attachments
 
@@ -198,7 +217,8 @@ class IselContext:
         ws = shader.workgroup_size
         self.kernargs: KernargLayout = shader_layout(
             shader.bindings, shader.push_constant_size,
-            {k: image_access(i) for k, i in shader.images.items()}, shader.samplers)
+            {k: image_access(i) for k, i in shader.images.items()}, shader.samplers,
+            descriptor_arrays(shader))
         self.args: ShaderArgs
         if shader.stage is VERTEX_NGG:  # RADV's NGG layout (radcc.abi.graphics)
             self.args = vertex_args(target, self.kernargs)

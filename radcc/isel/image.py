@@ -20,11 +20,18 @@ value (``glc``, VMcnt) when the MIR result is used, else they have no definition
 glc (VScnt): the data VGPRs (new value, then the compare value of ``cmpswap``, dmask
 0x1/0x3) are tied to the result (`radcc.ir.opinfo.tied_operands`), whose first dword is
 the old texel.
+An element of an array of descriptors (``attrs["desc_index"]``: the index sources) is
+loaded where it is used, from the address of the array's first element (loaded at entry
+from the kernarg segment) plus index x stride (RADV's descriptor sizes,
+`radcc.abi.kernarg.descriptor_stride`): the constant offset of a constant index, else
+``s_mul_i32`` of the index (``v_readfirstlane_b32`` first if it is in VGPRs, as ACO reads a
+divergent value it needs in SGPRs) as the SMEM offset SGPR, as RADV's
+``radv_nir_apply_pipeline_layout`` + ACO's ``get_sampler_desc``/``get_image_desc`` do.
 """
 
 from __future__ import annotations
 
-from radcc.abi.kernarg import Role
+from radcc.abi.kernarg import KernargEntry, Role
 from radcc.frontend.mir import Instr
 from radcc.frontend.spirv.images import format_channels
 from radcc.ir.program import Operand
@@ -44,20 +51,55 @@ _SIZE_DMASK = {"1D": 0x1, "2D": 0x3, "3D": 0x7, "1DArray": 0x5, "2DArray": 0x7}
 
 def load_descriptors(ctx: IselContext) -> None:
     """At entry: every image binding's T# (``s_load_b64`` of its address from the
-    kernarg segment, then ``s_load_b256``)."""
-    ctx.image_desc = {}
+    kernarg segment, then ``s_load_b256``); only the address for an array of
+    descriptors."""
+    ctx.image_desc, ctx.image_array = {}, {}
     for key in sorted(ctx.shader.images):
         ptr = ctx.b.inst("s_load_b64", [s2], [ctx.kernarg, Operand.c32(
             ctx.kernargs.offset(Role.IMAGE, key))]).temp
+        if key in ctx.shader.descriptor_counts:
+            ctx.image_array[key] = ptr
+            continue
         if ctx.shader.images[key].texel_buffer:  # a V#
             ctx.image_desc[key] = ctx.b.inst("s_load_b128", [s4], [ptr, Operand.c32(0)]).temp
             continue
         ctx.image_desc[key] = ctx.b.inst("s_load_b256", [s8], [ptr, Operand.c32(0)]).temp
-    ctx.sampler_desc = {}
+    ctx.sampler_desc, ctx.sampler_array = {}, {}
     for key in sorted(ctx.shader.samplers):
         ptr = ctx.b.inst("s_load_b64", [s2], [ctx.kernarg, Operand.c32(
             ctx.kernargs.offset(Role.SAMPLER, key))]).temp
+        if key in ctx.shader.descriptor_counts:
+            ctx.sampler_array[key] = ptr
+            continue
         ctx.sampler_desc[key] = ctx.b.inst("s_load_b128", [s4], [ptr, Operand.c32(0)]).temp
+
+
+def _desc_sources(ins: Instr) -> int:
+    """How many trailing sources are descriptor-array indices."""
+    return len(ins.attrs.get("desc_index", ()))  # type: ignore[arg-type]
+
+
+def _descriptor(ctx: IselContext, ins: Instr, sampler: bool = False) -> Temp:
+    """The T#/V# (or with `sampler` the S#) `ins` uses: loaded at entry, or the element
+    of an array of descriptors its index source picks."""
+    key = tuple(ins.attrs["sampler" if sampler else "binding"])  # type: ignore[arg-type]
+    kinds = tuple(ins.attrs.get("desc_index", ()))  # type: ignore[arg-type]
+    which = "sampler" if sampler else "image"
+    if which not in kinds:
+        return (ctx.sampler_desc if sampler else ctx.image_desc)[key]  # type: ignore[index]
+    src = ins.srcs[len(ins.srcs) - len(kinds) + kinds.index(which)]
+    entry = ctx.kernargs.find(Role.SAMPLER if sampler else Role.IMAGE, key)  # type: ignore[arg-type]
+    assert isinstance(entry, KernargEntry)
+    base = (ctx.sampler_array if sampler else ctx.image_array)[key]  # type: ignore[index]
+    k = ctx.comp(src, 0)
+    if isinstance(k, Const):
+        off = Operand.c32(k.value * entry.stride)
+    else:
+        off = Operand(ctx.salu("s_mul_i32", s1, ctx.sgpr(k), Const(32, entry.stride),
+                               scc=False))
+    size = 4 if sampler or ctx.shader.images[key].texel_buffer else 8  # type: ignore[index]
+    return ctx.b.inst("s_load_b128" if size == 4 else "s_load_b256", [s4 if size == 4 else s8],
+                      [base, off]).temp
 
 
 def _vgprs(n: int) -> RegClass:
@@ -128,9 +170,8 @@ def _element_index(ctx: IselContext, ins: Instr) -> Temp:
 def _select_texel_load(ctx: IselContext, ins: Instr, n: int) -> None:
     """texelFetch / imageLoad of a texel buffer: ``buffer_load_format_<n components>
     idxen``, soffset 0."""
-    key = tuple(ins.attrs["binding"])
     t = ctx.b.inst(f"buffer_load_format_{_FORMAT_SUFFIX[n]}", [_vgprs(n)],
-                   [_element_index(ctx, ins), ctx.image_desc[key],  # type: ignore[index]
+                   [_element_index(ctx, ins), _descriptor(ctx, ins),
                     Operand.c32(0)], "MUBUF", idxen=True).temp
     _set_result(ctx, ins, t, n)
 
@@ -138,7 +179,6 @@ def _select_texel_load(ctx: IselContext, ins: Instr, n: int) -> None:
 def select_image_load(ctx: IselContext, ins: Instr) -> None:
     d = ins.dest
     assert d is not None
-    key = tuple(ins.attrs["binding"])
     if _texel_buffer(ins):
         n = d.num_components
         if d.bit_size != 32 or not 1 <= n <= 4 or ins.op != "image_load":
@@ -152,7 +192,7 @@ def select_image_load(ctx: IselContext, ins: Instr) -> None:
         raise unsupported(ins, f"{d.bit_size}-bit x{n} image loads are not selected")
     d16 = {"d16": True} if d.bit_size == 16 else {}
     t = ctx.b.inst("image_load_mip" if mip else "image_load", [_vgprs(_data_vgprs(ins, n))],
-                   [addr, ctx.image_desc[key]],  # type: ignore[index]
+                   [addr, _descriptor(ctx, ins)],
                    dmask=(1 << n) - 1, dim=mdim, unorm=True, **d16).temp
     _set_result(ctx, ins, t, n)
 
@@ -162,11 +202,10 @@ def select_image_query(ctx: IselContext, ins: Instr) -> None:
     address VGPR; returns width, height, depth, level count: dmask picks them)."""
     d = ins.dest
     assert d is not None
-    key = tuple(ins.attrs["binding"])
     if _texel_buffer(ins):
         if ins.op != "image_size" or d.num_components != 1:
             raise unsupported(ins, f"{ins.op} of a texel buffer")
-        num = ctx.b.extract_vector(s1, ctx.image_desc[key], 2).temp  # type: ignore[index]
+        num = ctx.b.extract_vector(s1, _descriptor(ctx, ins), 2).temp
         ctx.set(d, [ctx.uniform_result(num, not d.divergent)])
         return
     mdim, _ = _dim(ins)
@@ -178,7 +217,7 @@ def select_image_query(ctx: IselContext, ins: Instr) -> None:
         if bin(dmask).count("1") != n:
             dmask = (1 << n) - 1
         lod = ctx.vgpr(ctx.comp(ins.srcs[0], 0))
-    t = ctx.b.inst("image_get_resinfo", [_vgprs(n)], [lod, ctx.image_desc[key]],  # type: ignore[index]
+    t = ctx.b.inst("image_get_resinfo", [_vgprs(n)], [lod, _descriptor(ctx, ins)],
                    dmask=dmask, dim=mdim, unorm=True).temp
     _set_result(ctx, ins, t, n)
 
@@ -198,11 +237,11 @@ def select_image_store(ctx: IselContext, ins: Instr) -> None:
     data = regs[0] if n == 1 else ctx.b.create_vector(_vgprs(n), *regs).temp
     if _texel_buffer(ins):  # buffer_store_format_<n> idxen
         ctx.b.inst(f"buffer_store_format_{_FORMAT_SUFFIX[n]}", [],
-                   [data, _element_index(ctx, ins), ctx.image_desc[key],  # type: ignore[index]
+                   [data, _element_index(ctx, ins), _descriptor(ctx, ins),
                     Operand.c32(0)], "MUBUF", idxen=True)
         return
     addr, mdim = _coords(ctx, ins)
-    ctx.b.inst("image_store", [], [data, addr, ctx.image_desc[key]],  # type: ignore[index]
+    ctx.b.inst("image_store", [], [data, addr, _descriptor(ctx, ins)],
                dmask=(1 << n) - 1, dim=mdim, unorm=True)
 
 
@@ -222,8 +261,6 @@ def select_image_sample(ctx: IselContext, ins: Instr) -> None:
     the component of the 4 texels the bilinear footprint covers (4 VGPRs)."""
     d = ins.dest
     assert d is not None
-    key = tuple(ins.attrs["binding"])
-    skey = tuple(ins.attrs["sampler"])
     if str(ins.attrs["dim"]) not in ("1D", "2D", "3D"):
         raise unsupported(ins, f"sampling image dimension {ins.attrs['dim']} is not selected")
     mdim, nc = _dim(ins)
@@ -234,7 +271,7 @@ def select_image_sample(ctx: IselContext, ins: Instr) -> None:
     # (SPIR-V lets a coordinate have more components than the image: the shadow
     # sampler's vec3 of textureLod holds the reference in z; they are ignored)
     body = [ctx.vgpr(x) for x in ctx.get(c)[:nc]]
-    rest = list(ins.srcs[1:])
+    rest = list(ins.srcs[1:len(ins.srcs) - _desc_sources(ins)])
     pre: list[Temp] = []
     offset = ins.attrs.get("offset")
     if offset is not None:
@@ -287,8 +324,8 @@ def select_image_sample(ctx: IselContext, ins: Instr) -> None:
         raise unsupported(ins, f"{d.bit_size}-bit x{n} sampling")
     d16 = {"d16": True} if d.bit_size == 16 else {}
     nv = _data_vgprs(ins, nret)
-    t = ctx.b.inst(op, [_vgprs(nv)], [addr, ctx.image_desc[key],  # type: ignore[index]
-                                      ctx.sampler_desc[skey]],  # type: ignore[index]
+    t = ctx.b.inst(op, [_vgprs(nv)], [addr, _descriptor(ctx, ins),
+                                      _descriptor(ctx, ins, sampler=True)],
                    dmask=dmask, dim=mdim, **d16, **({"a16": True} if a16 else {})).temp
     if ins.attrs.get("implicit"):
         t = ctx.b.pseudo("p_wqm", [_vgprs(nv)], [t]).temp
@@ -308,7 +345,6 @@ def select_image_atomic(ctx: IselContext, ins: Instr) -> None:
     the result if it is used: then glc), vaddr, T#."""
     d = ins.dest
     assert d is not None
-    key = tuple(ins.attrs["binding"])
     aop = str(ins.attrs["atomic_op"])
     if d.bit_size != 32 or aop not in _IMAGE_ATOMIC:
         raise unsupported(ins, f"{d.bit_size}-bit image atomic {aop}")
@@ -320,7 +356,7 @@ def select_image_atomic(ctx: IselContext, ins: Instr) -> None:
         data = ctx.vgpr(ctx.comp(ins.srcs[1], 0))
     n = 2 if aop == "cmpxchg" else 1
     opc = f"image_atomic_{_IMAGE_ATOMIC[aop]}"
-    ops = [data, addr, ctx.image_desc[key]]  # type: ignore[index]
+    ops = [data, addr, _descriptor(ctx, ins)]
     if d not in ctx.cf.uses:  # the old value is not needed: nothing returns
         ctx.b.inst(opc, [], ops, dmask=(1 << n) - 1, dim=mdim, unorm=True)
         return

@@ -86,7 +86,8 @@ def _fold_a16(shader: MirShader, ins: Instr) -> bool:
             cp.srcs[0].bit_size != 32:
         return False
     halves = [_half_source(c) for c in cp.srcs]
-    rest = ins.srcs[1 + int(bool(ins.attrs.get("compare"))):]
+    ndesc = len(ins.attrs.get("desc_index", ()))  # type: ignore[arg-type]
+    rest = ins.srcs[1 + int(bool(ins.attrs.get("compare"))):len(ins.srcs) - ndesc]
     lod16: list[Value] = []
     if rest:
         lp = rest[0].parent
@@ -106,7 +107,7 @@ def _fold_a16(shader: MirShader, ins: Instr) -> bool:
     ins.block.instrs.insert(ins.block.instrs.index(ins), vec)
     ins.srcs[0] = v
     if lod16:
-        ins.srcs[-1] = lod16[0]
+        ins.srcs[len(ins.srcs) - ndesc - 1] = lod16[0]
     ins.attrs["a16"] = True
     return True
 

@@ -1420,8 +1420,13 @@ class _Checker:
             sc = var.storage_class
             if sc == "UniformConstant":
                 pointee = self.t(pt.pointee)
-                if isinstance(pointee, TypeArray | TypeRuntimeArray):
-                    raise _fail("arrays of descriptors are not supported", ins)
+                if isinstance(pointee, TypeRuntimeArray):
+                    raise _fail("runtime-sized arrays of descriptors (descriptor indexing) "
+                                "are not supported", ins)
+                if isinstance(pointee, TypeArray):  # an array of descriptors
+                    pointee = self.t(pointee.element)
+                    if isinstance(pointee, TypeArray | TypeRuntimeArray):
+                        raise _fail("arrays of arrays of descriptors are not supported", ins)
                 if not isinstance(pointee, TypeOther) or pointee.opname not in (
                         "OpTypeImage", "OpTypeSampler", "OpTypeSampledImage"):
                     raise _fail("UniformConstant variable of type "

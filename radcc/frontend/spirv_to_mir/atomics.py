@@ -9,7 +9,7 @@ from typing import Any
 
 from ..spirv.binary import Instruction
 from .context import MemPtr, TranslationContext, err
-from .images import TexelPointer
+from .images import TexelPointer, image_intr
 from .types_consts import get_tv, get_value
 from .variables import global_address, load_mem, mem_offset, store_mem
 
@@ -69,20 +69,19 @@ def _image_atomic(ctx: TranslationContext, ins: Instruction, p: TexelPointer) ->
     if op in ("OpAtomicLoad", "OpAtomicStore") or ins.result_type is None:
         raise err(f"{op} on an image texel is not supported", ins)
     bits = ctx.bits(ins.result_type)
-    attrs: dict[str, Any] = {"binding": p.image.binding, "dim": p.image.type.mir_dim}
     if op == "OpAtomicCompareExchange":
         val, cmp = get_value(ctx, ins.id(4)), get_value(ctx, ins.id(5))
-        r = ctx.b.intr("image_atomic_swap", [p.coord, cmp, val], bits, 1,
-                       atomic_op="cmpxchg", **attrs)
+        name, srcs, aop = "image_atomic_swap", [p.coord, cmp, val], "cmpxchg"
     elif op in ("OpAtomicIIncrement", "OpAtomicIDecrement"):
         one = ctx.b.imm(1 if op == "OpAtomicIIncrement" else -1, bits)
-        r = ctx.b.intr("image_atomic", [p.coord, one], bits, 1, atomic_op="iadd", **attrs)
+        name, srcs, aop = "image_atomic", [p.coord, one], "iadd"
     elif op == "OpAtomicISub":
         neg = ctx.b.alu("ineg", bits, 1, get_value(ctx, ins.id(3)))
-        r = ctx.b.intr("image_atomic", [p.coord, neg], bits, 1, atomic_op="iadd", **attrs)
+        name, srcs, aop = "image_atomic", [p.coord, neg], "iadd"
     elif op in ATOMICS and ATOMICS[op] not in ("fadd", "fmin", "fmax"):
-        r = ctx.b.intr("image_atomic", [p.coord, get_value(ctx, ins.id(3))], bits, 1,
-                       atomic_op=ATOMICS[op], **attrs)
+        name, srcs, aop = "image_atomic", [p.coord, get_value(ctx, ins.id(3))], ATOMICS[op]
     else:
         raise err(f"{op} on an image texel is not supported", ins)
+    r = image_intr(ctx, name, srcs, (bits, 1), p.image, atomic_op=aop)
+    assert r is not None
     ctx.set(ins, r)

@@ -6,20 +6,28 @@ the binding), and ``OpImageRead``/``OpImageFetch``/``OpImageWrite`` become the M
 ``image_load`` (``image_load_lod`` for a fetch at a level not known to be 0) /
 ``image_store`` intrinsics, the queries ``image_size``/``image_levels`` (attrs
 ``binding``, ``dim``; docs/mir.md "Images").
+Arrays of descriptors (``UniformConstant`` arrays of images, samplers or combined image
+samplers, Vulkan's descriptorCount > 1) are `DescriptorArray`s: an access chain picks an
+element, whose index (a constant or dynamically uniform value) an image intrinsic takes
+as a trailing source, named by ``attrs["desc_index"]`` (``("image",)``, ``("sampler",)``
+or both, in that order; RADV's ``radv_nir_apply_pipeline_layout`` turns the same deref
+into the descriptor's address). A ``NonUniform`` index (GLSL's ``nonuniformEXT``) needs
+the waterfall loop Mesa's ``nir_lower_non_uniform_access`` builds: refused by name.
 Which image types are supported is `radcc.frontend.spirv.images.unsupported`'s
 decision (the validator has refused the others by name).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Any
 
 from ..mir import ImageBinding, Value
 from ..spirv.binary import Instruction
 from ..spirv.images import ImageType, image_type, unsupported
-from ..spirv.types import TypeOther
+from ..spirv.types import TypeArray, TypeOther, TypeRuntimeArray
 from .context import TranslationContext, err, fold_value
-from .types_consts import get_tv, get_value
+from .types_consts import array_length, get_tv, get_value
 
 
 @dataclass(frozen=True)
@@ -28,6 +36,7 @@ class ImageVar:
 
     binding: tuple[int, int]
     type: ImageType
+    index: Value | None = None  # the element of a descriptor array (None: not an array)
 
 
 @dataclass(frozen=True)
@@ -43,6 +52,7 @@ class SamplerVar:
     """A sampler variable (and its value): its binding."""
 
     binding: tuple[int, int]
+    index: Value | None = None  # the element of a descriptor array (None: not an array)
 
 
 @dataclass(frozen=True)
@@ -51,6 +61,63 @@ class SampledImage:
 
     image: ImageVar
     sampler: tuple[int, int]
+    sampler_index: Value | None = None  # the sampler's element of a descriptor array
+
+
+@dataclass(frozen=True)
+class DescriptorArray:
+    """An array of `count` image, sampler or combined image sampler descriptors at one
+    binding (`element`: what each element is, without its index)."""
+
+    element: ImageVar | SamplerVar | SampledImage
+    count: int
+
+    def at(self, index: Value) -> ImageVar | SamplerVar | SampledImage:
+        """The element at `index` (a MIR value: constant or dynamically uniform)."""
+        e = self.element
+        if isinstance(e, SampledImage):
+            return SampledImage(replace(e.image, index=index), e.sampler, index)
+        return replace(e, index=index)
+
+
+def image_intr(ctx: TranslationContext, name: str, srcs: list[Value],
+               dest: tuple[int, int] | None, img: ImageVar,
+               sampler_index: Value | None = None, **attrs: Any) -> Value | None:
+    """The MIR image intrinsic `name` on `img`: attrs ``binding`` and ``dim``, and the
+    descriptor-array indices (the image's, then the sampler's) as trailing sources named
+    by ``desc_index``."""
+    kinds = []
+    if img.index is not None:
+        srcs, kinds = [*srcs, img.index], ["image"]
+    if sampler_index is not None:
+        srcs, kinds = [*srcs, sampler_index], [*kinds, "sampler"]
+    if kinds:
+        attrs["desc_index"] = tuple(kinds)
+    return ctx.b.intrinsic(name, srcs, dest, binding=img.binding, dim=img.type.mir_dim,
+                           **attrs)
+
+
+def _intr(ctx: TranslationContext, name: str, srcs: list[Value], bits: int, comps: int,
+          img: ImageVar, sampler_index: Value | None = None, **attrs: Any) -> Value:
+    v = image_intr(ctx, name, srcs, (bits, comps), img, sampler_index, **attrs)
+    assert v is not None
+    return v
+
+
+def descriptor_element(ctx: TranslationContext, ins: Instruction, arr: DescriptorArray,
+                       idx: Value | int, idx_id: int) -> ImageVar | SamplerVar | SampledImage:
+    """OpAccessChain into a descriptor array: the element at `idx` (a constant in range,
+    or a value: dynamically uniform; a NonUniform one is refused)."""
+    nonuniform = ctx.m.has_decoration(idx_id, "NonUniform") or (
+        ins.result_id is not None and ctx.m.has_decoration(ins.result_id, "NonUniform"))
+    if nonuniform:
+        raise err("a NonUniform descriptor index (nonuniformEXT) needs a waterfall loop "
+                  "(Mesa's nir_lower_non_uniform_access): not supported", ins)
+    if isinstance(idx, int):
+        if not 0 <= idx < arr.count:
+            raise err(f"descriptor index {idx} outside the array of {arr.count}", ins)
+        return arr.at(ctx.b.imm(idx, 32))
+    return arr.at(idx)
 
 
 def declare_image(ctx: TranslationContext, vid: int, pointee: int) -> None:
@@ -60,10 +127,25 @@ def declare_image(ctx: TranslationContext, vid: int, pointee: int) -> None:
     key = ctx.m.binding(vid)
     if key is None:
         raise err(f"image or sampler variable %{vid} has no Binding", ctx.ins)
+    if isinstance(t, TypeRuntimeArray):
+        raise err("runtime-sized arrays of descriptors (descriptor indexing) are not "
+                  "supported", ctx.ins)
+    count = 0
+    if isinstance(t, TypeArray):
+        count = array_length(ctx, t)
+        t = ctx.ty(t.element)
+        if isinstance(t, TypeArray | TypeRuntimeArray):
+            raise err("arrays of arrays of descriptors are not supported", ctx.ins)
+        ctx.shader.descriptor_counts[key] = count
+    elem = _declare_element(ctx, vid, t, key)
+    ctx.globals[vid] = DescriptorArray(elem, count) if count else elem
+
+
+def _declare_element(ctx: TranslationContext, vid: int, t: object, key: tuple[int, int]
+                     ) -> ImageVar | SamplerVar | SampledImage:
     if isinstance(t, TypeOther) and t.opname == "OpTypeSampler":
         ctx.shader.samplers[key] = "separate"
-        ctx.globals[vid] = SamplerVar(key)
-        return
+        return SamplerVar(key)
     combined = isinstance(t, TypeOther) and t.opname == "OpTypeSampledImage"
     if combined:
         t = ctx.ty(int(t.operands[0].value))  # type: ignore[arg-type]
@@ -83,9 +165,8 @@ def declare_image(ctx: TranslationContext, vid: int, pointee: int) -> None:
     if combined:
         if not img.texel_buffer:  # a samplerBuffer is a uniform texel buffer: no S#
             ctx.shader.samplers[key] = "combined"
-        ctx.globals[vid] = SampledImage(var, key)
-    else:
-        ctx.globals[vid] = var
+        return SampledImage(var, key)
+    return var
 
 
 def _image(ctx: TranslationContext, ins: Instruction) -> ImageVar:
@@ -116,7 +197,7 @@ def op_image_read(ctx: TranslationContext, ins: Instruction) -> None:
     _no_image_operands(ins, 2)
     coord = get_value(ctx, ins.id(1))
     n = ctx.comps(ins.result_type)
-    r = ctx.b.intr("image_load", [coord], 32, n, binding=img.binding, dim=img.type.mir_dim)
+    r = _intr(ctx, "image_load", [coord], 32, n, img)
     ctx.set(ins, r)
 
 
@@ -136,11 +217,10 @@ def op_image_fetch(ctx: TranslationContext, ins: Instruction) -> None:
             lod = get_value(ctx, int(ins.operands[2].params[0].value))  # type: ignore[arg-type]
     k = fold_value(lod) if lod is not None else (0,)
     if k is not None and k[0] == 0:
-        r = ctx.b.intr("image_load", [coord], 32, n, binding=img.binding, dim=img.type.mir_dim)
+        r = _intr(ctx, "image_load", [coord], 32, n, img)
     else:
         assert lod is not None
-        r = ctx.b.intr("image_load_lod", [coord, lod], 32, n, binding=img.binding,
-                       dim=img.type.mir_dim)
+        r = _intr(ctx, "image_load_lod", [coord, lod], 32, n, img)
     ctx.set(ins, r)
 
 
@@ -151,11 +231,11 @@ def op_image_query(ctx: TranslationContext, ins: Instruction) -> None:
     img = _image(ctx, ins)
     n = ctx.comps(ins.result_type)
     if ins.opname == "OpImageQueryLevels":
-        r = ctx.b.intr("image_levels", [], 32, 1, binding=img.binding, dim=img.type.mir_dim)
+        r = _intr(ctx, "image_levels", [], 32, 1, img)
     else:
         lod = get_value(ctx, ins.id(1)) if ins.opname == "OpImageQuerySizeLod" else \
             ctx.b.imm(0, 32)
-        r = ctx.b.intr("image_size", [lod], 32, n, binding=img.binding, dim=img.type.mir_dim)
+        r = _intr(ctx, "image_size", [lod], 32, n, img)
     ctx.set(ins, r)
 
 
@@ -165,7 +245,7 @@ def op_sampled_image(ctx: TranslationContext, ins: Instruction) -> None:
     if not isinstance(img, ImageVar) or not isinstance(smp, SamplerVar):
         raise err("OpSampledImage of something that is not an image and a sampler variable's "
                   "value", ins)
-    ctx.set(ins, SampledImage(img, smp.binding))
+    ctx.set(ins, SampledImage(img, smp.binding, smp.index))
 
 
 def op_image(ctx: TranslationContext, ins: Instruction) -> None:
@@ -252,8 +332,8 @@ def op_image_sample(ctx: TranslationContext, ins: Instruction) -> None:
     img = x.image
     if img.type.mir_dim not in ("1D", "2D", "3D"):  # sampling arrays: not yet
         raise err(f"sampling image dimension {img.type.dim_name} is not supported", ins)
-    r = ctx.b.intr("image_sample", srcs, 32, n, binding=img.binding, sampler=x.sampler,
-                   dim=img.type.mir_dim, grad=grad, offset=offset, implicit=not explicit and (
+    r = _intr(ctx, "image_sample", srcs, 32, n, img, x.sampler_index, sampler=x.sampler,
+              grad=grad, offset=offset, implicit=not explicit and (
                        fragment or not gather), bias=bias, compare=compare, gather=component)
     ctx.set(ins, r)
 
@@ -263,7 +343,7 @@ def op_image_write(ctx: TranslationContext, ins: Instruction) -> None:
     _no_image_operands(ins, 3)
     coord = get_value(ctx, ins.id(1))
     texel = get_value(ctx, ins.id(2))
-    ctx.b.intrinsic("image_store", [coord, texel], binding=img.binding, dim=img.type.mir_dim)
+    image_intr(ctx, "image_store", [coord, texel], None, img)
 
 
 def op_image_texel_pointer(ctx: TranslationContext, ins: Instruction) -> None:

@@ -37,7 +37,14 @@ from .context import (
     err,
     fold_value,
 )
-from .images import ImageVar, SampledImage, SamplerVar, declare_image
+from .images import (
+    DescriptorArray,
+    ImageVar,
+    SampledImage,
+    SamplerVar,
+    declare_image,
+    descriptor_element,
+)
 from .layout import (
     array_stride,
     explicit_size,
@@ -181,6 +188,8 @@ def load_var(ctx: TranslationContext, var: LocalVar) -> Value:
 def load(ctx: TranslationContext, ptr: TV, tid: int) -> TV:
     if isinstance(ptr, ImageVar | SamplerVar | SampledImage):
         return ptr  # an image's or sampler's value is its handle
+    if isinstance(ptr, DescriptorArray):
+        raise err("a load of a whole array of descriptors is not supported", ctx.ins)
     if isinstance(ptr, LocalPtr):
         return load_local(ctx, ptr)
     if isinstance(ptr, MemPtr):
@@ -508,6 +517,10 @@ def access_chain(ctx: TranslationContext, base: TV, idx_ids: Sequence[int]) -> T
     p = base
     for vid in idx_ids:
         idx = _index32(ctx, vid)
+        if isinstance(p, DescriptorArray):
+            assert ctx.ins is not None
+            p = descriptor_element(ctx, ctx.ins, p, idx, vid)
+            continue
         _check_index(ctx, p, idx)
         if isinstance(p, BuiltinPtr):
             p = BuiltinPtr(p.name, idx)
