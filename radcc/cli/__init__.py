@@ -21,6 +21,7 @@ import importlib
 import os
 import sys
 
+from radcc.driver import dataclass_code  # noqa: F401  (first: radcc's dataclasses compile from its cache)
 from radcc.passes.options import DebugOptions
 
 # name: (module, one-line help). The modules are imported on demand.

@@ -10,4 +10,12 @@ The drivers take bytes, text and typed arguments, raise exceptions and print not
 (but what ``print_after`` asks for); reading files, argument parsing, messages and exit
 statuses belong to `radcc.cli`. They take SPIR-V: GLSL is compiled by the CLI
 (`radcc.cli._shader.read_shader`, through glslangValidator).
+
+The package installs `radcc.driver.dataclass_code`'s cache of the methods `dataclasses`
+compiles for radcc's classes (start-up, issue 14) when first imported; `radcc.cli`
+imports it first.
 """
+
+from radcc.driver import dataclass_code
+
+dataclass_code.install()
