@@ -1,0 +1,398 @@
+"""Real-world compute modules (llama.cpp's and ncnn's Vulkan shaders, issue 9) run in
+radcc's strict emulator and in lavapipe on the same random inputs, outputs compared.
+
+    python tools/rw_lavapipe_check.py DIR_OR_FILE... [--wave 32,64] [--only SUBSTRING]
+        [--exclude SUBSTRING] [--every N] [--offset I] [--ncnn-src NCNN_GIT_DIR] [--limit N] [--timeout S] [--out RESULTS.jsonl] [--resume]
+
+radcc does not ship the modules: build them from the projects' sources as issue 9
+describes (``/work/rw`` on the machine the issue was worked on). Every module is set up
+from its own reflection, without knowing what the kernel computes, so the comparison
+asks one question: does radcc's code do what lavapipe does with the same bytes?
+
+- Push constants: every 32-bit integer member a small value (1..12, drawn per module),
+  every float member 0.5 (members found from the block's ``Offset`` decorations).
+  Sizes, strides and ggml's fastdiv constants are then small and mutually inconsistent,
+  which keeps every index small: the kernels compute something well defined, not what
+  llama.cpp or ncnn would ask of them. With ``--ncnn-src`` (a clone of Tencent/ncnn)
+  an ncnn module's members are named from its ``.comp`` source and shaped as ncnn sets
+  them where a random value would make the shader undefined: ``dims`` 3 (it indexes
+  vectors with ``dims - 1``), ``d`` 1, ``cstep = w * h * d``.
+- Buffers: every storage/uniform buffer binding 64 KiB (more if its block needs it),
+  filled by the type of the block's last member's elements: float32 uniform in [-1, 1],
+  float16 the same rounded, 8/16/32-bit integers in [0, 8), anything else (ggml's
+  quantised blocks) 16-bit halves of float16 values in [-1, 1].
+- Both run with robust buffer access (out-of-bounds loads give zero, stores are
+  dropped: ``radcc run --robust`` and lavapipe's robustBufferAccess), workgroups
+  (2, 2, 2), specialization constants at their defaults, radcc in strict mode (a missing
+  wait or an unmitigated hazard fails the run).
+- Comparison, per binding, by the same element type: float32 ``|a - b| <= 1e-3 *
+  max(1, |b|)``, float16 with 1e-2, integers and other bytes exactly; NaNs agree with
+  NaNs. lavapipe's subgroup size is 8 (radcc's 32 or 64): a module using subgroup
+  operations that differs is reported ``subgroup`` (its algorithm may legitimately
+  depend on the size), not ``MISMATCH``; a module that agrees but wrote none of its
+  buffers in lavapipe (every invocation returned early with these sizes) is
+  ``ok-unwritten``.
+
+Each module runs in a child process (a crash or a hang, ``--timeout``, is that module's
+result). Modules with images, samplers, cooperative matrices or physical storage buffer
+pointers are skipped (``skip``). Results: one line per module and wave on stdout, a
+summary by outcome; ``--out`` writes JSON lines (``--resume`` keeps them and runs the
+rest). Exit status 1 when a module mismatches or fails in radcc (refusal, emulator
+error); 0 otherwise.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import re
+import struct
+import subprocess
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+GROUPS = (2, 2, 2)
+BUFFER_BYTES = 64 << 10
+F32_TOL = 1e-3
+F16_TOL = 1e-2
+
+# SPIR-V opcodes and enumerants used below (the unified SPIR-V specification)
+OP_NAME_CAPABILITY = 17
+OP_TYPE_INT, OP_TYPE_FLOAT, OP_TYPE_VECTOR, OP_TYPE_MATRIX = 21, 22, 23, 24
+OP_TYPE_IMAGE, OP_TYPE_SAMPLER, OP_TYPE_SAMPLED_IMAGE = 25, 26, 27
+OP_TYPE_ARRAY, OP_TYPE_RUNTIME_ARRAY, OP_TYPE_STRUCT, OP_TYPE_POINTER = 28, 29, 30, 32
+OP_CONSTANT, OP_VARIABLE, OP_DECORATE, OP_MEMBER_DECORATE = 43, 59, 71, 72
+DEC_BINDING, DEC_DESCRIPTOR_SET, DEC_OFFSET = 33, 34, 35
+SC_UNIFORM, SC_PUSH_CONSTANT, SC_STORAGE_BUFFER = 2, 9, 12
+CAP_GROUP_NON_UNIFORM = 61  # GroupNonUniform*: 61..68
+CAP_SUBGROUP_BALLOT_KHR = 4423
+CAP_COOPERATIVE_MATRIX_KHR = 6022
+CAP_PHYSICAL_STORAGE_BUFFER = 5347
+
+
+@dataclass(frozen=True)
+class Scalar:
+    kind: str  # "int" | "uint" | "float"
+    width: int  # bits
+
+
+@dataclass
+class ModuleShape:
+    """What the setup needs from a module: push constant members (byte offset, scalar,
+    components), each buffer binding's element scalar (None: a struct or other
+    aggregate) and block size without its runtime array, and why it is skipped."""
+    push: list[tuple[int, Scalar, int]]
+    bindings: dict[tuple[int, int], tuple[Scalar | None, int]]
+    subgroup: bool
+    skip: str | None
+
+
+def shape_of(spirv: bytes) -> ModuleShape:
+    """Read `spirv`'s push constant block and buffer bindings (an independent little
+    reader: the oracle's setup must not come from radcc's front end)."""
+    w = struct.unpack(f"<{len(spirv) // 4}I", spirv)
+    types: dict[int, tuple[int, tuple[int, ...]]] = {}
+    consts: dict[int, int] = {}
+    dec: dict[int, dict[int, int]] = {}
+    mdec: dict[tuple[int, int], int] = {}
+    variables: list[tuple[int, int, int]] = []
+    caps: set[int] = set()
+    i = 5
+    while i < len(w):
+        n, op = w[i] >> 16, w[i] & 0xFFFF
+        ops = w[i + 1:i + n]
+        if n == 0:
+            raise ValueError("malformed SPIR-V (zero word count)")
+        if op == OP_NAME_CAPABILITY:
+            caps.add(ops[0])
+        elif OP_TYPE_INT <= op <= OP_TYPE_POINTER:
+            types[ops[0]] = (op, tuple(ops[1:]))
+        elif op == OP_CONSTANT:
+            consts[ops[1]] = ops[2]
+        elif op == OP_DECORATE and len(ops) >= 3:
+            dec.setdefault(ops[0], {})[ops[1]] = ops[2]
+        elif op == OP_MEMBER_DECORATE and len(ops) >= 4 and ops[2] == DEC_OFFSET:
+            mdec[(ops[0], ops[1])] = ops[3]
+        elif op == OP_VARIABLE:
+            variables.append((ops[0], ops[1], ops[2]))
+        i += n
+
+    def scalar(t: int) -> tuple[Scalar | None, int]:
+        """The scalar of a scalar/vector/matrix type and its component count."""
+        op, a = types[t]
+        if op == OP_TYPE_INT:
+            return Scalar("int" if a[1] else "uint", a[0]), 1
+        if op == OP_TYPE_FLOAT:
+            return Scalar("float", a[0]), 1
+        if op in (OP_TYPE_VECTOR, OP_TYPE_MATRIX):
+            s, c = scalar(a[0])
+            return s, c * a[1]
+        return None, 0
+
+    def element(t: int) -> Scalar | None:
+        op, a = types[t]
+        if op in (OP_TYPE_ARRAY, OP_TYPE_RUNTIME_ARRAY):
+            return element(a[0])
+        return scalar(t)[0]
+
+    subgroup = bool(caps & ({CAP_SUBGROUP_BALLOT_KHR} | set(range(61, 69))))
+    skip = None
+    if CAP_COOPERATIVE_MATRIX_KHR in caps:
+        skip = "cooperative matrix"
+    elif CAP_PHYSICAL_STORAGE_BUFFER in caps:
+        skip = "buffer device address"
+    if skip:
+        return ModuleShape([], {}, subgroup, skip)
+    push: list[tuple[int, Scalar, int]] = []
+    bindings: dict[tuple[int, int], tuple[Scalar | None, int]] = {}
+    for ptr, vid, sc in variables:
+        pop, pa = types.get(ptr, (0, ()))
+        if pop != OP_TYPE_POINTER:
+            continue
+        t = pa[1]
+        while types[t][0] in (OP_TYPE_ARRAY, OP_TYPE_RUNTIME_ARRAY):
+            t = types[t][1][0]
+        op, members = types[t]
+        if op in (OP_TYPE_IMAGE, OP_TYPE_SAMPLER, OP_TYPE_SAMPLED_IMAGE):
+            skip = skip or "images or samplers"
+            continue
+        if op != OP_TYPE_STRUCT:
+            continue
+        if sc == SC_PUSH_CONSTANT:
+            for m, mt in enumerate(members):
+                s, comps = scalar(mt)
+                if s is not None:
+                    push.append((mdec.get((t, m), 0), s, comps))
+        elif sc in (SC_UNIFORM, SC_STORAGE_BUFFER) and vid in dec:
+            key = (dec[vid].get(DEC_DESCRIPTOR_SET, 0), dec[vid].get(DEC_BINDING, 0))
+            last = len(members) - 1
+            off = mdec.get((t, last), 0)
+            lop, la = types[members[last]]
+            fixed = off + (4 * consts.get(la[1], 1) if lop == OP_TYPE_ARRAY else 16)
+            if key not in bindings:
+                bindings[key] = (element(members[last]), fixed)
+    return ModuleShape(push, bindings, subgroup, skip)
+
+
+PUSH_BLOCK = re.compile(r"uniform\s+parameter\s*\{([^}]*)\}")
+PUSH_MEMBER = re.compile(r"\b(?:u?int|float|[iu]?vec[234])\s+(\w+)\s*;")
+
+
+def ncnn_member_names(git_dir: str, module: str) -> list[str] | None:
+    """The push constant members of ncnn's shader `module` (``NAME_fp32``/``_fp16``) from
+    its source in the git repository `git_dir` (None: no such shader or no block)."""
+    name = re.sub(r"_fp(32|16)$", "", module)
+    cp = subprocess.run(["git", "--git-dir", git_dir, "show",
+                         f"HEAD:src/layer/vulkan/shader/{name}.comp"],
+                        capture_output=True, text=True)
+    m = PUSH_BLOCK.search(re.sub(r"//[^\n]*", "", cp.stdout)) if cp.returncode == 0 else None
+    return PUSH_MEMBER.findall(m.group(1)) if m else None
+
+
+def ncnn_values(names: list[str], rng: np.random.Generator) -> dict[str, int]:
+    """Integer push constants for ncnn's shape members: ``dims`` (and ``outdims``...)
+    3, ``d`` 1, each ``cstep`` its ``w * h * d``, every other integer 1..12."""
+    v: dict[str, int] = {}
+    for n in names:
+        if n.endswith("dims"):
+            v[n] = 3
+        elif n.endswith("d") and n.removesuffix("d") in ("", "out", "a", "b", "in", "src"):
+            v[n] = 1
+        elif not n.endswith("cstep"):
+            v[n] = int(rng.integers(1, 13))
+    for n in names:
+        if n.endswith("cstep"):
+            pre = n.removesuffix("cstep")
+            v[n] = v.get(pre + "w", 4) * v.get(pre + "h", 1) * v.get(pre + "d", 1)
+    return v
+
+
+def push_bytes(shape: ModuleShape, rng: np.random.Generator,
+               names: list[str] | None = None) -> bytes:
+    size = max((off + 4 * c for off, _, c in shape.push), default=0)
+    buf = bytearray(size)
+    named = ncnn_values(names, rng) if names and len(names) == len(shape.push) else {}
+    for m, (off, s, comps) in enumerate(shape.push):
+        if named and s.kind != "float" and comps == 1:
+            struct.pack_into("<I", buf, off, named[names[m]])  # type: ignore[index]
+            continue
+        for c in range(comps):
+            o = off + c * s.width // 8
+            if s.kind == "float":
+                if s.width == 32:
+                    struct.pack_into("<f", buf, o, 0.5)
+                elif s.width == 16:
+                    struct.pack_into("<e", buf, o, 0.5)
+            elif s.width == 32:
+                struct.pack_into("<I", buf, o, int(rng.integers(1, 13)))
+    return bytes(buf)
+
+
+def fill(elem: Scalar | None, nbytes: int, rng: np.random.Generator) -> bytes:
+    if elem is not None and elem.kind == "float" and elem.width == 32:
+        return rng.uniform(-1, 1, nbytes // 4).astype(np.float32).tobytes()
+    if elem is not None and elem.kind in ("int", "uint"):
+        dt = {8: np.uint8, 16: np.uint16, 32: np.uint32, 64: np.uint64}[elem.width]
+        return rng.integers(0, 8, nbytes * 8 // elem.width).astype(dt).tobytes()
+    return rng.uniform(-1, 1, nbytes // 2).astype(np.float16).tobytes()
+
+
+def compare(elem: Scalar | None, got: bytes, want: bytes) -> str | None:
+    """None when `got` (radcc) agrees with `want` (lavapipe), else where it does not."""
+    if got == want:
+        return None
+    if len(got) != len(want):
+        return f"sizes {len(got)} vs {len(want)}"
+    if elem is not None and elem.kind == "float" and elem.width in (16, 32):
+        dt, tol = (np.float32, F32_TOL) if elem.width == 32 else (np.float16, F16_TOL)
+        a = np.frombuffer(got, dt).astype(np.float64)
+        b = np.frombuffer(want, dt).astype(np.float64)
+        bad = ~((np.abs(a - b) <= tol * np.maximum(1.0, np.abs(b))) | (np.isnan(a) & np.isnan(b))
+                | (a == b))
+        if not bad.any():
+            return None
+        j = int(np.flatnonzero(bad)[0])
+        return f"{int(bad.sum())} of {a.size} elements differ (first [{j}]: {a[j]} vs {b[j]})"
+    a8, b8 = np.frombuffer(got, np.uint8), np.frombuffer(want, np.uint8)
+    bad = a8 != b8
+    j = int(np.flatnonzero(bad)[0])
+    return f"{int(bad.sum())} of {a8.size} bytes differ (first at byte {j})"
+
+
+def run_one(path: str, waves: list[int], ncnn_src: str | None) -> list[dict[str, Any]]:
+    """Run one module (in the child process); a result row per wave."""
+    from radcc.driver.compile import compile_spirv
+    from radcc.driver.run import run_compiled
+    from radcc.oracle import lavapipe
+    from radcc.passes.options import DebugOptions
+
+    spirv = Path(path).read_bytes()
+    base = {"file": path}
+    try:
+        shape = shape_of(spirv)
+    except (ValueError, KeyError, struct.error) as e:
+        return [base | {"wave": w, "result": "skip", "detail": f"cannot read: {e}"}
+                for w in waves]
+    if shape.skip:
+        return [base | {"wave": w, "result": "skip", "detail": shape.skip} for w in waves]
+    rng = np.random.default_rng(sum(path.encode()) * 7919 + len(spirv))
+    names = ncnn_member_names(ncnn_src, Path(path).stem) \
+        if ncnn_src and "ncnn" in path else None
+    push = push_bytes(shape, rng, names)
+    buffers = {k: fill(e, max(BUFFER_BYTES, 4 * math.ceil(size / 4)), rng)
+               for k, (e, size) in sorted(shape.bindings.items())}
+    t0 = time.perf_counter()
+    try:
+        want = lavapipe.run_compute(spirv, groups=GROUPS, buffers=buffers, push_constants=push,
+                                    robust=True)
+    except lavapipe.LavapipeError as e:
+        return [base | {"wave": w, "result": "lavapipe-error", "detail": str(e)[:300]}
+                for w in waves]
+    lvp_s = time.perf_counter() - t0
+    rows = []
+    for w in waves:
+        row = base | {"wave": w, "lavapipe_s": round(lvp_s, 2)}
+        t0 = time.perf_counter()
+        try:
+            res = compile_spirv(spirv, wave_size=w,
+                                debug_options=DebugOptions.parse("validateir,validatera"))
+        except Exception as e:  # a refusal or an internal error: this module's result
+            rows.append(row | {"result": "radcc-error", "detail": f"{type(e).__name__}: "
+                               f"{str(e).splitlines()[0][:300] if str(e) else ''}"})
+            continue
+        try:
+            got, run = run_compiled(res, GROUPS, buffers, push, robust=True)
+        except Exception as e:
+            rows.append(row | {"result": "emu-error", "detail": f"{type(e).__name__}: "
+                               f"{str(e)[:300]}"})
+            continue
+        row["radcc_s"] = round(time.perf_counter() - t0, 2)
+        if run.violations:
+            rows.append(row | {"result": "strict", "detail": "; ".join(
+                str(v) for v in run.violations[:3])[:300]})
+            continue
+        diffs = {f"{k[0]}:{k[1]}": d for k in buffers
+                 if (d := compare(shape.bindings[k][0], got[k], want[k])) is not None}
+        written = sum(want[k] != buffers[k] for k in buffers)
+        if not diffs:
+            rows.append(row | {"result": "ok" if written else "ok-unwritten"})
+        else:
+            rows.append(row | {"result": "subgroup" if shape.subgroup else "MISMATCH",
+                               "detail": "; ".join(f"{k}: {d}" for k, d in diffs.items())})
+    return rows
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("inputs", nargs="*")
+    ap.add_argument("--wave", default="64,32")
+    ap.add_argument("--only", default="", help="the modules whose name contains this")
+    ap.add_argument("--exclude", default="", help="not the modules whose name contains this")
+    ap.add_argument("--every", type=int, default=1, help="every N-th module")
+    ap.add_argument("--offset", type=int, default=0, help="starting at this one (--every)")
+    ap.add_argument("--limit", type=int, default=0, help="at most N modules")
+    ap.add_argument("--timeout", type=float, default=300.0, help="seconds per module")
+    ap.add_argument("--out", help="JSON lines of the results")
+    ap.add_argument("--resume", action="store_true", help="keep --out's rows, run the rest")
+    ap.add_argument("--ncnn-src", help="ncnn's git directory: shape push constants by name")
+    ap.add_argument("--one", help=argparse.SUPPRESS)  # the child process's module
+    a = ap.parse_args()
+    waves = [int(x) for x in a.wave.split(",")]
+    if a.one:
+        print(json.dumps(run_one(a.one, waves, a.ncnn_src)))
+        return 0
+    files: list[str] = []
+    for inp in a.inputs:
+        p = Path(inp)
+        files += sorted(str(f) for f in p.rglob("*.spv")) if p.is_dir() else [inp]
+    files = [f for f in files if a.only in Path(f).name
+             and not (a.exclude and a.exclude in Path(f).name)][a.offset::a.every]
+    if a.limit:
+        files = files[:a.limit]
+    done: set[str] = set()
+    if a.out and a.resume and Path(a.out).exists():
+        done = {json.loads(ln)["file"] for ln in Path(a.out).read_text().splitlines() if ln}
+    counts: Counter[str] = Counter()
+    out = open(a.out, "a" if a.resume else "w") if a.out else None  # noqa: SIM115
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    for f in files:
+        if f in done:
+            continue
+        try:
+            cp = subprocess.run([sys.executable, __file__, "--one", f, "--wave", a.wave]
+                                + (["--ncnn-src", a.ncnn_src] if a.ncnn_src else []),
+                                capture_output=True, text=True, timeout=a.timeout, env=env)
+            rows = json.loads(cp.stdout.strip().splitlines()[-1]) if cp.returncode == 0 \
+                else [{"file": f, "wave": w, "result": "crash",
+                       "detail": (cp.stderr.strip().splitlines() or ["?"])[-1][:300]}
+                      for w in waves]
+        except subprocess.TimeoutExpired:
+            rows = [{"file": f, "wave": w, "result": "timeout"} for w in waves]
+        for r in rows:
+            counts[r["result"]] += 1
+            print(f"{Path(f).name:48} wave{r['wave']} {r['result']:14} {r.get('detail', '')}",
+                  flush=True)
+            if out:
+                out.write(json.dumps(r) + "\n")
+                out.flush()
+    if out:
+        out.close()
+    print("summary: " + ", ".join(f"{k} {v}" for k, v in counts.most_common()))
+    return 1 if counts["MISMATCH"] or counts["radcc-error"] or counts["emu-error"] or \
+        counts["strict"] or counts["crash"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
