@@ -16,7 +16,8 @@ asks one question: does radcc's code do what lavapipe does with the same bytes?
   llama.cpp or ncnn would ask of them. With ``--ncnn-src`` (a clone of Tencent/ncnn)
   an ncnn module's members are named from its ``.comp`` source and shaped as ncnn sets
   them where a random value would make the shader undefined: ``dims`` 3 (it indexes
-  vectors with ``dims - 1``), ``d`` 1, ``cstep = w * h * d``.
+  vectors with ``dims - 1``), ``d`` 1, ``cstep = w * h * d`` (256 without ``w``, so
+  that channels do not overlap and no two invocations store to one element).
 - Buffers: every storage/uniform buffer binding 64 KiB (more if its block needs it),
   filled by the type of the block's last member's elements: float32 uniform in [-1, 1],
   float16 the same rounded, 8/16/32-bit integers in [0, 8), anything else (ggml's
@@ -66,6 +67,7 @@ GROUPS = (2, 2, 2)
 BUFFER_BYTES = 64 << 10
 F32_TOL = 1e-3
 F16_TOL = 1e-2
+CSTEP = 256  # an ncnn channel step without its w/h members: beyond any extent 1..12 x 4
 
 # SPIR-V opcodes and enumerants used below (the unified SPIR-V specification)
 OP_NAME_CAPABILITY = 17
@@ -202,19 +204,22 @@ def ncnn_member_names(git_dir: str, module: str) -> list[str] | None:
 
 def ncnn_values(names: list[str], rng: np.random.Generator) -> dict[str, int]:
     """Integer push constants for ncnn's shape members: ``dims`` (and ``outdims``...)
-    3, ``d`` 1, each ``cstep`` its ``w * h * d``, every other integer 1..12."""
+    3, ``d`` 1, each ``cstep`` (``outcstep``, ``outcstep_native``) its ``w * h * d``
+    or `CSTEP` where the block has no such ``w`` (channels must not overlap: two
+    invocations storing to one element would race), every other integer 1..12."""
     v: dict[str, int] = {}
     for n in names:
         if n.endswith("dims"):
             v[n] = 3
         elif n.endswith("d") and n.removesuffix("d") in ("", "out", "a", "b", "in", "src"):
             v[n] = 1
-        elif not n.endswith("cstep"):
+        elif "cstep" not in n:
             v[n] = int(rng.integers(1, 13))
     for n in names:
-        if n.endswith("cstep"):
-            pre = n.removesuffix("cstep")
-            v[n] = v.get(pre + "w", 4) * v.get(pre + "h", 1) * v.get(pre + "d", 1)
+        if "cstep" in n:
+            pre = n.split("cstep")[0]
+            v[n] = v[pre + "w"] * v.get(pre + "h", 1) * v.get(pre + "d", 1) \
+                if pre + "w" in v else CSTEP
     return v
 
 
