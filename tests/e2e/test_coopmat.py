@@ -210,6 +210,7 @@ def test_unsupported_cooperative_matrix_is_refused(new: str, name: str, tmp_path
     assert r.returncode == 1, r.stderr
     assert f"word {word}: OpTypeCooperativeMatrixKHR: cooperative matrix of type {name}" \
         in r.stderr, r.stderr
+    assert "VUID-RuntimeSpirv-OpTypeCooperativeMatrixKHR-10163" in r.stderr, r.stderr
     assert "Traceback" not in r.stderr
 
 

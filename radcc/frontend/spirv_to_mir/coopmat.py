@@ -20,7 +20,11 @@ the elements of tile (i, j) follow those of the tiles before it in row-major ord
 OpCooperativeMatrixMulAddKHR is one WMMA per tile of D and step of K (with saturating
 accumulation, each step saturates). Anything else is refused naming the type and the
 word offset of its declaration (RADV advertises 16x16x16 only, and its lowering assumes
-it).
+it; Vulkan's VUID-RuntimeSpirv-OpTypeCooperativeMatrixKHR-10163 makes a matrix type that
+none of the device's VkCooperativeMatrixPropertiesKHR lists invalid without the
+cooperativeMatrixFlexibleDimensions feature, so the modules built with other sizes, e.g.
+llama.cpp's and ncnn's coopmat shaders at their default specialization constants, cannot
+run on RADV either).
 
 - ``OpCooperativeMatrixLoadKHR``/``StoreKHR``: one scalar access per element; the
   element at (major m, minor n) of the layout is at Pointer + m * Stride (in units of

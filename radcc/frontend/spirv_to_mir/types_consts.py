@@ -77,13 +77,16 @@ def cmat_desc(ctx: TranslationContext, tid: int) -> CmatDesc:
     decl = ctx.m.defs.get(tid)
     if host_int(ctx, t.scope) != SUBGROUP:
         raise err(f"cooperative matrix of type {d.spelling()}: only subgroup scope is "
-                  "supported", decl)
+                  "supported (RADV lists subgroup scope only; Vulkan's "
+                  "VUID-RuntimeSpirv-OpTypeCooperativeMatrixKHR-10163)", decl)
     if d.rows % N_CMAT or d.columns % N_CMAT or not 0 < d.rows * d.columns <= MAX_CMAT \
             or d.use not in USES or (base, c_width) not in ok_types:
         raise err(f"cooperative matrix of type {d.spelling()} is not supported (GFX11 "
                   "WMMA: 16x16 tiles, rows and columns multiples of 16 as RADV advertises "
                   "16x16x16 only; A and B float16, bfloat16 or 8-bit integers, accumulators "
-                  "float16, bfloat16, float32 or 32-bit integers)", decl)
+                  "float16, bfloat16, float32 or 32-bit integers; Vulkan's "
+                  "VUID-RuntimeSpirv-OpTypeCooperativeMatrixKHR-10163: a type no "
+                  "VkCooperativeMatrixPropertiesKHR of the device lists is invalid)", decl)
     if ctx.wave_size is None:
         raise err("cooperative matrices need the target's wave size", decl)
     return d
