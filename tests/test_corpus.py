@@ -189,6 +189,25 @@ def test_progress_bar_on_a_terminal(corpus: Path, tmp_path: Path, monkeypatch) -
     assert "shader/s" in final and re.search(r"failed=[1-9]", final), final
 
 
+def test_shards_partition_the_files(corpus: Path, tmp_path: Path, capsys) -> None:
+    """--shard K/N: every N-th file of the sorted list from the K-th; the shards together
+    are the whole corpus, each file once."""
+    (corpus / "bad.comp").unlink()
+    (corpus / "g.geom").unlink()
+    (corpus / "c.comp").write_text(_A)
+    files = [str(corpus / "a.spv"), str(corpus / "c.comp"), str(corpus / "sub" / "b.comp")]
+    got = []
+    for k in range(2):
+        out = tmp_path / f"s{k}.jsonl"
+        assert main(["corpus", str(corpus), "-o", str(out), "--shard", f"{k}/2"]) == 0
+        got.append([r["file"] for r in _rows(out)])
+    assert got == [files[0::2], files[1::2]]
+    for bad in ("2/2", "x", "1/0", "1/-2"):
+        assert main(["corpus", str(corpus), "-o", str(tmp_path / "o.jsonl"),
+                     "--shard", bad]) == 1
+        assert "is not a shard K/N" in capsys.readouterr().err
+
+
 def test_missing_input_is_an_error(tmp_path: Path, capsys) -> None:
     assert main(["corpus", str(tmp_path / "nope"), "-o", str(tmp_path / "o.jsonl")]) == 1
     assert "no such file or directory" in capsys.readouterr().err

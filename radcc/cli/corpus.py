@@ -1,7 +1,7 @@
 """`radcc corpus`: compile every shader of a corpus, one JSON line per shader.
 
     radcc corpus INPUT... -o OUT.jsonl [--jobs N] [--ray [ADDRESS]] [--compiler radcc|aco]
-                 [--mcpu X] [--wave32|--wave64] [--timeout S] [--resume]
+                 [--mcpu X] [--wave32|--wave64] [--timeout S] [--resume] [--shard K/N]
 
 INPUTs are files and directories (searched recursively for ``.spv`` and the GLSL
 extensions); every entry point of every SPIR-V module is compiled. Each row holds
@@ -15,7 +15,8 @@ shader's ``ok: false`` row and the run goes on. ``--ray [ADDRESS]`` runs the sam
 as Ray tasks (batches of jobs, each shader still in its own forked process) on the
 cluster at ADDRESS or on a local Ray (``pip install radcc[ray]``; radcc must be
 installed on every node). ``--resume`` keeps OUT and compiles only
-the shaders it does not hold. A progress bar is shown on a terminal when ``tqdm`` is
+the shaders it does not hold; ``--shard K/N`` takes every N-th shader file from the K-th
+(of the sorted list), so that a large corpus runs as N resumable pieces. A progress bar is shown on a terminal when ``tqdm`` is
 installed (``pip install radcc[progress]``). Exit status: 0 when every shader compiled,
 1 when one failed or on a usage error.
 """
@@ -69,7 +70,21 @@ def corpus_parser() -> argparse.ArgumentParser:
                         "with 'out of memory'")
     p.add_argument("--resume", action="store_true",
                    help="keep OUT's rows and compile only the shaders it does not hold")
+    p.add_argument("--shard", type=_shard, default=None, metavar="K/N",
+                   help="only shard K of N (0 <= K < N): the shader files at positions K, "
+                        "K + N, K + 2N ... of the sorted list")
     return p
+
+
+def _shard(text: str) -> tuple[int, int]:
+    k, sep, n = text.partition("/")
+    try:
+        kk, nn = int(k), int(n)
+    except ValueError:
+        kk, nn = -1, 0
+    if not sep or not 0 <= kk < nn:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a shard K/N with 0 <= K < N")
+    return kk, nn
 
 
 def _megabytes(text: str) -> int:
@@ -159,6 +174,8 @@ def main(argv: list[str]) -> int:
             raise UserError("--timeout must be positive")
         wave = 64 if args.wave64 else 32 if args.wave32 else None
         files = find_shaders(args.inputs, CORPUS_SUFFIXES)
+        if args.shard is not None:
+            files = files[args.shard[0]::args.shard[1]]
         jobs = find_jobs(files, args.mcpu, wave, lambda f: STAGES[stage_of(f, None)])
         if args.ray is not None:
             try:
