@@ -210,6 +210,8 @@ class IselContext:
         self.b = Builder(self.p)
         self.cf = CfState()
         self.lane_masks: set[int] = set()
+        # (block index, uniform boolean's temp id) -> its lane mask made in that block
+        self.lanemask_made: dict[tuple[int, int], Temp] = {}
         self.workgroup_size = shader.workgroup_size
         # the registers at entry (the AMDHSA compute instance: kernarg pointer, all three
         # workgroup ids, the local id dimensions the workgroup size has) and the kernarg
@@ -423,10 +425,19 @@ class IselContext:
                 scc=False).temp)
         if self.is_lane_mask(x):
             return x
+        # one lane mask per uniform boolean and block (appending): ACO's bool_to_vector_condition
+        # reads the boolean as an SCC operand, so its value numbering merges the repeats
+        blk = self.b.block
+        key = (blk.index, x.id) if blk is not None and self.b.index is None else None
+        if key is not None and key in self.lanemask_made:
+            return self.lanemask_made[key]
         scc = self.salu("s_cmp_lg_u32", None, x, Const(32, 0))
         op = "s_cselect_b64" if self.wave == 64 else "s_cselect_b32"
-        return self.new_lane_mask(self.b.sop2(op, self.lm, self.lm_all(),
-                                              self.lm_zero(), self.scc_op(scc), scc=False).temp)
+        m = self.new_lane_mask(self.b.sop2(op, self.lm, self.lm_all(),
+                                           self.lm_zero(), self.scc_op(scc), scc=False).temp)
+        if key is not None:
+            self.lanemask_made[key] = m
+        return m
 
     def lm_all(self) -> Operand:
         """Every lane (a 64-bit -1 in wave64: a 32-bit literal would zero-extend)."""
