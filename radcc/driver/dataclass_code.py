@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import atexit
 import dataclasses
-import inspect
 import marshal
 import os
 import sys
@@ -119,11 +118,9 @@ def install() -> None:
     original = getattr(dataclasses, "_create_fn", None)
     if original is None or original is _create_fn:
         return
-    try:
-        params = list(inspect.signature(original).parameters)
-    except (TypeError, ValueError):
-        return
-    if params != _EXPECTED_PARAMS or sys.version_info[:2] != (3, 11):
+    code = getattr(original, "__code__", None)
+    params = code.co_varnames[:code.co_argcount + code.co_kwonlyargcount] if code else ()
+    if list(params) != _EXPECTED_PARAMS or sys.version_info[:2] != (3, 11):
         return
     dataclasses._create_fn = _create_fn  # type: ignore[attr-defined]
     atexit.register(_save)
