@@ -315,27 +315,61 @@ class MirShader:
 
 
 def iter_blocks(cf: list[CFNode]) -> Iterator[Block]:
-    for n in cf:
-        if isinstance(n, Block):
-            yield n
-        elif isinstance(n, If):
-            yield from iter_blocks(n.then_list)
-            yield from iter_blocks(n.else_list)
+    """Every block of `cf`, in program order (an If's then_list before its else_list, a
+    Loop's body before its cont; each list read when the walk reaches it, as a
+    recursive walk would). One generator with a stack of list iterators: a block is
+    yielded once, not through a generator per nesting level."""
+    stack: list[Iterator[CFNode] | _Rest] = [iter(cf)]
+    while stack:
+        top = stack[-1]
+        if isinstance(top, _Rest):
+            stack[-1] = iter(top.node.else_list if isinstance(top.node, If) else top.node.cont)
+            continue
+        for n in top:
+            if isinstance(n, Block):
+                yield n
+            elif isinstance(n, If):
+                stack.append(_Rest(n))
+                stack.append(iter(n.then_list))
+                break
+            else:
+                stack.append(_Rest(n))
+                stack.append(iter(n.body))
+                break
         else:
-            yield from iter_blocks(n.body)
-            yield from iter_blocks(n.cont)
+            stack.pop()
 
 
 def iter_nodes(cf: list[CFNode]) -> Iterator[CFNode]:
-    """Every node, pre-order."""
-    for n in cf:
-        yield n
-        if isinstance(n, If):
-            yield from iter_nodes(n.then_list)
-            yield from iter_nodes(n.else_list)
-        elif isinstance(n, Loop):
-            yield from iter_nodes(n.body)
-            yield from iter_nodes(n.cont)
+    """Every node, pre-order (as `iter_blocks`, one generator with a stack)."""
+    stack: list[Iterator[CFNode] | _Rest] = [iter(cf)]
+    while stack:
+        top = stack[-1]
+        if isinstance(top, _Rest):
+            stack[-1] = iter(top.node.else_list if isinstance(top.node, If) else top.node.cont)
+            continue
+        for n in top:
+            yield n
+            if isinstance(n, If):
+                stack.append(_Rest(n))
+                stack.append(iter(n.then_list))
+                break
+            if isinstance(n, Loop):
+                stack.append(_Rest(n))
+                stack.append(iter(n.body))
+                break
+        else:
+            stack.pop()
+
+
+class _Rest:
+    """In `iter_blocks`' stack: the second list of `node` (an If's else_list, a Loop's
+    cont), read when its first list is done."""
+
+    __slots__ = ("node",)
+
+    def __init__(self, node: If | Loop) -> None:
+        self.node = node
 
 
 def replace_uses(shader: MirShader, old: Value, new: Value) -> None:

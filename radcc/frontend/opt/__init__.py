@@ -94,10 +94,20 @@ def optimize(
 
     run("vars_to_ssa")
     run("dce")
+    # Rounds of LOOP until a round changes nothing; a round stops early once every pass
+    # has run without a change since the last change (the passes are functions of the
+    # shader, so the rest of the round would change nothing either).
+    quiet = 0
     for _ in range(max_rounds):
         progress = False
         for name in LOOP:
-            progress |= run(name)
+            if quiet == len(LOOP):
+                break
+            if run(name):
+                progress = True
+                quiet = 0
+            else:
+                quiet += 1
         if not progress:
             break
 

@@ -53,7 +53,7 @@ class Operand:
 
     @property
     def is_id(self) -> bool:
-        return grammar.category(self.kind) == "Id"
+        return self.kind in grammar.ID_KINDS
 
     @property
     def name(self) -> str:
@@ -66,6 +66,17 @@ class Operand:
             assert isinstance(self.value, int)
             return mask_name(self.kind, self.value)
         return str(self.value)
+
+
+def _ids_into(operands: tuple[Operand, ...], out: list[int]) -> None:
+    """Append the ids of `operands` and their parameters, depth first, in order."""
+    id_kinds = grammar.ID_KINDS
+    for op in operands:
+        if op.kind in id_kinds:
+            assert isinstance(op.value, int)
+            out.append(op.value)
+        if op.params:
+            _ids_into(op.params, out)
 
 
 def mask_name(kind: str, value: int) -> str:
@@ -86,13 +97,7 @@ class Instruction:
     def ids(self) -> list[int]:
         """Every id the operands reference (parameters included), in order."""
         out: list[int] = []
-        stack = list(reversed(self.operands))
-        while stack:
-            op = stack.pop()
-            if op.is_id:
-                assert isinstance(op.value, int)
-                out.append(op.value)
-            stack.extend(reversed(op.params))
+        _ids_into(self.operands, out)
         return out
 
     def id(self, index: int) -> int:
