@@ -104,6 +104,10 @@ _REVERSE = {"v_sub_f32": "v_subrev_f32", "v_subrev_f32": "v_sub_f32",
 _LANE_OPS = ("v_cndmask", "v_mbcnt", "v_readlane", "v_writelane", "v_readfirstlane",
              "v_permlane", "v_add_co", "v_sub_co", "v_subrev_co", "v_div_fmas", "v_cmp",
              "v_cmpx", "v_movrel", "v_swap")
+# loads whose result is one value in every active lane when their address is (no atomics, no
+# lane-indexed forms: ds_load_addtid, ds_load_tr)
+_UNIFORM_LOADS = ("ds_load_b", "ds_load_u", "ds_load_i", "global_load_b", "global_load_u",
+                  "global_load_i")
 # inverse comparisons (exact for NaN: the negation of an ordered float compare is unordered)
 _INVERSE_CMP = {"eq": "ne", "ne": "eq", "lt": "ge", "ge": "lt", "gt": "le", "le": "gt"}
 _INVERSE_FCMP = {"eq": "neq", "neq": "eq", "lt": "nlt", "nlt": "lt", "le": "nle", "nle": "le",
@@ -742,13 +746,31 @@ class _Opt:
     def uniform_vgpr(self, t: Operand, ctx: int, depth: int = 0) -> bool:
         """Does VGPR temp `t` hold one value in every lane active in EXEC context `ctx`?
         True when it is computed in that context by lane-independent VALU instructions
-        (no DPP, lane masks, carries, lane reads) from SGPRs, constants and such VGPRs."""
+        (no DPP, lane masks, carries, lane reads) or plain loads (`_UNIFORM_LOADS`) from
+        SGPRs, constants and such VGPRs, or anywhere from constants alone."""
         if t.temp is None or t.phys is not None or not t.temp.rc.is_vgpr or depth > 8:
             return False
         key = (t.temp.id, ctx)
         if key in self._uniform_memo:
             return self._uniform_memo[key]
         ins = self.def_of(t)
+        if ins is not None and ins.opcode.startswith(_UNIFORM_LOADS) and \
+                len(ins.definitions) == 1 and ins.definitions[0].phys is None:
+            # a plain load from one address in every active lane (NIR's divergence analysis
+            # calls it uniform; ACO's optimizer reads it where p_as_uniform's result is read)
+            ok = self.exec_id.get(id(ins), -1) == ctx and ctx >= 0 and all(
+                o.phys is None and (o.const is not None or o.temp is not None and (
+                    o.temp.rc.is_sgpr and not o.temp.rc.linear
+                    or self.uniform_vgpr(o, ctx, depth + 1))) for o in ins.operands)
+            self._uniform_memo[key] = ok
+            return ok
+        if ins is not None and ins.format in _VALU and not _is_dpp(ins) and \
+                not ins.opcode.startswith(_LANE_OPS) and len(ins.definitions) == 1 and \
+                all(o.phys is None and o.const is not None for o in ins.operands):
+            # constants alone: every lane that ran it holds the one value, and (SSA
+            # dominance) every lane reading it ran it, in whichever EXEC context
+            self._uniform_memo[key] = True
+            return True
         ok = ins is not None and ins.format in _VALU and not _is_dpp(ins) and \
             self.exec_id.get(id(ins), -1) == ctx and ctx >= 0 and \
             not ins.opcode.startswith(_LANE_OPS) and len(ins.definitions) == 1 and \

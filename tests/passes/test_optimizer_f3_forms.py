@@ -71,6 +71,39 @@ def test_valu_reads_a_uniform_vgpr_instead_of_its_readfirstlane():
         """)
 
 
+def test_valu_reads_a_uniform_load_instead_of_its_readfirstlane():
+    """An LDS or global load from one address in every active lane (a constant VGPR, an
+    SGPR base) is the same value in every lane (NIR's divergence analysis calls it
+    uniform): its VGPR readers and copies read the load, not v_readfirstlane_b32 and a
+    v_mov back (ncnn's reductions storing shared[0]); a load from a per-lane address
+    keeps its first-lane read."""
+    check("""   v1: %5 = v_mov_b32 0
+   v1: %6 = ds_load_b32 %5 offset:8
+   s1: %7 = p_as_uniform %6
+   v1: %8 = p_parallelcopy %7
+   v1: %9 = v_add_nc_u32 %7, %1
+   s2: %12 = p_create_vector %3, %4
+   v1: %10 = global_load_b32 %5, %12 offset:4
+   s1: %11 = p_as_uniform %10
+   v1: %13 = v_add_nc_u32 %11, %2
+   v1: %14 = ds_load_b32 %1 offset:0
+   s1: %15 = p_as_uniform %14
+   v1: %16 = p_parallelcopy %15
+   p_unit_test %8, %9, %13, %16
+""", """
+        v1: %z = v_mov_b32 0
+        >> v1: %l = ds_load_b32 %z offset:8
+        >> v1: %a = v_add_nc_u32 %l, %x
+        >> s2: %p = p_create_vector %s, %t
+        >> v1: %g = global_load_b32 %z, %p offset:4
+        >> v1: %b = v_add_nc_u32 %g, %y
+        >> v1: %d = ds_load_b32 %x offset:0
+        >> s1: %u = p_as_uniform %d
+        >> v1: %c = p_parallelcopy %u
+        >> p_unit_test %l, %a, %b, %c
+        """, exact_semantics=False)
+
+
 def test_first_lane_reads_of_lane_dependent_values_stay():
     """p_as_uniform of a lane-dependent VGPR (a work-item id, a v_cndmask of a lane
     mask, a DPP read) is the first active lane's value (readFirstInvocation): kept."""
