@@ -21,7 +21,11 @@ asks one question: does radcc's code do what lavapipe does with the same bytes?
 - Buffers: every storage/uniform buffer binding 64 KiB (more if its block needs it),
   filled by the type of the block's last member's elements: float32 uniform in [-1, 1],
   float16 the same rounded, 8/16/32-bit integers in [0, 8), anything else (ggml's
-  quantised blocks) 16-bit halves of float16 values in [-1, 1].
+  quantised blocks) 16-bit halves of float16 values in [-1, 1]. In a module named
+  ``bf16`` (ggml keeps bfloat16 in ``uint16_t``) 16-bit integers are bfloat16 values in
+  [-1, 1]: small integers there are float32 denormals once widened, which Vulkan lets
+  an implementation flush (radcc flushes float32 denormals as RADV does, lavapipe keeps
+  them).
 - Both run with robust buffer access (out-of-bounds loads give zero, stores are
   dropped: ``radcc run --robust`` and lavapipe's robustBufferAccess), workgroups
   (2, 2, 2), specialization constants at their defaults, radcc in strict mode (a missing
@@ -244,7 +248,11 @@ def push_bytes(shape: ModuleShape, rng: np.random.Generator,
     return bytes(buf)
 
 
-def fill(elem: Scalar | None, nbytes: int, rng: np.random.Generator) -> bytes:
+def fill(elem: Scalar | None, nbytes: int, rng: np.random.Generator,
+         bf16: bool = False) -> bytes:
+    if bf16 and elem is not None and elem.kind != "float" and elem.width == 16:
+        x = rng.uniform(-1, 1, nbytes // 2).astype(np.float32).view(np.uint32)
+        return (x >> 16).astype(np.uint16).tobytes()
     if elem is not None and elem.kind == "float" and elem.width == 32:
         return rng.uniform(-1, 1, nbytes // 4).astype(np.float32).tobytes()
     if elem is not None and elem.kind in ("int", "uint"):
@@ -295,7 +303,8 @@ def run_one(path: str, waves: list[int], ncnn_src: str | None) -> list[dict[str,
     names = ncnn_member_names(ncnn_src, Path(path).stem) \
         if ncnn_src and "ncnn" in path else None
     push = push_bytes(shape, rng, names)
-    buffers = {k: fill(e, max(BUFFER_BYTES, 4 * math.ceil(size / 4)), rng)
+    bf16 = "bf16" in Path(path).name
+    buffers = {k: fill(e, max(BUFFER_BYTES, 4 * math.ceil(size / 4)), rng, bf16)
                for k, (e, size) in sorted(shape.bindings.items())}
     t0 = time.perf_counter()
     try:
