@@ -17,7 +17,9 @@ asks one question: does radcc's code do what lavapipe does with the same bytes?
   an ncnn module's members are named from its ``.comp`` source and shaped as ncnn sets
   them where a random value would make the shader undefined: ``dims`` 3 (it indexes
   vectors with ``dims - 1``), ``d`` 1, ``cstep = w * h * d`` (256 without ``w``, so
-  that channels do not overlap and no two invocations store to one element).
+  that channels do not overlap and no two invocations store to one element); the
+  specialization constants ``stride`` and ``upscale_factor`` (default 0, a divisor:
+  reorg, pixelshuffle) 2.
 - Buffers: every storage/uniform buffer binding 64 KiB (more if its block needs it),
   filled by the type of the block's last member's elements: float32 uniform in [-1, 1],
   float16 the same rounded, 8/16/32-bit integers in [0, 8), anything else (ggml's
@@ -28,7 +30,7 @@ asks one question: does radcc's code do what lavapipe does with the same bytes?
   them).
 - Both run with robust buffer access (out-of-bounds loads give zero, stores are
   dropped: ``radcc run --robust`` and lavapipe's robustBufferAccess), workgroups
-  (2, 2, 2), specialization constants at their defaults, radcc in strict mode (a missing
+  (2, 2, 2), specialization constants at their defaults (but ncnn's divisors, below), radcc in strict mode (a missing
   wait or an unmitigated hazard fails the run).
 - Comparison, per binding, by the same element type: float32 ``|a - b| <= 1e-3 *
   max(1, |b|)``, float16 with 1e-2, integers and other bytes exactly; NaNs agree with
@@ -195,15 +197,32 @@ PUSH_BLOCK = re.compile(r"uniform\s+parameter\s*\{([^}]*)\}")
 PUSH_MEMBER = re.compile(r"\b(?:u?int|float|[iu]?vec[234])\s+(\w+)\s*;")
 
 
-def ncnn_member_names(git_dir: str, module: str) -> list[str] | None:
-    """The push constant members of ncnn's shader `module` (``NAME_fp32``/``_fp16``) from
-    its source in the git repository `git_dir` (None: no such shader or no block)."""
+SPEC_INT = re.compile(r"constant_id\s*=\s*(\d+)\s*\)\s*const\s+int\s+(\w+)\s*=\s*0\s*;")
+# ncnn's specialization constants that divide (or scale a division): 0, their default,
+# would make the shader divide by zero (undefined); ncnn always sets them
+NCNN_DIVISORS = {"stride": 2, "upscale_factor": 2}
+
+
+def ncnn_source(git_dir: str, module: str) -> str:
+    """ncnn's shader source of `module` (``NAME_fp32``/``_fp16``) from the git
+    repository `git_dir`, comments removed ("" when there is none)."""
     name = re.sub(r"_fp(32|16)$", "", module)
     cp = subprocess.run(["git", "--git-dir", git_dir, "show",
                          f"HEAD:src/layer/vulkan/shader/{name}.comp"],
                         capture_output=True, text=True)
-    m = PUSH_BLOCK.search(re.sub(r"//[^\n]*", "", cp.stdout)) if cp.returncode == 0 else None
+    return re.sub(r"//[^\n]*", "", cp.stdout) if cp.returncode == 0 else ""
+
+
+def ncnn_member_names(source: str) -> list[str] | None:
+    """The push constant members of an ncnn shader (None: no block)."""
+    m = PUSH_BLOCK.search(source)
     return PUSH_MEMBER.findall(m.group(1)) if m else None
+
+
+def ncnn_spec(source: str) -> dict[int, int]:
+    """Specialization constants for ncnn's divisors left at 0 (`NCNN_DIVISORS`)."""
+    return {int(i): NCNN_DIVISORS[n] for i, n in SPEC_INT.findall(source)
+            if n in NCNN_DIVISORS}
 
 
 def ncnn_values(names: list[str], rng: np.random.Generator) -> dict[str, int]:
@@ -300,8 +319,9 @@ def run_one(path: str, waves: list[int], ncnn_src: str | None) -> list[dict[str,
     if shape.skip:
         return [base | {"wave": w, "result": "skip", "detail": shape.skip} for w in waves]
     rng = np.random.default_rng(sum(path.encode()) * 7919 + len(spirv))
-    names = ncnn_member_names(ncnn_src, Path(path).stem) \
-        if ncnn_src and "ncnn" in path else None
+    source = ncnn_source(ncnn_src, Path(path).stem) if ncnn_src and "ncnn" in path else ""
+    names = ncnn_member_names(source)
+    spec = ncnn_spec(source)
     push = push_bytes(shape, rng, names)
     bf16 = "bf16" in Path(path).name
     buffers = {k: fill(e, max(BUFFER_BYTES, 4 * math.ceil(size / 4)), rng, bf16)
@@ -309,6 +329,7 @@ def run_one(path: str, waves: list[int], ncnn_src: str | None) -> list[dict[str,
     t0 = time.perf_counter()
     try:
         want = lavapipe.run_compute(spirv, groups=GROUPS, buffers=buffers, push_constants=push,
+                                    spec_constants=spec,
                                     robust=True)
     except lavapipe.LavapipeError as e:
         return [base | {"wave": w, "result": "lavapipe-error", "detail": str(e)[:300]}
@@ -319,7 +340,7 @@ def run_one(path: str, waves: list[int], ncnn_src: str | None) -> list[dict[str,
         row = base | {"wave": w, "lavapipe_s": round(lvp_s, 2)}
         t0 = time.perf_counter()
         try:
-            res = compile_spirv(spirv, wave_size=w,
+            res = compile_spirv(spirv, wave_size=w, spec=dict(spec),
                                 debug_options=DebugOptions.parse("validateir,validatera"))
         except Exception as e:  # a refusal or an internal error: this module's result
             rows.append(row | {"result": "radcc-error", "detail": f"{type(e).__name__}: "
