@@ -19,10 +19,22 @@ definition; a phi definition is defined at the start of its block, an
 inserted copy at the end of its predecessor.
 
 Cost: one walk over the phis; each interference test looks at one block
-(O(block size)) and compares against the class built so far.
+(O(block size)). A class is kept sorted by definition point in dominator-tree
+preorder (`_Forest`, the dominance forest of Budimlic et al. and Boissinot et
+al. that ACO's merge_sets walks): merging two interference-free classes adds
+the smaller one's values to the larger one's forest one at a time, each tested
+only against its nearest dominating member and the members it becomes the
+nearest dominator of. In strict SSA that is enough: if a value dominating c,
+which dominates b, is live at b's definition, it is live at c's, so an
+interference anywhere shows between a member and its forest parent. Classes
+with a value the forest cannot order (a definition shared with another member,
+an undefined or unreachable value, another register type or CFG) are compared
+pair by pair.
 """
 
 from __future__ import annotations
+
+from bisect import bisect_left
 
 from radcc.ir.dominance import DominatorTree, require_dominance
 from radcc.ir.program import Block, Definition, Instruction, Operand, Program
@@ -76,6 +88,131 @@ class _Ctx:
         return self.live_after(first.id, second[0], second[1])
 
 
+class _Forest:
+    """One congruence class in dominance order (module docstring): `keys[k]` is
+    `temps[k]`'s definition point as (preorder number of its block, index), `up`
+    each member's nearest dominating member (None: a root)."""
+
+    __slots__ = ("keys", "temps", "up", "tree", "linear", "type")
+
+    def __init__(self, tree: DominatorTree, linear: bool, type_: object) -> None:
+        self.keys: list[tuple[int, int]] = []
+        self.temps: list[Temp] = []
+        self.up: dict[int, Temp | None] = {}
+        self.tree, self.linear, self.type = tree, linear, type_
+
+
+def _point(ctx: _Ctx, t: Temp, forest: _Forest) -> tuple[int, int] | None:
+    """`t`'s definition point as a forest key, None if the forest cannot order it."""
+    if t.rc.type != forest.type or is_linear(t.rc) != forest.linear:
+        return None
+    d = ctx.def_at.get(t.id)
+    if d is None or forest.tree.pre[d[0]] < 0:
+        return None
+    return (forest.tree.pre[d[0]], d[1])
+
+
+def _dominates(ctx: _Ctx, forest: _Forest, a: Temp, b: Temp) -> bool:
+    da, db = ctx.def_at[a.id], ctx.def_at[b.id]
+    if da[0] == db[0]:
+        return da[1] < db[1]
+    return forest.tree.dominates(da[0], db[0])
+
+
+def _new_forest(ctx: _Ctx, temps: list[Temp]) -> _Forest | None:
+    """The forest of an interference-free class, None if it cannot order it."""
+    t0 = temps[0]
+    linear = is_linear(t0.rc)
+    f = _Forest(ctx.dom_lin if linear else ctx.dom_log, linear, t0.rc.type)
+    pts = []
+    for t in temps:
+        k = _point(ctx, t, f)
+        if k is None:
+            return None
+        pts.append((k, t))
+    pts.sort(key=lambda x: x[0])
+    for k in range(1, len(pts)):
+        if pts[k][0] == pts[k - 1][0]:
+            return None
+    stack: list[Temp] = []
+    for k, t in pts:
+        while stack and not _dominates(ctx, f, stack[-1], t):
+            stack.pop()
+        f.up[t.id] = stack[-1] if stack else None
+        f.keys.append(k)
+        f.temps.append(t)
+        stack.append(t)
+    return f
+
+
+def _insert(ctx: _Ctx, f: _Forest, t: Temp, undo: list[tuple[int, Temp | None]]
+            ) -> bool | None:
+    """Add `t` to `f` unless it interferes with its forest parent or children (then
+    False, `f` unchanged); None if `f` cannot order it. `undo` records each
+    (temp id, old parent) changed, `t`'s own entry first."""
+    key = _point(ctx, t, f)
+    if key is None:
+        return None
+    keys, temps, up = f.keys, f.temps, f.up
+    pos = bisect_left(keys, key)
+    if pos < len(keys) and keys[pos] == key:
+        return None
+    parent: Temp | None = None
+    if pos:
+        p: Temp | None = temps[pos - 1]
+        while p is not None and not _dominates(ctx, f, p, t):
+            p = up[p.id]
+        parent = p
+    if parent is not None and ctx.interfere(parent, t):
+        return False
+    # the members t dominates follow it in preorder; its children are those whose
+    # parent was t's parent
+    children: list[Temp] = []
+    k = pos
+    while k < len(temps) and _dominates(ctx, f, t, temps[k]):
+        c = temps[k]
+        if up[c.id] is parent:
+            if ctx.interfere(t, c):
+                return False
+            children.append(c)
+        k += 1
+    undo.append((t.id, None))
+    keys.insert(pos, key)
+    temps.insert(pos, t)
+    up[t.id] = parent
+    for c in children:
+        undo.append((c.id, up[c.id]))
+        up[c.id] = t
+    return True
+
+
+def _remove(f: _Forest, ctx: _Ctx, undo: list[tuple[int, Temp | None]],
+            added: list[Temp]) -> None:
+    """Take `added` out of `f` again, restoring the parents in `undo`."""
+    for tid, old in reversed(undo):
+        f.up[tid] = old
+    for t in added:
+        del f.up[t.id]
+        d = ctx.def_at[t.id]
+        pos = bisect_left(f.keys, (f.tree.pre[d[0]], d[1]))
+        del f.keys[pos]
+        del f.temps[pos]
+
+
+def _merge_clash(ctx: _Ctx, a: _Forest, small: list[Temp]) -> bool | None:
+    """Whether `small` (interference-free) interferes with `a`'s class; if not, its
+    values are added to `a`. None (and `a` unchanged) if `a` cannot order them."""
+    undo: list[tuple[int, Temp | None]] = []
+    added: list[Temp] = []
+    for t in small:
+        r = _insert(ctx, a, t, undo)
+        if not r:
+            _remove(a, ctx, undo, added)
+            return None if r is None else True
+        added.append(t)
+    return False
+
+
 def _insert_copy(program: Program, pred: Block, copies: dict[tuple[int, bool], Instruction],
                  t: Temp, logical: bool) -> Temp:
     key = (pred.index, logical)
@@ -98,6 +235,7 @@ def lower_to_cssa(program: Program) -> None:
     ctx = _Ctx(program)
     copies: dict[tuple[int, bool], Instruction] = {}
     classes: dict[int, list[Temp]] = {}
+    forests: dict[int, _Forest | None] = {}  # per class owner; None: compared pairwise
     for b in program.blocks:
         phis = [i for i in b.instructions if i.is_phi]
         for phi in phis:
@@ -116,8 +254,22 @@ def lower_to_cssa(program: Program) -> None:
                 if other == owner:
                     continue
                 group = classes[other] if other is not None else [t]
-                clash = t.id in ctx.live.live_in[b.index] or any(
-                    ctx.interfere(x, m) for x in group for m in members)
+                clash = t.id in ctx.live.live_in[b.index]
+                merged: _Forest | None = None
+                if not clash:
+                    fm = forests[owner] if owner in forests else _new_forest(ctx, members)
+                    forests[owner] = fm
+                    fg = forests.get(other) if other is not None else None
+                    if other is None or fg is not None:
+                        big, small = (fm, group) if fg is None or len(members) >= len(group) \
+                            else (fg, members)
+                        r = _merge_clash(ctx, big, small) if big is not None else None
+                        if r is None:
+                            clash = any(ctx.interfere(x, m) for x in group for m in members)
+                        else:
+                            clash, merged = r, big
+                    else:
+                        clash = any(ctx.interfere(x, m) for x in group for m in members)
                 if clash:
                     nt = _insert_copy(program, program.blocks[preds[k]], copies, t, logical)
                     ctx.def_at[nt.id] = (preds[k], 1 << 30)
@@ -125,8 +277,13 @@ def lower_to_cssa(program: Program) -> None:
                     o.rc = nt.rc
                     group = [nt]
                     other = None
+                    merged = forests.get(owner)  # the copy joins the class
+                    if merged is not None and _merge_clash(ctx, merged, group) is not False:
+                        merged = None
                 elif other is not None:
                     del classes[other]
+                    forests.pop(other, None)
+                forests[owner] = merged
                 members.extend(group)
                 for x in group:
                     ctx.class_of[x.id] = owner
