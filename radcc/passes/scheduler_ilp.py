@@ -176,13 +176,16 @@ def _list_schedule(nodes: list[Node], window: int, variant: int,
     scheduled = 0
     pairing = pair is not None and pairable is not None
     stalled = 1 << 64
-    unsched = list(range(n))  # unscheduled nodes in program order
+    # the first `window` unscheduled nodes in program order (the scheduled ones are
+    # always among them), and the next node to enter
+    win = list(range(min(window, n)))
+    nxt = len(win)
     while scheduled < n:
         best = -1
         best_key = 0
         best_est = 0
         ready_list: list[int] = []
-        for i in unsched[:window]:
+        for i in win:
             if npred[i] == 0:
                 ready_list.append(i)
                 est = rdy[i] if rdy[i] > t else t  # when its operands are ready
@@ -213,7 +216,10 @@ def _list_schedule(nodes: list[Node], window: int, variant: int,
                 at = rdy[partner]
         group = (best,) if partner < 0 else (best, partner)
         for g in group:
-            unsched.remove(g)
+            win.remove(g)
+            if nxt < n:
+                win.append(nxt)
+                nxt += 1
             scheduled += 1
             for s_, d in succ_d[g]:
                 npred[s_] -= 1

@@ -124,18 +124,27 @@ INEXACT_RULES: list[Rule] = [
 ]
 
 
+# the raw bits of a search's number by (number, source kind, bit size); zeros by their
+# spelling (-0.0 == 0.0 == 0)
+_RAW: dict[tuple[Any, str, int], int] = {}
+
+
 def _const_matches(v: Value, want: Any, kind: str) -> bool:
-    c = const_of(v)
-    if c is None:
+    p = v.parent
+    if p is None or p.op != "load_const":
         return False
+    c = p.attrs["value"]
     bits = v.bit_size
-    if isinstance(want, bool):
-        want = int(want)
-    if kind == "float" and bits > 1:
-        raw = float_bits(float(want), bits)
-    else:
-        raw = int(want) & mask(bits)
-    return all(x == raw for x in c)
+    key = (want if want != 0 else repr(want), kind, bits)  # -0.0 == 0.0: keep apart
+    raw = _RAW.get(key)
+    if raw is None:
+        w = int(want) if isinstance(want, bool) else want
+        if kind == "float" and bits > 1:
+            raw = float_bits(float(w), bits)
+        else:
+            raw = int(w) & mask(bits)
+        _RAW[key] = raw
+    return c.count(raw) == len(c)
 
 
 def _match(pat: Any, v: Value, kind: str, env: dict[str, Any]) -> bool:
@@ -210,13 +219,32 @@ def _build(rep: Any, ins: Instr, env: dict[str, Any], out: list[Instr],
     return c
 
 
+def _shape(search: tuple[Any, ...]) -> tuple[str | None, ...]:
+    """What each source's defining instruction must be for `search` to match it in
+    this order: None (anything: a variable), ``load_const`` (a number or ``#p``) or a
+    nested search's opcode. A necessary condition only, checked before `_match_instr`."""
+    return tuple(None if isinstance(x, str) and x != "#p"
+                 else x[0] if isinstance(x, tuple) else "load_const" for x in search[1:])
+
+
+def _shape_fits(shape: tuple[str | None, ...], parents: tuple[str | None, ...],
+                commutative: bool) -> bool:
+    if all(w is None or w == p for w, p in zip(shape, parents, strict=True)):
+        return True
+    return commutative and len(shape) == 2 and \
+        (shape[0] is None or shape[0] == parents[1]) and \
+        (shape[1] is None or shape[1] == parents[0])
+
+
 # the rules by the opcode their search starts with, in RULES', RULES_32's then
-# INEXACT_RULES' order, each with whether it is inexact and the one size it takes (0: any)
-_BY_OP: dict[str, list[tuple[tuple[Any, ...], Any, bool, int]]] = {}
+# INEXACT_RULES' order, each with whether it is inexact, the one size it takes (0: any)
+# and its shape (`_shape`)
+_BY_OP: dict[str, list[tuple[tuple[Any, ...], Any, bool, int, tuple[str | None, ...]]]] = {}
 for _rules, _inexact, _size in ((RULES, False, 0), (RULES_32, False, 32),
                                 (INEXACT_RULES, True, 0)):
     for _search, _rep in _rules:
-        _BY_OP.setdefault(_search[0], []).append((_search, _rep, _inexact, _size))
+        _BY_OP.setdefault(_search[0], []).append(
+            (_search, _rep, _inexact, _size, _shape(_search)))
 
 
 def _exact_operand(search: tuple[Any, ...], ins: Instr) -> bool:
@@ -232,13 +260,20 @@ def algebraic(shader: MirShader) -> bool:
     Only the rules whose search starts with the instruction's opcode are tried."""
     mapping: dict[Value, Value] = {}
     by_op = _BY_OP
+    # the rules whose shape fits, by the opcodes of an instruction and its sources' parents
+    fitting: dict[tuple[str | None, ...], list[tuple[Any, ...]]] = {}
     preserve = shader.float_preserve
     for b in shader.blocks():
         new_list: list[Instr] = []
         for ins in b.instrs:
             rules = by_op.get(ins.op)
             if rules and ins.dest is not None and ins.dest not in mapping:
-                for search, rep, inexact, size in rules:
+                key = (ins.op, *(None if s.parent is None else s.parent.op for s in ins.srcs))
+                fits = fitting.get(key)
+                if fits is None:
+                    fits = fitting[key] = [r for r in rules if len(r[4]) == len(key) - 1
+                                           and _shape_fits(r[4], key[1:], ins.op in COMMUTATIVE)]
+                for search, rep, inexact, size, _ in fits:
                     if size and ins.dest.bit_size != size:
                         continue
                     if inexact and (ins.attrs.get("exact")

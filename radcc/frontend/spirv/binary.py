@@ -109,6 +109,25 @@ class Instruction:
         return self.operands[index].value
 
 
+def _ids_into(operands: tuple[Operand, ...], out: list[int]) -> None:
+    for op in operands:
+        if _is_id_kind(op.kind):
+            assert isinstance(op.value, int)
+            out.append(op.value)
+        if op.params:
+            _ids_into(op.params, out)
+
+
+_ID_KINDS: dict[str, bool] = {}
+
+
+def _is_id_kind(kind: str) -> bool:
+    r = _ID_KINDS.get(kind)
+    if r is None:
+        r = _ID_KINDS[kind] = grammar.category(kind) == "Id"
+    return r
+
+
 @dataclass
 class NumberType:
     width: int
@@ -209,9 +228,76 @@ class _Reader:
         return w
 
 
+# Per opcode, the operand kinds of an instruction whose operands are all ids, with at most
+# its last one optional or repeated (most of a shader's instructions): (kinds of the fixed
+# operands, kind of the optional/repeated last one or "", its quantifier); None otherwise.
+# An optional last operand that is not an id (OpLoad's MemoryAccess) takes the plan only
+# when it is absent.
+_IdPlan = tuple[tuple[str, ...], str, str]
+_ID_PLANS: dict[int, _IdPlan | None] = {}
+
+
+def _id_plan(info: grammar.InstructionInfo) -> _IdPlan | None:
+    if info.opcode in _ID_PLANS:
+        return _ID_PLANS[info.opcode]
+    plan: _IdPlan | None = None
+    specs = info.operands
+    fixed = tuple(s.kind for s in specs if not s.quantifier)
+    tail = [s for s in specs if s.quantifier]
+    ids = all(_is_id_kind(s.kind) or s.kind in ("IdResultType", "IdResult") for s in specs[:-1])
+    if ids and len(tail) <= 1 and (not tail or tail[0] is specs[-1]):
+        if not specs:
+            plan = ((), "", "")
+        elif not tail:
+            if _is_id_kind(specs[-1].kind) or specs[-1].kind in ("IdResultType", "IdResult"):
+                plan = (fixed, "", "")
+        elif _is_id_kind(tail[0].kind):
+            plan = (fixed, tail[0].kind, tail[0].quantifier)
+        elif tail[0].quantifier == "?":  # e.g. OpLoad's MemoryAccess: only when absent
+            plan = (fixed, "", "")
+    _ID_PLANS[info.opcode] = plan
+    return plan
+
+
+def _decode_ids(plan: _IdPlan, info: grammar.InstructionInfo, words: Sequence[int], pos: int,
+                count: int, ctx: _Context) -> Instruction | None:
+    """`_decode_instruction` of an instruction with an id plan, None when its words do not
+    fit the plan or an id is out of range (the general decoder then says what is wrong)."""
+    fixed, tail, quant = plan
+    n = count - 1
+    nf = len(fixed)
+    if n < nf or (n > nf and (not quant or (quant == "?" and n > nf + 1))):
+        return None
+    bound = ctx.bound
+    result_type: int | None = None
+    result_id: int | None = None
+    operands: list[Operand] = []
+    w = pos + 1
+    for k in range(n):
+        v = words[w + k]
+        if v == 0 or v >= bound:
+            return None
+        kind = fixed[k] if k < nf else tail
+        if kind == "IdResultType":
+            result_type = v
+        elif kind == "IdResult":
+            result_id = v
+        else:
+            operands.append(Operand(kind, v))
+    ins = Instruction(info.opcode, info.opname, result_type, result_id, tuple(operands), pos, count)
+    if result_id is not None and result_type is not None:
+        ctx.result_types[result_id] = result_type
+    return ins
+
+
 def _decode_instruction(
     info: grammar.InstructionInfo, words: Sequence[int], pos: int, count: int, ctx: _Context
 ) -> Instruction:
+    plan = _ID_PLANS[info.opcode] if info.opcode in _ID_PLANS else _id_plan(info)
+    if plan is not None:
+        fast = _decode_ids(plan, info, words, pos, count, ctx)
+        if fast is not None:
+            return fast
     r = _Reader(words, pos + 1, pos + count, info)
     result_type: int | None = None
     result_id: int | None = None
