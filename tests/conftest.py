@@ -24,6 +24,13 @@ settings.register_profile("dev", deadline=None, print_blob=True)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--compiled", action="store_true",
+                     help="the run is the compiled build's (tools/build_compiled.py): "
+                          "tests/test_compiled.py requires every module of "
+                          "radcc.compiled.MODULES to load compiled")
+
+
 @pytest.fixture(scope="session")
 def lvp() -> lavapipe.DeviceInfo:
     """lavapipe's device info: the oracle of every test that takes this fixture (a missing

@@ -173,8 +173,8 @@ def _walk_block(b: Block, live_out: set[int],
                 rc_of: dict[int, RegClass]) -> tuple[list[RegisterDemand], set[int]]:
     live = set(live_out)
     cur_s = cur_v = 0
-    for t in live:
-        rc = rc_of[t]
+    for tid in live:
+        rc = rc_of[tid]
         if rc.is_sgpr:
             cur_s += rc.size
         else:
