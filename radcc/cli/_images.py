@@ -8,7 +8,8 @@ reference runner: the same spellings, formats, defaults and output files):
     --sampler SET:BINDING=FILTER[,ADDRESS[,NORMALIZED]]
 radcc's extensions (lvp_run refuses these bindings): a 1-D image is given with --image as
 (W,) or (W, C), a 1-D array with --image as (L, W[, C]), a 2-D array with --image3d as
-(L, H, W[, C]) (the layers first). An element of an array of descriptors (``image2D
+(L, H, W[, C]) (the layers first), a cube or cube array with --image3d as (6 x cubes, H,
+W[, C]) with H = W (the faces +X, -X, +Y, -Y, +Z, -Z of each cube). An element of an array of descriptors (``image2D
 img[4]``, ``sampler2D tex[2]``, ``sampler s[3]``) is given as ``SET:BINDING:INDEX``
 (``--image 0:1:2=FILE.npy``, ``--sampler 0:3:0=linear``) and written back as
 ``DIR/SET_BINDING_INDEX.npy``; elements not given are null descriptors (images: loads give
@@ -80,7 +81,9 @@ def add_image_options(p: argparse.ArgumentParser) -> None:
                         "an array of descriptors (DIR/SET_BINDING_INDEX.npy); repeatable")
     p.add_argument("--image3d", action="append", default=[],
                    metavar="SET:BINDING=FILE.npy[:FORMAT]",
-                   help="a 3-D image, (D, H, W) or (D, H, W, C); repeatable")
+                   help="a 3-D image, (D, H, W) or (D, H, W, C); a 2-D array (L, H, W[, C]); "
+                        "a cube (array): (6 x cubes, H, W[, C]), faces +X -X +Y -Y +Z -Z; "
+                        "repeatable")
     p.add_argument("--sampler", action="append", default=[],
                    metavar="SET:BINDING=FILTER[,ADDRESS[,NORMALIZED]]",
                    help="the sampler at SET:BINDING (SET:BINDING:INDEX in an array): "
@@ -196,7 +199,7 @@ def shader_images(res: CompileResult, images: list[ImageSpec], buffers: set[Key]
             raise UserError(f"{where}: the shader has no image binding {s}:{b} (its images: "
                             f"{declared})")
         _check_element(res, Role.IMAGE, x.key, where)
-        want = 3 if image_dims(res, x.key) == 3 else 2  # 3-D images and 2-D arrays
+        want = 3 if image_dims(res, x.key) == 3 else 2  # 3-D images, 2-D arrays, cubes
         if x.dims != want:
             raise UserError(f"{where}: binding {s}:{b} is a {img.dim} image: give it with "
                             f"{'--image3d' if want == 3 else '--image'}")

@@ -115,17 +115,23 @@ def check_binding(f: ImageFormat, img: ImageBinding, where: str) -> None:
                             f"not {f.name}")
 
 
-def emu_image(arr: np.ndarray, f: ImageFormat, dim: str) -> Image | TexelBuffer:
+def emu_image(arr: np.ndarray, f: ImageFormat, dim: str, where: str = "image"
+              ) -> Image | TexelBuffer:
     """The emulator's image argument for `arr` in format `f` as the binding's MIR dim
     `dim` (``2D``, ``2DArray`` ...) takes it: a texel buffer (``Buffer``) of `(N,)` or
     `(N, C)` elements, its V# as RADV builds a buffer view's; arrays with the layers
-    first."""
+    first; a cube (array) as the 2-D array of its faces, `(6 x cubes, H, W[, C])`,
+    +X, -X, +Y, -Y, +Z, -Z per cube (Vulkan's layer order)."""
     a = np.ascontiguousarray(arr)
     if dim == "Buffer":
         return TexelBuffer(a, f.tsharp, _DST_SEL[f.channels])
-    arrayed = dim.endswith("Array")
-    n = {"1D": 1, "2D": 2, "3D": 3}[dim.removesuffix("Array")]
-    return Image(a, f.tsharp, n, _DST_SEL[f.channels], arrayed=arrayed)
+    arrayed = dim.endswith("Array") or dim == "Cube"
+    base = dim.removesuffix("Array")
+    if base == "Cube" and (a.shape[0] % 6 or a.shape[1] != a.shape[2]):
+        raise ImageArgError(f"{where}: the array has shape {a.shape}: a cube map is (6 x "
+                            "cubes, H, W) or (6 x cubes, H, W, C) with H = W")
+    n = {"1D": 1, "2D": 2, "3D": 3, "Cube": 2}[base]
+    return Image(a, f.tsharp, n, _DST_SEL[f.channels], arrayed=arrayed, cube=base == "Cube")
 
 
 # --sampler FILTER[,ADDRESS[,NORMALIZED]] (lvp_run's): min = mag filter, U = V = W

@@ -147,13 +147,15 @@ def run_compute(spirv: bytes, *, groups: tuple[int, ...] = (1, 1, 1),
 
 
 # the MIR image dim of a binding -> the texel axes of its array (`radcc.driver.images`)
-ARRAY_AXES = {"Buffer": 1, "1D": 1, "1DArray": 2, "2D": 2, "2DArray": 3, "3D": 3}
+ARRAY_AXES = {"Buffer": 1, "1D": 1, "1DArray": 2, "2D": 2, "2DArray": 3, "3D": 3,
+              "Cube": 3, "CubeArray": 3}
 
 
 def image_dims(res: CompileResult, key: DescKey) -> int:
     """The texel axes of the array for the shader's image at `key` (2 if it has none
     there): 1 for a texel buffer (`(N,)` or `(N, C)`) or a 1-D image, 2 for 2-D images
-    and 1-D arrays (layers first), 3 for 3-D images and 2-D arrays."""
+    and 1-D arrays (layers first), 3 for 3-D images, 2-D arrays and cubes (the faces
+    first, 6 per cube)."""
     img = res.images.get((key[0], key[1]))
     return 2 if img is None else ARRAY_AXES.get(img.dim, 2)
 
@@ -161,12 +163,12 @@ def image_dims(res: CompileResult, key: DescKey) -> int:
 def image_arg(res: CompileResult, key: DescKey, arr: np.ndarray, fmt: str | None,
               dims: int) -> Image | TexelBuffer:
     """The emulator image for binding `key` (ImageArgError naming it if it does not fit)."""
-    where = "--image " + ":".join(map(str, key))
+    where = ("--image3d " if dims == 3 else "--image ") + ":".join(map(str, key))
     f = image_format(arr, fmt, dims, where)
     img = res.images.get((key[0], key[1]))
     if img is not None:
         check_binding(f, img, where)
-    return emu_image(arr, f, img.dim if img is not None else {3: "3D"}.get(dims, "2D"))
+    return emu_image(arr, f, img.dim if img is not None else {3: "3D"}.get(dims, "2D"), where)
 
 
 def image_outputs(res: CompileResult, run: RunResult,

@@ -38,6 +38,7 @@ from radcc.emu.texture import (
     TYPE_2D,
     TYPE_2D_ARRAY,
     TYPE_3D,
+    TYPE_CUBE,
     ImageDesc,
     SamplerDesc,
 )
@@ -74,6 +75,8 @@ class Image:
     mips: tuple[np.ndarray, ...] = ()
     view: tuple[int, int] | None = None
     arrayed: bool = False
+    cube: bool = False  # a cube (array): arrayed 2-D, (6 x cubes, H, W[, C]) with H = W,
+    # the faces of each cube in Vulkan's layer order (+X, -X, +Y, -Y, +Z, -Z), a CUBE T#
 
 
 @dataclass(frozen=True)
@@ -237,6 +240,11 @@ def _map_image(mem: Memory, name: str, img: Image) -> tuple[int, int]:
                        "16384x16384x8192")
     typ = ({1: TYPE_1D_ARRAY, 2: TYPE_2D_ARRAY} if img.arrayed else
            {1: TYPE_1D, 2: TYPE_2D, 3: TYPE_3D})[img.dim]
+    if img.cube:
+        if not img.arrayed or img.dim != 2 or d % 6 or w != h:
+            raise EmuError(f"argument '{name}': a cube map is an arrayed 2-D image of 6 x "
+                           f"cubes square faces, got {d} layers of {w}x{h}")
+        typ = TYPE_CUBE
     nlev = 1 + len(img.mips)
     if nlev > 16:
         raise EmuError(f"argument '{name}': {nlev} mip levels (the T# holds at most 16)")

@@ -39,7 +39,8 @@ No Sampler", 10.4 "VGPR Usage", 10.4.1 "Data format in VGPRs", 10.5 "Image Resou
 ``image_load``, ``image_load_mip``, ``image_store``, ``image_get_resinfo`` (width,
 height, depth or layers of a level, the level count), the sample and gather opcodes of
 `_SAMPLE_RE` and ``image_atomic_*`` on 32-bit integer texels (2D, 3D) with dims 1D, 2D,
-3D and 2D_ARRAY/1D_ARRAY are executed, loads and samples also as d16 (float formats),
+3D and 2D_ARRAY/1D_ARRAY (samples and gathers also CUBE: the T# type 11, its depth the
+faces, 6 per cube; loads and stores address a cube's faces as a 2D_ARRAY) are executed, loads and samples also as d16 (float formats),
 ``_lz``/``_l`` samples and gathers also as a16 (16-bit float coordinates and level, two
 per VGPR); d16 stores, other a16 forms, tfe/lwe, NSA addresses and every other MIMG
 opcode are refused (`UnsupportedInstruction`). Loads count on VMcnt, stores on VScnt
@@ -446,9 +447,77 @@ def _border(fmt: TexFormat, smp: SamplerDesc) -> np.ndarray:
     return np.array(border, dtype=np.uint32)
 
 
+def _cube_select(x: np.ndarray, y: np.ndarray, z: np.ndarray
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(face, sc, tc, |major axis|) of directions, as ISA 16's V_CUBEID/SC/TC/MA_F32
+    select them (z first, then y, then x on ties)."""
+    ax, ay, az = np.abs(x), np.abs(y), np.abs(z)
+    zmaj = (az >= ax) & (az >= ay)
+    ymaj = ~zmaj & (ay >= ax)
+    face = np.where(zmaj, np.where(z < 0, 5, 4), np.where(ymaj, np.where(y < 0, 3, 2),
+                                                          np.where(x < 0, 1, 0)))
+    sc = np.where(zmaj, np.where(z < 0, -x, x), np.where(ymaj, x, np.where(x < 0, z, -z)))
+    tc = np.where(zmaj, -y, np.where(ymaj, np.where(y < 0, -z, z), -y))
+    ma = np.where(zmaj, az, np.where(ymaj, ay, ax))
+    return face, sc, tc, ma
+
+
+def _cube_direction(face: np.ndarray, sc: np.ndarray, tc: np.ndarray
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The direction (major axis component +-1) of face coordinates sc, tc (the inverse of
+    `_cube_select`)."""
+    one = np.ones_like(sc)
+    x = np.select([face == 0, face == 1, face == 5], [one, -one, -sc], sc)
+    y = np.select([face == 2, face == 3], [one, -one], -tc)
+    z = np.select([face == 0, face == 1, face == 2, face == 3, face == 4],
+                  [-sc, sc, tc, -tc, one], -one)
+    return x, y, z
+
+
+def _cube_edge(face: np.ndarray, ix: np.ndarray, iy: np.ndarray, n: np.ndarray
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Seamless cube filtering: texel (ix, iy) of `face` (n x n per lane), at most one of them one
+    texel outside the face, as the adjacent face's texel (face, x, y): the texel centre's
+    direction beyond the edge, its face selected again (the Vulkan spec's "Cube Map Edge
+    Handling": the texel across the edge)."""
+    sc = (ix + 0.5) / n * 2 - 1
+    tc = (iy + 0.5) / n * 2 - 1
+    f2, s2, t2, ma = _cube_select(*_cube_direction(face, sc, tc))
+    x2 = np.clip(np.floor((s2 / ma + 1) / 2 * n), 0, n - 1).astype(np.int64)
+    y2 = np.clip(np.floor((t2 / ma + 1) / 2 * n), 0, n - 1).astype(np.int64)
+    return f2, x2, y2
+
+
+def _cube_texels(ix: np.ndarray, iy: np.ndarray, n: np.ndarray, slice_: np.ndarray,
+                 face: np.ndarray, texels: Callable[[list[np.ndarray], np.ndarray], np.ndarray],
+                 integer: bool) -> np.ndarray:
+    """The texels (ix, iy) of the lanes' cube faces (n x n), read through `texels` (x, y,
+    layer): beyond an edge the adjacent face's (`_cube_edge`), beyond a corner the average
+    of the three texels meeting there (float formats; integer ones take the face's own
+    corner texel)."""
+    ox, oy = (ix < 0) | (ix >= n), (iy < 0) | (iy >= n)
+    cx, cy = np.clip(ix, 0, n - 1), np.clip(iy, 0, n - 1)
+    ok = np.ones(len(ix), bool)
+
+    def on(f: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        return texels([x, y, slice_ * 6 + f], ok)
+
+    t = on(face, cx, cy)
+    edge = ox ^ oy
+    if edge.any():
+        t = np.where(edge[:, None], on(*_cube_edge(face, ix, iy, n)), t)
+    both = ox & oy
+    if both.any() and not integer:
+        a = on(*_cube_edge(face, ix, cy, n)).view(np.float32).astype(np.float64)
+        b = on(*_cube_edge(face, cx, iy, n)).view(np.float32).astype(np.float64)
+        avg = ((t.view(np.float32).astype(np.float64) + a + b) / 3).astype(np.float32)
+        t = np.where(both[:, None], avg.view(np.uint32), t)
+    return t
+
+
 def _sample(w: Wave, i: Inst, lanes: np.ndarray, desc: ImageDesc, fmt: TexFormat,
-            smp: SamplerDesc, coords: list[np.ndarray], lod: np.ndarray, op: SampleOp
-            ) -> np.ndarray:
+            smp: SamplerDesc, coords: list[np.ndarray], lod: np.ndarray, op: SampleOp,
+            layer: np.ndarray | None = None, cube: bool = False) -> np.ndarray:
     """Filtered RGBA (float words; integer formats unfiltered) of each lane, or a
     gather's 4 texels' component; with a reference, the compared texels (1.0 where the
     reference passes the S#'s compare function against the texel's R, else 0.0) instead
@@ -459,7 +528,18 @@ def _sample(w: Wave, i: Inst, lanes: np.ndarray, desc: ImageDesc, fmt: TexFormat
     clamped to [min lod, max lod]; magnification (mag filter) where lambda <= 0, else the
     min filter. The level: the view's base level with mip filter none or _lz; point: the
     nearest, base + ceil(lambda + 0.5) - 1; linear: the two around base + lambda,
-    blended by its fraction; both clamped to the view's last level."""
+    blended by its fraction; both clamped to the view's last level.
+
+    Arrays (`layer`: the body's slice, a float): the layer is the slice rounded to
+    nearest even, clamped to the T#'s layers (Vulkan's RNE; ISA 10.1: the UNRM bit does
+    not affect the slice). Cubes (`cube`; `layer` is the face id, slice x 8 + face, ISA
+    10.3): s and t in [1, 2] span the face (the coordinates `v_cubesc/tc_f32` / |ma| +
+    1.5 give), the slice is clamped to the T#'s cubes (its depth counts faces: 6 per
+    cube); address modes do not apply: nearest clamps to the face, and the bilinear
+    footprint is seamless: a texel beyond an edge is the adjacent face's
+    (`_cube_edge`), one beyond a corner the average of the three texels meeting there
+    (radcc's model, as OpenGL's seamless cube maps define it; integer formats, which
+    are not filtered, take the face's own corner texel in a gather)."""
     nc = len(coords)
     if max(smp.mag_filter, smp.min_filter) > BILINEAR or smp.border_color_type == 3 or \
             smp.mip_filter > MIP_LINEAR:
@@ -502,30 +582,54 @@ def _sample(w: Wave, i: Inst, lanes: np.ndarray, desc: ImageDesc, fmt: TexFormat
                                    np.float32(0.0)).view(np.uint32)
             return t
 
+        slice_: np.ndarray | None = None
+        face_ = np.zeros(len(lanes), np.int64)
+        if cube:
+            fid = np.rint(np.nan_to_num(layer, nan=0.0)).astype(np.int64)  # type: ignore[arg-type]
+            slice_ = np.clip(fid >> 3, 0, max(int(geo[3][0]) // 6, 1) - 1)
+            face_ = np.clip(fid & 7, 0, 5)
+            u = [x - n for x, n in zip(u, dims, strict=True)]  # s, t in [1, 2]
+        elif layer is not None:
+            slice_ = np.clip(np.rint(np.nan_to_num(layer, nan=0.0)), 0,
+                             geo[3] - 1).astype(np.int64)
+
+        def texel_at(ints: list[np.ndarray], dims: list[np.ndarray] = dims,
+                     slice_: np.ndarray | None = slice_, face_: np.ndarray = face_,
+                     texels: Callable[[list[np.ndarray], np.ndarray], np.ndarray] = texels
+                     ) -> np.ndarray:
+            """The texels at integer coordinates `ints` (offsets added): address modes,
+            the layer, a cube's faces."""
+            if cube:
+                assert slice_ is not None
+                return _cube_texels(ints[0], ints[1], dims[0], slice_, face_, texels,
+                                    fmt.integer)
+            idx, ok = [], np.ones(len(lanes), bool)
+            for k, t in enumerate(ints):
+                a, m = _address(t, dims[k], smp.clamp[k])
+                idx.append(a)
+                ok &= m
+            if slice_ is not None:
+                idx += [np.zeros_like(slice_)] * (2 - len(idx)) + [slice_]
+            return texels(idx, ok)
+
+        near = filt == POINT
+        if cube:
+            u = [np.where(near, np.clip(x, 0, n * (1 - 2.0 ** -24)), x)
+                 for x, n in zip(u, dims, strict=True)]
         if op.gather is not None:  # ISA 10.1: from the lower-left texel, counter-clockwise
             base = [np.floor(x - 0.5).astype(np.int64) for x in u]
             for k, (cx, cy) in enumerate(((0, 1), (1, 1), (1, 0), (0, 0))):
-                idx, ok = [], np.ones(len(lanes), bool)
-                for a, bit in enumerate((cx, cy)):
-                    t = base[a] + bit + (op.offset[a] if a < len(op.offset) else 0)
-                    ia, m = _address(t, dims[a], smp.clamp[a])
-                    idx.append(ia)
-                    ok &= m
-                tex = apply_dst_sel(fmt, texels(idx, ok), desc.dst_sel)
+                ints = [base[a] + bit + (op.offset[a] if a < len(op.offset) else 0)
+                        for a, bit in enumerate((cx, cy))]
+                tex = apply_dst_sel(fmt, texel_at(ints), desc.dst_sel)
                 out[:, k] = tex[:, op.gather]
             return out
         res = np.zeros((len(lanes), 4), dtype=np.float64)
-        near = filt == POINT
         if fmt.integer and not near.all():
             raise EmuError(f"{i.where()}: linear filtering of an integer format")
         if near.any():
-            idx, ok = [], np.ones(len(lanes), bool)
-            for k, (x, n) in enumerate(zip(u, dims, strict=True)):
-                t = np.floor(x).astype(np.int64) + (op.offset[k] if k < len(op.offset) else 0)
-                a, m = _address(t, n, smp.clamp[k])
-                idx.append(a)
-                ok &= m
-            tex = texels(idx, ok)
+            tex = texel_at([np.floor(x).astype(np.int64) + (
+                op.offset[k] if k < len(op.offset) else 0) for k, x in enumerate(u)])
             if fmt.integer:
                 out[near] = tex[near]
             else:
@@ -535,16 +639,13 @@ def _sample(w: Wave, i: Inst, lanes: np.ndarray, desc: ImageDesc, fmt: TexFormat
             base = [np.floor(x - 0.5).astype(np.int64) for x in u]
             frac = [(x - 0.5) - np.floor(x - 0.5) for x in u]
             for corner in range(1 << nc):
-                idx, ok = [], np.ones(len(lanes), bool)
                 weight = np.ones(len(lanes))
+                ints = []
                 for k in range(nc):
                     bit = corner >> k & 1
-                    t = base[k] + bit + (op.offset[k] if k < len(op.offset) else 0)
-                    a, m = _address(t, dims[k], smp.clamp[k])
-                    idx.append(a)
-                    ok &= m
+                    ints.append(base[k] + bit + (op.offset[k] if k < len(op.offset) else 0))
                     weight = weight * (frac[k] if bit else 1.0 - frac[k])
-                tex = texels(idx, ok).view(np.float32)
+                tex = texel_at(ints).view(np.float32)
                 res[lin] += (tex.astype(np.float64) * weight[:, None])[lin]
         acc += res * lw[:, None]
     if not fmt.integer:
@@ -721,12 +822,19 @@ def _bind_sample(i: Inst) -> Handler:
     if a16 and kind not in ("lz", "l"):
         raise UnsupportedInstruction(f"{i.where()}: a16 {i.name} is not supported (16-bit "
                                      "gradients, bias or implicit levels)")
-    if f["dim"] not in ((1,) if gather else (0, 1, 2)):
+    if f["dim"] not in ((1, 3, 5) if gather else (0, 1, 2, 3, 4, 5)):
         raise UnsupportedInstruction(f"{i.where()}: image dimension {f['dim']} is not "
                                      f"supported for {'gathers' if gather else 'sampling'}")
     if gather and (kind == "d" or f["dmask"] not in (1, 2, 4, 8)):
         raise UnsupportedInstruction(f"{i.where()}: {i.name} with dmask {f['dmask']:#x}")
-    nc = f["dim"] + 1
+    if a16 and f["dim"] > 2:
+        raise UnsupportedInstruction(f"{i.where()}: a16 {i.name} of image dimension "
+                                     f"{f['dim']} is not supported")
+    cube = f["dim"] == 3
+    # the body's spatial coordinates (offsets, derivatives, the level's scale), then a
+    # slice (arrays) or face id (cubes)
+    nc, layered = {0: (1, False), 1: (2, False), 2: (3, False), 3: (2, True),
+                   4: (1, True), 5: (2, True)}[f["dim"]]
     comps = [0, 1, 2, 3] if gather else [k for k in range(4) if f["dmask"] >> k & 1]
     component = f["dmask"].bit_length() - 1 if gather else None
     vdata, va = f["vdata"], f["vaddr"]
@@ -781,12 +889,15 @@ def _bind_sample(i: Inst) -> Handler:
                     .astype(np.uint16).view(np.float16).astype(np.float32).view(np.uint32)
                     for k in range(nc + (kind == "l"))]
         else:
-            body = [w.v[(r + k) & 255, lanes] for k in range(nc + (kind == "l"))]
+            body = [w.v[(r + k) & 255, lanes] for k in range(nc + layered + (kind == "l"))]
         coords = body[:nc]
+        layer = body[nc].view(np.float32).astype(np.float64) if layered else None
         if kind == "l":
-            lod = body[nc].view(np.float32).astype(np.float64)
+            lod = body[nc + layered].view(np.float32).astype(np.float64)
+        if cube and smp.unnormalized:
+            raise EmuError(f"{i.where()}: unnormalized coordinates of a cube map")
         return _sample(w, i, lanes, desc, fmt, smp, coords, lod,
-                       SampleOp(kind == "lz", offset, ref, component))
+                       SampleOp(kind == "lz", offset, ref, component), layer, cube)
     return _returning(sample, vdata, comps, bool(f.get("d16")))
 
 

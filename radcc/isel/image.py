@@ -8,7 +8,9 @@ An access takes the coordinates in consecutive VGPRs (s, t for 2D: the ISA guide
 the components the MIR value has, in consecutive VGPRs; stores: the components given,
 the texture unit writes zero to the format's others), ``dim`` from the image type and
 ``unorm`` (integer coordinates). Loads count on VMcnt, stores on VScnt
-(`radcc.passes.insert_waitcnt`).
+(`radcc.passes.insert_waitcnt`). A cube map's loads, stores and size queries address its
+faces as a 2-D array (ACO's ``ac_get_image_dim``); its sampling transforms the direction
+(`_cube_coords`), and sampling an array rounds its layer to nearest even (docs/abi.md).
 Texel buffers (``Dim Buffer``: ``samplerBuffer``/``textureBuffer``, ``imageBuffer``) have
 a 16-byte buffer resource (V#) instead, loaded with ``s_load_b128``; an access is
 ``buffer_load_format_*``/``buffer_store_format_*`` with ``idxen`` (the element index in one
@@ -41,12 +43,24 @@ from .context import Const, IselContext, unsupported
 
 # the MIR's image dim (SPIR-V Dim, "Array" if arrayed) -> MIMG dim and the number of
 # address components (the layer after the texel coordinates, ISA 10.4 "VGPR Usage")
+# (a cube without a sampler is the 2-D array of its faces, face + 6 x cube: ACO's
+# ac_get_image_dim; ISA 10.2 "For cubemaps, face_id = slice * 6 + face")
 DIMS: dict[str, tuple[str, int]] = {
     "1D": ("SQ_RSRC_IMG_1D", 1), "2D": ("SQ_RSRC_IMG_2D", 2), "3D": ("SQ_RSRC_IMG_3D", 3),
-    "1DArray": ("SQ_RSRC_IMG_1D_ARRAY", 2), "2DArray": ("SQ_RSRC_IMG_2D_ARRAY", 3)}
+    "1DArray": ("SQ_RSRC_IMG_1D_ARRAY", 2), "2DArray": ("SQ_RSRC_IMG_2D_ARRAY", 3),
+    "Cube": ("SQ_RSRC_IMG_2D_ARRAY", 3), "CubeArray": ("SQ_RSRC_IMG_2D_ARRAY", 3)}
+# sampling: the MIMG dim and the coordinate components the MIR gives (the layer last;
+# a cube's direction, then its cube index: transformed to s, t, face by `_cube_coords`)
+_SAMPLE_DIMS: dict[str, tuple[str, int]] = {
+    "1D": ("SQ_RSRC_IMG_1D", 1), "2D": ("SQ_RSRC_IMG_2D", 2), "3D": ("SQ_RSRC_IMG_3D", 3),
+    "1DArray": ("SQ_RSRC_IMG_1D_ARRAY", 2), "2DArray": ("SQ_RSRC_IMG_2D_ARRAY", 3),
+    "Cube": ("SQ_RSRC_IMG_CUBE", 3), "CubeArray": ("SQ_RSRC_IMG_CUBE", 4)}
 # image_get_resinfo returns width, height, depth or layers, levels: the components an
-# imageSize of each dimension takes (a 1-D array's layers are the third)
-_SIZE_DMASK = {"1D": 0x1, "2D": 0x3, "3D": 0x7, "1DArray": 0x5, "2DArray": 0x7}
+# imageSize of each dimension takes (a 1-D array's layers are the third; a cube's third
+# is 6 x its cubes)
+_SIZE_DMASK = {"1D": 0x1, "2D": 0x3, "3D": 0x7, "1DArray": 0x5, "2DArray": 0x7,
+               "Cube": 0x3, "CubeArray": 0x7}
+_F32_1_5, _F32_8 = 0x3FC00000, 0x41000000
 
 
 def load_descriptors(ctx: IselContext) -> None:
@@ -261,16 +275,24 @@ def select_image_sample(ctx: IselContext, ins: Instr) -> None:
     the component of the 4 texels the bilinear footprint covers (4 VGPRs)."""
     d = ins.dest
     assert d is not None
-    if str(ins.attrs["dim"]) not in ("1D", "2D", "3D"):
-        raise unsupported(ins, f"sampling image dimension {ins.attrs['dim']} is not selected")
-    mdim, nc = _dim(ins)
+    dim = str(ins.attrs["dim"])
+    if dim not in _SAMPLE_DIMS:
+        raise unsupported(ins, f"sampling image dimension {dim} is not selected")
+    mdim, nc = _SAMPLE_DIMS[dim]
     c = ins.srcs[0]
     a16 = bool(ins.attrs.get("a16"))
-    if c.num_components < nc or c.bit_size != (16 if a16 else 32):
+    if c.num_components < nc or c.bit_size != (16 if a16 else 32) or (
+            a16 and dim not in ("1D", "2D", "3D")):
         raise unsupported(ins, f"{c.bit_size}-bit x{c.num_components} coordinates")
     # (SPIR-V lets a coordinate have more components than the image: the shadow
     # sampler's vec3 of textureLod holds the reference in z; they are ignored)
     body = [ctx.vgpr(x) for x in ctx.get(c)[:nc]]
+    if dim.startswith("Cube"):
+        if ins.attrs.get("grad"):
+            raise unsupported(ins, "cube map sampling with gradients")
+        body = _cube_coords(ctx, body)
+    elif dim.endswith("Array"):  # the layer rounded to nearest even (Vulkan's RNE)
+        body[-1] = ctx.valu("v_rndne_f32", _vgprs(1), body[-1])
     rest = list(ins.srcs[1:len(ins.srcs) - _desc_sources(ins)])
     pre: list[Temp] = []
     offset = ins.attrs.get("offset")
@@ -332,6 +354,28 @@ def select_image_sample(ctx: IselContext, ins: Instr) -> None:
     if nret != n:
         t = ctx.b.split_vector(t, *([_vgprs(1)] * nret)).temps[0]
     _set_result(ctx, ins, t, n)
+
+
+def _cube_coords(ctx: IselContext, coord: list[Temp]) -> list[Temp]:
+    """A cube's direction (x, y, z[, cube]) as the texture unit's s, t, face (ACO's cube
+    lowering, ac_nir_lower_tex.c ``prepare_cube_coords``): ``v_cubesc/tc/ma/id_f32``
+    select the face (ISA 16 "VOP3": sc, tc, 2 x the major axis, the face id), s = sc /
+    |ma| + 1.5 and t = tc / |ma| + 1.5 lie in [1, 2] across the face, and a cube array's
+    face is cube x 8 + face (ISA 10.3 "face_id = slice * 8 + face"), the cube index rounded
+    to nearest even first (ac_nir_lower_tex rounds a cube array's layer always)."""
+    v1 = _vgprs(1)
+    x, y, z = coord[:3]
+    sc = ctx.valu("v_cubesc_f32", v1, x, y, z)
+    tc = ctx.valu("v_cubetc_f32", v1, x, y, z)
+    ma = ctx.valu("v_cubema_f32", v1, x, y, z)
+    face = ctx.valu("v_cubeid_f32", v1, x, y, z)
+    invma = ctx.valu("v_rcp_f32", v1, ma, abs=[True])
+    s = ctx.valu("v_fma_f32", v1, sc, invma, Const(32, _F32_1_5))
+    t = ctx.valu("v_fma_f32", v1, tc, invma, Const(32, _F32_1_5))
+    if len(coord) > 3:
+        cube = ctx.valu("v_rndne_f32", v1, coord[3])
+        face = ctx.valu("v_fma_f32", v1, cube, Const(32, _F32_8), face)
+    return [s, t, face]
 
 
 # MIR atomic_op -> the MIMG opcode's suffix

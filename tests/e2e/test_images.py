@@ -297,7 +297,7 @@ def test_mimg_encodings_match_llvm_mc(wave: int, lvp: None) -> None:
     from radcc.driver.compile import compile_spirv
 
     names = [c.name for c in CASES] + ["tex_sample", "tex_gather", "tex_shadow", "tex_d16",
-                                       "tex_a16", "tex_sample_1d"]
+                                       "tex_a16", "tex_sample_1d", "tex_cube", "tex_array"]
     lines = sorted(set().union(*(
         emitted_lines(compile_spirv(_spirv(name), wave_size=wave).asm, "image_")
         for name in names)))
@@ -308,6 +308,11 @@ def test_mimg_encodings_match_llvm_mc(wave: int, lvp: None) -> None:
         assert any(ln.startswith(op) for ln in lines), op
     assert any("SQ_RSRC_IMG_1D " in ln or ln.endswith("SQ_RSRC_IMG_1D")
                for ln in lines if ln.startswith("image_sample_d "))
+    for op, dim in (("image_sample_lz ", "CUBE"), ("image_sample_l ", "CUBE"),
+                    ("image_gather4_lz ", "CUBE"), ("image_load ", "2D_ARRAY"),
+                    ("image_sample_d ", "2D_ARRAY"), ("image_sample_lz_o ", "2D_ARRAY"),
+                    ("image_gather4_c_lz ", "2D_ARRAY"), ("image_sample_lz ", "1D_ARRAY")):
+        assert any(ln.startswith(op) and f"SQ_RSRC_IMG_{dim}" in ln for ln in lines), (op, dim)
     assert_gfx1100_encodings_match_llvm_mc(lines, wave)
 
 
@@ -371,14 +376,13 @@ def test_radcc_run_image_errors(tmp_path: Path, extra: list[str], message: str,
 
 # -- refusals ----------------------------------------------------------------------------
 @pytest.mark.parametrize("decl, use, message", [
-    ("uniform sampler2DArray img;", "vec4 v = textureLod(img, vec3(0), 0.0);",
-     "sampling image dimension 2D arrayed is not supported"),
-    ("uniform sampler1DArray img;", "vec4 v = textureLod(img, vec2(0), 0.0);",
-     "sampling image dimension 1D arrayed is not supported"),
-    ("layout(rgba8) uniform imageCube img;", "imageStore(img, ivec3(0), vec4(0));",
-     "image dimension Cube is not supported"),
-    ("layout(rgba8) uniform imageCubeArray img;", "imageStore(img, ivec3(0), vec4(0));",
-     "image dimension Cube arrayed is not supported"),
+    ("uniform samplerCube img;", "vec4 v = textureGrad(img, vec3(1), vec3(0), vec3(0));",
+     "OpImageSampleExplicitLod with Grad on image dimension Cube (cube derivatives"),
+    ("uniform samplerCubeArray img;",
+     "vec4 v = textureGrad(img, vec4(1), vec3(0), vec3(0));",
+     "with Grad on image dimension Cube arrayed"),
+    ("layout(r32ui) uniform uimageCube img;", "imageAtomicAdd(img, ivec3(0), 1u);",
+     "image atomics on image dimension Cube are not supported"),
     ("layout(rgb10_a2) uniform image2D img;", "imageStore(img, ivec2(0), vec4(0));",
      "storage image format Rgb10A2 is not supported"),
     ("layout(r32f) uniform image2D img;", "imageAtomicExchange(img, ivec2(0), 1.0);",
@@ -913,3 +917,236 @@ def test_texture_a16(wave: int, lvp: None) -> None:
     assert np.abs(a - b).max() < 1e-5
     want = _np_bilinear_repeat(tex, uv[:, 0].astype(np.float64), uv[:, 1].astype(np.float64))
     assert np.abs(a.reshape(256, 4, 4)[:, 0] - want).max() < 1e-5
+
+
+# -- cube maps (issue 11: imgcube) --------------------------------------------------------
+# the Vulkan spec's "Cube Map Face Selection" table: the major axis's face (the layer),
+# sc, tc and rc of a direction (rx, ry, rz)
+_VK_CUBE_FACES = (
+    (0, lambda x, y, z: (-z, -y, x)), (1, lambda x, y, z: (z, -y, x)),
+    (2, lambda x, y, z: (x, z, y)), (3, lambda x, y, z: (x, -z, y)),
+    (4, lambda x, y, z: (x, -y, z)), (5, lambda x, y, z: (-x, -y, z)))
+
+
+def _np_cube_face(d: np.ndarray) -> tuple[int, float, float]:
+    """(face, s, t) of one direction (s, t in [0, 1] across the face), the Vulkan spec's
+    face selection (ties: z before y before x, as AMD's V_CUBEID_F32; the tests' random
+    directions have none)."""
+    x, y, z = (float(v) for v in d[:3])
+    ax, ay, az = abs(x), abs(y), abs(z)
+    face = (4 if z >= 0 else 5) if az >= max(ax, ay) else \
+        (2 if y >= 0 else 3) if ay >= ax else (0 if x >= 0 else 1)
+    sc, tc, rc = _VK_CUBE_FACES[face][1](x, y, z)
+    return face, 0.5 * (sc / abs(rc) + 1), 0.5 * (tc / abs(rc) + 1)
+
+
+def _np_cube_texel(faces: np.ndarray, face: int, i: int, j: int) -> np.ndarray:
+    """Texel (i, j) of `face`, one texel beyond an edge taken from the adjacent face
+    (Vulkan's "Cube Map Edge Handling": the texel centre's direction selects the face
+    again); beyond a corner the average of the three texels meeting there."""
+    n = faces.shape[1]
+    oi, oj = not 0 <= i < n, not 0 <= j < n
+    if oi and oj:
+        ci, cj = min(max(i, 0), n - 1), min(max(j, 0), n - 1)
+        return (_np_cube_texel(faces, face, ci, cj) + _np_cube_texel(faces, face, i, cj)
+                + _np_cube_texel(faces, face, ci, j)) / 3
+    if not (oi or oj):
+        return faces[face, j, i].astype(np.float64)
+    sc, tc = (i + 0.5) / n * 2 - 1, (j + 0.5) / n * 2 - 1
+    # the direction of face coordinates: invert the table row of `face`
+    d = {0: (1, -tc, -sc), 1: (-1, -tc, sc), 2: (sc, 1, tc), 3: (sc, -1, -tc),
+         4: (sc, -tc, 1), 5: (-sc, -tc, -1)}[face]
+    f2, s2, t2 = _np_cube_face(np.array(d))
+    i2, j2 = (min(max(int(np.floor(v * n)), 0), n - 1) for v in (s2, t2))
+    return faces[f2, j2, i2].astype(np.float64)
+
+
+def _np_cube_sample(faces: np.ndarray, d: np.ndarray, filt: str, gather: int | None = None
+                    ) -> np.ndarray:
+    face, s, t = _np_cube_face(d)
+    n = faces.shape[1]
+    if filt == "nearest" and gather is None:
+        i, j = (min(int(np.floor(v * n)), n - 1) for v in (s, t))
+        return faces[face, j, i].astype(np.float64)
+    x, y = s * n - 0.5, t * n - 0.5
+    i, j = int(np.floor(x)), int(np.floor(y))
+    a, b = x - i, y - j
+    at = {(di, dj): _np_cube_texel(faces, face, i + di, j + dj) for di in (0, 1) for dj in (0, 1)}
+    if gather is not None:  # i0j1, i1j1, i1j0, i0j0
+        return np.array([at[k][gather] for k in ((0, 1), (1, 1), (1, 0), (0, 0))])
+    return ((1 - a) * (1 - b) * at[0, 0] + a * (1 - b) * at[1, 0] + (1 - a) * b * at[0, 1]
+            + a * b * at[1, 1])
+
+
+def _cube_dirs(rng: np.random.Generator) -> np.ndarray:
+    """64 directions (w: a cube index -0.6..2.6): random ones, ones exactly on the +X/+Z
+    edge and near face edges, and the 6 axes."""
+    d = rng.uniform(-1, 1, (64, 4)).astype(np.float32)
+    d[:, 3] = rng.uniform(-0.6, 2.6, 64).astype(np.float32)
+    d[:6, :3] = np.eye(3, dtype=np.float32)[[0, 0, 1, 1, 2, 2]] * np.array(
+        [1, -1, 1, -1, 1, -1], np.float32)[:, None]
+    d[6:12, 0] = d[6:12, 2] = np.float32(0.75)  # on the +X/+Z edge
+    d[6:12, 1] = np.linspace(-0.6, 0.6, 6, dtype=np.float32)
+    d[12:20, 0] = np.float32(0.8)  # near the +X face's edges, inside it
+    d[12:20, 2] = np.float32(0.8) * np.float32(0.9)
+    return d
+
+
+@pytest.mark.parametrize("filt", ["nearest", "linear"])
+@pytest.mark.parametrize("wave", [32, 64])
+def test_cube_maps(filt: str, wave: int) -> None:
+    """Cube and cube-array sampling (textureLod, textureGather), size queries and a storage
+    cube array's loads and stores in the strict emulator vs NumPy models of the Vulkan
+    spec's face selection, seamless edge handling and array layers (lavapipe's runner
+    refuses cube images): rgba32f, within 1e-5."""
+    from radcc.driver.run import run_compute
+
+    spirv = _spirv("tex_cube")
+    rng = np.random.default_rng(5)
+    n = 4
+    cs = rng.uniform(-1, 1, (6, n, n, 4)).astype(np.float32)
+    ca = rng.uniform(-1, 1, (12, n, n, 4)).astype(np.float32)
+    ic = rng.uniform(-1, 1, (12, 4, 4, 4)).astype(np.float32)
+    dirs = _cube_dirs(rng)
+    got = run_compute(spirv, groups=(1, 1, 1),
+                      images={(0, 0): (cs, None), (0, 1): (ca, None), (0, 2): (ic, None)},
+                      samplers={(0, 0): filt, (0, 1): filt},
+                      buffers={(2, 0): dirs, (2, 1): np.zeros(64 * 16 + 8, np.float32)},
+                      wave_size=wave)
+    out = np.frombuffer(got[(2, 1)], np.float32)
+    r = out[:4 * 256].reshape(4, 64, 4)
+    for p in range(64):
+        d = dirs[p]
+        cube = min(max(int(np.rint(d[3])), 0), 1)  # RNE, clamped to the 2 cubes
+        want = [_np_cube_sample(cs, d, filt), _np_cube_sample(ca[6 * cube:6 * cube + 6], d, filt),
+                _np_cube_sample(cs, d, "linear", gather=1), _np_cube_sample(cs, d, filt)]
+        for k in range(4):
+            assert np.abs(r[k, p] - want[k]).max() < 1e-5, (filt, wave, k, p, d, r[k, p], want[k])
+    assert list(out[4 * 256:].view(np.int32)) == [n, n, n, n, 2, 4, 4, 2]
+    want_ic = ic.copy()
+    for p in range(64):  # (x, y, face + 6 x cube) = (p % 4, p / 4 % 4, p / 16)
+        x, y, z = p % 4, p // 4 % 4, p // 16
+        want_ic[z, y, x] = ic[z, y, x] * 2 + z
+    assert np.array_equal(got[(0, 2)], want_ic)
+
+
+# -- sampling arrayed images (issue 11: imgcube) ------------------------------------------
+def _np_array_sample(tex: np.ndarray, u: np.ndarray, v: np.ndarray | None, layer: np.ndarray,
+                     filt: str, address: str, offset: tuple[int, int] = (0, 0),
+                     gather: int | None = None) -> np.ndarray:
+    """Vulkan's filtering of layers `tex[L, (H,) W, C]`: the layer clamp(RNE(a), 0, L-1),
+    then nearest/bilinear (or a gather's 4 texels' component) with the address mode."""
+    nl = tex.shape[0]
+    lay = np.clip(np.rint(layer.astype(np.float64)), 0, nl - 1).astype(int)
+    one_d = v is None
+    t = tex.astype(np.float64) if not one_d else tex.astype(np.float64)[:, None]
+    h, w = t.shape[1:3]
+    x = u.astype(np.float64) * w
+    y = np.full_like(x, 0.5) if one_d else v.astype(np.float64) * h  # type: ignore[union-attr]
+
+    def at(i: np.ndarray, j: np.ndarray) -> np.ndarray:
+        return t[lay, _np_texel_index(j + offset[1], h, address),
+                 _np_texel_index(i + offset[0], w, address)]
+    if filt == "nearest" and gather is None:
+        return at(np.floor(x).astype(int), np.floor(y).astype(int))
+    i0, j0 = np.floor(x - 0.5).astype(int), np.floor(y - 0.5).astype(int)
+    if gather is not None:
+        return np.stack([at(i0, j0 + 1)[:, gather], at(i0 + 1, j0 + 1)[:, gather],
+                         at(i0 + 1, j0)[:, gather], at(i0, j0)[:, gather]], axis=-1)
+    a, b = (x - 0.5 - i0)[:, None], (y - 0.5 - j0)[:, None]
+    if one_d:
+        return (1 - a) * at(i0, j0 * 0) + a * at(i0 + 1, j0 * 0)
+    return ((1 - a) * (1 - b) * at(i0, j0) + a * (1 - b) * at(i0 + 1, j0)
+            + (1 - a) * b * at(i0, j0 + 1) + a * b * at(i0 + 1, j0 + 1))
+
+
+@pytest.mark.parametrize("sampler", ["nearest,clamp", "linear,clamp", "linear,repeat",
+                                     "nearest,mirror"])
+@pytest.mark.parametrize("wave", [32, 64])
+def test_texture_sampling_arrays(sampler: str, wave: int) -> None:
+    """2-D and 1-D arrays sampled (textureLod/Grad/LodOffset/Gather, a depth-compare
+    gather): the strict emulator vs NumPy's Vulkan filtering with the layer rounded to
+    nearest even and clamped (ties 0.5, 1.5, 2.5 and layers outside the array included;
+    lavapipe's runner refuses arrayed images), rgba32f/r32f within 1e-5."""
+    from radcc.driver.compile import compile_spirv
+    from radcc.driver.images import ADDRESSES, FILTERS
+    from radcc.driver.run import run_compiled
+    from radcc.emu.api import Image
+    from radcc.emu.texture import SEL_0, SEL_1, SEL_X, SamplerDesc
+
+    cr = compile_spirv(_spirv("tex_array"), wave_size=wave)
+    filt, address = sampler.split(",")
+    rng = np.random.default_rng(17)
+    t2 = rng.uniform(-1, 1, (3, 5, 6, 4)).astype(np.float32)
+    t1 = rng.uniform(-1, 1, (3, 7, 4)).astype(np.float32)
+    ts = rng.uniform(0, 1, (3, 5, 6)).astype(np.float32)
+    uvl = rng.uniform(-0.2, 1.2, (64, 4)).astype(np.float32)
+    uvl[:, 2] = rng.uniform(-0.9, 3.4, 64).astype(np.float32)
+    uvl[:8, 2] = [0.5, 1.5, 2.5, -0.5, 3.5, 1.4999, 0.50001, 7.0]
+    uvl[:, 3] = rng.uniform(0, 1, 64).astype(np.float32)
+    f, a = FILTERS[filt], ADDRESSES[address]
+    smp = SamplerDesc(clamp=(a, a, a), mag_filter=f, min_filter=f)
+    imgs = {(0, 0): Image(t2, "32_32_32_32_FLOAT", 2, arrayed=True),
+            (0, 1): Image(t1, "32_32_32_32_FLOAT", 1, arrayed=True),
+            (0, 2): Image(ts, "32_FLOAT", 2, (SEL_X, SEL_0, SEL_0, SEL_1), arrayed=True)}
+    smps = {(0, 0): smp, (0, 1): smp, (0, 2): SamplerDesc(clamp=(a, a, a), mag_filter=f,
+                                                        min_filter=f, compare_func=3)}
+    _, run = run_compiled(cr, (1, 1, 1), {(2, 0): uvl, (2, 1): np.zeros((6, 64, 4), np.float32)},
+                          images=imgs, samplers=smps)
+    assert not run.violations, run.violations[:3]
+    got = run.buffers["set2_binding1"].reshape(6, 64, 4)
+    u, v, lay, ref = uvl.T
+    lay_c = np.clip(np.rint(lay), 0, 2).astype(int)
+    want = [_np_array_sample(t2, u, v, lay, filt, address),
+            _np_array_sample(t2, u, v, lay, filt, address),
+            _np_array_sample(t2, u, v, lay, filt, address, offset=(1, -2)),
+            _np_array_sample(t2, u, v, lay, filt, address, gather=2),
+            np.stack([_np_array_sample(  # LEQUAL: 1 where the reference <= the texel
+                (ref[k] <= ts[lay_c[k]]).astype(np.float64)[None, :, :, None], u[k:k + 1],
+                v[k:k + 1], np.zeros(1), filt, address, gather=0)[0] for k in range(64)]),
+            _np_array_sample(t1, u, None, lay, filt, address)]
+    for k in range(6):
+        d = np.abs(got[k] - want[k]).max()
+        assert d < 1e-5, f"{sampler} wave{wave} output {k}: {d}"
+
+
+def test_radcc_run_cube_files(tmp_path: Path) -> None:
+    """`radcc run --image3d` takes a cube array as (6 x cubes, H, W, C) and writes it back
+    as DIR/S_B.npy with the stores applied (vs NumPy); a cube given with --image, a
+    non-square face or a layer count not a multiple of 6 is exit status 1 naming the
+    binding."""
+    spv = tmp_path / "s.spv"
+    spv.write_bytes(_spirv("tex_cube"))
+    rng = np.random.default_rng(2)
+    files = {"cs": rng.uniform(-1, 1, (6, 4, 4, 4)).astype(np.float32),
+             "ca": rng.uniform(-1, 1, (12, 4, 4, 4)).astype(np.float32),
+             "ic": rng.uniform(-1, 1, (12, 4, 4, 4)).astype(np.float32),
+             "bad": np.zeros((6, 4, 5, 4), np.float32),
+             "bad7": np.zeros((7, 4, 4, 4), np.float32)}
+    for n, a in files.items():
+        np.save(tmp_path / f"{n}.npy", a)
+    (tmp_path / "dirs.bin").write_bytes(_cube_dirs(rng).tobytes())
+    base = ["run", str(spv), "--groups", "1", "--buffer", f"2:0={tmp_path / 'dirs.bin'}",
+            "--buffer", f"2:1=zeros:{64 * 64 + 32}", "--sampler", "0:0=linear"]
+    ok = ["--image3d", f"0:0={tmp_path / 'cs.npy'}", "--image3d", f"0:1={tmp_path / 'ca.npy'}",
+          "--image3d", f"0:2={tmp_path / 'ic.npy'}"]
+    rc, _, err = run_radcc(*base, *ok, "--out", str(tmp_path / "out"))
+    assert rc == 0, err
+    got = np.load(tmp_path / "out" / "0_2.npy")
+    z = np.arange(12, dtype=np.float32)[:, None, None, None]
+    want = files["ic"].copy()
+    want[:4] = files["ic"][:4] * 2 + z[:4]  # invocations 0..63 store faces 0..3
+    assert got.dtype == np.float32 and got.shape == (12, 4, 4, 4)
+    assert np.array_equal(got, want)
+    for swap, message in (
+            (("--image3d", "--image"), "--image 0:0: binding 0:0 is a Cube image: give it "
+             "with --image3d"),
+            ((f"0:1={tmp_path / 'ca.npy'}", f"0:1={tmp_path / 'bad.npy'}"),
+             "--image3d 0:1: the array has shape (6, 4, 5, 4): a cube map is"),
+            ((f"0:1={tmp_path / 'ca.npy'}", f"0:1={tmp_path / 'bad7.npy'}"),
+             "--image3d 0:1: the array has shape (7, 4, 4, 4)")):
+        argv = list(ok)
+        k = argv.index(swap[0])
+        argv[k] = swap[1]
+        rc, _, err = run_radcc(*base, *argv, "--out", str(tmp_path / "o2"))
+        assert rc == 1 and message in err and "Traceback" not in err, err

@@ -13,7 +13,7 @@ shader converted. Only the rounding of values not exact in half precision may di
 implementation, as NIR's fold does with an undefined rounding mode). Integer images
 are not folded (the guide does not say how the unit narrows 32-bit integers).
 
-Coordinates (A16): an ``image_sample`` at an explicit level (``_lz``/``_l``, no
+Coordinates (A16): an ``image_sample`` of a 1-D, 2-D or 3-D image at an explicit level (``_lz``/``_l``, no
 gradients or bias) whose coordinate is a ``vecN`` of ``f2f32`` of 16-bit floats and
 whose level is the constant 0 or the ``f2f32`` of a 16-bit float takes those 16-bit
 values (``attrs["a16"]``: isel's MIMG ``a16``, the address components packed two per
@@ -78,8 +78,9 @@ def _half_source(v: Value) -> Value | None:
 
 
 def _fold_a16(shader: MirShader, ins: Instr) -> bool:
-    if ins.attrs.get("grad") or ins.attrs.get("implicit") or ins.attrs.get("bias"):
-        return False
+    if ins.attrs.get("grad") or ins.attrs.get("implicit") or ins.attrs.get("bias") or \
+            ins.attrs["dim"] not in ("1D", "2D", "3D"):  # arrays, cubes: 32-bit (a layer
+        return False  # is rounded, a cube's direction transformed first)
     coord = ins.srcs[0]
     cp = coord.parent
     if cp is None or not (cp.op.startswith("vec") and cp.op[3:].isdigit()) or \

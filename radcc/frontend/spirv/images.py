@@ -4,8 +4,8 @@
 sampled type, Dim, Depth, Arrayed, MS, Sampled (1: used with a sampler, 2: a storage
 image) and the image format, plus the access qualifier. `unsupported` names what radcc
 does not handle yet (the validator refuses it with the type's word offset): every
-dimension but 1D, 2D, 3D and Buffer (texel buffers), arrayed images but 1D and 2D ones,
-multisampled images, and
+dimension but 1D, 2D, 3D, Cube and Buffer (texel buffers), arrayed images but 1D, 2D and
+Cube ones, multisampled images, and
 storage image formats outside `STORAGE_FORMATS` (the formats the emulator's texture unit
 and ``radcc run --image`` both know). Sampled images (``texture2D``, Sampled 1; depth
 images too: their Dref sampling and gathers compare with the sampler's compare function)
@@ -25,8 +25,8 @@ STORAGE_FORMATS = frozenset({
     "Unknown", "Rgba32f", "Rg32f", "R32f", "Rgba16f", "R16f", "Rgba8", "R8", "Rgba8ui",
     "Rgba32ui", "R32ui", "Rgba32i", "R32i",
 })
-SUPPORTED_DIMS = frozenset({"1D", "2D", "3D", "Buffer"})
-ARRAYED_DIMS = frozenset({"1D", "2D"})  # the dimensions supported arrayed
+SUPPORTED_DIMS = frozenset({"1D", "2D", "3D", "Cube", "Buffer"})
+ARRAYED_DIMS = frozenset({"1D", "2D", "Cube"})  # the dimensions supported arrayed
 
 
 @dataclass(frozen=True)

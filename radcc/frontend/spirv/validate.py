@@ -506,10 +506,12 @@ class _Checker:
         if ins.opname != "OpImageFetch" and img.sampled == 1:
             raise _fail(f"{ins.opname} needs a storage image (Sampled 2 or 0)", ins)
         c = self.need_shape(ins, self.operand_type(ins, ids[1], 1), "int", "the coordinate")
+        # (a cube array's face and cube are one coordinate: face + 6 x cube)
         want = {"1D": 1, "2D": 2, "3D": 3, "Cube": 3, "Rect": 2, "Buffer": 1}.get(img.dim, 2)
-        if c[2] != want + int(img.arrayed):
+        want += int(img.arrayed and img.dim != "Cube")
+        if c[2] != want:
             raise _fail(f"the coordinate of a {img.dim_name} image has {c[2]} components, "
-                        f"expected {want + int(img.arrayed)}", ins)
+                        f"expected {want}", ins)
         if ins.opname in ("OpImageRead", "OpImageFetch"):
             texel = rt
         else:

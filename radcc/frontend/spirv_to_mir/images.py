@@ -236,6 +236,11 @@ def op_image_query(ctx: TranslationContext, ins: Instruction) -> None:
         lod = get_value(ctx, ins.id(1)) if ins.opname == "OpImageQuerySizeLod" else \
             ctx.b.imm(0, 32)
         r = _intr(ctx, "image_size", [lod], 32, n, img)
+        if img.type.mir_dim == "CubeArray" and n == 3:
+            # the unit returns the faces, 6 x the cubes (ISA 10.1 IMAGE_GET_RESINFO): the
+            # cubes are a division (NIR's lower_txs_cube_array, as RADV asks)
+            xs = ctx.b.channels(r)
+            r = ctx.b.vec([xs[0], xs[1], ctx.b.alu("udiv", 32, 1, xs[2], ctx.b.imm(6))])
     ctx.set(ins, r)
 
 
@@ -269,6 +274,8 @@ def _const_offset(ctx: TranslationContext, ins: Instruction, vid: int) -> tuple[
     return offset
 
 
+# the dimensions sampled (and gathered): a layer (arrays) is the coordinate's last component
+_SAMPLED_DIMS = ("1D", "2D", "3D", "1DArray", "2DArray", "Cube", "CubeArray")
 # the sampling instructions: (explicit level, depth compare, gather)
 _SAMPLING = {
     "OpImageSampleExplicitLod": (True, False, False),
@@ -330,8 +337,11 @@ def op_image_sample(ctx: TranslationContext, ins: Instruction) -> None:
     offset = _const_offset(ctx, ins, params.pop(0)) if mask & _CONST_OFFSET else None
     n = ctx.comps(ins.result_type)
     img = x.image
-    if img.type.mir_dim not in ("1D", "2D", "3D"):  # sampling arrays: not yet
+    if img.type.mir_dim not in _SAMPLED_DIMS:
         raise err(f"sampling image dimension {img.type.dim_name} is not supported", ins)
+    if img.type.dim == "Cube" and grad:
+        raise err(f"{ins.opname} with Grad on image dimension {img.type.dim_name} (cube "
+                  "derivatives, ACO's prepare_cube_coords) is not supported", ins)
     r = _intr(ctx, "image_sample", srcs, 32, n, img, x.sampler_index, sampler=x.sampler,
               grad=grad, offset=offset, implicit=not explicit and (
                        fragment or not gather), bias=bias, compare=compare, gather=component)
