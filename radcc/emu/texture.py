@@ -40,9 +40,11 @@ No Sampler", 10.4 "VGPR Usage", 10.4.1 "Data format in VGPRs", 10.5 "Image Resou
 height, depth or layers of a level, the level count), the sample and gather opcodes of
 `_SAMPLE_RE` and ``image_atomic_*`` on 32-bit integer texels (2D, 3D) with dims 1D, 2D,
 3D and 2D_ARRAY/1D_ARRAY (samples and gathers also CUBE: the T# type 11, its depth the
-faces, 6 per cube; loads and stores address a cube's faces as a 2D_ARRAY) are executed, loads and samples also as d16 (float formats),
+faces, 6 per cube; loads and stores address a cube's faces as a 2D_ARRAY) are executed,
+loads and samples also as d16 (float formats), stores also as d16 (`_widen16`), loads
+and stores also as a16 (16-bit uint address components, two per VGPR, `_addr_words`),
 ``_lz``/``_l`` samples and gathers also as a16 (16-bit float coordinates and level, two
-per VGPR); d16 stores, other a16 forms, tfe/lwe, NSA addresses and every other MIMG
+per VGPR); other a16 forms, tfe/lwe, NSA addresses and every other MIMG
 opcode are refused (`UnsupportedInstruction`). Loads count on VMcnt, stores on VScnt
 (strict mode).
 """
@@ -351,8 +353,7 @@ def _texel_addrs(w: Wave, i: Inst, desc: ImageDesc, fmt: TexFormat, ncoord: int,
                  ) -> tuple[np.ndarray, np.ndarray]:
     """(byte addresses, in-range mask) of the lanes' texels, of the view's level `level`
     (per lane, relative to the T#'s base level; None: the base level)."""
-    va = i.f["vaddr"]
-    coords = [w.v[(va + k) & 255, lanes].astype(np.int64) for k in range(ncoord)]
+    coords = _addr_words(w, i, ncoord, lanes)
     x = coords[0]
     y = coords[1] if ncoord > 1 else np.zeros_like(x)
     z = coords[2] if ncoord > 2 else np.zeros_like(x)
@@ -365,6 +366,17 @@ def _texel_addrs(w: Wave, i: Inst, desc: ImageDesc, fmt: TexFormat, ncoord: int,
     idx = (z * lh + y) * lp + x
     addrs = U64(desc.base) + (off + np.where(ok, idx, 0) * fmt.bytes).astype(U64)
     return addrs, ok
+
+
+def _addr_words(w: Wave, i: Inst, n: int, lanes: np.ndarray) -> list[np.ndarray]:
+    """The first `n` address components of an image instruction without a sampler (uint):
+    one per VGPR from VADDR, or with a16 16-bit ones two per VGPR, low half first (ISA
+    10.1 "A16": 16-bit uint for image ops without a sampler)."""
+    va = i.f["vaddr"]
+    if i.f.get("a16"):
+        return [(w.v[(va + k // 2) & 255, lanes] >> (16 * (k % 2)) & 0xFFFF).astype(np.int64)
+                for k in range(n)]
+    return [w.v[(va + k) & 255, lanes].astype(np.int64) for k in range(n)]
 
 
 def _level_table(desc: ImageDesc, lev: np.ndarray) -> tuple[np.ndarray, ...]:
@@ -664,7 +676,7 @@ def bind_mimg(i: Inst) -> Handler:
         raise UnsupportedInstruction(f"{i.where()}: {name} is not supported by the "
                                      "emulator's texture unit")
     for flag in ("d16", "a16", "tfe", "lwe", "nsa"):
-        if f.get(flag) and not (flag == "d16" and name in ("image_load", "image_load_mip")):
+        if f.get(flag) and not (flag in ("d16", "a16") and name != "image_get_resinfo"):
             raise UnsupportedInstruction(f"{i.where()}: {flag} image instructions are not "
                                          "supported")
     if f["dim"] not in _DIMS:
@@ -699,8 +711,7 @@ def bind_mimg(i: Inst) -> Handler:
             if desc is None or fmt is None:
                 return np.zeros((len(lanes), 4), dtype=np.uint32)
             else:
-                level = w.v[(f["vaddr"] + ncoord) & 255, lanes].astype(np.int64) if mip \
-                    else None
+                level = _addr_words(w, i, ncoord + 1, lanes)[ncoord] if mip else None
                 addrs, ok = _texel_addrs(w, i, desc, fmt, ncoord, lanes, level)
                 raw = np.zeros((len(lanes), fmt.bytes), dtype=np.uint8)
                 try:
@@ -722,7 +733,11 @@ def bind_mimg(i: Inst) -> Handler:
             return
         rgba = np.zeros((len(lanes), 4), dtype=np.uint32)
         for k, c in enumerate(comps):
-            rgba[:, c] = w.v[(vdata + k) & 255, lanes]
+            if f.get("d16"):  # 16-bit data two per VGPR (ISA 10.4 "D16"), as the format's
+                h = w.v[(vdata + k // 2) & 255, lanes] >> (16 * (k % 2)) & 0xFFFF
+                rgba[:, c] = _widen16(fmt, h.astype(np.uint32))
+            else:
+                rgba[:, c] = w.v[(vdata + k) & 255, lanes]
         addrs, ok = _texel_addrs(w, i, desc, fmt, ncoord, lanes)
         data = pack_texels(fmt, rgba)
         try:
@@ -931,6 +946,18 @@ def _returning(compute: Callable[[Wave, Inst, np.ndarray], np.ndarray], vdata: i
             w.v[r, lanes] = (old & 0xFFFF0000) | half if k % 2 == 0 else \
                 (old & 0xFFFF) | (half << 16)
     return h
+
+
+def _widen16(fmt: TexFormat, h: np.ndarray) -> np.ndarray:
+    """16-bit store data as the 32-bit word the conversion to `fmt` takes: a 16-bit float
+    for float, normalized and sRGB formats, else a 16-bit uint (zero-extended) or sint
+    (sign-extended) as the format's numeric type (ISA 10.1 "D16": the data is treated as
+    float or int by the format; the widening of integers is radcc's model)."""
+    if fmt.kind == "uint":
+        return h
+    if fmt.kind == "sint":
+        return h.astype(np.uint16).view(np.int16).astype(np.int32).view(np.uint32)
+    return h.astype(np.uint16).view(np.float16).astype(np.float32).view(np.uint32)
 
 
 def _check_d16(i: Inst, fmt: TexFormat | None) -> None:

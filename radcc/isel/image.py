@@ -127,18 +127,35 @@ def _dim(ins: Instr) -> tuple[str, int]:
     return DIMS[dim]
 
 
-def _coords(ctx: IselContext, ins: Instr, lod: bool = False) -> tuple[Temp, str]:
-    """The address VGPRs: the coordinates (and the level of image_load_mip)."""
+def _pack16(ctx: IselContext, regs: list[Temp]) -> list[Temp]:
+    """16-bit values (each in the low half of a VGPR) two per VGPR, low half first
+    (``v_perm_b32``; a last odd one stays alone)."""
+    return [regs[k] if k + 1 == len(regs) else ctx.b.inst(
+        "v_perm_b32", [_vgprs(1)], [regs[k + 1], regs[k], Operand.c32(0x05040100)]).temp
+        for k in range(0, len(regs), 2)]
+
+
+def _flags(a16: bool, d16: bool) -> dict[str, bool]:
+    """The MIMG a16/d16 flags set, in the assembly's order (a16 before d16)."""
+    return {k: True for k, v in (("a16", a16), ("d16", d16)) if v}
+
+
+def _coords(ctx: IselContext, ins: Instr, lod: bool = False) -> tuple[Temp, str, bool]:
+    """The address VGPRs: the coordinates (and the level of image_load_mip), and whether
+    they are 16-bit (`radcc.frontend.opt.fold_16bit_image`: MIMG ``a16``, two per VGPR)."""
     mdim, n = _dim(ins)
     c = ins.srcs[0]
-    if c.num_components != n or c.bit_size != 32:
+    a16 = c.bit_size == 16 and not lod
+    if c.num_components != n or c.bit_size != (16 if a16 else 32):
         raise unsupported(ins, f"{c.bit_size}-bit x{c.num_components} coordinates of a "
                                f"{mdim} image")
-    regs = [ctx.vgpr(x) for x in ctx.get(c)]
+    regs = [ctx.vgpr(x, c.bit_size) for x in ctx.get(c)]
     if lod:
         regs.append(ctx.vgpr(ctx.comp(ins.srcs[1], 0)))
+    if a16:
+        regs = _pack16(ctx, regs)
     addr = regs[0] if len(regs) == 1 else ctx.b.create_vector(_vgprs(len(regs)), *regs).temp
-    return addr, mdim
+    return addr, mdim, a16
 
 
 def _set_result(ctx: IselContext, ins: Instr, t: Temp, n: int) -> None:
@@ -200,14 +217,14 @@ def select_image_load(ctx: IselContext, ins: Instr) -> None:
         _select_texel_load(ctx, ins, n)
         return
     mip = ins.op == "image_load_lod"
-    addr, mdim = _coords(ctx, ins, lod=mip)
+    addr, mdim, a16 = _coords(ctx, ins, lod=mip)
     n = d.num_components
     if d.bit_size not in (16, 32) or not 1 <= n <= 4:
         raise unsupported(ins, f"{d.bit_size}-bit x{n} image loads are not selected")
-    d16 = {"d16": True} if d.bit_size == 16 else {}
+    flags = _flags(a16, d.bit_size == 16)
     t = ctx.b.inst("image_load_mip" if mip else "image_load", [_vgprs(_data_vgprs(ins, n))],
                    [addr, _descriptor(ctx, ins)],
-                   dmask=(1 << n) - 1, dim=mdim, unorm=True, **d16).temp
+                   dmask=(1 << n) - 1, dim=mdim, unorm=True, **flags).temp
     _set_result(ctx, ins, t, n)
 
 
@@ -240,23 +257,27 @@ def select_image_store(ctx: IselContext, ins: Instr) -> None:
     key = tuple(ins.attrs["binding"])
     texel = ins.srcs[1]
     n = texel.num_components
-    if texel.bit_size != 32 or not 1 <= n <= 4:
+    d16 = texel.bit_size == 16 and not _texel_buffer(ins)
+    if texel.bit_size != (16 if d16 else 32) or not 1 <= n <= 4:
         raise unsupported(ins, f"{texel.bit_size}-bit x{n} image stores are not selected")
-    regs = [ctx.vgpr(x) for x in ctx.get(texel)]
+    regs = [ctx.vgpr(x, texel.bit_size) for x in ctx.get(texel)]
     if _texel_buffer(ins):
         # only the declared format's channels (NIR's nir_opt_shrink_stores, as RADV runs it)
         k = format_channels(ctx.shader.images[key].format)  # type: ignore[index]
         if k is not None and k < n:
             regs, n = regs[:k], k
-    data = regs[0] if n == 1 else ctx.b.create_vector(_vgprs(n), *regs).temp
+    if d16:  # two 16-bit components per VGPR, low half first (ISA 10.4 "D16")
+        regs = _pack16(ctx, regs)
+    data = regs[0] if len(regs) == 1 else ctx.b.create_vector(_vgprs(len(regs)), *regs).temp
     if _texel_buffer(ins):  # buffer_store_format_<n> idxen
         ctx.b.inst(f"buffer_store_format_{_FORMAT_SUFFIX[n]}", [],
                    [data, _element_index(ctx, ins), _descriptor(ctx, ins),
                     Operand.c32(0)], "MUBUF", idxen=True)
         return
-    addr, mdim = _coords(ctx, ins)
+    addr, mdim, a16 = _coords(ctx, ins)
+    flags = _flags(a16, d16)
     ctx.b.inst("image_store", [], [data, addr, _descriptor(ctx, ins)],
-               dmask=(1 << n) - 1, dim=mdim, unorm=True)
+               dmask=(1 << n) - 1, dim=mdim, unorm=True, **flags)
 
 
 def select_image_sample(ctx: IselContext, ins: Instr) -> None:
@@ -330,9 +351,7 @@ def select_image_sample(ctx: IselContext, ins: Instr) -> None:
     if a16:  # the body's 16-bit components two per VGPR, low half first (ISA 10.1)
         if level not in ("_lz", "_l"):
             raise unsupported(ins, "16-bit coordinates with gradients or a bias")
-        body = [body[k] if k + 1 == len(body) else ctx.b.inst(
-            "v_perm_b32", [_vgprs(1)], [body[k + 1], body[k], Operand.c32(0x05040100)]).temp
-            for k in range(0, len(body), 2)]
+        body = _pack16(ctx, body)
     op = ("image_gather4" if gather is not None else "image_sample") + \
         ("_c" if compare else "") + level + ("_o" if offset is not None else "")
     if not ctx.b.table.has(op):
@@ -348,7 +367,7 @@ def select_image_sample(ctx: IselContext, ins: Instr) -> None:
     nv = _data_vgprs(ins, nret)
     t = ctx.b.inst(op, [_vgprs(nv)], [addr, _descriptor(ctx, ins),
                                       _descriptor(ctx, ins, sampler=True)],
-                   dmask=dmask, dim=mdim, **d16, **({"a16": True} if a16 else {})).temp
+                   dmask=dmask, dim=mdim, **_flags(a16, bool(d16))).temp
     if ins.attrs.get("implicit"):
         t = ctx.b.pseudo("p_wqm", [_vgprs(nv)], [t]).temp
     if nret != n:
@@ -392,7 +411,9 @@ def select_image_atomic(ctx: IselContext, ins: Instr) -> None:
     aop = str(ins.attrs["atomic_op"])
     if d.bit_size != 32 or aop not in _IMAGE_ATOMIC:
         raise unsupported(ins, f"{d.bit_size}-bit image atomic {aop}")
-    addr, mdim = _coords(ctx, ins)
+    addr, mdim, a16 = _coords(ctx, ins)
+    if a16:  # (fold_16bit_image folds only loads' and stores' coordinates)
+        raise unsupported(ins, "16-bit coordinates of an image atomic")
     if aop == "cmpxchg":
         cmp_, new = (ctx.vgpr(ctx.comp(s, 0)) for s in ins.srcs[1:])
         data = ctx.b.create_vector(_vgprs(2), new, cmp_).temp

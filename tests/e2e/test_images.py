@@ -187,6 +187,19 @@ def _ref_atomics3d(im: dict[Key, np.ndarray], bufs: dict[Key, np.ndarray]
     return {(0, 0): u, (0, 1): acc, (0, 2): o}
 
 
+def _ref_d16(im: dict[Key, np.ndarray], bufs: dict[Key, np.ndarray]) -> dict[Key, np.ndarray]:
+    """img_d16.comp in float16 / uint16 / int16 arithmetic (wrapping), widened on store."""
+    a, c, e = im[(0, 0)], im[(0, 2)], im[(0, 3)]
+    h, w = c.shape
+    py, px = np.meshgrid(np.arange(h), np.arange(w), indexing="ij")
+    b = np.clip(a[..., ::-1] * np.float16(0.25) + np.float16(0.5), 0, 1).astype(np.float64)
+    w16 = (c.astype(np.uint16) * np.uint16(3) + px.astype(np.uint16)).astype(np.uint16)
+    s16 = (e.astype(np.int16) - (np.int16(300) * py.astype(np.int16))).astype(np.int16)
+    return {(0, 0): (a * np.float16(2.0) + np.float16(0.5)).astype(np.float16),
+            (0, 1): np.rint(b * 255).astype(np.uint8).transpose(1, 0, 2),
+            (0, 2): w16.astype(np.uint32), (0, 3): s16.astype(np.int32)}
+
+
 CASES = [
     ImgCase("img_rgba8_swizzle", (4, 8, 1),
             lambda rng: {(0, 0): (_u8(rng, (32, 32, 4)), None),
@@ -231,6 +244,13 @@ CASES = [
                 (0, 0): (rng.integers(0, 1 << 32, (4, 4, 8), dtype=np.uint32), None),
                 (0, 1): (rng.integers(-1 << 31, 1 << 31, (2, 2, 4), dtype=np.int32), None)},
             _ref_atomics3d, buffers=lambda rng: {(0, 2): np.zeros(8 * 4 * 4 * 2, np.uint32)}),
+    ImgCase("img_d16", (2, 2, 1),
+            lambda rng: {
+                (0, 0): (rng.uniform(-8, 8, (16, 16, 4)).astype(np.float16), None),
+                (0, 1): (np.zeros((16, 16, 4), np.uint8), None),
+                (0, 2): (rng.integers(0, 1 << 32, (16, 16), dtype=np.uint32), None),
+                (0, 3): (rng.integers(-1 << 31, 1 << 31, (16, 16), dtype=np.int32), None)},
+            _ref_d16),
     ImgCase("img_no_format", (2, 2, 1),
             lambda rng: {(0, 0): (np.zeros((16, 16, 4), np.float32), "rgba32f")},
             _ref_no_format, buffers=lambda rng: {(0, 1): _f32(rng, (256,))}),

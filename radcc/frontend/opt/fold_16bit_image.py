@@ -13,6 +13,11 @@ shader converted. Only the rounding of values not exact in half precision may di
 implementation, as NIR's fold does with an undefined rounding mode). Integer images
 are not folded (the guide does not say how the unit narrows 32-bit integers).
 
+Stores (``image_store``, not texel buffers): 16-bit texel data widened to 32 bits as the
+image's sampled type is stored as it was (`_fold_store_data`: MIMG ``d16``); integer
+coordinates of ``image_load``/``image_store`` extended from 16 bits are taken as 16-bit
+(`_fold_image_coords`: MIMG ``a16``).
+
 Coordinates (A16): an ``image_sample`` of a 1-D, 2-D or 3-D image at an explicit level (``_lz``/``_l``, no
 gradients or bias) whose coordinate is a ``vecN`` of ``f2f32`` of 16-bit floats and
 whose level is the constant 0 or the ``f2f32`` of a 16-bit float takes those 16-bit
@@ -65,7 +70,78 @@ def fold_16bit_image(shader: MirShader) -> bool:
     for ins in list(shader.instrs()):
         if ins.op == "image_sample" and not ins.attrs.get("a16"):
             changed |= _fold_a16(shader, ins)
+        elif ins.op in ("image_load", "image_store") and ins.attrs["dim"] != "Buffer":
+            if ins.op == "image_store":
+                changed |= _fold_store_data(shader, ins)
+            changed |= _fold_image_coords(shader, ins)
     return changed
+
+
+# the widening of a 16-bit value to 32 bits an image's sampled type folds
+_WIDEN = {"float": ("f2f32",), "uint": ("u2u32",), "int": ("i2i32",)}
+
+
+def _narrow_sources(v: Value, ops: tuple[str, ...]) -> list[Value] | None:
+    """The 16-bit scalars `v` (a scalar or a ``vecN`` of scalars) widens with one of
+    `ops` (None: it is not such a value)."""
+    p = v.parent
+    if p is None:
+        return None
+    comps = p.srcs if p.op.startswith("vec") and p.op[3:].isdigit() else [v]
+    out = []
+    for c in comps:
+        q = c.parent
+        if q is None or q.op not in ops or q.attrs or c.num_components != 1 or \
+                q.srcs[0].bit_size != 16 or q.srcs[0].num_components != 1:
+            return None
+        out.append(q.srcs[0])
+    return out
+
+
+def _vec16(shader: MirShader, ins: Instr, comps: list[Value]) -> Value:
+    """A 16-bit ``vecN`` of `comps` inserted before `ins` (the scalar itself if one)."""
+    if len(comps) == 1:
+        return comps[0]
+    assert ins.block is not None
+    v = shader.new_value(16, len(comps))
+    vec = Instr(f"vec{len(comps)}", v, comps)
+    vec.block = ins.block
+    ins.block.instrs.insert(ins.block.instrs.index(ins), vec)
+    return v
+
+
+def _fold_store_data(shader: MirShader, ins: Instr) -> bool:
+    """An ``image_store`` whose texel is 16-bit values widened as the image's sampled type
+    (float ``f2f32``, uint ``u2u32``, int ``i2i32``: NIR's fold_image_store_data, as RADV
+    asks) stores the 16-bit values (isel's MIMG ``d16``; the unit converts them to the
+    format: exact, the widening being exact)."""
+    img = shader.images.get(tuple(ins.attrs["binding"]))  # type: ignore[arg-type]
+    texel = ins.srcs[1]
+    if img is None or texel.bit_size != 32:
+        return False
+    comps = _narrow_sources(texel, _WIDEN.get(img.sampled_type, ()))
+    if comps is None:
+        return False
+    ins.srcs[1] = _vec16(shader, ins, comps)
+    return True
+
+
+def _fold_image_coords(shader: MirShader, ins: Instr) -> bool:
+    """An ``image_load``/``image_store`` whose integer coordinates are 16-bit values
+    sign- or zero-extended (``i2i32``/``u2u32``; NIR's fold_image_srcs, as RADV asks
+    when ACO compiles) takes the 16-bit values (isel's MIMG ``a16``: 16-bit uint
+    address components two per VGPR, ISA 10.1 "A16"). Exact: the T#'s extents are at
+    most 16384, so a 16-bit value below it addresses the same texel either way and any
+    other (a negative one too: 0x8000..0xFFFF as 16-bit uint, 2^31.. as 32-bit) is out
+    of range either way."""
+    c = ins.srcs[0]
+    if c.bit_size != 32:
+        return False
+    comps = _narrow_sources(c, ("i2i32", "u2u32"))
+    if comps is None:
+        return False
+    ins.srcs[0] = _vec16(shader, ins, comps)
+    return True
 
 
 def _half_source(v: Value) -> Value | None:

@@ -23,7 +23,7 @@ from .types import TypeOther
 # qualifier, the format comes from the descriptor)
 STORAGE_FORMATS = frozenset({
     "Unknown", "Rgba32f", "Rg32f", "R32f", "Rgba16f", "R16f", "Rgba8", "R8", "Rgba8ui",
-    "Rgba32ui", "R32ui", "Rgba32i", "R32i",
+    "Rgba32ui", "R32ui", "Rgba32i", "R32i", "R16ui", "R16i", "Rgba16ui", "Rgba16i",
 })
 SUPPORTED_DIMS = frozenset({"1D", "2D", "3D", "Cube", "Buffer"})
 ARRAYED_DIMS = frozenset({"1D", "2D", "Cube"})  # the dimensions supported arrayed
