@@ -44,8 +44,8 @@ faces, 6 per cube; loads and stores address a cube's faces as a 2D_ARRAY) are ex
 loads and samples also as d16 (float formats), stores also as d16 (`_widen16`), loads
 and stores also as a16 (16-bit uint address components, two per VGPR, `_addr_words`),
 ``_lz``/``_l`` samples and gathers also as a16 (16-bit float coordinates and level, two
-per VGPR); other a16 forms, tfe/lwe, NSA addresses and every other MIMG
-opcode are refused (`UnsupportedInstruction`). Loads count on VMcnt, stores on VScnt
+per VGPR); addresses sequential from VADDR or NSA (`_areg`); other a16 forms, tfe/lwe
+and every other MIMG opcode are refused (`UnsupportedInstruction`). Loads count on VMcnt, stores on VScnt
 (strict mode).
 """
 
@@ -372,11 +372,21 @@ def _addr_words(w: Wave, i: Inst, n: int, lanes: np.ndarray) -> list[np.ndarray]
     """The first `n` address components of an image instruction without a sampler (uint):
     one per VGPR from VADDR, or with a16 16-bit ones two per VGPR, low half first (ISA
     10.1 "A16": 16-bit uint for image ops without a sampler)."""
-    va = i.f["vaddr"]
     if i.f.get("a16"):
-        return [(w.v[(va + k // 2) & 255, lanes] >> (16 * (k % 2)) & 0xFFFF).astype(np.int64)
+        return [(w.v[_areg(i.f, k // 2), lanes] >> (16 * (k % 2)) & 0xFFFF).astype(np.int64)
                 for k in range(n)]
-    return [w.v[(va + k) & 255, lanes].astype(np.int64) for k in range(n)]
+    return [w.v[_areg(i.f, k), lanes].astype(np.int64) for k in range(n)]
+
+
+def _areg(f: dict, k: int) -> int:
+    """The VGPR of address dword `k`: VADDR + k, or with NSA (ISA 10.1 "NSA": the
+    instruction's ADDR1..4 fields) the k-th address field."""
+    if k and f.get("nsa"):
+        reg = f.get(f"vaddr{k}")
+        if reg is None:
+            raise EmuError(f"NSA image instruction without address field {k}")
+        return int(reg)
+    return (f["vaddr"] + k) & 255
 
 
 def _level_table(desc: ImageDesc, lev: np.ndarray) -> tuple[np.ndarray, ...]:
@@ -675,7 +685,7 @@ def bind_mimg(i: Inst) -> Handler:
     if name not in ("image_load", "image_load_mip", "image_store", "image_get_resinfo"):
         raise UnsupportedInstruction(f"{i.where()}: {name} is not supported by the "
                                      "emulator's texture unit")
-    for flag in ("d16", "a16", "tfe", "lwe", "nsa"):
+    for flag in ("d16", "a16", "tfe", "lwe"):
         if f.get(flag) and not (flag in ("d16", "a16") and name != "image_get_resinfo"):
             raise UnsupportedInstruction(f"{i.where()}: {flag} image instructions are not "
                                          "supported")
@@ -763,7 +773,7 @@ def _bind_atomic(i: Inst) -> Handler:
     VDATA (VMcnt), without it the atomic counts on VScnt. Out of range coordinates (or an
     unbound T#) change nothing and return zero."""
     f = i.f
-    for flag in ("d16", "a16", "tfe", "lwe", "nsa"):
+    for flag in ("d16", "a16", "tfe", "lwe"):
         if f.get(flag):
             raise UnsupportedInstruction(f"{i.where()}: {flag} image instructions are not "
                                          "supported")
@@ -825,7 +835,7 @@ def _bind_sample(i: Inst) -> Handler:
     the longer one, plus the bias. A gather returns the DMASK component (one bit) of the
     4 texels of the bilinear footprint to 4 VGPRs (`_sample`)."""
     f = i.f
-    for flag in ("tfe", "lwe", "nsa"):
+    for flag in ("tfe", "lwe"):
         if f.get(flag):
             raise UnsupportedInstruction(f"{i.where()}: {flag} image instructions are not "
                                          "supported")
@@ -852,7 +862,7 @@ def _bind_sample(i: Inst) -> Handler:
                    4: (1, True), 5: (2, True)}[f["dim"]]
     comps = [0, 1, 2, 3] if gather else [k for k in range(4) if f["dmask"] >> k & 1]
     component = f["dmask"].bit_length() - 1 if gather else None
-    vdata, va = f["vdata"], f["vaddr"]
+    vdata = f["vdata"]
 
     def sample(w: Wave, i: Inst, lanes: np.ndarray) -> np.ndarray:
         desc, fmt = _desc(w, i)
@@ -860,10 +870,10 @@ def _bind_sample(i: Inst) -> Handler:
             return np.zeros((len(lanes), 4), dtype=np.uint32)
         _check_d16(i, fmt)
         smp = SamplerDesc.decode(sread(w, f["ssamp"], 128))
-        r = va
+        r = 0  # the address dword
         offset: tuple[int, ...] = ()
         if has_off:
-            word = w.v[r, lanes]
+            word = w.v[_areg(f, r), lanes]
             if len(np.unique(word)) > 1:
                 raise EmuError(f"{i.where()}: texel offsets differ between lanes")
             wd = int(word[0])
@@ -872,18 +882,18 @@ def _bind_sample(i: Inst) -> Handler:
         lod = np.zeros(len(lanes))
         bias = np.zeros(len(lanes))
         if kind == "b":
-            bias = w.v[r & 255, lanes].view(np.float32).astype(np.float64)
+            bias = w.v[_areg(f, r), lanes].view(np.float32).astype(np.float64)
             r += 1
         ref = None
         if compare:
-            ref = w.v[r & 255, lanes].view(np.float32)
+            ref = w.v[_areg(f, r), lanes].view(np.float32)
             r += 1
         base = _level_table(desc, np.zeros(1, np.int64))
         dims = [int(x[0]) for x in base[1:1 + nc]]
         scale = [1 if smp.unnormalized else n for n in dims]
         if kind in ("i", "b"):
             q = lanes & ~3
-            full = [w.v[(r + k) & 255].view(np.float32).astype(np.float64)
+            full = [w.v[_areg(f, r + k)].view(np.float32).astype(np.float64)
                     for k in range(nc)]
             sx = [(c[q + 1] - c[q]) * scale[k] for k, c in enumerate(full)]
             sy = [(c[q + 2] - c[q]) * scale[k] for k, c in enumerate(full)]
@@ -891,7 +901,7 @@ def _bind_sample(i: Inst) -> Handler:
             with np.errstate(divide="ignore"):
                 lod = np.log2(rho) + bias
         if kind == "d":
-            g = [w.v[(r + k) & 255, lanes].view(np.float32).astype(np.float64)
+            g = [w.v[_areg(f, r + k), lanes].view(np.float32).astype(np.float64)
                  for k in range(2 * nc)]
             sx = [g[k] * scale[k] for k in range(nc)]
             sy = [g[nc + k] * scale[k] for k in range(nc)]
@@ -900,11 +910,12 @@ def _bind_sample(i: Inst) -> Handler:
                 lod = np.log2(rho)
             r += 2 * nc
         if a16:  # the body's components are 16-bit floats, two per VGPR, low half first
-            body = [(w.v[(r + k // 2) & 255, lanes] >> (16 * (k % 2)) & 0xFFFF)
+            body = [(w.v[_areg(f, r + k // 2), lanes] >> (16 * (k % 2)) & 0xFFFF)
                     .astype(np.uint16).view(np.float16).astype(np.float32).view(np.uint32)
                     for k in range(nc + (kind == "l"))]
         else:
-            body = [w.v[(r + k) & 255, lanes] for k in range(nc + layered + (kind == "l"))]
+            body = [w.v[_areg(f, r + k), lanes]
+                    for k in range(nc + layered + (kind == "l"))]
         coords = body[:nc]
         layer = body[nc].view(np.float32).astype(np.float64) if layered else None
         if kind == "l":

@@ -1170,3 +1170,68 @@ def test_radcc_run_cube_files(tmp_path: Path) -> None:
         argv[k] = swap[1]
         rc, _, err = run_radcc(*base, *argv, "--out", str(tmp_path / "o2"))
         assert rc == 1 and message in err and "Traceback" not in err, err
+
+
+def _nsa_form(asm: str) -> tuple[str, list[str]]:
+    """`asm` with every image instruction's sequential address range ``v[a:b]`` (2 to 5
+    dwords) copied to scattered VGPRs (``v_mov_b32``: dword k to v200 - 3 k, descending)
+    and given as the NSA list of them; `s_clause`/`s_delay_alu` (hints) dropped, the
+    kernel's VGPR count raised to cover them. Returns the text and the NSA lines."""
+    import re
+
+    lines, changed = [], []
+    for ln in asm.splitlines():
+        if re.match(r"\s*(s_clause|s_delay_alu)\b", ln):
+            continue
+        ln = re.sub(r"(\.amdhsa_next_free_vgpr) \d+", r"\1 208", ln)
+        ln = re.sub(r"(\.vgpr_count:\s+)\d+", r"\g<1>208", ln)
+        m = re.match(r"(\s*image_\w+\s+v(?:\[\d+:\d+\]|\d+), )v\[(\d+):(\d+)\](, .*)", ln)
+        if m and 2 <= int(m.group(3)) - int(m.group(2)) + 1 <= 5:
+            lo, hi = int(m.group(2)), int(m.group(3))
+            for k in range(hi - lo + 1):
+                lines.append(f"\tv_mov_b32 v{200 - 3 * k}, v{lo + k}")
+            regs = ", ".join(f"v{200 - 3 * k}" for k in range(hi - lo + 1))
+            ln = f"{m.group(1)}[{regs}]{m.group(4)}"
+            changed.append(ln.strip())
+        lines.append(ln)
+    return "\n".join(lines) + "\n", changed
+
+
+@pytest.mark.parametrize("wave", [32, 64])
+def test_nsa_addresses(wave: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """NSA (non-sequential address) MIMG forms: tex_cube's code with every multi-dword
+    address written as an NSA list encodes as llvm-mc-19 encodes it (one dword more than
+    the sequential form) and gives the same buffers and images in the strict emulator as
+    the sequential form."""
+    from dataclasses import replace
+
+    import radcc.driver.run as drun
+    from radcc.driver.compile import compile_spirv
+    from radcc.driver.mc import write_object
+    from radcc.isa.assembler import assemble
+    from radcc.target import get_target
+
+    spirv = _spirv("tex_cube")
+    res = compile_spirv(spirv, wave_size=wave)
+    text, changed = _nsa_form(res.asm)
+    assert len(changed) >= 4, changed
+    assert_gfx1100_encodings_match_llvm_mc(changed, wave)
+    target = get_target("gfx1100")
+    nsa = replace(res, code_object=write_object(assemble(text, target, wave_size=wave),
+                                                target, wave))
+    assert len(nsa.code_object) > len(res.code_object) or nsa.code_object != res.code_object
+    rng = np.random.default_rng(9)
+    images = {(0, 0): (rng.uniform(-1, 1, (6, 4, 4, 4)).astype(np.float32), None),
+              (0, 1): (rng.uniform(-1, 1, (12, 4, 4, 4)).astype(np.float32), None),
+              (0, 2): (rng.uniform(-1, 1, (12, 4, 4, 4)).astype(np.float32), None)}
+    bufs = {(2, 0): _cube_dirs(rng), (2, 1): np.zeros(64 * 16 + 8, np.float32)}
+    smp = {(0, 0): "linear", (0, 1): "nearest"}
+    want = drun.run_compute(spirv, images=images, samplers=smp, buffers=bufs, wave_size=wave)
+    monkeypatch.setattr(drun, "compile_spirv", lambda *a, **k: nsa)
+    got = drun.run_compute(spirv, images=images, samplers=smp, buffers=bufs, wave_size=wave)
+    assert want.keys() == got.keys()
+    for key, v in want.items():
+        if isinstance(v, np.ndarray):
+            assert np.array_equal(got[key], v), key
+        else:
+            assert got[key] == v, key
