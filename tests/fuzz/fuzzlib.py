@@ -225,21 +225,30 @@ def _spirv_join(ins: list[list[int]]) -> bytes:
     return struct.pack(f"<{len(words)}I", *words)
 
 
-def spirv_mutant(data: bytes, rng: random.Random) -> tuple[str, bytes]:
+def spirv_mutant(data: bytes, rng: random.Random,
+                 other: bytes | None = None) -> tuple[str, bytes]:
     """One instruction-aware mutation of a SPIR-V module: an opcode, operand or id
     replaced, an instruction deleted, duplicated or moved, a word inserted into or
     deleted from an instruction (its word count kept consistent), two operands
-    swapped. Ids are drawn from the ids the module defines."""
+    swapped; or one of the structure-aware operators of `_structured_mutant` (two
+    instructions swapped, an instruction moved into another block, a type id replaced
+    by another type id, a decoration's literal or kind changed, an OpDecorate or
+    OpMemberDecorate duplicated or removed, a storage class changed, a scope or
+    memory-semantics operand changed, an instruction's word count changed alone, and
+    pieces of `other`, a second module, spliced in). Ids are drawn from the ids the
+    module defines."""
     ins = _spirv_split(data)
     if ins is None or len(ins) < 2:
         return byte_mutants(data, rng)
     from radcc.frontend.spirv import grammar
 
     ids = sorted({r for i in ins[1:] if (r := _result_id(i)) is not None})
-    k = rng.randrange(9)
+    k = rng.randrange(20)
     j = rng.randrange(1, len(ins))
     cur = [list(i) for i in ins]
     w = cur[j]
+    if k >= 9:
+        return _structured_mutant(k - 9, cur, rng, other)
     if k == 0:  # opcode replaced (by one of the module's or any defined opcode)
         if rng.random() < 0.5:
             op = rng.choice(cur[1:])[0] & 0xFFFF
@@ -284,6 +293,188 @@ def spirv_mutant(data: bytes, rng: random.Random) -> tuple[str, bytes]:
     return label, _spirv_join(cur)
 
 
+_OP_LABEL, _OP_FUNCTION, _OP_FUNCTION_END = 248, 54, 56
+_OP_DECORATE, _OP_MEMBER_DECORATE, _OP_DECORATE_ID, _OP_DECORATE_STRING = 71, 72, 332, 5632
+_OP_VARIABLE, _OP_TYPE_POINTER, _OP_CONSTANT = 59, 32, 43
+# StorageClass: UniformConstant, Input, Uniform, Output, Workgroup, CrossWorkgroup, Private,
+# Function, PushConstant, Image, StorageBuffer, PhysicalStorageBuffer
+STORAGE_CLASSES = (0, 1, 2, 3, 4, 5, 6, 7, 9, 11, 12, 5349)
+# Scope: CrossDevice .. QueueFamily, ShaderCallKHR; and out of range
+SCOPES = (0, 1, 2, 3, 4, 5, 6, 7, 99)
+# MemorySemantics bits and some combinations (Acquire 0x2 ... Volatile 0x8000)
+SEMANTICS = (0, 0x2, 0x4, 0x8, 0x10, 0x40, 0x80, 0x100, 0x200, 0x800, 0x1000, 0x2000, 0x4000,
+             0x8000, 0x48, 0x108, 0x148, 0x102, 0x44, 0x6, 0x2108, 0x4108, 0x6108, 0x8048,
+             0x10 | 0x100, 0xFFFFFFFF)
+# Decoration kinds a seed's decorations are changed to
+DECORATIONS = (0, 1, 2, 3, 4, 5, 6, 7, 11, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25,
+               26, 30, 31, 33, 34, 35, 36, 5300)
+DECORATION_LITERALS = (0, 1, 2, 3, 4, 8, 12, 16, 31, 32, 34, 63, 64, 4096, 0x7FFFFFFF,
+                       0xFFFFFFFF)
+
+
+def _is_decoration(w: list[int]) -> bool:
+    return (w[0] & 0xFFFF) in (_OP_DECORATE, _OP_MEMBER_DECORATE, _OP_DECORATE_ID,
+                               _OP_DECORATE_STRING)
+
+
+def _structured_mutant(k: int, cur: list[list[int]], rng: random.Random,
+                       other: bytes | None) -> tuple[str, bytes]:
+    """The structure-aware operators of `spirv_mutant` (k in 0..10); an operator with no
+    place to apply in this module falls back to an instruction swap."""
+    from radcc.frontend.spirv import grammar
+
+    n = len(cur)
+    ops = [w[0] & 0xFFFF for w in cur]
+    label = ""
+    if k == 1:  # an instruction of a function body moved into another block
+        labels = [i for i in range(1, n) if ops[i] == _OP_LABEL]
+        body = [i for i in range(1, n) if ops[i] not in (_OP_LABEL, _OP_FUNCTION,
+                                                         _OP_FUNCTION_END, 55)
+                and any(lb < i for lb in labels)]
+        if len(labels) > 1 and body:
+            j = rng.choice(body)
+            w = cur.pop(j)
+            dst = rng.choice([i for i in range(1, len(cur)) if cur[i][0] & 0xFFFF == _OP_LABEL])
+            # after the label (and its OpPhis/OpVariables), or before the block's end
+            p = dst + 1 if rng.random() < 0.5 else _block_end(cur, dst)
+            cur.insert(p, w)
+            label = f"to-block#{j}->{p}"
+    elif k == 2:  # a type id replaced by another type id
+        types = [w[1] for i, w in enumerate(cur[1:], 1)
+                 if (info := grammar.instruction(ops[i])) is not None
+                 and info.klass == "Type-Declaration" and len(w) > 1]
+        tset = set(types)
+        sites = [(i, p) for i in range(1, n) for p in range(1, len(cur[i]))
+                 if cur[i][p] in tset and not (p == 1 and cur[i][p] in types
+                                               and grammar.instruction(ops[i]) is not None
+                                               and grammar.instruction(ops[i]).klass
+                                               == "Type-Declaration")]
+        if len(tset) > 1 and sites:
+            i, p = rng.choice(sites)
+            cur[i][p] = rng.choice([t for t in types if t != cur[i][p]])
+            label = f"type#{i}.{p}={cur[i][p]}"
+    elif k == 3:  # a decoration's literal or kind changed
+        decs = [i for i in range(1, n) if ops[i] in (_OP_DECORATE, _OP_MEMBER_DECORATE)]
+        if decs:
+            i = rng.choice(decs)
+            w = cur[i]
+            kind_at = 2 if ops[i] == _OP_DECORATE else 3
+            if len(w) > kind_at + 1 and rng.random() < 0.7:
+                p = rng.randrange(kind_at + 1, len(w))
+                v = w[p]
+                w[p] = rng.choice(DECORATION_LITERALS + (v + 1, v - 1 & 0xFFFFFFFF, v * 2
+                                                         & 0xFFFFFFFF, v + 4, v + 2))
+                label = f"dec-literal#{i}.{p}={w[p]}"
+            elif len(w) > kind_at:
+                w[kind_at] = rng.choice(DECORATIONS)
+                label = f"dec-kind#{i}={w[kind_at]}"
+    elif k == 4:  # an instruction's word count changed, its words left
+        j = rng.randrange(1, n)
+        wc = cur[j][0] >> 16
+        nwc = rng.choice((0, 1, wc - 1, wc + 1, wc + 2, 0xFFFF)) & 0xFFFF
+        cur[j][0] = (nwc << 16) | ops[j]
+        label = f"word-count#{j}={nwc}"
+    elif k == 5 and other is not None:  # pieces of another module spliced in
+        oth = _spirv_split(other)
+        if oth is not None and len(oth) > 1:
+            if rng.random() < 0.5:
+                w = list(rng.choice(oth[1:]))
+                p = rng.randrange(1, n + 1)
+                cur.insert(p, w)
+                label = f"splice-one@{p}"
+            else:  # this module's head, the other's functions (or the reverse cut)
+                a = next((i for i in range(1, n) if ops[i] == _OP_FUNCTION), n)
+                ob = [w[0] & 0xFFFF for w in oth]
+                b = next((i for i in range(1, len(oth)) if ob[i] == _OP_FUNCTION), len(oth))
+                if rng.random() < 0.5:
+                    a, b = rng.randrange(1, n + 1), rng.randrange(1, len(oth) + 1)
+                cur = cur[:a] + [list(w) for w in oth[b:]]
+                label = f"splice@{a},{b}"
+            cur[0][3] = max(cur[0][3], oth[0][3])  # the id bound covers both
+    elif k == 6:  # an OpDecorate/OpMemberDecorate duplicated or removed
+        decs = [i for i in range(1, n) if _is_decoration(cur[i])]
+        if decs:
+            i = rng.choice(decs)
+            if rng.random() < 0.5:
+                del cur[i]
+                label = f"dec-remove#{i}"
+            else:
+                w = list(cur[i])
+                if rng.random() < 0.3:  # onto another id
+                    ids = [r for x in cur[1:] if (r := _result_id(x)) is not None]
+                    if ids:
+                        w[1] = rng.choice(ids)
+                cur.insert(rng.choice((i, i + 1, rng.randrange(1, n + 1))), w)
+                label = f"dec-dup#{i}"
+    elif k == 7:  # a storage class changed (a variable's or a pointer type's)
+        sites = [(i, 3) for i in range(1, n) if ops[i] == _OP_VARIABLE and len(cur[i]) > 3]
+        sites += [(i, 2) for i in range(1, n) if ops[i] == _OP_TYPE_POINTER and len(cur[i]) > 2]
+        if sites:
+            i, p = rng.choice(sites)
+            cur[i][p] = rng.choice(STORAGE_CLASSES)
+            label = f"storage#{i}={cur[i][p]}"
+    elif k in (8, 9):  # a scope or memory-semantics operand: its constant or another id
+        sites = _scope_sites(cur)
+        if sites:
+            i, p, kind = rng.choice(sites)
+            const = {w[2]: idx for idx, w in enumerate(cur) if idx and (w[0] & 0xFFFF)
+                     == _OP_CONSTANT and len(w) == 4}
+            values = SCOPES if kind == "IdScope" else SEMANTICS
+            if k == 8 and cur[i][p] in const:
+                c = const[cur[i][p]]
+                cur[c][3] = rng.choice(values)
+                label = f"{kind}-value#{c}={cur[c][3]:#x}"
+            elif const:
+                cur[i][p] = rng.choice(sorted(const))
+                label = f"{kind}-id#{i}.{p}={cur[i][p]}"
+    elif k == 10:  # a new constant for a scope/semantics operand
+        sites = _scope_sites(cur)
+        u32 = next((w[1] for idx, w in enumerate(cur) if idx and (w[0] & 0xFFFF) == 21
+                    and len(w) == 4 and w[2] == 32), None)
+        if sites and u32 is not None:
+            i, p, kind = rng.choice(sites)
+            new_id = cur[0][3]
+            cur[0][3] += 1
+            values = SCOPES if kind == "IdScope" else SEMANTICS
+            first_fn = next((x for x in range(1, n) if ops[x] == _OP_FUNCTION), n)
+            cur.insert(first_fn, [(4 << 16) | _OP_CONSTANT, u32, new_id, rng.choice(values)])
+            cur[i + (1 if first_fn <= i else 0)][p] = new_id
+            label = f"{kind}-new#{i}.{p}"
+    if not label:  # k == 0, or nowhere to apply: two instructions swapped
+        i, j = rng.randrange(1, n), rng.randrange(1, n)
+        if rng.random() < 0.5:
+            j = min(n - 1, i + 1)
+        cur[i], cur[j] = cur[j], cur[i]
+        label = f"swap-ins#{i},{j}"
+    return label, _spirv_join(cur)
+
+
+def _block_end(cur: list[list[int]], lab: int) -> int:
+    """The index of the terminator's position of the block whose OpLabel is at `lab`."""
+    i = lab + 1
+    while i < len(cur) and cur[i][0] & 0xFFFF not in (_OP_LABEL, _OP_FUNCTION_END):
+        i += 1
+    return max(lab + 1, i - 1)
+
+
+def _scope_sites(cur: list[list[int]]) -> list[tuple[int, int, str]]:
+    """(instruction, word, kind) of every IdScope/IdMemorySemantics operand (the fixed
+    operands before the first optional one)."""
+    from radcc.frontend.spirv import grammar
+
+    out = []
+    for i in range(1, len(cur)):
+        info = grammar.instruction(cur[i][0] & 0xFFFF)
+        if info is None:
+            continue
+        for p, o in enumerate(info.operands, 1):
+            if o.quantifier:
+                break
+            if o.kind in ("IdScope", "IdMemorySemantics") and p < len(cur[i]):
+                out.append((i, p, o.kind))
+    return out
+
+
 def _result_id(words: list[int]) -> int | None:
     from radcc.frontend.spirv import grammar
 
@@ -309,9 +500,9 @@ def mutants(reader: Reader, rng: random.Random, count: int) -> Iterator[tuple[st
     for _ in range(count):
         s = rng.choice(seeds)
         if reader.name == "spirv" and rng.random() < 0.7:
-            label, m = spirv_mutant(s, rng)
+            label, m = spirv_mutant(s, rng, rng.choice(seeds))
             if rng.random() < 0.2:
-                label2, m = spirv_mutant(m, rng)
+                label2, m = spirv_mutant(m, rng, rng.choice(seeds))
                 label += "+" + label2
         elif reader.text and rng.random() < 0.7:
             label, m = text_mutant(s, rng)
