@@ -94,7 +94,7 @@ def test_seeds_valid_for_oracles(tmp_path: Path) -> None:
             assert assemble(text) == spv.read_bytes(), spv.name
             assert r.returncode == 0 or re.fullmatch(
                 r"error: line \d+: Invalid capability operand: (6022|5116)",
-                r.stdout.strip()), r.stdout
+                (r.stdout + r.stderr).strip()), r.stdout + r.stderr
             continue
         assert r.returncode == 0, f"{spv.name}: {r.stdout}{r.stderr}"
     for chip in ("gfx1100", "gfx1030", "gfx1010"):

@@ -47,6 +47,7 @@ from .images import image_type, unsupported
 from .module import SpirvModule
 from .types import (
     Block,
+    EntryPoint,
     Function,
     Type,
     TypeArray,
@@ -152,6 +153,13 @@ _SCOPE_NAMES = {0: "CrossDevice", 1: "Device", 2: "Workgroup", 3: "Subgroup", 4:
 # UniformMemory, WorkgroupMemory, ImageMemory, OutputMemory: the storage classes of the memory
 # semantics Vulkan supports (VUID-StandaloneSpirv-MemorySemantics-10870)
 _VULKAN_STORAGE_SEMANTICS = 0x40 | 0x100 | 0x800 | 0x1000
+_VULKAN_MODEL_SEMANTICS = 0x2000 | 0x4000 | 0x8000  # MakeAvailable, MakeVisible, Volatile
+_QUEUE_FAMILY, _INVOCATION, _SHADER_CALL = 5, 4, 6
+_RAY_TRACING_MODELS = frozenset({"RayGenerationKHR", "IntersectionKHR", "AnyHitKHR",
+                                 "ClosestHitKHR", "MissKHR", "CallableKHR"})
+_WORKGROUP_MODELS = frozenset({"GLCompute", "TessellationControl", "TaskEXT", "MeshEXT",
+                               "TaskNV", "MeshNV"})
+_SEQUENTIALLY_CONSISTENT = 0x10
 
 # decorations and the kinds of target they may be on
 _MATRIX_OPS = frozenset({"OpMatrixTimesVector", "OpVectorTimesMatrix", "OpMatrixTimesMatrix",
@@ -220,6 +228,8 @@ class _Checker:
         self.owner = {ins.result_id: fn.id for fn in self.m.functions for b in fn.blocks
                       for ins in b.instructions if ins.result_id is not None}
         self.owner.update({p.id: fn.id for fn in self.m.functions for p in fn.params})
+        self.models = self._execution_models()
+        self.fn_models: set[str] = set()
         self.module_declarations()
         self.types()
         self.interfaces()
@@ -229,11 +239,37 @@ class _Checker:
             if fn.blocks:
                 self.function(fn)
 
+    def _entry_offset(self, ep: EntryPoint) -> int:
+        ins = next((i for i in self.m.instructions if i.opname == "OpEntryPoint"
+                    and i.id(1) == ep.function), None)
+        return 0 if ins is None else ins.offset
+
+    def _execution_models(self) -> dict[int, set[str]]:
+        """The execution models of the entry points whose call graph holds each function."""
+        calls = {fn.id: {ins.id(0) for b in fn.blocks for ins in b.instructions
+                         if ins.opname == "OpFunctionCall" and ins.operands}
+                 for fn in self.m.functions}
+        out: dict[int, set[str]] = {}
+        for ep in self.m.entry_points:
+            todo = [ep.function]
+            while todo:
+                f = todo.pop()
+                if ep.execution_model in out.setdefault(f, set()):
+                    continue
+                out[f].add(ep.execution_model)
+                todo.extend(calls.get(f, ()))
+        return out
+
     def module_declarations(self) -> None:
         """The VulkanMemoryModel capability comes with the Vulkan memory model (spirv-val's
         memory model checks; a capability's own version/extension requirement is the
         reader's, from the grammar's CAPABILITY_REQUIREMENTS)."""
         m = self.m
+        for ep in m.entry_points:
+            if ep.execution_model == "Fragment" and ep.mode("OriginUpperLeft") is None and \
+                    ep.mode("OriginLowerLeft") is None:
+                raise SpirvError(f"fragment entry point {ep.name!r} has neither OriginUpperLeft "
+                                 "nor OriginLowerLeft", self._entry_offset(ep))
         for ins in m.instructions:
             if ins.opname == "OpMemoryModel":
                 vulkan = m.memory_model in ("Vulkan", "VulkanKHR")
@@ -319,6 +355,8 @@ class _Checker:
                     if q.is_id:
                         self.scope(ins, int(q.value), "memory")
         cm = self.t(rt)
+        if isinstance(cm, TypeFunction):
+            raise _fail(f"the result type %{rt} is a function type", ins)
         if isinstance(cm, TypeCooperativeMatrix):
             kind = "int" if op in _INT_ARITH else "float" if op in _FLOAT_ARITH else None
             comp = self.shape(cm.component)
@@ -471,10 +509,10 @@ class _Checker:
         elif op == "OpControlBarrier":
             self.scope(ins, int(ids[0]), "execution", execution=True)
             self.scope(ins, int(ids[1]), "memory")
-            self.semantics(ins, int(ids[2]))
+            self.semantics(ins, int(ids[2]), int(ids[1]))
         elif op == "OpMemoryBarrier":
             self.scope(ins, int(ids[0]), "memory")
-            self.semantics(ins, int(ids[1]))
+            self.semantics(ins, int(ids[1]), int(ids[0]))
         elif op.startswith("OpGroupNonUniform"):
             self.group(ins, rt, [int(v) for v in ids])
         elif op == "OpExtInst":
@@ -786,7 +824,7 @@ class _Checker:
         self.scope(ins, ids[1], "memory")
         nsem = 2 if op == "OpAtomicCompareExchange" else 1
         for k in range(nsem):
-            self.semantics(ins, ids[2 + k])
+            self.semantics(ins, ids[2 + k], ids[1])
         values = ids[2 + nsem:]
         if op != "OpAtomicStore":
             self.same(ins, pt, rt, "the result")
@@ -815,13 +853,24 @@ class _Checker:
             raise _fail(f"{what} scope {name}: Vulkan allows only Workgroup or Subgroup", ins)
         if v == _CROSS_DEVICE or v not in _SCOPE_NAMES:
             raise _fail(f"{what} scope {name} is not allowed in Vulkan", ins)
+        if v == _WORKGROUP and self.fn_models - _WORKGROUP_MODELS:
+            raise _fail(f"{what} scope Workgroup in a {min(self.fn_models - _WORKGROUP_MODELS)} "
+                        "shader: only compute, task, mesh and tessellation control shaders "
+                        "(VUID-StandaloneSpirv-None-04637, -07321)", ins)
+        if v == _SHADER_CALL and self.fn_models - _RAY_TRACING_MODELS:
+            raise _fail(f"{what} scope ShaderCallKHR in a {min(self.fn_models - _RAY_TRACING_MODELS)}"
+                        " shader: only ray tracing shaders (VUID-StandaloneSpirv-None-04640)", ins)
+        if v == _QUEUE_FAMILY and not self._vulkan_memory_model_capability():
+            raise _fail(f"{what} scope QueueFamily needs the VulkanMemoryModel capability", ins)
         if v == _DEVICE and self.m.memory_model in ("Vulkan", "VulkanKHR") and not {
                 "VulkanMemoryModelDeviceScope", "VulkanMemoryModelDeviceScopeKHR"} & set(
                     self.m.capabilities):
             raise _fail("Device scope with the Vulkan memory model needs the "
                         "VulkanMemoryModelDeviceScope capability", ins)
 
-    def semantics(self, ins: Instruction, vid: int) -> None:
+    def semantics(self, ins: Instruction, vid: int, scope: int) -> None:
+        """Vulkan's memory-semantics rules (the Vulkan spec's "Standalone SPIR-V
+        Validation"); `scope` is the instruction's memory scope."""
         s = self.shape(self.vtype(vid))
         v = self.const_int(vid)
         if s != ("int", 32, 1) or v is None:
@@ -830,15 +879,30 @@ class _Checker:
         if order & (order - 1):
             raise _fail(f"memory semantics 0x{v:x}: at most one of Acquire, Release, "
                         "AcquireRelease and SequentiallyConsistent", ins)
-        if order and ins.opname in ("OpControlBarrier", "OpMemoryBarrier") and \
-                not v & _VULKAN_STORAGE_SEMANTICS:
-            raise _fail(f"memory semantics 0x{v:x}: a memory order needs UniformMemory, "
-                        "WorkgroupMemory, ImageMemory or OutputMemory (VUID-StandaloneSpirv-"
-                        "MemorySemantics-10870)", ins)
+        if order & _SEQUENTIALLY_CONSISTENT:
+            raise _fail(f"memory semantics 0x{v:x}: SequentiallyConsistent is not allowed in "
+                        "Vulkan (VUID-StandaloneSpirv-MemorySemantics-10866)", ins)
+        if order and not v & _VULKAN_STORAGE_SEMANTICS:
+            raise _fail(f"memory semantics 0x{v:x}: Acquire, Release or AcquireRelease needs "
+                        "UniformMemory, WorkgroupMemory, ImageMemory or OutputMemory "
+                        "(VUID-StandaloneSpirv-MemorySemantics-10870)", ins)
+        if v & _VULKAN_STORAGE_SEMANTICS and not order:
+            raise _fail(f"memory semantics 0x{v:x}: UniformMemory, WorkgroupMemory, ImageMemory "
+                        "or OutputMemory needs Acquire, Release or AcquireRelease "
+                        "(VUID-StandaloneSpirv-MemorySemantics-10871)", ins)
+        if order and self.const_int(scope) == _INVOCATION:
+            raise _fail(f"memory semantics 0x{v:x} with Invocation memory scope: only Relaxed "
+                        "(VUID-StandaloneSpirv-None-04641)", ins)
+        if v & _VULKAN_MODEL_SEMANTICS and not self._vulkan_memory_model_capability():
+            raise _fail(f"memory semantics 0x{v:x}: MakeAvailable, MakeVisible and Volatile "
+                        "need the VulkanMemoryModel capability", ins)
         if ins.opname == "OpMemoryBarrier" and not order:
             raise _fail("OpMemoryBarrier needs Acquire, Release, AcquireRelease or "
                         "SequentiallyConsistent semantics (VUID-StandaloneSpirv-"
                         "OpMemoryBarrier-04732)", ins)
+
+    def _vulkan_memory_model_capability(self) -> bool:
+        return bool({"VulkanMemoryModel", "VulkanMemoryModelKHR"} & set(self.m.capabilities))
 
     def group(self, ins: Instruction, rt: int | None, ids: list[int]) -> None:
         if not ids:
@@ -931,6 +995,7 @@ class _Checker:
                 raise _fail("OpReturn in a function that returns a value", term)
         self.structure(fn, blocks, succ, order, idom, preds)
         self.dominance(fn, blocks, idom, reach, preds)
+        self.fn_models = self.models.get(fn.id, set())
         for b in fn.blocks:
             for ins in b.instructions:
                 self.instruction(ins)
@@ -1186,6 +1251,11 @@ class _Checker:
                 raise _fail("a struct with a runtime array must be decorated Block or "
                             "BufferBlock (VUID-StandaloneSpirv-OpTypeRuntimeArray-04680)", ins)
             if name == "OpTypeImage" and isinstance(t, TypeOther):
+                for k, what, top in ((2, "Depth", 2), (3, "Arrayed", 1), (4, "MS", 1),
+                                     (5, "Sampled", 2)):
+                    v = t.operands[k].value if len(t.operands) > k else None
+                    if not isinstance(v, int) or not 0 <= v <= top:
+                        raise _fail(f"OpTypeImage {what} {v} (must be 0 to {top})", ins)
                 why = unsupported(image_type(t))
                 if why is not None:
                     raise _fail(why, ins)
@@ -1331,6 +1401,9 @@ class _Checker:
                 raise _fail(f"{name} takes no id: OpDecorate, not OpDecorateId", ins)
             if name == "Uniform" and member is not None:
                 raise _fail("Uniform applies to objects, not structure members", ins)
+            if name == "BuiltIn" and str(dec.params[0].name) == "WorkgroupSize" and \
+                    member is None and not m.is_constant(target):
+                raise _fail(f"BuiltIn WorkgroupSize applies to a constant, not %{target}", ins)
             if name == "BuiltIn":
                 self._builtin_type(str(dec.params[0].name), target, member, ins)
             if name in ("RelaxedPrecision", "NoContraction", "NonUniform") and member is None \
@@ -1434,12 +1507,15 @@ class _Checker:
                     raise _fail("UniformConstant variable of type "
                                 f"{self.type_name(pt.pointee)}: only images and samplers are "
                                 "supported", ins)
-                if m.binding(vid) is None:
-                    raise _fail(f"image or sampler variable %{vid} has no Binding decoration",
-                                ins)
+                for d in ("DescriptorSet", "Binding"):
+                    if not m.has_decoration(vid, d):
+                        raise _fail(f"image or sampler variable %{vid} has no {d} decoration "
+                                    "(VUID-StandaloneSpirv-UniformConstant-06677)", ins)
                 continue
             if sc in ("Input", "Output"):
                 self._interface_block(vid, pt.pointee, ins)
+            else:
+                self._invariant_members(vid, pt.pointee, ins)
             if sc == "PhysicalStorageBuffer":
                 raise _fail("a PhysicalStorageBuffer variable (buffer device addresses are "
                             "pointer values, not variables)", ins)
@@ -1470,6 +1546,18 @@ class _Checker:
                 layouts.setdefault(t.pointee, m.defs[tid])
         for tid, ins in layouts.items():
             self.layout(tid, ins, set())
+
+    def _invariant_members(self, vid: int, tid: int, ins: Instruction) -> None:
+        """A struct with Invariant members is only the type of Input/Output variables
+        (VUID-StandaloneSpirv-Invariant-04677)."""
+        t = self.t(tid)
+        while isinstance(t, TypeArray | TypeRuntimeArray):
+            tid, t = t.element, self.t(t.element)
+        if isinstance(t, TypeStruct) and any((tid, k, "Invariant") in self.dec_at
+                                             for k in range(len(t.members))):
+            raise _fail(f"variable %{vid}: its structure %{tid} has Invariant members, which "
+                        "only Input and Output variables may have "
+                        "(VUID-StandaloneSpirv-Invariant-04677)", ins)
 
     def _interface_block(self, vid: int, tid: int, ins: Instruction) -> None:
         """An Input/Output struct with BuiltIn members is a Block
