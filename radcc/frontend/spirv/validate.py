@@ -886,10 +886,6 @@ class _Checker:
             raise _fail(f"memory semantics 0x{v:x}: Acquire, Release or AcquireRelease needs "
                         "UniformMemory, WorkgroupMemory, ImageMemory or OutputMemory "
                         "(VUID-StandaloneSpirv-MemorySemantics-10870)", ins)
-        if v & _VULKAN_STORAGE_SEMANTICS and not order:
-            raise _fail(f"memory semantics 0x{v:x}: UniformMemory, WorkgroupMemory, ImageMemory "
-                        "or OutputMemory needs Acquire, Release or AcquireRelease "
-                        "(VUID-StandaloneSpirv-MemorySemantics-10871)", ins)
         if order and self.const_int(scope) == _INVOCATION:
             raise _fail(f"memory semantics 0x{v:x} with Invocation memory scope: only Relaxed "
                         "(VUID-StandaloneSpirv-None-04641)", ins)
