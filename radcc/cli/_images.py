@@ -9,7 +9,10 @@ reference runner: the same spellings, formats, defaults and output files):
 radcc's extensions (lvp_run refuses these bindings): a 1-D image is given with --image as
 (W,) or (W, C), a 1-D array with --image as (L, W[, C]), a 2-D array with --image3d as
 (L, H, W[, C]) (the layers first), a cube or cube array with --image3d as (6 x cubes, H,
-W[, C]) with H = W (the faces +X, -X, +Y, -Y, +Z, -Z of each cube). An element of an array of descriptors (``image2D
+W[, C]) with H = W (the faces +X, -X, +Y, -Y, +Z, -Z of each cube); a multisampled image
+(``texture2DMS``, ``image2DMS``) with --image as (H, W, S[, C]), a multisampled array with
+--image3d as (L, H, W, S[, C]) (S = 2, 4, 8 or 16 samples, a texel's samples one after the
+other). An element of an array of descriptors (``image2D
 img[4]``, ``sampler2D tex[2]``, ``sampler s[3]``) is given as ``SET:BINDING:INDEX``
 (``--image 0:1:2=FILE.npy``, ``--sampler 0:3:0=linear``) and written back as
 ``DIR/SET_BINDING_INDEX.npy``; elements not given are null descriptors (images: loads give
@@ -32,7 +35,7 @@ from radcc.abi.kernarg import Role
 from radcc.cli._shader import UserError
 from radcc.driver.compile import CompileResult
 from radcc.driver.images import ImageArgError, sampler_desc
-from radcc.driver.run import image_arg, image_dims
+from radcc.driver.run import IMAGE3D_DIMS, image_arg, image_dims
 from radcc.emu.api import Image, TexelBuffer
 from radcc.emu.texture import SamplerDesc
 
@@ -199,7 +202,7 @@ def shader_images(res: CompileResult, images: list[ImageSpec], buffers: set[Key]
             raise UserError(f"{where}: the shader has no image binding {s}:{b} (its images: "
                             f"{declared})")
         _check_element(res, Role.IMAGE, x.key, where)
-        want = 3 if image_dims(res, x.key) == 3 else 2  # 3-D images, 2-D arrays, cubes
+        want = 3 if img.dim in IMAGE3D_DIMS else 2  # 3-D images, 2-D arrays, cubes
         if x.dims != want:
             raise UserError(f"{where}: binding {s}:{b} is a {img.dim} image: give it with "
                             f"{'--image3d' if want == 3 else '--image'}")

@@ -79,8 +79,9 @@ def image_format(arr: np.ndarray, fmt: str | None, dims: int, where: str) -> Ima
     """The format of `arr` as a `dims`-D image: `fmt` (checked against the array) or the
     default for its dtype and channel count. `where` names the binding (``--image 0:1``)."""
     if arr.ndim not in (dims, dims + 1):
-        shape = {1: "(N,) or (N, C)", 2: "(H, W) or (H, W, C)"}.get(
-            dims, "(D, H, W) or (D, H, W, C)")
+        shape = {1: "(N,) or (N, C)", 2: "(H, W) or (H, W, C)",
+                 4: "(L, H, W, S) or (L, H, W, S, C)"}.get(
+            dims, "(D, H, W) or (D, H, W, C) (multisampled: (H, W, S[, C]))")
         what = "a texel buffer" if dims == 1 else f"a {dims}-axis image"
         raise ImageArgError(f"{where}: the array has shape {arr.shape}: {what} is {shape}")
     if min(arr.shape, default=0) < 1:
@@ -121,10 +122,15 @@ def emu_image(arr: np.ndarray, f: ImageFormat, dim: str, where: str = "image"
     `dim` (``2D``, ``2DArray`` ...) takes it: a texel buffer (``Buffer``) of `(N,)` or
     `(N, C)` elements, its V# as RADV builds a buffer view's; arrays with the layers
     first; a cube (array) as the 2-D array of its faces, `(6 x cubes, H, W[, C])`,
-    +X, -X, +Y, -Y, +Z, -Z per cube (Vulkan's layer order)."""
+    +X, -X, +Y, -Y, +Z, -Z per cube (Vulkan's layer order); a multisampled image
+    (``2DMS``, ``2DMSArray``) `([L,] H, W, S[, C])` with S samples."""
     a = np.ascontiguousarray(arr)
     if dim == "Buffer":
         return TexelBuffer(a, f.tsharp, _DST_SEL[f.channels])
+    if dim.startswith("2DMS"):  # ([L,] H, W, S[, C]): a texel's samples one after another
+        ms_arrayed = dim.endswith("Array")
+        return Image(a, f.tsharp, 2, _DST_SEL[f.channels], arrayed=ms_arrayed,
+                     samples=a.shape[3 if ms_arrayed else 2])
     arrayed = dim.endswith("Array") or dim == "Cube"
     base = dim.removesuffix("Array")
     if base == "Cube" and (a.shape[0] % 6 or a.shape[1] != a.shape[2]):

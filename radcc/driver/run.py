@@ -23,6 +23,7 @@ from radcc.abi.kernarg import KernargLayout, Role, binding_name
 from radcc.driver.compile import CompileResult, compile_spirv
 from radcc.driver.images import (
     DEFAULT_SAMPLER,
+    ImageArgError,
     check_binding,
     emu_image,
     image_format,
@@ -148,7 +149,9 @@ def run_compute(spirv: bytes, *, groups: tuple[int, ...] = (1, 1, 1),
 
 # the MIR image dim of a binding -> the texel axes of its array (`radcc.driver.images`)
 ARRAY_AXES = {"Buffer": 1, "1D": 1, "1DArray": 2, "2D": 2, "2DArray": 3, "3D": 3,
-              "Cube": 3, "CubeArray": 3}
+              "Cube": 3, "CubeArray": 3, "2DMS": 3, "2DMSArray": 4}
+# the dims given with --image3d (the others with --image)
+IMAGE3D_DIMS = frozenset({"3D", "2DArray", "Cube", "CubeArray", "2DMSArray"})
 
 
 def image_dims(res: CompileResult, key: DescKey) -> int:
@@ -163,11 +166,18 @@ def image_dims(res: CompileResult, key: DescKey) -> int:
 def image_arg(res: CompileResult, key: DescKey, arr: np.ndarray, fmt: str | None,
               dims: int) -> Image | TexelBuffer:
     """The emulator image for binding `key` (ImageArgError naming it if it does not fit)."""
-    where = ("--image3d " if dims == 3 else "--image ") + ":".join(map(str, key))
+    img3 = res.images.get((key[0], key[1]))
+    three = img3.dim in IMAGE3D_DIMS if img3 is not None else dims == 3
+    where = ("--image3d " if three else "--image ") + ":".join(map(str, key))
     f = image_format(arr, fmt, dims, where)
     img = res.images.get((key[0], key[1]))
     if img is not None:
         check_binding(f, img, where)
+        if img.dim.startswith("2DMS"):
+            n = arr.shape[3 if img.dim.endswith("Array") else 2]
+            if n not in (2, 4, 8, 16):
+                raise ImageArgError(f"{where}: a multisampled image has 2, 4, 8 or 16 "
+                                    f"samples (the axis after W), not {n}")
     return emu_image(arr, f, img.dim if img is not None else {3: "3D"}.get(dims, "2D"), where)
 
 

@@ -37,6 +37,8 @@ from radcc.emu.texture import (
     TYPE_1D_ARRAY,
     TYPE_2D,
     TYPE_2D_ARRAY,
+    TYPE_2D_MSAA,
+    TYPE_2D_MSAA_ARRAY,
     TYPE_3D,
     TYPE_CUBE,
     ImageDesc,
@@ -66,7 +68,9 @@ class Image:
     the T#'s (base level, last level), default all levels. The emulator maps the texels
     (linear, pitch = width; the levels as `radcc.emu.texture.ImageDesc.level` lays them
     out) and the 32-byte T#, and passes the T#'s address. Only level 0 comes back in
-    `RunResult.buffers`."""
+    `RunResult.buffers`. `samples` > 1: a multisampled 2-D image (array), shaped
+    `([L,] H, W, S[, C])`: each texel's S samples one after the other (a 2D_MSAA or
+    2D_MSAA_ARRAY T# with log2(S) as its max mip and last level; docs/abi.md)."""
 
     data: np.ndarray
     format: str
@@ -77,6 +81,7 @@ class Image:
     arrayed: bool = False
     cube: bool = False  # a cube (array): arrayed 2-D, (6 x cubes, H, W[, C]) with H = W,
     # the faces of each cube in Vulkan's layer order (+X, -X, +Y, -Y, +Z, -Z), a CUBE T#
+    samples: int = 1
 
 
 @dataclass(frozen=True)
@@ -224,11 +229,22 @@ def _map_image(mem: Memory, name: str, img: Image) -> tuple[int, int]:
         raise EmuError(f"argument '{name}': image dimension {img.dim} (1, 2 or 3; arrays 1 "
                        "or 2)")
     rank += img.arrayed
+    ms = img.samples > 1
+    if ms:
+        if img.dim != 2 or img.mips or img.samples not in (2, 4, 8, 16):
+            raise EmuError(f"argument '{name}': {img.samples} samples (2, 4, 8 or 16, a 2-D "
+                           "image of one level)")
+        rank += 1  # the samples axis after W
     if arr.ndim not in (rank, rank + 1) or arr.size == 0:
         raise EmuError(f"argument '{name}': a {img.dim}-D image needs a {rank}- or "
                        f"{rank + 1}-dimensional array, got shape {arr.shape}")
     shape = arr.shape[:rank]
-    texel = arr.nbytes // int(np.prod(shape))
+    if ms:
+        if shape[-1] != img.samples:
+            raise EmuError(f"argument '{name}': the samples axis has {shape[-1]} samples, "
+                           f"not {img.samples}")
+        shape = shape[:-1]
+    texel = arr.nbytes // int(np.prod(shape)) // img.samples
     if texel != fmt.bytes:
         raise EmuError(f"argument '{name}': {texel}-byte texels for format {fmt.name} "
                        f"({fmt.bytes}-byte texels)")
@@ -245,6 +261,16 @@ def _map_image(mem: Memory, name: str, img: Image) -> tuple[int, int]:
             raise EmuError(f"argument '{name}': a cube map is an arrayed 2-D image of 6 x "
                            f"cubes square faces, got {d} layers of {w}x{h}")
         typ = TYPE_CUBE
+    if ms:
+        log2 = img.samples.bit_length() - 1
+        typ = TYPE_2D_MSAA_ARRAY if img.arrayed else TYPE_2D_MSAA
+        desc = ImageDesc(base=0, format=fmt.id, width=w, height=h, depth=d,
+                         dst_sel=img.dst_sel, type=typ, max_mip=log2, base_level=0,
+                         last_level=log2)
+        reg = mem.map(f"image {name}", arr.tobytes(), align=256)
+        t = mem.map(f"T# {name}", replace(desc, base=reg.base).encode().to_bytes(32, "little"),
+                    writable=False)
+        return reg.base, t.base
     nlev = 1 + len(img.mips)
     if nlev > 16:
         raise EmuError(f"argument '{name}': {nlev} mip levels (the T# holds at most 16)")

@@ -38,8 +38,9 @@ No Sampler", 10.4 "VGPR Usage", 10.4.1 "Data format in VGPRs", 10.5 "Image Resou
 
 ``image_load``, ``image_load_mip``, ``image_store``, ``image_get_resinfo`` (width,
 height, depth or layers of a level, the level count), the sample and gather opcodes of
-`_SAMPLE_RE` and ``image_atomic_*`` on 32-bit integer texels (2D, 3D) with dims 1D, 2D,
-3D and 2D_ARRAY/1D_ARRAY (samples and gathers also CUBE: the T# type 11, its depth the
+`_SAMPLE_RE` and ``image_atomic_*`` on 32-bit integer texels (``image_atomic_swap`` also on
+32-bit float ones) with dims 1D, 2D, 3D, 2D_ARRAY/1D_ARRAY and 2D_MSAA(_ARRAY) (samples
+and gathers also CUBE: the T# type 11, its depth the
 faces, 6 per cube; loads and stores address a cube's faces as a 2D_ARRAY) are executed,
 loads and samples also as d16 (float formats), stores also as d16 (`_widen16`), loads
 and stores also as a16 (16-bit uint address components, two per VGPR, `_addr_words`),
@@ -117,6 +118,9 @@ FORMAT_BY_NAME: dict[str, TexFormat] = {f.name: f for f in FORMATS.values()}
 
 # T# type field (Table 50)
 TYPE_1D, TYPE_2D, TYPE_3D, TYPE_CUBE, TYPE_1D_ARRAY, TYPE_2D_ARRAY = 8, 9, 10, 11, 12, 13
+TYPE_2D_MSAA, TYPE_2D_MSAA_ARRAY = 14, 15
+# the types whose T# bits 140:128 hold depth-1 or the last layer (not a pitch)
+_LAYERED = (TYPE_3D, TYPE_1D_ARRAY, TYPE_2D_ARRAY, TYPE_CUBE, TYPE_2D_MSAA_ARRAY)
 SEL_0, SEL_1, SEL_X, SEL_Y, SEL_Z, SEL_W = 0, 1, 4, 5, 6, 7
 IDENTITY = (SEL_X, SEL_Y, SEL_Z, SEL_W)
 
@@ -146,9 +150,19 @@ class ImageDesc:
         return self.pitch or self.width
 
     @property
+    def msaa(self) -> bool:
+        return self.type in (TYPE_2D_MSAA, TYPE_2D_MSAA_ARRAY)
+
+    @property
+    def samples(self) -> int:
+        """The samples per texel: 1 << last level for an MSAA resource (Table 50: max mip
+        and last level hold log2 of the sample count there), else 1."""
+        return 1 << self.last_level if self.msaa else 1
+
+    @property
     def view_levels(self) -> int:
-        """The levels of the resource view: base level .. last level."""
-        return max(self.last_level - self.base_level, 0) + 1
+        """The levels of the resource view: base level .. last level (MSAA: one)."""
+        return 1 if self.msaa else max(self.last_level - self.base_level, 0) + 1
 
     def level(self, m: int) -> tuple[int, int, int, int, int]:
         """(byte offset from the base, width, height, depth or layers, row pitch in
@@ -178,7 +192,7 @@ class ImageDesc:
         width = _bits(v, 75, 62) + 1
         d = _bits(v, 140, 128) | _bits(v, 141, 141) << 13
         depth, pitch = 1, 0
-        if typ in (TYPE_3D, TYPE_1D_ARRAY, TYPE_2D_ARRAY, TYPE_CUBE):
+        if typ in _LAYERED:
             depth = _bits(v, 140, 128) + 1
         elif d + 1 > width:
             pitch = d + 1
@@ -199,7 +213,7 @@ class ImageDesc:
         for k, s in enumerate(self.dst_sel):
             v |= s << (96 + 3 * k)
         v |= self.base_level << 108 | self.last_level << 112 | self.type << 124
-        if self.type in (TYPE_3D, TYPE_1D_ARRAY, TYPE_2D_ARRAY, TYPE_CUBE):
+        if self.type in _LAYERED:
             v |= (self.depth - 1) << 128
         elif self.pitch > self.width:
             v |= ((self.pitch - 1) & 0x1FFF) << 128 | ((self.pitch - 1) >> 13 & 1) << 141
@@ -345,25 +359,34 @@ def apply_dst_sel(fmt: TexFormat, rgba: np.ndarray, sel: tuple[int, int, int, in
 
 # -- MIMG ----------------------------------------------------------------------------------
 # the MIMG dim field: (name, address components of image_load/store, T# types it may use)
-_DIMS = {0: ("1D", 1), 1: ("2D", 2), 2: ("3D", 3), 4: ("1D_ARRAY", 2), 5: ("2D_ARRAY", 3)}
+_DIMS = {0: ("1D", 1), 1: ("2D", 2), 2: ("3D", 3), 4: ("1D_ARRAY", 2), 5: ("2D_ARRAY", 3),
+         6: ("2D_MSAA", 3), 7: ("2D_MSAA_ARRAY", 4)}
 
 
 def _texel_addrs(w: Wave, i: Inst, desc: ImageDesc, fmt: TexFormat, ncoord: int,
                  lanes: np.ndarray, level: np.ndarray | None = None
                  ) -> tuple[np.ndarray, np.ndarray]:
     """(byte addresses, in-range mask) of the lanes' texels, of the view's level `level`
-    (per lane, relative to the T#'s base level; None: the base level)."""
+    (per lane, relative to the T#'s base level; None: the base level). A multisampled
+    image's address ends with the sample index (fragid); its samples lie one after the
+    other within each texel (radcc's linear MSAA layout, docs/abi.md)."""
     coords = _addr_words(w, i, ncoord, lanes)
     x = coords[0]
     y = coords[1] if ncoord > 1 else np.zeros_like(x)
     z = coords[2] if ncoord > 2 else np.zeros_like(x)
-    if i.aux["dim"] == "1D_ARRAY":
+    frag = np.zeros_like(x)
+    dim = i.aux["dim"]
+    if dim == "1D_ARRAY":
         y, z = np.zeros_like(x), coords[1]
+    elif dim == "2D_MSAA":
+        z, frag = np.zeros_like(x), coords[2]
+    elif dim == "2D_MSAA_ARRAY":
+        frag = coords[3]
     lev = np.zeros(len(lanes), np.int64) if level is None else level
     ok = (lev >= 0) & (lev < desc.view_levels)
     off, lw, lh, ld, lp = _level_table(desc, np.where(ok, lev, 0))
-    ok &= (x < lw) & (y < lh) & (z < ld)
-    idx = (z * lh + y) * lp + x
+    ok &= (x < lw) & (y < lh) & (z < ld) & (frag < desc.samples)
+    idx = ((z * lh + y) * lp + x) * desc.samples + frag
     addrs = U64(desc.base) + (off + np.where(ok, idx, 0) * fmt.bytes).astype(U64)
     return addrs, ok
 
@@ -767,7 +790,8 @@ _ATOMIC_OPS = {"image_atomic_swap": "swap", "image_atomic_cmpswap": "cmpswap",
 
 
 def _bind_atomic(i: Inst) -> Handler:
-    """image_atomic_* (ISA 10.2) on 32-bit integer texels (32_UINT, 32_SINT): DATA in
+    """image_atomic_* (ISA 10.2) on 32-bit integer texels (32_UINT, 32_SINT; swap also on
+    32_FLOAT: the bits are exchanged) of 1-D, 2-D, 3-D and 1-D/2-D array images: DATA in
     VDATA (cmpswap: the new value, then the compare value; dmask 0x1, 0x3 for cmpswap),
     applied lane after lane in lane order; with glc the texel's old value returns to
     VDATA (VMcnt), without it the atomic counts on VScnt. Out of range coordinates (or an
@@ -777,7 +801,7 @@ def _bind_atomic(i: Inst) -> Handler:
         if f.get(flag):
             raise UnsupportedInstruction(f"{i.where()}: {flag} image instructions are not "
                                          "supported")
-    if f["dim"] not in (1, 2):
+    if f["dim"] not in _DIMS:
         raise UnsupportedInstruction(f"{i.where()}: image atomics of dimension {f['dim']} "
                                      "are not supported")
     dim, ncoord = _DIMS[f["dim"]]
@@ -803,9 +827,10 @@ def _bind_atomic(i: Inst) -> Handler:
         old = np.zeros(len(lanes), dtype=np.uint32)
         desc, fmt = _desc(w, i)
         if desc is not None and fmt is not None:
-            if fmt.bytes != 4 or not fmt.integer:
+            if fmt.bytes != 4 or not (fmt.integer or stem == "swap"):
                 raise EmuError(f"{i.where()}: {i.name} on a {fmt.name} image (the texture "
-                               "unit's atomics take 32-bit integer texels)")
+                               "unit's atomics take 32-bit integer texels; swap any 32-bit "
+                               "texel)")
             addrs, ok = _texel_addrs(w, i, desc, fmt, ncoord, lanes)
             try:
                 for k in np.flatnonzero(ok):

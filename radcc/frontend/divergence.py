@@ -64,6 +64,7 @@ ALWAYS_DIVERGENT = frozenset({
 ALWAYS_UNIFORM = frozenset({
     "vote_all", "vote_any", "vote_ieq", "vote_feq", "ballot", "read_first_invocation",
     "ballot_bit_count_reduce", "ballot_find_lsb", "ballot_find_msb", "load_const", "undef",
+    "image_samples",
 })
 LIKE_FIRST_SOURCE = frozenset({
     "shuffle", "shuffle_xor", "shuffle_up", "shuffle_down", "quad_broadcast",

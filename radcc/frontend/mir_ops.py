@@ -163,6 +163,7 @@ _intr("image_atomic", 2, True, elim=False)
 _intr("image_atomic_swap", 3, True, elim=False)
 _intr("image_size", 1, True, reorder=True)  # level -> width[, height[, depth]]
 _intr("image_levels", 0, True, reorder=True)
+_intr("image_samples", 0, True, reorder=True)  # a multisampled image's sample count
 # coord, lod | coord, ddx, ddy (attrs: sampler binding, grad, constant texel offset)
 _intr("image_sample", -1, True)
 _intr("barrier", 0, False, elim=False)

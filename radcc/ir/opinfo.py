@@ -183,6 +183,12 @@ def mimg_atomic(info: OpInfo) -> bool:
     return isinstance(mimg, dict) and bool(mimg.get("atomic"))
 
 
+def mubuf_atomic(info: OpInfo) -> bool:
+    """A ``buffer_atomic_*`` opcode: one that returns (glc) has a definition, the same
+    registers as its data operand ``vdata`` (operand 0), which is what assembly prints."""
+    return info.enc == "MUBUF" and "_atomic_" in info.name
+
+
 def mimg_atomic_returns(info: OpInfo, instr: Instruction) -> bool:
     """An ``image_atomic_*`` returning the old value: its definition and its data
     operand (``vdata_in``, operand 0) are one register range, written once in assembly."""
@@ -194,13 +200,14 @@ def tied_operands(table: OpcodeTable, instr: Instruction) -> list[tuple[int, int
     register: the extra operand right after the table's operand slots of a
     `tied_definition` op, when present (an operand fixed to one of the op's
     implicit registers there is the implicit one, not a tied value); the data
-    operand of an ``image_atomic_*`` that returns (`mimg_atomic_returns`)."""
+    operand of an ``image_atomic_*`` that returns (`mimg_atomic_returns`) or of a
+    ``buffer_atomic_*`` that returns (`mubuf_atomic`)."""
     if instr.format == PSEUDO_FORMAT or not instr.definitions:
         return []
     info = op_info(table, instr.opcode, instr.format)
     if info is None:
         return []
-    if mimg_atomic(info):
+    if mimg_atomic(info) or mubuf_atomic(info):
         return [(0, 0)]
     di = tied_definition(info)
     if di is None or di >= len(instr.definitions):

@@ -90,6 +90,7 @@ def _table() -> dict[str, Select]:
         ({"barrier"}, memory.select_barrier),
         ({"image_load", "image_load_lod"}, image.select_image_load),
         ({"image_size", "image_levels"}, image.select_image_query),
+        ({"image_samples"}, image.select_image_samples),
         ({"image_sample"}, image.select_image_sample),
         ({"image_store"}, image.select_image_store),
         ({"image_atomic", "image_atomic_swap"}, image.select_image_atomic),

@@ -48,7 +48,9 @@ from .context import Const, IselContext, unsupported
 DIMS: dict[str, tuple[str, int]] = {
     "1D": ("SQ_RSRC_IMG_1D", 1), "2D": ("SQ_RSRC_IMG_2D", 2), "3D": ("SQ_RSRC_IMG_3D", 3),
     "1DArray": ("SQ_RSRC_IMG_1D_ARRAY", 2), "2DArray": ("SQ_RSRC_IMG_2D_ARRAY", 3),
-    "Cube": ("SQ_RSRC_IMG_2D_ARRAY", 3), "CubeArray": ("SQ_RSRC_IMG_2D_ARRAY", 3)}
+    "Cube": ("SQ_RSRC_IMG_2D_ARRAY", 3), "CubeArray": ("SQ_RSRC_IMG_2D_ARRAY", 3),
+    # multisampled: the sample index (fragid) after x, y[, layer] (ISA 10.2)
+    "2DMS": ("SQ_RSRC_IMG_2D_MSAA", 3), "2DMSArray": ("SQ_RSRC_IMG_2D_MSAA_ARRAY", 4)}
 # sampling: the MIMG dim and the coordinate components the MIR gives (the layer last;
 # a cube's direction, then its cube index: transformed to s, t, face by `_cube_coords`)
 _SAMPLE_DIMS: dict[str, tuple[str, int]] = {
@@ -59,7 +61,7 @@ _SAMPLE_DIMS: dict[str, tuple[str, int]] = {
 # imageSize of each dimension takes (a 1-D array's layers are the third; a cube's third
 # is 6 x its cubes)
 _SIZE_DMASK = {"1D": 0x1, "2D": 0x3, "3D": 0x7, "1DArray": 0x5, "2DArray": 0x7,
-               "Cube": 0x3, "CubeArray": 0x7}
+               "Cube": 0x3, "CubeArray": 0x7, "2DMS": 0x3, "2DMSArray": 0x7}
 _F32_1_5, _F32_8 = 0x3FC00000, 0x41000000
 
 
@@ -411,6 +413,9 @@ def select_image_atomic(ctx: IselContext, ins: Instr) -> None:
     aop = str(ins.attrs["atomic_op"])
     if d.bit_size != 32 or aop not in _IMAGE_ATOMIC:
         raise unsupported(ins, f"{d.bit_size}-bit image atomic {aop}")
+    if _texel_buffer(ins):
+        _select_texel_atomic(ctx, ins, aop)
+        return
     addr, mdim, a16 = _coords(ctx, ins)
     if a16:  # (fold_16bit_image folds only loads' and stores' coordinates)
         raise unsupported(ins, "16-bit coordinates of an image atomic")
@@ -430,3 +435,50 @@ def select_image_atomic(ctx: IselContext, ins: Instr) -> None:
     if n == 2:
         t = ctx.b.split_vector(t, _vgprs(1), _vgprs(1)).temps[0]
     ctx.set(d, [ctx.uniform_result(t, not d.divergent)])
+
+
+# MIR atomic_op -> the MUBUF atomic's name (GFX11's canonical spelling)
+_BUFFER_ATOMIC = {"iadd": "add_u32", "imin": "min_i32", "umin": "min_u32", "imax": "max_i32",
+                  "umax": "max_u32", "iand": "and_b32", "ior": "or_b32", "ixor": "xor_b32",
+                  "xchg": "swap_b32", "cmpxchg": "cmpswap_b32"}
+
+
+def _select_texel_atomic(ctx: IselContext, ins: Instr, aop: str) -> None:
+    """An atomic on a storage texel buffer's element: ``buffer_atomic_<op> idxen`` (the
+    element index in one VGPR, soffset 0) through the V#, as ACO's ``visit_image_atomic``
+    selects it for GLSL_SAMPLER_DIM_BUF; the data VGPRs (cmpswap: new value, then the
+    compare value) are tied to the result when it is used (``glc``: the old value)."""
+    d = ins.dest
+    assert d is not None
+    if aop == "cmpxchg":
+        cmp_, new = (ctx.vgpr(ctx.comp(s, 0)) for s in ins.srcs[1:3])
+        data = ctx.b.create_vector(_vgprs(2), new, cmp_).temp
+    else:
+        data = ctx.vgpr(ctx.comp(ins.srcs[1], 0))
+    opc = f"buffer_atomic_{_BUFFER_ATOMIC[aop]}"
+    ops = [data, _element_index(ctx, ins), _descriptor(ctx, ins), Operand.c32(0)]
+    if d not in ctx.cf.uses:  # the old value is not needed: nothing returns
+        ctx.b.inst(opc, [], ops, "MUBUF", idxen=True)
+        return
+    n = 2 if aop == "cmpxchg" else 1
+    t = ctx.b.inst(opc, [_vgprs(n)], ops, "MUBUF", idxen=True, glc=True).temp
+    if n == 2:
+        t = ctx.b.split_vector(t, _vgprs(1), _vgprs(1)).temps[0]
+    ctx.set(d, [ctx.uniform_result(t, not d.divergent)])
+
+
+def select_image_samples(ctx: IselContext, ins: Instr) -> None:
+    """image_samples (textureSamples/imageSamples), as ACO's ``visit_image_samples``
+    reads it from the T#: 1 << last_level (bits 115:112, dword 3 [19:16]: log2 of the
+    samples for an MSAA resource, ISA Table 50) when the type (dword 3 [31:28]) is 2D
+    MSAA (14) or 2D MSAA array (15), else 1. Scalar: the T# is in SGPRs."""
+    d = ins.dest
+    assert d is not None
+    dword3 = ctx.b.extract_vector(s1, _descriptor(ctx, ins), 3).temp
+    log2 = ctx.salu("s_bfe_u32", s1, dword3, Const(32, 16 | 4 << 16))
+    samples = ctx.salu("s_lshl_b32", s1, Const(32, 1), log2)
+    typ = ctx.salu("s_bfe_u32", s1, dword3, Const(32, 28 | 4 << 16))
+    msaa = ctx.salu("s_cmp_ge_u32", None, typ, Const(32, 14))
+    r = ctx.b.sop2("s_cselect_b32", s1, Operand(samples), Operand.c32(1),
+                   ctx.scc_op(msaa), scc=False).temp
+    ctx.set(d, [ctx.uniform_result(r, True) if not d.divergent else ctx.vgpr(r)])

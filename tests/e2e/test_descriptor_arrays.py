@@ -4,8 +4,10 @@ and by dynamically uniform values (a push constant, a value loaded from a buffer
 by radcc (each element's descriptor loaded from the array's address + index x RADV's
 descriptor size, docs/abi.md "Arrays of descriptors") and run in the strict emulator,
 wave32 and wave64, against NumPy (lvp_run and the lavapipe oracle refuse descriptor
-arrays); the SMEM/MIMG encodings against llvm-mc-19; `radcc run` with
-``SET:BINDING:INDEX``; the code-object metadata; refusals with word offsets.
+arrays); non-uniform indices (``nonuniformEXT``: the waterfall loop of
+`radcc.frontend.opt.lower_non_uniform`); the SMEM/MIMG encodings against llvm-mc-19;
+`radcc run` with ``SET:BINDING:INDEX``; the code-object metadata; refusals with word
+offsets.
 """
 
 from __future__ import annotations
@@ -160,9 +162,6 @@ def test_radcc_run_descriptor_array_files(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("decl, use, message", [
-    ("layout(r32f) uniform readonly image2D img[3];",
-     "o[i] = imageLoad(img[nonuniformEXT(i % 3u)], ivec2(0)).x;",
-     "a NonUniform descriptor index (nonuniformEXT) needs a waterfall loop"),
     ("layout(r32f) uniform readonly image2D img[];",
      "o[i] = imageLoad(img[pc.k], ivec2(0)).x;",
      "runtime-sized arrays of descriptors (descriptor indexing) are not supported"),
@@ -182,3 +181,52 @@ def test_descriptor_array_refusals(tmp_path: Path, decl: str, use: str, message:
     spv.write_bytes(r.data)
     rc, _, err = run_radcc("compile", str(spv), "-o", str(tmp_path / "s.o"))
     assert rc == 1 and message in err and "word " in err and "Traceback" not in err, err
+
+
+def _nonuniform_inputs() -> dict[DKey, tuple[np.ndarray, str | None]]:
+    rng = np.random.default_rng(10)
+    im: dict[DKey, tuple[np.ndarray, str | None]] = {}
+    for k in range(3):
+        im[(0, 0, k)] = (rng.random((8, 8, 4), dtype=np.float32), None)  # src[3]
+        im[(0, 2, k)] = (rng.random((8, 8, 4), dtype=np.float32), None)  # cs[3]
+    for k in range(4):
+        im[(0, 1, k)] = (rng.integers(0, 1 << 20, (8, 8), dtype=np.uint32), None)  # dst[4]
+    for k in range(2):
+        im[(0, 3, k)] = (rng.random((8, 8, 4), dtype=np.float32), None)  # tex[2]
+        im[(0, 5, k)] = (rng.random((64, 4), dtype=np.float32), None)  # tb[2]
+    return im
+
+
+@pytest.mark.parametrize("wave", [32, 64])
+def test_nonuniform_descriptor_indices(wave: int) -> None:
+    """Every invocation picks its own element (nonuniformEXT) of arrays of storage images
+    (loads, stores, an atomic, a size), combined image samplers, sampled images with
+    separate samplers and texel buffers: each access runs in a waterfall loop (one
+    iteration per distinct index in the wave, the index uniform there), against NumPy."""
+    from radcc.driver.compile import compile_spirv
+    from radcc.driver.run import run_compute
+
+    spv = glsl_file_spirv(HERE / "arr_nonuniform.comp")
+    im = _nonuniform_inputs()
+    smp = {(0, 4, 0): "nearest", (0, 4, 1): "linear,repeat", (0, 2, 1): "linear"}
+    got = run_compute(spv, groups=(1, 1, 1), images=im, samplers=smp,
+                      buffers={(0, 6): 64 * 48}, wave_size=wave)
+    o = np.frombuffer(bytes(got[(0, 6)]), np.float32).reshape(64, 3, 4)
+    g = {k: a for k, (a, _) in im.items()}
+    i = np.arange(64)
+    x, y = i % 8, i // 8
+    a, b, c = i % 3, (i // 3) & 3, (i >> 2) & 1
+    want_xy = np.stack([g[(0, 0, a[j])][y[j], x[j]] + g[(0, 2, 2 - a[j])][y[j], x[j]]
+                        for j in i])
+    want_zt = np.stack([g[(0, 3, c[j])][y[j], x[j]] + g[(0, 5, c[j])][j] for j in i])
+    np.testing.assert_allclose(o[:, 0], want_xy, rtol=1e-6, atol=1e-6)
+    np.testing.assert_allclose(o[:, 1], want_zt, rtol=1e-6, atol=1e-6)
+    assert np.array_equal(o[:, 2, 0], (i + 1).astype(np.float32))  # the stored value
+    assert np.all(o[:, 2, 1] == 8)
+    for k in range(4):
+        want = g[(0, 1, k)].copy()
+        sel = b == k
+        want[y[sel], x[sel]] = i[sel] + 1001
+        assert np.array_equal(got[(0, 1, k)], want), k
+    asm = compile_spirv(spv, wave_size=wave).asm
+    assert "v_readfirstlane_b32" in asm and "v_cmpx_eq_u32" in asm  # the waterfall

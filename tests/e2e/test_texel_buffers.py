@@ -175,13 +175,15 @@ def test_radcc_run_texel_buffer_files(tmp_path: Path, lvp: None) -> None:
 
 
 @pytest.mark.parametrize("decl, use, message", [
-    ("layout(r32ui) uniform uimageBuffer img;", "imageAtomicAdd(img, 0, 1u);",
-     "image atomics on image dimension Buffer are not supported"),
+    ("layout(r32f) uniform imageBuffer img;", "imageAtomicExchange(img, 0, 1.0); "
+     "float x = imageAtomicAdd(img, 0, 1.0);",
+     "OpAtomicFAddEXT on a storage image of format R32f is not supported"),
 ])
 def test_texel_buffer_refusals(tmp_path: Path, decl: str, use: str, message: str,
                                lvp: None) -> None:
     src = tmp_path / "s.comp"
-    src.write_text("#version 450\nlayout(local_size_x = 1) in;\n"
+    src.write_text("#version 450\n#extension GL_EXT_shader_atomic_float : enable\n"
+                   "layout(local_size_x = 1) in;\n"
                    f"layout(set = 0, binding = 0) {decl}\nvoid main() {{ {use} }}\n")
     r = spirv_tools.compile_glsl(src, "vulkan1.2")
     assert r.ok, r.text
@@ -273,3 +275,108 @@ def test_radcc_run_image_arrays(tmp_path: Path, lvp: None) -> None:
     bad = [a.replace("--image3d", "--image") for a in args]
     rc, _, err = run_radcc(*bad)
     assert rc == 1 and "is a 2DArray image: give it with --image3d" in err, err
+
+
+# -- atomics on texel buffers, R32f exchange, 1-D and arrayed images ------------------------
+def _tb_atomics_inputs() -> dict[Key, tuple[np.ndarray, str | None]]:
+    rng = np.random.default_rng(4)
+    tb = rng.integers(0, 300, 256, dtype=np.uint32)
+    tb[128:192] = np.where(np.arange(64) % 2 == 0, np.arange(64), 5)  # half compare equal
+    return {(0, 0): (tb, None), (0, 1): (rng.random(64, dtype=np.float32), None),
+            (0, 2): (rng.random((8, 8), dtype=np.float32), None)}
+
+
+def _tb_atomics_ref(im: dict[Key, tuple[np.ndarray, str | None]]
+                    ) -> tuple[dict[Key, np.ndarray], np.ndarray]:
+    """NumPy: the images after the dispatch and the old values (5 per invocation)."""
+    tb, fb, fimg = (im[(0, k)][0] for k in range(3))
+    i = np.arange(64, dtype=np.uint32)
+    want = tb.copy()
+    want[:64] += 7
+    want[64:128] = np.maximum(tb[64:128], i * 3)
+    want[128:192] = np.where(tb[128:192] == i, 99, tb[128:192])
+    want[192:] ^= 0x55
+    old = np.stack([tb[:64], tb[64:128], tb[128:192], fb.view(np.uint32),
+                    fimg.reshape(-1).view(np.uint32)], axis=-1)
+    imgs = {(0, 0): want, (0, 1): (i * 0.5).astype(np.float32),
+            (0, 2): (1.0 - i.astype(np.float32)).reshape(8, 8)}
+    return imgs, old
+
+
+@pytest.mark.parametrize("wave", [32, 64])
+def test_texel_buffer_and_r32f_atomics(wave: int, lvp: None) -> None:
+    """imageAtomic* on storage texel buffers (``buffer_atomic_* idxen``, glc when the old
+    value is used) and imageAtomicExchange on r32f (texel buffer and 2-D image) against
+    lavapipe and NumPy."""
+    from radcc.driver.run import run_compute
+
+    spv = _spirv("tb_atomics")
+    im = _tb_atomics_inputs()
+    ref = lavapipe.run_compute(spv, groups=(1, 1, 1), buffers={(0, 3): 64 * 20}, images=im)
+    got = run_compute(spv, groups=(1, 1, 1), buffers={(0, 3): 64 * 20}, images=im,
+                      wave_size=wave)
+    want_img, want_old = _tb_atomics_ref(im)
+    for key, want in want_img.items():
+        assert np.array_equal(ref[key], want), f"lavapipe {key}"
+        assert got[key].dtype == want.dtype and np.array_equal(got[key], want), key
+    assert got[(0, 3)] == ref[(0, 3)]
+    assert np.array_equal(np.frombuffer(bytes(got[(0, 3)]), np.uint32).reshape(64, 5),
+                          want_old)
+
+
+@pytest.mark.parametrize("wave", [32, 64])
+def test_image_atomics_1d_and_arrays(wave: int, lvp: None) -> None:
+    """Atomics on a 1-D image, a 2-D array's layers, a 1-D array (the layer the last
+    address component, as loads) and r32f exchange on a 2-D image, against NumPy (the
+    lavapipe oracle refuses 1-D and arrayed images)."""
+    from radcc.driver.run import run_compute
+
+    rng = np.random.default_rng(6)
+    fimg = rng.random((8, 8), dtype=np.float32)
+    line = rng.integers(-50, 50, 64, dtype=np.int32)
+    layers = rng.integers(0, 4, (2, 8, 8), dtype=np.uint32)
+    rows = rng.integers(0, 1 << 20, (4, 8), dtype=np.uint32)
+    im = {(0, 0): (fimg, None), (0, 1): (line, None), (0, 2): (layers, None),
+          (0, 3): (rows, None)}
+    got = run_compute(_spirv("img_atomics_more"), groups=(1, 1, 1), buffers={(0, 4): 64 * 20},
+                      images=im, wave_size=wave)
+    o = np.frombuffer(bytes(got[(0, 4)]), np.uint32).reshape(64, 5)
+    i = np.arange(64)
+    assert np.array_equal(o[:, 0].view(np.float32), fimg.reshape(-1))
+    assert np.array_equal(got[(0, 0)].reshape(-1), (i - 20.5).astype(np.float32))
+    assert np.array_equal(o[:, 1].view(np.int32), line)
+    assert np.array_equal(got[(0, 1)], np.minimum(line, 10 - i))
+    assert np.array_equal(o[:, 2], layers[1].reshape(-1))
+    assert np.array_equal(o[:, 3], layers[0].reshape(-1))
+    want = layers.copy()
+    want[1] += (i + 3).reshape(8, 8).astype(np.uint32)
+    want[0] = np.where(layers[0] == (i & 3).reshape(8, 8), 1000 + i.reshape(8, 8), layers[0])
+    assert np.array_equal(got[(0, 2)], want)
+    # rows: texel (y & 3, x) gets bit y >> 2 from rows y and y + 4 (two invocations: the
+    # old value is the original with or without the other one's bit)
+    x, y = i % 8, i // 8
+    bit = (1 << (y >> 2)).astype(np.uint32)
+    assert np.array_equal(got[(0, 3)], rows | 3)
+    orig = rows[y & 3, x]
+    other = (1 << (1 - (y >> 2))).astype(np.uint32)
+    assert np.all((o[:, 4] == orig) | (o[:, 4] == orig | other)), o[:, 4]
+    assert not np.any(o[:, 4] & bit & ~orig)
+
+
+@pytest.mark.parametrize("wave", [32, 64])
+def test_image_atomic_encodings_match_llvm_mc(wave: int, lvp: None) -> None:
+    """The buffer_atomic_* (returning and not) and image_atomic_* instructions of the
+    atomics shaders encode as llvm-mc-19 encodes them."""
+    from radcc.driver.compile import compile_spirv
+
+    lines = sorted(set().union(*(
+        emitted_lines(compile_spirv(_spirv(name), wave_size=wave).asm, prefix)
+        for name in ("tb_atomics", "img_atomics_more") for prefix in ("buffer_", "image_"))))
+    assert any(ln.startswith("buffer_atomic_cmpswap_b32") and ln.endswith("idxen glc")
+               for ln in lines), lines
+    assert any(ln.startswith("buffer_atomic_xor_b32") and ln.endswith("idxen")
+               for ln in lines), lines
+    assert any("image_atomic_swap" in ln for ln in lines), lines
+    assert any("SQ_RSRC_IMG_2D_ARRAY" in ln and "image_atomic_cmpswap" in ln
+               for ln in lines), lines
+    assert_gfx1100_encodings_match_llvm_mc(lines, wave)

@@ -37,6 +37,7 @@ from .lower_idiv import lower_idiv
 from .lower_int64 import lower_int64
 from .lower_local_arrays import lower_local_arrays
 from .lower_math import lower_math
+from .lower_non_uniform import lower_non_uniform
 from .lower_returns import lower_returns
 from .lower_vectors import lower_vectors
 from .peephole_select import peephole_select
@@ -60,6 +61,7 @@ PASSES: dict[str, Callable[[MirShader], bool]] = {
     "lower_int64": lower_int64,
     "lower_math": lower_math,
     "lower_atomics": lower_atomics,
+    "lower_non_uniform": lower_non_uniform,
     "lower_local_arrays": lower_local_arrays,
     "fold_offsets": fold_offsets,
     "fold_16bit_image": fold_16bit_image,
@@ -126,6 +128,7 @@ LOWERING = (
     "combine_barriers",
     "lower_local_arrays",
     "lower_atomics",
+    "lower_non_uniform",
     "lower_vectors",
     "lower_math",
     "lower_idiv",
@@ -181,5 +184,5 @@ __all__ = ["PASSES", "LOWERING", "lower_for_isel", "optimize", "algebraic", "con
            "copy_prop", "cse", "dce", "dead_writes", "vars_to_ssa", "dead_branch", "fold_offsets", "loop_unroll",
            "lower_continue_constructs", "lower_returns", "fold_16bit_image", "lower_idiv",
            "lower_int64", "lower_local_arrays",
-           "lower_atomics", "lower_math", "lower_vectors", "peephole_select", "range_fold", "combine_barriers",
+           "lower_atomics", "lower_non_uniform", "lower_math", "lower_vectors", "peephole_select", "range_fold", "combine_barriers",
            "vectorize_mem"]

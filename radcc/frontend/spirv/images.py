@@ -5,7 +5,7 @@ sampled type, Dim, Depth, Arrayed, MS, Sampled (1: used with a sampler, 2: a sto
 image) and the image format, plus the access qualifier. `unsupported` names what radcc
 does not handle yet (the validator refuses it with the type's word offset): every
 dimension but 1D, 2D, 3D, Cube and Buffer (texel buffers), arrayed images but 1D, 2D and
-Cube ones, multisampled images, and
+Cube ones, multisampled images but 2-D ones (arrayed or not), and
 storage image formats outside `STORAGE_FORMATS` (the formats the emulator's texture unit
 and ``radcc run --image`` both know). Sampled images (``texture2D``, Sampled 1; depth
 images too: their Dref sampling and gathers compare with the sampler's compare function)
@@ -53,8 +53,10 @@ class ImageType:
     @property
     def mir_dim(self) -> str:
         """The dimension as the MIR's image ops and `ImageBinding` name it: the Dim, with
-        ``Array`` appended for an arrayed image (``2DArray``)."""
-        return self.dim + ("Array" if self.arrayed else "")
+        ``MS`` appended for a multisampled image and ``Array`` for an arrayed one
+        (``2DArray``, ``2DMS``, ``2DMSArray``)."""
+        return self.dim + ("MS" if self.multisampled else "") + (
+            "Array" if self.arrayed else "")
 
     @property
     def dim_name(self) -> str:
@@ -83,7 +85,7 @@ def image_type(t: TypeOther) -> ImageType:
 
 def unsupported(img: ImageType) -> str | None:
     """Why radcc cannot compile an image of this type (None: it can)."""
-    if img.dim not in SUPPORTED_DIMS or img.multisampled or (
+    if img.dim not in SUPPORTED_DIMS or (img.multisampled and img.dim != "2D") or (
             img.arrayed and img.dim not in ARRAYED_DIMS):
         return f"image dimension {img.dim_name} is not supported"
     if img.sampled != 2:

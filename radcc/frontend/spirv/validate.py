@@ -519,7 +519,8 @@ class _Checker:
             self.ext_inst(ins, rt)
         elif op in ("OpImageRead", "OpImageWrite", "OpImageFetch"):
             self.image_access(ins, rt, [int(v) for v in ids])
-        elif op in ("OpImageQuerySize", "OpImageQuerySizeLod", "OpImageQueryLevels"):
+        elif op in ("OpImageQuerySize", "OpImageQuerySizeLod", "OpImageQueryLevels",
+                    "OpImageQuerySamples"):
             self.image_query(ins, rt, [int(v) for v in ids])
         elif op in ("OpSampledImage", "OpImage", "OpImageSampleExplicitLod",
                     "OpImageSampleImplicitLod", "OpImageSampleDrefExplicitLod",
@@ -564,8 +565,8 @@ class _Checker:
             raise _fail("16-bit texels (d16) are not supported yet", ins)
 
     def image_query(self, ins: Instruction, rt: int | None, ids: list[int]) -> None:
-        """OpImageQuerySize(Lod)/QueryLevels: an image operand, an integer result (a
-        vector of one component per dimension for sizes), an integer Lod."""
+        """OpImageQuerySize(Lod)/QueryLevels/QuerySamples: an image operand, an integer
+        result (a vector of one component per dimension for sizes), an integer Lod."""
         img_t = self.t(self.operand_type(ins, ids[0], 0))
         if not isinstance(img_t, TypeOther) or img_t.opname != "OpTypeImage":
             raise _fail(f"the image operand has type {self.type_name(self.vtype(ids[0]))}, "
@@ -574,9 +575,11 @@ class _Checker:
         r = self.need_shape(ins, rt, "int", "the result")
         if r[1] != 32:
             raise _fail("the result must be 32-bit", ins)
-        if ins.opname == "OpImageQueryLevels":
+        if ins.opname in ("OpImageQueryLevels", "OpImageQuerySamples"):
             if r[2] != 1:
-                raise _fail("OpImageQueryLevels gives a scalar", ins)
+                raise _fail(f"{ins.opname} gives a scalar", ins)
+            if ins.opname == "OpImageQuerySamples" and not img.multisampled:
+                raise _fail("OpImageQuerySamples of an image that is not multisampled", ins)
             return
         want = {"1D": 1, "2D": 2, "3D": 3, "Cube": 2, "Rect": 2, "Buffer": 1}.get(img.dim, 2)
         if r[2] != want + int(img.arrayed):

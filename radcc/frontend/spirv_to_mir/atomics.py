@@ -69,6 +69,12 @@ def _image_atomic(ctx: TranslationContext, ins: Instruction, p: TexelPointer) ->
     if op in ("OpAtomicLoad", "OpAtomicStore") or ins.result_type is None:
         raise err(f"{op} on an image texel is not supported", ins)
     bits = ctx.bits(ins.result_type)
+    if p.image.type.format == "R32f" and op != "OpAtomicExchange":
+        # Vulkan's shaderImageFloat32Atomics is load, store and exchange; GFX11's MIMG and
+        # typed-buffer atomics have no float add/min/max (RADV leaves the
+        # shaderImageFloat32AtomicAdd/MinMax features off there)
+        raise err(f"{op} on a storage image of format R32f is not supported (float image "
+                  "atomics: only exchange)", ins)
     if op == "OpAtomicCompareExchange":
         val, cmp = get_value(ctx, ins.id(4)), get_value(ctx, ins.id(5))
         name, srcs, aop = "image_atomic_swap", [p.coord, cmp, val], "cmpxchg"

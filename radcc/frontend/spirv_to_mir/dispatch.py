@@ -118,6 +118,7 @@ OPS: dict[str, Callable[[TranslationContext, Instruction], None]] = {
     "OpImageQuerySize": images.op_image_query,
     "OpImageQuerySizeLod": images.op_image_query,
     "OpImageQueryLevels": images.op_image_query,
+    "OpImageQuerySamples": images.op_image_query,
     "OpControlBarrier": variables.op_control_barrier,
     "OpMemoryBarrier": variables.op_memory_barrier,
     **fragment_io.OPS,

@@ -11,8 +11,9 @@ samplers, Vulkan's descriptorCount > 1) are `DescriptorArray`s: an access chain 
 element, whose index (a constant or dynamically uniform value) an image intrinsic takes
 as a trailing source, named by ``attrs["desc_index"]`` (``("image",)``, ``("sampler",)``
 or both, in that order; RADV's ``radv_nir_apply_pipeline_layout`` turns the same deref
-into the descriptor's address). A ``NonUniform`` index (GLSL's ``nonuniformEXT``) needs
-the waterfall loop Mesa's ``nir_lower_non_uniform_access`` builds: refused by name.
+into the descriptor's address). An intrinsic whose index is ``NonUniform`` (GLSL's
+``nonuniformEXT``) has ``attrs["nonuniform"]``: `radcc.frontend.opt.lower_non_uniform`
+puts it in the waterfall loop Mesa's ``nir_lower_non_uniform_access`` builds.
 Which image types are supported is `radcc.frontend.spirv.images.unsupported`'s
 decision (the validator has refused the others by name).
 """
@@ -37,6 +38,7 @@ class ImageVar:
     binding: tuple[int, int]
     type: ImageType
     index: Value | None = None  # the element of a descriptor array (None: not an array)
+    nonuniform: bool = False  # the index is NonUniform (a waterfall loop: module doc)
 
 
 @dataclass(frozen=True)
@@ -53,6 +55,7 @@ class SamplerVar:
 
     binding: tuple[int, int]
     index: Value | None = None  # the element of a descriptor array (None: not an array)
+    nonuniform: bool = False  # the index is NonUniform
 
 
 @dataclass(frozen=True)
@@ -62,6 +65,7 @@ class SampledImage:
     image: ImageVar
     sampler: tuple[int, int]
     sampler_index: Value | None = None  # the sampler's element of a descriptor array
+    sampler_nonuniform: bool = False  # that index is NonUniform
 
 
 @dataclass(frozen=True)
@@ -72,20 +76,26 @@ class DescriptorArray:
     element: ImageVar | SamplerVar | SampledImage
     count: int
 
-    def at(self, index: Value) -> ImageVar | SamplerVar | SampledImage:
-        """The element at `index` (a MIR value: constant or dynamically uniform)."""
+    def at(self, index: Value, nonuniform: bool = False
+           ) -> ImageVar | SamplerVar | SampledImage:
+        """The element at `index` (a MIR value: constant, dynamically uniform, or
+        `nonuniform`)."""
         e = self.element
         if isinstance(e, SampledImage):
-            return SampledImage(replace(e.image, index=index), e.sampler, index)
-        return replace(e, index=index)
+            return SampledImage(replace(e.image, index=index, nonuniform=nonuniform),
+                                e.sampler, index, nonuniform)
+        return replace(e, index=index, nonuniform=nonuniform)
 
 
 def image_intr(ctx: TranslationContext, name: str, srcs: list[Value],
                dest: tuple[int, int] | None, img: ImageVar,
-               sampler_index: Value | None = None, **attrs: Any) -> Value | None:
+               sampler_index: Value | None = None, sampler_nonuniform: bool = False,
+               **attrs: Any) -> Value | None:
     """The MIR image intrinsic `name` on `img`: attrs ``binding`` and ``dim``, and the
     descriptor-array indices (the image's, then the sampler's) as trailing sources named
-    by ``desc_index``."""
+    by ``desc_index`` (``nonuniform`` if one is NonUniform)."""
+    if img.nonuniform or sampler_nonuniform:
+        attrs["nonuniform"] = True
     kinds = []
     if img.index is not None:
         srcs, kinds = [*srcs, img.index], ["image"]
@@ -98,8 +108,10 @@ def image_intr(ctx: TranslationContext, name: str, srcs: list[Value],
 
 
 def _intr(ctx: TranslationContext, name: str, srcs: list[Value], bits: int, comps: int,
-          img: ImageVar, sampler_index: Value | None = None, **attrs: Any) -> Value:
-    v = image_intr(ctx, name, srcs, (bits, comps), img, sampler_index, **attrs)
+          img: ImageVar, sampler_index: Value | None = None, sampler_nonuniform: bool = False,
+          **attrs: Any) -> Value:
+    v = image_intr(ctx, name, srcs, (bits, comps), img, sampler_index, sampler_nonuniform,
+                   **attrs)
     assert v is not None
     return v
 
@@ -107,17 +119,15 @@ def _intr(ctx: TranslationContext, name: str, srcs: list[Value], bits: int, comp
 def descriptor_element(ctx: TranslationContext, ins: Instruction, arr: DescriptorArray,
                        idx: Value | int, idx_id: int) -> ImageVar | SamplerVar | SampledImage:
     """OpAccessChain into a descriptor array: the element at `idx` (a constant in range,
-    or a value: dynamically uniform; a NonUniform one is refused)."""
-    nonuniform = ctx.m.has_decoration(idx_id, "NonUniform") or (
-        ins.result_id is not None and ctx.m.has_decoration(ins.result_id, "NonUniform"))
-    if nonuniform:
-        raise err("a NonUniform descriptor index (nonuniformEXT) needs a waterfall loop "
-                  "(Mesa's nir_lower_non_uniform_access): not supported", ins)
+    or a value: dynamically uniform, or NonUniform when the index or the chain is
+    decorated so)."""
     if isinstance(idx, int):
         if not 0 <= idx < arr.count:
             raise err(f"descriptor index {idx} outside the array of {arr.count}", ins)
         return arr.at(ctx.b.imm(idx, 32))
-    return arr.at(idx)
+    nonuniform = ctx.m.has_decoration(idx_id, "NonUniform") or (
+        ins.result_id is not None and ctx.m.has_decoration(ins.result_id, "NonUniform"))
+    return arr.at(idx, nonuniform)
 
 
 def declare_image(ctx: TranslationContext, vid: int, pointee: int) -> None:
@@ -183,6 +193,9 @@ def _image(ctx: TranslationContext, ins: Instruction) -> ImageVar:
 _HARMLESS_OPERANDS = 0x1000 | 0x2000 | 0x400 | 0x4000
 
 
+_SAMPLE = 0x40  # the Sample image operand
+
+
 def _no_image_operands(ins: Instruction, k: int) -> None:
     """Refuse image operands (Lod, Sample, ...) at operand `k`, but the harmless ones."""
     if len(ins.operands) > k:
@@ -191,11 +204,32 @@ def _no_image_operands(ins: Instruction, k: int) -> None:
             raise err(f"image operands {ins.operands[k].name} are not supported", ins)
 
 
+def _sampled_coord(ctx: TranslationContext, ins: Instruction, img: ImageVar, coord: Value,
+                   k: int, allowed: int = 0) -> Value:
+    """The address of a load, store or fetch whose image operands are at operand `k`
+    (only `allowed` and the harmless ones besides Sample): `coord`, with the Sample
+    operand's sample index appended for a multisampled image (its last address
+    component: x, y[, layer], sample, the ISA guide's MSAA address order; MIR dims
+    ``2DMS``/``2DMSArray``), which must have one."""
+    mask = int(ins.operands[k].value) if len(ins.operands) > k else 0  # type: ignore[arg-type]
+    if mask & ~(_HARMLESS_OPERANDS | allowed | (_SAMPLE if img.type.multisampled else 0)):
+        raise err(f"image operands {ins.operands[k].name} are not supported", ins)
+    if not img.type.multisampled:
+        return coord
+    if not mask & _SAMPLE:
+        raise err("an access to a multisampled image without a Sample operand", ins)
+    # the Sample id is the last parameter of the ones before it in bit order (only the
+    # allowed Lod can precede it)
+    sample = get_value(ctx, int(ins.operands[k].params[-1].value))  # type: ignore[arg-type]
+    if sample.bit_size != 32 or sample.num_components != 1:
+        raise err("a Sample operand that is not a 32-bit integer", ins)
+    return ctx.b.vec([*ctx.b.channels(coord), sample])
+
+
 def op_image_read(ctx: TranslationContext, ins: Instruction) -> None:
     assert ins.result_type is not None
     img = _image(ctx, ins)
-    _no_image_operands(ins, 2)
-    coord = get_value(ctx, ins.id(1))
+    coord = _sampled_coord(ctx, ins, img, get_value(ctx, ins.id(1)), 2)
     n = ctx.comps(ins.result_type)
     r = _intr(ctx, "image_load", [coord], 32, n, img)
     ctx.set(ins, r)
@@ -206,13 +240,11 @@ def op_image_fetch(ctx: TranslationContext, ins: Instruction) -> None:
     image_load_lod with the level as a second source."""
     assert ins.result_type is not None
     img = _image(ctx, ins)
-    coord = get_value(ctx, ins.id(1))
+    coord = _sampled_coord(ctx, ins, img, get_value(ctx, ins.id(1)), 2, allowed=0x2)
     n = ctx.comps(ins.result_type)
     lod = None
     if len(ins.operands) > 2:
         mask = int(ins.operands[2].value)  # type: ignore[arg-type]
-        if mask & ~(_HARMLESS_OPERANDS | 0x2):
-            raise err(f"image operands {ins.operands[2].name} are not supported", ins)
         if mask & 0x2:  # Lod: its id is the mask's first parameter
             lod = get_value(ctx, int(ins.operands[2].params[0].value))  # type: ignore[arg-type]
     k = fold_value(lod) if lod is not None else (0,)
@@ -226,11 +258,14 @@ def op_image_fetch(ctx: TranslationContext, ins: Instruction) -> None:
 
 def op_image_query(ctx: TranslationContext, ins: Instruction) -> None:
     """OpImageQuerySize(Lod) -> image_size lod (a level's width, height, depth);
-    OpImageQueryLevels -> image_levels (the descriptor's level count)."""
+    OpImageQueryLevels -> image_levels (the descriptor's level count);
+    OpImageQuerySamples -> image_samples (a multisampled image's sample count)."""
     assert ins.result_type is not None
     img = _image(ctx, ins)
     n = ctx.comps(ins.result_type)
-    if ins.opname == "OpImageQueryLevels":
+    if ins.opname == "OpImageQuerySamples":
+        r = _intr(ctx, "image_samples", [], 32, 1, img)
+    elif ins.opname == "OpImageQueryLevels":
         r = _intr(ctx, "image_levels", [], 32, 1, img)
     else:
         lod = get_value(ctx, ins.id(1)) if ins.opname == "OpImageQuerySizeLod" else \
@@ -250,7 +285,7 @@ def op_sampled_image(ctx: TranslationContext, ins: Instruction) -> None:
     if not isinstance(img, ImageVar) or not isinstance(smp, SamplerVar):
         raise err("OpSampledImage of something that is not an image and a sampler variable's "
                   "value", ins)
-    ctx.set(ins, SampledImage(img, smp.binding, smp.index))
+    ctx.set(ins, SampledImage(img, smp.binding, smp.index, smp.nonuniform))
 
 
 def op_image(ctx: TranslationContext, ins: Instruction) -> None:
@@ -342,7 +377,8 @@ def op_image_sample(ctx: TranslationContext, ins: Instruction) -> None:
     if img.type.dim == "Cube" and grad:
         raise err(f"{ins.opname} with Grad on image dimension {img.type.dim_name} (cube "
                   "derivatives, ACO's prepare_cube_coords) is not supported", ins)
-    r = _intr(ctx, "image_sample", srcs, 32, n, img, x.sampler_index, sampler=x.sampler,
+    r = _intr(ctx, "image_sample", srcs, 32, n, img, x.sampler_index, x.sampler_nonuniform,
+              sampler=x.sampler,
               grad=grad, offset=offset, implicit=not explicit and (
                        fragment or not gather), bias=bias, compare=compare, gather=component)
     ctx.set(ins, r)
@@ -350,26 +386,33 @@ def op_image_sample(ctx: TranslationContext, ins: Instruction) -> None:
 
 def op_image_write(ctx: TranslationContext, ins: Instruction) -> None:
     img = _image(ctx, ins)
-    _no_image_operands(ins, 3)
-    coord = get_value(ctx, ins.id(1))
+    coord = _sampled_coord(ctx, ins, img, get_value(ctx, ins.id(1)), 3)
     texel = get_value(ctx, ins.id(2))
     image_intr(ctx, "image_store", [coord, texel], None, img)
 
 
 def op_image_texel_pointer(ctx: TranslationContext, ins: Instruction) -> None:
     """OpImageTexelPointer (imageAtomic*): the image and the coordinates, for the atomic
-    that uses it (`radcc.frontend.spirv_to_mir.atomics`: MIR ``image_atomic``). The
-    image operand is a pointer to an image variable; Sample must be the constant 0."""
+    that uses it (`radcc.frontend.spirv_to_mir.atomics`: MIR ``image_atomic``), on
+    storage images (1D, 2D, 3D, 1D/2D arrays) and storage texel buffers (the element
+    index) of the 32-bit formats R32ui, R32i and R32f (exchange only: the atomics'
+    module). The image operand is a pointer to an image variable; Sample must be the
+    constant 0."""
     x = get_tv(ctx, ins.id(0))
     if not isinstance(x, ImageVar):
         raise err("OpImageTexelPointer of something that is not a storage image variable",
                   ins)
-    if x.type.mir_dim not in ("2D", "3D"):
+    if x.type.mir_dim not in ("1D", "2D", "3D", "1DArray", "2DArray", "Buffer", "2DMS",
+                              "2DMSArray"):
         raise err(f"image atomics on image dimension {x.type.dim_name} are not supported",
                   ins)
-    if x.type.format not in ("R32ui", "R32i"):
+    if x.type.format not in ("R32ui", "R32i", "R32f"):
         raise err(f"image atomics on storage image format {x.type.format} are not "
-                  "supported (only R32ui and R32i)", ins)
-    if fold_value(get_value(ctx, ins.id(2))) != (0,):
-        raise err("image atomics on multisampled images are not supported", ins)
-    ctx.set(ins, TexelPointer(x, get_value(ctx, ins.id(1))))
+                  "supported (only R32ui, R32i and R32f)", ins)
+    coord = get_value(ctx, ins.id(1))
+    if x.type.multisampled:  # the sample index: the address's last component
+        coord = ctx.b.vec([*ctx.b.channels(coord), get_value(ctx, ins.id(2))])
+    elif fold_value(get_value(ctx, ins.id(2))) != (0,):
+        raise err("a non-zero Sample of OpImageTexelPointer on an image that is not "
+                  "multisampled", ins)
+    ctx.set(ins, TexelPointer(x, coord))
