@@ -51,7 +51,9 @@ def _module(name: str, source: Path | None = None) -> types.ModuleType:
 
 @pytest.mark.skipif(sys.version_info[:2] != (3, 11), reason="the cache wraps CPython 3.11's "
                     "dataclasses._create_fn only")
-def test_cached_methods_are_the_compiled_ones(tmp_path: Path) -> None:
+def test_cached_methods_are_the_compiled_ones(tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)
     assert dataclasses._create_fn is dataclass_code._create_fn  # type: ignore[attr-defined]
     src = tmp_path / "dc_mod.py"
     src.write_text(SRC)
@@ -84,3 +86,18 @@ def test_cached_methods_are_the_compiled_ones(tmp_path: Path) -> None:
     src.write_text(SRC + "\n")  # an edited module's file is not used
     _module("radcc._dataclass_code_test", src)
     assert dataclass_code._caches.pop(str(src)).new
+
+
+@pytest.mark.skipif(sys.version_info[:2] != (3, 11), reason="the cache wraps CPython 3.11's "
+                    "dataclasses._create_fn only")
+def test_no_cache_file_without_bytecode_writing(tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """Like .pyc files, nothing is written under PYTHONDONTWRITEBYTECODE (or -B)."""
+    monkeypatch.setattr(sys, "dont_write_bytecode", True)
+    src = tmp_path / "dc_mod.py"
+    src.write_text(SRC)
+    _module("radcc._dataclass_code_test", src)
+    cache = dataclass_code._caches.pop(str(src))
+    assert cache.new
+    cache.save()
+    assert not cache.path.exists() and not (tmp_path / "__pycache__").exists()

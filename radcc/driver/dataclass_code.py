@@ -16,7 +16,8 @@ same code, globals and closure, so the classes behave identically.
 Nothing changes for other packages' dataclasses, nor on a Python other than 3.11 (whose
 ``_create_fn`` this module's copy of the text building matches; 3.13 builds the methods
 another way): the wrapper is then not installed. A corrupt or stale cache file is
-ignored and rewritten; a read-only install compiles the texts every time.
+ignored and rewritten; a read-only install, or Python told not to write bytecode
+(``PYTHONDONTWRITEBYTECODE``, ``-B``), compiles the texts every time.
 """
 
 from __future__ import annotations
@@ -61,8 +62,8 @@ class _ModuleCache:
             pass
 
     def save(self) -> None:
-        if not self.new or self.key is None:
-            return
+        if not self.new or self.key is None or sys.dont_write_bytecode:
+            return  # as .pyc files: nothing is written under PYTHONDONTWRITEBYTECODE / -B
         try:
             blob = marshal.dumps((self.key, self.codes))
             self.path.parent.mkdir(exist_ok=True)
