@@ -25,7 +25,8 @@ predecessor name its second half.
 
 from __future__ import annotations
 
-from ..mir import Block, CFNode, If, Instr, Loop, MirShader
+from ..mir import Block, If, Instr, Loop, MirShader
+from .lower_util import replace_by_loops
 
 _ATOMICS = {"ssbo_atomic": ("ssbo", "load_ssbo", "ssbo_atomic_swap"),
             "global_atomic": ("global", "load_global", "global_atomic_swap"),
@@ -42,26 +43,15 @@ def _wanted(shader: MirShader, ins: Instr) -> bool:
     return (space, ins.attrs.get("atomic_op"), ins.dest.bit_size) in opts.cas_atomics
 
 
-def _split(shader: MirShader, cf: list[CFNode], k: int, pos: int) -> None:
-    """Replace cf[k]'s instruction `pos` (an atomic to lower) by the loop."""
-    pre = cf[k]
-    assert isinstance(pre, Block)
-    ins = pre.instrs[pos]
+def _expand(shader: MirShader, pre: Block, ins: Instr, post: Block) -> Loop:
+    """The compare-and-swap loop of ``ins`` (an atomic to lower) between ``pre`` and
+    ``post``."""
     d = ins.dest
     assert d is not None
     space, load_op, swap_op = _ATOMICS[ins.op]
     addr, data = ins.srcs
     attrs = {key: v for key, v in ins.attrs.items() if key != "atomic_op"}
     bits = d.bit_size
-    post = shader.new_block()
-    # the rest of the block (and its jump) moves to `post`, the list's block after the loop
-    rest = pre.instrs[pos + 1:]
-    del pre.instrs[pos:]
-    for i in rest:
-        post.append(i)
-    for b in shader.blocks():
-        for phi in b.phis:
-            phi.preds = [post if p is pre else p for p in phi.preds]
     init = shader.new_value(bits)
     load_attrs = dict(attrs)
     if space != "global":
@@ -79,29 +69,12 @@ def _split(shader: MirShader, cf: list[CFNode], k: int, pos: int) -> None:
     out = Instr("phi", d, [res])
     out.preds = [then_b]
     post.insert(0, out)
-    cf[k + 1:k + 1] = [Loop([header, If(eq, [then_b], [else_b]), latch]), post]
-
-
-def _find(shader: MirShader, cf: list[CFNode]) -> bool:
-    for k, n in enumerate(cf):
-        if isinstance(n, Block):
-            for pos, ins in enumerate(n.instrs):
-                if _wanted(shader, ins):
-                    _split(shader, cf, k, pos)
-                    return True
-        elif isinstance(n, If):
-            if _find(shader, n.then_list) or _find(shader, n.else_list):
-                return True
-        elif _find(shader, n.body) or _find(shader, n.cont):
-            return True
-    return False
+    return Loop([header, If(eq, [then_b], [else_b]), latch])
 
 
 def lower_atomics(shader: MirShader) -> bool:
-    changed = False
-    while _find(shader, shader.function.body):
-        changed = True
-    return changed
+    return replace_by_loops(shader, lambda ins: _wanted(shader, ins),
+                            lambda pre, ins, post: _expand(shader, pre, ins, post))
 
 
 __all__ = ["lower_atomics"]

@@ -24,28 +24,18 @@ named the split block as a predecessor name its second half.
 
 from __future__ import annotations
 
-from ..mir import Block, CFNode, If, Instr, Loop, MirShader
+from ..mir import Block, If, Instr, Loop, MirShader
+from .lower_util import replace_by_loops
 
 
 def _wanted(ins: Instr) -> bool:
     return bool(ins.attrs.get("nonuniform")) and ins.op.startswith("image_")
 
 
-def _split(shader: MirShader, cf: list[CFNode], k: int, pos: int) -> None:
-    """Replace cf[k]'s instruction `pos` (a non-uniform access) by the loop."""
-    pre = cf[k]
-    assert isinstance(pre, Block)
-    ins = pre.instrs[pos]
+def _expand(shader: MirShader, pre: Block, ins: Instr, post: Block) -> Loop:
+    """The waterfall loop of ``ins`` (a non-uniform access) between ``pre`` and ``post``."""
     kinds = tuple(ins.attrs.get("desc_index", ()))  # type: ignore[arg-type]
     n = len(kinds)
-    post = shader.new_block()
-    rest = pre.instrs[pos + 1:]
-    del pre.instrs[pos:]
-    for i in rest:
-        post.append(i)
-    for b in shader.blocks():
-        for phi in b.phis:
-            phi.preds = [post if p is pre else p for p in phi.preds]
     header, then_b, else_b, latch = (shader.new_block() for _ in range(4))
     idx = ins.srcs[len(ins.srcs) - n:]
     firsts = []
@@ -72,29 +62,12 @@ def _split(shader: MirShader, cf: list[CFNode], k: int, pos: int) -> None:
         out = Instr("phi", d, [r])
         out.preds = [then_b]
         post.insert(0, out)
-    cf[k + 1:k + 1] = [Loop([header, If(eq, [then_b], [else_b]), latch]), post]
-
-
-def _find(shader: MirShader, cf: list[CFNode]) -> bool:
-    for k, n in enumerate(cf):
-        if isinstance(n, Block):
-            for pos, ins in enumerate(n.instrs):
-                if _wanted(ins):
-                    _split(shader, cf, k, pos)
-                    return True
-        elif isinstance(n, If):
-            if _find(shader, n.then_list) or _find(shader, n.else_list):
-                return True
-        elif _find(shader, n.body) or _find(shader, n.cont):
-            return True
-    return False
+    return Loop([header, If(eq, [then_b], [else_b]), latch])
 
 
 def lower_non_uniform(shader: MirShader) -> bool:
-    changed = False
-    while _find(shader, shader.function.body):
-        changed = True
-    return changed
+    return replace_by_loops(shader, _wanted,
+                            lambda pre, ins, post: _expand(shader, pre, ins, post))
 
 
 __all__ = ["lower_non_uniform"]

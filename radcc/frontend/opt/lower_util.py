@@ -7,6 +7,9 @@
   instruction is replaced by what ``fn`` emitted and its uses by that value.
   Emitted instructions are offered to ``fn`` in turn, so a lowering may produce
   operations another rule of the same pass lowers further.
+* ``replace_by_loops(shader, wanted, expand)``: splits the block of every instruction
+  ``wanted`` picks there and puts the loop ``expand`` builds for it between the halves
+  (the waterfall and compare-and-swap loops of ``lower_non_uniform``/``lower_atomics``).
 * ``clone_cf``: copies a control-flow list with fresh blocks and values.
 * ``demote_to_vars``: turns SSA values into local variables (a store after the
   definition, a load before each use) so that ``vars_to_ssa`` rebuilds SSA
@@ -149,6 +152,49 @@ def rewrite_instrs(shader: MirShader, fn: Rule, vectors: dict[Value, list[Value]
     if vectors is not None and mapping:
         for k, lst in vectors.items():
             vectors[k] = [_follow(mapping, x) for x in lst]
+    return changed
+
+
+def replace_by_loops(shader: MirShader, wanted: Callable[[Instr], bool],
+                     expand: Callable[[Block, Instr, Block], Loop]) -> bool:
+    """Replace each instruction ``wanted`` picks (phis excepted), in control-flow order, by
+    a loop: its block ``pre`` keeps what precedes it, a new block ``post`` takes what
+    follows it (phis that named ``pre`` as a predecessor name ``post``), and
+    ``expand(pre, ins, post)`` builds the loop that goes between them (it may append to
+    ``pre`` and put phis at the start of ``post``). The loop is not searched again: it
+    must not hold an instruction ``wanted`` picks."""
+    changed = False
+
+    def walk(cf: list[CFNode]) -> None:
+        nonlocal changed
+        k = 0
+        while k < len(cf):
+            n = cf[k]
+            k += 1
+            if isinstance(n, If):
+                walk(n.then_list)
+                walk(n.else_list)
+            elif isinstance(n, Loop):
+                walk(n.body)
+                walk(n.cont)
+            else:
+                pos = next((i for i, ins in enumerate(n.instrs) if wanted(ins)), None)
+                if pos is None:
+                    continue
+                ins = n.instrs[pos]
+                post = shader.new_block()
+                rest = n.instrs[pos + 1:]
+                del n.instrs[pos:]
+                for i in rest:
+                    post.append(i)
+                for b in shader.blocks():
+                    for phi in b.phis:
+                        phi.preds = [post if p is n else p for p in phi.preds]
+                cf[k:k] = [expand(n, ins, post), post]
+                k += 1  # post is searched next
+                changed = True
+
+    walk(shader.function.body)
     return changed
 
 
