@@ -71,3 +71,16 @@ def run_radcc(*argv: str) -> tuple[int, str, str]:
     p = subprocess.run([sys.executable, "-m", "radcc", *argv], capture_output=True, text=True,
                        cwd=root, env={**os.environ, "PYTHONPATH": str(root)})
     return p.returncode, p.stdout, p.stderr
+
+
+def assert_glsl_refused_by_name(tmp_path: Path, source: str, message: str) -> None:
+    """A GLSL compute shader glslang accepts (vulkan1.2) is refused by `radcc compile`:
+    exit status 1, ``message`` at a SPIR-V word offset, no traceback."""
+    src = tmp_path / "s.comp"
+    src.write_text(source)
+    r = spirv_tools.compile_glsl(src, "vulkan1.2")
+    assert r.ok, r.text
+    spv = tmp_path / "s.spv"
+    spv.write_bytes(r.data)
+    rc, _, err = run_radcc("compile", str(spv), "-o", str(tmp_path / "s.o"))
+    assert rc == 1 and message in err and "word " in err and "Traceback" not in err, err
