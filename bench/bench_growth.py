@@ -21,8 +21,9 @@ mid-level pass of `radcc.frontend.opt` (summed over its runs, ``mir:NAME``),
 ``divergence``, ``isel``, every back-end pass of `radcc.passes.manager` (``be:NAME``) and
 the emission (``emit_program``, ``statistics``, ``kernel_asm``, ``code_object``). Each
 compile runs in a child process of its own (so the peak RSS printed is that compile's,
-and `--timeout` can stop it). A shader's size is calibrated from a small probe, scaled
-linearly; the instruction count printed is the emitted one.
+and `--timeout` can stop it). A shader's size is calibrated from two small probes and
+then from each measured size (`repeat_count`: a power law through the last two
+points); the instruction count printed is the emitted one.
 
 For each kind the table gives each phase's time at each size and its growth exponent:
 the slope of a least-squares fit of log(time) against log(instructions) (1.0 linear,
@@ -324,6 +325,21 @@ def profile(kind: str, n: int, wave: int, top: int) -> None:
     pstats.Stats(pr).sort_stats("tottime").print_stats(top)
 
 
+def repeat_count(points: list[tuple[int, int]], size: int) -> int:
+    """The generator's repeat count expected to give `size` instructions.
+
+    A power law count = c * n**b through the two measured points (repeat count,
+    instructions) of largest n: the instructions per repeat are not constant (the
+    switch's fixed loop and default case weigh at small n; the pressure kind's spill
+    code per segment grows with the segment count), so one probe scaled linearly
+    missed the sizes by up to 25%; each measured size is a new point for the next.
+    """
+    (n0, c0), (n1, c1) = sorted(set(points))[-2:]
+    b = math.log(c1 / c0) / math.log(n1 / n0) if c1 != c0 else 1.0
+    b = min(max(b, 0.5), 2.0)
+    return max(1, round(n1 * (size / c1) ** (1.0 / b)))
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sizes", default="4000,16000,64000")
@@ -355,15 +371,21 @@ def main(argv: list[str] | None = None) -> int:
     print(f"# load average {os.getloadavg()[0]:.2f}, clock {args.clock}, wave{args.wave}")
     worst: dict[str, float | None] = {}
     for kind in kinds:
-        probe = run_child(kind, PROBE[kind], args.wave, args.clock, args.timeout)
-        if "error" in probe:
+        points: list[tuple[int, int]] = []
+        for n in (PROBE[kind], 2 * PROBE[kind]):
+            probe = run_child(kind, n, args.wave, args.clock, args.timeout)
+            if "error" in probe:
+                break
+            points.append((n, probe["instructions"]))
+        if len(points) < 2:
             print(f"{kind}: probe failed: {probe['error']}")
             continue
-        per = probe["instructions"] / PROBE[kind]
         runs = []
         for size in sizes:
-            n = max(1, round(size / per))
+            n = repeat_count(points, size)
             r = run_child(kind, n, args.wave, args.clock, args.timeout)
+            if "error" not in r:
+                points.append((n, r["instructions"]))
             r["target"] = size
             runs.append(r)
             took = r.get("error") or f"{sum(r['times'].values()):.1f} s"
