@@ -42,7 +42,8 @@ height, depth or layers of a level, the level count), the sample and gather opco
 32-bit float ones) with dims 1D, 2D, 3D, 2D_ARRAY/1D_ARRAY and 2D_MSAA(_ARRAY) (samples
 and gathers also CUBE: the T# type 11, its depth the
 faces, 6 per cube; loads and stores address a cube's faces as a 2D_ARRAY) are executed,
-loads and samples also as d16 (float formats), stores also as d16 (`_widen16`), loads
+loads and samples also as d16 (float formats; loads also of integer formats of at most
+16-bit channels, `_to16`), stores also as d16 (`_widen16`), loads
 and stores also as a16 (16-bit uint address components, two per VGPR, `_addr_words`),
 ``_lz``/``_l`` samples and gathers also as a16 (16-bit float coordinates and level, two
 per VGPR); addresses sequential from VADDR or NSA (`_areg`); other a16 forms, tfe/lwe
@@ -751,8 +752,8 @@ def bind_mimg(i: Inst) -> Handler:
                     raw[ok] = w.memory.gather(addrs[ok], fmt.bytes, lanes[ok])
                 except MemFault as e:
                     raise EmuError(f"{i.where()}: memory fault: {e}") from None
-                _check_d16(i, fmt)
-                return apply_dst_sel(fmt, unpack_texels(fmt, raw), desc.dst_sel)
+                return _to16(i, fmt, apply_dst_sel(fmt, unpack_texels(fmt, raw),
+                                                   desc.dst_sel))
         return _returning(load, vdata, comps, bool(f.get("d16")))
 
     def hs(w: Wave, i: Inst) -> None:
@@ -893,7 +894,9 @@ def _bind_sample(i: Inst) -> Handler:
         desc, fmt = _desc(w, i)
         if desc is None or fmt is None:
             return np.zeros((len(lanes), 4), dtype=np.uint32)
-        _check_d16(i, fmt)
+        if f.get("d16") and fmt.integer:
+            raise EmuError(f"{i.where()}: d16 sampling of integer format {fmt.name} is not "
+                           "supported by the texture unit")
         smp = SamplerDesc.decode(sread(w, f["ssamp"], 128))
         r = 0  # the address dword
         offset: tuple[int, ...] = ()
@@ -947,8 +950,9 @@ def _bind_sample(i: Inst) -> Handler:
             lod = body[nc + layered].view(np.float32).astype(np.float64)
         if cube and smp.unnormalized:
             raise EmuError(f"{i.where()}: unnormalized coordinates of a cube map")
-        return _sample(w, i, lanes, desc, fmt, smp, coords, lod,
-                       SampleOp(kind == "lz", offset, ref, component), layer, cube)
+        return _to16(i, fmt, _sample(w, i, lanes, desc, fmt, smp, coords, lod,
+                                     SampleOp(kind == "lz", offset, ref, component), layer,
+                                     cube))
     return _returning(sample, vdata, comps, bool(f.get("d16")))
 
 
@@ -956,10 +960,9 @@ def _returning(compute: Callable[[Wave, Inst, np.ndarray], np.ndarray], vdata: i
                comps: list[int], d16: bool = False) -> Handler:
     """The handler of an image instruction that returns data: it issues to strict mode
     (the vm counter, VDATA's registers), asks `compute` for the active lanes' four
-    components (uint32, lanes x 4) and writes the dmask's components to VDATA. With d16
-    (ISA 10.4 "D16" instructions, float data only) each component is converted to 16-bit
-    float (round to nearest even) and two go to a VGPR, low half first; a last odd one
-    writes the low half and keeps the high half."""
+    components (uint32, lanes x 4; with d16 already 16-bit, `_to16`) and writes the
+    dmask's components to VDATA. With d16 (ISA 10.4 "D16") two go to a VGPR, low half
+    first; a last odd one writes the low half and keeps the high half."""
     nv = (len(comps) + 1) // 2 if d16 else len(comps)
     dests = tuple((vdata + k) & 255 for k in range(nv))
 
@@ -975,13 +978,29 @@ def _returning(compute: Callable[[Wave, Inst, np.ndarray], np.ndarray], vdata: i
                 w.v[(vdata + k) & 255, lanes] = vals[:, c]
             return
         for k, c in enumerate(comps):
-            half = vals[:, c].view(np.float32).astype(np.float16).view(np.uint16) \
-                .astype(np.uint32)
+            half = vals[:, c] & 0xFFFF
             r = (vdata + k // 2) & 255
             old = w.v[r, lanes]
             w.v[r, lanes] = (old & 0xFFFF0000) | half if k % 2 == 0 else \
                 (old & 0xFFFF) | (half << 16)
     return h
+
+
+def _to16(i: Inst, fmt: TexFormat, vals: np.ndarray) -> np.ndarray:
+    """A read's four components (uint32 columns) as a d16 instruction returns them (ISA
+    10.4.1, "If D16==1"; unchanged without d16): a float, normalized or sRGB format's as
+    16-bit floats (round to nearest even), an integer format's as 16-bit integers: its
+    channels of at most 16 bits fit (the low 16 bits of the zero- or sign-extended value,
+    the ``ushort or sshort`` of the guide's table); the guide does not say how a 32-bit
+    integer channel narrows, so that is refused."""
+    if not i.f.get("d16"):
+        return vals
+    if not fmt.integer:
+        return vals.view(np.float32).astype(np.float16).view(np.uint16).astype(np.uint32)
+    if fmt.bits > 16:
+        raise EmuError(f"{i.where()}: d16 reads of integer format {fmt.name} are not "
+                       "supported by the texture unit (32-bit channels)")
+    return vals & 0xFFFF
 
 
 def _widen16(fmt: TexFormat, h: np.ndarray) -> np.ndarray:
@@ -994,12 +1013,6 @@ def _widen16(fmt: TexFormat, h: np.ndarray) -> np.ndarray:
     if fmt.kind == "sint":
         return h.astype(np.uint16).view(np.int16).astype(np.int32).view(np.uint32)
     return h.astype(np.uint16).view(np.float16).astype(np.float32).view(np.uint32)
-
-
-def _check_d16(i: Inst, fmt: TexFormat | None) -> None:
-    if i.f.get("d16") and fmt is not None and fmt.integer:
-        raise EmuError(f"{i.where()}: d16 reads of integer format {fmt.name} are not "
-                       "supported by the texture unit")
 
 
 BINDERS: dict[str, Callable[[Inst], Handler]] = {"MIMG": bind_mimg}

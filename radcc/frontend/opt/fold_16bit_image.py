@@ -10,8 +10,16 @@ Why it is sound: the texture unit converts the texel to 16-bit float itself (ISA
 10.4.1, "If D16==1": 16-bit float for every format but UINT/SINT), the value the
 shader converted. Only the rounding of values not exact in half precision may differ
 (SPIR-V's OpFConvert without a rounding-mode decoration leaves it to the
-implementation, as NIR's fold does with an undefined rounding mode). Integer images
-are not folded (the guide does not say how the unit narrows 32-bit integers).
+implementation, as NIR's fold does with an undefined rounding mode).
+
+Integer texels (an ``image_load`` of a uint/int storage image) are folded the same way
+when every use is ``u2u16``/``i2i16`` and the image's declared format has channels of at
+most 16 bits (`NARROW_INT_FORMATS`: Rgba8ui, R16ui, R16i, Rgba16ui, Rgba16i ...): the
+texel then fits 16 bits, so the unit's 16-bit integer (ISA 10.4.1: "ushort or sshort")
+is the truncation the shader asked for. (ACO as Mesa 22.3's RADV folds every integer
+image read so; RADV since folds float destinations only, ``fold_image_dest_types =
+nir_type_float`` in radv_shader.c, and the guide does not say how the unit narrows a
+32-bit integer: radcc folds only where any narrowing is exact.)
 
 Stores (``image_store``, not texel buffers): 16-bit texel data widened to 32 bits as the
 image's sampled type is stored as it was (`_fold_store_data`: MIMG ``d16``); integer
@@ -28,9 +36,24 @@ float coordinates itself.
 
 from __future__ import annotations
 
-from ..mir import If, Instr, MirShader, Value, iter_nodes
+import re
+
+from ..mir import If, ImageBinding, Instr, MirShader, Value, iter_nodes
 
 _READS = ("image_load", "image_load_lod", "image_sample")
+# SPIR-V integer storage formats whose channels all have at most 16 bits
+NARROW_INT_FORMATS = re.compile(r"(R|Rg|Rgba)(8|16)u?i")
+
+
+def _narrowing(ins: Instr, img: ImageBinding) -> tuple[str, ...]:
+    """The conversions to 16 bits a read's every use may be for a d16 result: ``f2f16``
+    of a float image's texels, ``u2u16``/``i2i16`` of a narrow integer format's loads
+    (none: the read is not folded)."""
+    if img.sampled_type == "float":
+        return ("f2f16",)
+    if ins.op == "image_load" and img.storage and NARROW_INT_FORMATS.fullmatch(img.format):
+        return ("u2u16", "i2i16")
+    return ()
 
 
 def fold_16bit_image(shader: MirShader) -> bool:
@@ -47,14 +70,15 @@ def fold_16bit_image(shader: MirShader) -> bool:
         if ins.op not in _READS or d is None or d.bit_size != 32 or ins.attrs.get("compare"):
             continue
         img = shader.images.get(tuple(ins.attrs["binding"]))  # type: ignore[arg-type]
-        if img is None or img.sampled_type != "float":
+        narrow = () if img is None else _narrowing(ins, img)
+        if not narrow:
             continue
         movs = uses.get(d.index, [])
         if not movs or any(m.op != "mov" or m.dest is None or m.dest.num_components != 1
                            or len(m.srcs) != 1 for m in movs):
             continue
         convs = [c for m in movs for c in uses.get(m.dest.index, [])]  # type: ignore[union-attr]
-        if not convs or any(c.op != "f2f16" or c.attrs for c in convs):
+        if not convs or any(c.op not in narrow or c.attrs for c in convs):
             continue
         for c in convs:
             m = c.srcs[0].parent
