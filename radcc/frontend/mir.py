@@ -252,6 +252,18 @@ class StageVar:
     per_instance: bool = False
 
 
+@dataclass(frozen=True)
+class FloatControls:
+    """The entry point's SPV_KHR_float_controls execution modes, each the float bit
+    sizes it names: DenormPreserve, DenormFlushToZero, RoundingModeRTE, RoundingModeRTZ
+    (SignedZeroInfNanPreserve is `MirShader.float_preserve`). Empty: the
+    implementation's choice (radcc: ACO's, `radcc.ir.shader_config.FpMode`)."""
+    denorm_preserve: frozenset[int] = frozenset()
+    denorm_flush: frozenset[int] = frozenset()
+    rte: frozenset[int] = frozenset()
+    rtz: frozenset[int] = frozenset()
+
+
 @dataclass(eq=False)
 class MirFunction:
     name: str
@@ -284,6 +296,8 @@ class MirShader:
     # float bit sizes whose signed zeros, infinities and NaNs must be kept (the entry
     # point's SignedZeroInfNanPreserve modes): opt.algebraic's inexact rules skip them
     float_preserve: frozenset[int] = frozenset()
+    # the other float controls (denormals, rounding): isel's `FpMode`, the MODE register
+    float_controls: FloatControls = FloatControls()
     # what the target's isel needs (NIR's shader->options): set by `opt.lower_for_isel`
     options: MirOptions | None = None
     next_value: int = 0

@@ -15,7 +15,37 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["ShaderConfig"]
+__all__ = ["FpMode", "ShaderConfig"]
+
+FP_ROUND_NE, FP_ROUND_TZ = 0, 3  # MODE.FP_ROUND fields (ISA guide §7.2.4)
+FP_DENORM_FLUSH, FP_DENORM_KEEP = 0, 3  # MODE.FP_DENORM fields: flush / allow in and out
+
+
+@dataclass(frozen=True, slots=True)
+class FpMode:
+    """The float mode the shader runs in: MODE's FP_ROUND and FP_DENORM fields, set by
+    the kernel descriptor's FLOAT_ROUND_MODE_* / FLOAT_DENORM_MODE_* (ACO's
+    ``float_mode``). The default is ACO's (aco_instruction_selection.cpp,
+    ``setup_fp_mode``): round to nearest even, 32-bit denormals flushed (keeping them
+    is slow: the f32 transcendentals flush theirs, isel scales around them), 16/64-bit
+    ones kept; a shader's float controls change them (`from_controls`)."""
+    round32: int = FP_ROUND_NE
+    round16_64: int = FP_ROUND_NE
+    denorm32: int = FP_DENORM_FLUSH
+    denorm16_64: int = FP_DENORM_KEEP
+
+    @staticmethod
+    def from_controls(denorm_preserve: frozenset[int], denorm_flush: frozenset[int],
+                      rtz: frozenset[int]) -> FpMode:
+        """ACO's choice for SPV_KHR_float_controls' modes (bit sizes each names): 32-bit
+        denormals kept only for DenormPreserve 32, 16/64-bit ones flushed for
+        DenormFlushToZero 16 or 64, round toward zero for RoundingModeRTZ (16 and 64
+        share a field: either makes it RTZ); RTE is the default already."""
+        return FpMode(
+            round32=FP_ROUND_TZ if 32 in rtz else FP_ROUND_NE,
+            round16_64=FP_ROUND_TZ if rtz & {16, 64} else FP_ROUND_NE,
+            denorm32=FP_DENORM_KEEP if 32 in denorm_preserve else FP_DENORM_FLUSH,
+            denorm16_64=FP_DENORM_FLUSH if denorm_flush & {16, 64} else FP_DENORM_KEEP)
 
 
 @dataclass(slots=True)
@@ -36,6 +66,9 @@ class ShaderConfig:
     # isel sets it (SPIR-V's NoContraction reaches the machine IR as
     # `Definition.is_precise`); the IR text format cannot, so IR programs do not fuse.
     fp_contract: bool = False
+    # MODE's rounding and denormal fields (isel, from the shader's float controls);
+    # `kernel_abi.kernel_fields` writes them into the kernel descriptor
+    fp_mode: FpMode = FpMode()
     # Spilling (spill / spill_ssa; zero when nothing was spilled):
     spilled_sgprs: int = 0  # lanes of linear VGPRs holding SGPR spill slots (after sharing)
     spilled_vgprs: int = 0  # dwords per lane of VGPR spill slots in scratch (after sharing)

@@ -17,6 +17,7 @@ from radcc.frontend.mir import Instr, Value, const_of
 from radcc.frontend.mir_ops import ALU_OPS, COMMUTATIVE, CONVERSION, DOT_4X8
 from radcc.ir.program import Operand
 from radcc.ir.regclass import Temp, s1, s2, v1, v2
+from radcc.ir.shader_config import FP_DENORM_FLUSH
 
 from .context import Comp, Const, IselContext, unsupported
 
@@ -183,8 +184,36 @@ def _alu32(ctx: IselContext, ins: Instr, uniform: bool, srcs: list[Comp]) -> Tem
     if op in VALU32_SHIFT:
         return ctx.valu(VALU32_SHIFT[op], v1, srcs[1], srcs[0])
     if op in VALU_UNARY:
-        return ctx.valu(VALU_UNARY[op], v1, srcs[0])
+        return trans32(ctx, VALU_UNARY[op], srcs[0])
     return _valu32_special(ctx, ins, srcs)
+
+
+# The f32 forms of these flush denormal inputs whatever MODE says (ISA guide,
+# V_RCP_F32 / V_RSQ_F32 / V_SQRT_F32 / V_LOG_F32: "denormals are flushed"). Where the
+# shader keeps 32-bit denormals (DenormPreserve 32) a denormal input is scaled by 2^24
+# first and the result corrected, as ACO's emit_rcp/emit_rsq/emit_sqrt/emit_log2
+# (aco_instruction_selection.cpp): the opcode, how the result is corrected, by what.
+_SCALE_2_24 = 0x4B800000
+_DENORM_FIXUP = {"v_rcp_f32": ("v_mul_f32", _SCALE_2_24),  # rcp(x 2^24) = rcp(x) 2^-24
+                 "v_rsq_f32": ("v_mul_f32", 0x45800000),  # rsq(x 2^24) = rsq(x) 2^-12
+                 "v_sqrt_f32": ("v_mul_f32", 0x39800000),  # sqrt(x 2^24) = sqrt(x) 2^12
+                 "v_log_f32": ("v_sub_f32", 0x41C00000)}  # log2(x 2^24) = log2(x) + 24
+_CLASS_DENORMAL = 1 << 4 | 1 << 7  # v_cmp_class_f32: negative and positive denormals
+
+
+def trans32(ctx: IselContext, opc: str, x: Comp) -> Temp:
+    """`opc` (a 32-bit unary VALU opcode) of `x`, denormal inputs kept where the
+    shader's float mode keeps 32-bit denormals (`_DENORM_FIXUP`)."""
+    plain = ctx.valu(opc, v1, x)
+    fix = _DENORM_FIXUP.get(opc)
+    if fix is None or ctx.p.config.fp_mode.denorm32 == FP_DENORM_FLUSH:
+        return plain
+    denormal = ctx.valu("v_cmp_class_f32", ctx.lm, x, Const(32, _CLASS_DENORMAL))
+    scaled = ctx.valu(opc, v1, ctx.valu("v_mul_f32", v1, Const(32, _SCALE_2_24), x))
+    undo, k = fix
+    fixed = ctx.valu(undo, v1, scaled, Const(32, k), commutative=undo == "v_mul_f32",
+                     rev="v_subrev_f32" if undo == "v_sub_f32" else None)
+    return ctx.valu("v_cndmask_b32", v1, plain, fixed, denormal)
 
 
 def _valu32_special(ctx: IselContext, ins: Instr, srcs: list[Comp]) -> Temp:
@@ -213,7 +242,7 @@ def _valu32_special(ctx: IselContext, ins: Instr, srcs: list[Comp]) -> Temp:
         t = ctx.valu("v_mul_f32", v1, Const(32, INV_2PI), x)
         return ctx.valu("v_sin_f32" if op == "fsin" else "v_cos_f32", v1, t)
     if op == "fpow":
-        lg = ctx.valu("v_log_f32", v1, x)
+        lg = trans32(ctx, "v_log_f32", x)
         return ctx.valu("v_exp_f32", v1, ctx.valu("v_mul_f32", v1, srcs[1], lg,
                                                   commutative=True))
     if op == "flrp":
@@ -237,7 +266,7 @@ def _valu32_special(ctx: IselContext, ins: Instr, srcs: list[Comp]) -> Temp:
         t = ctx.valu("v_mul_f32", v1, Const(32, INV_2PI), x)
         s = ctx.valu("v_sin_f32", v1, t)
         c = ctx.valu("v_cos_f32", v1, t)
-        return ctx.valu("v_mul_f32", v1, s, ctx.valu("v_rcp_f32", v1, c))
+        return ctx.valu("v_mul_f32", v1, s, trans32(ctx, "v_rcp_f32", c))
     if op in ("ufind_msb", "ifind_msb"):
         cnt = ctx.valu("v_clz_i32_u32" if op == "ufind_msb" else "v_cls_i32", v1, x)
         r = ctx.valu("v_sub_nc_u32", v1, Const(32, 31), cnt)

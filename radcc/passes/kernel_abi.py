@@ -64,6 +64,7 @@ from radcc.codeobj.metadata import default_kernel_metadata, default_metadata
 from radcc.ir.printer import instruction_text
 from radcc.ir.program import Definition, Instruction, Operand, Program
 from radcc.ir.regclass import SCC, VGPR_BASE, PhysReg, s1
+from radcc.ir.shader_config import FpMode
 from radcc.passes.hazards_gfx10 import needs_cu_mode
 from radcc.target import Feature, GfxLevel, Target
 
@@ -234,6 +235,12 @@ def kernel_fields(program: Program, sgprs: int, vgprs: int, uses_vcc: bool) -> d
     f["next_free_vgpr"] = max(vgprs, 1)
     f["reserve_vcc"] = int(uses_vcc)
     f["wavefront_size32"] = int(program.wave_size == 32)
+    mode = program.config.fp_mode
+    if mode != FpMode():  # else the fields' defaults, which are ACO's (FpMode)
+        f["float_round_mode_32"] = mode.round32
+        f["float_round_mode_16_64"] = mode.round16_64
+        f["float_denorm_mode_32"] = mode.denorm32
+        f["float_denorm_mode_16_64"] = mode.denorm16_64
     t = program.target
     lds = program.config.lds_size
     if lds > t.lds_size:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from ..mir import (
     Block,
+    FloatControls,
     MirShader,
     Value,
 )
@@ -52,6 +53,7 @@ def translate_module(ctx: TranslationContext) -> MirShader:
     ctx.shader.float_preserve = frozenset(
         m.args[0] for m in ctx.ep.execution_modes
         if m.name == "SignedZeroInfNanPreserve" and m.args)
+    ctx.shader.float_controls = float_controls(ctx)
     declare_globals(ctx)
     if vertex:
         declare_stage_vars(ctx)
@@ -74,6 +76,14 @@ def translate_module(ctx: TranslationContext) -> MirShader:
     first.instrs[:0] = ctx.const_block.instrs
     ctx.shader.function.body = unwrap_trivial_loops(ctx.shader.function.body)
     return ctx.shader
+
+
+def float_controls(ctx: TranslationContext) -> FloatControls:
+    """The entry point's denormal and rounding execution modes (SPV_KHR_float_controls)."""
+    def sizes(name: str) -> frozenset[int]:
+        return frozenset(m.args[0] for m in ctx.ep.execution_modes if m.name == name and m.args)
+    return FloatControls(sizes("DenormPreserve"), sizes("DenormFlushToZero"),
+                         sizes("RoundingModeRTE"), sizes("RoundingModeRTZ"))
 
 
 MAX_WORKGROUP_INVOCATIONS = 1024  # RADV's maxComputeWorkGroupInvocations
