@@ -97,15 +97,19 @@ STORAGE_IMAGE_STRIDE = 32
 SAMPLED_IMAGE_STRIDE = 64  # the T#, then the FMASK descriptor
 COMBINED_IMAGE_SAMPLER_STRIDE = 96
 TEXEL_BUFFER_STRIDE = 16
+BUFFER_STRIDE = 16  # a storage or uniform buffer's V#
 SAMPLER_STRIDE = 16
 COMBINED_SAMPLER_OFFSET = 64
 
 
 def descriptor_stride(*, texel_buffer: bool = False, storage: bool = False,
-                      combined: bool = False, sampler: bool = False) -> int:
-    """The stride of an array of descriptors of a binding of this kind: a texel buffer,
-    storage image, combined image sampler (its image or its sampler), sampled image or
-    (separate) sampler."""
+                      combined: bool = False, sampler: bool = False,
+                      buffer: bool = False) -> int:
+    """The stride of an array of descriptors of a binding of this kind: a storage or
+    uniform buffer, texel buffer, storage image, combined image sampler (its image or its
+    sampler), sampled image or (separate) sampler."""
+    if buffer:
+        return BUFFER_STRIDE
     if texel_buffer:
         return TEXEL_BUFFER_STRIDE
     if combined:
@@ -152,10 +156,11 @@ class KernargLayout:
         return e
 
     def add_buffer(self, name: str, *, role: Role = Role.VALUE,
-                   key: Key | None = None) -> KernargEntry:
-        """A 64-bit global buffer address (8 bytes, 8-aligned)."""
+                   key: Key | None = None, array: tuple[int, int] = (0, 0)) -> KernargEntry:
+        """A 64-bit global buffer address (8 bytes, 8-aligned); for an array of buffer
+        descriptors (`array` = (count, stride)) the address of its first V#."""
         return self.add(name, 8, ValueKind.GLOBAL_BUFFER, role=role, key=key,
-                        address_space="global")
+                        address_space="global", count=array[0], stride=array[1])
 
     def add_image(self, name: str, key: Key, access: str,
                   array: tuple[int, int] = (0, 0)) -> KernargEntry:
@@ -233,20 +238,23 @@ def shader_layout(bindings: Iterable[Key], push_size: int,
     2c. one 8-byte ``sampler`` per sampler binding (separate, or the sampler half of a
        combined image sampler), (set, binding) order, ``set{S}_binding{B}_sampler``: the
        address of its 16-byte S# (the guide's "Sampler Resource");
-    An image or sampler binding that is an array of descriptors (`arrays`: (role, key) ->
-    (count, stride)) gets the address of its first element; its metadata names the
-    count and stride (``.radcc_descriptor_count``, ``.radcc_descriptor_stride``).
+    A buffer, image or sampler binding that is an array of descriptors (`arrays`: (role,
+    key) -> (count, stride)) gets the address of its first element (a buffer array: of
+    its first 16-byte V#, and no ``..._size``); its metadata names the count and stride
+    (``.radcc_descriptor_count``, ``.radcc_descriptor_stride``).
     3. the push-constant block, if any: ``by_value`` ``push_constants`` of its size
        rounded up to 4 bytes, 4-aligned;
     4. ``hidden_block_count_x/y/z`` (4 bytes each: the number of workgroups).
     """
     keys = sorted(bindings)
     lay = KernargLayout()
-    for k in keys:
-        lay.add_buffer(binding_name(k), role=Role.BUFFER_ADDRESS, key=k)
-    for k in keys:
-        lay.add_value(binding_name(k) + "_size", 4, "uint", role=Role.BUFFER_SIZE, key=k)
     arr = arrays or {}
+    for k in keys:
+        lay.add_buffer(binding_name(k), role=Role.BUFFER_ADDRESS, key=k,
+                       array=arr.get((Role.BUFFER_ADDRESS, k), (0, 0)))
+    for k in keys:
+        if (Role.BUFFER_ADDRESS, k) not in arr:  # an array's sizes are in its V#s
+            lay.add_value(binding_name(k) + "_size", 4, "uint", role=Role.BUFFER_SIZE, key=k)
     for k, access in sorted((images or {}).items()):
         lay.add_image(binding_name(k), k, access, arr.get((Role.IMAGE, k), (0, 0)))
     for k in sorted(samplers):

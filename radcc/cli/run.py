@@ -3,7 +3,7 @@
     radcc run KERNEL.o --kernel NAME --groups X[,Y,Z] --block X[,Y,Z]
               --arg NAME=VALUE ... --out DIR [--wave32|--wave64]
               [--max-instructions N] [--robust] [--no-strict] [--no-hazards] [--quiet]
-    radcc run SHADER --groups X[,Y,Z] --buffer SET:BINDING=VALUE ...
+    radcc run SHADER --groups X[,Y,Z] --buffer SET:BINDING[:INDEX]=VALUE ...
               [--image SET:BINDING=FILE.npy[:FORMAT] ...] [--image3d ...]
               [--sampler SET:BINDING=FILTER[,ADDRESS[,NORMALIZED]] ...]
               [--push FILE | --push-values TYPE:VALUE,...] [--spec ID=VALUE ...]
@@ -21,7 +21,9 @@ also to ``DIR/NAME.npy`` (its dtype and shape).
 
 A shader: compiled (strict mode, `radcc.driver.run.run_compiled`), then run with every
 buffer written to ``DIR/SET_BINDING.bin`` (and ``DIR/SET_BINDING.npy`` for a buffer
-given as ``.npy``); a VALUE is a ``.npy`` file, a raw file or ``zeros:NBYTES``.
+given as ``.npy``); a VALUE is a ``.npy`` file, a raw file or ``zeros:NBYTES``. An
+element of an array of buffer descriptors is ``--buffer SET:BINDING:INDEX=VALUE``,
+written back as ``DIR/SET_BINDING_INDEX.bin`` (docs/abi.md "Arrays of descriptors").
 Images (`radcc.cli._images`, the lavapipe runner's interface) are written back as
 ``DIR/SET_BINDING.npy`` with the shape and dtype they were given. Push constants are a file's bytes (``--push``) or typed values (``--push-values
 f32:2.0,u32:7``: each at the next offset aligned to its size, little-endian).
@@ -46,7 +48,7 @@ from typing import Any
 
 import numpy as np
 
-from radcc.abi.kernarg import Role
+from radcc.abi.kernarg import KernargLayout, Role
 from radcc.cli._help import ArgError, ArgParser, HelpFormatter
 from radcc.cli._images import (
     add_image_options,
@@ -328,9 +330,11 @@ def run_parser() -> argparse.ArgumentParser:
                                               "radcc.emu")
     add_shader_options(p)
     p.add_argument("--groups", required=True, help="number of workgroups X[,Y,Z]")
-    p.add_argument("--buffer", action="append", default=[], metavar="SET:BINDING=VALUE",
-                   help="the buffer at SET:BINDING: a .npy file, a raw file or zeros:NBYTES; "
-                        "repeatable")
+    p.add_argument("--buffer", action="append", default=[],
+                   metavar="SET:BINDING[:INDEX]=VALUE",
+                   help="the buffer at SET:BINDING (SET:BINDING:INDEX: an element of an "
+                        "array of buffer descriptors, written back as DIR/SET_BINDING_INDEX)"
+                        ": a .npy file, a raw file or zeros:NBYTES; repeatable")
     add_image_options(p)
     push = p.add_mutually_exclusive_group()
     push.add_argument("--push", metavar="FILE",
@@ -380,15 +384,17 @@ def _push_values(text: str) -> bytes:
     return bytes(out)
 
 
-def _buffer_value(spec: str) -> tuple[tuple[int, int], Any]:
+def _buffer_value(spec: str) -> tuple[tuple[int, ...], Any]:
+    """SET:BINDING=VALUE, or SET:BINDING:INDEX=VALUE for an element of an array of buffer
+    descriptors."""
     key, eq, text = spec.partition("=")
-    s, colon, b = key.partition(":")
+    parts = key.split(":")
     try:
-        k = (int(s, 0), int(b, 0))
+        k = tuple(int(x, 0) for x in parts)
     except ValueError:
-        raise UserError(f"--buffer expects SET:BINDING=VALUE, got '{spec}'") from None
-    if not eq or not colon:
-        raise UserError(f"--buffer expects SET:BINDING=VALUE, got '{spec}'")
+        raise UserError(f"--buffer expects SET:BINDING[:INDEX]=VALUE, got '{spec}'") from None
+    if not eq or len(k) not in (2, 3) or min(k) < 0:
+        raise UserError(f"--buffer expects SET:BINDING[:INDEX]=VALUE, got '{spec}'")
     if text.startswith("zeros:"):
         try:
             return k, int(text[6:], 0)
@@ -401,6 +407,38 @@ def _buffer_value(spec: str) -> tuple[tuple[int, int], Any]:
         return k, path.read_bytes()
     except (OSError, ValueError) as e:
         raise UserError(f"--buffer {key}: cannot read '{text}': {e}") from None
+
+
+def _check_buffer_keys(layout: KernargLayout, buffers: dict[tuple[int, ...], Any]) -> None:
+    """Every buffer binding the kernel takes is given; an array of buffer descriptors
+    (docs/abi.md "Arrays of descriptors") by its elements SET:BINDING:INDEX (at least
+    one, each below its count), any other binding without an index."""
+    missing = []
+    for e in layout.entries:
+        if e.role is not Role.BUFFER_ADDRESS or e.key is None:
+            continue
+        s, b = e.key
+        if e.count:
+            if (s, b) in buffers:
+                raise UserError(f"--buffer {s}:{b}: binding {s}:{b} is an array of {e.count} "
+                                f"buffer descriptors: give its elements as {s}:{b}:INDEX")
+            given = [k[2] for k in buffers if len(k) == 3 and k[:2] == (s, b)]
+            bad = [i for i in given if i >= e.count]
+            if bad:
+                raise UserError(f"--buffer {s}:{b}:{bad[0]}: index {bad[0]} outside the "
+                                f"array of {e.count} buffer descriptors")
+            if not given:
+                missing.append(f"{s}:{b}:INDEX (an array of {e.count})")
+        elif (s, b) not in buffers:
+            if any(len(k) == 3 and k[:2] == (s, b) for k in buffers):
+                raise UserError(f"--buffer {s}:{b}: binding {s}:{b} is not an array of "
+                                "descriptors (no INDEX)")
+            missing.append(f"{s}:{b}")
+        elif any(len(k) == 3 and k[:2] == (s, b) for k in buffers):
+            raise UserError(f"--buffer {s}:{b}: binding {s}:{b} is not an array of "
+                            "descriptors (no INDEX)")
+    if missing:
+        raise UserError("missing --buffer for " + ", ".join(missing))
 
 
 def _declared_bindings(spirv: bytes) -> set[tuple[int, int]]:
@@ -426,11 +464,11 @@ def run_main(argv: list[str]) -> int:
         groups = tuple(int(x, 0) for x in args.groups.split(","))
         if not 1 <= len(groups) <= 3 or min(groups) < 1:
             raise UserError(f"--groups expects 1 to 3 positive integers, got '{args.groups}'")
-        buffers: dict[tuple[int, int], Any] = {}
+        buffers: dict[tuple[int, ...], Any] = {}
         for spec in args.buffer:
             key, val = _buffer_value(spec)
             if key in buffers:
-                raise UserError(f"--buffer {key[0]}:{key[1]} is given twice")
+                raise UserError(f"--buffer {':'.join(map(str, key))} is given twice")
             buffers[key] = val
         image_specs, sampler_specs = parse_specs(args)
         odir = _out_dir(args.out)
@@ -447,16 +485,14 @@ def run_main(argv: list[str]) -> int:
                             "runs compute shaders (radcc draw runs vertex and fragment "
                             "shaders)")
         declared = _declared_bindings(spirv)
-        unknown = sorted(k for k in buffers if k not in declared)
+        unknown = sorted({k[:2] for k in buffers if k[:2] not in declared})
         if unknown:
             raise UserError("--buffer for a binding the shader does not declare: "
                             + ", ".join(f"{s}:{b}" for s, b in unknown) + " (it declares "
                             + (", ".join(f"{s}:{b}" for s, b in sorted(declared)) or "none")
                             + ")")
-        missing = [k for k in res.arg_layout.keys(Role.BUFFER_ADDRESS) if k not in buffers]
-        if missing:
-            raise UserError("missing --buffer for " + ", ".join(f"{s}:{b}" for s, b in missing))
-        images = shader_images(res, image_specs, set(buffers))
+        _check_buffer_keys(res.arg_layout, buffers)
+        images = shader_images(res, image_specs, {k[:2] for k in buffers})
         samplers = shader_samplers(res, sampler_specs)
         t0 = time.monotonic()
         out, run = run_compiled(res, groups, buffers, push, strict=not args.no_strict,
@@ -465,10 +501,11 @@ def run_main(argv: list[str]) -> int:
                                 progress=_Progress(not args.quiet))
         dt = time.monotonic() - t0
         odir.mkdir(parents=True, exist_ok=True)
-        for (s, b), data in out.items():
-            (odir / f"{s}_{b}.bin").write_bytes(data)
-            if isinstance(buffers[(s, b)], np.ndarray):
-                _write_npy(odir / f"{s}_{b}.npy", data, buffers[(s, b)])
+        for key, data in out.items():
+            stem = "_".join(map(str, key))
+            (odir / f"{stem}.bin").write_bytes(data)
+            if isinstance(buffers[key], np.ndarray):
+                _write_npy(odir / f"{stem}.npy", data, buffers[key])
         write_images(odir, image_outputs(res, run, images))
     except KernelFault as e:
         return _fault(e)

@@ -50,7 +50,18 @@ class StrictModeError(RuntimeError):
     """radcc.emu found missing waits or unmitigated hazards."""
 
 
-def kernel_args(layout: KernargLayout, buffers: Mapping[Key, Any],
+def _buffer_arg(val: Any) -> tuple[Any, int]:
+    """A buffer given to the run (an int: that many zero bytes) as the emulator takes it,
+    and its size in bytes."""
+    if isinstance(val, int):
+        return Zeros(val), val
+    if isinstance(val, np.ndarray):
+        data = np.ascontiguousarray(val)
+        return data, data.nbytes
+    return bytes(val), len(bytes(val))
+
+
+def kernel_args(layout: KernargLayout, buffers: Mapping[DescKey, Any],
                 push: bytes, images: Mapping[DescKey, Image | TexelBuffer] | None = None,
                 samplers: Mapping[DescKey, SamplerDesc] | None = None) -> dict[str, Any]:
     """The emulator's named arguments for a dispatch (docs/abi.md layout); a sampler
@@ -75,17 +86,18 @@ def kernel_args(layout: KernargLayout, buffers: Mapping[Key, Any],
             if key not in imgs:
                 raise KeyError(f"no image for binding {key[0]}:{key[1]}")
             args[e.name] = imgs[key]
-    for key in layout.keys(Role.BUFFER_ADDRESS):
-        val = buffers.get(key, 0)
-        if isinstance(val, int):
-            data: Any = Zeros(val)
-            size = val
-        elif isinstance(val, np.ndarray):
-            data = np.ascontiguousarray(val)
-            size = data.nbytes
-        else:
-            data = bytes(val)
-            size = len(data)
+    for e in layout.entries:
+        if e.role is not Role.BUFFER_ADDRESS or e.key is None:
+            continue
+        key = e.key
+        if e.count:  # an array of buffer descriptors: its elements at (set, binding, index)
+            if key in buffers:
+                raise KeyError(f"binding {key[0]}:{key[1]} is an array of {e.count} buffer "
+                               f"descriptors: give its elements as {key[0]}:{key[1]}:INDEX")
+            args[e.name] = [None if (*key, i) not in buffers else
+                            _buffer_arg(buffers[(*key, i)])[0] for i in range(e.count)]
+            continue
+        data, size = _buffer_arg(buffers.get(key, 0))
         args[binding_name(key)] = data
         args[binding_name(key) + "_size"] = size
     pc = layout.push_constants
@@ -95,13 +107,13 @@ def kernel_args(layout: KernargLayout, buffers: Mapping[Key, Any],
     return args
 
 
-def run_compiled(res: CompileResult, groups: tuple[int, ...], buffers: Mapping[Key, Any],
+def run_compiled(res: CompileResult, groups: tuple[int, ...], buffers: Mapping[DescKey, Any],
                  push_constants: bytes = b"", *, strict: bool = True,
                  max_instructions: int = 50_000_000, robust: bool = False,
                  images: Mapping[DescKey, Image | TexelBuffer] | None = None,
                  progress: Callable[[int, int], None] | None = None,
                  samplers: Mapping[DescKey, SamplerDesc] | None = None,
-                 ) -> tuple[dict[Key, bytes], RunResult]:
+                 ) -> tuple[dict[DescKey, bytes], RunResult]:
     """Run a compiled shader; the buffers' bytes after the run (every binding given), and
     the run (``run.buffers[binding_name(key)]``: an image's texels after the run)."""
     mod = load(res.code_object)
@@ -109,9 +121,16 @@ def run_compiled(res: CompileResult, groups: tuple[int, ...], buffers: Mapping[K
     run = mod.run(res.kernel_name, groups, res.workgroup_size, args,
                   wave_size=res.wave_size, strict=strict, max_instructions=max_instructions,
                   robust=robust, progress=progress)
-    out: dict[Key, bytes] = {}
-    for key in res.arg_layout.keys(Role.BUFFER_ADDRESS):
-        out[key] = run.raw[binding_name(key)]
+    out: dict[DescKey, bytes] = {}
+    for e in res.arg_layout.entries:
+        if e.role is not Role.BUFFER_ADDRESS or e.key is None:
+            continue
+        if e.count:  # an array's elements given
+            for i in range(e.count):
+                if f"{e.name}[{i}]" in run.raw:
+                    out[(*e.key, i)] = run.raw[f"{e.name}[{i}]"]
+        else:
+            out[e.key] = run.raw[e.name]
     for key, val in buffers.items():
         if key not in out:  # a binding the shader does not use
             out[key] = bytes(val) if not isinstance(val, int | np.ndarray) else (
@@ -120,7 +139,7 @@ def run_compiled(res: CompileResult, groups: tuple[int, ...], buffers: Mapping[K
 
 
 def run_compute(spirv: bytes, *, groups: tuple[int, ...] = (1, 1, 1),
-                buffers: Mapping[Key, Any] | None = None, push_constants: bytes = b"",
+                buffers: Mapping[DescKey, Any] | None = None, push_constants: bytes = b"",
                 spec_constants: Mapping[int, Any] | None = None, wave_size: int | None = None,
                 mcpu: str = DEFAULT_MCPU, entry: str | None = None,
                 debug_options: DebugOptions | None = None,

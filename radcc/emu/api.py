@@ -372,6 +372,55 @@ def _map_descriptor_array(mem: Memory, meta: dict[str, Any], args: dict[str, Any
     return reg.base
 
 
+def _buffer_bytes(name: str, val: Any) -> tuple[np.ndarray | None, bytes]:
+    """A buffer argument's array (None if given as bytes or `Zeros`) and bytes."""
+    if isinstance(val, Zeros):
+        return None, bytes(val.nbytes)
+    if isinstance(val, np.ndarray):
+        return val, np.ascontiguousarray(val).tobytes()
+    if isinstance(val, bytes | bytearray):
+        return None, bytes(val)
+    raise EmuError(f"argument '{name}' is a buffer: pass a NumPy array, bytes or Zeros(n), "
+                   f"not {type(val).__name__}")
+
+
+# the dword 3 of a storage/uniform buffer's V# as RADV writes it on GFX11
+# (radv_write_buffer_descriptor): dst_sel x, y, z, w, format 32_FLOAT, OOB_SELECT raw (3)
+_RAW_BUFFER_SEL = (4, 5, 6, 7)
+_FORMAT_32_FLOAT = 22
+_OOB_SELECT_RAW = 3 << 124
+
+
+def _map_buffer_array(mem: Memory, meta: dict[str, Any], args: dict[str, Any],
+                      buffers: dict[str, tuple[int, np.ndarray | None, int]],
+                      robust: bool) -> int:
+    """Map an array of storage/uniform buffer descriptors (docs/abi.md "Arrays of
+    descriptors": `.radcc_descriptor_count` 16-byte V#s, each with its buffer's base
+    address and size in bytes, as RADV's); the address of the first V#. The argument is
+    a sequence of buffers (NumPy arrays, bytes, `Zeros`) or None (a null descriptor: all
+    zero); element i is mapped as ``NAME[i]``."""
+    name = str(meta.get(".name", ""))
+    n, stride = meta[".radcc_descriptor_count"], meta.get(".radcc_descriptor_stride")
+    if not isinstance(n, int) or n < 1 or stride != 16:
+        raise EmuError(f"argument '{name}': descriptor count {n!r} and stride {stride!r} "
+                       "(an array of buffer descriptors: a positive count, stride 16)")
+    vals = args[name]
+    if not isinstance(vals, list | tuple) or len(vals) != n:
+        raise EmuError(f"argument '{name}' is an array of {n} buffer descriptors: pass a "
+                       f"list of {n} (None for a null descriptor)")
+    blob = bytearray(16 * n)
+    for i, val in enumerate(vals):
+        if val is None:
+            continue
+        el = f"{name}[{i}]"
+        arr, raw = _buffer_bytes(el, val)
+        reg = mem.map(f"buffer {el}", raw, size=max(len(raw), 1), isolate=robust)
+        buffers[el] = (reg.base, arr, len(raw))
+        desc = buffer_desc(reg.base, 0, len(raw), _FORMAT_32_FLOAT, _RAW_BUFFER_SEL)
+        blob[16 * i:16 * i + 16] = (desc | _OOB_SELECT_RAW).to_bytes(16, "little")
+    return mem.map(f"descriptors {name}", bytes(blob), writable=False).base
+
+
 def _hidden(kind: str, size: int, g: tuple[int, int, int], b: tuple[int, int, int]) -> bytes:
     axis = {"x": 0, "y": 1, "z": 2}.get(kind[-1], 0)
     if kind.startswith("hidden_block_count_"):
@@ -407,20 +456,11 @@ def build_kernarg(mem: Memory, kernel: str, meta_args: list[dict[str, Any]],
                            f".size must be non-negative integers")
         if off + size > len(kernarg):
             raise EmuError(f"argument '{name}' lies outside the kernarg segment")
-        if kind == "global_buffer":
-            val = args[name]
-            if isinstance(val, Zeros):
-                arr = None
-                raw = bytes(val.nbytes)
-            elif isinstance(val, np.ndarray):
-                arr = val
-                raw = np.ascontiguousarray(val).tobytes()
-            elif isinstance(val, bytes | bytearray):
-                arr = None
-                raw = bytes(val)
-            else:
-                raise EmuError(f"argument '{name}' is a buffer: pass a NumPy array, bytes "
-                               f"or Zeros(n), not {type(val).__name__}")
+        if kind == "global_buffer" and a.get(".radcc_descriptor_count"):
+            kernarg[off:off + 8] = _map_buffer_array(mem, a, args, buffers,
+                                                     robust).to_bytes(8, "little")
+        elif kind == "global_buffer":
+            arr, raw = _buffer_bytes(name, args[name])
             reg = mem.map(f"buffer {name}", raw, size=max(len(raw), 1), isolate=robust)
             buffers[name] = (reg.base, arr, len(raw))
             kernarg[off:off + 8] = reg.base.to_bytes(8, "little")

@@ -193,6 +193,7 @@ def _is_divergent(ins: Instr, div: set[Value], st: _Structure, dc: object) -> bo
     if op == "load_ssbo":
         return srcs_div or ins.attrs.get("access") != "readonly"
     if op in ("load_ubo", "load_push_constant", "load_constant", "load_shared", "read_invocation",
+              "load_buffer_descriptor",
               "ballot_bitfield_extract") or op.startswith("deref_"):
         return srcs_div
     if op in LIKE_FIRST_SOURCE:

@@ -142,6 +142,9 @@ _intr("load_ubo load_push_constant", 1, True, reorder=True)
 # byte address in the shader's constant data (opt.lower_local_arrays; ACO's p_constaddr)
 _intr("load_constant", 1, True, reorder=True)
 _intr("get_ssbo_size", 0, True, reorder=True)
+# an element of an array of buffer descriptors (attrs: binding): index -> its 4-dword
+# buffer resource (V#: base address in dwords 0-1 [47:0], size in bytes in dword 2)
+_intr("load_buffer_descriptor", 1, True, reorder=True)
 _intr("load_ssbo load_shared", 1, True)  # reorderable when attrs["access"] has "readonly"
 _intr("store_ssbo store_shared", 2, False, elim=False)
 _intr("ssbo_atomic shared_atomic", 2, True, elim=False)

@@ -37,10 +37,13 @@ from radcc.target import Target
 
 
 def descriptor_arrays(shader: MirShader) -> dict[tuple[Role, tuple[int, int]], tuple[int, int]]:
-    """The (count, stride) of every image and sampler binding that is an array of
+    """The (count, stride) of every buffer, image and sampler binding that is an array of
     descriptors (docs/abi.md "Arrays of descriptors")."""
     out: dict[tuple[Role, tuple[int, int]], tuple[int, int]] = {}
     for key, n in shader.descriptor_counts.items():
+        if key in shader.bindings:
+            out[(Role.BUFFER_ADDRESS, key)] = (n, descriptor_stride(buffer=True))
+            continue
         combined = shader.samplers.get(key) == "combined"
         img = shader.images.get(key)
         if img is not None:
@@ -197,6 +200,7 @@ class IselContext:
     sampler_desc: dict[tuple[int, int], Temp]  # each sampler binding's S# (4 SGPRs)
     # an array of descriptors: the address of its first element (image or sampler)
     image_array: dict[tuple[int, int], Temp]
+    buffer_array: dict[tuple[int, int], Temp]  # an array of buffer descriptors (V#s)
     sampler_array: dict[tuple[int, int], Temp]
     fragment: FragmentState | None = None  # a fragment shader's state (`fragment.py`)
     color_formats: tuple[ColorFormat, ...] = ()  # a fragment shader's attachments

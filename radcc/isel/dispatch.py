@@ -87,6 +87,7 @@ def _table() -> dict[str, Select]:
         ({"store_global"}, global_mem.select_store_global),
         ({"global_atomic", "global_atomic_swap"}, global_mem.select_global_atomic),
         ({"get_ssbo_size"}, memory.select_ssbo_size),
+        ({"load_buffer_descriptor"}, memory.select_buffer_descriptor),
         ({"barrier"}, memory.select_barrier),
         ({"image_load", "image_load_lod"}, image.select_image_load),
         ({"image_size", "image_levels"}, image.select_image_query),

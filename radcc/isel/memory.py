@@ -15,11 +15,11 @@ values are `sysval.py`).
 
 from __future__ import annotations
 
-from radcc.abi.kernarg import Role
+from radcc.abi.kernarg import BUFFER_STRIDE, Role
 from radcc.frontend.mir import Instr, Value
 from radcc.frontend.opt.lower_vectors import access_align
 from radcc.ir.program import Operand
-from radcc.ir.regclass import SCC, PhysReg, Temp, s1, s2, v1
+from radcc.ir.regclass import SCC, PhysReg, Temp, s1, s2, s4, v1, v4
 
 from .context import Comp, Const, IselContext, IselError, unsupported
 from .lds import ds_plan
@@ -235,6 +235,28 @@ def select_ssbo_size(ctx: IselContext, ins: Instr) -> None:
     t = ctx.b.inst("s_load_b32", [s1], [ctx.kernarg, Operand.c32(
         ctx.kernargs.offset(Role.BUFFER_SIZE, key))]).temp  # type: ignore[arg-type]
     ctx.set(d, [ctx.to_class(t, ctx.rc(d))])
+
+
+def select_buffer_descriptor(ctx: IselContext, ins: Instr) -> None:
+    """``load_buffer_descriptor``: the V# of an element of an array of buffer descriptors
+    (docs/abi.md "Arrays of descriptors"), ``s_load_b128`` at the array's address + index
+    x 16 for a uniform index; a divergent one reads each invocation's V# with
+    ``global_load_b128`` (the accesses through it take per-invocation addresses)."""
+    d = ins.dest
+    assert d is not None
+    base = ctx.buffer_array[tuple(ins.attrs["binding"])]  # type: ignore[index]
+    k = ctx.comp(ins.srcs[0], 0)
+    if isinstance(k, Const):
+        t = ctx.b.inst("s_load_b128", [s4], [base, Operand.c32(k.value * BUFFER_STRIDE)]).temp
+    elif not ins.srcs[0].divergent:
+        off = ctx.salu("s_mul_i32", s1, ctx.sgpr(k), Const(32, BUFFER_STRIDE), scc=False)
+        t = ctx.b.inst("s_load_b128", [s4], [base, Operand(off)]).temp
+    else:
+        voff = ctx.valu("v_lshlrev_b32", v1, Const(32, 4), k)
+        t = ctx.b.inst("global_load_b128", [v4], [voff, base], offset=0).temp
+    rc = ctx.rc(d)
+    parts = ctx.b.split_vector(t, *([v1 if t.rc.is_vgpr else s1] * 4)).temps
+    ctx.set(d, [ctx.to_class(x, rc) for x in parts])
 
 
 # -- scratch (private memory) --------------------------------------------------------

@@ -71,10 +71,14 @@ def _select(ctx: IselContext) -> Program:
     ctx.b.logical_start()
     if args.stage.hw is HWStage.NGG:  # ACO's NGG shaders start at the highest priority
         ctx.b.sopp("s_setprio", simm16=3)
-    ctx.buffer_base = {}
+    ctx.buffer_base, ctx.buffer_array = {}, {}
     for key in sorted(ctx.shader.bindings):
-        ctx.buffer_base[key] = ctx.b.inst(
-            "s_load_b64", [s2], [ctx.kernarg, Operand.c32(ctx.kernargs.offset(Role.BUFFER_ADDRESS, key))]).temp
+        ptr = ctx.b.inst("s_load_b64", [s2], [ctx.kernarg, Operand.c32(
+            ctx.kernargs.offset(Role.BUFFER_ADDRESS, key))]).temp
+        if key in ctx.shader.descriptor_counts:  # the address of its first V#
+            ctx.buffer_array[key] = ptr
+        else:
+            ctx.buffer_base[key] = ptr
     image.load_descriptors(ctx)
     cf.analyze_structure(ctx, ctx.shader.function.body)
     cf.stmts(ctx, ctx.shader.function.body)

@@ -61,6 +61,9 @@ class MemPtr:
     readonly: bool = False
     comp_stride: int = 0  # a vector whose components are this far apart (a row-major column)
     base: Value | None = None  # "global": the 64-bit address the offsets are from
+    # an element of an array of buffer descriptors: its binding and index (OpArrayLength
+    # reads the element's size from its descriptor)
+    desc: tuple[tuple[int, int], Value] | None = None
 
 
 @dataclass

@@ -87,6 +87,32 @@ BUILTINS: dict[str, tuple[str, int, int]] = {
 }
 
 
+@dataclasses.dataclass(frozen=True)
+class BufferArray:
+    """An array of `count` storage or uniform buffer descriptors at one binding
+    (``buffer B { ... } b[4]``), each element a block of type `tid`. An element is
+    addressed through its descriptor (docs/abi.md "Arrays of descriptors"): the V#'s base
+    address, as a buffer device address is (space ``global``)."""
+
+    binding: tuple[int, int]
+    count: int
+    tid: int
+    readonly: bool
+
+    def at(self, ctx: TranslationContext, idx: Value | int) -> MemPtr:
+        """The element at `idx` (a constant in range, or any value: the accesses take
+        per-invocation addresses, so a non-uniform index needs no loop)."""
+        if isinstance(idx, int):
+            if not 0 <= idx < self.count:
+                raise err(f"descriptor index {idx} outside the array of {self.count}", ctx.ins)
+            idx = ctx.b.imm(idx, 32)
+        vsharp = ctx.b.intr("load_buffer_descriptor", [idx], 32, 4, binding=self.binding)
+        hi = ctx.b.alu("iand", 32, 1, ctx.b.channel(vsharp, 1), ctx.b.imm(0xFFFF))
+        addr = ctx.b.alu("pack_64_2x32_split", 64, 1, ctx.b.channel(vsharp, 0), hi)
+        return MemPtr("global", None, None, 0, self.tid, True, readonly=self.readonly,
+                      base=addr, desc=(self.binding, idx))
+
+
 def declare_globals(ctx: TranslationContext) -> None:
     m = ctx.m
     fragment = ctx.ep.execution_model == "Fragment"
@@ -119,9 +145,16 @@ def declare_globals(ctx: TranslationContext) -> None:
         pointee = ptr.pointee
         if sc in ("StorageBuffer", "Uniform", "PushConstant"):
             t = ctx.ty(pointee)
+            count = 0  # an array of buffer descriptors: its element count
+            if isinstance(t, TypeArray) and sc != "PushConstant":
+                count = array_length(ctx, t)
+                pointee = t.element
+                t = ctx.ty(pointee)
+            elif isinstance(t, TypeRuntimeArray) and sc != "PushConstant":
+                raise err("runtime-sized arrays of buffer descriptors (descriptor indexing) "
+                          "are not supported", ctx.ins)
             if not isinstance(t, TypeStruct):
-                raise err(f"{sc} variable %{vid} is not a block (arrays of descriptors are "
-                          "not supported)", ctx.ins)
+                raise err(f"{sc} variable %{vid} is not a block", ctx.ins)
             if sc == "PushConstant":
                 ctx.globals[vid] = MemPtr("push", None, None, 0, pointee, True,
                                           readonly=True)
@@ -138,6 +171,10 @@ def declare_globals(ctx: TranslationContext) -> None:
             kind = "storage" if storage else "uniform"
             ctx.shader.bindings[bind] = Binding(bind[0], bind[1], kind, readonly,
                                                 explicit_size(ctx, pointee))
+            if count:
+                ctx.shader.descriptor_counts[bind] = count
+                ctx.globals[vid] = BufferArray(bind, count, pointee, readonly)
+                continue
             ctx.globals[vid] = MemPtr("ssbo" if storage else "ubo", bind, None, 0, pointee,
                                       True, readonly=readonly)
         elif sc == "Workgroup":
@@ -188,7 +225,7 @@ def load_var(ctx: TranslationContext, var: LocalVar) -> Value:
 def load(ctx: TranslationContext, ptr: TV, tid: int) -> TV:
     if isinstance(ptr, ImageVar | SamplerVar | SampledImage):
         return ptr  # an image's or sampler's value is its handle
-    if isinstance(ptr, DescriptorArray):
+    if isinstance(ptr, DescriptorArray | BufferArray):
         raise err("a load of a whole array of descriptors is not supported", ctx.ins)
     if isinstance(ptr, LocalPtr):
         return load_local(ctx, ptr)
@@ -211,7 +248,7 @@ def store(ctx: TranslationContext, ptr: TV, value: TV) -> None:
     if isinstance(ptr, LocalPtr):
         store_local(ctx, ptr, value)
     elif isinstance(ptr, MemPtr):
-        if ptr.space in ("ubo", "push"):
+        if ptr.space in ("ubo", "push") or ptr.desc is not None and ptr.readonly:
             raise err("store to read-only memory", ctx.ins)
         store_mem(ctx, ptr, value)
     else:
@@ -349,7 +386,7 @@ def mem_at(ctx: TranslationContext, p: MemPtr, tid: int, off: int, mstride: int 
     return MemPtr(p.space, p.binding, p.dyn, p.const + off, tid, p.explicit,
                   p.matrix_stride if mstride is None else mstride,
                   p.row_major if row_major is None else row_major, p.readonly, comp_stride,
-                  p.base)
+                  p.base, p.desc)
 
 
 def _col_stride(ctx: TranslationContext, p: MemPtr, t: TypeMatrix) -> int:
@@ -521,6 +558,9 @@ def access_chain(ctx: TranslationContext, base: TV, idx_ids: Sequence[int]) -> T
             assert ctx.ins is not None
             p = descriptor_element(ctx, ctx.ins, p, idx, vid)
             continue
+        if isinstance(p, BufferArray):
+            p = p.at(ctx, idx)
+            continue
         _check_index(ctx, p, idx)
         if isinstance(p, BuiltinPtr):
             p = BuiltinPtr(p.name, idx)
@@ -570,7 +610,7 @@ def access_chain(ctx: TranslationContext, base: TV, idx_ids: Sequence[int]) -> T
                 scaled = ctx.b.imul_imm(idx, stride)
                 dyn = scaled if p.dyn is None else ctx.b.alu("iadd", 32, 1, p.dyn, scaled)
                 p = MemPtr(p.space, p.binding, dyn, p.const, et, p.explicit,
-                           p.matrix_stride, p.row_major, p.readonly, cstride, p.base)
+                           p.matrix_stride, p.row_major, p.readonly, cstride, p.base, p.desc)
         else:
             raise err("access chain on something that is not a pointer", ctx.ins)
     return p
@@ -676,12 +716,16 @@ def op_convert_ptr_to_u(ctx: TranslationContext, ins: Instruction) -> None:
 def op_array_length(ctx: TranslationContext, ins: Instruction) -> None:
     p = get_tv(ctx, ins.id(0))
     member = int(ins.literal(1))
-    if not isinstance(p, MemPtr) or p.space != "ssbo":
+    if not isinstance(p, MemPtr) or p.space != "ssbo" and p.desc is None:
         raise err("OpArrayLength of something that is not a storage buffer", ins)
     off = p.const + member_offset(ctx, p.tid, member, True)
     arr = ctx.ty(p.tid).members[member]
     stride = array_stride(ctx, arr, True)
-    size = ctx.b.intr("get_ssbo_size", [], 32, 1, binding=p.binding)
+    if p.desc is not None:  # an element of an array of descriptors: its V#'s size
+        vsharp = ctx.b.intr("load_buffer_descriptor", [p.desc[1]], 32, 4, binding=p.desc[0])
+        size = ctx.b.channel(vsharp, 2)
+    else:
+        size = ctx.b.intr("get_ssbo_size", [], 32, 1, binding=p.binding)
     rem = ctx.b.alu("isub", 32, 1, size, ctx.b.imm(off))
     ctx.set(ins, ctx.b.alu("udiv", 32, 1, rem, ctx.b.imm(stride)))
 
