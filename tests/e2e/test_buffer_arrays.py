@@ -55,7 +55,7 @@ def _reference(bufs: dict[DKey, np.ndarray | int], which: int, w2: int, sel: int
     o = np.zeros((64, 4), np.float32)
     o[:, 0] = src[1][:64] + SCALE + src[which][1:65]  # type: ignore[index]
     o[:, 1] = src[sel][:64]  # type: ignore[index]
-    o[:, 2] = [src[kk][ii] for ii, kk in zip(i, k)]  # type: ignore[index]
+    o[:, 2] = [src[kk][ii] for ii, kk in zip(i, k, strict=True)]  # type: ignore[index]
     o[:, 3] = [len(src[kk]) + len(src[sel]) for kk in k]  # type: ignore[arg-type]
     dst = {j: np.array(bufs[(0, 1, j)], np.uint32) for j in range(2)}
     w = dst[w2][8:8 + 256].reshape(64, 4)
