@@ -806,49 +806,75 @@ def binding_kinds(bindings: Mapping[tuple[int, int], spirv_reflect.Binding],
     a sampler binding without a sampler gets nearest/clamp in `smps`. LavapipeError when
     a binding the shader uses has no resource, or not one of its kind."""
     kinds: dict[tuple[int, int], str] = {}
+    counts = array_counts(bindings, data, imgs, smps)
     for key, b in bindings.items():
+        # an array of descriptors: its elements at (set, binding, index)
+        n = counts.get(key, 0)
+        elems = [(*key, i) for i in range(n)] if b.count != 1 else [key]
+        if b.count != 1:
+            if key in imgs or key in data:
+                raise LavapipeError(f"binding {key} is an array of {b.count or 'runtime'} "
+                                    "descriptors: give its elements at (set, binding, index)")
+            if not n:
+                raise LavapipeError(f"binding {key} is a runtime-sized array of descriptors: "
+                                    "no element given")
         if b.image_dim == DIM_BUFFER and b.kind in ("storage_image", "sampled_image",
                                                     "combined"):
-            if key not in imgs:
+            if any(e not in imgs for e in elems):
                 raise LavapipeError(f"the shader uses texel buffer binding {key}; no "
                                     "elements given")
-            if b.count != 1:
-                raise LavapipeError(f"binding {key} is an array of descriptors: not supported")
             kinds[key] = "storage_texel" if b.kind == "storage_image" else "uniform_texel"
             continue
         if b.kind in ("sampler", "combined"):
-            smps.setdefault(key, _sampler_info(key, "nearest,clamp"))
+            for e in elems:
+                smps.setdefault(e, _sampler_info(key, "nearest,clamp"))
         if b.kind == "sampler":
             kinds[key] = b.kind
             continue
         if b.kind in ("storage_image", "sampled_image", "combined"):
-            if key not in imgs:
-                raise LavapipeError(f"the shader uses image binding {key}; no image given")
-            if b.count != 1:
-                raise LavapipeError(f"binding {key} is an array of descriptors: not supported")
+            missing = [e for e in elems if e not in imgs]
+            if missing:
+                raise LavapipeError(f"the shader uses image binding {missing[0]}; no image "
+                                    "given")
             kinds[key] = b.kind
             continue
-        if key in imgs:
+        if any(e in imgs for e in elems):
             raise LavapipeError(f"binding {key} is not an image in the shader")
         if b.kind != "storage" and b.kind != "uniform":
             raise LavapipeError(f"binding {key} is a {b.kind} binding: not supported")
-        if b.count != 1:
-            raise LavapipeError(f"binding {key} is an array of {b.count or 'runtime'} "
-                                "descriptors: not supported")
-        if key not in data:
-            raise LavapipeError(f"the shader uses binding (set, binding) = {key}; no buffer given")
+        for e in elems:
+            if e not in data:
+                raise LavapipeError(f"the shader uses binding (set, binding) = {e}; no "
+                                    "buffer given")
+            if len(data[e]) < b.min_size:
+                raise LavapipeError(f"buffer {e} has {len(data[e])} bytes; the shader's "
+                                    f"block needs at least {b.min_size}")
         if key in uniform_bindings and b.kind != "uniform":
             raise LavapipeError(f"binding {key} is a storage buffer in the shader, "
                                 "but listed in uniform_bindings")
-        if len(data[key]) < b.min_size:
-            raise LavapipeError(f"buffer {key} has {len(data[key])} bytes; the shader's block "
-                                f"needs at least {b.min_size}")
         kinds[key] = b.kind
     for key in data:
-        kinds.setdefault(key, "uniform" if key in uniform_bindings else "storage")
+        kinds.setdefault((key[0], key[1]), "uniform" if key in uniform_bindings else "storage")
     for key in imgs:
-        kinds.setdefault(key, "storage_image")
+        kinds.setdefault((key[0], key[1]), "storage_image")
     return kinds
+
+
+def array_counts(bindings: Mapping[tuple[int, int], spirv_reflect.Binding],
+                 *given: Mapping[tuple[int, ...], Any]) -> dict[tuple[int, int], int]:
+    """The descriptorCount of every binding the shader declares as an array of
+    descriptors: its size, or for a runtime-sized one (descriptor indexing) the highest
+    element index given (keys (set, binding, index) of `given`) + 1, 0 if none."""
+    out: dict[tuple[int, int], int] = {}
+    for key, b in bindings.items():
+        if b.count == 1:
+            continue
+        n = b.count
+        if not n:
+            n = 1 + max((k[2] for g in given for k in g if len(k) == 3 and k[:2] == key),
+                        default=-1)
+        out[key] = n
+    return out
 
 
 def run_compute(
@@ -856,7 +882,7 @@ def run_compute(
     *,
     entry: str = "main",
     groups: tuple[int, int, int],
-    buffers: Mapping[tuple[int, int], BufferSpec],
+    buffers: Mapping[tuple[int, ...], BufferSpec],
     push_constants: bytes = b"",
     spec_constants: Mapping[int, int | float | bool] | None = None,
     uniform_bindings: set[tuple[int, int]] | frozenset[tuple[int, int]] = frozenset(),
@@ -870,7 +896,8 @@ def run_compute(
     """Dispatch `entry` of `spirv` as groups[0]×groups[1]×groups[2] workgroups on lavapipe.
 
     buffers: (set, binding) -> initial contents (array, bytes) or a size in bytes
-    (zero-filled). Whether a binding is a uniform or a storage buffer is read from
+    (zero-filled); an element of an array of buffer descriptors at (set, binding, index)
+    (docs/oracle-lavapipe.md). Whether a binding is a uniform or a storage buffer is read from
     the SPIR-V; `uniform_bindings` only types bindings the shader does not declare.
     push_constants is zero-padded to the shader's push constant block size.
     spec_constants: SpecId -> value, packed as the shader's constant type.
@@ -879,7 +906,8 @@ def run_compute(
     robust: on a device with robustBufferAccess enabled (out-of-bounds loads give zero,
     stores are dropped), as `radcc run --robust` emulates.
     images: (set, binding) -> (array, format name or None) for storage and sampled image
-    bindings: `(H, W[, C])` 2-D, `(D, H, W[, C])` for a 3-D image binding; the formats of
+    bindings (an element of an array of descriptors at (set, binding, index): every
+    element given; samplers likewise): `(H, W[, C])` 2-D, `(D, H, W[, C])` for a 3-D image binding; the formats of
     `IMAGE_FORMATS` (the array's dtype and channels give the default); one mip level,
     optimal tiling, copied in and out through a staging buffer.
     samplers: (set, binding) -> "FILTER[,ADDRESS[,NORMALIZED]]" (lvp_run's --sampler)
@@ -897,7 +925,7 @@ def run_compute(
     if refl.entry_points[entry] != spirv_reflect.EXEC_MODEL_GL_COMPUTE:
         raise LavapipeError(f"entry point {entry!r} is not a GLCompute shader")
     data = {key: _as_bytes(spec) for key, spec in buffers.items()}
-    imgs = {key: _image_input(key, arr, fmt, refl.bindings.get(key))
+    imgs = {key: _image_input(key, arr, fmt, refl.bindings.get((key[0], key[1])))
             for key, (arr, fmt) in (images or {}).items()}
 
     smps = {key: _sampler_info(key, text) for key, text in (samplers or {}).items()}
@@ -946,12 +974,14 @@ def descriptor_sets(d: _Dispatch, kinds: Mapping[tuple[int, int], str],
                     image_objs: Mapping[tuple[int, int], _ImageObj],
                     sampler_objs: Mapping[tuple[int, int], Any], stages: int,
                     push_size: int,
-                    texel_views: Mapping[tuple[int, int], int] | None = None
+                    texel_views: Mapping[tuple[int, ...], int] | None = None,
+                    descriptor_counts: Mapping[tuple[int, int], int] | None = None
                     ) -> tuple[Any, Any, int]:
     """The pipeline layout (one set layout per set number 0..max, empty ones filling the
     gaps; every binding and the push-constant range visible to `stages`), the descriptor
-    sets written with the dispatch's buffers, images, texel buffer views and samplers,
-    and their count."""
+    sets written with the dispatch's buffers, images, texel buffer views and samplers
+    (an array binding's, `descriptor_counts`, keyed (set, binding, index)), and their
+    count."""
     texel_views = texel_views or {}
     v, dev = d.v, d.dev
     # one descriptor set layout per set number 0..max (empty ones fill the gaps)
@@ -968,14 +998,15 @@ def descriptor_sets(d: _Dispatch, kinds: Mapping[tuple[int, int], str],
              "combined": vk.VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
              "uniform_texel": vk.VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER,
              "storage_texel": vk.VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER}
+    counts_of = descriptor_counts or {}
     for s in range(nsets):
         keys = sorted(k for k in kinds if k[0] == s)
         binds = (vk.VkDescriptorSetLayoutBinding * max(1, len(keys)))()
         for i, (_, b) in enumerate(keys):
             binds[i] = vk.VkDescriptorSetLayoutBinding(
-                binding=b, descriptorType=dtype[kinds[(s, b)]], descriptorCount=1,
-                stageFlags=stages)
-            counts[kinds[(s, b)]] += 1
+                binding=b, descriptorType=dtype[kinds[(s, b)]],
+                descriptorCount=counts_of.get((s, b), 1), stageFlags=stages)
+            counts[kinds[(s, b)]] += counts_of.get((s, b), 1)
         lci = vk.VkDescriptorSetLayoutCreateInfo(
             sType=vk.VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
             bindingCount=len(keys), pBindings=binds)
@@ -1006,16 +1037,27 @@ def descriptor_sets(d: _Dispatch, kinds: Mapping[tuple[int, int], str],
             sType=vk.VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO, descriptorPool=pool.value,
             descriptorSetCount=nsets, pSetLayouts=layouts)
         v("vkAllocateDescriptorSets", dev, ctypes.byref(dsai), dsets)
-        infos = (vk.VkDescriptorBufferInfo * len(kinds))()
-        img_infos = (vk.VkDescriptorImageInfo * len(kinds))()
-        writes = (vk.VkWriteDescriptorSet * len(kinds))()
-        views = (vk.VkBufferView * len(kinds))()
-        for i, key in enumerate(sorted(kinds)):
+        # one write per descriptor: an array's elements at (set, binding, index)
+        elems: list[tuple[int, ...]] = []
+        for key in sorted(kinds):
+            n = counts_of.get(key, 0)
+            # an array element given nothing (a gap in a runtime-sized array) is not written
+            elems += [key] if key not in counts_of else [
+                (*key, k) for k in range(n) if (*key, k) in texel_views or (*key, k) in
+                image_objs or (*key, k) in sampler_objs or (*key, k) in handles]
+        infos = (vk.VkDescriptorBufferInfo * len(elems))()
+        img_infos = (vk.VkDescriptorImageInfo * len(elems))()
+        writes = (vk.VkWriteDescriptorSet * len(elems))()
+        views = (vk.VkBufferView * len(elems))()
+        for i, key in enumerate(elems):
+            elem = key[2] if len(key) == 3 else 0
+            kind = kinds[(key[0], key[1])]
             if key in texel_views:
                 views[i] = texel_views[key]
                 writes[i] = vk.VkWriteDescriptorSet(
                     sType=vk.VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, dstSet=dsets[key[0]],
-                    dstBinding=key[1], descriptorCount=1, descriptorType=dtype[kinds[key]],
+                    dstBinding=key[1], dstArrayElement=elem, descriptorCount=1,
+                    descriptorType=dtype[kind],
                     pTexelBufferView=ctypes.cast(
                         ctypes.addressof(views) + 8 * i, ctypes.POINTER(vk.VkBufferView)))
                 continue
@@ -1026,8 +1068,8 @@ def descriptor_sets(d: _Dispatch, kinds: Mapping[tuple[int, int], str],
                     imageLayout=image_objs[key].layout if key in image_objs else 0)
                 writes[i] = vk.VkWriteDescriptorSet(
                     sType=vk.VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, dstSet=dsets[key[0]],
-                    dstBinding=key[1], descriptorCount=1, descriptorType=dtype[kinds[key]],
-                    pImageInfo=ctypes.pointer(img_infos[i]))
+                    dstBinding=key[1], dstArrayElement=elem, descriptorCount=1,
+                    descriptorType=dtype[kind], pImageInfo=ctypes.pointer(img_infos[i]))
                 continue
             # bind exactly the caller's bytes (the allocation is padded to 16),
             # so OpArrayLength / .length() sees the size the caller gave
@@ -1035,9 +1077,9 @@ def descriptor_sets(d: _Dispatch, kinds: Mapping[tuple[int, int], str],
                                                  range=len(data[key]) or vk.VK_WHOLE_SIZE)
             writes[i] = vk.VkWriteDescriptorSet(
                 sType=vk.VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, dstSet=dsets[key[0]],
-                dstBinding=key[1], descriptorCount=1, descriptorType=dtype[kinds[key]],
-                pBufferInfo=ctypes.pointer(infos[i]))
-        v.void("vkUpdateDescriptorSets", dev, len(kinds), writes, 0, None)
+                dstBinding=key[1], dstArrayElement=elem, descriptorCount=1,
+                descriptorType=dtype[kind], pBufferInfo=ctypes.pointer(infos[i]))
+        v.void("vkUpdateDescriptorSets", dev, len(elems), writes, 0, None)
     return playout, dsets, nsets
 
 
@@ -1070,15 +1112,17 @@ def _dispatch(
         ctypes.memmove(ptr, raw, len(raw))
         handles[key] = (buf, ptr, size)
 
-    image_objs = {key: _create_image(d, im, kinds[key]) for key, im in imgs.items()
-                  if not im.texel_buffer}
+    image_objs = {key: _create_image(d, im, kinds[(key[0], key[1])])
+                  for key, im in imgs.items() if not im.texel_buffer}
     texels = {key: _create_texel_buffer(d, im) for key, im in imgs.items() if im.texel_buffer}
     sampler_objs = {key: d.create("vkCreateSampler", info, vk.VkSampler(), "vkDestroySampler")
-                    for key, info in smps.items() if kinds.get(key) in ("sampler", "combined")}
+                    for key, info in smps.items()
+                    if kinds.get((key[0], key[1])) in ("sampler", "combined")}
+    counts = array_counts(refl.bindings, data, imgs, smps)
 
     playout, dsets, nsets = descriptor_sets(d, kinds, data, handles, image_objs, sampler_objs,
                                             vk.VK_SHADER_STAGE_COMPUTE_BIT, len(push),
-                                            {key: t[1] for key, t in texels.items()})
+                                            {key: t[1] for key, t in texels.items()}, counts)
 
     # shader module, specialization, pipeline
     smci = ShaderModuleInfo(spirv)

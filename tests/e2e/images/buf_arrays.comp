@@ -18,7 +18,7 @@ void main() {
     float c = src[s].v[i];                       // loaded from a buffer
     uint k = i % 3u;
     float d = src[nonuniformEXT(k)].v[i];        // non-uniform
-    o[i] = vec4(a + b, c, d, float(src[k].v.length() + src[s].v.length()));
+    o[i] = vec4(a + b, c, d, float(src[pc.which].v.length() + src[s].v.length()));
     dst[pc.w2].w[i] = uvec4(i, i * 2u, i * 3u, k);
     atomicAdd(dst[nonuniformEXT(i & 1u)].hits[k], 1u);
     if (i == 0u) {
