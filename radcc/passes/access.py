@@ -47,6 +47,12 @@ def _info_index(gfx: GfxLevel) -> dict[tuple[str, str], OpInfo]:
     return {(e.canon, e.enc): e for e in get_table(gfx).entries}
 
 
+def info_index(gfx: GfxLevel) -> dict[tuple[str, str], OpInfo]:
+    """The generation's table entries by (canonical opcode, encoding): `info_of` for
+    callers that look up many instructions and need no `Access`."""
+    return _info_index(gfx)
+
+
 def info_of(program: Program, instr: Instruction) -> OpInfo | None:
     """The table entry of a hardware instruction (None for pseudo ones)."""
     return _info_index(program.gfx_level).get((instr.opcode, instr.format))

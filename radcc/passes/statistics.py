@@ -85,7 +85,7 @@ from radcc.isa.cycle_model import (
     wait_counter_cycles,
 )
 from radcc.isa.table import OpInfo
-from radcc.passes.access import WAIT_MAX, AccessCache, is_gds, wait_of
+from radcc.passes.access import WAIT_MAX, info_index, is_gds, wait_of
 from radcc.passes.form_hard_clauses import should_form_clause
 
 __all__ = ["collect_statistics", "block_cycles", "instr_costs", "estimate_blocks",
@@ -304,7 +304,7 @@ def estimate_blocks(program: Program, workgroup_size: int | None,
     """The block cycle estimator over the program (module docstring), per block in
     layout order; the Latency statistic is the iteration-weighted sum of `cycles`."""
     model = cycle_model(program.gfx_level)
-    acc = AccessCache(program)
+    index = info_index(program.gfx_level)
     wave64_twice = program.wave_size == 64 and (workgroup_size is None or workgroup_size > 32)
     ests: list[_Estimator] = [_Estimator() for _ in program.blocks]
     out: list[BlockEstimate] = []
@@ -313,8 +313,8 @@ def estimate_blocks(program: Program, workgroup_size: int | None,
         for p in block.linear_preds:
             est.join(ests[p])
         idx = [k for k, ins in enumerate(block.instructions) if not ins.is_pseudo]
-        facts = [_Facts(model, program, block.instructions[k],
-                        acc(block.instructions[k]).info, wave64_twice) for k in idx]
+        facts = [_Facts(model, program, ins, index.get((ins.opcode, ins.format)),
+                        wave64_twice) for ins in (block.instructions[k] for k in idx)]
         tr: list[IssueTrace] | None = [] if trace else None
         block_cycles(est, facts, tr)
         out.append(BlockEstimate(est.cur, _iterations(program, block), list(est.res_usage),
@@ -351,12 +351,12 @@ def collect_statistics(program: Program, result=None,  # type: ignore[no-untyped
     st: dict[str, int] = dict.fromkeys(
         ("Hash", "Instructions", "Copies", "Branches", "Latency", "InvThroughput", "VClause",
          "SClause", "PreSGPRs", "PreVGPRs", "VALU", "SALU", "VMEM", "SMEM", "VOPD"), 0)
-    acc = AccessCache(program)
+    index = info_index(program.gfx_level)
     for block in program.blocks:
         vclause: list[tuple[Instruction, OpInfo]] = []
         sclause: list[tuple[Instruction, OpInfo]] = []
         for ins in block.instructions:
-            info = acc(ins).info
+            info = index.get((ins.opcode, ins.format))
             if info is None or ins.is_pseudo:
                 continue
             cls = instr_class(info)

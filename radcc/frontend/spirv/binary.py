@@ -68,17 +68,6 @@ class Operand:
         return str(self.value)
 
 
-def _ids_into(operands: tuple[Operand, ...], out: list[int]) -> None:
-    """Append the ids of `operands` and their parameters, depth first, in order."""
-    id_kinds = grammar.ID_KINDS
-    for op in operands:
-        if op.kind in id_kinds:
-            assert isinstance(op.value, int)
-            out.append(op.value)
-        if op.params:
-            _ids_into(op.params, out)
-
-
 def mask_name(kind: str, value: int) -> str:
     names = [grammar.enum_name(kind, 1 << b) for b in range(32) if value >> b & 1]
     return "|".join(names) if names else grammar.enum_name(kind, 0)
@@ -93,12 +82,18 @@ class Instruction:
     operands: tuple[Operand, ...]  # after the result type and result id
     offset: int  # word offset of the first word in the module
     word_count: int = 0
+    # `ids()` computed once (the decoder sets it where it reads the ids directly); the
+    # operands are not changed after decoding
+    id_list: tuple[int, ...] | None = field(default=None, repr=False, compare=False)
 
     def ids(self) -> list[int]:
         """Every id the operands reference (parameters included), in order."""
-        out: list[int] = []
-        _ids_into(self.operands, out)
-        return out
+        c = self.id_list
+        if c is None:
+            out: list[int] = []
+            _ids_into(self.operands, out)
+            c = self.id_list = tuple(out)
+        return list(c)
 
     def id(self, index: int) -> int:
         v = self.operands[index].value
@@ -110,6 +105,7 @@ class Instruction:
 
 
 def _ids_into(operands: tuple[Operand, ...], out: list[int]) -> None:
+    """Append the ids of `operands` and their parameters, depth first, in order."""
     for op in operands:
         if _is_id_kind(op.kind):
             assert isinstance(op.value, int)
@@ -140,6 +136,9 @@ class _Context:
     number_types: dict[int, NumberType] = field(default_factory=dict)
     result_types: dict[int, int] = field(default_factory=dict)
     ext_sets: dict[int, str] = field(default_factory=dict)
+    # the id operands decoded so far by (kind, id): operands are immutable, so
+    # instructions naming the same id share one
+    id_operands: dict[tuple[str, int], Operand] = field(default_factory=dict)
 
 
 def to_words(data: bytes | bytearray | Sequence[int]) -> tuple[list[int], bool]:
@@ -269,9 +268,11 @@ def _decode_ids(plan: _IdPlan, info: grammar.InstructionInfo, words: Sequence[in
     if n < nf or (n > nf and (not quant or (quant == "?" and n > nf + 1))):
         return None
     bound = ctx.bound
+    known = ctx.id_operands
     result_type: int | None = None
     result_id: int | None = None
     operands: list[Operand] = []
+    ids: list[int] = []
     w = pos + 1
     for k in range(n):
         v = words[w + k]
@@ -283,8 +284,13 @@ def _decode_ids(plan: _IdPlan, info: grammar.InstructionInfo, words: Sequence[in
         elif kind == "IdResult":
             result_id = v
         else:
-            operands.append(Operand(kind, v))
-    ins = Instruction(info.opcode, info.opname, result_type, result_id, tuple(operands), pos, count)
+            op = known.get((kind, v))
+            if op is None:
+                op = known[kind, v] = Operand(kind, v)
+            operands.append(op)
+            ids.append(v)
+    ins = Instruction(info.opcode, info.opname, result_type, result_id, tuple(operands), pos, count,
+                      tuple(ids))
     if result_id is not None and result_type is not None:
         ctx.result_types[result_id] = result_type
     return ins

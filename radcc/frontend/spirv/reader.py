@@ -201,7 +201,8 @@ class _Reader:
                         if not self.declared.intersection(e.capabilities):
                             need = " or ".join(e.capabilities)
                             raise self.fail(f"{op.kind} {e.name} requires capability {need}")
-            self._check_enum_caps(op.params, builtin)
+            if op.params:
+                self._check_enum_caps(op.params, builtin)
 
     # ----- uses of ids -----
     def _check_uses(self, k: int, ins: Instruction, in_function: bool) -> None:
@@ -211,10 +212,12 @@ class _Reader:
             t = self.m.defs.get(ins.result_type)
             if t is None or section_of(t) != GLOBALS or not _is_type(t):
                 raise self.fail(f"result type %{ins.result_type} is not a type")
-        sec = section_of(ins)
         # before the globals, only these may name an id defined further on (spirv-val,
         # source/operand.cpp spvOperandCanBeForwardDeclaredFunction); OpSource's File does not
-        forward_ok = sec is not None and sec < GLOBALS and ins.opname in _FORWARD_REFS
+        forward_ok = False
+        if ins.opname in _FORWARD_REFS:
+            sec = section_of(ins)
+            forward_ok = sec is not None and sec < GLOBALS
         if not forward_ok:
             self._check_operand_roles(ins, ids[1:] if ins.result_type is not None else ids)
         for i in ids:
