@@ -36,7 +36,8 @@ it relies on is provably unwritten in between:
 - instructions the rewrites leave without readers (all definitions unread
   temps, ALU formats only) are removed.
 
-Kill flags are recomputed (live_var_analysis) when anything changed; the
+Kill flags are recomputed (live_var_analysis) when a rewrite removed or renamed
+reads (not after fmaak/fmamk alone, which keeps the operand objects); the
 register demand figures of the pre-RA program (``PreSGPRs``/``PreVGPRs``) are
 kept as they were. ACO patterns not done here and why: try_apply_branch_vcc
 (radcc's compares write any SGPR through VOP3, never the ``s_and vcc, exec``
@@ -93,6 +94,7 @@ class _Ctx:
         self.block: Block = program.blocks[0] if program.blocks else Block(0)
         self.dead: set[int] = set()  # id() of removed instructions
         self.changed = False
+        self.reads_changed = False  # a rewrite removed or renamed reads: kill flags stale
         self.counts: dict[str, int] = {}
         self.insert_before: dict[int, Instruction] = {}  # id(instr) -> inserted before it
         self.clobbered: list[tuple[PhysReg, RegClass]] = []  # written by an inserted instr
@@ -101,8 +103,9 @@ class _Ctx:
         instr = self.program.blocks[pos[0]].instructions[pos[1]]
         return None if id(instr) in self.dead else instr
 
-    def note(self, what: str) -> None:
+    def note(self, what: str, reads_changed: bool = True) -> None:
         self.changed = True
+        self.reads_changed = self.reads_changed or reads_changed
         self.counts[what] = self.counts.get(what, 0) + 1
 
     def remove(self, instr: Instruction, pos: tuple[int, int] | None = None) -> None:
@@ -326,7 +329,9 @@ def _try_fma_to_vop2(ctx: _Ctx, instr: Instruction, idx: int) -> bool:
         if o.temp is not None:
             rl = ctx.readers.get(o.temp.id, [])
             ctx.readers[o.temp.id] = [new if r is instr else r for r in rl]
-    ctx.note("fma_to_vop2")
+    # the same operand objects (kill flags included) read the same temps; the inline
+    # constant dropped had no kill flag: liveness is unchanged
+    ctx.note("fma_to_vop2", reads_changed=False)
     return True
 
 
@@ -523,7 +528,8 @@ def optimize_postra(program: Program) -> None:
                 out.append(before)
             out.append(i)
         b.instructions = out
-    _refresh_kill_flags(program)
+    if ctx.reads_changed:
+        _refresh_kill_flags(program)
     for k, v in ctx.counts.items():
         COUNTS[k] = COUNTS.get(k, 0) + v
 
