@@ -20,6 +20,14 @@ asks one question: does radcc's code do what lavapipe does with the same bytes?
   that channels do not overlap and no two invocations store to one element); the
   specialization constants ``stride`` and ``upscale_factor`` (default 0, a divisor:
   reorg, pixelshuffle) 2.
+- Specialization constants: a workgroup width given by an id that the module also
+  gives another constant of a different default (ggml's ``local_size_x_id = 0`` beside
+  ``BLOCK_SIZE``: glslang makes the width default 1) is set to that default, as
+  ggml-vulkan.cpp always sets the id (`workgroup_spec`; 775 ggml modules).
+- ggml's ``matmul_*`` (mul_mm.comp, also ``matmul_id_*``): push constants by member name
+  as ggml-vulkan.cpp's ggml_vk_matmul/ggml_vk_matmul_id set them for M = 48, N = 40 and
+  K two blocks of A's type, workgroups (ceil(M / 64), ceil(N / 64), 1 or one per expert),
+  for ``matmul_id`` an id buffer giving every token both of 2 experts (`ggml_matmul_setup`).
 - Buffers: every storage/uniform buffer binding 64 KiB (more if its block needs it),
   filled by the type of the block's last member's elements: float32 uniform in [-1, 1],
   float16 the same rounded, 8/16/32-bit integers in [0, 8), anything else (ggml's
@@ -30,7 +38,8 @@ asks one question: does radcc's code do what lavapipe does with the same bytes?
   them).
 - Both run with robust buffer access (out-of-bounds loads give zero, stores are
   dropped: ``radcc run --robust`` and lavapipe's robustBufferAccess), workgroups
-  (2, 2, 2), specialization constants at their defaults (but ncnn's divisors, below), radcc in strict mode (a missing
+  (2, 2, 2) (matmuls: above), specialization constants at their defaults (but ncnn's
+  divisors and ggml's workgroup width, above), radcc in strict mode (a missing
   wait or an unmitigated hazard fails the run).
 - Comparison, per binding, by the same element type: float32 ``|a - b| <= 1e-3 *
   max(1, |b|)``, float16 with 1e-2, integers and other bytes exactly; NaNs agree with
@@ -60,7 +69,7 @@ import subprocess
 import sys
 import time
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -76,12 +85,14 @@ F16_TOL = 1e-2
 CSTEP = 256  # an ncnn channel step without its w/h members: beyond any extent 1..12 x 4
 
 # SPIR-V opcodes and enumerants used below (the unified SPIR-V specification)
-OP_NAME_CAPABILITY = 17
+OP_MEMBER_NAME, OP_NAME_CAPABILITY = 6, 17
 OP_TYPE_INT, OP_TYPE_FLOAT, OP_TYPE_VECTOR, OP_TYPE_MATRIX = 21, 22, 23, 24
 OP_TYPE_IMAGE, OP_TYPE_SAMPLER, OP_TYPE_SAMPLED_IMAGE = 25, 26, 27
 OP_TYPE_ARRAY, OP_TYPE_RUNTIME_ARRAY, OP_TYPE_STRUCT, OP_TYPE_POINTER = 28, 29, 30, 32
 OP_CONSTANT, OP_VARIABLE, OP_DECORATE, OP_MEMBER_DECORATE = 43, 59, 71, 72
 DEC_BINDING, DEC_DESCRIPTOR_SET, DEC_OFFSET = 33, 34, 35
+DEC_SPEC_ID, DEC_BUILTIN, BUILTIN_WORKGROUP_SIZE = 1, 11, 25
+OP_SPEC_CONSTANT, OP_SPEC_CONSTANT_COMPOSITE = 50, 51
 SC_UNIFORM, SC_PUSH_CONSTANT, SC_STORAGE_BUFFER = 2, 9, 12
 CAP_GROUP_NON_UNIFORM = 61  # GroupNonUniform*: 61..68
 CAP_SUBGROUP_BALLOT_KHR = 4423
@@ -104,6 +115,10 @@ class ModuleShape:
     bindings: dict[tuple[int, int], tuple[Scalar | None, int]]
     subgroup: bool
     skip: str | None
+    push_names: list[str] = field(default_factory=list)  # OpMemberName, when kept
+    # a workgroup size given by specialization constant ids that other constants of
+    # the module share with another default (`workgroup_spec`)
+    spec: dict[int, int] = field(default_factory=dict)
 
 
 def shape_of(spirv: bytes) -> ModuleShape:
@@ -116,6 +131,9 @@ def shape_of(spirv: bytes) -> ModuleShape:
     mdec: dict[tuple[int, int], int] = {}
     variables: list[tuple[int, int, int]] = []
     caps: set[int] = set()
+    member_names: dict[tuple[int, int], str] = {}
+    spec_defaults: dict[int, int] = {}
+    composites: dict[int, tuple[int, ...]] = {}
     i = 5
     while i < len(w):
         n, op = w[i] >> 16, w[i] & 0xFFFF
@@ -124,10 +142,17 @@ def shape_of(spirv: bytes) -> ModuleShape:
             raise ValueError("malformed SPIR-V (zero word count)")
         if op == OP_NAME_CAPABILITY:
             caps.add(ops[0])
+        elif op == OP_MEMBER_NAME:
+            raw = struct.pack(f"<{len(ops) - 2}I", *ops[2:])
+            member_names[(ops[0], ops[1])] = raw.split(b"\0")[0].decode(errors="replace")
         elif OP_TYPE_INT <= op <= OP_TYPE_POINTER:
             types[ops[0]] = (op, tuple(ops[1:]))
         elif op == OP_CONSTANT:
             consts[ops[1]] = ops[2]
+        elif op == OP_SPEC_CONSTANT:
+            spec_defaults[ops[1]] = ops[2]
+        elif op == OP_SPEC_CONSTANT_COMPOSITE:
+            composites[ops[1]] = tuple(ops[2:])
         elif op == OP_DECORATE and len(ops) >= 3:
             dec.setdefault(ops[0], {})[ops[1]] = ops[2]
         elif op == OP_MEMBER_DECORATE and len(ops) >= 4 and ops[2] == DEC_OFFSET:
@@ -163,6 +188,7 @@ def shape_of(spirv: bytes) -> ModuleShape:
     if skip:
         return ModuleShape([], {}, subgroup, skip)
     push: list[tuple[int, Scalar, int]] = []
+    push_names: list[str] = []
     bindings: dict[tuple[int, int], tuple[Scalar | None, int]] = {}
     for ptr, vid, sc in variables:
         pop, pa = types.get(ptr, (0, ()))
@@ -182,6 +208,7 @@ def shape_of(spirv: bytes) -> ModuleShape:
                 s, comps = scalar(mt)
                 if s is not None:
                     push.append((mdec.get((t, m), 0), s, comps))
+                    push_names.append(member_names.get((t, m), ""))
         elif sc in (SC_UNIFORM, SC_STORAGE_BUFFER) and vid in dec:
             key = (dec[vid].get(DEC_DESCRIPTOR_SET, 0), dec[vid].get(DEC_BINDING, 0))
             last = len(members) - 1
@@ -190,7 +217,33 @@ def shape_of(spirv: bytes) -> ModuleShape:
             fixed = off + (4 * consts.get(la[1], 1) if lop == OP_TYPE_ARRAY else 16)
             if key not in bindings:
                 bindings[key] = (element(members[last]), fixed)
-    return ModuleShape(push, bindings, subgroup, skip)
+    return ModuleShape(push, bindings, subgroup, skip, push_names,
+                       workgroup_spec(dec, spec_defaults, composites))
+
+
+def workgroup_spec(dec: dict[int, dict[int, int]], defaults: dict[int, int],
+                   composites: dict[int, tuple[int, ...]]) -> dict[int, int]:
+    """ggml's shaders take their workgroup width from ``local_size_x_id = 0`` and use the
+    same id for a ``BLOCK_SIZE`` constant of another default (glslang makes them two
+    constants: the width's default 1, the other's 64): ggml-vulkan.cpp always sets id 0,
+    so both agree. Left at the defaults the kernel runs one invocation that strides its
+    loops by ``BLOCK_SIZE``-derived steps of 0 (an endless loop). Give such an id the
+    other constant's default."""
+    ids: dict[int, set[int]] = {}
+    for cid in defaults:
+        if DEC_SPEC_ID in dec.get(cid, {}):
+            ids.setdefault(dec[cid][DEC_SPEC_ID], set()).add(cid)
+    out: dict[int, int] = {}
+    for cid, parts in composites.items():
+        if dec.get(cid, {}).get(DEC_BUILTIN) != BUILTIN_WORKGROUP_SIZE:
+            continue
+        for part in parts:
+            sid = dec.get(part, {}).get(DEC_SPEC_ID)
+            others = {defaults[c] for c in ids.get(sid, set()) if c != part} if sid is not None \
+                else set()
+            if len(others) == 1 and defaults.get(part) not in others:
+                out[sid] = others.pop()  # type: ignore[index]
+    return out
 
 
 PUSH_BLOCK = re.compile(r"uniform\s+parameter\s*\{([^}]*)\}")
@@ -244,6 +297,56 @@ def ncnn_values(names: list[str], rng: np.random.Generator) -> dict[str, int]:
             v[n] = v[pre + "w"] * v.get(pre + "h", 1) * v.get(pre + "d", 1) \
                 if pre + "w" in v else CSTEP
     return v
+
+
+# ggml's mul_mm.comp (``matmul_*``) set up as ggml-vulkan.cpp dispatches it
+# (ggml_vk_matmul / ggml_vk_matmul_id): one M x N output of K-long dot products,
+# A M rows of K (quantised in blocks of QK), B N rows of K, D N rows of M; workgroups
+# (ceil(M / BM), ceil(N / BN), batches), BM = BN = 64 the modules' defaults. M and N are
+# not multiples of the tile (the bounds checks run), K is two blocks of A's type.
+MM_M, MM_N, MM_TILE = 48, 40, 64
+MM_EXPERTS, MM_USED = 2, 2  # matmul_id: experts, experts each token uses (nei0)
+GGML_QK256 = ("q2_k", "q3_k", "q4_k", "q5_k", "q6_k", "iq1_s", "iq1_m", "iq2_xxs", "iq2_xs",
+              "iq2_s", "iq3_xxs", "iq3_s", "iq4_xs")
+
+
+@dataclass
+class MatmulSetup:
+    push: bytes
+    groups: tuple[int, int, int]
+    buffers: dict[tuple[int, int], bytes]  # the id and expert-count buffers (matmul_id)
+
+
+def ggml_matmul_setup(name: str, shape: ModuleShape) -> MatmulSetup | None:
+    """Push constants, workgroups and index buffers of a ggml ``matmul_*`` module (None:
+    not one, or its push block is not the one described above)."""
+    if not name.startswith("matmul_"):
+        return None
+    qk = 256 if any(f"_{q}_" in name for q in GGML_QK256) else 32
+    k = 2 * qk
+    m, n = MM_M, MM_N
+    v = {"M": m, "N": n, "K": k, "stride_a": k, "stride_b": k, "stride_d": m,
+         "batch_stride_a": m * k, "batch_stride_b": n * k, "batch_stride_d": m * n,
+         "base_work_group_z": 0, "num_batches": 1, "k_split": k, "ne02": 1, "ne12": 1,
+         "broadcast2": 1, "broadcast3": 1, "padded_n": n}
+    groups = (-(-m // MM_TILE), -(-n // MM_TILE), 1)
+    extra: dict[tuple[int, int], bytes] = {}
+    if "nei0" in shape.push_names:
+        # n tokens, each using both experts (ids row t: (t % 2, 1 - t % 2)), B one row
+        # per token (ne11 = 1), D a row of M per token and slot
+        ids = np.array([[t % 2, 1 - t % 2] for t in range(n)], np.int32)
+        v |= {"nei0": MM_USED, "nei1": n, "nbi1": MM_USED, "ne11": 1,
+              "batch_stride_b": k, "batch_stride_d": m * MM_USED}
+        groups = (-(-m // MM_TILE), -(-n // MM_TILE), MM_EXPERTS)
+        extra = {(0, 3): ids.tobytes(),
+                 (0, 4): np.full(MM_EXPERTS, n, np.int32).tobytes()}
+    if set(shape.push_names) - set(v) or any(c != 1 or sc.width != 32
+                                             for _, sc, c in shape.push):
+        return None
+    buf = bytearray(max(off + 4 for off, _, _ in shape.push))
+    for (off, _, _), nm in zip(shape.push, shape.push_names, strict=True):
+        struct.pack_into("<I", buf, off, v[nm])
+    return MatmulSetup(bytes(buf), groups, extra)
 
 
 def push_bytes(shape: ModuleShape, rng: np.random.Generator,
@@ -321,14 +424,19 @@ def run_one(path: str, waves: list[int], ncnn_src: str | None) -> list[dict[str,
     rng = np.random.default_rng(sum(path.encode()) * 7919 + len(spirv))
     source = ncnn_source(ncnn_src, Path(path).stem) if ncnn_src and "ncnn" in path else ""
     names = ncnn_member_names(source)
-    spec = ncnn_spec(source)
+    spec = ncnn_spec(source) | shape.spec
     push = push_bytes(shape, rng, names)
     bf16 = "bf16" in Path(path).name
     buffers = {k: fill(e, max(BUFFER_BYTES, 4 * math.ceil(size / 4)), rng, bf16)
                for k, (e, size) in sorted(shape.bindings.items())}
+    groups = GROUPS
+    mm = ggml_matmul_setup(Path(path).stem, shape) if "ggml" in path else None
+    if mm is not None:
+        push, groups = mm.push, mm.groups
+        buffers |= mm.buffers
     t0 = time.perf_counter()
     try:
-        want = lavapipe.run_compute(spirv, groups=GROUPS, buffers=buffers, push_constants=push,
+        want = lavapipe.run_compute(spirv, groups=groups, buffers=buffers, push_constants=push,
                                     spec_constants=spec,
                                     robust=True)
     except lavapipe.LavapipeError as e:
@@ -347,7 +455,7 @@ def run_one(path: str, waves: list[int], ncnn_src: str | None) -> list[dict[str,
                                f"{str(e).splitlines()[0][:300] if str(e) else ''}"})
             continue
         try:
-            got, run = run_compiled(res, GROUPS, buffers, push, robust=True)
+            got, run = run_compiled(res, groups, buffers, push, robust=True)
         except Exception as e:
             rows.append(row | {"result": "emu-error", "detail": f"{type(e).__name__}: "
                                f"{str(e)[:300]}"})

@@ -1,0 +1,55 @@
+"""tools/rw_lavapipe_check.py's module setup (issue 9), on shaders of our own shaped
+as ggml's: a workgroup width from ``local_size_x_id = 0`` beside a ``constant_id = 0``
+``BLOCK_SIZE`` of another default (glslang gives the width the default 1; ggml-vulkan.cpp
+always sets the id, so the tool must give both the same value), and the push
+constants of a ``matmul_*`` module by member name."""
+
+from __future__ import annotations
+
+import importlib.util
+import struct
+import sys
+from pathlib import Path
+
+from tests.frontend.mir.conftest import glsl_to_spirv
+
+_PATH = Path(__file__).resolve().parent.parent / "tools" / "rw_lavapipe_check.py"
+_spec = importlib.util.spec_from_file_location("rw_lavapipe_check", _PATH)
+assert _spec is not None and _spec.loader is not None
+tool = importlib.util.module_from_spec(_spec)
+sys.modules["rw_lavapipe_check"] = tool
+_spec.loader.exec_module(tool)
+
+WIDTH_ID = """#version 450
+layout(local_size_x_id = 0, local_size_y = 1, local_size_z = 1) in;
+layout(constant_id = 0) const uint BLOCK_SIZE = 64;
+layout(binding = 0) buffer D { float d[]; };
+layout(push_constant) uniform parameter { uint M; uint N; uint K; uint stride_a; } p;
+void main() {
+    for (uint i = gl_LocalInvocationID.x; i < p.M; i += gl_WorkGroupSize.x * BLOCK_SIZE / 64)
+        d[i] = float(p.K);
+}
+"""
+
+
+def test_workgroup_width_id_takes_the_other_constants_default() -> None:
+    shape = tool.shape_of(glsl_to_spirv(WIDTH_ID))
+    assert shape.spec == {0: 64}
+    assert shape.push_names == ["M", "N", "K", "stride_a"]
+
+
+def test_no_width_override_without_a_second_constant() -> None:
+    src = WIDTH_ID.replace("layout(constant_id = 0) const uint BLOCK_SIZE = 64;",
+                           "const uint BLOCK_SIZE = 64;")
+    assert tool.shape_of(glsl_to_spirv(src)).spec == {}
+
+
+def test_matmul_push_constants_by_name() -> None:
+    shape = tool.shape_of(glsl_to_spirv(WIDTH_ID))
+    mm = tool.ggml_matmul_setup("matmul_q4_k_f32", shape)
+    assert mm is not None
+    m, n, k, stride_a = struct.unpack("<4I", mm.push)
+    assert (m, n, k, stride_a) == (tool.MM_M, tool.MM_N, 512, 512)  # two 256-blocks
+    assert mm.groups == (1, 1, 1)
+    assert tool.ggml_matmul_setup("matmul_f32_f32", shape).push[8:12] == struct.pack("<I", 64)
+    assert tool.ggml_matmul_setup("soft_max_f32", shape) is None
