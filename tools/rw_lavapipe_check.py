@@ -195,8 +195,10 @@ def shape_of(spirv: bytes) -> ModuleShape:
         if pop != OP_TYPE_POINTER:
             continue
         t = pa[1]
-        while types[t][0] in (OP_TYPE_ARRAY, OP_TYPE_RUNTIME_ARRAY):
+        while types.get(t, (0,))[0] in (OP_TYPE_ARRAY, OP_TYPE_RUNTIME_ARRAY):
             t = types[t][1][0]
+        if t not in types:  # a bool or another type outside the reader's range
+            continue  # (function/private variables: nothing to set up)
         op, members = types[t]
         if op in (OP_TYPE_IMAGE, OP_TYPE_SAMPLER, OP_TYPE_SAMPLED_IMAGE):
             skip = skip or "images or samplers"
