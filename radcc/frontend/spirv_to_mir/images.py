@@ -235,12 +235,32 @@ def op_image_read(ctx: TranslationContext, ins: Instruction) -> None:
     ctx.set(ins, r)
 
 
+def _fetch_offset(ctx: TranslationContext, ins: Instruction, img: ImageVar,
+                  coord: Value) -> Value:
+    """`coord` plus a fetch's ConstOffset/Offset operand (texelFetchOffset), added to the
+    texel coordinates (not an array's layer): the MIMG loads take no offset, so it is
+    added as NIR's nir_lower_tex lowers a txf's offset for RADV (lower_txf_offset)."""
+    mask = int(ins.operands[2].value) if len(ins.operands) > 2 else 0  # type: ignore[arg-type]
+    if not mask & 0x18:
+        return coord
+    if mask & 0x18 == 0x18:
+        raise err("image operands ConstOffset and Offset together", ins)
+    off = get_value(ctx, int(ins.operands[2].params[1 if mask & 0x2 else 0].value))  # type: ignore[arg-type]
+    xs, os = ctx.b.channels(coord), ctx.b.channels(off)
+    if off.bit_size != 32 or len(os) > len(xs):
+        raise err("a texel offset that does not fit the coordinate", ins)
+    out = [ctx.b.alu("iadd", 32, 1, x, os[k]) if k < len(os) else x for k, x in enumerate(xs)]
+    return out[0] if len(out) == 1 else ctx.b.vec(out)
+
+
 def op_image_fetch(ctx: TranslationContext, ins: Instruction) -> None:
     """OpImageFetch (texelFetch): image_load at Lod 0 (or without a Lod operand), else
-    image_load_lod with the level as a second source."""
+    image_load_lod with the level as a second source; a ConstOffset/Offset operand
+    (texelFetchOffset) is added to the coordinates (`_fetch_offset`)."""
     assert ins.result_type is not None
     img = _image(ctx, ins)
-    coord = _sampled_coord(ctx, ins, img, get_value(ctx, ins.id(1)), 2, allowed=0x2)
+    coord = _fetch_offset(ctx, ins, img, get_value(ctx, ins.id(1)))
+    coord = _sampled_coord(ctx, ins, img, coord, 2, allowed=0x2 | 0x18)
     n = ctx.comps(ins.result_type)
     lod = None
     if len(ins.operands) > 2:
