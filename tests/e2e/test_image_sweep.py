@@ -7,7 +7,7 @@ runs in the strict emulator, wave32 and wave64, against lavapipe: integer output
 fetches exactly, outputs of bilinear filtering of 8-bit texels within the issue's
 1.25/255 (lavapipe's 8-bit fixed-point weights) carried through the shader's arithmetic,
 8-bit stores of computed values within one step, floats within a small tolerance. The
-cube map and the depth-compare shader, which lavapipe's runner refuses, are checked
+cube map and the depth-compare shaders, which lavapipe's runner refuses, are checked
 against NumPy models instead.
 """
 
@@ -178,3 +178,103 @@ def test_sweep_vs_lavapipe(case: Sweep, wave: int, lvp: None) -> None:
                      np.frombuffer(ref[key], np.float32), f"wave{wave} buffer")  # type: ignore[arg-type]
         else:
             assert got[key] == ref[key], (case.name, key)
+
+
+# -- the shaders lavapipe's runner refuses (cube images, depth-compare samplers) ----------
+
+def _face_dir(face: int, s: float, t: float) -> np.ndarray:
+    """cube_conv.comp's faceDir: the direction of face coordinates (s, t) in [0, 1]."""
+    x, y = s * 2 - 1, t * 2 - 1
+    return np.array({0: (1, -y, -x), 1: (-1, -y, x), 2: (x, 1, y), 3: (x, -1, -y),
+                     4: (x, -y, 1), 5: (-x, -y, -1)}[face], np.float64)
+
+
+def _np_cube_conv(env: np.ndarray, n: int) -> np.ndarray:
+    from tests.e2e.test_images import _np_cube_sample
+
+    out = np.zeros((6, n, n, 4))
+    for f in range(6):
+        for y in range(n):
+            for x in range(n):
+                d0 = _face_dir(f, (x + 0.5) / n, (y + 0.5) / n)
+                nv = d0 / np.linalg.norm(d0)
+                up = np.array([0.0, 1, 0]) if abs(nv[1]) < 0.999 else np.array([1.0, 0, 0])
+                t = np.cross(up, nv)
+                t /= np.linalg.norm(t)
+                b = np.cross(nv, t)
+                acc, wsum = np.zeros(4), 0.0
+                for j in (-1, 0, 1):
+                    for i in (-1, 0, 1):
+                        d = nv + 0.35 * (i * t + j * b)
+                        d /= np.linalg.norm(d)
+                        w = max(float(d @ nv), 0.0)
+                        acc += _np_cube_sample(env, d.astype(np.float32), "linear") * w
+                        wsum += w
+                out[f, y, x] = acc / wsum
+    return out
+
+
+@pytest.mark.parametrize("wave", [32, 64])
+def test_sweep_cube_convolution(wave: int) -> None:
+    """cube_conv.comp: 9 cosine-weighted bilinear textureLod samples of an 8x8 rgba32f
+    environment cube per texel of a 4x4 output cube (a storage imageCube), vs NumPy's
+    model of Vulkan's face selection and seamless filtering (tests/e2e/test_images)."""
+    from radcc.driver.run import run_compute
+
+    rng = np.random.default_rng(9)
+    env = rng.uniform(0, 1, (6, 8, 8, 4)).astype(np.float32)
+    got = run_compute(glsl_file_spirv(HERE / "cube_conv.comp"), groups=(1, 1, 1),
+                      images={(0, 0): (env, None),
+                              (0, 1): (np.zeros((6, 4, 4, 4), np.float32), None)},
+                      samplers={(0, 0): "linear"}, wave_size=wave)
+    want = _np_cube_conv(env, 4)
+    d = np.abs(got[(0, 1)] - want).max()
+    assert d < 1e-4, d
+
+
+def _np_pcf(depth: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """shadow_pcf.comp with a nearest LEQUAL compare sampler (clamp to edge): the 3x3
+    offsets' compare results averaged, the compare gather's average, x and w, then the
+    raw depth gather (i0j1, i1j1, i1j0, i0j0)."""
+    h, w = depth.shape
+    out = np.zeros((len(q), 2, 4))
+    for k, (u, v, ref, _) in enumerate(q.astype(np.float64)):
+        i, j = int(np.floor(u * w)), int(np.floor(v * h))
+        s = sum(float(ref <= depth[min(max(j + dy, 0), h - 1), min(max(i + dx, 0), w - 1)])
+                for dy in (-1, 0, 1) for dx in (-1, 0, 1))
+        i0, j0 = int(np.floor(u * w - 0.5)), int(np.floor(v * h - 0.5))
+        fp = [depth[min(max(j0 + dj, 0), h - 1), min(max(i0 + di, 0), w - 1)]
+              for di, dj in ((0, 1), (1, 1), (1, 0), (0, 0))]
+        g = [float(ref <= t) for t in fp]
+        out[k, 0] = (s / 9, sum(g) / 4, g[0], g[3])
+        out[k, 1] = fp
+    return out
+
+
+@pytest.mark.parametrize("wave", [32, 64])
+def test_sweep_shadow_pcf(wave: int) -> None:
+    """shadow_pcf.comp: 3x3 PCF by depth-compare textureLodOffset, a compare gather and a
+    raw depth gather of an r32f shadow map under a LEQUAL point sampler (given through the
+    Python API: lavapipe's runner has no compare samplers), vs NumPy."""
+    from radcc.driver.compile import compile_spirv
+    from radcc.driver.run import run_compiled
+    from radcc.emu.api import Image
+    from radcc.emu.texture import POINT, SEL_0, SEL_1, SEL_X, SamplerDesc
+
+    rng = np.random.default_rng(4)
+    depth = (rng.integers(0, 9, (12, 10)) / 8.0).astype(np.float32)
+    q = rng.uniform(0.02, 0.98, (256, 4)).astype(np.float32)
+    q[:, 2] = (rng.integers(0, 9, 256) / 8.0 + 0.0625).astype(np.float32)
+    q[:16, 2] = depth[3, 4]  # references equal to a texel: LEQUAL passes
+    q[:16, :2] = np.float32([4.5 / 10, 3.5 / 12])
+    cr = compile_spirv(glsl_file_spirv(HERE / "shadow_pcf.comp"), wave_size=wave)
+    cmp_ = SamplerDesc(mag_filter=POINT, min_filter=POINT, compare_func=3)
+    imgs = {(0, 0): Image(depth, "32_FLOAT", 2, (SEL_X, SEL_0, SEL_0, SEL_1)),
+            (0, 1): Image(depth, "32_FLOAT", 2, (SEL_X, SEL_0, SEL_0, SEL_1))}
+    _, run = run_compiled(cr, (2, 2, 1), {(0, 2): q, (0, 3): np.zeros(256 * 8, np.float32)},
+                          images=imgs, samplers={(0, 0): cmp_, (0, 1): SamplerDesc()})
+    assert not run.violations, run.violations[:3]
+    got = np.asarray(run.buffers["set0_binding3"]).reshape(256, 2, 4)
+    want = _np_pcf(depth, q)
+    d = np.abs(got - want).max()
+    assert d < 1e-6, (d, np.argwhere(np.abs(got - want) > 1e-6)[:4].tolist())
