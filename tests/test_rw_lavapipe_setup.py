@@ -53,3 +53,19 @@ def test_matmul_push_constants_by_name() -> None:
     assert mm.groups == (1, 1, 1)
     assert tool.ggml_matmul_setup("matmul_f32_f32", shape).push[8:12] == struct.pack("<I", 64)
     assert tool.ggml_matmul_setup("soft_max_f32", shape) is None
+
+
+DEQUANT = """#version 450
+layout(local_size_x = 64) in;
+layout(binding = 0) buffer D { float d[]; };
+layout(push_constant) uniform parameter { uint M; uint K; uint stride_a; uint stride_b;
+                                          uint nel; } p;
+void main() { if (gl_GlobalInvocationID.x < p.nel / 32u) d[gl_GlobalInvocationID.x] = 1.0; }
+"""
+
+
+def test_dequant_push_constants_by_name() -> None:
+    shape = tool.shape_of(glsl_to_spirv(DEQUANT))
+    push = tool.ggml_named_push("dequant_q8_0", shape)
+    assert push is not None and struct.unpack("<5I", push)[4] == 4096
+    assert tool.ggml_named_push("dequant_q8_0", tool.shape_of(glsl_to_spirv(WIDTH_ID))) is None

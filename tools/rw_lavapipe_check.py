@@ -27,7 +27,8 @@ asks one question: does radcc's code do what lavapipe does with the same bytes?
 - ggml's ``matmul_*`` (mul_mm.comp, also ``matmul_id_*``): push constants by member name
   as ggml-vulkan.cpp's ggml_vk_matmul/ggml_vk_matmul_id set them for M = 48, N = 40 and
   K two blocks of A's type, workgroups (ceil(M / 64), ceil(N / 64), 1 or one per expert),
-  for ``matmul_id`` an id buffer giving every token both of 2 experts (`ggml_matmul_setup`).
+  for ``matmul_id`` an id buffer giving every token both of 2 experts (`ggml_matmul_setup`);
+  ``dequant_*`` a 16 x 256 matrix (`GGML_DEQUANT`).
 - Buffers: every storage/uniform buffer binding 64 KiB (more if its block needs it),
   filled by the type of the block's last member's elements: float32 uniform in [-1, 1],
   float16 the same rounded, 8/16/32-bit integers in [0, 8), anything else (ggml's
@@ -319,6 +320,19 @@ class MatmulSetup:
     buffers: dict[tuple[int, int], bytes]  # the id and expert-count buffers (matmul_id)
 
 
+# ggml's dequant_* (dequant_head.glsl's push block): a 16 x 256 matrix, 4096 elements
+# (``nel``, the count the kernels bound their blocks by: random values of 1..12 left
+# every invocation returning early, ``ok-unwritten``)
+GGML_DEQUANT = {"M": 16, "K": 256, "stride_a": 256, "stride_b": 256, "nel": 4096}
+
+
+def ggml_named_push(name: str, shape: ModuleShape) -> bytes | None:
+    """Push constants of a ggml ``dequant_*`` module by member name (None: not one)."""
+    if not name.startswith("dequant_") or shape.push_names != list(GGML_DEQUANT):
+        return None
+    return struct.pack(f"<{len(GGML_DEQUANT)}I", *GGML_DEQUANT.values())
+
+
 def ggml_matmul_setup(name: str, shape: ModuleShape) -> MatmulSetup | None:
     """Push constants, workgroups and index buffers of a ggml ``matmul_*`` module (None:
     not one, or its push block is not the one described above)."""
@@ -436,6 +450,9 @@ def run_one(path: str, waves: list[int], ncnn_src: str | None) -> list[dict[str,
     if mm is not None:
         push, groups = mm.push, mm.groups
         buffers |= mm.buffers
+    named = ggml_named_push(Path(path).stem, shape) if "ggml" in path else None
+    if named is not None:
+        push = named
     t0 = time.perf_counter()
     try:
         want = lavapipe.run_compute(spirv, groups=groups, buffers=buffers, push_constants=push,
