@@ -119,9 +119,10 @@ def test_image_shader_for_gfx10_agrees_with_llvm_mc(shader: Path, chip: str, wav
     assert r.ok, r.text
     res = compile_spirv(r.data, mcpu=chip, wave_size=wave)
     # texel buffers (tb_*, tests/e2e/test_texel_buffers.py) are typed MUBUF (their atomics
-    # buffer_atomic_* idxen), the rest MIMG
+    # buffer_atomic_* idxen), arrays of buffers (buf_*, test_buffer_arrays.py) read V#s
+    # (a non-uniform index: global_load_dwordx4), the rest MIMG
     want = (r"\bbuffer_((load|store)_format_|atomic_)" if shader.stem.startswith("tb_")
-            else r"\bimage_")
+            else r"\bglobal_load_dwordx4" if shader.stem.startswith("buf_") else r"\bimage_")
     assert re.search(want, res.asm)
     (tmp_path / "k.s").write_text(res.asm)
     (tmp_path / "radcc.o").write_bytes(res.code_object)
