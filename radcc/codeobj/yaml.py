@@ -117,6 +117,9 @@ def _tagged(tag: str, text: str, quoted: bool, where: str) -> Any:
 # parser rejects them: ',' '%' '@' '`' and the flow closers; anchors/aliases/block
 # scalars are not supported here)
 _RESERVED_FIRST = frozenset(",]}%@`&*|>")
+# how deep lists and maps may nest (block or flow): the readers recurse, and the metadata
+# llvm-mc writes nests 3 deep
+MAX_NESTING = 100
 
 
 class _Scanner:
@@ -126,6 +129,7 @@ class _Scanner:
         self.s = text
         self.i = 0
         self.where = where
+        self.depth = 0  # flow collections open
 
     def err(self, msg: str) -> CodeObjectError:
         return CodeObjectError(f"{self.where}: {msg}")
@@ -243,26 +247,36 @@ class _Scanner:
         self.ws()
         return self.s[self.i] if self.i < len(self.s) else ""
 
+    def enter(self) -> None:
+        self.depth += 1
+        if self.depth > MAX_NESTING:
+            raise self.err(f"collections nested more than {MAX_NESTING} deep")
+
     def flow_list(self) -> list[Any]:
         self.expect("[")
+        self.enter()
         items: list[Any] = []
         if self.peek() == "]":
             self.i += 1
+            self.depth -= 1
             return items
         while True:
             items.append(self.value(True))
             c = self.peek()
             self.i += 1
             if c == "]":
+                self.depth -= 1
                 return items
             if c != ",":
                 raise self.err("expected ',' or ']' in flow list")
 
     def flow_map(self) -> dict[Any, Any]:
         self.expect("{")
+        self.enter()
         out: dict[Any, Any] = {}
         if self.peek() == "}":
             self.i += 1
+            self.depth -= 1
             return out
         while True:
             key = self.value(True)
@@ -271,6 +285,7 @@ class _Scanner:
             c = self.peek()
             self.i += 1
             if c == "}":
+                self.depth -= 1
                 return out
             if c != ",":
                 raise self.err("expected ',' or '}' in flow map")
@@ -343,6 +358,7 @@ class _Lines:
                 raise CodeObjectError(f"line {n}: tab in indentation")
             self.items.append((len(line) - len(line.lstrip(" ")), stripped, n))
         self.pos = 0
+        self.depth = 0  # block collections open
 
 
 def parse_yaml(text: str) -> dict[Any, Any]:
@@ -360,10 +376,14 @@ def parse_yaml(text: str) -> dict[Any, Any]:
 
 
 def _block(lines: _Lines, indent: int) -> Any:
-    _, content, _ = lines.items[lines.pos]
-    if content == "-" or content.startswith("- "):
-        return _seq(lines, indent)
-    return _map(lines, indent)
+    _, content, n = lines.items[lines.pos]
+    lines.depth += 1
+    if lines.depth > MAX_NESTING:
+        raise CodeObjectError(f"line {n}: collections nested more than {MAX_NESTING} deep")
+    value = _seq(lines, indent) if content == "-" or content.startswith("- ") else _map(
+        lines, indent)
+    lines.depth -= 1
+    return value
 
 
 def _seq(lines: _Lines, indent: int) -> list[Any]:

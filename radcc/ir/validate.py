@@ -101,9 +101,18 @@ class ValidationError(Exception):
     def __init__(self, phase: str, issues: list[Issue]) -> None:
         self.phase = phase
         self.issues = issues
-        lines = "\n".join(f"  {i}" for i in issues)
+        lines = "\n".join(f"  {i}" for i in issues[:MAX_LISTED])
+        if len(issues) > MAX_LISTED:
+            lines += f"\n  ... and {len(issues) - MAX_LISTED} more"
         super().__init__(f"{phase}: invalid IR ({len(issues)} problem"
                          f"{'s' if len(issues) != 1 else ''}):\n{lines}")
+
+
+# how many problems a ValidationError lists (and formats the instruction of: each text
+# costs the instruction's length, so an instruction with thousands of bad operands made
+# the report quadratic), and the longest instruction text it quotes
+MAX_LISTED = 50
+MAX_INSTR_TEXT = 300
 
 
 class _Reporter:
@@ -113,7 +122,11 @@ class _Reporter:
 
     def __call__(self, msg: str, block: Block | None = None, idx: int = -1,
                  instr: Instruction | None = None) -> None:
-        text = instruction_text(self.program, instr) if instr is not None else ""
+        text = ""
+        if instr is not None and len(self.issues) < MAX_LISTED:
+            text = instruction_text(self.program, instr)
+            if len(text) > MAX_INSTR_TEXT:
+                text = text[:MAX_INSTR_TEXT] + " ..."
         self.issues.append(Issue(block.index if block is not None else -1, idx, text, msg))
 
     def raise_if_any(self, phase: str) -> None:

@@ -64,7 +64,7 @@ class Token:
         if self.kind == FLOAT:
             return float(self.text)
         if self.kind == STRING:
-            return bytes(self.text[1:-1], "utf-8").decode("unicode_escape")
+            return _unescape(self.text[1:-1], self.col)
         return self.text
 
     def is_punct(self, p: str) -> bool:
@@ -72,6 +72,53 @@ class Token:
 
     def is_ident(self, name: str | None = None) -> bool:
         return self.kind == IDENT and (name is None or self.text.lower() == name)
+
+
+_ESCAPES = {"b": 8, "f": 12, "n": 10, "r": 13, "t": 9, '"': 34, "\\": 92}
+
+
+def _unescape(body: str, col: int) -> str:
+    """A string literal's bytes (one character per byte, as Latin-1), escapes read as
+    LLVM's AsmParser::parseEscapedString reads them: \\b \\f \\n \\r \\t \\" \\\\,
+    up to three octal digits, \\x and its hexadecimal digits (the low byte kept);
+    anything else after a backslash is an error at the string's column."""
+    raw = body.encode("utf-8", "surrogateescape")
+    if b"\\" not in raw:
+        return raw.decode("latin-1")
+    out = bytearray()
+    i = 0
+    while i < len(raw):
+        c = raw[i]
+        i += 1
+        if c != 0x5C:
+            out.append(c)
+            continue
+        if i >= len(raw):
+            raise AsmError("unexpected backslash at end of string", col)
+        e = chr(raw[i])
+        if e == "x" or e == "X":
+            j = i + 1
+            while j < len(raw) and chr(raw[j]) in "0123456789abcdefABCDEF":
+                j += 1
+            if j == i + 1:
+                raise AsmError("invalid hexadecimal escape sequence", col)
+            out.append(int(raw[i + 1:j], 16) & 0xFF)
+            i = j
+        elif "0" <= e <= "7":
+            j = i
+            while j < len(raw) and j < i + 3 and "0" <= chr(raw[j]) <= "7":
+                j += 1
+            v = int(raw[i:j], 8)
+            if v > 0xFF:
+                raise AsmError("invalid octal escape sequence (out of range)", col)
+            out.append(v)
+            i = j
+        elif e in _ESCAPES:
+            out.append(_ESCAPES[e])
+            i += 1
+        else:
+            raise AsmError("invalid escape sequence (unrecognized character)", col)
+    return out.decode("latin-1")
 
 
 def _parse_int(text: str) -> int:

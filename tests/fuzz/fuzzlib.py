@@ -6,7 +6,11 @@ format a failure must use (`cli_harness.FORMATS`). `mutants(seed, rng, n)`
 yields (label, bytes): random bytes, truncations, single byte and word
 mutations, chunk insertions/deletions and, for text, one-token and one-line
 grammar-aware edits (a token of the input replaced by another token of the
-input or by an "interesting" token, deleted or duplicated).
+input or by an "interesting" token, deleted or duplicated); for the readers other
+than SPIR-V, half of the draws are the structure-aware operators of `structured`
+(machine-IR blocks and terminators, assembly modifiers and directives, encodings,
+ELF/note/msgpack/kernel-descriptor fields, GLSL preprocessor lines and encodings,
+.npy headers).
 
 `campaign.py` runs these for minutes; the test files run a few derandomized
 draws per reader plus every input kept under ``corpus/``.
@@ -22,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from cli_harness import Mode, Outcome, problem, run_radcc
+from structured import structured_mutant
 
 from radcc.frontend.spirv.spirv_val import ENV_BY_VERSION
 
@@ -503,6 +508,12 @@ def mutants(reader: Reader, rng: random.Random, count: int) -> Iterator[tuple[st
             label, m = spirv_mutant(s, rng, rng.choice(seeds))
             if rng.random() < 0.2:
                 label2, m = spirv_mutant(m, rng, rng.choice(seeds))
+                label += "+" + label2
+        elif reader.name != "spirv" and rng.random() < 0.5 and (
+                st := structured_mutant(reader.name, s, rng)) is not None:
+            label, m = st
+            if rng.random() < 0.2:
+                label2, m = structured_mutant(reader.name, m, rng) or ("", m)
                 label += "+" + label2
         elif reader.text and rng.random() < 0.7:
             label, m = text_mutant(s, rng)

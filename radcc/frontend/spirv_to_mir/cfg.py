@@ -147,8 +147,27 @@ def finish_loop(ctx: TranslationContext, con: Construct) -> None:
             emit_jump(ctx, req)
 
 
+# how deep structured constructs may nest: the translation recurses once per construct
+# (region -> emit_block -> emit_terminator/emit_loop -> region), so a module nesting
+# thousands deep gets a located error, not Python's RecursionError; glslang's output for
+# real shaders nests a few dozen deep at most
+MAX_CF_NESTING = 128
+
+
 def region(ctx: TranslationContext, label: int, stop: frozenset[int]) -> int | None:
     """Emit blocks from ``label`` until a label in ``stop`` (returned) or a jump (None)."""
+    if ctx.region_depth >= MAX_CF_NESTING:
+        blk = block(ctx, label)
+        raise err(f"control flow nested more than {MAX_CF_NESTING} constructs deep",
+                  blk.merge or blk.terminator)
+    ctx.region_depth += 1
+    try:
+        return _region(ctx, label, stop)
+    finally:
+        ctx.region_depth -= 1
+
+
+def _region(ctx: TranslationContext, label: int, stop: frozenset[int]) -> int | None:
     cur: int | None = label
     while cur is not None:
         if cur in stop:

@@ -164,6 +164,7 @@ class TranslationContext:
         self.stage_inputs: list[tuple[StageVar, LocalPtr]] = []
         self.stage_outputs: list[tuple[int, LocalPtr]] = []
         self.call_depth = 0
+        self.region_depth = 0  # structured constructs open (cfg.region), MAX_CF_NESTING
         self.ins: Instruction | None = None
         self.fctx: FuncCtx | None = None
         self.in_spec_op = False
