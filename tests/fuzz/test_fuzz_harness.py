@@ -30,7 +30,7 @@ def _same(outs: dict[str, Outcome]) -> None:
 
 
 @pytest.mark.parametrize(("name", "count", "hide"), [("spirv", 2, False), ("spirv", 1, True),
-                                                     ("asm-gfx1100", 1, False)])
+                                                     ("asm-gfx1100", 5, False)])
 def test_modes_agree_on_mutants(name: str, count: int, hide: bool, tmp_path: Path,
                                 monkeypatch: pytest.MonkeyPatch) -> None:
     if hide:  # the subprocess gets the same patch (cli_harness._HIDDEN_MAIN)
