@@ -69,8 +69,9 @@ class KernargEntry:
     type_name: str | None = None  # by-value arguments: OpenCL's type name (uint, float ...)
     address_space: str | None = None  # pointers: "global"
     access: str | None = None  # images: "read_only", "write_only", "read_write"
-    # an array of descriptors (images, samplers): its element count and the bytes from
-    # one element to the next (RADV's descriptor sizes, `descriptor_stride`); 0: not one
+    # an array of descriptors (buffers, images, samplers): its element count (0:
+    # runtime-sized) and the bytes from one element to the next (RADV's descriptor
+    # sizes, `descriptor_stride`); stride 0: not an array
     count: int = 0
     stride: int = 0
 
@@ -84,7 +85,8 @@ class KernargEntry:
             out[".type_name"] = self.type_name
         if self.access is not None:
             out[".access"] = self.access
-        if self.count:  # radcc's keys (docs/abi.md "Arrays of descriptors")
+        if self.stride:  # radcc's keys (docs/abi.md "Arrays of descriptors"; count 0:
+            # a runtime-sized array)
             out[".radcc_descriptor_count"] = self.count
             out[".radcc_descriptor_stride"] = self.stride
         return out

@@ -176,13 +176,14 @@ def shader_samplers(res: CompileResult, samplers: list[SamplerSpec]) -> dict[Key
 def _check_element(res: CompileResult, role: Role, key: Key, where: str) -> None:
     """An element index exactly for an array of descriptors, within its count."""
     e = res.arg_layout.find(role, (key[0], key[1]))
-    n = e.count if e is not None else 0
-    if n and len(key) == 2:
-        raise UserError(f"{where}: binding {key[0]}:{key[1]} is an array of {n} "
+    array = e is not None and e.stride > 0
+    n = e.count if e is not None else 0  # 0 in an array: runtime-sized
+    if array and len(key) == 2:
+        raise UserError(f"{where}: binding {key[0]}:{key[1]} is an array of {n or 'runtime'} "
                         f"descriptors: give its elements as {key[0]}:{key[1]}:INDEX")
-    if len(key) == 3 and not n:
+    if len(key) == 3 and not array:
         raise UserError(f"{where}: binding {key[0]}:{key[1]} is not an array of descriptors")
-    if len(key) == 3 and key[2] >= n:
+    if len(key) == 3 and n and key[2] >= n:
         raise UserError(f"{where}: index {key[2]} outside the array of {n} descriptors")
 
 

@@ -418,17 +418,18 @@ def _check_buffer_keys(layout: KernargLayout, buffers: dict[tuple[int, ...], Any
         if e.role is not Role.BUFFER_ADDRESS or e.key is None:
             continue
         s, b = e.key
-        if e.count:
+        if e.stride:
             if (s, b) in buffers:
-                raise UserError(f"--buffer {s}:{b}: binding {s}:{b} is an array of {e.count} "
-                                f"buffer descriptors: give its elements as {s}:{b}:INDEX")
+                raise UserError(f"--buffer {s}:{b}: binding {s}:{b} is an array of "
+                                f"{e.count or 'runtime'} buffer descriptors: give its elements "
+                                f"as {s}:{b}:INDEX")
             given = [k[2] for k in buffers if len(k) == 3 and k[:2] == (s, b)]
-            bad = [i for i in given if i >= e.count]
+            bad = [i for i in given if e.count and i >= e.count]
             if bad:
                 raise UserError(f"--buffer {s}:{b}:{bad[0]}: index {bad[0]} outside the "
                                 f"array of {e.count} buffer descriptors")
             if not given:
-                missing.append(f"{s}:{b}:INDEX (an array of {e.count})")
+                missing.append(f"{s}:{b}:INDEX (an array of {e.count or 'runtime'})")
         elif (s, b) not in buffers:
             if any(len(k) == 3 and k[:2] == (s, b) for k in buffers):
                 raise UserError(f"--buffer {s}:{b}: binding {s}:{b} is not an array of "

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from radcc.abi.kernarg import KernargLayout, Role, binding_name
+from radcc.abi.kernarg import KernargEntry, KernargLayout, Role, binding_name
 from radcc.driver.compile import CompileResult, compile_spirv
 from radcc.driver.images import (
     DEFAULT_SAMPLER,
@@ -61,6 +61,16 @@ def _buffer_arg(val: Any) -> tuple[Any, int]:
     return bytes(val), len(bytes(val))
 
 
+def array_count(e: KernargEntry, *given: Mapping[DescKey, Any]) -> int:
+    """The element count of the array of descriptors of argument `e`: its size, or for a
+    runtime-sized array (count 0 in the metadata) the highest index given at its binding
+    (keys (set, binding, index) of `given`) + 1."""
+    if e.count or e.key is None:
+        return e.count
+    return 1 + max((k[2] for g in given for k in g if len(k) == 3 and k[:2] == e.key),
+                   default=-1)
+
+
 def kernel_args(layout: KernargLayout, buffers: Mapping[DescKey, Any],
                 push: bytes, images: Mapping[DescKey, Image | TexelBuffer] | None = None,
                 samplers: Mapping[DescKey, SamplerDesc] | None = None) -> dict[str, Any]:
@@ -74,14 +84,15 @@ def kernel_args(layout: KernargLayout, buffers: Mapping[DescKey, Any],
         if e.role not in (Role.SAMPLER, Role.IMAGE) or e.key is None:
             continue
         key = e.key
+        n = array_count(e, imgs, smps)
         if e.role is Role.SAMPLER:
-            args[e.name] = [smps.get((*key, i), DEFAULT_SAMPLER) for i in range(e.count)] \
-                if e.count else smps.get(key, DEFAULT_SAMPLER)
-        elif e.count:
+            args[e.name] = [smps.get((*key, i), DEFAULT_SAMPLER) for i in range(n)] \
+                if e.stride else smps.get(key, DEFAULT_SAMPLER)
+        elif e.stride:
             if key in imgs:
-                raise KeyError(f"binding {key[0]}:{key[1]} is an array of {e.count} "
-                               f"descriptors: give its elements as {key[0]}:{key[1]}:INDEX")
-            args[e.name] = [imgs.get((*key, i)) for i in range(e.count)]
+                raise KeyError(f"binding {key[0]}:{key[1]} is an array of {e.count or 'runtime'}"
+                               f" descriptors: give its elements as {key[0]}:{key[1]}:INDEX")
+            args[e.name] = [imgs.get((*key, i)) for i in range(n)]
         else:
             if key not in imgs:
                 raise KeyError(f"no image for binding {key[0]}:{key[1]}")
@@ -90,12 +101,12 @@ def kernel_args(layout: KernargLayout, buffers: Mapping[DescKey, Any],
         if e.role is not Role.BUFFER_ADDRESS or e.key is None:
             continue
         key = e.key
-        if e.count:  # an array of buffer descriptors: its elements at (set, binding, index)
+        if e.stride:  # an array of buffer descriptors: its elements at (set, binding, index)
             if key in buffers:
-                raise KeyError(f"binding {key[0]}:{key[1]} is an array of {e.count} buffer "
-                               f"descriptors: give its elements as {key[0]}:{key[1]}:INDEX")
-            args[e.name] = [None if (*key, i) not in buffers else
-                            _buffer_arg(buffers[(*key, i)])[0] for i in range(e.count)]
+                raise KeyError(f"binding {key[0]}:{key[1]} is an array of {e.count or 'runtime'}"
+                               f" buffer descriptors: give its elements as {key[0]}:{key[1]}:INDEX")
+            args[e.name] = [None if (*key, i) not in buffers else _buffer_arg(
+                buffers[(*key, i)])[0] for i in range(array_count(e, buffers))]
             continue
         data, size = _buffer_arg(buffers.get(key, 0))
         args[binding_name(key)] = data
@@ -125,8 +136,8 @@ def run_compiled(res: CompileResult, groups: tuple[int, ...], buffers: Mapping[D
     for e in res.arg_layout.entries:
         if e.role is not Role.BUFFER_ADDRESS or e.key is None:
             continue
-        if e.count:  # an array's elements given
-            for i in range(e.count):
+        if e.stride:  # an array's elements given
+            for i in range(array_count(e, buffers)):
                 if f"{e.name}[{i}]" in run.raw:
                     out[(*e.key, i)] = run.raw[f"{e.name}[{i}]"]
         else:

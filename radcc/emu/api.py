@@ -326,10 +326,10 @@ def _map_descriptor_array(mem: Memory, meta: dict[str, Any], args: dict[str, Any
     sampler argument ``NAME_sampler`` points 64 bytes into the image argument's array."""
     name, kind = str(meta.get(".name", "")), str(meta.get(".value_kind"))
     n, stride = meta[".radcc_descriptor_count"], meta.get(".radcc_descriptor_stride")
-    if not isinstance(n, int) or not isinstance(stride, int) or n < 1 or stride not in (
+    if not isinstance(n, int) or not isinstance(stride, int) or n < 0 or stride not in (
             16, 32, 64, 96):
         raise EmuError(f"argument '{name}': descriptor count {n!r} and stride {stride!r} "
-                       "(a positive count; stride 16, 32, 64 or 96)")
+                       "(a count, 0 for a runtime-sized array; stride 16, 32, 64 or 96)")
     if kind == "sampler" and stride == 96:  # in the combined image sampler's array
         image = name.removesuffix("_sampler")
         if image not in combined:
@@ -337,6 +337,11 @@ def _map_descriptor_array(mem: Memory, meta: dict[str, Any], args: dict[str, Any
                            f"image argument '{image}'")
         return combined[image] + 64
     vals = args[name]
+    if n == 0 and isinstance(vals, list | tuple):  # runtime-sized: as many as given
+        n = len(vals)
+        if not n:
+            raise EmuError(f"argument '{name}' is a runtime-sized array of descriptors: "
+                           "pass a list of at least one")
     if not isinstance(vals, list | tuple) or len(vals) != n:
         raise EmuError(f"argument '{name}' is an array of {n} descriptors: pass a list of "
                        f"{n} (None for a null descriptor)")
@@ -401,10 +406,15 @@ def _map_buffer_array(mem: Memory, meta: dict[str, Any], args: dict[str, Any],
     zero); element i is mapped as ``NAME[i]``."""
     name = str(meta.get(".name", ""))
     n, stride = meta[".radcc_descriptor_count"], meta.get(".radcc_descriptor_stride")
-    if not isinstance(n, int) or n < 1 or stride != 16:
+    if not isinstance(n, int) or n < 0 or stride != 16:
         raise EmuError(f"argument '{name}': descriptor count {n!r} and stride {stride!r} "
-                       "(an array of buffer descriptors: a positive count, stride 16)")
+                       "(an array of buffer descriptors: a count, stride 16)")
     vals = args[name]
+    if n == 0 and isinstance(vals, list | tuple):  # runtime-sized: as many as given
+        n = len(vals)
+        if not n:
+            raise EmuError(f"argument '{name}' is a runtime-sized array of descriptors: "
+                           "pass a list of at least one")
     if not isinstance(vals, list | tuple) or len(vals) != n:
         raise EmuError(f"argument '{name}' is an array of {n} buffer descriptors: pass a "
                        f"list of {n} (None for a null descriptor)")
@@ -456,7 +466,7 @@ def build_kernarg(mem: Memory, kernel: str, meta_args: list[dict[str, Any]],
                            f".size must be non-negative integers")
         if off + size > len(kernarg):
             raise EmuError(f"argument '{name}' lies outside the kernarg segment")
-        if kind == "global_buffer" and a.get(".radcc_descriptor_count"):
+        if kind == "global_buffer" and ".radcc_descriptor_count" in a:
             kernarg[off:off + 8] = _map_buffer_array(mem, a, args, buffers,
                                                      robust).to_bytes(8, "little")
         elif kind == "global_buffer":
@@ -464,7 +474,7 @@ def build_kernarg(mem: Memory, kernel: str, meta_args: list[dict[str, Any]],
             reg = mem.map(f"buffer {name}", raw, size=max(len(raw), 1), isolate=robust)
             buffers[name] = (reg.base, arr, len(raw))
             kernarg[off:off + 8] = reg.base.to_bytes(8, "little")
-        elif kind in ("image", "sampler") and a.get(".radcc_descriptor_count"):
+        elif kind in ("image", "sampler") and ".radcc_descriptor_count" in a:
             kernarg[off:off + 8] = _map_descriptor_array(
                 mem, a, args, buffers, combined).to_bytes(8, "little")
         elif kind == "image":

@@ -1494,10 +1494,7 @@ class _Checker:
             sc = var.storage_class
             if sc == "UniformConstant":
                 pointee = self.t(pt.pointee)
-                if isinstance(pointee, TypeRuntimeArray):
-                    raise _fail("runtime-sized arrays of descriptors (descriptor indexing) "
-                                "are not supported", ins)
-                if isinstance(pointee, TypeArray):  # an array of descriptors
+                if isinstance(pointee, TypeArray | TypeRuntimeArray):  # descriptor array
                     pointee = self.t(pointee.element)
                     if isinstance(pointee, TypeArray | TypeRuntimeArray):
                         raise _fail("arrays of arrays of descriptors are not supported", ins)

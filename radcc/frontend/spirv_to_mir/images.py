@@ -71,7 +71,8 @@ class SampledImage:
 @dataclass(frozen=True)
 class DescriptorArray:
     """An array of `count` image, sampler or combined image sampler descriptors at one
-    binding (`element`: what each element is, without its index)."""
+    binding (`element`: what each element is, without its index); `count` 0: a
+    runtime-sized array (descriptor indexing: as many as the dispatch binds)."""
 
     element: ImageVar | SamplerVar | SampledImage
     count: int
@@ -122,7 +123,7 @@ def descriptor_element(ctx: TranslationContext, ins: Instruction, arr: Descripto
     or a value: dynamically uniform, or NonUniform when the index or the chain is
     decorated so)."""
     if isinstance(idx, int):
-        if not 0 <= idx < arr.count:
+        if idx < 0 or arr.count and idx >= arr.count:
             raise err(f"descriptor index {idx} outside the array of {arr.count}", ins)
         return arr.at(ctx.b.imm(idx, 32))
     nonuniform = ctx.m.has_decoration(idx_id, "NonUniform") or (
@@ -137,18 +138,16 @@ def declare_image(ctx: TranslationContext, vid: int, pointee: int) -> None:
     key = ctx.m.binding(vid)
     if key is None:
         raise err(f"image or sampler variable %{vid} has no Binding", ctx.ins)
-    if isinstance(t, TypeRuntimeArray):
-        raise err("runtime-sized arrays of descriptors (descriptor indexing) are not "
-                  "supported", ctx.ins)
-    count = 0
-    if isinstance(t, TypeArray):
-        count = array_length(ctx, t)
+    array = isinstance(t, TypeArray | TypeRuntimeArray)
+    count = 0  # an array's element count; 0: runtime-sized (descriptor indexing)
+    if array:
+        count = array_length(ctx, t) if isinstance(t, TypeArray) else 0
         t = ctx.ty(t.element)
         if isinstance(t, TypeArray | TypeRuntimeArray):
             raise err("arrays of arrays of descriptors are not supported", ctx.ins)
         ctx.shader.descriptor_counts[key] = count
     elem = _declare_element(ctx, vid, t, key)
-    ctx.globals[vid] = DescriptorArray(elem, count) if count else elem
+    ctx.globals[vid] = DescriptorArray(elem, count) if array else elem
 
 
 def _declare_element(ctx: TranslationContext, vid: int, t: object, key: tuple[int, int]

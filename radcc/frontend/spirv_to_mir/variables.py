@@ -90,7 +90,8 @@ BUILTINS: dict[str, tuple[str, int, int]] = {
 @dataclasses.dataclass(frozen=True)
 class BufferArray:
     """An array of `count` storage or uniform buffer descriptors at one binding
-    (``buffer B { ... } b[4]``), each element a block of type `tid`. An element is
+    (``buffer B { ... } b[4]``; `count` 0: runtime-sized, ``b[]``), each element a block
+    of type `tid`. An element is
     addressed through its descriptor (docs/abi.md "Arrays of descriptors"): the V#'s base
     address, as a buffer device address is (space ``global``)."""
 
@@ -103,7 +104,7 @@ class BufferArray:
         """The element at `idx` (a constant in range, or any value: the accesses take
         per-invocation addresses, so a non-uniform index needs no loop)."""
         if isinstance(idx, int):
-            if not 0 <= idx < self.count:
+            if idx < 0 or self.count and idx >= self.count:
                 raise err(f"descriptor index {idx} outside the array of {self.count}", ctx.ins)
             idx = ctx.b.imm(idx, 32)
         vsharp = ctx.b.intr("load_buffer_descriptor", [idx], 32, 4, binding=self.binding)
@@ -145,14 +146,13 @@ def declare_globals(ctx: TranslationContext) -> None:
         pointee = ptr.pointee
         if sc in ("StorageBuffer", "Uniform", "PushConstant"):
             t = ctx.ty(pointee)
-            count = 0  # an array of buffer descriptors: its element count
-            if isinstance(t, TypeArray) and sc != "PushConstant":
-                count = array_length(ctx, t)
+            # an array of buffer descriptors: its element count (0: runtime-sized)
+            array = isinstance(t, TypeArray | TypeRuntimeArray) and sc != "PushConstant"
+            count = 0
+            if array:
+                count = array_length(ctx, t) if isinstance(t, TypeArray) else 0
                 pointee = t.element
                 t = ctx.ty(pointee)
-            elif isinstance(t, TypeRuntimeArray) and sc != "PushConstant":
-                raise err("runtime-sized arrays of buffer descriptors (descriptor indexing) "
-                          "are not supported", ctx.ins)
             if not isinstance(t, TypeStruct):
                 raise err(f"{sc} variable %{vid} is not a block", ctx.ins)
             if sc == "PushConstant":
@@ -171,7 +171,7 @@ def declare_globals(ctx: TranslationContext) -> None:
             kind = "storage" if storage else "uniform"
             ctx.shader.bindings[bind] = Binding(bind[0], bind[1], kind, readonly,
                                                 explicit_size(ctx, pointee))
-            if count:
+            if array:
                 ctx.shader.descriptor_counts[bind] = count
                 ctx.globals[vid] = BufferArray(bind, count, pointee, readonly)
                 continue
