@@ -69,7 +69,8 @@ def cse(shader: MirShader) -> bool:
             v = mapping[v]
         return v
 
-    def walk(b: Block) -> None:
+    def enter(b: Block) -> list[Any]:
+        """Number `b`'s instructions; the keys it added (dropped when its subtree is done)."""
         added: list[Any] = []
         keep: list[Instr] = []
         for ins in b.instrs:
@@ -87,18 +88,18 @@ def cse(shader: MirShader) -> bool:
                 added.append(k)
             keep.append(ins)
         b.instrs = keep
-        for c in children.get(b, []):
-            walk(c)
-        for k in added:
-            del table[k]
+        return added
 
-    import sys
-
-    old = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(old, 10000))
-    try:
-        walk(cfg.entry)
-    finally:
-        sys.setrecursionlimit(old)
+    # the dominator tree depth-first, children in order, with an explicit stack (a chain
+    # of sequential ifs is a tree as deep as the shader is long)
+    work: list[tuple[Block, list[Any] | None]] = [(cfg.entry, None)]
+    while work:
+        b, added = work.pop()
+        if added is not None:
+            for k in added:
+                del table[k]
+            continue
+        work.append((b, enter(b)))
+        work.extend((c, None) for c in reversed(children.get(b, [])))
     rewrite_uses(shader, mapping)
     return bool(mapping)

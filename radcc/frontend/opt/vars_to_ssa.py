@@ -147,7 +147,8 @@ def vars_to_ssa(shader: MirShader) -> bool:
             v = mapping[v]
         return v
 
-    def rename(b: Block) -> None:
+    def enter(b: Block) -> list[Slot]:
+        """Rename `b`'s accesses and fill its successors' phis; the slots it pushed."""
         pushed: list[Slot] = []
         for ins in list(b.instrs):
             if ins.op == "phi" and ins in phi_slot:
@@ -173,19 +174,19 @@ def vars_to_ssa(shader: MirShader) -> bool:
                     st = stacks.get(slot)
                     phi.srcs.append(st[-1] if st else undef(slot))
                     phi.preds.append(b)
-        for c in children.get(b, []):
-            rename(c)
-        for slot in pushed:
-            stacks[slot].pop()
+        return pushed
 
-    import sys
-
-    old = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(old, 10000))
-    try:
-        rename(entry)
-    finally:
-        sys.setrecursionlimit(old)
+    # the dominator tree depth-first, children in order, with an explicit stack (a chain
+    # of sequential ifs is a tree as deep as the shader is long)
+    work: list[tuple[Block, list[Slot] | None]] = [(entry, None)]
+    while work:
+        b, pushed = work.pop()
+        if pushed is not None:
+            for slot in pushed:
+                stacks[slot].pop()
+            continue
+        work.append((b, enter(b)))
+        work.extend((c, None) for c in reversed(children.get(b, [])))
     # phis in unreachable blocks / with unreachable preds: drop the phi entirely
     for phi in phi_slot:
         assert phi.block is not None
