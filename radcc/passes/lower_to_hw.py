@@ -29,6 +29,9 @@ naming the instruction):
   last to first so this is known); ``fields['targets'][1]`` of a conditional
   branch is the fall-through (without it: the block's other linear successor,
   else the next block); an ``s_branch`` is added if it is not the next block;
+  a ``p_cbranch_z exec`` over at most ``CHEAP_SKIP`` SALU/VALU instructions that
+  may run with no lane active (`_Lowering.cheap_to_run_without_lanes`) is dropped,
+  as ACO drops a divergent branch whose skip costs more than running them;
 - ``p_barrier``: ``s_waitcnt 0`` and ``s_waitcnt_vscnt null, 0`` unless
   ``sem:none`` (release of all prior memory accesses; insert_waitcnt may add
   more), then ``s_barrier`` unless ``scope`` is ``subgroup``/``invocation``
@@ -69,6 +72,7 @@ from radcc.ir.builder import add_edge
 from radcc.ir.printer import instruction_text
 from radcc.ir.program import Block, BlockKind, Definition, Instruction, Operand, Program
 from radcc.ir.regclass import EXEC, NULL, SCC, VCC, VGPR_BASE, PhysReg, s1, s2, v1
+from radcc.isa.classes import SALU_ENCODINGS, VALU_ENCODINGS
 from radcc.isa.table import get_table
 from radcc.passes.hw_copy import LoweringError, Unit, scc_live_flags, sequentialize, split_units
 from radcc.passes.kernel_abi import ABIError, program_args, startpgm_prologue
@@ -77,6 +81,12 @@ from radcc.passes.lower_reductions import REDUCTION_OPCODES, lower_reduction
 from radcc.passes.spill_lower import lower_spill
 
 __all__ = ["LoweringError", "lower_to_hw"]
+
+# a divergent branch over at most this many SALU/VALU instructions is not taken: they run
+# with no lane active (cheaper than the branch; ACO's lower_to_hw removes such branches)
+CHEAP_SKIP = 4
+# SALU instructions that jump (never run instead of a skipped branch)
+_SALU_JUMPS = frozenset({"s_setpc_b64", "s_swappc_b64", "s_rfe_b64", "s_call_b64"})
 
 # the s_add_u32 literal of a lowered p_constaddr until emit_program knows the distance (a
 # literal, never an inline constant, so the instruction keeps its size)
@@ -105,6 +115,8 @@ class _Lowering:
         self.exit_block: Block | None = None
         self.wave64 = program.wave_size == 64
         self.opcodes = get_table(program.gfx_level).by_canon
+        self.blocks: list[Block] = []
+        self.pos_of: dict[int, int] = {}
 
     def error(self, instr: Instruction, msg: str) -> LoweringError:
         return LoweringError(f"lower_to_hw: {msg}: {instruction_text(self.p, instr)}")
@@ -208,6 +220,9 @@ class _Lowering:
             taken, fall, zero = fall, taken, not zero
         elif reached(taken):
             return []
+        if reg == EXEC and zero and fall is not None and reached(fall) and \
+                self.cheap_to_run_without_lanes(block, taken):
+            return []
         if reg == SCC:
             name, cop = ("s_cbranch_scc0" if zero else "s_cbranch_scc1"), Operand.fixed(
                 PhysReg.of(SCC), s1)
@@ -233,6 +248,37 @@ class _Lowering:
         if fall is not None and not reached(fall):
             out.append(self._branch("s_branch", fall, instr))
         return out
+
+    def cheap_to_run_without_lanes(self, block: Block, target: int) -> bool:
+        """Whether the blocks laid out between ``block`` and ``target`` (already lowered)
+        may run with no lane active instead of being skipped by ``s_cbranch_execz`` (ACO's
+        lower_to_hw, removing a divergent branch over a few instructions): they exist
+        (``target`` lies after ``block``), every instruction is SALU (no jump) or VALU
+        that writes no SGPR (on GFX10+ such a VALU writes its SGPRs even with EXEC 0)
+        and is not ``v_writelane`` (it ignores EXEC), and there are at most
+        ``CHEAP_SKIP`` of them. Falling off each such block reaches the next one, the
+        last one ``target``."""
+        pos = self.pos_of.get(block.index)
+        tp = self.pos_of.get(target)
+        if pos is None or tp is None or tp <= pos + 1:
+            return False
+        n = 0
+        for j in range(pos + 1, tp):
+            for ins in self.blocks[j].instructions:
+                n += 1
+                if n > CHEAP_SKIP:
+                    return False
+                if ins.format in SALU_ENCODINGS:
+                    if ins.opcode in _SALU_JUMPS:
+                        return False
+                elif ins.format in VALU_ENCODINGS:
+                    if ins.opcode.startswith("v_writelane") or any(
+                            d.phys is not None and d.phys.reg < VGPR_BASE
+                            for d in ins.definitions):
+                        return False
+                else:
+                    return False
+        return True
 
     @staticmethod
     def _branch(name: str, target: int, orig: Instruction) -> Instruction:
@@ -299,6 +345,7 @@ class _Lowering:
     def run(self) -> None:
         blocks = list(self.p.blocks)
         pos_of = {b.index: pos for pos, b in enumerate(blocks)}
+        self.blocks, self.pos_of = blocks, pos_of
         # last to first: whether the blocks after one lower to nothing is then known
         for pos in range(len(blocks) - 1, -1, -1):
             block = blocks[pos]

@@ -46,6 +46,7 @@ contraction of ``a * b + c`` unless the result is ``precise``).
   ``v_add3_u32``; ``v_or_b32(v_lshlrev_b32(s, a), b)`` → ``v_lshl_or_b32``;
   ``v_or_b32(v_and_b32(a, b), c)`` → ``v_and_or_b32``; ``v_or_b32`` /
   ``v_xor_b32`` of the same op → ``v_or3_b32`` / ``v_xor3_b32``;
+  ``v_lshlrev_b32(k, v_add_nc_u32(a, b))`` → ``v_add_lshl_u32 a, b, k``;
   ``v_add_nc_u32(v_mul_u32_u24(a, b), c)`` → ``v_mad_u32_u24``, and
   ``v_mul_lo_u32`` of two values known to fit 24 bits → ``v_mul_u32_u24``
   (each only when the inner instruction has no other use), else ``v_mul_lo_u32 x,
@@ -403,7 +404,8 @@ class _Opt:
         return instr
 
     def rules(self) -> list[Callable[[Instruction], Instruction | None]]:
-        return [self.rule_clamp, self.rule_med3, self.rule_fma, self.rule_int3, self.rule_mul24,
+        return [self.rule_clamp, self.rule_med3, self.rule_fma, self.rule_int3,
+                self.rule_add_lshl, self.rule_mul24,
                 self.rule_mul_shift_add, self.rule_and_exec, self.rule_andn2_exec, self.rule_cmp_of_cndmask,
                 self.rule_cndmask_not]
 
@@ -611,6 +613,26 @@ class _Opt:
         if op in ("v_cvt_u32_f32",):
             return 32
         return 32
+
+    def rule_add_lshl(self, instr: Instruction) -> Instruction | None:
+        """``v_lshlrev_b32(k, v_add_nc_u32(a, b))`` -> ``v_add_lshl_u32 a, b, k`` (ACO's
+        combine_three_valu_op for v_lshlrev_b32 with v_add_u32, GFX9+)."""
+        if instr.opcode != "v_lshlrev_b32" or _has_mods(instr) or _is_dpp(instr) or \
+                len(instr.operands) != 2:
+            return None
+        k, v = instr.operands
+        m = self.def_of(v)
+        if m is None or m.opcode != "v_add_nc_u32" or not self.single_use(v) or \
+                _has_mods(m) or _is_dpp(m) or m.fields.get("clamp") or len(m.operands) != 2 \
+                or any(x.phys is not None for x in m.operands):
+            return None
+        ops = [m.operands[0], m.operands[1], k]
+        if not all(self.available(z) for z in ops[:2]):
+            return None
+        probe = Instruction("v_add_lshl_u32", "VOP3", ops, [])
+        if not self.legal(probe, ops, "VOP3"):
+            return None
+        return self.new_instr("v_add_lshl_u32", "VOP3", ops, instr.definitions, instr)
 
     def rule_mul24(self, instr: Instruction) -> Instruction | None:
         if instr.opcode != "v_mul_lo_u32" or instr.fields:

@@ -513,3 +513,67 @@ def test_conditional_fall_through_reached_through_empty_blocks():
                             "   s_nop simm16:0\n   p_cbranch_nz s1: vcc BB4, BB0"))
     assert [ln.split(" = ")[-1] for ln in _block_lines(p, 1)] == [
         "s_nop simm16:0", "s_cbranch_vccz s1: vcc BB0"]
+
+
+# ACO's lower_to_hw drops a divergent branch (p_cbranch_z exec) over a few instructions
+# that may run with no lane active: SALU, and VALU that writes no SGPR (GFX10+ writes
+# a VALU's SGPR results even with EXEC 0); anything else (SOPP, memory, VCC/SGPR
+# results, v_writelane) or more than CHEAP_SKIP instructions keeps the branch.
+SKIP = """   p_logical_start
+   s1: %1:s[0], s1: %2:scc = s_add_u32 s1: %3:s[1], 1
+   p_logical_end
+   {branch}
+BB1
+/* logical preds: BB0, / linear preds: BB0, / kind: uniform, */
+{body}   p_branch BB3
+BB2
+/* logical preds: / linear preds: / kind: uniform, */
+   p_branch BB3
+BB3
+/* logical preds: BB0, BB1, / linear preds: BB0, BB1, / kind: top-level, */
+   s_endpgm
+"""
+
+
+def _body(*kinds: str) -> str:
+    lines = []
+    for n, k in enumerate(kinds):
+        t = 100 + 10 * n
+        lines.append({
+            "s": f"s1: %{t}:s[4], s1: %{t + 1}:scc = s_and_b32 s1: %{t + 2}:s[5], "
+                 f"s1: %{t + 3}:s[6]",
+            "v": f"v1: %{t}:v[1] = v_add_f32 v1: %{t + 2}:v[2], v1: %{t + 3}:v[3]",
+            "vcc": f"s1: %{t}:vcc = v_cmp_lt_f32 v1: %{t + 2}:v[2], v1: %{t + 3}:v[3]",
+            "load": f"v1: %{t}:v[4] = global_load_b32 v1: %{t + 2}:v[2], "
+                    f"s2: %{t + 3}:s[6-7]",
+            "nop": "s_nop simm16:0",
+            "writelane": f"v1: %{t}:v[5] = v_writelane_b32 s1: %{t + 2}:s[5], 0, "
+                         f"v1: %{t + 3}:v[5]",
+        }[k])
+    return "".join(f"   {ln}\n" for ln in lines)
+
+
+@pytest.mark.parametrize(("kinds", "kept"), [
+    (("s", "v", "s"), False),
+    (("s", "s", "v", "v"), False),
+    (("s", "s", "s", "v", "v"), True),  # 5 > CHEAP_SKIP
+    (("s", "vcc"), True),
+    (("v", "load"), True),
+    (("s", "nop"), True),
+    (("v", "writelane"), True),
+], ids=lambda x: "-".join(x) if isinstance(x, tuple) else str(x))
+def test_divergent_branch_over_a_few_alu_instructions_is_dropped(kinds, kept):
+    p = lowered(SKIP.format(branch="p_cbranch_z s1: exec BB3, BB1", body=_body(*kinds)))
+    got = [ln.split(" = ")[-1] for ln in _block_lines(p, 0) if "branch" in ln]
+    assert got == (["s_cbranch_execz s1: exec BB3"] if kept else []), got
+    # the skipped block falls through to BB3 either way
+    assert not any("branch" in ln for ln in _block_lines(p, 1))
+
+
+def test_uniform_branch_over_alu_instructions_is_kept():
+    p = lowered(SKIP.format(branch="p_cbranch_z %2:scc BB3, BB1", body=_body("s", "v")))
+    assert [ln.split(" = ")[-1] for ln in _block_lines(p, 0) if "branch" in ln] == [
+        "s_cbranch_scc0 s1: scc BB3"]
+    p = lowered(SKIP.format(branch="p_cbranch_nz s1: exec BB3, BB1", body=_body("s", "v")))
+    assert [ln.split(" = ")[-1] for ln in _block_lines(p, 0) if "branch" in ln] == [
+        "s_cbranch_execnz s1: exec BB3"]

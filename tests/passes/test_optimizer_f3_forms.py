@@ -147,3 +147,26 @@ def test_mul_by_two_to_the_k_plus_one_is_shift_add():
         >> v1: %f = v_mul_u32_u24 5, %e
         >> p_unit_test %a, %b, %c, %d, %f
         """)
+
+
+# -- (a + b) << k ------------------------------------------------------------------------------
+def test_shift_of_a_single_use_add_is_add_lshl():
+    """v_lshlrev_b32 k, v_add_nc_u32(a, b) is v_add_lshl_u32 a, b, k (ACO's
+    combine_three_valu_op for v_lshlrev_b32, GFX9+: an SGPR and a VGPR added, ncnn's
+    ``(gz * cstep + gx) * 4`` byte offsets); an add read twice stays."""
+    check("""   v1: %5 = v_add_nc_u32 %3, %1
+   v1: %6 = v_lshlrev_b32 2, %5
+   v1: %7 = v_add_nc_u32 %1, %2
+   v1: %8 = v_lshlrev_b32 %3, %7
+   v1: %9 = v_add_nc_u32 5, %2
+   v1: %10 = v_lshlrev_b32 4, %9
+   v1: %11 = v_xor_b32 %9, %10
+   p_unit_test %6, %8, %11
+""", """
+        v1: %a = v_add_lshl_u32 %s, %x, 2
+        >> v1: %b = v_add_lshl_u32 %x, %y, %s
+        >> v1: %c = v_add_nc_u32 5, %y
+        >> v1: %d = v_lshlrev_b32 4, %c
+        >> v1: %e = v_xor_b32 %c, %d
+        >> p_unit_test %a, %b, %e
+        """)

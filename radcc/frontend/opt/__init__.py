@@ -30,6 +30,7 @@ from .dead_branch import dead_branch
 from .dead_writes import dead_writes
 from .fold_16bit_image import fold_16bit_image
 from .fold_offsets import fold_offsets
+from .hoist_push_constants import hoist_push_constants
 from .loop_unroll import loop_unroll
 from .lower_atomics import lower_atomics
 from .lower_continue import lower_continue_constructs
@@ -64,6 +65,7 @@ PASSES: dict[str, Callable[[MirShader], bool]] = {
     "lower_non_uniform": lower_non_uniform,
     "lower_local_arrays": lower_local_arrays,
     "fold_offsets": fold_offsets,
+    "hoist_push_constants": hoist_push_constants,
     "fold_16bit_image": fold_16bit_image,
     "loop_unroll": loop_unroll,
     "peephole_select": peephole_select,
@@ -138,6 +140,7 @@ LOWERING = (
     "dead_branch",
     "fold_16bit_image",
     "fold_offsets",
+    "hoist_push_constants",
     "cse",
     "vectorize_mem",
     "dce",
@@ -181,7 +184,7 @@ def lower_for_isel(
 
 
 __all__ = ["PASSES", "LOWERING", "lower_for_isel", "optimize", "algebraic", "constant_folding",
-           "copy_prop", "cse", "dce", "dead_writes", "vars_to_ssa", "dead_branch", "fold_offsets", "loop_unroll",
+           "copy_prop", "cse", "dce", "dead_writes", "vars_to_ssa", "dead_branch", "fold_offsets", "hoist_push_constants", "loop_unroll",
            "lower_continue_constructs", "lower_returns", "fold_16bit_image", "lower_idiv",
            "lower_int64", "lower_local_arrays",
            "lower_atomics", "lower_non_uniform", "lower_math", "lower_vectors", "peephole_select", "range_fold", "combine_barriers",

@@ -121,6 +121,8 @@ INEXACT_RULES: list[Rule] = [
     (("fadd", "a", ("fneg", "a")), 0.0),
     # NIR's distribution: a*b + a*c rounds twice less as a*(b + c) (b, c constants fold)
     (("fadd", ("fmul", "a", "b"), ("fmul", "a", "c")), ("fmul", "a", ("fadd", "b", "c"))),
+    # NIR's ~frcp(fsqrt(a)) -> frsq(a): one transcendental instead of two
+    (("frcp", ("fsqrt", "a")), ("frsq", "a")),
 ]
 
 

@@ -289,6 +289,31 @@ def test_algebraic_cancellation_and_distribution() -> None:
             assert ops.count("fmul") == 2, ops
 
 
+def test_algebraic_reciprocal_of_square_root_is_rsq() -> None:
+    """NIR's inexact frcp(fsqrt(a)) -> frsq(a) (ncnn's normalize: one v_rsq_f32 as ACO,
+    not v_sqrt + v_rcp): the result as NumPy's 1/sqrt within the rounding of one
+    transcendental; an exact frcp keeps both."""
+    for exact in (False, True):
+        s, b = _shader()
+        i = b.intr("load_local_invocation_index", [], 32, 1)
+        x = b.intr("load_ssbo", [b.alu("ishl", 32, 1, i, b.imm(2))], 32, 1,
+                   binding=(0, 0), align=4)
+        r = b.alu("frcp", 32, 1, b.alu("fsqrt", 32, 1, x), **({"exact": True} if exact else {}))
+        _store_each(b, i, [r])
+        validate(s)
+        optimize(s)
+        validate(s)
+        ops = [ins.op for ins in s.instrs()]
+        if exact:
+            assert {"frcp", "fsqrt"} <= set(ops) and "frsq" not in ops, ops
+            continue
+        assert "frsq" in ops and not {"frcp", "fsqrt"} & set(ops), ops
+        x_in = np.array([0.25, 2.0, 9.0, 1e6], dtype=np.float32)
+        out = mir_interp.run(s, (1, 1, 1), {(0, 0): x_in.tobytes() + bytes(60 * 4)})
+        got = np.frombuffer(out[(0, 0)], np.float32)[16:32].reshape(4, 4)[:, 0]
+        np.testing.assert_allclose(got, 1 / np.sqrt(x_in.astype(np.float64)), rtol=2e-7)
+
+
 def test_algebraic_sign_extended_bytes_are_bitfield_extracts() -> None:
     """ncnn's int8 unpacking idiom (x << 24 - 8k) >> 24 is NIR's extract_i8 (ibfe, one
     v_bfe_i32 as ACO, not a shift pair), its low byte extract_u8 (ubfe), (x >> 24) & 0xff
