@@ -213,7 +213,7 @@ def compile_shader(args: argparse.Namespace, spirv: bytes, print_after: list[str
     wave = 64 if args.wave64 else 32 if args.wave32 else None  # None: the chip's default
     where = "<stdin>" if args.shader == "-" else args.shader
     try:
-        return compile_spirv(spirv, mcpu=args.mcpu, wave_size=wave, entry=args.entry,
+        res = compile_spirv(spirv, mcpu=args.mcpu, wave_size=wave, entry=args.entry,
                              spec=parse_spec(args.spec), print_after=set(print_after or ()),
                              spirv_val=not args.no_validate, debug_options=debug_options(),
                              keep_liveness=bool(getattr(args, "livereg", False)),
@@ -230,5 +230,8 @@ def compile_shader(args: argparse.Namespace, spirv: bytes, print_after: list[str
                                 "ABIError", "ValidationError", "CodeObjectError"):
             raise UserError(f"{where}: error: {e}") from None
         raise
+    for w in res.warnings:  # rules the module breaks that radcc tolerates
+        print(w.render(where), file=sys.stderr)
+    return res
 
 

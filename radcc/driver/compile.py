@@ -27,7 +27,7 @@ from radcc.codeobj.graphics import GraphicsShader
 from radcc.frontend.divergence import divergence_analysis
 from radcc.frontend.mir import ImageBinding, MirShader
 from radcc.frontend.opt import LOWERING, PASSES, lower_for_isel, optimize
-from radcc.frontend.spirv import read_spirv
+from radcc.frontend.spirv import SpirvWarning, read_spirv
 from radcc.frontend.spirv.spirv_val import run_spirv_val
 from radcc.frontend.spirv.validate import validate_module
 from radcc.frontend.spirv_to_mir import spirv_to_mir
@@ -82,6 +82,9 @@ class CompileResult:
     samplers: dict[tuple[int, int], str] = field(default_factory=dict)
     # a graphics stage: the code object's contents (`code_object` is its ELF)
     graphics: GraphicsShader | None = None
+    # what radcc's own validation tolerated (`radcc.frontend.spirv.validate`), for the
+    # caller to show
+    warnings: list[SpirvWarning] = field(default_factory=list)
 
 @dataclass
 class PreRADemand:
@@ -190,7 +193,7 @@ def _compile(spirv: bytes, mcpu: str, wave_size: int | None, entry: str | None,
     module = read_spirv(spirv)
     if spirv_val:
         run_spirv_val(module, spirv)
-    validate_module(module, entry)
+    warnings = validate_module(module, entry)
     shader = spirv_to_mir(module, entry=entry, spec=spec, wave_size=wave_size,
                           instance_inputs=instance_inputs)
     timings["parse"] = time.perf_counter() - t0
@@ -251,4 +254,4 @@ def _compile(spirv: bytes, mcpu: str, wave_size: int | None, entry: str | None,
     kernargs = res.args.kernargs or KernargLayout()  # a fragment shader may have none
     return CompileResult(code, asm, stats, name, kernargs, shader.workgroup_size, wave_size,
                          timings, program, emitted, demand, dict(shader.images), source,
-                         dict(shader.samplers), graphics)
+                         dict(shader.samplers), graphics, warnings)

@@ -231,6 +231,8 @@ def run_draw(vert: bytes, frag: bytes, *, size: tuple[int, int], count: int,
     fs_res = compile_spirv(bytes(frag), mcpu=mcpu, wave_size=wave_size,
                            entry=mods[1][1].name, debug_options=debug_options,
                            **_color_option(state, fs_io.outputs))
+    warnings += [f"{opt}: {w}" for opt, r in (("--vert", vs_res), ("--frag", fs_res))
+                 for w in r.warnings]
     return _execute(vs_res, fs_res, state, count, instances, va, ia, index, buffers or {},
                     images or {}, samplers or {}, push_constants, strict, max_instructions,
                     warnings)

@@ -540,6 +540,39 @@ def oracle_message(data: bytes, scratch: Path) -> str:
     return (r.stdout + r.stderr).strip().split("\n")[0][:200]
 
 
+def _relaxed_valid(data: bytes, scratch: Path) -> bool:
+    """Does spirv-val accept the module once no semantics operand breaks -10871?"""
+    import subprocess
+
+    from radcc.frontend.spirv import SpirvError, read_spirv
+    from radcc.frontend.spirv.spirv_val import relax_storage_semantics
+
+    try:
+        relaxed = relax_storage_semantics(read_spirv(data), data)
+    except SpirvError:
+        return False
+    if relaxed is None:
+        return False
+    f = scratch / "oracle-relaxed.spv"
+    f.write_bytes(relaxed[0])
+    return subprocess.run([ORACLE_SPIRV_VAL[0], "--target-env", _spirv_env(data),
+                           "--scalar-block-layout", str(f)], capture_output=True).returncode == 0
+
+
+def silent_acceptance(data: bytes, scratch: Path, stderr: str) -> str | None:
+    """Why radcc's acceptance of SPIR-V `data` (its `stderr`) is a silent acceptance of an
+    invalid module, keyed by spirv-val's message (None: it is not one)."""
+    from radcc.frontend.spirv.spirv_val import RELAXED_RULE
+
+    verdict = oracle_status("spirv", data, scratch)
+    if verdict == RELAXED:
+        return None if "warning: " in stderr and RELAXED_RULE in stderr else \
+            f"silent acceptance: no {RELAXED_RULE} warning: {oracle_message(data, scratch)}"
+    if verdict == 1:
+        return f"silent acceptance: spirv-val: {oracle_message(data, scratch)}"
+    return None
+
+
 def _spirv_env(data: bytes) -> str:
     if len(data) >= 8 and data[:4] == b"\x03\x02\x23\x07":
         return ENV_BY_VERSION.get((data[6], data[5]), "vulkan1.3")
@@ -560,17 +593,26 @@ def truncations(data: bytes, step: int = 1) -> Iterator[tuple[str, bytes]]:
         yield f"truncate@{i}", data[:i]
 
 
+# oracle_status of a SPIR-V module that spirv-val rejects only for
+# VUID-StandaloneSpirv-MemorySemantics-10871 (storage-class semantics without an order):
+# radcc accepts it with a located warning naming that VUID (radcc.frontend.spirv.spirv_val's
+# docstring), so an acceptance counts as silent only without that warning
+RELAXED = 2
+
+
 def oracle_status(name: str, data: bytes, scratch: Path) -> int | None:
     """1 if the independent tool rejects `data` for reader `name`, else 0 (None: no
-    oracle). llvm-mc-19 for assembly/objects (error) and disassembly (a warning or
-    error: radcc mc prints the same warning and still exits 0, so a warning counts
-    as 0 on both sides); spirv-val for SPIR-V."""
+    oracle; `RELAXED`: a SPIR-V module valid but for the -10871 rule). llvm-mc-19 for
+    assembly/objects (error) and disassembly (a warning or error: radcc mc prints the
+    same warning and still exits 0, so a warning counts as 0 on both sides); spirv-val
+    for SPIR-V (a module it rejects for -10871 is checked again as
+    `spirv_val.relax_storage_semantics` makes it valid for that rule)."""
     import subprocess
 
     f = scratch / f"oracle{READERS[name].suffix}"
     f.write_bytes(data)
     if name == "spirv":
-        from radcc.frontend.spirv.spirv_val import NEWER_CAPABILITIES
+        from radcc.frontend.spirv.spirv_val import NEWER_CAPABILITIES, RELAXED_RULE
 
         r = subprocess.run([ORACLE_SPIRV_VAL[0], "--target-env", _spirv_env(data),
                             "--scalar-block-layout", str(f)], capture_output=True, text=True,
@@ -580,6 +622,8 @@ def oracle_status(name: str, data: bytes, scratch: Path) -> int | None:
         m = re.search(r"Invalid capability operand: (\d+)", r.stdout + r.stderr)
         if m is not None and int(m.group(1)) in NEWER_CAPABILITIES:
             return None  # this spirv-val predates the module's extension: no verdict
+        if RELAXED_RULE in r.stdout + r.stderr and _relaxed_valid(data, scratch):
+            return RELAXED
         return 1
     kind, _, chip = name.partition("-")
     if kind not in ("asm", "obj", "dis"):

@@ -139,11 +139,113 @@ def test_spirv_findings_located_and_invalid_for_spirv_val(flags: list[str],
 # atomics with Acquire/Release and no storage class (0aaaea569d5a, 34c2bd4e7efe,
 # 95cae19878c3: -10870); by hand:
 # an atomic with SequentiallyConsistent semantics (7ed510ada9c1: -10866)
+# campaign seed 72: a PhysicalStorageBuffer store Aligned 1 of a uint (5c0b5721b718: -06314),
+# a negative constant index into a vector (6720417ebe27)
 VALID_FOR_SPIRV_VAL_2023 = {"91f308e27ac6", "58f89341c9c6", "ae160b895c4b", "3945275683dd",
                             "b530c41dd6f3", "d1fb6a9106fd", "d6ee6b846b12", "ece24ce0d8c6",
                             "b8c8be514204", "33e45ace2649", "56279cf0b183", "4d561c85f5ee",
                             "5587444746db", "79712b959f07", "0aaaea569d5a", "34c2bd4e7efe",
-                            "95cae19878c3", "7ed510ada9c1"}
+                            "95cae19878c3", "7ed510ada9c1", "5c0b5721b718", "6720417ebe27"}
+
+# SPIR-V opcodes with memory semantics, and the word index (from the opcode word) of
+# each semantics operand: barriers, and the atomics (result type and id first, except
+# OpAtomicStore)
+_SEMANTICS_WORDS = {224: (3,), 225: (2,), 228: (3,), 230: (5, 6), 231: (5, 6),
+                    **{op: (5,) for op in (227, 229, 232, 233, 234, 235, 236, 237, 238, 239,
+                                           240, 241, 242, 5614, 5615, 6035)}}
+
+
+def _storage_without_order(data: bytes) -> set[int]:
+    """Word offsets of the instructions whose memory semantics constant has a Vulkan
+    storage-class bit (UniformMemory 0x40, WorkgroupMemory 0x100, ImageMemory 0x800,
+    OutputMemory 0x1000) and no order (Acquire/Release/AcquireRelease/SeqCst 0x1e), found
+    by walking the module's words (VUID-StandaloneSpirv-MemorySemantics-10871's sites)."""
+    import struct
+
+    words = struct.unpack(f"<{len(data) // 4}I", data)
+    consts: dict[int, int] = {}
+    sites: set[int] = set()
+    i = 5
+    while i < len(words):
+        n, op = words[i] >> 16, words[i] & 0xFFFF
+        if op == 43 and n == 4:  # OpConstant of a 32-bit type
+            consts[words[i + 2]] = words[i + 3]
+        for k in _SEMANTICS_WORDS.get(op, ()):
+            v = consts.get(words[i + k], 0)
+            if v & 0x1940 and not v & 0x1E:
+                sites.add(i)
+        i += n
+    return sites
+
+
+_WARNING = re.compile(r"word (\d+): warning: Op\w+: memory semantics 0x[0-9a-f]+: .*"
+                      r"\(VUID-StandaloneSpirv-MemorySemantics-10871\): treated as Relaxed")
+
+
+def _memory_model_module(tmp_path: Path) -> Path:
+    """glslangValidator 12's module of tests/e2e/glsl/memory_model.comp (relaxed atomics
+    with gl_StorageSemanticsBuffer: valid GLSL)."""
+    src = Path(__file__).resolve().parents[1] / "e2e" / "glsl" / "memory_model.comp"
+    out = tmp_path / "mm.spv"
+    subprocess.run(["glslangValidator", "-V", "--target-env", "vulkan1.3", "-S", "comp",
+                    str(src), "-o", str(out)], check=True, capture_output=True)
+    return out
+
+
+@pytest.mark.parametrize("flags", [[], ["--no-validate"]])
+def test_spirv_storage_semantics_without_order_warned(flags: list[str], tmp_path: Path) -> None:
+    """Memory semantics with a storage class and no order break
+    VUID-StandaloneSpirv-MemorySemantics-10871 (SPIRV-Tools 2025.5 rejects them), but
+    glslang emits them for valid GLSL: radcc compiles such a module with a located warning
+    per instruction (campaign findings in corpus/spirv-warn: cb0206a6a9fe of seed 71, the
+    seed-72 ones; and glslang's module of memory_model.comp), with spirv-val and with its
+    own checks alone. Debian 12's spirv-val (2023.1, before the rule) accepts each it can
+    judge (the cooperative-matrix ones it cannot)."""
+    cases = sorted((CORPUS / "spirv-warn").glob("*.spv")) + [_memory_model_module(tmp_path)]
+    assert len(cases) >= 8
+    for p in cases:
+        data = p.read_bytes()
+        want = _storage_without_order(data)
+        assert want, p
+        o = run_radcc(["compile", str(p), "-S", "-o", str(tmp_path / "o.s"), *flags])
+        assert o.status == 0 and problem(o) is None, o.stderr
+        assert {int(w) for w in _WARNING.findall(o.stderr)} == want, (p, o.stderr)
+        val = subprocess.run(["spirv-val", "--target-env", "vulkan1.3", str(p)],
+                             capture_output=True, text=True)
+        assert val.returncode == 0 or "Invalid capability operand: 6022" in val.stderr, p
+
+
+def test_spirv_relaxed_copy_for_spirv_val(tmp_path: Path) -> None:
+    """The copy radcc gives a newer spirv-val when it rejects a module for -10871
+    (`relax_storage_semantics`) breaks the rule nowhere, is accepted by spirv-val, and
+    maps each of its instructions back to the original's (so spirv-val's other errors are
+    located in the original)."""
+    import struct
+
+    from radcc.frontend.spirv import read_spirv
+    from radcc.frontend.spirv.spirv_val import relax_storage_semantics
+
+    for p in [CORPUS / "spirv-warn" / "cb0206a6a9fe.spv", _memory_model_module(tmp_path)]:
+        data = p.read_bytes()
+        relaxed = relax_storage_semantics(read_spirv(data), data)
+        assert relaxed is not None
+        copy, sites = relaxed
+        assert not _storage_without_order(copy)
+        f = tmp_path / "relaxed.spv"
+        f.write_bytes(copy)
+        val = subprocess.run(["spirv-val", "--target-env", "vulkan1.3", str(f)],
+                             capture_output=True, text=True)
+        assert val.returncode == 0, val.stderr
+        o = run_radcc(["compile", str(f), "-S", "-o", str(tmp_path / "o.s")])
+        assert o.status == 0 and "warning" not in o.stderr, o.stderr
+        orig = struct.unpack(f"<{len(data) // 4}I", data)
+        words = struct.unpack(f"<{len(copy) // 4}I", copy)
+        i, k = 5, 0
+        while i < len(words):  # instruction k of the copy: the same opcode at sites[k]
+            assert orig[sites[k][0]] & 0xFFFF == words[i] & 0xFFFF
+            i, k = i + (words[i] >> 16), k + 1
+        assert k == len(sites) == len(read_spirv(data).instructions) + (
+            len(copy) - len(data)) // 16
 
 
 def test_elf_huge_scratch(tmp_path: Path) -> None:

@@ -7,7 +7,7 @@ prints it as ``spirv-dis --raw-id`` does.
 
 from .binary import Header, Instruction, Operand
 from .disasm import disassemble
-from .errors import SpirvError
+from .errors import SpirvError, SpirvWarning
 from .module import SpirvModule
 from .reader import read_spirv
 
@@ -16,6 +16,7 @@ __all__ = [
     "Instruction",
     "Operand",
     "SpirvError",
+    "SpirvWarning",
     "SpirvModule",
     "disassemble",
     "read_spirv",

@@ -420,7 +420,8 @@ def _selector_type(r: _Reader, prev: list[Operand], ctx: _Context) -> NumberType
 
 def _number(r: _Reader, t: NumberType, what: str) -> Operand:
     kind = "LiteralContextDependentNumber"
-    if t.width not in (8, 16, 32, 64) or (t.kind != "int" and t.kind != "uint" and t.width == 8):
+    if t.width not in (8, 16, 32, 64) or (t.kind != "int" and t.kind != "uint" and t.width == 8) \
+            or (t.kind == "bfloat" and t.width != 16):  # BFloat16KHR is 16-bit only
         raise r.fail(f"{t.kind}{t.width} literals are not supported")
     lo = r.word(what)
     if t.width == 64:

@@ -1,4 +1,5 @@
-"""The one error the SPIR-V reader raises: a message at a word offset."""
+"""The one error the SPIR-V reader raises, and the warning the validator gives: a message
+at a word offset."""
 
 from __future__ import annotations
 
@@ -21,6 +22,25 @@ class SpirvError(Exception):
         """``FILE: word N: error: OpName: message`` (no opname for header errors)."""
         where = f"{self.opname}: " if self.opname else ""
         return f"{filename}: word {self.word_offset}: error: {where}{self.message}"
+
+    def __str__(self) -> str:
+        where = f"{self.opname}: " if self.opname else ""
+        return f"word {self.word_offset}: {where}{self.message}"
+
+
+class SpirvWarning:
+    """A rule the module breaks that radcc tolerates (`validate.validate_module` says
+    which): a message at a word offset, printed, never fatal."""
+
+    def __init__(self, message: str, word_offset: int, opname: str = "") -> None:
+        self.message = message
+        self.word_offset = word_offset
+        self.opname = opname
+
+    def render(self, filename: str = "<spirv>") -> str:
+        """``FILE: word N: warning: OpName: message``."""
+        where = f"{self.opname}: " if self.opname else ""
+        return f"{filename}: word {self.word_offset}: warning: {where}{self.message}"
 
     def __str__(self) -> str:
         where = f"{self.opname}: " if self.opname else ""

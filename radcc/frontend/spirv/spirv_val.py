@@ -23,6 +23,14 @@ SPV_VALVE_mixed_float_dot_product and rejects their capability numbers as invali
 the only complaint is such an unknown number of a capability radcc's grammar knows from a
 newer registry entry (`NEWER_CAPABILITIES`), spirv-val is skipped for that module (radcc's own checks still run).
 
+One rule is not enforced: SPIRV-Tools 2025 applies VUID-StandaloneSpirv-MemorySemantics-10871
+(storage-class semantics bits without an Acquire/Release order), which glslang's output of
+valid GLSL breaks (a relaxed ``atomicAdd`` with ``gl_StorageSemanticsBuffer``). radcc's own
+validation warns about it and treats the operation as Relaxed; when spirv-val rejects a
+module for that rule, it is run again on a copy whose offending semantics operands name a
+new constant without the storage-class bits (`relax_storage_semantics`), so that every
+other rule is still checked.
+
 spirv-val names an instruction by its 1-based position in the module (``error: line
 N: ...``, followed by its disassembly); that position is turned into the word offset
 of the same instruction here. Errors without a position are reported at word 0.
@@ -32,10 +40,12 @@ from __future__ import annotations
 
 import re
 import shutil
+import struct
 import subprocess
 
 from .errors import SpirvError
 from .module import SpirvModule
+from .types import TypeInt
 
 ENV_BY_VERSION = {
     (1, 0): "vulkan1.0",
@@ -72,21 +82,89 @@ def run_spirv_val(module: SpirvModule, data: bytes) -> None:
     if exe is None:
         return
     env = target_env(module)
+    text = _spirv_val(exe, env, data)
+    if text is None:
+        return
+    sites = [(ins.offset, ins.opname) for ins in module.instructions]
+    if RELAXED_RULE in text:
+        relaxed = relax_storage_semantics(module, data)
+        if relaxed is not None:
+            data, sites = relaxed
+            text = _spirv_val(exe, env, data)
+            if text is None:
+                return
+    unknown = _UNKNOWN_CAP.search(text)
+    if unknown is not None and int(unknown.group(1)) in NEWER_CAPABILITIES:
+        return  # this spirv-val predates the module's extension (module docstring)
+    raise _located(sites, text, env)
+
+
+def _spirv_val(exe: str, env: str, data: bytes) -> str | None:
+    """spirv-val's output for a module it rejects, None when it accepts it."""
     try:
         p = subprocess.run([exe, "--target-env", env, "--scalar-block-layout", "-"], input=data,
                            capture_output=True, timeout=TIMEOUT)
     except (OSError, subprocess.TimeoutExpired) as e:
         raise SpirvError(f"spirv-val could not be run ({e}); --no-validate skips it", 0) from None
-    if p.returncode == 0:
-        return
-    text = (p.stdout + p.stderr).decode("utf-8", "replace")
-    unknown = _UNKNOWN_CAP.search(text)
-    if unknown is not None and int(unknown.group(1)) in NEWER_CAPABILITIES:
-        return  # this spirv-val predates the module's extension (module docstring)
-    raise _located(module, text, env)
+    return None if p.returncode == 0 else (p.stdout + p.stderr).decode("utf-8", "replace")
 
 
-def _located(module: SpirvModule, text: str, env: str) -> SpirvError:
+# the rule radcc warns about instead of enforcing (module docstring)
+RELAXED_RULE = "VUID-StandaloneSpirv-MemorySemantics-10871"
+_STORAGE_BITS = 0x40 | 0x100 | 0x800 | 0x1000  # Uniform/Workgroup/Image/OutputMemory
+_ORDER_BITS = 0x2 | 0x4 | 0x8 | 0x10
+_OP_CONSTANT = 43
+
+
+def relax_storage_semantics(module: SpirvModule,
+                            data: bytes) -> tuple[bytes, list[tuple[int, str]]] | None:
+    """A copy of the module in which every memory-semantics operand with storage-class
+    bits and no order names a new constant without those bits (inserted after the
+    original constant, the id bound raised), and the (word offset, opname) in the
+    original module of each of the copy's instructions (an inserted constant: its
+    original's); None when no operand breaks the rule."""
+    fmt = ">" if module.header.big_endian else "<"
+    words = list(struct.unpack(f"{fmt}{len(data) // 4}I", data[:len(data) // 4 * 4]))
+    new_id: dict[int, int] = {}  # offending constant -> its relaxed copy
+    bound = module.header.bound
+    for ins in module.instructions:
+        pos = ins.offset + 1 + (ins.result_type is not None) + (ins.result_id is not None)
+        for o in ins.operands:
+            if o.params:
+                break  # later operands' positions are not plain (no semantics follow)
+            c = module.constants.get(int(o.value)) if o.kind == "IdMemorySemantics" else None
+            v = c.value if c is not None else None
+            if isinstance(v, int) and not isinstance(v, bool) and v & _STORAGE_BITS \
+                    and not v & _ORDER_BITS:
+                assert c is not None
+                t = module.types.get(c.type)
+                if not isinstance(t, TypeInt) or t.width != 32:
+                    continue  # spirv-val reports the type
+                if c.id not in new_id:
+                    new_id[c.id] = bound
+                    bound += 1
+                words[pos] = new_id[c.id]
+            pos += o.words
+    if not new_id:
+        return None
+    words[3] = bound
+    out, sites = words[:5], []
+    for ins in module.instructions:
+        n = words[ins.offset] >> 16
+        out += words[ins.offset:ins.offset + n]
+        sites.append((ins.offset, ins.opname))
+        if ins.result_id in new_id:
+            c = module.constants[ins.result_id]
+            assert isinstance(c.value, int)
+            out += [4 << 16 | _OP_CONSTANT, c.type, new_id[ins.result_id],
+                    c.value & ~_STORAGE_BITS & 0xFFFFFFFF]
+            sites.append((ins.offset, ins.opname))
+    return struct.pack(f"{fmt}{len(out)}I", *out), sites
+
+
+def _located(sites: list[tuple[int, str]], text: str, env: str) -> SpirvError:
+    """spirv-val's first error at the word offset of the instruction it names (`sites`:
+    each line's instruction)."""
     lines = [ln.rstrip() for ln in text.splitlines() if ln.strip()]
     for i, ln in enumerate(lines):
         m = _LINE.match(ln)
@@ -96,9 +174,9 @@ def _located(module: SpirvModule, text: str, env: str) -> SpirvError:
         rest = " ".join(x.strip() for x in lines[i + 1:])
         detail = f"{msg} [{rest}]" if rest else msg
         detail = f"spirv-val ({env}): {detail}"
-        if 1 <= n <= len(module.instructions):
-            ins = module.instructions[n - 1]
-            return SpirvError(detail, ins.offset, ins.opname)
+        if 1 <= n <= len(sites):
+            offset, opname = sites[n - 1]
+            return SpirvError(detail, offset, opname)
         return SpirvError(detail, 0)
     msg = " ".join(lines) or "no message"
     return SpirvError(f"spirv-val ({env}): {msg.removeprefix('error: ')}", 0)

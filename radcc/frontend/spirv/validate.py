@@ -42,7 +42,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from radcc.ir.dominance import graph_idoms, graph_reverse_postorder
 
 from .binary import Instruction, Operand
-from .errors import SpirvError
+from .errors import SpirvError, SpirvWarning
 from .images import image_type, unsupported
 from .module import SpirvModule
 from .types import (
@@ -67,9 +67,13 @@ from .types import (
 )
 
 
-def validate_module(module: SpirvModule, entry: str | None = None) -> None:
-    """Check `module` (module docstring); `entry` is unused (every function is checked)."""
-    _Checker(module).run()
+def validate_module(module: SpirvModule, entry: str | None = None) -> list[SpirvWarning]:
+    """Check `module` (module docstring); `entry` is unused (every function is checked).
+    Returns the warnings: rules radcc does not enforce because toolchains break them
+    (storage-class memory semantics without an order, VUID-...-MemorySemantics-10871)."""
+    c = _Checker(module)
+    c.run()
+    return c.warnings
 
 
 def _fail(msg: str, ins: Instruction) -> SpirvError:
@@ -121,6 +125,9 @@ _CONVERT = {  # opname -> (operand kind, result kind)
 # vector of integer type, whose Signedness operand is 0")
 _UNSIGNED_RESULT = frozenset({"OpConvertFToU", "OpUConvert"})
 _ACCESS_CHAINS = frozenset({"OpAccessChain", "OpInBoundsAccessChain"})
+# instructions whose result is a pointer (their result type is checked to be one)
+_POINTER_RESULTS = _ACCESS_CHAINS | {"OpPtrAccessChain", "OpInBoundsPtrAccessChain",
+                                     "OpImageTexelPointer"}
 _ATOMIC_RMW = frozenset({"OpAtomicExchange", "OpAtomicIAdd", "OpAtomicISub", "OpAtomicSMin",
                          "OpAtomicUMin", "OpAtomicSMax", "OpAtomicUMax", "OpAtomicAnd",
                          "OpAtomicOr", "OpAtomicXor", "OpAtomicFAddEXT", "OpAtomicFMinEXT",
@@ -153,18 +160,52 @@ _SCOPE_NAMES = {0: "CrossDevice", 1: "Device", 2: "Workgroup", 3: "Subgroup", 4:
 # UniformMemory, WorkgroupMemory, ImageMemory, OutputMemory: the storage classes of the memory
 # semantics Vulkan supports (VUID-StandaloneSpirv-MemorySemantics-10870)
 _VULKAN_STORAGE_SEMANTICS = 0x40 | 0x100 | 0x800 | 0x1000
-_VULKAN_MODEL_SEMANTICS = 0x2000 | 0x4000 | 0x8000  # MakeAvailable, MakeVisible, Volatile
+_ACQUIRE, _RELEASE, _ACQUIRE_RELEASE = 0x2, 0x4, 0x8
+_OUTPUT_MEMORY, _MAKE_AVAILABLE, _MAKE_VISIBLE, _VOLATILE = 0x1000, 0x2000, 0x4000, 0x8000
+_VULKAN_MODEL_SEMANTICS = _MAKE_AVAILABLE | _MAKE_VISIBLE | _VOLATILE
+_MODEL_BIT_NAMES = ((_OUTPUT_MEMORY, "OutputMemory"), (_MAKE_AVAILABLE, "MakeAvailable"),
+                    (_MAKE_VISIBLE, "MakeVisible"), (_VOLATILE, "Volatile"))
 _QUEUE_FAMILY, _INVOCATION, _SHADER_CALL = 5, 4, 6
 _RAY_TRACING_MODELS = frozenset({"RayGenerationKHR", "IntersectionKHR", "AnyHitKHR",
                                  "ClosestHitKHR", "MissKHR", "CallableKHR"})
 _WORKGROUP_MODELS = frozenset({"GLCompute", "TessellationControl", "TaskEXT", "MeshEXT",
                                "TaskNV", "MeshNV"})
 _SEQUENTIALLY_CONSISTENT = 0x10
+# the uses of a value holding an 8/16-bit type declared by a storage capability alone
+# (SPV_KHR_8bit_storage, SPV_KHR_16bit_storage; spirv-val's ValidateSmallTypeUses)
+_SMALL_USES = frozenset({"OpCopyObject", "OpStore", "OpFConvert", "OpUConvert", "OpSConvert"})
+# Memory Operands (SPIR-V spec 3.26) and the storage classes NonPrivatePointer allows
+_MAKE_POINTER_AVAILABLE, _MAKE_POINTER_VISIBLE, _NON_PRIVATE_POINTER = 0x8, 0x10, 0x20
+_NON_PRIVATE_CLASSES = frozenset({"Uniform", "Workgroup", "CrossWorkgroup", "Generic", "Image",
+                                  "StorageBuffer", "PhysicalStorageBuffer"})
 
 # decorations and the kinds of target they may be on
 _MATRIX_OPS = frozenset({"OpMatrixTimesVector", "OpVectorTimesMatrix", "OpMatrixTimesMatrix",
                          "OpMatrixTimesScalar", "OpTranspose", "OpOuterProduct"})
 _MEMBER_ONLY = frozenset({"Offset", "MatrixStride", "RowMajor", "ColMajor"})
+# (Dim, cube arrayed) -> the capability reading or writing such a storage image needs
+# (SPIR-V spec 3.9 "Dim": spirv-val's image read/write checks)
+_STORAGE_DIM_CAPS = {("1D", False): "Image1D", ("Rect", False): "ImageRect",
+                     ("Buffer", False): "ImageBuffer", ("Cube", True): "ImageCubeArray"}
+# decorations of variables in the Input/Output storage classes only (Vulkan's VUIDs)
+_INTERFACE_ONLY = {"Invariant": "VUID-StandaloneSpirv-Invariant-04677",
+                   **{d: "VUID-StandaloneSpirv-Flat-04670"
+                      for d in ("Flat", "NoPerspective", "Centroid", "Sample")}}
+# decorations that never apply to a structure member (SPIR-V spec 3.20 "Decoration": those
+# that apply to types, objects or instructions; spirv-val's IsNotMemberDecoration)
+_NOT_MEMBER = frozenset({
+    "SpecId", "Block", "BufferBlock", "ArrayStride", "GLSLShared", "GLSLPacked", "CPacked",
+    "Aliased", "Constant", "Uniform", "UniformId", "SaturatedConversion", "Index", "Binding",
+    "DescriptorSet", "FuncParamAttr", "FPRoundingMode", "FPFastMathMode",
+    "LinkageAttributes", "NoContraction", "InputAttachmentIndex", "Alignment",
+    "MaxByteOffset", "AlignmentId", "MaxByteOffsetId", "NoSignedWrap", "NoUnsignedWrap",
+    "NonUniform", "RestrictPointer", "AliasedPointer", "CounterBuffer",
+    "HlslCounterBufferGOOGLE"})
+# execution models whose Input/Output variables have locations (the Vulkan spec's
+# "Location Assignment"), and the limit of the locations checked (spirv-val's 4096)
+_LOCATION_MODELS = frozenset({"Vertex", "TessellationControl", "TessellationEvaluation",
+                              "Geometry", "Fragment"})
+_LOCATION_SLOTS = 4096 * 4
 _STRUCT_ONLY = frozenset({"Block", "BufferBlock", "GLSLShared", "GLSLPacked"})
 _VARIABLE_ONLY = frozenset({"DescriptorSet", "Binding"})
 _MEMORY_OBJECT = frozenset({"NonWritable", "NonReadable", "Restrict", "Aliased", "Coherent",
@@ -220,6 +261,10 @@ class _Checker:
         self.m = m
         # (target, member or None, decoration) -> the instruction that applies it
         self.dec_at: dict[tuple[int, int | None, str], Instruction] = {}
+        self.warnings: list[SpirvWarning] = []
+        # 8/16-bit types declared by storage capabilities only -> the full capability
+        self.small: dict[int, str] = {}
+        self._limited_cache: dict[int, bool] = {}
 
     def run(self) -> None:
         if self.m.header.bound > _MAX_ID_BOUND:
@@ -266,10 +311,18 @@ class _Checker:
         reader's, from the grammar's CAPABILITY_REQUIREMENTS)."""
         m = self.m
         for ep in m.entry_points:
-            if ep.execution_model == "Fragment" and ep.mode("OriginUpperLeft") is None and \
-                    ep.mode("OriginLowerLeft") is None:
-                raise SpirvError(f"fragment entry point {ep.name!r} has neither OriginUpperLeft "
-                                 "nor OriginLowerLeft", self._entry_offset(ep))
+            if ep.execution_model != "Fragment":
+                continue
+            for mode, vuid in (("OriginLowerLeft", "OriginLowerLeft-04653"),
+                               ("PixelCenterInteger", "PixelCenterInteger-04654")):
+                if ep.mode(mode) is not None:
+                    raise SpirvError(f"fragment entry point {ep.name!r}: Vulkan does not allow "
+                                     f"the {mode} execution mode (VUID-StandaloneSpirv-{vuid})",
+                                     self._entry_offset(ep))
+            if ep.mode("OriginUpperLeft") is None:
+                raise SpirvError(f"fragment entry point {ep.name!r} has no OriginUpperLeft "
+                                 "execution mode (VUID-StandaloneSpirv-OriginLowerLeft-04653)",
+                                 self._entry_offset(ep))
         for ins in m.instructions:
             if ins.opname == "OpMemoryModel":
                 vulkan = m.memory_model in ("Vulkan", "VulkanKHR")
@@ -349,6 +402,13 @@ class _Checker:
         op = ins.opname
         ids = ins.ids()
         rt = ins.result_type
+        if self.small and op not in _SMALL_USES:
+            for v in ids:
+                if self._limited(self.vtype(v)):
+                    raise _fail(f"%{v} ({self.type_name(self.vtype(v))}) holds a type declared "
+                                "by a storage capability alone: it may only be stored, copied "
+                                "or converted by width (OpUConvert, OpSConvert, OpFConvert)",
+                                ins)
         for o in ins.operands:  # MakePointerAvailable/Visible's scope ids
             if o.kind == "MemoryAccess":
                 for q in o.params:
@@ -357,7 +417,8 @@ class _Checker:
         cm = self.t(rt)
         if isinstance(cm, TypeFunction):
             raise _fail(f"the result type %{rt} is a function type", ins)
-        if isinstance(cm, TypeCooperativeMatrix):
+        if isinstance(cm, TypeCooperativeMatrix) and op not in _POINTER_RESULTS \
+                and op != "OpLoad":
             kind = "int" if op in _INT_ARITH else "float" if op in _FLOAT_ARITH else None
             comp = self.shape(cm.component)
             if kind is not None and (comp is None or comp[0] != kind):
@@ -522,10 +583,22 @@ class _Checker:
         elif op in ("OpImageQuerySize", "OpImageQuerySizeLod", "OpImageQueryLevels",
                     "OpImageQuerySamples"):
             self.image_query(ins, rt, [int(v) for v in ids])
-        elif op in ("OpSampledImage", "OpImage", "OpImageSampleExplicitLod",
-                    "OpImageSampleImplicitLod", "OpImageSampleDrefExplicitLod",
-                    "OpImageSampleDrefImplicitLod", "OpImageGather", "OpImageDrefGather",
-                    "OpImageTexelPointer"):
+        elif op == "OpImageTexelPointer":
+            r = self.t(rt)
+            if not isinstance(r, TypePointer) or r.storage_class != "Image":
+                raise _fail(f"the result type %{rt} is not a pointer in the Image storage "
+                            "class (SPIR-V spec 3.52.10, OpImageTexelPointer)", ins)
+        elif op in ("OpImageSampleExplicitLod", "OpImageSampleImplicitLod",
+                    "OpImageSampleDrefExplicitLod", "OpImageSampleDrefImplicitLod",
+                    "OpImageGather", "OpImageDrefGather"):
+            # the result: a 4-component vector, a depth comparison's sample a scalar (SPIR-V
+            # spec 3.52.10); the rest is checked by the translation (spirv_to_mir/images.py)
+            r = self.shape(rt)
+            n = 1 if "Dref" in op and "Gather" not in op else 4
+            if r is None or r[0] == "bool" or r[2] != n:
+                raise _fail(f"the result type {self.type_name(rt)} is not an integer or float "
+                            f"{'scalar' if n == 1 else '4-component vector'}", ins)
+        elif op in ("OpSampledImage", "OpImage"):
             pass  # checked by the translation (spirv_to_mir/images.py)
         elif op.startswith("OpImage"):
             raise _fail(f"{op} is not supported yet", ins)
@@ -544,6 +617,10 @@ class _Checker:
                         ins)
         if ins.opname != "OpImageFetch" and img.sampled == 1:
             raise _fail(f"{ins.opname} needs a storage image (Sampled 2 or 0)", ins)
+        if ins.opname != "OpImageFetch":
+            cap = _STORAGE_DIM_CAPS.get((img.dim, img.arrayed and img.dim == "Cube"))
+            if cap is not None and cap not in self.m.capabilities:
+                raise _fail(f"a {img.dim_name} storage image needs the {cap} capability", ins)
         c = self.need_shape(ins, self.operand_type(ins, ids[1], 1), "int", "the coordinate")
         # (a cube array's face and cube are one coordinate: face + 6 x cube)
         want = {"1D": 1, "2D": 2, "3D": 3, "Cube": 3, "Rect": 2, "Buffer": 1}.get(img.dim, 2)
@@ -685,15 +762,13 @@ class _Checker:
                                 f"({len(t.members)} members)", ins)
                 tid = t.members[v]
             elif isinstance(t, TypeArray | TypeRuntimeArray):
-                v = self.const_int(idx)
-                it = self.t(self.vtype(idx))
-                if v is not None and isinstance(it, TypeInt) and it.signed and (
-                        v < 0 or v >= 1 << (it.width - 1)):
-                    raise _fail(f"index {k} (%{idx}) is a negative constant", ins)
+                self._not_negative(ins, k, idx)
                 tid = t.element
             elif isinstance(t, TypeMatrix):
+                self._not_negative(ins, k, idx)
                 tid = t.column
             elif isinstance(t, TypeVector | TypeCooperativeMatrix):
+                self._not_negative(ins, k, idx)
                 tid = t.component
             else:
                 raise _fail(f"index {k} indexes into {self.type_name(tid)}, not a composite",
@@ -703,6 +778,14 @@ class _Checker:
                 r.storage_class != base.storage_class:
             raise _fail(f"the result type %{rt} is not a {base.storage_class} pointer to "
                         f"{self.type_name(tid)}", ins)
+
+    def _not_negative(self, ins: Instruction, k: int, idx: int) -> None:
+        """A constant signed index of an access chain is not negative (spirv-val)."""
+        v = self.const_int(idx)
+        it = self.t(self.vtype(idx))
+        if v is not None and isinstance(it, TypeInt) and it.signed and (
+                v < 0 or v >= 1 << (it.width - 1)):
+            raise _fail(f"index {k} (%{idx}) is a negative constant", ins)
 
     def length(self, t: TypeArray) -> int | None:
         return self.const_int(t.length)
@@ -827,7 +910,7 @@ class _Checker:
         self.scope(ins, ids[1], "memory")
         nsem = 2 if op == "OpAtomicCompareExchange" else 1
         for k in range(nsem):
-            self.semantics(ins, ids[2 + k], ids[1])
+            self.semantics(ins, ids[2 + k], ids[1], equal=ids[2] if k else None)
         values = ids[2 + nsem:]
         if op != "OpAtomicStore":
             self.same(ins, pt, rt, "the result")
@@ -836,15 +919,56 @@ class _Checker:
 
     def memory_access(self, ins: Instruction, ptr: int, ops: Sequence[Operand]) -> None:
         """Aligned is a power of two, and given for every PhysicalStorageBuffer access
-        (VUID-StandaloneSpirv-PhysicalStorageBuffer64-04708)."""
+        (VUID-StandaloneSpirv-PhysicalStorageBuffer64-04708), at least the size of the
+        largest scalar accessed (-06314); MakePointerAvailable not on a load,
+        MakePointerVisible not on a store, both with NonPrivatePointer, which needs a
+        pointer to shared memory (SPIR-V spec 3.26 "Memory Operands")."""
         mask = int(ops[0].value) if ops and ops[0].kind == "MemoryAccess" else 0
         align = [int(q.value) for q in ops[0].params] if mask & 2 else []
         if align and (align[0] <= 0 or align[0] & (align[0] - 1)):
             raise _fail(f"Aligned {align[0]} is not a power of two", ins)
         pt = self.t(self.vtype(ptr))
-        if isinstance(pt, TypePointer) and pt.storage_class == "PhysicalStorageBuffer" \
-                and not align:
-            raise _fail("a PhysicalStorageBuffer access must give Aligned", ins)
+        if isinstance(pt, TypePointer) and pt.storage_class == "PhysicalStorageBuffer":
+            if not align:
+                raise _fail("a PhysicalStorageBuffer access must give Aligned", ins)
+            big = self._largest_scalar(pt.pointee, set())
+            if align[0] < big:
+                raise _fail(f"Aligned {align[0]} is less than the {big} bytes of the largest "
+                            "scalar accessed (VUID-StandaloneSpirv-PhysicalStorageBuffer64-"
+                            "06314)", ins)
+        if mask & _MAKE_POINTER_AVAILABLE and ins.opname == "OpLoad":
+            raise _fail("MakePointerAvailable cannot be used with OpLoad", ins)
+        if mask & _MAKE_POINTER_VISIBLE and ins.opname == "OpStore":
+            raise _fail("MakePointerVisible cannot be used with OpStore", ins)
+        if mask & (_MAKE_POINTER_AVAILABLE | _MAKE_POINTER_VISIBLE) and \
+                not mask & _NON_PRIVATE_POINTER:
+            raise _fail("MakePointerAvailable and MakePointerVisible need NonPrivatePointer",
+                        ins)
+        if mask & _NON_PRIVATE_POINTER and (not isinstance(pt, TypePointer)
+                                            or pt.storage_class not in _NON_PRIVATE_CLASSES):
+            sc = pt.storage_class if isinstance(pt, TypePointer) else "no"
+            raise _fail(f"NonPrivatePointer on a {sc} pointer: only Uniform, Workgroup, "
+                        "CrossWorkgroup, Generic, Image, StorageBuffer or "
+                        "PhysicalStorageBuffer memory", ins)
+
+    def _largest_scalar(self, tid: int, seen: set[int]) -> int:
+        """Bytes of the largest scalar in type `tid` (a pointer in memory: 8)."""
+        t = self.t(tid)
+        s = self.shape(tid)
+        if s is not None:
+            return 4 if s[0] == "bool" else max(s[1] // 8, 1)
+        if tid in seen:
+            return 0
+        seen.add(tid)
+        if isinstance(t, TypeArray | TypeRuntimeArray):
+            return self._largest_scalar(t.element, seen)
+        if isinstance(t, TypeMatrix):
+            return self._largest_scalar(t.column, seen)
+        if isinstance(t, TypeStruct):
+            return max((self._largest_scalar(m, seen) for m in t.members), default=0)
+        if isinstance(t, TypePointer):
+            return 8
+        return 0
 
     def scope(self, ins: Instruction, vid: int, what: str, execution: bool = False) -> None:
         s = self.shape(self.vtype(vid))
@@ -871,34 +995,89 @@ class _Checker:
             raise _fail("Device scope with the Vulkan memory model needs the "
                         "VulkanMemoryModelDeviceScope capability", ins)
 
-    def semantics(self, ins: Instruction, vid: int, scope: int) -> None:
+    def semantics(self, ins: Instruction, vid: int, scope: int,
+                  equal: int | None = None) -> None:
         """Vulkan's memory-semantics rules (the Vulkan spec's "Standalone SPIR-V
-        Validation"); `scope` is the instruction's memory scope."""
+        Validation", VUID-StandaloneSpirv-MemorySemantics-10865 to -10879); `scope` is the
+        instruction's memory scope, `equal` the Equal semantics when `vid` is an
+        OpAtomicCompareExchange's Unequal semantics. Storage-class bits without an order
+        (-10871) are a warning: glslang emits them for GLSL's relaxed atomics with
+        storage semantics (``atomicAdd(..., gl_ScopeDevice, gl_StorageSemanticsBuffer,
+        gl_SemanticsRelaxed)``); the operation is Relaxed."""
         s = self.shape(self.vtype(vid))
         v = self.const_int(vid)
         if s != ("int", 32, 1) or v is None:
             raise _fail(f"the memory semantics %{vid} is not a 32-bit integer constant", ins)
         order = v & 0x1E  # Acquire, Release, AcquireRelease, SequentiallyConsistent
+        op = ins.opname
         if order & (order - 1):
             raise _fail(f"memory semantics 0x{v:x}: at most one of Acquire, Release, "
-                        "AcquireRelease and SequentiallyConsistent", ins)
+                        "AcquireRelease and SequentiallyConsistent "
+                        "(VUID-StandaloneSpirv-MemorySemantics-10865)", ins)
         if order & _SEQUENTIALLY_CONSISTENT:
             raise _fail(f"memory semantics 0x{v:x}: SequentiallyConsistent is not allowed in "
                         "Vulkan (VUID-StandaloneSpirv-MemorySemantics-10866)", ins)
+        if op == "OpAtomicStore" and order & (_ACQUIRE | _ACQUIRE_RELEASE):
+            raise _fail(f"memory semantics 0x{v:x}: OpAtomicStore cannot be Acquire or "
+                        "AcquireRelease (VUID-StandaloneSpirv-MemorySemantics-10867)", ins)
+        if op == "OpAtomicLoad" and order & (_RELEASE | _ACQUIRE_RELEASE):
+            raise _fail(f"memory semantics 0x{v:x}: OpAtomicLoad cannot be Release or "
+                        "AcquireRelease (VUID-StandaloneSpirv-MemorySemantics-10868)", ins)
+        if op == "OpMemoryBarrier" and not order:
+            raise _fail("OpMemoryBarrier needs Acquire, Release or AcquireRelease semantics "
+                        "(VUID-StandaloneSpirv-MemorySemantics-10869)", ins)
         if order and not v & _VULKAN_STORAGE_SEMANTICS:
             raise _fail(f"memory semantics 0x{v:x}: Acquire, Release or AcquireRelease needs "
                         "UniformMemory, WorkgroupMemory, ImageMemory or OutputMemory "
                         "(VUID-StandaloneSpirv-MemorySemantics-10870)", ins)
+        if v & _MAKE_AVAILABLE and not order & (_RELEASE | _ACQUIRE_RELEASE):
+            raise _fail(f"memory semantics 0x{v:x}: MakeAvailable needs Release or "
+                        "AcquireRelease (VUID-StandaloneSpirv-MemorySemantics-10872)", ins)
+        if v & _MAKE_VISIBLE and not order & (_ACQUIRE | _ACQUIRE_RELEASE):
+            raise _fail(f"memory semantics 0x{v:x}: MakeVisible needs Acquire or "
+                        "AcquireRelease (VUID-StandaloneSpirv-MemorySemantics-10873)", ins)
+        if v & _VOLATILE and op in ("OpControlBarrier", "OpMemoryBarrier"):
+            raise _fail(f"memory semantics 0x{v:x}: Volatile on a barrier "
+                        "(VUID-StandaloneSpirv-MemorySemantics-10874)", ins)
         if order and self.const_int(scope) == _INVOCATION:
             raise _fail(f"memory semantics 0x{v:x} with Invocation memory scope: only Relaxed "
                         "(VUID-StandaloneSpirv-None-04641)", ins)
-        if v & _VULKAN_MODEL_SEMANTICS and not self._vulkan_memory_model_capability():
-            raise _fail(f"memory semantics 0x{v:x}: MakeAvailable, MakeVisible and Volatile "
-                        "need the VulkanMemoryModel capability", ins)
-        if ins.opname == "OpMemoryBarrier" and not order:
-            raise _fail("OpMemoryBarrier needs Acquire, Release, AcquireRelease or "
-                        "SequentiallyConsistent semantics (VUID-StandaloneSpirv-"
-                        "OpMemoryBarrier-04732)", ins)
+        model_bits = v & (_VULKAN_MODEL_SEMANTICS | _OUTPUT_MEMORY)
+        if model_bits and not self._vulkan_memory_model_capability():
+            names = "|".join(n for b, n in _MODEL_BIT_NAMES if model_bits & b)
+            raise _fail(f"memory semantics 0x{v:x}: {names} needs the VulkanMemoryModel "
+                        "capability", ins)
+        if equal is not None:
+            self._unequal_semantics(ins, v, self.const_int(equal))
+        if v & _VULKAN_STORAGE_SEMANTICS and not order:
+            self.warnings.append(SpirvWarning(
+                f"memory semantics 0x{v:x}: UniformMemory, WorkgroupMemory, ImageMemory or "
+                "OutputMemory without Acquire, Release or AcquireRelease "
+                "(VUID-StandaloneSpirv-MemorySemantics-10871): treated as Relaxed",
+                ins.offset, ins.opname))
+
+    def _unequal_semantics(self, ins: Instruction, v: int, eq: int | None) -> None:
+        """OpAtomicCompareExchange's Unequal semantics against its Equal ones
+        (VUID-StandaloneSpirv-UnequalMemorySemantics-10875 to -10879)."""
+        e = eq or 0
+        if v & (_RELEASE | _ACQUIRE_RELEASE):
+            raise _fail(f"Unequal memory semantics 0x{v:x}: not Release or AcquireRelease "
+                        "(VUID-StandaloneSpirv-UnequalMemorySemantics-10875)", ins)
+        if v & _ACQUIRE and not e & (_ACQUIRE | _ACQUIRE_RELEASE):
+            raise _fail(f"Unequal memory semantics 0x{v:x}: a stronger order than the Equal "
+                        f"semantics 0x{e:x} (VUID-StandaloneSpirv-UnequalMemorySemantics-10876)",
+                        ins)
+        if v & _VULKAN_STORAGE_SEMANTICS & ~e:
+            raise _fail(f"Unequal memory semantics 0x{v:x}: a storage class the Equal semantics "
+                        f"0x{e:x} lack (VUID-StandaloneSpirv-UnequalMemorySemantics-10877)", ins)
+        if v & _MAKE_VISIBLE & ~e:
+            raise _fail(f"Unequal memory semantics 0x{v:x}: MakeVisible without it in the Equal "
+                        f"semantics 0x{e:x} (VUID-StandaloneSpirv-UnequalMemorySemantics-10878)",
+                        ins)
+        if (v ^ e) & _VOLATILE:
+            raise _fail(f"Unequal memory semantics 0x{v:x}: Volatile must match the Equal "
+                        f"semantics 0x{e:x} (VUID-StandaloneSpirv-UnequalMemorySemantics-10879)",
+                        ins)
 
     def _vulkan_memory_model_capability(self) -> bool:
         return bool({"VulkanMemoryModel", "VulkanMemoryModelKHR"} & set(self.m.capabilities))
@@ -1222,7 +1401,7 @@ class _Checker:
     def types(self) -> None:
         m = self.m
         seen: dict[tuple[str, tuple[Operand, ...]], int] = {}
-        small: dict[int, str] = {}  # 8/16-bit types declared by storage capabilities only
+        small = self.small
         for tid, t in m.types.items():
             ins = m.defs[tid]
             if ins.opname not in _MAY_REPEAT:  # spirv-val: ValidateUniqueness
@@ -1277,6 +1456,28 @@ class _Checker:
             elif ins.opname == "OpVariable" and small:
                 self._small_variable(ins, small)
 
+    def _limited(self, tid: int | None) -> bool:
+        """Does a value of type `tid` (not a pointer) hold an 8/16-bit type that only a
+        storage capability declares (`self.small`)? Cached per type."""
+        if tid is None:
+            return False
+        r = self._limited_cache.get(tid)
+        if r is None:
+            self._limited_cache[tid] = False  # (no recursion through a type being checked)
+            t = self.t(tid)
+            if isinstance(t, TypeVector):
+                r = self._limited(t.component)
+            elif isinstance(t, TypeMatrix):
+                r = self._limited(t.column)
+            elif isinstance(t, TypeArray | TypeRuntimeArray):
+                r = self._limited(t.element)
+            elif isinstance(t, TypeStruct):
+                r = any(self._limited(x) for x in t.members)
+            else:
+                r = tid in self.small
+            self._limited_cache[tid] = r
+        return r
+
     def _small_variable(self, ins: Instruction, small: dict[int, str]) -> None:
         """A Function, Private or Workgroup variable holding an 8/16-bit type declared by a
         storage capability alone needs the full capability (Workgroup: or the explicit
@@ -1325,6 +1526,8 @@ class _Checker:
                 if other != v:
                     raise _fail(f"%{other} and %{v} are both the {var.storage_class} built-in "
                                 f"{b} of entry point {ep.name!r}", m.defs[v])
+            if ep.execution_model in _LOCATION_MODELS:
+                self.locations(ep)
             seen, todo = set(), [ep.function]
             while todo:
                 fid = todo.pop()
@@ -1345,6 +1548,118 @@ class _Checker:
                                             f"point {ep.name!r} but is not in its interface",
                                             ins)
 
+    def locations(self, ep: EntryPoint) -> None:
+        """No two Input (Output of one Index) variables of an entry point share a location
+        component (VUID-StandaloneSpirv-OpEntryPoint-08721/-08722; the Vulkan spec's
+        "Location Assignment": a 64-bit component takes two, a 3- or 4-component 64-bit
+        vector two locations, an array one location per element, a matrix per column, a
+        struct its members in turn), as spirv-val counts them (a struct or matrix takes
+        its locations whole; a Block's member array of small elements the same
+        components of each location)."""
+        m = self.m
+        used: dict[tuple[str, int], dict[int, int]] = {}
+        for v in dict.fromkeys(ep.interface):
+            var = m.global_variables.get(v)
+            if var is None or var.storage_class not in ("Input", "Output") or \
+                    m.has_decoration(v, "BuiltIn"):
+                continue
+            pt = self.t(var.type)
+            if not isinstance(pt, TypePointer):
+                continue
+            tid, out = pt.pointee, var.storage_class == "Output"
+            patch = m.has_decoration(v, "Patch")
+            model = ep.execution_model
+            arrayed = (model == "TessellationControl" and not patch) or (
+                model == "TessellationEvaluation" and not out and not patch) or (
+                model == "Geometry" and not out) or (
+                model == "Fragment" and not out and m.has_decoration(v, "PerVertexKHR"))
+            t = self.t(tid)
+            if arrayed and isinstance(t, TypeArray | TypeRuntimeArray):
+                tid, t = t.element, self.t(t.element)
+            if isinstance(t, TypeStruct) and any(m.builtin(tid, k) for k in
+                                                 range(len(t.members))):
+                continue
+            index = m.decoration(v, "Index")
+            slots = used.setdefault((var.storage_class, int(index[0]) if index else 0), {})
+            loc = m.decoration(v, "Location")
+            comp_d = m.decoration(v, "Component")
+            comp = int(comp_d[0]) if comp_d else 0
+            if loc is not None:
+                sub, n = tid, 1
+                if isinstance(t, TypeArray):
+                    sub, n = t.element, self.length(t) or 1
+                nl, nc = self._num_locations(sub), self._num_components(sub)
+                for k in range(n):
+                    base = int(loc[0]) + nl * k
+                    if base * 4 >= _LOCATION_SLOTS:
+                        break
+                    span = range(base * 4 + comp, base * 4 + comp + nc) if nc else \
+                        range(base * 4, (base + nl) * 4)
+                    self._take(ep, v, slots, span)
+            elif isinstance(t, TypeStruct) and m.has_decoration(tid, "Block"):
+                for k, mt in enumerate(t.members):
+                    ml = m.decoration(tid, "Location", k)
+                    if ml is None:
+                        raise _fail(f"member {k} of the {var.storage_class} block %{tid} has no "
+                                    "Location (VUID-StandaloneSpirv-Location-04919)",
+                                    m.defs[v])
+                    mc_d = m.decoration(tid, "Component", k)
+                    mc, base = int(mc_d[0]) if mc_d else 0, int(ml[0])
+                    nl, nc = self._num_locations(mt), self._num_components(mt)
+                    if base * 4 >= _LOCATION_SLOTS:
+                        continue
+                    if isinstance(self.t(mt), TypeArray) and 1 <= nc < 4:
+                        span = [4 * lo + c for lo in range(base, min(base + nl, 4096))
+                                for c in range(mc, mc + nc)]
+                        self._take(ep, v, slots, span)
+                    else:
+                        self._take(ep, v, slots, range(base * 4 + mc, base * 4 + mc + nc) if nc
+                                   else range(base * 4, (base + nl) * 4))
+            else:
+                raise _fail(f"the {var.storage_class} variable %{v} has no Location "
+                            "(VUID-StandaloneSpirv-Location-04916/-04917)", m.defs[v])
+
+    def _take(self, ep: EntryPoint, v: int, slots: dict[int, int], span: Iterable[int]) -> None:
+        for i in span:
+            if i >= _LOCATION_SLOTS:
+                return
+            other = slots.setdefault(i, v)
+            if other != v:
+                sc = self.m.global_variables[v].storage_class
+                raise SpirvError(f"entry point {ep.name!r}: {sc} location {i // 4}, component "
+                                 f"{i % 4} is assigned to both %{other} and %{v} "
+                                 "(VUID-StandaloneSpirv-OpEntryPoint-08721/-08722)",
+                                 self._entry_offset(ep), "OpEntryPoint")
+
+    def _num_locations(self, tid: int) -> int:
+        """The locations an interface value of type `tid` takes (`locations`)."""
+        t = self.t(tid)
+        if isinstance(t, TypeInt | TypeFloat):
+            return 1
+        if isinstance(t, TypeVector):
+            s = self.shape(tid)
+            return 2 if s is not None and s[1] == 64 and t.count > 2 else 1
+        if isinstance(t, TypeMatrix):
+            return self._num_locations(t.column) * t.columns
+        if isinstance(t, TypeArray):
+            n = self.length(t)
+            return self._num_locations(t.element) * (n if n is not None else 1)
+        if isinstance(t, TypeStruct):
+            return sum(self._num_locations(x) for x in t.members)
+        return 0
+
+    def _num_components(self, tid: int) -> int:
+        """The components of a location a scalar, vector or array of them takes (0: the
+        type takes whole locations)."""
+        t = self.t(tid)
+        if isinstance(t, TypeInt | TypeFloat):
+            return 2 if t.width == 64 else 1
+        if isinstance(t, TypeVector):
+            return self._num_components(t.component) * t.count
+        if isinstance(t, TypeArray):
+            return self._num_components(t.element)
+        return 0
+
     # ================================================================ decorations
     def decorations(self) -> None:
         m = self.m
@@ -1364,6 +1679,8 @@ class _Checker:
             self.dec_at[key] = ins
             t = m.types.get(target)
             tdef = m.defs.get(target)
+            if name in _NOT_MEMBER and member is not None:
+                raise _fail(f"{name} cannot be applied to structure members", ins)
             if name in _MEMBER_ONLY and member is None:
                 raise _fail(f"{name} applies to structure members (OpMemberDecorate)", ins)
             if name in _STRUCT_ONLY and (member is not None or not isinstance(t, TypeStruct)):
@@ -1412,6 +1729,14 @@ class _Checker:
             if name == "Invariant" and member is None and (tdef is None
                                                           or tdef.opname != "OpVariable"):
                 raise _fail(f"Invariant applies to variables and members, not %{target}", ins)
+            gvar = m.global_variables.get(target) if member is None else None
+            if name in _INTERFACE_ONLY and gvar is not None and gvar.storage_class not in (
+                    "Input", "Output"):
+                raise _fail(f"{name} on the {gvar.storage_class} variable %{target}: only Input "
+                            f"and Output variables ({_INTERFACE_ONLY[name]})", ins)
+            if name in ("Coherent", "Volatile") and m.memory_model in ("Vulkan", "VulkanKHR"):
+                raise _fail(f"{name} is not allowed with the Vulkan memory model (its memory "
+                            "operands and semantics say it instead)", ins)
             if name in _MEMORY_OBJECT and member is None and (
                     tdef is None or tdef.opname not in ("OpVariable", "OpFunctionParameter")):
                 raise _fail(f"{name} applies to memory objects (variables, parameters) and "
