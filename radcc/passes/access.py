@@ -271,6 +271,20 @@ def regs_of(xs: Iterable[Operand | Definition]) -> frozenset[int]:
     return frozenset(out)
 
 
+_NO_REGS: frozenset[int] = frozenset()
+
+
+def _vgprs_of(regs: frozenset[int]) -> frozenset[int]:
+    """The VGPRs of `regs` (the set itself when it holds only VGPRs)."""
+    if not regs:
+        return _NO_REGS
+    if min(regs) >= VGPR_BASE:
+        return regs
+    if max(regs) < VGPR_BASE:
+        return _NO_REGS
+    return frozenset(r for r in regs if r >= VGPR_BASE)
+
+
 class Access:
     """What one instruction reads and writes (as `reads`/`writes`), and its table
     entry. The sets are frozen: they are shared by every query."""
@@ -278,20 +292,44 @@ class Access:
     __slots__ = ("info", "reads", "writes", "vreads", "vwrites")
 
     def __init__(self, program: Program, instr: Instruction, info: OpInfo | None) -> None:
+        # `_regs_into` inlined (built for every instruction by every back-end pass that
+        # asks, and by the statistics)
         rd: set[int] = set()
         wr: set[int] = set()
-        _regs_into(rd, instr.operands, True)
-        _regs_into(wr, instr.definitions, False)
+        for o in instr.operands:
+            phys = o.phys
+            if phys is None or o.const is not None or o.is_undef:
+                continue
+            r = phys.reg_b >> 2
+            if r == NULL:
+                continue
+            rc = o.rc
+            if rc is None or rc.bytes <= 4:
+                rd.add(r)
+            else:
+                rd.update(range(r, r + (rc.bytes + 3) // 4))
+        for d in instr.definitions:
+            phys = d.phys
+            if phys is None:
+                continue
+            r = phys.reg_b >> 2
+            if r == NULL:
+                continue
+            rc = d.rc
+            if rc is None or rc.bytes <= 4:
+                wr.add(r)
+            else:
+                wr.update(range(r, r + (rc.bytes + 3) // 4))
         if info is not None:
             if info.implicit_reads:
                 rd.update(implicit_regs(info.implicit_reads, program.wave_size))
             if info.implicit_writes:
                 wr.update(implicit_regs(info.implicit_writes, program.wave_size))
         self.info = info
-        self.reads = frozenset(rd)
-        self.writes = frozenset(wr)
-        self.vreads = frozenset(r for r in rd if r >= VGPR_BASE)
-        self.vwrites = frozenset(r for r in wr if r >= VGPR_BASE)
+        self.reads = reads = frozenset(rd)
+        self.writes = writes = frozenset(wr)
+        self.vreads = _vgprs_of(reads)
+        self.vwrites = _vgprs_of(writes)
 
 
 class AccessCache:
