@@ -3,8 +3,8 @@ separate samplers and combined image samplers declared as arrays, indexed by con
 and by dynamically uniform values (a push constant, a value loaded from a buffer), compiled
 by radcc (each element's descriptor loaded from the array's address + index x RADV's
 descriptor size, docs/abi.md "Arrays of descriptors") and run in the strict emulator,
-wave32 and wave64, against NumPy (lvp_run and the lavapipe oracle refuse descriptor
-arrays); non-uniform indices (``nonuniformEXT``: the waterfall loop of
+wave32 and wave64, against NumPy (lavapipe 22.3 has no dynamic indexing of image arrays:
+docs/oracle-lavapipe.md); non-uniform indices (``nonuniformEXT``: the waterfall loop of
 `radcc.frontend.opt.lower_non_uniform`); the SMEM/MIMG encodings against llvm-mc-19;
 `radcc run` with ``SET:BINDING:INDEX``; the code-object metadata; refusals with word
 offsets.

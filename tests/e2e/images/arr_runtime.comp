@@ -3,7 +3,7 @@
 // Runtime-sized arrays of descriptors (descriptor indexing, RuntimeDescriptorArray):
 // storage buffers, combined image samplers and storage images, indexed by a push
 // constant, a constant and a non-uniform value; the element count is the dispatch's
-// (texelFetch with a dynamically uniform index: this lavapipe reads zero for a constant one).
+// (lavapipe 22.3 lacks runtimeDescriptorArray and image array indexing: NumPy only).
 layout(local_size_x = 8, local_size_y = 8) in;
 layout(set = 0, binding = 0) readonly buffer Src { float v[]; } src[];
 layout(set = 0, binding = 1) uniform sampler2D tex[];
