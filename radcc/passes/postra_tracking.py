@@ -28,6 +28,8 @@ position ``(block, index)`` of the instruction that last wrote it.
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 from radcc.ir.opinfo import op_info
 from radcc.ir.program import Block, BlockKind, Instruction, Program
 from radcc.ir.regclass import EXEC, M0, SCC, VCC, VGPR_BASE, PhysReg, RegClass
@@ -38,6 +40,7 @@ Pos = tuple[int, int]  # (block index, instruction index); block < 0: a sentinel
 NOT_WRITTEN: Pos = (-1, 0)
 UNTRACKABLE: Pos = (-1, 3)
 UNKNOWN: Pos = (-1, 4)
+T = TypeVar("T")
 
 # Pseudo instructions whose only register effects are their definitions.
 _PLAIN_PSEUDOS = frozenset({
@@ -64,6 +67,18 @@ def dword_range(phys: PhysReg, rc: RegClass) -> range:
     start = phys.reg
     end = (phys.reg_b + rc.bytes + 3) // 4
     return range(start, max(end, start + 1))
+
+
+def _agree(rows: list[list[T]], unknown: T) -> list[T]:
+    """Per position, the first row's entry when every row's equals it, else `unknown`
+    (whole rows compared first: predecessors mostly agree)."""
+    first = rows[0]
+    if all(r == first for r in rows[1:]):
+        return first
+    if len(rows) == 2:
+        return [a if a == b else unknown for a, b in zip(first, rows[1], strict=True)]
+    n = len(rows)
+    return [c[0] if c.count(c[0]) == n else unknown for c in zip(*rows, strict=True)]
 
 
 class WriterTable:
@@ -117,12 +132,8 @@ class WriterTable:
             v[lo:hi] = pv[0][lo:hi]  # type: ignore[index]
             return
         # per register: the first predecessor's entry when all agree, else unknown
-        n = len(preds)
-        unk_v = (-1, 3, 0)
-        w[lo:hi] = [c[0] if c.count(c[0]) == n else UNTRACKABLE
-                    for c in zip(*(x[lo:hi] for x in pw), strict=True)]  # type: ignore[index]
-        v[lo:hi] = [c[0] if c.count(c[0]) == n else unk_v
-                    for c in zip(*(x[lo:hi] for x in pv), strict=True)]  # type: ignore[index]
+        w[lo:hi] = _agree([x[lo:hi] for x in pw], UNTRACKABLE)  # type: ignore[index]
+        v[lo:hi] = _agree([x[lo:hi] for x in pv], (-1, 3, 0))  # type: ignore[index]
 
     # -- queries -------------------------------------------------------------------------
 

@@ -74,7 +74,8 @@ def cse(shader: MirShader) -> bool:
         added: list[Any] = []
         keep: list[Instr] = []
         for ins in b.instrs:
-            if mapping:  # (no Instr shares its srcs list with another)
+            # (no Instr shares its srcs list with another; most keep theirs)
+            if mapping and not mapping.keys().isdisjoint(ins.srcs):
                 ins.srcs = [look(s) if s in mapping else s for s in ins.srcs]
             k = _key(ins)
             if k is not None:
