@@ -147,6 +147,15 @@ def _assemble(src: str, name: str, target, wave: int, args, out) -> int:
                       file=sys.stderr)
                 return 1
         return 0
+    if res.ok and res.metadata_yaml:  # read as for an object, as llvm-mc does in every mode
+        from radcc.codeobj.errors import CodeObjectError
+        from radcc.codeobj.metadata import parse_yaml
+
+        try:
+            parse_yaml(res.metadata_yaml)
+        except CodeObjectError as e:
+            print(f"{name}: error: {e}", file=sys.stderr)
+            return 1
     if args.filetype == "null":
         return 0 if res.ok else 1
     lines = ["\t.text"]

@@ -268,6 +268,10 @@ class Assembler:
             except AsmError as e:
                 if first_err is None or (first_err.col == inst.col and e.col != inst.col):
                     first_err = e
+            except OverflowError:  # a float literal beyond the operand's width (struct.pack)
+                e = AsmError("invalid operand for instruction", _largest_float_col(inst))
+                if first_err is None or (first_err.col == inst.col and e.col != inst.col):
+                    first_err = e
         assert first_err is not None
         raise first_err
 
@@ -628,3 +632,12 @@ def _check_double_minus(inst: ParsedInst, cands: list[OpInfo]) -> None:
             i = idx - (len(info.operands) - nsrc)
             if 0 <= i < len(mods) and mods[i].get("neg"):
                 raise AsmError("invalid syntax, expected 'neg' modifier", op.col)
+
+
+def _largest_float_col(inst: ParsedInst) -> int:
+    """The column of the float operand of largest magnitude (the one too large for its
+    operand's width: llvm-mc-19 reports it as an invalid operand there)."""
+    ops = [o for i in (inst, inst.second) if i is not None for o in i.operands
+           if o.kind == "float"]
+    return max(ops, key=lambda o: abs(float(o.value)), default=None).col if ops else inst.col
+

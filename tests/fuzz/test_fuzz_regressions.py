@@ -544,3 +544,44 @@ def test_spirv_nesting_limit(tmp_path: Path) -> None:
                              capture_output=True, text=True, check=True).stdout
         at = [ln for ln in dis.splitlines() if ln.rstrip().endswith(f"; 0x{4 * int(m[1]):08x}")]
         assert at and "OpSelectionMerge" in at[0], at
+
+
+@pytest.mark.parametrize("line", ["buffer_load_b32 v4, v1, s[4:7], -1e40 offen",
+                                  "v_add_f32 v1, 1e40, v2", "v_add_f16 v1, 1e40, v2",
+                                  "s_mov_b32 s0, 1e40", "v_add_f32 v1, 3.5e38, v2",
+                                  "v_add_f64 v[0:1], 1e400, v[2:3]", "v_add_f16 v1, 65504.0, v2",
+                                  "v_dual_mul_f32 v5, 1e39, v2 :: v_dual_add_f32 v6, v1, v3"])
+def test_mc_float_literal_out_of_range(line: str, tmp_path: Path) -> None:
+    """A float literal too large for its operand (-1e40 for a 32-bit one) was an
+    OverflowError: now llvm-mc-19's verdict, an invalid operand at its column."""
+    f = tmp_path / "k.s"
+    f.write_text(line + "\n")
+    o = run_radcc(["mc", "--mcpu=gfx1100", "--show-encoding", str(f)])
+    ref = subprocess.run(["llvm-mc-19", "-triple=amdgcn-amd-amdhsa", "-mcpu=gfx1100",
+                          "--show-encoding", str(f)], capture_output=True, text=True)
+    assert problem(o, "text") is None, o.stderr
+    assert o.status == (1 if ref.returncode else 0), (o.stderr, ref.stderr)
+    if ref.returncode:
+        first = re.search(r"k\.s:(\d+:\d+): error: (.*)", ref.stderr)
+        assert first and f"k.s:{first.group(1)}: error: {first.group(2)}" in o.stderr, \
+            (o.stderr, ref.stderr)
+    else:
+        enc = re.findall(r"encoding: \[[^\]]*\]", ref.stdout)
+        assert enc and enc[0] in o.stdout.decode(), (o.stdout, ref.stdout)
+
+
+@pytest.mark.parametrize("mode", [["--show-encoding"], ["--filetype=null"]])
+def test_mc_metadata_read_in_every_mode(mode: list[str], tmp_path: Path) -> None:
+    """`radcc mc` without --filetype=obj did not read the .amdgpu_metadata block (found
+    with --diff: bytes that are not UTF-8 and bad indentation accepted); llvm-mc-19
+    rejects such a block in every mode."""
+    seed = (SEEDS / "gfx1100.s").read_text()
+    for bad in (seed.replace("    .name:           k", "    .na\udc83me:           k"),
+                seed.replace("  - .args:", "  \xff .args:")):
+        f = tmp_path / "k.s"
+        f.write_bytes(bad.encode("utf-8", "surrogateescape"))
+        ref = subprocess.run(["llvm-mc-19", "-triple=amdgcn-amd-amdhsa", "-mcpu=gfx1100",
+                              *mode, str(f)], capture_output=True)
+        o = run_radcc(["mc", "--mcpu=gfx1100", *mode, str(f)])
+        assert ref.returncode != 0 and o.status == 1, o.stderr
+        assert problem(o, "text", allow=PLAIN_DIAG) is None, o.stderr
