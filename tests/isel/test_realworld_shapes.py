@@ -612,3 +612,23 @@ def test_valve_mixed_float_dot(wave: int) -> None:
     c16 = c.astype(np.float16).astype(np.float32)
     want16 = ((c16 + a32[:, 0] * b32[:, 0]) + a32[:, 1] * b32[:, 1]).astype(np.float16)
     assert np.frombuffer(out[(0, 4)], np.float16).tolist() == want16.tolist()
+
+
+def test_buffer_device_address_pointer_loads_aligned_4_are_a_warning() -> None:
+    """glslang 12 gives the load of a PhysicalStorageBuffer pointer from memory Aligned 4,
+    which newer validators reject (VUID-StandaloneSpirv-PhysicalStorageBuffer64-06314:
+    the pointer is 8 bytes): radcc compiles it (as real drivers do) with a warning at the
+    load's word offset; an Aligned below a scalar's size stays an error
+    (tests/fuzz/corpus/spirv/5c0b5721b718.spv)."""
+    from radcc.frontend.spirv.reader import read_spirv
+    from radcc.frontend.spirv.validate import validate_module
+
+    spv = glsl_to_spirv(BDA, "vulkan1.2")
+    warnings = validate_module(read_spirv(spv))
+    msgs = [w.render("bda.spv") for w in warnings]
+    assert msgs and all("06314" in m and ": warning: OpLoad: Aligned 4" in m for m in msgs), msgs
+    words = np.frombuffer(spv, np.uint32)
+    for w in warnings:  # each names an OpLoad (opcode 61) with Aligned 4 (mask bit 2)
+        head = int(words[w.word_offset])
+        assert head & 0xFFFF == 61 and int(words[w.word_offset + 4]) & 2
+        assert int(words[w.word_offset + 5]) == 4

@@ -70,7 +70,8 @@ from .types import (
 def validate_module(module: SpirvModule, entry: str | None = None) -> list[SpirvWarning]:
     """Check `module` (module docstring); `entry` is unused (every function is checked).
     Returns the warnings: rules radcc does not enforce because toolchains break them
-    (storage-class memory semantics without an order, VUID-...-MemorySemantics-10871)."""
+    (storage-class memory semantics without an order, VUID-...-MemorySemantics-10871; a
+    pointer in PhysicalStorageBuffer memory accessed with Aligned 4, -06314)."""
     c = _Checker(module)
     c.run()
     return c.warnings
@@ -920,7 +921,9 @@ class _Checker:
     def memory_access(self, ins: Instruction, ptr: int, ops: Sequence[Operand]) -> None:
         """Aligned is a power of two, and given for every PhysicalStorageBuffer access
         (VUID-StandaloneSpirv-PhysicalStorageBuffer64-04708), at least the size of the
-        largest scalar accessed (-06314); MakePointerAvailable not on a load,
+        largest scalar accessed (-06314: a warning when only a pointer in memory is larger,
+        since glslang 12 gives 8-byte pointer loads and stores Aligned 4; the hardware needs
+        4 for them); MakePointerAvailable not on a load,
         MakePointerVisible not on a store, both with NonPrivatePointer, which needs a
         pointer to shared memory (SPIR-V spec 3.26 "Memory Operands")."""
         mask = int(ops[0].value) if ops and ops[0].kind == "MemoryAccess" else 0
@@ -932,10 +935,16 @@ class _Checker:
             if not align:
                 raise _fail("a PhysicalStorageBuffer access must give Aligned", ins)
             big = self._largest_scalar(pt.pointee, set())
-            if align[0] < big:
+            scalar = self._largest_scalar(pt.pointee, set(), pointer=0)
+            if align[0] < scalar:
                 raise _fail(f"Aligned {align[0]} is less than the {big} bytes of the largest "
                             "scalar accessed (VUID-StandaloneSpirv-PhysicalStorageBuffer64-"
                             "06314)", ins)
+            if align[0] < big:
+                self.warnings.append(SpirvWarning(
+                    f"Aligned {align[0]} is less than the 8 bytes of a pointer accessed "
+                    "(VUID-StandaloneSpirv-PhysicalStorageBuffer64-06314): treated as "
+                    f"aligned to {align[0]}", ins.offset, ins.opname))
         if mask & _MAKE_POINTER_AVAILABLE and ins.opname == "OpLoad":
             raise _fail("MakePointerAvailable cannot be used with OpLoad", ins)
         if mask & _MAKE_POINTER_VISIBLE and ins.opname == "OpStore":
@@ -951,8 +960,9 @@ class _Checker:
                         "CrossWorkgroup, Generic, Image, StorageBuffer or "
                         "PhysicalStorageBuffer memory", ins)
 
-    def _largest_scalar(self, tid: int, seen: set[int]) -> int:
-        """Bytes of the largest scalar in type `tid` (a pointer in memory: 8)."""
+    def _largest_scalar(self, tid: int, seen: set[int], pointer: int = 8) -> int:
+        """Bytes of the largest scalar in type `tid`, a pointer in memory counted as
+        `pointer` bytes."""
         t = self.t(tid)
         s = self.shape(tid)
         if s is not None:
@@ -961,13 +971,13 @@ class _Checker:
             return 0
         seen.add(tid)
         if isinstance(t, TypeArray | TypeRuntimeArray):
-            return self._largest_scalar(t.element, seen)
+            return self._largest_scalar(t.element, seen, pointer)
         if isinstance(t, TypeMatrix):
-            return self._largest_scalar(t.column, seen)
+            return self._largest_scalar(t.column, seen, pointer)
         if isinstance(t, TypeStruct):
-            return max((self._largest_scalar(m, seen) for m in t.members), default=0)
+            return max((self._largest_scalar(m, seen, pointer) for m in t.members), default=0)
         if isinstance(t, TypePointer):
-            return 8
+            return pointer
         return 0
 
     def scope(self, ins: Instruction, vid: int, what: str, execution: bool = False) -> None:
