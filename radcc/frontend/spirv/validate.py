@@ -235,6 +235,19 @@ _BUILTIN_SHAPES: dict[str, tuple[str, int, int, bool]] = {
     "SampleMask": ("int", 32, 1, True),
     "FrontFacing": ("bool", 1, 1, False), "HelperInvocation": ("bool", 1, 1, False),
 }
+# built-ins and the execution models Vulkan allows them in (the Vulkan spec's "Built-In
+# Variables": VUID-VertexIndex-VertexIndex-04398, VUID-FragCoord-FragCoord-04210,
+# VUID-LocalInvocationId-LocalInvocationId-04281 and the like)
+_COMPUTE_MODELS = frozenset({"GLCompute", "TaskEXT", "MeshEXT", "TaskNV", "MeshNV"})
+_BUILTIN_MODELS: dict[str, frozenset[str]] = {
+    **{b: frozenset({"Vertex"}) for b in ("VertexIndex", "InstanceIndex", "BaseVertex",
+                                          "BaseInstance", "DrawIndex")},
+    **{b: _COMPUTE_MODELS for b in ("LocalInvocationId", "GlobalInvocationId", "WorkgroupId",
+                                    "NumWorkgroups", "LocalInvocationIndex")},
+    **{b: frozenset({"Fragment"}) for b in ("FragCoord", "FrontFacing", "HelperInvocation",
+                                            "PointCoord", "SampleId", "SamplePosition",
+                                            "FragDepth", "SampleMask")},
+}
 _DERIVATIVES = frozenset({"OpDPdx", "OpDPdy", "OpFwidth", "OpDPdxFine", "OpDPdyFine",
                           "OpFwidthFine", "OpDPdxCoarse", "OpDPdyCoarse", "OpFwidthCoarse"})
 _REPEATABLE = frozenset({"UserSemantic", "UserTypeGOOGLE", "HlslSemanticGOOGLE"})
@@ -479,6 +492,12 @@ class _Checker:
             if op in _UNSIGNED_RESULT and self._sign(rt) != "u":
                 raise _fail(f"the result type must be an unsigned integer scalar or vector, "
                             f"not {self.type_name(rt)}", ins)
+        elif op in ("OpAll", "OpAny"):
+            if self.shape(rt) != ("bool", 1, 1):
+                raise _fail(f"the result type {self.type_name(rt)} is not a boolean scalar", ins)
+            s2 = self.need_shape(ins, self.operand_type(ins, int(ids[0]), 0), "bool", "the vector")
+            if s2[2] < 2:
+                raise _fail("the operand must be a boolean vector", ins)
         elif op == "OpBitcast":
             self.bitcast(ins, rt, int(ids[0]))
         elif op == "OpSelect":
@@ -493,6 +512,11 @@ class _Checker:
             self.same(ins, self.pointee(ins, int(ids[0]), "the pointer"), rt, "the result")
         elif op == "OpStore":
             self.memory_access(ins, int(ids[0]), ins.operands[2:])
+            spt = self.t(self.vtype(int(ids[0])))
+            if isinstance(spt, TypePointer) and spt.storage_class in (
+                    "Input", "PushConstant", "UniformConstant"):
+                raise _fail(f"a store through a {spt.storage_class} pointer (read-only memory)",
+                            ins)
             want = self.pointee(ins, int(ids[0]), "the pointer")
             self.same(ins, want, self.operand_type(ins, int(ids[1]), 1), "the stored object")
         elif op == "OpCopyMemory":
@@ -1439,11 +1463,12 @@ class _Checker:
                 raise _fail("a struct with a runtime array must be decorated Block or "
                             "BufferBlock (VUID-StandaloneSpirv-OpTypeRuntimeArray-04680)", ins)
             if name == "OpTypeImage" and isinstance(t, TypeOther):
-                for k, what, top in ((2, "Depth", 2), (3, "Arrayed", 1), (4, "MS", 1),
-                                     (5, "Sampled", 2)):
+                for k, what, low, top in ((2, "Depth", 0, 2), (3, "Arrayed", 0, 1),
+                                          (4, "MS", 0, 1), (5, "Sampled", 1, 2)):
                     v = t.operands[k].value if len(t.operands) > k else None
-                    if not isinstance(v, int) or not 0 <= v <= top:
-                        raise _fail(f"OpTypeImage {what} {v} (must be 0 to {top})", ins)
+                    if not isinstance(v, int) or not low <= v <= top:
+                        raise _fail(f"OpTypeImage {what} {v} (must be {low} to {top}; Sampled: "
+                                    "VUID-StandaloneSpirv-OpTypeImage-04657)", ins)
                 why = unsupported(image_type(t))
                 if why is not None:
                     raise _fail(why, ins)
@@ -1550,6 +1575,13 @@ class _Checker:
                             todo.append(ins.id(0))
                         for v in ins.ids():
                             var = m.global_variables.get(v)
+                            b = m.builtin(v) if var is not None else None
+                            if b in _BUILTIN_MODELS and \
+                                    ep.execution_model not in _BUILTIN_MODELS[b]:
+                                raise _fail(f"the built-in {b} (%{v}) is used by the "
+                                            f"{ep.execution_model} entry point {ep.name!r}: "
+                                            "Vulkan allows it only in "
+                                            f"{', '.join(sorted(_BUILTIN_MODELS[b]))}", ins)
                             if var is None or v in ep.interface:
                                 continue
                             if m.version >= (1, 4) or var.storage_class in ("Input",
@@ -1739,11 +1771,21 @@ class _Checker:
             if name == "Invariant" and member is None and (tdef is None
                                                           or tdef.opname != "OpVariable"):
                 raise _fail(f"Invariant applies to variables and members, not %{target}", ins)
-            gvar = m.global_variables.get(target) if member is None else None
-            if name in _INTERFACE_ONLY and gvar is not None and gvar.storage_class not in (
-                    "Input", "Output"):
-                raise _fail(f"{name} on the {gvar.storage_class} variable %{target}: only Input "
+            vpt = self.t(tdef.result_type) if member is None and tdef is not None and \
+                tdef.opname == "OpVariable" else None
+            vsc = vpt.storage_class if isinstance(vpt, TypePointer) else None
+            if name in _INTERFACE_ONLY and vsc is not None and vsc not in ("Input", "Output"):
+                raise _fail(f"{name} on the {vsc} variable %{target}: only Input "
                             f"and Output variables ({_INTERFACE_ONLY[name]})", ins)
+            if name in _VARIABLE_ONLY and vsc is not None and vsc not in (
+                    "StorageBuffer", "Uniform", "UniformConstant"):
+                raise _fail(f"{name} on the {vsc} variable %{target}: only StorageBuffer, "
+                            "Uniform and UniformConstant variables "
+                            "(VUID-StandaloneSpirv-DescriptorSet-06491)", ins)
+            if name in ("Location", "Component") and member is None and \
+                    m.has_decoration(target, "BuiltIn"):
+                raise _fail(f"{name} on the built-in variable %{target} "
+                            "(VUID-StandaloneSpirv-Location-04915)", ins)
             if name in ("Coherent", "Volatile") and m.memory_model in ("Vulkan", "VulkanKHR"):
                 raise _fail(f"{name} is not allowed with the Vulkan memory model (its memory "
                             "operands and semantics say it instead)", ins)
