@@ -1833,6 +1833,10 @@ class _Checker:
         array = isinstance(t, TypeArray)
         if array:
             assert isinstance(t, TypeArray)
+            n = self.length(t)
+            if builtin in ("ClipDistance", "CullDistance") and n is not None and n > 8:
+                raise _fail(f"a {builtin} array of {n} elements: RDNA's Vulkan drivers offer 8 "
+                            f"(maxClipDistances, maxCullDistances)", ins)
             tid = t.element
         kind, width, count, is_array = want
         if array != is_array or self.shape(tid) != (kind, width, count):
