@@ -310,13 +310,17 @@ def select_image_sample(ctx: IselContext, ins: Instr) -> None:
     # (SPIR-V lets a coordinate have more components than the image: the shadow
     # sampler's vec3 of textureLod holds the reference in z; they are ignored)
     body = [ctx.vgpr(x) for x in ctx.get(c)[:nc]]
+    rest = list(ins.srcs[1:len(ins.srcs) - _desc_sources(ins)])
+    cube_grads: list[Temp] | None = None
     if dim.startswith("Cube"):
-        if ins.attrs.get("grad"):
-            raise unsupported(ins, "cube map sampling with gradients")
+        direction = body[:3]
         body = _cube_coords(ctx, body)
+        if ins.attrs.get("grad"):  # the gradients transformed to the face (_cube_grads)
+            k = int(bool(ins.attrs.get("compare")))
+            cube_grads = _cube_grads(ctx, direction, [[ctx.vgpr(x) for x in ctx.get(g)][:3]
+                                                      for g in rest[k:k + 2]])
     elif dim.endswith("Array"):  # the layer rounded to nearest even (Vulkan's RNE)
         body[-1] = ctx.valu("v_rndne_f32", _vgprs(1), body[-1])
-    rest = list(ins.srcs[1:len(ins.srcs) - _desc_sources(ins)])
     pre: list[Temp] = []
     offset = ins.attrs.get("offset")
     if offset is not None:
@@ -337,8 +341,11 @@ def select_image_sample(ctx: IselContext, ins: Instr) -> None:
         if dref is not None:
             pre.append(dref)
             dref = None
-        for g in rest[:2]:
-            pre += [ctx.vgpr(x) for x in ctx.get(g)]
+        if cube_grads is not None:
+            pre += cube_grads
+        else:
+            for g in rest[:2]:
+                pre += [ctx.vgpr(x) for x in ctx.get(g)]
     elif not rest:  # a gather outside a fragment shader: level 0
         level = "_lz"
     else:
@@ -397,6 +404,54 @@ def _cube_coords(ctx: IselContext, coord: list[Temp]) -> list[Temp]:
         cube = ctx.valu("v_rndne_f32", v1, coord[3])
         face = ctx.valu("v_fma_f32", v1, cube, Const(32, _F32_8), face)
     return [s, t, face]
+
+
+_F32_NEG1, _F32_1, _F32_2, _F32_4 = 0xBF800000, 0x3F800000, 0x40000000, 0x40800000
+
+
+def _cube_grads(ctx: IselContext, d: list[Temp], grads: list[list[Temp]]) -> list[Temp]:
+    """textureGrad's derivatives of a cube's direction (dP/dx, dP/dy: x, y, z each) as the
+    derivatives of the face coordinates s, t (`_cube_coords`) the unit takes (dsdx, dtdx,
+    dsdy, dtdy), as ac_nir_lower_tex's cube lowering transforms them (the LLVM-era
+    ac_prepare_cube_coords' derivation): with the face of the direction (v_cubeid_f32),
+    sc' and tc' the derivative's components the face's sc, tc pick (signs as
+    V_CUBESC/TC_F32's table, ISA 16 "VOP3") and ma' = 2 x sign(ma) x the derivative's
+    major-axis component, s' = (sc' - s0 x ma') / |2 ma| with s0 = sc / |2 ma| (the
+    quotient rule of s = sc / |2 ma| + 1.5), the same for t."""
+    v1, lm = _vgprs(1), ctx.lm
+    x, y, z = d
+    face = ctx.valu("v_cubeid_f32", v1, x, y, z)
+    ma = ctx.valu("v_cubema_f32", v1, x, y, z)
+    invma = ctx.valu("v_rcp_f32", v1, ma, abs=[True])
+    s0 = ctx.valu("v_mul_f32", v1, ctx.valu("v_cubesc_f32", v1, x, y, z), invma)
+    t0 = ctx.valu("v_mul_f32", v1, ctx.valu("v_cubetc_f32", v1, x, y, z), invma)
+    ge2 = ctx.valu("v_cmp_le_f32", lm, Const(32, _F32_2), face)  # a y or z face
+    ge4 = ctx.valu("v_cmp_le_f32", lm, Const(32, _F32_4), face)  # z face
+    pos = ctx.valu("v_cmp_le_f32", lm, Const(32, 0), ma)
+    sgn = ctx.valu("v_cndmask_b32", v1, Const(32, _F32_NEG1), Const(32, _F32_1), pos)
+    nsgn = ctx.valu("v_xor_b32", v1, Const(32, 0x80000000), sgn)
+    # sc's sign: x faces -sign(ma), y faces +1, z faces sign(ma); tc's: y faces sign(ma),
+    # the others -1
+    sgn_sc = ctx.valu("v_cndmask_b32", v1,
+                      ctx.valu("v_cndmask_b32", v1, nsgn, Const(32, _F32_1), ge2), sgn, ge4)
+    sgn_tc = ctx.valu("v_cndmask_b32", v1,
+                      ctx.valu("v_cndmask_b32", v1, Const(32, _F32_NEG1), sgn, ge2),
+                      Const(32, _F32_NEG1), ge4)
+    two_sgn = ctx.valu("v_mul_f32", v1, Const(32, _F32_2), sgn)
+    out: list[Temp] = []
+    for gx, gy, gz in grads:
+        sc = ctx.valu("v_cndmask_b32", v1, gz, gx, ge2)  # x faces: z; others: x
+        tc = ctx.valu("v_cndmask_b32", v1,
+                      ctx.valu("v_cndmask_b32", v1, gy, gz, ge2), gy, ge4)  # y faces: z
+        m = ctx.valu("v_cndmask_b32", v1,
+                     ctx.valu("v_cndmask_b32", v1, gx, gy, ge2), gz, ge4)
+        dma = ctx.valu("v_mul_f32", v1, m, two_sgn)
+        for c0, comp, sg in ((s0, sc, sgn_sc), (t0, tc, sgn_tc)):
+            dc = ctx.valu("v_mul_f32", v1, comp, sg)
+            num = ctx.valu("v_fma_f32", v1, ctx.valu("v_xor_b32", v1, Const(32, 0x80000000),
+                                                     c0), dma, dc)
+            out.append(ctx.valu("v_mul_f32", v1, num, invma))
+    return out
 
 
 # MIR atomic_op -> the MIMG opcode's suffix

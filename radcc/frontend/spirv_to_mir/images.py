@@ -393,9 +393,6 @@ def op_image_sample(ctx: TranslationContext, ins: Instruction) -> None:
     img = x.image
     if img.type.mir_dim not in _SAMPLED_DIMS:
         raise err(f"sampling image dimension {img.type.dim_name} is not supported", ins)
-    if img.type.dim == "Cube" and grad:
-        raise err(f"{ins.opname} with Grad on image dimension {img.type.dim_name} (cube "
-                  "derivatives, ACO's prepare_cube_coords) is not supported", ins)
     r = _intr(ctx, "image_sample", srcs, 32, n, img, x.sampler_index, x.sampler_nonuniform,
               sampler=x.sampler,
               grad=grad, offset=offset, implicit=not explicit and (
