@@ -314,6 +314,21 @@ def _map_texel_buffer(mem: Memory, name: str, tb: TexelBuffer) -> tuple[int, int
     return reg.base, v.base
 
 
+def _descriptor_list(name: str, vals: Any, n: int, what: str) -> list[Any] | tuple[Any, ...]:
+    """The elements given for the array-of-descriptors argument `name` of `n` elements
+    (0: runtime-sized, as many as given, at least one); `what` names the descriptors in
+    the error ("buffer ")."""
+    if n == 0 and isinstance(vals, list | tuple):
+        n = len(vals)
+        if not n:
+            raise EmuError(f"argument '{name}' is a runtime-sized array of descriptors: "
+                           "pass a list of at least one")
+    if not isinstance(vals, list | tuple) or len(vals) != n:
+        raise EmuError(f"argument '{name}' is an array of {n} {what}descriptors: pass a "
+                       f"list of {n} (None for a null descriptor)")
+    return vals
+
+
 def _map_descriptor_array(mem: Memory, meta: dict[str, Any], args: dict[str, Any],
                           buffers: dict[str, tuple[int, np.ndarray | None, int]],
                           combined: dict[str, int]) -> int:
@@ -336,15 +351,8 @@ def _map_descriptor_array(mem: Memory, meta: dict[str, Any], args: dict[str, Any
             raise EmuError(f"argument '{name}': a combined image sampler array without its "
                            f"image argument '{image}'")
         return combined[image] + 64
-    vals = args[name]
-    if n == 0 and isinstance(vals, list | tuple):  # runtime-sized: as many as given
-        n = len(vals)
-        if not n:
-            raise EmuError(f"argument '{name}' is a runtime-sized array of descriptors: "
-                           "pass a list of at least one")
-    if not isinstance(vals, list | tuple) or len(vals) != n:
-        raise EmuError(f"argument '{name}' is an array of {n} descriptors: pass a list of "
-                       f"{n} (None for a null descriptor)")
+    vals = _descriptor_list(name, args[name], n, "")
+    n = len(vals)
     blob = bytearray(n * stride)
     smps = args.get(name + "_sampler") if stride == 96 else None
     for i, val in enumerate(vals):
@@ -409,15 +417,8 @@ def _map_buffer_array(mem: Memory, meta: dict[str, Any], args: dict[str, Any],
     if not isinstance(n, int) or n < 0 or stride != 16:
         raise EmuError(f"argument '{name}': descriptor count {n!r} and stride {stride!r} "
                        "(an array of buffer descriptors: a count, stride 16)")
-    vals = args[name]
-    if n == 0 and isinstance(vals, list | tuple):  # runtime-sized: as many as given
-        n = len(vals)
-        if not n:
-            raise EmuError(f"argument '{name}' is a runtime-sized array of descriptors: "
-                           "pass a list of at least one")
-    if not isinstance(vals, list | tuple) or len(vals) != n:
-        raise EmuError(f"argument '{name}' is an array of {n} buffer descriptors: pass a "
-                       f"list of {n} (None for a null descriptor)")
+    vals = _descriptor_list(name, args[name], n, "buffer ")
+    n = len(vals)
     blob = bytearray(16 * n)
     for i, val in enumerate(vals):
         if val is None:
