@@ -21,6 +21,7 @@ from __future__ import annotations
 import random
 import re
 import struct
+import subprocess
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -529,21 +530,23 @@ def mutants(reader: Reader, rng: random.Random, count: int) -> Iterator[tuple[st
 ORACLE_SPIRV_VAL = ["spirv-val"]
 
 
+def _run_oracle_spirv_val(module: bytes, env: str,
+                          f: Path) -> subprocess.CompletedProcess[str]:
+    """The --diff oracle's spirv-val on `module`, written to `f`, for target environment
+    `env` (with --scalar-block-layout, as radcc's layouts allow)."""
+    f.write_bytes(module)
+    return subprocess.run([ORACLE_SPIRV_VAL[0], "--target-env", env, "--scalar-block-layout",
+                           str(f)], capture_output=True, text=True, errors="replace")
+
+
 def oracle_message(data: bytes, scratch: Path) -> str:
     """spirv-val's first error line for a module (the environment its version gives)."""
-    import subprocess
-
-    f = scratch / "oracle.spv"
-    f.write_bytes(data)
-    r = subprocess.run([ORACLE_SPIRV_VAL[0], "--target-env", _spirv_env(data), "--scalar-block-layout",
-                        str(f)], capture_output=True, text=True, errors="replace")
+    r = _run_oracle_spirv_val(data, _spirv_env(data), scratch / "oracle.spv")
     return (r.stdout + r.stderr).strip().split("\n")[0][:200]
 
 
 def _relaxed_valid(data: bytes, scratch: Path) -> bool:
     """Does spirv-val accept the module once no semantics operand breaks -10871?"""
-    import subprocess
-
     from radcc.frontend.spirv import SpirvError, read_spirv
     from radcc.frontend.spirv.spirv_val import relax_storage_semantics
 
@@ -553,10 +556,8 @@ def _relaxed_valid(data: bytes, scratch: Path) -> bool:
         return False
     if relaxed is None:
         return False
-    f = scratch / "oracle-relaxed.spv"
-    f.write_bytes(relaxed[0])
-    return subprocess.run([ORACLE_SPIRV_VAL[0], "--target-env", _spirv_env(data),
-                           "--scalar-block-layout", str(f)], capture_output=True).returncode == 0
+    return _run_oracle_spirv_val(relaxed[0], _spirv_env(data),
+                                 scratch / "oracle-relaxed.spv").returncode == 0
 
 
 def silent_acceptance(data: bytes, scratch: Path, stderr: str) -> str | None:
@@ -607,16 +608,11 @@ def oracle_status(name: str, data: bytes, scratch: Path) -> int | None:
     same warning and still exits 0, so a warning counts as 0 on both sides); spirv-val
     for SPIR-V (a module it rejects for -10871 is checked again as
     `spirv_val.relax_storage_semantics` makes it valid for that rule)."""
-    import subprocess
-
     f = scratch / f"oracle{READERS[name].suffix}"
-    f.write_bytes(data)
     if name == "spirv":
         from radcc.frontend.spirv.spirv_val import NEWER_CAPABILITIES, RELAXED_RULE
 
-        r = subprocess.run([ORACLE_SPIRV_VAL[0], "--target-env", _spirv_env(data),
-                            "--scalar-block-layout", str(f)], capture_output=True, text=True,
-                           errors="replace")
+        r = _run_oracle_spirv_val(data, _spirv_env(data), f)
         if r.returncode == 0:
             return 0
         m = re.search(r"Invalid capability operand: (\d+)", r.stdout + r.stderr)
@@ -635,6 +631,7 @@ def oracle_status(name: str, data: bytes, scratch: Path) -> int | None:
         cmd += ["--disassemble", "--show-encoding"]
     else:
         cmd += ["--show-encoding"]
+    f.write_bytes(data)
     try:
         r = subprocess.run([*cmd, str(f)], capture_output=True, timeout=20)
     except subprocess.TimeoutExpired:  # llvm-mc itself can hang on some mutants
