@@ -43,7 +43,7 @@ from radcc.ir.dominance import graph_idoms, graph_reverse_postorder
 
 from .binary import Instruction, Operand
 from .errors import SpirvError, SpirvWarning
-from .images import image_type, unsupported
+from .images import ImageType, image_type, unsupported
 from .module import SpirvModule
 from .types import (
     Block,
@@ -613,6 +613,11 @@ class _Checker:
             if not isinstance(r, TypePointer) or r.storage_class != "Image":
                 raise _fail(f"the result type %{rt} is not a pointer in the Image storage "
                             "class (SPIR-V spec 3.52.10, OpImageTexelPointer)", ins)
+            img = self._image_of(self.pointee(ins, int(ids[0]), "the image operand"))
+            if img is not None and img.sampled_type != r.pointee:
+                raise _fail(f"the texel pointer points to {self.type_name(r.pointee)}, the "
+                            f"image's Sampled Type is {self.type_name(img.sampled_type)} "
+                            "(SPIR-V spec 3.52.10, OpImageTexelPointer)", ins)
         elif op in ("OpImageSampleExplicitLod", "OpImageSampleImplicitLod",
                     "OpImageSampleDrefExplicitLod", "OpImageSampleDrefImplicitLod",
                     "OpImageGather", "OpImageDrefGather"):
@@ -623,7 +628,28 @@ class _Checker:
             if r is None or r[0] == "bool" or r[2] != n:
                 raise _fail(f"the result type {self.type_name(rt)} is not an integer or float "
                             f"{'scalar' if n == 1 else '4-component vector'}", ins)
-        elif op in ("OpSampledImage", "OpImage"):
+            sit = self.t(self.operand_type(ins, int(ids[0]), 0))
+            img = self._image_of(sit.operands[0].value if isinstance(sit, TypeOther) and
+                                 sit.opname == "OpTypeSampledImage" else None)
+            if img is None:
+                raise _fail(f"the sampled image operand has type "
+                            f"{self.type_name(self.vtype(int(ids[0])))}, not a sampled image "
+                            "type", ins)
+            comp = rt if n == 1 else getattr(self.t(rt), "component", None)
+            if comp != img.sampled_type:
+                raise _fail(f"the result's components are {self.type_name(comp)}, the image's "
+                            f"Sampled Type is {self.type_name(img.sampled_type)} (SPIR-V spec "
+                            "3.52.10: the same type)", ins)
+        elif op == "OpSampledImage":
+            r = self.t(rt)
+            if not isinstance(r, TypeOther) or r.opname != "OpTypeSampledImage":
+                raise _fail(f"the result type {self.type_name(rt)} is not an "
+                            "OpTypeSampledImage", ins)
+            if self.vtype(int(ids[0])) != r.operands[0].value:
+                raise _fail(f"the image operand has type {self.type_name(self.vtype(int(ids[0])))}"
+                            f", not the sampled image's image type "
+                            f"{self.type_name(int(r.operands[0].value))}", ins)
+        elif op == "OpImage":
             pass  # checked by the translation (spirv_to_mir/images.py)
         elif op.startswith("OpImage"):
             raise _fail(f"{op} is not supported yet", ins)
@@ -665,6 +691,12 @@ class _Checker:
                         ins)
         if ts[1] != 32:
             raise _fail("16-bit texels (d16) are not supported yet", ins)
+
+    def _image_of(self, tid: object) -> ImageType | None:
+        """The image type `tid` names (None if it is no OpTypeImage)."""
+        t = self.t(tid) if isinstance(tid, int) else None
+        return image_type(t) if isinstance(t, TypeOther) and t.opname == "OpTypeImage" \
+            else None
 
     def image_query(self, ins: Instruction, rt: int | None, ids: list[int]) -> None:
         """OpImageQuerySize(Lod)/QueryLevels/QuerySamples: an image operand, an integer
@@ -1258,11 +1290,17 @@ class _Checker:
                             "(a cycle through branches, merge blocks and continue targets)",
                             where or blocks[u].terminator)
         self._construct_exits(fn, blocks, succ, order, idom)
+        named_by: dict[int, list[int]] = {}  # block -> the headers naming it merge/continue
+        for b2 in fn.blocks:
+            if (m2 := b2.merge) is not None:
+                for t in _label_operands(m2):
+                    named_by.setdefault(t, []).append(b2.label)
         for u in order:
             b = blocks[u]
             term = b.terminator
             if term.opname == "OpSwitch" and b.merge is not None:
                 self._fall_through(b, succ, order, idom)
+                self._case_exits(b, blocks, succ, idom, named_by)
             targets = set(b.successors)
             if term.opname in ("OpBranchConditional", "OpSwitch") and len(targets) > 1 \
                     and b.merge is None and not targets & exits:
@@ -1335,6 +1373,36 @@ class _Checker:
             if k + 1 >= len(cases) or cases[k + 1] != f:
                 raise _fail(f"the case construct of %{t} branches to the case construct of "
                             f"%{f}, which does not follow it in the target list", term)
+
+    def _case_exits(self, b: Block, blocks: dict[int, Block], succ: dict[int, list[int]],
+                    idom: _DomTree, named_by: dict[int, list[int]]) -> None:
+        """A case construct (the blocks its target dominates, short of the switch's merge)
+        leaves only to another case target, the switch's merge, or the merge block or
+        continue target of a construct enclosing the switch (spirv-val's
+        StructuredSwitchChecks: "not another case construct, corresponding merge, outer
+        loop merge or outer loop continue"). Each block belongs to one case construct of
+        a switch, so the walks together visit the switch's blocks once."""
+        assert b.merge is not None
+        merge = b.merge.id(0)
+        targets = set(b.successors)
+        for t in dict.fromkeys(b.successors):
+            if t == merge or t not in idom or not idom.dominates(b.label, t):
+                continue
+            todo, seen = [t], {t}
+            while todo:
+                x = todo.pop()
+                for y in succ[x]:
+                    if y in seen or y == merge or y in targets:
+                        continue
+                    if idom.dominates(t, y):
+                        seen.add(y)
+                        todo.append(y)
+                    elif not any(h != b.label and h in idom and idom.dominates(h, b.label)
+                                 for h in named_by.get(y, ())):
+                        raise _fail(f"block %{x} of the case construct of %{t} branches to "
+                                    f"%{y}, which is no case target, merge block of the switch "
+                                    f"or exit of an enclosing construct",
+                                    blocks[x].terminator)
 
     def _construct_exits(self, fn: Function, blocks: dict[int, Block],
                          succ: dict[int, list[int]], order: list[int], idom: _DomTree) -> None:
@@ -1450,6 +1518,11 @@ class _Checker:
                 kind = "integer" if isinstance(t, TypeInt) else "bfloat16" if bf16 else "float"
                 raise _fail(f"a {getattr(t, 'width', 0)}-bit {kind} type needs "
                             f"the {need[0]} capability", ins)
+            comp = self.t(t.component) if isinstance(t, TypeCooperativeMatrix) else None
+            if isinstance(comp, TypeFloat) and comp.bfloat16 and \
+                    "BFloat16CooperativeMatrixKHR" not in m.capabilities:
+                raise _fail("a cooperative matrix of bfloat16 needs the "
+                            "BFloat16CooperativeMatrixKHR capability (SPV_KHR_bfloat16)", ins)
             if isinstance(t, TypeInt | TypeFloat) and t.width in (8, 16) and not bf16:
                 full = "Int8" if t.width == 8 else "Int16" if isinstance(t, TypeInt) else \
                     "Float16"
@@ -1469,6 +1542,13 @@ class _Checker:
                     if not isinstance(v, int) or not low <= v <= top:
                         raise _fail(f"OpTypeImage {what} {v} (must be {low} to {top}; Sampled: "
                                     "VUID-StandaloneSpirv-OpTypeImage-04657)", ins)
+                st = self.shape(image_type(t).sampled_type)
+                if st is None or st[2] != 1 or st[0] == "bool" or (st[0], st[1]) not in (
+                        ("int", 32), ("int", 64), ("float", 32)):
+                    raise _fail(f"OpTypeImage Sampled Type "
+                                f"{self.type_name(image_type(t).sampled_type)}: Vulkan allows a "
+                                "32-bit int, 64-bit int or 32-bit float scalar "
+                                "(VUID-StandaloneSpirv-OpTypeImage-04656)", ins)
                 why = unsupported(image_type(t))
                 if why is not None:
                     raise _fail(why, ins)
@@ -1552,15 +1632,20 @@ class _Checker:
         fns = {f.id: f for f in m.functions}
         for ep in m.entry_points:
             builtins: dict[tuple[str, str], int] = {}
-            for v in ep.interface:  # VUID-StandaloneSpirv-OpEntryPoint-09658
+            for v in ep.interface:  # VUID-StandaloneSpirv-OpEntryPoint-09658/-09659
                 var = m.global_variables.get(v)
-                b = m.builtin(v) if var is not None else None
-                if var is None or b is None:
+                if var is None:
                     continue
-                other = builtins.setdefault((var.storage_class, b), v)
-                if other != v:
-                    raise _fail(f"%{other} and %{v} are both the {var.storage_class} built-in "
-                                f"{b} of entry point {ep.name!r}", m.defs[v])
+                self._interpolation(ep, v, var)
+                for b in self._builtins_of(v, var):
+                    other = builtins.get((var.storage_class, b))
+                    if other is not None:
+                        who = f"%{v} holds" if other == v else f"%{other} and %{v} hold"
+                        raise _fail(f"{who} the {var.storage_class} built-in {b} of entry "
+                                    f"point {ep.name!r} twice "
+                                    "(VUID-StandaloneSpirv-OpEntryPoint-09658/-09659)",
+                                    m.defs[v])
+                    builtins[(var.storage_class, b)] = v
             if ep.execution_model in _LOCATION_MODELS:
                 self.locations(ep)
             seen, todo = set(), [ep.function]
@@ -1576,6 +1661,12 @@ class _Checker:
                         for v in ins.ids():
                             var = m.global_variables.get(v)
                             b = m.builtin(v) if var is not None else None
+                            if b == "FragDepth" and ep.execution_model == "Fragment" and \
+                                    ep.mode("DepthReplacing") is None:
+                                raise _fail(f"FragDepth (%{v}) is used by the fragment entry "
+                                            f"point {ep.name!r}, which does not declare the "
+                                            "DepthReplacing execution mode "
+                                            "(VUID-FragDepth-FragDepth-04216)", ins)
                             if b in _BUILTIN_MODELS and \
                                     ep.execution_model not in _BUILTIN_MODELS[b]:
                                 raise _fail(f"the built-in {b} (%{v}) is used by the "
@@ -1589,6 +1680,46 @@ class _Checker:
                                 raise _fail(f"%{v} ({var.storage_class}) is used by entry "
                                             f"point {ep.name!r} but is not in its interface",
                                             ins)
+
+    def _builtins_of(self, v: int, var: Variable) -> list[str]:
+        """The built-ins a global variable holds: its own BuiltIn decoration, or those of
+        the members of its (array of) Block struct (gl_PerVertex)."""
+        m = self.m
+        own = m.builtin(v)
+        if own is not None:
+            return [own]
+        ptr = self.t(var.type)
+        sid = ptr.pointee if isinstance(ptr, TypePointer) else None
+        st = self.t(sid)
+        while isinstance(st, TypeArray | TypeRuntimeArray):
+            sid = st.element
+            st = self.t(sid)
+        if not isinstance(st, TypeStruct) or sid is None:
+            return []
+        return [b for k in range(len(st.members)) if (b := m.builtin(sid, k)) is not None]
+
+    def _interpolation(self, ep: EntryPoint, v: int, var: Variable) -> None:
+        """No Flat/NoPerspective/Centroid/Sample on a vertex shader's inputs
+        (VUID-StandaloneSpirv-Flat-06202) or a fragment shader's outputs (-06201), on the
+        variable or the members of its struct."""
+        bad = {("Vertex", "Input"): "06202", ("Fragment", "Output"): "06201"}.get(
+            (ep.execution_model, var.storage_class))
+        if bad is None:
+            return
+        m = self.m
+        ptr = self.t(var.type)
+        sid = ptr.pointee if isinstance(ptr, TypePointer) else None
+        st = self.t(sid)
+        while isinstance(st, TypeArray):
+            sid = st.element
+            st = self.t(sid)
+        members = range(len(st.members)) if isinstance(st, TypeStruct) else ()
+        for name in ("Flat", "NoPerspective", "Centroid", "Sample"):
+            if m.has_decoration(v, name) or any(
+                    sid is not None and m.has_decoration(sid, name, k) for k in members):
+                raise _fail(f"{name} on the {var.storage_class} variable %{v} of the "
+                            f"{ep.execution_model} entry point {ep.name!r} "
+                            f"(VUID-StandaloneSpirv-Flat-{bad})", m.defs[v])
 
     def locations(self, ep: EntryPoint) -> None:
         """No two Input (Output of one Index) variables of an entry point share a location
@@ -1782,6 +1913,10 @@ class _Checker:
                 raise _fail(f"{name} on the {vsc} variable %{target}: only StorageBuffer, "
                             "Uniform and UniformConstant variables "
                             "(VUID-StandaloneSpirv-DescriptorSet-06491)", ins)
+            if name == "Index" and (vsc != "Output" or any(
+                    target in ep.interface and ep.execution_model != "Fragment"
+                    for ep in m.entry_points)):
+                raise _fail(f"Index applies to Fragment output variables, not %{target}", ins)
             if name in ("Location", "Component") and member is None and \
                     m.has_decoration(target, "BuiltIn"):
                 raise _fail(f"{name} on the built-in variable %{target} "
@@ -1803,6 +1938,14 @@ class _Checker:
         as spirv-val's decoration checks."""
         pt = self.t(var.result_type)
         sc = pt.storage_class if isinstance(pt, TypePointer) else ""
+        if sc == "UniformConstant" and isinstance(pt, TypePointer):
+            inner = self.t(pt.pointee)
+            while isinstance(inner, TypeArray | TypeRuntimeArray):
+                inner = self.t(inner.element)
+            if not isinstance(inner, TypeOther) or inner.opname != "OpTypeImage" or \
+                    image_type(inner).sampled == 1:
+                raise _fail(f"{name} on the UniformConstant variable %{var.result_id}, which "
+                            "is no storage image (Sampled 0 or 2)", ins)
         ok = sc in ("UniformConstant", "Uniform", "StorageBuffer") or (
             name == "NonWritable" and sc in ("Function", "Private")
             and self.m.version >= (1, 4))
