@@ -28,6 +28,9 @@ reloads, spill slots, linear VGPRs and the scratch area.
 
 from __future__ import annotations
 
+from functools import reduce
+from itertools import compress
+from operator import or_
 from typing import Protocol
 
 from radcc.ir.program import Block, Definition, Instruction, Operand, Program
@@ -203,9 +206,9 @@ def apply_plan(program: Program, sp: SpillPlan) -> None:
         nodes = sorted(t for t in sp.slot_ops if sp.rc_of[t].is_sgpr == sgpr)
         if not nodes:
             continue
-        adj = slot_interference(program, owner, nodes, sgpr)
-        rep = _coalesce(program, sp, adj, sgpr)
-        units = assign_slots(nodes, adj, rep, {t: sp.rc_of[t].size for t in nodes},
+        graph = slot_interference(program, owner, nodes, sgpr)
+        rep = _coalesce(program, sp, graph, sgpr)
+        units = assign_slots(nodes, graph, rep, {t: sp.rc_of[t].size for t in nodes},
                              wave if sgpr else 0)
         for t, u in units.items():
             if sgpr:
@@ -304,66 +307,131 @@ def _slot_events(program: Program, owner: dict[int, int], b: Block,
     return out
 
 
+class SlotGraph:
+    """Which spilled values' slots are live at once: one row of bits per value (bit k:
+    value ``nodes[k]``), symmetric. Bit rows instead of adjacency sets keep the big
+    switch's dense graph (every hoisted constant spilled, all live across the loop:
+    N²/2 edges) at N²/8 bytes, and the passes over it at C speed."""
+
+    def __init__(self, nodes: list[int], rows: list[int]) -> None:
+        self.nodes = nodes
+        self.index = {t: k for k, t in enumerate(nodes)}
+        self.rows = rows
+
+    @classmethod
+    def from_sets(cls, nodes: list[int], adj: dict[int, set[int]]) -> SlotGraph:
+        index = {t: k for k, t in enumerate(nodes)}
+        rows = [0] * len(nodes)
+        for t, us in adj.items():
+            for u in us:
+                rows[index[t]] |= 1 << index[u]
+                rows[index[u]] |= 1 << index[t]
+        return cls(nodes, rows)
+
+    def neighbours(self, t: int) -> set[int]:
+        return {self.nodes[k] for k in _bits(self.rows[self.index[t]])}
+
+
+_ONE_BYTES = bytes.maketrans(b"01", b"\x00\x01")
+_ONE_CHARS = bytes.maketrans(b"\x00\x01", b"01")
+
+
+def _spread(x: int, n: int) -> bytes:
+    """The low `n` bits of `x` as `n` bytes of 0/1 (byte k = bit k)."""
+    s = bin(x)[:1:-1].encode().translate(_ONE_BYTES)
+    return s + bytes(n - len(s)) if len(s) < n else s[:n]
+
+
+def _pack(b: bytes) -> int:
+    """Inverse of `_spread`."""
+    return int(b.translate(_ONE_CHARS)[::-1], 2) if b else 0
+
+
+def _bits(x: int) -> list[int]:
+    """Indices of the set bits of `x`, ascending."""
+    return list(compress(range(x.bit_length()), _spread(x, x.bit_length())))
+
+
+def _transpose(rows: list[int]) -> list[int]:
+    """Columns of the square bit matrix `rows`, through byte matrices of bounded size
+    (a column is a strided slice of one): C-speed work, N²/8 bytes of result."""
+    n = len(rows)
+    cols = [0] * n
+    width = max(64, (1 << 23) // max(n, 1))
+    for c0 in range(0, n, width):
+        w = min(width, n - c0)
+        mask = (1 << w) - 1
+        zero = bytes(w)
+        m = b"".join(_spread(r >> c0 & mask, w) if r >> c0 & mask else zero for r in rows)
+        for c in range(w):
+            cols[c0 + c] = _pack(m[c::w])
+    return cols
+
+
 def slot_interference(program: Program, owner: dict[int, int], nodes: list[int],
-                      sgpr: bool) -> dict[int, set[int]]:
+                      sgpr: bool) -> SlotGraph:
     """Which spilled values' slots are live at once. A slot is live from a store
     (``p_spill``) to the reloads it reaches (backward liveness; VGPR slots over the
     logical CFG, whose paths each lane follows, as only the active lanes store and
     load; SGPR lanes over the linear CFG, v_writelane/v_readlane ignoring EXEC); a
-    store interferes with every slot live after it (Chaitin)."""
+    store interferes with every slot live after it (Chaitin). Live sets are bit sets
+    over `nodes`; the rows a store adds to are then made symmetric by one transpose."""
     blocks = program.blocks
+    g = SlotGraph(nodes, [])
+    index = g.index
     ns = set(nodes)
-    ev = [_slot_events(program, owner, b, ns) for b in blocks]
-    gen: list[set[int]] = []
-    kill: list[set[int]] = []
+    ev = [[(st, 1 << index[t], index[t]) for st, t in _slot_events(program, owner, b, ns)]
+          for b in blocks]
+    gen: list[int] = []
+    kill: list[int] = []
     for e in ev:
-        g: set[int] = set()
-        k: set[int] = set()
-        for store, t in reversed(e):
+        gb = kb = 0
+        for store, bit, _ in reversed(e):
             if store:
-                g.discard(t)
-                k.add(t)
+                gb &= ~bit
+                kb |= bit
             else:
-                g.add(t)
-        gen.append(g)
-        kill.append(k)
+                gb |= bit
+        gen.append(gb)
+        kill.append(kb)
     succs = [b.linear_succs if sgpr else b.logical_succs for b in blocks]
-    live_in: list[set[int]] = [set(g) for g in gen]
-    live_out: list[set[int]] = [set() for _ in blocks]
+    live_in = list(gen)
+    live_out = [0] * len(blocks)
     changed = True
     while changed:
         changed = False
         for b in reversed(blocks):
             i = b.index
-            out: set[int] = set()
+            out = 0
             for s in succs[i]:
                 out |= live_in[s]
             if out != live_out[i]:
                 live_out[i] = out
-                new = gen[i] | (out - kill[i])
+                new = gen[i] | (out & ~kill[i])
                 if new != live_in[i]:
                     live_in[i] = new
                     changed = True
-    adj: dict[int, set[int]] = {t: set() for t in nodes}
+    rows = [0] * len(nodes)
     for b in blocks:
-        live = set(live_out[b.index])
-        for store, t in reversed(ev[b.index]):
+        live = live_out[b.index]
+        for store, bit, k in reversed(ev[b.index]):
             if store:
-                live.discard(t)
-                for u in live:
-                    adj[t].add(u)
-                    adj[u].add(t)
+                live &= ~bit
+                rows[k] |= live
             else:
-                live.add(t)
-    return adj
+                live |= bit
+    g.rows = [r | c for r, c in zip(rows, _transpose(rows), strict=True)]
+    return g
 
 
-def _coalesce(program: Program, sp: SpillPlan, adj: dict[int, set[int]],
+def _coalesce(program: Program, sp: SpillPlan, g: SlotGraph,
               sgpr: bool) -> dict[int, int]:
     """Give a spilled phi the slot of an operand spilled elsewhere when their slots do
     not interfere, dropping the reload/store pair between them; returns each value's
-    representative (`adj` is updated to the merged slots)."""
-    rep = {t: t for t in adj}
+    representative (a class interferes with another when any members do)."""
+    rep = {t: t for t in g.nodes}
+    row = {t: g.rows[k] for t, k in g.index.items()}  # a class's neighbours
+    members = {t: 1 << k for t, k in g.index.items()}
 
     def find(t: int) -> int:
         while rep[t] != t:
@@ -379,14 +447,11 @@ def _coalesce(program: Program, sp: SpillPlan, adj: dict[int, set[int]],
         if a == c:
             drop.setdefault(bi, set()).update((id(r), id(w)))
             continue
-        if c in adj[a]:
+        if row[a] & members[c]:
             continue
         rep[c] = a
-        for u in adj.pop(c):
-            adj[u].discard(c)
-            if u != a:
-                adj[u].add(a)
-                adj[a].add(u)
+        row[a] |= row.pop(c)
+        members[a] |= members.pop(c)
         drop.setdefault(bi, set()).update((id(r), id(w)))
     for bi, ids in drop.items():
         b = program.blocks[bi]
@@ -394,38 +459,51 @@ def _coalesce(program: Program, sp: SpillPlan, adj: dict[int, set[int]],
     return {t: find(t) for t in rep}
 
 
-def assign_slots(nodes: list[int], adj: dict[int, set[int]], rep: dict[int, int],
+def _first_fit(busy: int, n: int, lanes_per_vgpr: int) -> int:
+    """The lowest position of `n` units free in the bit set `busy` that, with
+    `lanes_per_vgpr`, does not straddle two linear VGPRs (from the start of one when
+    `n` exceeds a VGPR)."""
+    free = ~busy
+    starts = free
+    for k in range(1, n):
+        starts &= free >> k
+    if lanes_per_vgpr:
+        per = lanes_per_vgpr
+        pattern = (1 << (per - n + 1)) - 1 if n <= per else 1
+        reps = busy.bit_length() // per + 2
+        starts &= pattern * (((1 << (per * reps)) - 1) // ((1 << per) - 1))
+    return (starts & -starts).bit_length() - 1
+
+
+def assign_slots(nodes: list[int], g: SlotGraph, rep: dict[int, int],
                  size: dict[int, int], lanes_per_vgpr: int) -> dict[int, int]:
     """First-fit slot numbers (dwords / lanes) so that interfering slots do not
     overlap; values coalesced share their representative's slot. With
-    `lanes_per_vgpr`, a slot never straddles two linear VGPRs."""
+    `lanes_per_vgpr`, a slot never straddles two linear VGPRs. The units the
+    assigned neighbours of a class hold are one bit set (`_first_fit`), gathered at C
+    speed from the class's row."""
+    index = g.index
+    n_nodes = len(g.nodes)
+    row: dict[int, int] = {}
+    members: dict[int, list[int]] = {}
+    for t in nodes:
+        r = rep[t]
+        row[r] = row.get(r, 0) | g.rows[index[t]]
+        members.setdefault(r, []).append(index[t])
+    units = [0] * n_nodes  # a node's units once its class has a slot
+    assigned = 0
     at: dict[int, int] = {}
     for t in nodes:
         r = rep[t]
         if r in at:
             continue
         n = size[r]
-        busy = sorted((at[u], at[u] + size[u]) for u in adj.get(r, ()) if u in at)
-        # one sweep over the intervals sorted by start: an interval before the first
-        # clash ends at or before `pos` (it starts before pos + n and did not clash),
-        # and pos only grows, so the next clash is always further on
-        pos = 0
-        i = 0
-        while True:
-            if lanes_per_vgpr and pos % lanes_per_vgpr + n > lanes_per_vgpr:
-                pos = -(-pos // lanes_per_vgpr) * lanes_per_vgpr
-            end = pos + n
-            clash = -1
-            while i < len(busy):
-                s, e = busy[i]
-                if s >= end:
-                    break  # sorted by start: nothing further overlaps
-                i += 1
-                if pos < e:
-                    clash = e
-                    break
-            if clash < 0:
-                break
-            pos = clash
+        nb = row[r] & assigned
+        busy = reduce(or_, compress(units, _spread(nb, n_nodes)), 0) if nb else 0
+        pos = _first_fit(busy, n, lanes_per_vgpr)
         at[r] = pos
+        b = ((1 << n) - 1) << pos
+        for k in members[r]:
+            units[k] = b
+            assigned |= 1 << k
     return {t: at[rep[t]] for t in nodes}

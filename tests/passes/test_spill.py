@@ -517,13 +517,14 @@ def _slots_of(text: str):
             elif ins.opcode == "p_reload":
                 owner[id(ins.operands[0])] = ins.operands[0].const
     nodes = sorted(set(owner.values()))
-    return nodes, slot_interference(p, owner, nodes, sgpr=False)
+    g = slot_interference(p, owner, nodes, sgpr=False)
+    return nodes, g, {t: g.neighbours(t) for t in nodes}
 
 
 def test_slot_interference_straight_line():
     """a stored, b stored, a reloaded (a's slot dead), c stored, b and c reloaded:
     b interferes with a and c, a and c do not; first fit gives c a's slot."""
-    from radcc.passes.spill_ssa import assign_slots
+    from radcc.passes.spill_ssa import SlotGraph, assign_slots
 
     text = """program gfx1100 wave32 compute name:slots
 BB0
@@ -543,15 +544,16 @@ BB0
    p_logical_end
    s_endpgm
 """
-    nodes, adj = _slots_of(text)
+    nodes, g, adj = _slots_of(text)
     assert adj == {0: {1}, 1: {0, 2}, 2: {1}}
-    at = assign_slots(nodes, adj, {t: t for t in nodes}, {t: 1 for t in nodes}, 0)
+    at = assign_slots(nodes, g, {t: t for t in nodes}, {t: 1 for t in nodes}, 0)
     assert at == {0: 0, 1: 1, 2: 0}
     # two-dword values: b (2 dwords) between them
-    at = assign_slots(nodes, adj, {t: t for t in nodes}, {0: 1, 1: 2, 2: 1}, 0)
+    at = assign_slots(nodes, g, {t: t for t in nodes}, {0: 1, 1: 2, 2: 1}, 0)
     assert at == {0: 0, 1: 1, 2: 0}
     # lanes of a linear VGPR: a slot never straddles two (wave 4 for the check)
-    at = assign_slots([0, 1], {0: {1}, 1: {0}}, {0: 0, 1: 1}, {0: 3, 1: 2}, 4)
+    at = assign_slots([0, 1], SlotGraph.from_sets([0, 1], {0: {1}, 1: {0}}), {0: 0, 1: 1},
+                      {0: 3, 1: 2}, 4)
     assert at == {0: 0, 1: 4}
 
 
@@ -606,7 +608,7 @@ BB6
    p_logical_end
    s_endpgm
 """
-    _, adj = _slots_of(text)
+    _, _, adj = _slots_of(text)
     assert adj == {0: {2}, 1: {2}, 2: {0, 1}}
 
 
@@ -648,11 +650,12 @@ BB0
             owner[id(i.operands[1])] = i.operands[1].const
         elif i.opcode == "p_reload":
             owner[id(i.operands[0])] = i.operands[0].const
-    adj = slot_interference(p, owner, [0, 1, 2, 3], sgpr=False)
-    assert adj == {0: {1, 2, 3}, 1: {0, 2, 3}, 2: {0, 1}, 3: {0, 1}}
+    g = slot_interference(p, owner, [0, 1, 2, 3], sgpr=False)
+    assert {t: g.neighbours(t) for t in range(4)} == {0: {1, 2, 3}, 1: {0, 2, 3},
+                                                      2: {0, 1}, 3: {0, 1}}
     k = [n for n, i in enumerate(ins) if i.opcode in ("p_spill", "p_reload")]
     copies = [(0, ins[k[2]], ins[k[3]], 0, 1), (0, ins[k[4]], ins[k[5]], 2, 3)]
-    rep = _coalesce(p, SimpleNamespace(slot_copies=copies), adj, False)
+    rep = _coalesce(p, SimpleNamespace(slot_copies=copies), g, False)
     assert rep == {0: 0, 1: 1, 2: 2, 3: 2}
     left = [(i.opcode, i.operands[-1].const) for i in p.blocks[0].instructions
             if i.opcode in ("p_spill", "p_reload")]
