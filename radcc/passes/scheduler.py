@@ -136,9 +136,15 @@ class _Region:
     def move(self, src: int, dst: int, la: RegisterDemand) -> None:
         """Move instruction src to index dst (index after removal) with live-after la."""
         self.moved = True
-        for lst in (self.instrs, self.info, self.la):
-            x = lst.pop(src)
-            lst.insert(dst, x)
+        # rotate the slice between the two places: the moves stay inside a window,
+        # so this costs the distance, not the block's length (pop/insert shifts the
+        # whole tail: quadratic on long blocks)
+        if src > dst:
+            for lst in (self.instrs, self.info, self.la):
+                lst[dst:src + 1] = [lst[src], *lst[dst:src]]
+        elif src < dst:
+            for lst in (self.instrs, self.info, self.la):
+                lst[src:dst + 1] = [*lst[src + 1:dst + 1], lst[src]]
         self.la[dst] = la
 
     def shift(self, lo: int, hi: int, delta: RegisterDemand, sign: int) -> None:
