@@ -77,7 +77,8 @@ def add_image_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--image", action="append", default=[],
                    metavar="SET:BINDING=FILE.npy[:FORMAT]",
                    help="the 2-D image at SET:BINDING, (H, W) or (H, W, C); FORMAT: rgba8, "
-                        "rgba8_srgb, rgba8ui, r8, r32f, rg32f, rgba32f, rgba16f, r16f, r32ui, "
+                        "rgba8_srgb, rgba8ui, r8, r8ui, rg8, rg8ui, r32f, rg32f, rgba32f, rgba16f, "
+                        "r16f, r32ui, "
                         "rgba32ui, r32i, rgba32i (default: from the dtype and C); a texel "
                         "buffer binding takes (N,) or (N, C) elements; written "
                         "back to DIR/SET_BINDING.npy; SET:BINDING:INDEX for an element of "

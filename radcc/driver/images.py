@@ -53,6 +53,9 @@ FORMATS: dict[str, ImageFormat] = {f.name: f for f in (
     ImageFormat("rgba8_srgb", "uint8", 4, "8_8_8_8_SRGB", "float", None),
     ImageFormat("rgba8ui", "uint8", 4, "8_8_8_8_UINT", "uint", "Rgba8ui"),
     ImageFormat("r8", "uint8", 1, "8_UNORM", "float", "R8"),
+    ImageFormat("r8ui", "uint8", 1, "8_UINT", "uint", "R8ui"),
+    ImageFormat("rg8", "uint8", 2, "8_8_UNORM", "float", "Rg8"),
+    ImageFormat("rg8ui", "uint8", 2, "8_8_UINT", "uint", "Rg8ui"),
     ImageFormat("r32f", "float32", 1, "32_FLOAT", "float", "R32f"),
     ImageFormat("rg32f", "float32", 2, "32_32_FLOAT", "float", "Rg32f"),
     ImageFormat("rgba32f", "float32", 4, "32_32_32_32_FLOAT", "float", "Rgba32f"),
@@ -65,7 +68,7 @@ FORMATS: dict[str, ImageFormat] = {f.name: f for f in (
 )}
 # (dtype, channels) -> the default format
 DEFAULTS: dict[tuple[str, int], str] = {
-    ("uint8", 4): "rgba8", ("uint8", 1): "r8", ("float32", 1): "r32f",
+    ("uint8", 4): "rgba8", ("uint8", 1): "r8", ("uint8", 2): "rg8", ("float32", 1): "r32f",
     ("float32", 2): "rg32f", ("float32", 4): "rgba32f", ("float16", 4): "rgba16f",
     ("float16", 1): "r16f", ("uint32", 1): "r32ui", ("uint32", 4): "rgba32ui",
     ("int32", 1): "r32i", ("int32", 4): "rgba32i",

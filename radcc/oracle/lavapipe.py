@@ -565,6 +565,9 @@ IMAGE_FORMATS: dict[str, tuple[int, str, int, str]] = {
     "rgba8_srgb": (vk.VK_FORMAT_R8G8B8A8_SRGB, "uint8", 4, "float"),
     "rgba8ui": (vk.VK_FORMAT_R8G8B8A8_UINT, "uint8", 4, "uint"),
     "r8": (vk.VK_FORMAT_R8_UNORM, "uint8", 1, "float"),
+    "r8ui": (vk.VK_FORMAT_R8_UINT, "uint8", 1, "uint"),
+    "rg8": (vk.VK_FORMAT_R8G8_UNORM, "uint8", 2, "float"),
+    "rg8ui": (vk.VK_FORMAT_R8G8_UINT, "uint8", 2, "uint"),
     "r32f": (vk.VK_FORMAT_R32_SFLOAT, "float32", 1, "float"),
     "rg32f": (vk.VK_FORMAT_R32G32_SFLOAT, "float32", 2, "float"),
     "rgba32f": (vk.VK_FORMAT_R32G32B32A32_SFLOAT, "float32", 4, "float"),
@@ -576,7 +579,7 @@ IMAGE_FORMATS: dict[str, tuple[int, str, int, str]] = {
     "rgba32i": (vk.VK_FORMAT_R32G32B32A32_SINT, "int32", 4, "int"),
 }
 _DEFAULT_FORMAT = {(dt, c): name for name, (_, dt, c, _n) in IMAGE_FORMATS.items()
-                   if name not in ("rgba8_srgb", "rgba8ui")}
+                   if name not in ("rgba8_srgb", "rgba8ui", "r8ui", "rg8ui")}
 
 
 @dataclass

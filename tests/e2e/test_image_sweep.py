@@ -133,6 +133,13 @@ CASES = [
           {(0, 0): "linear,repeat", (0, 1): "nearest,clamp"},
           buffers=lambda rng: {(0, 2): np.zeros(256 * 12, np.float32)},
           tol={(0, 2): F8 + 1e-5}),
+    # the 2-channel and 1-channel 8-bit storage formats (rg8ui, r8ui, rg8) of shading-rate
+    # and density-map builders; radcc refused them before the examples-collection audit
+    Sweep("rate_map", (2, 4, 1),
+          lambda rng: {(0, 0): (_u8(rng, 32, 32, 2), "rg8ui"),
+                       (0, 1): (np.zeros((16, 16), np.uint8), "r8ui"),
+                       (0, 2): (np.zeros((16, 16, 2), np.uint8), "rg8")},
+          tol={(0, 2): 1.0}),
 ]
 
 

@@ -24,6 +24,7 @@ from .types import TypeOther
 STORAGE_FORMATS = frozenset({
     "Unknown", "Rgba32f", "Rg32f", "R32f", "Rgba16f", "R16f", "Rgba8", "R8", "Rgba8ui",
     "Rgba32ui", "R32ui", "Rgba32i", "R32i", "R16ui", "R16i", "Rgba16ui", "Rgba16i",
+    "Rg8", "Rg8ui", "R8ui",
 })
 SUPPORTED_DIMS = frozenset({"1D", "2D", "3D", "Cube", "Buffer"})
 ARRAYED_DIMS = frozenset({"1D", "2D", "Cube"})  # the dimensions supported arrayed
