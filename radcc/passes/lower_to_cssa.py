@@ -19,7 +19,7 @@ definition; a phi definition is defined at the start of its block, an
 inserted copy at the end of its predecessor.
 
 Cost: one walk over the phis; each interference test looks at one block
-(O(block size)). A class is kept sorted by definition point in dominator-tree
+(O(block size)); two merged classes keep the larger one's list (union by size). A class is kept sorted by definition point in dominator-tree
 preorder (`_Forest`, the dominance forest of Budimlic et al. and Boissinot et
 al. that ACO's merge_sets walks): merging two interference-free classes adds
 the smaller one's values to the larger one's forest one at a time, each tested
@@ -281,8 +281,16 @@ def lower_to_cssa(program: Program) -> None:
                     if merged is not None and _merge_clash(ctx, merged, group) is not False:
                         merged = None
                 elif other is not None:
-                    del classes[other]
-                    forests.pop(other, None)
+                    if len(group) > len(members):
+                        # union by size: the larger class keeps its list and name, the
+                        # smaller one's values are relabelled (a chain of loop phis
+                        # otherwise copies its whole class at every merge: quadratic)
+                        del classes[owner]
+                        forests.pop(owner, None)
+                        owner, members, group = other, group, members
+                    else:
+                        del classes[other]
+                        forests.pop(other, None)
                 forests[owner] = merged
                 members.extend(group)
                 for x in group:
