@@ -465,6 +465,25 @@ def device_info() -> DeviceInfo:
     return _context().info
 
 
+class MissingFeatureError(LavapipeError):
+    """The shader needs a device feature this lavapipe lacks: Vulkan leaves its results
+    undefined there, so the oracle refuses it by the feature's name."""
+
+
+def check_features(refl: spirv_reflect.Reflection, what: str = "the shader") -> None:
+    """Refuse a module that needs a feature `device_info()` does not report: dynamic or
+    non-uniform indices into arrays of descriptors, runtime-sized arrays
+    (`spirv_reflect.Binding.features_needed`; docs/oracle-lavapipe.md)."""
+    have = device_info().features
+    for key, b in sorted(refl.bindings.items()):
+        for feature, why in b.features_needed():
+            if not have.get(feature):
+                raise MissingFeatureError(
+                    f"{what}: binding {key[0]}:{key[1]} ({b.kind} array): {why} needs "
+                    f"{feature}, which this lavapipe does not have (its results would be "
+                    "undefined)")
+
+
 # -- one dispatch -------------------------------------------------------------
 
 
@@ -927,6 +946,7 @@ def run_compute(
         raise LavapipeError(f"no entry point {entry!r} (have {sorted(refl.entry_points)})")
     if refl.entry_points[entry] != spirv_reflect.EXEC_MODEL_GL_COMPUTE:
         raise LavapipeError(f"entry point {entry!r} is not a GLCompute shader")
+    check_features(refl)
     data = {key: _as_bytes(spec) for key, spec in buffers.items()}
     imgs = {key: _image_input(key, arr, fmt, refl.bindings.get((key[0], key[1])))
             for key, (arr, fmt) in (images or {}).items()}

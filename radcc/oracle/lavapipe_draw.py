@@ -59,6 +59,7 @@ from radcc.oracle.lavapipe import (
     _result_name,
     _sampler_info,
     binding_kinds,
+    check_features,
     descriptor_sets,
 )
 
@@ -384,6 +385,8 @@ def run_draw(
     vert, frag = bytes(vert), bytes(frag)
     vs_refl = _validate(vert, "--vert")
     fs_refl = _validate(frag, "--frag")
+    check_features(vs_refl, "--vert")
+    check_features(fs_refl, "--frag")
     ev = _entry(vs_refl, spirv_reflect.EXEC_MODEL_VERTEX, entry_vert)
     ef = _entry(fs_refl, spirv_reflect.EXEC_MODEL_FRAGMENT, entry_frag)
 

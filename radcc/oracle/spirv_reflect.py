@@ -35,7 +35,10 @@ OP_CONSTANT = 43
 OP_SPEC_CONSTANT_TRUE = 48
 OP_SPEC_CONSTANT_FALSE = 49
 OP_SPEC_CONSTANT = 50
+OP_SPEC_CONSTANT_OP = 52
 OP_VARIABLE = 59
+OP_ACCESS_CHAIN = 65
+OP_IN_BOUNDS_ACCESS_CHAIN = 66
 OP_DECORATE = 71
 OP_MEMBER_DECORATE = 72
 
@@ -55,6 +58,7 @@ DEC_BUILTIN = 11
 DEC_LOCATION = 30
 DEC_COMPONENT = 31
 DEC_INDEX = 32
+DEC_NON_UNIFORM = 5300
 
 # storage classes
 SC_UNIFORM_CONSTANT = 0
@@ -92,6 +96,39 @@ class Binding:
     min_size: int  # bytes of the block without its runtime array
     image_dim: int = -1  # images: the SPIR-V Dim (0 1D, 1 2D, 2 3D, 3 Cube, 5 Buffer ...)
     image_arrayed: bool = False
+    # an array of descriptors indexed by other than a constant (OpConstant or a
+    # specialization constant) / by an index or element decorated NonUniform
+    dynamic_index: bool = False
+    nonuniform_index: bool = False
+
+    @property
+    def feature_prefix(self) -> str:
+        """The Vulkan feature names' stem for arrays of this descriptor type
+        (``shaderSampledImage`` for ``shaderSampledImageArrayDynamicIndexing`` ...)."""
+        texel = self.image_dim == 5
+        return {"uniform": "shaderUniformBuffer", "storage": "shaderStorageBuffer",
+                "storage_image": "shaderStorageTexelBuffer" if texel else "shaderStorageImage",
+                "sampled_image": "shaderUniformTexelBuffer" if texel else "shaderSampledImage",
+                "combined": "shaderUniformTexelBuffer" if texel else "shaderSampledImage",
+                "sampler": "shaderSampledImage",
+                }.get(self.kind, "")
+
+    def features_needed(self) -> list[tuple[str, str]]:
+        """The device features (VkPhysicalDeviceFeatures / Vulkan12Features names) the
+        shader's use of this binding needs, each with what needs it: a dynamic index into
+        an array of descriptors needs ``...ArrayDynamicIndexing``, a NonUniform one
+        ``...ArrayNonUniformIndexing``, a runtime-sized array ``runtimeDescriptorArray``
+        (VkPhysicalDeviceFeatures: without them arrays "must be indexed only by constant
+        integral expressions")."""
+        out: list[tuple[str, str]] = []
+        pre = self.feature_prefix
+        if self.count == 0:
+            out.append(("runtimeDescriptorArray", "a runtime-sized array"))
+        if pre and self.dynamic_index:
+            out.append((pre + "ArrayDynamicIndexing", "a dynamic array index"))
+        if pre and self.nonuniform_index:
+            out.append((pre + "ArrayNonUniformIndexing", "a non-uniform array index"))
+        return out
 
 
 @dataclass(frozen=True)
@@ -173,6 +210,8 @@ def reflect(spirv: bytes) -> Reflection:
     entries: dict[int, str] = {}
     interfaces: dict[str, list[int]] = {}  # entry point name -> its interface ids
     local_size_ids: dict[str, tuple[int, int, int]] = {}
+    spec_ops: set[int] = set()  # OpSpecConstantOp results (constant array indices too)
+    chains: list[tuple[int, int, int]] = []  # access chains: (result, base, first index)
     out = Reflection()
 
     i = 5
@@ -204,8 +243,12 @@ def reflect(spirv: bytes) -> Reflection:
         elif op == OP_SPEC_CONSTANT:
             spec_types[ops[1]] = (ops[0], False)
             constants[ops[1]] = ops[2]  # default value (array lengths may use it)
+        elif op == OP_SPEC_CONSTANT_OP:
+            spec_ops.add(ops[1])
         elif op == OP_VARIABLE:
             variables.append((ops[0], ops[1], ops[2]))
+        elif op in (OP_ACCESS_CHAIN, OP_IN_BOUNDS_ACCESS_CHAIN) and len(ops) > 3:
+            chains.append((ops[1], ops[2], ops[3]))
         elif op == OP_DECORATE:
             decorations.setdefault(ops[0], {})[ops[1]] = ops[2:]
         elif op == OP_MEMBER_DECORATE:
@@ -245,6 +288,16 @@ def reflect(spirv: bytes) -> Reflection:
                 end = max(end, off + size_of(mt, ms, DEC_ROW_MAJOR in md))
             return end
         return 0
+
+    # the variables indexed (as arrays of descriptors) by a non-constant / NonUniform index
+    dynamic: set[int] = set()
+    nonuniform: set[int] = set()
+    for res, base, index in chains:
+        if index not in constants and index not in spec_ops:
+            dynamic.add(base)
+        if DEC_NON_UNIFORM in decorations.get(index, {}) or \
+                DEC_NON_UNIFORM in decorations.get(res, {}):
+            nonuniform.add(base)
 
     for ptr_type, vid, sc in variables:
         pointee = types[ptr_type][1][1]
@@ -288,7 +341,9 @@ def reflect(spirv: bytes) -> Reflection:
         elif t_op == OP_TYPE_SAMPLER:
             kind = "sampler"
         min_size = size_of(block) if kind in ("uniform", "storage") else 0
-        out.bindings[key] = Binding(key[0], key[1], kind, count, min_size, dim, arrayed)
+        is_array = types[pointee][0] in (OP_TYPE_ARRAY, OP_TYPE_RUNTIME_ARRAY)
+        out.bindings[key] = Binding(key[0], key[1], kind, count, min_size, dim, arrayed,
+                                    is_array and vid in dynamic, is_array and vid in nonuniform)
 
     for sid, (tid, is_bool) in spec_types.items():
         dec = decorations.get(sid, {})

@@ -63,17 +63,16 @@ def test_runtime_descriptor_arrays(wave: int) -> None:
     push = struct.pack("<II", K, N)
     got = run_compute(_spirv(), groups=(1, 1, 1), buffers=bufs, images=im,
                       push_constants=push, wave_size=wave)
-    lvp = lavapipe.run_compute(_spirv(), groups=(1, 1, 1), buffers=bufs, images=im,
-                               push_constants=push)
+    # runtime arrays are outside this lavapipe's features (its results there undefined):
+    # the oracle refuses the shader by the feature's name (docs/oracle-lavapipe.md)
+    with pytest.raises(lavapipe.MissingFeatureError, match="binding 0:0 \\(storage array\\): "
+                       "a runtime-sized array needs runtimeDescriptorArray"):
+        lavapipe.run_compute(_spirv(), groups=(1, 1, 1), buffers=bufs, images=im,
+                             push_constants=push)
     want, dst = _reference(bufs, im)
     o = np.frombuffer(bytes(got[(0, 3)]), np.float32).reshape(64, 4)
-    lo = np.frombuffer(bytes(lvp[(0, 3)]), np.float32).reshape(64, 4)
     np.testing.assert_allclose(o, want, rtol=1e-6)
-    # column 1 (the combined image sampler array) and the storage images are not compared
-    # with lavapipe: runtime arrays and dynamic image array indices are outside its
-    # features, its results there undefined (docs/oracle-lavapipe.md)
-    np.testing.assert_allclose(lo[:, [0, 2, 3]], want[:, [0, 2, 3]], rtol=1e-6)
-    for key, arr in dst.items():  # (not on lavapipe: see above)
+    for key, arr in dst.items():
         assert np.array_equal(got[key], arr), key
 
 

@@ -514,3 +514,96 @@ def test_cli(glsl, lvp, tmp_path):
     p = subprocess.run([sys.executable, "-m", "radcc.oracle.lavapipe", str(spv)],
                        capture_output=True, text=True)
     assert p.returncode == 1 and "error:" in p.stderr and "no buffer" in p.stderr
+
+
+# -- features this lavapipe lacks: refused by name (docs/oracle-lavapipe.md) -------------
+
+_ARRAYS = """
+#version 450
+#extension GL_EXT_nonuniform_qualifier : require
+layout(local_size_x = 4) in;
+layout(set = 0, binding = 0) uniform sampler2D cs[2];
+layout(set = 0, binding = 1, r32f) uniform image2D si[2];
+layout(set = 0, binding = 2) uniform samplerBuffer tb[2];
+layout(set = 0, binding = 3, r32f) uniform imageBuffer sb[2];
+layout(set = 0, binding = 4) buffer S { float v[]; } bs[2];
+layout(set = 0, binding = 5) buffer O { vec4 o[]; };
+layout(constant_id = 0) const int SPEC = 1;
+layout(push_constant) uniform P { int k; } pc;
+void main() {
+    uint i = gl_LocalInvocationIndex;
+    o[i] = vec4(INDEXED);
+}
+"""
+# (the expression indexed, the binding and the feature the refusal names; None: accepted)
+_FEATURE_CASES = [
+    ("texelFetch(cs[1], ivec2(0), 0).x + imageLoad(si[SPEC], ivec2(0)).x + bs[0].v[i]",
+     None),
+    ("texelFetch(cs[pc.k], ivec2(0), 0).x",
+     "binding 0:0 (combined array): a dynamic array index needs "
+     "shaderSampledImageArrayDynamicIndexing"),
+    ("imageLoad(si[pc.k], ivec2(0)).x",
+     "binding 0:1 (storage_image array): a dynamic array index needs "
+     "shaderStorageImageArrayDynamicIndexing"),
+    ("texelFetch(tb[pc.k], 0).x",
+     "binding 0:2 (combined array): a dynamic array index needs "
+     "shaderUniformTexelBufferArrayDynamicIndexing"),
+    ("imageLoad(sb[pc.k], 0).x",
+     "binding 0:3 (storage_image array): a dynamic array index needs "
+     "shaderStorageTexelBufferArrayDynamicIndexing"),
+    ("bs[pc.k].v[i]", None),  # lavapipe has shaderStorageBufferArrayDynamicIndexing
+    ("bs[nonuniformEXT(i & 1u)].v[i]",
+     "binding 0:4 (storage array): a non-uniform array index needs "
+     "shaderStorageBufferArrayNonUniformIndexing"),
+]
+
+
+@pytest.mark.parametrize("expr,refusal", _FEATURE_CASES)
+def test_missing_features_refused_by_name(glsl, lvp, expr: str, refusal: str | None) -> None:
+    """Vulkan allows only constant indices into arrays of descriptors without the
+    ...ArrayDynamicIndexing / NonUniformIndexing features and no runtime-sized arrays
+    without runtimeDescriptorArray; this lavapipe (Mesa 22.3.6) reports none of them but
+    the buffer arrays' dynamic indexing, so the oracle refuses a shader needing one, by
+    the feature's name, instead of returning undefined results. Constant and
+    specialization-constant indices run (the accepted cases also check the result)."""
+    spv = glsl(_ARRAYS.replace("INDEXED", expr))
+    rng = np.random.default_rng(3)
+    images = {(0, 0, j): (rng.random((2, 2), dtype=np.float32), None) for j in range(2)}
+    images.update({(0, 1, j): (rng.random((2, 2), dtype=np.float32), None) for j in range(2)})
+    images.update({(0, b, j): (rng.random(4, dtype=np.float32), None)
+                   for b in (2, 3) for j in range(2)})
+    bufs = {(0, 4, j): rng.random(4, dtype=np.float32) for j in range(2)}
+    bufs[(0, 5)] = np.zeros(64, np.float32)
+    args = dict(groups=(1, 1, 1), buffers=bufs, images=images,
+                samplers={(0, 0, 0): "nearest", (0, 0, 1): "nearest"},
+                push_constants=struct.pack("<i", 1))
+    if refusal is not None:
+        assert refusal in str(pytest.raises(lavapipe.MissingFeatureError, run_compute, spv,
+                                            **args).value)
+        assert not lvp.features.get(refusal.rsplit(" ", 1)[1])
+        return
+    got = f32(run_compute(spv, **args)[(0, 5)]).reshape(16, 4)[:4, 0]
+    if "cs[1]" in expr:
+        want = images[(0, 0, 1)][0][0, 0] + images[(0, 1, 1)][0][0, 0] + bufs[(0, 4, 0)]
+    else:
+        want = bufs[(0, 4, 1)]
+    np.testing.assert_allclose(got, want, rtol=1e-6)
+
+
+def test_runtime_descriptor_array_refused(glsl, lvp) -> None:
+    spv = glsl("""
+#version 450
+#extension GL_EXT_nonuniform_qualifier : require
+layout(local_size_x = 4) in;
+layout(set = 0, binding = 0) buffer S { float v[]; } bs[];
+layout(set = 0, binding = 1) buffer O { float o[]; };
+layout(push_constant) uniform P { int k; } pc;
+void main() { o[gl_LocalInvocationIndex] = bs[pc.k].v[gl_LocalInvocationIndex]; }
+""")
+    with pytest.raises(lavapipe.MissingFeatureError, match="binding 0:0 \\(storage array\\): "
+                       "a runtime-sized array needs runtimeDescriptorArray"):
+        run_compute(spv, groups=(1, 1, 1), buffers={(0, 0, 0): np.zeros(4, np.float32),
+                                                    (0, 1): np.zeros(4, np.float32)})
+    assert spirv_reflect.reflect(spv).bindings[(0, 0)].features_needed() == [
+        ("runtimeDescriptorArray", "a runtime-sized array"),
+        ("shaderStorageBufferArrayDynamicIndexing", "a dynamic array index")]
