@@ -545,30 +545,77 @@ def oracle_message(data: bytes, scratch: Path) -> str:
     return (r.stdout + r.stderr).strip().split("\n")[0][:200]
 
 
-def _relaxed_valid(data: bytes, scratch: Path) -> bool:
-    """Does spirv-val accept the module once no semantics operand breaks -10871?"""
-    from radcc.frontend.spirv import SpirvError, read_spirv
-    from radcc.frontend.spirv.spirv_val import relax_storage_semantics
+# the rules radcc warns about instead of enforcing, as spirv-val names them: storage-class
+# semantics without an order (spirv_val.RELAXED_RULE) and a PhysicalStorageBuffer access
+# Aligned below the 8 bytes of a pointer it loads or stores (validate.memory_access)
+ALIGNED_RULE = "VUID-StandaloneSpirv-PhysicalStorageBuffer64-06314"
 
+
+def relax_pointer_alignment(data: bytes) -> bytes | None:
+    """A copy of SPIR-V `data` in which every memory operand Aligned below 8 of each
+    instruction radcc warns about for -06314 (a pointer in PhysicalStorageBuffer memory)
+    says Aligned 8; None when radcc gives no such warning (or rejects the module)."""
+    from radcc.frontend.spirv import SpirvError, read_spirv
+    from radcc.frontend.spirv.validate import validate_module
+
+    try:
+        module = read_spirv(data)
+        warnings = validate_module(module)
+    except SpirvError:
+        return None
+    sites = {w.word_offset for w in warnings if ALIGNED_RULE in w.message}
+    if not sites:
+        return None
+    fmt = ">" if module.header.big_endian else "<"
+    words = list(struct.unpack(f"{fmt}{len(data) // 4}I", data[:len(data) // 4 * 4]))
+    for ins in module.instructions:
+        if ins.offset not in sites:
+            continue
+        pos = ins.offset + 1 + (ins.result_type is not None) + (ins.result_id is not None)
+        for o in ins.operands:
+            # Aligned is the first parameter of a MemoryAccess mask (bit 0x2, the lowest
+            # bit with one: SPIR-V spec 3.26)
+            if o.kind == "MemoryAccess" and int(o.value) & 2 and words[pos + 1] < 8:
+                words[pos + 1] = 8
+            pos += o.words + sum(q.words for q in o.params)
+    return struct.pack(f"{fmt}{len(words)}I", *words) + data[len(data) // 4 * 4:]
+
+
+def _relaxed_rules(data: bytes, scratch: Path) -> tuple[str, ...]:
+    """The rules radcc only warns about (`RELAXED_RULE`, `ALIGNED_RULE`) whose relaxed
+    copy of the module (`relax_storage_semantics`, then `relax_pointer_alignment`)
+    spirv-val accepts; () when there is none or spirv-val still rejects it."""
+    from radcc.frontend.spirv import SpirvError, read_spirv
+    from radcc.frontend.spirv.spirv_val import RELAXED_RULE, relax_storage_semantics
+
+    rules: list[str] = []
     try:
         relaxed = relax_storage_semantics(read_spirv(data), data)
     except SpirvError:
-        return False
-    if relaxed is None:
-        return False
-    return _run_oracle_spirv_val(relaxed[0], _spirv_env(data),
-                                 scratch / "oracle-relaxed.spv").returncode == 0
+        return ()
+    if relaxed is not None:
+        data = relaxed[0]
+        rules.append(RELAXED_RULE)
+    aligned = relax_pointer_alignment(data)
+    if aligned is not None:
+        data = aligned
+        rules.append(ALIGNED_RULE)
+    if not rules or _run_oracle_spirv_val(data, _spirv_env(data),
+                                          scratch / "oracle-relaxed.spv").returncode != 0:
+        return ()
+    return tuple(rules)
 
 
 def silent_acceptance(data: bytes, scratch: Path, stderr: str) -> str | None:
     """Why radcc's acceptance of SPIR-V `data` (its `stderr`) is a silent acceptance of an
-    invalid module, keyed by spirv-val's message (None: it is not one)."""
-    from radcc.frontend.spirv.spirv_val import RELAXED_RULE
-
+    invalid module, keyed by spirv-val's message (None: it is not one). A module valid
+    but for rules radcc warns about counts only when a warning naming each is missing."""
     verdict = oracle_status("spirv", data, scratch)
     if verdict == RELAXED:
-        return None if "warning: " in stderr and RELAXED_RULE in stderr else \
-            f"silent acceptance: no {RELAXED_RULE} warning: {oracle_message(data, scratch)}"
+        missing = [r for r in _relaxed_rules(data, scratch)
+                   if not re.search(rf"warning: .*{r}", stderr)]
+        return f"silent acceptance: no {missing[0]} warning: " \
+            f"{oracle_message(data, scratch)}" if missing else None
     if verdict == 1:
         return f"silent acceptance: spirv-val: {oracle_message(data, scratch)}"
     return None
@@ -594,20 +641,22 @@ def truncations(data: bytes, step: int = 1) -> Iterator[tuple[str, bytes]]:
         yield f"truncate@{i}", data[:i]
 
 
-# oracle_status of a SPIR-V module that spirv-val rejects only for
-# VUID-StandaloneSpirv-MemorySemantics-10871 (storage-class semantics without an order):
-# radcc accepts it with a located warning naming that VUID (radcc.frontend.spirv.spirv_val's
-# docstring), so an acceptance counts as silent only without that warning
+# oracle_status of a SPIR-V module that spirv-val rejects only for rules radcc warns about:
+# VUID-StandaloneSpirv-MemorySemantics-10871 (storage-class semantics without an order;
+# radcc.frontend.spirv.spirv_val's docstring) and -06314 for a pointer in
+# PhysicalStorageBuffer memory accessed Aligned 4 (validate.memory_access): radcc accepts
+# it with a located warning naming the VUID, so an acceptance counts as silent only
+# without that warning
 RELAXED = 2
 
 
 def oracle_status(name: str, data: bytes, scratch: Path) -> int | None:
     """1 if the independent tool rejects `data` for reader `name`, else 0 (None: no
-    oracle; `RELAXED`: a SPIR-V module valid but for the -10871 rule). llvm-mc-19 for
+    oracle; `RELAXED`: a SPIR-V module valid but for the -10871 or pointer -06314 rules). llvm-mc-19 for
     assembly/objects (error) and disassembly (a warning or error: radcc mc prints the
     same warning and still exits 0, so a warning counts as 0 on both sides); spirv-val
-    for SPIR-V (a module it rejects for -10871 is checked again as
-    `spirv_val.relax_storage_semantics` makes it valid for that rule)."""
+    for SPIR-V (a module it rejects for -10871 or -06314 is checked again as
+    `_relaxed_rules` makes it valid for those rules)."""
     f = scratch / f"oracle{READERS[name].suffix}"
     if name == "spirv":
         from radcc.frontend.spirv.spirv_val import NEWER_CAPABILITIES, RELAXED_RULE
@@ -618,7 +667,8 @@ def oracle_status(name: str, data: bytes, scratch: Path) -> int | None:
         m = re.search(r"Invalid capability operand: (\d+)", r.stdout + r.stderr)
         if m is not None and int(m.group(1)) in NEWER_CAPABILITIES:
             return None  # this spirv-val predates the module's extension: no verdict
-        if RELAXED_RULE in r.stdout + r.stderr and _relaxed_valid(data, scratch):
+        if (RELAXED_RULE in r.stdout + r.stderr or ALIGNED_RULE in r.stdout + r.stderr) \
+                and _relaxed_rules(data, scratch):
             return RELAXED
         return 1
     kind, _, chip = name.partition("-")

@@ -589,3 +589,76 @@ def test_mc_metadata_read_in_every_mode(mode: list[str], tmp_path: Path) -> None
         o = run_radcc(["mc", "--mcpu=gfx1100", *mode, str(f)])
         assert ref.returncode != 0 and o.status == 1, o.stderr
         assert problem(o, "text", allow=PLAIN_DIAG) is None, o.stderr
+
+
+_BDA_POINTER_LOADS = """#version 450
+#extension GL_EXT_buffer_reference : require
+layout(local_size_x = 64) in;
+layout(buffer_reference, std430, buffer_reference_align = 4) buffer Floats { float v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 8) buffer Node {
+    Floats data; uint count; };
+layout(push_constant) uniform P { Node node; } p;
+void main() {
+    uint t = gl_LocalInvocationID.x;
+    Node n = p.node;
+    n.data.v[t] = n.data.v[t] * 2.0 + float(atomicAdd(n.count, 1u));
+}
+"""
+
+
+def test_diff_relaxes_pointer_alignment_06314(tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """glslang 12 loads a PhysicalStorageBuffer pointer from memory Aligned 4; SPIRV-Tools
+    2025.5 rejects that (VUID-StandaloneSpirv-PhysicalStorageBuffer64-06314: `line 76`,
+    the first such OpLoad), radcc warns (fa72899). The --diff oracle checks such a module
+    again with those Aligned operands raised to 8 (`fuzzlib.relax_pointer_alignment`: only
+    the words radcc warns about change, and every spirv-val accepts the copy, which radcc
+    compiles without a warning), so radcc's acceptance counts only without the warning.
+    The oracle here stands in for 2025.5 on this module (its message, exit 1) and runs the
+    installed spirv-val on anything else, as Debian's 2023.1 accepts the original."""
+    import struct
+    import sys
+
+    import fuzzlib
+
+    src = tmp_path / "bda.comp"
+    src.write_text(_BDA_POINTER_LOADS)
+    spv = tmp_path / "bda.spv"
+    subprocess.run(["glslangValidator", "-V", "--target-env", "vulkan1.2", "-S", "comp",
+                    str(src), "-o", str(spv)], check=True, capture_output=True)
+    data = spv.read_bytes()
+    o = run_radcc(["compile", str(spv), "-S", "-o", str(tmp_path / "o.s"), "--no-validate"])
+    sites = {int(w) for w in re.findall(r"word (\d+): warning: OpLoad: Aligned 4 is less "
+                                        r"than the 8 bytes of a pointer accessed \(VUID-"
+                                        r"StandaloneSpirv-PhysicalStorageBuffer64-06314\)",
+                                        o.stderr)}
+    assert o.status == 0 and len(sites) == 2, o.stderr
+    copy = fuzzlib.relax_pointer_alignment(data)
+    assert copy is not None and len(copy) == len(data)
+    a, b = struct.unpack(f"<{len(data) // 4}I", data), struct.unpack(f"<{len(copy) // 4}I", copy)
+    changed = {i for i in range(len(a)) if a[i] != b[i]}
+    assert changed == {s + 5 for s in sites}  # OpLoad type id ptr Aligned|... 4
+    assert all(a[i] == 4 and b[i] == 8 and a[i - 1] & 2 for i in changed)
+    (tmp_path / "copy.spv").write_bytes(copy)
+    assert subprocess.run(["spirv-val", "--target-env", "vulkan1.2",
+                           str(tmp_path / "copy.spv")], capture_output=True).returncode == 0
+    o2 = run_radcc(["compile", str(tmp_path / "copy.spv"), "-S", "-o", str(tmp_path / "c.s")])
+    assert o2.status == 0 and "warning" not in o2.stderr, o2.stderr
+    fake = tmp_path / "spirv-val-2025"
+    fake.write_text(f"""#!{sys.executable}
+import os, sys
+if open(sys.argv[-1], "rb").read() == open({str(spv)!r}, "rb").read():
+    print("error: line 76: [VUID-StandaloneSpirv-PhysicalStorageBuffer64-06314] Memory "
+          "accesses Aligned operand value 4 is too small, the largest scalar type is 8 bytes.")
+    sys.exit(1)
+os.execvp("spirv-val", ["spirv-val", *sys.argv[1:]])
+""")
+    fake.chmod(0o755)
+    monkeypatch.setattr(fuzzlib, "ORACLE_SPIRV_VAL", [str(fake)])
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    assert fuzzlib.oracle_status("spirv", data, scratch) == fuzzlib.RELAXED
+    assert fuzzlib.silent_acceptance(data, scratch, o.stderr) is None
+    found = fuzzlib.silent_acceptance(data, scratch, o.stderr.replace("warning", "note"))
+    assert found is not None and found.startswith(
+        "silent acceptance: no VUID-StandaloneSpirv-PhysicalStorageBuffer64-06314 warning")
