@@ -120,6 +120,8 @@ class ModuleShape:
     # a workgroup size given by specialization constant ids that other constants of
     # the module share with another default (`workgroup_spec`)
     spec: dict[int, int] = field(default_factory=dict)
+    # the workgroup width's specialization constant (SpecId, default), when it has one
+    width_spec: tuple[int, int] | None = None
 
 
 def shape_of(spirv: bytes) -> ModuleShape:
@@ -220,8 +222,13 @@ def shape_of(spirv: bytes) -> ModuleShape:
             fixed = off + (4 * consts.get(la[1], 1) if lop == OP_TYPE_ARRAY else 16)
             if key not in bindings:
                 bindings[key] = (element(members[last]), fixed)
+    width = None
+    for cid, parts in composites.items():
+        if dec.get(cid, {}).get(DEC_BUILTIN) == BUILTIN_WORKGROUP_SIZE and parts \
+                and DEC_SPEC_ID in dec.get(parts[0], {}) and parts[0] in spec_defaults:
+            width = (dec[parts[0]][DEC_SPEC_ID], spec_defaults[parts[0]])
     return ModuleShape(push, bindings, subgroup, skip, push_names,
-                       workgroup_spec(dec, spec_defaults, composites))
+                       workgroup_spec(dec, spec_defaults, composites), width)
 
 
 def workgroup_spec(dec: dict[int, dict[int, int]], defaults: dict[int, int],
@@ -309,6 +316,12 @@ def ncnn_values(names: list[str], rng: np.random.Generator) -> dict[str, int]:
 # not multiples of the tile (the bounds checks run), K is two blocks of A's type.
 MM_M, MM_N, MM_TILE = 48, 40, 64
 MM_EXPERTS, MM_USED = 2, 2  # matmul_id: experts, experts each token uses (nei0)
+# the workgroup width (``BLOCK_SIZE``, local_size_x_id 0) that mul_mm.comp's default tile
+# needs: warps of WARP 32 invocations, one per WM x WN = 32 x 32 piece of the BM x BN =
+# 64 x 64 tile, 4 warps. glslang drops an unused BLOCK_SIZE, leaving the width's default
+# 1 (which `workgroup_spec` cannot see): one invocation strides its tile loads by
+# 1 * 2 / BK = 0, an endless loop (the "too slow" matmuls of the first runs)
+MM_BLOCK = 128
 GGML_QK256 = ("q2_k", "q3_k", "q4_k", "q5_k", "q6_k", "iq1_s", "iq1_m", "iq2_xxs", "iq2_xs",
               "iq2_s", "iq3_xxs", "iq3_s", "iq4_xs")
 
@@ -318,6 +331,7 @@ class MatmulSetup:
     push: bytes
     groups: tuple[int, int, int]
     buffers: dict[tuple[int, int], bytes]  # the id and expert-count buffers (matmul_id)
+    spec: dict[int, int]  # the workgroup width, when the module leaves it at 1
 
 
 # ggml's dequant_* (dequant_head.glsl's push block): a 16 x 256 matrix, 4096 elements
@@ -362,7 +376,9 @@ def ggml_matmul_setup(name: str, shape: ModuleShape) -> MatmulSetup | None:
     buf = bytearray(max(off + 4 for off, _, _ in shape.push))
     for (off, _, _), nm in zip(shape.push, shape.push_names, strict=True):
         struct.pack_into("<I", buf, off, v[nm])
-    return MatmulSetup(bytes(buf), groups, extra)
+    spec = {shape.width_spec[0]: MM_BLOCK} if shape.width_spec and shape.width_spec[1] == 1 \
+        else {}
+    return MatmulSetup(bytes(buf), groups, extra, spec)
 
 
 def push_bytes(shape: ModuleShape, rng: np.random.Generator,
@@ -450,6 +466,7 @@ def run_one(path: str, waves: list[int], ncnn_src: str | None) -> list[dict[str,
     if mm is not None:
         push, groups = mm.push, mm.groups
         buffers |= mm.buffers
+        spec |= mm.spec
     named = ggml_named_push(Path(path).stem, shape) if "ggml" in path else None
     if named is not None:
         push = named
