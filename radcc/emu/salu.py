@@ -12,9 +12,10 @@ from collections.abc import Callable
 
 from radcc.emu.decode import Inst, ends_block, no_effect
 from radcc.emu.errors import EmuError, UnsupportedInstruction
-from radcc.emu.regs import sread, swrite
+from radcc.emu.regs import const_value, sread, swrite
 from radcc.emu.state import EXEC_LO, M0, MASK32, NULL, Wave
 from radcc.isa.formats.scalar_fields import waitcnt_layout
+from radcc.isa.operands import EXECZ, INLINE_INT_ZERO, SCC, VCCZ
 from radcc.target import GfxLevel
 
 M64 = (1 << 64) - 1
@@ -216,6 +217,80 @@ def _src(i: Inst, name: str) -> tuple[int, int, str]:
     return i.f[name], spec.bits, spec.type
 
 
+# --- fast handlers: operands resolved at bind time -----------------------------------------
+def _sexpr(code: int, bits: int, typ: str, lit: int | None, env: dict[str, object],
+           n: int) -> str | None:
+    """A Python expression over `s` (the wave's SGPR list) giving what `sread` gives for
+    this source: an SGPR (pair), or a constant bound in `env` as ``k<n>``; None for the
+    sources `sread` computes from other state (SCC, VCCZ, EXECZ) or wider ones."""
+    if code == NULL:
+        return "0"
+    if code < INLINE_INT_ZERO:
+        if bits <= 32:
+            return f"s[{code}]"
+        if bits == 64 and code + 1 < INLINE_INT_ZERO and code + 1 != NULL:
+            return f"(s[{code}] | s[{code + 1}] << 32)"
+        return None
+    if code in (SCC, VCCZ, EXECZ):
+        return None
+    try:
+        v = const_value(code, bits, typ, lit)
+    except EmuError:
+        return None
+    if v is None:
+        return None
+    env[f"k{n}"] = v
+    return f"k{n}"
+
+
+def _sdest(code: int, bits: int) -> list[str] | None:
+    """Statements writing ``r`` as `swrite` does (NULL dropped); None when not simple."""
+    if code >= INLINE_INT_ZERO or bits not in (32, 64):
+        return None
+    halves = 1 if bits == 32 else 2
+    return [f"s[{code + k}] = r >> {32 * k} & {MASK32}" if k else f"s[{code}] = r & {MASK32}"
+            for k in range(halves) if code + k < INLINE_INT_ZERO and code + k != NULL]
+
+
+_MAKERS: dict[str, Callable[..., Handler]] = {}
+
+
+def _fast_scalar(kind: str, fn: Callable[..., object], srcs: list[tuple[int, int, str]],
+                 lit: int | None, dst: tuple[int, int] | None) -> Handler | None:
+    """A SOP2/SOP1 (`kind` "op": ``r, scc = fn(*srcs, scc)``, written to `dst`) or SOPC
+    ("cmp": ``scc = fn(*srcs)``) handler with its sources read straight from the SGPR list
+    or bound as constants, compiled once per shape; None when a source or the destination
+    is not simple (the caller keeps the general handler)."""
+    env: dict[str, object] = {}
+    args = []
+    for n, (code, bits, typ) in enumerate(srcs):
+        e = _sexpr(code, bits, typ, lit, env, n)
+        if e is None:
+            return None
+        args.append(e)
+    if kind == "cmp":
+        body = [f"w.scc = int(fn({', '.join(args)}))"]
+    else:
+        assert dst is not None
+        writes = _sdest(*dst)
+        if writes is None:
+            return None
+        body = [f"r, scc = fn({', '.join(args)}, w.scc)", *writes,
+                "if scc is not None:", "    w.scc = scc"]
+    consts = sorted(env)
+    src = "\n".join([f"def make(fn, {', '.join(['_'] + consts)}):",
+                     "    def h(w, i):",
+                     "        s = w.s",
+                     *(f"        {ln}" for ln in body),
+                     "    return h"]) + "\n"
+    mk = _MAKERS.get(src)
+    if mk is None:
+        g: dict[str, object] = {}
+        exec(compile(src, "<radcc.emu fast SALU>", "exec"), g)  # noqa: S102
+        mk = _MAKERS[src] = g["make"]  # type: ignore[assignment]
+    return mk(fn, None, *(env[k] for k in consts))
+
+
 # --- handler builders -----------------------------------------------------------------
 def _bind_sop2(i: Inst) -> Handler:
     fn = SOP2[i.name]
@@ -224,6 +299,9 @@ def _bind_sop2(i: Inst) -> Handler:
     dst = i.f["sdst"]
     db = i.info.defs[0].bits
     lit = i.f.get("literal")
+    fast = _fast_scalar("op", fn, [(c0, b0, t0), (c1, b1, t1)], lit, (dst, db))
+    if fast is not None:
+        return fast
 
     def h(w: Wave, i: Inst) -> None:
         r, scc = fn(sread(w, c0, b0, t0, lit), sread(w, c1, b1, t1, lit), w.scc)
@@ -243,6 +321,9 @@ def _bind_sop1(i: Inst) -> Handler:
     if name in SOP1:
         fn = SOP1[name]
         db = i.info.defs[0].bits
+        fast = _fast_scalar("op", fn, [(c0, b0, t0)], lit, (dst, db)) if src else None
+        if fast is not None:
+            return fast
 
         def h(w: Wave, i: Inst) -> None:
             r, scc = fn(sread(w, c0, b0, t0, lit), w.scc)
@@ -314,6 +395,9 @@ def _bind_sopc(i: Inst) -> Handler:
     c0, b0, t0 = _src(i, "ssrc0")
     c1, b1, t1 = _src(i, "ssrc1")
     lit = i.f.get("literal")
+    fast = _fast_scalar("cmp", fn, [(c0, b0, t0), (c1, b1, t1)], lit, None)
+    if fast is not None:
+        return fast
 
     def h(w: Wave, i: Inst) -> None:
         w.scc = int(fn(sread(w, c0, b0, t0, lit), sread(w, c1, b1, t1, lit)))

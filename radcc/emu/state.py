@@ -30,6 +30,12 @@ MASK32 = 0xFFFFFFFF
 
 # Apertures for flat addressing (ISA 10.1.1, 3.3 "memory apertures"): the high
 # 32 bits of the shared (LDS) and private (scratch) aperture bases.
+# lane masks as read-only bool arrays, by (mask, wave size): kernels test the same few
+# masks over and over (EXEC, VCC of a loop's compare); cleared when it grows past
+# _MASK_CACHE_MAX entries
+_MASK_CACHE: dict[tuple[int, int], np.ndarray] = {}
+_MASK_CACHE_MAX = 4096
+
 SHARED_BASE_HI = 0x0001_0000
 PRIVATE_BASE_HI = 0x0002_0000
 
@@ -116,8 +122,17 @@ class Wave:
         return self._exec_arr
 
     def mask_to_bools(self, m: int) -> np.ndarray:
-        b = np.frombuffer(m.to_bytes(8, "little"), dtype=np.uint8)
-        return np.unpackbits(b, bitorder="little")[: self.size].astype(bool)
+        """The lanes of mask `m` as a bool array (shared and read-only: do not modify)."""
+        key = (m, self.size)
+        a = _MASK_CACHE.get(key)
+        if a is None:
+            if len(_MASK_CACHE) >= _MASK_CACHE_MAX:
+                _MASK_CACHE.clear()
+            b = np.frombuffer(m.to_bytes(8, "little"), dtype=np.uint8)
+            a = np.unpackbits(b, bitorder="little")[: self.size].astype(bool)
+            a.flags.writeable = False
+            _MASK_CACHE[key] = a
+        return a
 
     @staticmethod
     def bools_to_mask(b: np.ndarray) -> int:

@@ -384,7 +384,9 @@ class Strict:
                                   f"transcendental '{x.text}' at pc {x.pc:#x} with only "
                                   f"{self.valu_n - vn} VALU in between and no "
                                   "s_waitcnt_depctr va_vdst(0)", i.pc)
-            if self.wave == 64 and len(use.vreads) >= 2 and self.exec_writes:
+            # the hazard needs an EXEC write among the last 7 VALUs (`_partial_forwarding`)
+            if self.wave == 64 and len(use.vreads) >= 2 and self.exec_writes \
+                    and self.exec_writes[-1] > self.valu_n - 8:
                 self._partial_forwarding(i, use)
         elif i.info.cls == "ldsdir":
             self._lds_direct(i, use)

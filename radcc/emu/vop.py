@@ -37,11 +37,25 @@ def _valu() -> tuple[Callable[..., object], type, frozenset[str]]:
     return execute_valu, ValuMods, frozenset(ACC_OPS)
 
 
+# lane masks as read-only per-lane 0/1 uint64 arrays, by (mask, wave size); cleared when
+# it grows past _LANES_CACHE_MAX entries
+_LANES_CACHE: dict[tuple[int, int], np.ndarray] = {}
+_LANES_CACHE_MAX = 4096
+
+
 def _mask_reader(code: int) -> Reader:
-    """A lane mask source (SGPR/VCC code) as per-lane 0/1 uint64."""
+    """A lane mask source (SGPR/VCC code) as per-lane 0/1 uint64 (shared, read-only)."""
     def r(w: Wave) -> np.ndarray:
         m = w.read_mask(code) if code < 128 else sread(w, code)
-        return w.mask_to_bools(m).astype(U64)
+        key = (m, w.size)
+        a = _LANES_CACHE.get(key)
+        if a is None:
+            if len(_LANES_CACHE) >= _LANES_CACHE_MAX:
+                _LANES_CACHE.clear()
+            a = w.mask_to_bools(m).astype(U64)
+            a.flags.writeable = False
+            _LANES_CACHE[key] = a
+        return a
     return r
 
 
@@ -394,6 +408,53 @@ def _fast_mask_op(opname: str) -> Callable[..., tuple[np.ndarray | None, np.ndar
     return None
 
 
+def _fast_cndmask_handler(i: Inst, opname: str, slow: Handler) -> Handler | None:
+    """v_cndmask_b32 without modifiers or DPP as one `np.where` on uint32 VGPR rows (SGPR
+    and constant sources as scalars), the condition the lane mask's cached bool array
+    (`Wave.mask_to_bools`); lanes outside EXEC keep the VGPR, as the general path (`slow`,
+    kept as the handler's `slow` attribute). None when the instruction does not qualify."""
+    f = i.f
+    if opname != "v_cndmask_b32" or i.enc not in ("VOP2", "VOP3") or f.get("dpp") \
+            or "dpp_ctrl" in f or any(f.get(k) for k in _MOD_FIELDS):
+        return None
+    vdst, vbits = _writer(i)
+    if vdst is None or vbits != 32:
+        return None
+    lit = f.get("literal")
+    vals: list[tuple[str, int]] = []
+    mcode: int | None = None
+    for o in i.info.srcs:
+        if o.kind == "special" and o.fixed == "vcc_lo":
+            mcode = VCC_LO
+            continue
+        if o.kind == "sreg_wave":
+            mcode = f[o.name]
+            continue
+        code = 256 + f["vsrc1"] if o.name == "vsrc1" else f.get(o.name)
+        g = None if code is None else _fast_source(code, lit, False)
+        if g is None:
+            return None
+        kind, val = g
+        vals.append((kind, int(val[0][0]) if kind == "k" else val))  # type: ignore[index]
+    if mcode is None or mcode >= 128 or len(vals) != 2:
+        return None
+    (k0, a0), (k1, a1) = vals
+    c0, c1 = U32(a0), U32(a1)
+
+    def hc(w: Wave, i: Inst) -> None:
+        vr = w.vr
+        s = w.s
+        a = vr[a0] if k0 == "v" else c0 if k0 == "k" else U32(s[a0])
+        b = vr[a1] if k1 == "v" else c1 if k1 == "k" else U32(s[a1])
+        t = np.where(w.mask_to_bools(w.read_mask(mcode)), b, a)
+        if s[EXEC_LO] == MASK32 and (w.size == 32 or s[EXEC_LO + 1] == MASK32):
+            np.copyto(vr[vdst], t, casting="unsafe")
+        else:
+            np.copyto(vr[vdst], t, casting="unsafe", where=w.exec_mask())
+    hc.slow = slow  # type: ignore[attr-defined]  # the general path, for tests
+    return hc
+
+
 def _fast_mask_handler(i: Inst, opname: str, readers: list[Reader], vdst: int | None,
                        sdst: int | None, slow: Handler) -> Handler | None:
     """32-bit carry ops, integer compares (v_cmp/v_cmpx) and v_cndmask_b32 computed
@@ -629,6 +690,7 @@ def _bind_generic(i: Inst, name: str | None = None) -> Handler:
     if fn is None:
         return h
     fast = (_fast_handler(i, opname, h)
+            or _fast_cndmask_handler(i, opname, h)
             or _fast_mask_handler(i, opname, readers, vdst, sdst, h)
             or _fast_f32_handler(i, opname, readers, vdst, vbits, h)
             or _fast_64_handler(i, opname, readers, vdst, sdst, h))

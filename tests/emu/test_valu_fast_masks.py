@@ -113,21 +113,44 @@ def test_integer_compares(cond: str, typ: str, form: str, wave: int) -> None:
         assert _lanes(wf, code)[k] == want == _lanes(wg, code)[k], (text, k)
 
 
+# v_cndmask_b32 forms: (text, sources as ("v", VGPR) / ("s", SGPR) / ("k", constant),
+# mask SGPR); the fast handler (`_fast_cndmask_handler`) reads VGPR rows and scalars
+Src = tuple[str, int]
+CNDMASK: list[tuple[str, tuple[Src, Src], int]] = [
+    ("v_cndmask_b32_e32 v7, s5, v4, vcc_lo", (("s", 5), ("v", 4)), 106),
+    ("v_cndmask_b32_e64 v7, v3, -1, s8", (("v", 3), ("k", M)), 8),
+    ("v_cndmask_b32_e64 v7, v3, v4, vcc_lo", (("v", 3), ("v", 4)), 106),
+    ("v_cndmask_b32_e64 v7, s5, 7, s8", (("s", 5), ("k", 7)), 8),
+    ("v_cndmask_b32_e32 v7, 0x12345678, v7, vcc_lo", (("k", 0x12345678), ("v", 7)), 106),
+    ("v_cndmask_b32_e64 v4, v4, 1.0, s8", (("v", 4), ("k", 0x3F800000)), 8),
+    ("v_cndmask_b32_e64 v7, 0, 0.5, s8", (("k", 0), ("k", 0x3F000000)), 8),
+]
+
+
 @pytest.mark.parametrize("wave", [32, 64])
-@pytest.mark.parametrize("form", ["e32", "e64"])
-def test_cndmask(form: str, wave: int) -> None:
-    if form == "e32":
-        text = "v_cndmask_b32_e32 v7, s5, v4, vcc_lo"
-        sel = 106
-    else:
-        text = "v_cndmask_b32_e64 v7, v3, -1, s8"
-        sel = 8
+@pytest.mark.parametrize("case", CNDMASK, ids=[c[0] for c in CNDMASK])
+def test_cndmask(case: tuple[str, tuple[Src, Src], int], wave: int) -> None:
+    text, srcs, sel = case
     w0, wf, wg = _run_both(text, wave)
     lanes = _lanes(w0, sel)
+    dst = int(text.split()[1].strip("v,"))
+
+    def value(src: Src, k: int) -> int:
+        kind, n = src
+        return int(w0.v[n, k]) if kind == "v" else w0.s[n] if kind == "s" else n
+
     for k in range(1, wave):
-        a, b = (w0.s[5], int(w0.v[4, k])) if form == "e32" else (int(w0.v[3, k]), M)
-        want = b if lanes[k] else a
-        assert int(wf.v[7, k]) == want == int(wg.v[7, k]), (text, k)
+        want = value(srcs[1], k) if lanes[k] else value(srcs[0], k)
+        assert int(wf.v[dst, k]) == want == int(wg.v[dst, k]), (text, k)
+
+
+def test_cndmask_fast_handler_used() -> None:
+    """The forms above take the fast handler (or the test compares the library twice)."""
+    from radcc.emu.vop import _fast_cndmask_handler
+    for text, _, _ in CNDMASK:
+        i = inst(text, 32)
+        assert _fast_cndmask_handler(i, i.name, lambda w, i: None) is not None, text
+        assert getattr(bind_valu(i), "slow", None) is not None, text
 
 
 @pytest.mark.parametrize("text", [
@@ -140,6 +163,8 @@ def test_not_fast(text: str) -> None:
     i = inst(text, 32)
     from radcc.emu.vop import _readers
     assert _fast_mask_handler(i, i.name, _readers(i, 0), 7, 10, lambda w, i: None) is None
+    from radcc.emu.vop import _fast_cndmask_handler
+    assert _fast_cndmask_handler(i, i.name, lambda w, i: None) is None
 
 
 @pytest.mark.parametrize("wave", [32, 64])
