@@ -555,7 +555,8 @@ def main() -> int:
                                 capture_output=True, text=True, timeout=a.timeout, env=env)
             rows = json.loads(cp.stdout.strip().splitlines()[-1]) if cp.returncode == 0 \
                 else [{"file": f, "wave": w, "result": "crash",
-                       "detail": (cp.stderr.strip().splitlines() or ["?"])[-1][:300]}
+                       "detail": (cp.stderr.strip().splitlines()
+                                  or [f"exit status {cp.returncode}"])[-1][:300]}
                       for w in waves]
         except subprocess.TimeoutExpired:
             rows = [{"file": f, "wave": w, "result": "timeout"} for w in waves]
