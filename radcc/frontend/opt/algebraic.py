@@ -4,8 +4,9 @@ Each rule is ``(search, replace)``: a search is ``(opcode, operand...)`` where a
 operand is a variable name (``"a"`` matches any value; a repeated name must be
 the same value), a number (a constant whose every component equals it, read in
 the opcode's source type: integers as raw bits of the size, floats as floats),
-``"#p"`` (any constant that is a power of two, bound as an integer), or a
-nested search on the defining instruction. A replacement is a variable, a
+``"#p"`` (any constant that is a power of two, bound as an integer), another
+``"#name"`` (any constant, bound as a value), ``"name!"`` (a value that is not a constant,
+bound as ``name``), or a nested search on the defining instruction. A replacement is a variable, a
 number (a constant of the destination's size and type), or ``(opcode, ...)``
 built with the destination's size; ``log2(p)`` and ``p-1`` stand for the
 bound power of two. Commutative opcodes also match with their two sources swapped.
@@ -123,6 +124,20 @@ INEXACT_RULES: list[Rule] = [
     (("fadd", ("fmul", "a", "b"), ("fmul", "a", "c")), ("fmul", "a", ("fadd", "b", "c"))),
     # NIR's ~frcp(fsqrt(a)) -> frsq(a): one transcendental instead of two
     (("frcp", ("fsqrt", "a")), ("frsq", "a")),
+    # NIR's exponential/logarithmic identities (lower_math makes pow(a, b) exp2(b * log2 a)
+    # and exp/log exp2/log2 scaled by constants, which the reassociation below joins)
+    (("fexp2", ("flog2", "a")), "a"),
+    (("flog2", ("fexp2", "a")), "a"),
+    (("fexp2", ("fmul", ("flog2", "a"), 2.0)), ("fmul", "a", "a")),
+    (("fexp2", ("fmul", ("flog2", "a"), 4.0)), ("fmul", ("fmul", "a", "a"), ("fmul", "a", "a"))),
+    (("fpow", "a", 1.0), "a"),
+    (("fpow", "a", 2.0), ("fmul", "a", "a")),
+    (("fpow", "a", 4.0), ("fmul", ("fmul", "a", "a"), ("fmul", "a", "a"))),
+    (("fpow", 2.0, "a"), ("fexp2", "a")),
+    (("frcp", ("fexp2", "a")), ("fexp2", ("fneg", "a"))),
+    # NIR's constant reassociation: constants a chain's one variable separates fold together
+    (("fmul", "#a", ("fmul", "b!", "#c")), ("fmul", ("fmul", "#a", "#c"), "b")),
+    (("fadd", "#a", ("fadd", "b!", "#c")), ("fadd", ("fadd", "#a", "#c"), "b")),
 ]
 
 
@@ -158,6 +173,13 @@ def _match(pat: Any, v: Value, kind: str, env: dict[str, Any]) -> bool:
                 return False
             env["p"] = c[0]
             return True
+        if pat[0] == "#":
+            if v.parent is None or v.parent.op != "load_const":
+                return False
+        elif pat[-1] == "!":
+            if v.parent is not None and v.parent.op == "load_const":
+                return False
+            pat = pat[:-1]
         if pat in env:
             return env[pat] is v
         env[pat] = v
@@ -225,7 +247,7 @@ def _shape(search: tuple[Any, ...]) -> tuple[str | None, ...]:
     """What each source's defining instruction must be for `search` to match it in
     this order: None (anything: a variable), ``load_const`` (a number or ``#p``) or a
     nested search's opcode. A necessary condition only, checked before `_match_instr`."""
-    return tuple(None if isinstance(x, str) and x != "#p"
+    return tuple(None if isinstance(x, str) and x[0] != "#"
                  else x[0] if isinstance(x, tuple) else "load_const" for x in search[1:])
 
 

@@ -314,6 +314,56 @@ def test_algebraic_reciprocal_of_square_root_is_rsq() -> None:
         np.testing.assert_allclose(got, 1 / np.sqrt(x_in.astype(np.float64)), rtol=2e-7)
 
 
+def _exp_log_shader(exact: bool) -> MirShader:
+    s, b = _shader()
+    i = b.intr("load_local_invocation_index", [], 32, 1)
+    x = b.intr("load_ssbo", [b.alu("ishl", 32, 1, i, b.imm(2))], 32, 1, binding=(0, 0),
+               align=4)
+    e = {"exact": True} if exact else {}
+    rs = [b.alu("fexp2", 32, 1, b.alu("flog2", 32, 1, x), **e),
+          b.alu("flog2", 32, 1, b.alu("fexp2", 32, 1, x), **e),
+          b.alu("fexp2", 32, 1, b.alu("fmul", 32, 1, b.alu("flog2", 32, 1, x), b.fimm(2.0)),
+                **e),
+          b.alu("fpow", 32, 1, x, b.fimm(1.0), **e),
+          b.alu("fpow", 32, 1, x, b.fimm(2.0), **e),
+          b.alu("fpow", 32, 1, b.fimm(2.0), x, **e),
+          b.alu("frcp", 32, 1, b.alu("fexp2", 32, 1, x), **e),
+          b.alu("fmul", 32, 1, b.fimm(3.0), b.alu("fmul", 32, 1, x, b.fimm(0.5)), **e),
+          b.alu("fadd", 32, 1, b.alu("fadd", 32, 1, b.fimm(2.0), x), b.fimm(1.0), **e)]
+    for k, r in enumerate(rs):  # result k of invocation i to byte 64 + 4k + 64i
+        b.intrinsic("store_ssbo", [r, b.alu("iadd", 32, 1, b.imm(64 + 4 * k),
+                                            b.alu("ishl", 32, 1, i, b.imm(6)))],
+                    binding=(0, 0))
+    validate(s)
+    return s
+
+
+def test_algebraic_exp_log_identities_and_constant_reassociation() -> None:
+    """NIR's inexact exponential/logarithmic identities (exp2(log2 a) = a, log2(exp2 a)
+    = a, exp2(2 log2 a) = a*a, pow(a, 1) = a, pow(a, 2) = a*a, pow(2, a) = exp2(a),
+    1/exp2(a) = exp2(-a)) and constant reassociation (3*(x*0.5) = 1.5*x, (2+x)+1 = x+3):
+    ncnn's mish 97 -> 91 and gelu 91 -> 86 instructions (wave64). The results as NumPy
+    computes the identities' right sides; an exact instruction keeps every operation."""
+    x = np.array([0.75, 1.5, 3.0, 10.0], dtype=np.float32)
+    s = _exp_log_shader(exact=False)
+    optimize(s)
+    validate(s)
+    ops = [ins.op for ins in s.instrs()]
+    assert not {"flog2", "fpow", "frcp"} & set(ops), ops
+    assert ops.count("fexp2") == 2 and ops.count("fmul") == 2, ops  # x*x once (CSE)
+    out = mir_interp.run(s, (1, 1, 1), {(0, 0): x.tobytes() + bytes(4 * 76)})
+    got = np.frombuffer(out[(0, 0)], np.float32)[16:].reshape(4, 16)[:, :9]
+    x64 = x.astype(np.float64)
+    want = np.stack([x64, x64, x64 * x64, x64, x64 * x64, np.exp2(x64), np.exp2(-x64),
+                     1.5 * x64, x64 + 3.0], axis=1)
+    np.testing.assert_allclose(got, want, rtol=2e-7)
+    kept = _exp_log_shader(exact=True)
+    optimize(kept)
+    ops = [ins.op for ins in kept.instrs()]
+    assert ops.count("flog2") == 2 and ops.count("fpow") == 3 and "frcp" in ops, ops
+    assert ops.count("fexp2") == 3 and ops.count("fmul") == 3 and ops.count("fadd") == 2, ops
+
+
 def test_algebraic_sign_extended_bytes_are_bitfield_extracts() -> None:
     """ncnn's int8 unpacking idiom (x << 24 - 8k) >> 24 is NIR's extract_i8 (ibfe, one
     v_bfe_i32 as ACO, not a shift pair), its low byte extract_u8 (ubfe), (x >> 24) & 0xff
