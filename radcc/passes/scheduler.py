@@ -148,13 +148,13 @@ class _Region:
         self.la[dst] = la
 
     def shift(self, lo: int, hi: int, delta: RegisterDemand, sign: int) -> None:
+        if not (delta.sgpr or delta.vgpr):
+            return  # most moved instructions define what they kill: nothing changes
         la = self.la
         if sign > 0:
-            for k in range(lo, hi):
-                la[k] = la[k] + delta
+            la[lo:hi] = [x + delta for x in la[lo:hi]]
         else:
-            for k in range(lo, hi):
-                la[k] = la[k] - delta
+            la[lo:hi] = [x - delta for x in la[lo:hi]]
 
 
 class _Cluster:
