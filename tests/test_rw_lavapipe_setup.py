@@ -55,6 +55,25 @@ def test_matmul_push_constants_by_name() -> None:
     assert tool.ggml_matmul_setup("soft_max_f32", shape) is None
 
 
+def test_matmul_width_when_block_size_is_dropped() -> None:
+    """mul_mm.comp's BLOCK_SIZE unused: glslang drops it, leaving the width's default 1
+    (one invocation whose tile-load stride is 0, an endless loop); the matmul setup gives
+    the width MM_BLOCK (mul_mm.comp's default tile: 4 warps of 32; also over a kept
+    BLOCK_SIZE's 64, which would leave half the tile's warps without invocations), and
+    a module whose width default is not 1 is left alone."""
+    src = WIDTH_ID.replace("layout(constant_id = 0) const uint BLOCK_SIZE = 64;", "") \
+        .replace(" * BLOCK_SIZE / 64", " * 2 / 16")
+    shape = tool.shape_of(glsl_to_spirv(src))
+    assert shape.spec == {} and shape.width_spec == (0, 1)
+    mm = tool.ggml_matmul_setup("matmul_f32_f32", shape)
+    assert mm is not None and mm.spec == {0: tool.MM_BLOCK} and tool.MM_BLOCK == 128
+    kept = tool.ggml_matmul_setup("matmul_f32_f32", tool.shape_of(glsl_to_spirv(WIDTH_ID)))
+    assert kept is not None and kept.spec == {0: tool.MM_BLOCK}
+    fixed = src.replace("local_size_x_id = 0", "local_size_x = 128")
+    wide = tool.ggml_matmul_setup("matmul_f32_f32", tool.shape_of(glsl_to_spirv(fixed)))
+    assert wide is not None and wide.spec == {}
+
+
 DEQUANT = """#version 450
 layout(local_size_x = 64) in;
 layout(binding = 0) buffer D { float d[]; };

@@ -27,7 +27,9 @@ asks one question: does radcc's code do what lavapipe does with the same bytes?
 - ggml's ``matmul_*`` (mul_mm.comp, also ``matmul_id_*``): push constants by member name
   as ggml-vulkan.cpp's ggml_vk_matmul/ggml_vk_matmul_id set them for M = 48, N = 40 and
   K two blocks of A's type, workgroups (ceil(M / 64), ceil(N / 64), 1 or one per expert),
-  for ``matmul_id`` an id buffer giving every token both of 2 experts (`ggml_matmul_setup`);
+  for ``matmul_id`` an id buffer giving every token both of 2 experts, and a workgroup
+  width left at glslang's default 1 (an unused ``BLOCK_SIZE`` dropped) set to 128, the
+  default tile's 4 warps of 32 (`ggml_matmul_setup`, ``MM_BLOCK``);
   ``dequant_*`` a 16 x 256 matrix (`GGML_DEQUANT`).
 - Buffers: every storage/uniform buffer binding 64 KiB (more if its block needs it),
   filled by the type of the block's last member's elements: float32 uniform in [-1, 1],
