@@ -74,6 +74,17 @@ def test_matmul_width_when_block_size_is_dropped() -> None:
     assert wide is not None and wide.spec == {}
 
 
+def test_matmul_bk_for_quantised_a() -> None:
+    """A quantised A's BK (id 3, default 16) is set to 32 as ggml-vulkan.cpp's mmq
+    warptiles set it; f32/f16/bf16 A keep theirs."""
+    shape = tool.shape_of(glsl_to_spirv(WIDTH_ID))
+    for name, bk in (("matmul_q4_0_f32", 32), ("matmul_id_iq2_xs_f16", 32),
+                     ("matmul_id_subgroup_q8_0_f32", 32), ("matmul_f32_f32", None),
+                     ("matmul_id_f16_f32", None), ("matmul_bf16", None)):
+        mm = tool.ggml_matmul_setup(name, shape)
+        assert mm is not None and mm.spec.get(tool.MM_BK_ID) == bk, name
+
+
 DEQUANT = """#version 450
 layout(local_size_x = 64) in;
 layout(binding = 0) buffer D { float d[]; };

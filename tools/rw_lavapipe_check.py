@@ -324,6 +324,11 @@ MM_EXPERTS, MM_USED = 2, 2  # matmul_id: experts, experts each token uses (nei0)
 # 1 (which `workgroup_spec` cannot see): one invocation strides its tile loads by
 # 1 * 2 / BK = 0, an endless loop (the "too slow" matmuls of the first runs)
 MM_BLOCK = 128
+# mul_mm.comp's BK for a quantised A is specialization constant 3, default 16 but
+# "assumed to be 32 if working with a quant" (ggml-vulkan.cpp's *_warptile_mmq set 32;
+# f32/f16 A have BK 32 as a #define): at 16 the quant loads fill a 32-wide row, threads
+# overwrite each other's shared memory and the result depends on the schedule
+MM_BK_ID, MM_BK_QUANT = 3, 32
 GGML_QK256 = ("q2_k", "q3_k", "q4_k", "q5_k", "q6_k", "iq1_s", "iq1_m", "iq2_xxs", "iq2_xs",
               "iq2_s", "iq3_xxs", "iq3_s", "iq4_xs")
 
@@ -380,6 +385,9 @@ def ggml_matmul_setup(name: str, shape: ModuleShape) -> MatmulSetup | None:
         struct.pack_into("<I", buf, off, v[nm])
     spec = {shape.width_spec[0]: MM_BLOCK} if shape.width_spec and shape.width_spec[1] == 1 \
         else {}
+    a_type = name.removeprefix("matmul_").removeprefix("id_").removeprefix("subgroup_")
+    if a_type.split("_")[0] not in ("f32", "f16", "bf16"):
+        spec[MM_BK_ID] = MM_BK_QUANT
     return MatmulSetup(bytes(buf), groups, extra, spec)
 
 
