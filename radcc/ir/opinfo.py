@@ -115,12 +115,12 @@ def resolve_mnemonic(table: OpcodeTable, text: str) -> tuple[str, str]:
         return canon, table.by_canon[canon][0].enc
     for suffix, fmts in (("_e32", E32_FORMATS), ("_e64", E64_FORMATS)):
         if text.endswith(suffix):
-            name = _canonical(table, text[: -len(suffix)])
-            if name is None:
+            base = _canonical(table, text[: -len(suffix)])
+            if base is None:
                 continue
-            for e in table.by_canon[name]:
+            for e in table.by_canon[base]:
                 if e.enc in fmts:
-                    return name, e.enc
+                    return base, e.enc
             raise KeyError(f"'{text[: -len(suffix)]}' has no {suffix[1:]} encoding")
     cands = table.candidates(text)
     if cands:

@@ -32,7 +32,7 @@ from radcc.ir.fields import BY_FORMAT as FIELDS_BY_FORMAT
 from radcc.ir.fields import Fields, fields_class
 from radcc.ir.regclass import PhysReg, RegClass, Temp, s1, s2
 from radcc.ir.shader_config import ShaderConfig
-from radcc.target import Target
+from radcc.target import GfxLevel, Target
 
 
 class Operand:
@@ -237,7 +237,7 @@ class Program:
         return s1 if self.wave_size == 32 else s2
 
     @property
-    def gfx_level(self):
+    def gfx_level(self) -> GfxLevel:
         return self.target.gfx_level
 
     def allocate_temp(self, rc: RegClass) -> Temp:

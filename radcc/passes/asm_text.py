@@ -180,12 +180,12 @@ def instruction_parsed(instr: Instruction, table: OpcodeTable,
             if spec.is_def:
                 if not instr.definitions and mimg_atomic(info):
                     continue  # no return: the data operand (vdata_in) is printed
-                d = next(defs, None)
-                if d is None or d.phys is None:
+                dn = next(defs, None)
+                if dn is None or dn.phys is None:
                     raise EmitError(f"definition '{spec.name}' has no register")
-                texts.append(reg_text(d, spec))
-                typed.append(_reg_operand(d, spec))
-                high_vgpr |= spec.name in lo128 and d.phys.reg >= VGPR_BASE + 128
+                texts.append(reg_text(dn, spec))
+                typed.append(_reg_operand(dn, spec))
+                high_vgpr |= spec.name in lo128 and dn.phys.reg >= VGPR_BASE + 128
                 continue
             o = next(ops, None)
             if spec.name == "vdata_in" and mimg_atomic_returns(info, instr):

@@ -242,9 +242,9 @@ def block_cycles(est: _Estimator, facts: list[_Facts],
             start = est.cur
             if first < 0:
                 first = start
-            for r, c in f.perf.uses:
-                est.res_available[r] = est.cur + c
-                est.res_usage[r] += c
+            for r, cycles in f.perf.uses:
+                est.res_available[r] = est.cur + cycles
+                est.res_usage[r] += cycles
             est.cur += 1
         for c, n in f.wait.items():
             q = est.mem[c]

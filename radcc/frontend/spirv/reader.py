@@ -411,9 +411,8 @@ class _Reader:
             length = ins.id(1)
             c = self.m.constants.get(length)
             s = self.m.spec_constants.get(length)
-            if (c is None and s is None) or not isinstance(
-                self.m.types.get((c or s).type), TypeInt
-            ):  # type: ignore[union-attr]
+            cs = c if c is not None else s
+            if cs is None or not isinstance(self.m.types.get(cs.type), TypeInt):
                 raise self.fail(f"array length %{length} is not an integer constant")
             if c is not None and not c.null and isinstance(c.value, int) and c.value < 1:
                 raise self.fail(f"array length must be at least 1, not {c.value}")
@@ -448,9 +447,9 @@ class _Reader:
             if not isinstance(comp, TypeInt | TypeFloat):
                 raise self.fail("cooperative matrix component type must be a numeric scalar")
             for k, what in ((1, "scope"), (2, "rows"), (3, "columns"), (4, "use")):
-                c = ins.id(k)
-                if c not in self.m.constants and c not in self.m.spec_constants:
-                    raise self.fail(f"cooperative matrix {what} %{c} is not a constant")
+                cid = ins.id(k)
+                if cid not in self.m.constants and cid not in self.m.spec_constants:
+                    raise self.fail(f"cooperative matrix {what} %{cid} is not a constant")
             t = TypeCooperativeMatrix(rid, ins.id(0), ins.id(1), ins.id(2), ins.id(3), ins.id(4))
         else:
             t = TypeOther(rid, op, ins.operands)
