@@ -263,6 +263,15 @@ class FloatControls:
     rte: frozenset[int] = frozenset()
     rtz: frozenset[int] = frozenset()
 
+    def flushed(self) -> frozenset[int]:
+        """The float bit sizes whose denormals the kernel will flush, as the back end's
+        `radcc.ir.shader_config.FpMode.from_controls` sets MODE (ACO's choice): 32 unless
+        DenormPreserve 32; 16 and 64 (one MODE field) for DenormFlushToZero 16 or 64."""
+        out = set() if 32 in self.denorm_preserve else {32}
+        if self.denorm_flush & {16, 64}:
+            out |= {16, 64}
+        return frozenset(out)
+
 
 @dataclass(eq=False)
 class MirFunction:

@@ -506,11 +506,29 @@ _TABLE: dict[str, Callable[[list[Arr], int], Arr]] = {
 }
 
 
+def _flush_denormals(a: Arr, bits: int) -> Arr:
+    """Raw float bits with every denormal replaced by the zero of its sign."""
+    exp_mask = {16: 0x7C00, 32: 0x7F800000, 64: 0x7FF0000000000000}[bits]
+    sign = UNS[bits](1 << (bits - 1))
+    denorm = ((a & UNS[bits](exp_mask)) == 0) & ((a & ~sign) != 0)
+    return np.where(denorm, a & sign, a).astype(UNS[bits])
+
+
 def fold(op: str, dest_bits: int, dest_comps: int, srcs: list[tuple[int, ...]],
-         src_bits: list[int], attrs: dict[str, Any]) -> tuple[int, ...]:
+         src_bits: list[int], attrs: dict[str, Any],
+         flush: frozenset[int] = frozenset()) -> tuple[int, ...]:
     """``eval_alu`` on constants: each source's raw bits per component in, the
-    result's out (one lane)."""
+    result's out (one lane). `flush`: the float bit sizes whose denormals the kernel
+    flushes (`FloatControls.flushed`): as NIR's constant folding under a flush-to-zero
+    execution mode, float sources and float results of those sizes are flushed to the
+    zero of their sign, so a folded value is what the instruction computes at run time."""
     arrays = [np.array(c, dtype=np.uint64).astype(raw_dtype(b)).reshape(-1, 1)
               for c, b in zip(srcs, src_bits, strict=True)]
+    info = ALU_OPS[op]
+    if flush and op not in ("mov", "bcsel", "bitcast") and not op.startswith("vec"):
+        arrays = [_flush_denormals(a, b) if k == "float" and b in flush else a
+                  for a, k, b in zip(arrays, info.srcs, src_bits, strict=True)]
     r = eval_alu(op, dest_bits, dest_comps, arrays, src_bits, attrs)
+    if flush and info.dest == "float" and dest_bits in flush:
+        r = _flush_denormals(np.asarray(r), dest_bits)
     return tuple(int(x) for x in np.asarray(r).reshape(-1))

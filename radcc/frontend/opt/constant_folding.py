@@ -1,7 +1,11 @@
 """constant_folding: an ALU instruction whose sources are all constants becomes a
 constant (evaluated by ``mir_eval.eval_alu``, the interpreter's own semantics, so
 specialization-constant arithmetic folds exactly as it would run); ``bcsel``
-with a constant condition becomes the chosen source.
+with a constant condition becomes the chosen source. Float denormals fold as the kernel
+will run (`FloatControls.flushed`: f32 flushed unless the module asks DenormPreserve,
+f16/f64 kept unless DenormFlushToZero): sources and results of float operations of a
+flushed size become the zero of their sign, as NIR folds under flush-to-zero modes.
+Rounding is always to nearest even (a RoundingModeRTZ module's folds are not yet RTZ).
 
 Undefined values (``undef``: SPIR-V's OpUndef, a variable read before any write; "each
 consumption yields an arbitrary, possibly different bit pattern") propagate as LLVM and
@@ -17,7 +21,7 @@ from ..mir import Instr, MirShader, Value, const_of, rewrite_uses
 from ..mir_ops import ALU_OPS
 
 
-def fold_instr(ins: Instr) -> tuple[int, ...] | None:
+def fold_instr(ins: Instr, flush: frozenset[int] = frozenset()) -> tuple[int, ...] | None:
     d = ins.dest
     if d is None or ins.op not in ALU_OPS:
         return None
@@ -30,7 +34,7 @@ def fold_instr(ins: Instr) -> tuple[int, ...] | None:
     from ..mir_eval import fold  # NumPy: only a compile that folds something loads it
 
     return fold(ins.op, d.bit_size, d.num_components, srcs, [s.bit_size for s in ins.srcs],
-                ins.attrs)
+                ins.attrs, flush)
 
 
 def _is_undef(v: Value) -> bool:
@@ -56,6 +60,7 @@ def _fold_undef(ins: Instr, mapping: dict[Value, Value]) -> bool:
 def constant_folding(shader: MirShader) -> bool:
     changed = False
     mapping: dict[Value, Value] = {}
+    flush = shader.float_controls.flushed()
     for ins in list(shader.instrs()):
         if _fold_undef(ins, mapping):
             changed = True
@@ -65,7 +70,7 @@ def constant_folding(shader: MirShader) -> bool:
             if c is not None and len(set(c)) == 1 and ins.dest is not None:
                 mapping[ins.dest] = ins.srcs[1] if c[0] else ins.srcs[2]
                 continue
-        bits = fold_instr(ins)
+        bits = fold_instr(ins, flush)
         if bits is not None:
             ins.op = "load_const"
             ins.srcs = []
