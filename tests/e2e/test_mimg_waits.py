@@ -154,6 +154,8 @@ def test_every_mimg_wait_is_needed(wave: int, nsa: bool,
             err = _run(case, _assembled(res, "".join(mutated)), monkeypatch)
             if "vscnt" in ln:  # image stores/atomics without return before a barrier
                 vscnt_named |= {f for f in _forms(re.sub(r".*while '", "", err))}
+                if wave == 64:
+                    continue  # (histogram's 8x8 workgroup is one wave64: no other wave)
             assert "waitcnt" in err, f"{name} w{wave}: without '{ln.strip()}' no violation"
             for ins in re.findall(r"covering '([^']+)'|while '([^']+)' at pc", err):
                 text_ = (ins[0] or ins[1]) + " "
@@ -168,5 +170,5 @@ def test_every_mimg_wait_is_needed(wave: int, nsa: bool,
         assert any("nsa" in f for f in named)
     # histogram's s_waitcnt_vscnt before its second barrier covers image atomics without
     # return: strict mode's barrier check names them when it is missing
-    assert any(f.startswith("image_atomic") and "return" not in f for f in vscnt_named), \
-        vscnt_named
+    assert wave == 64 or any(f.startswith("image_atomic") and "return" not in f
+                             for f in vscnt_named), vscnt_named
