@@ -11,9 +11,12 @@ An ``If`` whose then and else lists are each a single block is flattened when
   the condition) and subgroup operations (their result depends on the active
   lanes). Stores, atomics, barriers, scratch and SSBO/shared loads never qualify;
 - each block costs at most ``LIMIT`` (8, RADV's setting of NIR's pass): constants,
-  undefs and component extractions are free, ``EXPENSIVE`` ops (transcendental,
-  division, square root: long sequences after isel) cost ``EXPENSIVE_COST``, every
-  other instruction 1.
+  undefs and component extractions are free, every other instruction costs what NIR
+  counts for it: 1 per ALU instruction (RADV passes ``expensive_alu_ok``, so a
+  transcendental that is one GFX11 instruction, ``v_sqrt``/``v_rcp``/``v_exp``/``v_sin``,
+  is 1 too), except the ops NIR has lowered into several before its pass runs
+  (``LOWERED_COST``: ``fdiv`` is ``frcp`` + ``fmul``, ``fpow`` ``exp2(b * log2 a)``;
+  an integer division or remainder costs 4).
 
 The flattened if's blocks are appended to the block before it (then first, then
 else; they are independent), each phi of the block after it becomes
@@ -30,10 +33,10 @@ from ..mir import Block, CFNode, If, Instr, Loop, MirShader, Value, rewrite_uses
 from ..mir_ops import ALU_OPS, INTRINSICS, SUBGROUP_OPS
 
 LIMIT = 8
-EXPENSIVE_COST = 4
-EXPENSIVE = frozenset(
-    "fdiv fsqrt frsq frcp fexp2 flog2 fsin fcos fsin_amd fcos_amd fpow "
-    "idiv udiv irem umod imod".split())
+# NIR's count of the instructions these become before its pass runs (module docstring);
+# an integer division 4 (radcc's estimate: lower_idiv makes a multiply-high sequence of a
+# division by a constant, a longer one of a division by a variable)
+LOWERED_COST = {"fdiv": 2, "fpow": 3, **dict.fromkeys("idiv udiv irem umod imod".split(), 4)}
 _FREE = frozenset({"load_const", "undef"})
 _NO_SPECULATE = frozenset({"load_ubo", "load_push_constant"})
 
@@ -46,7 +49,7 @@ def _cost(ins: Instr) -> int | None:
     if op in ALU_OPS:
         if op == "mov" and ins.dest is not None and ins.dest.num_components == 1:
             return 0
-        return EXPENSIVE_COST if op in EXPENSIVE else 1
+        return LOWERED_COST.get(op, 1)
     info = INTRINSICS.get(op)
     if info is None or not info.reorderable or op in _NO_SPECULATE or op in SUBGROUP_OPS:
         return None

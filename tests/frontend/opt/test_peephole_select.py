@@ -127,7 +127,7 @@ def test_vector_phi_splats_the_condition() -> None:
 
 
 def test_cost_limit() -> None:
-    # 8 ALU instructions per side fit, 9 do not; an expensive op costs 4
+    # 8 ALU instructions per side fit, 9 do not
     assert _same(_diamond(_arith(8), _arith(1)), peephole_select)
     s = _diamond(_arith(9), _arith(1))
     assert not _same(s, peephole_select) and _ifs(s) == 1
@@ -140,8 +140,21 @@ def test_cost_limit() -> None:
                 f = b.alu("fdiv", 32, 1, f, b.fimm(3.0))
             return b.alu("f2u32", 32, 1, f)
         return body
-    assert not _same(_diamond(fdivs(2), _arith(1)), peephole_select)
-    assert _same(_diamond(fdivs(1), _arith(1)), peephole_select)
+    # NIR's counts (RADV's expensive_alu_ok): fdiv is frcp + fmul (2), so u2f + 3 fdivs
+    # + f2u fit the limit of 8 and 4 fdivs do not; a one-instruction transcendental
+    # (v_sqrt_f32) is 1: u2f + 6 fsqrt + f2u fit, 7 do not
+    assert not _same(_diamond(fdivs(4), _arith(1)), peephole_select)
+    assert _same(_diamond(fdivs(3), _arith(1)), peephole_select)
+
+    def sqrts(k: int):
+        def body(b: MirBuilder, v, addr):
+            f = b.alu("u2f32", 32, 1, v)
+            for _ in range(k):
+                f = b.alu("fsqrt", 32, 1, f)
+            return b.alu("f2u32", 32, 1, f)
+        return body
+    assert _same(_diamond(sqrts(6), _arith(1)), peephole_select)
+    assert not _same(_diamond(sqrts(7), _arith(1)), peephole_select)
 
 
 @pytest.mark.parametrize("kind", ["store", "load", "ubo", "atomic", "barrier", "subgroup",
