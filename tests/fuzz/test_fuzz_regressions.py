@@ -143,13 +143,17 @@ def test_spirv_findings_located_and_invalid_for_spirv_val(flags: list[str],
 # a negative constant index into a vector (6720417ebe27); seed 73: a ClipDistance array of
 # 2^31-1 elements (2427fc4c8a2a: valid SPIR-V, beyond maxClipDistances; it hung the translator);
 # seed 72's last keys: NonReadable on a sampled image (4398b4a3c1ee), ClipDistance/CullDistance
-# twice in gl_PerVertex (7b0ce70d0aec, f81365f6eac1: -09659)
+# twice in gl_PerVertex (7b0ce70d0aec, f81365f6eac1: -09659); seed 74: a storage buffer and
+# a sampler array at one binding (c8e7a2db0e90: valid SPIR-V for both, but a Vulkan binding
+# has one descriptor type, VUID-VkComputePipelineCreateInfo-layout-07990; it was an
+# internal KeyError in isel)
 VALID_FOR_SPIRV_VAL_2023 = {"91f308e27ac6", "58f89341c9c6", "ae160b895c4b", "3945275683dd",
                             "b530c41dd6f3", "d1fb6a9106fd", "d6ee6b846b12", "ece24ce0d8c6",
                             "b8c8be514204", "33e45ace2649", "56279cf0b183", "4d561c85f5ee",
                             "5587444746db", "79712b959f07", "0aaaea569d5a", "34c2bd4e7efe",
                             "95cae19878c3", "7ed510ada9c1", "5c0b5721b718", "6720417ebe27",
-                            "2427fc4c8a2a", "4398b4a3c1ee", "7b0ce70d0aec", "f81365f6eac1"}
+                            "2427fc4c8a2a", "4398b4a3c1ee", "7b0ce70d0aec", "f81365f6eac1",
+                            "c8e7a2db0e90"}
 
 # SPIR-V opcodes with memory semantics, and the word index (from the opcode word) of
 # each semantics operand: barriers, and the atomics (result type and id first, except
@@ -662,3 +666,17 @@ os.execvp("spirv-val", ["spirv-val", *sys.argv[1:]])
     found = fuzzlib.silent_acceptance(data, scratch, o.stderr.replace("warning", "note"))
     assert found is not None and found.startswith(
         "silent acceptance: no VUID-StandaloneSpirv-PhysicalStorageBuffer64-06314 warning")
+
+
+@pytest.mark.parametrize("flags", [[], ["--no-validate"]])
+def test_spirv_binding_of_two_descriptor_types(flags: list[str], tmp_path: Path) -> None:
+    """Campaign seed 74: a storage buffer moved to the binding of a sampler array
+    (c8e7a2db0e90; spirv-val accepts it) was an internal KeyError in isel: it is refused at
+    the second variable's OpVariable, citing Vulkan's rule that a binding has one
+    descriptor type."""
+    o = run_radcc(["compile", str(CORPUS / "spirv" / "c8e7a2db0e90.spv"), "-S", "-o",
+                   str(tmp_path / "o.s"), *flags])
+    assert o.status == 1 and problem(o) is None, o.stderr
+    assert re.search(r"word \d+: OpVariable: set 0 binding 4 is an image or sampler here and "
+                     r"a storage buffer in another variable: a descriptor binding has one "
+                     r"type \(VUID-VkComputePipelineCreateInfo-layout-07990", o.stderr), o.stderr

@@ -131,6 +131,36 @@ def descriptor_element(ctx: TranslationContext, ins: Instruction, arr: Descripto
     return arr.at(idx, nonuniform)
 
 
+_KIND_NAMES = {"storage": "a storage buffer", "uniform": "a uniform buffer",
+               "image": "an image or sampler"}
+
+
+def claim_binding(ctx: TranslationContext, key: tuple[int, int], kind: str,
+                  count: int | None) -> None:
+    """Refuse a resource variable (`ctx.ins`) at descriptor binding `key` that another one
+    already declares as a different descriptor type (`kind`: "storage" or "uniform"
+    buffer, or "image" for images and samplers, which a combined image sampler binding
+    serves together; Vulkan: the variable must match its binding's descriptor type,
+    VUID-VkComputePipelineCreateInfo-layout-07990), or with another descriptor count
+    (`count`: an array's, 0 runtime-sized, None a single descriptor: radcc addresses a
+    binding either way, not both)."""
+    if key in ctx.shader.bindings:
+        prev = ctx.shader.bindings[key].kind
+    elif key in ctx.shader.images or key in ctx.shader.samplers:
+        prev = "image"
+    else:
+        return
+    where = f"set {key[0]} binding {key[1]}"
+    if prev != kind:
+        raise err(f"{where} is {_KIND_NAMES[kind]} here and {_KIND_NAMES[prev]} in "
+                  "another variable: a descriptor binding has one type (VUID-VkCompute"
+                  "PipelineCreateInfo-layout-07990, VkGraphicsPipelineCreateInfo's too)",
+                  ctx.ins)
+    if ctx.shader.descriptor_counts.get(key) != count:
+        raise err(f"{where} is declared with two descriptor counts (an array and a single "
+                  "descriptor, or arrays of two sizes): not supported", ctx.ins)
+
+
 def declare_image(ctx: TranslationContext, vid: int, pointee: int) -> None:
     """A ``UniformConstant`` variable of image, sampler or sampled-image type `pointee`
     (`ctx.ins` is its OpVariable)."""
@@ -145,6 +175,8 @@ def declare_image(ctx: TranslationContext, vid: int, pointee: int) -> None:
         t = ctx.ty(t.element)
         if isinstance(t, TypeArray | TypeRuntimeArray):
             raise err("arrays of arrays of descriptors are not supported", ctx.ins)
+    claim_binding(ctx, key, "image", count if array else None)
+    if array:
         ctx.shader.descriptor_counts[key] = count
     elem = _declare_element(ctx, vid, t, key)
     ctx.globals[vid] = DescriptorArray(elem, count) if array else elem

@@ -42,6 +42,7 @@ from .images import (
     ImageVar,
     SampledImage,
     SamplerVar,
+    claim_binding,
     declare_image,
     descriptor_element,
 )
@@ -169,6 +170,7 @@ def declare_globals(ctx: TranslationContext) -> None:
                 m.has_decoration(pointee, "NonWritable", i) for i in range(len(t.members))
             ) or not storage
             kind = "storage" if storage else "uniform"
+            claim_binding(ctx, bind, kind, count if array else None)
             ctx.shader.bindings[bind] = Binding(bind[0], bind[1], kind, readonly,
                                                 explicit_size(ctx, pointee))
             if array:
