@@ -500,10 +500,26 @@ class Assembler:
             i += 1
             if line.strip() in (".end_amdgpu_metadata", ".end_amd_amdgpu_hsa_metadata"):
                 self.metadata_yaml = "\n".join(body) + "\n"
+                self._verify_metadata(self.metadata_yaml, i, len(line) + 1)
                 return i
             body.append(line)
         self.error(lineno, 1, "expected directive .end_amdgpu_metadata not found")
         return i
+
+    def _verify_metadata(self, text: str, lineno: int, col: int) -> None:
+        """The value types LLVM's metadata verifier checks, reported where llvm-mc-19
+        reports them (the end of the `.end_amdgpu_metadata` line); YAML syntax errors
+        are reported by whoever reads the block (the CLI, the object writer)."""
+        from radcc.codeobj.errors import CodeObjectError
+        from radcc.codeobj.metadata import parse_yaml, verify_metadata
+
+        try:
+            meta = parse_yaml(text)
+        except CodeObjectError:
+            return
+        problem = verify_metadata(meta)
+        if problem:
+            self.error(lineno, col, f"invalid HSA metadata ({problem})")
 
     # --- fixups -----------------------------------------------------------------
     def _resolve_fixups(self) -> None:
