@@ -500,22 +500,28 @@ class Assembler:
             i += 1
             if line.strip() in (".end_amdgpu_metadata", ".end_amd_amdgpu_hsa_metadata"):
                 self.metadata_yaml = "\n".join(body) + "\n"
-                self._verify_metadata(self.metadata_yaml, i, len(line) + 1)
+                self._verify_metadata(self.metadata_yaml, lineno, i, len(line) + 1)
                 return i
             body.append(line)
         self.error(lineno, 1, "expected directive .end_amdgpu_metadata not found")
         return i
 
-    def _verify_metadata(self, text: str, lineno: int, col: int) -> None:
-        """The value types LLVM's metadata verifier checks, reported where llvm-mc-19
-        reports them (the end of the `.end_amdgpu_metadata` line); YAML syntax errors
-        are reported by whoever reads the block (the CLI, the object writer)."""
+    def _verify_metadata(self, text: str, start: int, lineno: int, col: int) -> None:
+        """YAML errors at their line of the file (the reader numbers the block's lines
+        from 1 after `start`, the `.amdgpu_metadata` line); then the value types LLVM's
+        metadata verifier checks, reported where llvm-mc-19 reports them (the end of the
+        `.end_amdgpu_metadata` line)."""
+        import re
+
         from radcc.codeobj.errors import CodeObjectError
         from radcc.codeobj.metadata import parse_yaml, verify_metadata
 
         try:
             meta = parse_yaml(text)
-        except CodeObjectError:
+        except CodeObjectError as e:
+            m = re.match(r"line (\d+): (.*)", str(e), re.S)
+            if m:  # else the CLI / object writer reports it unlocated
+                self.error(start + int(m.group(1)), 1, f"metadata: {m.group(2)}")
             return
         problem = verify_metadata(meta)
         if problem:

@@ -97,3 +97,21 @@ def test_default_metadata_verifies() -> None:
     assert verify_metadata(meta) is None
     meta["amdhsa.kernels"][0][".sgpr_count"] = 1.5
     assert verify_metadata(meta) is not None
+
+
+def test_metadata_yaml_errors_located() -> None:
+    """A YAML error in the block is reported at its line of the file (it was `NAME: error:
+    line 24: tab in indentation`, the block's own line number: campaign seed 120,
+    f9d422245945, a `\\t.` line after the document end; llvm-mc-19 ignores what follows
+    `...`, radcc refuses it: stricter). 347fbd705a9b: `amdhsa.version` missing, rejected
+    as by llvm-mc-19."""
+    f = CORPUS / "obj-gfx1100" / "f9d422245945.s"
+    line = next(n for n, s in enumerate(f.read_text().splitlines(), 1) if s == "\t.")
+    out = subprocess.run([sys.executable, "-m", "radcc", "mc", "--mcpu=gfx1100",
+                          "--filetype=obj", "-o", "/dev/null", str(f)],
+                         capture_output=True, text=True, cwd=ROOT)
+    assert out.returncode == 1 and f"{f}:{line}:1: error: metadata: tab in indentation" \
+        in out.stderr, out.stderr
+    ref, out = _both(CORPUS / "obj-gfx1100" / "347fbd705a9b.s")
+    assert ref.returncode == out.returncode == 1
+    assert _where(out.stderr) == _where(ref.stderr) != [], (ref.stderr, out.stderr)
