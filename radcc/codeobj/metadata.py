@@ -165,6 +165,11 @@ _KERNEL_KEYS: dict[str, tuple[bool, Any, str]] = {
 }
 
 
+def _show(v: Any) -> str:
+    r = repr(v)
+    return r if len(r) <= 60 else r[:57] + "..."
+
+
 def _check_map(d: Any, keys: dict[str, tuple[bool, Any, str]], where: str) -> str | None:
     if not isinstance(d, dict):
         return f"{where} is not a map"
@@ -173,7 +178,7 @@ def _check_map(d: Any, keys: dict[str, tuple[bool, Any, str]], where: str) -> st
             if required:
                 return f"{where} has no {key}"
         elif not ok(d[key]):
-            return f"{where}: {key} must be {what}, not {d[key]!r}"
+            return f"{where}: {key} must be {what}, not {_show(d[key])}"
     return None
 
 
@@ -189,10 +194,10 @@ def verify_metadata(meta: Any) -> str | None:
     if "amdhsa.version" not in meta:
         return "no amdhsa.version"
     if not _int_list(2)(meta["amdhsa.version"]):
-        return f"amdhsa.version must be a list of 2 integers, not {meta['amdhsa.version']!r}"
+        return f"amdhsa.version must be a list of 2 integers, not {_show(meta['amdhsa.version'])}"
     printf = meta.get("amdhsa.printf", [])
     if not isinstance(printf, list) or not all(isinstance(x, str) for x in printf):
-        return f"amdhsa.printf must be a list of strings, not {printf!r}"
+        return f"amdhsa.printf must be a list of strings, not {_show(printf)}"
     kernels = meta.get("amdhsa.kernels")
     if not isinstance(kernels, list):
         return "amdhsa.kernels must be a list" if "amdhsa.kernels" in meta \

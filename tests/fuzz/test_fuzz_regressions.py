@@ -680,3 +680,22 @@ def test_spirv_binding_of_two_descriptor_types(flags: list[str], tmp_path: Path)
     assert re.search(r"word \d+: OpVariable: set 0 binding 4 is an image or sampler here and "
                      r"a storage buffer in another variable: a descriptor binding has one "
                      r"type \(VUID-VkComputePipelineCreateInfo-layout-07990", o.stderr), o.stderr
+
+
+@pytest.mark.parametrize("chip", ["gfx1030", "gfx1100"])
+def test_mc_smem_operand_modifiers_refused(chip: str, tmp_path: Path) -> None:
+    """`abs(s[0:1])` as an SMEM base was accepted and the modifier dropped (campaign seed
+    120, --diff, 60700bd7e8b1); llvm-mc-19 refuses modifiers on the base and the offset,
+    at the same column as radcc now."""
+    load = "s_load_dwordx4" if chip == "gfx1030" else "s_load_b128"
+    for ops, bad in (("abs(s[0:1]), 0x0", True), ("s[0:1], abs(4)", True),
+                     ("-s[0:1], 0x0", True), ("s[0:1], -4", False)):
+        f = tmp_path / "k.s"
+        f.write_text(f"\t{load} s[4:7], {ops}\n")
+        ref = subprocess.run(["llvm-mc-19", "-triple=amdgcn-amd-amdhsa", f"-mcpu={chip}",
+                              str(f)], capture_output=True, text=True)
+        o = run_radcc(["mc", f"--mcpu={chip}", str(f)])
+        assert (ref.returncode != 0) == bad and o.status == (1 if bad else 0), o.stderr
+        if bad:
+            col = re.search(r":1:(\d+): error", ref.stderr)
+            assert col and f":1:{col.group(1)}: error: invalid operand" in o.stderr, o.stderr

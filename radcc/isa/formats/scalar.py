@@ -591,6 +591,7 @@ class Smem(Format):
                         raise AsmError("invalid operand for instruction", op.col)
                     lo |= hw[code] << 6
             elif spec.name == "sbase":
+                _no_mods(op)  # abs(s[0:1]) was accepted and dropped (campaign seed 120)
                 is_null = (op.kind == "reg" and op.reg is not None
                            and op.reg.src_code() == O.NULL and spec.dwords == 2)
                 if op.kind != "reg" or op.reg is None or op.reg.file == "v" or (
@@ -605,6 +606,7 @@ class Smem(Format):
             elif op.kind == "reg":
                 soffset = sgpr_field(op, OperandSpec("soffset", "sgpr", 32))
             elif op.kind == "int":
+                _no_mods(op)
                 offset = self._offset(int(op.value), op.col, info)
             else:
                 raise AsmError("invalid operand for instruction", op.col)
