@@ -860,7 +860,7 @@ def npy_mutant(data: bytes, rng: random.Random) -> tuple[str, bytes]:
         label = "header"
     elif k == 4:  # the header length field
         new = _choice(rng, (0, 1, hl - 1, hl + 1, hl + 16, 0xFFFF, 0xFFFFFFFF & (
-            (1 << (8 * hl_size)) - 1)))
+            (1 << (8 * hl_size)) - 1))) & ((1 << (8 * hl_size)) - 1)  # in the field's range
         return f"hlen={new}", (data[:8] + new.to_bytes(hl_size, "little") + data[8 + hl_size:])
     elif k == 5:  # the version
         v = _choice(rng, ((2, 0), (3, 0), (9, 9), (1, 1), (0, 0)))
