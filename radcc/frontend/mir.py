@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from radcc.abi.stage import COMPUTE_CS, Stage
+from radcc.ir.shader_config import FpMode
 from radcc.target import MirOptions
 
 from .mir_ops import ALU_OPS
@@ -257,20 +258,20 @@ class FloatControls:
     """The entry point's SPV_KHR_float_controls execution modes, each the float bit
     sizes it names: DenormPreserve, DenormFlushToZero, RoundingModeRTE, RoundingModeRTZ
     (SignedZeroInfNanPreserve is `MirShader.float_preserve`). Empty: the
-    implementation's choice (radcc: ACO's, `radcc.ir.shader_config.FpMode`)."""
+    implementation's choice (radcc: ACO's, `FpMode`)."""
     denorm_preserve: frozenset[int] = frozenset()
     denorm_flush: frozenset[int] = frozenset()
     rte: frozenset[int] = frozenset()
     rtz: frozenset[int] = frozenset()
 
+    def fp_mode(self) -> FpMode:
+        """The MODE register's float fields these controls give (ACO's choice,
+        `FpMode.from_controls`)."""
+        return FpMode.from_controls(self.denorm_preserve, self.denorm_flush, self.rtz)
+
     def flushed(self) -> frozenset[int]:
-        """The float bit sizes whose denormals the kernel will flush, as the back end's
-        `radcc.ir.shader_config.FpMode.from_controls` sets MODE (ACO's choice): 32 unless
-        DenormPreserve 32; 16 and 64 (one MODE field) for DenormFlushToZero 16 or 64."""
-        out = set() if 32 in self.denorm_preserve else {32}
-        if self.denorm_flush & {16, 64}:
-            out |= {16, 64}
-        return frozenset(out)
+        """The float bit sizes whose denormals the kernel will flush (`FpMode.flushed`)."""
+        return self.fp_mode().flushed()
 
 
 @dataclass(eq=False)

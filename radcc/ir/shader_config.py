@@ -47,6 +47,12 @@ class FpMode:
             denorm32=FP_DENORM_KEEP if 32 in denorm_preserve else FP_DENORM_FLUSH,
             denorm16_64=FP_DENORM_FLUSH if denorm_flush & {16, 64} else FP_DENORM_KEEP)
 
+    def flushed(self) -> frozenset[int]:
+        """The float bit sizes whose denormals this mode flushes (what constant folding
+        must do to fold as the kernel runs)."""
+        return frozenset(({32} if self.denorm32 == FP_DENORM_FLUSH else set())
+                         | ({16, 64} if self.denorm16_64 == FP_DENORM_FLUSH else set()))
+
 
 @dataclass(slots=True)
 class ShaderConfig:

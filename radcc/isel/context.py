@@ -30,7 +30,6 @@ from radcc.ir.builder import Builder
 from radcc.ir.opinfo import E64_FORMATS
 from radcc.ir.program import Block, Operand, Program
 from radcc.ir.regclass import SCC, PhysReg, RegClass, Temp, s1, s2, v1, v2
-from radcc.ir.shader_config import FpMode
 from radcc.ir.validate import is_inline_constant
 from radcc.passes.lane_mask import lm_opcode
 from radcc.target import Target
@@ -210,7 +209,7 @@ class IselContext:
         self.p = Program(target, wave_size=wave_size, name=name)
         self.p.stage = shader.stage
         fc = shader.float_controls  # the MODE the shader runs in (and what isel emits for it)
-        self.p.config.fp_mode = FpMode.from_controls(fc.denorm_preserve, fc.denorm_flush, fc.rtz)
+        self.p.config.fp_mode = fc.fp_mode()
         self.lm: RegClass = self.p.lane_mask
         self.wave = self.p.wave_size
         self.vmap: dict[Value, list[Comp]] = {}
