@@ -367,6 +367,12 @@ class _Checker:
             return ("float", t.width, n)
         return None
 
+    def _bfloat(self, tid: int | None) -> bool:
+        """Is the (component) type of `tid` bfloat16?"""
+        t = self.t(tid)
+        t = self.t(t.component) if isinstance(t, TypeVector) else t
+        return isinstance(t, TypeFloat) and t.bfloat16
+
     def type_name(self, tid: int | None) -> str:
         if tid is None:
             return "no type"
@@ -489,6 +495,13 @@ class _Checker:
                                 "operand 0")
             if s[2] != n:
                 raise _fail("the operand and the result have different component counts", ins)
+            src = self.operand_type(ins, int(ids[0]), 0)
+            if op == "OpFConvert" and self.shape(rt) == self.shape(src) and \
+                    self._bfloat(rt) == self._bfloat(src):
+                # SPIR-V spec 3.52.11 OpFConvert: "The component width cannot equal the
+                # component width in Result Type" (bfloat16 <-> float16 differ in encoding)
+                raise _fail(f"OpFConvert from {self.type_name(src)} to the same component "
+                            "type", ins)
             if op in _UNSIGNED_RESULT and self._sign(rt) != "u":
                 raise _fail(f"the result type must be an unsigned integer scalar or vector, "
                             f"not {self.type_name(rt)}", ins)
