@@ -536,7 +536,7 @@ def _set(b: bytearray, off: int, fmt: str, v: int) -> bool:
 
 def _get(b: bytes, off: int, fmt: str) -> int:
     f = "<Q" if fmt == "q" else "<" + fmt
-    return struct.unpack_from(f, b, off)[0] if off + struct.calcsize(f) <= len(b) else 0
+    return struct.unpack_from(f, b, off)[0] if 0 <= off <= len(b) - struct.calcsize(f) else 0
 
 
 def _sections(b: bytes) -> list[tuple[int, dict[str, int]]]:
