@@ -505,6 +505,11 @@ class _Checker:
             if op in _UNSIGNED_RESULT and self._sign(rt) != "u":
                 raise _fail(f"the result type must be an unsigned integer scalar or vector, "
                             f"not {self.type_name(rt)}", ins)
+            if op in ("OpUConvert", "OpSConvert") and self.shape(rt) == self.shape(src):
+                # SPIR-V spec 3.52.11 OpUConvert/OpSConvert: "The component width cannot
+                # equal the component width in Result Type"
+                raise _fail(f"{op} from {self.type_name(src)} to the same component width",
+                            ins)
         elif op in ("OpAll", "OpAny"):
             if self.shape(rt) != ("bool", 1, 1):
                 raise _fail(f"the result type {self.type_name(rt)} is not a boolean scalar", ins)

@@ -131,6 +131,8 @@ CASES = [
      "PartialCount and DontUnroll"),
     ("uconvert_to_signed", "%89 = OpISub %uint %uint_63 %88",
      "%89 = OpUConvert %int %88", "OpUConvert", False, "must be an unsigned integer"),
+    ("sconvert_same_width", "%89 = OpISub %uint %uint_63 %88",
+     "%89 = OpSConvert %uint %88", "OpSConvert", False, "same component width"),
     ("convert_f_to_u_signed", "%89 = OpISub %uint %uint_63 %88",
      "%89 = OpConvertFToU %int %65", "OpConvertFToU", False, "must be an unsigned integer"),
 ]
