@@ -28,14 +28,30 @@ if TYPE_CHECKING:
 
 MASK32 = 0xFFFFFFFF
 
-# Apertures for flat addressing (ISA 10.1.1, 3.3 "memory apertures"): the high
-# 32 bits of the shared (LDS) and private (scratch) aperture bases.
-# lane masks as read-only bool arrays, by (mask, wave size): kernels test the same few
-# masks over and over (EXEC, VCC of a loop's compare); cleared when it grows past
+# lane masks as read-only per-lane arrays, by (mask, wave size, dtype): kernels test the
+# same few masks over and over (EXEC, VCC of a loop's compare); cleared when it grows past
 # _MASK_CACHE_MAX entries
-_MASK_CACHE: dict[tuple[int, int], np.ndarray] = {}
+_MASK_CACHE: dict[tuple[int, int, type], np.ndarray] = {}
 _MASK_CACHE_MAX = 4096
 
+
+def lane_array(m: int, size: int, dtype: type = bool) -> np.ndarray:
+    """The lanes of mask `m` in a wave of `size` lanes as an array of `dtype` (bool, or
+    0/1 integers), shared and read-only: do not modify."""
+    key = (m, size, dtype)
+    a = _MASK_CACHE.get(key)
+    if a is None:
+        if len(_MASK_CACHE) >= _MASK_CACHE_MAX:
+            _MASK_CACHE.clear()
+        b = np.frombuffer(m.to_bytes(8, "little"), dtype=np.uint8)
+        a = np.unpackbits(b, bitorder="little")[:size].astype(dtype)
+        a.flags.writeable = False
+        _MASK_CACHE[key] = a
+    return a
+
+
+# Apertures for flat addressing (ISA 10.1.1, 3.3 "memory apertures"): the high
+# 32 bits of the shared (LDS) and private (scratch) aperture bases.
 SHARED_BASE_HI = 0x0001_0000
 PRIVATE_BASE_HI = 0x0002_0000
 
@@ -123,16 +139,7 @@ class Wave:
 
     def mask_to_bools(self, m: int) -> np.ndarray:
         """The lanes of mask `m` as a bool array (shared and read-only: do not modify)."""
-        key = (m, self.size)
-        a = _MASK_CACHE.get(key)
-        if a is None:
-            if len(_MASK_CACHE) >= _MASK_CACHE_MAX:
-                _MASK_CACHE.clear()
-            b = np.frombuffer(m.to_bytes(8, "little"), dtype=np.uint8)
-            a = np.unpackbits(b, bitorder="little")[: self.size].astype(bool)
-            a.flags.writeable = False
-            _MASK_CACHE[key] = a
-        return a
+        return lane_array(m, self.size)
 
     @staticmethod
     def bools_to_mask(b: np.ndarray) -> int:

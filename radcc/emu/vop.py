@@ -21,7 +21,7 @@ import numpy as np
 from radcc.emu.decode import Inst
 from radcc.emu.errors import EmuError, UnsupportedInstruction
 from radcc.emu.regs import const_value, sread, swrite, vread
-from radcc.emu.state import EXEC_HI, EXEC_LO, M0, MASK32, NULL, VCC_LO, Wave
+from radcc.emu.state import EXEC_HI, EXEC_LO, M0, MASK32, NULL, VCC_LO, Wave, lane_array
 from radcc.emu.use import sdwa_code
 from radcc.isa.classes import VALU_ENCODINGS
 from radcc.isa.operands import VGPR0
@@ -37,25 +37,11 @@ def _valu() -> tuple[Callable[..., object], type, frozenset[str]]:
     return execute_valu, ValuMods, frozenset(ACC_OPS)
 
 
-# lane masks as read-only per-lane 0/1 uint64 arrays, by (mask, wave size); cleared when
-# it grows past _LANES_CACHE_MAX entries
-_LANES_CACHE: dict[tuple[int, int], np.ndarray] = {}
-_LANES_CACHE_MAX = 4096
-
-
 def _mask_reader(code: int) -> Reader:
     """A lane mask source (SGPR/VCC code) as per-lane 0/1 uint64 (shared, read-only)."""
     def r(w: Wave) -> np.ndarray:
         m = w.read_mask(code) if code < 128 else sread(w, code)
-        key = (m, w.size)
-        a = _LANES_CACHE.get(key)
-        if a is None:
-            if len(_LANES_CACHE) >= _LANES_CACHE_MAX:
-                _LANES_CACHE.clear()
-            a = w.mask_to_bools(m).astype(U64)
-            a.flags.writeable = False
-            _LANES_CACHE[key] = a
-        return a
+        return lane_array(m, w.size, U64)
     return r
 
 
