@@ -1699,6 +1699,17 @@ class _Checker:
                                             f"point {ep.name!r} but is not in its interface",
                                             ins)
 
+    def _struct_members(self, var: Variable) -> tuple[int | None, range]:
+        """The struct a variable holds (through arrays: gl_PerVertex, an array of blocks)
+        and its member indices; (None, empty) when it holds no struct."""
+        ptr = self.t(var.type)
+        sid = ptr.pointee if isinstance(ptr, TypePointer) else None
+        st = self.t(sid)
+        while isinstance(st, TypeArray | TypeRuntimeArray):
+            sid = st.element
+            st = self.t(sid)
+        return (sid, range(len(st.members))) if isinstance(st, TypeStruct) else (None, range(0))
+
     def _builtins_of(self, v: int, var: Variable) -> list[str]:
         """The built-ins a global variable holds: its own BuiltIn decoration, or those of
         the members of its (array of) Block struct (gl_PerVertex)."""
@@ -1706,15 +1717,9 @@ class _Checker:
         own = m.builtin(v)
         if own is not None:
             return [own]
-        ptr = self.t(var.type)
-        sid = ptr.pointee if isinstance(ptr, TypePointer) else None
-        st = self.t(sid)
-        while isinstance(st, TypeArray | TypeRuntimeArray):
-            sid = st.element
-            st = self.t(sid)
-        if not isinstance(st, TypeStruct) or sid is None:
-            return []
-        return [b for k in range(len(st.members)) if (b := m.builtin(sid, k)) is not None]
+        sid, members = self._struct_members(var)
+        return [b for k in members if (b := m.builtin(sid, k)) is not None] \
+            if sid is not None else []
 
     def _interpolation(self, ep: EntryPoint, v: int, var: Variable) -> None:
         """No Flat/NoPerspective/Centroid/Sample on a vertex shader's inputs
@@ -1725,13 +1730,7 @@ class _Checker:
         if bad is None:
             return
         m = self.m
-        ptr = self.t(var.type)
-        sid = ptr.pointee if isinstance(ptr, TypePointer) else None
-        st = self.t(sid)
-        while isinstance(st, TypeArray):
-            sid = st.element
-            st = self.t(sid)
-        members = range(len(st.members)) if isinstance(st, TypeStruct) else ()
+        sid, members = self._struct_members(var)
         for name in ("Flat", "NoPerspective", "Centroid", "Sample"):
             if m.has_decoration(v, name) or any(
                     sid is not None and m.has_decoration(sid, name, k) for k in members):
