@@ -179,6 +179,11 @@ _SMALL_USES = frozenset({"OpCopyObject", "OpStore", "OpFConvert", "OpUConvert", 
 _MAKE_POINTER_AVAILABLE, _MAKE_POINTER_VISIBLE, _NON_PRIVATE_POINTER = 0x8, 0x10, 0x20
 _NON_PRIVATE_CLASSES = frozenset({"Uniform", "Workgroup", "CrossWorkgroup", "Generic", "Image",
                                   "StorageBuffer", "PhysicalStorageBuffer"})
+# the storage classes whose types may carry explicit layout (Offset, ArrayStride,
+# MatrixStride): VUID-StandaloneSpirv-None-10684 (Workgroup: with
+# VK_KHR_workgroup_memory_explicit_layout)
+_EXPLICIT_LAYOUT = frozenset({"StorageBuffer", "Uniform", "PushConstant",
+                              "PhysicalStorageBuffer", "Workgroup"})
 
 # decorations and the kinds of target they may be on
 _MATRIX_OPS = frozenset({"OpMatrixTimesVector", "OpVectorTimesMatrix", "OpMatrixTimesMatrix",
@@ -444,6 +449,7 @@ class _Checker:
             if kind is not None and (comp is None or comp[0] != kind):
                 raise _fail(f"{op} of a cooperative matrix of {self.type_name(cm.component)}",
                             ins)
+            self._coop_operands(ins, rt, cm, ids)
             return  # element-wise on cooperative matrices: spirv_to_mir/coopmat.py checks
         if op in _FLOAT_ARITH:
             self.need_shape(ins, rt, "float", "the result type")
@@ -671,6 +677,27 @@ class _Checker:
             pass  # checked by the translation (spirv_to_mir/images.py)
         elif op.startswith("OpImage"):
             raise _fail(f"{op} is not supported yet", ins)
+
+    def _coop_operands(self, ins: Instruction, rt: int | None, cm: TypeCooperativeMatrix,
+                       ids: list[int]) -> None:
+        """Operands of arithmetic on cooperative matrices (SPV_KHR_cooperative_matrix): of
+        the result type, but OpMatrixTimesScalar's scalar (of its component type) and a
+        conversion's source (a matrix of the same scope, rows, columns and use)."""
+        op = ins.opname
+        for k, v in enumerate(ids):
+            got = self.operand_type(ins, v, k)
+            if op == "OpMatrixTimesScalar" and k == 1:
+                self.same(ins, cm.component, got, "the scalar operand")
+            elif ins.opname.startswith("OpConvert") or op in ("OpUConvert", "OpSConvert",
+                                                                "OpFConvert"):
+                src = self.t(got)
+                if not isinstance(src, TypeCooperativeMatrix) or \
+                        (src.scope, src.rows, src.columns, src.use) != \
+                        (cm.scope, cm.rows, cm.columns, cm.use):
+                    raise _fail(f"operand {k} ({self.type_name(got)}) is not a cooperative "
+                                f"matrix of the result's scope, shape and use", ins)
+            elif op in _FLOAT_ARITH or op in _INT_ARITH or op == "OpMatrixTimesScalar":
+                self.same(ins, rt, got, f"operand {k}")
 
     def image_access(self, ins: Instruction, rt: int | None, ids: list[int]) -> None:
         """OpImageRead (result, image, coordinate) / OpImageWrite (image, coordinate,
@@ -1536,6 +1563,12 @@ class _Checker:
                 kind = "integer" if isinstance(t, TypeInt) else "bfloat16" if bf16 else "float"
                 raise _fail(f"a {getattr(t, 'width', 0)}-bit {kind} type needs "
                             f"the {need[0]} capability", ins)
+            if isinstance(t, TypeCooperativeMatrix):
+                for what, v in (("Scope", t.scope), ("Rows", t.rows), ("Columns", t.columns),
+                                ("Use", t.use)):
+                    if not m.is_constant(v) or not isinstance(self.t(self.vtype(v)), TypeInt):
+                        raise _fail(f"the cooperative matrix's {what} %{v} is not a constant "
+                                    "of an integer type", ins)
             comp = self.t(t.component) if isinstance(t, TypeCooperativeMatrix) else None
             if isinstance(comp, TypeFloat) and comp.bfloat16 and \
                     "BFloat16CooperativeMatrixKHR" not in m.capabilities:
@@ -1879,6 +1912,10 @@ class _Checker:
                                                         | TypePointer):
                 raise _fail(f"ArrayStride applies to array and pointer types, not %{target}",
                             ins)
+            if name == "ArrayStride" and isinstance(t, TypePointer) and \
+                    t.storage_class not in _EXPLICIT_LAYOUT:
+                raise _fail(f"ArrayStride on a pointer to {t.storage_class}, a storage class "
+                            "without explicit layout (VUID-StandaloneSpirv-None-10684)", ins)
             if name == "ArrayStride" and int(dec.params[0].value) == 0:
                 raise _fail("ArrayStride 0", ins)
             if name in _VARIABLE_ONLY and target not in m.global_variables:
@@ -1900,9 +1937,10 @@ class _Checker:
                                 f"{_MAX_LOCATIONS} interface locations of RDNA (its "
                                 "attribute fetches and parameter exports)", ins)
             if name == "BuiltIn" and member is None and target not in m.global_variables \
-                    and not m.is_constant(target):
-                raise _fail(f"BuiltIn applies to variables, members and constants, not "
-                            f"%{target}", ins)
+                    and (not m.is_constant(target)
+                         or str(dec.params[0].name) != "WorkgroupSize"):
+                raise _fail(f"BuiltIn {dec.params[0].name} applies to variables and members "
+                            f"(a constant only for WorkgroupSize), not %{target}", ins)
             if ins.opname == "OpDecorateId" and not any(q.is_id for q in dec.params):
                 raise _fail(f"{name} takes no id: OpDecorate, not OpDecorateId", ins)
             if name == "Uniform" and member is not None:
