@@ -449,6 +449,9 @@ class _Checker:
             if kind is not None and (comp is None or comp[0] != kind):
                 raise _fail(f"{op} of a cooperative matrix of {self.type_name(cm.component)}",
                             ins)
+            if op == "OpCooperativeMatrixLoadKHR":
+                self.memory_access(ins, int(ids[0]),
+                                   [o for o in ins.operands if o.kind == "MemoryAccess"])
             self._coop_operands(ins, rt, cm, ids)
             return  # element-wise on cooperative matrices: spirv_to_mir/coopmat.py checks
         if op in _FLOAT_ARITH:
@@ -534,6 +537,9 @@ class _Checker:
         elif op == "OpLoad":
             self.memory_access(ins, int(ids[0]), ins.operands[1:])
             self.same(ins, self.pointee(ins, int(ids[0]), "the pointer"), rt, "the result")
+        elif op == "OpCooperativeMatrixStoreKHR":
+            self.memory_access(ins, int(ids[0]),
+                               [o for o in ins.operands if o.kind == "MemoryAccess"])
         elif op == "OpStore":
             self.memory_access(ins, int(ids[0]), ins.operands[2:])
             spt = self.t(self.vtype(int(ids[0])))
