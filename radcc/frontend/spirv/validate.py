@@ -41,6 +41,7 @@ from collections.abc import Iterable, Iterator, Sequence
 
 from radcc.ir.dominance import graph_idoms, graph_reverse_postorder
 
+from . import grammar
 from .binary import Instruction, Operand
 from .errors import SpirvError, SpirvWarning
 from .images import ImageType, image_type, unsupported
@@ -179,6 +180,14 @@ _SMALL_USES = frozenset({"OpCopyObject", "OpStore", "OpFConvert", "OpUConvert", 
 _MAKE_POINTER_AVAILABLE, _MAKE_POINTER_VISIBLE, _NON_PRIVATE_POINTER = 0x8, 0x10, 0x20
 _NON_PRIVATE_CLASSES = frozenset({"Uniform", "Workgroup", "CrossWorkgroup", "Generic", "Image",
                                   "StorageBuffer", "PhysicalStorageBuffer"})
+# Image Operands (SPIR-V spec 3.14) that take ids, in bit order: (bit, name, ids); those
+# that take none (NonPrivateTexel, VolatileTexel, SignExtend, ZeroExtend, Nontemporal)
+# are not listed, MakeTexelAvailable/Visible's scope ids are checked as scopes
+_IMAGE_OPERAND_IDS = ((0x1, "Bias", 1), (0x2, "Lod", 1), (0x4, "Grad", 2),
+                      (0x8, "ConstOffset", 1), (0x10, "Offset", 1), (0x20, "ConstOffsets", 1),
+                      (0x40, "Sample", 1), (0x80, "MinLod", 1), (0x100, "MakeTexelAvailable", 1),
+                      (0x200, "MakeTexelVisible", 1), (0x10000, "Offsets", 1))
+
 # the storage classes whose types may carry explicit layout (Offset, ArrayStride,
 # MatrixStride): VUID-StandaloneSpirv-None-10684 (Workgroup: with
 # VK_KHR_workgroup_memory_explicit_layout)
@@ -299,6 +308,7 @@ class _Checker:
         self.interfaces()
         self.decorations()
         self.resources()
+        self.spec_constant_ops()
         for fn in self.m.functions:
             if fn.blocks:
                 self.function(fn)
@@ -349,6 +359,23 @@ class _Checker:
                         m.capabilities):
                     raise _fail("the VulkanMemoryModel capability is declared but the memory "
                                 f"model is {m.memory_model}, not Vulkan", ins)
+
+    def spec_constant_ops(self) -> None:
+        """OpSpecConstantOp: its operands are constants (no variable, no pointer: spirv-val
+        "Instruction may not have a logical pointer operand"), and the instruction it
+        names is checked as that instruction."""
+        m = self.m
+        for sc in m.spec_constants.values():
+            if sc.opname != "OpSpecConstantOp":
+                continue
+            ins = m.defs[sc.id]
+            fake = Instruction(grammar.opcode(sc.op), sc.op, sc.type, sc.id, tuple(sc.op_operands),
+                               ins.offset)
+            for v in fake.ids():
+                if not m.is_constant(v) and v not in m.undefs:
+                    raise _fail(f"OpSpecConstantOp {fake.opname}: the operand %{v} is not a "
+                                "constant", ins)
+            self.instruction(fake)
 
     # ================================================================ type helpers
     def t(self, tid: int | None) -> Type | None:
@@ -635,6 +662,7 @@ class _Checker:
             self.ext_inst(ins, rt)
         elif op in ("OpImageRead", "OpImageWrite", "OpImageFetch"):
             self.image_access(ins, rt, [int(v) for v in ids])
+            self.image_operands(ins)
         elif op in ("OpImageQuerySize", "OpImageQuerySizeLod", "OpImageQueryLevels",
                     "OpImageQuerySamples"):
             self.image_query(ins, rt, [int(v) for v in ids])
@@ -670,6 +698,7 @@ class _Checker:
                 raise _fail(f"the result's components are {self.type_name(comp)}, the image's "
                             f"Sampled Type is {self.type_name(img.sampled_type)} (SPIR-V spec "
                             "3.52.10: the same type)", ins)
+            self.image_operands(ins)
         elif op == "OpSampledImage":
             r = self.t(rt)
             if not isinstance(r, TypeOther) or r.opname != "OpTypeSampledImage":
@@ -719,6 +748,13 @@ class _Checker:
                         ins)
         if ins.opname != "OpImageFetch" and img.sampled == 1:
             raise _fail(f"{ins.opname} needs a storage image (Sampled 2 or 0)", ins)
+        if ins.opname != "OpImageFetch" and img.format == "Unknown" and \
+                img.dim != "SubpassData":
+            cap = "StorageImageReadWithoutFormat" if ins.opname == "OpImageRead" else \
+                "StorageImageWriteWithoutFormat"
+            if cap not in self.m.capabilities:
+                raise _fail(f"{ins.opname} of a storage image of Unknown format needs the "
+                            f"{cap} capability", ins)
         if ins.opname != "OpImageFetch":
             cap = _STORAGE_DIM_CAPS.get((img.dim, img.arrayed and img.dim == "Cube"))
             if cap is not None and cap not in self.m.capabilities:
@@ -742,6 +778,48 @@ class _Checker:
                         ins)
         if ts[1] != 32:
             raise _fail("16-bit texels (d16) are not supported yet", ins)
+
+    def image_operands(self, ins: Instruction) -> None:
+        """The Image Operands' ids (SPIR-V spec 3.14, in bit order) of the types their
+        operands need: Bias, MinLod and a sample's Lod float scalars (Lod and Bias not with
+        implicit LOD, a fetch's, read's or write's Lod an integer scalar), Grad float,
+        ConstOffset, Offset and ConstOffsets integers (ConstOffset(s) constants), Sample an
+        integer scalar."""
+        ops = [o for o in ins.operands if o.kind == "ImageOperands"]
+        if not ops:
+            return
+        mask, params = int(ops[0].value), list(ops[0].params)
+        implicit = "ImplicitLod" in ins.opname
+        access = ins.opname in ("OpImageFetch", "OpImageRead", "OpImageWrite")
+        for bit, name, n in _IMAGE_OPERAND_IDS:
+            if not mask & bit:
+                continue
+            if len(params) < n:
+                raise _fail(f"the image operand {name} has no operand", ins)
+            taken, params = params[:n], params[n:]
+            if not all(q.is_id for q in taken):
+                continue  # the reader's grammar decoding gave these kinds already
+            for q in taken:
+                v = int(q.value)
+                vt = self.vtype(v)
+                if name in ("Lod", "Bias") and implicit:
+                    raise _fail(f"the image operand {name} with implicit LOD", ins)
+                if name == "Lod" and access or name in ("Sample",):
+                    s = self.need_shape(ins, vt, "int", f"the image operand {name}")
+                    if s[2] != 1:
+                        raise _fail(f"the image operand {name} is not a scalar", ins)
+                elif name in ("Lod", "Bias", "MinLod"):
+                    s = self.need_shape(ins, vt, "float", f"the image operand {name}")
+                    if s[2] != 1:
+                        raise _fail(f"the image operand {name} is not a scalar", ins)
+                elif name == "Grad":
+                    self.need_shape(ins, vt, "float", "the image operand Grad")
+                elif name in ("ConstOffset", "Offset"):
+                    self.need_shape(ins, vt, "int", f"the image operand {name}")
+                    if name == "ConstOffset" and not self.m.is_constant(v):
+                        raise _fail("the image operand ConstOffset is not a constant", ins)
+                elif name == "ConstOffsets" and not self.m.is_constant(v):
+                    raise _fail("the image operand ConstOffsets is not a constant", ins)
 
     def _image_of(self, tid: object) -> ImageType | None:
         """The image type `tid` names (None if it is no OpTypeImage)."""
