@@ -781,8 +781,8 @@ class _Checker:
 
     def image_operands(self, ins: Instruction) -> None:
         """The Image Operands' ids (SPIR-V spec 3.14, in bit order) of the types their
-        operands need: Bias, MinLod and a sample's Lod float scalars (Lod and Bias not with
-        implicit LOD, a fetch's, read's or write's Lod an integer scalar), Grad float,
+        operands need: Bias, MinLod and a sample's Lod float scalars (Bias only with implicit
+        LOD, Lod only without; a fetch's, read's or write's Lod an integer scalar), Grad float,
         ConstOffset, Offset and ConstOffsets integers (ConstOffset(s) constants), Sample an
         integer scalar."""
         ops = [o for o in ins.operands if o.kind == "ImageOperands"]
@@ -802,8 +802,10 @@ class _Checker:
             for q in taken:
                 v = int(q.value)
                 vt = self.vtype(v)
-                if name in ("Lod", "Bias") and implicit:
-                    raise _fail(f"the image operand {name} with implicit LOD", ins)
+                if name == "Lod" and implicit:
+                    raise _fail("the image operand Lod with implicit LOD", ins)
+                if name == "Bias" and not implicit:
+                    raise _fail("the image operand Bias without implicit LOD", ins)
                 if name == "Lod" and access or name in ("Sample",):
                     s = self.need_shape(ins, vt, "int", f"the image operand {name}")
                     if s[2] != 1:

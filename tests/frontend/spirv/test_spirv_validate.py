@@ -324,3 +324,30 @@ def test_no_spirv_val_installed(base_asm: str, tmp_path: Path,
     assert _compile(tmp_path, good)[0] == 0
     status, err = _compile(tmp_path, bad)
     assert status == 1 and "spirv-val" not in err and "floating-point" in err, err
+
+
+def test_image_operands_of_every_kind_accepted(tmp_path: Path) -> None:
+    """radcc's own image-operand checks (spirv-val skipped: --no-validate) accept what
+    glslang emits for each kind: Bias on implicit LOD (a fragment shader), Lod, Grad,
+    ConstOffset, an integer Lod on a fetch, and a gather's ConstOffset; spirv-val accepts
+    the same module."""
+    f = tmp_path / "s.frag"
+    f.write_text("""#version 450
+layout(set = 0, binding = 0) uniform sampler2D s;
+layout(location = 0) in vec2 uv;
+layout(location = 0) out vec4 o;
+void main() {
+    o = texture(s, uv, 0.5) + textureLod(s, uv, 1.0) + textureGrad(s, uv, vec2(0.1), vec2(0.2))
+      + textureOffset(s, uv, ivec2(1, -1)) + texelFetch(s, ivec2(uv * 8.0), 1)
+      + textureGatherOffset(s, uv, ivec2(1, 0));
+}
+""")
+    r = spirv_tools.compile_glsl(f, "vulkan1.3")
+    assert r.ok, r.text
+    text = _dis(r.data)
+    for operand in ("Bias", "Lod", "Grad", "ConstOffset"):
+        assert f" {operand} " in text, operand
+    status, err = _compile(tmp_path, r.data, "--no-validate")
+    assert status == 0, err
+    status, err = _compile(tmp_path, r.data)
+    assert status == 0, err
