@@ -1764,7 +1764,7 @@ class _Checker:
     # ================================================================ entry points
     def interfaces(self) -> None:
         """The global variables an entry point's functions use are in its interface (all
-        of them from SPIR-V 1.4, the Input/Output ones before)."""
+        of them from SPIR-V 1.4, the Input/Output ones before, when it holds no other)."""
         m = self.m
         fns = {f.id: f for f in m.functions}
         for ep in m.entry_points:
@@ -1773,6 +1773,11 @@ class _Checker:
                 var = m.global_variables.get(v)
                 if var is None:
                     continue
+                if m.version < (1, 4) and var.storage_class not in ("Input", "Output"):
+                    raise SpirvError(f"OpEntryPoint: %{v} ({var.storage_class}) is in the "
+                                     f"interface of entry point {ep.name!r}: before SPIR-V "
+                                     "1.4 an interface holds Input and Output variables only",
+                                     self._entry_offset(ep))
                 self._interpolation(ep, v, var)
                 for b in self._builtins_of(v, var):
                     other = builtins.get((var.storage_class, b))
