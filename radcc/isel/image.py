@@ -5,7 +5,8 @@ The image descriptor (T#, 8 SGPRs) of every image binding is loaded once at entr
 (`load_descriptors`): the kernarg segment holds its address (docs/abi.md, "Images").
 An access takes the coordinates in consecutive VGPRs (s, t for 2D: the ISA guide's
 "Image Opcodes with No Sampler" table), ``dmask`` = the texel's components (loads:
-the components the MIR value has, in consecutive VGPRs; stores: the components given,
+the components the shader reads, `radcc.frontend.opt.shrink_image_reads`'s
+``attrs["dmask"]``, returned to consecutive VGPRs; stores: the components given,
 the texture unit writes zero to the format's others), ``dim`` from the image type and
 ``unorm`` (integer coordinates). Loads count on VMcnt, stores on VScnt
 (`radcc.passes.insert_waitcnt`). A cube map's loads, stores and size queries address its
@@ -180,6 +181,14 @@ def _set_result(ctx: IselContext, ins: Instr, t: Temp, n: int) -> None:
     ctx.set(d, [t] if n == 1 else list(ctx.b.split_vector(t, *([_vgprs(1)] * n)).temps))
 
 
+def _dmask(ins: Instr, n: int) -> int:
+    """The components a read of `n` result components returns: ``attrs["dmask"]``
+    (`radcc.frontend.opt.shrink_image_reads`: those the shader reads) or the first `n`."""
+    dmask = int(ins.attrs.get("dmask", (1 << n) - 1))
+    assert bin(dmask).count("1") == n and dmask < 16, (dmask, n)
+    return dmask
+
+
 def _data_vgprs(ins: Instr, n: int) -> int:
     """VGPRs of `n` result components (d16: two per VGPR)."""
     assert ins.dest is not None
@@ -202,7 +211,8 @@ def _element_index(ctx: IselContext, ins: Instr) -> Temp:
 
 def _select_texel_load(ctx: IselContext, ins: Instr, n: int) -> None:
     """texelFetch / imageLoad of a texel buffer: ``buffer_load_format_<n components>
-    idxen``, soffset 0."""
+    idxen``, soffset 0 (a dmask of a texel buffer read is the prefix of `n`)."""
+    _dmask(ins, n)
     t = ctx.b.inst(f"buffer_load_format_{_FORMAT_SUFFIX[n]}", [_vgprs(n)],
                    [_element_index(ctx, ins), _descriptor(ctx, ins),
                     Operand.c32(0)], "MUBUF", idxen=True).temp
@@ -226,7 +236,7 @@ def select_image_load(ctx: IselContext, ins: Instr) -> None:
     flags = _flags(a16, d.bit_size == 16)
     t = ctx.b.inst("image_load_mip" if mip else "image_load", [_vgprs(_data_vgprs(ins, n))],
                    [addr, _descriptor(ctx, ins)],
-                   dmask=(1 << n) - 1, dim=mdim, unorm=True, **flags).temp
+                   dmask=_dmask(ins, n), dim=mdim, unorm=True, **flags).temp
     _set_result(ctx, ins, t, n)
 
 
@@ -369,7 +379,7 @@ def select_image_sample(ctx: IselContext, ins: Instr) -> None:
     addr = regs[0] if len(regs) == 1 else ctx.b.create_vector(_vgprs(len(regs)), *regs).temp
     n = d.num_components
     nret = 4 if gather is not None else n
-    dmask = 1 << int(gather) if gather is not None else (1 << n) - 1
+    dmask = 1 << int(gather) if gather is not None else _dmask(ins, n)
     if d.bit_size not in (16, 32) or (nret != n and d.bit_size == 16):
         raise unsupported(ins, f"{d.bit_size}-bit x{n} sampling")
     d16 = {"d16": True} if d.bit_size == 16 else {}

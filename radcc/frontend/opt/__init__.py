@@ -43,6 +43,7 @@ from .lower_returns import lower_returns
 from .lower_vectors import lower_vectors
 from .peephole_select import peephole_select
 from .range_fold import range_fold
+from .shrink_image_reads import shrink_image_reads
 from .vars_to_ssa import vars_to_ssa
 from .vectorize_mem import vectorize_mem
 
@@ -67,6 +68,7 @@ PASSES: dict[str, Callable[[MirShader], bool]] = {
     "fold_offsets": fold_offsets,
     "hoist_push_constants": hoist_push_constants,
     "fold_16bit_image": fold_16bit_image,
+    "shrink_image_reads": shrink_image_reads,
     "loop_unroll": loop_unroll,
     "peephole_select": peephole_select,
     "vectorize_mem": vectorize_mem,
@@ -139,6 +141,7 @@ LOWERING = (
     "optimize",
     "dead_branch",
     "fold_16bit_image",
+    "shrink_image_reads",
     "fold_offsets",
     "hoist_push_constants",
     "cse",
@@ -188,4 +191,4 @@ __all__ = ["PASSES", "LOWERING", "lower_for_isel", "optimize", "algebraic", "con
            "lower_continue_constructs", "lower_returns", "fold_16bit_image", "lower_idiv",
            "lower_int64", "lower_local_arrays",
            "lower_atomics", "lower_non_uniform", "lower_math", "lower_vectors", "peephole_select", "range_fold", "combine_barriers",
-           "vectorize_mem"]
+           "shrink_image_reads", "vectorize_mem"]
