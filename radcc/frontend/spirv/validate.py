@@ -305,6 +305,7 @@ class _Checker:
         self.fn_models: set[str] = set()
         self.module_declarations()
         self.types()
+        self.small_names()
         self.interfaces()
         self.decorations()
         self.resources()
@@ -1413,7 +1414,7 @@ class _Checker:
         for b in fn.blocks:  # merge blocks and continue targets are edges too (spirv-val)
             if b.merge is not None:
                 structural[b.label] += [t for t in _label_operands(b.merge) if t in blocks]
-        for u, h in _dfs_back_edges(fn.blocks[0].label, structural):
+        for u, h in _dfs_back_edges([b.label for b in fn.blocks], structural):
             hb = blocks[h]
             if hb.merge is None or hb.merge.opname != "OpLoopMerge":
                 where = blocks[u].merge if h not in succ[u] else None
@@ -1729,6 +1730,22 @@ class _Checker:
                 r = tid in self.small
             self._limited_cache[tid] = r
         return r
+
+    def small_names(self) -> None:
+        """A value of an 8/16-bit type declared by a storage capability alone is not named
+        by OpName either (spirv-val's ValidateSmallTypeUses allows only decorations and
+        the uses in ``_SMALL_USES``)."""
+        if not self.small:
+            return
+        for ins in self.m.instructions:
+            if ins.opname != "OpName":
+                continue
+            tdef = self.m.defs.get(ins.id(0))
+            if tdef is not None and tdef.opname != "OpVariable" and \
+                    self._limited(tdef.result_type):
+                raise _fail(f"OpName of %{ins.id(0)} ({self.type_name(tdef.result_type)}), "
+                            "a value of a type declared by a storage capability alone: only "
+                            "stored, copied or converted by width", ins)
 
     def _small_variable(self, ins: Instruction, small: dict[int, str]) -> None:
         """A Function, Private or Workgroup variable holding an 8/16-bit type declared by a
@@ -2338,25 +2355,32 @@ def _reverse_postorder(entry: int, succ: dict[int, list[int]]) -> list[int]:
     return [labels[i] for i in order]
 
 
-def _dfs_back_edges(entry: int, succ: dict[int, list[int]]) -> list[tuple[int, int]]:
-    """The edges (u, h) of a depth-first walk from `entry` whose target is on the walk's
-    stack (iterative: no recursion on deep graphs)."""
-    on_stack: set[int] = {entry}
-    seen: set[int] = {entry}
-    stack: list[tuple[int, Iterator[int]]] = [(entry, iter(succ[entry]))]
+def _dfs_back_edges(roots: Iterable[int], succ: dict[int, list[int]]) -> list[tuple[int, int]]:
+    """The edges (u, h) whose target is on the stack of depth-first walks from each of
+    `roots` not yet reached, in order (the entry block first, then every block: an
+    unreachable block's cycles count too, as in spirv-val's augmented CFG; iterative: no
+    recursion on deep graphs)."""
+    on_stack: set[int] = set()
+    seen: set[int] = set()
     back: list[tuple[int, int]] = []
-    while stack:
-        u, it = stack[-1]
-        v = next(it, None)
-        if v is None:
-            stack.pop()
-            on_stack.discard(u)
-        elif v in on_stack:
-            back.append((u, v))
-        elif v not in seen:
-            seen.add(v)
-            on_stack.add(v)
-            stack.append((v, iter(succ[v])))
+    for root in roots:
+        if root in seen:
+            continue
+        seen.add(root)
+        on_stack.add(root)
+        stack: list[tuple[int, Iterator[int]]] = [(root, iter(succ[root]))]
+        while stack:
+            u, it = stack[-1]
+            v = next(it, None)
+            if v is None:
+                stack.pop()
+                on_stack.discard(u)
+            elif v in on_stack:
+                back.append((u, v))
+            elif v not in seen:
+                seen.add(v)
+                on_stack.add(v)
+                stack.append((v, iter(succ[v])))
     return back
 
 
