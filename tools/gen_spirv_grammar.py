@@ -30,7 +30,11 @@ SPV_KHR_cooperative_matrix (opcodes 4456-4460, the CooperativeMatrixKHR capabili
 the CooperativeMatrixUse/Layout and CooperativeMatrixOperands enumerants) and
 SPV_VALVE_mixed_float_dot_product (OpFDot2MixAcc32VALVE/OpFDot2MixAcc16VALVE 6916/6917,
 capabilities 6912/6913); SPV_KHR_bfloat16's capabilities (5116-5118) and OpTypeFloat's
-optional FPEncoding operand (BFloat16KHR 0).
+optional FPEncoding operand (BFloat16KHR 0). `ALIASES` adds the KHR spellings of promoted
+NV enumerants the installed grammar knows by their NV names only (a spelling the grammar
+has wins; the NV name stays the first one): SPV_KHR_compute_shader_derivatives'
+capabilities ComputeDerivativeGroupQuadsKHR 5288 / ComputeDerivativeGroupLinearKHR 5350 and
+execution modes DerivativeGroupQuadsKHR 5289 / DerivativeGroupLinearKHR 5290.
 """
 
 from __future__ import annotations
@@ -137,6 +141,24 @@ SUPPLEMENTS: dict[str, Any] = {
     ],
 }
 
+# operand kind -> second spellings (SPIRV-Registry extensions/KHR/
+# SPV_KHR_compute_shader_derivatives.asciidoc, "Tokens")
+_KHR_DERIV = ["SPV_KHR_compute_shader_derivatives"]
+ALIASES: dict[str, list[dict[str, Any]]] = {
+    "Capability": [
+        {"enumerant": "ComputeDerivativeGroupQuadsKHR", "value": 5288, "version": "None",
+         "extensions": _KHR_DERIV},
+        {"enumerant": "ComputeDerivativeGroupLinearKHR", "value": 5350, "version": "None",
+         "extensions": _KHR_DERIV}],
+    "ExecutionMode": [
+        {"enumerant": "DerivativeGroupQuadsKHR", "value": 5289,
+         "capabilities": ["ComputeDerivativeGroupQuadsKHR"], "version": "None",
+         "extensions": _KHR_DERIV},
+        {"enumerant": "DerivativeGroupLinearKHR", "value": 5290,
+         "capabilities": ["ComputeDerivativeGroupLinearKHR"], "version": "None",
+         "extensions": _KHR_DERIV}],
+}
+
 
 def _supplement(core: dict[str, Any]) -> None:
     """Add `SUPPLEMENTS` to a core grammar that lacks them (in place)."""
@@ -152,6 +174,11 @@ def _supplement(core: dict[str, Any]) -> None:
     cap = kinds["Capability"]["enumerants"]
     values = {_value(e["value"]) for e in cap}
     cap += [e for e in SUPPLEMENTS["capabilities"] if e["value"] not in values]
+    for kind, extra in ALIASES.items():
+        ens = kinds[kind]["enumerants"]
+        names = {e["enumerant"] for e in ens}
+        values = {_value(e["value"]) for e in ens}
+        ens += [e for e in extra if e["enumerant"] not in names and e["value"] in values]
 
 
 def _operands(ops: list[dict[str, Any]]) -> tuple[tuple[str, str], ...]:

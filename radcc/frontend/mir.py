@@ -39,6 +39,7 @@ from __future__ import annotations
 import struct
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import Any
 
 from radcc.abi.stage import COMPUTE_CS, Stage
@@ -281,6 +282,19 @@ class MirFunction:
     locals: list[LocalVar] = field(default_factory=list)
 
 
+class DerivativeGroup(Enum):
+    """How a compute shader's invocations form the quads its derivatives and implicit-LOD
+    sampling difference over (SPV_KHR_compute_shader_derivatives' execution modes): none
+    (no derivatives), QUADS (DerivativeGroupQuadsKHR: each quad a 2x2 block of local ids
+    (2m+{0,1}, 2n+{0,1}); isel's `sysval` lays the ids out so that the block is 4
+    consecutive lanes) or LINEAR (DerivativeGroupLinearKHR: local invocation indices
+    4m+{0,1,2,3}, the hardware's lanes as they are)."""
+
+    NONE = "none"
+    QUADS = "quads"
+    LINEAR = "linear"
+
+
 @dataclass(eq=False)
 class MirShader:
     entry: str
@@ -298,6 +312,8 @@ class MirShader:
     shared_size: int = 0
     scratch_size: int = 0  # bytes of private memory per invocation (opt.lower_local_arrays)
     stage: Stage = COMPUTE_CS  # the execution model's stage (vertex: ``vertex_ngg``)
+    # a compute shader's derivative groups (derivatives and implicit LOD allowed unless NONE)
+    derivative_group: DerivativeGroup = DerivativeGroup.NONE
     inputs: list[StageVar] = field(default_factory=list)  # vertex inputs (Location order)
     outputs: list[StageVar] = field(default_factory=list)  # varyings (Location order)
     # read-only bytes the code object carries, read by load_constant (opt.lower_local_arrays)

@@ -219,6 +219,7 @@ class IselContext:
         # (block index, uniform boolean's temp id) -> its lane mask made in that block
         self.lanemask_made: dict[tuple[int, int], Temp] = {}
         self.workgroup_size = shader.workgroup_size
+        self.derivative_group = shader.derivative_group  # (isel.sysval's local ids)
         # the registers at entry (the AMDHSA compute instance: kernarg pointer, all three
         # workgroup ids, the local id dimensions the workgroup size has) and the kernarg
         # segment (docs/abi.md)

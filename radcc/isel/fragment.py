@@ -137,9 +137,13 @@ def _interp(ctx: IselContext, location: int, chan: int, bary: ArgKind, bits: int
 
 
 def select_fragment(ctx: IselContext, ins: Instr) -> None:
-    fs = _fs(ctx)
     op = ins.op
     d = ins.dest
+    if op in _DERIV:  # (also a compute shader's with derivative groups)
+        assert d is not None
+        ctx.set(d, [_derivative(ctx, ctx.comp(ins.srcs[0], 0), op)])
+        return
+    fs = _fs(ctx)
     if op == "load_interpolated_input":
         assert d is not None
         a = ins.attrs
@@ -178,9 +182,6 @@ def select_fragment(ctx: IselContext, ins: Instr) -> None:
         ctx.b.pseudo("p_discard_if", [], [Operand.c32(-1)])
     elif op == "demote":
         ctx.b.pseudo("p_demote_to_helper", [], [Operand.c32(-1)])
-    elif op in _DERIV:
-        assert d is not None
-        ctx.set(d, [_derivative(ctx, ctx.comp(ins.srcs[0], 0), op)])
     else:
         raise UnsupportedError(f"instruction selection: unsupported MIR op '{op}'")
 

@@ -44,6 +44,9 @@ SUPPORTED: frozenset[str] = frozenset(
         "CooperativeMatrixKHR",
         # SPV_KHR_bfloat16: conversions, memory and cooperative matrices (WMMA bf16)
         "BFloat16TypeKHR", "BFloat16CooperativeMatrixKHR",
+        # compute shaders' derivatives and implicit LOD (SPV_KHR_compute_shader_derivatives;
+        # the NV spellings are the same capabilities: `unsupported_reason`)
+        "ComputeDerivativeGroupQuadsKHR", "ComputeDerivativeGroupLinearKHR",
         # fragment shaders
         "DerivativeControl", "DemoteToHelperInvocation", "SampleRateShading",
         "InputAttachment",
@@ -82,11 +85,17 @@ for _name in SUPPORTED:
 
 
 def unsupported_reason(name: str) -> str | None:
-    """None if radcc accepts the capability, else why not."""
-    if name in SUPPORTED:
+    """None if radcc accepts the capability under any of its spellings (a promoted NV
+    capability's NV name is its KHR one's alias), else why not; a vendor's reason only if
+    every spelling is that vendor's."""
+    try:
+        names = grammar.enum_aliases("Capability", grammar.enum_value("Capability", name))
+    except KeyError:
+        names = [name]
+    if any(n in SUPPORTED for n in names):
         return None
     for key, reason in _REASONS:
-        if key in name:
+        if all(key in n for n in names):
             return reason
     return "not supported by radcc (compute, vertex and fragment shaders on RDNA)"
 

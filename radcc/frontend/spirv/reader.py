@@ -57,6 +57,9 @@ _MODE_MODELS: dict[str, tuple[str, ...]] = {
     **{m: ("GLCompute", "Kernel") for m in ("LocalSize", "LocalSizeId", "LocalSizeHint",
                                             "LocalSizeHintId")},
     **{m: ("Fragment",) for m in _FRAGMENT_MODES},
+    # SPV_KHR_compute_shader_derivatives (also Mesh and Task, which radcc does not compile)
+    **{m: ("GLCompute",) for m in ("DerivativeGroupQuadsKHR", "DerivativeGroupLinearKHR",
+                                   "DerivativeGroupQuadsNV", "DerivativeGroupLinearNV")},
 }
 _MODEL_NAMES = {"GLCompute": "compute", "Vertex": "vertex", "Fragment": "fragment"}
 

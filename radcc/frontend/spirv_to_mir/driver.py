@@ -1,18 +1,19 @@
 """The entry point: `spirv_to_mir` translates one entry point of a checked SPIR-V
-module (workgroup size, globals, the entry function inlined, constants and flag
-initialisations first in the entry block).
+module (workgroup size, derivative groups, globals, the entry function inlined, constants
+and flag initialisations first in the entry block).
 """
 
 from __future__ import annotations
 
 from ..mir import (
     Block,
+    DerivativeGroup,
     FloatControls,
     MirShader,
     Value,
 )
 from ..mir_builder import MirBuilder
-from ..spirv import read_spirv
+from ..spirv import grammar, read_spirv
 from ..spirv.module import SpirvModule
 from .cfg import inline_call, unwrap_trivial_loops
 from .context import SpecValue, TranslationContext, err, fold_value
@@ -50,6 +51,7 @@ def translate_module(ctx: TranslationContext) -> MirShader:
         ctx.shader.stage = FRAGMENT_FS
     else:
         ctx.shader.workgroup_size = workgroup_size(ctx)
+        ctx.shader.derivative_group = derivative_group(ctx)
     ctx.shader.float_preserve = frozenset(
         m.args[0] for m in ctx.ep.execution_modes
         if m.name == "SignedZeroInfNanPreserve" and m.args)
@@ -84,6 +86,36 @@ def float_controls(ctx: TranslationContext) -> FloatControls:
         return frozenset(m.args[0] for m in ctx.ep.execution_modes if m.name == name and m.args)
     return FloatControls(sizes("DenormPreserve"), sizes("DenormFlushToZero"),
                          sizes("RoundingModeRTE"), sizes("RoundingModeRTZ"))
+
+
+# the derivative-group execution modes by value (their NV and KHR spellings alike)
+_DERIVATIVE_MODES = {grammar.enum_value("ExecutionMode", "DerivativeGroupQuadsKHR"):
+                     DerivativeGroup.QUADS,
+                     grammar.enum_value("ExecutionMode", "DerivativeGroupLinearKHR"):
+                     DerivativeGroup.LINEAR}
+
+
+def derivative_group(ctx: TranslationContext) -> DerivativeGroup:
+    """The compute entry point's DerivativeGroupQuadsKHR / DerivativeGroupLinearKHR mode
+    and the workgroup size it needs (SPV_KHR_compute_shader_derivatives, Vulkan's
+    "Compute Shader Derivatives": a quads group's width and height even, a linear group's
+    invocation count a multiple of 4, so that every quad is whole)."""
+    found = [_DERIVATIVE_MODES[grammar.enum_value("ExecutionMode", m.name)]
+             for m in ctx.ep.execution_modes
+             if grammar.enum_value("ExecutionMode", m.name) in _DERIVATIVE_MODES]
+    if not found:
+        return DerivativeGroup.NONE
+    if len(found) > 1:
+        raise err("both the DerivativeGroupQuadsKHR and DerivativeGroupLinearKHR execution "
+                  "modes", None)
+    x, y, z = ctx.shader.workgroup_size
+    if found[0] is DerivativeGroup.QUADS and (x % 2 or y % 2):
+        raise err(f"workgroup size {x}x{y}x{z}: the DerivativeGroupQuadsKHR execution mode "
+                  "needs an even width and height", None)
+    if found[0] is DerivativeGroup.LINEAR and (x * y * z) % 4:
+        raise err(f"workgroup size {x}x{y}x{z}: the DerivativeGroupLinearKHR execution mode "
+                  "needs a multiple of 4 invocations", None)
+    return found[0]
 
 
 MAX_WORKGROUP_INVOCATIONS = 1024  # RADV's maxComputeWorkGroupInvocations

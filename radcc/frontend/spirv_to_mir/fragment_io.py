@@ -34,7 +34,7 @@ from typing import Any
 
 from radcc.abi.stage import FRAGMENT_FS
 
-from ..mir import LocalVar, Value
+from ..mir import DerivativeGroup, LocalVar, Value
 from ..spirv.binary import Instruction
 from ..spirv.types import TypeArray, TypeMatrix, TypePointer, TypeStruct
 from .context import LocalPtr, TranslationContext, err
@@ -271,9 +271,20 @@ _DERIVATIVES = {
 }
 
 
+def has_derivatives(ctx: TranslationContext) -> bool:
+    """Derivatives and implicit LOD exist: a fragment shader, or a compute shader with
+    derivative groups (`radcc.frontend.mir.DerivativeGroup`)."""
+    return ctx.shader.stage == FRAGMENT_FS or \
+        ctx.shader.derivative_group is not DerivativeGroup.NONE
+
+
+NO_DERIVATIVES = ("outside a fragment shader or a compute shader with the "
+                  "DerivativeGroupQuadsKHR or DerivativeGroupLinearKHR execution mode")
+
+
 def op_derivative(ctx: TranslationContext, ins: Instruction) -> None:
-    if ctx.shader.stage != FRAGMENT_FS:
-        raise err(f"{ins.opname} outside a fragment shader", ins)
+    if not has_derivatives(ctx):
+        raise err(f"{ins.opname} {NO_DERIVATIVES}", ins)
     x = get_value(ctx, ins.id(0))
     if x.bit_size != 32:
         raise err(f"{ins.opname} of {x.bit_size}-bit values is not supported", ins)

@@ -28,6 +28,7 @@ from ..spirv.binary import Instruction
 from ..spirv.images import ImageType, image_type, unsupported
 from ..spirv.types import TypeArray, TypeOther, TypeRuntimeArray
 from .context import TranslationContext, err, fold_value
+from .fragment_io import NO_DERIVATIVES, has_derivatives
 from .types_consts import array_length, get_tv, get_value
 
 
@@ -380,13 +381,14 @@ def op_image_sample(ctx: TranslationContext, ins: Instruction) -> None:
     ``binding``, ``sampler``, ``dim``, ``offset`` (a constant texel offset or None),
     ``gather`` (the component OpImageGather returns of each of the 4 texels; 0 for
     OpImageDrefGather; None when sampling) and ``implicit`` (the level from the quad's
-    derivatives: a fragment shader's texture(); an implicit-level gather outside a
-    fragment shader reads level 0, Vulkan's rule for non-fragment stages)."""
+    derivatives: a fragment shader's texture(), or a compute shader's with derivative
+    groups; an implicit-level gather where there are no derivatives reads level 0,
+    Vulkan's rule for non-fragment stages)."""
     assert ins.result_type is not None
     explicit, compare, gather = _SAMPLING[ins.opname]
-    fragment = ctx.ep.execution_model == "Fragment"
+    fragment = has_derivatives(ctx)
     if not explicit and not gather and not fragment:
-        raise err("implicit-LOD sampling outside a fragment shader", ins)
+        raise err(f"implicit-LOD sampling {NO_DERIVATIVES}", ins)
     x = get_tv(ctx, ins.id(0))
     if not isinstance(x, SampledImage):
         raise err("the sampled image operand is not a sampled image", ins)
