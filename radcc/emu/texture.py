@@ -45,8 +45,8 @@ faces, 6 per cube; loads and stores address a cube's faces as a 2D_ARRAY) are ex
 loads and samples also as d16 (float formats; loads also of integer formats of at most
 16-bit channels, `_to16`), stores also as d16 (`_widen16`), loads
 and stores also as a16 (16-bit uint address components, two per VGPR, `_addr_words`),
-``_lz``/``_l`` samples and gathers also as a16 (16-bit float coordinates and level, two
-per VGPR); addresses sequential from VADDR or NSA (`_areg`); other a16 forms, tfe/lwe
+``_lz``/``_l`` samples and gathers also as a16 (16-bit float coordinates, an array's
+slice and the level, two per VGPR; not cubes); addresses sequential from VADDR or NSA (`_areg`); other a16 forms, tfe/lwe
 and every other MIMG opcode are refused (`UnsupportedInstruction`). Loads count on VMcnt, stores on VScnt
 (strict mode).
 """
@@ -878,7 +878,7 @@ def _bind_sample(i: Inst) -> Handler:
                                      f"supported for {'gathers' if gather else 'sampling'}")
     if gather and (kind == "d" or f["dmask"] not in (1, 2, 4, 8)):
         raise UnsupportedInstruction(f"{i.where()}: {i.name} with dmask {f['dmask']:#x}")
-    if a16 and f["dim"] > 2:
+    if a16 and f["dim"] == 3:  # (a cube's face id: the hardware's a16 rule is not known)
         raise UnsupportedInstruction(f"{i.where()}: a16 {i.name} of image dimension "
                                      f"{f['dim']} is not supported")
     cube = f["dim"] == 3
@@ -940,7 +940,7 @@ def _bind_sample(i: Inst) -> Handler:
         if a16:  # the body's components are 16-bit floats, two per VGPR, low half first
             body = [(w.v[_areg(f, r + k // 2), lanes] >> (16 * (k % 2)) & 0xFFFF)
                     .astype(np.uint16).view(np.float16).astype(np.float32).view(np.uint32)
-                    for k in range(nc + (kind == "l"))]
+                    for k in range(nc + layered + (kind == "l"))]
         else:
             body = [w.v[_areg(f, r + k), lanes]
                     for k in range(nc + layered + (kind == "l"))]

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 from radcc.abi.kernarg import KernargEntry, Role
 from radcc.frontend.mir import Instr
+from radcc.frontend.opt.fold_16bit_image import A16_SAMPLE_DIMS
 from radcc.frontend.spirv.images import format_channels
 from radcc.ir.program import Operand
 from radcc.ir.regclass import RegClass, RegType, Temp, s1, s2, s4, s8
@@ -301,8 +302,9 @@ def select_image_sample(ctx: IselContext, ins: Instr) -> None:
     coordinates exist for the hardware's derivatives) + ``_o`` for a constant texel
     offset; the address VGPRs are { offset } { bias } { z-compare } { derivatives }
     { body } as ISA 10.4 orders them (body: s, t[, r], then the level for ``_l``).
-    With ``attrs["a16"]`` (`radcc.frontend.opt.fold_16bit_image`) the body's 16-bit
-    components are packed two per VGPR (``v_perm_b32``) and the instruction has ``a16``.
+    With ``attrs["a16"]`` (`radcc.frontend.opt.fold_16bit_image`: 1-D, 2-D, 3-D, 1-D and
+    2-D arrays) the body's 16-bit components (an array's layer rounded by ``v_rndne_f16``)
+    are packed two per VGPR (``v_perm_b32``) and the instruction has ``a16``.
     A gather (``attrs["gather"]``: the component) is ``image_gather4`` with the same
     suffixes (``_lz`` outside fragment shaders) and dmask = that component: it returns
     the component of the 4 texels the bilinear footprint covers (4 VGPRs)."""
@@ -315,7 +317,7 @@ def select_image_sample(ctx: IselContext, ins: Instr) -> None:
     c = ins.srcs[0]
     a16 = bool(ins.attrs.get("a16"))
     if c.num_components < nc or c.bit_size != (16 if a16 else 32) or (
-            a16 and dim not in ("1D", "2D", "3D")):
+            a16 and dim not in A16_SAMPLE_DIMS):
         raise unsupported(ins, f"{c.bit_size}-bit x{c.num_components} coordinates")
     # (SPIR-V lets a coordinate have more components than the image: the shadow
     # sampler's vec3 of textureLod holds the reference in z; they are ignored)
@@ -329,8 +331,9 @@ def select_image_sample(ctx: IselContext, ins: Instr) -> None:
             k = int(bool(ins.attrs.get("compare")))
             cube_grads = _cube_grads(ctx, direction, [[ctx.vgpr(x) for x in ctx.get(g)][:3]
                                                       for g in rest[k:k + 2]])
-    elif dim.endswith("Array"):  # the layer rounded to nearest even (Vulkan's RNE)
-        body[-1] = ctx.valu("v_rndne_f32", _vgprs(1), body[-1])
+    elif dim.endswith("Array"):  # the layer rounded to nearest even (Vulkan's RNE; a16:
+        # as the 16-bit float it is, in the low half: the high half is packed over)
+        body[-1] = ctx.valu("v_rndne_f16" if a16 else "v_rndne_f32", _vgprs(1), body[-1])
     pre: list[Temp] = []
     offset = ins.attrs.get("offset")
     if offset is not None:

@@ -26,7 +26,8 @@ image's sampled type is stored as it was (`_fold_store_data`: MIMG ``d16``); int
 coordinates of ``image_load``/``image_store`` extended from 16 bits are taken as 16-bit
 (`_fold_image_coords`: MIMG ``a16``).
 
-Coordinates (A16): an ``image_sample`` of a 1-D, 2-D or 3-D image at an explicit level (``_lz``/``_l``, no
+Coordinates (A16): an ``image_sample`` of a 1-D, 2-D or 3-D image or a 1-D/2-D array
+(`A16_SAMPLE_DIMS`; the layer is a 16-bit float too) at an explicit level (``_lz``/``_l``, no
 gradients or bias) whose coordinate is a ``vecN`` of ``f2f32`` of 16-bit floats and
 whose level is the constant 0 or the ``f2f32`` of a 16-bit float takes those 16-bit
 values (``attrs["a16"]``: isel's MIMG ``a16``, the address components packed two per
@@ -41,6 +42,10 @@ import re
 from ..mir import If, ImageBinding, Instr, MirShader, Value, iter_nodes
 
 _READS = ("image_load", "image_load_lod", "image_sample")
+# the sampled dims whose coordinates may be 16-bit (an array's layer too: isel rounds it
+# as a 16-bit float); not cubes: their direction becomes the face's coordinates in 32-bit
+# arithmetic first (RADV's fold options leave out GLSL_SAMPLER_DIM_CUBE as well)
+A16_SAMPLE_DIMS = ("1D", "2D", "3D", "1DArray", "2DArray")
 # SPIR-V integer storage formats whose channels all have at most 16 bits
 NARROW_INT_FORMATS = re.compile(r"(R|Rg|Rgba)(8|16)u?i")
 
@@ -179,8 +184,8 @@ def _half_source(v: Value) -> Value | None:
 
 def _fold_a16(shader: MirShader, ins: Instr) -> bool:
     if ins.attrs.get("grad") or ins.attrs.get("implicit") or ins.attrs.get("bias") or \
-            ins.attrs["dim"] not in ("1D", "2D", "3D"):  # arrays, cubes: 32-bit (a layer
-        return False  # is rounded, a cube's direction transformed first)
+            ins.attrs["dim"] not in A16_SAMPLE_DIMS:
+        return False
     coord = ins.srcs[0]
     cp = coord.parent
     if cp is None or not (cp.op.startswith("vec") and cp.op[3:].isdigit()) or \
