@@ -101,6 +101,9 @@ def _plan(args: argparse.Namespace) -> list[tuple[str, str | None]]:
     shaders: list[str] = args.shader
     if shaders.count("-") > 1:
         raise UserError("'-' (standard input) is given more than once")
+    for sh in shaders:  # '', '.', '/', 'dir/..': no file name to read or to derive -o from
+        if sh != "-" and Path(sh).name in ("", ".."):
+            raise UserError(f"{sh!r} names no file")
     suffix = ".s" if args.asm else ".o"
     if len(shaders) == 1:
         sh, dest = shaders[0], args.output

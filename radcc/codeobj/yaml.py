@@ -4,7 +4,8 @@ The reader covers the block form LLVM prints between `.amdgpu_metadata` and
 `.end_amdgpu_metadata` (and `llvm-readelf --notes` shows): block maps, block
 lists (`- `), plain/'single'/"double" quoted scalars, `!str`/`!int`/`!bool`
 tags, flow lists `[ 1, 2 ]` and flow maps `{ a: 1 }`, `#` comments, `---` and
-`...` markers. Untagged scalars, quoted or not, are typed the way LLVM's
+`...` markers; as llvm-mc-19, only the first document is read (nothing after its `...`
+or a second `---`). Untagged scalars, quoted or not, are typed the way LLVM's
 msgpack YAML reader types them: integer (auto radix: 0x, 0b, 0o, leading 0),
 bool (including `y`/`n`/`on`/`off`...), float, else string; `key:` with no
 value reads as [] and an empty scalar as None, as llvm-mc 19 does.
@@ -352,6 +353,8 @@ class _Lines:
             stripped = line.strip()
             if not stripped or stripped.startswith("#"):
                 continue
+            if line == "..." or line == "---" and self.items:
+                break  # the first document's end: llvm-mc-19 reads no further
             if stripped in ("---", "...", ".amdgpu_metadata", ".end_amdgpu_metadata"):
                 continue
             if "\t" in line[: len(line) - len(line.lstrip())]:

@@ -47,7 +47,8 @@ def write_object(res: AsmResult, target: Target, wave_size: int = 32) -> bytes:
     for s in res.symbols.values():
         if s.section == ".text" and s.type == "function" and s.name not in names:
             functions[s.name] = _symbol_extent(res, s.name)
-        elif s.section == ".text" and s.type == "object":  # data in .text (constant data)
+        elif s.section == ".text" and s.type == "object" and s.name not in names:
+            # data in .text (constant data); a kernel's label typed @object stays the kernel
             objects[s.name] = _symbol_extent(res, s.name)
     meta = parse_yaml(res.metadata_yaml) if res.metadata_yaml else None
     return write_code_object(res.text, target, kernels, functions=functions, metadata=meta,

@@ -274,7 +274,8 @@ def oracle_disagrees(name: str, data: bytes, d: Path, o: Outcome) -> str | None:
 
 
 def argv_campaign(cmds: list[str], a: argparse.Namespace) -> int:
-    """Random command lines (argvfuzz.random_argv); findings are printed as argv."""
+    """Random command lines (argvfuzz.random_argv), ``--count`` of them per command at most
+    (the draws are derandomized: a seed and a count name a run); findings are printed as argv."""
     from argvfuzz import random_argv
     from cli_harness import problem, run_radcc
 
@@ -284,7 +285,7 @@ def argv_campaign(cmds: list[str], a: argparse.Namespace) -> int:
         end = time.monotonic() + a.seconds / len(cmds)
         n = 0
         seen: set[str] = set()
-        while time.monotonic() < end:
+        while time.monotonic() < end and n < a.count:  # --count: command lines per command
             with tempfile.TemporaryDirectory(dir=a.scratch) as d:
                 argv = random_argv(cmd, rng, Path(d))
                 n += 1

@@ -653,8 +653,9 @@ RELAXED = 2
 def oracle_status(name: str, data: bytes, scratch: Path) -> int | None:
     """1 if the independent tool rejects `data` for reader `name`, else 0 (None: no
     oracle; `RELAXED`: a SPIR-V module valid but for the -10871 or pointer -06314 rules). llvm-mc-19 for
-    assembly/objects (error) and disassembly (a warning or error: radcc mc prints the
-    same warning and still exits 0, so a warning counts as 0 on both sides); spirv-val
+    assembly/objects (error) and disassembly (a warning counts as 0: radcc mc prints the
+    same warning and still exits 0; an error counts as 1 though llvm-mc-19 exits 0 after
+    "invalid input token" in the byte list, where radcc exits 1); spirv-val
     for SPIR-V (a module it rejects for -10871 or -06314 is checked again as
     `_relaxed_rules` makes it valid for those rules)."""
     f = scratch / f"oracle{READERS[name].suffix}"
@@ -686,4 +687,6 @@ def oracle_status(name: str, data: bytes, scratch: Path) -> int | None:
         r = subprocess.run([*cmd, str(f)], capture_output=True, timeout=20)
     except subprocess.TimeoutExpired:  # llvm-mc itself can hang on some mutants
         return None
+    if kind == "dis" and b"error:" in r.stderr:
+        return 1  # llvm-mc-19 reports a bad byte list ("invalid input token") but exits 0
     return 0 if r.returncode == 0 else 1

@@ -394,6 +394,10 @@ class _SopImm(Format):
                 w |= ctx.regs.to_hw[code] << 16
                 text_parts.append(dst_name(code, spec))
             elif spec.kind in ("hwreg", "sendmsg"):
+                if op.lit:  # llvm-mc-19 takes no lit() here
+                    raise AsmError("expected a hwreg macro, structured immediate or an absolute "
+                                   "expression" if spec.kind == "hwreg" else
+                                   "expected a sendmsg macro or an absolute expression", op.col)
                 parse, show = ((F.parse_hwreg, F.hwreg_text) if spec.kind == "hwreg"
                                else (F.parse_sendmsg, F.sendmsg_text))
                 if op.kind == "call":
@@ -416,6 +420,10 @@ class _SopImm(Format):
                 lits.append(lit)
                 text_parts.append(O.print_imm(lit, "b32"))
             elif spec.kind == "label":
+                if op.abs or op.sext or op.neg_fn:  # llvm-mc-19's words and columns
+                    raise AsmError("not a valid operand.", op.col)
+                if op.lit:  # at the `(` of `lit(`
+                    raise AsmError("invalid operand for instruction", op.col + 3)
                 if op.kind in ("ident", "sym"):
                     if op.kind == "sym":
                         raise AsmError("expected an absolute expression or a label", op.col)

@@ -203,6 +203,10 @@ class Vop3Format(Format):
             dpp_ctl, rest = dppmod.parse_dpp(vm.other)
             if rest:
                 raise AsmError("invalid operand for instruction", rest[0].col)
+        if dpp_ctl is None and inst.mnemonic.endswith("_dpp"):  # `_e64_dpp` needs a control
+            if codes[0] < VGPR0:  # as llvm-mc-19: a DPP src0 is a VGPR, checked first
+                raise AsmError("invalid operand for instruction", ops[len(defs)].col)
+            raise AsmError("too few operands for instruction", inst.col)
         hw = ctx.regs.to_hw  # GFX10 swaps the M0/NULL field values
         if not any(spec.kind == "vgpr" for spec in defs) and "vdst_fixed" not in info.extra:
             vdst = hw[vdst]
