@@ -129,6 +129,9 @@ class _Region:
         self.start = start
         self.end = end
         self.moved = False  # whether an instruction has moved
+        # the last upward walk's clean tail (see `_Sched.move_up`), dropped when a move
+        # touches its positions
+        self.memo: _Memo | None = None
 
     def demand(self, i: int) -> RegisterDemand:
         return self.la[i] + self.info[i].temps
@@ -136,6 +139,9 @@ class _Region:
     def move(self, src: int, dst: int, la: RegisterDemand) -> None:
         """Move instruction src to index dst (index after removal) with live-after la."""
         self.moved = True
+        memo = self.memo
+        if memo is not None and min(src, dst) <= memo.pos:
+            self.memo = None
         # rotate the slice between the two places: the moves stay inside a window,
         # so this costs the distance, not the block's length (pop/insert shifts the
         # whole tail: quadratic on long blocks)
@@ -161,7 +167,8 @@ class _Cluster:
     """Instructions a candidate would pass: the values they read/define/kill, their
     memory accesses and fixed registers."""
 
-    __slots__ = ("uses", "defs", "kills", "mem_reads", "mem_writes", "freads", "fwrites")
+    __slots__ = ("uses", "defs", "kills", "mem_reads", "mem_writes", "freads", "fwrites",
+                 "members")
 
     def __init__(self) -> None:
         self.uses: set[int] = set()
@@ -171,8 +178,10 @@ class _Cluster:
         self.mem_writes: set[str] = set()
         self.freads: set[int] = set()
         self.fwrites: set[int] = set()
+        self.members: list[SchedInfo] = []  # in the order added
 
     def add(self, c: SchedInfo) -> None:
+        self.members.append(c)
         self.uses |= c.uses
         self.defs.update(c.defs)
         self.kills |= c.kills
@@ -188,6 +197,49 @@ class _Cluster:
             return True
         return bool(c.fixed_writes & (self.freads | self.fwrites)
                     or c.fixed_reads & self.fwrites)
+
+    def prefix(self, k: int) -> _Cluster:
+        """The cluster of the first k members added."""
+        new = _Cluster()
+        for c in self.members[:k]:
+            new.add(c)
+        return new
+
+    def covers(self, other: _Cluster) -> bool:
+        """Whether every set of `other` is a subset of this cluster's."""
+        return (self.uses >= other.uses and self.defs >= other.defs
+                and self.kills >= other.kills and self.mem_reads >= other.mem_reads
+                and self.mem_writes >= other.mem_writes and self.freads >= other.freads
+                and self.fwrites >= other.fwrites)
+
+
+class _Memo:
+    """A clean tail of an upward walk (see `_Sched.move_up`): from `pos` up to where
+    the walk stopped (a barrier, the region's start, or another clean tail) it moved
+    nothing; `cl` is its cluster at `pos`, `off` and `moves` its clause block's
+    distance (``cl_ins - pos``) and move count there, `clauses` whether it grabbed a
+    load into the clause block in the tail, `key` what `_clause_pair` and the unit
+    rules read of its load."""
+
+    __slots__ = ("pos", "cl", "key", "off", "moves", "clauses")
+
+    def __init__(self, pos: int, cl: _Cluster, key: tuple[object, ...], off: int,
+                 moves: int, clauses: bool) -> None:
+        self.pos = pos
+        self.cl = cl
+        self.key = key
+        self.off = off
+        self.moves = moves
+        self.clauses = clauses
+
+
+def _clause_key(a: SchedInfo) -> tuple[object, ...]:
+    """What the unit rules of `_Sched.move_up` and `_clause_pair` read of the load a."""
+    if a.enc in ("FLAT", "GLOBAL", "SCRATCH") or a.unit == "ds":
+        return (a.unit, a.enc, a.write)
+    if a.unit == "smem":
+        return (a.unit, a.enc, a.write, a.sbase_size)
+    return (a.unit, a.enc, a.write, a.first_src)
 
 
 def _clause_pair(program: Program, a: SchedInfo, b: SchedInfo) -> bool:
@@ -212,9 +264,23 @@ class _Sched:
 
     # -- step 1: move the load up -------------------------------------------------------
     def move_up(self, r: _Region, idx: int, window: int, max_moves: int) -> int:
-        """Move instructions above the load at idx below it; returns its new index."""
+        """Move instructions above the load at idx below it; returns its new index.
+
+        A walk that reaches the position where an earlier walk's clean tail begins
+        (`_Memo`: from there up that walk moved nothing: every candidate joined its
+        cluster or, already next to it, its clause block, and it ended at a barrier,
+        the region's start or another clean tail) stops there when nothing at or above
+        that position has moved since, its load has the same unit, encoding, SMEM base
+        size and first source (what the unit rules and `_clause_pair` read), its cluster
+        holds the earlier one, and its clause rule decides as the earlier walk's did
+        (the same clause distance and move count, or no clause in the tail and none
+        possible any more). Conflicts only grow with the cluster, so it would join or
+        grab every candidate up to the same stop, or break sooner, and move nothing.
+        Without this each load of a long run of loads walks the whole run (the walks'
+        work grew with the block, not with the load count)."""
         cur_info = r.info[idx]
         unit = cur_info.unit
+        key = _clause_key(cur_info)
         cl = _Cluster()
         cl.add(cur_info)
         cur, ins, cl_ins = idx, idx + 1, idx
@@ -223,9 +289,26 @@ class _Sched:
         limit = self.limit
         cand = idx - 1
         pol = self.pol
+        clause_grab = pol.clause_grab
+        # the clean tail of this walk so far: where it starts, the cluster's member
+        # count, the clause block's distance and the move count there, and whether it
+        # grabbed a load into the clause block
+        clean_pos, clean_k, clean_off, clean_moves, clean_clauses = cand, 1, 1, 0, False
+        memo = r.memo
+        memo_pos = memo.pos if memo is not None and memo.key == key else -1
+        clean_end = False  # whether the walk ended where a tail may be recorded
         while cand >= r.start and idx - cand < window and self.moves < max_moves:
+            if cand == memo_pos and r.memo is memo and memo is not None:
+                if ((cl_ins - cand == memo.off and self.moves == memo.moves)
+                        or (not memo.clauses
+                            and cl_ins - cand >= clause_grab + self.moves)) \
+                        and cl.covers(memo.cl):
+                    clean_end = True
+                    clean_clauses = clean_clauses or memo.clauses
+                    break
             c = r.info[cand]
             if c.kind == "barrier":
+                clean_end = True
                 break
             clause = False
             can_move = True
@@ -240,7 +323,7 @@ class _Sched:
                         can_move = False
                 elif unit == "vmem":
                     if c.unit == "vmem":
-                        clause = (cl_ins - cand < pol.clause_grab + self.moves
+                        clause = (cl_ins - cand < clause_grab + self.moves
                                   and _clause_pair(self.p, cur_info, c))
                         can_move = clause or not c.defs
                 elif unit == "ds":
@@ -267,6 +350,7 @@ class _Sched:
                     cl.add(c)
                     blk_max = blk_max.max(r.demand(cand))
                     cl_ins = cand
+                    clean_clauses = True
                     cand -= 1
                     continue
                 new_la = r.la[cl_ins - 1]
@@ -279,6 +363,8 @@ class _Sched:
                 cl_max = cl_max - diff
                 blk_max = blk_max.max(r.demand(cl_ins))
                 cand -= 1
+                clean_pos, clean_k, clean_off, clean_moves, clean_clauses = (
+                    cand, len(cl.members), cl_ins - cand, self.moves, False)
                 continue
             new_la = r.la[ins - 1]
             if (cl_max.max(blk_max) - diff).exceeds(limit) or (new_la + c.temps).exceeds(limit):
@@ -292,6 +378,13 @@ class _Sched:
             blk_max = blk_max - diff
             self.moves += 1
             cand -= 1
+            clean_pos, clean_k, clean_off, clean_moves, clean_clauses = (
+                cand, len(cl.members), cl_ins - cand, self.moves, False)
+        else:
+            clean_end = cand < r.start
+        if clean_end:
+            r.memo = _Memo(clean_pos, cl.prefix(clean_k), key, clean_off, clean_moves,
+                           clean_clauses)
         return cur
 
     # -- step 2: move the first uses down -----------------------------------------------
