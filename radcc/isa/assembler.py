@@ -530,18 +530,20 @@ class Assembler:
     # --- fixups -----------------------------------------------------------------
     def _resolve_fixups(self) -> None:
         for sec, off, f, lineno, _m in self._pending_fixups:
+            line = self._lines[lineno - 1] if 0 < lineno <= len(self._lines) else ""
+            at = len(line) - len(line.lstrip()) + 1  # the instruction's column (llvm-mc-19's)
             sym = self.symbols.get(f.symbol)
             if sym is None or sym.section is None:
                 # left for the object writer as an undefined reference
-                self.error(lineno, 0, f"undefined label '{f.symbol}'") if f.kind == "sopp_br" else None
+                self.error(lineno, at, f"undefined label '{f.symbol}'") if f.kind == "sopp_br" else None
                 continue
             if f.kind == "sopp_br":
                 if sym.section != sec.name:
-                    self.error(lineno, 0, "branch to a label in another section")
+                    self.error(lineno, at, "branch to a label in another section")
                     continue
                 delta = sym.value + f.addend - (off + 4)
                 if delta % 4:
-                    self.error(lineno, 0, "branch target is not dword aligned")
+                    self.error(lineno, at, "branch target is not dword aligned")
                     continue
                 d = delta // 4
                 if not -(1 << 15) <= d < (1 << 15):

@@ -820,3 +820,20 @@ def test_mc_branch_and_hwreg_operand_modifiers(line: str, tmp_path: Path) -> Non
     else:
         enc = re.findall(r"encoding: \[[^\]]*\]", ref.stdout)
         assert enc and enc[0] in o.stdout.decode(), (o.stdout, ref.stdout)
+
+
+def test_mc_undefined_branch_label_located(tmp_path: Path) -> None:
+    """A deleted branch target (campaign seed 121, b5589294e385) was reported at column 0;
+    llvm-mc-19 --filetype=obj reports it at the instruction's column, as radcc now (which
+    refuses it in every mode: without an object, llvm-mc-19 leaves a relocation)."""
+    f = tmp_path / "k.s"
+    f.write_text((SEEDS / "gfx1030.s").read_text().replace(".LBB0_2:\n", "", 1))
+    ref = subprocess.run(["llvm-mc-19", "-triple=amdgcn-amd-amdhsa", "-mcpu=gfx1030",
+                          "--filetype=obj", "-o", str(tmp_path / "ref.o"), str(f)],
+                         capture_output=True, text=True)
+    at = re.search(r"k\.s:(\d+:\d+): error: (undefined label .*)", ref.stderr)
+    assert ref.returncode == 1 and at, ref.stderr
+    for mode in ([], ["--filetype=obj", "-o", str(tmp_path / "k.o")]):
+        o = run_radcc(["mc", "--mcpu=gfx1030", *mode, str(f)])
+        assert o.status == 1 and f"k.s:{at.group(1)}: error: {at.group(2)}" in o.stderr, \
+            o.stderr
