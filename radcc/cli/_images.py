@@ -18,7 +18,8 @@ img[4]``, ``sampler2D tex[2]``, ``sampler s[3]``) is given as ``SET:BINDING:INDE
 ``DIR/SET_BINDING_INDEX.npy``; elements not given are null descriptors (images: loads give
 zero, stores are dropped) or the default sampler.
 
-FORMAT names and defaults are `radcc.driver.images.FORMATS`/`DEFAULTS`; every image
+FORMAT names and defaults are `radcc.driver.images.FORMATS`/`DEFAULTS` (lvp_run's, plus
+`DECLARED_ONLY`'s r8ui, rg8, rg8ui for storage images declared so); every image
 given is written back after the run as ``DIR/SET_BINDING.npy`` with its shape and
 dtype. Errors name the option and binding.
 """
@@ -77,9 +78,9 @@ def add_image_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--image", action="append", default=[],
                    metavar="SET:BINDING=FILE.npy[:FORMAT]",
                    help="the 2-D image at SET:BINDING, (H, W) or (H, W, C); FORMAT: rgba8, "
-                        "rgba8_srgb, rgba8ui, r8, r8ui, rg8, rg8ui, r32f, rg32f, rgba32f, rgba16f, "
-                        "r16f, r32ui, "
-                        "rgba32ui, r32i, rgba32i (default: from the dtype and C); a texel "
+                        "rgba8_srgb, rgba8ui, r8, r32f, rg32f, rgba32f, rgba16f, r16f, r32ui, "
+                        "rgba32ui, r32i, rgba32i (default: from the dtype and C), and r8ui, "
+                        "rg8, rg8ui for a storage image declared so; a texel "
                         "buffer binding takes (N,) or (N, C) elements; written "
                         "back to DIR/SET_BINDING.npy; SET:BINDING:INDEX for an element of "
                         "an array of descriptors (DIR/SET_BINDING_INDEX.npy); repeatable")

@@ -1,5 +1,8 @@
 """Image arguments of a compiled shader: the formats ``radcc run --image`` accepts
-(those of lvp_run, the lavapipe reference runner, named as there),
+(those of lvp_run, the lavapipe reference runner, named as there, with its defaults and
+checks; and `DECLARED_ONLY`, three formats lvp_run does not have that public density
+and shading-rate map shaders declare, accepted only for a storage image declared with
+that format),
 how an array and a format name become an emulator image (`radcc.emu.api.Image`, or
 `radcc.emu.api.TexelBuffer` for a texel buffer binding, given as a `(N,)`/`(N, C)` array: the
 texture unit's format and the T#'s destination swizzle, as a Vulkan driver sets it for
@@ -66,9 +69,13 @@ FORMATS: dict[str, ImageFormat] = {f.name: f for f in (
     ImageFormat("r32i", "int32", 1, "32_SINT", "int", "R32i"),
     ImageFormat("rgba32i", "int32", 4, "32_32_32_32_SINT", "int", "Rgba32i"),
 )}
-# (dtype, channels) -> the default format
+# formats lvp_run does not list: only for a storage image the shader declares with the
+# format (KhronosGroup/Vulkan-Samples' fragment density and shading-rate map shaders:
+# tests/e2e/images/README.md), then also its default for the array's dtype and C
+DECLARED_ONLY = frozenset({"r8ui", "rg8", "rg8ui"})
+# (dtype, channels) -> the default format (lvp_run's)
 DEFAULTS: dict[tuple[str, int], str] = {
-    ("uint8", 4): "rgba8", ("uint8", 1): "r8", ("uint8", 2): "rg8", ("float32", 1): "r32f",
+    ("uint8", 4): "rgba8", ("uint8", 1): "r8", ("float32", 1): "r32f",
     ("float32", 2): "rg32f", ("float32", 4): "rgba32f", ("float16", 4): "rgba16f",
     ("float16", 1): "r16f", ("uint32", 1): "r32ui", ("uint32", 4): "rgba32ui",
     ("int32", 1): "r32i", ("int32", 4): "rgba32i",
@@ -78,9 +85,12 @@ _DST_SEL = {1: (SEL_X, SEL_0, SEL_0, SEL_1), 2: (SEL_X, SEL_Y, SEL_0, SEL_1),
             4: (SEL_X, SEL_Y, SEL_Z, SEL_W)}
 
 
-def image_format(arr: np.ndarray, fmt: str | None, dims: int, where: str) -> ImageFormat:
+def image_format(arr: np.ndarray, fmt: str | None, dims: int, where: str,
+                 declared: str | None = None) -> ImageFormat:
     """The format of `arr` as a `dims`-D image: `fmt` (checked against the array) or the
-    default for its dtype and channel count. `where` names the binding (``--image 0:1``)."""
+    default for its dtype and channel count. `where` names the binding (``--image 0:1``);
+    `declared` is the SPIR-V format a storage image binding declares (a `DECLARED_ONLY`
+    format is accepted, and the default, only for its own declaration)."""
     if arr.ndim not in (dims, dims + 1):
         shape = {1: "(N,) or (N, C)", 2: "(H, W) or (H, W, C)",
                  4: "(L, H, W, S) or (L, H, W, S, C)"}.get(
@@ -91,7 +101,11 @@ def image_format(arr: np.ndarray, fmt: str | None, dims: int, where: str) -> Ima
         raise ImageArgError(f"{where}: the array has shape {arr.shape}: empty")
     c = arr.shape[-1] if arr.ndim == dims + 1 else 1
     dt = arr.dtype.newbyteorder("=").name if arr.dtype.byteorder in "<=|" else ""
+    own = next((f for f in FORMATS.values() if f.name in DECLARED_ONLY and
+                f.spirv == declared), None)
     if fmt is None:
+        if own is not None and (own.dtype, own.channels) == (dt, c):
+            return own
         name = DEFAULTS.get((dt, c))
         if name is None:
             raise ImageArgError(f"{where}: no image format for {arr.dtype} arrays with {c} "
@@ -99,9 +113,12 @@ def image_format(arr: np.ndarray, fmt: str | None, dims: int, where: str) -> Ima
                                     f"{d}x{n}" for d, n in DEFAULTS) + ")")
         return FORMATS[name]
     f = FORMATS.get(fmt)
-    if f is None:
+    if f is None or (f.name in DECLARED_ONLY and f is not own):
+        extra = (f" ({fmt} only for a storage image the shader declares {f.spirv})"
+                 if f is not None else "")
         raise ImageArgError(f"{where}: unknown image format '{fmt}' (formats: "
-                            f"{', '.join(FORMATS)})")
+                            f"{', '.join(n for n in FORMATS if n not in DECLARED_ONLY)})"
+                            + extra)
     if f.dtype != dt or f.channels != c:
         raise ImageArgError(f"{where}: format {fmt} needs a {f.dtype} array with "
                             f"{f.channels} channel(s), got {arr.dtype} with {c}")

@@ -199,8 +199,9 @@ def image_arg(res: CompileResult, key: DescKey, arr: np.ndarray, fmt: str | None
     img3 = res.images.get((key[0], key[1]))
     three = img3.dim in IMAGE3D_DIMS if img3 is not None else dims == 3
     where = ("--image3d " if three else "--image ") + ":".join(map(str, key))
-    f = image_format(arr, fmt, dims, where)
     img = res.images.get((key[0], key[1]))
+    f = image_format(arr, fmt, dims, where, img.format if img is not None and img.storage
+                     else None)
     if img is not None:
         check_binding(f, img, where)
         if img.dim.startswith("2DMS"):

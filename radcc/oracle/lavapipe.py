@@ -597,8 +597,12 @@ IMAGE_FORMATS: dict[str, tuple[int, str, int, str]] = {
     "r32i": (vk.VK_FORMAT_R32_SINT, "int32", 1, "int"),
     "rgba32i": (vk.VK_FORMAT_R32G32B32A32_SINT, "int32", 4, "int"),
 }
+# formats lvp_run does not list, taken (as radcc's `radcc.driver.images.DECLARED_ONLY`)
+# only for a storage image declared with them (SPIR-V Image Format R8ui 39, Rg8 13, Rg8ui
+# 37), then also as the default for their dtype and C
+_DECLARED_ONLY = {"r8ui": 39, "rg8": 13, "rg8ui": 37}
 _DEFAULT_FORMAT = {(dt, c): name for name, (_, dt, c, _n) in IMAGE_FORMATS.items()
-                   if name not in ("rgba8_srgb", "rgba8ui", "r8ui", "rg8ui")}
+                   if name not in ("rgba8_srgb", "rgba8ui", *_DECLARED_ONLY)}
 
 
 @dataclass
@@ -622,7 +626,13 @@ def _image_input(key: tuple[int, int], arr: np.ndarray, fmt: str | None,
     if arr.ndim not in (rank, rank + 1) or arr.size == 0:
         raise LavapipeError(f"image {key}: shape {arr.shape} is not a {rank}-D image")
     c = arr.shape[rank] if arr.ndim == rank + 1 else 1
+    own = next((n for n, v in _DECLARED_ONLY.items() if b is not None and
+                b.kind == "storage_image" and b.image_format == v), None)
+    if fmt is None and own is not None and IMAGE_FORMATS[own][1:3] == (arr.dtype.name, c):
+        fmt = own
     name = fmt if fmt is not None else _DEFAULT_FORMAT.get((arr.dtype.name, c))
+    if name in _DECLARED_ONLY and name != own:
+        name = None
     if name is None or name not in IMAGE_FORMATS:
         raise LavapipeError(f"image {key}: no format {fmt or ''} for {arr.dtype} x{c}")
     vkf, dt, ch, _ = IMAGE_FORMATS[name]

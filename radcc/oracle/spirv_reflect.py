@@ -100,6 +100,7 @@ class Binding:
     # specialization constant) / by an index or element decorated NonUniform
     dynamic_index: bool = False
     nonuniform_index: bool = False
+    image_format: int = 0  # images: the SPIR-V Image Format operand (0 Unknown)
 
     @property
     def feature_prefix(self) -> str:
@@ -328,14 +329,14 @@ def reflect(spirv: bytes) -> Reflection:
             kind = "uniform"
         else:
             kind = "other"
-        dim, arrayed = -1, False
+        dim, arrayed, fmt = -1, False, 0
         t_op, t_args = types[block]
         if t_op == OP_TYPE_SAMPLED_IMAGE:
             kind = "combined"
             t_op, t_args = types[t_args[0]]
         if t_op == OP_TYPE_IMAGE:
             # OpTypeImage sampled-type Dim Depth Arrayed MS Sampled Format
-            dim, arrayed = t_args[1], bool(t_args[3])
+            dim, arrayed, fmt = t_args[1], bool(t_args[3]), t_args[6]
             if kind != "combined":
                 kind = "storage_image" if t_args[5] == 2 else "sampled_image"
         elif t_op == OP_TYPE_SAMPLER:
@@ -343,7 +344,8 @@ def reflect(spirv: bytes) -> Reflection:
         min_size = size_of(block) if kind in ("uniform", "storage") else 0
         is_array = types[pointee][0] in (OP_TYPE_ARRAY, OP_TYPE_RUNTIME_ARRAY)
         out.bindings[key] = Binding(key[0], key[1], kind, count, min_size, dim, arrayed,
-                                    is_array and vid in dynamic, is_array and vid in nonuniform)
+                                    is_array and vid in dynamic, is_array and vid in nonuniform,
+                                    fmt)
 
     for sid, (tid, is_bool) in spec_types.items():
         dec = decorations.get(sid, {})
