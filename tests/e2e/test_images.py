@@ -319,7 +319,8 @@ def test_mimg_encodings_match_llvm_mc(wave: int, lvp: None) -> None:
 
     names = [c.name for c in CASES] + ["tex_sample", "tex_gather", "tex_shadow", "tex_d16",
                                        "tex_a16", "tex_sample_1d", "tex_cube", "tex_array",
-                                       "tex_cube_grad", "tex_compare_forms"]
+                                       "tex_cube_grad", "tex_compare_forms",
+                                       "tex_implicit_forms"]
     lines = sorted(set().union(*(
         emitted_lines(compile_spirv(_spirv(name), wave_size=wave).asm, "image_")
         for name in names)))
@@ -327,7 +328,9 @@ def test_mimg_encodings_match_llvm_mc(wave: int, lvp: None) -> None:
     for op in ("image_gather4_lz ", "image_gather4_lz_o ", "image_gather4_c_lz ",
                "image_gather4_c_lz_o ", "image_sample_c_lz ", "image_sample_c_d ",
                "image_sample_c_lz_o ", "image_sample_c_l ", "image_sample_c_l_o ",
-               "image_sample_c_d_o ", "image_sample_l_o ", "image_sample_d_o "):
+               "image_sample_c_d_o ", "image_sample_l_o ", "image_sample_d_o ",
+               "image_sample ", "image_sample_b ", "image_sample_b_o ", "image_sample_c ",
+               "image_sample_c_b ", "image_sample_c_o ", "image_gather4 "):
         assert any(ln.startswith(op) for ln in lines), op
     assert any("SQ_RSRC_IMG_1D " in ln or ln.endswith("SQ_RSRC_IMG_1D")
                for ln in lines if ln.startswith("image_sample_d "))

@@ -1,7 +1,8 @@
 """MIMG waits audit (issue 11): every MIMG and format-buffer form radcc emits for the image
 shaders (image_load/_mip, image_store, image_atomic_* with and without return,
 image_sample with every level and compare suffix compute code has (_lz, _l, _d, _c_lz,
-_c_l, _c_d, each with and without _o), image_gather4(_c)_lz(_o), image_get_resinfo,
+_c_l, _c_d, each with and without _o; with derivative groups the implicit level: none,
+_b, _c, _c_b, with and without _o), image_gather4(_c)_lz(_o) and image_gather4, image_get_resinfo,
 buffer_load/store_format, texel-buffer atomics (buffer_atomic_*), d16, a16 and NSA
 addresses) is followed by the waits its results need, and the strict emulator
 reports each one missing: taking out, one at a time, every ``vmcnt`` of radcc's code (ISA
@@ -113,6 +114,11 @@ def _cases() -> dict[str, Case]:
                            (0, 1): (np.zeros((16, 16), np.uint32), None),
                            (0, 2): (np.zeros((16, 16, 4), np.uint8), "rgba8ui")}, {},
                           {(0, 3): np.zeros(256, np.uint32)}, b"")
+    # the implicit-level forms of a compute shader with derivative groups
+    im = _tex_compare_forms(rng)
+    del im[(1, 2)]
+    out["tex_implicit_forms"] = (IMAGES / "tex_implicit_forms.comp", (2, 2, 1), im,
+                                 {(0, 0): "linear", (0, 1): "linear"}, {}, b"")
     out["tb_atomics"] = (IMAGES / "tb_atomics.comp", (1, 1, 1), _tb_atomics_inputs(), {},
                          {(0, 3): 64 * 20}, b"")
     return out
@@ -218,9 +224,9 @@ def test_every_mimg_wait_is_needed(wave: int, nsa: bool,
 def test_audit_covers_every_form_isel_emits() -> None:
     """The audit's shaders emit every MIMG/format-buffer form (`_forms`, without NSA, which
     the audit makes itself) that any image shader of tests/e2e/images (and its sweep/)
-    compiles to, wave32 and wave64: a form none of them has would go unaudited. (The
-    implicit-level forms of fragment shaders, image_sample(_c)(_b)(_o), are outside this
-    compute audit.)"""
+    compiles to, wave32 and wave64: a form none of them has would go unaudited (the
+    implicit-level forms, image_sample(_c)(_b)(_o), from a compute shader with derivative
+    groups: tex_implicit_forms.comp)."""
     from radcc.driver.compile import compile_spirv
 
     for wave in (32, 64):
@@ -235,4 +241,5 @@ def test_audit_covers_every_form_isel_emits() -> None:
         assert not missing, f"wave{wave}: forms the audit's shaders lack: {missing}"
         assert {"image_sample_c_l_o", "image_sample_c_d_o", "image_gather4_c_lz_o",
                 "image_sample_d_o", "image_sample_l_o", "buffer_atomic return",
-                "image_sample_lz a16"} <= audited
+                "image_sample_lz a16", "image_sample", "image_sample_b_o", "image_sample_c_b",
+                "image_sample_c_o", "image_gather4"} <= audited
