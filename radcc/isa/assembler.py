@@ -415,6 +415,17 @@ class Assembler:
                       ".cfi_sections", ".cfi_startproc", ".cfi_endproc", ".amdgpu_lds",
                       ".amdgcn.next_free_sgpr", ".amdgcn.next_free_vgpr"):
             pass
+        elif name in (".warning", ".error"):  # as llvm-mc-19: a diagnostic at the directive
+            msg = f"{name} directive invoked in source file"
+            if not cur.at_end():
+                st = cur.next()
+                if st.kind != STRING:
+                    raise AsmError(f"{name} argument must be a string", st.col)
+                msg = str(st.value)
+                self._expect_end(cur)
+            src = self._lines[lineno - 1] if 0 < lineno <= len(self._lines) else ""
+            self.diags.append(Diagnostic(self.filename, lineno, t.col, msg, src,
+                                         "warning" if name == ".warning" else "error"))
         elif name == ".ascii" or name == ".asciz" or name == ".string":
             while True:
                 st = cur.next()

@@ -837,3 +837,19 @@ def test_mc_undefined_branch_label_located(tmp_path: Path) -> None:
         o = run_radcc(["mc", "--mcpu=gfx1030", *mode, str(f)])
         assert o.status == 1 and f"k.s:{at.group(1)}: error: {at.group(2)}" in o.stderr, \
             o.stderr
+
+
+@pytest.mark.parametrize("line", ['.warning "w"', ".warning", '.error "e"', ".error",
+                                  ".warning 1"])
+def test_mc_warning_and_error_directives(line: str, tmp_path: Path) -> None:
+    """`.warning "w"` was an unknown directive (campaign seed 121, 76955fa25a75);
+    llvm-mc-19 prints it as a warning (`.error` as an error) at the directive: radcc the
+    same diagnostic, status and location."""
+    f = tmp_path / "k.s"
+    f.write_text(line + "\ns_nop 0\n")
+    ref = subprocess.run(["llvm-mc-19", "-triple=amdgcn-amd-amdhsa", "-mcpu=gfx1010", str(f)],
+                         capture_output=True, text=True)
+    o = run_radcc(["mc", "--mcpu=gfx1010", str(f)])
+    diag = re.search(r"k\.s:\d+:\d+: (warning|error): .*", ref.stderr)
+    assert diag and diag.group(0) in o.stderr, (o.stderr, ref.stderr)
+    assert o.status == (1 if ref.returncode else 0), o.stderr
