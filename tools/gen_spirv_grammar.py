@@ -20,6 +20,9 @@ Table layout (all tuples, first spelling of an opcode/value wins, as spirv-dis p
   capabilities that are not in SPIR-V 1.0: the first core version over all spellings
   ("None": only through an extension) and the extensions any spelling names (a module
   that declares the capability needs that version or one of those extensions).
+- ``LAST_VERSIONS``: "Opcode" or an operand kind -> {value: the last SPIR-V version
+  that has it} for the opcodes and enumerants a later version removed (BufferBlock:
+  1.3).
 - ``EXT_INST_SETS``: set name -> {number: (name, operands)}.
 - ``GENERATORS``: vendor id -> (vendor, tool).
 
@@ -206,9 +209,12 @@ def build(include: Path) -> dict[str, Any]:
     _supplement(core)
     instructions: dict[int, tuple[Any, ...]] = {}
     opnames: dict[str, int] = {}
+    last: dict[str, dict[int, str]] = {}
     for ins in core["instructions"]:
         op = ins["opcode"]
         opnames[ins["opname"]] = op
+        if "lastVersion" in ins:
+            last.setdefault("Opcode", {})[op] = ins["lastVersion"]
         if op in instructions:
             continue
         instructions[op] = (
@@ -232,6 +238,8 @@ def build(include: Path) -> dict[str, Any]:
         for e in k["enumerants"]:
             v = _value(e["value"])
             names[e["enumerant"]] = v
+            if "lastVersion" in e:
+                last.setdefault(k["kind"], {})[v] = e["lastVersion"]
             if v not in table:
                 params = tuple(p["kind"] for p in e.get("parameters", ()))
                 table[v] = (e["enumerant"], params, tuple(e.get("capabilities", ())))
@@ -270,6 +278,7 @@ def build(include: Path) -> dict[str, Any]:
         "ENUMS": enums,
         "ENUM_NAMES": enum_names,
         "CAPABILITY_REQUIREMENTS": dict(sorted(cap_req.items())),
+        "LAST_VERSIONS": {k: dict(sorted(v.items())) for k, v in sorted(last.items())},
         "EXT_INST_SETS": ext_sets,
         "GENERATORS": dict(sorted(generators.items())),
     }

@@ -16,8 +16,9 @@ from types import SimpleNamespace
 from typing import Any
 
 _TABLES = ("GRAMMAR_VERSION", "MAGIC", "INSTRUCTIONS", "OPNAMES", "OPERAND_KINDS", "ENUMS",
-           "ENUM_NAMES", "CAPABILITY_REQUIREMENTS", "EXT_INST_SETS", "GENERATORS")
-_CACHE_VERSION = 2
+           "ENUM_NAMES", "CAPABILITY_REQUIREMENTS", "LAST_VERSIONS", "EXT_INST_SETS",
+           "GENERATORS")
+_CACHE_VERSION = 3
 
 
 def _load_tables() -> Any:
@@ -172,6 +173,19 @@ def capability_requirement(value: int) -> tuple[tuple[int, int] | None, tuple[st
     (None: no core version) and the extensions that provide it otherwise."""
     version, extensions = _g.CAPABILITY_REQUIREMENTS.get(value, ("1.0", ()))
     return _version(version), extensions
+
+
+def last_versions() -> dict[str, dict[int, str]]:
+    """"Opcode" or an operand kind -> {value: the last SPIR-V version that has it}, for
+    what a later version removed."""
+    return _g.LAST_VERSIONS  # type: ignore[no-any-return]
+
+
+def last_version(kind: str, value: int) -> tuple[int, int] | None:
+    """The last SPIR-V version with opcode (kind "Opcode") or enumerant `value`; None
+    when no version removed it."""
+    v = _g.LAST_VERSIONS.get(kind, {}).get(value)
+    return None if v is None else _version(v)
 
 
 def enum_value(kind: str, name: str) -> int:

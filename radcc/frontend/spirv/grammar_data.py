@@ -7873,6 +7873,8 @@ CAPABILITY_REQUIREMENTS: Any = {18: ('1.0', ('SPV_AMD_shader_ballot',)),
  6912: ('None', ('SPV_VALVE_mixed_float_dot_product',)),
  6913: ('None', ('SPV_VALVE_mixed_float_dot_product',))}
 
+LAST_VERSIONS: Any = {'Decoration': {3: '1.3'}, 'Opcode': {161: '1.5', 231: '1.3'}}
+
 EXT_INST_SETS: Any = {'GLSL.std.450': {1: ('Round', (('IdRef', ''),)),
                   2: ('RoundEven', (('IdRef', ''),)),
                   3: ('Trunc', (('IdRef', ''),)),

@@ -338,7 +338,9 @@ class _Checker:
     def module_declarations(self) -> None:
         """The VulkanMemoryModel capability comes with the Vulkan memory model (spirv-val's
         memory model checks; a capability's own version/extension requirement is the
-        reader's, from the grammar's CAPABILITY_REQUIREMENTS)."""
+        reader's, from the grammar's CAPABILITY_REQUIREMENTS); no opcode or enumerant a
+        later SPIR-V version than the module's removed (the grammar's LAST_VERSIONS:
+        BufferBlock after 1.3)."""
         m = self.m
         for ep in m.entry_points:
             if ep.execution_model != "Fragment":
@@ -353,7 +355,15 @@ class _Checker:
                 raise SpirvError(f"fragment entry point {ep.name!r} has no OriginUpperLeft "
                                  "execution mode (VUID-StandaloneSpirv-OriginLowerLeft-04653)",
                                  self._entry_offset(ep))
+        last = grammar.last_versions()
         for ins in m.instructions:
+            for kind, value, what in ((("Opcode", ins.opcode, ins.opname),)
+                                      + tuple((o.kind, o.value, o.name) for o in ins.operands
+                                              if o.kind in last)):
+                end = grammar.last_version(kind, int(value))  # type: ignore[arg-type]
+                if end is not None and m.version > end:
+                    raise _fail(f"{what} was removed after SPIR-V {end[0]}.{end[1]}; the "
+                                f"module is SPIR-V {m.version[0]}.{m.version[1]}", ins)
             if ins.opname == "OpMemoryModel":
                 vulkan = m.memory_model in ("Vulkan", "VulkanKHR")
                 if not vulkan and {"VulkanMemoryModel", "VulkanMemoryModelKHR"} & set(
