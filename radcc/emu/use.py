@@ -71,6 +71,20 @@ def _count(i: Inst, o: OperandSpec, wave: int) -> int:
     return o.dwords
 
 
+def _nsa_vgprs(f: dict, n: int) -> list[int]:
+    """The VGPRs of an NSA address of `n` dwords (ISA 10.1 "NSA"): dword k in the k-th
+    address field (VADDR, then ADDR1..); past the last field its range continues."""
+    out, last, k_last = [], int(f["vaddr"]), 0
+    for k in range(n):
+        reg = f.get(f"vaddr{k}") if k else f["vaddr"]
+        if reg is None:
+            reg = last + (k - k_last)
+        else:
+            last, k_last = int(reg), k
+        out.append(int(reg) & 255)
+    return out
+
+
 def _mimg_count(i: Inst, o: OperandSpec) -> int:
     """MIMG operand sizes: data one VGPR per DMASK bit (ISA 10.4; d16 halves, tfe/lwe
     add one), the address the table's count for the dim and a16, the T# 8 SGPRs (4 with
@@ -181,6 +195,9 @@ def compute_use(i: Inst, wave: int) -> Use:
         if code is None or (code == NULL):
             continue
         n = _count(i, o, wave)
+        if i.enc == "MIMG" and o.name == "vaddr" and i.f.get("nsa"):
+            vr.update(_nsa_vgprs(i.f, n))
+            continue
         is_vcc_special = o.kind == "special"
         if is_vcc_special and o.fixed in ("vcc_lo", "vcc"):
             n = wave // 32

@@ -177,6 +177,17 @@ def tied_definition(info: OpInfo) -> int | None:
     return None
 
 
+def mimg_address_operands(info: OpInfo, instr: Instruction) -> int:
+    """How many operands a MIMG instruction's address slot (``vaddr``) takes: 1 (one
+    register range), or with NSA addresses (isel's GFX11 choice: each address VGPR its own
+    operand, placed anywhere by the register allocator) every operand beyond the table's
+    source slots: the address slot's operands are the ones from ``vaddr``'s index on."""
+    if info.enc != "MIMG":
+        return 1
+    nsrc = sum(1 for s in info.operands if s.kind in REG_KINDS and not s.is_def)
+    return 1 + max(0, len(instr.operands) - nsrc)
+
+
 def mimg_atomic(info: OpInfo) -> bool:
     """An ``image_atomic_*`` opcode."""
     mimg = info.extra.get("mimg")

@@ -3,8 +3,12 @@
 
 The image descriptor (T#, 8 SGPRs) of every image binding is loaded once at entry
 (`load_descriptors`): the kernarg segment holds its address (docs/abi.md, "Images").
-An access takes the coordinates in consecutive VGPRs (s, t for 2D: the ISA guide's
-"Image Opcodes with No Sampler" table), ``dmask`` = the texel's components (loads:
+An access takes the coordinates (s, t for 2D: the ISA guide's "Image Opcodes with No
+Sampler" table) in consecutive VGPRs, or on GFX11 with 2 to 5 address dwords as one
+operand each (NSA, `_address`: the register allocator places them anywhere, so no copies
+gather them; `radcc.ir.opinfo.mimg_address_operands` counts them for the phases that
+read operands by slot, and `radcc.passes.asm_text` prints a range where they happen to be
+consecutive, else the NSA list; GFX10 keeps the range: its NSA bugs are not handled), ``dmask`` = the texel's components (loads:
 the components the shader reads, `radcc.frontend.opt.shrink_image_reads`'s
 ``attrs["dmask"]``, returned to consecutive VGPRs; stores: the components given,
 the texture unit writes zero to the format's others), ``dim`` from the image type and
@@ -40,6 +44,7 @@ from radcc.frontend.opt.fold_16bit_image import A16_SAMPLE_DIMS
 from radcc.frontend.spirv.images import format_channels
 from radcc.ir.program import Operand
 from radcc.ir.regclass import RegClass, RegType, Temp, s1, s2, s4, s8
+from radcc.target import Feature, GfxLevel
 
 from .context import Const, IselContext, unsupported
 
@@ -65,6 +70,9 @@ _SAMPLE_DIMS: dict[str, tuple[str, int]] = {
 _SIZE_DMASK = {"1D": 0x1, "2D": 0x3, "3D": 0x7, "1DArray": 0x5, "2DArray": 0x7,
                "Cube": 0x3, "CubeArray": 0x7, "2DMS": 0x3, "2DMSArray": 0x7}
 _F32_1_5, _F32_8 = 0x3FC00000, 0x41000000
+# GFX11 MIMG NSA: ADDR0 in the first dword and ADDR1..4 in the third (ISA 15.8 "MIMG"):
+# up to 5 address VGPRs (LLVM's getNSAMaxSize for GFX11)
+NSA_MAX = 5
 
 
 def load_descriptors(ctx: IselContext) -> None:
@@ -144,7 +152,20 @@ def _flags(a16: bool, d16: bool) -> dict[str, bool]:
     return {k: True for k, v in (("a16", a16), ("d16", d16)) if v}
 
 
-def _coords(ctx: IselContext, ins: Instr, lod: bool = False) -> tuple[Temp, str, bool]:
+def _address(ctx: IselContext, regs: list[Temp]) -> list[Temp]:
+    """The address operands of dwords `regs`: one VGPR range (``p_create_vector``), or on
+    GFX11 with 2 to `NSA_MAX` dwords each its own operand (NSA, ISA 10.1: the address
+    VGPRs need not be contiguous, so the allocator places them anywhere and no copies
+    gather them; `radcc.passes.asm_text` prints one range when they happen to be
+    consecutive, as ACO's ``emit_mimg`` and assembler do)."""
+    target = ctx.p.target
+    if 2 <= len(regs) <= NSA_MAX and target.gfx_level >= GfxLevel.GFX11 and \
+            target.has(Feature.NSAEncoding):
+        return regs
+    return [regs[0] if len(regs) == 1 else ctx.b.create_vector(_vgprs(len(regs)), *regs).temp]
+
+
+def _coords(ctx: IselContext, ins: Instr, lod: bool = False) -> tuple[list[Temp], str, bool]:
     """The address VGPRs: the coordinates (and the level of image_load_mip), and whether
     they are 16-bit (`radcc.frontend.opt.fold_16bit_image`: MIMG ``a16``, two per VGPR)."""
     mdim, n = _dim(ins)
@@ -158,8 +179,7 @@ def _coords(ctx: IselContext, ins: Instr, lod: bool = False) -> tuple[Temp, str,
         regs.append(ctx.vgpr(ctx.comp(ins.srcs[1], 0)))
     if a16:
         regs = _pack16(ctx, regs)
-    addr = regs[0] if len(regs) == 1 else ctx.b.create_vector(_vgprs(len(regs)), *regs).temp
-    return addr, mdim, a16
+    return _address(ctx, regs), mdim, a16
 
 
 def _set_result(ctx: IselContext, ins: Instr, t: Temp, n: int) -> None:
@@ -236,7 +256,7 @@ def select_image_load(ctx: IselContext, ins: Instr) -> None:
         raise unsupported(ins, f"{d.bit_size}-bit x{n} image loads are not selected")
     flags = _flags(a16, d.bit_size == 16)
     t = ctx.b.inst("image_load_mip" if mip else "image_load", [_vgprs(_data_vgprs(ins, n))],
-                   [addr, _descriptor(ctx, ins)],
+                   [*addr, _descriptor(ctx, ins)],
                    dmask=_dmask(ins, n), dim=mdim, unorm=True, **flags).temp
     _set_result(ctx, ins, t, n)
 
@@ -289,7 +309,7 @@ def select_image_store(ctx: IselContext, ins: Instr) -> None:
         return
     addr, mdim, a16 = _coords(ctx, ins)
     flags = _flags(a16, d16)
-    ctx.b.inst("image_store", [], [data, addr, _descriptor(ctx, ins)],
+    ctx.b.inst("image_store", [], [data, *addr, _descriptor(ctx, ins)],
                dmask=(1 << n) - 1, dim=mdim, unorm=True, **flags)
 
 
@@ -379,7 +399,7 @@ def select_image_sample(ctx: IselContext, ins: Instr) -> None:
     if not ctx.b.table.has(op):
         raise unsupported(ins, f"{op} does not exist on this target")
     regs = pre + body
-    addr = regs[0] if len(regs) == 1 else ctx.b.create_vector(_vgprs(len(regs)), *regs).temp
+    addr = _address(ctx, regs)
     n = d.num_components
     nret = 4 if gather is not None else n
     dmask = 1 << int(gather) if gather is not None else _dmask(ins, n)
@@ -387,7 +407,7 @@ def select_image_sample(ctx: IselContext, ins: Instr) -> None:
         raise unsupported(ins, f"{d.bit_size}-bit x{n} sampling")
     d16 = {"d16": True} if d.bit_size == 16 else {}
     nv = _data_vgprs(ins, nret)
-    t = ctx.b.inst(op, [_vgprs(nv)], [addr, _descriptor(ctx, ins),
+    t = ctx.b.inst(op, [_vgprs(nv)], [*addr, _descriptor(ctx, ins),
                                       _descriptor(ctx, ins, sampler=True)],
                    dmask=dmask, dim=mdim, **_flags(a16, bool(d16))).temp
     if ins.attrs.get("implicit"):
@@ -494,7 +514,7 @@ def select_image_atomic(ctx: IselContext, ins: Instr) -> None:
         data = ctx.vgpr(ctx.comp(ins.srcs[1], 0))
     n = 2 if aop == "cmpxchg" else 1
     opc = f"image_atomic_{_IMAGE_ATOMIC[aop]}"
-    ops = [data, addr, _descriptor(ctx, ins)]
+    ops = [data, *addr, _descriptor(ctx, ins)]
     if d not in ctx.cf.uses:  # the old value is not needed: nothing returns
         ctx.b.inst(opc, [], ops, dmask=(1 << n) - 1, dim=mdim, unorm=True)
         return

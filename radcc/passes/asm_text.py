@@ -34,7 +34,13 @@ import struct
 from collections.abc import Callable
 
 from radcc.ir.fields import DPP_CONTROLS
-from radcc.ir.opinfo import REG_KINDS, mimg_atomic, mimg_atomic_returns, op_info
+from radcc.ir.opinfo import (
+    REG_KINDS,
+    mimg_address_operands,
+    mimg_atomic,
+    mimg_atomic_returns,
+    op_info,
+)
 from radcc.ir.program import Definition, Instruction, Operand
 from radcc.ir.regclass import VGPR_BASE
 from radcc.isa.formats.mem_exp import exp_target_name
@@ -66,6 +72,23 @@ def _reg_operand(x: Operand | Definition, spec: OperandSpec | None = None) -> As
     assert x.phys is not None
     size = x.rc.size if x.rc is not None else (spec.dwords if spec else 1)
     return AsmOperand("reg", 0, reg_of(x.phys.reg, size))
+
+
+def _mimg_address(ops: list[Operand]) -> tuple[str, int | None]:
+    """The text of a MIMG address given as several operands (NSA in the IR) and its
+    dwords when it is one range: their registers in order as one range when they happen
+    to be consecutive (the sequential form, as ACO's assembler chooses), else the NSA list
+    ``[v1, v[4:5], ...]`` (dwords None; ISA 10.1 "NSA": the address VGPRs need not be
+    contiguous)."""
+    regs = []
+    for o in ops:
+        if o.phys is None or o.rc is None:
+            raise EmitError("operand 'vaddr' has no register")
+        regs.append((o.phys.reg, o.rc.size))
+    if all(regs[k][0] == regs[k - 1][0] + regs[k - 1][1] for k in range(1, len(regs))):
+        n = sum(n for _, n in regs)
+        return reg_name(regs[0][0], n), n
+    return "[" + ", ".join(reg_name(r, n) for r, n in regs) + "]", None
 
 
 def _f64_literal_text(value: int, modified: bool) -> str:
@@ -168,6 +191,7 @@ def instruction_parsed(instr: Instruction, table: OpcodeTable,
     src_i = 0
     lo128 = lo128_slots(info)
     high_vgpr = False  # a 16-bit slot of a GFX11 short form holds v128+: print the bare name
+    n_addr = mimg_address_operands(info, instr)
     if info.extra.get("rtn_bits") and instr.definitions and fields.get("glc"):
         # a FLAT/GLOBAL atomic that returns: vdst is not a table slot
         d = next(defs)
@@ -196,6 +220,15 @@ def instruction_parsed(instr: Instruction, table: OpcodeTable,
                     typed.append(AsmOperand("ident", 0, text="off", sym="off"))
                     continue
                 raise EmitError(f"missing operand '{spec.name}'")
+            if spec.name == "vaddr" and n_addr > 1:
+                t, dwords = _mimg_address([o, *(next(ops) for _ in range(n_addr - 1))])
+                texts.append(t)
+                if dwords is None:  # the encoder reads the NSA list from the line's tokens
+                    typed.append(AsmOperand("ident", 0, text=t, sym=t))
+                else:
+                    assert o.phys is not None
+                    typed.append(AsmOperand("reg", 0, reg_of(o.phys.reg, dwords)))
+                continue
             if spec.name.startswith("src") and spec.kind != "special":
                 a = src_i < len(abs_) and bool(abs_[src_i])
                 n = src_i < len(neg) and bool(neg[src_i])

@@ -38,6 +38,7 @@ The program stays semantically identical: ``s_clause`` is a scheduling hint.
 
 from __future__ import annotations
 
+from radcc.ir.opinfo import mimg_address_operands
 from radcc.ir.program import Block, Instruction, Program
 from radcc.ir.regclass import VGPR_BASE
 from radcc.isa.classes import FLAT_LIKE_ENCODINGS, VMEM_ENCODINGS
@@ -125,7 +126,12 @@ def clause_type(program: Program, instr: Instruction, info: OpInfo | None) -> st
 def _base_operand(instr: Instruction, info: OpInfo) -> tuple[int, int] | None:
     """(register, dwords) of the SMEM base / buffer or image resource operand."""
     srcs = [s for s in info.operands if not s.is_def]
-    for spec, op in zip(srcs, instr.operands, strict=False):
+    ops = list(instr.operands)
+    n_addr = mimg_address_operands(info, instr)
+    if n_addr > 1:  # NSA addresses: one slot, several operands
+        k = [s.name for s in srcs].index("vaddr")
+        ops = ops[:k + 1] + ops[k + n_addr:]
+    for spec, op in zip(srcs, ops, strict=False):
         if spec.name in ("sbase", "srsrc"):
             if op.phys is None:
                 return None

@@ -161,3 +161,34 @@ void main() {
 """)
     lines = _mimg_lines(compile_spirv(glsl_file_spirv(src)).asm)
     assert len(lines) == 2 and all("CUBE" in ln and " a16" not in ln for ln in lines), lines
+
+
+_NSA_SHADERS = ("tex_cube", "tex_sample", "tex_array", "tex_cube_grad", "img_dims", "tex_mip",
+                "tex_shadow", "tex_a16_array", "img_msaa")
+
+
+@pytest.mark.parametrize("wave", [32, 64])
+def test_nsa_addresses_from_isel(wave: int) -> None:
+    """GFX11: a MIMG address of 2 to 5 dwords is one operand per VGPR (NSA), placed by the
+    register allocator: printed as one range where the registers happen to be consecutive,
+    else as the NSA list of at most 5 entries (ISA
+    15.8: ADDR0, then ADDR1..4 in the third dword); every line encodes as llvm-mc-19's.
+    GFX10.3 keeps one register range (radcc chooses NSA on GFX11 only)."""
+    from radcc.driver.compile import compile_spirv
+
+    lines: set[str] = set()
+    for name in _NSA_SHADERS:
+        asm = compile_spirv(glsl_file_spirv(HERE / f"{name}.comp"), wave_size=wave).asm
+        lines |= set(_mimg_lines(asm))
+    nsa = [ln for ln in lines if re.search(r", \[v", ln)]
+    assert len(nsa) >= 4, sorted(lines)
+    for ln in nsa:
+        m = re.search(r", \[(.*?)\], s\[", ln)
+        assert m, ln
+        items = re.findall(r"v\[\d+:\d+\]|v\d+", m.group(1))
+        assert 2 <= len(items) <= 5, ln
+    assert_gfx1100_encodings_match_llvm_mc(sorted(lines), wave)
+    for name in ("tex_cube", "tex_array"):
+        asm = compile_spirv(glsl_file_spirv(HERE / f"{name}.comp"), mcpu="gfx1030",
+                            wave_size=wave).asm
+        assert not any(re.search(r", \[v", ln) for ln in _mimg_lines(asm)), name

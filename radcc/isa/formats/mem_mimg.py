@@ -485,7 +485,7 @@ def _fast_parse(inst: ParsedInst, info: OpInfo) -> tuple[
         return None
     fops = inst.operands
     fmods = inst.modifiers
-    if len(fops) < 2:
+    if len(fops) < 2 or fops[1].kind != "reg":  # (an NSA list: read from the tokens)
         return None
     for x in fmods:
         if (x.name == "dim" and not isinstance(x.value, str)) or (
