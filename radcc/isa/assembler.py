@@ -479,6 +479,11 @@ class Assembler:
                 continue
             d = tk[0].text
             if d == ".end_amdhsa_kernel":
+                for req in ("next_free_vgpr", "next_free_sgpr"):  # llvm-mc-19's, in its order
+                    if req not in fields:  # at the end of the line, as llvm-mc-19
+                        self.error(ln, len(line.rstrip()) + 1,
+                                   f".amdhsa_{req} directive is required")
+                        break
                 self.kernels.append(KernelBlock(kname, fields, start))
                 return i
             if not d.startswith(".amdhsa_"):

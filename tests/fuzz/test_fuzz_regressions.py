@@ -853,3 +853,18 @@ def test_mc_warning_and_error_directives(line: str, tmp_path: Path) -> None:
     diag = re.search(r"k\.s:\d+:\d+: (warning|error): .*", ref.stderr)
     assert diag and diag.group(0) in o.stderr, (o.stderr, ref.stderr)
     assert o.status == (1 if ref.returncode else 0), o.stderr
+
+
+@pytest.mark.parametrize("field", ["next_free_vgpr", "next_free_sgpr"])
+def test_mc_kernel_without_register_counts(field: str, tmp_path: Path) -> None:
+    """A `.amdhsa_kernel` block without `.amdhsa_next_free_vgpr`/`_sgpr` was accepted
+    (campaign seed 123, --diff, 761127d97944, b9680cc95063); llvm-mc-19 requires both: the
+    same error at the same place (the end of `.end_amdhsa_kernel`)."""
+    f = tmp_path / "k.s"
+    f.write_text(re.sub(rf"\s*\.amdhsa_{field} \d+\n", "\n", (SEEDS / "gfx1030.s").read_text()))
+    ref = subprocess.run(["llvm-mc-19", "-triple=amdgcn-amd-amdhsa", "-mcpu=gfx1030", str(f)],
+                         capture_output=True, text=True)
+    o = run_radcc(["mc", "--mcpu=gfx1030", str(f)])
+    at = re.search(r"k\.s:\d+:\d+: error: .*", ref.stderr)
+    assert ref.returncode == 1 and at and at.group(0) in o.stderr, (o.stderr, ref.stderr)
+    assert o.status == 1
