@@ -412,6 +412,20 @@ class _Rest:
         self.node = node
 
 
+def users(shader: MirShader) -> dict[int, list[Instr]]:
+    """Value index -> the instructions that read it, in program order; an If's condition
+    counts as a use by a stand-in ``if`` instruction (so a pass that rewrites a value
+    only when it knows every reader leaves a branch condition alone)."""
+    uses: dict[int, list[Instr]] = {}
+    for ins in shader.instrs():
+        for s in ins.srcs:
+            uses.setdefault(s.index, []).append(ins)
+    for n in iter_nodes(shader.function.body):
+        if isinstance(n, If):
+            uses.setdefault(n.cond.index, []).append(Instr("if", None))
+    return uses
+
+
 def replace_uses(shader: MirShader, old: Value, new: Value) -> None:
     """Rewrite every source ``old`` to ``new`` (including if conditions)."""
     for ins in shader.instrs():

@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import re
 
-from ..mir import If, ImageBinding, Instr, MirShader, Value, iter_nodes
+from ..mir import ImageBinding, Instr, MirShader, Value, users
 
 _READS = ("image_load", "image_load_lod", "image_sample")
 # the sampled dims whose coordinates may be 16-bit (an array's layer too: isel rounds it
@@ -62,13 +62,7 @@ def _narrowing(ins: Instr, img: ImageBinding) -> tuple[str, ...]:
 
 
 def fold_16bit_image(shader: MirShader) -> bool:
-    uses: dict[int, list[Instr]] = {}
-    for ins in shader.instrs():
-        for s in ins.srcs:
-            uses.setdefault(s.index, []).append(ins)
-    for n in iter_nodes(shader.function.body):  # a branch condition is a use too
-        if isinstance(n, If):
-            uses.setdefault(n.cond.index, []).append(Instr("if", None))
+    uses = users(shader)
     changed = False
     for ins in list(shader.instrs()):
         d = ins.dest

@@ -23,19 +23,13 @@ operand), is left alone.
 
 from __future__ import annotations
 
-from ..mir import If, Instr, MirShader, Value, iter_nodes, rewrite_uses
+from ..mir import MirShader, Value, rewrite_uses, users
 
 _READS = ("image_load", "image_load_lod", "image_sample")
 
 
 def shrink_image_reads(shader: MirShader) -> bool:
-    uses: dict[int, list[Instr]] = {}
-    for ins in shader.instrs():
-        for s in ins.srcs:
-            uses.setdefault(s.index, []).append(ins)
-    for n in iter_nodes(shader.function.body):  # a branch condition is a use too
-        if isinstance(n, If):
-            uses.setdefault(n.cond.index, []).append(Instr("if", None))
+    uses = users(shader)
     changed = False
     mapping: dict[Value, Value] = {}
     for ins in list(shader.instrs()):
