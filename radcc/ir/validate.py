@@ -71,6 +71,7 @@ from radcc.ir.opinfo import (
     IMPLICIT_REGS,
     PSEUDO_FORMAT,
     VARIABLE_SIZE_FORMATS,
+    mimg_address_operands,
     op_info,
     operand_slots,
     tied_operands,
@@ -389,6 +390,11 @@ def instr_slots(info: OpInfo, instr: Instruction, wave_size: int = 32
     rtn = info.extra.get("rtn_bits")
     if rtn and instr.fields.get("glc"):
         dspecs = [OperandSpec("vdst", "vgpr", int(rtn), is_def=True), *dspecs]
+    n_addr = mimg_address_operands(info, instr)
+    if n_addr > 1:  # NSA: the address slot is one VGPR operand per address dword
+        k = next(i for i, x in enumerate(ospecs) if x.name == "vaddr")
+        ospecs = [*ospecs[:k], *[dataclasses.replace(ospecs[k], bits=32)] * n_addr,
+                  *ospecs[k + 1:]]
     return dspecs, ospecs
 
 
