@@ -704,6 +704,9 @@ class _Checker:
                 raise _fail(f"the sampled image operand has type "
                             f"{self.type_name(self.vtype(int(ids[0])))}, not a sampled image "
                             "type", ins)
+            if "Dref" in op and len(ids) > 2 and \
+                    self.shape(self.operand_type(ins, int(ids[2]), 2)) != ("float", 32, 1):
+                raise _fail("the Dref operand is not a 32-bit float scalar", ins)
             comp = rt if n == 1 else getattr(self.t(rt), "component", None)
             if comp != img.sampled_type:
                 raise _fail(f"the result's components are {self.type_name(comp)}, the image's "
@@ -783,7 +786,10 @@ class _Checker:
             texel = self.operand_type(ins, ids[2], 2)
         ts = self.shape(texel)
         st = self.shape(img.sampled_type)
-        if ts is None or st is None or ts[0] != st[0] or ts[1] != st[1]:
+        tt = self.t(texel)
+        comp = tt.component if isinstance(tt, TypeVector) else texel
+        if ts is None or st is None or ts[0] != st[0] or ts[1] != st[1] or \
+                (ts[1] == 32 and comp != img.sampled_type):
             raise _fail(f"the texel has type {self.type_name(texel)}, expected a scalar or "
                         f"vector of the image's sampled type {self.type_name(img.sampled_type)}",
                         ins)
@@ -2090,8 +2096,10 @@ class _Checker:
                     target in ep.interface and ep.execution_model != "Fragment"
                     for ep in m.entry_points)):
                 raise _fail(f"Index applies to Fragment output variables, not %{target}", ins)
-            if name in ("Location", "Component") and member is None and \
-                    m.has_decoration(target, "BuiltIn"):
+            if name in ("Location", "Component") and member is None and (
+                    m.has_decoration(target, "BuiltIn") or (
+                        target in m.global_variables
+                        and self._builtins_of(target, m.global_variables[target]))):
                 raise _fail(f"{name} on the built-in variable %{target} "
                             "(VUID-StandaloneSpirv-Location-04915)", ins)
             if name in ("Coherent", "Volatile") and m.memory_model in ("Vulkan", "VulkanKHR"):
