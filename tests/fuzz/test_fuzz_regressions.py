@@ -26,6 +26,27 @@ def _llc(tmp_path: Path, text: bytes) -> tuple[int, str]:
     return o.status, o.stderr
 
 
+def _same_first_error(ours: str, llvm: str) -> None:
+    """radcc reports llvm-mc-19's first error of ``k.s``: the same line:col and message."""
+    first = re.search(r"k\.s:(\d+:\d+): error: (.*)", llvm)
+    assert first and f"k.s:{first.group(1)}: error: {first.group(2)}" in ours, (ours, llvm)
+
+
+def _same_as_llvm_mc(f: Path, mcpu: str) -> None:
+    """`radcc mc --show-encoding` of `f` gives llvm-mc-19's verdict: its first error at its
+    line and column, or (accepted) its first encoding; never a contract break."""
+    o = run_radcc(["mc", f"--mcpu={mcpu}", "--show-encoding", str(f)])
+    ref = subprocess.run(["llvm-mc-19", "-triple=amdgcn-amd-amdhsa", f"-mcpu={mcpu}",
+                          "--show-encoding", str(f)], capture_output=True, text=True)
+    assert problem(o, "text") is None, o.stderr
+    assert o.status == (1 if ref.returncode else 0), (o.stderr, ref.stderr)
+    if ref.returncode:
+        _same_first_error(o.stderr, ref.stderr)
+    else:
+        enc = re.findall(r"encoding: \[[^\]]*\]", ref.stdout)
+        assert enc and enc[0] in o.stdout.decode(), (o.stdout, ref.stdout)
+
+
 def _pos(text: str, needle: str) -> tuple[int, int]:
     """1-based line and column of the first `needle` in `text`."""
     i = text.index(needle)
@@ -515,9 +536,7 @@ def test_mc_string_escapes_as_llvm_mc(body: str, tmp_path: Path) -> None:
     assert problem(o, "text") is None, o.stderr
     assert o.status == (0 if ref.returncode == 0 else 1), (o.stderr, ref.stderr)
     if ref.returncode:
-        first = re.search(r"k\.s:(\d+:\d+): error: (.*)", ref.stderr)
-        assert first and f"k.s:{first.group(1)}: error: {first.group(2)}" in o.stderr, \
-            (o.stderr, ref.stderr)
+        _same_first_error(o.stderr, ref.stderr)
         return
 
     def text_bytes(obj: Path) -> str:
@@ -567,18 +586,7 @@ def test_mc_float_literal_out_of_range(line: str, tmp_path: Path) -> None:
     OverflowError: now llvm-mc-19's verdict, an invalid operand at its column."""
     f = tmp_path / "k.s"
     f.write_text(line + "\n")
-    o = run_radcc(["mc", "--mcpu=gfx1100", "--show-encoding", str(f)])
-    ref = subprocess.run(["llvm-mc-19", "-triple=amdgcn-amd-amdhsa", "-mcpu=gfx1100",
-                          "--show-encoding", str(f)], capture_output=True, text=True)
-    assert problem(o, "text") is None, o.stderr
-    assert o.status == (1 if ref.returncode else 0), (o.stderr, ref.stderr)
-    if ref.returncode:
-        first = re.search(r"k\.s:(\d+:\d+): error: (.*)", ref.stderr)
-        assert first and f"k.s:{first.group(1)}: error: {first.group(2)}" in o.stderr, \
-            (o.stderr, ref.stderr)
-    else:
-        enc = re.findall(r"encoding: \[[^\]]*\]", ref.stdout)
-        assert enc and enc[0] in o.stdout.decode(), (o.stdout, ref.stdout)
+    _same_as_llvm_mc(f, "gfx1100")
 
 
 @pytest.mark.parametrize("mode", [["--show-encoding"], ["--filetype=null"]])
@@ -717,18 +725,7 @@ def test_mc_e64_dpp_needs_a_control(line: str, tmp_path: Path) -> None:
     verdict, a non-VGPR src0 refused at its column, else "too few operands"."""
     f = tmp_path / "k.s"
     f.write_text(line + "\n")
-    o = run_radcc(["mc", "--mcpu=gfx1100", "--show-encoding", str(f)])
-    ref = subprocess.run(["llvm-mc-19", "-triple=amdgcn-amd-amdhsa", "-mcpu=gfx1100",
-                          "--show-encoding", str(f)], capture_output=True, text=True)
-    assert problem(o, "text") is None, o.stderr
-    assert o.status == (1 if ref.returncode else 0), (o.stderr, ref.stderr)
-    if ref.returncode:
-        first = re.search(r"k\.s:(\d+:\d+): error: (.*)", ref.stderr)
-        assert first and f"k.s:{first.group(1)}: error: {first.group(2)}" in o.stderr, \
-            (o.stderr, ref.stderr)
-    else:
-        enc = re.findall(r"encoding: \[[^\]]*\]", ref.stdout)
-        assert enc and enc[0] in o.stdout.decode(), (o.stdout, ref.stdout)
+    _same_as_llvm_mc(f, "gfx1100")
 
 
 @pytest.mark.parametrize("tail", ["\t.amdhsa_code_object_version 4", "]]] {", "  - 3",
@@ -808,18 +805,7 @@ def test_mc_branch_and_hwreg_operand_modifiers(line: str, tmp_path: Path) -> Non
     a hwreg or sendmsg operand: now llvm-mc-19's verdict, message and column."""
     f = tmp_path / "k.s"
     f.write_text("x:\n" + line + "\n")
-    o = run_radcc(["mc", "--mcpu=gfx1030", "--show-encoding", str(f)])
-    ref = subprocess.run(["llvm-mc-19", "-triple=amdgcn-amd-amdhsa", "-mcpu=gfx1030",
-                          "--show-encoding", str(f)], capture_output=True, text=True)
-    assert problem(o, "text") is None, o.stderr
-    assert o.status == (1 if ref.returncode else 0), (o.stderr, ref.stderr)
-    if ref.returncode:
-        first = re.search(r"k\.s:(\d+:\d+): error: (.*)", ref.stderr)
-        assert first and f"k.s:{first.group(1)}: error: {first.group(2)}" in o.stderr, \
-            (o.stderr, ref.stderr)
-    else:
-        enc = re.findall(r"encoding: \[[^\]]*\]", ref.stdout)
-        assert enc and enc[0] in o.stdout.decode(), (o.stdout, ref.stdout)
+    _same_as_llvm_mc(f, "gfx1030")
 
 
 def test_mc_undefined_branch_label_located(tmp_path: Path) -> None:
