@@ -110,6 +110,17 @@ _SYMBOL_DIRECTIVES = (".globl", ".global", ".weak", ".local", ".protected", ".hi
                       ".internal")
 
 
+# `.type SYM, @KIND`: the kinds llvm-mc accepts (its ELF asm parser, with the STT_ spellings)
+# -> the symbol type radcc records ("function" and "object" are the ones the code-object
+# writer gives meaning to)
+_SYMBOL_TYPES = {"function": "function", "STT_FUNC": "function",
+                 "gnu_indirect_function": "gnu_indirect_function",
+                 "STT_GNU_IFUNC": "gnu_indirect_function",
+                 "object": "object", "STT_OBJECT": "object", "tls_object": "tls_object",
+                 "STT_TLS": "tls_object", "common": "common", "STT_COMMON": "common",
+                 "notype": "notype", "STT_NOTYPE": "notype",
+                 "gnu_unique_object": "gnu_unique_object"}
+
 class Assembler:
     """Assemble one source file for one target."""
 
@@ -381,10 +392,15 @@ class Assembler:
             cur.expect(",")
             kt = cur.next()
             kind = kt.text.lstrip("@%")
+            col = kt.col + len(kt.text) - len(kind)
             if kt.is_punct("@") or kt.is_punct("%"):
-                kind = cur.next().text
+                kt = cur.next()
+                kind, col = kt.text, kt.col
+            if kind not in _SYMBOL_TYPES:  # LLVM's ELFAsmParser::ParseDirectiveType
+                raise AsmError("unsupported attribute", col)
+            kind = _SYMBOL_TYPES[kind]
             sym = self.symbols.setdefault(st.text, Symbol(st.text))
-            sym.type = {"function": "function", "object": "object"}.get(kind, kind)
+            sym.type = kind
         elif name == ".size":
             st = cur.expect_ident()
             cur.expect(",")
