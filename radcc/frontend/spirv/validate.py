@@ -37,7 +37,7 @@ miscompiles on an invalid module:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 
 from radcc.ir.dominance import graph_idoms, graph_reverse_postorder
 
@@ -488,8 +488,7 @@ class _Checker:
                 raise _fail(f"{op} of a cooperative matrix of {self.type_name(cm.component)}",
                             ins)
             if op == "OpCooperativeMatrixLoadKHR":
-                self.memory_access(ins, int(ids[0]),
-                                   [o for o in ins.operands if o.kind == "MemoryAccess"])
+                self.memory_access(ins, int(ids[0]))
             self._coop_operands(ins, rt, cm, ids)
             return  # element-wise on cooperative matrices: spirv_to_mir/coopmat.py checks
         if op in _FLOAT_ARITH:
@@ -573,13 +572,12 @@ class _Checker:
                 raise _fail(f"{op} of {self.type_name(rt)}: 32-bit floats only", ins)
             self.same(ins, rt, self.operand_type(ins, int(ids[0]), 0), "the operand")
         elif op == "OpLoad":
-            self.memory_access(ins, int(ids[0]), ins.operands[1:])
+            self.memory_access(ins, int(ids[0]))
             self.same(ins, self.pointee(ins, int(ids[0]), "the pointer"), rt, "the result")
         elif op == "OpCooperativeMatrixStoreKHR":
-            self.memory_access(ins, int(ids[0]),
-                               [o for o in ins.operands if o.kind == "MemoryAccess"])
+            self.memory_access(ins, int(ids[0]))
         elif op == "OpStore":
-            self.memory_access(ins, int(ids[0]), ins.operands[2:])
+            self.memory_access(ins, int(ids[0]))
             spt = self.t(self.vtype(int(ids[0])))
             if isinstance(spt, TypePointer) and spt.storage_class in (
                     "Input", "PushConstant", "UniformConstant"):
@@ -816,20 +814,16 @@ class _Checker:
             taken, params = params[:n], params[n:]
             if not all(q.is_id for q in taken):
                 continue  # the reader's grammar decoding gave these kinds already
+            if name == "Lod" and implicit:
+                raise _fail("the image operand Lod with implicit LOD", ins)
+            if name == "Bias" and not implicit:
+                raise _fail("the image operand Bias without implicit LOD", ins)
             for q in taken:
                 v = int(q.value)
                 vt = self.vtype(v)
-                if name == "Lod" and implicit:
-                    raise _fail("the image operand Lod with implicit LOD", ins)
-                if name == "Bias" and not implicit:
-                    raise _fail("the image operand Bias without implicit LOD", ins)
-                if name == "Lod" and access or name in ("Sample",):
-                    s = self.need_shape(ins, vt, "int", f"the image operand {name}")
-                    if s[2] != 1:
-                        raise _fail(f"the image operand {name} is not a scalar", ins)
-                elif name in ("Lod", "Bias", "MinLod"):
-                    s = self.need_shape(ins, vt, "float", f"the image operand {name}")
-                    if s[2] != 1:
+                if name in ("Lod", "Bias", "MinLod", "Sample"):
+                    kind = "int" if name == "Sample" or (name == "Lod" and access) else "float"
+                    if self.need_shape(ins, vt, kind, f"the image operand {name}")[2] != 1:
                         raise _fail(f"the image operand {name} is not a scalar", ins)
                 elif name == "Grad":
                     self.need_shape(ins, vt, "float", "the image operand Grad")
@@ -1122,7 +1116,7 @@ class _Checker:
         for k, v in enumerate(values):
             self.same(ins, pt, self.operand_type(ins, v, 2 + nsem + k), "the value")
 
-    def memory_access(self, ins: Instruction, ptr: int, ops: Sequence[Operand]) -> None:
+    def memory_access(self, ins: Instruction, ptr: int) -> None:
         """Aligned is a power of two, and given for every PhysicalStorageBuffer access
         (VUID-StandaloneSpirv-PhysicalStorageBuffer64-04708), at least the size of the
         largest scalar accessed (-06314: a warning when only a pointer in memory is larger,
@@ -1130,6 +1124,7 @@ class _Checker:
         4 for them); MakePointerAvailable not on a load,
         MakePointerVisible not on a store, both with NonPrivatePointer, which needs a
         pointer to shared memory (SPIR-V spec 3.26 "Memory Operands")."""
+        ops = [o for o in ins.operands if o.kind == "MemoryAccess"]  # (at most one)
         mask = int(ops[0].value) if ops and ops[0].kind == "MemoryAccess" else 0
         align = [int(q.value) for q in ops[0].params] if mask & 2 else []
         if align and (align[0] <= 0 or align[0] & (align[0] - 1)):
