@@ -25,3 +25,18 @@ def test_corpus_case(path: Path, tmp_path: Path) -> None:
     r = READERS[path.parent.name]
     must_fail = ".ok." not in path.name
     assert r.check(path.read_bytes(), tmp_path, must_fail=must_fail) is None
+
+
+SPIRV_FINDINGS = [p for p in CASES if p.parent.name == "spirv" and ".ok." not in p.name]
+
+
+@pytest.mark.parametrize("path", SPIRV_FINDINGS, ids=lambda p: p.name)
+def test_spirv_finding_without_spirv_val(path: Path, tmp_path: Path,
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """radcc's own checks (radcc.frontend.spirv.validate) reject every SPIR-V finding
+    where spirv-tools is not installed: test_corpus_case runs with the spirv-val on PATH,
+    which rejects most of them first."""
+    from radcc.frontend.spirv import spirv_val
+
+    monkeypatch.setattr(spirv_val, "find_spirv_val", lambda: None)
+    assert READERS["spirv"].check(path.read_bytes(), tmp_path, must_fail=True) is None

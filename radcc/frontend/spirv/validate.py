@@ -1432,6 +1432,7 @@ class _Checker:
                 raise _fail(f"block %{u} leads back to %{h}, which is not a loop header "
                             "(a cycle through branches, merge blocks and continue targets)",
                             where or blocks[u].terminator)
+        self._one_back_edge(fn, blocks, succ, structural)
         self._construct_exits(fn, blocks, succ, order, idom)
         named_by: dict[int, list[int]] = {}  # block -> the headers naming it merge/continue
         for b2 in fn.blocks:
@@ -1450,6 +1451,30 @@ class _Checker:
                 raise _fail("a conditional branch without a merge instruction must leave "
                             "to a merge block or continue target (unstructured control flow)",
                             term)
+
+    def _one_back_edge(self, fn: Function, blocks: dict[int, Block], succ: dict[int, list[int]],
+                       structural: dict[int, list[int]]) -> None:
+        """Every loop header the entry reaches through branches, merge blocks and continue
+        targets is the target of exactly one back edge (a branch, not a merge or continue
+        edge) of the depth-first walk over those edges from the entry: the continue
+        construct must branch back (spirv-val's StructuredControlFlowChecks; the back edge
+        may come from a block that only the continue target's edge reaches)."""
+        entry = fn.blocks[0].label
+        latches: dict[int, int] = {}
+        for u, h in _dfs_back_edges([entry], structural):
+            if h in succ[u]:
+                latches[h] = latches.get(h, 0) + 1
+        todo, seen = [entry], {entry}
+        while todo:
+            x = todo.pop()
+            mi = blocks[x].merge
+            if mi is not None and mi.opname == "OpLoopMerge" and latches.get(x, 0) != 1:
+                raise _fail(f"loop header %{x} is the target of {latches.get(x, 0)} back "
+                            "edges; a loop header must be the target of exactly one", mi)
+            for y in structural[x]:
+                if y not in seen:
+                    seen.add(y)
+                    todo.append(y)
 
     def _continue_construct(self, header: Block, back_edge: int, blocks: dict[int, Block],
                             succ: dict[int, list[int]]) -> None:
