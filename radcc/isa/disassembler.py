@@ -154,8 +154,8 @@ def branch_offset(d: Decoded) -> int | None:
 
 def parse_hex_bytes(text: str, filename: str = "<stdin>") -> tuple[bytes, list[str]]:
     """Read llvm-mc ``-disassemble`` input: byte values separated by commas,
-    spaces or brackets, ``#`` comments (and, as a radcc extension, ``//`` and
-    ``;`` comments). Returns (bytes, error messages).
+    spaces or brackets, ``#`` comments (``//`` and ``;`` are invalid tokens, as in
+    llvm-mc-19). Returns (bytes, error messages).
 
     Like llvm-mc, an invalid token is reported, the rest of its line is
     skipped and the bytes read before it are dropped."""
@@ -163,16 +163,13 @@ def parse_hex_bytes(text: str, filename: str = "<stdin>") -> tuple[bytes, list[s
     errors: list[str] = []
     fast = _FAST_BYTES
     for lineno, raw in enumerate(text.split("\n"), 1):
-        if "#" not in raw and "/" not in raw and ";" not in raw and "[" not in raw:
+        if "#" not in raw and "[" not in raw:
             vals = [fast.get(t) for t in raw.replace(",", " ").split()]
             if None not in vals:
                 out.extend(vals)  # type: ignore[arg-type]
                 continue
-        line = raw
-        for c in ("#", "//", ";"):
-            k = line.find(c)
-            if k >= 0:
-                line = line[:k]
+        k = raw.find("#")
+        line = raw if k < 0 else raw[:k]
         for m in _HEX_TOKEN_RE.finditer(line):
             tok = m.group()
             v = fast.get(tok)
