@@ -2,7 +2,8 @@
 
 Columns are 1-based like llvm-mc's diagnostics. Comments start with ``;``,
 ``//`` or ``#`` (a ``#`` only at the start of a statement, as llvm-mc's
-AMDGPU preprocessor-style lines).
+AMDGPU preprocessor-style lines). A NUL character separates tokens as a blank
+does (LLVM's AsmLexer lexes it as whitespace).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ EOL = "eol"
 
 _TOKEN_RE = re.compile(
     r"""
-    (?P<ws>[ \t\r\f\v]+)
+    (?P<ws>[ \t\r\f\v\x00]+)
   | (?P<comment>;.*|//.*)
   | (?P<float>(?:\d+\.\d*|\.\d+(?!byte\b))(?:[eE][+-]?\d+)?|\d+[eE][+-]?\d+)
   | (?P<int>0[xX][0-9a-fA-F]+|0[bB][01]+|0[oO][0-7]+|\d+)
@@ -174,7 +175,7 @@ _KINDS = (None, "ws", "comment", FLOAT, INT, IDENT, STRING, PUNCT)
 # alone). A line with a character that starts no token falls back to the
 # scanning loop, which reports it.
 _SPLIT_RE = re.compile(
-    r"[ \t\r\f\v]+|;.*|//.*"
+    r"[ \t\r\f\v\x00]+|;.*|//.*"
     r"|(?:\d+\.\d*|\.\d+(?!byte\b))(?:[eE][+-]?\d+)?|\d+[eE][+-]?\d+"
     r"|0[xX][0-9a-fA-F]+|0[bB][01]+|0[oO][0-7]+|\d+"
     r"|[A-Za-z_.$@][A-Za-z0-9_.$@]*"

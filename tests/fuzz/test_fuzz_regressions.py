@@ -866,3 +866,15 @@ def test_mc_symbol_type_kinds(kind: str, tmp_path: Path) -> None:
     f = tmp_path / "k.s"
     f.write_text(f"\t.text\n\t.globl k\n\t.type k,{kind}\nk:\n\ts_endpgm\n")
     _same_as_llvm_mc(f, "gfx1100")
+
+
+@pytest.mark.parametrize("line", ["v_add_f32 v1,\0v2, v3", "\0v_add_f32 v1, v2, v3",
+                                  "v_add_f32\0v1, v2, v3", "v_add\0_f32 v1, v2, v3",
+                                  "v_add_f32 v1, v2, v3\0", "s_nop\0\0 1", "s_nop 0x1\0",
+                                  "v_cmp_gt_u32_e32 vcc_lo, \0\x34, v0"])
+def test_mc_nul_separates_tokens(line: str, tmp_path: Path) -> None:
+    """A NUL byte between tokens is a blank to llvm-mc-19's lexer; radcc called it an
+    unexpected character (seed 123's obj-gfx1100 9b16088d3d90: `vcc_lo, \\0 4`)."""
+    f = tmp_path / "k.s"
+    f.write_bytes(line.encode() + b"\n")
+    _same_as_llvm_mc(f, "gfx1100")
