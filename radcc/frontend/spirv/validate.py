@@ -489,6 +489,7 @@ class _Checker:
                             ins)
             if op == "OpCooperativeMatrixLoadKHR":
                 self.memory_access(ins, int(ids[0]))
+                self._coop_pointer(ins, int(ids[0]))
             self._coop_operands(ins, rt, cm, ids)
             return  # element-wise on cooperative matrices: spirv_to_mir/coopmat.py checks
         if op in _FLOAT_ARITH:
@@ -576,6 +577,7 @@ class _Checker:
             self.same(ins, self.pointee(ins, int(ids[0]), "the pointer"), rt, "the result")
         elif op == "OpCooperativeMatrixStoreKHR":
             self.memory_access(ins, int(ids[0]))
+            self._coop_pointer(ins, int(ids[0]))
         elif op == "OpStore":
             self.memory_access(ins, int(ids[0]))
             spt = self.t(self.vtype(int(ids[0])))
@@ -724,6 +726,17 @@ class _Checker:
             pass  # checked by the translation (spirv_to_mir/images.py)
         elif op.startswith("OpImage"):
             raise _fail(f"{op} is not supported yet", ins)
+
+    def _coop_pointer(self, ins: Instruction, ptr: int) -> None:
+        """A cooperative-matrix load or store addresses memory through a pointer to a
+        numeric scalar or vector (the element), not an array or structure (spirv-val's
+        cooperative-matrix load/store checks)."""
+        pt = self.pointee(ins, ptr, "the pointer")
+        sh = self.shape(pt)
+        if sh is None or sh[0] == "bool":
+            raise _fail(f"the pointer %{ptr} points to {self.type_name(pt)}: a cooperative "
+                        "matrix is loaded and stored through a pointer to a numeric scalar "
+                        "or vector", ins)
 
     def _coop_operands(self, ins: Instruction, rt: int | None, cm: TypeCooperativeMatrix,
                        ids: list[int]) -> None:
@@ -2032,6 +2045,15 @@ class _Checker:
         m = self.m
         seen: set[tuple[int, int | None, str]] = set()
         for ins in m.instructions:
+            if ins.opname in ("OpDecorateString", "OpMemberDecorateString"):
+                # a decoration with only Literal String operands (SPV_GOOGLE_decorate_string,
+                # the SPIR-V spec since 1.4; spirv-val applies no other given this way, so
+                # an Offset in OpMemberDecorateString lays nothing out)
+                sdec = ins.operands[2 if ins.opname == "OpMemberDecorateString" else 1]
+                if not sdec.params or any(q.kind != "LiteralString" for q in sdec.params):
+                    raise _fail(f"{sdec.name} takes no string: "
+                                f"{ins.opname.removesuffix('String')}, not {ins.opname}", ins)
+                continue
             if ins.opname not in ("OpDecorate", "OpMemberDecorate", "OpDecorateId"):
                 continue
             target = ins.id(0)
