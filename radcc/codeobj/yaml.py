@@ -355,8 +355,12 @@ class _Lines:
                 continue
             if line == "..." or line == "---" and self.items:
                 break  # the first document's end: llvm-mc-19 reads no further
-            if stripped in ("---", "...", ".amdgpu_metadata", ".end_amdgpu_metadata"):
+            if stripped in ("---", "..."):
                 continue
+            if stripped == ".end_amdgpu_metadata" and line == stripped:
+                break  # a document given with its directives (the assembler passes the body)
+            if stripped == ".amdgpu_metadata" and not self.items:
+                continue  # inside the document it is text, as to llvm-mc-19's YAML reader
             if "\t" in line[: len(line) - len(line.lstrip())]:
                 raise CodeObjectError(f"line {n}: tab in indentation")
             self.items.append((len(line) - len(line.lstrip(" ")), stripped, n))

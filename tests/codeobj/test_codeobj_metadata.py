@@ -7,6 +7,9 @@ prints a note as YAML.
 
 from __future__ import annotations
 
+import subprocess
+from pathlib import Path
+
 import pytest
 from codeobj_tools import assemble, kernel_source, readelf_yaml, write_temp
 from hypothesis import HealthCheck, given, settings
@@ -113,6 +116,23 @@ def test_parse_llvm_style_block():
     assert k[".it"] == "it's"
     assert k[".flow"] == {"a": 1, "b": ["x", True]}  # LLVM types quoted 'y' too
     assert d["amdhsa.version"] == [1, 2]
+
+
+@pytest.mark.parametrize("line", ["\t.amdgpu_metadata", "  .amdgpu_metadata"])
+def test_metadata_directive_inside_the_document(line: str, tmp_path: Path) -> None:
+    """Inside the document a directive's line is YAML text, as llvm-mc-19 reads it: a
+    tab-indented one is "invalid tab character in indentation", a space-indented one a
+    broken mapping (campaign seed 125's 611fd5485126: radcc skipped such lines).
+    Checked against llvm-mc-19's verdict on the same file."""
+    lines = LLVM_STYLE.splitlines()
+    lines.insert(lines.index("amdhsa.target:   amdgcn-amd-amdhsa--gfx1100"), line)
+    with pytest.raises(CodeObjectError):
+        parse_yaml("\n".join(lines) + "\n")
+    src = tmp_path / "k.s"
+    src.write_text("\t.amdgcn_target \"amdgcn-amd-amdhsa--gfx1100\"\n" + "\n".join(lines) + "\n")
+    ref = subprocess.run(["llvm-mc-19", "-triple=amdgcn-amd-amdhsa", "-mcpu=gfx1100", str(src)],
+                         capture_output=True, text=True)
+    assert ref.returncode != 0 and "metadata" in ref.stderr, ref.stderr
 
 
 @pytest.mark.parametrize("text", ["a: [1, 2", "a: 'x", "a:\n  b: 1\n c: 2", "- 1\n", "a: !bogus 1",
