@@ -33,6 +33,7 @@ from radcc.isa.formats.mem_common import (
     int_mod,
     is_gfx10,
     is_off,
+    no_modifiers,
     parse_mem,
     sgpr_tuple,
     vgpr,
@@ -205,6 +206,8 @@ class BufFormat(Format):
                 code = sgpr_tuple(op, 4)
                 w1 |= (code >> 2) << 16
             elif spec.name == "soffset":
+                if op.kind == "reg" or op.abs or op.sext or op.neg_fn:
+                    no_modifiers(op)  # (a constant's plain minus is its value's sign)
                 if op.kind in ("int", "float") and op.lit:
                     raise AsmError("invalid operand for instruction", op.col)
                 if op.kind == "float" and float_bits(float(op.value), 32) == INV_2PI_BITS[32]:

@@ -238,9 +238,17 @@ def is_off(op: Operand) -> bool:
     return op.kind == "ident" and op.text.lower() == "off"
 
 
+def no_modifiers(op: Operand) -> None:
+    """A memory instruction's register operand takes no neg/abs/sext/lit modifier
+    (llvm-mc-19: "not a valid operand.")."""
+    if op.neg or op.abs or op.sext or op.lit:
+        raise AsmError("not a valid operand.", op.col)
+
+
 def vgpr(op: Operand, dwords: int) -> int:
     """Index of a VGPR operand of exactly `dwords` registers."""
-    if op.kind != "reg" or op.reg is None or op.reg.file != "v" or op.neg or op.abs:
+    no_modifiers(op)
+    if op.kind != "reg" or op.reg is None or op.reg.file != "v":
         raise AsmError("invalid operand for instruction", op.col)
     check_reg(op.reg, op.col)
     if op.reg.count != dwords:
@@ -250,6 +258,7 @@ def vgpr(op: Operand, dwords: int) -> int:
 
 def sgpr_tuple(op: Operand, dwords: int, *, field_shift: int = 0) -> int:
     """7-bit SGPR-field code of an SGPR/TTMP tuple of `dwords` registers."""
+    no_modifiers(op)
     if op.kind != "reg" or op.reg is None or op.reg.file not in ("s", "ttmp", "special"):
         raise AsmError("invalid operand for instruction", op.col)
     r: Reg = op.reg
