@@ -9,6 +9,7 @@ shortest encoding), lays out sections, resolves label fixups, and collects
 
 from __future__ import annotations
 
+import re
 import struct
 from dataclasses import dataclass, field
 
@@ -26,6 +27,9 @@ from radcc.isa.syntax import (
 )
 from radcc.isa.table import OpInfo, get_table
 from radcc.target import Target
+
+# a line that starts with an instruction's mnemonic (not a directive, label or equate)
+_INSTRUCTION_LINE = re.compile(r"[ \t]*[A-Za-z_][A-Za-z0-9_]*[ \t]+(?![ \t]*[:=])")
 
 
 @dataclass
@@ -181,7 +185,10 @@ class Assembler:
             try:
                 toks = tokenize(line)
             except AsmError as e:
-                self.error(lineno, e.col, e.message)
+                msg = e.message
+                if msg == "invalid octal number" and _INSTRUCTION_LINE.match(line):
+                    msg = "failed parsing operand."  # what llvm-mc-19's operand parser says
+                self.error(lineno, e.col, msg)
                 continue
             # multi-line blocks
             if toks[0].kind == IDENT and toks[0].text == ".amdhsa_kernel":

@@ -3,7 +3,10 @@
 Columns are 1-based like llvm-mc's diagnostics. Comments start with ``;``,
 ``//`` or ``#`` (a ``#`` only at the start of a statement, as llvm-mc's
 AMDGPU preprocessor-style lines). A NUL character separates tokens as a blank
-does (LLVM's AsmLexer lexes it as whitespace).
+does (LLVM's AsmLexer lexes it as whitespace). Numbers as LLVM's AsmLexer reads
+them: a leading 0 makes an integer octal (``010`` is 8, ``08`` an invalid octal
+number, ``00.5`` the integer 0 and then ``.5``), only a number starting 1-9 has an
+exponent without a point (``0e1`` is 0 and then ``e1``); no ``0o`` prefix.
 """
 
 from __future__ import annotations
@@ -24,8 +27,8 @@ _TOKEN_RE = re.compile(
     r"""
     (?P<ws>[ \t\r\f\v\x00]+)
   | (?P<comment>;.*|//.*)
-  | (?P<float>(?:\d+\.\d*|\.\d+(?!byte\b))(?:[eE][+-]?\d+)?|\d+[eE][+-]?\d+)
-  | (?P<int>0[xX][0-9a-fA-F]+|0[bB][01]+|0[oO][0-7]+|\d+)
+  | (?P<float>(?:(?:0|[1-9]\d*)\.\d*|\.\d+(?!byte\b))(?:[eE][+-]?\d+)?|[1-9]\d*[eE][+-]?\d+)
+  | (?P<int>0[xX][0-9a-fA-F]+|0[bB][01]+|0\d*|[1-9]\d*)
   | (?P<ident>[A-Za-z_.$@][A-Za-z0-9_.$@]*)
   | (?P<string>"(?:[^"\\]|\\.)*")
   | (?P<punct>::|<<|>>|&&|\|\||==|!=|<=|>=|[,:\[\]()|\-+*/&~!<>=%^{}])
@@ -140,8 +143,8 @@ def _parse_int_text(text: str) -> int:
         return int(t[2:], 16)
     if t.startswith("0b"):
         return int(t[2:], 2)
-    if t.startswith("0o"):
-        return int(t[2:], 8)
+    if t[0] == "0" and len(t) > 1:
+        return int(t, 8)  # a leading 0: octal, as LLVM's AsmLexer (08 is invalid)
     return int(t, 10)
 
 
@@ -176,14 +179,16 @@ _KINDS = (None, "ws", "comment", FLOAT, INT, IDENT, STRING, PUNCT)
 # scanning loop, which reports it.
 _SPLIT_RE = re.compile(
     r"[ \t\r\f\v\x00]+|;.*|//.*"
-    r"|(?:\d+\.\d*|\.\d+(?!byte\b))(?:[eE][+-]?\d+)?|\d+[eE][+-]?\d+"
-    r"|0[xX][0-9a-fA-F]+|0[bB][01]+|0[oO][0-7]+|\d+"
+    r"|(?:(?:0|[1-9]\d*)\.\d*|\.\d+(?!byte\b))(?:[eE][+-]?\d+)?|[1-9]\d*[eE][+-]?\d+"
+    r"|0[xX][0-9a-fA-F]+|0[bB][01]+|0\d*|[1-9]\d*"
     r"|[A-Za-z_.$@][A-Za-z0-9_.$@]*"
     r'|"(?:[^"\\]|\\.)*"'
     r"|::|<<|>>|&&|\|\||==|!=|<=|>=|[,:\[\]()|\-+*/&~!<>=%^{}]"
 )
 _WS = "ws"
 _COMMENT = "comment"
+_BAD_OCTAL = "bad octal"  # a leading 0 (octal) with an 8 or 9: LLVM's "invalid octal number"
+_BAD_OCTAL_RE = re.compile(r"0\d*[89]\d*")
 _KIND_OF: dict[str, str] = {}
 
 
@@ -192,6 +197,8 @@ def _kind_of(text: str) -> str | None:
     if m is None or m.end() != len(text):
         return None
     k = _KINDS[m.lastindex]  # type: ignore[index]
+    if k == INT and _BAD_OCTAL_RE.fullmatch(text):
+        k = _BAD_OCTAL
     if len(_KIND_OF) < 50_000:
         _KIND_OF[text] = k  # type: ignore[assignment]
     return k
@@ -219,6 +226,8 @@ def tokenize(line: str) -> list[Token]:
         if k == _COMMENT:
             col += len(text)
             break
+        if k == _BAD_OCTAL:
+            raise AsmError("invalid octal number", col)
         append(Token(k, text, col))
         col += len(text)
     if col != n + 1:  # findall skipped something: let the scanner report it
@@ -243,6 +252,8 @@ def _tokenize_scan(line: str) -> list[Token]:
             break
         pos = m.end()
         if idx != 1:
+            if kinds[idx] == INT and _BAD_OCTAL_RE.fullmatch(m.group()):
+                raise AsmError("invalid octal number", start + 1)
             append(Token(kinds[idx], m.group(), start + 1))  # type: ignore[arg-type]
     if pos < n:
         raise AsmError(f"unexpected character '{line[pos]}'", pos + 1)

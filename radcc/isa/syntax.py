@@ -450,6 +450,8 @@ def parse_operand(cur: Cursor) -> Operand:
         cur.next()
         op = parse_operand(cur)
         cur.expect(")")
+        if name == "lit" and op.kind == "reg":  # lit() takes a constant (llvm-mc-19)
+            raise AsmError("not a valid operand.", op.col)
         op.col = col
         if name == "abs":
             op.abs = True
@@ -621,16 +623,16 @@ _STMT_RE = re.compile(
     rf"{_WSC}*([A-Za-z_][A-Za-z0-9_]*)(?:{_WSC}+|$)((?:[A-Za-z_][A-Za-z0-9_]*:)?)")
 _OPERAND_RE = re.compile(
     r"(-?)(?:"
-    r"([A-Za-z_][A-Za-z0-9_]*)(?:\[(\d+)(?::(\d+))?\])?"  # 2: a name, 3-4: x[a] / x[a:b]
-    r"|(\d+\.\d*(?:[eE][+-]?\d+)?)"  # 5: a float
-    r"|(0[xX][0-9a-fA-F]+|\d+)"  # 6: an integer
+    r"([A-Za-z_][A-Za-z0-9_]*)(?:\[(0|[1-9]\d*)(?::(0|[1-9]\d*))?\])?"  # 2: name, 3-4: x[a:b]
+    r"|((?:0|[1-9]\d*)\.\d*(?:[eE][+-]?\d+)?)"  # 5: a float
+    r"|(0[xX][0-9a-fA-F]+|0|[1-9]\d*)"  # 6: an integer (octal ones take the token path)
     rf")({_WSC}*,{_WSC}*|{_WSC}+|$)"  # 7: separator
 )
 _MODIFIER_RE = re.compile(
     r"([A-Za-z_][A-Za-z0-9_]*)(?::(?:"
-    r"(0[xX][0-9a-fA-F]+|\d+)"  # 2: name:INT
+    r"(0[xX][0-9a-fA-F]+|0|[1-9]\d*)"  # 2: name:INT (octal ones take the token path)
     r"|([A-Za-z_][A-Za-z0-9_]*)"  # 3: name:NAME
-    rf"|\[({_WSC}*\d+(?:{_WSC}*,{_WSC}*\d+)*{_WSC}*)\]"  # 4: name:[INT, ...]
+    rf"|\[({_WSC}*(?:0|[1-9]\d*)(?:{_WSC}*,{_WSC}*(?:0|[1-9]\d*))*{_WSC}*)\]"  # 4: [INT, ...]
     rf"))?(?:{_WSC}+|$)"
 )
 _NO_RE = re.compile("[nN][oO]")

@@ -191,9 +191,12 @@ def _fold_imm_mods(op: Operand, spec: OperandSpec, info: OpInfo, ctx: Context) -
 def _src0_code(op: Operand, spec: OperandSpec, lits: _Lits, t16: bool,
                regs: O.RegCodes | None = None) -> int:
     """9-bit (logical) src0 code of a non-DPP source; `regs` says which
-    special sources the generation has (GFX11's when None)."""
+    special sources the generation has (GFX11's when None). `lit(x)` is accepted
+    but does not force a literal, as llvm-mc-19 encodes it (VOP1/VOP2/VOPC as VOP3)."""
     if op.has_fp_mods or op.sext:
         raise AsmError("invalid operand for instruction", op.col)
+    if op.lit:
+        op = Operand(op.kind, op.col, value=op.value, text=op.text)
     optype = spec.type or "b32"
     bits = O.type_bits(optype)
     if t16 and op.kind in ("ident", "sym"):
