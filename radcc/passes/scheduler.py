@@ -119,13 +119,16 @@ def make_policy(program: Program, demand: RegisterDemand) -> Policy:
 
 class _Region:
     """The logical part [start, end) of a block with per-instruction facts:
-    ``la[i]`` the registers live after instruction i."""
+    ``las[i]``/``lav[i]`` the SGPR/VGPR dwords live after instruction i (two parallel
+    int lists: the moves' demand arithmetic is on plain ints, not `RegisterDemand`
+    objects built per candidate and per shifted instruction)."""
 
     def __init__(self, program: Program, block: Block, demands: list[RegisterDemand],
                  start: int, end: int) -> None:
         self.instrs = block.instructions
         self.info: list[SchedInfo] = [classify(program, i) for i in self.instrs]
-        self.la = [d - inf.temps for d, inf in zip(demands, self.info, strict=True)]
+        self.las = [d.sgpr - inf.temps.sgpr for d, inf in zip(demands, self.info, strict=True)]
+        self.lav = [d.vgpr - inf.temps.vgpr for d, inf in zip(demands, self.info, strict=True)]
         self.start = start
         self.end = end
         self.moved = False  # whether an instruction has moved
@@ -133,34 +136,38 @@ class _Region:
         # touches its positions
         self.memo: _Memo | None = None
 
-    def demand(self, i: int) -> RegisterDemand:
-        return self.la[i] + self.info[i].temps
-
-    def move(self, src: int, dst: int, la: RegisterDemand) -> None:
-        """Move instruction src to index dst (index after removal) with live-after la."""
+    def move(self, src: int, dst: int, las: int, lav: int) -> None:
+        """Move instruction src to index dst (index after removal) with live-after
+        (las, lav)."""
         self.moved = True
         memo = self.memo
-        if memo is not None and min(src, dst) <= memo.pos:
+        if memo is not None and (src if src < dst else dst) <= memo.pos:
             self.memo = None
         # rotate the slice between the two places: the moves stay inside a window,
         # so this costs the distance, not the block's length (pop/insert shifts the
         # whole tail: quadratic on long blocks)
+        ins, inf, ls, lv = self.instrs, self.info, self.las, self.lav
         if src > dst:
-            for lst in (self.instrs, self.info, self.la):
-                lst[dst:src + 1] = [lst[src], *lst[dst:src]]
+            ins[dst:src + 1] = [ins[src], *ins[dst:src]]
+            inf[dst:src + 1] = [inf[src], *inf[dst:src]]
+            ls[dst + 1:src + 1] = ls[dst:src]
+            lv[dst + 1:src + 1] = lv[dst:src]
         elif src < dst:
-            for lst in (self.instrs, self.info, self.la):
-                lst[src:dst + 1] = [*lst[src + 1:dst + 1], lst[src]]
-        self.la[dst] = la
+            ins[src:dst + 1] = [*ins[src + 1:dst + 1], ins[src]]
+            inf[src:dst + 1] = [*inf[src + 1:dst + 1], inf[src]]
+            ls[src:dst] = ls[src + 1:dst + 1]
+            lv[src:dst] = lv[src + 1:dst + 1]
+        ls[dst] = las
+        lv[dst] = lav
 
-    def shift(self, lo: int, hi: int, delta: RegisterDemand, sign: int) -> None:
-        if not (delta.sgpr or delta.vgpr):
-            return  # most moved instructions define what they kill: nothing changes
-        la = self.la
-        if sign > 0:
-            la[lo:hi] = [x + delta for x in la[lo:hi]]
-        else:
-            la[lo:hi] = [x - delta for x in la[lo:hi]]
+    def shift(self, lo: int, hi: int, ds: int, dv: int) -> None:
+        """Add (ds, dv) to the live-after demand of instructions [lo, hi)."""
+        if ds:
+            la = self.las
+            la[lo:hi] = [x + ds for x in la[lo:hi]]
+        if dv:
+            la = self.lav
+            la[lo:hi] = [x + dv for x in la[lo:hi]]
 
 
 class _Cluster:
@@ -182,13 +189,19 @@ class _Cluster:
 
     def add(self, c: SchedInfo) -> None:
         self.members.append(c)
-        self.uses |= c.uses
-        self.defs.update(c.defs)
-        self.kills |= c.kills
+        # most sets are empty: skipping them is most of the cost of a join
+        if c.uses:
+            self.uses |= c.uses
+        if c.defs:
+            self.defs.update(c.defs)
+        if c.kills:
+            self.kills |= c.kills
         if c.kind == "mem":
             (self.mem_writes if c.write else self.mem_reads).update(c.storage)
-        self.freads |= c.fixed_reads
-        self.fwrites |= c.fixed_writes
+        if c.fixed_reads:
+            self.freads |= c.fixed_reads
+        if c.fixed_writes:
+            self.fwrites |= c.fixed_writes
 
     def ordered(self, c: SchedInfo) -> bool:
         """Memory or fixed-register order between c and the cluster."""
@@ -199,7 +212,10 @@ class _Cluster:
                     or c.fixed_reads & self.fwrites)
 
     def prefix(self, k: int) -> _Cluster:
-        """The cluster of the first k members added."""
+        """The cluster of the first k members added (itself when that is all of them:
+        the walk that asks drops its cluster)."""
+        if k == len(self.members):
+            return self
         new = _Cluster()
         for c in self.members[:k]:
             new.add(c)
@@ -284,9 +300,13 @@ class _Sched:
         cl = _Cluster()
         cl.add(cur_info)
         cur, ins, cl_ins = idx, idx + 1, idx
-        cl_max = RegisterDemand()  # demand over the kept (skipped) instructions
-        blk_max = r.demand(idx)  # over the clause block and the load
-        limit = self.limit
+        las, lav, infos = r.las, r.lav, r.info
+        # demand over the kept (skipped) instructions, and over the clause block and
+        # the load: SGPR and VGPR dwords
+        cms = cmv = 0
+        bms = las[idx] + cur_info.temps.sgpr
+        bmv = lav[idx] + cur_info.temps.vgpr
+        lim_s, lim_v = self.limit.sgpr, self.limit.vgpr
         cand = idx - 1
         pol = self.pol
         clause_grab = pol.clause_grab
@@ -306,7 +326,7 @@ class _Sched:
                     clean_end = True
                     clean_clauses = clean_clauses or memo.clauses
                     break
-            c = r.info[cand]
+            c = infos[cand]
             if c.kind == "barrier":
                 clean_end = True
                 break
@@ -340,42 +360,64 @@ class _Sched:
                 can_move = False
             if not can_move:
                 cl.add(c)
-                d = r.demand(cand)
-                cl_max = cl_max.max(d)
+                t = c.temps
+                x = las[cand] + t.sgpr
+                if x > cms:
+                    cms = x
+                x = lav[cand] + t.vgpr
+                if x > cmv:
+                    cmv = x
                 cand -= 1
                 continue
             diff = c.diff
+            dfs, dfv = diff.sgpr, diff.vgpr
+            t = c.temps
             if clause:
                 if cand == cl_ins - 1:  # already next to the clause
                     cl.add(c)
-                    blk_max = blk_max.max(r.demand(cand))
+                    x = las[cand] + t.sgpr
+                    if x > bms:
+                        bms = x
+                    x = lav[cand] + t.vgpr
+                    if x > bmv:
+                        bmv = x
                     cl_ins = cand
                     clean_clauses = True
                     cand -= 1
                     continue
-                new_la = r.la[cl_ins - 1]
-                if (cl_max - diff).exceeds(limit) or (new_la + c.temps).exceeds(limit):
+                nls, nlv = las[cl_ins - 1], lav[cl_ins - 1]
+                if (cms - dfs > lim_s or cmv - dfv > lim_v
+                        or nls + t.sgpr > lim_s or nlv + t.vgpr > lim_v):
                     break
-                r.shift(cand + 1, cl_ins, diff, -1)
-                r.move(cand, cl_ins - 1, new_la)
+                r.shift(cand + 1, cl_ins, -dfs, -dfv)
+                r.move(cand, cl_ins - 1, nls, nlv)
                 cl_ins -= 1
                 cl.add(c)  # later candidates pass it on their way below the load
-                cl_max = cl_max - diff
-                blk_max = blk_max.max(r.demand(cl_ins))
+                cms -= dfs
+                cmv -= dfv
+                x = las[cl_ins] + t.sgpr
+                if x > bms:
+                    bms = x
+                x = lav[cl_ins] + t.vgpr
+                if x > bmv:
+                    bmv = x
                 cand -= 1
                 clean_pos, clean_k, clean_off, clean_moves, clean_clauses = (
                     cand, len(cl.members), cl_ins - cand, self.moves, False)
                 continue
-            new_la = r.la[ins - 1]
-            if (cl_max.max(blk_max) - diff).exceeds(limit) or (new_la + c.temps).exceeds(limit):
+            nls, nlv = las[ins - 1], lav[ins - 1]
+            if (max(cms, bms) - dfs > lim_s or max(cmv, bmv) - dfv > lim_v
+                    or nls + t.sgpr > lim_s or nlv + t.vgpr > lim_v):
                 break
-            r.shift(cand + 1, ins, diff, -1)
-            r.move(cand, ins - 1, new_la)
+            r.shift(cand + 1, ins, -dfs, -dfv)
+            r.move(cand, ins - 1, nls, nlv)
             ins -= 1
             cur -= 1
             cl_ins -= 1
-            cl_max = cl_max - diff
-            blk_max = blk_max - diff
+            cms -= dfs
+            cmv -= dfv
+            bms -= dfs
+            bmv -= dfv
             self.moves += 1
             cand -= 1
             clean_pos, clean_k, clean_off, clean_moves, clean_clauses = (
@@ -396,11 +438,12 @@ class _Sched:
         cl = _Cluster()
         found = False
         ins = -1
-        rng_max = RegisterDemand()
-        limit = self.limit
+        las, lav, infos = r.las, r.lav, r.info
+        rms = rmv = 0  # demand over the kept range: SGPR and VGPR dwords
+        lim_s, lim_v = self.limit.sgpr, self.limit.vgpr
         j = cur + 1
         while j < r.end and j - cur < window and self.moves < max_moves:
-            c = r.info[j]
+            c = infos[j]
             if c.kind == "barrier":
                 break
             is_dep = bool(deps.intersection(c.uses))
@@ -420,17 +463,27 @@ class _Sched:
                     break
                 cl.add(c)
                 deps.update(c.defs)
-                rng_max = rng_max.max(r.demand(j))
+                t = c.temps
+                x = las[j] + t.sgpr
+                if x > rms:
+                    rms = x
+                x = lav[j] + t.vgpr
+                if x > rmv:
+                    rmv = x
                 j += 1
                 continue
             diff = c.diff
-            new_la = r.la[ins - 1] + diff
-            if (rng_max + diff).exceeds(limit) or (new_la + c.temps).exceeds(limit):
+            dfs, dfv = diff.sgpr, diff.vgpr
+            t = c.temps
+            nls, nlv = las[ins - 1] + dfs, lav[ins - 1] + dfv
+            if (rms + dfs > lim_s or rmv + dfv > lim_v
+                    or nls + t.sgpr > lim_s or nlv + t.vgpr > lim_v):
                 break
-            r.shift(ins, j, diff, 1)
-            r.move(j, ins, new_la)
+            r.shift(ins, j, dfs, dfv)
+            r.move(j, ins, nls, nlv)
             ins += 1
-            rng_max = rng_max + diff
+            rms += dfs
+            rmv += dfv
             self.moves += 1
             j += 1
 
