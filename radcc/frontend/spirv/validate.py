@@ -704,6 +704,11 @@ class _Checker:
                 raise _fail(f"the sampled image operand has type "
                             f"{self.type_name(self.vtype(int(ids[0])))}, not a sampled image "
                             "type", ins)
+            coord = self.shape(self.operand_type(ins, int(ids[1]), 1)) if len(ids) > 1 else None
+            explicit = op in ("OpImageSampleExplicitLod", "OpImageSampleDrefExplicitLod")
+            if coord is None or coord[0] != "float" and not (explicit and coord[0] == "int"):
+                raise _fail(f"the coordinate is not a {'float or integer' if explicit else 'float'}"
+                            " scalar or vector (spirv-val's image checks)", ins)
             if "Dref" in op and len(ids) > 2 and \
                     self.shape(self.operand_type(ins, int(ids[2]), 2)) != ("float", 32, 1):
                 raise _fail("the Dref operand is not a 32-bit float scalar", ins)
@@ -1393,6 +1398,12 @@ class _Checker:
                           "the returned value (the function's return type)")
             elif term.opname == "OpReturn" and not isinstance(self.t(fn.result_type), TypeVoid):
                 raise _fail("OpReturn in a function that returns a value", term)
+        pos = {b.label: k for k, b in enumerate(fn.blocks)}
+        for b in order:  # (spirv-val: a block appears in the binary after its dominators)
+            d = idom.idom.get(b, b)
+            if pos[d] > pos[b]:
+                raise _fail(f"block %{b} appears before its dominator %{d}",
+                            blocks[b].instructions[0])
         self.structure(fn, blocks, succ, order, idom, preds)
         self.dominance(fn, blocks, idom, reach, preds)
         self.fn_models = self.models.get(fn.id, set())
