@@ -76,6 +76,14 @@ def test_cached_methods_are_the_compiled_ones(tmp_path: Path,
             assert codes[0].co_consts == codes[2].co_consts and \
                 codes[0].co_names == codes[2].co_names, (cls, meth)
             assert codes[0] == codes[1]
+            # annotations as dataclasses gives them (the texts compile without this
+            # module's `from __future__ import annotations`)
+            assert fs[0].__annotations__ == fs[1].__annotations__ == fs[2].__annotations__
+        # the generated docstring (name and signature), cached in the second module
+        docs = [getattr(m, cls).__doc__ for m in (ours, again, theirs)]
+        assert docs[0] == docs[1] == docs[2], (cls, docs)
+    # SRC compiles under this file's `from __future__ import annotations`: string types
+    assert ours.Plain.__doc__ == "Plain(xs: 'list[int]' = <factory>, n: 'int' = 0)"
     f = ours.Frozen(1, "y", (2,))
     assert repr(f) == "Frozen(a=1, b='y', c=(2,))"
     assert f == ours.Frozen(1, "y", (3,)) and f < ours.Frozen(2) and hash(f) == hash(ours.Frozen(1, "y"))

@@ -139,11 +139,10 @@ def _plan(args: argparse.Namespace) -> list[tuple[str, str | None]]:
 
 def _report_target(args: argparse.Namespace) -> tuple[str, str] | None:
     """``--stats-file``: (path, format), checked before compiling."""
-    from radcc.driver.report import report_format
-
     path = args.stats_file
     if path is None:
         return None
+    from radcc.driver.report import report_format
     try:
         fmt = report_format(path)
     except ValueError as e:
