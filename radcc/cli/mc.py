@@ -98,25 +98,42 @@ def main(argv: list[str]) -> int:
 
 
 def _disassemble(src: str, name: str, target, wave: int, show: bool) -> int:
-    from radcc.isa.disassembler import disassemble, is_invalid, parse_hex_bytes
+    from radcc.isa.disassembler import disassemble, is_invalid, read_byte_list
 
-    data, errors = parse_hex_bytes(src, name)
-    for e in errors:
-        print(e, file=sys.stderr)
+    runs, errors = read_byte_list(src)
     from radcc.isa.assembler import format_listing_line
 
     lines = ["\t.text"]
     append = lines.append
-    for _off, d in disassemble(data, target, wave):
-        if is_invalid(d):
-            print(f"{name}: warning: invalid instruction encoding", file=sys.stderr)
-            append("\t" + d.text)
-        elif show:
-            append(format_listing_line(d.text, data[_off : _off + d.size], []))
-        else:
-            append("\t" + d.text)
+    failed = bool(errors)
+    pending = iter(errors)  # printed in the input's order among the warnings
+    nxt = next(pending, None)
+
+    def report(ln: int, col: int, text: str) -> None:
+        nonlocal nxt
+        while nxt is not None and nxt[:2] <= (ln, col):
+            print(f"{name}:{nxt[0]}:{nxt[1]}: error: {nxt[2]}", file=sys.stderr)
+            nxt = next(pending, None)
+        if text:
+            print(f"{name}:{ln}:{col}: {text}", file=sys.stderr)
+
+    for run in runs:
+        data = run.data
+        report(*run.where[0], "")
+        for _off, d in disassemble(data, target, wave):
+            if is_invalid(d):
+                report(*run.where[_off], "warning: invalid instruction encoding")
+                if run.atomic:  # llvm-mc-19 does not resynchronise inside a block
+                    failed = True
+                    break
+                append("\t" + d.text)
+            elif show:
+                append(format_listing_line(d.text, data[_off : _off + d.size], []))
+            else:
+                append("\t" + d.text)
+    report(1 << 30, 0, "")
     sys.stdout.write("\n".join(lines) + "\n")
-    return 1 if errors else 0
+    return 1 if failed else 0
 
 
 def _assemble(src: str, name: str, target, wave: int, args, out) -> int:

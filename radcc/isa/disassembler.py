@@ -9,7 +9,9 @@ decoding resumes at the next dword, so random bytes never raise.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 from radcc.isa import formats as _formats  # noqa: F401  (registers formats)
 from radcc.isa.errors import DecodeError
@@ -152,56 +154,103 @@ def branch_offset(d: Decoded) -> int | None:
     return None if v is None else int(v)
 
 
-def parse_hex_bytes(text: str, filename: str = "<stdin>") -> tuple[bytes, list[str]]:
-    """Read llvm-mc ``-disassemble`` input: byte values separated by commas,
-    spaces or brackets, ``#`` comments (``//`` and ``;`` are invalid tokens, as in
-    llvm-mc-19). Returns (bytes, error messages).
+@dataclass(frozen=True, slots=True)
+class ByteRun:
+    """Bytes llvm-mc-19 disassembles as one stream: a run between `[`/`]` brackets (or
+    the input's ends). `where` gives each byte's (line, column); an `atomic` run was
+    written in brackets, and an undecodable instruction ends it with an error."""
 
-    Like llvm-mc, an invalid token is reported, the rest of its line is
-    skipped and the bytes read before it are dropped."""
-    out = bytearray()
-    errors: list[str] = []
+    data: bytes
+    where: tuple[tuple[int, int], ...]
+    atomic: bool
+
+
+def read_byte_list(text: str) -> tuple[list[ByteRun], list[tuple[int, int, str]]]:
+    """Read llvm-mc ``-disassemble`` input as llvm-mc-19 reads it: byte values separated
+    by blanks and commas (across lines), ``#`` comments, and ``[ ... ]`` atomic blocks (a
+    nested `[`, a `]` without its `[` and an unclosed block are errors). An invalid token
+    (``//`` and ``;`` included) is an error: the rest of its line is skipped and the
+    bytes read before it in the same run are dropped. Returns the runs and the errors
+    as (line, column, message), in the input's order."""
+    runs: list[ByteRun] = []
+    errors: list[tuple[int, int, str]] = []
+    data = bytearray()
+    where: list[tuple[int, int]] = []
+    atomic = False
     fast = _FAST_BYTES
-    for lineno, raw in enumerate(text.split("\n"), 1):
-        if "#" not in raw and "[" not in raw:
-            vals = [fast.get(t) for t in raw.replace(",", " ").split()]
-            if None not in vals:
-                out.extend(vals)  # type: ignore[arg-type]
+    starts = [0] + [m.end() for m in re.finditer("\n", text)]
+
+    def at(pos: int) -> tuple[int, int]:
+        ln = bisect_right(starts, pos)
+        return ln, pos - starts[ln - 1] + 1
+
+    def flush() -> None:
+        if data:
+            runs.append(ByteRun(bytes(data), tuple(where), atomic))
+        data.clear()
+        where.clear()
+
+    skip_line = -1
+    for m in _BYTE_TOKEN_RE.finditer(text):
+        tok = m.group()
+        if tok[0] == "#":
+            continue
+        pos = m.start()
+        if skip_line >= 0:
+            if text.find("\n", skip_line, pos) < 0:
                 continue
-        k = raw.find("#")
-        line = raw if k < 0 else raw[:k]
-        for m in _HEX_TOKEN_RE.finditer(line):
-            tok = m.group()
-            v = fast.get(tok)
-            if v is None:
-                v = _byte_value(tok)
-            if v is None:
-                errors.append(f"{filename}:{lineno}:{m.start() + 1}: error: invalid input token")
-                out.clear()
-                break
-            out.append(v)
-    return bytes(out), errors
+            skip_line = -1
+        if tok == "[" or tok == "]":
+            flush()
+            if (tok == "[") == atomic:
+                ln, col = at(pos)
+                msg = "nested atomic blocks make no sense" if atomic else \
+                    "attempt to close atomic block without opening"
+                errors.append((ln, col, msg))
+            atomic = tok == "["
+            continue
+        v = fast.get(tok)
+        if v is None:
+            v = _byte_value(tok)
+        if v is None:
+            ln, col = at(pos)
+            errors.append((ln, col, "invalid input token"))
+            data.clear()
+            where.clear()
+            skip_line = pos
+            continue
+        data.append(v)
+        where.append(at(pos))
+    flush()
+    if atomic:
+        ln, col = at(len(text))
+        errors.append((ln, col, "unclosed atomic block"))
+    return runs, errors
 
 
-_HEX_TOKEN_RE = re.compile(r"[^\s,\[\]]+")
+def parse_hex_bytes(text: str, filename: str = "<stdin>") -> tuple[bytes, list[str]]:
+    """`read_byte_list`'s runs as one byte string, and its errors."""
+    runs, errors = read_byte_list(text)
+    return (b"".join(r.data for r in runs),
+            [f"{filename}:{ln}:{col}: error: {msg}" for ln, col, msg in errors])
+
+
+# a token of a byte list: a comment, a bracket, or the characters up to a separator
+_BYTE_TOKEN_RE = re.compile(r"#[^\n]*|[\[\]]|[^ \t\r\n,#\[\]]+")
 # the spellings llvm-mc itself prints, looked up without parsing
 _FAST_BYTES = {f"0x{i:02x}": i for i in range(256)} | {f"0x{i:02X}": i for i in range(256)}
 
 
 def _byte_value(tok: str) -> int | None:
-    """A byte as llvm's getAsInteger(0) reads it (0x.., 0b.., 0-prefixed octal, decimal)."""
-    t = tok.lower()
-    try:
-        if t.startswith("0x"):
-            v = int(t[2:], 16)
-        elif t.startswith("0b"):
-            v = int(t[2:], 2)
-        elif len(t) > 1 and t.startswith("0"):
-            v = int(t[1:], 8)
-        else:
-            v = int(t, 10)
-    except ValueError:
+    """A byte as llvm's getAsInteger(0) reads it (0x.., 0b.., 0o.., 0-prefixed octal,
+    decimal; no sign, no second prefix, no separators)."""
+    m = _BYTE_VALUE_RE.fullmatch(tok)
+    if m is None:
         return None
-    if "_" in t or not t[-1:].isalnum():
-        return None
-    return v if 0 <= v <= 0xFF else None
+    k = m.lastindex or 0
+    v = int(m.group(k), (16, 2, 8, 8, 10)[k - 1])
+    return v if v <= 0xFF else None
+
+
+_BYTE_VALUE_RE = re.compile(
+    r"0[xX]([0-9a-fA-F]+)|0[bB]([01]+)|0[oO]([0-7]+)|(0[0-7]*)|([1-9][0-9]*)")

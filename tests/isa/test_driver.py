@@ -342,6 +342,40 @@ def test_disassemble_slash_and_semicolon_are_invalid_tokens(comment: str, tmp: P
     assert where(got.stderr) == where(ref.stderr) != []
 
 
+_NOP1 = "0x01 0x00 0x80 0xbf"
+_BAD = "0xff 0xff 0xff 0xff"
+
+
+@pytest.mark.parametrize("text", [
+    f"{_NOP1} [{_NOP1} {_BAD} {_NOP1}]\n{_BAD} {_NOP1}\n",  # no resync inside a block
+    f"[{_NOP1} [{_NOP1}]] {_NOP1}\n",  # nested, then a stray ]
+    f"{_NOP1} ] {_NOP1}\n",  # a ] without its [
+    "[0x01 0x00 0x80\n0xbf]\n[0x01 0x00\n",  # a block over two lines; an unclosed one
+    f"{_NOP1}\n0x01 0x00 0x80 0xbf 0x0x82\n{_NOP1}\n",  # a second prefix: invalid token
+    f"{_NOP1}\n+1 0x00 0x80 0xbf\n0o2 0x00 0x80 0xbf\n09 0x00\n",  # signs, 0o, bad octal
+    f"{_NOP1}\n0x01 0x00 0x80\f 0xbf\n{_NOP1}\n",  # a form feed is no separator
+    f"0x01 0x00\n0x80 0xbf # [\n{_NOP1} [",  # bytes across lines; a # comment hides a [
+])
+def test_disassemble_atomic_blocks_and_tokens(text: str, tmp: Path) -> None:
+    """llvm-mc-19's byte lists: bytes run across lines up to a `[` or `]`; a `[ ... ]`
+    block is decoded without resynchronising after an invalid encoding (an error); a
+    nested `[`, a stray `]` and an unclosed block are errors; a token is a byte as
+    getAsInteger(0) reads it (seed 125's dis findings: radcc took brackets as blanks and
+    read '0x0x82' as 0x82). The same instructions, the same errors and warnings at the same
+    places in the same order, and failure exactly where llvm-mc-19 reports an error."""
+    p = _write(tmp, "h.txt", text)
+    ref = llvm_mc_run(["-mcpu=gfx1100", "-disassemble", "-show-encoding", str(p)])
+    got = radcc_mc(["-mcpu=gfx1100", "-disassemble", "-show-encoding", str(p)])
+    assert "Traceback" not in got.stderr
+
+    def diags(err: str) -> list[tuple[str, str, str]]:
+        return re.findall(r":(\d+):(\d+): (error|warning):", err)
+    assert diags(got.stderr) == diags(ref.stderr), (got.stderr, ref.stderr)
+    assert [i for i in _insts(got.stdout) if not i.startswith(".long")] == \
+        _insts(ref.stdout)
+    assert (got.returncode != 0) == (ref.returncode != 0 or "error:" in ref.stderr)
+
+
 def test_disassemble_undecodable_word_is_long() -> None:
     hexes = "0x02,0x07,0x02,0x06\n0xff,0xff,0xff,0xff\n0x00,0x00,0x00,0xd8,0x01,0x02,0x00,0x00\n"
     ref = llvm_mc_run(["-mcpu=gfx1100", "-disassemble"], stdin=hexes)
