@@ -28,7 +28,7 @@ from radcc.target import MirOptions
 from ..mir import If, Loop, MirShader, Value, const_of, iter_nodes
 from ..mir_ops import ALU_OPS, CONVERSION
 from ..mir_validate import MirValidationError
-from .lower_vectors import access_align, sub_dword_vector_load
+from .lower_vectors import access_align, sub_dword_vector_load, sub_dword_vector_store
 
 # operations isel must handle on 64-bit integer operands or results
 INT64_OPS = frozenset(
@@ -109,8 +109,11 @@ def check_isel_form(shader: MirShader) -> None:
             v = ins.srcs[0] if op in _STORE_DATA else d
             if v is not None and v.num_components > 1:
                 total = v.bit_size * v.num_components
-                if v.bit_size < 32 and v is d and \
-                        sub_dword_vector_load(op, v.bit_size, v.num_components, access_align(ins)):
+                al = access_align(ins)
+                if v.bit_size < 32 and (
+                        (v is d and sub_dword_vector_load(op, v.bit_size, v.num_components, al))
+                        or (v is not d and
+                            sub_dword_vector_store(op, v.bit_size, v.num_components, al))):
                     pass
                 elif v.bit_size < 32 or total not in (64, 96, 128):
                     err(f"vector memory access of {v.num_components}x{v.bit_size}: {ins!r}")

@@ -17,8 +17,9 @@ After this pass (what isel receives):
   ``store_ssbo/shared/scratch``) of several components are kept when the
   components are 32 or 64 bits and the access is 64, 96 or 128 bits (b64/b96/b128,
   SMEM up to b128 too); otherwise split into the largest such pieces (8/16-bit
-  components: one access each, except a dword-aligned global load of 32..128 bits,
-  kept whole: ``sub_dword_vector_load``). Shared memory (DS) vectors need the access's
+  components: one access each, except a dword-aligned global load of 32..128 bits
+  and a dword-aligned SSBO store of 16-bit components, 32..128 bits, kept whole:
+  ``sub_dword_vector_load``/``sub_dword_vector_store``). Shared memory (DS) vectors need the access's
   known alignment (``align`` attribute, from the address arithmetic) to be
   at least the access size (b96: 16); else they are split further into dwords.
   Pieces address their bytes through the ``offset`` attribute.
@@ -81,12 +82,24 @@ def sub_dword_vector_load(op: str, bits: int, comps: int, align: int) -> bool:
         bits * comps in (32, 64, 96, 128)
 
 
+def sub_dword_vector_store(op: str, bits: int, comps: int, align: int) -> bool:
+    """Whether a store of ``comps`` 16-bit components stays one access: an SSBO store
+    of whole dwords (32..128 bits) at a dword-aligned address (as ACO stores an
+    ``f16vec4`` with one ``buffer_store_b64``); isel packs the components two per
+    dword. 8-bit vectors stay one store per component (packing four bytes takes as
+    many instructions as the stores it saves)."""
+    return op == "store_ssbo" and bits == 16 and align >= 4 and \
+        bits * comps in (32, 64, 96, 128)
+
+
 def _pieces(ins: Instr, bits: int, comps: int) -> list[tuple[int, int]]:
     """(first component, count) of each access a memory instruction becomes."""
     if comps == 1:
         return [(0, 1)]
     if bits < 32:
-        if sub_dword_vector_load(ins.op, bits, comps, access_align(ins)):
+        al = access_align(ins)
+        if sub_dword_vector_load(ins.op, bits, comps, al) or \
+                sub_dword_vector_store(ins.op, bits, comps, al):
             return [(0, comps)]
         return [(k, 1) for k in range(comps)]
     per = 128 // bits

@@ -9,11 +9,20 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from radcc.frontend.mir import Binding, If, Loop, MirFunction, MirShader, iter_nodes
+from radcc.frontend.mir import (
+    Binding,
+    If,
+    Loop,
+    MirFunction,
+    MirShader,
+    iter_blocks,
+    iter_nodes,
+)
 from radcc.frontend.mir_builder import MirBuilder
 from radcc.frontend.mir_print import print_shader
 from radcc.frontend.mir_validate import validate
 from radcc.frontend.opt import (
+    dce,
     dead_branch,
     fold_offsets,
     loop_unroll,
@@ -405,3 +414,36 @@ def test_signed_divide_by_variable_32_takes_iabs() -> None:
         ops = [i.op for i in s.instrs()]
         assert ops.count("iabs") == 2, ops
         _check_div(op, 32, None, a, d)
+
+
+def test_sub_dword_vector_stores_stay_whole_when_dword_aligned() -> None:
+    """lower_vectors keeps an SSBO store of 2/4 16-bit components at a dword-aligned
+    address as one store (isel packs it into dwords, as ACO's ``buffer_store_b64``
+    of an f16vec4); a 16-bit vec3 (48 bits), a 16-bit vec2 at a 2-byte-aligned
+    address and an 8-bit vec4 become one store per component. The MIR interpreter
+    gives the same bytes before and after (the reference: ``store_ssbo`` of each
+    component at its byte offset)."""
+    s, b = _shader()
+    x, _ = _lane_addr(b)
+    v = b.intr("load_ssbo", [b.alu("ishl", 32, 1, x, b.imm(3))], 16, 4, binding=(0, 0))
+    h = b.channels(v)
+    base = b.alu("imul", 32, 1, x, b.imm(32))  # 32 bytes per invocation: dword-aligned
+    b.intrinsic("store_ssbo", [b.vec(h[::-1]), base], binding=(0, 1))  # 4 x 16 at +0
+    b.intrinsic("store_ssbo", [b.vec(h[1:3]), base], binding=(0, 1), offset=8)  # 2 x 16
+    b.intrinsic("store_ssbo", [b.vec(h[:3]), base], binding=(0, 1), offset=12)  # 3 x 16
+    b.intrinsic("store_ssbo", [b.vec(h[2:]), base], binding=(0, 1), offset=18)  # 2-aligned
+    bytes8 = [b.alu("u2u8", 8, 1, c) for c in h]
+    b.intrinsic("store_ssbo", [b.vec(bytes8), base], binding=(0, 1), offset=24)  # 4 x 8
+    bufs = {(0, 0): _inp(5), (0, 1): 64 * 32}
+    want = mir_interp.run(s, (1, 1, 1), bufs, subgroup_size=32)
+    lower_vectors(s)
+    validate(s)
+    stores = [(i.srcs[0].bit_size, i.srcs[0].num_components, int(i.attrs.get("offset", 0)))
+              for blk in iter_blocks(s.function.body) for i in blk.instrs
+              if i.op == "store_ssbo"]
+    assert sorted(stores) == sorted([(16, 4, 0), (16, 2, 8), (16, 1, 12), (16, 1, 14),
+                                     (16, 1, 16), (16, 1, 18), (16, 1, 20),
+                                     (8, 1, 24), (8, 1, 25), (8, 1, 26), (8, 1, 27)])
+    assert mir_interp.run(s, (1, 1, 1), bufs, subgroup_size=32) == want
+    dce(s)  # the split stores' vecN are dead
+    check_isel_form(s)
