@@ -672,8 +672,7 @@ class _Checker:
         elif op == "OpExtInst":
             self.ext_inst(ins, rt)
         elif op in ("OpImageRead", "OpImageWrite", "OpImageFetch"):
-            self.image_access(ins, rt, [int(v) for v in ids])
-            self.image_operands(ins)
+            self.image_operands(ins, self.image_access(ins, rt, [int(v) for v in ids]))
         elif op in ("OpImageQuerySize", "OpImageQuerySizeLod", "OpImageQueryLevels",
                     "OpImageQuerySamples"):
             self.image_query(ins, rt, [int(v) for v in ids])
@@ -717,7 +716,7 @@ class _Checker:
                 raise _fail(f"the result's components are {self.type_name(comp)}, the image's "
                             f"Sampled Type is {self.type_name(img.sampled_type)} (SPIR-V spec "
                             "3.52.10: the same type)", ins)
-            self.image_operands(ins)
+            self.image_operands(ins, img)
         elif op == "OpSampledImage":
             r = self.t(rt)
             if not isinstance(r, TypeOther) or r.opname != "OpTypeSampledImage":
@@ -764,7 +763,7 @@ class _Checker:
             elif op in _FLOAT_ARITH or op in _INT_ARITH or op == "OpMatrixTimesScalar":
                 self.same(ins, rt, got, f"operand {k}")
 
-    def image_access(self, ins: Instruction, rt: int | None, ids: list[int]) -> None:
+    def image_access(self, ins: Instruction, rt: int | None, ids: list[int]) -> ImageType:
         """OpImageRead (result, image, coordinate) / OpImageWrite (image, coordinate,
         texel): an image operand, integer coordinates of the image's dimension, texels
         of its sampled type (4 components or fewer)."""
@@ -811,13 +810,16 @@ class _Checker:
                         ins)
         if ts[1] != 32:
             raise _fail("16-bit texels (d16) are not supported yet", ins)
+        return img
 
-    def image_operands(self, ins: Instruction) -> None:
+    def image_operands(self, ins: Instruction, img: ImageType) -> None:
         """The Image Operands' ids (SPIR-V spec 3.14, in bit order) of the types their
         operands need: Bias, MinLod and a sample's Lod float scalars (Bias only with implicit
         LOD, Lod only without; a fetch's, read's or write's Lod an integer scalar), Grad float,
         ConstOffset, Offset and ConstOffsets integers (ConstOffset(s) constants), Sample an
-        integer scalar."""
+        integer scalar; Grad and the offsets have a component per dimension of `img`
+        (offsets not on a cube), as spirv-val checks."""
+        dims = {"1D": 1, "2D": 2, "3D": 3, "Cube": 3, "Rect": 2, "Buffer": 1}.get(img.dim, 2)
         ops = [o for o in ins.operands if o.kind == "ImageOperands"]
         if not ops:
             return
@@ -844,9 +846,14 @@ class _Checker:
                     if self.need_shape(ins, vt, kind, f"the image operand {name}")[2] != 1:
                         raise _fail(f"the image operand {name} is not a scalar", ins)
                 elif name == "Grad":
-                    self.need_shape(ins, vt, "float", "the image operand Grad")
+                    if self.need_shape(ins, vt, "float", "the image operand Grad")[2] != dims:
+                        raise _fail(f"the image operand Grad has not {dims} components (a "
+                                    f"{img.dim_name} image)", ins)
                 elif name in ("ConstOffset", "Offset"):
-                    self.need_shape(ins, vt, "int", f"the image operand {name}")
+                    if self.need_shape(ins, vt, "int", f"the image operand {name}")[2] != dims \
+                            or img.dim == "Cube":
+                        raise _fail(f"the image operand {name} has not {dims} components or "
+                                    f"is on a cube (a {img.dim_name} image)", ins)
                     if name == "ConstOffset" and not self.m.is_constant(v):
                         raise _fail("the image operand ConstOffset is not a constant", ins)
                 elif name == "ConstOffsets" and not self.m.is_constant(v):
