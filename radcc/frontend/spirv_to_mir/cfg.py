@@ -7,6 +7,8 @@ flags re-issued after it), ``OpPhi`` through local variables, calls inlined
 
 from __future__ import annotations
 
+from collections.abc import Container
+
 from ..mir import (
     Block,
     CFNode,
@@ -154,7 +156,7 @@ def finish_loop(ctx: TranslationContext, con: Construct) -> None:
 MAX_CF_NESTING = 128
 
 
-def region(ctx: TranslationContext, label: int, stop: frozenset[int]) -> int | None:
+def region(ctx: TranslationContext, label: int, stop: Container[int]) -> int | None:
     """Emit blocks from ``label`` until a label in ``stop`` (returned) or a jump (None)."""
     if ctx.region_depth >= MAX_CF_NESTING:
         blk = block(ctx, label)
@@ -167,7 +169,7 @@ def region(ctx: TranslationContext, label: int, stop: frozenset[int]) -> int | N
         ctx.region_depth -= 1
 
 
-def _region(ctx: TranslationContext, label: int, stop: frozenset[int]) -> int | None:
+def _region(ctx: TranslationContext, label: int, stop: Container[int]) -> int | None:
     cur: int | None = label
     while cur is not None:
         if cur in stop:
@@ -182,7 +184,7 @@ def _region(ctx: TranslationContext, label: int, stop: frozenset[int]) -> int | 
     return None
 
 
-def emit_block(ctx: TranslationContext, label: int, stop: frozenset[int]) -> int | None:
+def emit_block(ctx: TranslationContext, label: int, stop: Container[int]) -> int | None:
     blk = block(ctx, label)
     merge = blk.merge
     if merge is not None and merge.opname == "OpLoopMerge":
@@ -248,7 +250,7 @@ def emit_loop(ctx: TranslationContext, blk: SBlock) -> int | None:
     return merge_label
 
 
-def _kind(ctx: TranslationContext, label: int, stop: frozenset[int]) -> str:
+def _kind(ctx: TranslationContext, label: int, stop: Container[int]) -> str:
     if label in stop:
         return "stop"
     if jump_for(ctx, label) is not None:
@@ -256,7 +258,7 @@ def _kind(ctx: TranslationContext, label: int, stop: frozenset[int]) -> str:
     return "normal"
 
 
-def emit_terminator(ctx: TranslationContext, blk: SBlock, stop: frozenset[int]) -> int | None:
+def emit_terminator(ctx: TranslationContext, blk: SBlock, stop: Container[int]) -> int | None:
     t = blk.terminator
     ctx.ins = t
     op = t.opname
@@ -342,6 +344,7 @@ def emit_switch(ctx: TranslationContext, blk: SBlock, merge_label: int) -> int |
         targets = _case_order(ctx, {lab for _, lab in cases} | {default} - {merge_label},
                                    merge_label)
         fell = False  # an earlier case may have set `fall`
+        target_set = frozenset(targets)
         lits_of: dict[int, list[int]] = {}  # each target's literals, in the cases' order
         for lit, lab in cases:
             lits_of.setdefault(lab, []).append(lit)
@@ -365,7 +368,7 @@ def emit_switch(ctx: TranslationContext, blk: SBlock, merge_label: int) -> int |
                 # conditions exclude each other, so the later ifs are skipped, and the
                 # values the cases define merge at each if instead of all living on to
                 # the loop exit (the exit phis of as many breaks as cases)
-                r = region(ctx, tgt, (frozenset(targets) - {tgt}) | {merge_label})
+                r = region(ctx, tgt, _CaseStops(target_set, tgt, merge_label))
                 if r == merge_label:
                     if fell:
                         store_var(ctx, fall, ctx.b.false())
@@ -398,14 +401,33 @@ def _case_order(ctx: TranslationContext, targets: set[int], merge_label: int) ->
                 seen.add(s)
                 work.append(s)
     out: list[int] = []
-    heads = [t for t in order if t not in falls.values()]
+    placed: set[int] = set()  # `out` as a set (a list scan per case was quadratic)
+    fallen = set(falls.values())
+    heads = [t for t in order if t not in fallen]
     for h in heads:
         x: int | None = h
-        while x is not None and x not in out:
+        while x is not None and x not in placed:
             out.append(x)
+            placed.add(x)
             x = falls.get(x)
-    out += [t for t in order if t not in out]
+    out += [t for t in order if t not in placed]
     return out
+
+
+class _CaseStops:
+    """Where a switch case's region stops: the merge label and the other case targets
+    (``(targets - {case}) | {merge}`` without building that set per case: a switch of
+    N cases built N sets of N labels)."""
+
+    __slots__ = ("targets", "case", "merge")
+
+    def __init__(self, targets: frozenset[int], case: int, merge: int) -> None:
+        self.targets = targets
+        self.case = case
+        self.merge = merge
+
+    def __contains__(self, label: object) -> bool:
+        return label == self.merge or (label != self.case and label in self.targets)
 
 
 def op_function_call(ctx: TranslationContext, ins: Instruction) -> None:
