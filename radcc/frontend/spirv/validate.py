@@ -2134,8 +2134,8 @@ class _Checker:
                 raise _fail(f"BuiltIn WorkgroupSize applies to a constant, not %{target}", ins)
             if name == "BuiltIn":
                 self._builtin_type(str(dec.params[0].name), target, member, ins)
-            if name in ("RelaxedPrecision", "NoContraction", "NonUniform") and member is None \
-                    and t is not None:
+            if name in ("RelaxedPrecision", "NoContraction", "NonUniform", "Uniform",
+                        "UniformId") and member is None and t is not None:
                 raise _fail(f"{name} applies to values and variables, not the type %{target}",
                             ins)
             if name == "Invariant" and member is None and (tdef is None
