@@ -84,8 +84,10 @@ def optimize(
     validate_each: bool = False,
     print_after: set[str] | frozenset[str] = frozenset(),
     max_rounds: int = 50,
-) -> None:
-    """The optimisation pipeline; ``print_after`` names passes to print after ("all")."""
+) -> bool:
+    """The optimisation pipeline; ``print_after`` names passes to print after ("all").
+    True when it stopped at a fixpoint (every LOOP pass ran without a change since the
+    last change), False when `max_rounds` ran out first."""
 
     def run(name: str) -> bool:
         changed = PASSES[name](shader)
@@ -114,8 +116,9 @@ def optimize(
                 quiet = 0
             else:
                 quiet += 1
-        if not progress:
-            break
+        if not progress or quiet == len(LOOP):
+            return True
+    return False
 
 
 # the isel lowering, in order ("optimize" runs the optimisation loop again)
@@ -167,11 +170,28 @@ def lower_for_isel(
     shader.options = options
     from .lower_system_values import lower_system_values
 
+    # True while the shader is as the last `optimize` left it (every LOOP pass ran
+    # without a change since the last change): running one of LOOP would change nothing,
+    # nor would optimizing again unless vars_to_ssa finds something, by the premise
+    # `optimize`'s early stop rests on (the passes are functions of the shader, and each
+    # reports whether it changed it). Not used under `print_after` (every pass prints).
+    at_fixpoint = False
+
     def run(name: str) -> None:
+        nonlocal at_fixpoint
+        if at_fixpoint and not print_after:
+            if name in LOOP:
+                return
+            # `optimize` starts with vars_to_ssa, which is not in LOOP: the LOOP passes
+            # that ran after it may have left it something to promote
+            if name == "optimize" and not PASSES["vars_to_ssa"](shader):
+                return
         if name == "optimize":
-            optimize(shader, validate_each=validate_each, print_after=print_after)
+            at_fixpoint = optimize(shader, validate_each=validate_each,
+                                   print_after=print_after)
             return
-        PASSES[name](shader)
+        if PASSES[name](shader):
+            at_fixpoint = False
         if validate_each:
             try:
                 validate(shader)
@@ -180,8 +200,8 @@ def lower_for_isel(
         if name in print_after or "all" in print_after:
             print(f"// MIR after {name}\n{print_shader(shader)}")
 
-    optimize(shader, validate_each=validate_each, print_after=print_after)
-    lower_system_values(shader, wave_size)
+    converged = optimize(shader, validate_each=validate_each, print_after=print_after)
+    at_fixpoint = not lower_system_values(shader, wave_size) and converged
     for name in LOWERING:
         run(name)
 
