@@ -18,6 +18,7 @@ read back as another type.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from typing import Any
@@ -461,8 +462,11 @@ _PLAIN_SAFE = set("_-^., \t")
 _BAD_FIRST = set("-?:\\,[]{}#&*!|>'\"%@`")
 
 
+@functools.lru_cache(maxsize=4096)
 def _quoting(s: str) -> str:
-    """'' (none), "'" or '"': LLVM's needsQuotes() without forced preservation."""
+    """'' (none), "'" or '"': LLVM's needsQuotes() without forced preservation (a
+    function of the string, memoised: each code object's metadata prints the same keys
+    and most of the same values)."""
     if not s:
         return "'"
     need = ""
