@@ -142,6 +142,10 @@ class _Emitter:
         self.offset3f = program.target.has_hazard(Hazard.Offset3fBug)
         self.pad3f: dict[int, int] = {}  # id() of a branch -> s_nop 0 lines after it
         self.constaddr: dict[int, int] = {}  # id() of a p_constaddr s_add_u32 -> literal
+        # each instruction's line and typed statement by (block, index), kept for the
+        # renders after the first (a program with long jumps renders two or three times;
+        # an instruction's line does not depend on the layout)
+        self.rendered: dict[tuple[int, int], tuple[str, ParsedInst | None]] = {}
 
     def label(self, b: int) -> str:
         return f"BB{b}"
@@ -158,8 +162,10 @@ class _Emitter:
 
     def render(self, values: dict[int, tuple[int, int]]) -> list[_Line]:
         lines: list[_Line] = []
+        rendered = self.rendered
         for blk in self.p.blocks:
-            lines.append(_Line(f"{self.label(blk.index)}:"))
+            b = blk.index
+            lines.append(_Line(f"{self.label(b)}:"))
             getpc: dict[int, int] = {}  # register -> line (1-based) of its p_constaddr getpc
             for k, ins in enumerate(blk.instructions):
                 if id(ins) in self.long:
@@ -173,7 +179,10 @@ class _Emitter:
                     else:
                         lines.append(self.constaddr_add(blk.index, k, ins, getpc))
                         continue
-                text, parsed = instruction_parsed(ins, self.table, self.label)
+                got = rendered.get((b, k))
+                if got is None:
+                    got = rendered[b, k] = instruction_parsed(ins, self.table, self.label)
+                text, parsed = got
                 br = ins if ins.fields.get("targets") and ins.format == "SOPP" else None
                 lines.append(_Line(text, blk.index, k, br, parsed=parsed))
                 lines += [_Line("s_nop 0")] * self.pad3f.get(id(ins), 0)
