@@ -498,6 +498,12 @@ class _Checker:
                 self.same(ins, rt, self.operand_type(ins, int(v), k), f"operand {k}")
         elif op in _INT_ARITH or op in _SHIFTS:
             _, w, n = self.need_shape(ins, rt, "int", "the result type")
+            if op in ("OpUDiv", "OpUMod"):
+                rtt = self.t(rt)
+                comp = self.t(rtt.component) if isinstance(rtt, TypeVector) else rtt
+                if isinstance(comp, TypeInt) and comp.signed:
+                    raise _fail(f"{op} of {self.type_name(rt)}: the result type is an "
+                                "unsigned integer scalar or vector", ins)
             for k, v in enumerate(ids):
                 s = self.need_shape(ins, self.operand_type(ins, int(v), k), "int", f"operand {k}")
                 if s[2] != n or (s[1] != w and not (op in _SHIFTS and k == 1)) or (
