@@ -60,6 +60,12 @@ class ImageType:
             "Array" if self.arrayed else "")
 
     @property
+    def coordinate_dims(self) -> int:
+        """Components of an address in the image, without the array layer: a cube's is a
+        3-D direction (the gradients and offsets have as many; SPIR-V spec 3.14)."""
+        return {"1D": 1, "2D": 2, "3D": 3, "Cube": 3, "Rect": 2, "Buffer": 1}.get(self.dim, 2)
+
+    @property
     def dim_name(self) -> str:
         """The dimension as error messages name it: ``2D``, ``Cube arrayed`` ..."""
         return self.dim + (" arrayed" if self.arrayed else "") + (

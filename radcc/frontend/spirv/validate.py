@@ -796,8 +796,7 @@ class _Checker:
                 raise _fail(f"a {img.dim_name} storage image needs the {cap} capability", ins)
         c = self.need_shape(ins, self.operand_type(ins, ids[1], 1), "int", "the coordinate")
         # (a cube array's face and cube are one coordinate: face + 6 x cube)
-        want = {"1D": 1, "2D": 2, "3D": 3, "Cube": 3, "Rect": 2, "Buffer": 1}.get(img.dim, 2)
-        want += int(img.arrayed and img.dim != "Cube")
+        want = img.coordinate_dims + int(img.arrayed and img.dim != "Cube")
         if c[2] != want:
             raise _fail(f"the coordinate of a {img.dim_name} image has {c[2]} components, "
                         f"expected {want}", ins)
@@ -825,7 +824,7 @@ class _Checker:
         ConstOffset, Offset and ConstOffsets integers (ConstOffset(s) constants), Sample an
         integer scalar; Grad and the offsets have a component per dimension of `img`
         (offsets not on a cube), as spirv-val checks."""
-        dims = {"1D": 1, "2D": 2, "3D": 3, "Cube": 3, "Rect": 2, "Buffer": 1}.get(img.dim, 2)
+        dims = img.coordinate_dims
         ops = [o for o in ins.operands if o.kind == "ImageOperands"]
         if not ops:
             return
