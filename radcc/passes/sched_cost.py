@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 
 from radcc.ir.program import Instruction, Program
 from radcc.ir.validate import is_inline_constant
+from radcc.isa.table import OpInfo
 from radcc.passes.access import AccessCache
 from radcc.passes.form_hard_clauses import clause_type, should_form_clause
 from radcc.passes.insert_delay_alu import NONE, TRANS_MAX, VALU_MAX, DelaySim, DelayState
@@ -83,7 +84,7 @@ class _Facts:
         self.info = info
         cls = "valu" if instr.format == "VOPD" else (info.cls if info else "pseudo")
         self.issues = cls != "pseudo"
-        self.issue, self.lat = instr_costs(coster.program, instr, info)
+        self.issue, self.lat = coster.instr_costs(instr, info)
         # clause_type is None outside SMEM/VMEM/FLAT
         self.ctype = clause_type(coster.program, instr, info) \
             if info is not None and not self.skip and cls in _CLAUSE_CLASSES else None
@@ -112,7 +113,7 @@ class RegionCoster:
         self._delay_issue = delay.issue if delay.issues else 0
         self._delay_lat = delay.lat if delay.issues else 0
 
-    def _costs(self, instr: Instruction, info) -> tuple[int, int]:  # type: ignore[no-untyped-def]
+    def instr_costs(self, instr: Instruction, info: OpInfo | None) -> tuple[int, int]:
         """`statistics.instr_costs` of `instr`, computed once per instruction."""
         e = self._cost_cache.get(id(instr))
         if e is None:
@@ -365,7 +366,7 @@ class RegionCoster:
             a = acc(ins)
             if a.info is None:
                 continue
-            issue, lat = self._costs(ins, a.info)
+            issue, lat = self.instr_costs(ins, a.info)
             start = t
             for r in a.reads:
                 x = ready.get(r, 0)

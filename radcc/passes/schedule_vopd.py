@@ -317,23 +317,6 @@ def pair_of(a: Half, b: Half) -> Instruction | None:
     return _pair(a, b)
 
 
-@dataclass(frozen=True, slots=True)
-class _RW:
-    """Registers an instruction (or a formed pair) reads and writes."""
-
-    reads: frozenset[int]
-    writes: frozenset[int]
-
-
-def _conflict(a: _RW, b: _RW) -> bool:
-    return bool(a.writes & b.reads or a.reads & b.writes or a.writes & b.writes)
-
-
-def _independent(first: _RW, second: _RW) -> bool:
-    """`second` (later in program order) may issue together with `first`."""
-    return not (first.writes & second.reads or first.writes & second.writes)
-
-
 def _pair(a: Half, b: Half) -> Instruction | None:
     if can_pair(a, b):
         return make_vopd(a, b)
@@ -350,36 +333,48 @@ def _schedule_region(program: Program, instrs: list[Instruction], accs: list[Acc
         halves = [dual_half(program, i) for i in instrs]
     make = pair or _pair
     out: list[Instruction | None] = list(instrs)
-    # what sits at each position now: None once its instruction moved into a pair
-    rw: list[_RW | None] = [_RW(a.reads, a.writes) for a in accs]
+    # the registers read and written by what sits at each position now (a formed
+    # pair's at its position; None once its instruction moved into a pair)
+    rds: list[frozenset[int] | None] = [a.reads for a in accs]
+    wrs: list[frozenset[int] | None] = [a.writes for a in accs]
     used = [False] * n
     for i in range(n):
         ha = halves[i]
         if ha is None or used[i]:
             continue
-        a = rw[i]
-        assert a is not None
+        a_reads, a_writes = rds[i], wrs[i]
+        assert a_reads is not None and a_writes is not None
+        # the registers read / written by what sits between i and j (a conflict
+        # with any of them is a conflict with their union)
+        m_reads: set[int] = set()
+        m_writes: set[int] = set()
         for j in range(i + 1, min(n, i + 1 + WINDOW)):
+            b_reads, b_writes = rds[j], wrs[j]
+            if b_reads is None or b_writes is None:
+                continue
             hb = halves[j]
-            b = rw[j]
-            if hb is None or used[j] or b is None or not _independent(a, b):
-                continue
-            between = [x for x in rw[i + 1:j] if x is not None]
-            if all(not _conflict(x, b) for x in between):
-                where = i  # hoist B to A
-            elif all(not _conflict(a, x) for x in between):
-                where = j  # sink A to B
-            else:
-                continue
-            vopd = make(ha, hb)
-            if vopd is None:
-                continue
-            used[i] = used[j] = True
-            out[i] = out[j] = None
-            rw[i] = rw[j] = None
-            out[where] = vopd
-            rw[where] = _RW(a.reads | b.reads, a.writes | b.writes)
-            break
+            # B (later) may issue together with A: it does not read or write what A writes
+            if hb is not None and not used[j] and a_writes.isdisjoint(b_reads) \
+                    and a_writes.isdisjoint(b_writes):
+                if (m_writes.isdisjoint(b_reads) and m_reads.isdisjoint(b_writes)
+                        and m_writes.isdisjoint(b_writes)):
+                    where = i  # hoist B to A
+                elif (m_reads.isdisjoint(a_writes) and m_writes.isdisjoint(a_reads)
+                        and m_writes.isdisjoint(a_writes)):
+                    where = j  # sink A to B
+                else:
+                    where = -1
+                vopd = make(ha, hb) if where >= 0 else None
+                if vopd is not None:
+                    used[i] = used[j] = True
+                    out[i] = out[j] = None
+                    rds[i] = rds[j] = wrs[i] = wrs[j] = None
+                    out[where] = vopd
+                    rds[where] = a_reads | b_reads
+                    wrs[where] = a_writes | b_writes
+                    break
+            m_reads |= b_reads
+            m_writes |= b_writes
     return [x for x in out if x is not None]
 
 

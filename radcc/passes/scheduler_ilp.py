@@ -69,18 +69,19 @@ class Node:
     height: int = 0  # longest latency path to the region's end
 
 
-def _costs(program: Program, instr: Instruction, info: OpInfo | None) -> tuple[int, int]:
-    issue, lat = instr_costs(program, instr, info)
-    return max(issue, 1), max(lat, 1)
+CostFn = Callable[[Instruction, OpInfo | None], tuple[int, int]]
 
 
 def build_nodes(program: Program, instrs: list[Instruction], accs: list[Access],
-                kinds: list[int]) -> list[Node]:
-    """The dependency DAG of one region (see "Dependencies kept")."""
+                kinds: list[int], costs: CostFn | None = None) -> list[Node]:
+    """The dependency DAG of one region (see "Dependencies kept"). `costs`:
+    `statistics.instr_costs` of an instruction (a `RegionCoster`'s, computed
+    once per instruction), by default computed here."""
     nodes = []
     for ins, acc, k in zip(instrs, accs, kinds, strict=True):
-        issue, lat = _costs(program, ins, acc.info)
-        nodes.append(Node(ins, acc, k, issue, lat, [], []))
+        issue, lat = (costs(ins, acc.info) if costs is not None
+                      else instr_costs(program, ins, acc.info))
+        nodes.append(Node(ins, acc, k, max(issue, 1), max(lat, 1), [], []))
     last_write: dict[int, int] = {}
     readers: dict[int, list[int]] = {}
     last_load = -1
@@ -282,7 +283,7 @@ class _Scheduler:
         else:
             accs = [self.access(i) for i in base]
             kinds = [classify(i, a) for i, a in zip(base, accs, strict=True)]
-        nodes = build_nodes(p, base, accs, kinds)
+        nodes = build_nodes(p, base, accs, kinds, self.coster.instr_costs)
         # cycles after the region starts at which each node's registers from before
         # the region are ready (0: already)
         ext = []
