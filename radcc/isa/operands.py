@@ -215,14 +215,25 @@ def inline_int_value(code: int) -> int | None:
     return None
 
 
+def _inline_float_codes(bits: int) -> dict[int, int]:
+    out: dict[int, int] = {}
+    for code, val in INLINE_FLOATS.items():
+        out.setdefault(float_bits(val, bits), code)
+    out.setdefault(INV_2PI_BITS[bits], INV_2PI)
+    return out
+
+
+# the inline code of each inline float's bit pattern, per width
+_INLINE_FLOAT_CODES = {bits: _inline_float_codes(bits) for bits in (16, 32, 64)}
+
+
 def inline_float_code_for_bits(pattern: int, bits: int) -> int | None:
     """Inline code whose float value at width `bits` has this bit pattern."""
-    for code, val in INLINE_FLOATS.items():
-        if float_bits(val, bits) == pattern:
-            return code
-    if INV_2PI_BITS.get(bits) == pattern:
-        return INV_2PI
-    return None
+    codes = _INLINE_FLOAT_CODES.get(bits)
+    if codes is None:
+        codes = _inline_float_codes(bits) if bits in INV_2PI_BITS else {
+            float_bits(v, bits): c for c, v in reversed(INLINE_FLOATS.items())}
+    return codes.get(pattern)
 
 
 def format_float(value: float) -> str:
