@@ -26,6 +26,10 @@ is innocuous. f64 → f16 rounds to f32 *to odd* first for the same reason.
 Float → 8/16-bit integer converts to a 32-bit integer (saturating) and clamps to
 the narrow range, matching MIR's saturating conversions; f16 → 16-bit integer is
 one ``v_cvt_i16_f16``/``v_cvt_u16_f16`` (truncating, saturating: ISA guide).
+
+A 16x2 f16 operation of ``vectorize_alu16`` (``PACKED_F16``) is one VOP3P
+``v_pk_*_f16`` reading its sources' halves through ``pack16.packed_operand``; its
+result is a packed vector (component 0's register is the whole dword).
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ from radcc.ir.regclass import Temp, s1, s2, v1, v2
 from . import alu
 from .alu import F32_ONE, F64_ONE, bcsel, fdiv32, scc_to_bool
 from .context import SMALL, Comp, Const, IselContext, unsupported
+from .pack16 import PackedOperand, pack_halves, packed_operand
 
 F16_ONE = 0x3C00
 # f16 VALU: binary (opcode, reversed opcode or None), unary, ternary
@@ -60,6 +65,11 @@ EXTENDED_OPS = {"imin": (True, "s_min_i32", "v_min_i32"), "imax": (True, "s_max_
 INT_CMP = {"ieq": (False, "eq", "s_cmp_eq_u32", "u"), "ine": (False, "ne", "s_cmp_lg_u32", "u"),
            "ilt": (True, "lt", "s_cmp_lt_i32", "i"), "ige": (True, "ge", "s_cmp_ge_i32", "i"),
            "ult": (False, "lt", "s_cmp_lt_u32", "u"), "uge": (False, "ge", "s_cmp_ge_u32", "u")}
+# vectorize_alu16's packed f16 operations (its PACKED_OPS): VOP3P opcode, and whether
+# the second source is negated (fsub is an add of its negation)
+PACKED_F16 = {"fadd": ("v_pk_add_f16", False), "fsub": ("v_pk_add_f16", True),
+              "fmul": ("v_pk_mul_f16", False), "ffma": ("v_pk_fma_f16", False),
+              "fmin": ("v_pk_min_f16", False), "fmax": ("v_pk_max_f16", False)}
 F16_CMP = {"feq": "eq", "fneu": "neq", "flt": "lt", "fge": "ge", "fequ": "nlg", "fneo": "lg",
            "fltu": "nge", "fgeu": "nlt"}
 
@@ -87,6 +97,9 @@ def select_alu(ctx: IselContext, ins: Instr) -> None:
             ctx.set(d, list(ctx.get(ins.srcs[0])))
         else:
             alu.select_alu(ctx, ins)
+        return
+    if op in PACKED_F16 and d.bit_size == 16 and d.num_components == 2:
+        _packed_f16(ctx, ins, d)
         return
     out: list[Comp] = []
     for i in range(d.num_components):
@@ -277,6 +290,43 @@ def _f16_op(ctx: IselContext, ins: Instr, d: Value, srcs: list[Comp]) -> Comp:
     else:
         raise unsupported(ins)
     return ctx.uniform_result(t, uniform)
+
+
+# -- packed f16 (VOP3P) ----------------------------------------------------------------
+def _packed_f16(ctx: IselContext, ins: Instr, d: Value) -> None:
+    """A 16x2 f16 operation (``vectorize_alu16``) as one VOP3P instruction; each
+    source is a ``vec2`` of the two halves' scalars. The result's components are the
+    dword (the low half) and the dword shifted down (dead unless a scalar use needs
+    it), so `d` is a packed vector for later packed operations and stores."""
+    opc, neg_second = PACKED_F16[ins.op]
+    ops: list[PackedOperand] = []
+    for s in ins.srcs:
+        p = s.parent
+        if p is not None and p.op == "vec2":
+            ops.append(packed_operand(ctx, p.srcs[0], p.srcs[1]))
+        else:
+            ops.append(PackedOperand(pack_halves(ctx, ctx.comp(s, 0), ctx.comp(s, 1)),
+                                     (0, 1), (False, False)))
+    if neg_second:
+        o = ops[1]
+        ops[1] = PackedOperand(o.value, o.sel, (not o.neg[0], not o.neg[1]))
+    for k, o in enumerate(ops):  # a negated constant is the constant negated
+        if isinstance(o.value, Const) and any(o.neg):
+            lo, hi = (o.value.value & 0xFFFF ^ (0x8000 if n else 0) for n in o.neg)
+            ops[k] = PackedOperand(Const(32, lo), (0, 0), (False, False)) if lo == hi else \
+                PackedOperand(ctx.sgpr(Const(32, lo | hi << 16)), (0, 1), (False, False))
+    fields: dict[str, object] = {
+        "op_sel": [o.sel[0] for o in ops], "op_sel_hi": [o.sel[1] for o in ops]}
+    if any(o.neg[0] for o in ops):
+        fields["neg_lo"] = [int(o.neg[0]) for o in ops]
+    if any(o.neg[1] for o in ops):
+        fields["neg_hi"] = [int(o.neg[1]) for o in ops]
+    t = ctx.valu(opc, v1, *(o.value for o in ops), **fields)
+    if d.divergent:
+        ctx.set(d, [t, ctx.valu("v_lshrrev_b32", v1, Const(32, 16), t)])
+        return
+    u = ctx.uniform_result(t, True)
+    ctx.set(d, [u, ctx.salu("s_lshr_b32", s1, u, Const(32, 16))])
 
 
 # -- conversions --------------------------------------------------------------------------

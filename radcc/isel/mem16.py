@@ -13,7 +13,9 @@ with ``p_as_uniform`` (a buffer's size need not be a multiple of 4). A vector of
 except a dword-aligned global load of 32..128 bits (``lower_vectors.sub_dword_vector_load``):
 one dword load, the components shifted out of its dwords; and a dword-aligned SSBO
 store of 16-bit components, 32..128 bits (``lower_vectors.sub_dword_vector_store``):
-the components packed two per dword (``pack_halves``), one dword store.
+the components packed two per dword (``pack16.dword_of_pair``: a dword that
+already holds both halves, e.g. a packed operation's result, is stored as it is), one
+dword store.
 
 8/16-bit atomics do not exist on GFX11 and are reported unsupported.
 """
@@ -27,6 +29,7 @@ from radcc.ir.regclass import Temp, s1, v1
 from . import memory
 from .context import Comp, Const, IselContext, unsupported
 from .memory import binding_base, global_offsets, load_base, no_saddr, offset_parts
+from .pack16 import dword_of_pair, pack_halves
 
 
 def select_load(ctx: IselContext, ins: Instr) -> None:
@@ -137,19 +140,6 @@ def select_store(ctx: IselContext, ins: Instr) -> None:
             raise unsupported(ins)
 
 
-def pack_halves(ctx: IselContext, lo: Comp, hi: Comp) -> Comp:
-    """One dword of two 16-bit values (each in the low half of its register, the high
-    bits undefined): `lo` in bits 0..15, `hi` in 16..31. Constants fold; two uniform
-    values are ``s_pack_ll_b32_b16``; else ``v_perm_b32 hi, lo, 0x05040100`` (ISA
-    V_PERM_B32: selector bytes 0-3 pick src1's bytes, 4-7 src0's; LLVM's build_vector
-    of v2i16/v2f16 on GFX11)."""
-    if isinstance(lo, Const) and isinstance(hi, Const):
-        return Const(32, (lo.value & 0xFFFF) | (hi.value & 0xFFFF) << 16)
-    if not any(isinstance(x, Temp) and x.rc.is_vgpr for x in (lo, hi)):
-        return ctx.salu("s_pack_ll_b32_b16", s1, lo, hi)
-    return ctx.valu("v_perm_b32", v1, hi, lo, Const(32, 0x05040100))
-
-
 def _select_dword_store(ctx: IselContext, ins: Instr, val: Value) -> None:
     """A vector of 16-bit components stored as whole dwords (``lower_vectors``'s
     ``sub_dword_vector_store``): the components packed two per dword, then the 32-bit
@@ -157,8 +147,13 @@ def _select_dword_store(ctx: IselContext, ins: Instr, val: Value) -> None:
     n = val.num_components // 2
     words = Value(-1, 32, n)
     words.divergent = val.divergent
-    ctx.set(words, [pack_halves(ctx, ctx.comp(val, 2 * k), ctx.comp(val, 2 * k + 1))
-                    for k in range(n)])
+    p = val.parent
+    if p is not None and p.op.startswith("vec"):
+        dwords = [dword_of_pair(ctx, p.srcs[2 * k], p.srcs[2 * k + 1]) for k in range(n)]
+    else:
+        dwords = [pack_halves(ctx, ctx.comp(val, 2 * k), ctx.comp(val, 2 * k + 1))
+                  for k in range(n)]
+    ctx.set(words, dwords)
     memory.select_store(ctx, Instr(ins.op, None, [words, *ins.srcs[1:]], dict(ins.attrs)))
 
 

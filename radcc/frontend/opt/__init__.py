@@ -45,6 +45,7 @@ from .peephole_select import peephole_select
 from .range_fold import range_fold
 from .shrink_image_reads import shrink_image_reads
 from .vars_to_ssa import vars_to_ssa
+from .vectorize_alu16 import vectorize_alu16
 from .vectorize_mem import vectorize_mem
 
 PASSES: dict[str, Callable[[MirShader], bool]] = {
@@ -72,6 +73,7 @@ PASSES: dict[str, Callable[[MirShader], bool]] = {
     "loop_unroll": loop_unroll,
     "peephole_select": peephole_select,
     "vectorize_mem": vectorize_mem,
+    "vectorize_alu16": vectorize_alu16,
     "range_fold": range_fold,
     "combine_barriers": combine_barriers,
 }
@@ -149,6 +151,7 @@ LOWERING = (
     "hoist_push_constants",
     "cse",
     "vectorize_mem",
+    "vectorize_alu16",
     "dce",
 )
 
@@ -211,4 +214,4 @@ __all__ = ["PASSES", "LOWERING", "lower_for_isel", "optimize", "algebraic", "con
            "lower_continue_constructs", "lower_returns", "fold_16bit_image", "lower_idiv",
            "lower_int64", "lower_local_arrays",
            "lower_atomics", "lower_non_uniform", "lower_math", "lower_vectors", "peephole_select", "range_fold", "combine_barriers",
-           "shrink_image_reads", "vectorize_mem"]
+           "shrink_image_reads", "vectorize_alu16", "vectorize_mem"]

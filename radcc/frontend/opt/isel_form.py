@@ -10,8 +10,10 @@ violation. Items:
 * no continue constructs (``Loop.cont`` empty); no ``If`` on a constant;
 * no local variables or deref instructions (arrays are in registers or scratch);
 * scalar ALU: every ALU result has one component except ``vecN`` (whose only
-  uses are the data of a store or the lane-mask source of a ballot intrinsic)
-  and every ``mov`` extracts one component of a vector intrinsic result;
+  uses are the data of a store, the lane-mask source of a ballot intrinsic or a
+  source of a packed operation) and the 16x2 results of ``vectorize_alu16``'s packed
+  f16 operations (``PACKED_OPS``, whose sources are ``vec2``s); every ``mov``
+  extracts one component of a vector intrinsic or packed operation's result;
 * none of the options' ``lowered_ops`` (integer and float division, the GLSL.std.450
   operations without an instruction, GLSL bitfield/pack forms, system values known at
   compile time); 64-bit integers only in ``INT64_OPS``; ``bitcast`` only between equal
@@ -25,10 +27,11 @@ from __future__ import annotations
 
 from radcc.target import MirOptions
 
-from ..mir import If, Loop, MirShader, Value, const_of, iter_nodes
+from ..mir import If, Instr, Loop, MirShader, Value, const_of, iter_nodes
 from ..mir_ops import ALU_OPS, CONVERSION
 from ..mir_validate import MirValidationError
 from .lower_vectors import access_align, sub_dword_vector_load, sub_dword_vector_store
+from .vectorize_alu16 import PACKED_OPS
 
 # operations isel must handle on 64-bit integer operands or results
 INT64_OPS = frozenset(
@@ -77,6 +80,8 @@ def check_isel_form(shader: MirShader) -> None:
             vec_ok.add(ins.srcs[0])
         if ins.op in _MASK_SOURCE:
             vec_ok.add(ins.srcs[0])
+        if _packed(ins):
+            vec_ok.update(ins.srcs)
     for ins in shader.instrs():
         op = ins.op
         d = ins.dest
@@ -94,7 +99,7 @@ def check_isel_form(shader: MirShader) -> None:
             elif op == "mov":
                 if d.num_components != 1 or ins.srcs[0].num_components == 1:
                     err(f"mov is not a one-component extract: {ins!r}")
-            elif d.num_components != 1:
+            elif d.num_components != 1 and not _packed(ins):
                 err(f"vector ALU result: {ins!r}")
             if op == "bitcast" and ins.srcs[0].bit_size != d.bit_size:
                 err(f"bitcast between sizes: {ins!r}")
@@ -123,6 +128,13 @@ def check_isel_form(shader: MirShader) -> None:
                 err(f"offset {off} outside {lo}..{hi}: {ins!r}")
     if errors:
         raise MirValidationError("not in isel form:\n" + "\n".join(errors[:30]))
+
+
+def _packed(ins: Instr) -> bool:
+    """A packed f16 operation of ``vectorize_alu16``: 16x2, its sources ``vec2``s."""
+    d = ins.dest
+    return ins.op in PACKED_OPS and d is not None and (d.bit_size, d.num_components) == (
+        16, 2) and all(s.parent is not None and s.parent.op == "vec2" for s in ins.srcs)
 
 
 def _int64(op: str, dbits: int, srcs: list[Value]) -> bool:
