@@ -51,7 +51,7 @@ from __future__ import annotations
 from radcc.ir.program import Block, Instruction, Operand, Program
 from radcc.ir.regclass import EXEC, SCC, PhysReg, RegClass, s1
 from radcc.ir.validate import is_inline_constant
-from radcc.isa.classes import ALU_ENCODINGS
+from radcc.isa.classes import ALU_ENCODINGS, SALU_ENCODINGS
 from radcc.isa.table import get_table
 from radcc.passes.lane_mask import exec_def, exec_op, lm_opcode
 from radcc.passes.postra_tracking import WriterTable, dword_range, found
@@ -399,6 +399,7 @@ def _try_branching_sequence(ctx: _Ctx, instr: Instruction, idx: int) -> bool:
         return False
     if saved.phys is None or saved.rc is None or ex.phys is None or ex.phys.reg != EXEC:
         return False
+    keep_saved = saved.temp is None or ctx.uses.get(saved.temp.id, 0) > 0
     if scc.temp is not None and ctx.uses.get(scc.temp.id, 0):
         return False
     wpos = ctx.wt.last_writer(c.phys, c.rc)
@@ -414,7 +415,7 @@ def _try_branching_sequence(ctx: _Ctx, instr: Instruction, idx: int) -> bool:
         return False
     if ctx.wt.overwritten_since(PhysReg.of(EXEC), p.lane_mask, wpos):
         return False
-    saved_regs = set(dword_range(saved.phys, saved.rc))
+    saved_regs = set(dword_range(saved.phys, saved.rc)) if keep_saved else set()
     for o in w.operands:
         if o.const is not None:
             continue
@@ -425,18 +426,82 @@ def _try_branching_sequence(ctx: _Ctx, instr: Instruction, idx: int) -> bool:
     name, fmt, ops = form
     fields = dict(w.fields) if fmt == "VOP3" else {}
     cmpx = Instruction(name, fmt, [_copy_op(o) for o in ops], [exec_def(p)], fields)
-    copy = Instruction("p_parallelcopy", "PSEUDO", [exec_op(p)], [saved])
     ctx.remove(w, wpos)
     ctx.remove(instr)
     ctx.block.instructions[idx] = cmpx
-    ctx.insert_before[id(cmpx)] = copy
-    ctx.clobbered.append((saved.phys, saved.rc))
+    if keep_saved:
+        copy = Instruction("p_parallelcopy", "PSEUDO", [exec_op(p)], [saved])
+        ctx.insert_before[id(cmpx)] = copy
+        ctx.clobbered.append((saved.phys, saved.rc))
     for o in cmpx.operands:
         if o.temp is not None:
             ctx.uses[o.temp.id] = ctx.uses.get(o.temp.id, 0) + 1
             ctx.readers.setdefault(o.temp.id, []).append(cmpx)
     ctx.note("branch_vcmpx")
     return True
+
+
+_SKIPPABLE = frozenset({"p_logical_start", "p_logical_end"})
+_TERMINATORS = frozenset({"p_branch", "p_cbranch_z", "p_cbranch_nz", "s_endpgm"})
+# SALU encodings whose EXEC writes may be dropped (SOPC writes only SCC; SOPK holds s_setreg)
+_SALU_ALU = SALU_ENCODINGS - {"SOPC", "SOPK"}
+
+
+def _is_exec_write(ctx: _Ctx, instr: Instruction) -> bool:
+    """Does `instr` only write EXEC (and an SCC nobody reads), as an SALU op or a copy?"""
+    if not (instr.format in _SALU_ALU or instr.opcode == "p_parallelcopy"):
+        return False
+    if not any(d.phys is not None and d.phys.reg == EXEC for d in instr.definitions):
+        return False
+    return all((d.phys is not None and d.phys.reg == EXEC)
+               or (d.phys is not None and d.phys.reg == SCC
+                   and (d.temp is None or ctx.uses.get(d.temp.id, 0) == 0))
+               for d in instr.definitions)
+
+
+def _drop_unobserved_exec_writes(ctx: _Ctx) -> None:
+    """Remove EXEC writes whose value nothing observes: ACO's
+    eliminate_useless_exec_writes_in_block (aco_ssa_elimination.cpp; a block
+    without successors has no use for its outgoing EXEC). A block is *idle* when
+    it holds nothing but ``p_logical_start``/``p_logical_end``, such EXEC writes
+    and a branch whose every target is idle, or ``s_endpgm`` (the merge block
+    ending the program, the empty else side and invert block of a divergent if
+    before it); its EXEC writes are dead, and so are the EXEC writes ending a
+    block (before an unconditional ``p_branch``) whose successor is idle."""
+    blocks = ctx.program.blocks
+    idle: set[int] = set()
+    changed = True
+    while changed:
+        changed = False
+        for b in reversed(blocks):
+            ins = b.instructions
+            if b.index in idle or not ins or ins[-1].opcode not in _TERMINATORS:
+                continue
+            if ins[-1].opcode == "s_endpgm" and b.linear_succs:
+                continue
+            if any(s not in idle for s in b.linear_succs):
+                continue
+            if all(i.opcode in _SKIPPABLE or _is_exec_write(ctx, i) for i in ins[:-1]):
+                idle.add(b.index)
+                changed = True
+    for b in blocks:
+        ins = b.instructions
+        if b.index in idle:
+            dead = [i for i in ins[:-1] if _is_exec_write(ctx, i)]
+        elif ins and ins[-1].opcode == "p_branch" and len(b.linear_succs) == 1 and \
+                b.linear_succs[0] in idle:
+            dead = []
+            for i in reversed(ins[:-1]):
+                if i.opcode in _SKIPPABLE:
+                    continue
+                if not _is_exec_write(ctx, i):
+                    break
+                dead.append(i)
+        else:
+            continue
+        for i in dead:
+            ctx.remove(i)
+            ctx.note("unobserved_exec_write")
 
 
 def _try_redundant_copy(ctx: _Ctx, instr: Instruction, idx: int) -> bool:
@@ -496,6 +561,7 @@ def optimize_postra(program: Program) -> None:
     if not program.blocks:
         return
     ctx = _Ctx(program)
+    _drop_unobserved_exec_writes(ctx)
     fma_ok = program.wave_size == 32 and program.target.has(Feature.VOPD)
     for b in program.blocks:
         ctx.block = b

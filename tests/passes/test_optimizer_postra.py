@@ -320,7 +320,9 @@ def test_exec_restore_of_an_unchanged_save_is_dropped():
 def test_exec_restore_kept_after_an_exec_write():
     out = run(_straight("""   s1: %3:s[3] = p_parallelcopy s1: exec
    s1: exec, s1: %5:scc = s_and_b32 %2:s[2], s1: exec
-   s1: exec = p_parallelcopy %3:s[3]"""))
+   s1: exec = p_parallelcopy %3:s[3]
+   s1: %6:s[5] = p_parallelcopy s1: exec
+   p_unit_test %6:s[5]"""))
     assert "s1: exec = p_parallelcopy" in out
 
 

@@ -223,3 +223,74 @@ BB3
    p_unit_test 2, s1: exec
    s_endpgm
 """)
+
+
+# -- the saved mask unread: the program ends under the if's EXEC -------------------------------
+# ACO's eliminate_useless_exec_writes_in_block (aco_ssa_elimination.cpp): a block without
+# successors has no use for its outgoing EXEC, so restoring the saved mask before s_endpgm, and
+# the empty else side's ``s_and_not1 exec, saved, exec``, are dead; the save then has no reader
+# and the v_cmpx needs no copy of EXEC.
+
+def _prog_ending(body: str, *, wave: int = 32, saved: str = "s[4]") -> str:
+    """As `_prog`, but the divergent if's else side is an invert block flipping EXEC and the
+    merge block only restores EXEC before ``s_endpgm``."""
+    lm = "s1" if wave == 32 else "s2"
+    w = wave // 32 * 32
+    return f"""program gfx1100 wave{wave} compute
+BB0
+/* logical preds: / linear preds: / kind: top-level, */
+   s2: %1:s[0-1], s1: %2:s[2], v1: %20:v[0] = p_startpgm
+   p_logical_start
+{body}
+   p_logical_end
+   {lm}: %110:{saved}, s1: %111:scc, {lm}: exec = s_and_saveexec_b{w} %21:{saved}, {lm}: exec
+   p_cbranch_z {lm}: exec BB2, BB1
+BB1
+/* logical preds: BB0, / linear preds: BB0, / kind: uniform, */
+   p_unit_test 1, {lm}: exec
+   p_branch BB2
+BB2
+/* logical preds: / linear preds: BB0, BB1, / kind: invert, */
+   {lm}: exec, s1: %112:scc = s_and_not1_b{w} %110:{saved}, {lm}: exec
+   p_branch BB3
+BB3
+/* logical preds: BB1, / linear preds: BB2, / kind: top-level, */
+   {lm}: exec = p_parallelcopy %110:{saved}
+   p_logical_start
+   p_logical_end
+   s_endpgm
+"""
+
+
+@pytest.mark.parametrize("wave", [32, 64])
+def test_restores_before_the_end_dropped_and_vcmpx_without_copy(wave):
+    lm = "s1" if wave == 32 else "s2"
+    sv = "s[4]" if wave == 32 else "s[4-5]"
+    out = run(_prog_ending(AND + f"   {lm}: %21:{sv} = v_cmp_lt_u32_e64 %19:v[2], %2:s[2]",
+                           wave=wave, saved=sv))
+    assert "saveexec" not in out and "s_and_not1" not in out
+    assert "p_parallelcopy" not in out  # neither the restore nor a copy of EXEC
+    assert_ir_matches(out, f"""{lm}: exec = v_cmpx_gt_u32 %a:s[2], %v:v[2]
+>> p_cbranch_z {lm}: exec BB2, BB1""")
+
+
+def test_vcmpx_when_the_dead_save_shares_a_compare_operand_register():
+    """The save's register holds the compare's SGPR operand: without the copy that is no
+    conflict (the rule's negative case above needs the copy)."""
+    body = AND + "   s1: %21:s[4] = v_cmp_lt_u32_e64 %19:v[2], %2:s[2]"
+    text = _prog_ending(body).replace("%2:s[2]", "%2:s[4]").replace(
+        "%1:s[0-1], s1: %2:s[4]", "%1:s[0-1], s1: %9:s[2], s1: %2:s[4]")
+    text = text.replace("v1: %19:v[2] = v_and_b32 %2:s[4]", "v1: %19:v[2] = v_and_b32 %9:s[2]")
+    p = parse_program(text, "<t>")
+    optimize_postra(p)
+    out = print_program(p)
+    assert "saveexec" not in out and "v_cmpx_gt_u32" in out
+
+
+def test_restore_kept_when_the_end_block_runs_an_instruction():
+    """A store (here a unit test reading EXEC) after the restore observes it."""
+    text = _prog_ending(AND + "   s1: %21:s[4] = v_cmp_lt_u32_e64 %19:v[2], %2:s[2]")
+    text = text.replace("   p_logical_end\n   s_endpgm", "   p_unit_test 2, s1: exec\n"
+                        "   p_logical_end\n   s_endpgm")
+    out = run(text)
+    assert "s1: exec = p_parallelcopy %" in out and "s_and_not1" in out
