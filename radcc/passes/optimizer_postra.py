@@ -33,6 +33,13 @@ it relies on is provably unwritten in between:
   copies, e.g. EXEC restored from a save of itself) is dropped; the
   destination's temp (if any, and if read) is renamed to the temp the
   register holds, so SSA and validate_ra still hold.
+- **unobserved EXEC writes** (ACO's eliminate_useless_exec_writes_in_block,
+  aco_ssa_elimination.cpp), before the walk: an *idle* block holds only
+  ``p_logical_start``/``p_logical_end``, SALU EXEC writes (SCC unread) and a
+  branch whose targets are all idle, or ``s_endpgm``; its EXEC writes, and those
+  ending a block whose ``p_branch`` goes to an idle block, are removed (the
+  restore before ``s_endpgm``, an empty else side's invert block). A save of
+  EXEC left without readers makes the branching-sequence ``v_cmpx`` need no copy.
 - instructions the rewrites leave without readers (all definitions unread
   temps, ALU formats only) are removed.
 
