@@ -33,6 +33,7 @@ from radcc.target import Target
 
 from . import cf, fragment, image, vertex
 from .context import FragmentState, IselContext, IselError, UnsupportedError
+from .kernarg_loads import merge_kernarg_loads
 
 
 @dataclass
@@ -115,6 +116,8 @@ def select_program(shader: MirShader, target: Target, wave_size: int = 32,
     except AbsentOpcodeError as e:  # a GFX11-only instruction asked of an older chip
         raise UnsupportedError(f"instruction selection: {e}") from None
     dead_code(program)  # values isel made that nothing reads (radcc.passes.dead_code)
+    if ctx.args.stage.is_compute:  # the AMDHSA kernarg segment (docs/abi.md)
+        merge_kernarg_loads(program, getattr(ctx, "kernarg", None), ctx.kernargs.size)
     vs = vertex.vertex_stage(ctx) if shader.stage is VERTEX_NGG else None
     ps = fragment.pixel_stage(shader, ctx.args, color_formats) \
         if shader.stage == FRAGMENT_FS else None

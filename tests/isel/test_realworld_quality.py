@@ -72,3 +72,45 @@ def test_uniform_boolean_becomes_one_lane_mask_per_block(wave: int) -> None:
         got = np.frombuffer(out[(0, 1)], np.int32).reshape(64, 4)
         want = _uniform_select_ref(a.astype(np.int64), k, m).astype(np.int32)
         assert (got == want).all(), (k, m)
+
+
+# ncnn's elementwise layers (hardswish, absval, ...): one buffer, a size in the push
+# constants, `if (gx >= psc(n)) return;` and a store. RADV passes the descriptor pointer and
+# the push constants in user SGPRs; radcc reads its kernel arguments (the buffer's address
+# at 0x0, its size at 0x8, the push constant at 0xc: docs/abi.md), now with one s_load_b128
+# over the gap instead of two loads and an s_clause. The merge block ending the program no
+# longer restores EXEC before s_endpgm (ACO's eliminate_useless_exec_writes_in_block), so
+# the save of EXEC is unread and the guard is a lone v_cmpx.
+GUARDED_STORE = """#version 450
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) buffer B { vec4 b[]; };
+layout(push_constant) uniform P { int n; } p;
+void main() {
+    int gx = int(gl_GlobalInvocationID.x);
+    if (gx >= p.n) return;
+    vec4 v = b[gx];
+    b[gx] = max(v, vec4(0.0)) * 2.0 + vec4(gx);
+}
+"""
+
+
+@pytest.mark.parametrize("wave", [32, 64])
+def test_guarded_store_one_kernarg_load_and_no_exec_restore(wave: int) -> None:
+    spv = glsl_to_spirv(GUARDED_STORE)
+    asm = compile_spirv(spv, wave_size=wave, debug_options=CHECKED).asm
+    lines = [x.split(";")[0].strip() for x in asm.splitlines()]
+    code = [x for x in lines if re.match(r"[sv]_|global_", x) and not x.startswith("s_delay_alu")]
+    assert len([x for x in code if x.startswith("s_load")]) == 1, asm
+    assert not any(x.startswith("s_clause") for x in code), asm
+    assert not any(x.startswith("s_and_saveexec") for x in code), asm
+    end = code.index("s_endpgm")
+    assert code[end - 1].startswith("global_store"), asm
+    a = np.random.default_rng(5).standard_normal((100, 4)).astype(np.float32)
+    for n in (0, 37, 100):
+        out = run_compute(spv, buffers={(0, 0): a}, push_constants=struct.pack("<i", n),
+                          groups=(2, 1, 1), wave_size=wave, debug_options=CHECKED)
+        got = np.frombuffer(out[(0, 0)], np.float32).reshape(100, 4)
+        want = a.copy()
+        idx = np.arange(n, dtype=np.float32)[:, None]
+        want[:n] = np.maximum(a[:n], 0) * np.float32(2.0) + idx
+        assert (got == want).all(), n
