@@ -27,8 +27,8 @@ Float → 8/16-bit integer converts to a 32-bit integer (saturating) and clamps 
 the narrow range, matching MIR's saturating conversions; f16 → 16-bit integer is
 one ``v_cvt_i16_f16``/``v_cvt_u16_f16`` (truncating, saturating: ISA guide).
 
-A 16x2 f16 operation of ``vectorize_alu16`` (``PACKED_F16``) is one VOP3P
-``v_pk_*_f16`` reading its sources' halves through ``pack16.packed_operand``; its
+A 16x2 operation of ``vectorize_alu16`` (``PACKED_VOP3P``) is one VOP3P
+``v_pk_*_f16``/``v_pk_*_{u,i}16`` (a uniform integer one stays SALU per half) reading its sources' halves through ``pack16.packed_operand``; its
 result is a packed vector (component 0's register is the whole dword).
 """
 
@@ -36,6 +36,7 @@ from __future__ import annotations
 
 from radcc.frontend.mir import Instr, Value
 from radcc.frontend.mir_ops import CONVERSION
+from radcc.frontend.opt.vectorize_alu16 import PACKED_FLOAT, PACKED_INT
 from radcc.ir.program import Operand
 from radcc.ir.regclass import Temp, s1, s2, v1, v2
 
@@ -65,11 +66,15 @@ EXTENDED_OPS = {"imin": (True, "s_min_i32", "v_min_i32"), "imax": (True, "s_max_
 INT_CMP = {"ieq": (False, "eq", "s_cmp_eq_u32", "u"), "ine": (False, "ne", "s_cmp_lg_u32", "u"),
            "ilt": (True, "lt", "s_cmp_lt_i32", "i"), "ige": (True, "ge", "s_cmp_ge_i32", "i"),
            "ult": (False, "lt", "s_cmp_lt_u32", "u"), "uge": (False, "ge", "s_cmp_ge_u32", "u")}
-# vectorize_alu16's packed f16 operations (its PACKED_OPS): VOP3P opcode, and whether
-# the second source is negated (fsub is an add of its negation)
-PACKED_F16 = {"fadd": ("v_pk_add_f16", False), "fsub": ("v_pk_add_f16", True),
-              "fmul": ("v_pk_mul_f16", False), "ffma": ("v_pk_fma_f16", False),
-              "fmin": ("v_pk_min_f16", False), "fmax": ("v_pk_max_f16", False)}
+# vectorize_alu16's packed operations (its PACKED_OPS): VOP3P opcode, and whether the
+# second source is negated (fsub is an add of its negation)
+PACKED_VOP3P = {"fadd": ("v_pk_add_f16", False), "fsub": ("v_pk_add_f16", True),
+                "fmul": ("v_pk_mul_f16", False), "ffma": ("v_pk_fma_f16", False),
+                "fmin": ("v_pk_min_f16", False), "fmax": ("v_pk_max_f16", False),
+                "iadd": ("v_pk_add_u16", False), "isub": ("v_pk_sub_u16", False),
+                "imul": ("v_pk_mul_lo_u16", False), "imin": ("v_pk_min_i16", False),
+                "imax": ("v_pk_max_i16", False), "umin": ("v_pk_min_u16", False),
+                "umax": ("v_pk_max_u16", False)}
 F16_CMP = {"feq": "eq", "fneu": "neq", "flt": "lt", "fge": "ge", "fequ": "nlg", "fneo": "lg",
            "fltu": "nge", "fgeu": "nlt"}
 
@@ -98,8 +103,9 @@ def select_alu(ctx: IselContext, ins: Instr) -> None:
         else:
             alu.select_alu(ctx, ins)
         return
-    if op in PACKED_F16 and d.bit_size == 16 and d.num_components == 2:
-        _packed_f16(ctx, ins, d)
+    if op in PACKED_VOP3P and d.bit_size == 16 and d.num_components == 2 and (
+            op in PACKED_FLOAT or d.divergent):  # uniform integer pairs: SALU per half
+        _packed(ctx, ins, d)
         return
     out: list[Comp] = []
     for i in range(d.num_components):
@@ -293,17 +299,18 @@ def _f16_op(ctx: IselContext, ins: Instr, d: Value, srcs: list[Comp]) -> Comp:
 
 
 # -- packed f16 (VOP3P) ----------------------------------------------------------------
-def _packed_f16(ctx: IselContext, ins: Instr, d: Value) -> None:
-    """A 16x2 f16 operation (``vectorize_alu16``) as one VOP3P instruction; each
+def _packed(ctx: IselContext, ins: Instr, d: Value) -> None:
+    """A 16x2 operation (``vectorize_alu16``) as one VOP3P instruction; each
     source is a ``vec2`` of the two halves' scalars. The result's components are the
     dword (the low half) and the dword shifted down (dead unless a scalar use needs
     it), so `d` is a packed vector for later packed operations and stores."""
-    opc, neg_second = PACKED_F16[ins.op]
+    opc, neg_second = PACKED_VOP3P[ins.op]
+    integer = ins.op in PACKED_INT
     ops: list[PackedOperand] = []
     for s in ins.srcs:
         p = s.parent
         if p is not None and p.op == "vec2":
-            ops.append(packed_operand(ctx, p.srcs[0], p.srcs[1]))
+            ops.append(packed_operand(ctx, p.srcs[0], p.srcs[1], integer))
         else:
             ops.append(PackedOperand(pack_halves(ctx, ctx.comp(s, 0), ctx.comp(s, 1)),
                                      (0, 1), (False, False)))

@@ -31,11 +31,11 @@ class PackedOperand:
     neg: tuple[bool, bool]
 
 
-def _half(ctx: IselContext, v: Value) -> tuple[Comp, int, bool]:
+def _half(ctx: IselContext, v: Value, negate: bool = True) -> tuple[Comp, int, bool]:
     """(register or constant, half, negated) of a 16-bit scalar: a packed vector's
     component 2k+h is half h of dword k, the register of its component 2k
     (``vectorize_alu16.packed_vector``); any other value is the low half of its own."""
-    base, c, neg = half_source(v)
+    base, c, neg = half_source(v, negate)
     if base.num_components > 1:
         return ctx.comp(base, c & ~1), c & 1, neg
     return ctx.comp(base, 0), 0, neg
@@ -45,18 +45,23 @@ def _const_half(c: Const, half: int, neg: bool) -> int:
     return ((c.value >> 16 * half) & 0xFFFF) ^ (0x8000 if neg else 0)
 
 
-def packed_operand(ctx: IselContext, lo: Value, hi: Value) -> PackedOperand:
+def packed_operand(ctx: IselContext, lo: Value, hi: Value,
+                   integer: bool = False) -> PackedOperand:
     """The VOP3P source reading `lo` in its low and `hi` in its high half. A splat
     or the halves of one dword read one register with OPSEL/OPSEL_HI; two constants
     are an inline constant or a literal when equal (OPSEL and OPSEL_HI zero, as the
     ISA guide requires for constants: the value is the low 16 bits), else their packed
-    dword in an SGPR; anything else is packed first (``pack_halves``)."""
-    ra, ha, na = _half(ctx, lo)
-    rb, hb, nb = _half(ctx, hi)
+    dword in an SGPR; anything else is packed first (``pack_halves``). For an
+    `integer` operation ``fneg`` is not looked through, and an equal constant is
+    sign-extended (an integer inline constant, -16..64, is a 32-bit integer)."""
+    ra, ha, na = _half(ctx, lo, not integer)
+    rb, hb, nb = _half(ctx, hi, not integer)
     if isinstance(ra, Const) and isinstance(rb, Const):
         a = _const_half(ra, ha, na)
         b = _const_half(rb, hb, nb)
         if a == b:
+            if integer and a >> 15:
+                a |= 0xFFFF0000
             return PackedOperand(Const(32, a), (0, 0), (False, False))
         return PackedOperand(ctx.sgpr(Const(32, a | b << 16)), (0, 1), (False, False))
     if isinstance(ra, Temp) and isinstance(rb, Temp) and ra.id == rb.id:

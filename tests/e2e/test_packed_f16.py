@@ -134,3 +134,68 @@ def _encodings_agree_with_llvm_mc(lines: list[str], wave: int) -> None:
         assert res.ok, (r.line, res.diagnostics)
         got = [st.data for st in res.statements if st.kind == "inst"]
         assert got == [r.data], (r.line, got, r.data.hex())
+
+
+SRC_I16 = """#version 450
+#extension GL_EXT_shader_explicit_arithmetic_types : require
+#extension GL_EXT_shader_16bit_storage : require
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) readonly buffer A { i16vec4 a[]; };
+layout(set = 0, binding = 1) readonly buffer B { i16vec4 b[]; };
+layout(set = 0, binding = 2) writeonly buffer O { i16vec4 o[]; };
+layout(set = 0, binding = 3) writeonly buffer U { u16vec4 u[]; };
+layout(push_constant) uniform P { int16_t k; } p;
+void main() {
+    uint i = gl_GlobalInvocationID.x;
+    i16vec4 x = a[i], y = b[i];
+    u16vec4 ux = u16vec4(x), uy = u16vec4(y);
+    uint n = 6u * i;
+    o[n] = x + y;
+    o[n + 1u] = x - y.yxwz;  // halves swapped
+    o[n + 2u] = x * p.k + int16_t(-3);  // uniform splat, inline -3
+    o[n + 3u] = min(x, y) * int16_t(1000);  // a literal
+    o[n + 4u] = max(x, y) + i16vec4(1, 2, 3, 4);  // two packed SGPR constants
+    o[n + 5u] = i16vec4(p.k, p.k, p.k, p.k) * i16vec4(int16_t(5), int16_t(7), int16_t(5), int16_t(7));
+    u[2u * i] = min(ux, uy);
+    u[2u * i + 1u] = max(ux, uy);
+}
+"""
+
+
+@pytest.mark.parametrize("wave", [32, 64])
+def test_packed_i16(wave: int) -> None:
+    """Divergent 16-bit integer pairs are v_pk_add_u16/sub_u16/mul_lo_u16/min/max
+    (wrapping, as NumPy's int16/uint16: bit-exact); the uniform product of the push
+    constant stays SALU."""
+    spirv = glsl_to_spirv(SRC_I16)
+    asm = compile_spirv(spirv, wave_size=wave).asm
+    pk = [ln.strip() for ln in asm.splitlines() if ln.strip().startswith("v_pk_")]
+    for opc in ("v_pk_add_u16", "v_pk_sub_u16", "v_pk_mul_lo_u16", "v_pk_min_i16",
+                "v_pk_max_i16", "v_pk_min_u16", "v_pk_max_u16"):
+        assert any(ln.startswith(opc) for ln in pk), (opc, asm)
+    assert not any(ln.strip().startswith(("v_add_nc_u16", "v_sub_nc_u16", "v_mul_lo_u16",
+                                          "v_min_i16", "v_max_i16", "v_min_u16",
+                                          "v_max_u16")) for ln in asm.splitlines()), asm
+    _encodings_agree_with_llvm_mc(pk, wave)
+    rng = np.random.default_rng(wave + 1)
+    x = rng.integers(-32768, 32768, N * 4).astype(np.int16)
+    y = rng.integers(-32768, 32768, N * 4).astype(np.int16)
+    x[:4] = [-32768, 32767, 0, -1]
+    y[:4] = [-1, 1, -32768, 32767]
+    k = np.int16(-1234)
+    out = run_compute(spirv, groups=(1, 1, 1), wave_size=wave, buffers={
+        (0, 0): x.tobytes(), (0, 1): y.tobytes(), (0, 2): bytes(N * 48),
+        (0, 3): bytes(N * 16)}, push_constants=np.array([k, 0], np.int16).tobytes())
+    o = np.frombuffer(out[(0, 2)], np.int16).reshape(N, 6, 4)
+    u = np.frombuffer(out[(0, 3)], np.uint16).reshape(N, 2, 4)
+    xv, yv = x.reshape(N, 4), y.reshape(N, 4)
+    with np.errstate(over="ignore"):
+        want = [xv + yv, xv - yv[:, [1, 0, 3, 2]], xv * k + np.int16(-3),
+                np.minimum(xv, yv) * np.int16(1000),
+                np.maximum(xv, yv) + np.array([1, 2, 3, 4], np.int16),
+                np.broadcast_to(np.array([k * 5, k * 7, k * 5, k * 7], np.int16), (N, 4))]
+    for slot, w in enumerate(want):
+        np.testing.assert_array_equal(o[:, slot], w, err_msg=f"slot {slot}")
+    ux, uy = xv.view(np.uint16), yv.view(np.uint16)
+    np.testing.assert_array_equal(u[:, 0], np.minimum(ux, uy))
+    np.testing.assert_array_equal(u[:, 1], np.maximum(ux, uy))

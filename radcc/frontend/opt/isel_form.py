@@ -12,7 +12,7 @@ violation. Items:
 * scalar ALU: every ALU result has one component except ``vecN`` (whose only
   uses are the data of a store, the lane-mask source of a ballot intrinsic or a
   source of a packed operation) and the 16x2 results of ``vectorize_alu16``'s packed
-  f16 operations (``PACKED_OPS``, whose sources are ``vec2``s); every ``mov``
+  16-bit operations (``PACKED_OPS``, whose sources are ``vec2``s); every ``mov``
   extracts one component of a vector intrinsic or packed operation's result;
 * none of the options' ``lowered_ops`` (integer and float division, the GLSL.std.450
   operations without an instruction, GLSL bitfield/pack forms, system values known at
@@ -131,7 +131,7 @@ def check_isel_form(shader: MirShader) -> None:
 
 
 def _packed(ins: Instr) -> bool:
-    """A packed f16 operation of ``vectorize_alu16``: 16x2, its sources ``vec2``s."""
+    """A packed 16-bit operation of ``vectorize_alu16``: 16x2, its sources ``vec2``s."""
     d = ins.dest
     return ins.op in PACKED_OPS and d is not None and (d.bit_size, d.num_components) == (
         16, 2) and all(s.parent is not None and s.parent.op == "vec2" for s in ins.srcs)

@@ -1,5 +1,6 @@
-"""vectorize_alu16: pairs of scalar f16 ALU operations become one two-component
-operation, which isel selects as one packed VOP3P instruction (``v_pk_add_f16`` ...)
+"""vectorize_alu16: pairs of scalar 16-bit ALU operations become one two-component
+operation, which isel selects as one packed VOP3P instruction (``v_pk_add_f16``,
+``v_pk_add_u16`` ...)
 on the two halves of a dword (the idea of NIR's nir_opt_vectorize with RADV's
 16-bit filter, which ACO relies on for packed math).
 
@@ -12,7 +13,7 @@ from one 32-bit operand (`free_pair`):
 - two constants (an inline constant or a literal when equal, else one packed dword);
 - the two 16-bit halves of one dword of a *packed vector* (`packed_vector`: a 16-bit
   vector load, which isel keeps as its dwords, or an earlier merged result), possibly
-  negated (``fneg``, the instruction's NEG_LO/NEG_HI).
+  negated (``fneg``, the instruction's NEG_LO/NEG_HI; float operations only).
 
 The merged instruction ``%n = op vec2(A.src[0], B.src[0]), ...`` (16x2) sits at B's
 position, followed by ``A.dest = mov %n.x`` and ``B.dest = mov %n.y``; A is merged
@@ -27,8 +28,11 @@ from __future__ import annotations
 
 from ..mir import Block, Instr, MirShader, Value, const_of
 
-# f16 operations with a packed form (isel/alu16.py's PACKED_F16 maps them to v_pk_*)
-PACKED_OPS = frozenset({"fadd", "fsub", "fmul", "ffma", "fmin", "fmax"})
+# 16-bit operations with a packed form (isel/alu16.py's PACKED_VOP3P maps them to v_pk_*):
+# float ones, whose sources may be negated (NEG_LO/NEG_HI), and integer ones
+PACKED_FLOAT = frozenset({"fadd", "fsub", "fmul", "ffma", "fmin", "fmax"})
+PACKED_INT = frozenset({"iadd", "isub", "imul", "imin", "imax", "umin", "umax"})
+PACKED_OPS = PACKED_FLOAT | PACKED_INT
 LOADS = frozenset({"load_ssbo", "load_ubo", "load_push_constant", "load_shared",
                    "load_scratch", "load_constant"})
 WINDOW = 32  # how far after A a partner B is looked for
@@ -37,18 +41,20 @@ WINDOW = 32  # how far after A a partner B is looked for
 def packed_vector(w: Value) -> bool:
     """Whether isel holds the 16-bit vector `w` as whole dwords: component 2k's
     register is dword k itself (its high half component 2k+1): a 16-bit vector load
-    (``mem16``'s dword loads) or a merged operation's result."""
+    (``mem16``'s dword loads), a merged float operation's result, or a divergent merged
+    integer operation's (isel keeps a uniform one on the SALU, a register per
+    component; before divergence analysis every value counts as divergent)."""
     p = w.parent
     return w.bit_size == 16 and w.num_components > 1 and p is not None and (
-        p.op in LOADS or p.op in PACKED_OPS)
+        p.op in LOADS or p.op in PACKED_FLOAT or (p.op in PACKED_INT and w.divergent))
 
 
-def half_source(v: Value) -> tuple[Value, int, bool]:
+def half_source(v: Value, negate: bool = True) -> tuple[Value, int, bool]:
     """What a 16-bit scalar `v` reads: (base value, component, negated). Looks
-    through ``fneg`` and through a ``mov`` extracting a component of a packed vector;
-    else `v` itself, component 0."""
+    through ``fneg`` (when `negate`: a float operation's source) and through a ``mov``
+    extracting a component of a packed vector; else `v` itself, component 0."""
     neg = False
-    while v.parent is not None and v.parent.op == "fneg" and v.bit_size == 16:
+    while negate and v.parent is not None and v.parent.op == "fneg" and v.bit_size == 16:
         neg = not neg
         v = v.parent.srcs[0]
     p = v.parent
@@ -58,12 +64,13 @@ def half_source(v: Value) -> tuple[Value, int, bool]:
     return v, 0, neg
 
 
-def free_pair(a: Value, b: Value) -> bool:
-    """Whether one packed operand reads `a` in its low and `b` in its high half."""
+def free_pair(a: Value, b: Value, negate: bool = True) -> bool:
+    """Whether one packed operand reads `a` in its low and `b` in its high half
+    (`negate`: through ``fneg``, for a float operation)."""
     if a is b:
         return True
-    ba, ca, _ = half_source(a)
-    bb, cb, _ = half_source(b)
+    ba, ca, _ = half_source(a, negate)
+    bb, cb, _ = half_source(b, negate)
     if const_of(ba) is not None and const_of(bb) is not None:
         return True
     if ba is not bb:
@@ -93,7 +100,8 @@ def _vectorize_block(shader: MirShader, block: Block) -> bool:
             if a.dest in b.srcs:
                 break  # A's result is used here: A cannot move past it
             if b.op == a.op and _candidate(b) and b.attrs == a.attrs and all(
-                    free_pair(x, y) for x, y in zip(a.srcs, b.srcs, strict=True)):
+                    free_pair(x, y, a.op in PACKED_FLOAT)
+                    for x, y in zip(a.srcs, b.srcs, strict=True)):
                 partner = j
                 break
         if partner < 0:
