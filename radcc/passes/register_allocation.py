@@ -78,6 +78,10 @@ FILE_SIZE = 512
 _BLOCKED = -1
 
 
+# `first_fit` with more registers than this to avoid searches a byte map of the range
+_AVOID_SCAN = 16
+
+
 class _Copy:
     """One pair of the parallel copy being built before an instruction."""
 
@@ -216,28 +220,37 @@ class _Allocator:
         size, st = rc.size, stride(rc)
         f = self.file
         r = lo
-        if avoid is None:
-            # the same first fit, with the scan for a free register at C speed (`index`):
-            # a full file (a big switch's hoisted SGPRs) made each placement walk it
-            while r + size <= hi:
-                try:
-                    free = f.index(0, r, hi)
-                except ValueError:
+        if avoid is not None and len(avoid) > _AVOID_SCAN and hi > lo:
+            # many registers to avoid (linear VGPRs' lane_taken in a long divergent
+            # region): the blocked registers as bytes, searched at C speed for the
+            # lowest aligned run of `size` clear ones (the register the scan below finds)
+            blk = bytearray(map(bool, f[lo:hi]))
+            for k in avoid:
+                if lo <= k < hi:
+                    blk[k - lo] = 1
+            clear = bytes(size)
+            start = 0
+            while True:
+                pos = blk.find(clear, start)
+                if pos < 0:
                     return -1
-                # registers r..free-1 are taken: the next aligned start at or after free
-                r = lo + ((free - lo + st - 1) // st) * st
-                if r + size > hi:
-                    return -1
-                for k in range(r, r + size):
-                    if f[k] != 0:
-                        r = lo + ((k + 1 - lo + st - 1) // st) * st
-                        break
-                else:
-                    return r
-            return -1
+                if pos % st == 0:
+                    return lo + pos
+                start = pos + st - pos % st
+        # the lowest aligned start whose registers are free and not avoided, with the
+        # scan for a free register at C speed (`index`): a full file (a big switch's
+        # hoisted SGPRs, its VGPRs in a long divergent region) made each placement walk it
         while r + size <= hi:
+            try:
+                free = f.index(0, r, hi)
+            except ValueError:
+                return -1
+            # registers r..free-1 are taken: the next aligned start at or after free
+            r = lo + ((free - lo + st - 1) // st) * st
+            if r + size > hi:
+                return -1
             for k in range(r, r + size):
-                if f[k] != 0 or k in avoid:
+                if f[k] != 0 or (avoid is not None and k in avoid):
                     # jump past the blocked register, keeping the alignment
                     r = lo + ((k + 1 - lo + st - 1) // st) * st
                     break
