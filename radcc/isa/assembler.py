@@ -268,7 +268,8 @@ class Assembler:
         """Encode one parsed instruction (raises AsmError)."""
         cands = self.table.candidates(inst.mnemonic)
         if not cands:
-            raise AsmError("invalid instruction", inst.col)
+            raise AsmError(self.table.forced_size_error(inst.mnemonic) or "invalid instruction",
+                           inst.col)
         first_err: AsmError | None = None
         ctx = self.ctx
         if inst._tokens is not None and inst.second is None:

@@ -434,6 +434,10 @@ def literal_for(op: Operand, optype: str) -> int:
         if not -(1 << 31) <= v < (1 << 32):
             raise AsmError("invalid operand for instruction", op.col)
         return _trunc_u(v, 32)
+    if bits == 16 and not optype.startswith("v2"):  # a 16-bit literal: its low half
+        if not _fits(v, 16):
+            raise AsmError("invalid operand for instruction", op.col)
+        return v & 0xFFFF
     if not -(1 << 31) <= v < (1 << 32):
         raise AsmError("invalid operand for instruction", op.col)
     return _trunc_u(v, 32)
@@ -453,18 +457,7 @@ def inline_code_for(op: Operand, optype: str) -> int | None:
     if op.lit:
         return None
     if op.kind == "int":
-        v = int(op.value)
-        c = inline_int_code(v)
-        if c is not None:
-            return c
-        # a bit pattern that equals an inline float is inlined (32/64/16-bit fp)
-        if bits == 64:
-            return inline_float_code_for_bits(_trunc_u(v, 64), 64)
-        if bits == 16 and (isfloat or optype.startswith("v2")):
-            return inline_float_code_for_bits(_trunc_u(v, 16), 16) if 0 <= v <= 0xFFFF else None
-        if bits == 32:
-            return inline_float_code_for_bits(_trunc_u(v, 32), 32)
-        return None
+        return inline_int_operand_code(int(op.value), optype)
     if op.kind == "float":
         v = float(op.value)
         for code, fv in INLINE_FLOATS.items():
@@ -475,6 +468,52 @@ def inline_code_for(op: Operand, optype: str) -> int | None:
         if v == 0.0 and not math.copysign(1.0, v) < 0:
             return INLINE_INT_ZERO
     return None
+
+
+def _fits(v: int, width: int) -> bool:
+    """Whether `v` is a `width`-bit integer, signed or unsigned (LLVM's isSafeTruncation)."""
+    return -(1 << (width - 1)) <= v < (1 << width)
+
+
+def _signed(v: int, width: int) -> int:
+    v &= (1 << width) - 1
+    return v - (1 << width) if v >> (width - 1) else v
+
+
+def inline_int_operand_code(v: int, optype: str) -> int | None:
+    """Inline-constant code of an integer written for an operand of `optype`, as
+    llvm-mc-19 chooses it (LLVM's AMDGPUOperandSyntax, "integer inline constants": the
+    value is checked after truncation to the operand's width when it fits that width
+    signed or unsigned; 0xffffffff is -1 for a 32-bit operand)."""
+    bits = type_bits(optype)
+    isfloat = optype.startswith(("f", "v2f", "bf"))
+    if optype.startswith("v2"):  # packed halves: the 32-bit value
+        if _fits(v, 32):
+            c = inline_int_code(_signed(v, 32))
+            if c is not None:
+                return c
+            if not isfloat:  # packed integers take the 32-bit float constants
+                return inline_float_code_for_bits(v & 0xFFFFFFFF, 32)
+        return inline_float_code_for_bits(v, 16) if 0 <= v <= 0xFFFF else None
+    if bits == 16:
+        if not isfloat:  # a 16-bit integer operand: the value as written (0xffff is no -1)
+            return inline_int_code(v)
+        if not _fits(v, 16):
+            return None
+        c = inline_int_code(_signed(v, 16))
+        return c if c is not None else inline_float_code_for_bits(v & 0xFFFF, 16)
+    if bits == 64:
+        c = inline_int_code(v)
+        if c is not None:
+            return c
+        c = inline_float_code_for_bits(_trunc_u(v, 64), 64)
+        if c is None and isfloat and _fits(v, 32):  # a 64-bit float's high dword
+            c = inline_float_code_for_bits((v & 0xFFFFFFFF) << 32, 64)
+        return c
+    if not _fits(v, 32):
+        return None
+    c = inline_int_code(_signed(v, 32))
+    return c if c is not None else inline_float_code_for_bits(v & 0xFFFFFFFF, 32)
 
 
 def print_imm(value: int, optype: str) -> str:

@@ -233,7 +233,7 @@ class Cursor:
             v = self._unary(syms)
             if isinstance(v, tuple):
                 raise AsmError("expected absolute expression", t.col)
-            return -v
+            return _wrap64(-v)
         if t.is_punct("~"):
             self.next()
             v = self._unary(syms)
@@ -256,7 +256,10 @@ class Cursor:
             return v
         if t.kind == INT:
             self.next()
-            return int(t.value)
+            v = int(t.value)
+            if v > _MASK64:
+                raise AsmError("literal value out of range for directive", t.col)
+            return _wrap64(v)
         if t.kind == IDENT:
             self.next()
             if t.text in syms:
@@ -266,6 +269,19 @@ class Cursor:
 
 
 MAX_NESTING = 256  # a located limit instead of Python's recursion limit
+
+# Expressions evaluate as llvm-mc's MCExpr does, in 64-bit two's complement: an
+# integer literal up to 2**64 - 1 is its signed 64-bit value, +, - and * wrap, `>>` is
+# a logical shift (AMDGPU's assembler shifts right logically), and a shift count is
+# taken modulo 64 as llvm-mc-19 on x86-64 computes it (`(1<<64)` is 1, `(8>>65)` 4).
+_MASK64 = (1 << 64) - 1
+_INT64_MIN = -(1 << 63)
+_INT64_MAX = (1 << 63) - 1
+
+
+def _wrap64(v: int) -> int:
+    """`v` as a signed 64-bit integer (two's complement wrap-around)."""
+    return ((v - _INT64_MIN) & _MASK64) + _INT64_MIN
 
 _BINOPS = {
     "|": 1,
@@ -286,25 +302,27 @@ def _apply(t: Token, a: int | tuple[str, int], b: int | tuple[str, int]) -> int 
     if isinstance(a, tuple) or isinstance(b, tuple):
         # symbol +/- constant is the only relocatable form we keep
         if isinstance(a, tuple) and not isinstance(b, tuple) and op in "+-":
-            return (a[0], a[1] + (b if op == "+" else -b))
+            return (a[0], _wrap64(a[1] + (b if op == "+" else -b)))
         if isinstance(b, tuple) and not isinstance(a, tuple) and op == "+":
-            return (b[0], b[1] + a)
+            return (b[0], _wrap64(b[1] + a))
         raise AsmError("expected absolute expression", t.col)
     if op == "+":
-        return a + b
+        return _wrap64(a + b)
     if op == "-":
-        return a - b
+        return _wrap64(a - b)
     if op == "*":
-        return a * b
+        return _wrap64(a * b)
     if op in "/%":
         if b == 0:
             raise AsmError("division by zero", t.col)
+        if a == _INT64_MIN and b == -1:  # llvm-mc-19 itself dies of SIGFPE here
+            raise AsmError("division overflow", t.col)
         q = abs(a) // abs(b) * (1 if (a >= 0) == (b >= 0) else -1)
         return q if op == "/" else a - q * b
     if op == "<<":
-        return a << b
+        return _wrap64(a << (b & 63))
     if op == ">>":
-        return a >> b
+        return _wrap64((a & _MASK64) >> (b & 63))
     if op == "&":
         return a & b
     if op == "|":
@@ -409,15 +427,18 @@ def parse_operand(cur: Cursor) -> Operand:
     elif kind == INT:
         nxt = toks[pos + 1]
         if nxt.kind != PUNCT or nxt.text == ",":
-            cur.pos = pos + 1
-            return Operand("int", col, None, _parse_int(t.text), t.text)
+            v = _parse_int(t.text)
+            if v <= _INT64_MAX:  # else the general path wraps it or says it is too large
+                cur.pos = pos + 1
+                return Operand("int", col, None, v, t.text)
     elif kind == PUNCT and t.text == "-":
         nxt = toks[pos + 1]
         if nxt.kind == INT:
             after = toks[pos + 2]
-            if after.kind != PUNCT or after.text == ",":
+            v = _parse_int(nxt.text)
+            if (after.kind != PUNCT or after.text == ",") and v <= _INT64_MAX:
                 cur.pos = pos + 2
-                return Operand("int", col, None, -_parse_int(nxt.text), "-")
+                return Operand("int", col, None, -v, "-")
     # -|x|, -x, |x|
     if t.is_punct("-") and (cur.peek().is_punct("|") or _starts_mod_func(cur, 1)
                             or (cur.peek().kind == IDENT and _reg_name(cur.peek().text) is not None)
@@ -689,6 +710,8 @@ def fast_statement(line: str) -> ParsedInst | None:
                     neg = ""
                 else:
                     iv = _parse_int(num)
+                    if iv > _INT64_MAX:
+                        return None  # the general path wraps it (or says it is too large)
                     op = Operand("int", col, None, -iv if neg else iv, "-" if neg else num)
                     neg = ""
                 if neg:

@@ -146,6 +146,32 @@ def _opinfo_from_json(enc: str, d: dict) -> OpInfo:
     )
 
 
+# The encodings llvm-mc's SIInstrFlags::VOP3 marks: those an `_e64` suffix selects
+# (`_e32` selects every other but a VOPD line's Y half).
+VOP3_CLASS_ENCODINGS = frozenset(("VOP3", "VOP3P", "VOP3SD", "VINTERP"))
+# LLVM defines these as VOP2 instructions that GFX10+ encodes only as VOP3: an `_e32`
+# suffix selects them, `_e64` does not (llvm-mc-19: "e64 variant ... not supported").
+_VOP2_ENCODED_AS_VOP3 = frozenset(("v_readlane_b32", "v_writelane_b32"))
+
+
+def _forced_size_class(e: OpInfo) -> bool | None:
+    """True if an `_e64` suffix selects this entry, False if `_e32` does, None if
+    neither does."""
+    if e.enc == "VOPDY":  # (a VOPD line's X half takes `_e32`, its Y half does not)
+        return None
+    return e.enc in VOP3_CLASS_ENCODINGS and e.name not in _VOP2_ENCODED_AS_VOP3
+
+
+def _suffix_base(mnemonic: str) -> str | None:
+    """The mnemonic without its `_e32`/`_e64` suffix (None if it has none; one
+    suffix only, as llvm-mc strips one)."""
+    suffix = mnemonic[-4:]
+    if suffix != "_e32" and suffix != "_e64":
+        return None
+    base = mnemonic[:-4]
+    return None if base[-4:] in ("_e32", "_e64") else base
+
+
 class OpcodeTable:
     """All instructions of one generation, indexed by encoding, by LLVM name and by
     canonical name (module docstring)."""
@@ -170,8 +196,33 @@ class OpcodeTable:
         return self.by_enc.get(enc, {}).get(opcode)
 
     def candidates(self, mnemonic: str) -> list[OpInfo]:
-        """Entries that accept this spelling, in the order to try them."""
-        return self.by_mnemonic.get(mnemonic, [])
+        """Entries that accept this spelling, in the order to try them.
+
+        As llvm-mc's AMDGPU parser does, a spelling the table lacks that ends in
+        `_e32` or `_e64` names its base mnemonic's entries of that encoding size:
+        `_e64` the VOP3-class ones (VOP3, VOP3P, VOP3SD, VINTERP: `v_fma_f32_e64`),
+        `_e32` every other (`s_mov_b32_e32`, `ds_store_b32_e32`)."""
+        es = self.by_mnemonic.get(mnemonic)
+        if es is not None:
+            return es
+        base = _suffix_base(mnemonic)
+        if base is None:
+            return []
+        vop3 = mnemonic.endswith("_e64")
+        found = [e for e in self.by_mnemonic.get(base, ()) if _forced_size_class(e) is vop3]
+        if not found and vop3:  # an alias of the VOP1/VOP2 form (v_add_u32 = v_add_nc_u32)
+            for e in self.by_mnemonic.get(base, ()):
+                found += [x for x in self.by_canon.get(e.canon, ())
+                          if _forced_size_class(x) and x not in found]
+        return found
+
+    def forced_size_error(self, mnemonic: str) -> str | None:
+        """llvm-mc's message for `_e32`/`_e64` on a mnemonic without that encoding
+        size (None if the base mnemonic is unknown too)."""
+        base = _suffix_base(mnemonic)
+        if base is not None and base in self.by_mnemonic:
+            return f"{mnemonic[-3:]} variant of this instruction is not supported"
+        return None
 
     def lookup(self, name: str, enc: str | None = None) -> OpInfo:
         """The entry of an LLVM name (and encoding); KeyError if none."""

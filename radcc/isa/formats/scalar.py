@@ -97,9 +97,7 @@ def ssrc_field(op: Operand, spec: OperandSpec, lits: list[int],
     if op.kind == "int":
         v = _int_norm(int(op.value), bits)
         # lit() does not force a literal for SALU operands (llvm-mc 19)
-        c = O.inline_int_code(v)
-        if c is None:
-            c = O.inline_float_code_for_bits(v & ((1 << bits) - 1), bits)
+        c = O.inline_int_operand_code(v, "b64" if bits == 64 else "b32")
         if c is not None:
             return c
         if not -(1 << 31) <= v < (1 << 32):

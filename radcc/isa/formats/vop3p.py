@@ -113,11 +113,17 @@ def const_code(op: Operand, optype: str, col: int) -> tuple[int, int | None]:
         return LITERAL, pattern
     iv = int(op.value)
     if not op.lit:
-        c = inline_int_code(iv)
-        if c is not None:
-            return c, None
-        if half and 0 <= iv <= 0xFFFF:
-            c = _inline_16(iv, optype)
+        # as llvm-mc-19: the value truncated to the slot (16 bits for one half, 32 for a
+        # packed pair) when it fits signed or unsigned, then the inline integers, then
+        # the float constants of that width (a packed integer pair takes 32-bit floats)
+        width = 16 if optype in ("f16", "bf16") else 32
+        if -(1 << (width - 1)) <= iv < (1 << width):
+            sv = iv & ((1 << width) - 1)
+            c = inline_int_code(sv - (1 << width) if sv >> (width - 1) else sv)
+            if c is None and half and sv <= 0xFFFF:
+                c = _inline_16(sv, optype)
+            if c is None and optype == "v2i16":
+                c = inline_float_code_for_bits(sv, 32)
             if c is not None:
                 return c, None
     if optype in ("f16", "bf16"):
