@@ -571,6 +571,8 @@ class _Checker:
                 raise _fail("the operand must be a boolean vector", ins)
         elif op == "OpBitcast":
             self.bitcast(ins, rt, int(ids[0]))
+        elif op in ("OpConvertPtrToU", "OpConvertUToPtr"):
+            self.pointer_conversion(ins, rt, int(ids[0]))
         elif op == "OpSelect":
             self.select(ins, rt, [int(v) for v in ids])
         elif op in _DERIVATIVES:
@@ -1064,6 +1066,8 @@ class _Checker:
             want = list(t.members)
         elif isinstance(t, TypeMatrix):
             want = [t.column] * t.columns
+        elif isinstance(t, TypeCooperativeMatrix):  # one value for every element
+            want = [t.component]
         elif isinstance(t, TypeArray):
             n = self.length(t)
             if n is None:
@@ -1077,6 +1081,26 @@ class _Checker:
                         f"{len(want)}", ins)
         for k, (w, g) in enumerate(zip(want, types, strict=True)):
             self.same(ins, w, g, f"constituent {k}")
+
+    def pointer_conversion(self, ins: Instruction, rt: int | None, vid: int) -> None:
+        """OpConvertPtrToU / OpConvertUToPtr (SPIR-V 3.42.11): between a physical pointer
+        (PhysicalStorageBuffer in Vulkan) and an integer scalar; OpConvertPtrToU's result
+        is unsigned; the integer is 64-bit under PhysicalStorageBuffer64 addressing
+        (VUID-StandaloneSpirv-PhysicalStorageBuffer64-04710)."""
+        to_int = ins.opname == "OpConvertPtrToU"
+        ptr, num = (self.vtype(vid), rt) if to_int else (rt, self.vtype(vid))
+        pt = self.t(ptr)
+        if not isinstance(pt, TypePointer) or pt.storage_class != "PhysicalStorageBuffer":
+            raise _fail(f"{self.type_name(ptr)} is not a PhysicalStorageBuffer "
+                        "pointer", ins)
+        it = self.t(num)
+        if not isinstance(it, TypeInt) or (to_int and it.signed):
+            raise _fail(f"{self.type_name(num)} is not an "
+                        f"{'unsigned ' if to_int else ''}integer scalar", ins)
+        if it.width != 64:
+            raise _fail(f"{self.type_name(num)} is not 64-bit, as "
+                        "PhysicalStorageBuffer64 addressing needs "
+                        "(VUID-StandaloneSpirv-PhysicalStorageBuffer64-04710)", ins)
 
     def shuffle(self, ins: Instruction, rt: int | None) -> None:
         a, b = (self.vtype(int(ins.operands[k].value)) for k in (0, 1))
@@ -1770,7 +1794,8 @@ class _Checker:
         for ins in m.instructions:
             ct = self.t(ins.result_type)
             if ins.opname in ("OpConstantComposite", "OpSpecConstantComposite") and (
-                    isinstance(ct, TypeVector | TypeStruct | TypeMatrix) or (
+                    isinstance(ct, TypeVector | TypeStruct | TypeMatrix | TypeCooperativeMatrix)
+                    or (
                         isinstance(ct, TypeArray) and self.length(ct) is not None)):
                 self.construct(ins, ins.result_type, [int(v) for v in ins.ids()])
         for ins in m.instructions:  # spirv-val: no constants of storage-only small types
