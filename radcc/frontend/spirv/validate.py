@@ -1803,8 +1803,10 @@ class _Checker:
                 raise _fail(f"a constant of {self.type_name(ins.result_type)} needs the "
                             f"{small[ins.result_type]} capability (the storage capabilities "
                             f"allow loads, stores and conversions only)", ins)
-            elif ins.opname == "OpVariable" and small:
-                self._small_variable(ins, small)
+            elif ins.opname == "OpVariable":
+                if small:
+                    self._small_variable(ins, small)
+                self._no_explicit_layout(ins)
 
     def _limited(self, tid: int | None) -> bool:
         """Does a value of type `tid` (not a pointer) hold an 8/16-bit type that only a
@@ -1874,6 +1876,41 @@ class _Checker:
                 todo.append(t.element)
             elif isinstance(t, TypeStruct):
                 todo.extend(t.members)
+
+    def _no_explicit_layout(self, ins: Instruction) -> None:
+        """A Function, Private, UniformConstant or Workgroup variable's type carries no
+        explicit layout: no ArrayStride, Offset or MatrixStride anywhere in it (Workgroup:
+        unless WorkgroupMemoryExplicitLayoutKHR; VUID-StandaloneSpirv-None-10684, which
+        spirv-val checks at the variable)."""
+        pt = self.t(ins.result_type)
+        if not isinstance(pt, TypePointer) or pt.storage_class not in (
+                "Function", "Private", "UniformConstant", "Workgroup") or (
+                pt.storage_class == "Workgroup"
+                and "WorkgroupMemoryExplicitLayoutKHR" in self.m.capabilities):
+            return
+        m = self.m
+        todo, seen = [pt.pointee], set()
+        while todo:
+            tid = todo.pop()
+            if tid in seen:
+                continue
+            seen.add(tid)
+            t = self.t(tid)
+            found = None
+            if isinstance(t, TypeArray | TypeRuntimeArray):
+                found = "ArrayStride" if m.has_decoration(tid, "ArrayStride") else None
+                todo.append(t.element)
+            elif isinstance(t, TypeStruct):
+                found = next((d for k in range(len(t.members)) for d in ("Offset", "MatrixStride")
+                              if m.has_decoration(tid, d, k)), None)
+                todo.extend(t.members)
+            elif isinstance(t, TypeMatrix):
+                todo.append(t.column)
+            if found is not None:
+                raise _fail(f"a {pt.storage_class} variable's type {self.type_name(tid)} has an "
+                            f"explicit layout ({found}), which only buffer, push-constant and "
+                            "physical storage classes allow (VUID-StandaloneSpirv-None-10684)",
+                            ins)
 
     # ================================================================ entry points
     def interfaces(self) -> None:
