@@ -10,7 +10,9 @@ values are `sysval.py`).
   ``glc`` (they return the old value).
 - Shared memory: ``ds_load_*``/``ds_store_*``/``ds_*_rtn_*`` on a VGPR byte
   address; the LDS size goes to ``program.config.lds_size``.
-- Barriers: ``p_barrier`` (lowered to the waits and ``s_barrier``).
+- Barriers: ``p_barrier`` (lowered to the waits and ``s_barrier``); a memory scope no
+  wider than the wave (subgroup/invocation, or the workgroup when it is one wave)
+  gets ``sem:none``, no release wait, as ACO's perform_barrier.
 """
 
 from __future__ import annotations
@@ -412,7 +414,13 @@ def select_barrier(ctx: IselContext, ins: Instr) -> None:
         "Subgroup", "Invocation") else "invocation" if ex in (None, "None") else "workgroup"
     one_wave = ctx.workgroup_size[0] * ctx.workgroup_size[1] * \
         ctx.workgroup_size[2] <= ctx.wave
-    ctx.b.pseudo("p_barrier", scope=scope, sem="acqrel" if sem else "none",
+    # A release/acquire no wider than the wave itself orders nothing another wave sees: a
+    # workgroup of one wave, or a subgroup/invocation memory scope (ACO's perform_barrier,
+    # aco_insert_waitcnt.cpp: no wait unless the scope exceeds the "subgroup scope", which
+    # is the workgroup when it fits in one wave); a wave's own accesses stay in order.
+    mem = ins.attrs.get("memory_scope")
+    narrow = mem in ("Subgroup", "Invocation") or (mem == "Workgroup" and one_wave)
+    ctx.b.pseudo("p_barrier", scope=scope, sem="acqrel" if sem and not narrow else "none",
                  wg_one_wave=one_wave)
 
 

@@ -114,3 +114,49 @@ def test_guarded_store_one_kernarg_load_and_no_exec_restore(wave: int) -> None:
         idx = np.arange(n, dtype=np.float32)[:, None]
         want[:n] = np.maximum(a[:n], 0) * np.float32(2.0) + idx
         assert (got == want).all(), n
+
+
+# ncnn's and ggml's reductions over shared memory with `barrier()` (workgroup execution
+# and memory scope) in a workgroup of 64: in wave64 the workgroup is one wave, so the
+# release orders nothing another wave could see and ACO emits no wait for it
+# (aco_insert_waitcnt.cpp perform_barrier: no wait unless the scope exceeds the
+# "subgroup scope", the workgroup when it fits in one wave); in wave32 the two waves
+# still get the wait and the s_barrier.
+SHARED_TREE = """#version 450
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) buffer B { float b[]; };
+shared float s[64];
+void main() {
+    uint t = gl_LocalInvocationID.x;
+    s[t] = b[gl_WorkGroupID.x * 64u + t];
+    barrier();
+    for (uint k = 32u; k > 0u; k >>= 1) {
+        if (t < k) s[t] = max(s[t], s[t + k]);
+        barrier();
+    }
+    if (t == 0u) b[gl_WorkGroupID.x * 64u] = s[0];
+}
+"""
+
+
+@pytest.mark.parametrize("wave", [32, 64])
+def test_workgroup_barrier_in_a_one_wave_workgroup_has_no_release_wait(wave: int) -> None:
+    spv = glsl_to_spirv(SHARED_TREE)
+    asm = compile_spirv(spv, wave_size=wave, debug_options=CHECKED).asm
+    code = [x.split(";")[0].strip() for x in asm.splitlines()]
+    code = [x for x in code if re.match(r"[sv]_|ds_|global_", x) and
+            not x.startswith("s_delay_alu")]
+    after_store = [code[i + 1] for i, x in enumerate(code[:-1]) if x.startswith("ds_store")]
+    if wave == 64:
+        assert "s_barrier" not in code, asm
+        assert not any(x.startswith("s_waitcnt") for x in after_store), asm
+    else:
+        bars = [i for i, x in enumerate(code) if x == "s_barrier"]
+        assert len(bars) == 7 and all(code[i - 1].startswith("s_waitcnt") for i in bars), asm
+    a = np.random.default_rng(3).standard_normal(3 * 64).astype(np.float32)
+    out = run_compute(spv, buffers={(0, 0): a}, groups=(3, 1, 1), wave_size=wave,
+                      debug_options=CHECKED)
+    got = np.frombuffer(out[(0, 0)], np.float32)
+    want = a.copy()
+    want[::64] = a.reshape(3, 64).max(axis=1)
+    assert (got == want).all()
