@@ -39,7 +39,7 @@ layout(push_constant) uniform P { float16_t scale; float16_t bias; } p;
 void main() {
     uint i = gl_GlobalInvocationID.x;
     f16vec4 x = a[i], y = b[i], z = c[i];
-    uint n = 10u * i;
+    uint n = 11u * i;
     o[n] = x + y;
     o[n + 1u] = x * y;
     o[n + 2u] = fma(x, y, z);
@@ -51,6 +51,7 @@ void main() {
                                               // a high half read twice, a literal
     o[n + 8u] = x * (k * k);  // a uniform packed product
     o[n + 9u] = f16vec4(clamp(vec4(x) * 2.0 + 1.0, -3.0, 3.0));  // f16 storage, f32 math
+    o[n + 10u] = clamp(x * y, f16vec4(0.0hf), f16vec4(1.0hf));  // two packed ops
 }
 """
 
@@ -93,9 +94,9 @@ def test_packed_f16(wave: int) -> None:
     x, y, z = _inputs(wave)
     out = run_compute(spirv, groups=(1, 1, 1), wave_size=wave, buffers={
         (0, 0): x.tobytes(), (0, 1): y.tobytes(), (0, 2): z.tobytes(),
-        (0, 3): bytes(N * 80), (0, 4): K.tobytes()},
+        (0, 3): bytes(N * 88), (0, 4): K.tobytes()},
         push_constants=np.array([SCALE, BIAS], np.float16).tobytes())
-    o = np.frombuffer(out[(0, 3)], np.float16).reshape(N, 10, 4)
+    o = np.frombuffer(out[(0, 3)], np.float16).reshape(N, 11, 4)
     xv, yv, zv = (v.reshape(N, 4) for v in (x, y, z))
     x32, y32, z32 = (v.astype(np.float32) for v in (xv, yv, zv))
     with np.errstate(all="ignore"):
@@ -110,12 +111,13 @@ def test_packed_f16(wave: int) -> None:
             7: _f16(_f16(_f16(x32[:, [1, 1, 3, 3]] * z32) * 3) - np.float32(0.5)),
             8: _f16(x32 * _f16(K.astype(np.float32) ** 2).astype(np.float32)),
             9: _f16(np.clip(x32 * np.float32(2) + np.float32(1), -3, 3)),
+            10: np.clip(_f16(x32 * y32), np.float16(0), np.float16(1)),
         }
     nan_in = np.isnan(xv) | np.isnan(yv)
     for slot, w in want.items():
         got = o[:, slot]
         keep = ~nan_in if slot in (3, 5) else ~np.isnan(xv) if slot in (4, 9) else \
-            np.ones_like(nan_in)
+            ~np.isnan(want[1]) if slot == 10 else np.ones_like(nan_in)
         g, r = got[keep], w[keep]
         np.testing.assert_array_equal(np.isnan(g), np.isnan(r), err_msg=f"slot {slot}")
         num = ~np.isnan(r)
