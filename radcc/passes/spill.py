@@ -141,6 +141,8 @@ class _Spiller:
                     if ok:
                         self.spillable.add(t.id)
         self.rc_of = rc_of
+        # the register file (`_kind`) of each spillable value
+        self.spillable_kind = {t: _kind(rc_of[t]) for t in self.spillable}
         self.remat = _rematerialisable(program, self.spillable)
         self.n_remat = 0
         self._ends: dict[int, tuple[int, int]] = {}
@@ -541,6 +543,11 @@ class _Spiller:
         for t, n in regs.items():
             dem[_kind(self.rc_of[t])] += n
         uses = self.uses[bi]
+        # `next_use` of the spill candidates, inlined
+        use_pos, live_out, nu_end = self.use_pos[bi], self.live_out[bi], self.nu_end[bi]
+        n_ins = len(ins)
+        spillable_kind, remat = self.spillable_kind, self.remat
+        bisect_left = bisect.bisect_left
         for i in range(len(ins) + 1):
             instr = ins[i] if i < len(ins) else None
             if instr is not None and instr.is_phi:
@@ -567,10 +574,19 @@ class _Spiller:
                 while need > self.limit[k]:
                     # furthest next use, a rematerialisable value first (ACO)
                     best, bd = -1, (-1, -1)
+                    i1 = i + 1
                     for t in regs:
-                        if t in opset or t not in self.spillable or _kind(self.rc_of[t]) != k:
+                        if spillable_kind.get(t) != k or t in opset:
                             continue
-                        d = (t in self.remat, self.next_use(bi, t, i + 1))
+                        pos = use_pos.get(t)
+                        nu = INF
+                        if pos:
+                            j = bisect_left(pos, i1)
+                            if j < len(pos):
+                                nu = pos[j] - i1
+                        if nu == INF and t in live_out:
+                            nu = n_ins - i1 + nu_end.get(t, INF)
+                        d = (t in remat, nu)
                         if d > bd or (d == bd and t > best):
                             best, bd = t, d
                     if best < 0:
