@@ -99,3 +99,38 @@ def test_dequant_push_constants_by_name() -> None:
     push = tool.ggml_named_push("dequant_q8_0", shape)
     assert push is not None and struct.unpack("<5I", push)[4] == 4096
     assert tool.ggml_named_push("dequant_q8_0", tool.shape_of(glsl_to_spirv(WIDTH_ID))) is None
+
+
+PRELU_LIKE = """#version 450
+layout(push_constant) uniform parameter
+{
+    int dims; // the vector index below is dims - 1
+    int w;
+    int cstep;
+} p;
+void main() {}
+"""
+
+
+def test_ncnn_source_from_a_source_tree(tmp_path: Path) -> None:
+    """An extracted ncnn tree (no .git) is read as such: before, only a git directory
+    was, and any other path silently left ``dims`` random (undefined vector index)."""
+    shader_dir = tmp_path / "src" / "layer" / "vulkan" / "shader"
+    shader_dir.mkdir(parents=True)
+    (shader_dir / "prelu_pack4.comp").write_text(PRELU_LIKE)
+    assert tool.ncnn_tree_kind(str(tmp_path)) == "tree"
+    src = tool.ncnn_source(str(tmp_path), "prelu_pack4_fp16")
+    assert tool.ncnn_member_names(src) == ["dims", "w", "cstep"]
+    assert "//" not in src
+    v = tool.ncnn_values(["dims", "w", "cstep"], __import__("numpy").random.default_rng(1))
+    assert v["dims"] == 3 and v["cstep"] == v["w"]
+    assert tool.ncnn_source(str(tmp_path), "absent_fp16") == ""
+
+
+def test_ncnn_src_neither_tree_nor_git_is_refused(tmp_path: Path) -> None:
+    import subprocess
+    cp = subprocess.run([sys.executable, str(_PATH), str(tmp_path), "--ncnn-src",
+                         str(tmp_path)], capture_output=True, text=True)
+    assert cp.returncode == 2
+    assert "neither a directory with src/layer/vulkan/shader/" in cp.stderr
+    assert tool.ncnn_tree_kind(str(tmp_path)) is None

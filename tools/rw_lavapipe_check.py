@@ -2,7 +2,7 @@
 radcc's strict emulator and in lavapipe on the same random inputs, outputs compared.
 
     python tools/rw_lavapipe_check.py DIR_OR_FILE... [--wave 32,64] [--only SUBSTRING]
-        [--exclude SUBSTRING] [--every N] [--offset I] [--ncnn-src NCNN_GIT_DIR] [--limit N] [--timeout S] [--out RESULTS.jsonl] [--resume]
+        [--exclude SUBSTRING] [--every N] [--offset I] [--ncnn-src NCNN_SRC] [--limit N] [--timeout S] [--out RESULTS.jsonl] [--resume]
 
 radcc does not ship the modules: build them from the projects' sources as issue 9
 describes (``/work/rw`` on the machine the issue was worked on). Every module is set up
@@ -13,7 +13,8 @@ asks one question: does radcc's code do what lavapipe does with the same bytes?
   every float member 0.5 (members found from the block's ``Offset`` decorations).
   Sizes, strides and ggml's fastdiv constants are then small and mutually inconsistent,
   which keeps every index small: the kernels compute something well defined, not what
-  llama.cpp or ncnn would ask of them. With ``--ncnn-src`` (a clone of Tencent/ncnn)
+  llama.cpp or ncnn would ask of them. With ``--ncnn-src`` (Tencent/ncnn's source
+  tree, a checkout or an extracted archive, or its git directory; a path that is neither is refused, exit status 2)
   an ncnn module's members are named from its ``.comp`` source and shaped as ncnn sets
   them where a random value would make the shader undefined: ``dims`` 3 (it indexes
   vectors with ``dims - 1``), ``d`` 1, ``cstep = w * h * d`` (256 without ``w``, so
@@ -57,7 +58,11 @@ result). Modules with images, samplers, cooperative matrices or physical storage
 pointers are skipped (``skip``). Results: one line per module and wave on stdout, a
 summary by outcome; ``--out`` writes JSON lines (``--resume`` keeps them and runs the
 rest). Exit status 1 when a module mismatches or fails in radcc (refusal, emulator
-error); 0 otherwise.
+error); 2 when ``--ncnn-src`` is neither a source tree nor a git directory; 0 otherwise.
+ncnn modules run without ``--ncnn-src`` keep random shape members (a warning says so):
+their mismatches are the setup's undefined behaviour, not radcc's (``dims`` 4 makes
+``gxyz[dims - 1]`` read past an ``ivec3``: prelu_pack4_fp16 then took component x in
+radcc and z in lavapipe, 13 of 32768 halves apart).
 """
 
 from __future__ import annotations
@@ -268,14 +273,34 @@ SPEC_INT = re.compile(r"constant_id\s*=\s*(\d+)\s*\)\s*const\s+int\s+(\w+)\s*=\s
 NCNN_DIVISORS = {"stride": 2, "upscale_factor": 2}
 
 
-def ncnn_source(git_dir: str, module: str) -> str:
-    """ncnn's shader source of `module` (``NAME_fp32``/``_fp16``) from the git
-    repository `git_dir`, comments removed ("" when there is none)."""
-    name = re.sub(r"_fp(32|16)$", "", module)
-    cp = subprocess.run(["git", "--git-dir", git_dir, "show",
-                         f"HEAD:src/layer/vulkan/shader/{name}.comp"],
+NCNN_SHADER_DIR = "src/layer/vulkan/shader"
+
+
+def ncnn_tree_kind(src: str) -> str | None:
+    """How `src` holds ncnn's shaders: ``"tree"`` (a checkout or an extracted archive
+    with ``src/layer/vulkan/shader/``), ``"git"`` (a git directory, bare or not), or
+    None (neither: every module would silently fall back to random shape members)."""
+    if (Path(src) / NCNN_SHADER_DIR).is_dir():
+        return "tree"
+    cp = subprocess.run(["git", "--git-dir", src, "rev-parse", "--verify", "-q", "HEAD"],
                         capture_output=True, text=True)
-    return re.sub(r"//[^\n]*", "", cp.stdout) if cp.returncode == 0 else ""
+    return "git" if cp.returncode == 0 else None
+
+
+def ncnn_source(src: str, module: str) -> str:
+    """ncnn's shader source of `module` (``NAME_fp32``/``_fp16``) from `src` (a source
+    tree or a git directory, `ncnn_tree_kind`), comments removed ("" when there is
+    none)."""
+    name = re.sub(r"_fp(32|16)$", "", module)
+    if ncnn_tree_kind(src) == "tree":
+        f = Path(src) / NCNN_SHADER_DIR / f"{name}.comp"
+        text = f.read_text() if f.is_file() else ""
+    else:
+        cp = subprocess.run(["git", "--git-dir", src, "show",
+                             f"HEAD:{NCNN_SHADER_DIR}/{name}.comp"],
+                            capture_output=True, text=True)
+        text = cp.stdout if cp.returncode == 0 else ""
+    return re.sub(r"//[^\n]*", "", text)
 
 
 def ncnn_member_names(source: str) -> list[str] | None:
@@ -535,13 +560,18 @@ def main() -> int:
     ap.add_argument("--timeout", type=float, default=300.0, help="seconds per module")
     ap.add_argument("--out", help="JSON lines of the results")
     ap.add_argument("--resume", action="store_true", help="keep --out's rows, run the rest")
-    ap.add_argument("--ncnn-src", help="ncnn's git directory: shape push constants by name")
+    ap.add_argument("--ncnn-src", help="ncnn's source tree or git directory: shape push "
+                    "constants by name")
     ap.add_argument("--one", help=argparse.SUPPRESS)  # the child process's module
     a = ap.parse_args()
     waves = [int(x) for x in a.wave.split(",")]
     if a.one:
         print(json.dumps(run_one(a.one, waves, a.ncnn_src)))
         return 0
+    if a.ncnn_src and ncnn_tree_kind(a.ncnn_src) is None:
+        print(f"rw_lavapipe_check: error: --ncnn-src {a.ncnn_src}: neither a directory with "
+              f"{NCNN_SHADER_DIR}/ nor a git directory", file=sys.stderr)
+        return 2
     files: list[str] = []
     for inp in a.inputs:
         p = Path(inp)
@@ -550,6 +580,10 @@ def main() -> int:
              and not (a.exclude and a.exclude in Path(f).name)][a.offset::a.every]
     if a.limit:
         files = files[:a.limit]
+    if not a.ncnn_src and any("ncnn" in f for f in files):
+        print("rw_lavapipe_check: warning: ncnn modules without --ncnn-src get random shape "
+              "members (dims above 3 index a vector out of range, channels overlap): "
+              "their mismatches are the setup's undefined behaviour", file=sys.stderr)
     done: set[str] = set()
     if a.out and a.resume and Path(a.out).exists():
         done = {json.loads(ln)["file"] for ln in Path(a.out).read_text().splitlines() if ln}
