@@ -143,7 +143,9 @@ def _assemble(src: str, name: str, target, wave: int, args, out) -> int:
     for d in res.diagnostics:
         print(d, file=sys.stderr)
     if args.filetype == "obj":
-        if not res.ok:
+        for d in res.object_errors:
+            print(d, file=sys.stderr)
+        if not res.ok or res.object_errors:
             return 1
         from radcc.codeobj.errors import CodeObjectError
         from radcc.driver.mc import write_object

@@ -97,6 +97,9 @@ class AsmResult:
     amdgcn_target: str | None = None
     code_object_version: int | None = None
     metadata_yaml: str | None = None
+    # errors that only writing an object has (llvm-mc-19 reports them at layout, not in
+    # its text output): a `.size` that is not a difference of labels of one section
+    object_errors: list[Diagnostic] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -203,7 +206,7 @@ class Assembler:
                 self.error(lineno, e.col, e.message)
         self._resolve_fixups()
         return AsmResult(self.statements, self.sections, self.symbols, self.kernels, self.diags,
-                         self.amdgcn_target, self.cov, self.metadata_yaml)
+                         self.amdgcn_target, self.cov, self.metadata_yaml, self._object_errors)
 
     def _statement(self, toks: list[Token], line: str, lineno: int) -> None:
         pos = 0
@@ -463,6 +466,7 @@ class Assembler:
             raise AsmError("unknown directive", t.col)
 
     _size_exprs: list[tuple[Symbol, list[Token], int]]
+    _object_errors: list[Diagnostic]
 
     def _expect_end(self, cur: Cursor) -> None:
         if not cur.at_end():
@@ -596,13 +600,28 @@ class Assembler:
                 p = off + f.offset
                 sec.data[p : p + 4] = (d & 0xFFFFFFFF).to_bytes(4, "little")
         # .size expressions
+        # A label is an offset in its section: the expression must not depend on where
+        # the sections are placed (a difference of labels of one section), so it is
+        # evaluated with the sections at two different places and both must agree
+        # (llvm-mc-19 dies of "Size expression must be absolute" otherwise).
+        bases = {name: (i + 1) << 40 for i, name in enumerate(self.sections)}
         for sym, toks, lineno in self._size_exprs:
             vals = {k: s.value for k, s in self.symbols.items() if s.section is not None}
             vals.update(self.equates)
+            placed = {k: s.value + bases.get(s.section, 0) for k, s in self.symbols.items()
+                      if s.section is not None}
+            placed.update(self.equates)
             try:
                 sym.size = Cursor(toks).int_expr(vals)
             except AsmError as e:
                 self.error(lineno, e.col, e.message)
+                continue
+            if Cursor(toks).int_expr(placed) != sym.size:
+                sym.size = None
+                src = self._lines[lineno - 1] if 0 < lineno <= len(self._lines) else ""
+                self._object_errors.append(Diagnostic(
+                    self.filename, lineno, toks[0].col if toks else 0,
+                    "size expression must be absolute (labels of one section)", src))
 
 
 # Encoding a statement is a pure function of its text, the target and the wave
@@ -636,6 +655,7 @@ def assemble(source: str | list[str], target: Target, filename: str = "<stdin>",
     in `result.diagnostics`."""
     a = Assembler(target, filename, wave_size)
     a._size_exprs = []
+    a._object_errors = []
     return a.assemble(source, parsed)
 
 
