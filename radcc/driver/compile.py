@@ -25,7 +25,7 @@ from radcc.abi.graphics import DEFAULT_COLOR_FORMAT, ColorFormat
 from radcc.abi.kernarg import KernargLayout
 from radcc.codeobj.graphics import GraphicsShader
 from radcc.frontend.divergence import divergence_analysis
-from radcc.frontend.mir import ImageBinding, MirShader
+from radcc.frontend.mir import ImageBinding, MirShader, release
 from radcc.frontend.opt import LOWERING, PASSES, lower_for_isel, optimize
 from radcc.frontend.spirv import SpirvWarning, read_spirv
 from radcc.frontend.spirv.spirv_val import run_spirv_val
@@ -221,6 +221,7 @@ def _compile(spirv: bytes, mcpu: str, wave_size: int | None, entry: str | None,
     name = shader.entry or "main"
     res = select_program(shader, target, wave_size, name, color_formats)
     program = res.program
+    release(shader)
     timings["isel"] = time.perf_counter() - t0
     if "isel" in pa or "all" in pa:
         print(f"// IR after isel\n{print_program(program)}")

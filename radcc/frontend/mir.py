@@ -412,6 +412,21 @@ class _Rest:
         self.node = node
 
 
+def release(shader: MirShader) -> None:
+    """Clear the back links of `shader`'s instructions (a value's ``parent``, an
+    instruction's ``block`` and ``preds``), the reference cycles of the IR, so that the
+    shader's objects are freed by reference counting once it is dropped rather than by
+    Python's cyclic garbage collector (which would first trace them all). For a shader
+    nothing reads any more: the driver calls it once instruction selection is done."""
+    for b in iter_blocks(shader.function.body):
+        for ins in b.instrs:
+            ins.block = None
+            ins.preds = []
+            d = ins.dest
+            if d is not None:
+                d.parent = None
+
+
 def users(shader: MirShader) -> dict[int, list[Instr]]:
     """Value index -> the instructions that read it, in program order; an If's condition
     counts as a use by a stand-in ``if`` instruction (so a pass that rewrites a value

@@ -69,62 +69,63 @@ class Cfg:
 def build_cfg(shader: MirShader) -> Cfg:
     body = shader.function.body
     cfg = Cfg(first_block(body), [])
-
-    def edge(a: Block, b: Block | None) -> None:
-        if b is not None:
-            cfg.succs.setdefault(a, []).append(b)
-            cfg.preds.setdefault(b, []).append(a)
-
-    def walk(cf: list[CFNode], after: Block | None, brk: Block | None, cont: Block | None,
-             loop: Loop | None) -> None:
-        for n in cf:
-            if isinstance(n, Block):
-                cfg.blocks.append(n)
-                cfg.succs.setdefault(n, [])
-                cfg.preds.setdefault(n, [])
-                cfg.loop_of[n] = loop
-        for i, n in enumerate(cf):
-            nxt = cf[i + 1] if i + 1 < len(cf) else None
-            if isinstance(n, Block):
-                j = n.jump
-                if j is not None:
-                    edge(n, brk if j.op == "break" else cont)
-                elif nxt is None:
-                    edge(n, after)
-                elif isinstance(nxt, If):
-                    walk_if_heads(n, nxt)
-                elif isinstance(nxt, Loop):
-                    pass  # edge added when the loop is walked (needs its first block)
-            elif isinstance(n, If):
-                assert isinstance(nxt, Block)
-                walk(n.then_list, nxt, brk, cont, loop)
-                walk(n.else_list, nxt, brk, cont, loop)
-            elif isinstance(n, Loop):
-                assert isinstance(nxt, Block)
-                head = n.body[0]
-                assert isinstance(head, Block)
-                target = n.cont[0] if n.cont else head
-                assert isinstance(target, Block)
-                walk(n.body, target, nxt, target, n)
-                if n.cont:
-                    walk(n.cont, head, nxt, target, n)
-                prev = cf[i - 1]
-                assert isinstance(prev, Block)
-                if prev.jump is None:
-                    edge(prev, head)
-
-    def walk_if_heads(b: Block, n: If) -> None:
-        pending.append((b, n))
-
     pending: list[tuple[Block, If]] = []
-    walk(body, None, None, None, None)
+    _walk(cfg, pending, body, None, None, None, None)
     for b, n in pending:
-        edge(b, first_block(n.then_list))
-        edge(b, first_block(n.else_list))
+        _edge(cfg, b, first_block(n.then_list))
+        _edge(cfg, b, first_block(n.else_list))
     # keep successor/predecessor lists in textual order of discovery, but make
     # the block -> if edges come first for each head (order does not matter)
     _dominators(cfg)
     return cfg
+
+
+def _edge(cfg: Cfg, a: Block, b: Block | None) -> None:
+    if b is not None:
+        cfg.succs.setdefault(a, []).append(b)
+        cfg.preds.setdefault(b, []).append(a)
+
+
+def _walk(cfg: Cfg, pending: list[tuple[Block, If]], cf: list[CFNode], after: Block | None,
+          brk: Block | None, cont: Block | None, loop: Loop | None) -> None:
+    """`build_cfg`'s walk of one control-flow list (a module-level function: a recursive
+    closure is a reference cycle, freed only by the cyclic collector); the edges from
+    a block to the If after it wait in `pending`."""
+    for n in cf:
+        if isinstance(n, Block):
+            cfg.blocks.append(n)
+            cfg.succs.setdefault(n, [])
+            cfg.preds.setdefault(n, [])
+            cfg.loop_of[n] = loop
+    for i, n in enumerate(cf):
+        nxt = cf[i + 1] if i + 1 < len(cf) else None
+        if isinstance(n, Block):
+            j = n.jump
+            if j is not None:
+                _edge(cfg, n, brk if j.op == "break" else cont)
+            elif nxt is None:
+                _edge(cfg, n, after)
+            elif isinstance(nxt, If):
+                pending.append((n, nxt))
+            elif isinstance(nxt, Loop):
+                pass  # edge added when the loop is walked (needs its first block)
+        elif isinstance(n, If):
+            assert isinstance(nxt, Block)
+            _walk(cfg, pending, n.then_list, nxt, brk, cont, loop)
+            _walk(cfg, pending, n.else_list, nxt, brk, cont, loop)
+        elif isinstance(n, Loop):
+            assert isinstance(nxt, Block)
+            head = n.body[0]
+            assert isinstance(head, Block)
+            target = n.cont[0] if n.cont else head
+            assert isinstance(target, Block)
+            _walk(cfg, pending, n.body, target, nxt, target, n)
+            if n.cont:
+                _walk(cfg, pending, n.cont, head, nxt, target, n)
+            prev = cf[i - 1]
+            assert isinstance(prev, Block)
+            if prev.jump is None:
+                _edge(cfg, prev, head)
 
 
 def _dominators(cfg: Cfg) -> None:

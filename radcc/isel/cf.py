@@ -30,29 +30,33 @@ K = BlockKind
 
 # -- structure ---------------------------------------------------------------
 def analyze_structure(ctx: IselContext, body: list[CFNode]) -> None:
-    def walk(cf: list[CFNode]) -> None:
-        for i, n in enumerate(cf):
-            if isinstance(n, MBlock):
-                for ins in n.instrs:
-                    if ins.op == "phi":
-                        for p, s in zip(ins.preds, ins.srcs, strict=True):
-                            ctx.cf.uses.setdefault(s, set()).add(p)
-                    else:
-                        for s in ins.srcs:
-                            ctx.cf.uses.setdefault(s, set()).add(n)
-                continue
-            nxt, prv = cf[i + 1], cf[i - 1]
-            assert isinstance(nxt, MBlock) and isinstance(prv, MBlock)
-            ctx.cf.next_of[id(n)] = nxt
-            ctx.cf.prev_of[id(n)] = prv
-            if isinstance(n, If):
-                ctx.cf.uses.setdefault(n.cond, set()).add(prv)
-                walk(n.then_list)
-                walk(n.else_list)
-            else:
-                walk(n.body)
-                walk(n.cont)
-    walk(body)
+    _walk_structure(ctx, body)
+
+
+def _walk_structure(ctx: IselContext, cf: list[CFNode]) -> None:
+    # (a module-level function: a recursive closure is a reference cycle that would
+    # keep the context, and the program, alive until the cyclic collector runs)
+    for i, n in enumerate(cf):
+        if isinstance(n, MBlock):
+            for ins in n.instrs:
+                if ins.op == "phi":
+                    for p, s in zip(ins.preds, ins.srcs, strict=True):
+                        ctx.cf.uses.setdefault(s, set()).add(p)
+                else:
+                    for s in ins.srcs:
+                        ctx.cf.uses.setdefault(s, set()).add(n)
+            continue
+        nxt, prv = cf[i + 1], cf[i - 1]
+        assert isinstance(nxt, MBlock) and isinstance(prv, MBlock)
+        ctx.cf.next_of[id(n)] = nxt
+        ctx.cf.prev_of[id(n)] = prv
+        if isinstance(n, If):
+            ctx.cf.uses.setdefault(n.cond, set()).add(prv)
+            _walk_structure(ctx, n.then_list)
+            _walk_structure(ctx, n.else_list)
+        else:
+            _walk_structure(ctx, n.body)
+            _walk_structure(ctx, n.cont)
 
 
 def escaping_bools(ctx: IselContext, inside: set[MBlock]) -> list[Value]:

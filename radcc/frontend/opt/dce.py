@@ -1,6 +1,7 @@
 """dce: remove instructions whose results are unused and that have no side effect
 (ALU, constants, undefs, phis, eliminable intrinsics), and local variables that
-nothing refers to any more."""
+nothing refers to any more. A removed instruction's result is unlinked from it
+(``parent`` None): nothing in the shader reads it."""
 
 from __future__ import annotations
 
@@ -61,6 +62,12 @@ def dce(shader: MirShader) -> bool:
         keep = [i for i in b.instrs if i in effects or (i.dest is not None and
                                                          i.dest in live)]
         if len(keep) != len(b.instrs):
+            for i in b.instrs:
+                d = i.dest
+                if d is not None and d not in live and i not in effects and d.parent is i:
+                    # nothing reads it: unlink it from its instruction (a reference
+                    # cycle otherwise, freed only by the cyclic collector)
+                    d.parent = None
             b.instrs = keep
             changed = True
         for i in keep:

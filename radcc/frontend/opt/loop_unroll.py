@@ -28,6 +28,7 @@ suite (cf_return 155 -> 932 machine instructions at 512).
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from ..mir import (
     Block,
@@ -43,6 +44,9 @@ from ..mir import (
 )
 from ..mir_ops import ALU_OPS
 from .dead_branch import dead_branch, merge_into
+
+if TYPE_CHECKING:
+    import numpy as np
 from .lower_util import clone_cf
 
 UNROLL_MAX_TRIPS = 32
@@ -127,7 +131,7 @@ class _Shape:
 def _trip_count(s: _Shape) -> int | None:
     import numpy as np  # (with mir_eval: only a compile with a counted loop loads them)
 
-    from ..mir_eval import eval_alu, raw_dtype
+    from ..mir_eval import raw_dtype
 
     top = set(s.top)
     env: dict[Value, np.ndarray | None] = {}
@@ -135,34 +139,41 @@ def _trip_count(s: _Shape) -> int | None:
         p = v.parent
         env[d] = (np.array(p.attrs["value"], np.uint64).astype(raw_dtype(v.bit_size))
                   .reshape(-1, 1) if p is not None and p.op == "load_const" else None)
-
-    def ev(v: Value, cache: dict[Value, np.ndarray | None]) -> np.ndarray | None:
-        if v in env:
-            return env[v]
-        if v in cache:
-            return cache[v]
-        p = v.parent
-        r: np.ndarray | None = None
-        if p is not None and p.op == "load_const":
-            r = np.array(p.attrs["value"], np.uint64).astype(raw_dtype(v.bit_size)).reshape(-1, 1)
-        elif p is not None and p.op in ALU_OPS and p.block in top:
-            cache[v] = None  # cycles
-            srcs = [ev(x, cache) for x in p.srcs]
-            if all(x is not None for x in srcs):
-                r = eval_alu(p.op, v.bit_size, v.num_components, srcs,  # type: ignore[arg-type]
-                             [x.bit_size for x in p.srcs], p.attrs)
-        cache[v] = r
-        return r
-
     for i in range(UNROLL_MAX_TRIPS + 1):
         cache: dict[Value, np.ndarray | None] = {}
-        c = ev(s.test.cond, cache)
+        c = _ev(s.test.cond, env, cache, top)
         if c is None:
             return None
         if bool(c[0, 0]) == s.exit_when:
             return i
-        env = {d: ev(b, cache) for d, b in s.back.items()}
+        env = {d: _ev(b, env, cache, top) for d, b in s.back.items()}
     return None
+
+
+def _ev(v: Value, env: dict[Value, np.ndarray | None], cache: dict[Value, np.ndarray | None],
+        top: set[Block]) -> np.ndarray | None:
+    """`_trip_count`'s value of `v` in one iteration (`env`: the loop's phis; a
+    module-level function: a recursive closure is a reference cycle)."""
+    import numpy as np
+
+    from ..mir_eval import eval_alu, raw_dtype
+
+    if v in env:
+        return env[v]
+    if v in cache:
+        return cache[v]
+    p = v.parent
+    r: np.ndarray | None = None
+    if p is not None and p.op == "load_const":
+        r = np.array(p.attrs["value"], np.uint64).astype(raw_dtype(v.bit_size)).reshape(-1, 1)
+    elif p is not None and p.op in ALU_OPS and p.block in top:
+        cache[v] = None  # cycles
+        srcs = [_ev(x, env, cache, top) for x in p.srcs]
+        if all(x is not None for x in srcs):
+            r = eval_alu(p.op, v.bit_size, v.num_components, srcs,  # type: ignore[arg-type]
+                         [x.bit_size for x in p.srcs], p.attrs)
+    cache[v] = r
+    return r
 
 
 def _size(cf: list[CFNode]) -> int:

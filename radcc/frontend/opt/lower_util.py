@@ -109,50 +109,63 @@ def rewrite_instrs(shader: MirShader, fn: Rule, vectors: dict[Value, list[Value]
     """Replace instructions as ``fn`` says. A list result (component values) is kept
     in ``vectors`` (when given) and the destination rebuilt with a ``vecN`` for any
     remaining vector use."""
-    mapping: dict[Value, Value] = {}
-    changed = False
+    rw = _Rewrite(shader, fn, vectors)
     for b in list(shader.blocks()):
         new: list[Instr] = []
-
-        def visit(ins: Instr, new: list[Instr] = new, depth: int = 0) -> None:
-            nonlocal changed
-            if ins.op == "phi" or ins.is_jump or depth > 64:
-                new.append(ins)
-                return
-            e = Emit(shader)
-            r = fn(ins, e)
-            if r is None:
-                new.append(ins)
-                return
-            changed = True
-            for x in e.out:
-                visit(x, new, depth + 1)
-            d = ins.dest
-            if d is None:
-                return
-            if isinstance(r, list):
-                if vectors is not None:
-                    vectors[d] = r
-                if len(r) == 1:
-                    mapping[d] = r[0]
-                else:
-                    v = shader.new_value(d.bit_size, d.num_components)
-                    vi = Instr(f"vec{len(r)}", v, r)
-                    new.append(vi)
-                    mapping[d] = v
-            elif r is not d:
-                mapping[d] = r
-
         for ins in b.instrs:
-            visit(ins)
+            rw.visit(ins, new, 0)
         for ins in new:
             ins.block = b
         b.instrs = new
+    mapping = rw.mapping
     rewrite_uses(shader, mapping)
     if vectors is not None and mapping:
         for k, lst in vectors.items():
             vectors[k] = [_follow(mapping, x) for x in lst]
-    return changed
+    return rw.changed
+
+
+class _Rewrite:
+    """`rewrite_instrs`' state (a class, not a recursive closure: that would be a
+    reference cycle holding the shader until the cyclic collector runs)."""
+
+    def __init__(self, shader: MirShader, fn: Rule,
+                 vectors: dict[Value, list[Value]] | None) -> None:
+        self.shader = shader
+        self.fn = fn
+        self.vectors = vectors
+        self.mapping: dict[Value, Value] = {}
+        self.changed = False
+
+    def visit(self, ins: Instr, new: list[Instr], depth: int) -> None:
+        if ins.op == "phi" or ins.is_jump or depth > 64:
+            new.append(ins)
+            return
+        shader = self.shader
+        e = Emit(shader)
+        r = self.fn(ins, e)
+        if r is None:
+            new.append(ins)
+            return
+        self.changed = True
+        for x in e.out:
+            self.visit(x, new, depth + 1)
+        d = ins.dest
+        if d is None:
+            return
+        mapping = self.mapping
+        if isinstance(r, list):
+            if self.vectors is not None:
+                self.vectors[d] = r
+            if len(r) == 1:
+                mapping[d] = r[0]
+            else:
+                v = shader.new_value(d.bit_size, d.num_components)
+                vi = Instr(f"vec{len(r)}", v, r)
+                new.append(vi)
+                mapping[d] = v
+        elif r is not d:
+            mapping[d] = r
 
 
 def replace_by_loops(shader: MirShader, wanted: Callable[[Instr], bool],
@@ -163,38 +176,40 @@ def replace_by_loops(shader: MirShader, wanted: Callable[[Instr], bool],
     ``expand(pre, ins, post)`` builds the loop that goes between them (it may append to
     ``pre`` and put phis at the start of ``post``). The loop is not searched again: it
     must not hold an instruction ``wanted`` picks."""
+    return _by_loops(shader, wanted, expand, shader.function.body)
+
+
+def _by_loops(shader: MirShader, wanted: Callable[[Instr], bool],
+              expand: Callable[[Block, Instr, Block], Loop], cf: list[CFNode]) -> bool:
+    """`replace_by_loops` on one control-flow list (a module-level function: a recursive
+    closure is a reference cycle, freed only by the cyclic collector)."""
     changed = False
-
-    def walk(cf: list[CFNode]) -> None:
-        nonlocal changed
-        k = 0
-        while k < len(cf):
-            n = cf[k]
-            k += 1
-            if isinstance(n, If):
-                walk(n.then_list)
-                walk(n.else_list)
-            elif isinstance(n, Loop):
-                walk(n.body)
-                walk(n.cont)
-            else:
-                pos = next((i for i, ins in enumerate(n.instrs) if wanted(ins)), None)
-                if pos is None:
-                    continue
-                ins = n.instrs[pos]
-                post = shader.new_block()
-                rest = n.instrs[pos + 1:]
-                del n.instrs[pos:]
-                for i in rest:
-                    post.append(i)
-                for b in shader.blocks():
-                    for phi in b.phis:
-                        phi.preds = [post if p is n else p for p in phi.preds]
-                cf[k:k] = [expand(n, ins, post), post]
-                k += 1  # post is searched next
-                changed = True
-
-    walk(shader.function.body)
+    k = 0
+    while k < len(cf):
+        n = cf[k]
+        k += 1
+        if isinstance(n, If):
+            changed |= _by_loops(shader, wanted, expand, n.then_list)
+            changed |= _by_loops(shader, wanted, expand, n.else_list)
+        elif isinstance(n, Loop):
+            changed |= _by_loops(shader, wanted, expand, n.body)
+            changed |= _by_loops(shader, wanted, expand, n.cont)
+        else:
+            pos = next((i for i, ins in enumerate(n.instrs) if wanted(ins)), None)
+            if pos is None:
+                continue
+            ins = n.instrs[pos]
+            post = shader.new_block()
+            rest = n.instrs[pos + 1:]
+            del n.instrs[pos:]
+            for i in rest:
+                post.append(i)
+            for b in shader.blocks():
+                for phi in b.phis:
+                    phi.preds = [post if p is n else p for p in phi.preds]
+            cf[k:k] = [expand(n, ins, post), post]
+            k += 1  # post is searched next
+            changed = True
     return changed
 
 

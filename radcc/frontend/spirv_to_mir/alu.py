@@ -68,19 +68,22 @@ def emit_alu(ctx: TranslationContext, op: str, rtid: int | None, srcs: list[Valu
 def op_select(ctx: TranslationContext, ins: Instruction) -> None:
     c = get_value(ctx, ins.id(0))
     a, b_ = get_tv(ctx, ins.id(1)), get_tv(ctx, ins.id(2))
+    ctx.set(ins, _select(ctx, ins, c, a, b_))
 
-    def sel(x: TV, y: TV) -> TV:
-        if isinstance(x, list):
-            return [sel(p, q) for p, q in zip(x, y, strict=True)]
-        if isinstance(x, MemPtr):  # buffer device addresses: select the address
-            if not isinstance(y, MemPtr) or x.space != "global" or y.space != "global":
-                raise err("OpSelect of pointers that are not buffer device addresses", ins)
-            a = ctx.b.alu("bcsel", 64, 1, c, global_address(ctx, x), global_address(ctx, y))
-            return MemPtr("global", None, None, 0, x.tid, True, base=a)
-        cc = c if c.num_components == x.num_components else ctx.b.splat(c, x.num_components)
-        return ctx.b.alu("bcsel", x.bit_size, x.num_components, cc, x, y)
 
-    ctx.set(ins, sel(a, b_))
+def _select(ctx: TranslationContext, ins: Instruction, c: Value, x: TV, y: TV) -> TV:
+    """OpSelect of `x` and `y` by `c`, member by member (a module-level function: a
+    recursive closure is a reference cycle holding the context until the cyclic
+    collector runs)."""
+    if isinstance(x, list):
+        return [_select(ctx, ins, c, p, q) for p, q in zip(x, y, strict=True)]
+    if isinstance(x, MemPtr):  # buffer device addresses: select the address
+        if not isinstance(y, MemPtr) or x.space != "global" or y.space != "global":
+            raise err("OpSelect of pointers that are not buffer device addresses", ins)
+        a = ctx.b.alu("bcsel", 64, 1, c, global_address(ctx, x), global_address(ctx, y))
+        return MemPtr("global", None, None, 0, x.tid, True, base=a)
+    cc = c if c.num_components == x.num_components else ctx.b.splat(c, x.num_components)
+    return ctx.b.alu("bcsel", x.bit_size, x.num_components, cc, x, y)
 
 
 def _conv(ctx: TranslationContext, ins: Instruction, frm: str, to: str) -> None:
