@@ -112,7 +112,9 @@ def _tagged(tag: str, text: str, quoted: bool, where: str) -> Any:
             raise CodeObjectError(f"{where}: '{text}' is not a float") from None
     if tag == "!nil":
         return None
-    raise CodeObjectError(f"{where}: unsupported tag {tag}")
+    if tag == "!!str":  # the core schema's str: LLVM's reader types it as an untagged value
+        return scalar_from_plain(text)
+    return text  # any other tag: LLVM's msgpack YAML reader keeps the text as a string
 
 
 # indicators a block plain scalar cannot start with (YAML 1.2 7.3.3; llvm-mc's YAML

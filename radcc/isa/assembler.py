@@ -384,8 +384,12 @@ class Assembler:
                 raise AsmError("invalid .fill arguments", rest[0].col if rest else t.col)
             sec.data += (value % (1 << (8 * size))).to_bytes(size, "little") * count
         elif name in _SYMBOL_DIRECTIVES:
-            while True:
-                st = cur.expect_ident()
+            while cur.tok.kind != EOL or cur.toks[cur.pos - 1].is_punct(","):
+                # (no symbol at all: nothing to do, as llvm-mc-19; a symbol after a comma)
+                st = cur.tok
+                if st.kind != IDENT:
+                    raise AsmError("expected identifier", st.col)  # llvm-mc-19's wording
+                cur.next()
                 sym = self.symbols.setdefault(st.text, Symbol(st.text))
                 if name in (".globl", ".global"):
                     sym.binding = "global"

@@ -1139,3 +1139,44 @@ def test_mc_size_across_sections(section: str, tmp_path: Path) -> None:
         for mode in ([], ["--filetype=null"]):
             o = run_radcc(["mc", "--mcpu=gfx1010", *mode, str(f)])
             assert problem(o, "text") is None and o.status == 0, o.stderr
+
+
+@pytest.mark.parametrize("line", [".globl", ".global", ".weak", ".local", ".protected",
+                                  ".hidden", ".internal", ".globl k,", ".globl ,k",
+                                  ".hidden k, j"])
+def test_mc_symbol_directive_without_symbols(line: str, tmp_path: Path) -> None:
+    """A symbol directive with no symbol at all is nothing to llvm-mc-19 (seed 126's
+    asm-gfx1030 719a363a2407: `.globl` alone was 'expected an identifier'); a comma still
+    needs a symbol after it."""
+    f = tmp_path / "k.s"
+    f.write_text(f"\t{line}\nk:\n\ts_nop 0\n")
+    _same_as_llvm_mc(f, "gfx1100")
+
+
+@pytest.mark.parametrize("value", ["!!str 1", "!!str x", "!!int 5", "!!int x", "!!bool true",
+                                   "!!null x", "!!float 1.5", "!!foo x", "!!foo 7", "!!binary x",
+                                   "!str 1", "!int 7", "!foo 3"])
+def test_metadata_yaml_tags_as_llvm_mc(value: str, tmp_path: Path) -> None:
+    """Tags in the metadata YAML as LLVM's msgpack YAML reader takes them (seed 126's
+    asm-gfx1010 ae1f1dcd3578: `!!str 1` was an unsupported tag): `!!str` is read as an
+    untagged value (`!!str 1` is the integer 1), any tag it does not know keeps the text
+    as a string (`!!int 5` is the string '5'). Checked by llvm-readobj-19 on both objects:
+    the key's printed value must be the same."""
+    src = (SEEDS / "gfx1010.s").read_text()
+    assert "\namdhsa.target: " in src
+    f = tmp_path / "k.s"
+    f.write_text(src.replace("\namdhsa.target: ", f"\namdhsa.zz: {value}\namdhsa.target: ", 1))
+    ref = subprocess.run(["llvm-mc-19", "-triple=amdgcn-amd-amdhsa", "-mcpu=gfx1010",
+                          "--filetype=obj", "-o", str(tmp_path / "ref.o"), str(f)],
+                         capture_output=True, text=True)
+    assert ref.returncode == 0, ref.stderr
+    o = run_radcc(["mc", "--mcpu=gfx1010", "--filetype=obj", "-o", str(tmp_path / "k.o"),
+                   str(f)])
+    assert problem(o, "plain") is None and o.status == 0, o.stderr
+
+    def zz(obj: Path) -> list[str]:
+        out = subprocess.run(["llvm-readobj-19", "--notes", str(obj)], capture_output=True,
+                             text=True, check=True).stdout
+        return [ln.strip() for ln in out.splitlines() if "amdhsa.zz" in ln]
+
+    assert zz(tmp_path / "k.o") == zz(tmp_path / "ref.o") != []
