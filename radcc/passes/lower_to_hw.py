@@ -31,7 +31,10 @@ naming the instruction):
   else the next block); an ``s_branch`` is added if it is not the next block;
   a ``p_cbranch_z exec`` over at most ``CHEAP_SKIP`` SALU/VALU instructions that
   may run with no lane active (`_Lowering.cheap_to_run_without_lanes`) is dropped,
-  as ACO drops a divergent branch whose skip costs more than running them;
+  as ACO drops a divergent branch whose skip costs more than running them (in the
+  linear CFG the edge to the skipped-to block then comes from the last skipped block,
+  which falls into it: the wait-state passes no longer join the state from before the
+  skipped code there);
 - ``p_barrier``: ``s_waitcnt 0`` and ``s_waitcnt_vscnt null, 0`` unless
   ``sem:none`` (release of all prior memory accesses; insert_waitcnt may add
   more), then ``s_barrier`` unless ``scope`` is ``subgroup``/``invocation``
@@ -222,6 +225,7 @@ class _Lowering:
             return []
         if reg == EXEC and zero and fall is not None and reached(fall) and \
                 self.cheap_to_run_without_lanes(block, taken):
+            self.fall_into(block, taken)
             return []
         if reg == SCC:
             name, cop = ("s_cbranch_scc0" if zero else "s_cbranch_scc1"), Operand.fixed(
@@ -248,6 +252,24 @@ class _Lowering:
         if fall is not None and not reached(fall):
             out.append(self._branch("s_branch", fall, instr))
         return out
+
+    def fall_into(self, block: Block, target: int) -> None:
+        """The branch from `block` to `target` is gone and the blocks between run: in the
+        linear CFG the edge `block` -> `target` becomes one from the last of them, which
+        falls into `target` (the wait-state passes would otherwise join the state from
+        before the skipped code into `target`'s)."""
+        tp = self.pos_of[target]
+        last = self.blocks[tp - 1]
+        tb = self.p.blocks[target]
+        if target in block.linear_succs:
+            block.linear_succs.remove(target)
+            if block.index in tb.linear_preds:
+                tb.linear_preds.remove(block.index)
+        if target not in last.linear_succs:
+            last.linear_succs.append(target)
+        if last.index not in tb.linear_preds:
+            tb.linear_preds.append(last.index)
+            tb.linear_preds.sort()
 
     def cheap_to_run_without_lanes(self, block: Block, target: int) -> bool:
         """Whether the blocks laid out between ``block`` and ``target`` (already lowered)

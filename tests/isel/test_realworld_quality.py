@@ -160,3 +160,41 @@ def test_workgroup_barrier_in_a_one_wave_workgroup_has_no_release_wait(wave: int
     want = a.copy()
     want[::64] = a.reshape(3, 64).max(axis=1)
     assert (got == want).all()
+
+
+# ncnn's bounds tests mixing a per-lane and uniform conditions (priorbox: `if (gx < 0 ||
+# gx >= psc(w) || gy >= psc(h)) return;`): the uniform parts are short SALU runs inside
+# divergent ifs whose execz branches lower_to_hw drops (cheaper to run with no lane). The
+# kernel-argument load is waited for once: with the dropped branch's edge still in the
+# linear CFG, each join re-opened the load and it was waited for again in every block.
+MIXED_GUARD = """#version 450
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) buffer B { vec4 b[]; };
+layout(push_constant) uniform P { int pad[12]; int w; int h; } p;
+void main() {
+    int gx = int(gl_GlobalInvocationID.x);
+    int gy = int(gl_WorkGroupID.y);
+    if (gx < 0 || gy >= p.w || gy >= p.h) return;
+    b[gx + 64 * gy] = vec4(float(gx), float(gy), 1.0, 0.0);
+}
+"""
+
+
+@pytest.mark.parametrize("wave", [32, 64])
+def test_mixed_guard_waits_for_the_arguments_once(wave: int) -> None:
+    spv = glsl_to_spirv(MIXED_GUARD)
+    asm = compile_spirv(spv, wave_size=wave, debug_options=CHECKED).asm
+    waits = [x for x in asm.splitlines() if "s_waitcnt" in x and "lgkmcnt" in x]
+    assert len(waits) == 1, asm
+    a = np.zeros((2 * 64, 4), np.float32)
+    for w, h in ((2, 2), (1, 2), (2, 1), (0, 2)):
+        pc = struct.pack("<14i", *([0] * 12), w, h)
+        out = run_compute(spv, buffers={(0, 0): a}, push_constants=pc, groups=(1, 2, 1),
+                          wave_size=wave, debug_options=CHECKED)
+        got = np.frombuffer(out[(0, 0)], np.float32).reshape(2, 64, 4)
+        want = np.zeros((2, 64, 4), np.float32)
+        for gy in range(min(w, h, 2)):
+            want[gy, :, 0] = np.arange(64)
+            want[gy, :, 1] = gy
+            want[gy, :, 2] = 1.0
+        assert (got == want).all(), (w, h)
