@@ -734,8 +734,18 @@ class _Checker:
                 raise _fail(f"the image operand has type {self.type_name(self.vtype(int(ids[0])))}"
                             f", not the sampled image's image type "
                             f"{self.type_name(int(r.operands[0].value))}", ins)
-        elif op == "OpImage":
-            pass  # checked by the translation (spirv_to_mir/images.py)
+            st = self.t(self.vtype(int(ids[1])))
+            if not isinstance(st, TypeOther) or st.opname != "OpTypeSampler":
+                raise _fail(f"the sampler operand has type "
+                            f"{self.type_name(self.vtype(int(ids[1])))}, not OpTypeSampler", ins)
+        elif op == "OpImage":  # the image of a sampled image: its OpTypeSampledImage's image
+            si = self.t(self.vtype(int(ids[0])))
+            if not isinstance(si, TypeOther) or si.opname != "OpTypeSampledImage":
+                raise _fail(f"the operand has type {self.type_name(self.vtype(int(ids[0])))}, "
+                            "not an OpTypeSampledImage", ins)
+            if rt != si.operands[0].value:
+                raise _fail(f"the result type {self.type_name(rt)} is not the sampled image's "
+                            f"image type {self.type_name(int(si.operands[0].value))}", ins)
         elif op.startswith("OpImage"):
             raise _fail(f"{op} is not supported yet", ins)
 
