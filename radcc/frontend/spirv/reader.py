@@ -77,6 +77,7 @@ class _Reader:
         self.pos: dict[int, int] = {}  # result id -> index of its definition
         self.declared: set[str] = set()
         self.forward_pointers: dict[int, str] = {}  # id -> its storage class
+        self.passed: set[int] = set()  # opcodes whose own requirements were met
         self.cur: Instruction = instructions[0] if instructions else None  # type: ignore[assignment]
 
     def fail(self, msg: str, ins: Instruction | None = None) -> SpirvError:
@@ -144,6 +145,10 @@ class _Reader:
 
     # ----- requirements: capabilities and versions -----
     def _check_requirements(self, ins: Instruction) -> None:
+        if ins.opcode in self.passed:  # (the opcode's own requirements met; operands below)
+            if ins.opcode in _MAY_NAME_ENUMS:
+                self._check_enum_caps(ins.operands, builtin=ins.opname == "OpDecorate")
+            return
         info = grammar.instruction(ins.opcode)
         assert info is not None
         if ins.opname == "OpCapability":
@@ -158,7 +163,14 @@ class _Reader:
                 need = f"SPIR-V {info.version[0]}.{info.version[1]}" if info.version else ""
                 alt = " or ".join(info.extensions)
                 raise self.fail("requires " + " or extension ".join(x for x in (need, alt) if x))
-        self._check_enum_caps(ins.operands, builtin=ins.opname == "OpDecorate")
+        # the declared capabilities are fixed from the first instruction checked here on
+        # (those before it are OpCapability) and the extensions only grow: what passed
+        # for this opcode passes for the next instruction of it
+        self.passed.add(ins.opcode)
+        if ins.opcode not in _MAY_NAME_ENUMS and _names_enums(info):
+            _MAY_NAME_ENUMS.add(ins.opcode)
+        if ins.opcode in _MAY_NAME_ENUMS:
+            self._check_enum_caps(ins.operands, builtin=ins.opname == "OpDecorate")
 
     def _check_capability_requirements(self) -> None:
         """Every declared capability is in the module's SPIR-V version or provided by a
@@ -575,6 +587,18 @@ class _Reader:
 
 
 # Instructions with an operand that names a type rather than a value.
+def _names_enums(info: grammar.InstructionInfo) -> bool:
+    """Whether an instruction of `info` can have an enumerant operand (the only operands
+    with capabilities of their own, parameters included): one of its operand kinds is an
+    enum, or its operands follow another grammar (OpExtInst's set, OpSpecConstantOp's
+    operation)."""
+    return any(grammar.category(o.kind) in ("ValueEnum", "BitEnum") or o.kind in (
+        "LiteralExtInstInteger", "LiteralSpecConstantOpInteger") for o in info.operands)
+
+
+# the opcodes `_names_enums` holds for (filled as they are met; the grammar is constant)
+_MAY_NAME_ENUMS: set[int] = set()
+
 _TAKES_TYPES = frozenset(
     {"OpFunction", "OpExtInst", "OpCooperativeMatrixLengthNV", "OpCooperativeMatrixLengthKHR"}
 )
