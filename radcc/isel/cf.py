@@ -19,11 +19,13 @@ from __future__ import annotations
 
 from radcc.frontend.mir import Block as MBlock
 from radcc.frontend.mir import CFNode, If, Loop, Value, iter_blocks
+from radcc.frontend.opt.vectorize_alu16 import packed_vector
 from radcc.ir.program import Block, BlockKind, Operand, Program
-from radcc.ir.regclass import EXEC, PhysReg, Temp
+from radcc.ir.regclass import EXEC, PhysReg, Temp, s1, v1
 
 from .context import Comp, Const, IselContext, IselError, LoopInfo, Snap
 from .dispatch import select_instr
+from .pack16 import dword_of_pair, pack_halves
 
 K = BlockKind
 
@@ -158,7 +160,24 @@ def _snapshot(ctx: IselContext, target: MBlock | None, extra: list[Value]) -> Sn
     return snap
 
 
+def packed_phi(v: Value) -> bool:
+    """A 16x2 phi (``vectorize_alu16.pair_loop_phis``): a packed vector, one dword."""
+    return v.bit_size == 16 and v.num_components == 2 and v.parent is not None and \
+        v.parent.op == "phi"
+
+
 def _phi_operand(ctx: IselContext, dest: Value, src: Value) -> list[Comp]:
+    if packed_phi(dest):
+        # the dword holding both halves (free when the pair already is one), and the
+        # high half as a scalar for the per-component phi of a non-loop merge
+        p = src.parent
+        if p is not None and p.op == "vec2":
+            dword = dword_of_pair(ctx, p.srcs[0], p.srcs[1])
+        elif packed_vector(src):
+            dword = ctx.comp(src, 0)
+        else:
+            dword = pack_halves(ctx, ctx.comp(src, 0), ctx.comp(src, 1))
+        return [_phi_comp(ctx, dest, dword), _phi_comp(ctx, dest, ctx.comp(src, 1))]
     return [_phi_comp(ctx, dest, c) for c in ctx.get(src)]
 
 
@@ -468,7 +487,8 @@ def select_loop(ctx: IselContext, n: Loop) -> None:
         assert v is not None
         rc = ctx.rc(v)
         temps = []
-        for k in range(v.num_components):
+        # a packed phi is one dword phi; its high half is shifted down after the phis
+        for k in range(1 if packed_phi(v) else v.num_components):
             if v.divergent:
                 fields = {"boolean": True} if v.bit_size == 1 else {}
                 res = ctx.b.pseudo("p_phi", [rc], [ctx.operand(_at(pre_snap[v], k))],
@@ -481,6 +501,12 @@ def select_loop(ctx: IselContext, n: Loop) -> None:
             temps.append(res.temp)
         ctx.vmap[v] = temps
     logical_start(ctx, header)
+    for phi in header_mb.phis:
+        v = phi.dest
+        if v is not None and packed_phi(v):
+            t = ctx.vmap[v][0]
+            ctx.vmap[v] = [t, ctx.valu("v_lshrrev_b32", v1, Const(32, 16), t) if v.divergent
+                           else ctx.salu("s_lshr_b32", s1, t, Const(32, 16))]
     saved = (ctx.cf.divergent_if, ctx.cf.has_divergent_branch, ctx.cf.pe_break, ctx.cf.pe_continue)
     ctx.cf.divergent_if = False
     ctx.cf.has_divergent_branch = False

@@ -11,9 +11,11 @@ violation. Items:
 * no local variables or deref instructions (arrays are in registers or scratch);
 * scalar ALU: every ALU result has one component except ``vecN`` (whose only
   uses are the data of a store, the lane-mask source of a ballot intrinsic or a
-  source of a packed operation) and the 16x2 results of ``vectorize_alu16``'s packed
-  16-bit operations (``PACKED_OPS``, whose sources are ``vec2``s); every ``mov``
-  extracts one component of a vector intrinsic or packed operation's result;
+  source of a packed operation or phi) and the 16x2 results of ``vectorize_alu16``'s
+  packed 16-bit operations (``PACKED_OPS``, whose sources are ``vec2``s); every
+  ``mov`` extracts one component of a vector intrinsic, packed operation or phi's
+  result; phis are scalar but ``vectorize_alu16``'s 16x2 loop-carried ones (sources
+  ``vec2``s);
 * none of the options' ``lowered_ops`` (integer and float division, the GLSL.std.450
   operations without an instruction, GLSL bitfield/pack forms, system values known at
   compile time); 64-bit integers only in ``INT64_OPS``; ``bitcast`` only between equal
@@ -80,7 +82,7 @@ def check_isel_form(shader: MirShader) -> None:
             vec_ok.add(ins.srcs[0])
         if ins.op in _MASK_SOURCE:
             vec_ok.add(ins.srcs[0])
-        if _packed(ins):
+        if _packed(ins) or _packed_phi(ins):
             vec_ok.update(ins.srcs)
     for ins in shader.instrs():
         op = ins.op
@@ -105,7 +107,8 @@ def check_isel_form(shader: MirShader) -> None:
                 err(f"bitcast between sizes: {ins!r}")
             if op not in INT64_OPS and _int64(ins.op, d.bit_size, ins.srcs):
                 err(f"64-bit integer {op}: {ins!r}")
-        elif op in ("phi", "undef") and d is not None and d.num_components != 1:
+        elif op in ("phi", "undef") and d is not None and d.num_components != 1 \
+                and not _packed_phi(ins):
             err(f"vector {op}: {ins!r}")
         elif op == "load_const" and d is not None and d.num_components != 1 and d not in vec_ok:
             err(f"vector constant for an ALU use: {ins!r}")
@@ -134,6 +137,14 @@ def _packed(ins: Instr) -> bool:
     """A packed 16-bit operation of ``vectorize_alu16``: 16x2, its sources ``vec2``s."""
     d = ins.dest
     return ins.op in PACKED_OPS and d is not None and (d.bit_size, d.num_components) == (
+        16, 2) and all(s.parent is not None and s.parent.op == "vec2" for s in ins.srcs)
+
+
+def _packed_phi(ins: Instr) -> bool:
+    """A loop-carried 16x2 phi of ``vectorize_alu16`` (``pair_loop_phis``): its sources
+    ``vec2``s."""
+    d = ins.dest
+    return ins.op == "phi" and d is not None and (d.bit_size, d.num_components) == (
         16, 2) and all(s.parent is not None and s.parent.op == "vec2" for s in ins.srcs)
 
 

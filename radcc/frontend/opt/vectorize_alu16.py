@@ -20,13 +20,26 @@ position, followed by ``A.dest = mov %n.x`` and ``B.dest = mov %n.y``; A is merg
 only with a B before any use of A's result, so every use still follows its
 definition. Merged results feed later merges (``fmul`` pairs into ``fadd`` pairs).
 The ``vec2`` sources are only isel's view of which halves to read (isel emits no
-instruction for them when the pair is free). Runs last among the lowering passes
-(after ``vectorize_mem``, before ``dce``, which removes the ``fneg``s only folded).
+instruction for them when the pair is free).
+
+Loop-carried pairs (`pair_loop_phis`, as nir_opt_vectorize does on phis): two scalar
+16-bit phis P1, P2 of a loop header whose every back-edge pair of values is the
+results of two float operations of ``PACKED_FLOAT`` that would merge once P1 and P2
+are one value (same operation and attributes, one block, A before B with no use of A's
+result between them nor further apart than ``WINDOW``, P1 and P2 in the same source
+slot, every other source pair free) become one 16x2 phi ``%p`` whose sources are
+``vec2``s of the old pairs (appended to each predecessor before its jump), followed by
+``P1 = mov %p.x`` and ``P2 = mov %p.y``; the blocks are then vectorized again, which
+merges those operations (``sum += a * b`` in two halves of one dword: a packed
+accumulator). A 16x2 phi is a packed vector (`packed_vector`): isel keeps it as one
+dword, packing a pair that is not already one on its edge.
+Runs last among the lowering passes (after ``vectorize_mem``, before ``dce``, which
+removes the ``fneg``s only folded).
 """
 
 from __future__ import annotations
 
-from ..mir import Block, Instr, MirShader, Value, const_of
+from ..mir import Block, Instr, Loop, MirShader, Value, const_of, iter_blocks, iter_nodes
 
 # 16-bit operations with a packed form (isel/alu16.py's PACKED_VOP3P maps them to v_pk_*):
 # float ones, whose sources may be negated (NEG_LO/NEG_HI), and integer ones
@@ -43,10 +56,12 @@ def packed_vector(w: Value) -> bool:
     register is dword k itself (its high half component 2k+1): a 16-bit vector load
     (``mem16``'s dword loads), a merged float operation's result, or a divergent merged
     integer operation's (isel keeps a uniform one on the SALU, a register per
-    component; before divergence analysis every value counts as divergent)."""
+    component; before divergence analysis every value counts as divergent), or a
+    16x2 phi (`pair_loop_phis`; isel makes it one dword)."""
     p = w.parent
     return w.bit_size == 16 and w.num_components > 1 and p is not None and (
-        p.op in LOADS or p.op in PACKED_FLOAT or (p.op in PACKED_INT and w.divergent))
+        p.op in LOADS or p.op in PACKED_FLOAT or (p.op in PACKED_INT and w.divergent)
+        or (p.op == "phi" and w.num_components == 2))
 
 
 def half_source(v: Value, negate: bool = True) -> tuple[Value, int, bool]:
@@ -131,8 +146,96 @@ def _vectorize_block(shader: MirShader, block: Block) -> bool:
     return changed
 
 
+def _would_merge(a: Instr, b: Instr, p1: Value, p2: Value) -> bool:
+    """Whether `a` and `b` (the back-edge values' definitions) would merge once the
+    phis `p1`, `p2` were one packed value (module docstring)."""
+    if not (a.op == b.op and a.op in PACKED_FLOAT and _candidate(a) and _candidate(b)
+            and a.attrs == b.attrs and a.block is b.block and a.block is not None):
+        return False
+    instrs = a.block.instrs
+    i, j = instrs.index(a), instrs.index(b)
+    if not i < j <= i + WINDOW or any(a.dest in x.srcs for x in instrs[i + 1:j]):
+        return False
+    slots = [(x is p1 and y is p2) for x, y in zip(a.srcs, b.srcs, strict=True)]
+    return any(slots) and all(ok or free_pair(x, y) for ok, x, y in
+                              zip(slots, a.srcs, b.srcs, strict=True))
+
+
+def _scalar16(phi: Instr) -> bool:
+    d = phi.dest
+    return d is not None and d.bit_size == 16 and d.num_components == 1
+
+
+def _insert_before_jump(block: Block, ins: Instr) -> None:
+    k = len(block.instrs)
+    while k and block.instrs[k - 1].is_jump:
+        k -= 1
+    ins.block = block
+    block.instrs.insert(k, ins)
+
+
+def pair_loop_phis(shader: MirShader, loop: Loop) -> bool:
+    """Pair the loop-carried 16-bit phis of `loop` (module docstring)."""
+    header = loop.body[0]
+    if not isinstance(header, Block):
+        return False
+    inside = set(iter_blocks(loop.body)) | set(iter_blocks(loop.cont))
+    changed = False
+    phis = [p for p in header.phis if _scalar16(p)]
+    used: set[int] = set()
+    for x, p1 in enumerate(phis):
+        if id(p1) in used:
+            continue
+        for p2 in phis[x + 1:]:
+            if id(p2) in used or p2.preds != p1.preds:
+                continue
+            back = [(s1, s2) for pr, s1, s2 in zip(p1.preds, p1.srcs, p2.srcs, strict=True)
+                    if pr in inside]
+            if not back or not all(
+                    s1.parent is not None and s2.parent is not None and
+                    _would_merge(s1.parent, s2.parent, p1.dest, p2.dest)  # type: ignore[arg-type]
+                    for s1, s2 in back):
+                continue
+            used |= {id(p1), id(p2)}
+            _replace_pair(shader, header, p1, p2)
+            changed = True
+            break
+    return changed
+
+
+def _replace_pair(shader: MirShader, header: Block, p1: Instr, p2: Instr) -> None:
+    n = shader.new_value(16, 2)
+    phi = Instr("phi", n)
+    phi.line = p1.line
+    for pr, s1, s2 in zip(p1.preds, p1.srcs, p2.srcs, strict=True):
+        v = shader.new_value(16, 2)
+        vec = Instr("vec2", v, [s1, s2])
+        vec.line = p1.line
+        _insert_before_jump(pr, vec)
+        phi.preds.append(pr)
+        phi.srcs.append(v)
+    movs = []
+    for c, old in enumerate((p1, p2)):
+        m = Instr("mov", old.dest, [n], {"comps": (c,)})
+        m.line = old.line
+        m.block = header
+        movs.append(m)
+    header.instrs.remove(p1)
+    header.instrs.remove(p2)
+    phi.block = header
+    k = len(header.phis)
+    header.instrs[k:k] = [phi, *movs]
+
+
 def vectorize_alu16(shader: MirShader) -> bool:
     changed = False
     for block in shader.blocks():
         changed |= _vectorize_block(shader, block)
-    return changed
+    paired = False
+    for node in list(iter_nodes(shader.function.body)):
+        if isinstance(node, Loop):
+            paired |= pair_loop_phis(shader, node)
+    if paired:
+        for block in shader.blocks():
+            _vectorize_block(shader, block)
+    return changed or paired

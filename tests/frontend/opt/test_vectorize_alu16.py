@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from radcc.frontend.mir import Binding, MirFunction, MirShader
+from radcc.frontend.mir import Binding, Instr, MirFunction, MirShader
 from radcc.frontend.mir_builder import MirBuilder
 from radcc.frontend.mir_print import print_shader
 from radcc.frontend.mir_validate import validate
@@ -128,4 +128,102 @@ def test_what_stays_scalar() -> None:
         "16 %12 = fmax %11, %9", "16 %13 = fmin %6, %6", "16 %14 = iadd %5, %6",
         "16x4 %15 = vec4 %10, %12, %13, %14",
         "@store_ssbo %15, %3 (align=8, binding=0:1, offset=0)",
+    ])
+
+
+def _loop_shader(second_src) -> MirShader:
+    """s0, s1 = 0; three times: s0 += x.x * x.x, s1 += second_src(x) (x the 16x4 load);
+    store vec4(s0, s1, x.z, x.w): two loop-carried 16-bit phis."""
+    s, b = _shader()
+    gid = b.intr("load_global_invocation_id", [], 32, 3)
+    addr = b.alu("ishl", 32, 1, b.channel(gid, 0), b.imm(3))
+    v = b.intr("load_ssbo", [addr], 16, 4, offset=0, align=8, binding=(0, 0),
+               access="readonly")
+    xs = [b.channel(v, c) for c in range(4)]
+    zero16, zero, one, three = b.fimm(0.0, 16), b.imm(0), b.imm(1), b.imm(3)
+    entry = b.block
+    lp = b.push_loop()
+    with b.into(lp.body):
+        header = b.block
+        phis = [Instr("phi", s.new_value(*bits)) for bits in ((32, 1), (16, 1), (16, 1))]
+        for p in phis:
+            header.append(p)
+        i, s0, s1 = (p.dest for p in phis)
+        assert i is not None and s0 is not None and s1 is not None
+        nif = b.push_if(b.alu("ilt", 1, 1, i, three))
+        with b.into(nif.else_list):
+            b.jump("break")
+        m = [b.alu("fmul", 16, 1, xs[0], xs[0]), second_src(b, xs)]
+        a0 = b.alu("fadd", 16, 1, s0, m[0])
+        a1 = b.alu("fadd", 16, 1, s1, m[1])
+        i1 = b.alu("iadd", 32, 1, i, one)
+        latch = b.block
+    for p, init, nxt in zip(phis, (zero, zero16, zero16), (i1, a0, a1), strict=True):
+        p.preds, p.srcs = [entry, latch], [init, nxt]
+    b.intrinsic("store_ssbo", [b.vec([s0, s1, xs[2], xs[3]]), addr], offset=0, align=8,
+                binding=(0, 1))
+    return s
+
+
+def _check_loop(second_src, want: list[str]) -> None:
+    s = _loop_shader(second_src)
+    validate(s)
+    before = _run(s)
+    vectorize_alu16(s)
+    validate(s)
+    check_isel_form(s)
+    assert _run(s) == before
+    lines = [" ".join(ln.split()) for ln in print_shader(s).splitlines()]
+    start = next(k for k, ln in enumerate(lines) if ln.startswith("16 %9 = load_const"))
+    got = [ln for ln in lines[start:] if ln and not ln.startswith("}")]
+    assert got == want, "\n".join(got)
+
+
+# values: %0 gid, %1 its x, %2 3, %3 the address, %4 the load, %5..%8 x.x .. x.w,
+# %9 0.0 (f16), %10 0, %11 1, %12 3, %13 i, %14 s0, %15 s1, %16 i < 3, %17 and %18 the
+# products, %19 and %20 the sums, %21 i + 1, %22 the stored vec4; blocks: b0 entry, b1
+# the loop header, b2 after the loop, b3/b4 the if's sides (b4 breaks), b5 the latch.
+# The first round pairs the products (%23..%25), then the phis (%26, the preheader's
+# %27, the back edge's %28), and the second round the adds (%29..%31)
+
+
+def test_loop_carried_pair_becomes_one_packed_phi() -> None:
+    # s1 += x.y * x.y: the products pair (halves of dword 0), so the adds would pair
+    # but for their phis: one 16x2 phi of vec2(0, 0) and vec2(a0, a1), then the adds
+    # merge into one fadd on it (the back edge's vec2 reads that fadd's halves)
+    _check_loop(lambda b, xs: b.alu("fmul", 16, 1, xs[1], xs[1]), [
+        "16 %9 = load_const (0x0000 = 0)", "32 %10 = load_const (0x00000000 = 0)",
+        "32 %11 = load_const (0x00000001 = 1)", "32 %12 = load_const (0x00000003 = 3)",
+        "16x2 %27 = vec2 %9, %9",
+        "loop {", "block b1:",
+        "32 %13 = phi b0: %10, b5: %21", "16x2 %26 = phi b0: %27, b5: %28",
+        "16 %14 = mov %26.x", "16 %15 = mov %26.y",
+        "1 %16 = ilt %13, %12",
+        "if %16 {", "block b3:", "block b4:", "break", "block b5:",
+        "16x2 %23 = vec2 %5, %6", "16x2 %24 = vec2 %5, %6", "16x2 %25 = fmul %23, %24",
+        "16 %17 = mov %25.x", "16 %18 = mov %25.y",
+        "16x2 %29 = vec2 %14, %15", "16x2 %30 = vec2 %17, %18", "16x2 %31 = fadd %29, %30",
+        "16 %19 = mov %31.x", "16 %20 = mov %31.y",
+        "32 %21 = iadd %13, %11", "16x2 %28 = vec2 %19, %20",
+        "block b2:", "16x4 %22 = vec4 %14, %15, %7, %8",
+        "@store_ssbo %22, %3 (align=8, binding=0:1, offset=0)",
+    ])
+
+
+def test_loop_carried_pair_stays_scalar_when_the_adds_would_not_merge() -> None:
+    # s1 += x.w * x.w: the products read different dwords' halves and do not pair, so
+    # the adds' second sources are not free: the phis stay scalar
+    _check_loop(lambda b, xs: b.alu("fmul", 16, 1, xs[3], xs[3]), [
+        "16 %9 = load_const (0x0000 = 0)", "32 %10 = load_const (0x00000000 = 0)",
+        "32 %11 = load_const (0x00000001 = 1)", "32 %12 = load_const (0x00000003 = 3)",
+        "loop {", "block b1:",
+        "32 %13 = phi b0: %10, b5: %21", "16 %14 = phi b0: %9, b5: %19",
+        "16 %15 = phi b0: %9, b5: %20",
+        "1 %16 = ilt %13, %12",
+        "if %16 {", "block b3:", "block b4:", "break", "block b5:",
+        "16 %17 = fmul %5, %5", "16 %18 = fmul %8, %8",
+        "16 %19 = fadd %14, %17", "16 %20 = fadd %15, %18",
+        "32 %21 = iadd %13, %11",
+        "block b2:", "16x4 %22 = vec4 %14, %15, %7, %8",
+        "@store_ssbo %22, %3 (align=8, binding=0:1, offset=0)",
     ])
