@@ -160,7 +160,6 @@ class Cursor:
         self.toks = tokens
         self.pos = pos
         self.no_bar = False  # inside |x|: '|' ends the expression, it is not OR
-        self.depth = 0  # nesting of unary operators and parentheses being parsed
 
     @property
     def tok(self) -> Token:
@@ -203,57 +202,51 @@ class Cursor:
             raise AsmError("expected absolute expression", self.tok.col)
         return v
 
-    def _expr(self, syms: dict[str, int], prec: int = 0) -> int | tuple[str, int]:
-        lhs = self._unary(syms)
+    def _expr(self, syms: dict[str, int]) -> int | tuple[str, int]:
+        """An integer expression, by operator precedence with explicit stacks (no
+        recursion: llvm-mc-19 takes operands nested thousands deep). Prefix operators
+        bind tighter than any binary one; binary operators are left-associative."""
+        vals: list[int | tuple[str, int]] = []
+        # pending operators: ("u", token) prefix, ("b", token) binary, ("(", token)
+        ops: list[tuple[str, Token]] = []
+        open_parens = 0
         while True:
-            t = self.tok
-            if t.kind != PUNCT or t.text not in _BINOPS or (t.text == "|" and self.no_bar):
-                return lhs
-            p = _BINOPS[t.text]
-            if p < prec:
-                return lhs
-            self.next()
-            rhs = self._expr(syms, p + 1)
-            lhs = _apply(t, lhs, rhs)
+            t = self.tok  # an operand is expected: prefixes and '(' first
+            if t.kind == PUNCT and t.text in _PREFIX:
+                self.next()
+                ops.append(("u", t))
+                continue
+            if t.kind == PUNCT and t.text == "(":
+                self.next()
+                ops.append(("(", t))
+                open_parens += 1
+                continue
+            vals.append(self._primary(syms))
+            while True:  # an operator is expected
+                _apply_prefixes(ops, vals)
+                t = self.tok
+                if t.kind == PUNCT and t.text == ")" and open_parens:
+                    self.next()
+                    while ops[-1][0] != "(":
+                        _reduce(ops, vals)
+                    ops.pop()
+                    open_parens -= 1
+                    continue
+                if t.kind != PUNCT or t.text not in _BINOPS or (t.text == "|" and self.no_bar):
+                    while ops and ops[-1][0] == "b":
+                        _reduce(ops, vals)
+                    if open_parens:
+                        raise AsmError("expected ')'", t.col)
+                    return vals[-1]
+                p = _BINOPS[t.text]
+                while ops and ops[-1][0] == "b" and _BINOPS[ops[-1][1].text] >= p:
+                    _reduce(ops, vals)
+                self.next()
+                ops.append(("b", t))
+                break
 
-    def _unary(self, syms: dict[str, int]) -> int | tuple[str, int]:
-        if self.depth >= MAX_NESTING:
-            raise AsmError(f"expression nested too deeply (more than {MAX_NESTING} unary "
-                           "operators and parentheses)", self.tok.col)
-        self.depth += 1
-        try:
-            return self._unary1(syms)
-        finally:
-            self.depth -= 1
-
-    def _unary1(self, syms: dict[str, int]) -> int | tuple[str, int]:
+    def _primary(self, syms: dict[str, int]) -> int | tuple[str, int]:
         t = self.tok
-        if t.is_punct("-"):
-            self.next()
-            v = self._unary(syms)
-            if isinstance(v, tuple):
-                raise AsmError("expected absolute expression", t.col)
-            return _wrap64(-v)
-        if t.is_punct("~"):
-            self.next()
-            v = self._unary(syms)
-            if isinstance(v, tuple):
-                raise AsmError("expected absolute expression", t.col)
-            return ~v
-        if t.is_punct("+"):
-            self.next()
-            return self._unary(syms)
-        if t.is_punct("!"):
-            self.next()
-            v = self._unary(syms)
-            if isinstance(v, tuple):
-                raise AsmError("expected absolute expression", t.col)
-            return int(not v)
-        if t.is_punct("("):
-            self.next()
-            v = self._expr(syms)
-            self.expect(")")
-            return v
         if t.kind == INT:
             self.next()
             v = int(t.value)
@@ -268,7 +261,27 @@ class Cursor:
         raise AsmError("unknown token in expression", t.col)
 
 
-MAX_NESTING = 256  # a located limit instead of Python's recursion limit
+_PREFIX = frozenset(("-", "~", "+", "!"))
+
+
+def _apply_prefixes(ops: list[tuple[str, Token]], vals: list[int | tuple[str, int]]) -> None:
+    """Apply the prefix operators pending right before the value just completed."""
+    while ops and ops[-1][0] == "u":
+        t = ops.pop()[1]
+        v = vals[-1]
+        if t.text == "+":
+            continue
+        if isinstance(v, tuple):
+            raise AsmError("expected absolute expression", t.col)
+        vals[-1] = _wrap64(-v) if t.text == "-" else ~v if t.text == "~" else int(not v)
+
+
+def _reduce(ops: list[tuple[str, Token]], vals: list[int | tuple[str, int]]) -> None:
+    """Apply the binary operator on top of `ops` to the top two values."""
+    t = ops.pop()[1]
+    b = vals.pop()
+    vals[-1] = _apply(t, vals[-1], b)
+
 
 # Expressions evaluate as llvm-mc's MCExpr does, in 64-bit two's complement: an
 # integer literal up to 2**64 - 1 is its signed 64-bit value, +, - and * wrap, `>>` is
@@ -283,17 +296,14 @@ def _wrap64(v: int) -> int:
     """`v` as a signed 64-bit integer (two's complement wrap-around)."""
     return ((v - _INT64_MIN) & _MASK64) + _INT64_MIN
 
+# llvm-mc's GNU-style precedences (AsmParser's getGNUBinOpPrecedence): logical or, logical
+# and, comparisons, the bitwise operators all at one level, + and -, then * / % << >>
 _BINOPS = {
-    "|": 1,
-    "^": 2,
-    "&": 3,
-    "<<": 4,
-    ">>": 4,
-    "+": 5,
-    "-": 5,
-    "*": 6,
-    "/": 6,
-    "%": 6,
+    "||": 1, "&&": 2,
+    "==": 3, "!=": 3, "<": 3, "<=": 3, ">": 3, ">=": 3,
+    "|": 4, "^": 4, "&": 4,
+    "+": 5, "-": 5,
+    "*": 6, "/": 6, "%": 6, "<<": 6, ">>": 6,
 }
 
 
@@ -327,7 +337,15 @@ def _apply(t: Token, a: int | tuple[str, int], b: int | tuple[str, int]) -> int 
         return a & b
     if op == "|":
         return a | b
-    return a ^ b
+    if op == "^":
+        return a ^ b
+    if op == "&&":
+        return int(a != 0 and b != 0)
+    if op == "||":
+        return int(a != 0 or b != 0)
+    # comparisons (signed) give -1 for true, as GNU as and llvm-mc do
+    return -int(a == b if op == "==" else a != b if op == "!=" else a < b if op == "<"
+                else a <= b if op == "<=" else a > b if op == ">" else a >= b)
 
 
 # --- operands ----------------------------------------------------------------
