@@ -306,9 +306,11 @@ class Assembler:
         cur = Cursor(rest)
         sec = self.cur
         if name == ".text":
+            self._subsection(cur)
             self._switch(".text", "ax")
             self._echo(lineno, "\t.text")
         elif name in (".data", ".rodata", ".bss"):
+            self._subsection(cur)
             self._switch(name, "a")
             self._echo(lineno, f"\t{name}")
         elif name == ".section":
@@ -471,6 +473,22 @@ class Assembler:
 
     _size_exprs: list[tuple[Symbol, list[Token], int]]
     _object_errors: list[Diagnostic]
+
+    def _subsection(self, cur: Cursor) -> None:
+        """The optional subsection number of `.text`/`.data`/`.rodata`/`.bss` (an
+        absolute expression, as llvm-mc-19 reads it); radcc places everything in
+        subsection 0, so another number is refused by name."""
+        if cur.at_end():
+            return
+        col = cur.tok.col
+        v = cur._expr({})
+        if isinstance(v, tuple):
+            raise AsmError("cannot evaluate subsection number", col)
+        if not cur.at_end():  # (llvm-mc-19 points past a comma, at what follows it)
+            bad = cur.peek() if cur.tok.is_punct(",") else cur.tok
+            raise AsmError("unexpected token at start of statement", bad.col)
+        if v != 0:
+            raise AsmError(f"subsection {v}: subsections other than 0 are not supported", col)
 
     def _expect_end(self, cur: Cursor) -> None:
         if not cur.at_end():

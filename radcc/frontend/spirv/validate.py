@@ -1857,12 +1857,13 @@ class _Checker:
                             "stored, copied or converted by width", ins)
 
     def _small_variable(self, ins: Instruction, small: dict[int, str]) -> None:
-        """A Function, Private or Workgroup variable holding an 8/16-bit type declared by a
-        storage capability alone needs the full capability (Workgroup: or the explicit
-        layout one), as spirv-val's variable checks."""
+        """A Function, Private, Workgroup, Input or Output variable holding an 8/16-bit
+        type declared by a storage capability alone needs the full capability (Workgroup:
+        or the explicit layout one; Input/Output: or StorageInputOutput16), as
+        spirv-val's variable checks."""
         pt = self.t(ins.result_type)
         if not isinstance(pt, TypePointer) or pt.storage_class not in (
-                "Function", "Private", "Workgroup"):
+                "Function", "Private", "Workgroup", "Input", "Output"):
             return
         todo, seen = [pt.pointee], set()
         while todo:
@@ -1875,6 +1876,9 @@ class _Checker:
                 width = getattr(t, "width", 0)
                 layout = f"WorkgroupMemoryExplicitLayout{width}BitAccessKHR"
                 if pt.storage_class == "Workgroup" and layout in self.m.capabilities:
+                    continue
+                if pt.storage_class in ("Input", "Output") and width == 16 and \
+                        "StorageInputOutput16" in self.m.capabilities:
                     continue
                 raise _fail(f"a {pt.storage_class} variable holding {self.type_name(tid)} "
                             f"needs the {small[tid]} capability", ins)
