@@ -1,11 +1,12 @@
 """Build (or remove) the optional compiled modules in this checkout (issue 14).
 
-    python tools/build_compiled.py [--clean] [--opt 0-3]
+    python tools/build_compiled.py [--clean] [--opt 0-3] [--jobs N]
 
 Compiles the modules of `radcc.compiled.MODULES` with mypyc (``pip install mypy``; a C
 compiler, no C++) through ``RADCC_MYPYC=1 setup.py build_ext --inplace``: each module's C
 extension lands beside its source (Python imports the extension before the ``.py``) and
-mypyc's shared runtime (``radcc__mypyc.*.so``) at the checkout's root. `--clean` removes
+mypyc's shared runtime (``radcc__mypyc.*.so``) at the checkout's root; the C files (one per
+module) are compiled `--jobs` at a time (default: every core). `--clean` removes
 them again, so the pure-Python modules run. An extension is built from the source as it
 was: after editing a compiled module, build again or clean (``radcc.compiled.stale``
 lists the modules whose source is newer than their extension; tests/test_compiled.py
@@ -39,12 +40,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--clean", action="store_true", help="remove the compiled modules")
     ap.add_argument("--opt", default="3", choices=("0", "1", "2", "3"),
                     help="the C compiler's optimisation level (default 3)")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                    help="C files compiled in parallel (default: every core)")
     args = ap.parse_args(argv)
     clean()
     if args.clean:
         return 0
     env = dict(os.environ, RADCC_MYPYC="1", RADCC_MYPYC_OPT=args.opt)
-    r = subprocess.run([sys.executable, "setup.py", "-q", "build_ext", "--inplace"],
+    r = subprocess.run([sys.executable, "setup.py", "-q", "build_ext", "--inplace",
+                        f"--parallel={max(1, args.jobs)}"],
                        cwd=ROOT, env=env)
     if r.returncode:
         print("build_compiled: the build failed", file=sys.stderr)

@@ -131,14 +131,20 @@ class Definition:
         return f"Definition({self.temp or self.phys})"
 
 
+def _no_fields() -> Fields:
+    return dict.__new__(Fields)
+
+
 @dataclass(eq=False)
 class Instruction:
     opcode: str
     format: str
     operands: list[Operand] = field(default_factory=list)
     definitions: list[Definition] = field(default_factory=list)
-    # per-format fields (radcc.ir.fields); a Mapping given here is converted
-    fields: Fields = None  # type: ignore[assignment]
+    # per-format fields (radcc.ir.fields); a Mapping given here is converted (the
+    # default, an empty dict, too: a dict rather than None so that the declared type
+    # holds, which the compiled build checks)
+    fields: Fields = field(default_factory=_no_fields)
     # the source line of the MIR instruction isel made it from (0: unknown;
     # radcc.frontend.spirv.debug_lines); no pass reads it
     line: int = field(default=0, repr=False)

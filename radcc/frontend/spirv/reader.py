@@ -78,10 +78,12 @@ class _Reader:
         self.declared: set[str] = set()
         self.forward_pointers: dict[int, str] = {}  # id -> its storage class
         self.passed: set[int] = set()  # opcodes whose own requirements were met
-        self.cur: Instruction = instructions[0] if instructions else None  # type: ignore[assignment]
+        self.cur: Instruction | None = instructions[0] if instructions else None
 
     def fail(self, msg: str, ins: Instruction | None = None) -> SpirvError:
         ins = ins or self.cur
+        if ins is None:  # a module of a header only: the word after the header
+            return SpirvError(msg, 5)
         return SpirvError(msg, ins.offset, ins.opname)
 
     # ----- pass 1 -----
