@@ -15,7 +15,7 @@ compiled. Modules are chosen by cProfile over real shaders (bench/README.md "Com
 build": what each pays), hottest first: every module on `compile_spirv`'s path with a
 measurable share (every 40th module of /work/rw/ncnn and /work/rw/ggml, wave32) that
 mypy checks clean. Left out for now: the 63 compile-path modules with mypy errors
-(mypyc refuses to build them: among the hot ones `passes/register_allocation`,
+(mypyc refuses to build them; `isel/alu16` since the pk16 change: among the hot ones `passes/register_allocation`,
 `passes/opt_impl`, `spirv/validate`, `opt/vars_to_ssa`, `ir/builder`,
 `passes/scheduler_ilp`, `passes/sched_cost`, `passes/insert_nops`,
 `passes/insert_delay_alu`, `passes/optimizer_postra`; the last three are also patched
@@ -75,7 +75,6 @@ MODULES: tuple[str, ...] = (
     "radcc.frontend.spirv.types",
     "radcc.ir.effects",
     "radcc.isa.classes",
-    "radcc.isel.alu16",
     "radcc.passes.repair_ssa",
     "radcc.frontend.spirv_to_mir.dispatch",
     "radcc.passes.ra_support",
