@@ -1230,3 +1230,33 @@ def test_mc_section_subsection_number(line: str, tmp_path: Path) -> None:
     f = tmp_path / "k.s"
     f.write_text(f"\t{line}\n\ts_nop 0\n")
     _same_as_llvm_mc(f, "gfx1100")
+
+
+@pytest.mark.parametrize("mcpu", ["gfx1030", "gfx1100"])
+@pytest.mark.parametrize("line", [
+    "v_add_f32_e64 v0, v1, v2 clamp clamp", "v_add_f32_e64 v0, v1, v2 mul:2 mul:2",
+    "v_add_f32_e64 v0, v1, v2 mul:2 div:2", "v_add_f32_e64 v0, v1, v2 clamp mul:2",
+    "v_fma_f32 v3, v2, v1, v0 mul:2 clamp", "v_fma_f32 v3, v2, v1, v0 clamp mul:2",
+    "v_add_f32_e64 v0, 1.0, v2 div:2 clamp", "v_fma_f16 v0, v1, v2, v3 op_sel:[1,0,0,0] clamp mul:2",
+    "v_fma_f16 v0, v1, v2, v3 clamp op_sel:[1,0,0,0]", "v_fma_f16 v0, v1, v2, v3 mul:2 op_sel:[1,0,0,0]",
+    "v_cmp_eq_f32_e64 s0, v1, v2 clamp"])
+def test_mc_vop3_modifier_order(line: str, mcpu: str, tmp_path: Path) -> None:
+    """A VOP3 instruction's optional modifiers come once each, in llvm-mc-19's order
+    (op_sel, clamp, omod, then DPP controls) (seed 127's obj-gfx1030 c32af79426b8:
+    `0x40490fdb mul:2 clamp` was accepted; llvm-mc-19 refuses it): its verdict, line and
+    column for each."""
+    f = tmp_path / "k.s"
+    f.write_text(f"\t{line}\n")
+    _same_as_llvm_mc(f, mcpu)
+
+
+def test_mc_vop3_modifier_order_with_literal(tmp_path: Path) -> None:
+    """The finding itself (a 32-bit literal: llvm-mc-19 reports it at the literal, radcc
+    at the modifier): refused by both."""
+    f = tmp_path / "k.s"
+    f.write_text("\tv_fma_f32 v3, -v2, |v1|, 0x40490fdb mul:2 clamp\n")
+    for mcpu in ("gfx1030", "gfx1100"):
+        o = run_radcc(["mc", f"--mcpu={mcpu}", str(f)])
+        ref = subprocess.run(["llvm-mc-19", "-triple=amdgcn-amd-amdhsa", f"-mcpu={mcpu}", str(f)],
+                             capture_output=True, text=True)
+        assert ref.returncode != 0 and o.status == 1 and problem(o, "text") is None, o.stderr

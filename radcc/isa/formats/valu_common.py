@@ -149,6 +149,9 @@ class ValuMods:
 _ARRAY_MODS = ("op_sel", "op_sel_hi", "neg_lo", "neg_hi")
 
 
+_MOD_RANK = {"op_sel": 0, "clamp": 1, "omod": 2}
+
+
 def collect_mods(
     mods: list[Modifier], *, clamp: bool, omod: bool, arrays: tuple[str, ...] = (),
     others: tuple[str, ...] = (),
@@ -159,7 +162,18 @@ def collect_mods(
     caller handles itself (returned in ``.other``).
     """
     out = ValuMods()
-    for m in mods:
+    last = -1  # llvm-mc-19 takes the optional modifiers once each, in the asm string's
+    for m in mods:  # order (op_sel, clamp, omod, DPP): `mul:2 clamp` is an invalid operand
+        rank = _MOD_RANK.get("omod" if m.name in ("mul", "div") else m.name)
+        if rank is None and m.name in others:  # DPP controls follow (their own order free)
+            if last > 3:
+                raise AsmError("invalid operand for instruction", m.col)
+            last = 3
+        elif rank is not None:
+            if rank <= last:
+                raise AsmError("not a valid operand." if rank == 0 else
+                               "invalid operand for instruction", m.col)
+            last = rank
         if m.name == "clamp" and clamp and m.value is None:
             out.clamp = True
         elif m.name in ("mul", "div") and omod:
