@@ -1865,13 +1865,7 @@ class _Checker:
         if not isinstance(pt, TypePointer) or pt.storage_class not in (
                 "Function", "Private", "Workgroup", "Input", "Output"):
             return
-        todo, seen = [pt.pointee], set()
-        while todo:
-            tid = todo.pop()
-            if tid in seen:
-                continue
-            seen.add(tid)
-            t = self.t(tid)
+        for tid, t in self._type_tree(pt.pointee):
             if tid in small:
                 width = getattr(t, "width", 0)
                 layout = f"WorkgroupMemoryExplicitLayout{width}BitAccessKHR"
@@ -1882,6 +1876,18 @@ class _Checker:
                     continue
                 raise _fail(f"a {pt.storage_class} variable holding {self.type_name(tid)} "
                             f"needs the {small[tid]} capability", ins)
+
+    def _type_tree(self, root: int) -> Iterator[tuple[int, Type]]:
+        """Each type of `root`'s tree once, with its id: components, columns, elements
+        and members, not through pointers."""
+        todo, seen = [root], set()
+        while todo:
+            tid = todo.pop()
+            if tid in seen:
+                continue
+            seen.add(tid)
+            t = self.t(tid)
+            yield tid, t
             if isinstance(t, TypeVector | TypeCooperativeMatrix):
                 todo.append(t.component)
             elif isinstance(t, TypeMatrix):
@@ -1903,23 +1909,13 @@ class _Checker:
                 and "WorkgroupMemoryExplicitLayoutKHR" in self.m.capabilities):
             return
         m = self.m
-        todo, seen = [pt.pointee], set()
-        while todo:
-            tid = todo.pop()
-            if tid in seen:
-                continue
-            seen.add(tid)
-            t = self.t(tid)
+        for tid, t in self._type_tree(pt.pointee):
             found = None
             if isinstance(t, TypeArray | TypeRuntimeArray):
                 found = "ArrayStride" if m.has_decoration(tid, "ArrayStride") else None
-                todo.append(t.element)
             elif isinstance(t, TypeStruct):
                 found = next((d for k in range(len(t.members)) for d in ("Offset", "MatrixStride")
                               if m.has_decoration(tid, d, k)), None)
-                todo.extend(t.members)
-            elif isinstance(t, TypeMatrix):
-                todo.append(t.column)
             if found is not None:
                 raise _fail(f"a {pt.storage_class} variable's type {self.type_name(tid)} has an "
                             f"explicit layout ({found}), which only buffer, push-constant and "
