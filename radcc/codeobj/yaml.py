@@ -345,6 +345,7 @@ def _split_key(content: str, where: str) -> tuple[Any, str] | None:
 class _Lines:
     def __init__(self, text: str) -> None:
         self.items: list[tuple[int, str, int]] = []  # indent, content, line number
+        started = False  # inside the document (after its '---' or its first content)
         for n, raw in enumerate(text.splitlines(), 1):
             bad = next((c for c in raw if 0xDC80 <= ord(c) <= 0xDCFF), None)
             if bad is not None:  # an undecodable byte read with surrogateescape
@@ -355,10 +356,15 @@ class _Lines:
             line = raw.rstrip()
             stripped = line.strip()
             if not stripped or stripped.startswith("#"):
+                # a blank or comment line's leading tab is still a tab in indentation to
+                # llvm-mc-19's YAML scanner ("Found invalid tab character in indentation")
+                if started and "\t" in raw[: len(raw) - len(raw.lstrip(" \t"))]:
+                    raise CodeObjectError(f"line {n}: tab in indentation")
                 continue
             if line == "..." or line == "---" and self.items:
                 break  # the first document's end: llvm-mc-19 reads no further
             if stripped in ("---", "..."):
+                started = started or stripped == "---"
                 continue
             if stripped == ".end_amdgpu_metadata" and line == stripped:
                 break  # a document given with its directives (the assembler passes the body)
@@ -367,6 +373,7 @@ class _Lines:
             if "\t" in line[: len(line) - len(line.lstrip())]:
                 raise CodeObjectError(f"line {n}: tab in indentation")
             self.items.append((len(line) - len(line.lstrip(" ")), stripped, n))
+            started = True
         self.pos = 0
         self.depth = 0  # block collections open
 

@@ -1260,3 +1260,31 @@ def test_mc_vop3_modifier_order_with_literal(tmp_path: Path) -> None:
         ref = subprocess.run(["llvm-mc-19", "-triple=amdgcn-amd-amdhsa", f"-mcpu={mcpu}", str(f)],
                              capture_output=True, text=True)
         assert ref.returncode != 0 and o.status == 1 and problem(o, "text") is None, o.stderr
+
+
+@pytest.mark.parametrize(("line", "where"), [
+    ("\t", "in"), ("  \t", "in"), ("\t# c", "in"), ("    ", "in"), ("\t\t", "in"),
+    (" \t ", "in"), ("\t", "before"), ("\t", "after")])
+def test_metadata_blank_line_with_tab(line: str, where: str, tmp_path: Path) -> None:
+    """A blank or comment line whose leading whitespace holds a tab, inside the metadata
+    document (seed 127's obj-gfx1030 66759c8ee1ab), is a tab in indentation to llvm-mc-19's
+    YAML scanner; before the document's '---' or after its '...' it is not."""
+    src = (SEEDS / "gfx1030.s").read_text()
+    if where == "in":
+        src = src.replace("amdhsa.target:", line + "\namdhsa.target:", 1)
+    elif where == "before":
+        src = src.replace("---\n", line + "\n---\n", 1)
+    else:
+        src = src.replace("...\n", "...\n" + line + "\n", 1)
+    f = tmp_path / "k.s"
+    f.write_text(src)
+    ref = subprocess.run(["llvm-mc-19", "-triple=amdgcn-amd-amdhsa", "-mcpu=gfx1030",
+                          "--filetype=obj", "-o", str(tmp_path / "ref.o"), str(f)],
+                         capture_output=True, text=True)
+    o = run_radcc(["mc", "--mcpu=gfx1030", "--filetype=obj", "-o", str(tmp_path / "k.o"),
+                   str(f)])
+    assert problem(o, "plain") is None and o.status == (1 if ref.returncode else 0), \
+        (o.stderr, ref.stderr)
+    if ref.returncode:
+        assert "invalid tab character in indentation" in ref.stderr
+        assert "tab in indentation" in o.stderr, o.stderr
