@@ -102,6 +102,9 @@ def merge_kernarg_loads(program: Program, kernarg: Temp | None, segment_size: in
         if at < start + size:
             defs.append(Definition(program.allocate_temp(_sgprs(start + size - at))))
         split = Instruction("p_split_vector", "PSEUDO", [Operand(wide)], defs)
+        # the merged load keeps the earliest source line of the loads it replaces
+        lines = [x[3].line for x in g if x[3].line]
+        load.line = split.line = min(lines) if lines else 0
         first = min(x[2] for x in g)
         replace[first] = [load, split]
         drop.update(x[2] for x in g)
