@@ -2167,6 +2167,10 @@ class _Checker:
                 raise _fail(f"{name} cannot be applied to structure members", ins)
             if name in _MEMBER_ONLY and member is None:
                 raise _fail(f"{name} applies to structure members (OpMemberDecorate)", ins)
+            if name in ("RowMajor", "ColMajor") and m.has_decoration(
+                    target, "ColMajor" if name == "RowMajor" else "RowMajor", member):
+                raise _fail(f"member {member} of %{target} is decorated both RowMajor and "
+                            "ColMajor", ins)
             if name in _STRUCT_ONLY and (member is not None or not isinstance(t, TypeStruct)):
                 raise _fail(f"{name} applies to structure types, not %{target}", ins)
             if name == "ArrayStride" and not isinstance(t, TypeArray | TypeRuntimeArray
