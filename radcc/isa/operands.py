@@ -435,7 +435,7 @@ def literal_for(op: Operand, optype: str) -> int:
             raise AsmError("invalid operand for instruction", op.col)
         return _trunc_u(v, 32)
     if bits == 16 and not optype.startswith("v2"):  # a 16-bit literal: its low half
-        if not _fits(v, 16):
+        if not fits_width(v, 16):
             raise AsmError("invalid operand for instruction", op.col)
         return v & 0xFFFF
     if not -(1 << 31) <= v < (1 << 32):
@@ -470,12 +470,13 @@ def inline_code_for(op: Operand, optype: str) -> int | None:
     return None
 
 
-def _fits(v: int, width: int) -> bool:
+def fits_width(v: int, width: int) -> bool:
     """Whether `v` is a `width`-bit integer, signed or unsigned (LLVM's isSafeTruncation)."""
     return -(1 << (width - 1)) <= v < (1 << width)
 
 
-def _signed(v: int, width: int) -> int:
+def signed_width(v: int, width: int) -> int:
+    """`v` truncated to `width` bits, read as two's complement."""
     v &= (1 << width) - 1
     return v - (1 << width) if v >> (width - 1) else v
 
@@ -488,8 +489,8 @@ def inline_int_operand_code(v: int, optype: str) -> int | None:
     bits = type_bits(optype)
     isfloat = optype.startswith(("f", "v2f", "bf"))
     if optype.startswith("v2"):  # packed halves: the 32-bit value
-        if _fits(v, 32):
-            c = inline_int_code(_signed(v, 32))
+        if fits_width(v, 32):
+            c = inline_int_code(signed_width(v, 32))
             if c is not None:
                 return c
             if not isfloat:  # packed integers take the 32-bit float constants
@@ -498,21 +499,21 @@ def inline_int_operand_code(v: int, optype: str) -> int | None:
     if bits == 16:
         if not isfloat:  # a 16-bit integer operand: the value as written (0xffff is no -1)
             return inline_int_code(v)
-        if not _fits(v, 16):
+        if not fits_width(v, 16):
             return None
-        c = inline_int_code(_signed(v, 16))
+        c = inline_int_code(signed_width(v, 16))
         return c if c is not None else inline_float_code_for_bits(v & 0xFFFF, 16)
     if bits == 64:
         c = inline_int_code(v)
         if c is not None:
             return c
         c = inline_float_code_for_bits(_trunc_u(v, 64), 64)
-        if c is None and isfloat and _fits(v, 32):  # a 64-bit float's high dword
+        if c is None and isfloat and fits_width(v, 32):  # a 64-bit float's high dword
             c = inline_float_code_for_bits((v & 0xFFFFFFFF) << 32, 64)
         return c
-    if not _fits(v, 32):
+    if not fits_width(v, 32):
         return None
-    c = inline_int_code(_signed(v, 32))
+    c = inline_int_code(signed_width(v, 32))
     return c if c is not None else inline_float_code_for_bits(v & 0xFFFFFFFF, 32)
 
 

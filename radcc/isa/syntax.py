@@ -16,7 +16,7 @@ import re
 
 from radcc.isa.errors import AsmError
 from radcc.isa.lexer import EOL, FLOAT, IDENT, INT, PUNCT, Token, _parse_int, tokenize
-from radcc.isa.operands import Modifier, Operand, Reg, parse_reg_name
+from radcc.isa.operands import Modifier, Operand, Reg, parse_reg_name, signed_width
 
 _MOD_FUNCS = ("abs", "neg", "sext", "lit")
 
@@ -294,7 +294,7 @@ _INT64_MAX = (1 << 63) - 1
 
 def _wrap64(v: int) -> int:
     """`v` as a signed 64-bit integer (two's complement wrap-around)."""
-    return ((v - _INT64_MIN) & _MASK64) + _INT64_MIN
+    return signed_width(v, 64)
 
 # llvm-mc's GNU-style precedences (AsmParser's getGNUBinOpPrecedence): logical or, logical
 # and, comparisons, the bitwise operators all at one level, + and -, then * / % << >>

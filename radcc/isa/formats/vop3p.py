@@ -39,10 +39,12 @@ from radcc.isa.operands import (
     Operand,
     SrcEncoding,
     check_reg,
+    fits_width,
     float_bits,
     inline_code_for,
     inline_float_code_for_bits,
     inline_int_code,
+    signed_width,
     src_text,
 )
 from radcc.isa.syntax import ParsedInst
@@ -117,9 +119,9 @@ def const_code(op: Operand, optype: str, col: int) -> tuple[int, int | None]:
         # packed pair) when it fits signed or unsigned, then the inline integers, then
         # the float constants of that width (a packed integer pair takes 32-bit floats)
         width = 16 if optype in ("f16", "bf16") else 32
-        if -(1 << (width - 1)) <= iv < (1 << width):
+        if fits_width(iv, width):
             sv = iv & ((1 << width) - 1)
-            c = inline_int_code(sv - (1 << width) if sv >> (width - 1) else sv)
+            c = inline_int_code(signed_width(sv, width))
             if c is None and half and sv <= 0xFFFF:
                 c = _inline_16(sv, optype)
             if c is None and optype == "v2i16":
