@@ -308,6 +308,7 @@ class _Checker:
         self.small_names()
         self.interfaces()
         self.decorations()
+        self.rounding_modes()
         self.resources()
         self.spec_constant_ops()
         for fn in self.m.functions:
@@ -2136,6 +2137,43 @@ class _Checker:
         return 0
 
     # ================================================================ decorations
+    def rounding_modes(self) -> None:
+        """FPRoundingMode in a shader (SPV_KHR_16bit_storage's validation rules, as
+        spirv-val checks them): on an OpFConvert to a 16-bit float scalar or vector whose
+        every use is the object of an OpStore to StorageBuffer, PhysicalStorageBuffer,
+        Uniform or Output memory (the conversion the store's narrowing rounds)."""
+        m = self.m
+        targets: dict[int, Instruction] = {}
+        for ins in m.instructions:
+            if ins.opname == "OpDecorate" and ins.operands[1].name == "FPRoundingMode":
+                targets[ins.id(0)] = ins
+        if not targets:
+            return
+        for target, dec in targets.items():
+            tdef = m.defs.get(target)
+            if tdef is None or tdef.opname != "OpFConvert":
+                raise _fail(f"FPRoundingMode applies to an OpFConvert, not %{target}", dec)
+            sh = self.shape(tdef.result_type)
+            if sh is None or sh[:2] != ("float", 16):
+                raise _fail(f"FPRoundingMode applies to a conversion to 16-bit floats, not "
+                            f"to {self.type_name(tdef.result_type)} (%{target})", dec)
+        for fn in m.functions:
+            for b in fn.blocks:
+                for ins in b.instructions:
+                    ids = [i for i in ins.ids() if i in targets]
+                    if not ids:
+                        continue
+                    if ins.opname != "OpStore" or ins.id(0) in targets or \
+                            len(ins.ids()) < 2 or ids != [ins.id(1)]:
+                        raise _fail(f"%{ids[0]} is decorated FPRoundingMode: its only uses "
+                                    "are as the object of an OpStore", ins)
+                    spt = self.t(self.vtype(ins.id(0)))
+                    if not isinstance(spt, TypePointer) or spt.storage_class not in (
+                            "StorageBuffer", "PhysicalStorageBuffer", "Uniform", "Output"):
+                        raise _fail(f"%{ids[0]} is decorated FPRoundingMode: it is stored "
+                                    "only to StorageBuffer, PhysicalStorageBuffer, Uniform "
+                                    "or Output memory", ins)
+
     def decorations(self) -> None:
         m = self.m
         seen: set[tuple[int, int | None, str]] = set()

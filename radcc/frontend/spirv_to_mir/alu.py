@@ -126,6 +126,11 @@ def op_s_convert(ctx: TranslationContext, ins: Instruction) -> None:
 
 
 def op_f_convert(ctx: TranslationContext, ins: Instruction) -> None:
+    mode = ctx.m.decoration(ins.result_id or 0, "FPRoundingMode")
+    if mode and mode[0] != "RTE":
+        # the conversions round to nearest even (the mode register radcc's ABI sets)
+        raise err(f"FPRoundingMode {mode[0]} is not supported (only RTE, the default "
+                  "rounding)", ins)
     _conv(ctx, ins, "f", "f")
 
 

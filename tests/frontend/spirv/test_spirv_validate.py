@@ -351,3 +351,54 @@ void main() {
     assert status == 0, err
     status, err = _compile(tmp_path, r.data)
     assert status == 0, err
+
+
+_F16_STORE = """#version 450
+#extension GL_EXT_shader_16bit_storage : require
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) buffer F { float f[]; };
+layout(set = 0, binding = 1) buffer H { float16_t h[]; };
+void main() { uint i = gl_GlobalInvocationID.x; h[i] = float16_t(f[i] * 3.0); }
+"""
+
+
+@pytest.mark.parametrize(("mode", "target", "valid", "words"), [
+    ("RTE", "convert", True, None),
+    ("RTZ", "convert", True, "FPRoundingMode RTZ is not supported"),
+    ("RTE", "multiply", False, "applies to an OpFConvert"),
+], ids=["rte", "rtz_refused", "on_fmul"])
+def test_fp_rounding_mode(mode: str, target: str, valid: bool, words: str | None,
+                          tmp_path: Path) -> None:
+    """FPRoundingMode (SPV_KHR_16bit_storage's rule: an OpFConvert to 16-bit floats that
+    is only stored; spirv-val checks it): RTE, the rounding radcc's conversions do,
+    compiles; the other modes are refused by name (they are not silently rounded to
+    nearest), and the decoration on another instruction is invalid (spirv-val agrees)."""
+    text = _dis(_glsl(tmp_path, _F16_STORE))
+    conv = re.search(r"(%\w+) = OpFConvert", text)
+    mul = re.search(r"(%\w+) = OpFMul", text)
+    assert conv and mul, text
+    tid = (conv if target == "convert" else mul).group(1)
+    text = text.replace("OpDecorate ", f"OpDecorate {tid} FPRoundingMode {mode}\nOpDecorate ",
+                        1)
+    data = _assemble(text)
+    assert spirv_tools.validate(data, "vulkan1.3").ok == valid
+    status, err = _compile(tmp_path, data, "--no-validate")
+    if words is None:
+        assert status == 0, err
+        return
+    needle = f"{tid} = OpFConvert" if valid else "FPRoundingMode"
+    want = _word_of(text, data, needle)
+    assert status == 1 and re.search(rf"word {want}: .*{re.escape(words)}", err), (want, err)
+
+
+def test_fp_rounding_mode_needs_16bit_storage(base_asm: str, tmp_path: Path) -> None:
+    """A shader's FPRoundingMode needs a 16-bit storage capability (campaign seed 85's
+    finding 297488046b14: the decoration on a 32-bit variable without one)."""
+    text = base_asm.replace("OpDecorate %P Block",
+                            "OpDecorate %P Block\nOpDecorate %69 FPRoundingMode RTZ", 1)
+    data = _assemble(text)
+    assert not spirv_tools.validate(data, "vulkan1.3").ok
+    want = _word_of(text, data, "FPRoundingMode")
+    status, err = _compile(tmp_path, data, "--no-validate")
+    assert status == 1 and f"word {want}: OpDecorate: FPRoundingMode in a shader requires " \
+        "capability StorageBuffer16BitAccess" in err, err
