@@ -479,9 +479,15 @@ def assign_slots(nodes: list[int], g: SlotGraph, rep: dict[int, int],
                  size: dict[int, int], lanes_per_vgpr: int) -> dict[int, int]:
     """First-fit slot numbers (dwords / lanes) so that interfering slots do not
     overlap; values coalesced share their representative's slot. With
-    `lanes_per_vgpr`, a slot never straddles two linear VGPRs. The units the
-    assigned neighbours of a class hold are one bit set (`_first_fit`), gathered at C
-    speed from the class's row."""
+    `lanes_per_vgpr`, a slot never straddles two linear VGPRs.
+
+    The units a class may not take (those its assigned neighbours hold) are one bit
+    set, gathered at C speed from whichever is fewer, the assigned neighbours or the
+    assigned non-neighbours: the units some assigned value holds, less those only
+    non-neighbours hold (`holders`: per unit, the values holding it). A dense graph
+    (the big switch's hoisted constants, all live across its loop) then costs each
+    class the few values it does not interfere with, not all those it does (each an
+    OR of a bit set as wide as the slots so far: cubic in the spilled values)."""
     index = g.index
     n_nodes = len(g.nodes)
     row: dict[int, int] = {}
@@ -491,7 +497,9 @@ def assign_slots(nodes: list[int], g: SlotGraph, rep: dict[int, int],
         row[r] = row.get(r, 0) | g.rows[index[t]]
         members.setdefault(r, []).append(index[t])
     units = [0] * n_nodes  # a node's units once its class has a slot
+    holders: list[int] = []  # per unit: the nodes (bits) whose slot holds it
     assigned = 0
+    held = 0  # the units some assigned node holds
     at: dict[int, int] = {}
     for t in nodes:
         r = rep[t]
@@ -499,11 +507,29 @@ def assign_slots(nodes: list[int], g: SlotGraph, rep: dict[int, int],
             continue
         n = size[r]
         nb = row[r] & assigned
-        busy = reduce(or_, compress(units, _spread(nb, n_nodes)), 0) if nb else 0
+        busy = 0
+        if nb:
+            others = assigned & ~nb
+            if others.bit_count() < nb.bit_count():
+                # the units held only by assigned non-neighbours are the free ones
+                maybe = reduce(or_, compress(units, _spread(others, n_nodes)), 0)
+                busy = held & ~maybe
+                for u in _bits(maybe):
+                    if holders[u] & nb:
+                        busy |= 1 << u
+            else:
+                busy = reduce(or_, compress(units, _spread(nb, n_nodes)), 0)
         pos = _first_fit(busy, n, lanes_per_vgpr)
         at[r] = pos
         b = ((1 << n) - 1) << pos
+        mk = 0
         for k in members[r]:
             units[k] = b
-            assigned |= 1 << k
+            mk |= 1 << k
+        assigned |= mk
+        held |= b
+        if len(holders) < pos + n:
+            holders.extend([0] * (pos + n - len(holders)))
+        for u in range(pos, pos + n):
+            holders[u] |= mk
     return {t: at[rep[t]] for t in nodes}
