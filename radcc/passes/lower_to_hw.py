@@ -13,8 +13,9 @@ naming the instruction):
 - ``p_parallelcopy`` (and ``p_create_vector``, ``p_split_vector``,
   ``p_extract_vector``, ``p_as_uniform`` of an SGPR, ``p_wqm``,
   ``p_start_linear_vgpr``): sequentialised copies with the parallel
-  semantics (`radcc.passes.hw_copy`); ``p_as_uniform`` of a VGPR becomes
-  ``v_readfirstlane_b32`` per dword;
+  semantics (`radcc.passes.hw_copy`); a ``p_split_vector`` piece whose
+  definition is dead (the gaps of a merged kernel-argument load) is not copied;
+  ``p_as_uniform`` of a VGPR becomes ``v_readfirstlane_b32`` per dword;
 - ``p_startpgm`` (its definitions are the ABI registers, docs/abi.md; the shader
   arguments they imply are kept in ``program.args``, `kernel_abi.program_args`; on
   GFX10 with scratch it becomes `kernel_abi.startpgm_prologue`),
@@ -162,6 +163,9 @@ class _Lowering:
                 raise self.error(instr, "operand has no register")
             off = 0
             for d in instr.definitions:
+                if d.temp is not None and d.is_kill:  # a piece nobody reads: no copy
+                    off += d.rc.bytes
+                    continue
                 piece = Operand(rc=d.rc, phys=src.phys.advance(off) if src.phys else None,
                                 undef=src.is_undef)
                 units += split_units(_phys(self, instr, d), piece, d.rc.bytes, what)
