@@ -22,7 +22,11 @@ and literals with ``s_mov_b32``/``v_mov_b32``, 16-bit signed values with
 ``s_movk_i32``, values whose bit reverse is inline with ``s_brev_b32``; a
 64-bit constant into an aligned SGPR pair that is a 64-bit inline constant
 uses ``s_mov_b64``. VGPR pairs are copied with two ``v_mov_b32`` (GFX10/11 have
-no ``v_mov_b64``; two movs can later pair into VOPD). SCC as a destination
+no ``v_mov_b64``; two movs can later pair into VOPD), except, in wave64 (no VOPD),
+two constant dwords of a VGPR pair whose 64-bit value is an inline integer (-16..64,
+e.g. a zero vector): one ``v_lshrrev_b64 v[d:d+1], 0, k``, as ACO's copy_constant
+writes a 64-bit VGPR constant after handle_operands joined the two dword copies
+(aco_lower_to_hw_instr.cpp). SCC as a destination
 is written with ``s_cmp_lg_u32 src, 0``; SCC as a source with
 ``s_cselect_b32 dst, 1, 0``. Sub-dword pieces are not supported yet.
 
@@ -46,7 +50,7 @@ import copy
 from dataclasses import dataclass
 
 from radcc.ir.program import Definition, Instruction, Operand
-from radcc.ir.regclass import EXEC, SCC, VGPR_BASE, PhysReg, s1, s2, v1
+from radcc.ir.regclass import EXEC, SCC, VGPR_BASE, PhysReg, s1, s2, v1, v2
 from radcc.isa.operands import inline_float_code_for_bits, inline_int_code
 
 
@@ -204,7 +208,7 @@ def sequentialize(units: list[Unit], *, scratch_sgpr: int | None = None,
             u = pending.get(dst)
             if u is None or uses.get(dst, 0):
                 continue
-            pair = _pair_with(u, pending, uses)
+            pair = _pair_with(u, pending, uses, wave64)
             if pair is not None:
                 out.append(pair[0])
                 done = [u, pair[1]]
@@ -250,10 +254,22 @@ def sequentialize(units: list[Unit], *, scratch_sgpr: int | None = None,
     return out
 
 
-def _pair_with(u: Unit, pending: dict[int, Unit],
-               uses: dict[int, int]) -> tuple[Instruction, Unit] | None:
-    """An s_mov_b64 doing `u` and the unit of the odd register above it."""
+def _pair_with(u: Unit, pending: dict[int, Unit], uses: dict[int, int],
+               wave64: bool = False) -> tuple[Instruction, Unit] | None:
+    """An s_mov_b64 doing `u` and the unit of the odd register above it; in wave64
+    a ``v_lshrrev_b64 v[d:d+1], 0, k`` for two constant VGPR dwords forming a 64-bit
+    inline integer (module docstring)."""
     d = u.dst
+    if wave64 and d >= VGPR_BASE and u.const is not None and not u.linear:
+        hi = pending.get(d + 1)
+        if hi is None or hi.const is None or hi.linear or uses.get(d + 1, 0):
+            return None
+        v = u.const | hi.const << 32
+        sv = v - (1 << 64) if v >> 63 else v
+        if inline_int_code(sv) is None:
+            return None
+        return (_hw("v_lshrrev_b64", "VOP3", [_dreg(d, v2)],
+                    [Operand.c32(0), Operand.c64(v)]), hi)
     if not _is_plain_sgpr(d) or d % 2 or not _is_plain_sgpr(d + 1):
         return None
     hi = pending.get(d + 1)

@@ -14,7 +14,8 @@ contraction of ``a * b + c`` unless the result is ``precise``).
 - copy propagation: a read of ``p_parallelcopy`` / one-operand
   ``p_create_vector`` of a temp of the same class reads that temp;
 - constant propagation: a temp defined by ``s_mov_b32/_b64``, ``v_mov_b32``
-  or a copy of a constant is replaced by the constant in ALU operand slots
+  or a copy of a constant is replaced by the constant in the dword operands of a
+  ``p_create_vector`` of two or more operands, and in ALU operand slots
   that take one (the table's ``ssrc``/``vsrc`` kinds): inline constants
   anywhere, one 32-bit literal per instruction (GFX10+ VOP3 included), at most
   two constant-bus reads per VALU instruction (one for 64-bit shifts);
@@ -286,6 +287,18 @@ class _Opt:
         return True
 
     def propagate_constants(self, instr: Instruction) -> None:
+        if instr.opcode == "p_create_vector" and len(instr.operands) > 1:
+            # ACO's label_instruction gives pseudo instructions their constant operands:
+            # lower_to_hw then writes each dword (pairs as one 64-bit move) instead of
+            # copying a register that value numbering made hold all of them
+            for i, o in enumerate(instr.operands):
+                if o.temp is None or o.phys is not None or o.temp.rc.size != 1 or \
+                        o.temp.rc.subdword:
+                    continue
+                c = self.const_of(o)
+                if c is not None and c[1] == 4:
+                    self.set_operand(instr, i, Operand(const=c[0], const_bytes=4))
+            return
         if instr.format not in _VALU | _SALU or _is_dpp(instr):
             return
         for i in range(len(instr.operands)):

@@ -78,6 +78,12 @@ def interpret(p: Program, rf: dict[int, int]) -> dict[int, int]:
         elif op == "s_cselect_b32":
             a, b = (_val(o, rf)[0] for o in ins.operands[:2])
             rf[ins.definitions[0].phys.reg] = a if rf[SCC] else b
+        elif op == "v_lshrrev_b64":  # ISA guide: D.u64 = S1.u64 >> S0[5:0]
+            sh = _val(ins.operands[0], rf)[0] & 63
+            lo, hi = _val(ins.operands[1], rf)
+            v = (lo | hi << 32) >> sh
+            r = ins.definitions[0].phys.reg
+            rf[r], rf[r + 1] = v & 0xFFFFFFFF, v >> 32
         elif op == "s_endpgm":
             pass
         else:
@@ -327,6 +333,63 @@ def test_create_split_extract_vector():
     want[258] = 7
     got.pop(SCC), want.pop(SCC)
     assert got == want
+
+
+@pytest.mark.parametrize("wave", ["wave32", "wave64"])
+def test_split_vector_dead_piece_is_not_copied(wave):
+    # the shape of a merged kernel-argument load (isel/kernarg_loads.py): the wide
+    # load's tail is a temp nobody reads; the allocator put it at s[0-2] (a 3-SGPR
+    # temp is 4-aligned), away from s[17-19]. A dead definition's value is never
+    # read, so its copy is dropped; the live pieces are copied as before.
+    body = ("   s4: %9:s[12-15], s1: %14:s[20], s3: (kill)%57:s[0-2] = "
+            "p_split_vector s8: %56:s[12-19]\n")
+    p = lowered(body, wave=wave)
+    assert_block(p, "s1: s[20] = s_mov_b32 s1: s[16]\ns_endpgm")
+    rf = initial_rf()
+    got = interpret(p, rf)
+    want = dict(rf)
+    want[20] = rf[16]
+    got.pop(SCC), want.pop(SCC)
+    assert got == want  # s0-s2 keep their values
+
+
+VGPR_CONSTS = ("   v4: %1:v[4-7] = p_create_vector 0, 0, 0, 0\n"
+               "   v2: %2:v[9-10] = p_create_vector -1, -1\n"
+               "   v2: %3:v[11-12] = p_create_vector 64, 0\n"
+               "   v2: %4:v[13-14] = p_create_vector 0, 5\n"
+               "   v2: %5:v[15-16] = p_create_vector 65, 0\n")
+
+
+def _create_vector_semantics(p: Program, wave: str) -> None:
+    rf = initial_rf()
+    got = interpret(p, rf)
+    want = dict(rf)
+    for i, v in enumerate([0, 0, 0, 0, None, 0xFFFFFFFF, 0xFFFFFFFF, 64, 0, 0, 5, 65, 0]):
+        if v is not None:
+            want[VGPR_BASE + 4 + i] = v
+    got.pop(SCC), want.pop(SCC)
+    assert got == want, wave
+
+
+def test_vgpr_constant_pairs_are_one_64bit_shift_in_wave64():
+    # wave64 (no VOPD): two constant dwords of a VGPR pair whose 64-bit value is an
+    # inline integer (-16..64) are one v_lshrrev_b64 dst, 0, k (ACO's copy_constant);
+    # 0x5_00000000 and 65 are not inline 64-bit constants: two v_mov_b32
+    p = lowered(VGPR_CONSTS, wave="wave64")
+    assert_block(p, """v2: v[4-5] = v_lshrrev_b64 0, 0_b64
+        v2: v[6-7] = v_lshrrev_b64 0, 0_b64
+        v2: v[9-10] = v_lshrrev_b64 0, -1_b64
+        v2: v[11-12] = v_lshrrev_b64 0, 64_b64
+        v1: v[13] = v_mov_b32 0
+        v1: v[14] = v_mov_b32 5
+        v1: v[15] = v_mov_b32 0x41
+        v1: v[16] = v_mov_b32 0
+        s_endpgm""")
+    _create_vector_semantics(p, "wave64")
+    # wave32: v_mov_b32 per dword (VOPD pairs them later)
+    p = lowered(VGPR_CONSTS, wave="wave32")
+    assert all(line.split(" = ")[-1].startswith("v_mov_b32") for line in _block_lines(p, 0)[:-1])
+    _create_vector_semantics(p, "wave32")
 
 
 # --- control flow ----------------------------------------------------------------------

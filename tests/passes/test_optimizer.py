@@ -119,6 +119,28 @@ def test_64bit_shift_takes_one_constant_bus_read():
         """)
 
 
+@pytest.mark.parametrize("wave", [32, 64])
+def test_constants_into_create_vector(wave):
+    # a zero vec4 stored (ncnn's priorbox/winograd shape): value numbering leaves one
+    # v_mov_b32 0 read four times; each dword of the vector is the constant itself
+    # (ACO's label_instruction gives pseudo instructions constant operands), and the
+    # v_mov dies. A VGPR read beside them and a 64-bit constant stay as they are.
+    check("""   v1: %5 = v_mov_b32 0
+   v4: %6 = p_create_vector %5, %5, %5, %5
+   v1: %7 = v_mov_b32 0x3f800000
+   v3: %8 = p_create_vector %7, %1, %7
+   s2: %9 = s_mov_b64 0x123456789_b64
+   s4: %10 = p_create_vector %9, %3, %4
+   p_unit_test %6, %8, %10
+""", """
+        v4: %a = p_create_vector 0, 0, 0, 0
+        >> v3: %b = p_create_vector 0x3f800000, %x, 0x3f800000
+        >> s2: %c = s_mov_b64 0x123456789_b64
+        >> s4: %d = p_create_vector %c, %s, %t
+        >> p_unit_test %a, %b, %d
+        """, wave=wave)
+
+
 # -- source modifiers ---------------------------------------------------------------------------
 def test_neg_abs_fold_into_float_sources():
     check("""   v1: %5 = v_xor_b32 0x80000000, %1

@@ -465,6 +465,22 @@ def _const_tables_ref(r: Run) -> R:
     return {(0, 1): wrap(out, np.uint32)}
 
 
+def _cvec_push(rng: np.random.Generator) -> bytes:
+    return struct.pack("<I2fI", 150, 2.5, -1.0, 0xC0FFEE)
+
+
+def _cvec_ref(r: Run) -> R:
+    n, _a, _b, m = r.pushed("<I2fI")
+    a = r.i((0, 0)).astype(f32)
+    i = np.arange(N)
+    z = np.where((a < 0)[:, None], np.zeros((N, 4), f32),
+                 np.stack([a, np.ones(N, f32), a, np.zeros(N, f32)], 1))
+    return {(0, 1): z.astype(f32),
+            (0, 2): np.tile(np.array([-1, -1, 64, 0], np.int32), (N, 1)),
+            (0, 3): np.tile(np.array([0, 5, 65, 0], np.uint32), (N, 1)),
+            (0, 4): np.where(i < n, m, 7).astype(np.uint32)}
+
+
 CASES: list[Case] = [
     Case("layout_std430_struct", G, L,
          {(0, 0): Buf(_gen_s), (0, 1): zeros(N * 48), (0, 2): Buf(_gen_t)},
@@ -496,6 +512,10 @@ CASES: list[Case] = [
          {(0, 0): floats(f32, N, -10, 10, 1 / 16), (0, 1): floats(f32, N, -1, 1),
           (0, 2): zeros(N * 4)},
          _push_ref, push=_push, seed=67, category="push constants"),
+    Case("const_vectors", G, L,
+         {(0, 0): floats(f32, N, -10, 10), (0, 1): zeros(N * 16), (0, 2): zeros(N * 16),
+          (0, 3): zeros(N * 16), (0, 4): zeros(N * 4)},
+         _cvec_ref, push=_cvec_push, seed=124, category="push constants"),
     Case("push_constants_16bit", G, L,
          {(0, 0): zeros(N * 4), (0, 1): zeros(N * 4)},
          _push16_ref, push=_push16, seed=68, category="push constants"),
