@@ -328,6 +328,10 @@ class MirShader:
     options: MirOptions | None = None
     next_value: int = 0
     next_block: int = 0
+    # while set, the control-flow structure is fixed and `blocks()` reads its block list
+    # (`FixedStructure`; `opt.optimize` sets it around its passes, which change
+    # instructions only)
+    fixed: FixedStructure | None = None
 
     def new_value(self, bit_size: int, num_components: int = 1) -> Value:
         v = Value(self.next_value, bit_size, num_components)
@@ -347,11 +351,38 @@ class MirShader:
     # ----- walking -----
     def blocks(self) -> Iterator[Block]:
         """Every block in program (textual) order."""
+        fixed = self.fixed
+        if fixed is not None:
+            return iter(fixed.blocks)
         return iter_blocks(self.function.body)
+
+    def ifs(self) -> list[If]:
+        """Every If node, pre-order."""
+        fixed = self.fixed
+        if fixed is not None:
+            return fixed.ifs
+        return [n for n in iter_nodes(self.function.body) if isinstance(n, If)]
 
     def instrs(self) -> Iterator[Instr]:
         for b in self.blocks():
             yield from b.instrs
+
+
+class FixedStructure:
+    """A shader's blocks and If nodes while its control-flow structure does not change
+    (`MirShader.fixed`): no CF list (a function body, an If's sides, a Loop's body or
+    continue construct) is changed or replaced and no block gains or loses its jump
+    (``break``/``continue``); instructions, sources and If conditions may change. What
+    depends on the structure alone is computed once for as long as it is set: the
+    blocks, the Ifs and (on the first request, `mir_cfg.dominator_children`) the
+    dominator tree's children."""
+
+    __slots__ = ("blocks", "ifs", "dom_children")
+
+    def __init__(self, body: list[CFNode]) -> None:
+        self.blocks: list[Block] = list(iter_blocks(body))
+        self.ifs: list[If] = [n for n in iter_nodes(body) if isinstance(n, If)]
+        self.dom_children: dict[Block, list[Block]] | None = None
 
 
 def iter_blocks(cf: list[CFNode]) -> Iterator[Block]:
@@ -435,9 +466,8 @@ def users(shader: MirShader) -> dict[int, list[Instr]]:
     for ins in shader.instrs():
         for s in ins.srcs:
             uses.setdefault(s.index, []).append(ins)
-    for n in iter_nodes(shader.function.body):
-        if isinstance(n, If):
-            uses.setdefault(n.cond.index, []).append(Instr("if", None))
+    for n in shader.ifs():
+        uses.setdefault(n.cond.index, []).append(Instr("if", None))
     return uses
 
 
@@ -446,8 +476,8 @@ def replace_uses(shader: MirShader, old: Value, new: Value) -> None:
     for ins in shader.instrs():
         if old in ins.srcs:
             ins.srcs = [new if s is old else s for s in ins.srcs]
-    for n in iter_nodes(shader.function.body):
-        if isinstance(n, If) and n.cond is old:
+    for n in shader.ifs():
+        if n.cond is old:
             n.cond = new
 
 
@@ -469,8 +499,8 @@ def rewrite_uses(shader: MirShader, mapping: dict[Value, Value]) -> None:
             srcs = ins.srcs
             if not keys.isdisjoint(srcs):  # (most instructions keep their list)
                 ins.srcs = [look(s) if s in mapping else s for s in srcs]
-    for n in iter_nodes(shader.function.body):
-        if isinstance(n, If) and n.cond in mapping:
+    for n in shader.ifs():
+        if n.cond in mapping:
             n.cond = look(n.cond)
 
 

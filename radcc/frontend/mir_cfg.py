@@ -80,6 +80,19 @@ def build_cfg(shader: MirShader) -> Cfg:
     return cfg
 
 
+def dominator_children(shader: MirShader) -> dict[Block, list[Block]]:
+    """`build_cfg(shader).children()`: the dominator tree (of the reachable blocks; the
+    entry is the body's first block), computed once while the structure is fixed
+    (`MirShader.fixed`)."""
+    fixed = shader.fixed
+    if fixed is not None and fixed.dom_children is not None:
+        return fixed.dom_children
+    children = build_cfg(shader).children()
+    if fixed is not None:
+        fixed.dom_children = children
+    return children
+
+
 def _edge(cfg: Cfg, a: Block, b: Block | None) -> None:
     if b is not None:
         cfg.succs.setdefault(a, []).append(b)

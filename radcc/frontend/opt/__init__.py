@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 from radcc.target import MirOptions
 
-from ..mir import MirShader
+from ..mir import FixedStructure, MirShader
 from ..mir_print import print_shader
 from ..mir_validate import validate
 from .algebraic import algebraic
@@ -102,25 +102,33 @@ def optimize(
             print(f"// MIR after {name}\n{print_shader(shader)}")
         return changed
 
-    run("vars_to_ssa")
-    run("dce")
-    # Rounds of LOOP until a round changes nothing; a round stops early once every pass
-    # has run without a change since the last change (the passes are functions of the
-    # shader, so the rest of the round would change nothing either).
-    quiet = 0
-    for _ in range(max_rounds):
-        progress = False
-        for name in LOOP:
-            if quiet == len(LOOP):
-                break
-            if run(name):
-                progress = True
-                quiet = 0
-            else:
-                quiet += 1
-        if not progress or quiet == len(LOOP):
-            return True
-    return False
+    # vars_to_ssa and the LOOP passes change instructions, never the control-flow
+    # structure: its blocks, Ifs and dominator tree are computed once (`FixedStructure`)
+    outer = shader.fixed
+    if outer is None:
+        shader.fixed = FixedStructure(shader.function.body)
+    try:
+        run("vars_to_ssa")
+        run("dce")
+        # Rounds of LOOP until a round changes nothing; a round stops early once every
+        # pass has run without a change since the last change (the passes are functions
+        # of the shader, so the rest of the round would change nothing either).
+        quiet = 0
+        for _ in range(max_rounds):
+            progress = False
+            for name in LOOP:
+                if quiet == len(LOOP):
+                    break
+                if run(name):
+                    progress = True
+                    quiet = 0
+                else:
+                    quiet += 1
+            if not progress or quiet == len(LOOP):
+                return True
+        return False
+    finally:
+        shader.fixed = outer
 
 
 # the isel lowering, in order ("optimize" runs the optimisation loop again)

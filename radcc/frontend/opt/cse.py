@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..mir import Block, Instr, MirShader, Value, rewrite_uses
-from ..mir_cfg import build_cfg
+from ..mir_cfg import dominator_children, first_block
 from ..mir_ops import ALU_OPS, INTRINSICS
 
 _ATOMS = frozenset({int, str, float, bool, type(None)})
@@ -59,8 +59,7 @@ def _key(ins: Instr) -> Any | None:
 
 
 def cse(shader: MirShader) -> bool:
-    cfg = build_cfg(shader)
-    children = cfg.children()
+    children = dominator_children(shader)
     table: dict[Any, Value] = {}
     mapping: dict[Value, Value] = {}
 
@@ -93,7 +92,7 @@ def cse(shader: MirShader) -> bool:
 
     # the dominator tree depth-first, children in order, with an explicit stack (a chain
     # of sequential ifs is a tree as deep as the shader is long)
-    work: list[tuple[Block, list[Any] | None]] = [(cfg.entry, None)]
+    work: list[tuple[Block, list[Any] | None]] = [(first_block(shader.function.body), None)]
     while work:
         b, added = work.pop()
         if added is not None:

@@ -5,7 +5,7 @@ nothing refers to any more. A removed instruction's result is unlinked from it
 
 from __future__ import annotations
 
-from ..mir import If, Instr, LocalVar, MirShader, Value, iter_nodes
+from ..mir import Instr, LocalVar, MirShader, Value
 from ..mir_ops import ALU_OPS, INTRINSICS
 
 
@@ -40,9 +40,8 @@ def dce(shader: MirShader) -> bool:
             live.add(v)
             work.append(v)
 
-    for n in iter_nodes(shader.function.body):
-        if isinstance(n, If):
-            mark(n.cond)
+    for n in shader.ifs():
+        mark(n.cond)
     effects: set[Instr] = set()  # the instructions with side effects, kept
     for b in shader.blocks():
         for ins in b.instrs:
