@@ -83,6 +83,13 @@ _REASONS: tuple[tuple[str, str], ...] = (
 for _name in SUPPORTED:
     grammar.enum_value("Capability", _name)  # KeyError if a name is misspelt
 
+# The capabilities of SPV_KHR_16bit_storage / _8bit_storage: 16- and 8-bit types in
+# memory (and, for 16 bits, a shader's FPRoundingMode decoration)
+STORAGE16 = ("StorageBuffer16BitAccess", "UniformAndStorageBuffer16BitAccess",
+             "StoragePushConstant16", "StorageInputOutput16")
+STORAGE8 = ("StorageBuffer8BitAccess", "UniformAndStorageBuffer8BitAccess",
+            "StoragePushConstant8")
+
 
 def unsupported_reason(name: str) -> str | None:
     """None if radcc accepts the capability under any of its spellings (a promoted NV

@@ -70,12 +70,6 @@ def read_spirv(data: bytes | bytearray | Sequence[int]) -> SpirvModule:
     return _Reader(header, instructions).run()
 
 
-# A shader may round conversions explicitly only where SPV_KHR_16bit_storage allows it:
-# its capabilities enable the FPRoundingMode decoration (the extension's "Validation
-# Rules"; spirv-val's operand capability check of FP rounding modes).
-_ROUNDING_MODE_CAPS = ("StorageBuffer16BitAccess", "UniformAndStorageBuffer16BitAccess",
-                       "StoragePushConstant16", "StorageInputOutput16")
-
 class _Reader:
     def __init__(self, header: Header, instructions: list[Instruction]) -> None:
         self.m = SpirvModule(header=header, instructions=instructions)
@@ -224,9 +218,11 @@ class _Reader:
                         if not self.declared.intersection(e.capabilities):
                             need = " or ".join(e.capabilities)
                             raise self.fail(f"{op.kind} {e.name} requires capability {need}")
+                    # a shader rounds conversions explicitly only where
+                    # SPV_KHR_16bit_storage allows it (spirv-val's operand capabilities)
                     if (op.kind == "FPRoundingMode" and "Shader" in self.declared
-                            and not self.declared.intersection(_ROUNDING_MODE_CAPS)):
-                        need = " or ".join(_ROUNDING_MODE_CAPS)
+                            and not self.declared.intersection(caps.STORAGE16)):
+                        need = " or ".join(caps.STORAGE16)
                         raise self.fail(f"FPRoundingMode in a shader requires capability {need}")
             if op.params:
                 self._check_enum_caps(op.params, builtin)

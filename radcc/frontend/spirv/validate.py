@@ -43,6 +43,7 @@ from radcc.ir.dominance import graph_idoms, graph_reverse_postorder
 
 from . import grammar
 from .binary import Instruction, Operand
+from .capabilities import STORAGE8, STORAGE16
 from .errors import SpirvError, SpirvWarning
 from .images import ImageType, image_type, unsupported
 from .module import SpirvModule
@@ -264,12 +265,15 @@ _BUILTIN_MODELS: dict[str, frozenset[str]] = {
 }
 _DERIVATIVES = frozenset({"OpDPdx", "OpDPdy", "OpFwidth", "OpDPdxFine", "OpDPdyFine",
                           "OpFwidthFine", "OpDPdxCoarse", "OpDPdyCoarse", "OpFwidthCoarse"})
+# decorations that exclude each other on one id or member (spirv-val's
+# CheckDecorationsCompatibility)
+_EXCLUSIVE = {"Restrict": "Aliased", "Aliased": "Restrict", "RowMajor": "ColMajor",
+              "ColMajor": "RowMajor"}
+# the instructions NoSignedWrap / NoUnsignedWrap may decorate (SPIR-V spec 3.20)
+_WRAP_OPS = frozenset({"OpIAdd", "OpISub", "OpIMul", "OpShiftLeftLogical", "OpSNegate",
+                       "OpExtInst"})
 _REPEATABLE = frozenset({"UserSemantic", "UserTypeGOOGLE", "HlslSemanticGOOGLE"})
 _BUFFER_CLASSES = frozenset({"StorageBuffer", "Uniform", "PushConstant"})
-_STORAGE16 = ("StorageBuffer16BitAccess", "UniformAndStorageBuffer16BitAccess",
-              "StoragePushConstant16", "StorageInputOutput16")
-_STORAGE8 = ("StorageBuffer8BitAccess", "UniformAndStorageBuffer8BitAccess",
-             "StoragePushConstant8")
 # (type record, width) -> capabilities, any of which allows the type (the first is named)
 # Type declarations that may repeat (aggregates and pointers: spirv-val's ValidateUniqueness,
 # source/val/validate_type.cpp); every other type is declared once.
@@ -278,9 +282,9 @@ _MAY_REPEAT = frozenset({"OpTypeStruct", "OpTypeArray", "OpTypeRuntimeArray", "O
 _WIDTH_CAPS: dict[tuple[str, int], tuple[str, ...]] = {
     ("TypeInt", 64): ("Int64", "Int64Atomics"),
     ("TypeFloat", 64): ("Float64",),
-    ("TypeInt", 16): ("Int16", *_STORAGE16),
-    ("TypeFloat", 16): ("Float16", "Float16Buffer", *_STORAGE16),
-    ("TypeInt", 8): ("Int8", *_STORAGE8),
+    ("TypeInt", 16): ("Int16", *STORAGE16),
+    ("TypeFloat", 16): ("Float16", "Float16Buffer", *STORAGE16),
+    ("TypeInt", 8): ("Int8", *STORAGE8),
 }
 
 
@@ -2139,9 +2143,10 @@ class _Checker:
     # ================================================================ decorations
     def rounding_modes(self) -> None:
         """FPRoundingMode in a shader (SPV_KHR_16bit_storage's validation rules, as
-        spirv-val checks them): on an OpFConvert to a 16-bit float scalar or vector whose
-        every use is the object of an OpStore to StorageBuffer, PhysicalStorageBuffer,
-        Uniform or Output memory (the conversion the store's narrowing rounds)."""
+        spirv-val's CheckFPRoundingModeForShaders has them): on an OpFConvert, RTE or RTZ
+        in Vulkan (VUID-StandaloneSpirv-FPRoundingMode-04675), whose uses are other
+        conversions or the object of an OpStore of 16-bit floats to StorageBuffer,
+        PhysicalStorageBuffer, Uniform, PushConstant, Input or Output memory."""
         m = self.m
         targets: dict[int, Instruction] = {}
         for ins in m.instructions:
@@ -2153,23 +2158,31 @@ class _Checker:
             tdef = m.defs.get(target)
             if tdef is None or tdef.opname != "OpFConvert":
                 raise _fail(f"FPRoundingMode applies to an OpFConvert, not %{target}", dec)
-            sh = self.shape(tdef.result_type)
-            if sh is None or sh[:2] != ("float", 16):
-                raise _fail(f"FPRoundingMode applies to a conversion to 16-bit floats, not "
-                            f"to {self.type_name(tdef.result_type)} (%{target})", dec)
+            mode = dec.operands[1].params[0].name
+            if mode not in ("RTE", "RTZ"):
+                raise _fail(f"FPRoundingMode {mode}: Vulkan allows RTE and RTZ only "
+                            "(VUID-StandaloneSpirv-FPRoundingMode-04675)", dec)
         for fn in m.functions:
             for b in fn.blocks:
                 for ins in b.instructions:
+                    if ins.opname == "OpFConvert":
+                        continue
                     ids = [i for i in ins.ids() if i in targets]
                     if not ids:
                         continue
                     if ins.opname != "OpStore" or ins.id(0) in targets or \
-                            len(ins.ids()) < 2 or ids != [ins.id(1)]:
-                        raise _fail(f"%{ids[0]} is decorated FPRoundingMode: its only uses "
-                                    "are as the object of an OpStore", ins)
+                            ids != [ins.id(1)]:
+                        raise _fail(f"%{ids[0]} is decorated FPRoundingMode: its uses are "
+                                    "conversions and the object of an OpStore", ins)
                     spt = self.t(self.vtype(ins.id(0)))
-                    if not isinstance(spt, TypePointer) or spt.storage_class not in (
-                            "StorageBuffer", "PhysicalStorageBuffer", "Uniform", "Output"):
+                    sh = self.shape(spt.pointee) if isinstance(spt, TypePointer) else None
+                    if sh is None or sh[:2] != ("float", 16):
+                        raise _fail(f"%{ids[0]} is decorated FPRoundingMode: it is stored "
+                                    "only as 16-bit floats", ins)
+                    assert isinstance(spt, TypePointer)
+                    if spt.storage_class not in ("StorageBuffer", "PhysicalStorageBuffer",
+                                                 "Uniform", "PushConstant", "Input",
+                                                 "Output"):
                         raise _fail(f"%{ids[0]} is decorated FPRoundingMode: it is stored "
                                     "only to StorageBuffer, PhysicalStorageBuffer, Uniform "
                                     "or Output memory", ins)
@@ -2201,14 +2214,26 @@ class _Checker:
             self.dec_at[key] = ins
             t = m.types.get(target)
             tdef = m.defs.get(target)
+            if name in ("GLSLShared", "GLSLPacked"):
+                raise _fail(f"{name} is not allowed in Vulkan "
+                            "(VUID-StandaloneSpirv-GLSLShared-04669)", ins)
+            if name in ("NoSignedWrap", "NoUnsignedWrap") and (
+                    tdef is None or tdef.opname not in _WRAP_OPS):
+                raise _fail(f"{name} applies to OpIAdd, OpISub, OpIMul, "
+                            f"OpShiftLeftLogical, OpSNegate and OpExtInst, not %{target}", ins)
+            if name in ("Uniform", "UniformId") and member is None and t is None and (
+                    tdef is None or tdef.result_type is None
+                    or isinstance(m.types.get(tdef.result_type), TypeVoid)):
+                raise _fail(f"{name} applies to objects (a value of a non-void type), "
+                            f"not %{target}", ins)
             if name in _NOT_MEMBER and member is not None:
                 raise _fail(f"{name} cannot be applied to structure members", ins)
             if name in _MEMBER_ONLY and member is None:
                 raise _fail(f"{name} applies to structure members (OpMemberDecorate)", ins)
-            if name in ("RowMajor", "ColMajor") and m.has_decoration(
-                    target, "ColMajor" if name == "RowMajor" else "RowMajor", member):
-                raise _fail(f"member {member} of %{target} is decorated both RowMajor and "
-                            "ColMajor", ins)
+            other = _EXCLUSIVE.get(name)
+            if other is not None and m.has_decoration(target, other, member):
+                what = f"%{target}" if member is None else f"member {member} of %{target}"
+                raise _fail(f"{what} is decorated both {name} and {other}", ins)
             if name in _STRUCT_ONLY and (member is not None or not isinstance(t, TypeStruct)):
                 raise _fail(f"{name} applies to structure types, not %{target}", ins)
             if name == "ArrayStride" and not isinstance(t, TypeArray | TypeRuntimeArray

@@ -135,6 +135,21 @@ CASES = [
      "%89 = OpSConvert %uint %88", "OpSConvert", False, "same component width"),
     ("convert_f_to_u_signed", "%89 = OpISub %uint %uint_63 %88",
      "%89 = OpConvertFToU %int %65", "OpConvertFToU", False, "must be an unsigned integer"),
+    # decoration rules of spirv-val's validate_decorations.cpp radcc lacked (probed)
+    ("restrict_and_aliased", "OpDecorate %P Block",
+     "OpDecorate %P Block\nOpDecorate %__0 Restrict\nOpDecorate %__0 Aliased",
+     "OpDecorate %__0 Restrict", False, "both Restrict and Aliased"),
+    ("no_signed_wrap_on_fadd", "OpDecorate %P Block",
+     "OpDecorate %P Block\nOpDecorate %69 NoSignedWrap", "NoSignedWrap", False,
+     "NoSignedWrap applies to OpIAdd"),
+    ("no_unsigned_wrap_on_load", "OpDecorate %P Block",
+     "OpDecorate %P Block\nOpDecorate %47 NoUnsignedWrap", "NoUnsignedWrap", False,
+     "NoUnsignedWrap applies to OpIAdd"),
+    ("uniform_on_void_function", "OpDecorate %P Block",
+     "OpDecorate %P Block\nOpDecorate %main Uniform", "Uniform", False,
+     "a value of a non-void type"),
+    ("glsl_shared", "OpDecorate %P Block", "OpDecorate %P Block\nOpDecorate %U GLSLShared",
+     "GLSLShared", False, "VUID-StandaloneSpirv-GLSLShared-04669"),
 ]
 
 
