@@ -10,7 +10,13 @@ give the phi and its operands the same register. Where an operand would
 interfere, it is replaced by a fresh copy made at the end of its
 predecessor (a ``p_parallelcopy``, one per predecessor and phi kind:
 for logical phis before ``p_logical_end``, for linear phis before the
-branch). Liveness and kill flags are recomputed at the end.
+branch). The copy of a temp a plain ``s_mov_b32/_b64``/``v_mov_b32`` of a
+constant defines copies that constant (ACO's isel gives phis constant operands,
+get_phi_operand in aco_instruction_selection.cpp, and its lower_to_cssa copies
+them in the predecessor: loop accumulators that value numbering made share one
+zero are each written with the constant, which lower_to_hw pairs), and such a
+move that nothing reads any more is removed. Liveness and kill flags are
+recomputed at the end.
 
 Interference (strict SSA): of two values, the one whose definition
 dominates the other's (logical dominator tree for VGPRs, linear for
@@ -57,6 +63,17 @@ class _Ctx:
                     if d.temp is not None:
                         self.def_at[d.temp.id] = (b.index, -1 if instr.is_phi else i)
         self.class_of: dict[int, int] = {}  # temp -> phi definition id
+        # temps a constant move defines: a copy of one for a phi copies the constant
+        self.const_of: dict[int, Operand] = {}
+        self.const_def: dict[int, Instruction] = {}
+        for b in program.blocks:
+            for instr in b.instructions:
+                c = _constant_move(instr)
+                if c is not None:
+                    t = instr.definitions[0].temp
+                    assert t is not None
+                    self.const_of[t.id] = c
+                    self.const_def[t.id] = instr
 
     def live_after(self, t: int, block: int, index: int) -> bool:
         """Is t live right after position `index` of `block` (-1: block start)?"""
@@ -213,8 +230,21 @@ def _merge_clash(ctx: _Ctx, a: _Forest, small: list[Temp]) -> bool | None:
     return False
 
 
+def _constant_move(instr: Instruction) -> Operand | None:
+    """The constant a plain ``s_mov_b32/_b64`` / ``v_mov_b32`` of one constant writes
+    to its one temp, else None."""
+    if instr.opcode not in ("s_mov_b32", "s_mov_b64", "v_mov_b32") or instr.fields or \
+            len(instr.operands) != 1 or len(instr.definitions) != 1:
+        return None
+    o, d = instr.operands[0], instr.definitions[0]
+    if o.const is None or d.temp is None or d.phys is not None or \
+            o.const_bytes != d.temp.rc.bytes or o.const_bytes not in (4, 8):
+        return None
+    return Operand(const=o.const, const_bytes=o.const_bytes)
+
+
 def _insert_copy(program: Program, pred: Block, copies: dict[tuple[int, bool], Instruction],
-                 t: Temp, logical: bool) -> Temp:
+                 t: Temp, logical: bool, const: Operand | None = None) -> Temp:
     key = (pred.index, logical)
     pc = copies.get(key)
     if pc is None:
@@ -225,7 +255,8 @@ def _insert_copy(program: Program, pred: Block, copies: dict[tuple[int, bool], I
             at = branch_index(pred)
         pred.instructions.insert(at, pc)
     nt = program.allocate_temp(t.rc)
-    pc.operands.append(Operand(t))
+    pc.operands.append(Operand(t) if const is None else
+                       Operand(const=const.const, const_bytes=const.const_bytes))
     pc.definitions.append(Definition(nt))
     return nt
 
@@ -271,7 +302,8 @@ def lower_to_cssa(program: Program) -> None:
                     else:
                         clash = any(ctx.interfere(x, m) for x in group for m in members)
                 if clash:
-                    nt = _insert_copy(program, program.blocks[preds[k]], copies, t, logical)
+                    nt = _insert_copy(program, program.blocks[preds[k]], copies, t, logical,
+                                      ctx.const_of.get(t.id))
                     ctx.def_at[nt.id] = (preds[k], 1 << 30)
                     o.temp = nt
                     o.rc = nt.rc
@@ -296,4 +328,17 @@ def lower_to_cssa(program: Program) -> None:
                 for x in group:
                     ctx.class_of[x.id] = owner
     if copies:
+        _remove_unread_constants(program, ctx)
         live_var_analysis(program)
+
+
+def _remove_unread_constants(program: Program, ctx: _Ctx) -> None:
+    """The constant moves only the phi copies read (now copying the constant) go."""
+    read: set[int] = set()
+    for b in program.blocks:
+        for instr in b.instructions:
+            read.update(o.temp.id for o in instr.operands if o.temp is not None)
+    dead = {id(i) for tid, i in ctx.const_def.items() if tid not in read}
+    if dead:
+        for b in program.blocks:
+            b.instructions = [i for i in b.instructions if id(i) not in dead]

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from tests.e2e.glsl.refs import WG, N, py, to_signed, wrap
-from tests.e2e.glsl_harness import Case, Run, ints, zeros
+from tests.e2e.glsl_harness import Case, Expect, Run, floats, ints, zeros
 
 G = (N // WG, 1, 1)
 L = (WG, 1, 1)
@@ -302,7 +302,25 @@ def _small_mixed(rng: np.random.Generator) -> np.ndarray:
     return np.where(rng.integers(0, 2, N) == 0, v, small).astype(np.uint32)
 
 
+def _zacc_ref(r: Run) -> R:
+    a = r.i((0, 0)).view(np.float32).reshape(256, 4).astype(np.float64)
+    cnt = r.i((0, 1)).view(np.uint32)
+    out = np.zeros((N, 4, 4), np.float64)
+    for i in range(N):
+        x = a[(i + np.arange(int(cnt[i]))) & 255]
+        if len(x):
+            out[i, 0] = x.sum(0)
+            out[i, 1] = (x * x).sum(0)
+            out[i, 2] = np.maximum(x.max(0), 0.0)
+            out[i, 3] = (x > 0).sum(0)
+    return {(0, 2): Expect(out.reshape(N * 4, 4).astype(np.float32), atol=1e-3, rtol=1e-5)}
+
+
 CASES: list[Case] = [
+    Case("zero_accumulators", G, L,
+         {(0, 0): floats(np.float32, 1024, -4, 4, 1 / 8), (0, 1): ints(np.uint32, N, 0, 9),
+          (0, 2): zeros(N * 64)},
+         _zacc_ref, seed=125, category="control flow"),
     Case("cf_unroll", G, L, {(0, 0): ints(np.uint32, N), (0, 1): zeros(N * 24)},
          _unroll_ref, spec={0: 6}, seed=99, category="control flow"),
     Case("cf_for_loops", G, L, {(0, 0): ints(np.uint32, N), (0, 1): zeros(N * 20)},
