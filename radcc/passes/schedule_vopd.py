@@ -151,33 +151,65 @@ _K_FIELDS = frozenset({"k"})
 _NONE: frozenset[str] = frozenset()
 
 
+@dataclass(frozen=True, slots=True)
+class _DualPlan:
+    """The facts `dual_half` uses of one opcode's dual form, from the table once."""
+
+    xinfo: OpInfo | None
+    yinfo: OpInfo | None
+    vsrc1: bool  # the dual form has a vsrc1 slot
+    n_names: int  # its source slots (not the K literal)
+    acc: bool  # fmac/dot2acc: the old destination follows the slots
+    cnd: bool  # v_cndmask: an implicit VCC operand last
+    n_expect: int  # operands the instruction has (K as a field)
+    imm_pos: int  # the K literal's position among the sources, -1 without one
+    fmamk: bool  # with K: vsrc1 after it (uses the SRC2 port)
+    v2_src0: bool  # src0 is a packed (v2) operand: dot2acc
+
+
+@cache
+def _dual_plans(gfx: GfxLevel) -> dict[str, _DualPlan]:
+    out: dict[str, _DualPlan] = {}
+    for op, (xinfo, yinfo) in _duals(gfx).items():
+        info = xinfo or yinfo
+        assert info is not None
+        names = [s.name for s in info.operands if not s.is_def and s.kind != "imm"]
+        acc = bool(info.extra.get("acc"))
+        cnd = "vcc" in info.implicit_reads
+        srcs = [s for s in info.operands if not s.is_def]
+        kinds = [s.kind for s in info.operands]
+        has_imm = "imm" in kinds
+        src0 = info.operand("src0")
+        out[op] = _DualPlan(
+            xinfo, yinfo, "vsrc1" in names, len(names), acc, cnd,
+            len(names) + (1 if acc else 0) + (1 if cnd else 0),
+            [s.kind for s in srcs].index("imm") if has_imm else -1,
+            has_imm and "vsrc1" in names
+            and [s.name for s in info.operands].index("vsrc1") > kinds.index("imm"),
+            src0 is not None and (src0.type or "").startswith("v2"))
+    return out
+
+
 def dual_half(program: Program, instr: Instruction) -> Half | None:
     """`instr` as a VOPD half, or None when it has no dual form that fits."""
     if instr.format not in ("VOP1", "VOP2", "VOP3"):
         return None
-    pair = _duals(program.gfx_level).get(instr.opcode)
-    if pair is None:
+    plan = _dual_plans(program.gfx_level).get(instr.opcode)
+    if plan is None:
         return None
-    xinfo, yinfo = pair
-    info = xinfo or yinfo
-    assert info is not None
     if len(instr.definitions) != 1:
         return None
     d = instr.definitions[0]
     if d.phys is None or not d.phys.is_vgpr or not _full_dword(d):
         return None
-    names = [s.name for s in info.operands if not s.is_def and s.kind != "imm"]
-    acc_op = bool(info.extra.get("acc"))
-    cnd = "vcc" in info.implicit_reads
-    n_expect = len(names) + (1 if acc_op else 0) + (1 if cnd else 0)
+    n_expect = plan.n_expect
     ops = instr.operands
     k = None
-    if any(s.kind == "imm" for s in info.operands):
+    if plan.imm_pos >= 0:
         kv = instr.fields.get("k")
         if kv is None and instr.format == "VOP2" and len(ops) == n_expect + 1:
             # the text form: K is an operand in its table position
-            srcs = [s for s in info.operands if not s.is_def]
-            pos = [s.kind for s in srcs].index("imm")
+            pos = plan.imm_pos
             if ops[pos].const is None:
                 return None
             kv = ops[pos].const
@@ -193,28 +225,25 @@ def dual_half(program: Program, instr: Instruction) -> Half | None:
     if src0.is_undef or (src0.phys is None and src0.const is None) or not _full_dword(src0):
         return None
     vsrc1 = None
-    if "vsrc1" in names:
+    if plan.vsrc1:
         vsrc1 = ops[1]
         if not _is_vgpr(vsrc1) or not _full_dword(vsrc1):
             return None
-    nxt = len(names)
+    nxt = plan.n_names
     acc = None
-    if acc_op:
+    if plan.acc:
         acc = ops[nxt]
         nxt += 1
         if not _is_vgpr(acc) or acc.phys != d.phys:
             return None
-        if src0.const is not None and info.operand("src0") is not None and \
-                info.operand("src0").type.startswith("v2"):  # type: ignore[union-attr]
+        if src0.const is not None and plan.v2_src0:
             return None  # dot2acc: VOPD inline constants differ (ISA 7.5.1)
-    if cnd:
+    if plan.cnd:
         sel = ops[nxt]
         if sel.const is not None or sel.phys is None or sel.phys.reg != VCC:
             return None
-    kinds = [s.kind for s in info.operands]
-    fmamk = k is not None and "vsrc1" in names and \
-        [s.name for s in info.operands].index("vsrc1") > kinds.index("imm")
-    return Half(instr, xinfo, yinfo, d.phys.reg - VGPR_BASE, src0, vsrc1, acc, k, cnd, fmamk)
+    return Half(instr, plan.xinfo, plan.yinfo, d.phys.reg - VGPR_BASE, src0, vsrc1, acc, k,
+                plan.cnd, k is not None and plan.fmamk)
 
 
 _BANK_MASK = {"src0": 3, "src1": 3, "src2": 1}
