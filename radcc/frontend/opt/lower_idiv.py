@@ -19,8 +19,10 @@ GFX11 has no integer divide. After this pass isel never sees ``udiv``,
   backend): an estimate of ``2^32 / d`` from the float reciprocal
   (``frcp(u2f32(d)) * 0x4f7ffffe``), one Newton step in integers
   (``rcp += umul_high(rcp, -d * rcp)``), ``q = umul_high(n, rcp)`` and two
-  correction steps (``r >= d``: ``q += 1, r -= d``). Signed: on absolute values,
-  then the signs (32-bit absolute values as ``iabs``).
+  correction steps (``r >= d``: ``q += 1, r -= d``, both computed before the compare
+  so one uniform compare feeds both selects). Signed: on absolute values, then the
+  signs (32-bit absolute values as ``iabs``; the quotient negated when ``n ^ d < 0``,
+  the remainder when ``n < 0``, each tested right before its select).
 * **8/16-bit by a variable** (NIR's ``nir_lower_idiv`` small-size path, which ACO
   receives): in f32, ``q = f2i32(i2f32(n) * (frcp(i2f32(d)) + 1 ulp))`` (``+ 1 ulp`` is
   an integer add on the float's bits), truncated to the size; remainders ``n - d*q``;
@@ -128,9 +130,14 @@ class _Div:
         r = e.alu("isub", 32, n, e.alu("imul", 32, q, d))
         one = e.const(32, 1)
         for _ in range(2):
+            # both candidates before the compare, which both selects then read: in
+            # SGPRs one s_cmp feeds two s_cselect (SCC is not clobbered in between);
+            # an unread remainder (the last step of a division) is dead code
+            q1 = e.alu("iadd", 32, q, one)
+            r1 = e.alu("isub", 32, r, d)
             ge = e.alu("uge", 1, r, d)
-            q = e.bcsel(ge, e.alu("iadd", 32, q, one), q)
-            r = e.bcsel(ge, e.alu("isub", 32, r, d), r)
+            q = e.bcsel(ge, q1, q)
+            r = e.bcsel(ge, r1, r)
         return q, r
 
     def udiv64(self, n: Value, d: Value) -> tuple[Value, Value]:
@@ -179,17 +186,25 @@ def _lower(ins: Instr, e: Emit) -> Value | None:
         q, r = k.udivmod(n, d)
         return q if ins.op == "udiv" else r
     zero = k.c(0)
-    nneg = e.alu("ilt", 1, n, zero)
-    dneg = e.alu("ilt", 1, d, zero)
     if bits == 32:  # as NIR: |x| is imax(x, -x) (v_sub + v_max_i32, s_abs_i32)
         an, ad = k.op("iabs", n), k.op("iabs", d)
     else:
+        nneg = e.alu("ilt", 1, n, zero)
+        dneg = e.alu("ilt", 1, d, zero)
         an = e.bcsel(nneg, k.op("ineg", n), n)
         ad = e.bcsel(dneg, k.op("ineg", d), d)
     q, r = k.udivmod(an, ad)
+    # the signs are tested right before the select that reads them (the negation
+    # first), so a uniform test stays in SCC instead of a 0/1 kept across the division
     if ins.op == "idiv":
-        return e.bcsel(e.alu("ine", 1, nneg, dneg), k.op("ineg", q), q)
-    r = e.bcsel(nneg, k.op("ineg", r), r)
+        nq = k.op("ineg", q)
+        if bits == 32:  # n and d differ in sign <=> the sign bit of n ^ d is set
+            differ = e.alu("ilt", 1, k.op("ixor", n, d), zero)
+        else:
+            differ = e.alu("ine", 1, nneg, dneg)
+        return e.bcsel(differ, nq, q)
+    nr = k.op("ineg", r)
+    r = e.bcsel(e.alu("ilt", 1, n, zero) if bits == 32 else nneg, nr, r)
     if ins.op == "irem":
         return r
     return _fix_mod(k, r, d)

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from tests.e2e.glsl.refs import WG, N, py, to_signed, wrap
-from tests.e2e.glsl_harness import Case, Expect, Run, floats, ints, zeros
+from tests.e2e.glsl_harness import Buf, Case, Expect, Run, floats, ints, zeros
 
 G = (N // WG, 1, 1)
 L = (WG, 1, 1)
@@ -316,7 +316,39 @@ def _zacc_ref(r: Run) -> R:
     return {(0, 2): Expect(out.reshape(N * 4, 4).astype(np.float32), atol=1e-3, rtol=1e-5)}
 
 
+def _gen_udiv_a(rng: np.random.Generator) -> np.ndarray:
+    v = rng.integers(-(1 << 31) + 1, 1 << 31, 64, dtype=np.int64)
+    v[:6] = [0, 1, -1, 7, -7, (1 << 31) - 1]
+    return v.astype(np.int32)
+
+
+def _gen_udiv_b(rng: np.random.Generator) -> np.ndarray:
+    v = rng.integers(1, 1 << 16, 64, dtype=np.int64) * rng.choice([-1, 1], 64)
+    v[:6] = [3, -3, 2, -1, 1, -(1 << 30)]
+    v[6:12] = rng.integers(1 << 20, 1 << 31, 6) * rng.choice([-1, 1], 6)
+    return v.astype(np.int32)
+
+
+def _tdiv(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    q = np.abs(x) // np.abs(y)
+    return np.where((x < 0) != (y < 0), -q, q)
+
+
+def _uidiv_ref(r: Run) -> R:
+    a = r.i((0, 0)).view(np.int32).astype(np.int64)
+    b = r.i((0, 1)).view(np.int32).astype(np.int64)
+    i = np.arange(N)
+    g = (i // WG * 8)[:, None] + np.arange(8)[None, :]
+    x, y = a[g], b[g]
+    out = np.stack([_tdiv(x, y), _tdiv(x, (i - 300)[:, None] + 0 * x),
+                    (x & 0x7FFFFFFF) % (y & 0x7FFFFFFF)], 2)
+    return {(0, 2): out.reshape(-1).astype(np.int32)}
+
+
 CASES: list[Case] = [
+    Case("uniform_idiv", G, L,
+         {(0, 0): Buf(_gen_udiv_a), (0, 1): Buf(_gen_udiv_b), (0, 2): zeros(N * 96)},
+         _uidiv_ref, seed=126, category="control flow"),
     Case("zero_accumulators", G, L,
          {(0, 0): floats(np.float32, 1024, -4, 4, 1 / 8), (0, 1): ints(np.uint32, N, 0, 9),
           (0, 2): zeros(N * 64)},

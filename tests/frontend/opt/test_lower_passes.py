@@ -6,6 +6,7 @@ Division by constants and unrolling are also checked as properties (hypothesis).
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -447,3 +448,24 @@ def test_sub_dword_vector_stores_stay_whole_when_dword_aligned() -> None:
     assert mir_interp.run(s, (1, 1, 1), bufs, subgroup_size=32) == want
     dce(s)  # the split stores' vecN are dead
     check_isel_form(s)
+
+
+@pytest.mark.parametrize("op", ["idiv", "irem"])
+def test_divide_by_variable_32_keeps_each_test_next_to_its_selects(op: str) -> None:
+    # the correction steps compute q + 1 and r - d before the compare r >= d, which
+    # the two selects then read at once (one s_cmp, two s_cselect for uniform
+    # operands; before, SCC was clobbered in between and the test kept as 0/1); the
+    # sign test is right before its select: n ^ d < 0 for the quotient, n < 0 for
+    # the remainder (semantics: test_divide_by_variable_32 and the e2e uniform_idiv)
+    s = _div_shader(op, 32, None)
+    lower_idiv(s)
+    ins = [i for b in s.blocks() for i in b.instrs]
+    ops = [i.op for i in ins]
+    for k, o in enumerate(ops):
+        if o in ("uge", "ilt"):
+            assert ops[k + 1] == "bcsel", (k, ops)
+            assert ins[k + 1].srcs[0] is ins[k].dest
+    assert ops.count("uge") == 2
+    if op == "idiv":
+        sign = [i for i in ins if i.op == "ilt"]
+        assert len(sign) == 1 and sign[0].srcs[0].parent.op == "ixor"
