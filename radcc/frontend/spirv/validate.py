@@ -789,7 +789,7 @@ class _Checker:
     def image_access(self, ins: Instruction, rt: int | None, ids: list[int]) -> ImageType:
         """OpImageRead (result, image, coordinate) / OpImageWrite (image, coordinate,
         texel): an image operand, integer coordinates of the image's dimension, texels
-        of its sampled type (4 components or fewer)."""
+        of its sampled type (4 components read or fetched, 4 or fewer written)."""
         img_t = self.t(self.operand_type(ins, ids[0], 0))
         if not isinstance(img_t, TypeOther) or img_t.opname != "OpTypeImage":
             raise _fail(f"the image operand has type {self.type_name(self.vtype(ids[0]))}, "
@@ -819,6 +819,11 @@ class _Checker:
                         f"expected {want}", ins)
         if ins.opname in ("OpImageRead", "OpImageFetch"):
             texel = rt
+            sh = self.shape(rt)
+            if sh is not None and sh[2] != 4:
+                # (a fetch's always; a read's in Vulkan: VUID-StandaloneSpirv-Result-04780)
+                raise _fail(f"the result type {self.type_name(rt)} of {ins.opname} is not a "
+                            "4-component vector", ins)
         else:
             texel = self.operand_type(ins, ids[2], 2)
         ts = self.shape(texel)
@@ -1904,7 +1909,8 @@ class _Checker:
 
     def _no_explicit_layout(self, ins: Instruction) -> None:
         """A Function, Private, UniformConstant or Workgroup variable's type carries no
-        explicit layout: no ArrayStride, Offset or MatrixStride anywhere in it (Workgroup:
+        explicit layout: no ArrayStride (on its pointer type either), Offset, MatrixStride,
+        Block or BufferBlock anywhere in it (Workgroup:
         unless WorkgroupMemoryExplicitLayoutKHR; VUID-StandaloneSpirv-None-10684, which
         spirv-val checks at the variable)."""
         pt = self.t(ins.result_type)
@@ -1914,13 +1920,15 @@ class _Checker:
                 and "WorkgroupMemoryExplicitLayoutKHR" in self.m.capabilities):
             return
         m = self.m
-        for tid, t in self._type_tree(pt.pointee):
+        for tid, t in [(ins.result_type, pt), *self._type_tree(pt.pointee)]:
             found = None
-            if isinstance(t, TypeArray | TypeRuntimeArray):
+            if isinstance(t, TypeArray | TypeRuntimeArray | TypePointer):
                 found = "ArrayStride" if m.has_decoration(tid, "ArrayStride") else None
             elif isinstance(t, TypeStruct):
-                found = next((d for k in range(len(t.members)) for d in ("Offset", "MatrixStride")
-                              if m.has_decoration(tid, d, k)), None)
+                found = next((d for d in ("Block", "BufferBlock") if m.has_decoration(tid, d)),
+                             None) or next((d for k in range(len(t.members))
+                                            for d in ("Offset", "MatrixStride")
+                                            if m.has_decoration(tid, d, k)), None)
             if found is not None:
                 raise _fail(f"a {pt.storage_class} variable's type {self.type_name(tid)} has an "
                             f"explicit layout ({found}), which only buffer, push-constant and "

@@ -417,3 +417,64 @@ def test_fp_rounding_mode_needs_16bit_storage(base_asm: str, tmp_path: Path) -> 
     status, err = _compile(tmp_path, data, "--no-validate")
     assert status == 1 and f"word {want}: OpDecorate: FPRoundingMode in a shader requires " \
         "capability StorageBuffer16BitAccess" in err, err
+
+
+_WORKGROUP_STRUCT = """#version 450
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) buffer U { uint u[]; };
+struct S { uint a; float b; };
+shared S sh[4];
+void main() {
+    uint i = gl_LocalInvocationID.x;
+    if (i < 4u) { sh[i].a = i; sh[i].b = float(i); }
+    barrier();
+    u[i] = sh[i & 3u].a + uint(sh[i & 3u].b);
+}
+"""
+
+
+@pytest.mark.parametrize(("decoration", "needle"), [
+    ("OpDecorate %S Block", "%sh = OpVariable"),
+    ("OpDecorate %_ptr_Workgroup__arr_S_uint_4 ArrayStride 8", "%sh = OpVariable"),
+], ids=["block", "pointer_array_stride"])
+def test_workgroup_variable_without_layout(decoration: str, needle: str,
+                                           tmp_path: Path) -> None:
+    """A Workgroup variable's type carries no explicit layout (VUID-StandaloneSpirv-
+    None-10684), Block and its own pointer type's ArrayStride included (campaign seed 85's
+    finding 5ac610e74f1f): SPIRV-Tools 2025.5 rejects both at the variable; Debian's
+    spirv-val 2023.1 predates the VUID (the finding is in VALID_FOR_SPIRV_VAL_2023 of
+    tests/fuzz/test_fuzz_regressions.py), so the oracle here is the VUID's text: "any
+    [Workgroup] variable ... must not have ... ArrayStride ... Block"."""
+    text = _dis(_glsl(tmp_path, _WORKGROUP_STRUCT))
+    assert spirv_tools.validate(_assemble(text), "vulkan1.3").ok
+    text = text.replace("OpDecorate %U Block", f"OpDecorate %U Block\n{decoration}", 1)
+    data = _assemble(text)
+    status, err = _compile(tmp_path, data, "--no-validate")
+    want = _word_of(text, data, needle)
+    assert status == 1 and re.search(rf"word {want}: .*VUID-StandaloneSpirv-None-10684", err), \
+        (want, err)
+
+
+def test_image_read_of_three_components(tmp_path: Path) -> None:
+    """OpImageRead's result is a 4-component vector in Vulkan (VUID-StandaloneSpirv-
+    Result-04780; campaign seed 85's finding d1a514e0e06f): spirv-val rejects a uvec3."""
+    text = _dis(_glsl(tmp_path, """#version 450
+layout(local_size_x = 8, local_size_y = 8) in;
+layout(set = 0, binding = 0, r32ui) uniform uimage2D img;
+layout(set = 0, binding = 1) buffer U { uint u[]; };
+void main() {
+    ivec2 p = ivec2(gl_GlobalInvocationID.xy);
+    u[p.y * 8 + p.x] = imageLoad(img, p).x;
+}
+"""))
+    m = re.search(r"(%\w+) = OpImageRead %v4uint", text)
+    assert m, text
+    text = text.replace(f"{m.group(1)} = OpImageRead %v4uint", f"{m.group(1)} = OpImageRead "
+                        "%v3uint", 1)
+    assert "%v3uint = OpTypeVector" in text
+    data = _assemble(text)
+    assert not spirv_tools.validate(data, "vulkan1.3").ok
+    status, err = _compile(tmp_path, data, "--no-validate")
+    want = _word_of(text, data, "= OpImageRead")
+    assert status == 1 and f"word {want}: OpImageRead: the result type" in err and \
+        "not a 4-component vector" in err, (want, err)
