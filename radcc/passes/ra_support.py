@@ -4,8 +4,10 @@
   block and the instruction).
 - Register ranges and tuple alignment of GFX10+/GFX11 (ACO's README.md "Register
   Allocation": vector operands are contiguous; SGPR pairs even, SGPR
-  tuples of three or more dwords 4-aligned, as SMEM/buffer descriptors and
-  64-bit SALU operands require; VGPR tuples need no alignment on GFX11).
+  tuples of four or more dwords 4-aligned, as SMEM/buffer descriptors and
+  64-bit SALU operands require; a 3-dword SGPR tuple, which no GFX10/11
+  instruction reads or writes whole (only ``p_create_vector``/``p_split_vector``),
+  anywhere, as ACO's get_stride; VGPR tuples need no alignment on GFX11).
 - `tied_operands(program, instr)`: (definition index, operand index) pairs
   whose registers must be equal. The convention and the opcodes are
   `radcc.ir.opinfo`'s (after ACO): the read-modify-write input is an *extra*
@@ -56,7 +58,7 @@ def stride(rc: RegClass) -> int:
     if rc.is_sgpr:
         if rc.size == 2:
             return 2
-        if rc.size >= 3:
+        if rc.size >= 4:
             return 4
     return 1
 

@@ -8,7 +8,7 @@ VGPRs are separate ranges of the same file map). It guarantees:
 - every temp operand and definition carries a `PhysReg`; temps in SGPRs
   lie in s[0..addressable_sgprs), in VGPRs in v[0..addressable_vgprs);
   tuples are contiguous and aligned (`ra_support.stride`: SGPR pairs even,
-  SGPR tuples of 3+ dwords 4-aligned);
+  SGPR tuples of 4+ dwords 4-aligned);
 - precolored operands and definitions (exec, vcc, m0, scc, the ABI inputs
   of p_startpgm, any `%t:reg` written before allocation) keep their
   register: a value is moved into place, blocking values are moved away;

@@ -133,6 +133,28 @@ def test_sgpr_tuples_are_aligned():
         assert d.phys.reg % align == 0, (tid, d.phys)
 
 
+@pytest.mark.parametrize("wave", [32, 64])
+def test_three_sgpr_tuple_needs_no_alignment(wave):
+    # no GFX10/11 instruction reads or writes 3 SGPRs whole (no s_load_b96), so an s3
+    # (a pseudo's vector only) goes anywhere, as ACO's get_stride: the pieces of a
+    # split kernarg load stay where the load put them (the third, 5 dwords in, is
+    # not 4-aligned), and a p_create_vector of the last two pieces takes their
+    # registers: no copy
+    p = ra(HDR.replace("wave32", f"wave{wave}") + B0 + """\
+   s2: %1:s[0-1] = p_startpgm
+   s8: %2 = s_load_b256 %1, 0
+   s4: %3, s1: %4, s3: %5 = p_split_vector %2
+   s4: %6 = p_create_vector %4, %5
+   p_unit_test %3, %6
+   s_endpgm
+""")
+    r = int(regs_of(p, 2)[2:].split("-")[0])
+    assert regs_of(p, 3) == f"s[{r}-{r + 3}]"
+    assert regs_of(p, 5) == f"s[{r + 5}-{r + 7}]"
+    assert regs_of(p, 6) == f"s[{r + 4}-{r + 7}]"
+    assert "p_parallelcopy" not in print_program(p)
+
+
 def test_create_vector_pieces_placed_in_order():
     # two killed pieces: the vector takes their registers, no copies needed
     p = ra(HDR + B0 + """\
