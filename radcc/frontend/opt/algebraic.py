@@ -138,6 +138,12 @@ INEXACT_RULES: list[Rule] = [
     # NIR's constant reassociation: constants a chain's one variable separates fold together
     (("fmul", "#a", ("fmul", "b!", "#c")), ("fmul", ("fmul", "#a", "#c"), "b")),
     (("fadd", "#a", ("fadd", "b!", "#c")), ("fadd", ("fadd", "#a", "#c"), "b")),
+    # the same for integer sums (exact: wrapping addition is associative), with NIR's
+    # isub(b, c) = iadd(b, -c): (x - 1) + 1 is x (ncnn's deconvolution bounds)
+    (("iadd", "#a", ("iadd", "b!", "#c")), ("iadd", ("iadd", "#a", "#c"), "b")),
+    (("iadd", "#a", ("isub", "b!", "#c")), ("iadd", ("isub", "#a", "#c"), "b")),
+    (("isub", ("iadd", "b!", "#c"), "#a"), ("iadd", "b", ("isub", "#c", "#a"))),
+    (("isub", ("isub", "b!", "#c"), "#a"), ("isub", "b", ("iadd", "#c", "#a"))),
 ]
 
 

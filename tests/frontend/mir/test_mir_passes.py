@@ -431,3 +431,33 @@ def test_constant_folding_propagates_undef() -> None:
     assert len(stores) == 2, stores
     p1 = stores[0].srcs[0].parent
     assert p1 is not None and p1.op == "iadd"
+
+
+def test_algebraic_integer_constant_reassociation() -> None:
+    """(x - 1) + 1 is x, (x + 3) + 5 is x + 8, (x + 3) - 5 is x - 2 and (x - 3) - 5 is
+    x - 8 (NIR's constant reassociation, exact in wrapping arithmetic): no add or sub
+    of the constant pieces left beside the one per result; the stores as the
+    interpreter computed them before, wrapping included (x near 2^32 - 1)."""
+    s, b = _shader()
+    x = b.alu("iadd", 32, 1, b.intr("load_local_invocation_index", [], 32, 1),
+              b.imm(0xFFFFFFFE))
+    r0 = b.alu("iadd", 32, 1, b.alu("isub", 32, 1, x, b.imm(1)), b.imm(1))
+    r1 = b.alu("iadd", 32, 1, b.imm(5), b.alu("iadd", 32, 1, x, b.imm(3)))
+    r2 = b.alu("isub", 32, 1, b.alu("iadd", 32, 1, x, b.imm(3)), b.imm(5))
+    r3 = b.alu("isub", 32, 1, b.alu("isub", 32, 1, x, b.imm(3)), b.imm(5))
+    for k, r in enumerate((r0, r1, r2, r3)):
+        b.intrinsic("store_ssbo", [r, b.alu("iadd", 32, 1, b.alu(
+            "ishl", 32, 1, b.intr("load_local_invocation_index", [], 32, 1), b.imm(4)),
+            b.imm(4 * k))], binding=(0, 0))
+    validate(s)
+    before = mir_interp.run(s, (1, 1, 1), {(0, 0): 64})
+    optimize(s)
+    validate(s)
+    assert mir_interp.run(s, (1, 1, 1), {(0, 0): 64}) == before
+    got = np.frombuffer(before[(0, 0)], np.uint32).reshape(4, 4)
+    xs = (np.arange(4, dtype=np.uint64) + 0xFFFFFFFE) & 0xFFFFFFFF
+    want = np.stack([xs, xs + 8, xs - 2, xs - 8], 1) & 0xFFFFFFFF
+    np.testing.assert_array_equal(got, want.astype(np.uint32))
+    # the address adds aside, one iadd/isub per non-trivial result, none for r0
+    ops = [i.op for i in s.instrs() if i.op in ("iadd", "isub")]
+    assert len(ops) == 1 + 3 + 3, ops
