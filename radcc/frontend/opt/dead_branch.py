@@ -17,6 +17,19 @@ merge values from inside); a dead loop, and every loop inside a dead node, must
 also have a ``break`` of its own (a loop without one never ends: it is kept, and so
 is what holds it). The node is removed and the blocks
 around it merge.
+
+A loop whose body ends ``if (c) {X; continue} else {break}`` followed by an
+unreachable block (spirv-opt's shape when the header branches straight to a continue
+target holding the body: ``lower_continue_constructs`` inlines the continue construct
+into the jump to it and leaves the construct itself behind the if, reachable from
+nowhere) becomes ``if (c) {} else {break}; X``, the last block falling through to the
+header (the other side mirrored likewise). The unreachable block's instructions are
+dropped (only the header phis' entries on its edge read them; they go too), and X's
+block takes its place, so its entries in the header phis now come from the body's end.
+Why it is sound: ``continue`` as the last action of a loop body's last node is the
+fall-through to the header, and nothing reachable followed the if. This is the shape
+`loop_unroll` counts trips of (NIR: opt_dead_cf's unreachable code after a jump, and
+the trip count analysis that sees through the ``continue``).
 """
 
 from __future__ import annotations
@@ -273,8 +286,54 @@ def _remove_dead_one(shader: MirShader, cf: list[CFNode], users: _Users) -> bool
     return False
 
 
-def dead_branch(shader: MirShader) -> bool:
+def _only_break(cf: list[CFNode]) -> bool:
+    return len(cf) == 1 and isinstance(cf[0], Block) and \
+        [i.op for i in cf[0].instrs] == ["break"]
+
+
+def _loop_last_continue(shader: MirShader) -> bool:
     changed = False
+    for loop in [n for n in iter_nodes(shader.function.body) if isinstance(n, Loop)]:
+        body = loop.body
+        if len(body) < 3 or loop.cont:
+            continue
+        n, tail = body[-2], body[-1]
+        if not isinstance(n, If) or not isinstance(tail, Block) or tail.phis or \
+                tail.jump is not None:
+            continue
+        side: list[CFNode] | None = None
+        for a, b in ((n.then_list, n.else_list), (n.else_list, n.then_list)):
+            if len(a) == 1 and isinstance(a[0], Block) and a[0].jump is not None and \
+                    a[0].jump.op == "continue" and not a[0].phis and _only_break(b):
+                side = a
+        if side is None:
+            continue
+        blk = side[0]
+        assert isinstance(blk, Block)
+        defined = {ins.dest for ins in tail.instrs if ins.dest is not None}
+        read_elsewhere = False
+        for other in shader.blocks():
+            for ins in other.instrs:
+                for k, src in enumerate(ins.srcs):
+                    if src in defined and not (ins.op == "phi" and ins.preds[k] is tail) \
+                            and other is not tail:
+                        read_elsewhere = True
+        if read_elsewhere:
+            continue
+        drop_phi_entries(shader, {tail})
+        tail.instrs = []
+        for ins in blk.instrs[:-1]:
+            tail.append(ins)
+        blk.instrs = []
+        for other in shader.blocks():
+            for ins in other.phis:
+                ins.preds = [tail if p is blk else p for p in ins.preds]
+        changed = True
+    return changed
+
+
+def dead_branch(shader: MirShader) -> bool:
+    changed = _loop_last_continue(shader)
     while True:
         folds = _Folds()
         walked = _fold_walk(shader, shader.function.body, folds)
