@@ -75,6 +75,7 @@ from radcc.passes.live_var_analysis import get_live_vars, is_linear
 from radcc.passes.ra_support import RegisterAllocationError, reg_range, stride, tied_operands
 
 FILE_SIZE = 512
+_ONES = b"\x01" * FILE_SIZE
 _BLOCKED = -1
 
 
@@ -119,6 +120,9 @@ class _Allocator:
         self.has_lv = any(rc is not None and rc.is_vgpr and rc.linear for rc in self.rc)
         self.lane_taken: set[int] = set()  # by ordinary VGPRs (values of some lanes)
         self.lin_taken: set[int] = set()  # by linear VGPRs
+        # the same two sets as 0/1 bytes per register (first_fit reads them at C speed)
+        self.lane_bytes = bytearray(FILE_SIZE)
+        self.lin_bytes = bytearray(FILE_SIZE)
         self.divergent = False  # the current block is not top-level
         self.at_entry = False  # placing phis
         # per-block state
@@ -176,6 +180,8 @@ class _Allocator:
             self.max_vgpr = max(self.max_vgpr, last - VGPR_BASE)
             if self.has_lv:
                 (self.lin_taken if t.rc.linear else self.lane_taken).update(range(reg, last + 1))
+                (self.lin_bytes if t.rc.linear else self.lane_bytes)[reg:last + 1] = \
+                    _ONES[:last + 1 - reg]
         elif last < self.p.target.addressable_sgprs:
             self.max_sgpr = max(self.max_sgpr, last)
 
@@ -225,9 +231,16 @@ class _Allocator:
             # region): the blocked registers as bytes, searched at C speed for the
             # lowest aligned run of `size` clear ones (the register the scan below finds)
             blk = bytearray(map(bool, f[lo:hi]))
-            for k in avoid:
-                if lo <= k < hi:
-                    blk[k - lo] = 1
+            if avoid is ex and hi <= FILE_SIZE:
+                # only the linear VGPRs' set: ORed in from its bytes (`lane_bytes`)
+                taken = self.lane_bytes if ex is self.lane_taken else self.lin_bytes
+                n_blk = hi - lo
+                blk = bytearray((int.from_bytes(blk, "little") | int.from_bytes(
+                    taken[lo:hi], "little")).to_bytes(n_blk, "little"))
+            else:
+                for k in avoid:
+                    if lo <= k < hi:
+                        blk[k - lo] = 1
             clear = bytes(size)
             start = 0
             while True:
@@ -677,6 +690,12 @@ class _Allocator:
                                and not self.rc[self.file[r]].linear}  # type: ignore[union-attr]
             self.lin_taken = {r for r in range(lo, hi) if self.file[r] > 0
                               and self.rc[self.file[r]].linear}  # type: ignore[union-attr]
+            self.lane_bytes = bytearray(FILE_SIZE)
+            self.lin_bytes = bytearray(FILE_SIZE)
+            for r in self.lane_taken:
+                self.lane_bytes[r] = 1
+            for r in self.lin_taken:
+                self.lin_bytes[r] = 1
 
     def place_phis(self, b: Block, created: list[Instruction], phis: list[Instruction]) -> None:
         allphis = created + phis
