@@ -588,6 +588,13 @@ class _Checker:
         elif op == "OpLoad":
             self.memory_access(ins, int(ids[0]))
             self.same(ins, self.pointee(ins, int(ids[0]), "the pointer"), rt, "the result")
+        elif op == "OpCooperativeMatrixLengthKHR":
+            r = self.t(rt)
+            if not isinstance(r, TypeInt) or r.width != 32 or r.signed:
+                raise _fail(f"the result type {self.type_name(rt)} of {op} is not a 32-bit "
+                            "unsigned integer (SPV_KHR_cooperative_matrix)", ins)
+            if not isinstance(self.t(int(ids[0])), TypeCooperativeMatrix):
+                raise _fail(f"%{ids[0]} is not a cooperative matrix type", ins)
         elif op == "OpCooperativeMatrixStoreKHR":
             self.memory_access(ins, int(ids[0]))
             self._coop_pointer(ins, int(ids[0]))
@@ -903,11 +910,28 @@ class _Checker:
         r = self.need_shape(ins, rt, "int", "the result")
         if r[1] != 32:
             raise _fail("the result must be 32-bit", ins)
-        if ins.opname in ("OpImageQueryLevels", "OpImageQuerySamples"):
+        op = ins.opname
+        mipmapped = img.dim in ("1D", "2D", "3D", "Cube")
+        # the images each query reads (spirv-val's ValidateImageQuery*): levels and a
+        # size at a Lod of sampled (VUID-StandaloneSpirv-OpImageQuerySizeLod-04659),
+        # single-sampled mipmapped images; samples of a multisampled 2D image; the size
+        # without a Lod of a buffer, rectangle, multisampled or storage image
+        if op in ("OpImageQueryLevels", "OpImageQuerySizeLod") and (
+                not mipmapped or img.sampled != 1 or img.multisampled):
+            kind = "storage " if img.sampled == 2 else ""
+            raise _fail(f"{op} of a {kind}{img.dim_name} image: only sampled, single-sampled 1D, "
+                        "2D, 3D and cube images have levels (VUID-StandaloneSpirv-"
+                        "OpImageQuerySizeLod-04659)", ins)
+        if op == "OpImageQuerySamples" and (img.dim != "2D" or not img.multisampled):
+            raise _fail(f"OpImageQuerySamples of a {img.dim_name} image: only multisampled "
+                        "2D images", ins)
+        if op == "OpImageQuerySize" and (img.dim == "SubpassData" or mipmapped and not (
+                img.multisampled or img.sampled in (0, 2))):
+            raise _fail(f"OpImageQuerySize of a {img.dim_name} image: a sampled image's size "
+                        "is queried at a Lod (OpImageQuerySizeLod)", ins)
+        if op in ("OpImageQueryLevels", "OpImageQuerySamples"):
             if r[2] != 1:
-                raise _fail(f"{ins.opname} gives a scalar", ins)
-            if ins.opname == "OpImageQuerySamples" and not img.multisampled:
-                raise _fail("OpImageQuerySamples of an image that is not multisampled", ins)
+                raise _fail(f"{op} gives a scalar", ins)
             return
         want = {"1D": 1, "2D": 2, "3D": 3, "Cube": 2, "Rect": 2, "Buffer": 1}.get(img.dim, 2)
         if r[2] != want + int(img.arrayed):
@@ -1541,7 +1565,8 @@ class _Checker:
         may come from a block that only the continue target's edge reaches)."""
         entry = fn.blocks[0].label
         latches: dict[int, int] = {}
-        for u, h in _dfs_back_edges([entry], structural):
+        # (distinct edges: a single-block loop's continue edge is its back edge too)
+        for u, h in dict.fromkeys(_dfs_back_edges([entry], structural)):
             if h in succ[u]:
                 latches[h] = latches.get(h, 0) + 1
         todo, seen = [entry], {entry}
@@ -1560,10 +1585,15 @@ class _Checker:
                             succ: dict[int, list[int]]) -> None:
         """The back-edge block post-dominates the continue construct: no other block of
         it (the blocks reached from the continue target short of the header and the merge
-        block) branches to the loop's merge block or returns (spirv-val's structural
+        block) branches to the loop's merge block or returns; a continue target that is
+        the header is the back-edge block (spirv-val's structural
         post-dominance check)."""
         assert header.merge is not None
         merge, cont = header.merge.id(0), header.merge.id(1)
+        if cont == header.label and back_edge != cont:
+            # the header's structural edge to the merge block bypasses any other block
+            raise _fail(f"the continue target of loop %{cont} is its header, which is then "
+                        f"its back-edge block, not %{back_edge}", header.merge)
         todo, seen = [cont], {header.label, merge}
         while todo:
             x = todo.pop()

@@ -17,9 +17,11 @@ import re
 import subprocess
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from radcc import cli
+from radcc.driver.run import run_compute
 from radcc.frontend.spirv import read_spirv
 from radcc.frontend.spirv.spirv_val import ENV_BY_VERSION, target_env
 from radcc.oracle import spirv_tools
@@ -478,3 +480,66 @@ void main() {
     want = _word_of(text, data, "= OpImageRead")
     assert status == 1 and f"word {want}: OpImageRead: the result type" in err and \
         "not a 4-component vector" in err, (want, err)
+
+
+_SELF_CONTINUE = """OpCapability Shader
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main "main" %buf
+OpExecutionMode %main LocalSize 1 1 1
+OpDecorate %arr ArrayStride 4
+OpMemberDecorate %B 0 Offset 0
+OpDecorate %B Block
+OpDecorate %buf DescriptorSet 0
+OpDecorate %buf Binding 0
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%uint = OpTypeInt 32 0
+%bool = OpTypeBool
+%arr = OpTypeRuntimeArray %uint
+%B = OpTypeStruct %arr
+%pB = OpTypePointer StorageBuffer %B
+%pu = OpTypePointer StorageBuffer %uint
+%buf = OpVariable %pB StorageBuffer
+%u0 = OpConstant %uint 0
+%u1 = OpConstant %uint 1
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%p0 = OpAccessChain %pu %buf %u0 %u0
+%n = OpLoad %uint %p0
+OpBranch %loop
+%loop = OpLabel
+%i = OpPhi %uint %u0 %entry %next LATCH
+%next = OpIAdd %uint %i %u1
+%c = OpULessThan %bool %next %n
+OpLoopMerge %exit %loop None
+HEADER_TERM
+%exit = OpLabel
+%p1 = OpAccessChain %pu %buf %u0 %u1
+OpStore %p1 %next
+OpReturn
+OpFunctionEnd
+"""
+
+
+@pytest.mark.parametrize("two_blocks", [False, True], ids=["one_block", "two_blocks"])
+def test_continue_target_is_the_header(two_blocks: bool, tmp_path: Path) -> None:
+    """A loop whose continue target is its header: the header is then the back-edge
+    block (spirv-val's structural post-dominance, the header's edge to the merge block
+    counted; finding 92851bb91769 branched back from another block). The one-block loop
+    runs: it counts to the bound it loads."""
+    text = _SELF_CONTINUE.replace("LATCH", "%latch" if two_blocks else "%loop").replace(
+        "HEADER_TERM", "OpBranch %latch\n%latch = OpLabel\nOpBranchConditional %c %loop %exit"
+        if two_blocks else "OpBranchConditional %c %loop %exit")
+    data = _assemble(text)
+    assert spirv_tools.validate(data, "vulkan1.3").ok != two_blocks
+    status, err = _compile(tmp_path, data, "--no-validate")
+    if not two_blocks:
+        assert status == 0, err
+        for wave in (32, 64):
+            out = run_compute(data, buffers={(0, 0): np.array([7, 0], np.uint32)},
+                              wave_size=wave)
+            assert np.frombuffer(out[(0, 0)], np.uint32).tolist() == [7, 7]
+        return
+    want = _word_of(text, data, "OpLoopMerge")
+    assert status == 1 and f"word {want}: OpLoopMerge: the continue target of loop" in err, \
+        (want, err)
