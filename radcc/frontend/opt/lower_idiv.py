@@ -12,9 +12,10 @@ GFX11 has no integer divide. After this pass isel never sees ``udiv``,
   ``n``, negated for a negative divisor; powers of two become shifts (signed: with
   the rounding bias ``(n >> (N-1)) >>> (N-k)``). Remainders are ``n - q * d``;
   ``imod`` (GLSL's sign-of-divisor modulo) adds ``d`` to a non-zero remainder whose
-  sign differs from ``d``'s. ``irem``/``imod`` of a value whose sign bit cannot
-  matter (``iabs(y)``, a non-negative ``iand``/``ushr``) by a positive power of two
-  is an ``iand`` with ``d - 1``.
+  sign differs from ``d``'s. ``imod`` by a positive power of two is an ``iand`` with
+  ``d - 1`` (NIR's opt_algebraic rule: the floor modulo of a two's-complement value
+  is its low bits), and so is ``irem`` of a value whose sign bit cannot matter
+  (``iabs(y)``, a non-negative ``iand``/``ushr``).
 * **32-bit by a variable** (as NIR's ``nir_lower_idiv`` and LLVM's AMDGPU
   backend): an estimate of ``2^32 / d`` from the float reciprocal
   (``frcp(u2f32(d)) * 0x4f7ffffe``), one Newton step in integers
@@ -178,7 +179,7 @@ def _lower(ins: Instr, e: Emit) -> Value | None:
     if dc is not None and dc != 0:
         sd = signed(dc, bits)
         if ins.op in ("irem", "imod") and sd > 0 and sd & (sd - 1) == 0 and \
-                _sign_clear_mod_pow2(n):
+                (ins.op == "imod" or _sign_clear_mod_pow2(n)):
             return k.op("iand", n, k.c(sd - 1))
         return _by_const(k, ins.op, n, d, dc, bits)
     unsigned = ins.op in ("udiv", "umod")

@@ -469,3 +469,23 @@ def test_divide_by_variable_32_keeps_each_test_next_to_its_selects(op: str) -> N
     if op == "idiv":
         sign = [i for i in ins if i.op == "ilt"]
         assert len(sign) == 1 and sign[0].srcs[0].parent.op == "ixor"
+
+
+@pytest.mark.parametrize("bits", [8, 16, 32, 64])
+def test_imod_by_a_positive_power_of_two_is_an_and(bits: int) -> None:
+    # GLSL's % on ints (SPIR-V OpSMod, the divisor's sign) by 2^k > 0 is the low k
+    # bits of the two's-complement value for every n (ncnn's padding/packing shaders:
+    # x % 4 was ashr/shl/sub and a sign fix-up of 7 instructions): one iand, results
+    # as Python's floor modulo; 2^(bits-1) is negative and keeps the general lowering
+    rng = np.random.default_rng(bits)
+    a = rng.integers(0, 1 << bits, 64, dtype=np.uint64) if bits < 64 else \
+        rng.integers(0, 1 << 63, 64, dtype=np.uint64) * 2 + rng.integers(0, 2, 64, np.uint64)
+    a[:4] = [0, (1 << bits) - 1, 1 << (bits - 1), (1 << (bits - 1)) - 1]
+    for k in (0, 1, 2, bits - 2):
+        d = 1 << k
+        s = _div_shader("imod", bits, d)
+        lower_idiv(s)
+        ops = [i.op for b in s.blocks() for i in b.instrs]
+        assert "iand" in ops and not {"ishr", "ixor", "bcsel"} & set(ops), (k, ops)
+        _check_div("imod", bits, d, a, np.full(64, d, np.uint64))
+    _check_div("imod", bits, 1 << (bits - 1), a, np.full(64, 1 << (bits - 1), np.uint64))
