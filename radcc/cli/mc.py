@@ -143,12 +143,14 @@ def _assemble(src: str, name: str, target, wave: int, args, out) -> int:
     for d in res.diagnostics:
         print(d, file=sys.stderr)
     if args.filetype == "obj":
-        for d in res.object_errors:
-            print(d, file=sys.stderr)
-        if not res.ok or res.object_errors:
-            return 1
         from radcc.codeobj.errors import CodeObjectError
-        from radcc.driver.mc import write_object
+        from radcc.driver.mc import entry_errors, write_object
+
+        errors = res.object_errors + (entry_errors(res, src, name) if res.ok else [])
+        for d in errors:
+            print(d, file=sys.stderr)
+        if not res.ok or errors:
+            return 1
 
         try:
             blob = write_object(res, target, wave)

@@ -142,9 +142,23 @@ class _Scanner:
         while self.i < len(self.s) and self.s[self.i] in " \t":
             self.i += 1
 
+    def anchor(self) -> bool:
+        """Skip an anchor `&name` (LLVM's msgpack reader ignores it); True if there was one."""
+        if not self.s.startswith("&", self.i):
+            return False
+        j = self.i + 1
+        while j < len(self.s) and self.s[j] not in " \t,[]{}":
+            j += 1
+        if j == self.i + 1:
+            raise self.err("empty anchor")  # llvm-mc-19: "Got empty alias or anchor"
+        self.i = j
+        self.ws()
+        return True
+
     def value(self, in_flow: bool) -> Any:
         self.ws()
         tag = None
+        anchored = self.anchor()
         if self.s.startswith("!", self.i):
             j = self.i
             while j < len(self.s) and self.s[j] not in " \t":
@@ -152,6 +166,10 @@ class _Scanner:
             tag = self.s[self.i:j]
             self.i = j
             self.ws()
+            anchored = self.anchor() or anchored
+        if anchored and (self.i == len(self.s) or self.s[self.i] in "[{#"):
+            # llvm-mc-19 takes an anchor only on a scalar ("invalid HSA metadata")
+            raise self.err("an anchor on an empty value or a collection")
         if self.i < len(self.s) and self.s[self.i] == "[" and tag is None:
             return self.flow_list()
         if self.i < len(self.s) and self.s[self.i] == "{" and tag is None:
@@ -438,6 +456,79 @@ def _nested(lines: _Lines, indent: int, n: int, allow_same_indent_seq: bool = Fa
     return None
 
 
+# what a block map's key cannot start with (llvm-mc-19: "Unrecognized character while
+# tokenizing", "Map key must be a scalar", a block scalar header, a flow indicator)
+_KEY_RESERVED = frozenset(",]}%@`|>[{*")
+
+
+def _continuation(lines: _Lines, indent: int, k: int) -> str | None:
+    """Line `k`'s content if it continues a plain scalar begun on the line before (as
+    LLVM's YAML scanner folds one): indented deeper than the map, right after that line
+    (a blank or comment line in between would fold as a newline, which this reader does
+    not do: it stops there), and no sequence entry."""
+    if k >= len(lines.items):
+        return None
+    ind, content, n = lines.items[k]
+    if ind <= indent or n != lines.items[k - 1][2] + 1 or content == "-" \
+            or content.startswith("- "):
+        return None
+    return content
+
+
+def _uncommented(content: str) -> str:
+    """`content` without a trailing `#` comment (one after a blank), right-stripped."""
+    m = re.search(r"[ \t]#", content)
+    return (content[: m.start()] if m else content).rstrip(" \t")
+
+
+def _key_alone(lines: _Lines, indent: int, content: str, where: str) -> tuple[Any, str] | None:
+    """A map entry without `: ` (LLVM's YAML parser reads `key` alone as `key:`, its value
+    []): a quoted scalar, or a plain one that may go on over deeper lines, folded with
+    blanks, up to a `: ` that gives it a value after all. Consumes the continuation lines
+    (the caller steps over the entry's own line)."""
+    if content[0] in "'\"":
+        sc = _Scanner(content, where)
+        key, _ = sc.scalar(False)
+        sc.finish()
+        return key, ""
+    text = _uncommented(content)
+    ended = text != content.rstrip()  # a comment ends a plain scalar
+    k = lines.pos + 1
+    rest = ""
+    while not ended and (more := _continuation(lines, indent, k)) is not None:
+        k += 1
+        split = _split_key(more, where)
+        if split is not None:  # the key ends here: 'foo\n  bar: 1' is {'foo bar': 1}
+            j = next(i for i in range(len(more)) if more[i] == ":" and (
+                i + 1 == len(more) or more[i + 1] in " \t"))
+            text += " " + more[:j].rstrip()
+            rest = split[1]
+            break
+        part = _uncommented(more)
+        ended = part != more.rstrip()
+        text += " " + part
+    del lines.items[lines.pos + 1 : k]
+    key = _inline(text, where) if text.startswith("!") else scalar_from_plain(text)
+    return key, rest
+
+
+def _folded(lines: _Lines, indent: int, rest: str) -> str:
+    """A plain scalar value with the deeper lines that continue it (LLVM folds them with
+    blanks: `.name: p` then `  q` is 'p q'), consumed; other values as they are."""
+    if rest[0] in "'\"[{!&|>" or _uncommented(rest) != rest.rstrip():
+        return rest
+    k = lines.pos
+    while (more := _continuation(lines, indent, k)) is not None \
+            and _split_key(more, "") is None:
+        part = _uncommented(more)
+        rest += " " + part
+        k += 1
+        if part != more.rstrip():
+            break
+    del lines.items[lines.pos : k]
+    return rest
+
+
 def _map(lines: _Lines, indent: int) -> dict[Any, Any]:
     out: dict[Any, Any] = {}
     while lines.pos < len(lines.items):
@@ -449,7 +540,20 @@ def _map(lines: _Lines, indent: int) -> dict[Any, Any]:
         if content == "-" or content.startswith("- "):
             break
         where = f"line {n}"
+        if content[0] in _KEY_RESERVED:  # llvm-mc-19's YAML parser refuses these keys
+            raise CodeObjectError(f"{where}: a map key cannot start with '{content[0]}'")
+        anchored = content.startswith("&")
+        if anchored:  # an anchor on the key, which LLVM's msgpack reader ignores
+            sc = _Scanner(content, where)
+            sc.anchor()
+            content = content[sc.i:]
+        if content.startswith("!") and ":" in content.split()[0]:
+            # the tag takes the ':' (llvm-mc-19: "Unexpected token")
+            raise CodeObjectError(f"{where}: expected 'key: value'")
         split = _split_key(content, where)
+        alone = split is None and not anchored and content[:1] not in ("!", "")
+        if alone:
+            split = _key_alone(lines, indent, content, where)
         if split is None:
             raise CodeObjectError(f"{where}: expected 'key: value'")
         key, rest = split
@@ -457,8 +561,18 @@ def _map(lines: _Lines, indent: int) -> dict[Any, Any]:
         if key in out:
             raise CodeObjectError(f"{where}: duplicate key '{key}'")
         lines.pos += 1
-        if rest and not rest.startswith("#"):
-            out[key] = _inline(rest, where)
+        if not rest and lines.pos < len(lines.items) and not alone:
+            # `key:` then a deeper line holding a scalar alone: that is the value
+            ind2, nxt, _ = lines.items[lines.pos]
+            if ind2 > indent and nxt != "-" and not nxt.startswith("- ") \
+                    and nxt[0] not in _KEY_RESERVED and _split_key(nxt, where) is None \
+                    and not nxt.startswith("#"):
+                lines.pos += 1
+                rest = nxt
+        if alone and not rest:
+            out[key] = []  # as `key:`; nothing deeper belongs to it
+        elif rest and not rest.startswith("#"):
+            out[key] = _inline(_folded(lines, indent, rest), where)
         else:
             nested = _nested(lines, indent, n, allow_same_indent_seq=True)
             out[key] = [] if nested is None else nested  # llvm-mc reads `key:` as []

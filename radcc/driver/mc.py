@@ -11,7 +11,7 @@ an `.amdgpu_metadata` block or, without one, from the descriptor fields.
 from __future__ import annotations
 
 from radcc.codeobj.errors import CodeObjectError
-from radcc.isa.assembler import AsmResult
+from radcc.isa.assembler import AsmResult, Diagnostic
 from radcc.target import Target
 
 
@@ -26,6 +26,30 @@ def _symbol_extent(res: AsmResult, name: str) -> tuple[int, int]:
                   if s.section == ".text" and s.value > sym.value and s.type == "function")
     end = ends[0] if ends else len(res.text)
     return sym.value, end - sym.value
+
+
+def entry_errors(res: AsmResult, source: str, filename: str) -> list[Diagnostic]:
+    """A kernel whose entry (its label in `.text`) is not 256-byte aligned, at the label:
+    the hardware takes the entry's address >> 8 (COMPUTE_PGM_LO), so a linked code object
+    cannot hold it. llvm-mc-19 writes a relocatable object and does not check; radcc
+    writes the linked object itself, so it refuses the kernel by name."""
+    from radcc.codeobj.elfwrite import KERNEL_CODE_ALIGN
+
+    lines = source.splitlines()
+    out = []
+    for kb in res.kernels:
+        sym = res.symbols.get(kb.name)
+        if sym is None or sym.section != ".text" or sym.value % KERNEL_CODE_ALIGN == 0:
+            continue
+        st = next((s for s in res.statements if s.kind == "label" and s.text == kb.name), None)
+        line = st.line if st is not None else kb.line
+        src = lines[line - 1] if 0 < line <= len(lines) else ""
+        out.append(Diagnostic(
+            filename, line,
+            len(src) - len(src.lstrip()) + 1,
+            f"kernel '{kb.name}' entry at .text+{sym.value:#x} is not {KERNEL_CODE_ALIGN}-byte "
+            "aligned (a linked code object needs it; radcc writes no relocatable objects)", src))
+    return out
 
 
 def write_object(res: AsmResult, target: Target, wave_size: int = 32) -> bytes:

@@ -295,6 +295,13 @@ class Assembler:
                 if first_err is None or (first_err.col == inst.col and e.col != inst.col):
                     first_err = e
         assert first_err is not None
+        if first_err.message == "invalid operand for instruction" and inst.second is None:
+            op = next((o for o in inst.operands if o.col == first_err.col), None)
+            if op is not None and op.kind in ("ident", "sym") and not (op.neg or op.abs):
+                # llvm-mc-19 makes a symbol a 32-bit literal with a PC-relative fixup
+                # (FK_PCRel_4); radcc writes linked code objects, without relocations
+                raise AsmError("a symbol as a literal operand (a relocation) is not supported",
+                               op.col)
         raise first_err
 
     def canonical_text(self, data: bytes) -> str:
@@ -304,6 +311,7 @@ class Assembler:
     def _directive(self, t: Token, rest: list[Token], lineno: int) -> None:
         name = t.text.lower()
         cur = Cursor(rest)
+        cur.directive = True
         sec = self.cur
         if name == ".text":
             self._subsection(cur)
@@ -424,6 +432,10 @@ class Assembler:
             # size expressions usually refer to labels (.Lfunc_end0-add); evaluate later
             sym = self.symbols.setdefault(st.text, Symbol(st.text))
             expr_toks = rest[cur.pos :]
+            # its syntax is checked here, as llvm-mc-19 parses it; its value only when
+            # an object is written (any symbol may stand in it until then)
+            cur.int_expr({k.text: 1 for k in expr_toks if k.kind == IDENT}, check_only=True)
+            self._expect_end(cur)
             self._size_exprs.append((sym, expr_toks, lineno))
         elif name == ".amdgcn_target":
             st = cur.next()
@@ -484,9 +496,16 @@ class Assembler:
         v = cur._expr({})
         if isinstance(v, tuple):
             raise AsmError("cannot evaluate subsection number", col)
-        if not cur.at_end():  # (llvm-mc-19 points past a comma, at what follows it)
-            bad = cur.peek() if cur.tok.is_punct(",") else cur.tok
-            raise AsmError("unexpected token at start of statement", bad.col)
+        if not cur.at_end():
+            # llvm-mc-19 steps over the one token after the number, whatever it is, and
+            # reads what follows as another statement on the line
+            cur.next()
+            if not cur.at_end():
+                bad = cur.tok
+                if bad.kind == IDENT:
+                    raise AsmError("a statement after a subsection number on the same line "
+                                   "is not supported", bad.col)
+                raise AsmError("unexpected token at start of statement", bad.col)
         if v != 0:
             raise AsmError(f"subsection {v}: subsections other than 0 are not supported", col)
 
@@ -635,10 +654,10 @@ class Assembler:
             placed.update(self.equates)
             try:
                 sym.size = Cursor(toks).int_expr(vals)
-            except AsmError as e:
-                self.error(lineno, e.col, e.message)
-                continue
-            if Cursor(toks).int_expr(placed) != sym.size:
+                absolute = Cursor(toks).int_expr(placed) == sym.size
+            except AsmError:  # an undefined symbol, a division by zero: no value
+                absolute = False
+            if not absolute:
                 sym.size = None
                 src = self._lines[lineno - 1] if 0 < lineno <= len(self._lines) else ""
                 self._object_errors.append(Diagnostic(

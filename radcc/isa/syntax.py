@@ -78,6 +78,8 @@ class ParsedInst:
                         if _ends_operands(cur):
                             break  # llvm-mc: a comma may end the operands
                         continue
+                    if _starts_operand(cur):
+                        continue  # llvm-mc-19: the comma between operands is optional
                     break
             mods = self._modifiers
             while True:
@@ -160,6 +162,7 @@ class Cursor:
         self.toks = tokens
         self.pos = pos
         self.no_bar = False  # inside |x|: '|' ends the expression, it is not OR
+        self.directive = False  # a directive's operands (not an instruction's)
 
     @property
     def tok(self) -> Token:
@@ -195,14 +198,16 @@ class Cursor:
         return self.next()
 
     # --- integer expressions -----------------------------------------------
-    def int_expr(self, symbols: dict[str, int] | None = None) -> int:
-        """Parse an integer constant expression (no unresolved symbols)."""
-        v = self._expr(symbols or {})
+    def int_expr(self, symbols: dict[str, int] | None = None, check_only: bool = False) -> int:
+        """Parse an integer constant expression (no unresolved symbols). `check_only`:
+        only its syntax matters (the value is computed later), so a division by zero or
+        an overflow is no error and the result is 0."""
+        v = self._expr(symbols or {}, check_only)
         if isinstance(v, tuple):
             raise AsmError("expected absolute expression", self.tok.col)
         return v
 
-    def _expr(self, syms: dict[str, int]) -> int | tuple[str, int]:
+    def _expr(self, syms: dict[str, int], check_only: bool = False) -> int | tuple[str, int]:
         """An integer expression, by operator precedence with explicit stacks (no
         recursion: llvm-mc-19 takes operands nested thousands deep). Prefix operators
         bind tighter than any binary one; binary operators are left-associative."""
@@ -228,19 +233,19 @@ class Cursor:
                 if t.kind == PUNCT and t.text == ")" and open_parens:
                     self.next()
                     while ops[-1][0] != "(":
-                        _reduce(ops, vals)
+                        _reduce(ops, vals, check_only)
                     ops.pop()
                     open_parens -= 1
                     continue
                 if t.kind != PUNCT or t.text not in _BINOPS or (t.text == "|" and self.no_bar):
                     while ops and ops[-1][0] == "b":
-                        _reduce(ops, vals)
+                        _reduce(ops, vals, check_only)
                     if open_parens:
                         raise AsmError("expected ')'", t.col)
                     return vals[-1]
                 p = _BINOPS[t.text]
                 while ops and ops[-1][0] == "b" and _BINOPS[ops[-1][1].text] >= p:
-                    _reduce(ops, vals)
+                    _reduce(ops, vals, check_only)
                 self.next()
                 ops.append(("b", t))
                 break
@@ -258,6 +263,11 @@ class Cursor:
             if t.text in syms:
                 return syms[t.text]
             return (t.text, 0)
+        if t.kind == FLOAT and self.directive:
+            # llvm-mc-19 takes the IEEE double's bit pattern (`.p2align -1e40` aligns to
+            # 2**27): refused by name
+            raise AsmError("a floating-point number in an integer expression is not supported",
+                           t.col)
         raise AsmError("unknown token in expression", t.col)
 
 
@@ -276,10 +286,15 @@ def _apply_prefixes(ops: list[tuple[str, Token]], vals: list[int | tuple[str, in
         vals[-1] = _wrap64(-v) if t.text == "-" else ~v if t.text == "~" else int(not v)
 
 
-def _reduce(ops: list[tuple[str, Token]], vals: list[int | tuple[str, int]]) -> None:
-    """Apply the binary operator on top of `ops` to the top two values."""
+def _reduce(ops: list[tuple[str, Token]], vals: list[int | tuple[str, int]],
+            check_only: bool = False) -> None:
+    """Apply the binary operator on top of `ops` to the top two values (`check_only`: a
+    division by zero or overflow gives 0, the value being of no interest)."""
     t = ops.pop()[1]
     b = vals.pop()
+    if check_only and t.text in "/%" and b in (0, -1):
+        vals[-1] = 0
+        return
     vals[-1] = _apply(t, vals[-1], b)
 
 
@@ -547,6 +562,25 @@ def parse_operand(cur: Cursor) -> Operand:
     raise AsmError("invalid operand for instruction", col)
 
 
+def _starts_operand(cur: Cursor) -> bool:
+    """Whether the token at `cur`, right after an operand and no comma, begins another
+    operand (llvm-mc-19's AMDGPU parser skips the comma if there is one: `s_load_b32 s0,
+    s[0:1] 0` is `s[0:1], 0`): a number, a register, or a sign or `|` before one. A name
+    that is no register is left for the modifiers (`glc`, `offset:8`, `clamp`)."""
+    t = cur.tok
+    if t.kind in (INT, FLOAT):
+        return True
+    if t.kind == PUNCT and t.text in ("-", "|"):
+        t = cur.peek()
+        if t.kind in (INT, FLOAT) or t.is_punct("|"):
+            return True
+    if t.kind != IDENT:
+        return False
+    nxt = cur.peek(2 if t is not cur.tok else 1)
+    return _reg_name(t.text) is not None or (
+        t.text.lower() in ("s", "v", "ttmp") and nxt.is_punct("["))
+
+
 # tokens an integer-expression operand may start with (llvm-mc's unary + and ! too)
 _UNARY_START = frozenset(("(", "-", "~", "+", "!"))
 
@@ -678,6 +712,21 @@ _NO_RE = re.compile("[nN][oO]")
 _REG_FILES = {"s": "s", "v": "v", "ttmp": "ttmp"}
 
 
+_NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _operand_follows(line: str, pos: int) -> bool:
+    """`_starts_operand` for the fast path: does an operand begin at `line[pos]`?"""
+    c = line[pos]
+    if c.isdigit() or c in "-|.(":
+        return True
+    m = _NAME_RE.match(line, pos)
+    if m is None:
+        return False
+    return _reg_name(m.group()) is not None or (
+        m.group().lower() in _REG_FILES and line.startswith("[", m.end()))
+
+
 def fast_statement(line: str) -> ParsedInst | None:
     """`line` parsed like ``parse_statement`` (its tokens made on demand), or
     None if it is not a plain instruction line (see above)."""
@@ -736,6 +785,8 @@ def fast_statement(line: str) -> ParsedInst | None:
                     op.neg = True
                 ops.append(op)
                 if "," not in sep:
+                    if pos < n and _operand_follows(line, pos):
+                        return None  # another operand without a comma: the token path
                     break
         elif _reg_name(first_mod[:-1]) is not None:
             return None  # 'v1:' is an operand followed by an error

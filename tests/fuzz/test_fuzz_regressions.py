@@ -1221,6 +1221,8 @@ def test_metadata_yaml_tags_as_llvm_mc(value: str, tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("line", [".rodata 0", ".rodata x", ".rodata v3, -v2, |v1|", ".data 1-1",
                                   ".bss 0", ".rodata 0, 1", ".text 0, 1", ".text x", ".rodata ,",
+                                  ".text 0 1", ".text 0 1 2", ".text 0 ,", ".text 0 (",
+                                  ".data 0 x", ".text 0 1, 2",
                                   ".text"])
 def test_mc_section_subsection_number(line: str, tmp_path: Path) -> None:
     """`.text`/`.data`/`.rodata`/`.bss` take an optional subsection number (seed 127's
@@ -1289,3 +1291,166 @@ def test_metadata_blank_line_with_tab(line: str, where: str, tmp_path: Path) -> 
     if ref.returncode:
         assert "invalid tab character in indentation" in ref.stderr
         assert "tab in indentation" in o.stderr, o.stderr
+
+
+def _llvm_mc(f: Path, mcpu: str, *mode: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(["llvm-mc-19", "-triple=amdgcn-amd-amdhsa", f"-mcpu={mcpu}", *mode,
+                           str(f)], capture_output=True, text=True)
+
+
+def test_mc_statement_after_subsection_refused_by_name(tmp_path: Path) -> None:
+    """`.text 0 1 s_nop 0`: llvm-mc-19 steps over the token after the subsection number
+    and assembles the rest of the line as a statement; radcc refuses that by name."""
+    f = tmp_path / "k.s"
+    f.write_text("\t.text 0 1 s_nop 0\n")
+    assert _llvm_mc(f, "gfx1100", "--show-encoding").returncode == 0
+    o = run_radcc(["mc", "--mcpu=gfx1100", "--show-encoding", str(f)])
+    assert problem(o, "text") is None and o.status == 1
+    assert "k.s:1:12: error: a statement after a subsection number on the same line is not " \
+        "supported" in o.stderr, o.stderr
+
+
+@pytest.mark.parametrize("expr", [".Lend.rodatak", ".Lnone-k", "x+1", "1/0", "x/0", "(x-x)%0"])
+def test_mc_size_of_undefined_symbols(expr: str, tmp_path: Path) -> None:
+    """`.size k, EXPR` with an undefined symbol or a division by zero (seed 127's
+    asm-gfx1010 0163b2f85c66 and 519f8be9d3e2: `.Lend` renamed or deleted): llvm-mc-19
+    prints it as it is and writes no object ("Size expression must be absolute"); radcc
+    refused the text with "expected absolute expression". Now: the text and
+    `--filetype=null` accepted, the object refused at the expression."""
+    src = (SEEDS / "gfx1010.s").read_text()
+    assert "\t.size k, .Lend-k\n" in src
+    text = src.replace("\t.size k, .Lend-k\n", f"\t.size k, {expr}\n")
+    f = tmp_path / "k.s"
+    f.write_text(text)
+    assert _llvm_mc(f, "gfx1010", "--show-encoding").returncode == 0
+    assert _llvm_mc(f, "gfx1010", "--filetype=obj", "-o", str(tmp_path / "ref.o")).returncode != 0
+    for mode in (["--show-encoding"], ["--filetype=null"]):
+        o = run_radcc(["mc", "--mcpu=gfx1010", *mode, str(f)])
+        assert problem(o, "text") is None and o.status == 0, o.stderr
+    o = run_radcc(["mc", "--mcpu=gfx1010", "--filetype=obj", "-o", str(tmp_path / "k.o"), str(f)])
+    line, col = _pos(text, expr)
+    assert problem(o, "plain") is None and o.status == 1, o.stderr
+    assert f"k.s:{line}:{col}: error: size expression must be absolute" in o.stderr, o.stderr
+
+
+@pytest.mark.parametrize("expr", [".Lend-k junk", ".Lend-k,", "(x", "", "(x-x)/(x-x)+("])
+def test_mc_size_syntax_errors_as_llvm_mc(expr: str, tmp_path: Path) -> None:
+    """A `.size` expression's syntax is still checked where it stands, as llvm-mc-19 does:
+    its first error, line and column."""
+    f = tmp_path / "k.s"
+    f.write_text(f"\t.text\nk:\n\ts_nop 0\n\t.size k, {expr}\n")
+    _same_as_llvm_mc(f, "gfx1100")
+
+
+def _notes(obj: Path) -> list[str]:
+    out = subprocess.run(["llvm-readobj-19", "--notes", str(obj)], capture_output=True,
+                         text=True, check=True).stdout
+    i, j = out.index("amdhsa.kernels:"), out.index("amdhsa.target:")
+    return out[i:j].splitlines()
+
+
+@pytest.mark.parametrize("new", [
+    ".name:)p", ".name:%0p", ".name:offset           p", "foo", "foo # c", "'foo'", "123",
+    "foo bar", "foo:bar baz", "foo\n          bar: 1", "foo\n          bar",
+    ".name: p\n          q", ".name: p\n          q\n          r", ".name:\n          p",
+    ".name:\n          p\n          q", ".name:\n          'p'", ".name: &a p", "&a .name: p",
+    ".name: !str &a p", ".name: &a !str p", ".name:\n          &a p", "?x: 1", "-x: 1",
+    "x:y: 1",
+    # refused by llvm-mc-19 too
+    "foo\n        - 1", "'foo'\n          bar: 1", "foo\n          bar # c\n          baz: 2",
+    "!x: 1", "[1, 2]", "{a: 1}", "&a foo", "!str foo", ".name: &a\n          - 1",
+    ".name: &a [1, 2]", ".name: & p", ".name: &a", ".name: *a", "%x: 1", "@x: 1", "`x: 1",
+    ",x: 1", "]x: 1", "}x: 1", "|x: 1", ">x: 1", "[x]: 1", "{x}: 1", "*x: 1", "'a' b: 1",
+    "'a'b", "&a 'q'", ".name:\n          p\n          q: 1"])
+def test_metadata_yaml_lax_as_llvm_mc(new: str, tmp_path: Path) -> None:
+    """LLVM's YAML reader is lax (seed 127's asm-gfx1030 a7d65df44857 `.name:)p`,
+    obj-gfx1100 fcfe3b5570e0 `.name:offset  p`, asm-gfx1100 6a659a4df88b an anchor `&a 1`,
+    seed 125's 2be9ad2cf404 `.name:%0p`): a line without `: ` is a key whose value is [],
+    a plain scalar goes on over deeper lines (folded with blanks), anchors on scalars are
+    ignored; keys starting with an indicator were accepted by radcc and are refused by
+    llvm-mc-19. Each: llvm-mc-19's verdict, and for an object both write, the same
+    metadata by llvm-readobj-19."""
+    src = (SEEDS / "gfx1100.s").read_text()
+    old = "        .name:           p\n"
+    assert old in src
+    f = tmp_path / "k.s"
+    f.write_text(src.replace(old, "        " + new + "\n", 1))
+    ref = _llvm_mc(f, "gfx1100", "--filetype=obj", "-o", str(tmp_path / "ref.o"))
+    o = run_radcc(["mc", "--mcpu=gfx1100", "--filetype=obj", "-o", str(tmp_path / "k.o"),
+                   str(f)])
+    assert problem(o, "plain") is None and o.status == (1 if ref.returncode else 0), \
+        (o.stderr, ref.stderr)
+    if not ref.returncode:
+        assert _notes(tmp_path / "k.o") == _notes(tmp_path / "ref.o")
+
+
+@pytest.mark.parametrize("line", [
+    "s_load_b128 s[4:7], s[0:1] 0x0", "s_load_b32 s0 s[0:1] 0", "s_load_b32 s0, s[0:1] 0 glc",
+    "s_load_b32 s0 s[0:1] -1", "s_mov_b32 s0 s1", "v_add_f32 v0 v1 v2", "v_add_f32 v0, v1 v2",
+    "v_fma_f32 v0, v1, v2 v3 clamp", "v_fma_f32 v0, v1, v2 -v3", "v_fma_f32 v0, v1, v2 -|v3|",
+    "v_fma_f32 v0, v1, v2 |v3|", "v_add_f32 v0 1.0 v1", "v_add_f32 v0 -1.0 v1",
+    "v_add_f32 v0 -2 v1", "v_add_f32 v0 s[2:2] v1", "v_cndmask_b32 v0 v1 v2 vcc_lo",
+    "s_nop 0 1", "s_waitcnt 0 0", "v_add_f32 v0 v1 v2 v3",
+    "v_add_f32_e64 v0, v1, v2 clamp"])
+def test_mc_operands_without_commas(line: str, tmp_path: Path) -> None:
+    """llvm-mc-19's AMDGPU parser takes the comma between operands as optional (seed 126's
+    asm-gfx1100 ec67eb0e2a6f: `s_load_b128 s[4:7], s[0:1] 0x0`, radcc: invalid operand): a
+    number, a register, or a sign or `|` before one continues the operands; a name that is
+    no register begins the modifiers. llvm-mc-19's encodings or first error."""
+    f = tmp_path / "k.s"
+    f.write_text(f"\t{line}\n")
+    _same_encodings_as_llvm_mc(f, "gfx1100")
+
+
+@pytest.mark.parametrize("mcpu", ["gfx1030", "gfx1100"])
+@pytest.mark.parametrize("line", ["v_add_f32_e32 v2, s9991.0, v2", "v_mov_b32 v0, sym",
+                                  "v_mov_b32 v0, sym+4", "s_mov_b32 s0, sym",
+                                  "s_add_u32 s0, sym, 1"])
+def test_mc_symbol_literal_refused_by_name(line: str, mcpu: str, tmp_path: Path) -> None:
+    """A symbol as a 32-bit literal (seed 126's asm-gfx1030 c30b254f116c, e15fec69549b:
+    `s9991.0` is a symbol's name): llvm-mc-19 encodes the literal with a PC-relative
+    fixup (FK_PCRel_4); radcc, which writes linked code objects without relocations,
+    refuses it by name at the operand."""
+    f = tmp_path / "k.s"
+    f.write_text(f"\t{line}\n")
+    ref = _llvm_mc(f, mcpu, "--show-encoding")
+    assert ref.returncode == 0 and "FK_PCRel_4" in ref.stdout, ref.stderr
+    o = run_radcc(["mc", f"--mcpu={mcpu}", "--show-encoding", str(f)])
+    col = line.index(", ") + 4 if "s9991" not in line else line.index("s9991") + 2
+    assert problem(o, "text") is None and o.status == 1, o.stderr
+    assert f"k.s:1:{col}: error: a symbol as a literal operand (a relocation) is not " \
+        "supported" in o.stderr, o.stderr
+
+
+@pytest.mark.parametrize("line", [".p2align -1e40", ".quad -1e40", ".set x, 1.5", ".long 1.5"])
+def test_mc_float_in_directive_expression_refused_by_name(line: str, tmp_path: Path) -> None:
+    """A floating-point number in a directive's integer expression (seed 127's
+    obj-gfx1100 ed6f35aaf215 `.p2align -1e40`, which llvm-mc-19 takes as the double's
+    bits: an alignment of 2**27, a 256 MB object): refused by name at the number
+    (llvm-mc-19 refuses some of them too, as out of range)."""
+    f = tmp_path / "k.s"
+    f.write_text(f"\ts_nop 0\n\t{line}\n")
+    o = run_radcc(["mc", "--mcpu=gfx1100", "--show-encoding", str(f)])
+    col = 2 + len(line) - len(line.split()[-1]) + (1 if line.split()[-1][0] == "-" else 0)
+    assert problem(o, "text") is None and o.status == 1, o.stderr
+    assert f"k.s:2:{col}: error: a floating-point number in an integer expression is not " \
+        "supported" in o.stderr, o.stderr
+
+
+def test_mc_unaligned_kernel_entry_refused_by_name(tmp_path: Path) -> None:
+    """A kernel entry 4 bytes into `.text` (seed 127's obj-gfx1010 0d23a5c6cfd0: an
+    `s_branch 0` before the kernel's label): llvm-mc-19 writes its relocatable object;
+    radcc's linked code object cannot hold it (the hardware takes the entry address >> 8):
+    a located error at the kernel's label, naming what is missing."""
+    src = (SEEDS / "gfx1010.s").read_text()
+    text = src.replace("k:\n", "\ts_branch 0\nk:\n", 1)
+    f = tmp_path / "k.s"
+    f.write_text(text)
+    assert _llvm_mc(f, "gfx1010", "--filetype=obj", "-o", str(tmp_path / "ref.o")).returncode == 0
+    o = run_radcc(["mc", "--mcpu=gfx1010", "--filetype=obj", "-o", str(tmp_path / "k.o"), str(f)])
+    line, _ = _pos(text, "\nk:\n")
+    assert problem(o, "plain") is None and o.status == 1, o.stderr
+    assert f"k.s:{line + 1}:1: error: kernel 'k' entry at .text+0x4 is not 256-byte aligned" \
+        in o.stderr, o.stderr
+    o = run_radcc(["mc", "--mcpu=gfx1010", "--show-encoding", str(f)])
+    assert problem(o, "text") is None and o.status == 0, o.stderr
