@@ -8,7 +8,14 @@ tags, flow lists `[ 1, 2 ]` and flow maps `{ a: 1 }`, `#` comments, `---` and
 or a second `---`). Untagged scalars, quoted or not, are typed the way LLVM's
 msgpack YAML reader types them: integer (auto radix: 0x, 0b, 0o, leading 0),
 bool (including `y`/`n`/`on`/`off`...), float, else string; `key:` with no
-value reads as [] and an empty scalar as None, as llvm-mc 19 does.
+value reads as [] and an empty scalar as None, as llvm-mc 19 does. LLVM's laxness is
+kept where llvm-mc-19 gives the line a meaning: a map line without `: ` is a key whose
+value is [] (`.name:)p`), a plain scalar goes on over the deeper lines right after it
+(folded with blanks: `.name: p` then `  q` is 'p q'; `foo` then `  bar: 1` is
+{'foo bar': 1}), an anchor `&a` on a scalar is ignored; an anchor on a collection or
+nothing, an alias, a key starting with an indicator (`%`, `[`, `*`...) are refused as
+llvm-mc-19 refuses them. Not done (refused): a blank or comment line inside a folded
+scalar (LLVM folds it as a newline), a deeper line after a quoted value.
 
 The printer reproduces LLVM's `yaml::Output` of a msgpack document: keys
 sorted, values padded to column 16 after the key, nested lists indented by two,
