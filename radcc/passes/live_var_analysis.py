@@ -101,7 +101,7 @@ class _Facts:
     every temp, the linear ones, and per block the temps its successors' phis
     read on the edges from it."""
 
-    __slots__ = ("rc_of", "linear", "phi_out")
+    __slots__ = ("rc_of", "linear", "sgpr_dwords", "vgpr_dwords", "phi_out")
 
     def __init__(self, program: Program) -> None:
         rc_of: dict[int, RegClass] = {}
@@ -114,7 +114,22 @@ class _Facts:
                     if o.temp is not None:
                         rc_of.setdefault(o.temp.id, o.temp.rc)
         self.rc_of = rc_of
-        self.linear = {t for t, rc in rc_of.items() if is_linear(rc)}
+        linear: set[int] = set()
+        # per temp: the dwords it takes in each register file (0 in the other one)
+        sgpr_dwords: dict[int, int] = {}
+        vgpr_dwords: dict[int, int] = {}
+        for t, rc in rc_of.items():
+            if is_linear(rc):
+                linear.add(t)
+            if rc.is_sgpr:
+                sgpr_dwords[t] = rc.size
+                vgpr_dwords[t] = 0
+            else:
+                sgpr_dwords[t] = 0
+                vgpr_dwords[t] = rc.size
+        self.linear = linear
+        self.sgpr_dwords = sgpr_dwords
+        self.vgpr_dwords = vgpr_dwords
         self.phi_out: list[set[int]] = [set() for _ in program.blocks]
         blocks = program.blocks
         n = len(blocks)
@@ -170,15 +185,10 @@ def compute_live_sets(program: Program) -> tuple[list[set[int]], list[set[int]]]
 
 
 def _walk_block(b: Block, live_out: set[int],
-                rc_of: dict[int, RegClass]) -> tuple[list[RegisterDemand], set[int]]:
+                facts: _Facts) -> tuple[list[RegisterDemand], set[int]]:
     live = set(live_out)
-    cur_s = cur_v = 0
-    for tid in live:
-        rc = rc_of[tid]
-        if rc.is_sgpr:
-            cur_s += rc.size
-        else:
-            cur_v += rc.size
+    cur_s = sum(map(facts.sgpr_dwords.__getitem__, live))
+    cur_v = sum(map(facts.vgpr_dwords.__getitem__, live))
     instrs = b.instructions
     demands: list[RegisterDemand] = [RegisterDemand()] * len(instrs)
     for idx in range(len(instrs) - 1, -1, -1):
@@ -317,21 +327,16 @@ def liveness_is_exact(program: Program) -> bool:
 
 def _analyse(program: Program) -> None:
     facts = _Facts(program)
-    rc_of = facts.rc_of
+    sgpr_dwords = facts.sgpr_dwords.__getitem__
+    vgpr_dwords = facts.vgpr_dwords.__getitem__
     live_in, live_out = _live_sets(program, facts)
     result = Liveness(live_in=live_in, live_out=live_out)
     max_demand = RegisterDemand()
     for b in program.blocks:
-        demands, _ = _walk_block(b, live_out[b.index], rc_of)
+        demands, _ = _walk_block(b, live_out[b.index], facts)
         _set_phi_operand_kills(program, b, live_in, facts)
-        li_s = li_v = 0
-        for t in live_in[b.index]:
-            rc = rc_of[t]
-            if rc.is_sgpr:
-                li_s += rc.size
-            else:
-                li_v += rc.size
-        li = RegisterDemand(li_s, li_v)
+        block_in = live_in[b.index]
+        li = RegisterDemand(sum(map(sgpr_dwords, block_in)), sum(map(vgpr_dwords, block_in)))
         block_max = li
         for d in demands:
             block_max = block_max.max(d)
