@@ -298,7 +298,7 @@ def algebraic(shader: MirShader) -> bool:
         for ins in b.instrs:
             rules = by_op.get(ins.op)
             if rules and ins.dest is not None and ins.dest not in mapping:
-                key = (ins.op, *(None if s.parent is None else s.parent.op for s in ins.srcs))
+                key = (ins.op, *[None if s.parent is None else s.parent.op for s in ins.srcs])
                 fits = fitting.get(key)
                 if fits is None:
                     fits = fitting[key] = [r for r in rules if len(r[4]) == len(key) - 1

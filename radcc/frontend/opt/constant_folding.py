@@ -61,20 +61,41 @@ def constant_folding(shader: MirShader) -> bool:
     changed = False
     mapping: dict[Value, Value] = {}
     flush = shader.float_controls.flushed()
-    for ins in list(shader.instrs()):
-        if _fold_undef(ins, mapping):
-            changed = True
-            continue
-        if ins.op == "bcsel":
-            c = const_of(ins.srcs[0])
-            if c is not None and len(set(c)) == 1 and ins.dest is not None:
-                mapping[ins.dest] = ins.srcs[1] if c[0] else ins.srcs[2]
+    alu = ALU_OPS
+    for b in shader.blocks():
+        for ins in b.instrs:
+            op = ins.op
+            if ins.dest is None or op not in alu:
+                continue  # (nothing below applies)
+            # what the sources are: an undef among them, all constants
+            undef = False
+            consts = True
+            for src in ins.srcs:
+                p = src.parent
+                if p is None:
+                    consts = False
+                    continue
+                pop = p.op
+                if pop == "undef":
+                    undef = True
+                    consts = False
+                elif pop != "load_const":
+                    consts = False
+            if undef and _fold_undef(ins, mapping):
+                changed = True
                 continue
-        bits = fold_instr(ins, flush)
-        if bits is not None:
-            ins.op = "load_const"
-            ins.srcs = []
-            ins.attrs = {"value": bits}
-            changed = True
+            if op == "bcsel":
+                c = const_of(ins.srcs[0])
+                if c is not None and len(set(c)) == 1:
+                    mapping[ins.dest] = ins.srcs[1] if c[0] else ins.srcs[2]
+                    continue
+            if not consts:
+                continue  # (`fold_instr` returns None)
+            bits = fold_instr(ins, flush)
+            if bits is not None:
+                ins.op = "load_const"
+                ins.srcs = []
+                ins.attrs = {"value": bits}
+                changed = True
     rewrite_uses(shader, mapping)
     return changed or bool(mapping)

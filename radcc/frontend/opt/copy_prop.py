@@ -49,11 +49,18 @@ def _copy_of(ins: Instr) -> Value | None:
     return None
 
 
+_COPY_OPS = frozenset({"mov", "phi", "bitcast"})  # and vecN: what `_copy_of` may forward
+
+
 def copy_prop(shader: MirShader) -> bool:
     mapping: dict[Value, Value] = {}
-    for ins in shader.instrs():
-        v = _copy_of(ins)
-        if v is not None and ins.dest is not None:
-            mapping[ins.dest] = v
+    for b in shader.blocks():
+        for ins in b.instrs:
+            op = ins.op
+            if op not in _COPY_OPS and not op.startswith("vec"):
+                continue  # (`_copy_of` returns None)
+            v = _copy_of(ins)
+            if v is not None and ins.dest is not None:
+                mapping[ins.dest] = v
     rewrite_uses(shader, mapping)
     return bool(mapping)

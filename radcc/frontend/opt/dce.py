@@ -34,34 +34,40 @@ _EFFECT: dict[str, bool] = {}  # per opcode: _effect_of (the tables are constant
 def dce(shader: MirShader) -> bool:
     live: set[Value] = set()
     work: list[Value] = []
-
-    def mark(v: Value) -> None:
-        if v not in live:
-            live.add(v)
-            work.append(v)
-
     for n in shader.ifs():
-        mark(n.cond)
+        c = n.cond
+        if c not in live:
+            live.add(c)
+            work.append(c)
     effects: set[Instr] = set()  # the instructions with side effects, kept
+    effect_of = _EFFECT
     for b in shader.blocks():
         for ins in b.instrs:
-            if has_side_effect(ins):
+            effect = effect_of.get(ins.op)
+            if effect is None:
+                effect = has_side_effect(ins)
+            if effect:
                 effects.add(ins)
                 for s in ins.srcs:
-                    mark(s)
+                    if s not in live:
+                        live.add(s)
+                        work.append(s)
     while work:
-        v = work.pop()
-        p = v.parent
+        p = work.pop().parent
         if p is not None:
             for s in p.srcs:
-                mark(s)
+                if s not in live:
+                    live.add(s)
+                    work.append(s)
     changed = False
+    locals_ = shader.function.locals
     used: set[LocalVar] = set()  # the variables the kept deref_ instructions name
     for b in shader.blocks():
-        keep = [i for i in b.instrs if i in effects or (i.dest is not None and
-                                                         i.dest in live)]
-        if len(keep) != len(b.instrs):
-            for i in b.instrs:
+        instrs = b.instrs
+        keep = [i for i in instrs if i in effects or (i.dest is not None and
+                                                       i.dest in live)]
+        if len(keep) != len(instrs):
+            for i in instrs:
                 d = i.dest
                 if d is not None and d not in live and i not in effects and d.parent is i:
                     # nothing reads it: unlink it from its instruction (a reference
@@ -69,11 +75,13 @@ def dce(shader: MirShader) -> bool:
                     d.parent = None
             b.instrs = keep
             changed = True
-        for i in keep:
-            if i.op.startswith("deref_"):
-                used.add(i.attrs["var"])
-    locs = [v for v in shader.function.locals if v in used]
-    if len(locs) != len(shader.function.locals):
-        shader.function.locals = locs
-        changed = True
+        if locals_:
+            for i in keep:
+                if i.op.startswith("deref_"):
+                    used.add(i.attrs["var"])
+    if locals_:
+        locs = [v for v in locals_ if v in used]
+        if len(locs) != len(locals_):
+            shader.function.locals = locs
+            changed = True
     return changed

@@ -64,6 +64,10 @@ def _leaf_of(d: Value, memo: dict[Value, int | None]) -> int | None:
 
 
 def vars_to_ssa(shader: MirShader) -> bool:
+    if not shader.function.locals:
+        # every deref names one of the function's locals (dce drops a local only when
+        # no deref is left that names it): nothing to promote
+        return False
     memo: dict[Value, int | None] = {}
     promotable: dict[LocalVar, bool] = {}
     accesses: list[tuple[Instr, Slot]] = []
