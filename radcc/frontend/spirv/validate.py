@@ -762,15 +762,39 @@ class _Checker:
             raise _fail(f"{op} is not supported yet", ins)
 
     def _coop_pointer(self, ins: Instruction, ptr: int) -> None:
-        """A cooperative-matrix load or store addresses memory through a pointer to a
-        numeric scalar or vector (the element), not an array or structure (spirv-val's
-        cooperative-matrix load/store checks)."""
+        """A cooperative-matrix load or store addresses Workgroup, StorageBuffer or
+        PhysicalStorageBuffer memory (VUID-StandaloneSpirv-OpCooperativeMatrixLoadKHR-08973)
+        through a pointer to a numeric scalar or vector (the element), not an array or
+        structure; its MemoryLayout is an integer constant, its Stride an integer scalar,
+        which RowMajorKHR and ColumnMajorKHR need (spirv-val's cooperative-matrix
+        load/store checks)."""
         pt = self.pointee(ins, ptr, "the pointer")
         sh = self.shape(pt)
         if sh is None or sh[0] == "bool":
             raise _fail(f"the pointer %{ptr} points to {self.type_name(pt)}: a cooperative "
                         "matrix is loaded and stored through a pointer to a numeric scalar "
                         "or vector", ins)
+        ptt = self.t(self.vtype(ptr))
+        if isinstance(ptt, TypePointer) and ptt.storage_class not in (
+                "Workgroup", "StorageBuffer", "PhysicalStorageBuffer"):
+            raise _fail(f"a cooperative matrix in {ptt.storage_class} memory: only "
+                        "Workgroup, StorageBuffer and PhysicalStorageBuffer (VUID-Standalone"
+                        "Spirv-OpCooperativeMatrixLoadKHR-08973)", ins)
+        k = 1 if ins.opname == "OpCooperativeMatrixLoadKHR" else 2
+        ops = ins.operands
+        layout = ops[k].value if len(ops) > k and ops[k].kind == "IdRef" else None
+        lsh = self.shape(self.vtype(layout)) if isinstance(layout, int) else None
+        if not isinstance(layout, int) or not self.m.is_constant(layout) or lsh is None or \
+                lsh[0] != "int" or lsh[2] != 1:
+            raise _fail("the MemoryLayout operand is not an integer scalar constant", ins)
+        stride = ops[k + 1].value if len(ops) > k + 1 and ops[k + 1].kind == "IdRef" \
+            else None
+        if stride is not None:
+            st = self.shape(self.vtype(int(stride)))
+            if st is None or st[0] != "int" or st[2] != 1:
+                raise _fail(f"the Stride operand %{stride} is not an integer scalar", ins)
+        elif layout in self.m.constants and self.m.constant_value(layout) in (0, 1):
+            raise _fail("a RowMajorKHR or ColumnMajorKHR MemoryLayout needs a Stride", ins)
 
     def _coop_operands(self, ins: Instruction, rt: int | None, cm: TypeCooperativeMatrix,
                        ids: list[int]) -> None:
