@@ -19,12 +19,17 @@ miscompiles on an invalid module:
 * **structured control flow**: every back edge targets a loop header (a block with
   ``OpLoopMerge``; so a block branching to itself is one), a loop header is the target
   of one back edge, a conditional branch or switch without a merge instruction
-  leaves to a merge block or continue target;
+  leaves to a merge block or continue target, the back-edge block post-dominates the
+  continue construct (a continue target that is the header is the back-edge block);
 * **decorations**: each on the kind of id it applies to (``Block`` on structs,
   ``ArrayStride`` on arrays and pointers, ``Offset``/``MatrixStride``/``RowMajor``
   on members, ``DescriptorSet``/``Binding`` on variables, ``SpecId`` on scalar spec
-  constants, ``Location`` on Input/Output variables), not repeated, and the
-  resource rules: StorageBuffer/Uniform/PushConstant variables of ``Block`` (or
+  constants, ``Location`` on Input/Output variables, ``NoSignedWrap``/``NoUnsignedWrap``
+  on integer arithmetic, ``FPRoundingMode`` on stored 16-bit conversions), not
+  repeated, not exclusive pairs (``Restrict``/``Aliased``, ``RowMajor``/``ColMajor``),
+  no ``GLSLShared``/``GLSLPacked``, no explicit layout on Function, Private,
+  UniformConstant or (without the explicit-layout capability) Workgroup variables'
+  types, and the resource rules: StorageBuffer/Uniform/PushConstant variables of ``Block`` (or
   ``BufferBlock``) structs, buffers with ``DescriptorSet`` and ``Binding``; explicit
   layouts complete (an ``Offset`` on every member, an ``ArrayStride`` on every
   array) and aligned: offsets and strides multiples of the scalar alignment, strides
