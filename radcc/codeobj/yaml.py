@@ -558,7 +558,9 @@ def _map(lines: _Lines, indent: int) -> dict[Any, Any]:
             # the tag takes the ':' (llvm-mc-19: "Unexpected token")
             raise CodeObjectError(f"{where}: expected 'key: value'")
         split = _split_key(content, where)
-        alone = split is None and not anchored and content[:1] not in ("!", "")
+        # (only inside a map begun by a `key:` line: a scalar first is no map to LLVM;
+        # seed 128's obj-gfx1100 5c2b867523cc `-:-` for the document's `---`)
+        alone = split is None and not anchored and content[:1] not in ("!", "") and bool(out)
         if alone:
             split = _key_alone(lines, indent, content, where)
         if split is None:

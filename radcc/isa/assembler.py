@@ -223,6 +223,7 @@ class Assembler:
             return
         if t.kind == IDENT and toks[pos + 1].is_punct("="):
             cur = Cursor(toks, pos + 2)
+            cur.directive = True
             self.equates[t.text] = cur.int_expr(self.equates)
             return
         if t.kind != IDENT:
@@ -455,6 +456,9 @@ class Assembler:
         elif name in (".set", ".equ", ".equiv"):
             st = cur.expect_ident()
             cur.expect(",")
+            known = self.symbols.get(st.text)
+            if known is not None and known.section is not None:  # a label (llvm-mc-19's words)
+                raise AsmError(f"redefinition of '{st.text}'", cur.tok.col)
             self.equates[st.text] = cur.int_expr(self.equates)
         elif name in (".ident", ".file", ".addrsig", ".addrsig_sym", ".end", ".loc",
                       ".cfi_sections", ".cfi_startproc", ".cfi_endproc", ".amdgpu_lds",
@@ -561,6 +565,7 @@ class Assembler:
             fname = d[len(".amdhsa_"):]
             try:
                 c = Cursor(tk, 1)
+                c.directive = True
                 v = c.int_expr(self.equates)
                 self._expect_end(c)
             except AsmError as e:

@@ -1361,7 +1361,7 @@ def _notes(obj: Path) -> list[str]:
     "!x: 1", "[1, 2]", "{a: 1}", "&a foo", "!str foo", ".name: &a\n          - 1",
     ".name: &a [1, 2]", ".name: & p", ".name: &a", ".name: *a", "%x: 1", "@x: 1", "`x: 1",
     ",x: 1", "]x: 1", "}x: 1", "|x: 1", ">x: 1", "[x]: 1", "{x}: 1", "*x: 1", "'a' b: 1",
-    "'a'b", "&a 'q'", ".name:\n          p\n          q: 1"])
+    "'a'b", "&a 'q'", ".name:\n          p\n          q: 1", "-:-"])
 def test_metadata_yaml_lax_as_llvm_mc(new: str, tmp_path: Path) -> None:
     """LLVM's YAML reader is lax (seed 127's asm-gfx1030 a7d65df44857 `.name:)p`,
     obj-gfx1100 fcfe3b5570e0 `.name:offset  p`, asm-gfx1100 6a659a4df88b an anchor `&a 1`,
@@ -1372,9 +1372,12 @@ def test_metadata_yaml_lax_as_llvm_mc(new: str, tmp_path: Path) -> None:
     metadata by llvm-readobj-19."""
     src = (SEEDS / "gfx1100.s").read_text()
     old = "        .name:           p\n"
-    assert old in src
+    assert old in src and "\n---\n" in src
     f = tmp_path / "k.s"
-    f.write_text(src.replace(old, "        " + new + "\n", 1))
+    if new == "-:-":  # seed 128's obj-gfx1100 5c2b867523cc: the document's '---' mutated
+        f.write_text(src.replace("\n---\n", "\n-:-\n", 1))
+    else:
+        f.write_text(src.replace(old, "        " + new + "\n", 1))
     ref = _llvm_mc(f, "gfx1100", "--filetype=obj", "-o", str(tmp_path / "ref.o"))
     o = run_radcc(["mc", "--mcpu=gfx1100", "--filetype=obj", "-o", str(tmp_path / "k.o"),
                    str(f)])
@@ -1422,7 +1425,8 @@ def test_mc_symbol_literal_refused_by_name(line: str, mcpu: str, tmp_path: Path)
         "supported" in o.stderr, o.stderr
 
 
-@pytest.mark.parametrize("line", [".p2align -1e40", ".quad -1e40", ".set x, 1.5", ".long 1.5"])
+@pytest.mark.parametrize("line", [".p2align -1e40", ".quad -1e40", ".set x, 1.5", ".long 1.5",
+                                  "x = 1.5"])
 def test_mc_float_in_directive_expression_refused_by_name(line: str, tmp_path: Path) -> None:
     """A floating-point number in a directive's integer expression (seed 127's
     obj-gfx1100 ed6f35aaf215 `.p2align -1e40`, which llvm-mc-19 takes as the double's
@@ -1432,9 +1436,28 @@ def test_mc_float_in_directive_expression_refused_by_name(line: str, tmp_path: P
     f.write_text(f"\ts_nop 0\n\t{line}\n")
     o = run_radcc(["mc", "--mcpu=gfx1100", "--show-encoding", str(f)])
     col = 2 + len(line) - len(line.split()[-1]) + (1 if line.split()[-1][0] == "-" else 0)
+    if line.startswith("x ="):
+        assert _llvm_mc(f, "gfx1100", "--show-encoding").returncode == 0
     assert problem(o, "text") is None and o.status == 1, o.stderr
     assert f"k.s:2:{col}: error: a floating-point number in an integer expression is not " \
         "supported" in o.stderr, o.stderr
+
+
+def test_mc_float_in_amdhsa_field_refused_by_name(tmp_path: Path) -> None:
+    """`.amdhsa_next_free_sgpr 1.5` (seed 128's obj-gfx1100 aa4467d6c65c; llvm-mc-19
+    takes the double's bits and writes the object): refused by name at the number."""
+    src = (SEEDS / "gfx1100.s").read_text()
+    old = ".amdhsa_next_free_sgpr 16\n"
+    assert old in src
+    text = src.replace(old, ".amdhsa_next_free_sgpr 1.5\n", 1)
+    f = tmp_path / "k.s"
+    f.write_text(text)
+    assert _llvm_mc(f, "gfx1100", "--filetype=obj", "-o", str(tmp_path / "ref.o")).returncode == 0
+    o = run_radcc(["mc", "--mcpu=gfx1100", "--filetype=obj", "-o", str(tmp_path / "k.o"), str(f)])
+    line, col = _pos(text, "1.5\n")
+    assert problem(o, "plain") is None and o.status == 1, o.stderr
+    assert f"k.s:{line}:{col}: error: a floating-point number in an integer expression" \
+        in o.stderr, o.stderr
 
 
 def test_mc_unaligned_kernel_entry_refused_by_name(tmp_path: Path) -> None:
@@ -1454,3 +1477,12 @@ def test_mc_unaligned_kernel_entry_refused_by_name(tmp_path: Path) -> None:
         in o.stderr, o.stderr
     o = run_radcc(["mc", "--mcpu=gfx1010", "--show-encoding", str(f)])
     assert problem(o, "text") is None and o.status == 0, o.stderr
+
+
+@pytest.mark.parametrize("line", [".set k, 5", ".equ k, 5", ".set j, 5", ".set j, 5\n\t.set j, 6"])
+def test_mc_set_of_a_label(line: str, tmp_path: Path) -> None:
+    """`.set k, 5` after the label `k:` (seed 128's asm-gfx1010 37f67b5b95d2, accepted by
+    radcc): llvm-mc-19's "redefinition of 'k'" at the value; other names as before."""
+    f = tmp_path / "k.s"
+    f.write_text(f"k:\n\ts_nop 0\n\t{line}\n")
+    _same_as_llvm_mc(f, "gfx1010")
