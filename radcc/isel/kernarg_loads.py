@@ -15,7 +15,9 @@ across a hole.
 `merge_kernarg_loads(program, kernarg, segment_size)` guarantees: in the entry block,
 the ``s_load_b32/b64/b128/b256`` whose address is the kernarg pointer `kernarg` plus a
 constant (no other fields) and whose byte ranges are disjoint are grouped in offset
-order; a group whose span, rounded up to 8, 16 or 32 bytes, stays inside the segment
+order, a load joining only at its natural register alignment from the group's start
+(a b64 at 8 bytes, a b128/b256 at 16: ``ra_support.stride``, else its piece of the
+split is copied to an aligned register); a group whose span, rounded up to 8, 16 or 32 bytes, stays inside the segment
 (`segment_size` bytes) and holds two or more loads becomes one ``s_load_b64/b128/b256``
 at the group's lowest offset, placed where the group's first load was, and a
 ``p_split_vector`` right after it defines every old result (the gaps get temps nobody
@@ -76,7 +78,8 @@ def merge_kernarg_loads(program: Program, kernarg: Temp | None, segment_size: in
             start = g[0][0]
             end = max(x[0] + x[1] for x in g)
             size = _size_for(ld[0] + ld[1] - start)
-            if ld[0] >= end and size is not None and start + size <= segment_size:
+            if ld[0] >= end and size is not None and start + size <= segment_size \
+                    and (ld[0] - start) % min(ld[1], 16) == 0:
                 g.append(ld)
                 continue
         groups.append([ld])

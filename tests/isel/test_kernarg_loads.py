@@ -76,3 +76,19 @@ def test_other_bases_and_dynamic_offsets_untouched():
    s1: %8 = s_load_b32 %1, %2
    p_unit_test %7, %8""", 16)
     assert n == 0 and out.count("s_load") == 3
+
+
+def test_a_piece_keeps_its_natural_register_alignment():
+    """A b128 at 0x30 after a b32 at 0x24: in one b256 from 0x24 its s4 would start 3
+    dwords in, a register not 4-aligned, and the allocator would copy it up (four
+    s_mov_b32, ncnn's lrn_square_pad); a b64 2 dwords in or a b128 4 dwords in may join
+    (SGPR pairs even, tuples of 4+ 4-aligned: ra_support.stride)."""
+    n, out = _run("""   s1: %6 = s_load_b32 %1, 36
+   s4: %7 = s_load_b128 %1, 48
+   p_unit_test %6, %7""", 128)
+    assert n == 0 and out.count("s_load") == 2
+    n, out = _run("""   s1: %6 = s_load_b32 %1, 32
+   s2: %7 = s_load_b64 %1, 40
+   s4: %8 = s_load_b128 %1, 48
+   p_unit_test %6, %7, %8""", 128)
+    assert n == 2 and out.count("s_load") == 1 and "s_load_b256 %1, 32" in out
