@@ -736,6 +736,11 @@ class _Checker:
             if "Dref" in op and len(ids) > 2 and \
                     self.shape(self.operand_type(ins, int(ids[2]), 2)) != ("float", 32, 1):
                 raise _fail("the Dref operand is not a 32-bit float scalar", ins)
+            if op == "OpImageGather" and len(ids) > 2 and (
+                    self.shape(self.operand_type(ins, int(ids[2]), 2)) != ("int", 32, 1)
+                    or not self.m.is_constant(int(ids[2]))):
+                raise _fail("the Component operand is not a 32-bit integer constant "
+                            "(VUID-StandaloneSpirv-OpImageGather-04664)", ins)
             comp = rt if n == 1 else getattr(self.t(rt), "component", None)
             if comp != img.sampled_type:
                 raise _fail(f"the result's components are {self.type_name(comp)}, the image's "
