@@ -506,6 +506,11 @@ class _Checker:
             self.need_shape(ins, rt, "float", "the result type")
             for k, v in enumerate(ids):
                 self.same(ins, rt, self.operand_type(ins, int(v), k), f"operand {k}")
+        elif op == "OpQuantizeToF16":
+            if self.need_shape(ins, rt, "float", "the result type")[1] != 32:
+                raise _fail(f"OpQuantizeToF16 gives 32-bit floats, not "
+                            f"{self.type_name(rt)}", ins)
+            self.same(ins, rt, self.operand_type(ins, int(ids[0]), 0), "the operand")
         elif op in _INT_ARITH or op in _SHIFTS:
             _, w, n = self.need_shape(ins, rt, "int", "the result type")
             if op in ("OpUDiv", "OpUMod"):

@@ -543,3 +543,22 @@ def test_continue_target_is_the_header(two_blocks: bool, tmp_path: Path) -> None
     want = _word_of(text, data, "OpLoopMerge")
     assert status == 1 and f"word {want}: OpLoopMerge: the continue target of loop" in err, \
         (want, err)
+
+
+@pytest.mark.parametrize("wave", [32, 64])
+def test_quantize_to_f16_runs(wave: int, tmp_path: Path) -> None:
+    """OpQuantizeToF16 (validated as spirv-val does since campaign seed 86's finding
+    4168d2dbedc1, a uint operand) rounds through float16: NumPy's float16 the reference
+    (finite values in float16's normal range)."""
+    text = _dis(_glsl(tmp_path, """#version 450
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) buffer F { vec2 f[]; };
+void main() { uint i = gl_GlobalInvocationID.x; f[i] = -f[i]; }
+"""))
+    assert text.count("OpFNegate") == 1  # (GLSL has no quantizeToF16: the SPIR-V's edit)
+    data = _assemble(text.replace("OpFNegate", "OpQuantizeToF16"))
+    assert spirv_tools.validate(data, "vulkan1.3").ok
+    x = np.random.default_rng(86).uniform(-1000, 1000, 128).astype(np.float32)
+    out = run_compute(data, buffers={(0, 0): x}, wave_size=wave)
+    want = x.astype(np.float16).astype(np.float32)
+    assert np.frombuffer(out[(0, 0)], np.float32).tolist() == want.tolist()
