@@ -1,7 +1,8 @@
 """radcc's code against the real ACO's on a corpus of SPIR-V: per-project geomean ratios.
 
     python bench/bench_aco.py CORPUS [--wave 32 --wave 64] [--every K] [--jobs N]
-                              [--timeout S] [--json OUT.json] [--worst N]
+                              [--timeout S] [--json OUT.json] [--worst N] [--time]
+                              [--compiled]
 
 CORPUS is a directory of SPIR-V modules (``.spv``, searched recursively); each of its
 subdirectories holding modules is a *project* (``/work/rw``: ``ggml``, ``ncnn``), or
@@ -22,6 +23,9 @@ names; then the shaders that spill (radcc's ``spilled_sgprs``/``spilled_vgprs`` 
 RADV's "Spilled SGPRs"/"Spilled VGPRs"), those that spill where ACO does not, and the
 compile failures of each compiler. ``--every K`` takes every K-th module of each
 project (a quicker sample); ``--worst N`` lists the N largest instruction ratios.
+radcc runs from this checkout, compiled modules included when built here
+(`tools/build_compiled.py`; the first line says how many load compiled); ``--compiled``
+refuses to run unless all of `radcc.compiled.MODULES` do.
 
 The ABIs differ (RADV: descriptor sets and ``buffer_*``; radcc: AMDHSA kernarg
 addresses and ``global_*``): a few instructions and SGPRs per buffer are ABI, not code
@@ -205,10 +209,21 @@ def main(argv: list[str] | None = None) -> int:
                          "without capture flags)")
     ap.add_argument("--worst", type=int, default=0, metavar="N",
                     help="list the N largest instruction ratios per project and wave")
+    ap.add_argument("--compiled", action="store_true",
+                    help="run radcc's compiled build (tools/build_compiled.py in this "
+                         "checkout): refused unless every module of radcc.compiled.MODULES "
+                         "loads compiled")
     a = ap.parse_args(argv)
     if not a.corpus.is_dir():
         print(f"error: {a.corpus}: not a directory", file=sys.stderr)
         return 1
+    from radcc.compiled import MODULES, compiled_modules
+    n_compiled = len(compiled_modules())
+    if a.compiled and n_compiled != len(MODULES):
+        print(f"error: --compiled: {n_compiled} of {len(MODULES)} modules load compiled here "
+              f"(python tools/build_compiled.py)", file=sys.stderr)
+        return 1
+    print(f"radcc from {ROOT}: {n_compiled} of {len(MODULES)} modules compiled", flush=True)
     waves = a.wave or [32, 64]
     family = radv_family(a.mcpu)
     summaries = []

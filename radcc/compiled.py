@@ -14,13 +14,14 @@ functions, no subclassing of their classes by interpreted code).
 compiled. Modules are chosen by cProfile over real shaders (bench/README.md "Compiled
 build": what each pays), hottest first: every module on `compile_spirv`'s path with a
 measurable share (every 40th module of /work/rw/ncnn and /work/rw/ggml, wave32) that
-mypy checks clean. Left out for now: the 63 compile-path modules with mypy errors
-(mypyc refuses to build them; `isel/alu16` since the pk16 change: among the hot ones `passes/register_allocation`,
-`passes/opt_impl`, `spirv/validate`, `opt/vars_to_ssa`, `ir/builder`,
-`passes/scheduler_ilp`, `passes/sched_cost`, `passes/insert_nops`,
-`passes/insert_delay_alu`, `passes/optimizer_postra`; the last three are also patched
-at run time by tests/passes/test_sched_cost.py, which a compiled module ignores),
-`passes/linear_dataflow` (`DataflowError` subclasses RuntimeError, a base mypyc's
+mypy checks clean (the last 16, from `passes/register_allocation` on, by the
+profile of the 46-module build, bench/README.md). Left out for now: the compile-path
+modules with mypy errors (mypyc refuses to build them; among the hot ones
+`spirv/validate`, `opt/vars_to_ssa`, `ir/builder`, `passes/scheduler_ilp`,
+`isel/context`, `isel/cf`, `isel/alu`, `isel/alu16`, `frontend/mir_eval`,
+`passes/lower_to_hw`, `passes/ssa_elimination`), `isa/operands` (mypyc's dataclass
+support fails at import on its ``value: object`` field), `spirv/functions` (mypyc
+2.4.1 crashes on a starred tuple in a generator), `passes/linear_dataflow` (`DataflowError` subclasses RuntimeError, a base mypyc's
 native classes cannot have), the package ``__init__`` modules and the modules under
 0.1% of the profile (the generated grammar table among them)."""
 
@@ -78,6 +79,22 @@ MODULES: tuple[str, ...] = (
     "radcc.passes.repair_ssa",
     "radcc.frontend.spirv_to_mir.dispatch",
     "radcc.passes.ra_support",
+    "radcc.passes.register_allocation",
+    "radcc.passes.opt_impl",
+    "radcc.passes.insert_delay_alu",
+    "radcc.passes.insert_nops",
+    "radcc.passes.sched_cost",
+    "radcc.passes.optimizer_postra",
+    "radcc.passes.schedule_vopd",
+    "radcc.frontend.opt.lower_local_arrays",
+    "radcc.passes.insert_waitcnt",
+    "radcc.passes.form_hard_clauses",
+    "radcc.frontend.opt.lower_vectors",
+    "radcc.frontend.spirv_to_mir.cfg",
+    "radcc.passes.lower_to_cssa",
+    "radcc.passes.jump_threading",
+    "radcc.frontend.spirv.layout",
+    "radcc.frontend.opt.fold_offsets",
 )
 
 

@@ -20,6 +20,7 @@ import os
 import shutil
 import subprocess
 import sys
+from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -29,7 +30,10 @@ from radcc.compiled import MODULES, extension_files  # noqa: E402
 
 
 def clean() -> None:
-    for path in extension_files(ROOT):
+    # also the extensions of modules no longer listed (left behind, Python would still
+    # import them, against a shared runtime that no longer holds them)
+    leftover = [p for s in EXTENSION_SUFFIXES for p in (ROOT / "radcc").rglob(f"*{s}")]
+    for path in sorted(set(extension_files(ROOT)) | set(leftover)):
         path.unlink()
         print(f"removed {path.relative_to(ROOT)}")
     shutil.rmtree(ROOT / "build", ignore_errors=True)

@@ -38,6 +38,7 @@ The program stays semantically identical: ``s_clause`` is a scheduling hint.
 
 from __future__ import annotations
 
+from radcc.ir.fields import SaluFields
 from radcc.ir.opinfo import mimg_address_operands
 from radcc.ir.program import Block, Instruction, Program
 from radcc.ir.regclass import VGPR_BASE
@@ -187,7 +188,7 @@ def _fix_delays(old_targets: dict[int, Instruction], instrs: list[Instruction]) 
             continue
         id1 = imm >> _ID1_SH & _ID1_MASK
         ins.fields["simm16"] = imm & ~(_SKIP_MASK << _SKIP_SH | _ID1_MASK << _ID1_SH)
-        split[id(target)] = Instruction("s_delay_alu", "SOPP", fields={"simm16": id1})
+        split[id(target)] = Instruction("s_delay_alu", "SOPP", fields=SaluFields({"simm16": id1}))
     if not split:
         return instrs
     out: list[Instruction] = []
@@ -208,7 +209,7 @@ def _form_block(program: Program, block: Block, max_len: int) -> None:
 
     def flush() -> None:
         if len(run) > 1:
-            out.append(Instruction("s_clause", "SOPP", fields={"simm16": clause_imm(len(run))}))
+            out.append(Instruction("s_clause", "SOPP", fields=SaluFields({"simm16": clause_imm(len(run))})))
         out.extend(i for i, _ in run)
         run.clear()
 

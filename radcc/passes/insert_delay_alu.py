@@ -40,6 +40,7 @@ distances, the largest remaining cycles); loops are iterated to a fixed point.
 
 from __future__ import annotations
 
+from radcc.ir.fields import SaluFields
 from radcc.ir.program import Block, Instruction, Program
 from radcc.isa.cycle_model import InstrClass, cycle_model, instr_class
 from radcc.isa.formats.scalar_fields import DELAY, INSTID
@@ -272,7 +273,7 @@ class _Pass:
                         need.join(_Dep(salu_cyc=d.salu_cyc) if r in sel else d)
                 imm = delay_imm(need.valu_n, need.trans_n, need.salu_cyc)
                 if imm:
-                    out.append(Instruction("s_delay_alu", "SOPP", fields={"simm16": imm}))
+                    out.append(Instruction("s_delay_alu", "SOPP", fields=SaluFields({"simm16": imm})))
                     self.waited(st, need)
             out.append(instr)
             self.step(st, x)

@@ -66,8 +66,9 @@ changes. Offset3fBug is `emit_program`'s (it depends on the layout).
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
-from typing import Generic, TypeVar
+from typing import Final, Generic, TypeVar
 
+from radcc.ir.fields import SaluFields
 from radcc.ir.program import Block, Definition, Instruction, Operand, Program
 from radcc.ir.regclass import EXEC, VCC, VGPR_BASE, PhysReg, v1
 from radcc.passes.access import (
@@ -306,7 +307,9 @@ class _LdsDirValu:
 
 
 class _PartialFwd:
-    NOTHING, WRITTEN_AFTER_EXEC, EXEC_WRITTEN = range(3)
+    NOTHING: Final = 0
+    WRITTEN_AFTER_EXEC: Final = 1
+    EXEC_WRITTEN: Final = 2
     __slots__ = ("read", "state", "since_read", "since_write", "found")
 
     def __init__(self, read: set[int], found: list[bool]) -> None:
@@ -545,7 +548,7 @@ class _Round:
             if dst & (st.vm_load | st.vm_store | st.ds):
                 need["vm_vsrc"] = 0
         if need:
-            d = Instruction("s_waitcnt_depctr", "SOPP", fields={"simm16": encode_depctr(**need)})
+            d = Instruction("s_waitcnt_depctr", "SOPP", fields=SaluFields({"simm16": encode_depctr(**need)}))
             out.append(d)
             self.step(st, self.rec(d))
         if self.h_permlane and st.vcmpx and x.permlane:
@@ -600,7 +603,7 @@ class _Round:
         if self.h_mask and st.mask_wr_salu:
             need["sa_sdst"] = 0
         if need:
-            d = Instruction("s_waitcnt_depctr", "SOPP", fields={"simm16": encode_depctr(**need)})
+            d = Instruction("s_waitcnt_depctr", "SOPP", fields=SaluFields({"simm16": encode_depctr(**need)}))
             out.append(d)
             self.step(st, self.rec(d))
         if self.h_permlane and st.vcmpx:

@@ -70,6 +70,7 @@ after every instruction that increments a counter, wait for all counters to reac
 
 from __future__ import annotations
 
+from radcc.ir.fields import SaluFields
 from radcc.ir.program import Block, BlockKind, Instruction, Operand, Program
 from radcc.ir.regclass import NULL, VGPR_BASE, PhysReg, s1
 from radcc.isa.table import OpInfo
@@ -448,11 +449,11 @@ class _Pass:
         if w[VM] != UNSET or w[EXP] != UNSET or w[LGKM] != UNSET:
             simm = encode_waitcnt(*(None if w[c] == UNSET else w[c] for c in (VM, EXP, LGKM)),
                                   gfx=self.p.gfx_level)
-            out.append(Instruction("s_waitcnt", "SOPP", fields={"simm16": simm}))
+            out.append(Instruction("s_waitcnt", "SOPP", fields=SaluFields({"simm16": simm})))
         if w[VS] != UNSET:
             out.append(Instruction("s_waitcnt_vscnt", "SOPK",
                                    [Operand.fixed(PhysReg.of(NULL), s1)],
-                                   fields={"simm16": w[VS]}))
+                                   fields=SaluFields({"simm16": w[VS]})))
 
     # --- one block --------------------------------------------------------------------
     def block(self, block: Block, state: WaitState,

@@ -34,6 +34,7 @@ Block indices never change, so the layout (fall-through order) is kept.
 
 from __future__ import annotations
 
+from radcc.ir.fields import PseudoFields
 from radcc.ir.program import Block, Definition, Instruction, Operand, Program
 from radcc.ir.regclass import EXEC, EXEC_HI, SCC
 from radcc.isa.classes import SALU_ENCODINGS
@@ -162,7 +163,7 @@ def _apply(program: Program, pred: Block, b: Block, s: int) -> None:
         br.opcode = _INVERT[br.opcode]
         t = [s, t[0]]
     if t[0] == t[1]:
-        pred.instructions[-1] = Instruction("p_branch", "PSEUDO", fields={"targets": [t[0]]})
+        pred.instructions[-1] = Instruction("p_branch", "PSEUDO", fields=PseudoFields({"targets": [t[0]]}))
     else:
         br.fields["targets"] = t
 

@@ -148,8 +148,8 @@ def _new_forest(ctx: _Ctx, temps: list[Temp]) -> _Forest | None:
             return None
         pts.append((k, t))
     pts.sort(key=lambda x: x[0])
-    for k in range(1, len(pts)):
-        if pts[k][0] == pts[k - 1][0]:
+    for j in range(1, len(pts)):
+        if pts[j][0] == pts[j - 1][0]:
             return None
     stack: list[Temp] = []
     for k, t in pts:

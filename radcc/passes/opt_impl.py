@@ -77,7 +77,7 @@ from collections import Counter
 from collections.abc import Callable
 
 from radcc.ir.dominance import DominatorTree, require_dominance
-from radcc.ir.fields import DPP_FIELDS
+from radcc.ir.fields import DPP_FIELDS, make_fields
 from radcc.ir.opinfo import CONST_KINDS, E64_FORMATS, op_info, operand_slots
 from radcc.ir.program import Block, Definition, Instruction, Operand, Program
 from radcc.ir.regclass import EXEC, EXEC_HI, SCC, RegClass
@@ -182,7 +182,7 @@ class _Opt:
         self.add_uses(old.operands, -1)
         ops = [_copy_op(o) for o in ops]
         self.add_uses(ops, +1)
-        ins = Instruction(opcode, fmt, ops, defs, dict(fields))
+        ins = Instruction(opcode, fmt, ops, defs, make_fields(fmt, fields))
         for d in defs:
             if d.temp is not None:
                 self.defs[d.temp.id] = ins
@@ -383,7 +383,7 @@ class _Opt:
                 self.vop3_format(instr.opcode)
             info = op_info(self.table, instr.opcode, fmt) if fmt else None
             mods = info.extra.get("src_mods") if info is not None else None
-            if not mods or i >= len(mods) or not mods[i].get("neg") or not mods[i].get("abs"):
+            if not isinstance(mods, list) or not mods or i >= len(mods) or not mods[i].get("neg") or not mods[i].get("abs"):
                 continue
             if instr.format in ("VOP1", "VOP2") and (instr.fields or any(
                     y.phys is not None for y in instr.operands) or any(
@@ -828,14 +828,16 @@ class _Opt:
         for i, o in enumerate(instr.operands):
             u = self.def_of(o)
             if u is None or u.opcode != "p_as_uniform" or len(u.operands) != 1 or \
-                    u.operands[0].temp is None or \
+                    u.operands[0].temp is None or o.temp is None or \
                     u.operands[0].temp.rc.size != o.temp.rc.size or \
                     self.exec_id.get(id(u), -1) != ctx or \
                     not self.uniform_vgpr(u.operands[0], ctx):
                 continue
-            new = Operand(u.operands[0].temp)
+            ut = u.operands[0].temp
+            new = Operand(ut)
             if copy:
-                if instr.definitions[0].temp.rc == new.temp.rc:
+                d0 = instr.definitions[0].temp
+                if d0 is not None and d0.rc == ut.rc:
                     self.set_operand(instr, i, new)
                 continue
             ops = list(instr.operands)
@@ -953,7 +955,7 @@ def _clear_slot_mods(instr: Instruction, i: int) -> None:
 
 
 def _mod_list(v: object, n: int) -> list[int]:
-    out = [int(bool(x)) for x in (v or [])][:n]  # type: ignore[union-attr]
+    out = [int(bool(x)) for x in (v or [])][:n]  # type: ignore[attr-defined]
     return out + [0] * (n - len(out))
 
 

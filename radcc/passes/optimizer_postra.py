@@ -55,6 +55,7 @@ try_eliminate_scc_copy (RA leaves no SCC copies), try_reassign_split_vector
 
 from __future__ import annotations
 
+from radcc.ir.fields import ValuFields, make_fields
 from radcc.ir.program import Block, Instruction, Operand, Program
 from radcc.ir.regclass import EXEC, SCC, PhysReg, RegClass, s1
 from radcc.ir.validate import is_inline_constant
@@ -273,7 +274,7 @@ def _try_rematerialize(ctx: _Ctx, instr: Instruction, idx: int, w: Instruction,
             return False
     cmp_def = instr.definitions[_scc_def(instr) or 0]
     new = Instruction(w.opcode, w.format, [_copy_op(o) for o in w.operands],
-                      [w.definitions[0], cmp_def], dict(w.fields))
+                      [w.definitions[0], cmp_def], make_fields(w.format, w.fields))
     block = ctx.block
     # operands killed between the writer and here now live until here
     for o in new.operands:
@@ -327,10 +328,10 @@ def _try_fma_to_vop2(ctx: _Ctx, instr: Instruction, idx: int) -> bool:
         return False
     a, b, acc = instr.operands
     if kc == 2:
-        new = Instruction("v_fmaak_f32", "VOP2", [a, b], instr.definitions, {"k": c})
+        new = Instruction("v_fmaak_f32", "VOP2", [a, b], instr.definitions, ValuFields({"k": c}))
     else:
         x = b if kc == 0 else a
-        new = Instruction("v_fmamk_f32", "VOP2", [x, acc], instr.definitions, {"k": c})
+        new = Instruction("v_fmamk_f32", "VOP2", [x, acc], instr.definitions, ValuFields({"k": c}))
     ctx.block.instructions[idx] = new
     for o in new.operands:
         if o.temp is not None:
@@ -431,7 +432,7 @@ def _try_branching_sequence(ctx: _Ctx, instr: Instruction, idx: int) -> bool:
         if saved_regs & set(dword_range(o.phys, o.rc)):
             return False
     name, fmt, ops = form
-    fields = dict(w.fields) if fmt == "VOP3" else {}
+    fields = make_fields(fmt, w.fields if fmt == "VOP3" else None)
     cmpx = Instruction(name, fmt, [_copy_op(o) for o in ops], [exec_def(p)], fields)
     ctx.remove(w, wpos)
     ctx.remove(instr)

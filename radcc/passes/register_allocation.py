@@ -68,6 +68,8 @@ Loops must be contiguous in the layout (ACO's block order).
 
 from __future__ import annotations
 
+from typing import cast
+
 from radcc.ir.printer import instruction_text
 from radcc.ir.program import Block, BlockKind, Definition, Instruction, Operand, Program
 from radcc.ir.regclass import VGPR_BASE, PhysReg, RegClass, Temp, s1, v1
@@ -432,9 +434,10 @@ class _Allocator:
                 kill_fixed.update(self.regs_of(t.id))
             else:
                 kill_mov.append(t.id)
-        items = ([(v, self.rc[v], 0) for v in live]  # type: ignore[misc]
-                 + [(-1 - k, d.temp.rc, 1) for k, d in enumerate(floating)]  # type: ignore[union-attr]
-                 + [(v, self.rc[v], 2) for v in kill_mov])  # type: ignore[misc]
+        items = cast("list[tuple[int, RegClass, int]]",
+                     [(v, self.rc[v], 0) for v in live]
+                     + [(-1 - k, d.temp.rc, 1) for k, d in enumerate(floating)]  # type: ignore[union-attr]
+                     + [(v, self.rc[v], 2) for v in kill_mov])
         where = self.pack_layers(rc, blocked, pinned_regs, kill_fixed, items, False)
         if where is None:  # aligned SGPR tuples: one pass, largest first, may fit better
             where = self.pack_layers(rc, blocked, pinned_regs, kill_fixed, items, True)
@@ -555,8 +558,9 @@ class _Allocator:
             hints.append(g)
         op = instr.opcode
         ops = instr.operands
-        if op == "p_parallelcopy" and di < len(ops) and ops[di].temp is not None:
-            hints.append(self.reg[ops[di].temp.id])
+        src = ops[di].temp if op == "p_parallelcopy" and di < len(ops) else None
+        if src is not None:
+            hints.append(self.reg[src.id])
         elif op == "p_split_vector" and ops and ops[0].temp is not None:
             off = sum(d.size for d in instr.definitions[:di])
             hints.append(self.reg[ops[0].temp.id] + off)
@@ -888,16 +892,16 @@ class _Allocator:
                         o.temp = ren[o.temp.id]
             rmap = self.renames[bi]
             for hid, t in ren.items():
-                o = self.orig[hid]
-                cur = rmap.get(o)
-                if (cur.id if cur is not None else o) == hid:
-                    rmap[o] = t
+                oid = self.orig[hid]
+                cur = rmap.get(oid)
+                if (cur.id if cur is not None else oid) == hid:
+                    rmap[oid] = t
             if bi != h:
                 emap = self.entry_names[bi]
                 for hid, t in ren.items():
-                    o = self.orig[hid]
-                    if o in emap and emap[o].id == hid:
-                        emap[o] = t
+                    oid = self.orig[hid]
+                    if oid in emap and emap[oid].id == hid:
+                        emap[oid] = t
 
     # -- instructions ------------------------------------------------------------
     def name_of(self, t: Temp) -> Temp:

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from radcc.ir.fields import SaluFields
 from radcc.ir.program import Instruction, Program
 from radcc.ir.validate import is_inline_constant
 from radcc.isa.table import OpInfo
@@ -109,7 +110,7 @@ class RegionCoster:
         self._halves: dict[int, tuple[Instruction, Half | None]] = {}
         self._facts: dict[int, _Facts] = {}  # by id; each keeps its instruction alive
         # the issue cycles and latency of an s_delay_alu (the table's class for it)
-        delay = _Facts(self, Instruction("s_delay_alu", "SOPP", fields={"simm16": 0}))
+        delay = _Facts(self, Instruction("s_delay_alu", "SOPP", fields=SaluFields({"simm16": 0})))
         self._delay_issue = delay.issue if delay.issues else 0
         self._delay_lat = delay.lat if delay.issues else 0
 

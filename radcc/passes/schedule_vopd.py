@@ -41,6 +41,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 
+from radcc.ir.fields import make_fields
 from radcc.ir.opinfo import op_info
 from radcc.ir.program import Definition, Instruction, Operand, Program
 from radcc.ir.regclass import NULL, VCC, VGPR_BASE, PhysReg, s1
@@ -285,7 +286,7 @@ def make_vopd(x: Half, y: Half) -> Instruction:
     if k is not None:
         fields["simm32"] = k
     defs = [x.instr.definitions[0], y.instr.definitions[0]]
-    return Instruction(x.xinfo.name, "VOPD", ops, defs, fields)
+    return Instruction(x.xinfo.name, "VOPD", ops, defs, make_fields("VOPD", fields))
 
 
 def split_vopd(program: Program, vopd: Instruction) -> tuple[Instruction, Instruction]:
@@ -318,7 +319,7 @@ def split_vopd(program: Program, vopd: Instruction) -> tuple[Instruction, Instru
         if any(s.kind == "imm" for s in info.operands):
             fields["k"] = vopd.fields["simm32"]
         fmt = "VOP2" if op_info(table, base, "VOP2") is not None else "VOP1"
-        out.append(Instruction(base, fmt, hops, [vopd.definitions[half]], fields))
+        out.append(Instruction(base, fmt, hops, [vopd.definitions[half]], make_fields(fmt, fields)))
     if pos != len(ops):
         raise ValueError(f"{vopd.opcode}: {len(ops)} operands, the halves read {pos}")
     return out[0], out[1]

@@ -16,7 +16,6 @@ without the ``delay_alu`` feature (gfx1100 / gfx1030).
 
 from __future__ import annotations
 
-import dataclasses
 import random
 import re
 
@@ -26,7 +25,7 @@ from waitcnt_util import TOP, depctr
 
 from radcc.ir.parser import parse_program
 from radcc.ir.program import Instruction, Program
-from radcc.isa.cycle_model import CycleModel, InstrClass, cycle_model
+from radcc.isa.cycle_model import InstrClass, cycle_model
 from radcc.passes import insert_delay_alu, sched_cost
 from radcc.passes.access import AccessCache
 from radcc.passes.form_hard_clauses import clause_type, should_form_clause
@@ -104,16 +103,18 @@ def _reference(program: Program, state: DelayState, clock: Clock,
                 members)
 
 
-# Longer ALU latencies than the hardware's (both sides read insert_delay_alu's
-# cycle model): VALU/trans producers then expire by count (VALU_MAX / TRANS_MAX)
-# before their cycles, and several SALU results are pending at once.
-def _slow_model(gfx: GfxLevel) -> CycleModel:
-    m = cycle_model(gfx)
-    return dataclasses.replace(m, delay_alu={c: n + (6 if c is InstrClass.VALU_TRANSCENDENTAL32
-                                                     else 4) for c, n in m.delay_alu.items()})
-
-
-SLOW_CYCLES = _slow_model
+# Longer ALU latencies than the hardware's (both sides read the generation's cycle
+# model): VALU/trans producers then expire by count (VALU_MAX / TRANS_MAX) before
+# their cycles, and several SALU results are pending at once. Patched in the cached
+# model's table itself (restored after the test), not by replacing a module's
+# `cycle_model`: insert_delay_alu may be compiled (radcc.compiled), and a compiled
+# module calls the function it imported directly.
+def _slow_cycles(monkeypatch: pytest.MonkeyPatch) -> None:
+    for gfx in (GfxLevel.GFX10, GfxLevel.GFX10_3, GfxLevel.GFX11):
+        table = cycle_model(gfx).delay_alu
+        for c, n in list(table.items()):
+            monkeypatch.setitem(table, c, n + (6 if c is InstrClass.VALU_TRANSCENDENTAL32
+                                                else 4))
 
 
 @pytest.mark.parametrize("slow", [False, True])
@@ -122,7 +123,7 @@ SLOW_CYCLES = _slow_model
 def test_costs_match_the_step_by_step_reference(cpu: str, wave: int, seed: int, slow: bool,
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     if slow:
-        monkeypatch.setattr(insert_delay_alu, "cycle_model", SLOW_CYCLES)
+        _slow_cycles(monkeypatch)
     rng = random.Random(seed * 7 + wave)
     p = _program(_body(rng, 60), cpu, wave)
     instrs = p.blocks[0].instructions[:-1]
@@ -186,7 +187,7 @@ def test_a_transcendental_three_back_is_the_last_one_named() -> None:
 def test_a_salu_wait_covers_the_older_salu_results(monkeypatch: pytest.MonkeyPatch) -> None:
     # with 4 SALU cycles pending: s_cselect waits for scc (and the v_cmp result:
     # two fields, nothing to merge into); s[1], written with scc, is covered too
-    monkeypatch.setattr(insert_delay_alu, "cycle_model", SLOW_CYCLES)
+    _slow_cycles(monkeypatch)
     body = ("   s1: s[1], s1: scc = s_add_u32 s1: s[2], s1: s[3]\n"
             "   s1: s[4] = v_cmp_lt_f32_e64 v1: v[0], v1: v[1]\n"
             "   s1: s[5] = s_cselect_b32 s1: s[4], s1: s[2], s1: scc\n"

@@ -206,21 +206,21 @@ def _constant_vars(shader: MirShader) -> dict[LocalVar, bytes]:
             off = 0
             t: MType = var.type
             for step in steps:
-                k = _const_index(step)
-                if k is None:
+                ki = _const_index(step)
+                if ki is None:
                     ok = False
                     break
                 if step.op == "deref_struct":
                     assert isinstance(t, StructType)
-                    off += member_offset(t, k)
-                    t = t.members[k]
+                    off += member_offset(t, ki)
+                    t = t.members[ki]
                 else:
                     assert isinstance(t, ArrayType)
                     esize, ealign = layout(t.element)
-                    if not 0 <= k < t.length:
+                    if not 0 <= ki < t.length:
                         ok = False
                         break
-                    off += k * (-(-esize // ealign) * ealign)
+                    off += ki * (-(-esize // ealign) * ealign)
                     t = t.element
             if not ok or not isinstance(t, ValType):
                 ok = False
@@ -304,12 +304,17 @@ class _Lower:
         if ins.op == "load_deref":
             d = ins.dest
             assert d is not None
-            vals = [e.instr("load_deref", d.bit_size, d.num_components, [dr]) for dr in derefs]
+            vals: list[Value] = []
+            for dr in derefs:
+                lv = e.instr("load_deref", d.bit_size, d.num_components, [dr])
+                assert lv is not None
+                vals.append(lv)
             acc = vals[-1]
             for j in range(len(vals) - 2, -1, -1):
                 cond = self.splat(e, e.alu("ieq", 1, sel, e.const(32, j)), d.num_components)
-                acc = e.instr("bcsel", d.bit_size, d.num_components, [cond, vals[j], acc])
-            assert acc is not None
+                sel_v = e.instr("bcsel", d.bit_size, d.num_components, [cond, vals[j], acc])
+                assert sel_v is not None
+                acc = sel_v
             return acc
         v = ins.srcs[1]
         for j, dr in enumerate(derefs):

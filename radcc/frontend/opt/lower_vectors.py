@@ -177,12 +177,12 @@ class _Vectors:
         if n == 1:
             return None
         srcs = [self.chans(s, e) if s.num_components > 1 else [s] * n for s in ins.srcs]
-        out = []
+        res: list[Value] = []
         for k in range(n):
             v = e.instr(op, d.bit_size, 1, [s[k] for s in srcs], **ins.attrs)
             assert v is not None
-            out.append(v)
-        return out
+            res.append(v)
+        return res
 
     # ----- memory -----
     def memory(self, ins: Instr, e: Emit) -> list[Value] | None:

@@ -346,8 +346,8 @@ def emit_switch(ctx: TranslationContext, blk: SBlock, merge_label: int) -> int |
         fell = False  # an earlier case may have set `fall`
         target_set = frozenset(targets)
         lits_of: dict[int, list[int]] = {}  # each target's literals, in the cases' order
-        for lit, lab in cases:
-            lits_of.setdefault(lab, []).append(lit)
+        for case_lit, case_lab in cases:
+            lits_of.setdefault(case_lab, []).append(case_lit)
         for tgt in targets:
             ctx.ins = t
             conds = [ctx.b.alu("ieq", 1, 1, sel, ctx.b.imm(lit, sel.bit_size))
