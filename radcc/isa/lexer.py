@@ -75,7 +75,7 @@ class Token:
         return self.kind == PUNCT and self.text == p
 
     def is_ident(self, name: str | None = None) -> bool:
-        return self.kind == IDENT and (name is None or self.text.lower() == name)
+        return self.kind == IDENT and (name is None or self.text == name)
 
 
 _ESCAPES = {"b": 8, "f": 12, "n": 10, "r": 13, "t": 9, '"': 34, "\\": 92}

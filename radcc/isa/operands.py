@@ -315,9 +315,10 @@ def sgpr_name(index: int, count: int = 1) -> str:
 def parse_reg_name(text: str) -> Reg | None:
     """Parse a single-token register name (s5, v0, ttmp3, vcc, exec_lo, …).
 
-    Ranges like ``v[0:1]`` span several tokens and are handled by the parser.
+    Ranges like ``v[0:1]`` span several tokens and are handled by the parser. Names are
+    lower case, as llvm-mc-19 reads them (``V4``, ``VCC_LO`` are symbols there).
     """
-    t = text.lower()
+    t = text
     sp = _SPECIAL_BY_NAME.get(t)
     if sp is not None:
         return Reg("special", sp[0], sp[1])

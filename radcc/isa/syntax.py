@@ -91,13 +91,13 @@ class ParsedInst:
                     nxt = toks[cur.pos]
                     if nxt.kind == PUNCT and nxt.text == ",":
                         raise AsmError("unknown token in expression", nxt.col)
-                    if mods[-1].name in _CPOL_WORDS and nxt.text.lower() in _CPOL_WORDS:
+                    if mods[-1].name in _CPOL_WORDS and nxt.text in _CPOL_WORDS:
                         # llvm-mc reads glc/slc/dlc as one operand: no comma inside
                         raise AsmError("invalid operand for instruction", nxt.col)
                     continue
                 if t.kind == IDENT and toks[cur.pos + 1].text != ":":  # a bare flag
                     cur.pos += 1
-                    mods.append(Modifier(t.text.lower(), t.col, None))
+                    mods.append(Modifier(t.text, t.col, None))
                     continue
                 mods.append(parse_modifier(cur))
         except AsmError as e:
@@ -370,7 +370,7 @@ def parse_register(cur: Cursor) -> Reg | None:
     """Parse a register or register range at the cursor, or return None."""
     t = cur.tok
     if t.kind == IDENT:
-        low = t.text.lower()
+        low = t.text  # (lower case only, as llvm-mc-19: `V[0:1]` is no register)
         if low in ("s", "v", "ttmp") and cur.peek().is_punct("["):
             toks = cur.toks
             p = cur.pos
@@ -601,12 +601,12 @@ def parse_modifier(cur: Cursor) -> Modifier:
             after = toks[pos + 3]
             if after.kind != PUNCT or after.text == ",":
                 cur.pos = pos + 3
-                return Modifier(t.text.lower(), t.col,
+                return Modifier(t.text, t.col,
                                 _parse_int(v.text) if v.kind == INT else v.text)
     if t.kind != IDENT:
         raise AsmError("invalid operand for instruction", t.col)
     cur.next()
-    name = t.text.lower()
+    name = t.text  # (names are lower case, as llvm-mc-19 reads them)
     if not cur.accept(":"):
         return Modifier(name, t.col, None)
     if cur.tok.is_punct("["):
@@ -671,7 +671,7 @@ def _ends_operands(cur: Cursor) -> bool:
         return False
     if _looks_like_modifier(cur):
         return True
-    return t.text.lower() in _FLAG_WORDS and (cur.peek().kind in (EOL, IDENT)
+    return t.text in _FLAG_WORDS and (cur.peek().kind in (EOL, IDENT)
                                               or cur.peek().is_punct(","))
 
 
@@ -724,7 +724,7 @@ def _operand_follows(line: str, pos: int) -> bool:
     if m is None:
         return False
     return _reg_name(m.group()) is not None or (
-        m.group().lower() in _REG_FILES and line.startswith("[", m.end()))
+        m.group() in _REG_FILES and line.startswith("[", m.end()))
 
 
 def fast_statement(line: str) -> ParsedInst | None:
@@ -757,13 +757,13 @@ def fast_statement(line: str) -> ParsedInst | None:
                     if r is _MISSING:
                         r = _reg_name(name)
                     if r is None:
-                        if neg or name.lower() in _FLAG_WORDS:
+                        if neg or name in _FLAG_WORDS:
                             return None  # (a flag word after a comma: the token path)
                         op = Operand("ident", col, None, 0, name, name)
                     else:
                         op = Operand("reg", col, r, 0, name)
                 elif lo is not None:
-                    f = _REG_FILES.get(name.lower())
+                    f = _REG_FILES.get(name)
                     if f is None:
                         return None
                     first = int(lo)
@@ -802,7 +802,7 @@ def fast_statement(line: str) -> ParsedInst | None:
                 val = nv
             elif lv is not None:
                 val = [int(x) for x in lv.split(",")]
-            mods.append(Modifier(name.lower(), mm.start() + 1, val))
+            mods.append(Modifier(name, mm.start() + 1, val))
             pos = mm.end()
     inst = _new_inst(ParsedInst)
     inst.mnemonic = m.group(1).lower()
