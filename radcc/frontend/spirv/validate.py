@@ -96,12 +96,20 @@ _LOOP_CONTROL_CONFLICTS = ((0x1, 0x2, "Unroll", "DontUnroll"),
 
 
 def _loop_control(mi: Instruction) -> None:
-    """An OpLoopMerge's Loop Control sets no two exclusive controls."""
+    """An OpLoopMerge's Loop Control sets no two exclusive controls, and its
+    IterationMultiple is above zero (spirv-val's loop control checks)."""
     control = mi.literal(2)
     assert isinstance(control, int)
     for a, b, na, nb in _LOOP_CONTROL_CONFLICTS:
         if control & a and control & b:
             raise _fail(f"the loop controls {na} and {nb} must not both be set", mi)
+    if control & 0x40:
+        # the parameters in bit order: DependencyLength 0x8, MinIterations 0x10,
+        # MaxIterations 0x20, then IterationMultiple's
+        k = sum(1 for bit in (0x8, 0x10, 0x20) if control & bit)
+        params = mi.operands[2].params
+        if k < len(params) and params[k].value == 0:
+            raise _fail("the loop control IterationMultiple 0: it must be above zero", mi)
 
 
 # ---------------------------------------------------------------- instruction classes
