@@ -313,6 +313,11 @@ class _Reader:
         elif op in ("OpDecorate", "OpDecorateId", "OpDecorateString"):
             dec = _decoration(ins.operands[1])
             m.id_decorations.setdefault(ins.id(0), []).append(dec)
+        elif op in ("OpDecorationGroup", "OpGroupDecorate", "OpGroupMemberDecorate"):
+            # (deprecated by the SPIR-V spec; no front end radcc is fed emits them, and
+            # the checks of validate.py read each decoration where it is written)
+            raise self.fail(f"decoration groups ({op}) are not supported: decorate each "
+                            "id with OpDecorate")
         elif op in ("OpMemberDecorate", "OpMemberDecorateString"):
             idx = int(ins.literal(1))
             self._member_index(ins.id(0), idx)

@@ -565,3 +565,17 @@ void main() { uint i = gl_GlobalInvocationID.x; f[i] = -f[i]; }
     out = run_compute(data, buffers={(0, 0): x}, wave_size=wave)
     want = x.astype(np.float16).astype(np.float32)
     assert np.frombuffer(out[(0, 0)], np.float32).tolist() == want.tolist()
+
+
+def test_decoration_groups_refused_by_name(base_asm: str, tmp_path: Path) -> None:
+    """Decoration groups (valid, deprecated) are refused by name rather than their
+    decorations dropped; campaign seed 87's 4f649b2af60a had a variable as the group."""
+    text = base_asm.replace("OpDecorate %__1 DescriptorSet 0\n",
+                            "OpDecorate %grp DescriptorSet 0\n%grp = OpDecorationGroup\n"
+                            "OpGroupDecorate %grp %__1\n", 1)
+    data = _assemble(text)
+    assert spirv_tools.validate(data, "vulkan1.3").ok
+    want = _word_of(text, data, "OpDecorationGroup")
+    status, err = _compile(tmp_path, data)
+    assert status == 1 and f"word {want}: OpDecorationGroup: decoration groups" in err, \
+        (want, err)
