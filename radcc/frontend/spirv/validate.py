@@ -2233,10 +2233,9 @@ class _Checker:
         conversions or the object of an OpStore of 16-bit floats to StorageBuffer,
         PhysicalStorageBuffer, Uniform, PushConstant, Input or Output memory."""
         m = self.m
-        targets: dict[int, Instruction] = {}
-        for ins in m.instructions:
-            if ins.opname == "OpDecorate" and ins.operands[1].name == "FPRoundingMode":
-                targets[ins.id(0)] = ins
+        # (the decorations' instructions as `decorations` recorded them)
+        targets = {tid: dec for (tid, member, name), dec in self.dec_at.items()
+                   if name == "FPRoundingMode" and member is None}
         if not targets:
             return
         for target, dec in targets.items():
