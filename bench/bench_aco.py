@@ -2,7 +2,7 @@
 
     python bench/bench_aco.py CORPUS [--wave 32 --wave 64] [--every K] [--jobs N]
                               [--timeout S] [--json OUT.json] [--worst N] [--time]
-                              [--compiled]
+                              [--compiled] [--debug validateir,validatera]
 
 CORPUS is a directory of SPIR-V modules (``.spv``, searched recursively); each of its
 subdirectories holding modules is a *project* (``/work/rw``: ``ggml``, ``ncnn``), or
@@ -25,7 +25,10 @@ compile failures of each compiler. ``--every K`` takes every K-th module of each
 project (a quicker sample); ``--worst N`` lists the N largest instruction ratios.
 radcc runs from this checkout, compiled modules included when built here
 (`tools/build_compiled.py`; the first line says how many load compiled); ``--compiled``
-refuses to run unless all of `radcc.compiled.MODULES` do.
+refuses to run unless all of `radcc.compiled.MODULES` do. ``--debug`` gives radcc the
+pass manager's debug options (``RADCC_DEBUG``'s syntax, `radcc.passes.options`):
+``validateir,validatera`` makes the same run the corpus's coverage check with validation
+(a validation failure is that shader's radcc failure, its message in the JSON rows).
 
 The ABIs differ (RADV: descriptor sets and ``buffer_*``; radcc: AMDHSA kernarg
 addresses and ``global_*``): a few instructions and SGPRs per buffer are ABI, not code
@@ -50,6 +53,7 @@ if str(ROOT) not in sys.path:
 from radcc.driver.compare import aco_metrics, radcc_metrics, radv_family  # noqa: E402
 from radcc.driver.corpus import CorpusOptions, Job, find_jobs, run_jobs  # noqa: E402
 from radcc.driver.report import StatsRow  # noqa: E402
+from radcc.passes.options import DebugOptions  # noqa: E402
 
 # the figures compared, as (label, key of a side's figures)
 METRICS = (("instr", "instructions"), ("bytes", "code_size"), ("VGPRs", "vgprs"),
@@ -74,6 +78,10 @@ class Refused(Exception):
     """radcc refused the shader (a user-facing compile error)."""
 
 
+# radcc's debug options (--debug), set in the parent before its workers fork
+DEBUG = DebugOptions()
+
+
 def _radcc_one(job: Job, wave: int | None) -> StatsRow:
     """Compile one job with radcc (in a corpus worker): its `Figures` as a StatsRow."""
     from radcc.driver.compile import compile_spirv
@@ -81,7 +89,8 @@ def _radcc_one(job: Job, wave: int | None) -> StatsRow:
     spirv = Path(job.file).read_bytes()
     try:
         t0 = time.process_time()
-        res = compile_spirv(spirv, mcpu=job.mcpu, wave_size=wave, entry=job.entry)
+        res = compile_spirv(spirv, mcpu=job.mcpu, wave_size=wave, entry=job.entry,
+                            debug_options=DEBUG)
         cpu_s = time.process_time() - t0
     except Exception as e:
         if type(e).__name__ in ("CompileError", "SpirvError", "IselError", "SpillError",
@@ -213,7 +222,15 @@ def main(argv: list[str] | None = None) -> int:
                     help="run radcc's compiled build (tools/build_compiled.py in this "
                          "checkout): refused unless every module of radcc.compiled.MODULES "
                          "loads compiled")
+    ap.add_argument("--debug", metavar="FLAGS", default="",
+                    help="radcc's debug options, as RADCC_DEBUG (validateir,validatera: "
+                         "validate every shader's IR and register assignment)")
     a = ap.parse_args(argv)
+    global DEBUG
+    DEBUG = DebugOptions.parse(a.debug)
+    if DEBUG.unknown:
+        print(f"error: --debug: unknown option(s) {', '.join(DEBUG.unknown)}", file=sys.stderr)
+        return 1
     if not a.corpus.is_dir():
         print(f"error: {a.corpus}: not a directory", file=sys.stderr)
         return 1
