@@ -359,18 +359,41 @@ class AccessCache:
         return a
 
 
+def _lane_mask_plan(info: OpInfo) -> tuple[tuple[int, ...], bool]:
+    """Of a VALU table entry: the positions (in the instruction's operands) of the
+    sources read as a lane mask, and whether it reads VCC implicitly; `lane_mask_reads`'
+    facts of the opcode, derived once per table entry."""
+    specs = [s for s in info.operands if not s.is_def and s.kind in REG_KINDS]
+    return (tuple(k for k, spec in enumerate(specs)
+                  if spec.kind == "sreg_wave" or (spec.kind == "special" and "vcc" in spec.fixed)),
+            "vcc" in info.implicit_reads)
+
+
+# `_lane_mask_plan` by table entry (id; each kept alive with its plan: the tables are
+# constant), None for a non-VALU one
+_LANE_MASK_PLANS: dict[int, tuple[OpInfo, tuple[tuple[int, ...], bool] | None]] = {}
+
+
 def lane_mask_reads(program: Program, instr: Instruction, info: OpInfo) -> set[int]:
     """SGPRs a VALU reads as a lane mask: v_cndmask's select, carry-ins and
     the implicit VCC of v_div_fmas (table kinds 'sreg_wave'/'special' and
     implicit 'vcc' reads; EXEC excluded)."""
+    e = _LANE_MASK_PLANS.get(id(info))
+    if e is None:
+        e = _LANE_MASK_PLANS[id(info)] = (info, _lane_mask_plan(info) if is_valu(info)
+                                          else None)
+    plan = e[1]
     out: set[int] = set()
-    if not is_valu(info):
+    if plan is None:
         return out
-    specs = [s for s in info.operands if not s.is_def and s.kind in REG_KINDS]
-    for spec, op in zip(specs, instr.operands, strict=False):
-        if spec.kind == "sreg_wave" or (spec.kind == "special" and "vcc" in spec.fixed):
-            out.update(r for r in operand_regs(op) if r < VGPR_BASE)
-    if "vcc" in info.implicit_reads:
+    positions, vcc = plan
+    if not positions and not vcc:
+        return out
+    operands = instr.operands
+    for k in positions:
+        if k < len(operands):
+            out.update(r for r in operand_regs(operands[k]) if r < VGPR_BASE)
+    if vcc:
         out.update(implicit_regs(("vcc",), program.wave_size))
     return out - {EXEC, EXEC + 1}
 

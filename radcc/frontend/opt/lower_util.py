@@ -136,16 +136,23 @@ class _Rewrite:
         self.vectors = vectors
         self.mapping: dict[Value, Value] = {}
         self.changed = False
+        self.spare: Emit | None = None  # an `Emit` a rule was given and left empty
 
     def visit(self, ins: Instr, new: list[Instr], depth: int) -> None:
         if ins.op == "phi" or ins.is_jump or depth > 64:
             new.append(ins)
             return
         shader = self.shader
-        e = Emit(shader)
+        e = self.spare
+        if e is None:
+            e = Emit(shader)
+        else:
+            self.spare = None
         r = self.fn(ins, e)
         if r is None:
             new.append(ins)
+            if not e.out:
+                self.spare = e  # unused: the next instruction's
             return
         self.changed = True
         for x in e.out:
