@@ -266,15 +266,40 @@ def _shape_fits(shape: tuple[str | None, ...], parents: tuple[str | None, ...],
         (shape[1] is None or shape[1] == parents[0])
 
 
+def _numbers(search: tuple[Any, ...]) -> tuple[tuple[int, Any], ...]:
+    """The (source position, number) of each number among a search's own operands."""
+    return tuple((k, x) for k, x in enumerate(search[1:]) if not isinstance(x, (str, tuple)))
+
+
+def _numbers_fit(numbers: tuple[tuple[int, Any], ...], ins: Instr) -> bool:
+    """Whether `ins`' sources hold a search's numbers (`_numbers`) in order, or swapped
+    for a commutative opcode: necessary for `_match_instr`, whose number tests depend
+    on nothing bound."""
+    srcs = ins.srcs
+    kinds = ALU_OPS[ins.op].srcs
+    for k, want in numbers:
+        if not _const_matches(srcs[k], want, kinds[k]):
+            break
+    else:
+        return True
+    if len(srcs) != 2 or ins.op not in COMMUTATIVE:
+        return False
+    for k, want in numbers:
+        if not _const_matches(srcs[1 - k], want, kinds[1 - k]):
+            return False
+    return True
+
+
 # the rules by the opcode their search starts with, in RULES', RULES_32's then
-# INEXACT_RULES' order, each with whether it is inexact, the one size it takes (0: any)
-# and its shape (`_shape`)
-_BY_OP: dict[str, list[tuple[tuple[Any, ...], Any, bool, int, tuple[str | None, ...]]]] = {}
+# INEXACT_RULES' order, each with whether it is inexact, the one size it takes (0: any),
+# its shape (`_shape`) and its numbers (`_numbers`)
+_BY_OP: dict[str, list[tuple[tuple[Any, ...], Any, bool, int, tuple[str | None, ...],
+                             tuple[tuple[int, Any], ...]]]] = {}
 for _rules, _inexact, _size in ((RULES, False, 0), (RULES_32, False, 32),
                                 (INEXACT_RULES, True, 0)):
     for _search, _rep in _rules:
         _BY_OP.setdefault(_search[0], []).append(
-            (_search, _rep, _inexact, _size, _shape(_search)))
+            (_search, _rep, _inexact, _size, _shape(_search), _numbers(_search)))
 
 
 def _exact_operand(search: tuple[Any, ...], ins: Instr) -> bool:
@@ -303,12 +328,14 @@ def algebraic(shader: MirShader) -> bool:
                 if fits is None:
                     fits = fitting[key] = [r for r in rules if len(r[4]) == len(key) - 1
                                            and _shape_fits(r[4], key[1:], ins.op in COMMUTATIVE)]
-                for search, rep, inexact, size, _ in fits:
+                for search, rep, inexact, size, _, numbers in fits:
                     if size and ins.dest.bit_size != size:
                         continue
                     if inexact and (ins.attrs.get("exact")
                                     or ins.dest.bit_size in preserve
                                     or _exact_operand(search, ins)):
+                        continue
+                    if numbers and not _numbers_fit(numbers, ins):
                         continue
                     env: dict[str, Any] = {}
                     if _match_instr(search, ins, env):
