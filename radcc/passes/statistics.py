@@ -77,6 +77,7 @@ from radcc.isa.cycle_model import (
     VECTOR_INSTR_CLASSES,
     CycleModel,
     InstrClass,
+    PerfInfo,
     Resource,
     cycle_model,
     dual_issue_capable,
@@ -87,6 +88,7 @@ from radcc.isa.cycle_model import (
 from radcc.isa.table import OpInfo
 from radcc.passes.access import WAIT_MAX, info_index, is_gds, wait_of
 from radcc.passes.form_hard_clauses import should_form_clause
+from radcc.target import GfxLevel
 
 __all__ = ["collect_statistics", "block_cycles", "instr_costs", "estimate_blocks",
            "BlockEstimate", "IssueTrace"]
@@ -141,26 +143,49 @@ class _Estimator:
                 ops.appendleft(pops[j] - pred.cur)
 
 
+# `_op_costs` by (table entry id, GDS, has definitions, has operands, cached SMEM,
+# generation); each value keeps its table entry alive (the tables are constant)
+_OpCosts = tuple[InstrClass, PerfInfo, dict[str, int], int, dict[str, int]]
+_OP_COSTS: dict[tuple[int, bool, bool, bool, bool, GfxLevel],
+                tuple[OpInfo | None, _OpCosts]] = {}
+
+
+def _op_costs(gfx: GfxLevel, info: OpInfo | None, gds: bool, has_defs: bool,
+              has_srcs: bool, smem_cached: bool) -> _OpCosts:
+    """What the cycle model says of a table entry used so (derived once per entry
+    and flags): its class, `perf_info`, `wait_counter_cycles` (shared: not to be
+    changed), `result_latency`, and the counter wait it implies when it is no counter
+    wait itself (each counter it counts on at its maximum less one; shared too)."""
+    key = (id(info), gds, has_defs, has_srcs, smem_cached, gfx)
+    e = _OP_COSTS.get(key)
+    if e is None:
+        perf = cycle_model(gfx).perf_info(info, gds)
+        counters = wait_counter_cycles(info, has_defs, has_srcs, smem_cached, gfx)
+        e = _OP_COSTS[key] = (info, (instr_class(info), perf, counters,
+                                     result_latency(perf, counters),
+                                     {c: _max_count(c) - 1 for c in counters}))
+    return e[1]
+
+
 class _Facts:
     """What the estimator uses of one instruction."""
 
-    __slots__ = ("cls", "perf", "counters", "wait", "reads", "writes", "endpgm", "twice")
+    __slots__ = ("cls", "perf", "counters", "wait", "reads", "writes", "endpgm", "twice",
+                 "lat")
 
     def __init__(self, model: CycleModel, program: Program, instr: Instruction,
                  info: OpInfo | None, dual_issue_wave64: bool) -> None:
-        self.cls = instr_class(info)
-        self.perf = model.perf_info(info, info is not None and is_gds(instr, info))
         has_defs = bool(instr.definitions)
-        self.counters = wait_counter_cycles(
-            info, has_defs, bool(instr.operands),
-            info is not None and info.cls == "smem" and has_defs and _smem_cached(instr, info),
-            program.gfx_level)
+        (self.cls, self.perf, self.counters, self.lat, implied) = _op_costs(
+            program.gfx_level, info, info is not None and is_gds(instr, info), has_defs,
+            bool(instr.operands),
+            info is not None and info.cls == "smem" and has_defs and _smem_cached(instr, info))
         self.endpgm = instr.opcode == "s_endpgm"
         wait = wait_of(instr, program.gfx_level) if self.cls is InstrClass.WAITCNT else None
         if self.endpgm:
             wait = dict.fromkeys(_COUNTERS, 0)
         elif wait is None and self.counters:
-            wait = {c: _max_count(c) - 1 for c in self.counters}
+            wait = implied
         self.wait = wait or {}
         self.reads = [r for o in instr.operands if o.const is None and not o.is_undef
                       for r in _regs(o)]
@@ -186,18 +211,15 @@ def instr_costs(program: Program, instr: Instruction, info: OpInfo | None) -> tu
     `cycle_model.result_latency`. Pseudo instructions: (0, 0)."""
     if info is None or instr.is_pseudo:
         return 0, 0
-    model = cycle_model(program.gfx_level)
-    gds = is_gds(instr, info)
-    perf = model.perf_info(info, gds)
     has_defs = bool(instr.definitions)
-    counters = wait_counter_cycles(
-        info, has_defs, bool(instr.operands),
-        info.cls == "smem" and has_defs and _smem_cached(instr, info), program.gfx_level)
+    cls, perf, _, lat, _ = _op_costs(
+        program.gfx_level, info, is_gds(instr, info), has_defs, bool(instr.operands),
+        info.cls == "smem" and has_defs and _smem_cached(instr, info))
     issue = max(1, perf.uses[0][1] if perf.uses else 1)
-    vector = instr_class(info) in VECTOR_INSTR_CLASSES or instr.format.startswith("VOPD")
+    vector = cls in VECTOR_INSTR_CLASSES or instr.format.startswith("VOPD")
     if program.wave_size == 64 and vector and not _dual_issue_capable(program, instr, info):
         issue *= 2
-    return issue, result_latency(perf, counters)
+    return issue, lat
 
 
 @dataclass(frozen=True, slots=True)
@@ -252,7 +274,7 @@ def block_cycles(est: _Estimator, facts: list[_Facts],
                 q.popleft()
         for c, cyc in f.counters.items():
             est.mem[c].append(est.cur + cyc)
-        lat = result_latency(f.perf, f.counters)
+        lat = f.lat
         ready = start + lat
         for r in f.writes:
             if ready > est.reg_available.get(r, 0):
