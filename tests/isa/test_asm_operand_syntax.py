@@ -13,6 +13,8 @@ of an incomplete data directory.
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import shutil
 
 import pytest
@@ -181,3 +183,34 @@ def test_every_generation_has_every_family(gfx):
     encs = set(T.get_table(gfx).encodings())
     assert {"SOP1", "SOP2", "SOPK", "SOPC", "SOPP", "SMEM", "VOP1", "VOP2", "VOPC", "VOP3",
             "VOP3P", "DS", "MUBUF", "MTBUF", "FLAT", "GLOBAL", "SCRATCH", "MIMG", "EXP"} <= encs
+
+
+@pytest.mark.parametrize("gen_dir", ["gfx10", "gfx11"])
+def test_cached_table_equals_the_json(tmp_path, gen_dir):
+    """The marshal cache (issue 14: entries restored without ``OpInfo.__init__``) gives
+    the entries the JSON files give, every field including the derived ones
+    (`OpInfo.defs`, `srcs`, `canon`: gfx10 has canonical names from vocab.json)."""
+    gen = tmp_path / gen_dir
+    gen.mkdir()
+    for f in (T.DATA_DIR / gen_dir).glob("*.json"):
+        shutil.copy(f, gen / f.name)
+    gfx = {"gfx10": GfxLevel.GFX10, "gfx11": GfxLevel.GFX11}[gen_dir]
+    cache = gen / "__pycache__"
+    from_json = T._load_table(gfx, gen)  # no cache yet: parsed, then written
+    assert len(list(cache.glob("table.*.marshal"))) == 1
+    from_cache = T._load_table(gfx, gen)
+    fields = [f.name for f in dataclasses.fields(T.OpInfo)]
+    assert len(from_json.entries) == len(from_cache.entries) > 1000
+    for a, b in zip(from_json.entries, from_cache.entries, strict=True):
+        assert a is not b and type(b) is T.OpInfo
+        assert [getattr(a, f) for f in fields] == [getattr(b, f) for f in fields]
+    if gen_dir == "gfx10":
+        assert any(e.canon != e.name for e in from_cache.entries)
+    assert from_json.by_mnemonic.keys() == from_cache.by_mnemonic.keys()
+    # an edited JSON file makes the cache stale: the JSON is parsed again
+    blob = json.loads((gen / "vop.json").read_text())
+    blob["opcodes"][0]["name"] = "v_renamed_for_the_test"
+    (gen / "vop.json").write_text(json.dumps(blob))
+    again = T._load_table(gfx, gen)
+    assert "v_renamed_for_the_test" in again.by_name
+    assert "v_renamed_for_the_test" in T._load_table(gfx, gen).by_name  # from the new cache
