@@ -62,9 +62,7 @@ def decode_one(data: bytes, pos: int, ctx: Context) -> Decoded:
 
 def _decode_uncached(data: bytes, pos: int, ctx: Context) -> Decoded:
     w = int.from_bytes(data[pos : pos + 4], "little")
-    if _DISPATCH_KEY[0] != len(DECODE_RULES):
-        _build_dispatch()
-    for mask, value, fmt in _DISPATCH[w >> 23]:
+    for mask, value, fmt in _rules_for(w >> 23):
         if w & mask == value:
             try:
                 d = fmt.decode(data, pos, ctx)
@@ -77,17 +75,24 @@ def _decode_uncached(data: bytes, pos: int, ctx: Context) -> Decoded:
 
 
 # DECODE_RULES filtered by the first dword's top 9 bits (every rule's mask
-# starts there), in the same order: usually one rule per bucket. Rebuilt when a
-# format registers more rules.
-_DISPATCH: list[list[tuple[int, int, Format]]] = []
+# starts there), in the same order: usually one rule per bucket. A bucket is
+# filtered when a word first needs it (all 512 at once took ~3 ms of every
+# compile's start: issue 14); all are dropped when a format registers more rules.
+_DISPATCH: dict[int, list[tuple[int, int, Format]]] = {}
 _DISPATCH_KEY = [-1]
 
 
-def _build_dispatch() -> None:
-    top = 0xFF800000
-    _DISPATCH[:] = [[r for r in DECODE_RULES if (k << 23) & r[0] & top == r[1] & r[0] & top]
-                    for k in range(512)]
-    _DISPATCH_KEY[0] = len(DECODE_RULES)
+def _rules_for(top9: int) -> list[tuple[int, int, Format]]:
+    """The rules a first dword whose top 9 bits are `top9` may match, in order."""
+    if _DISPATCH_KEY[0] != len(DECODE_RULES):
+        _DISPATCH.clear()
+        _DISPATCH_KEY[0] = len(DECODE_RULES)
+    rules = _DISPATCH.get(top9)
+    if rules is None:
+        top = 0xFF800000
+        rules = _DISPATCH[top9] = [r for r in DECODE_RULES
+                                   if (top9 << 23) & r[0] & top == r[1] & r[0] & top]
+    return rules
 
 
 def decode_text(data: bytes, ctx: Context) -> str:
@@ -97,9 +102,7 @@ def decode_text(data: bytes, ctx: Context) -> str:
     if len(data) < 4:
         return decode_one(data, 0, ctx).text
     w = int.from_bytes(data[:4], "little")
-    if _DISPATCH_KEY[0] != len(DECODE_RULES):
-        _build_dispatch()
-    for mask, value, fmt in _DISPATCH[w >> 23]:
+    for mask, value, fmt in _rules_for(w >> 23):
         if w & mask == value:
             try:
                 d = fmt.decode(data, 0, ctx)
