@@ -50,7 +50,10 @@ def test_a_compile_loads_only_what_it_uses() -> None:
     assert "v_add" in r.stdout  # the shader was compiled
     loaded = set(r.stdout.split("MODULES ", 1)[1].split())
     unwanted = {"numpy", "radcc.frontend.mir_eval", "radcc.ir.parser", "radcc.codeobj.elfread",
-                "radcc.driver.report", "csv"}  # the last two: --stats-file only
+                "radcc.driver.report", "csv",  # these two: --stats-file only
+                # the graphics stages (vertex, fragment) and WMMA: not in a compute shader
+                "radcc.abi.graphics", "radcc.codeobj.graphics", "radcc.passes.graphics_abi",
+                "radcc.isel.vertex", "radcc.isel.fragment", "radcc.isel.wmma", "radcc.isa.wmma"}
     assert not loaded & unwanted, sorted(loaded & unwanted)
     assert not [m for m in loaded if m.startswith(("radcc.emu", "radcc.oracle"))]
 

@@ -28,8 +28,8 @@ from dataclasses import dataclass
 
 from radcc.target import GfxLevel
 
-__all__ = ["COMPUTE_CS", "FRAGMENT_FS", "HWStage", "NAMED_STAGES", "SWStage", "Stage",
-           "StageError", "parse_stage"]
+__all__ = ["COMPUTE_CS", "FRAGMENT_FS", "NAMED_STAGES", "VERTEX_NGG", "HWStage", "SWStage",
+           "Stage", "StageError", "parse_stage"]
 
 
 class StageError(ValueError):
@@ -162,6 +162,7 @@ _BY_TEXT = {**NAMED_STAGES, **{t: st for st, t in _SHORT.items()}}
 
 COMPUTE_CS = NAMED_STAGES["compute_cs"]
 FRAGMENT_FS = NAMED_STAGES["fragment_fs"]
+VERTEX_NGG = NAMED_STAGES["vertex_ngg"]  # a vertex shader on NGG (radcc.abi.graphics)
 
 
 def parse_stage(text: str) -> Stage:

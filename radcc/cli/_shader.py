@@ -17,7 +17,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from radcc.abi.graphics import DEFAULT_COLOR_FORMAT, ColorFormat
+from radcc.abi.color import DEFAULT_COLOR_FORMAT, ColorFormat
 from radcc.cli import debug_options
 from radcc.cli._help import HelpFormatter
 from radcc.driver.glsl import STAGE_NAMES, stage_refusal

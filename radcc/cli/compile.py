@@ -33,7 +33,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from radcc.abi.graphics import DEFAULT_COLOR_FORMAT, ColorFormat
+from radcc.abi.color import DEFAULT_COLOR_FORMAT, ColorFormat
 from radcc.cli._shader import (
     STAGES,
     ShaderParser,

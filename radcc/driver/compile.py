@@ -19,11 +19,10 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from radcc.abi.graphics import DEFAULT_COLOR_FORMAT, ColorFormat
+from radcc.abi.color import DEFAULT_COLOR_FORMAT, ColorFormat
 from radcc.abi.kernarg import KernargLayout
-from radcc.codeobj.graphics import GraphicsShader
 from radcc.frontend.divergence import divergence_analysis
 from radcc.frontend.mir import ImageBinding, MirShader, release
 from radcc.frontend.opt import LOWERING, PASSES, lower_for_isel, optimize
@@ -44,6 +43,9 @@ from radcc.passes.manager import (
 )
 from radcc.passes.options import DebugOptions
 from radcc.target import DEFAULT_MCPU, Tool, get_target
+
+if TYPE_CHECKING:  # a compute compile does not load the graphics code object's modules
+    from radcc.codeobj.graphics import GraphicsShader
 
 # `mir_lowerings` (debugging): instead of `lower_for_isel`, run `optimize` and then only
 # the named passes of `radcc.frontend.opt.PASSES`, in `LOWERING`'s order (each followed
@@ -158,13 +160,11 @@ def _compile(spirv: bytes, mcpu: str, wave_size: int | None, entry: str | None,
              instance_inputs: frozenset[int] = frozenset()) -> CompileResult:
     from dataclasses import replace
 
-    from radcc.codeobj.graphics import write_graphics_object
     from radcc.driver.llc import kernel_asm
     from radcc.driver.source_lines import has_lines, interleave
     from radcc.frontend.spirv.debug_lines import debug_source
     from radcc.ir.printer import print_program
     from radcc.passes.emit_program import emit_code_object, emit_program
-    from radcc.passes.graphics_abi import graphics_asm, graphics_shader
     from radcc.passes.statistics import collect_statistics
 
     try:
@@ -248,6 +248,9 @@ def _compile(spirv: bytes, mcpu: str, wave_size: int | None, entry: str | None,
         asm = kernel_asm(program, shown, stats)
         code = emit_code_object(program, emitted)
     else:  # a graphics code object (docs/abi.md "Graphics stages")
+        from radcc.codeobj.graphics import write_graphics_object
+        from radcc.passes.graphics_abi import graphics_asm, graphics_shader
+
         graphics = graphics_shader(program, emitted, vertex=res.vertex, pixel=res.pixel)
         asm = graphics_asm(graphics, shown, stats)
         code = write_graphics_object(graphics)

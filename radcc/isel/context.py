@@ -19,11 +19,13 @@ register. Booleans and integers of 8/16 bits are not selected yet (a clear
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from radcc.abi import amdhsa
 from radcc.abi.args import ArgKind, ShaderArgs
-from radcc.abi.graphics import VERTEX_NGG, ColorFormat, PsInput, vertex_args
+from radcc.abi.color import ColorFormat
 from radcc.abi.kernarg import KernargLayout, Role, descriptor_stride, shader_layout
+from radcc.abi.stage import VERTEX_NGG
 from radcc.frontend.mir import Block as MBlock
 from radcc.frontend.mir import ImageBinding, Instr, Loop, MirShader, Value
 from radcc.ir.builder import Builder
@@ -33,6 +35,9 @@ from radcc.ir.regclass import SCC, PhysReg, RegClass, Temp, s1, s2, v1, v2
 from radcc.ir.validate import is_inline_constant
 from radcc.passes.lane_mask import lm_opcode
 from radcc.target import Target
+
+if TYPE_CHECKING:
+    from radcc.abi.graphics import PsInput
 
 
 def descriptor_arrays(shader: MirShader) -> dict[tuple[Role, tuple[int, int]], tuple[int, int]]:
@@ -230,6 +235,8 @@ class IselContext:
             descriptor_arrays(shader))
         self.args: ShaderArgs
         if shader.stage is VERTEX_NGG:  # RADV's NGG layout (radcc.abi.graphics)
+            from radcc.abi.graphics import vertex_args  # (a compute compile does not load it)
+
             self.args = vertex_args(target, self.kernargs)
         else:
             self.args = amdhsa.kernel_args(

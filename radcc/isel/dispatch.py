@@ -9,10 +9,15 @@ Families: constants and undefs (here), ALU (`alu16.select_alu`, which hands
 barriers (`memory`), a vertex shader's fetch, outputs and NGG exports (`vertex`), fragment shader
 inputs, outputs, discards and derivatives (`fragment`). Control flow is not an instruction: `cf.stmts` walks the
 MIR's structure and calls `select_instr` for each instruction of a block.
+
+The vertex, fragment and WMMA families' modules are imported when they first select
+an instruction (`_later`, `_fragment_op`), so a compute compile loads neither them nor
+the graphics ABI and code object they use (start-up, issue 14; `tests/test_api.py`).
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 
 from radcc.frontend.mir import Instr
@@ -20,15 +25,12 @@ from radcc.frontend.mir_ops import ALU_OPS, SYSTEM_VALUES, VERTEX_SYSTEM_VALUES
 
 from . import (
     alu16,
-    fragment,
     global_mem,
     image,
     mem16,
     memory,
     subgroup16,
     sysval,
-    vertex,
-    wmma,
 )
 from .context import SMALL, Const, IselContext, unsupported
 from .subgroup import SUBGROUP_INTRINSICS
@@ -69,6 +71,17 @@ def select_alu(ctx: IselContext, ins: Instr) -> None:
                 dd.is_precise = True
 
 
+def _later(module: str, name: str) -> Select:
+    """`name` of the family module `module`, imported when it first selects something:
+    the graphics stages' and WMMA's modules (and the graphics ABI they read) are not
+    loaded by a compute compile that does not use them (issue 14, start-up)."""
+    def select(ctx: IselContext, ins: Instr) -> None:
+        fn: Select = getattr(importlib.import_module(f"{__package__}.{module}"), name)
+        fn(ctx, ins)
+    select.__qualname__ = select.__name__ = name
+    return select
+
+
 def _table() -> dict[str, Select]:
     """MIR op -> selection function; where op sets overlap the first family listed wins."""
     families: list[tuple[frozenset[str] | set[str], Select]] = [
@@ -95,15 +108,14 @@ def _table() -> dict[str, Select]:
         ({"image_sample"}, image.select_image_sample),
         ({"image_store"}, image.select_image_store),
         ({"image_atomic", "image_atomic_swap"}, image.select_image_atomic),
-        (frozenset(VERTEX_SYSTEM_VALUES.split()), vertex.select_vertex_system_value),
-        ({"load_input"}, vertex.select_load_input),
-        ({"is_subgroup_invocation_lt"}, vertex.select_invocation_lt),
-        ({"store_output"}, vertex.select_store_output),
-        ({"sendmsg_gs_alloc_req"}, vertex.select_gs_alloc_req),
-        ({"export_primitive"}, vertex.select_export_primitive),
-        ({"export_vertex"}, vertex.select_export_vertex),
-        ({"cmat_muladd_amd"}, wmma.select_cmat_muladd),
-        (fragment.FRAGMENT_OPS, fragment.select_fragment),
+        (frozenset(VERTEX_SYSTEM_VALUES.split()), _later("vertex", "select_vertex_system_value")),
+        ({"load_input"}, _later("vertex", "select_load_input")),
+        ({"is_subgroup_invocation_lt"}, _later("vertex", "select_invocation_lt")),
+        ({"store_output"}, _later("vertex", "select_store_output")),
+        ({"sendmsg_gs_alloc_req"}, _later("vertex", "select_gs_alloc_req")),
+        ({"export_primitive"}, _later("vertex", "select_export_primitive")),
+        ({"export_vertex"}, _later("vertex", "select_export_vertex")),
+        ({"cmat_muladd_amd"}, _later("wmma", "select_cmat_muladd")),
     ]
     table: dict[str, Select] = {}
     for ops, fn in families:
@@ -118,5 +130,19 @@ SELECT: dict[str, Select] = _table()
 def select_instr(ctx: IselContext, ins: Instr) -> None:
     fn = SELECT.get(ins.op)
     if fn is None:
-        raise unsupported(ins)
+        fn = _fragment_op(ins)
     fn(ctx, ins)
+
+
+def _fragment_op(ins: Instr) -> Select:
+    """The last family, a fragment shader's inputs, outputs, discards and derivatives
+    (`fragment.FRAGMENT_OPS`): its module is imported, and its ops entered in `SELECT`,
+    when an op no other family selects is met (a compute compile never loads it)."""
+    from . import fragment
+
+    for op in sorted(fragment.FRAGMENT_OPS):
+        SELECT.setdefault(op, fragment.select_fragment)
+    fn = SELECT.get(ins.op)
+    if fn is None:
+        raise unsupported(ins)
+    return fn

@@ -18,12 +18,12 @@ binding's base address from the kernarg segment; the program keeps the arguments
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from radcc.abi.args import ArgKind, RegFile, ShaderArgs
-from radcc.abi.graphics import DEFAULT_COLOR_FORMAT, VERTEX_NGG, ColorFormat
+from radcc.abi.color import DEFAULT_COLOR_FORMAT, ColorFormat
 from radcc.abi.kernarg import Role
-from radcc.abi.stage import FRAGMENT_FS, HWStage
-from radcc.codeobj.graphics import PixelStage, VertexStage
+from radcc.abi.stage import FRAGMENT_FS, VERTEX_NGG, HWStage
 from radcc.frontend.mir import MirShader
 from radcc.ir.builder import AbsentOpcodeError
 from radcc.ir.program import BlockKind, Operand, Program
@@ -31,9 +31,12 @@ from radcc.ir.regclass import VGPR_BASE, PhysReg, RegClass, s2
 from radcc.passes.dead_code import dead_code
 from radcc.target import Target
 
-from . import cf, fragment, image, vertex
+from . import cf, image
 from .context import FragmentState, IselContext, IselError, UnsupportedError
 from .kernarg_loads import merge_kernarg_loads
+
+if TYPE_CHECKING:  # the graphics stages' modules load only for a graphics shader
+    from radcc.codeobj.graphics import PixelStage, VertexStage
 
 
 @dataclass
@@ -59,6 +62,8 @@ def _select(ctx: IselContext) -> Program:
         ctx.kernarg = temps[ArgKind.KERNARG_SEGMENT_PTR]
     fs = args.stage == FRAGMENT_FS
     if fs:
+        from . import fragment
+
         ctx.fragment = FragmentState(temps, fragment.ps_inputs(ctx.shader), ctx.color_formats)
     if args.stage.is_compute:
         start.instr.fields["workitem_id"] = args.local_id_dims - 1
@@ -84,6 +89,8 @@ def _select(ctx: IselContext) -> Program:
     cf.analyze_structure(ctx, ctx.shader.function.body)
     cf.stmts(ctx, ctx.shader.function.body)
     if fs:
+        from . import fragment
+
         fragment.export_outputs(ctx)
     cf.logical_end(ctx, ctx.cur)
     ctx.b.sopp("s_endpgm")
@@ -108,6 +115,8 @@ def select_program(shader: MirShader, target: Target, wave_size: int = 32,
     ctx = IselContext(shader, target, wave_size, name)
     ctx.color_formats = color_formats
     if shader.stage == FRAGMENT_FS:
+        from . import fragment
+
         res = shader.bindings or shader.images or shader.samplers or shader.push_constant_size
         ctx.args = fragment.fragment_shader_args(shader, target,
                                                  ctx.kernargs if res else None)
@@ -118,7 +127,14 @@ def select_program(shader: MirShader, target: Target, wave_size: int = 32,
     dead_code(program)  # values isel made that nothing reads (radcc.passes.dead_code)
     if ctx.args.stage.is_compute:  # the AMDHSA kernarg segment (docs/abi.md)
         merge_kernarg_loads(program, getattr(ctx, "kernarg", None), ctx.kernargs.size)
-    vs = vertex.vertex_stage(ctx) if shader.stage is VERTEX_NGG else None
-    ps = fragment.pixel_stage(shader, ctx.args, color_formats) \
-        if shader.stage == FRAGMENT_FS else None
+    vs: VertexStage | None = None
+    ps: PixelStage | None = None
+    if shader.stage is VERTEX_NGG:
+        from . import vertex
+
+        vs = vertex.vertex_stage(ctx)
+    elif shader.stage == FRAGMENT_FS:
+        from . import fragment
+
+        ps = fragment.pixel_stage(shader, ctx.args, color_formats)
     return IselResult(program, ctx.args, vs, ps)
