@@ -70,12 +70,17 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def _usage(parser: argparse.ArgumentParser) -> str:
+    """The command's help text, formatted only when printed (formatting loads textwrap
+    and measures every line: time every other run of radcc would spend for nothing)."""
+    return parser.format_help().rstrip("\n")
+
+
 def main(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
-    usage = parser.format_help().rstrip("\n")
     if not args or args[0] in ("-h", "--help"):
-        print(usage)
+        print(_usage(parser))
         return 0 if args else 1
     if args[0] == "--version":
         from radcc import __version__
@@ -87,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
     except _UsageError:
         cmd = None
     if cmd is None:
-        print(f"radcc: error: unknown command '{args[0]}'\n{usage}", file=sys.stderr)
+        print(f"radcc: error: unknown command '{args[0]}'\n{_usage(parser)}", file=sys.stderr)
         return 1
     mod = importlib.import_module(COMMANDS[cmd][0])
     try:

@@ -51,21 +51,20 @@ def wants_liveness(args: argparse.Namespace) -> bool:
 
 
 def view_asm(args: argparse.Namespace, res: Any) -> str | None:
-    """The annotated assembly the options ask for (None: none)."""
+    """The annotated assembly the options ask for (None: none; radcc.driver.views is
+    loaded only when one is asked for)."""
+    if not (args.livereg or args.timeline):
+        return None
     from radcc.driver import views
 
-    if args.livereg:
-        return views.livereg_asm(res)
-    if args.timeline:
-        return views.timeline_asm(res)
-    return None
+    return views.livereg_asm(res) if args.livereg else views.timeline_asm(res)
 
 
 def write_cfg(args: argparse.Namespace, res: Any) -> None:
-    from radcc.driver.views import cfg_dot
-
     if args.cfg is None:
         return
+    from radcc.driver.views import cfg_dot
+
     text = cfg_dot(res)
     if args.cfg == "-":
         sys.stdout.write(text)
