@@ -7,7 +7,9 @@ constant folder share it, so folding means exactly what execution means.
 Integer semantics follow NIR: shifts use the count modulo the bit size;
 division by zero gives 0 (any value is allowed: GLSL leaves it undefined).
 A separate module from the table so that a compile imports NumPy only when it
-evaluates something.
+evaluates something; the folder (`mir_fold.fold`) comes here only for what plain
+Python does not compute (the comparisons and moves are folded without NumPy, by the
+rules of `mir_rules` that this module's table shares).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from .mir_ops import ALU_OPS, CONVERSION
+from .mir_rules import COMPARISONS, components, is_denormal, is_move
 
 Arr = np.ndarray
 
@@ -236,10 +239,8 @@ def _eval(
 ) -> Arr:
     info = ALU_OPS[op]
     # ----- moves and vectors -----
-    if op == "mov":
-        return srcs[0][list(attrs.get("comps", range(dc)))]
-    if op.startswith("vec"):
-        return np.concatenate(srcs, axis=0)
+    if is_move(op):  # (mir_rules: the moves' one definition)
+        return np.stack(components(op, srcs, dc, attrs))
     if op == "bitcast":
         a = srcs[0]
         lanes = a.shape[1]
@@ -489,16 +490,7 @@ _TABLE: dict[str, Callable[[list[Arr], int], Arr]] = {
         np.uint16).view(np.float16).astype(np.float32),
     "unpack_half_2x16_split_y": lambda a, b: (a[0] >> np.uint32(16)).astype(
         np.uint16).view(np.float16).astype(np.float32),
-    "ieq": lambda a, b: a[0] == a[1],
-    "ine": lambda a, b: a[0] != a[1],
-    "ilt": lambda a, b: a[0] < a[1],
-    "ige": lambda a, b: a[0] >= a[1],
-    "ult": lambda a, b: a[0] < a[1],
-    "uge": lambda a, b: a[0] >= a[1],
-    "feq": lambda a, b: a[0] == a[1],
-    "fneu": lambda a, b: a[0] != a[1],
-    "flt": lambda a, b: a[0] < a[1],
-    "fge": lambda a, b: a[0] >= a[1],
+    **COMPARISONS,  # written once, for NumPy and plain Python (mir_rules)
     "fequ": lambda a, b: (a[0] == a[1]) | np.isnan(a[0]) | np.isnan(a[1]),
     "fneo": lambda a, b: (a[0] != a[1]) & ~np.isnan(a[0]) & ~np.isnan(a[1]),
     "fltu": lambda a, b: ~(a[0] >= a[1]),
@@ -507,11 +499,10 @@ _TABLE: dict[str, Callable[[list[Arr], int], Arr]] = {
 
 
 def _flush_denormals(a: Arr, bits: int) -> Arr:
-    """Raw float bits with every denormal replaced by the zero of its sign."""
-    exp_mask = {16: 0x7C00, 32: 0x7F800000, 64: 0x7FF0000000000000}[bits]
+    """Raw float bits with every denormal (`mir_rules.is_denormal`) replaced by the zero
+    of its sign."""
     sign = UNS[bits](1 << (bits - 1))
-    denorm = ((a & UNS[bits](exp_mask)) == 0) & ((a & ~sign) != 0)
-    return np.where(denorm, a & sign, a).astype(UNS[bits])
+    return np.where(is_denormal(a, bits), a & sign, a).astype(UNS[bits])
 
 
 def fold(op: str, dest_bits: int, dest_comps: int, srcs: list[tuple[int, ...]],

@@ -31,7 +31,7 @@ def fold_instr(ins: Instr, flush: frozenset[int] = frozenset()) -> tuple[int, ..
         if c is None:
             return None
         srcs.append(c)
-    from ..mir_eval import fold  # NumPy: only a compile that folds something loads it
+    from ..mir_fold import fold  # NumPy: only a fold plain Python does not compute loads it
 
     return fold(ins.op, d.bit_size, d.num_components, srcs, [s.bit_size for s in ins.srcs],
                 ins.attrs, flush)

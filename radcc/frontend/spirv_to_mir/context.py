@@ -123,7 +123,7 @@ def fold_value(v: Value, depth: int = 0) -> tuple[int, ...] | None:
         if k is None:
             return None
         srcs.append(k)
-    from ..mir_eval import fold  # NumPy: only a translation that folds something loads it
+    from ..mir_fold import fold  # NumPy: only a fold plain Python does not compute loads it
 
     return fold(p.op, v.bit_size, v.num_components, srcs, [s.bit_size for s in p.srcs], p.attrs)
 

@@ -1,0 +1,50 @@
+"""The MIR ALU rules written once for two evaluators: NumPy's (`mir_eval.eval_alu`, on
+arrays of shape (components, lanes)) and plain Python's (`mir_fold`, on constants: a
+compile that folds only these does not import NumPy; start-up, issue 14). A rule here
+uses only what both provide (Python's operators, indexing); neither module has a second
+copy of it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+# The comparisons (NIR's): the same expressions on NumPy arrays and Python numbers.
+COMPARISONS: dict[str, Callable[[list[Any], int], Any]] = {
+    "ieq": lambda a, b: a[0] == a[1],
+    "ine": lambda a, b: a[0] != a[1],
+    "ilt": lambda a, b: a[0] < a[1],
+    "ige": lambda a, b: a[0] >= a[1],
+    "ult": lambda a, b: a[0] < a[1],
+    "uge": lambda a, b: a[0] >= a[1],
+    "feq": lambda a, b: a[0] == a[1],
+    "fneu": lambda a, b: a[0] != a[1],
+    "flt": lambda a, b: a[0] < a[1],
+    "fge": lambda a, b: a[0] >= a[1],
+}
+
+
+def components(op: str, srcs: Sequence[Sequence[Any]], dest_comps: int,
+               attrs: dict[str, Any]) -> list[Any]:
+    """A move's result, component by component (each source a sequence of components:
+    rows of a NumPy array or raw numbers): ``mov`` the components ``attrs["comps"]``
+    (default the first `dest_comps`) of its source, ``vecN`` its sources' components
+    in order."""
+    if op == "mov":
+        return [srcs[0][c] for c in attrs.get("comps", range(dest_comps))]
+    return [c for s in srcs for c in s]
+
+
+def is_move(op: str) -> bool:
+    return op == "mov" or op.startswith("vec")
+
+
+# The exponent field of each float size: a denormal has it zero and a nonzero magnitude.
+FLOAT_EXPONENT = {16: 0x7C00, 32: 0x7F800000, 64: 0x7FF0000000000000}
+
+
+def is_denormal(a: Any, bits: int) -> Any:
+    """Whether raw float bits `a` (a NumPy array of the raw dtype, or an int) encode a
+    denormal: the bits a flush-to-zero mode flushes (`mir_eval._flush_denormals`)."""
+    return ((a & FLOAT_EXPONENT[bits]) == 0) & ((a & ((1 << (bits - 1)) - 1)) != 0)

@@ -1,0 +1,147 @@
+"""`radcc.frontend.mir_fold`: the comparisons and moves folded without NumPy give the
+bits NumPy computes (the oracle: each comparison evaluated here with NumPy's operator on
+the sources' bits viewed as the op's type), and every other fold still goes to NumPy."""
+
+from __future__ import annotations
+
+import itertools
+import operator
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from radcc.frontend import mir_eval, mir_fold
+from radcc.frontend.mir_ops import ALU_OPS
+
+ROOT = Path(__file__).resolve().parents[3]
+NUMPY_OP = {"ieq": operator.eq, "ine": operator.ne, "ilt": operator.lt, "ige": operator.ge,
+            "ult": operator.lt, "uge": operator.ge, "feq": operator.eq, "fneu": operator.ne,
+            "flt": operator.lt, "fge": operator.ge}
+DTYPES = {("int", 8): np.int8, ("int", 16): np.int16, ("int", 32): np.int32,
+          ("int", 64): np.int64, ("uint", 8): np.uint8, ("uint", 16): np.uint16,
+          ("uint", 32): np.uint32, ("uint", 64): np.uint64, ("float", 16): np.float16,
+          ("float", 32): np.float32, ("float", 64): np.float64}
+
+
+def _edge_bits(kind: str, bits: int) -> list[int]:
+    """Raw patterns: zero, one, the sign bit, all ones, max/min signed, and for floats
+    +-0, +-1, +-inf, a quiet NaN, the smallest denormal and the largest finite value."""
+    if bits == 1:
+        return [0, 1]
+    top, ones = 1 << (bits - 1), (1 << bits) - 1
+    out = [0, 1, 2, top, ones, top - 1, top + 1, 0x5A5A5A5A5A5A5A5A & ones]
+    if kind == "float":
+        exp = {16: 5, 32: 8, 64: 11}[bits]
+        man = bits - 1 - exp
+        inf = ((1 << exp) - 1) << man
+        one = ((1 << (exp - 1)) - 1) << man
+        out += [inf, inf | top, inf | (1 << (man - 1)), one, one | top, 1, inf - 1,
+                (inf - 1) | top]
+    return out
+
+
+@pytest.mark.parametrize("op", sorted(mir_fold.COMPARISONS))
+@pytest.mark.parametrize("bits", [1, 8, 16, 32, 64])
+def test_comparisons_fold_as_numpy_computes(op: str, bits: int) -> None:
+    kind = ALU_OPS[op].srcs[0]
+    if kind == "float" and bits in (1, 8):
+        pytest.skip("no float of that size")
+    vals = _edge_bits(kind, bits)
+    pairs = list(itertools.product(vals, vals))
+    a = tuple(x for x, _ in pairs)
+    b = tuple(y for _, y in pairs)
+    got = mir_fold.fold_plain(op, len(pairs), [a, b], [bits, bits], {})
+    if bits == 1:
+        want_arr = NUMPY_OP[op](np.array(a, bool), np.array(b, bool))
+    else:
+        dt = DTYPES[(kind, bits)]
+        raw = {8: np.uint8, 16: np.uint16, 32: np.uint32, 64: np.uint64}[bits]
+        with np.errstate(all="ignore"):
+            want_arr = NUMPY_OP[op](np.array(a, raw).view(dt), np.array(b, raw).view(dt))
+    assert got == tuple(int(x) for x in want_arr)
+    # and the folder's entry agrees with the NumPy folder
+    assert mir_fold.fold(op, 1, len(pairs), [a, b], [bits, bits], {}) == \
+        mir_eval.fold(op, 1, len(pairs), [a, b], [bits, bits], {})
+
+
+def test_moves_fold_as_numpy_computes() -> None:
+    src = (7, 0xFFFFFFFF, 1 << 31, 0x12345678)
+    assert mir_fold.fold_plain("mov", 2, [src], [32], {"comps": [3, 1]}) == (0x12345678,
+                                                                             0xFFFFFFFF)
+    assert mir_fold.fold_plain("mov", 3, [src], [32], {}) == src[:3]
+    assert mir_fold.fold_plain("vec4", 4, [(1,), (2,), (3,), (0xFFFF,)], [16] * 4, {}) == \
+        (1, 2, 3, 0xFFFF)
+    assert mir_fold.fold_plain("vec2", 2, [(5,), (0,)], [1, 1], {}) == (1, 0)
+    # wider constants are truncated to the bit size, as NumPy's astype does
+    assert mir_fold.fold_plain("vec2", 2, [(0x1_0000_0003,), (2,)], [32, 32], {}) == (3, 2)
+    for op, srcs, bits, attrs in [("mov", [src], [32], {"comps": [3, 1]}),
+                                  ("vec2", [(0x1_0000_0003,), (2,)], [32, 32], {}),
+                                  ("vec3", [(1,), (0,), (1,)], [1, 1, 1], {}),
+                                  ("vec2", [(2**64 - 1,), (0,)], [64, 64], {})]:
+        n = len(attrs.get("comps", ())) or len(srcs)
+        assert mir_fold.fold(op, bits[0], n, srcs, bits, attrs) == \
+            mir_eval.fold(op, bits[0], n, srcs, bits, attrs)
+
+
+def test_what_plain_python_does_not_fold_goes_to_numpy() -> None:
+    # an op without a plain rule, a flushed float comparison, a constant out of range
+    assert mir_fold.fold_plain("iadd", 1, [(1,), (2,)], [32, 32], {}) is None
+    denorm = (1,)
+    assert mir_fold.fold_plain("feq", 1, [denorm, (0,)], [32, 32], {},
+                               frozenset({32})) is None
+    assert mir_fold.fold("feq", 1, 1, [denorm, (0,)], [32, 32], {}, frozenset({32})) == (1,)
+    assert mir_fold.fold("feq", 1, 1, [denorm, (0,)], [32, 32], {}) == (0,)
+    # under flush-to-zero a comparison of normal values (and zeros) folds here
+    one, neg_zero = (0x3F800000,), (0x80000000,)
+    assert mir_fold.fold_plain("feq", 1, [neg_zero, (0,)], [32, 32], {},
+                               frozenset({32})) == (1,)
+    assert mir_fold.fold_plain("flt", 1, [one, (0,)], [32, 32], {}, frozenset({32})) == (0,)
+    for a, b in [(denorm, (0,)), (one, (0,)), ((0x80000001,), neg_zero), ((0x00400000,), one)]:
+        assert mir_fold.fold("fge", 1, 1, [a, b], [32, 32], {}, frozenset({32})) == \
+            mir_eval.fold("fge", 1, 1, [a, b], [32, 32], {}, frozenset({32}))
+    assert mir_fold.fold_plain("ieq", 1, [(-1,), (0,)], [32, 32], {}) is None
+    assert mir_fold.fold("iadd", 32, 1, [(0xFFFFFFFF,), (2,)], [32, 32], {}) == (1,)
+
+
+def test_a_folding_compile_does_not_load_numpy(tmp_path: Path) -> None:
+    """A shader whose specialization constants are compared (ncnn's pattern: the
+    translation folds ieq, feq, vecN and mov) compiles without importing NumPy."""
+    src = tmp_path / "k.comp"
+    src.write_text("""#version 450
+layout(constant_id = 0) const int act = 0;
+layout(constant_id = 1) const float slope = 0.0;
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) buffer B { vec4 v[]; };
+void main() {
+    uint i = gl_GlobalInvocationID.x;
+    vec4 x = v[i];
+    if (act == 1) x = x * 2.0;
+    if (slope == 0.0) x = max(x, vec4(0.0)); else x = x * slope;
+    v[i] = x;
+}
+""")
+    spv = tmp_path / "k.spv"
+    subprocess.run(["glslangValidator", "-V", str(src), "-o", str(spv)], check=True,
+                   capture_output=True)
+    code = ("import sys\n"
+            "from radcc.frontend import mir_fold\n"
+            "ops = []\n"
+            "plain = mir_fold.fold_plain\n"
+            "def spy(op, *a, **k):\n"
+            "    ops.append(op)\n"
+            "    return plain(op, *a, **k)\n"
+            "mir_fold.fold_plain = spy\n"
+            "from radcc import cli\n"
+            f"sys.argv = ['radcc', 'compile', '--no-validate', {str(spv)!r}, '-o', "
+            f"{str(tmp_path / 'k.o')!r}]\n"
+            "try:\n    cli.main()\nexcept SystemExit as e:\n    assert not e.code, e.code\n"
+            "print('FOLDED', ' '.join(sorted(set(ops))))\n"
+            "print('NUMPY', 'numpy' in sys.modules)\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert r.returncode == 0, r.stderr
+    folded = r.stdout.split("FOLDED", 1)[1].split("\n", 1)[0].split()
+    assert {"ieq", "feq"} <= set(folded), folded  # it did fold comparisons
+    assert "NUMPY False" in r.stdout
