@@ -33,6 +33,7 @@ import sys
 from dataclasses import dataclass, field, fields, replace
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from radcc.target import GfxLevel
 
@@ -329,8 +330,8 @@ _OPINFO_SLOTS = tuple(f.name for f in fields(OpInfo))  # init=False ones too, in
 _SPEC_SLOTS = frozenset(("operands", "defs", "srcs"))
 
 
-def _restore(values: list[tuple]) -> list[OpInfo]:
-    """`OpInfo`s whose slots hold `values` (tuples in `_OPINFO_SLOTS` order, as
+def _restore(values: list[list[Any]]) -> list[OpInfo]:
+    """`OpInfo`s whose slots hold `values` (rows in `_OPINFO_SLOTS` order, as
     `_store_cached` wrote them after construction), without running ``__init__``."""
     setters = [OpInfo.__dict__[name].__set__ for name in _OPINFO_SLOTS]
     new = object.__new__
@@ -354,7 +355,7 @@ def _load_cached(path: Path, key: list[tuple[str, int, int]]) -> list[OpInfo] | 
     spec_cols = [i for i, name in enumerate(_OPINFO_SLOTS) if name in _SPEC_SLOTS]
     mods = _OPINFO_SLOTS.index("modifiers")
     built: dict[tuple, object] = {}  # equal index tuples (and modifier tuples) built once
-    values = []
+    values: list[list[Any]] = []
     for r in rows:
         row = list(r)
         for i in spec_cols:
@@ -404,7 +405,7 @@ def _store_cached(path: Path, key: list[tuple[str, int, int]], entries: list[OpI
             row.append(v)
         rows.append(tuple(row))
     try:
-        blob = marshal.dumps(_shared((_CACHE_VERSION, key, list(specs), rows), {}))
+        blob = marshal.dumps(_shared((_CACHE_VERSION, key, list(specs), rows), {}))  # type: ignore[arg-type]
         path.parent.mkdir(exist_ok=True)
         tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
         tmp.write_bytes(blob)

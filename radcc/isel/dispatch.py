@@ -78,7 +78,6 @@ def _later(module: str, name: str) -> Select:
     def select(ctx: IselContext, ins: Instr) -> None:
         fn: Select = getattr(importlib.import_module(f"{__package__}.{module}"), name)
         fn(ctx, ins)
-    select.__qualname__ = select.__name__ = name
     return select
 
 
