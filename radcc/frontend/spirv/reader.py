@@ -385,6 +385,12 @@ class _Reader:
                                 f"{e.name!r}")
         if mode.name == "LocalSize" and 0 in args:
             raise self.fail("LocalSize must be at least 1 in each dimension")
+        if mode.name == "LocalSizeId" and self.m.version < (1, 6):
+            # Vulkan allows it from 1.3 (or with VK_KHR_maintenance4), which consumes
+            # SPIR-V 1.6; an older module is for an older environment (spirv_val.TARGET_ENV)
+            raise self.fail(f"LocalSizeId needs Vulkan 1.3 (a SPIR-V 1.6 module) or "
+                            f"VK_KHR_maintenance4; this module is SPIR-V "
+                            f"{self.m.version[0]}.{self.m.version[1]}")
         for e in eps:
             e.execution_modes.append(ExecutionMode(mode.name, args, by_id))
 

@@ -471,6 +471,28 @@ class _Checker:
             raise _fail(f"{what} has type {self.type_name(got)}, expected "
                         f"{self.type_name(want)}", ins)
 
+    def logically_match(self, a: int | None, b: int | None) -> bool:
+        """SPIR-V's "logically match" (OpCopyLogical): arrays of the same length id and
+        structs of as many members whose element types are the same or logically match
+        (decorations aside); no other types. Iterative: type nesting has no bound here."""
+        work = [(a, b)]
+        while work:
+            x, y = work.pop()
+            if x == y and x is not None:
+                continue
+            tx, ty = self.t(x), self.t(y)
+            if isinstance(tx, TypeArray) and isinstance(ty, TypeArray):
+                if tx.length != ty.length:
+                    return False
+                work.append((tx.element, ty.element))
+            elif isinstance(tx, TypeStruct) and isinstance(ty, TypeStruct):
+                if len(tx.members) != len(ty.members):
+                    return False
+                work.extend(zip(tx.members, ty.members, strict=True))
+            else:
+                return False
+        return True
+
     def const_int(self, vid: int) -> int | None:
         c = self.m.constants.get(vid)
         if c is None or isinstance(c.value, bool) or not isinstance(c.value, int):
@@ -630,6 +652,14 @@ class _Checker:
             self.same(ins, a, self.pointee(ins, int(ids[1]), "the source"), "the source pointee")
         elif op == "OpCopyObject":
             self.same(ins, rt, self.operand_type(ins, int(ids[0]), 0), "the operand")
+        elif op == "OpCopyLogical":
+            src = self.operand_type(ins, int(ids[0]), 0)
+            if rt == src:
+                raise _fail("the result type is the operand's (OpCopyLogical copies between "
+                            "distinct types: OpCopyObject copies within one)", ins)
+            if not self.logically_match(src, rt):
+                raise _fail(f"the result type {self.type_name(rt)} does not logically match "
+                            f"the operand's {self.type_name(src)}", ins)
         elif op in _ACCESS_CHAINS:
             self.access_chain(ins, rt, [int(v) for v in ids])
         elif op in ("OpPtrAccessChain", "OpInBoundsPtrAccessChain"):

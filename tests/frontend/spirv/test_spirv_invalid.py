@@ -311,14 +311,17 @@ def test_valid_base_accepted() -> None:
 
 
 def test_instruction_newer_than_module_version() -> None:
-    """OpExecutionModeId is SPIR-V 1.2; a 1.0 module may not use it."""
+    """OpExecutionModeId is SPIR-V 1.2; a 1.0 module may not use it. (LocalSizeId
+    itself is Vulkan 1.3's: a 1.2 module, for Vulkan 1.1, may not either, see
+    test_spirv_validate::test_local_size_id_needs_spirv_1_6.)"""
     text = HEAD.replace(
         "OpExecutionMode %main LocalSize 1 1 1",
         f"OpExecutionModeId %main LocalSizeId %u1 %u1 %u1 {M}",
     )
     text += TYPES + "%u1 = OpConstant %uint 1\n" + MAIN
     data, opname, offset = _case(text, "spv1.2")
-    assert read_spirv(data).workgroup_size() == (1, 1, 1)
+    with pytest.raises(SpirvError, match="LocalSizeId needs Vulkan 1.3"):
+        read_spirv(data)
     v10 = data[:4] + (0x00010000).to_bytes(4, "little") + data[8:]  # spirv-as refuses to
     assert not spirv_tools.validate(v10, "spv1.0").ok
     _rejects(v10, opname, offset, "requires SPIR-V 1.2")

@@ -579,3 +579,72 @@ def test_decoration_groups_refused_by_name(base_asm: str, tmp_path: Path) -> Non
     status, err = _compile(tmp_path, data)
     assert status == 1 and f"word {want}: OpDecorationGroup: decoration groups" in err, \
         (want, err)
+
+
+COPY_LOGICAL = """#version 450
+layout(local_size_x = 4) in;
+struct S { uint a; float b[2]; };
+layout(std430, binding = 0) buffer B { S s[4]; uint outv[4]; };
+void main() {
+    uint i = gl_LocalInvocationID.x;
+    S t = s[i];  // glslang: OpCopyLogical from the laid-out struct to the plain one
+    outv[i] = t.a + uint(t.b[0] * 2.0 + t.b[1]);
+}
+"""
+
+
+@pytest.mark.parametrize("edit", ["none", "mismatch", "same_type"])
+def test_copy_logical(tmp_path: Path, edit: str) -> None:
+    """OpCopyLogical copies between types that logically match (arrays of one length,
+    structs of as many members, elements the same or logically matching) and differ;
+    campaign seed 88's 3630dc8d02ff copied an image pointer into an image type. The
+    valid copy runs (NumPy's sums); the edits are refused as spirv-val refuses them."""
+    data = _glsl(tmp_path, COPY_LOGICAL)
+    text = _dis(data)
+    assert "%37 = OpCopyLogical %S %36" in text
+    if edit == "none":
+        s = np.zeros(12, np.uint32)
+        a = np.array([5, 6, 7, 8], np.uint32)
+        b = np.array([[1.5, 2.0], [0.25, 3.0], [4.0, 0.5], [10.0, 1.0]], np.float32)
+        for k in range(4):
+            s[3 * k] = a[k]
+            s[3 * k + 1:3 * k + 3] = b[k].view(np.uint32)
+        want = (a + (b[:, 0] * 2 + b[:, 1]).astype(np.uint32)).tolist()
+        for wave in (32, 64):
+            out = run_compute(data, buffers={(0, 0): np.concatenate([s, np.zeros(4, np.uint32)])},
+                              wave_size=wave)
+            assert np.frombuffer(out[(0, 0)], np.uint32)[12:].tolist() == want
+        return
+    new = {"mismatch": "%37 = OpCopyLogical %_arr_float_uint_2 %36",
+           "same_type": "%37 = OpCopyLogical %S_0 %36"}[edit]
+    text = text.replace("%37 = OpCopyLogical %S %36", new, 1)
+    if edit == "mismatch":  # its uses need a struct: store the copy nowhere
+        text = text.replace("OpStore %t %37\n", "", 1)
+    bad = _assemble(text)
+    r = spirv_tools.validate(bad, "vulkan1.3")
+    assert not r.ok and ("logically match" in r.text if edit == "mismatch"
+                         else "must not equal" in r.text), r.text
+    want = _word_of(text, bad, "OpCopyLogical")
+    words = {"mismatch": "does not logically match", "same_type": "is the operand's"}[edit]
+    status, err = _compile(tmp_path, bad, "--no-validate")
+    assert status == 1 and f"word {want}: OpCopyLogical: the result type" in err \
+        and words in err, (want, err)
+
+
+def test_local_size_id_needs_spirv_1_6(base_asm: str, tmp_path: Path) -> None:
+    """LocalSizeId is Vulkan 1.3's (or VK_KHR_maintenance4's): a SPIR-V 1.4 module, for
+    vulkan1.1spv1.4, may not use it (campaign seed 88's 4cca3a0f6fe5); SPIR-V 1.6 may."""
+    text = base_asm  # glslang targets SPIR-V 1.6 with LocalSizeId
+    assert "OpExecutionModeId %main LocalSizeId" in text
+    ok16 = _assemble(text)
+    assert spirv_tools.validate(ok16, "vulkan1.3").ok
+    assert _compile(tmp_path, ok16, "--no-validate")[0] == 0
+    old = spirv_tools.assemble(text, "vulkan1.1spv1.4")
+    assert int.from_bytes(old[4:8], "little") == 0x10400  # SPIR-V 1.4: vulkan1.1spv1.4
+    assert ENV_BY_VERSION[(1, 4)] == "vulkan1.1spv1.4"
+    r = spirv_tools.validate(old, "vulkan1.1spv1.4")
+    assert not r.ok and "LocalSizeId" in r.text, r.text
+    want = _word_of(text, old, "LocalSizeId")
+    status, err = _compile(tmp_path, old, "--no-validate")
+    assert status == 1 and f"word {want}: OpExecutionModeId: LocalSizeId needs Vulkan 1.3" \
+        in err, (want, err)
