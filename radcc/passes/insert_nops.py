@@ -71,6 +71,7 @@ from typing import Final, Generic, TypeVar
 from radcc.ir.fields import SaluFields
 from radcc.ir.program import Block, Definition, Instruction, Operand, Program
 from radcc.ir.regclass import EXEC, VCC, VGPR_BASE, PhysReg, v1
+from radcc.isa.table import OpInfo
 from radcc.passes.access import (
     Access,
     depctr_of,
@@ -187,6 +188,24 @@ class HazardState:
         self.ds.clear()
 
 
+_OpFlags = tuple[bool, bool, bool, bool, bool, bool, bool, bool, bool, bool, bool, bool, bool,
+                 bool]
+
+
+def _op_flags(info: OpInfo | None) -> _OpFlags:
+    """A table entry's classes as `_Rec` keeps them (valu, valu_reader, trans, salu,
+    VOPC, permlane, exp, flat, vmem_like, ds, ldsdir, indirect branch, nop, wmma)."""
+    flat = is_flat(info)
+    return (is_valu(info), is_valu_reader(info), is_trans(info), is_salu(info),
+            is_vopc_op(info), is_permlane(info), is_exp(info), flat, is_vmem(info) or flat,
+            is_ds(info), is_ldsdir(info), is_indirect_branch(info), is_nop(info),
+            info is not None and info.cls == "wmma")
+
+
+# `_op_flags` by table entry (id; each kept alive with its flags: the tables are constant)
+_OP_FLAGS: dict[int, tuple[OpInfo | None, _OpFlags]] = {}
+
+
 class _Rec:
     """What the pass needs of one instruction, computed once per pass run (the
     analysis visits a block once or more, the emission may once more, and the
@@ -208,24 +227,17 @@ class _Rec:
         self.depctr = depctr_of(instr)
         self.va_vdst0 = self.depctr is not None and self.depctr["va_vdst"] == 0
         self.wait = wait_of(instr, program.gfx_level)
-        self.valu = is_valu(info)
-        self.valu_reader = is_valu_reader(info)
-        self.trans = is_trans(info)
-        self.salu = is_salu(info)
+        e = _OP_FLAGS.get(id(info))
+        if e is None:
+            e = _OP_FLAGS[id(info)] = (info, _op_flags(info))
+        (self.valu, self.valu_reader, self.trans, self.salu, vopc, self.permlane, self.exp,
+         self.flat, self.vmem_like, self.ds, self.ldsdir, self.indirect, self.nop,
+         self.wmma) = e[1]
         self.wr_exec = bool(acc.writes & EXEC_REGS)
-        self.vcmpx = is_vopc_op(info) and self.wr_exec
-        self.permlane = is_permlane(info)
-        self.exp = is_exp(info)
-        self.flat = is_flat(info)
-        self.vmem_like = is_vmem(info) or self.flat
-        self.ds = is_ds(info)
-        self.ldsdir = is_ldsdir(info)
-        self.indirect = is_indirect_branch(info)
+        self.vcmpx = vopc and self.wr_exec
         self.returns_data = (self.vmem_like and info is not None
                              and returns_data(instr, info))
         self.g10 = Gfx10Rec(program, instr, info, acc) if g10 else None
-        self.nop = is_nop(info)
-        self.wmma = info is not None and info.cls == "wmma"
         # A and B: the first two operands
         self.wmma_ab = regs_of(instr.operands[:2]) if self.wmma else frozenset()
         self.lane_mask: frozenset[int] = frozenset()
