@@ -285,6 +285,11 @@ def _vgprs_of(regs: frozenset[int]) -> frozenset[int]:
     return frozenset(r for r in regs if r >= VGPR_BASE)
 
 
+# a table entry's implicit reads and writes (`implicit_regs`) by (entry id, wave size);
+# each kept alive with them (the tables are constant)
+_IMPLICIT: dict[tuple[int, int], tuple[OpInfo, tuple[int, ...], tuple[int, ...]]] = {}
+
+
 class Access:
     """What one instruction reads and writes (as `reads`/`writes`), and its table
     entry. The sets are frozen: they are shared by every query."""
@@ -320,11 +325,17 @@ class Access:
                 wr.add(r)
             else:
                 wr.update(range(r, r + (rc.bytes + 3) // 4))
-        if info is not None:
-            if info.implicit_reads:
-                rd.update(implicit_regs(info.implicit_reads, program.wave_size))
-            if info.implicit_writes:
-                wr.update(implicit_regs(info.implicit_writes, program.wave_size))
+        if info is not None and (info.implicit_reads or info.implicit_writes):
+            key = (id(info), program.wave_size)
+            e = _IMPLICIT.get(key)
+            if e is None:
+                e = _IMPLICIT[key] = (
+                    info, tuple(implicit_regs(info.implicit_reads, program.wave_size)),
+                    tuple(implicit_regs(info.implicit_writes, program.wave_size)))
+            if e[1]:
+                rd.update(e[1])
+            if e[2]:
+                wr.update(e[2])
         self.info = info
         self.reads = reads = frozenset(rd)
         self.writes = writes = frozenset(wr)
