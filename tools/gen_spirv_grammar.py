@@ -16,10 +16,11 @@ Table layout (all tuples, first spelling of an opcode/value wins, as spirv-dis p
 - ``OPERAND_KINDS``: kind -> (category, bases) (bases for the Pair* composites).
 - ``ENUMS``: kind -> {value: (name, parameter kinds, capabilities)}.
 - ``ENUM_NAMES``: kind -> {every spelling: value}.
-- ``CAPABILITY_REQUIREMENTS``: capability value -> (version, extensions) for the
-  capabilities that are not in SPIR-V 1.0: the first core version over all spellings
-  ("None": only through an extension) and the extensions any spelling names (a module
-  that declares the capability needs that version or one of those extensions).
+- ``ENUM_REQUIREMENTS``: operand kind -> {value: (version, extensions)} for the
+  enumerants (capabilities included) that are not in SPIR-V 1.0 or that an extension
+  provides: the first core version over all spellings ("None": only through an
+  extension) and the extensions any spelling names (a module that uses the enumerant
+  needs that version or one of those extensions).
 - ``LAST_VERSIONS``: "Opcode" or an operand kind -> {value: the last SPIR-V version
   that has it} for the opcodes and enumerants a later version removed (BufferBlock:
   1.3).
@@ -228,7 +229,7 @@ def build(include: Path) -> dict[str, Any]:
     kinds: dict[str, tuple[str, tuple[str, ...]]] = {}
     enums: dict[str, dict[int, tuple[Any, ...]]] = {}
     enum_names: dict[str, dict[str, int]] = {}
-    cap_req: dict[int, tuple[str, tuple[str, ...]]] = {}
+    requirements: dict[str, dict[int, tuple[str, tuple[str, ...]]]] = {}
     for k in core["operand_kinds"]:
         kinds[k["kind"]] = (k["category"], tuple(k.get("bases", ())))
         if "enumerants" not in k:
@@ -243,9 +244,10 @@ def build(include: Path) -> dict[str, Any]:
             if v not in table:
                 params = tuple(p["kind"] for p in e.get("parameters", ()))
                 table[v] = (e["enumerant"], params, tuple(e.get("capabilities", ())))
-            if k["kind"] == "Capability" and (e.get("version") or e.get("extensions")):
-                cap_req[v] = _merge_requirement(cap_req.get(v), e.get("version") or "1.0",
-                                                tuple(e.get("extensions", ())))
+            if e.get("version") or e.get("extensions"):
+                req = requirements.setdefault(k["kind"], {})
+                req[v] = _merge_requirement(req.get(v), e.get("version") or "1.0",
+                                            tuple(e.get("extensions", ())))
         enums[k["kind"]] = dict(sorted(table.items()))
         enum_names[k["kind"]] = names
     ext_sets: dict[str, dict[int, tuple[Any, ...]]] = {}
@@ -277,7 +279,8 @@ def build(include: Path) -> dict[str, Any]:
         "OPERAND_KINDS": kinds,
         "ENUMS": enums,
         "ENUM_NAMES": enum_names,
-        "CAPABILITY_REQUIREMENTS": dict(sorted(cap_req.items())),
+        "ENUM_REQUIREMENTS": {k: dict(sorted(v.items())) for k, v in sorted(requirements.items())
+                              if any(r != ("1.0", ()) for r in v.values())},
         "LAST_VERSIONS": {k: dict(sorted(v.items())) for k, v in sorted(last.items())},
         "EXT_INST_SETS": ext_sets,
         "GENERATORS": dict(sorted(generators.items())),

@@ -16,9 +16,9 @@ from types import SimpleNamespace
 from typing import Any
 
 _TABLES = ("GRAMMAR_VERSION", "MAGIC", "INSTRUCTIONS", "OPNAMES", "OPERAND_KINDS", "ENUMS",
-           "ENUM_NAMES", "CAPABILITY_REQUIREMENTS", "LAST_VERSIONS", "EXT_INST_SETS",
+           "ENUM_NAMES", "ENUM_REQUIREMENTS", "LAST_VERSIONS", "EXT_INST_SETS",
            "GENERATORS")
-_CACHE_VERSION = 3
+_CACHE_VERSION = 4
 
 
 def _load_tables() -> Any:
@@ -168,11 +168,17 @@ def enumerant(kind: str, value: int) -> Enumerant | None:
     return Enumerant(kind, value, name, params, caps)
 
 
-def capability_requirement(value: int) -> tuple[tuple[int, int] | None, tuple[str, ...]]:
-    """What declaring capability `value` needs: the first SPIR-V version that has it
-    (None: no core version) and the extensions that provide it otherwise."""
-    version, extensions = _g.CAPABILITY_REQUIREMENTS.get(value, ("1.0", ()))
+def requirement(kind: str, value: int) -> tuple[tuple[int, int] | None, tuple[str, ...]]:
+    """What using enumerant `value` of operand kind `kind` (declaring it, for a
+    capability) needs: the first SPIR-V version that has it (None: no core version) and
+    the extensions that provide it otherwise."""
+    version, extensions = _g.ENUM_REQUIREMENTS.get(kind, {}).get(value, ("1.0", ()))
     return _version(version), extensions
+
+
+def capability_requirement(value: int) -> tuple[tuple[int, int] | None, tuple[str, ...]]:
+    """`requirement` of a capability."""
+    return requirement("Capability", value)
 
 
 def last_versions() -> dict[str, dict[int, str]]:

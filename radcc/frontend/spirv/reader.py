@@ -197,9 +197,11 @@ class _Reader:
                              f"{' or '.join(need) or 'an extension'}", ins.offset, ins.opname)
 
     def _check_enum_caps(self, operands: Sequence[Operand], builtin: bool = False) -> None:
-        """Every enumerant's capabilities are declared. BuiltIn's only on OpDecorate and
-        not for ClipDistance/CullDistance (as spirv-val, which checks those where the
-        built-in is used: glslang's gl_PerVertex members name them without the capability)."""
+        """Every enumerant's capabilities are declared and its SPIR-V version or an
+        extension that provides it (`_check_enum_version`). BuiltIn's capabilities only on
+        OpDecorate and not for ClipDistance/CullDistance (as spirv-val, which checks those
+        where the built-in is used: glslang's gl_PerVertex members name them without the
+        capability)."""
         for op in operands:
             cat = grammar.category(op.kind)
             if cat in ("ValueEnum", "BitEnum"):
@@ -218,6 +220,8 @@ class _Reader:
                         if not self.declared.intersection(e.capabilities):
                             need = " or ".join(e.capabilities)
                             raise self.fail(f"{op.kind} {e.name} requires capability {need}")
+                    if e and op.kind != "Capability":
+                        self._check_enum_version(op.kind, e.name, v)
                     # a shader rounds conversions explicitly only where
                     # SPV_KHR_16bit_storage allows it (spirv-val's operand capabilities)
                     if (op.kind == "FPRoundingMode" and "Shader" in self.declared
@@ -226,6 +230,22 @@ class _Reader:
                         raise self.fail(f"FPRoundingMode in a shader requires capability {need}")
             if op.params:
                 self._check_enum_caps(op.params, builtin)
+
+    def _check_enum_version(self, kind: str, name: str, value: int) -> None:
+        """An enumerant newer than the module's SPIR-V version is used only with one of the
+        extensions that provide it (the grammar's version and extensions, as spirv-val's
+        operand version/extension check; an enumerant with no core version and no
+        extension listed has its capabilities as its only requirement)."""
+        version, extensions = grammar.requirement(kind, value)
+        if version is not None and version <= self.m.version:
+            return
+        if version is None and not extensions:
+            return
+        if set(extensions) & set(self.m.extensions):
+            return
+        need = [f"SPIR-V {version[0]}.{version[1]}"] if version else []
+        need += [f"extension {x}" for x in extensions]
+        raise self.fail(f"{kind} {name} requires {' or '.join(need)}")
 
     # ----- uses of ids -----
     def _check_uses(self, k: int, ins: Instruction, in_function: bool) -> None:

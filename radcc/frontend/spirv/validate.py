@@ -356,7 +356,7 @@ class _Checker:
     def module_declarations(self) -> None:
         """The VulkanMemoryModel capability comes with the Vulkan memory model (spirv-val's
         memory model checks; a capability's own version/extension requirement is the
-        reader's, from the grammar's CAPABILITY_REQUIREMENTS); no opcode or enumerant a
+        reader's, from the grammar's ENUM_REQUIREMENTS); no opcode or enumerant a
         later SPIR-V version than the module's removed (the grammar's LAST_VERSIONS:
         BufferBlock after 1.3)."""
         m = self.m

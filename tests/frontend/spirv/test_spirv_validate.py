@@ -198,6 +198,36 @@ def test_capability_without_its_extension(base_asm: str, tmp_path: Path) -> None
     assert status == 0, err
 
 
+@pytest.mark.parametrize(("old", "new", "needle", "extension"), [
+    ("OpSource GLSL 450", "OpExecutionMode %main SubgroupUniformControlFlowKHR\nOpSource GLSL 450",
+     "ExecutionMode SubgroupUniformControlFlowKHR", "SPV_KHR_subgroup_uniform_control_flow"),
+    ("OpMemberDecorate %P 1 Offset 4",
+     'OpMemberDecorate %P 1 Offset 4\nOpMemberDecorateString %P 1 UserTypeGOOGLE "t"',
+     "Decoration UserTypeGOOGLE", "SPV_GOOGLE_user_type"),
+], ids=["execution_mode", "decoration"])
+def test_enumerant_without_its_extension(old: str, new: str, needle: str, extension: str,
+                                         base_asm: str, tmp_path: Path) -> None:
+    """An enumerant operand that only an extension provides (the systematic probe's
+    enumerant operator: every other value of each enum operand) needs the extension's
+    OpExtension, as spirv-val's operand version/extension check; the reader refuses it at
+    its instruction, with and without spirv-val, and takes it with the extension."""
+    text = base_asm.replace(old, new, 1)
+    data = _assemble(text)
+    assert not spirv_tools.validate(data, "vulkan1.3").ok
+    want = _word_of(text, data, needle.split()[1])
+    for flags in (("--no-validate",), ()):
+        status, err = _compile(tmp_path, data, *flags)
+        assert status == 1, err
+        assert re.search(rf"word {want}: Op\w+: {needle} requires extension {extension}",
+                         err), err
+    declared = text.replace("OpCapability Shader\n",
+                            f'OpCapability Shader\nOpExtension "{extension}"\n', 1)
+    data = _assemble(declared)
+    assert spirv_tools.validate(data, "vulkan1.3").ok
+    status, err = _compile(tmp_path, data, "--no-validate")
+    assert status == 0, err
+
+
 def test_builtin_decoration_without_capability(base_asm: str, tmp_path: Path) -> None:
     """OpDecorate BuiltIn of a built-in whose capability is not declared (fuzz finding
     b1ef92da7e13): spirv-val rejects it; the reader refuses it at the decoration, with and
