@@ -174,6 +174,7 @@ def test_spirv_findings_located_and_invalid_for_spirv_val(flags: list[str],
 # seed 85: ArrayStride on a Workgroup variable's own pointer type (5ac610e74f1f: -10684);
 # seed 88: LocalSizeId in a SPIR-V 1.4 module (4cca3a0f6fe5: valid for vulkan1.3, which the
 # test asks for, invalid for the module's own vulkan1.1spv1.4, as radcc validates it)
+# probe17: an OpDecorateId operand defined after its target (2e6ce52599f2)
 VALID_FOR_SPIRV_VAL_2023 = {"91f308e27ac6", "58f89341c9c6", "ae160b895c4b", "3945275683dd",
                             "b530c41dd6f3", "d1fb6a9106fd", "d6ee6b846b12", "ece24ce0d8c6",
                             "b8c8be514204", "33e45ace2649", "56279cf0b183", "4d561c85f5ee",
@@ -182,7 +183,7 @@ VALID_FOR_SPIRV_VAL_2023 = {"91f308e27ac6", "58f89341c9c6", "ae160b895c4b", "394
                             "2427fc4c8a2a", "4398b4a3c1ee", "7b0ce70d0aec", "f81365f6eac1",
                             "c8e7a2db0e90", "a1d18baae3e5",
                             "13ff38f50f93",
-                            "5005dc77d6ab", "5ac610e74f1f", "4cca3a0f6fe5"}
+                            "5005dc77d6ab", "5ac610e74f1f", "4cca3a0f6fe5", "2e6ce52599f2"}
 
 # SPIR-V opcodes with memory semantics, and the word index (from the opcode word) of
 # each semantics operand: barriers, and the atomics (result type and id first, except

@@ -118,8 +118,10 @@ class _Reader:
                 else:
                     func.add(ins)
                 continue
+            if ins.opname == "OpNop":
+                raise self.fail("OpNop must appear in a block (spirv-val's layout rule)")
             if ins.opname in ANYWHERE:
-                if ins.opname != "OpNop" and section < GLOBALS - 1:
+                if section < GLOBALS - 1:
                     raise self.fail(f"{ins.opname} is not allowed among {SECTIONS[section]}")
                 continue
             s = section_of(ins)

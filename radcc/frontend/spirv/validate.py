@@ -22,8 +22,9 @@ miscompiles on an invalid module:
   leaves to a merge block or continue target, the back-edge block post-dominates the
   continue construct (a continue target that is the header is the back-edge block);
 * **decorations**: each on the kind of id it applies to (``Block`` on structs,
-  ``ArrayStride`` on arrays and pointers, ``Offset``/``MatrixStride``/``RowMajor``
-  on members, ``DescriptorSet``/``Binding`` on variables, ``SpecId`` on scalar spec
+  ``ArrayStride`` on arrays and pointers, ``MatrixStride``/``RowMajor``/``ColMajor``
+  on members (``Offset`` on members, or any id as transform feedback's and spirv-val
+  allow), decorations with id operands by ``OpDecorateId`` and no other by it, ``DescriptorSet``/``Binding`` on variables, ``SpecId`` on scalar spec
   constants, ``Location`` on Input/Output variables, ``NoSignedWrap``/``NoUnsignedWrap``
   on integer arithmetic, ``FPRoundingMode`` on stored 16-bit conversions), not
   repeated, not exclusive pairs (``Restrict``/``Aliased``, ``RowMajor``/``ColMajor``),
@@ -211,7 +212,9 @@ _EXPLICIT_LAYOUT = frozenset({"StorageBuffer", "Uniform", "PushConstant",
 # decorations and the kinds of target they may be on
 _MATRIX_OPS = frozenset({"OpMatrixTimesVector", "OpVectorTimesMatrix", "OpMatrixTimesMatrix",
                          "OpMatrixTimesScalar", "OpTranspose", "OpOuterProduct"})
-_MEMBER_ONLY = frozenset({"Offset", "MatrixStride", "RowMajor", "ColMajor"})
+# (Offset is also a transform-feedback variable's: spirv-val takes OpDecorate Offset on
+# any id; radcc reads only members' offsets)
+_MEMBER_ONLY = frozenset({"MatrixStride", "RowMajor", "ColMajor"})
 # (Dim, cube arrayed) -> the capability reading or writing such a storage image needs
 # (SPIR-V spec 3.9 "Dim": spirv-val's image read/write checks)
 _STORAGE_DIM_CAPS = {("1D", False): "Image1D", ("Rect", False): "ImageRect",
@@ -849,11 +852,23 @@ class _Checker:
         elif layout in self.m.constants and self.m.constant_value(layout) in (0, 1):
             raise _fail("a RowMajorKHR or ColumnMajorKHR MemoryLayout needs a Stride", ins)
 
+    def _coop_shapes_differ(self, a: TypeCooperativeMatrix, b: TypeCooperativeMatrix) -> bool:
+        """Whether two cooperative-matrix types have another scope, rows, columns or use:
+        constants of other values (a specialization constant matches any)."""
+        for x, y in ((a.scope, b.scope), (a.rows, b.rows), (a.columns, b.columns),
+                     (a.use, b.use)):
+            vx, vy = self.const_int(x), self.const_int(y)
+            if x != y and vx is not None and vy is not None and vx != vy:
+                return True
+        return False
+
     def _coop_operands(self, ins: Instruction, rt: int | None, cm: TypeCooperativeMatrix,
                        ids: list[int]) -> None:
         """Operands of arithmetic on cooperative matrices (SPV_KHR_cooperative_matrix): of
         the result type, but OpMatrixTimesScalar's scalar (of its component type) and a
-        conversion's source (a matrix of the same scope, rows, columns and use)."""
+        conversion's source (a matrix of the same scope, rows, columns and use: the same
+        constant values, as spirv-val compares them; a specialization constant matches
+        any)."""
         op = ins.opname
         for k, v in enumerate(ids):
             got = self.operand_type(ins, v, k)
@@ -862,9 +877,7 @@ class _Checker:
             elif ins.opname.startswith("OpConvert") or op in ("OpUConvert", "OpSConvert",
                                                                 "OpFConvert"):
                 src = self.t(got)
-                if not isinstance(src, TypeCooperativeMatrix) or \
-                        (src.scope, src.rows, src.columns, src.use) != \
-                        (cm.scope, cm.rows, cm.columns, cm.use):
+                if not isinstance(src, TypeCooperativeMatrix) or self._coop_shapes_differ(src, cm):
                     raise _fail(f"operand {k} ({self.type_name(got)}) is not a cooperative "
                                 f"matrix of the result's scope, shape and use", ins)
             elif op in _FLOAT_ARITH or op in _INT_ARITH or op == "OpMatrixTimesScalar":
@@ -2045,9 +2058,28 @@ class _Checker:
     # ================================================================ entry points
     def interfaces(self) -> None:
         """The global variables an entry point's functions use are in its interface (all
-        of them from SPIR-V 1.4, the Input/Output ones before, when it holds no other)."""
+        of them from SPIR-V 1.4, the Input/Output ones before, when it holds no other);
+        at most one object per storage class holding a struct with BuiltIn members per
+        entry-point function, over every OpEntryPoint naming it (spirv-val's reading of
+        VUID-StandaloneSpirv-OpEntryPoint-09658/-09659)."""
         m = self.m
         fns = {f.id: f for f in m.functions}
+        blocks: dict[tuple[int, str], int] = {}
+        for ins in m.instructions:
+            if ins.opname != "OpEntryPoint":
+                continue
+            for v in ins.ids()[1:]:
+                var = m.global_variables.get(v)
+                if var is None or m.builtin(v) is not None or not self._builtins_of(v, var):
+                    continue
+                key = (ins.id(1), var.storage_class)
+                if key in blocks:
+                    who = f"%{v} holds" if blocks[key] == v else f"%{blocks[key]} and %{v} hold"
+                    raise _fail(f"{who} {var.storage_class} built-in members twice for the "
+                                f"entry-point function %{ins.id(1)}: "
+                                "at most one object per storage class "
+                                "(VUID-StandaloneSpirv-OpEntryPoint-09658/-09659)", ins)
+                blocks[key] = v
         for ep in m.entry_points:
             builtins: dict[tuple[str, str], int] = {}
             for v in ep.interface:  # VUID-StandaloneSpirv-OpEntryPoint-09658/-09659
@@ -2385,6 +2417,15 @@ class _Checker:
                             f"(a constant only for WorkgroupSize), not %{target}", ins)
             if ins.opname == "OpDecorateId" and not any(q.is_id for q in dec.params):
                 raise _fail(f"{name} takes no id: OpDecorate, not OpDecorateId", ins)
+            if ins.opname != "OpDecorateId" and any(q.is_id for q in dec.params):
+                raise _fail(f"{name} takes an id: OpDecorateId, not {ins.opname}", ins)
+            if ins.opname == "OpDecorateId" and tdef is not None:
+                for q in dec.params:
+                    qdef = m.defs.get(int(q.value)) if q.is_id else None
+                    if qdef is not None and qdef.offset > tdef.offset:
+                        raise _fail(f"{name}'s operand %{q.value} is defined after its "
+                                    f"target %{target} (spirv-val: a parameter must appear "
+                                    "earlier than the target)", ins)
             if name == "Uniform" and member is not None:
                 raise _fail("Uniform applies to objects, not structure members", ins)
             if name == "BuiltIn" and str(dec.params[0].name) == "WorkgroupSize" and \

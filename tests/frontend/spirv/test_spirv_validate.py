@@ -155,6 +155,11 @@ CASES = [
      "a value of a non-void type"),
     ("glsl_shared", "OpDecorate %P Block", "OpDecorate %P Block\nOpDecorate %U GLSLShared",
      "GLSLShared", False, "VUID-StandaloneSpirv-GLSLShared-04669"),
+    # probe17's systematic probe (enumerant operator: CounterBuffer, an id decoration, by
+    # OpDecorate)
+    ("id_decoration_by_opdecorate", "OpDecorate %P Block",
+     "OpDecorate %P Block\nOpDecorate %__0 UniformId %uint_3", "UniformId", False,
+     "UniformId takes an id: OpDecorateId, not OpDecorate"),
 ]
 
 
@@ -224,6 +229,72 @@ def test_enumerant_without_its_extension(old: str, new: str, needle: str, extens
                             f'OpCapability Shader\nOpExtension "{extension}"\n', 1)
     data = _assemble(declared)
     assert spirv_tools.validate(data, "vulkan1.3").ok
+    status, err = _compile(tmp_path, data, "--no-validate")
+    assert status == 0, err
+
+
+def test_nop_outside_a_block(base_asm: str, tmp_path: Path) -> None:
+    """OpNop among the module's declarations: spirv-val's "Nop must appear in a block";
+    the reader refuses it at the OpNop, with and without spirv-val (probe17, by hand)."""
+    text = base_asm.replace("OpDecorate %P Block\n", "OpDecorate %P Block\nOpNop\n", 1)
+    data = _assemble(text)
+    assert not spirv_tools.validate(data, "vulkan1.3").ok
+    want = _word_of(text, data, "OpNop")
+    for flags in (("--no-validate",), ()):
+        status, err = _compile(tmp_path, data, *flags)
+        assert status == 1 and f"word {want}: OpNop: OpNop must appear in a block" in err, err
+
+
+def test_decorate_id_operand_before_its_target(base_asm: str, tmp_path: Path) -> None:
+    """OpDecorateId's id operands are defined before its target (SPIRV-Tools 2025.5:
+    "Parameter <ID> ... must appear earlier in the binary than the target"; Debian's
+    2023.1 does not check it, so the expectation is the newer validator's, recorded in
+    the corpus finding 2e6ce52599f2 that test_fuzz_regressions runs against it): %uint_3
+    comes after %__0 and before %__1 in glslang's order."""
+    text = base_asm.replace("OpDecorate %P Block\n",
+                            "OpDecorate %P Block\nOpDecorateId %__0 UniformId %uint_3\n", 1)
+    data = _assemble(text)
+    want = _word_of(text, data, "OpDecorateId %__0")
+    status, err = _compile(tmp_path, data, "--no-validate")
+    assert status == 1 and re.search(rf"word {want}: OpDecorateId: UniformId's operand %\d+ "
+                                     "is defined after its target", err), err
+    valid = text.replace("OpDecorateId %__0", "OpDecorateId %__1")
+    data = _assemble(valid)
+    assert spirv_tools.validate(data, "vulkan1.3").ok
+    status, err = _compile(tmp_path, data, "--no-validate")
+    assert status == 0, err
+
+
+def test_two_entry_points_of_one_function_share_builtin_blocks(tmp_path: Path) -> None:
+    """Two OpEntryPoints of one vertex function, each listing gl_PerVertex: spirv-val
+    counts the objects with BuiltIn members per entry-point function over both ("at most
+    one object per Storage Class ... consumed per entry-point"); radcc refuses the second
+    OpEntryPoint (probe17's entry-point operator, corpus fbfa97b74eaf)."""
+    f = tmp_path / "v.vert"
+    f.write_text("#version 450\nlayout(location = 0) in vec4 p;\n"
+                 "void main() { gl_Position = p; }\n")
+    r = spirv_tools.compile_glsl(f, "vulkan1.3")
+    assert r.ok, r.text
+    text = _dis(r.data)
+    ep = next(ln for ln in text.splitlines() if "OpEntryPoint" in ln)
+    text = text.replace(ep, ep + "\n" + ep.replace('"main"', '"other"'), 1)
+    data = _assemble(text)
+    assert not spirv_tools.validate(data, "vulkan1.3").ok
+    want = _word_of(text, data, '"other"')
+    status, err = _compile(tmp_path, data, "--no-validate")
+    assert status == 1 and re.search(rf"word {want}: OpEntryPoint: %\d+ holds Output built-in "
+                                     "members twice", err), err
+    status, err = _compile(tmp_path, data)
+    assert status == 1 and "spirv-val" in err, err
+
+
+def test_cooperative_matrix_shapes_compared_by_value(tmp_path: Path) -> None:
+    """A conversion between cooperative matrices whose types name the same shape through
+    two constant ids of one value (the systematic probe's duplicated declarations: a
+    uint 32 constant declared twice): SPIRV-Tools 2025.5 accepts the module (it compares
+    the constants' values; Debian's 2023.1 predates SPV_KHR_cooperative_matrix), radcc
+    had refused it as another shape."""
+    data = (HERE / "validate" / "coopmat_shape_constants_duplicated.spv").read_bytes()
     status, err = _compile(tmp_path, data, "--no-validate")
     assert status == 0, err
 
