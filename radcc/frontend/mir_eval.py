@@ -8,7 +8,8 @@ Integer semantics follow NIR: shifts use the count modulo the bit size;
 division by zero gives 0 (any value is allowed: GLSL leaves it undefined).
 A separate module from the table so that a compile imports NumPy only when it
 evaluates something; the folder (`mir_fold.fold`) comes here only for what plain
-Python does not compute (the comparisons and moves are folded without NumPy, by the
+Python does not compute (the comparisons, the modular integer operations and the moves
+are folded without NumPy, by the
 rules of `mir_rules` that this module's table shares).
 """
 
@@ -21,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from .mir_ops import ALU_OPS, CONVERSION
-from .mir_rules import COMPARISONS, components, is_denormal, is_move
+from .mir_rules import COMPARISONS, INTEGER_OPS, components, is_denormal, is_move
 
 Arr = np.ndarray
 
@@ -386,9 +387,6 @@ def _rhs(x: Arr) -> Arr:
 
 
 _TABLE: dict[str, Callable[[list[Arr], int], Arr]] = {
-    "iadd": lambda a, b: a[0] + a[1],
-    "isub": lambda a, b: a[0] - a[1],
-    "imul": lambda a, b: a[0] * a[1],
     "imul_high": lambda a, b: _mul_high(a[0], a[1], b, True),
     "umul_high": lambda a, b: _mul_high(a[0], a[1], b, False),
     "idiv": lambda a, b: _trunc_div(a[0], a[1], b)[0],
@@ -405,11 +403,6 @@ _TABLE: dict[str, Callable[[list[Arr], int], Arr]] = {
     "ishl": _shl,
     "ishr": _ishr,
     "ushr": _ushr,
-    "iand": lambda a, b: a[0] & a[1],
-    "ior": lambda a, b: a[0] | a[1],
-    "ixor": lambda a, b: a[0] ^ a[1],
-    "inot": lambda a, b: ~a[0],
-    "ineg": lambda a, b: -a[0] if b > 1 else a[0],
     "iabs": lambda a, b: np.abs(a[0]),
     "isign": lambda a, b: np.sign(a[0]),
     "bitfield_reverse": lambda a, b: _bitrev(a[0], b).astype(UNS[b]),
@@ -491,6 +484,7 @@ _TABLE: dict[str, Callable[[list[Arr], int], Arr]] = {
     "unpack_half_2x16_split_y": lambda a, b: (a[0] >> np.uint32(16)).astype(
         np.uint16).view(np.float16).astype(np.float32),
     **COMPARISONS,  # written once, for NumPy and plain Python (mir_rules)
+    **INTEGER_OPS,
     "fequ": lambda a, b: (a[0] == a[1]) | np.isnan(a[0]) | np.isnan(a[1]),
     "fneo": lambda a, b: (a[0] != a[1]) & ~np.isnan(a[0]) & ~np.isnan(a[1]),
     "fltu": lambda a, b: ~(a[0] >= a[1]),

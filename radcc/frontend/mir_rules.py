@@ -24,6 +24,22 @@ COMPARISONS: dict[str, Callable[[list[Any], int], Any]] = {
     "fge": lambda a, b: a[0] >= a[1],
 }
 
+# Integer operations whose result's low bits do not depend on the width the sources
+# were computed in (two's complement, modulo 2**bits): a NumPy array of the type's
+# width and a Python int masked to it give the same bits. (1-bit sources: the bitwise
+# three only; NumPy's booleans have their own rules for the others.)
+INTEGER_OPS: dict[str, Callable[[list[Any], int], Any]] = {
+    "iadd": lambda a, b: a[0] + a[1],
+    "isub": lambda a, b: a[0] - a[1],
+    "imul": lambda a, b: a[0] * a[1],
+    "iand": lambda a, b: a[0] & a[1],
+    "ior": lambda a, b: a[0] | a[1],
+    "ixor": lambda a, b: a[0] ^ a[1],
+    "inot": lambda a, b: ~a[0],
+    "ineg": lambda a, b: -a[0] if b > 1 else a[0],
+}
+BITWISE = frozenset(("iand", "ior", "ixor"))
+
 
 def components(op: str, srcs: Sequence[Sequence[Any]], dest_comps: int,
                attrs: dict[str, Any]) -> list[Any]:

@@ -53,7 +53,7 @@ def test_comparisons_fold_as_numpy_computes(op: str, bits: int) -> None:
     pairs = list(itertools.product(vals, vals))
     a = tuple(x for x, _ in pairs)
     b = tuple(y for _, y in pairs)
-    got = mir_fold.fold_plain(op, len(pairs), [a, b], [bits, bits], {})
+    got = mir_fold.fold_plain(op, 1, len(pairs), [a, b], [bits, bits], {})
     if bits == 1:
         want_arr = NUMPY_OP[op](np.array(a, bool), np.array(b, bool))
     else:
@@ -67,16 +67,48 @@ def test_comparisons_fold_as_numpy_computes(op: str, bits: int) -> None:
         mir_eval.fold(op, 1, len(pairs), [a, b], [bits, bits], {})
 
 
+NUMPY_INT_OP = {"iadd": operator.add, "isub": operator.sub, "imul": operator.mul,
+                "iand": operator.and_, "ior": operator.or_, "ixor": operator.xor,
+                "inot": operator.invert, "ineg": operator.neg}
+
+
+@pytest.mark.parametrize("op", sorted(mir_fold.INTEGER_OPS))
+@pytest.mark.parametrize("bits", [1, 8, 16, 32, 64])
+def test_integer_ops_fold_as_numpy_computes(op: str, bits: int) -> None:
+    """Wrapping arithmetic and bitwise operations: NumPy on the bits viewed as the op's
+    type (the oracle) against the plain fold; 1-bit only for the bitwise three."""
+    kind = ALU_OPS[op].srcs[0]
+    n = len(ALU_OPS[op].srcs)
+    vals = _edge_bits(kind, bits)
+    combos = list(itertools.product(vals, repeat=n))
+    srcs = [tuple(c[i] for c in combos) for i in range(n)]
+    got = mir_fold.fold_plain(op, bits, len(combos), srcs, [bits] * n, {})
+    if bits == 1:
+        if op not in ("iand", "ior", "ixor"):
+            assert got is None
+            return
+        bools = NUMPY_INT_OP[op](*(np.array(s, bool) for s in srcs))
+        assert got == tuple(int(x) for x in bools)
+        return
+    raw = {8: np.uint8, 16: np.uint16, 32: np.uint32, 64: np.uint64}[bits]
+    dt = DTYPES[(kind, bits)]
+    with np.errstate(all="ignore"):
+        want = NUMPY_INT_OP[op](*(np.array(s, raw).view(dt) for s in srcs)).astype(dt)
+    assert got == tuple(int(x) for x in want.view(raw))
+    assert mir_fold.fold(op, bits, len(combos), srcs, [bits] * n, {}) == \
+        mir_eval.fold(op, bits, len(combos), srcs, [bits] * n, {})
+
+
 def test_moves_fold_as_numpy_computes() -> None:
     src = (7, 0xFFFFFFFF, 1 << 31, 0x12345678)
-    assert mir_fold.fold_plain("mov", 2, [src], [32], {"comps": [3, 1]}) == (0x12345678,
+    assert mir_fold.fold_plain("mov", 32, 2, [src], [32], {"comps": [3, 1]}) == (0x12345678,
                                                                              0xFFFFFFFF)
-    assert mir_fold.fold_plain("mov", 3, [src], [32], {}) == src[:3]
-    assert mir_fold.fold_plain("vec4", 4, [(1,), (2,), (3,), (0xFFFF,)], [16] * 4, {}) == \
+    assert mir_fold.fold_plain("mov", 32, 3, [src], [32], {}) == src[:3]
+    assert mir_fold.fold_plain("vec4", 16, 4, [(1,), (2,), (3,), (0xFFFF,)], [16] * 4, {}) == \
         (1, 2, 3, 0xFFFF)
-    assert mir_fold.fold_plain("vec2", 2, [(5,), (0,)], [1, 1], {}) == (1, 0)
+    assert mir_fold.fold_plain("vec2", 1, 2, [(5,), (0,)], [1, 1], {}) == (1, 0)
     # wider constants are truncated to the bit size, as NumPy's astype does
-    assert mir_fold.fold_plain("vec2", 2, [(0x1_0000_0003,), (2,)], [32, 32], {}) == (3, 2)
+    assert mir_fold.fold_plain("vec2", 32, 2, [(0x1_0000_0003,), (2,)], [32, 32], {}) == (3, 2)
     for op, srcs, bits, attrs in [("mov", [src], [32], {"comps": [3, 1]}),
                                   ("vec2", [(0x1_0000_0003,), (2,)], [32, 32], {}),
                                   ("vec3", [(1,), (0,), (1,)], [1, 1, 1], {}),
@@ -88,21 +120,23 @@ def test_moves_fold_as_numpy_computes() -> None:
 
 def test_what_plain_python_does_not_fold_goes_to_numpy() -> None:
     # an op without a plain rule, a flushed float comparison, a constant out of range
-    assert mir_fold.fold_plain("iadd", 1, [(1,), (2,)], [32, 32], {}) is None
+    assert mir_fold.fold_plain("ishl", 32, 1, [(1,), (2,)], [32, 32], {}) is None
+    assert mir_fold.fold_plain("iadd", 1, 1, [(1,), (1,)], [1, 1], {}) is None  # NumPy's bools
+    assert mir_fold.fold_plain("iadd", 64, 1, [(1,), (2,)], [32, 32], {}) is None  # widths
     denorm = (1,)
-    assert mir_fold.fold_plain("feq", 1, [denorm, (0,)], [32, 32], {},
+    assert mir_fold.fold_plain("feq", 1, 1, [denorm, (0,)], [32, 32], {},
                                frozenset({32})) is None
     assert mir_fold.fold("feq", 1, 1, [denorm, (0,)], [32, 32], {}, frozenset({32})) == (1,)
     assert mir_fold.fold("feq", 1, 1, [denorm, (0,)], [32, 32], {}) == (0,)
     # under flush-to-zero a comparison of normal values (and zeros) folds here
     one, neg_zero = (0x3F800000,), (0x80000000,)
-    assert mir_fold.fold_plain("feq", 1, [neg_zero, (0,)], [32, 32], {},
+    assert mir_fold.fold_plain("feq", 1, 1, [neg_zero, (0,)], [32, 32], {},
                                frozenset({32})) == (1,)
-    assert mir_fold.fold_plain("flt", 1, [one, (0,)], [32, 32], {}, frozenset({32})) == (0,)
+    assert mir_fold.fold_plain("flt", 1, 1, [one, (0,)], [32, 32], {}, frozenset({32})) == (0,)
     for a, b in [(denorm, (0,)), (one, (0,)), ((0x80000001,), neg_zero), ((0x00400000,), one)]:
         assert mir_fold.fold("fge", 1, 1, [a, b], [32, 32], {}, frozenset({32})) == \
             mir_eval.fold("fge", 1, 1, [a, b], [32, 32], {}, frozenset({32}))
-    assert mir_fold.fold_plain("ieq", 1, [(-1,), (0,)], [32, 32], {}) is None
+    assert mir_fold.fold_plain("ieq", 1, 1, [(-1,), (0,)], [32, 32], {}) is None
     assert mir_fold.fold("iadd", 32, 1, [(0xFFFFFFFF,), (2,)], [32, 32], {}) == (1,)
 
 
