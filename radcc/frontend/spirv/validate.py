@@ -870,6 +870,9 @@ class _Checker:
         constant values, as spirv-val compares them; a specialization constant matches
         any)."""
         op = ins.opname
+        if op == "OpCooperativeMatrixMulAddKHR":
+            self._coop_muladd(ins, cm, ids)
+            return
         for k, v in enumerate(ids):
             got = self.operand_type(ins, v, k)
             if op == "OpMatrixTimesScalar" and k == 1:
@@ -882,6 +885,36 @@ class _Checker:
                                 f"matrix of the result's scope, shape and use", ins)
             elif op in _FLOAT_ARITH or op in _INT_ARITH or op == "OpMatrixTimesScalar":
                 self.same(ins, rt, got, f"operand {k}")
+
+    def _coop_muladd(self, ins: Instruction, cm: TypeCooperativeMatrix,
+                     ids: list[int]) -> None:
+        """OpCooperativeMatrixMulAddKHR (SPV_KHR_cooperative_matrix): A, B and C of uses
+        MatrixA, MatrixB and MatrixAccumulator, the result an accumulator, one scope; M x K
+        times K x N plus M x N gives M x N, checked where both sizes are constants (as
+        spirv-val does: specialization constants are checked by the translation,
+        spirv_to_mir/coopmat.py)."""
+        mats = []
+        for k, (v, use) in enumerate(zip(ids[:3], ("MatrixA", "MatrixB", "MatrixAccumulator"),
+                                         strict=True)):
+            t = self.t(self.operand_type(ins, v, k))
+            if not isinstance(t, TypeCooperativeMatrix) or self.const_int(t.use) not in \
+                    (None, k):
+                raise _fail(f"operand {k} of OpCooperativeMatrixMulAddKHR is not a "
+                            f"cooperative matrix of use {use}", ins)
+            mats.append(t)
+        if self.const_int(cm.use) not in (None, 2):
+            raise _fail("the result of OpCooperativeMatrixMulAddKHR is not a cooperative "
+                        "matrix of use MatrixAccumulator", ins)
+        a, b, c = mats
+        for what, x, y in (("M", a.rows, cm.rows), ("M", c.rows, cm.rows),
+                           ("N", b.columns, cm.columns), ("N", c.columns, cm.columns),
+                           ("K", a.columns, b.rows), ("scope", a.scope, cm.scope),
+                           ("scope", b.scope, cm.scope), ("scope", c.scope, cm.scope)):
+            vx, vy = self.const_int(x), self.const_int(y)
+            if vx is not None and vy is not None and vx != vy:
+                raise _fail(f"OpCooperativeMatrixMulAddKHR: the matrices' {what} do not "
+                            f"agree ({vx} and {vy}: A is M x K, B K x N, C and the result "
+                            "M x N)", ins)
 
     def image_access(self, ins: Instruction, rt: int | None, ids: list[int]) -> ImageType:
         """OpImageRead (result, image, coordinate) / OpImageWrite (image, coordinate,

@@ -3,8 +3,8 @@
 
 A cooperative matrix value is the invocation's part of it: a list of scalar leaves of
 its component type (the translation's aggregate form, so local variables, phis,
-composite construct/extract/insert and function calls handle it as an array), whose
-length depends on the wave size W:
+composite construct/extract/insert and function calls handle it as an array). For
+16x16 tiles its length depends on the wave size W:
 
 - MatrixA / MatrixB (16 x 16): 16 elements. Lane l holds row l % 16 of A and column
   l % 16 of B, element k being column / row k; lanes 16-63 hold copies (WMMA reads
@@ -12,19 +12,37 @@ length depends on the wave size W:
 - MatrixAccumulator (16 x 16): 256 / W elements (8 in wave32, 4 in wave64); element j
   of lane l is (row j * W/16 + l / 16, column l % 16).
 
-Supported (RADV's GFX11 set): 16x16x16, A/B of float16 (accumulators float16 or
-float32), bfloat16 (accumulators bfloat16 or float32; `bfloat16.py`) or 8-bit integers
-(accumulators 32-bit integers), subgroup scope; and matrices
-whose rows and columns are multiples of 16 (up to `types_consts.MAX_CMAT` elements) as 16x16 tiles:
-the elements of tile (i, j) follow those of the tiles before it in row-major order, and
-OpCooperativeMatrixMulAddKHR is one WMMA per tile of D and step of K (with saturating
-accumulation, each step saturates). Anything else is refused naming the type and the
-word offset of its declaration (RADV advertises 16x16x16 only, and its lowering assumes
-it; Vulkan's VUID-RuntimeSpirv-OpTypeCooperativeMatrixKHR-10163 makes a matrix type that
-none of the device's VkCooperativeMatrixPropertiesKHR lists invalid without the
-cooperativeMatrixFlexibleDimensions feature, so the modules built with other sizes, e.g.
-llama.cpp's and ncnn's coopmat shaders at their default specialization constants, cannot
-run on RADV either).
+Supported (RADV's GFX11 set of component types): A/B of float16 (accumulators float16
+or float32), bfloat16 (accumulators bfloat16 or float32; `bfloat16.py`) or 8-bit
+integers (accumulators 32-bit integers), subgroup scope, in one of two layouts chosen
+by the type:
+
+- tiled, when rows and columns are multiples of 16 (up to `types_consts.MAX_CMAT`
+  elements): 16x16 tiles as above, the elements of tile (i, j) after those of the
+  tiles before it in row-major order; OpCooperativeMatrixMulAddKHR is one WMMA per
+  tile of D and step of K (with saturating accumulation, each step saturates);
+- flexible, every other size (VK_NV_cooperative_matrix2's
+  cooperativeMatrixFlexibleDimensions, which RADV does not offer: RADV lists 16x16x16
+  only, so llama.cpp's 4x2 accumulators and ncnn's 1x1 matrices at their default
+  specialization constants cannot run there): every invocation holds the whole matrix,
+  element (r, c) at index r * columns + c, replicated in every lane as A and B are in
+  lanes 16-63 of a tile. OpCooperativeMatrixMulAddKHR is per-lane arithmetic, M*N*K
+  multiply-adds: floats as float32 (``ffma``; a product of two float16 or bfloat16 is
+  exact there), rounded once to the result's type; 8-bit integers sign- or
+  zero-extended (the Matrix*SignedComponents operands), the K products summed exactly
+  in 32 bits (K <= 256) and added to C, wrapping or, with SaturatingAccumulation,
+  saturating (signed when any operand is signed, else unsigned). Loads read every
+  element (the addresses do not depend on the lane: uniform where the pointer is);
+  stores write the same values from every lane. Up to `types_consts.MAX_FLEX` (256)
+  elements: 256 32-bit elements fill a lane's 256 VGPRs; larger matrices are refused
+  naming the type, its element count and its declaration's word offset. The corpus of
+  issue 9 needs at most 8 (ggml's 4x2, ncnn's 1x1), so a layout partitioned across
+  lanes (element e in lane e % W) is not needed yet.
+
+A MulAdd mixing the two (e.g. 16x8 times 8x16 into 16x16 tiles) is refused by name;
+other types are refused naming the type and the word offset of its declaration.
+
+The instructions on tiles (the flexible layout's are above):
 
 - ``OpCooperativeMatrixLoadKHR``/``StoreKHR``: one scalar access per element; the
   element at (major m, minor n) of the layout is at Pointer + m * Stride (in units of
@@ -37,7 +55,7 @@ run on RADV either).
   ``b_signed``, ``saturate``; bfloat16 into float16 accumulators (no WMMA has it) widens
   the accumulator to float32 around ``v_wmma_f32_16x16x16_bf16``. The result is a
   vector of 256/W components.
-- ``OpCooperativeMatrixLengthKHR``: 16 or 256/W.
+- ``OpCooperativeMatrixLengthKHR``: 16 or 256/W per tile; rows x columns when flexible.
 - Element-wise arithmetic (negation, add, sub, mul, div, ``OpMatrixTimesScalar``) and
   conversions between matrices of the same use: per element (bfloat16 conversions as
   `bfloat16.py`; bfloat16 arithmetic is refused).
@@ -98,12 +116,14 @@ def _addresses(ctx: TranslationContext, ptr: TV, d: CmatDesc, layout_id: int,
         stride = b.alu("u2u32", 32, 1, stride)
     pointee = explicit_size(ctx, ptr.tid) if ptr.explicit else natural_layout(ctx, ptr.tid)[0]
     esize = d.bits // 8
+    major_bytes = b.alu("imul", 32, 1, stride, b.imm(pointee))
+    if not d.tiled:
+        return _flexible_addresses(ctx, ptr, d, host_int(ctx, layout_id), major_bytes)
     lane = b.intr("load_subgroup_invocation", [], 32, 1)
     inner = b.alu("iand", 32, 1, lane, b.imm(N - 1))
     assert ctx.wave_size is not None
     per = ctx.wave_size // N if d.use == USE_ACC else 1
     base_row = b.alu("ushr", 32, 1, lane, b.imm(4)) if d.use == USE_ACC else None
-    major_bytes = b.alu("imul", 32, 1, stride, b.imm(pointee))
     offs = []
     for i in range(cmat_tile_length(ctx, d)):
         row = b.imm(i * per) if base_row is None else b.iadd_imm(base_row, i * per)
@@ -129,6 +149,27 @@ def _addresses(ctx: TranslationContext, ptr: TV, d: CmatDesc, layout_id: int,
         for off in offs:
             if base is not None:
                 off = b.alu("iadd", 32, 1, off, base)
+            dyn = off if ptr.dyn is None else b.alu("iadd", 32, 1, ptr.dyn, off)
+            out.append(dataclasses.replace(ptr, dyn=dyn, tid=d.component, comp_stride=0,
+                                           matrix_stride=0, row_major=False))
+    return out
+
+
+def _flexible_addresses(ctx: TranslationContext, ptr: MemPtr, d: CmatDesc, layout: int,
+                        major_bytes: Value) -> list[MemPtr]:
+    """The flexible layout's pointers: element (r, c) at index r * columns + c, at
+    Pointer + r * Stride + c (RowMajor) or + c * Stride + r (ColumnMajor); nothing
+    depends on the lane, so the addresses are uniform where the pointer is."""
+    b = ctx.b
+    esize = d.bits // 8
+    out = []
+    for r in range(d.rows):
+        for c in range(d.columns):
+            major, minor = (r, c) if layout == ROW_MAJOR else (c, r)
+            off = b.imm(minor * esize)
+            if major:
+                off = b.alu("iadd", 32, 1, b.alu("imul", 32, 1, major_bytes, b.imm(major)),
+                            off)
             dyn = off if ptr.dyn is None else b.alu("iadd", 32, 1, ptr.dyn, off)
             out.append(dataclasses.replace(ptr, dyn=dyn, tid=d.component, comp_stride=0,
                                            matrix_stride=0, row_major=False))
@@ -198,6 +239,20 @@ def op_muladd(ctx: TranslationContext, ins: Instruction) -> None:
             (dc.rows, dc.columns) != (dr.rows, dr.columns):
         raise err(f"OpCooperativeMatrixMulAddKHR of {da.spelling()}, {db.spelling()}, "
                   f"{dc.spelling()} -> {dr.spelling()}: the sizes do not match", ins)
+    flags = 0
+    if len(ins.operands) > 3:
+        o = ins.operands[3]
+        flags = int(o.value) if isinstance(o.value, int) else sum(
+            _OPERANDS.get(n, 0) for n in str(o.value).split("|"))
+    tiled = [x.tiled for x in (da, db, dc)]
+    if not any(tiled):
+        _flexible_muladd(ctx, ins, da, db, dr, flags)
+        return
+    if not all(tiled):
+        raise err(f"OpCooperativeMatrixMulAddKHR of {da.spelling()}, {db.spelling()}, "
+                  f"{dc.spelling()} -> {dr.spelling()} mixes 16x16 tiles with the flexible "
+                  "layout (a side of 16x16 tiles and a side that is not) is not supported",
+                  ins)
     ab, cd = _wmma_type(da), _wmma_type(dr)
     # bfloat16 into float16 (llama.cpp's bf16 _f16acc variants): no WMMA does it; the
     # float16 accumulator is widened, multiplied on the float32 WMMA and rounded back
@@ -208,11 +263,6 @@ def op_muladd(ctx: TranslationContext, ins: Instruction) -> None:
             (ab, cd) not in _WMMA_TYPES:
         raise err(f"OpCooperativeMatrixMulAddKHR of {da.spelling()}, {db.spelling()}, "
                   f"{dc.spelling()} -> {dr.spelling()} is not a WMMA", ins)
-    flags = 0
-    if len(ins.operands) > 3:
-        o = ins.operands[3]
-        flags = int(o.value) if isinstance(o.value, int) else sum(
-            _OPERANDS.get(n, 0) for n in str(o.value).split("|"))
     a, b_, c = (get_tv(ctx, ins.id(k)) for k in range(3))
     if not (isinstance(a, list) and isinstance(b_, list) and isinstance(c, list)):
         raise err("OpCooperativeMatrixMulAddKHR of values that are not matrices", ins)
@@ -236,6 +286,67 @@ def op_muladd(ctx: TranslationContext, ins: Instruction) -> None:
             if widen:
                 acc = [ctx.b.alu("f2f16", 16, 1, x) for x in acc]  # type: ignore[arg-type]
             out += acc
+    ctx.set(ins, out)
+
+
+def _widen(ctx: TranslationContext, d: CmatDesc, v: Value, signed: bool) -> Value:
+    """An element as the flexible MulAdd computes with it: floats as float32, integers
+    as 32-bit integers, sign- or zero-extended."""
+    b = ctx.b
+    if d.base == "bfloat":
+        return bfloat16.to_f32(b, v)
+    if d.base == "float":
+        return v if d.bits == 32 else b.alu("f2f32", 32, 1, v)
+    return v if d.bits == 32 else b.alu("i2i32" if signed else "u2u32", 32, 1, v)
+
+
+def _add_sat(ctx: TranslationContext, c: Value, p: Value, signed: bool) -> Value:
+    """c + p saturated to 32-bit integers: signed (the sum overflows when c and p have
+    one sign and the sum the other) or unsigned (the sum wraps below c)."""
+    b = ctx.b
+    s = b.alu("iadd", 32, 1, c, p)
+    if signed:
+        over = b.alu("ilt", 1, 1, b.alu("iand", 32, 1, b.alu("ixor", 32, 1, c, s),
+                                        b.alu("ixor", 32, 1, p, s)), b.imm(0))
+        limit = b.alu("bcsel", 32, 1, b.alu("ilt", 1, 1, c, b.imm(0)), b.imm(1 << 31),
+                      b.imm((1 << 31) - 1))
+        return b.alu("bcsel", 32, 1, over, limit, s)
+    return b.alu("bcsel", 32, 1, b.alu("ult", 1, 1, s, c), b.imm(0xFFFFFFFF), s)
+
+
+def _flexible_muladd(ctx: TranslationContext, ins: Instruction, da: CmatDesc, db: CmatDesc,
+                     dr: CmatDesc, flags: int) -> None:
+    """D = A x B + C in the flexible layout (module docstring): per invocation, M*N*K
+    multiply-adds."""
+    b = ctx.b
+    a, b_, c = (get_tv(ctx, ins.id(k)) for k in range(3))
+    if not (isinstance(a, list) and isinstance(b_, list) and isinstance(c, list)) or \
+            not all(isinstance(x, Value) for x in (*a, *b_, *c)):
+        raise err("OpCooperativeMatrixMulAddKHR of values that are not matrices", ins)
+    m, k, n = da.rows, da.columns, db.columns
+    dc = cmat_desc(ctx, _type_of(ctx, ins.id(2)))
+    wa = [_widen(ctx, da, x, bool(flags & 1)) for x in a]  # type: ignore[arg-type]
+    wb = [_widen(ctx, db, x, bool(flags & 2)) for x in b_]  # type: ignore[arg-type]
+    wc = [_widen(ctx, dc, x, bool(flags & 4)) for x in c]  # type: ignore[arg-type]
+    out: list[TV] = []
+    for i in range(m):
+        for j in range(n):
+            if dr.base in ("float", "bfloat"):
+                acc = wc[i * n + j]
+                for q in range(k):
+                    acc = b.alu("ffma", 32, 1, wa[i * k + q], wb[q * n + j], acc)
+                out.append(acc if dr.base == "float" and dr.bits == 32 else
+                           bfloat16.from_f32(b, acc) if dr.base == "bfloat" else
+                           b.alu(f"f2f{dr.bits}", dr.bits, 1, acc))
+                continue
+            prod = b.alu("imul", 32, 1, wa[i * k], wb[j])
+            for q in range(1, k):
+                prod = b.alu("iadd", 32, 1, prod,
+                             b.alu("imul", 32, 1, wa[i * k + q], wb[q * n + j]))
+            if flags & 16:
+                out.append(_add_sat(ctx, wc[i * n + j], prod, bool(flags & 0xF)))
+            else:
+                out.append(b.alu("iadd", 32, 1, wc[i * n + j], prod))
     ctx.set(ins, out)
 
 

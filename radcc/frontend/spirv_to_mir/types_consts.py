@@ -40,7 +40,11 @@ USE_A, USE_B, USE_ACC = 0, 1, 2
 USES = {USE_A: "MatrixA", USE_B: "MatrixB", USE_ACC: "MatrixAccumulator"}
 SUBGROUP = 3  # Scope
 N_CMAT = 16  # M = N = K of one WMMA: larger matrices are tiles of it
-MAX_CMAT = 64 * 64  # elements of the largest matrix taken (16 tiles: 256 per lane of A or B)
+MAX_CMAT = 64 * 64  # elements of the largest tiled matrix (16 tiles: 256 per lane of A or B)
+# elements of the largest matrix held whole in every invocation (coopmat.py's flexible
+# layout): 256 32-bit elements fill a lane's 256 VGPRs, so a larger one could never be in
+# registers at once (and a MulAdd holds A, B and C together)
+MAX_FLEX = 256
 
 
 @dataclass(frozen=True)
@@ -54,6 +58,12 @@ class CmatDesc:
     columns: int
     use: int
 
+    @property
+    def tiled(self) -> bool:
+        """Held as 16x16 WMMA tiles (rows and columns multiples of 16); otherwise the
+        flexible layout: the whole matrix in every invocation (coopmat.py)."""
+        return self.rows % N_CMAT == 0 and self.columns % N_CMAT == 0
+
     def spelling(self) -> str:
         return (f"{self.base}{self.bits} {self.rows}x{self.columns} "
                 f"{USES.get(self.use, f'use {self.use}')}")
@@ -61,7 +71,8 @@ class CmatDesc:
 
 def cmat_desc(ctx: TranslationContext, tid: int) -> CmatDesc:
     """The checked description of cooperative matrix type `tid` (spirv_to_mir/coopmat.py:
-    GFX11 WMMA's 16x16x16 with RADV's types, subgroup scope)."""
+    RADV's GFX11 WMMA component types, subgroup scope; 16x16 tiles up to `MAX_CMAT`
+    elements, any other size up to `MAX_FLEX`)."""
     t = ctx.m.types.get(tid)
     if not isinstance(t, TypeCooperativeMatrix):
         raise err(f"%{tid} is not a cooperative matrix type", ctx.ins)
@@ -79,23 +90,27 @@ def cmat_desc(ctx: TranslationContext, tid: int) -> CmatDesc:
         raise err(f"cooperative matrix of type {d.spelling()}: only subgroup scope is "
                   "supported (RADV lists subgroup scope only; Vulkan's "
                   "VUID-RuntimeSpirv-OpTypeCooperativeMatrixKHR-10163)", decl)
-    if d.rows % N_CMAT or d.columns % N_CMAT or not 0 < d.rows * d.columns <= MAX_CMAT \
-            or d.use not in USES or (base, c_width) not in ok_types:
-        raise err(f"cooperative matrix of type {d.spelling()} is not supported (GFX11 "
-                  "WMMA: 16x16 tiles, rows and columns multiples of 16 as RADV advertises "
-                  "16x16x16 only; A and B float16, bfloat16 or 8-bit integers, accumulators "
-                  "float16, bfloat16, float32 or 32-bit integers; Vulkan's "
-                  "VUID-RuntimeSpirv-OpTypeCooperativeMatrixKHR-10163: a type no "
-                  "VkCooperativeMatrixPropertiesKHR of the device lists is invalid)", decl)
+    if d.use not in USES or (base, c_width) not in ok_types:
+        raise err(f"cooperative matrix of type {d.spelling()} is not supported (A and B "
+                  "float16, bfloat16 or 8-bit integers, accumulators float16, bfloat16, "
+                  "float32 or 32-bit integers, as GFX11 WMMA's)", decl)
+    n = d.rows * d.columns
+    if d.tiled and not 0 < n <= MAX_CMAT:
+        raise err(f"cooperative matrix of type {d.spelling()} is not supported: {n} "
+                  f"elements, above the {MAX_CMAT} radcc holds as 16x16 tiles", decl)
+    if not d.tiled and not 0 < n <= MAX_FLEX:
+        raise err(f"cooperative matrix of type {d.spelling()} is not supported: {n} "
+                  f"elements, above the {MAX_FLEX} radcc holds in every invocation when "
+                  "the rows or columns are not multiples of 16 (a lane's 256 VGPRs)", decl)
     if ctx.wave_size is None:
         raise err("cooperative matrices need the target's wave size", decl)
     return d
 
 
 def cmat_tile_length(ctx: TranslationContext, d: CmatDesc) -> int:
-    """Elements per invocation of one 16x16 tile: 16 for A and B, 256 / wave size for
-    accumulators."""
-    assert ctx.wave_size is not None
+    """Elements per invocation of one 16x16 tile of a tiled matrix: 16 for A and B,
+    256 / wave size for accumulators."""
+    assert ctx.wave_size is not None and d.tiled
     return N_CMAT if d.use != USE_ACC else N_CMAT * N_CMAT // ctx.wave_size
 
 
@@ -105,7 +120,10 @@ def cmat_tiles(d: CmatDesc) -> tuple[int, int]:
 
 
 def cmat_length(ctx: TranslationContext, d: CmatDesc) -> int:
-    """Elements per invocation: those of each tile, tile after tile in row-major order."""
+    """Elements per invocation: those of each tile, tile after tile in row-major order;
+    rows x columns in the flexible layout."""
+    if not d.tiled:
+        return d.rows * d.columns
     tr, tc = cmat_tiles(d)
     return tr * tc * cmat_tile_length(ctx, d)
 
