@@ -1,7 +1,10 @@
 """The `radcc` command: dispatch, usage errors, no tracebacks."""
 
+import os
 import subprocess
 import sys
+
+import pytest
 
 
 def run(*args, input=None):
@@ -48,3 +51,17 @@ def test_mc_unknown_mnemonic_reports_position():
     assert r.returncode == 1
     assert "<stdin>:2:3: error: invalid instruction" in r.stderr
     assert "Traceback" not in r.stderr
+
+
+@pytest.mark.parametrize("args", [[], ["--help"], ["targets"], ["compile", "--help"]])
+def test_output_to_a_closed_pipe_ends_quietly(args: list[str]) -> None:
+    """``radcc ... | head -1``: the reader gone before radcc writes (a pipe whose read end
+    is closed: every write fails with EPIPE) is no internal error and no traceback."""
+    r, w = os.pipe()
+    os.close(r)
+    try:
+        p = subprocess.run([sys.executable, "-m", "radcc", *args], stdout=w,
+                           stderr=subprocess.PIPE, text=True, timeout=120)
+    finally:
+        os.close(w)
+    assert p.returncode in (0, 1) and p.stderr == "", p.stderr

@@ -77,6 +77,20 @@ def _usage(parser: argparse.ArgumentParser) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run the command `argv` (default: ``sys.argv[1:]``); its exit status. Output cut
+    short by its reader (``radcc targets | head -1``) ends the command quietly, status 0."""
+    try:
+        return _main(argv)
+    except BrokenPipeError:
+        # the reader is gone: what is left in stdout's buffer must not fail again when
+        # Python flushes it at exit (an "Exception ignored" message)
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+        return 0
+
+
+def _main(argv: list[str] | None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
     if not args or args[0] in ("-h", "--help"):
@@ -100,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
-        return 0
+        raise
     except Exception as e:  # internal error: say so without a traceback
         if os.environ.get("RADCC_TRACEBACK"):
             raise
