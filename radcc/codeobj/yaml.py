@@ -14,8 +14,9 @@ value is [] (`.name:)p`), a plain scalar goes on over the deeper lines right aft
 (folded with blanks: `.name: p` then `  q` is 'p q'; `foo` then `  bar: 1` is
 {'foo bar': 1}), an anchor `&a` on a scalar is ignored; an anchor on a collection or
 nothing, an alias, a key starting with an indicator (`%`, `[`, `*`...) are refused as
-llvm-mc-19 refuses them. Not done (refused): a blank or comment line inside a folded
-scalar (LLVM folds it as a newline), a deeper line after a quoted value.
+llvm-mc-19 refuses them; a blank or comment line inside a folded scalar is a newline
+there (`p`, `  q`, blank, `  r` is 'p q\nr'). Not done (refused): a deeper line after a
+quoted value.
 
 The printer reproduces LLVM's `yaml::Output` of a msgpack document: keys
 sorted, values padded to column 16 after the key, nested lists indented by two,
@@ -370,6 +371,7 @@ def _split_key(content: str, where: str) -> tuple[Any, str] | None:
 class _Lines:
     def __init__(self, text: str) -> None:
         self.items: list[tuple[int, str, int]] = []  # indent, content, line number
+        self.blank: set[int] = set()  # the document's blank and comment lines' numbers
         started = False  # inside the document (after its '---' or its first content)
         for n, raw in enumerate(text.splitlines(), 1):
             bad = next((c for c in raw if 0xDC80 <= ord(c) <= 0xDCFF), None)
@@ -385,6 +387,7 @@ class _Lines:
                 # llvm-mc-19's YAML scanner ("Found invalid tab character in indentation")
                 if started and "\t" in raw[: len(raw) - len(raw.lstrip(" \t"))]:
                     raise CodeObjectError(f"line {n}: tab in indentation")
+                self.blank.add(n)
                 continue
             if line == "..." or line == "---" and self.items:
                 break  # the first document's end: llvm-mc-19 reads no further
@@ -468,18 +471,19 @@ def _nested(lines: _Lines, indent: int, n: int, allow_same_indent_seq: bool = Fa
 _KEY_RESERVED = frozenset(",]}%@`|>[{*")
 
 
-def _continuation(lines: _Lines, indent: int, k: int) -> str | None:
-    """Line `k`'s content if it continues a plain scalar begun on the line before (as
-    LLVM's YAML scanner folds one): indented deeper than the map, right after that line
-    (a blank or comment line in between would fold as a newline, which this reader does
-    not do: it stops there), and no sequence entry."""
+def _continuation(lines: _Lines, indent: int, k: int) -> tuple[str, str] | None:
+    """Line `k`'s content, and what joins it to the text before, if it continues a plain
+    scalar begun on the line before (as LLVM's YAML scanner folds one): indented deeper
+    than the map, no sequence entry, right after that line (joined by a blank) or after
+    blank or comment lines only (joined by a newline for each, as llvm-mc-19 reads them)."""
     if k >= len(lines.items):
         return None
     ind, content, n = lines.items[k]
-    if ind <= indent or n != lines.items[k - 1][2] + 1 or content == "-" \
-            or content.startswith("- "):
+    prev = lines.items[k - 1][2]
+    if ind <= indent or content == "-" or content.startswith("- ") or any(
+            m not in lines.blank for m in range(prev + 1, n)):
         return None
-    return content
+    return content, "\n" * (n - prev - 1) or " "
 
 
 def _uncommented(content: str) -> str:
@@ -502,18 +506,19 @@ def _key_alone(lines: _Lines, indent: int, content: str, where: str) -> tuple[An
     ended = text != content.rstrip()  # a comment ends a plain scalar
     k = lines.pos + 1
     rest = ""
-    while not ended and (more := _continuation(lines, indent, k)) is not None:
+    while not ended and (cont := _continuation(lines, indent, k)) is not None:
+        more, join = cont
         k += 1
         split = _split_key(more, where)
         if split is not None:  # the key ends here: 'foo\n  bar: 1' is {'foo bar': 1}
             j = next(i for i in range(len(more)) if more[i] == ":" and (
                 i + 1 == len(more) or more[i + 1] in " \t"))
-            text += " " + more[:j].rstrip()
+            text += join + more[:j].rstrip()
             rest = split[1]
             break
         part = _uncommented(more)
         ended = part != more.rstrip()
-        text += " " + part
+        text += join + part
     del lines.items[lines.pos + 1 : k]
     key = _inline(text, where) if text.startswith("!") else scalar_from_plain(text)
     return key, rest
@@ -525,10 +530,11 @@ def _folded(lines: _Lines, indent: int, rest: str) -> str:
     if rest[0] in "'\"[{!&|>" or _uncommented(rest) != rest.rstrip():
         return rest
     k = lines.pos
-    while (more := _continuation(lines, indent, k)) is not None \
-            and _split_key(more, "") is None:
+    while (cont := _continuation(lines, indent, k)) is not None \
+            and _split_key(cont[0], "") is None:
+        more, join = cont
         part = _uncommented(more)
-        rest += " " + part
+        rest += join + part
         k += 1
         if part != more.rstrip():
             break

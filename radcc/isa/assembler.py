@@ -111,8 +111,17 @@ class AsmResult:
         return bytes(s.data) if s else b""
 
 
-_DATA_DIRECTIVES = {".byte": 1, ".short": 2, ".2byte": 2, ".hword": 2, ".value": 2,
-                    ".long": 4, ".4byte": 4, ".int": 4, ".word": 4, ".quad": 8, ".8byte": 8}
+_DATA_DIRECTIVES = {".byte": 1, ".short": 2, ".2byte": 2, ".value": 2,
+                    ".long": 4, ".4byte": 4, ".int": 4, ".quad": 8, ".8byte": 8}
+# The directives llvm-mc-19's generic parser (its AsmParser) handles: their names are
+# read in any case (`.BYTE`, `.P2Align`). The ELF and AMDGPU ones (.text, .section,
+# .type, .size, .weak, .hidden, .amdgcn_target, .amdhsa_kernel, ...) are lower case only:
+# `.typE` is an unknown directive there. (Found by probing llvm-mc-19 with each name.)
+_ANY_CASE_DIRECTIVES = frozenset((
+    *_DATA_DIRECTIVES, ".p2align", ".p2alignl", ".align", ".balign", ".balignl", ".fill",
+    ".zero", ".space", ".skip", ".globl", ".global", ".set", ".equ", ".equiv", ".file",
+    ".addrsig", ".addrsig_sym", ".end", ".loc", ".warning", ".error", ".ascii", ".asciz",
+    ".string", ".cfi_sections", ".cfi_startproc", ".cfi_endproc", ".comm", ".lcomm"))
 _SYMBOL_DIRECTIVES = (".globl", ".global", ".weak", ".local", ".protected", ".hidden",
                       ".internal")
 
@@ -205,6 +214,7 @@ class Assembler:
             except AsmError as e:
                 self.error(lineno, e.col, e.message)
         self._resolve_fixups()
+        self._resolve_late_values()
         return AsmResult(self.statements, self.sections, self.symbols, self.kernels, self.diags,
                          self.amdgcn_target, self.cov, self.metadata_yaml, self._object_errors)
 
@@ -311,6 +321,8 @@ class Assembler:
     # --- directives -------------------------------------------------------------
     def _directive(self, t: Token, rest: list[Token], lineno: int) -> None:
         name = t.text.lower()
+        if name not in _ANY_CASE_DIRECTIVES:
+            name = t.text  # (an ELF or AMDGPU directive: lower case only, as llvm-mc-19)
         cur = Cursor(rest)
         cur.directive = True
         sec = self.cur
@@ -461,9 +473,10 @@ class Assembler:
                 raise AsmError(f"redefinition of '{st.text}'", cur.tok.col)
             self.equates[st.text] = cur.int_expr(self.equates)
         elif name in (".ident", ".file", ".addrsig", ".addrsig_sym", ".end", ".loc",
-                      ".cfi_sections", ".cfi_startproc", ".cfi_endproc", ".amdgpu_lds",
-                      ".amdgcn.next_free_sgpr", ".amdgcn.next_free_vgpr"):
+                      ".cfi_sections", ".cfi_startproc", ".cfi_endproc", ".amdgpu_lds"):
             pass
+        elif name in (".comm", ".lcomm"):
+            self._common(name, t, cur, lineno)
         elif name in (".warning", ".error"):  # as llvm-mc-19: a diagnostic at the directive
             msg = f"{name} directive invoked in source file"
             if not cur.at_end():
@@ -487,7 +500,77 @@ class Assembler:
         else:
             raise AsmError("unknown directive", t.col)
 
+    def _common(self, name: str, t: Token, cur: Cursor, lineno: int) -> None:
+        """`.comm SYM, SIZE[, ALIGN]` / `.lcomm SYM, SIZE`, read and checked as llvm-mc-19
+        reads them (its words; ALIGN a log2 there, any value taken) and echoed. A common
+        symbol lives in no section until a linker places it, and radcc writes linked code
+        objects: an object with one is refused by name at the directive."""
+        st = cur.tok
+        if st.kind != IDENT:
+            raise AsmError("expected identifier in directive", st.col)
+        cur.next()
+        if not cur.accept(","):
+            raise AsmError("expected comma", cur.tok.col)
+        size_col = cur.tok.col
+        size = cur.int_expr(self.equates)
+        align = 0
+        if cur.tok.is_punct(","):
+            cur.next()
+            align_col = cur.tok.col
+            align = cur.int_expr(self.equates)
+            if name == ".lcomm":
+                raise AsmError("alignment not supported on this target", align_col)
+        self._expect_end(cur)
+        if size < 0:
+            raise AsmError("size must be non-negative", size_col)
+        known = self.symbols.get(st.text)
+        if known is not None and known.section is not None:
+            raise AsmError("invalid symbol redefinition", st.col)
+        self._echo(lineno, f"\t.comm\t{st.text},{size},{align}" if name == ".comm"
+                   else f"\t.lcomm\t{st.text},{size}")
+        src = self._lines[lineno - 1] if 0 < lineno <= len(self._lines) else ""
+        self._object_errors.append(Diagnostic(
+            self.filename, lineno, t.col,
+            f"common symbols ({name}) are not supported: radcc writes linked code objects, "
+            "which have no common symbols", src))
+
+    def _absolute_value(self, toks: list[Token]) -> int | None:
+        """The value of an expression of labels and equates after layout, or None where
+        it has none. A label is an offset in its section: the value must not depend on
+        where the sections are placed (a difference of labels of one section), so it is
+        evaluated with the sections at two different places and both must agree
+        (llvm-mc-19 dies of "Size expression must be absolute" otherwise)."""
+        bases = {name: (i + 1) << 40 for i, name in enumerate(self.sections)}
+        vals = {k: s.value for k, s in self.symbols.items() if s.section is not None}
+        vals.update(self.equates)
+        placed = {k: s.value + bases.get(s.section, 0) for k, s in self.symbols.items()
+                  if s.section is not None}
+        placed.update(self.equates)
+        try:
+            v = Cursor(toks).int_expr(vals)
+            return v if Cursor(toks).int_expr(placed) == v else None
+        except AsmError:  # an undefined symbol, a division by zero: no value
+            return None
+
+    def _resolve_late_values(self) -> None:
+        """The `.amdhsa_` fields whose values name labels, now that the labels have their
+        offsets: an absolute value (a difference of labels of one section) is checked as
+        any other value; anything else is llvm-mc-19's "expected absolute expression"."""
+        from radcc.codeobj import amdhsa
+
+        for fields, fname, toks, ln, col in self._late_fields:
+            v = self._absolute_value(toks)
+            if v is None:
+                self.error(ln, toks[0].col, "expected absolute expression")
+                continue
+            msg = amdhsa.check_field(fname, v, self.target)
+            if msg:
+                self.error(ln, col, msg)
+                continue
+            fields[fname] = v
+
     _size_exprs: list[tuple[Symbol, list[Token], int]]
+    _late_fields: list[tuple[dict[str, int], str, list[Token], int, int]]
     _object_errors: list[Diagnostic]
 
     def _subsection(self, cur: Cursor) -> None:
@@ -563,16 +646,24 @@ class Assembler:
                 self.error(ln, tk[0].col, "expected .amdhsa_ directive or .end_amdhsa_kernel")
                 continue
             fname = d[len(".amdhsa_"):]
+            # a label in the value (`.Lend-k`): llvm-mc-19 evaluates it after layout, as
+            # radcc does (`_resolve_late_values`); its syntax is checked here
+            late = any(x.kind == IDENT and x.text not in self.equates for x in tk[1:])
             try:
                 c = Cursor(tk, 1)
                 c.directive = True
-                v = c.int_expr(self.equates)
+                v = c.int_expr({x.text: 1 for x in tk[1:] if x.kind == IDENT} | self.equates,
+                               check_only=True) if late else c.int_expr(self.equates)
                 self._expect_end(c)
             except AsmError as e:
                 self.error(ln, e.col, e.message)
                 continue
             if fname in fields:
                 self.error(ln, tk[0].col, ".amdhsa_ directives cannot be repeated")
+                continue
+            if late:
+                fields[fname] = 0  # (its value after layout)
+                self._late_fields.append((fields, fname, tk[1:], ln, tk[0].col))
                 continue
             msg = amdhsa.check_field(fname, v, self.target)
             if msg:
@@ -624,8 +715,11 @@ class Assembler:
             at = len(line) - len(line.lstrip()) + 1  # the instruction's column (llvm-mc-19's)
             sym = self.symbols.get(f.symbol)
             if sym is None or sym.section is None:
-                # left for the object writer as an undefined reference
-                self.error(lineno, at, f"undefined label '{f.symbol}'") if f.kind == "sopp_br" else None
+                # an undefined branch target: llvm-mc-19 prints the branch with its fixup
+                # (text, --filetype=null) and refuses an object with its words, here
+                if f.kind == "sopp_br":
+                    self._object_errors.append(Diagnostic(
+                        self.filename, lineno, at, f"undefined label '{f.symbol}'", line))
                 continue
             if f.kind == "sopp_br":
                 if sym.section != sec.name:
@@ -646,24 +740,9 @@ class Assembler:
                 p = off + f.offset
                 sec.data[p : p + 4] = (d & 0xFFFFFFFF).to_bytes(4, "little")
         # .size expressions
-        # A label is an offset in its section: the expression must not depend on where
-        # the sections are placed (a difference of labels of one section), so it is
-        # evaluated with the sections at two different places and both must agree
-        # (llvm-mc-19 dies of "Size expression must be absolute" otherwise).
-        bases = {name: (i + 1) << 40 for i, name in enumerate(self.sections)}
         for sym, toks, lineno in self._size_exprs:
-            vals = {k: s.value for k, s in self.symbols.items() if s.section is not None}
-            vals.update(self.equates)
-            placed = {k: s.value + bases.get(s.section, 0) for k, s in self.symbols.items()
-                      if s.section is not None}
-            placed.update(self.equates)
-            try:
-                sym.size = Cursor(toks).int_expr(vals)
-                absolute = Cursor(toks).int_expr(placed) == sym.size
-            except AsmError:  # an undefined symbol, a division by zero: no value
-                absolute = False
-            if not absolute:
-                sym.size = None
+            sym.size = self._absolute_value(toks)
+            if sym.size is None:
                 src = self._lines[lineno - 1] if 0 < lineno <= len(self._lines) else ""
                 self._object_errors.append(Diagnostic(
                     self.filename, lineno, toks[0].col if toks else 0,
@@ -690,8 +769,8 @@ def _line_memo(target: str, wave: int) -> dict[str, tuple[bytes, str]]:
 
 
 def _canon_data(name: str) -> str:
-    return {".4byte": ".long", ".int": ".long", ".word": ".long", ".2byte": ".short",
-            ".hword": ".short", ".value": ".short", ".8byte": ".quad"}.get(name, name)
+    return {".4byte": ".long", ".int": ".long", ".2byte": ".short",
+            ".value": ".short", ".8byte": ".quad"}.get(name, name)
 
 
 def assemble(source: str | list[str], target: Target, filename: str = "<stdin>",
@@ -701,6 +780,7 @@ def assemble(source: str | list[str], target: Target, filename: str = "<stdin>",
     in `result.diagnostics`."""
     a = Assembler(target, filename, wave_size)
     a._size_exprs = []
+    a._late_fields = []
     a._object_errors = []
     return a.assemble(source, parsed)
 

@@ -27,7 +27,7 @@ _TOKEN_RE = re.compile(
     r"""
     (?P<ws>[ \t\r\f\v\x00]+)
   | (?P<comment>;.*|//.*)
-  | (?P<float>(?:(?:0|[1-9]\d*)\.\d*|\.\d+(?!byte\b))(?:[eE][+-]?\d+)?|[1-9]\d*[eE][+-]?\d+)
+  | (?P<float>(?:(?:0|[1-9]\d*)\.\d*|\.\d+(?![bB][yY][tT][eE]\b))(?:[eE][+-]?\d+)?|[1-9]\d*[eE][+-]?\d+)
   | (?P<int>0[xX][0-9a-fA-F]+|0[bB][01]+|0\d*|[1-9]\d*)
   | (?P<ident>[A-Za-z_.$@][A-Za-z0-9_.$@]*)
   | (?P<string>"(?:[^"\\]|\\.)*")
@@ -179,7 +179,7 @@ _KINDS = (None, "ws", "comment", FLOAT, INT, IDENT, STRING, PUNCT)
 # scanning loop, which reports it.
 _SPLIT_RE = re.compile(
     r"[ \t\r\f\v\x00]+|;.*|//.*"
-    r"|(?:(?:0|[1-9]\d*)\.\d*|\.\d+(?!byte\b))(?:[eE][+-]?\d+)?|[1-9]\d*[eE][+-]?\d+"
+    r"|(?:(?:0|[1-9]\d*)\.\d*|\.\d+(?![bB][yY][tT][eE]\b))(?:[eE][+-]?\d+)?|[1-9]\d*[eE][+-]?\d+"
     r"|0[xX][0-9a-fA-F]+|0[bB][01]+|0\d*|[1-9]\d*"
     r"|[A-Za-z_.$@][A-Za-z0-9_.$@]*"
     r'|"(?:[^"\\]|\\.)*"'

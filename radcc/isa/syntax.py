@@ -78,7 +78,7 @@ class ParsedInst:
                         if _ends_operands(cur):
                             break  # llvm-mc: a comma may end the operands
                         continue
-                    if _starts_operand(cur):
+                    if starts_operand(cur):
                         continue  # llvm-mc-19: the comma between operands is optional
                     break
             mods = self._modifiers
@@ -475,7 +475,7 @@ def parse_operand(cur: Cursor) -> Operand:
     # -|x|, -x, |x|
     if t.is_punct("-") and (cur.peek().is_punct("|") or _starts_mod_func(cur, 1)
                             or (cur.peek().kind == IDENT and _reg_name(cur.peek().text) is not None)
-                            or (cur.peek().kind == IDENT and cur.peek().text.lower() in ("s", "v", "ttmp")
+                            or (cur.peek().kind == IDENT and cur.peek().text in ("s", "v", "ttmp")
                                 and cur.peek(2).is_punct("["))):
         cur.next()
         op = parse_operand(cur)
@@ -498,8 +498,8 @@ def parse_operand(cur: Cursor) -> Operand:
         op.abs = True
         op.col = col
         return op
-    if t.kind == IDENT and t.text.lower() in _MOD_FUNCS and cur.peek().is_punct("("):
-        name = t.text.lower()
+    if t.kind == IDENT and t.text in _MOD_FUNCS and cur.peek().is_punct("("):
+        name = t.text  # (lower case only, as llvm-mc-19)
         cur.next()
         cur.next()
         op = parse_operand(cur)
@@ -562,7 +562,7 @@ def parse_operand(cur: Cursor) -> Operand:
     raise AsmError("invalid operand for instruction", col)
 
 
-def _starts_operand(cur: Cursor) -> bool:
+def starts_operand(cur: Cursor) -> bool:
     """Whether the token at `cur`, right after an operand and no comma, begins another
     operand (llvm-mc-19's AMDGPU parser skips the comma if there is one: `s_load_b32 s0,
     s[0:1] 0` is `s[0:1], 0`): a number, a register, or a sign or `|` before one. A name
@@ -578,7 +578,7 @@ def _starts_operand(cur: Cursor) -> bool:
         return False
     nxt = cur.peek(2 if t is not cur.tok else 1)
     return _reg_name(t.text) is not None or (
-        t.text.lower() in ("s", "v", "ttmp") and nxt.is_punct("["))
+        t.text in ("s", "v", "ttmp") and nxt.is_punct("["))
 
 
 # tokens an integer-expression operand may start with (llvm-mc's unary + and ! too)
@@ -587,7 +587,7 @@ _UNARY_START = frozenset(("(", "-", "~", "+", "!"))
 
 def _starts_mod_func(cur: Cursor, k: int) -> bool:
     t = cur.peek(k)
-    return t.kind == IDENT and t.text.lower() in _MOD_FUNCS and cur.peek(k + 1).is_punct("(")
+    return t.kind == IDENT and t.text in _MOD_FUNCS and cur.peek(k + 1).is_punct("(")
 
 
 def parse_modifier(cur: Cursor) -> Modifier:
@@ -708,7 +708,7 @@ _MODIFIER_RE = re.compile(
     rf"|\[({_WSC}*(?:0|[1-9]\d*)(?:{_WSC}*,{_WSC}*(?:0|[1-9]\d*))*{_WSC}*)\]"  # 4: [INT, ...]
     rf"))?(?:{_WSC}+|$)"
 )
-_NO_RE = re.compile("[nN][oO]")
+_NO_RE = re.compile("no")
 _REG_FILES = {"s": "s", "v": "v", "ttmp": "ttmp"}
 
 
@@ -716,7 +716,7 @@ _NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 def _operand_follows(line: str, pos: int) -> bool:
-    """`_starts_operand` for the fast path: does an operand begin at `line[pos]`?"""
+    """`starts_operand` for the fast path: does an operand begin at `line[pos]`?"""
     c = line[pos]
     if c.isdigit() or c in "-|.(":
         return True
@@ -843,27 +843,27 @@ def strip_negated_flags(inst: ParsedInst, enc: str, allowed: frozenset[str]) -> 
         neg = inst._negflags = False  # a fast_statement line without "no": no tokens needed
     if neg is None:  # computed once per statement, not per candidate entry
         neg = inst._negflags = any(
-            t.kind == IDENT and t.text[:2].lower() == "no" and t.text[2:].lower() in _NEGATABLE
+            t.kind == IDENT and t.text[:2] == "no" and t.text[2:] in _NEGATABLE
             for t in inst.tokens
         )
     if not neg:
         return inst
     toks = inst.tokens
-    present = {t.text.lower() for t in toks if t.kind == IDENT}
+    present = {t.text for t in toks if t.kind == IDENT}  # (lower case only, as llvm-mc-19)
     if enc == "MIMG":  # llvm-mc takes MIMG's named bits in one order only
         seq = [_MIMG_ORDER[n] for t in toks if t.kind == IDENT
-               for n in (t.text.lower().removeprefix("no"),) if n in _MIMG_ORDER]
+               for n in (t.text.removeprefix("no"),) if n in _MIMG_ORDER]
         if seq != sorted(seq):
             return inst
     keep: list[Token] = []
     seen: set[str] = set()
     for i, t in enumerate(toks):
-        if t.kind == IDENT and t.text[:2].lower() == "no" and (i == 0 or not toks[i - 1].is_punct(":")):
-            flag = t.text[2:].lower()
+        if t.kind == IDENT and t.text[:2] == "no" and (i == 0 or not toks[i - 1].is_punct(":")):
+            flag = t.text[2:]
             ok = (flag in _CPOL and enc in _CPOL_ENCS and (enc != "MIMG" or flag in allowed)) or (
                 flag in allowed and flag in _NEGATABLE and (flag != "tfe" or enc == "MIMG"))
-            if ok and flag not in present and t.text.lower() not in seen:
-                seen.add(t.text.lower())
+            if ok and flag not in present and t.text not in seen:
+                seen.add(t.text)
                 continue
         keep.append(t)
     return parse_statement(Token(IDENT, inst.mnemonic, inst.col), keep)

@@ -149,7 +149,7 @@ class LDSDIRFormat(Format):
         attr = chan = 0
         if len(specs) > 1:
             op = ops[1]
-            mt = _ATTR.match(op.text.lower()) if op.kind == "ident" else None
+            mt = _ATTR.match(op.text) if op.kind == "ident" else None
             if mt is None:
                 raise AsmError("invalid operand for instruction", op.col)
             attr = int(mt.group(1))
@@ -194,7 +194,7 @@ _PARAMS = ("p10", "p20", "p0")
 
 def parse_attr(op: Operand) -> tuple[int, int]:
     """(attr, chan) of an ``attrN.c`` operand (llvm-mc's bound: N <= 32)."""
-    mt = _ATTR.match(op.text.lower()) if op.kind == "ident" and not op.has_fp_mods else None
+    mt = _ATTR.match(op.text) if op.kind == "ident" and not op.has_fp_mods else None
     if mt is None:
         raise AsmError("invalid operand for instruction", op.col)
     attr = int(mt.group(1))
@@ -204,7 +204,7 @@ def parse_attr(op: Operand) -> tuple[int, int]:
 
 
 def parse_param(op: Operand) -> int:
-    t = op.text.lower() if op.kind == "ident" and not op.has_fp_mods else ""
+    t = op.text if op.kind == "ident" and not op.has_fp_mods else ""
     if t not in _PARAMS:
         raise AsmError("invalid operand for instruction", op.col)
     return _PARAMS.index(t)

@@ -121,22 +121,24 @@ def _format_value(m, col: int, gfx: GfxLevel) -> int:  # noqa: ANN001
             raise AsmError("out of range format", m.col)
         return v
     if isinstance(v, list) and len(v) == 1 and isinstance(v[0], str):
-        f = buf_formats(gfx).get(v[0].upper())
+        f = buf_formats(gfx).get(v[0])  # (upper case only, as llvm-mc-19)
         if f is not None:
             return f
     if isinstance(v, list) and 1 <= len(v) <= 2 and all(isinstance(x, str) for x in v):
-        return _split_format(v, m.col, gfx)
+        return _split_format(v, m.col, gfx, m.item_cols)
     raise AsmError("unsupported format", m.col)
 
 
-def _split_format(names: list[str], col: int, gfx: GfxLevel) -> int:
+def _split_format(names: list[str], col: int, gfx: GfxLevel,
+                  cols: tuple[int, ...] = ()) -> int:
     """``format:[BUF_DATA_FORMAT_*, BUF_NUM_FORMAT_*]`` (either order, either may be
     left out: data defaults to 8, number to UNORM) as the unified format naming
-    that pair; the pairs come from the unified names BUF_FMT_<data>_<number>."""
+    that pair; the pairs come from the unified names BUF_FMT_<data>_<number>. A name
+    neither prefix begins (upper case only, as llvm-mc-19) is refused at `cols`[its index]."""
     dfmt, nfmt = "8", "UNORM"
     seen: set[str] = set()
-    for n in names:
-        u = n.upper()
+    for i, n in enumerate(names):
+        u = n
         for pfx, kind in (("BUF_DATA_FORMAT_", "d"), ("BUF_NUM_FORMAT_", "n")):
             if u.startswith(pfx) and kind not in seen:
                 seen.add(kind)
@@ -146,7 +148,7 @@ def _split_format(names: list[str], col: int, gfx: GfxLevel) -> int:
                     nfmt = u[len(pfx):]
                 break
         else:
-            raise AsmError("unsupported format", col)
+            raise AsmError("unsupported format", cols[i] if i < len(cols) else col)
     f = buf_formats(gfx).get("BUF_FMT_INVALID" if dfmt == "INVALID" and nfmt == "UNORM"
                           else f"BUF_FMT_{dfmt}_{nfmt}")
     if f is None:

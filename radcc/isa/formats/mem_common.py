@@ -18,7 +18,7 @@ from radcc.isa.errors import AsmError
 from radcc.isa.formats.base import Context
 from radcc.isa.lexer import IDENT, STRING, Token
 from radcc.isa.operands import Operand, Reg, check_reg, parse_reg_name, vgpr_name
-from radcc.isa.syntax import Cursor, ParsedInst, parse_operand
+from radcc.isa.syntax import Cursor, ParsedInst, parse_operand, starts_operand
 from radcc.target import GfxLevel
 
 DATA_DIR = Path(__file__).resolve().parents[1] / "data"
@@ -59,6 +59,7 @@ class Mod:
     col: int
     value: object = None  # int, str, list, or ('swizzle', args)
     end_col: int = 0
+    item_cols: tuple[int, ...] = ()  # a [list]'s items' columns
 
 
 @dataclass
@@ -79,7 +80,7 @@ def _parse_mod(cur: Cursor) -> Mod:
     if t.kind != IDENT:
         raise AsmError("invalid operand for instruction", t.col)
     cur.next()
-    name = t.text.lower()
+    name = t.text  # (names are lower case, as llvm-mc-19 reads them)
     if not cur.accept(":"):
         return Mod(name, t.col)
     if cur.tok.is_ident("swizzle") and cur.peek().is_punct("("):
@@ -98,14 +99,16 @@ def _parse_mod(cur: Cursor) -> Mod:
     if cur.tok.is_punct("["):
         cur.next()
         vals: list[object] = []
+        cols: list[int] = []
         while not cur.accept("]"):
+            cols.append(cur.tok.col)
             if cur.tok.kind == IDENT:
                 vals.append(cur.next().text)
             else:
                 vals.append(cur.int_expr())
             if not cur.tok.is_punct("]"):
                 cur.expect(",")
-        return Mod(name, t.col, vals)
+        return Mod(name, t.col, vals, item_cols=tuple(cols))
     return Mod(name, t.col, cur.int_expr())
 
 
@@ -118,11 +121,12 @@ def _from_fast(inst: ParsedInst) -> MemInst | None:
         return None
     ops = inst.operands
     for op in ops:
-        if op.kind == "ident" and op.text.lower() in _FLAG_MODS:
+        if op.kind == "ident" and op.text in _FLAG_MODS:
             return None
     mods: dict[str, Mod] = {}
     for m in inst.modifiers:
-        if isinstance(m.value, str) or m.name in mods or (m.name == "format" and mods):
+        if isinstance(m.value, str) or m.name in mods or (m.name == "format" and mods) or \
+                m.name == "off":  # (an operand after one without a comma: the tokens)
             return None
         mods[m.name] = Mod(m.name, m.col, m.value)
     return MemInst(list(ops), mods, len(inst._line) + 1)
@@ -179,7 +183,7 @@ def _parse_tokens(inst: ParsedInst) -> MemInst:
     cur = Cursor(inst.tokens)
     out = MemInst()
     if not cur.at_end() and not (cur.tok.kind == IDENT and cur.peek().is_punct(":")) and not (
-        cur.tok.kind == IDENT and cur.tok.text.lower() in _FLAG_MODS
+        cur.tok.kind == IDENT and cur.tok.text in _FLAG_MODS
     ):
         while True:
             if cur.tok.is_ident("format") and cur.peek().is_punct(":"):
@@ -198,6 +202,11 @@ def _parse_tokens(inst: ParsedInst) -> MemInst:
                 continue
             out.operands.append(parse_operand(cur))
             if not cur.accept(","):
+                # llvm-mc-19 takes every comma as optional: a number, a register or `off`
+                # (or MTBUF's format before soffset) continues the operands
+                if starts_operand(cur) or cur.tok.is_ident("off") or (
+                        cur.tok.is_ident("format") and cur.peek().is_punct(":")):
+                    continue
                 break
             # llvm-mc: the comma before the modifiers is optional, a trailing one too
             if cur.at_end() or (_at_mod(cur) and not cur.tok.is_ident("format")):
@@ -225,7 +234,7 @@ def _at_mod(cur: Cursor, k: int = 0) -> bool:
     t = cur.peek(k)
     if t.kind != IDENT:
         return False
-    if t.text.lower() in _FLAG_MODS:
+    if t.text in _FLAG_MODS:
         return True
     return cur.peek(k + 1).is_punct(":") and parse_reg_name(t.text) is None
 
@@ -235,7 +244,7 @@ _FLAG_MODS = {"gds", "glc", "slc", "dlc", "tfe", "offen", "idxen", "done", "row_
 
 
 def is_off(op: Operand) -> bool:
-    return op.kind == "ident" and op.text.lower() == "off"
+    return op.kind == "ident" and op.text == "off"
 
 
 def no_modifiers(op: Operand) -> None:

@@ -64,7 +64,9 @@ def swizzle_value(args: list[Token | int], col: int) -> int:
     """Encode the arguments of offset:swizzle(MODE, ...)."""
     if not args or not isinstance(args[0], Token) or args[0].kind != IDENT:
         raise AsmError("expected a swizzle mode", col)
-    mode = args[0].text.upper()
+    mode = args[0].text  # (upper case only, as llvm-mc-19)
+    if mode not in ("QUAD_PERM", "BITMASK_PERM", "BROADCAST", "SWAP", "REVERSE"):
+        raise AsmError("expected a swizzle mode", args[0].col)
     nums = [a for a in args[1:] if isinstance(a, int)]
 
     def need(n: int) -> None:
@@ -80,10 +82,12 @@ def swizzle_value(args: list[Token | int], col: int) -> int:
         if len(args) != 2 or not isinstance(args[1], Token) or args[1].kind != STRING:
             raise AsmError("expected a string", col)
         ctl = str(args[1].value)
-        if len(ctl) != 5 or any(c not in "01pi" for c in ctl.lower()):
-            raise AsmError("expected a 5-character mask", col)
+        if len(ctl) != 5:
+            raise AsmError("expected a 5-character mask", args[1].col)
+        if any(c not in "01pi" for c in ctl):  # (lower case only, as llvm-mc-19)
+            raise AsmError("invalid mask", args[1].col)
         and_m = or_m = xor_m = 0
-        for i, c in enumerate(ctl.lower()):
+        for i, c in enumerate(ctl):
             mk = 1 << (4 - i)
             if c == "1":
                 or_m |= mk

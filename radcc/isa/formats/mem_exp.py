@@ -80,9 +80,9 @@ class ExpFormat(Format):
         lay = LAYOUTS[ctx.target.gfx_level]
         cur = Cursor(inst.tokens)
         t = cur.tok
-        if t.kind != IDENT or t.text.lower() not in lay.targets:
+        if t.kind != IDENT or t.text not in lay.targets:  # (lower case, as llvm-mc-19)
             raise AsmError("invalid exp target", t.col)
-        target = lay.targets[t.text.lower()]
+        target = lay.targets[t.text]
         rest = ParsedInst(inst.mnemonic, inst.col, tokens=inst.tokens[1:])
         mi: MemInst = parse_mem(rest)
         if len(mi.operands) < 4:
@@ -105,7 +105,7 @@ class ExpFormat(Format):
         en = 0
         w1 = 0
         for i, op in enumerate(mi.operands):
-            if op.kind == "ident" and op.text.lower() == "off":
+            if op.kind == "ident" and op.text == "off":
                 continue
             r = vgpr(op, 1)
             if not compr:

@@ -409,10 +409,18 @@ def _dim_value(cur: Cursor) -> int:
         t: Token = cur.next()
         text += t.text
         end = t.col + len(t.text)
-    suffix = text[len(DIM_PREFIX):] if text.startswith(DIM_PREFIX) else text.upper()
-    if suffix not in DIMS or (text.startswith(DIM_PREFIX) and suffix != suffix.upper()):
+    dim = _dim_index(text)
+    if dim is None:
         raise AsmError("invalid dim value", first.col)
-    return DIMS.index(suffix)
+    return dim
+
+
+def _dim_index(text: str) -> int | None:
+    """The dimension `dim:TEXT` names, as llvm-mc-19 reads it: an optional
+    ``SQ_RSRC_IMG_`` prefix (upper case), then the suffix in any case (its
+    lookup table's keys are compared upper-cased)."""
+    suffix = text.removeprefix(DIM_PREFIX).upper()
+    return DIMS.index(suffix) if suffix in DIMS else None
 
 
 def _check_mod(mods: dict[str, tuple[int, object]], info: OpInfo, name: str, col: int,
@@ -447,7 +455,7 @@ def _parse_mods(cur: Cursor, info: OpInfo) -> dict[str, tuple[int, object]]:
         t = cur.tok
         if t.kind != IDENT:
             raise AsmError("invalid operand for instruction", t.col)
-        name = t.text.lower()
+        name = t.text  # (lower case only, as llvm-mc-19)
         cur.next()
         has_val = cur.tok.is_punct(":")
         if comma_after_cpol and not has_val and name.removeprefix("no") in CPOL:
@@ -469,7 +477,7 @@ def _at_modifier(cur: Cursor) -> bool:
     t = cur.tok
     if t.kind != IDENT:
         return False
-    name = t.text.lower()
+    name = t.text
     if cur.peek().is_punct(":"):
         return parse_reg_name(t.text) is None
     base = name[2:] if name.startswith("no") else name
@@ -500,11 +508,9 @@ def _fast_parse(inst: ParsedInst, info: OpInfo) -> tuple[
         if not has_val:
             value: object = base == x.name
         elif slot == "dim":
-            text = str(x.value)
-            suffix = text[len(DIM_PREFIX):] if text.startswith(DIM_PREFIX) else text.upper()
-            if suffix not in DIMS or (text.startswith(DIM_PREFIX) and suffix != suffix.upper()):
+            value = _dim_index(str(x.value))
+            if value is None:
                 raise AsmError("invalid dim value", x.col + len(x.name) + 1)
-            value = DIMS.index(suffix)
         else:
             value = x.value
         mods[base] = (x.col, value)

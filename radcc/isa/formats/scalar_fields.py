@@ -80,7 +80,10 @@ def hwreg_text(v: int, gfx: GfxLevel) -> str:
 
 def parse_hwreg(op_text: str, args: list[list[object]], col: int,
                 gfx: GfxLevel) -> int:
-    if op_text.lower() != "hwreg" or not args or len(args) not in (1, 3):
+    if op_text != "hwreg":  # (lower case only, as llvm-mc-19; its words)
+        raise AsmError("expected a hwreg macro, structured immediate or an absolute "
+                       "expression", col)
+    if not args or len(args) not in (1, 3):
         raise AsmError("invalid operand for instruction", col)
     first = [t for t in args[0] if isinstance(t, Token)]
     if len(first) == 1 and first[0].kind == IDENT and first[0].text.startswith("HW_REG_"):
@@ -150,7 +153,9 @@ def _sendmsg_text_gfx10(v: int, gfx: GfxLevel) -> str:
 
 def parse_sendmsg(op_text: str, args: list[list[object]], col: int,
                   gfx: GfxLevel) -> int:
-    if op_text.lower() != "sendmsg" or not args or len(args) > 3:
+    if op_text != "sendmsg":  # (lower case only, as llvm-mc-19; its words)
+        raise AsmError("expected a sendmsg macro or an absolute expression", col)
+    if not args or len(args) > 3:
         raise AsmError("invalid operand for instruction", col)
     syms = symbols(gfx)
     gfx10 = gfx < GFX11
@@ -164,7 +169,10 @@ def parse_sendmsg(op_text: str, args: list[list[object]], col: int,
         sym = True
         name = first[0].text
     else:
-        mid, c0 = _int_arg(args[0], c0)
+        try:
+            mid, c0 = _int_arg(args[0], c0)
+        except AsmError:  # (a name in lower case too: llvm-mc-19's names are upper case)
+            raise AsmError("expected a message name or an absolute expression", c0) from None
         if not 0 <= mid <= (0xF if gfx10 else 255):
             raise AsmError("invalid message id", c0)
         sym = False
@@ -277,7 +285,7 @@ def parse_waitcnt(cur: Cursor, gfx: GfxLevel) -> int:
     v = lay.default
     while True:
         t = cur.expect_ident()
-        name = t.text.lower()
+        name = t.text  # (lower case only, as llvm-mc-19)
         sat = name.endswith("_sat")
         base = name[:-4] if sat else name
         if base not in lay.pieces:
@@ -351,7 +359,7 @@ def parse_depctr(cur: Cursor, gfx: GfxLevel) -> int:
     seen: set[str] = set()
     while True:
         t = cur.expect_ident()
-        name = t.text.lower()
+        name = t.text  # (lower case only, as llvm-mc-19)
         if name not in fields:
             raise AsmError("invalid counter name " + t.text, t.col)
         if name in seen:
@@ -399,7 +407,7 @@ def parse_delay(cur: Cursor) -> int:
     v = 0
     while True:
         t = cur.expect_ident()
-        name = t.text.lower()
+        name = t.text  # (lower case only, as llvm-mc-19)
         if name not in DELAY:
             raise AsmError("invalid field name " + t.text, t.col)
         sh, _mask, names = DELAY[name]

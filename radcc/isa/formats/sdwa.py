@@ -45,13 +45,25 @@ class Sdwa:
     src1_sel: int = DWORD
 
 
+# the order llvm-mc-19 takes an SDWA instruction's modifiers in (its printing order;
+# mul:/div: are the omod slot): a modifier after a later one is an invalid operand
+_ORDER = ("clamp", "omod", "dst_sel", "dst_unused", "src0_sel", "src1_sel")
+
+
 def parse_sdwa(mods: list[Modifier], *, vopc: bool, two_src: bool) -> tuple[Sdwa, list[Modifier]]:
-    """Consume dst_sel/dst_unused/src0_sel/src1_sel (each at most once, any
-    order); return the selects and the remaining modifiers in order."""
+    """Consume dst_sel/dst_unused/src0_sel/src1_sel (each at most once, in
+    `_ORDER` with clamp and omod, as llvm-mc-19); return the selects and the
+    remaining modifiers in order. Select names are upper case, as llvm-mc-19's."""
     s = Sdwa(src1_sel=DWORD if two_src else 0)
     seen: set[str] = set()
     rest: list[Modifier] = []
+    last = -1
     for m in mods:
+        slot = "omod" if m.name in ("mul", "div") else m.name
+        if slot in _ORDER:
+            if _ORDER.index(slot) <= last:
+                raise AsmError("invalid operand for instruction", m.col)
+            last = _ORDER.index(slot)
         if m.name not in SDWA_MODIFIERS:
             rest.append(m)
             continue
@@ -60,7 +72,7 @@ def parse_sdwa(mods: list[Modifier], *, vopc: bool, two_src: bool) -> tuple[Sdwa
             raise AsmError("invalid operand for instruction", m.col)
         seen.add(m.name)
         names = UNUSED_NAMES if m.name == "dst_unused" else SEL_NAMES
-        v = m.value.upper() if isinstance(m.value, str) else None
+        v = m.value if isinstance(m.value, str) else None
         if v not in names:
             raise AsmError("invalid " + m.name + " value", m.col + len(m.name) + 1)
         setattr(s, m.name, names.index(v))
