@@ -33,7 +33,22 @@ from radcc.ir.opinfo import E64_FORMATS, PSEUDO_FORMAT, natural_format, op_info,
 from radcc.ir.program import Block, Definition, Instruction, Operand, Program
 from radcc.ir.pseudo import PSEUDO
 from radcc.ir.regclass import SCC, VCC, PhysReg, RegClass, Temp, s1
-from radcc.isa.table import OpcodeTable, get_table
+from radcc.isa.table import OpcodeTable, OpInfo, get_table
+
+
+def _vcc_slots(info: OpInfo) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The positions of a table entry's definition and operand slots fixed to VCC
+    (``special`` slots whose register is ``vcc...``): `Builder._fix_special` gives them
+    VCC when the instruction leaves them open."""
+    dspecs, ospecs = operand_slots(info)
+    return (tuple(k for k, spec in enumerate(dspecs)
+                  if spec.kind == "special" and spec.fixed.startswith("vcc")),
+            tuple(k for k, spec in enumerate(ospecs)
+                  if spec.kind == "special" and spec.fixed.startswith("vcc")))
+
+
+# `_vcc_slots` by table entry (id; each kept alive with its slots: the tables are constant)
+_VCC_SLOTS: dict[int, tuple[OpInfo, tuple[tuple[int, ...], tuple[int, ...]]]] = {}
 
 
 class AbsentOpcodeError(KeyError):
@@ -195,13 +210,17 @@ class Builder:
         info = op_info(self.table, instr.opcode, instr.format)
         if info is None:
             return
-        dspecs, ospecs = operand_slots(info)
-        for spec, d in zip(dspecs, instr.definitions, strict=False):
-            if spec.kind == "special" and spec.fixed.startswith("vcc") and d.phys is None:
-                d.phys = PhysReg.of(VCC)
-        for spec, o in zip(ospecs, instr.operands, strict=False):
-            if spec.kind == "special" and spec.fixed.startswith("vcc") and o.phys is None:
-                o.phys = PhysReg.of(VCC)
+        e = _VCC_SLOTS.get(id(info))
+        if e is None:
+            e = _VCC_SLOTS[id(info)] = (info, _vcc_slots(info))
+        dslots, oslots = e[1]
+        defs, ops = instr.definitions, instr.operands
+        for k in dslots:
+            if k < len(defs) and defs[k].phys is None:
+                defs[k].phys = PhysReg.of(VCC)
+        for k in oslots:
+            if k < len(ops) and ops[k].phys is None:
+                ops[k].phys = PhysReg.of(VCC)
 
     def _salu(self, opcode: str, defs: list[DefArg], ops: tuple, scc: bool,
               fields: dict[str, object]) -> Result:
