@@ -445,10 +445,20 @@ def literal_for(op: Operand, optype: str) -> int:
 
 
 def type_bits(optype: str) -> int:
-    if optype.startswith("v2"):
-        return 16
-    digits = "".join(ch for ch in optype if ch.isdigit())
-    return int(digits) if digits else 32
+    """The bits of an operand type (``f32`` 32, ``v2f16`` 16, no digits 32), from a
+    memo by type name (the names are the table's few)."""
+    b = _TYPE_BITS.get(optype)
+    if b is None:
+        if optype.startswith("v2"):
+            b = 16
+        else:
+            digits = "".join(ch for ch in optype if ch.isdigit())
+            b = int(digits) if digits else 32
+        _TYPE_BITS[optype] = b
+    return b
+
+
+_TYPE_BITS: dict[str, int] = {}
 
 
 def inline_code_for(op: Operand, optype: str) -> int | None:
