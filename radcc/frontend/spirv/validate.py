@@ -2607,6 +2607,12 @@ class _Checker:
                 continue
             if sc in ("Input", "Output"):
                 self._interface_block(vid, pt.pointee, ins)
+                sid, members = self._struct_members(var)
+                if m.builtin(vid) is None and any(
+                        isinstance(t, TypeBool) for _, t in self._type_tree(pt.pointee)) and (
+                        sid is None or all(m.builtin(sid, k) is None for k in members)):
+                    raise _fail(f"{sc} variable %{vid} holds a bool but is no built-in "
+                                "(VUID-StandaloneSpirv-Input-07290)", ins)
             else:
                 self._invariant_members(vid, pt.pointee, ins)
             if sc == "PhysicalStorageBuffer":

@@ -157,6 +157,10 @@ CASES = [
      "GLSLShared", False, "VUID-StandaloneSpirv-GLSLShared-04669"),
     # probe17's systematic probe (enumerant operator: CounterBuffer, an id decoration, by
     # OpDecorate)
+    ("input_bool_not_builtin", "%bool = OpTypeBool",
+     "%bool = OpTypeBool\n%_ptr_Input_bool = OpTypePointer Input %bool\n"
+     "%bv = OpVariable %_ptr_Input_bool Input", "%bv = OpVariable", False,
+     "holds a bool but is no built-in (VUID-StandaloneSpirv-Input-07290)"),
     ("id_decoration_by_opdecorate", "OpDecorate %P Block",
      "OpDecorate %P Block\nOpDecorate %__0 UniformId %uint_3", "UniformId", False,
      "UniformId takes an id: OpDecorateId, not OpDecorate"),
