@@ -24,13 +24,16 @@ miscompiles on an invalid module:
 * **decorations**: each on the kind of id it applies to (``Block`` on structs,
   ``ArrayStride`` on arrays and pointers, ``MatrixStride``/``RowMajor``/``ColMajor``
   on members (``Offset`` on members, or any id as transform feedback's and spirv-val
-  allow), decorations with id operands by ``OpDecorateId`` and no other by it, ``DescriptorSet``/``Binding`` on variables, ``SpecId`` on scalar spec
+  allow), ``DescriptorSet``/``Binding`` on variables, ``SpecId`` on scalar spec
   constants, ``Location`` on Input/Output variables, ``NoSignedWrap``/``NoUnsignedWrap``
-  on integer arithmetic, ``FPRoundingMode`` on stored 16-bit conversions), not
-  repeated, not exclusive pairs (``Restrict``/``Aliased``, ``RowMajor``/``ColMajor``),
-  no ``GLSLShared``/``GLSLPacked``, no explicit layout on Function, Private,
-  UniformConstant or (without the explicit-layout capability) Workgroup variables'
-  types, and the resource rules: StorageBuffer/Uniform/PushConstant variables of ``Block`` (or
+  on integer arithmetic, ``FPRoundingMode`` on stored 16-bit conversions), decorations
+  with id operands by ``OpDecorateId`` (those operands defined before the target) and
+  no other by it, not repeated, not exclusive pairs (``Restrict``/``Aliased``,
+  ``RowMajor``/``ColMajor``), no ``GLSLShared``/``GLSLPacked``, no explicit layout on
+  Function, Private, UniformConstant or (without the explicit-layout capability)
+  Workgroup variables' types, Input/Output variables holding a bool only as built-ins,
+  one object per storage class with BuiltIn members per entry-point function, and the
+  resource rules: StorageBuffer/Uniform/PushConstant variables of ``Block`` (or
   ``BufferBlock``) structs, buffers with ``DescriptorSet`` and ``Binding``; explicit
   layouts complete (an ``Offset`` on every member, an ``ArrayStride`` on every
   array) and aligned: offsets and strides multiples of the scalar alignment, strides
@@ -1956,6 +1959,10 @@ class _Checker:
                                 f"{self.type_name(image_type(t).sampled_type)}: Vulkan allows a "
                                 "32-bit int, 64-bit int or 32-bit float scalar "
                                 "(VUID-StandaloneSpirv-OpTypeImage-04656)", ins)
+                if t.operands[4].value == 1 and t.operands[5].value == 2 and \
+                        "StorageImageMultisample" not in m.capabilities:
+                    raise _fail("a multisampled storage image (MS 1, Sampled 2) needs the "
+                                "StorageImageMultisample capability", ins)
                 why = unsupported(image_type(t))
                 if why is not None:
                     raise _fail(why, ins)

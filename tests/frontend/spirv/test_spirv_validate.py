@@ -303,6 +303,27 @@ def test_cooperative_matrix_shapes_compared_by_value(tmp_path: Path) -> None:
     assert status == 0, err
 
 
+def test_multisampled_storage_image_needs_its_capability(tmp_path: Path) -> None:
+    """A multisampled storage image (MS 1, Sampled 2) without StorageImageMultisample
+    (probe17's literal operator: img_atomics' MS 0 made 1; corpus 526088d38a0d): spirv-val
+    rejects it; radcc refuses it at the OpTypeImage, and takes it with the capability."""
+    data = _glsl(tmp_path, "#version 450\nlayout(local_size_x = 1) in;\n"
+                 "layout(r32ui, binding = 0) uniform uimage2DMS img;\n"
+                 "void main() { imageAtomicAdd(img, ivec2(0), 0, 1u); }\n")
+    text = _dis(data)
+    assert "OpCapability StorageImageMultisample\n" in text
+    bad = text.replace("OpCapability StorageImageMultisample\n", "", 1)
+    data = _assemble(bad)
+    assert not spirv_tools.validate(data, "vulkan1.3").ok
+    want = _word_of(bad, data, "OpTypeImage")
+    status, err = _compile(tmp_path, data, "--no-validate")
+    assert status == 1 and f"word {want}: OpTypeImage: a multisampled storage image" in err, err
+    status, err = _compile(tmp_path, data)
+    assert status == 1 and "spirv-val" in err, err
+    status, err = _compile(tmp_path, _assemble(text), "--no-validate")
+    assert "StorageImageMultisample" not in err, err
+
+
 def test_builtin_decoration_without_capability(base_asm: str, tmp_path: Path) -> None:
     """OpDecorate BuiltIn of a built-in whose capability is not declared (fuzz finding
     b1ef92da7e13): spirv-val rejects it; the reader refuses it at the decoration, with and
