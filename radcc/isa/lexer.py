@@ -256,6 +256,8 @@ def _tokenize_scan(line: str) -> list[Token]:
                 raise AsmError("invalid octal number", start + 1)
             append(Token(kinds[idx], m.group(), start + 1))  # type: ignore[arg-type]
     if pos < n:
+        if line[pos] == "'":  # llvm-mc-19 reads 'a' as the integer 97 (seed 129's finding)
+            raise AsmError("character literals ('a') are not supported", pos + 1)
         raise AsmError(f"unexpected character '{line[pos]}'", pos + 1)
     append(Token(EOL, "", n + 1))
     return toks
