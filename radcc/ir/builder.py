@@ -27,8 +27,10 @@ and VOP2 carry-out/-in slots (table kind 'special') are fixed to vcc.
 from __future__ import annotations
 
 import struct
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from radcc.ir.fields import make_fields
 from radcc.ir.opinfo import E64_FORMATS, PSEUDO_FORMAT, natural_format, op_info, operand_slots
 from radcc.ir.program import Block, Definition, Instruction, Operand, Program
 from radcc.ir.pseudo import PSEUDO
@@ -51,7 +53,7 @@ def _vcc_slots(info: OpInfo) -> tuple[tuple[int, ...], tuple[int, ...]]:
 _VCC_SLOTS: dict[int, tuple[OpInfo, tuple[tuple[int, ...], tuple[int, ...]]]] = {}
 
 
-class AbsentOpcodeError(KeyError):
+class AbsentOpcodeError(LookupError):
     """The program's generation has no such instruction (or not in that encoding)."""
 
     def __init__(self, opcode: str, fmt: str | None, program: Program) -> None:
@@ -189,11 +191,16 @@ class Builder:
         return Operand.fixed(reg, rc)
 
     # -- generic ----------------------------------------------------------
-    def inst(self, opcode: str, defs: list[DefArg] | tuple = (), ops: list[OpArg] | tuple = (),
+    def inst(self, opcode: str, defs: Sequence[DefArg] = (), ops: Sequence[OpArg] = (),
              fmt: str | None = None, **fields: object) -> Result:
         """Any instruction; `fmt` defaults to the natural encoding. An opcode the
         generation lacks (the table's answer, `OpcodeTable.by_canon`) raises
         `AbsentOpcodeError` naming it and the chip."""
+        return self._inst(opcode, defs, ops, fmt, fields)
+
+    def _inst(self, opcode: str, defs: Sequence[DefArg], ops: Sequence[OpArg],
+              fmt: str | None, fields: Mapping[str, object]) -> Result:
+        # `inst` with the fields as a mapping (what the encoding helpers pass on)
         if fmt is None:
             if opcode not in PSEUDO and not self.table.has(opcode):
                 raise AbsentOpcodeError(opcode, None, self.program)
@@ -201,7 +208,7 @@ class Builder:
         elif fmt != PSEUDO_FORMAT and op_info(self.table, opcode, fmt) is None:
             raise AbsentOpcodeError(opcode, fmt, self.program)
         instr = Instruction(opcode, fmt, [self.op(o) for o in ops],
-                            [self.def_(d) for d in defs], dict(fields))
+                            [self.def_(d) for d in defs], make_fields(fmt, fields))
         self._fix_special(instr)
         self.insert(instr)
         return Result(instr)
@@ -229,7 +236,7 @@ class Builder:
         d = list(defs)
         if scc and info is not None and "scc" in info.implicit_writes:
             d.append((s1, PhysReg.of(SCC)))
-        return self.inst(opcode, d, list(ops), fmt, **fields)
+        return self._inst(opcode, d, list(ops), fmt, fields)
 
     def sop1(self, opcode: str, dst: DefArg, a: OpArg, *, scc: bool = True,
              **fields: object) -> Result:
@@ -249,17 +256,17 @@ class Builder:
                           {"simm16": imm, **fields})
 
     def sopp(self, opcode: str, **fields: object) -> Result:
-        return self.inst(opcode, (), (), **fields)
+        return self._inst(opcode, (), (), None, fields)
 
     def vop1(self, opcode: str, dst: DefArg, a: OpArg, **fields: object) -> Result:
-        return self.inst(opcode, [dst], [a], **fields)
+        return self._inst(opcode, [dst], [a], None, fields)
 
     def vop2(self, opcode: str, dst: DefArg, a: OpArg, b: OpArg, *more: OpArg,
              **fields: object) -> Result:
-        return self.inst(opcode, [dst], [a, b, *more], **fields)
+        return self._inst(opcode, [dst], [a, b, *more], None, fields)
 
     def vopc(self, opcode: str, dst: DefArg, a: OpArg, b: OpArg, **fields: object) -> Result:
-        return self.inst(opcode, [dst], [a, b], **fields)
+        return self._inst(opcode, [dst], [a, b], None, fields)
 
     def vop3(self, opcode: str, dsts: DefArg | list[DefArg], *ops: OpArg,
              **fields: object) -> Result:
@@ -269,13 +276,13 @@ class Builder:
         if fmt is None:
             raise AbsentOpcodeError(opcode, "VOP3", self.program)
         d = dsts if isinstance(dsts, list) else [dsts]
-        return self.inst(opcode, d, list(ops), fmt, **fields)
+        return self._inst(opcode, d, list(ops), fmt, fields)
 
     # -- pseudo instructions ----------------------------------------------
     def pseudo(self, opcode: str, defs: list[DefArg] | tuple = (), ops: list[OpArg] | tuple = (),
                **fields: object) -> Result:
         assert opcode in PSEUDO, opcode
-        return self.inst(opcode, defs, ops, PSEUDO_FORMAT, **fields)
+        return self._inst(opcode, defs, ops, PSEUDO_FORMAT, fields)
 
     def copy(self, dst: DefArg, src: OpArg) -> Result:
         """A copy (ACO's bld.copy: a one-element p_parallelcopy)."""

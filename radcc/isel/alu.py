@@ -12,6 +12,7 @@ add/sub use carry chains (``s_add_u32``/``s_addc_u32``, ``v_add_co_u32``/
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from radcc.frontend.mir import Instr, Value, const_of
 from radcc.frontend.mir_ops import ALU_OPS, COMMUTATIVE, CONVERSION, DOT_4X8
@@ -110,15 +111,15 @@ def _moves(ctx: IselContext, ins: Instr) -> list[Comp]:
     if ins.op.startswith("vec"):
         return [ctx.comp(s, 0) for s in ins.srcs]
     # bitcast: reinterpret the dwords
-    src = ins.srcs[0]
+    sv = ins.srcs[0]
     dwords: list[Comp] = []
-    for c in ctx.get(src):
-        if src.bit_size == 64:
+    for c in ctx.get(sv):
+        if sv.bit_size == 64:
             dwords += list(ctx.halves(c))
-        elif src.bit_size == 32:
+        elif sv.bit_size == 32:
             dwords.append(c)
         else:
-            raise unsupported(ins, f"bitcast of {src.bit_size}-bit values")
+            raise unsupported(ins, f"bitcast of {sv.bit_size}-bit values")
     if d.bit_size == 32:
         return dwords
     if d.bit_size != 64:
@@ -277,11 +278,11 @@ def _valu32_special(ctx: IselContext, ins: Instr, srcs: list[Comp]) -> Temp:
         r = ctx.valu(opc, v1, *srcs)
         return _full_width_fix(ctx, srcs[2], r, x)
     if op == "bitfield_insert":
-        base, insert, off, cnt = srcs
-        mask = ctx.valu("v_bfm_b32", v1, cnt, off)
+        base, insert, off, count = srcs
+        mask = ctx.valu("v_bfm_b32", v1, count, off)
         sh = ctx.valu("v_lshlrev_b32", v1, off, insert)
         r = ctx.valu("v_bfi_b32", v1, mask, sh, base)
-        return _full_width_fix(ctx, cnt, r, insert)
+        return _full_width_fix(ctx, count, r, insert)
     if op in ("uadd_carry", "usub_borrow"):
         opc = "v_cmp_gt_u32" if op == "uadd_carry" else "v_cmp_lt_u32"
         if op == "uadd_carry":
@@ -351,7 +352,7 @@ def _dot_4x8(ctx: IselContext, ins: Instr, d: Value, srcs: list[Comp]) -> Comp:
     v_dot4_u32_u8, GFX11's v_dot4_i32_iu8 with NEG_LO[0:1] as each operand's signedness
     (ACO's visit_alu_instr for nir_op_sdot_4x8_iadd ...: VOP3P, no clamp)."""
     sa, sb = DOT_4X8[ins.op]
-    fields: dict[str, object] = {}
+    fields: dict[str, Any] = {}
     if not sa:
         opc = "v_dot4_u32_u8"
     elif sb and ctx.b.table.has("v_dot4_i32_i8"):
@@ -475,14 +476,14 @@ def _alu64(ctx: IselContext, ins: Instr, d: Value, srcs: list[Comp]) -> Comp:
         rc = v1 if op == "ffrexp_exp" else v2
         return ctx.valu(VALU_UNARY64[op], rc, srcs[0], wide=(True,))
     if op in ("fneg", "fabs"):
-        lo, hi = ctx.halves(srcs[0])
+        src_lo, src_hi = ctx.halves(srcs[0])
         if uniform:
-            hi = ctx.salu("s_xor_b32" if op == "fneg" else "s_and_b32", s1, hi,
+            hi = ctx.salu("s_xor_b32" if op == "fneg" else "s_and_b32", s1, src_hi,
                           Const(32, 0x80000000 if op == "fneg" else 0x7FFFFFFF))
-            return ctx.b.create_vector(s2, ctx.sgpr(lo), hi).temp
+            return ctx.b.create_vector(s2, ctx.sgpr(src_lo), hi).temp
         hi = ctx.valu("v_xor_b32" if op == "fneg" else "v_and_b32", v1,
-                      Const(32, 0x80000000 if op == "fneg" else 0x7FFFFFFF), hi)
-        return ctx.join(ctx.vgpr(lo), hi)
+                      Const(32, 0x80000000 if op == "fneg" else 0x7FFFFFFF), src_hi)
+        return ctx.join(ctx.vgpr(src_lo), hi)
     if op == "fdiv":
         return _fdiv64(ctx, srcs[0], srcs[1])
     if op == "fsat":
@@ -689,14 +690,14 @@ def _convert(ctx: IselContext, ins: Instr, d: Value, x: Comp) -> Comp:
                 v |= 0xFFFFFFFF00000000
             return Const(64, v)
         if frm == "u":
-            hi: Comp = Const(32, 0)
+            sign: Comp = Const(32, 0)
         elif uniform:
-            hi = ctx.salu("s_ashr_i32", s1, x, Const(32, 31))
+            sign = ctx.salu("s_ashr_i32", s1, x, Const(32, 31))
         else:
-            hi = ctx.valu("v_ashrrev_i32", v1, Const(32, 31), x)
+            sign = ctx.valu("v_ashrrev_i32", v1, Const(32, 31), x)
         if uniform:
-            return ctx.b.create_vector(s2, ctx.sgpr(x), ctx.sgpr(hi)).temp
-        return ctx.join(ctx.vgpr(x), ctx.vgpr(hi))
+            return ctx.b.create_vector(s2, ctx.sgpr(x), ctx.sgpr(sign)).temp
+        return ctx.join(ctx.vgpr(x), ctx.vgpr(sign))
     if frm == "f" and to == "f":
         if sbits == dbits:
             return x

@@ -34,6 +34,8 @@ result is a packed vector (component 0's register is the whole dword).
 
 from __future__ import annotations
 
+from typing import Any
+
 from radcc.frontend.mir import Instr, Value
 from radcc.frontend.mir_ops import CONVERSION
 from radcc.frontend.opt.vectorize_alu16 import PACKED_FLOAT, PACKED_INT
@@ -322,7 +324,7 @@ def _packed(ctx: IselContext, ins: Instr, d: Value) -> None:
             lo, hi = (o.value.value & 0xFFFF ^ (0x8000 if n else 0) for n in o.neg)
             ops[k] = PackedOperand(Const(32, lo), (0, 0), (False, False)) if lo == hi else \
                 PackedOperand(ctx.sgpr(Const(32, lo | hi << 16)), (0, 1), (False, False))
-    fields: dict[str, object] = {
+    fields: dict[str, Any] = {
         "op_sel": [o.sel[0] for o in ops], "op_sel_hi": [o.sel[1] for o in ops]}
     if any(o.neg[0] for o in ops):
         fields["neg_lo"] = [int(o.neg[0]) for o in ops]

@@ -18,9 +18,9 @@ and loop-closed SSA).
 from __future__ import annotations
 
 from radcc.frontend.mir import Block as MBlock
-from radcc.frontend.mir import CFNode, If, Loop, Value, iter_blocks
+from radcc.frontend.mir import CFNode, If, Instr, Loop, Value, iter_blocks
 from radcc.frontend.opt.vectorize_alu16 import packed_vector
-from radcc.ir.program import Block, BlockKind, Operand, Program
+from radcc.ir.program import Block, BlockKind, Instruction, Operand, Program
 from radcc.ir.regclass import EXEC, PhysReg, Temp, s1, v1
 
 from .context import Comp, Const, IselContext, IselError, LoopInfo, Snap
@@ -194,12 +194,15 @@ def make_phis(ctx: IselContext, block: Block, values: list[Value], preds: list[t
     """Phis at `block` for `values` (each snapshot is one logical predecessor)."""
     preds = sorted(preds, key=lambda x: x[0].index)
     for v in values:
-        got = [s.get(v) for _, s in preds]
-        if any(o is None for o in got):
-            raise IselError(f"instruction selection: no value for %{v.index} on an edge")
-        comps = []
+        got: list[list[Comp]] = []
+        for _, s in preds:
+            g = s.get(v)
+            if g is None:
+                raise IselError(f"instruction selection: no value for %{v.index} on an edge")
+            got.append(g)
+        comps: list[Comp] = []
         for k in range(v.num_components):
-            ops = [g[k] if len(g) > 1 else g[0] for g in got]  # type: ignore[index]
+            ops = [g[k] if len(g) > 1 else g[0] for g in got]
             comps.append(_make_phi(ctx, block, v, ops, preds))
         ctx.vmap[v] = comps
 
@@ -225,8 +228,7 @@ def _make_phi(ctx: IselContext, block: Block, v: Value, ops: list[Comp],
 def stmts(ctx: IselContext, lst: list[CFNode]) -> None:
     skip: tuple | None = None
     for i, n in enumerate(lst):
-        is_jump_block = isinstance(n, MBlock) and n.jump is not None
-        if is_jump_block and skip is not None:
+        if isinstance(n, MBlock) and n.jump is not None and skip is not None:
             # the jump itself stays outside the skipped region
             select_block(ctx, n, jump=False)
             end_skip(ctx, skip)
@@ -322,11 +324,16 @@ def end_skip(ctx: IselContext, skip: tuple) -> None:
 
 
 # -- if -------------------------------------------------------------------------------
+def _dest(phi: Instr) -> Value:
+    assert phi.dest is not None
+    return phi.dest
+
+
 def select_if(ctx: IselContext, n: If) -> None:
     merge = ctx.cf.next_of[id(n)]
     inside = set(iter_blocks(n.then_list)) | set(iter_blocks(n.else_list))
     esc = escaping_bools(ctx, inside)
-    values = [p.dest for p in merge.phis] + esc  # type: ignore[misc]
+    values = [_dest(p) for p in merge.phis] + esc
     if n.cond.divergent:
         if_div(ctx, n, merge, values, esc)
     else:
@@ -480,13 +487,13 @@ def select_loop(ctx: IselContext, n: Loop) -> None:
     edge(ctx, pre, header)
     lp = LoopInfo(n, header, exit_, pre, header_mb, exit_mb, inside, escaping=esc)
     # header phis: operands appended once the back edges are known
-    hphis = []
+    hphis: list[tuple[Value, int, Instruction]] = []
     ctx.b.at_end(header)
     for phi in header_mb.phis:
         v = phi.dest
         assert v is not None
         rc = ctx.rc(v)
-        temps = []
+        temps: list[Comp] = []
         # a packed phi is one dword phi; its high half is shifted down after the phis
         for k in range(1 if packed_phi(v) else v.num_components):
             if v.divergent:
@@ -529,13 +536,13 @@ def select_loop(ctx: IselContext, n: Loop) -> None:
     ctx.cf.depth -= 1
     insert(ctx, exit_)
     back = sorted(lp.continues, key=lambda x: x[0].index)
-    for v, k, phi in hphis:
-        if phi.opcode == "p_phi":
-            phi.operands += [ctx.operand(_at(s[v], k)) for _, s in back]
+    for v, k, hphi in hphis:
+        if hphi.opcode == "p_phi":
+            hphi.operands += [ctx.operand(_at(s[v], k)) for _, s in back]
         else:
-            ctx.cf.linear_phis.append((header, phi, {pre.index: _at(pre_snap[v], k), **{
+            ctx.cf.linear_phis.append((header, hphi, {pre.index: _at(pre_snap[v], k), **{
                 blk.index: _at(s[v], k) for blk, s in back}}))
-    values = [p.dest for p in exit_mb.phis] + esc  # type: ignore[misc]
+    values = [_dest(p) for p in exit_mb.phis] + esc
     if lp.breaks:
         make_phis(ctx, exit_, values, lp.breaks)
     else:

@@ -342,8 +342,9 @@ class IselContext:
         sgprs: set[int] = set()
         literal: int | None = None
         mask = len(ops) - 1 if op in LANE_MASK_LAST and len(ops) == 3 else None
-        if mask is not None and ops[mask].temp is not None and ops[mask].temp.rc.is_sgpr:
-            sgprs.add(ops[mask].temp.id)
+        mask_temp = ops[mask].temp if mask is not None else None
+        if mask_temp is not None and mask_temp.rc.is_sgpr:
+            sgprs.add(mask_temp.id)
         for i, (o, w) in enumerate(zip(ops, wide, strict=True)):
             if i == mask:
                 out.append(o)

@@ -21,7 +21,7 @@ S = TypeVar("S")
 MAX_VISITS_PER_BLOCK = 64
 
 
-class DataflowError(RuntimeError):
+class DataflowError(Exception):
     """The analysis did not converge (a bug in a transfer function)."""
 
 

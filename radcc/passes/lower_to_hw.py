@@ -73,9 +73,10 @@ from collections.abc import Callable
 
 from radcc.abi.stage import FRAGMENT_FS
 from radcc.ir.builder import add_edge
+from radcc.ir.fields import make_fields
 from radcc.ir.printer import instruction_text
 from radcc.ir.program import Block, BlockKind, Definition, Instruction, Operand, Program
-from radcc.ir.regclass import EXEC, NULL, SCC, VCC, VGPR_BASE, PhysReg, s1, s2, v1
+from radcc.ir.regclass import EXEC, NULL, SCC, VCC, VGPR_BASE, PhysReg, RegClass, s1, s2, v1
 from radcc.isa.classes import SALU_ENCODINGS, VALU_ENCODINGS
 from radcc.isa.table import get_table
 from radcc.passes.hw_copy import LoweringError, Unit, scc_live_flags, sequentialize, split_units
@@ -110,7 +111,7 @@ _UNSUPPORTED = {
 
 def _hw(opcode: str, fmt: str, defs: list[Definition] | None = None,
         ops: list[Operand] | None = None, **fields: object) -> Instruction:
-    return Instruction(opcode, fmt, list(ops or []), list(defs or []), dict(fields))
+    return Instruction(opcode, fmt, list(ops or []), list(defs or []), make_fields(fmt, fields))
 
 
 class _Lowering:
@@ -148,13 +149,13 @@ class _Lowering:
         units: list[Unit] = []
         if op in ("p_parallelcopy", "p_wqm", "p_as_uniform"):
             for d, o in zip(instr.definitions, instr.operands, strict=True):
-                units += split_units(_phys(self, instr, d), o, d.rc.bytes, what)
+                units += split_units(_phys(self, instr, d), o, _rc(self, instr, d).bytes, what)
         elif op in ("p_create_vector", "p_start_linear_vgpr"):
             d = instr.definitions[0]
             base = _phys(self, instr, d)
             off = 0
             for o in instr.operands:
-                nbytes = o.const_bytes if o.const is not None else o.rc.bytes
+                nbytes = o.const_bytes if o.const is not None else _rc(self, instr, o).bytes
                 units += split_units(base.advance(off), o, nbytes, what)
                 off += nbytes
         elif op == "p_split_vector":
@@ -164,12 +165,13 @@ class _Lowering:
             off = 0
             for d in instr.definitions:
                 if d.temp is not None and d.is_kill:  # a piece nobody reads: no copy
-                    off += d.rc.bytes
+                    off += _rc(self, instr, d).bytes
                     continue
                 piece = Operand(rc=d.rc, phys=src.phys.advance(off) if src.phys else None,
                                 undef=src.is_undef)
-                units += split_units(_phys(self, instr, d), piece, d.rc.bytes, what)
-                off += d.rc.bytes
+                nbytes = _rc(self, instr, d).bytes
+                units += split_units(_phys(self, instr, d), piece, nbytes, what)
+                off += nbytes
         elif op == "p_extract_vector":
             d = instr.definitions[0]
             vec, idx = instr.operands
@@ -177,8 +179,8 @@ class _Lowering:
                 raise self.error(instr, "index must be a constant")
             if vec.phys is None:
                 raise self.error(instr, "operand has no register")
-            piece = Operand(rc=d.rc, phys=vec.phys.advance(idx.const * d.rc.bytes))
-            units += split_units(_phys(self, instr, d), piece, d.rc.bytes, what)
+            piece = Operand(rc=d.rc, phys=vec.phys.advance(idx.const * _rc(self, instr, d).bytes))
+            units += split_units(_phys(self, instr, d), piece, _rc(self, instr, d).bytes, what)
         linear = {d.phys.reg + i for d in instr.definitions  # linear VGPRs: every lane
                   if d.rc is not None and d.rc.linear and d.rc.is_vgpr and d.phys is not None
                   for i in range(d.rc.size)}
@@ -194,7 +196,7 @@ class _Lowering:
             return [_hw("v_readfirstlane_b32", "VOP1",
                         [Definition.fixed(PhysReg.of(d.reg + i), s1)],
                         [Operand.fixed(PhysReg.of(s.reg + i), v1)])
-                    for i in range(instr.definitions[0].rc.size)]
+                    for i in range(_rc(self, instr, instr.definitions[0]).size)]
         scratch = instr.fields.get("scratch_sgpr")
         out = sequentialize(self.copy_units(instr),
                             scratch_sgpr=scratch if isinstance(scratch, int) else None,
@@ -358,13 +360,13 @@ class _Lowering:
         offset = idx.const * bits.const
         if dp.is_vgpr:
             name = "v_bfe_i32" if sext.const else "v_bfe_u32"
-            return [_hw(name, "VOP3", [Definition.fixed(dp, d.rc)],
-                        [Operand.fixed(src.phys, src.rc), Operand.c32(offset),
+            return [_hw(name, "VOP3", [Definition.fixed(dp, _rc(self, instr, d))],
+                        [Operand.fixed(src.phys, _rc(self, instr, src)), Operand.c32(offset),
                          Operand.c32(bits.const)])]
         name = "s_bfe_i32" if sext.const else "s_bfe_u32"
-        return [_hw(name, "SOP2", [Definition.fixed(dp, d.rc),
+        return [_hw(name, "SOP2", [Definition.fixed(dp, _rc(self, instr, d)),
                                    Definition.fixed(PhysReg.of(SCC), s1)],
-                    [Operand.fixed(src.phys, src.rc),
+                    [Operand.fixed(src.phys, _rc(self, instr, src)),
                      Operand.c32(offset | bits.const << 16)])]
 
     # -- driver -------------------------------------------------------------------
@@ -449,9 +451,9 @@ class _Lowering:
         scc = Definition(rc=s1, phys=PhysReg.of(SCC))
         return [
             Instruction("s_getpc_b64", "SOP1", [], [Definition(rc=d.rc, phys=r)],
-                        {"constaddr": k}),
+                        make_fields("SOP1", {"constaddr": k})),
             Instruction("s_add_u32", "SOP2", [lo, Operand.c32(CONSTADDR_PLACEHOLDER)],
-                        [Definition(rc=s1, phys=r), scc], {"constaddr": k}),
+                        [Definition(rc=s1, phys=r), scc], make_fields("SOP2", {"constaddr": k})),
             Instruction("s_addc_u32", "SOP2", [hi, Operand.c32(0), Operand(rc=s1,
                         phys=PhysReg.of(SCC))],
                         [Definition(rc=s1, phys=r.advance(4)), scc]),
@@ -471,6 +473,12 @@ def _phys(low: _Lowering, instr: Instruction, d: Definition) -> PhysReg:
     if d.phys is None:
         raise low.error(instr, "definition has no register (run register allocation)")
     return d.phys
+
+
+def _rc(low: _Lowering, instr: Instruction, x: Definition | Operand) -> RegClass:
+    if x.rc is None:
+        raise low.error(instr, "operand has no register class")
+    return x.rc
 
 
 def lower_to_hw(program: Program) -> None:

@@ -263,18 +263,18 @@ class _Scheduler:
         p = self.program
         base: list[Instruction] = []
         for ins in region:
-            halves = split_vopd(p, ins) if ins.format == "VOPD" and self.pairing else None
-            if halves is None:
+            split = split_vopd(p, ins) if ins.format == "VOPD" and self.pairing else None
+            if split is None:
                 base.append(ins)
                 continue
             # both halves read before either writes (ISA 7.6): in sequence, a half
             # reading the other's result goes first; if each reads the other's, keep it
-            x, y = (self.access(h) for h in halves)
+            x, y = (self.access(h) for h in split)
             x_reads_y, y_reads_x = bool(x.reads & y.writes), bool(y.reads & x.writes)
             if x_reads_y and y_reads_x:
                 base.append(ins)
             else:
-                base.extend(halves if not y_reads_x else halves[::-1])
+                base.extend(split if not y_reads_x else split[::-1])
         out = [region]
         if len(base) != len(region):
             out.append(base)
@@ -293,9 +293,9 @@ class _Scheduler:
             m = 0
             for r in a.reads:
                 if r not in written:
-                    x = ready.get(r, 0) - t0
-                    if x > m:
-                        m = x
+                    dt = ready.get(r, 0) - t0
+                    if dt > m:
+                        m = dt
             ext.append(m)
             written.update(a.writes)
         half = self.coster.half

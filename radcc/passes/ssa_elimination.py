@@ -38,6 +38,7 @@ reports the conflict.
 
 from __future__ import annotations
 
+from radcc.ir.fields import make_fields
 from radcc.ir.program import Block, BlockKind, Definition, Instruction, Operand, Program
 from radcc.ir.regclass import SCC, PhysReg, RegClass, s1
 from radcc.passes.live_var_analysis import compute_live_sets
@@ -90,7 +91,8 @@ def _split_edge(program: Program, p: Block, b: Block) -> Block:
         _replace(p.linear_succs, b.index, n.index)
         _replace(b.linear_preds, p.index, n.index)
         n.linear_preds, n.linear_succs = [p.index], [b.index]
-    n.instructions.append(Instruction("p_branch", "PSEUDO", fields={"targets": [b.index]}))
+    n.instructions.append(Instruction("p_branch", "PSEUDO",
+                                      fields=make_fields("PSEUDO", {"targets": [b.index]})))
     for lst in (p.logical_succs, p.linear_succs, b.logical_preds, b.linear_preds):
         lst.sort()  # phis are gone: the order no longer carries meaning
     if p.instructions:
@@ -121,7 +123,8 @@ class _ScratchFinder:
         self.fixed: set[int] = set()  # registers named without a temp somewhere
         for b in program.blocks:
             for instr in b.instructions:
-                for x in (*instr.definitions, *instr.operands):
+                regs: list[Definition | Operand] = [*instr.definitions, *instr.operands]
+                for x in regs:
                     if x.temp is not None and x.phys is not None:
                         self.where.setdefault(x.temp.id, (x.phys, x.temp.rc))
                     elif x.temp is None and x.phys is not None:
@@ -146,7 +149,8 @@ class _ScratchFinder:
             return
         pc.fields["tmp_in_scc"] = True
         busy = live | self.fixed
-        for x in (*pc.definitions, *pc.operands):
+        regs: list[Definition | Operand] = [*pc.definitions, *pc.operands]
+        for x in regs:
             busy.update(_regs(x.phys, x.rc))
         lo, hi = reg_range(self.program, s1)
         count = self.program.config.num_sgprs
@@ -174,13 +178,13 @@ def ssa_elimination(program: Program) -> None:
                 break
             logical = phi.opcode == "p_phi"
             preds = b.logical_preds if logical else b.linear_preds
-            for k, p in enumerate(preds):
+            for k, pred in enumerate(preds):
                 if k >= len(phi.operands):
                     break
                 pair = _copy_pairs(phi, k)
                 if pair is None:
                     continue
-                lg, ln = edges.setdefault((p, b.index), ([], []))
+                lg, ln = edges.setdefault((pred, b.index), ([], []))
                 (lg if logical else ln).append(pair)
     for b in program.blocks:
         if b.instructions and b.instructions[0].is_phi:

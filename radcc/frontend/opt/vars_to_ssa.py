@@ -114,11 +114,11 @@ def vars_to_ssa(shader: MirShader) -> bool:
     # phi placement
     df = cfg.frontiers()
     phi_slot: dict[Instr, Slot] = {}
-    for slot, blocks in def_blocks.items():
-        work = [b for b in blocks if cfg.reachable(b)]
+    for slot, def_set in def_blocks.items():
+        phi_work = [b for b in def_set if cfg.reachable(b)]
         placed: set[Block] = set()
-        while work:
-            b = work.pop()
+        while phi_work:
+            b = phi_work.pop()
             for f in df.get(b, ()):
                 if f in placed:
                     continue
@@ -127,8 +127,8 @@ def vars_to_ssa(shader: MirShader) -> bool:
                 phi = Instr("phi", shader.new_value(bits, n))
                 f.insert(0, phi)
                 phi_slot[phi] = slot
-                if f not in blocks:
-                    work.append(f)
+                if f not in def_set:
+                    phi_work.append(f)
     # renaming
     entry = cfg.entry
     undefs: dict[Slot, Value] = {}
@@ -203,11 +203,11 @@ def vars_to_ssa(shader: MirShader) -> bool:
     # every access goes, renamed or not; one pass over each block they were in
     gone: set[Instr] = set(dead)
     gone.update(ins for ins, _ in accesses)
-    blocks: dict[Block, None] = {}
+    touched: dict[Block, None] = {}
     for ins in gone:
         if ins.block is not None:
-            blocks[ins.block] = None
-    for blk in blocks:
+            touched[ins.block] = None
+    for blk in touched:
         blk.instrs = [i for i in blk.instrs if i not in gone]
     rewrite_uses(shader, mapping)
     return True

@@ -33,6 +33,8 @@ _MERGE_TERMINATORS = {
     "OpLoopMerge": ("OpBranch", "OpBranchConditional"),
 }
 _DEBUG_LINES = ("OpLine", "OpNoLine")
+_PHI_PREFIX = ("OpPhi", *_DEBUG_LINES)  # what may precede an OpPhi in its block
+_VARIABLE_PREFIX = ("OpVariable", *_DEBUG_LINES)  # ... an OpVariable in the first block
 
 
 def _fail(msg: str, ins: Instruction) -> SpirvError:
@@ -81,7 +83,7 @@ class FunctionBuilder:
             raise _fail(f"instruction outside a block ({where})", ins)
         if b.instructions and b.instructions[-1].opname in MERGES and op not in TERMINATORS:
             raise _fail(f"{b.instructions[-1].opname} must immediately precede the terminator", ins)
-        if op == "OpPhi" and any(i.opname not in ("OpPhi", *_DEBUG_LINES) for i in b.instructions):
+        if op == "OpPhi" and any(i.opname not in _PHI_PREFIX for i in b.instructions):
             raise _fail("OpPhi must be at the start of its block", ins)
         if op == "OpVariable":
             self._local_variable(ins, b)
@@ -118,7 +120,7 @@ class FunctionBuilder:
         if not isinstance(ptr, TypePointer) or ptr.storage_class != "Function":
             raise _fail(f"type %{ins.result_type} is not a Function pointer", ins)
         if self.fn.blocks or any(
-            i.opname not in ("OpVariable", *_DEBUG_LINES)
+            i.opname not in _VARIABLE_PREFIX
             for i in b.instructions[self._var_prefix:]
         ):
             raise _fail("Function variables must be at the start of the first block", ins)

@@ -451,7 +451,7 @@ class _Checker:
         t = self.t(tid)
         return f"%{tid} ({type(t).__name__.removeprefix('Type').lower() if t else 'not a type'})"
 
-    def _sign(self, tid: int) -> str:
+    def _sign(self, tid: int | None) -> str:
         t = self.t(tid)
         if isinstance(t, TypeVector):
             t = self.t(t.component)
@@ -551,8 +551,8 @@ class _Checker:
             _, w, n = self.need_shape(ins, rt, "int", "the result type")
             if op in ("OpUDiv", "OpUMod"):
                 rtt = self.t(rt)
-                comp = self.t(rtt.component) if isinstance(rtt, TypeVector) else rtt
-                if isinstance(comp, TypeInt) and comp.signed:
+                ctype = self.t(rtt.component) if isinstance(rtt, TypeVector) else rtt
+                if isinstance(ctype, TypeInt) and ctype.signed:
                     raise _fail(f"{op} of {self.type_name(rt)}: the result type is an "
                                 "unsigned integer scalar or vector", ins)
             for k, v in enumerate(ids):
@@ -654,7 +654,7 @@ class _Checker:
             want = self.pointee(ins, int(ids[0]), "the pointer")
             self.same(ins, want, self.operand_type(ins, int(ids[1]), 1), "the stored object")
         elif op == "OpCopyMemory":
-            a = self.pointee(ins, int(ids[0]), "the target")
+            a: int | None = self.pointee(ins, int(ids[0]), "the target")
             self.same(ins, a, self.pointee(ins, int(ids[1]), "the source"), "the source pointee")
         elif op == "OpCopyObject":
             self.same(ins, rt, self.operand_type(ins, int(ids[0]), 0), "the operand")
@@ -674,8 +674,8 @@ class _Checker:
                     "StorageBuffer", "PhysicalStorageBuffer", "Workgroup"):
                 raise _fail(f"{op} on a pointer that is not to StorageBuffer, "
                             "PhysicalStorageBuffer or Workgroup memory is not supported", ins)
-            s = self.shape(self.vtype(int(ids[1])))
-            if s is None or s[0] != "int" or s[2] != 1:
+            es = self.shape(self.vtype(int(ids[1])))
+            if es is None or es[0] != "int" or es[2] != 1:
                 raise _fail(f"the Element (%{ids[1]}) is not an integer scalar", ins)
             self.access_chain(ins, rt, [int(ids[0])] + [int(v) for v in ids[2:]])
         elif op in ("OpPtrEqual", "OpPtrNotEqual", "OpPtrDiff"):
@@ -685,9 +685,9 @@ class _Checker:
                                     [int(o.value) for o in ins.operands[1:]])
             self.same(ins, rt, tid, "the extracted element (the result type)")
         elif op == "OpCompositeInsert":
-            comp = self.operand_type(ins, int(ids[1]), 1)
-            self.same(ins, rt, comp, "the composite")
-            tid = self.walk_literal(ins, comp, [int(o.value) for o in ins.operands[2:]])
+            ctid = self.operand_type(ins, int(ids[1]), 1)
+            self.same(ins, rt, ctid, "the composite")
+            tid = self.walk_literal(ins, ctid, [int(o.value) for o in ins.operands[2:]])
             self.same(ins, tid, self.operand_type(ins, int(ids[0]), 0), "the object")
         elif op == "OpCompositeConstruct":
             self.construct(ins, rt, [int(v) for v in ids])
@@ -765,9 +765,9 @@ class _Checker:
                     "OpImageGather", "OpImageDrefGather"):
             # the result: a 4-component vector, a depth comparison's sample a scalar (SPIR-V
             # spec 3.52.10); the rest is checked by the translation (spirv_to_mir/images.py)
-            r = self.shape(rt)
+            rs = self.shape(rt)
             n = 1 if "Dref" in op and "Gather" not in op else 4
-            if r is None or r[0] == "bool" or r[2] != n:
+            if rs is None or rs[0] == "bool" or rs[2] != n:
                 raise _fail(f"the result type {self.type_name(rt)} is not an integer or float "
                             f"{'scalar' if n == 1 else '4-component vector'}", ins)
             sit = self.t(self.operand_type(ins, int(ids[0]), 0))
@@ -790,9 +790,9 @@ class _Checker:
                     or not self.m.is_constant(int(ids[2]))):
                 raise _fail("the Component operand is not a 32-bit integer constant "
                             "(VUID-StandaloneSpirv-OpImageGather-04664)", ins)
-            comp = rt if n == 1 else getattr(self.t(rt), "component", None)
-            if comp != img.sampled_type:
-                raise _fail(f"the result's components are {self.type_name(comp)}, the image's "
+            rcomp = rt if n == 1 else getattr(self.t(rt), "component", None)
+            if rcomp != img.sampled_type:
+                raise _fail(f"the result's components are {self.type_name(rcomp)}, the image's "
                             f"Sampled Type is {self.type_name(img.sampled_type)} (SPIR-V spec "
                             "3.52.10: the same type)", ins)
             self.image_operands(ins, img)
@@ -941,9 +941,10 @@ class _Checker:
                 raise _fail(f"{ins.opname} of a storage image of Unknown format needs the "
                             f"{cap} capability", ins)
         if ins.opname != "OpImageFetch":
-            cap = _STORAGE_DIM_CAPS.get((img.dim, img.arrayed and img.dim == "Cube"))
-            if cap is not None and cap not in self.m.capabilities:
-                raise _fail(f"a {img.dim_name} storage image needs the {cap} capability", ins)
+            dim_cap = _STORAGE_DIM_CAPS.get((img.dim, img.arrayed and img.dim == "Cube"))
+            if dim_cap is not None and dim_cap not in self.m.capabilities:
+                raise _fail(f"a {img.dim_name} storage image needs the {dim_cap} capability",
+                            ins)
         c = self.need_shape(ins, self.operand_type(ins, ids[1], 1), "int", "the coordinate")
         # (a cube array's face and cube are one coordinate: face + 6 x cube)
         want = img.coordinate_dims + int(img.arrayed and img.dim != "Cube")
@@ -1083,6 +1084,9 @@ class _Checker:
             s = self.shape(tid)
             return None if s is None or s[0] != "float" or s[2] < 2 else (s[2], s[1])
 
+        x: tuple[int, ...] | None
+        y: tuple[int, ...] | None
+        r: tuple[int, ...] | None
         if op == "OpMatrixTimesVector":
             m, v, r = self.mat_shape(a), vec(b), vec(rt)
             ok = m is not None and v == (m[1], m[2]) and r == (m[0], m[2])
@@ -1597,8 +1601,8 @@ class _Checker:
         for b in order:
             for s in succ[b]:
                 preds[s].append(b)
-        for b in fn.blocks:
-            term = b.terminator
+        for blk in fn.blocks:
+            term = blk.terminator
             if term.opname == "OpReturnValue":
                 self.same(term, fn.result_type, self.operand_type(term, term.id(0), 0),
                           "the returned value (the function's return type)")
@@ -1613,8 +1617,8 @@ class _Checker:
         self.structure(fn, blocks, succ, order, idom, preds)
         self.dominance(fn, blocks, idom, reach, preds)
         self.fn_models = self.models.get(fn.id, set())
-        for b in fn.blocks:
-            for ins in b.instructions:
+        for blk in fn.blocks:
+            for ins in blk.instructions:
                 self.instruction(ins)
 
     def structure(self, fn: Function, blocks: dict[int, Block], succ: dict[int, list[int]],
@@ -1771,12 +1775,12 @@ class _Checker:
                 into[f], falls[t] = t, f
         cases = targets[1:]
         for k, t in enumerate(cases):
-            f = falls.get(t)
-            if f is None or f == targets[0] or (k + 1 < len(cases) and cases[k + 1] == t):
+            ft = falls.get(t)
+            if ft is None or ft == targets[0] or (k + 1 < len(cases) and cases[k + 1] == t):
                 continue
-            if k + 1 >= len(cases) or cases[k + 1] != f:
+            if k + 1 >= len(cases) or cases[k + 1] != ft:
                 raise _fail(f"the case construct of %{t} branches to the case construct of "
-                            f"%{f}, which does not follow it in the target list", term)
+                            f"%{ft}, which does not follow it in the target list", term)
 
     def _case_exits(self, b: Block, blocks: dict[int, Block], succ: dict[int, list[int]],
                     idom: _DomTree, named_by: dict[int, list[int]]) -> None:
@@ -1948,9 +1952,9 @@ class _Checker:
             if name == "OpTypeImage" and isinstance(t, TypeOther):
                 for k, what, low, top in ((2, "Depth", 0, 2), (3, "Arrayed", 0, 1),
                                           (4, "MS", 0, 1), (5, "Sampled", 1, 2)):
-                    v = t.operands[k].value if len(t.operands) > k else None
-                    if not isinstance(v, int) or not low <= v <= top:
-                        raise _fail(f"OpTypeImage {what} {v} (must be {low} to {top}; Sampled: "
+                    ov = t.operands[k].value if len(t.operands) > k else None
+                    if not isinstance(ov, int) or not low <= ov <= top:
+                        raise _fail(f"OpTypeImage {what} {ov} (must be {low} to {top}; Sampled: "
                                     "VUID-StandaloneSpirv-OpTypeImage-04657)", ins)
                 st = self.shape(image_type(t).sampled_type)
                 if st is None or st[2] != 1 or st[0] == "bool" or (st[0], st[1]) not in (
@@ -2047,7 +2051,7 @@ class _Checker:
                 raise _fail(f"a {pt.storage_class} variable holding {self.type_name(tid)} "
                             f"needs the {small[tid]} capability", ins)
 
-    def _type_tree(self, root: int) -> Iterator[tuple[int, Type]]:
+    def _type_tree(self, root: int) -> Iterator[tuple[int, Type | None]]:
         """Each type of `root`'s tree once, with its id: components, columns, elements
         and members, not through pointers."""
         todo, seen = [root], set()
@@ -2080,7 +2084,9 @@ class _Checker:
                 and "WorkgroupMemoryExplicitLayoutKHR" in self.m.capabilities):
             return
         m = self.m
-        for tid, t in [(ins.result_type, pt), *self._type_tree(pt.pointee)]:
+        ptid = ins.result_type
+        assert ptid is not None  # (pt is its type)
+        for tid, t in [(ptid, pt), *self._type_tree(pt.pointee)]:
             found = None
             if isinstance(t, TypeArray | TypeRuntimeArray | TypePointer):
                 found = "ArrayStride" if m.has_decoration(tid, "ArrayStride") else None
@@ -2149,25 +2155,25 @@ class _Checker:
                 if fid in seen or fid not in fns:
                     continue
                 seen.add(fid)
-                for b in fns[fid].blocks:
-                    for ins in b.instructions:
+                for fblk in fns[fid].blocks:
+                    for ins in fblk.instructions:
                         if ins.opname == "OpFunctionCall":
                             todo.append(ins.id(0))
                         for v in ins.ids():
                             var = m.global_variables.get(v)
-                            b = m.builtin(v) if var is not None else None
-                            if b == "FragDepth" and ep.execution_model == "Fragment" and \
+                            bi = m.builtin(v) if var is not None else None
+                            if bi == "FragDepth" and ep.execution_model == "Fragment" and \
                                     ep.mode("DepthReplacing") is None:
                                 raise _fail(f"FragDepth (%{v}) is used by the fragment entry "
                                             f"point {ep.name!r}, which does not declare the "
                                             "DepthReplacing execution mode "
                                             "(VUID-FragDepth-FragDepth-04216)", ins)
-                            if b in _BUILTIN_MODELS and \
-                                    ep.execution_model not in _BUILTIN_MODELS[b]:
-                                raise _fail(f"the built-in {b} (%{v}) is used by the "
+                            if bi in _BUILTIN_MODELS and \
+                                    ep.execution_model not in _BUILTIN_MODELS[bi]:
+                                raise _fail(f"the built-in {bi} (%{v}) is used by the "
                                             f"{ep.execution_model} entry point {ep.name!r}: "
                                             "Vulkan allows it only in "
-                                            f"{', '.join(sorted(_BUILTIN_MODELS[b]))}", ins)
+                                            f"{', '.join(sorted(_BUILTIN_MODELS[bi]))}", ins)
                             if var is None or v in ep.interface:
                                 continue
                             if m.version >= (1, 4) or var.storage_class in ("Input",
@@ -2276,9 +2282,9 @@ class _Checker:
                     if base * 4 >= _LOCATION_SLOTS:
                         continue
                     if isinstance(self.t(mt), TypeArray) and 1 <= nc < 4:
-                        span = [4 * lo + c for lo in range(base, min(base + nl, 4096))
-                                for c in range(mc, mc + nc)]
-                        self._take(ep, v, slots, span)
+                        cells = [4 * lo + c for lo in range(base, min(base + nl, 4096))
+                                 for c in range(mc, mc + nc)]
+                        self._take(ep, v, slots, cells)
                     else:
                         self._take(ep, v, slots, range(base * 4 + mc, base * 4 + mc + nc) if nc
                                    else range(base * 4, (base + nl) * 4))
@@ -2722,15 +2728,15 @@ class _Checker:
                             or m.has_decoration(tid, "ColMajor", k)):
                         raise _fail(f"matrix member {k} of struct %{tid} has neither RowMajor "
                                     "nor ColMajor", ins)
-                    ms = m.decoration(tid, "MatrixStride", k)
-                    if ms is None:
+                    mstride = m.decoration(tid, "MatrixStride", k)
+                    if mstride is None:
                         raise _fail(f"matrix member {k} of struct %{tid} has no MatrixStride",
                                     ins)
-                    mat = mtt if isinstance(mtt, TypeMatrix) else self.t(mtt.element)
-                    assert isinstance(mat, TypeMatrix)
-                    ca = self.layout(mat.column, ins, done)[1]
-                    if int(ms[0]) % ca or int(ms[0]) == 0:
-                        raise _fail(f"member {k} of struct %{tid}: MatrixStride {ms[0]} is not "
+                    mtype = mtt if isinstance(mtt, TypeMatrix) else self.t(mtt.element)
+                    assert isinstance(mtype, TypeMatrix)
+                    ca = self.layout(mtype.column, ins, done)[1]
+                    if int(mstride[0]) % ca or int(mstride[0]) == 0:
+                        raise _fail(f"member {k} of struct %{tid}: MatrixStride {mstride[0]} is not "
                                     f"a positive multiple of the component size {ca}",
                                     self.dec_at.get((tid, k, "MatrixStride"), ins))
                 if isinstance(mtt, TypeRuntimeArray) and k != len(t.members) - 1:
