@@ -300,6 +300,7 @@ def _side_tables(tree: ast.Module) -> list[tuple[int, str]]:
     module_names = {t.id for n in tree.body if isinstance(n, ast.Assign | ast.AnnAssign)
                     for t in (n.targets if isinstance(n, ast.Assign) else [n.target])
                     if isinstance(t, ast.Name)}
+    id_names = _id_key_names(tree)
     for node in ast.walk(tree):
         table, key = None, None
         if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
@@ -312,9 +313,23 @@ def _side_tables(tree: ast.Module) -> list[tuple[int, str]]:
                 isinstance(node.ops[0], ast.In | ast.NotIn) and \
                 isinstance(node.comparators[0], ast.Name):
             table, key = node.comparators[0].id, node.left
-        if table in module_names and key is not None and _is_id_call(key):
+        if table in module_names and key is not None and _has_id_key(key, id_names):
             out.append((node.lineno, f"module-level {table}[id(...)]"))
     return out
+
+
+def _has_id_key(key: ast.AST, id_names: set[str]) -> bool:
+    """Is `key` id(...), a tuple holding one, or a name assigned from either?"""
+    if isinstance(key, ast.Name):
+        return key.id in id_names
+    return _is_id_call(key) or isinstance(key, ast.Tuple) and any(
+        _is_id_call(x) for x in key.elts)
+
+
+def _id_key_names(tree: ast.Module) -> set[str]:
+    """Names assigned an id(...) or a tuple holding one (``key = (id(info), w)``)."""
+    return {t.id for n in ast.walk(tree) if isinstance(n, ast.Assign)
+            and _has_id_key(n.value, set()) for t in n.targets if isinstance(t, ast.Name)}
 
 
 def _is_id_call(node: ast.AST) -> bool:
@@ -337,6 +352,10 @@ def test_the_side_table_check_finds_them() -> None:
              "    _C[id(info)] = 1\n    return id(info) in _C\n"
              "def g(info, local):\n    return local[id(info)]\n")
     assert sorted(ln for ln, _ in _side_tables(ast.parse(cache))) == [3, 4, 5]
+    keyed = ("_C: dict = {}\ndef f(info, w):\n    key = (id(info), w)\n"
+             "    return _C.get(key) or _C.setdefault((id(info), 0), 1)\n"
+             "def g(info, local):\n    k = (id(info), 1)\n    return local[k]\n")
+    assert sorted(ln for ln, _ in _side_tables(ast.parse(keyed))) == [4, 4]
 
 
 def test_the_pass_list_imports_every_phase() -> None:

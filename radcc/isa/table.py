@@ -26,6 +26,7 @@ print). `by_name` / `lookup` stay keyed by the LLVM spelling (the assembler's vi
 
 from __future__ import annotations
 
+import itertools
 import json
 import marshal
 import os
@@ -36,6 +37,8 @@ from pathlib import Path
 from typing import Any
 
 from radcc.target import GfxLevel
+
+_UIDS = itertools.count(1)  # `OpInfo.uid`s
 
 DATA_DIR = Path(__file__).parent / "data"
 
@@ -94,11 +97,17 @@ class OpInfo:
     defs: tuple[OperandSpec, ...] = field(init=False, repr=False, compare=False)
     srcs: tuple[OperandSpec, ...] = field(init=False, repr=False, compare=False)
 
+    # a number no other entry has in this process (tables of every generation, entries
+    # made outside them): what the passes key their memos of an entry's derived facts
+    # by (per-entry plans, cost classes), never the object's id()
+    uid: int = field(init=False, repr=False, compare=False, default=0)
+
     def __post_init__(self) -> None:
         if not self.canon:
             object.__setattr__(self, "canon", self.name)
         object.__setattr__(self, "defs", tuple(o for o in self.operands if o.is_def))
         object.__setattr__(self, "srcs", tuple(o for o in self.operands if not o.is_def))
+        object.__setattr__(self, "uid", next(_UIDS))
 
     @property
     def printed_name(self) -> str:
@@ -326,7 +335,8 @@ def canonical_names(gen_dir: str) -> dict[str, str]:
 # `__post_init__` again on values they already produced: 1,478 GFX11 entries in
 # ~4 ms instead of ~12 ms (issue 14, start-up).
 _CACHE_VERSION = 2
-_OPINFO_SLOTS = tuple(f.name for f in fields(OpInfo))  # init=False ones too, in order
+# init=False ones too, in order; not `uid` (each restored entry gets a new one)
+_OPINFO_SLOTS = tuple(f.name for f in fields(OpInfo) if f.name != "uid")
 _SPEC_SLOTS = frozenset(("operands", "defs", "srcs"))
 
 
@@ -334,12 +344,14 @@ def _restore(values: list[list[Any]]) -> list[OpInfo]:
     """`OpInfo`s whose slots hold `values` (rows in `_OPINFO_SLOTS` order, as
     `_store_cached` wrote them after construction), without running ``__init__``."""
     setters = [OpInfo.__dict__[name].__set__ for name in _OPINFO_SLOTS]
+    set_uid = OpInfo.__dict__["uid"].__set__
     new = object.__new__
     out = []
     for row in values:
         e = new(OpInfo)
         for set_slot, v in zip(setters, row, strict=True):
             set_slot(e, v)
+        set_uid(e, next(_UIDS))
         out.append(e)
     return out
 

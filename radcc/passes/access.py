@@ -285,9 +285,8 @@ def _vgprs_of(regs: frozenset[int]) -> frozenset[int]:
     return frozenset(r for r in regs if r >= VGPR_BASE)
 
 
-# a table entry's implicit reads and writes (`implicit_regs`) by (entry id, wave size);
-# each kept alive with them (the tables are constant)
-_IMPLICIT: dict[tuple[int, int], tuple[OpInfo, tuple[int, ...], tuple[int, ...]]] = {}
+# a table entry's implicit reads and writes (`implicit_regs`) by (`OpInfo.uid`, wave size)
+_IMPLICIT: dict[tuple[int, int], tuple[tuple[int, ...], tuple[int, ...]]] = {}
 
 
 class Access:
@@ -326,16 +325,16 @@ class Access:
             else:
                 wr.update(range(r, r + (rc.bytes + 3) // 4))
         if info is not None and (info.implicit_reads or info.implicit_writes):
-            key = (id(info), program.wave_size)
+            key = (info.uid, program.wave_size)
             e = _IMPLICIT.get(key)
             if e is None:
                 e = _IMPLICIT[key] = (
-                    info, tuple(implicit_regs(info.implicit_reads, program.wave_size)),
+                    tuple(implicit_regs(info.implicit_reads, program.wave_size)),
                     tuple(implicit_regs(info.implicit_writes, program.wave_size)))
+            if e[0]:
+                rd.update(e[0])
             if e[1]:
-                rd.update(e[1])
-            if e[2]:
-                wr.update(e[2])
+                wr.update(e[1])
         self.info = info
         self.reads = reads = frozenset(rd)
         self.writes = writes = frozenset(wr)
@@ -380,20 +379,19 @@ def _lane_mask_plan(info: OpInfo) -> tuple[tuple[int, ...], bool]:
             "vcc" in info.implicit_reads)
 
 
-# `_lane_mask_plan` by table entry (id; each kept alive with its plan: the tables are
-# constant), None for a non-VALU one
-_LANE_MASK_PLANS: dict[int, tuple[OpInfo, tuple[tuple[int, ...], bool] | None]] = {}
+# `_lane_mask_plan` by table entry (`OpInfo.uid`), None for a non-VALU one
+_LANE_MASK_PLANS: dict[int, tuple[tuple[int, ...], bool] | None] = {}
 
 
 def lane_mask_reads(program: Program, instr: Instruction, info: OpInfo) -> set[int]:
     """SGPRs a VALU reads as a lane mask: v_cndmask's select, carry-ins and
     the implicit VCC of v_div_fmas (table kinds 'sreg_wave'/'special' and
     implicit 'vcc' reads; EXEC excluded)."""
-    e = _LANE_MASK_PLANS.get(id(info))
-    if e is None:
-        e = _LANE_MASK_PLANS[id(info)] = (info, _lane_mask_plan(info) if is_valu(info)
-                                          else None)
-    plan = e[1]
+    uid = info.uid
+    if uid in _LANE_MASK_PLANS:
+        plan = _LANE_MASK_PLANS[uid]
+    else:
+        plan = _LANE_MASK_PLANS[uid] = _lane_mask_plan(info) if is_valu(info) else None
     out: set[int] = set()
     if plan is None:
         return out

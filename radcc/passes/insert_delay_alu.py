@@ -192,12 +192,12 @@ class _Rec:
         a = acc(instr)
         info: OpInfo | None = a.info
         self.skip = instr.opcode == "s_delay_alu"
-        key = id(info)
+        key = info.uid if info is not None else 0
         f = by_info.get(key) if by_info is not None else None
         if f is None:
             f = _class_facts(info, delays)
             if by_info is not None:
-                by_info[key] = f  # table entries live as long as the table
+                by_info[key] = f
         self.valu, self.trans, self.alu, self.cycles, self.clears, self.new_dep = f
         self.reads = a.reads
         self.writes = a.writes
@@ -220,7 +220,7 @@ class _Pass:
         self.delays = cycle_model(program.gfx_level).delay_alu
         self.acc = access or AccessCache(program)
         self.recs: dict[int, list[_Rec]] = {}
-        self.by_info: dict[int, tuple] = {}  # _class_facts per table entry
+        self.by_info: dict[int, tuple] = {}  # _class_facts by `OpInfo.uid` (0: none)
         # the instructions of each block's last analysis visit: that visit had the
         # block's final in-state, so the emission would compute the same list
         self.last: dict[int, list[Instruction]] = {}
@@ -370,9 +370,10 @@ class DelaySim:
         """(valu, trans, alu, issue cycles, clears the state, dependency its
         results get) of a table entry, as `facts` gives them."""
         by_info = self._pass.by_info
-        f = by_info.get(id(info))
+        key = info.uid if info is not None else 0
+        f = by_info.get(key)
         if f is None:
-            f = by_info[id(info)] = _class_facts(info, self._pass.delays)
+            f = by_info[key] = _class_facts(info, self._pass.delays)
         return f
 
     @staticmethod

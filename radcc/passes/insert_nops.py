@@ -202,8 +202,8 @@ def _op_flags(info: OpInfo | None) -> _OpFlags:
             info is not None and info.cls == "wmma")
 
 
-# `_op_flags` by table entry (id; each kept alive with its flags: the tables are constant)
-_OP_FLAGS: dict[int, tuple[OpInfo | None, _OpFlags]] = {}
+# `_op_flags` by table entry (`OpInfo.uid`; 0 for none)
+_OP_FLAGS: dict[int, _OpFlags] = {}
 
 
 class _Rec:
@@ -227,12 +227,13 @@ class _Rec:
         self.depctr = depctr_of(instr)
         self.va_vdst0 = self.depctr is not None and self.depctr["va_vdst"] == 0
         self.wait = wait_of(instr, program.gfx_level)
-        e = _OP_FLAGS.get(id(info))
+        key = info.uid if info is not None else 0
+        e = _OP_FLAGS.get(key)
         if e is None:
-            e = _OP_FLAGS[id(info)] = (info, _op_flags(info))
+            e = _OP_FLAGS[key] = _op_flags(info)
         (self.valu, self.valu_reader, self.trans, self.salu, vopc, self.permlane, self.exp,
          self.flat, self.vmem_like, self.ds, self.ldsdir, self.indirect, self.nop,
-         self.wmma) = e[1]
+         self.wmma) = e
         self.wr_exec = bool(acc.writes & EXEC_REGS)
         self.vcmpx = vopc and self.wr_exec
         self.returns_data = (self.vmem_like and info is not None

@@ -143,11 +143,10 @@ class _Estimator:
                 ops.appendleft(pops[j] - pred.cur)
 
 
-# `_op_costs` by (table entry id, GDS, has definitions, has operands, cached SMEM,
-# generation); each value keeps its table entry alive (the tables are constant)
+# `_op_costs` by (table entry's `OpInfo.uid`, 0 for none; GDS, has definitions, has
+# operands, cached SMEM, generation)
 _OpCosts = tuple[InstrClass, PerfInfo, dict[str, int], int, dict[str, int]]
-_OP_COSTS: dict[tuple[int, bool, bool, bool, bool, GfxLevel],
-                tuple[OpInfo | None, _OpCosts]] = {}
+_OP_COSTS: dict[tuple[int, bool, bool, bool, bool, GfxLevel], _OpCosts] = {}
 
 
 def _op_costs(gfx: GfxLevel, info: OpInfo | None, gds: bool, has_defs: bool,
@@ -156,15 +155,15 @@ def _op_costs(gfx: GfxLevel, info: OpInfo | None, gds: bool, has_defs: bool,
     and flags): its class, `perf_info`, `wait_counter_cycles` (shared: not to be
     changed), `result_latency`, and the counter wait it implies when it is no counter
     wait itself (each counter it counts on at its maximum less one; shared too)."""
-    key = (id(info), gds, has_defs, has_srcs, smem_cached, gfx)
+    key = (info.uid if info is not None else 0, gds, has_defs, has_srcs, smem_cached, gfx)
     e = _OP_COSTS.get(key)
     if e is None:
         perf = cycle_model(gfx).perf_info(info, gds)
         counters = wait_counter_cycles(info, has_defs, has_srcs, smem_cached, gfx)
-        e = _OP_COSTS[key] = (info, (instr_class(info), perf, counters,
-                                     result_latency(perf, counters),
-                                     {c: _max_count(c) - 1 for c in counters}))
-    return e[1]
+        e = _OP_COSTS[key] = (instr_class(info), perf, counters,
+                              result_latency(perf, counters),
+                              {c: _max_count(c) - 1 for c in counters})
+    return e
 
 
 class _Facts:
