@@ -49,8 +49,8 @@ def _vcc_slots(info: OpInfo) -> tuple[tuple[int, ...], tuple[int, ...]]:
                   if spec.kind == "special" and spec.fixed.startswith("vcc")))
 
 
-# `_vcc_slots` by table entry (id; each kept alive with its slots: the tables are constant)
-_VCC_SLOTS: dict[int, tuple[OpInfo, tuple[tuple[int, ...], tuple[int, ...]]]] = {}
+# `_vcc_slots` by table entry (`OpInfo.uid`)
+_VCC_SLOTS: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}
 
 
 class AbsentOpcodeError(LookupError):
@@ -217,10 +217,10 @@ class Builder:
         info = op_info(self.table, instr.opcode, instr.format)
         if info is None:
             return
-        e = _VCC_SLOTS.get(id(info))
+        e = _VCC_SLOTS.get(info.uid)
         if e is None:
-            e = _VCC_SLOTS[id(info)] = (info, _vcc_slots(info))
-        dslots, oslots = e[1]
+            e = _VCC_SLOTS[info.uid] = _vcc_slots(info)
+        dslots, oslots = e
         defs, ops = instr.definitions, instr.operands
         for k in dslots:
             if k < len(defs) and defs[k].phys is None:
