@@ -153,8 +153,10 @@ def delay_imm(valu_n: int = NONE, trans_n: int = NONE, salu_cyc: int = 0) -> int
     return imm
 
 
-def _class_facts(info: OpInfo | None, delays: dict[InstrClass, int]) -> tuple[
-        bool, bool, bool, int, bool, tuple[int, int, int, int, int] | None]:
+_ClassFacts = tuple[bool, bool, bool, int, bool, tuple[int, int, int, int, int] | None]
+
+
+def _class_facts(info: OpInfo | None, delays: dict[InstrClass, int]) -> _ClassFacts:
     """(valu, trans, alu, issue cycles, clears, new dependency) of a table
     entry: the part of `_Rec` that depends on the opcode alone. `delays`: the
     generation's producer latencies (`CycleModel.delay_alu`)."""
@@ -180,6 +182,18 @@ def _class_facts(info: OpInfo | None, delays: dict[InstrClass, int]) -> tuple[
     return valu, trans, any_valu or salu, ISSUE_CYCLES, clears, new_dep
 
 
+def _class_facts_memo(info: OpInfo | None, delays: dict[InstrClass, int],
+                     by_info: dict[int, _ClassFacts] | None) -> _ClassFacts:
+    """`_class_facts` of a table entry, kept in `by_info` by `OpInfo.uid` (0: none)."""
+    if by_info is None:
+        return _class_facts(info, delays)
+    key = info.uid if info is not None else 0
+    f = by_info.get(key)
+    if f is None:
+        f = by_info[key] = _class_facts(info, delays)
+    return f
+
+
 class _Rec:
     """What the pass needs of one instruction, computed once per pass run (the
     analysis visits a block once or more)."""
@@ -192,12 +206,7 @@ class _Rec:
         a = acc(instr)
         info: OpInfo | None = a.info
         self.skip = instr.opcode == "s_delay_alu"
-        key = info.uid if info is not None else 0
-        f = by_info.get(key) if by_info is not None else None
-        if f is None:
-            f = _class_facts(info, delays)
-            if by_info is not None:
-                by_info[key] = f
+        f = _class_facts_memo(info, delays, by_info)
         self.valu, self.trans, self.alu, self.cycles, self.clears, self.new_dep = f
         self.reads = a.reads
         self.writes = a.writes
@@ -369,12 +378,7 @@ class DelaySim:
             bool, bool, bool, int, bool, tuple[int, int, int, int, int] | None]:
         """(valu, trans, alu, issue cycles, clears the state, dependency its
         results get) of a table entry, as `facts` gives them."""
-        by_info = self._pass.by_info
-        key = info.uid if info is not None else 0
-        f = by_info.get(key)
-        if f is None:
-            f = by_info[key] = _class_facts(info, self._pass.delays)
-        return f
+        return _class_facts_memo(info, self._pass.delays, self._pass.by_info)
 
     @staticmethod
     def waits_va_vdst(instr: Instruction) -> bool:
