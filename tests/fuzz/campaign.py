@@ -260,8 +260,8 @@ def oracle_disagrees(name: str, data: bytes, d: Path, o: Outcome) -> str | None:
     """Does the independent tool accept what radcc rejects (`o`: radcc's outcome), or
     reject what it accepts? For SPIR-V only the second counts (a silent acceptance;
     radcc refuses valid modules that use what it does not support, by name), keyed by
-    spirv-val's message; a module invalid only for VUID-StandaloneSpirv-MemorySemantics-
-    10871 is accepted with a warning naming it, and counts only without that warning
+    spirv-val's message; a module invalid only for rules radcc warns about (`fuzzlib.RELAXED`)
+    is accepted with a warning naming each, and counts only without that warning
     (`fuzzlib.silent_acceptance`)."""
     from fuzzlib import oracle_status, silent_acceptance
 

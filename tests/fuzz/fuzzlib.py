@@ -581,25 +581,77 @@ def relax_pointer_alignment(data: bytes) -> bytes | None:
     return struct.pack(f"{fmt}{len(words)}I", *words) + data[len(data) // 4 * 4:]
 
 
-def _relaxed_rules(data: bytes, scratch: Path) -> tuple[str, ...]:
-    """The rules radcc only warns about (`RELAXED_RULE`, `ALIGNED_RULE`) whose relaxed
-    copy of the module (`relax_storage_semantics`, then `relax_pointer_alignment`)
-    spirv-val accepts; () when there is none or spirv-val still rejects it."""
+# VUID-StandaloneSpirv-None-10684 for an ArrayStride on the array type of a Function or
+# Private variable (validate._no_explicit_layout warns: glslang's local copies of 16-bit
+# buffer arrays)
+STRIDE_RULE = "VUID-StandaloneSpirv-None-10684"
+
+
+def drop_local_array_strides(data: bytes) -> bytes | None:
+    """A copy of SPIR-V `data` without the ArrayStride decorations of the types radcc warns
+    about for -10684 (a Function or Private variable's array type); None when radcc gives
+    no such warning (or rejects the module)."""
     from radcc.frontend.spirv import SpirvError, read_spirv
-    from radcc.frontend.spirv.spirv_val import RELAXED_RULE, relax_storage_semantics
+    from radcc.frontend.spirv.validate import validate_module
+
+    try:
+        module = read_spirv(data)
+        warnings = validate_module(module)
+    except SpirvError:
+        return None
+    sites = {w.word_offset for w in warnings if STRIDE_RULE in w.message}
+    if not sites:
+        return None
+    arrays: set[int] = set()
+    for ins in module.instructions:
+        if ins.offset in sites and ins.result_type is not None:
+            pointer = module.defs.get(ins.result_type)
+            if pointer is not None and len(pointer.operands) == 2:
+                arrays.add(int(pointer.operands[1].value))
+    fmt = ">" if module.header.big_endian else "<"
+    words = list(struct.unpack(f"{fmt}{len(data) // 4}I", data[:len(data) // 4 * 4]))
+    out = words[:5]
+    for ins in module.instructions:
+        n = words[ins.offset] >> 16
+        if not (ins.opname == "OpDecorate" and int(ins.operands[0].value) in arrays
+                and ins.operands[1].value == "ArrayStride"):
+            out += words[ins.offset:ins.offset + n]
+    return struct.pack(f"{fmt}{len(out)}I", *out)
+
+
+def _relaxed_rules(data: bytes, scratch: Path) -> tuple[str, ...]:
+    """The rules radcc only warns about (`RELAXED_RULE`, `SAME_TYPE_CONVERT`,
+    `ALIGNED_RULE`, `STRIDE_RULE`) whose relaxed copy of the module
+    (`relax_storage_semantics`, `same_type_converts_as_copies`, then
+    `relax_pointer_alignment` and `drop_local_array_strides`) spirv-val accepts; () when
+    there is none or spirv-val still rejects it."""
+    from radcc.frontend.spirv import SpirvError, read_spirv
+    from radcc.frontend.spirv.spirv_val import (
+        RELAXED_RULE,
+        SAME_TYPE_CONVERT,
+        relax_storage_semantics,
+        same_type_converts_as_copies,
+    )
 
     rules: list[str] = []
     try:
-        relaxed = relax_storage_semantics(read_spirv(data), data)
+        module = read_spirv(data)
+        copies = same_type_converts_as_copies(module, data)
+        if copies is not None:
+            data = copies
+            rules.append(SAME_TYPE_CONVERT)
+        relaxed = relax_storage_semantics(module, data)
     except SpirvError:
         return ()
     if relaxed is not None:
         data = relaxed[0]
         rules.append(RELAXED_RULE)
-    aligned = relax_pointer_alignment(data)
-    if aligned is not None:
-        data = aligned
-        rules.append(ALIGNED_RULE)
+    for rule, relax in ((ALIGNED_RULE, relax_pointer_alignment),
+                        (STRIDE_RULE, drop_local_array_strides)):
+        changed = relax(data)
+        if changed is not None:
+            data = changed
+            rules.append(rule)
     if not rules or _run_oracle_spirv_val(data, _spirv_env(data),
                                           scratch / "oracle-relaxed.spv").returncode != 0:
         return ()
@@ -643,24 +695,29 @@ def truncations(data: bytes, step: int = 1) -> Iterator[tuple[str, bytes]]:
 
 # oracle_status of a SPIR-V module that spirv-val rejects only for rules radcc warns about:
 # VUID-StandaloneSpirv-MemorySemantics-10871 (storage-class semantics without an order;
-# radcc.frontend.spirv.spirv_val's docstring) and -06314 for a pointer in
-# PhysicalStorageBuffer memory accessed Aligned 4 (validate.memory_access): radcc accepts
-# it with a located warning naming the VUID, so an acceptance counts as silent only
-# without that warning
+# radcc.frontend.spirv.spirv_val's docstring), an OpFConvert to its operand's own type
+# (same docstring), -06314 for a pointer in PhysicalStorageBuffer memory accessed Aligned
+# 4 (validate.memory_access) and -10684 for an ArrayStride on a Function or Private
+# variable's array type (validate._no_explicit_layout): radcc accepts it with a located
+# warning naming the rule, so an acceptance counts as silent only without that warning
 RELAXED = 2
 
 
 def oracle_status(name: str, data: bytes, scratch: Path) -> int | None:
     """1 if the independent tool rejects `data` for reader `name`, else 0 (None: no
-    oracle; `RELAXED`: a SPIR-V module valid but for the -10871 or pointer -06314 rules). llvm-mc-19 for
+    oracle; `RELAXED`: a SPIR-V module valid but for the rules radcc warns about). llvm-mc-19 for
     assembly/objects (error) and disassembly (a warning counts as 0: radcc mc prints the
     same warning and still exits 0; an error counts as 1 though llvm-mc-19 exits 0 after
     "invalid input token" in the byte list, where radcc exits 1); spirv-val
-    for SPIR-V (a module it rejects for -10871 or -06314 is checked again as
+    for SPIR-V (a module it rejects for one of those rules is checked again as
     `_relaxed_rules` makes it valid for those rules)."""
     f = scratch / f"oracle{READERS[name].suffix}"
     if name == "spirv":
-        from radcc.frontend.spirv.spirv_val import NEWER_CAPABILITIES, RELAXED_RULE
+        from radcc.frontend.spirv.spirv_val import (
+            NEWER_CAPABILITIES,
+            RELAXED_RULE,
+            SAME_TYPE_COMPLAINTS,
+        )
 
         r = _run_oracle_spirv_val(data, _spirv_env(data), f)
         if r.returncode == 0:
@@ -668,7 +725,9 @@ def oracle_status(name: str, data: bytes, scratch: Path) -> int | None:
         m = re.search(r"Invalid capability operand: (\d+)", r.stdout + r.stderr)
         if m is not None and int(m.group(1)) in NEWER_CAPABILITIES:
             return None  # this spirv-val predates the module's extension: no verdict
-        if (RELAXED_RULE in r.stdout + r.stderr or ALIGNED_RULE in r.stdout + r.stderr) \
+        text = r.stdout + r.stderr
+        if any(rule in text for rule in (RELAXED_RULE, ALIGNED_RULE, STRIDE_RULE,
+                                         *SAME_TYPE_COMPLAINTS)) \
                 and _relaxed_rules(data, scratch):
             return RELAXED
         return 1

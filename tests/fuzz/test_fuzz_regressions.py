@@ -286,6 +286,34 @@ def test_spirv_relaxed_copy_for_spirv_val(tmp_path: Path) -> None:
             len(copy) - len(data)) // 16
 
 
+def test_spirv_glslang_self_convert_is_relaxed_not_silent(tmp_path: Path) -> None:
+    """glslang's OpFConvert of a float16 to float16 in a module with 16-bit storage only
+    (tests/e2e/test_glslang_defects.py) is a rule radcc warns about: the campaigns count
+    radcc's acceptance as silent only without the warning; the same conversion of a
+    float64 (finding 0641623db5ff, a mutant) stays refused at its word offset."""
+    from fuzzlib import RELAXED, oracle_status, silent_acceptance
+
+    src = tmp_path / "c.comp"
+    src.write_text("#version 450\n#extension GL_EXT_shader_16bit_storage : require\n"
+                   "layout(local_size_x = 64) in;\n"
+                   "layout(binding = 0) readonly buffer A { float16_t a[]; };\n"
+                   "layout(binding = 1) writeonly buffer D { float16_t d[]; };\n"
+                   "void main() { uint i = gl_GlobalInvocationID.x; d[i] = float16_t(a[i]); }\n")
+    spv = tmp_path / "c.spv"
+    subprocess.run(["glslangValidator", "-V", "--target-env", "vulkan1.2", str(src), "-o",
+                    str(spv)], check=True, capture_output=True)
+    data = spv.read_bytes()
+    assert oracle_status("spirv", data, tmp_path) == RELAXED
+    o = run_radcc(["compile", str(spv), "-S", "-o", str(tmp_path / "o.s")])
+    assert o.status == 0 and "converts to its operand's own type" in o.stderr, o.stderr
+    assert silent_acceptance(data, tmp_path, o.stderr) is None
+    assert silent_acceptance(data, tmp_path, "") is not None
+    o = run_radcc(["compile", str(CORPUS / "spirv" / "0641623db5ff.spv"), "--no-validate",
+                   "-S", "-o", str(tmp_path / "o.s")])
+    assert o.status == 1 and "word 1468" in o.stderr and "same component type" in o.stderr, \
+        o.stderr
+
+
 def test_elf_huge_scratch(tmp_path: Path) -> None:
     """A descriptor asking for 2 GiB of scratch per lane was a MemoryError."""
     o = run_radcc(["run", str(CORPUS / "elf" / "9c294bc8cd42.o"), "--kernel", "saxpy",

@@ -31,6 +31,16 @@ module for that rule, it is run again on a copy whose offending semantics operan
 new constant without the storage-class bits (`relax_storage_semantics`), so that every
 other rule is still checked.
 
+Nor is one rule of the core specification in the one case glslang breaks it: an
+``OpFConvert`` whose operand already has the result type, a 16-bit float, in a module
+without the Float16 capability. glslang (12 and 13.1.1 at least) emits it for
+``float16_t(x)`` of a ``float16_t`` value when only GL_EXT_shader_16bit_storage is
+enabled, as in llama.cpp's ``rope_*_f16`` shaders, and drivers compile it as a copy
+(`storage_only_self_convert`; any other conversion to the same width stays an error). radcc's own validation warns
+about it (`SAME_TYPE_CONVERT` names it) and translates it as a copy; when spirv-val rejects
+a module for it, it is run again on a copy in which each such conversion is an
+``OpCopyObject`` (`same_type_converts_as_copies`: the same words but the opcode).
+
 spirv-val names an instruction by its 1-based position in the module (``error: line
 N: ...``, followed by its disassembly); that position is turned into the word offset
 of the same instruction here. Errors without a position are reported at word 0.
@@ -43,9 +53,11 @@ import shutil
 import struct
 import subprocess
 
+from .binary import Instruction
 from .errors import SpirvError
+from .grammar import opcode
 from .module import SpirvModule
-from .types import TypeInt
+from .types import TypeFloat, TypeInt, TypeVector
 
 ENV_BY_VERSION = {
     (1, 0): "vulkan1.0",
@@ -86,6 +98,13 @@ def run_spirv_val(module: SpirvModule, data: bytes) -> None:
     if text is None:
         return
     sites = [(ins.offset, ins.opname) for ins in module.instructions]
+    if any(c in text for c in SAME_TYPE_COMPLAINTS):
+        copies = same_type_converts_as_copies(module, data)
+        if copies is not None:
+            data = copies
+            text = _spirv_val(exe, env, data)
+            if text is None:
+                return
     if RELAXED_RULE in text:
         relaxed = relax_storage_semantics(module, data)
         if relaxed is not None:
@@ -107,6 +126,46 @@ def _spirv_val(exe: str, env: str, data: bytes) -> str | None:
     except (OSError, subprocess.TimeoutExpired) as e:
         raise SpirvError(f"spirv-val could not be run ({e}); --no-validate skips it", 0) from None
     return None if p.returncode == 0 else (p.stdout + p.stderr).decode("utf-8", "replace")
+
+
+# an OpFConvert to its operand's own type (module docstring): the phrase radcc's warning
+# holds, spirv-val's complaints (SPIRV-Tools 2023.1, 2025.5) and the opcodes
+SAME_TYPE_CONVERT = "converts to its operand's own type"
+SAME_TYPE_COMPLAINTS = ("different bit width from Result Type: FConvert",
+                         "different from component type of Result Type: FConvert")
+
+
+def storage_only_self_convert(module: SpirvModule, ins: Instruction) -> bool:
+    """Is `ins` glslang's defect (module docstring): an OpFConvert whose operand has its
+    result type, a 16-bit float scalar or vector, in a module without the Float16
+    capability (16-bit floats only in storage)? Any other conversion to the same width
+    stays an error."""
+    if ins.opname != "OpFConvert" or not ins.operands or "Float16" in module.capabilities:
+        return False
+    src = module.defs.get(int(ins.operands[0].value))
+    if src is None or src.result_type != ins.result_type:
+        return False
+    t = module.types.get(ins.result_type or 0)
+    if isinstance(t, TypeVector):
+        t = module.types.get(t.component)
+    return isinstance(t, TypeFloat) and t.width == 16 and not t.bfloat16
+
+
+def same_type_converts_as_copies(module: SpirvModule, data: bytes) -> bytes | None:
+    """A copy of the module in which every OpFConvert of glslang's defect
+    (`storage_only_self_convert`) is an OpCopyObject (same operands, so every instruction
+    keeps its words and position); None when there is none."""
+    fmt = ">" if module.header.big_endian else "<"
+    words = list(struct.unpack(f"{fmt}{len(data) // 4}I", data[:len(data) // 4 * 4]))
+    convert, copy = opcode("OpFConvert"), opcode("OpCopyObject")
+    changed = False
+    for ins in module.instructions:
+        if storage_only_self_convert(module, ins) and words[ins.offset] & 0xFFFF == convert:
+            words[ins.offset] = words[ins.offset] & 0xFFFF0000 | copy
+            changed = True
+    if not changed:
+        return None
+    return struct.pack(f"{fmt}{len(words)}I", *words) + data[len(data) // 4 * 4:]
 
 
 # the rule radcc warns about instead of enforcing (module docstring)

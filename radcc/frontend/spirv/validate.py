@@ -56,6 +56,7 @@ from .capabilities import STORAGE8, STORAGE16
 from .errors import SpirvError, SpirvWarning
 from .images import ImageType, image_type, unsupported
 from .module import SpirvModule
+from .spirv_val import SAME_TYPE_CONVERT, storage_only_self_convert
 from .types import (
     Block,
     EntryPoint,
@@ -603,9 +604,15 @@ class _Checker:
             if op == "OpFConvert" and self.shape(rt) == self.shape(src) and \
                     self._bfloat(rt) == self._bfloat(src):
                 # SPIR-V spec 3.52.11 OpFConvert: "The component width cannot equal the
-                # component width in Result Type" (bfloat16 <-> float16 differ in encoding)
-                raise _fail(f"OpFConvert from {self.type_name(src)} to the same component "
-                            "type", ins)
+                # component width in Result Type" (bfloat16 <-> float16 differ in encoding);
+                # glslang emits it (spirv_val's docstring): a warning, translated as a copy
+                if not storage_only_self_convert(self.m, ins):
+                    raise _fail(f"OpFConvert from {self.type_name(src)} to the same component "
+                                "type", ins)
+                self.warnings.append(SpirvWarning(
+                    f"{SAME_TYPE_CONVERT} {self.type_name(src)}, which SPIR-V does not "
+                    "allow (glslang's float16_t(x) with only 16-bit storage): a copy",
+                    ins.offset, ins.opname))
             if op in _UNSIGNED_RESULT and self._sign(rt) != "u":
                 raise _fail(f"the result type must be an unsigned integer scalar or vector, "
                             f"not {self.type_name(rt)}", ins)
@@ -2095,6 +2102,17 @@ class _Checker:
                              None) or next((d for k in range(len(t.members))
                                             for d in ("Offset", "MatrixStride")
                                             if m.has_decoration(tid, d, k)), None)
+            if found == "ArrayStride" and isinstance(t, TypeArray) and \
+                    pt.storage_class in ("Function", "Private"):
+                # glslang gives a local copy of a buffer's 16-bit array the buffer's
+                # array type (llama.cpp's iq1_m shaders); spirv-val before 2025 and the
+                # drivers accept it, and a stride means nothing in registers: a warning
+                self.warnings.append(SpirvWarning(
+                    f"a {pt.storage_class} variable's type {self.type_name(tid)} has an "
+                    f"explicit layout (ArrayStride), which only buffer, push-constant and "
+                    "physical storage classes allow (VUID-StandaloneSpirv-None-10684): "
+                    "ignored", ins.offset, ins.opname))
+                continue
             if found is not None:
                 raise _fail(f"a {pt.storage_class} variable's type {self.type_name(tid)} has an "
                             f"explicit layout ({found}), which only buffer, push-constant and "

@@ -95,7 +95,8 @@ def _conv(ctx: TranslationContext, ins: Instruction, frm: str, to: str) -> None:
             bfloat16.is_bf16(ctx, ctx.m.defs[ins.id(0)].result_type)):
         ctx.set(ins, bfloat16.convert(ctx, ins, src, frm, to, bits))
         return
-    if frm == to and frm in "iu" and src.bit_size == bits:
+    if frm == to and src.bit_size == bits:
+        # (an OpFConvert to its operand's type, which validation warns about, is a copy)
         ctx.set(ins, src)
         return
     ctx.set(ins, ctx.b.alu(f"{frm}2{to}{bits}", bits, src.num_components, src))
