@@ -177,6 +177,20 @@ def instruction_text(program: Program | None, instr: Instruction) -> str:
         return repr(instr)
 
 
-__all__ = ["defined_temps", "format_block_header", "format_constant",
+class InstructionText:
+    """`instruction_text` of an instruction, rendered only when `str()` asks (for
+    error messages that are built on the common path but seldom raised)."""
+
+    __slots__ = ("program", "instr")
+
+    def __init__(self, program: Program | None, instr: Instruction) -> None:
+        self.program = program
+        self.instr = instr
+
+    def __str__(self) -> str:
+        return instruction_text(self.program, self.instr)
+
+
+__all__ = ["InstructionText", "defined_temps", "format_block_header", "format_constant",
            "format_definition", "format_field", "format_instruction", "format_operand",
            "instruction_text", "print_program"]

@@ -104,18 +104,30 @@ class EmitResult:
 def register_usage(program: Program) -> tuple[int, int, bool]:
     """(next free SGPR, next free VGPR, uses VCC) over all operands/definitions."""
     sg, vg, vcc = 0, 0, False
-    for _b, ins in program.instructions():
-        for x in (*ins.operands, *ins.definitions):
-            if x.phys is None or x.rc is None:
-                continue
-            r = x.phys.reg
-            end = r + x.rc.size
-            if r >= VGPR_BASE:
-                vg = max(vg, end - VGPR_BASE)
-            elif r < VCC:
-                sg = max(sg, end)
-            elif r in (VCC, VCC_HI):
-                vcc = True
+    for b in program.blocks:
+        for ins in b.instructions:
+            for x in ins.operands:
+                phys, rc = x.phys, x.rc
+                if phys is None or rc is None:
+                    continue
+                r = phys.reg
+                if r >= VGPR_BASE:
+                    vg = max(vg, r + rc.size - VGPR_BASE)
+                elif r < VCC:
+                    sg = max(sg, r + rc.size)
+                elif r == VCC or r == VCC_HI:
+                    vcc = True
+            for d in ins.definitions:  # the same for the definitions
+                dphys, drc = d.phys, d.rc
+                if dphys is None or drc is None:
+                    continue
+                r = dphys.reg
+                if r >= VGPR_BASE:
+                    vg = max(vg, r + drc.size - VGPR_BASE)
+                elif r < VCC:
+                    sg = max(sg, r + drc.size)
+                elif r == VCC or r == VCC_HI:
+                    vcc = True
     return sg, vg, vcc
 
 
@@ -333,7 +345,8 @@ def _merge_label_runs(lines: list[str], instrs: list[tuple[int, int] | None]
                 out.append(text)
                 out_instrs.append(at)
         else:
-            out.append(_LABEL_REF.sub(lambda m: alias.get(m[0], m[0]), text))
+            out.append(_LABEL_REF.sub(lambda m: alias.get(m[0], m[0]), text)
+                       if "BB" in text else text)  # only branches name labels
             out_instrs.append(at)
     return out, out_instrs
 

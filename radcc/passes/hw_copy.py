@@ -138,8 +138,9 @@ def _is_plain_sgpr(reg: int) -> bool:
     return reg < VGPR_BASE and reg != SCC
 
 
-def split_units(dst: PhysReg, src: Operand, nbytes: int, what: str) -> list[Unit]:
-    """Dword units of one copy of `nbytes` bytes from `src` to `dst`."""
+def split_units(dst: PhysReg, src: Operand, nbytes: int, what: object) -> list[Unit]:
+    """Dword units of one copy of `nbytes` bytes from `src` to `dst`; `str(what)`
+    names the copy in an error (rendered only then)."""
     if src.is_undef:
         return []
     if dst.byte or nbytes % 4 or (src.phys is not None and src.phys.byte):
@@ -167,7 +168,7 @@ def _scc_needed(after: list[Instruction]) -> bool:
 
 
 def sequentialize(units: list[Unit], *, scratch_sgpr: int | None = None,
-                  scc_live: bool = False, what: str = "p_parallelcopy",
+                  scc_live: bool = False, what: object = "p_parallelcopy",
                   wave64: bool = False) -> list[Instruction]:
     """Hardware moves with the parallel semantics of `units` (see module doc)."""
     pending: dict[int, Unit] = {}
@@ -286,7 +287,7 @@ def _pair_with(u: Unit, pending: dict[int, Unit], uses: dict[int, int],
 
 
 def _break_cycle(cycle: list[int], scratch: int | None, scc_live: bool,
-                 what: str) -> list[Instruction]:
+                 what: object) -> list[Instruction]:
     """Moves for the cycle ``cycle[0] <- cycle[1] <- ... <- cycle[-1] <- cycle[0]``."""
     if cycle[0] >= VGPR_BASE:
         # swap(c0, c1) puts c1's value in c0 and c0's in c1; c1 then plays c0.

@@ -74,7 +74,7 @@ from collections.abc import Callable
 from radcc.abi.stage import FRAGMENT_FS
 from radcc.ir.builder import add_edge
 from radcc.ir.fields import make_fields
-from radcc.ir.printer import instruction_text
+from radcc.ir.printer import InstructionText, instruction_text
 from radcc.ir.program import Block, BlockKind, Definition, Instruction, Operand, Program
 from radcc.ir.regclass import EXEC, NULL, SCC, VCC, VGPR_BASE, PhysReg, RegClass, s1, s2, v1
 from radcc.isa.classes import SALU_ENCODINGS, VALU_ENCODINGS
@@ -145,7 +145,7 @@ class _Lowering:
     # -- copies -------------------------------------------------------------
     def copy_units(self, instr: Instruction) -> list[Unit]:
         op = instr.opcode
-        what = instruction_text(self.p, instr)
+        what = InstructionText(self.p, instr)  # rendered only in an error
         units: list[Unit] = []
         if op in ("p_parallelcopy", "p_wqm", "p_as_uniform"):
             for d, o in zip(instr.definitions, instr.operands, strict=True):
@@ -201,7 +201,7 @@ class _Lowering:
         out = sequentialize(self.copy_units(instr),
                             scratch_sgpr=scratch if isinstance(scratch, int) else None,
                             scc_live=scc_live or bool(instr.fields.get("tmp_in_scc")),
-                            what=instruction_text(self.p, instr), wave64=self.wave64)
+                            what=InstructionText(self.p, instr), wave64=self.wave64)
         self.p.lowered_copies += len(out)
         return out
 
@@ -386,11 +386,16 @@ class _Lowering:
 
             out: list[Instruction] = []
             instrs = block.instructions
-            scc_after = scc_live_flags(instrs)  # SCC read later in the block before a write
+            # SCC read later in the block before a write; computed at the first pseudo
+            scc_after: list[bool] = []
             for k, instr in enumerate(instrs):
+                if not instr.is_pseudo:  # hardware instructions stay as they are
+                    out.append(instr)
+                    continue
+                if not scc_after:
+                    scc_after = scc_live_flags(instrs)
                 low = self.lower_one(block, instr, scc_after[k], nxt, reached)
-                if instr.is_pseudo:
-                    self.check_target(instr, low)
+                self.check_target(instr, low)
                 out += low
             block.instructions = out
         self.ensure_endpgm(blocks)

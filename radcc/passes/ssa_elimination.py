@@ -170,8 +170,6 @@ def ssa_elimination(program: Program) -> None:
     # (pred, block, logical?) -> copies; collected first so that edge splits
     # do not disturb the operand order of phis still to be read
     edges: dict[tuple[int, int], tuple[list, list]] = {}
-    scratch = _ScratchFinder(program) if any(
-        i.opcode == "p_linear_phi" for b in program.blocks for i in b.instructions) else None
     for b in program.blocks:
         for phi in b.instructions:
             if not phi.is_phi:
@@ -186,6 +184,9 @@ def ssa_elimination(program: Program) -> None:
                     continue
                 lg, ln = edges.setdefault((pred, b.index), ([], []))
                 (lg if logical else ln).append(pair)
+    # SCC liveness and scratch SGPRs for the linear copies (a liveness computation:
+    # only when some linear phi needs a copy), from the program with its phis
+    scratch = _ScratchFinder(program) if any(ln for _, ln in edges.values()) else None
     for b in program.blocks:
         if b.instructions and b.instructions[0].is_phi:
             b.instructions = [i for i in b.instructions if not i.is_phi]
