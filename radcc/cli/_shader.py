@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from radcc.abi.color import DEFAULT_COLOR_FORMAT, ColorFormat
-from radcc.cli import debug_options
+from radcc.cli import debug_options, loading_modules
 from radcc.cli._help import HelpFormatter
 from radcc.driver.glsl import STAGE_NAMES, stage_refusal
 from radcc.target import DEFAULT_MCPU
@@ -206,7 +206,8 @@ def parse_instance_inputs(text: str | None) -> frozenset[int]:
 
 def compile_shader(args: argparse.Namespace, spirv: bytes, print_after: list[str] | None = None,
              ) -> Any:
-    from radcc.driver.compile import CompileError, compile_spirv
+    with loading_modules():  # the first shader: the compiler's modules
+        from radcc.driver.compile import CompileError, compile_spirv
     from radcc.frontend.spirv import SpirvError
     from radcc.isel import IselError
 

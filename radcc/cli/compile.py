@@ -85,6 +85,8 @@ def compile_parser() -> argparse.ArgumentParser:
 def check_pass_names(names: list[str]) -> None:
     """Refuse a ``--print-after`` name that is no MIR pass, ``divergence``, ``isel``,
     back-end phase or ``all`` (it would print nothing, silently)."""
+    if not names:  # the compiler's modules are loaded with the compiler (`compile_shader`)
+        return
     from radcc.frontend.opt import PASSES
     from radcc.passes.manager import UnknownPassError
     from radcc.passes.manager import check_pass_names as check
