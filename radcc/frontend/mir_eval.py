@@ -15,6 +15,7 @@ rules of `mir_rules` that this module's table shares).
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 from typing import Any
@@ -22,7 +23,16 @@ from typing import Any
 import numpy as np
 
 from .mir_ops import ALU_OPS, CONVERSION
-from .mir_rules import COMPARISONS, INTEGER_OPS, components, is_denormal, is_move
+from .mir_rules import (
+    COMPARISONS,
+    INTEGER_OPS,
+    SELECTS,
+    SHIFTS,
+    components,
+    is_denormal,
+    is_move,
+    shift_count,
+)
 
 Arr = np.ndarray
 
@@ -331,23 +341,21 @@ def _pack_op(op: str, a: Arr, dc: int) -> Arr:
     raise NotImplementedError(op)
 
 
-def _shift_count(b: Arr, bits: int) -> Arr:
-    return (b.astype(np.uint64) & np.uint64(bits - 1)).astype(np.uint64)
+def _shift(op: str) -> Callable[[list[Arr], int], Arr]:
+    """`mir_rules.SHIFTS[op]` on the operand widened to 64 bits (signed or unsigned)."""
+    signed, fn = SHIFTS[op]
+
+    def g(a: list[Arr], bits: int) -> Arr:
+        count = shift_count(a[1].astype(np.uint64), bits)
+        if signed:
+            return fn(a[0].astype(np.int64), count.astype(np.int64)).astype(SIG[bits])
+        return fn(a[0].view(UNS[bits]).astype(np.uint64), count).astype(UNS[bits])
+
+    return g
 
 
-def _shl(a: list[Arr], bits: int) -> Arr:
-    u = a[0].view(UNS[bits]).astype(np.uint64)
-    return (u << _shift_count(a[1], bits)).astype(UNS[bits])
-
-
-def _ushr(a: list[Arr], bits: int) -> Arr:
-    u = a[0].view(UNS[bits]).astype(np.uint64)
-    return (u >> _shift_count(a[1], bits)).astype(UNS[bits])
-
-
-def _ishr(a: list[Arr], bits: int) -> Arr:
-    s = a[0].astype(np.int64)
-    return (s >> _shift_count(a[1], bits).astype(np.int64)).astype(SIG[bits])
+def _where(a: list[Arr], b: int, fn: Callable[[list[Arr], Any], Arr]) -> Arr:
+    return fn(a, np.where)
 
 
 def _fsign(x: Arr) -> Arr:
@@ -392,17 +400,8 @@ _TABLE: dict[str, Callable[[list[Arr], int], Arr]] = {
     "idiv": lambda a, b: _trunc_div(a[0], a[1], b)[0],
     "irem": lambda a, b: _trunc_div(a[0], a[1], b)[1],
     "imod": lambda a, b: np.where(a[1] == 0, 0, np.mod(a[0], np.where(a[1] == 0, 1, a[1]))),
-    "udiv": lambda a, b: np.where(a[1] == 0, 0, a[0] // np.where(a[1] == 0, 1, a[1])),
-    "umod": lambda a, b: np.where(a[1] == 0, 0, a[0] % np.where(a[1] == 0, 1, a[1])),
-    "imin": lambda a, b: np.minimum(a[0], a[1]),
-    "imax": lambda a, b: np.maximum(a[0], a[1]),
-    "umin": lambda a, b: np.minimum(a[0], a[1]),
-    "umax": lambda a, b: np.maximum(a[0], a[1]),
     "uadd_carry": lambda a, b: (a[0] + a[1] < a[0]).astype(UNS[b]),
     "usub_borrow": lambda a, b: (a[0] < a[1]).astype(UNS[b]),
-    "ishl": _shl,
-    "ishr": _ishr,
-    "ushr": _ushr,
     "iabs": lambda a, b: np.abs(a[0]),
     "isign": lambda a, b: np.sign(a[0]),
     "bitfield_reverse": lambda a, b: _bitrev(a[0], b).astype(UNS[b]),
@@ -485,6 +484,8 @@ _TABLE: dict[str, Callable[[list[Arr], int], Arr]] = {
         np.uint16).view(np.float16).astype(np.float32),
     **COMPARISONS,  # written once, for NumPy and plain Python (mir_rules)
     **INTEGER_OPS,
+    **{op: functools.partial(_where, fn=fn) for op, fn in SELECTS.items()},
+    **{op: _shift(op) for op in SHIFTS},
     "fequ": lambda a, b: (a[0] == a[1]) | np.isnan(a[0]) | np.isnan(a[1]),
     "fneo": lambda a, b: (a[0] != a[1]) & ~np.isnan(a[0]) & ~np.isnan(a[1]),
     "fltu": lambda a, b: ~(a[0] >= a[1]),

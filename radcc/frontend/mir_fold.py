@@ -3,11 +3,16 @@ issue 14: importing NumPy is ~0.1 s of a one-shader compile).
 
 `fold` is the folder's entry (``spirv_to_mir``'s translation-time folds and the
 ``constant_folding`` pass): the moves (``mov``, ``vecN``), the comparisons
-(`mir_rules.COMPARISONS`) and the modular integer operations (`mir_rules.INTEGER_OPS`:
-results masked to the destination's bits) are folded here on Python numbers (under a
-flush-to-zero mode too, unless a float source is a denormal, which the mode flushes);
-every other op, and such a comparison, goes to ``mir_eval.fold`` (NumPy), which is then
-imported. Each rule is written once, in `mir_rules`, for both: the comparisons and
+(`mir_rules.COMPARISONS`), the modular integer operations (`mir_rules.INTEGER_OPS`:
+results masked to the destination's bits), unsigned division and remainder and the
+integer min/max (`mir_rules.SELECTS`), the shifts (`mir_rules.SHIFTS`) and the float
+min/max of sources that are not NaN (`mir_rules.ORDERED_MIN_MAX`) are folded here on
+Python numbers (under a flush-to-zero mode too, unless a float source is a denormal,
+which the mode flushes); every other op, and such a comparison, goes to
+``mir_eval.fold`` (NumPy), which is then imported. In 60 random shaders of the ggml and
+ncnn corpus, 34 needed NumPy to fold (``ishl``, ``udiv``, ``ushr``, ``fmin``/``fmax``,
+``imin``/``imax``, ``umod``...) before these operations were added, 16 after (float
+conversions, a 1-bit ``inot``). Each rule is written once, in `mir_rules`, for both: the comparisons and
 integer operations are expressions of Python operators that NumPy's `mir_eval.eval_alu`
 applies to its typed arrays and this module to typed Python numbers, and
 `mir_rules.components` is what the moves select. The sources' raw bits are read as the
@@ -24,7 +29,20 @@ import struct
 from typing import Any
 
 from .mir_ops import ALU_OPS
-from .mir_rules import BITWISE, COMPARISONS, INTEGER_OPS, components, is_denormal, is_move
+from .mir_rules import (
+    BITWISE,
+    COMPARISONS,
+    FLOAT_EXPONENT,
+    INTEGER_OPS,
+    ORDERED_MIN_MAX,
+    SELECTS,
+    SHIFTS,
+    components,
+    is_denormal,
+    is_move,
+    select,
+    shift_count,
+)
 
 _FLOAT_FORMATS = {16: "<e", 32: "<f", 64: "<d"}
 
@@ -63,6 +81,8 @@ def fold_plain(op: str, dest_bits: int, dest_comps: int, srcs: list[tuple[int, .
         if any(r is None for r in raws):
             return None
         return tuple(components(op, raws, dest_comps, attrs))  # type: ignore[arg-type]
+    if (op in SELECTS or op in SHIFTS or op in ORDERED_MIN_MAX) and dest_bits > 1:
+        return _fold_select_or_shift(op, dest_bits, srcs, src_bits, flush)
     fn = COMPARISONS.get(op)
     mask = 0
     if fn is None:
@@ -89,6 +109,50 @@ def fold_plain(op: str, dest_bits: int, dest_comps: int, srcs: list[tuple[int, .
     if mask == 0 or dest_bits == 1:  # a comparison's (or a 1-bit op's) boolean
         return tuple(int(bool(r)) for r in results)
     return tuple(int(r) & mask for r in results)
+
+
+def _fold_select_or_shift(op: str, bits: int, srcs: list[tuple[int, ...]],
+                          src_bits: list[int], flush: frozenset[int]) -> tuple[int, ...] | None:
+    """`mir_rules.SELECTS` (with `select` for NumPy's ``where``), `mir_rules.SHIFTS` and
+    `mir_rules.ORDERED_MIN_MAX` on Python numbers; None where the NumPy path decides:
+    sources of other widths (a shift's count aside), a NaN source of a float min/max or
+    +0 against -0, a denormal that a flush-to-zero mode flushes. A float result is one
+    of the sources (not NaN), so its bits are exact."""
+    kinds = ALU_OPS[op].srcs
+    widths = src_bits[:1] if op in SHIFTS else src_bits
+    if any(b != bits for b in widths) or len({len(c) for c in srcs}) != 1 or 1 in src_bits:
+        return None
+    maybe = [_raw(c, b) for c, b in zip(srcs, src_bits, strict=True)]
+    raws = [r for r in maybe if r is not None]
+    if len(raws) != len(maybe):
+        return None
+    mask = (1 << bits) - 1
+    if op in SHIFTS:
+        signed, shift = SHIFTS[op]
+        values = raws[0] if not signed else [_typed(x, "int", bits) for x in raws[0]]
+        return tuple(shift(x, shift_count(c, bits)) & mask
+                     for x, c in zip(values, raws[1], strict=True))
+    if op in SELECTS:
+        typed = [[_typed(x, k, bits) for x in r] for r, k in zip(raws, kinds, strict=True)]
+        return tuple(int(SELECTS[op](list(a), select)) & mask for a in zip(*typed, strict=True))
+    fmt = _FLOAT_FORMATS.get(bits)
+    if fmt is None:
+        return None
+    exp = FLOAT_EXPONENT[bits]
+    mantissa = ((1 << (bits - 1)) - 1) & ~exp
+    for r in raws:
+        for x in r:
+            if (x & exp) == exp and x & mantissa:
+                return None  # a NaN
+            if bits in flush and is_denormal(x, bits):
+                return None
+    out = []
+    for r0, r1 in zip(*raws, strict=True):
+        a = [_typed(r0, "float", bits), _typed(r1, "float", bits)]
+        if a[0] == a[1] and r0 != r1:
+            return None  # +0 and -0: NumPy's loops differ
+        out.append(int.from_bytes(struct.pack(fmt, ORDERED_MIN_MAX[op](a)), "little"))
+    return tuple(out)
 
 
 def fold(op: str, dest_bits: int, dest_comps: int, srcs: list[tuple[int, ...]],

@@ -40,6 +40,48 @@ INTEGER_OPS: dict[str, Callable[[list[Any], int], Any]] = {
 }
 BITWISE = frozenset(("iand", "ior", "ixor"))
 
+# Integer operations written with a selection `where(cond, x, y)`: NumPy's ``np.where``
+# on arrays, `select` on Python numbers. Division by zero gives 0 (NIR leaves it
+# undefined).
+Where = Callable[[Any, Any, Any], Any]
+SELECTS: dict[str, Callable[[list[Any], Where], Any]] = {
+    "udiv": lambda a, where: where(a[1] == 0, 0, a[0] // where(a[1] == 0, 1, a[1])),
+    "umod": lambda a, where: where(a[1] == 0, 0, a[0] % where(a[1] == 0, 1, a[1])),
+    "imin": lambda a, where: where(a[1] < a[0], a[1], a[0]),
+    "imax": lambda a, where: where(a[0] < a[1], a[1], a[0]),
+    "umin": lambda a, where: where(a[1] < a[0], a[1], a[0]),
+    "umax": lambda a, where: where(a[0] < a[1], a[1], a[0]),
+}
+
+# The float min/max are NumPy's ``fmin``/``fmax`` (`mir_eval`); what those return for a
+# NaN source, or for +0 against -0, depends on NumPy's loop (and a signaling NaN comes
+# back quieted), so only other sources fold without NumPy, where the result is the
+# smaller (larger) value, whichever loop computes it.
+ORDERED_MIN_MAX: dict[str, Callable[[list[Any]], Any]] = {
+    "fmin": lambda a: a[1] if a[1] < a[0] else a[0],
+    "fmax": lambda a: a[1] if a[0] < a[1] else a[0],
+}
+
+
+def select(cond: Any, x: Any, y: Any) -> Any:
+    """`where` on Python numbers."""
+    return x if cond else y
+
+
+# Shifts (NIR's): the count (read as unsigned) is taken modulo the bit size; ``ishl`` and
+# ``ushr`` shift the operand's bits read as unsigned, ``ishr`` its signed value
+# (arithmetic); the result keeps its low `bits` bits. (signed, shift of the widened value)
+SHIFTS: dict[str, tuple[bool, Callable[[Any, Any], Any]]] = {
+    "ishl": (False, lambda x, c: x << c),
+    "ushr": (False, lambda x, c: x >> c),
+    "ishr": (True, lambda x, c: x >> c),
+}
+
+
+def shift_count(c: Any, bits: int) -> Any:
+    """A shift's count `c` (unsigned) modulo the bit size `bits` (a power of two)."""
+    return c & (bits - 1)
+
 
 def components(op: str, srcs: Sequence[Sequence[Any]], dest_comps: int,
                attrs: dict[str, Any]) -> list[Any]:

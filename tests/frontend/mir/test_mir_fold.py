@@ -98,6 +98,67 @@ def test_integer_ops_fold_as_numpy_computes(op: str, bits: int) -> None:
         mir_eval.fold(op, bits, len(combos), srcs, [bits] * n, {})
 
 
+def _np_select(op: str, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The oracle for the selects and shifts: NumPy's own operations on the typed bits
+    (division by zero gives 0, the shift count modulo the bit size, as NIR)."""
+    if op in ("imin", "umin"):
+        return np.minimum(a, b)
+    if op in ("imax", "umax"):
+        return np.maximum(a, b)
+    if op in ("fmin", "fmax"):
+        return (np.fmin if op == "fmin" else np.fmax)(a, b)
+    if op in ("udiv", "umod"):
+        safe = np.where(b == 0, 1, b)
+        return np.where(b == 0, 0, a // safe if op == "udiv" else a % safe)
+    bits = a.dtype.itemsize * 8
+    count = (b.astype(np.uint64) % np.uint64(bits)).astype(np.uint64)
+    if op == "ishr":
+        return (a.astype(np.int64) >> count.astype(np.int64)).astype(a.dtype)
+    u = a.view(f"u{bits // 8}").astype(np.uint64)
+    return ((u << count) if op == "ishl" else (u >> count)).astype(f"u{bits // 8}")
+
+
+@pytest.mark.parametrize(("op", "bits"), [
+    (op, bits) for op in ("udiv", "umod", "imin", "imax", "umin", "umax", "fmin", "fmax",
+                          "ishl", "ushr", "ishr")
+    for bits in ((16, 32, 64) if op.startswith("f") else (8, 16, 32, 64))])
+def test_selects_and_shifts_fold_as_numpy_computes(op: str, bits: int) -> None:
+    """Division, integer and float min/max and shifts (the ops most often folded in real
+    shaders after the comparisons): the plain fold against NumPy on the bits viewed as
+    the op's types (shift counts of every width), and against the NumPy folder; a float
+    min/max with a NaN source is left to NumPy."""
+    kinds = ALU_OPS[op].srcs
+    raw = {8: np.uint8, 16: np.uint16, 32: np.uint32, 64: np.uint64}
+    shift = op in ("ishl", "ushr", "ishr")
+    for cbits in ((8, 16, 32, 64) if shift else (bits,)):
+        v0 = _edge_bits(kinds[0], bits) + [bits - 1, bits, bits + 1, 7, 0x1234 & ((1 << bits) - 1)]
+        v1 = _edge_bits(kinds[1], cbits) + [bits - 1, bits, bits + 1, 7]
+        pairs = list(itertools.product(v0, v1))
+        a = tuple(x for x, _ in pairs)
+        b = tuple(y for _, y in pairs)
+        got = mir_fold.fold_plain(op, bits, len(pairs), [a, b], [bits, cbits], {})
+        with np.errstate(all="ignore"):
+            want = _np_select(op, np.array(a, raw[bits]).view(DTYPES[(kinds[0], bits)]),
+                              np.array(b, raw[cbits]).view(DTYPES[(kinds[1], cbits)]))
+        want_bits = tuple(int(x) for x in np.asarray(want).astype(
+            DTYPES[(kinds[0], bits)]).view(raw[bits]))
+        if op in ("fmin", "fmax"):
+            assert got is None  # the edge values include NaNs
+            typed = [np.array(p, raw[bits]).view(DTYPES[("float", bits)]) for p in pairs]
+            fine = [i for i, (t, p) in enumerate(zip(typed, pairs, strict=True))
+                    if not np.isnan(t).any() and (t[0] != t[1] or p[0] == p[1])]
+            assert mir_fold.fold_plain(op, bits, 1, [(0,), (1 << (bits - 1),)], [bits] * 2,
+                                       {}) is None  # +0, -0: NumPy's loops differ
+            got = mir_fold.fold_plain(op, bits, len(fine), [tuple(a[i] for i in fine),
+                                      tuple(b[i] for i in fine)], [bits, bits], {})
+            want_bits = tuple(want_bits[i] for i in fine)
+            a, b = tuple(a[i] for i in fine), tuple(b[i] for i in fine)
+        assert got == want_bits
+        for x, y in list(zip(a, b, strict=True))[::7]:  # the folder entry, per component
+            assert mir_fold.fold(op, bits, 1, [(x,), (y,)], [bits, cbits], {}) == \
+                mir_eval.fold(op, bits, 1, [(x,), (y,)], [bits, cbits], {})
+
+
 def test_moves_fold_as_numpy_computes() -> None:
     src = (7, 0xFFFFFFFF, 1 << 31, 0x12345678)
     assert mir_fold.fold_plain("mov", 32, 2, [src], [32], {"comps": [3, 1]}) == (0x12345678,
@@ -119,7 +180,11 @@ def test_moves_fold_as_numpy_computes() -> None:
 
 def test_what_plain_python_does_not_fold_goes_to_numpy() -> None:
     # an op without a plain rule, a flushed float comparison, a constant out of range
-    assert mir_fold.fold_plain("ishl", 32, 1, [(1,), (2,)], [32, 32], {}) is None
+    assert mir_fold.fold_plain("idiv", 32, 1, [(1,), (2,)], [32, 32], {}) is None
+    nan32 = (0x7FC00000,)
+    assert mir_fold.fold_plain("fmin", 32, 1, [nan32, (0,)], [32, 32], {}) is None
+    assert mir_fold.fold_plain("fmax", 32, 1, [(1,), (0x00000001,)], [32, 32], {},
+                               frozenset({32})) is None  # a flushed denormal
     assert mir_fold.fold_plain("iadd", 1, 1, [(1,), (1,)], [1, 1], {}) is None  # NumPy's bools
     assert mir_fold.fold_plain("iadd", 64, 1, [(1,), (2,)], [32, 32], {}) is None  # widths
     denorm = (1,)
