@@ -11,7 +11,6 @@ messages are passed on in `GlslError` (``FILE:LINE: ...``).
 from __future__ import annotations
 
 import shutil
-import subprocess
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
@@ -66,6 +65,8 @@ def glsl_to_spirv(path: str | Path, stage: str = "comp", defines: Sequence[str] 
         cmd = [exe, "-V", "--target-env", env, "-S", stage,
                *(["-D", "-e", entry or "main"] if hlsl else []),
                *[f"-D{x}" for x in defines], p, "-o", str(out)]
+        import subprocess  # GLSL input only (start-up: SPIR-V compiles do not load it)
+
         r = subprocess.run(cmd, capture_output=True)
         text = (r.stdout + r.stderr).decode("utf-8", "replace")  # it echoes source bytes
         if r.returncode != 0 or not out.exists():

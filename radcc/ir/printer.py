@@ -44,7 +44,6 @@ ignored by the parser)::
 
 from __future__ import annotations
 
-import json
 import re
 
 from radcc.ir.opinfo import spell_mnemonic
@@ -107,6 +106,8 @@ def format_field(key: str, value: object) -> str | None:
         return f"{key}:[{','.join(str(int(v)) for v in value)}]"
     if isinstance(value, str) and _WORD_RE.fullmatch(value):
         return f"{key}:{value}"
+    import json  # quoting a field that is no word: rare, not loaded by every compile
+
     return f"{key}:{json.dumps(str(value))}"
 
 

@@ -27,7 +27,6 @@ print). `by_name` / `lookup` stay keyed by the LLVM spelling (the assembler's vi
 from __future__ import annotations
 
 import itertools
-import json
 import marshal
 import os
 import sys
@@ -296,6 +295,8 @@ def _load_table(gfx: GfxLevel, d: Path) -> OpcodeTable:
     cache_path = d / "__pycache__" / f"table.{sys.implementation.cache_tag}.marshal"
     entries = _load_cached(cache_path, key)
     if entries is None:
+        import json  # the JSON files are read only when the cache is stale (start-up)
+
         entries = []
         for path in paths[:-1]:
             blob = json.loads(path.read_text())
@@ -314,6 +315,8 @@ VOCAB_FILE = DATA_DIR / "vocab.json"
 
 @cache
 def _vocab() -> dict[str, dict]:
+    import json
+
     return json.loads(VOCAB_FILE.read_text())
 
 

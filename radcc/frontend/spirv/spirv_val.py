@@ -51,7 +51,6 @@ from __future__ import annotations
 import re
 import shutil
 import struct
-import subprocess
 
 from .binary import Instruction
 from .errors import SpirvError
@@ -120,6 +119,8 @@ def run_spirv_val(module: SpirvModule, data: bytes) -> None:
 
 def _spirv_val(exe: str, env: str, data: bytes) -> str | None:
     """spirv-val's output for a module it rejects, None when it accepts it."""
+    import subprocess  # only when spirv-val runs (start-up: --no-validate does not load it)
+
     try:
         p = subprocess.run([exe, "--target-env", env, "--scalar-block-layout", "-"], input=data,
                            capture_output=True, timeout=TIMEOUT)

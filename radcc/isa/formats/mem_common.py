@@ -9,7 +9,6 @@ a `Context` (GFX10.1 and GFX10.3 share the RDNA1/RDNA2 field layouts).
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -42,6 +41,8 @@ def is_gfx10(ctx: Context) -> bool:
 @cache
 def buf_formats(gfx: GfxLevel) -> dict[str, int]:
     """MTBUF symbolic formats (BUF_FMT_* name -> 7-bit value) from the table."""
+    import json  # loaded with the first MTBUF format, not by every compile
+
     path = DATA_DIR / gen_dir(gfx) / "memory.json"
     d = json.loads(path.read_text()).get("buf_formats", {})
     d.setdefault("BUF_FMT_8_UNORM", 1)

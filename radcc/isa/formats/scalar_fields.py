@@ -25,7 +25,6 @@ default: the caller's target decides). What differs:
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from functools import cache
 
@@ -41,6 +40,8 @@ GFX11 = GfxLevel.GFX11
 @cache
 def symbols(gfx: GfxLevel) -> dict[str, dict[str, int]]:
     """The probed name tables (hwreg, sendmsg, version, ...) of a generation."""
+    import json  # loaded with the first symbolic operand, not by every compile
+
     blob = json.loads((DATA_DIR / _GEN_DIRS[gfx] / "scalar.json").read_text())
     return blob["symbols"]
 
