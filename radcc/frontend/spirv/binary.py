@@ -89,11 +89,16 @@ class Instruction:
     def ids(self) -> list[int]:
         """Every id the operands reference (parameters included), in order."""
         c = self.id_list
+        return list(c) if c is not None else list(self.id_tuple())
+
+    def id_tuple(self) -> tuple[int, ...]:
+        """`ids()` as the tuple kept on the instruction (not a copy)."""
+        c = self.id_list
         if c is None:
             out: list[int] = []
             _ids_into(self.operands, out)
             c = self.id_list = tuple(out)
-        return list(c)
+        return c
 
     def id(self, index: int) -> int:
         v = self.operands[index].value

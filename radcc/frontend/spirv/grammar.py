@@ -194,6 +194,14 @@ def last_version(kind: str, value: int) -> tuple[int, int] | None:
     return None if v is None else _version(v)
 
 
+def earliest_removal() -> tuple[int, int] | None:
+    """The earliest of the `last_version`s (None: nothing was removed): a module of this
+    SPIR-V version or an older one uses nothing a later version removed."""
+    ends = [e for d in _g.LAST_VERSIONS.values() for v in d.values()
+            if (e := _version(v)) is not None]
+    return min(ends) if ends else None
+
+
 def enum_value(kind: str, name: str) -> int:
     """The value of an enumerant spelling (aliases accepted); KeyError if unknown."""
     return int(_g.ENUM_NAMES[kind][name])

@@ -47,11 +47,16 @@ ANYWHERE = frozenset({"OpLine", "OpNoLine", "OpNop"})
 
 def section_of(ins: Instruction) -> int | None:
     """The layout section an instruction belongs to outside functions (None: only inside)."""
-    s = _FIXED_SECTION.get(ins.opname)
+    return opcode_section(ins.opcode)
+
+
+def opcode_section(opcode: int) -> int | None:
+    """`section_of` an instruction of `opcode`."""
+    info = grammar.instruction(opcode)
+    assert info is not None
+    s = _FIXED_SECTION.get(info.opname)
     if s is not None:
         return s
-    info = grammar.instruction(ins.opcode)
-    assert info is not None
     if info.klass == "Annotation":
         return 9
     if info.klass in ("Type-Declaration", "Constant-Creation"):

@@ -22,7 +22,7 @@ from . import grammar
 from .binary import Header, Instruction, Operand, decode
 from .errors import SpirvError
 from .functions import FunctionBuilder
-from .layout import ANYWHERE, GLOBALS, SECTIONS, section_of
+from .layout import ANYWHERE, GLOBALS, SECTIONS, opcode_section
 from .module import SpirvModule
 from .types import (
     Constant,
@@ -78,6 +78,8 @@ class _Reader:
         self.declared: set[str] = set()
         self.forward_pointers: dict[int, str] = {}  # id -> its storage class
         self.passed: set[int] = set()  # opcodes whose own requirements were met
+        # the ids that are types, labels or functions: their `_OpFacts.role` (values have none)
+        self.roles: dict[int, int] = {}
         self.cur: Instruction | None = instructions[0] if instructions else None
 
     def fail(self, msg: str, ins: Instruction | None = None) -> SpirvError:
@@ -88,15 +90,22 @@ class _Reader:
 
     # ----- pass 1 -----
     def _definitions(self) -> None:
+        pos, defs, roles = self.pos, self.m.defs, self.roles
         for k, ins in enumerate(self.ins):
             rid = ins.result_id
             if rid is None:
                 continue
-            if rid in self.pos:
-                first = self.ins[self.pos[rid]]
+            if rid in pos:
+                first = self.ins[pos[rid]]
                 raise self.fail(f"id %{rid} is already defined at word {first.offset}", ins)
-            self.pos[rid] = k
-            self.m.defs[rid] = ins
+            pos[rid] = k
+            defs[rid] = ins
+            facts = _FACTS.get(ins.opcode)
+            if facts is None:
+                facts = _facts(ins.opcode)
+            role = facts.role
+            if role:
+                roles[rid] = role
 
     # ----- pass 2 -----
     def run(self) -> SpirvModule:
@@ -110,7 +119,10 @@ class _Reader:
             if ins.opname != "OpCapability" and not self.declared:
                 self.declared = caps.implied(self.m.capabilities) or {"(none)"}
             self._check_requirements(ins)
-            self._check_uses(k, ins, in_function=func is not None)
+            facts = _FACTS.get(ins.opcode)
+            if facts is None:
+                facts = _facts(ins.opcode)
+            self._check_uses(k, ins, facts, in_function=func is not None)
             if func is not None:
                 if ins.opname == "OpFunctionEnd":
                     self.m.functions.append(func.finish(ins))
@@ -124,7 +136,7 @@ class _Reader:
                 if section < GLOBALS - 1:
                     raise self.fail(f"{ins.opname} is not allowed among {SECTIONS[section]}")
                 continue
-            s = section_of(ins)
+            s = facts.section
             if s is None:
                 raise self.fail("instruction must be inside a function")
             if s < section:
@@ -250,53 +262,55 @@ class _Reader:
         raise self.fail(f"{kind} {name} requires {' or '.join(need)}")
 
     # ----- uses of ids -----
-    def _check_uses(self, k: int, ins: Instruction, in_function: bool) -> None:
-        ids = ins.ids()
-        if ins.result_type is not None:
-            ids.insert(0, ins.result_type)
-            t = self.m.defs.get(ins.result_type)
-            if t is None or section_of(t) != GLOBALS or not _is_type(t):
-                raise self.fail(f"result type %{ins.result_type} is not a type")
-        # before the globals, only these may name an id defined further on (spirv-val,
-        # source/operand.cpp spvOperandCanBeForwardDeclaredFunction); OpSource's File does not
-        forward_ok = False
-        if ins.opname in _FORWARD_REFS:
-            sec = section_of(ins)
-            forward_ok = sec is not None and sec < GLOBALS
-        if not forward_ok:
-            self._check_operand_roles(ins, ids[1:] if ins.result_type is not None else ids)
+    def _check_uses(self, k: int, ins: Instruction, facts: _OpFacts, in_function: bool) -> None:
+        """The result type is a type; no operand is a type, label or function where the
+        instruction does not take one; every id is defined, and before this use except
+        where the spec allows forward references."""
+        ids = ins.id_tuple()
+        rt = ins.result_type
+        roles = self.roles
+        if rt is not None and not roles.get(rt, 0) & _TYPE:  # (a type is a global)
+            raise self.fail(f"result type %{rt} is not a type")
+        forward_ok = facts.forward_ok
+        # types, labels and functions are operands only where they can be (most operands
+        # are values, which have no role: one set operation for the whole instruction)
+        if not forward_ok and not roles.keys().isdisjoint(ids):
+            bad = facts.bad_roles
+            for i in ids:
+                role = roles.get(i, 0) & bad
+                if role & _TYPE:
+                    raise self.fail(f"%{i} is a type, not a value")
+                if role & _LABEL:
+                    raise self.fail(f"%{i} is a label, not a value")
+                if role & _FUNCTION:
+                    raise self.fail(f"%{i} is a function, not a value")
+        pos = self.pos
+        if rt is not None:
+            p = pos.get(rt)
+            if p is None or (p >= k and not forward_ok):
+                self._check_use(k, ins, rt, p, in_function)
         for i in ids:
-            p = self.pos.get(i)
-            if p is None:
-                raise self.fail(f"id %{i} is used but never defined")
-            if p < k or forward_ok:
-                continue
-            d = self.ins[p]
-            if d.opname in ("OpLabel", "OpFunction") or ins.opname in (
-                "OpPhi",
-                "OpTypeForwardPointer",
-            ):
-                continue
-            if i in self.forward_pointers and ins.opname in ("OpTypePointer", "OpTypeStruct"):
-                continue
-            if in_function and d.opname == "OpFunctionParameter":
-                continue
-            raise self.fail(f"id %{i} is used before its definition")
+            p = pos.get(i)
+            if p is None or (p >= k and not forward_ok):
+                self._check_use(k, ins, i, p, in_function)
 
-    def _check_operand_roles(self, ins: Instruction, ids: list[int]) -> None:
-        """Types, labels and functions are operands only where they can be."""
-        info = grammar.instruction(ins.opcode)
-        assert info is not None
-        for i in ids:
-            d = self.m.defs.get(i)
-            if d is None:
-                continue  # reported as never defined
-            if _is_type(d) and info.klass != "Type-Declaration" and ins.opname not in _TAKES_TYPES:
-                raise self.fail(f"%{i} is a type, not a value")
-            if d.opname == "OpLabel" and info.klass != "Control-Flow":
-                raise self.fail(f"%{i} is a label, not a value")
-            if d.opname == "OpFunction" and ins.opname not in ("OpFunctionCall", "OpExtInst"):
-                raise self.fail(f"%{i} is a function, not a value")
+    def _check_use(self, k: int, ins: Instruction, i: int, p: int | None,
+                   in_function: bool) -> None:
+        """`_check_uses` of an id `i` defined at index `p` (None: nowhere) not before the
+        instruction `ins` at index `k`: an error unless a forward reference is allowed."""
+        if p is None:
+            raise self.fail(f"id %{i} is used but never defined")
+        d = self.ins[p]
+        if d.opname in ("OpLabel", "OpFunction") or ins.opname in (
+            "OpPhi",
+            "OpTypeForwardPointer",
+        ):
+            return
+        if i in self.forward_pointers and ins.opname in ("OpTypePointer", "OpTypeStruct"):
+            return
+        if in_function and d.opname == "OpFunctionParameter":
+            return
+        raise self.fail(f"id %{i} is used before its definition")
 
     # ----- global section -----
     def _global(self, ins: Instruction) -> None:
@@ -652,13 +666,44 @@ _FORWARD_REFS = frozenset(
 )
 
 
-def _is_type(ins: Instruction) -> bool:
-    info = grammar.instruction(ins.opcode)
-    return (
-        info is not None
-        and info.klass == "Type-Declaration"
-        and ins.opname != "OpTypeForwardPointer"
-    )
+# `_OpFacts.role`: what an id defined by an instruction of the opcode is, as an operand
+_TYPE, _LABEL, _FUNCTION = 1, 2, 4
+
+
+class _OpFacts:
+    """What `_Reader.run` and `_check_uses` need of an opcode, from the grammar (constant):
+    computed once per opcode (`_facts`), not per instruction."""
+
+    __slots__ = ("section", "forward_ok", "role", "bad_roles")
+
+    def __init__(self, opcode: int) -> None:
+        info = grammar.instruction(opcode)
+        assert info is not None
+        name, klass = info.opname, info.klass
+        # the layout section outside functions (`layout.section_of`; None: only inside)
+        self.section = opcode_section(opcode)
+        # an instruction before the globals whose id operands may be defined further on
+        self.forward_ok = name in _FORWARD_REFS and self.section is not None \
+            and self.section < GLOBALS
+        # the id it defines is a type (always a global), a label or a function (else 0)
+        self.role = (_TYPE if klass == "Type-Declaration" and name != "OpTypeForwardPointer"
+                     else _LABEL if name == "OpLabel"
+                     else _FUNCTION if name == "OpFunction" else 0)
+        # the roles its operands may not have
+        self.bad_roles = (
+            (0 if klass == "Type-Declaration" or name in _TAKES_TYPES else _TYPE)
+            | (0 if klass == "Control-Flow" else _LABEL)
+            | (0 if name in ("OpFunctionCall", "OpExtInst") else _FUNCTION))
+
+
+_FACTS: dict[int, _OpFacts] = {}
+
+
+def _facts(opcode: int) -> _OpFacts:
+    f = _FACTS.get(opcode)
+    if f is None:
+        f = _FACTS[opcode] = _OpFacts(opcode)
+    return f
 
 
 def _raw_bits(ins: Instruction) -> int:

@@ -46,7 +46,7 @@ miscompiles on an invalid module:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 
 from radcc.ir.dominance import graph_idoms, graph_reverse_postorder
 
@@ -380,21 +380,32 @@ class _Checker:
                 raise SpirvError(f"fragment entry point {ep.name!r} has no OriginUpperLeft "
                                  "execution mode (VUID-StandaloneSpirv-OriginLowerLeft-04653)",
                                  self._entry_offset(ep))
-        last = grammar.last_versions()
-        for ins in m.instructions:
-            for kind, value, what in ((("Opcode", ins.opcode, ins.opname),)
-                                      + tuple((o.kind, o.value, o.name) for o in ins.operands
-                                              if o.kind in last)):
-                end = grammar.last_version(kind, int(value))  # type: ignore[arg-type]
-                if end is not None and m.version > end:
-                    raise _fail(f"{what} was removed after SPIR-V {end[0]}.{end[1]}; the "
-                                f"module is SPIR-V {m.version[0]}.{m.version[1]}", ins)
-            if ins.opname == "OpMemoryModel":
-                vulkan = m.memory_model in ("Vulkan", "VulkanKHR")
-                if not vulkan and {"VulkanMemoryModel", "VulkanMemoryModelKHR"} & set(
-                        m.capabilities):
+        vulkan = m.memory_model in ("Vulkan", "VulkanKHR")
+        if not vulkan and {"VulkanMemoryModel", "VulkanMemoryModelKHR"} & set(m.capabilities):
+            for ins in m.instructions:  # (nothing a later version removed can precede it)
+                if ins.opname == "OpMemoryModel":
                     raise _fail("the VulkanMemoryModel capability is declared but the memory "
                                 f"model is {m.memory_model}, not Vulkan", ins)
+        removal = grammar.earliest_removal()
+        if removal is None or m.version <= removal:
+            return  # (a module no later than every removal: the walk would find nothing)
+        last = grammar.last_versions()
+        opcodes = last.get("Opcode", {})
+        kinds = last.keys() - {"Opcode"}
+        for ins in m.instructions:
+            if ins.opcode in opcodes:
+                self._removed(ins, "Opcode", ins.opcode, ins.opname)
+            for o in ins.operands:
+                if o.kind in kinds:
+                    self._removed(ins, o.kind, int(o.value), o.name)  # type: ignore[arg-type]
+
+    def _removed(self, ins: Instruction, kind: str, value: int, what: str) -> None:
+        """`module_declarations`' check of an opcode or enumerant a later version removed."""
+        m = self.m
+        end = grammar.last_version(kind, value)
+        if end is not None and m.version > end:
+            raise _fail(f"{what} was removed after SPIR-V {end[0]}.{end[1]}; the "
+                        f"module is SPIR-V {m.version[0]}.{m.version[1]}", ins)
 
     def spec_constant_ops(self) -> None:
         """OpSpecConstantOp: its operands are constants (no variable, no pointer: spirv-val
@@ -510,7 +521,7 @@ class _Checker:
     # ================================================================ instructions
     def instruction(self, ins: Instruction) -> None:
         op = ins.opname
-        ids = ins.ids()
+        ids = ins.id_tuple()
         rt = ins.result_type
         if self.small and op not in _SMALL_USES:
             for v in ids:
@@ -873,7 +884,7 @@ class _Checker:
         return False
 
     def _coop_operands(self, ins: Instruction, rt: int | None, cm: TypeCooperativeMatrix,
-                       ids: list[int]) -> None:
+                       ids: Sequence[int]) -> None:
         """Operands of arithmetic on cooperative matrices (SPV_KHR_cooperative_matrix): of
         the result type, but OpMatrixTimesScalar's scalar (of its component type) and a
         conversion's source (a matrix of the same scope, rows, columns and use: the same
@@ -897,7 +908,7 @@ class _Checker:
                 self.same(ins, rt, got, f"operand {k}")
 
     def _coop_muladd(self, ins: Instruction, cm: TypeCooperativeMatrix,
-                     ids: list[int]) -> None:
+                     ids: Sequence[int]) -> None:
         """OpCooperativeMatrixMulAddKHR (SPV_KHR_cooperative_matrix): A, B and C of uses
         MatrixA, MatrixB and MatrixAccumulator, the result an accumulator, one scope; M x K
         times K x N plus M x N gives M x N, checked where both sizes are constants (as
@@ -926,7 +937,7 @@ class _Checker:
                             f"agree ({vx} and {vy}: A is M x K, B K x N, C and the result "
                             "M x N)", ins)
 
-    def image_access(self, ins: Instruction, rt: int | None, ids: list[int]) -> ImageType:
+    def image_access(self, ins: Instruction, rt: int | None, ids: Sequence[int]) -> ImageType:
         """OpImageRead (result, image, coordinate) / OpImageWrite (image, coordinate,
         texel): an image operand, integer coordinates of the image's dimension, texels
         of its sampled type (4 components read or fetched, 4 or fewer written)."""
@@ -1033,7 +1044,7 @@ class _Checker:
         return image_type(t) if isinstance(t, TypeOther) and t.opname == "OpTypeImage" \
             else None
 
-    def image_query(self, ins: Instruction, rt: int | None, ids: list[int]) -> None:
+    def image_query(self, ins: Instruction, rt: int | None, ids: Sequence[int]) -> None:
         """OpImageQuerySize(Lod)/QueryLevels/QuerySamples: an image operand, an integer
         result (a vector of one component per dimension for sizes), an integer Lod."""
         img_t = self.t(self.operand_type(ins, ids[0], 0))
@@ -1082,10 +1093,10 @@ class _Checker:
         s = self.shape(t.column)
         return None if s is None or s[0] != "float" else (s[2], t.columns, s[1])
 
-    def matrix(self, ins: Instruction, rt: int | None, ids: list[int]) -> None:
+    def matrix(self, ins: Instruction, rt: int | None, ids: Sequence[int]) -> None:
         """Matrix arithmetic: float matrices and vectors of agreeing sizes (rows x columns)."""
         op = ins.opname
-        a, b = (self.operand_type(ins, v, k) for k, v in enumerate((ids + ids)[:2]))
+        a, b = (self.operand_type(ins, v, k) for k, v in enumerate((list(ids) * 2)[:2]))
 
         def vec(tid: int | None) -> tuple[int, int] | None:
             s = self.shape(tid)
@@ -1130,7 +1141,7 @@ class _Checker:
             raise _fail(f"OpBitcast changes the size: {self.type_name(self.vtype(vid))} to "
                         f"{self.type_name(rt)}", ins)
 
-    def select(self, ins: Instruction, rt: int | None, ids: list[int]) -> None:
+    def select(self, ins: Instruction, rt: int | None, ids: Sequence[int]) -> None:
         t = self.t(rt)
         if isinstance(t, TypePointer):
             if t.storage_class != "PhysicalStorageBuffer":
@@ -1155,7 +1166,7 @@ class _Checker:
             raise _fail(f"{what} %{vid} is not a pointer", ins)
         return t.pointee
 
-    def access_chain(self, ins: Instruction, rt: int | None, ids: list[int]) -> None:
+    def access_chain(self, ins: Instruction, rt: int | None, ids: Sequence[int]) -> None:
         base = self.t(self.vtype(ids[0]))
         if not isinstance(base, TypePointer):
             raise _fail(f"the base %{ids[0]} is not a pointer", ins)
@@ -1226,7 +1237,7 @@ class _Checker:
             tid = nxt
         return tid
 
-    def construct(self, ins: Instruction, rt: int | None, ids: list[int]) -> None:
+    def construct(self, ins: Instruction, rt: int | None, ids: Sequence[int]) -> None:
         t = self.t(rt)
         types = [self.operand_type(ins, v, k) for k, v in enumerate(ids)]
         if isinstance(t, TypeVector):
@@ -1303,7 +1314,7 @@ class _Checker:
         t = self.t(tid)
         return t.component if isinstance(t, TypeVector) else None
 
-    def vector_dynamic(self, ins: Instruction, rt: int | None, ids: list[int]) -> None:
+    def vector_dynamic(self, ins: Instruction, rt: int | None, ids: Sequence[int]) -> None:
         vec = self.operand_type(ins, ids[0], 0)
         t = self.t(vec)
         if not isinstance(t, TypeVector):
@@ -1318,7 +1329,7 @@ class _Checker:
             self.same(ins, vec, rt, "the result")
             self.same(ins, t.component, self.operand_type(ins, ids[1], 1), "the component")
 
-    def call(self, ins: Instruction, rt: int | None, ids: list[int]) -> None:
+    def call(self, ins: Instruction, rt: int | None, ids: Sequence[int]) -> None:
         fn = next((f for f in self.m.functions if f.id == ids[0]), None)
         if fn is None:
             raise _fail(f"%{ids[0]} is not a function", ins)
@@ -1331,7 +1342,7 @@ class _Checker:
         for k, (p, a) in enumerate(zip(params, ids[1:], strict=True)):
             self.same(ins, p, self.operand_type(ins, a, k + 1), f"argument {k}")
 
-    def atomic(self, ins: Instruction, rt: int | None, ids: list[int]) -> None:
+    def atomic(self, ins: Instruction, rt: int | None, ids: Sequence[int]) -> None:
         op = ins.opname
         pt = self.pointee(ins, ids[0], "the pointer")
         kind = "float" if op in _ATOMIC_FLOAT else "int"
@@ -1526,7 +1537,7 @@ class _Checker:
     def _vulkan_memory_model_capability(self) -> bool:
         return bool({"VulkanMemoryModel", "VulkanMemoryModelKHR"} & set(self.m.capabilities))
 
-    def group(self, ins: Instruction, rt: int | None, ids: list[int]) -> None:
+    def group(self, ins: Instruction, rt: int | None, ids: Sequence[int]) -> None:
         if not ids:
             return
         s = self.shape(self.vtype(ids[0]))

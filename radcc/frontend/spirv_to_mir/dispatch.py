@@ -141,7 +141,7 @@ def translate(ctx: TranslationContext, ins: Instruction) -> None:
         return
     if op in SIMPLE:
         mop, swap = SIMPLE[op]
-        srcs = [get_value(ctx, x) for x in ins.ids()]
+        srcs = [get_value(ctx, x) for x in ins.id_tuple()]
         if swap:
             srcs.reverse()
         r = emit_alu(ctx, mop, ins.result_type, srcs)
