@@ -435,6 +435,10 @@ def decode_waitcnt(simm16: int, gfx: GfxLevel) -> dict[str, int]:
     return {k: counts[name] for k, name in _COUNTER_NAMES if name in counts}
 
 
+# the opcodes `wait_of` knows (it returns None for every other one)
+WAIT_OPCODES = frozenset({"s_waitcnt", *_SOPK_WAITS, "s_wait_idle"})
+
+
 def wait_of(instr: Instruction, gfx: GfxLevel) -> dict[str, int] | None:
     """The counter wait an instruction performs (s_waitcnt, the SOPK forms with
     a null SGPR, s_wait_idle), or None when it is not a known counter wait.
@@ -477,7 +481,7 @@ def depctr_of(instr: Instruction) -> dict[str, int] | None:
 __all__ = [
     "LANE_MASK_REGS", "SALU_CLASSES", "SCALAR_ENCODINGS", "Access",
     "AccessCache", "VALU_CLASSES", "VMEM_CLASSES", "WAIT_COUNTERS",
-    "WAIT_MAX", "decode_depctr", "decode_waitcnt", "depctr_of", "encode_depctr",
+    "WAIT_MAX", "WAIT_OPCODES", "decode_depctr", "decode_waitcnt", "depctr_of", "encode_depctr",
     "encode_waitcnt", "implicit_regs", "info_of", "is_ds", "is_exp", "is_flat", "is_gds",
     "is_branch", "is_indirect_branch", "is_ldsdir", "is_scalar_unit", "is_smem_store", "is_message", "is_nop", "is_permlane", "is_salu",
     "is_smem", "is_trans", "is_valu", "is_valu_reader", "is_vinterp", "is_vmem",

@@ -74,6 +74,16 @@ def _reg_operand(x: Operand | Definition, spec: OperandSpec | None = None) -> As
     return AsmOperand("reg", 0, reg_of(x.phys.reg, size))
 
 
+def _reg_both(x: Operand | Definition, spec: OperandSpec) -> tuple[str, AsmOperand]:
+    """`reg_text` and `_reg_operand` of a register slot at once."""
+    phys = x.phys
+    assert phys is not None
+    rc = x.rc
+    size = rc.size if rc is not None else spec.dwords
+    reg = phys.reg
+    return reg_name(reg, size), AsmOperand("reg", 0, reg_of(reg, size))
+
+
 def _mimg_address(ops: list[Operand]) -> tuple[str, int | None]:
     """The text of a MIMG address given as several operands (NSA in the IR) and its
     dwords when it is one range: their registers in order as one range when they happen
@@ -181,17 +191,22 @@ def instruction_parsed(instr: Instruction, table: OpcodeTable,
     defs = iter(instr.definitions)
     ops = iter(instr.operands)
     fields = instr.fields
-    used = set(INTERNAL_FIELDS)
-    neg = list(fields.get("neg", ())) if instr.format in _SRC_MOD_FORMATS else []  # type: ignore[call-overload]
-    abs_ = list(fields.get("abs", ())) if instr.format in _SRC_MOD_FORMATS else []  # type: ignore[call-overload]
-    if instr.format in _SRC_MOD_FORMATS:
-        used |= {"neg", "abs"}
+    used: set[str] = set()  # fields printed as operands (besides INTERNAL_FIELDS)
+    fmt = instr.format
+    if fmt in _SRC_MOD_FORMATS:
+        neg = list(fields.get("neg", ()))  # type: ignore[call-overload]
+        abs_ = list(fields.get("abs", ()))  # type: ignore[call-overload]
+        used.add("neg")
+        used.add("abs")
+    else:
+        neg = []
+        abs_ = []
     texts: list[str] = []
     typed: list[AsmOperand] = []
     src_i = 0
     lo128 = lo128_slots(info)
     high_vgpr = False  # a 16-bit slot of a GFX11 short form holds v128+: print the bare name
-    n_addr = mimg_address_operands(info, instr)
+    n_addr = mimg_address_operands(info, instr) if info.enc == "MIMG" else 1
     if info.extra.get("rtn_bits") and instr.definitions and fields.get("glc"):
         # a FLAT/GLOBAL atomic that returns: vdst is not a table slot
         d = next(defs)
@@ -207,8 +222,9 @@ def instruction_parsed(instr: Instruction, table: OpcodeTable,
                 dn = next(defs, None)
                 if dn is None or dn.phys is None:
                     raise EmitError(f"definition '{spec.name}' has no register")
-                texts.append(reg_text(dn, spec))
-                typed.append(_reg_operand(dn, spec))
+                dt, dop = _reg_both(dn, spec)
+                texts.append(dt)
+                typed.append(dop)
                 high_vgpr |= spec.name in lo128 and dn.phys.reg >= VGPR_BASE + 128
                 continue
             o = next(ops, None)
@@ -232,8 +248,11 @@ def instruction_parsed(instr: Instruction, table: OpcodeTable,
             if spec.name.startswith("src") and spec.kind != "special":
                 a = src_i < len(abs_) and bool(abs_[src_i])
                 n = src_i < len(neg) and bool(neg[src_i])
-                t = _operand_text(o, spec, instr.format, a or n)
-                op = _typed(t, o, spec)
+                if o.const is None and o.phys is not None:
+                    t, op = _reg_both(o, spec)
+                else:
+                    t = _operand_text(o, spec, fmt, a or n)
+                    op = _typed(t, o, spec)
                 if a:
                     op.abs = True
                 if n:
@@ -241,8 +260,10 @@ def instruction_parsed(instr: Instruction, table: OpcodeTable,
                     op.neg_fn = o.const is not None and not a
                 t = _with_modifiers(t, o, n, a)
                 src_i += 1
+            elif o.const is None and o.phys is not None:
+                t, op = _reg_both(o, spec)
             else:
-                t = _operand_text(o, spec, instr.format)
+                t = _operand_text(o, spec, fmt)
                 op = _typed(t, o, spec)
             texts.append(t)
             typed.append(op)
@@ -272,7 +293,7 @@ def instruction_parsed(instr: Instruction, table: OpcodeTable,
     mods = []
     typed_mods: list[Modifier] = []
     for k, v in fields.items():
-        if k in used or v is False or v is None:
+        if v is False or v is None or k in INTERNAL_FIELDS or k in used:
             continue
         if k == "omod":
             if v:

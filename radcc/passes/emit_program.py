@@ -175,6 +175,7 @@ class _Emitter:
     def render(self, values: dict[int, tuple[int, int]]) -> list[_Line]:
         lines: list[_Line] = []
         rendered = self.rendered
+        pad3f = self.pad3f
         for blk in self.p.blocks:
             b = blk.index
             lines.append(_Line(f"{self.label(b)}:"))
@@ -197,7 +198,8 @@ class _Emitter:
                 text, parsed = got
                 br = ins if ins.fields.get("targets") and ins.format == "SOPP" else None
                 lines.append(_Line(text, blk.index, k, br, parsed=parsed))
-                lines += [_Line("s_nop 0")] * self.pad3f.get(id(ins), 0)
+                if pad3f:
+                    lines += [_Line("s_nop 0")] * pad3f.get(id(ins), 0)
         return lines
 
     def constaddr_add(self, b: int, k: int, ins: Instruction, getpc: dict[int, int]) -> _Line:

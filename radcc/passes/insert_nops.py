@@ -73,6 +73,7 @@ from radcc.ir.program import Block, Definition, Instruction, Operand, Program
 from radcc.ir.regclass import EXEC, VCC, VGPR_BASE, PhysReg, v1
 from radcc.isa.table import OpInfo
 from radcc.passes.access import (
+    WAIT_OPCODES,
     Access,
     depctr_of,
     encode_depctr,
@@ -202,6 +203,17 @@ def _op_flags(info: OpInfo | None) -> _OpFlags:
             info is not None and info.cls == "wmma")
 
 
+def _sgprs_of(regs: frozenset[int]) -> frozenset[int]:
+    """The registers of `regs` below `_SGPR_LIMIT` (the set itself when all are)."""
+    if not regs or max(regs) < _SGPR_LIMIT:
+        return regs
+    if min(regs) >= _SGPR_LIMIT:
+        return _NO_REGS
+    return frozenset(r for r in regs if r < _SGPR_LIMIT)
+
+
+_NO_REGS: frozenset[int] = frozenset()
+
 # `_op_flags` by table entry (`OpInfo.uid`; 0 for none)
 _OP_FLAGS: dict[int, _OpFlags] = {}
 
@@ -222,11 +234,12 @@ class _Rec:
         acc = Access(program, instr, info)
         self.info = info
         self.rd, self.wr, self.vrd, self.vwr = acc.reads, acc.writes, acc.vreads, acc.vwrites
-        self.srd = frozenset(r for r in acc.reads if r < _SGPR_LIMIT)
-        self.swr = frozenset(r for r in acc.writes if r < _SGPR_LIMIT)
-        self.depctr = depctr_of(instr)
+        self.srd = _sgprs_of(acc.reads)
+        self.swr = _sgprs_of(acc.writes)
+        op = instr.opcode
+        self.depctr = depctr_of(instr) if op == "s_waitcnt_depctr" else None
         self.va_vdst0 = self.depctr is not None and self.depctr["va_vdst"] == 0
-        self.wait = wait_of(instr, program.gfx_level)
+        self.wait = wait_of(instr, program.gfx_level) if op in WAIT_OPCODES else None
         key = info.uid if info is not None else 0
         e = _OP_FLAGS.get(key)
         if e is None:

@@ -98,12 +98,6 @@ _NRES = len(Resource)
 _SALU_ENCS = SALU_ENCODINGS
 _VMEM_ENCS = VMEM_ENCODINGS
 
-def _regs(x) -> range:  # type: ignore[no-untyped-def]
-    if x.phys is None or x.rc is None:
-        return range(0)
-    return range(x.phys.reg, x.phys.reg + x.rc.size)
-
-
 def _smem_cached(instr: Instruction, info: OpInfo) -> bool:
     """ACO's guess that an SMEM load hits the scalar cache: a 64-bit base
     (descriptor loads) or constant offsets."""
@@ -143,10 +137,11 @@ class _Estimator:
                 ops.appendleft(pops[j] - pred.cur)
 
 
-# `_op_costs` by (table entry's `OpInfo.uid`, 0 for none; GDS, has definitions, has
-# operands, cached SMEM, generation)
+# `_op_costs` by one int packing (table entry's `OpInfo.uid`, 0 for none; GDS, has
+# definitions, has operands, cached SMEM, generation): a tuple key would hash the
+# generation's enum member through Python code on every instruction
 _OpCosts = tuple[InstrClass, PerfInfo, dict[str, int], int, dict[str, int]]
-_OP_COSTS: dict[tuple[int, bool, bool, bool, bool, GfxLevel], _OpCosts] = {}
+_OP_COSTS: dict[int, _OpCosts] = {}
 
 
 def _op_costs(gfx: GfxLevel, info: OpInfo | None, gds: bool, has_defs: bool,
@@ -155,7 +150,8 @@ def _op_costs(gfx: GfxLevel, info: OpInfo | None, gds: bool, has_defs: bool,
     and flags): its class, `perf_info`, `wait_counter_cycles` (shared: not to be
     changed), `result_latency`, and the counter wait it implies when it is no counter
     wait itself (each counter it counts on at its maximum less one; shared too)."""
-    key = (info.uid if info is not None else 0, gds, has_defs, has_srcs, smem_cached, gfx)
+    key = ((((info.uid if info is not None else 0) << 4 | gds << 3 | has_defs << 2
+             | has_srcs << 1 | smem_cached) << 10) | int(gfx))
     e = _OP_COSTS.get(key)
     if e is None:
         perf = cycle_model(gfx).perf_info(info, gds)
@@ -186,9 +182,28 @@ class _Facts:
         elif wait is None and self.counters:
             wait = implied
         self.wait = wait or {}
-        self.reads = [r for o in instr.operands if o.const is None and not o.is_undef
-                      for r in _regs(o)]
-        self.writes = [r for d in instr.definitions for r in _regs(d)]
+        reads: list[int] = []
+        for o in instr.operands:
+            phys, rc = o.phys, o.rc
+            if phys is not None and rc is not None and o.const is None and not o.is_undef:
+                r = phys.reg
+                n = rc.size
+                if n == 1:
+                    reads.append(r)
+                else:
+                    reads.extend(range(r, r + n))
+        self.reads = reads
+        writes: list[int] = []
+        for d in instr.definitions:
+            dphys, drc = d.phys, d.rc
+            if dphys is not None and drc is not None:
+                r = dphys.reg
+                n = drc.size
+                if n == 1:
+                    writes.append(r)
+                else:
+                    writes.extend(range(r, r + n))
+        self.writes = writes
         vector = self.cls in VECTOR_INSTR_CLASSES or instr.format.startswith("VOPD")
         self.twice = (dual_issue_wave64 and vector
                       and not _dual_issue_capable(program, instr, info))
@@ -250,8 +265,11 @@ def block_cycles(est: _Estimator, facts: list[_Facts],
         if f.endpgm:
             deps = max([deps, *est.reg_available.values()])
         else:
+            reg_get = est.reg_available.get
             for r in f.reads:
-                deps = max(deps, est.reg_available.get(r, 0))
+                t = reg_get(r, 0)
+                if t > deps:
+                    deps = t
         est.cur = deps
         start = est.cur
         first = -1
@@ -333,7 +351,7 @@ def estimate_blocks(program: Program, workgroup_size: int | None,
         est = ests[block.index]
         for p in block.linear_preds:
             est.join(ests[p])
-        idx = [k for k, ins in enumerate(block.instructions) if not ins.is_pseudo]
+        idx = [k for k, ins in enumerate(block.instructions) if ins.format != "PSEUDO"]
         facts = [_Facts(model, program, ins, index.get((ins.opcode, ins.format)),
                         wave64_twice) for ins in (block.instructions[k] for k in idx)]
         tr: list[IssueTrace] | None = [] if trace else None
@@ -373,34 +391,47 @@ def collect_statistics(program: Program, result=None,  # type: ignore[no-untyped
         ("Hash", "Instructions", "Copies", "Branches", "Latency", "InvThroughput", "VClause",
          "SClause", "PreSGPRs", "PreVGPRs", "VALU", "SALU", "VMEM", "SMEM", "VOPD"), 0)
     index = info_index(program.gfx_level)
+    n_instrs = n_branches = n_valu = n_salu = n_vopd = 0
+    n_vclause = n_sclause = n_vmem = n_smem = 0
     for block in program.blocks:
         vclause: list[tuple[Instruction, OpInfo]] = []
         sclause: list[tuple[Instruction, OpInfo]] = []
         for ins in block.instructions:
-            info = index.get((ins.opcode, ins.format))
-            if info is None or ins.is_pseudo:
+            fmt = ins.format
+            if fmt == "PSEUDO":
+                continue
+            info = index.get((ins.opcode, fmt))
+            if info is None:
                 continue
             cls = instr_class(info)
             enc = info.enc
-            st["Instructions"] += 1
-            st["Branches"] += enc == "SOPP" and cls is InstrClass.BRANCH
-            st["VALU"] += cls in VALU_INSTR_CLASSES or ins.format.startswith("VOPD")
-            st["SALU"] += enc in _SALU_ENCS and cls is not InstrClass.WAITCNT
-            st["VOPD"] += ins.format.startswith("VOPD")
+            vopd = fmt.startswith("VOPD")
+            n_instrs += 1
+            if enc == "SOPP" and cls is InstrClass.BRANCH:
+                n_branches += 1
+            if vopd or cls in VALU_INSTR_CLASSES:
+                n_valu += 1
+            if enc in _SALU_ENCS and cls is not InstrClass.WAITCNT:
+                n_salu += 1
+            if vopd:
+                n_vopd += 1
             if enc in _VMEM_ENCS and ins.operands:
                 if not any(should_form_clause(a, ia, ins, info) for a, ia in vclause):
-                    st["VClause"] += 1
+                    n_vclause += 1
                 vclause.append((ins, info))
-                st["VMEM"] += 1
-            else:
+                n_vmem += 1
+            elif vclause:
                 vclause = []
             if enc == "SMEM" and ins.operands:
                 if not any(should_form_clause(a, ia, ins, info) for a, ia in sclause):
-                    st["SClause"] += 1
+                    n_sclause += 1
                 sclause.append((ins, info))
-                st["SMEM"] += 1
-            else:
+                n_smem += 1
+            elif sclause:
                 sclause = []
+    st["Instructions"], st["Branches"], st["VALU"] = n_instrs, n_branches, n_valu
+    st["SALU"], st["VOPD"] = n_salu, n_vopd
+    st["VClause"], st["SClause"], st["VMEM"], st["SMEM"] = n_vclause, n_sclause, n_vmem, n_smem
     st["Copies"] = program.lowered_copies
     st["PreSGPRs"] = program.max_reg_demand.sgpr
     st["PreVGPRs"] = program.max_reg_demand.vgpr
