@@ -205,18 +205,20 @@ class Builder:
             if opcode not in PSEUDO and not self.table.has(opcode):
                 raise AbsentOpcodeError(opcode, None, self.program)
             fmt = natural_format(self.table, opcode)
-        elif fmt != PSEUDO_FORMAT and op_info(self.table, opcode, fmt) is None:
-            raise AbsentOpcodeError(opcode, fmt, self.program)
+            info = op_info(self.table, opcode, fmt)
+        else:
+            info = op_info(self.table, opcode, fmt)
+            if info is None and fmt != PSEUDO_FORMAT:
+                raise AbsentOpcodeError(opcode, fmt, self.program)
         instr = Instruction(opcode, fmt, [self.op(o) for o in ops],
                             [self.def_(d) for d in defs], make_fields(fmt, fields))
-        self._fix_special(instr)
+        if info is not None:
+            self._fix_special(instr, info)
         self.insert(instr)
         return Result(instr)
 
-    def _fix_special(self, instr: Instruction) -> None:
-        info = op_info(self.table, instr.opcode, instr.format)
-        if info is None:
-            return
+    def _fix_special(self, instr: Instruction, info: OpInfo) -> None:
+        """Give the table entry `info`'s fixed VCC slots of `instr` their register."""
         e = _VCC_SLOTS.get(info.uid)
         if e is None:
             e = _VCC_SLOTS[info.uid] = _vcc_slots(info)

@@ -45,7 +45,7 @@ from radcc.ir.regclass import VGPR_BASE
 from radcc.isa.classes import FLAT_LIKE_ENCODINGS, VMEM_ENCODINGS
 from radcc.isa.formats.scalar_fields import DELAY
 from radcc.isa.table import OpInfo
-from radcc.passes.access import info_of, returns_data
+from radcc.passes.access import info_index, returns_data
 from radcc.target import GfxLevel, Hazard
 
 __all__ = ["form_hard_clauses", "clause_type", "should_form_clause", "max_clause_length",
@@ -207,6 +207,8 @@ def _form_block(program: Program, block: Block, max_len: int) -> None:
     run: list[tuple[Instruction, OpInfo]] = []
     run_type: str | None = None
 
+    index = info_index(program.gfx_level)
+
     def flush() -> None:
         if len(run) > 1:
             out.append(Instruction("s_clause", "SOPP", fields=SaluFields({"simm16": clause_imm(len(run))})))
@@ -216,10 +218,11 @@ def _form_block(program: Program, block: Block, max_len: int) -> None:
     for instr in old:
         if instr.opcode == "s_clause":
             continue  # recomputed
-        info = info_of(program, instr)
+        info = index.get((instr.opcode, instr.format))
         t = clause_type(program, instr, info)
         if t is None or info is None:
-            flush()
+            if run:
+                flush()
             run_type = None
             out.append(instr)
             continue

@@ -77,6 +77,7 @@ from radcc.isa.table import OpInfo
 from radcc.passes.access import (
     WAIT_COUNTERS,
     WAIT_MAX,
+    WAIT_OPCODES,
     encode_waitcnt,
     implicit_regs,
     info_of,
@@ -358,7 +359,7 @@ class _Step:
     def __init__(self, program: Program, instr: Instruction) -> None:
         self.instr = instr
         self.wait: list[int] | None = None
-        w = wait_of(instr, program.gfx_level)
+        w = wait_of(instr, program.gfx_level) if instr.opcode in WAIT_OPCODES else None
         if w is not None:
             self.wait = [UNSET] * 4
             for name, v in w.items():

@@ -69,12 +69,14 @@ def _overwrites_exec_first(b: Block) -> bool:
 def _scc_reads(program: Program) -> set[int] | None:
     """The temps of SCC values read anywhere (None: some SCC read has no temp)."""
     out: set[int] = set()
-    for _b, ins in program.instructions():
-        for o in ins.operands:
-            if o.phys is not None and o.phys.reg == SCC:
-                if o.temp is None:
-                    return None
-                out.add(o.temp.id)
+    for b in program.blocks:
+        for ins in b.instructions:
+            for o in ins.operands:
+                phys = o.phys
+                if phys is not None and phys.reg == SCC:
+                    if o.temp is None:
+                        return None
+                    out.add(o.temp.id)
     return out
 
 
@@ -207,8 +209,8 @@ def _try_remove(program: Program, b: Block) -> bool:
 
 def jump_threading(program: Program) -> None:
     """Remove empty blocks, threading branches through them (see module docstring)."""
-    for b in program.blocks:
-        if any(i.is_phi for i in b.instructions):
+    for b in program.blocks:  # phis lead their block (validate_ir)
+        if b.instructions and b.instructions[0].is_phi:
             raise ValueError(f"jump_threading: BB{b.index} still has phis; run "
                              "ssa_elimination first")
     scc_read = _scc_reads(program)

@@ -140,7 +140,7 @@ class _Estimator:
 # `_op_costs` by one int packing (table entry's `OpInfo.uid`, 0 for none; GDS, has
 # definitions, has operands, cached SMEM, generation): a tuple key would hash the
 # generation's enum member through Python code on every instruction
-_OpCosts = tuple[InstrClass, PerfInfo, dict[str, int], int, dict[str, int]]
+_OpCosts = tuple[InstrClass, PerfInfo, dict[str, int], int, dict[str, int], bool]
 _OP_COSTS: dict[int, _OpCosts] = {}
 
 
@@ -148,17 +148,19 @@ def _op_costs(gfx: GfxLevel, info: OpInfo | None, gds: bool, has_defs: bool,
               has_srcs: bool, smem_cached: bool) -> _OpCosts:
     """What the cycle model says of a table entry used so (derived once per entry
     and flags): its class, `perf_info`, `wait_counter_cycles` (shared: not to be
-    changed), `result_latency`, and the counter wait it implies when it is no counter
-    wait itself (each counter it counts on at its maximum less one; shared too)."""
+    changed), `result_latency`, the counter wait it implies when it is no counter
+    wait itself (each counter it counts on at its maximum less one; shared too), and
+    whether its class is a vector one (`VECTOR_INSTR_CLASSES`)."""
     key = ((((info.uid if info is not None else 0) << 4 | gds << 3 | has_defs << 2
              | has_srcs << 1 | smem_cached) << 10) | int(gfx))
     e = _OP_COSTS.get(key)
     if e is None:
         perf = cycle_model(gfx).perf_info(info, gds)
         counters = wait_counter_cycles(info, has_defs, has_srcs, smem_cached, gfx)
-        e = _OP_COSTS[key] = (instr_class(info), perf, counters,
-                              result_latency(perf, counters),
-                              {c: _max_count(c) - 1 for c in counters})
+        cls = instr_class(info)
+        e = _OP_COSTS[key] = (cls, perf, counters, result_latency(perf, counters),
+                              {c: _max_count(c) - 1 for c in counters},
+                              cls in VECTOR_INSTR_CLASSES)
     return e
 
 
@@ -171,7 +173,7 @@ class _Facts:
     def __init__(self, model: CycleModel, program: Program, instr: Instruction,
                  info: OpInfo | None, dual_issue_wave64: bool) -> None:
         has_defs = bool(instr.definitions)
-        (self.cls, self.perf, self.counters, self.lat, implied) = _op_costs(
+        (self.cls, self.perf, self.counters, self.lat, implied, vector_cls) = _op_costs(
             program.gfx_level, info, info is not None and is_gds(instr, info), has_defs,
             bool(instr.operands),
             info is not None and info.cls == "smem" and has_defs and _smem_cached(instr, info))
@@ -204,7 +206,7 @@ class _Facts:
                 else:
                     writes.extend(range(r, r + n))
         self.writes = writes
-        vector = self.cls in VECTOR_INSTR_CLASSES or instr.format.startswith("VOPD")
+        vector = vector_cls or instr.format.startswith("VOPD")
         self.twice = (dual_issue_wave64 and vector
                       and not _dual_issue_capable(program, instr, info))
 
@@ -226,11 +228,11 @@ def instr_costs(program: Program, instr: Instruction, info: OpInfo | None) -> tu
     if info is None or instr.is_pseudo:
         return 0, 0
     has_defs = bool(instr.definitions)
-    cls, perf, _, lat, _ = _op_costs(
+    _, perf, _, lat, _, vector_cls = _op_costs(
         program.gfx_level, info, is_gds(instr, info), has_defs, bool(instr.operands),
         info.cls == "smem" and has_defs and _smem_cached(instr, info))
     issue = max(1, perf.uses[0][1] if perf.uses else 1)
-    vector = cls in VECTOR_INSTR_CLASSES or instr.format.startswith("VOPD")
+    vector = vector_cls or instr.format.startswith("VOPD")
     if program.wave_size == 64 and vector and not _dual_issue_capable(program, instr, info):
         issue *= 2
     return issue, lat
@@ -382,6 +384,18 @@ def _latency_throughput(program: Program, waves: int,
     return round(latency), round(1.0 / wave64_per_cycle)
 
 
+def _count_flags(info: OpInfo) -> tuple[bool, bool, bool]:
+    """What `collect_statistics` counts a table entry as: (a ``Branches`` one, a VALU
+    class, an ``SALU`` one), derived once per entry."""
+    cls = instr_class(info)
+    return (info.enc == "SOPP" and cls is InstrClass.BRANCH, cls in VALU_INSTR_CLASSES,
+            info.enc in _SALU_ENCS and cls is not InstrClass.WAITCNT)
+
+
+# `_count_flags` by table entry (`OpInfo.uid`)
+_COUNT_FLAGS: dict[int, tuple[bool, bool, bool]] = {}
+
+
 def collect_statistics(program: Program, result=None,  # type: ignore[no-untyped-def]
                        workgroup_size: int | None = None) -> dict[str, int]:
     """ACO's statistics plus radcc's (see the module docstring)."""
@@ -403,15 +417,18 @@ def collect_statistics(program: Program, result=None,  # type: ignore[no-untyped
             info = index.get((ins.opcode, fmt))
             if info is None:
                 continue
-            cls = instr_class(info)
             enc = info.enc
+            flags = _COUNT_FLAGS.get(info.uid)
+            if flags is None:
+                flags = _COUNT_FLAGS[info.uid] = _count_flags(info)
+            branch, valu_cls, salu = flags
             vopd = fmt.startswith("VOPD")
             n_instrs += 1
-            if enc == "SOPP" and cls is InstrClass.BRANCH:
+            if branch:
                 n_branches += 1
-            if vopd or cls in VALU_INSTR_CLASSES:
+            if vopd or valu_cls:
                 n_valu += 1
-            if enc in _SALU_ENCS and cls is not InstrClass.WAITCNT:
+            if salu:
                 n_salu += 1
             if vopd:
                 n_vopd += 1
