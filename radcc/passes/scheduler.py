@@ -45,11 +45,23 @@ its target (a bug), the original order is restored.
 The window sizes and move limits are ACO's, as functions of the wave factor
 ``waves / wave_fac`` (SMEM 350-35n / 64-4n, VMEM 1024-64n / 256-16n, LDS 64 / 32).
 On targets with ``NSAClauseBug`` MIMG loads are not grabbed into clauses.
+
+Cost: the windows bound each load's walks, but a long series of loads makes each
+walk pass what the previous one moved (every earlier load grabbed into the clause
+again, every earlier independent instruction moved below the load again). A walk
+reuses the previous walk's findings where they provably hold (`_Memo`: a clean tail
+where nothing moves; `_Run`: the instructions it moved below its load and the loads
+it grabbed, moved again as a whole when every member's checks pass as a group) and
+`move_uses_down` finds the first use at C speed, so such a series costs list
+rotations per load, not a Python step per instruction passed. The order and the
+demand are exactly those of the one-by-one walk.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from operator import attrgetter
+from typing import TypeVar
 
 from radcc.ir.program import Block, Instruction, Program, RegisterDemand
 from radcc.passes.live_var_analysis import get_live_vars, live_var_analysis
@@ -135,14 +147,30 @@ class _Region:
         # the last upward walk's clean tail (see `_Sched.move_up`), dropped when a move
         # touches its positions
         self.memo: _Memo | None = None
+        # the run the last upward walk moved below its load (see `_Run`), dropped when a
+        # move or a demand shift touches its positions or anything above them
+        self.run: _Run | None = None
+        # the loads the last upward walk grabbed into its clause block (see `_Run`),
+        # dropped likewise
+        self.crun: _Run | None = None
+
+    def touch(self, low: int) -> None:
+        """Drop the memos a change of the positions from `low` down invalidates."""
+        memo = self.memo
+        if memo is not None and low <= memo.pos:
+            self.memo = None
+        run = self.run
+        if run is not None and low <= run.bot:
+            self.run = None
+        run = self.crun
+        if run is not None and low <= run.bot:
+            self.crun = None
 
     def move(self, src: int, dst: int, las: int, lav: int) -> None:
         """Move instruction src to index dst (index after removal) with live-after
         (las, lav)."""
         self.moved = True
-        memo = self.memo
-        if memo is not None and (src if src < dst else dst) <= memo.pos:
-            self.memo = None
+        self.touch(src if src < dst else dst)
         # rotate the slice between the two places: the moves stay inside a window,
         # so this costs the distance, not the block's length (pop/insert shifts the
         # whole tail: quadratic on long blocks)
@@ -162,6 +190,7 @@ class _Region:
 
     def shift(self, lo: int, hi: int, ds: int, dv: int) -> None:
         """Add (ds, dv) to the live-after demand of instructions [lo, hi)."""
+        self.touch(lo)
         if ds:
             la = self.las
             la[lo:hi] = [x + ds for x in la[lo:hi]]
@@ -170,12 +199,129 @@ class _Region:
             la[lo:hi] = [x + dv for x in la[lo:hi]]
 
 
+    def move_run(self, run: _Run, ins: int, las: int, lav: int) -> None:
+        """Move `run` (at [run.top, run.bot], above `ins`) to just before `ins`, as
+        `_Sched.move_up` moves its instructions one by one, bottom first, each to just
+        before `ins` with the live-after (las, lav) the instruction at ``ins - 1`` has
+        then: the instructions between move up by the run's length and lose its demand
+        change, the run keeps its internal differences (see `_Run`)."""
+        top, bot = run.top, run.bot
+        self.moved = True
+        self.touch(top)
+        ins_, inf = self.instrs, self.info
+        ins_[top:ins] = ins_[bot + 1:ins] + ins_[top:bot + 1]
+        inf[top:ins] = inf[bot + 1:ins] + inf[top:bot + 1]
+        ls, lv = self.las, self.lav
+        ds, dv = run.ds, run.dv
+        es, ev = las - ls[bot], lav - lv[bot]
+        ls[top:ins] = [x - ds for x in ls[bot + 1:ins]] + [x + es for x in ls[top:bot + 1]]
+        lv[top:ins] = [x - dv for x in lv[bot + 1:ins]] + [x + ev for x in lv[top:bot + 1]]
+
+
+_BIG = 1 << 30
+_T = TypeVar("_T")
+_USES = attrgetter("uses")
+_KIND = attrgetter("kind")
+
+
+def _absorb(a: set[_T], b: set[_T]) -> set[_T]:
+    """The union of a and b, made in the larger of the two."""
+    if len(b) > len(a):
+        a, b = b, a
+    if b:
+        a |= b
+    return a
+
+
+class _Run:
+    """Instructions an upward walk moved below its load, in the order the walk moved
+    them (bottom first): the union of their temp and fixed-register sets, whether
+    any is a memory access, and their demand changes as sums ``ds``/``dv`` with the
+    least prefix sum ``mps``/``mpv`` and the largest ``temps - (sum before)``
+    ``mts``/``mtv`` (what `_Sched.move_up`'s limit checks read). A later walk moves
+    the whole run at once when it reaches its bottom (`top`..`bot`, the positions
+    after the walk) and every one of those checks passes for every member: the
+    moves and the demand are then those of moving each member in turn. The live-after
+    demand of the members differs by their prefix sums in either case, so moving the
+    run shifts them all by one amount."""
+
+    __slots__ = ("top", "bot", "n", "uses", "defs", "kills", "storage", "freads",
+                 "fwrites", "mem", "ds", "dv", "mps", "mpv", "mts", "mtv", "members", "key")
+
+    def __init__(self, key: tuple[object, ...] = ()) -> None:
+        self.top = self.bot = -1
+        self.n = 0
+        self.key = key  # a clause run's load key (`_clause_key`)
+        self.members: list[SchedInfo] = []  # a clause run's members, in the walk's order
+        self.uses: set[int] = set()
+        self.defs: set[int] = set()
+        self.kills: set[int] = set()
+        self.storage: set[str] = set()
+        self.freads: set[int] = set()
+        self.fwrites: set[int] = set()
+        self.mem = False
+        self.ds = self.dv = 0
+        self.mps = self.mpv = _BIG
+        self.mts = self.mtv = -_BIG
+
+    def push(self, c: SchedInfo, dfs: int, dfv: int) -> None:
+        """c moved next (above the members so far)."""
+        self.n += 1
+        if c.uses:
+            self.uses |= c.uses
+        if c.defs:
+            self.defs.update(c.defs)
+        if c.kills:
+            self.kills |= c.kills
+        if c.storage:
+            self.storage |= c.storage
+        if c.fixed_reads:
+            self.freads |= c.fixed_reads
+        if c.fixed_writes:
+            self.fwrites |= c.fixed_writes
+        if c.kind != "alu":
+            self.mem = True
+        t = c.temps
+        x = t.sgpr - self.ds
+        if x > self.mts:
+            self.mts = x
+        x = t.vgpr - self.dv
+        if x > self.mtv:
+            self.mtv = x
+        self.ds += dfs
+        self.dv += dfv
+        if self.ds < self.mps:
+            self.mps = self.ds
+        if self.dv < self.mpv:
+            self.mpv = self.dv
+
+    def extend(self, o: _Run) -> None:
+        """The run o moved next, as a whole."""
+        self.n += o.n
+        # the larger set absorbs the smaller (o is consumed): a run moved again and
+        # again by a long series of walks is not copied each time
+        self.uses = _absorb(self.uses, o.uses)
+        self.defs = _absorb(self.defs, o.defs)
+        self.kills = _absorb(self.kills, o.kills)
+        self.storage = _absorb(self.storage, o.storage)
+        self.freads = _absorb(self.freads, o.freads)
+        self.fwrites = _absorb(self.fwrites, o.fwrites)
+        self.mem = self.mem or o.mem
+        self.members += o.members
+        self.mts = max(self.mts, o.mts - self.ds)
+        self.mtv = max(self.mtv, o.mtv - self.dv)
+        self.mps = min(self.mps, self.ds + o.mps)
+        self.mpv = min(self.mpv, self.dv + o.mpv)
+        self.ds += o.ds
+        self.dv += o.dv
+
+
 class _Cluster:
     """Instructions a candidate would pass: the values they read/define/kill, their
     memory accesses and fixed registers."""
 
     __slots__ = ("uses", "defs", "kills", "mem_reads", "mem_writes", "freads", "fwrites",
-                 "members")
+                 "members", "ids")
 
     def __init__(self) -> None:
         self.uses: set[int] = set()
@@ -186,9 +332,11 @@ class _Cluster:
         self.freads: set[int] = set()
         self.fwrites: set[int] = set()
         self.members: list[SchedInfo] = []  # in the order added
+        self.ids: set[int] = set()  # id() of the members
 
     def add(self, c: SchedInfo) -> None:
         self.members.append(c)
+        self.ids.add(id(c))
         # most sets are empty: skipping them is most of the cost of a join
         if c.uses:
             self.uses |= c.uses
@@ -202,6 +350,17 @@ class _Cluster:
             self.freads |= c.fixed_reads
         if c.fixed_writes:
             self.fwrites |= c.fixed_writes
+
+    def add_run(self, run: _Run) -> None:
+        """Add a clause run's members (loads, no writes) in their order."""
+        self.members += run.members
+        self.ids.update(map(id, run.members))
+        self.uses |= run.uses
+        self.defs |= run.defs
+        self.kills |= run.kills
+        self.mem_reads |= run.storage
+        self.freads |= run.freads
+        self.fwrites |= run.fwrites
 
     def ordered(self, c: SchedInfo) -> bool:
         """Memory or fixed-register order between c and the cluster."""
@@ -234,19 +393,37 @@ class _Memo:
     the walk stopped (a barrier, the region's start, or another clean tail) it moved
     nothing; `cl` is its cluster at `pos`, `off` and `moves` its clause block's
     distance (``cl_ins - pos``) and move count there, `clauses` whether it grabbed a
-    load into the clause block in the tail, `key` what `_clause_pair` and the unit
+    load into the clause block in the tail, `ok` the most moves for which its clause
+    decisions hold, `key` what `_clause_pair` and the unit
     rules read of its load."""
 
-    __slots__ = ("pos", "cl", "key", "off", "moves", "clauses")
+    __slots__ = ("pos", "full", "k", "cl", "key", "off", "moves", "clauses", "ok")
 
-    def __init__(self, pos: int, cl: _Cluster, key: tuple[object, ...], off: int,
-                 moves: int, clauses: bool) -> None:
+    def __init__(self, pos: int, full: _Cluster, k: int, key: tuple[object, ...], off: int,
+                 moves: int, clauses: bool, ok: int) -> None:
         self.pos = pos
-        self.cl = cl
+        # the walk's cluster and its member count at `pos` (the walk is over: nothing
+        # changes it any more); the cluster at `pos` is built only when asked
+        self.full = full
+        self.k = k
+        self.cl: _Cluster | None = None
         self.key = key
         self.off = off
         self.moves = moves
         self.clauses = clauses
+        # the most moves a walk may have made for the tail's clause decisions to be
+        # the same: a VMEM candidate too far for a clause at `moves` stays too far
+        # (its distance is at least ``clause_grab + moves``) up to this count
+        self.ok = ok
+
+    def covered_by(self, cl: _Cluster) -> bool:
+        """Whether `cl` holds the cluster at `pos`: it has all of its members (the
+        cheap test), or its sets hold that cluster's sets."""
+        if all(map(cl.ids.__contains__, map(id, self.full.members[:self.k]))):
+            return True
+        if self.cl is None:
+            self.cl = self.full.prefix(self.k)
+        return cl.covers(self.cl)
 
 
 def _clause_key(a: SchedInfo) -> tuple[object, ...]:
@@ -293,7 +470,16 @@ class _Sched:
         possible any more). Conflicts only grow with the cluster, so it would join or
         grab every candidate up to the same stop, or break sooner, and move nothing.
         Without this each load of a long run of loads walks the whole run (the walks'
-        work grew with the block, not with the load count)."""
+        work grew with the block, not with the load count). A walk made more moves than
+        the earlier one may stop there too while no VMEM candidate of the tail that was
+        too far for a clause comes within reach (`_Memo.ok`).
+
+        A walk that reaches the bottom of the run the previous walk moved below its
+        load (`_Run`, untouched since) moves the whole run at once when every member's
+        checks pass (no memory access, no conflict with the cluster, the moves and the
+        window left, the register limits at every step): a long series of loads each
+        moving the same growing run past itself costs one list rotation per load, not
+        one step per member."""
         cur_info = r.info[idx]
         unit = cur_info.unit
         key = _clause_key(cur_info)
@@ -314,18 +500,91 @@ class _Sched:
         # count, the clause block's distance and the move count there, and whether it
         # grabbed a load into the clause block
         clean_pos, clean_k, clean_off, clean_moves, clean_clauses = cand, 1, 1, 0, False
+        clean_ok = _BIG  # the tail's `_Memo.ok`
         memo = r.memo
         memo_pos = memo.pos if memo is not None and memo.key == key else -1
+        old = r.run  # the run the previous walk moved (see `_Run`)
+        run_bot = old.bot if old is not None else -1
+        run = _Run()  # what this walk moves below the load
+        cold = r.crun if unit == "vmem" else None  # the previous walk's clause run
+        crun_bot = cold.bot if cold is not None and cold.key == key else -1
+        crun = _Run(key)  # the loads this walk grabs into its clause block
         clean_end = False  # whether the walk ended where a tail may be recorded
         while cand >= r.start and idx - cand < window and self.moves < max_moves:
             if cand == memo_pos and r.memo is memo and memo is not None:
-                if ((cl_ins - cand == memo.off and self.moves == memo.moves)
-                        or (not memo.clauses
-                            and cl_ins - cand >= clause_grab + self.moves)) \
-                        and cl.covers(memo.cl):
+                if cl_ins - cand == memo.off and memo.moves <= self.moves <= memo.ok \
+                        and memo.covered_by(cl):
                     clean_end = True
                     clean_clauses = clean_clauses or memo.clauses
+                    clean_ok = min(clean_ok, memo.ok)
                     break
+                if not memo.clauses and cl_ins - cand >= clause_grab + self.moves \
+                        and memo.covered_by(cl):
+                    clean_end = True
+                    clean_ok = min(clean_ok, cl_ins - cand - clause_grab)
+                    break
+            if cand == run_bot and r.run is old and old is not None:
+                n = old.n
+                top = old.top
+                # every member: no memory access, no conflict with the cluster, within
+                # the window, the moves and the register limits (see `_Run`)
+                if (not old.mem and idx - top < window and self.moves + n <= max_moves
+                        and not (top <= memo_pos <= cand)
+                        and not (old.fwrites & (cl.freads | cl.fwrites)
+                                 or old.freads & cl.fwrites)
+                        and not (cl.uses & old.defs or old.uses & cl.kills)
+                        and max(cms, bms) - old.mps <= lim_s
+                        and max(cmv, bmv) - old.mpv <= lim_v
+                        and las[ins - 1] + old.mts <= lim_s
+                        and lav[ins - 1] + old.mtv <= lim_v):
+                    ds, dv = old.ds, old.dv
+                    r.move_run(old, ins, las[ins - 1], lav[ins - 1])
+                    ins -= n
+                    cur -= n
+                    cl_ins -= n
+                    cms -= ds
+                    cmv -= dv
+                    bms -= ds
+                    bmv -= dv
+                    self.moves += n
+                    cand = top - 1
+                    run.extend(old)
+                    clean_pos, clean_k, clean_off, clean_moves, clean_clauses = (
+                        cand, len(cl.members), cl_ins - cand, self.moves, False)
+                    clean_ok = _BIG
+                    continue
+            if cand == crun_bot and r.crun is cold and cold is not None \
+                    and cand != cl_ins - 1 and cl_ins - cand < clause_grab + self.moves:
+                n = cold.n
+                top = cold.top
+                nls, nlv = las[cl_ins - 1], lav[cl_ins - 1]
+                # every member is a clause load of this one (the same key), was checked
+                # against the members below it when it was grabbed, and passes the
+                # cluster, the window and the register limits (see `_Run`)
+                if (idx - top < window and not (top <= memo_pos <= cand)
+                        and not cold.storage & cl.mem_writes
+                        and not (cold.fwrites & (cl.freads | cl.fwrites)
+                                 or cold.freads & cl.fwrites)
+                        and not (cl.uses & cold.defs or cold.uses & cl.kills)
+                        and cms - cold.mps <= lim_s and cmv - cold.mpv <= lim_v
+                        and nls + cold.mts <= lim_s and nlv + cold.mtv <= lim_v):
+                    r.move_run(cold, cl_ins, nls, nlv)
+                    cl_ins -= n
+                    cl.add_run(cold)
+                    cms -= cold.ds
+                    cmv -= cold.dv
+                    x = nls + cold.mts
+                    if x > bms:
+                        bms = x
+                    x = nlv + cold.mtv
+                    if x > bmv:
+                        bmv = x
+                    cand = top - 1
+                    crun.extend(cold)
+                    clean_pos, clean_k, clean_off, clean_moves, clean_clauses = (
+                        cand, len(cl.members), cl_ins - cand, self.moves, False)
+                    clean_ok = _BIG
+                    continue
             c = infos[cand]
             if c.kind == "barrier":
                 clean_end = True
@@ -343,8 +602,10 @@ class _Sched:
                         can_move = False
                 elif unit == "vmem":
                     if c.unit == "vmem":
-                        clause = (cl_ins - cand < clause_grab + self.moves
-                                  and _clause_pair(self.p, cur_info, c))
+                        if cl_ins - cand < clause_grab + self.moves:
+                            clause = _clause_pair(self.p, cur_info, c)
+                        elif cl_ins - cand - clause_grab < clean_ok:
+                            clean_ok = cl_ins - cand - clause_grab
                         can_move = clause or not c.defs
                 elif unit == "ds":
                     if c.unit == "ds":
@@ -393,6 +654,8 @@ class _Sched:
                 r.move(cand, cl_ins - 1, nls, nlv)
                 cl_ins -= 1
                 cl.add(c)  # later candidates pass it on their way below the load
+                crun.push(c, dfs, dfv)
+                crun.members.append(c)
                 cms -= dfs
                 cmv -= dfv
                 x = las[cl_ins] + t.sgpr
@@ -404,6 +667,7 @@ class _Sched:
                 cand -= 1
                 clean_pos, clean_k, clean_off, clean_moves, clean_clauses = (
                     cand, len(cl.members), cl_ins - cand, self.moves, False)
+                clean_ok = _BIG
                 continue
             nls, nlv = las[ins - 1], lav[ins - 1]
             if (max(cms, bms) - dfs > lim_s or max(cmv, bmv) - dfv > lim_v
@@ -420,13 +684,24 @@ class _Sched:
             bmv -= dfv
             self.moves += 1
             cand -= 1
+            run.push(c, dfs, dfv)
             clean_pos, clean_k, clean_off, clean_moves, clean_clauses = (
                 cand, len(cl.members), cl_ins - cand, self.moves, False)
+            clean_ok = _BIG
         else:
             clean_end = cand < r.start
         if clean_end:
-            r.memo = _Memo(clean_pos, cl.prefix(clean_k), key, clean_off, clean_moves,
-                           clean_clauses)
+            r.memo = _Memo(clean_pos, cl, clean_k, key, clean_off, clean_moves,
+                           clean_clauses, clean_ok)
+        if run.n:
+            # the moved instructions lie in order between the load and where the walk
+            # began; nothing has touched them since they moved
+            run.top, run.bot = ins, idx
+            r.run = run
+        if crun.n:
+            # the grabbed loads top the clause block, in order
+            crun.top, crun.bot = cl_ins, cl_ins + crun.n - 1
+            r.crun = crun
         return cur
 
     # -- step 2: move the first uses down -----------------------------------------------
@@ -442,6 +717,23 @@ class _Sched:
         rms = rmv = 0  # demand over the kept range: SGPR and VGPR dwords
         lim_s, lim_v = self.limit.sgpr, self.limit.vgpr
         j = cur + 1
+        # up to the first use the walk only passes instructions (a move each, a barrier
+        # ends it): find that use among the instructions the window and the moves
+        # leave at C speed, not one step at a time
+        hi = min(r.end, cur + window, j + max_moves - self.moves)
+        if hi <= j:
+            return
+        seg = infos[j:hi]
+        free = list(map(deps.isdisjoint, map(_USES, seg)))
+        try:
+            f = free.index(False)
+        except ValueError:
+            f = len(seg)
+        kinds = list(map(_KIND, seg[:f + 1]))
+        if "barrier" in kinds or f == len(seg):
+            return  # a barrier up to the first use, or no use within reach
+        self.moves += f
+        j += f
         while j < r.end and j - cur < window and self.moves < max_moves:
             c = infos[j]
             if c.kind == "barrier":
