@@ -440,7 +440,27 @@ _MISSING = object()
 _REG_NAMES: dict[str, object] = {}
 
 
-def parse_operand(cur: Cursor) -> Operand:
+# An operand's modifiers, in the one order llvm-mc-19 reads them (AMDGPUAsmParser's
+# parseRegOrImmWithFPInputMods/IntInputMods: `-`, `neg(`, `abs(` or `sext(`, `lit(`, `|`),
+# each at most once: a bit each, the rank the bit's position; a modifier inside one of the
+# same or a later rank is refused, so an operand's modifiers nest at most five deep.
+_M_SP3NEG, _M_NEG, _M_ABS, _M_SEXT, _M_LIT, _M_BAR = 1, 2, 4, 8, 16, 32
+_MOD_FUNC_BIT = {"neg": _M_NEG, "abs": _M_ABS, "sext": _M_SEXT, "lit": _M_LIT}
+
+
+def _mod_allowed(seen: int, bit: int) -> bool:
+    """May modifier `bit` apply inside the modifiers `seen` (llvm-mc-19's order)?"""
+    if bit == _M_LIT:  # lit( after `|` too (parseImm's own), but once
+        return not seen & _M_LIT
+    if bit == _M_SEXT:  # the integer form: sext( alone (a `-` before it is refused later)
+        return not seen & ~_M_SP3NEG
+    if seen & _M_SEXT or (bit == _M_BAR and seen & _M_ABS):
+        return False
+    return seen < bit
+
+
+def parse_operand(cur: Cursor, _mods: int = 0) -> Operand:
+    """One operand; `_mods`: the modifiers already read around it (the recursion's)."""
     toks = cur.toks
     pos = cur.pos
     t = toks[pos]
@@ -477,19 +497,26 @@ def parse_operand(cur: Cursor) -> Operand:
                             or (cur.peek().kind == IDENT and _reg_name(cur.peek().text) is not None)
                             or (cur.peek().kind == IDENT and cur.peek().text in ("s", "v", "ttmp")
                                 and cur.peek(2).is_punct("["))):
+        if _mods:  # abs(-v1), |-v1|, neg(-v1): llvm-mc-19 reads no `-` there
+            raise AsmError("failed parsing operand.", col)
+        if _starts_mod_func(cur, 1) and cur.peek().text == "lit":
+            raise AsmError("invalid operand for instruction", col)  # -lit(1.0): llvm-mc-19's
         cur.next()
-        op = parse_operand(cur)
+        op = parse_operand(cur, _M_SP3NEG)
         if op.neg:
             raise AsmError("invalid syntax, expected 'neg' modifier", col)
         op.neg = True
         op.col = col
         return op
     if t.is_punct("|"):
+        if not _mod_allowed(_mods, _M_BAR):
+            raise AsmError("expected register or immediate" if _mods & _M_ABS
+                           else "failed parsing operand.", col)
         cur.next()
         saved_bar = cur.no_bar
         cur.no_bar = True
         try:
-            op = parse_operand(cur)
+            op = parse_operand(cur, _mods | _M_BAR)
         finally:
             cur.no_bar = saved_bar
         cur.expect("|")
@@ -500,9 +527,14 @@ def parse_operand(cur: Cursor) -> Operand:
         return op
     if t.kind == IDENT and t.text in _MOD_FUNCS and cur.peek().is_punct("("):
         name = t.text  # (lower case only, as llvm-mc-19)
+        bit = _MOD_FUNC_BIT[name]
+        if not _mod_allowed(_mods, bit):
+            # llvm-mc-19 reads a second lit as a symbol and stops at its parenthesis
+            raise AsmError("failed parsing operand.",
+                           cur.peek().col if _mods & bit == _M_LIT else col)
         cur.next()
         cur.next()
-        op = parse_operand(cur)
+        op = parse_operand(cur, _mods | bit)
         cur.expect(")")
         if name == "lit" and op.kind == "reg":  # lit() takes a constant (llvm-mc-19)
             raise AsmError("not a valid operand.", op.col)

@@ -415,6 +415,50 @@ def test_mc_deeply_nested_operand(expr: str, tmp_path: Path) -> None:
     assert enc and enc[0] in o.stdout.decode(), (o.stdout, r.stdout)
 
 
+# modifiers of a float operand: llvm-mc-19 reads `-`, `neg(`, `abs(`, `lit(`, `|` in this
+# order, each once (`lit(` also inside `|`); any other nesting is its error at the inner token
+_FP_MODIFIERS = [
+    "abs(abs(v1))", "|abs(v1)|", "abs(-v1)", "-|-v1|", "abs(abs(1))", "neg(neg(v1))",
+    "lit(lit(1.0))", "abs(|v1|)", "|-v1|", "neg(-v1)", "abs(neg(v1))", "lit(abs(1.0))",
+    "-lit(1.0)", "|neg(v1)|", "lit(-|1.0|)", "neg(-|v1|)", "|lit(lit(1.0))|", "lit(neg(1.0))",
+    "abs(|1.0|)", "neg(-s[1:1])", "neg(sext(v1))", "abs(sext(v1))",
+    # accepted by both
+    "abs(lit(1.0))", "|lit(1.0)|", "-|v1|", "abs(-1.0)", "neg(-1.0)", "|-1.0|", "-|-1.0|",
+    "neg(|v1|)", "neg(lit(1.0))", "-abs(lit(1.0))", "neg(abs(lit(1.0)))", "abs(lit(-1.0))",
+    "|lit(-1.0)|", "lit(|1.0|)", "abs(-(1))", "abs(~1)", "|(1)|", "-(1)", "neg(--1)",
+    "neg(abs(v1))", "-abs(v1)", "-|lit(1.0)|", "neg(|lit(2.0)|)"]
+
+
+@pytest.mark.parametrize("mods", _FP_MODIFIERS)
+def test_mc_operand_modifiers_in_llvm_mc_order(mods: str, tmp_path: Path) -> None:
+    """Nested operand modifiers (the audit17 probe's obj-gfx1100 46e0caece0fb, `abs(` 2,000
+    deep: a RecursionError): radcc read any nesting and applied each modifier once
+    (`abs(abs(v1))`, `neg(-v1)`, `lit(lit(1.0))`, `-lit(1.0)`, which llvm-mc-19 refuses,
+    were assembled). Now llvm-mc-19's verdict, encoding or first error at its column."""
+    f = tmp_path / "k.s"
+    f.write_text(f"\tv_rcp_f32_e64 v5, {mods}\n")
+    _same_encodings_as_llvm_mc(f, "gfx1100")
+
+
+@pytest.mark.parametrize(("left", "right"), [("abs(", ")"), ("neg(", ")"), ("lit(", ")"),
+                                             ("-|", "|"), ("|", "|"), ("sext(", ")")])
+def test_mc_operand_modifiers_nested_100000_deep(left: str, right: str,
+                                                 tmp_path: Path) -> None:
+    """100,000 nested modifiers: refused at the second (llvm-mc-19 too, at the same line
+    and column), not a RecursionError."""
+    f = tmp_path / "k.s"
+    f.write_text("\tv_rcp_f32_e64 v5, " + left * 100000 + "v1" + right * 100000 + "\n")
+    o = run_radcc(["mc", "--mcpu=gfx1100", "--filetype=obj", "-o", str(tmp_path / "k.o"),
+                   str(f)])
+    assert o.status == 1 and problem(o, "text") is None, o.stderr
+    ref = _llvm_mc(f, "gfx1100", "--show-encoding")
+    assert ref.returncode == 1
+    where = re.search(r"k\.s:(\d+:\d+): error:", ref.stderr)
+    assert where, ref.stderr
+    if left != "sext(":  # llvm-mc-19 reports sext( on a float operand at the operand
+        assert f"k.s:{where.group(1)}: error:" in o.stderr, (o.stderr, ref.stderr)
+
+
 @pytest.mark.parametrize("expr", ["(" * 5000 + "5" + ")" * 5000, "-" * 5001 + "5",
                                   "~" * 5000 + "5", "1+" * 5000 + "1", "-(" * 5000 + "3" + ")" * 5000],
                          ids=["paren", "neg", "not", "sum", "neg-paren"])
