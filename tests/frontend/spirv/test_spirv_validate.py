@@ -103,6 +103,8 @@ CASES = [
      "execution scope Device"),
     ("missing_block", "OpDecorate %U Block\n", "", "%U = OpTypeStruct", False,
      "must be decorated Block"),  # (a struct with a runtime array: VUID-...-04680)
+    ("push_constant_missing_block", "OpDecorate %P Block\n", "", "%_ = OpVariable", False,
+     "is not decorated Block"),  # (VUID-StandaloneSpirv-PushConstant-06675)
     ("missing_descriptor_set", "OpDecorate %__1 DescriptorSet 0\n", "",
      "%__1 = OpVariable", False, "no DescriptorSet"),
     ("duplicate_offset", "OpMemberDecorate %P 1 Offset 4\n",
