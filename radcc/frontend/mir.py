@@ -356,12 +356,21 @@ class MirShader:
             return iter(fixed.blocks)
         return iter_blocks(self.function.body)
 
+    def structure(self) -> tuple[list[Block], list[If]]:
+        """`blocks()` and `ifs()` as lists, read in one walk before the caller changes
+        anything (for a walk that changes instructions and If conditions only, not the
+        control-flow lists)."""
+        fixed = self.fixed
+        if fixed is not None:
+            return fixed.blocks, fixed.ifs
+        return cf_structure(self.function.body)
+
     def ifs(self) -> list[If]:
         """Every If node, pre-order."""
         fixed = self.fixed
         if fixed is not None:
             return fixed.ifs
-        return [n for n in iter_nodes(self.function.body) if isinstance(n, If)]
+        return cf_structure(self.function.body)[1]
 
     def instrs(self) -> Iterator[Instr]:
         for b in self.blocks():
@@ -380,8 +389,7 @@ class FixedStructure:
     __slots__ = ("blocks", "ifs", "dom_children")
 
     def __init__(self, body: list[CFNode]) -> None:
-        self.blocks: list[Block] = list(iter_blocks(body))
-        self.ifs: list[If] = [n for n in iter_nodes(body) if isinstance(n, If)]
+        self.blocks, self.ifs = cf_structure(body)
         self.dom_children: dict[Block, list[Block]] | None = None
 
 
@@ -409,6 +417,26 @@ def iter_blocks(cf: list[CFNode]) -> Iterator[Block]:
                 break
         else:
             stack.pop()
+
+
+def cf_structure(cf: list[CFNode]) -> tuple[list[Block], list[If]]:
+    """Every block of `cf` in program order (as `iter_blocks`) and every If node in
+    pre-order (as `iter_nodes`), read in one walk as `cf` is now (no generator)."""
+    blocks: list[Block] = []
+    ifs: list[If] = []
+    stack: list[CFNode] = cf[::-1]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, Block):
+            blocks.append(n)
+        elif isinstance(n, If):
+            ifs.append(n)
+            stack += n.else_list[::-1]
+            stack += n.then_list[::-1]
+        else:
+            stack += n.cont[::-1]
+            stack += n.body[::-1]
+    return blocks, ifs
 
 
 def iter_nodes(cf: list[CFNode]) -> Iterator[CFNode]:
@@ -494,12 +522,13 @@ def rewrite_uses(shader: MirShader, mapping: dict[Value, Value]) -> None:
         return v
 
     keys = mapping.keys()
-    for b in shader.blocks():
+    blocks, ifs = shader.structure()
+    for b in blocks:
         for ins in b.instrs:
             srcs = ins.srcs
             if not keys.isdisjoint(srcs):  # (most instructions keep their list)
                 ins.srcs = [look(s) if s in mapping else s for s in srcs]
-    for n in shader.ifs():
+    for n in ifs:
         if n.cond in mapping:
             n.cond = look(n.cond)
 

@@ -75,7 +75,9 @@ class MirBuilder:
 
     # ----- instructions -----
     def emit(self, ins: Instr) -> Instr:
-        assert not self.ended, "instruction after a jump"
+        instrs = self.block.instrs  # (`ended`, read directly: one call per instruction)
+        assert not (instrs and instrs[-1].op in ("break", "continue")), \
+            "instruction after a jump"
         if not ins.line:
             ins.line = self.line
         return self.block.append(ins)

@@ -34,14 +34,15 @@ _EFFECT: dict[str, bool] = {}  # per opcode: _effect_of (the tables are constant
 def dce(shader: MirShader) -> bool:
     live: set[Value] = set()
     work: list[Value] = []
-    for n in shader.ifs():
+    blocks, ifs = shader.structure()
+    for n in ifs:
         c = n.cond
         if c not in live:
             live.add(c)
             work.append(c)
     effects: set[Instr] = set()  # the instructions with side effects, kept
     effect_of = _EFFECT
-    for b in shader.blocks():
+    for b in blocks:
         for ins in b.instrs:
             effect = effect_of.get(ins.op)
             if effect is None:
@@ -62,7 +63,7 @@ def dce(shader: MirShader) -> bool:
     changed = False
     locals_ = shader.function.locals
     used: set[LocalVar] = set()  # the variables the kept deref_ instructions name
-    for b in shader.blocks():
+    for b in blocks:
         instrs = b.instrs
         keep = [i for i in instrs if i in effects or (i.dest is not None and
                                                        i.dest in live)]

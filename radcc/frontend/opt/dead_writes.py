@@ -74,7 +74,10 @@ def _overwritten(instrs: list[Instr]) -> set[Instr]:
 
 def dead_writes(shader: MirShader) -> bool:
     changed = False
+    stores = _STORE_LOAD.keys()
     for b in shader.blocks():
+        if stores.isdisjoint([i.op for i in b.instrs]):
+            continue  # (no store: nothing below removes an instruction)
         over = _overwritten(b.instrs)
         if over:
             b.instrs = [i for i in b.instrs if i not in over]

@@ -266,7 +266,9 @@ class _Reader:
         """The result type is a type; no operand is a type, label or function where the
         instruction does not take one; every id is defined, and before this use except
         where the spec allows forward references."""
-        ids = ins.id_tuple()
+        ids = ins.id_list
+        if ids is None:
+            ids = ins.id_tuple()
         rt = ins.result_type
         roles = self.roles
         if rt is not None and not roles.get(rt, 0) & _TYPE:  # (a type is a global)

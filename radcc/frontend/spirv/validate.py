@@ -521,7 +521,9 @@ class _Checker:
     # ================================================================ instructions
     def instruction(self, ins: Instruction) -> None:
         op = ins.opname
-        ids = ins.id_tuple()
+        ids = ins.id_list
+        if ids is None:
+            ids = ins.id_tuple()
         rt = ins.result_type
         if self.small and op not in _SMALL_USES:
             for v in ids:
@@ -1891,7 +1893,7 @@ class _Checker:
                 if ins.opname == "OpPhi":
                     self.phi(ins, b.label, where, idom, reach, preds)
                     continue
-                for v in ins.ids():
+                for v in ins.id_tuple():
                     if v in blocks:  # a label (branch target, merge block)
                         continue
                     if v not in where:
@@ -2143,7 +2145,7 @@ class _Checker:
         for ins in m.instructions:
             if ins.opname != "OpEntryPoint":
                 continue
-            for v in ins.ids()[1:]:
+            for v in ins.id_tuple()[1:]:
                 var = m.global_variables.get(v)
                 if var is None or m.builtin(v) is not None or not self._builtins_of(v, var):
                     continue
@@ -2188,7 +2190,7 @@ class _Checker:
                     for ins in fblk.instructions:
                         if ins.opname == "OpFunctionCall":
                             todo.append(ins.id(0))
-                        for v in ins.ids():
+                        for v in ins.id_tuple():
                             var = m.global_variables.get(v)
                             bi = m.builtin(v) if var is not None else None
                             if bi == "FragDepth" and ep.execution_model == "Fragment" and \

@@ -186,9 +186,10 @@ class TranslationContext:
         return self.m.types[tid]
 
     def scalar(self, tid: int) -> tuple[str, int]:
-        t = self.ty(tid)
+        types = self.m.types
+        t = types[tid]
         if isinstance(t, TypeVector):
-            t = self.ty(t.component)
+            t = types[t.component]
         if isinstance(t, TypeBool):
             return "bool", 1
         if isinstance(t, TypeInt):
@@ -198,14 +199,14 @@ class TranslationContext:
         raise err(f"type %{tid} is not a scalar or vector", self.ins)
 
     def comps(self, tid: int) -> int:
-        t = self.ty(tid)
+        t = self.m.types[tid]
         return t.count if isinstance(t, TypeVector) else 1
 
     def bits(self, tid: int) -> int:
         return self.scalar(tid)[1]
 
     def is_leaf(self, tid: int) -> bool:
-        return isinstance(self.ty(tid), TypeBool | TypeInt | TypeFloat | TypeVector)
+        return isinstance(self.m.types[tid], TypeBool | TypeInt | TypeFloat | TypeVector)
 
     def set(self, ins: Instruction, value: TV) -> None:
         assert ins.result_id is not None
