@@ -5,14 +5,15 @@ issue 14: importing NumPy is ~0.1 s of a one-shader compile).
 ``constant_folding`` pass): the moves (``mov``, ``vecN``), the comparisons
 (`mir_rules.COMPARISONS`), the modular integer operations (`mir_rules.INTEGER_OPS`:
 results masked to the destination's bits), unsigned division and remainder and the
-integer min/max (`mir_rules.SELECTS`), the shifts (`mir_rules.SHIFTS`) and the float
-min/max of sources that are not NaN (`mir_rules.ORDERED_MIN_MAX`) are folded here on
-Python numbers (under a flush-to-zero mode too, unless a float source is a denormal,
-which the mode flushes); every other op, and such a comparison, goes to
-``mir_eval.fold`` (NumPy), which is then imported. In 60 random shaders of the ggml and
-ncnn corpus, 34 needed NumPy to fold (``ishl``, ``udiv``, ``ushr``, ``fmin``/``fmax``,
-``imin``/``imax``, ``umod``...) before these operations were added, 16 after (float
-conversions, a 1-bit ``inot``). Each rule is written once, in `mir_rules`, for both: the comparisons and
+integer min/max (`mir_rules.SELECTS`), the shifts (`mir_rules.SHIFTS`), the float
+min/max of sources that are not NaN (`mir_rules.ORDERED_MIN_MAX`) and the float
+resizes ``f2fN`` (`_fold_float_resize`) are folded here on Python numbers (under a
+flush-to-zero mode too, unless a float source is a denormal, which the mode flushes);
+every other op, and such a comparison, goes to ``mir_eval.fold`` (NumPy), which is then
+imported. Of 60 random shaders of the ggml and ncnn corpus, 34 needed NumPy to fold
+(``ishl``, ``udiv``, ``ushr``, ``fmin``/``fmax``, ``f2f32``, ``imin``/``imax``,
+``umod``, a 1-bit ``inot``, ``f2f16``, ``f2i32``) before those operations were added,
+1 after (``f2i32``). Each rule is written once, in `mir_rules`, for both: the comparisons and
 integer operations are expressions of Python operators that NumPy's `mir_eval.eval_alu`
 applies to its typed arrays and this module to typed Python numbers, and
 `mir_rules.components` is what the moves select. The sources' raw bits are read as the
@@ -83,6 +84,8 @@ def fold_plain(op: str, dest_bits: int, dest_comps: int, srcs: list[tuple[int, .
         return tuple(components(op, raws, dest_comps, attrs))  # type: ignore[arg-type]
     if (op in SELECTS or op in SHIFTS or op in ORDERED_MIN_MAX) and dest_bits > 1:
         return _fold_select_or_shift(op, dest_bits, srcs, src_bits, flush)
+    if op.startswith("f2f"):
+        return _fold_float_resize(dest_bits, srcs, src_bits, flush)
     fn = COMPARISONS.get(op)
     mask = 0
     if fn is None:
@@ -106,9 +109,9 @@ def fold_plain(op: str, dest_bits: int, dest_comps: int, srcs: list[tuple[int, .
             return None
         typed.append(vals)
     results = [fn(list(a), src_bits[0]) for a in zip(*typed, strict=True)]
-    if mask == 0 or dest_bits == 1:  # a comparison's (or a 1-bit op's) boolean
+    if mask == 0:  # a comparison's boolean
         return tuple(int(bool(r)) for r in results)
-    return tuple(int(r) & mask for r in results)
+    return tuple(int(r) & mask for r in results)  # 1-bit: ~True is -2, its low bit 0
 
 
 def _fold_select_or_shift(op: str, bits: int, srcs: list[tuple[int, ...]],
@@ -152,6 +155,32 @@ def _fold_select_or_shift(op: str, bits: int, srcs: list[tuple[int, ...]],
         if a[0] == a[1] and r0 != r1:
             return None  # +0 and -0: NumPy's loops differ
         out.append(int.from_bytes(struct.pack(fmt, ORDERED_MIN_MAX[op](a)), "little"))
+    return tuple(out)
+
+
+def _fold_float_resize(bits: int, srcs: list[tuple[int, ...]], src_bits: list[int],
+                       flush: frozenset[int]) -> tuple[int, ...] | None:
+    """``f2fN``: a float to another width, as NumPy's ``astype`` converts (`mir_eval`):
+    widening is exact, narrowing rounds to nearest even, which ``struct`` packing does
+    from the source's exact value. None (NumPy decides) for a NaN source (NumPy keeps
+    its payload bits, ``struct`` does not), a result out of range (``struct`` refuses
+    it) and a denormal result that a flush-to-zero mode flushes."""
+    fmt, src_fmt = _FLOAT_FORMATS.get(bits), _FLOAT_FORMATS.get(src_bits[0])
+    raw = _raw(srcs[0], src_bits[0])
+    if fmt is None or src_fmt is None or raw is None:
+        return None
+    out = []
+    for x in raw:
+        v = _typed(x, "float", src_bits[0])
+        if v != v:
+            return None
+        try:
+            r = int.from_bytes(struct.pack(fmt, v), "little")
+        except OverflowError:
+            return None
+        if bits in flush and is_denormal(r, bits):
+            return None
+        out.append(r)
     return tuple(out)
 
 

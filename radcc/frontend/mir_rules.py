@@ -27,7 +27,8 @@ COMPARISONS: dict[str, Callable[[list[Any], int], Any]] = {
 # Integer operations whose result's low bits do not depend on the width the sources
 # were computed in (two's complement, modulo 2**bits): a NumPy array of the type's
 # width and a Python int masked to it give the same bits. (1-bit sources: the bitwise
-# three only; NumPy's booleans have their own rules for the others.)
+# ones only, NumPy's logical and/or/xor/not on booleans; its booleans have their own
+# rules for the others.)
 INTEGER_OPS: dict[str, Callable[[list[Any], int], Any]] = {
     "iadd": lambda a, b: a[0] + a[1],
     "isub": lambda a, b: a[0] - a[1],
@@ -38,7 +39,7 @@ INTEGER_OPS: dict[str, Callable[[list[Any], int], Any]] = {
     "inot": lambda a, b: ~a[0],
     "ineg": lambda a, b: -a[0] if b > 1 else a[0],
 }
-BITWISE = frozenset(("iand", "ior", "ixor"))
+BITWISE = frozenset(("iand", "ior", "ixor", "inot"))
 
 # Integer operations written with a selection `where(cond, x, y)`: NumPy's ``np.where``
 # on arrays, `select` on Python numbers. Division by zero gives 0 (NIR leaves it

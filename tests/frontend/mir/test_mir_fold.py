@@ -83,7 +83,7 @@ def test_integer_ops_fold_as_numpy_computes(op: str, bits: int) -> None:
     srcs = [tuple(c[i] for c in combos) for i in range(n)]
     got = mir_fold.fold_plain(op, bits, len(combos), srcs, [bits] * n, {})
     if bits == 1:
-        if op not in ("iand", "ior", "ixor"):
+        if op not in ("iand", "ior", "ixor", "inot"):
             assert got is None
             return
         bools = NUMPY_INT_OP[op](*(np.array(s, bool) for s in srcs))
@@ -157,6 +157,43 @@ def test_selects_and_shifts_fold_as_numpy_computes(op: str, bits: int) -> None:
         for x, y in list(zip(a, b, strict=True))[::7]:  # the folder entry, per component
             assert mir_fold.fold(op, bits, 1, [(x,), (y,)], [bits, cbits], {}) == \
                 mir_eval.fold(op, bits, 1, [(x,), (y,)], [bits, cbits], {})
+
+
+@pytest.mark.parametrize(("src", "dest"), [(s, d) for s in (16, 32, 64) for d in (16, 32, 64)])
+def test_float_resizes_fold_as_numpy_converts(src: int, dest: int) -> None:
+    """``f2fN``: every float16 (all 65,536 patterns), and edge and random float32/float64
+    patterns (around the narrower type's largest value and denormals, halfway cases),
+    converted by NumPy's ``astype`` (the oracle) against the plain fold, with and without
+    flush-to-zero of the result; NaN sources and results out of range go to NumPy."""
+    raw = {16: np.uint16, 32: np.uint32, 64: np.uint64}
+    flt = {16: np.float16, 32: np.float32, 64: np.float64}
+    if src == 16:
+        vals = list(range(1 << 16))
+    else:
+        rng = np.random.default_rng(src * 100 + dest)
+        vals = [int(x) for x in rng.integers(0, 1 << 63, 3000, dtype=np.uint64)]
+        vals += _edge_bits("float", src)
+        for f in (65504.0, 65520.0, 2.0 ** -24, 2.0 ** -25, 2.0 ** -14, 3.4028234663852886e38):
+            centre = int(np.array([f], flt[src]).view(raw[src])[0])
+            vals += [centre + d for d in range(-2, 3)]
+        vals += [v | (1 << (src - 1)) for v in list(vals)]
+        vals = [v & ((1 << src) - 1) for v in vals]
+    srcs = np.array(vals, raw[src]).view(flt[src])
+    with np.errstate(all="ignore"):
+        want = srcs.astype(flt[dest]).view(raw[dest])
+    exp = {16: 0x7C00, 32: 0x7F800000, 64: 0x7FF0000000000000}[dest]
+    folded = 0
+    for x, w, v in zip(vals, want.tolist(), srcs.tolist(), strict=True):
+        for flush in (frozenset(), frozenset({dest})):
+            got = mir_fold.fold_plain(f"f2f{dest}", dest, 1, [(x,)], [src], {}, flush)
+            denormal_result = (w & exp) == 0 and w & ((1 << (dest - 1)) - 1)
+            if v != v or (w & exp) == exp and v not in (float("inf"), float("-inf")) or \
+                    (flush and denormal_result):
+                assert got is None, hex(x)
+                continue
+            assert got == (w,), hex(x)
+            folded += 1
+    assert folded > len(vals)  # most fold here
 
 
 def test_moves_fold_as_numpy_computes() -> None:
