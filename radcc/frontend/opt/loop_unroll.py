@@ -7,9 +7,10 @@ loop's level (other ``break``s inside ifs — early exits — are allowed),
 Bn falls through to the header, and the header phis (in B0) have one entry from
 before the loop and one from Bn. The trip count comes from running B0..Bn's
 unconditional ALU instructions on the constant initial values of the header
-phis (``mir_eval.eval_alu``, the interpreter's semantics) until the exit test
-says break. Ifs inside the body are copied along; a loop holding another loop is
-not unrolled (inner loops first: once they are gone the outer one may be).
+phis (``mir_fold.fold``: the interpreter's semantics, ``mir_eval``, computed without
+NumPy where plain Python can) until the exit test says break. Ifs inside the body are
+copied along; a loop holding another loop is not unrolled (inner loops first: once
+they are gone the outer one may be).
 
 Limits: at most ``UNROLL_MAX_TRIPS`` (32) iterations and ``UNROLL_MAX_INSTRS``
 (512) instructions in the unrolled code (``trips`` bodies and B0 once more: a loop
@@ -28,7 +29,6 @@ suite (cf_return 155 -> 932 machine instructions at 512).
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
 
 from ..mir import (
     Block,
@@ -42,12 +42,12 @@ from ..mir import (
     iter_nodes,
     rewrite_uses,
 )
+from ..mir_fold import fold
 from ..mir_ops import ALU_OPS
 from .dead_branch import dead_branch, merge_into
-
-if TYPE_CHECKING:
-    import numpy as np
 from .lower_util import clone_cf
+
+Bits = tuple[int, ...]  # a value's raw bits, one int per component (one lane)
 
 UNROLL_MAX_TRIPS = 32
 UNROLL_MAX_INSTRS = 512
@@ -129,49 +129,40 @@ class _Shape:
 
 
 def _trip_count(s: _Shape) -> int | None:
-    import numpy as np  # (with mir_eval: only a compile with a counted loop loads them)
-
-    from ..mir_eval import raw_dtype
-
     top = set(s.top)
-    env: dict[Value, np.ndarray | None] = {}
+    env: dict[Value, Bits | None] = {}
     for d, v in s.init.items():
         p = v.parent
-        env[d] = (np.array(p.attrs["value"], np.uint64).astype(raw_dtype(v.bit_size))
-                  .reshape(-1, 1) if p is not None and p.op == "load_const" else None)
+        env[d] = tuple(p.attrs["value"]) if p is not None and p.op == "load_const" else None
     for i in range(UNROLL_MAX_TRIPS + 1):
-        cache: dict[Value, np.ndarray | None] = {}
+        cache: dict[Value, Bits | None] = {}
         c = _ev(s.test.cond, env, cache, top)
         if c is None:
             return None
-        if bool(c[0, 0]) == s.exit_when:
+        if bool(c[0]) == s.exit_when:
             return i
         env = {d: _ev(b, env, cache, top) for d, b in s.back.items()}
     return None
 
 
-def _ev(v: Value, env: dict[Value, np.ndarray | None], cache: dict[Value, np.ndarray | None],
-        top: set[Block]) -> np.ndarray | None:
+def _ev(v: Value, env: dict[Value, Bits | None], cache: dict[Value, Bits | None],
+        top: set[Block]) -> Bits | None:
     """`_trip_count`'s value of `v` in one iteration (`env`: the loop's phis; a
     module-level function: a recursive closure is a reference cycle)."""
-    import numpy as np
-
-    from ..mir_eval import eval_alu, raw_dtype
-
     if v in env:
         return env[v]
     if v in cache:
         return cache[v]
     p = v.parent
-    r: np.ndarray | None = None
+    r: Bits | None = None
     if p is not None and p.op == "load_const":
-        r = np.array(p.attrs["value"], np.uint64).astype(raw_dtype(v.bit_size)).reshape(-1, 1)
+        r = tuple(p.attrs["value"])
     elif p is not None and p.op in ALU_OPS and p.block in top:
         cache[v] = None  # cycles
         srcs = [_ev(x, env, cache, top) for x in p.srcs]
         if all(x is not None for x in srcs):
-            r = eval_alu(p.op, v.bit_size, v.num_components, srcs,  # type: ignore[arg-type]
-                         [x.bit_size for x in p.srcs], p.attrs)
+            r = fold(p.op, v.bit_size, v.num_components, srcs,  # type: ignore[arg-type]
+                     [x.bit_size for x in p.srcs], p.attrs)
     cache[v] = r
     return r
 

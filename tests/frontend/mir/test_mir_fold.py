@@ -243,11 +243,15 @@ def test_what_plain_python_does_not_fold_goes_to_numpy() -> None:
 
 def test_a_folding_compile_does_not_load_numpy(tmp_path: Path) -> None:
     """A shader whose specialization constants are compared (ncnn's pattern: the
-    translation folds ieq, feq, vecN and mov) compiles without importing NumPy."""
+    translation folds ieq, feq, vecN and mov), shifted, divided and clamped, with a
+    counted loop (loop_unroll's trip count), compiles without importing NumPy."""
     src = tmp_path / "k.comp"
     src.write_text("""#version 450
 layout(constant_id = 0) const int act = 0;
 layout(constant_id = 1) const float slope = 0.0;
+layout(constant_id = 2) const uint shift = 2u;
+layout(constant_id = 3) const int lo = 1;
+const uint stride = (64u << shift) / 3u;
 layout(local_size_x = 64) in;
 layout(set = 0, binding = 0) buffer B { vec4 v[]; };
 void main() {
@@ -255,6 +259,8 @@ void main() {
     vec4 x = v[i];
     if (act == 1) x = x * 2.0;
     if (slope == 0.0) x = max(x, vec4(0.0)); else x = x * slope;
+    int clamped = max(min(lo, 5), 0);
+    for (int k = 0; k < 3; ++k) x += v[i + stride * uint(k + clamped)];
     v[i] = x;
 }
 """)
@@ -278,5 +284,5 @@ void main() {
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert r.returncode == 0, r.stderr
     folded = r.stdout.split("FOLDED", 1)[1].split("\n", 1)[0].split()
-    assert {"ieq", "feq"} <= set(folded), folded  # it did fold comparisons
+    assert {"ieq", "feq", "ishl", "udiv", "imin", "imax"} <= set(folded), folded
     assert "NUMPY False" in r.stdout
