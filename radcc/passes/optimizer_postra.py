@@ -571,6 +571,9 @@ def optimize_postra(program: Program) -> None:
     ctx = _Ctx(program)
     _drop_unobserved_exec_writes(ctx)
     fma_ok = program.wave_size == 32 and program.target.has(Feature.VOPD)
+    # each rewrite starts from one opcode (or set): tried only on those
+    saveexec = lm_opcode(program, "and_saveexec") if program.gfx_level >= GfxLevel.GFX10 \
+        else None
     for b in program.blocks:
         ctx.block = b
         ctx.wt.start_block(b)
@@ -579,11 +582,13 @@ def optimize_postra(program: Program) -> None:
             if id(instr) in ctx.dead:
                 ctx.wt.record(instr, idx)  # the old writes stay visible to no pattern
                 continue
-            if not _try_scc_nocompare(ctx, instr, idx) and \
-                    not _try_branching_sequence(ctx, instr, idx):
-                if fma_ok:
+            op = instr.opcode
+            if not (op in _CMP_ZERO and _try_scc_nocompare(ctx, instr, idx)) and \
+                    not (op == saveexec and _try_branching_sequence(ctx, instr, idx)):
+                if fma_ok and op == "v_fma_f32":
                     _try_fma_to_vop2(ctx, instr, idx)
-                _try_redundant_copy(ctx, instr, idx)
+                if op == "p_parallelcopy":
+                    _try_redundant_copy(ctx, instr, idx)
             instr = b.instructions[idx]
             if id(instr) not in ctx.dead:
                 ctx.wt.record(instr, idx)

@@ -36,31 +36,46 @@ def _writes_exec(acc: Access) -> bool:
     return EXEC in acc.writes or EXEC_HI in acc.writes
 
 
-def classify(instr: Instruction, acc: Access) -> int:
-    """FIXED, ALU or LOAD (see the module docstring)."""
-    info: OpInfo | None = acc.info
-    if info is None or instr.is_pseudo or _writes_exec(acc):
-        return FIXED
-    if instr.format.startswith("VOPD"):
-        return ALU
+# what a table entry alone says of `classify` (by `OpInfo.uid`): FIXED, ALU, ALU when the
+# instruction has definitions (SALU), or LOAD unless the instruction's own fields or
+# missing definitions fix it (memory)
+_E_SALU, _E_LOAD = 3, 4
+_ENTRY_KINDS: dict[int, int] = {}
+
+
+def _entry_kind(info: OpInfo) -> int:
     cls = info.cls
     if cls in VALU_CLASSES:
         return FIXED if is_nop(info) else ALU
     if cls in ("salu", "salu64"):
-        if not instr.definitions or not info.srcs:
+        if not info.srcs or any(s.kind not in _SALU_OK_KINDS for s in info.operands):
             return FIXED
-        if any(s.kind not in _SALU_OK_KINDS for s in info.operands):
-            return FIXED
-        return ALU
+        return _E_SALU
     if cls in _MEM_CLASSES:
-        if not instr.definitions or info.extra.get("rtn_bits") or is_gds(instr, info):
+        if info.extra.get("rtn_bits") or any(
+                not s.is_def and s.name.startswith(_STORE_SLOTS) for s in info.operands):
             return FIXED
-        if instr.fields.get("lds"):
-            return FIXED
-        if any(not s.is_def and s.name.startswith(_STORE_SLOTS) for s in info.operands):
+        return _E_LOAD
+    return FIXED
+
+
+def classify(instr: Instruction, acc: Access) -> int:
+    """FIXED, ALU or LOAD (see the module docstring)."""
+    info: OpInfo | None = acc.info
+    if info is None or instr.format == "PSEUDO" or _writes_exec(acc):
+        return FIXED
+    if instr.format.startswith("VOPD"):
+        return ALU
+    k = _ENTRY_KINDS.get(info.uid)
+    if k is None:
+        k = _ENTRY_KINDS[info.uid] = _entry_kind(info)
+    if k == _E_SALU:
+        return ALU if instr.definitions else FIXED
+    if k == _E_LOAD:
+        if not instr.definitions or is_gds(instr, info) or instr.fields.get("lds"):
             return FIXED
         return LOAD
-    return FIXED
+    return k
 
 
 def regions(kinds: list[int]) -> list[tuple[int, int]]:
