@@ -174,8 +174,9 @@ class Block:
 
     @property
     def jump(self) -> Instr | None:
-        if self.instrs and self.instrs[-1].is_jump:
-            return self.instrs[-1]
+        instrs = self.instrs
+        if instrs and instrs[-1].op in ("break", "continue"):  # (Instr.is_jump)
+            return instrs[-1]
         return None
 
     @property

@@ -259,7 +259,10 @@ def _shape(search: tuple[Any, ...]) -> tuple[str | None, ...]:
 
 def _shape_fits(shape: tuple[str | None, ...], parents: tuple[str | None, ...],
                 commutative: bool) -> bool:
-    if all(w is None or w == p for w, p in zip(shape, parents, strict=True)):
+    for w, p in zip(shape, parents, strict=True):
+        if w is not None and w != p:
+            break
+    else:
         return True
     return commutative and len(shape) == 2 and \
         (shape[0] is None or shape[0] == parents[1]) and \

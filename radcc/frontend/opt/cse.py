@@ -21,7 +21,7 @@ _ATOMS = frozenset({int, str, float, bool, type(None)})
 
 def _hashable(x: Any) -> Any:
     t = type(x)
-    if (t is tuple or t is list) and all(type(y) in _ATOMS for y in x):
+    if (t is tuple or t is list) and _ATOMS.issuperset(map(type, x)):
         return x if t is tuple else tuple(x)  # the same value as the general case
     if isinstance(x, list | tuple):
         return tuple(_hashable(y) for y in x)
@@ -100,6 +100,8 @@ def cse(shader: MirShader) -> bool:
                 del table[k]
             continue
         work.append((b, enter(b)))
-        work.extend((c, None) for c in reversed(children.get(b, [])))
+        kids = children.get(b)
+        if kids:
+            work.extend([(c, None) for c in reversed(kids)])
     rewrite_uses(shader, mapping)
     return bool(mapping)

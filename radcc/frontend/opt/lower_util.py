@@ -139,7 +139,8 @@ class _Rewrite:
         self.spare: Emit | None = None  # an `Emit` a rule was given and left empty
 
     def visit(self, ins: Instr, new: list[Instr], depth: int) -> None:
-        if ins.op == "phi" or ins.is_jump or depth > 64:
+        op = ins.op
+        if op == "phi" or op == "break" or op == "continue" or depth > 64:  # (is_jump)
             new.append(ins)
             return
         shader = self.shader
