@@ -374,8 +374,12 @@ class MirShader:
         return cf_structure(self.function.body)[1]
 
     def instrs(self) -> Iterator[Instr]:
-        for b in self.blocks():
-            yield from b.instrs
+        """Every instruction in program order, read before the caller changes anything
+        (one walk, no generator: for a caller that changes no block's instruction list)."""
+        out: list[Instr] = []
+        for b in self.structure()[0]:
+            out += b.instrs
+        return iter(out)
 
 
 class FixedStructure:
