@@ -106,28 +106,18 @@ def register_usage(program: Program) -> tuple[int, int, bool]:
     sg, vg, vcc = 0, 0, False
     for b in program.blocks:
         for ins in b.instructions:
-            for x in ins.operands:
-                phys, rc = x.phys, x.rc
-                if phys is None or rc is None:
-                    continue
-                r = phys.reg
-                if r >= VGPR_BASE:
-                    vg = max(vg, r + rc.size - VGPR_BASE)
-                elif r < VCC:
-                    sg = max(sg, r + rc.size)
-                elif r == VCC or r == VCC_HI:
-                    vcc = True
-            for d in ins.definitions:  # the same for the definitions
-                dphys, drc = d.phys, d.rc
-                if dphys is None or drc is None:
-                    continue
-                r = dphys.reg
-                if r >= VGPR_BASE:
-                    vg = max(vg, r + drc.size - VGPR_BASE)
-                elif r < VCC:
-                    sg = max(sg, r + drc.size)
-                elif r == VCC or r == VCC_HI:
-                    vcc = True
+            for group in (ins.operands, ins.definitions):
+                for x in group:
+                    phys, rc = x.phys, x.rc
+                    if phys is None or rc is None:
+                        continue
+                    r = phys.reg
+                    if r >= VGPR_BASE:
+                        vg = max(vg, r + rc.size - VGPR_BASE)
+                    elif r < VCC:
+                        sg = max(sg, r + rc.size)
+                    elif r == VCC or r == VCC_HI:
+                        vcc = True
     return sg, vg, vcc
 
 
