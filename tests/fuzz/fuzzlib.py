@@ -29,6 +29,7 @@ from pathlib import Path
 from cli_harness import Mode, Outcome, problem, run_radcc
 from structured import structured_mutant
 
+from radcc.frontend.spirv.module import SpirvModule
 from radcc.frontend.spirv.spirv_val import ENV_BY_VERSION
 
 HERE = Path(__file__).resolve().parent
@@ -551,10 +552,11 @@ def oracle_message(data: bytes, scratch: Path) -> str:
 ALIGNED_RULE = "VUID-StandaloneSpirv-PhysicalStorageBuffer64-06314"
 
 
-def relax_pointer_alignment(data: bytes) -> bytes | None:
-    """A copy of SPIR-V `data` in which every memory operand Aligned below 8 of each
-    instruction radcc warns about for -06314 (a pointer in PhysicalStorageBuffer memory)
-    says Aligned 8; None when radcc gives no such warning (or rejects the module)."""
+def _warned_sites(data: bytes, rule: str
+                  ) -> tuple[SpirvModule, str, list[int], set[int]] | None:
+    """SPIR-V `data` read (its module, byte order for `struct`, words) and the word offsets
+    of the instructions radcc's validation warns about for `rule`; None when there is no
+    such warning (or radcc rejects the module)."""
     from radcc.frontend.spirv import SpirvError, read_spirv
     from radcc.frontend.spirv.validate import validate_module
 
@@ -563,11 +565,22 @@ def relax_pointer_alignment(data: bytes) -> bytes | None:
         warnings = validate_module(module)
     except SpirvError:
         return None
-    sites = {w.word_offset for w in warnings if ALIGNED_RULE in w.message}
+    sites = {w.word_offset for w in warnings if rule in w.message}
     if not sites:
         return None
     fmt = ">" if module.header.big_endian else "<"
     words = list(struct.unpack(f"{fmt}{len(data) // 4}I", data[:len(data) // 4 * 4]))
+    return module, fmt, words, sites
+
+
+def relax_pointer_alignment(data: bytes) -> bytes | None:
+    """A copy of SPIR-V `data` in which every memory operand Aligned below 8 of each
+    instruction radcc warns about for -06314 (a pointer in PhysicalStorageBuffer memory)
+    says Aligned 8; None when radcc gives no such warning (or rejects the module)."""
+    warned = _warned_sites(data, ALIGNED_RULE)
+    if warned is None:
+        return None
+    module, fmt, words, sites = warned
     for ins in module.instructions:
         if ins.offset not in sites:
             continue
@@ -591,30 +604,24 @@ def drop_local_array_strides(data: bytes) -> bytes | None:
     """A copy of SPIR-V `data` without the ArrayStride decorations of the types radcc warns
     about for -10684 (a Function or Private variable's array type); None when radcc gives
     no such warning (or rejects the module)."""
-    from radcc.frontend.spirv import SpirvError, read_spirv
-    from radcc.frontend.spirv.validate import validate_module
-
-    try:
-        module = read_spirv(data)
-        warnings = validate_module(module)
-    except SpirvError:
+    warned = _warned_sites(data, STRIDE_RULE)
+    if warned is None:
         return None
-    sites = {w.word_offset for w in warnings if STRIDE_RULE in w.message}
-    if not sites:
-        return None
+    module, fmt, words, sites = warned
     arrays: set[int] = set()
     for ins in module.instructions:
         if ins.offset in sites and ins.result_type is not None:
             pointer = module.defs.get(ins.result_type)
             if pointer is not None and len(pointer.operands) == 2:
                 arrays.add(int(pointer.operands[1].value))
-    fmt = ">" if module.header.big_endian else "<"
-    words = list(struct.unpack(f"{fmt}{len(data) // 4}I", data[:len(data) // 4 * 4]))
+    from radcc.frontend.spirv.grammar import enum_value
+
+    array_stride = enum_value("Decoration", "ArrayStride")
     out = words[:5]
     for ins in module.instructions:
         n = words[ins.offset] >> 16
         if not (ins.opname == "OpDecorate" and int(ins.operands[0].value) in arrays
-                and ins.operands[1].value == "ArrayStride"):
+                and ins.operands[1].value == array_stride):
             out += words[ins.offset:ins.offset + n]
     return struct.pack(f"{fmt}{len(out)}I", *out)
 

@@ -314,6 +314,27 @@ def test_spirv_glslang_self_convert_is_relaxed_not_silent(tmp_path: Path) -> Non
         o.stderr
 
 
+def test_spirv_local_array_stride_relaxed_copy(tmp_path: Path) -> None:
+    """The harness's copy of a module radcc warns about for -10684 (an ArrayStride on a
+    Function variable's array type: tests/e2e/test_glslang_defects.py) drops exactly that
+    decoration (one 4-word OpDecorate), so radcc compiles the copy without the warning and
+    spirv-val accepts it."""
+    from fuzzlib import STRIDE_RULE, drop_local_array_strides
+
+    from tests.e2e.test_glslang_defects import _with_local_array_stride
+
+    data = _with_local_array_stride()
+    copy = drop_local_array_strides(data)
+    assert copy is not None and len(data) - len(copy) == 16
+    f = tmp_path / "copy.spv"
+    f.write_bytes(copy)
+    o = run_radcc(["compile", str(f), "-S", "-o", str(tmp_path / "o.s")])
+    assert o.status == 0 and STRIDE_RULE not in o.stderr, o.stderr
+    val = subprocess.run(["spirv-val", "--target-env", "vulkan1.2", str(f)],
+                         capture_output=True, text=True)
+    assert val.returncode == 0, val.stderr
+
+
 def test_elf_huge_scratch(tmp_path: Path) -> None:
     """A descriptor asking for 2 GiB of scratch per lane was a MemoryError."""
     o = run_radcc(["run", str(CORPUS / "elf" / "9c294bc8cd42.o"), "--kernel", "saxpy",
