@@ -45,7 +45,7 @@ from radcc.ir.program import Definition, Instruction, Operand
 from radcc.ir.regclass import VGPR_BASE
 from radcc.isa.formats.mem_exp import exp_target_name
 from radcc.isa.formats.vop import lo128_slots
-from radcc.isa.operands import Modifier, print_imm, reg_name, reg_of
+from radcc.isa.operands import Modifier, Reg, print_imm, reg_name, reg_of
 from radcc.isa.operands import Operand as AsmOperand
 from radcc.isa.syntax import ParsedInst
 from radcc.isa.table import OpcodeTable, OperandSpec, OpInfo
@@ -61,17 +61,30 @@ class EmitError(Exception):
     """An instruction the emitter cannot print."""
 
 
+# (register code, dwords) -> its spelling and the `Reg` the parser reads from it: the
+# same few hundred registers are printed for every instruction (a memo of two pure
+# functions, `reg_name` and `reg_of`)
+_REGS: dict[tuple[int, int], tuple[str, Reg]] = {}
+
+
+def _reg(reg: int, size: int) -> tuple[str, Reg]:
+    got = _REGS.get((reg, size))
+    if got is None:
+        got = _REGS[reg, size] = (reg_name(reg, size), reg_of(reg, size))
+    return got
+
+
 def reg_text(x: Operand | Definition, spec: OperandSpec | None = None) -> str:
     assert x.phys is not None
     size = x.rc.size if x.rc is not None else (spec.dwords if spec else 1)
-    return reg_name(x.phys.reg, size)
+    return _reg(x.phys.reg, size)[0]
 
 
 def _reg_operand(x: Operand | Definition, spec: OperandSpec | None = None) -> AsmOperand:
     """The typed operand of a register slot (what the parser reads from `reg_text`)."""
     assert x.phys is not None
     size = x.rc.size if x.rc is not None else (spec.dwords if spec else 1)
-    return AsmOperand("reg", 0, reg_of(x.phys.reg, size))
+    return AsmOperand("reg", 0, _reg(x.phys.reg, size)[1])
 
 
 def _reg_both(x: Operand | Definition, spec: OperandSpec) -> tuple[str, AsmOperand]:
@@ -79,9 +92,8 @@ def _reg_both(x: Operand | Definition, spec: OperandSpec) -> tuple[str, AsmOpera
     phys = x.phys
     assert phys is not None
     rc = x.rc
-    size = rc.size if rc is not None else spec.dwords
-    reg = phys.reg
-    return reg_name(reg, size), AsmOperand("reg", 0, reg_of(reg, size))
+    text, reg = _reg(phys.reg, rc.size if rc is not None else spec.dwords)
+    return text, AsmOperand("reg", 0, reg)
 
 
 def _mimg_address(ops: list[Operand]) -> tuple[str, int | None]:
@@ -178,14 +190,14 @@ def instruction_parsed(instr: Instruction, table: OpcodeTable,
     """The assembly line of a hardware instruction and the same statement as typed
     operands and modifiers (`radcc.isa.syntax.ParsedInst`, what the assembler's
     parser makes of the line), for the assembler's encoders to encode without
-    reading text. The second is None for VOPD, LDSDIR and EXP (their statements
-    are encoded from the line)."""
+    reading text (a VOPD pair: its X half with the Y half as `second`). The second is
+    None for LDSDIR and EXP (their statements are encoded from the line)."""
     info = op_info(table, instr.opcode, instr.format)
     if info is None:
         raise EmitError(f"'{instr.opcode}' has no {instr.format} encoding on "
                         f"{table.gfx.name}")
     if instr.format.startswith("VOPD"):
-        return _vopd_asm(instr, table, info), None
+        return _vopd_asm(instr, table, info)
     if instr.format == "LDSDIR":
         return _ldsdir_asm(instr), None
     defs = iter(instr.definitions)
@@ -343,39 +355,69 @@ def instruction_parsed(instr: Instruction, table: OpcodeTable,
     return line, parsed
 
 
-def _vopd_asm(instr: Instruction, table: OpcodeTable, xinfo: OpInfo) -> str:
+def _vopd_asm(instr: Instruction, table: OpcodeTable, xinfo: OpInfo
+              ) -> tuple[str, ParsedInst]:
     """``v_dual_X dst, src0, vsrc1 :: v_dual_Y ...`` (operand layout of docs/ir.md
     "Formats": X's operands then Y's, each half's fmac/dot2acc accumulator after
-    its slots, a trailing implicit vcc; the shared K literal in ``simm32``)."""
+    its slots, a trailing implicit vcc; the shared K literal in ``simm32``) and the
+    statement as typed operands: the X half with the Y half as its `second`, as the
+    parser reads the line."""
     yinfo = op_info(table, str(instr.fields.get("opy")), "VOPDY")
     if yinfo is None:
         raise EmitError("VOPD without a VOPDY opcode in field 'opy'")
     defs = iter(instr.definitions)
     ops = iter(instr.operands)
-    halves = []
+    halves: list[str] = []
+    parsed: list[ParsedInst] = []
+    col = 1
     for info in (xinfo, yinfo):
         texts: list[str] = []
+        typed: list[AsmOperand] = []
         for spec in info.operands:
             if spec.kind == "imm":
                 k = instr.fields.get("simm32")
                 if k is None:
                     raise EmitError("VOPD fmaak/fmamk without field 'simm32'")
-                texts.append(f"0x{int(k) & 0xFFFFFFFF:x}")  # type: ignore[call-overload]
+                kv = int(k) & 0xFFFFFFFF  # type: ignore[call-overload]
+                t = f"0x{kv:x}"
+                texts.append(t)
+                typed.append(AsmOperand("int", 0, value=kv, text=t))
                 continue
             if spec.is_def:
                 d = next(defs, None)
                 if d is None or d.phys is None:
                     raise EmitError(f"VOPD definition '{spec.name}' has no register")
-                texts.append(reg_text(d, spec))
+                t, op = _reg_both(d, spec)
+                texts.append(t)
+                typed.append(op)
                 continue
             o = next(ops, None)
             if o is None:
                 raise EmitError(f"VOPD operand '{spec.name}' missing")
-            texts.append(_operand_text(o, spec, instr.format))
+            if o.const is None and o.phys is not None:
+                t, op = _reg_both(o, spec)
+            else:
+                t = _operand_text(o, spec, instr.format)
+                op = _typed(t, o, spec)
+            texts.append(t)
+            typed.append(op)
         if info.extra.get("acc"):
             next(ops, None)
-        halves.append(f"{info.name} {', '.join(texts)}")
-    return " :: ".join(halves)
+        half = f"{info.name} {', '.join(texts)}"
+        # columns: distinct and increasing (they only place diagnostics)
+        inst = ParsedInst(info.name, col, typed, [], tokens=None)
+        col += len(info.name) + 1
+        for op in typed:
+            op.col = col
+            col += 4
+        inst._tokens = None
+        inst._line = half
+        inst._negflags = False
+        parsed.append(inst)
+        halves.append(half)
+        col += 4
+    parsed[0].second = parsed[1]
+    return " :: ".join(halves), parsed[0]
 
 
 def _ldsdir_asm(instr: Instruction) -> str:
