@@ -71,17 +71,16 @@ class _Facts:
                  "size")
 
     def __init__(self, coster: RegionCoster, instr: Instruction) -> None:
-        a = coster.access(instr)
-        info = a.info
-        delays = coster.delays
+        info = coster.access(instr).info
+        rec = coster.delays.facts(instr)  # insert_delay_alu's facts (its AccessCache's)
         self.instr = instr
-        self.skip = instr.opcode == "s_delay_alu"
-        (self.valu, self.trans, self.alu, self.cycles, self.clears,
-         self.new_dep) = delays.class_facts(info)
-        self.va_vdst0 = delays.waits_va_vdst(instr)
-        self.reads = tuple(a.reads)
-        self.sel = delays.facts(instr).sel  # v_cndmask selects: SALU delays only
-        self.writes = tuple(a.writes)
+        self.skip = rec.skip
+        self.valu, self.trans, self.alu = rec.valu, rec.trans, rec.alu
+        self.cycles, self.clears, self.new_dep = rec.cycles, rec.clears, rec.new_dep
+        self.va_vdst0 = rec.va_vdst0
+        self.reads = tuple(rec.reads)
+        self.sel = rec.sel  # v_cndmask selects: SALU delays only
+        self.writes = tuple(rec.writes)
         self.info = info
         cls = "valu" if instr.format == "VOPD" else (info.cls if info else "pseudo")
         self.issues = cls != "pseudo"
@@ -140,7 +139,7 @@ class RegionCoster:
         else:
             h = self.half(instr)
             if h is not None:
-                n = (8 if instr.format == "VOP3" else 4) + (4 if h.literal() is not None else 0)
+                n = (8 if instr.format == "VOP3" else 4) + (4 if h.lit is not None else 0)
         self._bytes[id(instr)] = (instr, n)
         return n
 
@@ -171,11 +170,7 @@ class RegionCoster:
             keys.append(key)
             if key not in priced:
                 priced[key] = self._facts_of(instrs)
-        # `clock.ready` of every register the orders and the tail read
-        base = clock.ready
-        seed = {r: base.get(r, 0) for fs in (*priced.values(), tail_facts)
-                for f in fs for r in f.reads}
-        costs = {key: self._price(start, clock, seed, fs, tail_facts)
+        costs = {key: self._price(start, clock, fs, tail_facts)
                  for key, fs in priced.items()}
         return [costs[key] for key in keys]
 
@@ -234,7 +229,7 @@ class RegionCoster:
                         or d[4] > cyc}
         cur.nv, cur.nt, cur.cyc, cur.fv, cur.ft = nv, nt, cyc, fv, ft
 
-    def _price(self, start: DelayCursor, clock: Clock, seed: dict[int, int],
+    def _price(self, start: DelayCursor, clock: Clock,
                facts: list[_Facts], tail: list[_Facts]) -> Cost:
         """One pass over the run and tail: the s_delay_alu insert_delay_alu
         would emit (DelaySim's algorithm with absolute counters: a dependency
@@ -251,7 +246,8 @@ class RegionCoster:
         run = 0
         prev: _Facts | None = None
         prev_type: str | None = None
-        ready = dict(seed)
+        base = clock.ready  # when registers are ready; `ready` what the run changed
+        ready: dict[int, int] = {}
         t = end = clock.t
         d_issue, d_lat = self._delay_issue, self._delay_lat
         for f in facts + tail:
@@ -302,7 +298,10 @@ class RegionCoster:
             if f.issues:
                 s0 = t
                 for r in f.reads:
-                    x = ready[r]
+                    try:
+                        x = ready[r]
+                    except KeyError:  # not written in the run: as before it
+                        x = ready[r] = base.get(r, 0)
                     if x > s0:
                         s0 = x
                 t = s0 + f.issue

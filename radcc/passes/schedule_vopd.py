@@ -85,6 +85,11 @@ class Half:
     k: int | None  # fmaak/fmamk literal
     cndmask: bool
     fmamk: bool  # vsrc1 uses the SRC2 port
+    # what `can_pair` compares, derived once by `dual_half`: the VGPR read through
+    # the SRC0/SRC1/SRC2 ports (-1: none; `src_slots`), `literal()`, `scalars()`
+    ports: tuple[int, int, int] = (-1, -1, -1)
+    lit: int | None = None
+    scal: frozenset[object] = frozenset()
 
     @property
     def name(self) -> str:
@@ -243,11 +248,17 @@ def dual_half(program: Program, instr: Instruction) -> Half | None:
         sel = ops[nxt]
         if sel.const is not None or sel.phys is None or sel.phys.reg != VCC:
             return None
-    return Half(instr, plan.xinfo, plan.yinfo, d.phys.reg - VGPR_BASE, src0, vsrc1, acc, k,
-                plan.cnd, k is not None and plan.fmamk)
+    h = Half(instr, plan.xinfo, plan.yinfo, d.phys.reg - VGPR_BASE, src0, vsrc1, acc, k,
+             plan.cnd, k is not None and plan.fmamk)
+    slots = h.src_slots()
+    h.ports = (slots.get("src0", -1), slots.get("src1", -1), slots.get("src2", -1))
+    h.lit = h.literal()
+    h.scal = frozenset(h.scalars())
+    return h
 
 
-_BANK_MASK = {"src0": 3, "src1": 3, "src2": 1}
+# the register-bank bits each source port compares (SRC0, SRC1, SRC2; ISA 7.6)
+_BANK_MASK = (3, 3, 1)
 
 
 def can_pair(x: Half, y: Half) -> bool:
@@ -257,16 +268,20 @@ def can_pair(x: Half, y: Half) -> bool:
         return False
     if (x.dst ^ y.dst) & 1 == 0:
         return False
-    xs, ys = x.src_slots(), y.src_slots()
-    for slot, mask in _BANK_MASK.items():
-        if slot in xs and slot in ys and (xs[slot] ^ ys[slot]) & mask == 0:
-            return False
-    lits = {v for v in (x.literal(), y.literal()) if v is not None}
-    if len(lits) > 1:
+    xa, xb, xc = x.ports
+    ya, yb, yc = y.ports
+    ma, mb, mc = _BANK_MASK
+    if (xa >= 0 and ya >= 0 and (xa ^ ya) & ma == 0) or \
+            (xb >= 0 and yb >= 0 and (xb ^ yb) & mb == 0) or \
+            (xc >= 0 and yc >= 0 and (xc ^ yc) & mc == 0):
         return False
-    if len(x.scalars() | y.scalars()) + len(lits) > 2:
+    xl, yl = x.lit, y.lit
+    if xl is not None and yl is not None and xl != yl:
         return False
-    return True
+    n_lits = 0 if xl is None and yl is None else 1
+    xs, ys = x.scal, y.scal
+    n_scalars = len(xs | ys) if xs and ys else len(xs) + len(ys)
+    return n_scalars + n_lits <= 2
 
 
 def make_vopd(x: Half, y: Half) -> Instruction:

@@ -177,34 +177,32 @@ def _list_schedule(nodes: list[Node], window: int, variant: int,
     scheduled = 0
     pairing = pair is not None and pairable is not None
     stalled = 1 << 64
-    # the first `window` unscheduled nodes in program order (the scheduled ones are
-    # always among them), and the next node to enter
-    win = list(range(min(window, n)))
-    nxt = len(win)
+    # the candidates are the first `window` unscheduled nodes in program order: the
+    # unscheduled nodes below `nxt` (= min(n, window + scheduled)); `ready` holds
+    # those of them whose predecessors are all scheduled, in no particular order
+    nxt = min(window, n)
+    ready = [i for i in range(nxt) if npred[i] == 0]
     while scheduled < n:
         best = -1
         best_key = 0
         best_est = 0
-        ready_list: list[int] = []
-        for i in win:
-            if npred[i] == 0:
-                ready_list.append(i)
-                est = rdy[i] if rdy[i] > t else t  # when its operands are ready
-                if variant == LATENCY:  # earliest start, then the longest path
-                    key = (est << 64) + hkey[i]
-                elif variant == STALL_IN_ORDER:  # no stall: longest path; else in order
-                    key = hkey[i] if est <= t else stalled + i
-                else:  # IN_ORDER: program order (pairs still formed)
-                    key = i
-                if best < 0 or key < best_key:
-                    best, best_key, best_est = i, key, est
+        for i in ready:
+            est = rdy[i] if rdy[i] > t else t  # when its operands are ready
+            if variant == LATENCY:  # earliest start, then the longest path
+                key = (est << 64) + hkey[i]
+            elif variant == STALL_IN_ORDER:  # no stall: longest path; else in order
+                key = hkey[i] if est <= t else stalled + i
+            else:  # IN_ORDER: program order (pairs still formed)
+                key = i
+            if best < 0 or key < best_key:
+                best, best_key, best_est = i, key, est
         assert best >= 0, "dependency cycle in a region"
         partner = -1
         vopd = None
         at = best_est
         if pairing and pairable[best]:  # type: ignore[index]
             top = -1
-            for j in ready_list:
+            for j in sorted(ready):  # program order: the first of equal heights
                 if j == best or not pairable[j]:  # type: ignore[index]
                     continue
                 est_j = rdy[j] if rdy[j] > t else t
@@ -215,17 +213,29 @@ def _list_schedule(nodes: list[Node], window: int, variant: int,
                     partner, vopd, top = j, v, height[j]
             if partner >= 0 and rdy[partner] > at:
                 at = rdy[partner]
-        group = (best,) if partner < 0 else (best, partner)
-        for g in group:
-            win.remove(g)
-            if nxt < n:
-                win.append(nxt)
-                nxt += 1
+        old_nxt = nxt
+        ready.remove(best)
+        freed = succ_d[best]
+        scheduled += 1
+        for s_, d in freed:
+            npred[s_] -= 1
+            if at + d > rdy[s_]:
+                rdy[s_] = at + d
+            if npred[s_] == 0 and s_ < old_nxt:
+                ready.append(s_)
+        if partner >= 0:
+            ready.remove(partner)
             scheduled += 1
-            for s_, d in succ_d[g]:
+            for s_, d in succ_d[partner]:
                 npred[s_] -= 1
                 if at + d > rdy[s_]:
                     rdy[s_] = at + d
+                if npred[s_] == 0 and s_ < old_nxt:
+                    ready.append(s_)
+        while nxt < n and nxt < window + scheduled:
+            if npred[nxt] == 0:
+                ready.append(nxt)
+            nxt += 1
         t = at + nodes[best].issue
         order.append((best,) if vopd is None else (best, partner, vopd))
     return order
