@@ -219,6 +219,9 @@ class IselContext:
         self.wave = self.p.wave_size
         self.vmap: dict[Value, list[Comp]] = {}
         self.b = Builder(self.p)
+        # per opcode: the encodings the table has for it, and its first VOP3-like one
+        self._encs: dict[str, frozenset[str]] = {}
+        self._e64: dict[str, str] = {}
         self.cf = CfState()
         self.lane_masks: set[int] = set()
         # (block index, uniform boolean's temp id) -> its lane mask made in that block
@@ -371,7 +374,18 @@ class IselContext:
         return out
 
     def has_fmt(self, op: str, fmts: tuple[str, ...]) -> bool:
-        return any(e.enc in fmts for e in self.b.table.by_canon.get(op, ()))
+        encs = self._encs.get(op)
+        if encs is None:
+            encs = self._encs[op] = frozenset(e.enc for e in self.b.table.by_canon.get(op, ()))
+        return not encs.isdisjoint(fmts)
+
+    def e64_format(self, op: str) -> str:
+        """The encoding of `op`'s first VOP3-like table entry (`E64_FORMATS`)."""
+        fmt = self._e64.get(op)
+        if fmt is None:
+            fmt = self._e64[op] = next(e.enc for e in self.b.table.by_canon[op]
+                                       if e.enc in E64_FORMATS)
+        return fmt
 
     def valu(self, op: str, rc: RegClass, *srcs: Comp | Operand, commutative: bool = False,
              rev: str | None = None, wide: tuple[bool, ...] | None = None,
@@ -394,7 +408,7 @@ class IselContext:
         if not fields and not extra_defs and len(ops) == 1 and self.has_fmt(op, ("VOP1",)):
             return self.b.inst(op, [rc], ops, "VOP1").temp
         ops = self._vop3_legal(op, ops, wd)
-        fmt = next(e.enc for e in self.b.table.by_canon[op] if e.enc in E64_FORMATS)
+        fmt = self.e64_format(op)
         return self.b.inst(op, [rc, *extra_defs], ops, fmt, **fields).temp
 
     def valu_multi(self, op: str, defs: list, *srcs: Comp | Operand,
@@ -403,7 +417,7 @@ class IselContext:
         ops = [s if isinstance(s, Operand) else self.operand(s) for s in srcs]
         wd = list(wide) if wide is not None else [False] * len(ops)
         ops = self._vop3_legal(op, ops, wd)
-        fmt = next(e.enc for e in self.b.table.by_canon[op] if e.enc in E64_FORMATS)
+        fmt = self.e64_format(op)
         return self.b.inst(op, defs, ops, fmt, **fields).temps
 
     def salu(self, op: str, rc: RegClass | None, *srcs: Comp | Operand,

@@ -156,6 +156,20 @@ class _Opt:
         self.renames: dict[int, Operand] = {}
         self.block: Block | None = None
         self.contract = program.config.fp_contract
+        # the combining rules in the order `combine` tries them, by the opcodes each
+        # applies to (a rule returns None and changes nothing on any other opcode)
+        bits = self.lm_bits
+        self._rules: dict[str, list[Callable[[Instruction], Instruction | None]]] = {}
+        for rule, opcodes in (
+                (self.rule_clamp, ("v_min_f32",)), (self.rule_med3, tuple(_MED3)),
+                (self.rule_fma, _FMA_ADDS), (self.rule_int3, tuple(_INT3)),
+                (self.rule_add_lshl, ("v_lshlrev_b32",)), (self.rule_mul24, ("v_mul_lo_u32",)),
+                (self.rule_mul_shift_add, ("v_mul_lo_u32",)),
+                (self.rule_and_exec, (f"s_and_b{bits}",)),
+                (self.rule_andn2_exec, (f"s_and_not1_b{bits}",)),
+                (self.rule_cmp_of_cndmask, _CMP_NE), (self.rule_cndmask_not, ("v_cndmask_b32",))):
+            for op in opcodes:
+                self._rules.setdefault(op, []).append(rule)
 
     # -- bookkeeping ---------------------------------------------------------------------
     def def_of(self, o: Operand) -> Instruction | None:
@@ -371,43 +385,57 @@ class _Opt:
         half = instr.opcode.endswith("_f16")
         if half and instr.fields.get("op_sel"):
             return  # a source's high half may be read: the mask changes it
-        for i in [k for k in range(min(3, len(instr.operands))) for _ in range(3)]:
-            o = instr.operands[i]
-            src = self.mod_source(o, half) if o.rc is not None and o.rc.bytes == 4 else None
-            if src is None:
-                continue
-            x, sneg, sabs = src
-            if not self.available(x):
-                continue
-            fmt = instr.format if instr.format in ("VOP3", "VOP3SD") else \
-                self.vop3_format(instr.opcode)
-            info = op_info(self.table, instr.opcode, fmt) if fmt else None
-            mods = info.extra.get("src_mods") if info is not None else None
-            if not isinstance(mods, list) or not mods or i >= len(mods) or not mods[i].get("neg") or not mods[i].get("abs"):
-                continue
-            if instr.format in ("VOP1", "VOP2") and (instr.fields or any(
-                    y.phys is not None for y in instr.operands) or any(
-                    d.phys is not None for d in instr.definitions)):
-                continue
-            ops = list(instr.operands)
-            ops[i] = x
-            if not self.legal(instr, ops, fmt):
-                continue
-            instr.format = fmt  # type: ignore[assignment]
-            n = max(j + 1 for j, m in enumerate(mods) if m.get("neg"))
-            neg = _mod_list(instr.fields.get("neg"), n)
-            abs_ = _mod_list(instr.fields.get("abs"), n)
-            if not abs_[i]:
-                neg[i] ^= int(sneg)
-                abs_[i] = int(sabs)
-            self.set_operand(instr, i, _copy_op(x))
-            _set_mods(instr, "neg", neg)
-            _set_mods(instr, "abs", abs_)
+        # each of the first three sources up to three times (a modifier source of a
+        # modifier source); a try that folds nothing changes nothing, so the next
+        # one of that source would fold nothing either
+        for i in range(min(3, len(instr.operands))):
+            for _ in range(3):
+                if not self._fold_source(instr, i, half):
+                    break
+
+    def _fold_source(self, instr: Instruction, i: int, half: bool) -> bool:
+        """Fold source i's sign-bit operation (`mod_source`) into neg/abs; whether it did."""
+        o = instr.operands[i]
+        src = self.mod_source(o, half) if o.rc is not None and o.rc.bytes == 4 else None
+        if src is None:
+            return False
+        x, sneg, sabs = src
+        if not self.available(x):
+            return False
+        fmt = instr.format if instr.format in ("VOP3", "VOP3SD") else \
+            self.vop3_format(instr.opcode)
+        info = op_info(self.table, instr.opcode, fmt) if fmt else None
+        mods = info.extra.get("src_mods") if info is not None else None
+        if not isinstance(mods, list) or not mods or i >= len(mods) or \
+                not mods[i].get("neg") or not mods[i].get("abs"):
+            return False
+        if instr.format in ("VOP1", "VOP2") and (instr.fields or any(
+                y.phys is not None for y in instr.operands) or any(
+                d.phys is not None for d in instr.definitions)):
+            return False
+        ops = list(instr.operands)
+        ops[i] = x
+        if not self.legal(instr, ops, fmt):
+            return False
+        instr.format = fmt  # type: ignore[assignment]
+        n = max(j + 1 for j, m in enumerate(mods) if m.get("neg"))
+        neg = _mod_list(instr.fields.get("neg"), n)
+        abs_ = _mod_list(instr.fields.get("abs"), n)
+        if not abs_[i]:
+            neg[i] ^= int(sneg)
+            abs_[i] = int(sabs)
+        self.set_operand(instr, i, _copy_op(x))
+        _set_mods(instr, "neg", neg)
+        _set_mods(instr, "abs", abs_)
+        return True
 
     # -- combining rules -------------------------------------------------------------------
     def combine(self, instr: Instruction) -> Instruction:
         for _ in range(4):
-            for rule in self.rules():
+            rules = self._rules.get(instr.opcode)
+            if rules is None:
+                return instr
+            for rule in rules:
                 new = rule(instr)
                 if new is not None:
                     instr = new
@@ -415,12 +443,6 @@ class _Opt:
             else:
                 return instr
         return instr
-
-    def rules(self) -> list[Callable[[Instruction], Instruction | None]]:
-        return [self.rule_clamp, self.rule_med3, self.rule_fma, self.rule_int3,
-                self.rule_add_lshl, self.rule_mul24,
-                self.rule_mul_shift_add, self.rule_and_exec, self.rule_andn2_exec, self.rule_cmp_of_cndmask,
-                self.rule_cndmask_not]
 
     def other_operand(self, instr: Instruction, pred: Callable[[Instruction], bool],
                       ) -> tuple[int, Instruction] | None:
@@ -492,8 +514,7 @@ class _Opt:
     def rule_fma(self, instr: Instruction) -> Instruction | None:
         op = instr.opcode
         wide = op.endswith("_f64")
-        if not self.contract or \
-                op not in ("v_add_f32", "v_sub_f32", "v_subrev_f32", "v_add_f64") or \
+        if not self.contract or op not in _FMA_ADDS or \
                 _is_dpp(instr) or instr.fields.get("omod") or instr.definitions[0].is_precise:
             return None
         mul = "v_mul_f64" if wide else "v_mul_f32"
@@ -569,17 +590,9 @@ class _Opt:
 
     def rule_int3(self, instr: Instruction) -> Instruction | None:
         op = instr.opcode
-        if op not in ("v_add_nc_u32", "v_or_b32", "v_xor_b32") or _has_mods(instr) or \
-                _is_dpp(instr) or len(instr.operands) != 2:
+        cands = _INT3.get(op)
+        if cands is None or _has_mods(instr) or _is_dpp(instr) or len(instr.operands) != 2:
             return None
-        cands: list[tuple[str, str]] = {
-            "v_add_nc_u32": [("v_lshlrev_b32", "v_lshl_add_u32"),
-                             ("v_add_nc_u32", "v_add3_u32"),
-                             ("v_mul_u32_u24", "v_mad_u32_u24")],
-            "v_or_b32": [("v_lshlrev_b32", "v_lshl_or_b32"), ("v_and_b32", "v_and_or_b32"),
-                         ("v_or_b32", "v_or3_b32")],
-            "v_xor_b32": [("v_xor_b32", "v_xor3_b32")],
-        }[op]
         for inner, out in cands:
             for i in range(2):
                 o = instr.operands[i]
@@ -718,7 +731,7 @@ class _Opt:
                               instr, **dict(cmp.fields))
 
     def rule_cmp_of_cndmask(self, instr: Instruction) -> Instruction | None:
-        if instr.opcode not in ("v_cmp_ne_u32", "v_cmp_lg_u32") or _has_mods(instr) or \
+        if instr.opcode not in _CMP_NE or _has_mods(instr) or \
                 instr.definitions[0].phys is not None:
             return None
         for i in range(2):
@@ -881,6 +894,18 @@ def _float_input(opcode: str) -> bool:
         ("v_ldexp", "v_cmp_class", "v_cmpx_class", "v_trig_preop")) or opcode == "v_cndmask_b32"
 
 
+# rule_fma: the additions a multiplication folds into
+_FMA_ADDS = ("v_add_f32", "v_sub_f32", "v_subrev_f32", "v_add_f64")
+# rule_int3: per outer opcode, (inner opcode, the three-operand opcode of both)
+_INT3: dict[str, tuple[tuple[str, str], ...]] = {
+    "v_add_nc_u32": (("v_lshlrev_b32", "v_lshl_add_u32"), ("v_add_nc_u32", "v_add3_u32"),
+                     ("v_mul_u32_u24", "v_mad_u32_u24")),
+    "v_or_b32": (("v_lshlrev_b32", "v_lshl_or_b32"), ("v_and_b32", "v_and_or_b32"),
+                 ("v_or_b32", "v_or3_b32")),
+    "v_xor_b32": (("v_xor_b32", "v_xor3_b32"),),
+}
+# rule_cmp_of_cndmask: x != 0
+_CMP_NE = ("v_cmp_ne_u32", "v_cmp_lg_u32")
 _MED3 = {"v_min_f32": "f32", "v_min_i32": "i32", "v_min_u32": "u32", "v_min_i16": "i16",
          "v_min_u16": "u16"}
 
