@@ -100,6 +100,9 @@ class OpInfo:
     # made outside them): what the passes key their memos of an entry's derived facts
     # by (per-entry plans, cost classes), never the object's id()
     uid: int = field(init=False, repr=False, compare=False, default=0)
+    # the slots of `extra['lo128']` as a tuple (derived once: the encoders, the decoder
+    # and the emitter ask per instruction; `radcc.isa.formats.vop.lo128_slots`)
+    lo128: tuple[str, ...] = field(init=False, repr=False, compare=False, default=())
 
     def __post_init__(self) -> None:
         if not self.canon:
@@ -107,6 +110,9 @@ class OpInfo:
         object.__setattr__(self, "defs", tuple(o for o in self.operands if o.is_def))
         object.__setattr__(self, "srcs", tuple(o for o in self.operands if not o.is_def))
         object.__setattr__(self, "uid", next(_UIDS))
+        lo = self.extra.get("lo128") if self.extra else None
+        if isinstance(lo, list | tuple):
+            object.__setattr__(self, "lo128", tuple(str(x) for x in lo))
 
     @property
     def printed_name(self) -> str:
@@ -337,7 +343,7 @@ def canonical_names(gen_dir: str) -> dict[str, str]:
 # (`_restore`), as unpickling does, instead of calling `OpInfo.__init__` and
 # `__post_init__` again on values they already produced: 1,478 GFX11 entries in
 # ~4 ms instead of ~12 ms (issue 14, start-up).
-_CACHE_VERSION = 2
+_CACHE_VERSION = 3  # 3: OpInfo.lo128
 # init=False ones too, in order; not `uid` (each restored entry gets a new one)
 _OPINFO_SLOTS = tuple(f.name for f in fields(OpInfo) if f.name != "uid")
 _SPEC_SLOTS = frozenset(("operands", "defs", "srcs"))

@@ -121,7 +121,7 @@ def register_usage(program: Program) -> tuple[int, int, bool]:
     return sg, vg, vcc
 
 
-@dataclass
+@dataclass(slots=True)
 class _Line:
     text: str
     block: int = -1
@@ -166,15 +166,17 @@ class _Emitter:
         lines: list[_Line] = []
         rendered = self.rendered
         pad3f = self.pad3f
+        long = self.long
         for blk in self.p.blocks:
             b = blk.index
             lines.append(_Line(f"{self.label(b)}:"))
             getpc: dict[int, int] = {}  # register -> line (1-based) of its p_constaddr getpc
             for k, ins in enumerate(blk.instructions):
-                if id(ins) in self.long:
+                if long and id(ins) in long:
                     lines += self.long_jump(blk.index, k, ins, values.get(id(ins)))
                     continue
-                if ins.fields.get("constaddr") is not None:
+                fields = ins.fields
+                if fields and fields.get("constaddr") is not None:
                     if ins.opcode == "s_getpc_b64":
                         reg = ins.definitions[0].phys
                         assert reg is not None
@@ -186,8 +188,8 @@ class _Emitter:
                 if got is None:
                     got = rendered[b, k] = instruction_parsed(ins, self.table, self.label)
                 text, parsed = got
-                br = ins if ins.fields.get("targets") and ins.format == "SOPP" else None
-                lines.append(_Line(text, blk.index, k, br, parsed=parsed))
+                br = ins if fields and fields.get("targets") and ins.format == "SOPP" else None
+                lines.append(_Line(text, b, k, br, 0, None, parsed))
                 if pad3f:
                     lines += [_Line("s_nop 0")] * pad3f.get(id(ins), 0)
         return lines
@@ -286,19 +288,20 @@ class _Emitter:
         asm_lines: list[str] = []
         inst_offs: list[tuple[int, int, int]] = []
         line_instrs: list[tuple[int, int] | None] = []
-        by_line = {s.line: s for s in res.statements}
-        for i, ln in enumerate(lines, 1):
-            s = by_line.get(i)
-            if s is None:
-                continue
+        # the statements come in line order, one per line (a label or an instruction)
+        for s in res.statements:
             if s.kind == "label":
                 asm_lines.append(f"{s.text}:")
                 line_instrs.append(None)
             elif s.kind == "inst":
                 asm_lines.append("\t" + s.text)
-                line_instrs.append((ln.block, ln.index) if ln.block >= 0 else None)
+                ln = lines[s.line - 1]
                 if ln.block >= 0:
+                    at = (ln.block, ln.index)
+                    line_instrs.append(at)
                     inst_offs.append((ln.block, ln.index, s.offset))
+                else:
+                    line_instrs.append(None)
         asm_lines, line_instrs = _merge_label_runs(asm_lines, line_instrs)
         pad = self.data_offset(size) - size
         code = code + S_CODE_END.to_bytes(4, "little") * (pad // 4) + self.p.constant_data

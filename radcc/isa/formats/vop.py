@@ -121,10 +121,6 @@ class _Lits:
         self.value = value
 
 
-def _count(spec: OperandSpec) -> int:
-    return max(1, spec.bits // 32)
-
-
 _NO_SRC_MODS = D.SrcMods()
 
 
@@ -140,7 +136,7 @@ def _vgpr(op: Operand, spec: OperandSpec, t16: bool) -> int:
         return idx | (0x80 if m.group(2) == "h" else 0)
     if op.kind != "reg" or op.reg is None or op.reg.file != "v":
         raise AsmError("invalid operand for instruction", op.col)
-    if op.reg.count != _count(spec):
+    if op.reg.count != spec.dwords:
         raise AsmError("invalid operand for instruction", op.col)
     O.check_reg(op.reg, op.col)
     return op.reg.index
@@ -208,7 +204,7 @@ def _src0_code(op: Operand, spec: OperandSpec, lits: _Lits, t16: bool,
             raise AsmError("invalid operand for instruction", op.col)
         if r.file == "special":
             _check_special(r.index, op.col, regs)
-        cnt = _count(spec)
+        cnt = spec.dwords
         if r.file == "special" and r.count == 1 and cnt == 2 and r.index not in (
                 O.VCC_LO, O.VCC_HI, O.EXEC_LO, O.EXEC_HI):
             if r.index == O.M0 and regs is not None and regs.gfx != GfxLevel.GFX11:
@@ -302,8 +298,7 @@ def lo128_slots(info: OpInfo) -> tuple[str, ...]:
     (ISA guide, "16-bit VGPR naming": SRC/DST[6:0] = VGPR, SRC/DST[7] = hi), so
     llvm-mc-19 (fake16 syntax) takes only v0-v127 there, in the 32-bit and DPP
     forms alike. Probed into the table as ``lo128`` (tools/isa_probe/vop.py)."""
-    lo = info.extra.get("lo128") if info.extra else None
-    return tuple(lo) if isinstance(lo, list) else ()
+    return info.lo128
 
 
 def _check_lo128(info: OpInfo, inst: ParsedInst, vdst: int, src0_vgpr: int, vsrc1: int) -> None:
@@ -528,14 +523,14 @@ class VopFormat(Format):
         parts: list[str] = []
         for spec in info.operands:
             n = spec.name
-            cnt = _count(spec)
+            cnt = spec.dwords
             if cnt > 1 and (n in ("vdst", "vsrc1") and (vsrc1 if n == "vsrc1" else vdst) + cnt > 256
                             or n == "src0" and src0 >= O.VGPR0 and src0 + cnt > O.VGPR0 + 256):
                 return None  # a register tuple past v255 (llvm-mc: invalid encoding)
             if spec.kind == "special":
                 parts.append(wave_vcc)
             elif n == "vdst":
-                parts.append(t16_text(vdst) if t16 else O.reg_name(O.VGPR0 + vdst, _count(spec)))
+                parts.append(t16_text(vdst) if t16 else O.reg_name(O.VGPR0 + vdst, spec.dwords))
             elif n == "vdst2":
                 parts.append(src_text(src0, "b32", 1, literal))
             elif n == "sdst":
@@ -546,14 +541,14 @@ class VopFormat(Format):
                 if t16 and src0 >= O.VGPR0:
                     t = t16_text(src0 - O.VGPR0)
                 else:
-                    t = src_text(src0, spec.type or "b32", _count(spec), literal, asm)
+                    t = src_text(src0, spec.type or "b32", spec.dwords, literal, asm)
                 if hi_sel & 1:
                     t += _lo128_note("VGPR_32_Lo128" if dppc is not None else "VS_32_Lo128")
                 if smods.neg0 or smods.abs0:
                     t = _dec_mods(info, "src0", t, smods.neg0, smods.abs0)
                 parts.append(t)
             elif n == "vsrc1":
-                t = O.reg_name(O.VGPR0 + vsrc1, _count(spec))
+                t = O.reg_name(O.VGPR0 + vsrc1, spec.dwords)
                 if hi_sel & 2:
                     t += _lo128_note("VGPR_32_Lo128")
                 if smods.neg1 or smods.abs1:
@@ -642,7 +637,7 @@ class VopFormat(Format):
                 if (neg or abs_) and kind != "fp" or sext and kind != "int":
                     raise AsmError("invalid operand for instruction", op.col)
                 enc = O.encode_src(_strip(op), spec.type or "b32", allow_literal=False,
-                                   count=_count(spec))
+                                   count=spec.dwords)
                 if op.kind == "reg" and op.reg is not None and op.reg.file == "special":
                     _check_special(enc.code, op.col, ctx.regs)
                 if enc.code < O.VGPR0:
