@@ -167,8 +167,13 @@ def shader(kind: str, n: int) -> bytes:
 
 # ---------------------------------------------------------------- one compile (child)
 
-def compile_timed(spirv: bytes, wave: int, clock: Callable[[], float]) -> dict[str, Any]:
-    """Compile `spirv` as radcc.driver.compile does, timing every phase."""
+def compile_timed(spirv: bytes, wave: int, clock: Callable[[], float],
+                  only: tuple[str, Any] | None = None) -> dict[str, Any]:
+    """Compile `spirv` as radcc.driver.compile does, timing every phase; `only`
+    (a phase's name as the table spells it, ``mir:NAME`` or ``be:NAME``, and a
+    profiler) enables the profiler around that phase's runs alone."""
+    import dataclasses
+
     import radcc.frontend.opt as mopt
     import radcc.passes.manager as pm
     from radcc.driver.llc import kernel_asm
@@ -193,9 +198,24 @@ def compile_timed(spirv: bytes, wave: int, clock: Callable[[], float]) -> dict[s
                 t[name] = t.get(name, 0.0) + clock() - t0
         return run
 
+    def profiled(fn: Callable[..., Any]) -> Callable[..., Any]:
+        assert only is not None
+        prof = only[1]
+
+        def run(*a: Any, **k: Any) -> Any:
+            prof.enable()
+            try:
+                return fn(*a, **k)
+            finally:
+                prof.disable()
+        return run
+
     saved = dict(mopt.PASSES)
     for name, fn in saved.items():
-        mopt.PASSES[name] = timed("mir:" + name, fn)
+        mopt.PASSES[name] = timed("mir:" + name, fn if only is None or only[0] != "mir:" + name
+                                  else profiled(fn))
+    passes = tuple(s if only is None or only[0] != "be:" + s.name
+                   else dataclasses.replace(s, run=profiled(s.run)) for s in pm.PIPELINE)
     pm.time = type("C", (), {"perf_counter": staticmethod(clock)})  # type: ignore[attr-defined]
     target = get_target("gfx1100")
     try:
@@ -215,7 +235,7 @@ def compile_timed(spirv: bytes, wave: int, clock: Callable[[], float]) -> dict[s
             t0 = clock()
             prog = select_program(sh, target, wave, "main").program
             t["isel"] = clock() - t0
-            res = pm.run_pipeline(prog)
+            res = pm.run_pipeline(prog, passes=passes)
             for name, secs in res.timings.items():
                 t["be:" + name] = secs
             t0 = clock()
@@ -312,18 +332,24 @@ def report(kind: str, runs: list[dict[str, Any]], small: float) -> float | None:
     return worst
 
 
-def profile(kind: str, n: int, wave: int, top: int) -> None:
+def profile(kind: str, n: int, wave: int, top: int, phase: str | None = None) -> None:
     import cProfile
     import pstats
 
     compile_timed(shader(kind, 2), wave, time.perf_counter)  # warm: imports, tables
     spirv = shader(kind, n)
     pr = cProfile.Profile()
-    pr.enable()
-    out = compile_timed(spirv, wave, time.perf_counter)
-    pr.disable()
-    print(f"# {kind}:{n}: {out['instructions']} instructions")
-    pstats.Stats(pr).sort_stats("tottime").print_stats(top)
+    if phase is None:
+        pr.enable()
+        out = compile_timed(spirv, wave, time.perf_counter)
+        pr.disable()
+    else:
+        out = compile_timed(spirv, wave, time.perf_counter, (phase, pr))
+    st = pstats.Stats(pr)
+    calls = sum(v[1] for v in st.stats.values())  # type: ignore[attr-defined]
+    print(f"# {kind}:{n}: {out['instructions']} instructions; "
+          f"{phase or 'the whole compile'}: {calls:,} function calls")
+    st.sort_stats("tottime").print_stats(top)
 
 
 def repeat_count(points: list[tuple[int, int]], size: int) -> int:
@@ -366,6 +392,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="fold phases under this many seconds at the largest size")
     ap.add_argument("--profile", metavar="KIND:N", help="cProfile one compile (N: repeat "
                     "count of the generator, not instructions)")
+    ap.add_argument("--phase", help="with --profile: profile this phase's runs alone "
+                    "(as the table names it: mir:NAME, be:NAME), e.g. be:jump_threading")
     ap.add_argument("--top", type=int, default=30)
     ap.add_argument("--child", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
@@ -375,7 +403,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.profile:
         kind, n = args.profile.split(":")
-        profile(kind, int(n), args.wave, args.top)
+        profile(kind, int(n), args.wave, args.top, args.phase)
         return 0
     sizes = [1000, 4000, 16000] if args.quick else [int(x) for x in args.sizes.split(",")]
     kinds = [k.strip() for k in args.kinds.split(",") if k.strip()]
