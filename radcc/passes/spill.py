@@ -84,6 +84,8 @@ from __future__ import annotations
 
 import bisect
 import copy
+import heapq
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from radcc.ir.printer import instruction_text
@@ -150,6 +152,7 @@ class _Spiller:
         # per block: uses (position -> temps), incl. successor phi operands
         self.uses: list[dict[int, list[int]]] = []
         self.use_pos: list[dict[int, list[int]]] = []
+        self.phi_uses: list[dict[int, list[int]]] = []  # position -> successor phi operands
         self.phis: list[list[Instruction]] = [[i for i in b.instructions if i.is_phi]
                                               for b in program.blocks]
         for b in program.blocks:
@@ -203,6 +206,7 @@ class _Spiller:
                     if t.id not in lst:
                         lst.append(t.id)
         self.uses.append(uses)
+        self.phi_uses.append(phi_uses)
         pos_of: dict[int, list[int]] = {}
         for i in sorted(set(uses) | set(phi_uses)):
             for t in dict.fromkeys(uses.get(i, []) + phi_uses.get(i, [])):
@@ -543,16 +547,17 @@ class _Spiller:
         for t, n in regs.items():
             dem[_kind(self.rc_of[t])] += n
         uses = self.uses[bi]
-        # `next_use` of the spill candidates, inlined
-        use_pos, live_out, nu_end = self.use_pos[bi], self.live_out[bi], self.nu_end[bi]
-        n_ins = len(ins)
-        spillable_kind, remat = self.spillable_kind, self.remat
-        bisect_left = bisect.bisect_left
+        phi_uses = self.phi_uses[bi]
+        # the spill candidates by next use, made at the first instruction over the limit
+        victims: _Victims | None = None
         for i in range(len(ins) + 1):
             instr = ins[i] if i < len(ins) else None
             if instr is not None and instr.is_phi:
                 continue
             ops = uses.get(i, [])
+            if victims is not None:  # the values used here have their next use further on
+                victims.passed(ops, i)
+                victims.passed(phi_uses.get(i, ()), i)
             defs = [d.temp for d in instr.definitions if d.temp is not None] if instr else []
             late = {o.temp.id for o in instr.operands if o.temp is not None
                     and o.is_late_kill} if instr else set()
@@ -571,24 +576,13 @@ class _Spiller:
             opset = set(ops)
             for k in (0, 1):
                 need = max(before[k], during[k])
+                if need <= self.limit[k]:
+                    continue
+                if victims is None:
+                    victims = _Victims(self, bi, regs, i)
                 while need > self.limit[k]:
                     # furthest next use, a rematerialisable value first (ACO)
-                    best, bd = -1, (-1, -1)
-                    i1 = i + 1
-                    for t in regs:
-                        if spillable_kind.get(t) != k or t in opset:
-                            continue
-                        pos = use_pos.get(t)
-                        nu = INF
-                        if pos:
-                            j = bisect_left(pos, i1)
-                            if j < len(pos):
-                                nu = pos[j] - i1
-                        if nu == INF and t in live_out:
-                            nu = n_ins - i1 + nu_end.get(t, INF)
-                        d = (t in remat, nu)
-                        if d > bd or (d == bd and t > best):
-                            best, bd = t, d
+                    best = victims.furthest(k, i, opset)
                     if best < 0:
                         kind = "SGPRs" if k == 0 else "VGPRs"
                         raise self.error(b, i, f"needs {need} {kind} at once, more than the "
@@ -601,10 +595,13 @@ class _Spiller:
                         if st is not None:
                             pre.append(st)
                         stored.add(best)
+                victims.restore(k)
             for t in reload:
                 pre.append(self.make_reload(t))
                 regs[t] = self.size(t)
                 dem[_kind(self.rc_of[t])] += self.size(t)
+                if victims is not None:
+                    victims.add(t, i + 1)
             if pre:
                 self.inserts[bi].setdefault(i, []).extend(pre)
             for t in dying:
@@ -614,6 +611,8 @@ class _Spiller:
                 if self.next_use(bi, d.id, i + 1) < INF:
                     regs[d.id] = d.rc.size
                     dem[_kind(d.rc)] += d.rc.size
+                    if victims is not None:
+                        victims.add(d.id, i + 1)
         self.regs_out[bi] = regs
         self.stored_out[bi] = stored
 
@@ -633,6 +632,108 @@ class _Spiller:
                 if i < len(old) and id(old[i]) not in gone:
                     out.append(old[i])
             b.instructions = out
+
+
+class _Victims:
+    """The spill candidates of one block's walk (`_Spiller.process`), ranked as ACO
+    ranks them: the greatest (rematerialisable, next-use distance, temp id) among the
+    spillable values of a file in registers and not used by the instruction at hand.
+
+    At position i the distance of t is ``a - (i + 1)`` for its next use's absolute
+    position a (its first use at or after i + 1 in the block, else ``len(block) +
+    nu_end[t]`` when t is live out), so the order by distance is the order by a, which
+    stays put while i advances until t's next use is passed. A max-heap per file holds
+    (rematerialisable, a, t) for every candidate: an entry is made when t enters the
+    registers and again when the walk reaches one of t's uses (`passed`), before the
+    search there; an entry whose t has left the registers or whose in-block a lies
+    behind the search is dropped when it comes to the top (a later entry of t, as large
+    or larger, stands for it). Values neither used again in the block nor live out (the
+    distance ``INF`` whatever i is) are kept aside and compared directly. Each search
+    then costs a few heap operations, not a scan of the live values: the spills a block
+    needs grow with the values it keeps live, and so would the scan."""
+
+    __slots__ = ("regs", "use_pos", "live_out", "nu_end", "n_ins", "kind_of",
+                 "remat", "heaps", "dead", "held")
+
+    def __init__(self, sp: _Spiller, bi: int, regs: dict[int, int], i: int) -> None:
+        self.regs = regs
+        self.use_pos = sp.use_pos[bi]
+        self.live_out = sp.live_out[bi]
+        self.nu_end = sp.nu_end[bi]
+        self.n_ins = len(sp.p.blocks[bi].instructions)
+        self.kind_of = sp.spillable_kind
+        self.remat = sp.remat
+        # entries (-rematerialisable, -a, -t, in_block): heapq's least is the greatest
+        self.heaps: tuple[list[tuple[int, int, int, bool]], list[tuple[int, int, int, bool]]] = ([], [])
+        self.dead: tuple[set[int], set[int]] = (set(), set())
+        self.held: list[tuple[int, int, int, bool]] = []  # popped for being used at i
+        for t in regs:
+            self.add(t, i + 1)
+
+    def add(self, t: int, lo: int) -> None:
+        """Enter t (now in a register) with its next use at or after position lo."""
+        k = self.kind_of.get(t)
+        if k is None:
+            return
+        pos = self.use_pos.get(t)
+        if pos:
+            j = bisect.bisect_left(pos, lo)
+            if j < len(pos):
+                heapq.heappush(self.heaps[k], (-(t in self.remat), -pos[j], -t, True))
+                return
+        if t in self.live_out:
+            heapq.heappush(self.heaps[k], (-(t in self.remat),
+                                           -(self.n_ins + self.nu_end.get(t, INF)), -t, False))
+        else:
+            self.dead[k].add(t)
+
+    def passed(self, ts: Iterable[int], i: int) -> None:
+        """The walk is at position i, where `ts` are used: their next uses move on."""
+        regs = self.regs
+        for t in ts:
+            if t in regs:
+                self.add(t, i + 1)
+
+    def furthest(self, k: int, i: int, opset: set[int]) -> int:
+        """Remove and return the candidate of file k to spill at position i (-1: none);
+        the ones `opset` holds are skipped (`restore` puts them back)."""
+        heap, regs, i1 = self.heaps[k], self.regs, i + 1
+        best, bd = -1, (-1, -1)
+        while heap:
+            top = heap[0]
+            t = -top[2]
+            if t not in regs or (top[3] and -top[1] < i1):
+                heapq.heappop(heap)  # gone, or a used entry (a later one stands for t)
+                continue
+            if t in opset:
+                self.held.append(heapq.heappop(heap))
+                continue
+            best, bd = t, (-top[0], -top[1] - i1)
+            break
+        dead = self.dead[k]
+        if dead:
+            for t in list(dead):
+                if t not in regs:
+                    dead.discard(t)
+                    continue
+                if t in opset:
+                    continue
+                d = (int(t in self.remat), INF)
+                if d > bd or (d == bd and t > best):
+                    best, bd = t, d
+        if best >= 0:
+            if best in dead:
+                dead.discard(best)
+            else:
+                heapq.heappop(heap)
+        return best
+
+    def restore(self, k: int) -> None:
+        """Put back the entries `furthest` skipped for being used at the instruction."""
+        heap = self.heaps[k]
+        for e in self.held:
+            heapq.heappush(heap, e)
+        self.held.clear()
 
 
 def _rematerialisable(program: Program, spillable: set[int]) -> dict[int, Instruction]:
