@@ -180,8 +180,9 @@ class _ExecMask:
         # whole-quad mode: a fragment program with a value that needs it (p_wqm)
         self.wqm = self.fragment and any(i.opcode == "p_wqm" for blk in program.blocks
                                          for i in blk.instructions)
-        self.kills = any(i.opcode == "p_discard_if" for blk in program.blocks
-                         for i in blk.instructions)
+        # read only in whole-quad mode (`coupling`): no walk otherwise
+        self.kills = self.wqm and any(i.opcode == "p_discard_if" for blk in program.blocks
+                                      for i in blk.instructions)
 
     def enter_wqm(self, block: Block) -> None:
         """At the start (after p_startpgm): the exact mask (the lanes of covered pixels)

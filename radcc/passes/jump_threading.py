@@ -80,7 +80,25 @@ def _scc_reads(program: Program) -> set[int] | None:
     return out
 
 
-def _drop_dead_exec_writes(program: Program, b: Block, scc_read: set[int] | None) -> bool:
+class _SccReads:
+    """`_scc_reads` of the program, computed on the first request (most programs never
+    ask: only a block ending in an EXEC write before a successor's EXEC restore does)."""
+
+    __slots__ = ("program", "done", "temps")
+
+    def __init__(self, program: Program) -> None:
+        self.program = program
+        self.done = False
+        self.temps: set[int] | None = None
+
+    def get(self) -> set[int] | None:
+        if not self.done:
+            self.temps = _scc_reads(self.program)
+            self.done = True
+        return self.temps
+
+
+def _drop_dead_exec_writes(program: Program, b: Block, scc: _SccReads) -> bool:
     """Remove the EXEC writes ending `b` whose value its successor never
     sees (see the module docstring); True if any was removed."""
     ins = b.instructions
@@ -97,7 +115,7 @@ def _drop_dead_exec_writes(program: Program, b: Block, scc_read: set[int] | None
         if not (i.format in _SALU_ALU or i.opcode == "p_parallelcopy") or \
                 not any(_is_exec(d) for d in i.definitions):
             break
-        if not all(_is_exec(d) or _unread_scc(d, scc_read) for d in i.definitions):
+        if not all(_is_exec(d) or _unread_scc(d, scc.get()) for d in i.definitions):
             break
         dead.append(k)
         k -= 1
@@ -115,7 +133,10 @@ def _is_empty(b: Block) -> bool:
     ins = b.instructions
     if not ins or ins[-1].opcode != "p_branch" or ins[-1].operands or ins[-1].definitions:
         return False
-    return all(i.opcode in _SKIPPABLE for i in ins[:-1])
+    for k in range(len(ins) - 1):  # no copy of a long block's list
+        if ins[k].opcode not in _SKIPPABLE:
+            return False
+    return True
 
 
 def _falls_through(program: Program, frm: int, to: int) -> bool:
@@ -213,7 +234,7 @@ def jump_threading(program: Program) -> None:
         if b.instructions and b.instructions[0].is_phi:
             raise ValueError(f"jump_threading: BB{b.index} still has phis; run "
                              "ssa_elimination first")
-    scc_read = _scc_reads(program)
+    scc_read = _SccReads(program)
     changed = True
     while changed:
         changed = False

@@ -33,6 +33,9 @@ whose level is the constant 0 or the ``f2f32`` of a 16-bit float takes those 16-
 values (``attrs["a16"]``: isel's MIMG ``a16``, the address components packed two per
 VGPR; ISA 10.1 "A16"). Exact: f16 -> f32 is exact and the unit widens the 16-bit
 float coordinates itself.
+
+A shader without image bindings (``MirShader.images``: every image instruction names
+one) is not walked at all.
 """
 
 from __future__ import annotations
@@ -62,6 +65,8 @@ def _narrowing(ins: Instr, img: ImageBinding) -> tuple[str, ...]:
 
 
 def fold_16bit_image(shader: MirShader) -> bool:
+    if not shader.images:  # no image variable, so no image instruction (spirv_to_mir.images)
+        return False
     uses = users(shader)
     changed = False
     for ins in list(shader.instrs()):

@@ -148,10 +148,12 @@ def _decide(op: str, a: Interval, b: Interval, bits: int) -> bool | None:
 def range_fold(shader: MirShader) -> bool:
     ranges = _Ranges(shader)
     changed = False
-    for ins in list(shader.instrs()):
+    for ins in shader.instrs():  # a list made before the walk: rewriting in place is safe
+        if ins.op not in _COMPARES:
+            continue
         d = ins.dest
-        if ins.op not in _COMPARES or d is None or d.num_components != 1 or \
-                len(ins.srcs) != 2 or ins.srcs[0].num_components != 1:
+        if d is None or d.num_components != 1 or len(ins.srcs) != 2 or \
+                ins.srcs[0].num_components != 1:
             continue
         if const_of(ins.srcs[0]) is not None and const_of(ins.srcs[1]) is not None:
             continue  # constant_folding's job

@@ -18,7 +18,8 @@ GLSL_SAMPLER_DIM_BUF).
 Guarantees: after the pass an image read with ``attrs["dmask"]`` has as many result
 components as dmask has bits, and the value of every component a use reads is the one it
 read before. A read with an unused result, or a use other than ``mov`` (a phi, a vector
-operand), is left alone.
+operand), is left alone. A shader without image bindings (``MirShader.images``: every
+image and texel-buffer read names one) is not walked at all.
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ _READS = ("image_load", "image_load_lod", "image_sample")
 
 
 def shrink_image_reads(shader: MirShader) -> bool:
+    if not shader.images:  # no image variable, so no image read (spirv_to_mir.images)
+        return False
     uses = users(shader)
     changed = False
     mapping: dict[Value, Value] = {}
