@@ -66,6 +66,7 @@ from radcc.cli._shader import (
     print_targets_if_asked,
     read_shader,
 )
+from radcc.driver.run import IMAGE3D_DIMS
 from radcc.emu.api import Zeros, load
 from radcc.emu.errors import DEFAULT_MAX_INSTRUCTIONS, EmuError, InstructionLimit, KernelFault
 
@@ -486,7 +487,16 @@ def run_main(argv: list[str]) -> int:
                             "runs compute shaders (radcc draw runs vertex and fragment "
                             "shaders)")
         declared = _declared_bindings(spirv)
+        for x in image_specs:  # an image option for a buffer binding, a buffer for an image
+            if x.key[:2] in declared and x.key[:2] not in res.images:
+                raise UserError(f"{x.where}: binding {x.key[0]}:{x.key[1]} is a buffer: "
+                                "give it with --buffer")
         unknown = sorted({k[:2] for k in buffers if k[:2] not in declared})
+        for s, b in unknown:
+            if (s, b) in res.images:
+                opt = "--image3d" if res.images[s, b].dim in IMAGE3D_DIMS else "--image"
+                raise UserError(f"--buffer {s}:{b}: binding {s}:{b} is an image: give it "
+                                f"with {opt}")
         if unknown:
             raise UserError("--buffer for a binding the shader does not declare: "
                             + ", ".join(f"{s}:{b}" for s, b in unknown) + " (it declares "
