@@ -481,7 +481,7 @@ class SampleOp:
     """What a sample or gather instruction asks of the texture unit beyond coordinates."""
 
     lz: bool = False  # level 0 of the view (_lz)
-    offset: tuple[int, ...] = ()  # constant texel offsets (_o)
+    offset: tuple[int, ...] = ()  # the texel offsets (_o) of these lanes
     ref: np.ndarray | None = None  # per-lane depth reference (_c)
     gather: int | None = None  # gather4: the component (DMASK's one bit)
 
@@ -902,8 +902,12 @@ def _bind_sample(i: Inst) -> Handler:
         offset: tuple[int, ...] = ()
         if has_off:
             word = w.v[_areg(f, r), lanes]
-            if len(np.unique(word)) > 1:
-                raise EmuError(f"{i.where()}: texel offsets differ between lanes")
+            words = np.unique(word)
+            if len(words) > 1:  # per-lane offsets (a gather's Offset): each group of lanes
+                out = np.zeros((len(lanes), 4), dtype=np.uint32)
+                for u in words:
+                    out[word == u] = sample(w, i, lanes[word == u])
+                return out
             wd = int(word[0])
             offset = tuple(((wd >> (8 * k) & 0x3F) ^ 0x20) - 0x20 for k in range(nc))
             r += 1

@@ -319,8 +319,9 @@ def select_image_sample(ctx: IselContext, ins: Instr) -> None:
     constant level 0), ``_l`` (a level after the body), ``_d`` (gradients before the
     body), ``_b`` (a bias) or none (implicit level, a fragment shader's texture(): the
     result is ``p_wqm``, so the program runs in whole-quad mode and the quad's
-    coordinates exist for the hardware's derivatives) + ``_o`` for a constant texel
-    offset; the address VGPRs are { offset } { bias } { z-compare } { derivatives }
+    coordinates exist for the hardware's derivatives) + ``_o`` for a texel
+    offset (or a gather's run-time offset, ``attrs["dyn_offset"]``: the packed word, the
+    last source); the address VGPRs are { offset } { bias } { z-compare } { derivatives }
     { body } as ISA 10.4 orders them (body: s, t[, r], then the level for ``_l``).
     With ``attrs["a16"]`` (`radcc.frontend.opt.fold_16bit_image`: 1-D, 2-D, 3-D, 1-D and
     2-D arrays) the body's 16-bit components (an array's layer rounded by ``v_rndne_f16``)
@@ -361,6 +362,9 @@ def select_image_sample(ctx: IselContext, ins: Instr) -> None:
         for k, o in enumerate(offset):
             word |= (int(o) & 0x3F) << (8 * k)
         pre.append(ctx.vgpr(Const(32, word)))
+    elif ins.attrs.get("dyn_offset"):  # a gather's packed offset word, the last source
+        offset = ()
+        pre.append(ctx.vgpr(ctx.comp(rest.pop(), 0)))
     compare = bool(ins.attrs.get("compare"))
     gather = ins.attrs.get("gather")
     dref = ctx.vgpr(ctx.comp(rest.pop(0), 0)) if compare else None

@@ -183,6 +183,7 @@ def _half_source(v: Value) -> Value | None:
 
 def _fold_a16(shader: MirShader, ins: Instr) -> bool:
     if ins.attrs.get("grad") or ins.attrs.get("implicit") or ins.attrs.get("bias") or \
+            ins.attrs.get("dyn_offset") or \
             ins.attrs["dim"] not in A16_SAMPLE_DIMS:
         return False
     coord = ins.srcs[0]

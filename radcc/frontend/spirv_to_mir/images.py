@@ -352,7 +352,11 @@ _BIAS, _LOD, _GRAD, _CONST_OFFSET, _OFFSET, _CONST_OFFSETS = 0x1, 0x2, 0x4, 0x8,
 
 
 def _const_offset(ctx: TranslationContext, ins: Instruction, vid: int) -> tuple[int, ...]:
-    k = fold_value(get_value(ctx, vid))
+    return _const_offset_value(ctx, ins, get_value(ctx, vid))
+
+
+def _const_offset_value(ctx: TranslationContext, ins: Instruction, v: Any) -> tuple[int, ...]:
+    k = fold_value(v) if isinstance(v, Value) else None
     if k is None:
         raise err("ConstOffset is not a constant", ins)
     offset = tuple((v ^ 0x80000000) - 0x80000000 for v in k)
@@ -378,7 +382,9 @@ def op_image_sample(ctx: TranslationContext, ins: Instruction) -> None:
     """The sampling instructions (`_SAMPLING`) as MIR ``image_sample``: sources the
     coordinate, the depth reference (``attrs["compare"]``, Dref forms), then the level
     (Lod), the gradients (``attrs["grad"]``) or the bias (``attrs["bias"]``); attrs
-    ``binding``, ``sampler``, ``dim``, ``offset`` (a constant texel offset or None),
+    ``binding``, ``sampler``, ``dim``, ``offset`` (a constant texel offset or None; a
+    gather's run-time Offset is a last source, packed by `_packed_offset`, with
+    ``dyn_offset``; a gather's ConstOffsets four gathers, the w of each),
     ``gather`` (the component OpImageGather returns of each of the 4 texels; 0 for
     OpImageDrefGather; None when sampling) and ``implicit`` (the level from the quad's
     derivatives: a fragment shader's texture(), or a compute shader's with derivative
@@ -411,7 +417,7 @@ def op_image_sample(ctx: TranslationContext, ins: Instruction) -> None:
         mask = int(op.value)  # type: ignore[arg-type]
         params = [int(p.value) for p in op.params]  # type: ignore[arg-type]
         allowed = _CONST_OFFSET | _HARMLESS_OPERANDS | (
-            (_LOD | _GRAD) if explicit else 0 if gather else _BIAS)
+            (_LOD | _GRAD) if explicit else _CONST_OFFSETS | _OFFSET if gather else _BIAS)
         if mask & ~allowed:
             raise err(f"image operands {op.name} are not supported", ins)
     if explicit and not mask & (_LOD | _GRAD):
@@ -423,15 +429,52 @@ def op_image_sample(ctx: TranslationContext, ins: Instruction) -> None:
     elif grad:
         srcs += [get_value(ctx, params.pop(0)), get_value(ctx, params.pop(0))]
     offset = _const_offset(ctx, ins, params.pop(0)) if mask & _CONST_OFFSET else None
+    if mask & _OFFSET:  # a gather's offset that is not constant (Vulkan: gathers only)
+        if mask & (_CONST_OFFSET | _CONST_OFFSETS):
+            raise err("image operands Offset with ConstOffset(s)", ins)
+        srcs.append(_packed_offset(ctx, ins, get_value(ctx, params.pop(0))))
     n = ctx.comps(ins.result_type)
     img = x.image
     if img.type.mir_dim not in _SAMPLED_DIMS:
         raise err(f"sampling image dimension {img.type.dim_name} is not supported", ins)
-    r = _intr(ctx, "image_sample", srcs, 32, n, img, x.sampler_index, x.sampler_nonuniform,
-              sampler=x.sampler,
-              grad=grad, offset=offset, implicit=not explicit and (
-                       fragment or not gather), bias=bias, compare=compare, gather=component)
-    ctx.set(ins, r)
+
+    def sample(offset: tuple[int, ...] | None) -> Value:
+        return _intr(ctx, "image_sample", srcs, 32, n, img, x.sampler_index,
+                     x.sampler_nonuniform, sampler=x.sampler, grad=grad, offset=offset,
+                     implicit=not explicit and (fragment or not gather), bias=bias,
+                     compare=compare, gather=component,
+                     **({"dyn_offset": True} if mask & _OFFSET else {}))
+    if mask & _CONST_OFFSETS:
+        # textureGatherOffsets: texel i is the i0j0 texel (the gather's w) of the footprint
+        # at offset i (SPIR-V ConstOffsets; NIR's lower_tg4_offsets, as RADV asks): four
+        # gathers, one a constant offset each
+        if mask & _CONST_OFFSET:
+            raise err("image operands ConstOffset and ConstOffsets together", ins)
+        offs = get_tv(ctx, params.pop(0))
+        if not isinstance(offs, list) or len(offs) != 4 or n != 4:
+            raise err("ConstOffsets is not an array of four offsets", ins)
+        ctx.set(ins, ctx.b.vec([ctx.b.channels(sample(_const_offset_value(ctx, ins, o)))[3]
+                                for o in offs]))
+        return
+    ctx.set(ins, sample(offset))
+
+
+def _packed_offset(ctx: TranslationContext, ins: Instruction, off: Value) -> Value:
+    """A texel offset computed at run time as the MIMG ``_o`` forms take it (ISA 10.4:
+    6 bits each of x, y[, z] at bits 0, 8[, 16]): the hardware's offsets are 6-bit, so
+    each component is wrapped to -32..31 (Vulkan's minTexelGatherOffset/max... are -32/31
+    on RADV; outside them the result is undefined)."""
+    os = ctx.b.channels(off)
+    if off.bit_size != 32 or not 1 <= len(os) <= 3:
+        raise err("a texel offset that is not a vector of 32-bit integers", ins)
+    word: Value | None = None
+    for k, o in enumerate(os):
+        f = ctx.b.alu("iand", 32, 1, o, ctx.b.imm(0x3F, 32))
+        if k:
+            f = ctx.b.alu("ishl", 32, 1, f, ctx.b.imm(8 * k, 32))
+        word = f if word is None else ctx.b.alu("ior", 32, 1, word, f)
+    assert word is not None
+    return word
 
 
 def op_image_write(ctx: TranslationContext, ins: Instruction) -> None:
