@@ -64,11 +64,12 @@ _CLAUSE_CLASSES = frozenset({"smem", "vmem", "flat"})  # index/cycle of an absen
 
 
 class _Facts:
-    """Everything `RegionCoster` uses of one instruction, derived once."""
+    """Everything `RegionCoster` uses of one instruction, derived once (its VOPD
+    half when first asked: `RegionCoster.half`)."""
 
     __slots__ = ("instr", "skip", "alu", "valu", "trans", "cycles", "clears", "va_vdst0",
                  "new_dep", "reads", "sel", "writes", "issues", "issue", "lat", "ctype", "info",
-                 "size")
+                 "size", "half", "half_known")
 
     def __init__(self, coster: RegionCoster, instr: Instruction) -> None:
         info = coster.access(instr).info
@@ -84,11 +85,13 @@ class _Facts:
         self.info = info
         cls = "valu" if instr.format == "VOPD" else (info.cls if info else "pseudo")
         self.issues = cls != "pseudo"
-        self.issue, self.lat = coster.instr_costs(instr, info)
+        self.issue, self.lat = instr_costs(coster.program, instr, info)
         # clause_type is None outside SMEM/VMEM/FLAT
         self.ctype = clause_type(coster.program, instr, info) \
             if info is not None and not self.skip and cls in _CLAUSE_CLASSES else None
-        self.size = coster._size(instr) if coster._instr_bytes else 0
+        self.half: Half | None = None
+        self.half_known = False
+        self.size = coster._size_of(self) if coster._instr_bytes else 0
 
 
 class RegionCoster:
@@ -103,45 +106,50 @@ class RegionCoster:
         self._instr_bytes = instr_bytes
         self.access = access or AccessCache(program)
         self.delays = DelaySim(program, self.access)
-        self._bytes: dict[int, tuple[Instruction, int]] = {}
         self._wave64 = program.wave_size == 64
-        self._cost_cache: dict[int, tuple[Instruction, int, int]] = {}
-        self._halves: dict[int, tuple[Instruction, Half | None]] = {}
         self._facts: dict[int, _Facts] = {}  # by id; each keeps its instruction alive
         # the issue cycles and latency of an s_delay_alu (the table's class for it)
         delay = _Facts(self, Instruction("s_delay_alu", "SOPP", fields=SaluFields({"simm16": 0})))
         self._delay_issue = delay.issue if delay.issues else 0
         self._delay_lat = delay.lat if delay.issues else 0
 
+    def facts(self, instr: Instruction) -> _Facts:
+        """What the coster uses of `instr`, derived once per instruction."""
+        f = self._facts.get(id(instr))
+        if f is None:
+            f = self._facts[id(instr)] = _Facts(self, instr)
+        return f
+
     def instr_costs(self, instr: Instruction, info: OpInfo | None) -> tuple[int, int]:
-        """`statistics.instr_costs` of `instr`, computed once per instruction."""
-        e = self._cost_cache.get(id(instr))
-        if e is None:
-            e = self._cost_cache[id(instr)] = (instr, *instr_costs(self.program, instr, info))
-        return e[1], e[2]
+        """`statistics.instr_costs` of `instr` (`info`: its table entry), computed once
+        per instruction."""
+        f = self.facts(instr)
+        return f.issue, f.lat
 
     def half(self, instr: Instruction) -> Half | None:
         """`schedule_vopd.dual_half` of `instr`, computed once per instruction."""
-        e = self._halves.get(id(instr))
-        if e is None:
-            e = self._halves[id(instr)] = (instr, dual_half(self.program, instr))
-        return e[1]
+        return self._half_of(self.facts(instr))
+
+    def _half_of(self, f: _Facts) -> Half | None:
+        if not f.half_known:
+            f.half = dual_half(self.program, f.instr)
+            f.half_known = True
+        return f.half
 
     def _size(self, instr: Instruction) -> int:
-        e = self._bytes.get(id(instr))
-        if e is not None:
-            return e[1]
-        n = 0
+        """The bytes of `instr` that ``Cost.bytes`` counts (module docstring)."""
+        return self._size_of(self.facts(instr))
+
+    def _size_of(self, f: _Facts) -> int:
+        instr = f.instr
         if instr.format == "VOPD":
-            n = 8 + (4 if "simm32" in instr.fields or any(
+            return 8 + (4 if "simm32" in instr.fields or any(
                 o.const is not None and not is_inline_constant(o.const, 4, "f32")
                 for o in instr.operands) else 0)
-        else:
-            h = self.half(instr)
-            if h is not None:
-                n = (8 if instr.format == "VOP3" else 4) + (4 if h.lit is not None else 0)
-        self._bytes[id(instr)] = (instr, n)
-        return n
+        h = self._half_of(f)
+        if h is None:
+            return 0
+        return (8 if instr.format == "VOP3" else 4) + (4 if h.lit is not None else 0)
 
     def _facts_of(self, instrs: list[Instruction]) -> list[_Facts]:
         m = self._facts

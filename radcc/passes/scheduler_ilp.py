@@ -81,7 +81,7 @@ def build_nodes(program: Program, instrs: list[Instruction], accs: list[Access],
     for ins, acc, k in zip(instrs, accs, kinds, strict=True):
         issue, lat = (costs(ins, acc.info) if costs is not None
                       else instr_costs(program, ins, acc.info))
-        nodes.append(Node(ins, acc, k, max(issue, 1), max(lat, 1), [], []))
+        nodes.append(Node(ins, acc, k, issue if issue > 1 else 1, lat if lat > 1 else 1, [], []))
     last_write: dict[int, int] = {}
     readers: dict[int, list[int]] = {}
     last_load = -1
@@ -121,7 +121,9 @@ def build_nodes(program: Program, instrs: list[Instruction], accs: list[Access],
     for n in reversed(nodes):
         h = n.issue
         for s, true_dep in n.succs:
-            h = max(h, (n.latency if true_dep else n.issue) + nodes[s].height)
+            x = (n.latency if true_dep else n.issue) + nodes[s].height
+            if x > h:
+                h = x
         n.height = h
     return nodes
 
