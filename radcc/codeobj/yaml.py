@@ -660,7 +660,13 @@ def _format_scalar(v: Any) -> str:
         return repr(v)
     if isinstance(v, bytes | bytearray):
         raise CodeObjectError("binary values cannot be printed as YAML")
-    s = str(v)
+    return _string_scalar(str(v))
+
+
+@functools.lru_cache(maxsize=4096)
+def _string_scalar(s: str) -> str:
+    """A string scalar as printed (memoised like `_quoting`: the metadata of every code
+    object prints the same keys and most of the same values)."""
     q = _quoting(s)
     if q == "'":
         body = "'" + s.replace("'", "''") + "'"

@@ -134,13 +134,21 @@ def program_args(program: Program, startpgm: Instruction | None = None) -> Shade
     if program.stage != COMPUTE_CS:
         return _graphics_args(program, startpgm)
     if startpgm is None:
-        startpgm = next((i for _b, i in program.instructions() if i.opcode == "p_startpgm"),
-                        None)
+        startpgm = _find_startpgm(program)
         if startpgm is None and program.args is not None:
             return program.args
     kernargs = program.args.kernargs if program.args is not None else None
     return startpgm_args(program, startpgm or Instruction("p_startpgm", "PSEUDO")) \
         .with_kernargs(kernargs)
+
+
+def _find_startpgm(program: Program) -> Instruction | None:
+    """The program's ``p_startpgm`` (None after lower_to_hw: every instruction looked at)."""
+    for b in program.blocks:
+        for i in b.instructions:
+            if i.opcode == "p_startpgm":
+                return i
+    return None
 
 
 def _graphics_args(program: Program, startpgm: Instruction | None) -> ShaderArgs:

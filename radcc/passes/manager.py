@@ -215,7 +215,7 @@ def _run(program: Program, opts: DebugOptions, passes: Sequence[PassSpec],
         if spec.skipped_by & opts.flags:
             result.skipped.append(spec.name)
             continue
-        if {"all", spec.name} & opts.print_before:
+        if opts.print_before and {"all", spec.name} & opts.print_before:
             print(f"// IR before {spec.name}\n{print_program(program)}", file=out)
         kwargs = spec.options(opts) if spec.options is not None else {}
         t0 = time.perf_counter()
@@ -236,7 +236,7 @@ def _run(program: Program, opts: DebugOptions, passes: Sequence[PassSpec],
             in_ssa = False
             if opts.has(F.VALIDATE_RA):
                 validate_ra(program, spec.name)
-        if {"all", spec.name} & opts.print_after:
+        if opts.print_after and {"all", spec.name} & opts.print_after:
             print(f"// IR after {spec.name}\n{print_program(program)}", file=out)
         if stop_after is not None and spec.name == stop_after:
             break
