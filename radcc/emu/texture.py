@@ -42,8 +42,8 @@ height, depth or layers of a level, the level count), the sample and gather opco
 32-bit float ones) with dims 1D, 2D, 3D, 2D_ARRAY/1D_ARRAY and 2D_MSAA(_ARRAY) (samples
 and gathers also CUBE: the T# type 11, its depth the
 faces, 6 per cube; loads and stores address a cube's faces as a 2D_ARRAY) are executed,
-loads and samples also as d16 (float formats; loads also of integer formats of at most
-16-bit channels, `_to16`), stores also as d16 (`_widen16`), loads
+loads and samples also as d16 (float formats, 32-bit float ones truncated; loads also of
+integer formats of at most 16-bit channels, `_to16`), stores also as d16 (`_widen16`), loads
 and stores also as a16 (16-bit uint address components, two per VGPR, `_addr_words`),
 ``_lz``/``_l`` samples and gathers also as a16 (16-bit float coordinates, an array's
 slice and the level, two per VGPR; not cubes); addresses sequential from VADDR or NSA (`_areg`); other a16 forms, tfe/lwe
@@ -993,14 +993,24 @@ def _returning(compute: Callable[[Wave, Inst, np.ndarray], np.ndarray], vdata: i
 def _to16(i: Inst, fmt: TexFormat, vals: np.ndarray) -> np.ndarray:
     """A read's four components (uint32 columns) as a d16 instruction returns them (ISA
     10.4.1, "If D16==1"; unchanged without d16): a float, normalized or sRGB format's as
-    16-bit floats (round to nearest even), an integer format's as 16-bit integers: its
+    16-bit floats, a 32-bit float format's truncated (toward zero), the others' rounded to
+    nearest even (ISA 9.3.1, the D16 variants: "Conversion of float32 to float16 uses
+    truncation; conversion of other input data formats uses round-to-nearest-even"; also
+    for a filtered sample of 32-bit float texels), an integer format's as 16-bit integers: its
     channels of at most 16 bits fit (the low 16 bits of the zero- or sign-extended value,
     the ``ushort or sshort`` of the guide's table); the guide does not say how a 32-bit
     integer channel narrows, so that is refused."""
     if not i.f.get("d16"):
         return vals
     if not fmt.integer:
-        return vals.view(np.float32).astype(np.float16).view(np.uint16).astype(np.uint32)
+        f = vals.view(np.float32)
+        with np.errstate(over="ignore"):
+            h = f.astype(np.float16)
+        if fmt.kind == "float" and fmt.bits == 32:  # toward zero where RNE rounded away
+            with np.errstate(invalid="ignore"):
+                away = np.abs(h.astype(np.float32)) > np.abs(f)
+            h = np.where(away, np.nextafter(h, np.float16(0)), h)
+        return h.view(np.uint16).astype(np.uint32)
     if fmt.bits > 16:
         raise EmuError(f"{i.where()}: d16 reads of integer format {fmt.name} are not "
                        "supported by the texture unit (32-bit channels)")

@@ -395,3 +395,105 @@ def test_radcc_run_image_buffer_mixups(tmp_path: Path, args: list[str], message:
     code, _, err = run_radcc("run", str(spv), "--groups", "2,2", *args,
                              "--out", str(tmp_path / "out"))
     assert code == 1 and err.strip() == f"radcc run: error: {message}", err
+
+
+def _np_f16_toward_zero(f: np.ndarray) -> np.ndarray:
+    with np.errstate(over="ignore"):
+        h = f.astype(np.float16)
+    away = np.abs(h.astype(np.float64)) > np.abs(f.astype(np.float64))
+    return np.where(away, np.nextafter(h, np.float16(0)), h)
+
+
+@pytest.mark.parametrize("wave", [32, 64])
+def test_d16_reads_of_float32_truncate(wave: int) -> None:
+    """d16_trunc.comp: f16vec4() of rgba32f texels (a sampled texelFetch and an imageLoad)
+    is the MIMG d16 read, whose float32-to-float16 conversion truncates (ISA 9.3.1: "Conversion
+    of float32 to float16 uses truncation; conversion of other input data formats uses
+    round-to-nearest-even"); an rgba8 texture's values round to nearest even. Texels
+    chosen between two halves (a quarter and three quarters of a half-ulp step beyond
+    one), beyond the half range, and tiny. NumPy's models; lavapipe converts in the shader
+    (nearest even), so it is not the oracle here."""
+    from radcc.driver.compile import compile_spirv
+    from radcc.driver.run import run_compute
+
+    spirv = glsl_file_spirv(HERE / "d16_trunc.comp")
+    reads = [ln for ln in compile_spirv(spirv, wave_size=wave).asm.splitlines()
+             if ln.strip().startswith("image_load")]
+    assert len(reads) == 3 and all(ln.split(";")[0].rstrip().endswith(" d16")
+                                   for ln in reads), reads
+    rng = np.random.default_rng(16)
+    base = rng.uniform(-4, 4, (8, 8, 4)).astype(np.float16).astype(np.float32)
+    step = np.abs(np.spacing(base.astype(np.float16)).astype(np.float32))
+    t = base + step * rng.choice([0.25, 0.75, -0.25, -0.75], base.shape).astype(np.float32)
+    t[0, 0] = [70000.0, -70000.0, 1e-6, -1e-6]
+    t[0, 1] = [1.0 + 2.0 ** -11 + 2.0 ** -12, 65519.0, np.inf, 0.0]
+    u8 = rng.integers(0, 256, (8, 8, 4), dtype=np.uint8)
+    got = run_compute(spirv, groups=(1, 1, 1), buffers={(0, 3): np.zeros(64 * 12, np.float16)},
+                      images={(0, 0): (t, None), (0, 1): (t, None), (0, 2): (u8, None)},
+                      samplers={(0, 0): "nearest,clamp", (0, 2): "nearest,clamp"},
+                      wave_size=wave)
+    out = np.frombuffer(got[(0, 3)], np.float16).reshape(8, 8, 3, 4)  # type: ignore[arg-type]
+    want = _np_f16_toward_zero(t)
+    assert np.array_equal(out[:, :, 0], want) and np.array_equal(out[:, :, 1], want), wave
+    assert np.array_equal(out[:, :, 2], (u8 / np.float64(255)).astype(np.float16)), wave
+    with np.errstate(over="ignore"):  # the test tells the two apart
+        assert not np.array_equal(want, t.astype(np.float16))
+
+
+@pytest.mark.parametrize("wave", [32, 64])
+def test_storage_formats_beyond_lvp_run(wave: int) -> None:
+    """fmt_norm16.comp: storage images declared r16ui, rg16, rg16_snorm, rgba8_snorm,
+    rg16f, rg32i and r8i (refused before by name: `storage image format Rg16 is not
+    supported`), given through the Python API (lvp_run's --image has no such formats),
+    vs NumPy: loads per ISA 10.4.1 (unorm v / (2^n - 1), snorm max(v / (2^(n-1) - 1), -1),
+    missing channels 0, alpha 1), stores converted back (normalized: clamped, rounded;
+    within one step, the shader's arithmetic in float32)."""
+    from radcc.driver.compile import compile_spirv
+    from radcc.driver.run import run_compiled
+    from radcc.emu.api import Image
+    from radcc.emu.texture import SEL_0, SEL_1, SEL_W, SEL_X, SEL_Y, SEL_Z
+
+    sel = {1: (SEL_X, SEL_0, SEL_0, SEL_1), 2: (SEL_X, SEL_Y, SEL_0, SEL_1),
+           4: (SEL_X, SEL_Y, SEL_Z, SEL_W)}
+    rng = np.random.default_rng(1616)
+    a = rng.integers(0, 1 << 16, (8, 8), dtype=np.uint16)
+    b = rng.integers(0, 1 << 16, (8, 8, 2), dtype=np.uint16)
+    c = rng.integers(-(1 << 15), 1 << 15, (8, 8, 2), dtype=np.int16)
+    c[0, 0, 0] = -(1 << 15)  # reads as -1 (the clamp)
+    d = rng.integers(-128, 128, (8, 8, 4), dtype=np.int8)
+    e = rng.uniform(-4, 4, (8, 8, 2)).astype(np.float16)
+    f = rng.integers(-(1 << 31), 1 << 31, (8, 8, 2), dtype=np.int32)
+    g = rng.integers(-128, 128, (8, 8), dtype=np.int8)
+    imgs = {(0, 0): Image(a, "16_UINT", 2, sel[1]), (0, 1): Image(b, "16_16_UNORM", 2, sel[2]),
+            (0, 2): Image(c, "16_16_SNORM", 2, sel[2]),
+            (0, 3): Image(d, "8_8_8_8_SNORM", 2, sel[4]),
+            (0, 4): Image(e, "16_16_FLOAT", 2, sel[2]), (0, 5): Image(f, "32_32_SINT", 2, sel[2]),
+            (0, 6): Image(g, "8_SINT", 2, sel[1])}
+    cr = compile_spirv(glsl_file_spirv(HERE / "fmt_norm16.comp"), wave_size=wave)
+    _, run = run_compiled(cr, (1, 1, 1), {(0, 7): np.zeros(64 * 20, np.float32)}, images=imgs)
+    assert not run.violations, run.violations[:3]
+    y = b / np.float32(65535)
+    z = np.maximum(c / np.float32(32767), -1)
+    w = np.maximum(d / np.float32(127), -1)
+    one = np.ones((8, 8, 1))
+    zero = np.zeros((8, 8, 1))
+    want = np.stack([np.concatenate([a[..., None], y, one], -1),
+                     np.concatenate([z, zero, one], -1), w,
+                     np.concatenate([e, zero, one], -1),
+                     np.concatenate([f, g[..., None], one], -1)], 2).reshape(-1)
+    got = np.asarray(run.buffers["set0_binding7"], np.float64).reshape(-1)
+    assert np.abs(got - want.astype(np.float32)).max() < 1e-6, wave
+
+    def norm(v: np.ndarray, n: int, lo: float) -> np.ndarray:
+        return np.round(np.clip(v, lo, 1) * n)
+    out = {k: np.asarray(run.buffers[f"set0_binding{k[1]}"]) for k in imgs}
+    assert np.array_equal(out[(0, 0)], a ^ np.uint16(0x5A5A)), wave
+    assert np.abs(out[(0, 1)].astype(np.int64) - norm(y[..., ::-1] * np.float32(0.75)
+                                                      + np.float32(0.1), 65535, 0)).max() <= 1
+    zc = np.stack([-z[..., 0], z[..., 1] * np.float32(2) - np.float32(0.5)], -1)
+    assert np.abs(out[(0, 2)].astype(np.int64) - norm(zc, 32767, -1)).max() <= 1, wave
+    assert np.abs(out[(0, 3)].astype(np.int64) - norm(w[..., ::-1] * np.float32(1.5), 127,
+                                                      -1)).max() <= 1, wave
+    assert np.array_equal(out[(0, 4)], e[..., ::-1] * np.float16(2)), wave
+    assert np.array_equal(out[(0, 5)], f[..., ::-1] - np.int32(7)), wave
+    assert np.array_equal(out[(0, 6)], (np.trunc(g / 2) - 3).astype(np.int8)), wave

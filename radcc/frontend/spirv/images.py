@@ -6,8 +6,9 @@ image) and the image format, plus the access qualifier. `unsupported` names what
 does not handle yet (the validator refuses it with the type's word offset): every
 dimension but 1D, 2D, 3D, Cube and Buffer (texel buffers), arrayed images but 1D, 2D and
 Cube ones, multisampled images but 2-D ones (arrayed or not), and
-storage image formats outside `STORAGE_FORMATS` (the formats the emulator's texture unit
-and ``radcc run --image`` both know). Sampled images (``texture2D``, Sampled 1; depth
+storage image formats outside `STORAGE_FORMATS` (the uniform-channel formats the
+emulator's texture unit knows: those of ``radcc run --image`` and, through the Python
+API's images, the other ones; packed formats such as Rgb10A2 are not among them). Sampled images (``texture2D``, Sampled 1; depth
 images too: their Dref sampling and gathers compare with the sampler's compare function)
 are supported for fetches, queries, sampling and gathers.
 """
@@ -25,6 +26,11 @@ STORAGE_FORMATS = frozenset({
     "Unknown", "Rgba32f", "Rg32f", "R32f", "Rgba16f", "R16f", "Rgba8", "R8", "Rgba8ui",
     "Rgba32ui", "R32ui", "Rgba32i", "R32i", "R16ui", "R16i", "Rgba16ui", "Rgba16i",
     "Rg8", "Rg8ui", "R8ui",
+    # the other uniform-channel formats of the texture unit (ISA Table 52): through the
+    # Python API's images (`radcc.emu.api.Image`); lvp_run's FORMAT names lack them
+    "Rgba16", "Rg16", "R16", "Rgba16Snorm", "Rg16Snorm", "R16Snorm", "Rgba8Snorm",
+    "Rg8Snorm", "R8Snorm", "Rg16f", "Rg16ui", "Rg16i", "Rg32ui", "Rg32i", "Rgba8i", "Rg8i",
+    "R8i",
 })
 SUPPORTED_DIMS = frozenset({"1D", "2D", "3D", "Cube", "Buffer"})
 ARRAYED_DIMS = frozenset({"1D", "2D", "Cube"})  # the dimensions supported arrayed
