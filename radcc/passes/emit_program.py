@@ -289,20 +289,26 @@ class _Emitter:
         inst_offs: list[tuple[int, int, int]] = []
         line_instrs: list[tuple[int, int] | None] = []
         # the statements come in line order, one per line (a label or an instruction)
+        label_run = False  # two labels in a row somewhere (an empty block)
+        prev_label = False
         for s in res.statements:
             if s.kind == "label":
                 asm_lines.append(f"{s.text}:")
                 line_instrs.append(None)
-            elif s.kind == "inst":
+                label_run |= prev_label
+                prev_label = True
+                continue
+            if s.kind == "inst":
+                prev_label = False
                 asm_lines.append("\t" + s.text)
                 ln = lines[s.line - 1]
                 if ln.block >= 0:
-                    at = (ln.block, ln.index)
-                    line_instrs.append(at)
+                    line_instrs.append((ln.block, ln.index))
                     inst_offs.append((ln.block, ln.index, s.offset))
                 else:
                     line_instrs.append(None)
-        asm_lines, line_instrs = _merge_label_runs(asm_lines, line_instrs)
+        if label_run:
+            asm_lines, line_instrs = _merge_label_runs(asm_lines, line_instrs)
         pad = self.data_offset(size) - size
         code = code + S_CODE_END.to_bytes(4, "little") * (pad // 4) + self.p.constant_data
         sgprs = self.sgprs
