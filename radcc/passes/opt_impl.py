@@ -154,6 +154,7 @@ class _Opt:
         require_dominance(program)  # exec_ids required it too
         self.lin_tree = DominatorTree.of_program(program, linear=True)
         self.renames: dict[int, Operand] = {}
+        self.edits = 0  # operands `set_operand` replaced so far
         self.block: Block | None = None
         self.contract = program.config.fp_contract
         # the combining rules in the order `combine` tries them, by the opcodes each
@@ -184,6 +185,7 @@ class _Opt:
         if new.temp is not None:
             self.uses[new.temp.id] += 1
         instr.operands[i] = new
+        self.edits += 1
 
     def add_uses(self, ops: list[Operand], k: int) -> None:
         for o in ops:
@@ -871,10 +873,16 @@ class _Opt:
                     if src is not None:
                         self.replace_uses(instr, src)
                     else:
+                        edits = self.edits
                         self.propagate_constants(instr)
                         self.fold_modifiers(instr)
-                        instr = self.combine(instr)
-                        self.propagate_constants(instr)
+                        combined = self.combine(instr)
+                        # again if anything changed: an instruction as the first call
+                        # left it (no operand replaced since, no rule applied) would
+                        # get no more constants (the same checks on the same state)
+                        if combined is not instr or self.edits != edits:
+                            self.propagate_constants(combined)
+                        instr = combined
                         new = self.shrink_fma(instr)
                         if new is not None:
                             instr = new
