@@ -44,6 +44,9 @@ _PURE: dict[str, bool] = {}  # per opcode: _pure_op (the tables are constant)
 
 
 def _key(ins: Instr) -> Any | None:
+    """The value-numbering key of `ins` (None: not numbered). The sources by identity
+    (a tuple of the `Value` objects: they compare and hash by identity), a load_const's
+    value tuple as it is (`_hashable` would give an equal tuple: its numbers are atoms)."""
     d = ins.dest
     if d is None:
         return None
@@ -51,11 +54,16 @@ def _key(ins: Instr) -> Any | None:
     pure = _PURE.get(op)
     if pure is None:
         pure = _PURE[op] = _pure_op(op)
-    if not pure and not (op == "load_ssbo" and ins.attrs.get("access") == "readonly"):
-        return None
     attrs = ins.attrs
-    return (op, tuple(map(id, ins.srcs)), _hashable(attrs) if attrs else (), d.bit_size,
-            d.num_components)
+    if not pure and not (op == "load_ssbo" and attrs.get("access") == "readonly"):
+        return None
+    if not attrs:
+        return (op, tuple(ins.srcs), (), d.bit_size, d.num_components)
+    if op == "load_const" and len(attrs) == 1:
+        value = attrs.get("value")
+        if type(value) is tuple:
+            return (op, (), (("value", value),), d.bit_size, d.num_components)
+    return (op, tuple(ins.srcs), _hashable(attrs), d.bit_size, d.num_components)
 
 
 def cse(shader: MirShader) -> bool:

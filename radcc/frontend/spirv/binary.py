@@ -272,33 +272,55 @@ def _decode_ids(plan: _IdPlan, info: grammar.InstructionInfo, words: Sequence[in
     nf = len(fixed)
     if n < nf or (n > nf and (not quant or (quant == "?" and n > nf + 1))):
         return None
-    bound = ctx.bound
+    vals = words[pos + 1:pos + count]
+    if n and (0 in vals or max(vals) >= ctx.bound):
+        return None
+    lead = _LEADS.get(info.opcode)
+    if lead is None:
+        lead = _LEADS[info.opcode] = _lead(fixed)
+    skip, rt_at, rid_at = lead
+    if skip < 0:
+        return None
+    result_type = vals[rt_at] if rt_at >= 0 else None
+    result_id = vals[rid_at] if rid_at >= 0 else None
     known = ctx.id_operands
-    result_type: int | None = None
-    result_id: int | None = None
     operands: list[Operand] = []
-    ids: list[int] = []
-    w = pos + 1
-    for k in range(n):
-        v = words[w + k]
-        if v == 0 or v >= bound:
-            return None
+    k = skip
+    for v in vals[skip:]:
         kind = fixed[k] if k < nf else tail
-        if kind == "IdResultType":
-            result_type = v
-        elif kind == "IdResult":
-            result_id = v
-        else:
-            op = known.get((kind, v))
-            if op is None:
-                op = known[kind, v] = Operand(kind, v)
-            operands.append(op)
-            ids.append(v)
+        op = known.get((kind, v))
+        if op is None:
+            op = known[kind, v] = Operand(kind, v)
+        operands.append(op)
+        k += 1
     ins = Instruction(info.opcode, info.opname, result_type, result_id, tuple(operands), pos, count,
-                      tuple(ids))
+                      tuple(vals[skip:]) if skip else tuple(vals))
     if result_id is not None and result_type is not None:
         ctx.result_types[result_id] = result_type
     return ins
+
+
+# Per opcode with an id plan: how many of its first operands are the result type and
+# result id, and where each is (-1: none). The grammar puts them first; an opcode whose
+# plan has one elsewhere gets a negative count and `_decode_ids`' None (the general
+# decoder).
+_LEADS: dict[int, tuple[int, int, int]] = {}
+
+
+def _lead(fixed: tuple[str, ...]) -> tuple[int, int, int]:
+    rt_at = rid_at = -1
+    skip = 0
+    for k, kind in enumerate(fixed):
+        if kind == "IdResultType" and k == skip and rid_at < 0:
+            rt_at = k
+        elif kind == "IdResult" and k == skip:
+            rid_at = k
+        else:
+            break
+        skip += 1
+    if any(kind in ("IdResultType", "IdResult") for kind in fixed[skip:]):
+        return -1, -1, -1
+    return skip, rt_at, rid_at
 
 
 def _decode_instruction(

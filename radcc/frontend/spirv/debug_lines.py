@@ -14,10 +14,12 @@ from __future__ import annotations
 from radcc.frontend.spirv.binary import Instruction
 from radcc.frontend.spirv.module import SpirvModule
 
-__all__ = ["source_line", "debug_source"]
+__all__ = ["LINE_OPS", "source_line", "debug_source"]
 
 DEBUG_INFO_SET = "NonSemantic.Shader.DebugInfo.100"
 _DEBUG_SOURCE, _DEBUG_LINE, _DEBUG_NO_LINE = 35, 103, 104  # the set's instruction numbers
+# the opcodes that may set a line: `source_line` is None for every other instruction
+LINE_OPS = frozenset({"OpLine", "OpNoLine", "OpExtInst"})
 
 
 def _is_debug_info(module: SpirvModule, ins: Instruction, number: int) -> bool:

@@ -1996,9 +1996,10 @@ class _Checker:
                         and image_type(inner).storage:
                     raise _fail("a sampled image of a storage image (Sampled 2)", ins)
         for ins in m.instructions:
+            if ins.opname not in ("OpConstantComposite", "OpSpecConstantComposite"):
+                continue  # (one test per instruction: most are in function bodies)
             ct = self.t(ins.result_type)
-            if ins.opname in ("OpConstantComposite", "OpSpecConstantComposite") and (
-                    isinstance(ct, TypeVector | TypeStruct | TypeMatrix | TypeCooperativeMatrix)
+            if (isinstance(ct, TypeVector | TypeStruct | TypeMatrix | TypeCooperativeMatrix)
                     or (
                         isinstance(ct, TypeArray) and self.length(ct) is not None)):
                 self.construct(ins, ins.result_type, [int(v) for v in ins.ids()])

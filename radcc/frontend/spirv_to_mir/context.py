@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from radcc.frontend.spirv.debug_lines import source_line
+from radcc.frontend.spirv.debug_lines import LINE_OPS, source_line
 
 from ..mir import (
     LocalVar,
@@ -176,9 +176,10 @@ class TranslationContext:
     def translate(self, ins: Instruction) -> None:
         """Translate one instruction (the opcode table, `dispatch.translate`); the MIR
         it emits gets the source line in effect (`debug_lines.source_line`)."""
-        line = source_line(self.m, ins)
-        if line is not None:
-            self.line = line
+        if ins.opname in LINE_OPS:  # (`source_line` is None for the others)
+            line = source_line(self.m, ins)
+            if line is not None:
+                self.line = line
         self.b.line = self.line
         self._translate(self, ins)
 
