@@ -76,6 +76,8 @@ def cse(shader: MirShader) -> bool:
             v = mapping[v]
         return v
 
+    pure = _PURE  # (filled by `_key` per opcode)
+
     def enter(b: Block) -> list[Any]:
         """Number `b`'s instructions; the keys it added (dropped when its subtree is done)."""
         added: list[Any] = []
@@ -84,7 +86,16 @@ def cse(shader: MirShader) -> bool:
             # (no Instr shares its srcs list with another; most keep theirs)
             if mapping and not mapping.keys().isdisjoint(ins.srcs):
                 ins.srcs = [look(s) if s in mapping else s for s in ins.srcs]
-            k = _key(ins)
+            d = ins.dest
+            if d is None:
+                keep.append(ins)
+                continue
+            # `_key` inline for the common case (a pure opcode without attributes)
+            op = ins.op
+            if not ins.attrs and pure.get(op):
+                k: Any = (op, tuple(ins.srcs), (), d.bit_size, d.num_components)
+            else:
+                k = _key(ins)
             if k is not None:
                 prev = table.get(k)
                 if prev is not None:

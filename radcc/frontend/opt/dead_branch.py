@@ -188,10 +188,8 @@ def _has_effect(cf: list[CFNode], in_loop: bool) -> bool:
     for n in cf:
         if isinstance(n, Block):
             for ins in n.instrs:
-                if ins.is_jump:
-                    if not in_loop:
-                        return True
-                elif has_side_effect(ins):
+                # (a jump has a side effect: one call per instruction decides both)
+                if has_side_effect(ins) and not (in_loop and ins.is_jump):
                     return True
         elif isinstance(n, If):
             if _has_effect(n.then_list, in_loop) or _has_effect(n.else_list, in_loop):
