@@ -7,7 +7,8 @@ through) and every ``continue`` of this loop (the copy runs, then the
 ``continue`` jumps straight to the loop header; a ``continue`` that ends the body
 itself is dropped). Phis that named a block of
 the construct as predecessor (loop-header phis, phis after a loop the construct
-breaks out of) get one entry per copy; the phis at the construct's entry and
+breaks out of) get one entry per copy, the copies in reverse program order (an
+order of the program's, the same in every process); the phis at the construct's entry and
 values of the construct used directly outside it are demoted to variables and
 SSA rebuilt by ``vars_to_ssa``. A ``for`` loop's increment thus ends each path
 of the body, the shape ``loop_unroll`` recognises.
@@ -111,8 +112,11 @@ def _lower_loop(shader: MirShader, loop: Loop, exit_block: Block, uses: _Uses) -
     if last.jump is None:
         points.append((loop.body, len(loop.body) - 1))
     copies: list[tuple[dict[Block, Block], dict[Value, Value]]] = []
-    # insert from the back so earlier (list, index) pairs stay valid
-    for cf, i in sorted(points, key=lambda p: (id(p[0]), -p[1])):
+    # insert from the back so earlier (list, index) pairs stay valid: `points` is in
+    # program order (a list's points by increasing index), so reversed it is by
+    # decreasing index within each list (an order of the program's, not of where the
+    # lists are in memory: the copies' order is the phis' operand order)
+    for cf, i in reversed(points):
         b = cf[i]
         assert isinstance(b, Block)
         bmap: dict[Block, Block] = {}

@@ -63,6 +63,10 @@ def _leaf_of(d: Value, memo: dict[Value, int | None]) -> int | None:
     return r
 
 
+def _block_index(b: Block) -> int:
+    return b.index
+
+
 def vars_to_ssa(shader: MirShader) -> bool:
     if not shader.function.locals:
         # every deref names one of the function's locals (dce drops a local only when
@@ -115,7 +119,9 @@ def vars_to_ssa(shader: MirShader) -> bool:
     df = cfg.frontiers()
     phi_slot: dict[Instr, Slot] = {}
     for slot, def_set in def_blocks.items():
-        phi_work = [b for b in def_set if cfg.reachable(b)]
+        # (by block number, not the set's order, which follows where the blocks are in
+        # memory: the phis' value numbers follow this order)
+        phi_work = sorted((b for b in def_set if cfg.reachable(b)), key=_block_index)
         placed: set[Block] = set()
         while phi_work:
             b = phi_work.pop()

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from radcc.frontend.mir import (
     Binding,
+    Block,
     If,
     Loop,
     MirFunction,
@@ -208,6 +209,33 @@ def test_continue_construct_moves_into_body() -> None:
 }"""
     s = _glsl_check(src, [lower_continue_constructs], _inp(), 128)
     assert all(not (isinstance(n, Loop) and n.cont) for n in iter_nodes(s.function.body))
+
+
+def test_continue_copies_in_program_order() -> None:
+    """The construct's copies at continues in different lists (two ifs' then-lists and the
+    body's end) are the header phis' entries in reverse program order: an order of the
+    program's (the copies were once ordered by where their lists were in memory, so the
+    phis' operand order, and the code after it, changed from one process to another)."""
+    src = HEAD + """void main() {
+    uint i = gl_LocalInvocationID.x, s = 0u;
+    for (uint k = 0u; k < a[i] % 13u; k += (a[k] & 1u) + 1u) {
+        if ((k & 3u) == 1u) continue;
+        if (k > 9u) { s ^= 7u; continue; }
+        s += k;
+    }
+    b[i] = s;
+}"""
+    s = _glsl_check(src, [lower_continue_constructs], _inp(), 128)
+    pos = {b: k for k, b in enumerate(iter_blocks(s.function.body))}
+    loops = [n for n in iter_nodes(s.function.body) if isinstance(n, Loop)]
+    assert len(loops) == 1
+    inside = set(iter_blocks(loops[0].body))
+    header = loops[0].body[0]
+    assert isinstance(header, Block) and header.phis
+    for phi in header.phis:
+        back = [pos[p] for p in phi.preds if p in inside]
+        assert len(back) == 3, print_shader(s)
+        assert back == sorted(back, reverse=True), print_shader(s)
 
 
 def test_dead_branch_spec_constant() -> None:
