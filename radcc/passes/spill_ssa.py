@@ -352,6 +352,21 @@ def _bits(x: int) -> list[int]:
     return list(compress(range(x.bit_length()), _spread(x, x.bit_length())))
 
 
+def _gather(units: list[int], sel: int, n: int) -> int:
+    """The OR of ``units[k]`` over the set bits k of `sel` (below `n`): bit by bit when
+    they are few (each step a few operations on `sel`), else at C speed over all `n`
+    entries (a selector as long as the graph: quadratic over a dense graph's classes,
+    whose few assigned non-neighbours are the common case)."""
+    if sel.bit_count() <= 32:
+        out = 0
+        while sel:
+            low = sel & -sel
+            out |= units[low.bit_length() - 1]
+            sel ^= low
+        return out
+    return reduce(or_, compress(units, _spread(sel, n)), 0)
+
+
 def _transpose(rows: list[int]) -> list[int]:
     """Columns of the square bit matrix `rows`, through byte matrices of bounded size
     (a column is a strided slice of one): C-speed work, N²/8 bytes of result."""
@@ -512,13 +527,13 @@ def assign_slots(nodes: list[int], g: SlotGraph, rep: dict[int, int],
             others = assigned & ~nb
             if others.bit_count() < nb.bit_count():
                 # the units held only by assigned non-neighbours are the free ones
-                maybe = reduce(or_, compress(units, _spread(others, n_nodes)), 0)
+                maybe = _gather(units, others, n_nodes)
                 busy = held & ~maybe
                 for u in _bits(maybe):
                     if holders[u] & nb:
                         busy |= 1 << u
             else:
-                busy = reduce(or_, compress(units, _spread(nb, n_nodes)), 0)
+                busy = _gather(units, nb, n_nodes)
         pos = _first_fit(busy, n, lanes_per_vgpr)
         at[r] = pos
         b = ((1 << n) - 1) << pos
