@@ -21,7 +21,26 @@ No Sampler", 10.4 "VGPR Usage", 10.4.1 "Data format in VGPRs", 10.5 "Image Resou
   the level 0 of sampling are the base level's; ``image_load_mip``/``image_get_resinfo``
   levels count from it.
 - **Formats** (`FORMATS`): the uniform-channel formats of Table 52 (8/16/32-bit
-  UNORM, SNORM, UINT, SINT, FLOAT; 8-bit SRGB). A load expands the texel to RGBA
+  UNORM, SNORM, UINT, SINT, FLOAT; 8-bit SRGB) and the packed ones Vulkan formats map
+  to: 2_10_10_10 (UNORM, SNORM, UINT, SINT), 10_11_11_FLOAT, 11_11_10_FLOAT,
+  5_6_5_UNORM, 1_5_5_5_UNORM, 5_5_5_1_UNORM, 4_4_4_4_UNORM and 5_9_9_9_FLOAT (three 9-bit
+  mantissas, a 5-bit shared exponent). A name lists the channels from the most
+  significant bits down: X occupies the least significant ones (2_10_10_10: X bits 0-9,
+  Y 10-19, Z 20-29, W 30-31; 10_11_11_FLOAT: X 0-10, Y 11-21, Z 22-31). Source: Mesa's
+  src/amd/common/gfx10_format_table.py, which reverses a format name's channel sizes
+  ("Keep the bit sizes in little-endian order") to match them to a format's channels
+  from bit 0, and maps R11G11B10_FLOAT (R in bits 0-10: Vulkan's B10G11R11_UFLOAT_PACK32)
+  to 10_11_11_FLOAT and R9G9B9E5_FLOAT (E5B9G9R9_UFLOAT_PACK32) to 5_9_9_9_FLOAT; so
+  A2B10G10R10_*_PACK32 is 2_10_10_10_* and B5G6R5_UNORM_PACK16 5_6_5_UNORM with the
+  identity dst_sel, R5G6B5_UNORM_PACK16 5_6_5_UNORM read through dst_sel (Z, Y, X, 1).
+  Packed texels are one little-endian 16- or 32-bit word, their channels converted as
+  the uniform ones' of the same kind; the unsigned 10- and 11-bit floats (5-bit exponent
+  biased 15, 5/6-bit mantissa, no sign; Vulkan spec "Unsigned 11-Bit Floating-Point
+  Numbers") load exactly and store rounded to nearest even, negative values and -inf as
+  0, finite values beyond the largest (64512 / 65024) as it, +inf as inf, NaN as a NaN;
+  5_9_9_9 loads mantissa x 2^(exponent - 24) and stores by the Vulkan spec's "RGB to
+  Shared Exponent Conversion" (NaN as 0). Image atomics refuse packed formats by name.
+  A load expands the texel to RGBA
   (missing R, G, B read 0, missing A reads 1), converts it as 10.4.1 says (UINT/SINT
   to 32-bit integers, the others to 32-bit float: unorm v / (2^n - 1), snorm
   max(v / (2^(n-1) - 1), -1), sRGB colour channels decoded to linear), applies
@@ -83,23 +102,45 @@ _FORMAT_IDS = {
     59: "32_32_32_SINT", 60: "32_32_32_FLOAT", 61: "32_32_32_32_UINT",
     62: "32_32_32_32_SINT", 63: "32_32_32_32_FLOAT", 64: "8_SRGB", 65: "8_8_SRGB",
     66: "8_8_8_8_SRGB",
+    # the packed formats Vulkan formats map to (Mesa's gfx10 format table: see the module doc)
+    30: "10_11_11_FLOAT", 31: "11_11_10_FLOAT", 36: "2_10_10_10_UNORM",
+    37: "2_10_10_10_SNORM", 40: "2_10_10_10_UINT", 41: "2_10_10_10_SINT",
+    67: "5_9_9_9_FLOAT", 68: "5_6_5_UNORM", 69: "1_5_5_5_UNORM", 70: "5_5_5_1_UNORM",
+    71: "4_4_4_4_UNORM",
 }
+SHARED_EXPONENT = "5_9_9_9_FLOAT"  # three 9-bit mantissas and their shared 5-bit exponent
 
 
 @dataclass(frozen=True)
 class TexFormat:
-    """A memory format: `channels` channels of `bits` bits each, numeric `kind`
-    (``unorm``, ``snorm``, ``uint``, ``sint``, ``float``, ``srgb``)."""
+    """A memory format: channels of `sizes` bits each, X first from the texel's least
+    significant bits (the name lists them from the most significant down, so `sizes` is
+    the name's numbers reversed), numeric `kind` (``unorm``, ``snorm``, ``uint``, ``sint``,
+    ``float``, ``srgb``). 5_9_9_9_FLOAT's last size is its shared exponent, not a
+    channel."""
 
     id: int
     name: str
-    channels: int
-    bits: int
+    sizes: tuple[int, ...]
     kind: str
 
     @property
+    def channels(self) -> int:
+        return len(self.sizes) - (self.name == SHARED_EXPONENT)
+
+    @property
+    def bits(self) -> int:
+        """The widest channel's bits (a uniform-channel format's channel size)."""
+        return max(self.sizes)
+
+    @property
+    def packed(self) -> bool:
+        """Channels that are not all 8, 16 or 32 bits wide: read from one texel word."""
+        return len(set(self.sizes)) > 1 or self.sizes[0] not in (8, 16, 32)
+
+    @property
     def bytes(self) -> int:
-        return self.channels * self.bits // 8
+        return sum(self.sizes) // 8
 
     @property
     def integer(self) -> bool:
@@ -109,9 +150,8 @@ class TexFormat:
 def _parse_format(fid: int, name: str) -> TexFormat:
     m = re.fullmatch(r"((?:\d+_)+)([A-Z]+)", name)
     assert m, name
-    sizes = [int(x) for x in m.group(1).strip("_").split("_")]
-    assert len(set(sizes)) == 1, name
-    return TexFormat(fid, name, len(sizes), sizes[0], m.group(2).lower())
+    sizes = tuple(int(x) for x in reversed(m.group(1).strip("_").split("_")))
+    return TexFormat(fid, name, sizes, m.group(2).lower())
 
 
 FORMATS: dict[int, TexFormat] = {i: _parse_format(i, n) for i, n in _FORMAT_IDS.items()}
@@ -274,18 +314,101 @@ def _linear_to_srgb(x: np.ndarray) -> np.ndarray:
     return np.where(x <= 0.0031308, x * 12.92, 1.055 * x ** (1 / 2.4) - 0.055)
 
 
+def _fields(fmt: TexFormat, raw: np.ndarray) -> list[np.ndarray]:
+    """Texel bytes [n, fmt.bytes] -> each field of `fmt.sizes` as uint64 [n] (a packed
+    format's fields from its little-endian texel word, X in the least significant bits)."""
+    n = raw.shape[0]
+    raw = np.ascontiguousarray(raw)
+    if not fmt.packed:
+        dt = {8: np.uint8, 16: np.uint16, 32: np.uint32}[fmt.bits]
+        ch = raw.view(dt).reshape(n, fmt.channels).astype(np.uint64)
+        return [ch[:, c] for c in range(fmt.channels)]
+    word = raw.view({2: np.uint16, 4: np.uint32}[fmt.bytes]).reshape(n).astype(np.uint64)
+    out, shift = [], 0
+    for b in fmt.sizes:
+        out.append(word >> U64(shift) & U64((1 << b) - 1))
+        shift += b
+    return out
+
+
+def _join(fmt: TexFormat, fields: list[np.ndarray]) -> np.ndarray:
+    """The inverse of `_fields`: one uint64 [n] per field of `fmt.sizes` -> texel bytes."""
+    n = len(fields[0])
+    if not fmt.packed:
+        dt = {8: np.uint8, 16: np.uint16, 32: np.uint32}[fmt.bits]
+        return np.stack([f.astype(dt) for f in fields], axis=1).view(np.uint8).reshape(
+            n, fmt.bytes)
+    word, shift = np.zeros(n, dtype=np.uint64), 0
+    for b, f in zip(fmt.sizes, fields, strict=True):
+        word |= (f.astype(np.uint64) & U64((1 << b) - 1)) << U64(shift)
+        shift += b
+    wt = {2: np.uint16, 4: np.uint32}[fmt.bytes]
+    return word.astype(wt).view(np.uint8).reshape(n, fmt.bytes)
+
+
+# 5_9_9_9_FLOAT (Vulkan spec, "Shared Exponent to RGB" and "RGB to Shared Exponent
+# Conversion"): N mantissa bits, exponent bias B, largest exponent Emax
+_SE_N, _SE_B, _SE_EMAX = 9, 15, 31
+
+
+def _small_float_decode(u: np.ndarray, b: int) -> np.ndarray:
+    """An unsigned 10- or 11-bit float field (5-bit exponent biased 15, b - 5 mantissa
+    bits, no sign: Vulkan spec "Unsigned 11-Bit/10-Bit Floating-Point Numbers") as float32:
+    float16's layout without its sign and with the mantissa's low 15 - b bits cut off."""
+    return (u << U64(15 - b)).astype(np.uint16).view(np.float16).astype(np.float32)
+
+
+def _small_float_encode(f: np.ndarray, b: int) -> np.ndarray:
+    """float32 [n] -> the unsigned b-bit float field (Vulkan spec, the same sections):
+    rounded to the nearest representable value (ties to even), negative values and -inf to
+    0, finite values beyond the largest finite one to it, +inf to inf, NaN to a NaN."""
+    m = b - 5
+    x = f.astype(np.float64)
+    nan, inf = np.isnan(x), x == np.inf
+    top = (2.0 - 2.0 ** -m) * 2.0 ** 15  # the largest finite value
+    x = np.clip(np.nan_to_num(x, nan=0.0, posinf=0.0, neginf=0.0), 0.0, top)
+    e = np.frexp(x)[1] - 1  # x in [2^e, 2^(e+1))
+    q = np.exp2((np.maximum(e, -14) - m).astype(np.float64))  # the spacing there
+    x = np.minimum(np.rint(x / q) * q, top)
+    v = (x.astype(np.float16).view(np.uint16) >> np.uint16(15 - b)).astype(np.uint64)
+    v = np.where(inf, U64(31 << m), v)
+    return np.where(nan, U64(31 << m | 1 << (m - 1)), v)
+
+
+def _shared_exp_decode(fields: list[np.ndarray]) -> list[np.ndarray]:
+    scale = np.exp2(fields[3].astype(np.float64) - (_SE_B + _SE_N))
+    return [(fields[c].astype(np.float64) * scale).astype(np.float32) for c in range(3)]
+
+
+def _shared_exp_encode(rgb: list[np.ndarray]) -> list[np.ndarray]:
+    """float32 R, G, B -> the 9-bit mantissas and the shared exponent (Vulkan spec "RGB to
+    Shared Exponent Conversion"; NaN as 0)."""
+    top = (2 ** _SE_N - 1) / 2 ** _SE_N * 2.0 ** (_SE_EMAX - _SE_B)
+    c = [np.clip(np.nan_to_num(x.astype(np.float64), nan=0.0), 0.0, top) for x in rgb]
+    mx = np.maximum(np.maximum(c[0], c[1]), c[2])
+    flog = np.where(mx > 0, np.frexp(mx)[1] - 1, -_SE_B - 1)  # floor(log2(max))
+    e = np.maximum(-_SE_B - 1, flog) + 1 + _SE_B
+    ms = np.floor(mx / np.exp2((e - _SE_B - _SE_N).astype(np.float64)) + 0.5)
+    e = np.where(ms < 2 ** _SE_N, e, e + 1)
+    scale = np.exp2((e - _SE_B - _SE_N).astype(np.float64))
+    return [np.floor(x / scale + 0.5).astype(np.uint64) for x in c] + [e.astype(np.uint64)]
+
+
 def unpack_texels(fmt: TexFormat, raw: np.ndarray) -> np.ndarray:
     """Texel bytes [n, fmt.bytes] -> RGBA as 32-bit words [n, 4] (float bits for
     float/normalized formats, integers for UINT/SINT), missing channels 0, 0, 0, 1."""
     n = raw.shape[0]
-    b, kind = fmt.bits, fmt.kind
-    dt = {8: np.uint8, 16: np.uint16, 32: np.uint32}[b]
-    ch = np.ascontiguousarray(raw).view(dt).reshape(n, fmt.channels).astype(np.uint64)
+    kind = fmt.kind
+    fields = _fields(fmt, raw)
     out = np.zeros((n, 4), dtype=np.uint32)
     one = np.uint32(1) if fmt.integer else np.float32(1.0).view(np.uint32)
     out[:, 3] = one
+    if fmt.name == SHARED_EXPONENT:
+        for c, x in enumerate(_shared_exp_decode(fields)):
+            out[:, c] = x.view(np.uint32)
+        return out
     for c in range(fmt.channels):
-        u = ch[:, c]
+        u, b = fields[c], fmt.sizes[c]
         if kind == "uint":
             w = u.astype(np.uint32)
         elif kind == "sint":
@@ -295,8 +418,10 @@ def unpack_texels(fmt: TexFormat, raw: np.ndarray) -> np.ndarray:
         elif kind == "float":
             if b == 32:
                 w = u.astype(np.uint32)
-            else:
+            elif b == 16:
                 w = u.astype(np.uint16).view(np.float16).astype(np.float32).view(np.uint32)
+            else:
+                w = _small_float_decode(u, b).view(np.uint32)
         elif kind == "unorm" or (kind == "srgb" and c == 3):
             w = (u.astype(np.float32) / np.float32((1 << b) - 1)).astype(np.float32) \
                 .view(np.uint32)
@@ -317,12 +442,14 @@ def unpack_texels(fmt: TexFormat, raw: np.ndarray) -> np.ndarray:
 
 def pack_texels(fmt: TexFormat, rgba: np.ndarray) -> np.ndarray:
     """RGBA 32-bit words [n, 4] -> texel bytes [n, fmt.bytes] (see the module doc)."""
-    n = rgba.shape[0]
-    b, kind = fmt.bits, fmt.kind
-    dt = {8: np.uint8, 16: np.uint16, 32: np.uint32}[b]
-    ch = np.zeros((n, fmt.channels), dtype=dt)
-    maxu = (1 << b) - 1
+    kind = fmt.kind
+    if fmt.name == SHARED_EXPONENT:
+        rgb = [rgba[:, c].astype(np.uint32).view(np.float32) for c in range(3)]
+        return _join(fmt, _shared_exp_encode(rgb))
+    fields = []
     for c in range(fmt.channels):
+        b = fmt.sizes[c]
+        maxu = (1 << b) - 1
         w = rgba[:, c].astype(np.uint32)
         if kind == "uint":
             v = np.minimum(w.astype(np.uint64), maxu)
@@ -330,7 +457,12 @@ def pack_texels(fmt: TexFormat, rgba: np.ndarray) -> np.ndarray:
             s = np.clip(w.view(np.int32).astype(np.int64), -(1 << (b - 1)), (1 << (b - 1)) - 1)
             v = s & maxu
         elif kind == "float":
-            v = w if b == 32 else w.view(np.float32).astype(np.float16).view(np.uint16)
+            if b == 32:
+                v = w
+            elif b == 16:
+                v = w.view(np.float32).astype(np.float16).view(np.uint16)
+            else:
+                v = _small_float_encode(w.view(np.float32), b)
         else:
             f = w.view(np.float32).astype(np.float64)
             f = np.nan_to_num(f, nan=0.0)
@@ -341,8 +473,8 @@ def pack_texels(fmt: TexFormat, rgba: np.ndarray) -> np.ndarray:
                 if kind == "srgb" and c < 3:
                     f = _linear_to_srgb(f)
                 v = np.rint(np.clip(f, 0.0, 1.0) * maxu).astype(np.uint64)
-        ch[:, c] = np.asarray(v).astype(dt)
-    return ch.view(np.uint8).reshape(n, fmt.bytes)
+        fields.append(np.asarray(v).astype(np.uint64))
+    return _join(fmt, fields)
 
 
 def apply_dst_sel(fmt: TexFormat, rgba: np.ndarray, sel: tuple[int, int, int, int]
@@ -828,6 +960,10 @@ def _bind_atomic(i: Inst) -> Handler:
         old = np.zeros(len(lanes), dtype=np.uint32)
         desc, fmt = _desc(w, i)
         if desc is not None and fmt is not None:
+            if fmt.packed:
+                raise EmuError(f"{i.where()}: {i.name} on a {fmt.name} image (a packed "
+                               "format: the texture unit's atomics take 32-bit integer "
+                               "texels)")
             if fmt.bytes != 4 or not (fmt.integer or stem == "swap"):
                 raise EmuError(f"{i.where()}: {i.name} on a {fmt.name} image (the texture "
                                "unit's atomics take 32-bit integer texels; swap any 32-bit "

@@ -392,7 +392,9 @@ def _buffer_format(i: Inst, fid: int) -> TexFormat | None:
     fmt = TEX_FORMATS.get(fid)
     if fmt is None or fid >= 64:
         raise EmuError(f"{i.where()}: buffer data format {fid} is not supported by the "
-                       "emulator (the uniform-channel 8/16/32-bit formats of Table 52 are)")
+                       "emulator (the uniform-channel 8/16/32-bit formats of Table 52 are, and "
+                       "its packed 2_10_10_10 UNORM/SNORM/UINT/SINT, 10_11_11_FLOAT and "
+                       "11_11_10_FLOAT)")
     return fmt
 
 

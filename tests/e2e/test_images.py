@@ -405,8 +405,8 @@ def test_radcc_run_image_errors(tmp_path: Path, extra: list[str], message: str,
 @pytest.mark.parametrize("decl, use, message", [
     ("layout(r32ui) uniform uimageCube img;", "imageAtomicAdd(img, ivec3(0), 1u);",
      "image atomics on image dimension Cube are not supported"),
-    ("layout(rgb10_a2) uniform image2D img;", "imageStore(img, ivec2(0), vec4(0));",
-     "storage image format Rgb10A2 is not supported"),
+    ("layout(r64ui) uniform u64image2D img;", "imageStore(img, ivec2(0), u64vec4(0));",
+     "storage image format R64ui is not supported"),
     ("layout(r32f) uniform image2D img;", "float x = imageAtomicAdd(img, ivec2(0), 1.0);",
      "OpAtomicFAddEXT on a storage image of format R32f is not supported"),
     ("uniform sampler2D img;", "vec4 v; sparseTextureLodARB(img, vec2(0), 0.0, v);",
@@ -417,6 +417,8 @@ def test_unsupported_images_refused_by_name(tmp_path: Path, decl: str, use: str,
     assert_glsl_refused_by_name(
         tmp_path, "#version 450\n#extension GL_ARB_sparse_texture2 : enable\n"
                   "#extension GL_EXT_shader_atomic_float : enable\n"
+                  "#extension GL_EXT_shader_image_int64 : enable\n"
+                  "#extension GL_EXT_shader_explicit_arithmetic_types_int64 : enable\n"
                   "layout(local_size_x = 1) in;\n"
                   f"layout(set = 0, binding = 0) {decl}\nvoid main() {{ {use} }}\n", message)
 

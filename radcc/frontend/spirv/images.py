@@ -8,7 +8,8 @@ dimension but 1D, 2D, 3D, Cube and Buffer (texel buffers), arrayed images but 1D
 Cube ones, multisampled images but 2-D ones (arrayed or not), and
 storage image formats outside `STORAGE_FORMATS` (the uniform-channel formats the
 emulator's texture unit knows: those of ``radcc run --image`` and, through the Python
-API's images, the other ones; packed formats such as Rgb10A2 are not among them). Sampled images (``texture2D``, Sampled 1; depth
+API's images, the other ones, and the packed ones Rgb10A2, Rgb10a2ui and R11fG11fB10f,
+whose texels image atomics cannot take: `PACKED_FORMATS`). Sampled images (``texture2D``, Sampled 1; depth
 images too: their Dref sampling and gathers compare with the sampler's compare function)
 are supported for fetches, queries, sampling and gathers.
 """
@@ -20,6 +21,10 @@ from dataclasses import dataclass
 
 from .types import TypeOther
 
+# the packed storage formats (Vulkan's A2B10G10R10 unorm/uint and B10G11R11 ufloat: the
+# texture unit's 2_10_10_10_UNORM/UINT and 10_11_11_FLOAT; through the Python API's images
+# only): no image atomics on them
+PACKED_FORMATS = frozenset({"Rgb10A2", "Rgb10a2ui", "R11fG11fB10f"})
 # the SPIR-V image formats radcc accepts on a storage image ("Unknown": no format
 # qualifier, the format comes from the descriptor)
 STORAGE_FORMATS = frozenset({
@@ -31,6 +36,7 @@ STORAGE_FORMATS = frozenset({
     "Rgba16", "Rg16", "R16", "Rgba16Snorm", "Rg16Snorm", "R16Snorm", "Rgba8Snorm",
     "Rg8Snorm", "R8Snorm", "Rg16f", "Rg16ui", "Rg16i", "Rg32ui", "Rg32i", "Rgba8i", "Rg8i",
     "R8i",
+    *PACKED_FORMATS,
 })
 SUPPORTED_DIMS = frozenset({"1D", "2D", "3D", "Cube", "Buffer"})
 ARRAYED_DIMS = frozenset({"1D", "2D", "Cube"})  # the dimensions supported arrayed

@@ -363,14 +363,15 @@ def test_variable_pointers_refused_by_name(base_asm: str, tmp_path: Path) -> Non
 def test_image_type_refused_by_name(base_asm: str, tmp_path: Path) -> None:
     """A (valid) image type radcc does not handle: refused by name at its word offset."""
     text = base_asm.replace("%float = OpTypeFloat 32",
-                            "%float = OpTypeFloat 32\n%img = OpTypeImage %float 2D 0 0 0 2 "
-                            "Rgb10A2", 1).replace(
-        "OpCapability Shader", "OpCapability Shader\nOpCapability StorageImageExtendedFormats", 1)
+                            "%float = OpTypeFloat 32\n%u64 = OpTypeInt 64 0\n"
+                            "%img = OpTypeImage %u64 2D 0 0 0 2 R64ui", 1).replace(
+        "OpCapability Shader", "OpCapability Shader\nOpCapability Int64\n"
+        "OpCapability Int64ImageEXT\nOpExtension \"SPV_EXT_shader_image_int64\"", 1)
     data = _assemble(text)
     assert spirv_tools.validate(data, "vulkan1.3").ok
     status, err = _compile(tmp_path, data)
     want = _word_of(text, data, "OpTypeImage")
-    assert status == 1 and f"word {want}: OpTypeImage: storage image format Rgb10A2 is not " \
+    assert status == 1 and f"word {want}: OpTypeImage: storage image format R64ui is not " \
         "supported" in err, err
 
 
