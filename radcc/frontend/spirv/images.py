@@ -6,10 +6,10 @@ image) and the image format, plus the access qualifier. `unsupported` names what
 does not handle yet (the validator refuses it with the type's word offset): every
 dimension but 1D, 2D, 3D, Cube and Buffer (texel buffers), arrayed images but 1D, 2D and
 Cube ones, multisampled images but 2-D ones (arrayed or not), and
-storage image formats outside `STORAGE_FORMATS` (the uniform-channel formats the
-emulator's texture unit knows: those of ``radcc run --image`` and, through the Python
-API's images, the other ones, and the packed ones Rgb10A2, Rgb10a2ui and R11fG11fB10f,
-whose texels image atomics cannot take: `PACKED_FORMATS`). Sampled images (``texture2D``, Sampled 1; depth
+storage image formats outside `STORAGE_FORMATS` (the formats the emulator's texture
+unit knows: the uniform-channel ones of ``radcc run --image`` and, through the Python
+API's images, the other uniform-channel ones and the packed `PACKED_FORMATS` Rgb10A2,
+Rgb10a2ui and R11fG11fB10f, on which image atomics are refused). Sampled images (``texture2D``, Sampled 1; depth
 images too: their Dref sampling and gathers compare with the sampler's compare function)
 are supported for fetches, queries, sampling and gathers.
 """
