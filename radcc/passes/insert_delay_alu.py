@@ -374,20 +374,6 @@ class DelaySim:
         """Whether the target inserts s_delay_alu at all (``delay_alu``)."""
         return self._on
 
-    def class_facts(self, info: OpInfo | None) -> tuple[
-            bool, bool, bool, int, bool, tuple[int, int, int, int, int] | None]:
-        """(valu, trans, alu, issue cycles, clears the state, dependency its
-        results get) of a table entry, as `facts` gives them."""
-        return _class_facts_memo(info, self._pass.delays, self._pass.by_info)
-
-    @staticmethod
-    def waits_va_vdst(instr: Instruction) -> bool:
-        """An ``s_waitcnt_depctr`` with va_vdst(0) (clears VALU dependencies)."""
-        if instr.opcode != "s_waitcnt_depctr":
-            return False
-        dep = depctr_of(instr)
-        return dep is not None and dep["va_vdst"] == 0
-
     def facts(self, instr: Instruction) -> _Rec:
         """What the pass uses of `instr` (reads, writes, VALU/trans/ALU flags,
         issue cycles, whether it clears the state, the dependency it creates as
