@@ -18,50 +18,18 @@ refuses (1-D, arrayed, cube, depth compare) against NumPy models.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from radcc.oracle import lavapipe
 from tests.e2e.test_images import _np_cube_sample, _np_gather
+from tests.support.image_cases import ImageCase, check_vs_lavapipe, f32, inputs, push, u8
 from tests.support.tools import glsl_file_spirv, run_radcc
 
 HERE = Path(__file__).parent / "images" / "apps"
-Key = tuple[int, int] | tuple[int, int, int]
-Images = dict[Key, tuple[np.ndarray, str | None]]
 F8 = 1.25 / 255  # the tolerance for 8-bit texels filtered
 Z = np.zeros
-
-
-@dataclass
-class App:
-    name: str
-    groups: tuple[int, int, int]
-    images: Callable[[np.random.Generator], Images]
-    samplers: dict[Key, str] = field(default_factory=dict)
-    buffers: Callable[[np.random.Generator], dict[Key, np.ndarray]] = lambda rng: {}
-    push: bytes = b""
-    # output -> allowed absolute difference (8-bit steps for uint8 images; a buffer listed
-    # is compared as float32); missing: exact
-    tol: dict[Key, float] = field(default_factory=dict)
-    rel: dict[Key, float] = field(default_factory=dict)  # relative tolerance (f16 stores)
-    sampler_id: str = ""
-
-
-def _u8(rng: np.random.Generator, *shape: int) -> np.ndarray:
-    return rng.integers(0, 256, shape, dtype=np.uint8)
-
-
-def _f32(rng: np.random.Generator, lo: float, hi: float, *shape: int) -> np.ndarray:
-    return rng.uniform(lo, hi, shape).astype(np.float32)
-
-
-def _push(*vals: float | int) -> bytes:
-    return b"".join(np.array([v], np.int32 if isinstance(v, int) else np.float32).tobytes()
-                    for v in vals)
 
 
 def _store_values(rng: np.random.Generator) -> np.ndarray:
@@ -72,115 +40,75 @@ def _store_values(rng: np.random.Generator) -> np.ndarray:
 
 ADDRESS = ("repeat", "clamp", "mirror", "border")
 LVP_CASES = [
-    App("gather_ofs", (2, 2, 1), lambda r: {(0, 0): (_f32(r, -5, 5, 13, 11, 4), None)},
-        {(0, 0): "nearest,repeat"}, buffers=lambda r: {(0, 1): Z(256 * 6 * 4, np.float32)}),
-    App("gather_dyn", (1, 1, 1), lambda r: {(0, 0): (_f32(r, -5, 5, 11, 9, 2), None)},
-        {(0, 0): "nearest,mirror"}, buffers=lambda r: {(0, 1): Z(128 * 4, np.float32)}),
-    App("gauss", (3, 3, 1), lambda r: {(0, 0): (_u8(r, 20, 24, 4), None),
-                                       (0, 1): (Z((24, 24, 4), np.uint8), None)},
-        {(0, 0): "linear,clamp"}, tol={(0, 1): 2.0}),
-    App("bilateral", (2, 2, 1),
-        lambda r: {(0, 0): (_f32(r, 0, 1, 16, 16, 4).astype(np.float16), None),
-                   (0, 1): (Z((16, 16, 4), np.float16), None)},
-        push=_push(2, 1.5, 0.3), tol={(0, 1): 2e-3}),
-    App("lut_grade", (2, 1, 1), lambda r: {(0, 0): (_u8(r, 10, 12, 4), None),
-                                           (0, 1): (_u8(r, 7, 6, 5, 4), None),
-                                           (0, 2): (Z((10, 12, 4), np.float16), None)},
-        {(0, 0): "nearest,clamp", (0, 1): "linear,clamp"}, tol={(0, 2): F8 + 2e-3}),
-    App("tb_filter", (2, 1, 1), lambda r: {(0, 0): (_f32(r, -3, 3, 100), None),
-                                           (0, 1): (Z(100, np.float32), None),
-                                           (0, 2): (_u8(r, 90, 4), None),
-                                           (0, 3): (Z((90, 4), np.uint32), None)},
-        buffers=lambda r: {(0, 4): Z(4, np.int32)}, tol={(0, 1): 1e-6}),
-    App("atomic_cas", (2, 2, 1),
-        lambda r: {(0, 0): (r.integers(-100, 100, (16, 16), dtype=np.int32), None),
-                   (0, 1): (r.integers(-(1 << 31), 1 << 31, (5, 8), dtype=np.int32), None)},
-        buffers=lambda r: {(0, 2): Z(256 * 4, np.int32)}),
-    App("hist_atomic", (2, 1, 1),
-        lambda r: {(0, 0): (_u8(r, 9, 13, 4), None), (0, 1): (Z((4, 64), np.uint32), None),
-                   (0, 2): (r.integers(0, 1 << 32, (9, 13), dtype=np.uint32), None)},
-        buffers=lambda r: {(0, 3): Z(117, np.uint32)}),
-    *(App("address", (3, 2, 1), lambda r: {(0, 0): (_u8(r, 7, 13, 4), None),
-                                           (0, 1): (_u8(r, 7, 13, 4), None)},
-          {(0, 0): f"nearest,{m}", (0, 1): f"linear,{m}"},
-          buffers=lambda r: {(0, 2): Z(384 * 8, np.float32)}, tol={(0, 2): F8 + 1e-6},
-          sampler_id=m) for m in ADDRESS),
-    *(App("unnorm", (2, 2, 1), lambda r: {(0, 0): (_f32(r, 0, 1, 9, 11), None),
-                                          (0, 1): (_u8(r, 9, 11, 4), None)},
-          {(0, 0): f"linear,{m},unnormalized", (0, 1): f"linear,{m},unnormalized"},
-          buffers=lambda r: {(0, 2): Z(256 * 8, np.float32)}, tol={(0, 2): F8 + 1e-6},
-          sampler_id=m) for m in ("clamp", "border")),
-    App("srgb_f16", (2, 2, 1), lambda r: {(0, 0): (_u8(r, 16, 16, 4), "rgba8_srgb"),
-                                          (0, 1): (Z((16, 16, 4), np.float16), None)},
-        {(0, 0): "linear,clamp"}, buffers=lambda r: {(0, 2): Z(256 * 4, np.float16)},
-        tol={(0, 1): 4e-3, (0, 2): 2e-3}),
-    App("sep_samplers", (2, 2, 1),
-        lambda r: {(0, 0): (_u8(r, 16, 16, 4), None),
-                   (0, 2): (r.integers(-1000, 1000, (16, 16, 4), dtype=np.int32), None)},
-        {(0, 1): "nearest,repeat", (1, 0): "linear,mirror"},
-        buffers=lambda r: {(1, 1): Z(256 * 12, np.float32)}, tol={(1, 1): F8 + 1e-6}),
-    App("oob_rw", (2, 2, 1),
-        lambda r: {(0, 0): (_f32(r, -1, 1, 8, 8, 4), None),
-                   (0, 1): (Z((10, 12, 4), np.float32), None),
-                   (0, 2): (r.integers(1, 1000, 16, dtype=np.uint32), None)},
-        buffers=lambda r: {(0, 3): Z(256 * 4, np.float32), (0, 4): Z(256, np.uint32)}),
-    App("store_convert", (1, 1, 1),
-        lambda r: {(0, 0): (Z((8, 8, 4), np.uint8), None), (0, 1): (Z((8, 8), np.uint8), None),
-                   (0, 2): (Z((8, 8, 4), np.float16), None),
-                   (0, 3): (Z((8, 8), np.float16), None)},
-        buffers=lambda r: {(0, 4): _store_values(r)},
-        tol={(0, 0): 1.0, (0, 1): 1.0, (0, 2): 2.0 ** -24, (0, 3): 2.0 ** -24},
-        rel={(0, 2): 2.0 ** -9, (0, 3): 2.0 ** -9}),
+    ImageCase("gather_ofs", (2, 2, 1), lambda r: {(0, 0): (f32(r, -5, 5, 13, 11, 4), None)},
+              {(0, 0): "nearest,repeat"}, buffers=lambda r: {(0, 1): Z(256 * 6 * 4, np.float32)}),
+    ImageCase("gather_dyn", (1, 1, 1), lambda r: {(0, 0): (f32(r, -5, 5, 11, 9, 2), None)},
+              {(0, 0): "nearest,mirror"}, buffers=lambda r: {(0, 1): Z(128 * 4, np.float32)}),
+    ImageCase("gauss", (3, 3, 1), lambda r: {(0, 0): (u8(r, 20, 24, 4), None),
+                                             (0, 1): (Z((24, 24, 4), np.uint8), None)},
+              {(0, 0): "linear,clamp"}, tol={(0, 1): 2.0}),
+    ImageCase("bilateral", (2, 2, 1),
+              lambda r: {(0, 0): (f32(r, 0, 1, 16, 16, 4).astype(np.float16), None),
+                         (0, 1): (Z((16, 16, 4), np.float16), None)},
+              push=push(2, 1.5, 0.3), tol={(0, 1): 2e-3}),
+    ImageCase("lut_grade", (2, 1, 1), lambda r: {(0, 0): (u8(r, 10, 12, 4), None),
+                                                 (0, 1): (u8(r, 7, 6, 5, 4), None),
+                                                 (0, 2): (Z((10, 12, 4), np.float16), None)},
+              {(0, 0): "nearest,clamp", (0, 1): "linear,clamp"}, tol={(0, 2): F8 + 2e-3}),
+    ImageCase("tb_filter", (2, 1, 1), lambda r: {(0, 0): (f32(r, -3, 3, 100), None),
+                                                 (0, 1): (Z(100, np.float32), None),
+                                                 (0, 2): (u8(r, 90, 4), None),
+                                                 (0, 3): (Z((90, 4), np.uint32), None)},
+              buffers=lambda r: {(0, 4): Z(4, np.int32)}, tol={(0, 1): 1e-6}),
+    ImageCase("atomic_cas", (2, 2, 1),
+              lambda r: {(0, 0): (r.integers(-100, 100, (16, 16), dtype=np.int32), None),
+                         (0, 1): (r.integers(-(1 << 31), 1 << 31, (5, 8), dtype=np.int32), None)},
+              buffers=lambda r: {(0, 2): Z(256 * 4, np.int32)}),
+    ImageCase("hist_atomic", (2, 1, 1),
+              lambda r: {(0, 0): (u8(r, 9, 13, 4), None), (0, 1): (Z((4, 64), np.uint32), None),
+                         (0, 2): (r.integers(0, 1 << 32, (9, 13), dtype=np.uint32), None)},
+              buffers=lambda r: {(0, 3): Z(117, np.uint32)}),
+    *(ImageCase("address", (3, 2, 1), lambda r: {(0, 0): (u8(r, 7, 13, 4), None),
+                                                 (0, 1): (u8(r, 7, 13, 4), None)},
+                {(0, 0): f"nearest,{m}", (0, 1): f"linear,{m}"},
+                buffers=lambda r: {(0, 2): Z(384 * 8, np.float32)}, tol={(0, 2): F8 + 1e-6},
+                sampler_id=m) for m in ADDRESS),
+    *(ImageCase("unnorm", (2, 2, 1), lambda r: {(0, 0): (f32(r, 0, 1, 9, 11), None),
+                                                (0, 1): (u8(r, 9, 11, 4), None)},
+                {(0, 0): f"linear,{m},unnormalized", (0, 1): f"linear,{m},unnormalized"},
+                buffers=lambda r: {(0, 2): Z(256 * 8, np.float32)}, tol={(0, 2): F8 + 1e-6},
+                sampler_id=m) for m in ("clamp", "border")),
+    ImageCase("srgb_f16", (2, 2, 1), lambda r: {(0, 0): (u8(r, 16, 16, 4), "rgba8_srgb"),
+                                                (0, 1): (Z((16, 16, 4), np.float16), None)},
+              {(0, 0): "linear,clamp"}, buffers=lambda r: {(0, 2): Z(256 * 4, np.float16)},
+              tol={(0, 1): 4e-3, (0, 2): 2e-3}),
+    ImageCase("sep_samplers", (2, 2, 1),
+              lambda r: {(0, 0): (u8(r, 16, 16, 4), None),
+                         (0, 2): (r.integers(-1000, 1000, (16, 16, 4), dtype=np.int32), None)},
+              {(0, 1): "nearest,repeat", (1, 0): "linear,mirror"},
+              buffers=lambda r: {(1, 1): Z(256 * 12, np.float32)}, tol={(1, 1): F8 + 1e-6}),
+    ImageCase("oob_rw", (2, 2, 1),
+              lambda r: {(0, 0): (f32(r, -1, 1, 8, 8, 4), None),
+                         (0, 1): (Z((10, 12, 4), np.float32), None),
+                         (0, 2): (r.integers(1, 1000, 16, dtype=np.uint32), None)},
+              buffers=lambda r: {(0, 3): Z(256 * 4, np.float32), (0, 4): Z(256, np.uint32)}),
+    ImageCase("store_convert", (1, 1, 1),
+              lambda r: {(0, 0): (Z((8, 8, 4), np.uint8), None),
+                         (0, 1): (Z((8, 8), np.uint8), None),
+                         (0, 2): (Z((8, 8, 4), np.float16), None),
+                         (0, 3): (Z((8, 8), np.float16), None)},
+              buffers=lambda r: {(0, 4): _store_values(r)},
+              tol={(0, 0): 1.0, (0, 1): 1.0, (0, 2): 2.0 ** -24, (0, 3): 2.0 ** -24},
+              rel={(0, 2): 2.0 ** -9, (0, 3): 2.0 ** -9}),
 ]
-
-
-def _inputs(case: App) -> tuple[Images, dict[Key, np.ndarray]]:
-    rng = np.random.default_rng(sum(map(ord, case.name)))
-    return case.images(rng), case.buffers(rng)
-
-
-def _compare(case: App, key: Key, got: np.ndarray, ref: np.ndarray, what: str) -> None:
-    assert got.shape == ref.shape and got.dtype == ref.dtype, (case.name, key, what)
-    g, r = got.astype(np.float64), ref.astype(np.float64)
-    with np.errstate(invalid="ignore"):
-        d = np.where(g == r, 0.0, np.abs(g - r))
-    tol = case.tol.get(key, 0.0) + case.rel.get(key, 0.0) * np.abs(r)
-    bad = (d > tol) | (np.isnan(g) != np.isnan(r))
-    assert not bad.any(), f"{case.name} {what} {key}: {int(bad.sum())} of {bad.size} " \
-        f"differ (max {np.nanmax(d):.3g}), first at {np.argwhere(bad)[0].tolist()}"
-
-
-def _run_both(case: App, wave: int) -> tuple[dict[Key, object], dict[Key, object]]:
-    from radcc.driver.run import run_compute
-
-    spirv = glsl_file_spirv(HERE / f"{case.name}.comp")
-    images, bufs = _inputs(case)
-    ref = lavapipe.run_compute(spirv, groups=case.groups, buffers=bufs,
-                               push_constants=case.push, images=images,  # type: ignore[arg-type]
-                               samplers=case.samplers)  # type: ignore[arg-type]
-    got = run_compute(spirv, groups=case.groups, buffers=bufs, push_constants=case.push,
-                      images=images, samplers=case.samplers, wave_size=wave)
-    return got, ref  # type: ignore[return-value]
 
 
 @pytest.mark.parametrize("wave", [32, 64])
 @pytest.mark.parametrize("case", LVP_CASES,
                          ids=[c.name + (f"-{c.sampler_id}" if c.sampler_id else "")
                               for c in LVP_CASES])
-def test_app_vs_lavapipe(case: App, wave: int, lvp: None) -> None:
-    images, bufs = _inputs(case)
-    got, ref = _run_both(case, wave)
-    assert any(not np.array_equal(ref[k], a) for k, (a, _) in images.items()) or \
-        any(ref[k] != b.tobytes() for k, b in bufs.items()), case.name  # it writes something
-    for key in images:
-        _compare(case, key, got[key], ref[key], f"wave{wave} image")  # type: ignore[arg-type]
-    for key, b in bufs.items():
-        if key in case.tol or b.dtype == np.float16:
-            dt = b.dtype if b.dtype == np.float16 else np.float32
-            _compare(case, key, np.frombuffer(got[key], dt),  # type: ignore[arg-type]
-                     np.frombuffer(ref[key], dt), f"wave{wave} buffer")  # type: ignore[arg-type]
-        else:
-            assert got[key] == ref[key], (case.name, key, wave)
+def test_app_vs_lavapipe(case: ImageCase, wave: int, lvp: None) -> None:
+    check_vs_lavapipe(case, HERE, wave)
 
 
 # -- gathers against NumPy too (lavapipe could share a misreading of the offsets) --------
@@ -227,7 +155,7 @@ def test_gathers_vs_numpy(name: str, wave: int) -> None:
     from radcc.driver.run import run_compute
 
     case = next(c for c in LVP_CASES if c.name == name)
-    images, bufs = _inputs(case)
+    images, bufs = inputs(case)
     got = run_compute(glsl_file_spirv(HERE / f"{name}.comp"), groups=case.groups,
                       buffers=bufs, images=images, samplers=case.samplers, wave_size=wave)
     tex = images[(0, 0)][0]
@@ -249,10 +177,10 @@ def test_image_dims_vs_numpy() -> None:
     from radcc.driver.run import run_compute
 
     rng = np.random.default_rng(17)
-    a = _f32(rng, -1, 1, 20, 4)
+    a = f32(rng, -1, 1, 20, 4)
     b = rng.integers(0, 1000, (3, 10), dtype=np.uint32)
-    c = _u8(rng, 3, 4, 5, 4)
-    s = _f32(rng, -1, 1, 3, 8, 4)
+    c = u8(rng, 3, 4, 5, 4)
+    s = f32(rng, -1, 1, 3, 8, 4)
     o = np.zeros((128, 4), np.float32)
     wb, wc = b.copy(), c.copy()
     for i in range(64):
@@ -262,7 +190,7 @@ def test_image_dims_vs_numpy() -> None:
         if i < 20:
             wc[2, (i // 5) % 4, i % 5] = c[0, (i // 5) % 4, i % 5][[2, 1, 0, 3]]
         o[2 * i + 1] = s[i % 3, min(i, 7)]
-    src = _f32(rng, -1, 1, 2, 12, 10, 4)
+    src = f32(rng, -1, 1, 2, 12, 10, 4)
     dst = np.zeros((2, 6, 5, 4), np.float32)
     for y in range(6):
         for x in range(5):

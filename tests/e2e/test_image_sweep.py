@@ -13,45 +13,15 @@ against NumPy models instead.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from radcc.oracle import lavapipe
+from tests.support.image_cases import ImageCase, check_vs_lavapipe, f32, push, u8
 from tests.support.tools import glsl_file_spirv
 
 HERE = Path(__file__).parent / "images" / "sweep"
-Key = tuple[int, int]
-Images = dict[Key, tuple[np.ndarray, str | None]]
-
-
-@dataclass
-class Sweep:
-    name: str
-    groups: tuple[int, int, int]
-    images: Callable[[np.random.Generator], Images]
-    samplers: dict[Key, str] = field(default_factory=dict)
-    buffers: Callable[[np.random.Generator], dict[Key, np.ndarray]] = lambda rng: {}
-    push: bytes = b""
-    # output -> allowed absolute difference (in the array's units: 8-bit steps for uint8
-    # images); missing: exact. A buffer listed here is compared as float32.
-    tol: dict[Key, float] = field(default_factory=dict)
-
-
-def _u8(rng: np.random.Generator, *shape: int) -> np.ndarray:
-    return rng.integers(0, 256, shape, dtype=np.uint8)
-
-
-def _f32(rng: np.random.Generator, lo: float, hi: float, *shape: int) -> np.ndarray:
-    return rng.uniform(lo, hi, shape).astype(np.float32)
-
-
-def _push(*vals: float | int) -> bytes:
-    return b"".join(np.array([v], np.int32 if isinstance(v, int) else np.float32).tobytes()
-                    for v in vals)
 
 
 # the 8-bit filtering tolerance the issue allows (1.25/255) in float and in 8-bit steps
@@ -59,132 +29,94 @@ F8 = 1.25 / 255
 _FILTERED_U8 = 2.0  # 1.25 steps of filtering, then a rounding step of the store
 
 CASES = [
-    Sweep("blur_h", (4, 4, 1),
-          lambda rng: {(0, 0): (_u8(rng, 32, 32, 4), None),
-                       (0, 1): (np.zeros((32, 32, 4), np.uint8), None)},
-          {(0, 0): "linear,clamp"}, push=_push(1 / 32, 1 / 32), tol={(0, 1): _FILTERED_U8}),
-    Sweep("blur_v_shared", (8, 2, 1),
-          lambda rng: {(0, 0): (_f32(rng, -2, 2, 32, 32, 4), None),
-                       (0, 1): (np.zeros((32, 32, 4), np.float32), None)},
-          tol={(0, 1): 1e-5}),
-    Sweep("mipgen", (2, 2, 1),
-          lambda rng: {(0, 0): (_u8(rng, 32, 32, 4), None),
-                       (0, 1): (np.zeros((16, 16, 4), np.float16), None),
-                       (0, 2): (np.zeros((16, 16, 4), np.float32), None)},
-          {(0, 0): "linear,clamp"}, tol={(0, 1): F8 + 1e-3, (0, 2): 1e-6}),
-    Sweep("sobel", (2, 4, 1),
-          lambda rng: {(0, 0): (_u8(rng, 16, 32, 4), None),
-                       (0, 1): (np.zeros((16, 32, 2), np.float32), None),
-                       (0, 2): (np.zeros((16, 32), np.uint8), "r8")},
-          tol={(0, 1): 1e-5}),
-    Sweep("histogram", (2, 2, 1),
-          lambda rng: {(0, 0): (_u8(rng, 16, 16, 4), None),
-                       (0, 1): (np.zeros((4, 64), np.uint32), None)}),
-    Sweep("tonemap", (2, 2, 1),
-          lambda rng: {(0, 0): (_f32(rng, -0.5, 6, 16, 16, 4).astype(np.float16), None),
-                       (0, 1): (np.zeros((16, 16, 4), np.uint8), None),
-                       (0, 2): (_u8(rng, 16, 16, 4), "rgba8_srgb"),
-                       (0, 3): (np.zeros((16, 16, 4), np.float32), None)},
-          {(0, 2): "linear,clamp"}, push=_push(1.3), tol={(0, 1): 1.0, (0, 3): 2 * F8}),
-    Sweep("bc1_encode", (2, 2, 1),
-          lambda rng: {(0, 0): (_u8(rng, 32, 32, 4), None),
-                       (0, 1): (np.zeros((8, 8, 4), np.uint32), None)}),
-    Sweep("resize", (3, 2, 1),
-          lambda rng: {(0, 0): (_u8(rng, 24, 24, 4), None),
-                       (0, 3): (np.zeros((14, 20, 4), np.uint8), None),
-                       (0, 4): (np.zeros((14, 20, 4), np.uint8), None)},
-          {(0, 1): "linear,clamp", (0, 2): "nearest,clamp"}, push=_push(20, 14),
-          tol={(0, 3): _FILTERED_U8}),
-    Sweep("raymarch3d", (2, 2, 1),
-          lambda rng: {(0, 0): (_u8(rng, 8, 8, 8, 4), None),
-                       (0, 1): (np.zeros((16, 16, 4), np.float32), None)},
-          {(0, 0): "linear,clamp"}, push=_push(24, 4.0), tol={(0, 1): 0.02}),
-    Sweep("particles", (2, 1, 1),
-          lambda rng: {(0, 0): (_f32(rng, 0, 1, 128, 4), None),
-                       (0, 1): (np.zeros((128, 4), np.float32), None),
-                       (0, 2): (_u8(rng, 16, 16, 4), None),
-                       (0, 3): (np.zeros((8, 8), np.uint32), None)},
-          {(0, 2): "nearest,repeat"}, push=_push(0.05, 100), tol={(0, 1): 1e-5}),
-    Sweep("lut3d", (2, 2, 1),
-          lambda rng: {(0, 0): (_u8(rng, 16, 16, 4), None),
-                       (0, 1): (_f32(rng, 0, 1, 8, 8, 8, 4), None)},
-          {(0, 1): "linear,clamp"}, push=_push(0.75), tol={(0, 0): 1.0}),
-    Sweep("normals", (2, 2, 1),
-          lambda rng: {(0, 0): (_f32(rng, 0, 1, 18, 18), None),
-                       (0, 1): (np.zeros((16, 16, 4), np.uint8), None)},
-          buffers=lambda rng: {(0, 2): np.zeros(256, np.float32)}, push=_push(4.0),
-          tol={(0, 1): 1.0, (0, 2): 1e-6}),
-    Sweep("dilate_int", (2, 2, 1),
-          lambda rng: {(0, 0): (rng.integers(0, 6, (16, 16), dtype=np.uint32), None),
-                       (0, 1): (np.zeros((16, 16, 4), np.int32), None),
-                       (0, 2): (np.zeros((1, 1), np.uint32), None)}),
-    Sweep("bloom_gather", (2, 2, 1),
-          lambda rng: {(0, 0): (_u8(rng, 32, 32, 4), None),
-                       (0, 1): (np.zeros((16, 16, 4), np.float16), None)},
-          {(0, 0): "linear,clamp"}, push=_push(0.5), tol={(0, 1): 2e-3}),
-    Sweep("volume_slice", (2, 2, 2),
-          lambda rng: {(0, 0): (_f32(rng, -1, 3, 8, 8, 8), None),
-                       (0, 1): (np.zeros((8, 8, 8), np.float32), None),
-                       (0, 2): (np.zeros((8, 8), np.uint32), None)},
-          tol={(0, 1): 1e-5}),
-    Sweep("downsample_lod", (2, 2, 1),
-          lambda rng: {(0, 0): (_u8(rng, 16, 16, 4), None),
-                       (0, 1): (rng.integers(0, 1 << 32, (8, 8), dtype=np.uint32), None)},
-          {(0, 0): "linear,repeat", (0, 1): "nearest,clamp"},
-          buffers=lambda rng: {(0, 2): np.zeros(256 * 12, np.float32)},
-          tol={(0, 2): F8 + 1e-5}),
+    ImageCase("blur_h", (4, 4, 1),
+              lambda rng: {(0, 0): (u8(rng, 32, 32, 4), None),
+                           (0, 1): (np.zeros((32, 32, 4), np.uint8), None)},
+              {(0, 0): "linear,clamp"}, push=push(1 / 32, 1 / 32), tol={(0, 1): _FILTERED_U8}),
+    ImageCase("blur_v_shared", (8, 2, 1),
+              lambda rng: {(0, 0): (f32(rng, -2, 2, 32, 32, 4), None),
+                           (0, 1): (np.zeros((32, 32, 4), np.float32), None)},
+              tol={(0, 1): 1e-5}),
+    ImageCase("mipgen", (2, 2, 1),
+              lambda rng: {(0, 0): (u8(rng, 32, 32, 4), None),
+                           (0, 1): (np.zeros((16, 16, 4), np.float16), None),
+                           (0, 2): (np.zeros((16, 16, 4), np.float32), None)},
+              {(0, 0): "linear,clamp"}, tol={(0, 1): F8 + 1e-3, (0, 2): 1e-6}),
+    ImageCase("sobel", (2, 4, 1),
+              lambda rng: {(0, 0): (u8(rng, 16, 32, 4), None),
+                           (0, 1): (np.zeros((16, 32, 2), np.float32), None),
+                           (0, 2): (np.zeros((16, 32), np.uint8), "r8")},
+              tol={(0, 1): 1e-5}),
+    ImageCase("histogram", (2, 2, 1),
+              lambda rng: {(0, 0): (u8(rng, 16, 16, 4), None),
+                           (0, 1): (np.zeros((4, 64), np.uint32), None)}),
+    ImageCase("tonemap", (2, 2, 1),
+              lambda rng: {(0, 0): (f32(rng, -0.5, 6, 16, 16, 4).astype(np.float16), None),
+                           (0, 1): (np.zeros((16, 16, 4), np.uint8), None),
+                           (0, 2): (u8(rng, 16, 16, 4), "rgba8_srgb"),
+                           (0, 3): (np.zeros((16, 16, 4), np.float32), None)},
+              {(0, 2): "linear,clamp"}, push=push(1.3), tol={(0, 1): 1.0, (0, 3): 2 * F8}),
+    ImageCase("bc1_encode", (2, 2, 1),
+              lambda rng: {(0, 0): (u8(rng, 32, 32, 4), None),
+                           (0, 1): (np.zeros((8, 8, 4), np.uint32), None)}),
+    ImageCase("resize", (3, 2, 1),
+              lambda rng: {(0, 0): (u8(rng, 24, 24, 4), None),
+                           (0, 3): (np.zeros((14, 20, 4), np.uint8), None),
+                           (0, 4): (np.zeros((14, 20, 4), np.uint8), None)},
+              {(0, 1): "linear,clamp", (0, 2): "nearest,clamp"}, push=push(20, 14),
+              tol={(0, 3): _FILTERED_U8}),
+    ImageCase("raymarch3d", (2, 2, 1),
+              lambda rng: {(0, 0): (u8(rng, 8, 8, 8, 4), None),
+                           (0, 1): (np.zeros((16, 16, 4), np.float32), None)},
+              {(0, 0): "linear,clamp"}, push=push(24, 4.0), tol={(0, 1): 0.02}),
+    ImageCase("particles", (2, 1, 1),
+              lambda rng: {(0, 0): (f32(rng, 0, 1, 128, 4), None),
+                           (0, 1): (np.zeros((128, 4), np.float32), None),
+                           (0, 2): (u8(rng, 16, 16, 4), None),
+                           (0, 3): (np.zeros((8, 8), np.uint32), None)},
+              {(0, 2): "nearest,repeat"}, push=push(0.05, 100), tol={(0, 1): 1e-5}),
+    ImageCase("lut3d", (2, 2, 1),
+              lambda rng: {(0, 0): (u8(rng, 16, 16, 4), None),
+                           (0, 1): (f32(rng, 0, 1, 8, 8, 8, 4), None)},
+              {(0, 1): "linear,clamp"}, push=push(0.75), tol={(0, 0): 1.0}),
+    ImageCase("normals", (2, 2, 1),
+              lambda rng: {(0, 0): (f32(rng, 0, 1, 18, 18), None),
+                           (0, 1): (np.zeros((16, 16, 4), np.uint8), None)},
+              buffers=lambda rng: {(0, 2): np.zeros(256, np.float32)}, push=push(4.0),
+              tol={(0, 1): 1.0, (0, 2): 1e-6}),
+    ImageCase("dilate_int", (2, 2, 1),
+              lambda rng: {(0, 0): (rng.integers(0, 6, (16, 16), dtype=np.uint32), None),
+                           (0, 1): (np.zeros((16, 16, 4), np.int32), None),
+                           (0, 2): (np.zeros((1, 1), np.uint32), None)}),
+    ImageCase("bloom_gather", (2, 2, 1),
+              lambda rng: {(0, 0): (u8(rng, 32, 32, 4), None),
+                           (0, 1): (np.zeros((16, 16, 4), np.float16), None)},
+              {(0, 0): "linear,clamp"}, push=push(0.5), tol={(0, 1): 2e-3}),
+    ImageCase("volume_slice", (2, 2, 2),
+              lambda rng: {(0, 0): (f32(rng, -1, 3, 8, 8, 8), None),
+                           (0, 1): (np.zeros((8, 8, 8), np.float32), None),
+                           (0, 2): (np.zeros((8, 8), np.uint32), None)},
+              tol={(0, 1): 1e-5}),
+    ImageCase("downsample_lod", (2, 2, 1),
+              lambda rng: {(0, 0): (u8(rng, 16, 16, 4), None),
+                           (0, 1): (rng.integers(0, 1 << 32, (8, 8), dtype=np.uint32), None)},
+              {(0, 0): "linear,repeat", (0, 1): "nearest,clamp"},
+              buffers=lambda rng: {(0, 2): np.zeros(256 * 12, np.float32)},
+              tol={(0, 2): F8 + 1e-5}),
     # the 2-channel and 1-channel 8-bit storage formats (rg8ui, r8ui, rg8) of shading-rate
     # and density-map builders; radcc refused them before the examples-collection audit
-    Sweep("rate_map", (2, 4, 1),
-          lambda rng: {(0, 0): (_u8(rng, 32, 32, 2), "rg8ui"),
-                       (0, 1): (np.zeros((16, 16), np.uint8), "r8ui"),
-                       (0, 2): (np.zeros((16, 16, 2), np.uint8), "rg8")},
-          tol={(0, 2): 1.0}),
+    ImageCase("rate_map", (2, 4, 1),
+              lambda rng: {(0, 0): (u8(rng, 32, 32, 2), "rg8ui"),
+                           (0, 1): (np.zeros((16, 16), np.uint8), "r8ui"),
+                           (0, 2): (np.zeros((16, 16, 2), np.uint8), "rg8")},
+              tol={(0, 2): 1.0}),
 ]
-
-
-def _inputs(case: Sweep) -> tuple[Images, dict[Key, np.ndarray]]:
-    rng = np.random.default_rng(sum(map(ord, case.name)))
-    return case.images(rng), case.buffers(rng)
-
-
-def _compare(case: Sweep, key: Key, got: np.ndarray, ref: np.ndarray, what: str) -> None:
-    assert got.shape == ref.shape and got.dtype == ref.dtype, (case.name, key, what)
-    tol = case.tol.get(key, 0.0)
-    d = np.abs(got.astype(np.float64) - ref.astype(np.float64))
-    bad = (d > tol) | (np.isnan(got.astype(np.float64)) != np.isnan(ref.astype(np.float64)))
-    assert not bad.any(), f"{case.name} {what} {key}: {int(bad.sum())} of {bad.size} differ " \
-        f"(max {np.nanmax(d):.3g} > {tol}), first at {np.argwhere(bad)[0].tolist()}"
-
-
-def _lavapipe(case: Sweep) -> dict[Key, object]:
-    images, bufs = _inputs(case)
-    return lavapipe.run_compute(glsl_file_spirv(HERE / f"{case.name}.comp"), groups=case.groups,
-                                buffers=bufs, push_constants=case.push, images=images,
-                                samplers=case.samplers)
 
 
 @pytest.mark.parametrize("wave", [32, 64])
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
-def test_sweep_vs_lavapipe(case: Sweep, wave: int, lvp: None) -> None:
-    from radcc.driver.run import run_compute
-
-    images, bufs = _inputs(case)
-    ref = _lavapipe(case)
-    got = run_compute(glsl_file_spirv(HERE / f"{case.name}.comp"), groups=case.groups,
-                      buffers=bufs, push_constants=case.push, images=images,
-                      samplers=case.samplers, wave_size=wave)
-    # (the case writes something: some output differs from its input on lavapipe)
-    assert any(not np.array_equal(ref[k], a) for k, (a, _) in images.items()) or \
-        any(ref[k] != b.tobytes() for k, b in bufs.items()), case.name
-    for key in images:
-        _compare(case, key, got[key], ref[key], f"wave{wave} image")  # type: ignore[arg-type]
-    for key in bufs:
-        if key in case.tol:
-            _compare(case, key, np.frombuffer(got[key], np.float32),
-                     np.frombuffer(ref[key], np.float32), f"wave{wave} buffer")  # type: ignore[arg-type]
-        else:
-            assert got[key] == ref[key], (case.name, key)
+def test_sweep_vs_lavapipe(case: ImageCase, wave: int, lvp: None) -> None:
+    check_vs_lavapipe(case, HERE, wave)
 
 
 # -- the shaders lavapipe's runner refuses (cube images, depth-compare samplers) ----------

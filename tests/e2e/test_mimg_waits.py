@@ -32,11 +32,11 @@ import numpy as np
 import pytest
 
 from tests.e2e.test_image_sweep import CASES as SWEEP_CASES
-from tests.e2e.test_image_sweep import _inputs as sweep_inputs
 from tests.e2e.test_images import CASES as IMG_CASES
 from tests.e2e.test_images import _inputs as img_inputs
 from tests.e2e.test_images import _nsa_form
 from tests.e2e.test_texel_buffers import _tb_atomics_inputs
+from tests.support.image_cases import inputs as sweep_inputs
 from tests.support.tools import glsl_file_spirv
 
 IMAGES = Path(__file__).parent / "images"
