@@ -242,6 +242,11 @@ def test_audit_covers_every_form_isel_emits() -> None:
             audited |= forms(compile_spirv(glsl_file_spirv(case[0]), wave_size=wave).asm)
         everywhere: dict[str, str] = {}
         for p in sorted(IMAGES.rglob("*.comp")):
+            if p.parent.name == "packed":
+                # templates compiled with -D (format, image type) by
+                # test_image_packed_formats; their forms are plain image_load/store,
+                # image_sample_lz, image_gather4_lz and buffer_load/store_format ones
+                continue
             for f in forms(compile_spirv(glsl_file_spirv(p), wave_size=wave).asm):
                 everywhere.setdefault(f, p.name)
         missing = {f: n for f, n in everywhere.items() if f not in audited}
