@@ -213,6 +213,15 @@ class Block:
     logical_idom: int = -1
     linear_idom: int = -1
 
+    def phi_end(self) -> int:
+        """The index of the first instruction that is not a phi: phis lead their block
+        (validate_ir), so the walk stops there rather than going through the block."""
+        ins = self.instructions
+        k = 0
+        while k < len(ins) and ins[k].is_phi:
+            k += 1
+        return k
+
 
 @dataclass(eq=False)
 class Program:

@@ -237,9 +237,7 @@ class _ExecMask:
     def coupling(self, block: Block) -> None:
         idx = block.index
         preds = block.linear_preds
-        at = 0
-        while at < len(block.instructions) and block.instructions[at].is_phi:
-            at += 1
+        at = block.phi_end()
         restore = False
         if not preds:
             self.stacks[idx] = [_Mask(None)]
@@ -301,7 +299,7 @@ class _ExecMask:
             stack = []
             for k in range(n):
                 stack.append(self.join(block, at, preds, k))
-                at = self.phi_end(block)
+                at = block.phi_end()
             # without a divergent break the loop's active lanes replaced the
             # entry's top mask: give it back its own kind (a later divergent
             # continue of an outer loop must find that loop's mask below it)
@@ -316,7 +314,7 @@ class _ExecMask:
             stack = []
             for k in range(last):
                 stack.append(self.join(block, at, preds, k))
-                at = self.phi_end(block)
+                at = block.phi_end()
             if block.kind & BlockKind.MERGE:
                 restore = True
             else:
@@ -329,20 +327,13 @@ class _ExecMask:
             top = stack[-1]
             if top.op is None:
                 raise self.error(block, "no saved mask to restore EXEC from")
-            b = Builder(self.p, block, self.phi_end(block))
+            b = Builder(self.p, block, block.phi_end())
             self.copy_to_exec(b, top.op)
             if self.wqm and self.kills and len(stack) == 2:
                 # back at the top level in whole-quad mode: lanes a discard killed return
                 # as helper lanes of their quads (ACO's transition back to WQM)
                 b.inst(lm_opcode(self.p, "wqm"), [exec_def(self.p), scc_def(self.p)],
                        [exec_op(self.p)])
-
-    @staticmethod
-    def phi_end(block: Block) -> int:
-        i = 0
-        while i < len(block.instructions) and block.instructions[i].is_phi:
-            i += 1
-        return i
 
     def join(self, block: Block, at: int, preds: list[int], k: int) -> _Mask:
         """Entry k of the stacks of `preds` joined at `block` (a phi if they differ)."""

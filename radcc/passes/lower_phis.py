@@ -76,13 +76,6 @@ def _logical_end_index(block: Block) -> int:
     return i
 
 
-def _phi_insert_index(block: Block) -> int:
-    i = 0
-    while i < len(block.instructions) and block.instructions[i].is_phi:
-        i += 1
-    return i
-
-
 def _op(v: Value, program: Program) -> Operand:
     return Operand(v) if v is not None else Operand(rc=program.lane_mask, undef=True)
 
@@ -118,7 +111,7 @@ def _new_linear_phi(r: _Region, block: Block, ops: list[Value]) -> Instruction:
     t = r.program.allocate_temp(r.program.lane_mask)
     phi = Instruction("p_linear_phi", "PSEUDO", [_op(v, r.program) for v in ops],
                       [Definition(t)])
-    block.instructions.insert(_phi_insert_index(block), phi)
+    block.instructions.insert(block.phi_end(), phi)
     r.created[t.id] = (block, phi)
     return phi
 

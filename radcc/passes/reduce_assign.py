@@ -124,9 +124,7 @@ def _place(program: Program, reg: _Region) -> None:
     ins[at:at] = starts
     end_block = reg.end or program.blocks[-1]
     ins = end_block.instructions
-    at = 0
-    while at < len(ins) and ins[at].is_phi:
-        at += 1
+    at = end_block.phi_end()
     if reg.end is None:  # no later top-level block: end before the final branch
         at = len(ins) - 1 if ins and _is_branch(ins[-1]) else len(ins)
     ins[at:at] = ends

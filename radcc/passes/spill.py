@@ -113,16 +113,6 @@ def file_limits(program: Program) -> RegisterDemand:
                           program.target.regfile(program.wave_size).addressable_vgprs)
 
 
-def _leading_phis(b: Block) -> list[Instruction]:
-    """The phis of `b`: they lead it (validate_ir), so the walk stops at the first
-    other instruction (a long block is not walked through for them)."""
-    ins = b.instructions
-    k = 0
-    while k < len(ins) and ins[k].is_phi:
-        k += 1
-    return ins[:k]
-
-
 def _kind(rc: RegClass) -> int:
     """0: SGPR, 1: VGPR."""
     return 0 if rc.is_sgpr else 1
@@ -163,7 +153,8 @@ class _Spiller:
         self.uses: list[dict[int, list[int]]] = []
         self.use_pos: list[dict[int, list[int]]] = []
         self.phi_uses: list[dict[int, list[int]]] = []  # position -> successor phi operands
-        self.phis: list[list[Instruction]] = [_leading_phis(b) for b in program.blocks]
+        self.phis: list[list[Instruction]] = [b.instructions[:b.phi_end()]
+                                              for b in program.blocks]
         for b in program.blocks:
             self._collect_uses(b)
         self.nu_end: list[dict[int, int]] = [{} for _ in range(n)]

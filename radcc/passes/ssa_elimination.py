@@ -187,13 +187,10 @@ def ssa_elimination(program: Program) -> None:
     # SCC liveness and scratch SGPRs for the linear copies (a liveness computation:
     # only when some linear phi needs a copy), from the program with its phis
     scratch = _ScratchFinder(program) if any(ln for _, ln in edges.values()) else None
-    for b in program.blocks:  # phis lead their block (validate_ir): no walk past them
-        ins = b.instructions
-        k = 0
-        while k < len(ins) and ins[k].is_phi:
-            k += 1
+    for b in program.blocks:
+        k = b.phi_end()
         if k:
-            del ins[:k]
+            del b.instructions[:k]
     for (pi, bi), (lg, ln) in edges.items():
         p, b = program.blocks[pi], program.blocks[bi]
         critical = (lg and len(p.logical_succs) > 1) or (ln and len(p.linear_succs) > 1)
