@@ -41,7 +41,7 @@ from __future__ import annotations
 from radcc.abi.kernarg import KernargEntry, Role
 from radcc.frontend.mir import Instr
 from radcc.frontend.opt.fold_16bit_image import A16_SAMPLE_DIMS
-from radcc.frontend.spirv.images import format_channels
+from radcc.frontend.spirv.images import format_channels, packed_texel_offset
 from radcc.ir.program import Operand
 from radcc.ir.regclass import RegClass, RegType, Temp, s1, s2, s4, s8
 from radcc.target import Feature, GfxLevel
@@ -358,10 +358,7 @@ def select_image_sample(ctx: IselContext, ins: Instr) -> None:
     pre: list[Temp] = []
     offset = ins.attrs.get("offset")
     if offset is not None:
-        word = 0
-        for k, o in enumerate(offset):
-            word |= (int(o) & 0x3F) << (8 * k)
-        pre.append(ctx.vgpr(Const(32, word)))
+        pre.append(ctx.vgpr(Const(32, packed_texel_offset(offset))))
     elif ins.attrs.get("dyn_offset"):  # a gather's packed offset word, the last source
         offset = ()
         pre.append(ctx.vgpr(ctx.comp(rest.pop(), 0)))

@@ -40,6 +40,19 @@ STORAGE_FORMATS = frozenset({
 })
 SUPPORTED_DIMS = frozenset({"1D", "2D", "3D", "Cube", "Buffer"})
 ARRAYED_DIMS = frozenset({"1D", "2D", "Cube"})  # the dimensions supported arrayed
+# a texel offset as the MIMG ``_o`` forms take it in their first address VGPR (ISA guide
+# 10.4): 6 bits of each of x, y[, z], two's complement, at bits 0, 8[, 16]; built from
+# constants by `radcc.isel.image` and at run time by `radcc.frontend.spirv_to_mir.images`
+TEXEL_OFFSET_MASK = 0x3F
+TEXEL_OFFSET_STRIDE = 8
+
+
+def packed_texel_offset(offset: tuple[int, ...] | list[int]) -> int:
+    """The offset word of constant component offsets (each wrapped to 6 bits)."""
+    word = 0
+    for k, o in enumerate(offset):
+        word |= (int(o) & TEXEL_OFFSET_MASK) << (TEXEL_OFFSET_STRIDE * k)
+    return word
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,13 @@ from typing import Any
 
 from ..mir import ImageBinding, Value
 from ..spirv.binary import Instruction
-from ..spirv.images import ImageType, image_type, unsupported
+from ..spirv.images import (
+    TEXEL_OFFSET_MASK,
+    TEXEL_OFFSET_STRIDE,
+    ImageType,
+    image_type,
+    unsupported,
+)
 from ..spirv.types import TypeArray, TypeOther, TypeRuntimeArray
 from .context import TranslationContext, err, fold_value
 from .fragment_io import NO_DERIVATIVES, has_derivatives
@@ -460,18 +466,18 @@ def op_image_sample(ctx: TranslationContext, ins: Instruction) -> None:
 
 
 def _packed_offset(ctx: TranslationContext, ins: Instruction, off: Value) -> Value:
-    """A texel offset computed at run time as the MIMG ``_o`` forms take it (ISA 10.4:
-    6 bits each of x, y[, z] at bits 0, 8[, 16]): the hardware's offsets are 6-bit, so
-    each component is wrapped to -32..31 (Vulkan's minTexelGatherOffset/max... are -32/31
+    """A texel offset computed at run time as the MIMG ``_o`` forms take it (the word's
+    layout: `radcc.frontend.spirv.images.TEXEL_OFFSET_MASK`): the hardware's offsets are
+    6-bit, so each component is wrapped to -32..31 (Vulkan's minTexelGatherOffset/max... are -32/31
     on RADV; outside them the result is undefined)."""
     os = ctx.b.channels(off)
     if off.bit_size != 32 or not 1 <= len(os) <= 3:
         raise err("a texel offset that is not a vector of 32-bit integers", ins)
     word: Value | None = None
     for k, o in enumerate(os):
-        f = ctx.b.alu("iand", 32, 1, o, ctx.b.imm(0x3F, 32))
+        f = ctx.b.alu("iand", 32, 1, o, ctx.b.imm(TEXEL_OFFSET_MASK, 32))
         if k:
-            f = ctx.b.alu("ishl", 32, 1, f, ctx.b.imm(8 * k, 32))
+            f = ctx.b.alu("ishl", 32, 1, f, ctx.b.imm(TEXEL_OFFSET_STRIDE * k, 32))
         word = f if word is None else ctx.b.alu("ior", 32, 1, word, f)
     assert word is not None
     return word
