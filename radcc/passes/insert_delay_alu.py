@@ -153,6 +153,17 @@ def delay_imm(valu_n: int = NONE, trans_n: int = NONE, salu_cyc: int = 0) -> int
     return imm
 
 
+_IMMS: dict[tuple[int, int, int], int] = {}  # `delay_imm` by its arguments (a pure function)
+
+
+def _delay_imm_memo(valu_n: int, trans_n: int, salu_cyc: int) -> int:
+    key = (valu_n, trans_n, salu_cyc)
+    imm = _IMMS.get(key)
+    if imm is None:
+        imm = _IMMS[key] = delay_imm(valu_n, trans_n, salu_cyc)
+    return imm
+
+
 _ClassFacts = tuple[bool, bool, bool, int, bool, tuple[int, int, int, int, int] | None]
 
 
@@ -242,20 +253,26 @@ class _Pass:
         return recs
 
     def advance(self, st: DelayState, x: _Rec) -> None:
-        """Account for one issued instruction."""
+        """Account for one issued instruction (`_Dep.fixup` inline)."""
         valu = x.valu
         trans = x.trans
         cycles = x.cycles
         dead = []
         for r, d in st.regs.items():
-            if valu:
-                d.valu_n += 1 if d.valu_n != NONE else 0
-            if trans:
-                d.trans_n += 1 if d.trans_n != NONE else 0
+            if valu and d.valu_n != NONE:
+                d.valu_n += 1
+            if trans and d.trans_n != NONE:
+                d.trans_n += 1
             d.valu_cyc -= cycles
             d.trans_cyc -= cycles
             d.salu_cyc -= cycles
-            if d.fixup():
+            if d.valu_n > VALU_MAX or d.valu_cyc <= 0:
+                d.valu_n, d.valu_cyc = NONE, 0
+            if d.trans_n > TRANS_MAX or d.trans_cyc <= 0:
+                d.trans_n, d.trans_cyc = NONE, 0
+            if d.salu_cyc < 0:
+                d.salu_cyc = 0
+            if d.valu_n == NONE and d.trans_n == NONE and d.salu_cyc == 0:
                 dead.append(r)
         for r in dead:
             del st.regs[r]
@@ -272,32 +289,49 @@ class _Pass:
         for instr, x in zip(instrs, recs, strict=True):
             if x.skip:
                 continue  # recomputed
-            if x.alu and st.regs:
-                need = _Dep()
-                regs = st.regs
+            regs = st.regs
+            if x.alu and regs:
+                # the join of the read registers' dependencies (`_Dep.join` from `_Dep()`;
+                # a lane mask a VALU reads keeps its SALU part only)
+                vn = tn = NONE
+                sc = 0
                 sel = x.sel
                 for r in x.reads:
                     d = regs.get(r)
-                    if d is not None:
-                        need.join(_Dep(salu_cyc=d.salu_cyc) if r in sel else d)
-                imm = delay_imm(need.valu_n, need.trans_n, need.salu_cyc)
+                    if d is None:
+                        continue
+                    if not (sel and r in sel):
+                        if d.valu_n < vn:
+                            vn = d.valu_n
+                        if d.trans_n < tn:
+                            tn = d.trans_n
+                    if d.salu_cyc > sc:
+                        sc = d.salu_cyc
+                imm = _delay_imm_memo(vn, tn, sc)
                 if imm:
                     out.append(Instruction("s_delay_alu", "SOPP", fields=SaluFields({"simm16": imm})))
-                    self.waited(st, need)
+                    self.waited(st, vn, tn, sc)
             out.append(instr)
             self.step(st, x)
         return out
 
-    def waited(self, st: DelayState, need: _Dep) -> None:
+    def waited(self, st: DelayState, valu_n: int, trans_n: int, salu_cyc: int) -> None:
+        """An s_delay_alu waited for these dependencies (`_Dep.fixup` inline)."""
         dead = []
         for r, d in st.regs.items():
-            if need.valu_n <= VALU_MAX and d.valu_n >= need.valu_n:
+            if valu_n <= VALU_MAX and d.valu_n >= valu_n:
                 d.valu_n, d.valu_cyc = NONE, 0
-            if need.trans_n <= TRANS_MAX and d.trans_n >= need.trans_n:
+            if trans_n <= TRANS_MAX and d.trans_n >= trans_n:
                 d.trans_n, d.trans_cyc = NONE, 0
-            if need.salu_cyc > 0 and d.salu_cyc <= need.salu_cyc:
+            if salu_cyc > 0 and d.salu_cyc <= salu_cyc:
                 d.salu_cyc = 0
-            if d.fixup():
+            if d.valu_n > VALU_MAX or d.valu_cyc <= 0:
+                d.valu_n, d.valu_cyc = NONE, 0
+            if d.trans_n > TRANS_MAX or d.trans_cyc <= 0:
+                d.trans_n, d.trans_cyc = NONE, 0
+            if d.salu_cyc < 0:
+                d.salu_cyc = 0
+            if d.valu_n == NONE and d.trans_n == NONE and d.salu_cyc == 0:
                 dead.append(r)
         for r in dead:
             del st.regs[r]
