@@ -94,6 +94,8 @@ class WriterTable:
         self.cur_w: list[Pos] = []
         self.cur_v: list[tuple[int, int, int]] = []
         self.lane_mask_size = 2 if program.wave_size == 64 else 1
+        # `_implicit_writes` by (opcode, format)
+        self._implicit: dict[tuple[str, str], tuple[tuple[int, int], ...]] = {}
 
     # -- block entry ---------------------------------------------------------------------
 
@@ -182,49 +184,86 @@ class WriterTable:
 
     def record(self, instr: Instruction, idx: int) -> None:
         """Note the register writes of `instr` at position `idx` of the current block."""
-        pos = (self.block, idx)
+        blk = self.block
+        pos = (blk, idx)
         w, v = self.cur_w, self.cur_v
-        if instr.is_pseudo and instr.opcode not in _PLAIN_PSEUDOS:
+        opcode = instr.opcode
+        pseudo = instr.format == "PSEUDO"
+        if pseudo and opcode not in _PLAIN_PSEUDOS:
             for r in range(NUM_REGS):
                 w[r] = UNKNOWN
                 v[r] = (-1, 4, 0)
             return
-        copy = instr.opcode == "p_parallelcopy"
+        defs = instr.definitions
+        if opcode == "p_parallelcopy":
+            self._record_copy(instr, pos)
+        else:
+            for d in defs:
+                phys, rc = d.phys, d.rc
+                if phys is None or rc is None:
+                    continue
+                start = phys.reg_b >> 2  # dword_range's
+                end = (phys.reg_b + rc.bytes + 3) >> 2
+                if end <= start:
+                    end = start + 1
+                if end > NUM_REGS:
+                    end = NUM_REGS
+                wr = UNKNOWN if rc.subdword else pos
+                for r in range(start, end):
+                    w[r] = wr
+                    v[r] = (blk, idx, r)
+        if not pseudo:
+            key = (opcode, instr.format)
+            implicit = self._implicit.get(key)
+            if implicit is None:
+                implicit = self._implicit[key] = self._implicit_writes(opcode, instr.format)
+            for reg, size in implicit:
+                if any(d.phys is not None and d.phys.reg == reg for d in defs):
+                    continue
+                for r in range(reg, reg + size):
+                    w[r] = UNKNOWN
+                    v[r] = (-1, 4, 0)
+
+    def _implicit_writes(self, opcode: str, fmt: str) -> tuple[tuple[int, int], ...]:
+        """The (register, dwords) of the table's implicit writes of an opcode."""
+        info = op_info(self.table, opcode, fmt)
+        if info is None:
+            return ()
+        out = []
+        for name in info.implicit_writes:
+            reg_size = _IMPLICIT.get(name)
+            if reg_size is None:
+                continue
+            reg, size = reg_size
+            if name in ("vcc", "exec"):
+                size = self.lane_mask_size
+            out.append((reg, size))
+        return tuple(out)
+
+    def _record_copy(self, instr: Instruction, pos: Pos) -> None:
+        """`record`'s definitions of a ``p_parallelcopy``: value numbers carried."""
+        w, v = self.cur_w, self.cur_v
+        blk, idx = pos
         new_vals: list[tuple[int, tuple[int, int, int]]] = []
         for k, d in enumerate(instr.definitions):
             if d.phys is None or d.rc is None:
                 continue
             sub = d.rc.subdword
             rs = dword_range(d.phys, d.rc)
-            src = instr.operands[k] if copy and k < len(instr.operands) else None
+            src = instr.operands[k] if k < len(instr.operands) else None
             for j, r in enumerate(rs):
                 if r >= NUM_REGS:
                     continue
                 w[r] = UNKNOWN if sub else pos
-                val = (self.block, idx, r)
+                val = (blk, idx, r)
                 if src is not None and not sub and _whole_sgpr(src.phys, src.rc) and \
                         src.const is None and d.phys.byte == 0 and r < 128:
-                    sv = self.cur_v[src.phys.reg + j]  # type: ignore[union-attr]
+                    sv = v[src.phys.reg + j]  # type: ignore[union-attr]
                     if sv[0] >= 0 or sv[1] == 0:  # a writer's, or the register's initial bits
                         val = sv
                 new_vals.append((r, val))
         for r, val in new_vals:  # a parallel copy reads all sources first
             v[r] = val
-        if not instr.is_pseudo:
-            info = op_info(self.table, instr.opcode, instr.format)
-            if info is not None:
-                for name in info.implicit_writes:
-                    reg_size = _IMPLICIT.get(name)
-                    if reg_size is None:
-                        continue
-                    reg, size = reg_size
-                    if name in ("vcc", "exec"):
-                        size = self.lane_mask_size
-                    if any(d.phys is not None and d.phys.reg == reg for d in instr.definitions):
-                        continue
-                    for r in range(reg, reg + size):
-                        w[r] = UNKNOWN
-                        v[r] = (-1, 4, 0)
 
     def clobber(self, phys: PhysReg, rc: RegClass) -> None:
         """The range was written by something the walk does not see: unknown bits."""
