@@ -136,6 +136,15 @@ class RegionCoster:
             f.half_known = True
         return f.half
 
+    def issue_latency(self, instrs: list[Instruction]) -> list[tuple[int, int]]:
+        """`instr_costs` of each of `instrs`."""
+        return [(f.issue, f.lat) for f in self._facts_of(instrs)]
+
+    def halves(self, instrs: list[Instruction]) -> list[Half | None]:
+        """`half` of each of `instrs`."""
+        half_of = self._half_of
+        return [half_of(f) for f in self._facts_of(instrs)]
+
     def _size(self, instr: Instruction) -> int:
         """The bytes of `instr` that ``Cost.bytes`` counts (module docstring)."""
         return self._size_of(self.facts(instr))
@@ -153,13 +162,14 @@ class RegionCoster:
 
     def _facts_of(self, instrs: list[Instruction]) -> list[_Facts]:
         m = self._facts
-        out = []
+        try:
+            return [m[k] for k in map(id, instrs)]
+        except KeyError:  # some not derived yet
+            pass
         for ins in instrs:
-            f = m.get(id(ins))
-            if f is None:
-                f = m[id(ins)] = _Facts(self, ins)
-            out.append(f)
-        return out
+            if id(ins) not in m:
+                m[id(ins)] = _Facts(self, ins)
+        return [m[k] for k in map(id, instrs)]
 
     def cost(self, state: DelayState | DelayCursor, clock: Clock, instrs: list[Instruction],
              tail: list[Instruction]) -> Cost:
@@ -193,12 +203,13 @@ class RegionCoster:
                 continue
             if on and f.alu and regs:
                 vi = ti = es = _GONE
+                sel = f.sel
                 for r in f.reads:
                     d = regs.get(r)
                     if d is None:
                         continue
                     v, ev, tr, et, s_ = d
-                    if r in f.sel:
+                    if sel and r in sel:
                         v = tr = _GONE
                     if v > fv and nv - v < VALU_MAX and ev > cyc and v > vi:
                         vi = v
@@ -263,12 +274,13 @@ class RegionCoster:
                 continue
             if on and f.alu and regs:
                 vi = ti = es = _GONE
+                sel = f.sel
                 for r in f.reads:
                     d = regs.get(r)
                     if d is None:
                         continue
                     v, ev, tr, et, s_ = d
-                    if r in f.sel:
+                    if sel and r in sel:
                         v = tr = _GONE
                     if v > fv and nv - v < VALU_MAX and ev > cyc and v > vi:
                         vi = v
@@ -320,21 +332,29 @@ class RegionCoster:
                     end = done
             # s_clause formation
             ctype = f.ctype
-            joined = False
-            if ctype is not None and ctype == prev_type and prev is not None:
-                pinfo, info = prev.info, f.info
-                if pinfo is not None and info is not None and \
-                        should_form_clause(prev.instr, pinfo, f.instr, info):
-                    run += 1
+            if ctype is None:
+                if run:
+                    if run >= 2:
+                        clauses += 1
+                        members += run
+                    run = 0
+                prev = prev_type = None
+            else:
+                joined = False
+                if ctype == prev_type and prev is not None:
+                    pinfo, info = prev.info, f.info
+                    if pinfo is not None and info is not None and \
+                            should_form_clause(prev.instr, pinfo, f.instr, info):
+                        run += 1
+                        prev = f
+                        joined = True
+                if not joined:
+                    if run >= 2:
+                        clauses += 1
+                        members += run
+                    run = 1
                     prev = f
-                    joined = True
-            if not joined:
-                if run >= 2:
-                    clauses += 1
-                    members += run
-                run = 1 if ctype is not None else 0
-                prev = f if ctype is not None else None
-                prev_type = ctype
+                    prev_type = ctype
             # the delay state after the instruction
             if f.clears:
                 regs = {}
@@ -369,22 +389,20 @@ class RegionCoster:
     def _issue(self, instrs: list[Instruction], t: int, ready: dict[int, int]) -> tuple[int, int]:
         """Issue `instrs` from cycle `t` (updating `ready`): (issue end, last result)."""
         end = t
-        acc = self.access
-        for ins in instrs:
-            a = acc(ins)
-            if a.info is None:
+        for f in self._facts_of(instrs):
+            if f.info is None:
                 continue
-            issue, lat = self.instr_costs(ins, a.info)
             start = t
-            for r in a.reads:
+            for r in f.reads:
                 x = ready.get(r, 0)
                 if x > start:
                     start = x
-            t = start + issue
-            for r in a.writes:
-                ready[r] = start + lat
-            if start + lat > end:
-                end = start + lat
+            t = start + f.issue
+            done = start + f.lat
+            for r in f.writes:
+                ready[r] = done
+            if done > end:
+                end = done
         return t, end
 
 

@@ -73,15 +73,18 @@ CostFn = Callable[[Instruction, OpInfo | None], tuple[int, int]]
 
 
 def build_nodes(program: Program, instrs: list[Instruction], accs: list[Access],
-                kinds: list[int], costs: CostFn | None = None) -> list[Node]:
+                kinds: list[int], costs: CostFn | None = None,
+                issue_lat: list[tuple[int, int]] | None = None) -> list[Node]:
     """The dependency DAG of one region (see "Dependencies kept"). `costs`:
     `statistics.instr_costs` of an instruction (a `RegionCoster`'s, computed
-    once per instruction), by default computed here."""
-    nodes = []
-    for ins, acc, k in zip(instrs, accs, kinds, strict=True):
-        issue, lat = (costs(ins, acc.info) if costs is not None
-                      else instr_costs(program, ins, acc.info))
-        nodes.append(Node(ins, acc, k, issue if issue > 1 else 1, lat if lat > 1 else 1, [], []))
+    once per instruction), by default computed here; `issue_lat`: those of
+    `instrs` if known."""
+    if issue_lat is None:
+        issue_lat = [costs(ins, acc.info) if costs is not None
+                     else instr_costs(program, ins, acc.info)
+                     for ins, acc in zip(instrs, accs, strict=True)]
+    nodes = [Node(ins, acc, k, issue if issue > 1 else 1, lat if lat > 1 else 1, [], [])
+             for ins, acc, k, (issue, lat) in zip(instrs, accs, kinds, issue_lat, strict=True)]
     last_write: dict[int, int] = {}
     readers: dict[int, list[int]] = {}
     last_load = -1
@@ -139,6 +142,7 @@ VARIANTS = (LATENCY, STALL_IN_ORDER, IN_ORDER)
 
 
 PairFn = Callable[[int, int], Instruction | None]
+_NO_KEY = 1 << 256  # above every candidate key
 
 
 class _Dag:
@@ -186,19 +190,24 @@ def _list_schedule(nodes: list[Node], window: int, variant: int,
     ready = [i for i in range(nxt) if npred[i] == 0]
     while scheduled < n:
         best = -1
-        best_key = 0
-        best_est = 0
-        for i in ready:
-            est = rdy[i] if rdy[i] > t else t  # when its operands are ready
-            if variant == LATENCY:  # earliest start, then the longest path
-                key = (est << 64) + hkey[i]
-            elif variant == STALL_IN_ORDER:  # no stall: longest path; else in order
-                key = hkey[i] if est <= t else stalled + i
-            else:  # IN_ORDER: program order (pairs still formed)
-                key = i
-            if best < 0 or key < best_key:
-                best, best_key, best_est = i, key, est
+        best_key = _NO_KEY
+        if variant == LATENCY:  # earliest start, then the longest path
+            for i in ready:
+                est = rdy[i]  # when its operands are ready
+                key = ((est if est > t else t) << 64) + hkey[i]
+                if key < best_key:
+                    best, best_key = i, key
+        elif variant == STALL_IN_ORDER:  # no stall: longest path; else in order
+            for i in ready:
+                key = hkey[i] if rdy[i] <= t else stalled + i
+                if key < best_key:
+                    best, best_key = i, key
+        else:  # IN_ORDER: program order (pairs still formed)
+            for i in ready:
+                if i < best_key:
+                    best, best_key = i, i
         assert best >= 0, "dependency cycle in a region"
+        best_est = rdy[best] if rdy[best] > t else t
         partner = -1
         vopd = None
         at = best_est
@@ -295,7 +304,7 @@ class _Scheduler:
         else:
             accs = [self.access(i) for i in base]
             kinds = [classify(i, a) for i, a in zip(base, accs, strict=True)]
-        nodes = build_nodes(p, base, accs, kinds, self.coster.instr_costs)
+        nodes = build_nodes(p, base, accs, kinds, issue_lat=self.coster.issue_latency(base))
         # cycles after the region starts at which each node's registers from before
         # the region are ready (0: already)
         ext = []
@@ -310,8 +319,7 @@ class _Scheduler:
                         m = dt
             ext.append(m)
             written.update(a.writes)
-        half = self.coster.half
-        halves = [half(n.instr) for n in nodes] if self.pairing else []
+        halves = self.coster.halves(base) if self.pairing else []
         pairable = [h is not None for h in halves]
         # without two VOPD-able instructions, pairing changes no order
         can_pair = sum(pairable) >= 2
@@ -358,9 +366,8 @@ class _Scheduler:
             out.append(paired)
         if self.pairing:
             plain = out[-1 - len(VARIANTS) * 2 + 1]  # LATENCY order without pairs
-            half_of = {id(n.instr): h for n, h in zip(nodes, halves, strict=True)}
             out.append(pair_greedily(p, plain, [self.access(i) for i in plain],
-                                     [half_of[id(i)] for i in plain], pair_halves))
+                                     self.coster.halves(plain), pair_halves))
         return out
 
     def _chain(self, instrs: list[Instruction], accs: list[Access], kinds: list[int],
