@@ -3,7 +3,9 @@
 
 ``optimize(shader)`` runs vars_to_ssa once, then copy propagation, constant
 folding, algebraic simplification, CSE, dead writes and dead code elimination
-until none of them changes anything (NIR's usual optimisation loop).
+until none of them changes anything (NIR's usual optimisation loop). A pass of the
+loop that found nothing is not run again until a pass whose changes may give it work
+(``ENABLES``) has changed the shader: running it would find nothing again.
 
 ``lower_for_isel(shader, options, wave_size)`` (options: the target's
 `radcc.target.MirOptions`) then brings the shader into the form
@@ -80,16 +82,45 @@ PASSES: dict[str, Callable[[MirShader], bool]] = {
 
 LOOP = ("copy_prop", "constant_folding", "algebraic", "cse", "dead_writes", "dce")
 
+# A LOOP pass -> the LOOP passes a change it made may give work. A pass left out of a
+# set finds nothing after that pass's change if it found nothing before it (and ran
+# since its own last change, if it has one):
+# * cse merges instructions of one opcode, sources, attributes and size: a constant
+#   fold reads its sources' opcodes and values, equal on both sides; dce keeps the
+#   merged-into instruction (its users and the removed one's were live), so nothing
+#   becomes dead. Instruction identity is what copy_prop (a phi's equal sources) and
+#   algebraic (a repeated variable: ``isub a a``) read.
+# * dce removes instructions nothing live reads: every live instruction keeps its
+#   sources and their defining instructions, and a removed one would have been found
+#   by a pass that reads it; dead_writes reads loads (one removed may uncover an
+#   overwritten store).
+# * dead_writes removes stores (no result, read by no other pass but dce: their values
+#   and addresses may become dead).
+# * copy_prop is in every set: a run that finds no copy may still compose swizzles
+#   (`copy_prop._copy_of`) into a copy only its next run finds.
+# dce is not in its own set: it removes every instruction it does not find live at once.
+ENABLES: dict[str, frozenset[str]] = {
+    "copy_prop": frozenset(LOOP),
+    "constant_folding": frozenset(LOOP),
+    "algebraic": frozenset(LOOP),
+    "cse": frozenset({"copy_prop", "algebraic", "cse", "dead_writes"}),
+    "dead_writes": frozenset({"copy_prop", "dead_writes", "dce"}),
+    "dce": frozenset({"copy_prop", "dead_writes"}),
+}
+
 
 def optimize(
     shader: MirShader,
     validate_each: bool = False,
     print_after: set[str] | frozenset[str] = frozenset(),
     max_rounds: int = 50,
+    check_skips: bool = False,
 ) -> bool:
     """The optimisation pipeline; ``print_after`` names passes to print after ("all").
     True when it stopped at a fixpoint (every LOOP pass ran without a change since the
-    last change), False when `max_rounds` ran out first."""
+    last change, or was skipped by ``ENABLES``), False when `max_rounds` ran out first.
+    ``check_skips`` (tests): run the passes ``ENABLES`` skips too, and raise
+    AssertionError if one of them changes the shader."""
 
     def run(name: str) -> bool:
         changed = PASSES[name](shader)
@@ -113,17 +144,29 @@ def optimize(
         # Rounds of LOOP until a round changes nothing; a round stops early once every
         # pass has run without a change since the last change (the passes are functions
         # of the shader, so the rest of the round would change nothing either).
+        # `dirty`: the LOOP passes that may find something (`ENABLES`); a pass not in it
+        # counts as a run without a change
         quiet = 0
+        dirty = set(LOOP)
         for _ in range(max_rounds):
             progress = False
             for name in LOOP:
                 if quiet == len(LOOP):
                     break
+                if name not in dirty and not print_after:
+                    if check_skips and PASSES[name](shader):
+                        raise AssertionError(f"optimize skipped {name}, which changes "
+                                             f"the shader")
+                    quiet += 1
+                    continue
                 if run(name):
                     progress = True
                     quiet = 0
+                    dirty.discard(name)
+                    dirty |= ENABLES[name]
                 else:
                     quiet += 1
+                    dirty.discard(name)
             if not progress or quiet == len(LOOP):
                 return True
         return False
@@ -170,12 +213,14 @@ def lower_for_isel(
     wave_size: int = 32,
     validate_each: bool = False,
     print_after: set[str] | frozenset[str] = frozenset(),
+    check_skips: bool = False,
 ) -> None:
     """Optimise and lower ``shader`` in place into the form isel receives.
 
     ``options`` are the target's (`radcc.target.Target.mir_options`; kept in
     ``shader.options``). ``wave_size`` (32 or 64) is the subgroup size the code will run
     with: ``@load_subgroup_size`` and ``@load_num_subgroups`` become constants.
+    ``check_skips``: `optimize`'s (tests).
     """
     assert wave_size > 0 and wave_size & (wave_size - 1) == 0, wave_size
     shader.options = options
@@ -199,7 +244,7 @@ def lower_for_isel(
                 return
         if name == "optimize":
             at_fixpoint = optimize(shader, validate_each=validate_each,
-                                   print_after=print_after)
+                                   print_after=print_after, check_skips=check_skips)
             return
         if PASSES[name](shader):
             at_fixpoint = False
@@ -211,7 +256,8 @@ def lower_for_isel(
         if name in print_after or "all" in print_after:
             print(f"// MIR after {name}\n{print_shader(shader)}")
 
-    converged = optimize(shader, validate_each=validate_each, print_after=print_after)
+    converged = optimize(shader, validate_each=validate_each, print_after=print_after,
+                         check_skips=check_skips)
     at_fixpoint = not lower_system_values(shader, wave_size) and converged
     for name in LOWERING:
         run(name)

@@ -125,7 +125,9 @@ def vars_to_ssa(shader: MirShader) -> bool:
         placed: set[Block] = set()
         while phi_work:
             b = phi_work.pop()
-            for f in df.get(b, ()):
+            # (the frontier by block number too: a set's order follows where its blocks
+            # are in memory)
+            for f in sorted(df.get(b, ()), key=_block_index):
                 if f in placed:
                     continue
                 placed.add(f)
