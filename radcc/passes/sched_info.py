@@ -27,12 +27,14 @@ storage and one of them writes; loads never order against loads.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 from radcc.ir.program import Instruction, Program, RegisterDemand
 from radcc.ir.pseudo import PSEUDO, VALUE_PSEUDO
 from radcc.ir.regclass import EXEC, RegType
 from radcc.isa.classes import ALU_TABLE_CLASSES, MEMORY_TABLE_CLASSES
 from radcc.passes.access import _info_index, _regs_into, implicit_regs
+from radcc.target import GfxLevel
 
 # pseudo instructions that only compute values from their operands (the pseudo-op
 # table's ``value`` flag)
@@ -71,21 +73,55 @@ def _dw(rc) -> RegisterDemand:  # type: ignore[no-untyped-def]
     return RegisterDemand(n, 0) if rc.is_sgpr else RegisterDemand(0, n)
 
 
+_KindResult = tuple[str, str, frozenset[str], bool]
+# the part of `classify` fixed by (opcode, format, wave size): `_kind`'s result when it
+# depends on nothing else (None: a memory access, decided per instruction) and the
+# table's implicit reads and writes as register numbers
+_Static = tuple[_KindResult | None, tuple[int, ...], tuple[int, ...]]
+
+
+@cache
+def _static_memo(gfx: GfxLevel) -> dict[tuple[str, str, int], _Static]:
+    return {}
+
+
+def _static(program: Program, instr: Instruction) -> _Static:
+    memo = _static_memo(program.gfx_level)
+    key = (instr.opcode, instr.format, program.wave_size)
+    st = memo.get(key)
+    if st is None:
+        info = _info_index(program.gfx_level).get((instr.opcode, instr.format))
+        fixed = None
+        if not (info is not None and info.cls in _MEM_CLASSES and instr.format != "PSEUDO"
+                and instr.opcode not in PSEUDO):
+            fixed = _kind(program, instr, info)
+        imp_r: tuple[int, ...] = ()
+        imp_w: tuple[int, ...] = ()
+        if info is not None:
+            imp_r = tuple(implicit_regs(info.implicit_reads, program.wave_size))
+            imp_w = tuple(implicit_regs(info.implicit_writes, program.wave_size))
+        st = memo[key] = (fixed, imp_r, imp_w)
+    return st
+
+
 def classify(program: Program, instr: Instruction) -> SchedInfo:
     """The scheduling facts of `instr` (see the module docstring)."""
-    info = _info_index(program.gfx_level).get((instr.opcode, instr.format))
-    kind, unit, storage, write = _kind(program, instr, info)
+    fixed, imp_r, imp_w = _static(program, instr)
+    if fixed is None:
+        info = _info_index(program.gfx_level).get((instr.opcode, instr.format))
+        kind, unit, storage, write = _kind(program, instr, info)
+    else:
+        kind, unit, storage, write = fixed
     rd: set[int] = set()
     wr: set[int] = set()
     ops = instr.operands
     defs_ = instr.definitions
     _regs_into(rd, ops, True)  # = access.reads/writes
     _regs_into(wr, defs_, False)
-    if info is not None:
-        if info.implicit_reads:
-            rd.update(implicit_regs(info.implicit_reads, program.wave_size))
-        if info.implicit_writes:
-            wr.update(implicit_regs(info.implicit_writes, program.wave_size))
+    if imp_r:
+        rd.update(imp_r)
+    if imp_w:
+        wr.update(imp_w)
     fr = frozenset(rd)
     fw = frozenset(wr)
     if EXEC in fw:
@@ -110,6 +146,7 @@ def classify(program: Program, instr: Instruction) -> SchedInfo:
             dv += n
     uses: set[int] = set()
     kills: set[int] = set()
+    late: set[int] | None = None  # temps some late-kill operand reads, when first needed
     for o in ops:
         t = o.temp
         if t is None:
@@ -126,7 +163,9 @@ def classify(program: Program, instr: Instruction) -> SchedInfo:
                 ds -= n
             else:
                 dv -= n
-            if any(o2.is_late_kill for o2 in ops if o2.temp is not None and o2.temp.id == tid):
+            if late is None:
+                late = {o2.temp.id for o2 in ops if o2.temp is not None and o2.is_late_kill}
+            if tid in late:
                 if sgpr:
                     ts += n
                 else:
