@@ -93,7 +93,7 @@ def small_const(bits: int, value: int) -> Const:
 def select_alu(ctx: IselContext, ins: Instr) -> None:
     d = ins.dest
     assert d is not None
-    if not (is_small(d) or any(is_small(s) for s in ins.srcs)):
+    if d.bit_size not in SMALL and all(s.bit_size not in SMALL for s in ins.srcs):  # is_small
         alu.select_alu(ctx, ins)
         return
     op = ins.op

@@ -274,7 +274,9 @@ class IselContext:
         return got
 
     def comp(self, v: Value, i: int) -> Comp:
-        c = self.get(v)
+        c = self.vmap.get(v)
+        if c is None:
+            c = self.get(v)  # the error
         return c[i] if len(c) > 1 else c[0]
 
     def set(self, v: Value, comps: list[Comp]) -> None:
