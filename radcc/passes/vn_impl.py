@@ -89,9 +89,9 @@ def _lane_dependent(instr: Instruction) -> bool:
 
 
 def _operand_key(o: Operand) -> tuple:
-    phys = o.phys.reg_b if o.phys is not None else None
     if o.const is not None:
         return ("c", o.const, o.const_bytes)
+    phys = o.phys.reg_b if o.phys is not None else None
     if o.temp is not None:
         return ("t", o.temp.id, phys)
     return ("u" if o.is_undef else "r", o.rc, phys)  # classes compare as their names do
@@ -247,7 +247,7 @@ class _Ctx:
                     o.temp = t
 
     def key(self, instr: Instruction, mem: int) -> tuple:
-        ops = tuple(_operand_key(o) for o in instr.operands)
+        ops = tuple([_operand_key(o) for o in instr.operands])
         defs = tuple((d.rc, d.phys.reg_b if d.phys is not None else None)
                      for d in instr.definitions)
         extra: tuple = ()
