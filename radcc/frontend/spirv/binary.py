@@ -141,9 +141,9 @@ class _Context:
     number_types: dict[int, NumberType] = field(default_factory=dict)
     result_types: dict[int, int] = field(default_factory=dict)
     ext_sets: dict[int, str] = field(default_factory=dict)
-    # the id operands decoded so far by (kind, id): operands are immutable, so
+    # the id operands decoded so far by kind and id: operands are immutable, so
     # instructions naming the same id share one
-    id_operands: dict[tuple[str, int], Operand] = field(default_factory=dict)
+    id_operands: dict[str, dict[int, Operand]] = field(default_factory=dict)
 
 
 def to_words(data: bytes | bytearray | Sequence[int]) -> tuple[list[int], bool]:
@@ -193,23 +193,104 @@ def decode(data: bytes | bytearray | Sequence[int]) -> tuple[Header, list[Instru
     header = decode_header(words, big)
     ctx = _Context(header.bound)
     out: list[Instruction] = []
+    append = out.append
+    bound = header.bound
+    nwords = len(words)
+    plans = _PLANS
+    known = ctx.id_operands
+    result_types = ctx.result_types
     pos = 5
-    while pos < len(words):
+    while pos < nwords:
         first = words[pos]
         count, op = first >> 16, first & 0xFFFF
-        info = grammar.instruction(op)
+        plan = plans.get(op)
+        if plan is None:
+            plan = _plan(op)
+        # an instruction of a word plan whose word count fits it (`_WordPlan`): decoded
+        # here unless a word is out of its plan (an id out of range, an enumerant with
+        # parameters or none); anything else (errors included) takes `_decode_instruction`
+        if plan.min_words <= count <= plan.max_words and pos + count <= nwords:
+            vals = words[pos + 1:pos + count]
+            skip = plan.skip
+            rest = vals[skip:] if skip else vals
+            kinds = plan.kinds
+            nk = len(kinds)
+            operands: list[Operand] = []
+            ins_ids: tuple[int, ...] | None = None
+            if plan.all_ids:
+                if vals and (0 in vals or max(vals) >= bound):
+                    rest = None
+                else:
+                    k = 0
+                    for v in rest:
+                        kind = kinds[k] if k < nk else plan.tail
+                        k += 1
+                        by_kind = known.get(kind)
+                        if by_kind is None:
+                            by_kind = known[kind] = {}
+                        o = by_kind.get(v)
+                        if o is None:
+                            o = by_kind[v] = Operand(kind, v)
+                        operands.append(o)
+                    ins_ids = tuple(rest)
+            else:
+                for v in vals[:skip]:
+                    if v == 0 or v >= bound:
+                        rest = None
+                        break
+                else:
+                    id_l: list[int] = []
+                    codes = plan.codes
+                    k = 0
+                    for v in rest:
+                        if k < nk:
+                            kind, code = kinds[k], codes[k]
+                        else:
+                            kind, code = plan.tail, plan.tail_code
+                        k += 1
+                        if code == _ID:
+                            if v == 0 or v >= bound:
+                                rest = None
+                                break
+                            id_l.append(v)
+                        elif code == _VALUE_ENUM:
+                            if v not in _PLAIN_VALUES[kind]:
+                                rest = None
+                                break
+                        elif code == _BIT_ENUM and v & _PLAIN_BITS[kind] != v:
+                            rest = None
+                            break
+                        by_kind = known.get(kind)
+                        if by_kind is None:
+                            by_kind = known[kind] = {}
+                        o = by_kind.get(v)
+                        if o is None:
+                            o = by_kind[v] = Operand(kind, v)
+                        operands.append(o)
+                    ins_ids = tuple(id_l)
+            if rest is not None:
+                rt_at, rid_at = plan.rt_at, plan.rid_at
+                rt = vals[rt_at] if rt_at >= 0 else None
+                rid = vals[rid_at] if rid_at >= 0 else None
+                append(Instruction(op, plan.opname, rt, rid, tuple(operands), pos, count,
+                                   ins_ids))
+                if rid is not None and rt is not None:
+                    result_types[rid] = rt
+                pos += count
+                continue
+        info = plan.info
         name = info.opname if info else f"Op<{op}>"
         if count == 0:
             raise SpirvError("word count is 0", pos, name)
-        if pos + count > len(words):
+        if pos + count > nwords:
             raise SpirvError(
-                f"word count {count} runs past the end of the module ({len(words) - pos} left)",
+                f"word count {count} runs past the end of the module ({nwords - pos} left)",
                 pos,
                 name,
             )
         if info is None:
             raise SpirvError(f"unknown opcode {op}", pos, name)
-        out.append(_decode_instruction(info, words, pos, count, ctx))
+        append(_decode_instruction(info, words, pos, count, ctx))
         pos += count
     return header, out
 
@@ -232,105 +313,108 @@ class _Reader:
         return w
 
 
-# Per opcode, the operand kinds of an instruction whose operands are all ids, with at most
-# its last one optional or repeated (most of a shader's instructions): (kinds of the fixed
-# operands, kind of the optional/repeated last one or "", its quantifier); None otherwise.
-# An optional last operand that is not an id (OpLoad's MemoryAccess) takes the plan only
-# when it is absent.
-_IdPlan = tuple[tuple[str, ...], str, str]
-_ID_PLANS: dict[int, _IdPlan | None] = {}
+# `_WordPlan.codes`: how an operand word is checked: an id (in range), a one-word literal
+# (any value), a value enumerant without parameters (`_PLAIN_VALUES`), a mask of bits
+# without parameters (`_PLAIN_BITS`)
+_ID, _LITERAL, _VALUE_ENUM, _BIT_ENUM = 0, 1, 2, 3
+_CODES = {"Id": _ID, "ValueEnum": _VALUE_ENUM, "BitEnum": _BIT_ENUM}
+_PLAIN_VALUES: dict[str, frozenset[int]] = {}
+_PLAIN_BITS: dict[str, int] = {}
 
 
-def _id_plan(info: grammar.InstructionInfo) -> _IdPlan | None:
-    if info.opcode in _ID_PLANS:
-        return _ID_PLANS[info.opcode]
-    plan: _IdPlan | None = None
-    specs = info.operands
-    fixed = tuple(s.kind for s in specs if not s.quantifier)
-    tail = [s for s in specs if s.quantifier]
-    ids = all(_is_id_kind(s.kind) or s.kind in ("IdResultType", "IdResult") for s in specs[:-1])
-    if ids and len(tail) <= 1 and (not tail or tail[0] is specs[-1]):
-        if not specs:
-            plan = ((), "", "")
-        elif not tail:
-            if _is_id_kind(specs[-1].kind) or specs[-1].kind in ("IdResultType", "IdResult"):
-                plan = (fixed, "", "")
-        elif _is_id_kind(tail[0].kind):
-            plan = (fixed, tail[0].kind, tail[0].quantifier)
-        elif tail[0].quantifier == "?":  # e.g. OpLoad's MemoryAccess: only when absent
-            plan = (fixed, "", "")
-    _ID_PLANS[info.opcode] = plan
-    return plan
+def _code(kind: str) -> int | None:
+    """`_WordPlan.codes` of an operand of `kind` (None: one word is not the whole
+    operand, or its meaning depends on other operands)."""
+    if kind == "LiteralInteger":
+        return _LITERAL
+    code = _CODES.get(grammar.category(kind))
+    if code == _VALUE_ENUM and kind not in _PLAIN_VALUES:
+        _PLAIN_VALUES[kind] = frozenset(e.value for e in grammar.enumerants(kind)
+                                        if not e.parameters)
+    elif code == _BIT_ENUM and kind not in _PLAIN_BITS:
+        _PLAIN_BITS[kind] = sum(e.value for e in grammar.enumerants(kind)
+                                if not e.parameters and e.value and not e.value & e.value - 1)
+    return code
 
 
-def _decode_ids(plan: _IdPlan, info: grammar.InstructionInfo, words: Sequence[int], pos: int,
-                count: int, ctx: _Context) -> Instruction | None:
-    """`_decode_instruction` of an instruction with an id plan, None when its words do not
-    fit the plan or an id is out of range (the general decoder then says what is wrong)."""
-    fixed, tail, quant = plan
-    n = count - 1
-    nf = len(fixed)
-    if n < nf or (n > nf and (not quant or (quant == "?" and n > nf + 1))):
-        return None
-    vals = words[pos + 1:pos + count]
-    if n and (0 in vals or max(vals) >= ctx.bound):
-        return None
-    lead = _LEADS.get(info.opcode)
-    if lead is None:
-        lead = _LEADS[info.opcode] = _lead(fixed)
-    skip, rt_at, rid_at = lead
-    if skip < 0:
-        return None
-    result_type = vals[rt_at] if rt_at >= 0 else None
-    result_id = vals[rid_at] if rid_at >= 0 else None
-    known = ctx.id_operands
-    operands: list[Operand] = []
-    k = skip
-    for v in vals[skip:]:
-        kind = fixed[k] if k < nf else tail
-        op = known.get((kind, v))
-        if op is None:
-            op = known[kind, v] = Operand(kind, v)
-        operands.append(op)
-        k += 1
-    ins = Instruction(info.opcode, info.opname, result_type, result_id, tuple(operands), pos, count,
-                      tuple(vals[skip:]) if skip else tuple(vals))
-    if result_id is not None and result_type is not None:
-        ctx.result_types[result_id] = result_type
-    return ins
+class _WordPlan:
+    """What `decode` needs of an opcode, from its grammar entry (constant): computed once
+    per opcode (`_plan`), not per instruction.
+
+    An instruction whose operands each take one word (ids, one-word literals, enumerants
+    and masks), with at most its last one optional or repeated (most of a shader's
+    instructions), is decoded directly from its words when its word count is in
+    [`min_words`, `max_words`] and every word is what its `codes` entry accepts: the
+    result type and result id lead (at `rt_at`, `rid_at` of the words after the first;
+    -1: none; `skip` of them), then the operands of `kinds` and any number of `tail`
+    (`tail_code`); `all_ids` when they are all ids. Other opcodes (and unknown ones:
+    `info` None) get an empty word range."""
+
+    __slots__ = ("info", "opname", "min_words", "max_words", "skip", "rt_at", "rid_at",
+                 "kinds", "codes", "tail", "tail_code", "all_ids")
+
+    def __init__(self, opcode: int) -> None:
+        info = self.info = grammar.instruction(opcode)
+        self.opname = info.opname if info else f"Op<{opcode}>"
+        self.min_words, self.max_words = 1, 0
+        self.skip = 0
+        self.rt_at = self.rid_at = -1
+        self.kinds: tuple[str, ...] = ()
+        self.codes: tuple[int, ...] = ()
+        self.tail = ""
+        self.tail_code = _ID
+        self.all_ids = False
+        # OpTypeInt and OpTypeFloat are remembered for later literals (`_track`)
+        if info is None or info.opname in ("OpTypeInt", "OpTypeFloat"):
+            return
+        specs = info.operands
+        tail = [s for s in specs if s.quantifier]
+        if len(tail) > 1 or (tail and tail[0] is not specs[-1]):
+            return
+        codes = [_code(s.kind) for s in specs]
+        if None in codes:
+            return
+        fixed = tuple(s.kind for s in specs if not s.quantifier)
+        # the result type and result id: first, as the grammar puts them
+        skip = 0
+        for k, kind in enumerate(fixed):
+            if kind == "IdResultType" and k == skip and self.rid_at < 0:
+                self.rt_at = k
+            elif kind == "IdResult" and k == skip:
+                self.rid_at = k
+            else:
+                break
+            skip += 1
+        if any(kind in ("IdResultType", "IdResult") for kind in fixed[skip:]) or (
+                tail and tail[0].kind in ("IdResultType", "IdResult")):
+            self.rt_at = self.rid_at = -1
+            return
+        self.skip = skip
+        self.kinds = fixed[skip:]
+        self.codes = tuple(_code(k) or 0 for k in self.kinds)
+        if tail:
+            self.tail = tail[0].kind
+            self.tail_code = _code(self.tail) or 0
+        self.all_ids = all(c == _ID for c in self.codes) and self.tail_code == _ID
+        quant = tail[0].quantifier if tail else ""
+        self.min_words = 1 + len(fixed)
+        self.max_words = (1 << 16 if quant == "*" else self.min_words + 1 if quant == "?"
+                          else self.min_words)
 
 
-# Per opcode with an id plan: how many of its first operands are the result type and
-# result id, and where each is (-1: none). The grammar puts them first; an opcode whose
-# plan has one elsewhere gets a negative count and `_decode_ids`' None (the general
-# decoder).
-_LEADS: dict[int, tuple[int, int, int]] = {}
+_PLANS: dict[int, _WordPlan] = {}
 
 
-def _lead(fixed: tuple[str, ...]) -> tuple[int, int, int]:
-    rt_at = rid_at = -1
-    skip = 0
-    for k, kind in enumerate(fixed):
-        if kind == "IdResultType" and k == skip and rid_at < 0:
-            rt_at = k
-        elif kind == "IdResult" and k == skip:
-            rid_at = k
-        else:
-            break
-        skip += 1
-    if any(kind in ("IdResultType", "IdResult") for kind in fixed[skip:]):
-        return -1, -1, -1
-    return skip, rt_at, rid_at
+def _plan(opcode: int) -> _WordPlan:
+    p = _PLANS.get(opcode)
+    if p is None:
+        p = _PLANS[opcode] = _WordPlan(opcode)
+    return p
 
 
 def _decode_instruction(
     info: grammar.InstructionInfo, words: Sequence[int], pos: int, count: int, ctx: _Context
 ) -> Instruction:
-    plan = _ID_PLANS[info.opcode] if info.opcode in _ID_PLANS else _id_plan(info)
-    if plan is not None:
-        fast = _decode_ids(plan, info, words, pos, count, ctx)
-        if fast is not None:
-            return fast
     r = _Reader(words, pos + 1, pos + count, info)
     result_type: int | None = None
     result_id: int | None = None
