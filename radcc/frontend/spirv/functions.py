@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from .binary import Instruction
 from .errors import SpirvError
-from .layout import section_of
+from .layout import opcode_section
 from .module import SpirvModule
 from .types import (
     MERGES,
@@ -28,6 +28,9 @@ from .types import (
 _IN_FUNCTION_GLOBALS = frozenset(
     {"OpVariable", "OpUndef", "OpExtInst", "OpLine", "OpNoLine", "OpNop"}
 )
+# opcode -> whether an instruction of it is not allowed inside a function (a section of
+# its own outside functions, not one of `_IN_FUNCTION_GLOBALS`), filled as met
+_OUTSIDE_ONLY: dict[int, bool] = {}
 _MERGE_TERMINATORS = {
     "OpSelectionMerge": ("OpBranchConditional", "OpSwitch"),
     "OpLoopMerge": ("OpBranch", "OpBranchConditional"),
@@ -75,7 +78,11 @@ class FunctionBuilder:
             return
         if op == "OpFunction":
             raise _fail(f"function %{self.fn.id} is not ended by OpFunctionEnd", ins)
-        if section_of(ins) is not None and op not in _IN_FUNCTION_GLOBALS:
+        outside = _OUTSIDE_ONLY.get(ins.opcode)
+        if outside is None:
+            outside = _OUTSIDE_ONLY[ins.opcode] = \
+                opcode_section(ins.opcode) is not None and op not in _IN_FUNCTION_GLOBALS
+        if outside:
             raise _fail("not allowed inside a function", ins)
         b = self.block
         if b is None:
@@ -89,6 +96,7 @@ class FunctionBuilder:
             self._local_variable(ins, b)
         b.instructions.append(ins)
         if op in TERMINATORS:
+            b.seal()
             self.fn.blocks.append(b)
             self.block = None
 

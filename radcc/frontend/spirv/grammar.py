@@ -145,14 +145,15 @@ def opname(opcode_: int) -> str:
     return info.opname if info else f"Op<{opcode_}>"
 
 
-_CATEGORY: dict[str, str] = {k: str(v[0]) for k, v in _g.OPERAND_KINDS.items()}
+# operand kind -> its category (`category`; the mapping itself for hot loops)
+CATEGORIES: dict[str, str] = {k: str(v[0]) for k, v in _g.OPERAND_KINDS.items()}
 # the operand kinds of category Id (IdRef, IdResultType, IdScope ...)
-ID_KINDS: frozenset[str] = frozenset(k for k, c in _CATEGORY.items() if c == "Id")
+ID_KINDS: frozenset[str] = frozenset(k for k, c in CATEGORIES.items() if c == "Id")
 
 
 def category(kind: str) -> str:
     """Operand kind category: Id, Literal, ValueEnum, BitEnum or Composite."""
-    return _CATEGORY[kind]
+    return CATEGORIES[kind]
 
 
 def bases(kind: str) -> tuple[str, ...]:

@@ -78,6 +78,9 @@ class _Reader:
         self.declared: set[str] = set()
         self.forward_pointers: dict[int, str] = {}  # id -> its storage class
         self.passed: set[int] = set()  # opcodes whose own requirements were met
+        # the enumerants (kind, value, on OpDecorate) `_check_enum_caps` passed: the
+        # declared capabilities are fixed when it first runs and the extensions only grow
+        self.enums_passed: set[tuple[str, int | float | str, bool]] = set()
         # the ids that are types, labels or functions: their `_OpFacts.role` (values have none)
         self.roles: dict[int, int] = {}
         self.cur: Instruction | None = instructions[0] if instructions else None
@@ -114,15 +117,35 @@ class _Reader:
         self._definitions()
         section = 0
         func: FunctionBuilder | None = None
+        passed, roles, pos = self.passed, self.roles, self.pos
         for k, ins in enumerate(self.ins):
             self.cur = ins
-            if ins.opname != "OpCapability" and not self.declared:
+            if not self.declared and ins.opname != "OpCapability":
                 self.declared = caps.implied(self.m.capabilities) or {"(none)"}
-            self._check_requirements(ins)
-            facts = _FACTS.get(ins.opcode)
+            opcode = ins.opcode
+            if opcode not in passed:
+                self._check_requirements(ins)
+            elif opcode in _MAY_NAME_ENUMS:  # (the opcode's own requirements met)
+                self._check_enum_caps(ins.operands, builtin=ins.opname == "OpDecorate")
+            facts = _FACTS.get(opcode)
             if facts is None:
-                facts = _facts(ins.opcode)
-            self._check_uses(k, ins, facts, in_function=func is not None)
+                facts = _facts(opcode)
+            # `_check_uses`, which says what is wrong, unless the common case holds: the
+            # result type is a type defined before, no operand has a role (a type, a label
+            # or a function) and every operand is defined before
+            ids = ins.id_list
+            if ids is None:
+                ids = ins.id_tuple()
+            rt = ins.result_type
+            if facts.forward_ok or not roles.keys().isdisjoint(ids) or (
+                    rt is not None and (not roles.get(rt, 0) & _TYPE or pos[rt] >= k)):
+                self._check_uses(k, ins, facts, in_function=func is not None)
+            else:
+                for i in ids:
+                    p = pos.get(i)
+                    if p is None or p >= k:
+                        self._check_uses(k, ins, facts, in_function=func is not None)
+                        break
             if func is not None:
                 if ins.opname == "OpFunctionEnd":
                     self.m.functions.append(func.finish(ins))
@@ -161,10 +184,8 @@ class _Reader:
 
     # ----- requirements: capabilities and versions -----
     def _check_requirements(self, ins: Instruction) -> None:
-        if ins.opcode in self.passed:  # (the opcode's own requirements met; operands below)
-            if ins.opcode in _MAY_NAME_ENUMS:
-                self._check_enum_caps(ins.operands, builtin=ins.opname == "OpDecorate")
-            return
+        """The requirements of an instruction whose opcode is not in `passed` yet (`run`
+        checks only the operands of the others)."""
         info = grammar.instruction(ins.opcode)
         assert info is not None
         if ins.opname == "OpCapability":
@@ -216,9 +237,10 @@ class _Reader:
         OpDecorate and not for ClipDistance/CullDistance (as spirv-val, which checks those
         where the built-in is used: glslang's gl_PerVertex members name them without the
         capability)."""
+        passed = self.enums_passed
         for op in operands:
-            cat = grammar.category(op.kind)
-            if cat in ("ValueEnum", "BitEnum"):
+            cat = grammar.CATEGORIES[op.kind]
+            if cat in ("ValueEnum", "BitEnum") and (op.kind, op.value, builtin) not in passed:
                 assert isinstance(op.value, int)
                 values = (
                     [op.value]
@@ -242,6 +264,7 @@ class _Reader:
                             and not self.declared.intersection(caps.STORAGE16)):
                         need = " or ".join(caps.STORAGE16)
                         raise self.fail(f"FPRoundingMode in a shader requires capability {need}")
+                passed.add((op.kind, op.value, builtin))
             if op.params:
                 self._check_enum_caps(op.params, builtin)
 

@@ -186,6 +186,14 @@ MERGES = frozenset({"OpSelectionMerge", "OpLoopMerge"})
 class Block:
     label: int
     instructions: list[Instruction] = field(default_factory=list)  # after OpLabel
+    # `merge`, `successors`, `phis` and `body` computed once by `seal` (None: not sealed)
+    sealed: _BlockFacts | None = field(default=None, repr=False, compare=False)
+
+    def seal(self) -> None:
+        """The block is complete (its terminator added; the instructions do not change
+        after): its derived facts are computed once here, not on every look."""
+        self.sealed = None
+        self.sealed = _BlockFacts(self.merge, tuple(self.successors), self.phis, self.body)
 
     @property
     def terminator(self) -> Instruction:
@@ -194,21 +202,31 @@ class Block:
     @property
     def merge(self) -> Instruction | None:
         """OpSelectionMerge / OpLoopMerge of a header block."""
+        if self.sealed is not None:
+            return self.sealed.merge
         if len(self.instructions) >= 2 and self.instructions[-2].opname in MERGES:
             return self.instructions[-2]
         return None
 
     @property
     def phis(self) -> list[Instruction]:
+        """The block's OpPhi instructions (sealed: one list, not to be changed)."""
+        if self.sealed is not None:
+            return self.sealed.phis
         return [i for i in self.instructions if i.opname == "OpPhi"]
 
     @property
     def body(self) -> list[Instruction]:
-        """Instructions between the phis and the merge/terminator."""
+        """Instructions between the phis and the merge/terminator (sealed: one list, not
+        to be changed)."""
+        if self.sealed is not None:
+            return self.sealed.body
         return [i for i in self.instructions[:-1] if i.opname not in MERGES and i.opname != "OpPhi"]
 
     @property
     def successors(self) -> list[int]:
+        if self.sealed is not None:
+            return list(self.sealed.successors)
         t = self.terminator
         if t.opname == "OpBranch":
             return [t.id(0)]
@@ -217,6 +235,16 @@ class Block:
         if t.opname == "OpSwitch":
             return [t.id(1)] + [int(p.params[1].value) for p in t.operands[2:]]
         return []
+
+
+class _BlockFacts:
+    """`Block.seal`'s record."""
+
+    __slots__ = ("merge", "successors", "phis", "body")
+
+    def __init__(self, merge: Instruction | None, successors: tuple[int, ...],
+                 phis: list[Instruction], body: list[Instruction]) -> None:
+        self.merge, self.successors, self.phis, self.body = merge, successors, phis, body
 
 
 @dataclass

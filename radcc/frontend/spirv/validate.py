@@ -93,6 +93,21 @@ def _fail(msg: str, ins: Instruction) -> SpirvError:
     return SpirvError(msg, ins.offset, ins.opname)
 
 
+# opcode -> whether its grammar has a MemoryAccess operand (or another grammar's operands:
+# OpExtInst), filled as met
+_MEMORY_ACCESS: dict[int, bool] = {}
+
+
+def _takes_memory_access(opcode: int) -> bool:
+    r = _MEMORY_ACCESS.get(opcode)
+    if r is None:
+        info = grammar.instruction(opcode)
+        r = _MEMORY_ACCESS[opcode] = info is None or any(
+            o.kind in ("MemoryAccess", "LiteralExtInstInteger", "LiteralSpecConstantOpInteger")
+            for o in info.operands)
+    return r
+
+
 # Loop Control's exclusive pairs (SPIR-V spec 3.23 "Loop Control": DontUnroll with the
 # controls that ask for unrolling; as spirv-val's loop merge check).
 _LOOP_CONTROL_CONFLICTS = ((0x1, 0x2, "Unroll", "DontUnroll"),
@@ -434,10 +449,11 @@ class _Checker:
 
     def shape(self, tid: int | None) -> tuple[str, int, int] | None:
         """(kind, width, count) of a scalar or vector type: kind int/float/bool."""
-        t = self.t(tid)
+        types = self.m.types
+        t = None if tid is None else types.get(tid)
         n = 1
         if isinstance(t, TypeVector):
-            n, t = t.count, self.t(t.component)
+            n, t = t.count, types.get(t.component)
         if isinstance(t, TypeBool):
             return ("bool", 1, n)
         if isinstance(t, TypeInt):
@@ -532,12 +548,13 @@ class _Checker:
                                 "by a storage capability alone: it may only be stored, copied "
                                 "or converted by width (OpUConvert, OpSConvert, OpFConvert)",
                                 ins)
-        for o in ins.operands:  # MakePointerAvailable/Visible's scope ids
-            if o.kind == "MemoryAccess":
-                for q in o.params:
-                    if q.is_id:
-                        self.scope(ins, int(q.value), "memory")
-        cm = self.t(rt)
+        if _takes_memory_access(ins.opcode):
+            for o in ins.operands:  # MakePointerAvailable/Visible's scope ids
+                if o.kind == "MemoryAccess":
+                    for q in o.params:
+                        if q.is_id:
+                            self.scope(ins, int(q.value), "memory")
+        cm = None if rt is None else self.m.types.get(rt)
         if isinstance(cm, TypeFunction):
             raise _fail(f"the result type %{rt} is a function type", ins)
         if isinstance(cm, TypeCooperativeMatrix) and op not in _POINTER_RESULTS \
@@ -1893,7 +1910,8 @@ class _Checker:
                 if ins.opname == "OpPhi":
                     self.phi(ins, b.label, where, idom, reach, preds)
                     continue
-                for v in ins.id_tuple():
+                ids = ins.id_list
+                for v in ids if ids is not None else ins.id_tuple():
                     if v in blocks:  # a label (branch target, merge block)
                         continue
                     if v not in where:
