@@ -179,6 +179,56 @@ def _with_modifiers(text: str, o: Operand, neg: bool, abs_: bool) -> str:
     return text
 
 
+# How `instruction_parsed` treats a table entry's operand slot (`_plan`)
+_SRC = 0  # a source slot ``src*`` that takes VOP3 neg/abs modifiers
+_REG = 1  # another register (or constant) source slot
+_NAMED = 2  # ``vdata_in``, ``saddr``, ``vaddr``: sources with their own rules
+_DEF = 3  # a register definition slot
+_LABEL = 4
+_EXP_TARGET = 5
+_FIELD = 6  # printed from `Instruction.fields`
+_V128 = VGPR_BASE + 128
+
+
+class _Plan:
+    """What `instruction_parsed` reads of a table entry, derived once per entry: each
+    operand slot with its treatment (`_SRC` ...) and whether it is a `lo128_slots`
+    slot; whether a returning atomic's vdst precedes the slots (``rtn_bits``), the entry
+    is MIMG, an image atomic, or may omit its immediate."""
+
+    __slots__ = ("slots", "rtn_bits", "mimg", "mimg_atomic", "imm_skip")
+
+    def __init__(self, info: OpInfo) -> None:
+        lo128 = lo128_slots(info)
+        slots: list[tuple[OperandSpec, int, bool]] = []
+        for spec in info.operands:
+            if spec.kind in REG_KINDS:
+                if spec.is_def:
+                    code = _DEF
+                elif spec.name in ("vdata_in", "saddr", "vaddr"):
+                    code = _NAMED
+                elif spec.name.startswith("src") and spec.kind != "special":
+                    code = _SRC
+                else:
+                    code = _REG
+            elif spec.kind == "label":
+                code = _LABEL
+            elif spec.kind == "exp_target":
+                code = _EXP_TARGET
+            else:
+                code = _FIELD
+            slots.append((spec, code, spec.name in lo128))
+        self.slots = tuple(slots)
+        self.rtn_bits = bool(info.extra.get("rtn_bits"))
+        self.mimg = info.enc == "MIMG"
+        self.mimg_atomic = mimg_atomic(info)
+        self.imm_skip = bool(info.extra.get("imm_optional") or info.extra.get("imm_zero"))
+
+
+# `_Plan` by table entry (`OpInfo.uid`)
+_PLANS: dict[int, _Plan] = {}
+
+
 def instruction_asm(instr: Instruction, table: OpcodeTable,
                     label: Callable[[int], str]) -> str:
     """The assembly line of a hardware instruction (no label, no newline)."""
@@ -200,6 +250,9 @@ def instruction_parsed(instr: Instruction, table: OpcodeTable,
         return _vopd_asm(instr, table, info)
     if instr.format == "LDSDIR":
         return _ldsdir_asm(instr), None
+    plan = _PLANS.get(info.uid)
+    if plan is None:
+        plan = _PLANS[info.uid] = _Plan(info)
     defs = iter(instr.definitions)
     ops = iter(instr.operands)
     fields = instr.fields
@@ -210,57 +263,69 @@ def instruction_parsed(instr: Instruction, table: OpcodeTable,
         abs_ = list(fields.get("abs", ()))  # type: ignore[call-overload]
         used.add("neg")
         used.add("abs")
+        mods_here = bool(neg) or bool(abs_)
     else:
         neg = []
         abs_ = []
+        mods_here = False
     texts: list[str] = []
     typed: list[AsmOperand] = []
     src_i = 0
-    lo128 = lo128_slots(info)
     high_vgpr = False  # a 16-bit slot of a GFX11 short form holds v128+: print the bare name
-    n_addr = mimg_address_operands(info, instr) if info.enc == "MIMG" else 1
-    if info.extra.get("rtn_bits") and instr.definitions and fields.get("glc"):
+    n_addr = mimg_address_operands(info, instr) if plan.mimg else 1
+    if plan.rtn_bits and instr.definitions and fields.get("glc"):
         # a FLAT/GLOBAL atomic that returns: vdst is not a table slot
         d = next(defs)
         if d.phys is None:
             raise EmitError("definition 'vdst' has no register")
         texts.append(reg_text(d))
         typed.append(_reg_operand(d))
-    for spec in info.operands:
-        if spec.kind in REG_KINDS:
-            if spec.is_def:
-                if not instr.definitions and mimg_atomic(info):
-                    continue  # no return: the data operand (vdata_in) is printed
-                dn = next(defs, None)
-                if dn is None or dn.phys is None:
-                    raise EmitError(f"definition '{spec.name}' has no register")
-                dt, dop = _reg_both(dn, spec)
-                texts.append(dt)
-                typed.append(dop)
-                high_vgpr |= spec.name in lo128 and dn.phys.reg >= VGPR_BASE + 128
-                continue
+    regs = _REGS
+    for spec, code, lo in plan.slots:
+        if code == _DEF:
+            if plan.mimg_atomic and not instr.definitions:
+                continue  # no return: the data operand (vdata_in) is printed
+            dn = next(defs, None)
+            if dn is None or (phys := dn.phys) is None:
+                raise EmitError(f"definition '{spec.name}' has no register")
+            r = phys.reg
+            rc = dn.rc
+            size = rc.size if rc is not None else spec.dwords
+            got = regs.get((r, size))
+            if got is None:
+                got = _reg(r, size)
+            texts.append(got[0])
+            typed.append(AsmOperand("reg", 0, got[1]))
+            if lo and r >= _V128:
+                high_vgpr = True
+            continue
+        if code <= _NAMED:
             o = next(ops, None)
-            if spec.name == "vdata_in" and mimg_atomic_returns(info, instr):
-                continue  # the same registers as the printed vdata (tied)
-            if o is None:
-                if spec.name == "saddr":
-                    texts.append("off")
-                    typed.append(AsmOperand("ident", 0, text="off", sym="off"))
+            if code == _NAMED:
+                if spec.name == "vdata_in" and mimg_atomic_returns(info, instr):
+                    continue  # the same registers as the printed vdata (tied)
+                if o is None:
+                    if spec.name == "saddr":
+                        texts.append("off")
+                        typed.append(AsmOperand("ident", 0, text="off", sym="off"))
+                        continue
+                    raise EmitError(f"missing operand '{spec.name}'")
+                if spec.name == "vaddr" and n_addr > 1:
+                    t, dwords = _mimg_address([o, *(next(ops) for _ in range(n_addr - 1))])
+                    texts.append(t)
+                    if dwords is None:  # the encoder reads the NSA list from the line's tokens
+                        typed.append(AsmOperand("ident", 0, text=t, sym=t))
+                    else:
+                        assert o.phys is not None
+                        typed.append(AsmOperand("reg", 0, reg_of(o.phys.reg, dwords)))
                     continue
+            elif o is None:
                 raise EmitError(f"missing operand '{spec.name}'")
-            if spec.name == "vaddr" and n_addr > 1:
-                t, dwords = _mimg_address([o, *(next(ops) for _ in range(n_addr - 1))])
-                texts.append(t)
-                if dwords is None:  # the encoder reads the NSA list from the line's tokens
-                    typed.append(AsmOperand("ident", 0, text=t, sym=t))
-                else:
-                    assert o.phys is not None
-                    typed.append(AsmOperand("reg", 0, reg_of(o.phys.reg, dwords)))
-                continue
-            if spec.name.startswith("src") and spec.kind != "special":
+            phys = o.phys
+            if code == _SRC and mods_here:
                 a = src_i < len(abs_) and bool(abs_[src_i])
                 n = src_i < len(neg) and bool(neg[src_i])
-                if o.const is None and o.phys is not None:
+                if o.const is None and phys is not None:
                     t, op = _reg_both(o, spec)
                 else:
                     t = _operand_text(o, spec, fmt, a or n)
@@ -272,23 +337,37 @@ def instruction_parsed(instr: Instruction, table: OpcodeTable,
                     op.neg_fn = o.const is not None and not a
                 t = _with_modifiers(t, o, n, a)
                 src_i += 1
-            elif o.const is None and o.phys is not None:
-                t, op = _reg_both(o, spec)
+            elif o.const is None and phys is not None:
+                r = phys.reg
+                rc = o.rc
+                size = rc.size if rc is not None else spec.dwords
+                got = regs.get((r, size))
+                if got is None:
+                    got = _reg(r, size)
+                texts.append(got[0])
+                typed.append(AsmOperand("reg", 0, got[1]))
+                if lo and r >= _V128:
+                    high_vgpr = True
+                if code == _SRC:
+                    src_i += 1
+                continue
             else:
                 t = _operand_text(o, spec, fmt)
                 op = _typed(t, o, spec)
+                if code == _SRC:
+                    src_i += 1
             texts.append(t)
             typed.append(op)
-            high_vgpr |= (spec.name in lo128 and o.phys is not None
-                          and o.phys.reg >= VGPR_BASE + 128)
-        elif spec.kind == "label":
+            if lo and phys is not None and phys.reg >= _V128:
+                high_vgpr = True
+        elif code == _LABEL:
             targets = fields.get("targets")
             if not targets:
                 raise EmitError("branch without a target")
             name = label(targets[0])  # type: ignore[index]
             texts.append(name)
             typed.append(AsmOperand("ident", 0, text=name, sym=name))
-        elif spec.kind == "exp_target":
+        elif code == _EXP_TARGET:
             used.add(spec.name)
             used.add("en")  # the sources printed as ``off`` say it
             texts.append(exp_target_name(int(fields.get("target") or 0), table.gfx))
@@ -296,7 +375,7 @@ def instruction_parsed(instr: Instruction, table: OpcodeTable,
             used.add(spec.name)
             v = fields.get(spec.name)
             if v is None:
-                if info.extra.get("imm_optional") or info.extra.get("imm_zero"):
+                if plan.imm_skip:
                     continue
                 v = 0
             iv = int(v)  # type: ignore[call-overload]

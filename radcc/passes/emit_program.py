@@ -108,14 +108,21 @@ def register_usage(program: Program) -> tuple[int, int, bool]:
         for ins in b.instructions:
             for group in (ins.operands, ins.definitions):
                 for x in group:
-                    phys, rc = x.phys, x.rc
-                    if phys is None or rc is None:
+                    phys = x.phys
+                    if phys is None:
+                        continue
+                    rc = x.rc
+                    if rc is None:
                         continue
                     r = phys.reg
                     if r >= VGPR_BASE:
-                        vg = max(vg, r + rc.size - VGPR_BASE)
+                        end = r + rc.size - VGPR_BASE
+                        if end > vg:
+                            vg = end
                     elif r < VCC:
-                        sg = max(sg, r + rc.size)
+                        end = r + rc.size
+                        if end > sg:
+                            sg = end
                     elif r == VCC or r == VCC_HI:
                         vcc = True
     return sg, vg, vcc

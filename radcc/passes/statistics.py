@@ -75,7 +75,6 @@ from radcc.isa.classes import SALU_ENCODINGS, VMEM_ENCODINGS
 from radcc.isa.cycle_model import (
     VALU_INSTR_CLASSES,
     VECTOR_INSTR_CLASSES,
-    CycleModel,
     InstrClass,
     PerfInfo,
     Resource,
@@ -170,15 +169,18 @@ class _Facts:
     __slots__ = ("cls", "perf", "counters", "wait", "reads", "writes", "endpgm", "twice",
                  "lat")
 
-    def __init__(self, model: CycleModel, program: Program, instr: Instruction,
-                 info: OpInfo | None, dual_issue_wave64: bool) -> None:
+    def __init__(self, gfx: GfxLevel, instr: Instruction, info: OpInfo | None,
+                 dual_issue_wave64: bool) -> None:
         has_defs = bool(instr.definitions)
+        if info is None:
+            gds = smem_cached = False
+        else:
+            gds = is_gds(instr, info)
+            smem_cached = info.cls == "smem" and has_defs and _smem_cached(instr, info)
         (self.cls, self.perf, self.counters, self.lat, implied, vector_cls) = _op_costs(
-            program.gfx_level, info, info is not None and is_gds(instr, info), has_defs,
-            bool(instr.operands),
-            info is not None and info.cls == "smem" and has_defs and _smem_cached(instr, info))
+            gfx, info, gds, has_defs, bool(instr.operands), smem_cached)
         self.endpgm = instr.opcode == "s_endpgm"
-        wait = wait_of(instr, program.gfx_level) if self.cls is InstrClass.WAITCNT else None
+        wait = wait_of(instr, gfx) if self.cls is InstrClass.WAITCNT else None
         if self.endpgm:
             wait = dict.fromkeys(_COUNTERS, 0)
         elif wait is None and self.counters:
@@ -206,9 +208,9 @@ class _Facts:
                 else:
                     writes.extend(range(r, r + n))
         self.writes = writes
-        vector = vector_cls or instr.format.startswith("VOPD")
-        self.twice = (dual_issue_wave64 and vector
-                      and not _dual_issue_capable(program, instr, info))
+        self.twice = (dual_issue_wave64 and (vector_cls or instr.format.startswith("VOPD"))
+                      and not (info is not None
+                               and dual_issue_capable(gfx, instr.opcode, "DPP" in instr.format)))
 
 
 def _max_count(counter: str) -> int:
@@ -257,49 +259,60 @@ def block_cycles(est: _Estimator, facts: list[_Facts],
                  trace: list[IssueTrace] | None = None) -> None:
     """Issue `facts` on `est` (ACO's BlockCycleEstimator::add per instruction);
     `trace` (when given) gets an `IssueTrace` per fact."""
+    mem = est.mem
+    res_available = est.res_available
+    res_usage = est.res_usage
+    reg_available = est.reg_available
+    reg_get = reg_available.get
+    cur = est.cur
     for f in facts:
-        prev = est.cur
-        deps = est.cur
-        for c, n in f.wait.items():
-            q = est.mem[c]
+        prev = cur
+        deps = cur
+        wait = f.wait
+        for c, n in wait.items():
+            q = mem[c]
             for j in range(len(q) - n):
-                deps = max(deps, q[j])
+                if q[j] > deps:
+                    deps = q[j]
         if f.endpgm:
-            deps = max([deps, *est.reg_available.values()])
+            deps = max([deps, *reg_available.values()])
         else:
-            reg_get = est.reg_available.get
             for r in f.reads:
                 t = reg_get(r, 0)
                 if t > deps:
                     deps = t
-        est.cur = deps
-        start = est.cur
+        cur = deps
+        start = cur
         first = -1
+        uses = f.perf.uses
         for _ in range(2 if f.twice else 1):
             wait_res = 0
-            for r, _c in f.perf.uses:
-                wait_res = max(wait_res, est.res_available[r] - est.cur)
-            est.cur += wait_res
-            start = est.cur
+            for r, _c in uses:
+                t = res_available[r] - cur
+                if t > wait_res:
+                    wait_res = t
+            cur += wait_res
+            start = cur
             if first < 0:
                 first = start
-            for r, cycles in f.perf.uses:
-                est.res_available[r] = est.cur + cycles
-                est.res_usage[r] += cycles
-            est.cur += 1
-        for c, n in f.wait.items():
-            q = est.mem[c]
+            for r, cycles in uses:
+                res_available[r] = cur + cycles
+                res_usage[r] += cycles
+            cur += 1
+        for c, n in wait.items():
+            q = mem[c]
             while len(q) > n:
                 q.popleft()
         for c, cyc in f.counters.items():
-            est.mem[c].append(est.cur + cyc)
+            mem[c].append(cur + cyc)
         lat = f.lat
         ready = start + lat
         for r in f.writes:
-            if ready > est.reg_available.get(r, 0):
-                est.reg_available[r] = ready
+            if ready > reg_get(r, 0):
+                reg_available[r] = ready
         if trace is not None:
-            trace.append(IssueTrace(prev, deps, first, est.cur, lat))
+            trace.append(IssueTrace(prev, deps, first, cur, lat))
+    est.cur = cur
 
 
 def _iterations(program: Program, block: Block) -> float:
@@ -344,8 +357,8 @@ def estimate_blocks(program: Program, workgroup_size: int | None,
                     trace: bool = False) -> list[BlockEstimate]:
     """The block cycle estimator over the program (module docstring), per block in
     layout order; the Latency statistic is the iteration-weighted sum of `cycles`."""
-    model = cycle_model(program.gfx_level)
-    index = info_index(program.gfx_level)
+    gfx = program.gfx_level
+    index = info_index(gfx)
     wave64_twice = program.wave_size == 64 and (workgroup_size is None or workgroup_size > 32)
     ests: list[_Estimator] = [_Estimator() for _ in program.blocks]
     out: list[BlockEstimate] = []
@@ -354,8 +367,9 @@ def estimate_blocks(program: Program, workgroup_size: int | None,
         for p in block.linear_preds:
             est.join(ests[p])
         idx = [k for k, ins in enumerate(block.instructions) if ins.format != "PSEUDO"]
-        facts = [_Facts(model, program, ins, index.get((ins.opcode, ins.format)),
-                        wave64_twice) for ins in (block.instructions[k] for k in idx)]
+        instrs = block.instructions
+        facts = [_Facts(gfx, ins, index.get((ins.opcode, ins.format)), wave64_twice)
+                 for ins in (instrs[k] for k in idx)]
         tr: list[IssueTrace] | None = [] if trace else None
         block_cycles(est, facts, tr)
         out.append(BlockEstimate(est.cur, _iterations(program, block), list(est.res_usage),
