@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..mir import Block, Instr, MirShader, Value, rewrite_uses
+from ..mir import Block, Instr, MirShader, Value
 from ..mir_cfg import dominator_children, first_block
 from ..mir_ops import ALU_OPS, INTRINSICS
 
@@ -122,5 +122,23 @@ def cse(shader: MirShader) -> bool:
         kids = children.get(b)
         if kids:
             work.extend([(c, None) for c in reversed(kids)])
-    rewrite_uses(shader, mapping)
-    return bool(mapping)
+    if not mapping:
+        return False
+    # The walk rewrote the sources of every instruction of the blocks it entered (the
+    # reachable ones, `children`) but phis: a source's definition dominates its reader,
+    # so it was numbered first, and a value it maps to is never mapped itself. Left:
+    # the phis, the unreachable blocks and the If conditions (`rewrite_uses` on them).
+    blocks, ifs = shader.structure()
+    keys = mapping.keys()
+    for b in blocks:
+        entered = b in children
+        for ins in b.instrs:
+            if entered and ins.op != "phi":
+                break  # (phis lead their block)
+            srcs = ins.srcs
+            if not keys.isdisjoint(srcs):
+                ins.srcs = [look(s) if s in mapping else s for s in srcs]
+    for n in ifs:
+        if n.cond in mapping:
+            n.cond = look(n.cond)
+    return True

@@ -67,6 +67,10 @@ def _block_index(b: Block) -> int:
     return b.index
 
 
+_DEREFS = frozenset({"deref_var", "deref_array", "deref_struct"})
+_ACCESS = frozenset({"load_deref", "store_deref"})
+
+
 def vars_to_ssa(shader: MirShader) -> bool:
     if not shader.function.locals:
         # every deref names one of the function's locals (dce drops a local only when
@@ -75,8 +79,20 @@ def vars_to_ssa(shader: MirShader) -> bool:
     memo: dict[Value, int | None] = {}
     promotable: dict[LocalVar, bool] = {}
     accesses: list[tuple[Instr, Slot]] = []
-    for ins in shader.instrs():
-        if ins.op.startswith("deref_"):
+    instrs = list(shader.instrs())
+    # the values of the deref instructions: another instruction reading one (but a load
+    # or store through it) keeps its variable in memory
+    derefs = {ins.dest for ins in instrs if ins.op in _DEREFS}
+    for ins in instrs:
+        op = ins.op
+        if op not in _DEREFS and op not in _ACCESS:
+            if not derefs.isdisjoint(ins.srcs):
+                for s in ins.srcs:
+                    if s in derefs:
+                        assert s.parent is not None
+                        promotable[s.parent.attrs["var"]] = False
+            continue
+        if op in _DEREFS:
             var = ins.attrs["var"]
             promotable.setdefault(var, True)
             assert ins.dest is not None
@@ -92,12 +108,8 @@ def vars_to_ssa(shader: MirShader) -> bool:
             else:
                 accesses.append((ins, (var, leaf)))
             if ins.op == "store_deref" and ins.srcs[1].parent is not None and \
-                    ins.srcs[1].parent.op.startswith("deref_"):
+                    ins.srcs[1].parent.op in _DEREFS:
                 promotable[var] = False
-        else:
-            for s in ins.srcs:
-                if s.parent is not None and s.parent.op.startswith("deref_"):
-                    promotable[s.parent.attrs["var"]] = False
     accesses = [(i, s) for i, s in accesses if promotable.get(s[0], False)]
     if not accesses:
         return False
@@ -116,7 +128,9 @@ def vars_to_ssa(shader: MirShader) -> bool:
             assert ins.dest is not None
             slot_type.setdefault(slot, (ins.dest.bit_size, ins.dest.num_components))
     # phi placement
-    df = cfg.frontiers()
+    # each frontier by block number (a set's order follows where its blocks are in
+    # memory: the phis' value numbers follow this order)
+    df = {b: sorted(f, key=_block_index) for b, f in cfg.frontiers().items() if f}
     phi_slot: dict[Instr, Slot] = {}
     for slot, def_set in def_blocks.items():
         # (by block number, not the set's order, which follows where the blocks are in
@@ -125,9 +139,7 @@ def vars_to_ssa(shader: MirShader) -> bool:
         placed: set[Block] = set()
         while phi_work:
             b = phi_work.pop()
-            # (the frontier by block number too: a set's order follows where its blocks
-            # are in memory)
-            for f in sorted(df.get(b, ()), key=_block_index):
+            for f in df.get(b, ()):
                 if f in placed:
                     continue
                 placed.add(f)
@@ -162,7 +174,8 @@ def vars_to_ssa(shader: MirShader) -> bool:
     def enter(b: Block) -> list[Slot]:
         """Rename `b`'s accesses and fill its successors' phis; the slots it pushed."""
         pushed: list[Slot] = []
-        for ins in list(b.instrs):
+        # (`undef` inserts into the entry block)
+        for ins in list(b.instrs) if b is entry else b.instrs:
             if ins.op == "phi" and ins in phi_slot:
                 slot = phi_slot[ins]
                 assert ins.dest is not None
@@ -180,7 +193,9 @@ def vars_to_ssa(shader: MirShader) -> bool:
                     pushed.append(slot)
                 dead.append(ins)
         for s in cfg.succs[b]:
-            for phi in s.phis:
+            for phi in s.instrs:
+                if phi.op != "phi":
+                    break  # (phis lead their block)
                 if phi in phi_slot:
                     slot = phi_slot[phi]
                     st = stacks.get(slot)
