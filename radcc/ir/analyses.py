@@ -75,7 +75,7 @@ class Analyses:
 
     def invalidate(self, keep: frozenset[Analysis] = frozenset()) -> None:
         """Forget every analysis not in `keep`."""
-        if Analysis.LIVENESS not in keep:
+        if self.liveness is not None and Analysis.LIVENESS not in keep:
             self.liveness = None
-        if Analysis.DOMINANCE not in keep:
+        if self.dominance and Analysis.DOMINANCE not in keep:
             self.dominance = False

@@ -12,7 +12,7 @@ start at register 256 as in the hardware's source-operand space.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 
 from radcc.isa.operands import EXEC_HI as EXEC_HI
@@ -39,6 +39,12 @@ class RegClass:
     bytes: int
     linear: bool = False
     subdword: bool = False
+    # derived from the four above when the class is made (fields rather than properties:
+    # the back end reads them per operand, about a million times on 96 real shaders)
+    size: int = field(init=False, compare=False, repr=False)
+    """Size in dwords (rounded up for sub-dword classes)."""
+    is_sgpr: bool = field(init=False, compare=False, repr=False)
+    is_vgpr: bool = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.bytes <= 0:
@@ -49,19 +55,9 @@ class RegClass:
             raise ValueError("dword classes must be a multiple of 4 bytes")
         if self.linear and self.subdword:
             raise ValueError("linear VGPRs are whole dwords")
-
-    @property
-    def size(self) -> int:
-        """Size in dwords (rounded up for sub-dword classes)."""
-        return (self.bytes + 3) // 4
-
-    @property
-    def is_sgpr(self) -> bool:
-        return self.type is RegType.SGPR
-
-    @property
-    def is_vgpr(self) -> bool:
-        return self.type is RegType.VGPR
+        object.__setattr__(self, "size", (self.bytes + 3) // 4)
+        object.__setattr__(self, "is_sgpr", self.type is RegType.SGPR)
+        object.__setattr__(self, "is_vgpr", self.type is RegType.VGPR)
 
     def as_linear(self) -> RegClass:
         return RegClass(self.type, self.bytes, linear=True) if self.is_vgpr else self
@@ -133,14 +129,16 @@ class PhysReg:
     """A byte-addressed physical register: SGPRs 0.., VGPRs from 256."""
 
     reg_b: int
+    # the dword register, ``reg_b >> 2`` (a field: the passes after register allocation
+    # read it per operand)
+    reg: int = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "reg", self.reg_b >> 2)
 
     @staticmethod
     def of(reg: int, byte: int = 0) -> PhysReg:
         return PhysReg(reg * 4 + byte)
-
-    @property
-    def reg(self) -> int:
-        return self.reg_b >> 2
 
     @property
     def byte(self) -> int:

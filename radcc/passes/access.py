@@ -274,17 +274,6 @@ def regs_of(xs: Iterable[Operand | Definition]) -> frozenset[int]:
 _NO_REGS: frozenset[int] = frozenset()
 
 
-def _vgprs_of(regs: frozenset[int]) -> frozenset[int]:
-    """The VGPRs of `regs` (the set itself when it holds only VGPRs)."""
-    if not regs:
-        return _NO_REGS
-    if min(regs) >= VGPR_BASE:
-        return regs
-    if max(regs) < VGPR_BASE:
-        return _NO_REGS
-    return frozenset(r for r in regs if r >= VGPR_BASE)
-
-
 # a table entry's implicit reads and writes (`implicit_regs`) by (`OpInfo.uid`, wave size)
 _IMPLICIT: dict[tuple[int, int], tuple[tuple[int, ...], tuple[int, ...]]] = {}
 
@@ -296,10 +285,12 @@ class Access:
     __slots__ = ("info", "reads", "writes", "vreads", "vwrites")
 
     def __init__(self, program: Program, instr: Instruction, info: OpInfo | None) -> None:
-        # `_regs_into` inlined (built for every instruction by every back-end pass that
-        # asks, and by the statistics)
+        # `_regs_into` inlined, and the VGPR subsets taken as it goes (built for every instruction by every
+        # back-end pass that asks, and by the statistics): `rs`/`ws` say whether a
+        # register below the VGPRs was read/written, `rv`/`wv` whether a VGPR was
         rd: set[int] = set()
         wr: set[int] = set()
+        rs = rv = ws = wv = False
         for o in instr.operands:
             phys = o.phys
             if phys is None or o.const is not None or o.is_undef:
@@ -307,11 +298,15 @@ class Access:
             r = phys.reg_b >> 2
             if r == NULL:
                 continue
+            if r >= VGPR_BASE:
+                rv = True
+            else:
+                rs = True
             rc = o.rc
             if rc is None or rc.bytes <= 4:
                 rd.add(r)
             else:
-                rd.update(range(r, r + (rc.bytes + 3) // 4))
+                rd.update(range(r, r + rc.size))
         for d in instr.definitions:
             phys = d.phys
             if phys is None:
@@ -319,11 +314,15 @@ class Access:
             r = phys.reg_b >> 2
             if r == NULL:
                 continue
+            if r >= VGPR_BASE:
+                wv = True
+            else:
+                ws = True
             rc = d.rc
             if rc is None or rc.bytes <= 4:
                 wr.add(r)
             else:
-                wr.update(range(r, r + (rc.bytes + 3) // 4))
+                wr.update(range(r, r + rc.size))
         if info is not None and (info.implicit_reads or info.implicit_writes):
             key = (info.uid, program.wave_size)
             e = _IMPLICIT.get(key)
@@ -331,15 +330,19 @@ class Access:
                 e = _IMPLICIT[key] = (
                     tuple(implicit_regs(info.implicit_reads, program.wave_size)),
                     tuple(implicit_regs(info.implicit_writes, program.wave_size)))
-            if e[0]:
+            if e[0]:  # implicit registers are all below the VGPRs
                 rd.update(e[0])
+                rs = True
             if e[1]:
                 wr.update(e[1])
+                ws = True
         self.info = info
         self.reads = reads = frozenset(rd)
         self.writes = writes = frozenset(wr)
-        self.vreads = _vgprs_of(reads)
-        self.vwrites = _vgprs_of(writes)
+        self.vreads = (_NO_REGS if not rv else reads if not rs
+                       else frozenset(r for r in reads if r >= VGPR_BASE))
+        self.vwrites = (_NO_REGS if not wv else writes if not ws
+                        else frozenset(r for r in writes if r >= VGPR_BASE))
 
 
 class AccessCache:

@@ -33,8 +33,11 @@ from radcc.ir.dominance import require_dominance
 from radcc.ir.program import Block, BlockKind, Instruction, Program
 from radcc.ir.regclass import EXEC, EXEC_HI, SCC
 
-_LEAVES = BlockKind.BREAK | BlockKind.CONTINUE | BlockKind.CONTINUE_OR_BREAK \
-    | BlockKind.DISCARD_EARLY_EXIT | BlockKind.USES_DISCARD
+# block kinds as the flags' int values (tested per block: an enum.Flag `&` is three
+# Python-level calls)
+_LEAVES: int = (BlockKind.BREAK | BlockKind.CONTINUE | BlockKind.CONTINUE_OR_BREAK
+                | BlockKind.DISCARD_EARLY_EXIT | BlockKind.USES_DISCARD).value
+_LOOPISH: int = (BlockKind.LOOP_HEADER | BlockKind.LOOP_EXIT).value
 _NEW_CONTEXT_OPS = frozenset({"p_discard_if", "p_exit_early_if", "p_demote_to_helper"})
 _COND_BRANCHES = frozenset({"p_cbranch_z", "p_cbranch_nz"})
 
@@ -80,14 +83,14 @@ def exec_ids(program: Program) -> dict[int, int]:
     idom = [b.logical_idom for b in blocks]
     leaves_prefix = [0] * (len(blocks) + 1)  # number of leaving blocks among blocks[:i]
     for i, b in enumerate(blocks):
-        leaves_prefix[i + 1] = leaves_prefix[i] + (1 if b.kind & _LEAVES else 0)
+        leaves_prefix[i + 1] = leaves_prefix[i] + (1 if b.kind._value_ & _LEAVES else 0)
     out_ctx: list[int] = [-1] * len(blocks)
     counter = 0
     result: dict[int, int] = {}
     for b in blocks:
         ctx = -1
         preds = b.logical_preds
-        loopish = b.kind & (BlockKind.LOOP_HEADER | BlockKind.LOOP_EXIT)
+        loopish = b.kind._value_ & _LOOPISH
         if b.index != 0 and preds and not loopish:
             if len(preds) == 1:
                 p = blocks[preds[0]]
@@ -104,7 +107,14 @@ def exec_ids(program: Program) -> dict[int, int]:
             ctx = counter
         for ins in b.instructions:
             result[id(ins)] = ctx
-            if ins.opcode in _NEW_CONTEXT_OPS or writes_exec(ins):
+            new = ins.opcode in _NEW_CONTEXT_OPS
+            if not new:
+                for df in ins.definitions:  # `writes_exec`
+                    ph = df.phys
+                    if ph is not None and (ph.reg == EXEC or ph.reg == EXEC_HI):
+                        new = True
+                        break
+            if new:
                 counter += 1
                 ctx = counter
         out_ctx[b.index] = ctx

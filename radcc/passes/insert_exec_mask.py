@@ -139,6 +139,18 @@ class ExecMaskError(ValueError):
 
 _BRANCHES = frozenset({"p_branch", "p_cbranch_z", "p_cbranch_nz"})
 _DISCARDS = frozenset({"p_discard_if", "p_demote_to_helper"})
+# block kinds as the flags' int values, tested against ``Block.kind._value_`` (an
+# enum.Flag `&` is three Python-level calls; these run per block)
+_LOOP_HEADER: int = BlockKind.LOOP_HEADER.value
+_LOOP_EXIT: int = BlockKind.LOOP_EXIT.value
+_LOOP_PREHEADER: int = BlockKind.LOOP_PREHEADER.value
+_MERGE: int = BlockKind.MERGE.value
+_CONTINUE_OR_BREAK: int = BlockKind.CONTINUE_OR_BREAK.value
+_UNIFORM: int = BlockKind.UNIFORM.value
+_BRANCH: int = BlockKind.BRANCH.value
+_INVERT: int = BlockKind.INVERT.value
+_BREAK: int = BlockKind.BREAK.value
+_CONTINUE: int = BlockKind.CONTINUE.value
 _REWRITTEN = _DISCARDS | {"p_is_helper"}
 # what must see only the exact lanes in whole-quad mode (ACO's "Exact" needs): exports,
 # stores and atomics to memory (helper lanes must not write it)
@@ -244,7 +256,7 @@ class _ExecMask:
             if self.wqm:
                 self.enter_wqm(block)
             return
-        if block.kind & BlockKind.LOOP_HEADER:
+        if block.kind._value_ & _LOOP_HEADER:
             if preds[0] != idx - 1 or not self.loops or self.loops[-1].header is not block:
                 raise self.error(block, "loop header not preceded by its preheader")
             loop = self.loops[-1]
@@ -278,7 +290,7 @@ class _ExecMask:
                 restore = True
             else:
                 stack[-1] = _Mask(None, loop=True)
-        elif block.kind & BlockKind.LOOP_EXIT:
+        elif block.kind._value_ & _LOOP_EXIT:
             if not self.loops:
                 raise self.error(block, "loop exit without a loop")
             loop = self.loops.pop()
@@ -315,7 +327,7 @@ class _ExecMask:
             for k in range(last):
                 stack.append(self.join(block, at, preds, k))
                 at = block.phi_end()
-            if block.kind & BlockKind.MERGE:
+            if block.kind._value_ & _MERGE:
                 restore = True
             else:
                 tops = [self.stacks[q][last] for q in preds]
@@ -358,12 +370,12 @@ class _ExecMask:
         if not succs:
             return
         stack = self.stacks[idx]
-        kind = block.kind
+        kind = block.kind._value_
         p = self.p
-        if kind & BlockKind.LOOP_PREHEADER:
+        if kind & _LOOP_PREHEADER:
             self.preheader(block)
             return
-        if kind & BlockKind.CONTINUE_OR_BREAK:
+        if kind & _CONTINUE_OR_BREAK:
             self.check_succs(block, 2)
             self.take_branch(block)
             b = Builder(p, block)
@@ -378,12 +390,12 @@ class _ExecMask:
                 self.copy_to_exec(b, stack[-1].op)
             b.cbranch_nz(exec_op(p), succs[1], succs[0])
             return
-        if kind & BlockKind.UNIFORM:
+        if kind & _UNIFORM:
             br = block.instructions[-1] if block.instructions else None
             if br is None or br.opcode not in _BRANCHES:
                 raise self.error(block, "uniform block does not end in a branch")
             return
-        if kind & BlockKind.BRANCH:
+        if kind & _BRANCH:
             self.check_succs(block, 2)
             br = self.take_branch(block)
             if br.opcode != "p_cbranch_z" or not br.operands or br.operands[0].temp is None \
@@ -398,7 +410,7 @@ class _ExecMask:
             stack.append(_Mask(None))
             b.cbranch_z(exec_op(p), succs[1], succs[0])
             return
-        if kind & BlockKind.INVERT:
+        if kind & _INVERT:
             self.check_succs(block, 2)
             self.take_branch(block)
             if len(stack) < 2 or stack[-2].op is None:
@@ -407,12 +419,12 @@ class _ExecMask:
             self.sop2(b, "andn2", exec_def(p), stack[-2].op, exec_op(p))
             b.cbranch_z(exec_op(p), succs[1], succs[0])
             return
-        if kind & (BlockKind.BREAK | BlockKind.CONTINUE):
+        if kind & (_BREAK | _CONTINUE):
             self.check_succs(block, 2)
             self.take_branch(block)
-            self.break_or_continue(block, bool(kind & BlockKind.BREAK))
+            self.break_or_continue(block, bool(kind & _BREAK))
             return
-        raise self.error(block, f"no exec-mask rule for a block of kind {kind.names()}")
+        raise self.error(block, f"no exec-mask rule for a block of kind {block.kind.names()}")
 
     def check_succs(self, block: Block, n: int) -> None:
         if len(block.linear_succs) != n:
@@ -460,11 +472,12 @@ class _ExecMask:
             i += 1
             if not has_discard:
                 has_discard = any(ins.opcode in _DISCARDS for ins in lb.instructions)
-            if lb.loop_nest_depth != depth or lb.kind & BlockKind.UNIFORM:
+            lk = lb.kind._value_
+            if lb.loop_nest_depth != depth or lk & _UNIFORM:
                 continue
-            if lb.kind & BlockKind.BREAK:
+            if lk & _BREAK:
                 div_break = True
-            elif lb.kind & BlockKind.CONTINUE:
+            elif lk & _CONTINUE:
                 div_cont = True
         stack = self.stacks[idx]
         outer_loop = stack[-1].loop

@@ -48,7 +48,7 @@ import heapq
 
 from radcc.ir.analyses import Liveness
 from radcc.ir.program import Block, Instruction, Program, RegisterDemand
-from radcc.ir.regclass import RegClass, RegType
+from radcc.ir.regclass import RegClass
 
 
 def get_live_vars(program: Program) -> Liveness:
@@ -72,7 +72,14 @@ def _demand(rc: RegClass) -> RegisterDemand:
 
 
 def _phi_uses(block: Block) -> list[Instruction]:
-    return [i for i in block.instructions if i.is_phi]
+    """The block's phis: they lead it (validate_ir), so the walk stops at the first
+    instruction that is not one."""
+    ins = block.instructions
+    k = 0
+    n = len(ins)
+    while k < n and ins[k].opcode in _PHIS:
+        k += 1
+    return ins[:k]
 
 
 def _gen_kill(block: Block) -> tuple[set[int], set[int]]:
@@ -108,25 +115,29 @@ class _Facts:
         for b in program.blocks:
             for instr in b.instructions:
                 for d in instr.definitions:
-                    if d.temp is not None:
-                        rc_of[d.temp.id] = d.temp.rc
+                    t = d.temp
+                    if t is not None:
+                        rc_of[t.id] = t.rc
                 for o in instr.operands:
-                    if o.temp is not None:
-                        rc_of.setdefault(o.temp.id, o.temp.rc)
+                    t = o.temp
+                    if t is not None and t.id not in rc_of:
+                        rc_of[t.id] = t.rc
         self.rc_of = rc_of
         linear: set[int] = set()
-        # per temp: the dwords it takes in each register file (0 in the other one)
+        # per temp: the dwords it takes in each register file (0 in the other one);
+        # `is_linear` inlined (a temp is linear when it is an SGPR or a linear VGPR)
         sgpr_dwords: dict[int, int] = {}
         vgpr_dwords: dict[int, int] = {}
-        for t, rc in rc_of.items():
-            if is_linear(rc):
-                linear.add(t)
+        for tid, rc in rc_of.items():
             if rc.is_sgpr:
-                sgpr_dwords[t] = rc.size
-                vgpr_dwords[t] = 0
+                linear.add(tid)
+                sgpr_dwords[tid] = rc.size
+                vgpr_dwords[tid] = 0
             else:
-                sgpr_dwords[t] = 0
-                vgpr_dwords[t] = rc.size
+                if rc.linear:
+                    linear.add(tid)
+                sgpr_dwords[tid] = 0
+                vgpr_dwords[tid] = rc.size
         self.linear = linear
         self.sgpr_dwords = sgpr_dwords
         self.vgpr_dwords = vgpr_dwords
@@ -185,10 +196,14 @@ def compute_live_sets(program: Program) -> tuple[list[set[int]], list[set[int]]]
 
 
 def _walk_block(b: Block, live_out: set[int],
-                facts: _Facts) -> tuple[list[RegisterDemand], set[int]]:
+                facts: _Facts) -> tuple[list[RegisterDemand], set[int], int, int]:
+    """Kill flags and the demand during each instruction of `b`, walking back from
+    `live_out`: (the demands, live-in without the phi definitions' effect, the
+    maximum SGPR and VGPR demand of its instructions)."""
     live = set(live_out)
     cur_s = sum(map(facts.sgpr_dwords.__getitem__, live))
     cur_v = sum(map(facts.vgpr_dwords.__getitem__, live))
+    max_s = max_v = 0
     instrs = b.instructions
     demands: list[RegisterDemand] = [RegisterDemand()] * len(instrs)
     for idx in range(len(instrs) - 1, -1, -1):
@@ -199,57 +214,58 @@ def _walk_block(b: Block, live_out: set[int],
             if t is None:
                 continue
             rc = t.rc
-            n = (rc.bytes + 3) // 4
-            sgpr = rc.type is RegType.SGPR
-            if t.id in live:
-                live.discard(t.id)
-                if sgpr:
-                    cur_s -= n
+            tid = t.id
+            if tid in live:
+                live.discard(tid)
+                if rc.is_sgpr:
+                    cur_s -= rc.size
                 else:
-                    cur_v -= n
+                    cur_v -= rc.size
                 d.is_kill = False
             else:
                 d.is_kill = True
-                if sgpr:  # a dead definition still takes registers
-                    ds += n
+                if rc.is_sgpr:  # a dead definition still takes registers
+                    ds += rc.size
                 else:
-                    dv += n
-        if instr.opcode in _PHIS:
-            demands[idx] = RegisterDemand(ds, dv)
-            continue
-        ops = instr.operands
-        for o in ops:
-            if o.temp is not None:
-                o.is_kill = False
-                o.is_first_kill = False
-        for k, o in enumerate(ops):
-            t = o.temp
-            if t is None or o.is_kill:
-                continue
-            tid = t.id
-            if tid not in live:
-                live.add(tid)
-                rc = t.rc
-                n = (rc.bytes + 3) // 4
-                sgpr = rc.type is RegType.SGPR
-                if sgpr:
-                    cur_s += n
-                else:
-                    cur_v += n
-                o.is_kill = o.is_first_kill = True
-                late = o.is_late_kill
-                for o2 in ops[k + 1:]:
-                    t2 = o2.temp
-                    if t2 is not None and t2.id == tid:
-                        o2.is_kill = True
-                        late = late or o2.is_late_kill
-                if late:
+                    dv += rc.size
+        if instr.opcode not in _PHIS:
+            ops = instr.operands
+            for o in ops:
+                if o.temp is not None:
+                    o.is_kill = False
+                    o.is_first_kill = False
+            for k, o in enumerate(ops):
+                t = o.temp
+                if t is None or o.is_kill:
+                    continue
+                tid = t.id
+                if tid not in live:
+                    live.add(tid)
+                    rc = t.rc
+                    n = rc.size
+                    sgpr = rc.is_sgpr
                     if sgpr:
-                        ds += n
+                        cur_s += n
                     else:
-                        dv += n
+                        cur_v += n
+                    o.is_kill = o.is_first_kill = True
+                    late = o.is_late_kill
+                    for o2 in ops[k + 1:]:
+                        t2 = o2.temp
+                        if t2 is not None and t2.id == tid:
+                            o2.is_kill = True
+                            late = late or o2.is_late_kill
+                    if late:
+                        if sgpr:
+                            ds += n
+                        else:
+                            dv += n
         demands[idx] = RegisterDemand(ds, dv)
-    return demands, live
+        if ds > max_s:
+            max_s = ds
+        if dv > max_v:
+            max_v = dv
+    return demands, live, max_s, max_v
 
 
 def _set_phi_operand_kills(program: Program, b: Block, live_in: list[set[int]],
@@ -333,13 +349,11 @@ def _analyse(program: Program) -> None:
     result = Liveness(live_in=live_in, live_out=live_out)
     max_demand = RegisterDemand()
     for b in program.blocks:
-        demands, _ = _walk_block(b, live_out[b.index], facts)
+        demands, _, max_s, max_v = _walk_block(b, live_out[b.index], facts)
         _set_phi_operand_kills(program, b, live_in, facts)
         block_in = live_in[b.index]
         li = RegisterDemand(sum(map(sgpr_dwords, block_in)), sum(map(vgpr_dwords, block_in)))
-        block_max = li
-        for d in demands:
-            block_max = block_max.max(d)
+        block_max = li.max(RegisterDemand(max_s, max_v))
         b.live_in_demand = li
         b.register_demand = block_max
         max_demand = max_demand.max(block_max)

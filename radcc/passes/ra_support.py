@@ -8,19 +8,12 @@
   64-bit SALU operands require; a 3-dword SGPR tuple, which no GFX10/11
   instruction reads or writes whole (only ``p_create_vector``/``p_split_vector``),
   anywhere, as ACO's get_stride; VGPR tuples need no alignment on GFX11).
-- `tied_operands(program, instr)`: (definition index, operand index) pairs
-  whose registers must be equal. The convention and the opcodes are
-  `radcc.ir.opinfo`'s (after ACO): the read-modify-write input is an *extra*
-  operand after the table's slots: ``v_fmac_f32 a, b, acc``,
-  ``v_writelane_b32 val, lane, old``, ``s_addk_i32 old simm16:k``.
 """
 
 from __future__ import annotations
 
-from radcc.ir.opinfo import tied_operands as _tied_operands
-from radcc.ir.program import Block, Instruction, Program
+from radcc.ir.program import Block, Program
 from radcc.ir.regclass import VGPR_BASE, RegClass
-from radcc.isa.table import get_table
 
 
 class RegisterAllocationError(Exception):
@@ -38,12 +31,6 @@ class RegisterAllocationError(Exception):
         self.block = block
         self.instruction = instruction
         self.message = message
-
-
-def tied_operands(program: Program, instr: Instruction) -> list[tuple[int, int]]:
-    """(definition index, operand index) pairs that must share a register
-    (the rule is `radcc.ir.opinfo.tied_operands`)."""
-    return _tied_operands(get_table(program.gfx_level), instr)
 
 
 def reg_range(program: Program, rc: RegClass) -> tuple[int, int]:

@@ -12,7 +12,7 @@ VGPRs are separate ranges of the same file map). It guarantees:
 - precolored operands and definitions (exec, vcc, m0, scc, the ABI inputs
   of p_startpgm, any `%t:reg` written before allocation) keep their
   register: a value is moved into place, blocking values are moved away;
-- tied definitions (``ra_support.tied_operands``: v_fmac, v_writelane,
+- tied definitions (``opinfo.tied_operands``: v_fmac, v_writelane,
   s_addk ...) get the register of their operand; an operand still live
   after the instruction is copied first;
 - the program stays in SSA form: moving a live value (live-range
@@ -70,16 +70,21 @@ from __future__ import annotations
 
 from typing import cast
 
+from radcc.ir.opinfo import tied_operands
 from radcc.ir.printer import instruction_text
 from radcc.ir.program import Block, BlockKind, Definition, Instruction, Operand, Program
 from radcc.ir.regclass import VGPR_BASE, PhysReg, RegClass, Temp, s1, v1
+from radcc.isa.table import get_table
 from radcc.passes.live_var_analysis import get_live_vars, is_linear
-from radcc.passes.ra_support import RegisterAllocationError, reg_range, stride, tied_operands
+from radcc.passes.ra_support import RegisterAllocationError, reg_range, stride
 
 FILE_SIZE = 512
 _ONES = b"\x01" * FILE_SIZE
 _BLOCKED = -1
 
+
+# BlockKind.TOP_LEVEL's int value (tested per block; an enum.Flag test is Python calls)
+_TOP_LEVEL: int = BlockKind.TOP_LEVEL.value
 
 # `first_fit` with more registers than this to avoid searches a byte map of the range
 _AVOID_SCAN = 16
@@ -102,6 +107,8 @@ class _Allocator:
     def __init__(self, program: Program, sgpr_limit: int | None = None,
                  vgpr_limit: int | None = None) -> None:
         self.p = program
+        # the opcode table (`tied_operands` reads it per instruction)
+        self.table = get_table(program.gfx_level)
         self.sgpr_limit = sgpr_limit
         self.vgpr_limit = vgpr_limit
         n = len(program.temp_rc)
@@ -531,7 +538,7 @@ class _Allocator:
                         if o.temp is not None and o.is_kill:
                             self.vec_of[o.temp.id] = (instr, k)
                 else:
-                    for di, oi in tied_operands(self.p, instr):
+                    for di, oi in tied_operands(self.table, instr):
                         d, o = instr.definitions[di], instr.operands[oi]
                         if d.temp is not None and o.temp is not None and o.is_kill:
                             self.union(d.temp.id, o.temp.id)
@@ -617,27 +624,30 @@ class _Allocator:
     def process_block(self, b: Block, live_in: set[int]) -> None:
         self.file = [0] * FILE_SIZE
         self.cur = {}
-        self.divergent = BlockKind.TOP_LEVEL not in b.kind
+        self.divergent = not b.kind._value_ & _TOP_LEVEL
         created: list[Instruction] = []
         idx = b.index
         renames = self.renames
         # the renames of the forward linear / logical predecessors
         lin_fwd = [renames[p] for p in b.linear_preds if p < idx]
         log_fwd = [renames[p] for p in b.logical_preds if p < idx]
+        rcs = self.rc
         for orig in sorted(live_in):
-            rc = self.rc[orig]
+            rc = rcs[orig]
             assert rc is not None
-            linear = is_linear(rc)
+            linear = rc.is_sgpr or rc.linear  # `is_linear`
             fwd_ren = lin_fwd if linear else log_fwd
             if not fwd_ren:
                 raise self.error(f"%{orig} is live into BB{idx}, which has no predecessor "
                                  "for it")
-            unrenamed = Temp(orig, rc)
-            name = fwd_ren[0].get(orig, unrenamed)
+            # the name self.read gives in the first forward predecessor (None: orig's
+            # own), and whether every other one gives the same
+            name0 = fwd_ren[0].get(orig)
             same = True
-            for ren in fwd_ren[1:]:  # whether self.read gives the same name for every one
-                n = ren.get(orig, unrenamed)
-                if n is not name and n != name:
+            for ren in fwd_ren[1:]:
+                n = ren.get(orig)
+                if n is not name0 and (Temp(orig, rc) if n is None else n) != (
+                        Temp(orig, rc) if name0 is None else name0):
                     same = False
                     break
             if not same:
@@ -657,23 +667,29 @@ class _Allocator:
                 if len(fwd) < len(preds):
                     self.created_phis[idx][orig] = phi
                 created.append(phi)
+                self.cur[orig] = name
             else:
-                r = self.reg[name.id]
+                nid = orig
+                if name0 is not None:
+                    nid = name0.id
+                    if nid != orig:
+                        self.cur[orig] = name0
+                r = self.reg[nid]
                 size = rc.size
                 end = r + size
                 f = self.file
                 if 0 <= r and end <= FILE_SIZE and f[r:end].count(0) == size:
-                    f[r:end] = [name.id] * size  # = self.fill, all free
+                    f[r:end] = [nid] * size  # = self.fill, all free
                 else:
                     for k in range(r, end):
                         if f[k] != 0:
-                            raise self.error(f"live-in values %{name.id} and %{f[k]} "
+                            raise self.error(f"live-in values %{nid} and %{f[k]} "
                                              f"share {PhysReg.of(k)}")
-                    self.fill(r, size, name.id)
-            if name.id != orig:
-                self.cur[orig] = name
-        phis = [x for x in b.instructions if x.is_phi]
-        rest = [x for x in b.instructions if not x.is_phi]
+                    self.fill(r, size, nid)
+        ins = b.instructions
+        k_phi = b.phi_end()  # phis lead the block
+        phis = ins[:k_phi]
+        rest = ins[k_phi:]
         phis = [x for x in phis if not (x.definitions[0].is_kill and x.definitions[0].temp)]
         self.at_entry = True
         self.place_phis(b, created, phis)
@@ -913,15 +929,17 @@ class _Allocator:
         ops = instr.operands
         want: list[int] = []
         reserved: set[int] = set()
+        cur, orig, reg = self.cur, self.orig, self.reg
         for o in ops:
             w = -1
-            if o.temp is not None:
+            t = o.temp
+            if t is not None:
                 if o.phys is not None:
                     w = o.phys.reg
-                    reserved.update(range(w, w + o.temp.rc.size))
-                o.temp = self.name_of(o.temp)
-                if self.reg[o.temp.id] < 0:
-                    raise self.error(f"%{o.temp.id} is used before it has a register")
+                    reserved.update(range(w, w + t.rc.size))
+                o.temp = t = cur.get(orig[t.id], t)  # `name_of`
+                if reg[t.id] < 0:
+                    raise self.error(f"%{t.id} is used before it has a register")
             want.append(w)
         for d in instr.definitions:
             if d.phys is not None:
@@ -940,7 +958,7 @@ class _Allocator:
                 self.move(o.temp.id, w)
             fixed_ids.add(o.temp.id)
         # tied operands that stay live: copy them first
-        tied = tied_operands(self.p, instr)
+        tied = tied_operands(self.table, instr)
         for _di, oi in tied:
             o = ops[oi]
             if o.temp is None:
@@ -962,7 +980,7 @@ class _Allocator:
             o.is_late_kill = False
         for o in ops:
             if o.temp is not None:
-                o.phys = PhysReg.of(self.reg[o.temp.id])
+                o.phys = PhysReg(reg[o.temp.id] * 4)
         # phase B: definitions
         killed = [o for o in ops if o.temp is not None and o.is_kill and not o.is_late_kill]
         killed_ids = {o.temp.id for o in killed}  # type: ignore[union-attr]
