@@ -33,32 +33,50 @@ from radcc.ir.program import Instruction, Program
 __all__ = ["dead_code", "remove_dead_code"]
 
 def remove_dead_code(program: Program) -> int:
-    """Remove dead instructions (module docstring); the number removed."""
+    """Remove dead instructions (module docstring); the number removed.
+
+    Backward sweeps over the program until one removes nothing; a sweep after the
+    first runs only when the first freed a temp defined at or after the instruction
+    that freed it (a loop's phi): a definition before it is visited later in the same
+    sweep, with its uses already counted down."""
     uses: dict[int, int] = {}
+    def_pos: dict[int, int] = {}  # temp id -> position (in program order) of a definition
+    pos = 0
     for b in program.blocks:
         for ins in b.instructions:
             for o in ins.operands:
                 if o.temp is not None:
                     uses[o.temp.id] = uses.get(o.temp.id, 0) + 1
+            for d in ins.definitions:
+                if d.temp is not None:
+                    def_pos[d.temp.id] = pos
+            pos += 1
     removed = 0
     pure: dict[int, bool] = {}  # id(instr) -> side-effect free
+    first = True
     progress = True
     while progress:
         progress = False
         for b in reversed(program.blocks):
             kept: list[Instruction] = []
             for ins in reversed(b.instructions):
+                pos -= 1
                 if _dead(program, ins, uses, pure):
                     for o in ins.operands:
-                        if o.temp is not None:
-                            uses[o.temp.id] -= 1
+                        t = o.temp
+                        if t is not None:
+                            n = uses[t.id] = uses[t.id] - 1
+                            if not first or n == 0 and def_pos.get(t.id, -1) >= pos:
+                                progress = True
                     removed += 1
-                    progress = True
+                    if not first:
+                        progress = True
                 else:
                     kept.append(ins)
             if len(kept) != len(b.instructions):
                 kept.reverse()
                 b.instructions = kept
+        first = False
     return removed
 
 
