@@ -131,6 +131,11 @@ class Definition:
         return f"Definition({self.temp or self.phys})"
 
 
+# the phi opcodes (`Instruction.is_phi`; walks over many instructions test the opcode
+# against this set directly)
+PHI_OPCODES = frozenset({"p_phi", "p_linear_phi"})
+
+
 def _no_fields() -> Fields:
     return dict.__new__(Fields)
 
@@ -161,7 +166,7 @@ class Instruction:
 
     @property
     def is_phi(self) -> bool:
-        return self.opcode in ("p_phi", "p_linear_phi")
+        return self.opcode in PHI_OPCODES
 
     def __repr__(self) -> str:
         return f"Instruction({self.opcode}, defs={self.definitions}, ops={self.operands})"

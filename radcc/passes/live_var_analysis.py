@@ -36,9 +36,9 @@ after each phase not declaring liveness preserved; a phase that changes the
 program and reads liveness again calls `live_var_analysis` itself.
 `liveness_is_exact` is the check of such declarations (``validateir``).
 
-Cost: gen/kill sets per block in one backward walk, a worklist fixed point
-over blocks (highest index first, so loops converge in few rounds; the
-temps successors' phis read on each edge gathered once), then one final
+Cost: one forward walk gathers the temps' classes and each block's gen/kill sets,
+a worklist fixed point over blocks (highest index first, so loops converge in few
+rounds; the temps successors' phis read on each edge gathered once), then one final
 backward walk per block to set flags and demand.
 """
 
@@ -47,7 +47,7 @@ from __future__ import annotations
 import heapq
 
 from radcc.ir.analyses import Liveness
-from radcc.ir.program import Block, Instruction, Program, RegisterDemand
+from radcc.ir.program import PHI_OPCODES, Block, Instruction, Program, RegisterDemand
 from radcc.ir.regclass import RegClass
 
 
@@ -77,52 +77,47 @@ def _phi_uses(block: Block) -> list[Instruction]:
     ins = block.instructions
     k = 0
     n = len(ins)
-    while k < n and ins[k].opcode in _PHIS:
+    while k < n and ins[k].opcode in PHI_OPCODES:
         k += 1
     return ins[:k]
 
 
-def _gen_kill(block: Block) -> tuple[set[int], set[int]]:
-    gen: set[int] = set()
-    kill: set[int] = set()
-    for instr in reversed(block.instructions):
-        for d in instr.definitions:
-            t = d.temp
-            if t is not None:
-                kill.add(t.id)
-                gen.discard(t.id)
-        if instr.opcode in _PHIS:
-            continue
-        for o in instr.operands:
-            t = o.temp
-            if t is not None:
-                gen.add(t.id)
-    return gen, kill
-
-
-_PHIS = frozenset({"p_phi", "p_linear_phi"})
 
 
 class _Facts:
-    """What the fixed point needs of the program, gathered once: the class of
-    every temp, the linear ones, and per block the temps its successors' phis
-    read on the edges from it."""
+    """What the fixed point needs of the program, gathered in one walk: the class
+    of every temp, the linear ones, per block its gen set (temps read before any
+    definition in it; phi operands are not reads of the phi's block) and kill set
+    (temps it defines), and the temps its successors' phis read on the edges from
+    it."""
 
-    __slots__ = ("rc_of", "linear", "sgpr_dwords", "vgpr_dwords", "phi_out")
+    __slots__ = ("rc_of", "linear", "sgpr_dwords", "vgpr_dwords", "phi_out", "gen_kill")
 
     def __init__(self, program: Program) -> None:
         rc_of: dict[int, RegClass] = {}
+        gen_kill: list[tuple[set[int], set[int]]] = []
         for b in program.blocks:
+            gen: set[int] = set()
+            kill: set[int] = set()
             for instr in b.instructions:
+                # an instruction reads its operands before it writes its definitions
+                is_phi = instr.opcode in PHI_OPCODES
+                for o in instr.operands:
+                    t = o.temp
+                    if t is not None:
+                        tid = t.id
+                        if tid not in rc_of:
+                            rc_of[tid] = t.rc
+                        if not is_phi and tid not in kill:
+                            gen.add(tid)
                 for d in instr.definitions:
                     t = d.temp
                     if t is not None:
                         rc_of[t.id] = t.rc
-                for o in instr.operands:
-                    t = o.temp
-                    if t is not None and t.id not in rc_of:
-                        rc_of[t.id] = t.rc
+                        kill.add(t.id)
+            gen_kill.append((gen, kill))
         self.rc_of = rc_of
+        self.gen_kill = gen_kill
         linear: set[int] = set()
         # per temp: the dwords it takes in each register file (0 in the other one);
         # `is_linear` inlined (a temp is linear when it is an SGPR or a linear VGPR)
@@ -169,7 +164,7 @@ class _Facts:
 def _live_sets(program: Program, facts: _Facts) -> tuple[list[set[int]], list[set[int]]]:
     n = len(program.blocks)
     blocks = program.blocks
-    gk = [_gen_kill(b) for b in blocks]
+    gk = facts.gen_kill
     live_in: list[set[int]] = [set() for _ in range(n)]
     heap = [-i for i in range(n)]
     heapq.heapify(heap)
@@ -228,7 +223,7 @@ def _walk_block(b: Block, live_out: set[int],
                     ds += rc.size
                 else:
                     dv += rc.size
-        if instr.opcode not in _PHIS:
+        if instr.opcode not in PHI_OPCODES:
             ops = instr.operands
             for o in ops:
                 if o.temp is not None:

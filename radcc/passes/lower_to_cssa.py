@@ -43,7 +43,7 @@ from __future__ import annotations
 from bisect import bisect_left
 
 from radcc.ir.dominance import DominatorTree, require_dominance
-from radcc.ir.program import Block, Definition, Instruction, Operand, Program
+from radcc.ir.program import PHI_OPCODES, Block, Definition, Instruction, Operand, Program
 from radcc.ir.regclass import Temp
 from radcc.passes.live_var_analysis import get_live_vars, is_linear, live_var_analysis
 from radcc.passes.ra_support import branch_index, logical_end_index
@@ -57,23 +57,29 @@ class _Ctx:
         self.dom_lin = DominatorTree.of_program(program, linear=True)
         self.dom_log = DominatorTree.of_program(program, linear=False)
         self.def_at: dict[int, tuple[int, int]] = {}  # temp -> (block, index); phis: -1
-        for b in program.blocks:
-            for i, instr in enumerate(b.instructions):
-                for d in instr.definitions:
-                    if d.temp is not None:
-                        self.def_at[d.temp.id] = (b.index, -1 if instr.is_phi else i)
         self.class_of: dict[int, int] = {}  # temp -> phi definition id
         # temps a constant move defines: a copy of one for a phi copies the constant
         self.const_of: dict[int, Operand] = {}
         self.const_def: dict[int, Instruction] = {}
+        def_at = self.def_at
         for b in program.blocks:
-            for instr in b.instructions:
-                c = _constant_move(instr)
-                if c is not None:
-                    t = instr.definitions[0].temp
-                    assert t is not None
-                    self.const_of[t.id] = c
-                    self.const_def[t.id] = instr
+            bi = b.index
+            for i, instr in enumerate(b.instructions):
+                defs = instr.definitions
+                if not defs:
+                    continue
+                op = instr.opcode
+                at = (bi, -1 if op in PHI_OPCODES else i)
+                for d in defs:
+                    if d.temp is not None:
+                        def_at[d.temp.id] = at
+                if op in _CONSTANT_MOVES:
+                    c = _constant_move(instr)
+                    if c is not None:
+                        t = defs[0].temp
+                        assert t is not None
+                        self.const_of[t.id] = c
+                        self.const_def[t.id] = instr
 
     def live_after(self, t: int, block: int, index: int) -> bool:
         """Is t live right after position `index` of `block` (-1: block start)?"""
@@ -230,10 +236,13 @@ def _merge_clash(ctx: _Ctx, a: _Forest, small: list[Temp]) -> bool | None:
     return False
 
 
+_CONSTANT_MOVES = frozenset({"s_mov_b32", "s_mov_b64", "v_mov_b32"})
+
+
 def _constant_move(instr: Instruction) -> Operand | None:
     """The constant a plain ``s_mov_b32/_b64`` / ``v_mov_b32`` of one constant writes
     to its one temp, else None."""
-    if instr.opcode not in ("s_mov_b32", "s_mov_b64", "v_mov_b32") or instr.fields or \
+    if instr.opcode not in _CONSTANT_MOVES or instr.fields or \
             len(instr.operands) != 1 or len(instr.definitions) != 1:
         return None
     o, d = instr.operands[0], instr.definitions[0]
