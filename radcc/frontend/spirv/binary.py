@@ -215,13 +215,14 @@ def decode(data: bytes | bytearray | Sequence[int]) -> tuple[Header, list[Instru
             rest = vals[skip:] if skip else vals
             kinds = plan.kinds
             nk = len(kinds)
-            operands: list[Operand] = []
+            operands: Sequence[Operand] = []
             ins_ids: tuple[int, ...] | None = None
             if plan.all_ids:
                 if vals and (0 in vals or max(vals) >= bound):
                     rest = None
                 else:
                     k = 0
+                    id_ops: list[Operand] = []
                     for v in rest:
                         kind = kinds[k] if k < nk else plan.tail
                         k += 1
@@ -231,43 +232,15 @@ def decode(data: bytes | bytearray | Sequence[int]) -> tuple[Header, list[Instru
                         o = by_kind.get(v)
                         if o is None:
                             o = by_kind[v] = Operand(kind, v)
-                        operands.append(o)
+                        id_ops.append(o)
+                    operands = id_ops
                     ins_ids = tuple(rest)
             else:
-                for v in vals[:skip]:
-                    if v == 0 or v >= bound:
-                        rest = None
-                        break
+                mixed = _decode_mixed(plan, vals, bound, known)
+                if mixed is None:
+                    rest = None
                 else:
-                    id_l: list[int] = []
-                    codes = plan.codes
-                    k = 0
-                    for v in rest:
-                        if k < nk:
-                            kind, code = kinds[k], codes[k]
-                        else:
-                            kind, code = plan.tail, plan.tail_code
-                        k += 1
-                        if code == _ID:
-                            if v == 0 or v >= bound:
-                                rest = None
-                                break
-                            id_l.append(v)
-                        elif code == _VALUE_ENUM:
-                            if v not in _PLAIN_VALUES[kind]:
-                                rest = None
-                                break
-                        elif code == _BIT_ENUM and v & _PLAIN_BITS[kind] != v:
-                            rest = None
-                            break
-                        by_kind = known.get(kind)
-                        if by_kind is None:
-                            by_kind = known[kind] = {}
-                        o = by_kind.get(v)
-                        if o is None:
-                            o = by_kind[v] = Operand(kind, v)
-                        operands.append(o)
-                    ins_ids = tuple(id_l)
+                    operands, ins_ids = mixed
             if rest is not None:
                 rt_at, rid_at = plan.rt_at, plan.rid_at
                 rt = vals[rt_at] if rt_at >= 0 else None
@@ -295,6 +268,86 @@ def decode(data: bytes | bytearray | Sequence[int]) -> tuple[Header, list[Instru
     return header, out
 
 
+def _decode_mixed(plan: _WordPlan, vals: list[int], bound: int,
+                  known: dict[str, dict[int, Operand]]
+                  ) -> tuple[tuple[Operand, ...], tuple[int, ...]] | None:
+    """`decode` of an instruction of a word plan with operands other than ids: its
+    operands and ids, or None when a word is not what the plan accepts (the general
+    decoder then says what is wrong)."""
+    skip = plan.skip
+    for v in vals[:skip]:
+        if v == 0 or v >= bound:
+            return None
+    rest = vals[skip:]
+    kinds, codes = plan.kinds, plan.codes
+    nk = len(kinds)
+    last = plan.last
+    one = rest[:nk - 1] if last == _STRING else rest[:nk] if last == _PARAMS else rest
+    operands: list[Operand] = []
+    ids: list[int] = []
+    k = 0
+    for v in one:
+        if k < nk:
+            kind, code = kinds[k], codes[k]
+        else:
+            kind, code = plan.tail, plan.tail_code
+        k += 1
+        if code == _ID:
+            if v == 0 or v >= bound:
+                return None
+            ids.append(v)
+        elif code == _VALUE_ENUM:
+            if v not in _PLAIN_VALUES[kind]:
+                if last != _PARAMS or k != nk:
+                    return None
+                # the last operand, an enumerant with one-word parameters (Offset 16)
+                pspecs = _ENUM_PARAMS[kind].get(v)
+                if pspecs is None or len(rest) - nk != len(pspecs):
+                    return None
+                params: list[Operand] = []
+                for (pkind, pcode), w in zip(pspecs, rest[nk:], strict=True):
+                    if pcode == _ID:
+                        if w == 0 or w >= bound:
+                            return None
+                        ids.append(w)
+                    elif pcode == _VALUE_ENUM and w not in _PLAIN_VALUES[pkind]:
+                        return None
+                    params.append(_shared(known, pkind, w))
+                operands.append(Operand(kind, v, tuple(params)))
+                return tuple(operands), tuple(ids)
+        elif code == _BIT_ENUM and v & _PLAIN_BITS[kind] != v:
+            return None
+        operands.append(_shared(known, kind, v))
+    if last == _PARAMS:
+        if len(rest) != nk:  # (a parameterless enumerant with words after it)
+            return None
+    elif last == _STRING:
+        # the last operand, a string: its words hold one nul, in the last word
+        swords = rest[nk - 1:]
+        raw = struct.pack(f"<{len(swords)}I", *swords)
+        z = raw.find(0)
+        if z < len(raw) - 4:
+            return None
+        try:
+            text = raw[:z].decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+        operands.append(Operand("LiteralString", text, words=len(swords)))
+    return tuple(operands), tuple(ids)
+
+
+def _shared(known: dict[str, dict[int, Operand]], kind: str, v: int) -> Operand:
+    """The one-word operand (`kind`, `v`) of a module: operands are immutable, so
+    instructions naming the same one share it."""
+    by_kind = known.get(kind)
+    if by_kind is None:
+        by_kind = known[kind] = {}
+    o = by_kind.get(v)
+    if o is None:
+        o = by_kind[v] = Operand(kind, v)
+    return o
+
+
 class _Reader:
     def __init__(self, words: Sequence[int], pos: int, end: int, info: grammar.InstructionInfo):
         self.words, self.pos, self.end, self.info, self.start = words, pos, end, info, pos
@@ -320,6 +373,12 @@ _ID, _LITERAL, _VALUE_ENUM, _BIT_ENUM = 0, 1, 2, 3
 _CODES = {"Id": _ID, "ValueEnum": _VALUE_ENUM, "BitEnum": _BIT_ENUM}
 _PLAIN_VALUES: dict[str, frozenset[int]] = {}
 _PLAIN_BITS: dict[str, int] = {}
+# per value enum kind: the enumerants whose parameters each take one word -> their kinds
+# and `_code`s
+_ENUM_PARAMS: dict[str, dict[int, tuple[tuple[str, int], ...]]] = {}
+# `_WordPlan.last`: the last operand is a string, or a value enumerant that may carry
+# one-word parameters
+_STRING, _PARAMS = 1, 2
 
 
 def _code(kind: str) -> int | None:
@@ -331,6 +390,13 @@ def _code(kind: str) -> int | None:
     if code == _VALUE_ENUM and kind not in _PLAIN_VALUES:
         _PLAIN_VALUES[kind] = frozenset(e.value for e in grammar.enumerants(kind)
                                         if not e.parameters)
+        _ENUM_PARAMS[kind] = {}
+        for e in grammar.enumerants(kind):
+            pcodes = [_code(p) for p in e.parameters]
+            if e.parameters and all(c in (_ID, _LITERAL) or c == _VALUE_ENUM and p != kind
+                                    for c, p in zip(pcodes, e.parameters, strict=True)):
+                _ENUM_PARAMS[kind][e.value] = tuple(
+                    (p, c or 0) for p, c in zip(e.parameters, pcodes, strict=True))
     elif code == _BIT_ENUM and kind not in _PLAIN_BITS:
         _PLAIN_BITS[kind] = sum(e.value for e in grammar.enumerants(kind)
                                 if not e.parameters and e.value and not e.value & e.value - 1)
@@ -351,7 +417,7 @@ class _WordPlan:
     `info` None) get an empty word range."""
 
     __slots__ = ("info", "opname", "min_words", "max_words", "skip", "rt_at", "rid_at",
-                 "kinds", "codes", "tail", "tail_code", "all_ids")
+                 "kinds", "codes", "tail", "tail_code", "all_ids", "last")
 
     def __init__(self, opcode: int) -> None:
         info = self.info = grammar.instruction(opcode)
@@ -364,14 +430,20 @@ class _WordPlan:
         self.tail = ""
         self.tail_code = _ID
         self.all_ids = False
-        # OpTypeInt and OpTypeFloat are remembered for later literals (`_track`)
-        if info is None or info.opname in ("OpTypeInt", "OpTypeFloat"):
+        self.last = 0
+        # what later operands need is remembered of these (`_track`)
+        if info is None or info.opname in ("OpTypeInt", "OpTypeFloat", "OpExtInstImport"):
             return
         specs = info.operands
         tail = [s for s in specs if s.quantifier]
         if len(tail) > 1 or (tail and tail[0] is not specs[-1]):
             return
         codes = [_code(s.kind) for s in specs]
+        if not tail and specs and specs[-1].kind == "LiteralString":
+            self.last = _STRING
+            codes[-1] = _LITERAL
+        elif not tail and codes and codes[-1] == _VALUE_ENUM:
+            self.last = _PARAMS
         if None in codes:
             return
         fixed = tuple(s.kind for s in specs if not s.quantifier)
@@ -391,14 +463,17 @@ class _WordPlan:
             return
         self.skip = skip
         self.kinds = fixed[skip:]
-        self.codes = tuple(_code(k) or 0 for k in self.kinds)
+        self.codes = tuple(codes[len(specs) - len(self.kinds) - bool(tail):len(specs)
+                                 - bool(tail)])
         if tail:
             self.tail = tail[0].kind
             self.tail_code = _code(self.tail) or 0
         self.all_ids = all(c == _ID for c in self.codes) and self.tail_code == _ID
         quant = tail[0].quantifier if tail else ""
         self.min_words = 1 + len(fixed)
-        self.max_words = (1 << 16 if quant == "*" else self.min_words + 1 if quant == "?"
+        self.max_words = (1 << 16 if quant == "*" or self.last == _STRING
+                          else self.min_words + 1 if quant == "?"
+                          else self.min_words + 4 if self.last == _PARAMS
                           else self.min_words)
 
 

@@ -548,7 +548,10 @@ class _Checker:
                                 "by a storage capability alone: it may only be stored, copied "
                                 "or converted by width (OpUConvert, OpSConvert, OpFConvert)",
                                 ins)
-        if _takes_memory_access(ins.opcode):
+        mem = _MEMORY_ACCESS.get(ins.opcode)
+        if mem is None:
+            mem = _takes_memory_access(ins.opcode)
+        if mem:
             for o in ins.operands:  # MakePointerAvailable/Visible's scope ids
                 if o.kind == "MemoryAccess":
                     for q in o.params:
