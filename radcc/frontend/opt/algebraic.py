@@ -313,20 +313,31 @@ def _exact_operand(search: tuple[Any, ...], ins: Instr) -> bool:
     return any(s.parent is not None and bool(s.parent.attrs.get("exact")) for s in ins.srcs)
 
 
+# the rules whose shape fits (`_shape_fits`), by the opcodes of an instruction and its
+# sources' parents (the rules are constant)
+_FITTING: dict[tuple[str | None, ...], list[tuple[Any, ...]]] = {}
+
+
 def algebraic(shader: MirShader) -> bool:
     """Apply the first matching rule (in RULES' order) to each ALU instruction.
     Only the rules whose search starts with the instruction's opcode are tried."""
     mapping: dict[Value, Value] = {}
     by_op = _BY_OP
-    # the rules whose shape fits, by the opcodes of an instruction and its sources' parents
-    fitting: dict[tuple[str | None, ...], list[tuple[Any, ...]]] = {}
+    fitting = _FITTING
     preserve = shader.float_preserve
     for b in shader.blocks():
         new_list: list[Instr] = []
         for ins in b.instrs:
             rules = by_op.get(ins.op)
             if rules and ins.dest is not None and ins.dest not in mapping:
-                key = (ins.op, *[None if s.parent is None else s.parent.op for s in ins.srcs])
+                srcs = ins.srcs
+                if len(srcs) == 2:  # (most: no list built for the key)
+                    p0 = srcs[0].parent
+                    p1 = srcs[1].parent
+                    key: tuple[str | None, ...] = (
+                        ins.op, None if p0 is None else p0.op, None if p1 is None else p1.op)
+                else:
+                    key = (ins.op, *[None if s.parent is None else s.parent.op for s in srcs])
                 fits = fitting.get(key)
                 if fits is None:
                     fits = fitting[key] = [r for r in rules if len(r[4]) == len(key) - 1
