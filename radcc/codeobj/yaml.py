@@ -237,7 +237,7 @@ class _Scanner:
             "a": "\a", "b": "\b", "e": "\x1b", "f": "\f", "v": "\v", " ": " "}
 
     def double(self) -> str:
-        out = []
+        out: list[str] = []
         self.i += 1
         while True:
             if self.i >= len(self.s):
@@ -342,6 +342,7 @@ def _inline(text: str, where: str) -> Any:
 def _split_key(content: str, where: str) -> tuple[Any, str] | None:
     """Split 'key: rest' (rest may be ''); None if the line is not a map entry."""
     sc = _Scanner(content, where)
+    key: Any
     if content[:1] in "'\"":
         key, _ = sc.scalar(False)
         j = sc.i

@@ -42,8 +42,8 @@ def _address(ctx: IselContext, ins: Instr, k: int) -> tuple[Temp, Operand | Temp
         return ctx.vgpr(Const(64, a.value), 64), no_saddr()
     if a.rc.is_vgpr:
         return a, no_saddr()
-    base = a if a.rc == s2 else ctx.b.copy(s2, a).temp
-    return ctx.vgpr(Const(32, 0)), base
+    saddr = a if a.rc == s2 else ctx.b.copy(s2, a).temp
+    return ctx.vgpr(Const(32, 0)), saddr
 
 
 def select_load_global(ctx: IselContext, ins: Instr) -> None:

@@ -375,14 +375,14 @@ def select_atomic(ctx: IselContext, ins: Instr) -> None:
         else:
             if aop not in _DS_ATOMIC:
                 raise unsupported(ins, f"atomic {aop}")
-            data = ctx.vgpr(ctx.comp(ins.srcs[1], 0), bits)
+            val = ctx.vgpr(ctx.comp(ins.srcs[1], 0), bits)
             t = ctx.b.inst(f"ds_{_DS_ATOMIC[aop]}{w}", [_vgpr_rc(bits // 32)],
-                           [addr, data], offset=k).temp
+                           [addr, val], offset=k).temp
     else:
         base = binding_base(ctx, ins)
         voff, imm = _voffset(ctx, *_address(ins))
-        opc, data = atomic_opcode(ctx, ins, bits)
-        t = ctx.b.inst(opc, [_vgpr_rc(bits // 32)], [voff, data, base], offset=imm,
+        opc, val = atomic_opcode(ctx, ins, bits)
+        t = ctx.b.inst(opc, [_vgpr_rc(bits // 32)], [voff, val, base], offset=imm,
                        glc=True).temp
     ctx.set(d, [ctx.uniform_result(t, not d.divergent)])
 

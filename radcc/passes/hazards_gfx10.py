@@ -72,6 +72,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from radcc.ir.fields import make_fields
 from radcc.ir.program import Block, Definition, Instruction, Operand, Program
 from radcc.ir.regclass import EXEC, NULL, VGPR_BASE, PhysReg, s1
 from radcc.isa.table import OpInfo
@@ -224,7 +225,7 @@ class Gfx10State:
 
 
 def _depctr(v: int) -> Instruction:
-    return Instruction("s_waitcnt_depctr", "SOPP", fields={"simm16": v})
+    return Instruction("s_waitcnt_depctr", "SOPP", fields=make_fields("SOPP", {"simm16": v}))
 
 
 def _s_mov_null() -> Instruction:
@@ -234,7 +235,7 @@ def _s_mov_null() -> Instruction:
 
 def _vscnt0() -> Instruction:
     return Instruction("s_waitcnt_vscnt", "SOPK", [Operand.fixed(PhysReg.of(NULL), s1)],
-                       fields={"simm16": 0})
+                       fields=make_fields("SOPK", {"simm16": 0}))
 
 
 class Gfx10Hazards:
@@ -253,7 +254,7 @@ class Gfx10Hazards:
 
     def lgkm0(self) -> Instruction:
         return Instruction("s_waitcnt", "SOPP",
-                           fields={"simm16": encode_waitcnt(lgkm=0, gfx=self.gfx)})
+                           fields=make_fields("SOPP", {"simm16": encode_waitcnt(lgkm=0, gfx=self.gfx)}))
 
     def hits(self, st: Gfx10State, x: Gfx10Rec) -> list[Hazard]:
         """The hazards the instruction of `x` completes in state `st` (unmitigated so

@@ -49,6 +49,7 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass
 
+from radcc.ir.fields import make_fields
 from radcc.ir.program import Definition, Instruction, Operand
 from radcc.ir.regclass import EXEC, SCC, VGPR_BASE, PhysReg, s1, s2, v1, v2
 from radcc.isa.operands import inline_float_code_for_bits, inline_int_code
@@ -82,7 +83,7 @@ def is_inline64(value: int) -> bool:
 
 def _hw(opcode: str, fmt: str, defs: list[Definition], ops: list[Operand],
         **fields: object) -> Instruction:
-    return Instruction(opcode, fmt, ops, defs, dict(fields))
+    return Instruction(opcode, fmt, ops, defs, make_fields(fmt, fields))
 
 
 def _dreg(reg: int, rc=None) -> Definition:
@@ -194,7 +195,8 @@ def sequentialize(units: list[Unit], *, scratch_sgpr: int | None = None,
                    [Definition.fixed(PhysReg.of(EXEC), lm), _scc_def()],
                    [Operand.fixed(PhysReg.of(EXEC), lm)])
         again = Instruction(ins.opcode, ins.format, [copy.copy(o) for o in ins.operands],
-                            [copy.copy(d) for d in ins.definitions], dict(ins.fields))
+                            [copy.copy(d) for d in ins.definitions],
+                            make_fields(ins.format, ins.fields))
         flip2 = Instruction(flip.opcode, flip.format, [Operand.fixed(PhysReg.of(EXEC), lm)],
                             [Definition.fixed(PhysReg.of(EXEC), lm), _scc_def()])
         seq = [ins, flip, again, flip2]

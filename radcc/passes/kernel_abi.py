@@ -61,6 +61,7 @@ from radcc.abi.stage import COMPUTE_CS
 from radcc.codeobj.amdhsa import decode_kernel_descriptor, fields_for, kernel_descriptor
 from radcc.codeobj.elfwrite import KernelSymbol, write_code_object
 from radcc.codeobj.metadata import default_kernel_metadata, default_metadata
+from radcc.ir.fields import make_fields
 from radcc.ir.printer import instruction_text
 from radcc.ir.program import Definition, Instruction, Operand, Program
 from radcc.ir.regclass import SCC, VGPR_BASE, PhysReg, s1
@@ -159,6 +160,7 @@ def _graphics_args(program: Program, startpgm: Instruction | None) -> ShaderArgs
     regs = {(a.reg + (VGPR_BASE if a.file is RegFile.VGPR else 0), a.size) for a in args.args}
     for d in startpgm.definitions if startpgm is not None else ():
         if d.phys is None or d.rc is None or (d.phys.reg, d.rc.size) not in regs:
+            assert startpgm is not None  # (the loop runs over its definitions)
             raise ABIError(f"p_startpgm defines a register the {program.stage.name} ABI "
                            f"(docs/abi.md) does not set up: "
                            f"{instruction_text(program, startpgm)}")
@@ -211,9 +213,9 @@ def startpgm_prologue(program: Program, instr: Instruction) -> list[Instruction]
                      Operand.fixed(_sreg(SCC), s1)],
                     [Definition.fixed(_sreg(hi), s1), Definition.fixed(_sreg(SCC), s1)]),
         Instruction("s_setreg_b32", "SOPK", [Operand.fixed(_sreg(lo), s1)],
-                    fields={"simm16": _hwreg32(HW_REG_FLAT_SCR_LO)}),
+                    fields=make_fields("SOPK", {"simm16": _hwreg32(HW_REG_FLAT_SCR_LO)})),
         Instruction("s_setreg_b32", "SOPK", [Operand.fixed(_sreg(hi), s1)],
-                    fields={"simm16": _hwreg32(HW_REG_FLAT_SCR_HI)}),
+                    fields=make_fields("SOPK", {"simm16": _hwreg32(HW_REG_FLAT_SCR_HI)})),
     ]
     defined = {d.phys.reg for d in instr.definitions if d.phys is not None}
     for kind in _WORKGROUP_IDS:  # destinations below sources: increasing order reads first

@@ -154,14 +154,14 @@ def _lower_loop(shader: MirShader, loop: Loop, exit_block: Block, uses: _Uses) -
                 continue
             srcs: list[Value] = []
             preds: list[Block] = []
-            for p, s in zip(phi.preds, phi.srcs, strict=True):
-                if p not in cont_blocks:
+            for pred, s in zip(phi.preds, phi.srcs, strict=True):
+                if pred not in cont_blocks:
                     srcs.append(s)
-                    preds.append(p)
+                    preds.append(pred)
                     continue
                 for bmap, vmap in copies:
                     srcs.append(vmap.get(s, s))
-                    preds.append(bmap[p])
+                    preds.append(bmap[pred])
             phi.srcs, phi.preds = srcs, preds
     uses.gone_blocks |= cont_blocks
     uses.gone_ifs |= cont_ifs

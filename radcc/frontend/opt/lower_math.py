@@ -310,9 +310,9 @@ def _lower(ins: Instr, e: Emit) -> Value | None:
         zero = f.k(0.0)
         return f.sel(f.lt(zero, x), f.k(1.0), f.sel(f.lt(x, zero), f.k(-1.0), x))
     if bits == 64 and not ins.attrs.get("approx"):
-        r = _f64(f, op, s)
-        if r is not None:
-            return r
+        r64 = _f64(f, op, s)
+        if r64 is not None:
+            return r64
     if op == "fdiv" and bits == 16:
         a, b = (e.alu("f2f32", 32, x) for x in s)
         return e.alu("f2f16", 16, e.alu("fmul", 32, a, e.alu("frcp", 32, b)))

@@ -117,10 +117,10 @@ def _flatten(shader: MirShader, cf: list[CFNode], i: int, n: If, t: Block, e: Bl
              pending: _Pending) -> None:
     prev, nxt = cf[i - 1], cf[i + 1]
     assert isinstance(prev, Block) and isinstance(nxt, Block)
-    for b in (t, e):
-        for ins in b.instrs:
+    for blk in (t, e):
+        for ins in blk.instrs:
             prev.append(ins)
-        b.instrs = []
+        blk.instrs = []
     mapping = pending.mapping
     for phi in nxt.phis:
         assert phi.dest is not None and len(phi.srcs) == 2, phi

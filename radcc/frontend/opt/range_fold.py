@@ -99,7 +99,7 @@ class _Ranges:
         (alo, ahi), (blo, bhi) = self.get(ins.srcs[0]), self.get(ins.srcs[1])
         bc = blo if blo == bhi else None
         op = ins.op
-        r: Interval | None = None
+        r = None
         if op == "iadd":
             r = (alo + blo, ahi + bhi)
         elif op == "isub" and alo >= bhi:

@@ -212,6 +212,7 @@ def decode(data: bytes | bytearray | Sequence[int]) -> tuple[Header, list[Instru
         if plan.min_words <= count <= plan.max_words and pos + count <= nwords:
             vals = words[pos + 1:pos + count]
             skip = plan.skip
+            rest: list[int] | None  # None: a word out of the plan
             rest = vals[skip:] if skip else vals
             kinds = plan.kinds
             nk = len(kinds)
@@ -463,8 +464,8 @@ class _WordPlan:
             return
         self.skip = skip
         self.kinds = fixed[skip:]
-        self.codes = tuple(codes[len(specs) - len(self.kinds) - bool(tail):len(specs)
-                                 - bool(tail)])
+        self.codes = tuple(codes[len(specs) - len(self.kinds) - bool(tail):len(specs)  # type: ignore[arg-type]
+                                 - bool(tail)])  # (no None: returned above)
         if tail:
             self.tail = tail[0].kind
             self.tail_code = _code(self.tail) or 0

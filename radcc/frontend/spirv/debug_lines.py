@@ -39,8 +39,8 @@ def source_line(module: SpirvModule, ins: Instruction) -> int | None:
     if op == "OpExtInst":
         if _is_debug_info(module, ins, _DEBUG_LINE) and len(ins.operands) >= 4:
             c = module.constants.get(ins.id(3))
-            v = getattr(c, "value", None)
-            return v if isinstance(v, int) else None
+            cv = getattr(c, "value", None)
+            return cv if isinstance(cv, int) else None
         if _is_debug_info(module, ins, _DEBUG_NO_LINE):
             return 0
     return None

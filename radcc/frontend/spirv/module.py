@@ -183,14 +183,14 @@ class SpirvModule:
             if self.builtin(cid) == "WorkgroupSize":
                 v = self.constant_value(cid, spec)
                 assert isinstance(v, tuple)
-                return (int(v[0]), int(v[1]), int(v[2]))
+                return (int(v[0]), int(v[1]), int(v[2]))  # type: ignore[arg-type]
         m = ep.mode("LocalSize")
         if m:
             return (m.args[0], m.args[1], m.args[2])
         m = ep.mode("LocalSizeId")
         if m:
             vals = [self.constant_value(a, spec) for a in m.args]
-            return (int(vals[0]), int(vals[1]), int(vals[2]))
+            return (int(vals[0]), int(vals[1]), int(vals[2]))  # type: ignore[arg-type]
         return None
 
 
