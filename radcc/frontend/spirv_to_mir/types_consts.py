@@ -287,6 +287,9 @@ def get_tv(ctx: TranslationContext, vid: int) -> TV:
     fc = ctx.fctx
     if fc is not None and vid in fc.vals:
         return fc.vals[vid]
+    consts = ctx.consts  # (`const_tv`'s, made once: constants are no globals)
+    if vid in consts:
+        return consts[vid]
     if vid in ctx.globals:
         return ctx.globals[vid]
     if ctx.m.is_constant(vid) or vid in ctx.m.undefs:
