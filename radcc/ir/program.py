@@ -223,7 +223,7 @@ class Block:
         (validate_ir), so the walk stops there rather than going through the block."""
         ins = self.instructions
         k = 0
-        while k < len(ins) and ins[k].is_phi:
+        while k < len(ins) and ins[k].opcode in PHI_OPCODES:
             k += 1
         return k
 

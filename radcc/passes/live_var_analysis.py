@@ -190,11 +190,13 @@ def compute_live_sets(program: Program) -> tuple[list[set[int]], list[set[int]]]
     return _live_sets(program, _Facts(program))
 
 
-def _walk_block(b: Block, live_out: set[int],
-                facts: _Facts) -> tuple[list[RegisterDemand], set[int], int, int]:
+def _walk_block(b: Block, live_out: set[int], facts: _Facts,
+                made: dict[tuple[int, int], RegisterDemand]
+                ) -> tuple[list[RegisterDemand], set[int], int, int]:
     """Kill flags and the demand during each instruction of `b`, walking back from
     `live_out`: (the demands, live-in without the phi definitions' effect, the
-    maximum SGPR and VGPR demand of its instructions)."""
+    maximum SGPR and VGPR demand of its instructions). `made` holds the demands made
+    so far by (sgpr, vgpr): an equal one is shared (they are frozen)."""
     live = set(live_out)
     cur_s = sum(map(facts.sgpr_dwords.__getitem__, live))
     cur_v = sum(map(facts.vgpr_dwords.__getitem__, live))
@@ -255,7 +257,11 @@ def _walk_block(b: Block, live_out: set[int],
                             ds += n
                         else:
                             dv += n
-        demands[idx] = RegisterDemand(ds, dv)
+        key = (ds, dv)
+        dem = made.get(key)
+        if dem is None:
+            dem = made[key] = RegisterDemand(ds, dv)
+        demands[idx] = dem
         if ds > max_s:
             max_s = ds
         if dv > max_v:
@@ -342,17 +348,26 @@ def _analyse(program: Program) -> None:
     vgpr_dwords = facts.vgpr_dwords.__getitem__
     live_in, live_out = _live_sets(program, facts)
     result = Liveness(live_in=live_in, live_out=live_out)
-    max_demand = RegisterDemand()
+    prog_s = prog_v = 0  # the program's maximum demand
+    made: dict[tuple[int, int], RegisterDemand] = {}
     for b in program.blocks:
-        demands, _, max_s, max_v = _walk_block(b, live_out[b.index], facts)
+        demands, _, max_s, max_v = _walk_block(b, live_out[b.index], facts, made)
         _set_phi_operand_kills(program, b, live_in, facts)
         block_in = live_in[b.index]
-        li = RegisterDemand(sum(map(sgpr_dwords, block_in)), sum(map(vgpr_dwords, block_in)))
-        block_max = li.max(RegisterDemand(max_s, max_v))
-        b.live_in_demand = li
-        b.register_demand = block_max
-        max_demand = max_demand.max(block_max)
+        in_s = sum(map(sgpr_dwords, block_in))
+        in_v = sum(map(vgpr_dwords, block_in))
+        if in_s > max_s:
+            max_s = in_s
+        if in_v > max_v:
+            max_v = in_v
+        b.live_in_demand = RegisterDemand(in_s, in_v)
+        b.register_demand = RegisterDemand(max_s, max_v)
+        if max_s > prog_s:
+            prog_s = max_s
+        if max_v > prog_v:
+            prog_v = max_v
         result.register_demand.append(demands)
+    max_demand = RegisterDemand(prog_s, prog_v)
     program.max_reg_demand = max_demand
     result.max_demand = max_demand
     result.waves_per_simd = program.target.waves_per_simd(max_demand.vgpr, max_demand.sgpr,

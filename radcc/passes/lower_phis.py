@@ -228,7 +228,7 @@ def _all_preds_uniform(program: Program, block: Block) -> bool:
 def lower_phis(program: Program) -> None:
     """Lower the divergent boolean phis (see the module docstring)."""
     for block in program.blocks:
-        phis = [i for i in block.instructions if i.is_phi]
+        phis = block.instructions[:block.phi_end()]  # phis lead their block
         for phi in phis:
             if not is_boolean_phi(phi):
                 continue

@@ -86,7 +86,7 @@ class _Ctx:
         if t in self.live.live_out[block]:
             return True
         for instr in self.p.blocks[block].instructions[index + 1:]:
-            if instr.is_phi:
+            if instr.opcode in PHI_OPCODES:
                 continue
             for o in instr.operands:
                 if o.temp is not None and o.temp.id == t:
@@ -277,7 +277,7 @@ def lower_to_cssa(program: Program) -> None:
     classes: dict[int, list[Temp]] = {}
     forests: dict[int, _Forest | None] = {}  # per class owner; None: compared pairwise
     for b in program.blocks:
-        phis = [i for i in b.instructions if i.is_phi]
+        phis = b.instructions[:b.phi_end()]  # phis lead their block
         for phi in phis:
             d = phi.definitions[0]
             if d.temp is None:

@@ -72,7 +72,15 @@ from typing import cast
 
 from radcc.ir.opinfo import tied_operands
 from radcc.ir.printer import instruction_text
-from radcc.ir.program import Block, BlockKind, Definition, Instruction, Operand, Program
+from radcc.ir.program import (
+    PHI_OPCODES,
+    Block,
+    BlockKind,
+    Definition,
+    Instruction,
+    Operand,
+    Program,
+)
 from radcc.ir.regclass import VGPR_BASE, PhysReg, RegClass, Temp, s1, v1
 from radcc.isa.table import get_table
 from radcc.passes.live_var_analysis import get_live_vars, is_linear
@@ -521,7 +529,7 @@ class _Allocator:
         for b in self.p.blocks:
             for instr in b.instructions:
                 op = instr.opcode
-                if instr.is_phi:
+                if op in PHI_OPCODES:
                     d = instr.definitions[0]
                     if d.temp is None:
                         continue
@@ -843,7 +851,7 @@ class _Allocator:
             seen.add(s)
             succ = self.p.blocks[s]
             for phi in succ.instructions:
-                if not phi.is_phi:
+                if phi.opcode not in PHI_OPCODES:
                     break
                 preds = succ.logical_preds if phi.opcode == "p_phi" else succ.linear_preds
                 for k, p in enumerate(preds):
