@@ -40,6 +40,8 @@ distances, the largest remaining cycles); loops are iterated to a fixed point.
 
 from __future__ import annotations
 
+from functools import cache
+
 from radcc.ir.fields import SaluFields
 from radcc.ir.program import Block, Instruction, Program
 from radcc.isa.cycle_model import InstrClass, cycle_model, instr_class
@@ -57,7 +59,7 @@ from radcc.passes.access import (
     lane_mask_reads,
 )
 from radcc.passes.linear_dataflow import forward_fixpoint
-from radcc.target import Feature
+from radcc.target import Feature, GfxLevel
 
 __all__ = ["insert_delay_alu", "ISSUE_CYCLES", "DelaySim", "DelayState"]
 
@@ -205,6 +207,14 @@ def _class_facts_memo(info: OpInfo | None, delays: dict[InstrClass, int],
     return f
 
 
+@cache
+def _by_info(gfx: GfxLevel) -> dict[int, tuple]:
+    """`_class_facts` by `OpInfo.uid` (0: none) for the generation, whose producer
+    latencies (`CycleModel.delay_alu`) are fixed: kept for the process (a pure
+    function of the entry, like `sched_regions`' entry kinds)."""
+    return {}
+
+
 class _Rec:
     """What the pass needs of one instruction, computed once per pass run (the
     analysis visits a block once or more)."""
@@ -240,7 +250,7 @@ class _Pass:
         self.delays = cycle_model(program.gfx_level).delay_alu
         self.acc = access or AccessCache(program)
         self.recs: dict[int, list[_Rec]] = {}
-        self.by_info: dict[int, tuple] = {}  # _class_facts by `OpInfo.uid` (0: none)
+        self.by_info: dict[int, tuple] = _by_info(program.gfx_level)
         # the instructions of each block's last analysis visit: that visit had the
         # block's final in-state, so the emission would compute the same list
         self.last: dict[int, list[Instruction]] = {}
