@@ -169,19 +169,24 @@ def _live_sets(program: Program, facts: _Facts) -> tuple[list[set[int]], list[se
     heap = [-i for i in range(n)]
     heapq.heapify(heap)
     queued = [True] * n
+    # each block's live-out as last computed: every block is visited at least once, and
+    # a block whose live-in changes queues its predecessors again (the CFG's
+    # predecessor and successor lists agree, validate_ir), so at the fixed point each
+    # holds the live-out of the final live-in sets
+    live_out: list[set[int]] = [set() for _ in range(n)]
     while heap:
         i = -heapq.heappop(heap)
         queued[i] = False
         b = blocks[i]
         gen, kill = gk[i]
-        new = gen | (facts.live_out(program, b, live_in) - kill)
+        out = live_out[i] = facts.live_out(program, b, live_in)
+        new = gen | (out - kill)
         if new != live_in[i]:
             live_in[i] = new
             for p in set(b.linear_preds) | set(b.logical_preds):
                 if not queued[p]:
                     queued[p] = True
                     heapq.heappush(heap, -p)
-    live_out = [facts.live_out(program, b, live_in) for b in blocks]
     return live_in, live_out
 
 
