@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import struct
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from radcc.isa import formats as _formats  # noqa: F401  (registers formats)
@@ -166,10 +167,11 @@ class Assembler:
 
     # --- driver ----------------------------------------------------------------
     def assemble(self, source: str | list[str],
-                 parsed: list[ParsedInst | None] | None = None) -> AsmResult:
-        """Assemble `source` (text, or its lines). `parsed[k]`, when given and not
+                 parsed: Callable[[int], ParsedInst | None] | None = None) -> AsmResult:
+        """Assemble `source` (text, or its lines). `parsed(k)`, when given and not
         None, is line k+1's instruction as typed operands (an emitter's, built
-        without text): it is encoded as is, the line only names it (memo, listing)."""
+        without text): it is encoded as is, the line only names it (memo, listing).
+        It is asked only for lines not encoded before (the memo of lines)."""
         self._lines = source.split("\n") if isinstance(source, str) else source
         memo = self._memo = _line_memo(self.target.name, self.ctx.wave_size)
         i = 0
@@ -185,7 +187,7 @@ class Assembler:
                 sec.data += hit[0]
                 self.statements.append(Statement("inst", sec.name, off, lineno, hit[1], hit[0]))
                 continue
-            inst = parsed[lineno - 1] if parsed is not None else None
+            inst = parsed(lineno - 1) if parsed is not None else None
             if inst is None:
                 inst = fast_statement(line)
             if inst is not None:  # a plain instruction line: parsed without tokens
@@ -775,7 +777,7 @@ def _canon_data(name: str) -> str:
 
 def assemble(source: str | list[str], target: Target, filename: str = "<stdin>",
              wave_size: int | None = None,
-             parsed: list[ParsedInst | None] | None = None) -> AsmResult:
+             parsed: Callable[[int], ParsedInst | None] | None = None) -> AsmResult:
     """Assemble `source` for `target` (`parsed`: see `Assembler.assemble`); errors are
     in `result.diagnostics`."""
     a = Assembler(target, filename, wave_size)

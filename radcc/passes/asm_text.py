@@ -231,8 +231,10 @@ _PLANS: dict[int, _Plan] = {}
 
 def instruction_asm(instr: Instruction, table: OpcodeTable,
                     label: Callable[[int], str]) -> str:
-    """The assembly line of a hardware instruction (no label, no newline)."""
-    return instruction_parsed(instr, table, label)[0]
+    """The assembly line of a hardware instruction (no label, no newline): the line of
+    `instruction_parsed` without building its typed statement (the emitter's lines
+    that the assembler has encoded before are looked up by their text)."""
+    return _instruction(instr, table, label, False)[0]
 
 
 def instruction_parsed(instr: Instruction, table: OpcodeTable,
@@ -242,6 +244,13 @@ def instruction_parsed(instr: Instruction, table: OpcodeTable,
     parser makes of the line), for the assembler's encoders to encode without
     reading text (a VOPD pair: its X half with the Y half as `second`). The second is
     None for LDSDIR and EXP (their statements are encoded from the line)."""
+    return _instruction(instr, table, label, True)
+
+
+def _instruction(instr: Instruction, table: OpcodeTable, label: Callable[[int], str],
+                 want: bool) -> tuple[str, ParsedInst | None]:
+    """`instruction_parsed`; with `want` False the line alone (the second None, the
+    typed operands of register, constant, label and field slots not built)."""
     info = op_info(table, instr.opcode, instr.format)
     if info is None:
         raise EmitError(f"'{instr.opcode}' has no {instr.format} encoding on "
@@ -295,7 +304,8 @@ def instruction_parsed(instr: Instruction, table: OpcodeTable,
             if got is None:
                 got = _reg(r, size)
             texts.append(got[0])
-            typed.append(AsmOperand("reg", 0, got[1]))
+            if want:
+                typed.append(AsmOperand("reg", 0, got[1]))
             if lo and r >= _V128:
                 high_vgpr = True
             continue
@@ -345,7 +355,8 @@ def instruction_parsed(instr: Instruction, table: OpcodeTable,
                 if got is None:
                     got = _reg(r, size)
                 texts.append(got[0])
-                typed.append(AsmOperand("reg", 0, got[1]))
+                if want:
+                    typed.append(AsmOperand("reg", 0, got[1]))
                 if lo and r >= _V128:
                     high_vgpr = True
                 if code == _SRC:
@@ -353,9 +364,14 @@ def instruction_parsed(instr: Instruction, table: OpcodeTable,
                 continue
             else:
                 t = _operand_text(o, spec, fmt)
-                op = _typed(t, o, spec)
                 if code == _SRC:
                     src_i += 1
+                if not want:
+                    texts.append(t)
+                    if lo and phys is not None and phys.reg >= _V128:
+                        high_vgpr = True
+                    continue
+                op = _typed(t, o, spec)
             texts.append(t)
             typed.append(op)
             if lo and phys is not None and phys.reg >= _V128:
@@ -366,7 +382,8 @@ def instruction_parsed(instr: Instruction, table: OpcodeTable,
                 raise EmitError("branch without a target")
             name = label(targets[0])  # type: ignore[index]
             texts.append(name)
-            typed.append(AsmOperand("ident", 0, text=name, sym=name))
+            if want:
+                typed.append(AsmOperand("ident", 0, text=name, sym=name))
         elif code == _EXP_TARGET:
             used.add(spec.name)
             used.add("en")  # the sources printed as ``off`` say it
@@ -380,7 +397,8 @@ def instruction_parsed(instr: Instruction, table: OpcodeTable,
                 v = 0
             iv = int(v)  # type: ignore[call-overload]
             texts.append(str(iv))
-            typed.append(AsmOperand("int", 0, value=iv, text=texts[-1]))
+            if want:
+                typed.append(AsmOperand("int", 0, value=iv, text=texts[-1]))
     mods = []
     typed_mods: list[Modifier] = []
     for k, v in fields.items():
@@ -390,17 +408,21 @@ def instruction_parsed(instr: Instruction, table: OpcodeTable,
             if v:
                 m = _OMOD[int(v)]  # type: ignore[call-overload]
                 mods.append(m)
-                typed_mods.append(Modifier(m[:3], 0, int(m[4:])))
+                if want:
+                    typed_mods.append(Modifier(m[:3], 0, int(m[4:])))
         elif v is True:
             mods.append(k)
-            typed_mods.append(Modifier(k, 0, None))
+            if want:
+                typed_mods.append(Modifier(k, 0, None))
         elif isinstance(v, list | tuple):
             vals = [int(x) for x in v]
             mods.append(f"{k}:[{','.join(str(x) for x in vals)}]")
-            typed_mods.append(Modifier(k, 0, vals))
+            if want:
+                typed_mods.append(Modifier(k, 0, vals))
         else:
             mods.append(f"{k}:{v}")
-            typed_mods.append(Modifier(k, 0, v))
+            if want:
+                typed_mods.append(Modifier(k, 0, v))
     line = info.printed_name
     if not DPP_CONTROLS.isdisjoint(fields):
         line = info.name + ("_e64_dpp" if instr.format in ("VOP3", "VOP3SD", "VOP3P") else "_dpp")
@@ -416,7 +438,7 @@ def instruction_parsed(instr: Instruction, table: OpcodeTable,
         line += " " + ", ".join(texts)
     if mods:
         line += " " + " ".join(mods)
-    if instr.format == "EXP":
+    if instr.format == "EXP" or not want:
         return line, None
     # columns: distinct and increasing, as a parse of the line gives (they only place
     # diagnostics, and the line is valid)

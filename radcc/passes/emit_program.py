@@ -59,7 +59,7 @@ from radcc.ir.regclass import VCC, VCC_HI, VGPR_BASE
 from radcc.isa.assembler import assemble
 from radcc.isa.syntax import ParsedInst
 from radcc.isa.table import get_table
-from radcc.passes.asm_text import EmitError, instruction_parsed
+from radcc.passes.asm_text import EmitError, instruction_asm, instruction_parsed
 from radcc.passes.kernel_abi import code_object, kernel_fields
 from radcc.passes.lower_to_hw import CONSTADDR_PLACEHOLDER
 from radcc.target import GfxLevel, Hazard, Target
@@ -137,7 +137,9 @@ class _Line:
     long_part: int = 0  # 1 for the s_getpc_b64 line of a long jump
     # a lowered p_constaddr's s_add_u32: (its instruction, the line of its s_getpc_b64)
     constaddr: tuple[Instruction, int] | None = None
-    parsed: ParsedInst | None = None  # the instruction as typed operands (`text` names it)
+    # the instruction whose `instruction_asm` `text` is: its typed statement is built
+    # only when the assembler has not encoded the line before (`_Emitter.assemble`)
+    instr: Instruction | None = None
 
 
 class _Emitter:
@@ -151,10 +153,10 @@ class _Emitter:
         self.offset3f = program.target.has_hazard(Hazard.Offset3fBug)
         self.pad3f: dict[int, int] = {}  # id() of a branch -> s_nop 0 lines after it
         self.constaddr: dict[int, int] = {}  # id() of a p_constaddr s_add_u32 -> literal
-        # each instruction's line and typed statement by (block, index), kept for the
-        # renders after the first (a program with long jumps renders two or three times;
-        # an instruction's line does not depend on the layout)
-        self.rendered: dict[tuple[int, int], tuple[str, ParsedInst | None]] = {}
+        # each instruction's line by (block, index), kept for the renders after the first
+        # (a program with long jumps renders two or three times; an instruction's line
+        # does not depend on the layout)
+        self.rendered: dict[tuple[int, int], str] = {}
 
     def label(self, b: int) -> str:
         return f"BB{b}"
@@ -191,12 +193,11 @@ class _Emitter:
                     else:
                         lines.append(self.constaddr_add(blk.index, k, ins, getpc))
                         continue
-                got = rendered.get((b, k))
-                if got is None:
-                    got = rendered[b, k] = instruction_parsed(ins, self.table, self.label)
-                text, parsed = got
+                text = rendered.get((b, k))
+                if text is None:
+                    text = rendered[b, k] = instruction_asm(ins, self.table, self.label)
                 br = ins if fields and fields.get("targets") and ins.format == "SOPP" else None
-                lines.append(_Line(text, b, k, br, 0, None, parsed))
+                lines.append(_Line(text, b, k, br, 0, None, ins))
                 if pad3f:
                     lines += [_Line("s_nop 0")] * pad3f.get(id(ins), 0)
         return lines
@@ -230,8 +231,14 @@ class _Emitter:
         return out
 
     def assemble(self, lines: list[_Line]):
+        table, label = self.table, self.label
+
+        def statement(k: int) -> ParsedInst | None:
+            ins = lines[k].instr
+            return instruction_parsed(ins, table, label)[1] if ins is not None else None
+
         res = assemble([ln.text for ln in lines], self.p.target, f"<{self.p.name}>",
-                       self.p.wave_size, [ln.parsed for ln in lines])
+                       self.p.wave_size, statement)
         errors = [d for d in res.diagnostics if d.severity == "error"
                   and not (d.message == "branch size exceeds simm16" and self.long_pending)]
         if errors:

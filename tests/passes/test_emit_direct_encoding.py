@@ -6,13 +6,15 @@ The programs are the whole output check's set (tools/check_backend_output.py: th
 cases in wave32 and wave64, tests/e2e/programs/*.ir, generated programs; gfx1100) and the
 GLSL cases for GFX10.3 and GFX10.1 (the sample of tests/e2e/test_glsl_gfx10_mc.py).
 `emit_program`'s assembler call is wrapped: before the program is assembled, each line
-that has typed operands is encoded both ways by a fresh `Assembler` (no line memo).
+that has typed operands is encoded both ways by a fresh `Assembler` (no line memo; the
+emitter builds a line's typed statement when asked, the assembler asks only for lines
+its memo lacks, the wrapper for every line).
 """
 
 from __future__ import annotations
 
 import importlib.util
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -65,10 +67,11 @@ def _wrap(monkeypatch: pytest.MonkeyPatch, seen: Seen) -> None:
     real = emit_mod.assemble
 
     def checking(lines: list[str], target: Target, filename: str, wave_size: int,
-                 parsed: list[ParsedInst | None]):
+                 parsed: Callable[[int], ParsedInst | None]):
         a = Assembler(target, filename, wave_size)
         sample = seen.sample.setdefault((target.name, wave_size), {})
-        for line, p in zip(lines, parsed, strict=True):
+        for k, line in enumerate(lines):
+            p = parsed(k)  # every line's, also those the assembler's line memo has
             if p is None:
                 if not line.endswith(":"):
                     seen.untyped.add(line.split()[0])
