@@ -60,7 +60,9 @@ def _lower_one(shader: MirShader, parent: list[CFNode], idx: int, loop: Loop) ->
             side, other = n.else_list, n.then_list
         else:
             continue
-        if jumps[0] not in iter_blocks(side):
+        # (identity: Block has no __eq__; `in` on the generator fails compiled: mypyc calls
+        # its __contains__)
+        if all(b is not jumps[0] for b in iter_blocks(side)):
             return False
         break
     else:
