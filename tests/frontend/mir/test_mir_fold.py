@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from radcc.compiled import is_compiled
 from radcc.frontend import mir_eval, mir_fold
 from radcc.frontend.mir_ops import ALU_OPS
 
@@ -284,5 +285,8 @@ void main() {
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert r.returncode == 0, r.stderr
     folded = r.stdout.split("FOLDED", 1)[1].split("\n", 1)[0].split()
-    assert {"ieq", "feq", "ishl", "udiv", "imin", "imax"} <= set(folded), folded
+    # the spy sees the folds only when mir_fold runs interpreted: compiled (mypyc), its
+    # callers call fold_plain natively, past the module attribute
+    if not is_compiled("radcc.frontend.mir_fold"):
+        assert {"ieq", "feq", "ishl", "udiv", "imin", "imax"} <= set(folded), folded
     assert "NUMPY False" in r.stdout
