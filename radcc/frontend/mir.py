@@ -328,6 +328,11 @@ class MirShader:
     # what the target's isel needs (NIR's shader->options): set by `opt.lower_for_isel`
     options: MirOptions | None = None
     next_value: int = 0
+    # every value and block `new_value` and `new_block` made, for `release` (a value's
+    # ``parent`` links it to its instruction, a block's instructions link back to it:
+    # reference cycles, also once a pass has dropped the instruction or the block)
+    made_values: list[Value] = field(default_factory=list)
+    made_blocks: list[Block] = field(default_factory=list)
     next_block: int = 0
     # while set, the control-flow structure is fixed and `blocks()` reads its block list
     # (`FixedStructure`; `opt.optimize` sets it around its passes, which change
@@ -337,11 +342,13 @@ class MirShader:
     def new_value(self, bit_size: int, num_components: int = 1) -> Value:
         v = Value(self.next_value, bit_size, num_components)
         self.next_value += 1
+        self.made_values.append(v)
         return v
 
     def new_block(self) -> Block:
         b = Block(self.next_block)
         self.next_block += 1
+        self.made_blocks.append(b)
         return b
 
     def new_local(self, name: str, t: MType) -> LocalVar:
@@ -481,14 +488,18 @@ def release(shader: MirShader) -> None:
     instruction's ``block`` and ``preds``), the reference cycles of the IR, so that the
     shader's objects are freed by reference counting once it is dropped rather than by
     Python's cyclic garbage collector (which would first trace them all). For a shader
-    nothing reads any more: the driver calls it once instruction selection is done."""
-    for b in iter_blocks(shader.function.body):
+    nothing reads any more: the driver calls it once instruction selection is done.
+    Every block and value the shader made (`MirShader.made_blocks`, ``made_values``)
+    is cleared: the blocks and instructions passes dropped are in such cycles too (most
+    of a compile's garbage)."""
+    for b in shader.made_blocks:
         for ins in b.instrs:
             ins.block = None
             ins.preds = []
-            d = ins.dest
-            if d is not None:
-                d.parent = None
+    for v in shader.made_values:
+        v.parent = None
+    shader.made_blocks = []
+    shader.made_values = []
 
 
 def users(shader: MirShader) -> dict[int, list[Instr]]:

@@ -1009,7 +1009,11 @@ def _copy_op(o: Operand) -> Operand:
 
 def optimize(program: Program) -> None:
     """Combine instructions and remove dead code (see the module docstring)."""
-    _Opt(program).run()
+    opt = _Opt(program)
+    opt.run()
+    # its rule table holds bound methods, a reference cycle through the pass's tables of
+    # the program's instructions: cleared, they are freed now, not by the cyclic collector
+    opt._rules.clear()
 
 
 optimizer = optimize

@@ -140,19 +140,22 @@ def _dominated(shader: MirShader) -> dict[int, list[Block]]:
     """Per block (by id): the blocks it dominates by structure, those of the nodes after it
     in its control-flow list (a loop's continue construct excepted)."""
     out: dict[int, list[Block]] = {}
-
-    def walk(cf: list[CFNode]) -> None:
-        for i, n in enumerate(cf):
-            if isinstance(n, Block):
-                out[id(n)] = list(iter_blocks(cf[i + 1:]))
-            elif isinstance(n, If):
-                walk(n.then_list)
-                walk(n.else_list)
-            else:
-                walk(n.body)
-                walk(n.cont)
-    walk(shader.function.body)
+    _dominated_in(shader.function.body, out)
     return out
+
+
+def _dominated_in(cf: list[CFNode], out: dict[int, list[Block]]) -> None:
+    """`_dominated` of one control-flow list into `out` (a module function: a recursive
+    closure would be a reference cycle holding `out`, freed only by the cyclic collector)."""
+    for i, n in enumerate(cf):
+        if isinstance(n, Block):
+            out[id(n)] = list(iter_blocks(cf[i + 1:]))
+        elif isinstance(n, If):
+            _dominated_in(n.then_list, out)
+            _dominated_in(n.else_list, out)
+        else:
+            _dominated_in(n.body, out)
+            _dominated_in(n.cont, out)
 
 
 def _constant_vars(shader: MirShader) -> dict[LocalVar, bytes]:
