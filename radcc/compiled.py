@@ -22,19 +22,8 @@ subclass most built-in exceptions (`Exception`, `LookupError`, `ValueError`,
 `IndexError` are allowed; `ir/builder.AbsentOpcodeError` is a LookupError,
 `passes/linear_dataflow.DataflowError` an Exception), a starred tuple inside a
 generator crashes mypyc 2.4.1 (`spirv/functions` keeps such tuples as module
-constants), a local is one type (mypyc checks it at run time), a class's mutable
-default (``yaml._Scanner._ESC``) is built per instance (mypyc warns "Unsupported default
-attribute value"), ``x in <generator>`` raises AttributeError (mypyc calls the generator's
-``__contains__``: `lower_returns` walks `iter_blocks` instead). Session 18 added the rest
-of the compile path by the profile of ncnn's every-6th sample (`mir_fold`,
-`spirv_to_mir/alu` first; 31 modules, most under 0.3% of the pure profile each, the
-small ones for their classes' native attribute access from compiled callers:
-`mir_ops`, `target`). Left out: the compile-path modules with mypy errors (mypyc refuses to build them; `isa/*`,
-`ir/validate`), `abi/args` (an Enum with an ``__init__``, `ArgKind`, fails at import
-compiled: "ArgKind object expected; got ArgKind") and with it `passes/kernel_abi` (its
-`ABIError` subclasses `AbiError`), `passes/hw_copy` (its `LoweringError` is subclassed by
-`hazards_gfx10.HazardError`, and mypyc 2.4.1's IR builder crashes on
-`hazards_gfx10`'s ``cls.__new__(cls)``: "'Gfx10Rec' has no attribute '__new__'"),
+constants), a local is one type (mypyc checks it at run time). Left out: the
+compile-path modules with mypy errors (mypyc refuses to build them),
 `isa/operands` (mypyc's dataclass support fails at import on its ``value: object``
 field: ``KeyError: 'object'``; 0.9% of the 73-module build's profile), `ir/fields`
 (its `FieldError` subclasses AttributeError and KeyError), `frontend/mir_eval` (NumPy
@@ -123,38 +112,6 @@ MODULES: tuple[str, ...] = (
     "radcc.passes.ssa_elimination",
     "radcc.passes.linear_dataflow",
     "radcc.frontend.spirv.functions",
-    # session 18 (the 105-module build): the rest of the compile path, hottest first
-    "radcc.frontend.mir_fold",
-    "radcc.frontend.spirv_to_mir.alu",
-    "radcc.frontend.opt.lower_continue",
-    "radcc.frontend.spirv.debug_lines",
-    "radcc.codeobj.amdhsa",
-    "radcc.frontend.spirv.module",
-    "radcc.codeobj.yaml",
-    "radcc.isel.dispatch",
-    "radcc.frontend.opt.vectorize_alu16",
-    "radcc.isel.memory",
-    "radcc.codeobj.msgpack",
-    "radcc.frontend.opt.peephole_select",
-    "radcc.frontend.opt.range_fold",
-    "radcc.passes.lane_mask",
-    "radcc.frontend.opt.lower_math",
-    "radcc.frontend.opt.lower_system_values",
-    "radcc.frontend.opt.lower_returns",
-    "radcc.codeobj.elfwrite",
-    "radcc.passes.lower_phis",
-    "radcc.frontend.opt.lower_int64",
-    "radcc.target",
-    "radcc.isel.kernarg_loads",
-    "radcc.frontend.opt.combine_barriers",
-    "radcc.isel.mem16",
-    "radcc.frontend.spirv_to_mir.glsl450",
-    "radcc.frontend.spirv_to_mir.layout",
-    "radcc.isel.select",
-    "radcc.frontend.spirv_to_mir.composites",
-    "radcc.isel.sysval",
-    "radcc.isel.global_mem",
-    "radcc.frontend.mir_ops",
 )
 
 
