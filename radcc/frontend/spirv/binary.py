@@ -368,9 +368,10 @@ class _Reader:
 
 
 # `_WordPlan.codes`: how an operand word is checked: an id (in range), a one-word literal
-# (any value), a value enumerant without parameters (`_PLAIN_VALUES`), a mask of bits
-# without parameters (`_PLAIN_BITS`)
-_ID, _LITERAL, _VALUE_ENUM, _BIT_ENUM = 0, 1, 2, 3
+# (any value; `_ONE_WORD`, not LITERAL: that is radcc.isa.operands' source-operand code), a
+# value enumerant without parameters (`_PLAIN_VALUES`), a mask of bits without parameters
+# (`_PLAIN_BITS`)
+_ID, _ONE_WORD, _VALUE_ENUM, _BIT_ENUM = 0, 1, 2, 3
 _CODES = {"Id": _ID, "ValueEnum": _VALUE_ENUM, "BitEnum": _BIT_ENUM}
 _PLAIN_VALUES: dict[str, frozenset[int]] = {}
 _PLAIN_BITS: dict[str, int] = {}
@@ -386,7 +387,7 @@ def _code(kind: str) -> int | None:
     """`_WordPlan.codes` of an operand of `kind` (None: one word is not the whole
     operand, or its meaning depends on other operands)."""
     if kind == "LiteralInteger":
-        return _LITERAL
+        return _ONE_WORD
     code = _CODES.get(grammar.category(kind))
     if code == _VALUE_ENUM and kind not in _PLAIN_VALUES:
         _PLAIN_VALUES[kind] = frozenset(e.value for e in grammar.enumerants(kind)
@@ -394,7 +395,7 @@ def _code(kind: str) -> int | None:
         _ENUM_PARAMS[kind] = {}
         for e in grammar.enumerants(kind):
             pcodes = [_code(p) for p in e.parameters]
-            if e.parameters and all(c in (_ID, _LITERAL) or c == _VALUE_ENUM and p != kind
+            if e.parameters and all(c in (_ID, _ONE_WORD) or c == _VALUE_ENUM and p != kind
                                     for c, p in zip(pcodes, e.parameters, strict=True)):
                 _ENUM_PARAMS[kind][e.value] = tuple(
                     (p, c or 0) for p, c in zip(e.parameters, pcodes, strict=True))
@@ -442,7 +443,7 @@ class _WordPlan:
         codes = [_code(s.kind) for s in specs]
         if not tail and specs and specs[-1].kind == "LiteralString":
             self.last = _STRING
-            codes[-1] = _LITERAL
+            codes[-1] = _ONE_WORD
         elif not tail and codes and codes[-1] == _VALUE_ENUM:
             self.last = _PARAMS
         if None in codes:
