@@ -326,7 +326,7 @@ class _Pass:
         return out
 
     def waited(self, st: DelayState, valu_n: int, trans_n: int, salu_cyc: int) -> None:
-        """An s_delay_alu waited for these dependencies (`_Dep.fixup` inline)."""
+        """An s_delay_alu waited for these dependencies."""
         dead = []
         for r, d in st.regs.items():
             if valu_n <= VALU_MAX and d.valu_n >= valu_n:
@@ -335,13 +335,7 @@ class _Pass:
                 d.trans_n, d.trans_cyc = NONE, 0
             if salu_cyc > 0 and d.salu_cyc <= salu_cyc:
                 d.salu_cyc = 0
-            if d.valu_n > VALU_MAX or d.valu_cyc <= 0:
-                d.valu_n, d.valu_cyc = NONE, 0
-            if d.trans_n > TRANS_MAX or d.trans_cyc <= 0:
-                d.trans_n, d.trans_cyc = NONE, 0
-            if d.salu_cyc < 0:
-                d.salu_cyc = 0
-            if d.valu_n == NONE and d.trans_n == NONE and d.salu_cyc == 0:
+            if d.fixup():
                 dead.append(r)
         for r in dead:
             del st.regs[r]
