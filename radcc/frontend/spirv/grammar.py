@@ -210,7 +210,18 @@ def enum_value(kind: str, name: str) -> int:
 
 def enum_aliases(kind: str, value: int) -> list[str]:
     """Every spelling of an enumerant value (its name and aliases)."""
-    return [n for n, v in _g.ENUM_NAMES[kind].items() if int(v) == value]
+    return list(_spellings(kind).get(value, ()))
+
+
+@cache
+def _spellings(kind: str) -> dict[int, tuple[str, ...]]:
+    """`enum_aliases` of every value of `kind` (the table's spellings in its order), built
+    once per kind rather than scanning the kind's names per call (the reader asks for a
+    module's capabilities: 239 names)."""
+    out: dict[int, list[str]] = {}
+    for n, v in _g.ENUM_NAMES[kind].items():
+        out.setdefault(int(v), []).append(n)
+    return {v: tuple(ns) for v, ns in out.items()}
 
 
 def enum_name(kind: str, value: int) -> str:

@@ -54,3 +54,25 @@ def test_table_agrees_with_the_json() -> None:
         row = grammar.ext_instruction("GLSL.std.450", ins["opcode"])
         assert row is not None and row[0] == ins["opname"]
         assert len(row[1]) == len(ins.get("operands", []))
+
+
+@pytest.mark.skipif(not HEADERS.exists(), reason="spirv-headers not installed")
+def test_enum_aliases_are_the_json_spellings_of_a_value() -> None:
+    """Every spelling the Khronos JSON gives a value (entries sharing it, their
+    ``aliases``) is among `enum_aliases` of it (the committed table may be newer)."""
+    core = json.loads((HEADERS / "unified1" / "spirv.core.grammar.json").read_text())
+    checked = 0
+    for kind in core["operand_kinds"]:
+        if kind["category"] != "ValueEnum":
+            continue
+        spellings: dict[int, set[str]] = {}
+        for e in kind["enumerants"]:
+            value = e["value"] if isinstance(e["value"], int) else int(e["value"], 0)
+            spellings.setdefault(value, set()).update([e["enumerant"], *e.get("aliases", ())])
+        for value, names in spellings.items():
+            assert names <= set(grammar.enum_aliases(kind["kind"], value)), (kind["kind"], value)
+            checked += 1
+    assert checked > 500
+    assert grammar.enum_aliases("Capability", 5379) == ["DemoteToHelperInvocation",
+                                                       "DemoteToHelperInvocationEXT"]
+    assert grammar.enum_aliases("Capability", 0xFFFF_FFF0) == []
