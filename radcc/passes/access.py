@@ -285,44 +285,39 @@ class Access:
     __slots__ = ("info", "reads", "writes", "vreads", "vwrites")
 
     def __init__(self, program: Program, instr: Instruction, info: OpInfo | None) -> None:
-        # `_regs_into` inlined, and the VGPR subsets taken as it goes (built for every instruction by every
-        # back-end pass that asks, and by the statistics): `rs`/`ws` say whether a
-        # register below the VGPRs was read/written, `rv`/`wv` whether a VGPR was
-        rd: set[int] = set()
-        wr: set[int] = set()
-        rs = rv = ws = wv = False
+        # `_regs_into` inlined (built for every instruction by every back-end pass that
+        # asks, and by the statistics), the registers below the VGPRs (`rs`/`ws`) and
+        # the VGPRs (`rv`/`wv`) gathered apart: the VGPR subsets need no second pass
+        rs: set[int] = set()
+        rv: set[int] = set()
+        ws: set[int] = set()
+        wv: set[int] = set()
         for o in instr.operands:
             phys = o.phys
             if phys is None or o.const is not None or o.is_undef:
                 continue
-            r = phys.reg_b >> 2
+            r = phys.reg
             if r == NULL:
                 continue
-            if r >= VGPR_BASE:
-                rv = True
-            else:
-                rs = True
+            into = rv if r >= VGPR_BASE else rs
             rc = o.rc
             if rc is None or rc.bytes <= 4:
-                rd.add(r)
+                into.add(r)
             else:
-                rd.update(range(r, r + rc.size))
+                into.update(range(r, r + rc.size))
         for d in instr.definitions:
             phys = d.phys
             if phys is None:
                 continue
-            r = phys.reg_b >> 2
+            r = phys.reg
             if r == NULL:
                 continue
-            if r >= VGPR_BASE:
-                wv = True
-            else:
-                ws = True
+            into = wv if r >= VGPR_BASE else ws
             rc = d.rc
             if rc is None or rc.bytes <= 4:
-                wr.add(r)
+                into.add(r)
             else:
-                wr.update(range(r, r + rc.size))
+                into.update(range(r, r + rc.size))
         if info is not None and (info.implicit_reads or info.implicit_writes):
             key = (info.uid, program.wave_size)
             e = _IMPLICIT.get(key)
@@ -330,19 +325,13 @@ class Access:
                 e = _IMPLICIT[key] = (
                     tuple(implicit_regs(info.implicit_reads, program.wave_size)),
                     tuple(implicit_regs(info.implicit_writes, program.wave_size)))
-            if e[0]:  # implicit registers are all below the VGPRs
-                rd.update(e[0])
-                rs = True
-            if e[1]:
-                wr.update(e[1])
-                ws = True
+            rs.update(e[0])  # implicit registers are all below the VGPRs
+            ws.update(e[1])
         self.info = info
-        self.reads = reads = frozenset(rd)
-        self.writes = writes = frozenset(wr)
-        self.vreads = (_NO_REGS if not rv else reads if not rs
-                       else frozenset(r for r in reads if r >= VGPR_BASE))
-        self.vwrites = (_NO_REGS if not wv else writes if not ws
-                        else frozenset(r for r in writes if r >= VGPR_BASE))
+        self.vreads = vreads = frozenset(rv) if rv else _NO_REGS
+        self.vwrites = vwrites = frozenset(wv) if wv else _NO_REGS
+        self.reads = vreads.union(rs) if rs else vreads
+        self.writes = vwrites.union(ws) if ws else vwrites
 
 
 class AccessCache:
