@@ -777,3 +777,14 @@ def test_local_size_id_needs_spirv_1_6(base_asm: str, tmp_path: Path) -> None:
     status, err = _compile(tmp_path, old, "--no-validate")
     assert status == 1 and f"word {want}: OpExecutionModeId: LocalSizeId needs Vulkan 1.3" \
         in err, (want, err)
+
+
+def test_every_opname_the_checker_dispatches_on_is_an_opcode() -> None:
+    """`validate._CHECKS` is keyed by opname: a misspelt one would leave its opcode
+    unchecked, silently (the grammar table is the oracle for the spellings)."""
+    from radcc.frontend.spirv import grammar
+    from radcc.frontend.spirv.validate import _CHECKS
+
+    assert len(_CHECKS) >= 150
+    for name in _CHECKS:
+        grammar.opcode(name)  # KeyError if not an opname
