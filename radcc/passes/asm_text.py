@@ -256,7 +256,7 @@ def _instruction(instr: Instruction, table: OpcodeTable, label: Callable[[int], 
         raise EmitError(f"'{instr.opcode}' has no {instr.format} encoding on "
                         f"{table.gfx.name}")
     if instr.format.startswith("VOPD"):
-        return _vopd_asm(instr, table, info)
+        return _vopd_asm(instr, table, info, want)
     if instr.format == "LDSDIR":
         return _ldsdir_asm(instr), None
     plan = _PLANS.get(info.uid)
@@ -456,13 +456,13 @@ def _instruction(instr: Instruction, table: OpcodeTable, label: Callable[[int], 
     return line, parsed
 
 
-def _vopd_asm(instr: Instruction, table: OpcodeTable, xinfo: OpInfo
-              ) -> tuple[str, ParsedInst]:
+def _vopd_asm(instr: Instruction, table: OpcodeTable, xinfo: OpInfo, want: bool
+              ) -> tuple[str, ParsedInst | None]:
     """``v_dual_X dst, src0, vsrc1 :: v_dual_Y ...`` (operand layout of docs/ir.md
     "Formats": X's operands then Y's, each half's fmac/dot2acc accumulator after
-    its slots, a trailing implicit vcc; the shared K literal in ``simm32``) and the
-    statement as typed operands: the X half with the Y half as its `second`, as the
-    parser reads the line."""
+    its slots, a trailing implicit vcc; the shared K literal in ``simm32``) and, with
+    `want`, the statement as typed operands: the X half with the Y half as its
+    `second`, as the parser reads the line (else None)."""
     yinfo = op_info(table, str(instr.fields.get("opy")), "VOPDY")
     if yinfo is None:
         raise EmitError("VOPD without a VOPDY opcode in field 'opy'")
@@ -482,29 +482,38 @@ def _vopd_asm(instr: Instruction, table: OpcodeTable, xinfo: OpInfo
                 kv = int(k) & 0xFFFFFFFF  # type: ignore[call-overload]
                 t = f"0x{kv:x}"
                 texts.append(t)
-                typed.append(AsmOperand("int", 0, value=kv, text=t))
+                if want:
+                    typed.append(AsmOperand("int", 0, value=kv, text=t))
                 continue
             if spec.is_def:
                 d = next(defs, None)
                 if d is None or d.phys is None:
                     raise EmitError(f"VOPD definition '{spec.name}' has no register")
-                t, op = _reg_both(d, spec)
+                if want:
+                    t, op = _reg_both(d, spec)
+                    typed.append(op)
+                else:
+                    t = reg_text(d, spec)
                 texts.append(t)
-                typed.append(op)
                 continue
             o = next(ops, None)
             if o is None:
                 raise EmitError(f"VOPD operand '{spec.name}' missing")
             if o.const is None and o.phys is not None:
-                t, op = _reg_both(o, spec)
+                t = reg_text(o, spec)
+                if want:
+                    typed.append(_reg_operand(o, spec))
             else:
                 t = _operand_text(o, spec, instr.format)
-                op = _typed(t, o, spec)
+                if want:
+                    typed.append(_typed(t, o, spec))
             texts.append(t)
-            typed.append(op)
         if info.extra.get("acc"):
             next(ops, None)
         half = f"{info.name} {', '.join(texts)}"
+        halves.append(half)
+        if not want:
+            continue
         # columns: distinct and increasing (they only place diagnostics)
         inst = ParsedInst(info.name, col, typed, [], tokens=None)
         col += len(info.name) + 1
@@ -515,8 +524,9 @@ def _vopd_asm(instr: Instruction, table: OpcodeTable, xinfo: OpInfo
         inst._line = half
         inst._negflags = False
         parsed.append(inst)
-        halves.append(half)
         col += 4
+    if not want:
+        return " :: ".join(halves), None
     parsed[0].second = parsed[1]
     return " :: ".join(halves), parsed[0]
 
