@@ -257,9 +257,48 @@ MIN_GAIN = 16  # cycles of latency an extra instruction must buy
 TAIL = 8  # instructions after a region whose s_delay_alu its order decides
 
 
+def _score(c: Cost, k: int) -> tuple[int, int, int, int]:
+    """How good candidate `k` of cost `c` is (lower is better; ties go to the
+    earlier candidate)."""
+    return (c.latency + W_INSTR * c.instructions, c.instructions, c.bytes, k)
+
+
 def _feasible(c: Cost, base: Cost) -> bool:
     return (c.instructions <= base.instructions and c.bytes <= base.bytes
             and c.clause_members >= base.clause_members)
+
+
+def _run(nodes: list[Node], variant: int, pairable: list[bool], pair: PairFn | None,
+         ext: list[int], dag: _Dag) -> list[Instruction]:
+    """`_list_schedule`'s order as instructions (a pair as its VOPD)."""
+    order = _list_schedule(nodes, WINDOW, variant, pairable, pair, ext, dag)
+    return [nodes[g[0]].instr if len(g) == 1 else g[2]  # type: ignore[misc]
+            for g in order]
+
+
+class _Pairs:
+    """The VOPD pairs of one region's `halves` (`dual_half` of each node): one
+    VOPD object per pair (X-first order as `pair_of` tries it), so that
+    candidates pairing alike are the same list and are priced once."""
+
+    __slots__ = ("halves", "memo")
+
+    def __init__(self, halves: list[Half | None]) -> None:
+        self.halves = halves
+        self.memo: dict[tuple[int, int], Instruction | None] = {}
+
+    def of_halves(self, ha: Half, hb: Half) -> Instruction | None:
+        key = (id(ha.instr), id(hb.instr))
+        memo = self.memo
+        if key in memo:
+            return memo[key]
+        v = memo[key] = pair_of(ha, hb)
+        return v
+
+    def of_nodes(self, a: int, b: int) -> Instruction | None:
+        ha, hb = self.halves[a], self.halves[b]
+        assert ha is not None and hb is not None
+        return self.of_halves(ha, hb)
 
 
 class _Scheduler:
@@ -282,27 +321,36 @@ class _Scheduler:
         the region's `Access` and `classify` if known."""
 
         p = self.program
+        access = self.access
+        if region_accs is None:
+            region_accs = [access(i) for i in region]
         base: list[Instruction] = []
-        for ins in region:
+        accs: list[Access] = []  # base's
+        for ins, a in zip(region, region_accs, strict=True):
             split = split_vopd(p, ins) if ins.format == "VOPD" and self.pairing else None
             if split is None:
                 base.append(ins)
+                accs.append(a)
                 continue
             # both halves read before either writes (ISA 7.6): in sequence, a half
             # reading the other's result goes first; if each reads the other's, keep it
-            x, y = (self.access(h) for h in split)
+            x, y = access(split[0]), access(split[1])
             x_reads_y, y_reads_x = bool(x.reads & y.writes), bool(y.reads & x.writes)
             if x_reads_y and y_reads_x:
                 base.append(ins)
+                accs.append(a)
+            elif y_reads_x:
+                base += (split[1], split[0])
+                accs += (y, x)
             else:
-                base.extend(split if not y_reads_x else split[::-1])
+                base += split
+                accs += (x, y)
         out = [region]
         if len(base) != len(region):
             out.append(base)
-        if len(base) == len(region) and region_accs is not None and region_kinds is not None:
-            accs, kinds = region_accs, region_kinds
+        if len(base) == len(region) and region_kinds is not None:
+            kinds = region_kinds
         else:
-            accs = [self.access(i) for i in base]
             kinds = [classify(i, a) for i, a in zip(base, accs, strict=True)]
         nodes = build_nodes(p, base, accs, kinds, issue_lat=self.coster.issue_latency(base))
         # cycles after the region starts at which each node's registers from before
@@ -323,51 +371,30 @@ class _Scheduler:
         pairable = [h is not None for h in halves]
         # without two VOPD-able instructions, pairing changes no order
         can_pair = sum(pairable) >= 2
-        # one VOPD object per pair (X-first order as pair_of tries it), so that
-        # candidates pairing alike are the same list and are priced once
-        memo: dict[tuple[int, int], Instruction | None] = {}
-
-        def pair_halves(ha: Half, hb: Half) -> Instruction | None:
-            key = (id(ha.instr), id(hb.instr))
-            if key in memo:
-                return memo[key]
-            v = memo[key] = pair_of(ha, hb)
-            return v
-
-        def pair(a: int, b: int) -> Instruction | None:
-            ha, hb = halves[a], halves[b]
-            assert ha is not None and hb is not None
-            return pair_halves(ha, hb)
-
+        pairs = _Pairs(halves)
         dag = _Dag(nodes)
-
-        def run(variant: int, with_pairs: bool) -> list[Instruction]:
-            order = _list_schedule(nodes, WINDOW, variant, pairable,
-                                   pair if with_pairs else None, ext, dag)
-            return [nodes[g[0]].instr if len(g) == 1 else g[2]  # type: ignore[misc]
-                    for g in order]
-
         for variant in VARIANTS:
             if not (self.pairing and can_pair):
                 if variant == IN_ORDER:  # program order: the first unscheduled is ready
                     if self.pairing:
                         out.append(base)
                     continue
-                plain = run(variant, False)
+                plain = _run(nodes, variant, pairable, None, ext, dag)
                 out.append(plain)
                 if self.pairing:
                     out.append(plain)  # pairing finds no pair: the same order
                 continue
             # the same choices are made with and without pairing until a pair forms:
             # without any pair, the order without pairing is this one
-            paired = run(variant, True)
+            paired = _run(nodes, variant, pairable, pairs.of_nodes, ext, dag)
             if variant != IN_ORDER:
-                out.append(paired if len(paired) == len(nodes) else run(variant, False))
+                out.append(paired if len(paired) == len(nodes)
+                           else _run(nodes, variant, pairable, None, ext, dag))
             out.append(paired)
         if self.pairing:
             plain = out[-1 - len(VARIANTS) * 2 + 1]  # LATENCY order without pairs
-            out.append(pair_greedily(p, plain, [self.access(i) for i in plain],
-                                     self.coster.halves(plain), pair_halves))
+            out.append(pair_greedily(p, plain, [access(i) for i in plain],
+                                     self.coster.halves(plain), pairs.of_halves))
         return out
 
     def _chain(self, instrs: list[Instruction], accs: list[Access], kinds: list[int],
@@ -417,16 +444,16 @@ class _Scheduler:
             tail = instrs[hi:hi + TAIL]
             costs = coster.costs(state, clock, cands, tail)
             ref = costs[1] if len(cands[1]) > len(cands[0]) else costs[0]  # without pairs
-            def score(k: int, costs: list[Cost] = costs) -> tuple[int, int, int, int]:
-                c = costs[k]
-                return (c.latency + W_INSTR * c.instructions, c.instructions, c.bytes, k)
-
-            pick = min((k for k in range(len(cands)) if _feasible(costs[k], ref)), key=score)
+            scores = [_score(c, k) for k, c in enumerate(costs)]
+            # the best-scoring order that adds nothing (`pick`), and the best that
+            # loses no clause member (`alt`)
+            pick = min([sc for sc, c in zip(scores, costs, strict=True)
+                        if _feasible(c, ref)])[3]
             self.saved_instrs += ref.instructions - costs[pick].instructions
             self.saved_bytes += ref.bytes - costs[pick].bytes
-            alt = min((k for k in range(len(cands))
-                       if costs[k].clause_members >= ref.clause_members), key=score)
-            gain = (score(pick)[0] - score(alt)[0]) * 4 ** block.loop_nest_depth
+            alt = min([sc for sc, c in zip(scores, costs, strict=True)
+                       if c.clause_members >= ref.clause_members])[3]
+            gain = (scores[pick][0] - scores[alt][0]) * 4 ** block.loop_nest_depth
             extra = (costs[alt].instructions - costs[pick].instructions,
                      costs[alt].bytes - costs[pick].bytes)
             if gain >= MIN_GAIN * max(extra[0], 1):
@@ -454,6 +481,15 @@ class _Upgrade:
     order: list[Instruction]
 
 
+def _rate(u: _Upgrade) -> float:
+    """Sort key: the upgrades that gain the most per instruction or dword first."""
+    return -u.gain / max(u.instrs, u.bytes // 4, 1)
+
+
+def _at_desc(u: _Upgrade) -> int:
+    return -u.at
+
+
 def schedule_ilp(program: Program, *, vopd: bool = True) -> None:
     """Reorder the reorderable instructions of every block (module docstring);
     `vopd=False` (``nosched-vopd``) pairs no VOPD."""
@@ -463,10 +499,10 @@ def schedule_ilp(program: Program, *, vopd: bool = True) -> None:
             sched.block(block)
     saved_i, saved_b = sched.saved_instrs, sched.saved_bytes
     take: list[_Upgrade] = []
-    for u in sorted(sched.upgrades, key=lambda u: -u.gain / max(u.instrs, u.bytes // 4, 1)):
+    for u in sorted(sched.upgrades, key=_rate):
         if u.instrs <= saved_i and u.bytes <= saved_b:
             saved_i -= u.instrs
             saved_b -= u.bytes
             take.append(u)
-    for u in sorted(take, key=lambda u: -u.at):  # later first: earlier offsets stay valid
+    for u in sorted(take, key=_at_desc):  # later first: earlier offsets stay valid
         u.block.instructions[u.at:u.at + u.length] = u.order
