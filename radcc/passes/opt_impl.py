@@ -141,12 +141,17 @@ class _Opt:
         self.defs: dict[int, Instruction] = {}
         self.def_block: dict[int, int] = {}
         self.uses: Counter[int] = Counter()
+        # the temps p_as_uniform defines (`read_uniform_vgprs` looks only at their reads;
+        # the rules make no p_as_uniform)
+        self.as_uniform: set[int] = set()
         for b in program.blocks:
             for ins in b.instructions:
                 for d in ins.definitions:
                     if d.temp is not None:
                         self.defs[d.temp.id] = ins
                         self.def_block[d.temp.id] = b.index
+                        if ins.opcode == "p_as_uniform":
+                            self.as_uniform.add(d.temp.id)
                 for o in ins.operands:
                     if o.temp is not None:
                         self.uses[o.temp.id] += 1
@@ -244,10 +249,9 @@ class _Opt:
                 return c.const, c.const_bytes
         return None
 
-    def legal(self, instr: Instruction, ops: list[Operand], fmt: str | None = None) -> bool:
-        """Would `instr` with these operands (and format) be encodable?"""
-        fmt = fmt or instr.format
-        info = op_info(self.table, instr.opcode, fmt)
+    def legal(self, opcode: str, ops: list[Operand], fmt: str) -> bool:
+        """Would `opcode` in format `fmt` with these operands be encodable?"""
+        info = op_info(self.table, opcode, fmt)
         if info is None:
             return False
         _, specs = operand_slots(info)
@@ -276,7 +280,7 @@ class _Opt:
         if len(literals) > 1:
             return False
         if fmt in _VALU:
-            limit = 1 if instr.opcode in _SHIFT64 or not self.gfx10 else 2
+            limit = 1 if opcode in _SHIFT64 or not self.gfx10 else 2
             if len(sgprs) + len(literals) > limit:
                 return False
         return True
@@ -297,7 +301,7 @@ class _Opt:
         if fmt is None or any(o.phys is not None for o in instr.operands) or \
                 any(d.phys is not None for d in instr.definitions):
             return False
-        if not self.legal(instr, instr.operands, fmt):
+        if not self.legal(instr.opcode, instr.operands, fmt):
             return False
         instr.format = fmt
         return True
@@ -334,25 +338,22 @@ class _Opt:
             k = Operand(const=c[0], const_bytes=c[1])
             ops = list(instr.operands)
             ops[i] = k
-            if self.legal(instr, ops):
+            if self.legal(instr.opcode, ops, instr.format):
                 self.set_operand(instr, i, k)
                 _clear_slot_mods(instr, i)
                 continue
             if instr.format == "VOP2" and i == 1 and len(ops) == 2:
                 rev = instr.opcode if instr.opcode in _COMMUTATIVE else _REVERSE.get(instr.opcode)
                 if rev and op_info(self.table, rev, "VOP2") is not None:
-                    sw = [ops[1], ops[0]]
-                    old = instr.opcode
-                    instr.opcode = rev
-                    if self.legal(instr, sw):
+                    if self.legal(rev, [ops[1], ops[0]], "VOP2"):
+                        instr.opcode = rev
                         self.set_operand(instr, 1, instr.operands[0])
                         self.set_operand(instr, 0, k)
                         continue  # VOP2: no modifiers
-                    instr.opcode = old
             if instr.format in ("VOP1", "VOP2") and self.uses[o.temp.id] == 1 and \
                     not instr.fields and not any(x.phys is not None for x in instr.operands):
                 fmt = self.vop3_format(instr.opcode)
-                if fmt is not None and self.legal(instr, ops, fmt):
+                if fmt is not None and self.legal(instr.opcode, ops, fmt):
                     instr.format = fmt
                     self.set_operand(instr, i, k)  # VOP1/VOP2 had no modifiers
 
@@ -417,9 +418,9 @@ class _Opt:
             return False
         ops = list(instr.operands)
         ops[i] = x
-        if not self.legal(instr, ops, fmt):
+        if fmt is None or not self.legal(instr.opcode, ops, fmt):
             return False
-        instr.format = fmt  # type: ignore[assignment]
+        instr.format = fmt
         n = max(j + 1 for j, m in enumerate(mods) if m.get("neg"))
         neg = _mod_list(instr.fields.get("neg"), n)
         abs_ = _mod_list(instr.fields.get("abs"), n)
@@ -507,8 +508,7 @@ class _Opt:
                             [x, mx.operands[1 - j], Operand.c32(hi[0])]):
                     if not all(self.available(o) and o.phys is None for o in ops):
                         continue
-                    probe = Instruction(f"v_med3_{kind}", "VOP3", ops, [])
-                    if self.legal(probe, ops, "VOP3"):
+                    if self.legal(f"v_med3_{kind}", ops, "VOP3"):
                         return self.new_instr(f"v_med3_{kind}", "VOP3", ops,
                                               instr.definitions, instr)
         return None
@@ -549,8 +549,7 @@ class _Opt:
             fabs = [mabs[0], mabs[1], abs_[1 - i]]
             fma = "v_fma_f64" if wide else "v_fma_f32"
             ops = [a, b, c]
-            probe = Instruction(fma, "VOP3", ops, [])
-            if not self.legal(probe, ops, "VOP3"):
+            if not self.legal(fma, ops, "VOP3"):
                 continue
             fields: dict[str, object] = {}
             if any(fneg):
@@ -584,8 +583,7 @@ class _Opt:
             if not vg[1] and vg[0]:
                 a, b = b, a
             if b.rc is not None and b.rc.is_vgpr and b.temp is not None:
-                probe = Instruction("v_fmac_f32", "VOP2", [a, b, c], [])
-                if self.legal(probe, [a, b], "VOP2"):
+                if self.legal("v_fmac_f32", [a, b], "VOP2"):
                     return self.new_instr("v_fmac_f32", "VOP2", [a, b, c], instr.definitions,
                                           instr)
         return None
@@ -611,8 +609,7 @@ class _Opt:
                 ops = [x, y, instr.operands[1 - i]]
                 if not all(self.available(z) for z in ops[:2]):
                     continue
-                probe = Instruction(out, "VOP3", ops, [])
-                if not self.legal(probe, ops, "VOP3"):
+                if not self.legal(out, ops, "VOP3"):
                     continue
                 return self.new_instr(out, "VOP3", ops, instr.definitions, instr)
         return None
@@ -657,8 +654,7 @@ class _Opt:
         ops = [m.operands[0], m.operands[1], k]
         if not all(self.available(z) for z in ops[:2]):
             return None
-        probe = Instruction("v_add_lshl_u32", "VOP3", ops, [])
-        if not self.legal(probe, ops, "VOP3"):
+        if not self.legal("v_add_lshl_u32", ops, "VOP3"):
             return None
         return self.new_instr("v_add_lshl_u32", "VOP3", ops, instr.definitions, instr)
 
@@ -669,8 +665,7 @@ class _Opt:
         if self.max_bits(a) > 24 or self.max_bits(b) > 24:
             return None
         for fmt, ops in (("VOP2", [a, b]), ("VOP2", [b, a]), ("VOP3", [a, b])):
-            probe = Instruction("v_mul_u32_u24", fmt, ops, [])
-            if self.legal(probe, ops, fmt):
+            if self.legal("v_mul_u32_u24", ops, fmt):
                 return self.new_instr("v_mul_u32_u24", fmt, ops, instr.definitions, instr)
         return None
 
@@ -689,8 +684,7 @@ class _Opt:
             if m < 3 or (m - 1) & (m - 2):
                 continue
             ops = [x, Operand.c32((m - 1).bit_length() - 1), x]
-            probe = Instruction("v_lshl_add_u32", "VOP3", ops, [])
-            if self.legal(probe, ops, "VOP3"):
+            if self.legal("v_lshl_add_u32", ops, "VOP3"):
                 return self.new_instr("v_lshl_add_u32", "VOP3", ops, instr.definitions, instr)
         return None
 
@@ -834,6 +828,9 @@ class _Opt:
         """A VALU source (or a VGPR copy) reading ``p_as_uniform(t)`` reads `t` when `t`
         is uniform in the instruction's EXEC context (`uniform_vgpr`): ACO keeps uniform
         VALU results in VGPRs instead of reading them back with v_readfirstlane_b32."""
+        as_uniform = self.as_uniform
+        if not as_uniform:
+            return
         copy = instr.opcode == "p_parallelcopy" and len(instr.operands) == 1 and \
             len(instr.definitions) == 1 and instr.definitions[0].temp is not None and \
             instr.definitions[0].temp.rc.is_vgpr and instr.definitions[0].phys is None
@@ -841,6 +838,8 @@ class _Opt:
             return
         ctx = self.exec_id.get(id(instr), -1)
         for i, o in enumerate(instr.operands):
+            if o.temp is None or o.temp.id not in as_uniform:
+                continue
             u = self.def_of(o)
             if u is None or u.opcode != "p_as_uniform" or len(u.operands) != 1 or \
                     u.operands[0].temp is None or o.temp is None or \
@@ -857,7 +856,7 @@ class _Opt:
                 continue
             ops = list(instr.operands)
             ops[i] = new
-            if self.legal(instr, ops):
+            if self.legal(instr.opcode, ops, instr.format):
                 self.set_operand(instr, i, new)
 
     def run(self) -> None:
