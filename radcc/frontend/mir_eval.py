@@ -25,6 +25,7 @@ import numpy as np
 from .mir_ops import ALU_OPS, CONVERSION
 from .mir_rules import (
     COMPARISONS,
+    FLOAT_ARITH,
     INTEGER_OPS,
     SELECTS,
     SHIFTS,
@@ -412,9 +413,7 @@ _TABLE: dict[str, Callable[[list[Arr], int], Arr]] = {
     "bitfield_insert": lambda a, b: _bfi(a[0], a[1], a[2], a[3], b),
     "ibitfield_extract": lambda a, b: _bfe(a[0], a[1], a[2], b, True),
     "ubitfield_extract": lambda a, b: _bfe(a[0], a[1], a[2], b, False),
-    "fadd": lambda a, b: a[0] + a[1],
-    "fsub": lambda a, b: a[0] - a[1],
-    "fmul": lambda a, b: a[0] * a[1],
+    **FLOAT_ARITH,  # (mir_rules, as the comparisons)
     "fdiv": lambda a, b: a[0] / a[1],
     "ffma": lambda a, b: (a[0].astype(np.float64) * a[1] + a[2]).astype(a[0].dtype)
     if b < 64 else a[0] * a[1] + a[2],

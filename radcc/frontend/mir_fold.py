@@ -6,8 +6,9 @@ issue 14: importing NumPy is ~0.1 s of a one-shader compile).
 (`mir_rules.COMPARISONS`), the modular integer operations (`mir_rules.INTEGER_OPS`:
 results masked to the destination's bits), unsigned division and remainder and the
 integer min/max (`mir_rules.SELECTS`), the shifts (`mir_rules.SHIFTS`), the float
-min/max of sources that are not NaN (`mir_rules.ORDERED_MIN_MAX`) and the float
-resizes ``f2fN`` (`_fold_float_resize`) are folded here on Python numbers (under a
+min/max of sources that are not NaN (`mir_rules.ORDERED_MIN_MAX`), the float
+arithmetic ``fadd``, ``fsub`` and ``fmul`` (`mir_rules.FLOAT_ARITH`, `_fold_float_arith`:
+not to a NaN) and the float resizes ``f2fN`` (`_fold_float_resize`) are folded here on Python numbers (under a
 flush-to-zero mode too, unless a float source is a denormal, which the mode flushes);
 every other op, and such a comparison, goes to ``mir_eval.fold`` (NumPy), which is then
 imported. Of 60 random shaders of the ggml and ncnn corpus, 34 needed NumPy to fold
@@ -33,6 +34,7 @@ from .mir_ops import ALU_OPS
 from .mir_rules import (
     BITWISE,
     COMPARISONS,
+    FLOAT_ARITH,
     FLOAT_EXPONENT,
     INTEGER_OPS,
     ORDERED_MIN_MAX,
@@ -86,6 +88,8 @@ def fold_plain(op: str, dest_bits: int, dest_comps: int, srcs: list[tuple[int, .
         return _fold_select_or_shift(op, dest_bits, srcs, src_bits, flush)
     if op.startswith("f2f"):
         return _fold_float_resize(dest_bits, srcs, src_bits, flush)
+    if op in FLOAT_ARITH:
+        return _fold_float_arith(op, dest_bits, srcs, src_bits, flush)
     fn = COMPARISONS.get(op)
     mask = 0
     if fn is None:
@@ -155,6 +159,39 @@ def _fold_select_or_shift(op: str, bits: int, srcs: list[tuple[int, ...]],
         if a[0] == a[1] and r0 != r1:
             return None  # +0 and -0: NumPy's loops differ
         out.append(int.from_bytes(struct.pack(fmt, ORDERED_MIN_MAX[op](a)), "little"))
+    return tuple(out)
+
+
+def _fold_float_arith(op: str, bits: int, srcs: list[tuple[int, ...]], src_bits: list[int],
+                      flush: frozenset[int]) -> tuple[int, ...] | None:
+    """`mir_rules.FLOAT_ARITH` (``fadd``, ``fsub``, ``fmul``) on Python floats, each
+    result rounded to the type by ``struct`` packing (nearest even); None (NumPy decides)
+    for sources of other widths, a NaN result (NumPy's payload bits), a result out of
+    the type's range (``struct`` refuses it) and, under a flush-to-zero mode, a denormal
+    source or result (the mode flushes them)."""
+    fmt = _FLOAT_FORMATS.get(bits)
+    if fmt is None or any(b != bits for b in src_bits) or len({len(c) for c in srcs}) != 1:
+        return None
+    maybe = [_raw(c, bits) for c in srcs]
+    raws = [r for r in maybe if r is not None]
+    if len(raws) != len(maybe):
+        return None
+    flushed = bits in flush
+    if flushed and any(is_denormal(x, bits) for r in raws for x in r):
+        return None
+    fn = FLOAT_ARITH[op]
+    out = []
+    for a in zip(*raws, strict=True):
+        v = fn([_typed(x, "float", bits) for x in a], bits)
+        if v != v:
+            return None
+        try:
+            r = int.from_bytes(struct.pack(fmt, v), "little")
+        except OverflowError:
+            return None
+        if flushed and is_denormal(r, bits):
+            return None
+        out.append(r)
     return tuple(out)
 
 

@@ -41,6 +41,17 @@ INTEGER_OPS: dict[str, Callable[[list[Any], int], Any]] = {
 }
 BITWISE = frozenset(("iand", "ior", "ixor", "inot"))
 
+# Float arithmetic, rounded to nearest even: NumPy computes it in the sources' type,
+# plain Python in double precision (its float) and rounds the result once more to the
+# type, which gives the same bits for these three (double's 53 bits are more than twice
+# a half's or a single's precision plus two: the second rounding is innocuous, and a
+# product of two halves or singles is exact in a double).
+FLOAT_ARITH: dict[str, Callable[[list[Any], int], Any]] = {
+    "fadd": lambda a, b: a[0] + a[1],
+    "fsub": lambda a, b: a[0] - a[1],
+    "fmul": lambda a, b: a[0] * a[1],
+}
+
 # Integer operations written with a selection `where(cond, x, y)`: NumPy's ``np.where``
 # on arrays, `select` on Python numbers. Division by zero gives 0 (NIR leaves it
 # undefined).

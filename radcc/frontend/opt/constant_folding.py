@@ -18,6 +18,7 @@ whose branch on a specialization constant leaves a vector unassigned divide it o
 from __future__ import annotations
 
 from ..mir import Instr, MirShader, Value, const_of, rewrite_uses
+from ..mir_fold import fold  # (NumPy: imported by a fold plain Python does not compute)
 from ..mir_ops import ALU_OPS
 
 
@@ -31,8 +32,6 @@ def fold_instr(ins: Instr, flush: frozenset[int] = frozenset()) -> tuple[int, ..
         if c is None:
             return None
         srcs.append(c)
-    from ..mir_fold import fold  # NumPy: only a fold plain Python does not compute loads it
-
     return fold(ins.op, d.bit_size, d.num_components, srcs, [s.bit_size for s in ins.srcs],
                 ins.attrs, flush)
 

@@ -1,5 +1,5 @@
-"""`radcc.frontend.mir_fold`: the comparisons and moves folded without NumPy give the
-bits NumPy computes (the oracle: each comparison evaluated here with NumPy's operator on
+"""`radcc.frontend.mir_fold`: the comparisons, moves, integer and float arithmetic folded
+without NumPy give the bits NumPy computes (the oracle: each comparison evaluated here with NumPy's operator on
 the sources' bits viewed as the op's type), and every other fold still goes to NumPy."""
 
 from __future__ import annotations
@@ -195,6 +195,60 @@ def test_float_resizes_fold_as_numpy_converts(src: int, dest: int) -> None:
             assert got == (w,), hex(x)
             folded += 1
     assert folded > len(vals)  # most fold here
+
+
+@pytest.mark.parametrize("bits", [16, 32, 64])
+@pytest.mark.parametrize("op", ["fadd", "fsub", "fmul"])
+def test_float_arithmetic_folds_as_numpy_computes(op: str, bits: int) -> None:
+    """``fadd``/``fsub``/``fmul``: edge, random and near-tie patterns (products and sums
+    of values around 1, the largest finite value and the denormals) computed by NumPy's
+    operator in the type (the oracle) against the plain fold, with and without
+    flush-to-zero; NaN results, results out of range and (flushed) denormal sources or
+    results go to NumPy, and the folder's entry agrees with the NumPy folder."""
+    raw = {16: np.uint16, 32: np.uint32, 64: np.uint64}[bits]
+    flt = DTYPES[("float", bits)]
+    rng = np.random.default_rng(bits)
+    vals = [int(x) & ((1 << bits) - 1) for x in rng.integers(0, 1 << 63, 120, dtype=np.uint64)]
+    vals += _edge_bits("float", bits)
+    for f in (1.0, 1.5, 3.0, 0.1, 65504.0, 2.0 ** -14, 2.0 ** -24, 3.4028234663852886e38):
+        with np.errstate(all="ignore"):
+            centre = int(np.array([f], flt).view(raw)[0])
+        vals += [(centre + d) & ((1 << bits) - 1) for d in range(-2, 3)]
+    vals += [v ^ (1 << (bits - 1)) for v in vals[-40:]]
+    pairs = list(itertools.product(vals, vals[::2]))
+    a = np.array([x for x, _ in pairs], raw)
+    b = np.array([y for _, y in pairs], raw)
+    with np.errstate(all="ignore"):
+        want = {"fadd": operator.add, "fsub": operator.sub, "fmul": operator.mul}[op](
+            a.view(flt), b.view(flt)).astype(flt).view(raw).tolist()
+    exp = {16: 0x7C00, 32: 0x7F800000, 64: 0x7FF0000000000000}[bits]
+    man = (1 << (bits - 1)) - 1 & ~exp
+
+    def denormal(x: int) -> bool:
+        return (x & exp) == 0 and bool(x & man)
+
+    folded = 0
+    for (x, y), w in zip(pairs, want, strict=True):
+        for flush in (frozenset(), frozenset({bits})):
+            got = mir_fold.fold_plain(op, bits, 1, [(x,), (y,)], [bits, bits], {}, flush)
+            if (w & exp) == exp and w & man or \
+                    (flush and (denormal(x) or denormal(y) or denormal(w))):
+                assert got is None, (hex(x), hex(y))  # a NaN, a flushed denormal
+                continue
+            if got is None:  # out of range (struct refuses it): NumPy's infinity
+                assert (w & exp) == exp and (x & exp) != exp and (y & exp) != exp
+                continue
+            assert got == (w,), (hex(x), hex(y))
+            folded += 1
+    assert folded > len(pairs)  # most fold here
+    for x, y in pairs[::97]:
+        for flush in (frozenset(), frozenset({bits})):
+            assert mir_fold.fold(op, bits, 1, [(x,), (y,)], [bits, bits], {}, flush) == \
+                mir_eval.fold(op, bits, 1, [(x,), (y,)], [bits, bits], {}, flush)
+    two = mir_fold.fold_plain(op, bits, 2, [(vals[0], vals[1]), (vals[2], vals[3])],
+                              [bits, bits], {})
+    assert two is None or two == mir_eval.fold(op, bits, 2, [(vals[0], vals[1]),
+                                               (vals[2], vals[3])], [bits, bits], {})
 
 
 def test_moves_fold_as_numpy_computes() -> None:
