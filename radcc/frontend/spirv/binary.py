@@ -33,7 +33,7 @@ class Header:
 Value = int | float | str
 
 
-@dataclass(frozen=True)
+@dataclass(unsafe_hash=True)
 class Operand:
     """One decoded operand.
 
@@ -42,6 +42,12 @@ class Operand:
     context-dependent literal of a signed type), the float, the string, the
     enumerant value or the bit-mask. ``params`` holds the operands that an
     enumerant or the set bits of a mask carry (``Aligned 4``, ``LocalSize 8 1 1``).
+
+    Immutable by convention: never changed after decoding (instructions share them,
+    hashed by value as a frozen dataclass would be). Not frozen because a frozen
+    dataclass's ``__init__`` sets each field through ``object.__setattr__``, about 4x
+    the cost of a plain one's, and a module makes about one per instruction (one per
+    distinct id use).
     """
 
     kind: str
