@@ -287,20 +287,22 @@ class _Ctx:
                 self.renames[d.temp.id] = src
                 continue
             k = self.key(instr, mem)
-            prev = self.table.get(k)
-            if prev is not None and not _fixed_def_used(instr, self.used):
+            entry = (instr, b.index)
+            prev = self.table.setdefault(k, entry)  # (one hash of the key when new)
+            if prev is not entry:
                 orig, ob = prev
                 sgpr_defs = any(d.rc is not None and (d.rc.is_sgpr or d.rc.linear)
                                 for d in instr.definitions)
-                if self.dominates(ob, b.index, sgpr_defs) and len(orig.definitions) == len(
-                        instr.definitions):
+                if not _fixed_def_used(instr, self.used) and \
+                        self.dominates(ob, b.index, sgpr_defs) and \
+                        len(orig.definitions) == len(instr.definitions):
                     for d, od in zip(instr.definitions, orig.definitions, strict=True):
                         if d.temp is not None and od.temp is not None:
                             self.renames[d.temp.id] = od.temp
                             if d.is_precise:
                                 od.is_precise = True
                     continue
-            self.table[k] = (instr, b.index)
+                self.table[k] = entry
             kept.append(instr)
         b.instructions = kept
         self.mem_out[b.index] = mem
