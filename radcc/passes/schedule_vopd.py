@@ -43,7 +43,7 @@ from functools import cache
 
 from radcc.ir.fields import make_fields
 from radcc.ir.opinfo import op_info
-from radcc.ir.program import Definition, Instruction, Operand, Program
+from radcc.ir.program import Instruction, Operand, Program
 from radcc.ir.regclass import NULL, VCC, VGPR_BASE, PhysReg, s1
 from radcc.ir.validate import is_inline_constant
 from radcc.isa.table import OpInfo, get_table
@@ -73,7 +73,7 @@ def _duals(gfx: GfxLevel) -> dict[str, tuple[OpInfo | None, OpInfo | None]]:
 
 @dataclass(slots=True)
 class Half:
-    """One VALU instruction in the shape of a VOPD half."""
+    """One VALU instruction in the shape of a VOPD half (made by `dual_half`)."""
 
     instr: Instruction
     xinfo: OpInfo | None  # the VOPD (X) entry, if the op may be X
@@ -85,8 +85,10 @@ class Half:
     k: int | None  # fmaak/fmamk literal
     cndmask: bool
     fmamk: bool  # vsrc1 uses the SRC2 port
-    # what `can_pair` compares, derived once by `dual_half`: the VGPR read through
-    # the SRC0/SRC1/SRC2 ports (-1: none; `src_slots`), `literal()`, `scalars()`
+    # what `can_pair` compares: the VGPR numbers read through the SRC0/SRC1/SRC2
+    # ports (-1: none), the literal value (K, or a src0 constant that is no inline
+    # constant of src0's type), the scalar values read (SGPR numbers; "vcc" for
+    # v_cndmask's implicit VCC, which llvm-mc counts apart from an explicit vcc_lo)
     ports: tuple[int, int, int] = (-1, -1, -1)
     lit: int | None = None
     scal: frozenset[object] = frozenset()
@@ -96,45 +98,6 @@ class Half:
         info = self.xinfo or self.yinfo
         assert info is not None
         return info.name
-
-    def literal(self) -> int | None:
-        if self.k is not None:
-            return self.k
-        o = self.src0
-        if o.const is not None:
-            spec = (self.xinfo or self.yinfo).operand("src0")  # type: ignore[union-attr]
-            if not is_inline_constant(o.const, 4, spec.type if spec else ""):
-                return o.const & 0xFFFFFFFF
-        return None
-
-    def src_slots(self) -> dict[str, int]:
-        """VGPR numbers read through the SRC0/SRC1/SRC2 ports."""
-        out = {}
-        if self.src0.const is None and self.src0.phys is not None and self.src0.phys.is_vgpr:
-            out["src0"] = self.src0.phys.reg - VGPR_BASE
-        if self.vsrc1 is not None:
-            assert self.vsrc1.phys is not None
-            out["src2" if self.fmamk else "src1"] = self.vsrc1.phys.reg - VGPR_BASE
-        if self.acc is not None:
-            out["src2"] = self.dst
-        return out
-
-    def scalars(self) -> set[object]:
-        out: set[object] = set()
-        o = self.src0
-        if o.const is None and o.phys is not None and not o.phys.is_vgpr and o.phys.reg != NULL:
-            out.add(o.phys.reg)
-        if self.cndmask:
-            out.add("vcc")  # llvm-mc counts the implicit VCC apart from explicit vcc_lo
-        return out
-
-
-def _full_dword(x: Operand | Definition) -> bool:
-    if isinstance(x, Operand) and x.const is not None:
-        return x.const_bytes == 4
-    if x.phys is None or x.rc is None:
-        return False
-    return x.rc.bytes == 4 and x.phys.byte == 0
 
 
 def _is_vgpr(o: Operand) -> bool:
@@ -171,6 +134,7 @@ class _DualPlan:
     imm_pos: int  # the K literal's position among the sources, -1 without one
     fmamk: bool  # with K: vsrc1 after it (uses the SRC2 port)
     v2_src0: bool  # src0 is a packed (v2) operand: dot2acc
+    src0_type: str  # src0's value type: which constants are inline
 
 
 @cache
@@ -192,28 +156,39 @@ def _dual_plans(gfx: GfxLevel) -> dict[str, _DualPlan]:
             [s.kind for s in srcs].index("imm") if has_imm else -1,
             has_imm and "vsrc1" in names
             and [s.name for s in info.operands].index("vsrc1") > kinds.index("imm"),
-            src0 is not None and (src0.type or "").startswith("v2"))
+            src0 is not None and (src0.type or "").startswith("v2"),
+            src0.type if src0 else "")
     return out
+
+
+_VOP_FORMATS = frozenset({"VOP1", "VOP2", "VOP3"})
+_NO_SCALARS: frozenset[object] = frozenset()
+_VCC_SCALAR: frozenset[object] = frozenset({"vcc"})
 
 
 def dual_half(program: Program, instr: Instruction) -> Half | None:
     """`instr` as a VOPD half, or None when it has no dual form that fits."""
-    if instr.format not in ("VOP1", "VOP2", "VOP3"):
+    fmt = instr.format
+    if fmt not in _VOP_FORMATS:
         return None
     plan = _dual_plans(program.gfx_level).get(instr.opcode)
     if plan is None:
         return None
-    if len(instr.definitions) != 1:
+    defs = instr.definitions
+    if len(defs) != 1:
         return None
-    d = instr.definitions[0]
-    if d.phys is None or not d.phys.is_vgpr or not _full_dword(d):
+    d = defs[0]
+    dphys, drc = d.phys, d.rc
+    # one full VGPR dword
+    if dphys is None or dphys.reg < VGPR_BASE or drc is None or drc.bytes != 4 \
+            or dphys.reg_b & 3:
         return None
     n_expect = plan.n_expect
     ops = instr.operands
     k = None
     if plan.imm_pos >= 0:
         kv = instr.fields.get("k")
-        if kv is None and instr.format == "VOP2" and len(ops) == n_expect + 1:
+        if kv is None and fmt == "VOP2" and len(ops) == n_expect + 1:
             # the text form: K is an operand in its table position
             pos = plan.imm_pos
             if ops[pos].const is None:
@@ -225,36 +200,59 @@ def dual_half(program: Program, instr: Instruction) -> Half | None:
         k = int(kv) & 0xFFFFFFFF  # type: ignore[call-overload]
     if len(ops) != n_expect:
         return None
-    if not _no_modifiers(instr, _K_FIELDS if instr.format == "VOP2" else _NONE):
+    if not _no_modifiers(instr, _K_FIELDS if fmt == "VOP2" else _NONE):
         return None
+    dst = dphys.reg - VGPR_BASE
     src0 = ops[0]
-    if src0.is_undef or (src0.phys is None and src0.const is None) or not _full_dword(src0):
+    if src0.is_undef:
         return None
+    c0, p0 = src0.const, src0.phys
+    port0 = -1
+    scal = _VCC_SCALAR if plan.cnd else _NO_SCALARS
+    if c0 is not None:
+        if src0.const_bytes != 4:
+            return None
+    else:
+        rc0 = src0.rc
+        if p0 is None or rc0 is None or rc0.bytes != 4 or p0.reg_b & 3:
+            return None
+        r0 = p0.reg
+        if r0 >= VGPR_BASE:
+            port0 = r0 - VGPR_BASE
+        elif r0 != NULL:
+            scal = frozenset((r0, "vcc")) if plan.cnd else frozenset((r0,))
     vsrc1 = None
+    port1 = port2 = -1
+    fmamk = k is not None and plan.fmamk
     if plan.vsrc1:
         vsrc1 = ops[1]
-        if not _is_vgpr(vsrc1) or not _full_dword(vsrc1):
+        p1, rc1 = vsrc1.phys, vsrc1.rc
+        if vsrc1.const is not None or vsrc1.is_undef or p1 is None or p1.reg < VGPR_BASE \
+                or rc1 is None or rc1.bytes != 4 or p1.reg_b & 3:
             return None
+        if fmamk:
+            port2 = p1.reg - VGPR_BASE
+        else:
+            port1 = p1.reg - VGPR_BASE
     nxt = plan.n_names
     acc = None
     if plan.acc:
         acc = ops[nxt]
         nxt += 1
-        if not _is_vgpr(acc) or acc.phys != d.phys:
+        if not _is_vgpr(acc) or acc.phys != dphys:
             return None
-        if src0.const is not None and plan.v2_src0:
+        if c0 is not None and plan.v2_src0:
             return None  # dot2acc: VOPD inline constants differ (ISA 7.5.1)
+        port2 = dst
     if plan.cnd:
         sel = ops[nxt]
         if sel.const is not None or sel.phys is None or sel.phys.reg != VCC:
             return None
-    h = Half(instr, plan.xinfo, plan.yinfo, d.phys.reg - VGPR_BASE, src0, vsrc1, acc, k,
-             plan.cnd, k is not None and plan.fmamk)
-    slots = h.src_slots()
-    h.ports = (slots.get("src0", -1), slots.get("src1", -1), slots.get("src2", -1))
-    h.lit = h.literal()
-    h.scal = frozenset(h.scalars())
-    return h
+    lit = k
+    if lit is None and c0 is not None and not is_inline_constant(c0, 4, plan.src0_type):
+        lit = c0 & 0xFFFFFFFF
+    return Half(instr, plan.xinfo, plan.yinfo, dst, src0, vsrc1, acc, k, plan.cnd, fmamk,
+                (port0, port1, port2), lit, scal)
 
 
 # the register-bank bits each source port compares (SRC0, SRC1, SRC2; ISA 7.6)
