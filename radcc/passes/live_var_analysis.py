@@ -35,6 +35,9 @@ The result is kept on the program (`Program.analyses`, radcc/ir/analyses.py):
 after each phase not declaring liveness preserved; a phase that changes the
 program and reads liveness again calls `live_var_analysis` itself.
 `liveness_is_exact` is the check of such declarations (``validateir``).
+`liveness_after_reorder` makes it current without a new analysis after a phase that
+only reordered instructions inside blocks and tracked their demands (the pre-RA
+scheduler).
 
 Cost: one forward walk gathers the temps' classes and each block's gen/kill sets,
 a worklist fixed point over blocks (highest index first, so loops converge in few
@@ -334,6 +337,45 @@ def _signature(program: Program) -> list[object]:
 def live_var_analysis(program: Program) -> None:
     """Compute liveness, kill flags and register demand now (see module docstring)."""
     _analyse(program)
+
+
+def liveness_after_reorder(program: Program, before: Liveness,
+                           demands: list[list[RegisterDemand]]) -> None:
+    """Make the liveness current after instructions were only reordered inside their
+    blocks, with their kill flags still true: `before` is the liveness of the
+    program before the reordering (exact then) and `demands[b][i]` the demand during
+    instruction i of block b as the reordering computed it (what live_var_analysis
+    would compute now).
+
+    A reordering inside a block moves no definition below a use of it (the block
+    still reads its values after they are defined, and its phis stay first), so it
+    changes no block's live-in or live-out set, nor a temp's class, nor
+    ``Block.live_in_demand``; only the per-instruction demands and the maxima taken
+    over them change (radcc/passes/scheduler.py, which tracks both and refuses moves
+    that would change a kill flag, saves a second analysis with this). The result
+    is the one `live_var_analysis` gives (``validateir`` checks it: the scheduler
+    declares liveness preserved)."""
+    prog_s = prog_v = 0
+    for b, dems in zip(program.blocks, demands, strict=True):
+        lid = b.live_in_demand
+        max_s, max_v = lid.sgpr, lid.vgpr
+        for d in dems:
+            if d.sgpr > max_s:
+                max_s = d.sgpr
+            if d.vgpr > max_v:
+                max_v = d.vgpr
+        b.register_demand = RegisterDemand(max_s, max_v)
+        if max_s > prog_s:
+            prog_s = max_s
+        if max_v > prog_v:
+            prog_v = max_v
+    max_demand = RegisterDemand(prog_s, prog_v)
+    program.max_reg_demand = max_demand
+    program.analyses.liveness = Liveness(
+        live_in=before.live_in, live_out=before.live_out, register_demand=demands,
+        max_demand=max_demand,
+        waves_per_simd=program.target.waves_per_simd(max_demand.vgpr, max_demand.sgpr,
+                                                     program.wave_size))
 
 
 def liveness_is_exact(program: Program) -> bool:

@@ -32,8 +32,9 @@ on wave64 it could lower them and radcc does not. VGPRs keep ACO's margin of 2.
 The per-instruction demand is updated exactly as instructions move (the moved
 instruction's live-range change is applied to the instructions it passes), and
 moves that would change which instruction kills a temp are refused, so kill
-flags stay true. live_var_analysis runs again at the end: the RA sees fresh kill
-flags and demand. The register allocator may need more VGPRs than the demand
+flags stay true. The liveness is made current at the end from those demands
+(`liveness_after_reorder`: a reordering changes no live set), not analysed again:
+the RA sees true kill flags and demand. The register allocator may need more VGPRs than the demand
 (measured: std450_matrix wave64, demand 57 allocated in 69 VGPRs, one wave less):
 when the scheduled demand comes within ``RA_SLACK`` VGPRs of the wave boundary and
 exceeds the original demand, the block order is restored and scheduled again with
@@ -64,7 +65,11 @@ from operator import attrgetter
 from typing import TypeVar
 
 from radcc.ir.program import Block, Instruction, Program, RegisterDemand
-from radcc.passes.live_var_analysis import get_live_vars, live_var_analysis
+from radcc.passes.live_var_analysis import (
+    get_live_vars,
+    live_var_analysis,
+    liveness_after_reorder,
+)
 from radcc.passes.sched_info import SchedInfo, classify, may_load
 from radcc.target import Hazard
 
@@ -805,6 +810,11 @@ class _Sched:
                 w, m = pol.lds_window, pol.lds_moves
             cur = self.move_up(r, idx, w, m)
             self.move_uses_down(r, cur, w, m)
+        if r.moved:  # the demand during each instruction, as the moves left it
+            las, lav, info = r.las, r.lav, r.info
+            for i in range(r.start, r.end):
+                t = info[i].temps
+                demands[i] = RegisterDemand(las[i] + t.sgpr, lav[i] + t.vgpr)
         return r.moved
 
 
@@ -850,7 +860,7 @@ def _run(program: Program, policy: Policy, lv) -> None:  # type: ignore[no-untyp
     for b in program.blocks:
         moved |= sched.block(b, demands[b.index])
     if moved:  # otherwise the program and its liveness are those of `lv`
-        live_var_analysis(program)
+        liveness_after_reorder(program, lv, demands)
 
 
 def _restore(program: Program, saved: list[list[Instruction]]) -> None:

@@ -22,7 +22,7 @@ from radcc.ir.parser import parse_program
 from radcc.ir.printer import print_program
 from radcc.ir.program import Program, RegisterDemand
 from radcc.ir.validate import validate_ir
-from radcc.passes.live_var_analysis import get_live_vars, live_var_analysis
+from radcc.passes.live_var_analysis import get_live_vars, live_var_analysis, liveness_is_exact
 from radcc.passes.scheduler import (
     Policy,
     make_policy,
@@ -359,6 +359,16 @@ def test_random_blocks_keep_dependencies_and_results(data) -> None:  # type: ign
     pol = make_policy(p, before_demand)
     schedule_program(p)
     validate_ir(p, "scheduler")
+    # the liveness the scheduler leaves (its tracked demands, `liveness_after_reorder`)
+    # is what a new analysis computes: kill flags, per-instruction and block demands
+    kept = p.analyses.liveness
+    assert kept is not None
+    assert liveness_is_exact(p)
+    fresh = p.analyses.liveness
+    assert fresh is not None and fresh is not kept
+    assert kept.register_demand == fresh.register_demand
+    assert (kept.max_demand, kept.waves_per_simd) == (fresh.max_demand, fresh.waves_per_simd)
+    assert (kept.live_in, kept.live_out) == (fresh.live_in, fresh.live_out)
     pos = {id(i): k for k, i in enumerate(p.blocks[0].instructions)}
     for a, b in deps:
         assert pos[a] < pos[b], print_program(p)
