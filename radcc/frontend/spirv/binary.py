@@ -270,9 +270,83 @@ def decode(data: bytes | bytearray | Sequence[int]) -> tuple[Header, list[Instru
             )
         if info is None:
             raise SpirvError(f"unknown opcode {op}", pos, name)
-        append(_decode_instruction(info, words, pos, count, ctx))
+        ins = _decode_constant(info, words, pos, count, ctx) if op == _OP_CONSTANT \
+            else _decode_ext_inst(info, words, pos, count, ctx) if op == _OP_EXT_INST \
+            else None
+        append(ins or _decode_instruction(info, words, pos, count, ctx))
         pos += count
     return header, out
+
+
+_OP_CONSTANT = grammar.opcode("OpConstant")
+
+
+def _decode_constant(info: grammar.InstructionInfo, words: Sequence[int], pos: int,
+                     count: int, ctx: _Context) -> Instruction | None:
+    """`_decode_instruction` of an OpConstant (most of a module's general-path
+    instructions) without the walk over its grammar entry: None unless its result type
+    and id are in range, the type is a declared number type and the words are the
+    value's (then the general decoder says what is wrong); the value's own checks are
+    `_number`'s."""
+    rt, rid = words[pos + 1], words[pos + 2]
+    bound = ctx.bound
+    t = ctx.number_types.get(rt)
+    if not (0 < rt < bound and 0 < rid < bound) or t is None or \
+            count != (5 if t.width == 64 else 4):
+        return None
+    r = _Reader(words, pos + 1, pos + count, info)  # (errors at the general path's offset)
+    r.pos = pos + 3
+    value = _number(r, t, "value")
+    ctx.result_types[rid] = rt  # (`_track`: an OpConstant defines no type or set)
+    return Instruction(info.opcode, info.opname, rt, rid, (value,), pos, count)
+
+
+_OP_EXT_INST = grammar.opcode("OpExtInst")
+# (extended instruction set, instruction number) -> how many operands it takes when they
+# are all ids, one each (every GLSL.std.450 instruction); None: other operands
+_EXT_ID_COUNTS: dict[tuple[str, int], int | None] = {}
+
+
+def _ext_id_count(set_name: str, number: int) -> int | None:
+    """`_EXT_ID_COUNTS` of an instruction (computed once per instruction)."""
+    key = (set_name, number)
+    if key in _EXT_ID_COUNTS:
+        return _EXT_ID_COUNTS[key]
+    row = grammar.ext_instruction(set_name, number) if grammar.known_ext_set(set_name) \
+        else None
+    n = None if row is None or any(s.kind != "IdRef" or s.quantifier for s in row[1]) \
+        else len(row[1])
+    _EXT_ID_COUNTS[key] = n
+    return n
+
+
+def _decode_ext_inst(info: grammar.InstructionInfo, words: Sequence[int], pos: int,
+                     count: int, ctx: _Context) -> Instruction | None:
+    """`_decode_instruction` of an OpExtInst whose instruction takes ids alone (a known
+    set's), without the walk over the two grammars: None unless every id is in range,
+    the set is a previous OpExtInstImport and the words are the instruction's (then the
+    general decoder says what is wrong). Its operands: the set, the instruction number
+    and the ids, shared as `decode` shares one-word operands (`_shared`)."""
+    if count < 5:
+        return None
+    rt, rid, set_id, number = words[pos + 1], words[pos + 2], words[pos + 3], words[pos + 4]
+    set_name = ctx.ext_sets.get(set_id)
+    if set_name is None:
+        return None
+    n = _ext_id_count(set_name, number)
+    if n is None or count != 5 + n:
+        return None
+    ids = tuple(words[pos + 5:pos + count])
+    bound = ctx.bound
+    if min(rt, rid, set_id) == 0 or max(rt, rid, set_id) >= bound or (
+            ids and (0 in ids or max(ids) >= bound)):
+        return None
+    known = ctx.id_operands
+    operands = [_shared(known, "IdRef", set_id), _shared(known, "LiteralExtInstInteger", number)]
+    operands += [_shared(known, "IdRef", v) for v in ids]
+    ctx.result_types[rid] = rt  # (`_track`: an OpExtInst defines no type or set)
+    return Instruction(info.opcode, info.opname, rt, rid, tuple(operands), pos, count,
+                       (set_id,) + ids)
 
 
 def _decode_mixed(plan: _WordPlan, vals: list[int], bound: int,

@@ -1,0 +1,74 @@
+"""The decoder's fast paths (radcc/frontend/spirv/binary.py) against its general decoder,
+the reference: the same instruction, or the same error at the same word offset."""
+
+from __future__ import annotations
+
+import itertools
+
+from radcc.frontend.spirv import SpirvError, grammar
+from radcc.frontend.spirv import binary as b
+
+# result type id -> the number type it declares
+_TYPES = {1: b.NumberType(8, "int"), 2: b.NumberType(8, "uint"), 3: b.NumberType(16, "int"),
+          4: b.NumberType(16, "uint"), 5: b.NumberType(16, "float"), 6: b.NumberType(16, "bfloat"),
+          7: b.NumberType(32, "int"), 8: b.NumberType(32, "float"), 9: b.NumberType(64, "int"),
+          10: b.NumberType(64, "float"), 11: b.NumberType(24, "uint")}
+_BOUND = 40
+_VALUES = (0, 1, 0x7F, 0x80, 0xFF, 0x7FFF, 0x8000, 0xFFFF, 0x1_0000, 0xFFFF_FF80, 0xFFFF_8000,
+           0x7F80_0001, 0x8000_0000, 0xFFFF_FFFF)
+
+
+def _ctx() -> b._Context:
+    return b._Context(_BOUND, number_types=dict(_TYPES))
+
+
+def _outcome(fn: object, *args: object) -> str:
+    try:
+        return repr(fn(*args))  # type: ignore[operator]
+    except SpirvError as e:
+        return f"error at {e.word_offset}: {e}"
+
+
+def test_opconstant_fast_path_is_the_general_decoders() -> None:
+    info = grammar.instruction(grammar.opcode("OpConstant"))
+    assert info is not None
+    fast_handled = 0
+    for rt, rid, count in itertools.product((0, *_TYPES, 12, _BOUND), (3, 0, _BOUND), (3, 4, 5, 6)):
+        for lo, hi in itertools.product(_VALUES, (0, 0xFFFF_FFFF)):
+            words = [3, 3, _BOUND, 0, 0, (count << 16) | info.opcode, rt, rid, lo, hi, 0][:5 + count]
+            words += [0] * (5 + count - len(words))
+            ctx = _ctx()
+            fast = _outcome(b._decode_constant, info, words, 5, count, ctx)
+            if fast == "None":  # left to the general decoder
+                continue
+            fast_handled += 1
+            ref_ctx = _ctx()
+            assert fast == _outcome(b._decode_instruction, info, words, 5, count, ref_ctx), \
+                (rt, rid, count, lo, hi)
+            assert ctx.result_types == ref_ctx.result_types
+    assert fast_handled == len(_TYPES) * len(_VALUES) * 2  # (each type at its word count)
+
+
+def test_opextinst_fast_path_is_the_general_decoders() -> None:
+    info = grammar.instruction(grammar.opcode("OpExtInst"))
+    assert info is not None
+    sets = {30: "GLSL.std.450", 31: "NonSemantic.Anything", 32: "OpenCL.std"}
+    fast_handled = 0
+    for set_id, number, count in itertools.product((0, *sets, 33, _BOUND), (0, 1, 40, 79, 81, 200),
+                                                   range(4, 10)):
+        for rt, rid, arg in ((3, 4, 5), (0, 4, 5), (3, _BOUND, 5), (3, 4, 0), (3, 4, _BOUND)):
+            words = [3, 3, _BOUND, 0, 0, (count << 16) | info.opcode, rt, rid, set_id, number,
+                     *[arg + k for k in range(count - 5)]][:5 + count]
+            ctx = _ctx()
+            ctx.ext_sets.update(sets)
+            fast = b._decode_ext_inst(info, words, 5, count, ctx)
+            if fast is None:  # left to the general decoder
+                continue
+            fast_handled += 1
+            ref_ctx = _ctx()
+            ref_ctx.ext_sets.update(sets)
+            ref = b._decode_instruction(info, words, 5, count, ref_ctx)
+            assert repr(fast) == repr(ref) and fast.id_tuple() == ref.id_tuple(), \
+                (set_id, number, count, rt, rid, arg)
+            assert ctx.result_types == ref_ctx.result_types
+    assert fast_handled >= 5
