@@ -321,4 +321,6 @@ def fields_class(fmt: str) -> type[Fields]:
 
 def make_fields(fmt: str, values: Mapping[str, object] | None = None) -> Fields:
     """Fields of format `fmt` holding `values` (a name the format lacks: FieldError)."""
-    return fields_class(fmt)(values)
+    cls = BY_FORMAT.get(fmt) or fields_class(fmt)
+    # (no values, the common case: an empty object of the class, as `Instruction` makes)
+    return cls(values) if values else dict.__new__(cls)

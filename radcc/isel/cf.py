@@ -40,20 +40,12 @@ def _walk_structure(ctx: IselContext, cf: list[CFNode]) -> None:
     # keep the context, and the program, alive until the cyclic collector runs)
     for i, n in enumerate(cf):
         if isinstance(n, MBlock):
-            for ins in n.instrs:
-                if ins.op == "phi":
-                    for p, s in zip(ins.preds, ins.srcs, strict=True):
-                        ctx.cf.uses.setdefault(s, set()).add(p)
-                else:
-                    for s in ins.srcs:
-                        ctx.cf.uses.setdefault(s, set()).add(n)
             continue
         nxt, prv = cf[i + 1], cf[i - 1]
         assert isinstance(nxt, MBlock) and isinstance(prv, MBlock)
         ctx.cf.next_of[id(n)] = nxt
         ctx.cf.prev_of[id(n)] = prv
         if isinstance(n, If):
-            ctx.cf.uses.setdefault(n.cond, set()).add(prv)
             _walk_structure(ctx, n.then_list)
             _walk_structure(ctx, n.else_list)
         else:
@@ -63,13 +55,14 @@ def _walk_structure(ctx: IselContext, cf: list[CFNode]) -> None:
 
 def escaping_bools(ctx: IselContext, inside: set[MBlock]) -> list[Value]:
     """Divergent booleans defined in `inside` and used outside it."""
+    uses = ctx.value_uses()
     out = []
     for b in inside:
         for ins in b.instrs:
             v = ins.dest
             if v is None or v.bit_size != 1 or not v.divergent:
                 continue
-            if any(u not in inside for u in ctx.cf.uses.get(v, ())):
+            if any(u not in inside for u in uses.get(v, ())):
                 out.append(v)
     out.sort(key=lambda v: v.index)
     return out
@@ -81,13 +74,14 @@ def escaping_from_cont(ctx: IselContext, inside: set[MBlock], cont: list[CFNode]
     such a value has one definition per copy: the exit needs a phi of them (the
     MIR has none: there the construct's breaks all follow its one definition)."""
     blocks = set(iter_blocks(cont))
+    uses = ctx.value_uses()
     out = []
     for b in blocks:
         for ins in b.instrs:
             v = ins.dest
             if v is None or (v.bit_size == 1 and v.divergent):
                 continue  # divergent booleans: escaping_bools
-            if any(u not in inside for u in ctx.cf.uses.get(v, ())):
+            if any(u not in inside for u in uses.get(v, ())):
                 out.append(v)
     out.sort(key=lambda v: v.index)
     return out

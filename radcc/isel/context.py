@@ -27,7 +27,7 @@ from radcc.abi.color import ColorFormat
 from radcc.abi.kernarg import KernargLayout, Role, descriptor_stride, shader_layout
 from radcc.abi.stage import VERTEX_NGG
 from radcc.frontend.mir import Block as MBlock
-from radcc.frontend.mir import ImageBinding, Instr, Loop, MirShader, Value
+from radcc.frontend.mir import CFNode, If, ImageBinding, Instr, Loop, MirShader, Value
 from radcc.ir.builder import Builder
 from radcc.ir.opinfo import E64_FORMATS
 from radcc.ir.program import Block, Operand, Program
@@ -136,6 +136,10 @@ class LoopInfo:
     escaping: list[Value] = field(default_factory=list)  # phis at the exit besides the MIR's
 
 
+# each MIR value -> the MIR blocks that read it (`IselContext.value_uses`)
+ValueUses = dict[Value, set[MBlock]]
+
+
 @dataclass
 class CfState:
     """The control-flow state of the selection (`cf.py`; ACO's ``isel_context::cf_info``)."""
@@ -155,7 +159,7 @@ class CfState:
     mblock: MBlock | None = None
     next_of: dict[int, MBlock] = field(default_factory=dict)  # id(If/Loop) -> block after it
     prev_of: dict[int, MBlock] = field(default_factory=dict)
-    uses: dict[Value, set[MBlock]] = field(default_factory=dict)
+    uses: ValueUses | None = None  # `IselContext.value_uses`
     linear_phis: list[tuple[Block, object, dict[int, Comp | None]]] = field(
         default_factory=list)
 
@@ -502,6 +506,45 @@ class IselContext:
     def new_lane_mask(self, t: Temp) -> Temp:
         self.lane_masks.add(t.id)
         return t
+
+    def value_uses(self) -> ValueUses:
+        """Each MIR value read somewhere -> the MIR blocks that read it (a phi's source:
+        the predecessor it comes from; an if's condition: the block before the if).
+        Collected from the whole function on the first call: ifs, loops, the skips of
+        code on an empty EXEC and image atomics ask (a shader without them never
+        collects it)."""
+        uses = self.cf.uses
+        if uses is None:
+            uses = self.cf.uses = {}
+            _collect_uses(uses, self.shader.function.body)
+        return uses
+
+
+def _collect_uses(uses: ValueUses, nodes: list[CFNode]) -> None:
+    """`IselContext.value_uses` of the blocks under `nodes` added to `uses`."""
+    for i, n in enumerate(nodes):
+        if isinstance(n, MBlock):
+            for ins in n.instrs:
+                readers = ins.preds if ins.op == "phi" else [n] * len(ins.srcs)
+                for blk, s in zip(readers, ins.srcs, strict=True):
+                    seen = uses.get(s)
+                    if seen is None:
+                        uses[s] = {blk}
+                    else:
+                        seen.add(blk)
+        elif isinstance(n, If):
+            prv = nodes[i - 1]
+            assert isinstance(prv, MBlock)
+            seen = uses.get(n.cond)
+            if seen is None:
+                uses[n.cond] = {prv}
+            else:
+                seen.add(prv)
+            _collect_uses(uses, n.then_list)
+            _collect_uses(uses, n.else_list)
+        else:
+            _collect_uses(uses, n.body)
+            _collect_uses(uses, n.cont)
 
 
 def _is_vgpr(o: Operand) -> bool:

@@ -516,7 +516,7 @@ def select_image_atomic(ctx: IselContext, ins: Instr) -> None:
     n = 2 if aop == "cmpxchg" else 1
     opc = f"image_atomic_{_IMAGE_ATOMIC[aop]}"
     ops = [data, *addr, _descriptor(ctx, ins)]
-    if d not in ctx.cf.uses:  # the old value is not needed: nothing returns
+    if d not in ctx.value_uses():  # the old value is not needed: nothing returns
         ctx.b.inst(opc, [], ops, dmask=(1 << n) - 1, dim=mdim, unorm=True)
         return
     t = ctx.b.inst(opc, [_vgprs(n)], ops, dmask=(1 << n) - 1, dim=mdim, unorm=True,
@@ -546,7 +546,7 @@ def _select_texel_atomic(ctx: IselContext, ins: Instr, aop: str) -> None:
         data = ctx.vgpr(ctx.comp(ins.srcs[1], 0))
     opc = f"buffer_atomic_{_BUFFER_ATOMIC[aop]}"
     ops = [data, _element_index(ctx, ins), _descriptor(ctx, ins), Operand.c32(0)]
-    if d not in ctx.cf.uses:  # the old value is not needed: nothing returns
+    if d not in ctx.value_uses():  # the old value is not needed: nothing returns
         ctx.b.inst(opc, [], ops, "MUBUF", idxen=True)
         return
     n = 2 if aop == "cmpxchg" else 1
