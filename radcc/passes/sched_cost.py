@@ -29,6 +29,7 @@ of the figures:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import cast
 
 from radcc.ir.fields import SaluFields
 from radcc.ir.program import Instruction, Program
@@ -162,14 +163,16 @@ class RegionCoster:
 
     def _facts_of(self, instrs: list[Instruction]) -> list[_Facts]:
         m = self._facts
-        try:
-            return [m[k] for k in map(id, instrs)]
-        except KeyError:  # some not derived yet
-            pass
-        for ins in instrs:
-            if id(ins) not in m:
-                m[id(ins)] = _Facts(self, ins)
-        return [m[k] for k in map(id, instrs)]
+        fs = list(map(m.get, map(id, instrs)))
+        if None in fs:  # some not derived yet
+            for k, f in enumerate(fs):
+                if f is None:
+                    ins = instrs[k]
+                    f = m.get(id(ins))  # derived at an earlier position
+                    if f is None:
+                        f = m[id(ins)] = _Facts(self, ins)
+                    fs[k] = f
+        return cast(list[_Facts], fs)
 
     def cost(self, state: DelayState | DelayCursor, clock: Clock, instrs: list[Instruction],
              tail: list[Instruction]) -> Cost:
@@ -181,16 +184,18 @@ class RegionCoster:
         made of the same instruction objects are priced once."""
         start = state if isinstance(state, DelayCursor) else DelayCursor.of(state)
         tail_facts = self._facts_of(tail)
-        priced: dict[tuple[int, ...], list[_Facts]] = {}
-        keys = []
+        unique: list[list[Instruction]] = []
+        which = []  # the index in `unique` of each order
         for instrs in orders:
-            key = tuple(map(id, instrs))
-            keys.append(key)
-            if key not in priced:
-                priced[key] = self._facts_of(instrs)
-        costs = {key: self._price(start, clock, fs, tail_facts)
-                 for key, fs in priced.items()}
-        return [costs[key] for key in keys]
+            k = 0
+            while k < len(unique) and unique[k] != instrs:  # (instructions compare by identity)
+                k += 1
+            if k == len(unique):
+                unique.append(instrs)
+            which.append(k)
+        costs = [self._price(start, clock, self._facts_of(instrs), tail_facts)
+                 for instrs in unique]
+        return [costs[k] for k in which]
 
     def catch_up(self, cur: DelayCursor, instrs: list[Instruction]) -> None:
         """Move `cur` past `instrs` as insert_delay_alu's state would move (the

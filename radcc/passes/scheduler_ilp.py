@@ -324,13 +324,17 @@ class _Scheduler:
         access = self.access
         if region_accs is None:
             region_accs = [access(i) for i in region]
+        if region_kinds is None:
+            region_kinds = [classify(i, a) for i, a in zip(region, region_accs, strict=True)]
         base: list[Instruction] = []
         accs: list[Access] = []  # base's
-        for ins, a in zip(region, region_accs, strict=True):
+        kinds: list[int] = []
+        for ins, a, kind in zip(region, region_accs, region_kinds, strict=True):
             split = split_vopd(p, ins) if ins.format == "VOPD" and self.pairing else None
             if split is None:
                 base.append(ins)
                 accs.append(a)
+                kinds.append(kind)
                 continue
             # both halves read before either writes (ISA 7.6): in sequence, a half
             # reading the other's result goes first; if each reads the other's, keep it
@@ -339,19 +343,16 @@ class _Scheduler:
             if x_reads_y and y_reads_x:
                 base.append(ins)
                 accs.append(a)
-            elif y_reads_x:
-                base += (split[1], split[0])
-                accs += (y, x)
-            else:
-                base += split
-                accs += (x, y)
+                kinds.append(kind)
+                continue
+            first, second = (split[1], split[0]) if y_reads_x else split
+            a1, a2 = (y, x) if y_reads_x else (x, y)
+            base += (first, second)
+            accs += (a1, a2)
+            kinds += (classify(first, a1), classify(second, a2))
         out = [region]
         if len(base) != len(region):
             out.append(base)
-        if len(base) == len(region) and region_kinds is not None:
-            kinds = region_kinds
-        else:
-            kinds = [classify(i, a) for i, a in zip(base, accs, strict=True)]
         nodes = build_nodes(p, base, accs, kinds, issue_lat=self.coster.issue_latency(base))
         # cycles after the region starts at which each node's registers from before
         # the region are ready (0: already)
@@ -431,7 +432,7 @@ class _Scheduler:
                 cands = [instrs[lo:hi]]  # every candidate would be the region itself
             else:
                 cands = self.candidates(instrs[lo:hi], clock, accs[lo:hi], kinds[lo:hi])
-            if len({tuple(map(id, c)) for c in cands}) == 1:
+            if cands.count(cands[0]) == len(cands):  # (instructions compare by identity)
                 # one order: nothing to choose (and no upgrade: no gain)
                 new.extend(cands[0])
                 pending.extend(cands[0])
