@@ -85,6 +85,9 @@ def _rule(ins: Instr, e: Emit, ranges: dict[str, tuple[int, int]]) -> Value | li
     return r if r is not None else []
 
 
+_MEMORY_OPS = frozenset(MEMORY)  # the opcodes `_rule` may replace
+
+
 def fold_offsets(shader: MirShader) -> bool:
     ranges = options_of(shader).offset_range
-    return rewrite_instrs(shader, lambda ins, e: _rule(ins, e, ranges))
+    return rewrite_instrs(shader, lambda ins, e: _rule(ins, e, ranges), ops=_MEMORY_OPS)

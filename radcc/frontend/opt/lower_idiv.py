@@ -46,6 +46,7 @@ from ..mir import Instr, MirShader, Value, mask
 from .lower_util import Emit, const_int, rewrite_instrs, signed
 
 DIV_OPS = ("udiv", "idiv", "umod", "irem", "imod")
+_OPS = frozenset(DIV_OPS)  # (what `_lower` replaces)
 
 
 def unsigned_magic(d: int, bits: int) -> tuple[int, int, bool]:
@@ -275,4 +276,4 @@ def _by_const(k: _Div, op: str, n: Value, d: Value, dc: int, bits: int) -> Value
 
 
 def lower_idiv(shader: MirShader) -> bool:
-    return rewrite_instrs(shader, _lower)
+    return rewrite_instrs(shader, _lower, ops=_OPS)

@@ -37,7 +37,7 @@ Division and remainder are ``lower_idiv``'s (run it first).
 from __future__ import annotations
 
 from ..mir import Instr, MirShader, Value
-from ..mir_ops import CONVERSION
+from ..mir_ops import ALU_OPS, CONVERSION
 from .lower_util import Emit, rewrite_instrs
 
 LOWERED = frozenset("imul umul_high imul_high imin imax umin umax ineg iabs isign bit_count "
@@ -229,5 +229,9 @@ def _count(e: Emit, v: Value) -> Value:
     return v
 
 
+# the opcodes `_lower` may replace: the conversions, the shifts and LOWERED
+_OPS = LOWERED | {"ishl", "ishr", "ushr"} | {op for op in ALU_OPS if CONVERSION.match(op)}
+
+
 def lower_int64(shader: MirShader) -> bool:
-    return rewrite_instrs(shader, _lower)
+    return rewrite_instrs(shader, _lower, ops=_OPS)

@@ -332,5 +332,10 @@ def _lower(ins: Instr, e: Emit) -> Value | None:
     return None
 
 
+# the opcodes `_lower` may replace
+_OPS = frozenset(DOT_4X8) | BIT_OPS | TRANSCENDENTAL | {
+    "isign", "fmod", "frem", "flrp", "fstep", "fsign", "fdiv", "frcp", "frsq", "fsqrt"}
+
+
 def lower_math(shader: MirShader) -> bool:
-    return rewrite_instrs(shader, _lower)
+    return rewrite_instrs(shader, _lower, ops=_OPS)

@@ -14,6 +14,9 @@ from __future__ import annotations
 from ..mir import Instr, MirShader, Value
 from .lower_util import Emit, rewrite_instrs
 
+_OPS = frozenset({"load_subgroup_size", "load_num_subgroups", "load_workgroup_size",
+                  "mov"})  # (what `rule` replaces)
+
 
 def lower_system_values(shader: MirShader, wave_size: int) -> bool:
     x, y, z = shader.workgroup_size
@@ -40,4 +43,4 @@ def lower_system_values(shader: MirShader, wave_size: int) -> bool:
                 return e.alu("mov", 32, wid, comps=comps)
         return None
 
-    return rewrite_instrs(shader, rule)
+    return rewrite_instrs(shader, rule, ops=_OPS)

@@ -2,11 +2,12 @@
 
 * ``Emit``: builds scalar instructions into a list (the replacement of one
   instruction), with small arithmetic helpers that fold nothing.
-* ``rewrite_instrs(shader, fn)``: calls ``fn(ins, emit)`` for every instruction
-  (phis excepted); when it returns a value (or a list of component values) the
-  instruction is replaced by what ``fn`` emitted and its uses by that value.
-  Emitted instructions are offered to ``fn`` in turn, so a lowering may produce
-  operations another rule of the same pass lowers further.
+* ``rewrite_instrs(shader, fn, ops=...)``: calls ``fn(ins, emit)`` for every
+  instruction (phis excepted; with ``ops``, those of these opcodes only); when it returns
+  a value (or a list of component values) the instruction is replaced by what ``fn``
+  emitted and its uses by that value. Emitted instructions are offered to ``fn`` in
+  turn, so a lowering may produce operations another rule of the same pass lowers
+  further.
 * ``replace_by_loops(shader, wanted, expand)``: splits the block of every instruction
   ``wanted`` picks there and puts the loop ``expand`` builds for it between the halves
   (the waterfall and compare-and-swap loops of ``lower_non_uniform``/``lower_atomics``).
@@ -104,15 +105,20 @@ Result = Value | list[Value] | None
 Rule = Callable[[Instr, Emit], Result]
 
 
-def rewrite_instrs(shader: MirShader, fn: Rule, vectors: dict[Value, list[Value]] | None = None
-                   ) -> bool:
+def rewrite_instrs(shader: MirShader, fn: Rule, vectors: dict[Value, list[Value]] | None = None,
+                   ops: frozenset[str] | None = None) -> bool:
     """Replace instructions as ``fn`` says. A list result (component values) is kept
     in ``vectors`` (when given) and the destination rebuilt with a ``vecN`` for any
-    remaining vector use."""
-    rw = _Rewrite(shader, fn, vectors)
+    remaining vector use. ``ops``: the opcodes ``fn`` may replace (for any other it
+    returns None), given so that the others are not offered to it: a block without
+    them is not rebuilt, a shader without them not changed."""
+    rw = _Rewrite(shader, fn, vectors, ops)
     for b in list(shader.blocks()):
+        instrs = b.instrs
+        if ops is not None and ops.isdisjoint([ins.op for ins in instrs]):
+            continue
         new: list[Instr] = []
-        for ins in b.instrs:
+        for ins in instrs:
             rw.visit(ins, new, 0)
         for ins in new:
             ins.block = b
@@ -130,17 +136,20 @@ class _Rewrite:
     reference cycle holding the shader until the cyclic collector runs)."""
 
     def __init__(self, shader: MirShader, fn: Rule,
-                 vectors: dict[Value, list[Value]] | None) -> None:
+                 vectors: dict[Value, list[Value]] | None, ops: frozenset[str] | None) -> None:
         self.shader = shader
         self.fn = fn
         self.vectors = vectors
+        self.ops = ops
         self.mapping: dict[Value, Value] = {}
         self.changed = False
         self.spare: Emit | None = None  # an `Emit` a rule was given and left empty
 
     def visit(self, ins: Instr, new: list[Instr], depth: int) -> None:
         op = ins.op
-        if op == "phi" or op == "break" or op == "continue" or depth > 64:  # (is_jump)
+        ops = self.ops
+        if op == "phi" or op == "break" or op == "continue" or depth > 64 or \
+                (ops is not None and op not in ops):  # (is_jump)
             new.append(ins)
             return
         shader = self.shader

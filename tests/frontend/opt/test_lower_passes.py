@@ -517,3 +517,35 @@ def test_imod_by_a_positive_power_of_two_is_an_and(bits: int) -> None:
         assert "iand" in ops and not {"ishr", "ixor", "bcsel"} & set(ops), (k, ops)
         _check_div("imod", bits, d, a, np.full(64, d, np.uint64))
     _check_div("imod", bits, 1 << (bits - 1), a, np.full(64, 1 << (bits - 1), np.uint64))
+
+
+def test_rewrite_instrs_offers_only_the_given_opcodes() -> None:
+    """`rewrite_instrs(..., ops=...)`: the rule sees the instructions of those opcodes
+    only (an instruction it emits of another opcode too is not offered), a block without
+    them keeps its instruction list, and a shader without them is not changed."""
+    from radcc.frontend.opt.lower_util import Emit, rewrite_instrs
+
+    s, b = _shader()
+    x, addr = _lane_addr(b)
+    n = b.intr("load_ssbo", [addr], 32, 1, binding=(0, 0))
+    b.intrinsic("store_ssbo", [b.alu("imul", 32, 1, n, x), addr], binding=(0, 1))
+    offered: list[str] = []
+
+    def rule(ins, e: Emit):  # type: ignore[no-untyped-def]
+        offered.append(ins.op)
+        if len(offered) == 1:  # x * y -> (x + y) * 1: an iadd, a constant, an imul
+            return e.alu("imul", 32, e.alu("iadd", 32, *ins.srcs), e.const(32, 1))
+        return None
+
+    before = print_shader(s)
+    blocks = list(iter_blocks(s.function.body))
+    lists = [blk.instrs for blk in blocks]
+    assert not rewrite_instrs(s, rule, ops=frozenset({"udiv"}))
+    assert offered == [] and print_shader(s) == before
+    assert [blk.instrs for blk in blocks] == lists and \
+        all(a is blk.instrs for a, blk in zip(lists, blocks, strict=True))
+    assert rewrite_instrs(s, rule, ops=frozenset({"imul"}))
+    assert offered == ["imul", "imul"]  # the emitted imul, not the iadd or the constant
+    validate(s)
+    text = print_shader(s)
+    assert " iadd " in text and text.count(" imul ") == 1
