@@ -210,7 +210,8 @@ class Builder:
             info = op_info(self.table, opcode, fmt)
             if info is None and fmt != PSEUDO_FORMAT:
                 raise AbsentOpcodeError(opcode, fmt, self.program)
-        instr = Instruction(opcode, fmt, [self.op(o) for o in ops],
+        instr = Instruction(opcode, fmt,
+                            [o if isinstance(o, Operand) else self.op(o) for o in ops],
                             [self.def_(d) for d in defs], make_fields(fmt, fields))
         if info is not None:
             self._fix_special(instr, info)

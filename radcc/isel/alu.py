@@ -79,6 +79,8 @@ CMP64_SALU = {"ieq": "s_cmp_eq_u64", "ine": "s_cmp_lg_u64"}
 F32_ONE, F64_ONE = 0x3F800000, 0x3FF0000000000000
 INV_2PI = 0x3E22F983  # 1 / (2 pi) as f32 (an inline constant on GFX8+)
 
+_SIZES = frozenset({1, 32, 64})  # the value sizes `select_alu` selects (alu16: 8, 16)
+
 
 def select_alu(ctx: IselContext, ins: Instr) -> None:
     d = ins.dest
@@ -87,16 +89,17 @@ def select_alu(ctx: IselContext, ins: Instr) -> None:
     if op in ("mov", "bitcast") or op.startswith("vec"):
         ctx.set(d, _moves(ctx, ins))
         return
-    if d.bit_size not in (1, 32, 64) or any(s.bit_size not in (1, 32, 64)
-                                            for s in ins.srcs):
+    sizes = [s.bit_size for s in ins.srcs]
+    if d.bit_size not in _SIZES or not _SIZES.issuperset(sizes):
         raise unsupported(ins, "8/16-bit arithmetic is not selected yet")
     info = ALU_OPS[op]
     if not info.per_component:
         raise unsupported(ins)
+    wide = d.bit_size == 64 or 64 in sizes
     out: list[Comp] = []
     for i in range(d.num_components):
         srcs = [ctx.comp(s, i) for s in ins.srcs]
-        out.append(_alu_comp(ctx, ins, d, srcs))
+        out.append(_alu_comp(ctx, ins, d, srcs, wide))
     ctx.set(d, out)
 
 
@@ -138,7 +141,8 @@ def _moves(ctx: IselContext, ins: Instr) -> list[Comp]:
 
 
 # -- one component ------------------------------------------------------------
-def _alu_comp(ctx: IselContext, ins: Instr, d: Value, srcs: list[Comp]) -> Comp:
+def _alu_comp(ctx: IselContext, ins: Instr, d: Value, srcs: list[Comp], wide: bool) -> Comp:
+    """One component of `ins`; `wide`: the result or a source is 64-bit."""
     op = ins.op
     uniform = not d.divergent
     if d.bit_size == 1 and op in CMP:
@@ -152,7 +156,7 @@ def _alu_comp(ctx: IselContext, ins: Instr, d: Value, srcs: list[Comp]) -> Comp:
     m = CONVERSION.match(op)
     if m:
         return _convert(ctx, ins, d, srcs[0])
-    if d.bit_size == 64 or any(s.bit_size == 64 for s in ins.srcs):
+    if wide:
         t = _alu64(ctx, ins, d, srcs)
     else:
         t = _alu32(ctx, ins, uniform, srcs)

@@ -93,7 +93,7 @@ def small_const(bits: int, value: int) -> Const:
 def select_alu(ctx: IselContext, ins: Instr) -> None:
     d = ins.dest
     assert d is not None
-    if d.bit_size not in SMALL and all(s.bit_size not in SMALL for s in ins.srcs):  # is_small
+    if d.bit_size not in SMALL and not [s for s in ins.srcs if s.bit_size in SMALL]:  # is_small
         alu.select_alu(ctx, ins)
         return
     op = ins.op
