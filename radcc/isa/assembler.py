@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import struct
-from collections.abc import Callable
+from collections.abc import Callable, Container
 from dataclasses import dataclass, field
 
 from radcc.isa import formats as _formats  # noqa: F401  (registers formats)
@@ -768,6 +768,12 @@ def _line_memo(target: str, wave: int) -> dict[str, tuple[bytes, str]]:
     if m is None:
         m = _MEMOS[(target, wave)] = {}
     return m
+
+
+def encoded_lines(target: Target, wave_size: int) -> Container[str]:
+    """The lines `assemble` has encoded and memoized for `target` in wave `wave_size`: it
+    encodes them again from the memo, without asking for their typed statements."""
+    return _line_memo(target.name, wave_size)
 
 
 def _canon_data(name: str) -> str:

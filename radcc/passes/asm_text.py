@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import math
 import struct
-from collections.abc import Callable
+from collections.abc import Callable, Container
 
 from radcc.ir.fields import DPP_CONTROLS
 from radcc.ir.opinfo import (
@@ -85,15 +85,6 @@ def _reg_operand(x: Operand | Definition, spec: OperandSpec | None = None) -> As
     assert x.phys is not None
     size = x.rc.size if x.rc is not None else (spec.dwords if spec else 1)
     return AsmOperand("reg", 0, _reg(x.phys.reg, size)[1])
-
-
-def _reg_both(x: Operand | Definition, spec: OperandSpec) -> tuple[str, AsmOperand]:
-    """`reg_text` and `_reg_operand` of a register slot at once."""
-    phys = x.phys
-    assert phys is not None
-    rc = x.rc
-    text, reg = _reg(phys.reg, rc.size if rc is not None else spec.dwords)
-    return text, AsmOperand("reg", 0, reg)
 
 
 def _mimg_address(ops: list[Operand]) -> tuple[str, int | None]:
@@ -244,19 +235,31 @@ def instruction_parsed(instr: Instruction, table: OpcodeTable,
     parser makes of the line), for the assembler's encoders to encode without
     reading text (a VOPD pair: its X half with the Y half as `second`). The second is
     None for LDSDIR and EXP (their statements are encoded from the line)."""
-    return _instruction(instr, table, label, True)
+    return _instruction(instr, table, label, True, None)
+
+
+def instruction_line(instr: Instruction, table: OpcodeTable, label: Callable[[int], str],
+                     known: Container[str]) -> tuple[str, ParsedInst | None]:
+    """`instruction_parsed` in one walk of the instruction, the typed statement built only
+    when `known` (the lines the assembler has encoded before: `encoded_lines`) lacks the
+    line (else the second is None, as for LDSDIR and EXP)."""
+    return _instruction(instr, table, label, True, known)
 
 
 def _instruction(instr: Instruction, table: OpcodeTable, label: Callable[[int], str],
-                 want: bool) -> tuple[str, ParsedInst | None]:
+                 want: bool, known: Container[str] | None = None
+                 ) -> tuple[str, ParsedInst | None]:
     """`instruction_parsed`; with `want` False the line alone (the second None, the
-    typed operands of register, constant, label and field slots not built)."""
+    typed operands of register, constant, label and field slots not built); with
+    `known`, the second is None as well when `known` has the line (register slots are
+    kept as their `Reg` until the line is known: the typed operands of the others are
+    few)."""
     info = op_info(table, instr.opcode, instr.format)
     if info is None:
         raise EmitError(f"'{instr.opcode}' has no {instr.format} encoding on "
                         f"{table.gfx.name}")
     if instr.format.startswith("VOPD"):
-        return _vopd_asm(instr, table, info, want)
+        return _vopd_asm(instr, table, info, want, known)
     if instr.format == "LDSDIR":
         return _ldsdir_asm(instr), None
     plan = _PLANS.get(info.uid)
@@ -278,7 +281,7 @@ def _instruction(instr: Instruction, table: OpcodeTable, label: Callable[[int], 
         abs_ = []
         mods_here = False
     texts: list[str] = []
-    typed: list[AsmOperand] = []
+    typed: list[_Typed] = []
     src_i = 0
     high_vgpr = False  # a 16-bit slot of a GFX11 short form holds v128+: print the bare name
     n_addr = mimg_address_operands(info, instr) if plan.mimg else 1
@@ -305,7 +308,7 @@ def _instruction(instr: Instruction, table: OpcodeTable, label: Callable[[int], 
                 got = _reg(r, size)
             texts.append(got[0])
             if want:
-                typed.append(AsmOperand("reg", 0, got[1]))
+                typed.append(got[1])
             if lo and r >= _V128:
                 high_vgpr = True
             continue
@@ -336,16 +339,12 @@ def _instruction(instr: Instruction, table: OpcodeTable, label: Callable[[int], 
                 a = src_i < len(abs_) and bool(abs_[src_i])
                 n = src_i < len(neg) and bool(neg[src_i])
                 if o.const is None and phys is not None:
-                    t, op = _reg_both(o, spec)
+                    t = reg_text(o, spec)
                 else:
                     t = _operand_text(o, spec, fmt, a or n)
-                    op = _typed(t, o, spec)
-                if a:
-                    op.abs = True
-                if n:
-                    op.neg = True
-                    op.neg_fn = o.const is not None and not a
-                t = _with_modifiers(t, o, n, a)
+                if want:
+                    typed.append((t, o, spec, n, a))
+                texts.append(_with_modifiers(t, o, n, a))
                 src_i += 1
             elif o.const is None and phys is not None:
                 r = phys.reg
@@ -356,7 +355,7 @@ def _instruction(instr: Instruction, table: OpcodeTable, label: Callable[[int], 
                     got = _reg(r, size)
                 texts.append(got[0])
                 if want:
-                    typed.append(AsmOperand("reg", 0, got[1]))
+                    typed.append(got[1])
                 if lo and r >= _V128:
                     high_vgpr = True
                 if code == _SRC:
@@ -366,14 +365,9 @@ def _instruction(instr: Instruction, table: OpcodeTable, label: Callable[[int], 
                 t = _operand_text(o, spec, fmt)
                 if code == _SRC:
                     src_i += 1
-                if not want:
-                    texts.append(t)
-                    if lo and phys is not None and phys.reg >= _V128:
-                        high_vgpr = True
-                    continue
-                op = _typed(t, o, spec)
-            texts.append(t)
-            typed.append(op)
+                texts.append(t)
+                if want:
+                    typed.append((t, o, spec, False, False))
             if lo and phys is not None and phys.reg >= _V128:
                 high_vgpr = True
         elif code == _LABEL:
@@ -398,9 +392,9 @@ def _instruction(instr: Instruction, table: OpcodeTable, label: Callable[[int], 
             iv = int(v)  # type: ignore[call-overload]
             texts.append(str(iv))
             if want:
-                typed.append(AsmOperand("int", 0, value=iv, text=texts[-1]))
+                typed.append(iv)
     mods = []
-    typed_mods: list[Modifier] = []
+    typed_mods: list[tuple[str, object]] = []  # (name, value) of each `Modifier`
     for k, v in fields.items():
         if v is False or v is None or k in INTERNAL_FIELDS or k in used:
             continue
@@ -409,20 +403,20 @@ def _instruction(instr: Instruction, table: OpcodeTable, label: Callable[[int], 
                 m = _OMOD[int(v)]  # type: ignore[call-overload]
                 mods.append(m)
                 if want:
-                    typed_mods.append(Modifier(m[:3], 0, int(m[4:])))
+                    typed_mods.append((m[:3], int(m[4:])))
         elif v is True:
             mods.append(k)
             if want:
-                typed_mods.append(Modifier(k, 0, None))
+                typed_mods.append((k, None))
         elif isinstance(v, list | tuple):
             vals = [int(x) for x in v]
             mods.append(f"{k}:[{','.join(str(x) for x in vals)}]")
             if want:
-                typed_mods.append(Modifier(k, 0, vals))
+                typed_mods.append((k, vals))
         else:
             mods.append(f"{k}:{v}")
             if want:
-                typed_mods.append(Modifier(k, 0, v))
+                typed_mods.append((k, v))
     line = info.printed_name
     if not DPP_CONTROLS.isdisjoint(fields):
         line = info.name + ("_e64_dpp" if instr.format in ("VOP3", "VOP3SD", "VOP3P") else "_dpp")
@@ -438,42 +432,75 @@ def _instruction(instr: Instruction, table: OpcodeTable, label: Callable[[int], 
         line += " " + ", ".join(texts)
     if mods:
         line += " " + " ".join(mods)
-    if instr.format == "EXP" or not want:
+    if instr.format == "EXP" or not want or known is not None and line in known:
         return line, None
     # columns: distinct and increasing, as a parse of the line gives (they only place
     # diagnostics, and the line is valid)
     col = len(mnemonic) + 2
-    for op in typed:
-        op.col = col
+    operands = _operands(typed, col)
+    col += 4 * len(operands)
+    modifiers: list[Modifier] = []
+    for name, value in typed_mods:
+        modifiers.append(Modifier(name, col, value))
         col += 4
-    for mod in typed_mods:
-        mod.col = col
-        col += 4
-    parsed = ParsedInst(mnemonic, 1, typed, typed_mods, tokens=None)
+    parsed = ParsedInst(mnemonic, 1, operands, modifiers, tokens=None)
     parsed._tokens = None
     parsed._line = line  # the tokens of a format with its own syntax, made on demand
     parsed._negflags = False  # no "no<flag>" modifier is ever printed
     return line, parsed
 
 
-def _vopd_asm(instr: Instruction, table: OpcodeTable, xinfo: OpInfo, want: bool
-              ) -> tuple[str, ParsedInst | None]:
+# An operand slot as `_instruction` keeps it until it knows whether the typed statement
+# is wanted (`_operands` makes the `AsmOperand`): a register slot's `Reg`, a field
+# slot's integer, a source's (text without modifiers, operand, slot, neg, abs), or the
+# operand itself (the rarer slots)
+_Typed = Reg | int | tuple[str, Operand, OperandSpec, bool, bool] | AsmOperand
+
+
+def _operands(typed: list[_Typed], col: int) -> list[AsmOperand]:
+    """The typed operands of `typed`, at columns `col`, `col + 4`, ... (distinct and
+    increasing, as a parse of the line gives: they only place diagnostics)."""
+    out: list[AsmOperand] = []
+    for x in typed:
+        if isinstance(x, Reg):
+            op = AsmOperand("reg", col, x)
+        elif isinstance(x, int):
+            op = AsmOperand("int", col, value=x, text=str(x))
+        elif isinstance(x, tuple):
+            t, o, spec, n, a = x
+            op = _reg_operand(o, spec) if o.const is None and o.phys is not None \
+                else _typed(t, o, spec)
+            op.col = col
+            if a:
+                op.abs = True
+            if n:
+                op.neg = True
+                op.neg_fn = o.const is not None and not a
+        else:
+            op = x
+            op.col = col
+        out.append(op)
+        col += 4
+    return out
+
+
+def _vopd_asm(instr: Instruction, table: OpcodeTable, xinfo: OpInfo, want: bool,
+              known: Container[str] | None) -> tuple[str, ParsedInst | None]:
     """``v_dual_X dst, src0, vsrc1 :: v_dual_Y ...`` (operand layout of docs/ir.md
     "Formats": X's operands then Y's, each half's fmac/dot2acc accumulator after
     its slots, a trailing implicit vcc; the shared K literal in ``simm32``) and, with
-    `want`, the statement as typed operands: the X half with the Y half as its
-    `second`, as the parser reads the line (else None)."""
+    `want` (and `known` lacking the line), the statement as typed operands: the X half
+    with the Y half as its `second`, as the parser reads the line (else None)."""
     yinfo = op_info(table, str(instr.fields.get("opy")), "VOPDY")
     if yinfo is None:
         raise EmitError("VOPD without a VOPDY opcode in field 'opy'")
     defs = iter(instr.definitions)
     ops = iter(instr.operands)
     halves: list[str] = []
-    parsed: list[ParsedInst] = []
-    col = 1
+    halves_typed: list[list[_Typed]] = []
     for info in (xinfo, yinfo):
         texts: list[str] = []
-        typed: list[AsmOperand] = []
+        typed: list[_Typed] = []
         for spec in info.operands:
             if spec.kind == "imm":
                 k = instr.fields.get("simm32")
@@ -487,48 +514,43 @@ def _vopd_asm(instr: Instruction, table: OpcodeTable, xinfo: OpInfo, want: bool
                 continue
             if spec.is_def:
                 d = next(defs, None)
-                if d is None or d.phys is None:
+                if d is None or (phys := d.phys) is None:
                     raise EmitError(f"VOPD definition '{spec.name}' has no register")
-                if want:
-                    t, op = _reg_both(d, spec)
-                    typed.append(op)
-                else:
-                    t = reg_text(d, spec)
-                texts.append(t)
-                continue
-            o = next(ops, None)
-            if o is None:
-                raise EmitError(f"VOPD operand '{spec.name}' missing")
-            if o.const is None and o.phys is not None:
-                t = reg_text(o, spec)
-                if want:
-                    typed.append(_reg_operand(o, spec))
+                rc = d.rc
             else:
-                t = _operand_text(o, spec, instr.format)
-                if want:
-                    typed.append(_typed(t, o, spec))
+                o = next(ops, None)
+                if o is None:
+                    raise EmitError(f"VOPD operand '{spec.name}' missing")
+                if o.const is not None or (phys := o.phys) is None:
+                    t = _operand_text(o, spec, instr.format)
+                    texts.append(t)
+                    if want:
+                        typed.append((t, o, spec, False, False))
+                    continue
+                rc = o.rc
+            t, reg = _reg(phys.reg, rc.size if rc is not None else spec.dwords)
             texts.append(t)
+            if want:
+                typed.append(reg)
         if info.extra.get("acc"):
             next(ops, None)
-        half = f"{info.name} {', '.join(texts)}"
-        halves.append(half)
-        if not want:
-            continue
-        # columns: distinct and increasing (they only place diagnostics)
-        inst = ParsedInst(info.name, col, typed, [], tokens=None)
-        col += len(info.name) + 1
-        for op in typed:
-            op.col = col
-            col += 4
+        halves.append(f"{info.name} {', '.join(texts)}")
+        halves_typed.append(typed)
+    line = " :: ".join(halves)
+    if not want or known is not None and line in known:
+        return line, None
+    parsed: list[ParsedInst] = []
+    col = 1
+    for info, half, typed in zip((xinfo, yinfo), halves, halves_typed, strict=True):
+        inst = ParsedInst(info.name, col, _operands(typed, col + len(info.name) + 1), [],
+                          tokens=None)
+        col += len(info.name) + 1 + 4 * len(typed) + 4
         inst._tokens = None
         inst._line = half
         inst._negflags = False
         parsed.append(inst)
-        col += 4
-    if not want:
-        return " :: ".join(halves), None
     parsed[0].second = parsed[1]
-    return " :: ".join(halves), parsed[0]
+    return line, parsed[0]
 
 
 def _ldsdir_asm(instr: Instruction) -> str:

@@ -56,10 +56,10 @@ from dataclasses import dataclass, field
 from radcc.abi.kernarg import KernargLayout
 from radcc.ir.program import Instruction, Program
 from radcc.ir.regclass import VCC, VCC_HI, VGPR_BASE
-from radcc.isa.assembler import assemble
+from radcc.isa.assembler import assemble, encoded_lines
 from radcc.isa.syntax import ParsedInst
 from radcc.isa.table import get_table
-from radcc.passes.asm_text import EmitError, instruction_asm, instruction_parsed
+from radcc.passes.asm_text import EmitError, instruction_line, instruction_parsed
 from radcc.passes.kernel_abi import code_object, kernel_fields
 from radcc.passes.lower_to_hw import CONSTADDR_PLACEHOLDER
 from radcc.target import GfxLevel, Hazard, Target
@@ -137,9 +137,11 @@ class _Line:
     long_part: int = 0  # 1 for the s_getpc_b64 line of a long jump
     # a lowered p_constaddr's s_add_u32: (its instruction, the line of its s_getpc_b64)
     constaddr: tuple[Instruction, int] | None = None
-    # the instruction whose `instruction_asm` `text` is: its typed statement is built
-    # only when the assembler has not encoded the line before (`_Emitter.assemble`)
+    # the instruction whose line `text` is, and its typed statement when the assembler
+    # had not encoded the line before (`instruction_line`; `_Emitter.assemble` hands it
+    # over once, and builds it from `instr` when asked again or when it is None)
     instr: Instruction | None = None
+    parsed: ParsedInst | None = None
 
 
 class _Emitter:
@@ -157,6 +159,8 @@ class _Emitter:
         # (a program with long jumps renders two or three times; an instruction's line
         # does not depend on the layout)
         self.rendered: dict[tuple[int, int], str] = {}
+        # the lines the assembler encodes from its memo (their typed statements unused)
+        self.known = encoded_lines(program.target, program.wave_size)
 
     def label(self, b: int) -> str:
         return f"BB{b}"
@@ -194,10 +198,12 @@ class _Emitter:
                         lines.append(self.constaddr_add(blk.index, k, ins, getpc))
                         continue
                 text = rendered.get((b, k))
+                parsed = None
                 if text is None:
-                    text = rendered[b, k] = instruction_asm(ins, self.table, self.label)
+                    text, parsed = instruction_line(ins, self.table, self.label, self.known)
+                    rendered[b, k] = text
                 br = ins if fields and fields.get("targets") and ins.format == "SOPP" else None
-                lines.append(_Line(text, b, k, br, 0, None, ins))
+                lines.append(_Line(text, b, k, br, 0, None, ins, parsed))
                 if pad3f:
                     lines += [_Line("s_nop 0")] * pad3f.get(id(ins), 0)
         return lines
@@ -234,7 +240,12 @@ class _Emitter:
         table, label = self.table, self.label
 
         def statement(k: int) -> ParsedInst | None:
-            ins = lines[k].instr
+            ln = lines[k]
+            parsed = ln.parsed
+            if parsed is not None:
+                ln.parsed = None
+                return parsed
+            ins = ln.instr
             return instruction_parsed(ins, table, label)[1] if ins is not None else None
 
         res = assemble([ln.text for ln in lines], self.p.target, f"<{self.p.name}>",
