@@ -218,16 +218,38 @@ def tied_operands(table: OpcodeTable, instr: Instruction) -> list[tuple[int, int
     info = op_info(table, instr.opcode, instr.format)
     if info is None:
         return []
-    if mimg_atomic(info) or mubuf_atomic(info):
-        return [(0, 0)]
-    di = tied_definition(info)
-    if di is None or di >= len(instr.definitions):
+    uid = info.uid
+    if uid in _TIED_PLANS:
+        plan = _TIED_PLANS[uid]
+    else:
+        plan = _TIED_PLANS[uid] = _tied_plan(info)
+    if plan is None:
         return []
-    k = len(operand_slots(info)[1])
-    if k >= len(instr.operands):
+    if plan is _ATOMIC:
+        return [(0, 0)]
+    di, k, implicit = plan
+    if di >= len(instr.definitions) or k >= len(instr.operands):
         return []
     o = instr.operands[k]
-    implicit = {IMPLICIT_REGS[r] for r in info.implicit_reads if r in IMPLICIT_REGS}
     if o.phys is not None and o.phys.reg in implicit:
         return []
     return [(di, k)]
+
+
+def _tied_plan(info: OpInfo) -> tuple[int, int, frozenset[int]] | None:
+    """`tied_operands`' facts of a table entry: (definition index, operand index, the
+    implicit registers that operand may be instead of a tied value), or None when
+    the entry ties nothing."""
+    if mimg_atomic(info) or mubuf_atomic(info):
+        return _ATOMIC
+    di = tied_definition(info)
+    if di is None:
+        return None
+    return (di, len(operand_slots(info)[1]),
+            frozenset(IMPLICIT_REGS[r] for r in info.implicit_reads if r in IMPLICIT_REGS))
+
+
+# the plan of an atomic that returns: its data operand 0 is tied to definition 0
+_ATOMIC: tuple[int, int, frozenset[int]] = (0, 0, frozenset())
+# `_tied_plan` by table entry (`OpInfo.uid`)
+_TIED_PLANS: dict[int, tuple[int, int, frozenset[int]] | None] = {}

@@ -87,6 +87,9 @@ from radcc.passes.live_var_analysis import get_live_vars, is_linear
 from radcc.passes.ra_support import RegisterAllocationError, reg_range, stride
 
 FILE_SIZE = 512
+# the dword registers' `PhysReg`s, shared (frozen): the hot paths give every operand
+# and definition one
+_DWORD_REGS = tuple(PhysReg.of(r) for r in range(FILE_SIZE))
 _ONES = b"\x01" * FILE_SIZE
 _BLOCKED = -1
 
@@ -117,8 +120,13 @@ class _Allocator:
         self.p = program
         # the opcode table (`tied_operands` reads it per instruction)
         self.table = get_table(program.gfx_level)
-        self.sgpr_limit = sgpr_limit
-        self.vgpr_limit = vgpr_limit
+        # the registers a temp of each file may be given (`ra_support.reg_range`, shrunk
+        # to the limits)
+        lo, hi = reg_range(program, s1)
+        self.sgpr_range = (lo, min(hi, lo + sgpr_limit)) if sgpr_limit is not None else (lo, hi)
+        lo, hi = reg_range(program, v1)
+        self.vgpr_range = (lo, min(hi, lo + vgpr_limit)) if vgpr_limit is not None else (lo, hi)
+        self.addressable_sgprs = program.target.addressable_sgprs
         n = len(program.temp_rc)
         self.reg: list[int] = [-1] * n  # register number of each temp (-1: none)
         self.orig: list[int] = list(range(n))  # the original temp a name stands for
@@ -199,13 +207,11 @@ class _Allocator:
                 (self.lin_taken if t.rc.linear else self.lane_taken).update(range(reg, last + 1))
                 (self.lin_bytes if t.rc.linear else self.lane_bytes)[reg:last + 1] = \
                     _ONES[:last + 1 - reg]
-        elif last < self.p.target.addressable_sgprs:
+        elif last < self.addressable_sgprs:
             self.max_sgpr = max(self.max_sgpr, last)
 
     def reg_range(self, rc: RegClass) -> tuple[int, int]:
-        lo, hi = reg_range(self.p, rc)
-        limit = self.sgpr_limit if rc.is_sgpr else self.vgpr_limit
-        return (lo, min(hi, lo + limit)) if limit is not None else (lo, hi)
+        return self.sgpr_range if rc.is_sgpr else self.vgpr_range
 
     def lane_avoid(self, rc: RegClass) -> set[int] | None:
         """Registers a value of class rc must avoid besides the file, because of
@@ -611,10 +617,12 @@ class _Allocator:
         live = get_live_vars(self.p)
         for b in self.p.blocks:
             for x in b.instructions:
-                for o in x.operands + x.definitions:  # type: ignore[operator]
-                    if o.rc is not None and o.rc.subdword:
-                        self.block, self.instr = b, x
-                        raise self.error("sub-dword register classes are not supported yet")
+                for xs in (x.operands, x.definitions):
+                    for o in xs:
+                        if o.rc is not None and o.rc.subdword:
+                            self.block, self.instr = b, x
+                            raise self.error("sub-dword register classes are not supported "
+                                             "yet")
         self.compute_affinities()
         for b in self.p.blocks:
             back = [p for p in set(b.linear_preds) | set(b.logical_preds) if p >= b.index]
@@ -838,7 +846,7 @@ class _Allocator:
 
     def place_def(self, d: Definition, r: int) -> None:
         assert d.temp is not None
-        d.phys = PhysReg.of(r)
+        d.phys = _DWORD_REGS[r]
         self.fill(r, d.temp.rc.size, d.temp.id)
         self.assign(d.temp, r)
 
@@ -865,7 +873,7 @@ class _Allocator:
                         raise self.error(f"phi operand %{n.id} of BB{s} has no register "
                                          f"at the end of BB{idx}")
                     o.temp = n
-                    o.phys = PhysReg.of(self.reg[n.id])
+                    o.phys = _DWORD_REGS[self.reg[n.id]]
 
     def fix_loop(self, h: int, end: int, live_in: set[int]) -> None:
         """After the loop's last block: phis at header h for values renamed
@@ -953,18 +961,19 @@ class _Allocator:
             if d.phys is not None:
                 reserved.update(range(d.phys.reg, d.phys.reg + d.size))
         fixed_ids: set[int] = set()
-        # phase A: fixed operands
-        for k, o in enumerate(ops):
-            if want[k] < 0 or o.temp is None:
-                continue
-            w, size, tid = want[k], o.temp.rc.size, o.temp.id
-            if tid in fixed_ids and self.reg[tid] != w:
-                raise self.error(f"%{self.orig[tid]} is needed in two fixed registers")
-            if self.reg[tid] != w:
-                self.displace(w, size, {tid}, fixed_ids | {tid},
-                              reserved - set(range(w, w + size)))
-                self.move(o.temp.id, w)
-            fixed_ids.add(o.temp.id)
+        # phase A: fixed operands (none when nothing is reserved)
+        if reserved:
+            for k, o in enumerate(ops):
+                if want[k] < 0 or o.temp is None:
+                    continue
+                w, size, tid = want[k], o.temp.rc.size, o.temp.id
+                if tid in fixed_ids and self.reg[tid] != w:
+                    raise self.error(f"%{self.orig[tid]} is needed in two fixed registers")
+                if self.reg[tid] != w:
+                    self.displace(w, size, {tid}, fixed_ids | {tid},
+                                  reserved - set(range(w, w + size)))
+                    self.move(o.temp.id, w)
+                fixed_ids.add(o.temp.id)
         # tied operands that stay live: copy them first
         tied = tied_operands(self.table, instr)
         for _di, oi in tied:
@@ -988,7 +997,7 @@ class _Allocator:
             o.is_late_kill = False
         for o in ops:
             if o.temp is not None:
-                o.phys = PhysReg(reg[o.temp.id] * 4)
+                o.phys = _DWORD_REGS[reg[o.temp.id]]
         # phase B: definitions
         killed = [o for o in ops if o.temp is not None and o.is_kill and not o.is_late_kill]
         killed_ids = {o.temp.id for o in killed}  # type: ignore[union-attr]
