@@ -146,7 +146,8 @@ def classify(program: Program, instr: Instruction) -> SchedInfo:
             dv += n
     uses: set[int] = set()
     kills: set[int] = set()
-    late: set[int] | None = None  # temps some late-kill operand reads, when first needed
+    firsts: list[tuple[int, int, bool]] | None = None  # first kills: (temp, dwords, SGPR)
+    late: set[int] | None = None  # temps some late-kill operand reads
     for o in ops:
         t = o.temp
         if t is None:
@@ -155,6 +156,11 @@ def classify(program: Program, instr: Instruction) -> SchedInfo:
         uses.add(tid)
         if o.is_kill:
             kills.add(tid)
+        if o.is_late_kill:
+            if late is None:
+                late = {tid}
+            else:
+                late.add(tid)
         if o.is_first_kill:
             rc = t.rc
             n = (rc.bytes + 3) // 4
@@ -163,8 +169,12 @@ def classify(program: Program, instr: Instruction) -> SchedInfo:
                 ds -= n
             else:
                 dv -= n
-            if late is None:
-                late = {o2.temp.id for o2 in ops if o2.temp is not None and o2.is_late_kill}
+            if firsts is None:
+                firsts = [(tid, n, sgpr)]
+            else:
+                firsts.append((tid, n, sgpr))
+    if late is not None and firsts is not None:
+        for tid, n, sgpr in firsts:
             if tid in late:
                 if sgpr:
                     ts += n
