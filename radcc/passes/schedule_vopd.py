@@ -396,9 +396,11 @@ def _schedule_region(program: Program, instrs: list[Instruction], accs: list[Acc
             if b_reads is None or b_writes is None:
                 continue
             hb = halves[j]
-            # B (later) may issue together with A: it does not read or write what A writes
-            if hb is not None and not used[j] and a_writes.isdisjoint(b_reads) \
-                    and a_writes.isdisjoint(b_writes):
+            # B (later) may issue together with A: it does not read or write what A
+            # writes (and their destinations are one even, one odd: `can_pair`'s
+            # first rule either way round)
+            if hb is not None and not used[j] and (ha.dst ^ hb.dst) & 1 \
+                    and a_writes.isdisjoint(b_reads) and a_writes.isdisjoint(b_writes):
                 if (m_writes.isdisjoint(b_reads) and m_reads.isdisjoint(b_writes)
                         and m_writes.isdisjoint(b_writes)):
                     where = i  # hoist B to A

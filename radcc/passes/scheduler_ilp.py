@@ -298,6 +298,8 @@ class _Pairs:
     def of_nodes(self, a: int, b: int) -> Instruction | None:
         ha, hb = self.halves[a], self.halves[b]
         assert ha is not None and hb is not None
+        if (ha.dst ^ hb.dst) & 1 == 0:
+            return None  # `can_pair`'s first rule, either way round
         return self.of_halves(ha, hb)
 
 
