@@ -238,11 +238,13 @@ class _Opt:
     def const_of(self, o: Operand) -> tuple[int, int] | None:
         if o.const is not None:
             return o.const, o.const_bytes
-        ins = self.def_of(o)
-        if ins is None or len(ins.definitions) > 2 or ins.fields or not ins.operands:
+        if o.temp is None or o.phys is not None:
             return None
-        if ins.opcode in ("s_mov_b32", "s_mov_b64", "v_mov_b32", "p_parallelcopy") and \
-                len([d for d in ins.definitions if d.phys is None]) == 1 and \
+        ins = self.defs.get(o.temp.id)  # (`def_of`, inline: a read of every ALU operand)
+        if ins is None or ins.opcode not in _CONST_MOVES or len(ins.definitions) > 2 or \
+                ins.fields or not ins.operands:
+            return None
+        if len([d for d in ins.definitions if d.phys is None]) == 1 and \
                 ins.definitions[0].phys is None and len(ins.operands) == 1:
             c = ins.operands[0]
             if c.const is not None:
@@ -901,6 +903,8 @@ def _float_input(opcode: str) -> bool:
         ("v_ldexp", "v_cmp_class", "v_cmpx_class", "v_trig_preop")) or opcode == "v_cndmask_b32"
 
 
+# const_of: the moves whose constant operand is the value they define
+_CONST_MOVES = frozenset({"s_mov_b32", "s_mov_b64", "v_mov_b32", "p_parallelcopy"})
 # rule_fma: the additions a multiplication folds into
 _FMA_ADDS = ("v_add_f32", "v_sub_f32", "v_subrev_f32", "v_add_f64")
 # rule_int3: per outer opcode, (inner opcode, the three-operand opcode of both)
@@ -987,7 +991,9 @@ def _clear_slot_mods(instr: Instruction, i: int) -> None:
 
 
 def _mod_list(v: object, n: int) -> list[int]:
-    out = [int(bool(x)) for x in (v or [])][:n]  # type: ignore[attr-defined]
+    if not v:
+        return [0] * n
+    out = [int(bool(x)) for x in v][:n]  # type: ignore[attr-defined]
     return out + [0] * (n - len(out))
 
 
