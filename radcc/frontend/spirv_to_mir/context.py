@@ -33,6 +33,7 @@ from ..spirv.module import SpirvModule
 from ..spirv.types import (
     Function,
     TypeBool,
+    TypeCooperativeMatrix,
     TypeFloat,
     TypeInt,
     TypeVector,
@@ -144,6 +145,12 @@ class TranslationContext:
         self.wave_size = wave_size
         # whether the module declares bfloat16 (SPV_KHR_bfloat16: `bfloat16.py`)
         self.has_bf16 = any(isinstance(t, TypeFloat) and t.bfloat16 for t in m.types.values())
+        # whether it declares cooperative matrices (element-wise arithmetic on them:
+        # `coopmat.py`)
+        self.has_cmat = any(isinstance(t, TypeCooperativeMatrix) for t in m.types.values())
+        # the ids decorated NoContraction (GLSL precise: never fused into an fma)
+        self.no_contraction = {i for i, ds in m.id_decorations.items() for d in ds
+                               if d.name == "NoContraction"}
         try:
             self.ep = m.entry_point(entry)
         except KeyError:

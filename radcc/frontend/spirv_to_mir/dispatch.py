@@ -132,21 +132,22 @@ def translate(ctx: TranslationContext, ins: Instruction) -> None:
         return
     if ctx.has_bf16:
         bfloat16.check_arithmetic(ctx, ins)
-    if op in coopmat.ELEMENTWISE and coopmat.is_cmat(ctx, ins.result_type):
+    if ctx.has_cmat and op in coopmat.ELEMENTWISE and coopmat.is_cmat(ctx, ins.result_type):
         coopmat.op_elementwise(ctx, ins)
         return
     h = OPS.get(op)
     if h is not None:
         h(ctx, ins)
         return
-    if op in SIMPLE:
-        mop, swap = SIMPLE[op]
+    simple = SIMPLE.get(op)
+    if simple is not None:
+        mop, swap = simple
         srcs = [get_value(ctx, x) for x in ins.id_tuple()]
         if swap:
             srcs.reverse()
         r = emit_alu(ctx, mop, ins.result_type, srcs)
-        if mop in ("fadd", "fsub", "fmul") and r.parent is not None and \
-                ctx.m.has_decoration(ins.result_id or 0, "NoContraction"):
+        if ins.result_id in ctx.no_contraction and mop in ("fadd", "fsub", "fmul") and \
+                r.parent is not None:
             r.parent.attrs["exact"] = True  # GLSL precise: never fused into an fma
         ctx.set(ins, r)
         return
