@@ -60,7 +60,10 @@ def has_side_effects(gfx: GfxLevel, instr: Instruction) -> bool:
 
 
 def _writes_exec(instr: Instruction) -> bool:
-    return any(d.phys is not None and d.phys.reg in (EXEC, EXEC_HI) for d in instr.definitions)
+    for d in instr.definitions:  # (a loop, not any(): can_eliminate asks per instruction)
+        if d.phys is not None and d.phys.reg in (EXEC, EXEC_HI):
+            return True
+    return False
 
 
 def is_load(instr: Instruction) -> bool:

@@ -77,9 +77,10 @@ def _lane_dependent(instr: Instruction) -> bool:
         if o.phys is not None and o.temp is None and o.phys.reg in (EXEC, EXEC_HI):
             return True
     fmt = instr.format
-    vector = fmt not in ("SOP1", "SOP2", "SOPC", "SOPK", "SMEM", "PSEUDO")
-    if vector and any(d.rc is not None and d.rc.is_sgpr for d in instr.definitions):
-        return True
+    if fmt not in ("SOP1", "SOP2", "SOPC", "SOPK", "SMEM", "PSEUDO"):  # a vector result
+        for d in instr.definitions:
+            if d.rc is not None and d.rc.is_sgpr:
+                return True
     if instr.opcode in _LANE_PSEUDO:
         return True
     if instr.opcode.startswith(_CROSS_LANE_VALU) or instr.opcode in CROSS_LANE_DS:
@@ -248,8 +249,8 @@ class _Ctx:
 
     def key(self, instr: Instruction, mem: int) -> tuple:
         ops = tuple([_operand_key(o) for o in instr.operands])
-        defs = tuple((d.rc, d.phys.reg_b if d.phys is not None else None)
-                     for d in instr.definitions)
+        defs = tuple([(d.rc, d.phys.reg_b if d.phys is not None else None)
+                      for d in instr.definitions])
         extra: tuple = ()
         if _lane_dependent(instr):
             extra += ("exec", self.exec_id[id(instr)])
