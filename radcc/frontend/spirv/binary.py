@@ -224,7 +224,7 @@ def decode(data: bytes | bytearray | Sequence[int]) -> tuple[Header, list[Instru
             nk = len(kinds)
             operands: Sequence[Operand] = []
             ins_ids: tuple[int, ...] | None = None
-            if plan.all_ids:
+            if plan.all_ids or count == plan.id_words:
                 if vals and (0 in vals or max(vals) >= bound):
                     rest = None
                 else:
@@ -495,11 +495,13 @@ class _WordPlan:
     [`min_words`, `max_words`] and every word is what its `codes` entry accepts: the
     result type and result id lead (at `rt_at`, `rid_at` of the words after the first;
     -1: none; `skip` of them), then the operands of `kinds` and any number of `tail`
-    (`tail_code`); `all_ids` when they are all ids. Other opcodes (and unknown ones:
+    (`tail_code`); `all_ids` when they are all ids, `id_words` the word count at which
+    they are (without its optional or repeated operand: an OpLoad of no memory
+    operands; 0: none). Other opcodes (and unknown ones:
     `info` None) get an empty word range."""
 
     __slots__ = ("info", "opname", "min_words", "max_words", "skip", "rt_at", "rid_at",
-                 "kinds", "codes", "tail", "tail_code", "all_ids", "last")
+                 "kinds", "codes", "tail", "tail_code", "all_ids", "id_words", "last")
 
     def __init__(self, opcode: int) -> None:
         info = self.info = grammar.instruction(opcode)
@@ -512,6 +514,7 @@ class _WordPlan:
         self.tail = ""
         self.tail_code = _ID
         self.all_ids = False
+        self.id_words = 0
         self.last = 0
         # what later operands need is remembered of these (`_track`)
         if info is None or info.opname in ("OpTypeInt", "OpTypeFloat", "OpExtInstImport"):
@@ -557,6 +560,8 @@ class _WordPlan:
                           else self.min_words + 1 if quant == "?"
                           else self.min_words + 4 if self.last == _PARAMS
                           else self.min_words)
+        if tail and not self.all_ids and all(c == _ID for c in self.codes):
+            self.id_words = self.min_words  # (the operands before the tail are ids)
 
 
 _PLANS: dict[int, _WordPlan] = {}

@@ -72,3 +72,32 @@ def test_opextinst_fast_path_is_the_general_decoders() -> None:
                 (set_id, number, count, rt, rid, arg)
             assert ctx.result_types == ref_ctx.result_types
     assert fast_handled >= 5
+
+
+def test_id_words_path_is_the_mixed_decoders() -> None:
+    """An instruction whose operands are ids but for an optional or repeated last one,
+    without it (OpLoad of no memory operands), takes the all-ids path of `decode`: the
+    same operands and ids as `_decode_mixed` (the reference) gives, or the general
+    decoder's error when an id is out of range."""
+    checked = 0
+    for name in ("OpLoad", "OpStore", "OpCompositeExtract", "OpVectorShuffle",
+                 "OpBranchConditional", "OpImageRead", "OpImageWrite"):
+        plan = b._plan(grammar.opcode(name))
+        assert plan.id_words == plan.min_words > 1
+        for bad in (None, 0, _BOUND):
+            vals = [3 + k for k in range(plan.id_words - 1)]
+            if bad is not None:
+                vals[-1] = bad
+            words = [grammar.MAGIC, 0x10000, 0, _BOUND, 0,
+                     (plan.id_words << 16) | grammar.opcode(name), *vals]
+            try:
+                _, (ins,) = b.decode(words)
+            except SpirvError as e:
+                assert bad is not None and e.word_offset == 6, (name, bad)
+                continue
+            assert bad is None, (name, bad)
+            ref = b._decode_mixed(plan, vals, _BOUND, {})
+            assert ref is not None
+            assert ins.operands == ref[0] and ins.id_tuple() == ref[1], name
+            checked += 1
+    assert checked == 7
