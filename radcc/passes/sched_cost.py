@@ -66,7 +66,7 @@ _CLAUSE_CLASSES = frozenset({"smem", "vmem", "flat"})  # index/cycle of an absen
 
 class _Facts:
     """Everything `RegionCoster` uses of one instruction, derived once (its VOPD
-    half when first asked: `RegionCoster.half`)."""
+    half when first asked: `RegionCoster.half`, its size when first priced)."""
 
     __slots__ = ("instr", "skip", "alu", "valu", "trans", "cycles", "clears", "va_vdst0",
                  "new_dep", "reads", "sel", "writes", "issues", "issue", "lat", "ctype", "info",
@@ -92,7 +92,7 @@ class _Facts:
             if info is not None and not self.skip and cls in _CLAUSE_CLASSES else None
         self.half: Half | None = None
         self.half_known = False
-        self.size = coster._size_of(self) if coster._instr_bytes else 0
+        self.size = -1 if coster._instr_bytes else 0  # -1: when first priced (`_sizes`)
 
 
 class RegionCoster:
@@ -149,6 +149,16 @@ class RegionCoster:
     def _size(self, instr: Instruction) -> int:
         """The bytes of `instr` that ``Cost.bytes`` counts (module docstring)."""
         return self._size_of(self.facts(instr))
+
+    def _sizes(self, facts: list[_Facts]) -> int:
+        """The sum of `_size_of` of `facts` (each derived once)."""
+        total = 0
+        for f in facts:
+            n = f.size
+            if n < 0:
+                n = f.size = self._size_of(f)
+            total += n
+        return total
 
     def _size_of(self, f: _Facts) -> int:
         instr = f.instr
@@ -380,7 +390,7 @@ class RegionCoster:
         if run >= 2:
             clauses += 1
             members += run
-        size = sum(f.size for f in facts) + 4 * (n_delay + clauses)
+        size = self._sizes(facts) + 4 * (n_delay + clauses)
         return Cost(len(facts) + n_delay + clauses, size,
                     max(t, end) - clock.t + clauses, members)
 
