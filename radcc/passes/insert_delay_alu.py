@@ -49,8 +49,10 @@ from radcc.isa.formats.scalar_fields import DELAY, INSTID
 from radcc.isa.table import OpInfo
 from radcc.passes.access import (
     VMEM_CLASSES,
+    Access,
     AccessCache,
     depctr_of,
+    info_index,
     is_ds,
     is_exp,
     is_salu,
@@ -215,16 +217,18 @@ def _by_info(gfx: GfxLevel) -> dict[int, tuple]:
     return {}
 
 
+_NO_SEL: frozenset[int] = frozenset()
+
+
 class _Rec:
-    """What the pass needs of one instruction, computed once per pass run (the
-    analysis visits a block once or more)."""
+    """What the pass needs of one instruction (`a`: its `Access`), computed once per
+    pass run (the analysis visits a block once or more)."""
 
     __slots__ = ("skip", "alu", "reads", "valu", "trans", "cycles", "clears", "va_vdst0",
                  "writes", "new_dep", "sel")
 
-    def __init__(self, acc: AccessCache, instr: Instruction, delays: dict[InstrClass, int],
-                 by_info: dict[int, tuple] | None = None) -> None:
-        a = acc(instr)
+    def __init__(self, program: Program, a: Access, instr: Instruction,
+                 delays: dict[InstrClass, int], by_info: dict[int, tuple] | None = None) -> None:
         info: OpInfo | None = a.info
         self.skip = instr.opcode == "s_delay_alu"
         f = _class_facts_memo(info, delays, by_info)
@@ -235,9 +239,11 @@ class _Rec:
         # forwards to them without a delay (ACO's lane_mask_forwarding for
         # v_cndmask; LLVM tracks neither the VCC a VOPC writes nor a VCC carry-in);
         # an SALU result still needs one
-        self.sel: frozenset[int] = frozenset()
+        self.sel: frozenset[int] = _NO_SEL
         if info is not None and self.alu:
-            self.sel = frozenset(lane_mask_reads(acc.program, instr, info))
+            sel = lane_mask_reads(program, instr, info)
+            if sel:
+                self.sel = frozenset(sel)
         self.va_vdst0 = False
         if instr.opcode == "s_waitcnt_depctr":
             dep = depctr_of(instr)
@@ -256,10 +262,15 @@ class _Pass:
         self.last: dict[int, list[Instruction]] = {}
 
     def plan(self, block: Block) -> list[_Rec]:
+        """The records of the block's instructions, made on its first visit (each
+        instruction is in one block: its `Access` is not looked up in `acc`)."""
         recs = self.recs.get(block.index)
         if recs is None:
-            recs = self.recs[block.index] = [_Rec(self.acc, i, self.delays, self.by_info)
-                                             for i in block.instructions]
+            p = self.p
+            index = info_index(p.gfx_level)
+            recs = self.recs[block.index] = [
+                _Rec(p, Access(p, i, index.get((i.opcode, i.format))), i, self.delays,
+                     self.by_info) for i in block.instructions]
         return recs
 
     def advance(self, st: DelayState, x: _Rec) -> None:
@@ -421,9 +432,9 @@ class DelaySim:
     def _rec(self, instr: Instruction) -> _Rec:
         e = self._recs.get(id(instr))
         if e is None:
-            e = self._recs[id(instr)] = (instr, _Rec(self._pass.acc, instr,
-                                                     self._pass.delays,
-                                                     self._pass.by_info))
+            p = self._pass
+            e = self._recs[id(instr)] = (instr, _Rec(p.p, p.acc(instr), instr, p.delays,
+                                                     p.by_info))
         return e[1]
 
     def run(self, state: DelayState,
