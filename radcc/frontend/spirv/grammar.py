@@ -238,8 +238,10 @@ def enumerants(kind: str) -> list[Enumerant]:
     return out
 
 
+@cache
 def ext_instruction(set_name: str, number: int) -> tuple[str, tuple[OperandSpec, ...]] | None:
-    """Name and operands of instruction ``number`` of an extended instruction set."""
+    """Name and operands of instruction ``number`` of an extended instruction set (made
+    once per instruction: the validator and the translation ask per OpExtInst)."""
     row = _g.EXT_INST_SETS.get(set_name, {}).get(number)
     if row is None:
         return None
