@@ -363,9 +363,10 @@ class _Opt:
     def mod_source(self, o: Operand, half: bool = False) -> tuple[Operand, bool, bool] | None:
         """(x, neg, abs) when `o` is a sign-bit xor/and/or of x (bit 15 when `half`:
         an f16 source reads the low 16 bits only)."""
-        ins = self.def_of(o)
-        if ins is None or ins.fields or ins.opcode not in (
-                "v_xor_b32", "v_and_b32", "v_or_b32", "s_xor_b32", "s_and_b32", "s_or_b32"):
+        if o.temp is None or o.phys is not None:
+            return None
+        ins = self.defs.get(o.temp.id)  # (`def_of`, inline: asked of every float source)
+        if ins is None or ins.opcode not in _SIGN_OPS or ins.fields:
             return None
         a, b = ins.operands[0], ins.operands[1]
         for c, x in ((a, b), (b, a)):
@@ -903,6 +904,9 @@ def _float_input(opcode: str) -> bool:
         ("v_ldexp", "v_cmp_class", "v_cmpx_class", "v_trig_preop")) or opcode == "v_cndmask_b32"
 
 
+# mod_source: the bitwise operations a sign-bit constant makes a neg/abs modifier
+_SIGN_OPS = frozenset({"v_xor_b32", "v_and_b32", "v_or_b32", "s_xor_b32", "s_and_b32",
+                       "s_or_b32"})
 # const_of: the moves whose constant operand is the value they define
 _CONST_MOVES = frozenset({"s_mov_b32", "s_mov_b64", "v_mov_b32", "p_parallelcopy"})
 # rule_fma: the additions a multiplication folds into
