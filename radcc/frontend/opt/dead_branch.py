@@ -343,7 +343,8 @@ def dead_branch(shader: MirShader) -> bool:
         while _remove_dead_one(shader, shader.function.body, _Users(shader)):
             changed = True
         # values (phis) only the nodes after them used may keep a node alive: dce
-        # them and look again
-        if not dce(shader):
+        # them and look again (and what a removed node read); a body of one block that
+        # was one already holds no node and lost none: nothing to look again for
+        if not changed and len(shader.function.body) == 1 or not dce(shader):
             return changed
         changed = True

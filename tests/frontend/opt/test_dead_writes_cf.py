@@ -448,3 +448,16 @@ def test_transform_keeps_the_last_store(wave: int) -> None:
             for i, r in enumerate((v[0] - v[2], v[1] + v[2], v[2] - v[1], v[3] - v[1])):
                 want[i * 64:(i + 1) * 64] = r
         np.testing.assert_array_equal(out[(0, 1)], want)
+
+
+def test_a_body_without_nodes_is_left_alone() -> None:
+    """No if or loop (before or after): nothing for dead_branch, which then leaves even
+    a dead instruction to dce."""
+    s, b = _shader()
+    x, addr = _lane(b)
+    b.alu("iadd", 32, 1, x, b.imm(3))  # dead
+    b.intrinsic("store_ssbo", [x, addr], binding=(0, 1), align=4)
+    before = _ops(s)
+    assert "iadd" in before
+    assert not dead_branch(s)
+    assert _ops(s) == before
