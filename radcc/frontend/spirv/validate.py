@@ -1999,11 +1999,12 @@ class _Checker:
                 if ins.result_id is not None:
                     where[ins.result_id] = (b.label, k)
         for b in fn.blocks:
-            if b.label not in reach:
+            label = b.label
+            if label not in reach:
                 continue
             for k, ins in enumerate(b.instructions):
                 if ins.opname == "OpPhi":
-                    self.phi(ins, b.label, where, idom, reach, preds)
+                    self.phi(ins, label, where, idom, reach, preds)
                     continue
                 ids = ins.id_list
                 for v in ids if ids is not None else ins.id_tuple():
@@ -2016,9 +2017,11 @@ class _Checker:
                     db, dk = where[v]
                     if db not in reach:
                         raise _fail(f"%{v} is defined in unreachable block %{db}", ins)
-                    if (db == b.label and dk >= k) or not idom.dominates(db, b.label):
+                    # in the same block: defined before; else in a dominating block (most
+                    # uses are in their definition's block: no dominance query for them)
+                    if dk >= k if db == label else not idom.dominates(db, label):
                         raise _fail(f"%{v} defined in block %{db} does not dominate its use "
-                                    f"in block %{b.label}", ins)
+                                    f"in block %{label}", ins)
 
     def phi(self, ins: Instruction, label: int, where: dict[int, tuple[int, int]],
             idom: _DomTree, reach: set[int], preds: dict[int, list[int]]) -> None:
