@@ -161,6 +161,7 @@ class _Emitter:
         self.rendered: dict[tuple[int, int], str] = {}
         # the lines the assembler encodes from its memo (their typed statements unused)
         self.known = encoded_lines(program.target, program.wave_size)
+        self.lines: list[_Line] = []  # the lines `assemble` is assembling
 
     def label(self, b: int) -> str:
         return f"BB{b}"
@@ -236,20 +237,22 @@ class _Emitter:
             out.append(_Line(f"{skip}:"))
         return out
 
+    def statement(self, k: int) -> ParsedInst | None:
+        """Line k's typed statement, as the assembler asks for it (`assemble`: the lines
+        being assembled are `self.lines`): the one `render` built, handed over once, else
+        made from the line's instruction."""
+        ln = self.lines[k]
+        parsed = ln.parsed
+        if parsed is not None:
+            ln.parsed = None
+            return parsed
+        ins = ln.instr
+        return instruction_parsed(ins, self.table, self.label)[1] if ins is not None else None
+
     def assemble(self, lines: list[_Line]):
-        table, label = self.table, self.label
-
-        def statement(k: int) -> ParsedInst | None:
-            ln = lines[k]
-            parsed = ln.parsed
-            if parsed is not None:
-                ln.parsed = None
-                return parsed
-            ins = ln.instr
-            return instruction_parsed(ins, table, label)[1] if ins is not None else None
-
+        self.lines = lines
         res = assemble([ln.text for ln in lines], self.p.target, f"<{self.p.name}>",
-                       self.p.wave_size, statement)
+                       self.p.wave_size, self.statement)
         errors = [d for d in res.diagnostics if d.severity == "error"
                   and not (d.message == "branch size exceeds simm16" and self.long_pending)]
         if errors:

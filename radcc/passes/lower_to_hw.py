@@ -69,8 +69,6 @@ sub-dword copies raise `LoweringError`.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from radcc.abi.stage import FRAGMENT_FS
 from radcc.ir.builder import add_edge
 from radcc.ir.fields import make_fields
@@ -206,14 +204,23 @@ class _Lowering:
         return out
 
     # -- control flow ---------------------------------------------------------
+    def reached(self, t: int | None, pos: int) -> bool:
+        """Does falling off the end of the block at layout position `pos` arrive at block
+        `t` (the blocks between lower to nothing)?"""
+        tp = self.pos_of.get(t) if t is not None else None
+        blocks = self.blocks
+        return tp is not None and tp > pos and all(
+            not blocks[j].instructions for j in range(pos + 1, tp))
+
     def lower_branch(self, block: Block, instr: Instruction, nxt: int | None,
-                     reached: Callable[[int | None], bool]) -> list[Instruction]:
-        """``reached(t)``: does falling off the end of ``block`` arrive at block t?"""
+                     pos: int) -> list[Instruction]:
+        """`pos`: the block's layout position (`reached`)."""
+        reached = self.reached
         targets = list(instr.fields.get("targets") or [])  # type: ignore[call-overload]
         if not targets:
             raise self.error(instr, "branch without a target")
         if instr.opcode == "p_branch":
-            if reached(targets[0]):
+            if reached(targets[0], pos):
                 return []
             return [self._branch("s_branch", targets[0], instr)]
         taken = targets[0]
@@ -225,11 +232,11 @@ class _Lowering:
         if cond.phys is None:
             raise self.error(instr, "branch condition has no register")
         reg = cond.phys.reg
-        if reached(taken) and fall is not None and not reached(fall):
+        if reached(taken, pos) and fall is not None and not reached(fall, pos):
             taken, fall, zero = fall, taken, not zero
-        elif reached(taken):
+        elif reached(taken, pos):
             return []
-        if reg == EXEC and zero and fall is not None and reached(fall) and \
+        if reg == EXEC and zero and fall is not None and reached(fall, pos) and \
                 self.cheap_to_run_without_lanes(block, taken):
             self.fall_into(block, taken)
             return []
@@ -255,7 +262,7 @@ class _Lowering:
         br = self._branch(name, taken, instr)
         br.operands.append(cop)
         out.append(br)
-        if fall is not None and not reached(fall):
+        if fall is not None and not reached(fall, pos):
             out.append(self._branch("s_branch", fall, instr))
         return out
 
@@ -378,12 +385,6 @@ class _Lowering:
         for pos in range(len(blocks) - 1, -1, -1):
             block = blocks[pos]
             nxt = blocks[pos + 1].index if pos + 1 < len(blocks) else None
-
-            def reached(t: int | None, pos: int = pos) -> bool:
-                tp = pos_of.get(t) if t is not None else None
-                return tp is not None and tp > pos and all(
-                    not blocks[j].instructions for j in range(pos + 1, tp))
-
             out: list[Instruction] = []
             instrs = block.instructions
             # SCC read later in the block before a write; computed at the first pseudo
@@ -394,7 +395,7 @@ class _Lowering:
                     continue
                 if not scc_after:
                     scc_after = scc_live_flags(instrs)
-                low = self.lower_one(block, instr, scc_after[k], nxt, reached)
+                low = self.lower_one(block, instr, scc_after[k], nxt, pos)
                 self.check_target(instr, low)
                 out += low
             block.instructions = out
@@ -410,7 +411,7 @@ class _Lowering:
                                         f"({t.gfx_level.name}) does not have")
 
     def lower_one(self, block: Block, instr: Instruction, scc_live: bool,
-                  nxt: int | None, reached: Callable[[int | None], bool]) -> list[Instruction]:
+                  nxt: int | None, pos: int) -> list[Instruction]:
         if not instr.is_pseudo:
             return [instr]
         op = instr.opcode
@@ -425,7 +426,7 @@ class _Lowering:
         if op in _COPY_LIKE:
             return self.lower_copy(instr, scc_live)
         if op in ("p_branch", "p_cbranch_z", "p_cbranch_nz"):
-            return self.lower_branch(block, instr, nxt, reached)
+            return self.lower_branch(block, instr, nxt, pos)
         if op == "p_barrier":
             return self.lower_barrier(instr)
         if op in ("p_exit_early_if", "p_exit_early_if_not"):
