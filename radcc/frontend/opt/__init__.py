@@ -140,14 +140,16 @@ def optimize(
         shader.fixed = FixedStructure(shader.function.body)
     try:
         run("vars_to_ssa")
-        run("dce")
         # Rounds of LOOP until a round changes nothing; a round stops early once every
         # pass has run without a change since the last change (the passes are functions
         # of the shader, so the rest of the round would change nothing either).
         # `dirty`: the LOOP passes that may find something (`ENABLES`); a pass not in it
-        # counts as a run without a change
+        # counts as a run without a change. dce, run here first, is dirty again only
+        # once a pass whose change may give it work has changed the shader.
         quiet = 0
         dirty = set(LOOP)
+        if not run("dce"):
+            dirty.discard("dce")
         for _ in range(max_rounds):
             progress = False
             for name in LOOP:
