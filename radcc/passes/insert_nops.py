@@ -331,6 +331,21 @@ class _LdsDirValu:
     def key(self) -> Hashable:
         return (self.num_valu, self.has_trans)
 
+    def visit(self, x: _Rec) -> bool:
+        """`_Search`'s visit for `_Round.lds_direct_wait_vdst`."""
+        if x.valu:
+            self.has_trans |= x.trans
+            if self.vgpr in x.rd or self.vgpr in x.wr:
+                self.result[0] = min(self.result[0], 0 if self.has_trans else self.num_valu)
+                return True
+            self.num_valu += 1
+        if x.va_vdst0:
+            return True
+        return self.num_valu >= self.result[0]
+
+    def limit(self) -> None:
+        self.result[0] = min(self.result[0], 0 if self.has_trans else self.num_valu)
+
 
 class _PartialFwd:
     NOTHING: Final = 0
@@ -352,6 +367,37 @@ class _PartialFwd:
 
     def key(self) -> Hashable:
         return (frozenset(self.read), self.state, self.since_read, self.since_write)
+
+    def visit(self, x: _Rec) -> bool:
+        """`_Search`'s visit for `_Round.partial_forwarding`."""
+        if self.found[0]:
+            return True
+        if x.salu:
+            if self.state == self.WRITTEN_AFTER_EXEC and x.wr_exec:
+                self.state = self.EXEC_WRITTEN
+        elif x.valu:
+            written = x.vwr & self.read
+            if written:
+                if self.state == self.EXEC_WRITTEN and self.since_write < 3:
+                    self.found[0] = True
+                    return True
+                self.read -= written
+                if self.state == self.NOTHING or self.since_read < 5:
+                    self.state = self.WRITTEN_AFTER_EXEC
+                    self.since_write = 0
+                else:
+                    self.since_write += 1
+            else:
+                self.since_write += 1
+            self.since_read += 1
+        elif x.va_vdst0:
+            return True
+        if self.since_read >= (5 if self.state == self.NOTHING else 8):
+            return True
+        return not self.read
+
+    def limit(self) -> None:
+        self.found[0] = True
 
 
 class _Round:
@@ -402,64 +448,19 @@ class _Round:
     # --- the two backward searches ------------------------------------------------------
     def lds_direct_wait_vdst(self, block: Block, before: list[Instruction],
                              vgpr: int, current: int) -> int:
-        def visit(s: _LdsDirValu, x: _Rec) -> bool:
-            if x.valu:
-                s.has_trans |= x.trans
-                if s.vgpr in x.rd or s.vgpr in x.wr:
-                    s.result[0] = min(s.result[0], 0 if s.has_trans else s.num_valu)
-                    return True
-                s.num_valu += 1
-            if x.va_vdst0:
-                return True
-            return s.num_valu >= s.result[0]
-
-        def limit(s: _LdsDirValu) -> None:
-            s.result[0] = min(s.result[0], 0 if s.has_trans else s.num_valu)
-
         self.searched = True
         result = [current]
-        _Search(self, visit, limit, _LdsDirValu.copy, _LdsDirValu.key).run(
+        _Search(self, _LdsDirValu.visit, _LdsDirValu.limit, _LdsDirValu.copy,
+                _LdsDirValu.key).run(
             block, before, _LdsDirValu(vgpr, result))
         return result[0]
 
     def partial_forwarding(self, block: Block, before: list[Instruction],
                            read: frozenset[int]) -> bool:
-        P = _PartialFwd
-
-        def visit(s: _PartialFwd, x: _Rec) -> bool:
-            if s.found[0]:
-                return True
-            if x.salu:
-                if s.state == P.WRITTEN_AFTER_EXEC and x.wr_exec:
-                    s.state = P.EXEC_WRITTEN
-            elif x.valu:
-                written = x.vwr & s.read
-                if written:
-                    if s.state == P.EXEC_WRITTEN and s.since_write < 3:
-                        s.found[0] = True
-                        return True
-                    s.read -= written
-                    if s.state == P.NOTHING or s.since_read < 5:
-                        s.state = P.WRITTEN_AFTER_EXEC
-                        s.since_write = 0
-                    else:
-                        s.since_write += 1
-                else:
-                    s.since_write += 1
-                s.since_read += 1
-            elif x.va_vdst0:
-                return True
-            if s.since_read >= (5 if s.state == P.NOTHING else 8):
-                return True
-            return not s.read
-
-        def limit(s: _PartialFwd) -> None:
-            s.found[0] = True
-
         self.searched = True
         found = [False]
-        _Search(self, visit, limit, _PartialFwd.copy, _PartialFwd.key).run(
-            block, before, P(set(read), found))
+        _Search(self, _PartialFwd.visit, _PartialFwd.limit, _PartialFwd.copy,
+                _PartialFwd.key).run(block, before, _PartialFwd(set(read), found))
         return found[0]
 
     # --- state transitions ---------------------------------------------------------------
@@ -541,6 +542,10 @@ class _Round:
         else:
             self.last[block.index] = (out, self.searched)
         return st
+
+    def analyse(self, block: Block, state: HazardState) -> HazardState:
+        """`block` as the analysis visits it (`block` without emission)."""
+        return self.block(block, state, False)
 
     def replace(self, block: Block, out: list[Instruction]) -> None:
         if len(out) != len(block.instructions):
@@ -644,8 +649,7 @@ class _Round:
 
     def run(self) -> int:
         entry = HazardState(Gfx10State() if self.g10 is not None else None)
-        ins = forward_fixpoint(self.p, entry, HazardState.join,
-                               lambda b, s: self.block(b, s, False))
+        ins = forward_fixpoint(self.p, entry, HazardState.join, self.analyse)
         for b in self.p.blocks:
             out, searched = self.last[b.index]
             if searched:
