@@ -31,6 +31,7 @@ from .lower_util import replace_by_loops
 _ATOMICS = {"ssbo_atomic": ("ssbo", "load_ssbo", "ssbo_atomic_swap"),
             "global_atomic": ("global", "load_global", "global_atomic_swap"),
             "shared_atomic": ("shared", "load_shared", "shared_atomic_swap")}
+_OPS = frozenset(_ATOMICS)  # (what `_wanted` may pick)
 # the operation each lowered atomic applies (MIR ALU ops)
 _ALU = {"fadd": "fadd"}
 
@@ -74,7 +75,8 @@ def _expand(shader: MirShader, pre: Block, ins: Instr, post: Block) -> Loop:
 
 def lower_atomics(shader: MirShader) -> bool:
     return replace_by_loops(shader, lambda ins: _wanted(shader, ins),
-                            lambda pre, ins, post: _expand(shader, pre, ins, post))
+                            lambda pre, ins, post: _expand(shader, pre, ins, post),
+                            ops=_OPS)
 
 
 __all__ = ["lower_atomics"]

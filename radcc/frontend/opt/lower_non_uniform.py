@@ -25,11 +25,15 @@ named the split block as a predecessor name its second half.
 from __future__ import annotations
 
 from ..mir import Block, If, Instr, Loop, MirShader
+from ..mir_ops import INTRINSICS
 from .lower_util import replace_by_loops
 
 
 def _wanted(ins: Instr) -> bool:
     return bool(ins.attrs.get("nonuniform")) and ins.op.startswith("image_")
+
+
+_OPS = frozenset(op for op in INTRINSICS if op.startswith("image_"))  # (what `_wanted` picks)
 
 
 def _expand(shader: MirShader, pre: Block, ins: Instr, post: Block) -> Loop:
@@ -67,7 +71,7 @@ def _expand(shader: MirShader, pre: Block, ins: Instr, post: Block) -> Loop:
 
 def lower_non_uniform(shader: MirShader) -> bool:
     return replace_by_loops(shader, _wanted,
-                            lambda pre, ins, post: _expand(shader, pre, ins, post))
+                            lambda pre, ins, post: _expand(shader, pre, ins, post), ops=_OPS)
 
 
 __all__ = ["lower_non_uniform"]

@@ -8,9 +8,10 @@
   emitted and its uses by that value. Emitted instructions are offered to ``fn`` in
   turn, so a lowering may produce operations another rule of the same pass lowers
   further.
-* ``replace_by_loops(shader, wanted, expand)``: splits the block of every instruction
-  ``wanted`` picks there and puts the loop ``expand`` builds for it between the halves
-  (the waterfall and compare-and-swap loops of ``lower_non_uniform``/``lower_atomics``).
+* ``replace_by_loops(shader, wanted, expand, ops=...)``: splits the block of every
+  instruction ``wanted`` picks there (of the opcodes ``ops``, when given) and puts the
+  loop ``expand`` builds for it between the halves (the waterfall and compare-and-swap
+  loops of ``lower_non_uniform``/``lower_atomics``).
 * ``clone_cf``: copies a control-flow list with fresh blocks and values.
 * ``demote_to_vars``: turns SSA values into local variables (a store after the
   definition, a load before each use) so that ``vars_to_ssa`` rebuilds SSA
@@ -186,18 +187,21 @@ class _Rewrite:
 
 
 def replace_by_loops(shader: MirShader, wanted: Callable[[Instr], bool],
-                     expand: Callable[[Block, Instr, Block], Loop]) -> bool:
+                     expand: Callable[[Block, Instr, Block], Loop],
+                     ops: frozenset[str] | None = None) -> bool:
     """Replace each instruction ``wanted`` picks (phis excepted), in control-flow order, by
     a loop: its block ``pre`` keeps what precedes it, a new block ``post`` takes what
     follows it (phis that named ``pre`` as a predecessor name ``post``), and
     ``expand(pre, ins, post)`` builds the loop that goes between them (it may append to
     ``pre`` and put phis at the start of ``post``). The loop is not searched again: it
-    must not hold an instruction ``wanted`` picks."""
-    return _by_loops(shader, wanted, expand, shader.function.body)
+    must not hold an instruction ``wanted`` picks. ``ops``: the opcodes ``wanted`` may
+    pick, given so that a block without them is not searched."""
+    return _by_loops(shader, wanted, expand, shader.function.body, ops)
 
 
 def _by_loops(shader: MirShader, wanted: Callable[[Instr], bool],
-              expand: Callable[[Block, Instr, Block], Loop], cf: list[CFNode]) -> bool:
+              expand: Callable[[Block, Instr, Block], Loop], cf: list[CFNode],
+              ops: frozenset[str] | None) -> bool:
     """`replace_by_loops` on one control-flow list (a module-level function: a recursive
     closure is a reference cycle, freed only by the cyclic collector)."""
     changed = False
@@ -206,12 +210,14 @@ def _by_loops(shader: MirShader, wanted: Callable[[Instr], bool],
         n = cf[k]
         k += 1
         if isinstance(n, If):
-            changed |= _by_loops(shader, wanted, expand, n.then_list)
-            changed |= _by_loops(shader, wanted, expand, n.else_list)
+            changed |= _by_loops(shader, wanted, expand, n.then_list, ops)
+            changed |= _by_loops(shader, wanted, expand, n.else_list, ops)
         elif isinstance(n, Loop):
-            changed |= _by_loops(shader, wanted, expand, n.body)
-            changed |= _by_loops(shader, wanted, expand, n.cont)
+            changed |= _by_loops(shader, wanted, expand, n.body, ops)
+            changed |= _by_loops(shader, wanted, expand, n.cont, ops)
         else:
+            if ops is not None and ops.isdisjoint([ins.op for ins in n.instrs]):
+                continue
             pos = next((i for i, ins in enumerate(n.instrs) if wanted(ins)), None)
             if pos is None:
                 continue

@@ -549,3 +549,26 @@ def test_rewrite_instrs_offers_only_the_given_opcodes() -> None:
     validate(s)
     text = print_shader(s)
     assert " iadd " in text and text.count(" imul ") == 1
+
+
+def test_replace_by_loops_searches_only_blocks_with_the_given_opcodes() -> None:
+    """`replace_by_loops(..., ops=...)`: a block without those opcodes is not searched
+    (`wanted` is not asked about its instructions); one with them is, as before."""
+    from radcc.frontend.opt.lower_util import replace_by_loops
+
+    s, b = _shader()
+    x, addr = _lane_addr(b)
+    b.intrinsic("store_ssbo", [x, addr], binding=(0, 1))
+    asked: list[str] = []
+
+    def wanted(ins) -> bool:  # type: ignore[no-untyped-def]
+        asked.append(ins.op)
+        return False
+
+    def expand(pre, ins, post) -> Loop:  # type: ignore[no-untyped-def]
+        raise AssertionError("nothing is wanted")
+
+    assert not replace_by_loops(s, wanted, expand, ops=frozenset({"ssbo_atomic"}))
+    assert asked == []
+    assert not replace_by_loops(s, wanted, expand, ops=frozenset({"store_ssbo"}))
+    assert asked == [i.op for blk in iter_blocks(s.function.body) for i in blk.instrs]
