@@ -182,14 +182,8 @@ def _fold_float_arith(op: str, bits: int, srcs: list[tuple[int, ...]], src_bits:
     fn = FLOAT_ARITH[op]
     out = []
     for a in zip(*raws, strict=True):
-        v = fn([_typed(x, "float", bits) for x in a], bits)
-        if v != v:
-            return None
-        try:
-            r = int.from_bytes(struct.pack(fmt, v), "little")
-        except OverflowError:
-            return None
-        if flushed and is_denormal(r, bits):
+        r = _rounded(fn([_typed(x, "float", bits) for x in a], bits), fmt, bits, flushed)
+        if r is None:
             return None
         out.append(r)
     return tuple(out)
@@ -207,18 +201,28 @@ def _fold_float_resize(bits: int, srcs: list[tuple[int, ...]], src_bits: list[in
     if fmt is None or src_fmt is None or raw is None:
         return None
     out = []
+    flushed = bits in flush
     for x in raw:
-        v = _typed(x, "float", src_bits[0])
-        if v != v:
-            return None
-        try:
-            r = int.from_bytes(struct.pack(fmt, v), "little")
-        except OverflowError:
-            return None
-        if bits in flush and is_denormal(r, bits):
+        r = _rounded(_typed(x, "float", src_bits[0]), fmt, bits, flushed)
+        if r is None:
             return None
         out.append(r)
     return tuple(out)
+
+
+def _rounded(v: float, fmt: str, bits: int, flushed: bool) -> int | None:
+    """The bits of `v` rounded to the `bits`-wide float (``struct`` packing: nearest
+    even), or None where NumPy decides: a NaN (NumPy keeps its payload, ``struct`` does
+    not), a value out of range (``struct`` refuses it) and, `flushed`, a denormal."""
+    if v != v:
+        return None
+    try:
+        r = int.from_bytes(struct.pack(fmt, v), "little")
+    except OverflowError:
+        return None
+    if flushed and is_denormal(r, bits):
+        return None
+    return r
 
 
 def fold(op: str, dest_bits: int, dest_comps: int, srcs: list[tuple[int, ...]],
