@@ -288,9 +288,11 @@ class _Ctx:
                 self.renames[d.temp.id] = src
                 continue
             k = self.key(instr, mem)
+            # one hash of the key when new; `prev[0] is instr` when it is (mypyc boxes
+            # the tuple anew each time it leaves native code: no identity test on it)
             entry = (instr, b.index)
-            prev = self.table.setdefault(k, entry)  # (one hash of the key when new)
-            if prev is not entry:
+            prev = self.table.setdefault(k, entry)
+            if prev[0] is not instr:
                 orig, ob = prev
                 sgpr_defs = any(d.rc is not None and (d.rc.is_sgpr or d.rc.linear)
                                 for d in instr.definitions)
