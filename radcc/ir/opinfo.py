@@ -225,9 +225,9 @@ def tied_operands(table: OpcodeTable, instr: Instruction) -> list[tuple[int, int
         plan = _TIED_PLANS[uid] = _tied_plan(info)
     if plan is None:
         return []
-    if plan is _ATOMIC:
-        return [(0, 0)]
     di, k, implicit = plan
+    if di < 0:  # an atomic that returns
+        return [(0, 0)]
     if di >= len(instr.definitions) or k >= len(instr.operands):
         return []
     o = instr.operands[k]
@@ -239,9 +239,11 @@ def tied_operands(table: OpcodeTable, instr: Instruction) -> list[tuple[int, int
 def _tied_plan(info: OpInfo) -> tuple[int, int, frozenset[int]] | None:
     """`tied_operands`' facts of a table entry: (definition index, operand index, the
     implicit registers that operand may be instead of a tied value), or None when
-    the entry ties nothing."""
+    the entry ties nothing; definition index -1 for an atomic that returns (its data
+    operand 0 is tied to definition 0 whatever the instruction holds). (No sentinel
+    tested by identity: mypyc boxes a tuple anew each time it leaves native code.)"""
     if mimg_atomic(info) or mubuf_atomic(info):
-        return _ATOMIC
+        return (-1, 0, frozenset())
     di = tied_definition(info)
     if di is None:
         return None
@@ -249,7 +251,5 @@ def _tied_plan(info: OpInfo) -> tuple[int, int, frozenset[int]] | None:
             frozenset(IMPLICIT_REGS[r] for r in info.implicit_reads if r in IMPLICIT_REGS))
 
 
-# the plan of an atomic that returns: its data operand 0 is tied to definition 0
-_ATOMIC: tuple[int, int, frozenset[int]] = (0, 0, frozenset())
 # `_tied_plan` by table entry (`OpInfo.uid`)
 _TIED_PLANS: dict[int, tuple[int, int, frozenset[int]] | None] = {}
