@@ -126,6 +126,10 @@ def _convert(ins: Instr, e: Emit, frm: str, to: str, db: int) -> Value | None:
     return None
 
 
+# the shifts whose 64-bit shift amount `_lower` narrows (whatever the shifted width)
+_SHIFTS = frozenset({"ishl", "ishr", "ushr"})
+
+
 def _lower(ins: Instr, e: Emit) -> Value | None:
     op = ins.op
     d = ins.dest
@@ -136,7 +140,7 @@ def _lower(ins: Instr, e: Emit) -> Value | None:
         if d.bit_size == 64 or ins.srcs[0].bit_size == 64:
             return _convert(ins, e, m.group(1), m.group(2), d.bit_size)
         return None
-    if op in ("ishl", "ishr", "ushr") and ins.srcs[1].bit_size == 64:
+    if op in _SHIFTS and ins.srcs[1].bit_size == 64:
         return e.alu(op, d.bit_size, ins.srcs[0], e.lo(ins.srcs[1]))
     if op not in LOWERED or not _is64(ins):
         return None
@@ -230,7 +234,7 @@ def _count(e: Emit, v: Value) -> Value:
 
 
 # the opcodes `_lower` may replace: the conversions, the shifts and LOWERED
-_OPS = LOWERED | {"ishl", "ishr", "ushr"} | {op for op in ALU_OPS if CONVERSION.match(op)}
+_OPS = LOWERED | _SHIFTS | {op for op in ALU_OPS if CONVERSION.match(op)}
 
 
 def lower_int64(shader: MirShader) -> bool:

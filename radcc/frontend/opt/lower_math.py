@@ -268,6 +268,11 @@ def _dot_4x8(ins: Instr, e: Emit) -> Value | None:
     return e.alu("iadd", 32, acc, c)
 
 
+# the float operations besides TRANSCENDENTAL that `_lower` rewrites (by width and mode)
+_FLOAT_LOWERED = frozenset({"fmod", "frem", "flrp", "fstep", "fsign", "fdiv", "frcp", "frsq",
+                            "fsqrt"})
+
+
 def _lower(ins: Instr, e: Emit) -> Value | None:
     op = ins.op
     d = ins.dest
@@ -286,8 +291,7 @@ def _lower(ins: Instr, e: Emit) -> Value | None:
         neg = e.alu("ishr", bits, s[0], e.const(32, bits - 1))
         nz = e.alu(f"b2i{bits}", bits, e.alu("ine", 1, s[0], e.const(bits, 0)))
         return e.alu("ior", bits, neg, nz)
-    if op not in TRANSCENDENTAL and op not in ("fmod", "frem", "flrp", "fstep", "fsign",
-                                                "fdiv", "frcp", "frsq", "fsqrt"):
+    if op not in TRANSCENDENTAL and op not in _FLOAT_LOWERED:
         return None
     f = _F(e, bits)
     if op == "fmod" or op == "frem":
@@ -333,8 +337,7 @@ def _lower(ins: Instr, e: Emit) -> Value | None:
 
 
 # the opcodes `_lower` may replace
-_OPS = frozenset(DOT_4X8) | BIT_OPS | TRANSCENDENTAL | {
-    "isign", "fmod", "frem", "flrp", "fstep", "fsign", "fdiv", "frcp", "frsq", "fsqrt"}
+_OPS = frozenset(DOT_4X8) | BIT_OPS | TRANSCENDENTAL | _FLOAT_LOWERED | {"isign"}
 
 
 def lower_math(shader: MirShader) -> bool:
