@@ -15,6 +15,17 @@ points are compiled for gfx1100 (``--mcpu``) in each wave size by
 - radcc: `radcc.driver.compile.compile_spirv` in a forked worker per shader
   (`radcc.driver.corpus.run_jobs`: ``--jobs`` at once, killed after ``--timeout``).
 
+``--time`` also compares compile CPU time, measured the same way on both sides: each
+compiler warm in one process, the shaders compiled one after another (the issue's
+measure: radcc's warm in-process `compile_spirv` against ACO's pipeline creation in a warm
+process). ACO's pipelines are created once more without capture flags in RADV's child
+process; radcc compiles every shader it compiled in its worker once more in this process,
+in order, after a warm-up compile. The forked workers' own CPU times are printed too (and
+kept in the JSON rows as ``worker_cpu_s``): a worker forked per shader pays for
+copy-on-write page faults on the parent's heap that a warm process does not (here ~25-45
+ms per shader under Firecracker, ~40% of a small shader's compile), a cost ACO's side
+does not have.
+
 Per project and wave size it prints, over the shaders both compile, the geometric mean
 of the radcc/ACO ratios (`radcc.driver.compare.Metrics`, counted the same way for
 both): instructions from the disassembly without radcc's ``s_delay_alu`` (ACO of Mesa
@@ -71,7 +82,8 @@ class Figures:
     spilled_sgprs: int = 0
     spilled_vgprs: int = 0
     error: str = ""
-    cpu_s: float | None = None  # compile CPU seconds (--time)
+    cpu_s: float | None = None  # compile CPU seconds, warm in-process (--time)
+    worker_cpu_s: float | None = None  # radcc: CPU seconds in its forked worker (--time)
 
 
 class Refused(Exception):
@@ -119,9 +131,25 @@ def radcc_side(jobs: list[Job], wave: int, n_jobs: int, timeout: float
     out: dict[str, Figures] = {}
     for row in run_jobs(jobs, opts):
         key = f"{row['file']}:{row['entry']}"
-        out[key] = (Figures(**row["stats"], cpu_s=row["compile_ms"] / 1000) if row["ok"]
-                    else Figures(error=row["error"]))
+        out[key] = (Figures(**row["stats"], worker_cpu_s=row["compile_ms"] / 1000)
+                    if row["ok"] else Figures(error=row["error"]))
     return out
+
+
+def time_in_process(jobs: list[Job], wave: int, rc: dict[str, Figures]) -> None:
+    """Set `Figures.cpu_s` of each job radcc compiled (in its worker): compile it once
+    more in this (warm) process, one after another in order, as ACO's side is timed."""
+    from radcc.driver.compile import compile_spirv
+
+    for job in jobs:
+        fig = rc.get(f"{job.file}:{job.entry or 'main'}")
+        if fig is None or fig.error:
+            continue
+        spirv = Path(job.file).read_bytes()
+        t0 = time.process_time()
+        compile_spirv(spirv, mcpu=job.mcpu, wave_size=wave, entry=job.entry,
+                      debug_options=DEBUG)
+        fig.cpu_s = time.process_time() - t0
 
 
 def aco_side(jobs: list[Job], wave: int, family: str, timed: bool = False
@@ -156,7 +184,8 @@ def geomean(xs: list[float]) -> float:
 def time_summary(aco: dict[str, Figures], rc: dict[str, Figures], both: list[str]
                  ) -> dict[str, float] | None:
     """Compile CPU time radcc/ACO over `both` (when timed): per-shader geomean, median,
-    geomeans by ACO's instruction count (< 100, 100-999, >= 1000), totals."""
+    geomeans by ACO's instruction count (< 100, 100-999, >= 1000), totals; and the
+    geomean and total of radcc's forked workers' times (``worker_*``)."""
     timed = [k for k in both if rc[k].cpu_s and aco[k].cpu_s]
     if not timed:
         return None
@@ -165,7 +194,10 @@ def time_summary(aco: dict[str, Figures], rc: dict[str, Figures], both: list[str
     out = {"shaders": float(len(timed)), "geomean": geomean(list(rs.values())),
            "median": srt[len(srt) // 2],
            "radcc_total_s": sum(rc[k].cpu_s or 0.0 for k in timed),
-           "aco_total_s": sum(aco[k].cpu_s or 0.0 for k in timed)}
+           "aco_total_s": sum(aco[k].cpu_s or 0.0 for k in timed),
+           "worker_geomean": geomean([(rc[k].worker_cpu_s or 0.0) / max(aco[k].cpu_s or 0.0,
+                                                                        1e-6) for k in timed]),
+           "worker_total_s": sum(rc[k].worker_cpu_s or 0.0 for k in timed)}
     for label, lo, hi in (("small", 0, 100), ("medium", 100, 1000), ("large", 1000, 1 << 30)):
         xs = [rs[k] for k in timed if lo <= aco[k].instructions < hi]
         out[f"geomean_{label}"] = geomean(xs)
@@ -213,9 +245,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--timeout", type=float, default=300.0, help="seconds per radcc compile")
     ap.add_argument("--json", type=Path, help="write the summaries and rows here")
     ap.add_argument("--time", action="store_true",
-                    help="also compare compile CPU time (radcc's compile_spirv in a worker "
-                         "forked from a warm process; ACO's pipeline created once more "
-                         "without capture flags)")
+                    help="also compare compile CPU time, each compiler warm in one process "
+                         "(radcc's compile_spirv once more in this process; ACO's pipeline "
+                         "created once more without capture flags)")
     ap.add_argument("--worst", type=int, default=0, metavar="N",
                     help="list the N largest instruction ratios per project and wave")
     ap.add_argument("--compiled", action="store_true",
@@ -252,6 +284,8 @@ def main(argv: list[str] | None = None) -> int:
             aco = aco_side(jobs, wave, family, a.time)
             t1 = time.perf_counter()
             rc = radcc_side(jobs, wave, a.jobs, a.timeout)
+            if a.time:
+                time_in_process(jobs, wave, rc)
             t2 = time.perf_counter()
             s = summarise(name, wave, aco, rc)
             summaries.append(s)
@@ -270,7 +304,9 @@ def main(argv: list[str] | None = None) -> int:
                       f"size: <100 instr {t['geomean_small']:.1f}x ({t['n_small']:.0f}), "
                       f"100-999 {t['geomean_medium']:.1f}x ({t['n_medium']:.0f}), >=1000 "
                       f"{t['geomean_large']:.1f}x ({t['n_large']:.0f}); totals "
-                      f"{t['radcc_total_s']:.1f} s vs {t['aco_total_s']:.2f} s", flush=True)
+                      f"{t['radcc_total_s']:.1f} s vs {t['aco_total_s']:.2f} s; in forked "
+                      f"workers: geomean {t['worker_geomean']:.1f}x, total "
+                      f"{t['worker_total_s']:.1f} s", flush=True)
             if a.worst:
                 rows = s["rows"]
                 ok = [k for k, r in rows.items() if not r["aco"]["error"]
