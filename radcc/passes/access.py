@@ -356,9 +356,14 @@ class AccessCache:
         e = self._m.get(id(instr))
         if e is not None:
             return e[1]
-        a = Access(self.program, instr, self._index.get((instr.opcode, instr.format)))
+        a = self.uncached(instr)
         self._m[id(instr)] = (instr, a)
         return a
+
+    def uncached(self, instr: Instruction) -> Access:
+        """`instr`'s `Access` built anew and not kept: for a pass that keeps its own
+        record of each instruction (and so asks once per instruction)."""
+        return Access(self.program, instr, self._index.get((instr.opcode, instr.format)))
 
 
 def _lane_mask_plan(info: OpInfo) -> tuple[tuple[int, ...], bool]:

@@ -52,7 +52,6 @@ from radcc.passes.access import (
     Access,
     AccessCache,
     depctr_of,
-    info_index,
     is_ds,
     is_exp,
     is_salu,
@@ -263,14 +262,15 @@ class _Pass:
 
     def plan(self, block: Block) -> list[_Rec]:
         """The records of the block's instructions, made on its first visit (each
-        instruction is in one block: its `Access` is not looked up in `acc`)."""
+        instruction is in one block: its `Access` is built by `acc.uncached`, not kept
+        in `acc`)."""
         recs = self.recs.get(block.index)
         if recs is None:
             p = self.p
-            index = info_index(p.gfx_level)
+            uncached = self.acc.uncached
             recs = self.recs[block.index] = [
-                _Rec(p, Access(p, i, index.get((i.opcode, i.format))), i, self.delays,
-                     self.by_info) for i in block.instructions]
+                _Rec(p, uncached(i), i, self.delays, self.by_info)
+                for i in block.instructions]
         return recs
 
     def advance(self, st: DelayState, x: _Rec) -> None:

@@ -75,6 +75,7 @@ from radcc.isa.table import OpInfo
 from radcc.passes.access import (
     WAIT_OPCODES,
     Access,
+    AccessCache,
     depctr_of,
     encode_depctr,
     info_of,
@@ -228,10 +229,9 @@ class _Rec:
                  "permlane", "exp", "vmem_like", "flat", "ds", "ldsdir", "indirect",
                  "returns_data", "wr_exec", "wmma", "wmma_ab", "nop", "g10")
 
-    def __init__(self, program: Program, instr: Instruction, wave64: bool,
+    def __init__(self, program: Program, instr: Instruction, acc: Access, wave64: bool,
                  g10: bool = False) -> None:
-        info = info_of(program, instr)
-        acc = Access(program, instr, info)
+        info = acc.info
         self.info = info
         self.rd, self.wr, self.vrd, self.vwr = acc.reads, acc.writes, acc.vreads, acc.vwrites
         self.srd = _sgprs_of(acc.reads)
@@ -412,6 +412,7 @@ class _Round:
         # records by instruction identity, shared by the rounds (a round changes no
         # instruction a record describes: it adds instructions and lowers wait_vdst)
         self.recs = recs
+        self.access = AccessCache(program)  # builds each record's `Access` (not kept)
         self.rev: dict[int, tuple[list[Instruction], list[_Rec]]] = {}
         has = self.t.has_hazard
         self.h_trans = has(Hazard.VALUTransUseHazard)
@@ -441,8 +442,8 @@ class _Round:
         """The record of `instr` (kept with the instruction, so its id is not reused)."""
         e = self.recs.get(id(instr))
         if e is None:
-            e = self.recs[id(instr)] = (instr, _Rec(self.p, instr, self.wave64,
-                                                    self.g10 is not None))
+            e = self.recs[id(instr)] = (instr, _Rec(self.p, instr, self.access.uncached(instr),
+                                                    self.wave64, self.g10 is not None))
         return e[1]
 
     # --- the two backward searches ------------------------------------------------------
