@@ -4,8 +4,10 @@
 (docs/architecture.md; mesa src/amd/compiler/README.md and aco_interface.cpp's
 ``aco_postprocess_shader``/``aco_compile_shader``). Each entry names the phase's
 function, imported here: a listed phase that does not exist is an import error.
-``dominance`` (`dominator_tree`) is no phase of ACO's list but the analysis value
-numbering walks; it runs right before value numbering.
+``dominance`` (`require_dominance`) is no phase of ACO's list but the analysis value
+numbering walks; it runs right before value numbering, and computes the dominator
+trees only when they are not current (repair_ssa has computed them, and the phases
+since it keep the CFG).
 
 ACO's "Lower Subdword" phase (aco_lower_subdword.cpp) is not listed: ACO runs it on
 GFX6 and GFX7 only, to turn sub-dword temps and pseudo instructions into dword ones
@@ -52,7 +54,7 @@ from dataclasses import dataclass, field
 from typing import TextIO
 
 from radcc.ir.analyses import Analysis
-from radcc.ir.dominance import dominance_is_exact, dominator_tree
+from radcc.ir.dominance import dominance_is_exact, require_dominance
 from radcc.ir.printer import print_program
 from radcc.ir.program import Program
 from radcc.ir.validate import Issue, ValidationError, validate_ir, validate_ra
@@ -106,7 +108,7 @@ class PassSpec:
 PIPELINE: tuple[PassSpec, ...] = (
     PassSpec("repair_ssa", repair_ssa, preserves=_CFG, sgpr_dominance=True),
     PassSpec("lower_phis", lower_phis, preserves=_CFG),
-    PassSpec("dominance", dominator_tree, preserves=_ALL),
+    PassSpec("dominance", require_dominance, preserves=_ALL),
     PassSpec("value_numbering", value_numbering, frozenset({F.NO_VN}), _CFG),
     PassSpec("optimizer", optimize, frozenset({F.NO_OPT}), _CFG, sgpr_dominance=False),
     PassSpec("repair_ssa_after_opt", repair_ssa, preserves=_CFG, sgpr_dominance=True),
