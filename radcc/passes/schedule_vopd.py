@@ -432,13 +432,16 @@ def schedule_vopd(program: Program) -> None:
         instrs = block.instructions
         if len(instrs) < 2:
             continue
+        halves = [dual_half(program, i) for i in instrs]
+        if len(halves) - halves.count(None) < 2:
+            continue  # no pair can form: the block stays as it is
         accs = [access(i) for i in instrs]
         kinds = [classify(i, a) for i, a in zip(instrs, accs, strict=True)]
         new: list[Instruction] = []
         pos = 0
         for lo, hi in regions(kinds):
             new.extend(instrs[pos:lo])
-            new.extend(_schedule_region(program, instrs[lo:hi], accs[lo:hi]))
+            new.extend(_schedule_region(program, instrs[lo:hi], accs[lo:hi], halves[lo:hi]))
             pos = hi
         new.extend(instrs[pos:])
         block.instructions = new
