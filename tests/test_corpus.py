@@ -51,9 +51,12 @@ def _by_key(rows: list[dict]) -> dict[tuple[str, str], dict]:
     return {(r["file"], r["entry"]): r for r in rows}
 
 
-def test_rows_equal_stats_file(corpus: Path, tmp_path: Path, capsys) -> None:
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_rows_equal_stats_file(corpus: Path, tmp_path: Path, capsys, jobs: str) -> None:
+    """One worker compiling every job in turn (--jobs 1: the failing ones among them)
+    or two: the rows of the compiled shaders are those of a compile in its own process."""
     out = tmp_path / "out.jsonl"
-    assert main(["corpus", str(corpus), "-o", str(out), "--jobs", "2"]) == 1  # two fail
+    assert main(["corpus", str(corpus), "-o", str(out), "--jobs", jobs]) == 1  # two fail
     rows = _by_key(_rows(out))
     a, b = str(corpus / "a.spv"), str(corpus / "sub" / "b.comp")
     assert set(rows) == {(a, "main"), (b, "main"), (str(corpus / "bad.comp"), "main"),
@@ -63,9 +66,16 @@ def test_rows_equal_stats_file(corpus: Path, tmp_path: Path, capsys) -> None:
                            "error", "compile_ms", "stats"]
         assert r["compiler"] == "radcc" and r["mcpu"] == "gfx1100" and r["wave_size"] == 32
     # the compiled ones: the rows of radcc compile --stats-file but compile_ms
-    sf = tmp_path / "stats.jsonl"
-    assert main(["compile", a, b, "-o", str(tmp_path / "objs"), "--stats-file", str(sf)]) == 0
-    for want in _rows(sf):
+    wants = []
+    for f in (a, b):  # each in a fresh process
+        sf = tmp_path / f"stats-{Path(f).stem}.jsonl"
+        subprocess.run([sys.executable, "-c", "import sys; from radcc.cli import main; "
+                        "sys.exit(main(sys.argv[1:]))", "compile", f, "-o",
+                        str(tmp_path / "objs"), "--stats-file", str(sf)], check=True,
+                       capture_output=True)
+        wants += _rows(sf)
+    assert len(wants) == 2
+    for want in wants:
         got = rows[(want["file"], want["entry"])]
         assert got["ok"] is True and got["error"] is None and got["compile_ms"] > 0
         assert {k: got[k] for k in want if k != "compile_ms"} == \
@@ -143,6 +153,42 @@ def test_timeout_and_crash_stay_confined(corpus: Path, tmp_path: Path, monkeypat
     assert rows[(str(corpus / "a.spv"), "main")]["ok"] is True
     b = rows[(str(corpus / "sub" / "b.comp"), "main")]
     assert b["ok"] is False and b["error"] == "the worker crashed (exit status 7)"
+
+
+@pytest.mark.parametrize("failure", ["crash", "timeout", "memory"])
+def test_one_worker_goes_on_after_a_failure(corpus: Path, tmp_path: Path, monkeypatch,
+                                            capsys, failure: str) -> None:
+    """--jobs 1: the shader after one whose worker crashed, timed out or ran out of
+    memory compiles in a fresh worker, and the one before it is unharmed."""
+    (corpus / "bad.comp").unlink()
+    (corpus / "g.geom").unlink()
+    (corpus / "z.comp").write_text(_A)  # sorted after sub/b.comp
+    out = tmp_path / "out.jsonl"
+    import time
+
+    import radcc.cli._shader as shader
+
+    real = shader.compile_shader
+
+    def fail_on_b(args, spirv, *a, **k):
+        if args.shader.endswith("b.comp"):
+            if failure == "crash":
+                os._exit(7)
+            if failure == "timeout":
+                time.sleep(60)
+            return bytearray(16 << 30)  # 16 GB
+        return real(args, spirv, *a, **k)
+
+    monkeypatch.setattr(shader, "compile_shader", fail_on_b)
+    assert main(["corpus", str(corpus), "-o", str(out), "--jobs", "1", "--timeout", "8",
+                 "--max-memory", "6144"]) == 1
+    rows = _rows(out)
+    assert [Path(r["file"]).name for r in rows] == ["a.spv", "b.comp", "z.comp"]
+    assert rows[0]["ok"] is True and rows[2]["ok"] is True
+    assert rows[2]["stats"]["Instructions"] > 0
+    want = {"crash": "the worker crashed (exit status 7)", "timeout": "timed out after 8 s",
+            "memory": "out of memory (--max-memory 6144 MB)"}[failure]
+    assert rows[1]["ok"] is False and rows[1]["error"] == want
 
 
 def test_memory_blowup_stays_confined(corpus: Path, tmp_path: Path, monkeypatch,

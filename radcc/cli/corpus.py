@@ -9,10 +9,11 @@ extensions); every entry point of every SPIR-V module is compiled. Each row hold
 ``ok``, ``error`` (one line, or null), ``compile_ms`` and ``stats`` (the fields of
 ``radcc compile --stats-file``, `radcc.driver.report`). ``--compiler aco`` gives the same
 rows from Mesa's ACO through RADV's null device (``radcc compare``'s oracle), its
-statistics under radcc's names, for ``radcc report`` between the two compilers. Every shader compiles in its own
-process (`radcc.driver.corpus`): a crash, a hang (``--timeout``) or an error is that
-shader's ``ok: false`` row and the run goes on. ``--ray [ADDRESS]`` runs the same work
-as Ray tasks (batches of jobs, each shader still in its own forked process) on the
+statistics under radcc's names, for ``radcc report`` between the two compilers. Shaders
+compile in forked worker processes (`radcc.driver.corpus`): a crash, a hang
+(``--timeout``) or an error is that shader's ``ok: false`` row, a fresh worker takes
+over, and the run goes on. ``--ray [ADDRESS]`` runs the same work
+as Ray tasks (batches of jobs, each batch in a forked worker of its own) on the
 cluster at ADDRESS or on a local Ray (``pip install radcc[ray]``; radcc must be
 installed on every node). ``--resume`` keeps OUT and compiles only
 the shaders it does not hold; ``--shard K/N`` takes every N-th shader file from the K-th

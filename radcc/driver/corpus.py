@@ -10,9 +10,15 @@ The caller (`radcc.cli.corpus`) gives the function that compiles one job in a wo
 (`CorpusOptions.compile_one`: SPIR-V or GLSL to a `radcc.driver.report.StatsRow`).
 Guarantees: every entry point of every SPIR-V module, and every GLSL file (entry
 ``main``), found under the inputs (directories recursively, by extension) is one job;
-each job runs in its own forked process, so a crash, an exception, a memory blow-up or
-a hang (killed after the timeout) becomes that shader's row with ``ok: false`` and a
-one-line ``error``, and the other jobs go on. A compiled shader's row is
+jobs run in forked worker processes (``jobs`` at once), each worker compiling jobs one
+after another, so a crash, an exception, a memory blow-up or a hang (killed after the
+timeout) becomes that shader's row with ``ok: false`` and a one-line ``error``, and the
+other jobs go on: a worker that crashed, ran out of memory or was killed is replaced by
+a fresh fork for the next job. Workers are kept rather than forked per job because a
+fresh fork pays copy-on-write faults on the parent's heap for every page a compile
+touches (about 2,600 pages, 25-45 ms, per small ncnn shader on a Firecracker VM: ~40%
+of its compile; bench/README.md); a compile leaves no state that changes the next one's
+output (`tests/test_corpus.py` compares a worker's rows with fresh processes'). A compiled shader's row is
 `radcc.driver.report.row_dict` of `radcc.driver.report.stats_row` (the fields of
 ``radcc compile --stats-file``) plus ``compiler``, ``ok`` and ``error``.
 """
@@ -185,8 +191,23 @@ def read_done(path: str, compiler: str = "radcc") -> set[tuple[str, str, str, in
     return {(d["file"], d["entry"], d["mcpu"], d["wave_size"]) for d in rows}
 
 
-def _work(job: Job, opts: CorpusOptions, conn: Any) -> None:
-    """The worker: compile `job`, send its row through `conn`. It leads its own process
+def _compile_row(job: Job, opts: CorpusOptions) -> tuple[dict[str, Any], bool]:
+    """`job`'s row, and whether the worker may go on (not after running out of memory)."""
+    c = opts.compiler
+    try:
+        return ok_row(opts.compile_one(job, opts.wave), c), True
+    except opts.user_errors as e:
+        return error_row(job, str(e), c), True
+    except MemoryError:
+        return error_row(job, "out of memory" if opts.max_memory_mb is None else
+                         f"out of memory (--max-memory {opts.max_memory_mb} MB)", c), False
+    except Exception as e:  # an internal error of radcc: this shader's row
+        return error_row(job, f"internal error: {type(e).__name__}: {e}", c), True
+
+
+def _serve(opts: CorpusOptions, conn: Any) -> None:
+    """A worker: compile the jobs `conn` sends, one after another, sending each row back,
+    until it sends None (or a compile ran out of memory). It leads its own process
     group, so that a timeout also ends the processes it started (ACO's)."""
     os.setpgid(0, 0)
     if opts.max_memory_mb is not None:  # a blow-up fails this shader, not the machine
@@ -194,57 +215,94 @@ def _work(job: Job, opts: CorpusOptions, conn: Any) -> None:
 
         limit = opts.max_memory_mb << 20
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-    c = opts.compiler
-    try:
-        row = ok_row(opts.compile_one(job, opts.wave), c)
-    except opts.user_errors as e:
-        row = error_row(job, str(e), c)
-    except MemoryError:
-        row = error_row(job, "out of memory" if opts.max_memory_mb is None else
-                        f"out of memory (--max-memory {opts.max_memory_mb} MB)", c)
-    except Exception as e:  # an internal error of radcc: this shader's row
-        row = error_row(job, f"internal error: {type(e).__name__}: {e}", c)
-    conn.send(row)
+    while (job := conn.recv()) is not None:
+        row, go_on = _compile_row(job, opts)
+        conn.send((row, go_on))
+        if not go_on:
+            break
     conn.close()
 
 
+@dataclass
+class _Worker:
+    """A worker process of `run_jobs`, its end of the pipe, and the job it is compiling
+    (None when idle) with that job's deadline."""
+
+    proc: Any
+    conn: Any
+    job: Job | None = None
+    deadline: float = 0.0
+
+
 def run_jobs(jobs: list[Job], opts: CorpusOptions) -> Iterator[dict[str, Any]]:
-    """The rows of `jobs`, as they finish, each compiled in its own forked process (at
-    most `opts.jobs` at a time, killed after `opts.timeout` seconds)."""
+    """The rows of `jobs`, as they finish, compiled by at most `opts.jobs` forked workers
+    (each job killed, with its worker, after `opts.timeout` seconds)."""
     ctx = multiprocessing.get_context("fork")
     import radcc.driver.compile  # noqa: F401  (loaded once, before the forks)
 
     pending = list(reversed(jobs))
-    running: dict[Any, tuple[Job, Any, float]] = {}  # conn -> (job, process, deadline)
-    while pending or running:
-        while pending and len(running) < max(1, opts.jobs):
-            job = pending.pop()
-            recv, send = ctx.Pipe(duplex=False)
-            proc = ctx.Process(target=_work, args=(job, opts, send), daemon=True)
-            proc.start()
-            send.close()
-            running[recv] = (job, proc, time.monotonic() + opts.timeout)
-        now = time.monotonic()
-        wait = max(0.0, min(d for _, _, d in running.values()) - now)
-        ready = multiprocessing.connection.wait(list(running), timeout=wait)
-        for conn in ready:
-            job, proc, _ = running.pop(conn)  # type: ignore[call-overload]
+    idle: list[_Worker] = []
+    busy: dict[Any, _Worker] = {}  # conn -> its worker, compiling a job
+    try:
+        while pending or busy:
+            while pending and len(busy) < max(1, opts.jobs):
+                if idle:
+                    w = idle.pop()
+                else:
+                    conn, theirs = ctx.Pipe()
+                    proc = ctx.Process(target=_serve, args=(opts, theirs), daemon=True)
+                    proc.start()
+                    theirs.close()
+                    w = _Worker(proc, conn)
+                job = pending.pop()
+                try:
+                    w.conn.send(job)
+                except (BrokenPipeError, OSError):  # it died while idle: a fresh one
+                    _kill(w.proc)
+                    pending.append(job)
+                    continue
+                w.job, w.deadline = job, time.monotonic() + opts.timeout
+                busy[w.conn] = w
+            wait = max(0.0, min(w.deadline for w in busy.values()) - time.monotonic())
+            for conn in multiprocessing.connection.wait(list(busy), timeout=wait):
+                w = busy.pop(conn)  # type: ignore[call-overload]
+                assert w.job is not None
+                try:
+                    row, go_on = conn.recv()
+                except (EOFError, OSError):
+                    w.proc.join()
+                    row, go_on = error_row(w.job, "the worker crashed (exit status "
+                                           f"{w.proc.exitcode})", opts.compiler), False
+                if go_on:
+                    w.job = None
+                    idle.append(w)
+                else:  # it has ended (crashed, or stopped after a MemoryError)
+                    w.proc.join()
+                    conn.close()
+                yield row
+            now = time.monotonic()
+            for conn, w in list(busy.items()):
+                if now >= w.deadline:
+                    assert w.job is not None
+                    _kill(w.proc)
+                    conn.close()
+                    del busy[conn]
+                    yield error_row(w.job, f"timed out after {opts.timeout:g} s",
+                                    opts.compiler)
+    finally:
+        for w in idle:
             try:
-                row = conn.recv()
-            except (EOFError, OSError):
-                proc.join()
-                row = error_row(job, f"the worker crashed (exit status {proc.exitcode})",
-                                opts.compiler)
-            conn.close()
-            proc.join()
-            yield row
-        now = time.monotonic()
-        for conn, (job, proc, deadline) in list(running.items()):
-            if now >= deadline:
-                _kill(proc)
-                conn.close()
-                del running[conn]
-                yield error_row(job, f"timed out after {opts.timeout:g} s", opts.compiler)
+                w.conn.send(None)
+            except (BrokenPipeError, OSError):
+                pass
+            w.conn.close()
+        for w in idle:
+            w.proc.join(timeout=5)
+            if w.proc.is_alive():
+                _kill(w.proc)
+        for w in busy.values():
+            _kill(w.proc)
+            w.conn.close()
 
 
 def _kill(proc: Any) -> None:
@@ -264,8 +322,8 @@ def cpu_count() -> int:
 
 
 def _run_batch(jobs: list[Job], opts: CorpusOptions) -> list[dict[str, Any]]:
-    """A Ray task's work: `jobs` one after the other, each in its own forked process as
-    `run_jobs` does (the same rows, the same confinement)."""
+    """A Ray task's work: `jobs` one after the other in a forked worker as `run_jobs`
+    runs them (the same rows, the same confinement)."""
     from dataclasses import replace
 
     return list(run_jobs(jobs, replace(opts, jobs=1)))
