@@ -12,19 +12,20 @@ points are compiled for gfx1100 (``--mcpu``) in each wave size by
 - ACO: Mesa's RADV on its null device (`radcc.oracle.radv.compile_many`, one child
   process per project and wave size; a driver crash fails only its shader), with the
   modules' default specialization constants;
-- radcc: `radcc.driver.compile.compile_spirv` in a forked worker per shader
-  (`radcc.driver.corpus.run_jobs`: ``--jobs`` at once, killed after ``--timeout``).
+- radcc: `radcc.driver.compile.compile_spirv` in forked workers
+  (`radcc.driver.corpus.run_jobs`: ``--jobs`` at once, a shader killed with its worker
+  after ``--timeout``).
 
 ``--time`` also compares compile CPU time, measured the same way on both sides: each
 compiler warm in one process, the shaders compiled one after another (the issue's
 measure: radcc's warm in-process `compile_spirv` against ACO's pipeline creation in a warm
 process). ACO's pipelines are created once more without capture flags in RADV's child
 process; radcc compiles every shader it compiled in its worker once more in this process,
-in order, after a warm-up compile. The forked workers' own CPU times are printed too (and
-kept in the JSON rows as ``worker_cpu_s``): a worker forked per shader pays for
-copy-on-write page faults on the parent's heap that a warm process does not (here ~25-45
-ms per shader under Firecracker, ~40% of a small shader's compile), a cost ACO's side
-does not have.
+in order, after a warm-up compile. The workers' own CPU times are printed too (and kept
+in the JSON rows as ``worker_cpu_s``): a forked worker pays for copy-on-write page faults
+on the parent's heap that a warm process does not (a fork per shader, as `run_jobs` did
+before session 20: ~25-45 ms per small shader under Firecracker, ~40% of its compile),
+a cost ACO's side does not have.
 
 Per project and wave size it prints, over the shaders both compile, the geometric mean
 of the radcc/ACO ratios (`radcc.driver.compare.Metrics`, counted the same way for
