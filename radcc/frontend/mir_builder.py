@@ -8,8 +8,7 @@ one of the node's lists for the duration of a ``with`` block.
 from __future__ import annotations
 
 import struct
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from typing import Any
 
 from .mir import Block, CFNode, If, Instr, Loop, MirShader, Value, mask
@@ -37,19 +36,10 @@ class MirBuilder:
         self.line = 0  # the source line `emit` gives instructions (0: none)
 
     # ----- cursor -----
-    @contextmanager
-    def into(self, cf: list[CFNode]) -> Iterator[None]:
-        saved = (self.list, self.block)
-        if not cf:
-            cf.append(self.shader.new_block())
-        self.list = cf
-        last = cf[-1]
-        assert isinstance(last, Block)
-        self.block = last
-        try:
-            yield
-        finally:
-            self.list, self.block = saved
+    def into(self, cf: list[CFNode]) -> _Into:
+        """A context manager: the cursor at the end of ``cf`` inside, back where it was
+        after."""
+        return _Into(self, cf)
 
     def _after(self, node: CFNode) -> None:
         self.list.append(node)
@@ -99,8 +89,8 @@ class MirBuilder:
         return v
 
     def intr(self, name: str, srcs: Sequence[Value], bits: int, comps: int, **attrs: Any) -> Value:
-        v = self.intrinsic(name, srcs, (bits, comps), **attrs)
-        assert v is not None
+        v = self.shader.new_value(bits, comps)
+        self.emit(Instr(name, v, list(srcs), attrs))
         return v
 
     def jump(self, kind: str) -> None:
@@ -175,6 +165,33 @@ class MirBuilder:
 
     def fsplat(self, x: float, like: Value) -> Value:
         return self.const(like.bit_size, [float_bits(x, like.bit_size)] * like.num_components)
+
+
+class _Into:
+    """`MirBuilder.into`'s context manager (a class: one call to enter and one to leave,
+    where a generator-based one costs several; the builder translates every construct
+    through it)."""
+
+    __slots__ = ("b", "cf", "saved_list", "saved_block")
+
+    def __init__(self, b: MirBuilder, cf: list[CFNode]) -> None:
+        self.b = b
+        self.cf = cf
+        self.saved_list = b.list
+        self.saved_block = b.block
+
+    def __enter__(self) -> None:
+        b, cf = self.b, self.cf
+        if not cf:
+            cf.append(b.shader.new_block())
+        b.list = cf
+        last = cf[-1]
+        assert isinstance(last, Block)
+        b.block = last
+
+    def __exit__(self, *exc: object) -> None:
+        b = self.b
+        b.list, b.block = self.saved_list, self.saved_block
 
 
 def block_of(cf: list[CFNode], first: bool) -> Block:

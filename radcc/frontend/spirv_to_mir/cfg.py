@@ -36,7 +36,8 @@ def _jumps_to(cf: list[CFNode]) -> int:
     n = 0
     for node in cf:
         if isinstance(node, Block):
-            n += sum(1 for i in node.instrs if i.is_jump)
+            if node.jump is not None:  # (a jump ends its block: `MirBuilder.emit`)
+                n += 1
         elif isinstance(node, If):
             n += _jumps_to(node.then_list) + _jumps_to(node.else_list)
     return n
@@ -201,9 +202,10 @@ def emit_body(ctx: TranslationContext, blk: SBlock) -> None:
         var = _phi_var(ctx, phi)
         assert phi.result_id is not None and phi.result_type is not None
         fc.vals[phi.result_id] = load_local(ctx, var_ptr(ctx, var, phi.result_type))
+    translate = ctx.translate
     for ins in blk.body:
         try:
-            ctx.translate(ins)
+            translate(ctx, ins)
         except (AssertionError, AttributeError, IndexError, KeyError, StopIteration,
                 TypeError) as e:  # operands whose types this instruction cannot take
             raise err(f"invalid operand types ({type(e).__name__}: {e})", ins) from None

@@ -16,8 +16,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from radcc.frontend.spirv.debug_lines import LINE_OPS, source_line
-
 from ..mir import (
     LocalVar,
     MirFunction,
@@ -129,6 +127,25 @@ def fold_value(v: Value, depth: int = 0) -> tuple[int, ...] | None:
     return fold(p.op, v.bit_size, v.num_components, srcs, [s.bit_size for s in p.srcs], p.attrs)
 
 
+def leaf_types(m: SpirvModule) -> dict[int, tuple[str, int, int]]:
+    """Each bool, integer, float and vector type id of ``m``: its scalar base ("bool",
+    "int", "uint", "float"), bit size and component count."""
+    out: dict[int, tuple[str, int, int]] = {}
+    types = m.types
+    for tid, t in types.items():
+        n = 1
+        if isinstance(t, TypeVector):
+            n = t.count
+            t = types[t.component]
+        if isinstance(t, TypeBool):
+            out[tid] = ("bool", 1, n)
+        elif isinstance(t, TypeInt):
+            out[tid] = ("int" if t.signed else "uint", t.width, n)
+        elif isinstance(t, TypeFloat):
+            out[tid] = ("float", t.width, n)
+    return out
+
+
 class TranslationContext:
     """The state of one translation (Mesa's ``vtn_builder``) and the type queries
     every family uses."""
@@ -144,6 +161,10 @@ class TranslationContext:
         # the subgroup size when the target's is known: cooperative matrices depend on it
         self.wave_size = wave_size
         # whether the module declares bfloat16 (SPV_KHR_bfloat16: `bfloat16.py`)
+        # each scalar and vector type's (base, bit size, components) by type id, read by
+        # the type queries (`scalar`, `comps`, `bits`, `is_leaf`): a vector's component
+        # is a scalar (`spirv.reader`)
+        self.leaves = leaf_types(m)
         self.has_bf16 = any(isinstance(t, TypeFloat) and t.bfloat16 for t in m.types.values())
         # whether it declares cooperative matrices (element-wise arithmetic on them:
         # `coopmat.py`)
@@ -176,45 +197,30 @@ class TranslationContext:
         self.fctx: FuncCtx | None = None
         self.in_spec_op = False
         self.spec_result: dict[int, TV] = {}
-        self._translate = translate
+        # the opcode table (`dispatch.translate`): ``ctx.translate(ctx, ins)`` translates
+        # one instruction, the MIR it emits with the source line in effect
+        self.translate = translate
         self.line = 0  # the source line in effect (OpLine, DebugLine)
         self.fs_outputs: list[Any] = []  # a fragment shader's outputs (`fragment_io`)
-
-    def translate(self, ins: Instruction) -> None:
-        """Translate one instruction (the opcode table, `dispatch.translate`); the MIR
-        it emits gets the source line in effect (`debug_lines.source_line`)."""
-        if ins.opname in LINE_OPS:  # (`source_line` is None for the others)
-            line = source_line(self.m, ins)
-            if line is not None:
-                self.line = line
-        self.b.line = self.line
-        self._translate(self, ins)
 
     def ty(self, tid: int) -> Any:
         return self.m.types[tid]
 
     def scalar(self, tid: int) -> tuple[str, int]:
-        types = self.m.types
-        t = types[tid]
-        if isinstance(t, TypeVector):
-            t = types[t.component]
-        if isinstance(t, TypeBool):
-            return "bool", 1
-        if isinstance(t, TypeInt):
-            return ("int" if t.signed else "uint"), t.width
-        if isinstance(t, TypeFloat):
-            return "float", t.width
-        raise err(f"type %{tid} is not a scalar or vector", self.ins)
+        leaf = self.leaves.get(tid)
+        if leaf is None:
+            raise err(f"type %{tid} is not a scalar or vector", self.ins)
+        return leaf[0], leaf[1]
 
     def comps(self, tid: int) -> int:
-        t = self.m.types[tid]
-        return t.count if isinstance(t, TypeVector) else 1
+        leaf = self.leaves.get(tid)
+        return leaf[2] if leaf is not None else 1
 
     def bits(self, tid: int) -> int:
         return self.scalar(tid)[1]
 
     def is_leaf(self, tid: int) -> bool:
-        return isinstance(self.m.types[tid], TypeBool | TypeInt | TypeFloat | TypeVector)
+        return tid in self.leaves
 
     def set(self, ins: Instruction, value: TV) -> None:
         assert ins.result_id is not None

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..spirv.binary import Instruction
+from ..spirv.debug_lines import LINE_OPS, source_line
 from ..spirv.types import TypePointer
 from . import (
     alu,
@@ -126,8 +127,15 @@ OPS: dict[str, Callable[[TranslationContext, Instruction], None]] = {
 
 
 def translate(ctx: TranslationContext, ins: Instruction) -> None:
+    """Translate one instruction; the MIR it emits gets the source line in effect
+    (`debug_lines.source_line`)."""
     ctx.ins = ins
     op = ins.opname
+    if op in LINE_OPS:  # (`source_line` is None for the others)
+        line = source_line(ctx.m, ins)
+        if line is not None:
+            ctx.line = line
+    ctx.b.line = ctx.line
     if op in IGNORED:
         return
     if ctx.has_bf16:

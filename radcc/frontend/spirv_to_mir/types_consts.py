@@ -239,7 +239,7 @@ def _make_const(ctx: TranslationContext, cid: int) -> TV:
             saved, saved_in = ctx.ins, ctx.in_spec_op
             ctx.in_spec_op = True
             try:
-                ctx.translate(fake)
+                ctx.translate(ctx, fake)
             finally:
                 ctx.ins, ctx.in_spec_op = saved, saved_in
             return ctx.spec_result.pop(cid)

@@ -225,14 +225,14 @@ def load_var(ctx: TranslationContext, var: LocalVar) -> Value:
 
 
 def load(ctx: TranslationContext, ptr: TV, tid: int) -> TV:
-    if isinstance(ptr, ImageVar | SamplerVar | SampledImage):
-        return ptr  # an image's or sampler's value is its handle
-    if isinstance(ptr, DescriptorArray | BufferArray):
-        raise err("a load of a whole array of descriptors is not supported", ctx.ins)
     if isinstance(ptr, LocalPtr):
         return load_local(ctx, ptr)
     if isinstance(ptr, MemPtr):
         return load_mem(ctx, ptr)
+    if isinstance(ptr, ImageVar | SamplerVar | SampledImage):
+        return ptr  # an image's or sampler's value is its handle
+    if isinstance(ptr, DescriptorArray | BufferArray):
+        raise err("a load of a whole array of descriptors is not supported", ctx.ins)
     if isinstance(ptr, BuiltinPtr):
         intr, bits, comps = BUILTINS.get(ptr.name) or fragment_io.FRAGMENT_BUILTINS[ptr.name]
         if ptr.name == "WorkgroupSize":
