@@ -339,12 +339,19 @@ def dead_branch(shader: MirShader) -> bool:
         if not walked:
             break
         changed = True
+    if not changed and len(shader.function.body) == 1:
+        return False  # a body of one block that was one already holds no node
+    # Dead values (phis) only the nodes after them read may keep a node alive: dce
+    # first, then remove the dead nodes, then dce what a removed node read, until a
+    # search finds no dead node (dce, which removes every dead instruction at once,
+    # would find nothing again). Neither removal makes anything the other removes
+    # live again, so the order gives the same shader as any other.
     while True:
-        while _remove_dead_one(shader, shader.function.body, _Users(shader)):
+        if dce(shader):
             changed = True
-        # values (phis) only the nodes after them used may keep a node alive: dce
-        # them and look again (and what a removed node read); a body of one block that
-        # was one already holds no node and lost none: nothing to look again for
-        if not changed and len(shader.function.body) == 1 or not dce(shader):
+        removed = False
+        while _remove_dead_one(shader, shader.function.body, _Users(shader)):
+            removed = True
+        if not removed:
             return changed
         changed = True
