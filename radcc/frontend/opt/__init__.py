@@ -89,7 +89,10 @@ LOOP = ("copy_prop", "constant_folding", "algebraic", "cse", "dead_writes", "dce
 #   fold reads its sources' opcodes and values, equal on both sides; dce keeps the
 #   merged-into instruction (its users and the removed one's were live), so nothing
 #   becomes dead. Instruction identity is what copy_prop (a phi's equal sources) and
-#   algebraic (a repeated variable: ``isub a a``) read.
+#   algebraic (a repeated variable: ``isub a a``) read. cse itself finds nothing after
+#   its own change: one run numbers every reachable instruction after the ones that
+#   dominate it, its sources already renamed (only a phi reads a value defined after
+#   it, and phis are not numbered).
 # * dce removes instructions nothing live reads: every live instruction keeps its
 #   sources and their defining instructions, and a removed one would have been found
 #   by a pass that reads it; dead_writes reads loads (one removed may uncover an
@@ -103,7 +106,7 @@ ENABLES: dict[str, frozenset[str]] = {
     "copy_prop": frozenset(LOOP),
     "constant_folding": frozenset(LOOP),
     "algebraic": frozenset(LOOP),
-    "cse": frozenset({"copy_prop", "algebraic", "cse", "dead_writes"}),
+    "cse": frozenset({"copy_prop", "algebraic", "dead_writes"}),
     "dead_writes": frozenset({"copy_prop", "dead_writes", "dce"}),
     "dce": frozenset({"copy_prop", "dead_writes"}),
 }
@@ -145,11 +148,12 @@ def optimize(
         # of the shader, so the rest of the round would change nothing either).
         # `dirty`: the LOOP passes that may find something (`ENABLES`); a pass not in it
         # counts as a run without a change. dce, run here first, is dirty again only
-        # once a pass whose change may give it work has changed the shader.
+        # once a pass whose change may give it work has changed the shader (whether or
+        # not it changed it: it is not in its own set).
         quiet = 0
         dirty = set(LOOP)
-        if not run("dce"):
-            dirty.discard("dce")
+        run("dce")
+        dirty.discard("dce")
         for _ in range(max_rounds):
             progress = False
             for name in LOOP:

@@ -11,7 +11,7 @@ import pytest
 from radcc.frontend.mir import Binding, MirFunction, MirShader
 from radcc.frontend.mir_builder import MirBuilder
 from radcc.frontend.mir_print import print_shader
-from radcc.frontend.opt import ENABLES, LOOP, lower_for_isel, optimize
+from radcc.frontend.opt import ENABLES, LOOP, cse, lower_for_isel, optimize
 from radcc.frontend.spirv import read_spirv
 from radcc.frontend.spirv_to_mir import spirv_to_mir
 from radcc.target import get_target
@@ -67,3 +67,22 @@ def test_skipped_passes_find_nothing(case: Case, wave: int) -> None:
             raise
         pytest.skip(f"not lowered: {type(e).__name__}")
     assert _lowered(spirv, case, wave) == got
+
+
+def test_cse_finds_nothing_after_its_own_change() -> None:
+    """One cse run merges a chain whose later links become equal only through the
+    earlier merges (``(x + 1) * 2`` twice, the sums apart): a second run finds nothing
+    (so cse is not in its own ``ENABLES`` set)."""
+    s = MirShader("t", (4, 1, 1), MirFunction("t", []))
+    s.bindings[(0, 0)] = Binding(0, 0, "storage")
+    b = MirBuilder(s)
+    x = b.intr("load_local_invocation_index", [], 32, 1)
+    y = b.alu("imul", 32, 1, b.alu("iadd", 32, 1, x, b.imm(1)), b.imm(2))
+    z = b.alu("imul", 32, 1, b.alu("iadd", 32, 1, x, b.imm(1)), b.imm(2))
+    b.intrinsic("store_ssbo", [y, b.imm(0)], binding=(0, 0))
+    b.intrinsic("store_ssbo", [z, b.imm(4)], binding=(0, 0))
+    assert "cse" not in ENABLES["cse"]
+    assert cse(s)
+    stores = [i for blk in s.blocks() for i in blk.instrs if i.op == "store_ssbo"]
+    assert [st.srcs[0] for st in stores] == [y, y]
+    assert not cse(s)
