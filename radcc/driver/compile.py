@@ -11,7 +11,10 @@ SPIR-V: spirv-val when asked, radcc's own checks; translation to MIR),
 lowering into the form isel receives, docs/mir.md; then divergence analysis),
 ``isel`` (instruction selection), ``back end`` (the pass manager,
 `radcc.passes.manager.run_pipeline`, with the caller's `DebugOptions`) and ``emit``
-(assembly and code object).
+(the machine code and the code object). The assembly listing (`CompileResult.asm`)
+and the statistics (`CompileResult.stats`) are made from the result's program and
+emitted code when first read, not by every compile: most callers want only the code
+object.
 """
 
 from __future__ import annotations
@@ -60,8 +63,6 @@ class CompileError(Exception):
 @dataclass
 class CompileResult:
     code_object: bytes
-    asm: str
-    stats: dict[str, int]
     kernel_name: str
     arg_layout: KernargLayout  # the kernarg segment (docs/abi.md)
     workgroup_size: tuple[int, int, int] = (1, 1, 1)
@@ -87,6 +88,34 @@ class CompileResult:
     # what radcc's own validation tolerated (`radcc.frontend.spirv.validate`), for the
     # caller to show
     warnings: list[SpirvWarning] = field(default_factory=list)
+    # `asm` and `stats` once made (by their first reader)
+    _asm: str | None = field(default=None, repr=False, compare=False)
+    _stats: dict[str, int] | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def stats(self) -> dict[str, int]:
+        """ACO's statistics and radcc's (`radcc.passes.statistics.collect_statistics` of
+        the program and its emitted code), made on first read."""
+        if self._stats is None:
+            from radcc.passes.statistics import collect_statistics
+
+            program, emitted = self.program, self.emitted
+            assert program is not None and emitted is not None
+            wg = self.workgroup_size  # a compute shader's; graphics waves have none
+            self._stats = collect_statistics(
+                program, emitted,
+                workgroup_size=wg[0] * wg[1] * wg[2] if program.stage.is_compute else None)
+        return self._stats
+
+    @property
+    def asm(self) -> str:
+        """The assembly listing (what ``radcc compile -S`` writes: the kernel's directives
+        and code, the source lines as comments when the SPIR-V has them, the statistics
+        as comments), made on first read."""
+        if self._asm is None:
+            self._asm = _listing(self)
+        return self._asm
+
 
 @dataclass
 class PreRADemand:
@@ -94,6 +123,26 @@ class PreRADemand:
 
     live_in: RegisterDemand
     instrs: list[tuple[Instruction, RegisterDemand]]
+
+
+def _listing(res: CompileResult) -> str:
+    """`CompileResult.asm` of `res`."""
+    from dataclasses import replace
+
+    from radcc.driver.llc import kernel_asm
+    from radcc.driver.source_lines import has_lines, interleave
+
+    program, emitted = res.program, res.emitted
+    assert program is not None and emitted is not None
+    shown = emitted
+    if has_lines(program):  # source lines as comments (radcc.driver.source_lines)
+        lines = interleave(program, emitted, res.debug_source)
+        shown = replace(emitted, asm="\n".join(t for t, _at in lines) + "\n")
+    if res.graphics is None:
+        return kernel_asm(program, shown, res.stats)
+    from radcc.passes.graphics_abi import graphics_asm
+
+    return graphics_asm(res.graphics, shown, res.stats)
 
 
 def _run_keeping_liveness(program: Program, opts: DebugOptions) -> list[PreRADemand]:
@@ -158,14 +207,9 @@ def _compile(spirv: bytes, mcpu: str, wave_size: int | None, entry: str | None,
              spirv_val: bool, keep_liveness: bool = False,
              color_formats: tuple[ColorFormat, ...] = (DEFAULT_COLOR_FORMAT,),
              instance_inputs: frozenset[int] = frozenset()) -> CompileResult:
-    from dataclasses import replace
-
-    from radcc.driver.llc import kernel_asm
-    from radcc.driver.source_lines import has_lines, interleave
     from radcc.frontend.spirv.debug_lines import debug_source
     from radcc.ir.printer import print_program
     from radcc.passes.emit_program import emit_code_object, emit_program
-    from radcc.passes.statistics import collect_statistics
 
     try:
         target = get_target(mcpu)
@@ -235,27 +279,18 @@ def _compile(spirv: bytes, mcpu: str, wave_size: int | None, entry: str | None,
     timings["back end"] = time.perf_counter() - t0
     t0 = time.perf_counter()
     emitted = emit_program(program)
-    wg = shader.workgroup_size  # a compute shader's; graphics waves have no workgroup size
-    stats = collect_statistics(program, emitted, workgroup_size=wg[0] * wg[1] * wg[2]
-                               if program.stage.is_compute else None)
     source = debug_source(module)
-    shown = emitted
-    if has_lines(program):  # source lines as comments (radcc.driver.source_lines)
-        body = "\n".join(t for t, _at in interleave(program, emitted, source)) + "\n"
-        shown = replace(emitted, asm=body)
     graphics = None
     if program.stage.is_compute:
-        asm = kernel_asm(program, shown, stats)
         code = emit_code_object(program, emitted)
     else:  # a graphics code object (docs/abi.md "Graphics stages")
         from radcc.codeobj.graphics import write_graphics_object
-        from radcc.passes.graphics_abi import graphics_asm, graphics_shader
+        from radcc.passes.graphics_abi import graphics_shader
 
         graphics = graphics_shader(program, emitted, vertex=res.vertex, pixel=res.pixel)
-        asm = graphics_asm(graphics, shown, stats)
         code = write_graphics_object(graphics)
     timings["emit"] = time.perf_counter() - t0
     kernargs = res.args.kernargs or KernargLayout()  # a fragment shader may have none
-    return CompileResult(code, asm, stats, name, kernargs, shader.workgroup_size, wave_size,
+    return CompileResult(code, name, kernargs, shader.workgroup_size, wave_size,
                          timings, program, emitted, demand, dict(shader.images), source,
                          dict(shader.samplers), graphics, warnings)
