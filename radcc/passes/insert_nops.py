@@ -234,8 +234,11 @@ class _Rec:
         info = acc.info
         self.info = info
         self.rd, self.wr, self.vrd, self.vwr = acc.reads, acc.writes, acc.vreads, acc.vwrites
-        self.srd = _sgprs_of(acc.reads)
-        self.swr = _sgprs_of(acc.writes)
+        if wave64:
+            self.srd = _sgprs_of(acc.reads)
+            self.swr = _sgprs_of(acc.writes)
+        else:  # the SGPRs read and written: only the wave64 lane-mask hazards ask
+            self.srd = self.swr = _NO_REGS
         op = instr.opcode
         self.depctr = depctr_of(instr) if op == "s_waitcnt_depctr" else None
         self.va_vdst0 = self.depctr is not None and self.depctr["va_vdst"] == 0
