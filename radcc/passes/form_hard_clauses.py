@@ -202,7 +202,7 @@ def _fix_delays(old_targets: dict[int, Instruction], instrs: list[Instruction]) 
 
 def _form_block(program: Program, block: Block, max_len: int) -> None:
     old = list(block.instructions)
-    targets = _delay_second_target(old)
+    dropped = 0  # s_clause already there
     out: list[Instruction] = []
     run: list[tuple[Instruction, OpInfo]] = []
     run_type: str | None = None
@@ -217,6 +217,7 @@ def _form_block(program: Program, block: Block, max_len: int) -> None:
 
     for instr in old:
         if instr.opcode == "s_clause":
+            dropped += 1
             continue  # recomputed
         info = index.get((instr.opcode, instr.format))
         t = clause_type(program, instr, info)
@@ -232,7 +233,9 @@ def _form_block(program: Program, block: Block, max_len: int) -> None:
         run_type = t
         run.append((instr, info))
     flush()
-    block.instructions = _fix_delays(targets, out)
+    if dropped == 0 and len(out) == len(old):
+        return  # no s_clause inserted or removed: the block is as it was
+    block.instructions = _fix_delays(_delay_second_target(old), out)
 
 
 def form_hard_clauses(program: Program) -> None:
