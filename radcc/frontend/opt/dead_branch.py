@@ -41,9 +41,8 @@ from ..mir import (
     Loop,
     MirShader,
     Value,
+    cf_structure,
     const_of,
-    iter_blocks,
-    iter_nodes,
     rewrite_uses,
 )
 from .dce import dce, has_side_effect
@@ -58,16 +57,20 @@ def merge_into(shader: MirShader, a: Block, b: Block) -> None:
     for ins in b.instrs[len(b.phis):]:
         a.append(ins)
     b.instrs = []
-    for blk in shader.blocks():
-        for ins in blk.phis:  # phis come first in a block (mir_validate)
+    for blk in shader.structure()[0]:
+        for ins in blk.instrs:
+            if ins.op != "phi":
+                break  # (phis lead their block: mir_validate)
             if b in ins.preds:
                 ins.preds = [a if p is b else p for p in ins.preds]
     rewrite_uses(shader, mapping)
 
 
 def drop_phi_entries(shader: MirShader, dead: set[Block]) -> None:
-    for blk in shader.blocks():
-        for ins in blk.phis:
+    for blk in shader.structure()[0]:
+        for ins in blk.instrs:
+            if ins.op != "phi":
+                break  # (phis lead their block)
             if not any(p in dead for p in ins.preds):
                 continue
             keep = [(p, s) for p, s in zip(ins.preds, ins.srcs, strict=True) if p not in dead]
@@ -115,8 +118,10 @@ class _Folds:
         """Every phi's predecessors renamed and the dead ones' entries dropped, every
         source rewritten through `mapping`."""
         if self.moved or self.dead:
-            for blk in shader.blocks():
-                for ins in blk.phis:
+            for blk in shader.structure()[0]:
+                for ins in blk.instrs:
+                    if ins.op != "phi":
+                        break  # (phis lead their block)
                     keep = [(self.block(p), src) for p, src in
                             zip(ins.preds, ins.srcs, strict=True)
                             if self.block(p) not in self.dead]
@@ -154,13 +159,13 @@ def _fold(shader: MirShader, cf: list[CFNode], i: int, n: If, cond: bool,
     assert isinstance(prev, Block) and isinstance(nxt, Block)
     t_last = taken[-1]
     assert isinstance(t_last, Block)
-    dead = set(iter_blocks(other))
+    dead = set(cf_structure(other)[0])
     tail: list[CFNode] = []
     if t_last.jump is not None:
         tail = cf[i + 1:]
-        tail_blocks = set(iter_blocks(tail))
+        tail_blocks = set(cf_structure(tail)[0])
         defined = {x.dest for b in tail_blocks for x in b.instrs if x.dest is not None}
-        for b in shader.blocks():
+        for b in shader.structure()[0]:
             if b in tail_blocks or b in dead or b in folds.dead:
                 continue
             for x in b.instrs:
@@ -224,15 +229,15 @@ class _Users:
 
     def _build(self) -> dict[Value, list[Block]]:
         blocks: dict[Value, list[Block]] = {}
-        for b in self.shader.blocks():
+        all_blocks, ifs = self.shader.structure()
+        for b in all_blocks:
             for x in b.instrs:
                 for s in x.srcs:
                     at = blocks.setdefault(s, [])
                     if not at or at[-1] is not b:
                         at.append(b)
-        for m in iter_nodes(self.shader.function.body):
-            if isinstance(m, If):
-                self._ifs.setdefault(m.cond, []).append(m)
+        for m in ifs:
+            self._ifs.setdefault(m.cond, []).append(m)
         self._blocks = blocks
         return blocks
 
@@ -260,11 +265,15 @@ def _node_is_dead(users: _Users, n: If | Loop, nxt: Block) -> bool:
         parts = [n.body, n.cont]
         if any(_has_effect(p, True) for p in parts) or not _has_own_break(n.body + n.cont):
             return False
-    inside = {b for p in parts for b in iter_blocks(p)}
+    inside: set[Block] = set()
+    inner_ifs: set[int] = set()
+    for p in parts:
+        blocks, ifs = cf_structure(p)
+        inside.update(blocks)
+        inner_ifs.update(id(m) for m in ifs)
     defined = {x.dest for b in inside for x in b.instrs if x.dest is not None}
     if not defined:
         return True
-    inner_ifs = {id(m) for p in parts for m in iter_nodes(p) if isinstance(m, If)}
     return not users.used_outside(defined, inside, inner_ifs)
 
 
@@ -289,9 +298,25 @@ def _only_break(cf: list[CFNode]) -> bool:
         [i.op for i in cf[0].instrs] == ["break"]
 
 
+def _loops(cf: list[CFNode]) -> list[Loop]:
+    """Every Loop node of `cf`, pre-order (as `iter_nodes` finds them, in one walk)."""
+    out: list[Loop] = []
+    stack: list[CFNode] = cf[::-1]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, If):
+            stack += n.else_list[::-1]
+            stack += n.then_list[::-1]
+        elif isinstance(n, Loop):
+            out.append(n)
+            stack += n.cont[::-1]
+            stack += n.body[::-1]
+    return out
+
+
 def _loop_last_continue(shader: MirShader) -> bool:
     changed = False
-    for loop in [n for n in iter_nodes(shader.function.body) if isinstance(n, Loop)]:
+    for loop in _loops(shader.function.body):
         body = loop.body
         if len(body) < 3 or loop.cont:
             continue

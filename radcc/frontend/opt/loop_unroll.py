@@ -28,8 +28,6 @@ suite (cf_return 155 -> 932 machine instructions at 512).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 from ..mir import (
     Block,
     CFNode,
@@ -56,15 +54,19 @@ UNROLL_MAX_INSTRS = 512
 UNROLL_EARLY_EXIT_MAX_INSTRS = 96
 
 
-def _loops(cf: list[CFNode]) -> Iterator[tuple[list[CFNode], int, Loop]]:
-    """(list, index, loop), inner loops first."""
+def _loops(cf: list[CFNode], out: list[tuple[list[CFNode], int, Loop]] | None = None
+           ) -> list[tuple[list[CFNode], int, Loop]]:
+    """(list, index, loop), inner loops first (appended to `out`, which is returned)."""
+    if out is None:
+        out = []
     for i, n in enumerate(cf):
         if isinstance(n, If):
-            yield from _loops(n.then_list)
-            yield from _loops(n.else_list)
+            _loops(n.then_list, out)
+            _loops(n.else_list, out)
         elif isinstance(n, Loop):
-            yield from _loops(n.body)
-            yield cf, i, n
+            _loops(n.body, out)
+            out.append((cf, i, n))
+    return out
 
 
 def _jumps(cf: list[CFNode]) -> list[Instr]:
@@ -278,7 +280,7 @@ def loop_unroll(shader: MirShader) -> bool:
     progress = True
     while progress:
         progress = False
-        for parent, idx, loop in list(_loops(shader.function.body)):
+        for parent, idx, loop in _loops(shader.function.body):
             s = _Shape(loop)
             if not s.ok:
                 continue
@@ -289,7 +291,7 @@ def loop_unroll(shader: MirShader) -> bool:
                 continue
             _unroll(shader, parent, idx, loop, s, trips)
             dead_branch(shader)
-            for p2, i2, lp in list(_loops(shader.function.body)):
+            for p2, i2, lp in _loops(shader.function.body):
                 if lp is loop:
                     _dissolve(shader, p2, i2, lp)
             changed = progress = True
