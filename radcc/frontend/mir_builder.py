@@ -65,12 +65,15 @@ class MirBuilder:
 
     # ----- instructions -----
     def emit(self, ins: Instr) -> Instr:
-        instrs = self.block.instrs  # (`ended`, read directly: one call per instruction)
+        block = self.block
+        instrs = block.instrs  # (`ended` and `Block.append`, inline: one call per instruction)
         assert not (instrs and instrs[-1].op in ("break", "continue")), \
             "instruction after a jump"
         if not ins.line:
             ins.line = self.line
-        return self.block.append(ins)
+        ins.block = block
+        instrs.append(ins)
+        return ins
 
     def alu(self, op: str, bit_size: int, num_components: int, *srcs: Value, **attrs: Any) -> Value:
         v = self.shader.new_value(bit_size, num_components)

@@ -55,7 +55,7 @@ _BOOL_LOGIC = frozenset({"iand", "ior", "ixor", "inot", "ieq", "ine"})
 
 def emit_alu(ctx: TranslationContext, op: str, rtid: int | None, srcs: list[Value]) -> Value:
     assert rtid is not None
-    bits, n = ctx.bits(rtid), ctx.comps(rtid)
+    bits, n = ctx.shape(rtid)
     info = ALU_OPS[op]
     if (bits == 1) != (info.dest == "bool") and not (bits == 1 and op in _BOOL_LOGIC):
         raise err(f"result type %{rtid} {'is' if bits == 1 else 'is not'} a boolean type",

@@ -212,6 +212,13 @@ class TranslationContext:
             raise err(f"type %{tid} is not a scalar or vector", self.ins)
         return leaf[0], leaf[1]
 
+    def shape(self, tid: int) -> tuple[int, int]:
+        """A scalar or vector type's bit size and component count."""
+        leaf = self.leaves.get(tid)
+        if leaf is None:
+            raise err(f"type %{tid} is not a scalar or vector", self.ins)
+        return leaf[1], leaf[2]
+
     def comps(self, tid: int) -> int:
         leaf = self.leaves.get(tid)
         return leaf[2] if leaf is not None else 1

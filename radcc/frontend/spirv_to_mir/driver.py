@@ -133,8 +133,10 @@ def workgroup_size(ctx: TranslationContext) -> tuple[int, int, int]:
 
 def _declared_workgroup_size(ctx: TranslationContext) -> tuple[int, int, int]:
     m = ctx.m
-    for cid in list(m.constants) + list(m.spec_constants):
-        if m.builtin(cid) == "WorkgroupSize":
+    # (the decorated ids are fewer than the constants)
+    sized = {i for i in m.id_decorations if m.builtin(i) == "WorkgroupSize"}
+    for cid in [*m.constants, *m.spec_constants] if sized else []:
+        if cid in sized:
             v = const_tv(ctx, cid)
             bits = fold_value(v) if isinstance(v, Value) else None
             if bits is None or len(bits) != 3:

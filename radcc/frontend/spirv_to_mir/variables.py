@@ -391,6 +391,20 @@ def mem_at(ctx: TranslationContext, p: MemPtr, tid: int, off: int, mstride: int 
                   p.base, p.desc)
 
 
+def member_at(ctx: TranslationContext, p: MemPtr, t: TypeStruct, index: int) -> MemPtr:
+    """p (to struct `t`) moved to member `index`, with the member's matrix layout (its
+    MatrixStride and RowMajor decorations), its member decorations read in one pass."""
+    ms: int | None = None
+    rm = False
+    for d in ctx.m.decorations(p.tid, index):
+        if d.name == "MatrixStride" and ms is None:
+            ms = int(d.args[0])
+        elif d.name == "RowMajor":
+            rm = True
+    return mem_at(ctx, p, t.members[index], member_offset(ctx, p.tid, index, p.explicit),
+                  ms, rm)
+
+
 def _col_stride(ctx: TranslationContext, p: MemPtr, t: TypeMatrix) -> int:
     if p.explicit:
         if not p.matrix_stride:
@@ -461,13 +475,7 @@ def load_mem(ctx: TranslationContext, p: MemPtr) -> TV:
         return [load_mem(ctx, mem_at(ctx, p, t.element, i * s))
                 for i in range(array_length(ctx, t))]
     if isinstance(t, TypeStruct):
-        out = []
-        for i, mt in enumerate(t.members):
-            ms = ctx.m.decoration(tid, "MatrixStride", i)
-            rm = ctx.m.has_decoration(tid, "RowMajor", i)
-            out.append(load_mem(ctx, mem_at(ctx, p, mt, member_offset(ctx, tid, i, p.explicit),
-                                            int(ms[0]) if ms else None, rm)))
-        return out
+        return [load_mem(ctx, member_at(ctx, p, t, i)) for i in range(len(t.members))]
     raise err(f"cannot load type %{tid} from memory", ctx.ins)
 
 
@@ -506,11 +514,8 @@ def store_mem(ctx: TranslationContext, p: MemPtr, value: TV) -> None:
         for i in range(array_length(ctx, t)):
             store_mem(ctx, mem_at(ctx, p, t.element, i * s), value[i])
     elif isinstance(t, TypeStruct):
-        for i, mt in enumerate(t.members):
-            ms = ctx.m.decoration(tid, "MatrixStride", i)
-            rm = ctx.m.has_decoration(tid, "RowMajor", i)
-            store_mem(ctx, mem_at(ctx, p, mt, member_offset(ctx, tid, i, p.explicit),
-                                  int(ms[0]) if ms else None, rm), value[i])
+        for i in range(len(t.members)):
+            store_mem(ctx, member_at(ctx, p, t, i), value[i])
     else:
         raise err(f"cannot store type %{tid} to memory", ctx.ins)
 
@@ -586,10 +591,7 @@ def access_chain(ctx: TranslationContext, base: TV, idx_ids: Sequence[int]) -> T
             t = ctx.ty(p.tid)
             if isinstance(t, TypeStruct):
                 assert isinstance(idx, int)
-                ms = ctx.m.decoration(p.tid, "MatrixStride", idx)
-                rm = ctx.m.has_decoration(p.tid, "RowMajor", idx)
-                p = mem_at(ctx, p, t.members[idx], member_offset(ctx, p.tid, idx, p.explicit),
-                           int(ms[0]) if ms else None, rm)
+                p = member_at(ctx, p, t, idx)
                 continue
             cstride = 0  # component stride of the element (a row-major column)
             if isinstance(t, TypeArray | TypeRuntimeArray):
