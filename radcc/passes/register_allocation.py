@@ -940,29 +940,37 @@ class _Allocator:
         return self.cur.get(self.orig[t.id], t)
 
     def process_instruction(self, instr: Instruction, out: list[Instruction]) -> None:
-        self.pending = []
-        self.pending_of = {}
+        if self.pending:
+            self.pending = []
+            self.pending_of = {}
         ops = instr.operands
-        want: list[int] = []
-        reserved: set[int] = set()
+        defs = instr.definitions
         cur, orig, reg = self.cur, self.orig, self.reg
+        # operands take the current names of their values; any fixed register?
+        has_fixed = False
         for o in ops:
-            w = -1
             t = o.temp
             if t is not None:
                 if o.phys is not None:
-                    w = o.phys.reg
-                    reserved.update(range(w, w + t.rc.size))
+                    has_fixed = True
                 o.temp = t = cur.get(orig[t.id], t)  # `name_of`
                 if reg[t.id] < 0:
                     raise self.error(f"%{t.id} is used before it has a register")
-            want.append(w)
-        for d in instr.definitions:
+        reserved: set[int] = set()
+        fixed_ids: set[int] = set()
+        for d in defs:
             if d.phys is not None:
                 reserved.update(range(d.phys.reg, d.phys.reg + d.size))
-        fixed_ids: set[int] = set()
-        # phase A: fixed operands (none when nothing is reserved)
-        if reserved:
+        if has_fixed:
+            want: list[int] = []
+            for o in ops:
+                w = -1
+                t = o.temp
+                if t is not None and o.phys is not None:
+                    w = o.phys.reg
+                    reserved.update(range(w, w + t.rc.size))
+                want.append(w)
+            # phase A: fixed operands
             for k, o in enumerate(ops):
                 if want[k] < 0 or o.temp is None:
                     continue
@@ -995,41 +1003,48 @@ class _Allocator:
             o.temp = t
             o.is_kill = o.is_first_kill = True
             o.is_late_kill = False
-        for o in ops:
-            if o.temp is not None:
-                o.phys = _DWORD_REGS[reg[o.temp.id]]
-        # phase B: definitions
-        killed = [o for o in ops if o.temp is not None and o.is_kill and not o.is_late_kill]
-        killed_ids = {o.temp.id for o in killed}  # type: ignore[union-attr]
+        # the operands' registers, and those of the operands killed here (free for the
+        # definitions)
+        killed: list[Operand] = []
+        killed_ids: set[int] = set()
         no_dst: set[int] = set()
-        for o in killed:
-            r = self.reg[o.temp.id]  # type: ignore[union-attr]
-            no_dst.update(range(r, r + o.temp.rc.size))  # type: ignore[union-attr]
-        defs = instr.definitions
-        for d in defs:
-            if d.phys is None:
-                continue
-            r, size = d.phys.reg, d.size
-            for k in range(r, r + size):
-                v = self.file[k]
-                if v > 0 and v not in killed_ids:
-                    self.displace(r, size, killed_ids, fixed_ids, no_dst | reserved)
-                    break
+        for o in ops:
+            t = o.temp
+            if t is not None:
+                r = reg[t.id]
+                o.phys = _DWORD_REGS[r]
+                if o.is_kill and not o.is_late_kill:
+                    killed.append(o)
+                    killed_ids.add(t.id)
+                    no_dst.update(range(r, r + t.rc.size))
+        # phase B: definitions
+        if reserved:
+            for d in defs:
+                if d.phys is None:
+                    continue
+                r, size = d.phys.reg, d.size
+                for k in range(r, r + size):
+                    v = self.file[k]
+                    if v > 0 and v not in killed_ids:
+                        self.displace(r, size, killed_ids, fixed_ids, no_dst | reserved)
+                        break
         for o in killed:
             self.clear(self.reg[o.temp.id], o.temp.rc.size, o.temp.id)  # type: ignore[union-attr]
-        def_ids: set[int] = set()
-        for d in defs:
-            if d.phys is not None:
-                if d.temp is not None:
-                    self.fill(d.phys.reg, d.size, d.temp.id)
-                    self.assign(d.temp, d.phys.reg)
-                    def_ids.add(d.temp.id)
+        # the definitions placed so far (fixed, then tied: `pinned`, kept by a repack)
+        def_ids: list[int] = []
+        if reserved:
+            for d in defs:
+                if d.phys is not None:
+                    if d.temp is not None:
+                        self.fill(d.phys.reg, d.size, d.temp.id)
+                        self.assign(d.temp, d.phys.reg)
+                        def_ids.append(d.temp.id)
         for di, oi in tied:
             d = defs[di]
             if d.temp is not None and d.phys is None:
                 self.place_def(d, ops[oi].phys.reg)  # type: ignore[union-attr]
-                def_ids.add(d.temp.id)
-        pinned = set(def_ids)
+                def_ids.append(d.temp.id)
+        n_pinned = len(def_ids)
         for di, d in enumerate(defs):
             if d.temp is None or d.phys is not None:
                 continue
@@ -1042,18 +1057,19 @@ class _Allocator:
                 r = self.first_fit(rc)
                 if r < 0:
                     try:
-                        r, moves = self.make_space(rc, fixed_ids | def_ids, no_dst)
+                        r, moves = self.make_space(rc, fixed_ids | set(def_ids), no_dst)
                     except RegisterAllocationError:
                         tied_ops = {ops[oi].temp.id for _di, oi in tied  # type: ignore[union-attr]
                                     if ops[oi].temp is not None}
-                        self.repack_defs(instr, rc, fixed_ids | tied_ops, pinned, killed)
-                        def_ids.update(x.temp.id for x in defs if x.temp is not None
+                        self.repack_defs(instr, rc, fixed_ids | tied_ops,
+                                         set(def_ids[:n_pinned]), killed)
+                        def_ids.extend(x.temp.id for x in defs if x.temp is not None
                                        and x.phys is not None)
                         continue
                     for v, to in moves:
                         self.move(v, to)
                 self.place_def(d, r)
-            def_ids.add(d.temp.id)
+            def_ids.append(d.temp.id)
         # after the instruction: late kills and dead definitions
         for o in ops:
             if o.temp is not None and o.is_kill and o.is_late_kill:
