@@ -21,9 +21,13 @@ position ``(block, index)`` of the instruction that last wrote it.
   count even when an instruction does not list them as definitions;
 - `overwritten_since(reg, size, at)` is True unless every dword of the
   range is provably unwritten after position ``at``;
-- `value(reg)`: a value number per dword: the writer position and dword,
-  carried through ``p_parallelcopy`` of whole SGPR dwords, so two registers
-  with equal value numbers hold the same bits.
+- `same_value(a, b, rc)`: by a value number per dword (the writer position and
+  dword, carried through ``p_parallelcopy`` of whole SGPR dwords), so two
+  registers with equal value numbers hold the same bits. Value numbers are
+  merged at block entries for the registers below `VALUE_REGS` only (the SGPRs
+  whose values the post-RA optimizer compares and copies carry); every other
+  register's is unknown at a block's entry, so `same_value` says False for it
+  unless both were written in the block.
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ from radcc.ir.regclass import EXEC, M0, SCC, VCC, VGPR_BASE, PhysReg, RegClass
 from radcc.isa.table import OpcodeTable
 
 NUM_REGS = 512
+VALUE_REGS = 128  # value numbers merge at block entries below this (module docstring)
 Pos = tuple[int, int]  # (block index, instruction index); block < 0: a sentinel
 NOT_WRITTEN: Pos = (-1, 0)
 UNTRACKABLE: Pos = (-1, 3)
@@ -86,6 +91,21 @@ def _agree(rows: list[list[T]], unknown: T) -> list[T]:
     return out
 
 
+def _merge(row: list[T], preds: list[list[T] | None], lo: int, hi: int, unknown: T) -> None:
+    """`row[lo:hi]`: per register, the predecessors' entry when all agree, else
+    `unknown` (`preds`: the predecessors' rows, all walked)."""
+    if len(preds) == 1:
+        p = preds[0]
+        assert p is not None
+        row[lo:hi] = p[lo:hi]
+        return
+    parts = []
+    for x in preds:
+        assert x is not None
+        parts.append(x[lo:hi])
+    row[lo:hi] = _agree(parts, unknown)
+
+
 class WriterTable:
     """Per-block last-writer (and value-number) arrays (module docstring)."""
 
@@ -117,30 +137,16 @@ class WriterTable:
         else:
             w = [UNTRACKABLE] * NUM_REGS
             v = [unk_v] * NUM_REGS
-            self._merge(w, v, b.linear_preds, range(0, VGPR_BASE))
+            if b.linear_preds:
+                _merge(w, [self.writer[p] for p in b.linear_preds], 0, VGPR_BASE, UNTRACKABLE)
+                _merge(v, [self.value[p] for p in b.linear_preds], 0, VALUE_REGS, unk_v)
             if b.logical_preds:
-                self._merge(w, v, b.logical_preds, range(VGPR_BASE, NUM_REGS))
+                _merge(w, [self.writer[p] for p in b.logical_preds], VGPR_BASE, NUM_REGS,
+                       UNTRACKABLE)
         self.cur_w = w
         self.cur_v = v
         self.writer[b.index] = w
         self.value[b.index] = v
-
-    def _merge(self, w: list[Pos], v: list[tuple[int, int, int]], preds: list[int],
-               regs: range) -> None:
-        if not preds:
-            return
-        pw = [self.writer[p] for p in preds]
-        pv = [self.value[p] for p in preds]
-        lo, hi = regs.start, regs.stop
-        assert regs.step == 1 and all(x is not None for x in pw) and \
-            all(x is not None for x in pv)
-        if len(preds) == 1:
-            w[lo:hi] = pw[0][lo:hi]  # type: ignore[index]
-            v[lo:hi] = pv[0][lo:hi]  # type: ignore[index]
-            return
-        # per register: the first predecessor's entry when all agree, else unknown
-        w[lo:hi] = _agree([x[lo:hi] for x in pw], UNTRACKABLE)  # type: ignore[index]
-        v[lo:hi] = _agree([x[lo:hi] for x in pv], (-1, 3, 0))  # type: ignore[index]
 
     # -- queries -------------------------------------------------------------------------
 
