@@ -58,6 +58,8 @@ from radcc.ir.regclass import EXEC, EXEC_HI, Temp
 from radcc.isa.classes import MEMORY_ENCODINGS
 from radcc.passes.exec_context import exec_ids
 
+# BlockKind.LOOP_HEADER's int value (tested per block: an enum.Flag `&` is Python calls)
+_LOOP_HEADER: int = BlockKind.LOOP_HEADER.value
 _LANE_PSEUDO = frozenset({"p_as_uniform", "p_wqm"})
 _MEM_FORMATS = MEMORY_ENCODINGS
 _CROSS_LANE_VALU = ("v_readlane", "v_readfirstlane", "v_writelane", "v_permlane")
@@ -196,14 +198,14 @@ class _Ctx:
         self.mem_out: list[int] = [-1] * len(blocks)
         self.chains: _Chains | None = None  # built on the first dominance query
         self.mem_counter = 0
-        # prefix counts of blocks that clobber memory / are loop headers (blocks[:i])
+        # prefix counts of blocks that clobber memory / are loop headers (blocks[:i]);
+        # `process_block` fills the first as it goes (blocks in layout order: `block_mem`
+        # reads only the counts of the blocks before the one it starts)
         self.clobber_prefix = [0] * (len(blocks) + 1)
         self.header_prefix = [0] * (len(blocks) + 1)
         for i, b in enumerate(blocks):
-            clob = any(clobbers_memory(ins) for ins in b.instructions)
-            self.clobber_prefix[i + 1] = self.clobber_prefix[i] + clob
-            self.header_prefix[i + 1] = self.header_prefix[i] + bool(
-                b.kind & BlockKind.LOOP_HEADER)
+            self.header_prefix[i + 1] = self.header_prefix[i] + (
+                1 if b.kind._value_ & _LOOP_HEADER else 0)
 
     def dominates(self, parent: int, child: int, linear: bool) -> bool:
         """ACO's rule: walk the child's logical dominator chain while it does not
@@ -272,11 +274,21 @@ class _Ctx:
         return o.temp if o.temp.rc == d.temp.rc else None
 
     def process_block(self, b: Block) -> None:
+        """Value-number block b; the blocks before it in the layout are done."""
         mem = self.block_mem(b)
         kept: list[Instruction] = []
+        clob = 0  # whether an instruction of b clobbers memory (`clobber_prefix`)
+        renames = self.renames
         for instr in b.instructions:
-            self.rename(instr)
+            if renames:
+                for o in instr.operands:  # `rename`
+                    t = o.temp
+                    if t is not None:
+                        n = renames.get(t.id)
+                        if n is not None:
+                            o.temp = n
             if clobbers_memory(instr):
+                clob = 1
                 mem = self.fresh_mem()
             if not can_eliminate(instr):
                 kept.append(instr)
@@ -309,6 +321,7 @@ class _Ctx:
             kept.append(instr)
         b.instructions = kept
         self.mem_out[b.index] = mem
+        self.clobber_prefix[b.index + 1] = self.clobber_prefix[b.index] + clob
 
 
 def value_numbering(program: Program) -> None:
