@@ -152,6 +152,23 @@ def _fold_walk(shader: MirShader, cf: list[CFNode], folds: _Folds) -> bool:
     return changed
 
 
+def _reads_outside(shader: MirShader, defined: set[Value], skip: set[Block],
+                   folds: _Folds) -> bool:
+    """Whether an instruction but a phi in a block not in `skip` reads a value of
+    `defined` (through the walk's pending `folds.mapping`)."""
+    mapping = folds.mapping
+    for b in shader.structure()[0]:
+        if b in skip:
+            continue
+        for x in b.instrs:
+            if x.op == "phi":
+                continue
+            for s in x.srcs:
+                if (folds.value(s) if s in mapping else s) in defined:
+                    return True
+    return False
+
+
 def _fold(shader: MirShader, cf: list[CFNode], i: int, n: If, cond: bool,
           folds: _Folds) -> bool:
     taken, other = (n.then_list, n.else_list) if cond else (n.else_list, n.then_list)
@@ -165,12 +182,9 @@ def _fold(shader: MirShader, cf: list[CFNode], i: int, n: If, cond: bool,
         tail = cf[i + 1:]
         tail_blocks = set(cf_structure(tail)[0])
         defined = {x.dest for b in tail_blocks for x in b.instrs if x.dest is not None}
-        for b in shader.structure()[0]:
-            if b in tail_blocks or b in dead or b in folds.dead:
-                continue
-            for x in b.instrs:
-                if x.op != "phi" and any(folds.value(s) in defined for s in x.srcs):
-                    return False
+        if defined and _reads_outside(shader, defined, tail_blocks | dead | folds.dead,
+                                      folds):
+            return False
         dead |= tail_blocks
     folds.dead |= dead
     first = taken[0]
@@ -288,8 +302,9 @@ def _remove_dead_one(shader: MirShader, cf: list[CFNode], users: _Users) -> bool
                 del cf[i:i + 2]
                 return True
             inner = [n.then_list, n.else_list] if isinstance(n, If) else [n.body, n.cont]
-            if any(_remove_dead_one(shader, p, users) for p in inner):
-                return True
+            for p in inner:
+                if _remove_dead_one(shader, p, users):
+                    return True
     return False
 
 
