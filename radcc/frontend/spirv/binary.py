@@ -204,6 +204,7 @@ def decode(data: bytes | bytearray | Sequence[int]) -> tuple[Header, list[Instru
     nwords = len(words)
     plans = _PLANS
     known = ctx.id_operands
+    id_refs = known["IdRef"] = {}
     result_types = ctx.result_types
     pos = 5
     while pos < nwords:
@@ -227,6 +228,15 @@ def decode(data: bytes | bytearray | Sequence[int]) -> tuple[Header, list[Instru
             if plan.all_ids or count == plan.id_words:
                 if vals and (0 in vals or max(vals) >= bound):
                     rest = None
+                elif plan.id_refs:  # (every operand an IdRef: one table, no kind per word)
+                    refs: list[Operand] = []
+                    for v in rest:
+                        o = id_refs.get(v)
+                        if o is None:
+                            o = id_refs[v] = Operand("IdRef", v)
+                        refs.append(o)
+                    operands = refs
+                    ins_ids = tuple(rest)
                 else:
                     k = 0
                     id_ops: list[Operand] = []
@@ -495,13 +505,15 @@ class _WordPlan:
     [`min_words`, `max_words`] and every word is what its `codes` entry accepts: the
     result type and result id lead (at `rt_at`, `rid_at` of the words after the first;
     -1: none; `skip` of them), then the operands of `kinds` and any number of `tail`
-    (`tail_code`); `all_ids` when they are all ids, `id_words` the word count at which
+    (`tail_code`); `all_ids` when they are all ids (`id_refs` when all IdRefs, looked
+    up in one table), `id_words` the word count at which
     they are (without its optional or repeated operand: an OpLoad of no memory
     operands; 0: none). Other opcodes (and unknown ones:
     `info` None) get an empty word range."""
 
     __slots__ = ("info", "opname", "min_words", "max_words", "skip", "rt_at", "rid_at",
-                 "kinds", "codes", "tail", "tail_code", "all_ids", "id_words", "last")
+                 "kinds", "codes", "tail", "tail_code", "all_ids", "id_words", "last",
+                 "id_refs")
 
     def __init__(self, opcode: int) -> None:
         info = self.info = grammar.instruction(opcode)
@@ -516,6 +528,7 @@ class _WordPlan:
         self.all_ids = False
         self.id_words = 0
         self.last = 0
+        self.id_refs = False
         # what later operands need is remembered of these (`_track`)
         if info is None or info.opname in ("OpTypeInt", "OpTypeFloat", "OpExtInstImport"):
             return
@@ -562,6 +575,9 @@ class _WordPlan:
                           else self.min_words)
         if tail and not self.all_ids and all(c == _ID for c in self.codes):
             self.id_words = self.min_words  # (the operands before the tail are ids)
+        # every operand an IdRef (an `id_words` instruction's tail aside: not there)
+        self.id_refs = all(k == "IdRef" for k in self.kinds) and (
+            self.tail in ("", "IdRef") if self.all_ids else self.id_words > 0)
 
 
 _PLANS: dict[int, _WordPlan] = {}

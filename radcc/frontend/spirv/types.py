@@ -193,7 +193,16 @@ class Block:
         """The block is complete (its terminator added; the instructions do not change
         after): its derived facts are computed once here, not on every look."""
         self.sealed = None
-        self.sealed = _BlockFacts(self.merge, tuple(self.successors), self.phis, self.body)
+        phis: list[Instruction] = []
+        body: list[Instruction] = []  # (`phis` and `body` of one walk)
+        for i in self.instructions[:-1]:
+            if i.opname == "OpPhi":
+                phis.append(i)
+            elif i.opname not in MERGES:
+                body.append(i)
+        if self.instructions and self.instructions[-1].opname == "OpPhi":
+            phis.append(self.instructions[-1])
+        self.sealed = _BlockFacts(self.merge, tuple(self.successors), phis, body)
 
     @property
     def terminator(self) -> Instruction:
