@@ -1484,13 +1484,22 @@ class _Checker:
         4 for them); MakePointerAvailable not on a load,
         MakePointerVisible not on a store, both with NonPrivatePointer, which needs a
         pointer to shared memory (SPIR-V spec 3.26 "Memory Operands")."""
-        ops = [o for o in ins.operands if o.kind == "MemoryAccess"]  # (at most one)
-        mask = int(ops[0].value) if ops and ops[0].kind == "MemoryAccess" else 0
-        align = [int(q.value) for q in ops[0].params] if mask & 2 else []
+        mask = 0
+        align: list[int] = []
+        for o in ins.operands:  # (the first MemoryAccess: OpCopyMemory's target's)
+            if o.kind == "MemoryAccess":
+                mask = int(o.value)
+                if mask & 2:
+                    align = [int(q.value) for q in o.params]
+                break
         if align and (align[0] <= 0 or align[0] & (align[0] - 1)):
             raise _fail(f"Aligned {align[0]} is not a power of two", ins)
         pt = self.t(self.vtype(ptr))
-        if isinstance(pt, TypePointer) and pt.storage_class == "PhysicalStorageBuffer":
+        psb = isinstance(pt, TypePointer) and pt.storage_class == "PhysicalStorageBuffer"
+        if not mask and not psb:  # (most accesses: nothing below applies)
+            return
+        if psb:
+            assert isinstance(pt, TypePointer)
             if not align:
                 raise _fail("a PhysicalStorageBuffer access must give Aligned", ins)
             big = self._largest_scalar(pt.pointee, set())
@@ -2309,7 +2318,9 @@ class _Checker:
                             todo.append(ins.id(0))
                         for v in ins.id_tuple():
                             var = m.global_variables.get(v)
-                            bi = m.builtin(v) if var is not None else None
+                            if var is None:  # (most ids: no variable, no built-in)
+                                continue
+                            bi = m.builtin(v)
                             if bi == "FragDepth" and ep.execution_model == "Fragment" and \
                                     ep.mode("DepthReplacing") is None:
                                 raise _fail(f"FragDepth (%{v}) is used by the fragment entry "
@@ -2322,7 +2333,7 @@ class _Checker:
                                             f"{ep.execution_model} entry point {ep.name!r}: "
                                             "Vulkan allows it only in "
                                             f"{', '.join(sorted(_BUILTIN_MODELS[bi]))}", ins)
-                            if var is None or v in ep.interface:
+                            if v in ep.interface:
                                 continue
                             if m.version >= (1, 4) or var.storage_class in ("Input",
                                                                             "Output"):
