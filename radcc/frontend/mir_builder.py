@@ -104,7 +104,8 @@ class MirBuilder:
     # ----- constants -----
     def const(self, bit_size: int, values: Sequence[int]) -> Value:
         v = self.shader.new_value(bit_size, len(values))
-        self.emit(Instr("load_const", v, [], {"value": tuple(x & mask(bit_size) for x in values)}))
+        m = mask(bit_size)
+        self.emit(Instr("load_const", v, [], {"value": tuple([x & m for x in values])}))
         return v
 
     def imm(self, value: int, bit_size: int = 32) -> Value:

@@ -82,6 +82,7 @@ def inline_call(ctx: TranslationContext, fn: Function, args: list[TV], ret_tid: 
     for p, a in zip(fn.params, args, strict=True):
         fc.vals[p.id] = a
     fc.block_index = {blk.label: k for k, blk in enumerate(fn.blocks)}
+    fc.phi_blocks = frozenset(blk.label for blk in fn.blocks if blk.phis)
     if ret_tid is not None:
         fc.ret_tid = ret_tid
         fc.ret_var = ctx.shader.new_local(f"ret{fn.id}", mtype(ctx, ret_tid))
@@ -211,6 +212,8 @@ def emit_body(ctx: TranslationContext, blk: SBlock) -> None:
             raise err(f"invalid operand types ({type(e).__name__}: {e})", ins) from None
     # values of the successors' phis
     for s in blk.successors:
+        if s not in fc.phi_blocks:
+            continue
         for phi in block(ctx, s).phis:
             ids = phi.ids()
             for k in range(0, len(ids), 2):

@@ -99,6 +99,7 @@ class FuncCtx:
     ret_tid: int = 0
     phi_vars: dict[int, LocalVar] = field(default_factory=dict)
     block_index: dict[int, int] = field(default_factory=dict)
+    phi_blocks: frozenset[int] = frozenset()  # the labels of the blocks with OpPhis
 
 
 def err(msg: str, ins: Instruction | None) -> SpirvError:

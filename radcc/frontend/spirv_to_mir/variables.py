@@ -650,8 +650,8 @@ def op_copy_memory(ctx: TranslationContext, ins: Instruction) -> None:
 
 
 def op_access_chain(ctx: TranslationContext, ins: Instruction) -> None:
-    ids = [o.value for o in ins.operands]
-    ctx.set(ins, access_chain(ctx, get_tv(ctx, int(ids[0])), [int(x) for x in ids[1:]]))
+    ids = ins.id_tuple()  # (the base and the indexes: every operand is an id)
+    ctx.set(ins, access_chain(ctx, get_tv(ctx, ids[0]), ids[1:]))
 
 
 def op_ptr_access_chain(ctx: TranslationContext, ins: Instruction) -> None:
