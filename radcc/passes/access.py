@@ -221,30 +221,6 @@ def operand_regs(op: Operand) -> range:
     return _regs(op)
 
 
-def reads(program: Program, instr: Instruction, info: OpInfo | None) -> set[int]:
-    """Registers the instruction reads (operands and the table's implicit reads)."""
-    out: set[int] = set()
-    for o in instr.operands:
-        out.update(operand_regs(o))
-    if info is not None:
-        out.update(implicit_regs(info.implicit_reads, program.wave_size))
-    return out
-
-
-def writes(program: Program, instr: Instruction, info: OpInfo | None) -> set[int]:
-    """Registers the instruction writes (definitions and implicit writes)."""
-    out: set[int] = set()
-    for d in instr.definitions:
-        out.update(_regs(d))
-    if info is not None:
-        out.update(implicit_regs(info.implicit_writes, program.wave_size))
-    return out
-
-
-def vgprs(regs: Iterable[int]) -> set[int]:
-    return {r for r in regs if r >= VGPR_BASE}
-
-
 # --- register accesses, computed once per instruction ---------------------------------
 
 def _regs_into(out: set[int], xs: Iterable[Operand | Definition], operands: bool) -> None:
@@ -279,8 +255,11 @@ _IMPLICIT: dict[tuple[int, int], tuple[tuple[int, ...], tuple[int, ...]]] = {}
 
 
 class Access:
-    """What one instruction reads and writes (as `reads`/`writes`), and its table
-    entry. The sets are frozen: they are shared by every query."""
+    """What one instruction reads (`reads`: its operands' registers, constants and
+    undefs excluded, and the table's implicit reads) and writes (`writes`: its
+    definitions' registers and the implicit writes), the VGPRs among them
+    (`vreads`/`vwrites`), and its table entry. The sets are frozen: they are shared
+    by every query."""
 
     __slots__ = ("info", "reads", "writes", "vreads", "vwrites")
 
@@ -482,6 +461,6 @@ __all__ = [
     "encode_waitcnt", "implicit_regs", "info_of", "is_ds", "is_exp", "is_flat", "is_gds",
     "is_branch", "is_indirect_branch", "is_ldsdir", "is_scalar_unit", "is_smem_store", "is_message", "is_nop", "is_permlane", "is_salu",
     "is_smem", "is_trans", "is_valu", "is_valu_reader", "is_vinterp", "is_vmem",
-    "is_vopc_op", "lane_mask_reads", "operand_regs", "reads",
-    "returns_data", "vgprs", "wait_of", "writes",
+    "is_vopc_op", "lane_mask_reads", "operand_regs",
+    "returns_data", "wait_of",
 ]

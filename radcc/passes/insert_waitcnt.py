@@ -78,6 +78,7 @@ from radcc.passes.access import (
     WAIT_COUNTERS,
     WAIT_MAX,
     WAIT_OPCODES,
+    Access,
     encode_waitcnt,
     implicit_regs,
     info_of,
@@ -92,10 +93,8 @@ from radcc.passes.access import (
     is_vinterp,
     is_vmem,
     operand_regs,
-    reads,
     returns_data,
     wait_of,
-    writes,
 )
 from radcc.passes.linear_dataflow import forward_fixpoint
 
@@ -354,7 +353,7 @@ class _Step:
     """What the pass needs of one instruction, computed once per instruction (the
     analysis visits a block once or more)."""
 
-    __slots__ = ("instr", "wait", "info", "ev", "vinterp_exp", "indirect", "rw")
+    __slots__ = ("instr", "wait", "info", "ev", "vinterp_exp", "indirect", "acc")
 
     def __init__(self, program: Program, instr: Instruction) -> None:
         self.instr = instr
@@ -373,7 +372,7 @@ class _Step:
             own = instr.fields.get("wait_exp", 0)
             self.vinterp_exp = own if isinstance(own, int) else 0
         self.indirect = w is None and is_indirect_branch(info)
-        self.rw: tuple[set[int], set[int]] | None = None  # reads, writes (on first need)
+        self.acc: Access | None = None  # its registers (on first need)
 
 
 class _Pass:
@@ -395,10 +394,10 @@ class _Pass:
     # --- what an instruction needs ---------------------------------------------------
     def needed(self, st: WaitState, step: _Step) -> list[int] | None:
         """The counter values `step` needs before it (None: none)."""
-        if step.rw is None:
-            step.rw = (reads(self.p, step.instr, step.info),
-                       writes(self.p, step.instr, step.info))
-        rd, wr = step.rw
+        acc = step.acc
+        if acc is None:
+            acc = step.acc = Access(self.p, step.instr, step.info)
+        rd, wr = acc.reads, acc.writes
         regs = st.regs
         need: list[int] | None = None
         for r in rd:

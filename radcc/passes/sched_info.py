@@ -116,7 +116,7 @@ def classify(program: Program, instr: Instruction) -> SchedInfo:
     wr: set[int] = set()
     ops = instr.operands
     defs_ = instr.definitions
-    _regs_into(rd, ops, True)  # = access.reads/writes
+    _regs_into(rd, ops, True)  # = Access.reads/writes
     _regs_into(wr, defs_, False)
     if imp_r:
         rd.update(imp_r)
