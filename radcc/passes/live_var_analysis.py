@@ -234,37 +234,45 @@ def _walk_block(b: Block, live_out: set[int], facts: _Facts,
                 else:
                     dv += rc.size
         if instr.opcode not in PHI_OPCODES:
-            ops = instr.operands
-            for o in ops:
-                if o.temp is not None:
-                    o.is_kill = False
-                    o.is_first_kill = False
-            for k, o in enumerate(ops):
+            # one walk over the operands: the first read of a temp not live after the
+            # instruction kills it (first kill), its other reads here kill it too; a
+            # temp with a late-kill read among them takes its registers during the
+            # instruction (counted once)
+            killed: list[int] | None = None  # the temps killed here
+            late: list[int] | None = None  # those of them counted as late kills
+            for o in instr.operands:
                 t = o.temp
-                if t is None or o.is_kill:
+                if t is None:
                     continue
                 tid = t.id
                 if tid not in live:
                     live.add(tid)
-                    rc = t.rc
-                    n = rc.size
-                    sgpr = rc.is_sgpr
-                    if sgpr:
-                        cur_s += n
+                    if killed is None:
+                        killed = [tid]
                     else:
-                        cur_v += n
+                        killed.append(tid)
                     o.is_kill = o.is_first_kill = True
-                    late = o.is_late_kill
-                    for o2 in ops[k + 1:]:
-                        t2 = o2.temp
-                        if t2 is not None and t2.id == tid:
-                            o2.is_kill = True
-                            late = late or o2.is_late_kill
-                    if late:
-                        if sgpr:
-                            ds += n
-                        else:
-                            dv += n
+                    rc = t.rc
+                    if rc.is_sgpr:
+                        cur_s += rc.size
+                    else:
+                        cur_v += rc.size
+                elif killed is not None and tid in killed:
+                    o.is_kill = True
+                    o.is_first_kill = False
+                else:
+                    o.is_kill = o.is_first_kill = False
+                    continue
+                if o.is_late_kill and (late is None or tid not in late):
+                    if late is None:
+                        late = [tid]
+                    else:
+                        late.append(tid)
+                    rc = t.rc
+                    if rc.is_sgpr:
+                        ds += rc.size
+                    else:
+                        dv += rc.size
         key = (ds, dv)
         dem = made.get(key)
         if dem is None:
