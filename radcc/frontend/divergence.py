@@ -159,10 +159,16 @@ def divergence_analysis(shader: MirShader) -> set[Value]:
         for v, ub in uses:
             if v in div or v.parent is None or v.parent.block is None:
                 continue
-            db = v.parent.block
-            inner = st.anc.get(db, ())
-            outer = set(map(id, st.anc.get(ub, ())))
-            if any(id(c) not in outer and divergent_construct(c) for c in inner):
+            # the constructs around the definition but not around the use: both are
+            # paths from the root, so those after their common start
+            inner = st.anc.get(v.parent.block, ())
+            if not inner:
+                continue
+            outer = st.anc.get(ub, ())
+            k = 0
+            while k < len(inner) and k < len(outer) and inner[k] is outer[k]:
+                k += 1
+            if any(divergent_construct(c) for c in inner[k:]):
                 div.add(v)
                 changed = True
     for ins in instrs:
