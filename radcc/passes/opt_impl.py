@@ -79,7 +79,7 @@ from collections.abc import Callable
 from radcc.ir.dominance import DominatorTree, require_dominance
 from radcc.ir.fields import DPP_FIELDS, make_fields
 from radcc.ir.opinfo import CONST_KINDS, E64_FORMATS, op_info, operand_slots
-from radcc.ir.program import Block, Definition, Instruction, Operand, Program
+from radcc.ir.program import PHI_OPCODES, Block, Definition, Instruction, Operand, Program
 from radcc.ir.regclass import EXEC, EXEC_HI, SCC, RegClass
 from radcc.ir.validate import is_inline_constant
 from radcc.isa.classes import SALU_ENCODINGS, VALU_ENCODINGS
@@ -869,7 +869,7 @@ class _Opt:
             out: list[Instruction] = []
             for instr in b.instructions:
                 self.rename(instr)
-                if not instr.is_phi:
+                if instr.opcode not in PHI_OPCODES:
                     self.read_uniform_vgprs(instr)
                     src = self.copy_source(instr)
                     if src is not None:
