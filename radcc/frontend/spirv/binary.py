@@ -280,21 +280,27 @@ def decode(data: bytes | bytearray | Sequence[int]) -> tuple[Header, list[Instru
             )
         if info is None:
             raise SpirvError(f"unknown opcode {op}", pos, name)
-        ins = _decode_constant(info, words, pos, count, ctx) if op == _OP_CONSTANT \
-            else _decode_ext_inst(info, words, pos, count, ctx) if op == _OP_EXT_INST \
-            else None
+        ins: Instruction | None = None
+        if op == _OP_CONSTANT or op == _OP_SPEC_CONSTANT:
+            ins = _decode_constant(info, words, pos, count, ctx)
+        elif op == _OP_EXT_INST:
+            ins = _decode_ext_inst(info, words, pos, count, ctx)
+        elif op == _OP_SPEC_CONSTANT_OP:
+            ins = _decode_spec_op(info, words, pos, count, ctx)
         append(ins or _decode_instruction(info, words, pos, count, ctx))
         pos += count
     return header, out
 
 
 _OP_CONSTANT = grammar.opcode("OpConstant")
+_OP_SPEC_CONSTANT = grammar.opcode("OpSpecConstant")
 
 
 def _decode_constant(info: grammar.InstructionInfo, words: Sequence[int], pos: int,
                      count: int, ctx: _Context) -> Instruction | None:
-    """`_decode_instruction` of an OpConstant (most of a module's general-path
-    instructions) without the walk over its grammar entry: None unless its result type
+    """`_decode_instruction` of an OpConstant or OpSpecConstant (with OpSpecConstantOp,
+    most of a module's general-path instructions) without the walk over its grammar
+    entry: None unless its result type
     and id are in range, the type is a declared number type and the words are the
     value's (then the general decoder says what is wrong); the value's own checks are
     `_number`'s."""
@@ -307,7 +313,7 @@ def _decode_constant(info: grammar.InstructionInfo, words: Sequence[int], pos: i
     r = _Reader(words, pos + 1, pos + count, info)  # (errors at the general path's offset)
     r.pos = pos + 3
     value = _number(r, t, "value")
-    ctx.result_types[rid] = rt  # (`_track`: an OpConstant defines no type or set)
+    ctx.result_types[rid] = rt  # (`_track`: a constant defines no type or set)
     return Instruction(info.opcode, info.opname, rt, rid, (value,), pos, count)
 
 
@@ -357,6 +363,51 @@ def _decode_ext_inst(info: grammar.InstructionInfo, words: Sequence[int], pos: i
     ctx.result_types[rid] = rt  # (`_track`: an OpExtInst defines no type or set)
     return Instruction(info.opcode, info.opname, rt, rid, tuple(operands), pos, count,
                        (set_id,) + ids)
+
+
+_OP_SPEC_CONSTANT_OP = grammar.opcode("OpSpecConstantOp")
+# operation (an opcode) -> how many operands it takes in an OpSpecConstantOp when they
+# are all IdRefs, one each (OpIAdd, OpIMul, OpSelect...); None: other operands, or no
+# operation with a result
+_SPEC_OP_ID_COUNTS: dict[int, int | None] = {}
+
+
+def _spec_op_id_count(number: int) -> int | None:
+    """`_SPEC_OP_ID_COUNTS` of an operation (computed once per operation)."""
+    if number in _SPEC_OP_ID_COUNTS:
+        return _SPEC_OP_ID_COUNTS[number]
+    inner = grammar.instruction(number)
+    n: int | None = None
+    if inner is not None and inner.has_result_type:
+        specs = [s for s in inner.operands if s.kind not in ("IdResultType", "IdResult")]
+        if all(s.kind == "IdRef" and not s.quantifier for s in specs):
+            n = len(specs)
+    _SPEC_OP_ID_COUNTS[number] = n
+    return n
+
+
+def _decode_spec_op(info: grammar.InstructionInfo, words: Sequence[int], pos: int,
+                    count: int, ctx: _Context) -> Instruction | None:
+    """`_decode_instruction` of an OpSpecConstantOp whose operation takes ids alone,
+    without the walk over the two grammar entries: None unless the result type, the
+    result id and every id are in range and the words are the operation's (then the
+    general decoder says what is wrong). Its operands: the operation and the ids,
+    shared as `decode` shares one-word operands (`_shared`)."""
+    if count < 4:
+        return None
+    rt, rid, number = words[pos + 1], words[pos + 2], words[pos + 3]
+    n = _spec_op_id_count(number)
+    if n is None or count != 4 + n:
+        return None
+    ids = tuple(words[pos + 4:pos + count])
+    bound = ctx.bound
+    if not (0 < rt < bound and 0 < rid < bound) or (ids and (0 in ids or max(ids) >= bound)):
+        return None
+    known = ctx.id_operands
+    operands = [_shared(known, "LiteralSpecConstantOpInteger", number)]
+    operands += [_shared(known, "IdRef", v) for v in ids]
+    ctx.result_types[rid] = rt  # (`_track`: a constant defines no type or set)
+    return Instruction(info.opcode, info.opname, rt, rid, tuple(operands), pos, count, ids)
 
 
 def _decode_mixed(plan: _WordPlan, vals: list[int], bound: int,

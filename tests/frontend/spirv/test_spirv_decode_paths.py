@@ -74,6 +74,50 @@ def test_opextinst_fast_path_is_the_general_decoders() -> None:
     assert fast_handled >= 5
 
 
+def test_opspecconstant_fast_path_is_the_general_decoders() -> None:
+    info = grammar.instruction(grammar.opcode("OpSpecConstant"))
+    assert info is not None
+    fast_handled = 0
+    for rt, rid, count in itertools.product((0, *_TYPES, 12, _BOUND), (3, 0, _BOUND), (3, 4, 5)):
+        for lo, hi in itertools.product(_VALUES, (0, 0xFFFF_FFFF)):
+            words = [3, 3, _BOUND, 0, 0, (count << 16) | info.opcode, rt, rid, lo, hi][:5 + count]
+            ctx = _ctx()
+            fast = _outcome(b._decode_constant, info, words, 5, count, ctx)
+            if fast == "None":  # left to the general decoder
+                continue
+            fast_handled += 1
+            ref_ctx = _ctx()
+            assert fast == _outcome(b._decode_instruction, info, words, 5, count, ref_ctx), \
+                (rt, rid, count, lo, hi)
+            assert ctx.result_types == ref_ctx.result_types
+    assert fast_handled == len(_TYPES) * len(_VALUES) * 2  # (each type at its word count)
+
+
+def test_opspecconstantop_fast_path_is_the_general_decoders() -> None:
+    info = grammar.instruction(grammar.opcode("OpSpecConstantOp"))
+    assert info is not None
+    # operations of ids alone (OpSNegate, OpIAdd, OpSelect), of other operands
+    # (OpCompositeExtract, OpVectorShuffle), without a result (OpStore), no opcode (9999)
+    numbers = [grammar.opcode(n) for n in ("OpSNegate", "OpIAdd", "OpSelect",
+                                           "OpCompositeExtract", "OpVectorShuffle", "OpStore")]
+    fast_handled = 0
+    for number, count in itertools.product((*numbers, 9999), range(3, 9)):
+        for rt, rid, arg in ((3, 4, 5), (0, 4, 5), (3, _BOUND, 5), (3, 4, 0), (3, 4, _BOUND)):
+            words = [3, 3, _BOUND, 0, 0, (count << 16) | info.opcode, rt, rid, number,
+                     *[arg + k for k in range(count - 4)]][:5 + count]
+            ctx = _ctx()
+            fast = b._decode_spec_op(info, words, 5, count, ctx)
+            if fast is None:  # left to the general decoder
+                continue
+            fast_handled += 1
+            ref_ctx = _ctx()
+            ref = b._decode_instruction(info, words, 5, count, ref_ctx)
+            assert repr(fast) == repr(ref) and fast.id_tuple() == ref.id_tuple(), \
+                (number, count, rt, rid, arg)
+            assert ctx.result_types == ref_ctx.result_types
+    assert fast_handled == 3  # (each operation of ids alone at its word count)
+
+
 def test_id_words_path_is_the_mixed_decoders() -> None:
     """An instruction whose operands are ids but for an optional or repeated last one,
     without it (OpLoad of no memory operands), takes the all-ids path of `decode`: the
