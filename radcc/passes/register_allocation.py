@@ -647,6 +647,8 @@ class _Allocator:
         # the renames of the forward linear / logical predecessors
         lin_fwd = [renames[p] for p in b.linear_preds if p < idx]
         log_fwd = [renames[p] for p in b.logical_preds if p < idx]
+        # the renames of the other forward predecessors than the first
+        lin_more, log_more = lin_fwd[1:], log_fwd[1:]
         rcs = self.rc
         for orig in sorted(live_in):
             rc = rcs[orig]
@@ -660,7 +662,7 @@ class _Allocator:
             # own), and whether every other one gives the same
             name0 = fwd_ren[0].get(orig)
             same = True
-            for ren in fwd_ren[1:]:
+            for ren in (lin_more if linear else log_more):
                 n = ren.get(orig)
                 if n is not name0 and (Temp(orig, rc) if n is None else n) != (
                         Temp(orig, rc) if name0 is None else name0):
