@@ -114,7 +114,7 @@ def rewrite_instrs(shader: MirShader, fn: Rule, vectors: dict[Value, list[Value]
     returns None), given so that the others are not offered to it: a block without
     them is not rebuilt, a shader without them not changed."""
     rw = _Rewrite(shader, fn, vectors, ops)
-    for b in list(shader.blocks()):
+    for b in shader.structure()[0]:
         instrs = b.instrs
         if ops is not None and ops.isdisjoint([ins.op for ins in instrs]):
             continue
@@ -339,7 +339,7 @@ def demote_to_vars(shader: MirShader, values: set[Value]) -> None:
         di, d = deref(v)
         return [di, Instr("store_deref", None, [d, src])]
 
-    blocks = list(shader.blocks())
+    blocks = shader.structure()[0]
     # uses first (collect before definitions change)
     for b in blocks:
         k = 0

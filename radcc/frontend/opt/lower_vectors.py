@@ -353,7 +353,7 @@ def _split_phis(shader: MirShader, lv: _Vectors) -> bool:
 
     changed = False
     mapping: dict[Value, Value] = {}
-    for b in list(shader.blocks()):
+    for b in shader.structure()[0]:
         for phi in list(b.phis):
             d = phi.dest
             assert d is not None

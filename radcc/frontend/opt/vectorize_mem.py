@@ -502,7 +502,7 @@ def vectorize_mem(shader: MirShader) -> bool:
     """Merge adjacent memory accesses (see the module docstring)."""
     changed = False
     uses: _Uses | None = None  # built once, kept up to date
-    for block in list(shader.blocks()):
+    for block in shader.structure()[0]:
         instrs = block.instrs
         if sum(1 for i in instrs if i.op in _ACCESSES) < 2:
             continue  # nothing to merge (and no need for the shader's uses)
