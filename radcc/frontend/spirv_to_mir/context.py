@@ -108,8 +108,16 @@ def err(msg: str, ins: Instruction | None) -> SpirvError:
     return SpirvError(msg, ins.offset, ins.opname)
 
 
-def fold_value(v: Value, depth: int = 0) -> tuple[int, ...] | None:
-    """Raw bits of ``v`` if it is computed from constants by ALU ops only."""
+# a value's fold by (value index, depth), within one `fold_value`: a value the
+# expression reaches again (``c2 = c1 + c1; c3 = c2 + c2 ...``, specialization constants
+# built on each other) is folded once, not once per path to it (2^n paths)
+_FoldMemo = dict[tuple[int, int], tuple[int, ...] | None]
+
+
+def fold_value(v: Value, depth: int = 0, memo: _FoldMemo | None = None
+               ) -> tuple[int, ...] | None:
+    """Raw bits of ``v`` if it is computed from constants by ALU ops only, at most 64
+    ops deep (`depth` and `memo`: the recursion's)."""
     p = v.parent
     if p is None or depth > 64:
         return None
@@ -117,15 +125,23 @@ def fold_value(v: Value, depth: int = 0) -> tuple[int, ...] | None:
         return tuple(p.attrs["value"])
     if p.op not in ALU_OPS:
         return None
+    if memo is None:
+        memo = {}
+    key = (v.index, depth)
+    if key in memo:
+        return memo[key]
+    memo[key] = None  # (until its sources have folded)
     srcs = []
     for s in p.srcs:
-        k = fold_value(s, depth + 1)
+        k = fold_value(s, depth + 1, memo)
         if k is None:
             return None
         srcs.append(k)
     from ..mir_fold import fold  # NumPy: only a fold plain Python does not compute loads it
 
-    return fold(p.op, v.bit_size, v.num_components, srcs, [s.bit_size for s in p.srcs], p.attrs)
+    r = memo[key] = fold(p.op, v.bit_size, v.num_components, srcs,
+                         [s.bit_size for s in p.srcs], p.attrs)
+    return r
 
 
 def leaf_types(m: SpirvModule) -> dict[int, tuple[str, int, int]]:
