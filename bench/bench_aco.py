@@ -2,7 +2,7 @@
 
     python bench/bench_aco.py CORPUS [--wave 32 --wave 64] [--every K] [--jobs N]
                               [--timeout S] [--json OUT.json] [--worst N] [--time]
-                              [--compiled] [--debug validateir,validatera]
+                              [--repeat N] [--compiled] [--debug validateir,validatera]
 
 CORPUS is a directory of SPIR-V modules (``.spv``, searched recursively); each of its
 subdirectories holding modules is a *project* (``/work/rw``: ``ggml``, ``ncnn``), or
@@ -21,7 +21,8 @@ compiler warm in one process, the shaders compiled one after another (the issue'
 measure: radcc's warm in-process `compile_spirv` against ACO's pipeline creation in a warm
 process). ACO's pipelines are created once more without capture flags in RADV's child
 process; radcc compiles every shader it compiled in its worker once more in this process,
-in order, after a warm-up compile. The workers' own CPU times are printed too (and kept
+in order, after a warm-up compile (``--repeat N``: each side creates or compiles each
+shader N times and keeps the least CPU time). The workers' own CPU times are printed too (and kept
 in the JSON rows as ``worker_cpu_s``): a forked worker pays for copy-on-write page faults
 on the parent's heap that a warm process does not (a fork per shader, as `run_jobs` did
 before session 20: ~25-45 ms per small shader under Firecracker, ~40% of its compile),
@@ -137,9 +138,11 @@ def radcc_side(jobs: list[Job], wave: int, n_jobs: int, timeout: float
     return out
 
 
-def time_in_process(jobs: list[Job], wave: int, rc: dict[str, Figures]) -> None:
-    """Set `Figures.cpu_s` of each job radcc compiled (in its worker): compile it once
-    more in this (warm) process, one after another in order, as ACO's side is timed."""
+def time_in_process(jobs: list[Job], wave: int, rc: dict[str, Figures], repeat: int = 1
+                    ) -> None:
+    """Set `Figures.cpu_s` of each job radcc compiled (in its worker): the least CPU time
+    of `repeat` more compiles in this (warm) process, one after another in order, as
+    ACO's side is timed."""
     from radcc.driver.compile import compile_spirv
 
     for job in jobs:
@@ -147,18 +150,21 @@ def time_in_process(jobs: list[Job], wave: int, rc: dict[str, Figures]) -> None:
         if fig is None or fig.error:
             continue
         spirv = Path(job.file).read_bytes()
-        t0 = time.process_time()
-        compile_spirv(spirv, mcpu=job.mcpu, wave_size=wave, entry=job.entry,
-                      debug_options=DEBUG)
-        fig.cpu_s = time.process_time() - t0
+        for _ in range(max(1, repeat)):
+            t0 = time.process_time()
+            compile_spirv(spirv, mcpu=job.mcpu, wave_size=wave, entry=job.entry,
+                          debug_options=DEBUG)
+            cpu = time.process_time() - t0
+            fig.cpu_s = cpu if fig.cpu_s is None else min(fig.cpu_s, cpu)
 
 
-def aco_side(jobs: list[Job], wave: int, family: str, timed: bool = False
+def aco_side(jobs: list[Job], wave: int, family: str, timed: bool = False, repeat: int = 1
              ) -> dict[str, Figures]:
     from radcc.oracle import radv
 
     res = radv.compile_many([(Path(j.file).read_bytes(), None) for j in jobs],
-                            wave_size=wave, family=family, time_pipelines=timed)
+                            wave_size=wave, family=family, time_pipelines=timed,
+                            time_repeat=repeat)
     out: dict[str, Figures] = {}
     for j, r in zip(jobs, res, strict=True):
         key = f"{j.file}:{j.entry or 'main'}"
@@ -249,6 +255,10 @@ def main(argv: list[str] | None = None) -> int:
                     help="also compare compile CPU time, each compiler warm in one process "
                          "(radcc's compile_spirv once more in this process; ACO's pipeline "
                          "created once more without capture flags)")
+    ap.add_argument("--repeat", type=int, default=1, metavar="N",
+                    help="with --time: each compiler compiles each shader N times (in "
+                         "turn, as the rest) and the least CPU time counts: this machine's "
+                         "run-to-run spread is +-20%%")
     ap.add_argument("--worst", type=int, default=0, metavar="N",
                     help="list the N largest instruction ratios per project and wave")
     ap.add_argument("--compiled", action="store_true",
@@ -282,11 +292,11 @@ def main(argv: list[str] | None = None) -> int:
             jobs = [j for j in find_jobs(files, a.mcpu, wave, lambda f: "compute")
                     if j.stage == "compute" and j.entry is not None]
             t0 = time.perf_counter()
-            aco = aco_side(jobs, wave, family, a.time)
+            aco = aco_side(jobs, wave, family, a.time, a.repeat)
             t1 = time.perf_counter()
             rc = radcc_side(jobs, wave, a.jobs, a.timeout)
             if a.time:
-                time_in_process(jobs, wave, rc)
+                time_in_process(jobs, wave, rc, a.repeat)
             t2 = time.perf_counter()
             s = summarise(name, wave, aco, rc)
             summaries.append(s)

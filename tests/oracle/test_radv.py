@@ -75,6 +75,11 @@ def test_time_pipelines_measures_a_second_creation(glsl, radeon):
     assert isinstance(r, radv.AcoResult)
     assert r.pipeline_cpu_s is not None and 0.0 < r.pipeline_cpu_s < 30.0
     assert r.instructions > 0 and "s_endpgm" in r.asm
+    # --repeat: the least of three creations' times, the same statistics
+    (r3,) = radv.compile_many([(spirv, {0: 32, 1: 8})], wave_size=32, time_pipelines=True,
+                              time_repeat=3)
+    assert isinstance(r3, radv.AcoResult) and r3.pipeline_cpu_s is not None
+    assert 0.0 < r3.pipeline_cpu_s < 30.0 and r3.stats == r.stats and r3.asm == r.asm
 
 
 def test_asm_instructions_drops_labels_comments_and_padding():
