@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import itertools
 
+import pytest
+
 from radcc.frontend.spirv import SpirvError, grammar
 from radcc.frontend.spirv import binary as b
 
@@ -29,11 +31,14 @@ def _outcome(fn: object, *args: object) -> str:
         return f"error at {e.word_offset}: {e}"
 
 
-def test_opconstant_fast_path_is_the_general_decoders() -> None:
-    info = grammar.instruction(grammar.opcode("OpConstant"))
+@pytest.mark.parametrize("opname, counts", [("OpConstant", (3, 4, 5, 6)),
+                                            ("OpSpecConstant", (3, 4, 5))])
+def test_constant_fast_path_is_the_general_decoders(opname: str, counts: tuple[int, ...]
+                                                    ) -> None:
+    info = grammar.instruction(grammar.opcode(opname))
     assert info is not None
     fast_handled = 0
-    for rt, rid, count in itertools.product((0, *_TYPES, 12, _BOUND), (3, 0, _BOUND), (3, 4, 5, 6)):
+    for rt, rid, count in itertools.product((0, *_TYPES, 12, _BOUND), (3, 0, _BOUND), counts):
         for lo, hi in itertools.product(_VALUES, (0, 0xFFFF_FFFF)):
             words = [3, 3, _BOUND, 0, 0, (count << 16) | info.opcode, rt, rid, lo, hi, 0][:5 + count]
             words += [0] * (5 + count - len(words))
@@ -72,25 +77,6 @@ def test_opextinst_fast_path_is_the_general_decoders() -> None:
                 (set_id, number, count, rt, rid, arg)
             assert ctx.result_types == ref_ctx.result_types
     assert fast_handled >= 5
-
-
-def test_opspecconstant_fast_path_is_the_general_decoders() -> None:
-    info = grammar.instruction(grammar.opcode("OpSpecConstant"))
-    assert info is not None
-    fast_handled = 0
-    for rt, rid, count in itertools.product((0, *_TYPES, 12, _BOUND), (3, 0, _BOUND), (3, 4, 5)):
-        for lo, hi in itertools.product(_VALUES, (0, 0xFFFF_FFFF)):
-            words = [3, 3, _BOUND, 0, 0, (count << 16) | info.opcode, rt, rid, lo, hi][:5 + count]
-            ctx = _ctx()
-            fast = _outcome(b._decode_constant, info, words, 5, count, ctx)
-            if fast == "None":  # left to the general decoder
-                continue
-            fast_handled += 1
-            ref_ctx = _ctx()
-            assert fast == _outcome(b._decode_instruction, info, words, 5, count, ref_ctx), \
-                (rt, rid, count, lo, hi)
-            assert ctx.result_types == ref_ctx.result_types
-    assert fast_handled == len(_TYPES) * len(_VALUES) * 2  # (each type at its word count)
 
 
 def test_opspecconstantop_fast_path_is_the_general_decoders() -> None:
