@@ -193,15 +193,7 @@ class Block:
         """The block is complete (its terminator added; the instructions do not change
         after): its derived facts are computed once here, not on every look."""
         self.sealed = None
-        phis: list[Instruction] = []
-        body: list[Instruction] = []  # (`phis` and `body` of one walk)
-        for i in self.instructions[:-1]:
-            if i.opname == "OpPhi":
-                phis.append(i)
-            elif i.opname not in MERGES:
-                body.append(i)
-        if self.instructions and self.instructions[-1].opname == "OpPhi":
-            phis.append(self.instructions[-1])
+        phis, body = _phis_and_body(self.instructions)
         self.sealed = _BlockFacts(self.merge, tuple(self.successors), phis, body)
 
     @property
@@ -222,7 +214,7 @@ class Block:
         """The block's OpPhi instructions (sealed: one list, not to be changed)."""
         if self.sealed is not None:
             return self.sealed.phis
-        return [i for i in self.instructions if i.opname == "OpPhi"]
+        return _phis_and_body(self.instructions)[0]
 
     @property
     def body(self) -> list[Instruction]:
@@ -230,7 +222,7 @@ class Block:
         to be changed)."""
         if self.sealed is not None:
             return self.sealed.body
-        return [i for i in self.instructions[:-1] if i.opname not in MERGES and i.opname != "OpPhi"]
+        return _phis_and_body(self.instructions)[1]
 
     @property
     def successors(self) -> list[int]:
@@ -244,6 +236,22 @@ class Block:
         if t.opname == "OpSwitch":
             return [t.id(1)] + [int(p.params[1].value) for p in t.operands[2:]]
         return []
+
+
+def _phis_and_body(instructions: list[Instruction]
+                   ) -> tuple[list[Instruction], list[Instruction]]:
+    """A block's `phis` (its OpPhis) and `body` (the instructions between the phis and
+    the merge/terminator), in one walk."""
+    phis: list[Instruction] = []
+    body: list[Instruction] = []
+    for i in instructions[:-1]:
+        if i.opname == "OpPhi":
+            phis.append(i)
+        elif i.opname not in MERGES:
+            body.append(i)
+    if instructions and instructions[-1].opname == "OpPhi":  # (no terminator yet)
+        phis.append(instructions[-1])
+    return phis, body
 
 
 class _BlockFacts:

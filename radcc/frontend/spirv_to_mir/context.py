@@ -177,11 +177,11 @@ class TranslationContext:
         self.spec = spec
         # the subgroup size when the target's is known: cooperative matrices depend on it
         self.wave_size = wave_size
-        # whether the module declares bfloat16 (SPV_KHR_bfloat16: `bfloat16.py`)
         # each scalar and vector type's (base, bit size, components) by type id, read by
-        # the type queries (`scalar`, `comps`, `bits`, `is_leaf`): a vector's component
-        # is a scalar (`spirv.reader`)
+        # the type queries (`scalar`, `shape`, `comps`, `bits`, `is_leaf`): a vector's
+        # component is a scalar (`spirv.reader`)
         self.leaves = leaf_types(m)
+        # whether the module declares bfloat16 (SPV_KHR_bfloat16: `bfloat16.py`)
         self.has_bf16 = any(isinstance(t, TypeFloat) and t.bfloat16 for t in m.types.values())
         # whether it declares cooperative matrices (element-wise arithmetic on them:
         # `coopmat.py`)
