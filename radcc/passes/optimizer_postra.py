@@ -43,10 +43,14 @@ it relies on is provably unwritten in between:
 - instructions the rewrites leave without readers (all definitions unread
   temps, ALU formats only) are removed.
 
-Kill flags are recomputed (live_var_analysis) when a rewrite removed or renamed
-reads (not after fmaak/fmamk alone, which keeps the operand objects); the
-register demand figures of the pre-RA program (``PreSGPRs``/``PreVGPRs``) are
-kept as they were. ACO patterns not done here and why: try_apply_branch_vcc
+Definition kill flags (a temp nobody reads) are recomputed when a rewrite removed
+or renamed reads (not after fmaak/fmamk alone, which keeps the operand objects):
+the one kill flag a later phase reads (lower_to_hw skips the copy of a
+``p_split_vector`` piece nobody reads). Operand kill flags are not recomputed (that
+needs a liveness analysis, and no phase after this one acts on them: ssa_elimination
+only copies a phi operand's flag to its copy): where a rewrite moved reads they may
+be stale. The register demand figures of the pre-RA program
+(``PreSGPRs``/``PreVGPRs``) are kept as they were. ACO patterns not done here and why: try_apply_branch_vcc
 (radcc's compares write any SGPR through VOP3, never the ``s_and vcc, exec``
 shape), try_combine_dpp (no ``v_mov_b32_dpp`` exists before lower_to_hw),
 try_eliminate_scc_copy (RA leaves no SCC copies), try_reassign_split_vector
@@ -102,7 +106,7 @@ class _Ctx:
         self.block: Block = program.blocks[0] if program.blocks else Block(0)
         self.dead: set[int] = set()  # id() of removed instructions
         self.changed = False
-        self.reads_changed = False  # a rewrite removed or renamed reads: kill flags stale
+        self.reads_changed = False  # a rewrite removed or renamed reads: definition kills stale
         self.counts: dict[str, int] = {}
         self.insert_before: dict[int, Instruction] = {}  # id(instr) -> inserted before it
         self.clobbered: list[tuple[PhysReg, RegClass]] = []  # written by an inserted instr
@@ -608,19 +612,27 @@ def optimize_postra(program: Program) -> None:
             out.append(i)
         b.instructions = out
     if ctx.reads_changed:
-        _refresh_kill_flags(program)
+        _refresh_definition_kills(program)
     for k, v in ctx.counts.items():
         COUNTS[k] = COUNTS.get(k, 0) + v
 
 
-def _refresh_kill_flags(program: Program) -> None:
-    """Kill flags from live_var_analysis; the pre-RA demand figures are kept."""
-    from radcc.passes.live_var_analysis import live_var_analysis
-
-    saved = (program.max_reg_demand,
-             [(b.register_demand, b.live_in_demand) for b in program.blocks])
-    live_var_analysis(program)
-    program.max_reg_demand = saved[0]
-    for b, (rd, lid) in zip(program.blocks, saved[1], strict=True):
-        b.register_demand, b.live_in_demand = rd, lid
-    program.analyses.liveness = None  # its demand figures are no longer the program's
+def _refresh_definition_kills(program: Program) -> None:
+    """``Definition.is_kill`` of every temp definition after the rewrites: set when
+    no instruction reads the temp. In SSA a read temp is live after its definition
+    (a read is dominated by the definition, a phi's read at the end of a
+    predecessor the definition dominates), so this is live_var_analysis's flag,
+    found without the liveness the operand flags would need."""
+    read: set[int] = set()
+    for b in program.blocks:
+        for instr in b.instructions:
+            for o in instr.operands:
+                t = o.temp
+                if t is not None:
+                    read.add(t.id)
+    for b in program.blocks:
+        for instr in b.instructions:
+            for d in instr.definitions:
+                t = d.temp
+                if t is not None:
+                    d.is_kill = t.id not in read

@@ -8,7 +8,10 @@ that does not match, modifiers, wave64 ...). Every result is also checked by:
   validator's own liveness: a clobbered SCC/SGPR would be reported);
 - the IR interpreter (`tests.support.ir_interp`, semantics from the emulator's
   libraries) on the program before and after, over a range of inputs: the
-  same path and `p_unit_test` values.
+  same path and `p_unit_test` values;
+- live_var_analysis on the result: the definition kill flags the pass left are
+  the ones a liveness analysis computes (the pass recomputes them without one;
+  the input's flags are live_var_analysis's too, as in the pipeline).
 
 The set of SALU opcodes whose SCC is "result != 0" is checked against the
 RDNA3 ISA guide's pseudocode (chapter 16).
@@ -24,7 +27,9 @@ import pytest
 from radcc.ir.matcher import assert_ir_matches
 from radcc.ir.parser import parse_program
 from radcc.ir.printer import print_program
+from radcc.ir.program import Program
 from radcc.ir.validate import validate_ra
+from radcc.passes.live_var_analysis import live_var_analysis
 from radcc.passes.optimizer_postra import SCC_IS_RESULT_NONZERO, optimize_postra
 from tests.support.ir_interp import interpret
 
@@ -77,12 +82,21 @@ def _observe(text: str, inputs: list[int] | None = None) -> list[tuple]:
 def run(text: str, inputs: list[int] | None = None) -> str:
     """optimize_postra on `text`; validate_ra and the interpreter agree; the new text."""
     p = parse_program(text, "<t>")
+    live_var_analysis(p)  # the input's kill flags as the pipeline has them
     validate_ra(p, "input")
     optimize_postra(p)
     validate_ra(p, "optimizer_postra")
     out = print_program(p)
     assert _observe(text, inputs) == _observe(out, inputs)
+    kills = _definition_kills(p)
+    live_var_analysis(p)
+    assert _definition_kills(p) == kills
     return _plain(out)
+
+
+def _definition_kills(p: Program) -> list[tuple[int, bool]]:
+    return [(d.temp.id, d.is_kill) for b in p.blocks for i in b.instructions
+            for d in i.definitions if d.temp is not None]
 
 
 def _plain(text: str) -> str:
