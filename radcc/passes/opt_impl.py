@@ -94,6 +94,9 @@ F32_ONE = 0x3F800000
 # (VOP3P), the shared SALU set without SOPK (its immediate is an encoding field, not an operand).
 _VALU = VALU_ENCODINGS - {"VOP3P"}
 _SALU = SALU_ENCODINGS - {"SOPK"}
+_ALU = _VALU | _SALU
+# `legal`: the operand kinds an SGPR may fill
+_SGPR_KINDS = CONST_KINDS | {"sgpr", "sreg", "sreg_wave", "special"}
 _SHIFT64 = frozenset({"v_lshlrev_b64", "v_lshrrev_b64", "v_ashrrev_i64"})
 _COMMUTATIVE = frozenset({
     "v_add_f32", "v_mul_f32", "v_min_f32", "v_max_f32", "v_and_b32", "v_or_b32", "v_xor_b32",
@@ -275,8 +278,7 @@ class _Opt:
             if spec is not None and spec.kind == "vgpr" and (o.rc is None or not o.rc.is_vgpr):
                 return False
             if o.rc is not None and o.rc.is_sgpr:
-                if spec is not None and spec.kind not in CONST_KINDS | {"sgpr", "sreg",
-                                                                       "sreg_wave", "special"}:
+                if spec is not None and spec.kind not in _SGPR_KINDS:
                     return False
                 sgprs.add(o.temp.id if o.temp is not None else o.phys)
         if len(literals) > 1:
@@ -321,12 +323,17 @@ class _Opt:
                 if c is not None and c[1] == 4:
                     self.set_operand(instr, i, Operand(const=c[0], const_bytes=4))
             return
-        if instr.format not in _VALU | _SALU or _is_dpp(instr):
+        if instr.format not in _ALU or _is_dpp(instr):
             return
+        defs = self.defs
         for i in range(len(instr.operands)):
             o = instr.operands[i]
-            if o.temp is None or o.phys is not None:
+            t = o.temp
+            if t is None or o.phys is not None:
                 continue
+            d = defs.get(t.id)
+            if d is None or d.opcode not in _CONST_MOVES:
+                continue  # (`const_of` is None)
             c = self.const_of(o)
             if c is None:
                 continue
@@ -352,7 +359,7 @@ class _Opt:
                         self.set_operand(instr, 1, instr.operands[0])
                         self.set_operand(instr, 0, k)
                         continue  # VOP2: no modifiers
-            if instr.format in ("VOP1", "VOP2") and self.uses[o.temp.id] == 1 and \
+            if instr.format in ("VOP1", "VOP2") and self.uses[t.id] == 1 and \
                     not instr.fields and not any(x.phys is not None for x in instr.operands):
                 fmt = self.vop3_format(instr.opcode)
                 if fmt is not None and self.legal(instr.opcode, ops, fmt):
@@ -394,7 +401,16 @@ class _Opt:
         # each of the first three sources up to three times (a modifier source of a
         # modifier source); a try that folds nothing changes nothing, so the next
         # one of that source would fold nothing either
-        for i in range(min(3, len(instr.operands))):
+        defs = self.defs
+        ops = instr.operands
+        for i in range(min(3, len(ops))):
+            o = ops[i]
+            t = o.temp
+            if t is None or o.phys is not None:
+                continue
+            d = defs.get(t.id)
+            if d is None or d.opcode not in _SIGN_OPS:
+                continue  # (`mod_source` is None: nothing to fold)
             for _ in range(3):
                 if not self._fold_source(instr, i, half):
                     break
@@ -864,31 +880,43 @@ class _Opt:
 
     def run(self) -> None:
         self._uniform_memo: dict[tuple[int, int], bool] = {}
+        rules = self._rules
+        as_uniform = self.as_uniform
+        # each step below is called only on the opcodes / formats it may change (the
+        # same tests it starts with): most instructions take none of them
         for b in self.p.blocks:
             self.block = b
             out: list[Instruction] = []
             for instr in b.instructions:
                 self.rename(instr)
-                if instr.opcode not in PHI_OPCODES:
-                    self.read_uniform_vgprs(instr)
-                    src = self.copy_source(instr)
+                op = instr.opcode
+                if op not in PHI_OPCODES:
+                    if as_uniform:
+                        self.read_uniform_vgprs(instr)
+                    src = self.copy_source(instr) if op in _COPIES else None
                     if src is not None:
                         self.replace_uses(instr, src)
                     else:
                         edits = self.edits
-                        self.propagate_constants(instr)
-                        self.fold_modifiers(instr)
-                        combined = self.combine(instr)
+                        fmt = instr.format
+                        if fmt in _ALU or op == "p_create_vector":
+                            self.propagate_constants(instr)
+                        fmt = instr.format  # (VOP1/VOP2 may have become VOP3)
+                        if fmt in _VALU and fmt != "VOPC":
+                            self.fold_modifiers(instr)
+                        combined = self.combine(instr) if instr.opcode in rules else instr
                         # again if anything changed: an instruction as the first call
                         # left it (no operand replaced since, no rule applied) would
                         # get no more constants (the same checks on the same state)
                         if combined is not instr or self.edits != edits:
                             self.propagate_constants(combined)
                         instr = combined
-                        new = self.shrink_fma(instr)
-                        if new is not None:
-                            instr = new
-                        _consts_without_mods(instr)
+                        if instr.opcode == "v_fma_f32":
+                            new = self.shrink_fma(instr)
+                            if new is not None:
+                                instr = new
+                        if instr.fields:
+                            _consts_without_mods(instr)
                 out.append(instr)
             b.instructions = out
         if self.renames:
@@ -907,6 +935,8 @@ def _float_input(opcode: str) -> bool:
 # mod_source: the bitwise operations a sign-bit constant makes a neg/abs modifier
 _SIGN_OPS = frozenset({"v_xor_b32", "v_and_b32", "v_or_b32", "s_xor_b32", "s_and_b32",
                        "s_or_b32"})
+# copy_source: the copies
+_COPIES = frozenset({"p_parallelcopy", "p_create_vector"})
 # const_of: the moves whose constant operand is the value they define
 _CONST_MOVES = frozenset({"s_mov_b32", "s_mov_b64", "v_mov_b32", "p_parallelcopy"})
 # rule_fma: the additions a multiplication folds into
