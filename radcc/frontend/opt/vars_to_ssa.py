@@ -4,10 +4,12 @@ A variable is promoted when every deref of it has constant indices and is only
 loaded, stored or further dereferenced; each scalar/vector leaf of it (a
 struct member, an array element at a constant index) becomes its own SSA
 variable. Phis are placed on the iterated dominance frontier of the stores
-(Cytron et al.) and the loads renamed in a dominator-tree walk; a load with no
-store before it reads an ``undef``. Variables indexed with a non-constant index
-stay in memory as local arrays (``load_deref``/``store_deref``) for a later
-lowering to registers or scratch. Unused phis are left to dead code elimination.
+(Cytron et al.), only in the blocks the variable is live into (pruned SSA: a
+load may read it before a store), and the loads renamed in a dominator-tree
+walk; a load with no store before it reads an ``undef``. Variables indexed with
+a non-constant index stay in memory as local arrays (``load_deref``/``store_deref``)
+for a later lowering to registers or scratch. Phis whose values end up unused (the
+loads reading them dead) are left to dead code elimination.
 """
 
 from __future__ import annotations
@@ -61,6 +63,20 @@ def _leaf_of(d: Value, memo: dict[Value, int | None]) -> int | None:
         r = None
     memo[d] = r
     return r
+
+
+def _live_in(exposed: list[Block], defs: set[Block],
+             preds: dict[Block, list[Block]]) -> set[Block]:
+    """The blocks a slot is live into: those reading it before storing it (`exposed`)
+    and, backwards from them, every predecessor that does not store it (`defs`)."""
+    live = set(exposed)
+    work = list(exposed)
+    while work:
+        for p in preds[work.pop()]:
+            if p not in live and p not in defs:
+                live.add(p)
+                work.append(p)
+    return live
 
 
 def _block_index(b: Block) -> int:
@@ -117,6 +133,8 @@ def vars_to_ssa(shader: MirShader) -> bool:
     slot_type: dict[Slot, tuple[int, int]] = {}
     def_blocks: dict[Slot, set[Block]] = {}
     by_instr: dict[Instr, Slot] = {}
+    # per slot, the blocks whose first access of it is a load (upward-exposed uses)
+    exposed: dict[Slot, list[Block]] = {}
     for ins, slot in accesses:
         by_instr[ins] = slot
         if ins.op == "store_deref":
@@ -127,6 +145,12 @@ def vars_to_ssa(shader: MirShader) -> bool:
         else:
             assert ins.dest is not None
             slot_type.setdefault(slot, (ins.dest.bit_size, ins.dest.num_components))
+            assert ins.block is not None
+            b = ins.block
+            if b not in def_blocks.get(slot, ()):  # (no store before it in its block)
+                ue = exposed.setdefault(slot, [])
+                if not ue or ue[-1] is not b:
+                    ue.append(b)
     # phi placement
     # each frontier by block number (a set's order follows where its blocks are in
     # memory: the phis' value numbers follow this order)
@@ -137,18 +161,23 @@ def vars_to_ssa(shader: MirShader) -> bool:
         # memory: the phis' value numbers follow this order)
         phi_work = sorted((b for b in def_set if cfg.reachable(b)), key=_block_index)
         placed: set[Block] = set()
+        live: set[Block] | None = None  # the blocks the slot is live into
         while phi_work:
             b = phi_work.pop()
             for f in df.get(b, ()):
                 if f in placed:
                     continue
                 placed.add(f)
+                if f not in def_set:
+                    phi_work.append(f)
+                if live is None:
+                    live = _live_in(exposed.get(slot, []), def_set, cfg.preds)
+                if f not in live:
+                    continue  # (pruned SSA: no load reads the slot's value there)
                 bits, n = slot_type[slot]
                 phi = Instr("phi", shader.new_value(bits, n))
                 f.insert(0, phi)
                 phi_slot[phi] = slot
-                if f not in def_set:
-                    phi_work.append(f)
     # renaming
     entry = cfg.entry
     undefs: dict[Slot, Value] = {}

@@ -11,7 +11,7 @@ from radcc.frontend.mir import Binding, MirFunction, MirShader, Value
 from radcc.frontend.mir_builder import MirBuilder
 from radcc.frontend.mir_print import print_shader
 from radcc.frontend.mir_validate import MirValidationError, validate
-from radcc.frontend.opt import algebraic, cse, dce, optimize
+from radcc.frontend.opt import algebraic, cse, dce, optimize, vars_to_ssa
 from radcc.frontend.spirv import SpirvError
 from radcc.frontend.spirv_to_mir import spirv_to_mir
 from radcc.oracle import spirv_tools
@@ -52,6 +52,35 @@ def test_vars_to_ssa_builds_loop_phis() -> None:
     assert "load_deref" not in text and "store_deref" not in text
     assert not shader.function.locals
     assert text.count(" phi ") >= 2  # s and i at the loop head (s leaves from the head)
+
+
+# `t` is stored before every load of it (in the loop body and after the loop): it is
+# live into no join, so pruned SSA gives it no phi; `s` and `i` are live into the loop
+# header (and `s` past the loop's exit)
+PRUNED = """
+#version 450
+layout(local_size_x = 8) in;
+layout(set=0, binding=0) buffer A { uint a[]; };
+void main() {
+    uint s = 0u;
+    uint t = 1u;
+    for (uint i = 0u; i < a[0]; i++) { t = i * 3u; s += t; }
+    t = s + 5u;
+    a[gl_GlobalInvocationID.x + 1u] = t;
+}
+"""
+
+
+def test_vars_to_ssa_places_only_live_phis() -> None:
+    # every load of the shader feeds a store: a phi vars_to_ssa places is read unless it
+    # is one no load needs (a variable not live into its block), which dce then removes
+    shader = spirv_to_mir(glsl_to_spirv(PRUNED))
+    assert vars_to_ssa(shader)
+    validate(shader)
+    placed = print_shader(shader).count(" phi ")
+    assert placed >= 2  # s and i at the loop header
+    dce(shader)
+    assert print_shader(shader).count(" phi ") == placed
 
 
 def test_dynamic_local_array_stays_in_memory() -> None:
