@@ -22,7 +22,9 @@ What it does, in the order data meets it:
   offset by its stride. Booleans in memory are 32-bit.
 * **Function variables** become ``LocalVar``s with deref chains (promoted by
   ``opt.vars_to_ssa``); aggregate loads/stores are split into leaves, so MIR
-  values are only scalars and vectors. ``OpPhi`` becomes a local variable
+  values are only scalars and vectors. A load of a whole scalar/vector variable
+  that its MIR block has already stored or loaded reads that value with no
+  ``load_deref`` (as vars_to_ssa would rename it). ``OpPhi`` becomes a local variable
   stored at the end of each predecessor and loaded at the phi (what
   vars_to_ssa turns back into phis of the structured CFG).
 * **Structured control flow**: OpSelectionMerge headers become ``If`` nodes,

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..mir import (
+    Block,
     LocalVar,
     MirFunction,
     MirShader,
@@ -219,6 +220,12 @@ class TranslationContext:
         self.translate = translate
         self.line = 0  # the source line in effect (OpLine, DebugLine)
         self.fs_outputs: list[Any] = []  # a fragment shader's outputs (`fragment_io`)
+        # within the block the builder is in (`known_block`), each whole local variable's
+        # value as far as it is known: what the block last stored to it, else what it
+        # loaded from it (`variables._load_deref`: a later load of it reads that value
+        # without a ``load_deref``, as vars_to_ssa would rename it)
+        self.known: dict[LocalVar, Value] = {}
+        self.known_block: Block | None = None
 
     def ty(self, tid: int) -> Any:
         return self.m.types[tid]

@@ -213,15 +213,14 @@ def var_ptr(ctx: TranslationContext, var: LocalVar, tid: int) -> LocalPtr:
 
 
 def store_var(ctx: TranslationContext, var: LocalVar, v: Value) -> None:
-    d = ctx.b.intr("deref_var", [], 32, 1, var=var, type=var.type)
-    ctx.b.intrinsic("store_deref", [d, v])
+    _store_deref(ctx, ctx.b.intr("deref_var", [], 32, 1, var=var, type=var.type), v)
 
 
 def load_var(ctx: TranslationContext, var: LocalVar) -> Value:
-    d = ctx.b.intr("deref_var", [], 32, 1, var=var, type=var.type)
-    t = var.type
-    assert isinstance(t, ValType)
-    return ctx.b.intr("load_deref", [d], t.bit_size, t.num_components)
+    v = _known(ctx).get(var)
+    if v is not None:
+        return v
+    return _load_deref(ctx, ctx.b.intr("deref_var", [], 32, 1, var=var, type=var.type))
 
 
 def load(ctx: TranslationContext, ptr: TV, tid: int) -> TV:
@@ -302,10 +301,37 @@ def load_local(ctx: TranslationContext, ptr: LocalPtr) -> TV:
     return out
 
 
+def _known(ctx: TranslationContext) -> dict[LocalVar, Value]:
+    """What the current block has stored to or loaded from each whole variable so far
+    (`TranslationContext.known`), reset when the builder has moved to another block."""
+    block = ctx.b.block
+    if ctx.known_block is not block:
+        ctx.known_block = block
+        ctx.known = {}
+    return ctx.known
+
+
 def _load_deref(ctx: TranslationContext, d: Value) -> Value:
-    t = d.parent.attrs["type"] if d.parent else None
+    p = d.parent
+    assert p is not None
+    t = p.attrs["type"]
     assert isinstance(t, ValType), t
-    return ctx.b.intr("load_deref", [d], t.bit_size, t.num_components)
+    if p.op != "deref_var":
+        return ctx.b.intr("load_deref", [d], t.bit_size, t.num_components)
+    known = _known(ctx)
+    var = p.attrs["var"]
+    v = known.get(var)
+    if v is None:
+        v = known[var] = ctx.b.intr("load_deref", [d], t.bit_size, t.num_components)
+    return v
+
+
+def _store_deref(ctx: TranslationContext, d: Value, v: Value) -> None:
+    ctx.b.intrinsic("store_deref", [d, v])
+    p = d.parent
+    assert p is not None
+    if p.op == "deref_var":
+        _known(ctx)[p.attrs["var"]] = v
 
 
 def _sub_local(ctx: TranslationContext, ptr: LocalPtr, i: int, t: Any) -> LocalPtr:
@@ -324,17 +350,17 @@ def store_local(ctx: TranslationContext, ptr: LocalPtr, value: TV) -> None:
     tid = ptr.tid
     if ptr.comp is not None:
         whole = _load_deref(ctx, ptr.deref)
-        ctx.b.intrinsic("store_deref", [ptr.deref, dyn_insert(ctx, whole, ptr.comp, value)])
+        _store_deref(ctx, ptr.deref, dyn_insert(ctx, whole, ptr.comp, value))
         return
     if ctx.is_leaf(tid):
         assert isinstance(value, Value), value
-        ctx.b.intrinsic("store_deref", [ptr.deref, value])
+        _store_deref(ctx, ptr.deref, value)
         return
     t = ctx.ty(tid)
     if isinstance(t, TypePointer) and t.storage_class == "PhysicalStorageBuffer":
         if not isinstance(value, MemPtr) or value.space != "global":
             raise err("storing a pointer that is not a buffer device address", ctx.ins)
-        ctx.b.intrinsic("store_deref", [ptr.deref, global_address(ctx, value)])
+        _store_deref(ctx, ptr.deref, global_address(ctx, value))
         return
     assert isinstance(value, list), value
     for i in range(agg_len(ctx, tid)):

@@ -92,6 +92,43 @@ def test_dynamic_local_array_stays_in_memory() -> None:
     assert "@load_deref" in print_shader(shader)
 
 
+FORWARD = """
+#version 450
+layout(local_size_x = 8) in;
+layout(set=0, binding=0) buffer A { int a[]; };
+void main() {
+    uint i = gl_GlobalInvocationID.x;
+    int x = a[i];
+    x = x * 3 + x;
+    int y = x - 5;
+    if (y > 0) { x = x + 100; y = x * 2; }
+    a[i] = x * 1000 + y;
+}
+"""
+
+
+def test_translation_forwards_loads_within_a_block() -> None:
+    """A load of a whole local variable its block already stored or loaded takes that
+    value at translation; a load in another block stays a load_deref (vars_to_ssa's).
+    The results are NumPy's."""
+    shader = spirv_to_mir(glsl_to_spirv(FORWARD))
+    loads: dict[str, int] = {}
+    for ins in shader.instrs():
+        if ins.op == "load_deref":
+            var = ins.srcs[0].parent.attrs["var"]
+            loads[var.name] = loads.get(var.name, 0) + 1
+    # each variable once per block that reads it before storing it: i and x after the
+    # if, x in it (stored before it), y after it; in the entry block every load
+    # follows a store of its variable
+    assert loads == {"i": 1, "x": 2, "y": 1}
+    x = np.random.default_rng(5).integers(-20, 20, 8).astype(np.int32)
+    out = np.frombuffer(mir_interp.run(shader, (1, 1, 1), {(0, 0): x})[(0, 0)], np.int32)
+    x4 = x * 4
+    y = x4 - 5
+    big = np.where(y > 0, x4 + 100, x4)
+    np.testing.assert_array_equal(out, big * 1000 + np.where(y > 0, big * 2, y))
+
+
 SPEC = _case("spec_constants_default")
 
 
