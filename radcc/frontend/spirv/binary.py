@@ -33,7 +33,7 @@ class Header:
 Value = int | float | str
 
 
-@dataclass(unsafe_hash=True)
+@dataclass(unsafe_hash=True, slots=True)
 class Operand:
     """One decoded operand.
 
@@ -79,7 +79,7 @@ def mask_name(kind: str, value: int) -> str:
     return "|".join(names) if names else grammar.enum_name(kind, 0)
 
 
-@dataclass
+@dataclass(slots=True)
 class Instruction:
     opcode: int
     opname: str
@@ -144,8 +144,13 @@ class NumberType:
 @dataclass
 class _Context:
     bound: int
+    # the instructions decoded so far (`decode`'s output)
+    decoded: list[Instruction] = field(default_factory=list)
     number_types: dict[int, NumberType] = field(default_factory=dict)
+    # result id -> result type of `decoded`'s first `typed` instructions: only an OpSwitch
+    # reads it (`_selector_type` brings it up to date), so no instruction pays for it
     result_types: dict[int, int] = field(default_factory=dict)
+    typed: int = 0
     ext_sets: dict[int, str] = field(default_factory=dict)
     # the id operands decoded so far by kind and id: operands are immutable, so
     # instructions naming the same id share one
@@ -198,14 +203,13 @@ def decode(data: bytes | bytearray | Sequence[int]) -> tuple[Header, list[Instru
     words, big = to_words(data)
     header = decode_header(words, big)
     ctx = _Context(header.bound)
-    out: list[Instruction] = []
+    out = ctx.decoded
     append = out.append
     bound = header.bound
     nwords = len(words)
     plans = _PLANS
     known = ctx.id_operands
     id_refs = known["IdRef"] = {}
-    result_types = ctx.result_types
     pos = 5
     while pos < nwords:
         first = words[pos]
@@ -221,8 +225,6 @@ def decode(data: bytes | bytearray | Sequence[int]) -> tuple[Header, list[Instru
             skip = plan.skip
             rest: list[int] | None  # None: a word out of the plan
             rest = vals[skip:] if skip else vals
-            kinds = plan.kinds
-            nk = len(kinds)
             operands: Sequence[Operand] = []
             ins_ids: tuple[int, ...] | None = None
             if plan.all_ids or count == plan.id_words:
@@ -238,6 +240,8 @@ def decode(data: bytes | bytearray | Sequence[int]) -> tuple[Header, list[Instru
                     operands = refs
                     ins_ids = tuple(rest)
                 else:
+                    kinds = plan.kinds
+                    nk = len(kinds)
                     k = 0
                     id_ops: list[Operand] = []
                     for v in rest:
@@ -264,8 +268,6 @@ def decode(data: bytes | bytearray | Sequence[int]) -> tuple[Header, list[Instru
                 rid = vals[rid_at] if rid_at >= 0 else None
                 append(Instruction(op, plan.opname, rt, rid, tuple(operands), pos, count,
                                    ins_ids))
-                if rid is not None and rt is not None:
-                    result_types[rid] = rt
                 pos += count
                 continue
         info = plan.info
@@ -313,7 +315,6 @@ def _decode_constant(info: grammar.InstructionInfo, words: Sequence[int], pos: i
     r = _Reader(words, pos + 1, pos + count, info)  # (errors at the general path's offset)
     r.pos = pos + 3
     value = _number(r, t, "value")
-    ctx.result_types[rid] = rt  # (`_track`: a constant defines no type or set)
     return Instruction(info.opcode, info.opname, rt, rid, (value,), pos, count)
 
 
@@ -360,7 +361,6 @@ def _decode_ext_inst(info: grammar.InstructionInfo, words: Sequence[int], pos: i
     known = ctx.id_operands
     operands = [_shared(known, "IdRef", set_id), _shared(known, "LiteralExtInstInteger", number)]
     operands += [_shared(known, "IdRef", v) for v in ids]
-    ctx.result_types[rid] = rt  # (`_track`: an OpExtInst defines no type or set)
     return Instruction(info.opcode, info.opname, rt, rid, tuple(operands), pos, count,
                        (set_id,) + ids)
 
@@ -406,7 +406,6 @@ def _decode_spec_op(info: grammar.InstructionInfo, words: Sequence[int], pos: in
     known = ctx.id_operands
     operands = [_shared(known, "LiteralSpecConstantOpInteger", number)]
     operands += [_shared(known, "IdRef", v) for v in ids]
-    ctx.result_types[rid] = rt  # (`_track`: a constant defines no type or set)
     return Instruction(info.opcode, info.opname, rt, rid, tuple(operands), pos, count, ids)
 
 
@@ -681,8 +680,6 @@ def _track(ins: Instruction, ctx: _Context) -> None:
     """Remember what later context-dependent literals need."""
     if ins.result_id is None:
         return
-    if ins.result_type is not None:
-        ctx.result_types[ins.result_id] = ins.result_type
     if ins.opname == "OpTypeInt":
         signed = ins.literal(1)
         ctx.number_types[ins.result_id] = NumberType(
@@ -752,7 +749,12 @@ def _operand(
 def _selector_type(r: _Reader, prev: list[Operand], ctx: _Context) -> NumberType:
     sel = prev[0].value
     assert isinstance(sel, int)
-    t = ctx.result_types.get(sel)
+    types, decoded = ctx.result_types, ctx.decoded
+    for ins in decoded[ctx.typed:]:
+        if ins.result_id is not None and ins.result_type is not None:
+            types[ins.result_id] = ins.result_type
+    ctx.typed = len(decoded)
+    t = types.get(sel)
     if t is None or t not in ctx.number_types or ctx.number_types[t].kind in ("float", "bfloat"):
         raise r.fail(f"selector %{sel} is not a previously defined integer value")
     return ctx.number_types[t]
