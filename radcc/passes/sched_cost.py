@@ -68,18 +68,22 @@ class _Facts:
     """Everything `RegionCoster` uses of one instruction, derived once (its VOPD
     half when first asked: `RegionCoster.half`, its size when first priced)."""
 
-    __slots__ = ("instr", "skip", "alu", "valu", "trans", "cycles", "clears", "va_vdst0",
-                 "new_dep", "reads", "sel", "writes", "issues", "issue", "lat", "ctype", "info",
-                 "size", "half", "half_known")
+    __slots__ = ("instr", "skip", "joins", "valu", "trans", "cycles", "clears", "va_vdst0",
+                 "resets", "new_dep", "reads", "sel", "writes", "issues", "issue", "lat", "ctype",
+                 "info", "size", "half", "half_known")
 
     def __init__(self, coster: RegionCoster, instr: Instruction) -> None:
         info = coster.access(instr).info
         rec = coster.delays.facts(instr)  # insert_delay_alu's facts (its AccessCache's)
         self.instr = instr
         self.skip = rec.skip
-        self.valu, self.trans, self.alu = rec.valu, rec.trans, rec.alu
+        self.valu, self.trans = rec.valu, rec.trans
+        # whether its reads wait for pending producers (an ALU instruction, on a target
+        # that inserts s_delay_alu)
+        self.joins = rec.alu and coster.delays.enabled
         self.cycles, self.clears, self.new_dep = rec.cycles, rec.clears, rec.new_dep
         self.va_vdst0 = rec.va_vdst0
+        self.resets = rec.clears or rec.va_vdst0
         self.reads = tuple(rec.reads)
         self.sel = rec.sel  # v_cndmask selects: SALU delays only
         self.writes = tuple(rec.writes)
@@ -210,13 +214,12 @@ class RegionCoster:
     def catch_up(self, cur: DelayCursor, instrs: list[Instruction]) -> None:
         """Move `cur` past `instrs` as insert_delay_alu's state would move (the
         delay part of `_price`; the same as `DelaySim.run`'s state after)."""
-        on = self.delays.enabled
         regs = cur.regs
         nv, nt, cyc, fv, ft = cur.nv, cur.nt, cur.cyc, cur.fv, cur.ft
         for f in self._facts_of(instrs):
             if f.skip:
                 continue
-            if on and f.alu and regs:
+            if f.joins and regs:
                 vi = ti = es = _GONE
                 sel = f.sel
                 for r in f.reads:
@@ -240,20 +243,20 @@ class RegionCoster:
                     for r, d in list(regs.items()):
                         if cyc < d[4] <= es:
                             regs[r] = (d[0], d[1], d[2], d[3], _GONE)
-            if f.clears:
-                regs.clear()
-            if f.va_vdst0:
-                fv, ft = nv, nt
-            if f.valu:
-                nv += 1
-            if f.trans:
-                nt += 1
+            if f.resets:
+                if f.clears:
+                    regs.clear()
+                if f.va_vdst0:
+                    fv, ft = nv, nt
+            nv += f.valu
+            nt += f.trans
             cyc += f.cycles
             nd = f.new_dep
             if nd is not None:
-                dep = (nv if nd[0] != NONE else _GONE, cyc + nd[1],
-                       nt if nd[2] != NONE else _GONE, cyc + nd[3],
-                       cyc + nd[4] if nd[4] > 0 else _GONE)
+                d_v, d_ev, d_t, d_et, d_s = nd
+                dep = (nv if d_v != NONE else _GONE, cyc + d_ev,
+                       nt if d_t != NONE else _GONE, cyc + d_et,
+                       cyc + d_s if d_s > 0 else _GONE)
                 for r in f.writes:
                     regs[r] = dep
         if len(regs) > _PRUNE:  # drop the registers whose dependencies all expired
@@ -271,7 +274,6 @@ class RegionCoster:
         expiry); a part is alive while fewer than VALU_MAX / TRANS_MAX newer
         VALUs / transcendentals issued, its cycle is not reached and no wait
         covered it), their merging, s_clause formation and the Latency model."""
-        on = self.delays.enabled
         regs = dict(start.regs)
         nv, nt, cyc, fv, ft = start.nv, start.nt, start.cyc, start.fv, start.ft
         out_len = 0  # merged output so far
@@ -287,7 +289,7 @@ class RegionCoster:
         for f in facts + tail:
             if f.skip:
                 continue
-            if on and f.alu and regs:
+            if f.joins and regs:
                 vi = ti = es = _GONE
                 sel = f.sel
                 for r in f.reads:
@@ -313,11 +315,12 @@ class RegionCoster:
                         t = s0 + d_issue
                         if s0 + d_lat > end:
                             end = s0 + d_lat
-                        if run >= 2:
-                            clauses += 1
-                            members += run
-                        run = 0
-                        prev = prev_type = None
+                        if run:
+                            if run >= 2:
+                                clauses += 1
+                                members += run
+                            run = 0
+                            prev = prev_type = None
                     else:
                         prev_single = -1  # merged into the earlier one
                     if vi != _GONE and vi > fv:
@@ -348,12 +351,12 @@ class RegionCoster:
             # s_clause formation
             ctype = f.ctype
             if ctype is None:
-                if run:
+                if run:  # (`prev` and `prev_type` are None while `run` is 0)
                     if run >= 2:
                         clauses += 1
                         members += run
                     run = 0
-                prev = prev_type = None
+                    prev = prev_type = None
             else:
                 joined = False
                 if ctype == prev_type and prev is not None:
@@ -371,20 +374,20 @@ class RegionCoster:
                     prev = f
                     prev_type = ctype
             # the delay state after the instruction
-            if f.clears:
-                regs = {}
-            if f.va_vdst0:
-                fv, ft = nv, nt
-            if f.valu:
-                nv += 1
-            if f.trans:
-                nt += 1
+            if f.resets:
+                if f.clears:
+                    regs = {}
+                if f.va_vdst0:
+                    fv, ft = nv, nt
+            nv += f.valu
+            nt += f.trans
             cyc += f.cycles
             nd = f.new_dep
             if nd is not None:
-                dep = (nv if nd[0] != NONE else _GONE, cyc + nd[1],
-                       nt if nd[2] != NONE else _GONE, cyc + nd[3],
-                       cyc + nd[4] if nd[4] > 0 else _GONE)
+                d_v, d_ev, d_t, d_et, d_s = nd
+                dep = (nv if d_v != NONE else _GONE, cyc + d_ev,
+                       nt if d_t != NONE else _GONE, cyc + d_et,
+                       cyc + d_s if d_s > 0 else _GONE)
                 for r in f.writes:
                     regs[r] = dep
         if run >= 2:
