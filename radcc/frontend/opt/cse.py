@@ -59,10 +59,18 @@ def _key(ins: Instr) -> Any | None:
         return None
     if not attrs:
         return (op, tuple(ins.srcs), (), d.bit_size, d.num_components)
-    if op == "load_const" and len(attrs) == 1:
-        value = attrs.get("value")
-        if type(value) is tuple:
-            return (op, (), (("value", value),), d.bit_size, d.num_components)
+    if len(attrs) == 1:
+        if op == "load_const":
+            value = attrs.get("value")
+            if type(value) is tuple:
+                return (op, (), (("value", value),), d.bit_size, d.num_components)
+        # one attribute (a mov's comps, a deref's index ...): an atom or a tuple of
+        # atoms is its own `_hashable` value
+        for name, value in attrs.items():
+            t = type(value)
+            if t in _ATOMS or (t is tuple and _ATOMS.issuperset(map(type, value))):
+                return (op, tuple(ins.srcs), ((name, value),), d.bit_size,
+                        d.num_components)
     return (op, tuple(ins.srcs), _hashable(attrs), d.bit_size, d.num_components)
 
 
@@ -90,9 +98,14 @@ def cse(shader: MirShader) -> bool:
             if d is None:
                 keep.append(ins)
                 continue
-            # `_key` inline for the common case (a pure opcode without attributes)
+            # `_key` inline for the common cases (a pure opcode without attributes, an
+            # opcode that is not numbered)
             op = ins.op
-            if not ins.attrs and pure.get(op):
+            p = pure.get(op)
+            if p is False and op != "load_ssbo":
+                keep.append(ins)
+                continue
+            if p and not ins.attrs:
                 k: Any = (op, tuple(ins.srcs), (), d.bit_size, d.num_components)
             else:
                 k = _key(ins)

@@ -192,6 +192,10 @@ def vars_to_ssa(shader: MirShader) -> bool:
 
     mapping: dict[Value, Value] = {}
     children = cfg.children()
+    fixed = shader.fixed
+    if fixed is not None and fixed.dom_children is None:
+        # (the structure stays as it is: `mir_cfg.dominator_children` reads it from here)
+        fixed.dom_children = children
     dead: list[Instr] = []
     stacks: dict[Slot, list[Value]] = {}
 
