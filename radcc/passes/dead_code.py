@@ -61,7 +61,13 @@ def remove_dead_code(program: Program) -> int:
             kept: list[Instruction] = []
             for ins in reversed(b.instructions):
                 pos -= 1
-                if _dead(program, ins, uses, pure):
+                # `_dead`'s first test inlined: most instructions have a definition read
+                # somewhere (or none)
+                defs = ins.definitions
+                t0 = defs[0].temp if defs else None
+                if t0 is None or uses.get(t0.id, 0):
+                    kept.append(ins)
+                elif _dead(program, ins, uses, pure):
                     for o in ins.operands:
                         t = o.temp
                         if t is not None:

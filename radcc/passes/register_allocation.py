@@ -234,16 +234,16 @@ class _Allocator:
         return True
 
     def fits(self, rc: RegClass, reg: int, avoid: set[int] | None = None) -> bool:
-        lo, hi = self.reg_range(rc)
-        ex = self.lane_avoid(rc)
+        lo, hi = self.sgpr_range if rc.is_sgpr else self.vgpr_range  # `reg_range`
+        ex = self.lane_avoid(rc) if self.has_lv else None
         if ex is not None:
             avoid = ex if avoid is None else avoid | ex
         return (lo <= reg and reg + rc.size <= hi and (reg - lo) % stride(rc) == 0
                 and self.is_free(reg, rc.size, avoid))
 
     def first_fit(self, rc: RegClass, avoid: set[int] | None = None) -> int:
-        lo, hi = self.reg_range(rc)
-        ex = self.lane_avoid(rc)
+        lo, hi = self.sgpr_range if rc.is_sgpr else self.vgpr_range  # `reg_range`
+        ex = self.lane_avoid(rc) if self.has_lv else None
         if ex is not None:
             avoid = ex if avoid is None else avoid | ex
         size, st = rc.size, stride(rc)
@@ -847,10 +847,14 @@ class _Allocator:
         return phi
 
     def place_def(self, d: Definition, r: int) -> None:
-        assert d.temp is not None
+        t = d.temp
+        assert t is not None
         d.phys = _DWORD_REGS[r]
-        self.fill(r, d.temp.rc.size, d.temp.id)
-        self.assign(d.temp, r)
+        tid = t.id
+        f = self.file
+        for k in range(r, r + t.rc.size):  # `fill`
+            f[k] = tid
+        self.assign(t, r)
 
     def set_successor_phi_operands(self, b: Block) -> None:
         idx = b.index
@@ -1030,8 +1034,15 @@ class _Allocator:
                     if v > 0 and v not in killed_ids:
                         self.displace(r, size, killed_ids, fixed_ids, no_dst | reserved)
                         break
-        for o in killed:
-            self.clear(self.reg[o.temp.id], o.temp.rc.size, o.temp.id)  # type: ignore[union-attr]
+        f = self.file
+        for o in killed:  # `clear`
+            t = o.temp
+            assert t is not None
+            tid = t.id
+            r = reg[tid]
+            for k in range(r, r + t.rc.size):
+                if f[k] == tid:
+                    f[k] = 0
         # the definitions placed so far (fixed, then tied: `pinned`, kept by a repack)
         def_ids: list[int] = []
         if reserved:

@@ -61,6 +61,7 @@ from radcc.passes.exec_context import exec_ids
 # BlockKind.LOOP_HEADER's int value (tested per block: an enum.Flag `&` is Python calls)
 _LOOP_HEADER: int = BlockKind.LOOP_HEADER.value
 _LANE_PSEUDO = frozenset({"p_as_uniform", "p_wqm"})
+_COPIES = frozenset({"p_parallelcopy", "p_create_vector"})  # `copy_source`'s opcodes
 _MEM_FORMATS = MEMORY_ENCODINGS
 _CROSS_LANE_VALU = ("v_readlane", "v_readfirstlane", "v_writelane", "v_permlane")
 
@@ -293,7 +294,7 @@ class _Ctx:
             if not can_eliminate(instr):
                 kept.append(instr)
                 continue
-            src = self.copy_source(instr)
+            src = self.copy_source(instr) if instr.opcode in _COPIES else None
             if src is not None:
                 d = instr.definitions[0]
                 assert d.temp is not None
