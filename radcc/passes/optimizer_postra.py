@@ -575,30 +575,41 @@ def optimize_postra(program: Program) -> None:
     ctx = _Ctx(program)
     _drop_unobserved_exec_writes(ctx)
     fma_ok = program.wave_size == 32 and program.target.has(Feature.VOPD)
-    # each rewrite starts from one opcode (or set): tried only on those
     saveexec = lm_opcode(program, "and_saveexec") if program.gfx_level >= GfxLevel.GFX10 \
         else None
+    # each rewrite starts from one opcode (or set): tried only on those, every other
+    # instruction is only recorded
+    rewritten = {*_CMP_ZERO, "v_fma_f32", "p_parallelcopy"}
+    if saveexec is not None:
+        rewritten.add(saveexec)
+    wt = ctx.wt
+    dead = ctx.dead  # the rewrites add to it
+    clobbered = ctx.clobbered
     for b in program.blocks:
         ctx.block = b
-        ctx.wt.start_block(b)
-        for idx in range(len(b.instructions)):
-            instr = b.instructions[idx]
-            if id(instr) in ctx.dead:
-                ctx.wt.record(instr, idx)  # the old writes stay visible to no pattern
+        wt.start_block(b)
+        instrs = b.instructions
+        for idx in range(len(instrs)):
+            instr = instrs[idx]
+            if dead and id(instr) in dead:
+                wt.record(instr, idx)  # the old writes stay visible to no pattern
                 continue
             op = instr.opcode
-            if not (op in _CMP_ZERO and _try_scc_nocompare(ctx, instr, idx)) and \
-                    not (op == saveexec and _try_branching_sequence(ctx, instr, idx)):
-                if fma_ok and op == "v_fma_f32":
-                    _try_fma_to_vop2(ctx, instr, idx)
-                if op == "p_parallelcopy":
-                    _try_redundant_copy(ctx, instr, idx)
-            instr = b.instructions[idx]
-            if id(instr) not in ctx.dead:
-                ctx.wt.record(instr, idx)
-            for phys, rc in ctx.clobbered:
-                ctx.wt.clobber(phys, rc)
-            ctx.clobbered.clear()
+            if op in rewritten:
+                if not (op in _CMP_ZERO and _try_scc_nocompare(ctx, instr, idx)) and \
+                        not (op == saveexec and _try_branching_sequence(ctx, instr, idx)):
+                    if fma_ok and op == "v_fma_f32":
+                        _try_fma_to_vop2(ctx, instr, idx)
+                    if op == "p_parallelcopy":
+                        _try_redundant_copy(ctx, instr, idx)
+                instr = instrs[idx]
+                if dead and id(instr) in dead:
+                    continue
+            wt.record(instr, idx)
+            if clobbered:
+                for phys, rc in clobbered:
+                    wt.clobber(phys, rc)
+                clobbered.clear()
     if not ctx.changed:
         return
     for b in program.blocks:

@@ -57,6 +57,8 @@ _PLAIN_PSEUDOS = frozenset({
     "p_end_linear_vgpr", "p_barrier", "p_wqm", "p_exit_early_if", "p_exit_early_if_not",
 })
 _IMPLICIT = {"scc": (SCC, 1), "vcc": (VCC, 2), "exec": (EXEC, 2), "m0": (M0, 1)}
+# the entry block's value numbers: each register its initial bits
+_INITIAL_VALUES = tuple((-1, 0, r) for r in range(NUM_REGS))
 
 
 def _whole_sgpr(phys: PhysReg | None, rc: RegClass | None) -> bool:
@@ -127,26 +129,34 @@ class WriterTable:
     def start_block(self, b: Block) -> None:
         self.block = b.index
         unk_v = (-1, 3, 0)
-        preds_ok = all(self.writer[p] is not None for p in b.linear_preds + b.logical_preds)
-        if not b.linear_preds and not b.logical_preds:
+        writer, value = self.writer, self.value
+        lin, log = b.linear_preds, b.logical_preds
+        if not lin and not log:
             w = [NOT_WRITTEN] * NUM_REGS
-            v = [(-1, 0, r) for r in range(NUM_REGS)]
-        elif BlockKind.LOOP_HEADER in b.kind or not preds_ok:
+            v = list(_INITIAL_VALUES)
+        elif (BlockKind.LOOP_HEADER in b.kind or any(writer[p] is None for p in lin)
+              or any(writer[p] is None for p in log)):
             w = [UNTRACKABLE] * NUM_REGS
             v = [unk_v] * NUM_REGS
+        elif len(lin) == 1 and lin == log:
+            # one predecessor in both CFGs (most blocks): its rows, the value numbers
+            # above VALUE_REGS unknown
+            pw, pv = writer[lin[0]], value[lin[0]]
+            assert pw is not None and pv is not None
+            w = list(pw)
+            v = pv[:VALUE_REGS] + [unk_v] * (NUM_REGS - VALUE_REGS)
         else:
             w = [UNTRACKABLE] * NUM_REGS
             v = [unk_v] * NUM_REGS
-            if b.linear_preds:
-                _merge(w, [self.writer[p] for p in b.linear_preds], 0, VGPR_BASE, UNTRACKABLE)
-                _merge(v, [self.value[p] for p in b.linear_preds], 0, VALUE_REGS, unk_v)
-            if b.logical_preds:
-                _merge(w, [self.writer[p] for p in b.logical_preds], VGPR_BASE, NUM_REGS,
-                       UNTRACKABLE)
+            if lin:
+                _merge(w, [writer[p] for p in lin], 0, VGPR_BASE, UNTRACKABLE)
+                _merge(v, [value[p] for p in lin], 0, VALUE_REGS, unk_v)
+            if log:
+                _merge(w, [writer[p] for p in log], VGPR_BASE, NUM_REGS, UNTRACKABLE)
         self.cur_w = w
         self.cur_v = v
-        self.writer[b.index] = w
-        self.value[b.index] = v
+        writer[b.index] = w
+        value[b.index] = v
 
     # -- queries -------------------------------------------------------------------------
 
