@@ -142,8 +142,11 @@ class _Region:
 
     def __init__(self, program: Program, block: Block, demands: list[RegisterDemand],
                  start: int, end: int) -> None:
-        self.instrs = block.instructions
-        self.info: list[SchedInfo] = [classify(program, i) for i in self.instrs]
+        instrs = self.instrs = block.instructions
+        # only the region's instructions are classified: no walk passes its bounds (a
+        # barrier stands for the instructions outside, which no walk reads)
+        info = self.info = [_OUTSIDE] * len(instrs)
+        info[start:end] = [classify(program, i) for i in instrs[start:end]]
         self.las = [d.sgpr - inf.temps.sgpr for d, inf in zip(demands, self.info, strict=True)]
         self.lav = [d.vgpr - inf.temps.vgpr for d, inf in zip(demands, self.info, strict=True)]
         self.start = start
@@ -224,6 +227,8 @@ class _Region:
 
 
 _BIG = 1 << 30
+# `_Region.info` of the instructions outside the region
+_OUTSIDE = SchedInfo("barrier")
 _T = TypeVar("_T")
 _USES = attrgetter("uses")
 _KIND = attrgetter("kind")
