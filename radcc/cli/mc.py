@@ -182,21 +182,23 @@ def _assemble(src: str, name: str, target, wave: int, args, out) -> int:
     lines = ["\t.text"]
     section = ".text"
     for st in res.statements:
+        text = st.text
+        assert text is not None  # (assembled with texts)
         if st.kind == "label":
-            lines.append(f"{st.text}:")
+            lines.append(f"{text}:")
         elif st.kind == "directive":
-            switch = st.text in ("\t.text", "\t.data", "\t.rodata", "\t.bss") or \
-                st.text.startswith("\t.section\t")
+            switch = text in ("\t.text", "\t.data", "\t.rodata", "\t.bss") or \
+                text.startswith("\t.section\t")
             if switch:
                 # like llvm-mc, echo a section switch only when it changes section
                 if st.section == section:
                     continue
                 section = st.section
-            lines.append(st.text)
+            lines.append(text)
         elif args.show_encoding:
-            lines.append(format_listing_line(st.text, st.data, st.fixups))
+            lines.append(format_listing_line(text, st.data, st.fixups))
         else:
-            lines.append("\t" + st.text)
+            lines.append("\t" + text)
     text = "\n".join(lines) + "\n"
     if args.output == "-":
         sys.stdout.write(text)

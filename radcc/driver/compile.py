@@ -127,8 +127,6 @@ class PreRADemand:
 
 def _listing(res: CompileResult) -> str:
     """`CompileResult.asm` of `res`."""
-    from dataclasses import replace
-
     from radcc.driver.llc import kernel_asm
     from radcc.driver.source_lines import has_lines, interleave
 
@@ -137,7 +135,7 @@ def _listing(res: CompileResult) -> str:
     shown = emitted
     if has_lines(program):  # source lines as comments (radcc.driver.source_lines)
         lines = interleave(program, emitted, res.debug_source)
-        shown = replace(emitted, asm="\n".join(t for t, _at in lines) + "\n")
+        shown = emitted.showing("\n".join(t for t, _at in lines) + "\n")
     if res.graphics is None:
         return kernel_asm(program, shown, res.stats)
     from radcc.passes.graphics_abi import graphics_asm

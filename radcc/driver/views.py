@@ -39,12 +39,10 @@ _COL = 56  # annotation column of the assembly views
 
 def _with_body(res: CompileResult, body: str) -> str:
     """`kernel_asm` of the result with `body` for the instruction text."""
-    from dataclasses import replace
-
     from radcc.driver.llc import kernel_asm
 
     assert res.program is not None and res.emitted is not None
-    return kernel_asm(res.program, replace(res.emitted, asm=body), res.stats)
+    return kernel_asm(res.program, res.emitted.showing(body), res.stats)
 
 
 def _lines(res: CompileResult) -> list[tuple[str, tuple[int, int] | None]]:

@@ -57,7 +57,10 @@ class Statement:
     section: str
     offset: int
     line: int
-    text: str  # canonical text (instruction or directive), or label name
+    # canonical text (instruction or directive), or label name; None for an instruction
+    # of an assembly that did not ask for texts (`Assembler.assemble`): `decode_text`
+    # of `data` gives it
+    text: str | None
     data: bytes = b""
     fixups: list[Fixup] = field(default_factory=list)
 
@@ -158,7 +161,8 @@ class Assembler:
         self.metadata_yaml: str | None = None
         self._pending_fixups: list[tuple[Section, int, Fixup, int, str]] = []
         self._lines: list[str] = []
-        self._memo: dict[str, tuple[bytes, str]] | None = None
+        self._memo: dict[str, tuple[bytes, str | None]] | None = None
+        self._texts = True
 
     # --- diagnostics ---------------------------------------------------------
     def error(self, lineno: int, col: int, msg: str) -> None:
@@ -167,12 +171,17 @@ class Assembler:
 
     # --- driver ----------------------------------------------------------------
     def assemble(self, source: str | list[str],
-                 parsed: Callable[[int], ParsedInst | None] | None = None) -> AsmResult:
+                 parsed: Callable[[int], ParsedInst | None] | None = None,
+                 texts: bool = True) -> AsmResult:
         """Assemble `source` (text, or its lines). `parsed(k)`, when given and not
         None, is line k+1's instruction as typed operands (an emitter's, built
         without text): it is encoded as is, the line only names it (memo, listing).
-        It is asked only for lines not encoded before (the memo of lines)."""
+        It is asked only for lines not encoded before (the memo of lines). With `texts`
+        False an instruction's canonical text is not made by decoding its bytes
+        (`Statement.text` None unless known without decoding: the caller decodes
+        what it shows)."""
         self._lines = source.split("\n") if isinstance(source, str) else source
+        self._texts = texts
         memo = self._memo = _line_memo(self.target.name, self.ctx.wave_size)
         i = 0
         n = len(self._lines)
@@ -184,8 +193,12 @@ class Assembler:
             if hit is not None:
                 sec = self.cur
                 off = len(sec.data)
-                sec.data += hit[0]
-                self.statements.append(Statement("inst", sec.name, off, lineno, hit[1], hit[0]))
+                data, text = hit
+                if text is None and texts:  # memoized by an assembly without texts
+                    text = decode_text(data, self.ctx)
+                    memo[line] = (data, text)
+                sec.data += data
+                self.statements.append(Statement("inst", sec.name, off, lineno, text, data))
                 continue
             inst = parsed(lineno - 1) if parsed is not None else None
             if inst is None:
@@ -269,7 +282,7 @@ class Assembler:
         for f in enc.fixups:
             self._pending_fixups.append((sec, off, f, lineno, mnemonic))
         text = enc.text
-        if text is None:
+        if text is None and self._texts:
             text = decode_text(enc.data, self.ctx)
         self.statements.append(Statement("inst", sec.name, off, lineno, text, enc.data, enc.fixups))
         if line is not None and not enc.fixups:
@@ -755,7 +768,7 @@ class Assembler:
 # size (symbols only enter through fixups, which are never memoized), so
 # lines seen before are not parsed again. Compiler output repeats lines a lot.
 _MEMO_LIMIT = 200_000
-_MEMOS: dict[tuple[str, int], dict[str, tuple[bytes, str]]] = {}
+_MEMOS: dict[tuple[str, int], dict[str, tuple[bytes, str | None]]] = {}
 
 
 def clear_memo() -> None:
@@ -763,7 +776,7 @@ def clear_memo() -> None:
     _MEMOS.clear()
 
 
-def _line_memo(target: str, wave: int) -> dict[str, tuple[bytes, str]]:
+def _line_memo(target: str, wave: int) -> dict[str, tuple[bytes, str | None]]:
     m = _MEMOS.get((target, wave))
     if m is None:
         m = _MEMOS[(target, wave)] = {}
@@ -783,14 +796,15 @@ def _canon_data(name: str) -> str:
 
 def assemble(source: str | list[str], target: Target, filename: str = "<stdin>",
              wave_size: int | None = None,
-             parsed: Callable[[int], ParsedInst | None] | None = None) -> AsmResult:
-    """Assemble `source` for `target` (`parsed`: see `Assembler.assemble`); errors are
-    in `result.diagnostics`."""
+             parsed: Callable[[int], ParsedInst | None] | None = None,
+             texts: bool = True) -> AsmResult:
+    """Assemble `source` for `target` (`parsed`, `texts`: see `Assembler.assemble`);
+    errors are in `result.diagnostics`."""
     a = Assembler(target, filename, wave_size)
     a._size_exprs = []
     a._late_fields = []
     a._object_errors = []
-    return a.assemble(source, parsed)
+    return a.assemble(source, parsed, texts)
 
 
 def format_listing_line(text: str, data: bytes, fixups: list[Fixup]) -> str:

@@ -32,7 +32,9 @@ assembly (`radcc.passes.asm_text`) and assembled by radcc's own assembler
   of the same size as the placeholder, so the layout does not move);
 - `asm` is the canonical text (as llvm-mc prints it) with ``BBn:`` labels; a run of
   labels with no instruction between them (empty blocks) is printed as its last label,
-  which the branches to any of them name;
+  which the branches to any of them name. It is made when first read (the assembler
+  is asked for no texts: the instructions it had not seen are decoded then), as most
+  compiles never show it;
 - `EmitResult.sgprs/vgprs` are the registers the code touches (next free
   register numbers, counting the long-jump pair), `uses_vcc` whether VCC is;
 - on a target with Offset3fBug (GFX10.1; ACO's README-ISA.md "Offset3fBug"):
@@ -51,12 +53,14 @@ object v5 (descriptor from `radcc.passes.kernel_abi.kernel_fields`).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from radcc.abi.kernarg import KernargLayout
 from radcc.ir.program import Instruction, Program
 from radcc.ir.regclass import VCC, VCC_HI, VGPR_BASE
 from radcc.isa.assembler import assemble, encoded_lines
+from radcc.isa.disassembler import decode_text
+from radcc.isa.formats.base import Context
 from radcc.isa.syntax import ParsedInst
 from radcc.isa.table import get_table
 from radcc.passes.asm_text import EmitError, instruction_line, instruction_parsed
@@ -87,7 +91,6 @@ _INVERSE = {"s_cbranch_scc0": "s_cbranch_scc1", "s_cbranch_scc1": "s_cbranch_scc
 @dataclass
 class EmitResult:
     code: bytes  # machine code including the s_code_end padding, then the constant data
-    asm: str  # canonical assembly of the code (without the padding)
     block_offsets: dict[int, int]
     code_size: int  # bytes of code without padding
     sgprs: int  # next free SGPR (0 if none used)
@@ -99,6 +102,50 @@ class EmitResult:
     # per line of `asm`: the (block, index) of the instruction it comes from, or None
     # (labels, Offset3fBug nops); a long jump's lines all name its branch
     asm_line_instrs: list[tuple[int, int] | None] = field(default_factory=list)
+    # `asm` once made; until then what makes it (most compiles never show the text)
+    _asm: str | None = field(default=None, repr=False, compare=False)
+    _pending: _PendingAsm | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def asm(self) -> str:
+        """The canonical assembly of the code (without the padding), made on first read:
+        the instructions' texts are their bytes decoded (`decode_text`), as llvm-mc
+        prints them."""
+        text = self._asm
+        if text is None:
+            pending = self._pending
+            assert pending is not None
+            text = self._asm = pending.text()
+            self._pending = None
+        return text
+
+    def showing(self, asm: str) -> EmitResult:
+        """This result with `asm` as its assembly (an annotated listing of the code)."""
+        return replace(self, _asm=asm, _pending=None)
+
+
+class _PendingAsm:
+    """The lines of `EmitResult.asm` before the instructions are decoded: each line's
+    text, or None for an instruction whose text is its bytes decoded (`undecoded`)."""
+
+    __slots__ = ("lines", "undecoded", "label_run", "target", "wave_size")
+
+    def __init__(self, lines: list[str | None], undecoded: list[bytes], label_run: bool,
+                 target: Target, wave_size: int) -> None:
+        self.lines = lines
+        self.undecoded = undecoded  # the bytes of the None lines, in order
+        self.label_run = label_run  # two labels in a row somewhere (an empty block)
+        self.target = target
+        self.wave_size = wave_size
+
+    def text(self) -> str:
+        ctx = Context(self.target, get_table(self.target.gfx_level), self.wave_size)
+        datas = iter(self.undecoded)
+        lines = [t if t is not None else "\t" + decode_text(next(datas), ctx)
+                 for t in self.lines]
+        if self.label_run:
+            lines = _merge_label_runs(lines, [None] * len(lines))[0]
+        return "\n".join(lines) + "\n"
 
 
 def register_usage(program: Program) -> tuple[int, int, bool]:
@@ -252,7 +299,7 @@ class _Emitter:
     def assemble(self, lines: list[_Line]):
         self.lines = lines
         res = assemble([ln.text for ln in lines], self.p.target, f"<{self.p.name}>",
-                       self.p.wave_size, self.statement)
+                       self.p.wave_size, self.statement, texts=False)
         errors = [d for d in res.diagnostics if d.severity == "error"
                   and not (d.message == "branch size exceeds simm16" and self.long_pending)]
         if errors:
@@ -313,7 +360,8 @@ class _Emitter:
         block_offsets = {int(s.name[2:]): s.value for s in res.symbols.values()
                          if s.section == ".text" and s.name[2:].isdigit()
                          and s.name.startswith("BB")}
-        asm_lines: list[str] = []
+        asm_lines: list[str | None] = []
+        undecoded: list[bytes] = []
         inst_offs: list[tuple[int, int, int]] = []
         line_instrs: list[tuple[int, int] | None] = []
         # the statements come in line order, one per line (a label or an instruction)
@@ -328,23 +376,29 @@ class _Emitter:
                 continue
             if s.kind == "inst":
                 prev_label = False
-                asm_lines.append("\t" + s.text)
+                if s.text is None:
+                    asm_lines.append(None)
+                    undecoded.append(s.data)
+                else:
+                    asm_lines.append("\t" + s.text)
                 ln = lines[s.line - 1]
                 if ln.block >= 0:
                     line_instrs.append((ln.block, ln.index))
                     inst_offs.append((ln.block, ln.index, s.offset))
                 else:
                     line_instrs.append(None)
-        if label_run:
-            asm_lines, line_instrs = _merge_label_runs(asm_lines, line_instrs)
+        if label_run:  # (which lines stay depends on the labels alone)
+            line_instrs = _merge_label_runs([t if t is not None else "\t" for t in asm_lines],
+                                            line_instrs)[1]
         pad = self.data_offset(size) - size
         code = code + S_CODE_END.to_bytes(4, "little") * (pad // 4) + self.p.constant_data
         sgprs = self.sgprs
         for n in self.pair_for.values():
             sgprs = max(sgprs, n + 2)
-        return EmitResult(code, "\n".join(asm_lines) + "\n", block_offsets, size, sgprs,
-                          self.vgprs, self.uses_vcc, len(self.long),
-                          sum(self.pad3f.values()), inst_offs, line_instrs)
+        pending = _PendingAsm(asm_lines, undecoded, label_run, self.p.target, self.p.wave_size)
+        return EmitResult(code, block_offsets, size, sgprs, self.vgprs, self.uses_vcc,
+                          len(self.long), sum(self.pad3f.values()), inst_offs, line_instrs,
+                          None, pending)
 
 
 _LABEL_REF = re.compile(r"\bBB\d+(?:_long\d+)?\b")

@@ -115,6 +115,34 @@ def test_bytes_equal_llvm_mc(src, wave):
         assert "vcc_lo" not in r.asm and "vcc" in r.asm if "mixed" in text else True
 
 
+@pytest.mark.parametrize("wave", ["wave32", "wave64"])
+def test_asm_is_llvm_mc_disassembly_with_or_without_line_memo(wave):
+    """`EmitResult.asm` is made when read, from the bytes: each instruction line (but the
+    branches, which llvm-mc prints as offsets) is llvm-mc-19's disassembly of its bytes,
+    whether the assembler's line memo had the line (a later compile) or not."""
+    from radcc.isa.assembler import clear_memo
+
+    lm = "s1" if wave == "wave32" else "s2"
+    text = MIXED.format(wave=wave, lm=lm, hi="" if wave == "wave32" else "-9")
+    clear_memo()
+    r1 = compile_ir(text)[1]
+    r2 = compile_ir(text)[1]  # every line in the memo now
+    assert r1.asm == r2.asm
+    ends = {off: nxt for off, nxt in zip(
+        sorted(o for *_, o in r2.instruction_offsets),
+        [*sorted(o for *_, o in r2.instruction_offsets)[1:], r2.code_size], strict=True)}
+    offs = {(b, i): o for b, i, o in r2.instruction_offsets}
+    lines, blobs = [], []
+    for line, at in zip(r2.asm.rstrip("\n").split("\n"), r2.asm_line_instrs, strict=True):
+        if at is None or "branch" in line:
+            continue
+        lines.append(line.strip())
+        blobs.append(r2.code[offs[at]:ends[offs[at]]])
+    assert len(lines) > 15
+    llvm_mc.require()
+    assert llvm_mc.decode(blobs, wave64=wave == "wave64") == lines
+
+
 def test_block_offsets_and_branch_resolution():
     p, r = compile_ir(MIXED.format(wave="wave32", lm="s1", hi=""))
     # BB0 ends with s_cbranch_scc0 BB2; BB1's branch to BB3 jumps over BB2

@@ -67,7 +67,7 @@ def _wrap(monkeypatch: pytest.MonkeyPatch, seen: Seen) -> None:
     real = emit_mod.assemble
 
     def checking(lines: list[str], target: Target, filename: str, wave_size: int,
-                 parsed: Callable[[int], ParsedInst | None]):
+                 parsed: Callable[[int], ParsedInst | None], texts: bool = True):
         a = Assembler(target, filename, wave_size)
         sample = seen.sample.setdefault((target.name, wave_size), {})
         for k, line in enumerate(lines):
@@ -89,7 +89,7 @@ def _wrap(monkeypatch: pytest.MonkeyPatch, seen: Seen) -> None:
             seen.checked += 1
             if not direct.fixups:
                 sample.setdefault(p.mnemonic, (line, direct.data))
-        return real(lines, target, filename, wave_size, parsed)
+        return real(lines, target, filename, wave_size, parsed, texts)
 
     monkeypatch.setattr(emit_mod, "assemble", checking)
 
