@@ -133,7 +133,7 @@ def build_nodes(program: Program, instrs: list[Instruction], accs: list[Access],
 
 def schedule_region(nodes: list[Node], window: int = WINDOW, variant: int = 0) -> list[int]:
     """The new order (node indices) of a region: forward list scheduling."""
-    return [g[0] for g in _list_schedule(nodes, window, variant, None, None, None)]
+    return _list_schedule(nodes, window, variant, None, None, None)[0]
 
 
 # Candidate orders (`variant`): the priority among the ready candidates
@@ -147,15 +147,16 @@ _NO_KEY = 1 << 256  # above every candidate key
 
 class _Dag:
     """What the list scheduler reads of a region's nodes, derived once for all
-    its runs: predecessor counts, heights, successors with the cycles after a
-    node's start at which they may start, and the priority `(-height, i)` as
-    an int (heights < 2**40, regions < 2**24 nodes)."""
+    its runs: predecessor counts, issue cycles, heights, successors with the
+    cycles after a node's start at which they may start, and the priority
+    `(-height, i)` as an int (heights < 2**40, regions < 2**24 nodes)."""
 
-    __slots__ = ("n", "npred", "height", "hkey", "succ_d")
+    __slots__ = ("n", "npred", "issue", "height", "hkey", "succ_d")
 
     def __init__(self, nodes: list[Node]) -> None:
         self.n = len(nodes)
         self.npred = [len(x.preds) for x in nodes]
+        self.issue = [x.issue for x in nodes]
         self.height = [x.height for x in nodes]
         top_h = max(self.height, default=0) + 1
         self.hkey = [((top_h - h) << 24) + i for i, h in enumerate(self.height)]
@@ -166,19 +167,22 @@ class _Dag:
 def _list_schedule(nodes: list[Node], window: int, variant: int,
                    pairable: list[bool] | None, pair: PairFn | None,
                    ext: list[int] | None, prep: _Dag | None = None
-                   ) -> list[tuple[int, ...] | tuple[int, int, Instruction]]:
-    """Forward list scheduling; with `pair`, a chosen VOPD-able node takes a
-    ready partner (no later start than one cycle after it) into one VOPD
-    instruction: entries are (node,) or (x, y, vopd). `ext[i]`: the cycle
-    node i's registers from before the region are ready."""
+                   ) -> tuple[list[int], dict[int, Instruction]]:
+    """Forward list scheduling: the nodes in their new order; with `pair`, a
+    chosen VOPD-able node takes a ready partner (no later start than one cycle
+    after it) into one VOPD instruction, which the second result maps the
+    node's position in the order to (the partner is not in the order).
+    `ext[i]`: the cycle node i's registers from before the region are ready."""
     dag = prep if prep is not None else _Dag(nodes)
     n = dag.n
     npred = list(dag.npred)
+    issue = dag.issue
     height = dag.height
     hkey = dag.hkey
     succ_d = dag.succ_d
     rdy = list(ext) if ext is not None else [0] * n  # max(ext, preds' ready cycles)
-    order: list[tuple[int, ...] | tuple[int, int, Instruction]] = []
+    order: list[int] = []
+    paired: dict[int, Instruction] = {}
     t = 0
     scheduled = 0
     pairing = pair is not None and pairable is not None
@@ -226,9 +230,8 @@ def _list_schedule(nodes: list[Node], window: int, variant: int,
                 at = rdy[partner]
         old_nxt = nxt
         ready.remove(best)
-        freed = succ_d[best]
         scheduled += 1
-        for s_, d in freed:
+        for s_, d in succ_d[best]:
             npred[s_] -= 1
             if at + d > rdy[s_]:
                 rdy[s_] = at + d
@@ -243,13 +246,16 @@ def _list_schedule(nodes: list[Node], window: int, variant: int,
                     rdy[s_] = at + d
                 if npred[s_] == 0 and s_ < old_nxt:
                     ready.append(s_)
-        while nxt < n and nxt < window + scheduled:
+        top_nxt = window + scheduled if window + scheduled < n else n
+        while nxt < top_nxt:
             if npred[nxt] == 0:
                 ready.append(nxt)
             nxt += 1
-        t = at + nodes[best].issue
-        order.append((best,) if vopd is None else (best, partner, vopd))
-    return order
+        t = at + issue[best]
+        if vopd is not None:
+            paired[len(order)] = vopd
+        order.append(best)
+    return order, paired
 
 
 W_INSTR = 2  # cycles an instruction is worth when comparing orders
@@ -271,9 +277,11 @@ def _feasible(c: Cost, base: Cost) -> bool:
 def _run(nodes: list[Node], variant: int, pairable: list[bool], pair: PairFn | None,
          ext: list[int], dag: _Dag) -> list[Instruction]:
     """`_list_schedule`'s order as instructions (a pair as its VOPD)."""
-    order = _list_schedule(nodes, WINDOW, variant, pairable, pair, ext, dag)
-    return [nodes[g[0]].instr if len(g) == 1 else g[2]  # type: ignore[misc]
-            for g in order]
+    order, paired = _list_schedule(nodes, WINDOW, variant, pairable, pair, ext, dag)
+    out = [nodes[i].instr for i in order]
+    for k, vopd in paired.items():
+        out[k] = vopd
+    return out
 
 
 class _Pairs:
