@@ -29,10 +29,11 @@ def forward_fixpoint(program: Program, entry: S, join: Callable[[list[S]], S],
                      transfer: Callable[[Block, S], S]) -> list[S]:
     """In-states of every block once the out-states are stable.
 
-    `entry` is the state at program start; `join` merges predecessor
-    out-states (never called with an empty list); `transfer` returns a
-    block's out-state from its in-state and must not modify its argument.
-    States are compared with ``==``.
+    `entry` is the state at program start; `join` merges two or more
+    predecessor out-states (a block with one has that state itself as its
+    in-state, shared); `transfer` returns a block's out-state from its in-state
+    and must not modify its argument (nor may anything modify a state it returned
+    or one of the in-states returned). States are compared with ``==``.
     """
     n = len(program.blocks)
     outs: list[S | None] = [None] * n
@@ -48,7 +49,10 @@ def forward_fixpoint(program: Program, entry: S, join: Callable[[list[S]], S],
         pred_outs = [o for p in block.linear_preds if (o := outs[p]) is not None]
         if b == 0:
             pred_outs.append(entry)
-        state = join(pred_outs) if pred_outs else entry
+        if len(pred_outs) == 1:
+            state = pred_outs[0]
+        else:
+            state = join(pred_outs) if pred_outs else entry
         ins[b] = state
         out = transfer(block, state)
         visits[b] += 1
