@@ -34,6 +34,10 @@ class MirBuilder:
         assert isinstance(last, Block)
         self.block: Block = last
         self.line = 0  # the source line `emit` gives instructions (0: none)
+        # the control-flow lists the cursor is inside, outermost first, ``list`` last
+        # (`into` pushes and pops): a block of one of them dominates what is appended
+        # after it to that list, directly or nested
+        self.lists: list[list[CFNode]] = [cf]
 
     # ----- cursor -----
     def into(self, cf: list[CFNode]) -> _Into:
@@ -189,6 +193,7 @@ class _Into:
         if not cf:
             cf.append(b.shader.new_block())
         b.list = cf
+        b.lists.append(cf)
         last = cf[-1]
         assert isinstance(last, Block)
         b.block = last
@@ -196,6 +201,7 @@ class _Into:
     def __exit__(self, *exc: object) -> None:
         b = self.b
         b.list, b.block = self.saved_list, self.saved_block
+        b.lists.pop()
 
 
 def block_of(cf: list[CFNode], first: bool) -> Block:

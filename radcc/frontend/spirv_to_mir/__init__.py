@@ -23,8 +23,10 @@ What it does, in the order data meets it:
 * **Function variables** become ``LocalVar``s with deref chains (promoted by
   ``opt.vars_to_ssa``); aggregate loads/stores are split into leaves, so MIR
   values are only scalars and vectors. A load of a whole scalar/vector variable
-  that its MIR block has already stored or loaded reads that value with no
-  ``load_deref`` (as vars_to_ssa would rename it). ``OpPhi`` becomes a local variable
+  whose value translation knows reads it with no ``load_deref`` (as vars_to_ssa
+  would rename it): the value last stored to it or loaded from it in a block that
+  dominates the load, unless a loop was entered since (a variable stored once
+  excepted: `context.KnownValue`). ``OpPhi`` becomes a local variable
   stored at the end of each predecessor and loaded at the phi (what
   vars_to_ssa turns back into phis of the structured CFG).
 * **Structured control flow**: OpSelectionMerge headers become ``If`` nodes,

@@ -82,6 +82,7 @@ def inline_call(ctx: TranslationContext, fn: Function, args: list[TV], ret_tid: 
     for p, a in zip(fn.params, args, strict=True):
         fc.vals[p.id] = a
     fc.block_index = {blk.label: k for k, blk in enumerate(fn.blocks)}
+    fc.single_store = single_store_vars(fn)
     fc.phi_blocks = frozenset(blk.label for blk in fn.blocks if blk.phis)
     if ret_tid is not None:
         fc.ret_tid = ret_tid
@@ -100,6 +101,34 @@ def inline_call(ctx: TranslationContext, fn: Function, args: list[TV], ret_tid: 
     if fc.ret_var is not None:
         return load_local(ctx, var_ptr(ctx, fc.ret_var, fc.ret_tid))
     return None
+
+
+def single_store_vars(fn: Function) -> frozenset[int]:
+    """The Function variables of `fn` stored exactly once (an initializer counts) that
+    no instruction uses but that store and whole loads (`OpLoad` of the variable):
+    nothing else can write them, so their one store's value is what every load it
+    dominates reads (`context.KnownValue`)."""
+    stores: dict[int, int] = {}
+    for ins in fn.blocks[0].instructions if fn.blocks else ():
+        if ins.opname == "OpVariable":
+            assert ins.result_id is not None
+            stores[ins.result_id] = 1 if len(ins.operands) > 1 else 0
+    if not stores:
+        return frozenset()
+    used: set[int] = set()  # used some other way
+    for blk in fn.blocks:
+        for ins in blk.instructions:
+            op = ins.opname
+            if op == "OpLoad" or op == "OpVariable":
+                continue
+            ids = ins.id_tuple()
+            if stores.keys().isdisjoint(ids):
+                continue
+            if op == "OpStore" and ids[0] in stores:
+                stores[ids[0]] += 1
+                ids = ids[1:]
+            used.update(i for i in ids if i in stores)
+    return frozenset(v for v, n in stores.items() if n == 1 and v not in used)
 
 
 def block(ctx: TranslationContext, label: int) -> SBlock:
@@ -241,6 +270,7 @@ def emit_loop(ctx: TranslationContext, blk: SBlock) -> int | None:
     con = Construct("loop", merge_label, cont_label)
     fc.constructs.append(con)
     loop = ctx.b.push_loop()
+    ctx.loop_depth += 1  # (`context.KnownValue`)
     with ctx.b.into(loop.body):
         emit_body(ctx, blk)
         nxt = emit_terminator(ctx, blk, frozenset())
@@ -250,6 +280,7 @@ def emit_loop(ctx: TranslationContext, blk: SBlock) -> int | None:
         con.in_cont = True
         with ctx.b.into(loop.cont):
             region(ctx, cont_label, frozenset({blk.label}))
+    ctx.loop_depth -= 1
     fc.constructs.pop()
     finish_loop(ctx, con)
     return merge_label

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..mir import (
-    Block,
+    CFNode,
     LocalVar,
     MirFunction,
     MirShader,
@@ -75,6 +75,25 @@ class BuiltinPtr:
 TV = Any  # Value | list[TV] | LocalPtr | MemPtr | BuiltinPtr
 
 
+class KnownValue:
+    """A whole local variable's value known at translation (`TranslationContext.known`):
+    `value`, last stored to it (or loaded from it) in the control-flow list `cf`, the
+    builder's `depth`-th list (`MirBuilder.lists`), `loop_depth` SPIR-V loops deep
+    (-1: the variable's only store, which every later load it dominates reads, in loops
+    entered after it too). It holds while `cf` is still the builder's `depth`-th list:
+    the block it was recorded in dominates the cursor, and no store to the variable has
+    been translated since (a store records anew), nor a loop entered whose later stores
+    may reach the cursor through the back edge (the loop depth is the recorded one)."""
+
+    __slots__ = ("value", "cf", "depth", "loop_depth")
+
+    def __init__(self, value: Value, cf: list[CFNode], depth: int, loop_depth: int) -> None:
+        self.value = value
+        self.cf = cf
+        self.depth = depth
+        self.loop_depth = loop_depth
+
+
 SCOPES = {0: "CrossDevice", 1: "Device", 2: "Workgroup", 3: "Subgroup", 4: "Invocation",
           5: "QueueFamily", 6: "ShaderCallKHR"}
 
@@ -101,6 +120,8 @@ class FuncCtx:
     phi_vars: dict[int, LocalVar] = field(default_factory=dict)
     block_index: dict[int, int] = field(default_factory=dict)
     phi_blocks: frozenset[int] = frozenset()  # the labels of the blocks with OpPhis
+    # its Function variables stored once and otherwise only loaded (`cfg.single_store_vars`)
+    single_store: frozenset[int] = frozenset()
 
 
 def err(msg: str, ins: Instruction | None) -> SpirvError:
@@ -220,12 +241,15 @@ class TranslationContext:
         self.translate = translate
         self.line = 0  # the source line in effect (OpLine, DebugLine)
         self.fs_outputs: list[Any] = []  # a fragment shader's outputs (`fragment_io`)
-        # within the block the builder is in (`known_block`), each whole local variable's
-        # value as far as it is known: what the block last stored to it, else what it
-        # loaded from it (`variables._load_deref`: a later load of it reads that value
-        # without a ``load_deref``, as vars_to_ssa would rename it)
-        self.known: dict[LocalVar, Value] = {}
-        self.known_block: Block | None = None
+        # each whole local variable's value as far as translation knows it
+        # (`variables.known_value`: a load of it where the value holds reads it without
+        # a ``load_deref``, as vars_to_ssa would rename it); `single_store`: the local
+        # variables of SPIR-V Function variables stored once and used by nothing but
+        # that store and whole loads (`cfg.single_store_vars`); `loop_depth`: how many
+        # SPIR-V loops (`cfg.emit_loop`) the translation is inside
+        self.known: dict[LocalVar, KnownValue] = {}
+        self.single_store: set[LocalVar] = set()
+        self.loop_depth = 0
 
     def ty(self, tid: int) -> Any:
         return self.m.types[tid]

@@ -31,6 +31,7 @@ from .context import (
     SCOPES,
     TV,
     BuiltinPtr,
+    KnownValue,
     LocalPtr,
     MemPtr,
     TranslationContext,
@@ -217,7 +218,7 @@ def store_var(ctx: TranslationContext, var: LocalVar, v: Value) -> None:
 
 
 def load_var(ctx: TranslationContext, var: LocalVar) -> Value:
-    v = _known(ctx).get(var)
+    v = known_value(ctx, var)
     if v is not None:
         return v
     return _load_deref(ctx, ctx.b.intr("deref_var", [], 32, 1, var=var, type=var.type))
@@ -301,14 +302,21 @@ def load_local(ctx: TranslationContext, ptr: LocalPtr) -> TV:
     return out
 
 
-def _known(ctx: TranslationContext) -> dict[LocalVar, Value]:
-    """What the current block has stored to or loaded from each whole variable so far
-    (`TranslationContext.known`), reset when the builder has moved to another block."""
-    block = ctx.b.block
-    if ctx.known_block is not block:
-        ctx.known_block = block
-        ctx.known = {}
-    return ctx.known
+def known_value(ctx: TranslationContext, var: LocalVar) -> Value | None:
+    """`var`'s whole value if translation knows it at the cursor (`KnownValue`)."""
+    k = ctx.known.get(var)
+    if k is None:
+        return None
+    lists = ctx.b.lists
+    if k.depth < len(lists) and lists[k.depth] is k.cf and \
+            (k.loop_depth < 0 or k.loop_depth == ctx.loop_depth):
+        return k.value
+    return None
+
+
+def _know(ctx: TranslationContext, var: LocalVar, v: Value, loop_depth: int) -> None:
+    lists = ctx.b.lists
+    ctx.known[var] = KnownValue(v, lists[-1], len(lists) - 1, loop_depth)
 
 
 def _load_deref(ctx: TranslationContext, d: Value) -> Value:
@@ -318,11 +326,11 @@ def _load_deref(ctx: TranslationContext, d: Value) -> Value:
     assert isinstance(t, ValType), t
     if p.op != "deref_var":
         return ctx.b.intr("load_deref", [d], t.bit_size, t.num_components)
-    known = _known(ctx)
     var = p.attrs["var"]
-    v = known.get(var)
+    v = known_value(ctx, var)
     if v is None:
-        v = known[var] = ctx.b.intr("load_deref", [d], t.bit_size, t.num_components)
+        v = ctx.b.intr("load_deref", [d], t.bit_size, t.num_components)
+        _know(ctx, var, v, ctx.loop_depth)
     return v
 
 
@@ -331,7 +339,8 @@ def _store_deref(ctx: TranslationContext, d: Value, v: Value) -> None:
     p = d.parent
     assert p is not None
     if p.op == "deref_var":
-        _known(ctx)[p.attrs["var"]] = v
+        var = p.attrs["var"]
+        _know(ctx, var, v, -1 if var in ctx.single_store else ctx.loop_depth)
 
 
 def _sub_local(ctx: TranslationContext, ptr: LocalPtr, i: int, t: Any) -> LocalPtr:
@@ -654,6 +663,9 @@ def op_variable(ctx: TranslationContext, ins: Instruction) -> None:
         raise err("only Function variables inside functions", ins)
     name = ctx.m.name(ins.result_id or 0) or f"v{ins.result_id}"
     var = ctx.shader.new_local(name, mtype(ctx, ptr.pointee))
+    assert ctx.fctx is not None
+    if ins.result_id in ctx.fctx.single_store:
+        ctx.single_store.add(var)
     p = var_ptr(ctx, var, ptr.pointee)
     if len(ins.operands) > 1:
         store_local(ctx, p, get_tv(ctx, ins.id(1)))

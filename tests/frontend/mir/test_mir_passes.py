@@ -108,25 +108,71 @@ void main() {
 
 
 def test_translation_forwards_loads_within_a_block() -> None:
-    """A load of a whole local variable its block already stored or loaded takes that
-    value at translation; a load in another block stays a load_deref (vars_to_ssa's).
-    The results are NumPy's."""
+    """A load of a whole local variable takes the value last stored to it (or loaded from
+    it) where that store dominates the load and no branch that stored it was left
+    since; a load after such a branch stays a load_deref (vars_to_ssa's). The results
+    are NumPy's."""
     shader = spirv_to_mir(glsl_to_spirv(FORWARD))
-    loads: dict[str, int] = {}
-    for ins in shader.instrs():
-        if ins.op == "load_deref":
-            var = ins.srcs[0].parent.attrs["var"]
-            loads[var.name] = loads.get(var.name, 0) + 1
-    # each variable once per block that reads it before storing it: i and x after the
-    # if, x in it (stored before it), y after it; in the entry block every load
-    # follows a store of its variable
-    assert loads == {"i": 1, "x": 2, "y": 1}
+    # x and y after the if (stored in it); in the if, x is the value stored before it
+    assert _load_counts(shader) == {"x": 1, "y": 1}
     x = np.random.default_rng(5).integers(-20, 20, 8).astype(np.int32)
     out = np.frombuffer(mir_interp.run(shader, (1, 1, 1), {(0, 0): x})[(0, 0)], np.int32)
     x4 = x * 4
     y = x4 - 5
     big = np.where(y > 0, x4 + 100, x4)
     np.testing.assert_array_equal(out, big * 1000 + np.where(y > 0, big * 2, y))
+
+
+DOMINATED = """
+#version 450
+layout(local_size_x = 8) in;
+layout(set=0, binding=0) buffer A { int a[]; };
+void main() {
+    uint i = gl_GlobalInvocationID.x;
+    int k = a[i] & 3;
+    int s = 0;
+    int last = 0;
+    for (int j = 0; j < 4; j++) {
+        if (j > k) { s = s + last; }
+        last = j * k + int(i);
+    }
+    if (k == 2) { s = s * 10; }
+    a[i] = s * 100 + k;
+}
+"""
+
+
+def _load_counts(shader: MirShader) -> dict[str, int]:
+    loads: dict[str, int] = {}
+    for ins in shader.instrs():
+        if ins.op == "load_deref":
+            var = ins.srcs[0].parent.attrs["var"]
+            loads[var.name] = loads.get(var.name, 0) + 1
+    return loads
+
+
+def test_translation_forwards_dominating_stores() -> None:
+    """A variable stored once (i, k) is read from its store wherever the store dominates
+    the load, in loops entered after it too; one stored several times (s, last, j) only
+    where no loop was entered since (a later store in the loop reaches its loads through
+    the back edge) and no store in a branch was left since. The results are NumPy's."""
+    shader = spirv_to_mir(glsl_to_spirv(DOMINATED))
+    # j at the loop's head (then the body reads that load) and in its continue
+    # construct (another list); s and last in the if in the loop (stored before the loop
+    # and in it); s after the loop (then the if reads that load) and after the if that
+    # stores it
+    assert _load_counts(shader) == {"j": 2, "s": 3, "last": 1}
+    x = np.random.default_rng(7).integers(0, 50, 8).astype(np.int32)
+    out = np.frombuffer(mir_interp.run(shader, (1, 1, 1), {(0, 0): x})[(0, 0)], np.int32)
+    want = []
+    for i, v in enumerate(x):
+        k, s, last = int(v) & 3, 0, 0
+        for j in range(4):
+            if j > k:
+                s += last
+            last = j * k + i
+        want.append((s * 10 if k == 2 else s) * 100 + k)
+    np.testing.assert_array_equal(out, np.array(want, np.int32))
 
 
 SPEC = _case("spec_constants_default")
