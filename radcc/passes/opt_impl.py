@@ -73,7 +73,7 @@ definitions deep).
 from __future__ import annotations
 
 import struct
-from collections import Counter
+from collections import defaultdict
 from collections.abc import Callable
 
 from radcc.ir.dominance import DominatorTree, require_dominance
@@ -83,7 +83,7 @@ from radcc.ir.program import PHI_OPCODES, Block, Definition, Instruction, Operan
 from radcc.ir.regclass import EXEC, EXEC_HI, SCC, RegClass
 from radcc.ir.validate import is_inline_constant
 from radcc.isa.classes import SALU_ENCODINGS, VALU_ENCODINGS
-from radcc.isa.table import get_table
+from radcc.isa.table import OperandSpec, get_table
 from radcc.passes.dead_code import remove_dead_code
 from radcc.passes.exec_context import exec_ids
 from radcc.target import GfxLevel
@@ -143,7 +143,7 @@ class _Opt:
         self.lm_bits = program.wave_size
         self.defs: dict[int, Instruction] = {}
         self.def_block: dict[int, int] = {}
-        self.uses: Counter[int] = Counter()
+        self.uses: defaultdict[int, int] = defaultdict(int)
         # the temps p_as_uniform defines (`read_uniform_vgprs` looks only at their reads;
         # the rules make no p_as_uniform)
         self.as_uniform: set[int] = set()
@@ -259,7 +259,9 @@ class _Opt:
         info = op_info(self.table, opcode, fmt)
         if info is None:
             return False
-        _, specs = operand_slots(info)
+        specs = _SRC_SLOTS.get(info.uid)
+        if specs is None:
+            specs = _SRC_SLOTS[info.uid] = operand_slots(info)[1]
         literals: set[int] = set()
         sgprs: set[object] = set()
         for i, o in enumerate(ops):
@@ -391,26 +393,30 @@ class _Opt:
         return None
 
     def fold_modifiers(self, instr: Instruction) -> None:
-        if instr.format not in _VALU or instr.format == "VOPC" or _is_dpp(instr):
+        if instr.format not in _VALU or instr.format == "VOPC":
             return
-        if not _float_input(instr.opcode):
-            return
-        half = instr.opcode.endswith("_f16")
-        if half and instr.fields.get("op_sel"):
-            return  # a source's high half may be read: the mask changes it
-        # each of the first three sources up to three times (a modifier source of a
-        # modifier source); a try that folds nothing changes nothing, so the next
-        # one of that source would fold nothing either
+        # the first three sources whose definition is a sign-bit operation (of any
+        # other, `mod_source` finds nothing: most instructions stop here)
         defs = self.defs
         ops = instr.operands
+        cands: list[int] = []
         for i in range(min(3, len(ops))):
             o = ops[i]
             t = o.temp
             if t is None or o.phys is not None:
                 continue
             d = defs.get(t.id)
-            if d is None or d.opcode not in _SIGN_OPS:
-                continue  # (`mod_source` is None: nothing to fold)
+            if d is not None and d.opcode in _SIGN_OPS:
+                cands.append(i)
+        if not cands or _is_dpp(instr) or not _float_input(instr.opcode):
+            return
+        half = instr.opcode.endswith("_f16")
+        if half and instr.fields.get("op_sel"):
+            return  # a source's high half may be read: the mask changes it
+        # each such source up to three times (a modifier source of a modifier source); a
+        # try that folds nothing changes nothing, so the next one of that source would
+        # fold nothing either (a fold changes no other source)
+        for i in cands:
             for _ in range(3):
                 if not self._fold_source(instr, i, half):
                     break
@@ -935,6 +941,9 @@ def _float_input(opcode: str) -> bool:
 # mod_source: the bitwise operations a sign-bit constant makes a neg/abs modifier
 _SIGN_OPS = frozenset({"v_xor_b32", "v_and_b32", "v_or_b32", "s_xor_b32", "s_and_b32",
                        "s_or_b32"})
+# legal: the operand slots of a table entry (`operand_slots`), by `OpInfo.uid` (the
+# entries' fixed facts: what was compiled before changes nothing)
+_SRC_SLOTS: dict[int, list[OperandSpec]] = {}
 # copy_source: the copies
 _COPIES = frozenset({"p_parallelcopy", "p_create_vector"})
 # const_of: the moves whose constant operand is the value they define
