@@ -256,8 +256,8 @@ class _Rec:
                              and returns_data(instr, info))
         self.g10 = Gfx10Rec(program, instr, info, acc) if g10 else None
         # A and B: the first two operands
-        self.wmma_ab = regs_of(instr.operands[:2]) if self.wmma else frozenset()
-        self.lane_mask: frozenset[int] = frozenset()
+        self.wmma_ab = regs_of(instr.operands[:2]) if self.wmma else _NO_REGS
+        self.lane_mask: frozenset[int] = _NO_REGS
         if wave64 and self.valu and info is not None:
             self.lane_mask = frozenset(lane_mask_reads(program, instr, info))
 
@@ -433,6 +433,9 @@ class _Round:
         # and an LDSDIR's wait_vdst can make the emission differ from it.
         self.last: dict[int, tuple[list[Instruction], bool]] = {}
         self.searched = False
+        # no backward search ran and every instruction inserted is an
+        # s_waitcnt_depctr (`run`: another round would change nothing)
+        self.settled = self.g10 is None
 
     def reversed_recs(self, b: int, lst: list[Instruction]) -> list[_Rec]:
         """The records of `lst` (block b's instructions), last first."""
@@ -453,6 +456,7 @@ class _Round:
     def lds_direct_wait_vdst(self, block: Block, before: list[Instruction],
                              vgpr: int, current: int) -> int:
         self.searched = True
+        self.settled = False
         result = [current]
         _Search(self, _LdsDirValu.visit, _LdsDirValu.limit, _LdsDirValu.copy,
                 _LdsDirValu.key).run(
@@ -462,6 +466,7 @@ class _Round:
     def partial_forwarding(self, block: Block, before: list[Instruction],
                            read: frozenset[int]) -> bool:
         self.searched = True
+        self.settled = False
         found = [False]
         _Search(self, _PartialFwd.visit, _PartialFwd.limit, _PartialFwd.copy,
                 _PartialFwd.key).run(block, before, _PartialFwd(set(read), found))
@@ -562,6 +567,7 @@ class _Round:
         need: dict[str, int] = {}
         if x.ldsdir:
             self.searched = True  # may change wait_vdst when emitting
+            self.settled = False
             self.lds_direct(block, st, instr, x, out, emit)
         if self.h_trans and st.trans and x.valu_reader:
             trans = st.trans
@@ -588,10 +594,12 @@ class _Round:
             self.step(st, self.rec(d))
         if self.h_permlane and st.vcmpx and x.permlane:
             mov = self.valu_mov(instr)
+            self.settled = False
             out.append(mov)
             self.step(st, self.rec(mov))
         if self.h_wmma and x.wmma and not st.wmma_dst.isdisjoint(x.wmma_ab):
             nop = Instruction("v_nop", "VOP1")
+            self.settled = False
             out.append(nop)
             self.step(st, self.rec(nop))
         if self.g10 is not None and st.g10 is not None and x.g10 is not None:
@@ -642,6 +650,7 @@ class _Round:
             out.append(d)
             self.step(st, self.rec(d))
         if self.h_permlane and st.vcmpx:
+            self.settled = False
             mov = Instruction("v_mov_b32", "VOP1", [Operand.fixed(PhysReg.of(VGPR_BASE), v1)],
                               [Definition.fixed(PhysReg.of(VGPR_BASE), v1)])
             out.append(mov)
@@ -652,6 +661,12 @@ class _Round:
                 self.step(st, self.rec(ins))
 
     def run(self) -> int:
+        """Analyse and emit; the number of blocks changed. When `settled` is then
+        still true another round would find nothing new: the only instructions
+        inserted are s_waitcnt_depctr, which this round already stepped over as the
+        next would and which need no mitigation themselves (no VALU, SALU, LDSDIR,
+        permlane or WMMA; nothing on a target without the GFX10 hazards), and no
+        backward search ran over lists this round changed."""
         entry = HazardState(Gfx10State() if self.g10 is not None else None)
         ins = forward_fixpoint(self.p, entry, HazardState.join, self.analyse)
         for b in self.p.blocks:
@@ -668,6 +683,7 @@ def insert_nops(program: Program) -> None:
     check_unmitigable(program, info_of)
     recs: dict[int, tuple[Instruction, _Rec]] = {}
     for _ in range(MAX_ROUNDS):
-        if not _Round(program, recs).run():
+        r = _Round(program, recs)
+        if not r.run() or r.settled:
             return
 

@@ -384,6 +384,32 @@ def test_running_twice_changes_nothing():
     assert listing(p) == once
 
 
+def test_depctr_only_round_is_final():
+    """Only s_waitcnt_depctr inserted and no backward search (wave32, a
+    transcendental result read around a loop): the pass stops after one round
+    (`_Round.settled`), right when running it again finds nothing more. The read
+    at the header follows the latch's v_rcp on the back edge with no VALU between."""
+    p = run(program(
+        (LOOP[0], "   v1: v[3] = v_mov_b32 0\n"),
+        (LOOP[1], USE + "   s_cbranch_scc1 BB3\n"),
+        (LOOP[2], RCP + "   s_branch BB1\n"),
+        ("logical preds: BB1, / linear preds: BB1, / kind: top-level, loop-exit,",
+         "   s_endpgm\n")))
+    once = listing(p)
+    assert once == f"""BB0
+   v1: v[3] = v_mov_b32 0
+BB1
+   {VA_VDST0}
+{USE}   s_cbranch_scc1 BB3
+BB2
+{RCP}   s_branch BB1
+BB3
+   s_endpgm
+"""
+    run(p)
+    assert listing(p) == once
+
+
 END = "logical preds: / linear preds: / kind: top-level, end-with-regs,"
 
 
