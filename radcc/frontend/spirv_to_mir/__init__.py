@@ -26,7 +26,8 @@ What it does, in the order data meets it:
   whose value translation knows reads it with no ``load_deref`` (as vars_to_ssa
   would rename it): the value last stored to it or loaded from it in a block that
   dominates the load, unless a loop was entered since (a variable stored once
-  excepted: `context.KnownValue`). ``OpPhi`` becomes a local variable
+  excepted: `context.KnownValue`); a variable stored once whose every load read
+  its store goes, with that store. ``OpPhi`` becomes a local variable
   stored at the end of each predecessor and loaded at the phi (what
   vars_to_ssa turns back into phis of the structured CFG).
 * **Structured control flow**: OpSelectionMerge headers become ``If`` nodes,

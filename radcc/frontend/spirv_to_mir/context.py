@@ -18,6 +18,7 @@ from typing import Any
 
 from ..mir import (
     CFNode,
+    Instr,
     LocalVar,
     MirFunction,
     MirShader,
@@ -249,6 +250,10 @@ class TranslationContext:
         # SPIR-V loops (`cfg.emit_loop`) the translation is inside
         self.known: dict[LocalVar, KnownValue] = {}
         self.single_store: set[LocalVar] = set()
+        # the variables read by a ``load_deref``; the stores of the `single_store`
+        # variables none has read (`driver.drop_lone_stores` removes those left at the end)
+        self.loaded: set[LocalVar] = set()
+        self.lone_stores: dict[LocalVar, Instr] = {}
         self.loop_depth = 0
 
     def ty(self, tid: int) -> Any:

@@ -9,6 +9,7 @@ from ..mir import (
     Block,
     DerivativeGroup,
     FloatControls,
+    Instr,
     MirShader,
     Value,
 )
@@ -66,6 +67,7 @@ def translate_module(ctx: TranslationContext) -> MirShader:
         inline_call(ctx, fn, [], None)
     if fragment:
         emit_outputs(ctx)
+    drop_lone_stores(ctx)
     # constants and flag initialisations first
     first = ctx.shader.function.body[0]
     assert isinstance(first, Block)
@@ -150,3 +152,20 @@ def _declared_workgroup_size(ctx: TranslationContext) -> tuple[int, int, int]:
         x = [host_int(ctx, a) for a in mode.args]
         return (x[0], x[1], x[2])
     raise err(f"entry point {ctx.ep.name!r} has no LocalSize", None)
+
+
+def drop_lone_stores(ctx: TranslationContext) -> None:
+    """Remove the variables stored once whose every load read the stored value
+    (`context.KnownValue`): their store, the deref it stores through and the variable."""
+    if not ctx.lone_stores:
+        return
+    drop: dict[Block, set[Instr]] = {}
+    for store in ctx.lone_stores.values():
+        d = store.srcs[0].parent
+        assert d is not None and store.block is not None and d.block is not None
+        drop.setdefault(store.block, set()).add(store)
+        drop.setdefault(d.block, set()).add(d)
+    for b, gone in drop.items():
+        b.instrs = [i for i in b.instrs if i not in gone]
+    fn = ctx.shader.function
+    fn.locals = [v for v in fn.locals if v not in ctx.lone_stores]

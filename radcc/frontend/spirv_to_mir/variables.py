@@ -13,6 +13,7 @@ from typing import Any
 
 from ..mir import (
     Binding,
+    Instr,
     LocalVar,
     ValType,
     Value,
@@ -331,16 +332,23 @@ def _load_deref(ctx: TranslationContext, d: Value) -> Value:
     if v is None:
         v = ctx.b.intr("load_deref", [d], t.bit_size, t.num_components)
         _know(ctx, var, v, ctx.loop_depth)
+        ctx.loaded.add(var)
+        ctx.lone_stores.pop(var, None)
     return v
 
 
 def _store_deref(ctx: TranslationContext, d: Value, v: Value) -> None:
-    ctx.b.intrinsic("store_deref", [d, v])
+    store = ctx.b.emit(Instr("store_deref", None, [d, v]))
     p = d.parent
     assert p is not None
     if p.op == "deref_var":
         var = p.attrs["var"]
-        _know(ctx, var, v, -1 if var in ctx.single_store else ctx.loop_depth)
+        if var in ctx.single_store:
+            _know(ctx, var, v, -1)
+            if var not in ctx.loaded:
+                ctx.lone_stores[var] = store
+        else:
+            _know(ctx, var, v, ctx.loop_depth)
 
 
 def _sub_local(ctx: TranslationContext, ptr: LocalPtr, i: int, t: Any) -> LocalPtr:

@@ -162,6 +162,9 @@ def test_translation_forwards_dominating_stores() -> None:
     # and in it); s after the loop (then the if reads that load) and after the if that
     # stores it
     assert _load_counts(shader) == {"j": 2, "s": 3, "last": 1}
+    # every load of i and k read its store: the variables are gone, their stores too
+    assert sorted(v.name for v in shader.function.locals) == ["j", "last", "s"]
+    assert sum(ins.op == "store_deref" for ins in shader.instrs()) == 7  # j, s, last
     x = np.random.default_rng(7).integers(0, 50, 8).astype(np.int32)
     out = np.frombuffer(mir_interp.run(shader, (1, 1, 1), {(0, 0): x})[(0, 0)], np.int32)
     want = []
