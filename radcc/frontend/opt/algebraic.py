@@ -152,12 +152,8 @@ INEXACT_RULES: list[Rule] = [
 _RAW: dict[tuple[Any, str, int], int] = {}
 
 
-def _const_matches(v: Value, want: Any, kind: str) -> bool:
-    p = v.parent
-    if p is None or p.op != "load_const":
-        return False
-    c = p.attrs["value"]
-    bits = v.bit_size
+def _raw(want: Any, kind: str, bits: int) -> int:
+    """The raw bits of a search's number read as a source of `kind` and `bits`."""
     key = (want if want != 0 else repr(want), kind, bits)  # -0.0 == 0.0: keep apart
     raw = _RAW.get(key)
     if raw is None:
@@ -167,7 +163,15 @@ def _const_matches(v: Value, want: Any, kind: str) -> bool:
         else:
             raw = int(w) & mask(bits)
         _RAW[key] = raw
-    return c.count(raw) == len(c)
+    return raw
+
+
+def _const_matches(v: Value, want: Any, kind: str) -> bool:
+    p = v.parent
+    if p is None or p.op != "load_const":
+        return False
+    c = p.attrs["value"]
+    return c.count(_raw(want, kind, v.bit_size)) == len(c)
 
 
 def _match(pat: Any, v: Value, kind: str, env: dict[str, Any]) -> bool:
@@ -274,48 +278,88 @@ def _numbers(search: tuple[Any, ...]) -> tuple[tuple[int, Any], ...]:
     return tuple((k, x) for k, x in enumerate(search[1:]) if not isinstance(x, (str, tuple)))
 
 
-def _numbers_fit(numbers: tuple[tuple[int, Any], ...], ins: Instr) -> bool:
-    """Whether `ins`' sources hold a search's numbers (`_numbers`) in order, or swapped
-    for a commutative opcode: necessary for `_match_instr`, whose number tests depend
-    on nothing bound."""
-    srcs = ins.srcs
-    kinds = ALU_OPS[ins.op].srcs
-    for k, want in numbers:
-        if not _const_matches(srcs[k], want, kinds[k]):
+def _repeats(search: tuple[Any, ...]) -> tuple[tuple[int, int], ...]:
+    """The (first, later) source positions of each variable a search's own operands
+    name twice: `_match_instr` binds them to the same value (``fmax a a``)."""
+    out: list[tuple[int, int]] = []
+    first: dict[str, int] = {}
+    for k, x in enumerate(search[1:]):
+        if isinstance(x, str) and x[0] != "#":
+            name = x[:-1] if x[-1] == "!" else x
+            if name in first:
+                out.append((first[name], k))
+            else:
+                first[name] = k
+    return tuple(out)
+
+
+def _numbers_fit(numbers: tuple[tuple[int, int, int], ...], uniform: list[int | None],
+                 commutative: bool) -> bool:
+    """Whether an instruction's sources hold a search's numbers (as raw bits at their
+    positions: in order, then swapped for a commutative opcode of two sources);
+    `uniform`: each source's raw bits if it is a constant of one number in every
+    component, else None. Necessary for `_match_instr`, whose number tests depend on
+    nothing bound."""
+    for k, raw, _ in numbers:
+        if uniform[k] != raw:
             break
     else:
         return True
-    if len(srcs) != 2 or ins.op not in COMMUTATIVE:
+    if not commutative:
         return False
-    for k, want in numbers:
-        if not _const_matches(srcs[1 - k], want, kinds[1 - k]):
+    for k, _, raw in numbers:
+        if uniform[1 - k] != raw:
             return False
     return True
 
 
 # the rules by the opcode their search starts with, in RULES', RULES_32's then
 # INEXACT_RULES' order, each with whether it is inexact, the one size it takes (0: any),
-# its shape (`_shape`) and its numbers (`_numbers`)
+# its shape (`_shape`), its numbers (`_numbers`) and repeated variables (`_repeats`)
 _BY_OP: dict[str, list[tuple[tuple[Any, ...], Any, bool, int, tuple[str | None, ...],
-                             tuple[tuple[int, Any], ...]]]] = {}
+                             tuple[tuple[int, Any], ...], tuple[tuple[int, int], ...]]]] = {}
 for _rules, _inexact, _size in ((RULES, False, 0), (RULES_32, False, 32),
                                 (INEXACT_RULES, True, 0)):
     for _search, _rep in _rules:
         _BY_OP.setdefault(_search[0], []).append(
-            (_search, _rep, _inexact, _size, _shape(_search), _numbers(_search)))
+            (_search, _rep, _inexact, _size, _shape(_search), _numbers(_search),
+             _repeats(_search)))
+
+# A rule as `algebraic` tries it on an instruction: search, replacement, inexact, size,
+# its numbers as (position, raw bits there, raw bits at the swapped position) for the
+# sources' sizes, its repeated variables' positions, whether it nests operations
+_Fit = tuple[tuple[Any, ...], Any, bool, int, tuple[tuple[int, int, int], ...],
+             tuple[tuple[int, int], ...], bool]
 
 
-def _exact_operand(search: tuple[Any, ...], ins: Instr) -> bool:
-    """Whether a search with nested operations may match an ``exact`` operand (an
-    inexact rule rewrites every operation it matches)."""
-    if not any(isinstance(x, tuple) for x in search[1:]):
-        return False
+def _fitting(op: str, parents: tuple[str | None, ...], bits: tuple[int, ...]
+             ) -> tuple[bool, list[_Fit]]:
+    """Whether `op` with these sources swaps them (commutative, two sources), and the
+    rules whose shape fits sources defined by `parents` (opcodes; None: no instruction)
+    of sizes `bits`, their numbers' raw bits read at those sizes."""
+    commutative = len(parents) == 2 and op in COMMUTATIVE
+    kinds = ALU_OPS[op].srcs
+    out: list[_Fit] = []
+    for search, rep, inexact, size, shape, numbers, repeats in _BY_OP.get(op, []):
+        if len(shape) != len(parents) or not _shape_fits(shape, parents, op in COMMUTATIVE):
+            continue
+        raws = tuple((k, _raw(want, kinds[k], bits[k]),
+                      _raw(want, kinds[1 - k], bits[1 - k]) if commutative else -1)
+                     for k, want in numbers)
+        nested = any(isinstance(x, tuple) for x in search[1:])
+        out.append((search, rep, inexact, size, raws, repeats, nested))
+    return commutative, out
+
+
+def _exact_operand(ins: Instr) -> bool:
+    """Whether an operand of `ins` is ``exact``: a search with nested operations may
+    match it (an inexact rule rewrites every operation it matches)."""
     return any(s.parent is not None and bool(s.parent.attrs.get("exact")) for s in ins.srcs)
 
 
-# the rules whose shape fits (`_shape_fits`), by the opcodes of an instruction and its
-# sources' parents (the rules are constant)
-_FITTING: dict[tuple[str | None, ...], list[tuple[Any, ...]]] = {}
+# `_fitting` by the opcodes of an instruction and its sources' parents and the sizes of
+# its sources (the rules are constant)
+_FITTING: dict[tuple[str | int | None, ...], tuple[bool, list[_Fit]]] = {}
 
 
 def algebraic(shader: MirShader) -> bool:
@@ -328,28 +372,50 @@ def algebraic(shader: MirShader) -> bool:
     for b in shader.blocks():
         new_list: list[Instr] = []
         for ins in b.instrs:
-            rules = by_op.get(ins.op)
-            if rules and ins.dest is not None and ins.dest not in mapping:
+            op = ins.op
+            if op in by_op and ins.dest is not None and ins.dest not in mapping:
                 srcs = ins.srcs
                 if len(srcs) == 2:  # (most: no list built for the key)
-                    p0 = srcs[0].parent
-                    p1 = srcs[1].parent
-                    key: tuple[str | None, ...] = (
-                        ins.op, None if p0 is None else p0.op, None if p1 is None else p1.op)
+                    s0 = srcs[0]
+                    s1 = srcs[1]
+                    p0 = s0.parent
+                    p1 = s1.parent
+                    key: tuple[str | int | None, ...] = (
+                        op, None if p0 is None else p0.op, None if p1 is None else p1.op,
+                        s0.bit_size, s1.bit_size)
                 else:
-                    key = (ins.op, *[None if s.parent is None else s.parent.op for s in srcs])
-                fits = fitting.get(key)
-                if fits is None:
-                    fits = fitting[key] = [r for r in rules if len(r[4]) == len(key) - 1
-                                           and _shape_fits(r[4], key[1:], ins.op in COMMUTATIVE)]
-                for search, rep, inexact, size, _, numbers in fits:
+                    key = (op, *[None if s.parent is None else s.parent.op for s in srcs],
+                           *[s.bit_size for s in srcs])
+                fit = fitting.get(key)
+                if fit is None:
+                    fit = fitting[key] = _fitting(
+                        op, tuple(None if s.parent is None else s.parent.op for s in srcs),
+                        tuple(s.bit_size for s in srcs))
+                commutative, fits = fit
+                # the raw bits every component of a constant source holds (None: not
+                # a constant, or not one number), read for the first rule with numbers
+                uniform: list[int | None] | None = None
+                for search, rep, inexact, size, numbers, repeats, nested in fits:
                     if size and ins.dest.bit_size != size:
+                        continue
+                    if numbers:
+                        if uniform is None:
+                            uniform = []
+                            for s in srcs:
+                                u: int | None = None
+                                p = s.parent
+                                if p is not None and p.op == "load_const":
+                                    c = p.attrs["value"]
+                                    if c.count(c[0]) == len(c):
+                                        u = c[0]
+                                uniform.append(u)
+                        if not _numbers_fit(numbers, uniform, commutative):
+                            continue
+                    if repeats and any(srcs[i] is not srcs[j] for i, j in repeats):
                         continue
                     if inexact and (ins.attrs.get("exact")
                                     or ins.dest.bit_size in preserve
-                                    or _exact_operand(search, ins)):
-                        continue
-                    if numbers and not _numbers_fit(numbers, ins):
+                                    or (nested and _exact_operand(ins))):
                         continue
                     env: dict[str, Any] = {}
                     if _match_instr(search, ins, env):

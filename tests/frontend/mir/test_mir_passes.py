@@ -245,6 +245,38 @@ def test_algebraic_table() -> None:
     assert mir_interp.run(s, (1, 1, 1), {(0, 0): 64}) == before
 
 
+def test_algebraic_repeated_variables_and_numbers() -> None:
+    # a rule naming a variable twice matches only the same value there; a number matches
+    # a constant holding it in every component, on either side of a commutative opcode
+    s, b = _shader()
+    x = b.intr("load_local_invocation_index", [], 32, 1)
+    y = b.alu("iadd", 32, 1, x, b.imm(3))
+    ones = b.const(32, [1, 1])
+    mixed = b.const(32, [1, 2])
+    xx = b.alu("vec2", 32, 2, x, y)
+    results = [
+        b.alu("ixor", 32, 1, x, x),  # 0
+        b.alu("ixor", 32, 1, x, y),  # kept
+        b.alu("bcsel", 32, 1, b.alu("ilt", 1, 1, x, y), y, y),  # y
+        b.alu("imul", 32, 1, b.imm(1), y),  # y (number on the left)
+        b.alu("imul", 32, 2, ones, xx),  # xx
+        b.alu("imul", 32, 2, xx, mixed),  # kept: not one number
+    ]
+    for k, r in enumerate(results):
+        if r.num_components == 2:
+            r = b.alu("iadd", 32, 1, b.alu("mov", 32, 1, r, comps=(0,)),
+                      b.alu("mov", 32, 1, r, comps=(1,)))
+        b.intrinsic("store_ssbo", [r, b.imm(4 * k)], binding=(0, 0))
+    validate(s)
+    before = mir_interp.run(s, (1, 1, 1), {(0, 0): 64})
+    assert algebraic(s)
+    dce(s)
+    validate(s)
+    ops = [i.op for i in s.instrs()]
+    assert ops.count("ixor") == 1 and ops.count("bcsel") == 0 and ops.count("imul") == 1
+    assert mir_interp.run(s, (1, 1, 1), {(0, 0): 64}) == before
+
+
 def test_cse_merges_and_keeps_atomics() -> None:
     s, b = _shader()
     x = b.intr("load_local_invocation_index", [], 32, 1)
