@@ -202,13 +202,15 @@ class _Allocator:
         self.group_reg.setdefault(g, reg)
         last = reg + t.rc.size - 1
         if reg >= VGPR_BASE:
-            self.max_vgpr = max(self.max_vgpr, last - VGPR_BASE)
+            if last - VGPR_BASE > self.max_vgpr:
+                self.max_vgpr = last - VGPR_BASE
             if self.has_lv:
                 (self.lin_taken if t.rc.linear else self.lane_taken).update(range(reg, last + 1))
                 (self.lin_bytes if t.rc.linear else self.lane_bytes)[reg:last + 1] = \
                     _ONES[:last + 1 - reg]
         elif last < self.addressable_sgprs:
-            self.max_sgpr = max(self.max_sgpr, last)
+            if last > self.max_sgpr:
+                self.max_sgpr = last
 
     def reg_range(self, rc: RegClass) -> tuple[int, int]:
         return self.sgpr_range if rc.is_sgpr else self.vgpr_range
@@ -551,7 +553,7 @@ class _Allocator:
                     for k, o in enumerate(instr.operands):
                         if o.temp is not None and o.is_kill:
                             self.vec_of[o.temp.id] = (instr, k)
-                else:
+                elif instr.format != "PSEUDO":  # (`tied_operands` ties no pseudo's)
                     for di, oi in tied_operands(self.table, instr):
                         d, o = instr.definitions[di], instr.operands[oi]
                         if d.temp is not None and o.temp is not None and o.is_kill:
@@ -560,7 +562,7 @@ class _Allocator:
         # precolored phis pull their class to their register
         for b in self.p.blocks:
             for instr in b.instructions:
-                if not instr.is_phi:
+                if instr.opcode not in PHI_OPCODES:
                     break
                 d = instr.definitions[0]
                 if d.temp is not None and d.phys is not None:
@@ -696,7 +698,9 @@ class _Allocator:
                 size = rc.size
                 end = r + size
                 f = self.file
-                if 0 <= r and end <= FILE_SIZE and f[r:end].count(0) == size:
+                if size == 1 and 0 <= r < FILE_SIZE and f[r] == 0:
+                    f[r] = nid  # = self.fill, free
+                elif 0 <= r and end <= FILE_SIZE and f[r:end].count(0) == size:
                     f[r:end] = [nid] * size  # = self.fill, all free
                 else:
                     for k in range(r, end):
@@ -989,7 +993,7 @@ class _Allocator:
                     self.move(o.temp.id, w)
                 fixed_ids.add(o.temp.id)
         # tied operands that stay live: copy them first
-        tied = tied_operands(self.table, instr)
+        tied = tied_operands(self.table, instr) if instr.format != "PSEUDO" else []
         for _di, oi in tied:
             o = ops[oi]
             if o.temp is None:
