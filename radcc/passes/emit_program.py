@@ -58,7 +58,7 @@ from dataclasses import dataclass, field, replace
 from radcc.abi.kernarg import KernargLayout
 from radcc.ir.program import Instruction, Program
 from radcc.ir.regclass import VCC, VCC_HI, VGPR_BASE
-from radcc.isa.assembler import assemble, encoded_lines
+from radcc.isa.assembler import Statement, assemble, encoded_lines
 from radcc.isa.disassembler import decode_text
 from radcc.isa.formats.base import Context
 from radcc.isa.syntax import ParsedInst
@@ -98,54 +98,95 @@ class EmitResult:
     uses_vcc: bool
     long_jumps: int = 0
     offset3f_nops: int = 0
-    instruction_offsets: list[tuple[int, int, int]] = field(default_factory=list)  # (blk, i, off)
-    # per line of `asm`: the (block, index) of the instruction it comes from, or None
-    # (labels, Offset3fBug nops); a long jump's lines all name its branch
-    asm_line_instrs: list[tuple[int, int] | None] = field(default_factory=list)
-    # `asm` once made; until then what makes it (most compiles never show the text)
-    _asm: str | None = field(default=None, repr=False, compare=False)
-    _pending: _PendingAsm | None = field(default=None, repr=False, compare=False)
+    # what makes `asm`, `instruction_offsets` and `asm_line_instrs` when first read (most
+    # compiles read none of them), and the assembly `showing` gave, if any
+    _listing: _Listing | None = field(default=None, repr=False, compare=False)
+    _shown: str | None = field(default=None, repr=False, compare=False)
+
+    def _made(self) -> _Listing:
+        listing = self._listing
+        assert listing is not None
+        if listing.asm is None:
+            listing.make()
+        return listing
 
     @property
     def asm(self) -> str:
-        """The canonical assembly of the code (without the padding), made on first read:
-        the instructions' texts are their bytes decoded (`decode_text`), as llvm-mc
-        prints them."""
-        text = self._asm
-        if text is None:
-            pending = self._pending
-            assert pending is not None
-            text = self._asm = pending.text()
-            self._pending = None
-        return text
+        """The canonical assembly of the code (without the padding): the instructions'
+        texts are their bytes decoded (`decode_text`), as llvm-mc prints them."""
+        if self._shown is not None:
+            return self._shown
+        asm = self._made().asm
+        assert asm is not None
+        return asm
+
+    @property
+    def instruction_offsets(self) -> list[tuple[int, int, int]]:
+        """(block, index, byte offset) of each instruction of the program, in order."""
+        return self._made().offsets
+
+    @property
+    def asm_line_instrs(self) -> list[tuple[int, int] | None]:
+        """Per line of `asm`: the (block, index) of the instruction it comes from, or None
+        (labels, Offset3fBug nops); a long jump's lines all name its branch."""
+        return self._made().line_instrs
 
     def showing(self, asm: str) -> EmitResult:
         """This result with `asm` as its assembly (an annotated listing of the code)."""
-        return replace(self, _asm=asm, _pending=None)
+        return replace(self, _shown=asm)
 
 
-class _PendingAsm:
-    """The lines of `EmitResult.asm` before the instructions are decoded: each line's
-    text, or None for an instruction whose text is its bytes decoded (`undecoded`)."""
+class _Listing:
+    """The assembler's statements of the emitted lines (`_Line`), made into the listing
+    (`make`) when `EmitResult` is first asked for it: the instructions the assembler
+    did not know are decoded then."""
 
-    __slots__ = ("lines", "undecoded", "label_run", "target", "wave_size")
+    __slots__ = ("statements", "lines", "target", "wave_size", "asm", "offsets",
+                 "line_instrs")
 
-    def __init__(self, lines: list[str | None], undecoded: list[bytes], label_run: bool,
-                 target: Target, wave_size: int) -> None:
+    def __init__(self, statements: list[Statement], lines: list[_Line], target: Target,
+                 wave_size: int) -> None:
+        self.statements = statements
         self.lines = lines
-        self.undecoded = undecoded  # the bytes of the None lines, in order
-        self.label_run = label_run  # two labels in a row somewhere (an empty block)
         self.target = target
         self.wave_size = wave_size
+        self.asm: str | None = None
+        self.offsets: list[tuple[int, int, int]] = []
+        self.line_instrs: list[tuple[int, int] | None] = []
 
-    def text(self) -> str:
+    def make(self) -> None:
         ctx = Context(self.target, get_table(self.target.gfx_level), self.wave_size)
-        datas = iter(self.undecoded)
-        lines = [t if t is not None else "\t" + decode_text(next(datas), ctx)
-                 for t in self.lines]
-        if self.label_run:
-            lines = _merge_label_runs(lines, [None] * len(lines))[0]
-        return "\n".join(lines) + "\n"
+        lines = self.lines
+        asm_lines: list[str] = []
+        inst_offs: list[tuple[int, int, int]] = []
+        line_instrs: list[tuple[int, int] | None] = []
+        # the statements come in line order, one per line (a label or an instruction)
+        label_run = False  # two labels in a row somewhere (an empty block)
+        prev_label = False
+        for s in self.statements:
+            if s.kind == "label":
+                asm_lines.append(f"{s.text}:")
+                line_instrs.append(None)
+                label_run |= prev_label
+                prev_label = True
+                continue
+            if s.kind == "inst":
+                prev_label = False
+                text = s.text
+                asm_lines.append("\t" + (text if text is not None else decode_text(s.data, ctx)))
+                ln = lines[s.line - 1]
+                if ln.block >= 0:
+                    line_instrs.append((ln.block, ln.index))
+                    inst_offs.append((ln.block, ln.index, s.offset))
+                else:
+                    line_instrs.append(None)
+        if label_run:
+            asm_lines, line_instrs = _merge_label_runs(asm_lines, line_instrs)
+        self.asm = "\n".join(asm_lines) + "\n"
+        self.offsets = inst_offs
+        self.line_instrs = line_instrs
+        self.statements = []
+        self.lines = []
 
 
 def register_usage(program: Program) -> tuple[int, int, bool]:
@@ -360,45 +401,14 @@ class _Emitter:
         block_offsets = {int(s.name[2:]): s.value for s in res.symbols.values()
                          if s.section == ".text" and s.name[2:].isdigit()
                          and s.name.startswith("BB")}
-        asm_lines: list[str | None] = []
-        undecoded: list[bytes] = []
-        inst_offs: list[tuple[int, int, int]] = []
-        line_instrs: list[tuple[int, int] | None] = []
-        # the statements come in line order, one per line (a label or an instruction)
-        label_run = False  # two labels in a row somewhere (an empty block)
-        prev_label = False
-        for s in res.statements:
-            if s.kind == "label":
-                asm_lines.append(f"{s.text}:")
-                line_instrs.append(None)
-                label_run |= prev_label
-                prev_label = True
-                continue
-            if s.kind == "inst":
-                prev_label = False
-                if s.text is None:
-                    asm_lines.append(None)
-                    undecoded.append(s.data)
-                else:
-                    asm_lines.append("\t" + s.text)
-                ln = lines[s.line - 1]
-                if ln.block >= 0:
-                    line_instrs.append((ln.block, ln.index))
-                    inst_offs.append((ln.block, ln.index, s.offset))
-                else:
-                    line_instrs.append(None)
-        if label_run:  # (which lines stay depends on the labels alone)
-            line_instrs = _merge_label_runs([t if t is not None else "\t" for t in asm_lines],
-                                            line_instrs)[1]
         pad = self.data_offset(size) - size
         code = code + S_CODE_END.to_bytes(4, "little") * (pad // 4) + self.p.constant_data
         sgprs = self.sgprs
         for n in self.pair_for.values():
             sgprs = max(sgprs, n + 2)
-        pending = _PendingAsm(asm_lines, undecoded, label_run, self.p.target, self.p.wave_size)
         return EmitResult(code, block_offsets, size, sgprs, self.vgprs, self.uses_vcc,
-                          len(self.long), sum(self.pad3f.values()), inst_offs, line_instrs,
-                          None, pending)
+                          len(self.long), sum(self.pad3f.values()),
+                          _Listing(res.statements, lines, self.p.target, self.p.wave_size))
 
 
 _LABEL_REF = re.compile(r"\bBB\d+(?:_long\d+)?\b")
