@@ -118,6 +118,7 @@ class _Reader:
         section = 0
         func: FunctionBuilder | None = None
         passed, roles, pos = self.passed, self.roles, self.pos
+        enums_from = _ENUMS_FROM
         for k, ins in enumerate(self.ins):
             self.cur = ins
             if not self.declared and ins.opname != "OpCapability":
@@ -125,7 +126,8 @@ class _Reader:
             opcode = ins.opcode
             if opcode not in passed:
                 self._check_requirements(ins)
-            elif opcode in _MAY_NAME_ENUMS:  # (the opcode's own requirements met)
+            elif opcode in enums_from and len(ins.operands) > enums_from[opcode]:
+                # (the opcode's own requirements met: its enumerants', when it has any)
                 self._check_enum_caps(ins.operands, builtin=ins.opname == "OpDecorate")
             facts = _FACTS.get(opcode)
             if facts is None:
@@ -204,9 +206,12 @@ class _Reader:
         # (those before it are OpCapability) and the extensions only grow: what passed
         # for this opcode passes for the next instruction of it
         self.passed.add(ins.opcode)
-        if ins.opcode not in _MAY_NAME_ENUMS and _names_enums(info):
-            _MAY_NAME_ENUMS.add(ins.opcode)
-        if ins.opcode in _MAY_NAME_ENUMS:
+        if ins.opcode not in _ENUMS_FROM:
+            n = _enums_from(info)
+            if n is None:
+                return
+            _ENUMS_FROM[ins.opcode] = n
+        if len(ins.operands) > _ENUMS_FROM[ins.opcode]:
             self._check_enum_caps(ins.operands, builtin=ins.opname == "OpDecorate")
 
     def _check_capability_requirements(self) -> None:
@@ -667,17 +672,29 @@ class _Reader:
 
 
 # Instructions with an operand that names a type rather than a value.
-def _names_enums(info: grammar.InstructionInfo) -> bool:
-    """Whether an instruction of `info` can have an enumerant operand (the only operands
-    with capabilities of their own, parameters included): one of its operand kinds is an
-    enum, or its operands follow another grammar (OpExtInst's set, OpSpecConstantOp's
-    operation)."""
-    return any(grammar.category(o.kind) in ("ValueEnum", "BitEnum") or o.kind in (
-        "LiteralExtInstInteger", "LiteralSpecConstantOpInteger") for o in info.operands)
+def _enums_from(info: grammar.InstructionInfo) -> int | None:
+    """How many operands (after the result type and id) an instruction of `info` has at
+    least before one that may be an enumerant (the only operands with capabilities of
+    their own, parameters included): one of an enum kind, or where its operands follow
+    another grammar (OpExtInst's set, OpSpecConstantOp's operation); its required
+    operands before that one: an instruction of no more operands than this names no
+    enumerant (most OpLoads and OpStores: their memory operands absent). None when
+    none may be."""
+    n = 0
+    for o in info.operands:
+        if o.kind in ("IdResultType", "IdResult"):
+            continue
+        if grammar.category(o.kind) in ("ValueEnum", "BitEnum") or o.kind in (
+                "LiteralExtInstInteger", "LiteralSpecConstantOpInteger"):
+            return n
+        if not o.quantifier:
+            n += 1
+    return None
 
 
-# the opcodes `_names_enums` holds for (filled as they are met; the grammar is constant)
-_MAY_NAME_ENUMS: set[int] = set()
+# opcode -> its `_enums_from`, for the opcodes that may name an enumerant (filled as
+# they are met; the grammar is constant)
+_ENUMS_FROM: dict[int, int] = {}
 
 _TAKES_TYPES = frozenset(
     {"OpFunction", "OpExtInst", "OpCooperativeMatrixLengthNV", "OpCooperativeMatrixLengthKHR"}

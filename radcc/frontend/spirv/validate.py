@@ -323,6 +323,10 @@ _WIDTH_CAPS: dict[tuple[str, int], tuple[str, ...]] = {
 }
 
 
+# the storage classes of read-only memory (OpStore through them is an error)
+_READ_ONLY = ("Input", "PushConstant", "UniformConstant")
+
+
 class _Checker:
     def __init__(self, m: SpirvModule) -> None:
         self.m = m
@@ -580,8 +584,21 @@ class _Checker:
         elif op.startswith("OpImage"):
             raise _fail(f"{op} is not supported yet", ins)
 
+    def _typed_as(self, ids: tuple[int, ...], tid: int | None) -> bool:
+        """Is every id a value of type `tid`? (The common case of the checks of
+        arithmetic: they then pass without saying what is wrong with an operand.)"""
+        defs = self.m.defs
+        for v in ids:
+            d = defs.get(v)
+            if d is None or d.result_type != tid:
+                return False
+        return True
+
     def _i_float_arith(self, ins: Instruction, op: str, rt: int | None,
                        ids: tuple[int, ...]) -> None:
+        s = self.shape(rt)
+        if s is not None and s[0] == "float" and self._typed_as(ids, rt):
+            return
         self.need_shape(ins, rt, "float", "the result type")
         for k, v in enumerate(ids):
             self.same(ins, rt, self.operand_type(ins, int(v), k), f"operand {k}")
@@ -595,6 +612,10 @@ class _Checker:
 
     def _i_int_arith(self, ins: Instruction, op: str, rt: int | None,
                      ids: tuple[int, ...]) -> None:
+        s = self.shape(rt)
+        if s is not None and s[0] == "int" and op != "OpUDiv" and op != "OpUMod" and \
+                self._typed_as(ids, rt):
+            return
         _, w, n = self.need_shape(ins, rt, "int", "the result type")
         if op in ("OpUDiv", "OpUMod"):
             rtt = self.t(rt)
@@ -705,8 +726,21 @@ class _Checker:
             raise _fail(f"{op} of {self.type_name(rt)}: 32-bit floats only", ins)
         self.same(ins, rt, self.operand_type(ins, int(ids[0]), 0), "the operand")
 
+    def _plain_access(self, ins: Instruction, ptr: int, operands: int) -> TypePointer | None:
+        """The type of the pointer `ptr` of a load or store that `memory_access` has
+        nothing to check (no memory operands after its `operands`, not through a
+        PhysicalStorageBuffer pointer: most of them); None otherwise."""
+        pt = self.t(self.vtype(ptr))
+        if len(ins.operands) != operands or not isinstance(pt, TypePointer) or \
+                pt.storage_class == "PhysicalStorageBuffer":
+            return None
+        return pt
+
     def _i_load(self, ins: Instruction, op: str, rt: int | None,
                 ids: tuple[int, ...]) -> None:
+        pt = self._plain_access(ins, ids[0], 1)
+        if pt is not None and pt.pointee == rt:
+            return
         self.memory_access(ins, int(ids[0]))
         self.same(ins, self.pointee(ins, int(ids[0]), "the pointer"), rt, "the result")
 
@@ -726,10 +760,13 @@ class _Checker:
 
     def _i_store(self, ins: Instruction, op: str, rt: int | None,
                  ids: tuple[int, ...]) -> None:
+        pt = self._plain_access(ins, ids[0], 2)
+        if pt is not None and pt.storage_class not in _READ_ONLY and \
+                self.vtype(ids[1]) == pt.pointee:
+            return
         self.memory_access(ins, int(ids[0]))
         spt = self.t(self.vtype(int(ids[0])))
-        if isinstance(spt, TypePointer) and spt.storage_class in (
-                "Input", "PushConstant", "UniformConstant"):
+        if isinstance(spt, TypePointer) and spt.storage_class in _READ_ONLY:
             raise _fail(f"a store through a {spt.storage_class} pointer (read-only memory)",
                         ins)
         want = self.pointee(ins, int(ids[0]), "the pointer")
@@ -2266,6 +2303,7 @@ class _Checker:
         entry-point function, over every OpEntryPoint naming it (spirv-val's reading of
         VUID-StandaloneSpirv-OpEntryPoint-09658/-09659)."""
         m = self.m
+        gvars = m.global_variables
         fns = {f.id: f for f in m.functions}
         blocks: dict[tuple[int, str], int] = {}
         for ins in m.instructions:
@@ -2316,9 +2354,14 @@ class _Checker:
                     for ins in fblk.instructions:
                         if ins.opname == "OpFunctionCall":
                             todo.append(ins.id(0))
-                        for v in ins.id_tuple():
-                            var = m.global_variables.get(v)
-                            if var is None:  # (most ids: no variable, no built-in)
+                        ids = ins.id_list
+                        if ids is None:
+                            ids = ins.id_tuple()
+                        if gvars.keys().isdisjoint(ids):  # (most: no variable, no built-in)
+                            continue
+                        for v in ids:
+                            var = gvars.get(v)
+                            if var is None:
                                 continue
                             bi = m.builtin(v)
                             if bi == "FragDepth" and ep.execution_model == "Fragment" and \

@@ -158,6 +158,16 @@ INVALID: dict[str, tuple[str, str]] = {
         + MAIN,
         "requires capability Tessellation",
     ),
+    # an opcode's enumerants are checked on every instruction of it, not only on the
+    # first (which has none here: the reader skips instructions of too few operands)
+    "later_load_enumerant_needs_capability": (
+        HEAD
+        + TYPES.replace("%pint =", "%uint_1 = OpConstant %uint 1\n%pint =")
+        + body("%v = OpVariable %pint Function\n%a = OpLoad %int %v\n"
+               f"%b = OpLoad %int %v MakePointerVisible|NonPrivatePointer %uint_1 {M}\n"
+               "OpReturn\n"),
+        "MakePointerVisible requires capability VulkanMemoryModel",
+    ),
     "array_length_not_constant": (
         HEAD + TYPES + f"%arr = OpTypeArray %int %float {M}\n" + MAIN,
         "not an integer constant",

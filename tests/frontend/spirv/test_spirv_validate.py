@@ -90,6 +90,16 @@ CASES = [
      "OpFOrdGreaterThan", False, "floating-point"),
     ("store_not_pointee", "OpStore %71 %69", "OpStore %71 %57", "OpStore %71 %57", False,
      "stored object"),
+    # the loads, stores and arithmetic that validate.py's common-case paths (every
+    # operand of the expected type) let by must still be refused
+    ("store_to_input", "OpStore %i %17", "OpStore %16 %17", "OpStore %16 %17", False,
+     "a store through a Input pointer (read-only memory)"),
+    ("load_not_pointee", "%65 = OpLoad %float %64", "%65 = OpLoad %uint %64",
+     "OpLoad %uint %64", False, "the result has type"),
+    ("fadd_operand_uint", "%69 = OpFAdd %float %65 %68", "%69 = OpFAdd %float %65 %57",
+     "OpFAdd %float %65 %57", False, "operand 1 has type"),
+    ("imul_operand_float", "%46 = OpIMul %uint %44 %uint_3", "%46 = OpIMul %uint %44 %float_1",
+     "OpIMul %uint %44 %float_1", False, "operand 1 must be an integer"),
     ("float_index", "%71 = OpAccessChain %_ptr_Workgroup_float %tmp %57",
      "%71 = OpAccessChain %_ptr_Workgroup_float %tmp %65", "%tmp %65", False,
      "not an integer scalar"),
