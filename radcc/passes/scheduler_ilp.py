@@ -433,7 +433,9 @@ class _Scheduler:
         coster = self.coster
         pos = 0
         pending: list[Instruction] = []  # issued since `state` and `clock`
-        for lo, hi in regions(kinds):
+        spans = regions(kinds)
+        last = spans[-1][0] if spans else -1  # after it, nothing reads `clock` or `state`
+        for lo, hi in spans:
             if lo > pos:
                 new.extend(instrs[pos:lo])
                 pending.extend(instrs[pos:lo])
@@ -445,8 +447,9 @@ class _Scheduler:
             if cands.count(cands[0]) == len(cands):  # (instructions compare by identity)
                 # one order: nothing to choose (and no upgrade: no gain)
                 new.extend(cands[0])
-                pending.extend(cands[0])
-                clock = coster.advance(clock, cands[0], in_place=True)
+                if lo != last:
+                    pending.extend(cands[0])
+                    clock = coster.advance(clock, cands[0], in_place=True)
                 pos = hi
                 continue
             if pending:
@@ -471,8 +474,9 @@ class _Scheduler:
                 self.upgrades.append(_Upgrade(gain, extra[0], extra[1], block, len(new),
                                               len(cands[pick]), cands[alt]))
             new.extend(cands[pick])
-            pending.extend(cands[pick])
-            clock = coster.advance(clock, cands[pick], in_place=True)
+            if lo != last:
+                pending.extend(cands[pick])
+                clock = coster.advance(clock, cands[pick], in_place=True)
             pos = hi
         new.extend(instrs[pos:])
         block.instructions = new
