@@ -81,7 +81,7 @@ from radcc.passes.access import (
     Access,
     encode_waitcnt,
     implicit_regs,
-    info_of,
+    info_index,
     is_ds,
     is_exp,
     is_flat,
@@ -350,12 +350,12 @@ def _events(program: Program, instr: Instruction, info: OpInfo | None) -> _Event
 
 
 class _Step:
-    """What the pass needs of one instruction, computed once per instruction (the
-    analysis visits a block once or more)."""
+    """What the pass needs of one instruction (`info`: its table entry), computed once
+    per instruction (the analysis visits a block once or more)."""
 
     __slots__ = ("instr", "wait", "info", "ev", "vinterp_exp", "indirect", "acc")
 
-    def __init__(self, program: Program, instr: Instruction) -> None:
+    def __init__(self, program: Program, instr: Instruction, info: OpInfo | None) -> None:
         self.instr = instr
         self.wait: list[int] | None = None
         w = wait_of(instr, program.gfx_level) if instr.opcode in WAIT_OPCODES else None
@@ -364,7 +364,6 @@ class _Step:
             for name, v in w.items():
                 c = _CIDX[name]
                 self.wait[c] = min(self.wait[c], v)
-        info = info_of(program, instr)
         self.info = info
         self.ev = None if w is not None else _events(program, instr, info)
         self.vinterp_exp: int | None = None
@@ -380,6 +379,7 @@ class _Pass:
         self.p = program
         self.force = force
         self.plans: dict[int, list[_Step]] = {}
+        self.index = info_index(program.gfx_level)  # table entries (`info_of`'s)
         self.end_with_regs = [bool(b.kind & BlockKind.END_WITH_REGS) for b in program.blocks]
         # the instructions of each block's last analysis visit: that visit had the
         # block's final in-state, so the emission would compute the same list
@@ -388,7 +388,9 @@ class _Pass:
     def plan(self, block: Block) -> list[_Step]:
         steps = self.plans.get(block.index)
         if steps is None:
-            steps = self.plans[block.index] = [_Step(self.p, i) for i in block.instructions]
+            index = self.index
+            steps = self.plans[block.index] = [
+                _Step(self.p, i, index.get((i.opcode, i.format))) for i in block.instructions]
         return steps
 
     # --- what an instruction needs ---------------------------------------------------
