@@ -62,20 +62,23 @@ def _numbered(text: str) -> dict[int, str]:
 
 
 def debug_source(module: SpirvModule) -> tuple[str, dict[int, str]] | None:
-    """(file name, source lines by number) of the first source text the module embeds."""
+    """(file name, source lines by number) of the first source text the module embeds.
+    One walk: the OpStrings an OpSource or DebugSource names come before it (the reader
+    refuses a forward reference from either)."""
     strings: dict[int, str] = {}
     for ins in module.instructions:
-        if ins.opname == "OpString" and ins.result_id is not None:
+        op = ins.opname
+        if op == "OpString" and ins.result_id is not None:
             v = ins.literal(0)
             if isinstance(v, str):
                 strings[ins.result_id] = v
-    for ins in module.instructions:
-        if ins.opname == "OpSource" and len(ins.operands) >= 4:
+        elif op == "OpSource" and len(ins.operands) >= 4:
             text = ins.literal(3)
             name = strings.get(ins.id(2), "") if len(ins.operands) >= 3 else ""
             if isinstance(text, str) and text:
                 return name, _numbered(text)
-        if _is_debug_info(module, ins, _DEBUG_SOURCE) and len(ins.operands) >= 4:
+        elif op == "OpExtInst" and _is_debug_info(module, ins, _DEBUG_SOURCE) and \
+                len(ins.operands) >= 4:
             text = strings.get(ins.id(3), "")
             if text:
                 return strings.get(ins.id(2), ""), _numbered(text)

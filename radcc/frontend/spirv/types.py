@@ -194,7 +194,7 @@ class Block:
         after): its derived facts are computed once here, not on every look."""
         self.sealed = None
         phis, body = _phis_and_body(self.instructions)
-        self.sealed = _BlockFacts(self.merge, tuple(self.successors), phis, body)
+        self.sealed = _BlockFacts(self.merge, self.successors, phis, body)
 
     @property
     def terminator(self) -> Instruction:
@@ -225,17 +225,19 @@ class Block:
         return _phis_and_body(self.instructions)[1]
 
     @property
-    def successors(self) -> list[int]:
+    def successors(self) -> tuple[int, ...]:
+        """The labels its terminator branches to, in its operands' order (an OpSwitch's
+        default first); sealed: one tuple, not a copy per look."""
         if self.sealed is not None:
-            return list(self.sealed.successors)
+            return self.sealed.successors
         t = self.terminator
         if t.opname == "OpBranch":
-            return [t.id(0)]
+            return (t.id(0),)
         if t.opname == "OpBranchConditional":
-            return [t.id(1), t.id(2)]
+            return (t.id(1), t.id(2))
         if t.opname == "OpSwitch":
-            return [t.id(1)] + [int(p.params[1].value) for p in t.operands[2:]]
-        return []
+            return (t.id(1),) + tuple([int(p.params[1].value) for p in t.operands[2:]])
+        return ()
 
 
 def _phis_and_body(instructions: list[Instruction]
