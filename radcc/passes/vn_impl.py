@@ -243,15 +243,10 @@ class _Ctx:
             return self.mem_out[d]
         return self.fresh_mem()
 
-    def rename(self, instr: Instruction) -> None:
-        for o in instr.operands:
-            if o.temp is not None:
-                t = self.renames.get(o.temp.id)
-                if t is not None:
-                    o.temp = t
-
     def key(self, instr: Instruction, mem: int) -> tuple:
-        ops = tuple([_operand_key(o) for o in instr.operands])
+        # (`_operand_key` of a temp in no fixed register inline: most operands)
+        ops = tuple([("t", o.temp.id, None) if o.temp is not None and o.phys is None
+                     and o.const is None else _operand_key(o) for o in instr.operands])
         defs = tuple([(d.rc, d.phys.reg_b if d.phys is not None else None)
                       for d in instr.definitions])
         extra: tuple = ()
@@ -282,7 +277,7 @@ class _Ctx:
         renames = self.renames
         for instr in b.instructions:
             if renames:
-                for o in instr.operands:  # `rename`
+                for o in instr.operands:  # the renamed values read
                     t = o.temp
                     if t is not None:
                         n = renames.get(t.id)
@@ -330,7 +325,13 @@ def value_numbering(program: Program) -> None:
     ctx = _Ctx(program)
     for b in program.blocks:
         ctx.process_block(b)
-    if ctx.renames:  # phi operands along back edges, uses in linear-only blocks
+    renames = ctx.renames
+    if renames:  # phi operands along back edges, uses in linear-only blocks
         for b in program.blocks:
             for instr in b.instructions:
-                ctx.rename(instr)
+                for o in instr.operands:  # the renamed values read
+                    t = o.temp
+                    if t is not None:
+                        n = renames.get(t.id)
+                        if n is not None:
+                            o.temp = n
