@@ -201,22 +201,33 @@ def _fold(shader: MirShader, cf: list[CFNode], i: int, n: If, cond: bool,
     return True
 
 
-def _has_effect(cf: list[CFNode], in_loop: bool) -> bool:
-    """Whether `cf` does something seen from outside it; `in_loop`: its jumps belong to
-    a loop inside the node being judged."""
-    for n in cf:
-        if isinstance(n, Block):
-            for ins in n.instrs:
-                # (a jump has a side effect: one call per instruction decides both)
-                if has_side_effect(ins) and not (in_loop and ins.is_jump):
-                    return True
-        elif isinstance(n, If):
-            if _has_effect(n.then_list, in_loop) or _has_effect(n.else_list, in_loop):
-                return True
-        elif (_has_effect(n.body, True) or _has_effect(n.cont, True)
-              or not _has_own_break(n.body + n.cont)):
-            return True  # an inner loop without a break never ends: kept
-    return False
+def _effects(n: If | Loop, memo: dict[If | Loop, tuple[bool, bool]]) -> tuple[bool, bool]:
+    """What in node `n` is seen from outside it: (an instruction with a side effect that
+    is not a jump, or a loop without a ``break`` of its own (it never ends: kept); a
+    jump of the loop around `n`). A loop's own jumps are not seen outside it. Each node
+    inside `n` is summarized once for one search (`memo`)."""
+    got = memo.get(n)
+    if got is not None:
+        return got
+    effect = jump = False
+    for part in (n.then_list, n.else_list) if isinstance(n, If) else (n.body, n.cont):
+        for m in part:
+            if isinstance(m, Block):
+                for ins in m.instrs:
+                    if has_side_effect(ins):
+                        if ins.is_jump:
+                            jump = True
+                        else:
+                            effect = True
+            else:
+                e, j = _effects(m, memo)
+                effect = effect or e
+                jump = jump or j
+    if isinstance(n, Loop):
+        effect = effect or not _has_own_break(n.body + n.cont)
+        jump = False
+    memo[n] = (effect, jump)
+    return effect, jump
 
 
 def _has_own_break(cf: list[CFNode]) -> bool:
@@ -268,17 +279,14 @@ class _Users:
         return False
 
 
-def _node_is_dead(users: _Users, n: If | Loop, nxt: Block) -> bool:
-    if nxt.phis:
+def _node_is_dead(users: _Users, n: If | Loop, nxt: Block,
+                  effects: dict[If | Loop, tuple[bool, bool]]) -> bool:
+    if nxt.instrs and nxt.instrs[0].op == "phi":  # (phis lead their block)
         return False
-    if isinstance(n, If):
-        parts = [n.then_list, n.else_list]
-        if any(_has_effect(p, False) for p in parts):
-            return False
-    else:
-        parts = [n.body, n.cont]
-        if any(_has_effect(p, True) for p in parts) or not _has_own_break(n.body + n.cont):
-            return False
+    effect, jump = _effects(n, effects)
+    if effect or jump:
+        return False
+    parts = [n.then_list, n.else_list] if isinstance(n, If) else [n.body, n.cont]
     inside: set[Block] = set()
     inner_ifs: set[int] = set()
     for p in parts:
@@ -291,19 +299,22 @@ def _node_is_dead(users: _Users, n: If | Loop, nxt: Block) -> bool:
     return not users.used_outside(defined, inside, inner_ifs)
 
 
-def _remove_dead_one(shader: MirShader, cf: list[CFNode], users: _Users) -> bool:
+def _remove_dead_one(shader: MirShader, cf: list[CFNode], users: _Users,
+                     effects: dict[If | Loop, tuple[bool, bool]]) -> bool:
+    """Remove the first dead node of `cf` in pre-order; whether there was one. `users`
+    and `effects` (`_effects`' memo) hold for one search: it stops at its change."""
     for i, n in enumerate(cf):
         if isinstance(n, If | Loop):
             nxt = cf[i + 1]
             prev = cf[i - 1]
             assert isinstance(nxt, Block) and isinstance(prev, Block)
-            if _node_is_dead(users, n, nxt):
+            if _node_is_dead(users, n, nxt, effects):
                 merge_into(shader, prev, nxt)
                 del cf[i:i + 2]
                 return True
             inner = [n.then_list, n.else_list] if isinstance(n, If) else [n.body, n.cont]
             for p in inner:
-                if _remove_dead_one(shader, p, users):
+                if _remove_dead_one(shader, p, users, effects):
                     return True
     return False
 
@@ -390,7 +401,7 @@ def dead_branch(shader: MirShader) -> bool:
         if dce(shader):
             changed = True
         removed = False
-        while _remove_dead_one(shader, shader.function.body, _Users(shader)):
+        while _remove_dead_one(shader, shader.function.body, _Users(shader), {}):
             removed = True
         if not removed:
             return changed

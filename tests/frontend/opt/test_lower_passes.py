@@ -251,6 +251,23 @@ void main() {
                    n.cond.parent.op == "load_const" for n in iter_nodes(s.function.body))
 
 
+def test_dead_branch_removes_dead_nodes_keeps_effects() -> None:
+    # NIR's node_is_dead / loop_is_dead: the if whose value nothing reads and the loop
+    # that only breaks (its break is its own) go; the loop whose if stores stays, and so
+    # does its if (a store, and a break of the loop around it)
+    src = HEAD + """void main() {
+    uint i = gl_LocalInvocationID.x, t = 0u;
+    if (a[0] > 3u) { t = i * 7u; }
+    for (uint k = 0u; k < a[1] % 9u; k++) { if (a[k & 63u] == 5u) break; }
+    for (uint k = 0u; k < a[2] % 9u; k++) { if (a[k & 63u] == 9u) { b[k + 40u] = 1u; break; } }
+    b[i] = i;
+}"""
+    s = _glsl_check(src, [lower_continue_constructs, dead_branch], _inp(), 256)
+    nodes = list(iter_nodes(s.function.body))
+    assert sum(isinstance(n, Loop) for n in nodes) == 1, print_shader(s)
+    assert sum(isinstance(n, If) for n in nodes) == 2, print_shader(s)  # the loop's exit test too
+
+
 @settings(max_examples=12, deadline=None)
 @given(start=st.integers(-5, 5), end=st.integers(-5, 40), step=st.integers(1, 4))
 def test_unroll_constant_trip_counts(start: int, end: int, step: int) -> None:
