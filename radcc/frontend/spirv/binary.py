@@ -787,8 +787,11 @@ def _number(r: _Reader, t: NumberType, what: str) -> Operand:
 
 
 def bits_to_float(bits: int, width: int) -> float:
-    fmt = {16: "e", 32: "f", 64: "d"}[width]
-    return float(struct.unpack("<" + fmt, bits.to_bytes(width // 8, "little"))[0])
+    return float(_FLOATS[width].unpack(bits.to_bytes(width // 8, "little"))[0])
+
+
+# the IEEE binary formats by width, compiled once (not a format string parsed per value)
+_FLOATS = {16: struct.Struct("<e"), 32: struct.Struct("<f"), 64: struct.Struct("<d")}
 
 
 def _string(r: _Reader) -> Operand:
