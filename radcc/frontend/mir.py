@@ -37,7 +37,7 @@ scalar/vector leaves.
 from __future__ import annotations
 
 import struct
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
@@ -449,6 +449,17 @@ def cf_structure(cf: list[CFNode]) -> tuple[list[Block], list[If]]:
             stack += n.cont[::-1]
             stack += n.body[::-1]
     return blocks, ifs
+
+
+def iter_phis(blocks: Iterable[Block]) -> Iterator[Instr]:
+    """Every phi of `blocks`, block by block: the leading instructions of each (phis lead
+    their block, `mir_validate`), read as the walk reaches them (a caller may change a
+    phi's sources and predecessors, not the blocks' instruction lists)."""
+    for b in blocks:
+        for ins in b.instrs:
+            if ins.op != "phi":
+                break
+            yield ins
 
 
 def iter_nodes(cf: list[CFNode]) -> Iterator[CFNode]:

@@ -43,6 +43,7 @@ from ..mir import (
     Value,
     cf_structure,
     const_of,
+    iter_phis,
     rewrite_uses,
 )
 from .dce import dce, has_side_effect
@@ -51,31 +52,26 @@ from .dce import dce, has_side_effect
 def merge_into(shader: MirShader, a: Block, b: Block) -> None:
     """Append block ``b`` (phis of one entry are resolved first) to block ``a``."""
     mapping: dict[Value, Value] = {}
-    for phi in b.phis:
+    phis = b.phis
+    for phi in phis:
         assert len(phi.srcs) == 1 and phi.dest is not None, phi
         mapping[phi.dest] = phi.srcs[0]
-    for ins in b.instrs[len(b.phis):]:
+    for ins in b.instrs[len(phis):]:
         a.append(ins)
     b.instrs = []
-    for blk in shader.structure()[0]:
-        for ins in blk.instrs:
-            if ins.op != "phi":
-                break  # (phis lead their block: mir_validate)
-            if b in ins.preds:
-                ins.preds = [a if p is b else p for p in ins.preds]
+    for ins in iter_phis(shader.structure()[0]):
+        if b in ins.preds:
+            ins.preds = [a if p is b else p for p in ins.preds]
     rewrite_uses(shader, mapping)
 
 
 def drop_phi_entries(shader: MirShader, dead: set[Block]) -> None:
-    for blk in shader.structure()[0]:
-        for ins in blk.instrs:
-            if ins.op != "phi":
-                break  # (phis lead their block)
-            if not any(p in dead for p in ins.preds):
-                continue
-            keep = [(p, s) for p, s in zip(ins.preds, ins.srcs, strict=True) if p not in dead]
-            ins.preds = [p for p, _ in keep]
-            ins.srcs = [s for _, s in keep]
+    for ins in iter_phis(shader.structure()[0]):
+        if not any(p in dead for p in ins.preds):
+            continue
+        keep = [(p, s) for p, s in zip(ins.preds, ins.srcs, strict=True) if p not in dead]
+        ins.preds = [p for p, _ in keep]
+        ins.srcs = [s for _, s in keep]
 
 
 class _Folds:
@@ -104,12 +100,13 @@ class _Folds:
     def merge(self, a: Block, b: Block) -> None:
         """`merge_into(a, b)` with the phi sources and predecessors rewritten later: of
         b's phis, the entry whose predecessor is not dead is the value."""
-        for phi in b.phis:
+        phis = b.phis
+        for phi in phis:
             live = [s for p, s in zip(phi.preds, phi.srcs, strict=True)
                     if self.block(p) not in self.dead]
             assert len(live) == 1 and phi.dest is not None, phi
             self.mapping[phi.dest] = live[0]
-        for ins in b.instrs[len(b.phis):]:
+        for ins in b.instrs[len(phis):]:
             a.append(ins)
         b.instrs = []
         self.moved[b] = a
@@ -118,15 +115,12 @@ class _Folds:
         """Every phi's predecessors renamed and the dead ones' entries dropped, every
         source rewritten through `mapping`."""
         if self.moved or self.dead:
-            for blk in shader.structure()[0]:
-                for ins in blk.instrs:
-                    if ins.op != "phi":
-                        break  # (phis lead their block)
-                    keep = [(self.block(p), src) for p, src in
-                            zip(ins.preds, ins.srcs, strict=True)
-                            if self.block(p) not in self.dead]
-                    ins.preds = [p for p, _ in keep]
-                    ins.srcs = [src for _, src in keep]
+            for ins in iter_phis(shader.structure()[0]):
+                keep = [(self.block(p), src) for p, src in
+                        zip(ins.preds, ins.srcs, strict=True)
+                        if self.block(p) not in self.dead]
+                ins.preds = [p for p, _ in keep]
+                ins.srcs = [src for _, src in keep]
         rewrite_uses(shader, self.mapping)
 
 
@@ -374,9 +368,8 @@ def _loop_last_continue(shader: MirShader) -> bool:
         for ins in blk.instrs[:-1]:
             tail.append(ins)
         blk.instrs = []
-        for other in shader.blocks():
-            for ins in other.phis:
-                ins.preds = [tail if p is blk else p for p in ins.preds]
+        for ins in iter_phis(shader.blocks()):
+            ins.preds = [tail if p is blk else p for p in ins.preds]
         changed = True
     return changed
 

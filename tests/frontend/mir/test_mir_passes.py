@@ -7,7 +7,7 @@ import struct
 import numpy as np
 import pytest
 
-from radcc.frontend.mir import Binding, MirFunction, MirShader, Value
+from radcc.frontend.mir import Binding, Instr, MirFunction, MirShader, Value, iter_phis
 from radcc.frontend.mir_builder import MirBuilder
 from radcc.frontend.mir_print import print_shader
 from radcc.frontend.mir_validate import MirValidationError, validate
@@ -275,6 +275,17 @@ def test_algebraic_repeated_variables_and_numbers() -> None:
     ops = [i.op for i in s.instrs()]
     assert ops.count("ixor") == 1 and ops.count("bcsel") == 0 and ops.count("imul") == 1
     assert mir_interp.run(s, (1, 1, 1), {(0, 0): 64}) == before
+
+
+def test_iter_phis_reads_the_leading_phis() -> None:
+    # the phis lead their block: a phi-named instruction after another is not one of them
+    shader = spirv_to_mir(glsl_to_spirv(LOOP))
+    optimize(shader)
+    want = [i for b in shader.blocks() for i in b.instrs if i.op == "phi"]
+    assert len(want) >= 2 and list(iter_phis(shader.blocks())) == want
+    blk = next(b for b in shader.blocks() if b.instrs and b.instrs[0].op != "phi")
+    blk.instrs.append(Instr("phi", shader.new_value(32)))
+    assert list(iter_phis(shader.blocks())) == want
 
 
 def test_cse_merges_and_keeps_atomics() -> None:
