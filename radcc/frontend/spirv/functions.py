@@ -59,8 +59,10 @@ class FunctionBuilder:
         self.fn = Function(ins.result_id, ins.result_type, ctl, ins.id(1))
         self.block: Block | None = None
         # how many leading instructions of `block` are known to be variables or debug
-        # lines (`_local_variable` looks at the rest only: one look per instruction)
+        # lines (`_local_variable` looks at the rest only: one look per instruction), and
+        # phis or debug lines (the OpPhi check likewise: linear in a block of many phis)
         self._var_prefix = 0
+        self._phi_prefix = 0
 
     def add(self, ins: Instruction) -> None:
         op = ins.opname
@@ -74,7 +76,7 @@ class FunctionBuilder:
                 self._check_param_count(ins)
             assert ins.result_id is not None
             self.block = Block(ins.result_id)
-            self._var_prefix = 0
+            self._var_prefix = self._phi_prefix = 0
             return
         if op == "OpFunction":
             raise _fail(f"function %{self.fn.id} is not ended by OpFunctionEnd", ins)
@@ -90,8 +92,10 @@ class FunctionBuilder:
             raise _fail(f"instruction outside a block ({where})", ins)
         if b.instructions and b.instructions[-1].opname in MERGES and op not in TERMINATORS:
             raise _fail(f"{b.instructions[-1].opname} must immediately precede the terminator", ins)
-        if op == "OpPhi" and any(i.opname not in _PHI_PREFIX for i in b.instructions):
-            raise _fail("OpPhi must be at the start of its block", ins)
+        if op == "OpPhi":
+            if any(i.opname not in _PHI_PREFIX for i in b.instructions[self._phi_prefix:]):
+                raise _fail("OpPhi must be at the start of its block", ins)
+            self._phi_prefix = len(b.instructions)
         if op == "OpVariable":
             self._local_variable(ins, b)
         b.instructions.append(ins)

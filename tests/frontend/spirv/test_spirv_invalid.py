@@ -92,6 +92,15 @@ INVALID: dict[str, tuple[str, str]] = {
         ),
         "OpPhi must be at the start",
     ),
+    "phi_after_phi_and_value": (  # (the phis before are known; the value after them not)
+        HEAD
+        + TYPES
+        + body(
+            "OpBranch %b\n%b = OpLabel\n%p = OpPhi %int %int_0 %entry\n"
+            f"%x = OpIAdd %int %int_1 %int_1\n%q = OpPhi %int %int_1 %entry {M}\nOpReturn\n"
+        ),
+        "OpPhi must be at the start",
+    ),
     "local_variable_late": (
         HEAD
         + TYPES
