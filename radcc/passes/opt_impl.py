@@ -802,8 +802,8 @@ class _Opt:
                 o = new
 
     def copy_source(self, instr: Instruction) -> Operand | None:
-        if instr.opcode not in ("p_parallelcopy", "p_create_vector") or \
-                len(instr.operands) != 1 or len(instr.definitions) != 1:
+        if instr.opcode not in _COPIES or len(instr.operands) != 1 or \
+                len(instr.definitions) != 1:
             return None
         o, d = instr.operands[0], instr.definitions[0]
         if o.temp is None or o.phys is not None or d.phys is not None or d.temp is None or \

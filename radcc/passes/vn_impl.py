@@ -261,8 +261,7 @@ class _Ctx:
 
     def copy_source(self, instr: Instruction) -> Temp | None:
         op = instr.opcode
-        if op not in ("p_parallelcopy", "p_create_vector") or len(instr.operands) != 1 or \
-                len(instr.definitions) != 1:
+        if op not in _COPIES or len(instr.operands) != 1 or len(instr.definitions) != 1:
             return None
         o, d = instr.operands[0], instr.definitions[0]
         if o.temp is None or o.phys is not None or d.phys is not None or d.temp is None:
@@ -277,12 +276,7 @@ class _Ctx:
         renames = self.renames
         for instr in b.instructions:
             if renames:
-                for o in instr.operands:  # the renamed values read
-                    t = o.temp
-                    if t is not None:
-                        n = renames.get(t.id)
-                        if n is not None:
-                            o.temp = n
+                _rename_reads(instr, renames)
             if clobbers_memory(instr):
                 clob = 1
                 mem = self.fresh_mem()
@@ -320,6 +314,16 @@ class _Ctx:
         self.clobber_prefix[b.index + 1] = self.clobber_prefix[b.index] + clob
 
 
+def _rename_reads(instr: Instruction, renames: dict[int, Temp]) -> None:
+    """The temps `instr` reads replaced by their renames (value numbering's kept values)."""
+    for o in instr.operands:
+        t = o.temp
+        if t is not None:
+            n = renames.get(t.id)
+            if n is not None:
+                o.temp = n
+
+
 def value_numbering(program: Program) -> None:
     """Remove redundant side-effect-free instructions (see the module docstring)."""
     ctx = _Ctx(program)
@@ -329,9 +333,4 @@ def value_numbering(program: Program) -> None:
     if renames:  # phi operands along back edges, uses in linear-only blocks
         for b in program.blocks:
             for instr in b.instructions:
-                for o in instr.operands:  # the renamed values read
-                    t = o.temp
-                    if t is not None:
-                        n = renames.get(t.id)
-                        if n is not None:
-                            o.temp = n
+                _rename_reads(instr, renames)

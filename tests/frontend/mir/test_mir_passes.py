@@ -227,6 +227,16 @@ def _shader() -> tuple[MirShader, MirBuilder]:
     return s, MirBuilder(s)
 
 
+def _algebraic_keeps_results(s: MirShader) -> None:
+    """algebraic changes `s` (then dce), which stays valid and stores what it stored."""
+    validate(s)
+    before = mir_interp.run(s, (1, 1, 1), {(0, 0): 64})
+    assert algebraic(s)
+    dce(s)
+    validate(s)
+    assert mir_interp.run(s, (1, 1, 1), {(0, 0): 64}) == before
+
+
 def test_algebraic_table() -> None:
     s, b = _shader()
     x = b.intr("load_local_invocation_index", [], 32, 1)
@@ -235,14 +245,9 @@ def test_algebraic_table() -> None:
     r3 = b.alu("umod", 32, 1, x, b.imm(16))
     for k, r in enumerate((r1, r2, r3)):
         b.intrinsic("store_ssbo", [r, b.imm(4 * k)], binding=(0, 0))
-    validate(s)
-    before = mir_interp.run(s, (1, 1, 1), {(0, 0): 64})
-    assert algebraic(s)
-    dce(s)
-    validate(s)
+    _algebraic_keeps_results(s)
     text = print_shader(s)
     assert "ishl" in text and "iand" in text and "imul" not in text and "umod" not in text
-    assert mir_interp.run(s, (1, 1, 1), {(0, 0): 64}) == before
 
 
 def test_algebraic_repeated_variables_and_numbers() -> None:
@@ -267,14 +272,9 @@ def test_algebraic_repeated_variables_and_numbers() -> None:
             r = b.alu("iadd", 32, 1, b.alu("mov", 32, 1, r, comps=(0,)),
                       b.alu("mov", 32, 1, r, comps=(1,)))
         b.intrinsic("store_ssbo", [r, b.imm(4 * k)], binding=(0, 0))
-    validate(s)
-    before = mir_interp.run(s, (1, 1, 1), {(0, 0): 64})
-    assert algebraic(s)
-    dce(s)
-    validate(s)
+    _algebraic_keeps_results(s)
     ops = [i.op for i in s.instrs()]
     assert ops.count("ixor") == 1 and ops.count("bcsel") == 0 and ops.count("imul") == 1
-    assert mir_interp.run(s, (1, 1, 1), {(0, 0): 64}) == before
 
 
 def test_iter_phis_reads_the_leading_phis() -> None:
