@@ -60,15 +60,21 @@ def select_alu(ctx: IselContext, ins: Instr) -> None:
     if not ins.attrs.get("exact"):
         alu16.select_alu(ctx, ins)
         return
-    # SPIR-V NoContraction: the machine definitions are precise (no fma fusion)
-    blk = ctx.b.block
+    # SPIR-V NoContraction: the machine definitions are precise (no fma fusion). ALU
+    # selection stays in the builder's block, inserting at its insertion point, which
+    # advances past what it inserts: the selected instructions are the slice between the
+    # point before and the point after (not a set of the block's instructions built per
+    # instruction, which was quadratic in the block's length)
+    b = ctx.b
+    blk, index = b.block, b.index
     assert blk is not None
-    old = {id(x) for x in blk.instructions}
+    start = len(blk.instructions) if index is None else index
     alu16.select_alu(ctx, ins)
-    for x in ctx.b.block.instructions if ctx.b.block is not None else ():
-        if id(x) not in old:
-            for dd in x.definitions:
-                dd.is_precise = True
+    assert b.block is blk and (b.index is None) == (index is None)
+    end = len(blk.instructions) if b.index is None else b.index
+    for x in blk.instructions[start:end]:
+        for dd in x.definitions:
+            dd.is_precise = True
 
 
 def _later(module: str, name: str) -> Select:
